@@ -1,0 +1,384 @@
+//! Artifacts: the raw input, kept byte for byte, in a private directory.
+
+use crate::Error;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// How long an artifact lives by default: `briefly gc` removes older ones.
+pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 3600);
+
+/// Longest readable part of an artifact's name (before its hash).
+const MAX_NAME_CHARS: usize = 48;
+
+/// The directory artifacts live in: private to the user (0700), files 0600.
+#[derive(Debug, Clone)]
+pub struct ArtifactDir {
+    path: PathBuf,
+}
+
+impl ArtifactDir {
+    /// The default location: `$XDG_RUNTIME_DIR/briefly`, else `<temp>/briefly-<uid>`.
+    pub fn default_path() -> PathBuf {
+        match std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+            Some(runtime) => PathBuf::from(runtime).join("briefly"),
+            None => std::env::temp_dir().join(format!("briefly-{}", unsafe { libc::geteuid() })),
+        }
+    }
+
+    /// Uses `path` (creating it 0700 if missing), after checking that it is a real
+    /// directory owned by this user and closed to others.
+    pub fn open(path: impl Into<PathBuf>) -> Result<ArtifactDir, Error> {
+        let path = path.into();
+        let artifact_err = |source| Error::Artifact { path: path.clone(), source };
+        match fs::DirBuilder::new().mode(0o700).recursive(false).create(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // A missing parent: make it as usual, and our own directory 0700.
+                if let Some(parent) = path.parent() {
+                    fs::create_dir_all(parent).map_err(artifact_err)?;
+                }
+                match fs::DirBuilder::new().mode(0o700).create(&path) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(artifact_err(e)),
+                }
+            }
+            Err(e) => return Err(artifact_err(e)),
+        }
+        let meta = fs::symlink_metadata(&path).map_err(artifact_err)?;
+        let unsafe_dir = |why: &str| Error::UnsafeDir { path: path.clone(), why: why.into() };
+        if meta.file_type().is_symlink() {
+            return Err(unsafe_dir("it is a symbolic link"));
+        }
+        if !meta.is_dir() {
+            return Err(unsafe_dir("it is not a directory"));
+        }
+        if meta.uid() != unsafe { libc::geteuid() } {
+            return Err(unsafe_dir("it belongs to another user"));
+        }
+        if meta.mode() & 0o077 != 0 {
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o700)).map_err(artifact_err)?;
+        }
+        Ok(ArtifactDir { path })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Starts a new artifact named after `id` (a tool-call id, say), or a fresh unique
+    /// name. Its bytes go to a private temporary file until [`ArtifactWriter::save`].
+    pub fn create(&self, id: Option<&str>) -> Result<ArtifactWriter, Error> {
+        let id = match id {
+            Some(id) => id.to_string(),
+            None => unique_id(),
+        };
+        let name = artifact_name(&id);
+        let file = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".part")
+            .tempfile_in(&self.path)
+            .map_err(|source| Error::Artifact { path: self.path.clone(), source })?;
+        Ok(ArtifactWriter {
+            dir: self.path.clone(),
+            name,
+            file: BufWriter::with_capacity(256 * 1024, file),
+            hasher: Sha256::new(),
+            bytes: 0,
+        })
+    }
+
+    /// Removes artifacts (and their sidecars and abandoned partial files) last written
+    /// more than `older_than` ago.
+    pub fn gc(&self, older_than: Duration) -> Result<GcReport, Error> {
+        let now = SystemTime::now();
+        let mut report = GcReport::default();
+        let entries = fs::read_dir(&self.path)
+            .map_err(|source| Error::Artifact { path: self.path.clone(), source })?;
+        for entry in entries.flatten() {
+            let Ok(meta) = entry.metadata() else { continue };
+            if !meta.is_file() {
+                continue;
+            }
+            let age = meta
+                .modified()
+                .ok()
+                .and_then(|m| now.duration_since(m).ok())
+                .unwrap_or_default();
+            if age > older_than {
+                match fs::remove_file(entry.path()) {
+                    Ok(()) => {
+                        report.removed_files += 1;
+                        report.removed_bytes += meta.len();
+                    }
+                    Err(_) => report.failed += 1,
+                }
+            } else {
+                report.kept_files += 1;
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// What `briefly gc` did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct GcReport {
+    /// Files removed (artifacts, sidecars, partial files).
+    pub removed_files: u64,
+    /// Bytes those files held.
+    pub removed_bytes: u64,
+    /// Files young enough to keep.
+    pub kept_files: u64,
+    /// Files that could not be removed.
+    pub failed: u64,
+}
+
+/// The sidecar written beside every saved artifact (`<artifact>.meta.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ArtifactMeta {
+    /// The reducer or command that made it.
+    pub source: String,
+    /// The tool-call id, when one was given.
+    pub id: Option<String>,
+    /// The command line of the command whose output it is (for `run`).
+    pub argv: Vec<String>,
+    /// The command's exit code (for `run`).
+    pub exit_code: Option<i32>,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Lines.
+    pub lines: u64,
+    /// sha256 of the raw bytes (hex); equal to the artifact file's.
+    pub sha256: String,
+    /// When it was written (RFC 3339, UTC).
+    pub created: String,
+    /// When `briefly gc` with its default age removes it (RFC 3339, UTC).
+    pub expires: String,
+}
+
+/// A saved artifact.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedArtifact {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its sidecar, as written.
+    pub meta: ArtifactMeta,
+}
+
+/// The raw input on its way to disk: bytes are written as they arrive, hashed on the way.
+/// Dropped without [`ArtifactWriter::save`], it leaves nothing behind.
+#[derive(Debug)]
+pub struct ArtifactWriter {
+    dir: PathBuf,
+    name: String,
+    file: BufWriter<tempfile::NamedTempFile>,
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl ArtifactWriter {
+    /// Appends raw bytes.
+    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.file.write_all(bytes)?;
+        self.hasher.update(bytes);
+        self.bytes += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Bytes written so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The sha256 (hex) of everything written so far.
+    pub fn sha256_hex(&self) -> String {
+        hex(&self.hasher.clone().finalize())
+    }
+
+    /// Completes the file, gives it its name (never replacing another file: a taken
+    /// name gets a `-2`, `-3`… suffix), and writes the sidecar. `meta`'s size, hash and
+    /// times are filled in here.
+    pub fn save(self, mut meta: ArtifactMeta) -> Result<SavedArtifact, Error> {
+        let sha256 = self.sha256_hex();
+        let ArtifactWriter { dir, name, file, bytes, .. } = self;
+        let io_err = |source| Error::Artifact { path: dir.join(&name), source };
+        let mut file = file.into_inner().map_err(|e| io_err(e.into_error()))?;
+        file.flush().map_err(io_err)?;
+        let mut temp = file.into_temp_path();
+        let mut path = dir.join(&name);
+        for n in 2.. {
+            match temp.persist_noclobber(&path) {
+                Ok(()) => break,
+                Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists && n < 1000 => {
+                    temp = e.path;
+                    path = dir.join(format!("{name}-{n}"));
+                }
+                Err(e) => return Err(io_err(e.error)),
+            }
+        }
+        let created = SystemTime::now();
+        meta.bytes = bytes;
+        meta.sha256 = sha256;
+        meta.created = humantime::format_rfc3339_seconds(created).to_string();
+        meta.expires = humantime::format_rfc3339_seconds(created + DEFAULT_TTL).to_string();
+        let sidecar = sidecar_path(&path);
+        let written = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&sidecar)
+            .and_then(|mut f| f.write_all(&serde_json::to_vec_pretty(&meta).unwrap_or_default()));
+        if let Err(source) = written {
+            let _ = fs::remove_file(&path);
+            return Err(Error::Artifact { path: sidecar, source });
+        }
+        Ok(SavedArtifact { path, meta })
+    }
+}
+
+/// Where an artifact's sidecar is.
+pub fn sidecar_path(artifact: &Path) -> PathBuf {
+    let mut name = artifact.as_os_str().to_owned();
+    name.push(".meta.json");
+    PathBuf::from(name)
+}
+
+/// A file name for `id` that can never leave its directory: unsafe characters replaced,
+/// length capped, and the first 12 hex digits of the id's sha256 so distinct ids differ.
+pub(crate) fn artifact_name(id: &str) -> String {
+    let safe: String = id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .take(MAX_NAME_CHARS)
+        .collect();
+    let safe = safe.trim_matches('_');
+    let hash = &hex(&Sha256::digest(id.as_bytes()))[..12];
+    if safe.is_empty() {
+        format!("out-{hash}")
+    } else {
+        format!("{safe}-{hash}")
+    }
+}
+
+fn unique_id() -> String {
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    format!("r{}-{}", now.as_nanos(), std::process::id())
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_never_leave_the_directory() {
+        let long = "a".repeat(10_000);
+        for id in ["../../x", "$(whoami)", "a\0b", "/etc/passwd", "..", "", long.as_str(), "call_1"] {
+            let name = artifact_name(id);
+            assert!(!name.contains('/') && !name.contains('\0') && !name.starts_with('.'), "{name}");
+            assert!(name.len() <= MAX_NAME_CHARS + 13, "{}", name.len());
+            assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        }
+        assert_eq!(artifact_name("call_1").len(), "call_1-".len() + 12);
+        assert_ne!(artifact_name("a/b"), artifact_name("a_b"), "the hash keeps ids apart");
+    }
+
+    #[test]
+    fn saves_byte_for_byte_with_sidecar_and_private_modes() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path().join("art")).unwrap();
+        assert_eq!(fs::metadata(dir.path()).unwrap().mode() & 0o777, 0o700);
+        let mut writer = dir.create(Some("../../escape")).unwrap();
+        writer.write(b"hello ").unwrap();
+        writer.write(&[0xff, 0x00, b'\n']).unwrap();
+        let saved = writer.save(ArtifactMeta { source: "spill".into(), ..Default::default() }).unwrap();
+        assert_eq!(saved.path.parent().unwrap(), dir.path());
+        assert_eq!(fs::read(&saved.path).unwrap(), b"hello \xff\x00\n");
+        assert_eq!(fs::metadata(&saved.path).unwrap().mode() & 0o777, 0o600);
+        assert_eq!(saved.meta.sha256, hex(&Sha256::digest(b"hello \xff\x00\n")));
+        let sidecar: ArtifactMeta =
+            serde_json::from_slice(&fs::read(sidecar_path(&saved.path)).unwrap()).unwrap();
+        assert_eq!(sidecar.bytes, 9);
+        assert_eq!(sidecar.sha256, saved.meta.sha256);
+        // No partial file is left behind.
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn same_id_twice_never_clobbers() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path()).unwrap();
+        let mut paths = Vec::new();
+        for text in [&b"one"[..], b"two", b"three"] {
+            let mut w = dir.create(Some("same")).unwrap();
+            w.write(text).unwrap();
+            paths.push(w.save(ArtifactMeta::default()).unwrap().path);
+        }
+        assert_eq!(fs::read(&paths[0]).unwrap(), b"one");
+        assert_eq!(fs::read(&paths[1]).unwrap(), b"two");
+        assert!(paths[2].to_string_lossy().ends_with("-3"));
+    }
+
+    #[test]
+    fn dropped_writer_leaves_nothing() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path()).unwrap();
+        let mut w = dir.create(None).unwrap();
+        w.write(b"data").unwrap();
+        drop(w);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn refuses_links_and_files() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("target");
+        fs::create_dir(&target).unwrap();
+        let link = root.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(ArtifactDir::open(&link).unwrap_err().to_string().contains("symbolic link"));
+        let file = root.path().join("file");
+        fs::write(&file, b"").unwrap();
+        assert!(ArtifactDir::open(&file).unwrap_err().to_string().contains("not a directory"));
+    }
+
+    #[test]
+    fn tightens_an_open_directory() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("open");
+        fs::create_dir(&dir).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+        ArtifactDir::open(&dir).unwrap();
+        assert_eq!(fs::metadata(&dir).unwrap().mode() & 0o777, 0o700);
+    }
+
+    #[test]
+    fn gc_removes_only_old_files() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path()).unwrap();
+        let mut w = dir.create(Some("x")).unwrap();
+        w.write(b"abc").unwrap();
+        w.save(ArtifactMeta::default()).unwrap();
+        let kept = dir.gc(Duration::from_secs(3600)).unwrap();
+        assert_eq!((kept.removed_files, kept.kept_files), (0, 2));
+        std::thread::sleep(Duration::from_millis(20));
+        let gone = dir.gc(Duration::from_millis(1)).unwrap();
+        assert_eq!(gone.removed_files, 2);
+        assert!(gone.removed_bytes > 3, "the artifact and its sidecar");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}

@@ -1,0 +1,233 @@
+//! Bounded line framing: bytes in, lines out, no line longer than the limit in memory.
+
+/// The longest line kept whole by default; the rest of a longer line is counted, not kept.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
+
+/// One framed line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FramedLine<'a> {
+    /// The line without its `\n` (or `\r\n`); at most the framer's limit, cut back to a
+    /// UTF-8 character boundary when `cut`.
+    pub bytes: &'a [u8],
+    /// 1-based line number.
+    pub line: u64,
+    /// Byte offset of the line's start in the input.
+    pub offset: u64,
+    /// Bytes the line took in the input, newline included.
+    pub len: u64,
+    /// The line was longer than the limit: `bytes` holds its head, the rest was skipped.
+    pub cut: bool,
+}
+
+/// Splits a byte stream into lines, pushed in chunks of any size.
+///
+/// Like tokio-util's `LinesCodec::new_with_max_length`, the limit is in the constructor
+/// and going over it is recoverable: the line's first `max` bytes are kept, the rest is
+/// skipped up to the next newline, the line is marked `cut`, and framing goes on. The
+/// same bytes give the same lines whatever the chunking.
+#[derive(Debug)]
+pub struct LineFramer {
+    max: usize,
+    /// The head of the current line when it spans chunks (at most `max` bytes).
+    partial: Vec<u8>,
+    partial_len: u64,
+    cut: bool,
+    line: u64,
+    offset: u64,
+    bytes: u64,
+    cut_lines: u64,
+}
+
+impl LineFramer {
+    /// A framer that keeps at most `max` bytes of any line (`max` ≥ 1).
+    pub fn new_with_max_length(max: usize) -> Self {
+        LineFramer {
+            max: max.max(1),
+            partial: Vec::new(),
+            partial_len: 0,
+            cut: false,
+            line: 0,
+            offset: 0,
+            bytes: 0,
+            cut_lines: 0,
+        }
+    }
+
+    /// Frames `chunk`, calling `on_line` for every line it completes.
+    pub fn push(&mut self, chunk: &[u8], mut on_line: impl FnMut(FramedLine<'_>)) {
+        self.bytes += chunk.len() as u64;
+        let mut rest = chunk;
+        while let Some(newline) = memchr::memchr(b'\n', rest) {
+            let segment = &rest[..newline];
+            rest = &rest[newline + 1..];
+            if self.partial_len == 0 && segment.len() <= self.max {
+                // The common case: the whole line is in this chunk; no copy.
+                let len = segment.len() as u64 + 1;
+                self.emit(segment, len, false, &mut on_line);
+            } else {
+                self.append(segment);
+                let partial = std::mem::take(&mut self.partial);
+                let (len, cut) = (self.partial_len + 1, self.cut);
+                self.emit(&partial, len, cut, &mut on_line);
+                self.partial = partial;
+                self.partial.clear();
+                self.partial_len = 0;
+                self.cut = false;
+            }
+        }
+        self.append(rest);
+    }
+
+    /// Ends the input: frames a last line that had no newline.
+    pub fn finish(&mut self, mut on_line: impl FnMut(FramedLine<'_>)) {
+        if self.partial_len > 0 {
+            let partial = std::mem::take(&mut self.partial);
+            let (len, cut) = (self.partial_len, self.cut);
+            self.emit(&partial, len, cut, &mut on_line);
+            self.partial_len = 0;
+            self.cut = false;
+        }
+    }
+
+    /// Lines framed so far.
+    pub fn lines(&self) -> u64 {
+        self.line
+    }
+
+    /// Bytes pushed so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Lines that were longer than the limit.
+    pub fn cut_lines(&self) -> u64 {
+        self.cut_lines
+    }
+
+    /// The limit given to the constructor.
+    pub fn max_length(&self) -> usize {
+        self.max
+    }
+
+    fn append(&mut self, segment: &[u8]) {
+        self.partial_len += segment.len() as u64;
+        let room = self.max - self.partial.len();
+        if segment.len() > room {
+            self.cut = true;
+        }
+        self.partial.extend_from_slice(&segment[..segment.len().min(room)]);
+    }
+
+    fn emit(&mut self, bytes: &[u8], len: u64, cut: bool, on_line: &mut impl FnMut(FramedLine<'_>)) {
+        self.line += 1;
+        let mut bytes = bytes;
+        if cut {
+            self.cut_lines += 1;
+            bytes = &bytes[..utf8_boundary(bytes)];
+        } else if let [head @ .., b'\r'] = bytes {
+            bytes = head;
+        }
+        on_line(FramedLine {
+            bytes,
+            line: self.line,
+            offset: self.offset,
+            len,
+            cut,
+        });
+        self.offset += len;
+    }
+}
+
+/// The length of `bytes` without a UTF-8 sequence cut short at its end.
+fn utf8_boundary(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    // Look back at most 3 bytes for the lead byte of a sequence that does not fit.
+    for back in 1..=len.min(3) {
+        let b = bytes[len - back];
+        if b & 0xC0 == 0x80 {
+            continue; // continuation byte: keep looking for its lead
+        }
+        let need = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        return if need > back { len - back } else { len };
+    }
+    len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Line = (Vec<u8>, u64, u64, u64, bool);
+
+    fn frame(input: &[u8], max: usize, chunk: usize) -> (Vec<Line>, u64) {
+        let mut framer = LineFramer::new_with_max_length(max);
+        let mut out = Vec::new();
+        let mut collect = |l: FramedLine<'_>| out.push((l.bytes.to_vec(), l.line, l.offset, l.len, l.cut));
+        for piece in input.chunks(chunk.max(1)) {
+            framer.push(piece, &mut collect);
+        }
+        framer.finish(&mut collect);
+        (out, framer.cut_lines())
+    }
+
+    #[test]
+    fn same_lines_for_every_chunking() {
+        let input = "alpha\nbeta\r\n\nvery long line over the limit\nlast é".as_bytes();
+        let reference = frame(input, 12, 8192);
+        for chunk in [1, 2, 3, 7, 11, 64] {
+            assert_eq!(frame(input, 12, chunk), reference, "chunk {chunk}");
+        }
+        let (lines, cut) = reference;
+        assert_eq!(lines[0], (b"alpha".to_vec(), 1, 0, 6, false));
+        assert_eq!(lines[1], (b"beta".to_vec(), 2, 6, 6, false));
+        assert_eq!(lines[2], (b"".to_vec(), 3, 12, 1, false));
+        assert_eq!(lines[3], (b"very long li".to_vec(), 4, 13, 30, true));
+        assert_eq!(lines[4], ("last é".as_bytes().to_vec(), 5, 43, 7, false));
+        assert_eq!(cut, 1);
+    }
+
+    #[test]
+    fn offsets_and_lengths_cover_the_input() {
+        let input = b"a\nbb\nccc";
+        let (lines, _) = frame(input, 100, 1);
+        let total: u64 = lines.iter().map(|l| l.3).sum();
+        assert_eq!(total, input.len() as u64);
+        assert_eq!(lines.last().unwrap().2 + lines.last().unwrap().3, input.len() as u64);
+    }
+
+    #[test]
+    fn empty_input_has_no_lines() {
+        assert!(frame(b"", 10, 1).0.is_empty());
+        assert_eq!(frame(b"\n", 10, 1).0.len(), 1);
+    }
+
+    #[test]
+    fn never_splits_a_character_when_cutting() {
+        // "ééé" is 6 bytes; a limit of 5 must keep 4 bytes (two whole characters).
+        let (lines, _) = frame("ééé\n".as_bytes(), 5, 1);
+        assert_eq!(lines[0].0, "éé".as_bytes());
+        let (lines, _) = frame("a€\n".as_bytes(), 3, 2);
+        assert_eq!(lines[0].0, b"a");
+        assert!(lines[0].4);
+    }
+
+    #[test]
+    fn huge_line_is_bounded() {
+        let mut input = vec![b'x'; 5_000_000];
+        input.push(b'\n');
+        input.extend_from_slice(b"next\n");
+        let mut framer = LineFramer::new_with_max_length(1024);
+        let mut seen = Vec::new();
+        for piece in input.chunks(65536) {
+            framer.push(piece, |l| seen.push((l.bytes.len(), l.cut, l.len)));
+            assert!(framer.partial.capacity() <= 1024 * 2, "buffer grew past the limit");
+        }
+        framer.finish(|l| seen.push((l.bytes.len(), l.cut, l.len)));
+        assert_eq!(seen, vec![(1024, true, 5_000_001), (4, false, 5)]);
+    }
+}

@@ -1,0 +1,70 @@
+//! briefly's core: everything every reducer stands on.
+//!
+//! The data path runs one way:
+//!
+//! ```text
+//! bytes ── LineFramer (bounded) ─┬─ tee ───────────► artifact (raw bytes, byte for byte)
+//!                                └─ Reducer ─items─► Selection (budget stage) ─► Envelope
+//! ```
+//!
+//! A reducer ranks ([`Reducer`]); the budget stage ([`Pipeline`]) is the only place that
+//! decides what fits. A custom reducer implements [`Reducer`] and calls [`reduce`]:
+//!
+//! ```
+//! use briefly_core::{reduce, Emit, Flow, Outcome, Record, Reducer, RunConfig};
+//!
+//! /// Keeps the lines that mention "error", most recent first.
+//! struct Errors { seen: u64 }
+//!
+//! impl Reducer for Errors {
+//!     type Item = String;
+//!     type Stats = u64;
+//!     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<String>) -> Flow {
+//!         self.seen += 1;
+//!         if record.text.contains("error") {
+//!             // Lower ranks come first; later lines get lower ranks here.
+//!             out.emit(u64::MAX - record.line, record.text.to_string());
+//!         }
+//!         Flow::Continue
+//!     }
+//!     fn finish(&mut self, _out: &mut dyn Emit<String>) -> Outcome<u64> {
+//!         Outcome::new(format!("{} lines", self.seen), self.seen)
+//!     }
+//! }
+//!
+//! let input = "ok\nerror: a\nok\nerror: b\n";
+//! let envelope = reduce(Errors { seen: 0 }, input.as_bytes(), &RunConfig::new("errors")).unwrap();
+//! assert_eq!(envelope.items, vec!["error: b", "error: a"]);
+//! assert_eq!(envelope.total_items, 2);
+//! // The other lines were left out: a reducer that drops input is lossy.
+//! assert!(envelope.truncated);
+//! assert_eq!(envelope.next_cursor, None);
+//! ```
+
+mod artifact;
+mod budget;
+mod cursor;
+mod duration;
+mod envelope;
+mod error;
+mod frame;
+mod metrics;
+mod pipeline;
+mod reducer;
+mod select;
+mod shrink;
+mod tokenize;
+
+pub use artifact::{sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL};
+pub use budget::{Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MIN_RESULT_CHARS, PREVIEW_CHARS};
+pub use cursor::{Cursor, ItemKey};
+pub use duration::parse_duration;
+pub use envelope::{Envelope, Preview, Raw};
+pub use error::Error;
+pub use frame::{FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
+pub use metrics::{append_event, MetricsEvent};
+pub use pipeline::{reduce, Artifacts, End, Pipeline, Push, RunConfig};
+pub use reducer::{Emit, Flow, Outcome, Rank, Record, Reducer};
+pub use select::Limit;
+pub use shrink::{cut_str, shrink_to_fit, CUT_MARKER};
+pub use tokenize::Tokenizer;

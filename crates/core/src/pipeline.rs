@@ -1,0 +1,603 @@
+//! The budget stage: drives a reducer over framed input, tees the raw bytes to an
+//! artifact, and fits the result into the per-result budget.
+
+use crate::artifact::{ArtifactDir, ArtifactMeta, ArtifactWriter};
+use crate::select::{Kept, Limit, Selection};
+use crate::shrink::{cut_str, shrink_to_fit};
+use crate::{
+    Budget, Cursor, Envelope, Error, ItemKey, LineFramer, Raw, Record, Reducer, Tokenizer,
+    DEFAULT_MAX_LINE_BYTES,
+};
+use serde_json::Value;
+use std::io::{ErrorKind, Read};
+use std::path::PathBuf;
+
+/// What happens to the raw input.
+#[derive(Debug, Clone)]
+pub enum Artifacts {
+    /// Nothing is kept: what is left out cannot be paged (library use, tests).
+    Off,
+    /// The raw input is teed into a new artifact in `dir`, saved iff something is left
+    /// out (or `keep`), with `id` in its name and `argv` in its sidecar.
+    Tee {
+        /// Where.
+        dir: ArtifactDir,
+        /// The tool-call id.
+        id: Option<String>,
+        /// Save it even when nothing was left out.
+        keep: bool,
+        /// The command line, for the sidecar.
+        argv: Vec<String>,
+    },
+    /// An artifact was wanted but cannot be written (the reason): what is left out is
+    /// marked as lost in the warnings.
+    Unavailable(String),
+    /// The input is an artifact already (`page`, `read`, `grep`): it is never spilled again.
+    Existing {
+        /// Where it is.
+        path: PathBuf,
+        /// Its sha256 (hex) from its sidecar, for the cursors; empty when unknown.
+        sha256: String,
+    },
+}
+
+/// How one reduction runs.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// The reducer's name: the envelope's `source`, and how `page` finds it again.
+    pub source: String,
+    /// The reducer's options, kept in cursors so `page` rebuilds the same reducer.
+    pub options: Value,
+    /// The budgets.
+    pub budget: Budget,
+    /// How tokens are counted.
+    pub tokenizer: Tokenizer,
+    /// A tighter budget for the items alone (a spilled result's preview).
+    pub items_chars: Option<usize>,
+    /// The line framing limit.
+    pub max_line_bytes: usize,
+    /// What happens to the raw input.
+    pub artifacts: Artifacts,
+    /// Resume after this item (a page).
+    pub after: Option<ItemKey>,
+    /// How the envelope will be printed: the budget applies to exactly this text.
+    pub render: fn(&Envelope) -> String,
+}
+
+impl RunConfig {
+    /// Defaults: the 32K-token budget, chars4, no artifacts, JSON output.
+    pub fn new(source: impl Into<String>) -> Self {
+        RunConfig {
+            source: source.into(),
+            options: Value::Null,
+            budget: Budget::default(),
+            tokenizer: Tokenizer::Chars4,
+            items_chars: None,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            artifacts: Artifacts::Off,
+            after: None,
+            render: Envelope::to_json,
+        }
+    }
+}
+
+/// A reduction in progress, with the reducer's types erased: bytes in, an envelope out.
+pub trait Push {
+    /// Raw input, in chunks of any size.
+    fn push(&mut self, bytes: &[u8]);
+    /// End of input. `exit_code`, `warnings` and `stderr` come from the caller (`run`)
+    /// and are fitted into the budget with the rest.
+    fn finish(self: Box<Self>, end: End) -> Envelope;
+}
+
+/// What the caller adds at the end of a reduction.
+#[derive(Debug, Clone, Default)]
+pub struct End {
+    /// The command's exit code (`run`); non-zero makes the envelope not ok.
+    pub exit_code: Option<i32>,
+    /// Warnings of the caller's own.
+    pub warnings: Vec<String>,
+    /// The command's bounded standard error (`run`).
+    pub stderr: Option<Value>,
+}
+
+/// Runs `reducer` over `input` to the end and returns the fitted envelope.
+pub fn reduce<R: Reducer>(reducer: R, mut input: impl Read, config: &RunConfig) -> Result<Envelope, Error> {
+    let mut pipeline = Pipeline::new(reducer, config.clone());
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => pipeline.push(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::Read(e)),
+        }
+    }
+    Ok(pipeline.finish(End::default()))
+}
+
+/// Counters of what the framing altered.
+#[derive(Debug, Default)]
+struct Altered {
+    replaced_lines: u64,
+    nul_lines: u64,
+}
+
+/// A reducer behind the budget stage.
+pub struct Pipeline<R: Reducer> {
+    reducer: R,
+    config: RunConfig,
+    framer: LineFramer,
+    selection: Selection,
+    tee: Option<ArtifactWriter>,
+    tee_error: Option<String>,
+    stopped: bool,
+    altered: Altered,
+    chars: u64,
+}
+
+impl<R: Reducer> Pipeline<R> {
+    /// A pipeline for `reducer`; an artifact to tee into is created at once (a failure
+    /// becomes a warning).
+    pub fn new(reducer: R, config: RunConfig) -> Self {
+        let (tee, tee_error) = match &config.artifacts {
+            Artifacts::Tee { dir, id, .. } => match dir.create(id.as_deref()) {
+                Ok(writer) => (Some(writer), None),
+                Err(e) => (None, Some(e.to_string())),
+            },
+            _ => (None, None),
+        };
+        let items_chars = items_budget(&config);
+        Pipeline {
+            reducer,
+            framer: LineFramer::new_with_max_length(config.max_line_bytes),
+            selection: Selection::new(config.after, items_chars),
+            config,
+            tee,
+            tee_error,
+            stopped: false,
+            altered: Altered::default(),
+            chars: 0,
+        }
+    }
+
+    /// Raw input, in chunks of any size.
+    pub fn push(&mut self, bytes: &[u8]) {
+        if let Some(tee) = &mut self.tee {
+            if let Err(e) = tee.write(bytes) {
+                // Stop writing at the first failure: no retry loop, the envelope says so.
+                self.tee_error = Some(e.to_string());
+                self.tee = None;
+            }
+        }
+        self.chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+        let Pipeline { framer, reducer, selection, stopped, altered, .. } = self;
+        framer.push(bytes, |line| feed(reducer, selection, stopped, altered, line));
+    }
+
+    /// End of input: the reducer's outcome, fitted into the budget.
+    pub fn finish(mut self, end: End) -> Envelope {
+        {
+            let Pipeline { framer, reducer, selection, stopped, altered, .. } = &mut self;
+            framer.finish(|line| feed(reducer, selection, stopped, altered, line));
+        }
+        let outcome = self.reducer.finish(&mut self.selection);
+        let stats = serde_json::to_value(&outcome.stats).unwrap_or(Value::Null);
+        let mut warnings = self.framing_warnings();
+        warnings.extend(outcome.warnings);
+        warnings.extend(end.warnings);
+        let mut base = Envelope::new(self.config.source.clone(), outcome.summary);
+        base.ok = outcome.ok && end.exit_code.is_none_or(|code| code == 0);
+        base.stats = stats;
+        base.preview = outcome.preview;
+        base.exit_code = end.exit_code;
+        base.raw = Raw { bytes: self.framer.bytes(), lines: self.framer.lines(), chars: self.chars };
+        base.item_offset = self.selection.before;
+        base.stderr = end.stderr;
+        base.warnings = warnings;
+
+        let left_out = self.selection.left_out();
+        let kept: Vec<(ItemKey, Kept)> = std::mem::take(&mut self.selection.kept).into_iter().collect();
+        let lossy = !outcome.complete
+            || self.framer.cut_lines() > 0
+            || self.altered.replaced_lines > 0
+            || kept.iter().any(|(_, k)| k.cut);
+
+        let mut store = match self.config.artifacts.clone() {
+            Artifacts::Off => Store::None,
+            Artifacts::Unavailable(why) => Store::Failed(why),
+            Artifacts::Existing { path, sha256 } => {
+                Store::Saved { path: path.display().to_string(), sha256, expires: None }
+            }
+            Artifacts::Tee { keep, .. } => match self.tee.take() {
+                Some(writer) if keep || lossy || left_out > 0 => self.save(writer, end.exit_code),
+                Some(writer) => Store::Pending(writer),
+                None => Store::Failed(self.tee_error.take().unwrap_or_default()),
+            },
+        };
+        let fit = |store: &Store, base: &Envelope| Fit { config: &self.config, kept: &kept, left_out, lossy, store }.fit(base);
+        let mut envelope = fit(&store, &base);
+        if envelope.truncated && matches!(store, Store::Pending(_)) {
+            if let Store::Pending(writer) = std::mem::replace(&mut store, Store::None) {
+                store = self.save(writer, end.exit_code);
+                envelope = fit(&store, &base);
+            }
+        }
+        if let Store::Failed(why) = &store {
+            if envelope.truncated {
+                base.warnings.push(format!(
+                    "artifact not written ({why}): what was left out cannot be paged or read back"
+                ));
+                envelope = fit(&store, &base);
+            }
+        }
+        envelope
+    }
+
+    fn save(&self, writer: ArtifactWriter, exit_code: Option<i32>) -> Store {
+        let (id, argv) = match &self.config.artifacts {
+            Artifacts::Tee { id, argv, .. } => (id.clone(), argv.clone()),
+            _ => (None, Vec::new()),
+        };
+        let meta = ArtifactMeta {
+            source: self.config.source.clone(),
+            id,
+            argv,
+            exit_code,
+            lines: self.framer.lines(),
+            ..ArtifactMeta::default()
+        };
+        match writer.save(meta) {
+            Ok(saved) => Store::Saved {
+                path: saved.path.display().to_string(),
+                sha256: saved.meta.sha256,
+                expires: Some(saved.meta.expires),
+            },
+            Err(e) => Store::Failed(e.to_string()),
+        }
+    }
+
+    fn framing_warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.framer.cut_lines() > 0 {
+            warnings.push(format!(
+                "{} lines longer than {} bytes were cut (whole in the artifact)",
+                self.framer.cut_lines(),
+                self.framer.max_length()
+            ));
+        }
+        if self.altered.replaced_lines > 0 {
+            warnings.push(format!(
+                "{} lines held invalid UTF-8, replaced by U+FFFD (raw bytes in the artifact)",
+                self.altered.replaced_lines
+            ));
+        }
+        if self.altered.nul_lines > 0 {
+            warnings.push(format!("input looks binary: {} lines hold NUL bytes", self.altered.nul_lines));
+        }
+        if self.stopped {
+            warnings.push("the reducer stopped early; the rest of the input is only in the artifact".into());
+        }
+        warnings
+    }
+}
+
+impl<R: Reducer> Push for Pipeline<R> {
+    fn push(&mut self, bytes: &[u8]) {
+        Pipeline::push(self, bytes)
+    }
+
+    fn finish(self: Box<Self>, end: End) -> Envelope {
+        Pipeline::finish(*self, end)
+    }
+}
+
+fn feed<R: Reducer>(
+    reducer: &mut R,
+    selection: &mut Selection,
+    stopped: &mut bool,
+    altered: &mut Altered,
+    line: crate::FramedLine<'_>,
+) {
+    if *stopped {
+        return;
+    }
+    let text = String::from_utf8_lossy(line.bytes);
+    if matches!(text, std::borrow::Cow::Owned(_)) {
+        altered.replaced_lines += 1;
+    }
+    if memchr::memchr(0, line.bytes).is_some() {
+        altered.nul_lines += 1;
+    }
+    let record = Record { text: &text, bytes: line.bytes, line: line.line, offset: line.offset, cut: line.cut };
+    if reducer.record(&record, selection) == crate::Flow::Stop {
+        *stopped = true;
+    }
+}
+
+/// The items' share of the per-result budget: what is left after room for the summary,
+/// stats and other fields (the final fit trims any excess).
+fn items_budget(config: &RunConfig) -> usize {
+    let cap = config.budget.per_result_chars;
+    let room = cap - cap.min(cap / 8 + 600);
+    config.items_chars.map_or(room, |chars| chars.min(room)).max(64)
+}
+
+/// Where the raw input is.
+enum Store {
+    None,
+    Pending(ArtifactWriter),
+    Saved { path: String, sha256: String, expires: Option<String> },
+    Failed(String),
+}
+
+struct Fit<'a> {
+    config: &'a RunConfig,
+    kept: &'a [(ItemKey, Kept)],
+    left_out: u64,
+    lossy: bool,
+    store: &'a Store,
+}
+
+impl Fit<'_> {
+    fn limit(&self) -> Limit {
+        Limit { max_chars: self.config.budget.per_result_chars, tokenizer: self.config.tokenizer.clone() }
+    }
+
+    fn fits(&self, envelope: &Envelope) -> bool {
+        self.limit().fits(&(self.config.render)(envelope))
+    }
+
+    /// The envelope with the first `k` kept items.
+    fn with(&self, base: &Envelope, k: usize) -> Envelope {
+        let mut envelope = base.clone();
+        envelope.items = self.kept[..k].iter().map(|(_, kept)| kept.value.clone()).collect();
+        envelope.returned_items = k as u64;
+        envelope.total_items = base.item_offset + self.kept.len() as u64 + self.left_out;
+        let more = self.left_out + (self.kept.len() - k) as u64;
+        envelope.truncated = more > 0 || self.lossy;
+        if let Store::Saved { path, sha256, expires } = self.store {
+            if envelope.truncated {
+                envelope.artifact_path = Some(path.clone());
+                envelope.artifact_expires = expires.clone();
+            }
+            if more > 0 {
+                let after = if k > 0 { Some(self.kept[k - 1].0) } else { self.config.after };
+                envelope.next_cursor = Some(self.cursor(path, sha256, after));
+            }
+        }
+        envelope
+    }
+
+    fn cursor(&self, path: &str, sha256: &str, after: Option<ItemKey>) -> String {
+        Cursor {
+            artifact: path.to_string(),
+            sha256: sha256.chars().take(16).collect(),
+            reducer: self.config.source.clone(),
+            options: self.config.options.clone(),
+            after,
+            max_chars: self.config.budget.per_result_chars,
+            tokenizer: self.config.tokenizer.name().to_string(),
+            max_line_bytes: self.config.max_line_bytes,
+        }
+        .encode()
+    }
+
+    fn fit(&self, base: &Envelope) -> Envelope {
+        let n = self.kept.len();
+        let all = self.with(base, n);
+        if self.fits(&all) {
+            return all;
+        }
+        let mut base = base.clone();
+        // The fixed part may take at most half the budget: the rest is for the evidence.
+        let half = Limit { max_chars: self.config.budget.per_result_chars / 2, ..self.limit() };
+        for limit in [4_000, 1_000, 300, 80, 20] {
+            if half.fits(&(self.config.render)(&self.with(&base, 0))) {
+                break;
+            }
+            shrink_overhead(&mut base, limit);
+        }
+        // The largest k that fits; sizes grow with k (but for a few digits of cursor).
+        let (mut lo, mut hi) = (0, n.saturating_sub(1));
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if self.fits(&self.with(&base, mid)) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        while lo > 0 && !self.fits(&self.with(&base, lo)) {
+            lo -= 1;
+        }
+        if lo == 0 && n > 0 {
+            // Not even the first item fits whole: cut it to the room left, so a page always
+            // moves forward.
+            if let Some(first) = self.first_item_cut_to_fit(&base) {
+                return first;
+            }
+        }
+        self.with(&base, lo)
+    }
+
+    fn first_item_cut_to_fit(&self, base: &Envelope) -> Option<Envelope> {
+        let empty = (self.config.render)(&self.with(base, 1));
+        let item_chars = self.kept[0].1.chars;
+        let over = empty.chars().count().saturating_sub(self.config.budget.per_result_chars);
+        let mut room = item_chars.saturating_sub(over + 16);
+        while room > 8 {
+            let cut = shrink_to_fit(&self.kept[0].1.value, room).unwrap_or_else(|| self.kept[0].1.value.clone());
+            let kept = [(self.kept[0].0, Kept { value: cut, chars: room, cut: true })];
+            let fit = Fit { kept: &kept, left_out: self.left_out + (self.kept.len() - 1) as u64, lossy: true, ..*self };
+            let envelope = fit.with(base, 1);
+            if self.fits(&envelope) {
+                return Some(envelope);
+            }
+            room = room * 2 / 3;
+        }
+        None
+    }
+}
+
+fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
+    envelope.summary = cut_str(&envelope.summary, limit).into_owned();
+    if let Some(stats) = shrink_to_fit(&envelope.stats, limit * 2) {
+        envelope.stats = stats;
+    }
+    if let Some(stderr) = envelope.stderr.as_ref().and_then(|s| shrink_to_fit(s, limit)) {
+        envelope.stderr = Some(stderr);
+    }
+    envelope.warnings = envelope.warnings.iter().map(|w| cut_str(w, limit / 2).into_owned()).collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Emit, Flow, Outcome, Record, Reducer};
+    use serde_json::json;
+
+    /// Every line an item; stats as large as asked.
+    #[derive(Clone)]
+    struct EveryLine {
+        stats_chars: usize,
+        complete: bool,
+    }
+
+    impl Reducer for EveryLine {
+        type Item = Value;
+        type Stats = Value;
+        fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+            out.emit(0, json!({"line": record.line, "text": record.text}));
+            Flow::Continue
+        }
+        fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
+            let stats = json!({"blob": "s".repeat(self.stats_chars)});
+            Outcome { complete: self.complete, ..Outcome::new("summary", stats) }
+        }
+    }
+
+    fn config(dir: &std::path::Path, max_chars: usize) -> RunConfig {
+        RunConfig {
+            budget: Budget::default().with_max_chars(max_chars).unwrap(),
+            artifacts: Artifacts::Tee { dir: ArtifactDir::open(dir).unwrap(), id: None, keep: false, argv: vec![] },
+            ..RunConfig::new("every")
+        }
+    }
+
+    fn check(envelope: &Envelope, max_chars: usize) {
+        assert_eq!(envelope.returned_items as usize, envelope.items.len());
+        assert!(envelope.item_offset + envelope.returned_items <= envelope.total_items);
+        let more = envelope.item_offset + envelope.returned_items < envelope.total_items;
+        assert_eq!(envelope.next_cursor.is_some(), more);
+        assert_eq!(envelope.artifact_path.is_some(), envelope.truncated);
+        assert!(envelope.to_json().chars().count() <= max_chars, "{}", envelope.to_json().len());
+    }
+
+    #[test]
+    fn nothing_left_out_means_no_artifact() {
+        let dir = tempfile::tempdir().unwrap();
+        let reducer = EveryLine { stats_chars: 0, complete: true };
+        let envelope = reduce(reducer, &b"a\nb\n"[..], &config(dir.path(), 5_000)).unwrap();
+        check(&envelope, 5_000);
+        assert!(!envelope.truncated);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "the tee was discarded");
+    }
+
+    #[test]
+    fn left_out_items_keep_the_artifact_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let input: Vec<u8> = (0..5_000).flat_map(|i| format!("line {i} é\n").into_bytes()).collect();
+        let reducer = EveryLine { stats_chars: 0, complete: true };
+        let envelope = reduce(reducer, &input[..], &config(dir.path(), 2_000)).unwrap();
+        check(&envelope, 2_000);
+        assert!(envelope.truncated && envelope.returned_items > 10);
+        let artifact = std::fs::read(envelope.artifact_path.as_ref().unwrap()).unwrap();
+        assert_eq!(artifact, input);
+        assert_eq!(envelope.raw.bytes, input.len() as u64);
+        assert_eq!(envelope.raw.lines, 5_000);
+    }
+
+    #[test]
+    fn huge_stats_are_cut_and_the_result_still_fits() {
+        let dir = tempfile::tempdir().unwrap();
+        let reducer = EveryLine { stats_chars: 1_000_000, complete: true };
+        let envelope = reduce(reducer, &b"one\ntwo\n"[..], &config(dir.path(), 1_000)).unwrap();
+        check(&envelope, 1_000);
+        assert!(envelope.stats["blob"].as_str().unwrap().contains(crate::CUT_MARKER));
+        assert!(envelope.returned_items >= 1, "room is left for the evidence");
+    }
+
+    #[test]
+    fn a_single_enormous_line_is_cut_and_fits() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut input = "é".repeat(3_000_000).into_bytes();
+        input.push(b'\n');
+        let mut config = config(dir.path(), 8_000);
+        config.max_line_bytes = 1 << 20;
+        let envelope = reduce(EveryLine { stats_chars: 10, complete: true }, &input[..], &config).unwrap();
+        check(&envelope, 8_000);
+        let text = envelope.items[0]["text"].as_str().unwrap();
+        assert!(text.starts_with("éé") && text.contains(crate::CUT_MARKER));
+        assert!(envelope.truncated);
+        assert!(envelope.warnings[0].contains("longer than 1048576 bytes"));
+    }
+
+    #[test]
+    fn lossy_reducers_always_truncate_and_keep_the_artifact() {
+        let dir = tempfile::tempdir().unwrap();
+        let envelope = reduce(EveryLine { stats_chars: 0, complete: false }, &b"a\n"[..], &config(dir.path(), 5_000)).unwrap();
+        check(&envelope, 5_000);
+        assert!(envelope.truncated && envelope.next_cursor.is_none());
+    }
+
+    #[test]
+    fn artifact_failure_is_marked_and_still_fits() {
+        let mut config = RunConfig::new("every");
+        config.artifacts = Artifacts::Unavailable("read-only file system".into());
+        config.budget = Budget::default().with_max_chars(1_500).unwrap();
+        let input: String = (0..1_000).map(|i| format!("{i}\n")).collect();
+        let envelope = reduce(EveryLine { stats_chars: 0, complete: true }, input.as_bytes(), &config).unwrap();
+        assert!(envelope.truncated);
+        assert!(envelope.artifact_path.is_none() && envelope.next_cursor.is_none());
+        assert!(envelope.warnings.iter().any(|w| w.contains("artifact not written (read-only file system)")), "{:?}", envelope.warnings);
+        assert!(envelope.to_json().chars().count() <= 1_500);
+    }
+
+    #[test]
+    fn pages_cover_every_item_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let input: String = (1..=3_000).map(|i| format!("{i}\n")).collect();
+        let mut config = config(dir.path(), 1_500);
+        let mut seen = Vec::new();
+        let mut artifact = None;
+        loop {
+            let envelope = reduce(EveryLine { stats_chars: 0, complete: true }, input.as_bytes(), &config).unwrap();
+            check(&envelope, 1_500);
+            assert_eq!(envelope.item_offset, seen.len() as u64);
+            seen.extend(envelope.items.iter().map(|i| i["line"].as_u64().unwrap()));
+            let Some(cursor) = envelope.next_cursor else { break };
+            let cursor = Cursor::decode(&cursor).unwrap();
+            artifact.get_or_insert(cursor.artifact.clone());
+            config.after = cursor.after;
+            // Pages read the artifact; they never write a new one.
+            config.artifacts = Artifacts::Existing { path: cursor.artifact.into(), sha256: cursor.sha256 };
+        }
+        assert_eq!(seen, (1..=3_000).collect::<Vec<_>>());
+        assert!(artifact.is_some());
+    }
+
+    #[test]
+    fn text_rendering_is_what_is_measured() {
+        fn long(e: &Envelope) -> String {
+            // A printer twice as verbose as JSON.
+            format!("{0}{0}", e.to_json())
+        }
+        let mut config = RunConfig::new("every");
+        config.budget = Budget::default().with_max_chars(3_000).unwrap();
+        config.render = long;
+        let input: String = (0..500).map(|i| format!("{i}\n")).collect();
+        let envelope = reduce(EveryLine { stats_chars: 0, complete: true }, input.as_bytes(), &config).unwrap();
+        assert!(long(&envelope).chars().count() <= 3_000);
+    }
+}

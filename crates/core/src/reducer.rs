@@ -1,0 +1,116 @@
+//! The trait a reducer implements: records are pushed in, ranked items come out.
+
+use crate::Preview;
+use serde::Serialize;
+
+/// Where an item goes in the result: lower ranks come first; items of one rank keep the
+/// order they were emitted in. Pages follow the same order.
+pub type Rank = u64;
+
+/// One framed record of the input.
+#[derive(Debug, Clone, Copy)]
+pub struct Record<'a> {
+    /// The line as text: without its newline, invalid UTF-8 replaced by U+FFFD.
+    pub text: &'a str,
+    /// The raw bytes of the line (without its newline), as framed.
+    pub bytes: &'a [u8],
+    /// 1-based line number in the raw input (what `briefly read --offset` takes).
+    pub line: u64,
+    /// Byte offset of the line's start in the raw input.
+    pub offset: u64,
+    /// The line was longer than the framing limit and only its head is here.
+    pub cut: bool,
+}
+
+/// What a reducer wants after a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep sending records.
+    Continue,
+    /// Send no more records; the input is still read to its end (and kept in the
+    /// artifact), then `finish` is called as usual.
+    Stop,
+}
+
+/// Where a reducer's items go: the budget stage.
+///
+/// Every item a reducer produces goes through exactly one call of [`Emit::emit`] or
+/// [`Emit::skip`], so that `total_items` counts them all and pages are stable.
+pub trait Emit<I> {
+    /// Offers one item at `rank`. The stage keeps it if it fits, else only counts it.
+    fn emit(&mut self, rank: Rank, item: I);
+
+    /// Whether an item emitted now at `rank` could be kept. When this is false a reducer
+    /// may call [`Emit::skip`] instead of building the item: the result is the same.
+    fn wants(&self, rank: Rank) -> bool;
+
+    /// Counts an item at `rank` without building it. Only valid when `wants(rank)` is false.
+    fn skip(&mut self, rank: Rank);
+}
+
+/// What a reducer reports at the end of its input.
+#[derive(Debug, Clone)]
+pub struct Outcome<S> {
+    /// False when the source reports failure.
+    pub ok: bool,
+    /// One line a model can act on.
+    pub summary: String,
+    /// Aggregates.
+    pub stats: S,
+    /// What the items are a selection of.
+    pub preview: Preview,
+    /// True when the items, all of them, are the whole answer, so that a result showing
+    /// every item leaves nothing out: a pass-through, every line of a range asked for,
+    /// every match. False when the reducer folds or drops input (templates, summaries).
+    pub complete: bool,
+    /// Anything the reducer altered or could not read, for the envelope's warnings.
+    pub warnings: Vec<String>,
+}
+
+impl<S> Outcome<S> {
+    /// A successful, ranked, lossy outcome.
+    pub fn new(summary: impl Into<String>, stats: S) -> Self {
+        Outcome {
+            ok: true,
+            summary: summary.into(),
+            stats,
+            preview: Preview::Ranked,
+            complete: false,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// A streaming reducer: records are pushed in, ranked items come out through an [`Emit`],
+/// and an [`Outcome`] at the end.
+///
+/// Memory is bounded by configuration (top-k sizes, caps), never by input size: items
+/// are pushed out as they are found, or held in bounded structures until `finish`.
+/// Ranking is the reducer's job (it knows the source); fitting is the budget stage's
+/// (it knows the window). The same records must give the same items in the same order,
+/// since `briefly page` reruns the reducer over the artifact to find the next page.
+pub trait Reducer {
+    /// One piece of evidence.
+    type Item: Serialize;
+    /// The aggregates.
+    type Stats: Serialize;
+
+    /// One record of the input.
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Self::Item>) -> Flow;
+
+    /// End of input: emit what was held back, return the summary and aggregates.
+    fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats>;
+}
+
+impl<R: Reducer + ?Sized> Reducer for Box<R> {
+    type Item = R::Item;
+    type Stats = R::Stats;
+
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Self::Item>) -> Flow {
+        (**self).record(record, out)
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats> {
+        (**self).finish(out)
+    }
+}

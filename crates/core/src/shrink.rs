@@ -1,0 +1,118 @@
+//! Cutting long strings (and, at need, long arrays) with an explicit marker.
+
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// Every cut leaves this marker, followed by how much was cut: `…[cut 123 chars]`.
+pub const CUT_MARKER: &str = "…[cut ";
+
+/// `text` with at most `max_chars` characters kept, the rest replaced by a marker that
+/// says how many characters were cut. Never splits a character.
+pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max_chars) {
+        None => Cow::Borrowed(text),
+        Some((at, _)) => {
+            let cut = text[at..].chars().count();
+            Cow::Owned(format!("{}{CUT_MARKER}{cut} chars]", &text[..at]))
+        }
+    }
+}
+
+/// Characters `value` takes as compact JSON.
+pub(crate) fn json_chars(value: &Value) -> usize {
+    serde_json::to_string(value).map_or(0, |s| s.chars().count())
+}
+
+/// A copy of `value` cut until its compact JSON takes at most `max_chars` characters,
+/// or `None` when it already fits. Long strings are cut first (longest first, by lowering
+/// one limit for all), then long arrays; the result always fits.
+pub fn shrink_to_fit(value: &Value, max_chars: usize) -> Option<Value> {
+    let size = json_chars(value);
+    if size <= max_chars {
+        return None;
+    }
+    let mut string_limit = max_chars;
+    let mut array_limit = usize::MAX;
+    loop {
+        let shrunk = cut_value(value, string_limit, array_limit);
+        if json_chars(&shrunk) <= max_chars {
+            return Some(shrunk);
+        }
+        if string_limit > 8 {
+            string_limit = string_limit * 2 / 3;
+        } else if array_limit > 1 {
+            array_limit = if array_limit == usize::MAX { 64 } else { array_limit / 2 };
+        } else {
+            let marker = Value::String(format!("{CUT_MARKER}{size} chars]"));
+            return Some(if json_chars(&marker) <= max_chars { marker } else { Value::Null });
+        }
+    }
+}
+
+fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
+    match value {
+        Value::String(s) => Value::String(cut_str(s, string_limit).into_owned()),
+        Value::Array(items) => {
+            let mut out: Vec<Value> = items
+                .iter()
+                .take(array_limit)
+                .map(|v| cut_value(v, string_limit, array_limit))
+                .collect();
+            if items.len() > array_limit {
+                out.push(Value::String(format!(
+                    "{CUT_MARKER}{} more elements]",
+                    items.len() - array_limit
+                )));
+            }
+            Value::Array(out)
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), cut_value(v, string_limit, array_limit)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn cut_str_marks_and_keeps_whole_characters() {
+        assert_eq!(cut_str("short", 10), "short");
+        assert_eq!(cut_str("exactly", 7), "exactly");
+        assert_eq!(cut_str("ééééé", 2), "éé…[cut 3 chars]");
+        assert_eq!(cut_str("日本語", 1), "日…[cut 2 chars]");
+    }
+
+    #[test]
+    fn shrinks_long_strings_to_fit() {
+        let big = json!({"line": 7, "text": "x".repeat(10_000), "tag": "keep"});
+        let small = shrink_to_fit(&big, 500).unwrap();
+        assert!(json_chars(&small) <= 500);
+        assert_eq!(small["line"], 7);
+        assert_eq!(small["tag"], "keep");
+        assert!(small["text"].as_str().unwrap().contains(CUT_MARKER));
+        assert!(shrink_to_fit(&json!({"a": 1}), 500).is_none());
+    }
+
+    #[test]
+    fn shrinks_long_arrays_when_strings_are_not_enough() {
+        let many: Vec<u32> = (0..10_000).collect();
+        let small = shrink_to_fit(&json!({ "n": many }), 300).unwrap();
+        assert!(json_chars(&small) <= 300, "{small}");
+        assert!(small.to_string().contains("more elements"));
+    }
+
+    #[test]
+    fn always_fits_even_when_tiny() {
+        let big = json!({"a": "y".repeat(1000)});
+        for max in [0, 1, 5, 30] {
+            let small = shrink_to_fit(&big, max).unwrap();
+            assert!(json_chars(&small) <= max.max(4), "{max}: {small}");
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! `briefly grep`: the lines of an artifact that match a pattern, with context.
+
+use briefly_core::{Emit, Flow, Outcome, Preview, Record, Reducer};
+use regex::{Regex, RegexBuilder};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// The most context lines on each side of a match.
+pub const MAX_CONTEXT: usize = 50;
+
+/// What to look for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrepOptions {
+    /// A regular expression (Rust `regex` syntax).
+    pub pattern: String,
+    /// Lines of context before and after each match.
+    #[serde(default)]
+    pub context: usize,
+    /// Match without regard to case.
+    #[serde(default)]
+    pub ignore_case: bool,
+}
+
+/// One match: the line, and its context as `[line, text]` pairs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Match {
+    /// 1-based line number.
+    pub line: u64,
+    /// The matching line.
+    pub text: String,
+    /// Lines before it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<(u64, String)>,
+    /// Lines after it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<(u64, String)>,
+}
+
+/// Items: every match in order, with context.
+#[derive(Debug, Clone)]
+pub struct Grep {
+    regex: Regex,
+    options: GrepOptions,
+    before: VecDeque<(u64, String)>,
+    /// Matches still collecting their after-context.
+    pending: VecDeque<Match>,
+    matches: u64,
+    lines: u64,
+}
+
+/// What `Grep` counts.
+#[derive(Debug, Clone, Serialize)]
+pub struct GrepStats {
+    /// Matching lines.
+    pub matches: u64,
+    /// Lines searched.
+    pub lines: u64,
+    /// The pattern searched for.
+    pub pattern: String,
+}
+
+impl Grep {
+    /// A search for `options.pattern`; an invalid pattern or a context over
+    /// [`MAX_CONTEXT`] is an error.
+    pub fn new(options: GrepOptions) -> Result<Grep, String> {
+        if options.context > MAX_CONTEXT {
+            return Err(format!("context {} is over the maximum of {MAX_CONTEXT}", options.context));
+        }
+        let regex = RegexBuilder::new(&options.pattern)
+            .case_insensitive(options.ignore_case)
+            .size_limit(10 << 20)
+            .build()
+            .map_err(|e| format!("invalid pattern: {e}"))?;
+        Ok(Grep {
+            regex,
+            before: VecDeque::with_capacity(options.context),
+            pending: VecDeque::new(),
+            options,
+            matches: 0,
+            lines: 0,
+        })
+    }
+}
+
+impl Reducer for Grep {
+    type Item = Match;
+    type Stats = GrepStats;
+
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Match>) -> Flow {
+        self.lines += 1;
+        let context = self.options.context;
+        for pending in &mut self.pending {
+            pending.after.push((record.line, record.text.to_string()));
+        }
+        while self.pending.front().is_some_and(|m| m.after.len() >= context) {
+            out.emit(0, self.pending.pop_front().expect("checked"));
+        }
+        if self.regex.is_match(record.text) {
+            self.matches += 1;
+            let found = Match {
+                line: record.line,
+                text: record.text.to_string(),
+                before: self.before.iter().cloned().collect(),
+                after: Vec::new(),
+            };
+            if context == 0 {
+                out.emit(0, found);
+            } else {
+                self.pending.push_back(found);
+            }
+        }
+        if context > 0 {
+            if self.before.len() == context {
+                self.before.pop_front();
+            }
+            self.before.push_back((record.line, record.text.to_string()));
+        }
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<Match>) -> Outcome<GrepStats> {
+        for pending in self.pending.drain(..) {
+            out.emit(0, pending);
+        }
+        let summary = format!("{} matching lines of {} for /{}/", self.matches, self.lines, self.options.pattern);
+        let stats = GrepStats { matches: self.matches, lines: self.lines, pattern: self.options.pattern.clone() };
+        Outcome { preview: Preview::Matches, complete: true, ..Outcome::new(summary, stats) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::reduce_all_chunkings;
+    use briefly_core::RunConfig;
+
+    fn grep(pattern: &str, context: usize) -> Grep {
+        Grep::new(GrepOptions { pattern: pattern.into(), context, ignore_case: false }).unwrap()
+    }
+
+    #[test]
+    fn matches_with_context_and_counts() {
+        let input = "a\nb\nERROR one\nc\nd\ne\nERROR two\n";
+        let envelope = reduce_all_chunkings(grep("ERROR", 1), input.as_bytes(), &RunConfig::new("grep"));
+        assert_eq!(envelope.total_items, 2);
+        assert_eq!(envelope.items[0]["line"], 3);
+        assert_eq!(envelope.items[0]["before"], serde_json::json!([[2, "b"]]));
+        assert_eq!(envelope.items[0]["after"], serde_json::json!([[4, "c"]]));
+        assert_eq!(envelope.items[1]["line"], 7);
+        assert!(envelope.items[1].get("after").is_none(), "the file ended");
+        assert_eq!(envelope.stats["matches"], 2);
+    }
+
+    #[test]
+    fn bad_patterns_and_context_are_errors() {
+        assert!(Grep::new(GrepOptions { pattern: "(".into(), context: 0, ignore_case: false }).is_err());
+        assert!(Grep::new(GrepOptions { pattern: "x".into(), context: 51, ignore_case: false }).is_err());
+    }
+
+    #[test]
+    fn ignore_case() {
+        let g = Grep::new(GrepOptions { pattern: "error".into(), context: 0, ignore_case: true }).unwrap();
+        let envelope = reduce_all_chunkings(g, b"Error\nok\nERROR\n", &RunConfig::new("grep"));
+        assert_eq!(envelope.total_items, 2);
+    }
+}

@@ -1,0 +1,110 @@
+//! `briefly read`: lines of an artifact from an offset, as many as fit.
+
+use crate::LineItem;
+use briefly_core::{Emit, Flow, Outcome, Preview, Record, Reducer};
+use serde::{Deserialize, Serialize};
+
+/// Stands in `stats.next_offset` until the budget stage has fitted the lines; the caller
+/// then writes the real offset, which is never longer, so the result still fits.
+pub const NEXT_OFFSET_PLACEHOLDER: u64 = u64::MAX;
+
+/// Which lines to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LinesOptions {
+    /// The first line (1-based).
+    pub offset: u64,
+    /// At most this many lines; all that fit when `None`.
+    pub limit: Option<u64>,
+}
+
+impl Default for LinesOptions {
+    fn default() -> Self {
+        LinesOptions { offset: 1, limit: None }
+    }
+}
+
+/// Items: the lines from `offset` on, in order (up to `limit`).
+#[derive(Debug, Clone)]
+pub struct Lines {
+    options: LinesOptions,
+    lines: u64,
+}
+
+/// What `Lines` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinesStats {
+    /// Lines in the whole file.
+    pub total_lines: u64,
+    /// The first line asked for.
+    pub offset: u64,
+    /// Pass as `--offset` to read on; `null` at the end.
+    pub next_offset: Option<u64>,
+}
+
+impl Lines {
+    /// A reader with these options.
+    pub fn new(options: LinesOptions) -> Self {
+        Lines { options: LinesOptions { offset: options.offset.max(1), ..options }, lines: 0 }
+    }
+
+    fn in_range(&self, line: u64) -> bool {
+        line >= self.options.offset && self.options.limit.is_none_or(|limit| line - self.options.offset < limit)
+    }
+}
+
+impl Reducer for Lines {
+    type Item = LineItem;
+    type Stats = LinesStats;
+
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<LineItem>) -> Flow {
+        self.lines += 1;
+        if self.in_range(record.line) {
+            if out.wants(0) {
+                out.emit(0, LineItem::of(record));
+            } else {
+                out.skip(0);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn finish(&mut self, _out: &mut dyn Emit<LineItem>) -> Outcome<LinesStats> {
+        let summary = format!("{} lines from line {}", self.lines, self.options.offset);
+        let stats = LinesStats {
+            total_lines: self.lines,
+            offset: self.options.offset,
+            next_offset: Some(NEXT_OFFSET_PLACEHOLDER),
+        };
+        Outcome { preview: Preview::Head, complete: true, ..Outcome::new(summary, stats) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::reduce_all_chunkings;
+    use briefly_core::{Budget, RunConfig};
+
+    #[test]
+    fn reads_from_the_offset_up_to_the_limit() {
+        let input: String = (1..=50).map(|i| format!("row {i}\n")).collect();
+        let reader = Lines::new(LinesOptions { offset: 10, limit: Some(3) });
+        let envelope = reduce_all_chunkings(reader, input.as_bytes(), &RunConfig::new("read"));
+        let texts: Vec<&str> = envelope.items.iter().map(|i| i["text"].as_str().unwrap()).collect();
+        assert_eq!(texts, ["row 10", "row 11", "row 12"]);
+        assert_eq!(envelope.total_items, 3);
+        assert_eq!(envelope.stats["total_lines"], 50);
+    }
+
+    #[test]
+    fn as_many_as_fit_without_a_limit() {
+        let input: String = (1..=5000).map(|i| format!("a fairly long line number {i} of the file\n")).collect();
+        let mut config = RunConfig::new("read");
+        config.budget = Budget::for_context(8_192);
+        let envelope = reduce_all_chunkings(Lines::new(LinesOptions::default()), input.as_bytes(), &config);
+        assert!(envelope.returned_items > 50 && envelope.returned_items < 5000);
+        assert_eq!(envelope.total_items, 5000);
+        assert!(envelope.truncated);
+    }
+}

@@ -1,0 +1,199 @@
+//! The spill preview: the head, the tail and the lines that look like errors, then
+//! every other line in order for the pages.
+
+use crate::LineItem;
+use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::LazyLock;
+
+const HEAD: Rank = 0;
+const ERROR: Rank = 1;
+const TAIL: Rank = 2;
+const REST: Rank = 3;
+
+/// Words that mark a line as worth showing even from the middle of the input.
+static ERROR_LIKE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(error|errors|err|fatal|fail|failed|failure|panic|panicked|exception|traceback|critical|crit|emerg|alert|warn|warning|killed|segfault|segmentation fault|denied|abort|aborted|oom|timeout|timed out)\b",
+    )
+    .expect("a valid pattern")
+});
+
+/// Whether `text` looks like an error or warning line.
+pub fn looks_like_error(text: &str) -> bool {
+    ERROR_LIKE.is_match(text)
+}
+
+/// How many lines of each kind the preview leads with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SpillOptions {
+    /// Lines from the start.
+    pub head: u64,
+    /// Lines from the end.
+    pub tail: usize,
+    /// Error-looking lines from the middle.
+    pub errors: u64,
+}
+
+impl Default for SpillOptions {
+    fn default() -> Self {
+        SpillOptions { head: 5, tail: 5, errors: 20 }
+    }
+}
+
+/// Items: every line once. First the head, then error-looking lines (up to a quota),
+/// then the tail, then every other line in input order, so the pages walk the rest.
+#[derive(Debug, Clone)]
+pub struct Spill {
+    options: SpillOptions,
+    /// The last lines seen, not yet emitted: (item, looks like an error).
+    tail: VecDeque<(LineItem, bool)>,
+    errors_shown: u64,
+    error_lines: u64,
+    first_error: Option<u64>,
+    lines: u64,
+}
+
+/// What `Spill` counts.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpillStats {
+    /// Lines in the input.
+    pub lines: u64,
+    /// Lines that look like errors or warnings.
+    pub error_like_lines: u64,
+    /// The first of them.
+    pub first_error_line: Option<u64>,
+}
+
+impl Spill {
+    /// A spill preview with these options.
+    pub fn new(options: SpillOptions) -> Self {
+        Spill {
+            options,
+            tail: VecDeque::with_capacity(options.tail + 1),
+            errors_shown: 0,
+            error_lines: 0,
+            first_error: None,
+            lines: 0,
+        }
+    }
+
+    fn release(&mut self, (item, is_error): (LineItem, bool), out: &mut dyn Emit<LineItem>) {
+        let rank = if is_error && self.errors_shown < self.options.errors {
+            self.errors_shown += 1;
+            ERROR
+        } else {
+            REST
+        };
+        out.emit(rank, item);
+    }
+}
+
+impl Reducer for Spill {
+    type Item = LineItem;
+    type Stats = SpillStats;
+
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<LineItem>) -> Flow {
+        self.lines += 1;
+        let is_error = looks_like_error(record.text);
+        if is_error {
+            self.error_lines += 1;
+            self.first_error.get_or_insert(record.line);
+        }
+        if record.line <= self.options.head {
+            out.emit(HEAD, LineItem::of(record));
+            return Flow::Continue;
+        }
+        if self.options.tail == 0 {
+            self.release((LineItem::of(record), is_error), out);
+            return Flow::Continue;
+        }
+        if self.tail.len() == self.options.tail {
+            let oldest = self.tail.pop_front().expect("the tail is full");
+            // A line leaving the tail that would rank REST and is not wanted is only counted.
+            let quota_left = self.errors_shown < self.options.errors;
+            if !(oldest.1 && quota_left) && !out.wants(REST) {
+                out.skip(REST);
+            } else {
+                self.release(oldest, out);
+            }
+        }
+        self.tail.push_back((LineItem::of(record), is_error));
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<LineItem>) -> Outcome<SpillStats> {
+        for (item, _) in self.tail.drain(..) {
+            out.emit(TAIL, item);
+        }
+        let summary = match self.first_error {
+            Some(first) => format!(
+                "{} lines; {} look like errors or warnings (first at line {first})",
+                self.lines, self.error_lines
+            ),
+            None => format!("{} lines; none look like errors", self.lines),
+        };
+        let stats = SpillStats {
+            lines: self.lines,
+            error_like_lines: self.error_lines,
+            first_error_line: self.first_error,
+        };
+        Outcome { preview: Preview::HeadTail, complete: true, ..Outcome::new(summary, stats) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::reduce_all_chunkings;
+    use briefly_core::RunConfig;
+
+    fn lines(n: u64, error_at: &[u64]) -> String {
+        (1..=n)
+            .map(|i| if error_at.contains(&i) { format!("line {i} ERROR boom\n") } else { format!("line {i} ok\n") })
+            .collect()
+    }
+
+    fn line_numbers(items: &[serde_json::Value]) -> Vec<u64> {
+        items.iter().map(|i| i["line"].as_u64().unwrap()).collect()
+    }
+
+    #[test]
+    fn head_errors_tail_then_the_rest_in_order() {
+        let input = lines(100, &[50, 70]);
+        let envelope = reduce_all_chunkings(Spill::new(SpillOptions::default()), input.as_bytes(), &RunConfig::new("spill"));
+        let shown = line_numbers(&envelope.items);
+        assert_eq!(&shown[..9], &[1, 2, 3, 4, 5, 50, 70, 96, 97]);
+        assert_eq!(&shown[12..15], &[6, 7, 8]);
+        assert_eq!(envelope.total_items, 100);
+        assert_eq!(envelope.summary, "100 lines; 2 look like errors or warnings (first at line 50)");
+        // Every line exactly once.
+        let mut sorted = shown.clone();
+        sorted.sort();
+        assert_eq!(sorted, (1..=100).collect::<Vec<_>>());
+        assert!(!envelope.truncated, "everything fits the default budget");
+    }
+
+    #[test]
+    fn error_words_are_whole_words() {
+        assert!(looks_like_error("2024 [ERROR] x"));
+        assert!(looks_like_error("thread 'main' panicked at src/main.rs"));
+        assert!(looks_like_error("Out of memory: Killed process 1234 (java)"));
+        assert!(looks_like_error("level=warn msg=slow"));
+        assert!(!looks_like_error("reading stderr of terrific errands"));
+    }
+
+    #[test]
+    fn quota_limits_the_errors_up_front() {
+        let errors: Vec<u64> = (10..90).collect();
+        let input = lines(100, &errors);
+        let options = SpillOptions { head: 2, tail: 2, errors: 3 };
+        let envelope = reduce_all_chunkings(Spill::new(options), input.as_bytes(), &RunConfig::new("spill"));
+        let shown = line_numbers(&envelope.items);
+        assert_eq!(&shown[..7], &[1, 2, 10, 11, 12, 99, 100]);
+        assert_eq!(envelope.stats["error_like_lines"], 80);
+    }
+}

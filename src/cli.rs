@@ -1,0 +1,127 @@
+//! The command line.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Reduces command output for LLM agents: the smallest result that still carries the
+/// evidence, within a budget, with the full output kept as an artifact.
+#[derive(Debug, Parser)]
+#[command(name = "briefly", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes, before or after its name.
+#[derive(Debug, Args, Clone)]
+pub struct Global {
+    /// The model's context window in tokens; sets the per-result and per-turn budgets.
+    #[arg(long, global = true, env = "BRIEFLY_CONTEXT_TOKENS", value_name = "N")]
+    pub context_tokens: Option<u64>,
+    /// The per-result budget in characters, directly.
+    #[arg(long, global = true, value_name = "N")]
+    pub max_chars: Option<usize>,
+    /// What of the window is taken already: system=S,schemas=T,history=H,reserve=R,margin=M (tokens).
+    #[arg(long, global = true, value_name = "SPEC")]
+    pub remaining_from: Option<String>,
+    /// Output format.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Json)]
+    pub format: Format,
+    /// The tool-call id: names the artifact and the metrics event.
+    #[arg(long, global = true)]
+    pub id: Option<String>,
+    /// Where artifacts go [default: $XDG_RUNTIME_DIR/briefly, else <tmp>/briefly-<uid>].
+    #[arg(long, global = true, env = "BRIEFLY_ARTIFACT_DIR", value_name = "DIR")]
+    pub artifact_dir: Option<PathBuf>,
+    /// Append one JSON event per invocation to this file.
+    #[arg(long, global = true, env = "BRIEFLY_METRICS", value_name = "FILE")]
+    pub metrics: Option<PathBuf>,
+    /// How tokens are counted: chars4 (4 characters a token), cl100k or o200k (offline BPE).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub tokenizer: Option<String>,
+    /// Keep the artifact even when nothing was left out.
+    #[arg(long, global = true)]
+    pub keep: bool,
+    /// Lines longer than this are cut (whole in the artifact).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = briefly_core::DEFAULT_MAX_LINE_BYTES)]
+    pub max_line_bytes: usize,
+}
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One envelope as compact JSON.
+    Json,
+    /// The same fields, compactly, for reading.
+    Text,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Any tool output: unchanged within the per-result budget, else a bounded preview and the artifact.
+    Spill {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+    },
+    /// A turn's tool results (JSON array or JSONL of {"id","content","persisted"?}): spill the largest until they fit the per-turn budget.
+    Turn {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+    },
+    /// The next items of a result, computed from its artifact.
+    Page {
+        /// A `next_cursor` from an earlier result.
+        cursor: String,
+    },
+    /// Lines of an artifact (or any file), bounded by the per-result budget.
+    Read {
+        /// The artifact.
+        artifact: PathBuf,
+        /// The first line to read (1-based).
+        #[arg(long, default_value_t = 1)]
+        offset: u64,
+        /// At most this many lines.
+        #[arg(long)]
+        limit: Option<u64>,
+    },
+    /// Lines of an artifact (or any file) that match a pattern, with line numbers and a total count.
+    Grep {
+        /// The artifact.
+        artifact: PathBuf,
+        /// A regular expression.
+        pattern: String,
+        /// Lines of context around each match.
+        #[arg(short = 'C', long, default_value_t = 0)]
+        context: usize,
+        /// Ignore case.
+        #[arg(short = 'i', long)]
+        ignore_case: bool,
+    },
+    /// Runs a command and reduces its output; exits with the command's exit code.
+    Run {
+        /// The reducer [default: picked from the command].
+        #[arg(long)]
+        reducer: Option<String>,
+        /// Kill the command's process group after this long (e.g. 30s, 5m).
+        #[arg(long, value_name = "DUR")]
+        timeout: Option<String>,
+        /// The command and its arguments.
+        #[arg(last = true, required = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
+    /// Prints the budgets for a context window (and the standard windows).
+    Budget,
+    /// Removes old artifacts.
+    Gc {
+        /// Remove artifacts older than this.
+        #[arg(long, default_value = "24h", value_name = "DUR")]
+        older_than: String,
+    },
+    /// Summarizes a metrics file: the noisiest producers, spills, write failures, artifact reads.
+    Stats {
+        /// The metrics file (JSONL).
+        file: PathBuf,
+    },
+}

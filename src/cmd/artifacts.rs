@@ -1,0 +1,119 @@
+//! Commands over artifacts: `page`, `read`, `grep` and `gc`. None of them spills: their
+//! input is an artifact already.
+
+use super::{open_file, pump};
+use crate::reducers::{self, ReducerSpec};
+use crate::session::Session;
+use anyhow::{anyhow, Context, Result};
+use briefly_core::{parse_duration, sidecar_path, ArtifactMeta, Artifacts, Budget, Cursor, End, Envelope, MetricsEvent};
+use briefly_plain::{GrepOptions, LinesOptions};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// `briefly page CURSOR`.
+pub fn page(session: &Session, text: &str) -> Result<i32> {
+    let cursor = Cursor::decode(text)?;
+    let spec = reducers::find(&cursor.reducer)
+        .ok_or_else(|| anyhow!("the cursor names reducer {:?}, which this briefly does not have", cursor.reducer))?;
+    let path = PathBuf::from(&cursor.artifact);
+    let mut warnings = Vec::new();
+    let meta = read_sidecar(&path);
+    match &meta {
+        Some(meta) if !meta.sha256.starts_with(&cursor.sha256) => {
+            warnings.push("the artifact changed since the cursor was made: this page may not follow the last".into())
+        }
+        None if !cursor.sha256.is_empty() => warnings.push("the artifact's sidecar is missing: cannot check it is unchanged".into()),
+        _ => {}
+    }
+    let mut config = session.config(
+        &cursor.reducer,
+        cursor.options.clone(),
+        Artifacts::Existing { path: path.clone(), sha256: meta.map(|m| m.sha256).unwrap_or(cursor.sha256.clone()) },
+    );
+    config.after = cursor.after;
+    config.max_line_bytes = cursor.max_line_bytes;
+    if !session.budget_given() {
+        config.budget = Budget { per_result_chars: cursor.max_chars, ..config.budget };
+    }
+    if session.global.tokenizer.is_none() {
+        config.tokenizer = cursor.tokenizer.parse()?;
+    }
+    reduce_artifact(session, spec, &path, config.options.clone(), config, warnings, "page")
+}
+
+/// `briefly read ARTIFACT`.
+pub fn read(session: &Session, path: &Path, offset: u64, limit: Option<u64>) -> Result<i32> {
+    let options = serde_json::to_value(LinesOptions { offset, limit })?;
+    existing(session, "read", path, options)
+}
+
+/// `briefly grep ARTIFACT PATTERN`.
+pub fn grep(session: &Session, path: &Path, pattern: &str, context: usize, ignore_case: bool) -> Result<i32> {
+    let options = GrepOptions { pattern: pattern.to_string(), context, ignore_case };
+    briefly_plain::Grep::new(options.clone()).map_err(|e| anyhow!(e))?;
+    existing(session, "grep", path, serde_json::to_value(options)?)
+}
+
+fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<i32> {
+    let spec = reducers::find(reducer).expect("a built-in reducer");
+    let sha256 = read_sidecar(path).map(|m| m.sha256).unwrap_or_default();
+    let config = session.config(reducer, options.clone(), Artifacts::Existing { path: path.to_path_buf(), sha256 });
+    reduce_artifact(session, spec, path, options, config, Vec::new(), reducer)
+}
+
+fn reduce_artifact(
+    session: &Session,
+    spec: &ReducerSpec,
+    path: &Path,
+    options: Value,
+    config: briefly_core::RunConfig,
+    mut warnings: Vec<String>,
+    tool: &str,
+) -> Result<i32> {
+    let mut file = open_file(path).with_context(|| "the artifact may have been removed by `briefly gc`")?;
+    let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
+    pump(&mut file, pipeline.as_mut())?;
+    warnings.extend(session.budget_warning.iter().cloned());
+    let mut envelope = pipeline.finish(End { warnings, ..End::default() });
+    (spec.after_fit)(&mut envelope);
+    let printed = session.print(&envelope)?;
+    session.metrics(MetricsEvent {
+        event: "artifact_read".into(),
+        tool: tool.into(),
+        raw_chars: envelope.raw.chars,
+        inline_chars: printed as u64,
+        persisted: false,
+        artifact: Some(path.display().to_string()),
+        ..MetricsEvent::default()
+    });
+    Ok(0)
+}
+
+fn read_sidecar(artifact: &Path) -> Option<ArtifactMeta> {
+    let bytes = std::fs::read(sidecar_path(artifact)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// `briefly gc`.
+pub fn gc(session: &Session, older_than: &str) -> Result<i32> {
+    let age = parse_duration(older_than)?;
+    let dir = session.artifact_dir()?;
+    let report = dir.gc(age)?;
+    let mut envelope = Envelope::new(
+        "gc",
+        format!(
+            "removed {} files ({} bytes) older than {older_than} from {}; kept {}",
+            report.removed_files,
+            report.removed_bytes,
+            dir.path().display(),
+            report.kept_files
+        ),
+    );
+    envelope.ok = report.failed == 0;
+    envelope.stats = json!(report);
+    if report.failed > 0 {
+        envelope.warnings.push(format!("{} files could not be removed", report.failed));
+    }
+    session.print(&envelope)?;
+    Ok(0)
+}

@@ -1,0 +1,51 @@
+//! One module per command.
+
+pub mod artifacts;
+pub mod budget;
+pub mod run;
+pub mod spill;
+pub mod stats;
+pub mod turn;
+
+use anyhow::{bail, Context, Result};
+use briefly_core::Push;
+use std::fs::File;
+use std::io::{ErrorKind, Read};
+use std::path::Path;
+
+/// Chunk size for reading input.
+pub const CHUNK: usize = 256 * 1024;
+
+/// `file`, or standard input when `None`.
+pub fn open_input(file: Option<&Path>) -> Result<Box<dyn Read>> {
+    match file {
+        None => Ok(Box::new(std::io::stdin().lock())),
+        Some(path) => Ok(Box::new(open_file(path)?)),
+    }
+}
+
+/// Opens a file to read, with an error that names it.
+pub fn open_file(path: &Path) -> Result<File> {
+    if path.is_dir() {
+        bail!("cannot read {}: it is a directory", path.display());
+    }
+    File::open(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Reads `input` to its end into `push`.
+pub fn pump(input: &mut dyn Read, push: &mut dyn Push) -> Result<()> {
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        match input.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => push.push(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e).context("reading input"),
+        }
+    }
+}
+
+/// Characters in UTF-8 bytes (each invalid byte counts as one), as the budget counts them.
+pub fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}

@@ -1,0 +1,253 @@
+//! `briefly run -- CMD ARGS…`: runs a command, reduces its output, keeps its exit code.
+
+use crate::reducers;
+use crate::session::Session;
+use anyhow::{anyhow, Context, Result};
+use briefly_core::{parse_duration, ArtifactDir, ArtifactMeta, ArtifactWriter, End, Push};
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::io::ErrorKind;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+use tokio::io::AsyncReadExt;
+use tokio::process::Command;
+
+/// Exit code when the command ran out of time (as `timeout(1)`).
+const EXIT_TIMEOUT: i32 = 124;
+/// Exit code when the command could not be executed (as the shell).
+const EXIT_NOT_EXECUTABLE: i32 = 126;
+/// Exit code when the command was not found (as the shell).
+const EXIT_NOT_FOUND: i32 = 127;
+/// How long a timed-out command gets between SIGTERM and SIGKILL.
+const KILL_GRACE: Duration = Duration::from_secs(2);
+
+pub fn run(session: &Session, reducer: Option<&str>, timeout: Option<&str>, argv: &[String]) -> Result<i32> {
+    let timeout = timeout.map(parse_duration).transpose()?;
+    let name = match reducer {
+        Some(name) => {
+            reducers::find(name).ok_or_else(|| anyhow!("unknown reducer {name:?} ({})", names()))?;
+            name
+        }
+        None => reducers::pick(argv),
+    };
+    let spec = reducers::find(name).expect("checked");
+    let config = session.config(name, Value::Null, session.tee(session.global.id.clone(), argv.to_vec()));
+    let pipeline = (spec.build)(&Value::Null, config).map_err(|e| anyhow!(e))?;
+    let stderr_chars = (session.budget.per_result_chars / 8).clamp(400, 4_000);
+    let stderr = StderrCapture::new(stderr_chars / 2, session.artifact_dir().ok(), session.global.id.as_deref());
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")?;
+    let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr))?;
+    let Ran { pipeline, stderr, exit_code, mut warnings } = match ran {
+        Outcome::Ran(ran) => ran,
+        Outcome::NotStarted(code, why) => {
+            eprintln!("briefly: cannot run {:?}: {why}", argv[0]);
+            return Ok(code);
+        }
+    };
+    warnings.extend(session.budget_warning.iter().cloned());
+    let (stderr_value, stderr_warning) = stderr.finish(argv, exit_code);
+    warnings.extend(stderr_warning);
+    let mut envelope = pipeline.finish(End { exit_code: Some(exit_code), warnings, stderr: stderr_value });
+    (spec.after_fit)(&mut envelope);
+    let printed = session.print(&envelope)?;
+    let program = argv[0].rsplit('/').next().unwrap_or(&argv[0]);
+    session.metrics(session.result_event(&format!("run:{program}"), &envelope, printed));
+    Ok(exit_code)
+}
+
+fn names() -> String {
+    reducers::REDUCERS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
+}
+
+struct Ran {
+    pipeline: Box<dyn Push>,
+    stderr: StderrCapture,
+    exit_code: i32,
+    warnings: Vec<String>,
+}
+
+enum Outcome {
+    Ran(Ran),
+    NotStarted(i32, String),
+}
+
+async fn drive(
+    argv: &[String],
+    timeout: Option<Duration>,
+    mut pipeline: Box<dyn Push>,
+    mut stderr: StderrCapture,
+) -> Result<Outcome> {
+    let mut command = Command::new(&argv[0]);
+    command
+        .args(&argv[1..])
+        .stdin(Stdio::inherit())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Outcome::NotStarted(EXIT_NOT_FOUND, "command not found".into())),
+        Err(e) => return Ok(Outcome::NotStarted(EXIT_NOT_EXECUTABLE, e.to_string())),
+    };
+    let pgid = child.id().map(|id| id as i32);
+    let mut out = child.stdout.take().expect("piped");
+    let mut err = child.stderr.take().expect("piped");
+    let (mut out_buf, mut err_buf) = (vec![0u8; super::CHUNK], vec![0u8; 64 * 1024]);
+    let (mut out_open, mut err_open) = (true, true);
+    let mut warnings = Vec::new();
+    let deadline = timeout.map(|t| tokio::time::Instant::now() + t);
+    let mut timed_out = false;
+    let mut interrupted = None;
+    let mut kill_at: Option<tokio::time::Instant> = None;
+    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    let never = || tokio::time::Instant::now() + Duration::from_secs(86_400 * 365);
+
+    while out_open || err_open {
+        tokio::select! {
+            n = out.read(&mut out_buf), if out_open => match n {
+                Ok(0) | Err(_) => out_open = false,
+                Ok(n) => pipeline.push(&out_buf[..n]),
+            },
+            n = err.read(&mut err_buf), if err_open => match n {
+                Ok(0) | Err(_) => err_open = false,
+                Ok(n) => stderr.push(&err_buf[..n]),
+            },
+            _ = tokio::time::sleep_until(deadline.unwrap_or_else(never)), if deadline.is_some() && !timed_out => {
+                timed_out = true;
+                signal_group(pgid, libc::SIGTERM);
+                kill_at = Some(tokio::time::Instant::now() + KILL_GRACE);
+            },
+            _ = tokio::time::sleep_until(kill_at.unwrap_or_else(never)), if kill_at.is_some() => {
+                signal_group(pgid, libc::SIGKILL);
+                // Whatever still holds the pipes open is gone now; stop reading.
+                break;
+            },
+            _ = sigint.recv(), if interrupted.is_none() => {
+                interrupted = Some(libc::SIGINT);
+                signal_group(pgid, libc::SIGINT);
+                kill_at = Some(tokio::time::Instant::now() + KILL_GRACE);
+            },
+            _ = sigterm.recv(), if interrupted.is_none() => {
+                interrupted = Some(libc::SIGTERM);
+                signal_group(pgid, libc::SIGTERM);
+                kill_at = Some(tokio::time::Instant::now() + KILL_GRACE);
+            },
+        }
+    }
+    let status = match tokio::time::timeout(KILL_GRACE, child.wait()).await {
+        Ok(status) => status?,
+        Err(_) => {
+            signal_group(pgid, libc::SIGKILL);
+            child.wait().await?
+        }
+    };
+    let mut exit_code = exit_code_of(status);
+    if timed_out {
+        exit_code = EXIT_TIMEOUT;
+        warnings.push(format!(
+            "timed out after {}: the command's process group was killed; its output so far is reduced here",
+            humantime::format_duration(timeout.unwrap_or_default())
+        ));
+    }
+    if let Some(signal) = interrupted {
+        warnings.push(format!("briefly got signal {signal} and passed it to the command's process group"));
+    }
+    Ok(Outcome::Ran(Ran { pipeline, stderr, exit_code, warnings }))
+}
+
+fn signal_group(pgid: Option<i32>, signal: i32) {
+    if let Some(pgid) = pgid {
+        // SAFETY: kill(2) with a negative pid signals the process group we created.
+        unsafe {
+            libc::kill(-pgid, signal);
+        }
+    }
+}
+
+fn exit_code_of(status: ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
+}
+
+/// The command's standard error, bounded apart from its output: the first and last
+/// `keep` characters' worth of bytes, the whole of it teed to an artifact of its own
+/// that is kept when anything was cut.
+struct StderrCapture {
+    keep: usize,
+    head: Vec<u8>,
+    tail: VecDeque<u8>,
+    bytes: u64,
+    lines: u64,
+    artifact: Option<ArtifactWriter>,
+    artifact_error: Option<String>,
+}
+
+impl StderrCapture {
+    fn new(keep: usize, dir: Option<ArtifactDir>, id: Option<&str>) -> Self {
+        let stderr_id = id.map(|id| format!("{id}-stderr"));
+        let (artifact, artifact_error) = match dir.map(|d| d.create(stderr_id.as_deref().or(Some("stderr")))) {
+            Some(Ok(writer)) => (Some(writer), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+            None => (None, Some("no artifact directory".into())),
+        };
+        StderrCapture { keep, head: Vec::new(), tail: VecDeque::new(), bytes: 0, lines: 0, artifact, artifact_error }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        self.bytes += bytes.len() as u64;
+        self.lines += memchr_count(bytes);
+        if let Some(writer) = &mut self.artifact {
+            if let Err(e) = writer.write(bytes) {
+                self.artifact_error = Some(e.to_string());
+                self.artifact = None;
+            }
+        }
+        let room = (self.keep * 4).saturating_sub(self.head.len());
+        let (to_head, rest) = bytes.split_at(bytes.len().min(room));
+        self.head.extend_from_slice(to_head);
+        self.tail.extend(rest);
+        while self.tail.len() > self.keep * 4 {
+            self.tail.pop_front();
+        }
+    }
+
+    /// The `stderr` field, and a warning when what was cut could not be kept.
+    fn finish(self, argv: &[String], exit_code: i32) -> (Option<Value>, Option<String>) {
+        if self.bytes == 0 {
+            return (None, None);
+        }
+        let head = String::from_utf8_lossy(&self.head);
+        let tail_bytes: Vec<u8> = self.tail.into_iter().collect();
+        let tail = String::from_utf8_lossy(&tail_bytes);
+        let whole = head.chars().count() + tail.chars().count() <= 2 * self.keep && self.head.len() as u64 + tail_bytes.len() as u64 == self.bytes;
+        let text = if whole {
+            format!("{head}{tail}")
+        } else {
+            let first: String = head.chars().take(self.keep).collect();
+            let tail_chars = tail.chars().count();
+            let last: String = tail.chars().skip(tail_chars.saturating_sub(self.keep)).collect();
+            format!("{first}\n…[cut: {} bytes of stderr in all]…\n{last}", self.bytes)
+        };
+        let mut warning = None;
+        let mut artifact_path = None;
+        if !whole {
+            match self.artifact.map(|w| w.save(ArtifactMeta { source: "stderr".into(), argv: argv.to_vec(), exit_code: Some(exit_code), lines: self.lines, ..Default::default() })) {
+                Some(Ok(saved)) => artifact_path = Some(saved.path.display().to_string()),
+                Some(Err(e)) => warning = Some(format!("stderr artifact not written ({e}): the cut part of stderr is lost")),
+                None => warning = Some(format!("stderr artifact not written ({}): the cut part of stderr is lost", self.artifact_error.unwrap_or_default())),
+            }
+        }
+        let value = json!({"text": text, "bytes": self.bytes, "lines": self.lines, "truncated": !whole, "artifact_path": artifact_path});
+        (Some(value), warning)
+    }
+}
+
+fn memchr_count(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| b == b'\n').count() as u64
+}

@@ -1,0 +1,65 @@
+//! `briefly spill`: any tool output, unchanged within the budget, else a preview.
+
+use super::{count_chars, open_input, pump, CHUNK};
+use crate::session::Session;
+use anyhow::{Context, Result};
+use briefly_core::{End, Pipeline, Push};
+use briefly_plain::{Spill, SpillOptions};
+use std::io::{ErrorKind, Read, Write};
+use std::path::Path;
+
+pub fn run(session: &Session, file: Option<&Path>) -> Result<i32> {
+    let mut input = open_input(file)?;
+    let cap = session.budget.per_result_chars;
+    // Hold the input until it is known to be over the cap: at most cap characters.
+    let mut held = Vec::new();
+    let mut chars = 0;
+    let mut buf = vec![0u8; CHUNK];
+    let ended = loop {
+        let n = match input.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).context("reading input"),
+        };
+        if n == 0 {
+            break true;
+        }
+        held.extend_from_slice(&buf[..n]);
+        chars += count_chars(&buf[..n]);
+        if chars > cap {
+            break false;
+        }
+    };
+    if ended && fits_unchanged(session, &held, chars) {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(&held)?;
+        stdout.flush()?;
+        let mut event = session.result_event("spill", &briefly_core::Envelope::new("spill", ""), chars);
+        event.raw_chars = chars as u64;
+        session.metrics(event);
+        return Ok(0);
+    }
+
+    let options = SpillOptions::default();
+    let argv = file.map(|f| vec![f.display().to_string()]).unwrap_or_default();
+    let mut config = session.config(
+        "spill",
+        serde_json::to_value(options)?,
+        session.tee(session.global.id.clone(), argv),
+    );
+    config.items_chars = Some(session.budget.preview_chars);
+    let mut pipeline: Box<dyn Push> = Box::new(Pipeline::new(Spill::new(options), config));
+    pipeline.push(&held);
+    drop(held);
+    pump(&mut input, pipeline.as_mut())?;
+    let envelope = pipeline.finish(End { warnings: session.budget_warning.iter().cloned().collect(), ..End::default() });
+    let printed = session.print(&envelope)?;
+    session.metrics(session.result_event("spill", &envelope, printed));
+    Ok(0)
+}
+
+fn fits_unchanged(session: &Session, held: &[u8], chars: usize) -> bool {
+    chars <= session.budget.per_result_chars
+        && (!session.tokenizer.is_exact()
+            || session.tokenizer.count(&String::from_utf8_lossy(held)) <= session.budget.per_result_chars / 4)
+}

@@ -1,0 +1,171 @@
+//! The reducers this binary knows by name: for `page` (which rebuilds a reducer from a
+//! cursor) and for `run` (which picks one from the command).
+
+use crate::cmd::stats::MetricsSummary;
+use briefly_core::{Envelope, Pipeline, Push, Reducer, RunConfig};
+use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions, NEXT_OFFSET_PLACEHOLDER};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// A reducer the command line can name.
+pub struct ReducerSpec {
+    /// The name: the envelope's `source` and `--reducer`'s value.
+    pub name: &'static str,
+    /// Builds the reducer from its options (as kept in a cursor) behind the budget stage.
+    pub build: fn(&Value, RunConfig) -> Result<Box<dyn Push>, String>,
+    /// Fills in what only the fitted envelope knows.
+    pub after_fit: fn(&mut Envelope),
+}
+
+/// Every reducer, in the order `--help` lists them.
+pub const REDUCERS: &[ReducerSpec] = &[
+    ReducerSpec {
+        name: "spill",
+        build: |options, config| Ok(pipe(Spill::new(options_of::<SpillOptions>(options)?), config)),
+        after_fit: |_| {},
+    },
+    ReducerSpec {
+        name: "read",
+        build: |options, config| Ok(pipe(Lines::new(options_of::<LinesOptions>(options)?), config)),
+        after_fit: set_next_offset,
+    },
+    ReducerSpec {
+        name: "grep",
+        build: |options, config| Ok(pipe(Grep::new(options_of::<GrepOptions>(options)?)?, config)),
+        after_fit: |_| {},
+    },
+    ReducerSpec {
+        name: "stats",
+        build: |_, config| Ok(pipe(MetricsSummary::default(), config)),
+        after_fit: |_| {},
+    },
+];
+
+/// The reducer named `name`.
+pub fn find(name: &str) -> Option<&'static ReducerSpec> {
+    REDUCERS.iter().find(|spec| spec.name == name)
+}
+
+fn pipe<R: Reducer + 'static>(reducer: R, config: RunConfig) -> Box<dyn Push> {
+    Box::new(Pipeline::new(reducer, config))
+}
+
+/// A reducer's options from a cursor; none at all means every option's default.
+fn options_of<T: DeserializeOwned>(options: &Value) -> Result<T, String> {
+    let options = if options.is_null() { &Value::Object(Default::default()) } else { options };
+    serde_json::from_value(options.clone()).map_err(|e| format!("reducer options: {e}"))
+}
+
+/// `read`'s next offset: the line after the last one shown, or null at the end of the file.
+fn set_next_offset(envelope: &mut Envelope) {
+    let Some(stats) = envelope.stats.as_object_mut() else { return };
+    if stats.get("next_offset").and_then(Value::as_u64) != Some(NEXT_OFFSET_PLACEHOLDER) {
+        return;
+    }
+    let offset = stats.get("offset").and_then(Value::as_u64).unwrap_or(1);
+    let total_lines = stats.get("total_lines").and_then(Value::as_u64).unwrap_or(0);
+    let next = offset + envelope.item_offset + envelope.returned_items;
+    stats.insert("next_offset".into(), (next <= total_lines).then_some(next).into());
+}
+
+/// The reducer for a command line: the source-aware one when there is one, else the
+/// generic fallback. Wrappers (`env`, `sudo`, `time`, `uv run`, `python -m` …) are
+/// looked through.
+pub fn pick(argv: &[String]) -> &'static str {
+    let wanted = source_of(argv);
+    if find(wanted).is_some() {
+        wanted
+    } else {
+        // The generic text reducer will stand here once it exists.
+        "spill"
+    }
+}
+
+fn source_of(argv: &[String]) -> &'static str {
+    let words = command_words(argv);
+    let word = |i: usize| words.get(i).map(String::as_str).unwrap_or_default();
+    match word(0) {
+        "pytest" | "py.test" => "pytest",
+        "cargo" if matches!(word(1), "test" | "nextest") => "cargo-test",
+        "git" if matches!(word(1), "diff" | "show" | "format-patch" | "log") && (word(1) != "log" || words.iter().any(|w| w == "-p" || w == "--patch")) => "diff",
+        "diff" if words.iter().any(|w| w.starts_with("-u") || w == "--unified") => "diff",
+        "journalctl" => "journal",
+        "docker" | "podman" if word(1) == "logs" || (word(1) == "compose" && word(2) == "logs") => "docker",
+        _ => "text",
+    }
+}
+
+/// The words of the command proper: program basenames, wrappers and `VAR=value` removed.
+fn command_words(argv: &[String]) -> Vec<String> {
+    let mut words: Vec<String> = argv
+        .iter()
+        .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
+        .collect();
+    loop {
+        let first = words.first().map(String::as_str).unwrap_or_default();
+        let drop = match first {
+            "env" | "sudo" | "time" | "nice" | "nohup" | "command" | "exec" => 1,
+            _ if first.contains('=') && !first.starts_with('-') => 1,
+            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" if words.get(1).is_some_and(|w| w == "run") => 2,
+            "timeout" => 2,
+            _ if first.starts_with("python") && words.get(1).is_some_and(|w| w == "-m") => 2,
+            _ => 0,
+        };
+        if drop == 0 || drop > words.len() {
+            return words;
+        }
+        words.drain(..drop);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(command: &str) -> &'static str {
+        let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
+        source_of(&argv)
+    }
+
+    #[test]
+    fn picks_the_reducer_from_the_command() {
+        assert_eq!(source("pytest -q tests/"), "pytest");
+        assert_eq!(source("python3 -m pytest -x"), "pytest");
+        assert_eq!(source("uv run pytest"), "pytest");
+        assert_eq!(source("env CI=1 /usr/bin/pytest"), "pytest");
+        assert_eq!(source("cargo test --workspace"), "cargo-test");
+        assert_eq!(source("cargo nextest run"), "cargo-test");
+        assert_eq!(source("cargo build"), "text");
+        assert_eq!(source("git diff HEAD~3 -- src/"), "diff");
+        assert_eq!(source("git log -p"), "diff");
+        assert_eq!(source("git log --oneline"), "text");
+        assert_eq!(source("diff -u a b"), "diff");
+        assert_eq!(source("sudo journalctl -u app --since 2h"), "journal");
+        assert_eq!(source("docker logs api"), "docker");
+        assert_eq!(source("docker compose logs web"), "docker");
+        assert_eq!(source("timeout 10 make"), "text");
+        assert_eq!(source("ls -la"), "text");
+    }
+
+    #[test]
+    fn falls_back_to_spill_until_the_reducer_exists() {
+        for name in ["text", "pytest", "cargo-test", "diff", "journal", "docker"] {
+            assert!(find(name).is_none() || pick(&[name.to_string()]) == name);
+        }
+        assert_eq!(pick(&["ls".to_string()]), "spill");
+    }
+
+    #[test]
+    fn read_gets_its_next_offset() {
+        let mut e = Envelope::new("read", "");
+        e.stats = serde_json::json!({"offset": 10, "total_lines": 29, "next_offset": NEXT_OFFSET_PLACEHOLDER});
+        e.returned_items = 5;
+        e.total_items = 20;
+        set_next_offset(&mut e);
+        assert_eq!(e.stats["next_offset"], 15);
+        e.returned_items = 20;
+        e.stats["next_offset"] = NEXT_OFFSET_PLACEHOLDER.into();
+        set_next_offset(&mut e);
+        assert_eq!(e.stats["next_offset"], Value::Null);
+    }
+}

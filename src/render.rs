@@ -1,0 +1,101 @@
+//! Printers: an envelope as JSON, or as compact text.
+
+use briefly_core::Envelope;
+use serde_json::Value;
+use std::fmt::Write;
+
+/// The envelope as one line of JSON.
+pub fn json(envelope: &Envelope) -> String {
+    envelope.to_json()
+}
+
+/// The same fields, compactly: a header, the summary, one line per item, then where
+/// the rest is.
+pub fn text(e: &Envelope) -> String {
+    let mut out = String::new();
+    let status = if e.ok { "ok" } else { "FAILED" };
+    let _ = write!(out, "[{}] {status} · {} lines, {} bytes", e.source, e.raw.lines, e.raw.bytes);
+    if let Some(code) = e.exit_code {
+        let _ = write!(out, " · exit {code}");
+    }
+    let _ = writeln!(out, "\n{}", e.summary);
+    if e.stats.as_object().is_some_and(|m| !m.is_empty()) {
+        let _ = writeln!(out, "stats: {}", e.stats);
+    }
+    let preview = serde_json::to_value(e.preview).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "items {}-{} of {} ({}{}):",
+        e.item_offset + 1,
+        e.item_offset + e.returned_items,
+        e.total_items,
+        preview.as_str().unwrap_or_default(),
+        if e.truncated { ", truncated" } else { "" }
+    );
+    for item in &e.items {
+        item_line(&mut out, item);
+    }
+    if let Some(stderr) = &e.stderr {
+        let _ = writeln!(out, "stderr: {}", stderr.get("text").and_then(Value::as_str).unwrap_or_default());
+    }
+    for warning in &e.warnings {
+        let _ = writeln!(out, "warning: {warning}");
+    }
+    if let Some(cursor) = &e.next_cursor {
+        let _ = writeln!(out, "next: briefly page {cursor}");
+    }
+    if let Some(path) = &e.artifact_path {
+        let _ = writeln!(out, "artifact: {path}");
+    }
+    out
+}
+
+fn item_line(out: &mut String, item: &Value) {
+    let line = item.get("line").and_then(Value::as_u64);
+    let text = item.get("text").and_then(Value::as_str);
+    match (line, text) {
+        (Some(line), Some(text)) => {
+            for (n, t) in context(item, "before") {
+                let _ = writeln!(out, "  {n}- {t}");
+            }
+            let _ = writeln!(out, "  {line}: {text}");
+            for (n, t) in context(item, "after") {
+                let _ = writeln!(out, "  {n}- {t}");
+            }
+        }
+        _ => {
+            let _ = writeln!(out, "  {item}");
+        }
+    }
+}
+
+fn context<'a>(item: &'a Value, side: &str) -> impl Iterator<Item = (u64, &'a str)> {
+    item.get(side)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|pair| Some((pair.get(0)?.as_u64()?, pair.get(1)?.as_str()?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn text_shows_items_and_where_the_rest_is() {
+        let mut e = Envelope::new("grep", "2 matching lines");
+        e.items = vec![json!({"line": 3, "text": "ERROR x", "before": [[2, "b"]]}), json!({"k": 1})];
+        e.returned_items = 2;
+        e.total_items = 5;
+        e.truncated = true;
+        e.next_cursor = Some("b1.abc".into());
+        e.artifact_path = Some("/tmp/a".into());
+        let t = text(&e);
+        assert!(t.contains("  2- b\n  3: ERROR x\n"), "{t}");
+        assert!(t.contains("  {\"k\":1}\n"), "{t}");
+        assert!(t.contains("items 1-2 of 5 (ranked, truncated)"), "{t}");
+        assert!(t.contains("next: briefly page b1.abc"));
+        assert!(t.contains("artifact: /tmp/a"));
+    }
+}
