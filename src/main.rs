@@ -32,13 +32,22 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Spill { file } => cmd::spill::run(&session, file.as_deref()),
         Command::Turn { file } => cmd::turn::run(&session, file.as_deref()),
         Command::Page { cursor } => cmd::artifacts::page(&session, cursor),
-        Command::Read { artifact, offset, limit } => cmd::artifacts::read(&session, artifact, *offset, *limit),
-        Command::Grep { artifact, pattern, context, ignore_case } => {
-            cmd::artifacts::grep(&session, artifact, pattern, *context, *ignore_case)
-        }
-        Command::Run { reducer, timeout, command } => {
-            cmd::run::run(&session, reducer.as_deref(), timeout.as_deref(), command)
-        }
+        Command::Read {
+            artifact,
+            offset,
+            limit,
+        } => cmd::artifacts::read(&session, artifact, *offset, *limit),
+        Command::Grep {
+            artifact,
+            pattern,
+            context,
+            ignore_case,
+        } => cmd::artifacts::grep(&session, artifact, pattern, *context, *ignore_case),
+        Command::Run {
+            reducer,
+            timeout,
+            command,
+        } => cmd::run::run(&session, reducer.as_deref(), timeout.as_deref(), command),
         Command::Budget => cmd::budget::run(&session),
         Command::Gc { older_than } => cmd::artifacts::gc(&session, older_than),
         Command::Stats { file } => cmd::stats::run(&session, file),

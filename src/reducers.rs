@@ -3,16 +3,21 @@
 
 use crate::cmd::stats::MetricsSummary;
 use briefly_core::{Envelope, Pipeline, Push, Reducer, RunConfig};
-use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions, NEXT_OFFSET_PLACEHOLDER};
+use briefly_plain::{
+    Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions, NEXT_OFFSET_PLACEHOLDER,
+};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+/// Builds a reducer from its options (as kept in a cursor), behind the budget stage.
+pub type Build = fn(&Value, RunConfig) -> Result<Box<dyn Push>, String>;
 
 /// A reducer the command line can name.
 pub struct ReducerSpec {
     /// The name: the envelope's `source` and `--reducer`'s value.
     pub name: &'static str,
-    /// Builds the reducer from its options (as kept in a cursor) behind the budget stage.
-    pub build: fn(&Value, RunConfig) -> Result<Box<dyn Push>, String>,
+    /// Builds it.
+    pub build: Build,
     /// Fills in what only the fitted envelope knows.
     pub after_fit: fn(&mut Envelope),
 }
@@ -21,17 +26,32 @@ pub struct ReducerSpec {
 pub const REDUCERS: &[ReducerSpec] = &[
     ReducerSpec {
         name: "spill",
-        build: |options, config| Ok(pipe(Spill::new(options_of::<SpillOptions>(options)?), config)),
+        build: |options, config| {
+            Ok(pipe(
+                Spill::new(options_of::<SpillOptions>(options)?),
+                config,
+            ))
+        },
         after_fit: |_| {},
     },
     ReducerSpec {
         name: "read",
-        build: |options, config| Ok(pipe(Lines::new(options_of::<LinesOptions>(options)?), config)),
+        build: |options, config| {
+            Ok(pipe(
+                Lines::new(options_of::<LinesOptions>(options)?),
+                config,
+            ))
+        },
         after_fit: set_next_offset,
     },
     ReducerSpec {
         name: "grep",
-        build: |options, config| Ok(pipe(Grep::new(options_of::<GrepOptions>(options)?)?, config)),
+        build: |options, config| {
+            Ok(pipe(
+                Grep::new(options_of::<GrepOptions>(options)?)?,
+                config,
+            ))
+        },
         after_fit: |_| {},
     },
     ReducerSpec {
@@ -52,20 +72,32 @@ fn pipe<R: Reducer + 'static>(reducer: R, config: RunConfig) -> Box<dyn Push> {
 
 /// A reducer's options from a cursor; none at all means every option's default.
 fn options_of<T: DeserializeOwned>(options: &Value) -> Result<T, String> {
-    let options = if options.is_null() { &Value::Object(Default::default()) } else { options };
+    let options = if options.is_null() {
+        &Value::Object(Default::default())
+    } else {
+        options
+    };
     serde_json::from_value(options.clone()).map_err(|e| format!("reducer options: {e}"))
 }
 
 /// `read`'s next offset: the line after the last one shown, or null at the end of the file.
 fn set_next_offset(envelope: &mut Envelope) {
-    let Some(stats) = envelope.stats.as_object_mut() else { return };
+    let Some(stats) = envelope.stats.as_object_mut() else {
+        return;
+    };
     if stats.get("next_offset").and_then(Value::as_u64) != Some(NEXT_OFFSET_PLACEHOLDER) {
         return;
     }
     let offset = stats.get("offset").and_then(Value::as_u64).unwrap_or(1);
-    let total_lines = stats.get("total_lines").and_then(Value::as_u64).unwrap_or(0);
+    let total_lines = stats
+        .get("total_lines")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
     let next = offset + envelope.item_offset + envelope.returned_items;
-    stats.insert("next_offset".into(), (next <= total_lines).then_some(next).into());
+    stats.insert(
+        "next_offset".into(),
+        (next <= total_lines).then_some(next).into(),
+    );
 }
 
 /// The reducer for a command line: the source-aware one when there is one, else the
@@ -87,10 +119,23 @@ fn source_of(argv: &[String]) -> &'static str {
     match word(0) {
         "pytest" | "py.test" => "pytest",
         "cargo" if matches!(word(1), "test" | "nextest") => "cargo-test",
-        "git" if matches!(word(1), "diff" | "show" | "format-patch" | "log") && (word(1) != "log" || words.iter().any(|w| w == "-p" || w == "--patch")) => "diff",
-        "diff" if words.iter().any(|w| w.starts_with("-u") || w == "--unified") => "diff",
+        "git"
+            if matches!(word(1), "diff" | "show" | "format-patch" | "log")
+                && (word(1) != "log" || words.iter().any(|w| w == "-p" || w == "--patch")) =>
+        {
+            "diff"
+        }
+        "diff"
+            if words
+                .iter()
+                .any(|w| w.starts_with("-u") || w == "--unified") =>
+        {
+            "diff"
+        }
         "journalctl" => "journal",
-        "docker" | "podman" if word(1) == "logs" || (word(1) == "compose" && word(2) == "logs") => "docker",
+        "docker" | "podman" if word(1) == "logs" || (word(1) == "compose" && word(2) == "logs") => {
+            "docker"
+        }
         _ => "text",
     }
 }
@@ -106,7 +151,11 @@ fn command_words(argv: &[String]) -> Vec<String> {
         let drop = match first {
             "env" | "sudo" | "time" | "nice" | "nohup" | "command" | "exec" => 1,
             _ if first.contains('=') && !first.starts_with('-') => 1,
-            "uv" | "poetry" | "pipenv" | "pdm" | "hatch" if words.get(1).is_some_and(|w| w == "run") => 2,
+            "uv" | "poetry" | "pipenv" | "pdm" | "hatch"
+                if words.get(1).is_some_and(|w| w == "run") =>
+            {
+                2
+            }
             "timeout" => 2,
             _ if first.starts_with("python") && words.get(1).is_some_and(|w| w == "-m") => 2,
             _ => 0,

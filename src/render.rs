@@ -14,7 +14,11 @@ pub fn json(envelope: &Envelope) -> String {
 pub fn text(e: &Envelope) -> String {
     let mut out = String::new();
     let status = if e.ok { "ok" } else { "FAILED" };
-    let _ = write!(out, "[{}] {status} · {} lines, {} bytes", e.source, e.raw.lines, e.raw.bytes);
+    let _ = write!(
+        out,
+        "[{}] {status} · {} lines, {} bytes",
+        e.source, e.raw.lines, e.raw.bytes
+    );
     if let Some(code) = e.exit_code {
         let _ = write!(out, " · exit {code}");
     }
@@ -36,7 +40,14 @@ pub fn text(e: &Envelope) -> String {
         item_line(&mut out, item);
     }
     if let Some(stderr) = &e.stderr {
-        let _ = writeln!(out, "stderr: {}", stderr.get("text").and_then(Value::as_str).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "stderr: {}",
+            stderr
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        );
     }
     for warning in &e.warnings {
         let _ = writeln!(out, "warning: {warning}");
@@ -85,7 +96,10 @@ mod tests {
     #[test]
     fn text_shows_items_and_where_the_rest_is() {
         let mut e = Envelope::new("grep", "2 matching lines");
-        e.items = vec![json!({"line": 3, "text": "ERROR x", "before": [[2, "b"]]}), json!({"k": 1})];
+        e.items = vec![
+            json!({"line": 3, "text": "ERROR x", "before": [[2, "b"]]}),
+            json!({"k": 1}),
+        ];
         e.returned_items = 2;
         e.total_items = 5;
         e.truncated = true;

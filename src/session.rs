@@ -5,8 +5,8 @@ use crate::cli::{Format, Global};
 use crate::render;
 use anyhow::{Context, Result};
 use briefly_core::{
-    append_event, ArtifactDir, Artifacts, Budget, Envelope, MetricsEvent, Remaining, RunConfig, Tokenizer,
-    DEFAULT_CONTEXT_TOKENS,
+    append_event, ArtifactDir, Artifacts, Budget, Envelope, MetricsEvent, Remaining, RunConfig,
+    Tokenizer, DEFAULT_CONTEXT_TOKENS,
 };
 use serde_json::Value;
 use std::io::Write;
@@ -23,7 +23,8 @@ pub struct Session {
 
 impl Session {
     pub fn new(global: Global) -> Result<Session> {
-        let mut budget = Budget::for_context(global.context_tokens.unwrap_or(DEFAULT_CONTEXT_TOKENS));
+        let mut budget =
+            Budget::for_context(global.context_tokens.unwrap_or(DEFAULT_CONTEXT_TOKENS));
         if let Some(max_chars) = global.max_chars {
             budget = budget.with_max_chars(max_chars)?;
         }
@@ -37,16 +38,28 @@ impl Session {
             Some(name) => name.parse()?,
             None => Tokenizer::Chars4,
         };
-        Ok(Session { global, budget, tokenizer, budget_warning, started: Instant::now() })
+        Ok(Session {
+            global,
+            budget,
+            tokenizer,
+            budget_warning,
+            started: Instant::now(),
+        })
     }
 
     /// Whether the budget was set on the command line or in the environment.
     pub fn budget_given(&self) -> bool {
-        self.global.context_tokens.is_some() || self.global.max_chars.is_some() || self.global.remaining_from.is_some()
+        self.global.context_tokens.is_some()
+            || self.global.max_chars.is_some()
+            || self.global.remaining_from.is_some()
     }
 
     pub fn artifact_dir(&self) -> Result<ArtifactDir, briefly_core::Error> {
-        let path = self.global.artifact_dir.clone().unwrap_or_else(ArtifactDir::default_path);
+        let path = self
+            .global
+            .artifact_dir
+            .clone()
+            .unwrap_or_else(ArtifactDir::default_path);
         ArtifactDir::open(path)
     }
 
@@ -54,7 +67,12 @@ impl Session {
     /// directory cannot be used, the reason (the envelope will say so).
     pub fn tee(&self, id: Option<String>, argv: Vec<String>) -> Artifacts {
         match self.artifact_dir() {
-            Ok(dir) => Artifacts::Tee { dir, id, keep: self.global.keep, argv },
+            Ok(dir) => Artifacts::Tee {
+                dir,
+                id,
+                keep: self.global.keep,
+                argv,
+            },
             Err(e) => Artifacts::Unavailable(e.to_string()),
         }
     }
@@ -94,21 +112,33 @@ impl Session {
     /// Appends the metrics event for a result, when a metrics file is set. A failure to
     /// write it is reported on stderr and does not change the exit code.
     pub fn metrics(&self, event: MetricsEvent) {
-        let Some(path) = &self.global.metrics else { return };
+        let Some(path) = &self.global.metrics else {
+            return;
+        };
         let event = MetricsEvent {
-            tool_call_id: event.tool_call_id.clone().or_else(|| self.global.id.clone()),
+            tool_call_id: event
+                .tool_call_id
+                .clone()
+                .or_else(|| self.global.id.clone()),
             threshold_chars: self.budget.per_result_chars as u64,
             estimated_raw_tokens: event.raw_chars / 4,
             duration_ms: self.started.elapsed().as_millis() as u64,
             ..event
         };
-        if let Err(e) = append_event(path, &event).with_context(|| format!("metrics file {}", path.display())) {
+        if let Err(e) =
+            append_event(path, &event).with_context(|| format!("metrics file {}", path.display()))
+        {
             eprintln!("briefly: warning: {e:#}");
         }
     }
 
     /// The metrics event for an envelope that went through the budget stage.
-    pub fn result_event(&self, tool: &str, envelope: &Envelope, inline_chars: usize) -> MetricsEvent {
+    pub fn result_event(
+        &self,
+        tool: &str,
+        envelope: &Envelope,
+        inline_chars: usize,
+    ) -> MetricsEvent {
         let artifact_error = envelope
             .warnings
             .iter()

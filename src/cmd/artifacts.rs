@@ -5,7 +5,10 @@ use super::{open_file, pump};
 use crate::reducers::{self, ReducerSpec};
 use crate::session::Session;
 use anyhow::{anyhow, Context, Result};
-use briefly_core::{parse_duration, sidecar_path, ArtifactMeta, Artifacts, Budget, Cursor, End, Envelope, MetricsEvent};
+use briefly_core::{
+    parse_duration, sidecar_path, ArtifactMeta, Artifacts, Budget, Cursor, End, Envelope,
+    MetricsEvent,
+};
 use briefly_plain::{GrepOptions, LinesOptions};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -13,32 +16,53 @@ use std::path::{Path, PathBuf};
 /// `briefly page CURSOR`.
 pub fn page(session: &Session, text: &str) -> Result<i32> {
     let cursor = Cursor::decode(text)?;
-    let spec = reducers::find(&cursor.reducer)
-        .ok_or_else(|| anyhow!("the cursor names reducer {:?}, which this briefly does not have", cursor.reducer))?;
+    let spec = reducers::find(&cursor.reducer).ok_or_else(|| {
+        anyhow!(
+            "the cursor names reducer {:?}, which this briefly does not have",
+            cursor.reducer
+        )
+    })?;
     let path = PathBuf::from(&cursor.artifact);
     let mut warnings = Vec::new();
     let meta = read_sidecar(&path);
     match &meta {
-        Some(meta) if !meta.sha256.starts_with(&cursor.sha256) => {
-            warnings.push("the artifact changed since the cursor was made: this page may not follow the last".into())
+        Some(meta) if !meta.sha256.starts_with(&cursor.sha256) => warnings.push(
+            "the artifact changed since the cursor was made: this page may not follow the last"
+                .into(),
+        ),
+        None if !cursor.sha256.is_empty() => {
+            warnings.push("the artifact's sidecar is missing: cannot check it is unchanged".into())
         }
-        None if !cursor.sha256.is_empty() => warnings.push("the artifact's sidecar is missing: cannot check it is unchanged".into()),
         _ => {}
     }
     let mut config = session.config(
         &cursor.reducer,
         cursor.options.clone(),
-        Artifacts::Existing { path: path.clone(), sha256: meta.map(|m| m.sha256).unwrap_or(cursor.sha256.clone()) },
+        Artifacts::Existing {
+            path: path.clone(),
+            sha256: meta.map(|m| m.sha256).unwrap_or(cursor.sha256.clone()),
+        },
     );
     config.after = cursor.after;
     config.max_line_bytes = cursor.max_line_bytes;
     if !session.budget_given() {
-        config.budget = Budget { per_result_chars: cursor.max_chars, ..config.budget };
+        config.budget = Budget {
+            per_result_chars: cursor.max_chars,
+            ..config.budget
+        };
     }
     if session.global.tokenizer.is_none() {
         config.tokenizer = cursor.tokenizer.parse()?;
     }
-    reduce_artifact(session, spec, &path, config.options.clone(), config, warnings, "page")
+    reduce_artifact(
+        session,
+        spec,
+        &path,
+        config.options.clone(),
+        config,
+        warnings,
+        "page",
+    )
 }
 
 /// `briefly read ARTIFACT`.
@@ -48,8 +72,18 @@ pub fn read(session: &Session, path: &Path, offset: u64, limit: Option<u64>) -> 
 }
 
 /// `briefly grep ARTIFACT PATTERN`.
-pub fn grep(session: &Session, path: &Path, pattern: &str, context: usize, ignore_case: bool) -> Result<i32> {
-    let options = GrepOptions { pattern: pattern.to_string(), context, ignore_case };
+pub fn grep(
+    session: &Session,
+    path: &Path,
+    pattern: &str,
+    context: usize,
+    ignore_case: bool,
+) -> Result<i32> {
+    let options = GrepOptions {
+        pattern: pattern.to_string(),
+        context,
+        ignore_case,
+    };
     briefly_plain::Grep::new(options.clone()).map_err(|e| anyhow!(e))?;
     existing(session, "grep", path, serde_json::to_value(options)?)
 }
@@ -57,7 +91,14 @@ pub fn grep(session: &Session, path: &Path, pattern: &str, context: usize, ignor
 fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<i32> {
     let spec = reducers::find(reducer).expect("a built-in reducer");
     let sha256 = read_sidecar(path).map(|m| m.sha256).unwrap_or_default();
-    let config = session.config(reducer, options.clone(), Artifacts::Existing { path: path.to_path_buf(), sha256 });
+    let config = session.config(
+        reducer,
+        options.clone(),
+        Artifacts::Existing {
+            path: path.to_path_buf(),
+            sha256,
+        },
+    );
     reduce_artifact(session, spec, path, options, config, Vec::new(), reducer)
 }
 
@@ -70,11 +111,15 @@ fn reduce_artifact(
     mut warnings: Vec<String>,
     tool: &str,
 ) -> Result<i32> {
-    let mut file = open_file(path).with_context(|| "the artifact may have been removed by `briefly gc`")?;
+    let mut file =
+        open_file(path).with_context(|| "the artifact may have been removed by `briefly gc`")?;
     let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
     pump(&mut file, pipeline.as_mut())?;
     warnings.extend(session.budget_warning.iter().cloned());
-    let mut envelope = pipeline.finish(End { warnings, ..End::default() });
+    let mut envelope = pipeline.finish(End {
+        warnings,
+        ..End::default()
+    });
     (spec.after_fit)(&mut envelope);
     let printed = session.print(&envelope)?;
     session.metrics(MetricsEvent {
@@ -112,7 +157,9 @@ pub fn gc(session: &Session, older_than: &str) -> Result<i32> {
     envelope.ok = report.failed == 0;
     envelope.stats = json!(report);
     if report.failed > 0 {
-        envelope.warnings.push(format!("{} files could not be removed", report.failed));
+        envelope
+            .warnings
+            .push(format!("{} files could not be removed", report.failed));
     }
     session.print(&envelope)?;
     Ok(0)

@@ -28,7 +28,9 @@ pub fn run(session: &Session) -> Result<i32> {
     envelope.total_items = envelope.items.len() as u64;
     envelope.returned_items = envelope.total_items;
     envelope.preview = briefly_core::Preview::Summary;
-    envelope.warnings.extend(session.budget_warning.iter().cloned());
+    envelope
+        .warnings
+        .extend(session.budget_warning.iter().cloned());
     session.print(&envelope)?;
     Ok(0)
 }

@@ -21,28 +21,47 @@ const EXIT_NOT_FOUND: i32 = 127;
 /// How long a timed-out command gets between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_secs(2);
 
-pub fn run(session: &Session, reducer: Option<&str>, timeout: Option<&str>, argv: &[String]) -> Result<i32> {
+pub fn run(
+    session: &Session,
+    reducer: Option<&str>,
+    timeout: Option<&str>,
+    argv: &[String],
+) -> Result<i32> {
     let timeout = timeout.map(parse_duration).transpose()?;
     let name = match reducer {
         Some(name) => {
-            reducers::find(name).ok_or_else(|| anyhow!("unknown reducer {name:?} ({})", names()))?;
+            reducers::find(name)
+                .ok_or_else(|| anyhow!("unknown reducer {name:?} ({})", names()))?;
             name
         }
         None => reducers::pick(argv),
     };
     let spec = reducers::find(name).expect("checked");
-    let config = session.config(name, Value::Null, session.tee(session.global.id.clone(), argv.to_vec()));
+    let config = session.config(
+        name,
+        Value::Null,
+        session.tee(session.global.id.clone(), argv.to_vec()),
+    );
     let pipeline = (spec.build)(&Value::Null, config).map_err(|e| anyhow!(e))?;
     let stderr_chars = (session.budget.per_result_chars / 8).clamp(400, 4_000);
-    let stderr = StderrCapture::new(stderr_chars / 2, session.artifact_dir().ok(), session.global.id.as_deref());
+    let stderr = StderrCapture::new(
+        stderr_chars / 2,
+        session.artifact_dir().ok(),
+        session.global.id.as_deref(),
+    );
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the runtime")?;
     let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr))?;
-    let Ran { pipeline, stderr, exit_code, mut warnings } = match ran {
-        Outcome::Ran(ran) => ran,
+    let Ran {
+        pipeline,
+        stderr,
+        exit_code,
+        mut warnings,
+    } = match ran {
+        Outcome::Ran(ran) => *ran,
         Outcome::NotStarted(code, why) => {
             eprintln!("briefly: cannot run {:?}: {why}", argv[0]);
             return Ok(code);
@@ -51,7 +70,11 @@ pub fn run(session: &Session, reducer: Option<&str>, timeout: Option<&str>, argv
     warnings.extend(session.budget_warning.iter().cloned());
     let (stderr_value, stderr_warning) = stderr.finish(argv, exit_code);
     warnings.extend(stderr_warning);
-    let mut envelope = pipeline.finish(End { exit_code: Some(exit_code), warnings, stderr: stderr_value });
+    let mut envelope = pipeline.finish(End {
+        exit_code: Some(exit_code),
+        warnings,
+        stderr: stderr_value,
+    });
     (spec.after_fit)(&mut envelope);
     let printed = session.print(&envelope)?;
     let program = argv[0].rsplit('/').next().unwrap_or(&argv[0]);
@@ -60,7 +83,11 @@ pub fn run(session: &Session, reducer: Option<&str>, timeout: Option<&str>, argv
 }
 
 fn names() -> String {
-    reducers::REDUCERS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
+    reducers::REDUCERS
+        .iter()
+        .map(|r| r.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 struct Ran {
@@ -71,7 +98,7 @@ struct Ran {
 }
 
 enum Outcome {
-    Ran(Ran),
+    Ran(Box<Ran>),
     NotStarted(i32, String),
 }
 
@@ -91,7 +118,12 @@ async fn drive(
         .kill_on_drop(true);
     let mut child = match command.spawn() {
         Ok(child) => child,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Outcome::NotStarted(EXIT_NOT_FOUND, "command not found".into())),
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Ok(Outcome::NotStarted(
+                EXIT_NOT_FOUND,
+                "command not found".into(),
+            ))
+        }
         Err(e) => return Ok(Outcome::NotStarted(EXIT_NOT_EXECUTABLE, e.to_string())),
     };
     let pgid = child.id().map(|id| id as i32);
@@ -156,9 +188,16 @@ async fn drive(
         ));
     }
     if let Some(signal) = interrupted {
-        warnings.push(format!("briefly got signal {signal} and passed it to the command's process group"));
+        warnings.push(format!(
+            "briefly got signal {signal} and passed it to the command's process group"
+        ));
     }
-    Ok(Outcome::Ran(Ran { pipeline, stderr, exit_code, warnings }))
+    Ok(Outcome::Ran(Box::new(Ran {
+        pipeline,
+        stderr,
+        exit_code,
+        warnings,
+    })))
 }
 
 fn signal_group(pgid: Option<i32>, signal: i32) {
@@ -172,7 +211,9 @@ fn signal_group(pgid: Option<i32>, signal: i32) {
 
 fn exit_code_of(status: ExitStatus) -> i32 {
     use std::os::unix::process::ExitStatusExt;
-    status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
+    status
+        .code()
+        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
 }
 
 /// The command's standard error, bounded apart from its output: the first and last
@@ -191,12 +232,21 @@ struct StderrCapture {
 impl StderrCapture {
     fn new(keep: usize, dir: Option<ArtifactDir>, id: Option<&str>) -> Self {
         let stderr_id = id.map(|id| format!("{id}-stderr"));
-        let (artifact, artifact_error) = match dir.map(|d| d.create(stderr_id.as_deref().or(Some("stderr")))) {
-            Some(Ok(writer)) => (Some(writer), None),
-            Some(Err(e)) => (None, Some(e.to_string())),
-            None => (None, Some("no artifact directory".into())),
-        };
-        StderrCapture { keep, head: Vec::new(), tail: VecDeque::new(), bytes: 0, lines: 0, artifact, artifact_error }
+        let (artifact, artifact_error) =
+            match dir.map(|d| d.create(stderr_id.as_deref().or(Some("stderr")))) {
+                Some(Ok(writer)) => (Some(writer), None),
+                Some(Err(e)) => (None, Some(e.to_string())),
+                None => (None, Some("no artifact directory".into())),
+            };
+        StderrCapture {
+            keep,
+            head: Vec::new(),
+            tail: VecDeque::new(),
+            bytes: 0,
+            lines: 0,
+            artifact,
+            artifact_error,
+        }
     }
 
     fn push(&mut self, bytes: &[u8]) {
@@ -225,22 +275,46 @@ impl StderrCapture {
         let head = String::from_utf8_lossy(&self.head);
         let tail_bytes: Vec<u8> = self.tail.into_iter().collect();
         let tail = String::from_utf8_lossy(&tail_bytes);
-        let whole = head.chars().count() + tail.chars().count() <= 2 * self.keep && self.head.len() as u64 + tail_bytes.len() as u64 == self.bytes;
+        let whole = head.chars().count() + tail.chars().count() <= 2 * self.keep
+            && self.head.len() as u64 + tail_bytes.len() as u64 == self.bytes;
         let text = if whole {
             format!("{head}{tail}")
         } else {
             let first: String = head.chars().take(self.keep).collect();
             let tail_chars = tail.chars().count();
-            let last: String = tail.chars().skip(tail_chars.saturating_sub(self.keep)).collect();
-            format!("{first}\n…[cut: {} bytes of stderr in all]…\n{last}", self.bytes)
+            let last: String = tail
+                .chars()
+                .skip(tail_chars.saturating_sub(self.keep))
+                .collect();
+            format!(
+                "{first}\n…[cut: {} bytes of stderr in all]…\n{last}",
+                self.bytes
+            )
         };
         let mut warning = None;
         let mut artifact_path = None;
         if !whole {
-            match self.artifact.map(|w| w.save(ArtifactMeta { source: "stderr".into(), argv: argv.to_vec(), exit_code: Some(exit_code), lines: self.lines, ..Default::default() })) {
+            match self.artifact.map(|w| {
+                w.save(ArtifactMeta {
+                    source: "stderr".into(),
+                    argv: argv.to_vec(),
+                    exit_code: Some(exit_code),
+                    lines: self.lines,
+                    ..Default::default()
+                })
+            }) {
                 Some(Ok(saved)) => artifact_path = Some(saved.path.display().to_string()),
-                Some(Err(e)) => warning = Some(format!("stderr artifact not written ({e}): the cut part of stderr is lost")),
-                None => warning = Some(format!("stderr artifact not written ({}): the cut part of stderr is lost", self.artifact_error.unwrap_or_default())),
+                Some(Err(e)) => {
+                    warning = Some(format!(
+                        "stderr artifact not written ({e}): the cut part of stderr is lost"
+                    ))
+                }
+                None => {
+                    warning = Some(format!(
+                        "stderr artifact not written ({}): the cut part of stderr is lost",
+                        self.artifact_error.unwrap_or_default()
+                    ))
+                }
             }
         }
         let value = json!({"text": text, "bytes": self.bytes, "lines": self.lines, "truncated": !whole, "artifact_path": artifact_path});

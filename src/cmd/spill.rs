@@ -34,14 +34,17 @@ pub fn run(session: &Session, file: Option<&Path>) -> Result<i32> {
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(&held)?;
         stdout.flush()?;
-        let mut event = session.result_event("spill", &briefly_core::Envelope::new("spill", ""), chars);
+        let mut event =
+            session.result_event("spill", &briefly_core::Envelope::new("spill", ""), chars);
         event.raw_chars = chars as u64;
         session.metrics(event);
         return Ok(0);
     }
 
     let options = SpillOptions::default();
-    let argv = file.map(|f| vec![f.display().to_string()]).unwrap_or_default();
+    let argv = file
+        .map(|f| vec![f.display().to_string()])
+        .unwrap_or_default();
     let mut config = session.config(
         "spill",
         serde_json::to_value(options)?,
@@ -52,7 +55,10 @@ pub fn run(session: &Session, file: Option<&Path>) -> Result<i32> {
     pipeline.push(&held);
     drop(held);
     pump(&mut input, pipeline.as_mut())?;
-    let envelope = pipeline.finish(End { warnings: session.budget_warning.iter().cloned().collect(), ..End::default() });
+    let envelope = pipeline.finish(End {
+        warnings: session.budget_warning.iter().cloned().collect(),
+        ..End::default()
+    });
     let printed = session.print(&envelope)?;
     session.metrics(session.result_event("spill", &envelope, printed));
     Ok(0)
@@ -61,5 +67,6 @@ pub fn run(session: &Session, file: Option<&Path>) -> Result<i32> {
 fn fits_unchanged(session: &Session, held: &[u8], chars: usize) -> bool {
     chars <= session.budget.per_result_chars
         && (!session.tokenizer.is_exact()
-            || session.tokenizer.count(&String::from_utf8_lossy(held)) <= session.budget.per_result_chars / 4)
+            || session.tokenizer.count(&String::from_utf8_lossy(held))
+                <= session.budget.per_result_chars / 4)
 }

@@ -62,7 +62,10 @@ impl Reducer for MetricsSummary {
         } else {
             "(other)".to_string()
         };
-        let tool = self.tools.entry(name.clone()).or_insert_with(|| ToolStats { tool: name, ..ToolStats::default() });
+        let tool = self.tools.entry(name.clone()).or_insert_with(|| ToolStats {
+            tool: name,
+            ..ToolStats::default()
+        });
         if event.event == "artifact_read" {
             tool.artifact_reads += 1;
             self.totals.artifact_reads += 1;
@@ -85,11 +88,20 @@ impl Reducer for MetricsSummary {
 
     fn finish(&mut self, out: &mut dyn Emit<ToolStats>) -> Outcome<Totals> {
         let mut tools: Vec<ToolStats> = std::mem::take(&mut self.tools).into_values().collect();
-        tools.sort_by(|a, b| b.raw_chars.cmp(&a.raw_chars).then_with(|| a.tool.cmp(&b.tool)));
+        tools.sort_by(|a, b| {
+            b.raw_chars
+                .cmp(&a.raw_chars)
+                .then_with(|| a.tool.cmp(&b.tool))
+        });
         let t = &self.totals;
         let noisiest = tools
             .first()
-            .map(|top| format!("; noisiest: {} ({} raw chars in {} results)", top.tool, top.raw_chars, top.results))
+            .map(|top| {
+                format!(
+                    "; noisiest: {} ({} raw chars in {} results)",
+                    top.tool, top.raw_chars, top.results
+                )
+            })
             .unwrap_or_default();
         let summary = format!(
             "{} results, {} spilled, {} artifact write failures, {} artifact reads{noisiest}",
@@ -100,7 +112,10 @@ impl Reducer for MetricsSummary {
         }
         let mut outcome = Outcome::new(summary, self.totals.clone());
         if t.malformed_lines > 0 {
-            outcome.warnings.push(format!("{} lines are not metrics events", t.malformed_lines));
+            outcome.warnings.push(format!(
+                "{} lines are not metrics events",
+                t.malformed_lines
+            ));
         }
         outcome
     }
@@ -112,7 +127,10 @@ pub fn run(session: &Session, path: &Path) -> Result<i32> {
     let config = session.config(
         "stats",
         serde_json::Value::Null,
-        briefly_core::Artifacts::Existing { path: path.to_path_buf(), sha256: String::new() },
+        briefly_core::Artifacts::Existing {
+            path: path.to_path_buf(),
+            sha256: String::new(),
+        },
     );
     let mut pipeline = (spec.build)(&serde_json::Value::Null, config).map_err(|e| anyhow!(e))?;
     super::pump(&mut open_file(path)?, pipeline.as_mut())?;
@@ -136,7 +154,12 @@ mod tests {
             "not json",
         ];
         let input = lines.join("\n");
-        let envelope = reduce(MetricsSummary::default(), input.as_bytes(), &RunConfig::new("stats")).unwrap();
+        let envelope = reduce(
+            MetricsSummary::default(),
+            input.as_bytes(),
+            &RunConfig::new("stats"),
+        )
+        .unwrap();
         assert_eq!(envelope.items[0]["tool"], "run:pytest");
         assert_eq!(envelope.items[1]["tool"], "spill");
         assert_eq!(envelope.items[1]["write_failures"], 1);

@@ -48,17 +48,24 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
             .ok_or_else(|| format!("result {index} is not an object with a \"content\" field"))?;
         entries.push(Entry {
             chars: content_chars(content),
-            persisted: value.get("persisted").and_then(Value::as_bool).unwrap_or(false),
+            persisted: value
+                .get("persisted")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
         });
         serde_json::to_writer(&mut staging, &value).map_err(|e| e.to_string())?;
         staging.write_all(b"\n").map_err(|e| e.to_string())
     };
     if is_array {
         let mut de = serde_json::Deserializer::from_reader(&mut input);
-        de::Deserializer::deserialize_seq(&mut de, Each(&mut stage)).context("turn: reading the JSON array")?;
+        de::Deserializer::deserialize_seq(&mut de, Each(&mut stage))
+            .context("turn: reading the JSON array")?;
         de.end().context("turn: after the JSON array")?;
     } else {
-        for (i, value) in serde_json::Deserializer::from_reader(&mut input).into_iter::<Value>().enumerate() {
+        for (i, value) in serde_json::Deserializer::from_reader(&mut input)
+            .into_iter::<Value>()
+            .enumerate()
+        {
             let value = value.with_context(|| format!("turn: reading JSON line {}", i + 1))?;
             stage(value).map_err(anyhow::Error::msg)?;
         }
@@ -104,7 +111,9 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
 fn choose(entries: &[Entry], cap: usize, stub_chars: usize) -> Vec<bool> {
     let mut spill = vec![false; entries.len()];
     let mut total: usize = entries.iter().map(|e| e.chars).sum();
-    let mut order: Vec<usize> = (0..entries.len()).filter(|&i| !entries[i].persisted).collect();
+    let mut order: Vec<usize> = (0..entries.len())
+        .filter(|&i| !entries[i].persisted)
+        .collect();
     order.sort_by(|&a, &b| entries[b].chars.cmp(&entries[a].chars).then(a.cmp(&b)));
     for i in order {
         if total <= cap || entries[i].chars <= stub_chars {
@@ -128,8 +137,15 @@ fn spill_one(session: &Session, value: &mut Value, stub_chars: usize) -> Result<
         Some(other) => Some(other.to_string()),
     };
     let options = SpillOptions::default();
-    let mut config = session.config("spill", serde_json::to_value(options)?, session.tee(id.clone(), Vec::new()));
-    config.budget = Budget { per_result_chars: stub_chars, ..session.budget };
+    let mut config = session.config(
+        "spill",
+        serde_json::to_value(options)?,
+        session.tee(id.clone(), Vec::new()),
+    );
+    config.budget = Budget {
+        per_result_chars: stub_chars,
+        ..session.budget
+    };
     config.items_chars = Some(session.budget.preview_chars);
     config.render = render::text;
     let mut pipeline = Pipeline::new(Spill::new(options), config);
@@ -138,7 +154,10 @@ fn spill_one(session: &Session, value: &mut Value, stub_chars: usize) -> Result<
     let stub = render::text(&envelope);
     let object = value.as_object_mut().expect("checked when staged");
     object.insert("content".into(), Value::String(stub.clone()));
-    object.insert("persisted".into(), Value::Bool(envelope.artifact_path.is_some()));
+    object.insert(
+        "persisted".into(),
+        Value::Bool(envelope.artifact_path.is_some()),
+    );
     object.insert("original_chars".into(), Value::from(raw.chars().count()));
     if let Some(path) = &envelope.artifact_path {
         object.insert("artifact_path".into(), Value::String(path.clone()));
@@ -179,12 +198,20 @@ mod tests {
     use super::*;
 
     fn entries(sizes: &[(usize, bool)]) -> Vec<Entry> {
-        sizes.iter().map(|&(chars, persisted)| Entry { chars, persisted }).collect()
+        sizes
+            .iter()
+            .map(|&(chars, persisted)| Entry { chars, persisted })
+            .collect()
     }
 
     #[test]
     fn spills_the_largest_first_until_it_fits() {
-        let e = entries(&[(30_000, false), (50_000, false), (10_000, false), (40_000, false)]);
+        let e = entries(&[
+            (30_000, false),
+            (50_000, false),
+            (10_000, false),
+            (40_000, false),
+        ]);
         // 130,000 over a cap of 60,000 with 2,500-char stubs: 50k then 40k go.
         assert_eq!(choose(&e, 60_000, 2_500), [false, true, false, true]);
     }

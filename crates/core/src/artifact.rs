@@ -34,8 +34,15 @@ impl ArtifactDir {
     /// directory owned by this user and closed to others.
     pub fn open(path: impl Into<PathBuf>) -> Result<ArtifactDir, Error> {
         let path = path.into();
-        let artifact_err = |source| Error::Artifact { path: path.clone(), source };
-        match fs::DirBuilder::new().mode(0o700).recursive(false).create(&path) {
+        let artifact_err = |source| Error::Artifact {
+            path: path.clone(),
+            source,
+        };
+        match fs::DirBuilder::new()
+            .mode(0o700)
+            .recursive(false)
+            .create(&path)
+        {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -52,7 +59,10 @@ impl ArtifactDir {
             Err(e) => return Err(artifact_err(e)),
         }
         let meta = fs::symlink_metadata(&path).map_err(artifact_err)?;
-        let unsafe_dir = |why: &str| Error::UnsafeDir { path: path.clone(), why: why.into() };
+        let unsafe_dir = |why: &str| Error::UnsafeDir {
+            path: path.clone(),
+            why: why.into(),
+        };
         if meta.file_type().is_symlink() {
             return Err(unsafe_dir("it is a symbolic link"));
         }
@@ -85,7 +95,10 @@ impl ArtifactDir {
             .prefix(&format!(".{name}."))
             .suffix(".part")
             .tempfile_in(&self.path)
-            .map_err(|source| Error::Artifact { path: self.path.clone(), source })?;
+            .map_err(|source| Error::Artifact {
+                path: self.path.clone(),
+                source,
+            })?;
         Ok(ArtifactWriter {
             dir: self.path.clone(),
             name,
@@ -100,8 +113,10 @@ impl ArtifactDir {
     pub fn gc(&self, older_than: Duration) -> Result<GcReport, Error> {
         let now = SystemTime::now();
         let mut report = GcReport::default();
-        let entries = fs::read_dir(&self.path)
-            .map_err(|source| Error::Artifact { path: self.path.clone(), source })?;
+        let entries = fs::read_dir(&self.path).map_err(|source| Error::Artifact {
+            path: self.path.clone(),
+            source,
+        })?;
         for entry in entries.flatten() {
             let Ok(meta) = entry.metadata() else { continue };
             if !meta.is_file() {
@@ -208,8 +223,17 @@ impl ArtifactWriter {
     /// times are filled in here.
     pub fn save(self, mut meta: ArtifactMeta) -> Result<SavedArtifact, Error> {
         let sha256 = self.sha256_hex();
-        let ArtifactWriter { dir, name, file, bytes, .. } = self;
-        let io_err = |source| Error::Artifact { path: dir.join(&name), source };
+        let ArtifactWriter {
+            dir,
+            name,
+            file,
+            bytes,
+            ..
+        } = self;
+        let io_err = |source| Error::Artifact {
+            path: dir.join(&name),
+            source,
+        };
         let mut file = file.into_inner().map_err(|e| io_err(e.into_error()))?;
         file.flush().map_err(io_err)?;
         let mut temp = file.into_temp_path();
@@ -238,7 +262,10 @@ impl ArtifactWriter {
             .and_then(|mut f| f.write_all(&serde_json::to_vec_pretty(&meta).unwrap_or_default()));
         if let Err(source) = written {
             let _ = fs::remove_file(&path);
-            return Err(Error::Artifact { path: sidecar, source });
+            return Err(Error::Artifact {
+                path: sidecar,
+                source,
+            });
         }
         Ok(SavedArtifact { path, meta })
     }
@@ -256,7 +283,13 @@ pub fn sidecar_path(artifact: &Path) -> PathBuf {
 pub(crate) fn artifact_name(id: &str) -> String {
     let safe: String = id
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(MAX_NAME_CHARS)
         .collect();
     let safe = safe.trim_matches('_');
@@ -286,14 +319,32 @@ mod tests {
     #[test]
     fn names_never_leave_the_directory() {
         let long = "a".repeat(10_000);
-        for id in ["../../x", "$(whoami)", "a\0b", "/etc/passwd", "..", "", long.as_str(), "call_1"] {
+        for id in [
+            "../../x",
+            "$(whoami)",
+            "a\0b",
+            "/etc/passwd",
+            "..",
+            "",
+            long.as_str(),
+            "call_1",
+        ] {
             let name = artifact_name(id);
-            assert!(!name.contains('/') && !name.contains('\0') && !name.starts_with('.'), "{name}");
+            assert!(
+                !name.contains('/') && !name.contains('\0') && !name.starts_with('.'),
+                "{name}"
+            );
             assert!(name.len() <= MAX_NAME_CHARS + 13, "{}", name.len());
-            assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+            assert!(name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
         }
         assert_eq!(artifact_name("call_1").len(), "call_1-".len() + 12);
-        assert_ne!(artifact_name("a/b"), artifact_name("a_b"), "the hash keeps ids apart");
+        assert_ne!(
+            artifact_name("a/b"),
+            artifact_name("a_b"),
+            "the hash keeps ids apart"
+        );
     }
 
     #[test]
@@ -304,7 +355,12 @@ mod tests {
         let mut writer = dir.create(Some("../../escape")).unwrap();
         writer.write(b"hello ").unwrap();
         writer.write(&[0xff, 0x00, b'\n']).unwrap();
-        let saved = writer.save(ArtifactMeta { source: "spill".into(), ..Default::default() }).unwrap();
+        let saved = writer
+            .save(ArtifactMeta {
+                source: "spill".into(),
+                ..Default::default()
+            })
+            .unwrap();
         assert_eq!(saved.path.parent().unwrap(), dir.path());
         assert_eq!(fs::read(&saved.path).unwrap(), b"hello \xff\x00\n");
         assert_eq!(fs::metadata(&saved.path).unwrap().mode() & 0o777, 0o600);
@@ -314,7 +370,11 @@ mod tests {
         assert_eq!(sidecar.bytes, 9);
         assert_eq!(sidecar.sha256, saved.meta.sha256);
         // No partial file is left behind.
-        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
         assert_eq!(names.len(), 2, "{names:?}");
     }
 
@@ -350,10 +410,16 @@ mod tests {
         fs::create_dir(&target).unwrap();
         let link = root.path().join("link");
         std::os::unix::fs::symlink(&target, &link).unwrap();
-        assert!(ArtifactDir::open(&link).unwrap_err().to_string().contains("symbolic link"));
+        assert!(ArtifactDir::open(&link)
+            .unwrap_err()
+            .to_string()
+            .contains("symbolic link"));
         let file = root.path().join("file");
         fs::write(&file, b"").unwrap();
-        assert!(ArtifactDir::open(&file).unwrap_err().to_string().contains("not a directory"));
+        assert!(ArtifactDir::open(&file)
+            .unwrap_err()
+            .to_string()
+            .contains("not a directory"));
     }
 
     #[test]

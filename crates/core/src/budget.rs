@@ -105,7 +105,9 @@ impl Remaining {
         let mut remaining = Remaining::default();
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| {
-                Error::Option(format!("--remaining-from: expected KEY=TOKENS, got {part:?}"))
+                Error::Option(format!(
+                    "--remaining-from: expected KEY=TOKENS, got {part:?}"
+                ))
             })?;
             let tokens: u64 = value.trim().replace('_', "").parse().map_err(|_| {
                 Error::Option(format!(
@@ -180,14 +182,17 @@ mod tests {
 
     #[test]
     fn remaining_narrows_the_turn() {
-        let remaining = Remaining::parse("system=2000,schemas=1000,history=20000,reserve=6000,margin=768").unwrap();
+        let remaining =
+            Remaining::parse("system=2000,schemas=1000,history=20000,reserve=6000,margin=768")
+                .unwrap();
         assert_eq!(remaining.total(), 29_768);
         let (budget, warning) = Budget::for_context(32_768).with_remaining(&remaining);
         // (32,768 − 29,768) × 0.40 = 1,200 tokens = 4,800 chars.
         assert_eq!(budget.per_turn_chars, 4_800);
         assert_eq!(budget.per_result_chars, 4_800);
         assert!(warning.is_none());
-        let (roomy, _) = Budget::for_context(32_768).with_remaining(&Remaining::parse("history=100").unwrap());
+        let (roomy, _) =
+            Budget::for_context(32_768).with_remaining(&Remaining::parse("history=100").unwrap());
         assert_eq!(roomy.per_turn_chars, 39_321);
         assert_eq!(roomy.per_result_chars, 19_660);
     }

@@ -60,10 +60,9 @@ impl Cursor {
 
     /// Reads a string made by [`Cursor::encode`].
     pub fn decode(text: &str) -> Result<Cursor, Error> {
-        let body = text
-            .trim()
-            .strip_prefix(PREFIX)
-            .ok_or_else(|| Error::Cursor("not a briefly cursor (expected it to start with b1.)".into()))?;
+        let body = text.trim().strip_prefix(PREFIX).ok_or_else(|| {
+            Error::Cursor("not a briefly cursor (expected it to start with b1.)".into())
+        })?;
         let json = URL_SAFE_NO_PAD
             .decode(body)
             .map_err(|e| Error::Cursor(format!("damaged ({e})")))?;
@@ -91,7 +90,11 @@ mod tests {
     #[test]
     fn round_trips_and_is_shell_safe() {
         let text = sample().encode();
-        assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)), "{text}");
+        assert!(
+            text.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)),
+            "{text}"
+        );
         assert_eq!(Cursor::decode(&text).unwrap(), sample());
     }
 
@@ -105,8 +108,17 @@ mod tests {
 
     #[test]
     fn rejects_foreign_and_damaged_text() {
-        assert!(Cursor::decode("hello").unwrap_err().to_string().contains("not a briefly cursor"));
-        assert!(Cursor::decode("b1.!!!").unwrap_err().to_string().contains("damaged"));
-        assert!(Cursor::decode("b1.e30").unwrap_err().to_string().contains("damaged"));
+        assert!(Cursor::decode("hello")
+            .unwrap_err()
+            .to_string()
+            .contains("not a briefly cursor"));
+        assert!(Cursor::decode("b1.!!!")
+            .unwrap_err()
+            .to_string()
+            .contains("damaged"));
+        assert!(Cursor::decode("b1.e30")
+            .unwrap_err()
+            .to_string()
+            .contains("damaged"));
     }
 }

@@ -166,7 +166,14 @@ mod tests {
         .collect();
         assert_eq!(
             names,
-            ["\"head\"", "\"tail\"", "\"head+tail\"", "\"matches\"", "\"ranked\"", "\"summary\""]
+            [
+                "\"head\"",
+                "\"tail\"",
+                "\"head+tail\"",
+                "\"matches\"",
+                "\"ranked\"",
+                "\"summary\""
+            ]
         );
     }
 

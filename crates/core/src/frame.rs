@@ -115,10 +115,17 @@ impl LineFramer {
         if segment.len() > room {
             self.cut = true;
         }
-        self.partial.extend_from_slice(&segment[..segment.len().min(room)]);
+        self.partial
+            .extend_from_slice(&segment[..segment.len().min(room)]);
     }
 
-    fn emit(&mut self, bytes: &[u8], len: u64, cut: bool, on_line: &mut impl FnMut(FramedLine<'_>)) {
+    fn emit(
+        &mut self,
+        bytes: &[u8],
+        len: u64,
+        cut: bool,
+        on_line: &mut impl FnMut(FramedLine<'_>),
+    ) {
         self.line += 1;
         let mut bytes = bytes;
         if cut {
@@ -167,7 +174,8 @@ mod tests {
     fn frame(input: &[u8], max: usize, chunk: usize) -> (Vec<Line>, u64) {
         let mut framer = LineFramer::new_with_max_length(max);
         let mut out = Vec::new();
-        let mut collect = |l: FramedLine<'_>| out.push((l.bytes.to_vec(), l.line, l.offset, l.len, l.cut));
+        let mut collect =
+            |l: FramedLine<'_>| out.push((l.bytes.to_vec(), l.line, l.offset, l.len, l.cut));
         for piece in input.chunks(chunk.max(1)) {
             framer.push(piece, &mut collect);
         }
@@ -197,7 +205,10 @@ mod tests {
         let (lines, _) = frame(input, 100, 1);
         let total: u64 = lines.iter().map(|l| l.3).sum();
         assert_eq!(total, input.len() as u64);
-        assert_eq!(lines.last().unwrap().2 + lines.last().unwrap().3, input.len() as u64);
+        assert_eq!(
+            lines.last().unwrap().2 + lines.last().unwrap().3,
+            input.len() as u64
+        );
     }
 
     #[test]
@@ -225,7 +236,10 @@ mod tests {
         let mut seen = Vec::new();
         for piece in input.chunks(65536) {
             framer.push(piece, |l| seen.push((l.bytes.len(), l.cut, l.len)));
-            assert!(framer.partial.capacity() <= 1024 * 2, "buffer grew past the limit");
+            assert!(
+                framer.partial.capacity() <= 1024 * 2,
+                "buffer grew past the limit"
+            );
         }
         framer.finish(|l| seen.push((l.bytes.len(), l.cut, l.len)));
         assert_eq!(seen, vec![(1024, true, 5_000_001), (4, false, 5)]);

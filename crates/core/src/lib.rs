@@ -55,7 +55,9 @@ mod select;
 mod shrink;
 mod tokenize;
 
-pub use artifact::{sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL};
+pub use artifact::{
+    sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL,
+};
 pub use budget::{Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MIN_RESULT_CHARS, PREVIEW_CHARS};
 pub use cursor::{Cursor, ItemKey};
 pub use duration::parse_duration;

@@ -56,15 +56,27 @@ mod tests {
     fn appends_one_line_per_event_with_the_contract_fields() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.jsonl");
-        let event = MetricsEvent { event: "tool_result_budget".into(), tool: "spill".into(), ..Default::default() };
+        let event = MetricsEvent {
+            event: "tool_result_budget".into(),
+            tool: "spill".into(),
+            ..Default::default()
+        };
         append_event(&path, &event).unwrap();
         append_event(&path, &event).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 2);
         let value: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         for field in [
-            "event", "tool", "tool_call_id", "raw_chars", "inline_chars", "estimated_raw_tokens",
-            "threshold_chars", "persisted", "artifact", "duration_ms",
+            "event",
+            "tool",
+            "tool_call_id",
+            "raw_chars",
+            "inline_chars",
+            "estimated_raw_tokens",
+            "threshold_chars",
+            "persisted",
+            "artifact",
+            "duration_ms",
         ] {
             assert!(value.get(field).is_some(), "{field}");
         }

@@ -20,7 +20,8 @@ impl Limit {
     pub fn fits(&self, printed: &str) -> bool {
         // Bytes bound chars from above: most results fit without counting.
         let chars_ok = printed.len() <= self.max_chars || printed.chars().count() <= self.max_chars;
-        chars_ok && (!self.tokenizer.is_exact() || self.tokenizer.count(printed) <= self.max_chars / 4)
+        chars_ok
+            && (!self.tokenizer.is_exact() || self.tokenizer.count(printed) <= self.max_chars / 4)
     }
 }
 
@@ -70,7 +71,10 @@ impl Selection {
     }
 
     fn next_key(&self, rank: Rank) -> ItemKey {
-        ItemKey { rank, seq: self.next_seq }
+        ItemKey {
+            rank,
+            seq: self.next_seq,
+        }
     }
 
     fn is_earlier_page(&self, key: ItemKey) -> bool {
@@ -127,7 +131,10 @@ impl<I: Serialize> Emit<I> for Selection {
         self.used += chars;
         self.kept.insert(key, Kept { value, chars, cut });
         while self.used > self.items_chars {
-            let (key, last) = self.kept.pop_last().expect("used > 0 means something is kept");
+            let (key, last) = self
+                .kept
+                .pop_last()
+                .expect("used > 0 means something is kept");
             self.used -= last.chars;
             self.leave_out(key);
         }
@@ -204,7 +211,10 @@ mod tests {
 
     #[test]
     fn limit_counts_chars_not_bytes() {
-        let limit = Limit { max_chars: 4, tokenizer: Tokenizer::Chars4 };
+        let limit = Limit {
+            max_chars: 4,
+            tokenizer: Tokenizer::Chars4,
+        };
         assert!(limit.fits("éééé"));
         assert!(!limit.fits("ééééé"));
     }

@@ -41,10 +41,18 @@ pub fn shrink_to_fit(value: &Value, max_chars: usize) -> Option<Value> {
         if string_limit > 8 {
             string_limit = string_limit * 2 / 3;
         } else if array_limit > 1 {
-            array_limit = if array_limit == usize::MAX { 64 } else { array_limit / 2 };
+            array_limit = if array_limit == usize::MAX {
+                64
+            } else {
+                array_limit / 2
+            };
         } else {
             let marker = Value::String(format!("{CUT_MARKER}{size} chars]"));
-            return Some(if json_chars(&marker) <= max_chars { marker } else { Value::Null });
+            return Some(if json_chars(&marker) <= max_chars {
+                marker
+            } else {
+                Value::Null
+            });
         }
     }
 }

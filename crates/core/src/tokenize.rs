@@ -104,6 +104,10 @@ mod tests {
 
     #[test]
     fn unknown_names_are_errors() {
-        assert!("gpt2".parse::<Tokenizer>().unwrap_err().to_string().contains("chars4"));
+        assert!("gpt2"
+            .parse::<Tokenizer>()
+            .unwrap_err()
+            .to_string()
+            .contains("chars4"));
     }
 }

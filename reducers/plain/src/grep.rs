@@ -64,7 +64,10 @@ impl Grep {
     /// [`MAX_CONTEXT`] is an error.
     pub fn new(options: GrepOptions) -> Result<Grep, String> {
         if options.context > MAX_CONTEXT {
-            return Err(format!("context {} is over the maximum of {MAX_CONTEXT}", options.context));
+            return Err(format!(
+                "context {} is over the maximum of {MAX_CONTEXT}",
+                options.context
+            ));
         }
         let regex = RegexBuilder::new(&options.pattern)
             .case_insensitive(options.ignore_case)
@@ -92,7 +95,11 @@ impl Reducer for Grep {
         for pending in &mut self.pending {
             pending.after.push((record.line, record.text.to_string()));
         }
-        while self.pending.front().is_some_and(|m| m.after.len() >= context) {
+        while self
+            .pending
+            .front()
+            .is_some_and(|m| m.after.len() >= context)
+        {
             out.emit(0, self.pending.pop_front().expect("checked"));
         }
         if self.regex.is_match(record.text) {
@@ -113,7 +120,8 @@ impl Reducer for Grep {
             if self.before.len() == context {
                 self.before.pop_front();
             }
-            self.before.push_back((record.line, record.text.to_string()));
+            self.before
+                .push_back((record.line, record.text.to_string()));
         }
         Flow::Continue
     }
@@ -122,9 +130,20 @@ impl Reducer for Grep {
         for pending in self.pending.drain(..) {
             out.emit(0, pending);
         }
-        let summary = format!("{} matching lines of {} for /{}/", self.matches, self.lines, self.options.pattern);
-        let stats = GrepStats { matches: self.matches, lines: self.lines, pattern: self.options.pattern.clone() };
-        Outcome { preview: Preview::Matches, complete: true, ..Outcome::new(summary, stats) }
+        let summary = format!(
+            "{} matching lines of {} for /{}/",
+            self.matches, self.lines, self.options.pattern
+        );
+        let stats = GrepStats {
+            matches: self.matches,
+            lines: self.lines,
+            pattern: self.options.pattern.clone(),
+        };
+        Outcome {
+            preview: Preview::Matches,
+            complete: true,
+            ..Outcome::new(summary, stats)
+        }
     }
 }
 
@@ -135,13 +154,19 @@ mod tests {
     use briefly_core::RunConfig;
 
     fn grep(pattern: &str, context: usize) -> Grep {
-        Grep::new(GrepOptions { pattern: pattern.into(), context, ignore_case: false }).unwrap()
+        Grep::new(GrepOptions {
+            pattern: pattern.into(),
+            context,
+            ignore_case: false,
+        })
+        .unwrap()
     }
 
     #[test]
     fn matches_with_context_and_counts() {
         let input = "a\nb\nERROR one\nc\nd\ne\nERROR two\n";
-        let envelope = reduce_all_chunkings(grep("ERROR", 1), input.as_bytes(), &RunConfig::new("grep"));
+        let envelope =
+            reduce_all_chunkings(grep("ERROR", 1), input.as_bytes(), &RunConfig::new("grep"));
         assert_eq!(envelope.total_items, 2);
         assert_eq!(envelope.items[0]["line"], 3);
         assert_eq!(envelope.items[0]["before"], serde_json::json!([[2, "b"]]));
@@ -153,13 +178,28 @@ mod tests {
 
     #[test]
     fn bad_patterns_and_context_are_errors() {
-        assert!(Grep::new(GrepOptions { pattern: "(".into(), context: 0, ignore_case: false }).is_err());
-        assert!(Grep::new(GrepOptions { pattern: "x".into(), context: 51, ignore_case: false }).is_err());
+        assert!(Grep::new(GrepOptions {
+            pattern: "(".into(),
+            context: 0,
+            ignore_case: false
+        })
+        .is_err());
+        assert!(Grep::new(GrepOptions {
+            pattern: "x".into(),
+            context: 51,
+            ignore_case: false
+        })
+        .is_err());
     }
 
     #[test]
     fn ignore_case() {
-        let g = Grep::new(GrepOptions { pattern: "error".into(), context: 0, ignore_case: true }).unwrap();
+        let g = Grep::new(GrepOptions {
+            pattern: "error".into(),
+            context: 0,
+            ignore_case: true,
+        })
+        .unwrap();
         let envelope = reduce_all_chunkings(g, b"Error\nok\nERROR\n", &RunConfig::new("grep"));
         assert_eq!(envelope.total_items, 2);
     }

@@ -28,7 +28,11 @@ pub struct LineItem {
 impl LineItem {
     /// The item for `record`.
     pub fn of(record: &Record<'_>) -> LineItem {
-        LineItem { line: record.line, text: record.text.to_string(), cut: record.cut }
+        LineItem {
+            line: record.line,
+            text: record.text.to_string(),
+            cut: record.cut,
+        }
     }
 }
 
@@ -38,7 +42,11 @@ pub(crate) mod test_support {
 
     /// Reduces `input` fed in chunks of 1, 7 and 8192 bytes, checks the three envelopes
     /// are equal and the invariants hold, and returns one.
-    pub fn reduce_all_chunkings<R: Reducer + Clone>(reducer: R, input: &[u8], config: &RunConfig) -> Envelope {
+    pub fn reduce_all_chunkings<R: Reducer + Clone>(
+        reducer: R,
+        input: &[u8],
+        config: &RunConfig,
+    ) -> Envelope {
         let envelopes: Vec<Envelope> = [1, 7, 8192]
             .iter()
             .map(|&chunk| {

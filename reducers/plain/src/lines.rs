@@ -20,7 +20,10 @@ pub struct LinesOptions {
 
 impl Default for LinesOptions {
     fn default() -> Self {
-        LinesOptions { offset: 1, limit: None }
+        LinesOptions {
+            offset: 1,
+            limit: None,
+        }
     }
 }
 
@@ -45,11 +48,21 @@ pub struct LinesStats {
 impl Lines {
     /// A reader with these options.
     pub fn new(options: LinesOptions) -> Self {
-        Lines { options: LinesOptions { offset: options.offset.max(1), ..options }, lines: 0 }
+        Lines {
+            options: LinesOptions {
+                offset: options.offset.max(1),
+                ..options
+            },
+            lines: 0,
+        }
     }
 
     fn in_range(&self, line: u64) -> bool {
-        line >= self.options.offset && self.options.limit.is_none_or(|limit| line - self.options.offset < limit)
+        line >= self.options.offset
+            && self
+                .options
+                .limit
+                .is_none_or(|limit| line - self.options.offset < limit)
     }
 }
 
@@ -76,7 +89,11 @@ impl Reducer for Lines {
             offset: self.options.offset,
             next_offset: Some(NEXT_OFFSET_PLACEHOLDER),
         };
-        Outcome { preview: Preview::Head, complete: true, ..Outcome::new(summary, stats) }
+        Outcome {
+            preview: Preview::Head,
+            complete: true,
+            ..Outcome::new(summary, stats)
+        }
     }
 }
 
@@ -89,9 +106,16 @@ mod tests {
     #[test]
     fn reads_from_the_offset_up_to_the_limit() {
         let input: String = (1..=50).map(|i| format!("row {i}\n")).collect();
-        let reader = Lines::new(LinesOptions { offset: 10, limit: Some(3) });
+        let reader = Lines::new(LinesOptions {
+            offset: 10,
+            limit: Some(3),
+        });
         let envelope = reduce_all_chunkings(reader, input.as_bytes(), &RunConfig::new("read"));
-        let texts: Vec<&str> = envelope.items.iter().map(|i| i["text"].as_str().unwrap()).collect();
+        let texts: Vec<&str> = envelope
+            .items
+            .iter()
+            .map(|i| i["text"].as_str().unwrap())
+            .collect();
         assert_eq!(texts, ["row 10", "row 11", "row 12"]);
         assert_eq!(envelope.total_items, 3);
         assert_eq!(envelope.stats["total_lines"], 50);
@@ -99,10 +123,16 @@ mod tests {
 
     #[test]
     fn as_many_as_fit_without_a_limit() {
-        let input: String = (1..=5000).map(|i| format!("a fairly long line number {i} of the file\n")).collect();
+        let input: String = (1..=5000)
+            .map(|i| format!("a fairly long line number {i} of the file\n"))
+            .collect();
         let mut config = RunConfig::new("read");
         config.budget = Budget::for_context(8_192);
-        let envelope = reduce_all_chunkings(Lines::new(LinesOptions::default()), input.as_bytes(), &config);
+        let envelope = reduce_all_chunkings(
+            Lines::new(LinesOptions::default()),
+            input.as_bytes(),
+            &config,
+        );
         assert!(envelope.returned_items > 50 && envelope.returned_items < 5000);
         assert_eq!(envelope.total_items, 5000);
         assert!(envelope.truncated);

@@ -2,8 +2,8 @@
 //! every other line in order for the pages.
 
 use crate::LineItem;
+use aho_corasick::AhoCorasick;
 use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::LazyLock;
@@ -13,17 +13,93 @@ const ERROR: Rank = 1;
 const TAIL: Rank = 2;
 const REST: Rank = 3;
 
-/// Words that mark a line as worth showing even from the middle of the input.
-static ERROR_LIKE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(error|errors|err|fatal|fail|failed|failure|panic|panicked|exception|traceback|critical|crit|emerg|alert|warn|warning|killed|segfault|segmentation fault|denied|abort|aborted|oom|timeout|timed out)\b",
-    )
-    .expect("a valid pattern")
-});
+/// The first three letters of every word [`looks_like_error`] knows, lower case.
+const TRIGRAMS: [&str; 17] = [
+    "err", "fat", "fai", "pan", "exc", "tra", "cri", "eme", "ale", "war", "kil", "seg", "den",
+    "abo", "oom", "tim", "out",
+];
 
-/// Whether `text` looks like an error or warning line.
+/// Finds the trigrams in text whose letters were lowered by setting bit 0x20 (which maps
+/// `A-Z` to `a-z` and every other byte to a non-letter): a SIMD search over the whole line,
+/// so that lines without a candidate, nearly all of them, cost a few nanoseconds.
+static CANDIDATES: LazyLock<AhoCorasick> =
+    LazyLock::new(|| AhoCorasick::new(TRIGRAMS).expect("valid patterns"));
+
+/// Whether `text` looks like an error or warning line: a word such as `error`, `FATAL`,
+/// `panicked`, `Killed`, `denied`, `timeout`, `timed out`, or a CamelCase name ending in
+/// `Error` or `Exception` (`KeyError`, `NullPointerException`), in any case.
 pub fn looks_like_error(text: &str) -> bool {
-    ERROR_LIKE.is_match(text)
+    let bytes = text.as_bytes();
+    let mut folded = [0u8; 512];
+    let mut owned = Vec::new();
+    let folded: &mut [u8] = if bytes.len() <= folded.len() {
+        &mut folded[..bytes.len()]
+    } else {
+        owned.resize(bytes.len(), 0);
+        &mut owned
+    };
+    for (f, b) in folded.iter_mut().zip(bytes) {
+        *f = b | 0x20;
+    }
+    CANDIDATES.find_iter(&*folded).any(|hit| {
+        let start = bytes[..hit.start()]
+            .iter()
+            .rposition(|b| !b.is_ascii_alphanumeric())
+            .map_or(0, |p| p + 1);
+        let end = bytes[hit.start()..]
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .map_or(bytes.len(), |p| hit.start() + p);
+        let word = &bytes[start..end];
+        let lower = &folded[start..end];
+        is_error_word(lower)
+            || is_error_name(word)
+            || (lower == b"out" && follows_timed(folded, start))
+    })
+}
+
+/// Whether the word before `start` is `timed` (as in "timed out").
+fn follows_timed(folded: &[u8], start: usize) -> bool {
+    let before = folded[..start].trim_ascii_end();
+    before.ends_with(b"timed")
+        && (before.len() == 5 || !before[before.len() - 6].is_ascii_alphanumeric())
+}
+
+fn is_error_word(lower: &[u8]) -> bool {
+    matches!(
+        lower,
+        b"error"
+            | b"errors"
+            | b"err"
+            | b"fatal"
+            | b"fail"
+            | b"failed"
+            | b"failure"
+            | b"failures"
+            | b"panic"
+            | b"panicked"
+            | b"exception"
+            | b"traceback"
+            | b"critical"
+            | b"crit"
+            | b"emerg"
+            | b"alert"
+            | b"warn"
+            | b"warning"
+            | b"killed"
+            | b"segfault"
+            | b"segmentation"
+            | b"denied"
+            | b"abort"
+            | b"aborted"
+            | b"oom"
+            | b"timeout"
+    )
+}
+
+/// `KeyError`, `IOException`: a name that ends in a capitalized `Error` or `Exception`.
+fn is_error_name(word: &[u8]) -> bool {
+    (word.len() > 5 && word.ends_with(b"Error")) || (word.len() > 9 && word.ends_with(b"Exception"))
 }
 
 /// How many lines of each kind the preview leads with.
@@ -40,7 +116,11 @@ pub struct SpillOptions {
 
 impl Default for SpillOptions {
     fn default() -> Self {
-        SpillOptions { head: 5, tail: 5, errors: 20 }
+        SpillOptions {
+            head: 5,
+            tail: 5,
+            errors: 20,
+        }
     }
 }
 
@@ -114,11 +194,11 @@ impl Reducer for Spill {
         if self.tail.len() == self.options.tail {
             let oldest = self.tail.pop_front().expect("the tail is full");
             // A line leaving the tail that would rank REST and is not wanted is only counted.
-            let quota_left = self.errors_shown < self.options.errors;
-            if !(oldest.1 && quota_left) && !out.wants(REST) {
-                out.skip(REST);
-            } else {
+            let shown_as_error = oldest.1 && self.errors_shown < self.options.errors;
+            if shown_as_error || out.wants(REST) {
                 self.release(oldest, out);
+            } else {
+                out.skip(REST);
             }
         }
         self.tail.push_back((LineItem::of(record), is_error));
@@ -141,7 +221,11 @@ impl Reducer for Spill {
             error_like_lines: self.error_lines,
             first_error_line: self.first_error,
         };
-        Outcome { preview: Preview::HeadTail, complete: true, ..Outcome::new(summary, stats) }
+        Outcome {
+            preview: Preview::HeadTail,
+            complete: true,
+            ..Outcome::new(summary, stats)
+        }
     }
 }
 
@@ -153,7 +237,13 @@ mod tests {
 
     fn lines(n: u64, error_at: &[u64]) -> String {
         (1..=n)
-            .map(|i| if error_at.contains(&i) { format!("line {i} ERROR boom\n") } else { format!("line {i} ok\n") })
+            .map(|i| {
+                if error_at.contains(&i) {
+                    format!("line {i} ERROR boom\n")
+                } else {
+                    format!("line {i} ok\n")
+                }
+            })
             .collect()
     }
 
@@ -164,12 +254,19 @@ mod tests {
     #[test]
     fn head_errors_tail_then_the_rest_in_order() {
         let input = lines(100, &[50, 70]);
-        let envelope = reduce_all_chunkings(Spill::new(SpillOptions::default()), input.as_bytes(), &RunConfig::new("spill"));
+        let envelope = reduce_all_chunkings(
+            Spill::new(SpillOptions::default()),
+            input.as_bytes(),
+            &RunConfig::new("spill"),
+        );
         let shown = line_numbers(&envelope.items);
         assert_eq!(&shown[..9], &[1, 2, 3, 4, 5, 50, 70, 96, 97]);
         assert_eq!(&shown[12..15], &[6, 7, 8]);
         assert_eq!(envelope.total_items, 100);
-        assert_eq!(envelope.summary, "100 lines; 2 look like errors or warnings (first at line 50)");
+        assert_eq!(
+            envelope.summary,
+            "100 lines; 2 look like errors or warnings (first at line 50)"
+        );
         // Every line exactly once.
         let mut sorted = shown.clone();
         sorted.sort();
@@ -181,17 +278,40 @@ mod tests {
     fn error_words_are_whole_words() {
         assert!(looks_like_error("2024 [ERROR] x"));
         assert!(looks_like_error("thread 'main' panicked at src/main.rs"));
-        assert!(looks_like_error("Out of memory: Killed process 1234 (java)"));
+        assert!(looks_like_error(
+            "Out of memory: Killed process 1234 (java)"
+        ));
         assert!(looks_like_error("level=warn msg=slow"));
+        assert!(looks_like_error("KeyError: 'user'"));
+        assert!(looks_like_error("java.lang.NullPointerException"));
+        assert!(looks_like_error("request timed out after 30s"));
+        assert!(looks_like_error("Segmentation fault (core dumped)"));
         assert!(!looks_like_error("reading stderr of terrific errands"));
+        assert!(!looks_like_error(
+            "the terror of timed deadlines, 500 errands, timed outage"
+        ));
+        assert!(!looks_like_error("checkout without lockout"));
+        let long = format!("{} FATAL", "x ".repeat(1000));
+        assert!(
+            looks_like_error(&long),
+            "lines longer than the stack buffer"
+        );
     }
 
     #[test]
     fn quota_limits_the_errors_up_front() {
         let errors: Vec<u64> = (10..90).collect();
         let input = lines(100, &errors);
-        let options = SpillOptions { head: 2, tail: 2, errors: 3 };
-        let envelope = reduce_all_chunkings(Spill::new(options), input.as_bytes(), &RunConfig::new("spill"));
+        let options = SpillOptions {
+            head: 2,
+            tail: 2,
+            errors: 3,
+        };
+        let envelope = reduce_all_chunkings(
+            Spill::new(options),
+            input.as_bytes(),
+            &RunConfig::new("spill"),
+        );
         let shown = line_numbers(&envelope.items);
         assert_eq!(&shown[..7], &[1, 2, 10, 11, 12, 99, 100]);
         assert_eq!(envelope.stats["error_like_lines"], 80);

@@ -1,0 +1,66 @@
+//! `briefly budget`: the budgets for a context window.
+
+mod common;
+
+use common::Briefly;
+
+#[test]
+fn the_table_from_the_issue() {
+    let b = Briefly::new();
+    let envelope = b.envelope(&["budget"], b"", 19_660);
+    let rows: Vec<(u64, u64, u64)> = envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["context_tokens"].as_u64().unwrap(),
+                r["per_result_chars"].as_u64().unwrap(),
+                r["per_turn_chars"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (8_192, 8_000, 16_000),
+            (16_384, 9_830, 19_660),
+            (32_768, 19_660, 39_321),
+            (65_536, 39_321, 78_643),
+            (131_072, 78_643, 157_286),
+            (200_000, 100_000, 200_000),
+        ]
+    );
+    assert_eq!(envelope["stats"]["current"]["per_result_chars"], 19_660);
+    assert_eq!(envelope["stats"]["current"]["preview_chars"], 1_500);
+}
+
+#[test]
+fn for_a_given_window_and_what_is_left_of_it() {
+    let b = Briefly::new();
+    let e = b.envelope(&["budget", "--context-tokens", "131072"], b"", 78_643);
+    assert_eq!(e["stats"]["current"]["per_result_chars"], 78_643);
+    assert_eq!(e["stats"]["current"]["per_turn_chars"], 157_286);
+    // (131,072 − 100,000 − 8,000 − 3,072) × 0.40 = 8,000 tokens = 32,000 chars.
+    let e = b.envelope(
+        &[
+            "--remaining-from",
+            "system=4000,schemas=4000,history=100000,reserve=3072",
+            "budget",
+            "--context-tokens",
+            "131072",
+        ],
+        b"",
+        78_643,
+    );
+    assert_eq!(e["stats"]["current"]["per_turn_chars"], 32_000);
+    assert_eq!(e["stats"]["current"]["per_result_chars"], 32_000);
+    let out = b.run(&["budget", "--remaining-from", "nonsense=1"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = b.run(&["budget", "--max-chars", "10"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let text = b.run(&["budget", "--format", "text"], b"");
+    assert!(String::from_utf8(text.stdout)
+        .unwrap()
+        .contains("per-result 19660 chars"));
+}

@@ -1,0 +1,203 @@
+//! `briefly page`, `read` and `grep`: the rest of a result, from its artifact.
+
+mod common;
+
+use common::{numbered, Briefly};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+const CAP: usize = 19_660;
+
+fn lines_of(envelope: &Value) -> Vec<u64> {
+    envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["line"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn paging_returns_every_line_exactly_once() {
+    let b = Briefly::new();
+    let input = numbered(20_000);
+    let mut envelope = b.envelope(&["spill"], input.as_bytes(), CAP);
+    let artifact = envelope["artifact_path"].as_str().unwrap().to_string();
+    let mut seen = lines_of(&envelope);
+    let mut pages = 0;
+    while let Some(cursor) = envelope["next_cursor"].as_str().map(String::from) {
+        envelope = b.envelope(&["page", &cursor], b"", CAP);
+        assert_eq!(
+            envelope["item_offset"].as_u64().unwrap_or(0),
+            seen.len() as u64
+        );
+        if envelope["truncated"] == true {
+            assert_eq!(
+                envelope["artifact_path"],
+                artifact.as_str(),
+                "pages point at the same artifact"
+            );
+        }
+        seen.extend(lines_of(&envelope));
+        pages += 1;
+        assert!(pages < 100, "paging must move forward");
+    }
+    assert!(
+        pages > 5,
+        "a page holds up to the per-result cap: {pages} pages"
+    );
+    assert_eq!(seen.len(), 20_000);
+    assert_eq!(
+        seen.iter().copied().collect::<BTreeSet<_>>(),
+        (1..=20_000).collect()
+    );
+    // Paging wrote nothing new.
+    assert_eq!(b.artifact_files().len(), 2, "{:?}", b.artifact_files());
+}
+
+#[test]
+fn same_cursor_same_page() {
+    let b = Briefly::new();
+    let first = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let a = b.run(&["page", cursor], b"");
+    let c = b.run(&["page", cursor], b"");
+    assert_eq!(a.stdout, c.stdout);
+    // The cursor carries its budget: a smaller one given explicitly wins.
+    let small = b.envelope(&["page", cursor, "--max-chars", "2000"], b"", 2_000);
+    assert!(
+        small["returned_items"].as_u64()
+            < serde_json::from_slice::<Value>(&a.stdout).unwrap()["returned_items"].as_u64()
+    );
+}
+
+#[test]
+fn bad_cursors_and_missing_artifacts_are_clear_errors() {
+    let b = Briefly::new();
+    for cursor in ["garbage", "b1.%%%", "b1.e30"] {
+        let out = b.run(&["page", cursor], b"");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("invalid cursor"),
+            "{cursor}"
+        );
+    }
+    let first = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    std::fs::remove_file(first["artifact_path"].as_str().unwrap()).unwrap();
+    let out = b.run(&["page", first["next_cursor"].as_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("gc"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_changed_artifact_is_noticed() {
+    let b = Briefly::new();
+    let first = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    let artifact = first["artifact_path"].as_str().unwrap();
+    let sidecar = format!("{artifact}.meta.json");
+    let mut meta: Value = serde_json::from_slice(&std::fs::read(&sidecar).unwrap()).unwrap();
+    meta["sha256"] = "0".repeat(64).into();
+    std::fs::write(&sidecar, meta.to_string()).unwrap();
+    let page = b.envelope(&["page", first["next_cursor"].as_str().unwrap()], b"", CAP);
+    assert!(page["warnings"]
+        .to_string()
+        .contains("changed since the cursor"));
+}
+
+#[test]
+fn read_is_line_aware_bounded_and_never_spills() {
+    let b = Briefly::new();
+    let input = numbered(50_000);
+    let first = b.envelope(&["spill"], input.as_bytes(), CAP);
+    let artifact = first["artifact_path"].as_str().unwrap();
+    let before = b.artifact_files();
+
+    let some = b.envelope(
+        &["read", artifact, "--offset", "100", "--limit", "3"],
+        b"",
+        CAP,
+    );
+    let texts: Vec<&str> = some["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["line 100", "line 101", "line 102"]);
+    assert_eq!(some["stats"]["next_offset"], 103);
+    assert_eq!(some["stats"]["total_lines"], 50_000);
+
+    let bounded = b.envelope(&["read", artifact, "--max-chars", "3000"], b"", 3_000);
+    let next = bounded["stats"]["next_offset"].as_u64().unwrap();
+    assert_eq!(next, 1 + bounded["returned_items"].as_u64().unwrap());
+    assert!(bounded["next_cursor"].is_string());
+
+    let end = b.envelope(&["read", artifact, "--offset", "49999"], b"", CAP);
+    assert_eq!(lines_of(&end), [49_999, 50_000]);
+    assert_eq!(end["stats"]["next_offset"], Value::Null);
+    assert_eq!(end["truncated"], false);
+
+    // Paging a read goes on from where it stopped.
+    let page = b.envelope(
+        &["page", bounded["next_cursor"].as_str().unwrap()],
+        b"",
+        CAP,
+    );
+    assert_eq!(lines_of(&page)[0], next);
+    assert_eq!(b.artifact_files(), before, "read never writes an artifact");
+}
+
+#[test]
+fn grep_counts_and_shows_matches_with_context() {
+    let b = Briefly::new();
+    let mut input = numbered(30_000);
+    input = input
+        .replace("line 777\n", "line 777 Timeout talking to db\n")
+        .replace("line 25000\n", "line 25000 timeout again\n");
+    let first = b.envelope(&["spill"], input.as_bytes(), CAP);
+    let artifact = first["artifact_path"].as_str().unwrap();
+    let found = b.envelope(&["grep", artifact, "timeout", "-i", "-C", "2"], b"", CAP);
+    assert_eq!(found["total_items"], 2);
+    assert_eq!(found["stats"]["matches"], 2);
+    assert_eq!(found["preview"], "matches");
+    assert_eq!(found["items"][0]["line"], 777);
+    assert_eq!(
+        found["items"][0]["before"],
+        serde_json::json!([[775, "line 775"], [776, "line 776"]])
+    );
+    assert_eq!(
+        found["items"][1]["after"][1],
+        serde_json::json!([25002, "line 25002"])
+    );
+    let many = b.envelope(
+        &["grep", artifact, "^line", "--max-chars", "2000"],
+        b"",
+        2_000,
+    );
+    assert_eq!(many["total_items"], 30_000);
+    assert!(many["next_cursor"].is_string());
+    let bad = b.run(&["grep", artifact, "(unclosed"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid pattern"));
+}
+
+#[test]
+fn gc_removes_old_artifacts() {
+    let b = Briefly::new();
+    b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    assert_eq!(b.artifact_files().len(), 2);
+    let kept = b.envelope(&["gc"], b"", CAP);
+    assert_eq!(kept["stats"]["removed_files"], 0);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let removed = b.envelope(&["gc", "--older-than", "1s"], b"", CAP);
+    assert_eq!(removed["stats"]["removed_files"], 2);
+    assert!(b.artifact_files().is_empty());
+    assert_eq!(
+        b.run(&["gc", "--older-than", "soon"], b"").status.code(),
+        Some(2)
+    );
+}

@@ -1,0 +1,161 @@
+//! `briefly run`: the command's output reduced, its stderr bounded apart, its exit code kept.
+
+mod common;
+
+use common::Briefly;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+const CAP: usize = 19_660;
+
+fn run(b: &Briefly, args: &[&str]) -> (Value, Option<i32>) {
+    let out = b.run(args, b"");
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let envelope: Value = serde_json::from_str(&printed)
+        .unwrap_or_else(|e| panic!("{e}: {printed} {}", String::from_utf8_lossy(&out.stderr)));
+    common::check_invariants(&envelope, printed.trim_end().chars().count(), CAP);
+    (envelope, out.status.code())
+}
+
+#[test]
+fn keeps_the_exit_code_and_reduces_stdout() {
+    let b = Briefly::new();
+    let (envelope, code) = run(&b, &["run", "--", "sh", "-c", "seq 1 100000; exit 3"]);
+    assert_eq!(code, Some(3));
+    assert_eq!(envelope["exit_code"], 3);
+    assert_eq!(envelope["ok"], false);
+    assert_eq!(envelope["source"], "spill");
+    assert_eq!(envelope["raw"]["lines"], 100_000);
+    let artifact = std::fs::read_to_string(envelope["artifact_path"].as_str().unwrap()).unwrap();
+    assert_eq!(artifact.lines().count(), 100_000);
+    let sidecar: Value = serde_json::from_slice(
+        &std::fs::read(format!(
+            "{}.meta.json",
+            envelope["artifact_path"].as_str().unwrap()
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        sidecar["argv"],
+        serde_json::json!(["sh", "-c", "seq 1 100000; exit 3"])
+    );
+    assert_eq!(sidecar["exit_code"], 3);
+
+    let (ok, code) = run(&b, &["run", "--", "echo", "hello"]);
+    assert_eq!(
+        (code, ok["ok"].clone(), ok["exit_code"].clone()),
+        (Some(0), Value::Bool(true), Value::from(0))
+    );
+    assert_eq!(ok["items"][0]["text"], "hello");
+    assert_eq!(ok["truncated"], false);
+}
+
+#[test]
+fn stderr_is_captured_apart_and_bounded() {
+    let b = Briefly::new();
+    let script = "echo out; for i in $(seq 1 20000); do echo \"warning: noise $i\" >&2; done; echo 'fatal: the real cause' >&2";
+    let (envelope, _) = run(&b, &["run", "--", "sh", "-c", script]);
+    assert_eq!(envelope["items"][0]["text"], "out");
+    let stderr = &envelope["stderr"];
+    assert_eq!(stderr["truncated"], true);
+    assert_eq!(stderr["lines"], 20_001);
+    let text = stderr["text"].as_str().unwrap();
+    assert!(text.starts_with("warning: noise 1\n"));
+    assert!(
+        text.trim_end().ends_with("fatal: the real cause"),
+        "the end of stderr is kept"
+    );
+    assert!(text.chars().count() < 5_000);
+    let whole = std::fs::read_to_string(stderr["artifact_path"].as_str().unwrap()).unwrap();
+    assert_eq!(whole.lines().count(), 20_001, "all of stderr is kept");
+
+    let (small, _) = run(&b, &["run", "--", "sh", "-c", "echo oops >&2"]);
+    assert_eq!(small["stderr"]["text"], "oops\n");
+    assert_eq!(small["stderr"]["truncated"], false);
+    let (none, _) = run(&b, &["run", "--", "true"]);
+    assert!(none.get("stderr").is_none());
+}
+
+#[test]
+fn timeout_kills_the_whole_process_group() {
+    let b = Briefly::new();
+    let pid_file = b.dir.path().join("grandchild.pid");
+    let script = format!(
+        "sleep 60 & echo $! > {}; echo started; wait",
+        pid_file.display()
+    );
+    let started = Instant::now();
+    let (envelope, code) = run(&b, &["run", "--timeout", "1s", "--", "sh", "-c", &script]);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(code, Some(124));
+    assert_eq!(envelope["exit_code"], 124);
+    assert!(envelope["warnings"]
+        .to_string()
+        .contains("timed out after 1s"));
+    assert_eq!(
+        envelope["items"][0]["text"], "started",
+        "output before the timeout is kept"
+    );
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let alive = std::path::Path::new(&format!("/proc/{pid}")).exists()
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .unwrap_or_default()
+            .contains(") Z ");
+    assert!(!alive, "the grandchild {pid} was killed with its group");
+}
+
+#[test]
+fn commands_that_cannot_run() {
+    let b = Briefly::new();
+    let out = b.run(&["run", "--", "no-such-command-here"], b"");
+    assert_eq!(out.status.code(), Some(127));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("command not found"));
+    let out = b.run(&["run", "--", "/etc/passwd"], b"");
+    assert_eq!(out.status.code(), Some(126));
+    let out = b.run(&["run", "--reducer", "nope", "--", "true"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown reducer"));
+    let out = b.run(&["run", "--timeout", "whenever", "--", "true"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = b.run(&["run"], b"");
+    assert_eq!(out.status.code(), Some(2), "a command is required");
+}
+
+#[test]
+fn the_reducer_can_be_named() {
+    let b = Briefly::new();
+    let (envelope, _) = run(
+        &b,
+        &["run", "--reducer", "spill", "--", "printf", "a\\nb\\n"],
+    );
+    assert_eq!(envelope["source"], "spill");
+    assert_eq!(envelope["total_items"], 2);
+}
+
+#[test]
+fn a_signal_to_briefly_reaches_the_command() {
+    let b = Briefly::new();
+    let child = b
+        .command(&["run", "--", "sh", "-c", "echo up; sleep 60"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(envelope["exit_code"], 128 + libc::SIGTERM);
+    assert!(envelope["warnings"]
+        .to_string()
+        .contains("passed it to the command"));
+}

@@ -1,0 +1,145 @@
+//! `briefly turn`: a turn's results under the per-turn budget, largest spilled first.
+
+mod common;
+
+use common::Briefly;
+use serde_json::{json, Value};
+
+const TURN_CAP: usize = 39_321;
+
+fn turn(b: &Briefly, input: &str, args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["turn"];
+    all.extend_from_slice(args);
+    let out = b.run(&all, input.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    if text.trim_start().starts_with('[') {
+        serde_json::from_str(&text).unwrap()
+    } else {
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+fn total(results: &[Value]) -> usize {
+    results
+        .iter()
+        .map(|r| r["content"].as_str().map_or(0, |s| s.chars().count()))
+        .sum()
+}
+
+#[test]
+fn spills_the_largest_first_until_the_turn_fits() {
+    let b = Briefly::new();
+    let contents: Vec<String> = [12_000, 30_000, 9_000, 25_000, 500]
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| format!("result {i}\n{}", "x".repeat(n)))
+        .collect();
+    let input: Vec<Value> = contents
+        .iter()
+        .enumerate()
+        .map(|(i, c)| json!({"id": format!("call_{i}"), "content": c, "extra": i}))
+        .collect();
+    let out = turn(&b, &serde_json::to_string(&input).unwrap(), &[]);
+    // Same list, same order, unknown fields kept.
+    assert_eq!(
+        out.iter().map(|r| r["id"].clone()).collect::<Vec<_>>(),
+        input.iter().map(|r| r["id"].clone()).collect::<Vec<_>>()
+    );
+    assert!(out.iter().enumerate().all(|(i, r)| r["extra"] == i));
+    // 76,500 chars over a 39,321 cap: the 30,000 and then the 25,000 go, nothing else.
+    let spilled: Vec<bool> = out
+        .iter()
+        .map(|r| r.get("persisted") == Some(&Value::Bool(true)))
+        .collect();
+    assert_eq!(spilled, [false, true, false, true, false]);
+    assert!(total(&out) <= TURN_CAP);
+    for (i, r) in out.iter().enumerate() {
+        if spilled[i] {
+            let path = r["artifact_path"].as_str().unwrap();
+            assert_eq!(
+                std::fs::read_to_string(path).unwrap(),
+                contents[i],
+                "recoverable byte for byte"
+            );
+            assert!(
+                r["content"].as_str().unwrap().contains(path),
+                "the stub names the artifact"
+            );
+            assert!(r["content"].as_str().unwrap().chars().count() <= 2_500);
+            assert_eq!(r["original_chars"], contents[i].chars().count());
+        } else {
+            assert_eq!(r["content"], contents[i].as_str());
+        }
+    }
+}
+
+#[test]
+fn persisted_results_are_skipped_and_jsonl_works() {
+    let b = Briefly::new();
+    let lines = [
+        json!({"id": "a", "content": "y".repeat(50_000), "persisted": true}),
+        json!({"id": "b", "content": "z".repeat(20_000)}),
+        json!({"id": "c", "content": "small"}),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = turn(&b, &input, &[]);
+    assert_eq!(out.len(), 3);
+    assert_eq!(
+        out[0]["content"].as_str().unwrap().len(),
+        50_000,
+        "already persisted: left alone"
+    );
+    assert_eq!(out[1]["persisted"], true);
+    assert_eq!(out[2]["content"], "small");
+}
+
+#[test]
+fn nothing_changes_when_the_turn_fits() {
+    let b = Briefly::new();
+    let input =
+        json!([{"id": 1, "content": "a"}, {"id": 2, "content": [{"type": "text", "text": "b"}]}]);
+    assert_eq!(
+        turn(&b, &input.to_string(), &[]),
+        input.as_array().unwrap().clone()
+    );
+    assert!(b.artifact_files().is_empty());
+}
+
+#[test]
+fn the_turn_budget_follows_the_window() {
+    let b = Briefly::new();
+    let input = json!([{"id": "a", "content": "q".repeat(30_000)}]);
+    let small = turn(&b, &input.to_string(), &["--context-tokens", "8192"]);
+    assert_eq!(small[0]["persisted"], true, "16,000-char turn cap at 8K");
+    let large = turn(&b, &input.to_string(), &["--context-tokens", "131072"]);
+    assert!(
+        large[0].get("persisted").is_none(),
+        "157,286-char turn cap at 128K"
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let b = Briefly::new();
+    for (input, says) in [
+        ("[{\"id\": 1, \"content\": \"a\"", "reading the JSON array"),
+        ("[1, 2]", "not an object with a \"content\" field"),
+        ("{\"id\": 1}", "not an object with a \"content\" field"),
+        (
+            "[{\"id\":1,\"content\":\"a\"}] trailing",
+            "after the JSON array",
+        ),
+    ] {
+        let out = b.run(&["turn"], input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{input}: {stderr}");
+    }
+}
