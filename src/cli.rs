@@ -65,6 +65,32 @@ pub enum Command {
         /// Read this file instead of standard input.
         file: Option<PathBuf>,
     },
+    /// Any text or log: repetition folded into templates, the evidence (errors, warnings, rare lines) first.
+    Text {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+        /// Only records at or above this level (trace, debug, info, warn, error, fatal).
+        #[arg(long)]
+        level: Option<String>,
+        /// Only records at or after this time: RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 2h.
+        #[arg(long, value_name = "TIME")]
+        since: Option<String>,
+        /// Only records before this time (same forms as --since).
+        #[arg(long, value_name = "TIME")]
+        until: Option<String>,
+        /// Only records matching this regular expression.
+        #[arg(long, value_name = "PATTERN")]
+        grep: Option<String>,
+        /// Templates listed in stats.top_templates.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// Lines of context around each error or warning shown.
+        #[arg(long, default_value_t = 0)]
+        context: usize,
+        /// Write {"line": n, "group": id} for every input line to this file.
+        #[arg(long, value_name = "FILE")]
+        emit_groups: Option<PathBuf>,
+    },
     /// A turn's tool results (JSON array or JSONL of {"id","content","persisted"?}): spill the largest until they fit the per-turn budget.
     Turn {
         /// Read this file instead of standard input.

@@ -30,6 +30,27 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let session = Session::new(cli.global)?;
     match &cli.command {
         Command::Spill { file } => cmd::spill::run(&session, file.as_deref()),
+        Command::Text {
+            file,
+            level,
+            since,
+            until,
+            grep,
+            top,
+            context,
+            emit_groups,
+        } => {
+            let options = cmd::text::options(
+                level.as_deref(),
+                since.as_deref(),
+                until.as_deref(),
+                grep.clone(),
+                *top,
+                *context,
+                emit_groups.clone(),
+            )?;
+            cmd::text::run(&session, file.as_deref(), options)
+        }
         Command::Turn { file } => cmd::turn::run(&session, file.as_deref()),
         Command::Page { cursor } => cmd::artifacts::page(&session, cursor),
         Command::Read {

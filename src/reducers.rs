@@ -6,6 +6,7 @@ use briefly_core::{Envelope, Pipeline, Push, Reducer, RunConfig};
 use briefly_plain::{
     Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions, NEXT_OFFSET_PLACEHOLDER,
 };
+use briefly_text::{Text, TextOptions};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -29,6 +30,16 @@ pub const REDUCERS: &[ReducerSpec] = &[
         build: |options, config| {
             Ok(pipe(
                 Spill::new(options_of::<SpillOptions>(options)?),
+                config,
+            ))
+        },
+        after_fit: |_| {},
+    },
+    ReducerSpec {
+        name: "text",
+        build: |options, config| {
+            Ok(pipe(
+                Text::new(options_of::<TextOptions>(options)?)?,
                 config,
             ))
         },
@@ -108,8 +119,7 @@ pub fn pick(argv: &[String]) -> &'static str {
     if find(wanted).is_some() {
         wanted
     } else {
-        // The generic text reducer will stand here once it exists.
-        "spill"
+        "text"
     }
 }
 
@@ -197,11 +207,12 @@ mod tests {
     }
 
     #[test]
-    fn falls_back_to_spill_until_the_reducer_exists() {
-        for name in ["text", "pytest", "cargo-test", "diff", "journal", "docker"] {
-            assert!(find(name).is_none() || pick(&[name.to_string()]) == name);
+    fn falls_back_to_text_until_the_reducer_exists() {
+        for name in ["pytest", "cargo-test", "diff", "journal", "docker"] {
+            let expected = if find(name).is_some() { name } else { "text" };
+            assert_eq!(pick(&[name.to_string()]), expected);
         }
-        assert_eq!(pick(&["ls".to_string()]), "spill");
+        assert_eq!(pick(&["ls".to_string()]), "text");
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod budget;
 pub mod run;
 pub mod spill;
 pub mod stats;
+pub mod text;
 pub mod turn;
 
 use anyhow::{bail, Context, Result};

@@ -1,0 +1,50 @@
+# Shared by the benchmark scripts: a generated log, timing with peak RSS, medians.
+# shellcheck shell=bash
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+work=${BENCH_DIR:-$root/target/bench}
+timer=/usr/bin/time
+[ -x "$timer" ] || { echo "needs GNU time: apt-get install -y time" >&2; exit 2; }
+mkdir -p "$work"
+
+# generate_log SIZE_MB: prints the path of a log-like file of about SIZE_MB, made once.
+generate_log() {
+  local size_mb=$1 path="$work/log-$1mb.log"
+  if [ ! -s "$path" ]; then
+    echo "generating $path ..." >&2
+    # Log-like lines with varying numbers, a warning now and then, an error rarely.
+    awk -v target=$((size_mb * 1024 * 1024)) 'BEGIN {
+      srand(7); bytes = 0; i = 0
+      while (bytes < target) {
+        i++
+        level = (i % 9973 == 0) ? "ERROR" : ((i % 211 == 0) ? "WARN" : "INFO")
+        line = sprintf("2026-11-29T12:%02d:%02d.%03dZ %s worker-%d request id=%08x path=/api/v1/items/%d took %dms status=%d",
+          (i / 60000) % 60, (i / 1000) % 60, i % 1000, level, i % 16, i * 2654435761 % 4294967296, i % 100000, i % 997, (level == "ERROR") ? 500 : 200)
+        print line
+        bytes += length(line) + 1
+      }
+    }' > "$path"
+  fi
+  echo "$path"
+}
+
+# measure CMD ARGS...: prints "seconds peak_kb" for one run, output discarded.
+measure() {
+  { "$timer" -f '%e %M' "$@" > /dev/null; } 2>&1 | tail -n 1
+}
+
+# median N...: the median of the numbers given.
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# report NAME BYTES SECONDS... -- KB...: one table row of medians.
+row() {
+  local name=$1 bytes=$2 seconds=$3 kb=$4
+  awk -v n="$name" -v b="$bytes" -v s="$seconds" -v k="$kb" 'BEGIN {
+    printf "%-44s %9.2f %10.0f %14.1f\n", n, s, b / 1048576 / (s > 0 ? s : 0.01), k / 1024 }'
+}
+
+header() {
+  printf "%-44s %9s %10s %14s\n" "command" "seconds" "MB/s" "peak RSS (MB)"
+}

@@ -1,0 +1,1727 @@
+//! The streaming template miner.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher as StdHasher};
+
+use crate::align::{align, align_into, Step};
+use crate::mask::{hash_bytes, Masked, TokenKind, WILDCARD};
+
+/// Identifier of a group of lines (one template).
+///
+/// Ids are assigned in order of first appearance, starting at 0, so the same
+/// input always yields the same ids. When the miner later finds that two
+/// groups are one (for example after seeing enough distinct values in a
+/// position to know it is variable), the younger group is merged into the
+/// older one: its id stays valid and [`Miner::resolve`] maps it to the
+/// surviving id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GroupId(pub u32);
+
+impl GroupId {
+    /// The overflow group: lines that needed a new template while the miner
+    /// was at its [`Config::max_templates`] cap. They are counted, never lost.
+    pub const OVERFLOW: GroupId = GroupId(u32::MAX);
+
+    /// Whether this is [`GroupId::OVERFLOW`].
+    pub fn is_overflow(self) -> bool {
+        self == Self::OVERFLOW
+    }
+}
+
+impl fmt::Display for GroupId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_overflow() {
+            f.write_str("overflow")
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
+/// Settings of a [`Miner`]. Every field has a documented default
+/// ([`Config::default`]); the defaults are meant for any log, no per-source
+/// tuning.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Maximum number of live templates (groups). A line that would need a
+    /// new template beyond it goes to [`GroupId::OVERFLOW`]. Default 10,000.
+    ///
+    /// It also bounds the rest of the state: at most 4 fixed-length
+    /// patterns per template on average, a lookup cache of 8 entries per
+    /// template, and at most 16 ids ever issued per template (merged ids
+    /// stay resolvable; past that, lines needing a new template go to the
+    /// overflow group too).
+    pub max_templates: usize,
+    /// Minimum share of plain tokens (words and names without masked parts)
+    /// that a line and a template must have in common for the line to join
+    /// it when their other differences look like values. Measured against
+    /// the larger of the two. Between 0 and 1. Default 0.7.
+    pub similarity: f64,
+    /// A token position becomes variable once this many lines that are
+    /// otherwise identical show this many distinct words in it (`root`,
+    /// `admin`, `guest`, `oracle` ...). Fewer distinct words are kept as
+    /// separate templates (`GET` / `POST` / `DELETE`). Default 4.
+    pub min_distinct_values: usize,
+    /// Maximum difference in token count between a line and a template it
+    /// may join (values that span several tokens, such as `18846 bytes
+    /// (18.4 KB)`). 0 disables variable-length matching. Default 4.
+    pub max_length_delta: usize,
+    /// Only the first `max_tokens` tokens of a line are compared; the rest
+    /// of a longer line is treated as one variable tail. Default 128.
+    pub max_tokens: usize,
+    /// Tokens longer than this many bytes are treated as variables. Default
+    /// 256.
+    pub max_token_bytes: usize,
+    /// Example lines kept with templates are truncated to this many bytes.
+    /// Default 4096.
+    pub max_example_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_templates: 10_000,
+            similarity: 0.7,
+            min_distinct_values: 4,
+            max_length_delta: 4,
+            max_tokens: 128,
+            max_token_bytes: 256,
+            max_example_bytes: 4096,
+        }
+    }
+}
+
+/// A template: the shared text of a group of lines, with statistics.
+#[derive(Clone, Debug)]
+pub struct Template {
+    id: GroupId,
+    tokens: Vec<Box<str>>,
+    count: u64,
+    first_line: u64,
+    last_line: u64,
+    example: String,
+}
+
+impl Template {
+    /// The group id (for a live template, its own root id).
+    pub fn id(&self) -> GroupId {
+        self.id
+    }
+
+    /// Template text: tokens joined by single spaces, variable parts shown
+    /// as `<*>`.
+    pub fn text(&self) -> String {
+        self.tokens.join(" ")
+    }
+
+    /// Template tokens (variable parts shown as `<*>`).
+    pub fn tokens(&self) -> impl Iterator<Item = &str> {
+        self.tokens.iter().map(|t| &**t)
+    }
+
+    /// Number of lines in the group (including merged groups).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Line number of the first line of the group.
+    pub fn first_line(&self) -> u64 {
+        self.first_line
+    }
+
+    /// Line number of the last line of the group.
+    pub fn last_line(&self) -> u64 {
+        self.last_line
+    }
+
+    /// The first line of the group, verbatim (without the line terminator),
+    /// truncated to [`Config::max_example_bytes`].
+    pub fn example(&self) -> &str {
+        &self.example
+    }
+
+    fn absorb(&mut self, other: &Template) {
+        self.count += other.count;
+        if other.first_line < self.first_line {
+            self.first_line = other.first_line;
+            self.example.clone_from(&other.example);
+        }
+        self.last_line = self.last_line.max(other.last_line);
+        merge_display(&mut self.tokens, &other.tokens);
+    }
+}
+
+/// Identity hasher for keys that already are hashes.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl StdHasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n);
+    }
+}
+
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
+/// One token of a shape.
+#[derive(Clone, Debug)]
+struct Tok {
+    text: Box<str>,
+    kind: TokenKind,
+    hash: u64,
+}
+
+impl Tok {
+    fn wild() -> Tok {
+        Tok {
+            text: WILDCARD.into(),
+            kind: TokenKind::Wild,
+            hash: hash_bytes(WILDCARD.as_bytes()),
+        }
+    }
+}
+
+/// A fixed-length token pattern. A group owns one or more shapes (several
+/// when lines of one event have different token counts).
+#[derive(Clone, Debug)]
+struct Shape {
+    toks: Vec<Tok>,
+    /// Sorted hashes of the plain tokens, for quick similarity bounds.
+    words: Box<[u64]>,
+    group: u32,
+    live: bool,
+}
+
+/// The streaming template miner. See the [crate documentation](crate).
+#[derive(Debug)]
+pub struct Miner {
+    config: Config,
+    masked: Masked,
+    shapes: Vec<Shape>,
+    /// Slots of dead shapes, reused first.
+    free_shapes: Vec<u32>,
+    live_shapes: usize,
+    /// Union-find parent of each group; `parent[g] == g` for roots.
+    parent: Vec<u32>,
+    /// Template of each group; meaningful for roots only.
+    groups: Vec<Template>,
+    live_groups: usize,
+    /// Live shapes by token count.
+    by_len: IdMap<u32, Vec<u32>>,
+    /// (token count, plain word) -> live shapes of that length holding the
+    /// word; shapes without plain words are listed under word 0. Candidate
+    /// templates for a line are those sharing a word with it.
+    postings: IdMap<u64, Vec<u32>>,
+    /// Masked-line hash -> shape that the line fits.
+    cache: IdMap<u64, u32>,
+    /// (position, word) -> number of templates created with that word at
+    /// that position, for the first positions only (header fields).
+    fields: IdMap<u64, u32>,
+    /// Words that just became known field values, to merge on.
+    promoted: Vec<(usize, u64)>,
+    cache_capacity: usize,
+    overflow: Template,
+    /// Last line number used.
+    last_line_no: u64,
+    /// Lines added.
+    total: u64,
+    /// Scratch buffers for comparisons across lengths.
+    scratch: Scratch,
+}
+
+#[derive(Debug, Default)]
+struct Scratch {
+    /// Sorted hashes of the plain words of the line being placed.
+    words: Vec<u64>,
+    /// How many of them are known header fields.
+    line_fields: usize,
+    /// Candidate shapes.
+    cands: Vec<u32>,
+    dp: Vec<u16>,
+    steps: Vec<Step>,
+}
+
+impl Default for Miner {
+    fn default() -> Self {
+        Miner::new(Config::default())
+    }
+}
+
+/// The other side of a comparison: a masked line or a template.
+#[derive(Clone, Copy)]
+enum Side<'a> {
+    Line(&'a Masked),
+    Shape(&'a [Tok]),
+}
+
+impl Side<'_> {
+    fn kind(&self, i: usize) -> TokenKind {
+        match self {
+            Side::Line(m) => m.kind(i),
+            Side::Shape(t) => t[i].kind,
+        }
+    }
+
+    fn hash(&self, i: usize) -> u64 {
+        match self {
+            Side::Line(m) => m.token_hash(i),
+            Side::Shape(t) => t[i].hash,
+        }
+    }
+
+    fn bytes(&self, i: usize) -> &[u8] {
+        match self {
+            Side::Line(m) => m.bytes(i),
+            Side::Shape(t) => t[i].text.as_bytes(),
+        }
+    }
+}
+
+/// Result of comparing a line with a shape.
+struct Candidate {
+    shape: u32,
+    score: u32,
+}
+
+impl Miner {
+    /// A miner with the given settings.
+    pub fn new(config: Config) -> Self {
+        let cache_capacity = config.max_templates.saturating_mul(8).max(1024);
+        Miner {
+            config,
+            masked: Masked::default(),
+            shapes: Vec::new(),
+            free_shapes: Vec::new(),
+            live_shapes: 0,
+            parent: Vec::new(),
+            groups: Vec::new(),
+            live_groups: 0,
+            by_len: IdMap::default(),
+            postings: IdMap::default(),
+            cache: IdMap::default(),
+            fields: IdMap::default(),
+            promoted: Vec::new(),
+            cache_capacity,
+            overflow: Template {
+                id: GroupId::OVERFLOW,
+                tokens: vec![WILDCARD.into()],
+                count: 0,
+                first_line: 0,
+                last_line: 0,
+                example: String::new(),
+            },
+            last_line_no: 0,
+            total: 0,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The settings in use.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Adds the next line and returns its group id (already resolved).
+    ///
+    /// Lines are numbered 1, 2, 3 ... in the order of calls to `add` (or as
+    /// given to [`Miner::add_numbered`]). A trailing `\r` / `\n` is ignored.
+    pub fn add(&mut self, line: &str) -> GroupId {
+        let n = self.last_line_no + 1;
+        self.add_numbered(line, n)
+    }
+
+    /// Adds a line with an explicit line number (used for
+    /// [`Template::first_line`] / [`Template::last_line`]); later calls to
+    /// [`Miner::add`] continue from `line_no + 1`.
+    pub fn add_numbered(&mut self, line: &str, line_no: u64) -> GroupId {
+        self.last_line_no = line_no;
+        self.total += 1;
+        let line = line.trim_end_matches(['\n', '\r']);
+        let mut masked = std::mem::take(&mut self.masked);
+        masked.fill(line, self.config.max_tokens, self.config.max_token_bytes);
+        let id = self.add_masked(&masked, line, line_no);
+        self.masked = masked;
+        id
+    }
+
+    fn add_masked(&mut self, m: &Masked, line: &str, line_no: u64) -> GroupId {
+        let h = m.seq_hash();
+        if let Some(&s) = self.cache.get(&h) {
+            let shape = &self.shapes[s as usize];
+            if shape.live && fits(&shape.toks, m) {
+                return self.hit(shape.group, line, line_no);
+            }
+        }
+        self.line_words(m);
+        if let Some(s) = self.find_fit(m) {
+            self.remember(h, s);
+            return self.hit(self.shapes[s as usize].group, line, line_no);
+        }
+        if let Some(c) = self.find_same_len(m) {
+            self.generalize_to(c.shape, m);
+            self.remember(h, c.shape);
+            let g = self.shapes[c.shape as usize].group;
+            let id = self.hit(g, line, line_no);
+            self.absorb_subsumed(c.shape);
+            return self.resolve(id);
+        }
+        if let Some(c) = self.find_other_len(m) {
+            let g = self.shapes[c.shape as usize].group;
+            let root = self.find(g);
+            if self.live_shapes < self.max_shapes() {
+                let s = self.push_shape(m, root);
+                self.remember(h, s);
+                let other = tokens_of(m);
+                merge_display(&mut self.groups[root as usize].tokens, &other);
+            }
+            let id = self.hit(root, line, line_no);
+            self.merge_promoted();
+            return self.resolve(id);
+        }
+        if self.live_groups >= self.config.max_templates
+            || self.live_shapes >= self.max_shapes()
+            || self.groups.len() >= self.max_ids()
+        {
+            return self.hit_overflow(line, line_no);
+        }
+        let g = self.new_group(m, line, line_no);
+        let s = self.push_shape(m, g);
+        self.remember(h, s);
+        self.hit(g, line, line_no);
+        self.merge_distinct(s);
+        self.merge_promoted();
+        self.resolve(GroupId(g))
+    }
+
+    /// Live shapes (fixed-length patterns; a template has one or a few).
+    fn max_shapes(&self) -> usize {
+        self.config.max_templates.saturating_mul(4).max(1)
+    }
+
+    /// Ids ever issued (each costs a few bytes for [`Miner::resolve`],
+    /// even after a merge).
+    fn max_ids(&self) -> usize {
+        self.config
+            .max_templates
+            .saturating_mul(16)
+            .min(u32::MAX as usize - 1)
+    }
+
+    /// Maps a group id returned earlier to the id of the group it belongs to
+    /// now (itself unless it was merged). [`GroupId::OVERFLOW`] maps to
+    /// itself, as do unknown ids.
+    pub fn resolve(&self, id: GroupId) -> GroupId {
+        if (id.0 as usize) < self.parent.len() {
+            GroupId(self.find(id.0))
+        } else {
+            id
+        }
+    }
+
+    /// The template of a group: any id is resolved first. `None` for ids
+    /// never returned; the overflow group is returned for
+    /// [`GroupId::OVERFLOW`] (with count 0 while empty).
+    pub fn get(&self, id: GroupId) -> Option<&Template> {
+        if id.is_overflow() {
+            return Some(&self.overflow);
+        }
+        if (id.0 as usize) < self.parent.len() {
+            Some(&self.groups[self.find(id.0) as usize])
+        } else {
+            None
+        }
+    }
+
+    /// The live templates, in order of id (first appearance). The overflow
+    /// group is not included: see [`Miner::overflow`].
+    pub fn templates(&self) -> impl Iterator<Item = &Template> {
+        self.groups
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.parent[*i] as usize == *i)
+            .map(|(_, t)| t)
+    }
+
+    /// Number of live templates.
+    pub fn len(&self) -> usize {
+        self.live_groups
+    }
+
+    /// Whether no template exists yet.
+    pub fn is_empty(&self) -> bool {
+        self.live_groups == 0
+    }
+
+    /// The overflow group (lines that found no template while at the cap).
+    pub fn overflow(&self) -> &Template {
+        &self.overflow
+    }
+
+    /// Number of lines in the overflow group.
+    pub fn overflow_count(&self) -> u64 {
+        self.overflow.count
+    }
+
+    /// Number of lines added (including the overflow group).
+    pub fn lines(&self) -> u64 {
+        self.total
+    }
+
+    // ---- internals ----
+
+    fn find(&self, mut g: u32) -> u32 {
+        while self.parent[g as usize] != g {
+            g = self.parent[g as usize];
+        }
+        g
+    }
+
+    fn remember(&mut self, h: u64, s: u32) {
+        if self.cache.len() >= self.cache_capacity {
+            self.cache.clear();
+        }
+        self.cache.insert(h, s);
+    }
+
+    fn hit(&mut self, g: u32, line: &str, line_no: u64) -> GroupId {
+        let root = self.find(g);
+        // Path compression keeps later lookups short.
+        let mut x = g;
+        while self.parent[x as usize] != root {
+            let next = self.parent[x as usize];
+            self.parent[x as usize] = root;
+            x = next;
+        }
+        let t = &mut self.groups[root as usize];
+        t.count += 1;
+        t.last_line = t.last_line.max(line_no);
+        if line_no < t.first_line {
+            t.first_line = line_no;
+            t.example = truncate(line, self.config.max_example_bytes).to_string();
+        }
+        GroupId(root)
+    }
+
+    fn hit_overflow(&mut self, line: &str, line_no: u64) -> GroupId {
+        let t = &mut self.overflow;
+        if t.count == 0 {
+            t.first_line = line_no;
+            t.example = truncate(line, self.config.max_example_bytes).to_string();
+        }
+        t.count += 1;
+        t.last_line = t.last_line.max(line_no);
+        GroupId::OVERFLOW
+    }
+
+    fn new_group(&mut self, m: &Masked, line: &str, line_no: u64) -> u32 {
+        let g = self.groups.len() as u32;
+        self.parent.push(g);
+        self.groups.push(Template {
+            id: GroupId(g),
+            tokens: tokens_of(m),
+            count: 0,
+            first_line: line_no,
+            last_line: line_no,
+            example: truncate(line, self.config.max_example_bytes).to_string(),
+        });
+        self.live_groups += 1;
+        g
+    }
+
+    fn push_shape(&mut self, m: &Masked, group: u32) -> u32 {
+        let toks: Vec<Tok> = (0..m.len())
+            .map(|i| Tok {
+                text: m.text(i).into(),
+                kind: m.kind(i),
+                hash: m.token_hash(i),
+            })
+            .collect();
+        let shape = Shape {
+            words: Box::new([]),
+            toks,
+            group,
+            live: true,
+        };
+        // Reuse the slot of a dead shape: memory follows the live shapes.
+        let s = match self.free_shapes.pop() {
+            Some(s) => {
+                self.shapes[s as usize] = shape;
+                s
+            }
+            None => {
+                self.shapes.push(shape);
+                (self.shapes.len() - 1) as u32
+            }
+        };
+        self.by_len.entry(m.len() as u32).or_default().push(s);
+        self.live_shapes += 1;
+        self.set_words(s);
+        for i in 0..m.len().min(FIELD_POSITIONS) {
+            if m.kind(i) == TokenKind::Word {
+                let key = field_key(i, m.token_hash(i));
+                if let Some(n) = self.fields.get_mut(&key) {
+                    *n = n.saturating_add(1);
+                    if *n == FIELD_MIN_TEMPLATES {
+                        self.promoted.push((i, m.token_hash(i)));
+                    }
+                } else if self.fields.len() < self.cache_capacity {
+                    self.fields.insert(key, 1);
+                }
+            }
+        }
+        s
+    }
+
+    /// Recomputes the plain words of shape `s` from its tokens and updates
+    /// the word index.
+    fn set_words(&mut self, s: u32) {
+        let shape = &mut self.shapes[s as usize];
+        let len = shape.toks.len() as u32;
+        let new = word_hashes(&shape.toks);
+        let old = std::mem::replace(&mut shape.words, new);
+        self.unindex(s, len, &old);
+        let words = std::mem::take(&mut self.shapes[s as usize].words);
+        let mut prev = None;
+        for &w in words.iter() {
+            if prev != Some(w) {
+                self.postings
+                    .entry(posting_key(len, w))
+                    .or_default()
+                    .push(s);
+                prev = Some(w);
+            }
+        }
+        if words.is_empty() {
+            self.postings
+                .entry(posting_key(len, 0))
+                .or_default()
+                .push(s);
+        }
+        self.shapes[s as usize].words = words;
+    }
+
+    fn unindex(&mut self, s: u32, len: u32, words: &[u64]) {
+        let mut remove = |key: u64| {
+            if let Some(v) = self.postings.get_mut(&key) {
+                if let Some(p) = v.iter().position(|&x| x == s) {
+                    v.swap_remove(p);
+                }
+                if v.is_empty() {
+                    self.postings.remove(&key);
+                }
+            }
+        };
+        let mut prev = None;
+        for &w in words {
+            if prev != Some(w) {
+                remove(posting_key(len, w));
+                prev = Some(w);
+            }
+        }
+        if words.is_empty() {
+            remove(posting_key(len, 0));
+        }
+    }
+
+    /// Live shapes of length `len` sharing a plain word with `words` (sorted)
+    /// or without plain words, into `out`: the [`MAX_CANDIDATES`] sharing
+    /// the most words, by index. Bounds the work per new line however many
+    /// templates there are.
+    fn candidates(&self, len: usize, words: &[u64], out: &mut Vec<u32>) {
+        out.clear();
+        let len = len as u32;
+        let mut lists: Vec<&[u32]> = Vec::new();
+        let mut prev = None;
+        for &w in words.iter().chain(std::iter::once(&0)) {
+            if prev == Some(w) {
+                continue;
+            }
+            prev = Some(w);
+            if let Some(v) = self.postings.get(&posting_key(len, w)) {
+                lists.push(v);
+            }
+        }
+        // Rare words first; very common words add little and cost much.
+        lists.sort_by_key(|l| l.len());
+        for l in lists {
+            if !out.is_empty() && out.len() + l.len() > MAX_POSTINGS {
+                break;
+            }
+            out.extend_from_slice(&l[..l.len().min(MAX_POSTINGS)]);
+        }
+        out.sort_unstable();
+        if out.len() <= MAX_CANDIDATES {
+            out.dedup();
+            return;
+        }
+        // Count shared words per shape (runs of equal ids), keep the best.
+        let mut counted: Vec<(u32, u32)> = Vec::new();
+        for &s in out.iter() {
+            match counted.last_mut() {
+                Some((id, n)) if *id == s => *n += 1,
+                _ => counted.push((s, 1)),
+            }
+        }
+        if counted.len() > MAX_CANDIDATES {
+            counted.select_nth_unstable_by(MAX_CANDIDATES - 1, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            counted.truncate(MAX_CANDIDATES);
+        }
+        out.clear();
+        out.extend(counted.iter().map(|c| c.0));
+        out.sort_unstable();
+    }
+
+    fn kill_shape(&mut self, s: u32) {
+        let shape = &mut self.shapes[s as usize];
+        if !shape.live {
+            return;
+        }
+        shape.live = false;
+        let len = shape.toks.len() as u32;
+        let words = std::mem::take(&mut shape.words);
+        shape.toks = Vec::new();
+        self.unindex(s, len, &words);
+        self.live_shapes -= 1;
+        if let Some(v) = self.by_len.get_mut(&len) {
+            if let Some(p) = v.iter().position(|&x| x == s) {
+                v.remove(p);
+            }
+        }
+        self.free_shapes.push(s);
+    }
+
+    /// Unions the groups of `a` and `b`; the older id survives.
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        let ra = self.find(a);
+        let rb = self.find(b);
+        if ra == rb {
+            return ra;
+        }
+        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        self.parent[gone as usize] = keep;
+        let other = std::mem::replace(
+            &mut self.groups[gone as usize],
+            Template {
+                id: GroupId(gone),
+                tokens: Vec::new(),
+                count: 0,
+                first_line: 0,
+                last_line: 0,
+                example: String::new(),
+            },
+        );
+        self.groups[keep as usize].absorb(&other);
+        self.live_groups -= 1;
+        keep
+    }
+
+    /// A live shape of the line's length that the line fits (constant
+    /// tokens equal, variables anything); the most specific one wins.
+    fn find_fit(&self, m: &Masked) -> Option<u32> {
+        let mut best: Option<(u32, usize)> = None;
+        for &s in &self.scratch.cands {
+            let shape = &self.shapes[s as usize];
+            // Every plain word of the template must be in the line.
+            if common(&shape.words, &self.scratch.words) < shape.words.len() {
+                continue;
+            }
+            let toks = &shape.toks;
+            if fits(toks, m) {
+                let lits = toks.iter().filter(|t| t.kind != TokenKind::Wild).count();
+                if best.is_none_or(|(_, b)| lits > b) {
+                    best = Some((s, lits));
+                }
+            }
+        }
+        best.map(|(s, _)| s)
+    }
+
+    /// A shape of the same length that the line matches except in
+    /// positions whose tokens look like values.
+    fn find_same_len(&self, m: &Masked) -> Option<Candidate> {
+        let mut best: Option<Candidate> = None;
+        let line_words = m.words();
+        for &s in &self.scratch.cands {
+            let shape = &self.shapes[s as usize];
+            // Upper bound first: equal words are common words.
+            let u = common(&shape.words, &self.scratch.words);
+            let tw = shape.words.len();
+            if !self.similar(u as u32, tw, line_words)
+                && (line_words - u > self.scratch.line_fields
+                    || tw - u > self.fields_in(&shape.toks))
+            {
+                continue;
+            }
+            let Some(score) = self.same_len_score(&shape.toks, tw, Side::Line(m), line_words)
+            else {
+                continue;
+            };
+            if best.as_ref().is_none_or(|b| score > b.score) {
+                best = Some(Candidate { shape: s, score });
+            }
+        }
+        best
+    }
+
+    /// Compares a template with a line (or another template) of the same
+    /// length: `Some(equal plain words)` when they are one event, that is
+    /// when every difference looks like a value and enough words match.
+    /// `tw` and `ow` are the numbers of plain words of each side.
+    fn same_len_score(&self, toks: &[Tok], tw: usize, other: Side<'_>, ow: usize) -> Option<u32> {
+        if tw == 0 || ow == 0 {
+            return None;
+        }
+        let mut matched = 0u32;
+        let mut differ = 0u32;
+        // Differences where a known field value (a word seen at this
+        // position in several templates: a host name, a level) faces a
+        // masked value or another field value; `field_t` / `field_o` count
+        // their plain words on each side.
+        let (mut field_t, mut field_o) = (0usize, 0usize);
+        let mut only_fields = true;
+        let mut last_differs = false;
+        for (i, t) in toks.iter().enumerate() {
+            let (ok, oh, ob) = (other.kind(i), other.hash(i), other.bytes(i));
+            if t.kind == TokenKind::Wild || ok == TokenKind::Wild && matches!(other, Side::Shape(_))
+            {
+                continue;
+            }
+            if t.hash == oh && t.text.as_bytes() == ob {
+                matched += u32::from(is_word(t.kind));
+                last_differs = false;
+            } else if evidenced(t.kind, t.text.as_bytes(), ok, ob) {
+                differ += 1;
+                last_differs = t.kind == TokenKind::Word;
+                if t.kind == TokenKind::Word && self.is_field(i, t.hash) {
+                    field_t += 1;
+                } else if ok == TokenKind::Word && self.is_field(i, oh) {
+                    field_o += 1;
+                } else {
+                    only_fields = false;
+                }
+            } else if t.kind == TokenKind::Word
+                && ok == TokenKind::Word
+                && self.is_field(i, t.hash)
+                && self.is_field(i, oh)
+            {
+                // Two known values of a header field (levels, states).
+                differ += 1;
+                field_t += 1;
+                field_o += 1;
+                last_differs = true;
+            } else {
+                return None;
+            }
+        }
+        // A line ends in its message: a different final word is a
+        // different message (`... HTTPS` / `... SOCKS5`), while header
+        // fields (hosts, ids) come first.
+        if last_differs || differ == 0 {
+            return None;
+        }
+        let similar = if only_fields {
+            matched >= 1
+                && f64::from(matched)
+                    >= self.config.similarity
+                        * tw.saturating_sub(field_t).max(ow.saturating_sub(field_o)) as f64
+        } else {
+            self.similar(matched, tw, ow)
+        };
+        similar.then_some(matched)
+    }
+
+    /// Fills the scratch with the sorted plain-word hashes of the line.
+    fn line_words(&mut self, m: &Masked) {
+        let mut words = std::mem::take(&mut self.scratch.words);
+        words.clear();
+        words.extend(
+            (0..m.len())
+                .filter(|&i| is_word(m.kind(i)))
+                .map(|i| m.token_hash(i)),
+        );
+        words.sort_unstable();
+        let mut cands = std::mem::take(&mut self.scratch.cands);
+        self.candidates(m.len(), &words, &mut cands);
+        self.scratch.cands = cands;
+        self.scratch.words = words;
+        self.scratch.line_fields = (0..m.len().min(FIELD_POSITIONS))
+            .filter(|&i| m.kind(i) == TokenKind::Word && self.is_field(i, m.token_hash(i)))
+            .count();
+    }
+
+    /// Runs [`Miner::merge_on_field`] for words that just became fields.
+    fn merge_promoted(&mut self) {
+        while let Some((pos, h)) = self.promoted.pop() {
+            self.merge_on_field(pos, h);
+        }
+    }
+
+    /// After a word became a known field value at `pos`: templates holding
+    /// it there may now be one event with templates that differ only in
+    /// such fields (lines seen before the field was known). Merges them.
+    fn merge_on_field(&mut self, pos: usize, h: u64) {
+        let mut lens: Vec<u32> = self
+            .by_len
+            .keys()
+            .copied()
+            .filter(|&l| l as usize > pos)
+            .collect();
+        lens.sort_unstable();
+        let mut cands = Vec::new();
+        for len in lens {
+            let Some(posting) = self.postings.get(&posting_key(len, h)) else {
+                continue;
+            };
+            let mut holders: Vec<u32> = posting
+                .iter()
+                .copied()
+                .filter(|&s| {
+                    let t = &self.shapes[s as usize].toks[pos];
+                    t.kind == TokenKind::Word && t.hash == h
+                })
+                .collect();
+            holders.sort_unstable();
+            for s in holders {
+                if !self.shapes[s as usize].live {
+                    continue;
+                }
+                let me = &self.shapes[s as usize];
+                self.candidates(len as usize, &me.words, &mut cands);
+                let others: Vec<u32> = cands
+                    .iter()
+                    .copied()
+                    .filter(|&o| {
+                        let other = &self.shapes[o as usize];
+                        o != s
+                            && self
+                                .same_len_score(
+                                    &me.toks,
+                                    me.words.len(),
+                                    Side::Shape(&other.toks),
+                                    other.words.len(),
+                                )
+                                .is_some()
+                    })
+                    .collect();
+                for o in others {
+                    if !self.shapes[o as usize].live || !self.shapes[s as usize].live {
+                        continue;
+                    }
+                    let (keep, gone) = if s < o { (s, o) } else { (o, s) };
+                    let other = std::mem::take(&mut self.shapes[gone as usize].toks);
+                    for (t, u) in self.shapes[keep as usize].toks.iter_mut().zip(&other) {
+                        if t.kind != TokenKind::Wild && (t.hash != u.hash || t.text != u.text) {
+                            *t = Tok::wild();
+                        }
+                    }
+                    self.shapes[gone as usize].toks = other;
+                    self.set_words(keep);
+                    let (ga, gb) = (
+                        self.shapes[keep as usize].group,
+                        self.shapes[gone as usize].group,
+                    );
+                    let root = self.union(ga, gb);
+                    self.kill_shape(gone);
+                    let toks: Vec<Box<str>> = self.shapes[keep as usize]
+                        .toks
+                        .iter()
+                        .map(|t| t.text.clone())
+                        .collect();
+                    merge_display(&mut self.groups[root as usize].tokens, &toks);
+                    self.absorb_subsumed(keep);
+                    if gone == s || !self.shapes[s as usize].live {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the plain word with hash `h` was seen at position `pos` in
+    /// at least [`FIELD_MIN_TEMPLATES`] templates.
+    fn is_field(&self, pos: usize, h: u64) -> bool {
+        pos < FIELD_POSITIONS
+            && self
+                .fields
+                .get(&field_key(pos, h))
+                .is_some_and(|&n| n >= FIELD_MIN_TEMPLATES)
+    }
+
+    /// Number of plain words of a pattern that are known header fields.
+    fn fields_in(&self, toks: &[Tok]) -> usize {
+        toks.iter()
+            .take(FIELD_POSITIONS)
+            .enumerate()
+            .filter(|(i, t)| t.kind == TokenKind::Word && self.is_field(*i, t.hash))
+            .count()
+    }
+
+    /// Whether `matched` equal plain tokens are enough for two patterns
+    /// with `a` and `b` plain tokens.
+    fn similar(&self, matched: u32, a: usize, b: usize) -> bool {
+        matched as usize >= MIN_MATCHED_WORDS
+            && f64::from(matched) >= self.config.similarity * a.max(b) as f64
+    }
+
+    /// A shape of a nearby length that aligns with the line, all unaligned
+    /// stretches looking like values.
+    fn find_other_len(&mut self, m: &Masked) -> Option<Candidate> {
+        let n = m.len();
+        let d = self.config.max_length_delta;
+        if d == 0 || n == 0 {
+            return None;
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let line_words = scratch.words.len();
+        let line_fields = scratch.line_fields;
+        let mut best: Option<Candidate> = None;
+        let lo = n.saturating_sub(d).max(1);
+        for len in lo..=n + d {
+            if len == n {
+                continue;
+            }
+            let mut cands = std::mem::take(&mut scratch.cands);
+            self.candidates(len, &scratch.words, &mut cands);
+            for &s in &cands {
+                let shape = &self.shapes[s as usize];
+                let tw = shape.words.len();
+                // Upper bounds first: aligned words are common words; with
+                // fewer than the similarity rules need, every word left
+                // over must be a header field.
+                let u = common(&shape.words, &scratch.words);
+                if u == 0 {
+                    continue;
+                }
+                if !self.similar(u as u32, tw, line_words)
+                    && (line_words - u > line_fields || tw - u > self.fields_in(&shape.toks))
+                {
+                    continue;
+                }
+                if let Some(score) = self.cross_score(&shape.toks, m, &mut scratch) {
+                    if best.as_ref().is_none_or(|b| score > b.score) {
+                        best = Some(Candidate { shape: s, score });
+                    }
+                }
+            }
+            scratch.cands = cands;
+        }
+        self.scratch = scratch;
+        best
+    }
+
+    fn cross_score(&self, toks: &[Tok], m: &Masked, scratch: &mut Scratch) -> Option<u32> {
+        // Equal tokens weigh more than a variable standing for anything.
+        let score = |i: usize, j: usize| {
+            let t = &toks[i];
+            if tok_eq(t, m, j) {
+                2
+            } else {
+                u16::from(t.kind == TokenKind::Wild)
+            }
+        };
+        align_into(
+            toks.len(),
+            m.len(),
+            score,
+            &mut scratch.dp,
+            &mut scratch.steps,
+        );
+        let mut matched = 0u32;
+        let (mut field_a, mut field_b) = (0usize, 0usize);
+        let mut only_fields = true;
+        for st in &scratch.steps {
+            match *st {
+                Step::Match(i, _) => matched += u32::from(is_word(toks[i].kind)),
+                Step::Gap { a0, a1, b0, b1 } => {
+                    if a1 - a0 > MAX_GAP || b1 - b0 > MAX_GAP {
+                        return None;
+                    }
+                    // Every unaligned token must look like a value, a unit
+                    // or a known header field.
+                    let insertion = a0 == a1 || b0 == b1;
+                    for (i, t) in toks.iter().enumerate().take(a1).skip(a0) {
+                        if t.kind == TokenKind::Wild {
+                            // A pure variable: a list of values of varying
+                            // length.
+                        } else if self.is_field(i, t.hash) && t.kind == TokenKind::Word {
+                            field_a += 1;
+                        } else if gap_token(t.kind, &t.text, insertion) {
+                            only_fields = false;
+                        } else {
+                            return None;
+                        }
+                    }
+                    for j in b0..b1 {
+                        if m.kind(j) == TokenKind::Wild {
+                        } else if m.kind(j) == TokenKind::Word && self.is_field(j, m.token_hash(j))
+                        {
+                            field_b += 1;
+                        } else if gap_token(m.kind(j), m.text(j), insertion) {
+                            only_fields = false;
+                        } else {
+                            return None;
+                        }
+                    }
+                }
+            }
+        }
+        let (tw, lw) = (words(toks), m.words());
+        let similar = if only_fields {
+            matched >= 1
+                && f64::from(matched)
+                    >= self.config.similarity * (tw - field_a).max(lw - field_b) as f64
+        } else {
+            self.similar(matched, tw, lw)
+        };
+        similar.then_some(matched)
+    }
+
+    /// Turns the positions where `m` differs from shape `s` into variables.
+    fn generalize_to(&mut self, s: u32, m: &Masked) {
+        let shape = &mut self.shapes[s as usize];
+        for (i, t) in shape.toks.iter_mut().enumerate() {
+            if t.kind != TokenKind::Wild && !(tok_eq(t, m, i)) {
+                *t = Tok::wild();
+            }
+        }
+        let toks: Vec<Box<str>> = shape.toks.iter().map(|t| t.text.clone()).collect();
+        let group = shape.group;
+        self.set_words(s);
+        let root = self.find(group);
+        merge_display(&mut self.groups[root as usize].tokens, &toks);
+    }
+
+    /// After shape `s` became more general, merges every other live shape
+    /// of its length that it now covers.
+    fn absorb_subsumed(&mut self, s: u32) {
+        let len = self.shapes[s as usize].toks.len() as u32;
+        loop {
+            let Some(bucket) = self.by_len.get(&len) else {
+                return;
+            };
+            let me = &self.shapes[s as usize].toks;
+            let Some(o) = bucket
+                .iter()
+                .copied()
+                .find(|&o| o != s && unifiable(me, &self.shapes[o as usize].toks))
+            else {
+                return;
+            };
+            // Lines fitting both shapes exist: one event. Keep the union.
+            let other = std::mem::take(&mut self.shapes[o as usize].toks);
+            for (t, u) in self.shapes[s as usize].toks.iter_mut().zip(&other) {
+                if u.kind == TokenKind::Wild {
+                    *t = Tok::wild();
+                }
+            }
+            self.shapes[o as usize].toks = other;
+            self.set_words(s);
+            let (ga, gb) = (self.shapes[s as usize].group, self.shapes[o as usize].group);
+            self.union(ga, gb);
+            self.kill_shape(o);
+            let root = self.find(self.shapes[s as usize].group);
+            let toks: Vec<Box<str>> = self.shapes[s as usize]
+                .toks
+                .iter()
+                .map(|t| t.text.clone())
+                .collect();
+            merge_display(&mut self.groups[root as usize].tokens, &toks);
+        }
+    }
+
+    /// The "distinct values" rule: when `min_distinct_values` live shapes of
+    /// one length are identical except in one position holding distinct
+    /// literal words, that position is variable: they merge into one.
+    fn merge_distinct(&mut self, s: u32) {
+        let k = self.config.min_distinct_values;
+        if k < 2 {
+            return;
+        }
+        let len = self.shapes[s as usize].toks.len();
+        let mut bucket = std::mem::take(&mut self.scratch.cands);
+        self.candidates(len, &self.shapes[s as usize].words, &mut bucket);
+        self.merge_distinct_among(s, &bucket);
+        self.scratch.cands = bucket;
+    }
+
+    fn merge_distinct_among(&mut self, s: u32, bucket: &[u32]) {
+        let k = self.config.min_distinct_values;
+        // Position -> shapes that differ from `s` in plain words only there
+        // (other differences must be evidenced value differences).
+        let mut per_pos: Vec<(usize, Vec<u32>)> = Vec::new();
+        let me = &self.shapes[s as usize].toks;
+        for &o in bucket {
+            if o == s {
+                continue;
+            }
+            let other = &self.shapes[o as usize].toks;
+            let mut word_diff = None;
+            let mut n_word = 0;
+            let mut matched = 0u32;
+            for (i, (a, b)) in me.iter().zip(other.iter()).enumerate() {
+                if a.kind == TokenKind::Wild || b.kind == TokenKind::Wild {
+                    continue;
+                }
+                if a.hash == b.hash && a.text == b.text {
+                    matched += u32::from(is_word(a.kind));
+                } else if evidenced(a.kind, a.text.as_bytes(), b.kind, b.text.as_bytes()) {
+                } else {
+                    n_word += 1;
+                    word_diff = Some(i);
+                    if n_word > 1 {
+                        break;
+                    }
+                }
+            }
+            let Some(p) = word_diff else {
+                continue;
+            };
+            if n_word != 1 || !self.similar(matched, words(me), words(other)) {
+                continue;
+            }
+            match per_pos.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, v)) => v.push(o),
+                None => per_pos.push((p, vec![o])),
+            }
+        }
+        // Count distinct words per position; keep the best position.
+        let mut best: Option<(usize, Vec<u32>, usize)> = None;
+        for (p, v) in per_pos {
+            let mut words: Vec<u64> = v
+                .iter()
+                .map(|&o| self.shapes[o as usize].toks[p].hash)
+                .chain(std::iter::once(me[p].hash))
+                .collect();
+            words.sort_unstable();
+            words.dedup();
+            if words.len() >= k && best.as_ref().is_none_or(|b| words.len() > b.2) {
+                best = Some((p, v, words.len()));
+            }
+        }
+        let Some((p, mut members, _)) = best else {
+            return;
+        };
+        members.push(s);
+        members.sort_unstable();
+        let target = members[0];
+        // The generalized template: variable wherever members differ.
+        let mut merged = self.shapes[target as usize].toks.clone();
+        for &o in &members[1..] {
+            for (t, u) in merged.iter_mut().zip(&self.shapes[o as usize].toks) {
+                if t.kind != TokenKind::Wild
+                    && (u.kind == TokenKind::Wild || u.hash != t.hash || u.text != t.text)
+                {
+                    *t = Tok::wild();
+                }
+            }
+        }
+        merged[p] = Tok::wild();
+        // Keep enough constant text: a template of nothing but variables
+        // and a header would swallow unrelated lines.
+        let constants = merged.iter().filter(|t| t.kind != TokenKind::Wild).count();
+        if constants < MIN_CONSTANTS_AFTER_MERGE {
+            return;
+        }
+        self.shapes[target as usize].toks = merged;
+        self.set_words(target);
+        for &o in &members[1..] {
+            let (ga, gb) = (
+                self.shapes[target as usize].group,
+                self.shapes[o as usize].group,
+            );
+            self.union(ga, gb);
+            self.kill_shape(o);
+        }
+        let root = self.find(self.shapes[target as usize].group);
+        let toks: Vec<Box<str>> = self.shapes[target as usize]
+            .toks
+            .iter()
+            .map(|t| t.text.clone())
+            .collect();
+        merge_display(&mut self.groups[root as usize].tokens, &toks);
+        self.absorb_subsumed(target);
+    }
+}
+
+/// Header fields are looked for in the first positions only.
+const FIELD_POSITIONS: usize = 8;
+
+/// A word seen at one position in this many templates is a field value.
+const FIELD_MIN_TEMPLATES: u32 = 3;
+
+fn field_key(pos: usize, h: u64) -> u64 {
+    (h ^ (pos as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).rotate_left(17)
+}
+
+/// Fewest equal plain tokens (words, names) for two patterns to be
+/// similar.
+const MIN_MATCHED_WORDS: usize = 3;
+
+/// Longest unaligned stretch (tokens) between a line and a template of
+/// another length.
+const MAX_GAP: usize = 4;
+
+/// Whether a token kind is constant text without masked parts.
+fn is_word(k: TokenKind) -> bool {
+    matches!(k, TokenKind::Word | TokenKind::Value)
+}
+
+/// Number of plain tokens in a pattern.
+fn words(toks: &[Tok]) -> usize {
+    toks.iter().filter(|t| is_word(t.kind)).count()
+}
+
+/// The distinct-values rule never leaves a template with fewer constant
+/// tokens than this.
+const MIN_CONSTANTS_AFTER_MERGE: usize = 3;
+
+/// Whether template token `t` equals token `i` of the masked line.
+#[inline]
+fn tok_eq(t: &Tok, m: &Masked, i: usize) -> bool {
+    t.hash == m.token_hash(i) && t.text.as_bytes() == m.bytes(i)
+}
+
+/// Sorted hashes of the plain tokens of a pattern.
+fn word_hashes(toks: &[Tok]) -> Box<[u64]> {
+    let mut v: Vec<u64> = toks
+        .iter()
+        .filter(|t| is_word(t.kind))
+        .map(|t| t.hash)
+        .collect();
+    v.sort_unstable();
+    v.into_boxed_slice()
+}
+
+/// Most templates of one length compared with a new line (those sharing
+/// the most words with it).
+const MAX_CANDIDATES: usize = 64;
+
+/// Most index entries gathered when looking for candidates.
+const MAX_POSTINGS: usize = 1024;
+
+fn posting_key(len: u32, w: u64) -> u64 {
+    (w ^ u64::from(len).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)).rotate_left(23)
+}
+
+/// Size of the multiset intersection of two sorted slices.
+fn common(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        n += usize::from(x == y);
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+    n
+}
+
+/// Whether the masked line fits the shape: same length, every constant
+/// token equal.
+fn fits(toks: &[Tok], m: &Masked) -> bool {
+    toks.len() == m.len()
+        && toks
+            .iter()
+            .enumerate()
+            .all(|(i, t)| t.kind == TokenKind::Wild || (tok_eq(t, m, i)))
+}
+
+/// Whether two shapes can match a common line: same length, every position
+/// equal or variable in one of them.
+fn unifiable(a: &[Tok], b: &[Tok]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.kind == TokenKind::Wild
+                || y.kind == TokenKind::Wild
+                || (x.hash == y.hash && x.text == y.text)
+        })
+}
+
+/// Whether two differing tokens at one position are evidence of a variable:
+/// one side is fully variable, or both look like values (masked values,
+/// file or host names, paths), or a masked value faces a plain word (a host
+/// name with and without digits, say). Two different plain words are no
+/// evidence (`opened` / `closed`); they need the distinct-values rule.
+///
+/// `key=...` pairs with different keys (`count=3` / `requested=false`) are
+/// no evidence either: they are different fields.
+fn evidenced(a: TokenKind, at: &[u8], b: TokenKind, bt: &[u8]) -> bool {
+    use TokenKind::*;
+    let kinds = match (a, b) {
+        (Wild, _) | (_, Wild) => return true,
+        (Word, Word) | (Word, Value) | (Value, Word) => false,
+        _ => true,
+    };
+    kinds && same_key(at, bt)
+}
+
+/// Whether two tokens do not have different keys.
+fn same_key(a: &[u8], b: &[u8]) -> bool {
+    match (key_of(a), key_of(b)) {
+        (Some(ka), Some(kb)) => ka == kb,
+        _ => true,
+    }
+}
+
+/// The key of a `key=value` token (`uid` in `(uid=0)`), if it has one.
+fn key_of(t: &[u8]) -> Option<&[u8]> {
+    let eq = t.iter().position(|&c| c == b'=')?;
+    let start = t[..eq]
+        .iter()
+        .rposition(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-')))
+        .map_or(0, |p| p + 1);
+    (start < eq).then(|| &t[start..eq])
+}
+
+/// Whether a token may stand in an unaligned stretch between a line and a
+/// template of another length: values and unit words; only masked values
+/// and units may be inserted (an extra `user=root` is another event).
+fn gap_token(kind: TokenKind, text: &str, insertion: bool) -> bool {
+    match kind {
+        TokenKind::Wild | TokenKind::Masked => true,
+        TokenKind::Value => !insertion,
+        TokenKind::Word => is_unit(text),
+    }
+}
+
+/// Unit words that follow a number inside a value (`18.4 KB`, `3 sec`).
+fn is_unit(t: &str) -> bool {
+    let w = t.trim_matches(|c: char| !c.is_ascii_alphabetic());
+    if w.len() != t.len() && w.len() + 2 < t.len() {
+        return false;
+    }
+    matches!(
+        w.to_ascii_lowercase().as_str(),
+        "b" | "kb"
+            | "mb"
+            | "gb"
+            | "tb"
+            | "kib"
+            | "mib"
+            | "gib"
+            | "tib"
+            | "bytes"
+            | "byte"
+            | "ns"
+            | "us"
+            | "ms"
+            | "s"
+            | "sec"
+            | "secs"
+            | "second"
+            | "seconds"
+            | "min"
+            | "mins"
+            | "minutes"
+            | "h"
+            | "hr"
+            | "hrs"
+            | "hours"
+    )
+}
+
+fn tokens_of(m: &Masked) -> Vec<Box<str>> {
+    (0..m.len()).map(|i| m.text(i).into()).collect()
+}
+
+/// Generalizes the display tokens `a` with `b`: equal tokens stay, different
+/// ones become `<*>`; with different lengths, unaligned stretches become a
+/// single `<*>`.
+fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>]) {
+    if a.len() == b.len() {
+        for (x, y) in a.iter_mut().zip(b) {
+            if x != y {
+                *x = WILDCARD.into();
+            }
+        }
+        return;
+    }
+    if b.is_empty() {
+        return;
+    }
+    let steps = align(a.len(), b.len(), |i, j| {
+        if a[i] == b[j] {
+            2
+        } else {
+            u16::from(&*a[i] == WILDCARD || &*b[j] == WILDCARD)
+        }
+    });
+    let mut out: Vec<Box<str>> = Vec::with_capacity(a.len().max(b.len()));
+    for st in steps {
+        match st {
+            Step::Match(i, j) => out.push(if a[i] == b[j] {
+                a[i].clone()
+            } else {
+                WILDCARD.into()
+            }),
+            Step::Gap { .. } => {
+                if out.last().is_none_or(|t| &**t != WILDCARD) {
+                    out.push(WILDCARD.into());
+                }
+            }
+        }
+    }
+    *a = out;
+}
+
+fn truncate(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn miner() -> Miner {
+        Miner::new(Config::default())
+    }
+
+    fn text(m: &Miner, id: GroupId) -> String {
+        m.get(id).unwrap().text()
+    }
+
+    #[test]
+    fn values_fold_into_one_template() {
+        let mut m = miner();
+        let a = m.add("2024-01-01 10:00:01 INFO worker 7 started in 35 ms on 10.0.0.1:80");
+        let b = m.add("2024-01-02 11:22:33 INFO worker 12 started in 4 ms on 10.0.0.2:8080");
+        assert_eq!(a, b);
+        assert_eq!(text(&m, a), "<*> INFO worker <*> started in <*> ms on <*>");
+        assert_eq!(m.get(a).unwrap().count(), 2);
+        assert_eq!(m.len(), 1);
+    }
+
+    #[test]
+    fn different_words_stay_apart() {
+        let mut m = miner();
+        let a = m.add("Jun 14 15:16:01 host sshd[1]: session opened for user root");
+        let b = m.add("Jun 14 15:16:02 host sshd[2]: session closed for user root");
+        let c = m.add("Jun 14 15:16:03 host api[3]: \"GET /a HTTP/1.1\" status: 200");
+        let d = m.add("Jun 14 15:16:04 host api[3]: \"POST /a HTTP/1.1\" status: 200");
+        let ids = [a, b, c, d].map(|x| m.resolve(x));
+        for i in 0..4 {
+            for j in i + 1..4 {
+                assert_ne!(ids[i], ids[j], "{i} {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn many_distinct_words_make_a_variable() {
+        let mut m = miner();
+        let users = ["admin", "oracle", "test", "guest", "ubuntu"];
+        let line = |i: usize| {
+            format!(
+                "Dec 10 06:55:{i:02} LabSZ sshd[24200]: Invalid user {} from 1.2.3.{i}",
+                users[i]
+            )
+        };
+        let mut ids: Vec<GroupId> = (0..3).map(|i| m.add(&line(i))).collect();
+        // Three distinct words are not enough ...
+        assert_eq!(m.len(), 3);
+        assert_ne!(m.resolve(ids[0]), m.resolve(ids[2]));
+        // ... the fourth merges them; old ids resolve to the oldest.
+        ids.push(m.add(&line(3)));
+        ids.push(m.add(&line(4)));
+        let root = m.resolve(ids[0]);
+        assert_eq!(root, ids[0]);
+        for id in &ids {
+            assert_eq!(m.resolve(*id), root);
+        }
+        assert_eq!(
+            ids[4], root,
+            "a later line joins the merged template directly"
+        );
+        let t = m.get(ids[1]).unwrap();
+        assert_eq!(t.count(), 5);
+        assert_eq!(t.text(), "<*> LabSZ sshd[<*>]: Invalid user <*> from <*>");
+        assert_eq!(m.templates().count(), 1);
+    }
+
+    #[test]
+    fn sizes_with_extra_tokens_join() {
+        let mut m = miner();
+        let a = m.add("[10.30 16:49:07] chrome.exe - proxy:5070 close, 403 bytes sent, 426 bytes received, lifetime <1 sec");
+        let b = m.add("[10.30 16:49:08] chrome.exe - proxy:5070 close, 451 bytes sent, 18846 bytes (18.4 KB) received, lifetime <1 sec");
+        let c = m.add("[10.30 16:49:09] chrome.exe - proxy:5070 close, 0 bytes sent, 0 bytes received, lifetime 00:01");
+        assert_eq!(m.resolve(a), m.resolve(b));
+        assert_eq!(m.resolve(a), m.resolve(c));
+        // An extra plain word is another event.
+        let d = m.add("[10.30 16:49:09] chrome.exe - proxy:5070 close, 0 bytes sent, 0 bytes received, lifetime 00:01 aborted");
+        assert_ne!(m.resolve(a), m.resolve(d));
+    }
+
+    #[test]
+    fn host_with_and_without_digits_join() {
+        let mut m = miner();
+        let a = m.add("Jul  1 09:01:05 calvisitor-10-105-160-95 kernel[0]: Thermal pressure state: 1 Memory pressure state: 0");
+        let b = m.add("Jul  1 09:02:05 authorMacBook-Pro kernel[0]: Thermal pressure state: 0 Memory pressure state: 0");
+        assert_eq!(m.resolve(a), m.resolve(b));
+    }
+
+    #[test]
+    fn header_fields_merge_once_known() {
+        // A state column with a few values, each seen with several messages.
+        let mut m = miner();
+        let mut ids = Vec::new();
+        for (i, msg) in ["Link ok", "Link error", "Link in reset", "Fan failed"]
+            .iter()
+            .enumerate()
+        {
+            for state in ["error", "bcast-error"] {
+                ids.push(m.add(&format!(
+                    "{i}00 Interconnect-0T0{i} switch_module {state} 10{i} 1 {msg}"
+                )));
+            }
+        }
+        // Once `error` / `bcast-error` are known fields, the same message
+        // under either state is one template ...
+        assert_eq!(m.resolve(ids[0]), m.resolve(ids[1]));
+        assert_eq!(m.resolve(ids[2]), m.resolve(ids[3]));
+        // ... and different messages stay apart.
+        assert_ne!(m.resolve(ids[0]), m.resolve(ids[2]));
+        assert_ne!(m.resolve(ids[2]), m.resolve(ids[4]));
+    }
+
+    #[test]
+    fn different_keys_are_different_fields() {
+        let mut m = miner();
+        let a = m.add("D Display: stopScan mWifiDisplayScanRequestCount=0 now");
+        let b = m.add("D Display: stopScan record.mWifiDisplayScanRequested=false now");
+        assert_ne!(m.resolve(a), m.resolve(b));
+        assert_eq!(key_of(b"(uid=0)"), Some(&b"uid"[..]));
+        assert_eq!(key_of(b"=x"), None);
+        assert_eq!(key_of(b"plain"), None);
+    }
+
+    #[test]
+    fn overflow_counts_lines_beyond_the_cap() {
+        let mut m = Miner::new(Config {
+            max_templates: 2,
+            ..Config::default()
+        });
+        assert!(m.is_empty());
+        let a = m.add("alpha beta gamma");
+        let b = m.add("delta epsilon zeta eta");
+        let c = m.add("one two three four five");
+        let d = m.add("alpha beta gamma");
+        assert!(!a.is_overflow() && !b.is_overflow());
+        assert!(c.is_overflow());
+        assert_eq!(c.to_string(), "overflow");
+        assert_eq!(d, a, "existing templates keep matching at the cap");
+        assert_eq!(m.overflow_count(), 1);
+        assert_eq!(m.overflow().example(), "one two three four five");
+        assert_eq!(m.overflow().first_line(), 3);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m.lines(), 4);
+        let total: u64 = m.templates().map(Template::count).sum::<u64>() + m.overflow_count();
+        assert_eq!(total, 4);
+    }
+
+    #[test]
+    fn deterministic() {
+        let lines: Vec<String> = (0..300)
+            .map(|i| match i % 5 {
+                0 => format!("2024-01-01 00:00:{:02} INFO user u{} logged in", i % 60, i),
+                1 => format!(
+                    "2024-01-01 00:00:{:02} WARN disk {} almost full",
+                    i % 60,
+                    ["sda", "sdb", "sdc", "sdd", "sde"][i % 3]
+                ),
+                2 => format!(
+                    "2024-01-01 00:00:{:02} INFO request id={} took {} ms",
+                    i % 60,
+                    i * 7,
+                    i % 13
+                ),
+                3 => format!(
+                    "2024-01-01 00:00:{:02} ERROR peer {} reset connection",
+                    i % 60,
+                    ["alice", "bob", "carol", "dave", "erin", "frank"][i % 6]
+                ),
+                _ => format!("2024-01-01 00:00:{:02} DEBUG tick", i % 60),
+            })
+            .collect();
+        let run = || {
+            let mut m = miner();
+            let ids: Vec<GroupId> = lines.iter().map(|l| m.add(l)).collect();
+            let resolved: Vec<GroupId> = ids.iter().map(|&i| m.resolve(i)).collect();
+            let texts: Vec<String> = m.templates().map(Template::text).collect();
+            (ids, resolved, texts)
+        };
+        assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn line_numbers_and_examples() {
+        let mut m = miner();
+        let a = m.add("x 1 y\r\n");
+        m.add("unrelated words here");
+        let b = m.add_numbered("x 22 y", 10);
+        let c = m.add("x 333 y");
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+        let t = m.get(a).unwrap();
+        assert_eq!(t.id(), a);
+        assert_eq!((t.first_line(), t.last_line(), t.count()), (1, 11, 3));
+        assert_eq!(t.example(), "x 1 y");
+        assert_eq!(t.tokens().collect::<Vec<_>>(), ["x", "<*>", "y"]);
+        assert!(m.get(GroupId(99)).is_none());
+        assert_eq!(m.resolve(GroupId(99)), GroupId(99));
+    }
+
+    #[test]
+    fn long_lines_are_bounded() {
+        let mut m = Miner::new(Config {
+            max_tokens: 4,
+            max_token_bytes: 8,
+            max_example_bytes: 5,
+            ..Config::default()
+        });
+        let a = m.add("a b c d e f g");
+        let b = m.add("a b c x y");
+        assert_eq!(a, b, "tokens past max_tokens are one variable tail");
+        let c = m.add("p verylongtoken_one q");
+        let d = m.add("p verylongtoken_two q");
+        assert_eq!(c, d, "over-long tokens are variables");
+        assert_eq!(m.get(a).unwrap().example(), "a b c");
+        let e = m.add("é é é");
+        assert_eq!(m.get(e).unwrap().example(), "é é");
+    }
+
+    #[test]
+    fn empty_and_blank_lines() {
+        let mut m = miner();
+        let a = m.add("");
+        let b = m.add("   ");
+        assert_eq!(a, b);
+        assert_eq!(m.get(a).unwrap().text(), "");
+    }
+
+    #[test]
+    fn display_merges_lengths() {
+        let mut t: Vec<Box<str>> = ["a", "b", "c"].map(Into::into).to_vec();
+        merge_display(&mut t, &["a", "x", "y", "c"].map(Into::into));
+        assert_eq!(t.join(" "), "a <*> c");
+        merge_display(&mut t, &["a", "q", "d"].map(Into::into));
+        assert_eq!(t.join(" "), "a <*> <*>");
+    }
+}

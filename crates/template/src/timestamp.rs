@@ -1,0 +1,290 @@
+//! Detection of a timestamp at the start of a log line.
+//!
+//! A small hand-written scanner (no regex) for the common shapes:
+//!
+//! | shape | example |
+//! | --- | --- |
+//! | ISO 8601 / RFC 3339 | `2024-01-05T10:00:01.123Z`, `2015-10-18 18:01:47,978` |
+//! | slashed dates | `2016/09/28 04:30:30`, `17/06/09 20:10:40` |
+//! | compact dates | `20171223-22:15:29:606`, `20240105T100001Z` |
+//! | month-day with time | `03-17 16:13:38.811`, `10.30 16:49:06` |
+//! | syslog / ctime | `Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005` |
+//! | time of day | `16:49:06.123` |
+//! | unix epoch | `1117838570`, `1117838570.123`, `1700000000000` |
+//!
+//! An opening `[` before the timestamp is skipped (`[10.30 16:49:06]`).
+
+/// The timestamp at the start of `line`, as a slice of it, if there is one.
+///
+/// Leading whitespace and one opening `[` are skipped; the returned text
+/// excludes them and any closing bracket. Only the shapes listed in the
+/// [module documentation](self) are recognized; the text is returned as is
+/// (no time zone conversion), which is enough to show a first / last time.
+///
+/// ```
+/// use briefly_template::leading_timestamp;
+/// assert_eq!(
+///     leading_timestamp("2015-10-18 18:01:47,978 INFO [main] started"),
+///     Some("2015-10-18 18:01:47,978")
+/// );
+/// assert_eq!(leading_timestamp("Jun 14 15:16:01 combo sshd[1]: x"), Some("Jun 14 15:16:01"));
+/// assert_eq!(leading_timestamp("no time here"), None);
+/// ```
+pub fn leading_timestamp(line: &str) -> Option<&str> {
+    let b = line.as_bytes();
+    let mut p = 0;
+    while p < b.len() && (b[p] == b' ' || b[p] == b'\t') {
+        p += 1;
+    }
+    if p < b.len() && b[p] == b'[' {
+        p += 1;
+    }
+    let end = date_time(b, p)
+        .or_else(|| syslog(b, p))
+        .or_else(|| time_of_day(b, p))
+        .or_else(|| epoch(b, p))?;
+    // Must end at a token boundary.
+    if end < b.len() && (b[end].is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some(&line[p..end])
+}
+
+/// Number of ASCII digits at `p` (at most `max`).
+fn digits(b: &[u8], p: usize, max: usize) -> usize {
+    b[p.min(b.len())..]
+        .iter()
+        .take(max)
+        .take_while(|c| c.is_ascii_digit())
+        .count()
+}
+
+/// Value of `n` digits at `p`.
+fn number(b: &[u8], p: usize, n: usize) -> u32 {
+    b[p..p + n]
+        .iter()
+        .fold(0u32, |v, &c| v * 10 + u32::from(c - b'0'))
+}
+
+fn at(b: &[u8], p: usize) -> u8 {
+    b.get(p).copied().unwrap_or(0)
+}
+
+/// Dates with digits first, optionally followed by a time.
+fn date_time(b: &[u8], p: usize) -> Option<usize> {
+    let d1 = digits(b, p, 9);
+    let sep = at(b, p + d1);
+    let date_end = match d1 {
+        // 2024-01-05, 2016/9/27, 2005.06.03
+        4 if matches!(sep, b'-' | b'/' | b'.') => {
+            let q = p + 5;
+            let m = digits(b, q, 3);
+            let sep2 = at(b, q + m);
+            let d = digits(b, q + m + 1, 3);
+            if !(1..=2).contains(&m) || sep2 != sep || !(1..=2).contains(&d) {
+                return None;
+            }
+            if !(1..=12).contains(&number(b, q, m)) || !(1..=31).contains(&number(b, q + m + 1, d))
+            {
+                return None;
+            }
+            q + m + 1 + d
+        }
+        // 17/06/09 (year first) or 03-17 / 10.30 (month-day, time required)
+        2 if matches!(sep, b'-' | b'/' | b'.') => {
+            let q = p + 3;
+            let m = digits(b, q, 3);
+            if m != 2 {
+                return None;
+            }
+            if at(b, q + 2) == sep && digits(b, q + 3, 3) == 2 {
+                q + 5
+            } else {
+                // Month-day: needs a time to be a timestamp.
+                if !(1..=12).contains(&number(b, p, 2)) || !(1..=31).contains(&number(b, q, 2)) {
+                    return None;
+                }
+                let t = q + 2;
+                if at(b, t) != b' ' {
+                    return None;
+                }
+                return time_of_day(b, t + 1);
+            }
+        }
+        // 20171223
+        8 => {
+            if !(1..=12).contains(&number(b, p + 4, 2)) || !(1..=31).contains(&number(b, p + 6, 2))
+            {
+                return None;
+            }
+            p + 8
+        }
+        _ => return None,
+    };
+    // Optional time after `T`, a space, `-` or `_`.
+    if matches!(at(b, date_end), b'T' | b' ' | b'-' | b'_' | b':') {
+        if let Some(e) = time_of_day(b, date_end + 1) {
+            return Some(e);
+        }
+        // Compact time: 20240105T100001Z
+        if at(b, date_end) == b'T' && digits(b, date_end + 1, 7) == 6 {
+            return Some(zone(b, date_end + 7));
+        }
+    }
+    // A bare compact date is too ambiguous to be a timestamp.
+    if d1 == 8 {
+        return None;
+    }
+    Some(date_end)
+}
+
+/// `HH:MM[:SS][.frac|,frac|:frac][zone]`.
+fn time_of_day(b: &[u8], p: usize) -> Option<usize> {
+    let h = digits(b, p, 3);
+    if !(1..=2).contains(&h) || at(b, p + h) != b':' || number(b, p, h) > 24 {
+        return None;
+    }
+    let mut e = p + h + 1;
+    if digits(b, e, 3) != 2 || number(b, e, 2) > 59 {
+        return None;
+    }
+    e += 2;
+    if at(b, e) == b':' && digits(b, e + 1, 3) == 2 {
+        e += 3;
+        // Fraction: .123, ,978, :606
+        if matches!(at(b, e), b'.' | b',' | b':') {
+            let f = digits(b, e + 1, 10);
+            if f > 0 {
+                e += 1 + f;
+            }
+        }
+    }
+    Some(zone(b, e))
+}
+
+/// Optional zone right after a time: `Z`, `+01:00`, `-0500`.
+fn zone(b: &[u8], e: usize) -> usize {
+    match at(b, e) {
+        b'Z' => e + 1,
+        b'+' | b'-' if digits(b, e + 1, 3) == 2 => {
+            if at(b, e + 3) == b':' && digits(b, e + 4, 3) == 2 {
+                e + 6
+            } else if digits(b, e + 1, 5) == 4 {
+                e + 5
+            } else {
+                e + 3
+            }
+        }
+        _ => e,
+    }
+}
+
+const MONTHS: [&[u8]; 12] = [
+    b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec",
+];
+const DAYS: [&[u8]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
+
+/// `[Weekday ]Mon DD HH:MM:SS[ YYYY]`.
+fn syslog(b: &[u8], mut p: usize) -> Option<usize> {
+    let word = |p: usize| b.get(p..p + 3);
+    if word(p).is_some_and(|w| DAYS.contains(&w)) && at(b, p + 3) == b' ' {
+        p += 4;
+    }
+    if !word(p).is_some_and(|w| MONTHS.contains(&w)) || at(b, p + 3) != b' ' {
+        return None;
+    }
+    let mut q = p + 4;
+    while at(b, q) == b' ' {
+        q += 1;
+    }
+    let d = digits(b, q, 3);
+    if !(1..=2).contains(&d) || at(b, q + d) != b' ' {
+        return None;
+    }
+    let e = time_of_day(b, q + d + 1)?;
+    if at(b, e) == b' ' && digits(b, e + 1, 5) == 4 {
+        return Some(e + 5);
+    }
+    Some(e)
+}
+
+/// Unix time in seconds (10 digits) or milliseconds (13 digits).
+fn epoch(b: &[u8], p: usize) -> Option<usize> {
+    let n = digits(b, p, 14);
+    if n != 10 && n != 13 {
+        return None;
+    }
+    let mut e = p + n;
+    if n == 10 && at(b, e) == b'.' {
+        let f = digits(b, e + 1, 10);
+        if f > 0 {
+            e += 1 + f;
+        }
+    }
+    Some(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::leading_timestamp as ts;
+
+    #[test]
+    fn iso_and_variants() {
+        assert_eq!(
+            ts("2024-01-05T10:00:01.123Z x"),
+            Some("2024-01-05T10:00:01.123Z")
+        );
+        assert_eq!(
+            ts("2024-01-05T10:00:01+01:00 x"),
+            Some("2024-01-05T10:00:01+01:00")
+        );
+        assert_eq!(
+            ts("2015-10-18 18:01:47,978 INFO"),
+            Some("2015-10-18 18:01:47,978")
+        );
+        assert_eq!(ts("2016-09-28 04:30:30, Info"), Some("2016-09-28 04:30:30"));
+        assert_eq!(
+            ts("2015-07-29 17:41:44,747 - INFO"),
+            Some("2015-07-29 17:41:44,747")
+        );
+        assert_eq!(ts("2024-01-05 x"), Some("2024-01-05"));
+        assert_eq!(ts("17/06/09 20:10:40 INFO"), Some("17/06/09 20:10:40"));
+        assert_eq!(
+            ts("20171223-22:15:29:606|Step"),
+            Some("20171223-22:15:29:606")
+        );
+        assert_eq!(ts("20240105T100001Z x"), Some("20240105T100001Z"));
+    }
+
+    #[test]
+    fn month_day_and_syslog() {
+        assert_eq!(ts("03-17 16:13:38.811  1702"), Some("03-17 16:13:38.811"));
+        assert_eq!(ts("[10.30 16:49:06] chrome.exe"), Some("10.30 16:49:06"));
+        assert_eq!(ts("Jul  1 09:00:55 host"), Some("Jul  1 09:00:55"));
+        assert_eq!(
+            ts("[Sun Dec 04 04:47:44 2005] [notice]"),
+            Some("Sun Dec 04 04:47:44 2005")
+        );
+        assert_eq!(ts("12:00:01.5 started"), Some("12:00:01.5"));
+    }
+
+    #[test]
+    fn epochs() {
+        assert_eq!(ts("1117838570 2005.06.03"), Some("1117838570"));
+        assert_eq!(ts("1700000000000 x"), Some("1700000000000"));
+        assert_eq!(ts("1117838570.25 x"), Some("1117838570.25"));
+    }
+
+    #[test]
+    fn not_timestamps() {
+        assert_eq!(ts(""), None);
+        assert_eq!(ts("hello 2024-01-05"), None);
+        assert_eq!(ts("12345 items"), None);
+        assert_eq!(ts("2024-13-05 x"), None);
+        assert_eq!(ts("03-17 x"), None);
+        assert_eq!(ts("1.2.3 version"), None);
+        assert_eq!(ts("20171223 x"), None);
+        assert_eq!(ts("2024-01-05abc"), None);
+        assert_eq!(ts("Jun 14 later"), None);
+    }
+}

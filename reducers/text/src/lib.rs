@@ -1,0 +1,821 @@
+//! `briefly text`: evidence-first reduction of any text or log output.
+//!
+//! Lines fold into templates ([`briefly_template::Miner`], the engine every log reducer
+//! shares); multi-line records (tracebacks, Java stacks, Rust panics) stay one item with
+//! their header; severity ([`severity::classify`]) and rarity rank the evidence. Items,
+//! most likely evidence first:
+//!
+//! 1. error and fatal records, then warnings, verbatim with line numbers (rarest
+//!    template first, at most [`PER_TEMPLATE`] per template);
+//! 2. the first and last lines of the input (the command, the final status);
+//! 3. lines whose template occurs once, verbatim;
+//! 4. every template by count, with one example.
+//!
+//! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
+//! records of at most [`MAX_RECORD_LINES`] lines each, and the context window.
+
+pub mod severity;
+pub mod time;
+
+use briefly_core::{Emit, Flow, Outcome, Preview, Record, Reducer};
+use briefly_template::{leading_timestamp, GroupId, Miner};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use severity::{classify, Severity};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::{BufWriter, Read, Seek, Write};
+use std::path::PathBuf;
+
+/// Verbatim records kept at most.
+pub const MAX_KEPT: usize = 2_000;
+/// Verbatim records kept per template.
+pub const PER_TEMPLATE: u32 = 2;
+/// Lines of a multi-line record kept (the rest are counted).
+pub const MAX_RECORD_LINES: usize = 40;
+/// Most context lines on each side.
+pub const MAX_CONTEXT: usize = 20;
+
+/// What to look at and how much.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TextOptions {
+    /// Only records at or above this severity (unmarked lines count as info).
+    pub level: Option<Severity>,
+    /// Only records at or after this time (seconds since the epoch).
+    pub since: Option<i64>,
+    /// Only records before this time (seconds since the epoch).
+    pub until: Option<i64>,
+    /// Only records matching this regular expression.
+    pub grep: Option<String>,
+    /// Templates listed in `stats.top_templates`.
+    pub top: usize,
+    /// Lines of context around each verbatim record.
+    pub context: usize,
+    /// The year for timestamps without one (syslog's `Jun 14 15:16:01`).
+    pub year: i64,
+    /// Write `{"line": n, "group": id}` for every input line here.
+    #[serde(skip)]
+    pub emit_groups: Option<PathBuf>,
+}
+
+impl Default for TextOptions {
+    fn default() -> Self {
+        TextOptions {
+            level: None,
+            since: None,
+            until: None,
+            grep: None,
+            top: 10,
+            context: 0,
+            year: 1970,
+            emit_groups: None,
+        }
+    }
+}
+
+/// One verbatim record.
+#[derive(Debug, Clone, Serialize)]
+pub struct LineItem {
+    /// `line`.
+    pub kind: &'static str,
+    /// Line number of the record's first line.
+    pub line: u64,
+    /// Its severity, when it states or implies one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Severity>,
+    /// The first line, ANSI codes stripped.
+    pub text: String,
+    /// The rest of a multi-line record.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<String>,
+    /// Lines of the record beyond those kept.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more_cut: u64,
+    /// Its timestamp as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// Its template's id and how many records share it.
+    pub template: u32,
+    /// How many records share the template.
+    pub count: u64,
+    /// Context before, as `[line, text]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<(u64, String)>,
+    /// Context after, as `[line, text]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<(u64, String)>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// One template with its count and an example.
+#[derive(Debug, Clone, Serialize)]
+pub struct TemplateItem {
+    /// `template`.
+    pub kind: &'static str,
+    /// The template's id (as in `--emit-groups`).
+    pub id: u32,
+    /// Its text, `<*>` for the variable parts.
+    pub template: String,
+    /// Records that fold into it.
+    pub count: u64,
+    /// The worst severity among them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Severity>,
+    /// First and last line numbers.
+    pub first_line: u64,
+    /// Last line number.
+    pub last_line: u64,
+    /// First timestamp seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_time: Option<String>,
+    /// Last timestamp seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_time: Option<String>,
+    /// One line verbatim.
+    pub example: String,
+}
+
+/// An item of `briefly text`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum TextItem {
+    /// A record verbatim.
+    Line(LineItem),
+    /// A template.
+    Template(TemplateItem),
+}
+
+/// What the reducer knows of each template beyond the miner's count.
+#[derive(Debug, Clone, Default)]
+struct TemplateInfo {
+    severity: Option<Severity>,
+    first_time: Option<String>,
+    last_time: Option<String>,
+    kept: u32,
+}
+
+/// The record being assembled.
+#[derive(Debug)]
+struct Pending {
+    item: LineItem,
+    group: Option<GroupId>,
+    python: bool,
+    panic: bool,
+    closed: bool,
+}
+
+/// The generic text reducer.
+pub struct Text {
+    options: TextOptions,
+    grep: Option<Regex>,
+    miner: Miner,
+    info: HashMap<GroupId, TemplateInfo>,
+    pending: Option<Pending>,
+    kept: Vec<(u64, LineItem, GroupId)>,
+    recent: VecDeque<(u64, String)>,
+    awaiting: VecDeque<(usize, u64, usize)>,
+    first_line: Option<(u64, String)>,
+    last_line: (u64, String),
+    histogram: BTreeMap<&'static str, u64>,
+    lines: u64,
+    records: u64,
+    filtered_out: u64,
+    multiline: u64,
+    ansi_lines: u64,
+    first_time: Option<String>,
+    last_time: Option<String>,
+    last_epoch: Option<i64>,
+    generation: u64,
+    groups: Option<GroupWriter>,
+    warnings: Vec<String>,
+}
+
+impl Text {
+    /// A text reducer; an invalid `--grep` pattern, a context over [`MAX_CONTEXT`] or an
+    /// `--emit-groups` file that cannot be written is an error.
+    pub fn new(options: TextOptions) -> Result<Text, String> {
+        if options.context > MAX_CONTEXT {
+            return Err(format!(
+                "--context {} is over the maximum of {MAX_CONTEXT}",
+                options.context
+            ));
+        }
+        let grep = match &options.grep {
+            Some(pattern) => {
+                Some(Regex::new(pattern).map_err(|e| format!("invalid --grep pattern: {e}"))?)
+            }
+            None => None,
+        };
+        let groups = match &options.emit_groups {
+            Some(path) => Some(GroupWriter::new(path.clone())?),
+            None => None,
+        };
+        Ok(Text {
+            grep,
+            miner: Miner::new(briefly_template::Config::default()),
+            info: HashMap::new(),
+            pending: None,
+            kept: Vec::new(),
+            recent: VecDeque::with_capacity(options.context + 1),
+            awaiting: VecDeque::new(),
+            first_line: None,
+            last_line: (0, String::new()),
+            histogram: BTreeMap::new(),
+            lines: 0,
+            records: 0,
+            filtered_out: 0,
+            multiline: 0,
+            ansi_lines: 0,
+            first_time: None,
+            last_time: None,
+            last_epoch: None,
+            generation: 0,
+            groups,
+            warnings: Vec::new(),
+            options,
+        })
+    }
+
+    /// Whether a record starting with `text` passes the filters.
+    fn wanted(&mut self, text: &str, severity: Option<Severity>, stamp: Option<&str>) -> bool {
+        if let Some(level) = self.options.level {
+            if severity.unwrap_or(Severity::Info) < level {
+                return false;
+            }
+        }
+        if self.options.since.is_some() || self.options.until.is_some() {
+            if let Some(epoch) = stamp.and_then(|s| time::epoch_seconds(s, self.options.year)) {
+                self.last_epoch = Some(epoch);
+            }
+            // A record without a time of its own takes the last one seen.
+            if let Some(epoch) = self.last_epoch {
+                if self.options.since.is_some_and(|since| epoch < since)
+                    || self.options.until.is_some_and(|until| epoch >= until)
+                {
+                    return false;
+                }
+            }
+        }
+        self.grep.as_ref().is_none_or(|re| re.is_match(text))
+    }
+
+    fn start_record(&mut self, line: u64, text: String) {
+        let severity = classify(&text);
+        let stamp = leading_timestamp(&text).map(str::to_string);
+        let wanted = self.wanted(&text, severity, stamp.as_deref());
+        let group = wanted.then(|| self.miner.add_numbered(&text, line));
+        if let Some(stamp) = &stamp {
+            self.first_time.get_or_insert_with(|| stamp.clone());
+            self.last_time = Some(stamp.clone());
+        }
+        let python = severity::starts_traceback(&text);
+        let panic = severity::starts_panic(&text);
+        let before = self.recent.iter().cloned().collect();
+        self.pending = Some(Pending {
+            item: LineItem {
+                kind: "line",
+                line,
+                severity,
+                text,
+                more: Vec::new(),
+                more_cut: 0,
+                time: stamp,
+                template: 0,
+                count: 0,
+                before,
+                after: Vec::new(),
+            },
+            group,
+            python,
+            panic,
+            closed: false,
+        });
+    }
+
+    /// Whether `text` continues the pending record.
+    fn continues(&self, text: &str) -> bool {
+        let Some(pending) = &self.pending else {
+            return false;
+        };
+        if pending.closed {
+            return false;
+        }
+        let indented = text.starts_with([' ', '\t']);
+        let trimmed = text.trim_start();
+        if pending.python {
+            // Indented frames, then the exception line that ends the traceback.
+            return true;
+        }
+        if indented
+            && (trimmed.starts_with("at ")
+                || trimmed.starts_with("... ")
+                || trimmed.starts_with("File \""))
+        {
+            return true;
+        }
+        if text.starts_with("Caused by:") || text.starts_with("\tat ") {
+            return true;
+        }
+        // A panic's message is the line after its header.
+        pending.panic
+            && (pending.item.more.is_empty()
+                || text.starts_with("stack backtrace:")
+                || text.starts_with("note: run with")
+                || (indented
+                    && trimmed
+                        .split_once(": ")
+                        .is_some_and(|(n, _)| n.bytes().all(|b| b.is_ascii_digit())))
+                || (indented && trimmed.starts_with("at ")))
+    }
+
+    fn continue_record(&mut self, text: String) {
+        let pending = self.pending.as_mut().expect("checked by continues");
+        if pending.python && !text.starts_with([' ', '\t']) {
+            pending.closed = true;
+        }
+        if let Some(severity) = classify(&text) {
+            pending.item.severity = pending.item.severity.max(Some(severity));
+        }
+        if pending.item.more.len() < MAX_RECORD_LINES {
+            pending.item.more.push(text);
+        } else {
+            pending.item.more_cut += 1;
+        }
+    }
+
+    /// Closes the pending record: counts it, and keeps it verbatim when it may be evidence.
+    fn close_record(&mut self) {
+        let Some(Pending { item, group, .. }) = self.pending.take() else {
+            return;
+        };
+        self.records += 1;
+        let name = item.severity.map_or("unmarked", Severity::name);
+        *self.histogram.entry(name).or_default() += 1;
+        if !item.more.is_empty() {
+            self.multiline += 1;
+        }
+        let Some(group) = group else {
+            self.filtered_out += 1;
+            return;
+        };
+        let info = self.info.entry(group).or_default();
+        info.severity = info.severity.max(item.severity);
+        if let Some(time) = &item.time {
+            info.first_time.get_or_insert_with(|| time.clone());
+            info.last_time = Some(time.clone());
+        }
+        let serious = item.severity.is_some_and(|s| s >= Severity::Warn);
+        if !serious || info.kept >= PER_TEMPLATE {
+            return;
+        }
+        let slot = if self.kept.len() < MAX_KEPT {
+            self.kept.push((0, item.clone(), group));
+            self.kept.len() - 1
+        } else {
+            // Full: a worse record replaces the least severe one kept.
+            let (slot, least) = self
+                .kept
+                .iter()
+                .enumerate()
+                .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
+                .map(|(i, (_, k, _))| (i, k.severity))
+                .expect("full");
+            if item.severity <= least {
+                return;
+            }
+            let old_group = self.kept[slot].2;
+            if let Some(old) = self.info.get_mut(&old_group) {
+                old.kept -= 1;
+            }
+            self.kept[slot] = (0, item.clone(), group);
+            slot
+        };
+        self.generation += 1;
+        self.kept[slot].0 = self.generation;
+        self.info.get_mut(&group).expect("inserted above").kept += 1;
+        if self.options.context > 0 {
+            self.awaiting
+                .push_back((slot, self.generation, self.options.context));
+        }
+    }
+
+    fn remember(&mut self, line: u64, text: &str) {
+        let context = self.options.context;
+        if context == 0 {
+            return;
+        }
+        for (slot, generation, left) in self.awaiting.iter_mut() {
+            if self.kept[*slot].0 == *generation && *left > 0 {
+                self.kept[*slot].1.after.push((line, text.to_string()));
+                *left -= 1;
+            }
+        }
+        while self
+            .awaiting
+            .front()
+            .is_some_and(|(slot, generation, left)| *left == 0 || self.kept[*slot].0 != *generation)
+        {
+            self.awaiting.pop_front();
+        }
+        if self.recent.len() == context {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((line, text.to_string()));
+    }
+}
+
+/// ANSI CSI sequences (`ESC [ … final`) removed; `None` when there were none.
+pub fn strip_ansi(text: &str) -> Option<String> {
+    memchr::memchr(0x1b, text.as_bytes())?;
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for c in chars.by_ref() {
+                if ('\u{40}'..='\u{7e}').contains(&c) {
+                    break;
+                }
+            }
+        } else if c != '\u{1b}' {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// Statistics of `briefly text`.
+#[derive(Debug, Clone, Serialize)]
+pub struct TextStats {
+    /// Input lines.
+    pub lines: u64,
+    /// Records (a multi-line record counts once).
+    pub records: u64,
+    /// Records of more than one line.
+    pub multiline_records: u64,
+    /// Templates mined.
+    pub templates: usize,
+    /// Records past the template cap, counted in an "other" group.
+    pub other_records: u64,
+    /// Records left out by `--level`, `--since`, `--until` or `--grep`.
+    pub filtered_out: u64,
+    /// Records by severity.
+    pub severity: BTreeMap<&'static str, u64>,
+    /// First and last timestamps seen.
+    pub time_span: Option<(String, String)>,
+    /// The most frequent templates.
+    pub top_templates: Vec<Value>,
+    /// Lines with ANSI colour codes (stripped for matching).
+    pub ansi_lines: u64,
+}
+
+impl Reducer for Text {
+    type Item = TextItem;
+    type Stats = TextStats;
+
+    fn record(&mut self, record: &Record<'_>, _out: &mut dyn Emit<TextItem>) -> Flow {
+        self.lines += 1;
+        let text = match strip_ansi(record.text) {
+            Some(stripped) => {
+                self.ansi_lines += 1;
+                stripped
+            }
+            None => record.text.to_string(),
+        };
+        if self.first_line.is_none() {
+            self.first_line = Some((record.line, text.clone()));
+        }
+        if self.continues(&text) {
+            self.continue_record(text.clone());
+        } else {
+            self.close_record();
+            self.start_record(record.line, text.clone());
+        }
+        if let Some(groups) = &mut self.groups {
+            groups.push(self.pending.as_ref().and_then(|p| p.group));
+        }
+        self.remember(record.line, &text);
+        self.last_line.0 = record.line;
+        self.last_line.1 = text;
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
+        self.close_record();
+        let miner = &self.miner;
+        // Merged templates: fold what was noted under old ids into the survivors.
+        let mut info: HashMap<GroupId, TemplateInfo> = HashMap::new();
+        for (id, noted) in self.info.drain() {
+            let entry = info.entry(miner.resolve(id)).or_default();
+            entry.severity = entry.severity.max(noted.severity);
+            entry.kept += noted.kept;
+            if entry.first_time.is_none() {
+                entry.first_time = noted.first_time;
+            }
+            if noted.last_time.is_some() {
+                entry.last_time = noted.last_time;
+            }
+        }
+        let count_of = |group: GroupId| miner.get(miner.resolve(group)).map_or(1, |t| t.count());
+
+        // 1. Serious records: worst first, then rarest template, then earliest.
+        let mut kept: Vec<(LineItem, GroupId)> = self
+            .kept
+            .drain(..)
+            .map(|(_, item, group)| (item, group))
+            .collect();
+        for (item, group) in &mut kept {
+            *group = miner.resolve(*group);
+            item.template = group.0;
+            item.count = count_of(*group);
+        }
+        kept.sort_by(|(a, _), (b, _)| {
+            b.severity
+                .cmp(&a.severity)
+                .then(a.count.cmp(&b.count))
+                .then(a.line.cmp(&b.line))
+        });
+        let mut shown_lines: Vec<u64> = kept.iter().map(|(i, _)| i.line).collect();
+        let first_serious = kept
+            .iter()
+            .min_by_key(|(i, _)| i.line)
+            .map(|(i, _)| (i.line, i.text.clone()));
+        // One record of each serious template first, so a frequent alert is not crowded
+        // out by many rare ones; the template's count says how often it happened.
+        let mut seen = std::collections::HashSet::new();
+        let (firsts, repeats): (Vec<_>, Vec<_>) =
+            kept.into_iter().partition(|(_, group)| seen.insert(*group));
+        for (item, _) in firsts {
+            out.emit(0, TextItem::Line(item));
+        }
+        for (item, _) in repeats {
+            out.emit(2, TextItem::Line(item));
+        }
+
+        // 2. The first and last lines.
+        let edge = |line: u64, text: &str| LineItem {
+            kind: "line",
+            line,
+            severity: classify(text),
+            text: text.to_string(),
+            more: Vec::new(),
+            more_cut: 0,
+            time: leading_timestamp(text).map(str::to_string),
+            template: 0,
+            count: 0,
+            before: Vec::new(),
+            after: Vec::new(),
+        };
+        let mut edges = Vec::new();
+        if let Some((line, text)) = &self.first_line {
+            edges.push(edge(*line, text));
+        }
+        if self.last_line.0 > 1 {
+            edges.push(edge(self.last_line.0, &self.last_line.1));
+        }
+        for item in edges {
+            if !shown_lines.contains(&item.line) {
+                shown_lines.push(item.line);
+                out.emit(1, TextItem::Line(item));
+            }
+        }
+
+        // 3. Templates seen once, verbatim; 4. every template by count.
+        let mut templates: Vec<_> = miner.templates().collect();
+        templates.sort_by(|a, b| {
+            b.count()
+                .cmp(&a.count())
+                .then(a.first_line().cmp(&b.first_line()))
+        });
+        let mut once: Vec<_> = templates
+            .iter()
+            .filter(|t| t.count() == 1 && !shown_lines.contains(&t.first_line()))
+            .collect();
+        once.sort_by_key(|t| t.first_line());
+        for t in &once {
+            let noted = info.get(&t.id()).cloned().unwrap_or_default();
+            out.emit(
+                3,
+                TextItem::Line(LineItem {
+                    kind: "line",
+                    line: t.first_line(),
+                    severity: noted.severity,
+                    text: t.example().to_string(),
+                    more: Vec::new(),
+                    more_cut: 0,
+                    time: noted.first_time,
+                    template: t.id().0,
+                    count: 1,
+                    before: Vec::new(),
+                    after: Vec::new(),
+                }),
+            );
+        }
+        for t in &templates {
+            let noted = info.get(&t.id()).cloned().unwrap_or_default();
+            if t.count() == 1 || u64::from(noted.kept) >= t.count() {
+                continue; // every record of it is shown verbatim already
+            }
+            out.emit(
+                4,
+                TextItem::Template(TemplateItem {
+                    kind: "template",
+                    id: t.id().0,
+                    template: t.text(),
+                    count: t.count(),
+                    severity: noted.severity,
+                    first_line: t.first_line(),
+                    last_line: t.last_line(),
+                    first_time: noted.first_time,
+                    last_time: noted.last_time,
+                    example: t.example().to_string(),
+                }),
+            );
+        }
+
+        if let Some(groups) = self.groups.take() {
+            if let Err(e) = groups.finish(&self.miner) {
+                self.warnings.push(format!("--emit-groups: {e}"));
+            }
+        }
+        let errors = self.histogram.get("error").copied().unwrap_or(0)
+            + self.histogram.get("fatal").copied().unwrap_or(0);
+        let warns = self.histogram.get("warn").copied().unwrap_or(0);
+        let mut summary = format!(
+            "{} lines, {} records in {} templates; {errors} errors, {warns} warnings",
+            self.lines,
+            self.records,
+            self.miner.len()
+        );
+        if let Some((line, text)) = first_serious {
+            let text: String = text.chars().take(160).collect();
+            summary.push_str(&format!("; first at line {line}: {text}"));
+        }
+        let top_templates = templates
+            .iter()
+            .take(self.options.top)
+            .map(|t| json!({"id": t.id().0, "template": t.text(), "count": t.count()}))
+            .collect();
+        let stats = TextStats {
+            lines: self.lines,
+            records: self.records,
+            multiline_records: self.multiline,
+            templates: self.miner.len(),
+            other_records: self.miner.overflow_count(),
+            filtered_out: self.filtered_out,
+            severity: std::mem::take(&mut self.histogram),
+            time_span: self.first_time.clone().zip(self.last_time.clone()),
+            top_templates,
+            ansi_lines: self.ansi_lines,
+        };
+        let mut outcome = Outcome::new(summary, stats);
+        outcome.preview = Preview::Ranked;
+        // Complete only when every record is a one-line record of its own template, so
+        // that each is shown verbatim (as a serious, edge or once-seen line).
+        outcome.complete = self.filtered_out == 0
+            && self.multiline == 0
+            && self.miner.overflow_count() == 0
+            && self.miner.templates().all(|t| t.count() == 1);
+        if self.ansi_lines > 0 {
+            outcome.warnings.push(format!(
+                "{} lines had ANSI colour codes, stripped",
+                self.ansi_lines
+            ));
+        }
+        if self.miner.overflow_count() > 0 {
+            outcome.warnings.push(format!(
+                "{} records past the cap of {} templates are counted as \"other\"",
+                self.miner.overflow_count(),
+                self.miner.config().max_templates
+            ));
+        }
+        outcome.warnings.append(&mut self.warnings);
+        outcome
+    }
+}
+
+/// `--emit-groups`: one line's group id per line, written raw while reading (4 bytes a
+/// line, to a temporary file) and as resolved JSON lines at the end, so merged templates
+/// show their final id.
+struct GroupWriter {
+    path: PathBuf,
+    raw: BufWriter<std::fs::File>,
+}
+
+const NO_GROUP: u32 = u32::MAX - 1;
+
+impl GroupWriter {
+    fn new(path: PathBuf) -> Result<GroupWriter, String> {
+        std::fs::File::create(&path)
+            .map_err(|e| format!("--emit-groups {}: {e}", path.display()))?;
+        let raw = tempfile::tempfile().map_err(|e| format!("--emit-groups: {e}"))?;
+        Ok(GroupWriter {
+            path,
+            raw: BufWriter::new(raw),
+        })
+    }
+
+    fn push(&mut self, group: Option<GroupId>) {
+        let _ = self
+            .raw
+            .write_all(&group.map_or(NO_GROUP, |g| g.0).to_le_bytes());
+    }
+
+    fn finish(self, miner: &Miner) -> std::io::Result<()> {
+        let mut raw = self.raw.into_inner().map_err(|e| e.into_error())?;
+        raw.rewind()?;
+        let mut raw = std::io::BufReader::new(raw);
+        let mut out = BufWriter::new(std::fs::File::create(&self.path)?);
+        let mut buf = [0u8; 4];
+        let mut line = 0u64;
+        while raw.read_exact(&mut buf).is_ok() {
+            line += 1;
+            let id = u32::from_le_bytes(buf);
+            if id == NO_GROUP {
+                writeln!(out, "{{\"line\":{line},\"group\":null}}")?;
+            } else {
+                writeln!(
+                    out,
+                    "{{\"line\":{line},\"group\":{}}}",
+                    miner.resolve(GroupId(id)).0
+                )?;
+            }
+        }
+        out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use briefly_core::{reduce, Envelope, RunConfig};
+
+    fn reduce_in_chunks(input: &[u8], chunk: usize) -> Envelope {
+        struct Chunked<'a>(&'a [u8], usize);
+        impl Read for Chunked<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.1.min(buf.len()).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let text = Text::new(TextOptions {
+            context: 2,
+            ..TextOptions::default()
+        })
+        .unwrap();
+        reduce(text, Chunked(input, chunk), &RunConfig::new("text")).unwrap()
+    }
+
+    #[test]
+    fn same_envelope_for_every_chunking_and_invariants_hold() {
+        let mut input = String::new();
+        for i in 0..400 {
+            input.push_str(&format!(
+                "2026-11-29 10:00:{:02} INFO served /item/{i} in {} ms\n",
+                i % 60,
+                i % 17
+            ));
+            if i % 97 == 0 {
+                input.push_str("2026-11-29 10:00:00 ERROR lost connection to db-7\nTraceback (most recent call last):\n  File \"x.py\", line 1\nValueError: ü\n");
+            }
+        }
+        let reference = reduce_in_chunks(input.as_bytes(), 8192);
+        for chunk in [1, 7] {
+            assert_eq!(
+                reduce_in_chunks(input.as_bytes(), chunk),
+                reference,
+                "chunk {chunk}"
+            );
+        }
+        assert_eq!(reference.returned_items as usize, reference.items.len());
+        assert!(reference.returned_items <= reference.total_items);
+        assert!(reference.to_json().chars().count() <= RunConfig::new("x").budget.per_result_chars);
+        assert_eq!(reference.items[0]["severity"], "error");
+    }
+
+    #[test]
+    fn strips_ansi_colour() {
+        assert_eq!(
+            strip_ansi("\u{1b}[1;31mERROR\u{1b}[0m x").as_deref(),
+            Some("ERROR x")
+        );
+        assert_eq!(strip_ansi("plain"), None);
+    }
+
+    #[test]
+    fn small_distinct_input_is_complete() {
+        let envelope = reduce(
+            Text::new(TextOptions::default()).unwrap(),
+            &b"alpha one\nbeta two\n"[..],
+            &RunConfig::new("text"),
+        )
+        .unwrap();
+        assert!(!envelope.truncated, "{}", envelope.to_json());
+    }
+}

@@ -1,0 +1,321 @@
+//! Severity: recognized across common log formats, as a ranking signal.
+
+use aho_corasick::AhoCorasick;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::LazyLock;
+
+/// How bad a line says it is. Ordered: `Trace < … < Fatal`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// TRACE, V (verbose).
+    Trace,
+    /// DEBUG, D.
+    Debug,
+    /// INFO, NOTICE, I.
+    Info,
+    /// WARN, WARNING, W.
+    Warn,
+    /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits.
+    Error,
+    /// FATAL, CRITICAL, PANIC, SEVERE, EMERG, ALERT, F, segfaults.
+    Fatal,
+}
+
+impl Severity {
+    /// Every severity, lowest first.
+    pub const ALL: [Severity; 6] = [
+        Severity::Trace,
+        Severity::Debug,
+        Severity::Info,
+        Severity::Warn,
+        Severity::Error,
+        Severity::Fatal,
+    ];
+
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Trace => "trace",
+            Severity::Debug => "debug",
+            Severity::Info => "info",
+            Severity::Warn => "warn",
+            Severity::Error => "error",
+            Severity::Fatal => "fatal",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Severity {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        level_word(s.to_ascii_lowercase().as_bytes())
+            .ok_or_else(|| format!("unknown level {s:?} (trace, debug, info, warn, error, fatal)"))
+    }
+}
+
+/// The level a word names, in lower case: `error`, `warning`, `crit`, …
+fn level_word(lower: &[u8]) -> Option<Severity> {
+    Some(match lower {
+        b"trace" | b"verbose" => Severity::Trace,
+        b"debug" | b"dbg" => Severity::Debug,
+        b"info" | b"notice" | b"information" => Severity::Info,
+        b"warn" | b"warning" | b"warnings" => Severity::Warn,
+        b"error" | b"err" | b"errors" => Severity::Error,
+        b"fatal" | b"critical" | b"crit" | b"panic" | b"severe" | b"emerg" | b"emergency"
+        | b"alert" => Severity::Fatal,
+        _ => return None,
+    })
+}
+
+fn letter_level(letter: u8) -> Option<Severity> {
+    Some(match letter {
+        b'V' => Severity::Trace,
+        b'D' => Severity::Debug,
+        b'I' => Severity::Info,
+        b'W' => Severity::Warn,
+        b'E' => Severity::Error,
+        b'F' => Severity::Fatal,
+        _ => return None,
+    })
+}
+
+/// How many bytes of a line are searched for a level word: levels sit near the start.
+const LEVEL_WINDOW: usize = 400;
+
+/// The severity a line states or implies, if any.
+///
+/// A level word counts when it is written as a level: in capitals (`ERROR`), in brackets
+/// or after `level=` (`[error]`, `level=warn`, `"level":"error"`), or followed by a colon
+/// (`error:`, `Warning:`, `error[E0308]:`); a lone capital letter among the first words
+/// (`E1129`, logcat's ` E `) counts too. Signals outrank a stated level when worse:
+/// tracebacks, `Caused by:`, CamelCase `…Error`/`…Exception`, Rust's `panicked at`, OOM
+/// kills, segfaults and non-zero exit reports.
+pub fn classify(line: &str) -> Option<Severity> {
+    let bytes = &line.as_bytes()[..line.len().min(LEVEL_WINDOW)];
+    let mut best = signal(line.as_bytes());
+    let mut word_index = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        word_index += 1;
+        let word = &bytes[start..i];
+        let found = word_level(bytes, start, i, word, word_index);
+        if found > best {
+            best = found;
+        }
+    }
+    best
+}
+
+fn word_level(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    word: &[u8],
+    word_index: usize,
+) -> Option<Severity> {
+    if word.len() == 1 || (word.len() == 5 && word[1..].iter().all(u8::is_ascii_digit)) {
+        // `E` as a logcat column, or glog's `E1129`: only among the first words.
+        let alone =
+            word.len() == 1 && end < bytes.len() && matches!(bytes[end], b' ' | b'/' | b'\t');
+        if word_index <= 12 && (alone || word.len() == 5) && word[0].is_ascii_uppercase() {
+            return letter_level(word[0]);
+        }
+        return None;
+    }
+    if word.len() > 11 {
+        return camel_error(word);
+    }
+    let mut lower = [0u8; 11];
+    let lower = &mut lower[..word.len()];
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    let Some(level) = level_word(lower) else {
+        return camel_error(word);
+    };
+    let capitals = word.iter().all(|b| !b.is_ascii_lowercase());
+    let before = start.checked_sub(1).map(|p| bytes[p]);
+    let after = bytes.get(end).copied();
+    let bracketed = matches!(before, Some(b'[' | b'<' | b'(' | b'|'))
+        && matches!(after, Some(b']' | b'>' | b')' | b'|'));
+    let keyed =
+        before.is_some_and(|b| b == b'=' || b == b'"') && preceded_by_level_key(bytes, start);
+    let colon = matches!(after, Some(b':' | b'['));
+    (capitals || bracketed || keyed || colon).then_some(level)
+}
+
+/// `level=`, `"level":"`, `severity=`, `lvl=` just before `start`.
+fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
+    let head = &bytes[..start];
+    let head = head.strip_suffix(b"\"").unwrap_or(head);
+    let head = head
+        .strip_suffix(b"=")
+        .or_else(|| head.strip_suffix(b":"))
+        .unwrap_or(head);
+    let head = head.strip_suffix(b"\"").unwrap_or(head);
+    let head = head.trim_ascii_end();
+    let key_start = head
+        .iter()
+        .rposition(|b| !b.is_ascii_alphabetic())
+        .map_or(0, |p| p + 1);
+    matches!(
+        head[key_start..].to_ascii_lowercase().as_slice(),
+        b"level" | b"lvl" | b"severity" | b"loglevel" | b"priority"
+    )
+}
+
+/// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
+fn camel_error(word: &[u8]) -> Option<Severity> {
+    ((word.len() > 5 && word.ends_with(b"Error"))
+        || (word.len() > 9 && word.ends_with(b"Exception")))
+    .then_some(Severity::Error)
+}
+
+/// Phrases that say a line is bad whatever level it claims, found in one pass.
+const SIGNALS: [(&str, Severity); 13] = [
+    ("Segmentation fault", Severity::Fatal),
+    ("segfault", Severity::Fatal),
+    ("core dumped", Severity::Fatal),
+    ("Traceback (most recent call last)", Severity::Error),
+    ("panicked at", Severity::Error),
+    ("Killed process", Severity::Error),
+    ("Out of memory", Severity::Error),
+    ("oom-kill", Severity::Error),
+    ("OOM", Severity::Error),
+    ("non-zero exit", Severity::Error),
+    ("exit code", Severity::Error),
+    ("exit status", Severity::Error),
+    ("exited with code", Severity::Error),
+];
+
+static SIGNAL_FINDER: LazyLock<AhoCorasick> =
+    LazyLock::new(|| AhoCorasick::new(SIGNALS.iter().map(|(p, _)| p)).expect("valid patterns"));
+
+/// The worst signal in `line`.
+fn signal(line: &[u8]) -> Option<Severity> {
+    let mut worst = line.starts_with(b"Caused by:").then_some(Severity::Error);
+    for hit in SIGNAL_FINDER.find_iter(line) {
+        let (phrase, severity) = SIGNALS[hit.pattern().as_usize()];
+        // An exit report counts only with a non-zero code after it.
+        if phrase.starts_with("exit") && !nonzero_code(&line[hit.end()..]) {
+            continue;
+        }
+        worst = worst.max(Some(severity));
+    }
+    worst
+}
+
+/// Whether a line starts a Python traceback.
+pub fn starts_traceback(line: &str) -> bool {
+    static FINDER: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("Traceback (most recent call last)"));
+    FINDER.find(line.as_bytes()).is_some()
+}
+
+/// Whether a line starts a Rust panic.
+pub fn starts_panic(line: &str) -> bool {
+    static FINDER: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("panicked at"));
+    FINDER.find(line.as_bytes()).is_some()
+}
+
+/// `: 1`, ` 137`: a code that is not zero.
+fn nonzero_code(rest: &[u8]) -> bool {
+    let rest = rest.trim_ascii_start();
+    let rest = rest.strip_prefix(b":").unwrap_or(rest).trim_ascii_start();
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && rest[..digits].iter().any(|&d| d != b'0')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Severity::*;
+
+    #[test]
+    fn stated_levels_in_common_formats() {
+        let cases = [
+            ("2024-01-01 10:00:00 ERROR db: connection refused", Some(Error)),
+            ("2024-01-01 10:00:00,123 WARN  [main] slow", Some(Warn)),
+            ("[Sun Dec 04 04:47:44 2005] [error] mod_jk child in error state 6", Some(Error)),
+            ("time=2024 level=error msg=\"boom\"", Some(Error)),
+            ("{\"level\":\"warn\",\"msg\":\"x\"}", Some(Warn)),
+            ("src/main.rs:3:5: error[E0308]: mismatched types", Some(Error)),
+            ("warning: unused variable: `x`", Some(Warn)),
+            ("fatal: not a git repository", Some(Fatal)),
+            ("E1129 12:00:00.000 123 file.cc:10] failed", Some(Error)),
+            ("03-17 16:13:38.811  1702  2395 W WindowManager: slow", Some(Warn)),
+            ("03-17 16:13:38.811  1702  2395 D WindowManager: ok", Some(Debug)),
+            ("- 1117838570 2005.06.03 R02 RAS KERNEL INFO instruction cache parity error corrected", Some(Info)),
+            ("APPREAD 1117869872 RAS APP FATAL ciod: failed to read message", Some(Fatal)),
+            ("SEVERE: servlet failed", Some(Fatal)),
+            ("CRITICAL: disk gone", Some(Fatal)),
+            ("Jun 14 15:16:01 combo sshd[19939]: authentication failure", None),
+        ];
+        for (line, want) in cases {
+            assert_eq!(classify(line), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn prose_mentions_are_not_levels() {
+        assert_eq!(classify("found 0 errors in the error handling code"), None);
+        assert_eq!(classify("the info desk is open"), None);
+        assert_eq!(classify("Every Error has a cause"), None);
+    }
+
+    #[test]
+    fn signals_without_a_level() {
+        assert_eq!(classify("Traceback (most recent call last):"), Some(Error));
+        assert_eq!(classify("KeyError: 'user'"), Some(Error));
+        assert_eq!(
+            classify("java.lang.NullPointerException: null"),
+            Some(Error)
+        );
+        assert_eq!(
+            classify("Caused by: java.io.IOException: closed"),
+            Some(Error)
+        );
+        assert_eq!(
+            classify("thread 'main' panicked at src/main.rs:2:5:"),
+            Some(Error)
+        );
+        assert_eq!(
+            classify("kernel: Out of memory: Killed process 4242 (java) total-vm:1024kB"),
+            Some(Error)
+        );
+        assert_eq!(classify("Segmentation fault (core dumped)"), Some(Fatal));
+        assert_eq!(classify("process exited with code 137"), Some(Error));
+        assert_eq!(classify("process exited with code 0"), None);
+        assert_eq!(
+            classify("INFO job finished, exit status 2"),
+            Some(Error),
+            "a signal outranks the level"
+        );
+    }
+
+    #[test]
+    fn parses_level_names() {
+        assert_eq!("warn".parse::<Severity>().unwrap(), Warn);
+        assert_eq!("ERROR".parse::<Severity>().unwrap(), Error);
+        assert!("loud".parse::<Severity>().is_err());
+        assert!(Fatal > Error && Error > Warn && Warn > Info);
+    }
+}

@@ -1,0 +1,89 @@
+//! `briefly text`: any text or log, evidence first.
+
+use super::{open_input, pump};
+use crate::session::Session;
+use anyhow::{anyhow, bail, Result};
+use briefly_core::{parse_duration, End, Pipeline, Push};
+use briefly_text::{time, Text, TextOptions};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The options from the command line, with times resolved to seconds since the epoch
+/// (so that a cursor pages the same records later).
+pub fn options(
+    level: Option<&str>,
+    since: Option<&str>,
+    until: Option<&str>,
+    grep: Option<String>,
+    top: usize,
+    context: usize,
+    emit_groups: Option<PathBuf>,
+) -> Result<TextOptions> {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs() as i64;
+    Ok(TextOptions {
+        level: level
+            .map(str::parse)
+            .transpose()
+            .map_err(|e: String| anyhow!("--level: {e}"))?,
+        since: since.map(|t| point_in_time(t, now)).transpose()?,
+        until: until.map(|t| point_in_time(t, now)).transpose()?,
+        grep,
+        top,
+        context,
+        year: time::year_of(now),
+        emit_groups,
+    })
+}
+
+/// An absolute time (RFC 3339, `YYYY-MM-DD HH:MM:SS`, epoch seconds) or an age (`2h`).
+fn point_in_time(text: &str, now: i64) -> Result<i64> {
+    if let Some(epoch) = time::epoch_seconds(text, time::year_of(now)) {
+        return Ok(epoch);
+    }
+    if text.len() == 10 && text.as_bytes()[4] == b'-' {
+        if let Some(epoch) = time::epoch_seconds(&format!("{text} 00:00:00"), 0) {
+            return Ok(epoch);
+        }
+    }
+    match parse_duration(text) {
+        Ok(age) => Ok(now - age.as_secs() as i64),
+        Err(_) => bail!("invalid time {text:?}: use 2026-11-29T12:00:00Z, 2026-11-29, an epoch, or an age such as 2h"),
+    }
+}
+
+pub fn run(session: &Session, file: Option<&Path>, options: TextOptions) -> Result<i32> {
+    let mut input = open_input(file)?;
+    let argv = file
+        .map(|f| vec![f.display().to_string()])
+        .unwrap_or_default();
+    let config = session.config(
+        "text",
+        serde_json::to_value(&options)?,
+        session.tee(session.global.id.clone(), argv),
+    );
+    let reducer = Text::new(options).map_err(|e| anyhow!(e))?;
+    let mut pipeline: Box<dyn Push> = Box::new(Pipeline::new(reducer, config));
+    pump(&mut input, pipeline.as_mut())?;
+    let envelope = pipeline.finish(End {
+        warnings: session.budget_warning.iter().cloned().collect(),
+        ..End::default()
+    });
+    let printed = session.print(&envelope)?;
+    session.metrics(session.result_event("text", &envelope, printed));
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_absolute_and_relative() {
+        let now = 1_800_000_000;
+        assert_eq!(point_in_time("2h", now).unwrap(), now - 7200);
+        assert_eq!(point_in_time("1117838570", now).unwrap(), 1_117_838_570);
+        assert_eq!(point_in_time("1970-01-02T00:00:00Z", now).unwrap(), 86_400);
+        assert_eq!(point_in_time("1970-01-02", now).unwrap(), 86_400);
+        assert!(point_in_time("yesterday-ish", now).is_err());
+    }
+}

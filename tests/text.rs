@@ -1,0 +1,304 @@
+//! `briefly text`: the evidence survives, wherever it is.
+//!
+//! Uses the loghub sample logs in ../shared/data/loghub (Zhu et al., "Loghub: A Large
+//! Collection of System Log Datasets for AI-driven Log Analytics"; see the LICENSE there).
+
+mod common;
+
+use common::Briefly;
+use serde_json::Value;
+use std::path::PathBuf;
+
+const CAP: usize = 19_660;
+
+fn loghub(set: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../shared/data/loghub/{set}/{set}_2k.log"));
+    assert!(
+        path.exists(),
+        "the loghub samples are expected beside the repository: {}",
+        path.display()
+    );
+    path
+}
+
+/// 30,000 lines of real logs from four systems, cycled.
+fn noise() -> Vec<String> {
+    let sets = ["Zookeeper", "HDFS", "Spark", "OpenStack"];
+    let mut lines = Vec::new();
+    for round in 0.. {
+        for set in sets {
+            for line in std::fs::read_to_string(loghub(set))
+                .unwrap()
+                .lines()
+                .skip(round * 500)
+                .take(500)
+            {
+                lines.push(line.to_string());
+            }
+        }
+        if lines.len() >= 30_000 || round > 3 {
+            break;
+        }
+    }
+    lines.truncate(30_000);
+    while lines.len() < 30_000 {
+        let again = lines[lines.len() % 8_000].clone();
+        lines.push(again);
+    }
+    lines
+}
+
+fn shown_texts(envelope: &Value) -> String {
+    envelope["items"].to_string()
+}
+
+#[test]
+fn a_decisive_line_is_inline_wherever_it_is() {
+    let b = Briefly::new();
+    let base = noise();
+    let decisive = [
+        "2026-11-29 03:14:15,926 - ERROR [main:Payments@42] - ledger write rejected: checksum 0xdeadbeef mismatch",
+        "2026-11-29 03:14:15,926 - WARN  [main:Quota@7] - tenant acme at 97% of storage quota",
+        "kernel: [812345.123456] Out of memory: Killed process 31337 (postgres) total-vm:8388608kB, anon-rss:4194304kB",
+    ];
+    for planted in decisive {
+        for at in [3, 15_000, 29_990] {
+            let mut lines = base.clone();
+            lines.insert(at, planted.to_string());
+            let input = lines.join("\n") + "\n";
+            let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+            let items = envelope["items"].as_array().unwrap();
+            let found = items.iter().find(|i| i["text"] == planted);
+            assert!(
+                found.is_some(),
+                "{planted:?} at line {} is not inline: {}",
+                at + 1,
+                envelope["summary"]
+            );
+            assert_eq!(found.unwrap()["line"], at as u64 + 1);
+        }
+    }
+}
+
+#[test]
+fn every_bgl_alert_category_is_inline() {
+    let b = Briefly::new();
+    let path = loghub("BGL");
+    let envelope = b.envelope(&["text", path.to_str().unwrap()], b"", CAP);
+    let lines: Vec<String> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let categories: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .map(|l| l.split(' ').next().unwrap())
+        .filter(|c| *c != "-")
+        .collect();
+    assert_eq!(categories.len(), 12);
+    let shown: std::collections::BTreeSet<&str> = envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["line"].as_u64())
+        .map(|n| lines[n as usize - 1].split(' ').next().unwrap())
+        .collect();
+    let missing: Vec<_> = categories.difference(&shown).collect();
+    assert!(
+        missing.is_empty(),
+        "alert categories not inline: {missing:?}"
+    );
+}
+
+#[test]
+fn repetition_folds_into_templates_with_counts() {
+    let b = Briefly::new();
+    let mut input = String::new();
+    for i in 0..5_000 {
+        input.push_str(&format!(
+            "2026-11-29T10:{:02}:{:02}Z INFO worker {} handled request {} in {} ms\n",
+            i / 60 % 60,
+            i % 60,
+            i % 7,
+            i * 31,
+            i % 400
+        ));
+    }
+    input.push_str("2026-11-29T11:00:00Z INFO shutdown complete\n");
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["lines"], 5_001);
+    assert_eq!(envelope["stats"]["templates"], 2);
+    let template = envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["kind"] == "template")
+        .unwrap();
+    assert_eq!(template["count"], 5_000);
+    assert_eq!(template["first_line"], 1);
+    assert_eq!(template["last_line"], 5_000);
+    assert_eq!(template["first_time"], "2026-11-29T10:00:00Z");
+    assert!(template["template"]
+        .as_str()
+        .unwrap()
+        .contains("handled request <*> in <*> ms"));
+    assert!(template["example"]
+        .as_str()
+        .unwrap()
+        .starts_with("2026-11-29T10:00:00Z INFO worker 0"));
+    assert_eq!(envelope["truncated"], true, "folding leaves lines out");
+    assert!(envelope["artifact_path"].is_string());
+}
+
+#[test]
+fn multi_line_records_stay_one_item() {
+    let b = Briefly::new();
+    let input = "\
+2026-11-29 10:00:00 INFO start
+Traceback (most recent call last):
+  File \"app.py\", line 3, in <module>
+    main()
+  File \"app.py\", line 2, in main
+    raise KeyError('user')
+KeyError: 'user'
+2026-11-29 10:00:01 ERROR request failed
+java.lang.IllegalStateException: closed
+\tat com.example.Db.query(Db.java:42)
+\tat com.example.Api.get(Api.java:7)
+Caused by: java.io.IOException: broken pipe
+\t... 12 more
+thread 'main' panicked at src/main.rs:2:5:
+index out of bounds
+stack backtrace:
+   0: rust_begin_unwind
+             at /rustc/library/std/src/panicking.rs:652:5
+note: run with `RUST_BACKTRACE=full` for a verbose backtrace.
+2026-11-29 10:00:02 INFO done
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let items = envelope["items"].as_array().unwrap();
+    let by_line = |n: u64| {
+        items
+            .iter()
+            .find(|i| i["line"] == n)
+            .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
+    };
+    let python = by_line(2);
+    assert_eq!(python["more"].as_array().unwrap().len(), 5);
+    assert_eq!(python["more"][4], "KeyError: 'user'");
+    assert_eq!(python["severity"], "error");
+    let java = by_line(9);
+    assert_eq!(java["more"].as_array().unwrap().len(), 4);
+    let rust = by_line(14);
+    assert!(
+        rust["more"].to_string().contains("stack backtrace"),
+        "{rust}"
+    );
+    assert_eq!(envelope["stats"]["multiline_records"], 3);
+    assert_eq!(envelope["stats"]["records"], 6);
+}
+
+#[test]
+fn options_filter_and_shape_the_result() {
+    let b = Briefly::new();
+    let mut input = String::new();
+    for i in 0..300 {
+        let level = ["INFO", "DEBUG", "WARN", "ERROR"][i % 4];
+        input.push_str(&format!(
+            "2026-11-29T10:{:02}:{:02}Z {level} job {i} step {}\n",
+            i / 60,
+            i % 60,
+            i % 3
+        ));
+    }
+    let warn = b.envelope(&["text", "--level", "warn"], input.as_bytes(), CAP);
+    assert_eq!(warn["stats"]["filtered_out"], 150);
+    assert!(
+        !shown_texts(&warn).contains(" DEBUG job"),
+        "below the level is left out"
+    );
+
+    let grep = b.envelope(&["text", "--grep", "job 1[0-9] "], input.as_bytes(), CAP);
+    assert_eq!(grep["stats"]["filtered_out"], 290);
+
+    let window = b.envelope(
+        &[
+            "text",
+            "--since",
+            "2026-11-29T10:01:00Z",
+            "--until",
+            "2026-11-29T10:02:00Z",
+        ],
+        input.as_bytes(),
+        CAP,
+    );
+    assert_eq!(window["stats"]["filtered_out"], 240, "{}", window["stats"]);
+
+    let top = b.envelope(&["text", "--top", "2"], input.as_bytes(), CAP);
+    assert_eq!(top["stats"]["top_templates"].as_array().unwrap().len(), 2);
+
+    let context = b.envelope(
+        &["text", "--context", "1", "--level", "error"],
+        input.as_bytes(),
+        CAP,
+    );
+    let first = &context["items"][0];
+    assert_eq!(first["before"].as_array().unwrap().len(), 1, "{first}");
+    assert_eq!(first["after"].as_array().unwrap().len(), 1, "{first}");
+
+    for bad in [
+        &["text", "--level", "loud"][..],
+        &["text", "--since", "whenever"],
+        &["text", "--grep", "("],
+        &["text", "--context", "99"],
+    ] {
+        let out = b.run(bad, input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
+fn emit_groups_writes_one_line_per_input_line() {
+    let b = Briefly::new();
+    let groups = b.dir.path().join("groups.jsonl");
+    let input = "a 1 x\na 2 x\nb only\na 3 x\n  at frame\n";
+    let out = b.run(
+        &["text", "--emit-groups", groups.to_str().unwrap()],
+        input.as_bytes(),
+    );
+    assert!(out.status.success());
+    let rows: Vec<Value> = std::fs::read_to_string(&groups)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[0]["line"], 1);
+    assert_eq!(rows[0]["group"], rows[1]["group"]);
+    assert_eq!(rows[0]["group"], rows[3]["group"]);
+    assert_ne!(rows[0]["group"], rows[2]["group"]);
+    assert_eq!(
+        rows[4]["group"], rows[3]["group"],
+        "a continuation line belongs to its record"
+    );
+}
+
+#[test]
+fn bad_input_never_panics() {
+    let b = Briefly::new();
+    let mut garbage: Vec<u8> = (0..200_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    garbage.extend_from_slice(&vec![b'y'; 10 << 20]);
+    garbage.extend_from_slice(b"\r\n\x1b[31mERROR\x1b[0m red alert\r\n");
+    let envelope = b.envelope(&["text"], &garbage, CAP);
+    let warnings = envelope["warnings"].to_string();
+    assert!(warnings.contains("ANSI"), "{warnings}");
+    assert!(warnings.contains("invalid UTF-8"), "{warnings}");
+    assert!(warnings.contains("longer than"), "{warnings}");
+    assert!(
+        shown_texts(&envelope).contains("\"ERROR red alert\""),
+        "colour stripped, CR dropped"
+    );
+}
