@@ -24,7 +24,10 @@ fn keeps_the_exit_code_and_reduces_stdout() {
     assert_eq!(code, Some(3));
     assert_eq!(envelope["exit_code"], 3);
     assert_eq!(envelope["ok"], false);
-    assert_eq!(envelope["source"], "text", "the generic reducer for a command it does not know");
+    assert_eq!(
+        envelope["source"], "text",
+        "the generic reducer for a command it does not know"
+    );
     assert_eq!(envelope["raw"]["lines"], 100_000);
     let artifact = std::fs::read_to_string(envelope["artifact_path"].as_str().unwrap()).unwrap();
     assert_eq!(artifact.lines().count(), 100_000);

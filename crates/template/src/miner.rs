@@ -675,7 +675,9 @@ impl Miner {
             }
         }
         if counted.len() > MAX_CANDIDATES {
-            counted.select_nth_unstable_by(MAX_CANDIDATES - 1, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            counted.select_nth_unstable_by(MAX_CANDIDATES - 1, |a, b| {
+                b.1.cmp(&a.1).then(a.0.cmp(&b.0))
+            });
             counted.truncate(MAX_CANDIDATES);
         }
         out.clear();
@@ -1306,10 +1308,10 @@ fn word_hashes(toks: &[Tok]) -> Box<[u64]> {
 
 /// Most templates of one length compared with a new line (those sharing
 /// the most words with it).
-const MAX_CANDIDATES: usize = 64;
+const MAX_CANDIDATES: usize = 32;
 
 /// Most index entries gathered when looking for candidates.
-const MAX_POSTINGS: usize = 1024;
+const MAX_POSTINGS: usize = 256;
 
 fn posting_key(len: u32, w: u64) -> u64 {
     (w ^ u64::from(len).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)).rotate_left(23)

@@ -540,10 +540,11 @@ impl Reducer for Text {
                 .then(a.line.cmp(&b.line))
         });
         let mut shown_lines: Vec<u64> = kept.iter().map(|(i, _)| i.line).collect();
+        // The summary names the first record of the worst severity seen.
         let first_serious = kept
             .iter()
-            .min_by_key(|(i, _)| i.line)
-            .map(|(i, _)| (i.line, i.text.clone()));
+            .min_by_key(|(i, _)| (std::cmp::Reverse(i.severity), i.line))
+            .map(|(i, _)| (i.line, i.severity.unwrap_or(Severity::Warn), i.text.clone()));
         // One record of each serious template first, so a frequent alert is not crowded
         // out by many rare ones; the template's count says how often it happened.
         let mut seen = std::collections::HashSet::new();
@@ -651,9 +652,9 @@ impl Reducer for Text {
             self.records,
             self.miner.len()
         );
-        if let Some((line, text)) = first_serious {
+        if let Some((line, severity, text)) = first_serious {
             let text: String = text.chars().take(160).collect();
-            summary.push_str(&format!("; first at line {line}: {text}"));
+            summary.push_str(&format!("; first {severity} at line {line}: {text}"));
         }
         let top_templates = templates
             .iter()

@@ -102,7 +102,8 @@ const LEVEL_WINDOW: usize = 400;
 /// kills, segfaults and non-zero exit reports.
 pub fn classify(line: &str) -> Option<Severity> {
     let bytes = &line.as_bytes()[..line.len().min(LEVEL_WINDOW)];
-    let mut best = signal(line.as_bytes());
+    let mut stated = None;
+    let mut named = None;
     let mut word_index = 0;
     let mut i = 0;
     while i < bytes.len() {
@@ -115,13 +116,23 @@ pub fn classify(line: &str) -> Option<Severity> {
             i += 1;
         }
         word_index += 1;
-        let word = &bytes[start..i];
-        let found = word_level(bytes, start, i, word, word_index);
-        if found > best {
-            best = found;
+        match word_level(bytes, start, i, &bytes[start..i], word_index) {
+            Some(Found::Stated(level)) => stated = stated.max(Some(level)),
+            Some(Found::Named) => named = Some(Severity::Error),
+            None => {}
         }
     }
-    best
+    // A stated level outranks an exception's name in the message ("INFO … KeeperException");
+    // signals outrank both.
+    stated.or(named).max(signal(line.as_bytes()))
+}
+
+/// What a word says of its line.
+enum Found {
+    /// A level, written as one.
+    Stated(Severity),
+    /// An error or exception type's name.
+    Named,
 }
 
 fn word_level(
@@ -130,13 +141,13 @@ fn word_level(
     end: usize,
     word: &[u8],
     word_index: usize,
-) -> Option<Severity> {
+) -> Option<Found> {
     if word.len() == 1 || (word.len() == 5 && word[1..].iter().all(u8::is_ascii_digit)) {
         // `E` as a logcat column, or glog's `E1129`: only among the first words.
         let alone =
             word.len() == 1 && end < bytes.len() && matches!(bytes[end], b' ' | b'/' | b'\t');
         if word_index <= 12 && (alone || word.len() == 5) && word[0].is_ascii_uppercase() {
-            return letter_level(word[0]);
+            return letter_level(word[0]).map(Found::Stated);
         }
         return None;
     }
@@ -158,7 +169,7 @@ fn word_level(
     let keyed =
         before.is_some_and(|b| b == b'=' || b == b'"') && preceded_by_level_key(bytes, start);
     let colon = matches!(after, Some(b':' | b'['));
-    (capitals || bracketed || keyed || colon).then_some(level)
+    (capitals || bracketed || keyed || colon).then_some(Found::Stated(level))
 }
 
 /// `level=`, `"level":"`, `severity=`, `lvl=` just before `start`.
@@ -182,10 +193,10 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
 }
 
 /// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
-fn camel_error(word: &[u8]) -> Option<Severity> {
+fn camel_error(word: &[u8]) -> Option<Found> {
     ((word.len() > 5 && word.ends_with(b"Error"))
         || (word.len() > 9 && word.ends_with(b"Exception")))
-    .then_some(Severity::Error)
+    .then_some(Found::Named)
 }
 
 /// Phrases that say a line is bad whatever level it claims, found in one pass.
