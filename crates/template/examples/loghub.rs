@@ -12,7 +12,8 @@
 //! Throughput is measured on the lines held in memory.
 //!
 //! `--errors` prints, for each set, the true events that were not grouped
-//! exactly, with the predicted groups their lines went to.
+//! exactly, with the predicted groups their lines went to; `--templates`
+//! prints the most frequent templates.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -142,7 +143,13 @@ struct SetResult {
     lines_per_sec: f64,
 }
 
-fn run_set(dir: &Path, name: &str, config: &Config, errors: bool) -> Result<SetResult, String> {
+fn run_set(
+    dir: &Path,
+    name: &str,
+    config: &Config,
+    errors: bool,
+    show_templates: bool,
+) -> Result<SetResult, String> {
     let log = dir.join(name).join(format!("{name}_2k.log"));
     let csv = dir.join(name).join(format!("{name}_2k.log_structured.csv"));
     let bytes = std::fs::read(&log).map_err(|e| format!("{}: {e}", log.display()))?;
@@ -180,6 +187,14 @@ fn run_set(dir: &Path, name: &str, config: &Config, errors: bool) -> Result<SetR
 
     if errors {
         print_errors(name, &lines, &ids, &truth, &miner);
+    }
+    if show_templates {
+        let mut all: Vec<_> = miner.templates().collect();
+        all.sort_by_key(|t| std::cmp::Reverse(t.count()));
+        println!("==== {name}: {} templates", all.len());
+        for t in all.iter().take(15) {
+            println!("{:>6}  {}", t.count(), t.text());
+        }
     }
     Ok(SetResult {
         name: name.to_string(),
@@ -251,6 +266,7 @@ fn main() {
     let mut dir: Option<PathBuf> = None;
     let mut json = false;
     let mut errors = false;
+    let mut show_templates = false;
     let mut only: Option<String> = None;
     let mut config = Config::default();
     let mut args = std::env::args().skip(1);
@@ -258,6 +274,7 @@ fn main() {
         match a.as_str() {
             "--json" => json = true,
             "--errors" => errors = true,
+            "--templates" => show_templates = true,
             "--set" => only = args.next(),
             "--similarity" => config.similarity = args.next().and_then(|v| v.parse().ok()).unwrap(),
             "--min-distinct" => {
@@ -268,7 +285,7 @@ fn main() {
             }
             "-h" | "--help" => {
                 println!(
-                    "usage: loghub [DIR] [--json] [--errors] [--set NAME] \
+                    "usage: loghub [DIR] [--json] [--errors] [--templates] [--set NAME] \
                      [--similarity F] [--min-distinct N] [--max-length-delta N]"
                 );
                 return;
@@ -282,7 +299,7 @@ fn main() {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
-        match run_set(&dir, name, &config, errors) {
+        match run_set(&dir, name, &config, errors, show_templates) {
             Ok(r) => results.push(r),
             Err(e) => {
                 eprintln!("error: {e}");

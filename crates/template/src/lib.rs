@@ -24,26 +24,50 @@
 //! # How lines are grouped
 //!
 //! 1. Each line is split on whitespace and masked ([`mask`]): alphanumeric
-//!    runs containing a digit, and month / weekday names, become `<*>`.
+//!    runs containing a digit, and month / weekday names, become `<*>`;
+//!    bracketed groups and quoted values with spaces are one token; runs of
+//!    identical masked tokens are one token.
 //! 2. A line whose masked tokens fit an existing template (same length,
-//!    equal constant tokens) joins it. This is the fast path: a hash lookup
-//!    of the masked line, with no allocation.
+//!    equal constant tokens) joins it. This is the fast path: one hash
+//!    lookup of the masked line and a token comparison, no allocation.
 //! 3. Otherwise the line joins the most similar template of the same length
-//!    if every differing position looks like a value (one side is `<*>`, or
-//!    one side contains a masked value and the other a plain word) and at
-//!    least [`Config::similarity`] of the constant tokens match; the
-//!    differing positions become `<*>`.
-//! 4. Otherwise it may join a template of a nearby length, if the
-//!    unaligned stretches are short and look like values or units (`18846
-//!    bytes (18.4 KB)` against `426 bytes`).
-//! 5. Otherwise it starts a new template. When [`Config::min_distinct_values`]
-//!    templates are identical except for distinct plain words in one
-//!    position (`Invalid user admin`, `... oracle`, `... test`, `... guest`),
-//!    that position is variable and they merge: the younger ids then
-//!    [`resolve`](Miner::resolve) to the oldest one. Fewer distinct words
-//!    (`GET` / `POST`, `opened` / `closed`) stay separate templates.
+//!    if every differing position looks like a value (one side is `<*>`,
+//!    both sides are masked values or names such as `a.b` / `/x/y`, or a
+//!    masked value faces a plain word, as a host name with and without
+//!    digits), the final word is not among them (`... HTTPS` vs `...
+//!    SOCKS5` are two events), `key=` prefixes agree, and at least
+//!    [`Config::similarity`] of the plain words match (at least three).
+//!    The differing positions become `<*>`.
+//! 4. Otherwise it may join a template of a nearby length
+//!    ([`Config::max_length_delta`]), if the unaligned stretches are short
+//!    and hold only values or units (`18846 bytes (18.4 KB)` against `426
+//!    bytes`).
+//! 5. Otherwise it starts a new template. When
+//!    [`Config::min_distinct_values`] templates are identical except for
+//!    distinct plain words in one position (`Invalid user admin`, `...
+//!    oracle`, `... test`, `... guest`), that position is variable and they
+//!    merge. Fewer distinct words (`GET` / `POST`, `opened` / `closed`) stay
+//!    separate templates.
 //!
-//! Everything is deterministic: the same input gives the same ids.
+//! Header fields are learned, not configured: a plain word seen at the same
+//! position (among the first 8 tokens) in at least three different
+//! templates is a field value (a host name, a level, a component state).
+//! Differences in such fields (against another field value or a masked
+//! value) do not split an event, and when a word becomes a field value the
+//! templates it separated are merged.
+//!
+//! Everything is deterministic: the same input gives the same ids and the
+//! same templates. There is no per-format configuration: timestamps, levels,
+//! host names and pids at the start of raw lines are handled by the same
+//! rules as the message.
+//!
+//! # Accuracy and speed
+//!
+//! On the 16 loghub 2k sets (raw lines, default config) the grouping
+//! accuracy averages about 0.97; Drain3 with its default config gets about
+//! 0.47 on the same raw lines and 0.73 on the message part only. The miner
+//! runs at several hundred thousand to over a million lines per second on
+//! one core. `benches/loghub/run.sh` (repository root) reproduces both.
 //!
 //! # Stable ids
 //!
@@ -57,7 +81,16 @@
 //! At most [`Config::max_templates`] live templates exist. A line that would
 //! need one more is counted in the overflow group ([`GroupId::OVERFLOW`],
 //! [`Miner::overflow`]), never dropped. Per-line results are returned, not
-//! stored.
+//! stored. Every other structure (lookup cache, word index, learned fields,
+//! merged ids) is bounded by a multiple of the cap, and the work for a line
+//! that matches no template is bounded too (at most a few dozen candidate
+//! templates per length are compared, those sharing the most words).
+//!
+//! # Timestamps
+//!
+//! [`leading_timestamp`] finds a timestamp at the start of a line (ISO 8601,
+//! syslog, ctime, epoch, and other common shapes), for callers that keep
+//! first / last times per template.
 
 mod align;
 mod mask;

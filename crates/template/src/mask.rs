@@ -42,11 +42,19 @@ pub(crate) enum TokenKind {
     Wild,
 }
 
-/// Masks a whole line: tokens (split on whitespace) masked as described in
-/// the [module documentation](self), joined by single spaces.
+/// Masks a whole line: the tokens the [`Miner`](crate::Miner) compares,
+/// joined by single spaces.
 ///
-/// This is the same text that the [`Miner`](crate::Miner) uses to group
-/// lines; a template is a generalization of it.
+/// The line is split on whitespace. Inside each token, every run of
+/// alphanumeric characters that contains a digit (numbers, hex ids, IP
+/// octets, versions, UUID parts, host names such as `node-17`) or that is a
+/// month or weekday name becomes `<*>`; such wildcards joined by one
+/// connector (`. : - _ , / @ +`) collapse into one, so `10.1.2.3:8080`,
+/// `2015-10-18` and `18:01:47,978` are each `<*>`, while `uid=0` becomes
+/// `uid=<*>` and `sshd[24200]:` becomes `sshd[<*>]:`. A bracketed group of a
+/// few words (`[req-1 alice - -]`) and a quoted value with spaces
+/// (`tag="View Lock"`) are one token; a run of identical masked tokens (the
+/// `<*> <*> <*>` of `Jun 14 15:16:01`, a list of ids) is one token.
 ///
 /// ```
 /// assert_eq!(
@@ -91,6 +99,9 @@ impl Masked {
         self.spans.clear();
         self.hashes.clear();
         let bytes = line.as_bytes();
+        // Masking at most triples a byte (`1` -> `<*>`): no growth while
+        // filling.
+        self.buf.reserve(3 * bytes.len() + 8);
         let mut i = 0;
         let n = bytes.len();
         while i < n {
@@ -402,7 +413,6 @@ fn mask_token_with(tok: &[u8], flags: u8, out: &mut Vec<u8>) -> TokenKind {
     let mut any_var = false;
     let mut i = 0;
     let n = tok.len();
-    out.reserve(3 * n);
     while i < n {
         let b = tok[i];
         if is_word(b) {

@@ -642,24 +642,29 @@ impl Miner {
     fn candidates(&self, len: usize, words: &[u64], out: &mut Vec<u32>) {
         out.clear();
         let len = len as u32;
-        let mut lists: Vec<&[u32]> = Vec::new();
-        let mut prev = None;
-        for &w in words.iter().chain(std::iter::once(&0)) {
-            if prev == Some(w) {
-                continue;
+        let distinct = || {
+            let mut prev = None;
+            words.iter().chain(std::iter::once(&0)).filter(move |&&w| {
+                let new = prev != Some(w);
+                prev = Some(w);
+                new
+            })
+        };
+        let lists = distinct().filter_map(|&w| self.postings.get(&posting_key(len, w)));
+        if lists.clone().map(Vec::len).sum::<usize>() <= MAX_POSTINGS {
+            for l in lists {
+                out.extend_from_slice(l);
             }
-            prev = Some(w);
-            if let Some(v) = self.postings.get(&posting_key(len, w)) {
-                lists.push(v);
+        } else {
+            // Rare words first; very common words add little and cost much.
+            let mut lists: Vec<&Vec<u32>> = lists.collect();
+            lists.sort_by_key(|l| l.len());
+            for l in lists {
+                if !out.is_empty() && out.len() + l.len() > MAX_POSTINGS {
+                    break;
+                }
+                out.extend_from_slice(&l[..l.len().min(MAX_POSTINGS)]);
             }
-        }
-        // Rare words first; very common words add little and cost much.
-        lists.sort_by_key(|l| l.len());
-        for l in lists {
-            if !out.is_empty() && out.len() + l.len() > MAX_POSTINGS {
-                break;
-            }
-            out.extend_from_slice(&l[..l.len().min(MAX_POSTINGS)]);
         }
         out.sort_unstable();
         if out.len() <= MAX_CANDIDATES {
@@ -1437,16 +1442,11 @@ fn tokens_of(m: &Masked) -> Vec<Box<str>> {
     (0..m.len()).map(|i| m.text(i).into()).collect()
 }
 
-/// Generalizes the display tokens `a` with `b`: equal tokens stay, different
-/// ones become `<*>`; with different lengths, unaligned stretches become a
-/// single `<*>`.
+/// Generalizes the display tokens `a` with `b`: aligned equal tokens stay,
+/// other aligned tokens and unaligned stretches become one `<*>` each
+/// (consecutive ones merge).
 fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>]) {
-    if a.len() == b.len() {
-        for (x, y) in a.iter_mut().zip(b) {
-            if x != y {
-                *x = WILDCARD.into();
-            }
-        }
+    if a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y || &**x == WILDCARD) {
         return;
     }
     if b.is_empty() {
@@ -1462,12 +1462,8 @@ fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>]) {
     let mut out: Vec<Box<str>> = Vec::with_capacity(a.len().max(b.len()));
     for st in steps {
         match st {
-            Step::Match(i, j) => out.push(if a[i] == b[j] {
-                a[i].clone()
-            } else {
-                WILDCARD.into()
-            }),
-            Step::Gap { .. } => {
+            Step::Match(i, j) if a[i] == b[j] && &*a[i] != WILDCARD => out.push(a[i].clone()),
+            Step::Match(..) | Step::Gap { .. } => {
                 if out.last().is_none_or(|t| &**t != WILDCARD) {
                     out.push(WILDCARD.into());
                 }
@@ -1723,7 +1719,9 @@ mod tests {
         let mut t: Vec<Box<str>> = ["a", "b", "c"].map(Into::into).to_vec();
         merge_display(&mut t, &["a", "x", "y", "c"].map(Into::into));
         assert_eq!(t.join(" "), "a <*> c");
+        merge_display(&mut t, &["a", "q", "c"].map(Into::into));
+        assert_eq!(t.join(" "), "a <*> c");
         merge_display(&mut t, &["a", "q", "d"].map(Into::into));
-        assert_eq!(t.join(" "), "a <*> <*>");
+        assert_eq!(t.join(" "), "a <*>");
     }
 }

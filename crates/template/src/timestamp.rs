@@ -17,9 +17,15 @@
 /// The timestamp at the start of `line`, as a slice of it, if there is one.
 ///
 /// Leading whitespace and one opening `[` are skipped; the returned text
-/// excludes them and any closing bracket. Only the shapes listed in the
-/// [module documentation](self) are recognized; the text is returned as is
-/// (no time zone conversion), which is enough to show a first / last time.
+/// excludes them and any closing bracket. Recognized shapes: ISO 8601 /
+/// RFC 3339 (`2024-01-05T10:00:01.123Z`, `2015-10-18 18:01:47,978`),
+/// slashed and dotted dates (`2016/09/28 04:30:30`, `17/06/09 20:10:40`),
+/// compact dates with a time (`20171223-22:15:29:606`, `20240105T100001Z`),
+/// month-day with a time (`03-17 16:13:38.811`, `10.30 16:49:06`), syslog
+/// and ctime (`Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005`), a time of
+/// day (`16:49:06.123`) and unix epochs in seconds or milliseconds
+/// (`1117838570`, `1700000000000`). The text is returned as is (no time
+/// zone conversion), which is enough to show a first / last time.
 ///
 /// ```
 /// use briefly_template::leading_timestamp;

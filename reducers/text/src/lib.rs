@@ -270,7 +270,9 @@ impl Text {
         let group = wanted.then(|| self.miner.add_numbered(&text, line));
         if let Some(stamp) = &stamp {
             self.first_time.get_or_insert_with(|| stamp.clone());
-            self.last_time = Some(stamp.clone());
+            let last = self.last_time.get_or_insert_with(String::new);
+            last.clear();
+            last.push_str(stamp);
         }
         let python = severity::starts_traceback(&text);
         let panic = severity::starts_panic(&text);
@@ -479,28 +481,28 @@ impl Reducer for Text {
 
     fn record(&mut self, record: &Record<'_>, _out: &mut dyn Emit<TextItem>) -> Flow {
         self.lines += 1;
-        let text = match strip_ansi(record.text) {
-            Some(stripped) => {
-                self.ansi_lines += 1;
-                stripped
-            }
-            None => record.text.to_string(),
-        };
-        if self.first_line.is_none() {
-            self.first_line = Some((record.line, text.clone()));
+        let stripped = strip_ansi(record.text);
+        if stripped.is_some() {
+            self.ansi_lines += 1;
         }
-        if self.continues(&text) {
-            self.continue_record(text.clone());
+        let text = stripped.as_deref().unwrap_or(record.text);
+        if self.first_line.is_none() {
+            self.first_line = Some((record.line, text.to_string()));
+        }
+        if self.continues(text) {
+            self.continue_record(text.to_string());
         } else {
             self.close_record();
-            self.start_record(record.line, text.clone());
+            self.start_record(record.line, text.to_string());
         }
         if let Some(groups) = &mut self.groups {
             groups.push(self.pending.as_ref().and_then(|p| p.group));
         }
-        self.remember(record.line, &text);
+        self.remember(record.line, text);
+        // Reuse the buffer: this runs for every line.
         self.last_line.0 = record.line;
-        self.last_line.1 = text;
+        self.last_line.1.clear();
+        self.last_line.1.push_str(text);
         Flow::Continue
     }
 

@@ -90,41 +90,151 @@ fn letter_level(letter: u8) -> Option<Severity> {
 }
 
 /// How many bytes of a line are searched for a level word: levels sit near the start.
-const LEVEL_WINDOW: usize = 400;
+const LEVEL_WINDOW: usize = 240;
 
 /// The severity a line states or implies, if any.
 ///
 /// A level word counts when it is written as a level: in capitals (`ERROR`), in brackets
 /// or after `level=` (`[error]`, `level=warn`, `"level":"error"`), or followed by a colon
 /// (`error:`, `Warning:`, `error[E0308]:`); a lone capital letter among the first words
-/// (`E1129`, logcat's ` E `) counts too. Signals outrank a stated level when worse:
-/// tracebacks, `Caused by:`, CamelCase `…Error`/`…Exception`, Rust's `panicked at`, OOM
-/// kills, segfaults and non-zero exit reports.
+/// (`E1129`, logcat's ` E `) counts too. A stated level outranks an exception's name in
+/// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
+/// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports.
+///
+/// One pass of a case-insensitive automaton finds the candidates; only they are looked at
+/// closely, so that a line costs little more than the scan.
 pub fn classify(line: &str) -> Option<Severity> {
-    let bytes = &line.as_bytes()[..line.len().min(LEVEL_WINDOW)];
-    let mut stated = None;
+    let bytes = line.as_bytes();
+    let mut stated = letter_column(bytes);
     let mut named = None;
-    let mut word_index = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_alphanumeric() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-            i += 1;
-        }
-        word_index += 1;
-        match word_level(bytes, start, i, &bytes[start..i], word_index) {
-            Some(Found::Stated(level)) => stated = stated.max(Some(level)),
-            Some(Found::Named) => named = Some(Severity::Error),
-            None => {}
+    let mut signalled = bytes.starts_with(b"Caused by:").then_some(Severity::Error);
+    for hit in CANDIDATES.find_iter(bytes) {
+        match CANDIDATE_TABLE[hit.pattern().as_usize()].1 {
+            Candidate::Signal(phrase, severity) => {
+                let exact = &bytes[hit.start()..hit.end()] == phrase.as_bytes();
+                // An exit report counts only with a non-zero code after it.
+                if exact && (!phrase.starts_with("exit") || nonzero_code(&bytes[hit.end()..])) {
+                    signalled = signalled.max(Some(severity));
+                }
+            }
+            Candidate::Word if hit.start() < LEVEL_WINDOW => {
+                let start = bytes[..hit.start()]
+                    .iter()
+                    .rposition(|b| !is_word_byte(*b))
+                    .map_or(0, |p| p + 1);
+                let end = bytes[hit.start()..]
+                    .iter()
+                    .position(|b| !is_word_byte(*b))
+                    .map_or(bytes.len(), |p| hit.start() + p);
+                match word_level(bytes, start, end, &bytes[start..end]) {
+                    Some(Found::Stated(level)) => stated = stated.max(Some(level)),
+                    Some(Found::Named) => named = Some(Severity::Error),
+                    None => {}
+                }
+            }
+            Candidate::Word => {}
         }
     }
-    // A stated level outranks an exception's name in the message ("INFO … KeeperException");
-    // signals outrank both.
-    stated.or(named).max(signal(line.as_bytes()))
+    stated.or(named).max(signalled)
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// What a candidate hit may be.
+#[derive(Clone, Copy)]
+enum Candidate {
+    /// A phrase that is a signal when its case matches.
+    Signal(&'static str, Severity),
+    /// The start of a level word, or of `…Error`/`…Exception`.
+    Word,
+}
+
+/// What the automaton looks for. Signals first: at one position the first listed
+/// pattern wins ("Traceback (most recent call last)" before "tra"). Level words are found
+/// by their first three letters, `…Error`/`…Exception` names by "err"/"exc".
+const CANDIDATE_TABLE: [(&str, Candidate); 28] = [
+    (
+        "Segmentation fault",
+        Candidate::Signal("Segmentation fault", Severity::Fatal),
+    ),
+    ("segfault", Candidate::Signal("segfault", Severity::Fatal)),
+    (
+        "core dumped",
+        Candidate::Signal("core dumped", Severity::Fatal),
+    ),
+    (
+        "Traceback (most recent call last)",
+        Candidate::Signal("Traceback (most recent call last)", Severity::Error),
+    ),
+    (
+        "panicked at",
+        Candidate::Signal("panicked at", Severity::Error),
+    ),
+    (
+        "Killed process",
+        Candidate::Signal("Killed process", Severity::Error),
+    ),
+    (
+        "Out of memory",
+        Candidate::Signal("Out of memory", Severity::Error),
+    ),
+    ("oom-kill", Candidate::Signal("oom-kill", Severity::Error)),
+    ("OOM", Candidate::Signal("OOM", Severity::Error)),
+    (
+        "non-zero exit",
+        Candidate::Signal("non-zero exit", Severity::Error),
+    ),
+    ("exit code", Candidate::Signal("exit code", Severity::Error)),
+    (
+        "exit status",
+        Candidate::Signal("exit status", Severity::Error),
+    ),
+    (
+        "exited with code",
+        Candidate::Signal("exited with code", Severity::Error),
+    ),
+    ("tra", Candidate::Word),
+    ("ver", Candidate::Word),
+    ("deb", Candidate::Word),
+    ("dbg", Candidate::Word),
+    ("inf", Candidate::Word),
+    ("not", Candidate::Word),
+    ("war", Candidate::Word),
+    ("err", Candidate::Word),
+    ("fat", Candidate::Word),
+    ("cri", Candidate::Word),
+    ("pan", Candidate::Word),
+    ("sev", Candidate::Word),
+    ("eme", Candidate::Word),
+    ("ale", Candidate::Word),
+    ("exc", Candidate::Word),
+];
+
+static CANDIDATES: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+        .build(CANDIDATE_TABLE.iter().map(|(pattern, _)| pattern))
+        .expect("valid patterns")
+});
+
+/// A single-letter level as a column near the start: glog's `E1129 …`, logcat's ` E `.
+fn letter_column(bytes: &[u8]) -> Option<Severity> {
+    if bytes.len() > 5 && bytes[1..5].iter().all(u8::is_ascii_digit) {
+        if let Some(level) = letter_level(bytes[0]) {
+            return Some(level);
+        }
+    }
+    let head = &bytes[..bytes.len().min(64)];
+    (1..head.len().saturating_sub(1))
+        .find(|&i| {
+            head[i - 1] == b' '
+                && matches!(head[i + 1], b' ' | b'/')
+                && letter_level(head[i]).is_some()
+        })
+        .and_then(|i| letter_level(head[i]))
 }
 
 /// What a word says of its line.
@@ -135,22 +245,7 @@ enum Found {
     Named,
 }
 
-fn word_level(
-    bytes: &[u8],
-    start: usize,
-    end: usize,
-    word: &[u8],
-    word_index: usize,
-) -> Option<Found> {
-    if word.len() == 1 || (word.len() == 5 && word[1..].iter().all(u8::is_ascii_digit)) {
-        // `E` as a logcat column, or glog's `E1129`: only among the first words.
-        let alone =
-            word.len() == 1 && end < bytes.len() && matches!(bytes[end], b' ' | b'/' | b'\t');
-        if word_index <= 12 && (alone || word.len() == 5) && word[0].is_ascii_uppercase() {
-            return letter_level(word[0]).map(Found::Stated);
-        }
-        return None;
-    }
+fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Found> {
     if word.len() > 11 {
         return camel_error(word);
     }
@@ -194,43 +289,12 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
 
 /// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
 fn camel_error(word: &[u8]) -> Option<Found> {
+    if !matches!(word.last(), Some(b'r' | b'n')) {
+        return None;
+    }
     ((word.len() > 5 && word.ends_with(b"Error"))
         || (word.len() > 9 && word.ends_with(b"Exception")))
     .then_some(Found::Named)
-}
-
-/// Phrases that say a line is bad whatever level it claims, found in one pass.
-const SIGNALS: [(&str, Severity); 13] = [
-    ("Segmentation fault", Severity::Fatal),
-    ("segfault", Severity::Fatal),
-    ("core dumped", Severity::Fatal),
-    ("Traceback (most recent call last)", Severity::Error),
-    ("panicked at", Severity::Error),
-    ("Killed process", Severity::Error),
-    ("Out of memory", Severity::Error),
-    ("oom-kill", Severity::Error),
-    ("OOM", Severity::Error),
-    ("non-zero exit", Severity::Error),
-    ("exit code", Severity::Error),
-    ("exit status", Severity::Error),
-    ("exited with code", Severity::Error),
-];
-
-static SIGNAL_FINDER: LazyLock<AhoCorasick> =
-    LazyLock::new(|| AhoCorasick::new(SIGNALS.iter().map(|(p, _)| p)).expect("valid patterns"));
-
-/// The worst signal in `line`.
-fn signal(line: &[u8]) -> Option<Severity> {
-    let mut worst = line.starts_with(b"Caused by:").then_some(Severity::Error);
-    for hit in SIGNAL_FINDER.find_iter(line) {
-        let (phrase, severity) = SIGNALS[hit.pattern().as_usize()];
-        // An exit report counts only with a non-zero code after it.
-        if phrase.starts_with("exit") && !nonzero_code(&line[hit.end()..]) {
-            continue;
-        }
-        worst = worst.max(Some(severity));
-    }
-    worst
 }
 
 /// Whether a line starts a Python traceback.
