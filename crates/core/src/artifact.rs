@@ -4,9 +4,11 @@ use crate::Error;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, SyncSender};
+use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
 /// How long an artifact lives by default: `briefly gc` removes older ones.
@@ -99,13 +101,7 @@ impl ArtifactDir {
                 path: self.path.clone(),
                 source,
             })?;
-        Ok(ArtifactWriter {
-            dir: self.path.clone(),
-            name,
-            file: BufWriter::with_capacity(256 * 1024, file),
-            hasher: Sha256::new(),
-            bytes: 0,
-        })
+        Ok(ArtifactWriter::start(self.path.clone(), name, file))
     }
 
     /// Removes artifacts (and their sidecars and abandoned partial files) last written
@@ -188,23 +184,54 @@ pub struct SavedArtifact {
     pub meta: ArtifactMeta,
 }
 
-/// The raw input on its way to disk: bytes are written as they arrive, hashed on the way.
-/// Dropped without [`ArtifactWriter::save`], it leaves nothing behind.
+/// Bytes gathered before a batch goes to the writing thread.
+const BATCH: usize = 256 * 1024;
+/// Batches in flight at most: bounds the memory the writer holds.
+const IN_FLIGHT: usize = 8;
+
+/// The raw input on its way to disk: bytes are written and hashed as they arrive, on a
+/// thread of their own so that reducing and writing overlap, with at most
+/// `IN_FLIGHT × BATCH` bytes between them. Dropped without [`ArtifactWriter::save`], it
+/// leaves nothing behind.
 #[derive(Debug)]
 pub struct ArtifactWriter {
     dir: PathBuf,
     name: String,
-    file: BufWriter<tempfile::NamedTempFile>,
-    hasher: Sha256,
     bytes: u64,
+    batch: Vec<u8>,
+    sender: Option<SyncSender<Vec<u8>>>,
+    worker: Option<JoinHandle<io::Result<(tempfile::NamedTempFile, String)>>>,
 }
 
 impl ArtifactWriter {
-    /// Appends raw bytes.
+    fn start(dir: PathBuf, name: String, mut file: tempfile::NamedTempFile) -> ArtifactWriter {
+        let (sender, receiver) = mpsc::sync_channel::<Vec<u8>>(IN_FLIGHT);
+        let worker = std::thread::spawn(move || {
+            let mut hasher = Sha256::new();
+            for batch in receiver {
+                file.write_all(&batch)?;
+                hasher.update(&batch);
+            }
+            file.flush()?;
+            Ok((file, hex(&hasher.finalize())))
+        });
+        ArtifactWriter {
+            dir,
+            name,
+            bytes: 0,
+            batch: Vec::with_capacity(BATCH),
+            sender: Some(sender),
+            worker: Some(worker),
+        }
+    }
+
+    /// Appends raw bytes. An error means the artifact is lost: stop writing.
     pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.file.write_all(bytes)?;
-        self.hasher.update(bytes);
         self.bytes += bytes.len() as u64;
+        self.batch.extend_from_slice(bytes);
+        if self.batch.len() >= BATCH {
+            self.send()?;
+        }
         Ok(())
     }
 
@@ -213,29 +240,41 @@ impl ArtifactWriter {
         self.bytes
     }
 
-    /// The sha256 (hex) of everything written so far.
-    pub fn sha256_hex(&self) -> String {
-        hex(&self.hasher.clone().finalize())
+    fn send(&mut self) -> io::Result<()> {
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        let sent = self.sender.as_ref().map(|s| s.send(batch));
+        match sent {
+            Some(Ok(())) => Ok(()),
+            // The thread stopped: it says why when joined.
+            _ => Err(self
+                .join()
+                .err()
+                .unwrap_or_else(|| io::Error::other("artifact writer stopped"))),
+        }
+    }
+
+    fn join(&mut self) -> io::Result<(tempfile::NamedTempFile, String)> {
+        self.sender = None;
+        match self.worker.take().map(JoinHandle::join) {
+            Some(Ok(result)) => result,
+            Some(Err(_)) => Err(io::Error::other("artifact writer panicked")),
+            None => Err(io::Error::other("artifact writer already stopped")),
+        }
     }
 
     /// Completes the file, gives it its name (never replacing another file: a taken
     /// name gets a `-2`, `-3`… suffix), and writes the sidecar. `meta`'s size, hash and
     /// times are filled in here.
-    pub fn save(self, mut meta: ArtifactMeta) -> Result<SavedArtifact, Error> {
-        let sha256 = self.sha256_hex();
-        let ArtifactWriter {
-            dir,
-            name,
-            file,
-            bytes,
-            ..
-        } = self;
-        let io_err = |source| Error::Artifact {
-            path: dir.join(&name),
+    pub fn save(mut self, mut meta: ArtifactMeta) -> Result<SavedArtifact, Error> {
+        let io_err = |dir: &Path, name: &str, source| Error::Artifact {
+            path: dir.join(name),
             source,
         };
-        let mut file = file.into_inner().map_err(|e| io_err(e.into_error()))?;
-        file.flush().map_err(io_err)?;
+        if !self.batch.is_empty() {
+            self.send().map_err(|e| io_err(&self.dir, &self.name, e))?;
+        }
+        let (file, sha256) = self.join().map_err(|e| io_err(&self.dir, &self.name, e))?;
+        let (dir, name, bytes) = (self.dir.clone(), self.name.clone(), self.bytes);
         let mut temp = file.into_temp_path();
         let mut path = dir.join(&name);
         for n in 2.. {
@@ -245,7 +284,7 @@ impl ArtifactWriter {
                     temp = e.path;
                     path = dir.join(format!("{name}-{n}"));
                 }
-                Err(e) => return Err(io_err(e.error)),
+                Err(e) => return Err(io_err(&dir, &name, e.error)),
             }
         }
         let created = SystemTime::now();
@@ -268,6 +307,13 @@ impl ArtifactWriter {
             });
         }
         Ok(SavedArtifact { path, meta })
+    }
+}
+
+impl Drop for ArtifactWriter {
+    /// Waits for the thread, so that an unsaved temporary file is removed before exit.
+    fn drop(&mut self) {
+        let _ = self.join();
     }
 }
 

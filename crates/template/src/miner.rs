@@ -1715,6 +1715,65 @@ mod tests {
     }
 
     #[test]
+    fn odd_input_does_not_panic() {
+        let pieces = [
+            "é",
+            "[",
+            "]",
+            "(",
+            ")",
+            "{",
+            "}",
+            "\"",
+            "=",
+            ":",
+            "=\"",
+            "12",
+            "0x1f",
+            "-",
+            "+",
+            " ",
+            "\t",
+            "Jun",
+            "a.b",
+            "/x",
+            "KB",
+            "日本",
+            "<*>",
+            "blk_",
+            "key=v",
+            "x=\"a b\"",
+            "\r",
+        ];
+        let mut x: u64 = 7;
+        let mut m = Miner::new(Config {
+            max_templates: 50,
+            ..Config::default()
+        });
+        for _ in 0..3000 {
+            let mut line = String::new();
+            let n = (x % 24) as usize;
+            for _ in 0..n {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                line.push_str(pieces[(x % pieces.len() as u64) as usize]);
+                if x % 3 == 0 {
+                    line.push(' ');
+                }
+            }
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let id = m.add(&line);
+            assert!(id.is_overflow() || m.get(id).is_some());
+            let _ = crate::leading_timestamp(&line);
+        }
+        assert_eq!(m.lines(), 3000);
+        let total: u64 = m.templates().map(Template::count).sum::<u64>() + m.overflow_count();
+        assert_eq!(total, 3000);
+        assert!(m.len() <= 50);
+    }
+
+    #[test]
     fn display_merges_lengths() {
         let mut t: Vec<Box<str>> = ["a", "b", "c"].map(Into::into).to_vec();
         merge_display(&mut t, &["a", "x", "y", "c"].map(Into::into));
