@@ -2,104 +2,21 @@
 //! every other line in order for the pages.
 
 use crate::LineItem;
-use aho_corasick::AhoCorasick;
 use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
+use briefly_severity::{classify, Severity};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use std::sync::LazyLock;
 
 const HEAD: Rank = 0;
 const ERROR: Rank = 1;
 const TAIL: Rank = 2;
 const REST: Rank = 3;
 
-/// The first three letters of every word [`looks_like_error`] knows, lower case.
-const TRIGRAMS: [&str; 17] = [
-    "err", "fat", "fai", "pan", "exc", "tra", "cri", "eme", "ale", "war", "kil", "seg", "den",
-    "abo", "oom", "tim", "out",
-];
-
-/// Finds the trigrams in text whose letters were lowered by setting bit 0x20 (which maps
-/// `A-Z` to `a-z` and every other byte to a non-letter): a SIMD search over the whole line,
-/// so that lines without a candidate, nearly all of them, cost a few nanoseconds.
-static CANDIDATES: LazyLock<AhoCorasick> =
-    LazyLock::new(|| AhoCorasick::new(TRIGRAMS).expect("valid patterns"));
-
-/// Whether `text` looks like an error or warning line: a word such as `error`, `FATAL`,
-/// `panicked`, `Killed`, `denied`, `timeout`, `timed out`, or a CamelCase name ending in
-/// `Error` or `Exception` (`KeyError`, `NullPointerException`), in any case.
+/// Whether `text` looks like an error or warning line, by the severity engine every
+/// reducer shares: a stated level of warn or worse, an exception's name, or a signal
+/// (traceback, panic, OOM kill, segfault, non-zero exit).
 pub fn looks_like_error(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut folded = [0u8; 512];
-    let mut owned = Vec::new();
-    let folded: &mut [u8] = if bytes.len() <= folded.len() {
-        &mut folded[..bytes.len()]
-    } else {
-        owned.resize(bytes.len(), 0);
-        &mut owned
-    };
-    for (f, b) in folded.iter_mut().zip(bytes) {
-        *f = b | 0x20;
-    }
-    CANDIDATES.find_iter(&*folded).any(|hit| {
-        let start = bytes[..hit.start()]
-            .iter()
-            .rposition(|b| !b.is_ascii_alphanumeric())
-            .map_or(0, |p| p + 1);
-        let end = bytes[hit.start()..]
-            .iter()
-            .position(|b| !b.is_ascii_alphanumeric())
-            .map_or(bytes.len(), |p| hit.start() + p);
-        let word = &bytes[start..end];
-        let lower = &folded[start..end];
-        is_error_word(lower)
-            || is_error_name(word)
-            || (lower == b"out" && follows_timed(folded, start))
-    })
-}
-
-/// Whether the word before `start` is `timed` (as in "timed out").
-fn follows_timed(folded: &[u8], start: usize) -> bool {
-    let before = folded[..start].trim_ascii_end();
-    before.ends_with(b"timed")
-        && (before.len() == 5 || !before[before.len() - 6].is_ascii_alphanumeric())
-}
-
-fn is_error_word(lower: &[u8]) -> bool {
-    matches!(
-        lower,
-        b"error"
-            | b"errors"
-            | b"err"
-            | b"fatal"
-            | b"fail"
-            | b"failed"
-            | b"failure"
-            | b"failures"
-            | b"panic"
-            | b"panicked"
-            | b"exception"
-            | b"traceback"
-            | b"critical"
-            | b"crit"
-            | b"emerg"
-            | b"alert"
-            | b"warn"
-            | b"warning"
-            | b"killed"
-            | b"segfault"
-            | b"segmentation"
-            | b"denied"
-            | b"abort"
-            | b"aborted"
-            | b"oom"
-            | b"timeout"
-    )
-}
-
-/// `KeyError`, `IOException`: a name that ends in a capitalized `Error` or `Exception`.
-fn is_error_name(word: &[u8]) -> bool {
-    (word.len() > 5 && word.ends_with(b"Error")) || (word.len() > 9 && word.ends_with(b"Exception"))
+    classify(text).is_some_and(|severity| severity >= Severity::Warn)
 }
 
 /// How many lines of each kind the preview leads with.
@@ -275,7 +192,7 @@ mod tests {
     }
 
     #[test]
-    fn error_words_are_whole_words() {
+    fn error_looking_lines_by_the_shared_engine() {
         assert!(looks_like_error("2024 [ERROR] x"));
         assert!(looks_like_error("thread 'main' panicked at src/main.rs"));
         assert!(looks_like_error(
@@ -284,18 +201,12 @@ mod tests {
         assert!(looks_like_error("level=warn msg=slow"));
         assert!(looks_like_error("KeyError: 'user'"));
         assert!(looks_like_error("java.lang.NullPointerException"));
-        assert!(looks_like_error("request timed out after 30s"));
         assert!(looks_like_error("Segmentation fault (core dumped)"));
         assert!(!looks_like_error("reading stderr of terrific errands"));
         assert!(!looks_like_error(
-            "the terror of timed deadlines, 500 errands, timed outage"
+            "found 0 errors in the error handling code"
         ));
-        assert!(!looks_like_error("checkout without lockout"));
-        let long = format!("{} FATAL", "x ".repeat(1000));
-        assert!(
-            looks_like_error(&long),
-            "lines longer than the stack buffer"
-        );
+        assert!(!looks_like_error("INFO all good"));
     }
 
     #[test]

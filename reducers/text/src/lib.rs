@@ -14,8 +14,9 @@
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
 //! records of at most [`MAX_RECORD_LINES`] lines each, and the context window.
 
-pub mod severity;
 pub mod time;
+
+pub use briefly_severity as severity;
 
 use briefly_core::{Emit, Flow, Outcome, Preview, Record, Reducer};
 use briefly_template::{leading_timestamp, GroupId, Miner};

@@ -1,4 +1,9 @@
-//! Severity: recognized across common log formats, as a ranking signal.
+//! Severity recognized across common log formats, as a ranking signal: stated levels
+//! (`ERROR`, `level=warn`, `[error]`, `E1129`), exception and error names, and signals
+//! such as tracebacks, panics, OOM kills, segfaults and non-zero exit reports.
+//!
+//! One engine for every reducer: `spill` marks error-looking lines with it, `text` ranks
+//! records by it.
 
 use aho_corasick::AhoCorasick;
 use serde::{Deserialize, Serialize};
