@@ -358,3 +358,38 @@ fn metrics_record_each_result() {
         .starts_with("2 results, 1 spilled, 0 artifact write failures"));
     assert_eq!(stats["items"][0]["tool"], "spill");
 }
+
+#[test]
+fn keep_saves_the_artifact_even_when_nothing_is_left_out() {
+    let b = Briefly::new();
+    let out = b.run(&["spill", "--keep", "--id", "kept"], b"small\n");
+    assert_eq!(out.stdout, b"small\n", "still unchanged");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let path = stderr.trim().strip_prefix("briefly: kept ").unwrap();
+    assert_eq!(std::fs::read(path).unwrap(), b"small\n");
+    // Through the budget stage too: a result with nothing left out keeps its artifact.
+    let envelope = b.envelope(&["read", path, "--keep"], b"", CAP);
+    assert_eq!(envelope["truncated"], false);
+    let text = b.envelope(&["text", "--keep"], b"one\n", CAP);
+    assert_eq!(text["truncated"], false);
+    assert_eq!(b.artifact_files().len(), 4, "{:?}", b.artifact_files());
+}
+
+#[test]
+fn max_line_bytes_sets_the_framing_limit() {
+    let b = Briefly::new();
+    let input = format!("{}\n{}\n", "a".repeat(5_000), numbered(30_000));
+    let envelope = b.envelope(&["spill", "--max-line-bytes", "100"], input.as_bytes(), CAP);
+    assert_eq!(envelope["items"][0]["text"].as_str().unwrap().len(), 100);
+    assert_eq!(envelope["items"][0]["cut"], true);
+    assert!(envelope["warnings"][0].as_str().unwrap().contains("longer than 100 bytes"));
+}
+
+#[test]
+fn metrics_file_from_the_environment() {
+    let b = Briefly::new();
+    let metrics = b.dir.path().join("env-metrics.jsonl");
+    let out = b.command(&["spill"]).env("BRIEFLY_METRICS", &metrics).stdin(std::process::Stdio::null()).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&metrics).unwrap().lines().count(), 1);
+}

@@ -3,7 +3,7 @@
 use super::{count_chars, open_input, pump, CHUNK};
 use crate::session::Session;
 use anyhow::{Context, Result};
-use briefly_core::{End, Pipeline, Push};
+use briefly_core::{ArtifactMeta, End, Pipeline, Push};
 use briefly_plain::{Spill, SpillOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::path::Path;
@@ -37,6 +37,14 @@ pub fn run(session: &Session, file: Option<&Path>) -> Result<i32> {
         let mut event =
             session.result_event("spill", &briefly_core::Envelope::new("spill", ""), chars);
         event.raw_chars = chars as u64;
+        if session.global.keep {
+            // Nothing was left out, but the artifact was asked for: the output is the
+            // input itself, so its path goes to stderr and the metrics.
+            let saved = keep(session, &held, file)?;
+            eprintln!("briefly: kept {}", saved.display());
+            event.persisted = true;
+            event.artifact = Some(saved.display().to_string());
+        }
         session.metrics(event);
         return Ok(0);
     }
@@ -69,4 +77,17 @@ fn fits_unchanged(session: &Session, held: &[u8], chars: usize) -> bool {
         && (!session.tokenizer.is_exact()
             || session.tokenizer.count(&String::from_utf8_lossy(held))
                 <= session.budget.per_result_chars / 4)
+}
+
+fn keep(session: &Session, held: &[u8], file: Option<&Path>) -> Result<std::path::PathBuf> {
+    let mut writer = session.artifact_dir()?.create(session.global.id.as_deref())?;
+    writer.write(held).context("writing the artifact")?;
+    let meta = ArtifactMeta {
+        source: "spill".into(),
+        id: session.global.id.clone(),
+        argv: file.map(|f| vec![f.display().to_string()]).unwrap_or_default(),
+        lines: held.iter().filter(|&&b| b == b'\n').count() as u64,
+        ..ArtifactMeta::default()
+    };
+    Ok(writer.save(meta)?.path)
 }
