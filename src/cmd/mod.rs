@@ -8,8 +8,9 @@ pub mod stats;
 pub mod text;
 pub mod turn;
 
+use crate::session::Session;
 use anyhow::{bail, Context, Result};
-use briefly_core::Push;
+use briefly_core::{End, Push};
 use std::fs::File;
 use std::io::{ErrorKind, Read};
 use std::path::Path;
@@ -31,6 +32,31 @@ pub fn open_file(path: &Path) -> Result<File> {
         bail!("cannot read {}: it is a directory", path.display());
     }
     File::open(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Reads the rest of `input` into `pipeline`, prints the envelope and records the
+/// metrics event: the end of every reducer command that reads fresh input.
+pub fn reduce_input(
+    session: &Session,
+    tool: &str,
+    mut pipeline: Box<dyn Push>,
+    input: &mut dyn Read,
+) -> Result<i32> {
+    pump(input, pipeline.as_mut())?;
+    let warnings = session.budget_warning.iter().cloned().collect();
+    let envelope = pipeline.finish(End {
+        warnings,
+        ..End::default()
+    });
+    let printed = session.print(&envelope)?;
+    session.metrics(session.result_event(tool, &envelope, printed));
+    Ok(0)
+}
+
+/// What a reducer command records as its argv in the sidecar: the file it read, if any.
+pub fn input_argv(file: Option<&Path>) -> Vec<String> {
+    file.map(|f| vec![f.display().to_string()])
+        .unwrap_or_default()
 }
 
 /// Reads `input` to its end into `push`.

@@ -1,9 +1,9 @@
 //! `briefly spill`: any tool output, unchanged within the budget, else a preview.
 
-use super::{count_chars, open_input, pump, CHUNK};
+use super::{count_chars, input_argv, open_input, reduce_input, CHUNK};
 use crate::session::Session;
 use anyhow::{Context, Result};
-use briefly_core::{ArtifactMeta, End, Pipeline, Push};
+use briefly_core::{ArtifactMeta, Pipeline, Push};
 use briefly_plain::{Spill, SpillOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::path::Path;
@@ -50,26 +50,13 @@ pub fn run(session: &Session, file: Option<&Path>) -> Result<i32> {
     }
 
     let options = SpillOptions::default();
-    let argv = file
-        .map(|f| vec![f.display().to_string()])
-        .unwrap_or_default();
-    let mut config = session.config(
-        "spill",
-        serde_json::to_value(options)?,
-        session.tee(session.global.id.clone(), argv),
-    );
+    let artifacts = session.tee(session.global.id.clone(), input_argv(file));
+    let mut config = session.config("spill", serde_json::to_value(options)?, artifacts);
     config.items_chars = Some(session.budget.preview_chars);
     let mut pipeline: Box<dyn Push> = Box::new(Pipeline::new(Spill::new(options), config));
     pipeline.push(&held);
     drop(held);
-    pump(&mut input, pipeline.as_mut())?;
-    let envelope = pipeline.finish(End {
-        warnings: session.budget_warning.iter().cloned().collect(),
-        ..End::default()
-    });
-    let printed = session.print(&envelope)?;
-    session.metrics(session.result_event("spill", &envelope, printed));
-    Ok(0)
+    reduce_input(session, "spill", pipeline, &mut input)
 }
 
 fn fits_unchanged(session: &Session, held: &[u8], chars: usize) -> bool {
@@ -80,12 +67,14 @@ fn fits_unchanged(session: &Session, held: &[u8], chars: usize) -> bool {
 }
 
 fn keep(session: &Session, held: &[u8], file: Option<&Path>) -> Result<std::path::PathBuf> {
-    let mut writer = session.artifact_dir()?.create(session.global.id.as_deref())?;
+    let mut writer = session
+        .artifact_dir()?
+        .create(session.global.id.as_deref())?;
     writer.write(held).context("writing the artifact")?;
     let meta = ArtifactMeta {
         source: "spill".into(),
         id: session.global.id.clone(),
-        argv: file.map(|f| vec![f.display().to_string()]).unwrap_or_default(),
+        argv: input_argv(file),
         lines: held.iter().filter(|&&b| b == b'\n').count() as u64,
         ..ArtifactMeta::default()
     };

@@ -1,9 +1,9 @@
 //! `briefly text`: any text or log, evidence first.
 
-use super::{open_input, pump};
+use super::{input_argv, open_input, reduce_input};
 use crate::session::Session;
 use anyhow::{anyhow, bail, Result};
-use briefly_core::{parse_duration, End, Pipeline, Push};
+use briefly_core::{parse_duration, Pipeline};
 use briefly_text::{time, Text, TextOptions};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -53,24 +53,15 @@ fn point_in_time(text: &str, now: i64) -> Result<i64> {
 
 pub fn run(session: &Session, file: Option<&Path>, options: TextOptions) -> Result<i32> {
     let mut input = open_input(file)?;
-    let argv = file
-        .map(|f| vec![f.display().to_string()])
-        .unwrap_or_default();
-    let config = session.config(
-        "text",
-        serde_json::to_value(&options)?,
-        session.tee(session.global.id.clone(), argv),
-    );
+    let artifacts = session.tee(session.global.id.clone(), input_argv(file));
+    let config = session.config("text", serde_json::to_value(&options)?, artifacts);
     let reducer = Text::new(options).map_err(|e| anyhow!(e))?;
-    let mut pipeline: Box<dyn Push> = Box::new(Pipeline::new(reducer, config));
-    pump(&mut input, pipeline.as_mut())?;
-    let envelope = pipeline.finish(End {
-        warnings: session.budget_warning.iter().cloned().collect(),
-        ..End::default()
-    });
-    let printed = session.print(&envelope)?;
-    session.metrics(session.result_event("text", &envelope, printed));
-    Ok(0)
+    reduce_input(
+        session,
+        "text",
+        Box::new(Pipeline::new(reducer, config)),
+        &mut input,
+    )
 }
 
 #[cfg(test)]
