@@ -382,14 +382,25 @@ fn max_line_bytes_sets_the_framing_limit() {
     let envelope = b.envelope(&["spill", "--max-line-bytes", "100"], input.as_bytes(), CAP);
     assert_eq!(envelope["items"][0]["text"].as_str().unwrap().len(), 100);
     assert_eq!(envelope["items"][0]["cut"], true);
-    assert!(envelope["warnings"][0].as_str().unwrap().contains("longer than 100 bytes"));
+    assert!(envelope["warnings"][0]
+        .as_str()
+        .unwrap()
+        .contains("longer than 100 bytes"));
 }
 
 #[test]
 fn metrics_file_from_the_environment() {
     let b = Briefly::new();
     let metrics = b.dir.path().join("env-metrics.jsonl");
-    let out = b.command(&["spill"]).env("BRIEFLY_METRICS", &metrics).stdin(std::process::Stdio::null()).output().unwrap();
+    let out = b
+        .command(&["spill"])
+        .env("BRIEFLY_METRICS", &metrics)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
     assert!(out.status.success());
-    assert_eq!(std::fs::read_to_string(&metrics).unwrap().lines().count(), 1);
+    assert_eq!(
+        std::fs::read_to_string(&metrics).unwrap().lines().count(),
+        1
+    );
 }
