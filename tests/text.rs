@@ -1,7 +1,8 @@
 //! `briefly text`: the evidence survives, wherever it is.
 //!
-//! Uses the loghub sample logs in ../shared/data/loghub (Zhu et al., "Loghub: A Large
-//! Collection of System Log Datasets for AI-driven Log Analytics"; see the LICENSE there).
+//! Uses the loghub sample logs in ../shared/data/loghub (https://github.com/logpai/loghub;
+//! Zhu et al., "Loghub: A Large Collection of System Log Datasets for AI-driven Log
+//! Analytics", ISSRE 2023; see the LICENSE there).
 
 mod common;
 

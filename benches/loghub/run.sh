@@ -2,6 +2,10 @@
 # Grouping accuracy and throughput of briefly's template miner against Drain3
 # on the loghub 2k sets (raw lines, default settings for both).
 #
+# Data: loghub (https://github.com/logpai/loghub; Zhu et al., "Loghub: A Large Collection
+# of System Log Datasets for AI-driven Log Analytics", ISSRE 2023), read in place under
+# its LICENSE, never copied.
+#
 # Usage: benches/loghub/run.sh [LOGHUB_DIR]
 #   LOGHUB_DIR defaults to ../shared/data/loghub relative to the repo root.
 #   Creates benches/.venv (Drain3 pinned) when missing. Honors CARGO_TARGET_DIR.
