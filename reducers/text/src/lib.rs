@@ -176,8 +176,12 @@ pub struct Text {
     miner: Miner,
     info: HashMap<GroupId, TemplateInfo>,
     pending: Option<Pending>,
+    /// Serious records kept verbatim: (generation, record, template). A slot reused for
+    /// a worse record gets a new generation, so late context is never misfiled.
     kept: Vec<(u64, LineItem, GroupId)>,
+    /// The last `context` lines, for the context before a record.
     recent: VecDeque<(u64, String)>,
+    /// Kept records still collecting context after them: (slot, generation, lines left).
     awaiting: VecDeque<(usize, u64, usize)>,
     first_line: Option<(u64, String)>,
     last_line: (u64, String),
