@@ -106,15 +106,16 @@ const LEVEL_WINDOW: usize = 240;
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports.
 ///
-/// One pass of a case-insensitive automaton finds the candidates; only they are looked at
-/// closely, so that a line costs little more than the scan.
+/// One pass of an automaton finds the candidates; only they are looked at closely, so
+/// that a line costs little more than the scan.
 pub fn classify(line: &str) -> Option<Severity> {
     let bytes = line.as_bytes();
     let mut stated = letter_column(bytes);
     let mut named = None;
     let mut signalled = bytes.starts_with(b"Caused by:").then_some(Severity::Error);
-    for hit in CANDIDATES.find_iter(bytes) {
-        match CANDIDATE_TABLE[hit.pattern().as_usize()].1 {
+    let (automaton, kinds) = &*CANDIDATES;
+    for hit in automaton.find_iter(bytes) {
+        match kinds[hit.pattern().as_usize()] {
             Candidate::Signal(phrase, severity) => {
                 let exact = &bytes[hit.start()..hit.end()] == phrase.as_bytes();
                 // An exit report counts only with a non-zero code after it.
@@ -217,12 +218,36 @@ const CANDIDATE_TABLE: [(&str, Candidate); 28] = [
     ("exc", Candidate::Word),
 ];
 
-static CANDIDATES: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
+/// The automaton, and what each of its patterns is. Level words are matched in lower,
+/// Capitalized and UPPER case, spelled out: case-sensitive patterns, at most 64 of them,
+/// let the automaton use its SIMD (Teddy) search, several times faster than a
+/// case-insensitive one on lines that are mostly `INFO`.
+static CANDIDATES: LazyLock<(AhoCorasick, Vec<Candidate>)> = LazyLock::new(|| {
+    let mut patterns = Vec::new();
+    let mut kinds = Vec::new();
+    for (pattern, kind) in CANDIDATE_TABLE {
+        let variants = match kind {
+            Candidate::Signal(..) => vec![pattern.to_string()],
+            Candidate::Word => {
+                let mut capitalized = pattern.to_string();
+                capitalized[..1].make_ascii_uppercase();
+                vec![
+                    pattern.to_string(),
+                    capitalized,
+                    pattern.to_ascii_uppercase(),
+                ]
+            }
+        };
+        for variant in variants {
+            patterns.push(variant);
+            kinds.push(kind);
+        }
+    }
+    let automaton = AhoCorasick::builder()
         .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-        .build(CANDIDATE_TABLE.iter().map(|(pattern, _)| pattern))
-        .expect("valid patterns")
+        .build(&patterns)
+        .expect("valid patterns");
+    (automaton, kinds)
 });
 
 /// A single-letter level as a column near the start: glog's `E1129 …`, logcat's ` E `.
