@@ -162,3 +162,48 @@ fn a_signal_to_briefly_reaches_the_command() {
         .to_string()
         .contains("passed it to the command"));
 }
+
+#[test]
+fn a_command_that_closes_its_output_early_is_waited_for() {
+    let b = Briefly::new();
+    let started = Instant::now();
+    let (envelope, code) = run(
+        &b,
+        &[
+            "run",
+            "--",
+            "sh",
+            "-c",
+            "echo early; exec >&- 2>&-; sleep 3; exit 5",
+        ],
+    );
+    assert_eq!(code, Some(5), "its own exit code, not a kill");
+    assert_eq!(envelope["items"][0]["text"], "early");
+    assert!(started.elapsed() >= Duration::from_secs(3));
+}
+
+#[test]
+fn a_grandchild_holding_the_pipe_does_not_outlive_the_timeout() {
+    let b = Briefly::new();
+    // The grandchild leaves the process group (setsid) but keeps stdout open.
+    let started = Instant::now();
+    let (envelope, code) = run(
+        &b,
+        &[
+            "run",
+            "--timeout",
+            "1s",
+            "--",
+            "sh",
+            "-c",
+            "setsid sleep 30 & echo hi; sleep 30",
+        ],
+    );
+    assert_eq!(code, Some(124));
+    assert_eq!(envelope["items"][0]["text"], "hi");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+}

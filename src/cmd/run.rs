@@ -140,7 +140,11 @@ async fn drive(
     let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
     let never = || tokio::time::Instant::now() + Duration::from_secs(86_400 * 365);
 
-    while out_open || err_open {
+    // Until the command has exited and its pipes are closed; after a SIGKILL, once it has
+    // exited (a process that left the group may hold the pipes open for ever).
+    let mut status = None;
+    let mut killed = false;
+    while status.is_none() || ((out_open || err_open) && !killed) {
         tokio::select! {
             n = out.read(&mut out_buf), if out_open => match n {
                 Ok(0) | Err(_) => out_open = false,
@@ -150,6 +154,7 @@ async fn drive(
                 Ok(0) | Err(_) => err_open = false,
                 Ok(n) => stderr.push(&err_buf[..n]),
             },
+            exited = child.wait(), if status.is_none() => status = Some(exited?),
             _ = tokio::time::sleep_until(deadline.unwrap_or_else(never)), if deadline.is_some() && !timed_out => {
                 timed_out = true;
                 signal_group(pgid, libc::SIGTERM);
@@ -157,8 +162,8 @@ async fn drive(
             },
             _ = tokio::time::sleep_until(kill_at.unwrap_or_else(never)), if kill_at.is_some() => {
                 signal_group(pgid, libc::SIGKILL);
-                // Whatever still holds the pipes open is gone now; stop reading.
-                break;
+                kill_at = None;
+                killed = true;
             },
             _ = sigint.recv(), if interrupted.is_none() => {
                 interrupted = Some(libc::SIGINT);
@@ -172,13 +177,7 @@ async fn drive(
             },
         }
     }
-    let status = match tokio::time::timeout(KILL_GRACE, child.wait()).await {
-        Ok(status) => status?,
-        Err(_) => {
-            signal_group(pgid, libc::SIGKILL);
-            child.wait().await?
-        }
-    };
+    let status = status.expect("the loop ends only once the command has exited");
     let mut exit_code = exit_code_of(status);
     if timed_out {
         exit_code = EXIT_TIMEOUT;
