@@ -12,7 +12,8 @@
 //! 4. every template by count, with one example.
 //!
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
-//! records of at most [`MAX_RECORD_LINES`] lines each, and the context window.
+//! records of at most [`MAX_RECORD_LINES`] lines each, and the context window, every
+//! kept line cut to [`MAX_KEPT_CHARS`] (the artifact has it whole).
 
 pub mod time;
 
@@ -29,7 +30,9 @@ use std::io::{BufWriter, Read, Seek, Write};
 use std::path::PathBuf;
 
 /// Verbatim records kept at most.
-pub const MAX_KEPT: usize = 2_000;
+pub const MAX_KEPT: usize = 500;
+/// Characters kept of each line held for an item (record lines and context).
+pub const MAX_KEPT_CHARS: usize = 1_000;
 /// Verbatim records kept per template.
 pub const PER_TEMPLATE: u32 = 2;
 /// Lines of a multi-line record kept (the rest are counted).
@@ -348,7 +351,7 @@ impl Text {
             pending.item.severity = pending.item.severity.max(Some(severity));
         }
         if pending.item.more.len() < MAX_RECORD_LINES {
-            pending.item.more.push(text);
+            pending.item.more.push(kept_line(&text));
         } else {
             pending.item.more_cut += 1;
         }
@@ -356,7 +359,10 @@ impl Text {
 
     /// Closes the pending record: counts it, and keeps it verbatim when it may be evidence.
     fn close_record(&mut self) {
-        let Some(Pending { item, group, .. }) = self.pending.take() else {
+        let Some(Pending {
+            mut item, group, ..
+        }) = self.pending.take()
+        else {
             return;
         };
         self.records += 1;
@@ -373,14 +379,19 @@ impl Text {
         info.severity = info.severity.max(item.severity);
         if let Some(time) = &item.time {
             info.first_time.get_or_insert_with(|| time.clone());
-            info.last_time = Some(time.clone());
+            let last = info.last_time.get_or_insert_with(String::new);
+            last.clear();
+            last.push_str(time);
         }
         let serious = item.severity.is_some_and(|s| s >= Severity::Warn);
         if !serious || info.kept >= PER_TEMPLATE {
             return;
         }
+        if item.text.len() > MAX_KEPT_CHARS {
+            item.text = kept_line(&item.text);
+        }
         let slot = if self.kept.len() < MAX_KEPT {
-            self.kept.push((0, item.clone(), group));
+            self.kept.push((0, item, group));
             self.kept.len() - 1
         } else {
             // Full: a worse record replaces the least severe one kept.
@@ -398,7 +409,7 @@ impl Text {
             if let Some(old) = self.info.get_mut(&old_group) {
                 old.kept -= 1;
             }
-            self.kept[slot] = (0, item.clone(), group);
+            self.kept[slot] = (0, item, group);
             slot
         };
         self.generation += 1;
@@ -417,7 +428,7 @@ impl Text {
         }
         for (slot, generation, left) in self.awaiting.iter_mut() {
             if self.kept[*slot].0 == *generation && *left > 0 {
-                self.kept[*slot].1.after.push((line, text.to_string()));
+                self.kept[*slot].1.after.push((line, kept_line(text)));
                 *left -= 1;
             }
         }
@@ -431,8 +442,13 @@ impl Text {
         if self.recent.len() == context {
             self.recent.pop_front();
         }
-        self.recent.push_back((line, text.to_string()));
+        self.recent.push_back((line, kept_line(text)));
     }
+}
+
+/// A line as held for an item: at most [`MAX_KEPT_CHARS`], cut with a marker.
+fn kept_line(text: &str) -> String {
+    briefly_core::cut_str(text, MAX_KEPT_CHARS).into_owned()
 }
 
 /// ANSI CSI sequences (`ESC [ … final`) removed; `None` when there were none.
@@ -805,6 +821,46 @@ mod tests {
         assert!(reference.returned_items <= reference.total_items);
         assert!(reference.to_json().chars().count() <= RunConfig::new("x").budget.per_result_chars);
         assert_eq!(reference.items[0]["severity"], "error");
+    }
+
+    #[test]
+    fn kept_lines_are_bounded() {
+        let long = format!(
+            "ERROR {}\n  at frame {}\n",
+            "x".repeat(50_000),
+            "y".repeat(50_000)
+        );
+        let mut text = Text::new(TextOptions::default()).unwrap();
+        let mut sink = Selection(Vec::new());
+        for (i, line) in long.lines().enumerate() {
+            let record = Record {
+                text: line,
+                bytes: line.as_bytes(),
+                line: i as u64 + 1,
+                offset: 0,
+                cut: false,
+            };
+            text.record(&record, &mut sink);
+        }
+        text.finish(&mut sink);
+        let TextItem::Line(first) = &sink.0[0] else {
+            panic!("a line first")
+        };
+        assert!(first.text.chars().count() < MAX_KEPT_CHARS + 30 && first.text.contains("…[cut "));
+        assert!(first.more[0].chars().count() < MAX_KEPT_CHARS + 30);
+    }
+
+    /// Collects every item.
+    struct Selection(Vec<TextItem>);
+
+    impl Emit<TextItem> for Selection {
+        fn emit(&mut self, _rank: briefly_core::Rank, item: TextItem) {
+            self.0.push(item);
+        }
+        fn wants(&self, _rank: briefly_core::Rank) -> bool {
+            true
+        }
+        fn skip(&mut self, _rank: briefly_core::Rank) {}
     }
 
     #[test]
