@@ -65,14 +65,15 @@ pub(crate) enum TokenKind {
 pub fn mask(line: &str) -> String {
     let mut m = Masked::default();
     m.fill(line, usize::MAX, usize::MAX);
-    let mut out = String::with_capacity(m.buf.len() + m.spans.len());
+    let mut out = Vec::with_capacity(line.len() + 8);
     for i in 0..m.len() {
         if i > 0 {
-            out.push(' ');
+            out.push(b' ');
         }
-        out.push_str(m.text(i));
+        out.extend_from_slice(m.bytes(i));
     }
-    out
+    // Whole UTF-8 sequences and ASCII only (see `Masked::text`).
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// A reusable buffer holding the masked tokens of one line.
@@ -85,8 +86,10 @@ pub(crate) struct Masked {
     buf: Vec<u8>,
     /// `(start, end, kind)` of each token in `buf`.
     spans: Vec<(u32, u32, TokenKind)>,
-    /// Hash of each masked token.
+    /// Hash of each masked token, once [`Masked::hash_tokens`] ran.
     hashes: Vec<u64>,
+    /// Hash of the whole masked token sequence.
+    line_hash: u64,
 }
 
 impl Masked {
@@ -95,6 +98,140 @@ impl Masked {
     /// Tokens longer than `max_token_bytes` become a wildcard; after
     /// `max_tokens` tokens, the rest of the line becomes one wildcard token.
     pub(crate) fn fill(&mut self, line: &str, max_tokens: usize, max_token_bytes: usize) {
+        self.spans.clear();
+        self.hashes.clear();
+        let bytes = line.as_bytes();
+        let n = bytes.len();
+        // Masking at most triples a byte (`1` -> `<*>`). `buf` is scratch
+        // space of at least that size (it only grows, to the longest line
+        // seen): tokens are written at `o` and `spans` say where they are.
+        let cap = 3 * n + 8;
+        if self.buf.len() < cap {
+            self.buf.resize(cap, 0);
+        }
+        let mut o = 0;
+        let mut i = 0;
+        // The token index from which the rest of the line is one token.
+        let tail_at = if max_tokens == usize::MAX {
+            usize::MAX
+        } else {
+            max_tokens.saturating_sub(1)
+        };
+        while i < n {
+            if class(bytes[i]) & SPACE != 0 {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let out_start = o;
+            let kind = if self.spans.len() >= tail_at {
+                // The rest of the line is one variable tail.
+                i = n;
+                o = put_wild(&mut self.buf, o);
+                TokenKind::Wild
+            } else if let Some((end, out_end, kind)) =
+                mask_plain_token(bytes, start, &mut self.buf, o)
+            {
+                // The common case: a token without groups, scanned and
+                // masked in one pass.
+                i = end;
+                if i - start > max_token_bytes {
+                    o = put_wild(&mut self.buf, out_start);
+                    TokenKind::Wild
+                } else {
+                    o = out_end;
+                    kind
+                }
+            } else {
+                let (end, flags) = scan_token(bytes, start);
+                i = end;
+                let mut out = std::mem::take(&mut self.buf);
+                out.truncate(out_start);
+                let kind = if i - start > max_token_bytes {
+                    out.extend_from_slice(WILD);
+                    TokenKind::Wild
+                } else {
+                    mask_token_with(&bytes[start..i], flags, &mut out)
+                };
+                o = out.len();
+                out.resize(cap.max(o), 0);
+                self.buf = out;
+                kind
+            };
+            o = self.finish_token(out_start, o, kind);
+        }
+        self.line_hash = self.sequence_hash(o);
+    }
+
+    /// Hash of the token sequence in `buf[..end]`: the bytes and the end
+    /// of each token (tokens are contiguous in `buf`). Like the lookup of
+    /// lines by their token hashes it replaces, it depends on the token
+    /// texts only, not on their kinds.
+    #[inline]
+    fn sequence_hash(&self, end: usize) -> u64 {
+        let mut h = Hasher::new(self.spans.len() as u64);
+        for &(_, e, _) in &self.spans {
+            h.add(u64::from(e));
+        }
+        let mut b = Hasher::new(end as u64);
+        let mut chunks = self.buf[..end].chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            b.add(u64::from_le_bytes(w));
+        }
+        let r = chunks.remainder();
+        if !r.is_empty() {
+            b.add(load_partial(r));
+        }
+        h.add(b.finish());
+        h.finish()
+    }
+
+    /// Computes the hash of each token ([`Masked::token_hash`]), needed
+    /// when the line is compared with templates beyond a lookup of the
+    /// whole line.
+    pub(crate) fn hash_tokens(&mut self) {
+        self.hashes.clear();
+        for &(s, e, k) in &self.spans {
+            self.hashes.push(if k == TokenKind::Wild {
+                wild_hash()
+            } else {
+                hash_bytes(&self.buf[s as usize..e as usize])
+            });
+        }
+    }
+
+    /// Records the token written to `buf[out_start..out_end]`, or drops it
+    /// when it repeats the previous masked token. Returns where the next
+    /// token goes.
+    #[inline]
+    fn finish_token(&mut self, out_start: usize, out_end: usize, kind: TokenKind) -> usize {
+        // A run of identical masked tokens (`blk_<*> blk_<*> ...`,
+        // `<*> <*>`) is one variable-length value.
+        if kind != TokenKind::Word && kind != TokenKind::Value {
+            if let Some(&(ps, pe, pk)) = self.spans.last() {
+                if pk == kind
+                    && bytes_eq(
+                        &self.buf[ps as usize..pe as usize],
+                        &self.buf[out_start..out_end],
+                    )
+                {
+                    return out_start;
+                }
+            }
+        }
+        self.spans.push((out_start as u32, out_end as u32, kind));
+        out_end
+    }
+
+    #[cfg(test)]
+    /// The original two-pass implementation of [`Masked::fill`] (tests
+    /// only): replaces the content with the masked tokens of `line`.
+    ///
+    /// Tokens longer than `max_token_bytes` become a wildcard; after
+    /// `max_tokens` tokens, the rest of the line becomes one wildcard token.
+    fn fill_reference(&mut self, line: &str, max_tokens: usize, max_token_bytes: usize) {
         self.buf.clear();
         self.spans.clear();
         self.hashes.clear();
@@ -183,18 +320,15 @@ impl Masked {
         self.spans[i].2
     }
 
-    /// Hash of token `i`.
+    /// Hash of token `i` (after [`Masked::hash_tokens`]).
     pub(crate) fn token_hash(&self, i: usize) -> u64 {
         self.hashes[i]
     }
 
-    /// Hash of the whole masked token sequence.
+    /// Hash of the whole masked token sequence: equal sequences have equal
+    /// hashes.
     pub(crate) fn seq_hash(&self) -> u64 {
-        let mut h = Hasher::new(self.hashes.len() as u64);
-        for &t in &self.hashes {
-            h.add(t);
-        }
-        h.finish()
+        self.line_hash
     }
 }
 
@@ -305,6 +439,164 @@ fn scan_token(bytes: &[u8], start: usize) -> (usize, u8) {
     (i, flags)
 }
 
+/// Scans and masks the token starting at `start` in one pass, writing
+/// the masked text to `out` from `o` (`out` has room for three times the
+/// rest of the line): `Some((end, out_end, kind))`, exactly what
+/// [`scan_token`] and [`mask_token_with`] give, for the common tokens;
+/// `None` for the rare ones that need them: a quoted value or bracketed
+/// group with whitespace inside, or a calendar word in a long token
+/// without digits.
+#[inline]
+fn mask_plain_token(
+    bytes: &[u8],
+    start: usize,
+    out: &mut [u8],
+    mut o: usize,
+) -> Option<(usize, usize, TokenKind)> {
+    let n = bytes.len();
+    let first = bytes[start];
+    let close = CLOSERS[first as usize];
+    let out_start = o;
+    let mut depth = 0i32;
+    // Union of the classes of the bytes that decide the kind, and the
+    // `ANY_VAR` / `CALENDAR` state bits (no byte class uses them here).
+    let mut flags = 0u8;
+    const ANY_VAR: u8 = SPACE;
+    // A word was masked only for being a calendar name.
+    const CALENDAR: u8 = GROUPED;
+    let mut i = start;
+    while i < n {
+        let b = bytes[i];
+        let c = class(b);
+        if c & WORD != 0 {
+            let s = i;
+            let mut seen = c;
+            i += 1;
+            while i < n {
+                let c = class(bytes[i]);
+                if c & WORD == 0 {
+                    break;
+                }
+                seen |= c;
+                i += 1;
+            }
+            let word = &bytes[s..i];
+            let digit = seen & DIGIT != 0;
+            // Calendar names start with a capital.
+            if digit || (c & UPPER != 0 && is_calendar_word(word)) {
+                flags |= seen | ANY_VAR | if digit { 0 } else { CALENDAR };
+                o = push_wild(out, out_start, o);
+            } else {
+                o = copy_word(out, o, bytes, s, i);
+            }
+        } else if c & SPACE != 0 {
+            break;
+        } else {
+            if b == b'"' && i > start && matches!(bytes[i - 1], b'=' | b':') {
+                if quote_close(bytes, i).is_some() {
+                    return None;
+                }
+            } else if close != 0 {
+                if b == first {
+                    depth += 1;
+                } else if b == close {
+                    depth -= 1;
+                }
+            }
+            flags |= c;
+            out[o] = b;
+            o += 1;
+            i += 1;
+        }
+    }
+    if depth > 0 && i < n && bracket_close(bytes, start).is_some() {
+        return None;
+    }
+    // Calendar names are masked in short tokens or tokens with digits only
+    // (see `mask_token_with`).
+    if flags & (CALENDAR | DIGIT) == CALENDAR && i - start > 8 {
+        return None;
+    }
+    let tok = &out[out_start..o];
+    let kind = if flags & ANY_VAR == 0 {
+        if flags & PUNCT == 0 {
+            TokenKind::Word
+        } else {
+            literal_kind(tok)
+        }
+    } else if tok == WILD {
+        TokenKind::Wild
+    } else {
+        TokenKind::Masked
+    };
+    Some((i, o, kind))
+}
+
+/// Writes [`WILDCARD`] at `o`, returning the end.
+#[inline]
+fn put_wild(out: &mut [u8], o: usize) -> usize {
+    out[o..o + 3].copy_from_slice(WILD);
+    o + 3
+}
+
+/// Copies `src[s..e]` to `out` at `o`, returning the end. A short word
+/// (the common case) is copied as 16 bytes when both sides have room:
+/// `out` is scratch space, bytes past the end are overwritten later.
+#[inline]
+fn copy_word(out: &mut [u8], o: usize, src: &[u8], s: usize, e: usize) -> usize {
+    let len = e - s;
+    if len <= 16 && s + 16 <= src.len() && o + 16 <= out.len() {
+        out[o..o + 16].copy_from_slice(&src[s..s + 16]);
+    } else {
+        out[o..o + len].copy_from_slice(&src[s..e]);
+    }
+    o + len
+}
+
+/// Writes a wildcard for a variable word run at `o` in the token being
+/// masked into `out` (which started at `start`), collapsing it with a
+/// wildcard just before and one connector (`<*>.<*>` is `<*>`) and taking
+/// a sign (`-42`). Returns the end.
+#[inline]
+fn push_wild(out: &mut [u8], start: usize, o: usize) -> usize {
+    if o >= start + 4 && is_connector(out[o - 1]) && &out[o - 4..o - 1] == WILD {
+        o - 1
+    } else if o > start
+        && matches!(out[o - 1], b'-' | b'+')
+        && (o == start + 1 || !is_word(out[o - 2]))
+    {
+        // A sign belongs to the number: `blk_-42`, `-1`.
+        put_wild(out, o - 1)
+    } else {
+        put_wild(out, o)
+    }
+}
+
+/// Whether two byte strings are equal; inline for short ones (the tokens
+/// compared on every line are a few bytes long).
+#[inline]
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let n = a.len();
+    match n {
+        0 => true,
+        1..=7 => load_partial(a) == load_partial(b),
+        8..=16 => load8(a, 0) == load8(b, 0) && load8(a, n - 8) == load8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+/// The closing bracket of each opening bracket, 0 for other bytes.
+const CLOSERS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'[' as usize] = b']';
+    t[b'(' as usize] = b')';
+    t[b'{' as usize] = b'}';
+    t
+};
+
 /// Byte classes (bit set).
 const SPACE: u8 = 1;
 const DIGIT: u8 = 2;
@@ -362,16 +654,38 @@ fn is_connector(b: u8) -> bool {
 }
 
 /// Month and weekday abbreviations and names are parts of timestamps.
+#[inline]
 fn is_calendar_word(w: &[u8]) -> bool {
-    const WORDS: [&[u8]; 19] = [
-        b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Sept", b"Oct",
-        b"Nov", b"Dec", b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat",
-    ];
-    if w.len() < 3 || w.len() > 4 {
+    // All of them are a capital and lowercase letters: most words fail on
+    // the first two bytes.
+    if w.len() < 3
+        || w.len() > 4
+        || !w[0].is_ascii_uppercase()
+        || !w[1..].iter().all(u8::is_ascii_lowercase)
+    {
         return false;
     }
-    w == b"Sun" || WORDS.contains(&w)
+    let key = u32::from_le_bytes([w[0], w[1], w[2], w.get(3).copied().unwrap_or(0)]);
+    CALENDAR_KEYS.contains(&key)
 }
+
+/// [`CALENDAR_WORDS`] as little-endian words, zero-padded.
+const CALENDAR_KEYS: [u32; 20] = {
+    let mut k = [0u32; 20];
+    let mut i = 0;
+    while i < 20 {
+        let w = CALENDAR_WORDS[i];
+        let b3 = if w.len() > 3 { w[3] } else { 0 };
+        k[i] = u32::from_le_bytes([w[0], w[1], w[2], b3]);
+        i += 1;
+    }
+    k
+};
+
+const CALENDAR_WORDS: [&[u8]; 20] = [
+    b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Sept", b"Oct",
+    b"Nov", b"Dec", b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun",
+];
 
 /// Masks one token into `out`, returning its kind (tests only; the miner
 /// scans classes while finding token ends).
@@ -556,7 +870,42 @@ pub(crate) fn wild_hash() -> u64 {
 /// Hash of a byte string.
 #[inline]
 pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
-    const_hash(b)
+    // The same value as `const_hash`, with whole-word loads.
+    let mut h = Hasher::new(b.len() as u64);
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h.add(u64::from_le_bytes(w));
+    }
+    let r = chunks.remainder();
+    if !r.is_empty() {
+        h.add(load_partial(r));
+    }
+    h.finish()
+}
+
+/// The 8 bytes of `b` from `i` as a little-endian word.
+#[inline]
+fn load8(b: &[u8], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[i..i + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// The 1 to 7 bytes of `r` as a little-endian word, zero-padded.
+#[inline]
+fn load_partial(r: &[u8]) -> u64 {
+    let n = r.len();
+    if n >= 4 {
+        let lo = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+        let hi = u32::from_le_bytes([r[n - 4], r[n - 3], r[n - 2], r[n - 1]]);
+        u64::from(lo) | (u64::from(hi) << ((n - 4) * 8))
+    } else {
+        u64::from(r[0])
+            | (u64::from(r[n / 2]) << (n / 2 * 8))
+            | (u64::from(r[n - 1]) << ((n - 1) * 8))
+    }
 }
 
 /// Hash of a byte string, usable in constants.
@@ -697,5 +1046,99 @@ mod tests {
     #[test]
     fn non_ascii_is_kept() {
         assert_eq!(mask("héllo wörld 3"), "héllo wörld <*>");
+    }
+
+    #[test]
+    fn hash_bytes_matches_const_hash() {
+        let data: Vec<u8> = (0..40u8).map(|b| b.wrapping_mul(37) ^ 0x5a).collect();
+        for a in 0..data.len() {
+            for b in a..data.len() {
+                assert_eq!(hash_bytes(&data[a..b]), const_hash(&data[a..b]));
+            }
+        }
+        assert_eq!(wild_hash(), hash_bytes(WILD));
+    }
+
+    fn assert_same_fill(line: &str, max_tokens: usize, max_token_bytes: usize) {
+        let (mut a, mut b) = (Masked::default(), Masked::default());
+        a.fill(line, max_tokens, max_token_bytes);
+        a.hash_tokens();
+        b.fill_reference(line, max_tokens, max_token_bytes);
+        let texts = |m: &Masked| {
+            (0..m.len())
+                .map(|i| m.text(i).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(texts(&a), texts(&b), "{line:?}");
+        assert_eq!(a.spans, b.spans, "{line:?}");
+        assert_eq!(a.hashes, b.hashes, "{line:?}");
+    }
+
+    #[test]
+    fn one_pass_fill_matches_two_pass() {
+        let fixed = [
+            "Jun 14 15:16:01 combo sshd[19939]: uid=0 from 10.0.0.1",
+            "[Sun Dec 04 04:47:44 2005] [notice] x",
+            "Sunday-Monday [Sun-extra] Junebug Jun-x Jun1 xJun SunX Sun. Sun-Mon-Tue",
+            "tag=\"View Lock\", x=\"a\" \"GET /x HTTP\" a:\"b c\" =\"q r\"",
+            "a [b c] (d (e f)) [unclosed g {x y} (( a ) b",
+            "blk_-69522 -1 +7 1.5 x=+5 a--1 a-+1 1..2 1. .5 - + -- 0x7f 10.1.2.3:8080",
+            "héllo wörld 3 é1 1é \u{0} \\a\\b C:\\x",
+            "  a   b\t12\r\n",
+            "<*> <*>1 <<*>> a.b a@b /x/y x/ ./ id=1 id=a id=a.b",
+        ];
+        for l in fixed {
+            for (mt, mb) in [(usize::MAX, usize::MAX), (128, 256), (3, 5), (1, 1), (2, 8)] {
+                assert_same_fill(l, mt, mb);
+            }
+        }
+        // Random lines over an alphabet of bytes that matter to masking.
+        const ALPHA: &[&str] = &[
+            " ", " ", " ", "\t", "a", "b", "Z", "J", "un", "Sun", "Jun", "Sept", "Mon", "1", "42",
+            "0x", ".", "/", "\\", "@", "=", ":", "\"", "-", "_", ",", "+", "[", "]", "(", ")", "{",
+            "}", "<", ">", "*", "é", "#", "<*>", "=\"", "key=", "id=",
+        ];
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 40) as usize;
+            let line: String = (0..len)
+                .map(|_| ALPHA[(next() % ALPHA.len() as u64) as usize])
+                .collect();
+            assert_same_fill(&line, usize::MAX, usize::MAX);
+            assert_same_fill(&line, 1 + (next() % 6) as usize, 1 + (next() % 12) as usize);
+        }
+    }
+
+    #[test]
+    fn calendar_words() {
+        for w in CALENDAR_WORDS {
+            assert!(is_calendar_word(w));
+        }
+        for w in [
+            "Ju", "June", "JUN", "jun", "Sep.", "Sepx", "Sun\0", "Mo", "Sunday", "Tues",
+        ] {
+            assert!(!is_calendar_word(w.as_bytes()), "{w}");
+        }
+    }
+
+    #[test]
+    fn bytes_eq_is_equality() {
+        let data: Vec<u8> = (0..40u8).map(|b| b % 5).collect();
+        for a in 0..data.len() {
+            for b in a..data.len().min(a + 24) {
+                for c in 0..data.len() {
+                    for d in c..data.len().min(c + 24) {
+                        let (x, y) = (&data[a..b], &data[c..d]);
+                        assert_eq!(bytes_eq(x, y), x == y);
+                    }
+                }
+            }
+        }
     }
 }

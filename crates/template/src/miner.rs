@@ -5,7 +5,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher as StdHasher};
 
 use crate::align::{align, align_into, Step};
-use crate::mask::{hash_bytes, Masked, TokenKind, WILDCARD};
+use crate::mask::{bytes_eq, hash_bytes, Masked, TokenKind, WILDCARD};
 
 /// Identifier of a group of lines (one template).
 ///
@@ -348,22 +348,28 @@ impl Miner {
     pub fn add_numbered(&mut self, line: &str, line_no: u64) -> GroupId {
         self.last_line_no = line_no;
         self.total += 1;
-        let line = line.trim_end_matches(['\n', '\r']);
+        let line = trim_newline(line);
+        self.masked
+            .fill(line, self.config.max_tokens, self.config.max_token_bytes);
+        // The fast path: the masked line was seen before and still fits
+        // the same template. One lookup, no allocation, no token hashes.
+        let h = self.masked.seq_hash();
+        if let Some(&s) = self.cache.get(&h) {
+            let shape = &self.shapes[s as usize];
+            if shape.live && fits(&shape.toks, &self.masked) {
+                return self.hit(shape.group, line, line_no);
+            }
+        }
         let mut masked = std::mem::take(&mut self.masked);
-        masked.fill(line, self.config.max_tokens, self.config.max_token_bytes);
-        let id = self.add_masked(&masked, line, line_no);
+        masked.hash_tokens();
+        let id = self.add_masked(&masked, h, line, line_no);
         self.masked = masked;
         id
     }
 
-    fn add_masked(&mut self, m: &Masked, line: &str, line_no: u64) -> GroupId {
-        let h = m.seq_hash();
-        if let Some(&s) = self.cache.get(&h) {
-            let shape = &self.shapes[s as usize];
-            if shape.live && fits(&shape.toks, m) {
-                return self.hit(shape.group, line, line_no);
-            }
-        }
+    /// The rest of [`Miner::add_numbered`], for a line whose masked form
+    /// (with hash `h`) is not in the lookup cache.
+    fn add_masked(&mut self, m: &Masked, h: u64, line: &str, line_no: u64) -> GroupId {
         self.line_words(m);
         if let Some(s) = self.find_fit(m) {
             self.remember(h, s);
@@ -1297,7 +1303,7 @@ const MIN_CONSTANTS_AFTER_MERGE: usize = 3;
 /// Whether template token `t` equals token `i` of the masked line.
 #[inline]
 fn tok_eq(t: &Tok, m: &Masked, i: usize) -> bool {
-    t.hash == m.token_hash(i) && t.text.as_bytes() == m.bytes(i)
+    t.hash == m.token_hash(i) && bytes_eq(t.text.as_bytes(), m.bytes(i))
 }
 
 /// Sorted hashes of the plain tokens of a pattern.
@@ -1335,13 +1341,13 @@ fn common(a: &[u64], b: &[u64]) -> usize {
 }
 
 /// Whether the masked line fits the shape: same length, every constant
-/// token equal.
+/// token equal. Compares bytes only: it does not need the token hashes.
 fn fits(toks: &[Tok], m: &Masked) -> bool {
     toks.len() == m.len()
         && toks
             .iter()
             .enumerate()
-            .all(|(i, t)| t.kind == TokenKind::Wild || (tok_eq(t, m, i)))
+            .all(|(i, t)| t.kind == TokenKind::Wild || bytes_eq(t.text.as_bytes(), m.bytes(i)))
 }
 
 /// Whether two shapes can match a common line: same length, every position
@@ -1471,6 +1477,19 @@ fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>]) {
         }
     }
     *a = out;
+}
+
+/// `s` without trailing `\n` and `\r` (as `trim_end_matches(['\n',
+/// '\r'])`, a byte at a time).
+#[inline]
+fn trim_newline(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while end > 0 && matches!(b[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    // Only ASCII bytes were cut: `end` is a char boundary.
+    s.get(..end).unwrap_or(s)
 }
 
 fn truncate(s: &str, max: usize) -> &str {
