@@ -303,3 +303,51 @@ fn bad_input_never_panics() {
         "colour stripped, CR dropped"
     );
 }
+
+#[test]
+fn pages_walk_every_item_once() {
+    let b = Briefly::new();
+    let path = loghub("Linux");
+    let first = b.envelope(
+        &["text", path.to_str().unwrap(), "--max-chars", "3000"],
+        b"",
+        3_000,
+    );
+    let total = first["total_items"].as_u64().unwrap();
+    let mut seen: Vec<String> = first["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.to_string())
+        .collect();
+    let mut cursor = first["next_cursor"].as_str().map(String::from);
+    assert!(cursor.is_some(), "a 3,000-char budget leaves items out");
+    while let Some(c) = cursor {
+        let page = b.envelope(&["page", &c], b"", 3_000);
+        assert_eq!(page["source"], "text");
+        assert_eq!(page["total_items"], total);
+        seen.extend(
+            page["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i.to_string()),
+        );
+        cursor = page["next_cursor"].as_str().map(String::from);
+    }
+    assert_eq!(seen.len() as u64, total);
+    let distinct: std::collections::BTreeSet<&String> = seen.iter().collect();
+    assert_eq!(distinct.len(), seen.len(), "no item twice");
+}
+
+#[test]
+fn run_uses_text_for_commands_it_does_not_know() {
+    let b = Briefly::new();
+    let script = "for i in $(seq 1 3000); do echo \"INFO tick $i\"; done; echo 'ERROR the one that matters'; exit 1";
+    let out = b.run(&["run", "--", "sh", "-c", script], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(envelope["source"], "text");
+    assert_eq!(envelope["items"][0]["text"], "ERROR the one that matters");
+    assert_eq!(envelope["exit_code"], 1);
+}
