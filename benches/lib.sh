@@ -28,10 +28,10 @@ generate_log() {
   echo "$path"
 }
 
-# measure CMD ARGS...: prints "seconds peak_kb" for one run. The output goes to a file,
-# not /dev/null: GNU grep stops at the first match when it sees /dev/null.
+# measure CMD ARGS...: prints "seconds peak_kb" for one run, output discarded.
+# (GNU grep stops at its first match when its output is /dev/null: give it a file.)
 measure() {
-  { "$timer" -f '%e %M' "$@" > "$work/measure.out"; } 2>&1 | tail -n 1
+  { "$timer" -f '%e %M' "$@" > /dev/null; } 2>&1 | tail -n 1
 }
 
 # median N...: the median of the numbers given.

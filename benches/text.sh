@@ -15,7 +15,7 @@ export BRIEFLY_ARTIFACT_DIR="$work/artifacts"
 
 grep_s=() grep_kb=() text_s=() text_kb=()
 for ((run = 1; run <= runs; run++)); do
-  read -r s kb < <(measure grep -c ERROR "$input"); grep_s+=("$s"); grep_kb+=("$kb")
+  read -r s kb < <(measure sh -c "grep -c ERROR \"$input\" > \"$work/grep.out\""); grep_s+=("$s"); grep_kb+=("$kb")
   rm -rf "$BRIEFLY_ARTIFACT_DIR"
   read -r s kb < <(measure "$briefly" text "$input"); text_s+=("$s"); text_kb+=("$kb")
 done
