@@ -29,7 +29,6 @@ generate_log() {
 }
 
 # measure CMD ARGS...: prints "seconds peak_kb" for one run, output discarded.
-# (GNU grep stops at its first match when its output is /dev/null: give it a file.)
 measure() {
   { "$timer" -f '%e %M' "$@" > /dev/null; } 2>&1 | tail -n 1
 }
@@ -39,7 +38,32 @@ median() {
   printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
-# report NAME BYTES SECONDS... -- KB...: one table row of medians.
+# side_by_side RUNS INPUT REF_LABEL REF_CMD BRIEFLY_LABEL BRIEFLY_CMD: runs both shell
+# commands RUNS times, alternating (briefly with a fresh artifact directory), and prints
+# medians, the time ratio and whether briefly's peak RSS stayed under 64 MB.
+side_by_side() {
+  local runs=$1 input=$2 ref_label=$3 ref_cmd=$4 briefly_label=$5 briefly_cmd=$6
+  local ref_s=() ref_kb=() b_s=() b_kb=() s kb run
+  export BRIEFLY_ARTIFACT_DIR="$work/artifacts"
+  for ((run = 1; run <= runs; run++)); do
+    read -r s kb < <(measure sh -c "$ref_cmd"); ref_s+=("$s"); ref_kb+=("$kb")
+    rm -rf "$BRIEFLY_ARTIFACT_DIR"
+    read -r s kb < <(measure sh -c "$briefly_cmd"); b_s+=("$s"); b_kb+=("$kb")
+  done
+  rm -rf "$BRIEFLY_ARTIFACT_DIR"
+  local bytes rs bs bk
+  bytes=$(stat -c %s "$input")
+  rs=$(median "${ref_s[@]}"); bs=$(median "${b_s[@]}"); bk=$(median "${b_kb[@]}")
+  echo "input: $((bytes / 1048576)) MB, $runs runs, medians"
+  header
+  row "$ref_label" "$bytes" "$rs" "$(median "${ref_kb[@]}")"
+  row "$briefly_label" "$bytes" "$bs" "$bk"
+  awk -v a="$bs" -v b="$rs" -v k="$bk" 'BEGIN {
+    printf "briefly/reference time ratio: %.1fx\n", a / (b > 0 ? b : 0.01)
+    printf "peak RSS under 64 MB: %s\n", (k / 1024 < 64) ? "yes" : "NO" }'
+}
+
+# row NAME BYTES SECONDS KB: one table row.
 row() {
   local name=$1 bytes=$2 seconds=$3 kb=$4
   awk -v n="$name" -v b="$bytes" -v s="$seconds" -v k="$kb" 'BEGIN {

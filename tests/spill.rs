@@ -208,21 +208,14 @@ fn artifact_write_failure_is_marked_and_still_fits() {
     // The artifact directory cannot be made: a file stands in its way.
     let blocker = b.dir.path().join("blocker");
     std::fs::write(&blocker, b"").unwrap();
-    let out = b
-        .command(&[
+    let out = b.run(
+        &[
             "spill",
             "--artifact-dir",
             blocker.join("sub").to_str().unwrap(),
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(input.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
+        ],
+        input.as_bytes(),
+    );
     assert!(out.status.success());
     let printed = String::from_utf8(out.stdout).unwrap();
     let envelope: Value = serde_json::from_str(&printed).unwrap();
@@ -249,21 +242,7 @@ fn a_write_failing_midway_is_marked_too() {
     command
         .args(["-c", &script])
         .env("BRIEFLY_ARTIFACT_DIR", b.artifacts());
-    let out = {
-        use std::io::Write;
-        let mut child = command
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let out = common::feed(command, input.as_bytes());
     assert!(out.status.success());
     let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(

@@ -33,21 +33,7 @@ impl Briefly {
 
     /// Runs with `stdin` as standard input.
     pub fn run(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut input = child.stdin.take().unwrap();
-        let data = stdin.to_vec();
-        let writer = std::thread::spawn(move || {
-            let _ = input.write_all(&data);
-        });
-        let output = child.wait_with_output().unwrap();
-        writer.join().unwrap();
-        output
+        feed(self.command(args), stdin)
     }
 
     /// Runs and parses the envelope, checking the invariants against `cap` characters.
@@ -74,6 +60,25 @@ impl Briefly {
         files.sort();
         files
     }
+}
+
+/// Runs `command` with `stdin` written to it (from another thread, so a command that
+/// writes before it has read everything cannot deadlock), and collects its output.
+pub fn feed(mut command: Command, stdin: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
 }
 
 /// The envelope's invariants.
