@@ -139,6 +139,9 @@ pub enum Command {
     },
     /// Prints the budgets for a context window (and the standard windows).
     Budget,
+    /// An agent's message history (OpenAI format, a JSON array): measure it against the window, or compact it.
+    #[command(subcommand)]
+    Context(ContextCommand),
     /// Removes old artifacts.
     Gc {
         /// Remove artifacts older than this.
@@ -150,4 +153,64 @@ pub enum Command {
         /// The metrics file (JSONL).
         file: PathBuf,
     },
+}
+
+/// `briefly context …`.
+#[derive(Debug, Subcommand)]
+pub enum ContextCommand {
+    /// Tokens by role, total, headroom, utilization and status (nominal, watch, compress, critical).
+    Measure {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        window: Window,
+        /// Messages to list, largest first.
+        #[arg(long, default_value_t = 10)]
+        largest: usize,
+    },
+    /// The history compacted until the target utilization is met; the report goes to --report or stderr.
+    Compact {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        window: Window,
+        /// Stop at or under this utilization.
+        #[arg(long, default_value_t = 0.60)]
+        target: f64,
+        /// The last turns (from a user message on) are never touched.
+        #[arg(long, default_value_t = 6)]
+        keep_turns: usize,
+        /// Step 1 collapses tool results over this many tokens (a stub takes about 200).
+        #[arg(long, default_value_t = 500)]
+        collapse_tokens: u64,
+        /// Step 2 replaces tool results that were over this many tokens…
+        #[arg(long, default_value_t = 1_000)]
+        placeholder_tokens: u64,
+        /// …that are more than this many messages from the end.
+        #[arg(long, default_value_t = 10)]
+        placeholder_age: usize,
+        /// Step 3: a shell command that reads the middle turns (JSON) on stdin and prints a summary.
+        #[arg(long, value_name = "CMD")]
+        summarizer_cmd: Option<String>,
+        /// Write the tool schemas kept (step 4) here.
+        #[arg(long, value_name = "FILE")]
+        tools_out: Option<PathBuf>,
+        /// Write the report here instead of to stderr.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+    },
+}
+
+/// The window a history is measured against.
+#[derive(Debug, Args, Clone)]
+pub struct Window {
+    /// The share of the window kept for the next completion [default: 0.20, or the model class's].
+    #[arg(long)]
+    pub reserve: Option<f64>,
+    /// Reserve preset: fast (15%), standard (20%), reasoning (30%).
+    #[arg(long, value_name = "CLASS")]
+    pub model_class: Option<String>,
+    /// Tool schemas sent with the request (a JSON array), counted as `tool_schemas`.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<PathBuf>,
 }

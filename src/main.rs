@@ -70,6 +70,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             command,
         } => cmd::run::run(&session, reducer.as_deref(), timeout.as_deref(), command),
         Command::Budget => cmd::budget::run(&session),
+        Command::Context(command) => cmd::context::run(&session, command),
         Command::Gc { older_than } => cmd::artifacts::gc(&session, older_than),
         Command::Stats { file } => cmd::stats::run(&session, file),
     }

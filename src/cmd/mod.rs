@@ -2,6 +2,7 @@
 
 pub mod artifacts;
 pub mod budget;
+pub mod context;
 pub mod run;
 pub mod spill;
 pub mod stats;

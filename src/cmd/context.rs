@@ -1,0 +1,218 @@
+//! `briefly context measure|compact`: a whole message history against the window.
+
+use super::open_input;
+use crate::cli::{ContextCommand, Window};
+use crate::session::Session;
+use anyhow::{anyhow, bail, Context, Result};
+use briefly_context::{check, compact, measure, reserve_for, CompactOptions, Services};
+use briefly_core::{ArtifactMeta, Envelope, Preview};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The largest history read (bytes): more is refused, not read.
+const MAX_HISTORY_BYTES: u64 = 512 << 20;
+/// The longest summary kept from a summarizer (characters).
+const MAX_SUMMARY_CHARS: usize = 20_000;
+
+pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
+    match command {
+        ContextCommand::Measure {
+            file,
+            window,
+            largest,
+        } => {
+            let (messages, warnings, bytes) = read_history(file.as_deref())?;
+            let tools = read_tools(window)?;
+            let context_tokens = session.budget.context_tokens;
+            let m = measure(
+                &messages,
+                &tools,
+                context_tokens,
+                reserve(window)?,
+                &session.tokenizer,
+                *largest,
+            );
+            let roles: Vec<String> = m.by_role.iter().map(|(r, t)| format!("{r} {t}")).collect();
+            let mut envelope = Envelope::new(
+                "context",
+                format!(
+                    "{} of {} usable tokens ({:.1}%): {}; {}",
+                    m.total,
+                    m.usable,
+                    m.utilization * 100.0,
+                    serde_json::to_value(m.status)?.as_str().unwrap_or_default(),
+                    roles.join(", ")
+                ),
+            );
+            envelope.items = m
+                .largest
+                .iter()
+                .map(|(i, role, tokens)| json!({"index": i, "role": role, "tokens": tokens}))
+                .collect();
+            // The items are the answer to "which messages are largest", complete as such.
+            envelope.total_items = envelope.items.len() as u64;
+            envelope.returned_items = envelope.total_items;
+            envelope.preview = Preview::Summary;
+            envelope.stats = serde_json::to_value(&m)?;
+            envelope.warnings = warnings;
+            envelope.raw.bytes = bytes;
+            session.print(&envelope)?;
+            Ok(0)
+        }
+        ContextCommand::Compact {
+            file,
+            window,
+            target,
+            keep_turns,
+            collapse_tokens,
+            placeholder_tokens,
+            placeholder_age,
+            summarizer_cmd,
+            tools_out,
+            report,
+        } => {
+            if !(0.0..=1.0).contains(target) {
+                bail!("--target takes a utilization from 0 to 1, got {target}");
+            }
+            let (messages, warnings, _) = read_history(file.as_deref())?;
+            let tools = read_tools(window)?;
+            let options = CompactOptions {
+                context_tokens: session.budget.context_tokens,
+                reserve: reserve(window)?,
+                target: *target,
+                keep_turns: *keep_turns,
+                collapse_tokens: *collapse_tokens,
+                placeholder_tokens: *placeholder_tokens,
+                placeholder_age: *placeholder_age,
+                ..CompactOptions::default()
+            };
+            let mut services = CliServices {
+                session,
+                summarizer: summarizer_cmd.as_deref(),
+            };
+            let (messages, tools, mut done) =
+                compact(messages, tools, &options, &session.tokenizer, &mut services);
+            done.warnings.splice(0..0, warnings);
+            let mut stdout = std::io::stdout().lock();
+            serde_json::to_writer(&mut stdout, &messages)?;
+            stdout.write_all(b"\n")?;
+            stdout.flush()?;
+            if let Some(path) = tools_out {
+                std::fs::write(path, serde_json::to_vec(&tools)?)
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
+            let report_json = serde_json::to_string(&done)?;
+            match report {
+                Some(path) => std::fs::write(path, report_json)
+                    .with_context(|| format!("writing {}", path.display()))?,
+                None => eprintln!("briefly: context compact report: {report_json}"),
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn reserve(window: &Window) -> Result<f64> {
+    let reserve = match (&window.reserve, &window.model_class) {
+        (Some(reserve), _) => *reserve,
+        (None, Some(class)) => reserve_for(class).ok_or_else(|| {
+            anyhow!("unknown --model-class {class:?} (fast, standard, reasoning)")
+        })?,
+        (None, None) => 0.20,
+    };
+    if !(0.0..1.0).contains(&reserve) {
+        bail!("--reserve takes a share from 0 to 1 (less than 1), got {reserve}");
+    }
+    Ok(reserve)
+}
+
+fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, u64)> {
+    let mut limited = input.take(MAX_HISTORY_BYTES + 1);
+    let mut bytes = Vec::new();
+    limited
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {what}"))?;
+    if bytes.len() as u64 > MAX_HISTORY_BYTES {
+        bail!("{what} is over {} MiB: refused", MAX_HISTORY_BYTES >> 20);
+    }
+    let value =
+        serde_json::from_slice(&bytes).with_context(|| format!("{what} is not valid JSON"))?;
+    Ok((value, bytes.len() as u64))
+}
+
+/// The messages, warnings about them, and the size of the input in bytes.
+fn read_history(file: Option<&Path>) -> Result<(Vec<Value>, Vec<String>, u64)> {
+    let (history, bytes) = read_json(&mut open_input(file)?, "the history")?;
+    let warnings = check(&history)?;
+    let Value::Array(messages) = history else {
+        unreachable!("checked")
+    };
+    Ok((messages, warnings, bytes))
+}
+
+fn read_tools(window: &Window) -> Result<Vec<Value>> {
+    let Some(path) = &window.tools else {
+        return Ok(Vec::new());
+    };
+    match read_json(&mut super::open_file(path)?, "--tools")?.0 {
+        Value::Array(tools) => Ok(tools),
+        _ => bail!("--tools must be a JSON array of tool schemas"),
+    }
+}
+
+struct CliServices<'a> {
+    session: &'a Session,
+    summarizer: Option<&'a str>,
+}
+
+impl Services for CliServices<'_> {
+    fn keep(&mut self, tool_call_id: &str, content: &[u8]) -> Result<String, String> {
+        let dir = self.session.artifact_dir().map_err(|e| e.to_string())?;
+        let mut writer = dir.create(Some(tool_call_id)).map_err(|e| e.to_string())?;
+        writer.write(content).map_err(|e| e.to_string())?;
+        let meta = ArtifactMeta {
+            source: "context".into(),
+            id: Some(tool_call_id.to_string()),
+            lines: content.iter().filter(|&&b| b == b'\n').count() as u64,
+            ..ArtifactMeta::default()
+        };
+        let saved = writer.save(meta).map_err(|e| e.to_string())?;
+        Ok(saved.path.display().to_string())
+    }
+
+    fn summarize(&mut self, messages: &[Value]) -> Option<Result<String, String>> {
+        let command = self.summarizer?;
+        Some(run_summarizer(command, messages))
+    }
+}
+
+/// Runs the summarizer with the turns as JSON on stdin; its stdout is the summary.
+fn run_summarizer(command: &str, messages: &[Value]) -> Result<String, String> {
+    let mut child = Command::new("sh")
+        .args(["-c", command])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {command:?}: {e}"))?;
+    let input = serde_json::to_vec(messages).map_err(|e| e.to_string())?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = writer.join();
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!(
+            "{command:?} exited with {}: {}",
+            output.status,
+            stderr.trim()
+        ));
+    }
+    let summary = String::from_utf8_lossy(&output.stdout);
+    if summary.trim().is_empty() {
+        return Err(format!("{command:?} printed no summary"));
+    }
+    Ok(briefly_core::cut_str(summary.trim(), MAX_SUMMARY_CHARS).into_owned())
+}

@@ -1,0 +1,355 @@
+//! `briefly context measure|compact`: a 90-turn session, measured and compacted.
+
+mod common;
+
+use common::Briefly;
+use serde_json::{json, Value};
+
+/// A session: a system prompt, the task, then `turns` turns of user → assistant tool call
+/// → tool result (large) → assistant answer.
+fn session(turns: usize) -> Vec<Value> {
+    sized_session(turns, 40)
+}
+
+/// The same with tool results of at least `lines_base` lines (about 12 tokens a line).
+fn sized_session(turns: usize, lines_base: usize) -> Vec<Value> {
+    let mut messages = vec![
+        json!({"role": "system", "content": "You are a careful engineer."}),
+        json!({"role": "user", "content": "Find why the nightly build fails."}),
+    ];
+    for t in 0..turns {
+        if t > 0 {
+            messages.push(json!({"role": "user", "content": format!("Go on with step {t}.")}));
+        }
+        let id = format!("call_{t}");
+        let tool = if t % 3 == 0 {
+            "read_file"
+        } else {
+            "run_command"
+        };
+        messages.push(json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": id, "type": "function", "function": {"name": tool, "arguments": format!("{{\"step\":{t}}}")}}
+        ]}));
+        let lines: String = (0..(lines_base + t % 7 * 20))
+            .map(|i| format!("turn {t} output line {i}: some build log text here\n"))
+            .collect();
+        messages.push(json!({"role": "tool", "tool_call_id": id, "content": lines}));
+        messages.push(json!({"role": "assistant", "content": format!("Step {t} looked at; nothing conclusive yet.")}));
+    }
+    messages
+}
+
+fn compact(b: &Briefly, history: &[Value], args: &[&str]) -> (Vec<Value>, Value) {
+    let report = b.dir.path().join("report.json");
+    let mut all = vec!["context", "compact", "--report", report.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let out = b.run(&all, serde_json::to_string(history).unwrap().as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let messages: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    (messages, report)
+}
+
+fn users(messages: &[Value]) -> Vec<usize> {
+    messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m["role"] == "user")
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Every tool result has its call before it, and every call its result.
+fn assert_pairs_intact(messages: &[Value]) {
+    let mut open = std::collections::BTreeSet::new();
+    for (i, m) in messages.iter().enumerate() {
+        for call in m["tool_calls"].as_array().into_iter().flatten() {
+            open.insert(call["id"].as_str().unwrap().to_string());
+        }
+        if m["role"] == "tool" {
+            let id = m["tool_call_id"].as_str().unwrap();
+            assert!(open.remove(id), "message {i}: result {id} without its call");
+        }
+    }
+    assert!(open.is_empty(), "calls without results: {open:?}");
+}
+
+#[test]
+fn a_critical_session_comes_back_under_the_target_with_its_invariants() {
+    let b = Briefly::new();
+    // Tool results of 1,250 to 2,750 tokens, 90 turns: about 190,000 tokens in a 64K window.
+    let history = sized_session(90, 100);
+    let window = ["--context-tokens", "65536"];
+    let input = serde_json::to_string(&history).unwrap();
+    let before = b.envelope(
+        &["context", "measure", window[0], window[1]],
+        input.as_bytes(),
+        39_321,
+    );
+    assert_eq!(
+        before["stats"]["status"], "critical",
+        "{}",
+        before["summary"]
+    );
+
+    let (after, report) = compact(&b, &history, &window);
+    assert_eq!(report["met_target"], true, "{report}");
+    assert!(report["after"]["utilization"].as_f64().unwrap() <= 0.60);
+    assert_eq!(report["steps"][0]["step"], "collapse");
+
+    // Never touched: the system prompt, the task, the last 6 turns.
+    assert_eq!(after[0], history[0]);
+    assert_eq!(after[1], history[1]);
+    let tail_in = users(&history)[users(&history).len() - 6];
+    let tail_out = users(&after)[users(&after).len() - 6];
+    assert_eq!(&after[tail_out..], &history[tail_in..]);
+    assert_pairs_intact(&after);
+    assert_eq!(after.len(), history.len(), "collapsing keeps every message");
+
+    // Every collapsed result is recoverable byte for byte.
+    let mut recovered = 0;
+    for (m_in, m_out) in history.iter().zip(&after) {
+        if m_in == m_out || m_out["role"] != "tool" {
+            continue;
+        }
+        let text = m_out["content"].as_str().unwrap();
+        let path = text
+            .split("`briefly read ")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(")]")
+            .trim_end_matches('`');
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap(),
+            m_in["content"].as_str().unwrap()
+        );
+        recovered += 1;
+    }
+    assert!(recovered > 10, "{recovered}");
+}
+
+#[test]
+fn an_unmet_target_is_reported_not_hidden() {
+    let b = Briefly::new();
+    // Results of about 500 to 1,000 tokens: too small for placeholders, and no summarizer.
+    let (after, report) = compact(&b, &session(90), &[]);
+    assert_eq!(report["met_target"], false);
+    assert!(report["after"]["utilization"].as_f64().unwrap() > 0.60);
+    assert_eq!(report["steps"][2]["skipped"], "no --summarizer-cmd given");
+    assert_pairs_intact(&after);
+}
+
+#[test]
+fn the_summarizer_replaces_whole_middle_turns() {
+    let b = Briefly::new();
+    let history = session(30);
+    // No collapsing or placeholders: only a summary can make room.
+    let args = [
+        "--collapse-tokens",
+        "1000000",
+        "--placeholder-tokens",
+        "1000000",
+        "--summarizer-cmd",
+        "wc -c | sed 's/^ */summary of this many bytes: /'",
+        "--context-tokens",
+        "16384",
+    ];
+    let (after, report) = compact(&b, &history, &args);
+    let summarized = &report["steps"][2];
+    assert_eq!(summarized["step"], "summarize");
+    assert!(
+        summarized["changed"].as_array().unwrap().len() > 10,
+        "{report}"
+    );
+    let summary = after
+        .iter()
+        .find(|m| {
+            m["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("summary of this many bytes"))
+        })
+        .unwrap();
+    assert_eq!(summary["role"], "user");
+    assert_pairs_intact(&after);
+    assert_eq!(after[1], history[1]);
+
+    let (_, without) = compact(&b, &history, &args[..4]);
+    assert_eq!(without["steps"][2]["skipped"], "no --summarizer-cmd given");
+    let (_, failing) = compact(
+        &b,
+        &history,
+        &[
+            "--collapse-tokens",
+            "1000000",
+            "--placeholder-tokens",
+            "1000000",
+            "--summarizer-cmd",
+            "exit 3",
+            "--context-tokens",
+            "16384",
+        ],
+    );
+    assert!(failing["steps"][2]["skipped"]
+        .as_str()
+        .unwrap()
+        .contains("the summarizer failed"));
+}
+
+#[test]
+fn old_results_become_placeholders() {
+    let b = Briefly::new();
+    let history = session(40);
+    let (after, report) = compact(
+        &b,
+        &history,
+        &[
+            "--collapse-tokens",
+            "1000000",
+            "--placeholder-tokens",
+            "500",
+            "--placeholder-age",
+            "10",
+        ],
+    );
+    let placed = report["steps"][1]["changed"].as_array().unwrap();
+    assert!(!placed.is_empty(), "{report}");
+    let first = placed[0].as_u64().unwrap() as usize;
+    assert!(after[first]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("[briefly: an old tool result of"));
+    assert_pairs_intact(&after);
+}
+
+#[test]
+fn at_critical_unused_tool_schemas_are_dropped() {
+    let b = Briefly::new();
+    let history = session(20);
+    let mut tools: Vec<Value> = ["read_file", "run_command"]
+        .iter()
+        .map(|n| json!({"type": "function", "function": {"name": n, "description": "used", "parameters": {}}}))
+        .collect();
+    for i in 0..30 {
+        tools.push(json!({"type": "function", "function": {"name": format!("unused_{i}"), "description": "x".repeat(2000), "parameters": {}}}));
+    }
+    let tools_file = b.dir.path().join("tools.json");
+    std::fs::write(&tools_file, serde_json::to_vec(&tools).unwrap()).unwrap();
+    let kept_file = b.dir.path().join("kept.json");
+    let args = [
+        "--tools",
+        tools_file.to_str().unwrap(),
+        "--tools-out",
+        kept_file.to_str().unwrap(),
+        "--collapse-tokens",
+        "1000000",
+        "--placeholder-tokens",
+        "1000000",
+        "--context-tokens",
+        "20000",
+    ];
+    let (_, report) = compact(&b, &history, &args);
+    assert_eq!(
+        report["steps"][3]["changed"].as_array().unwrap().len(),
+        30,
+        "{report}"
+    );
+    let kept: Vec<Value> = serde_json::from_slice(&std::fs::read(&kept_file).unwrap()).unwrap();
+    let names: Vec<&str> = kept
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["read_file", "run_command"]);
+}
+
+#[test]
+fn measure_by_role_with_presets() {
+    let b = Briefly::new();
+    let history = json!([
+        {"role": "system", "content": "s".repeat(400)},
+        {"role": "user", "content": [{"type": "text", "text": "u".repeat(400)}, {"type": "image_url", "image_url": {"url": "data:x"}}]},
+        {"role": "assistant", "content": "a".repeat(800)}
+    ]);
+    let input = history.to_string();
+    let m = b.envelope(
+        &["context", "measure", "--context-tokens", "700"],
+        input.as_bytes(),
+        19_660,
+    );
+    assert_eq!(m["stats"]["by_role"]["system"], 104);
+    assert_eq!(m["stats"]["by_role"]["user"], 104 + 85);
+    assert_eq!(m["stats"]["by_role"]["assistant"], 204);
+    assert_eq!(m["stats"]["total"], 497);
+    assert_eq!(m["stats"]["usable"], 560);
+    assert_eq!(m["stats"]["status"], "compress", "497 of 560");
+    assert_eq!(m["items"][0]["role"], "assistant", "largest first");
+    let status = |args: &[&str]| {
+        let mut all = vec!["context", "measure"];
+        all.extend_from_slice(args);
+        b.envelope(&all, input.as_bytes(), 19_660)["stats"]["status"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        status(&["--context-tokens", "2000"]),
+        "nominal",
+        "497 of 1,600"
+    );
+    assert_eq!(status(&["--context-tokens", "1000"]), "watch", "497 of 800");
+    assert_eq!(
+        status(&["--context-tokens", "700", "--model-class", "reasoning"]),
+        "critical",
+        "497 of 490"
+    );
+    assert_eq!(
+        status(&["--context-tokens", "700", "--model-class", "fast"]),
+        "compress",
+        "497 of 595"
+    );
+    assert_eq!(
+        status(&["--context-tokens", "1000", "--reserve", "0.5"]),
+        "critical",
+        "497 of 500"
+    );
+}
+
+#[test]
+fn bad_histories_are_clear() {
+    let b = Briefly::new();
+    for (input, says) in [
+        ("{\"role\": \"user\"}", "JSON array"),
+        ("[{\"role\": \"user\"}, 7]", "message 1"),
+        ("[{\"content\": \"x\"}]", "message 0 has no string \"role\""),
+        ("[1, 2", "not valid JSON"),
+    ] {
+        let out = b.run(&["context", "measure"], input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{input}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let odd = json!([
+        {"role": "wizard", "content": "x"},
+        {"role": "tool", "tool_call_id": "ghost", "content": "y"}
+    ]);
+    let m = b.envelope(&["context", "measure"], odd.to_string().as_bytes(), 19_660);
+    let warnings = m["warnings"].to_string();
+    assert!(warnings.contains("message 0: unknown role"), "{warnings}");
+    assert!(
+        warnings.contains("message 1: tool result \\\"ghost\\\" has no matching call"),
+        "{warnings}"
+    );
+    for bad in [
+        &["context", "measure", "--model-class", "huge"][..],
+        &["context", "measure", "--reserve", "1.5"],
+        &["context", "compact", "--target", "2"],
+    ] {
+        assert_eq!(b.run(bad, b"[]").status.code(), Some(2), "{bad:?}");
+    }
+}
