@@ -218,10 +218,18 @@ fn old_results_become_placeholders() {
     let placed = report["steps"][1]["changed"].as_array().unwrap();
     assert!(!placed.is_empty(), "{report}");
     let first = placed[0].as_u64().unwrap() as usize;
-    assert!(after[first]["content"]
-        .as_str()
+    let placeholder = after[first]["content"].as_str().unwrap();
+    assert!(placeholder.starts_with("[briefly: an old tool result of"));
+    let path = placeholder
+        .split("`briefly read ")
+        .nth(1)
         .unwrap()
-        .starts_with("[briefly: an old tool result of"));
+        .trim_end_matches("`)]");
+    assert_eq!(
+        std::fs::read_to_string(path).unwrap(),
+        history[first]["content"].as_str().unwrap(),
+        "recoverable"
+    );
     assert_pairs_intact(&after);
 }
 
@@ -314,6 +322,48 @@ fn measure_by_role_with_presets() {
         status(&["--context-tokens", "1000", "--reserve", "0.5"]),
         "critical",
         "497 of 500"
+    );
+}
+
+#[test]
+fn tool_schemas_and_real_tokenizers_count() {
+    let b = Briefly::new();
+    let history = json!([{"role": "user", "content": "日本語のテキストを数える。".repeat(50)}]);
+    let input = history.to_string();
+    let chars4 = b.envelope(&["context", "measure"], input.as_bytes(), 19_660);
+    let cl100k = b.envelope(
+        &["context", "measure", "--tokenizer", "cl100k"],
+        input.as_bytes(),
+        19_660,
+    );
+    assert!(
+        cl100k["stats"]["total"].as_u64() > chars4["stats"]["total"].as_u64(),
+        "CJK: about a token a character"
+    );
+    let tools = b.dir.path().join("tools.json");
+    std::fs::write(
+        &tools,
+        json!([{"type": "function", "function": {"name": "x", "description": "d".repeat(400)}}])
+            .to_string(),
+    )
+    .unwrap();
+    let with_tools = b.envelope(
+        &["context", "measure", "--tools", tools.to_str().unwrap()],
+        input.as_bytes(),
+        19_660,
+    );
+    assert!(
+        with_tools["stats"]["by_role"]["tool_schemas"]
+            .as_u64()
+            .unwrap()
+            > 100
+    );
+    assert_eq!(
+        with_tools["stats"]["total"].as_u64().unwrap(),
+        chars4["stats"]["total"].as_u64().unwrap()
+            + with_tools["stats"]["by_role"]["tool_schemas"]
+                .as_u64()
+                .unwrap()
     );
 }
 
