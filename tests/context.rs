@@ -403,3 +403,46 @@ fn bad_histories_are_clear() {
         assert_eq!(b.run(bad, b"[]").status.code(), Some(2), "{bad:?}");
     }
 }
+
+#[test]
+fn keep_turns_target_and_largest() {
+    let b = Briefly::new();
+    let history = sized_session(30, 100);
+    let window = ["--context-tokens", "65536"];
+    // A lower target needs more collapsing; more kept turns leave more untouched.
+    let (_, at_60) = compact(&b, &history, &window);
+    let (_, at_30) = compact(&b, &history, &[window[0], window[1], "--target", "0.3"]);
+    let collapsed = |r: &Value| r["steps"][0]["changed"].as_array().unwrap().len();
+    assert!(
+        collapsed(&at_30) > collapsed(&at_60),
+        "{} vs {}",
+        collapsed(&at_30),
+        collapsed(&at_60)
+    );
+    let (after, _) = compact(
+        &b,
+        &history,
+        &[
+            window[0],
+            window[1],
+            "--target",
+            "0.1",
+            "--keep-turns",
+            "20",
+        ],
+    );
+    let tail_in = users(&history)[users(&history).len() - 20];
+    let tail_out = users(&after)[users(&after).len() - 20];
+    assert_eq!(
+        &after[tail_out..],
+        &history[tail_in..],
+        "the last 20 turns untouched"
+    );
+    let input = serde_json::to_string(&history).unwrap();
+    let three = b.envelope(
+        &["context", "measure", "--largest", "3"],
+        input.as_bytes(),
+        19_660,
+    );
+    assert_eq!(three["items"].as_array().unwrap().len(), 3);
+}
