@@ -435,7 +435,7 @@ pub fn compact(
             }
         }
     } else {
-        summarize.skipped = Some("no middle turns to summarize".into());
+        summarize.skipped = Some("no middle turns that can be summarized whole".into());
     }
 
     // (4) At critical, drop the schemas of tools not used in the last turns.
