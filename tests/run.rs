@@ -4,7 +4,7 @@ mod common;
 
 use common::Briefly;
 use serde_json::Value;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const CAP: usize = 19_660;
 
@@ -88,9 +88,7 @@ fn timeout_kills_the_whole_process_group() {
         "sleep 60 & echo $! > {}; echo started; wait",
         pid_file.display()
     );
-    let started = Instant::now();
     let (envelope, code) = run(&b, &["run", "--timeout", "1s", "--", "sh", "-c", &script]);
-    assert!(started.elapsed() < Duration::from_secs(20));
     assert_eq!(code, Some(124));
     assert_eq!(envelope["exit_code"], 124);
     assert!(envelope["warnings"]
@@ -153,9 +151,7 @@ fn a_signal_to_briefly_reaches_the_command() {
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
     }
-    let started = Instant::now();
     let out = child.wait_with_output().unwrap();
-    assert!(started.elapsed() < Duration::from_secs(10));
     let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(envelope["exit_code"], 128 + libc::SIGTERM);
     assert!(envelope["warnings"]
@@ -166,7 +162,6 @@ fn a_signal_to_briefly_reaches_the_command() {
 #[test]
 fn a_command_that_closes_its_output_early_is_waited_for() {
     let b = Briefly::new();
-    let started = Instant::now();
     let (envelope, code) = run(
         &b,
         &[
@@ -177,33 +172,33 @@ fn a_command_that_closes_its_output_early_is_waited_for() {
             "echo early; exec >&- 2>&-; sleep 3; exit 5",
         ],
     );
+    // Killed when its pipes closed, it would exit 137; waited for, it exits 5.
     assert_eq!(code, Some(5), "its own exit code, not a kill");
     assert_eq!(envelope["items"][0]["text"], "early");
-    assert!(started.elapsed() >= Duration::from_secs(3));
 }
 
 #[test]
 fn a_grandchild_holding_the_pipe_does_not_outlive_the_timeout() {
     let b = Briefly::new();
-    // The grandchild leaves the process group (setsid) but keeps stdout open.
-    let started = Instant::now();
-    let (envelope, code) = run(
-        &b,
-        &[
-            "run",
-            "--timeout",
-            "1s",
-            "--",
-            "sh",
-            "-c",
-            "setsid sleep 30 & echo hi; sleep 30",
-        ],
+    // The grandchild leaves the process group (setsid) but keeps stdout open for 30 s.
+    let pid_file = b.dir.path().join("escaped.pid");
+    let script = format!(
+        "setsid sh -c 'echo $$ > {}; exec sleep 30' & echo hi; sleep 30",
+        pid_file.display()
     );
+    let (envelope, code) = run(&b, &["run", "--timeout", "1s", "--", "sh", "-c", &script]);
     assert_eq!(code, Some(124));
     assert_eq!(envelope["items"][0]["text"], "hi");
-    assert!(
-        started.elapsed() < Duration::from_secs(15),
-        "{:?}",
-        started.elapsed()
-    );
+    // briefly returned while the escaped process still held the pipe: it did not wait
+    // for the pipe to close.
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+    assert!(alive, "briefly waited for the escaped process {pid}");
 }
