@@ -27,15 +27,19 @@ pub fn text(e: &Envelope) -> String {
         let _ = writeln!(out, "stats: {}", e.stats);
     }
     let preview = serde_json::to_value(e.preview).unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "items {}-{} of {} ({}{}):",
-        e.item_offset + 1,
-        e.item_offset + e.returned_items,
-        e.total_items,
-        preview.as_str().unwrap_or_default(),
-        if e.truncated { ", truncated" } else { "" }
-    );
+    let preview = preview.as_str().unwrap_or_default();
+    let truncated = if e.truncated { ", truncated" } else { "" };
+    if e.items.is_empty() {
+        let _ = writeln!(out, "no items of {} ({preview}{truncated})", e.total_items);
+    } else {
+        let _ = writeln!(
+            out,
+            "items {}-{} of {} ({preview}{truncated}):",
+            e.item_offset + 1,
+            e.item_offset + e.returned_items,
+            e.total_items
+        );
+    }
     for item in &e.items {
         item_line(&mut out, item);
     }

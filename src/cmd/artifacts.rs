@@ -4,7 +4,7 @@
 use super::{open_file, pump};
 use crate::reducers::{self, ReducerSpec};
 use crate::session::Session;
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Result};
 use briefly_core::{
     parse_duration, sidecar_path, ArtifactMeta, Artifacts, Budget, Cursor, End, Envelope,
     MetricsEvent,
@@ -111,8 +111,8 @@ fn reduce_artifact(
     mut warnings: Vec<String>,
     tool: &str,
 ) -> Result<i32> {
-    let mut file =
-        open_file(path).with_context(|| "the artifact may have been removed by `briefly gc`")?;
+    let mut file = open_file(path)
+        .map_err(|e| anyhow!("{e:#} (artifacts are removed by `briefly gc` after a day)"))?;
     let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
     pump(&mut file, pipeline.as_mut())?;
     warnings.extend(session.budget_warning.iter().cloned());

@@ -38,11 +38,12 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             let mut envelope = Envelope::new(
                 "context",
                 format!(
-                    "{} of {} usable tokens ({:.1}%): {}; {}",
+                    "{} of {} usable tokens ({:.1}%): {}{}{}",
                     m.total,
                     m.usable,
                     m.utilization * 100.0,
                     serde_json::to_value(m.status)?.as_str().unwrap_or_default(),
+                    if roles.is_empty() { "" } else { "; " },
                     roles.join(", ")
                 ),
             );
