@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::BuildHasherDefault;
 use std::io::{BufWriter, Read, Seek, Write};
 use std::path::PathBuf;
 
@@ -177,7 +178,7 @@ pub struct Text {
     options: TextOptions,
     grep: Option<Regex>,
     miner: Miner,
-    info: HashMap<GroupId, TemplateInfo>,
+    info: HashMap<GroupId, TemplateInfo, BuildHasherDefault<IdHasher>>,
     pending: Option<Pending>,
     /// Serious records kept verbatim: (generation, record, template). A slot reused for
     /// a worse record gets a new generation, so late context is never misfiled.
@@ -188,7 +189,10 @@ pub struct Text {
     awaiting: VecDeque<(usize, u64, usize)>,
     first_line: Option<(u64, String)>,
     last_line: (u64, String),
-    histogram: BTreeMap<&'static str, u64>,
+    /// Records by severity: unmarked, then [`Severity::ALL`] in order.
+    histogram: [u64; 7],
+    /// The buffers of the last record not kept, for the next one.
+    spare: Option<LineItem>,
     lines: u64,
     records: u64,
     filtered_out: u64,
@@ -225,14 +229,15 @@ impl Text {
         Ok(Text {
             grep,
             miner: Miner::new(briefly_template::Config::default()),
-            info: HashMap::new(),
+            info: HashMap::default(),
             pending: None,
             kept: Vec::new(),
             recent: VecDeque::with_capacity(options.context + 1),
             awaiting: VecDeque::new(),
             first_line: None,
             last_line: (0, String::new()),
-            histogram: BTreeMap::new(),
+            histogram: [0; 7],
+            spare: None,
             lines: 0,
             records: 0,
             filtered_out: 0,
@@ -271,37 +276,52 @@ impl Text {
         self.grep.as_ref().is_none_or(|re| re.is_match(text))
     }
 
-    fn start_record(&mut self, line: u64, text: String) {
-        let severity = classify(&text);
-        let stamp = leading_timestamp(&text).map(str::to_string);
-        let wanted = self.wanted(&text, severity, stamp.as_deref());
-        let group = wanted.then(|| self.miner.add_numbered(&text, line));
-        if let Some(stamp) = &stamp {
-            self.first_time.get_or_insert_with(|| stamp.clone());
+    fn start_record(&mut self, line: u64, text: &str) {
+        let severity = classify(text);
+        let stamp = leading_timestamp(text);
+        let wanted = self.wanted(text, severity, stamp);
+        let group = wanted.then(|| self.miner.add_numbered(text, line));
+        if let Some(stamp) = stamp {
+            self.first_time.get_or_insert_with(|| stamp.to_string());
             let last = self.last_time.get_or_insert_with(String::new);
             last.clear();
             last.push_str(stamp);
         }
-        let python = severity::starts_traceback(&text);
-        let panic = severity::starts_panic(&text);
-        let before = self.recent.iter().cloned().collect();
+        // Reuse the last record's buffers: this runs for nearly every line.
+        let mut item = self.spare.take().unwrap_or_else(|| LineItem {
+            kind: "line",
+            line: 0,
+            severity: None,
+            text: String::new(),
+            more: Vec::new(),
+            more_cut: 0,
+            time: None,
+            template: 0,
+            count: 0,
+            before: Vec::new(),
+            after: Vec::new(),
+        });
+        item.line = line;
+        item.severity = severity;
+        item.text.clear();
+        item.text.push_str(text);
+        item.more.clear();
+        item.more_cut = 0;
+        match (stamp, &mut item.time) {
+            (Some(stamp), Some(time)) => {
+                time.clear();
+                time.push_str(stamp);
+            }
+            (stamp, time) => *time = stamp.map(str::to_string),
+        }
+        item.before.clear();
+        item.before.extend(self.recent.iter().cloned());
+        item.after.clear();
         self.pending = Some(Pending {
-            item: LineItem {
-                kind: "line",
-                line,
-                severity,
-                text,
-                more: Vec::new(),
-                more_cut: 0,
-                time: stamp,
-                template: 0,
-                count: 0,
-                before,
-                after: Vec::new(),
-            },
+            item,
             group,
-            python,
-            panic,
+            python: severity::starts_traceback(text),
+            panic: severity::starts_panic(text),
             closed: false,
         });
     }
@@ -342,16 +362,16 @@ impl Text {
                 || (indented && trimmed.starts_with("at ")))
     }
 
-    fn continue_record(&mut self, text: String) {
+    fn continue_record(&mut self, text: &str) {
         let pending = self.pending.as_mut().expect("checked by continues");
         if pending.python && !text.starts_with([' ', '\t']) {
             pending.closed = true;
         }
-        if let Some(severity) = classify(&text) {
+        if let Some(severity) = classify(text) {
             pending.item.severity = pending.item.severity.max(Some(severity));
         }
         if pending.item.more.len() < MAX_RECORD_LINES {
-            pending.item.more.push(kept_line(&text));
+            pending.item.more.push(kept_line(text));
         } else {
             pending.item.more_cut += 1;
         }
@@ -366,13 +386,13 @@ impl Text {
             return;
         };
         self.records += 1;
-        let name = item.severity.map_or("unmarked", Severity::name);
-        *self.histogram.entry(name).or_default() += 1;
+        self.histogram[item.severity.map_or(0, |s| s as usize + 1)] += 1;
         if !item.more.is_empty() {
             self.multiline += 1;
         }
         let Some(group) = group else {
             self.filtered_out += 1;
+            self.spare = Some(item);
             return;
         };
         let info = self.info.entry(group).or_default();
@@ -385,6 +405,7 @@ impl Text {
         }
         let serious = item.severity.is_some_and(|s| s >= Severity::Warn);
         if !serious || info.kept >= PER_TEMPLATE {
+            self.spare = Some(item);
             return;
         }
         if item.text.len() > MAX_KEPT_CHARS {
@@ -403,6 +424,7 @@ impl Text {
                 .map(|(i, (_, k, _))| (i, k.severity))
                 .expect("full");
             if item.severity <= least {
+                self.spare = Some(item);
                 return;
             }
             let old_group = self.kept[slot].2;
@@ -443,6 +465,26 @@ impl Text {
             self.recent.pop_front();
         }
         self.recent.push_back((line, kept_line(text)));
+    }
+}
+
+/// Hashes a template id (already a small unique number) by one multiply.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
@@ -511,10 +553,10 @@ impl Reducer for Text {
             self.first_line = Some((record.line, text.to_string()));
         }
         if self.continues(text) {
-            self.continue_record(text.to_string());
+            self.continue_record(text);
         } else {
             self.close_record();
-            self.start_record(record.line, text.to_string());
+            self.start_record(record.line, text);
         }
         if let Some(groups) = &mut self.groups {
             groups.push(self.pending.as_ref().and_then(|p| p.group));
@@ -666,9 +708,13 @@ impl Reducer for Text {
                 self.warnings.push(format!("--emit-groups: {e}"));
             }
         }
-        let errors = self.histogram.get("error").copied().unwrap_or(0)
-            + self.histogram.get("fatal").copied().unwrap_or(0);
-        let warns = self.histogram.get("warn").copied().unwrap_or(0);
+        let severity: BTreeMap<&'static str, u64> = std::iter::once("unmarked")
+            .chain(Severity::ALL.iter().map(|s| s.name()))
+            .zip(self.histogram)
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        let count = |name: &str| severity.get(name).copied().unwrap_or(0);
+        let (errors, warns) = (count("error") + count("fatal"), count("warn"));
         let mut summary = format!(
             "{} lines, {} records in {} templates; {errors} errors, {warns} warnings",
             self.lines,
@@ -691,7 +737,7 @@ impl Reducer for Text {
             templates: self.miner.len(),
             other_records: self.miner.overflow_count(),
             filtered_out: self.filtered_out,
-            severity: std::mem::take(&mut self.histogram),
+            severity,
             time_span: self.first_time.clone().zip(self.last_time.clone()),
             top_templates,
             ansi_lines: self.ansi_lines,
