@@ -116,6 +116,25 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+impl LineItem {
+    /// Line `line` with `text`, nothing else known yet.
+    pub fn new(line: u64, text: String) -> LineItem {
+        LineItem {
+            kind: "line",
+            line,
+            severity: None,
+            text,
+            more: Vec::new(),
+            more_cut: 0,
+            time: None,
+            template: 0,
+            count: 0,
+            before: Vec::new(),
+            after: Vec::new(),
+        }
+    }
+}
+
 /// One template with its count and an example.
 #[derive(Debug, Clone, Serialize)]
 pub struct TemplateItem {
@@ -288,19 +307,10 @@ impl Text {
             last.push_str(stamp);
         }
         // Reuse the last record's buffers: this runs for nearly every line.
-        let mut item = self.spare.take().unwrap_or_else(|| LineItem {
-            kind: "line",
-            line: 0,
-            severity: None,
-            text: String::new(),
-            more: Vec::new(),
-            more_cut: 0,
-            time: None,
-            template: 0,
-            count: 0,
-            before: Vec::new(),
-            after: Vec::new(),
-        });
+        let mut item = self
+            .spare
+            .take()
+            .unwrap_or_else(|| LineItem::new(0, String::new()));
         item.line = line;
         item.severity = severity;
         item.text.clear();
@@ -624,17 +634,9 @@ impl Reducer for Text {
 
         // 2. The first and last lines.
         let edge = |line: u64, text: &str| LineItem {
-            kind: "line",
-            line,
             severity: classify(text),
-            text: text.to_string(),
-            more: Vec::new(),
-            more_cut: 0,
             time: leading_timestamp(text).map(str::to_string),
-            template: 0,
-            count: 0,
-            before: Vec::new(),
-            after: Vec::new(),
+            ..LineItem::new(line, text.to_string())
         };
         let mut edges = Vec::new();
         if let Some((line, text)) = &self.first_line {
@@ -667,17 +669,11 @@ impl Reducer for Text {
             out.emit(
                 3,
                 TextItem::Line(LineItem {
-                    kind: "line",
-                    line: t.first_line(),
                     severity: noted.severity,
-                    text: t.example().to_string(),
-                    more: Vec::new(),
-                    more_cut: 0,
                     time: noted.first_time,
                     template: t.id().0,
                     count: 1,
-                    before: Vec::new(),
-                    after: Vec::new(),
+                    ..LineItem::new(t.first_line(), t.example().to_string())
                 }),
             );
         }
