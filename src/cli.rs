@@ -91,6 +91,26 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         emit_groups: Option<PathBuf>,
     },
+    /// A unified diff (git diff/show/format-patch, diff -u): every file with its change first, then the hunks that matter as valid patches.
+    Diff {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+        /// The map only, no patches.
+        #[arg(long)]
+        stat_only: bool,
+        /// Show files matching this glob first (repeatable).
+        #[arg(long = "path", value_name = "GLOB")]
+        paths: Vec<String>,
+        /// Hunks longer than this many lines are left out of a file's patch (counted in hunks_left_out).
+        #[arg(long, default_value_t = 400)]
+        max_hunk_lines: usize,
+        /// Keep at most this many context lines around each hunk's changes.
+        #[arg(long)]
+        context: Option<usize>,
+        /// Only this file's diff, all its hunks (bounded by the budget).
+        #[arg(long = "file", value_name = "PATH")]
+        only: Option<String>,
+    },
     /// A turn's tool results (JSON array or JSONL of {"id","content","persisted"?}): spill the largest until they fit the per-turn budget.
     Turn {
         /// Read this file instead of standard input.

@@ -51,6 +51,23 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             )?;
             cmd::text::run(&session, file.as_deref(), options)
         }
+        Command::Diff {
+            file,
+            stat_only,
+            paths,
+            max_hunk_lines,
+            context,
+            only,
+        } => {
+            let options = briefly_diff::DiffOptions {
+                stat_only: *stat_only,
+                paths: paths.clone(),
+                max_hunk_lines: *max_hunk_lines,
+                context: *context,
+                file: only.clone(),
+            };
+            cmd::diff::run(&session, file.as_deref(), options)
+        }
         Command::Turn { file } => cmd::turn::run(&session, file.as_deref()),
         Command::Page { cursor } => cmd::artifacts::page(&session, cursor),
         Command::Read {

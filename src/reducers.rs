@@ -3,6 +3,7 @@
 
 use crate::cmd::stats::MetricsSummary;
 use briefly_core::{Envelope, Pipeline, Push, Reducer, RunConfig};
+use briefly_diff::{Diff, DiffOptions};
 use briefly_plain::{
     Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions, NEXT_OFFSET_PLACEHOLDER,
 };
@@ -40,6 +41,16 @@ pub const REDUCERS: &[ReducerSpec] = &[
         build: |options, config| {
             Ok(pipe(
                 Text::new(options_of::<TextOptions>(options)?)?,
+                config,
+            ))
+        },
+        after_fit: |_| {},
+    },
+    ReducerSpec {
+        name: "diff",
+        build: |options, config| {
+            Ok(pipe(
+                Diff::new(options_of::<DiffOptions>(options)?)?,
                 config,
             ))
         },
@@ -124,7 +135,19 @@ pub fn pick(argv: &[String]) -> &'static str {
 }
 
 fn source_of(argv: &[String]) -> &'static str {
-    let words = command_words(argv);
+    let mut words = command_words(argv);
+    // git's own options come before its command: `git -C DIR --no-pager diff`.
+    if words.first().is_some_and(|w| w == "git") {
+        let mut i = 1;
+        while let Some(word) = words.get(i) {
+            match word.as_str() {
+                "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
+                w if w.starts_with('-') => i += 1,
+                _ => break,
+            }
+        }
+        words.drain(1..i.min(words.len()));
+    }
     let word = |i: usize| words.get(i).map(String::as_str).unwrap_or_default();
     match word(0) {
         "pytest" | "py.test" => "pytest",
@@ -198,6 +221,8 @@ mod tests {
         assert_eq!(source("git diff HEAD~3 -- src/"), "diff");
         assert_eq!(source("git log -p"), "diff");
         assert_eq!(source("git log --oneline"), "text");
+        assert_eq!(source("git -C /repo --no-pager diff --stat"), "diff");
+        assert_eq!(source("git -c color.ui=never show HEAD"), "diff");
         assert_eq!(source("diff -u a b"), "diff");
         assert_eq!(source("sudo journalctl -u app --since 2h"), "journal");
         assert_eq!(source("docker logs api"), "docker");
@@ -208,10 +233,23 @@ mod tests {
 
     #[test]
     fn falls_back_to_text_until_the_reducer_exists() {
-        for name in ["pytest", "cargo-test", "diff", "journal", "docker"] {
+        let commands = [
+            ("pytest", "pytest -q"),
+            ("cargo-test", "cargo test"),
+            ("diff", "git diff"),
+            ("journal", "journalctl -u x"),
+            ("docker", "docker logs api"),
+        ];
+        for (name, command) in commands {
+            let argv: Vec<String> = command.split(' ').map(String::from).collect();
             let expected = if find(name).is_some() { name } else { "text" };
-            assert_eq!(pick(&[name.to_string()]), expected);
+            assert_eq!(pick(&argv), expected, "{command}");
         }
+        assert_eq!(
+            pick(&["git".into(), "diff".into()]),
+            "diff",
+            "the diff reducer exists"
+        );
         assert_eq!(pick(&["ls".to_string()]), "text");
     }
 

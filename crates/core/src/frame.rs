@@ -17,6 +17,8 @@ pub struct FramedLine<'a> {
     pub len: u64,
     /// The line was longer than the limit: `bytes` holds its head, the rest was skipped.
     pub cut: bool,
+    /// The line ended in `\r\n`; the `\r` is not in `bytes`.
+    pub crlf: bool,
 }
 
 /// Splits a byte stream into lines, pushed in chunks of any size.
@@ -128,11 +130,13 @@ impl LineFramer {
     ) {
         self.line += 1;
         let mut bytes = bytes;
+        let mut crlf = false;
         if cut {
             self.cut_lines += 1;
             bytes = &bytes[..utf8_boundary(bytes)];
         } else if let [head @ .., b'\r'] = bytes {
             bytes = head;
+            crlf = true;
         }
         on_line(FramedLine {
             bytes,
@@ -140,6 +144,7 @@ impl LineFramer {
             offset: self.offset,
             len,
             cut,
+            crlf,
         });
         self.offset += len;
     }
@@ -192,7 +197,11 @@ mod tests {
         }
         let (lines, cut) = reference;
         assert_eq!(lines[0], (b"alpha".to_vec(), 1, 0, 6, false));
-        assert_eq!(lines[1], (b"beta".to_vec(), 2, 6, 6, false));
+        assert_eq!(
+            lines[1],
+            (b"beta".to_vec(), 2, 6, 6, false),
+            "the \\r of \\r\\n is not in the line"
+        );
         assert_eq!(lines[2], (b"".to_vec(), 3, 12, 1, false));
         assert_eq!(lines[3], (b"very long li".to_vec(), 4, 13, 30, true));
         assert_eq!(lines[4], ("last é".as_bytes().to_vec(), 5, 43, 7, false));
@@ -243,5 +252,21 @@ mod tests {
         }
         framer.finish(|l| seen.push((l.bytes.len(), l.cut, l.len)));
         assert_eq!(seen, vec![(1024, true, 5_000_001), (4, false, 5)]);
+    }
+
+    #[test]
+    fn crlf_is_reported() {
+        let mut framer = LineFramer::new_with_max_length(100);
+        let mut seen = Vec::new();
+        framer.push(b"a\r\nb\nc\r", |l| seen.push((l.bytes.to_vec(), l.crlf)));
+        framer.finish(|l| seen.push((l.bytes.to_vec(), l.crlf)));
+        assert_eq!(
+            seen,
+            vec![
+                (b"a".to_vec(), true),
+                (b"b".to_vec(), false),
+                (b"c".to_vec(), true)
+            ]
+        );
     }
 }

@@ -361,6 +361,7 @@ fn feed<R: Reducer>(
         line: line.line,
         offset: line.offset,
         cut: line.cut,
+        crlf: line.crlf,
     };
     if reducer.record(&record, selection) == crate::Flow::Stop {
         *stopped = true;

@@ -20,6 +20,8 @@ pub struct Record<'a> {
     pub offset: u64,
     /// The line was longer than the framing limit and only its head is here.
     pub cut: bool,
+    /// The line ended in `\r\n` (the `\r` is in neither `text` nor `bytes`).
+    pub crlf: bool,
 }
 
 /// What a reducer wants after a record.

@@ -881,6 +881,7 @@ mod tests {
                 line: i as u64 + 1,
                 offset: 0,
                 cut: false,
+                crlf: false,
             };
             text.record(&record, &mut sink);
         }

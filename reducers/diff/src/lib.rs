@@ -1,0 +1,775 @@
+//! `briefly diff`: a unified diff (`git diff`, `git show`, `git format-patch`, `diff -u`)
+//! as the map of changed files first, then the hunks that matter, as valid patches.
+//!
+//! Items are files, so `total_items` is the number of files changed, always exact.
+//! Each item is `{"path", "change", "from"?, "patch"?}` where `change` packs the status
+//! and counts compactly (`M +3 -1`, `A +10`, `R096 +0 -0`, `M binary`, `M mode
+//! 100644->100755`, and `#N` when the file's change is repeated pattern `N`). Ranked:
+//!
+//! 1. files named by `--path`, with their patch;
+//! 2. files with their own changes, smallest first, with their patch (headers included:
+//!    `git apply --check` accepts it);
+//! 3. files without hunks (renames, mode changes, binary files);
+//! 4. files whose every change repeats across at least [`PATTERN_FILES`] files (a rename
+//!    done everywhere): listed with the pattern's number, whose example and count are in
+//!    `stats.patterns`.
+//!
+//! Memory is bounded by configuration: the text of the patches held is capped per file
+//! and in all; past [`MAX_FILES_HELD`] files, files are listed as they come, unranked.
+
+mod parse;
+
+pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
+
+use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+
+/// A change repeated in this many files is mechanical.
+pub const PATTERN_FILES: u32 = 3;
+/// Files ranked at the end; files after these are listed as they come.
+pub const MAX_FILES_HELD: usize = 100_000;
+/// Patch text held for one file.
+pub const MAX_PATCH_BYTES: usize = 64 * 1024;
+/// Patch text held in all.
+pub const MAX_HELD_BYTES: usize = 16 * 1024 * 1024;
+/// Distinct changed-line pairs tracked for patterns.
+const MAX_PAIRS: usize = 200_000;
+
+/// Options of `briefly diff`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DiffOptions {
+    /// The map only: no patches.
+    pub stat_only: bool,
+    /// Globs of paths to show first.
+    pub paths: Vec<String>,
+    /// Hunks longer than this many lines are left out of a file's patch (and said so).
+    pub max_hunk_lines: usize,
+    /// Context lines kept around each hunk's changes (fewer than the diff has).
+    pub context: Option<usize>,
+    /// Only this file, with all its hunks.
+    pub file: Option<String>,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            stat_only: false,
+            paths: Vec::new(),
+            max_hunk_lines: 400,
+            context: None,
+            file: None,
+        }
+    }
+}
+
+/// What kind of change a file had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Modified,
+    Added,
+    Deleted,
+    Renamed,
+    Copied,
+}
+
+impl Status {
+    fn letter(self) -> char {
+        match self {
+            Status::Modified => 'M',
+            Status::Added => 'A',
+            Status::Deleted => 'D',
+            Status::Renamed => 'R',
+            Status::Copied => 'C',
+        }
+    }
+}
+
+/// One hunk: its header and its body lines (newlines included).
+#[derive(Debug, Clone)]
+struct Hunk {
+    header: HunkHeader,
+    section: String,
+    lines: Vec<String>,
+    /// Old and new lines still expected.
+    old_left: u64,
+    new_left: u64,
+}
+
+/// One file of the diff, as far as it has been read.
+#[derive(Debug, Clone)]
+struct FileDiff {
+    index: u64,
+    git_paths: (Option<String>, Option<String>),
+    old_path: Option<String>,
+    new_path: Option<String>,
+    status: Status,
+    similarity: Option<u8>,
+    old_mode: Option<String>,
+    new_mode: Option<String>,
+    binary: bool,
+    binary_patch: bool,
+    added: u64,
+    removed: u64,
+    header: String,
+    hunks: Vec<Hunk>,
+    hunk: Option<Hunk>,
+    hunks_seen: u64,
+    /// Hunks not held: over `max_hunk_lines`, or over the byte caps.
+    hunks_left_out: u64,
+    held_bytes: usize,
+    /// Hashes of (removed line, added line) pairs; `unpaired` when some change is not a pair.
+    pairs: Vec<u64>,
+    unpaired: bool,
+    run_removed: Vec<String>,
+    run_added: Vec<String>,
+}
+
+impl FileDiff {
+    fn new(index: u64) -> Self {
+        FileDiff {
+            index,
+            git_paths: (None, None),
+            old_path: None,
+            new_path: None,
+            status: Status::Modified,
+            similarity: None,
+            old_mode: None,
+            new_mode: None,
+            binary: false,
+            binary_patch: false,
+            added: 0,
+            removed: 0,
+            header: String::new(),
+            hunks: Vec::new(),
+            hunk: None,
+            hunks_seen: 0,
+            hunks_left_out: 0,
+            held_bytes: 0,
+            pairs: Vec::new(),
+            unpaired: false,
+            run_removed: Vec::new(),
+            run_added: Vec::new(),
+        }
+    }
+
+    /// The path a reader knows the file by: the new one, else the old one.
+    fn path(&self) -> String {
+        self.new_path
+            .clone()
+            .or_else(|| self.old_path.clone())
+            .or_else(|| self.git_paths.1.clone())
+            .or_else(|| self.git_paths.0.clone())
+            .unwrap_or_default()
+    }
+
+    fn from(&self) -> Option<String> {
+        match self.status {
+            Status::Renamed | Status::Copied => {
+                self.old_path.clone().or_else(|| self.git_paths.0.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// `M +3 -1`, `R096 +0 -0`, `A +10 binary`, `M mode 100644->100755 +0 -0`, `… #2`.
+    fn change(&self, pattern: Option<usize>) -> String {
+        let mut change = String::from(self.status.letter());
+        if let Some(similarity) = self.similarity {
+            change.push_str(&format!("{similarity:03}"));
+        }
+        if self.binary {
+            change.push_str(" binary");
+        } else {
+            change.push_str(&format!(" +{} -{}", self.added, self.removed));
+        }
+        if let (Some(old), Some(new)) = (&self.old_mode, &self.new_mode) {
+            change.push_str(&format!(" mode {old}->{new}"));
+        }
+        if let Some(pattern) = pattern {
+            change.push_str(&format!(" #{pattern}"));
+        }
+        change
+    }
+
+    /// Pairs the pending run of removed lines with the run of added lines after it.
+    fn close_run(&mut self) {
+        if self.run_removed.is_empty() && self.run_added.is_empty() {
+            return;
+        }
+        if self.run_removed.len() == self.run_added.len() {
+            for (removed, added) in self.run_removed.iter().zip(&self.run_added) {
+                self.pairs.push(pair_hash(removed, added));
+            }
+        } else {
+            self.unpaired = true;
+        }
+        self.run_removed.clear();
+        self.run_added.clear();
+    }
+
+    /// The file's patch as held: its headers and the hunks kept.
+    fn patch(&self) -> String {
+        let mut patch = self.header.clone();
+        for hunk in &self.hunks {
+            patch.push_str(&hunk.header.line(&hunk.section));
+            patch.push('\n');
+            for line in &hunk.lines {
+                patch.push_str(line);
+            }
+        }
+        patch
+    }
+}
+
+fn pair_hash(removed: &str, added: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    removed.trim().hash(&mut hasher);
+    added.trim().hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A change repeated across files: how many, and its first changed-line pair.
+struct Pattern {
+    files: u64,
+    example: Option<(String, String)>,
+}
+
+/// In how many files a changed-line pair occurs.
+#[derive(Debug, Clone, Copy)]
+struct PairSeen {
+    files: u32,
+}
+
+/// The diff reducer.
+pub struct Diff {
+    options: DiffOptions,
+    paths: Option<GlobSet>,
+    file: Option<FileDiff>,
+    files: Vec<FileDiff>,
+    pairs: HashMap<u64, PairSeen>,
+    held_bytes: usize,
+    files_seen: u64,
+    overflow_files: u64,
+    added: u64,
+    removed: u64,
+    by_status: BTreeMap<&'static str, u64>,
+    binary: u64,
+    mode_changes: u64,
+    directories: HashMap<String, (u64, u64, u64)>,
+    outside_lines: u64,
+    truncated_hunks: u64,
+    /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
+    pending_old: Option<(String, Option<String>)>,
+}
+
+/// Statistics of `briefly diff`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffStats {
+    /// Files changed.
+    pub files: u64,
+    /// Lines added.
+    pub added: u64,
+    /// Lines removed.
+    pub removed: u64,
+    /// Files by status.
+    pub by_status: BTreeMap<&'static str, u64>,
+    /// Binary files.
+    pub binary: u64,
+    /// Files whose mode changed.
+    pub mode_changes: u64,
+    /// Changes repeated across files: `{id, files, removed, added}`.
+    pub patterns: Vec<Value>,
+    /// The directories with the most changed files: `{dir, files, added, removed}`.
+    pub directories: Vec<Value>,
+    /// Lines outside any file's diff (mail headers, diffstats, trailers).
+    pub other_lines: u64,
+}
+
+impl Diff {
+    /// A diff reducer; an invalid `--path` glob is an error.
+    pub fn new(options: DiffOptions) -> Result<Diff, String> {
+        let paths = if options.paths.is_empty() {
+            None
+        } else {
+            let mut builder = GlobSetBuilder::new();
+            for pattern in &options.paths {
+                builder.add(Glob::new(pattern).map_err(|e| format!("--path {pattern:?}: {e}"))?);
+            }
+            Some(builder.build().map_err(|e| e.to_string())?)
+        };
+        Ok(Diff {
+            options,
+            paths,
+            file: None,
+            files: Vec::new(),
+            pairs: HashMap::new(),
+            held_bytes: 0,
+            files_seen: 0,
+            overflow_files: 0,
+            added: 0,
+            removed: 0,
+            by_status: BTreeMap::new(),
+            binary: 0,
+            mode_changes: 0,
+            directories: HashMap::new(),
+            outside_lines: 0,
+            truncated_hunks: 0,
+            pending_old: None,
+        })
+    }
+
+    fn start_file(&mut self, out: &mut dyn Emit<Value>) {
+        self.finish_file(out);
+        self.files_seen += 1;
+        self.file = Some(FileDiff::new(self.files_seen));
+    }
+
+    /// Files the options leave out of the items (all but `--file`'s).
+    fn listed(&self, file: &FileDiff) -> bool {
+        match &self.options.file {
+            Some(wanted) => file.path() == *wanted || file.from().as_deref() == Some(wanted),
+            None => true,
+        }
+    }
+
+    fn finish_file(&mut self, out: &mut dyn Emit<Value>) {
+        let Some(mut file) = self.file.take() else {
+            return;
+        };
+        self.end_hunk(&mut file);
+        file.close_run();
+        if file.old_path.is_none()
+            && file.git_paths.0.is_some()
+            && file.status == Status::Modified
+            && file.new_path.is_some()
+        {
+            file.old_path = file.git_paths.0.clone();
+        }
+        self.added += file.added;
+        self.removed += file.removed;
+        *self.by_status.entry(status_name(file.status)).or_default() += 1;
+        self.binary += u64::from(file.binary);
+        self.mode_changes += u64::from(file.old_mode.is_some() && file.new_mode.is_some());
+        let path = file.path();
+        let dir = path
+            .rsplit_once('/')
+            .map_or(".", |(dir, _)| dir)
+            .to_string();
+        if self.directories.len() < 10_000 || self.directories.contains_key(&dir) {
+            let entry = self.directories.entry(dir).or_default();
+            entry.0 += 1;
+            entry.1 += file.added;
+            entry.2 += file.removed;
+        }
+        file.pairs.sort_unstable();
+        file.pairs.dedup();
+        if !file.unpaired {
+            for &pair in &file.pairs {
+                if let Some(seen) = self.pairs.get_mut(&pair) {
+                    seen.files += 1;
+                } else if self.pairs.len() < MAX_PAIRS {
+                    self.pairs.insert(pair, PairSeen { files: 1 });
+                }
+            }
+        }
+        if !self.listed(&file) {
+            return;
+        }
+        if self.files.len() < MAX_FILES_HELD {
+            self.files.push(file);
+        } else {
+            // Past the cap: listed as it comes, without ranking or patch.
+            self.overflow_files += 1;
+            out.emit(5, file_item(&file, None, false));
+        }
+    }
+
+    fn end_hunk(&mut self, file: &mut FileDiff) {
+        let Some(mut hunk) = file.hunk.take() else {
+            return;
+        };
+        file.close_run();
+        if hunk.old_left > 0 || hunk.new_left > 0 {
+            self.truncated_hunks += 1;
+            file.hunks_left_out += 1;
+            return;
+        }
+        if let Some(context) = self.options.context {
+            trim_context(&mut hunk, context);
+        }
+        let body = hunk.lines.len();
+        let bytes: usize =
+            hunk.lines.iter().map(String::len).sum::<usize>() + hunk.section.len() + 32;
+        let too_long = self.options.file.is_none() && body > self.options.max_hunk_lines;
+        let too_big =
+            file.held_bytes + bytes > MAX_PATCH_BYTES || self.held_bytes + bytes > MAX_HELD_BYTES;
+        if self.options.stat_only || too_long || too_big {
+            file.hunks_left_out += 1;
+            return;
+        }
+        file.held_bytes += bytes;
+        self.held_bytes += bytes;
+        file.hunks.push(hunk);
+    }
+
+    fn hunk_line(&mut self, record: &Record<'_>) -> bool {
+        let Some(file) = self.file.as_mut() else {
+            return false;
+        };
+        let Some(hunk) = file.hunk.as_mut() else {
+            return false;
+        };
+        let text = record.text;
+        let first = text.as_bytes().first().copied();
+        let complete = hunk.old_left == 0 && hunk.new_left == 0;
+        // `\ No newline at end of file` follows the line it speaks of, even the last one.
+        if first == Some(b'\\') {
+            push_line(hunk, record);
+            return true;
+        }
+        if complete {
+            return false;
+        }
+        match first {
+            Some(b' ') | None => {
+                hunk.old_left = hunk.old_left.saturating_sub(1);
+                hunk.new_left = hunk.new_left.saturating_sub(1);
+                push_line(hunk, record);
+                file.close_run();
+            }
+            Some(b'-') if hunk.old_left > 0 => {
+                hunk.old_left -= 1;
+                file.removed += 1;
+                push_line(hunk, record);
+                if !file.run_added.is_empty() {
+                    file.close_run();
+                }
+                if file.run_removed.len() < 1_000 {
+                    file.run_removed.push(text[1..].to_string());
+                } else {
+                    file.unpaired = true;
+                }
+            }
+            Some(b'+') if hunk.new_left > 0 => {
+                hunk.new_left -= 1;
+                file.added += 1;
+                push_line(hunk, record);
+                if file.run_added.len() < 1_000 {
+                    file.run_added.push(text[1..].to_string());
+                } else {
+                    file.unpaired = true;
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn header_line(&mut self, record: &Record<'_>, header: Header, out: &mut dyn Emit<Value>) {
+        if let Header::Git(a, b) = &header {
+            self.start_file(out);
+            let file = self.file.as_mut().expect("just started");
+            file.git_paths = (a.clone(), b.clone());
+        }
+        let Some(file) = self.file.as_mut() else {
+            return;
+        };
+        match header {
+            Header::Git(..) | Header::Index => {}
+            Header::Old(path) => {
+                if path.is_none() {
+                    file.status = Status::Added;
+                }
+                file.old_path = path;
+            }
+            Header::New(path) => {
+                if path.is_none() {
+                    file.status = Status::Deleted;
+                }
+                file.new_path = path;
+            }
+            Header::NewFile(_) => file.status = Status::Added,
+            Header::DeletedFile(_) => file.status = Status::Deleted,
+            Header::OldMode(mode) => file.old_mode = Some(mode),
+            Header::NewMode(mode) => file.new_mode = Some(mode),
+            Header::Similarity(similarity) => file.similarity = Some(similarity),
+            Header::RenameFrom(path) => {
+                file.status = Status::Renamed;
+                file.old_path = Some(path);
+            }
+            Header::RenameTo(path) => {
+                file.status = Status::Renamed;
+                file.new_path = Some(path);
+            }
+            Header::CopyFrom(path) => {
+                file.status = Status::Copied;
+                file.old_path = Some(path);
+            }
+            Header::CopyTo(path) => {
+                file.status = Status::Copied;
+                file.new_path = Some(path);
+            }
+            Header::Binary { patch } => {
+                file.binary = true;
+                file.binary_patch |= patch;
+            }
+        }
+        if file.header.len() < 4_096 {
+            file.header.push_str(record.text);
+            file.header
+                .push_str(if record.crlf { "\r\n" } else { "\n" });
+        }
+    }
+}
+
+fn push_line(hunk: &mut Hunk, record: &Record<'_>) {
+    let mut line = String::with_capacity(record.text.len() + 2);
+    line.push_str(record.text);
+    line.push_str(if record.crlf { "\r\n" } else { "\n" });
+    hunk.lines.push(line);
+}
+
+/// Drops context lines beyond `context` at either end of a hunk, and fixes its header.
+fn trim_context(hunk: &mut Hunk, context: usize) {
+    let is_context = |line: &String| line.starts_with(' ') || line == "\n" || line == "\r\n";
+    let leading = hunk.lines.iter().take_while(|l| is_context(l)).count();
+    let drop_front = leading.saturating_sub(context);
+    let trailing = hunk
+        .lines
+        .iter()
+        .rev()
+        .take_while(|l| is_context(l))
+        .count();
+    let drop_back = if trailing == hunk.lines.len() {
+        0
+    } else {
+        trailing.saturating_sub(context)
+    };
+    if drop_front + drop_back >= hunk.lines.len() {
+        return;
+    }
+    hunk.lines.drain(hunk.lines.len() - drop_back..);
+    hunk.lines.drain(..drop_front);
+    let (front, back) = (drop_front as u64, drop_back as u64);
+    hunk.header.old_start += front;
+    hunk.header.new_start += front;
+    hunk.header.old_count -= front + back;
+    hunk.header.new_count -= front + back;
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Modified => "modified",
+        Status::Added => "added",
+        Status::Deleted => "deleted",
+        Status::Renamed => "renamed",
+        Status::Copied => "copied",
+    }
+}
+
+/// A file as an item: path, change, and the patch when shown.
+fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value {
+    let mut item = json!({"path": file.path(), "change": file.change(pattern)});
+    if let Some(from) = file.from() {
+        item["from"] = json!(from);
+    }
+    // A binary file's patch cannot be applied from the text shown: no patch.
+    if with_patch && !file.binary {
+        item["patch"] = json!(file.patch());
+    }
+    if file.hunks_left_out > 0 && (with_patch || pattern.is_none()) {
+        item["hunks_left_out"] = json!(file.hunks_left_out);
+    }
+    item
+}
+
+impl Reducer for Diff {
+    type Item = Value;
+    type Stats = DiffStats;
+
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+        if self.hunk_line(record) {
+            return Flow::Continue;
+        }
+        let text = record.text;
+        let in_binary_patch = self.file.as_ref().is_some_and(|f| f.binary_patch);
+        if let Some((header, section)) = hunk_header(text) {
+            if let Some(mut file) = self.file.take() {
+                self.end_hunk(&mut file);
+                file.hunks_seen += 1;
+                file.hunk = Some(Hunk {
+                    header,
+                    section: section.to_string(),
+                    lines: Vec::new(),
+                    old_left: header.old_count,
+                    new_left: header.new_count,
+                });
+                self.file = Some(file);
+                return Flow::Continue;
+            }
+        }
+        match header(text) {
+            // A plain `diff -u` starts a file with `---` then `+++`.
+            Some(Header::Old(path))
+                if self.file.as_ref().is_none_or(|f| {
+                    f.hunk.is_some() || !f.hunks.is_empty() || f.hunks_seen > 0
+                }) =>
+            {
+                self.pending_old = Some((text.to_string(), path));
+            }
+            Some(Header::New(path)) if self.pending_old.is_some() => {
+                let (old_line, old_path) = self.pending_old.take().expect("checked");
+                self.start_file(out);
+                let file = self.file.as_mut().expect("just started");
+                file.header.push_str(&old_line);
+                file.header.push('\n');
+                file.header.push_str(text);
+                file.header.push('\n');
+                if old_path.is_none() {
+                    file.status = Status::Added;
+                }
+                if path.is_none() {
+                    file.status = Status::Deleted;
+                }
+                file.old_path = old_path;
+                file.new_path = path;
+            }
+            Some(header) if !in_binary_patch || matches!(header, Header::Git(..)) => {
+                self.pending_old = None;
+                self.header_line(record, header, out);
+            }
+            _ => {
+                if in_binary_patch {
+                    return Flow::Continue;
+                }
+                self.outside_lines += 1;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
+        self.finish_file(out);
+        // Patterns: changed-line pairs found in enough files.
+        let common = |pairs: &HashMap<u64, PairSeen>, pair: &u64| {
+            pairs.get(pair).is_some_and(|p| p.files >= PATTERN_FILES)
+        };
+        let mut pattern_ids: HashMap<Vec<u64>, usize> = HashMap::new();
+        // Complete when every file is shown with its whole patch.
+        let mut complete = !self.options.stat_only && self.overflow_files == 0;
+        let mut patterns: Vec<Pattern> = Vec::new();
+        let mut ranked: Vec<(Rank, u64, Value)> = Vec::with_capacity(self.files.len());
+        let stat_only = self.options.stat_only;
+        for file in std::mem::take(&mut self.files) {
+            let named = self.paths.as_ref().is_some_and(|set| {
+                set.is_match(file.path()) || file.from().is_some_and(|from| set.is_match(from))
+            });
+            let mechanical = !file.unpaired
+                && !file.pairs.is_empty()
+                && file.pairs.iter().all(|p| common(&self.pairs, p));
+            let (rank, order, item) = if stat_only {
+                (0, file.index, file_item(&file, None, false))
+            } else if named {
+                (0, file.index, file_item(&file, None, true))
+            } else if mechanical {
+                let next = pattern_ids.len() + 1;
+                let id = *pattern_ids.entry(file.pairs.clone()).or_insert(next);
+                if id > patterns.len() {
+                    patterns.push(Pattern {
+                        files: 0,
+                        example: first_pair_example(&file),
+                    });
+                }
+                patterns[id - 1].files += 1;
+                (3, file.index, file_item(&file, Some(id), false))
+            } else if file.hunks.is_empty() && file.hunks_left_out == 0 {
+                (2, file.index, file_item(&file, None, true))
+            } else {
+                (1, file.added + file.removed, file_item(&file, None, true))
+            };
+            complete &= rank != 3 && !file.binary && file.hunks_left_out == 0;
+            ranked.push((rank, order, item));
+        }
+        ranked.sort_by_key(|(rank, order, _)| (*rank, *order));
+        for (rank, _, item) in ranked {
+            out.emit(rank, item);
+        }
+
+        let mut directories: Vec<(String, (u64, u64, u64))> = self.directories.drain().collect();
+        directories.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+        let directories = directories
+            .into_iter()
+            .take(10)
+            .map(|(dir, (files, added, removed))| json!({"dir": dir, "files": files, "added": added, "removed": removed}))
+            .collect();
+        let pattern_files: u64 = patterns.iter().map(|p| p.files).sum();
+        let patterns: Vec<Value> = patterns
+            .into_iter()
+            .enumerate()
+            .map(|(i, pattern)| {
+                let (removed, added) = pattern.example.unwrap_or_default();
+                json!({"id": i + 1, "files": pattern.files, "removed": removed, "added": added})
+            })
+            .collect();
+        let mut summary = format!(
+            "{} files changed, {} insertions(+), {} deletions(-)",
+            self.files_seen, self.added, self.removed
+        );
+        if pattern_files > 0 {
+            summary.push_str(&format!(
+                "; {pattern_files} files only repeat {} change{} (see stats.patterns), {} files have their own",
+                patterns.len(),
+                if patterns.len() == 1 { "" } else { "s" },
+                self.files_seen - pattern_files
+            ));
+        }
+        let mut outcome = Outcome::new(
+            summary,
+            DiffStats {
+                files: self.files_seen,
+                added: self.added,
+                removed: self.removed,
+                by_status: std::mem::take(&mut self.by_status),
+                binary: self.binary,
+                mode_changes: self.mode_changes,
+                patterns,
+                directories,
+                other_lines: self.outside_lines,
+            },
+        );
+        outcome.preview = Preview::Ranked;
+        outcome.complete = complete && self.options.file.is_none();
+        if self.truncated_hunks > 0 {
+            outcome.warnings.push(format!(
+                "{} hunks end before their header's line counts: the diff looks truncated",
+                self.truncated_hunks
+            ));
+        }
+        if self.overflow_files > 0 {
+            outcome.warnings.push(format!(
+                "{} files past the first {MAX_FILES_HELD} are listed in input order, without patches",
+                self.overflow_files
+            ));
+        }
+        if self.pending_old.is_some() {
+            outcome
+                .warnings
+                .push("a `---` line at the end had no `+++` line after it".into());
+        }
+        outcome
+    }
+}
+
+/// The first changed-line pair of a mechanical file, for its pattern's example.
+fn first_pair_example(file: &FileDiff) -> Option<(String, String)> {
+    let hunk = file.hunks.first()?;
+    let removed = hunk.lines.iter().find(|l| l.starts_with('-'))?;
+    let added = hunk.lines.iter().find(|l| l.starts_with('+'))?;
+    Some((removed.trim_end().to_string(), added.trim_end().to_string()))
+}

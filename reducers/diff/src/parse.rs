@@ -1,0 +1,320 @@
+//! Reading unified diffs line by line: file headers, extended git headers, hunks.
+
+/// What a header line of a file's diff says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Header {
+    /// `diff --git a/X b/Y`: the paths as the line gives them (best effort when unquoted
+    /// names hold spaces; later headers are exact).
+    Git(Option<String>, Option<String>),
+    /// `--- X` (None for /dev/null).
+    Old(Option<String>),
+    /// `+++ Y` (None for /dev/null).
+    New(Option<String>),
+    /// `new file mode M`.
+    NewFile(String),
+    /// `deleted file mode M`.
+    DeletedFile(String),
+    /// `old mode M`.
+    OldMode(String),
+    /// `new mode M`.
+    NewMode(String),
+    /// `similarity index N%` (or dissimilarity).
+    Similarity(u8),
+    /// `rename from X`.
+    RenameFrom(String),
+    /// `rename to Y`.
+    RenameTo(String),
+    /// `copy from X`.
+    CopyFrom(String),
+    /// `copy to Y`.
+    CopyTo(String),
+    /// `index abc..def [mode]`.
+    Index,
+    /// `Binary files … differ` or `GIT binary patch`.
+    Binary {
+        /// A literal or delta patch follows (`GIT binary patch`).
+        patch: bool,
+    },
+}
+
+/// Reads a header line, if it is one.
+pub fn header(line: &str) -> Option<Header> {
+    let field = |prefix: &str| line.strip_prefix(prefix).map(str::to_string);
+    if let Some(rest) = line.strip_prefix("diff --git ") {
+        let (a, b) = git_paths(rest);
+        return Some(Header::Git(a, b));
+    }
+    if let Some(rest) = line.strip_prefix("--- ") {
+        return Some(Header::Old(side_path(rest)));
+    }
+    if let Some(rest) = line.strip_prefix("+++ ") {
+        return Some(Header::New(side_path(rest)));
+    }
+    if let Some(mode) = field("new file mode ") {
+        return Some(Header::NewFile(mode));
+    }
+    if let Some(mode) = field("deleted file mode ") {
+        return Some(Header::DeletedFile(mode));
+    }
+    if let Some(mode) = field("old mode ") {
+        return Some(Header::OldMode(mode));
+    }
+    if let Some(mode) = field("new mode ") {
+        return Some(Header::NewMode(mode));
+    }
+    for prefix in ["similarity index ", "dissimilarity index "] {
+        if let Some(rest) = line.strip_prefix(prefix) {
+            return Some(Header::Similarity(
+                rest.trim_end_matches('%').parse().unwrap_or(0),
+            ));
+        }
+    }
+    if let Some(path) = field("rename from ") {
+        return Some(Header::RenameFrom(unquote(&path)));
+    }
+    if let Some(path) = field("rename to ") {
+        return Some(Header::RenameTo(unquote(&path)));
+    }
+    if let Some(path) = field("copy from ") {
+        return Some(Header::CopyFrom(unquote(&path)));
+    }
+    if let Some(path) = field("copy to ") {
+        return Some(Header::CopyTo(unquote(&path)));
+    }
+    if line.starts_with("index ") {
+        return Some(Header::Index);
+    }
+    if line.starts_with("Binary files ") && line.ends_with(" differ") {
+        return Some(Header::Binary { patch: false });
+    }
+    if line == "GIT binary patch" {
+        return Some(Header::Binary { patch: true });
+    }
+    None
+}
+
+/// A hunk's header: `@@ -a,b +c,d @@ section`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HunkHeader {
+    /// First old line.
+    pub old_start: u64,
+    /// Old lines.
+    pub old_count: u64,
+    /// First new line.
+    pub new_start: u64,
+    /// New lines.
+    pub new_count: u64,
+}
+
+/// Reads a hunk header and the section text after it.
+pub fn hunk_header(line: &str) -> Option<(HunkHeader, &str)> {
+    let rest = line.strip_prefix("@@ -")?;
+    let (ranges, section) = rest.split_once(" @@")?;
+    let (old, new) = ranges.split_once(" +")?;
+    let range = |r: &str| -> Option<(u64, u64)> {
+        match r.split_once(',') {
+            Some((start, count)) => Some((start.parse().ok()?, count.parse().ok()?)),
+            None => Some((r.parse().ok()?, 1)),
+        }
+    };
+    let (old_start, old_count) = range(old)?;
+    let (new_start, new_count) = range(new)?;
+    Some((
+        HunkHeader {
+            old_start,
+            old_count,
+            new_start,
+            new_count,
+        },
+        section,
+    ))
+}
+
+impl HunkHeader {
+    /// The header line for these ranges and `section`.
+    pub fn line(&self, section: &str) -> String {
+        let range = |start: u64, count: u64| {
+            if count == 1 {
+                start.to_string()
+            } else {
+                format!("{start},{count}")
+            }
+        };
+        format!(
+            "@@ -{} +{} @@{section}",
+            range(self.old_start, self.old_count),
+            range(self.new_start, self.new_count)
+        )
+    }
+}
+
+/// The path on a `---`/`+++` line: unquoted, without `a/`/`b/`, without the tab and
+/// timestamp `diff -u` (and git, for names with spaces) may add; `None` for /dev/null.
+fn side_path(rest: &str) -> Option<String> {
+    let path = if rest.starts_with('"') {
+        unquote(rest)
+    } else {
+        rest.split('\t').next().unwrap_or(rest).to_string()
+    };
+    (path != "/dev/null").then(|| strip_prefix(&path))
+}
+
+/// The two paths of a `diff --git` line.
+fn git_paths(rest: &str) -> (Option<String>, Option<String>) {
+    if rest.starts_with('"') {
+        let (a, after) = quoted(rest);
+        let b = after.trim_start();
+        let b = if b.starts_with('"') {
+            quoted(b).0
+        } else {
+            b.to_string()
+        };
+        return (Some(strip_prefix(&a)), Some(strip_prefix(&b)));
+    }
+    // Unquoted: "a/X b/Y". When both sides are the same path the split is exact.
+    if rest.len() % 2 == 1 {
+        let half = rest.len() / 2;
+        if rest.is_char_boundary(half) && rest.as_bytes()[half] == b' ' {
+            let (a, b) = (&rest[..half], &rest[half + 1..]);
+            if a.get(2..) == b.get(2..) {
+                return (Some(strip_prefix(a)), Some(strip_prefix(b)));
+            }
+        }
+    }
+    match rest.find(" b/") {
+        Some(at) => (
+            Some(strip_prefix(&rest[..at])),
+            Some(strip_prefix(&rest[at + 1..])),
+        ),
+        None => (None, None),
+    }
+}
+
+fn strip_prefix(path: &str) -> String {
+    path.strip_prefix("a/")
+        .or_else(|| path.strip_prefix("b/"))
+        .unwrap_or(path)
+        .to_string()
+}
+
+/// A path as git writes it: C-quoted (`"a/\303\274 \"x\".txt"`) when it holds special
+/// bytes, else as is. Bytes that are not UTF-8 are replaced.
+pub fn unquote(text: &str) -> String {
+    if text.starts_with('"') {
+        quoted(text).0
+    } else {
+        text.to_string()
+    }
+}
+
+/// The C-quoted string at the start of `text` and what follows it.
+fn quoted(text: &str) -> (String, &str) {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return (String::from_utf8_lossy(&out).into_owned(), &text[i + 1..]),
+            b'\\' if i + 1 < bytes.len() => {
+                i += 1;
+                match bytes[i] {
+                    b'n' => out.push(b'\n'),
+                    b't' => out.push(b'\t'),
+                    b'r' => out.push(b'\r'),
+                    b'a' => out.push(7),
+                    b'b' => out.push(8),
+                    b'f' => out.push(12),
+                    b'v' => out.push(11),
+                    d @ b'0'..=b'7' => {
+                        let mut value = u32::from(d - b'0');
+                        for _ in 0..2 {
+                            if i + 1 < bytes.len() && (b'0'..=b'7').contains(&bytes[i + 1]) {
+                                i += 1;
+                                value = value * 8 + u32::from(bytes[i] - b'0');
+                            }
+                        }
+                        out.push(value as u8);
+                    }
+                    other => out.push(other),
+                }
+            }
+            other => out.push(other),
+        }
+        i += 1;
+    }
+    (String::from_utf8_lossy(&out).into_owned(), "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_lines() {
+        assert_eq!(
+            header("diff --git a/src/x.rs b/src/x.rs"),
+            Some(Header::Git(
+                Some("src/x.rs".into()),
+                Some("src/x.rs".into())
+            ))
+        );
+        assert_eq!(
+            header("diff --git a/sp ace.txt b/sp ace.txt"),
+            Some(Header::Git(
+                Some("sp ace.txt".into()),
+                Some("sp ace.txt".into())
+            ))
+        );
+        assert_eq!(
+            header(r#"diff --git "a/\303\274.txt" "b/\303\274.txt""#),
+            Some(Header::Git(Some("ü.txt".into()), Some("ü.txt".into())))
+        );
+        assert_eq!(
+            header("diff --git a/old.txt b/new.txt"),
+            Some(Header::Git(Some("old.txt".into()), Some("new.txt".into())))
+        );
+        assert_eq!(
+            header("--- a/sp ace.txt\t"),
+            Some(Header::Old(Some("sp ace.txt".into())))
+        );
+        assert_eq!(header("+++ /dev/null"), Some(Header::New(None)));
+        assert_eq!(
+            header("--- a/f\t2024-01-01 10:00:00.000 +0000"),
+            Some(Header::Old(Some("f".into())))
+        );
+        assert_eq!(header("similarity index 96%"), Some(Header::Similarity(96)));
+        assert_eq!(
+            header(r#"rename from "q\"uote.txt""#),
+            Some(Header::RenameFrom("q\"uote.txt".into()))
+        );
+        assert_eq!(
+            header("Binary files a/x and b/x differ"),
+            Some(Header::Binary { patch: false })
+        );
+        assert_eq!(header(" context line"), None);
+    }
+
+    #[test]
+    fn hunk_headers_round_trip() {
+        let (h, section) = hunk_header("@@ -10,7 +10,8 @@ fn main() {").unwrap();
+        assert_eq!(
+            h,
+            HunkHeader {
+                old_start: 10,
+                old_count: 7,
+                new_start: 10,
+                new_count: 8
+            }
+        );
+        assert_eq!(h.line(section), "@@ -10,7 +10,8 @@ fn main() {");
+        let (h, _) = hunk_header("@@ -1 +0,0 @@").unwrap();
+        assert_eq!((h.old_count, h.new_count), (1, 0));
+        assert_eq!(h.line(""), "@@ -1 +0,0 @@");
+        assert!(hunk_header("@@ nonsense").is_none());
+    }
+
+    #[test]
+    fn non_utf8_names_are_replaced() {
+        assert_eq!(unquote(r#""a\377b""#), "a\u{fffd}b");
+    }
+}

@@ -1,0 +1,333 @@
+//! `briefly diff` on diffs made by real git in repositories made at test time.
+
+mod common;
+
+use common::Briefly;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CAP: usize = 19_660;
+
+/// A git repository in a temporary directory.
+struct Repo {
+    dir: tempfile::TempDir,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let repo = Repo {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        repo.git(&["init", "-q"]);
+        repo.git(&["config", "user.email", "t@example.invalid"]);
+        repo.git(&["config", "user.name", "test"]);
+        repo.git(&["config", "core.autocrlf", "false"]);
+        repo
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn write(&self, name: &str, content: impl AsRef<[u8]>) {
+        let path = self.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    fn git(&self, args: &[&str]) -> Vec<u8> {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(self.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    }
+
+    fn commit_all(&self) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", "change"]);
+    }
+
+    /// `git apply --check` of `patch` against the tree at HEAD~1 (before the change).
+    fn applies_to_parent(&self, patch: &str) -> Result<(), String> {
+        let check = tempfile::tempdir().unwrap();
+        let worktree = check.path().join("old");
+        self.git(&[
+            "worktree",
+            "add",
+            "-q",
+            "--detach",
+            worktree.to_str().unwrap(),
+            "HEAD~1",
+        ]);
+        let patch_file = check.path().join("p.patch");
+        std::fs::write(&patch_file, patch).unwrap();
+        let out = Command::new("git")
+            .args(["apply", "--check", patch_file.to_str().unwrap()])
+            .current_dir(&worktree)
+            .output()
+            .unwrap();
+        self.git(&["worktree", "remove", "--force", worktree.to_str().unwrap()]);
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    }
+}
+
+fn diff_of(b: &Briefly, diff: &[u8], args: &[&str]) -> Value {
+    let mut all = vec!["diff"];
+    all.extend_from_slice(args);
+    b.envelope(&all, diff, CAP)
+}
+
+fn items(envelope: &Value) -> &Vec<Value> {
+    envelope["items"].as_array().unwrap()
+}
+
+#[test]
+fn a_mass_rename_is_one_pattern_and_the_semantic_change_comes_first() {
+    let repo = Repo::new();
+    for i in 0..300 {
+        repo.write(&format!("src/m{i}.rs"), format!("use crate::old_name;\n\npub fn f{i}() -> u32 {{\n    old_name::value() + {i}\n}}\n"));
+    }
+    repo.write(
+        "src/config.rs",
+        "pub const LIMIT: u32 = 10;\npub const NAME: &str = \"x\";\n",
+    );
+    repo.commit_all();
+    for i in 0..300 {
+        repo.write(&format!("src/m{i}.rs"), format!("use crate::new_name;\n\npub fn f{i}() -> u32 {{\n    old_name::value() + {i}\n}}\n"));
+    }
+    repo.write(
+        "src/config.rs",
+        "pub const LIMIT: u32 = 20;\npub const NAME: &str = \"x\";\n",
+    );
+    repo.commit_all();
+    let diff = repo.git(&["show", "--format=", "HEAD"]);
+
+    let b = Briefly::new();
+    let envelope = diff_of(&b, &diff, &[]);
+    assert_eq!(envelope["total_items"], 301);
+    assert_eq!(
+        envelope["returned_items"], 301,
+        "every file is listed inline"
+    );
+    assert_eq!(envelope["stats"]["files"], 301);
+    assert_eq!(envelope["stats"]["added"], 301);
+    assert_eq!(envelope["stats"]["removed"], 301);
+    let first = &items(&envelope)[0];
+    assert_eq!(first["path"], "src/config.rs", "the semantic change first");
+    assert_eq!(first["change"], "M +1 -1");
+    let patterns = envelope["stats"]["patterns"].as_array().unwrap();
+    assert_eq!(patterns.len(), 1);
+    assert_eq!(patterns[0]["files"], 300);
+    assert_eq!(patterns[0]["removed"], "-use crate::old_name;");
+    assert_eq!(patterns[0]["added"], "+use crate::new_name;");
+    assert!(items(&envelope)[1..]
+        .iter()
+        .all(|i| i["change"] == "M +1 -1 #1" && i.get("patch").is_none()));
+    repo.applies_to_parent(first["patch"].as_str().unwrap())
+        .unwrap();
+}
+
+#[test]
+fn statuses_renames_binary_modes_and_quoted_names() {
+    let repo = Repo::new();
+    repo.write("f.txt", "a\nb\nc\n");
+    repo.write("sp ace.txt", "x");
+    repo.write("bin.dat", [0u8, 1, 2]);
+    repo.write("old.txt", "hello there, this is a file to rename\n");
+    repo.write("m.sh", "echo\n");
+    repo.write("q\"uote.txt", "q\n");
+    repo.commit_all();
+    repo.write("f.txt", "a\nB\nc\n");
+    repo.git(&["mv", "old.txt", "new.txt"]);
+    repo.write("bin.dat", [0u8, 9, 2]);
+    std::fs::set_permissions(
+        repo.path().join("m.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    repo.write("ü.txt", "u\n");
+    std::fs::remove_file(repo.path().join("sp ace.txt")).unwrap();
+    repo.write("q\"uote.txt", "q2\n");
+    repo.commit_all();
+    let diff = repo.git(&["show", "-M", "--format=", "HEAD"]);
+
+    let b = Briefly::new();
+    let envelope = diff_of(&b, &diff, &[]);
+    let change = |path: &str| {
+        items(&envelope)
+            .iter()
+            .find(|i| i["path"] == path)
+            .unwrap_or_else(|| panic!("{path} missing: {envelope}"))
+            .clone()
+    };
+    assert_eq!(envelope["total_items"], 7);
+    assert_eq!(change("f.txt")["change"], "M +1 -1");
+    assert_eq!(change("new.txt")["change"], "R100 +0 -0");
+    assert_eq!(change("new.txt")["from"], "old.txt");
+    assert_eq!(change("bin.dat")["change"], "M binary");
+    assert!(
+        change("bin.dat").get("patch").is_none(),
+        "a binary patch cannot be shown as text"
+    );
+    assert_eq!(change("m.sh")["change"], "M +0 -0 mode 100644->100755");
+    assert_eq!(change("ü.txt")["change"], "A +1 -0");
+    assert_eq!(change("sp ace.txt")["change"], "D +0 -1");
+    assert_eq!(change("q\"uote.txt")["change"], "M +1 -1");
+    assert_eq!(envelope["stats"]["binary"], 1);
+    assert_eq!(envelope["stats"]["mode_changes"], 1);
+    // Every patch shown applies to the tree before the change.
+    for item in items(&envelope) {
+        if let Some(patch) = item["patch"].as_str() {
+            repo.applies_to_parent(patch)
+                .unwrap_or_else(|e| panic!("{}: {e}\n{patch}", item["path"]));
+        }
+    }
+}
+
+#[test]
+fn options_stat_only_path_file_max_hunk_lines_and_context() {
+    let repo = Repo::new();
+    let long: String = (0..100).map(|i| format!("line {i}\n")).collect();
+    repo.write("big.txt", &long);
+    repo.write("small.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\n");
+    repo.write("docs/readme.md", "hello\n");
+    repo.commit_all();
+    repo.write("big.txt", long.replace("line ", "LINE "));
+    repo.write("small.txt", "one\ntwo\nthree\nFOUR\nfive\nsix\nseven\n");
+    repo.write("docs/readme.md", "hello world\n");
+    repo.commit_all();
+    let diff = repo.git(&["show", "--format=", "HEAD"]);
+    let b = Briefly::new();
+
+    let stat = diff_of(&b, &diff, &["--stat-only"]);
+    assert_eq!(stat["total_items"], 3);
+    assert!(items(&stat).iter().all(|i| i.get("patch").is_none()));
+
+    let named = diff_of(&b, &diff, &["--path", "docs/*"]);
+    assert_eq!(items(&named)[0]["path"], "docs/readme.md");
+
+    let capped = diff_of(&b, &diff, &["--max-hunk-lines", "50"]);
+    let big = items(&capped)
+        .iter()
+        .find(|i| i["path"] == "big.txt")
+        .unwrap();
+    assert_eq!(big["hunks_left_out"], 1);
+    assert!(
+        !big["patch"].as_str().unwrap().contains("@@"),
+        "the long hunk is left out"
+    );
+
+    let only = diff_of(&b, &diff, &["--file", "big.txt", "--max-hunk-lines", "50"]);
+    assert_eq!(only["total_items"], 1);
+    assert!(
+        items(&only)[0]["patch"]
+            .as_str()
+            .unwrap()
+            .contains("+LINE 99"),
+        "--file shows every hunk"
+    );
+    assert_eq!(
+        only["stats"]["files"], 3,
+        "the stats still count every file"
+    );
+
+    let tight = diff_of(&b, &diff, &["--context", "1", "--path", "small.txt"]);
+    let patch = items(&tight)[0]["patch"].as_str().unwrap();
+    assert!(
+        patch.contains("@@ -3,3 +3,3 @@\n three\n-four\n+FOUR\n five\n"),
+        "{patch}"
+    );
+    repo.applies_to_parent(patch).unwrap();
+
+    assert_eq!(
+        b.run(&["diff", "--path", "[unclosed"], &diff).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn crlf_truncated_plain_and_format_patch_input() {
+    let repo = Repo::new();
+    repo.write("dos.txt", "one\r\ntwo\r\nthree\r\n");
+    repo.commit_all();
+    repo.write("dos.txt", "one\r\nTWO\r\nthree\r\n");
+    repo.commit_all();
+    let b = Briefly::new();
+
+    let crlf = repo.git(&["show", "--format=", "HEAD"]);
+    let envelope = diff_of(&b, &crlf, &[]);
+    assert_eq!(items(&envelope)[0]["change"], "M +1 -1");
+    repo.applies_to_parent(items(&envelope)[0]["patch"].as_str().unwrap())
+        .unwrap();
+
+    let mail = repo.git(&["format-patch", "-1", "--stdout", "HEAD"]);
+    let envelope = diff_of(&b, &mail, &[]);
+    assert_eq!(envelope["total_items"], 1);
+    assert!(
+        envelope["stats"]["other_lines"].as_u64().unwrap() > 3,
+        "mail headers are counted, not parsed"
+    );
+
+    let truncated = &crlf[..crlf.len() - 12];
+    let envelope = diff_of(&b, truncated, &[]);
+    assert!(
+        envelope["warnings"].to_string().contains("truncated"),
+        "{}",
+        envelope["warnings"]
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let (a, c): (PathBuf, PathBuf) = (dir.path().join("a.txt"), dir.path().join("c.txt"));
+    std::fs::write(&a, "x\ny\n").unwrap();
+    std::fs::write(&c, "x\nz\n").unwrap();
+    let plain = Command::new("diff")
+        .args(["-u", a.to_str().unwrap(), c.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let envelope = diff_of(&b, &plain.stdout, &[]);
+    assert_eq!(envelope["total_items"], 1);
+    assert_eq!(items(&envelope)[0]["change"], "M +1 -1");
+    assert_eq!(items(&envelope)[0]["path"], c.to_str().unwrap());
+}
+
+#[test]
+fn run_picks_diff_for_git_diff() {
+    let repo = Repo::new();
+    repo.write("a.txt", "1\n");
+    repo.commit_all();
+    repo.write("a.txt", "2\n");
+    let b = Briefly::new();
+    let out = b
+        .command(&[
+            "run",
+            "--",
+            "git",
+            "-C",
+            repo.path().to_str().unwrap(),
+            "diff",
+        ])
+        .output()
+        .unwrap();
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(envelope["source"], "diff", "git's -C is looked through");
+    let out = b
+        .command(&["run", "--", "git", "diff"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(envelope["source"], "diff");
+    assert_eq!(envelope["items"][0]["change"], "M +1 -1");
+}
