@@ -66,6 +66,24 @@ pub fn text(e: &Envelope) -> String {
 }
 
 fn item_line(out: &mut String, item: &Value) {
+    // A diff's file: its change and path, then its patch as it is (so it can be applied).
+    if let (Some(path), Some(change)) = (
+        item.get("path").and_then(Value::as_str),
+        item.get("change").and_then(Value::as_str),
+    ) {
+        let _ = write!(out, "  {change} {path}");
+        if let Some(from) = item.get("from").and_then(Value::as_str) {
+            let _ = write!(out, " (from {from})");
+        }
+        if let Some(left_out) = item.get("hunks_left_out").and_then(Value::as_u64) {
+            let _ = write!(out, " ({left_out} hunks left out)");
+        }
+        out.push('\n');
+        if let Some(patch) = item.get("patch").and_then(Value::as_str) {
+            out.push_str(patch);
+        }
+        return;
+    }
     let line = item.get("line").and_then(Value::as_u64);
     let text = item.get("text").and_then(Value::as_str);
     match (line, text) {
@@ -115,5 +133,19 @@ mod tests {
         assert!(t.contains("items 1-2 of 5 (ranked, truncated)"), "{t}");
         assert!(t.contains("next: briefly page b1.abc"));
         assert!(t.contains("artifact: /tmp/a"));
+    }
+
+    #[test]
+    fn text_prints_diff_patches_as_they_are() {
+        let mut e = Envelope::new("diff", "1 file");
+        e.items = vec![
+            json!({"path": "a.rs", "change": "M +1 -1", "patch": "--- a/a.rs\n+++ b/a.rs\n"}),
+            json!({"path": "b.rs", "change": "R100 +0 -0", "from": "c.rs"}),
+        ];
+        let t = text(&e);
+        assert!(
+            t.contains("  M +1 -1 a.rs\n--- a/a.rs\n+++ b/a.rs\n  R100 +0 -0 b.rs (from c.rs)\n"),
+            "{t}"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! input, the result fits, counts add up, and a cursor exists iff items remain.
 
 use briefly_core::{reduce, ArtifactDir, Artifacts, Budget, Cursor, Envelope, Reducer, RunConfig};
+use briefly_diff::{Diff, DiffOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
 use briefly_text::{Text, TextOptions};
 
@@ -25,7 +26,7 @@ fn random_input(rng: &mut Rng) -> Vec<u8> {
     let lines = rng.below(1_500);
     let mut out = Vec::new();
     for i in 0..lines {
-        match rng.below(12) {
+        match rng.below(13) {
             0 => out.extend_from_slice(
                 format!(
                     "2026-11-29T10:00:{:02}Z ERROR job {i} failed: code {}",
@@ -49,6 +50,11 @@ fn random_input(rng: &mut Rng) -> Vec<u8> {
                 b"Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: boom",
             ),
             7 => out.extend_from_slice(b"\"quoted\\\" \\\\ back\tslash\" {\"json\": [1, 2]}"),
+            8 => {
+                // A diff fragment, its counts right or wrong.
+                let (a, c) = (rng.below(4), rng.below(4));
+                out.extend_from_slice(format!("diff --git a/f{i}.rs b/f{i}.rs\n--- a/f{i}.rs\n+++ b/f{i}.rs\n@@ -1,{a} +1,{c} @@\n-old\n+new\n keep").as_bytes())
+            }
             _ => out.extend_from_slice(
                 format!(
                     "INFO worker {} handled {} items",
@@ -160,7 +166,15 @@ fn invariants_hold_on_random_inputs() {
         if rng.below(3) == 0 {
             config.items_chars = Some(1 + rng.below(3_000) as usize);
         }
-        match rng.below(4) {
+        match rng.below(5) {
+            4 => run(
+                || Diff::new(DiffOptions::default()).unwrap(),
+                &input,
+                &RunConfig {
+                    source: "diff".into(),
+                    ..config
+                },
+            ),
             0 => run(
                 || Spill::new(SpillOptions::default()),
                 &input,

@@ -32,7 +32,7 @@ use std::hash::{Hash, Hasher};
 /// A change repeated in this many files is mechanical.
 pub const PATTERN_FILES: u32 = 3;
 /// Files ranked at the end; files after these are listed as they come.
-pub const MAX_FILES_HELD: usize = 100_000;
+pub const MAX_FILES_HELD: usize = 20_000;
 /// Patch text held for one file.
 pub const MAX_PATCH_BYTES: usize = 64 * 1024;
 /// Patch text held in all.
@@ -381,6 +381,14 @@ impl Diff {
         if !self.listed(&file) {
             return;
         }
+        // What is held until the end: no scratch, and headers only of files that can
+        // show a patch (hunks held, or no hunks at all: renames, mode changes).
+        file.run_removed = Vec::new();
+        file.run_added = Vec::new();
+        if file.hunks.is_empty() && file.hunks_seen > 0 {
+            file.header = String::new();
+        }
+        file.header.shrink_to_fit();
         if self.files.len() < MAX_FILES_HELD {
             self.files.push(file);
         } else {
@@ -580,7 +588,7 @@ fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value
         item["from"] = json!(from);
     }
     // A binary file's patch cannot be applied from the text shown: no patch.
-    if with_patch && !file.binary {
+    if with_patch && !file.binary && !file.header.is_empty() {
         item["patch"] = json!(file.patch());
     }
     if file.hunks_left_out > 0 && (with_patch || pattern.is_none()) {
@@ -722,11 +730,12 @@ impl Reducer for Diff {
             self.files_seen, self.added, self.removed
         );
         if pattern_files > 0 {
+            let own = self.files_seen - pattern_files;
             summary.push_str(&format!(
-                "; {pattern_files} files only repeat {} change{} (see stats.patterns), {} files have their own",
-                patterns.len(),
-                if patterns.len() == 1 { "" } else { "s" },
-                self.files_seen - pattern_files
+                "; {pattern_files} files only repeat {} (see stats.patterns); {own} {} {} own",
+                plural(patterns.len() as u64, "change", "changes"),
+                if own == 1 { "file has" } else { "files have" },
+                if own == 1 { "its" } else { "their" },
             ));
         }
         let mut outcome = Outcome::new(
@@ -766,10 +775,113 @@ impl Reducer for Diff {
     }
 }
 
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The first changed-line pair of a mechanical file, for its pattern's example.
 fn first_pair_example(file: &FileDiff) -> Option<(String, String)> {
     let hunk = file.hunks.first()?;
     let removed = hunk.lines.iter().find(|l| l.starts_with('-'))?;
     let added = hunk.lines.iter().find(|l| l.starts_with('+'))?;
     Some((removed.trim_end().to_string(), added.trim_end().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use briefly_core::{reduce, Envelope, RunConfig};
+    use std::io::Read;
+
+    const DIFF: &str = "\
+diff --git a/a.txt b/a.txt
+index 1..2 100644
+--- a/a.txt
++++ b/a.txt
+@@ -1,3 +1,3 @@
+ keep
+--- looks like a header but is a removed line
++++ looks like a header but is an added line
+ keep
+diff --git a/b.txt b/b.txt
+--- a/b.txt
++++ b/b.txt
+@@ -1 +1 @@
+-old
++new
+";
+
+    fn reduce_in_chunks(input: &[u8], chunk: usize, options: DiffOptions) -> Envelope {
+        struct Chunked<'a>(&'a [u8], usize);
+        impl Read for Chunked<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.1.min(buf.len()).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        reduce(
+            Diff::new(options).unwrap(),
+            Chunked(input, chunk),
+            &RunConfig::new("diff"),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn hunk_counts_not_first_characters_end_a_hunk() {
+        let reference = reduce_in_chunks(DIFF.as_bytes(), 8192, DiffOptions::default());
+        for chunk in [1, 7] {
+            assert_eq!(
+                reduce_in_chunks(DIFF.as_bytes(), chunk, DiffOptions::default()),
+                reference
+            );
+        }
+        assert_eq!(reference.total_items, 2);
+        assert_eq!(reference.stats["added"], 2);
+        assert_eq!(reference.stats["removed"], 2);
+        let a = reference
+            .items
+            .iter()
+            .find(|i| i["path"] == "a.txt")
+            .unwrap();
+        assert_eq!(a["change"], "M +1 -1");
+        assert!(a["patch"]
+            .as_str()
+            .unwrap()
+            .ends_with("+++ looks like a header but is an added line\n keep\n"));
+        assert!(
+            !reference.truncated,
+            "every file shown whole: {}",
+            reference.to_json()
+        );
+    }
+
+    #[test]
+    fn context_trimming_fixes_the_header() {
+        let diff = "--- a/x\n+++ b/x\n@@ -1,7 +1,7 @@\n 1\n 2\n 3\n-4\n+four\n 5\n 6\n 7\n";
+        let envelope = reduce_in_chunks(
+            diff.as_bytes(),
+            8192,
+            DiffOptions {
+                context: Some(1),
+                ..DiffOptions::default()
+            },
+        );
+        let patch = envelope.items[0]["patch"].as_str().unwrap();
+        assert!(
+            patch.ends_with("@@ -3,3 +3,3 @@\n 3\n-4\n+four\n 5\n"),
+            "{patch}"
+        );
+    }
+
+    #[test]
+    fn a_bad_glob_is_an_error() {
+        assert!(Diff::new(DiffOptions {
+            paths: vec!["[".into()],
+            ..DiffOptions::default()
+        })
+        .is_err());
+    }
 }
