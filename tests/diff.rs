@@ -4,6 +4,7 @@ mod common;
 
 use common::Briefly;
 use serde_json::Value;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -330,4 +331,52 @@ fn run_picks_diff_for_git_diff() {
     let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(envelope["source"], "diff");
     assert_eq!(envelope["items"][0]["change"], "M +1 -1");
+}
+
+#[test]
+fn binary_patches_copies_and_names_that_are_not_utf8() {
+    let repo = Repo::new();
+    let body: String = (0..40)
+        .map(|i| format!("a line of text number {i}\n"))
+        .collect();
+    repo.write("orig.txt", &body);
+    repo.write("pic.bin", [0u8, 159, 146, 150, 0, 1]);
+    repo.commit_all();
+    repo.write("copy.txt", &body);
+    repo.write("pic.bin", [0u8, 159, 146, 150, 0, 2, 3]);
+    let odd = std::ffi::OsStr::from_bytes(b"odd\xffname.txt");
+    std::fs::write(repo.path().join(odd), "x\n").unwrap();
+    repo.commit_all();
+    let diff = repo.git(&[
+        "show",
+        "--binary",
+        "-C",
+        "--find-copies-harder",
+        "--format=",
+        "HEAD",
+    ]);
+
+    let b = Briefly::new();
+    let envelope = diff_of(&b, &diff, &[]);
+    assert_eq!(envelope["total_items"], 3, "{envelope}");
+    let by_path = |p: &str| items(&envelope).iter().find(|i| i["path"] == p).cloned();
+    let copy = by_path("copy.txt").expect("the copy");
+    assert!(copy["change"].as_str().unwrap().starts_with('C'), "{copy}");
+    assert_eq!(copy["from"], "orig.txt");
+    let pic = by_path("pic.bin").expect("the binary");
+    assert_eq!(pic["change"], "M binary");
+    assert!(pic.get("patch").is_none());
+    let odd = items(&envelope)
+        .iter()
+        .find(|i| i["path"].as_str().unwrap().starts_with("odd"))
+        .unwrap();
+    assert_eq!(
+        odd["path"], "odd\u{fffd}name.txt",
+        "git's quoted bytes, replaced where not UTF-8"
+    );
+    assert_eq!(odd["change"], "A +1 -0");
+    assert_eq!(
+        envelope["stats"]["other_lines"], 0,
+        "the binary patch's data is not stray text"
+    );
 }
