@@ -231,14 +231,30 @@ fn options_stat_only_path_file_max_hunk_lines_and_context() {
     );
 
     let only = diff_of(&b, &diff, &["--file", "big.txt", "--max-hunk-lines", "50"]);
-    assert_eq!(only["total_items"], 1);
-    assert!(
-        items(&only)[0]["patch"]
-            .as_str()
-            .unwrap()
-            .contains("+LINE 99"),
-        "--file shows every hunk"
+    // Its one hunk of 200 lines comes in 4 parts of 50, marked as parts.
+    assert_eq!(only["total_items"], 4);
+    let parts: Vec<&str> = items(&only)
+        .iter()
+        .map(|i| i["part"].as_str().unwrap())
+        .collect();
+    assert_eq!(parts, ["1/4", "2/4", "3/4", "4/4"]);
+    assert!(items(&only)[0]["lines"]
+        .as_str()
+        .unwrap()
+        .starts_with("diff --git a/big.txt"));
+    assert!(items(&only)[3]["lines"]
+        .as_str()
+        .unwrap()
+        .contains("+LINE 99"));
+    let whole = diff_of(&b, &diff, &["--file", "big.txt"]);
+    assert_eq!(
+        whole["total_items"], 1,
+        "under the default of 400 lines: one patch"
     );
+    assert!(items(&whole)[0]["patch"]
+        .as_str()
+        .unwrap()
+        .contains("+LINE 99"));
     assert_eq!(
         only["stats"]["files"], 3,
         "the stats still count every file"
@@ -379,4 +395,51 @@ fn binary_patches_copies_and_names_that_are_not_utf8() {
         envelope["stats"]["other_lines"], 0,
         "the binary patch's data is not stray text"
     );
+}
+
+#[test]
+fn file_pages_walk_its_hunks_each_a_patch() {
+    let repo = Repo::new();
+    let body: String = (0..300).map(|i| format!("line {i}\n")).collect();
+    repo.write("long.txt", &body);
+    repo.write("other.txt", "x\n");
+    repo.commit_all();
+    let changed = body
+        .replace("line 10\n", "LINE 10\n")
+        .replace("line 150\n", "LINE 150\n")
+        .replace("line 290\n", "LINE 290\n");
+    repo.write("long.txt", changed);
+    repo.write("other.txt", "y\n");
+    repo.commit_all();
+    let diff = repo.git(&["show", "--format=", "HEAD"]);
+    let b = Briefly::new();
+
+    let first = b.envelope(
+        &["diff", "--file", "long.txt", "--max-chars", "1500"],
+        &diff,
+        1_500,
+    );
+    assert_eq!(first["total_items"], 3, "three hunks");
+    let mut hunks: Vec<Value> = items(&first).clone();
+    let mut cursor = first["next_cursor"].as_str().map(String::from);
+    assert!(
+        cursor.is_some(),
+        "a 1,500-char budget does not hold three hunks"
+    );
+    while let Some(c) = cursor {
+        let page = b.envelope(&["page", &c], b"", 1_500);
+        hunks.extend(items(&page).iter().cloned());
+        cursor = page["next_cursor"].as_str().map(String::from);
+    }
+    let numbers: Vec<u64> = hunks.iter().map(|h| h["hunk"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [1, 2, 3]);
+    for hunk in &hunks {
+        assert!(hunk["line"].as_u64().unwrap() > 1);
+        assert!(
+            !hunk["patch"].as_str().unwrap().contains("…[cut "),
+            "whole hunks: {hunk}"
+        );
+        repo.applies_to_parent(hunk["patch"].as_str().unwrap())
+            .unwrap();
+    }
 }

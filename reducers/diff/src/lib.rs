@@ -14,6 +14,10 @@
 //!    done everywhere): listed with the pattern's number, whose example and count are in
 //!    `stats.patterns`.
 //!
+//! With `--file PATH` the items are that file's hunks, in order, each a patch of its
+//! own with the file's headers, and `line` where it starts in the raw diff: pages walk
+//! them one by one, and `briefly read ARTIFACT --offset LINE` has any hunk whole.
+//!
 //! Memory is bounded by configuration: the text of the patches held is capped per file
 //! and in all; past [`MAX_FILES_HELD`] files, files are listed as they come, unranked.
 
@@ -93,6 +97,8 @@ impl Status {
 /// One hunk: its header and its body lines (newlines included).
 #[derive(Debug, Clone)]
 struct Hunk {
+    /// Line of its `@@` header in the raw diff (for `briefly read --offset`).
+    line: u64,
     header: HunkHeader,
     section: String,
     lines: Vec<String>,
@@ -342,7 +348,7 @@ impl Diff {
         let Some(mut file) = self.file.take() else {
             return;
         };
-        self.end_hunk(&mut file);
+        self.end_hunk(&mut file, out);
         file.close_run();
         if file.old_path.is_none()
             && file.git_paths.0.is_some()
@@ -381,6 +387,12 @@ impl Diff {
         if !self.listed(&file) {
             return;
         }
+        if self.options.file.is_some() {
+            if file.hunks_seen == 0 {
+                out.emit(0, file_item(&file, None, true));
+            }
+            return;
+        }
         // What is held until the end: no scratch, and headers only of files that can
         // show a patch (hunks held, or no hunks at all: renames, mode changes).
         file.run_removed = Vec::new();
@@ -398,7 +410,7 @@ impl Diff {
         }
     }
 
-    fn end_hunk(&mut self, file: &mut FileDiff) {
+    fn end_hunk(&mut self, file: &mut FileDiff, out: &mut dyn Emit<Value>) {
         let Some(mut hunk) = file.hunk.take() else {
             return;
         };
@@ -410,6 +422,16 @@ impl Diff {
         }
         if let Some(context) = self.options.context {
             trim_context(&mut hunk, context);
+        }
+        // `--file`: its hunks are the items, each a patch of its own, as they come; a hunk
+        // over `max_hunk_lines` comes in parts that say so, so pages walk the rest of it.
+        if self.options.file.is_some() {
+            if self.listed(file) {
+                for item in hunk_items(file, &hunk, self.options.max_hunk_lines.max(1)) {
+                    out.emit(0, item);
+                }
+            }
+            return;
         }
         let body = hunk.lines.len();
         let bytes: usize =
@@ -581,6 +603,34 @@ fn status_name(status: Status) -> &'static str {
     }
 }
 
+/// One hunk of `--file`'s file as items: a patch of its own, headers included; or, over
+/// `max_lines`, parts of at most that many lines, each marked as a part (not a patch).
+fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
+    let number = file.hunks_seen;
+    let header = hunk.header.line(&hunk.section);
+    if hunk.lines.len() <= max_lines {
+        let mut patch = file.header.clone();
+        patch.push_str(&header);
+        patch.push('\n');
+        hunk.lines.iter().for_each(|line| patch.push_str(line));
+        return vec![
+            json!({"path": file.path(), "hunk": number, "line": hunk.line, "patch": patch}),
+        ];
+    }
+    let parts = hunk.lines.len().div_ceil(max_lines);
+    hunk.lines
+        .chunks(max_lines)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let mut text = if i == 0 { format!("{}{header}\n", file.header) } else { String::new() };
+            chunk.iter().for_each(|line| text.push_str(line));
+            // The hunk's header is one line, then `max_lines` body lines a part.
+            let line = hunk.line + 1 + (i * max_lines) as u64;
+            json!({"path": file.path(), "hunk": number, "part": format!("{}/{parts}", i + 1), "line": line, "lines": text})
+        })
+        .collect()
+}
+
 /// A file as an item: path, change, and the patch when shown.
 fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value {
     let mut item = json!({"path": file.path(), "change": file.change(pattern)});
@@ -609,9 +659,10 @@ impl Reducer for Diff {
         let in_binary_patch = self.file.as_ref().is_some_and(|f| f.binary_patch);
         if let Some((header, section)) = hunk_header(text) {
             if let Some(mut file) = self.file.take() {
-                self.end_hunk(&mut file);
+                self.end_hunk(&mut file, out);
                 file.hunks_seen += 1;
                 file.hunk = Some(Hunk {
+                    line: record.line,
                     header,
                     section: section.to_string(),
                     lines: Vec::new(),
@@ -753,7 +804,10 @@ impl Reducer for Diff {
             },
         );
         outcome.preview = Preview::Ranked;
-        outcome.complete = complete && self.options.file.is_none();
+        outcome.complete = match self.options.file {
+            Some(_) => self.truncated_hunks == 0,
+            None => complete,
+        };
         if self.truncated_hunks > 0 {
             outcome.warnings.push(format!(
                 "{} hunks end before their header's line counts: the diff looks truncated",
