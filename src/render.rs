@@ -84,6 +84,22 @@ fn item_line(out: &mut String, item: &Value) {
         }
         return;
     }
+    // A hunk of `diff --file`: where it is, then its patch (or part) as it is.
+    if let Some(hunk) = item.get("hunk").and_then(Value::as_u64) {
+        let path = item.get("path").and_then(Value::as_str).unwrap_or_default();
+        let at = item.get("line").and_then(Value::as_u64).unwrap_or_default();
+        let _ = write!(out, "  hunk {hunk} of {path} (diff line {at})");
+        if let Some(part) = item.get("part").and_then(Value::as_str) {
+            let _ = write!(out, ", part {part}: not a patch by itself");
+        }
+        out.push('\n');
+        let body = item
+            .get("patch")
+            .or_else(|| item.get("lines"))
+            .and_then(Value::as_str);
+        out.push_str(body.unwrap_or_default());
+        return;
+    }
     let line = item.get("line").and_then(Value::as_u64);
     let text = item.get("text").and_then(Value::as_str);
     match (line, text) {
