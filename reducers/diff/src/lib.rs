@@ -107,6 +107,15 @@ struct Hunk {
     new_left: u64,
 }
 
+impl Hunk {
+    /// Appends the hunk as patch text: its `@@` line, then its body.
+    fn write_to(&self, out: &mut String) {
+        out.push_str(&self.header.line(&self.section));
+        out.push('\n');
+        self.lines.iter().for_each(|line| out.push_str(line));
+    }
+}
+
 /// One file of the diff, as far as it has been read.
 #[derive(Debug, Clone)]
 struct FileDiff {
@@ -223,11 +232,7 @@ impl FileDiff {
     fn patch(&self) -> String {
         let mut patch = self.header.clone();
         for hunk in &self.hunks {
-            patch.push_str(&hunk.header.line(&hunk.section));
-            patch.push('\n');
-            for line in &hunk.lines {
-                patch.push_str(line);
-            }
+            hunk.write_to(&mut patch);
         }
         patch
     }
@@ -610,9 +615,7 @@ fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
     let header = hunk.header.line(&hunk.section);
     if hunk.lines.len() <= max_lines {
         let mut patch = file.header.clone();
-        patch.push_str(&header);
-        patch.push('\n');
-        hunk.lines.iter().for_each(|line| patch.push_str(line));
+        hunk.write_to(&mut patch);
         return vec![
             json!({"path": file.path(), "hunk": number, "line": hunk.line, "patch": patch}),
         ];
