@@ -147,7 +147,19 @@ fn a_signal_to_briefly_reaches_the_command() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // Send it only once briefly catches SIGTERM (bit 15 of SigCgt), however slow the
+    // machine: briefly installs its handlers right after starting the command.
+    let catches_term = |pid: u32| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1 << (libc::SIGTERM - 1)) != 0)
+    };
+    while !catches_term(child.id()) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
     }
