@@ -53,6 +53,7 @@ mod pipeline;
 mod reducer;
 mod select;
 mod shrink;
+pub mod testkit;
 mod tokenize;
 
 pub use artifact::{

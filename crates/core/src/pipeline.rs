@@ -582,6 +582,14 @@ mod tests {
         }
     }
 
+    /// Every line an item, no stats, nothing folded.
+    fn plain_lines() -> EveryLine {
+        EveryLine {
+            stats_chars: 0,
+            complete: true,
+        }
+    }
+
     fn config(dir: &std::path::Path, max_chars: usize) -> RunConfig {
         RunConfig {
             budget: Budget::default().with_max_chars(max_chars).unwrap(),
@@ -611,10 +619,7 @@ mod tests {
     #[test]
     fn nothing_left_out_means_no_artifact() {
         let dir = tempfile::tempdir().unwrap();
-        let reducer = EveryLine {
-            stats_chars: 0,
-            complete: true,
-        };
+        let reducer = plain_lines();
         let envelope = reduce(reducer, &b"a\nb\n"[..], &config(dir.path(), 5_000)).unwrap();
         check(&envelope, 5_000);
         assert!(!envelope.truncated);
@@ -631,10 +636,7 @@ mod tests {
         let input: Vec<u8> = (0..5_000)
             .flat_map(|i| format!("line {i} é\n").into_bytes())
             .collect();
-        let reducer = EveryLine {
-            stats_chars: 0,
-            complete: true,
-        };
+        let reducer = plain_lines();
         let envelope = reduce(reducer, &input[..], &config(dir.path(), 2_000)).unwrap();
         check(&envelope, 2_000);
         assert!(envelope.truncated && envelope.returned_items > 10);
@@ -708,15 +710,7 @@ mod tests {
         config.artifacts = Artifacts::Unavailable("read-only file system".into());
         config.budget = Budget::default().with_max_chars(1_500).unwrap();
         let input: String = (0..1_000).map(|i| format!("{i}\n")).collect();
-        let envelope = reduce(
-            EveryLine {
-                stats_chars: 0,
-                complete: true,
-            },
-            input.as_bytes(),
-            &config,
-        )
-        .unwrap();
+        let envelope = reduce(plain_lines(), input.as_bytes(), &config).unwrap();
         assert!(envelope.truncated);
         assert!(envelope.artifact_path.is_none() && envelope.next_cursor.is_none());
         assert!(
@@ -738,15 +732,7 @@ mod tests {
         let mut seen = Vec::new();
         let mut artifact = None;
         loop {
-            let envelope = reduce(
-                EveryLine {
-                    stats_chars: 0,
-                    complete: true,
-                },
-                input.as_bytes(),
-                &config,
-            )
-            .unwrap();
+            let envelope = reduce(plain_lines(), input.as_bytes(), &config).unwrap();
             check(&envelope, 1_500);
             assert_eq!(envelope.item_offset, seen.len() as u64);
             seen.extend(envelope.items.iter().map(|i| i["line"].as_u64().unwrap()));
@@ -776,15 +762,7 @@ mod tests {
         config.budget = Budget::default().with_max_chars(3_000).unwrap();
         config.render = long;
         let input: String = (0..500).map(|i| format!("{i}\n")).collect();
-        let envelope = reduce(
-            EveryLine {
-                stats_chars: 0,
-                complete: true,
-            },
-            input.as_bytes(),
-            &config,
-        )
-        .unwrap();
+        let envelope = reduce(plain_lines(), input.as_bytes(), &config).unwrap();
         assert!(long(&envelope).chars().count() <= 3_000);
     }
 }

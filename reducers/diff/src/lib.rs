@@ -847,8 +847,8 @@ fn first_pair_example(file: &FileDiff) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use briefly_core::{reduce, Envelope, RunConfig};
-    use std::io::Read;
+    use briefly_core::testkit::reduce_all_chunkings;
+    use briefly_core::{Envelope, RunConfig};
 
     const DIFF: &str = "\
 diff --git a/a.txt b/a.txt
@@ -868,33 +868,17 @@ diff --git a/b.txt b/b.txt
 +new
 ";
 
-    fn reduce_in_chunks(input: &[u8], chunk: usize, options: DiffOptions) -> Envelope {
-        struct Chunked<'a>(&'a [u8], usize);
-        impl Read for Chunked<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                let n = self.1.min(buf.len()).min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
-        reduce(
-            Diff::new(options).unwrap(),
-            Chunked(input, chunk),
+    fn reduce(input: &[u8], options: DiffOptions) -> Envelope {
+        reduce_all_chunkings(
+            || Diff::new(options.clone()).unwrap(),
+            input,
             &RunConfig::new("diff"),
         )
-        .unwrap()
     }
 
     #[test]
     fn hunk_counts_not_first_characters_end_a_hunk() {
-        let reference = reduce_in_chunks(DIFF.as_bytes(), 8192, DiffOptions::default());
-        for chunk in [1, 7] {
-            assert_eq!(
-                reduce_in_chunks(DIFF.as_bytes(), chunk, DiffOptions::default()),
-                reference
-            );
-        }
+        let reference = reduce(DIFF.as_bytes(), DiffOptions::default());
         assert_eq!(reference.total_items, 2);
         assert_eq!(reference.stats["added"], 2);
         assert_eq!(reference.stats["removed"], 2);
@@ -918,9 +902,8 @@ diff --git a/b.txt b/b.txt
     #[test]
     fn context_trimming_fixes_the_header() {
         let diff = "--- a/x\n+++ b/x\n@@ -1,7 +1,7 @@\n 1\n 2\n 3\n-4\n+four\n 5\n 6\n 7\n";
-        let envelope = reduce_in_chunks(
+        let envelope = reduce(
             diff.as_bytes(),
-            8192,
             DiffOptions {
                 context: Some(1),
                 ..DiffOptions::default()

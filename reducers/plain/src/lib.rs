@@ -38,42 +38,14 @@ impl LineItem {
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use briefly_core::{reduce, Envelope, Reducer, RunConfig};
+    use briefly_core::{Envelope, Reducer, RunConfig};
 
-    /// Reduces `input` fed in chunks of 1, 7 and 8192 bytes, checks the three envelopes
-    /// are equal and the invariants hold, and returns one.
+    /// [`briefly_core::testkit::reduce_all_chunkings`] for a reducer that can be cloned.
     pub fn reduce_all_chunkings<R: Reducer + Clone>(
         reducer: R,
         input: &[u8],
         config: &RunConfig,
     ) -> Envelope {
-        let envelopes: Vec<Envelope> = [1, 7, 8192]
-            .iter()
-            .map(|&chunk| {
-                let reader = Chunked { data: input, chunk };
-                reduce(reducer.clone(), reader, config).unwrap()
-            })
-            .collect();
-        assert_eq!(envelopes[0], envelopes[1]);
-        assert_eq!(envelopes[1], envelopes[2]);
-        let e = envelopes.into_iter().next().unwrap();
-        assert_eq!(e.returned_items as usize, e.items.len());
-        assert!(e.returned_items + e.item_offset <= e.total_items);
-        assert!(e.to_json().chars().count() <= config.budget.per_result_chars);
-        e
-    }
-
-    struct Chunked<'a> {
-        data: &'a [u8],
-        chunk: usize,
-    }
-
-    impl std::io::Read for Chunked<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = self.chunk.min(buf.len()).min(self.data.len());
-            buf[..n].copy_from_slice(&self.data[..n]);
-            self.data = &self.data[n..];
-            Ok(n)
-        }
+        briefly_core::testkit::reduce_all_chunkings(|| reducer.clone(), input, config)
     }
 }

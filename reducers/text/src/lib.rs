@@ -818,25 +818,8 @@ impl GroupWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use briefly_core::{reduce, Envelope, RunConfig};
-
-    fn reduce_in_chunks(input: &[u8], chunk: usize) -> Envelope {
-        struct Chunked<'a>(&'a [u8], usize);
-        impl Read for Chunked<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                let n = self.1.min(buf.len()).min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
-        let text = Text::new(TextOptions {
-            context: 2,
-            ..TextOptions::default()
-        })
-        .unwrap();
-        reduce(text, Chunked(input, chunk), &RunConfig::new("text")).unwrap()
-    }
+    use briefly_core::testkit::reduce_all_chunkings;
+    use briefly_core::{reduce, RunConfig};
 
     #[test]
     fn same_envelope_for_every_chunking_and_invariants_hold() {
@@ -851,17 +834,15 @@ mod tests {
                 input.push_str("2026-11-29 10:00:00 ERROR lost connection to db-7\nTraceback (most recent call last):\n  File \"x.py\", line 1\nValueError: ü\n");
             }
         }
-        let reference = reduce_in_chunks(input.as_bytes(), 8192);
-        for chunk in [1, 7] {
-            assert_eq!(
-                reduce_in_chunks(input.as_bytes(), chunk),
-                reference,
-                "chunk {chunk}"
-            );
-        }
-        assert_eq!(reference.returned_items as usize, reference.items.len());
-        assert!(reference.returned_items <= reference.total_items);
-        assert!(reference.to_json().chars().count() <= RunConfig::new("x").budget.per_result_chars);
+        let with_context = || {
+            Text::new(TextOptions {
+                context: 2,
+                ..TextOptions::default()
+            })
+            .unwrap()
+        };
+        let reference =
+            reduce_all_chunkings(with_context, input.as_bytes(), &RunConfig::new("text"));
         assert_eq!(reference.items[0]["severity"], "error");
     }
 
