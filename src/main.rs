@@ -66,7 +66,12 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 context: *context,
                 file: only.clone(),
             };
-            cmd::diff::run(&session, file.as_deref(), options)
+            cmd::reduce_file(
+                &session,
+                "diff",
+                serde_json::to_value(options)?,
+                file.as_deref(),
+            )
         }
         Command::Turn { file } => cmd::turn::run(&session, file.as_deref()),
         Command::Page { cursor } => cmd::artifacts::page(&session, cursor),

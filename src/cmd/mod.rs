@@ -3,7 +3,6 @@
 pub mod artifacts;
 pub mod budget;
 pub mod context;
-pub mod diff;
 pub mod run;
 pub mod spill;
 pub mod stats;
@@ -53,6 +52,22 @@ pub fn reduce_input(
     let printed = session.print(&envelope)?;
     session.metrics(session.result_event(tool, &envelope, printed));
     Ok(0)
+}
+
+/// The whole of a reducer command: the reducer named `name`, built from `options` as a
+/// cursor would rebuild it, over `file` or standard input.
+pub fn reduce_file(
+    session: &Session,
+    name: &str,
+    options: serde_json::Value,
+    file: Option<&Path>,
+) -> Result<i32> {
+    let mut input = open_input(file)?;
+    let spec = crate::reducers::find(name).expect("a built-in reducer");
+    let artifacts = session.tee(session.global.id.clone(), input_argv(file));
+    let config = session.config(name, options.clone(), artifacts);
+    let pipeline = (spec.build)(&options, config).map_err(anyhow::Error::msg)?;
+    reduce_input(session, name, pipeline, &mut input)
 }
 
 /// What a reducer command records as its argv in the sidecar: the file it read, if any.

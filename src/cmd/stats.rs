@@ -1,10 +1,9 @@
 //! `briefly stats FILE`: what a metrics file says about the tools that fed the model.
 
 use super::open_file;
-use crate::reducers;
 use crate::session::Session;
-use anyhow::{anyhow, Result};
-use briefly_core::{Emit, Flow, MetricsEvent, Outcome, Record, Reducer};
+use anyhow::Result;
+use briefly_core::{Artifacts, Emit, End, Flow, MetricsEvent, Outcome, Pipeline, Record, Reducer};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -122,20 +121,15 @@ impl Reducer for MetricsSummary {
 }
 
 pub fn run(session: &Session, path: &Path) -> Result<i32> {
-    open_file(path)?;
-    let spec = reducers::find("stats").expect("built in");
-    let config = session.config(
-        "stats",
-        serde_json::Value::Null,
-        briefly_core::Artifacts::Existing {
-            path: path.to_path_buf(),
-            sha256: String::new(),
-        },
-    );
-    let mut pipeline = (spec.build)(&serde_json::Value::Null, config).map_err(|e| anyhow!(e))?;
-    super::pump(&mut open_file(path)?, pipeline.as_mut())?;
-    let envelope = pipeline.finish(briefly_core::End::default());
-    session.print(&envelope)?;
+    let mut file = open_file(path)?;
+    let existing = Artifacts::Existing {
+        path: path.to_path_buf(),
+        sha256: String::new(),
+    };
+    let config = session.config("stats", serde_json::Value::Null, existing);
+    let mut pipeline = Pipeline::new(MetricsSummary::default(), config);
+    super::pump(&mut file, &mut pipeline)?;
+    session.print(&pipeline.finish(End::default()))?;
     Ok(0)
 }
 
