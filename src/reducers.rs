@@ -2,11 +2,9 @@
 //! cursor) and for `run` (which picks one from the command).
 
 use crate::cmd::stats::MetricsSummary;
-use briefly_core::{Envelope, Pipeline, Push, Reducer, RunConfig};
+use briefly_core::{Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
-use briefly_plain::{
-    Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions, NEXT_OFFSET_PLACEHOLDER,
-};
+use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
 use briefly_text::{Text, TextOptions};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -20,8 +18,6 @@ pub struct ReducerSpec {
     pub name: &'static str,
     /// Builds it.
     pub build: Build,
-    /// Fills in what only the fitted envelope knows.
-    pub after_fit: fn(&mut Envelope),
 }
 
 /// Every reducer, in the order `--help` lists them.
@@ -34,7 +30,6 @@ pub const REDUCERS: &[ReducerSpec] = &[
                 config,
             ))
         },
-        after_fit: |_| {},
     },
     ReducerSpec {
         name: "text",
@@ -44,7 +39,6 @@ pub const REDUCERS: &[ReducerSpec] = &[
                 config,
             ))
         },
-        after_fit: |_| {},
     },
     ReducerSpec {
         name: "diff",
@@ -54,7 +48,6 @@ pub const REDUCERS: &[ReducerSpec] = &[
                 config,
             ))
         },
-        after_fit: |_| {},
     },
     ReducerSpec {
         name: "read",
@@ -64,7 +57,6 @@ pub const REDUCERS: &[ReducerSpec] = &[
                 config,
             ))
         },
-        after_fit: set_next_offset,
     },
     ReducerSpec {
         name: "grep",
@@ -74,12 +66,10 @@ pub const REDUCERS: &[ReducerSpec] = &[
                 config,
             ))
         },
-        after_fit: |_| {},
     },
     ReducerSpec {
         name: "stats",
         build: |_, config| Ok(pipe(MetricsSummary::default(), config)),
-        after_fit: |_| {},
     },
 ];
 
@@ -100,26 +90,6 @@ fn options_of<T: DeserializeOwned>(options: &Value) -> Result<T, String> {
         options
     };
     serde_json::from_value(options.clone()).map_err(|e| format!("reducer options: {e}"))
-}
-
-/// `read`'s next offset: the line after the last one shown, or null at the end of the file.
-fn set_next_offset(envelope: &mut Envelope) {
-    let Some(stats) = envelope.stats.as_object_mut() else {
-        return;
-    };
-    if stats.get("next_offset").and_then(Value::as_u64) != Some(NEXT_OFFSET_PLACEHOLDER) {
-        return;
-    }
-    let offset = stats.get("offset").and_then(Value::as_u64).unwrap_or(1);
-    let total_lines = stats
-        .get("total_lines")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let next = offset + envelope.item_offset + envelope.returned_items;
-    stats.insert(
-        "next_offset".into(),
-        (next <= total_lines).then_some(next).into(),
-    );
 }
 
 /// The reducer for a command line: the source-aware one when there is one, else the
@@ -251,19 +221,5 @@ mod tests {
             "the diff reducer exists"
         );
         assert_eq!(pick(&["ls".to_string()]), "text");
-    }
-
-    #[test]
-    fn read_gets_its_next_offset() {
-        let mut e = Envelope::new("read", "");
-        e.stats = serde_json::json!({"offset": 10, "total_lines": 29, "next_offset": NEXT_OFFSET_PLACEHOLDER});
-        e.returned_items = 5;
-        e.total_items = 20;
-        set_next_offset(&mut e);
-        assert_eq!(e.stats["next_offset"], 15);
-        e.returned_items = 20;
-        e.stats["next_offset"] = NEXT_OFFSET_PLACEHOLDER.into();
-        set_next_offset(&mut e);
-        assert_eq!(e.stats["next_offset"], Value::Null);
     }
 }

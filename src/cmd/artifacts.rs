@@ -116,11 +116,10 @@ fn reduce_artifact(
     let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
     pump(&mut file, pipeline.as_mut())?;
     warnings.extend(session.budget_warning.iter().cloned());
-    let mut envelope = pipeline.finish(End {
+    let envelope = pipeline.finish(End {
         warnings,
         ..End::default()
     });
-    (spec.after_fit)(&mut envelope);
     let printed = session.print(&envelope)?;
     session.metrics(MetricsEvent {
         event: "artifact_read".into(),

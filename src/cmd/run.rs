@@ -70,12 +70,11 @@ pub fn run(
     warnings.extend(session.budget_warning.iter().cloned());
     let (stderr_value, stderr_warning) = stderr.finish(argv, exit_code);
     warnings.extend(stderr_warning);
-    let mut envelope = pipeline.finish(End {
+    let envelope = pipeline.finish(End {
         exit_code: Some(exit_code),
         warnings,
         stderr: stderr_value,
     });
-    (spec.after_fit)(&mut envelope);
     let printed = session.print(&envelope)?;
     let program = argv[0].rsplit('/').next().unwrap_or(&argv[0]);
     session.metrics(session.result_event(&format!("run:{program}"), &envelope, printed));

@@ -243,9 +243,11 @@ impl<R: Reducer> Pipeline<R> {
                 None => Store::Failed(self.tee_error.take().unwrap_or_default()),
             },
         };
+        let fitted = |envelope: &mut Envelope| self.reducer.fitted(envelope);
         let fit = |store: &Store, base: &Envelope| {
             Fit {
                 config: &self.config,
+                fitted: &fitted,
                 kept: &kept,
                 left_out,
                 lossy,
@@ -393,6 +395,8 @@ enum Store {
 
 struct Fit<'a> {
     config: &'a RunConfig,
+    /// The reducer's [`Reducer::fitted`].
+    fitted: &'a dyn Fn(&mut Envelope),
     kept: &'a [(ItemKey, Kept)],
     left_out: u64,
     lossy: bool,
@@ -441,6 +445,7 @@ impl Fit<'_> {
                 envelope.next_cursor = Some(self.cursor(path, sha256, after));
             }
         }
+        (self.fitted)(&mut envelope);
         envelope
     }
 

@@ -1,6 +1,6 @@
 //! The trait a reducer implements: records are pushed in, ranked items come out.
 
-use crate::Preview;
+use crate::{Envelope, Preview};
 use serde::Serialize;
 
 /// Where an item goes in the result: lower ranks come first; items of one rank keep the
@@ -102,6 +102,11 @@ pub trait Reducer {
 
     /// End of input: emit what was held back, return the summary and aggregates.
     fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats>;
+
+    /// Called by the budget stage on each envelope it tries, once the items are chosen,
+    /// for what depends on which ones were (where the next page starts, say); what it
+    /// adds is measured with the rest. Most reducers need nothing here.
+    fn fitted(&self, _envelope: &mut Envelope) {}
 }
 
 impl<R: Reducer + ?Sized> Reducer for Box<R> {
@@ -114,5 +119,9 @@ impl<R: Reducer + ?Sized> Reducer for Box<R> {
 
     fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats> {
         (**self).finish(out)
+    }
+
+    fn fitted(&self, envelope: &mut Envelope) {
+        (**self).fitted(envelope)
     }
 }

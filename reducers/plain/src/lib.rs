@@ -7,7 +7,7 @@ mod lines;
 mod spill;
 
 pub use grep::{Grep, GrepOptions, Match};
-pub use lines::{Lines, LinesOptions, NEXT_OFFSET_PLACEHOLDER};
+pub use lines::{Lines, LinesOptions};
 pub use spill::{looks_like_error, Spill, SpillOptions};
 
 use briefly_core::Record;

@@ -1,12 +1,9 @@
 //! `briefly read`: lines of an artifact from an offset, as many as fit.
 
 use crate::LineItem;
-use briefly_core::{Emit, Flow, Outcome, Preview, Record, Reducer};
+use briefly_core::{Emit, Envelope, Flow, Outcome, Preview, Record, Reducer};
 use serde::{Deserialize, Serialize};
-
-/// Stands in `stats.next_offset` until the budget stage has fitted the lines; the caller
-/// then writes the real offset, which is never longer, so the result still fits.
-pub const NEXT_OFFSET_PLACEHOLDER: u64 = u64::MAX;
+use serde_json::Value;
 
 /// Which lines to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,12 +84,21 @@ impl Reducer for Lines {
         let stats = LinesStats {
             total_lines: self.lines,
             offset: self.options.offset,
-            next_offset: Some(NEXT_OFFSET_PLACEHOLDER),
+            next_offset: None,
         };
         Outcome {
             preview: Preview::Head,
             complete: true,
             ..Outcome::new(summary, stats)
+        }
+    }
+
+    /// The next offset: the line after the last one shown, or null at the end of the file.
+    fn fitted(&self, envelope: &mut Envelope) {
+        let next = self.options.offset + envelope.item_offset + envelope.returned_items;
+        if let Some(stats) = envelope.stats.as_object_mut() {
+            let next = (next <= self.lines).then_some(next);
+            stats.insert("next_offset".into(), next.map_or(Value::Null, Value::from));
         }
     }
 }
@@ -119,6 +125,10 @@ mod tests {
         assert_eq!(texts, ["row 10", "row 11", "row 12"]);
         assert_eq!(envelope.total_items, 3);
         assert_eq!(envelope.stats["total_lines"], 50);
+        assert_eq!(
+            envelope.stats["next_offset"], 13,
+            "the line after the last shown"
+        );
     }
 
     #[test]
@@ -136,5 +146,6 @@ mod tests {
         assert!(envelope.returned_items > 50 && envelope.returned_items < 5000);
         assert_eq!(envelope.total_items, 5000);
         assert!(envelope.truncated);
+        assert_eq!(envelope.stats["next_offset"], 1 + envelope.returned_items);
     }
 }
