@@ -109,7 +109,32 @@ const LEVEL_WINDOW: usize = 240;
 /// One pass of an automaton finds the candidates; only they are looked at closely, so
 /// that a line costs little more than the scan.
 pub fn classify(line: &str) -> Option<Severity> {
+    inspect(line).severity
+}
+
+/// A multi-line record a line begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opens {
+    /// `Traceback (most recent call last):` — indented frames and the exception follow.
+    Traceback,
+    /// Rust's `thread '…' panicked at` — the message and a backtrace may follow.
+    Panic,
+}
+
+/// What one pass over a line finds: its severity (as [`classify`]) and the multi-line
+/// record it begins, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inspection {
+    /// As [`classify`] gives it.
+    pub severity: Option<Severity>,
+    /// The record the line begins.
+    pub opens: Option<Opens>,
+}
+
+/// [`classify`], and whether the line begins a traceback or a panic, in the same pass.
+pub fn inspect(line: &str) -> Inspection {
     let bytes = line.as_bytes();
+    let mut opens = None;
     let mut stated = letter_column(bytes);
     let mut named = None;
     let mut signalled = bytes.starts_with(b"Caused by:").then_some(Severity::Error);
@@ -121,6 +146,11 @@ pub fn classify(line: &str) -> Option<Severity> {
                 // An exit report counts only with a non-zero code after it.
                 if exact && (!phrase.starts_with("exit") || nonzero_code(&bytes[hit.end()..])) {
                     signalled = signalled.max(Some(severity));
+                }
+                match phrase {
+                    "Traceback (most recent call last)" if exact => opens = Some(Opens::Traceback),
+                    "panicked at" if exact => opens = opens.or(Some(Opens::Panic)),
+                    _ => {}
                 }
             }
             Candidate::Word if hit.start() < LEVEL_WINDOW => {
@@ -141,7 +171,10 @@ pub fn classify(line: &str) -> Option<Severity> {
             Candidate::Word => {}
         }
     }
-    stated.or(named).max(signalled)
+    Inspection {
+        severity: stated.or(named).max(signalled),
+        opens,
+    }
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -327,20 +360,6 @@ fn camel_error(word: &[u8]) -> Option<Found> {
     .then_some(Found::Named)
 }
 
-/// Whether a line starts a Python traceback.
-pub fn starts_traceback(line: &str) -> bool {
-    static FINDER: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new("Traceback (most recent call last)"));
-    FINDER.find(line.as_bytes()).is_some()
-}
-
-/// Whether a line starts a Rust panic.
-pub fn starts_panic(line: &str) -> bool {
-    static FINDER: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new("panicked at"));
-    FINDER.find(line.as_bytes()).is_some()
-}
-
 /// `: 1`, ` 137`: a code that is not zero.
 fn nonzero_code(rest: &[u8]) -> bool {
     let rest = rest.trim_ascii_start();
@@ -414,6 +433,20 @@ mod tests {
             Some(Error),
             "a signal outranks the level"
         );
+    }
+
+    #[test]
+    fn inspect_says_which_record_a_line_opens() {
+        let traceback = inspect("Traceback (most recent call last):");
+        assert_eq!(
+            (traceback.severity, traceback.opens),
+            (Some(Error), Some(Opens::Traceback))
+        );
+        assert_eq!(
+            inspect("thread 'main' panicked at src/main.rs:2:5:").opens,
+            Some(Opens::Panic)
+        );
+        assert_eq!(inspect("ERROR nothing opens here").opens, None);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use briefly_template::{leading_timestamp, GroupId, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use severity::{classify, Severity};
+use severity::{classify, Opens, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
 use std::io::{BufWriter, Read, Seek, Write};
@@ -296,7 +296,8 @@ impl Text {
     }
 
     fn start_record(&mut self, line: u64, text: &str) {
-        let severity = classify(text);
+        let inspection = severity::inspect(text);
+        let severity = inspection.severity;
         let stamp = leading_timestamp(text);
         let wanted = self.wanted(text, severity, stamp);
         let group = wanted.then(|| self.miner.add_numbered(text, line));
@@ -330,8 +331,8 @@ impl Text {
         self.pending = Some(Pending {
             item,
             group,
-            python: severity::starts_traceback(text),
-            panic: severity::starts_panic(text),
+            python: inspection.opens == Some(Opens::Traceback),
+            panic: inspection.opens == Some(Opens::Panic),
             closed: false,
         });
     }
