@@ -214,3 +214,30 @@ fn a_grandchild_holding_the_pipe_does_not_outlive_the_timeout() {
     }
     assert!(alive, "briefly waited for the escaped process {pid}");
 }
+
+#[test]
+fn a_stderr_too_long_to_show_is_kept_whole() {
+    let b = Briefly::new();
+    // 5,000 bytes: few enough to be held, too many to show.
+    let (envelope, _) = run(
+        &b,
+        &[
+            "run",
+            "--",
+            "sh",
+            "-c",
+            "head -c 5000 /dev/zero | tr '\\0' e >&2",
+        ],
+    );
+    let stderr = &envelope["stderr"];
+    assert_eq!(stderr["truncated"], true);
+    let kept = std::fs::read(stderr["artifact_path"].as_str().unwrap()).unwrap();
+    assert_eq!(kept, vec![b'e'; 5000]);
+    let (quiet, _) = run(&b, &["run", "--", "true"]);
+    assert!(quiet.get("stderr").is_none());
+    assert_eq!(
+        b.artifact_files().len(),
+        2,
+        "one stderr artifact and its sidecar, nothing for the quiet run"
+    );
+}

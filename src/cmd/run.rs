@@ -223,33 +223,63 @@ struct StderrCapture {
     tail: VecDeque<u8>,
     bytes: u64,
     lines: u64,
+    /// Where the artifact goes, made only once stderr outgrows what is held (most runs
+    /// never need one).
+    dir: Option<ArtifactDir>,
+    id: String,
     artifact: Option<ArtifactWriter>,
     artifact_error: Option<String>,
 }
 
 impl StderrCapture {
     fn new(keep: usize, dir: Option<ArtifactDir>, id: Option<&str>) -> Self {
-        let stderr_id = id.map(|id| format!("{id}-stderr"));
-        let (artifact, artifact_error) =
-            match dir.map(|d| d.create(stderr_id.as_deref().or(Some("stderr")))) {
-                Some(Ok(writer)) => (Some(writer), None),
-                Some(Err(e)) => (None, Some(e.to_string())),
-                None => (None, Some("no artifact directory".into())),
-            };
         StderrCapture {
             keep,
             head: Vec::new(),
             tail: VecDeque::new(),
             bytes: 0,
             lines: 0,
-            artifact,
-            artifact_error,
+            dir,
+            id: id.map_or_else(|| "stderr".to_string(), |id| format!("{id}-stderr")),
+            artifact: None,
+            artifact_error: None,
+        }
+    }
+
+    /// Starts the artifact with everything held, which is everything so far: it starts
+    /// before the tail first drops a byte.
+    fn start_artifact(&mut self) {
+        if self.artifact.is_some() || self.artifact_error.is_some() {
+            return;
+        }
+        let Some(dir) = &self.dir else {
+            self.artifact_error = Some("no artifact directory".into());
+            return;
+        };
+        let (front, back) = self.tail.as_slices();
+        let started = dir
+            .create(Some(&self.id))
+            .map_err(|e| e.to_string())
+            .and_then(|mut writer| {
+                for part in [&self.head[..], front, back] {
+                    writer.write(part).map_err(|e| e.to_string())?;
+                }
+                Ok(writer)
+            });
+        match started {
+            Ok(writer) => self.artifact = Some(writer),
+            Err(e) => self.artifact_error = Some(e),
         }
     }
 
     fn push(&mut self, bytes: &[u8]) {
         self.bytes += bytes.len() as u64;
         self.lines += memchr_count(bytes);
+        if self.artifact.is_none()
+            && self.head.len() + self.tail.len() + bytes.len() > self.keep * 8
+        {
+            self.start_artifact();
+        }
         if let Some(writer) = &mut self.artifact {
             if let Err(e) = writer.write(bytes) {
                 self.artifact_error = Some(e.to_string());
@@ -266,15 +296,19 @@ impl StderrCapture {
     }
 
     /// The `stderr` field, and a warning when what was cut could not be kept.
-    fn finish(self, argv: &[String], exit_code: i32) -> (Option<Value>, Option<String>) {
+    fn finish(mut self, argv: &[String], exit_code: i32) -> (Option<Value>, Option<String>) {
         if self.bytes == 0 {
             return (None, None);
         }
-        let head = String::from_utf8_lossy(&self.head);
-        let tail_bytes: Vec<u8> = self.tail.into_iter().collect();
-        let tail = String::from_utf8_lossy(&tail_bytes);
+        let tail_bytes = self.tail.make_contiguous().to_vec();
+        let head = String::from_utf8_lossy(&self.head).into_owned();
+        let tail = String::from_utf8_lossy(&tail_bytes).into_owned();
         let whole = head.chars().count() + tail.chars().count() <= 2 * self.keep
             && self.head.len() as u64 + tail_bytes.len() as u64 == self.bytes;
+        if !whole {
+            // Cut but held whole (too long to show, never evicted): keep it now.
+            self.start_artifact();
+        }
         let text = if whole {
             format!("{head}{tail}")
         } else {
