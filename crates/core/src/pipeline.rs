@@ -175,6 +175,12 @@ impl<R: Reducer> Pipeline<R> {
             }
         }
         self.chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+        self.frame(Some(bytes));
+    }
+
+    /// Frames `bytes` (or, at the end, the last line without a newline) and feeds each
+    /// line to the reducer.
+    fn frame(&mut self, bytes: Option<&[u8]>) {
         let Pipeline {
             framer,
             reducer,
@@ -183,24 +189,17 @@ impl<R: Reducer> Pipeline<R> {
             altered,
             ..
         } = self;
-        framer.push(bytes, |line| {
-            feed(reducer, selection, stopped, altered, line)
-        });
+        let mut on_line =
+            |line: crate::FramedLine<'_>| feed(reducer, selection, stopped, altered, line);
+        match bytes {
+            Some(bytes) => framer.push(bytes, &mut on_line),
+            None => framer.finish(&mut on_line),
+        }
     }
 
     /// End of input: the reducer's outcome, fitted into the budget.
     pub fn finish(mut self, end: End) -> Envelope {
-        {
-            let Pipeline {
-                framer,
-                reducer,
-                selection,
-                stopped,
-                altered,
-                ..
-            } = &mut self;
-            framer.finish(|line| feed(reducer, selection, stopped, altered, line));
-        }
+        self.frame(None);
         let outcome = self.reducer.finish(&mut self.selection);
         let stats = serde_json::to_value(&outcome.stats).unwrap_or(Value::Null);
         let mut warnings = self.framing_warnings();
