@@ -137,3 +137,17 @@ pub fn sha256_hex(path: &Path) -> String {
         .unwrap()
         .to_string()
 }
+
+/// The Python of the tests' virtualenv (`.ci/setup` makes it; `BRIEFLY_PYTHON` overrides),
+/// for tests that run real Python tools (pytest, the MCP client).
+pub fn python() -> PathBuf {
+    let path = std::env::var_os("BRIEFLY_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/venv/bin/python"));
+    assert!(
+        path.exists(),
+        "{} is missing: run .ci/setup first (it makes the tests' virtualenv)",
+        path.display()
+    );
+    path
+}
