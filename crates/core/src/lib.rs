@@ -67,7 +67,7 @@ pub use error::Error;
 pub use frame::{FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
 pub use metrics::{append_event, MetricsEvent};
 pub use pipeline::{reduce, Artifacts, End, Pipeline, Push, RunConfig};
-pub use reducer::{Emit, Flow, Outcome, Rank, Record, Reducer};
+pub use reducer::{Emit, Flow, Framing, Outcome, Rank, Record, Reducer};
 pub use select::Limit;
 pub use shrink::{cut_str, shrink_to_fit, CUT_MARKER};
 pub use tokenize::Tokenizer;

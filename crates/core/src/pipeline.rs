@@ -5,7 +5,7 @@ use crate::artifact::{ArtifactDir, ArtifactMeta, ArtifactWriter};
 use crate::select::{Kept, Limit, Selection};
 use crate::shrink::{cut_str, shrink_to_fit};
 use crate::{
-    Budget, Cursor, Envelope, Error, ItemKey, LineFramer, Raw, Record, Reducer, Tokenizer,
+    Budget, Cursor, Envelope, Error, Framing, ItemKey, LineFramer, Raw, Record, Reducer, Tokenizer,
     DEFAULT_MAX_LINE_BYTES,
 };
 use serde_json::Value;
@@ -132,6 +132,8 @@ pub struct Pipeline<R: Reducer> {
     reducer: R,
     config: RunConfig,
     framer: LineFramer,
+    /// The reducer takes raw chunks ([`Framing::Raw`]); the framer then only counts.
+    raw: bool,
     selection: Selection,
     tee: Option<ArtifactWriter>,
     tee_error: Option<String>,
@@ -152,9 +154,13 @@ impl<R: Reducer> Pipeline<R> {
             _ => (None, None),
         };
         let items_chars = items_budget(&config);
+        let raw = reducer.framing() == Framing::Raw;
+        // With raw framing the framer only counts bytes and lines: it keeps one byte.
+        let max_line = if raw { 1 } else { config.max_line_bytes };
         Pipeline {
+            raw,
             reducer,
-            framer: LineFramer::new_with_max_length(config.max_line_bytes),
+            framer: LineFramer::new_with_max_length(max_line),
             selection: Selection::new(config.after, items_chars),
             config,
             tee,
@@ -175,7 +181,17 @@ impl<R: Reducer> Pipeline<R> {
             }
         }
         self.chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
-        self.frame(Some(bytes));
+        if self.raw {
+            let offset = self.framer.bytes();
+            self.framer.push(bytes, |_| {});
+            if !self.stopped
+                && self.reducer.chunk(bytes, offset, &mut self.selection) == crate::Flow::Stop
+            {
+                self.stopped = true;
+            }
+        } else {
+            self.frame(Some(bytes));
+        }
     }
 
     /// Frames `bytes` (or, at the end, the last line without a newline) and feeds each
@@ -199,7 +215,11 @@ impl<R: Reducer> Pipeline<R> {
 
     /// End of input: the reducer's outcome, fitted into the budget.
     pub fn finish(mut self, end: End) -> Envelope {
-        self.frame(None);
+        if self.raw {
+            self.framer.finish(|_| {});
+        } else {
+            self.frame(None);
+        }
         let outcome = self.reducer.finish(&mut self.selection);
         let stats = serde_json::to_value(&outcome.stats).unwrap_or(Value::Null);
         let mut warnings = self.framing_warnings();
@@ -224,7 +244,7 @@ impl<R: Reducer> Pipeline<R> {
             .into_iter()
             .collect();
         let lossy = !outcome.complete
-            || self.framer.cut_lines() > 0
+            || (!self.raw && self.framer.cut_lines() > 0)
             || self.altered.replaced_lines > 0
             || kept.iter().any(|(_, k)| k.cut);
 
@@ -297,7 +317,7 @@ impl<R: Reducer> Pipeline<R> {
 
     fn framing_warnings(&self) -> Vec<String> {
         let mut warnings = Vec::new();
-        if self.framer.cut_lines() > 0 {
+        if !self.raw && self.framer.cut_lines() > 0 {
             warnings.push(format!(
                 "{} lines longer than {} bytes were cut (whole in the artifact)",
                 self.framer.cut_lines(),
@@ -618,6 +638,71 @@ mod tests {
             "{}",
             envelope.to_json().len()
         );
+    }
+
+    /// Raw framing: one item per NUL-separated record, framed by the reducer itself.
+    #[derive(Default)]
+    struct NulRecords {
+        partial: Vec<u8>,
+        offsets: Vec<u64>,
+    }
+
+    impl Reducer for NulRecords {
+        type Item = Value;
+        type Stats = Value;
+        fn record(&mut self, _: &Record<'_>, _: &mut dyn Emit<Value>) -> Flow {
+            unreachable!("raw framing never frames lines")
+        }
+        fn framing(&self) -> crate::Framing {
+            crate::Framing::Raw
+        }
+        fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> Flow {
+            self.offsets.push(offset);
+            for &b in bytes {
+                if b == 0 {
+                    let text = String::from_utf8_lossy(&self.partial).into_owned();
+                    out.emit(0, json!(text));
+                    self.partial.clear();
+                } else {
+                    self.partial.push(b);
+                }
+            }
+            Flow::Continue
+        }
+        fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
+            Outcome {
+                complete: true,
+                ..Outcome::new("records", Value::Null)
+            }
+        }
+    }
+
+    #[test]
+    fn raw_framing_hands_the_reducer_every_byte_in_order() {
+        let input = b"a\nb\0two\nlines\0\0last\0";
+        let envelope = crate::testkit::reduce_all_chunkings(
+            NulRecords::default,
+            input,
+            &RunConfig::new("nul"),
+        );
+        assert_eq!(
+            envelope.items,
+            vec![json!("a\nb"), json!("two\nlines"), json!(""), json!("last")]
+        );
+        assert_eq!(envelope.raw.bytes, input.len() as u64);
+        assert_eq!(envelope.raw.lines, 3, "lines are still counted");
+        assert!(!envelope.truncated && envelope.warnings.is_empty());
+
+        let mut pipeline = Pipeline::new(NulRecords::default(), RunConfig::new("nul"));
+        for chunk in [&b"abc"[..], b"de", b"\0"] {
+            pipeline.push(chunk);
+        }
+        assert_eq!(
+            pipeline.reducer.offsets,
+            vec![0, 3, 5],
+            "each chunk's offset in the input"
+        );
+        assert_eq!(pipeline.finish(End::default()).items, vec![json!("abcde")]);
     }
 
     #[test]

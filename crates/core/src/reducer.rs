@@ -24,6 +24,19 @@ pub struct Record<'a> {
     pub crlf: bool,
 }
 
+/// How the budget stage hands a reducer its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Framing {
+    /// Bounded lines, one [`Reducer::record`] call each (the default).
+    #[default]
+    Lines,
+    /// The raw bytes as they arrive, in chunks of any size, one [`Reducer::chunk`] call
+    /// each: for formats whose records are not lines (a JSON document, journald's
+    /// binary export format). The reducer does its own bounded framing; the result must
+    /// not depend on where the chunks split.
+    Raw,
+}
+
 /// What a reducer wants after a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -97,8 +110,19 @@ pub trait Reducer {
     /// The aggregates.
     type Stats: Serialize;
 
-    /// One record of the input.
+    /// One record of the input (with [`Framing::Lines`]).
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Self::Item>) -> Flow;
+
+    /// How this reducer wants its input; asked once, before any input.
+    fn framing(&self) -> Framing {
+        Framing::Lines
+    }
+
+    /// The next raw bytes of the input, which start at byte `offset` (with
+    /// [`Framing::Raw`]; never called otherwise).
+    fn chunk(&mut self, _bytes: &[u8], _offset: u64, _out: &mut dyn Emit<Self::Item>) -> Flow {
+        Flow::Continue
+    }
 
     /// End of input: emit what was held back, return the summary and aggregates.
     fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats>;
@@ -115,6 +139,14 @@ impl<R: Reducer + ?Sized> Reducer for Box<R> {
 
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Self::Item>) -> Flow {
         (**self).record(record, out)
+    }
+
+    fn framing(&self) -> Framing {
+        (**self).framing()
+    }
+
+    fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Self::Item>) -> Flow {
+        (**self).chunk(bytes, offset, out)
     }
 
     fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats> {
