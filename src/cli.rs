@@ -168,6 +168,17 @@ pub enum Command {
         #[arg(long, default_value = "24h", value_name = "DUR")]
         older_than: String,
     },
+    /// An MCP server on stdio: `run`, one tool per reducer, `page`, `read` and `grep`.
+    Mcp,
+    /// Runs an MCP server (stdio) as a child and forwards everything both ways, its tool results spilled to artifacts past the budget, with `read` and `page` tools added.
+    McpProxy {
+        /// A message from either side longer than this is not held: the server's is spilled whole to an artifact and its call answered with an error; the client's is refused.
+        #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
+        max_message_bytes: usize,
+        /// The server's command and its arguments.
+        #[arg(last = true, required = true, value_name = "SERVER")]
+        command: Vec<String>,
+    },
     /// Summarizes a metrics file: the noisiest producers, spills, write failures, artifact reads.
     Stats {
         /// The metrics file (JSONL).

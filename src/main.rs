@@ -2,6 +2,7 @@
 
 mod cli;
 mod cmd;
+mod mcp;
 mod reducers;
 mod render;
 mod session;
@@ -95,6 +96,11 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Context(command) => cmd::context::run(&session, command),
         Command::Gc { older_than } => cmd::artifacts::gc(&session, older_than),
         Command::Stats { file } => cmd::stats::run(&session, file),
+        Command::Mcp => mcp::server::serve(session.global),
+        Command::McpProxy {
+            max_message_bytes,
+            command,
+        } => mcp::proxy::run(session.global, *max_message_bytes, command),
     }
 }
 

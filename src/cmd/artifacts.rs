@@ -1,13 +1,12 @@
 //! Commands over artifacts: `page`, `read`, `grep` and `gc`. None of them spills: their
 //! input is an artifact already.
 
-use super::{open_file, pump};
+use super::{open_file, pump, Event, Reply};
 use crate::reducers::{self, ReducerSpec};
 use crate::session::Session;
 use anyhow::{anyhow, Result};
 use briefly_core::{
     parse_duration, sidecar_path, ArtifactMeta, Artifacts, Budget, Cursor, End, Envelope,
-    MetricsEvent,
 };
 use briefly_plain::{GrepOptions, LinesOptions};
 use serde_json::{json, Value};
@@ -15,6 +14,11 @@ use std::path::{Path, PathBuf};
 
 /// `briefly page CURSOR`.
 pub fn page(session: &Session, text: &str) -> Result<i32> {
+    page_reply(session, text)?.print(session)
+}
+
+/// The page a cursor names.
+pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
     let cursor = Cursor::decode(text)?;
     let spec = reducers::find(&cursor.reducer).ok_or_else(|| {
         anyhow!(
@@ -67,6 +71,16 @@ pub fn page(session: &Session, text: &str) -> Result<i32> {
 
 /// `briefly read ARTIFACT`.
 pub fn read(session: &Session, path: &Path, offset: u64, limit: Option<u64>) -> Result<i32> {
+    read_reply(session, path, offset, limit)?.print(session)
+}
+
+/// Lines of an artifact from `offset`.
+pub fn read_reply(
+    session: &Session,
+    path: &Path,
+    offset: u64,
+    limit: Option<u64>,
+) -> Result<Reply> {
     let options = serde_json::to_value(LinesOptions { offset, limit })?;
     existing(session, "read", path, options)
 }
@@ -79,6 +93,17 @@ pub fn grep(
     context: usize,
     ignore_case: bool,
 ) -> Result<i32> {
+    grep_reply(session, path, pattern, context, ignore_case)?.print(session)
+}
+
+/// Lines of an artifact that match `pattern`.
+pub fn grep_reply(
+    session: &Session,
+    path: &Path,
+    pattern: &str,
+    context: usize,
+    ignore_case: bool,
+) -> Result<Reply> {
     let options = GrepOptions {
         pattern: pattern.to_string(),
         context,
@@ -88,7 +113,7 @@ pub fn grep(
     existing(session, "grep", path, serde_json::to_value(options)?)
 }
 
-fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<i32> {
+fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<Reply> {
     let spec = reducers::find(reducer).expect("a built-in reducer");
     let sha256 = read_sidecar(path).map(|m| m.sha256).unwrap_or_default();
     let config = session.config(
@@ -110,7 +135,7 @@ fn reduce_artifact(
     config: briefly_core::RunConfig,
     mut warnings: Vec<String>,
     tool: &str,
-) -> Result<i32> {
+) -> Result<Reply> {
     let mut file = open_file(path)
         .map_err(|e| anyhow!("{e:#} (artifacts are removed by `briefly gc` after a day)"))?;
     let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
@@ -120,17 +145,14 @@ fn reduce_artifact(
         warnings,
         ..End::default()
     });
-    let printed = session.print(&envelope)?;
-    session.metrics(MetricsEvent {
-        event: "artifact_read".into(),
-        tool: tool.into(),
-        raw_chars: envelope.raw.chars,
-        inline_chars: printed as u64,
-        persisted: false,
-        artifact: Some(path.display().to_string()),
-        ..MetricsEvent::default()
-    });
-    Ok(0)
+    Ok(Reply {
+        envelope,
+        exit_code: 0,
+        event: Event::ArtifactRead {
+            tool: tool.into(),
+            artifact: path.display().to_string(),
+        },
+    })
 }
 
 fn read_sidecar(artifact: &Path) -> Option<ArtifactMeta> {

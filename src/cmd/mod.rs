@@ -11,7 +11,7 @@ pub mod turn;
 
 use crate::session::Session;
 use anyhow::{bail, Context, Result};
-use briefly_core::{End, Push};
+use briefly_core::{End, Envelope, MetricsEvent, Push};
 use std::fs::File;
 use std::io::{ErrorKind, Read};
 use std::path::Path;
@@ -35,23 +35,78 @@ pub fn open_file(path: &Path) -> Result<File> {
     File::open(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
+/// What a command answers: its envelope, the exit code the command line returns, and
+/// what its metrics event records. The command line prints it ([`Reply::print`]); the
+/// MCP server returns it as a tool result.
+pub struct Reply {
+    pub envelope: Envelope,
+    pub exit_code: i32,
+    pub event: Event,
+}
+
+/// The kind of metrics event a reply records.
+pub enum Event {
+    /// A result that went through the budget stage, by the tool that made it.
+    Result(String),
+    /// A result read back from an artifact (`page`, `read`, `grep`).
+    ArtifactRead { tool: String, artifact: String },
+}
+
+impl Reply {
+    /// Prints the envelope, records the metrics event, returns the exit code.
+    pub fn print(self, session: &Session) -> Result<i32> {
+        let printed = session.print(&self.envelope)?;
+        self.record(session, printed);
+        Ok(self.exit_code)
+    }
+
+    /// Records the metrics event for the envelope as shown in `shown_chars` characters.
+    pub fn record(&self, session: &Session, shown_chars: usize) {
+        let event = match &self.event {
+            Event::Result(tool) => session.result_event(tool, &self.envelope, shown_chars),
+            Event::ArtifactRead { tool, artifact } => MetricsEvent {
+                event: "artifact_read".into(),
+                tool: tool.clone(),
+                raw_chars: self.envelope.raw.chars,
+                inline_chars: shown_chars as u64,
+                persisted: false,
+                artifact: Some(artifact.clone()),
+                ..MetricsEvent::default()
+            },
+        };
+        session.metrics(event);
+    }
+}
+
 /// Reads the rest of `input` into `pipeline`, prints the envelope and records the
 /// metrics event: the end of every reducer command that reads fresh input.
 pub fn reduce_input(
     session: &Session,
     tool: &str,
-    mut pipeline: Box<dyn Push>,
+    pipeline: Box<dyn Push>,
     input: &mut dyn Read,
 ) -> Result<i32> {
+    reduce_reply(session, tool, pipeline, input)?.print(session)
+}
+
+/// Reads the rest of `input` into `pipeline`: the reply of a reducer over fresh input.
+pub fn reduce_reply(
+    session: &Session,
+    tool: &str,
+    mut pipeline: Box<dyn Push>,
+    input: &mut dyn Read,
+) -> Result<Reply> {
     pump(input, pipeline.as_mut())?;
     let warnings = session.budget_warning.iter().cloned().collect();
     let envelope = pipeline.finish(End {
         warnings,
         ..End::default()
     });
-    let printed = session.print(&envelope)?;
-    session.metrics(session.result_event(tool, &envelope, printed));
-    Ok(0)
+    Ok(Reply {
+        envelope,
+        exit_code: 0,
+        event: Event::Result(tool.to_string()),
+    })
 }
 
 /// The whole of a reducer command: the reducer named `name`, built from `options` as a
@@ -63,11 +118,24 @@ pub fn reduce_file(
     file: Option<&Path>,
 ) -> Result<i32> {
     let mut input = open_input(file)?;
-    let spec = crate::reducers::find(name).expect("a built-in reducer");
-    let artifacts = session.tee(session.global.id.clone(), input_argv(file));
+    reduce_named(session, name, options, &mut input, input_argv(file))?.print(session)
+}
+
+/// The reducer named `name`, built from `options`, over `input`; `argv` goes to the
+/// artifact's sidecar.
+pub fn reduce_named(
+    session: &Session,
+    name: &str,
+    options: serde_json::Value,
+    input: &mut dyn Read,
+    argv: Vec<String>,
+) -> Result<Reply> {
+    let spec = crate::reducers::find(name)
+        .ok_or_else(|| anyhow::anyhow!("briefly has no reducer {name:?}"))?;
+    let artifacts = session.tee(session.global.id.clone(), argv);
     let config = session.config(name, options.clone(), artifacts);
     let pipeline = (spec.build)(&options, config).map_err(anyhow::Error::msg)?;
-    reduce_input(session, name, pipeline, &mut input)
+    reduce_reply(session, name, pipeline, input)
 }
 
 /// What a reducer command records as its argv in the sidecar: the file it read, if any.

@@ -1,6 +1,7 @@
 //! `briefly run -- CMD ARGS…`: runs a command, reduces its output, keeps its exit code.
 
 use crate::reducers;
+use super::{Event, Reply};
 use crate::session::Session;
 use anyhow::{anyhow, Context, Result};
 use briefly_core::{parse_duration, ArtifactDir, ArtifactMeta, ArtifactWriter, End, Push};
@@ -11,6 +12,7 @@ use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::process::Command;
+use tokio::signal::unix::SignalKind;
 
 /// Exit code when the command ran out of time (as `timeout(1)`).
 const EXIT_TIMEOUT: i32 = 124;
@@ -27,6 +29,42 @@ pub fn run(
     timeout: Option<&str>,
     argv: &[String],
 ) -> Result<i32> {
+    match reply(session, reducer, timeout, argv, &Spawn::default())? {
+        Ran::Reduced(reply) => reply.print(session),
+        Ran::NotStarted(code, why) => {
+            eprintln!("briefly: cannot run {:?}: {why}", argv[0]);
+            Ok(code)
+        }
+    }
+}
+
+/// How the command is started beside briefly's own process.
+#[derive(Debug, Default, Clone)]
+pub struct Spawn {
+    /// No standard input and no signal handlers: for a server whose standard input is a
+    /// protocol channel and which must stay killable (`briefly mcp`). Otherwise the
+    /// command reads briefly's standard input and gets the SIGINT/SIGTERM briefly gets.
+    pub detached: bool,
+    /// Run it in this directory.
+    pub cwd: Option<std::path::PathBuf>,
+}
+
+/// What running a command came to.
+pub enum Ran {
+    /// It ran (to its end, a timeout or a signal): its reduced output.
+    Reduced(Reply),
+    /// It could not be started: the exit code a shell would give, and why.
+    NotStarted(i32, String),
+}
+
+/// Runs `argv` and reduces its output.
+pub fn reply(
+    session: &Session,
+    reducer: Option<&str>,
+    timeout: Option<&str>,
+    argv: &[String],
+    spawn: &Spawn,
+) -> Result<Ran> {
     let timeout = timeout.map(parse_duration).transpose()?;
     let name = match reducer {
         Some(name) => {
@@ -54,18 +92,15 @@ pub fn run(
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr))?;
-    let Ran {
+    let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr, spawn))?;
+    let Finished {
         pipeline,
         stderr,
         exit_code,
         mut warnings,
     } = match ran {
         Outcome::Ran(ran) => *ran,
-        Outcome::NotStarted(code, why) => {
-            eprintln!("briefly: cannot run {:?}: {why}", argv[0]);
-            return Ok(code);
-        }
+        Outcome::NotStarted(code, why) => return Ok(Ran::NotStarted(code, why)),
     };
     warnings.extend(session.budget_warning.iter().cloned());
     let (stderr_value, stderr_warning) = stderr.finish(argv, exit_code);
@@ -75,10 +110,12 @@ pub fn run(
         warnings,
         stderr: stderr_value,
     });
-    let printed = session.print(&envelope)?;
     let program = argv[0].rsplit('/').next().unwrap_or(&argv[0]);
-    session.metrics(session.result_event(&format!("run:{program}"), &envelope, printed));
-    Ok(exit_code)
+    Ok(Ran::Reduced(Reply {
+        envelope,
+        exit_code,
+        event: Event::Result(format!("run:{program}")),
+    }))
 }
 
 fn names() -> String {
@@ -89,7 +126,7 @@ fn names() -> String {
         .join(", ")
 }
 
-struct Ran {
+struct Finished {
     pipeline: Box<dyn Push>,
     stderr: StderrCapture,
     exit_code: i32,
@@ -97,7 +134,7 @@ struct Ran {
 }
 
 enum Outcome {
-    Ran(Box<Ran>),
+    Ran(Box<Finished>),
     NotStarted(i32, String),
 }
 
@@ -106,11 +143,19 @@ async fn drive(
     timeout: Option<Duration>,
     mut pipeline: Box<dyn Push>,
     mut stderr: StderrCapture,
+    spawn: &Spawn,
 ) -> Result<Outcome> {
     let mut command = Command::new(&argv[0]);
+    if let Some(dir) = &spawn.cwd {
+        command.current_dir(dir);
+    }
     command
         .args(&argv[1..])
-        .stdin(Stdio::inherit())
+        .stdin(if spawn.detached {
+            Stdio::null()
+        } else {
+            Stdio::inherit()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
@@ -135,8 +180,10 @@ async fn drive(
     let mut timed_out = false;
     let mut interrupted = None;
     let mut kill_at: Option<tokio::time::Instant> = None;
-    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-    let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    // Registering a handler replaces the default action for the whole process: a
+    // detached run (a server's) must leave SIGTERM and SIGINT as they were.
+    let mut sigterm = Signal::new(!spawn.detached, SignalKind::terminate())?;
+    let mut sigint = Signal::new(!spawn.detached, SignalKind::interrupt())?;
     let never = || tokio::time::Instant::now() + Duration::from_secs(86_400 * 365);
 
     // Until the command has exited and its pipes are closed; after a SIGKILL, once it has
@@ -190,12 +237,34 @@ async fn drive(
             "briefly got signal {signal} and passed it to the command's process group"
         ));
     }
-    Ok(Outcome::Ran(Box::new(Ran {
+    Ok(Outcome::Ran(Box::new(Finished {
         pipeline,
         stderr,
         exit_code,
         warnings,
     })))
+}
+
+/// A signal handler, or none (its `recv` then never completes).
+struct Signal(Option<tokio::signal::unix::Signal>);
+
+impl Signal {
+    fn new(install: bool, kind: SignalKind) -> std::io::Result<Signal> {
+        Ok(Signal(if install {
+            Some(tokio::signal::unix::signal(kind)?)
+        } else {
+            None
+        }))
+    }
+
+    async fn recv(&mut self) {
+        match &mut self.0 {
+            Some(signal) => {
+                signal.recv().await;
+            }
+            None => std::future::pending().await,
+        }
+    }
 }
 
 fn signal_group(pgid: Option<i32>, signal: i32) {

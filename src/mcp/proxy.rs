@@ -1,0 +1,684 @@
+//! `briefly mcp-proxy -- SERVER…`: another MCP server behind the budget stage.
+//!
+//! JSON-RPC lines are forwarded both ways as they are, with four exceptions: a
+//! `tools/call` result has its oversized text spilled to artifacts (bounded previews in
+//! its place) under the per-result and per-turn budgets; a `tools/list` result gets the
+//! proxy's `read` and `page` tools; calls to those two are answered here; and whatever
+//! the server does wrong (a malformed or over-long message, an exit) becomes a clean
+//! error for each request it left unanswered.
+//!
+//! rmcp's transports decode every message into its typed model (a message of a newer
+//! protocol or with fields it does not know would not pass through unchanged) and drop
+//! over-long lines without a word (the call would hang), so the proxy frames and routes
+//! raw JSON itself and uses rmcp's model for what it says in its own name.
+
+use super::framing::{sniff_id, Frame, Framer};
+use super::server::{to_result, to_rmcp_tool};
+use super::tools::{self, ArtifactTool};
+use crate::cli::Global;
+use crate::render;
+use crate::session::Session;
+use anyhow::{bail, Context, Result};
+use briefly_core::{shrink_to_fit, ArtifactMeta, Budget, End, Pipeline, MIN_RESULT_CHARS};
+use briefly_plain::{Spill, SpillOptions};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::process::Command;
+use tokio::sync::{mpsc, watch};
+
+/// Room a spilled text's stub takes beyond its preview (header, path, cursor, hint).
+const STUB_OVERHEAD: usize = 1_000;
+/// How long the server's output may still drain after it exited before its
+/// unanswered requests are failed.
+const DRAIN_GRACE: Duration = Duration::from_millis(300);
+/// How long the server gets to exit after its input closes, and again after SIGTERM.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// Messages queued for a writer before the reader waits.
+const QUEUE: usize = 16;
+/// JSON-RPC error code for a server that failed (implementation-defined range).
+const SERVER_FAILED: i64 = -32000;
+
+/// Runs the proxy until the client closes its side.
+pub fn run(global: Global, max_message_bytes: usize, command: &[String]) -> Result<i32> {
+    if max_message_bytes < 1024 {
+        bail!("--max-message-bytes {max_message_bytes} is too small (at least 1024)");
+    }
+    // The options are checked once here: each call makes its session the same way.
+    let session = Session::new(global.clone())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")?;
+    runtime.block_on(proxy(global, session.budget, max_message_bytes, command))
+}
+
+/// What the proxy keeps between messages.
+#[derive(Default)]
+struct State {
+    /// The client's requests the server has not answered, by id (as JSON text).
+    pending: HashMap<String, Pending>,
+    /// Tool calls answered in the current turn (a turn ends when none is outstanding).
+    turn_used_chars: usize,
+    /// Tool calls outstanding: forwarded or handled here, not yet answered.
+    calls_outstanding: usize,
+    /// The proxy's own tools are renamed `briefly_…` when the server has a tool of that name.
+    read_renamed: bool,
+    page_renamed: bool,
+    /// Why the server can no longer answer, once it cannot.
+    gone: Option<String>,
+}
+
+struct Pending {
+    id: Value,
+    method: String,
+}
+
+impl State {
+    fn read_name(&self) -> &'static str {
+        if self.read_renamed {
+            "briefly_read"
+        } else {
+            "read"
+        }
+    }
+
+    fn page_name(&self) -> &'static str {
+        if self.page_renamed {
+            "briefly_page"
+        } else {
+            "page"
+        }
+    }
+
+    /// The character budget for the next tool result, counted into the turn.
+    fn allowance(&self, budget: &Budget) -> usize {
+        let left = budget.per_turn_chars.saturating_sub(self.turn_used_chars);
+        budget.per_result_chars.min(left).max(MIN_RESULT_CHARS)
+    }
+
+    /// A tool call was answered with `chars` characters.
+    fn answered(&mut self, chars: usize) {
+        self.turn_used_chars += chars;
+        self.calls_outstanding = self.calls_outstanding.saturating_sub(1);
+        if self.calls_outstanding == 0 {
+            self.turn_used_chars = 0;
+        }
+    }
+}
+
+/// Everything the two directions share.
+struct Shared {
+    state: Mutex<State>,
+    to_client: mpsc::Sender<Vec<u8>>,
+    defaults: Global,
+    budget: Budget,
+    server_argv: Vec<String>,
+}
+
+impl Shared {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic elsewhere cannot leave the state half-made: every change is one step.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    async fn send(&self, message: Value) {
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        let _ = self.to_client.send(line).await;
+    }
+
+    async fn send_error(&self, id: Value, code: i64, message: String) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}))
+            .await;
+    }
+
+    /// The server can no longer answer: every request it left is failed now, and every
+    /// later one at once.
+    async fn server_gone(&self, why: String) {
+        let pending: Vec<Pending> = {
+            let mut state = self.state();
+            if state.gone.is_some() {
+                return;
+            }
+            state.gone = Some(why.clone());
+            state.calls_outstanding = 0;
+            state.turn_used_chars = 0;
+            state.pending.drain().map(|(_, p)| p).collect()
+        };
+        eprintln!("briefly mcp-proxy: {why}");
+        for request in pending {
+            self.send_error(
+                request.id,
+                SERVER_FAILED,
+                format!("{why}; {} got no answer", request.method),
+            )
+            .await;
+        }
+    }
+}
+
+async fn proxy(
+    defaults: Global,
+    budget: Budget,
+    max_message_bytes: usize,
+    argv: &[String],
+) -> Result<i32> {
+    let mut child = match Command::new(&argv[0])
+        .args(&argv[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => bail!("cannot start the MCP server {:?}: {e}", argv[0]),
+    };
+    let pid = child.id().map(|pid| pid as i32);
+    let child_in = child.stdin.take().expect("piped");
+    let child_out = child.stdout.take().expect("piped");
+    let artifact_dir = Session::new(defaults.clone())?.artifact_dir().ok();
+
+    let (to_client, client_queue) = mpsc::channel::<Vec<u8>>(QUEUE);
+    let (to_child, child_queue) = mpsc::channel::<Vec<u8>>(QUEUE);
+    let client_writer = tokio::spawn(write_all(tokio::io::stdout(), client_queue));
+    let child_writer = tokio::spawn(write_all(child_in, child_queue));
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State::default()),
+        to_client,
+        defaults,
+        budget,
+        server_argv: argv.to_vec(),
+    });
+
+    let (exited_tx, exited) = watch::channel::<Option<ExitStatus>>(None);
+    let from_server = tokio::spawn(from_server(
+        shared.clone(),
+        Framer::new(child_out, max_message_bytes, artifact_dir),
+        exited.clone(),
+    ));
+    let watcher = {
+        let shared = shared.clone();
+        async move {
+            let status = child.wait().await;
+            let _ = exited_tx.send(status.as_ref().ok().copied());
+            tokio::time::sleep(DRAIN_GRACE).await;
+            shared.server_gone(exit_reason(status.ok())).await;
+        }
+    };
+    let watcher = tokio::spawn(watcher);
+
+    from_client(
+        &shared,
+        Framer::new(tokio::io::stdin(), max_message_bytes, None),
+        to_child,
+    )
+    .await;
+
+    // The client is done: close the server's input, give it time to exit, then end it.
+    let _ = child_writer.await;
+    let mut exited = exited;
+    let waited = tokio::time::timeout(EXIT_GRACE, exited.wait_for(Option::is_some))
+        .await
+        .is_ok();
+    if !waited {
+        if let Some(pid) = pid {
+            // SAFETY: kill(2) on the server we started, which has not been reaped.
+            unsafe { libc::kill(pid, libc::SIGTERM) };
+        }
+        if tokio::time::timeout(EXIT_GRACE, exited.wait_for(Option::is_some))
+            .await
+            .is_err()
+        {
+            watcher.abort();
+        }
+    }
+    from_server.abort();
+    drop(shared);
+    let _ = client_writer.await;
+    Ok(0)
+}
+
+fn exit_reason(status: Option<ExitStatus>) -> String {
+    match status {
+        Some(status) => format!("the MCP server exited ({status})"),
+        None => "the MCP server exited".to_string(),
+    }
+}
+
+/// Writes each queued line, until the queue closes or the other end goes away.
+async fn write_all(mut out: impl AsyncWrite + Unpin, mut queue: mpsc::Receiver<Vec<u8>>) {
+    while let Some(line) = queue.recv().await {
+        if out.write_all(&line).await.is_err() || out.flush().await.is_err() {
+            // Keep draining so senders never block on a dead end.
+            while queue.recv().await.is_some() {}
+            return;
+        }
+    }
+    let _ = out.shutdown().await;
+}
+
+/// The client's messages, to the server (or answered here).
+async fn from_client(
+    shared: &Arc<Shared>,
+    mut framer: Framer<tokio::io::Stdin>,
+    to_child: mpsc::Sender<Vec<u8>>,
+) {
+    loop {
+        let frame = match framer.next().await {
+            Ok(Some(frame)) => frame,
+            Ok(None) | Err(_) => return,
+        };
+        let line = match frame {
+            Frame::Line(line) => line,
+            Frame::TooLong { head, tail, bytes, .. } => {
+                let id = sniff_id(&head, &tail).unwrap_or(Value::Null);
+                shared
+                    .send_error(
+                        id,
+                        -32600,
+                        format!("message of {bytes} bytes is over --max-message-bytes; not forwarded"),
+                    )
+                    .await;
+                continue;
+            }
+        };
+        let message: Value = match serde_json::from_slice(&line) {
+            Ok(message) => message,
+            Err(e) => {
+                shared
+                    .send_error(Value::Null, -32700, format!("parse error: {e}"))
+                    .await;
+                continue;
+            }
+        };
+        let method = message.get("method").and_then(Value::as_str);
+        let id = message.get("id").filter(|_| method.is_some()).cloned();
+        let gone = shared.state().gone.clone();
+        if let Some(why) = gone {
+            if let Some(id) = id {
+                shared.send_error(id, SERVER_FAILED, why).await;
+            }
+            continue;
+        }
+        match (method, id) {
+            (Some("tools/call"), Some(id)) => {
+                let tool = message["params"]["name"].as_str().unwrap_or_default();
+                let own = {
+                    let mut state = shared.state();
+                    let own = if tool == state.read_name() {
+                        Some(ArtifactTool::Read)
+                    } else if tool == state.page_name() {
+                        Some(ArtifactTool::Page)
+                    } else {
+                        None
+                    };
+                    state.calls_outstanding += 1;
+                    if own.is_none() {
+                        state.pending.insert(
+                            id.to_string(),
+                            Pending {
+                                id: id.clone(),
+                                method: "tools/call".into(),
+                            },
+                        );
+                    }
+                    own
+                };
+                if let Some(which) = own {
+                    let args = message["params"]["arguments"]
+                        .as_object()
+                        .cloned()
+                        .unwrap_or_default();
+                    tokio::spawn(answer_here(shared.clone(), id, which, args));
+                    continue;
+                }
+            }
+            (Some(method), Some(id)) => {
+                shared.state().pending.insert(
+                    id.to_string(),
+                    Pending {
+                        id,
+                        method: method.to_string(),
+                    },
+                );
+            }
+            (Some("notifications/cancelled"), None) => {
+                let request = &message["params"]["requestId"];
+                let mut state = shared.state();
+                if let Some(p) = state.pending.remove(&request.to_string()) {
+                    if p.method == "tools/call" {
+                        state.answered(0);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let mut line = line;
+        line.push(b'\n');
+        if to_child.send(line).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// A call to the proxy's own `read` or `page`.
+async fn answer_here(shared: Arc<Shared>, id: Value, which: ArtifactTool, args: tools::Args) {
+    let mut defaults = shared.defaults.clone();
+    let allowance = shared.state().allowance(&shared.budget);
+    if allowance < shared.budget.per_result_chars {
+        defaults.max_chars = Some(allowance);
+        defaults.context_tokens = None;
+    }
+    let called =
+        tokio::task::spawn_blocking(move || tools::call_artifact_tool(which, &args, &defaults))
+            .await;
+    let result = match called {
+        Ok(called) => {
+            let mut result = to_result(called);
+            // Older protocol versions have no resultType: leave it out, as the server would.
+            result.result_type = None;
+            serde_json::to_value(result).unwrap_or_default()
+        }
+        Err(e) => json!({"content": [{"type": "text", "text": format!("briefly: {e}")}], "isError": true}),
+    };
+    shared.state().answered(text_chars(&result));
+    shared
+        .send(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+        .await;
+}
+
+/// The server's messages, to the client.
+async fn from_server(
+    shared: Arc<Shared>,
+    mut framer: Framer<tokio::process::ChildStdout>,
+    mut exited: watch::Receiver<Option<ExitStatus>>,
+) {
+    loop {
+        let frame = match framer.next().await {
+            Ok(Some(frame)) => frame,
+            Ok(None) | Err(_) => break,
+        };
+        match frame {
+            Frame::Line(line) => from_server_line(&shared, line).await,
+            Frame::TooLong {
+                head,
+                tail,
+                bytes,
+                artifact,
+            } => {
+                let where_ = match &artifact {
+                    Ok(path) => format!("the whole message is in the artifact {path} (read it with the `{}` tool)", shared.state().read_name()),
+                    Err(e) => format!("it could not be kept ({e})"),
+                };
+                let why = format!(
+                    "the MCP server sent a message of {bytes} bytes, over --max-message-bytes; {where_}"
+                );
+                fail_sniffed(&shared, &head, &tail, why).await;
+            }
+        }
+    }
+    // Its output closed: it exited, or will never answer. The exit status, if it comes
+    // soon, says which.
+    let status = tokio::time::timeout(DRAIN_GRACE, exited.wait_for(Option::is_some))
+        .await
+        .ok()
+        .and_then(|s| s.ok().and_then(|s| *s));
+    let why = match status {
+        Some(status) => exit_reason(Some(status)),
+        None => "the MCP server closed its output".to_string(),
+    };
+    shared.server_gone(why).await;
+}
+
+/// A message from the server that cannot be read: the request it answers, if its id can
+/// be made out, gets an error; anything else is reported on stderr only.
+async fn fail_sniffed(shared: &Shared, head: &[u8], tail: &[u8], why: String) {
+    let pending = sniff_id(head, tail).and_then(|id| shared.state().pending.remove(&id.to_string()));
+    match pending {
+        Some(request) => {
+            if request.method == "tools/call" {
+                shared.state().answered(0);
+            }
+            shared.send_error(request.id, SERVER_FAILED, why).await;
+        }
+        None => eprintln!("briefly mcp-proxy: {why} (answering no pending request; dropped)"),
+    }
+}
+
+async fn from_server_line(shared: &Shared, line: Vec<u8>) {
+    let message: Value = match serde_json::from_slice(&line) {
+        Ok(message @ (Value::Object(_) | Value::Array(_))) => message,
+        Ok(_) | Err(_) => {
+            let head = &line[..line.len().min(4096)];
+            let tail = &line[line.len().saturating_sub(4096)..];
+            let why = format!(
+                "the MCP server sent a malformed message: {}",
+                briefly_core::cut_str(&String::from_utf8_lossy(head), 200)
+            );
+            fail_sniffed(shared, head, tail, why).await;
+            return;
+        }
+    };
+    let is_response = message.get("method").is_none()
+        && (message.get("result").is_some() || message.get("error").is_some());
+    if !is_response {
+        // The server's own requests and notifications (and batches) go through as they are.
+        forward(shared, line).await;
+        return;
+    }
+    let key = message["id"].to_string();
+    let pending = {
+        let mut state = shared.state();
+        match state.pending.remove(&key) {
+            Some(p) => Some(p),
+            // Already answered (the server was declared gone): never answer twice.
+            None if state.gone.is_some() => return,
+            None => None,
+        }
+    };
+    match pending.as_ref().map(|p| p.method.as_str()) {
+        Some("tools/call") => {
+            let mut message = message;
+            let allowance = shared.state().allowance(&shared.budget);
+            let shown = match message.get_mut("result") {
+                Some(result) => stage_result(shared, result, allowance),
+                None => bound_error(&mut message, allowance),
+            };
+            shared.state().answered(shown);
+            shared.send(message).await;
+        }
+        Some("tools/list") => {
+            let mut message = message;
+            add_own_tools(shared, &mut message);
+            shared.send(message).await;
+        }
+        _ => forward(shared, line).await,
+    }
+}
+
+async fn forward(shared: &Shared, mut line: Vec<u8>) {
+    line.push(b'\n');
+    let _ = shared.to_client.send(line).await;
+}
+
+/// Appends `read` and `page` to the last page of the server's tools.
+fn add_own_tools(shared: &Shared, message: &mut Value) {
+    let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let last_page = result.get("nextCursor").is_none_or(Value::is_null);
+    let Some(list) = result.get_mut("tools").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let (read, page) = {
+        let mut state = shared.state();
+        for tool in list.iter() {
+            match tool["name"].as_str() {
+                Some("read") => state.read_renamed = true,
+                Some("page") => state.page_renamed = true,
+                _ => {}
+            }
+        }
+        (state.read_name(), state.page_name())
+    };
+    if last_page {
+        for tool in [tools::read_tool(read), tools::page_tool(page)] {
+            let mut tool = to_rmcp_tool(&tool);
+            let description = format!(
+                "{} (added by briefly mcp-proxy: long results of this server's tools are kept as artifacts)",
+                tool.description.as_deref().unwrap_or_default()
+            );
+            tool.description = Some(description.into());
+            list.push(serde_json::to_value(tool).unwrap_or_default());
+        }
+    }
+}
+
+/// The budget stage for one tool result: text content over the allowance is spilled
+/// to artifacts, largest first, each replaced by a bounded preview; structured content
+/// over what is left is kept whole in an artifact and cut to fit. Images and other
+/// content pass through. Returns the characters of text the result now takes.
+fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize {
+    let total = text_chars(result);
+    if total <= allowance {
+        return total;
+    }
+    let stub_chars = shared.budget.preview_chars + STUB_OVERHEAD;
+    let read = shared.state().read_name();
+    let page = shared.state().page_name();
+    let mut left = total;
+    if let Some(blocks) = result.get_mut("content").and_then(Value::as_array_mut) {
+        let mut order: Vec<(usize, usize)> = blocks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b["text"].as_str().map(|t| (i, t.chars().count())))
+            .filter(|&(_, chars)| chars > stub_chars)
+            .collect();
+        order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (index, chars) in order {
+            if left <= allowance {
+                break;
+            }
+            let stub_budget = stub_chars.min(allowance / 2).max(MIN_RESULT_CHARS / 2);
+            let text = blocks[index]["text"].as_str().unwrap_or_default();
+            let stub = spill_text(shared, text, stub_budget, read, page);
+            left = left - chars + stub.chars().count();
+            blocks[index]["text"] = Value::String(stub);
+        }
+    }
+    if left > allowance {
+        if let Some(structured) = result.get_mut("structuredContent") {
+            let chars = json_chars(structured);
+            let room = allowance.saturating_sub(left - chars).max(MIN_RESULT_CHARS / 2);
+            if chars > room {
+                let kept = keep_json(shared, structured);
+                if let Some(shrunk) = shrink_to_fit(structured, room.saturating_sub(200)) {
+                    *structured = shrunk;
+                }
+                left = left - chars + json_chars(structured);
+                if let Some(note) = kept {
+                    if let Some(blocks) = result.get_mut("content").and_then(Value::as_array_mut) {
+                        left += note.chars().count();
+                        blocks.push(json!({"type": "text", "text": note}));
+                    }
+                }
+            }
+        }
+    }
+    left
+}
+
+/// A bounded preview of `text` (briefly's spill reducer), its whole kept as an artifact.
+fn spill_text(shared: &Shared, text: &str, stub_chars: usize, read: &str, page: &str) -> String {
+    let session = match Session::new(shared.defaults.clone()) {
+        Ok(session) => session,
+        Err(e) => return briefly_core::cut_str(&format!("briefly: {e:#}\n{text}"), stub_chars).into_owned(),
+    };
+    let options = SpillOptions::default();
+    let mut config = session.config(
+        "spill",
+        serde_json::to_value(options).unwrap_or_default(),
+        session.tee(None, shared.server_argv.clone()),
+    );
+    let hint_room = 300;
+    config.budget = Budget {
+        per_result_chars: stub_chars.saturating_sub(hint_room),
+        ..session.budget
+    };
+    config.items_chars = Some(session.budget.preview_chars.min(stub_chars / 2));
+    config.render = render::text;
+    let mut pipeline = Pipeline::new(Spill::new(options), config);
+    pipeline.push(text.as_bytes());
+    let envelope = pipeline.finish(End::default());
+    let mut stub = render::text(&envelope);
+    if let Some(path) = &envelope.artifact_path {
+        stub.push_str(&format!(
+            "[briefly mcp-proxy: this result was {} chars; the whole of it is in the artifact above: call the `{read}` tool with {{\"artifact\": \"{path}\", \"offset\": N}} for lines from N on",
+            text.chars().count()
+        ));
+        if envelope.next_cursor.is_some() {
+            stub.push_str(&format!(", or `{page}` with the cursor above"));
+        }
+        stub.push_str("]\n");
+    }
+    session.metrics(session.result_event("mcp-proxy", &envelope, stub.chars().count()));
+    stub
+}
+
+/// Keeps `value` whole as an artifact; the note that says where, or why not.
+fn keep_json(shared: &Shared, value: &Value) -> Option<String> {
+    let session = Session::new(shared.defaults.clone()).ok()?;
+    let kept = session.artifact_dir().map_err(|e| e.to_string()).and_then(|dir| {
+        let mut writer = dir.create(None).map_err(|e| e.to_string())?;
+        writer
+            .write(value.to_string().as_bytes())
+            .map_err(|e| e.to_string())?;
+        let meta = ArtifactMeta {
+            source: "mcp-proxy".into(),
+            argv: shared.server_argv.clone(),
+            lines: 1,
+            ..ArtifactMeta::default()
+        };
+        writer.save(meta).map_err(|e| e.to_string())
+    });
+    Some(match kept {
+        Ok(saved) => format!(
+            "[briefly mcp-proxy: structuredContent was cut to fit; the whole of it is in the artifact {} (JSON)]",
+            saved.path.display()
+        ),
+        Err(e) => format!("[briefly mcp-proxy: structuredContent was cut to fit and could not be kept ({e})]"),
+    })
+}
+
+/// An error answer from the server, bounded like a result.
+fn bound_error(message: &mut Value, allowance: usize) -> usize {
+    let Some(error) = message.get_mut("error") else {
+        return 0;
+    };
+    if let Some(shrunk) = shrink_to_fit(error, allowance) {
+        *error = shrunk;
+    }
+    json_chars(error)
+}
+
+/// The characters of a tool result a model reads: its text content and its
+/// structured content.
+fn text_chars(result: &Value) -> usize {
+    let text: usize = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|block| block["text"].as_str())
+        .map(|text| text.chars().count())
+        .sum();
+    text + result.get("structuredContent").map_or(0, json_chars)
+}
+
+fn json_chars(value: &Value) -> usize {
+    serde_json::to_string(value).map_or(0, |s| s.chars().count())
+}

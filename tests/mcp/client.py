@@ -1,0 +1,114 @@
+"""Drives an MCP server over stdio with the official Python SDK's client and prints
+what it saw as one JSON report for the Rust test to check.
+
+usage: client.py SCENARIO COMMAND [ARGS...]
+  briefly  COMMAND is `briefly mcp`: list tools, run a 1 MB command, read the rest back
+  proxy    COMMAND is `briefly mcp-proxy -- server.py`: a 2 MB result, an image, a
+           malformed answer, then a crash
+"""
+
+import json
+import sys
+import time
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+# Generous: a hang fails the test instead of stalling CI; speed is measured elsewhere.
+CALL_TIMEOUT = 60
+
+
+def texts(result):
+    return [block.text for block in result.content if block.type == "text"]
+
+
+async def call(session, name, arguments):
+    """The result as a dict, or the error the client raised."""
+    started = time.monotonic()
+    try:
+        result = await session.call_tool(name, arguments, read_timeout_seconds=CALL_TIMEOUT)
+    except Exception as e:  # the test checks which calls must fail
+        return {"error": str(e), "seconds": time.monotonic() - started}
+    return {
+        "is_error": bool(result.is_error),
+        "texts": texts(result),
+        "types": [block.type for block in result.content],
+        "structured": result.structured_content,
+        "seconds": time.monotonic() - started,
+    }
+
+
+async def briefly(session, report):
+    # 1 MB of numbered lines, reduced within the budget of the call's context window.
+    run = await call(session, "run", {"command": ["seq", "1", "150000"], "context_tokens": 32768})
+    report["run"] = run
+    envelope = run["structured"]
+    shown = [int(item["text"]) for item in envelope["items"] if isinstance(item, dict) and "line" in item]
+    # Read the rest back from the artifact: from the first line not shown in the head,
+    # following next_cursor with `page` until nothing is left.
+    first_missing = 1
+    while first_missing in set(shown):
+        first_missing += 1
+    lines = []
+    calls = 0
+    result = await call(
+        session,
+        "read",
+        {"artifact": envelope["artifact_path"], "offset": first_missing, "context_tokens": 200000},
+    )
+    while True:
+        calls += 1
+        if "error" in result or result["is_error"]:
+            report["read_failed"] = result
+            break
+        page = result["structured"]
+        lines.extend(item["text"] for item in page["items"])
+        report.setdefault("read_text_chars", []).append(sum(len(t) for t in result["texts"]))
+        if not page["next_cursor"] or calls > 500:
+            break
+        result = await call(session, "page", {"cursor": page["next_cursor"], "context_tokens": 200000})
+    report["read_from"] = first_missing
+    report["read_lines"] = lines
+    report["read_calls"] = calls
+    # A failing command: isError, exit code kept.
+    report["failing"] = await call(session, "run", {"command": ["sh", "-c", "echo boom >&2; exit 3"]})
+    report["missing"] = await call(session, "run", {"command": ["no-such-command-briefly"]})
+    report["text"] = await call(session, "text", {"text": "ok\nERROR disk full\nok\n"})
+    report["bad_args"] = await call(session, "grep", {"artifact": "/nonexistent", "pattern": "x", "colour": 1})
+    report["grep"] = await call(session, "grep", {"artifact": envelope["artifact_path"], "pattern": "^14999[0-9]$"})
+
+
+async def proxy(session, report):
+    report["small"] = await call(session, "small", {})
+    big = await call(session, "big", {"lines": 70000})
+    report["big"] = big
+    # Follow the path the preview gives: read the artifact it names.
+    artifact = None
+    for text in big.get("texts", []):
+        marker = '"artifact": "'
+        if marker in text:
+            artifact = text.split(marker, 1)[1].split('"', 1)[0]
+    report["big_artifact"] = artifact
+    if artifact:
+        report["read"] = await call(session, "read", {"artifact": artifact, "offset": 69990})
+    report["picture"] = await call(session, "picture", {})
+    report["garbage"] = await call(session, "garbage", {})
+    report["crash"] = await call(session, "crash", {})
+    report["after_crash"] = await call(session, "small", {})
+
+
+async def main():
+    scenario, command = sys.argv[1], sys.argv[2:]
+    params = StdioServerParameters(command=command[0], args=command[1:], env=None)
+    report = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            report["server"] = init.server_info.name
+            tools = await session.list_tools()
+            report["tools"] = {tool.name: tool.input_schema for tool in tools.tools}
+            await {"briefly": briefly, "proxy": proxy}[scenario](session, report)
+    json.dump(report, sys.stdout)
+
+
+anyio.run(main)

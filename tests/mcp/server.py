@@ -1,0 +1,57 @@
+"""A small MCP server (the official Python SDK's MCPServer) for the proxy's tests.
+
+Its tools return a small text, a large text (structured too, as MCPServer makes a
+`str` result), an image; or misbehave: crash mid-call, or answer with a malformed line.
+"""
+
+import base64
+import os
+import sys
+
+import anyio
+from mcp.server.mcpserver import Context, Image, MCPServer
+
+server = MCPServer("briefly-test-server")
+
+
+@server.tool()
+def small() -> str:
+    """A short answer."""
+    return "hello from the test server"
+
+
+@server.tool()
+def big(lines: int) -> str:
+    """`lines` numbered lines of text."""
+    return "".join(f"line {i} of the big result\n" for i in range(1, lines + 1))
+
+
+@server.tool()
+def picture() -> Image:
+    """A tiny PNG."""
+    png = base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    )
+    return Image(data=png, format="png")
+
+
+@server.tool()
+def crash() -> str:
+    """Exits in the middle of the call."""
+    sys.stdout.flush()
+    os._exit(3)
+
+
+@server.tool()
+async def garbage(ctx: Context) -> str:
+    """Answers with a line that is not JSON, then never answers properly."""
+    request_id = ctx.request_id
+    id_json = request_id if request_id.lstrip("-").isdigit() else f'"{request_id}"'
+    sys.stdout.buffer.write(b'{"jsonrpc":"2.0","id":' + id_json.encode() + b',"result":{"content":[oops\n')
+    sys.stdout.buffer.flush()
+    await anyio.sleep(3600)
+    return "never"
+
+
+if __name__ == "__main__":
+    server.run()
