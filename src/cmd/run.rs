@@ -1,7 +1,7 @@
 //! `briefly run -- CMD ARGS…`: runs a command, reduces its output, keeps its exit code.
 
-use crate::reducers;
 use super::{Event, Reply};
+use crate::reducers;
 use crate::session::Session;
 use anyhow::{anyhow, Context, Result};
 use briefly_core::{parse_duration, ArtifactDir, ArtifactMeta, ArtifactWriter, End, Push};

@@ -46,7 +46,8 @@ impl Overflow {
             let take = (ENDS - self.head.len()).min(bytes.len());
             self.head.extend_from_slice(&bytes[..take]);
         }
-        self.tail.extend_from_slice(&bytes[bytes.len().saturating_sub(ENDS)..]);
+        self.tail
+            .extend_from_slice(&bytes[bytes.len().saturating_sub(ENDS)..]);
         if self.tail.len() > ENDS {
             self.tail.drain(..self.tail.len() - ENDS);
         }
@@ -192,7 +193,12 @@ mod tests {
         assert_eq!(got.len(), 3);
         assert!(matches!(&got[0], Frame::Line(l) if l == b"{\"a\":1}"));
         match &got[1] {
-            Frame::TooLong { head, tail, bytes, artifact } => {
+            Frame::TooLong {
+                head,
+                tail,
+                bytes,
+                artifact,
+            } => {
                 assert_eq!(*bytes, long.len() as u64);
                 assert_eq!(head.len(), ENDS);
                 assert!(tail.ends_with(b"a\"}"));
@@ -223,8 +229,14 @@ mod tests {
 
     #[test]
     fn ids_from_either_end() {
-        assert_eq!(sniff_id(b"{\"jsonrpc\":\"2.0\",\"id\": \"abc\",", b""), Some(json!("abc")));
-        assert_eq!(sniff_id(b"{\"result\":{\"x\"", b"\"jsonrpc\":\"2.0\",\"id\":12}"), Some(json!(12)));
+        assert_eq!(
+            sniff_id(b"{\"jsonrpc\":\"2.0\",\"id\": \"abc\",", b""),
+            Some(json!("abc"))
+        );
+        assert_eq!(
+            sniff_id(b"{\"result\":{\"x\"", b"\"jsonrpc\":\"2.0\",\"id\":12}"),
+            Some(json!(12))
+        );
         assert_eq!(sniff_id(b"garbage", b"more"), None);
         assert_eq!(sniff_id(b"{\"id\":null}", b""), None);
     }

@@ -275,13 +275,17 @@ async fn from_client(
         };
         let line = match frame {
             Frame::Line(line) => line,
-            Frame::TooLong { head, tail, bytes, .. } => {
+            Frame::TooLong {
+                head, tail, bytes, ..
+            } => {
                 let id = sniff_id(&head, &tail).unwrap_or(Value::Null);
                 shared
                     .send_error(
                         id,
                         -32600,
-                        format!("message of {bytes} bytes is over --max-message-bytes; not forwarded"),
+                        format!(
+                            "message of {bytes} bytes is over --max-message-bytes; not forwarded"
+                        ),
                     )
                     .await;
                 continue;
@@ -384,7 +388,9 @@ async fn answer_here(shared: Arc<Shared>, id: Value, which: ArtifactTool, args: 
             result.result_type = None;
             serde_json::to_value(result).unwrap_or_default()
         }
-        Err(e) => json!({"content": [{"type": "text", "text": format!("briefly: {e}")}], "isError": true}),
+        Err(e) => {
+            json!({"content": [{"type": "text", "text": format!("briefly: {e}")}], "isError": true})
+        }
     };
     shared.state().answered(text_chars(&result));
     shared
@@ -412,7 +418,10 @@ async fn from_server(
                 artifact,
             } => {
                 let where_ = match &artifact {
-                    Ok(path) => format!("the whole message is in the artifact {path} (read it with the `{}` tool)", shared.state().read_name()),
+                    Ok(path) => format!(
+                        "the whole message is in the artifact {path} (read it with the `{}` tool)",
+                        shared.state().read_name()
+                    ),
                     Err(e) => format!("it could not be kept ({e})"),
                 };
                 let why = format!(
@@ -438,7 +447,8 @@ async fn from_server(
 /// A message from the server that cannot be read: the request it answers, if its id can
 /// be made out, gets an error; anything else is reported on stderr only.
 async fn fail_sniffed(shared: &Shared, head: &[u8], tail: &[u8], why: String) {
-    let pending = sniff_id(head, tail).and_then(|id| shared.state().pending.remove(&id.to_string()));
+    let pending =
+        sniff_id(head, tail).and_then(|id| shared.state().pending.remove(&id.to_string()));
     match pending {
         Some(request) => {
             if request.method == "tools/call" {
@@ -574,7 +584,11 @@ fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize 
     if left > allowance {
         if let Some(structured) = result.get_mut("structuredContent") {
             let chars = json_chars(structured);
-            let room = allowance.saturating_sub(left - chars).max(MIN_RESULT_CHARS / 2);
+            // A bounded preview, as for text: mostly it repeats the text content.
+            let room = allowance
+                .saturating_sub(left - chars)
+                .min(stub_chars)
+                .max(MIN_RESULT_CHARS / 2);
             if chars > room {
                 let kept = keep_json(shared, structured);
                 if let Some(shrunk) = shrink_to_fit(structured, room.saturating_sub(200)) {
@@ -597,7 +611,10 @@ fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize 
 fn spill_text(shared: &Shared, text: &str, stub_chars: usize, read: &str, page: &str) -> String {
     let session = match Session::new(shared.defaults.clone()) {
         Ok(session) => session,
-        Err(e) => return briefly_core::cut_str(&format!("briefly: {e:#}\n{text}"), stub_chars).into_owned(),
+        Err(e) => {
+            return briefly_core::cut_str(&format!("briefly: {e:#}\n{text}"), stub_chars)
+                .into_owned()
+        }
     };
     let options = SpillOptions::default();
     let mut config = session.config(
@@ -633,19 +650,22 @@ fn spill_text(shared: &Shared, text: &str, stub_chars: usize, read: &str, page: 
 /// Keeps `value` whole as an artifact; the note that says where, or why not.
 fn keep_json(shared: &Shared, value: &Value) -> Option<String> {
     let session = Session::new(shared.defaults.clone()).ok()?;
-    let kept = session.artifact_dir().map_err(|e| e.to_string()).and_then(|dir| {
-        let mut writer = dir.create(None).map_err(|e| e.to_string())?;
-        writer
-            .write(value.to_string().as_bytes())
-            .map_err(|e| e.to_string())?;
-        let meta = ArtifactMeta {
-            source: "mcp-proxy".into(),
-            argv: shared.server_argv.clone(),
-            lines: 1,
-            ..ArtifactMeta::default()
-        };
-        writer.save(meta).map_err(|e| e.to_string())
-    });
+    let kept = session
+        .artifact_dir()
+        .map_err(|e| e.to_string())
+        .and_then(|dir| {
+            let mut writer = dir.create(None).map_err(|e| e.to_string())?;
+            writer
+                .write(value.to_string().as_bytes())
+                .map_err(|e| e.to_string())?;
+            let meta = ArtifactMeta {
+                source: "mcp-proxy".into(),
+                argv: shared.server_argv.clone(),
+                lines: 1,
+                ..ArtifactMeta::default()
+            };
+            writer.save(meta).map_err(|e| e.to_string())
+        });
     Some(match kept {
         Ok(saved) => format!(
             "[briefly mcp-proxy: structuredContent was cut to fit; the whole of it is in the artifact {} (JSON)]",

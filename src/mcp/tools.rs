@@ -293,7 +293,11 @@ fn check_arguments(tool: &ToolDef, args: &Args) -> Result<()> {
             properties.keys().collect::<Vec<_>>()
         );
     }
-    for required in tool.input_schema["required"].as_array().into_iter().flatten() {
+    for required in tool.input_schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
         let key = required.as_str().unwrap_or_default();
         if !args.contains_key(key) {
             bail!("tool {:?} needs the argument {key:?}", tool.name);
@@ -462,7 +466,11 @@ mod tests {
             }
         }
         for tool in REDUCER_TOOLS {
-            assert!(crate::reducers::find(tool.reducer).is_some(), "{}", tool.name);
+            assert!(
+                crate::reducers::find(tool.reducer).is_some(),
+                "{}",
+                tool.name
+            );
         }
     }
 
@@ -473,8 +481,11 @@ mod tests {
         assert!(check_arguments(&tool, &args(json!({"artifact": "a", "pattern": "x"}))).is_ok());
         let e = check_arguments(&tool, &args(json!({"artifact": "a"}))).unwrap_err();
         assert!(e.to_string().contains("\"pattern\""), "{e}");
-        let e = check_arguments(&tool, &args(json!({"artifact": "a", "pattern": "x", "color": 1})))
-            .unwrap_err();
+        let e = check_arguments(
+            &tool,
+            &args(json!({"artifact": "a", "pattern": "x", "color": 1})),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("color"), "{e}");
         assert!(uint(&args(json!({"n": -1})), "n").is_err());
         assert!(strings(&args(json!({"c": ["a", 1]})), "c").is_err());
@@ -491,8 +502,8 @@ mod tests {
         assert_eq!(options["file"], "a.rs");
         assert_eq!(options["max_hunk_lines"], 400);
         let text = REDUCER_TOOLS.iter().find(|t| t.name == "text").unwrap();
-        let options = (text.options)(json!({"level": "warn", "top": 3}).as_object().unwrap())
-            .unwrap();
+        let options =
+            (text.options)(json!({"level": "warn", "top": 3}).as_object().unwrap()).unwrap();
         assert_eq!(options["top"], 3);
         assert!((text.options)(json!({"level": "loud"}).as_object().unwrap()).is_err());
     }

@@ -3,8 +3,9 @@ what it saw as one JSON report for the Rust test to check.
 
 usage: client.py SCENARIO COMMAND [ARGS...]
   briefly  COMMAND is `briefly mcp`: list tools, run a 1 MB command, read the rest back
-  proxy    COMMAND is `briefly mcp-proxy -- server.py`: a 2 MB result, an image, a
-           malformed answer, then a crash
+  proxy    COMMAND is `briefly mcp-proxy -- server.py`: a 2 MB result, parallel calls,
+           an image, a malformed answer, then a crash
+  overlong COMMAND is the proxy with a small --max-message-bytes: the 2 MB answer
 """
 
 import json
@@ -91,10 +92,26 @@ async def proxy(session, report):
     report["big_artifact"] = artifact
     if artifact:
         report["read"] = await call(session, "read", {"artifact": artifact, "offset": 69990})
+    # Four results that each fit the per-result budget but not, together, the turn's.
+    parallel = []
+
+    async def one():
+        parallel.append(await call(session, "medium", {"lines": 500, "together": 4}))
+
+    async with anyio.create_task_group() as group:
+        for _ in range(4):
+            group.start_soon(one)
+    report["parallel"] = parallel
     report["picture"] = await call(session, "picture", {})
     report["garbage"] = await call(session, "garbage", {})
     report["crash"] = await call(session, "crash", {})
     report["after_crash"] = await call(session, "small", {})
+
+
+async def overlong(session, report):
+    # Run with a small --max-message-bytes: the 2 MB answer is not held but kept.
+    report["big"] = await call(session, "big", {"lines": 70000})
+    report["small"] = await call(session, "small", {})
 
 
 async def main():
@@ -107,7 +124,7 @@ async def main():
             report["server"] = init.server_info.name
             tools = await session.list_tools()
             report["tools"] = {tool.name: tool.input_schema for tool in tools.tools}
-            await {"briefly": briefly, "proxy": proxy}[scenario](session, report)
+            await {"briefly": briefly, "proxy": proxy, "overlong": overlong}[scenario](session, report)
     json.dump(report, sys.stdout)
 
 

@@ -9,6 +9,7 @@ import os
 import sys
 
 import anyio
+from mcp.server import stdio
 from mcp.server.mcpserver import Context, Image, MCPServer
 
 server = MCPServer("briefly-test-server")
@@ -24,6 +25,21 @@ def small() -> str:
 def big(lines: int) -> str:
     """`lines` numbered lines of text."""
     return "".join(f"line {i} of the big result\n" for i in range(1, lines + 1))
+
+
+arrived = 0
+all_arrived = anyio.Event()
+
+
+@server.tool(structured_output=False)
+async def medium(lines: int, together: int) -> str:
+    """`lines` numbered lines, once `together` calls have arrived (so they overlap)."""
+    global arrived
+    arrived += 1
+    if arrived >= together:
+        all_arrived.set()
+    await all_arrived.wait()
+    return "".join(f"line {i} of a medium result\n" for i in range(1, lines + 1))
 
 
 @server.tool()
@@ -47,8 +63,10 @@ async def garbage(ctx: Context) -> str:
     """Answers with a line that is not JSON, then never answers properly."""
     request_id = ctx.request_id
     id_json = request_id if request_id.lstrip("-").isdigit() else f'"{request_id}"'
-    sys.stdout.buffer.write(b'{"jsonrpc":"2.0","id":' + id_json.encode() + b',"result":{"content":[oops\n')
-    sys.stdout.buffer.flush()
+    # The SDK serves the wire from a private duplicate of fd 1 (fd 1 itself is diverted
+    # to stderr while serving): write there, as a broken server would.
+    wire = stdio._claims[1].private_fd
+    os.write(wire, b'{"jsonrpc":"2.0","id":' + id_json.encode() + b',"result":{"content":[oops\n')
     await anyio.sleep(3600)
     return "never"
 

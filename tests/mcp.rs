@@ -1,0 +1,240 @@
+//! `briefly mcp` and `briefly mcp-proxy` driven by a real MCP client: the official
+//! Python SDK (tests/mcp/client.py), around a server made with the same SDK
+//! (tests/mcp/server.py).
+
+mod common;
+
+use common::{check_invariants, python, Briefly};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The per-result and per-turn budgets at the default 32,768-token window.
+const PER_RESULT: usize = 19_660;
+const PER_TURN: usize = 39_321;
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/mcp")
+        .join(name)
+}
+
+/// Runs the client's `scenario` against `server` (a command line) and returns its report.
+fn client(briefly: &Briefly, scenario: &str, server: &[&str]) -> Value {
+    let output = Command::new(python())
+        .arg(script("client.py"))
+        .arg(scenario)
+        .arg("env")
+        .arg(format!(
+            "BRIEFLY_ARTIFACT_DIR={}",
+            briefly.artifacts().display()
+        ))
+        .args(server)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "client failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn chars(text: &Value) -> usize {
+    text.as_str().unwrap().chars().count()
+}
+
+/// Characters of a tool result a model reads: its texts and its structured content.
+fn shown(result: &Value) -> usize {
+    let texts: usize = result["texts"].as_array().unwrap().iter().map(chars).sum();
+    let structured = &result["structured"];
+    texts
+        + if structured.is_null() {
+            0
+        } else {
+            structured.to_string().chars().count()
+        }
+}
+
+fn error_of(result: &Value) -> &str {
+    result["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("expected an error: {result}"))
+}
+
+#[test]
+fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
+    let briefly = Briefly::new();
+    let report = client(&briefly, "briefly", &[env!("CARGO_BIN_EXE_briefly"), "mcp"]);
+    assert_eq!(report["server"], "briefly");
+    let tools = report["tools"].as_object().unwrap();
+    for name in ["run", "text", "diff", "spill", "page", "read", "grep"] {
+        assert_eq!(tools[name]["type"], "object", "{name}");
+    }
+
+    // 1 MB of output: an envelope within the budget, as text and as structured content.
+    let run = &report["run"];
+    assert_eq!(run["is_error"], false, "{run}");
+    let envelope = &run["structured"];
+    let text = run["texts"][0].as_str().unwrap();
+    assert_eq!(&serde_json::from_str::<Value>(text).unwrap(), envelope);
+    check_invariants(envelope, text.chars().count(), PER_RESULT);
+    assert_eq!(envelope["truncated"], true);
+    assert_eq!(envelope["exit_code"], 0);
+    let artifact = envelope["artifact_path"].as_str().unwrap();
+    let seq = Command::new("seq").args(["1", "150000"]).output().unwrap();
+    assert_eq!(std::fs::read(artifact).unwrap(), seq.stdout);
+
+    // `read` from the first line not shown, then `page`: every line of the rest.
+    let from = report["read_from"].as_u64().unwrap();
+    let expected: Vec<Value> = (from..=150_000).map(|n| n.to_string().into()).collect();
+    assert!(
+        report.get("read_failed").is_none(),
+        "{}",
+        report["read_failed"]
+    );
+    assert_eq!(report["read_lines"].as_array().unwrap(), &expected);
+    assert!(report["read_calls"].as_u64().unwrap() > 1, "paged");
+    // Each read at 200,000 tokens a call: 100,000 characters at most.
+    for chars in report["read_text_chars"].as_array().unwrap() {
+        assert!(chars.as_u64().unwrap() <= 100_000, "{chars}");
+    }
+
+    // A failing command: isError, its exit code and stderr kept.
+    let failing = &report["failing"];
+    assert_eq!(failing["is_error"], true);
+    assert_eq!(failing["structured"]["exit_code"], 3);
+    assert_eq!(failing["structured"]["stderr"]["text"], "boom\n");
+    let missing = &report["missing"];
+    assert_eq!(missing["is_error"], true);
+    assert!(missing["texts"][0]
+        .as_str()
+        .unwrap()
+        .contains("command not found"));
+
+    // A reducer over inline text; arguments the schema does not know are an error.
+    let reduced = &report["text"];
+    assert_eq!(reduced["is_error"], false);
+    assert_eq!(reduced["structured"]["source"], "text");
+    assert!(reduced["structured"]["summary"]
+        .as_str()
+        .unwrap()
+        .contains("1 errors"));
+    let bad = &report["bad_args"];
+    assert_eq!(bad["is_error"], true);
+    assert!(
+        bad["texts"][0].as_str().unwrap().contains("colour"),
+        "{bad}"
+    );
+
+    let grep = &report["grep"]["structured"];
+    assert_eq!(grep["total_items"], 10);
+    assert_eq!(grep["items"][9]["text"], "149999");
+}
+
+#[test]
+fn the_proxy_bounds_results_and_answers_for_a_broken_server() {
+    let briefly = Briefly::new();
+    let server = script("server.py");
+    let report = client(
+        &briefly,
+        "proxy",
+        &[
+            env!("CARGO_BIN_EXE_briefly"),
+            "mcp-proxy",
+            "--",
+            python().to_str().unwrap(),
+            server.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(report["server"], "briefly-test-server");
+    let tools = report["tools"].as_object().unwrap();
+    for name in ["small", "big", "read", "page"] {
+        assert!(tools.contains_key(name), "{name} listed");
+    }
+
+    // Small results pass unchanged.
+    assert_eq!(report["small"]["texts"][0], "hello from the test server");
+    assert_eq!(
+        report["small"]["structured"]["result"],
+        "hello from the test server"
+    );
+
+    // 2 MB: a bounded result, with the artifact path to follow.
+    let big = &report["big"];
+    assert_eq!(big["is_error"], false, "{big}");
+    assert!(shown(big) <= PER_RESULT, "{} chars shown", shown(big));
+    let whole: String = (1..=70_000)
+        .map(|i| format!("line {i} of the big result\n"))
+        .collect();
+    let artifact = report["big_artifact"].as_str().expect("an artifact path");
+    assert_eq!(std::fs::read_to_string(artifact).unwrap(), whole);
+    let read = &report["read"]["structured"];
+    assert_eq!(read["items"][0]["line"], 69_990);
+    assert_eq!(read["items"][10]["text"], "line 70000 of the big result");
+
+    // Four overlapping results that each fit: together within the turn's budget.
+    let parallel = report["parallel"].as_array().unwrap();
+    let total: usize = parallel.iter().map(shown).sum();
+    assert!(total <= PER_TURN, "{total} chars in one turn");
+    let spilled = parallel
+        .iter()
+        .filter(|r| {
+            r["texts"][0]
+                .as_str()
+                .unwrap()
+                .contains("mcp-proxy: this result was")
+        })
+        .count();
+    assert!(spilled >= 1 && spilled < 4, "{spilled} of 4 spilled");
+
+    // Images pass through.
+    assert_eq!(report["picture"]["types"], serde_json::json!(["image"]));
+
+    // A malformed answer, then a crash mid-call: errors, not hangs.
+    assert!(error_of(&report["garbage"]).contains("malformed"));
+    assert!(error_of(&report["crash"]).contains("exited"));
+    assert!(error_of(&report["after_crash"]).contains("exited"));
+}
+
+#[test]
+fn the_proxy_keeps_an_over_long_message_whole_and_answers_with_its_path() {
+    let briefly = Briefly::new();
+    let server = script("server.py");
+    let report = client(
+        &briefly,
+        "overlong",
+        &[
+            env!("CARGO_BIN_EXE_briefly"),
+            "mcp-proxy",
+            "--max-message-bytes",
+            "100000",
+            "--",
+            python().to_str().unwrap(),
+            server.to_str().unwrap(),
+        ],
+    );
+    let error = error_of(&report["big"]);
+    assert!(error.contains("over --max-message-bytes"), "{error}");
+    let path = error
+        .split("artifact ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .expect("the artifact's path");
+    let message = std::fs::read_to_string(path).unwrap();
+    let message: Value = serde_json::from_str(&message).unwrap();
+    assert!(message["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .ends_with("line 70000 of the big result\n"));
+    // The server goes on: the next call is answered.
+    assert_eq!(report["small"]["texts"][0], "hello from the test server");
+}
+
+#[test]
+fn mcp_proxy_needs_a_server_that_starts() {
+    let briefly = Briefly::new();
+    let output = briefly.run(&["mcp-proxy", "--", "/nonexistent/server"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start the MCP server"));
+}
