@@ -52,7 +52,7 @@ pub struct Spawn {
 /// What running a command came to.
 pub enum Ran {
     /// It ran (to its end, a timeout or a signal): its reduced output.
-    Reduced(Reply),
+    Reduced(Box<Reply>),
     /// It could not be started: the exit code a shell would give, and why.
     NotStarted(i32, String),
 }
@@ -111,11 +111,11 @@ pub fn reply(
         stderr: stderr_value,
     });
     let program = argv[0].rsplit('/').next().unwrap_or(&argv[0]);
-    Ok(Ran::Reduced(Reply {
+    Ok(Ran::Reduced(Box::new(Reply {
         envelope,
         exit_code,
         event: Event::Result(format!("run:{program}")),
-    }))
+    })))
 }
 
 fn names() -> String {

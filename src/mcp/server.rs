@@ -59,7 +59,8 @@ pub fn to_rmcp_tool(tool: &ToolDef) -> Tool {
 /// `isError` when the command or the tool failed.
 pub fn to_result(called: Called) -> CallToolResult {
     match called {
-        Called::Reply(reply, session) => {
+        Called::Reply(called) => {
+            let (reply, session) = *called;
             let text = reply.envelope.to_json();
             reply.record(&session, text.chars().count());
             let structured = serde_json::to_value(&reply.envelope).unwrap_or_default();

@@ -239,7 +239,7 @@ pub fn envelope_schema() -> Value {
 
 /// What a call came to: the command's reply, or why it could not give one.
 pub enum Called {
-    Reply(Reply, Session),
+    Reply(Box<(Reply, Session)>),
     /// The tool failed before any envelope (bad arguments, a missing file, a command
     /// that could not start): the message for the model.
     Failed(String),
@@ -332,7 +332,7 @@ fn dispatch(name: &str, args: &Args, defaults: &Global) -> Result<Called> {
                 &command,
                 &spawn,
             )? {
-                Ran::Reduced(reply) => reply,
+                Ran::Reduced(reply) => *reply,
                 Ran::NotStarted(code, why) => {
                     return Ok(Called::Failed(format!(
                         "cannot run {:?}: {why} (exit code {code})",
@@ -363,7 +363,7 @@ fn dispatch(name: &str, args: &Args, defaults: &Global) -> Result<Called> {
             reduce(&session, tool, args)?
         }
     };
-    Ok(Called::Reply(reply, session))
+    Ok(Called::Reply(Box::new((reply, session))))
 }
 
 /// A reducer tool over its `path` or its inline `text`.
