@@ -195,6 +195,8 @@ fn the_proxy_bounds_results_and_answers_for_a_broken_server() {
     assert!(error_of(&report["garbage"]).contains("malformed"));
     assert!(error_of(&report["crash"]).contains("exited"));
     assert!(error_of(&report["after_crash"]).contains("exited"));
+    let last = &report["read_after_crash"]["structured"];
+    assert_eq!(last["items"][0]["text"], "line 70000 of the big result");
 }
 
 #[test]
@@ -237,4 +239,187 @@ fn mcp_proxy_needs_a_server_that_starts() {
     let output = briefly.run(&["mcp-proxy", "--", "/nonexistent/server"], b"");
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start the MCP server"));
+}
+
+/// A server on pipes, spoken to in raw JSON-RPC lines (for what needs no SDK).
+struct Raw {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Raw {
+    fn start(briefly: &Briefly, args: &[&str]) -> Raw {
+        use std::process::Stdio;
+        let mut child = briefly
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut raw = Raw {
+            child,
+            stdin,
+            stdout,
+        };
+        let init = raw.request(
+            0,
+            "initialize",
+            serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}),
+        );
+        assert!(
+            init["result"]["capabilities"]["tools"].is_object(),
+            "{init}"
+        );
+        raw.send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        raw
+    }
+
+    fn send(&mut self, message: Value) {
+        use std::io::Write;
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request and returns its answer (other messages are skipped).
+    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        use std::io::BufRead;
+        self.send(
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "closed");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
+
+    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        let answer = self.request(
+            id,
+            "tools/call",
+            serde_json::json!({"name": tool, "arguments": arguments}),
+        );
+        answer["result"].clone()
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Characters a raw tool result shows: its texts and its structured content.
+fn raw_shown(result: &Value) -> usize {
+    let texts: usize = result["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|block| block["text"].as_str())
+        .map(|text| text.chars().count())
+        .sum();
+    texts
+        + result
+            .get("structuredContent")
+            .map_or(0, |s| s.to_string().chars().count())
+}
+
+#[test]
+fn context_tokens_at_startup_sets_the_budget_and_a_call_overrides_it() {
+    let briefly = Briefly::new();
+    let mut mcp = Raw::start(&briefly, &["mcp", "--context-tokens", "8192"]);
+    let run = mcp.call(
+        1,
+        "run",
+        serde_json::json!({"command": ["seq", "1", "100000"]}),
+    );
+    let artifact = run["structuredContent"]["artifact_path"]
+        .as_str()
+        .expect("an artifact")
+        .to_string();
+    let read = mcp.call(2, "read", serde_json::json!({"artifact": artifact}));
+    let text = read["content"][0]["text"].as_str().unwrap();
+    check_invariants(&read["structuredContent"], text.chars().count(), 8_000);
+    assert!(text.chars().count() > 4_000, "the budget is used");
+    let wider = mcp.call(
+        3,
+        "read",
+        serde_json::json!({"artifact": artifact, "context_tokens": 65536}),
+    );
+    let text = wider["content"][0]["text"].as_str().unwrap();
+    check_invariants(&wider["structuredContent"], text.chars().count(), 39_321);
+    assert!(text.chars().count() > 8_000, "the call's window wins");
+}
+
+#[test]
+fn the_proxy_bounds_a_wrapped_briefly_and_renames_its_own_tools() {
+    let briefly = Briefly::new();
+    let inner = env!("CARGO_BIN_EXE_briefly");
+    let mut proxy = Raw::start(
+        &briefly,
+        &[
+            "mcp-proxy",
+            "--context-tokens",
+            "8192",
+            "--",
+            inner,
+            "mcp",
+            "--context-tokens",
+            "200000",
+        ],
+    );
+    let list = proxy.request(1, "tools/list", serde_json::json!({}));
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    // The server has `read` and `page` of its own: the proxy's are renamed.
+    for name in ["run", "read", "page", "briefly_read", "briefly_page"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    let run = proxy.call(
+        2,
+        "run",
+        serde_json::json!({"command": ["seq", "1", "100000"]}),
+    );
+    let artifact = run["structuredContent"]["artifact_path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The inner read answers up to 100,000 chars; the proxy holds it to 8,000.
+    let read = proxy.call(3, "read", serde_json::json!({"artifact": artifact}));
+    assert!(raw_shown(&read) <= 8_000, "{} chars", raw_shown(&read));
+    let stub = read["content"][0]["text"].as_str().unwrap();
+    assert!(stub.contains("call the `briefly_read` tool"), "{stub}");
+    // Its structured content is cut to fit, still an envelope, kept whole apart.
+    assert_eq!(read["structuredContent"]["source"], "read");
+    let note = read["content"][1]["text"].as_str().unwrap();
+    assert!(note.contains("structuredContent was cut to fit"), "{note}");
+    let spilled = stub
+        .split("\"artifact\": \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap();
+    // The proxy's own read, on the artifact of the spilled text.
+    let own = proxy.call(
+        4,
+        "briefly_read",
+        serde_json::json!({"artifact": spilled, "offset": 1}),
+    );
+    assert_eq!(own["isError"], false, "{own}");
+    let text = own["content"][0]["text"].as_str().unwrap();
+    check_invariants(&own["structuredContent"], text.chars().count(), 8_000);
+    assert!(own["structuredContent"]["items"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("{\"ok\":true,\"source\":\"read\""));
 }

@@ -70,6 +70,8 @@ struct State {
     page_renamed: bool,
     /// Why the server can no longer answer, once it cannot.
     gone: Option<String>,
+    /// The client closed its side: the server's exit is expected, not news.
+    closing: bool,
 }
 
 struct Pending {
@@ -147,9 +149,11 @@ impl Shared {
             state.gone = Some(why.clone());
             state.calls_outstanding = 0;
             state.turn_used_chars = 0;
+            if !state.closing {
+                eprintln!("briefly mcp-proxy: {why}");
+            }
             state.pending.drain().map(|(_, p)| p).collect()
         };
-        eprintln!("briefly mcp-proxy: {why}");
         for request in pending {
             self.send_error(
                 request.id,
@@ -220,6 +224,7 @@ async fn proxy(
     .await;
 
     // The client is done: close the server's input, give it time to exit, then end it.
+    shared.state().closing = true;
     let _ = child_writer.await;
     let mut exited = exited;
     let waited = tokio::time::timeout(EXIT_GRACE, exited.wait_for(Option::is_some))
@@ -302,6 +307,30 @@ async fn from_client(
         };
         let method = message.get("method").and_then(Value::as_str);
         let id = message.get("id").filter(|_| method.is_some()).cloned();
+        // The proxy's own tools answer here, even once the server is gone: its
+        // artifacts can still be read.
+        if let (Some("tools/call"), Some(id)) = (method, &id) {
+            let tool = message["params"]["name"].as_str().unwrap_or_default();
+            let own = {
+                let state = shared.state();
+                if tool == state.read_name() {
+                    Some(ArtifactTool::Read)
+                } else if tool == state.page_name() {
+                    Some(ArtifactTool::Page)
+                } else {
+                    None
+                }
+            };
+            if let Some(which) = own {
+                shared.state().calls_outstanding += 1;
+                let args = message["params"]["arguments"]
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default();
+                tokio::spawn(answer_here(shared.clone(), id.clone(), which, args));
+                continue;
+            }
+        }
         let gone = shared.state().gone.clone();
         if let Some(why) = gone {
             if let Some(id) = id {
@@ -311,36 +340,15 @@ async fn from_client(
         }
         match (method, id) {
             (Some("tools/call"), Some(id)) => {
-                let tool = message["params"]["name"].as_str().unwrap_or_default();
-                let own = {
-                    let mut state = shared.state();
-                    let own = if tool == state.read_name() {
-                        Some(ArtifactTool::Read)
-                    } else if tool == state.page_name() {
-                        Some(ArtifactTool::Page)
-                    } else {
-                        None
-                    };
-                    state.calls_outstanding += 1;
-                    if own.is_none() {
-                        state.pending.insert(
-                            id.to_string(),
-                            Pending {
-                                id: id.clone(),
-                                method: "tools/call".into(),
-                            },
-                        );
-                    }
-                    own
-                };
-                if let Some(which) = own {
-                    let args = message["params"]["arguments"]
-                        .as_object()
-                        .cloned()
-                        .unwrap_or_default();
-                    tokio::spawn(answer_here(shared.clone(), id, which, args));
-                    continue;
-                }
+                let mut state = shared.state();
+                state.calls_outstanding += 1;
+                state.pending.insert(
+                    id.to_string(),
+                    Pending {
+                        id,
+                        method: "tools/call".into(),
+                    },
+                );
             }
             (Some(method), Some(id)) => {
                 shared.state().pending.insert(
@@ -701,4 +709,91 @@ fn text_chars(result: &Value) -> usize {
 
 fn json_chars(value: &Value) -> usize {
     serde_json::to_string(value).map_or(0, |s| s.chars().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn shared(artifacts: &std::path::Path) -> Shared {
+        let dir = artifacts.to_str().unwrap();
+        let cli = crate::cli::Cli::parse_from(["briefly", "--artifact-dir", dir, "budget"]);
+        let (to_client, _) = mpsc::channel(1);
+        Shared {
+            state: Mutex::new(State::default()),
+            to_client,
+            budget: Session::new(cli.global.clone()).unwrap().budget,
+            defaults: cli.global,
+            server_argv: vec!["server".into()],
+        }
+    }
+
+    #[test]
+    fn an_oversized_result_is_spilled_its_image_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir.path().join("artifacts"));
+        let text: String = (1..=5_000).map(|i| format!("line {i}\n")).collect();
+        let image = json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"});
+        let mut result = json!({
+            "content": [{"type": "text", "text": text}, image],
+            "structuredContent": {"result": text},
+            "isError": false
+        });
+        let allowance = shared.budget.per_result_chars;
+        let shown = stage_result(&shared, &mut result, allowance);
+        assert!(shown <= allowance, "{shown} > {allowance}");
+        assert_eq!(shown, text_chars(&result));
+        assert_eq!(result["content"][1], image);
+        assert_eq!(result["isError"], false);
+        let stub = result["content"][0]["text"].as_str().unwrap();
+        let path = stub
+            .split("\"artifact\": \"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(path).unwrap(), text);
+        // Structured content stays the shape it was, cut, and is kept whole apart.
+        assert!(result["structuredContent"]["result"].is_string());
+        let note = result["content"][2]["text"].as_str().unwrap();
+        let kept = note
+            .split("artifact ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let whole: Value = serde_json::from_slice(&std::fs::read(kept).unwrap()).unwrap();
+        assert_eq!(whole["result"], text);
+    }
+
+    #[test]
+    fn a_result_that_fits_is_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir.path().join("artifacts"));
+        let original =
+            json!({"content": [{"type": "text", "text": "small"}], "structuredContent": {"n": 1}});
+        let mut result = original.clone();
+        assert_eq!(stage_result(&shared, &mut result, 1_000), 5 + 7);
+        assert_eq!(result, original);
+        assert!(shared.state().pending.is_empty());
+    }
+
+    #[test]
+    fn overlapping_calls_share_the_turn() {
+        let budget = Budget::default();
+        let mut state = State {
+            calls_outstanding: 3,
+            ..State::default()
+        };
+        assert_eq!(state.allowance(&budget), budget.per_result_chars);
+        state.answered(30_000);
+        assert_eq!(state.allowance(&budget), budget.per_turn_chars - 30_000);
+        state.answered(9_000);
+        assert_eq!(state.allowance(&budget), MIN_RESULT_CHARS, "the floor");
+        state.answered(1_000);
+        // None outstanding: the turn is over.
+        assert_eq!(state.turn_used_chars, 0);
+        assert_eq!(state.allowance(&budget), budget.per_result_chars);
+    }
 }

@@ -106,6 +106,9 @@ async def proxy(session, report):
     report["garbage"] = await call(session, "garbage", {})
     report["crash"] = await call(session, "crash", {})
     report["after_crash"] = await call(session, "small", {})
+    # The proxy's own tools still read what was kept.
+    if artifact:
+        report["read_after_crash"] = await call(session, "read", {"artifact": artifact, "offset": 70000})
 
 
 async def overlong(session, report):
