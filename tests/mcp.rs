@@ -188,6 +188,14 @@ fn the_proxy_bounds_results_and_answers_for_a_broken_server() {
         .count();
     assert!((1..4).contains(&spilled), "{spilled} of 4 spilled");
 
+    // Notifications and requests pass both ways.
+    assert_eq!(report["chatty"]["texts"][0], "roots: file:///work/project");
+    assert_eq!(report["logs"], serde_json::json!(["chatty is working"]));
+    assert_eq!(
+        report["progress"],
+        serde_json::json!([[1.0, 2.0, "half way"]])
+    );
+
     // Images pass through.
     assert_eq!(report["picture"]["types"], serde_json::json!(["image"]));
 
@@ -234,11 +242,76 @@ fn the_proxy_keeps_an_over_long_message_whole_and_answers_with_its_path() {
 }
 
 #[test]
-fn mcp_proxy_needs_a_server_that_starts() {
+fn mcp_proxy_needs_a_server_that_starts_and_room_for_a_message() {
     let briefly = Briefly::new();
     let output = briefly.run(&["mcp-proxy", "--", "/nonexistent/server"], b"");
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start the MCP server"));
+    let output = briefly.run(
+        &["mcp-proxy", "--max-message-bytes", "10", "--", "cat"],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("too small"));
+}
+
+#[test]
+fn run_takes_a_reducer_a_directory_and_a_timeout_and_the_reducers_take_their_options() {
+    let briefly = Briefly::new();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("marker.txt"), "x").unwrap();
+    let mut mcp = Raw::start(&briefly, &["mcp"]);
+    let run = mcp.call(
+        1,
+        "run",
+        serde_json::json!({"command": ["ls"], "cwd": dir.path(), "reducer": "spill"}),
+    );
+    assert_eq!(run["structuredContent"]["source"], "spill");
+    assert!(run["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("marker.txt"));
+    let slow = mcp.call(
+        2,
+        "run",
+        serde_json::json!({"command": ["sleep", "30"], "timeout": "200ms"}),
+    );
+    assert_eq!(slow["isError"], true);
+    assert_eq!(slow["structuredContent"]["exit_code"], 124);
+    let nowhere = mcp.call(
+        3,
+        "run",
+        serde_json::json!({"command": ["ls"], "cwd": "/nonexistent"}),
+    );
+    assert_eq!(nowhere["isError"], true);
+    assert!(nowhere["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("not a directory"));
+
+    let patch = dir.path().join("change.patch");
+    std::fs::write(
+        &patch,
+        "diff --git a/a.rs b/a.rs\n--- a/a.rs\n+++ b/a.rs\n@@ -1 +1 @@\n-old\n+new\n",
+    )
+    .unwrap();
+    let diff = mcp.call(
+        4,
+        "diff",
+        serde_json::json!({"path": patch, "stat_only": true}),
+    );
+    let envelope = &diff["structuredContent"];
+    assert_eq!(envelope["source"], "diff");
+    assert_eq!(envelope["items"][0]["path"], "a.rs");
+    assert!(envelope["items"][0].get("patch").is_none(), "stat only");
+    let both = mcp.call(5, "text", serde_json::json!({"path": patch, "text": "x"}));
+    assert_eq!(both["isError"], true);
+    let unknown = mcp.request(
+        6,
+        "tools/call",
+        serde_json::json!({"name": "nope", "arguments": {}}),
+    );
+    assert_eq!(unknown["error"]["code"], -32602);
 }
 
 /// A server on pipes, spoken to in raw JSON-RPC lines (for what needs no SDK).

@@ -13,6 +13,7 @@ import sys
 import time
 
 import anyio
+import mcp_types as types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 # Generous: a hang fails the test instead of stalling CI; speed is measured elsewhere.
@@ -23,11 +24,13 @@ def texts(result):
     return [block.text for block in result.content if block.type == "text"]
 
 
-async def call(session, name, arguments):
+async def call(session, name, arguments, progress=None):
     """The result as a dict, or the error the client raised."""
     started = time.monotonic()
     try:
-        result = await session.call_tool(name, arguments, read_timeout_seconds=CALL_TIMEOUT)
+        result = await session.call_tool(
+            name, arguments, read_timeout_seconds=CALL_TIMEOUT, progress_callback=progress
+        )
     except Exception as e:  # the test checks which calls must fail
         return {"error": str(e), "seconds": time.monotonic() - started}
     return {
@@ -102,6 +105,16 @@ async def proxy(session, report):
         for _ in range(4):
             group.start_soon(one)
     report["parallel"] = parallel
+    # Notifications and requests both ways: a log message and progress from the server,
+    # the server asking the client for its roots.
+    progress = []
+
+    async def on_progress(done, total, message):
+        progress.append([done, total, message])
+
+    report["chatty"] = await call(session, "chatty", {}, progress=on_progress)
+    report["progress"] = progress
+    report["logs"] = LOGS
     report["picture"] = await call(session, "picture", {})
     report["garbage"] = await call(session, "garbage", {})
     report["crash"] = await call(session, "crash", {})
@@ -117,12 +130,25 @@ async def overlong(session, report):
     report["small"] = await call(session, "small", {})
 
 
+LOGS = []
+
+
+async def on_log(params):
+    LOGS.append(params.data)
+
+
+async def on_list_roots(context):
+    return types.ListRootsResult(roots=[types.Root(uri="file:///work/project", name="project")])
+
+
 async def main():
     scenario, command = sys.argv[1], sys.argv[2:]
     params = StdioServerParameters(command=command[0], args=command[1:], env=None)
     report = {}
     async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(
+            read, write, logging_callback=on_log, list_roots_callback=on_list_roots
+        ) as session:
             init = await session.initialize()
             report["server"] = init.server_info.name
             tools = await session.list_tools()

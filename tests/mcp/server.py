@@ -7,10 +7,16 @@ Its tools return a small text, a large text (structured too, as MCPServer makes 
 import base64
 import os
 import sys
+import warnings
 
 import anyio
+from mcp import MCPDeprecationWarning
 from mcp.server import stdio
 from mcp.server.mcpserver import Context, Image, MCPServer
+
+# Logging and roots are 2025-era features the SDK now marks deprecated; the proxy must
+# still pass them through, so the test uses them without the noise.
+warnings.simplefilter("ignore", MCPDeprecationWarning)
 
 server = MCPServer("briefly-test-server")
 
@@ -40,6 +46,15 @@ async def medium(lines: int, together: int) -> str:
         all_arrived.set()
     await all_arrived.wait()
     return "".join(f"line {i} of a medium result\n" for i in range(1, lines + 1))
+
+
+@server.tool()
+async def chatty(ctx: Context) -> str:
+    """Logs, reports progress and asks the client for its roots before answering."""
+    await ctx.info("chatty is working")
+    await ctx.report_progress(1, 2, "half way")
+    roots = await ctx.session.list_roots()
+    return "roots: " + ", ".join(str(root.uri) for root in roots.roots)
 
 
 @server.tool()
