@@ -496,3 +496,55 @@ fn the_proxy_bounds_a_wrapped_briefly_and_renames_its_own_tools() {
         .unwrap()
         .starts_with("{\"ok\":true,\"source\":\"read\""));
 }
+
+#[test]
+fn a_cancelled_run_ends_the_command() {
+    let briefly = Briefly::new();
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let mut mcp = Raw::start(&briefly, &["mcp"]);
+    let script = format!("echo $$ > {}; exec sleep 60", pid_file.display());
+    mcp.send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "run", "arguments": {"command": ["sh", "-c", script]}}}),
+    );
+    // Generous deadlines: these wait for events, they do not time anything.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+        {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the command never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    mcp.send(
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 1, "reason": "the user gave up"}}),
+    );
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    while running() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the command was not ended"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // The server goes on.
+    let after = mcp.call(2, "text", serde_json::json!({"text": "still here\n"}));
+    assert_eq!(after["isError"], false);
+}

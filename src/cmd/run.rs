@@ -47,6 +47,9 @@ pub struct Spawn {
     pub detached: bool,
     /// Run it in this directory.
     pub cwd: Option<std::path::PathBuf>,
+    /// When cancelled, the command's process group gets SIGTERM (then SIGKILL), as on
+    /// a timeout: a client gave up on the call.
+    pub cancel: Option<tokio_util::sync::CancellationToken>,
 }
 
 /// What running a command came to.
@@ -184,6 +187,8 @@ async fn drive(
     // detached run (a server's) must leave SIGTERM and SIGINT as they were.
     let mut sigterm = Signal::new(!spawn.detached, SignalKind::terminate())?;
     let mut sigint = Signal::new(!spawn.detached, SignalKind::interrupt())?;
+    let cancel = spawn.cancel.clone().unwrap_or_default();
+    let mut cancelled = false;
     let never = || tokio::time::Instant::now() + Duration::from_secs(86_400 * 365);
 
     // Until the command has exited and its pipes are closed; after a SIGKILL, once it has
@@ -211,6 +216,11 @@ async fn drive(
                 kill_at = None;
                 killed = true;
             },
+            _ = cancel.cancelled(), if !cancelled => {
+                cancelled = true;
+                signal_group(pgid, libc::SIGTERM);
+                kill_at = Some(tokio::time::Instant::now() + KILL_GRACE);
+            },
             _ = sigint.recv(), if interrupted.is_none() => {
                 interrupted = Some(libc::SIGINT);
                 signal_group(pgid, libc::SIGINT);
@@ -231,6 +241,9 @@ async fn drive(
             "timed out after {}: the command's process group was killed; its output so far is reduced here",
             humantime::format_duration(timeout.unwrap_or_default())
         ));
+    }
+    if cancelled {
+        warnings.push("the call was cancelled: the command's process group was ended".into());
     }
     if let Some(signal) = interrupted {
         warnings.push(format!(

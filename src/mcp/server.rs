@@ -105,15 +105,18 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let args = request.arguments.unwrap_or_default();
         let defaults = self.defaults.clone();
         // A call may run a command for minutes: off the thread that serves the others.
-        let called = tokio::task::spawn_blocking(move || tools::call(&name, &args, &defaults))
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("the tool panicked: {e}"), None))?;
+        // A cancelled call ends the command it runs.
+        let cancel = Some(context.ct.clone());
+        let called =
+            tokio::task::spawn_blocking(move || tools::call(&name, &args, &defaults, cancel))
+                .await
+                .map_err(|e| ErrorData::internal_error(format!("the tool panicked: {e}"), None))?;
         match called {
             Some(called) => Ok(to_result(called).into()),
             None => Err(ErrorData::invalid_params(

@@ -247,10 +247,10 @@ pub enum Called {
 
 /// Calls the tool `name` with `args`, under `defaults` for whatever the call does not
 /// set. `None` when there is no such tool. Blocking: it may run a command.
-pub fn call(name: &str, args: &Args, defaults: &Global) -> Option<Called> {
+pub fn call(name: &str, args: &Args, defaults: &Global, cancel: Cancel) -> Option<Called> {
     let known = all().into_iter().find(|tool| tool.name == name)?;
     Some(
-        match check_arguments(&known, args).and_then(|()| dispatch(name, args, defaults)) {
+        match check_arguments(&known, args).and_then(|()| dispatch(name, args, defaults, cancel)) {
             Ok(called) => called,
             Err(e) => Called::Failed(format!("{e:#}")),
         },
@@ -263,7 +263,7 @@ pub fn call_artifact_tool(which: ArtifactTool, args: &Args, defaults: &Global) -
         ArtifactTool::Read => (read_tool("read"), "read"),
         ArtifactTool::Page => (page_tool("page"), "page"),
     };
-    match check_arguments(&tool, args).and_then(|()| dispatch(name, args, defaults)) {
+    match check_arguments(&tool, args).and_then(|()| dispatch(name, args, defaults, None)) {
         Ok(called) => called,
         Err(e) => Called::Failed(format!("{e:#}")),
     }
@@ -306,7 +306,10 @@ fn check_arguments(tool: &ToolDef, args: &Args) -> Result<()> {
     Ok(())
 }
 
-fn dispatch(name: &str, args: &Args, defaults: &Global) -> Result<Called> {
+/// Cancelled when the client gives up on the call (a command run is then ended).
+pub type Cancel = Option<tokio_util::sync::CancellationToken>;
+
+fn dispatch(name: &str, args: &Args, defaults: &Global, cancel: Cancel) -> Result<Called> {
     let session = session_for(defaults, args)?;
     let reply = match name {
         "run" => {
@@ -317,6 +320,7 @@ fn dispatch(name: &str, args: &Args, defaults: &Global) -> Result<Called> {
             let spawn = Spawn {
                 detached: true,
                 cwd: string(args, "cwd")?.map(PathBuf::from),
+                cancel,
             };
             if let Some(dir) = &spawn.cwd {
                 if !dir.is_dir() {
