@@ -1,0 +1,162 @@
+//! Bounded excerpts of long text (tracebacks, captured output) that keep the decisive
+//! lines wherever they are, not just the head.
+
+use briefly_core::cut_str;
+use std::collections::VecDeque;
+
+/// Longest line kept in an excerpt, in characters.
+pub const MAX_LINE_CHARS: usize = 240;
+
+/// Collects the lines of one block in bounded memory: the first `head` lines, up to
+/// `marked` lines the caller marks as decisive, and the last `tail` lines; the rest is
+/// counted, and shown as `… N lines …` where it was left out.
+#[derive(Debug, Clone)]
+pub struct Excerpt {
+    head: usize,
+    marked: usize,
+    tail: usize,
+    kept: Vec<(u64, String)>,
+    marked_kept: usize,
+    last: VecDeque<(u64, String)>,
+    lines: u64,
+}
+
+impl Excerpt {
+    /// An empty excerpt keeping `head` first lines, `marked` decisive lines and `tail` last lines.
+    pub fn new(head: usize, marked: usize, tail: usize) -> Self {
+        Excerpt {
+            head,
+            marked,
+            tail,
+            kept: Vec::new(),
+            marked_kept: 0,
+            last: VecDeque::new(),
+            lines: 0,
+        }
+    }
+
+    /// Adds one line; `decisive` lines are kept (up to the cap) wherever they fall.
+    pub fn push(&mut self, line: &str, decisive: bool) {
+        let index = self.lines;
+        self.lines += 1;
+        if (index as usize) < self.head {
+            self.kept.push((index, cut_line(line)));
+        } else if decisive && self.marked_kept < self.marked {
+            self.marked_kept += 1;
+            self.kept.push((index, cut_line(line)));
+        } else if self.tail > 0 {
+            if self.last.len() == self.tail {
+                self.last.pop_front();
+            }
+            self.last.push_back((index, cut_line(line)));
+        }
+    }
+
+    /// Lines pushed.
+    pub fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    /// True when nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.lines == 0
+    }
+
+    /// The excerpt as text, with `… N lines …` where lines were left out.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let mut next = 0u64;
+        let kept = self.kept.iter().chain(self.last.iter());
+        for (index, line) in kept {
+            if *index < next {
+                continue;
+            }
+            if *index > next {
+                out.push_str(&format!("… {} lines …\n", index - next));
+            }
+            out.push_str(line);
+            out.push('\n');
+            next = index + 1;
+        }
+        if self.lines > next {
+            out.push_str(&format!("… {} lines …\n", self.lines - next));
+        }
+        while out.ends_with('\n') {
+            out.pop();
+        }
+        out
+    }
+}
+
+fn cut_line(line: &str) -> String {
+    cut_str(line.trim_end(), MAX_LINE_CHARS).into_owned()
+}
+
+/// `text` without ANSI escape sequences (CSI `ESC [ … letter` and OSC `ESC ] … BEL`),
+/// written into `out`; borrowed unchanged when it has none.
+pub fn strip_ansi<'a>(text: &'a str, out: &'a mut String) -> &'a str {
+    if !text.as_bytes().contains(&0x1b) {
+        return text;
+    }
+    out.clear();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('[') => {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                while let Some(c) = chars.next() {
+                    if c == '\x07' || (c == '\x1b' && chars.peek() == Some(&'\\')) {
+                        chars.next_if_eq(&'\\');
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_head_marked_and_tail_with_gaps_counted() {
+        let mut excerpt = Excerpt::new(1, 2, 2);
+        for i in 0..100 {
+            excerpt.push(&format!("line {i}"), i == 50 || i == 60 || i == 70);
+        }
+        assert_eq!(
+            excerpt.text(),
+            "line 0\n… 49 lines …\nline 50\n… 9 lines …\nline 60\n… 37 lines …\nline 98\nline 99"
+        );
+    }
+
+    #[test]
+    fn short_blocks_are_whole() {
+        let mut excerpt = Excerpt::new(2, 2, 2);
+        ["a", "b", "c"].iter().for_each(|l| excerpt.push(l, false));
+        assert_eq!(excerpt.text(), "a\nb\nc");
+    }
+
+    #[test]
+    fn strips_colour() {
+        let mut scratch = String::new();
+        assert_eq!(
+            strip_ansi("\x1b[31mFAILED\x1b[0m a.py::\x1b[1mt\x1b[0m", &mut scratch),
+            "FAILED a.py::t"
+        );
+        assert_eq!(strip_ansi("plain", &mut scratch), "plain");
+    }
+}
