@@ -696,7 +696,10 @@ impl Reducer for Pytest {
                 ));
             }
         }
+        // `no tests ran` (exit 5) is not a pass.
+        let ran_any = stats.counts.as_ref().is_some_and(|c| !c.is_empty());
         let ok = stats.counts_known
+            && ran_any
             && count("failed") == 0
             && count("errors") == 0
             && reports == 0
