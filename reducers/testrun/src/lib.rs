@@ -33,3 +33,105 @@ impl From<TestRunError> for String {
         error.to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Every reducer over real runner output (trimmed), fed in chunks of 1, 7 and 8192
+    //! bytes: the same envelope each time, within the budget.
+    use super::*;
+    use briefly_core::testkit::reduce_all_chunkings;
+    use briefly_core::RunConfig;
+    use serde_json::Value;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn config(name: &str) -> RunConfig {
+        RunConfig::new(name)
+    }
+
+    fn item(envelope: &briefly_core::Envelope, i: usize) -> &Value {
+        &envelope.items[i]
+    }
+
+    #[test]
+    fn pytest_colour_verbose() {
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            &fixture("pytest-color-v.txt"),
+            &config("pytest"),
+        );
+        assert!(
+            envelope
+                .summary
+                .starts_with("2 failed, 1 passed, 1 error in "),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.total_items, 3);
+        assert_eq!(item(&envelope, 0)["phase"], "setup");
+        assert_eq!(item(&envelope, 0)["exception"], "RuntimeError");
+        assert_eq!(item(&envelope, 1)["nodeid"], "test_small.py::test_fail");
+        assert_eq!(item(&envelope, 2)["exception"], "KeyError");
+        assert!(!envelope.ok);
+    }
+
+    #[test]
+    fn pytest_junit() {
+        let envelope = reduce_all_chunkings(
+            || Junit::new(PytestOptions::default()).unwrap(),
+            &fixture("pytest-junit.xml"),
+            &config("pytest"),
+        );
+        assert!(
+            envelope
+                .summary
+                .starts_with("JUnit report: 2 failed, 1 passed, 1 error in "),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.total_items, 3);
+        let fail = envelope
+            .items
+            .iter()
+            .find(|i| i["nodeid"] == "test_small::test_fail")
+            .unwrap();
+        assert!(fail["captured"].as_str().unwrap().contains("about to fail"));
+    }
+
+    #[test]
+    fn cargo_text_nextest_json_and_rustc() {
+        let run = |name: &str| {
+            reduce_all_chunkings(
+                || CargoTest::new(CargoTestOptions::default()).unwrap(),
+                &fixture(name),
+                &config("cargo-test"),
+            )
+        };
+        let text = run("cargo-test.txt");
+        assert!(text.summary.starts_with("198 passed; 4 failed; 0 ignored"));
+        let nextest = run("nextest.txt");
+        assert!(nextest
+            .summary
+            .starts_with("200 tests run: 197 passed; 3 failed"));
+        assert_eq!(nextest.total_items, 3);
+        let json = run("nextest-libtest.json");
+        assert!(json.summary.starts_with("197 passed; 3 failed"));
+        assert_eq!(item(&json, 0)["left"], "34");
+        let rustc = run("rustc-error.txt");
+        assert!(rustc.summary.starts_with("build failed: 1 error (1 E0308)"));
+        assert_eq!(item(&rustc, 0)["location"], "a/src/lib.rs:2:5");
+        assert!(!rustc.ok);
+    }
+
+    #[test]
+    fn counts_lines() {
+        let (counts, duration) = parse_counts("3 failed, 1 passed, 2 errors in 0.10s").unwrap();
+        assert_eq!(counts["errors"], 2);
+        assert_eq!(duration, "0.10s");
+        assert!(parse_counts("no tests ran in 0.01s").unwrap().0.is_empty());
+        assert!(parse_counts("we ran 3 failed tests in 1s").is_none());
+    }
+}
