@@ -437,23 +437,24 @@ fn cargo(dir: &Path, args: &[&str]) -> Output {
     cargo_command(dir, args).output().unwrap()
 }
 
-/// stdout then stderr, as `2>&1` would interleave them closely enough for these checks.
+/// Runs cargo as [`cargo_command`] does, its stderr into its stdout, as `cargo … 2>&1 |` does.
 fn merged(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<u8> {
-    let mut command = cargo_command(dir, &[]);
-    let shell = format!("exec \"$0\" \"$@\" 2>&1");
-    let program = command.get_program().to_owned();
-    let mut shell_command = Command::new("sh");
-    shell_command.arg("-c").arg(shell).arg(program).args(args);
-    for (key, value) in command.get_envs() {
+    let cargo = cargo_command(dir, &[]);
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(r#"exec "$0" "$@" 2>&1"#)
+        .arg(cargo.get_program())
+        .args(args)
+        .current_dir(dir);
+    for (key, value) in cargo.get_envs() {
         match value {
-            Some(value) => shell_command.env(key, value),
-            None => shell_command.env_remove(key),
+            Some(value) => shell.env(key, value),
+            None => shell.env_remove(key),
         };
     }
-    for (key, value) in env {
-        shell_command.env(key, value);
-    }
-    shell_command.current_dir(dir).output().unwrap().stdout
+    shell.envs(env.iter().copied());
+    shell.output().unwrap().stdout
 }
 
 fn check_demo_failures(envelope: &Value, printed: &str) {
@@ -727,4 +728,28 @@ fn cargo_test_lines_option_and_a_crashed_binary() {
         "{summary}"
     );
     assert_eq!(envelope["ok"], false);
+}
+
+#[test]
+fn pytest_without_reports_names_the_failures_from_verbose_progress() {
+    let project = tempfile::tempdir().unwrap();
+    let mut failing = big_pytest_project(project.path());
+    failing.sort();
+    let b = Briefly::new();
+    for args in [
+        &["-v", "--tb=no", "-rN"][..],
+        &["-v", "--tb=no", "-rN", "-n", "2"],
+    ] {
+        let output = pytest(project.path(), args);
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(
+            summary.starts_with("37 failed, 123 passed in "),
+            "{summary}"
+        );
+        let mut failed = names(&envelope, "failed");
+        failed.sort();
+        assert_eq!(failed, failing, "{args:?}");
+        assert_eq!(envelope["total_items"], 37);
+    }
 }

@@ -12,7 +12,7 @@
 use crate::excerpt::{strip_ansi, Excerpt};
 use crate::pytest::by_count;
 use crate::rank::Ranker;
-use crate::TestRunError;
+use crate::{remember, tally, TestRunError};
 use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -21,7 +21,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// Test binaries listed in `stats.binaries`.
 pub const MAX_BINARIES: usize = 500;
 /// Names listed in `stats.failed`.
-pub const MAX_NAMES: usize = 500;
+pub const MAX_NAMES: usize = 100;
+/// Names of failed tests held per binary until its result, for those without a report.
+pub const MAX_PENDING_NAMES: usize = 10_000;
 /// Warnings held to list when nothing worse turns up.
 pub const MAX_HELD_WARNINGS: usize = 200;
 
@@ -104,6 +106,9 @@ pub struct CargoStats {
     pub binaries: Vec<BinaryResult>,
     /// Names of the failing tests (the first [`MAX_NAMES`]).
     pub failed: Vec<String>,
+    /// Failing tests left out of `failed` past [`MAX_NAMES`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub names_left_out: u64,
     /// Compile errors by code (or message, when they have none).
     pub errors_by_code: BTreeMap<String, u64>,
     /// Compiler warnings by lint (or message shape).
@@ -113,6 +118,10 @@ pub struct CargoStats {
     /// Lines cargo or nextest printed about the run as a whole (`could not compile …`, `N tests were not run …`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A test's failure report, as read so far: its captured output, its panic.
@@ -174,8 +183,9 @@ impl Failure {
             self.detail.push(line, own);
             return;
         }
-        let decisive =
-            briefly_severity::classify(line).is_some_and(|s| s >= briefly_severity::Severity::Warn);
+        let decisive = self.captured.wants_marked()
+            && briefly_severity::classify(line)
+                .is_some_and(|s| s >= briefly_severity::Severity::Warn);
         self.captured.push(line, decisive);
     }
 
@@ -331,10 +341,13 @@ pub struct CargoTest {
     totals: Map<String, Value>,
     any_result: bool,
     without_result: Vec<String>,
+    binaries_without_result: u64,
     nextest_summary: Option<Map<String, Value>>,
     nextest_done: bool,
     failure: Option<Failure>,
     failed_names: Vec<String>,
+    /// Failing tests reported (items made), all of them.
+    failures: u64,
     reported: HashSet<String>,
     /// Names marked FAILED in the binary running now, to report those without a report.
     pending_names: Vec<String>,
@@ -366,10 +379,12 @@ impl CargoTest {
             totals: Map::new(),
             any_result: false,
             without_result: Vec::new(),
+            binaries_without_result: 0,
             nextest_summary: None,
             nextest_done: false,
             failure: None,
             failed_names: Vec::new(),
+            failures: 0,
             reported: HashSet::new(),
             pending_names: Vec::new(),
             diagnostic: None,
@@ -418,11 +433,10 @@ impl CargoTest {
     fn end_binary(&mut self, out: &mut dyn Emit<CargoItem>) {
         self.close_failure(out);
         // Tests marked FAILED with no report of their own still get an item.
+        // (`emit_failure` skips those that had one.)
         for name in std::mem::take(&mut self.pending_names) {
-            if !self.reported.contains(&name) {
-                let failure = Failure::new(&name, self.binary_name(), self.options.lines);
-                self.emit_failure(failure, out);
-            }
+            let failure = Failure::new(&name, self.binary_name(), self.options.lines);
+            self.emit_failure(failure, out);
         }
         if std::mem::take(&mut self.current_open) {
             let has_result = self
@@ -433,7 +447,10 @@ impl CargoTest {
                 let name = self
                     .binary_name()
                     .unwrap_or_else(|| format!("binary {}", self.binaries_seen));
-                self.without_result.push(name);
+                if self.without_result.len() < MAX_BINARIES {
+                    self.without_result.push(name);
+                }
+                self.binaries_without_result += 1;
             }
         }
         self.current_has_result = false;
@@ -468,10 +485,10 @@ impl CargoTest {
             failure.binary.as_deref().unwrap_or(""),
             failure.name
         );
-        if !self.reported.insert(key) {
+        if !remember(&mut self.reported, &key) {
             return;
         }
-        self.reported.insert(failure.name.clone());
+        self.failures += 1;
         if self.failed_names.len() < MAX_NAMES {
             self.failed_names.push(failure.name.clone());
         }
@@ -495,7 +512,7 @@ impl CargoTest {
         };
         if diagnostic.error {
             let key = diagnostic.code.unwrap_or(shape);
-            *self.stats.errors_by_code.entry(key.clone()).or_default() += 1;
+            tally(&mut self.stats.errors_by_code, &key);
             let rank = self.ranker.rank(0, &key);
             out.emit(rank, item);
             return;
@@ -510,7 +527,7 @@ impl CargoTest {
             None => self.lint_of_shape.get(&shape).cloned().unwrap_or(shape),
         };
         self.stats.warnings += 1;
-        *self.stats.warnings_by_lint.entry(lint.clone()).or_default() += 1;
+        tally(&mut self.stats.warnings_by_lint, &lint);
         if self.options.warnings {
             let rank = self.ranker.rank(3, &lint);
             out.emit(rank, item);
@@ -607,7 +624,7 @@ impl CargoTest {
             Mode::FailureList => {
                 if let Some(name) = line.strip_prefix("    ").filter(|n| !n.contains(' ')) {
                     if !self.pending_names.iter().any(|n| n == name)
-                        && self.pending_names.len() < MAX_NAMES
+                        && self.pending_names.len() < MAX_PENDING_NAMES
                     {
                         self.pending_names.push(name.to_string());
                     }
@@ -683,7 +700,7 @@ impl CargoTest {
         if let Some(rest) = line.strip_prefix("test ") {
             if let Some(name) = rest.strip_suffix(" ... FAILED") {
                 if !self.pending_names.iter().any(|n| n == name)
-                    && self.pending_names.len() < MAX_NAMES
+                    && self.pending_names.len() < MAX_PENDING_NAMES
                 {
                     self.pending_names.push(name.to_string());
                 }
@@ -876,7 +893,8 @@ impl Reducer for CargoTest {
         stats.binaries = std::mem::take(&mut self.binaries);
         stats.failed = std::mem::take(&mut self.failed_names);
         let errors: u64 = stats.errors_by_code.values().sum();
-        let failures = stats.failed.len() as u64;
+        let failures = self.failures;
+        stats.names_left_out = failures.saturating_sub(stats.failed.len() as u64);
         if errors == 0 && failures == 0 && !self.options.warnings {
             for item in std::mem::take(&mut self.held_warnings) {
                 let rank = self
@@ -937,23 +955,25 @@ impl Reducer for CargoTest {
                 if binaries == 1 { "y" } else { "ies" }
             ));
             parts.push(text);
-            counts_known = self.without_result.is_empty();
+            counts_known = self.binaries_without_result == 0;
             stats.totals = Some(std::mem::take(&mut self.totals));
         } else if errors == 0 {
             parts.push("no test results in the input: counts unknown".into());
         } else {
             parts.push("no test results: counts unknown".into());
         }
-        if !self.without_result.is_empty() {
+        if self.binaries_without_result > 0 {
+            let n = self.binaries_without_result;
+            let shown: Vec<&str> = self
+                .without_result
+                .iter()
+                .take(5)
+                .map(String::as_str)
+                .collect();
             parts.push(format!(
-                "totals incomplete: {} binar{} printed no result (crashed or cut off): {}",
-                self.without_result.len(),
-                if self.without_result.len() == 1 {
-                    "y"
-                } else {
-                    "ies"
-                },
-                self.without_result.join(", ")
+                "totals incomplete: {n} binar{} printed no result (crashed or cut off): {}",
+                if n == 1 { "y" } else { "ies" },
+                shown.join(", ")
             ));
         }
         if failures > 0 {

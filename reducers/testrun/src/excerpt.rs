@@ -39,17 +39,28 @@ impl Excerpt {
     pub fn push(&mut self, line: &str, decisive: bool) {
         let index = self.lines;
         self.lines += 1;
-        if (index as usize) < self.head {
-            self.kept.push((index, cut_line(line)));
-        } else if decisive && self.marked_kept < self.marked {
-            self.marked_kept += 1;
-            self.kept.push((index, cut_line(line)));
-        } else if self.tail > 0 {
-            if self.last.len() == self.tail {
-                self.last.pop_front();
+        if (index as usize) < self.head || (decisive && self.marked_kept < self.marked) {
+            if index as usize >= self.head {
+                self.marked_kept += 1;
             }
-            self.last.push_back((index, cut_line(line)));
+            self.kept.push((index, cut_line(line).into_owned()));
+        } else if self.tail > 0 {
+            // The ring reuses its strings: most lines pass through it, few stay.
+            let mut slot = if self.last.len() == self.tail {
+                self.last.pop_front().map(|(_, s)| s).unwrap_or_default()
+            } else {
+                String::new()
+            };
+            slot.clear();
+            slot.push_str(&cut_line(line));
+            self.last.push_back((index, slot));
         }
+    }
+
+    /// Whether a line marked decisive now would be kept as such: when false, a caller
+    /// need not work out whether a line is decisive.
+    pub fn wants_marked(&self) -> bool {
+        self.marked_kept < self.marked
     }
 
     /// Lines pushed.
@@ -72,14 +83,14 @@ impl Excerpt {
                 continue;
             }
             if *index > next {
-                out.push_str(&format!("… {} lines …\n", index - next));
+                out.push_str(&gap(index - next));
             }
             out.push_str(line);
             out.push('\n');
             next = index + 1;
         }
         if self.lines > next {
-            out.push_str(&format!("… {} lines …\n", self.lines - next));
+            out.push_str(&gap(self.lines - next));
         }
         while out.ends_with('\n') {
             out.pop();
@@ -88,8 +99,19 @@ impl Excerpt {
     }
 }
 
-fn cut_line(line: &str) -> String {
-    cut_str(line.trim_end(), MAX_LINE_CHARS).into_owned()
+/// `… 3 lines …`, a run of lines left out.
+fn gap(lines: u64) -> String {
+    let plural = if lines == 1 { "" } else { "s" };
+    format!("… {lines} line{plural} …\n")
+}
+
+fn cut_line(line: &str) -> std::borrow::Cow<'_, str> {
+    let line = line.trim_end();
+    // No line of fewer bytes than the limit has more characters than it.
+    if line.len() <= MAX_LINE_CHARS {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    cut_str(line, MAX_LINE_CHARS)
 }
 
 /// `text` without ANSI escape sequences (CSI `ESC [ … letter` and OSC `ESC ] … BEL`),

@@ -20,6 +20,36 @@ pub use junit::Junit;
 pub use pytest::{parse_counts, Pytest, PytestItem, PytestOptions, PytestStats};
 pub use rank::Ranker;
 
+use std::collections::BTreeMap;
+
+/// Distinct keys kept in a stats map (exceptions, modules, error codes, lints); past
+/// this many, new keys are counted under `(other)`.
+pub const MAX_KEYS: usize = 1_000;
+/// Names remembered so that each failure is reported once; past this many, a failure
+/// reported twice in the input (a report and a summary line) may give two items.
+pub const MAX_REMEMBERED: usize = 200_000;
+
+/// Counts one more `key` in `map`, within [`MAX_KEYS`].
+pub(crate) fn tally(map: &mut BTreeMap<String, u64>, key: &str) {
+    let key = if map.len() >= MAX_KEYS && !map.contains_key(key) {
+        "(other)"
+    } else {
+        key
+    };
+    *map.entry(key.to_string()).or_default() += 1;
+}
+
+/// Remembers `name`; false when it was already there (within [`MAX_REMEMBERED`]).
+pub(crate) fn remember(set: &mut std::collections::HashSet<String>, name: &str) -> bool {
+    if set.contains(name) {
+        return false;
+    }
+    if set.len() < MAX_REMEMBERED {
+        set.insert(name.to_string());
+    }
+    true
+}
+
 /// What can go wrong before a test reducer reads anything.
 #[derive(Debug, thiserror::Error)]
 pub enum TestRunError {

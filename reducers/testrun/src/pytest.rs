@@ -9,17 +9,17 @@
 
 use crate::excerpt::{strip_ansi, Excerpt};
 use crate::rank::Ranker;
-use crate::TestRunError;
+use crate::{remember, tally, TestRunError};
 use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// Failure reports held until the short summary names their tests; older ones are
 /// emitted with the node id read from their traceback.
 pub const MAX_PENDING: usize = 2_000;
 /// Node ids listed in `stats.failed` / `stats.errors`.
-pub const MAX_NAMES: usize = 500;
+pub const MAX_NAMES: usize = 100;
 
 /// Options of `briefly pytest`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -183,8 +183,9 @@ impl Report {
             return;
         }
         if self.in_captured {
-            let decisive = briefly_severity::classify(line)
-                .is_some_and(|s| s >= briefly_severity::Severity::Warn);
+            let decisive = self.captured.wants_marked()
+                && briefly_severity::classify(line)
+                    .is_some_and(|s| s >= briefly_severity::Severity::Warn);
             self.captured.push(line, decisive);
             return;
         }
@@ -220,11 +221,11 @@ impl Report {
         self.traceback.push(line, decisive);
     }
 
-    /// What a short-summary node id must match: the headline's name.
-    fn matches(&self, nodeid: &str) -> bool {
+    /// What a short-summary node id must give ([`report_key`]) to name this report.
+    fn key(&self) -> String {
         match self.phase {
-            Phase::Collection => nodeid == self.name,
-            _ => headline_of(nodeid) == self.name,
+            Phase::Collection => format!("{}\u{0}", self.name),
+            _ => self.name.clone(),
         }
     }
 
@@ -242,6 +243,70 @@ impl Report {
             Some((file, _)) => format!("{file}::{path}"),
             None => path,
         }
+    }
+}
+
+/// The key of the report a short-summary node id names: a module for a collection
+/// error, else the test's headline.
+fn report_key(nodeid: &str) -> String {
+    if nodeid.contains("::") {
+        headline_of(nodeid)
+    } else {
+        format!("{nodeid}\u{0}")
+    }
+}
+
+/// Reports waiting for the short summary to name their tests: oldest first, and found
+/// by key in constant time (a summary of thousands of lines must not scan them all).
+#[derive(Debug, Default)]
+struct Pending {
+    next: u64,
+    order: VecDeque<u64>,
+    reports: HashMap<u64, Report>,
+    by_key: HashMap<String, VecDeque<u64>>,
+}
+
+impl Pending {
+    fn len(&self) -> usize {
+        self.reports.len()
+    }
+
+    fn push(&mut self, report: Report) {
+        let seq = self.next;
+        self.next += 1;
+        self.by_key.entry(report.key()).or_default().push_back(seq);
+        self.order.push_back(seq);
+        self.reports.insert(seq, report);
+        // Taken reports leave their number in `order`; drop them now and then.
+        if self.order.len() > 2 * MAX_PENDING {
+            let reports = &self.reports;
+            self.order.retain(|seq| reports.contains_key(seq));
+        }
+    }
+
+    fn pop_oldest(&mut self) -> Option<Report> {
+        while let Some(seq) = self.order.pop_front() {
+            if let Some(report) = self.reports.remove(&seq) {
+                let key = report.key();
+                if let Some(seqs) = self.by_key.get_mut(&key) {
+                    seqs.retain(|s| *s != seq);
+                    if seqs.is_empty() {
+                        self.by_key.remove(&key);
+                    }
+                }
+                return Some(report);
+            }
+        }
+        None
+    }
+
+    fn take(&mut self, key: &str) -> Option<Report> {
+        let seqs = self.by_key.get_mut(key)?;
+        let report = seqs.pop_front().and_then(|seq| self.reports.remove(&seq));
+        if seqs.is_empty() {
+            self.by_key.remove(key);
+        }
+        report
     }
 }
 
@@ -346,6 +411,10 @@ pub(crate) fn exception_prefix(text: &str) -> Option<(&str, &str)> {
 
 /// Parses pytest's final counts line (`37 failed, 123 passed, 2 skipped in 4.10s (0:00:04)`).
 pub fn parse_counts(line: &str) -> Option<(Map<String, Value>, String)> {
+    // Most lines end otherwise: reject them before searching.
+    if !(line.ends_with('s') || line.ends_with(')')) {
+        return None;
+    }
     let (counts, duration) = line.rsplit_once(" in ")?;
     let duration = duration.trim();
     let seconds = duration.split_whitespace().next()?;
@@ -379,12 +448,14 @@ pub struct Pytest {
     scratch: String,
     section: Section,
     report: Option<Report>,
-    pending: VecDeque<Report>,
+    pending: Pending,
     emitted: HashSet<String>,
     ranker: Ranker,
     counts_line: Option<String>,
     /// A counts line inside a report: pytest's own only if nothing follows it.
     tentative_counts: Option<String>,
+    /// Failures named by `-v` progress lines, for runs that print no report of them.
+    progress: Vec<(&'static str, String)>,
     stats: PytestStats,
 }
 
@@ -397,11 +468,12 @@ impl Pytest {
             scratch: String::new(),
             section: Section::Top,
             report: None,
-            pending: VecDeque::new(),
+            pending: Pending::default(),
             emitted: HashSet::new(),
             ranker: Ranker::default(),
             counts_line: None,
             tentative_counts: None,
+            progress: Vec::new(),
             stats: PytestStats::default(),
         })
     }
@@ -416,9 +488,9 @@ impl Pytest {
             if self.section == Section::Passes {
                 return;
             }
-            self.pending.push_back(report);
+            self.pending.push(report);
             if self.pending.len() > MAX_PENDING {
-                let oldest = self.pending.pop_front().expect("over the cap");
+                let oldest = self.pending.pop_oldest().expect("over the cap");
                 let nodeid = oldest.derived_nodeid();
                 self.emit_report(Some(oldest), nodeid, None, out);
             }
@@ -433,7 +505,7 @@ impl Pytest {
         summary: Option<(&'static str, &str)>,
         out: &mut dyn Emit<PytestItem>,
     ) {
-        if !self.emitted.insert(nodeid.clone()) {
+        if !remember(&mut self.emitted, &nodeid) {
             return;
         }
         let phase = report.as_ref().map_or_else(
@@ -497,12 +569,8 @@ impl Pytest {
         item.message = message;
 
         let exception = item.exception.clone().unwrap_or_else(|| "unknown".into());
-        *self
-            .stats
-            .by_exception
-            .entry(exception.clone())
-            .or_default() += 1;
-        *self.stats.by_module.entry(item.file.clone()).or_default() += 1;
+        tally(&mut self.stats.by_exception, &exception);
+        tally(&mut self.stats.by_module, &item.file);
         let names = if kind == "failed" {
             &mut self.stats.failed
         } else {
@@ -539,8 +607,7 @@ impl Pytest {
         };
         let (nodeid, message) = rest.split_once(" - ").unwrap_or((rest, ""));
         let nodeid = nodeid.trim();
-        let found = self.pending.iter().position(|r| r.matches(nodeid));
-        let report = found.and_then(|at| self.pending.remove(at));
+        let report = self.pending.take(&report_key(nodeid));
         self.emit_report(
             report,
             nodeid.to_string(),
@@ -611,10 +678,44 @@ impl Pytest {
                     self.counts_line = Some(line.to_string());
                 } else if let Some(n) = collected(line) {
                     self.stats.collected = Some(n);
+                } else if let Some((kind, nodeid)) = progress_failure(line) {
+                    let known = self.progress.iter().any(|(_, id)| id == nodeid);
+                    if !known && self.progress.len() < MAX_NAMES {
+                        self.progress.push((kind, nodeid.to_string()));
+                    }
                 }
             }
         }
     }
+}
+
+/// `-v` progress: `a.py::test_x FAILED   [ 10%]`, or with xdist
+/// `[gw0] [ 10%] FAILED a.py::test_x`; the kind and the node id.
+fn progress_failure(line: &str) -> Option<(&'static str, &str)> {
+    let kind = |status: &str| match status {
+        "FAILED" => Some("failed"),
+        "ERROR" => Some("error"),
+        _ => None,
+    };
+    if let Some(rest) = line.strip_prefix("[gw") {
+        let (_, rest) = rest.split_once("] [")?;
+        let (_, rest) = rest.split_once("] ")?;
+        let (status, nodeid) = rest.split_once(' ')?;
+        let nodeid = nodeid.trim();
+        return kind(status)
+            .filter(|_| nodeid.contains("::"))
+            .map(|k| (k, nodeid));
+    }
+    let head = match line.rsplit_once(" [") {
+        Some((head, percent)) if percent.ends_with("%]") => head,
+        _ => line,
+    };
+    let (nodeid, status) = head.trim_end().rsplit_once(' ')?;
+    let nodeid = nodeid.trim();
+    (nodeid.contains("::") && !nodeid.contains(' '))
+        .then_some(())
+        .and(kind(status))
+        .map(|k| (k, nodeid))
 }
 
 /// `collected 160 items`, `collected 3 items / 1 error`, `2 workers [160 items]`.
@@ -640,9 +741,13 @@ impl Reducer for Pytest {
 
     fn finish(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {
         self.close_report(out);
-        while let Some(report) = self.pending.pop_front() {
+        while let Some(report) = self.pending.pop_oldest() {
             let nodeid = report.derived_nodeid();
             self.emit_report(Some(report), nodeid, None, out);
+        }
+        // Named only by `-v` progress (`--tb=no -rN`, or a run cut off before its reports).
+        for (kind, nodeid) in std::mem::take(&mut self.progress) {
+            self.emit_report(None, nodeid, Some((kind, "")), out);
         }
         let counts_line = self.counts_line.take().or(self.tentative_counts.take());
         let mut stats = std::mem::take(&mut self.stats);
