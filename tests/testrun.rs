@@ -753,3 +753,28 @@ fn pytest_without_reports_names_the_failures_from_verbose_progress() {
         assert_eq!(envelope["total_items"], 37);
     }
 }
+
+#[test]
+fn pytest_pages_give_the_failures_left_out() {
+    let project = tempfile::tempdir().unwrap();
+    let mut failing = big_pytest_project(project.path());
+    failing.sort();
+    let output = pytest(project.path(), &["-q"]);
+    let b = Briefly::new();
+    let first = b.envelope(&["pytest", "--max-chars", "8000"], &output.stdout, 8_000);
+    assert_eq!(first["total_items"], 37);
+    let mut seen: Vec<String> = Vec::new();
+    let mut envelope = first;
+    loop {
+        for item in envelope["items"].as_array().unwrap() {
+            seen.push(item["nodeid"].as_str().unwrap().to_string());
+        }
+        let Some(cursor) = envelope["next_cursor"].as_str().map(String::from) else {
+            break;
+        };
+        envelope = b.envelope(&["page", &cursor], b"", 8_000);
+        assert_eq!(envelope["source"], "pytest");
+    }
+    seen.sort();
+    assert_eq!(seen, failing, "every failure once, over the pages");
+}
