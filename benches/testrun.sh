@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `briefly pytest` and `briefly cargo-test` on ~SIZE_MB test logs shaped like real runs,
 # beside `grep -c FAILED` on the same file, in the same run (medians of RUNS), with
-# peak RSS.
+# peak RSS; and beside `briefly spill` (framing and the artifact, no reducer), to show
+# what the reducer itself adds.
 #
 #   benches/testrun.sh [SIZE_MB=100] [RUNS=5]
 #
@@ -66,8 +67,16 @@ echo "== pytest"
 side_by_side "$runs" "$pytest_log" \
   "grep -c FAILED FILE" "grep -c FAILED \"$pytest_log\"" \
   "briefly pytest FILE" "\"$briefly\" pytest \"$pytest_log\""
+echo "(context: the core pipeline alone, framing and the artifact, as briefly spill)"
+side_by_side "$runs" "$pytest_log" \
+  "briefly spill FILE" "\"$briefly\" spill \"$pytest_log\"" \
+  "briefly pytest FILE" "\"$briefly\" pytest \"$pytest_log\""
 echo "== cargo-test"
 "$briefly" cargo-test "$cargo_log" | head -c 300; echo
 side_by_side "$runs" "$cargo_log" \
   "grep -c FAILED FILE" "grep -c FAILED \"$cargo_log\"" \
+  "briefly cargo-test FILE" "\"$briefly\" cargo-test \"$cargo_log\""
+echo "(context: the core pipeline alone, framing and the artifact, as briefly spill)"
+side_by_side "$runs" "$cargo_log" \
+  "briefly spill FILE" "\"$briefly\" spill \"$cargo_log\"" \
   "briefly cargo-test FILE" "\"$briefly\" cargo-test \"$cargo_log\""

@@ -330,8 +330,10 @@ pub struct CargoTest {
     mode: Mode,
     /// The binary the next `running N tests` belongs to, from cargo's `Running …` line.
     next_binary: Option<String>,
-    /// Index in `binaries` of the binary running now.
+    /// Index in `binaries` of the binary running now (none past [`MAX_BINARIES`]).
     current: Option<usize>,
+    /// The name of the binary running now.
+    current_label: Option<String>,
     binaries: Vec<BinaryResult>,
     binaries_seen: u64,
     /// A binary has started and not yet ended.
@@ -372,6 +374,7 @@ impl CargoTest {
             mode: Mode::Normal,
             next_binary: None,
             current: None,
+            current_label: None,
             binaries: Vec::new(),
             binaries_seen: 0,
             current_open: false,
@@ -404,9 +407,7 @@ impl CargoTest {
     }
 
     fn binary_name(&self) -> Option<String> {
-        self.current
-            .and_then(|i| self.binaries.get(i))
-            .map(|b| b.binary.clone())
+        self.current_label.clone()
     }
 
     fn start_binary(&mut self, running: Option<u64>, out: &mut dyn Emit<CargoItem>) {
@@ -416,6 +417,7 @@ impl CargoTest {
             .next_binary
             .take()
             .unwrap_or_else(|| format!("binary {}", self.binaries_seen));
+        self.current_label = Some(binary.clone());
         if self.binaries.len() < MAX_BINARIES {
             self.binaries.push(BinaryResult {
                 binary,
@@ -480,8 +482,10 @@ impl CargoTest {
     }
 
     fn emit_failure(&mut self, failure: Failure, out: &mut dyn Emit<CargoItem>) {
+        // The same test name in another binary is another failure.
         let key = format!(
-            "{}\u{0}{}",
+            "{}\u{0}{}\u{0}{}",
+            self.binaries_seen,
             failure.binary.as_deref().unwrap_or(""),
             failure.name
         );

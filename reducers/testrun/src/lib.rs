@@ -8,17 +8,19 @@
 //! Items are the failures, ranked so that each distinct kind (exception type, panic
 //! kind, error code) comes before repeats; fitting them is the budget stage's job.
 
-mod cargo;
+#![warn(missing_docs)]
+
+pub mod cargo;
 mod excerpt;
 pub mod junit;
-mod pytest;
+pub mod pytest;
 mod rank;
 
 pub use cargo::{BinaryResult, CargoItem, CargoStats, CargoTest, CargoTestOptions};
 pub use excerpt::{strip_ansi, Excerpt, MAX_LINE_CHARS};
 pub use junit::Junit;
 pub use pytest::{parse_counts, Pytest, PytestItem, PytestOptions, PytestStats};
-pub use rank::Ranker;
+pub use rank::{Ranker, CATEGORIES};
 
 use std::collections::BTreeMap;
 
@@ -154,6 +156,39 @@ mod tests {
         assert!(rustc.summary.starts_with("build failed: 1 error (1 E0308)"));
         assert_eq!(item(&rustc, 0)["location"], "a/src/lib.rs:2:5");
         assert!(!rustc.ok);
+    }
+
+    #[test]
+    fn a_test_failing_in_many_binaries_is_one_failure_each() {
+        let binaries = cargo::MAX_BINARIES + 100;
+        let mut input = String::new();
+        for b in 0..binaries {
+            input.push_str(&format!(
+                "     Running tests/t{b}.rs (target/debug/deps/t{b}-0123)\n\nrunning 2 tests\n\
+                 test same::name ... FAILED\ntest other ... ok\n\nfailures:\n\n\
+                 ---- same::name stdout ----\n\nthread 'same::name' (1) panicked at tests/t{b}.rs:3:5:\nboom {b}\n\n\
+                 failures:\n    same::name\n\n\
+                 test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
+            ));
+        }
+        let envelope = reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("cargo-test"),
+        );
+        assert_eq!(envelope.total_items, binaries as u64);
+        assert!(
+            envelope.summary.starts_with(&format!(
+                "{binaries} passed; {binaries} failed; 0 ignored across {} test binaries",
+                cargo::MAX_BINARIES
+            )),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(
+            envelope.stats["names_left_out"],
+            binaries as u64 - cargo::MAX_NAMES as u64
+        );
     }
 
     #[test]
