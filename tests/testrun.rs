@@ -520,6 +520,33 @@ fn cargo_test_text_with_doc_tests() {
     assert_eq!(doc["left"], "6");
     assert_eq!(envelope["stats"]["counts_known"], true);
     assert_eq!(envelope["ok"], false);
+
+    // In colour (libtest ends its colours with `ESC ( B ESC [ m`): the same result.
+    let coloured = merged(
+        dir,
+        &[
+            "test",
+            "--no-fail-fast",
+            "--color",
+            "always",
+            "--",
+            "--color",
+            "always",
+        ],
+        &[],
+    );
+    assert!(
+        coloured.windows(2).any(|w| w == b"\x1b("),
+        "coloured output"
+    );
+    let envelope = b.envelope(&["cargo-test"], &coloured, CAP);
+    let printed = String::from_utf8(b.run(&["cargo-test"], &coloured).stdout).unwrap();
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("198 passed; 4 failed; 0 ignored across 2 test binaries"),
+        "{summary}"
+    );
+    check_demo_failures(&envelope, &printed);
 }
 
 #[test]

@@ -114,7 +114,8 @@ fn cut_line(line: &str) -> std::borrow::Cow<'_, str> {
     cut_str(line, MAX_LINE_CHARS)
 }
 
-/// `text` without ANSI escape sequences (CSI `ESC [ … letter` and OSC `ESC ] … BEL`),
+/// `text` without ANSI escape sequences (CSI `ESC [ … letter`, OSC `ESC ] … BEL`,
+/// charset designations `ESC ( B`),
 /// written into `out`; borrowed unchanged when it has none.
 pub fn strip_ansi<'a>(text: &'a str, out: &'a mut String) -> &'a str {
     if !text.as_bytes().contains(&0x1b) {
@@ -142,6 +143,10 @@ pub fn strip_ansi<'a>(text: &'a str, out: &'a mut String) -> &'a str {
                         break;
                     }
                 }
+            }
+            // Charset designations (`ESC ( B`, what `tput sgr0` ends with) take one more.
+            Some('(' | ')' | '*' | '+') => {
+                chars.next();
             }
             _ => {}
         }
@@ -180,5 +185,9 @@ mod tests {
             "FAILED a.py::t"
         );
         assert_eq!(strip_ansi("plain", &mut scratch), "plain");
+        assert_eq!(
+            strip_ansi("test t ... \x1b[31mFAILED\x1b(B\x1b[m", &mut scratch),
+            "test t ... FAILED"
+        );
     }
 }
