@@ -192,6 +192,41 @@ mod tests {
     }
 
     #[test]
+    fn a_counts_line_a_test_printed_is_not_the_runs() {
+        let input =
+            "=================================== FAILURES ===================================\n\
+            _________________________________ test_a _________________________________\n\
+            \n    def test_a():\n>       assert f() == 2\nE       assert 1 == 2\n\n\
+            test_x.py:3: AssertionError\n\
+            ----------------------------- Captured stdout call -----------------------------\n\
+            ============ 9 passed in 0.01s ============\n\
+            more output\n\
+            _________________________________ test_b[a - b] _________________________________\n\
+            \n    def test_b():\n>       {}['k']\nE       KeyError: 'k'\n\n\
+            test_x.py:7: KeyError\n\
+            =========================== short test summary info ============================\n\
+            FAILED test_x.py::test_a - assert 1 == 2\n\
+            FAILED test_x.py::test_b[a - b] - KeyError: 'k'\n";
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("pytest"),
+        );
+        assert!(
+            envelope.summary.starts_with("counts unknown"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.total_items, 2);
+        assert_eq!(item(&envelope, 1)["nodeid"], "test_x.py::test_b[a - b]");
+        assert_eq!(item(&envelope, 1)["exception"], "KeyError");
+        assert!(item(&envelope, 0)["captured"]
+            .as_str()
+            .unwrap()
+            .contains("more output"));
+    }
+
+    #[test]
     fn counts_lines() {
         let (counts, duration) = parse_counts("3 failed, 1 passed, 2 errors in 0.10s").unwrap();
         assert_eq!(counts["errors"], 2);

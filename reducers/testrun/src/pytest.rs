@@ -605,7 +605,7 @@ impl Pytest {
         } else {
             return;
         };
-        let (nodeid, message) = rest.split_once(" - ").unwrap_or((rest, ""));
+        let (nodeid, message) = split_summary(rest);
         let nodeid = nodeid.trim();
         let report = self.pending.take(&report_key(nodeid));
         self.emit_report(
@@ -618,6 +618,14 @@ impl Pytest {
 
     fn line(&mut self, line: &str, out: &mut dyn Emit<PytestItem>) {
         if let Some(title) = section_title(line) {
+            // Inside reports a counts line may be a test's own output: pytest's only if
+            // nothing follows it.
+            if matches!(self.section, Section::Reports | Section::Passes)
+                && parse_counts(title).is_some()
+            {
+                self.tentative_counts = Some(title.to_string());
+                return;
+            }
             self.close_report(out);
             self.tentative_counts = None;
             if parse_counts(title).is_some() {
@@ -686,6 +694,19 @@ impl Pytest {
                 }
             }
         }
+    }
+}
+
+/// `a.py::test_x[a - b] - KeyError: 'k'` → the node id and the message: a parameter id
+/// may hold ` - ` too.
+fn split_summary(rest: &str) -> (&str, &str) {
+    let from = rest
+        .find('[')
+        .and_then(|open| rest[open..].find(']').map(|close| open + close + 1))
+        .unwrap_or(0);
+    match rest[from..].find(" - ") {
+        Some(at) => (&rest[..from + at], &rest[from + at + 3..]),
+        None => (rest, ""),
     }
 }
 
