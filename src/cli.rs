@@ -111,6 +111,28 @@ pub enum Command {
         #[arg(long = "file", value_name = "PATH")]
         only: Option<String>,
     },
+    /// pytest's output (any verbosity, colour, -r, xdist) or its --junitxml report: the counts in pytest's words, then every failure and error with its decisive lines.
+    Pytest {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+        /// Read this JUnit XML report (pytest --junitxml) instead of terminal output.
+        #[arg(long, value_name = "REPORT", conflicts_with = "file")]
+        junit: Option<PathBuf>,
+        /// Decisive lines kept per traceback and per captured-output excerpt.
+        #[arg(long, default_value_t = 12, value_name = "N")]
+        lines: usize,
+    },
+    /// cargo test / cargo nextest run output (text or libtest JSON), with the build's rustc diagnostics: totals in libtest's words, compile errors, then each failing test's panic.
+    CargoTest {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+        /// Decisive lines kept per panic, backtrace, captured-output and snippet excerpt.
+        #[arg(long, default_value_t = 12, value_name = "N")]
+        lines: usize,
+        /// List every compiler warning as an item, even when there are errors or failures.
+        #[arg(long)]
+        warnings: bool,
+    },
     /// A turn's tool results (JSON array or JSONL of {"id","content","persisted"?}): spill the largest until they fit the per-turn budget.
     Turn {
         /// Read this file instead of standard input.

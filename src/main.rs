@@ -74,6 +74,30 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 file.as_deref(),
             )
         }
+        Command::Pytest { file, junit, lines } => {
+            let options = briefly_testrun::PytestOptions {
+                lines: *lines,
+                junit: junit.is_some(),
+            };
+            let input = junit.as_deref().or(file.as_deref());
+            cmd::reduce_file(&session, "pytest", serde_json::to_value(options)?, input)
+        }
+        Command::CargoTest {
+            file,
+            lines,
+            warnings,
+        } => {
+            let options = briefly_testrun::CargoTestOptions {
+                lines: *lines,
+                warnings: *warnings,
+            };
+            cmd::reduce_file(
+                &session,
+                "cargo-test",
+                serde_json::to_value(options)?,
+                file.as_deref(),
+            )
+        }
         Command::Turn { file } => cmd::turn::run(&session, file.as_deref()),
         Command::Page { cursor } => cmd::artifacts::page(&session, cursor),
         Command::Read {

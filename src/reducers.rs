@@ -5,6 +5,7 @@ use crate::cmd::stats::MetricsSummary;
 use briefly_core::{Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
+use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
 use briefly_text::{Text, TextOptions};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -45,6 +46,26 @@ pub const REDUCERS: &[ReducerSpec] = &[
         build: |options, config| {
             Ok(pipe(
                 Diff::new(options_of::<DiffOptions>(options)?)?,
+                config,
+            ))
+        },
+    },
+    ReducerSpec {
+        name: "pytest",
+        build: |options, config| {
+            let options = options_of::<PytestOptions>(options)?;
+            Ok(if options.junit {
+                pipe(Junit::new(options)?, config)
+            } else {
+                pipe(Pytest::new(options)?, config)
+            })
+        },
+    },
+    ReducerSpec {
+        name: "cargo-test",
+        build: |options, config| {
+            Ok(pipe(
+                CargoTest::new(options_of::<CargoTestOptions>(options)?)?,
                 config,
             ))
         },

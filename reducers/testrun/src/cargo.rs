@@ -1,0 +1,1028 @@
+//! `briefly cargo-test`: `cargo test` (libtest's text format, across test binaries and
+//! doc-tests), `cargo nextest run`, libtest JSON (`-Z unstable-options --format json`),
+//! nextest's libtest-json, and the rustc diagnostics of a build that failed.
+//!
+//! Totals come only from the runners' own lines (`test result: …` of each binary, a JSON
+//! suite event, nextest's `Summary`); a binary that started and printed no result makes
+//! them incomplete, and the summary says so. Items: compile errors first, then failing
+//! tests (panic message, `file:line:col`, left/right, captured stdout excerpt), each
+//! distinct kind before repeats; warnings are counted by lint and listed only when there
+//! is nothing worse (or with `warnings`).
+
+use crate::excerpt::{strip_ansi, Excerpt};
+use crate::pytest::by_count;
+use crate::rank::Ranker;
+use crate::{remember, tally, TestRunError};
+use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Test binaries listed in `stats.binaries`.
+pub const MAX_BINARIES: usize = 500;
+/// Names listed in `stats.failed`.
+pub const MAX_NAMES: usize = 100;
+/// Names of failed tests held per binary until its result, for those without a report.
+pub const MAX_PENDING_NAMES: usize = 10_000;
+/// Warnings held to list when nothing worse turns up.
+pub const MAX_HELD_WARNINGS: usize = 200;
+
+/// Options of `briefly cargo-test`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CargoTestOptions {
+    /// Decisive lines kept per failure excerpt (panic, frames, captured output).
+    pub lines: usize,
+    /// List each compiler warning as an item even when there are errors or failures.
+    pub warnings: bool,
+}
+
+impl Default for CargoTestOptions {
+    fn default() -> Self {
+        CargoTestOptions {
+            lines: 12,
+            warnings: false,
+        }
+    }
+}
+
+/// A failing test, a compile error, a crashed binary or (when listed) a warning.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct CargoItem {
+    /// `failed` (a test), `error` (a compile error), `crashed` (a binary with no result), `warning`.
+    pub kind: &'static str,
+    /// The test's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The test binary, when the output names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary: Option<String>,
+    /// The diagnostic's code (`E0308`) or lint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The panic message or the diagnostic's message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `file:line:col` of the panic or the diagnostic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// An assertion's left value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left: Option<String>,
+    /// An assertion's right value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub right: Option<String>,
+    /// The diagnostic's snippet and help, or the panic with the test's own frames.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub detail: String,
+    /// A bounded excerpt of the test's captured stdout (error-like lines and the last ones).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub captured: String,
+}
+
+/// One test binary's result, in libtest's words.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct BinaryResult {
+    /// `demo: unittests src/lib.rs`, `Doc-tests demo`, or its number when the output does not name it.
+    pub binary: String,
+    /// Tests it said it would run (`running N tests`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running: Option<u64>,
+    /// Its `test result:` counts; null when it printed none (crashed or cut off).
+    pub result: Option<Map<String, Value>>,
+}
+
+/// The aggregates of `briefly cargo-test`.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct CargoStats {
+    /// Sums of every binary's result (`passed`, `failed`, `ignored`, `measured`,
+    /// `filtered_out`), or nextest's summary; null when no result was printed.
+    pub totals: Option<Map<String, Value>>,
+    /// False when some binary printed no result or none printed any.
+    pub counts_known: bool,
+    /// Formats recognized: `libtest`, `libtest-json`, `nextest`, `rustc`.
+    pub formats: Vec<&'static str>,
+    /// Per-binary results (the first [`MAX_BINARIES`]).
+    pub binaries: Vec<BinaryResult>,
+    /// Names of the failing tests (the first [`MAX_NAMES`]).
+    pub failed: Vec<String>,
+    /// Failing tests left out of `failed` past [`MAX_NAMES`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub names_left_out: u64,
+    /// Compile errors by code (or message, when they have none).
+    pub errors_by_code: BTreeMap<String, u64>,
+    /// Compiler warnings by lint (or message shape).
+    pub warnings_by_lint: BTreeMap<String, u64>,
+    /// Compiler warnings in all.
+    pub warnings: u64,
+    /// Lines cargo or nextest printed about the run as a whole (`could not compile …`, `N tests were not run …`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A test's failure report, as read so far: its captured output, its panic.
+#[derive(Debug, Clone)]
+struct Failure {
+    name: String,
+    binary: Option<String>,
+    captured: Excerpt,
+    detail: Excerpt,
+    in_panic: bool,
+    location: Option<String>,
+    message: Vec<String>,
+    left: Option<String>,
+    right: Option<String>,
+}
+
+impl Failure {
+    fn new(name: &str, binary: Option<String>, lines: usize) -> Self {
+        Failure {
+            name: name.to_string(),
+            binary,
+            captured: Excerpt::new(0, lines / 2, lines / 2),
+            detail: Excerpt::new(0, lines, 1),
+            in_panic: false,
+            location: None,
+            message: Vec::new(),
+            left: None,
+            right: None,
+        }
+    }
+
+    fn push(&mut self, line: &str) {
+        if let Some(location) = panic_location(line) {
+            self.location.get_or_insert(location);
+            self.in_panic = true;
+            self.detail.push(line, true);
+            return;
+        }
+        if self.in_panic {
+            let trimmed = line.trim_start();
+            if line.is_empty() || line.starts_with("note: ") || line == "stack backtrace:" {
+                self.in_panic = false;
+                self.detail.push(line, false);
+                return;
+            }
+            if let Some(left) = trimmed.strip_prefix("left: ") {
+                self.left.get_or_insert_with(|| left.to_string());
+            } else if let Some(right) = trimmed.strip_prefix("right: ") {
+                self.right.get_or_insert_with(|| right.to_string());
+            } else if self.message.len() < 4 {
+                self.message.push(line.to_string());
+            }
+            self.detail.push(line, true);
+            return;
+        }
+        if self.location.is_some() {
+            // After the panic: a backtrace, whose frames in the project are the decisive ones.
+            let own = line.trim_start().starts_with("at ./") || line.contains(" at ./");
+            self.detail.push(line, own);
+            return;
+        }
+        let decisive = self.captured.wants_marked()
+            && briefly_severity::classify(line)
+                .is_some_and(|s| s >= briefly_severity::Severity::Warn);
+        self.captured.push(line, decisive);
+    }
+
+    fn item(self) -> CargoItem {
+        let message = (!self.message.is_empty())
+            .then(|| briefly_core::cut_str(&self.message.join("\n"), 1_000).into_owned());
+        CargoItem {
+            kind: "failed",
+            name: Some(self.name),
+            binary: self.binary,
+            message,
+            location: self.location,
+            left: self.left,
+            right: self.right,
+            detail: self.detail.text(),
+            captured: self.captured.text(),
+            ..CargoItem::default()
+        }
+    }
+}
+
+/// `thread 'x' (123) panicked at src/lib.rs:8:9:` (and the older `panicked at 'msg', src/lib.rs:8:9`).
+fn panic_location(line: &str) -> Option<String> {
+    let line = line.trim_start();
+    if !line.starts_with("thread '") {
+        return None;
+    }
+    let (_, rest) = line.split_once(" panicked at ")?;
+    let location = match rest.strip_suffix(':') {
+        Some(location) => location,
+        None => rest.rsplit(", ").next()?,
+    };
+    Some(location.to_string())
+}
+
+/// A rustc diagnostic, as read so far.
+#[derive(Debug, Clone)]
+struct Diagnostic {
+    error: bool,
+    code: Option<String>,
+    message: String,
+    location: Option<String>,
+    lint: Option<String>,
+    snippet: Excerpt,
+}
+
+/// `error[E0308]: mismatched types` → (error, Some(E0308), message); cargo's own lines are not diagnostics.
+fn diagnostic_start(line: &str) -> Option<(bool, Option<String>, String)> {
+    let (error, rest) = if let Some(rest) = line.strip_prefix("error") {
+        (true, rest)
+    } else if let Some(rest) = line.strip_prefix("warning") {
+        (false, rest)
+    } else {
+        return None;
+    };
+    let (code, message) = if let Some(rest) = rest.strip_prefix('[') {
+        let (code, message) = rest.split_once("]: ")?;
+        (Some(code.to_string()), message)
+    } else {
+        (None, rest.strip_prefix(": ")?)
+    };
+    const CARGO_OWN: [&str; 12] = [
+        "could not compile",
+        "test failed, to rerun",
+        "doctest failed, to rerun",
+        "build failed, waiting",
+        "aborting due to",
+        "test run failed",
+        "no library targets found",
+        "unused manifest key",
+        "Recipe",
+        "failed to",
+        "1 target failed",
+        "running ",
+    ];
+    if code.is_none()
+        && (CARGO_OWN.iter().any(|own| message.starts_with(own))
+            || (message.contains(" generated ") && message.contains(" warning"))
+            || (message.contains(" targets failed"))
+            || message.contains("tests were not run"))
+    {
+        return None;
+    }
+    Some((error, code, message.to_string()))
+}
+
+/// A warning's message with what varies (`names`, numbers) masked: its group when it has no lint note.
+fn message_shape(message: &str) -> String {
+    let mut shape = String::new();
+    for (i, part) in message.split('`').enumerate() {
+        shape.push_str(if i % 2 == 1 { "`_`" } else { part });
+    }
+    shape
+}
+
+/// What kind of panic a message is, for ranking distinct kinds first.
+fn panic_kind(message: Option<&str>) -> String {
+    let message = message.unwrap_or("no panic message");
+    let first = message.lines().next().unwrap_or_default();
+    if first.starts_with("assertion") {
+        first.split(" failed").next().unwrap_or(first).to_string()
+    } else if first.starts_with("called `") {
+        first.split(" value").next().unwrap_or(first).to_string()
+    } else {
+        message_shape(first).chars().take(40).collect()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Normal,
+    /// Inside a libtest `---- name stdout ----` report.
+    LibtestReport,
+    /// Inside a nextest `FAIL [...]` report (indented).
+    NextestReport,
+    /// After `failures:`: the names of the failed tests, indented.
+    FailureList,
+    Diagnostic,
+}
+
+/// A libtest JSON event (both libtest's own and nextest's libtest-json).
+#[derive(Debug, Deserialize)]
+struct JsonEvent {
+    #[serde(rename = "type")]
+    kind: String,
+    event: String,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    stdout: Option<String>,
+    #[serde(default)]
+    test_count: Option<u64>,
+    #[serde(flatten)]
+    rest: Map<String, Value>,
+}
+
+/// The cargo-test reducer.
+#[derive(Debug)]
+pub struct CargoTest {
+    options: CargoTestOptions,
+    scratch: String,
+    mode: Mode,
+    /// The binary the next `running N tests` belongs to, from cargo's `Running …` line.
+    next_binary: Option<String>,
+    /// Index in `binaries` of the binary running now (none past [`MAX_BINARIES`]).
+    current: Option<usize>,
+    /// The name of the binary running now.
+    current_label: Option<String>,
+    binaries: Vec<BinaryResult>,
+    binaries_seen: u64,
+    /// A binary has started and not yet ended.
+    current_open: bool,
+    /// The binary running now printed its result.
+    current_has_result: bool,
+    totals: Map<String, Value>,
+    any_result: bool,
+    without_result: Vec<String>,
+    binaries_without_result: u64,
+    nextest_summary: Option<Map<String, Value>>,
+    nextest_done: bool,
+    failure: Option<Failure>,
+    failed_names: Vec<String>,
+    /// Failing tests reported (items made), all of them.
+    failures: u64,
+    reported: HashSet<String>,
+    /// Names marked FAILED in the binary running now, to report those without a report.
+    pending_names: Vec<String>,
+    diagnostic: Option<Diagnostic>,
+    lint_of_shape: HashMap<String, String>,
+    held_warnings: Vec<CargoItem>,
+    ranker: Ranker,
+    stats: CargoStats,
+    formats: Vec<&'static str>,
+    json_errors: u64,
+}
+
+impl CargoTest {
+    /// A reducer with these options.
+    pub fn new(options: CargoTestOptions) -> Result<Self, TestRunError> {
+        if options.lines == 0 {
+            return Err(TestRunError::Option("--lines must be at least 1".into()));
+        }
+        Ok(CargoTest {
+            options,
+            scratch: String::new(),
+            mode: Mode::Normal,
+            next_binary: None,
+            current: None,
+            current_label: None,
+            binaries: Vec::new(),
+            binaries_seen: 0,
+            current_open: false,
+            current_has_result: false,
+            totals: Map::new(),
+            any_result: false,
+            without_result: Vec::new(),
+            binaries_without_result: 0,
+            nextest_summary: None,
+            nextest_done: false,
+            failure: None,
+            failed_names: Vec::new(),
+            failures: 0,
+            reported: HashSet::new(),
+            pending_names: Vec::new(),
+            diagnostic: None,
+            lint_of_shape: HashMap::new(),
+            held_warnings: Vec::new(),
+            ranker: Ranker::default(),
+            stats: CargoStats::default(),
+            formats: Vec::new(),
+            json_errors: 0,
+        })
+    }
+
+    fn format(&mut self, format: &'static str) {
+        if !self.formats.contains(&format) {
+            self.formats.push(format);
+        }
+    }
+
+    fn binary_name(&self) -> Option<String> {
+        self.current_label.clone()
+    }
+
+    fn start_binary(&mut self, running: Option<u64>, out: &mut dyn Emit<CargoItem>) {
+        self.end_binary(out);
+        self.binaries_seen += 1;
+        let binary = self
+            .next_binary
+            .take()
+            .unwrap_or_else(|| format!("binary {}", self.binaries_seen));
+        self.current_label = Some(binary.clone());
+        if self.binaries.len() < MAX_BINARIES {
+            self.binaries.push(BinaryResult {
+                binary,
+                running,
+                result: None,
+            });
+            self.current = Some(self.binaries.len() - 1);
+        } else {
+            self.current = None;
+        }
+        self.current_open = true;
+    }
+
+    /// The binary running now ends (its result or the next binary's start).
+    fn end_binary(&mut self, out: &mut dyn Emit<CargoItem>) {
+        self.close_failure(out);
+        // Tests marked FAILED with no report of their own still get an item.
+        // (`emit_failure` skips those that had one.)
+        for name in std::mem::take(&mut self.pending_names) {
+            let failure = Failure::new(&name, self.binary_name(), self.options.lines);
+            self.emit_failure(failure, out);
+        }
+        if std::mem::take(&mut self.current_open) {
+            let has_result = self
+                .current
+                .and_then(|i| self.binaries.get(i))
+                .is_some_and(|b| b.result.is_some());
+            if !has_result && !self.current_has_result {
+                let name = self
+                    .binary_name()
+                    .unwrap_or_else(|| format!("binary {}", self.binaries_seen));
+                if self.without_result.len() < MAX_BINARIES {
+                    self.without_result.push(name);
+                }
+                self.binaries_without_result += 1;
+            }
+        }
+        self.current_has_result = false;
+    }
+
+    fn result(&mut self, counts: Map<String, Value>, out: &mut dyn Emit<CargoItem>) {
+        if !self.current_open {
+            self.start_binary(None, out);
+        }
+        for (key, value) in &counts {
+            let sum = self.totals.get(key).and_then(Value::as_u64).unwrap_or(0)
+                + value.as_u64().unwrap_or(0);
+            self.totals.insert(key.clone(), Value::from(sum));
+        }
+        self.any_result = true;
+        self.current_has_result = true;
+        if let Some(binary) = self.current.and_then(|i| self.binaries.get_mut(i)) {
+            binary.result = Some(counts);
+        }
+        self.end_binary(out);
+    }
+
+    fn close_failure(&mut self, out: &mut dyn Emit<CargoItem>) {
+        if let Some(failure) = self.failure.take() {
+            self.emit_failure(failure, out);
+        }
+    }
+
+    fn emit_failure(&mut self, failure: Failure, out: &mut dyn Emit<CargoItem>) {
+        // The same test name in another binary is another failure.
+        let key = format!(
+            "{}\u{0}{}\u{0}{}",
+            self.binaries_seen,
+            failure.binary.as_deref().unwrap_or(""),
+            failure.name
+        );
+        if !remember(&mut self.reported, &key) {
+            return;
+        }
+        self.failures += 1;
+        if self.failed_names.len() < MAX_NAMES {
+            self.failed_names.push(failure.name.clone());
+        }
+        let item = failure.item();
+        let rank = self.ranker.rank(1, &panic_kind(item.message.as_deref()));
+        out.emit(rank, item);
+    }
+
+    fn close_diagnostic(&mut self, out: &mut dyn Emit<CargoItem>) {
+        let Some(diagnostic) = self.diagnostic.take() else {
+            return;
+        };
+        let shape = message_shape(&diagnostic.message);
+        let item = CargoItem {
+            kind: if diagnostic.error { "error" } else { "warning" },
+            code: diagnostic.code.clone().or(diagnostic.lint.clone()),
+            message: Some(diagnostic.message.clone()),
+            location: diagnostic.location.clone(),
+            detail: diagnostic.snippet.text(),
+            ..CargoItem::default()
+        };
+        if diagnostic.error {
+            let key = diagnostic.code.unwrap_or(shape);
+            tally(&mut self.stats.errors_by_code, &key);
+            let rank = self.ranker.rank(0, &key);
+            out.emit(rank, item);
+            return;
+        }
+        let lint = match diagnostic.lint {
+            Some(lint) => {
+                if self.lint_of_shape.len() < 10_000 {
+                    self.lint_of_shape.insert(shape.clone(), lint.clone());
+                }
+                lint
+            }
+            None => self.lint_of_shape.get(&shape).cloned().unwrap_or(shape),
+        };
+        self.stats.warnings += 1;
+        tally(&mut self.stats.warnings_by_lint, &lint);
+        if self.options.warnings {
+            let rank = self.ranker.rank(3, &lint);
+            out.emit(rank, item);
+        } else if self.held_warnings.len() < MAX_HELD_WARNINGS {
+            self.held_warnings.push(item);
+        }
+    }
+
+    fn json(&mut self, line: &str, out: &mut dyn Emit<CargoItem>) -> bool {
+        let Ok(event) = serde_json::from_str::<JsonEvent>(line) else {
+            if line.contains("\"type\"") && line.contains("\"event\"") {
+                self.json_errors += 1;
+            }
+            return false;
+        };
+        self.format(if line.starts_with("{ ") {
+            "libtest-json"
+        } else {
+            "libtest-json (nextest)"
+        });
+        match (event.kind.as_str(), event.event.as_str()) {
+            ("suite", "started") => self.start_binary(event.test_count, out),
+            ("suite", "ok" | "failed") => {
+                let mut counts = Map::new();
+                for key in ["passed", "failed", "ignored", "measured", "filtered_out"] {
+                    if let Some(n) = event.rest.get(key).and_then(Value::as_u64) {
+                        counts.insert(key.to_string(), Value::from(n));
+                    }
+                }
+                self.result(counts, out);
+            }
+            ("test", "failed" | "timeout") => {
+                let full = event.name.unwrap_or_default();
+                // nextest's libtest-json names tests `crate::binary$path::to::test`.
+                let (binary, name) = match full.split_once('$') {
+                    Some((binary, name)) => (Some(binary.to_string()), name.to_string()),
+                    None => (self.binary_name(), full),
+                };
+                let mut failure = Failure::new(&name, binary, self.options.lines);
+                for line in event.stdout.as_deref().unwrap_or_default().lines() {
+                    failure.push(line);
+                }
+                if event.event == "timeout" {
+                    failure.message.push("timed out".into());
+                }
+                self.emit_failure(failure, out);
+            }
+            _ => {}
+        }
+        true
+    }
+
+    fn line(&mut self, raw: &str, out: &mut dyn Emit<CargoItem>) {
+        let line = raw.trim_end();
+        match self.mode {
+            Mode::LibtestReport => {
+                if line.starts_with("---- ")
+                    || line == "failures:"
+                    || line.starts_with("test result: ")
+                {
+                    self.close_failure(out);
+                    self.mode = Mode::Normal;
+                } else {
+                    if let Some(failure) = &mut self.failure {
+                        failure.push(line);
+                    }
+                    return;
+                }
+            }
+            Mode::NextestReport => {
+                let content = line.strip_prefix("    ");
+                let header = matches!(line.trim(), "stdout ───" | "stderr ───" | "output ───")
+                    || line.trim_start().starts_with("stdout ─")
+                    || line.trim_start().starts_with("stderr ─");
+                if line.is_empty() || header || content.is_some_and(|c| nextest_status(c).is_none())
+                {
+                    // The test binary's own frame around the output says nothing new.
+                    let frame = content.is_some_and(|c| {
+                        c.starts_with("running ")
+                            || c.starts_with("test ")
+                            || c == "failures:"
+                            || c.starts_with("    ")
+                    });
+                    if let (Some(failure), Some(content)) = (&mut self.failure, content) {
+                        if !frame {
+                            failure.push(content);
+                        }
+                    }
+                    return;
+                }
+                self.close_failure(out);
+                self.mode = Mode::Normal;
+            }
+            Mode::FailureList => {
+                if let Some(name) = line.strip_prefix("    ").filter(|n| !n.contains(' ')) {
+                    if !self.pending_names.iter().any(|n| n == name)
+                        && self.pending_names.len() < MAX_PENDING_NAMES
+                    {
+                        self.pending_names.push(name.to_string());
+                    }
+                    return;
+                }
+                if !line.is_empty() {
+                    self.mode = Mode::Normal;
+                }
+            }
+            Mode::Diagnostic => {
+                let trimmed = line.trim_start();
+                if line.is_empty() || is_cargo_status(trimmed) || diagnostic_start(line).is_some() {
+                    self.close_diagnostic(out);
+                    self.mode = Mode::Normal;
+                    if line.is_empty() {
+                        return;
+                    }
+                } else {
+                    if let Some(diagnostic) = &mut self.diagnostic {
+                        if let Some(location) = trimmed.strip_prefix("--> ") {
+                            diagnostic
+                                .location
+                                .get_or_insert_with(|| location.to_string());
+                        }
+                        if let Some(lint) = lint_note(trimmed) {
+                            diagnostic.lint.get_or_insert(lint);
+                        }
+                        // A snippet is short and all of it matters, up to the cap.
+                        diagnostic
+                            .snippet
+                            .push(line, !trimmed.is_empty() && trimmed != "|");
+                    }
+                    return;
+                }
+            }
+            Mode::Normal => {}
+        }
+        self.normal(line, out);
+    }
+
+    fn normal(&mut self, line: &str, out: &mut dyn Emit<CargoItem>) {
+        if line.starts_with('{') && self.json(line, out) {
+            return;
+        }
+        if let Some(name) = line
+            .strip_prefix("---- ")
+            .and_then(|r| r.strip_suffix(" stdout ----"))
+        {
+            self.close_failure(out);
+            self.failure = Some(Failure::new(name, self.binary_name(), self.options.lines));
+            self.mode = Mode::LibtestReport;
+            return;
+        }
+        if line.starts_with("test result: ") {
+            self.format("libtest");
+            if let Some(counts) = libtest_counts(line) {
+                self.result(counts, out);
+            }
+            return;
+        }
+        if let Some(rest) = line.strip_prefix("running ") {
+            if let Some(n) = rest.strip_suffix(" tests").or(rest.strip_suffix(" test")) {
+                if let Ok(n) = n.parse() {
+                    self.start_binary(Some(n), out);
+                    return;
+                }
+            }
+        }
+        if line == "failures:" {
+            self.mode = Mode::FailureList;
+            return;
+        }
+        if let Some(rest) = line.strip_prefix("test ") {
+            if let Some(name) = rest.strip_suffix(" ... FAILED") {
+                if !self.pending_names.iter().any(|n| n == name)
+                    && self.pending_names.len() < MAX_PENDING_NAMES
+                {
+                    self.pending_names.push(name.to_string());
+                }
+                return;
+            }
+        }
+        if let Some((error, code, message)) = diagnostic_start(line) {
+            self.close_diagnostic(out);
+            self.format("rustc");
+            self.diagnostic = Some(Diagnostic {
+                error,
+                code,
+                message,
+                location: None,
+                lint: None,
+                snippet: Excerpt::new(0, self.options.lines, 2),
+            });
+            self.mode = Mode::Diagnostic;
+            return;
+        }
+        let trimmed = line.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("Running ") {
+            self.next_binary = Some(binary_label(rest));
+            return;
+        }
+        if let Some(rest) = trimmed.strip_prefix("Doc-tests ") {
+            self.next_binary = Some(format!("Doc-tests {rest}"));
+            return;
+        }
+        if let Some(status) = nextest_status(trimmed) {
+            self.format("nextest");
+            if self.nextest_done {
+                return;
+            }
+            if let Some(name) = status {
+                let (binary, name) = match name.split_once(' ') {
+                    Some((binary, name)) => (Some(binary.to_string()), name),
+                    None => (None, name),
+                };
+                self.close_failure(out);
+                self.failure = Some(Failure::new(name, binary, self.options.lines));
+                self.mode = Mode::NextestReport;
+            }
+            return;
+        }
+        if let Some(rest) = trimmed.strip_prefix("Summary [") {
+            self.format("nextest");
+            if let Some(summary) = rest.split_once("] ").and_then(|(_, s)| nextest_counts(s)) {
+                self.nextest_summary = Some(summary);
+                self.nextest_done = true;
+            }
+            return;
+        }
+        if (line.starts_with("error: ") || line.starts_with("warning: "))
+            && self.stats.notes.len() < 20
+        {
+            self.stats
+                .notes
+                .push(briefly_core::cut_str(line, 300).into_owned());
+        }
+    }
+}
+
+/// `FAIL [   0.047s] ( 19/200) demo tests::case_017` → Some(Some("demo tests::case_017"));
+/// `PASS [...] …` → Some(None): a status line, but not a failure.
+fn nextest_status(line: &str) -> Option<Option<&str>> {
+    let (status, rest) = line.split_once(" [")?;
+    let failing = match status.trim() {
+        "PASS" | "SKIP" | "START" | "SLOW" | "RETRY" | "TRY 2 PASS" | "FLAKY" | "LEAK" => false,
+        "FAIL" | "SIGSEGV" | "SIGABRT" | "SIGBUS" | "SIGKILL" | "TIMEOUT" | "LEAK-FAIL"
+        | "ABORT" => true,
+        _ => return None,
+    };
+    let (_, after) = rest.split_once("] ")?;
+    let name = match after.strip_prefix('(') {
+        Some(counted) => counted.split_once(") ")?.1,
+        None => after,
+    };
+    Some(failing.then_some(name.trim()))
+}
+
+/// `200 tests run: 197 passed, 3 failed, 0 skipped` (and `19/200 tests run: …`).
+fn nextest_counts(text: &str) -> Option<Map<String, Value>> {
+    let (run, rest) = text
+        .split_once(" tests run: ")
+        .or(text.split_once(" test run: "))?;
+    let mut counts = Map::new();
+    match run.split_once('/') {
+        Some((ran, of)) => {
+            counts.insert("run".into(), Value::from(ran.trim().parse::<u64>().ok()?));
+            counts.insert("of".into(), Value::from(of.trim().parse::<u64>().ok()?));
+        }
+        None => {
+            counts.insert("run".into(), Value::from(run.trim().parse::<u64>().ok()?));
+        }
+    }
+    for part in rest.split(", ") {
+        let part = part.trim().trim_start_matches('(').trim_end_matches(')');
+        let Some((n, word)) = part.split_once(' ') else {
+            continue;
+        };
+        if let Ok(n) = n.parse::<u64>() {
+            counts.insert(word.replace(' ', "_"), Value::from(n));
+        }
+    }
+    Some(counts)
+}
+
+/// `test result: FAILED. 197 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.26s`.
+fn libtest_counts(line: &str) -> Option<Map<String, Value>> {
+    let (_, rest) = line.split_once(". ")?;
+    let mut counts = Map::new();
+    for part in rest.split("; ") {
+        let Some((n, word)) = part.trim().split_once(' ') else {
+            continue;
+        };
+        if let Ok(n) = n.parse::<u64>() {
+            counts.insert(word.replace(' ', "_"), Value::from(n));
+        }
+    }
+    counts.contains_key("passed").then_some(counts)
+}
+
+/// `unittests src/lib.rs (target/debug/deps/demo-8348ca7a80742723)` → `demo: unittests src/lib.rs`.
+fn binary_label(running: &str) -> String {
+    match running.rsplit_once(" (") {
+        Some((what, path)) => {
+            let file = path
+                .trim_end_matches(')')
+                .rsplit('/')
+                .next()
+                .unwrap_or(path);
+            let krate = file.rsplit_once('-').map_or(file, |(name, _)| name);
+            format!("{krate}: {what}")
+        }
+        None => running.to_string(),
+    }
+}
+
+/// `= note: `#[warn(dead_code)]` on by default` → `dead_code`.
+fn lint_note(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("= note: `#[")?;
+    let (_, rest) = rest.split_once('(')?;
+    let (lint, _) = rest.split_once(')')?;
+    Some(lint.to_string())
+}
+
+fn is_cargo_status(trimmed: &str) -> bool {
+    [
+        "Compiling ",
+        "Checking ",
+        "Finished ",
+        "Running ",
+        "Doc-tests ",
+        "Fresh ",
+        "Blocking ",
+        "Downloaded ",
+        "Locking ",
+        "Updating ",
+        "Documenting ",
+        "Executable ",
+        "Starting ",
+        "Summary [",
+        "Nextest run ID",
+    ]
+    .iter()
+    .any(|status| trimmed.starts_with(status))
+}
+
+impl Reducer for CargoTest {
+    type Item = CargoItem;
+    type Stats = CargoStats;
+
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<CargoItem>) -> Flow {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let line = strip_ansi(record.text, &mut scratch);
+        self.line(line, out);
+        self.scratch = scratch;
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<CargoItem>) -> Outcome<CargoStats> {
+        self.close_diagnostic(out);
+        if self.mode == Mode::LibtestReport || self.mode == Mode::NextestReport {
+            self.close_failure(out);
+        }
+        self.end_binary(out);
+        let mut stats = std::mem::take(&mut self.stats);
+        stats.formats = std::mem::take(&mut self.formats);
+        stats.binaries = std::mem::take(&mut self.binaries);
+        stats.failed = std::mem::take(&mut self.failed_names);
+        let errors: u64 = stats.errors_by_code.values().sum();
+        let failures = self.failures;
+        stats.names_left_out = failures.saturating_sub(stats.failed.len() as u64);
+        if errors == 0 && failures == 0 && !self.options.warnings {
+            for item in std::mem::take(&mut self.held_warnings) {
+                let rank = self
+                    .ranker
+                    .rank(3, item.code.as_deref().unwrap_or_default());
+                out.emit(rank, item);
+            }
+        }
+        let mut parts = Vec::new();
+        if errors > 0 {
+            let codes: Vec<String> = by_count(&stats.errors_by_code)
+                .iter()
+                .take(5)
+                .map(|(code, n)| format!("{n} {code}"))
+                .collect();
+            parts.push(format!(
+                "build failed: {errors} error{} ({})",
+                if errors == 1 { "" } else { "s" },
+                codes.join(", ")
+            ));
+        }
+        let mut counts_known = false;
+        if let Some(summary) = self.nextest_summary.take() {
+            let n = |k: &str| summary.get(k).and_then(Value::as_u64).unwrap_or(0);
+            let run = match summary.get("of") {
+                Some(of) => format!("{}/{of}", n("run")),
+                None => n("run").to_string(),
+            };
+            let mut text = format!(
+                "{run} tests run: {} passed; {} failed",
+                n("passed"),
+                n("failed")
+            );
+            for (key, value) in &summary {
+                if !matches!(key.as_str(), "run" | "of" | "passed" | "failed") {
+                    text.push_str(&format!("; {value} {}", key.replace('_', " ")));
+                }
+            }
+            parts.push(text);
+            counts_known = true;
+            stats.totals = Some(summary);
+        } else if self.any_result {
+            let n = |k: &str| self.totals.get(k).and_then(Value::as_u64).unwrap_or(0);
+            let mut text = format!(
+                "{} passed; {} failed; {} ignored",
+                n("passed"),
+                n("failed"),
+                n("ignored")
+            );
+            for key in ["measured", "filtered_out"] {
+                if n(key) > 0 {
+                    text.push_str(&format!("; {} {}", n(key), key.replace('_', " ")));
+                }
+            }
+            let binaries = stats.binaries.len();
+            text.push_str(&format!(
+                " across {binaries} test binar{}",
+                if binaries == 1 { "y" } else { "ies" }
+            ));
+            parts.push(text);
+            counts_known = self.binaries_without_result == 0;
+            stats.totals = Some(std::mem::take(&mut self.totals));
+        } else if errors == 0 {
+            parts.push("no test results in the input: counts unknown".into());
+        } else {
+            parts.push("no test results: counts unknown".into());
+        }
+        if self.binaries_without_result > 0 {
+            let n = self.binaries_without_result;
+            let shown: Vec<&str> = self
+                .without_result
+                .iter()
+                .take(5)
+                .map(String::as_str)
+                .collect();
+            parts.push(format!(
+                "totals incomplete: {n} binar{} printed no result (crashed or cut off): {}",
+                if n == 1 { "y" } else { "ies" },
+                shown.join(", ")
+            ));
+        }
+        if failures > 0 {
+            let names: Vec<&str> = stats.failed.iter().take(5).map(String::as_str).collect();
+            let more = failures.saturating_sub(5);
+            parts.push(format!(
+                "failed: {}{}",
+                names.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        if stats.warnings > 0 {
+            let lints: Vec<String> = by_count(&stats.warnings_by_lint)
+                .iter()
+                .take(3)
+                .map(|(lint, n)| format!("{n} {lint}"))
+                .collect();
+            parts.push(format!(
+                "{} warnings ({})",
+                stats.warnings,
+                lints.join(", ")
+            ));
+        }
+        stats.counts_known = counts_known;
+        let failed_total = stats
+            .totals
+            .as_ref()
+            .and_then(|t| t.get("failed"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        let mut warnings = Vec::new();
+        if self.json_errors > 0 {
+            warnings.push(format!(
+                "{} JSON event lines could not be read (cut or malformed); see the artifact",
+                self.json_errors
+            ));
+        }
+        let ok = counts_known && errors == 0 && failures == 0 && failed_total == 0;
+        let mut outcome = Outcome::new(parts.join("; "), stats);
+        outcome.ok = ok;
+        outcome.warnings = warnings;
+        outcome
+    }
+}

@@ -1,0 +1,193 @@
+//! Bounded excerpts of long text (tracebacks, captured output) that keep the decisive
+//! lines wherever they are, not just the head.
+
+use briefly_core::cut_str;
+use std::collections::VecDeque;
+
+/// Longest line kept in an excerpt, in characters.
+pub const MAX_LINE_CHARS: usize = 240;
+
+/// Collects the lines of one block in bounded memory: the first `head` lines, up to
+/// `marked` lines the caller marks as decisive, and the last `tail` lines; the rest is
+/// counted, and shown as `… N lines …` where it was left out.
+#[derive(Debug, Clone)]
+pub struct Excerpt {
+    head: usize,
+    marked: usize,
+    tail: usize,
+    kept: Vec<(u64, String)>,
+    marked_kept: usize,
+    last: VecDeque<(u64, String)>,
+    lines: u64,
+}
+
+impl Excerpt {
+    /// An empty excerpt keeping `head` first lines, `marked` decisive lines and `tail` last lines.
+    pub fn new(head: usize, marked: usize, tail: usize) -> Self {
+        Excerpt {
+            head,
+            marked,
+            tail,
+            kept: Vec::new(),
+            marked_kept: 0,
+            last: VecDeque::new(),
+            lines: 0,
+        }
+    }
+
+    /// Adds one line; `decisive` lines are kept (up to the cap) wherever they fall.
+    pub fn push(&mut self, line: &str, decisive: bool) {
+        let index = self.lines;
+        self.lines += 1;
+        if (index as usize) < self.head || (decisive && self.marked_kept < self.marked) {
+            if index as usize >= self.head {
+                self.marked_kept += 1;
+            }
+            self.kept.push((index, cut_line(line).into_owned()));
+        } else if self.tail > 0 {
+            // The ring reuses its strings: most lines pass through it, few stay.
+            let mut slot = if self.last.len() == self.tail {
+                self.last.pop_front().map(|(_, s)| s).unwrap_or_default()
+            } else {
+                String::new()
+            };
+            slot.clear();
+            slot.push_str(&cut_line(line));
+            self.last.push_back((index, slot));
+        }
+    }
+
+    /// Whether a line marked decisive now would be kept as such: when false, a caller
+    /// need not work out whether a line is decisive.
+    pub fn wants_marked(&self) -> bool {
+        self.marked_kept < self.marked
+    }
+
+    /// Lines pushed.
+    pub fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    /// True when nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.lines == 0
+    }
+
+    /// The excerpt as text, with `… N lines …` where lines were left out.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let mut next = 0u64;
+        let kept = self.kept.iter().chain(self.last.iter());
+        for (index, line) in kept {
+            if *index < next {
+                continue;
+            }
+            if *index > next {
+                out.push_str(&gap(index - next));
+            }
+            out.push_str(line);
+            out.push('\n');
+            next = index + 1;
+        }
+        if self.lines > next {
+            out.push_str(&gap(self.lines - next));
+        }
+        while out.ends_with('\n') {
+            out.pop();
+        }
+        out
+    }
+}
+
+/// `… 3 lines …`, a run of lines left out.
+fn gap(lines: u64) -> String {
+    let plural = if lines == 1 { "" } else { "s" };
+    format!("… {lines} line{plural} …\n")
+}
+
+fn cut_line(line: &str) -> std::borrow::Cow<'_, str> {
+    let line = line.trim_end();
+    // No line of fewer bytes than the limit has more characters than it.
+    if line.len() <= MAX_LINE_CHARS {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    cut_str(line, MAX_LINE_CHARS)
+}
+
+/// `text` without ANSI escape sequences (CSI `ESC [ … letter`, OSC `ESC ] … BEL`,
+/// charset designations `ESC ( B`),
+/// written into `out`; borrowed unchanged when it has none.
+pub fn strip_ansi<'a>(text: &'a str, out: &'a mut String) -> &'a str {
+    if !text.as_bytes().contains(&0x1b) {
+        return text;
+    }
+    out.clear();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('[') => {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                while let Some(c) = chars.next() {
+                    if c == '\x07' || (c == '\x1b' && chars.peek() == Some(&'\\')) {
+                        chars.next_if_eq(&'\\');
+                        break;
+                    }
+                }
+            }
+            // Charset designations (`ESC ( B`, what `tput sgr0` ends with) take one more.
+            Some('(' | ')' | '*' | '+') => {
+                chars.next();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_head_marked_and_tail_with_gaps_counted() {
+        let mut excerpt = Excerpt::new(1, 2, 2);
+        for i in 0..100 {
+            excerpt.push(&format!("line {i}"), i == 50 || i == 60 || i == 70);
+        }
+        assert_eq!(
+            excerpt.text(),
+            "line 0\n… 49 lines …\nline 50\n… 9 lines …\nline 60\n… 37 lines …\nline 98\nline 99"
+        );
+    }
+
+    #[test]
+    fn short_blocks_are_whole() {
+        let mut excerpt = Excerpt::new(2, 2, 2);
+        ["a", "b", "c"].iter().for_each(|l| excerpt.push(l, false));
+        assert_eq!(excerpt.text(), "a\nb\nc");
+    }
+
+    #[test]
+    fn strips_colour() {
+        let mut scratch = String::new();
+        assert_eq!(
+            strip_ansi("\x1b[31mFAILED\x1b[0m a.py::\x1b[1mt\x1b[0m", &mut scratch),
+            "FAILED a.py::t"
+        );
+        assert_eq!(strip_ansi("plain", &mut scratch), "plain");
+        assert_eq!(
+            strip_ansi("test t ... \x1b[31mFAILED\x1b(B\x1b[m", &mut scratch),
+            "test t ... FAILED"
+        );
+    }
+}

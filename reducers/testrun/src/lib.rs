@@ -1,0 +1,237 @@
+//! briefly's test-run reducers: what passed and what failed, and each failure's decisive
+//! lines, from pytest's output ([`Pytest`], [`junit::Junit`]) and from `cargo test` /
+//! `cargo nextest run` ([`CargoTest`]).
+//!
+//! The worst outcome for a test reducer is a wrong summary ("0 failed" for a run that
+//! failed), so counts come only from the runner's own totals; when it printed none (`-qq`,
+//! an interrupted run, a build that failed) the summary and stats say they are unknown.
+//! Items are the failures, ranked so that each distinct kind (exception type, panic
+//! kind, error code) comes before repeats; fitting them is the budget stage's job.
+
+#![warn(missing_docs)]
+
+pub mod cargo;
+mod excerpt;
+pub mod junit;
+pub mod pytest;
+mod rank;
+
+pub use cargo::{BinaryResult, CargoItem, CargoStats, CargoTest, CargoTestOptions};
+pub use excerpt::{strip_ansi, Excerpt, MAX_LINE_CHARS};
+pub use junit::Junit;
+pub use pytest::{parse_counts, Pytest, PytestItem, PytestOptions, PytestStats};
+pub use rank::{Ranker, CATEGORIES};
+
+use std::collections::BTreeMap;
+
+/// Distinct keys kept in a stats map (exceptions, modules, error codes, lints); past
+/// this many, new keys are counted under `(other)`.
+pub const MAX_KEYS: usize = 1_000;
+/// Names remembered so that each failure is reported once; past this many, a failure
+/// reported twice in the input (a report and a summary line) may give two items.
+pub const MAX_REMEMBERED: usize = 200_000;
+
+/// Counts one more `key` in `map`, within [`MAX_KEYS`].
+pub(crate) fn tally(map: &mut BTreeMap<String, u64>, key: &str) {
+    let key = if map.len() >= MAX_KEYS && !map.contains_key(key) {
+        "(other)"
+    } else {
+        key
+    };
+    *map.entry(key.to_string()).or_default() += 1;
+}
+
+/// Remembers `name`; false when it was already there (within [`MAX_REMEMBERED`]).
+pub(crate) fn remember(set: &mut std::collections::HashSet<String>, name: &str) -> bool {
+    if set.contains(name) {
+        return false;
+    }
+    if set.len() < MAX_REMEMBERED {
+        set.insert(name.to_string());
+    }
+    true
+}
+
+/// What can go wrong before a test reducer reads anything.
+#[derive(Debug, thiserror::Error)]
+pub enum TestRunError {
+    /// An option out of range.
+    #[error("{0}")]
+    Option(String),
+}
+
+impl From<TestRunError> for String {
+    fn from(error: TestRunError) -> String {
+        error.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every reducer over real runner output (trimmed), fed in chunks of 1, 7 and 8192
+    //! bytes: the same envelope each time, within the budget.
+    use super::*;
+    use briefly_core::testkit::reduce_all_chunkings;
+    use briefly_core::RunConfig;
+    use serde_json::Value;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn config(name: &str) -> RunConfig {
+        RunConfig::new(name)
+    }
+
+    fn item(envelope: &briefly_core::Envelope, i: usize) -> &Value {
+        &envelope.items[i]
+    }
+
+    #[test]
+    fn pytest_colour_verbose() {
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            &fixture("pytest-color-v.txt"),
+            &config("pytest"),
+        );
+        assert!(
+            envelope
+                .summary
+                .starts_with("2 failed, 1 passed, 1 error in "),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.total_items, 3);
+        assert_eq!(item(&envelope, 0)["phase"], "setup");
+        assert_eq!(item(&envelope, 0)["exception"], "RuntimeError");
+        assert_eq!(item(&envelope, 1)["nodeid"], "test_small.py::test_fail");
+        assert_eq!(item(&envelope, 2)["exception"], "KeyError");
+        assert!(!envelope.ok);
+    }
+
+    #[test]
+    fn pytest_junit() {
+        let envelope = reduce_all_chunkings(
+            || Junit::new(PytestOptions::default()).unwrap(),
+            &fixture("pytest-junit.xml"),
+            &config("pytest"),
+        );
+        assert!(
+            envelope
+                .summary
+                .starts_with("JUnit report: 2 failed, 1 passed, 1 error in "),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.total_items, 3);
+        let fail = envelope
+            .items
+            .iter()
+            .find(|i| i["nodeid"] == "test_small::test_fail")
+            .unwrap();
+        assert!(fail["captured"].as_str().unwrap().contains("about to fail"));
+    }
+
+    #[test]
+    fn cargo_text_nextest_json_and_rustc() {
+        let run = |name: &str| {
+            reduce_all_chunkings(
+                || CargoTest::new(CargoTestOptions::default()).unwrap(),
+                &fixture(name),
+                &config("cargo-test"),
+            )
+        };
+        let text = run("cargo-test.txt");
+        assert!(text.summary.starts_with("198 passed; 4 failed; 0 ignored"));
+        let nextest = run("nextest.txt");
+        assert!(nextest
+            .summary
+            .starts_with("200 tests run: 197 passed; 3 failed"));
+        assert_eq!(nextest.total_items, 3);
+        let json = run("nextest-libtest.json");
+        assert!(json.summary.starts_with("197 passed; 3 failed"));
+        assert_eq!(item(&json, 0)["left"], "34");
+        let rustc = run("rustc-error.txt");
+        assert!(rustc.summary.starts_with("build failed: 1 error (1 E0308)"));
+        assert_eq!(item(&rustc, 0)["location"], "a/src/lib.rs:2:5");
+        assert!(!rustc.ok);
+    }
+
+    #[test]
+    fn a_test_failing_in_many_binaries_is_one_failure_each() {
+        let binaries = cargo::MAX_BINARIES + 100;
+        let mut input = String::new();
+        for b in 0..binaries {
+            input.push_str(&format!(
+                "     Running tests/t{b}.rs (target/debug/deps/t{b}-0123)\n\nrunning 2 tests\n\
+                 test same::name ... FAILED\ntest other ... ok\n\nfailures:\n\n\
+                 ---- same::name stdout ----\n\nthread 'same::name' (1) panicked at tests/t{b}.rs:3:5:\nboom {b}\n\n\
+                 failures:\n    same::name\n\n\
+                 test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
+            ));
+        }
+        let envelope = reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("cargo-test"),
+        );
+        assert_eq!(envelope.total_items, binaries as u64);
+        assert!(
+            envelope.summary.starts_with(&format!(
+                "{binaries} passed; {binaries} failed; 0 ignored across {} test binaries",
+                cargo::MAX_BINARIES
+            )),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(
+            envelope.stats["names_left_out"],
+            binaries as u64 - cargo::MAX_NAMES as u64
+        );
+    }
+
+    #[test]
+    fn a_counts_line_a_test_printed_is_not_the_runs() {
+        let input =
+            "=================================== FAILURES ===================================\n\
+            _________________________________ test_a _________________________________\n\
+            \n    def test_a():\n>       assert f() == 2\nE       assert 1 == 2\n\n\
+            test_x.py:3: AssertionError\n\
+            ----------------------------- Captured stdout call -----------------------------\n\
+            ============ 9 passed in 0.01s ============\n\
+            more output\n\
+            _________________________________ test_b[a - b] _________________________________\n\
+            \n    def test_b():\n>       {}['k']\nE       KeyError: 'k'\n\n\
+            test_x.py:7: KeyError\n\
+            =========================== short test summary info ============================\n\
+            FAILED test_x.py::test_a - assert 1 == 2\n\
+            FAILED test_x.py::test_b[a - b] - KeyError: 'k'\n";
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("pytest"),
+        );
+        assert!(
+            envelope.summary.starts_with("counts unknown"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.total_items, 2);
+        assert_eq!(item(&envelope, 1)["nodeid"], "test_x.py::test_b[a - b]");
+        assert_eq!(item(&envelope, 1)["exception"], "KeyError");
+        assert!(item(&envelope, 0)["captured"]
+            .as_str()
+            .unwrap()
+            .contains("more output"));
+    }
+
+    #[test]
+    fn counts_lines() {
+        let (counts, duration) = parse_counts("3 failed, 1 passed, 2 errors in 0.10s").unwrap();
+        assert_eq!(counts["errors"], 2);
+        assert_eq!(duration, "0.10s");
+        assert!(parse_counts("no tests ran in 0.01s").unwrap().0.is_empty());
+        assert!(parse_counts("we ran 3 failed tests in 1s").is_none());
+    }
+}

@@ -1,0 +1,845 @@
+//! `briefly pytest`: pytest's terminal output at any verbosity, colour or not, with or
+//! without `-r` summaries, with pytest-xdist.
+//!
+//! Counts are taken only from pytest's own final line (`37 failed, 123 passed in 4.1s`);
+//! when there is none (`-qq`, an interrupted or cut-off run) they are reported unknown,
+//! never reconstructed. Items are the failure and error reports (the `FAILURES` and
+//! `ERRORS` sections, and short-summary lines that have no report), each with its
+//! decisive traceback lines and a bounded excerpt of its captured output.
+
+use crate::excerpt::{strip_ansi, Excerpt};
+use crate::rank::Ranker;
+use crate::{remember, tally, TestRunError};
+use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+
+/// Failure reports held until the short summary names their tests; older ones are
+/// emitted with the node id read from their traceback.
+pub const MAX_PENDING: usize = 2_000;
+/// Node ids listed in `stats.failed` / `stats.errors`.
+pub const MAX_NAMES: usize = 100;
+
+/// Options of `briefly pytest`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PytestOptions {
+    /// Decisive lines kept per traceback (and per captured-output excerpt).
+    pub lines: usize,
+    /// The input is a JUnit XML report (`--junitxml`), not terminal output.
+    pub junit: bool,
+}
+
+impl Default for PytestOptions {
+    fn default() -> Self {
+        PytestOptions {
+            lines: 12,
+            junit: false,
+        }
+    }
+}
+
+impl PytestOptions {
+    /// Checks the options.
+    pub fn validate(&self) -> Result<(), TestRunError> {
+        if self.lines == 0 {
+            return Err(TestRunError::Option("--lines must be at least 1".into()));
+        }
+        Ok(())
+    }
+}
+
+/// One failed or erroring test (or module that failed to collect).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PytestItem {
+    /// pytest's node id (`tests/test_a.py::TestX::test_y[1]`), or the module for a collection error.
+    pub nodeid: String,
+    /// The test's file.
+    pub file: String,
+    /// The line in the test's file where it failed, when the traceback says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// `failed` or `error`.
+    pub kind: &'static str,
+    /// For errors: `collection`, `setup` or `teardown`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<&'static str>,
+    /// The exception's type (`AssertionError`, `KeyError`, …), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exception: Option<String>,
+    /// Its message (the first `E` line, or the short summary's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The decisive traceback lines: the failing line (`>`), the `E` lines, the frames
+    /// in the test's own files; the rest counted as `… N lines …`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub traceback: String,
+    /// A bounded excerpt of the captured output: error-like lines and the last lines.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub captured: String,
+}
+
+/// The aggregates of `briefly pytest`.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct PytestStats {
+    /// pytest's final counts, as it printed them (`failed`, `passed`, `errors`, …);
+    /// null when it printed none.
+    pub counts: Option<Map<String, Value>>,
+    /// False when pytest printed no final counts: then `counts` is null and only what
+    /// the reports show is known.
+    pub counts_known: bool,
+    /// The run's duration as pytest printed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration: Option<String>,
+    /// Tests collected, as pytest printed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collected: Option<u64>,
+    /// Failure and error reports read, by exception type.
+    pub by_exception: BTreeMap<String, u64>,
+    /// Failure and error reports read, by module.
+    pub by_module: BTreeMap<String, u64>,
+    /// Node ids of the failed tests (the first [`MAX_NAMES`]).
+    pub failed: Vec<String>,
+    /// Node ids (or modules) with errors (the first [`MAX_NAMES`]).
+    pub errors: Vec<String>,
+    /// Node ids that passed unexpectedly (`XPASS` lines of the short summary).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub xpassed: Vec<String>,
+    /// Names left out of `failed` and `errors` past [`MAX_NAMES`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub names_left_out: u64,
+    /// Why pytest stopped early (`stopping after 1 failures`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// What interrupted the run (`Interrupted: 1 error during collection`, `KeyboardInterrupt`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Top,
+    Reports,
+    Passes,
+    ShortSummary,
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Call,
+    Collection,
+    Setup,
+    Teardown,
+}
+
+/// One report of the `FAILURES` / `ERRORS` sections, as read so far.
+#[derive(Debug, Clone)]
+pub(crate) struct Report {
+    /// What the `___ headline ___` names: `test_x`, `TestX.test_y[1]`, a module for collection.
+    name: String,
+    phase: Phase,
+    traceback: Excerpt,
+    captured: Excerpt,
+    in_captured: bool,
+    /// Locations (`file:line`) in the traceback, outside installed libraries: the first few.
+    locations: Vec<(String, u64)>,
+    exception: Option<String>,
+    message: Option<String>,
+}
+
+impl Report {
+    pub(crate) fn new(headline: &str, lines: usize) -> Self {
+        let (phase, name) = if let Some(module) = headline.strip_prefix("ERROR collecting ") {
+            (Phase::Collection, module)
+        } else if let Some(test) = headline.strip_prefix("ERROR at setup of ") {
+            (Phase::Setup, test)
+        } else if let Some(test) = headline.strip_prefix("ERROR at teardown of ") {
+            (Phase::Teardown, test)
+        } else {
+            (Phase::Call, headline)
+        };
+        Report {
+            name: name.to_string(),
+            phase,
+            traceback: Excerpt::new(0, lines, 2),
+            captured: Excerpt::new(1, lines / 2, lines / 2),
+            in_captured: false,
+            locations: Vec::new(),
+            exception: None,
+            message: None,
+        }
+    }
+
+    pub(crate) fn push(&mut self, line: &str) {
+        if let Some(title) = dashed_title(line) {
+            self.in_captured = true;
+            self.captured.push(&format!("[{title}]"), true);
+            return;
+        }
+        if self.in_captured {
+            let decisive = self.captured.wants_marked()
+                && briefly_severity::classify(line)
+                    .is_some_and(|s| s >= briefly_severity::Severity::Warn);
+            self.captured.push(line, decisive);
+            return;
+        }
+        if line.trim().is_empty() {
+            return;
+        }
+        let mut decisive = false;
+        if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
+            decisive = true;
+            let e = e.trim();
+            if self.message.is_none() && !e.is_empty() {
+                match exception_prefix(e) {
+                    Some((name, message)) => {
+                        self.exception.get_or_insert_with(|| name.to_string());
+                        self.message = Some(message.to_string());
+                    }
+                    None => self.message = Some(e.to_string()),
+                }
+            }
+        } else if line.starts_with('>') {
+            decisive = true;
+        } else if let Some((file, number, rest)) = location(line) {
+            let own = !is_library(file);
+            decisive = own;
+            if own && self.locations.len() < 8 {
+                self.locations.push((file.to_string(), number));
+            }
+            // `file:line: KeyError` ends a long traceback and names the exception.
+            if is_exception_name(rest) {
+                self.exception = Some(rest.to_string());
+            }
+        }
+        self.traceback.push(line, decisive);
+    }
+
+    /// What a short-summary node id must give ([`report_key`]) to name this report.
+    fn key(&self) -> String {
+        match self.phase {
+            Phase::Collection => format!("{}\u{0}", self.name),
+            _ => self.name.clone(),
+        }
+    }
+
+    /// The node id as far as the report itself tells: its first own frame's file and the headline.
+    fn derived_nodeid(&self) -> String {
+        if self.phase == Phase::Collection {
+            return self.name.clone();
+        }
+        let (name, params) = match self.name.find('[') {
+            Some(at) => self.name.split_at(at),
+            None => (self.name.as_str(), ""),
+        };
+        let path = name.replace('.', "::") + params;
+        match self.locations.first() {
+            Some((file, _)) => format!("{file}::{path}"),
+            None => path,
+        }
+    }
+}
+
+/// The key of the report a short-summary node id names: a module for a collection
+/// error, else the test's headline.
+fn report_key(nodeid: &str) -> String {
+    if nodeid.contains("::") {
+        headline_of(nodeid)
+    } else {
+        format!("{nodeid}\u{0}")
+    }
+}
+
+/// Reports waiting for the short summary to name their tests: oldest first, and found
+/// by key in constant time (a summary of thousands of lines must not scan them all).
+#[derive(Debug, Default)]
+struct Pending {
+    next: u64,
+    order: VecDeque<u64>,
+    reports: HashMap<u64, Report>,
+    by_key: HashMap<String, VecDeque<u64>>,
+}
+
+impl Pending {
+    fn len(&self) -> usize {
+        self.reports.len()
+    }
+
+    fn push(&mut self, report: Report) {
+        let seq = self.next;
+        self.next += 1;
+        self.by_key.entry(report.key()).or_default().push_back(seq);
+        self.order.push_back(seq);
+        self.reports.insert(seq, report);
+        // Taken reports leave their number in `order`; drop them now and then.
+        if self.order.len() > 2 * MAX_PENDING {
+            let reports = &self.reports;
+            self.order.retain(|seq| reports.contains_key(seq));
+        }
+    }
+
+    fn pop_oldest(&mut self) -> Option<Report> {
+        while let Some(seq) = self.order.pop_front() {
+            if let Some(report) = self.reports.remove(&seq) {
+                let key = report.key();
+                if let Some(seqs) = self.by_key.get_mut(&key) {
+                    seqs.retain(|s| *s != seq);
+                    if seqs.is_empty() {
+                        self.by_key.remove(&key);
+                    }
+                }
+                return Some(report);
+            }
+        }
+        None
+    }
+
+    fn take(&mut self, key: &str) -> Option<Report> {
+        let seqs = self.by_key.get_mut(key)?;
+        let report = seqs.pop_front().and_then(|seq| self.reports.remove(&seq));
+        if seqs.is_empty() {
+            self.by_key.remove(key);
+        }
+        report
+    }
+}
+
+/// `test_a.py::TestX::test_y[1]` → `TestX.test_y[1]`, as pytest heads its report.
+fn headline_of(nodeid: &str) -> String {
+    let (path, params) = match nodeid.find('[') {
+        Some(at) => nodeid.split_at(at),
+        None => (nodeid, ""),
+    };
+    match path.split_once("::") {
+        Some((_, rest)) => rest.replace("::", ".") + params,
+        None => nodeid.to_string(),
+    }
+}
+
+/// `----- Captured stdout call -----` → `Captured stdout call`.
+fn dashed_title(line: &str) -> Option<&str> {
+    if line.len() > 6 && line.starts_with("---") && line.ends_with("---") {
+        let title = line.trim_matches('-').trim();
+        (!title.is_empty()).then_some(title)
+    } else {
+        None
+    }
+}
+
+/// `==== title ====` → `title`.
+fn section_title(line: &str) -> Option<&str> {
+    if line.len() > 6 && line.starts_with("===") && line.ends_with("===") {
+        Some(line.trim_matches('=').trim())
+    } else {
+        None
+    }
+}
+
+/// `____ headline ____` → `headline` (not the `_ _ _` separator between frames).
+fn report_headline(line: &str) -> Option<&str> {
+    if line.starts_with("__") && line.ends_with("__") {
+        let headline = line.trim_matches('_').trim();
+        (!headline.is_empty()).then_some(headline)
+    } else {
+        None
+    }
+}
+
+/// `path/to/file.py:12: rest` → its parts.
+fn location(line: &str) -> Option<(&str, u64, &str)> {
+    if line.starts_with(' ') {
+        return None;
+    }
+    let (head, rest) = line.split_once(": ").or_else(|| {
+        line.strip_suffix(':')
+            .map(|head| (head, ""))
+            .filter(|_| !line.ends_with("::"))
+    })?;
+    let (file, number) = head.rsplit_once(':')?;
+    let number: u64 = number.parse().ok()?;
+    (file.ends_with(".py") || file.contains('/') || file.contains('.')).then_some((
+        file,
+        number,
+        rest.trim(),
+    ))
+}
+
+/// Installed code, not the project's: frames there are not the test's own.
+fn is_library(file: &str) -> bool {
+    file.contains("site-packages")
+        || file.contains("dist-packages")
+        || file.contains("/lib/python")
+        || file.starts_with("<frozen")
+}
+
+/// `KeyError`, `mod.CustomError`, `Failed` …: a dotted identifier naming an exception.
+fn is_exception_name(word: &str) -> bool {
+    let last = word.rsplit('.').next().unwrap_or(word);
+    !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        && last.starts_with(|c: char| c.is_ascii_uppercase())
+        && [
+            "Error",
+            "Exception",
+            "Exit",
+            "Interrupt",
+            "Failed",
+            "Failure",
+            "Warning",
+            "Iteration",
+            "Timeout",
+        ]
+        .iter()
+        .any(|suffix| last.ends_with(suffix))
+}
+
+/// `KeyError: 'x'` → (`KeyError`, `'x'`).
+pub(crate) fn exception_prefix(text: &str) -> Option<(&str, &str)> {
+    let (name, message) = text
+        .split_once(": ")
+        .or_else(|| Some((text, "")).filter(|_| is_exception_name(text)))?;
+    is_exception_name(name).then_some((name, message))
+}
+
+/// Parses pytest's final counts line (`37 failed, 123 passed, 2 skipped in 4.10s (0:00:04)`).
+pub fn parse_counts(line: &str) -> Option<(Map<String, Value>, String)> {
+    // Most lines end otherwise: reject them before searching.
+    if !(line.ends_with('s') || line.ends_with(')')) {
+        return None;
+    }
+    let (counts, duration) = line.rsplit_once(" in ")?;
+    let duration = duration.trim();
+    let seconds = duration.split_whitespace().next()?;
+    if !seconds.ends_with('s') || seconds[..seconds.len() - 1].parse::<f64>().is_err() {
+        return None;
+    }
+    let mut map = Map::new();
+    if counts.trim() == "no tests ran" {
+        return Some((map, duration.to_string()));
+    }
+    for part in counts.split(", ") {
+        let (n, word) = part.trim().split_once(' ')?;
+        let n: u64 = n.parse().ok()?;
+        let word = match word {
+            "error" | "errors" => "errors",
+            "warning" | "warnings" => "warnings",
+            "rerun" | "reruns" => "rerun",
+            "failed" | "passed" | "skipped" | "deselected" | "xfailed" | "xpassed" => word,
+            "subtests passed" | "subtests failed" | "subtests skipped" => word,
+            _ => return None,
+        };
+        map.insert(word.to_string(), Value::from(n));
+    }
+    (!map.is_empty()).then(|| (map, duration.to_string()))
+}
+
+/// The pytest reducer.
+#[derive(Debug)]
+pub struct Pytest {
+    options: PytestOptions,
+    scratch: String,
+    section: Section,
+    report: Option<Report>,
+    pending: Pending,
+    emitted: HashSet<String>,
+    ranker: Ranker,
+    counts_line: Option<String>,
+    /// A counts line inside a report: pytest's own only if nothing follows it.
+    tentative_counts: Option<String>,
+    /// Failures named by `-v` progress lines, for runs that print no report of them.
+    progress: Vec<(&'static str, String)>,
+    stats: PytestStats,
+}
+
+impl Pytest {
+    /// A reducer with these options.
+    pub fn new(options: PytestOptions) -> Result<Self, TestRunError> {
+        options.validate()?;
+        Ok(Pytest {
+            options,
+            scratch: String::new(),
+            section: Section::Top,
+            report: None,
+            pending: Pending::default(),
+            emitted: HashSet::new(),
+            ranker: Ranker::default(),
+            counts_line: None,
+            tentative_counts: None,
+            progress: Vec::new(),
+            stats: PytestStats::default(),
+        })
+    }
+
+    /// Sets the final counts line, as pytest would print it (for the JUnit reader).
+    pub(crate) fn set_counts_line(&mut self, line: String) {
+        self.counts_line = Some(line);
+    }
+
+    fn close_report(&mut self, out: &mut dyn Emit<PytestItem>) {
+        if let Some(report) = self.report.take() {
+            if self.section == Section::Passes {
+                return;
+            }
+            self.pending.push(report);
+            if self.pending.len() > MAX_PENDING {
+                let oldest = self.pending.pop_oldest().expect("over the cap");
+                let nodeid = oldest.derived_nodeid();
+                self.emit_report(Some(oldest), nodeid, None, out);
+            }
+        }
+    }
+
+    /// Emits the item for a failure: its report (if any), its node id, the short summary's message.
+    pub(crate) fn emit_report(
+        &mut self,
+        report: Option<Report>,
+        nodeid: String,
+        summary: Option<(&'static str, &str)>,
+        out: &mut dyn Emit<PytestItem>,
+    ) {
+        if !remember(&mut self.emitted, &nodeid) {
+            return;
+        }
+        let phase = report.as_ref().map_or_else(
+            || {
+                if summary.is_some_and(|(kind, _)| kind == "error") && !nodeid.contains("::") {
+                    Phase::Collection
+                } else {
+                    Phase::Call
+                }
+            },
+            |r| r.phase,
+        );
+        let kind = match (phase, summary) {
+            (Phase::Call, Some((kind, _))) => kind,
+            (Phase::Call, None) => "failed",
+            _ => "error",
+        };
+        let file = nodeid.split("::").next().unwrap_or(&nodeid).to_string();
+        let (mut exception, mut message) = (None, None);
+        if let Some((_, text)) = summary.filter(|(_, text)| !text.is_empty()) {
+            match exception_prefix(text) {
+                Some((name, rest)) => {
+                    exception = Some(name.to_string());
+                    message = Some(rest.to_string());
+                }
+                None => message = Some(text.to_string()),
+            }
+        }
+        let mut item = PytestItem {
+            nodeid,
+            file,
+            line: None,
+            kind,
+            phase: match phase {
+                Phase::Call => None,
+                Phase::Collection => Some("collection"),
+                Phase::Setup => Some("setup"),
+                Phase::Teardown => Some("teardown"),
+            },
+            exception: None,
+            message: None,
+            traceback: String::new(),
+            captured: String::new(),
+        };
+        if let Some(report) = report {
+            item.line = report
+                .locations
+                .iter()
+                .find(|(f, _)| *f == item.file)
+                .or(report.locations.first())
+                .map(|(_, n)| *n);
+            exception = report.exception.or(exception);
+            message = report.message.or(message);
+            item.traceback = report.traceback.text();
+            item.captured = report.captured.text();
+        }
+        if exception.is_none() && message.as_deref().is_some_and(|m| m.starts_with("assert")) {
+            exception = Some("AssertionError".into());
+        }
+        item.exception = exception;
+        item.message = message;
+
+        let exception = item.exception.clone().unwrap_or_else(|| "unknown".into());
+        tally(&mut self.stats.by_exception, &exception);
+        tally(&mut self.stats.by_module, &item.file);
+        let names = if kind == "failed" {
+            &mut self.stats.failed
+        } else {
+            &mut self.stats.errors
+        };
+        if names.len() < MAX_NAMES {
+            names.push(item.nodeid.clone());
+        } else {
+            self.stats.names_left_out += 1;
+        }
+        let category = match phase {
+            Phase::Collection => 0,
+            Phase::Setup | Phase::Teardown => 1,
+            Phase::Call => 2,
+        };
+        let rank = self.ranker.rank(category, &exception);
+        out.emit(rank, item);
+    }
+
+    fn short_summary(&mut self, line: &str, out: &mut dyn Emit<PytestItem>) {
+        let (kind, rest) = if let Some(rest) = line.strip_prefix("FAILED ") {
+            ("failed", rest)
+        } else if let Some(rest) = line.strip_prefix("ERROR ") {
+            ("error", rest)
+        } else if let Some(rest) = line.strip_prefix("XPASS ") {
+            if self.stats.xpassed.len() < MAX_NAMES {
+                let nodeid = rest.split(" - ").next().unwrap_or(rest);
+                let nodeid = nodeid.split(' ').next().unwrap_or(nodeid);
+                self.stats.xpassed.push(nodeid.to_string());
+            }
+            return;
+        } else {
+            return;
+        };
+        let (nodeid, message) = split_summary(rest);
+        let nodeid = nodeid.trim();
+        let report = self.pending.take(&report_key(nodeid));
+        self.emit_report(
+            report,
+            nodeid.to_string(),
+            Some((kind, message.trim())),
+            out,
+        );
+    }
+
+    fn line(&mut self, line: &str, out: &mut dyn Emit<PytestItem>) {
+        if let Some(title) = section_title(line) {
+            // Inside reports a counts line may be a test's own output: pytest's only if
+            // nothing follows it.
+            if matches!(self.section, Section::Reports | Section::Passes)
+                && parse_counts(title).is_some()
+            {
+                self.tentative_counts = Some(title.to_string());
+                return;
+            }
+            self.close_report(out);
+            self.tentative_counts = None;
+            if parse_counts(title).is_some() {
+                self.counts_line = Some(title.to_string());
+                self.section = Section::Other;
+                return;
+            }
+            self.section = match title {
+                "FAILURES" | "ERRORS" => Section::Reports,
+                "PASSES" => Section::Passes,
+                "short test summary info" => Section::ShortSummary,
+                _ => Section::Other,
+            };
+            return;
+        }
+        if line.len() > 4 && line.starts_with("!!") && line.ends_with("!!") {
+            self.close_report(out);
+            let what = line.trim_matches('!').trim().to_string();
+            if what.starts_with("stopping after") {
+                self.stats.stopped = Some(what);
+            } else {
+                self.stats.interrupted = Some(what);
+            }
+            self.section = Section::Other;
+            return;
+        }
+        match self.section {
+            Section::Reports | Section::Passes => {
+                if let Some(headline) = report_headline(line) {
+                    self.close_report(out);
+                    self.tentative_counts = None;
+                    self.report = Some(Report::new(headline, self.options.lines));
+                    return;
+                }
+                if !line.trim().is_empty() {
+                    self.tentative_counts = None;
+                }
+                if parse_counts(line).is_some() {
+                    self.tentative_counts = Some(line.to_string());
+                }
+                // `[gw0] linux -- Python 3.11 …`: which xdist worker ran it.
+                if line.starts_with("[gw") {
+                    return;
+                }
+                if let Some(report) = &mut self.report {
+                    report.push(line);
+                }
+            }
+            Section::ShortSummary => {
+                if parse_counts(line).is_some() {
+                    self.counts_line = Some(line.to_string());
+                } else {
+                    self.short_summary(line, out);
+                }
+            }
+            Section::Top | Section::Other => {
+                if parse_counts(line).is_some() {
+                    self.counts_line = Some(line.to_string());
+                } else if let Some(n) = collected(line) {
+                    self.stats.collected = Some(n);
+                } else if let Some((kind, nodeid)) = progress_failure(line) {
+                    let known = self.progress.iter().any(|(_, id)| id == nodeid);
+                    if !known && self.progress.len() < MAX_NAMES {
+                        self.progress.push((kind, nodeid.to_string()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `a.py::test_x[a - b] - KeyError: 'k'` → the node id and the message: a parameter id
+/// may hold ` - ` too.
+fn split_summary(rest: &str) -> (&str, &str) {
+    let from = rest
+        .find('[')
+        .and_then(|open| rest[open..].find(']').map(|close| open + close + 1))
+        .unwrap_or(0);
+    match rest[from..].find(" - ") {
+        Some(at) => (&rest[..from + at], &rest[from + at + 3..]),
+        None => (rest, ""),
+    }
+}
+
+/// `-v` progress: `a.py::test_x FAILED   [ 10%]`, or with xdist
+/// `[gw0] [ 10%] FAILED a.py::test_x`; the kind and the node id.
+fn progress_failure(line: &str) -> Option<(&'static str, &str)> {
+    let kind = |status: &str| match status {
+        "FAILED" => Some("failed"),
+        "ERROR" => Some("error"),
+        _ => None,
+    };
+    if let Some(rest) = line.strip_prefix("[gw") {
+        let (_, rest) = rest.split_once("] [")?;
+        let (_, rest) = rest.split_once("] ")?;
+        let (status, nodeid) = rest.split_once(' ')?;
+        let nodeid = nodeid.trim();
+        return kind(status)
+            .filter(|_| nodeid.contains("::"))
+            .map(|k| (k, nodeid));
+    }
+    let head = match line.rsplit_once(" [") {
+        Some((head, percent)) if percent.ends_with("%]") => head,
+        _ => line,
+    };
+    let (nodeid, status) = head.trim_end().rsplit_once(' ')?;
+    let nodeid = nodeid.trim();
+    (nodeid.contains("::") && !nodeid.contains(' '))
+        .then_some(())
+        .and(kind(status))
+        .map(|k| (k, nodeid))
+}
+
+/// `collected 160 items`, `collected 3 items / 1 error`, `2 workers [160 items]`.
+fn collected(line: &str) -> Option<u64> {
+    if let Some(rest) = line.strip_prefix("collected ") {
+        return rest.split(' ').next()?.parse().ok();
+    }
+    let (_, rest) = line.split_once(" workers [")?;
+    rest.split(' ').next()?.parse().ok()
+}
+
+impl Reducer for Pytest {
+    type Item = PytestItem;
+    type Stats = PytestStats;
+
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<PytestItem>) -> Flow {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let line = strip_ansi(record.text, &mut scratch);
+        self.line(line.trim_end(), out);
+        self.scratch = scratch;
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {
+        self.close_report(out);
+        while let Some(report) = self.pending.pop_oldest() {
+            let nodeid = report.derived_nodeid();
+            self.emit_report(Some(report), nodeid, None, out);
+        }
+        // Named only by `-v` progress (`--tb=no -rN`, or a run cut off before its reports).
+        for (kind, nodeid) in std::mem::take(&mut self.progress) {
+            self.emit_report(None, nodeid, Some((kind, "")), out);
+        }
+        let counts_line = self.counts_line.take().or(self.tentative_counts.take());
+        let mut stats = std::mem::take(&mut self.stats);
+        let reports = stats.failed.len() + stats.errors.len() + stats.names_left_out as usize;
+        let mut summary = match counts_line.as_deref().and_then(parse_counts) {
+            Some((counts, duration)) => {
+                stats.counts = Some(counts);
+                stats.counts_known = true;
+                stats.duration = Some(duration);
+                counts_line.expect("parsed")
+            }
+            None => format!(
+                "counts unknown: pytest printed no final counts line (-qq, interrupted or cut off); \
+                 {} failure and {} error reports read",
+                stats.failed.len(),
+                stats.errors.len()
+            ),
+        };
+        if reports > 0 {
+            let exceptions: Vec<String> = by_count(&stats.by_exception)
+                .into_iter()
+                .map(|(name, n)| format!("{n} {name}"))
+                .collect();
+            let modules = stats.by_module.len();
+            summary.push_str(&format!(
+                "; {} across {modules} module{}",
+                exceptions.join(", "),
+                if modules == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(stopped) = &stats.stopped {
+            summary.push_str(&format!("; stopped early ({stopped})"));
+        }
+        if let Some(interrupted) = &stats.interrupted {
+            summary.push_str(&format!("; {interrupted}"));
+        }
+        let count = |key: &str| {
+            stats
+                .counts
+                .as_ref()
+                .and_then(|c| c.get(key))
+                .and_then(Value::as_u64)
+                .unwrap_or(0)
+        };
+        let mut warnings = Vec::new();
+        if stats.counts_known {
+            let reported = count("failed") + count("errors");
+            if (reports as u64) > reported {
+                warnings.push(format!(
+                    "pytest counted {reported} failed and errors but {reports} reports were read"
+                ));
+            }
+        }
+        // `no tests ran` (exit 5) is not a pass.
+        let ran_any = stats.counts.as_ref().is_some_and(|c| !c.is_empty());
+        let ok = stats.counts_known
+            && ran_any
+            && count("failed") == 0
+            && count("errors") == 0
+            && reports == 0
+            && stats.interrupted.is_none();
+        let mut outcome = Outcome::new(summary, stats);
+        outcome.ok = ok;
+        outcome.warnings = warnings;
+        outcome
+    }
+}
+
+/// Entries by descending count, then name.
+pub(crate) fn by_count(map: &BTreeMap<String, u64>) -> Vec<(&str, u64)> {
+    let mut entries: Vec<(&str, u64)> = map.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    entries.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    entries
+}

@@ -1,0 +1,807 @@
+//! `briefly pytest` and `briefly cargo-test` against the real runners: pytest projects
+//! and cargo crates generated in temp dirs at test time.
+
+mod common;
+
+use common::{python, Briefly};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The default per-result budget (32K tokens), in characters.
+const CAP: usize = 19_660;
+
+fn write(dir: &Path, name: &str, content: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+}
+
+/// 160 tests in 4 modules; 37 fail (29 AssertionError, 8 KeyError raised in a helper),
+/// each failing test printing 150 lines. Returns the failing node ids.
+fn big_pytest_project(dir: &Path) -> Vec<String> {
+    write(dir, "helpers.py", "def lookup(d, k):\n    return d[k]\n");
+    let mut failing = Vec::new();
+    for module in 0..4 {
+        let mut source = String::from("from helpers import lookup\n\n");
+        for t in 0..40 {
+            let i = module * 40 + t;
+            source.push_str(&format!("def test_case_{i}():\n"));
+            if i % 4 == 1 && failing.len() < 37 {
+                source.push_str(&format!(
+                    "    for k in range(150):\n        print(f'noise {i} line {{k}}')\n"
+                ));
+                if failing.len() < 29 {
+                    source.push_str(&format!(
+                        "    assert {i} * 2 == {}, 'doubling {i}'\n",
+                        i * 2 + 1
+                    ));
+                } else {
+                    source.push_str(&format!("    lookup({{'a': 1}}, 'missing_{i}')\n"));
+                }
+                failing.push(format!("test_mod{module}.py::test_case_{i}"));
+            } else {
+                source.push_str("    assert True\n");
+            }
+            source.push('\n');
+        }
+        write(dir, &format!("test_mod{module}.py"), &source);
+    }
+    failing
+}
+
+/// Runs pytest in `dir` with `args`; its standard output.
+fn pytest(dir: &Path, args: &[&str]) -> Output {
+    Command::new(python())
+        .args(["-m", "pytest", "-p", "no:cacheprovider"])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("PYTEST_ADDOPTS")
+        .output()
+        .unwrap()
+}
+
+fn names(envelope: &Value, key: &str) -> Vec<String> {
+    envelope["stats"][key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn pytest_at_every_verbosity_names_all_37_failures_within_the_budget() {
+    let project = tempfile::tempdir().unwrap();
+    let mut failing = big_pytest_project(project.path());
+    failing.sort();
+    let b = Briefly::new();
+    for args in [
+        &["-q"][..],
+        &["-qq"],
+        &[],
+        &["-v"],
+        &["-vv"],
+        &["--color=yes"],
+        &["-rA"],
+        &["-n", "2"],
+    ] {
+        let output = pytest(project.path(), args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let printed = b.run(&["pytest"], &output.stdout).stdout;
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let summary = envelope["summary"].as_str().unwrap();
+        if args == ["-qq"] {
+            // -qq prints no counts line: the counts are unknown, and said so.
+            assert!(summary.starts_with("counts unknown"), "{summary}");
+            assert_eq!(envelope["stats"]["counts"], Value::Null);
+            assert_eq!(envelope["stats"]["counts_known"], false);
+        } else {
+            assert!(
+                summary.starts_with("37 failed, 123 passed in "),
+                "{args:?}: {summary}"
+            );
+            assert_eq!(envelope["stats"]["counts"]["failed"], 37);
+            assert_eq!(envelope["stats"]["counts"]["passed"], 123);
+        }
+        assert!(
+            summary.contains("29 AssertionError, 8 KeyError across 4 modules"),
+            "{summary}"
+        );
+        assert_eq!(envelope["ok"], false);
+        let mut failed = names(&envelope, "failed");
+        failed.sort();
+        assert_eq!(failed, failing, "{args:?}");
+        let printed = String::from_utf8(printed).unwrap();
+        for name in &failing {
+            assert!(
+                printed.contains(name.as_str()),
+                "{args:?}: {name} not inline"
+            );
+        }
+        assert_eq!(envelope["total_items"], 37);
+        // Each distinct exception comes before repeats; each item keeps its decisive lines.
+        let items = envelope["items"].as_array().unwrap();
+        assert_eq!(items[0]["exception"], "AssertionError", "{args:?}");
+        assert_eq!(items[1]["exception"], "KeyError", "{args:?}");
+        let key_error = &items[1];
+        assert!(key_error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("'missing_"));
+        let traceback = key_error["traceback"].as_str().unwrap();
+        assert!(
+            traceback.contains("E       KeyError: 'missing_"),
+            "{traceback}"
+        );
+        assert!(traceback.contains(">       lookup("), "{traceback}");
+        let assertion = &items[0];
+        assert!(assertion["traceback"]
+            .as_str()
+            .unwrap()
+            .contains("E       assert ("));
+        assert!(assertion["line"].as_u64().is_some());
+        let captured = assertion["captured"].as_str().unwrap();
+        assert!(
+            captured.contains("line 149") && captured.contains("lines …"),
+            "{captured}"
+        );
+    }
+}
+
+#[test]
+fn pytest_junit_report() {
+    let project = tempfile::tempdir().unwrap();
+    let mut failing = big_pytest_project(project.path());
+    failing.sort();
+    let output = pytest(
+        project.path(),
+        &[
+            "-q",
+            "--junitxml=report.xml",
+            "-o",
+            "junit_logging=system-out",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let b = Briefly::new();
+    let report = project.path().join("report.xml");
+    let envelope = b.envelope(&["pytest", "--junit", report.to_str().unwrap()], b"", CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("JUnit report: 37 failed, 123 passed in "),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("29 AssertionError, 8 KeyError"),
+        "{summary}"
+    );
+    assert_eq!(envelope["total_items"], 37);
+    // JUnit names tests by class and name: test_mod0::test_case_1.
+    let mut failed: Vec<String> = names(&envelope, "failed")
+        .iter()
+        .map(|n| n.replacen("::", ".py::", 1))
+        .collect();
+    failed.sort();
+    assert_eq!(failed, failing);
+    let first = &envelope["items"][0];
+    assert!(first["traceback"]
+        .as_str()
+        .unwrap()
+        .contains("E       assert ("));
+    assert!(first["captured"].as_str().unwrap().contains("noise"));
+    // A file that is not a report says so.
+    let envelope = b.envelope(&["pytest", "--junit", "/dev/null"], b"", CAP);
+    assert!(envelope["warnings"][0]
+        .as_str()
+        .unwrap()
+        .contains("not a JUnit report"));
+    assert_eq!(envelope["ok"], false);
+    // --junit and a FILE together are refused.
+    let refused = b.run(&["pytest", "x.txt", "--junit", "y.xml"], b"");
+    assert_eq!(refused.status.code(), Some(2));
+}
+
+#[test]
+fn run_picks_pytest_and_keeps_its_exit_code() {
+    let project = tempfile::tempdir().unwrap();
+    big_pytest_project(project.path());
+    let b = Briefly::new();
+    let python = python();
+    let mut command = b.command(&[
+        "run",
+        "--",
+        python.to_str().unwrap(),
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+    ]);
+    command.current_dir(project.path());
+    let output = command.output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let envelope: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(envelope["source"], "pytest");
+    assert_eq!(envelope["exit_code"], 1);
+    assert!(envelope["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("37 failed, 123 passed"));
+}
+
+#[test]
+fn pytest_collection_errors_fixtures_xfail_stop_interrupt_and_no_tests() {
+    let b = Briefly::new();
+
+    // A module that cannot be imported: pytest stops; the module and the exception are named.
+    let project = tempfile::tempdir().unwrap();
+    write(project.path(), "test_ok.py", "def test_ok():\n    pass\n");
+    write(
+        project.path(),
+        "test_bad.py",
+        "import no_such_module\n\ndef test_x():\n    pass\n",
+    );
+    let output = pytest(project.path(), &["-q"]);
+    assert_eq!(output.status.code(), Some(2));
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.starts_with("1 error in "), "{summary}");
+    assert!(
+        summary.contains("Interrupted: 1 error during collection"),
+        "{summary}"
+    );
+    let item = &envelope["items"][0];
+    assert_eq!(item["nodeid"], "test_bad.py");
+    assert_eq!(item["kind"], "error");
+    assert_eq!(item["phase"], "collection");
+    assert_eq!(item["exception"], "ModuleNotFoundError");
+    assert!(item["message"].as_str().unwrap().contains("no_such_module"));
+    assert_eq!(envelope["ok"], false);
+
+    // Errors in fixtures at setup and teardown, xfail, xpass, a failure, passes.
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_fixtures.py",
+        "import pytest\n\n\
+         @pytest.fixture\ndef broken():\n    raise RuntimeError('fixture broke')\n\n\
+         @pytest.fixture\ndef bad_teardown():\n    yield 1\n    raise ValueError('teardown broke')\n\n\
+         def test_setup(broken):\n    pass\n\n\
+         def test_teardown(bad_teardown):\n    pass\n\n\
+         @pytest.mark.xfail(reason='known')\ndef test_xfail():\n    assert False\n\n\
+         @pytest.mark.xfail(reason='fixed?')\ndef test_xpass():\n    pass\n\n\
+         class TestThing:\n    @pytest.mark.parametrize('n', [1, 2])\n    def test_param(self, n):\n        assert n == 1\n\n\
+         def test_pass():\n    pass\n",
+    );
+    let output = pytest(project.path(), &["-rA"]);
+    assert_eq!(output.status.code(), Some(1));
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let counts = &envelope["stats"]["counts"];
+    assert_eq!(counts["failed"], 1);
+    assert_eq!(counts["passed"], 3, "{counts}");
+    assert_eq!(counts["xfailed"], 1);
+    assert_eq!(counts["xpassed"], 1);
+    assert_eq!(counts["errors"], 2);
+    assert_eq!(
+        names(&envelope, "failed"),
+        ["test_fixtures.py::TestThing::test_param[2]"]
+    );
+    let mut errors = names(&envelope, "errors");
+    errors.sort();
+    assert_eq!(
+        errors,
+        [
+            "test_fixtures.py::test_setup",
+            "test_fixtures.py::test_teardown"
+        ]
+    );
+    assert_eq!(
+        names(&envelope, "xpassed"),
+        ["test_fixtures.py::test_xpass"]
+    );
+    let items = envelope["items"].as_array().unwrap();
+    let setup = items
+        .iter()
+        .find(|i| i["phase"] == "setup")
+        .expect("setup error");
+    assert_eq!(setup["exception"], "RuntimeError");
+    let teardown = items
+        .iter()
+        .find(|i| i["phase"] == "teardown")
+        .expect("teardown error");
+    assert_eq!(teardown["exception"], "ValueError");
+    // Errors come before failures.
+    assert_eq!(items.last().unwrap()["kind"], "failed");
+
+    // -x stops at the first failure: said so, counts as pytest printed them.
+    let project = tempfile::tempdir().unwrap();
+    big_pytest_project(project.path());
+    let output = pytest(project.path(), &["-q", "-x"]);
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.starts_with("1 failed, 1 passed in "), "{summary}");
+    assert!(
+        summary.contains("stopped early (stopping after 1 failures)"),
+        "{summary}"
+    );
+
+    // Output cut off before the counts: unknown, never invented.
+    let output = pytest(project.path(), &["-q"]);
+    let cut = &output.stdout[..output.stdout.len() / 2];
+    let envelope = b.envelope(&["pytest"], cut, CAP);
+    assert!(envelope["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("counts unknown"));
+    assert_eq!(envelope["ok"], false);
+
+    // A KeyboardInterrupt inside a test ends the run: reported, with pytest's partial counts.
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_interrupt.py",
+        "def test_a():\n    pass\n\ndef test_b():\n    raise KeyboardInterrupt\n\ndef test_c():\n    pass\n",
+    );
+    let output = pytest(project.path(), &["-q"]);
+    assert_eq!(output.status.code(), Some(2));
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.contains("KeyboardInterrupt"), "{summary}");
+    assert_eq!(envelope["ok"], false);
+
+    // No tests at all: pytest exits 5 and says so; not a pass.
+    let project = tempfile::tempdir().unwrap();
+    let output = pytest(project.path(), &["-q"]);
+    assert_eq!(output.status.code(), Some(5));
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    assert!(envelope["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("no tests ran in "));
+    assert_eq!(envelope["ok"], false);
+    assert_eq!(envelope["total_items"], 0);
+}
+
+#[test]
+fn pytest_lines_option_bounds_the_excerpts() {
+    let project = tempfile::tempdir().unwrap();
+    big_pytest_project(project.path());
+    let output = pytest(project.path(), &["-q"]);
+    let b = Briefly::new();
+    let lines_of = |args: &[&str]| {
+        let envelope = b.envelope(args, &output.stdout, CAP);
+        envelope["items"][0]["captured"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .count()
+    };
+    assert!(lines_of(&["pytest", "--lines", "2"]) < lines_of(&["pytest", "--lines", "30"]));
+    let refused = b.run(&["pytest", "--lines", "0"], &output.stdout);
+    assert_eq!(refused.status.code(), Some(2));
+}
+
+/// A crate of 200 tests, 3 failing (assert_eq, unwrap, panic), each printing 400 lines,
+/// and two doc-tests, one failing; built once for every test here.
+fn demo_crate() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "Cargo.toml", "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n");
+        let mut source = String::from(
+            "/// Doubles.\n///\n/// ```\n/// assert_eq!(demo::double(2), 4);\n/// ```\npub fn double(x: i32) -> i32 {\n    x * 2\n}\n\n\
+             /// Triples.\n///\n/// ```\n/// assert_eq!(demo::triple(2), 5);\n/// ```\npub fn triple(x: i32) -> i32 {\n    x * 3\n}\n\n\
+             #[cfg(test)]\nmod tests {\n    use super::*;\n",
+        );
+        for i in 0..200 {
+            source.push_str(&format!("    #[test]\n    fn case_{i:03}() {{\n"));
+            if [17, 101, 163].contains(&i) {
+                source.push_str(&format!("        for k in 0..400 {{\n            println!(\"noise {i} line {{k}}\");\n        }}\n"));
+                source.push_str(match i {
+                    17 => "        assert_eq!(double(17), 35, \"doubling 17\");\n",
+                    101 => "        let v: Result<u32, String> = Err(\"boom\".into());\n        v.unwrap();\n",
+                    _ => "        panic!(\"case 163 exploded\");\n",
+                });
+            } else {
+                source.push_str(&format!("        assert_eq!(double({i}), {});\n", 2 * i));
+            }
+            source.push_str("    }\n");
+        }
+        source.push_str("}\n");
+        write(dir.path(), "src/lib.rs", &source);
+        let built = cargo(dir.path(), &["test", "--no-run"]);
+        assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+        dir
+    })
+    .path()
+}
+
+/// Runs cargo in `dir` with its own target dir, offline, no colour, no backtraces; `2>&1`.
+fn cargo_command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env("CARGO_TERM_COLOR", "never")
+        .env("CARGO_NET_OFFLINE", "true")
+        .env("RUST_BACKTRACE", "0")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_BUILD_TARGET_DIR");
+    command
+}
+
+fn cargo(dir: &Path, args: &[&str]) -> Output {
+    cargo_command(dir, args).output().unwrap()
+}
+
+/// Runs cargo as [`cargo_command`] does, its stderr into its stdout, as `cargo … 2>&1 |` does.
+fn merged(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Vec<u8> {
+    let cargo = cargo_command(dir, &[]);
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(r#"exec "$0" "$@" 2>&1"#)
+        .arg(cargo.get_program())
+        .args(args)
+        .current_dir(dir);
+    for (key, value) in cargo.get_envs() {
+        match value {
+            Some(value) => shell.env(key, value),
+            None => shell.env_remove(key),
+        };
+    }
+    shell.envs(env.iter().copied());
+    shell.output().unwrap().stdout
+}
+
+fn check_demo_failures(envelope: &Value, printed: &str) {
+    for (name, message) in [
+        (
+            "tests::case_017",
+            "assertion `left == right` failed: doubling 17",
+        ),
+        (
+            "tests::case_101",
+            "called `Result::unwrap()` on an `Err` value: \"boom\"",
+        ),
+        ("tests::case_163", "case 163 exploded"),
+    ] {
+        assert!(printed.contains(name), "{name} not inline");
+        let item = envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name)
+            .unwrap_or_else(|| panic!("{name}: {envelope}"));
+        assert_eq!(item["message"], message);
+        assert!(item["location"]
+            .as_str()
+            .unwrap()
+            .starts_with("src/lib.rs:"));
+        if name == "tests::case_017" {
+            assert_eq!(item["left"], "34");
+            assert_eq!(item["right"], "35");
+        }
+        let captured = item["captured"].as_str().unwrap();
+        assert!(
+            captured.contains("line 399") && captured.contains("lines …"),
+            "{captured}"
+        );
+    }
+}
+
+#[test]
+fn cargo_test_text_with_doc_tests() {
+    let dir = demo_crate();
+    let output = merged(dir, &["test", "--no-fail-fast"], &[]);
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], &output, CAP);
+    let printed = String::from_utf8(b.run(&["cargo-test"], &output).stdout).unwrap();
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("198 passed; 4 failed; 0 ignored across 2 test binaries"),
+        "{summary}"
+    );
+    check_demo_failures(&envelope, &printed);
+    let binaries = envelope["stats"]["binaries"].as_array().unwrap();
+    assert_eq!(binaries[0]["binary"], "demo: unittests src/lib.rs");
+    assert_eq!(binaries[0]["result"]["failed"], 3);
+    assert_eq!(binaries[1]["binary"], "Doc-tests demo");
+    assert_eq!(binaries[1]["result"]["failed"], 1);
+    let doc = envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"].as_str().unwrap().contains(" - triple (line "))
+        .expect("the failing doc-test");
+    assert_eq!(doc["left"], "6");
+    assert_eq!(envelope["stats"]["counts_known"], true);
+    assert_eq!(envelope["ok"], false);
+
+    // In colour (libtest ends its colours with `ESC ( B ESC [ m`): the same result.
+    let coloured = merged(
+        dir,
+        &[
+            "test",
+            "--no-fail-fast",
+            "--color",
+            "always",
+            "--",
+            "--color",
+            "always",
+        ],
+        &[],
+    );
+    assert!(
+        coloured.windows(2).any(|w| w == b"\x1b("),
+        "coloured output"
+    );
+    let envelope = b.envelope(&["cargo-test"], &coloured, CAP);
+    let printed = String::from_utf8(b.run(&["cargo-test"], &coloured).stdout).unwrap();
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("198 passed; 4 failed; 0 ignored across 2 test binaries"),
+        "{summary}"
+    );
+    check_demo_failures(&envelope, &printed);
+}
+
+#[test]
+fn run_picks_cargo_test_and_keeps_its_exit_code() {
+    let dir = demo_crate();
+    let b = Briefly::new();
+    let mut command = b.command(&["run", "--", "cargo", "test"]);
+    let cargo = cargo_command(dir, &[]);
+    for (key, value) in cargo.get_envs() {
+        match value {
+            Some(value) => command.env(key, value),
+            None => command.env_remove(key),
+        };
+    }
+    let output = command.current_dir(dir).output().unwrap();
+    assert_eq!(output.status.code(), Some(101));
+    let envelope: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(envelope["source"], "cargo-test");
+    assert_eq!(envelope["exit_code"], 101);
+    assert!(envelope["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("197 passed; 3 failed; 0 ignored"));
+}
+
+#[test]
+fn cargo_test_libtest_json() {
+    let dir = demo_crate();
+    let output = merged(
+        dir,
+        &[
+            "test",
+            "--no-fail-fast",
+            "--",
+            "-Z",
+            "unstable-options",
+            "--format",
+            "json",
+        ],
+        &[("RUSTC_BOOTSTRAP", "1")],
+    );
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], &output, CAP);
+    let printed = String::from_utf8(b.run(&["cargo-test"], &output).stdout).unwrap();
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("198 passed; 4 failed; 0 ignored"),
+        "{summary}"
+    );
+    assert!(envelope["stats"]["formats"]
+        .as_array()
+        .unwrap()
+        .contains(&"libtest-json".into()));
+    check_demo_failures(&envelope, &printed);
+}
+
+fn nextest_available() -> bool {
+    Command::new("cargo-nextest")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn cargo_nextest_text_and_libtest_json() {
+    if !nextest_available() {
+        eprintln!("cargo-nextest is not on PATH: skipped");
+        return;
+    }
+    let dir = demo_crate();
+    let b = Briefly::new();
+    let output = merged(dir, &["nextest", "run", "--no-fail-fast"], &[]);
+    let envelope = b.envelope(&["cargo-test"], &output, CAP);
+    let printed = String::from_utf8(b.run(&["cargo-test"], &output).stdout).unwrap();
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("200 tests run: 197 passed; 3 failed; 0 skipped"),
+        "{summary}"
+    );
+    check_demo_failures(&envelope, &printed);
+    // nextest's report repeats the failures after its summary: one item each still.
+    assert_eq!(envelope["total_items"], 3);
+
+    let output = merged(
+        dir,
+        &[
+            "nextest",
+            "run",
+            "--no-fail-fast",
+            "--message-format",
+            "libtest-json",
+        ],
+        &[("NEXTEST_EXPERIMENTAL_LIBTEST_JSON", "1")],
+    );
+    let envelope = b.envelope(&["cargo-test"], &output, CAP);
+    let printed = String::from_utf8(b.run(&["cargo-test"], &output).stdout).unwrap();
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.contains("197 passed; 3 failed"), "{summary}");
+    check_demo_failures(&envelope, &printed);
+}
+
+#[test]
+fn cargo_test_compile_error_after_300_warnings_and_the_warnings_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    write(
+        dir,
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"app\", \"noisy\"]\nresolver = \"2\"\n",
+    );
+    write(
+        dir,
+        "noisy/Cargo.toml",
+        "[package]\nname = \"noisy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    let unused: String = (0..300)
+        .map(|i| format!("fn unused_{i}() {{}}\n"))
+        .collect();
+    write(dir, "noisy/src/lib.rs", &unused);
+    write(dir, "app/Cargo.toml", "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nnoisy = { path = \"../noisy\" }\n");
+    write(
+        dir,
+        "app/src/lib.rs",
+        "pub fn broken() -> u32 {\n    \"not a number\"\n}\n\n#[test]\nfn t() {}\n",
+    );
+    let output = merged(dir, &["test"], &[]);
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], &output, CAP);
+    let printed = String::from_utf8(b.run(&["cargo-test"], &output).stdout).unwrap();
+    assert!(
+        printed.contains("E0308") && printed.contains("app/src/lib.rs:2:5"),
+        "{printed}"
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("build failed: 1 error (1 E0308); no test results: counts unknown"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("300 warnings (300 dead_code)"),
+        "{summary}"
+    );
+    assert_eq!(envelope["stats"]["warnings"], 300);
+    assert_eq!(envelope["stats"]["counts_known"], false);
+    assert_eq!(
+        envelope["total_items"], 1,
+        "warnings are counted, not listed"
+    );
+    let error = &envelope["items"][0];
+    assert_eq!(error["code"], "E0308");
+    assert_eq!(error["message"], "mismatched types");
+    assert!(error["detail"]
+        .as_str()
+        .unwrap()
+        .contains("expected `u32`, found `&str`"));
+
+    // --warnings lists them, after the error.
+    let envelope = b.envelope(&["cargo-test", "--warnings"], &output, CAP);
+    assert_eq!(envelope["total_items"], 301);
+    assert_eq!(envelope["items"][0]["kind"], "error");
+    assert_eq!(envelope["items"][1]["code"], "dead_code");
+
+    // With nothing worse, the warnings are the items.
+    let output = merged(dir, &["test", "-p", "noisy"], &[]);
+    let envelope = b.envelope(&["cargo-test"], &output, CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("0 passed; 0 failed; 0 ignored"),
+        "{summary}"
+    );
+    assert_eq!(envelope["total_items"], 200, "held warnings are capped");
+    assert_eq!(envelope["items"][0]["kind"], "warning");
+    assert_eq!(envelope["ok"], true);
+}
+
+#[test]
+fn cargo_test_lines_option_and_a_crashed_binary() {
+    let dir = demo_crate();
+    let output = merged(dir, &["test", "--no-fail-fast"], &[]);
+    let b = Briefly::new();
+    let detail_lines = |args: &[&str]| {
+        let envelope = b.envelope(args, &output, CAP);
+        let item = &envelope["items"][0];
+        item["captured"].as_str().unwrap().lines().count()
+    };
+    assert!(
+        detail_lines(&["cargo-test", "--lines", "2"])
+            < detail_lines(&["cargo-test", "--lines", "40"])
+    );
+    assert_eq!(
+        b.run(&["cargo-test", "--lines", "0"], b"").status.code(),
+        Some(2)
+    );
+
+    // A binary that started and never printed its result: the totals are incomplete.
+    let text = String::from_utf8(output).unwrap();
+    let cut = &text[..text.find("test result:").unwrap()];
+    let envelope = b.envelope(&["cargo-test"], cut.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("no test results in the input: counts unknown"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("totals incomplete: 1 binary printed no result"),
+        "{summary}"
+    );
+    assert_eq!(envelope["ok"], false);
+}
+
+#[test]
+fn pytest_without_reports_names_the_failures_from_verbose_progress() {
+    let project = tempfile::tempdir().unwrap();
+    let mut failing = big_pytest_project(project.path());
+    failing.sort();
+    let b = Briefly::new();
+    for args in [
+        &["-v", "--tb=no", "-rN"][..],
+        &["-v", "--tb=no", "-rN", "-n", "2"],
+    ] {
+        let output = pytest(project.path(), args);
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(
+            summary.starts_with("37 failed, 123 passed in "),
+            "{summary}"
+        );
+        let mut failed = names(&envelope, "failed");
+        failed.sort();
+        assert_eq!(failed, failing, "{args:?}");
+        assert_eq!(envelope["total_items"], 37);
+    }
+}
+
+#[test]
+fn pytest_pages_give_the_failures_left_out() {
+    let project = tempfile::tempdir().unwrap();
+    let mut failing = big_pytest_project(project.path());
+    failing.sort();
+    let output = pytest(project.path(), &["-q"]);
+    let b = Briefly::new();
+    let first = b.envelope(&["pytest", "--max-chars", "8000"], &output.stdout, 8_000);
+    assert_eq!(first["total_items"], 37);
+    let mut seen: Vec<String> = Vec::new();
+    let mut envelope = first;
+    loop {
+        for item in envelope["items"].as_array().unwrap() {
+            seen.push(item["nodeid"].as_str().unwrap().to_string());
+        }
+        let Some(cursor) = envelope["next_cursor"].as_str().map(String::from) else {
+            break;
+        };
+        envelope = b.envelope(&["page", &cursor], b"", 8_000);
+        assert_eq!(envelope["source"], "pytest");
+    }
+    seen.sort();
+    assert_eq!(seen, failing, "every failure once, over the pages");
+}
