@@ -36,6 +36,7 @@ pub fn run(
         }
         None => reducers::pick(argv),
     };
+    let argv = &reducers::adapt_argv(name, argv);
     let spec = reducers::find(name).expect("checked");
     let config = session.config(
         name,

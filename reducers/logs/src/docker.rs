@@ -38,6 +38,7 @@ const NAMES: Names = Names {
     group: "stream",
     level: "level",
     levels: &LEVELS,
+    levels_key: "levels",
 };
 
 fn level_index(severity: Option<Severity>) -> usize {

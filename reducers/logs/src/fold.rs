@@ -65,9 +65,14 @@ pub struct Names {
     pub group: &'static str,
     /// The items' key for its level (`priority`, `level`).
     pub level: &'static str,
-    /// The names of the levels, indexed by [`Entry::level`].
+    /// The names of the levels, indexed by [`Entry::level`] (at most [`MAX_LEVELS`]).
     pub levels: &'static [&'static str],
+    /// The key of a template's counts by level (`priorities`, `levels`).
+    pub levels_key: &'static str,
 }
+
+/// Levels a reducer may name.
+pub const MAX_LEVELS: usize = 9;
 
 /// An entry held verbatim.
 #[derive(Debug, Clone)]
@@ -110,6 +115,8 @@ struct Note {
     /// Its first entry, for a template seen once: (line, level, group, pid).
     first: (u64, usize, u32, Option<String>),
     kept: u32,
+    /// Entries by level: one template may be logged at several.
+    levels: [u64; MAX_LEVELS],
 }
 
 /// Entries per group, by how serious.
@@ -258,7 +265,9 @@ impl Fold {
                 entry.pid.map(str::to_string),
             ),
             kept: 0,
+            levels: [0; MAX_LEVELS],
         });
+        note.levels[entry.level] += 1;
         note.severity = note.severity.max(entry.severity);
         if entry.micros.is_some() {
             note.first_micros = note.first_micros.or(entry.micros);
@@ -318,6 +327,9 @@ impl Fold {
                     let kept = o.get_mut();
                     kept.severity = kept.severity.max(note.severity);
                     kept.kept += note.kept;
+                    for (sum, n) in kept.levels.iter_mut().zip(note.levels) {
+                        *sum += n;
+                    }
                     kept.first_micros = kept.first_micros.or(note.first_micros);
                     kept.last_micros = note.last_micros.or(kept.last_micros);
                 }

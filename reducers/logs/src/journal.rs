@@ -35,6 +35,7 @@ const NAMES: Names = Names {
     group: "unit",
     level: "priority",
     levels: &PRIORITIES,
+    levels_key: "priorities",
 };
 
 /// What to look at.
