@@ -221,6 +221,22 @@ fn journal_filters_and_paging() {
     );
     assert_eq!(e["stats"]["entries"], 150);
     assert_eq!(e["stats"]["filtered_out"], 450);
+    // Export from a file named on the command line.
+    let export_path = b.dir.path().join("entries.export");
+    std::fs::write(&export_path, &export).unwrap();
+    let e = b.envelope(
+        &[
+            "journal",
+            export_path.to_str().unwrap(),
+            "--unit",
+            "c.service",
+        ],
+        b"",
+        CAP,
+    );
+    assert_eq!(e["stats"]["format"], "export");
+    assert_eq!(e["stats"]["entries"], 150);
+    assert_eq!(e["stats"]["levels"]["debug"], 150);
     // Paging a small result goes on where it stopped, and keeps the source cursor.
     let first = b.envelope(
         &["--max-chars", "2000", "journal", "--file", path],

@@ -22,7 +22,9 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 
 /// The largest `--tail`: the records it holds are bounded by it.
-pub const MAX_TAIL: usize = 100_000;
+pub const MAX_TAIL: usize = 10_000;
+/// Bytes of a record held for `--tail` (so that the held records stay within 20 MiB).
+const MAX_TAIL_RECORD: usize = 2048;
 /// The most bytes of one record kept, partial lines joined and continuation lines
 /// included; the rest is counted.
 pub const MAX_JOINED: usize = 256 * 1024;
@@ -346,6 +348,12 @@ impl Docker {
             Some(n) => {
                 // The N records that start last: records of two streams close out of
                 // order, so the held ones are kept sorted by their first line.
+                let keep = cut_at(&pending.message, MAX_TAIL_RECORD).len();
+                if keep < pending.message.len() {
+                    pending.message.truncate(keep);
+                    pending.message.push_str("…[cut for --tail]");
+                }
+                pending.message.shrink_to_fit();
                 let at = self.tail.partition_point(|held| held.line < pending.line);
                 self.tail.insert(at, pending);
                 if self.tail.len() > n {
@@ -599,9 +607,9 @@ impl Reducer for Docker {
         }
         let count = |name: &str| fold.levels.get(name).copied().unwrap_or(0);
         summary.push_str(&format!(
-            "; {} errors, {} warnings",
-            count("error") + count("fatal"),
-            count("warn")
+            "; {}, {}",
+            plural(count("error") + count("fatal"), "error"),
+            plural(count("warn"), "warning")
         ));
         if let Some(worst) = worst {
             let message: String = worst["message"]

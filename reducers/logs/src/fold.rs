@@ -460,6 +460,15 @@ impl Fold {
                 item.insert("severity".into(), severity.name().into());
             }
             if let Some(n) = note {
+                // One template may be logged at several levels: how often at each.
+                let levels: Map<String, Value> = names
+                    .levels
+                    .iter()
+                    .zip(n.levels)
+                    .filter(|(_, count)| *count > 0)
+                    .map(|(name, count)| (name.to_string(), count.into()))
+                    .collect();
+                item.insert(names.levels_key.into(), Value::Object(levels));
                 item.insert(
                     "first_time".into(),
                     n.first_micros.map(format_micros).into(),

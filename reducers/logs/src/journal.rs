@@ -448,7 +448,11 @@ impl Reducer for Journal {
         }
         let mut summary = format!(
             "{} from {}",
-            plural(fold.entries, "entry").replace("entrys", "entries"),
+            if fold.entries == 1 {
+                "1 entry".to_string()
+            } else {
+                format!("{} entries", fold.entries)
+            },
             plural(fold.distinct_groups as u64, "unit")
         );
         if let Some((a, b)) = &fold.time_span {
@@ -515,11 +519,11 @@ enum FieldValue<'a> {
     Number(u64),
 }
 
-impl FieldValue<'_> {
+impl<'a> FieldValue<'a> {
     /// The value as text, for a field where one value is enough (the first).
-    fn text(self) -> Option<Cow<'static, str>> {
+    fn text(self) -> Option<Cow<'a, str>> {
         match self {
-            FieldValue::Text(t) => Some(Cow::Owned(t.into_owned())),
+            FieldValue::Text(t) => Some(t),
             FieldValue::Bytes(b) => Some(Cow::Owned(String::from_utf8_lossy(&b).into_owned())),
             FieldValue::Many(values) => values.into_iter().find_map(FieldValue::text),
             FieldValue::Number(n) => Some(Cow::Owned(n.to_string())),
