@@ -14,7 +14,7 @@ use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{plural, OptionError, TextItems};
 use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
-use briefly_severity::{classify, inspect, Opens, Severity};
+use briefly_severity::{classify, Opens, Severity};
 use briefly_text::{Text, TextOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -159,6 +159,8 @@ pub struct Docker {
     structured: u64,
     last_micros: Option<i64>,
     problems: Problems,
+    /// Scratch for a json-file line's unescaped `log`.
+    log: String,
 }
 
 impl Docker {
@@ -189,6 +191,7 @@ impl Docker {
             structured: 0,
             last_micros: None,
             problems: Problems::default(),
+            log: String::new(),
         })
     }
 
@@ -210,28 +213,43 @@ impl Docker {
     }
 
     fn json_file_line(&mut self, record: &Record<'_>) {
-        let parsed = if record.cut {
-            None
+        let mut log = std::mem::take(&mut self.log);
+        if let Some((stream, time)) = (!record.cut)
+            .then(|| fast_json_file(record.text, &mut log))
+            .flatten()
+        {
+            self.json_file_record(record.line, &log, stream, time);
         } else {
-            serde_json::from_str::<JsonFileLine<'_>>(record.text).ok()
-        };
-        let Some(parsed) = parsed else {
-            self.problems.bad_lines += 1;
-            self.line(UNKNOWN, None, record.line, record.text, None);
-            return;
-        };
-        let stream = match &*parsed.stream {
+            match (!record.cut)
+                .then(|| serde_json::from_str::<JsonFileLine<'_>>(record.text).ok())
+                .flatten()
+            {
+                Some(parsed) => {
+                    self.json_file_record(record.line, &parsed.log, &parsed.stream, &parsed.time)
+                }
+                None => {
+                    self.problems.bad_lines += 1;
+                    self.line(UNKNOWN, None, record.line, record.text, None);
+                }
+            }
+        }
+        self.log = log;
+    }
+
+    /// One json-file record: `log` as written, on `stream`, at `time`.
+    fn json_file_record(&mut self, line: u64, log: &str, stream: &str, time: &str) {
+        let stream = match stream {
             "stderr" => STDERR,
             _ => STDOUT,
         };
-        let (log, complete) = match parsed.log.strip_suffix('\n') {
+        let (log, complete) = match log.strip_suffix('\n') {
             Some(log) => (log.strip_suffix('\r').unwrap_or(log), true),
-            None => (&*parsed.log, false),
+            None => (log, false),
         };
         if !complete || self.partial[stream].is_some() {
             let partial = self.partial[stream].get_or_insert_with(|| Partial {
-                line: record.line,
-                time: parsed.time.to_string(),
+                line,
+                time: time.to_string(),
                 ..Partial::default()
             });
             let room = MAX_JOINED.saturating_sub(partial.log.len());
@@ -256,7 +274,7 @@ impl Docker {
             );
             return;
         }
-        self.line(stream, Some(&parsed.time), record.line, log, None);
+        self.line(stream, Some(time), line, log, None);
     }
 
     fn timestamps_line(&mut self, record: &Record<'_>) {
@@ -310,7 +328,6 @@ impl Docker {
         if structured.structured {
             self.structured += 1;
         }
-        let opens = inspect(text).opens;
         let mut pending = self.spare.pop().unwrap_or_default();
         pending.line = line;
         pending.micros = micros;
@@ -322,7 +339,7 @@ impl Docker {
             .message
             .push_str(cut_at(&structured.message, MAX_JOINED));
         pending.lines = 1;
-        pending.traceback = opens == Some(Opens::Traceback);
+        pending.traceback = structured.opens == Some(Opens::Traceback);
         pending.cut_bytes = 0;
         self.pending[stream] = Some(pending);
     }
@@ -495,6 +512,67 @@ fn stamped(text: &str) -> Option<(&str, &str)> {
     let end = text.find(' ').unwrap_or(text.len());
     parse_rfc3339_micros(&text[..end])?;
     Some((&text[..end], text.get(end + 1..).unwrap_or("")))
+}
+
+/// A json-file driver line as the driver writes it, `{"log":"…","stream":"…","time":"…"}`
+/// in that order and nothing more, read without serde: `log` unescaped into `log`,
+/// `(stream, time)` returned. `None` for anything else (`attrs`, another order, an
+/// escape it does not know), which serde then reads.
+fn fast_json_file<'a>(line: &'a str, log: &mut String) -> Option<(&'a str, &'a str)> {
+    let rest = line.strip_prefix(r#"{"log":""#)?;
+    log.clear();
+    let b = rest.as_bytes();
+    let mut i = 0;
+    loop {
+        let at = i + memchr::memchr2(b'"', b'\\', &b[i..])?;
+        log.push_str(&rest[i..at]);
+        if b[at] == b'"' {
+            i = at + 1;
+            break;
+        }
+        let (c, used) = unescape(&rest[at..])?;
+        log.push(c);
+        i = at + used;
+    }
+    let rest = rest[i..].strip_prefix(r#","stream":""#)?;
+    let end = memchr::memchr2(b'"', b'\\', rest.as_bytes())?;
+    let (stream, rest) = (&rest[..end], &rest[end..]);
+    let rest = rest.strip_prefix(r#"","time":""#)?;
+    let end = memchr::memchr2(b'"', b'\\', rest.as_bytes())?;
+    let (time, rest) = (&rest[..end], &rest[end..]);
+    (rest == "\"}").then_some((stream, time))
+}
+
+/// The character a JSON escape at the start of `text` stands for, and its length.
+fn unescape(text: &str) -> Option<(char, usize)> {
+    let b = text.as_bytes();
+    let c = match *b.get(1)? {
+        b'n' => '\n',
+        b't' => '\t',
+        b'r' => '\r',
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'u' => {
+            let high = u32::from_str_radix(text.get(2..6)?, 16).ok()?;
+            if (0xD800..0xDC00).contains(&high) {
+                if text.get(6..8)? != "\\u" {
+                    return None;
+                }
+                let low = u32::from_str_radix(text.get(8..12)?, 16).ok()?;
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
+                }
+                let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+                return Some((c, 12));
+            }
+            return Some((char::from_u32(high)?, 6));
+        }
+        _ => return None,
+    };
+    Some((c, 2))
 }
 
 /// A json-file driver line.
@@ -727,6 +805,39 @@ mod tests {
     }
 
     const MAX_KEPT_TEST: usize = crate::fold::MAX_KEPT_CHARS + "…[cut 31754 chars]".len();
+
+    #[test]
+    fn the_fast_path_reads_what_serde_reads() {
+        let mut log = String::new();
+        for text in [
+            "plain\n",
+            "quote \" back\\slash /\t\r\u{8}\u{c}\n",
+            "ü € 𝄞 \u{1}\n",
+            "",
+        ] {
+            let line =
+                serde_json::json!({"log": text, "stream": "stderr", "time": "t"}).to_string();
+            assert_eq!(
+                fast_json_file(&line, &mut log),
+                Some(("stderr", "t")),
+                "{line}"
+            );
+            assert_eq!(log, text);
+        }
+        // Escapes as other writers write them: \uXXXX, surrogate pairs, \/.
+        let line = r#"{"log":"\u00fc\ud834\udd1e\/x\n","stream":"stdout","time":"t"}"#;
+        assert_eq!(fast_json_file(line, &mut log), Some(("stdout", "t")));
+        assert_eq!(log, "ü𝄞/x\n");
+        // Anything else is left to serde.
+        for other in [
+            r#"{"log":"x\n","stream":"stdout","time":"t","attrs":{"a":"b"}}"#,
+            r#"{"stream":"stdout","log":"x\n","time":"t"}"#,
+            r#"{"log":"\ud834x","stream":"stdout","time":"t"}"#,
+            r#"{"log":"cut"#,
+        ] {
+            assert_eq!(fast_json_file(other, &mut log), None, "{other}");
+        }
+    }
 
     #[test]
     fn bad_lines_are_counted_and_kept() {

@@ -36,6 +36,52 @@ pub const MAX_PAIRS: usize = 50_000;
 /// Groups listed in the stats, and templates listed for each.
 const TOP_GROUPS: usize = 10;
 const TOP_PER_GROUP: usize = 3;
+/// A map with [`FastHasher`]: its lookups run for every entry.
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;
+
+/// FxHash's rotate-multiply: fast for short keys (ids, unit names) that are not chosen
+/// by an adversary (the cap on groups bounds what one could do).
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+}
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
 /// The name entries past [`MAX_GROUPS`] are counted under.
 const OTHER_GROUP: &str = "(other)";
 
@@ -158,11 +204,11 @@ pub struct Fold {
     names: Names,
     miner: Miner,
     level_counts: Vec<u64>,
-    group_index: HashMap<String, u32>,
+    group_index: FastMap<String, u32>,
     groups: Vec<(String, GroupCounts)>,
-    pairs: HashMap<(u32, GroupId), u64>,
+    pairs: FastMap<(u32, GroupId), u64>,
     pairs_left_out: u64,
-    notes: HashMap<GroupId, Note>,
+    notes: FastMap<GroupId, Note>,
     /// Serious entries kept verbatim.
     kept: Vec<Kept>,
     first: Option<Kept>,
@@ -181,11 +227,11 @@ impl Fold {
             miner: Miner::new(briefly_template::Config::default()),
             level_counts: vec![0; names.levels.len()],
             names,
-            group_index: HashMap::new(),
+            group_index: FastMap::default(),
             groups: Vec::new(),
-            pairs: HashMap::new(),
+            pairs: FastMap::default(),
             pairs_left_out: 0,
-            notes: HashMap::new(),
+            notes: FastMap::default(),
             kept: Vec::new(),
             first: None,
             last: Kept::default(),
@@ -600,20 +646,29 @@ fn fill(
         (pid, held) => *held = pid.map(str::to_string),
     }
     k.text.clear();
-    k.text
-        .push_str(&briefly_core::cut_str(first, MAX_KEPT_CHARS));
+    push_kept(&mut k.text, first);
     k.more.clear();
     k.more_cut = 0;
     if let Some(rest) = rest {
         for line in rest.split('\n') {
             if k.more.len() < MAX_ENTRY_LINES {
-                k.more.push(
-                    briefly_core::cut_str(line.trim_end_matches('\r'), MAX_KEPT_CHARS).into_owned(),
-                );
+                let mut kept = String::new();
+                push_kept(&mut kept, line.trim_end_matches('\r'));
+                k.more.push(kept);
             } else {
                 k.more_cut += 1;
             }
         }
     }
     k.template = template;
+}
+
+/// `text` onto `out`, cut to [`MAX_KEPT_CHARS`] with a marker.
+fn push_kept(out: &mut String, text: &str) {
+    // No more bytes than the limit means no more characters: nothing to count.
+    if text.len() <= MAX_KEPT_CHARS {
+        out.push_str(text);
+    } else {
+        out.push_str(&briefly_core::cut_str(text, MAX_KEPT_CHARS));
+    }
 }

@@ -1,7 +1,7 @@
 //! What an application wrote inside a log line: JSON (`{"level":"info","msg":…}`),
 //! logfmt (`level=error msg="…"`), or plain text, read for its level and message.
 
-use briefly_severity::{classify, Severity};
+use briefly_severity::{inspect, Opens, Severity};
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -15,6 +15,8 @@ pub struct Payload<'a> {
     pub message: Cow<'a, str>,
     /// The line was JSON or logfmt with a level or message key.
     pub structured: bool,
+    /// The multi-line record a plain line begins (a Python traceback, a panic).
+    pub opens: Option<Opens>,
 }
 
 /// Reads `line`'s level and message.
@@ -28,10 +30,13 @@ pub fn read(line: &str) -> Payload<'_> {
     if let Some(payload) = logfmt(trimmed) {
         return payload;
     }
+    // One pass finds both the severity and whether a traceback starts here.
+    let inspection = inspect(line);
     Payload {
-        severity: classify(line),
+        severity: inspection.severity,
         message: Cow::Borrowed(line),
         structured: false,
+        opens: inspection.opens,
     }
 }
 
@@ -103,6 +108,7 @@ fn json(line: &str) -> Option<Payload<'_>> {
         severity,
         message,
         structured: true,
+        opens: None,
     })
 }
 
@@ -142,6 +148,7 @@ fn logfmt(line: &str) -> Option<Payload<'_>> {
         severity,
         message,
         structured: true,
+        opens: None,
     })
 }
 
