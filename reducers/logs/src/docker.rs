@@ -665,6 +665,12 @@ impl Reducer for Docker {
                 warnings.push(format!("{n} {what}"));
             }
         }
+        if format == "timestamps" && self.options.stream.is_some() {
+            warnings.push(
+                "--stream needs json-file input: `docker logs` output has no stream, so nothing matched"
+                    .into(),
+            );
+        }
         if !self.blank_lines.is_empty() {
             warnings.push(format!(
                 "{} blank lines before the first record skipped",

@@ -3,6 +3,7 @@
 
 use briefly_severity::{inspect, Opens, Severity};
 use serde::Deserialize;
+use serde_json::Value;
 use std::borrow::Cow;
 
 /// A log line's level and message.
@@ -41,31 +42,119 @@ pub fn read(line: &str) -> Payload<'_> {
 }
 
 /// The keys structured loggers use (logrus, zap, zerolog, pino, bunyan, slog,
-/// python-json-logger, Serilog's compact form).
-#[derive(Deserialize)]
+/// python-json-logger, Serilog's compact form) for the level, the message, an error and
+/// the time; the other keys are kept as fields.
+#[derive(Default)]
 struct JsonLine<'a> {
-    #[serde(
-        default,
-        alias = "lvl",
-        alias = "severity",
-        alias = "levelname",
-        alias = "log.level",
-        alias = "@l"
-    )]
     level: Option<Level<'a>>,
-    #[serde(default, borrow, alias = "message", alias = "@m", alias = "@mt")]
     msg: Option<Cow<'a, str>>,
-    #[serde(
-        default,
-        borrow,
-        alias = "err",
-        alias = "exception",
-        alias = "exc_info",
-        alias = "stack",
-        alias = "stacktrace",
-        alias = "@x"
-    )]
     error: Option<Cow<'a, str>>,
+    fields: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+}
+
+/// Fields kept after the message, at most.
+const MAX_FIELDS: usize = 16;
+/// Characters of a field's value kept.
+const MAX_FIELD_CHARS: usize = 200;
+
+fn is_time_key(key: &str) -> bool {
+    matches!(
+        key,
+        "time" | "ts" | "timestamp" | "@t" | "@timestamp" | "t" | "date"
+    )
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for JsonLine<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct LineVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for LineVisitor<'a> {
+            type Value = JsonLine<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut line = JsonLine::default();
+                while let Some(Text(key)) = map.next_key::<Text<'a>>()? {
+                    match &*key {
+                        "level" | "lvl" | "severity" | "levelname" | "log.level" | "@l" => {
+                            line.level = Some(map.next_value()?)
+                        }
+                        "msg" | "message" | "@m" | "@mt" => {
+                            line.msg = Some(map.next_value::<Text<'a>>()?.0)
+                        }
+                        "err" | "error" | "exception" | "exc_info" | "stack" | "stacktrace"
+                        | "@x" => line.error = Some(map.next_value::<Text<'a>>()?.0),
+                        k if is_time_key(k) || line.fields.len() >= MAX_FIELDS => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                        _ => {
+                            let Text(value) = map.next_value::<Text<'a>>()?;
+                            line.fields.push((key, value));
+                        }
+                    }
+                }
+                Ok(line)
+            }
+        }
+        deserializer.deserialize_map(LineVisitor(std::marker::PhantomData))
+    }
+}
+
+/// Any JSON value as text: a string as it is, anything else as compact JSON.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for TextVisitor<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Borrowed(if v { "true" } else { "false" })))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Borrowed("null")))
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let value = Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(Text(Cow::Owned(value.to_string())))
+            }
+            fn visit_seq<S: serde::de::SeqAccess<'de>>(
+                self,
+                seq: S,
+            ) -> Result<Self::Value, S::Error> {
+                let value = Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+                Ok(Text(Cow::Owned(value.to_string())))
+            }
+        }
+        deserializer.deserialize_any(TextVisitor(std::marker::PhantomData))
+    }
 }
 
 /// A level as a word or as pino / bunyan's number.
@@ -99,10 +188,9 @@ fn json(line: &str) -> Option<Payload<'_>> {
         return None;
     }
     let severity = parsed.level.as_ref().and_then(Level::severity);
-    let message = match (parsed.msg, parsed.error) {
-        (Some(msg), Some(error)) => Cow::Owned(format!("{msg}\n{error}")),
-        (Some(msg), None) => msg,
-        (None, _) => Cow::Borrowed(line),
+    let message = match parsed.msg {
+        Some(msg) => with_fields(msg, &parsed.fields, parsed.error),
+        None => Cow::Borrowed(line),
     };
     Some(Payload {
         severity,
@@ -124,6 +212,7 @@ fn logfmt(line: &str) -> Option<Payload<'_>> {
     let mut severity = None;
     let mut message: Option<Cow<'_, str>> = None;
     let mut error: Option<Cow<'_, str>> = None;
+    let mut fields = Vec::new();
     let mut rest = line;
     let mut any = false;
     while let Some((key, value, after)) = next_pair(rest) {
@@ -133,16 +222,17 @@ fn logfmt(line: &str) -> Option<Payload<'_>> {
             "level" | "lvl" | "severity" => severity = value.parse().ok(),
             "msg" | "message" => message = Some(value),
             "err" | "error" => error = Some(value),
+            k if is_time_key(k) => {}
+            _ if fields.len() < MAX_FIELDS => fields.push((Cow::Borrowed(key), value)),
             _ => {}
         }
     }
     if !any || (severity.is_none() && message.is_none()) {
         return None;
     }
-    let message = match (message, error) {
-        (Some(msg), Some(error)) => Cow::Owned(format!("{msg}\n{error}")),
-        (Some(msg), None) => msg,
-        (None, _) => Cow::Borrowed(line),
+    let message = match message {
+        Some(msg) => with_fields(msg, &fields, error),
+        None => Cow::Borrowed(line),
     };
     Some(Payload {
         severity,
@@ -150,6 +240,32 @@ fn logfmt(line: &str) -> Option<Payload<'_>> {
         structured: true,
         opens: None,
     })
+}
+
+/// The message as shown: `msg` and the other fields as `key=value` (so that an id or a
+/// duration is not lost), then the error, if any, on the next line.
+fn with_fields<'a>(
+    msg: Cow<'a, str>,
+    fields: &[(Cow<'_, str>, Cow<'_, str>)],
+    error: Option<Cow<'_, str>>,
+) -> Cow<'a, str> {
+    if fields.is_empty() && error.is_none() {
+        return msg;
+    }
+    let mut message = msg.into_owned();
+    for (key, value) in fields {
+        let value = briefly_core::cut_str(value, MAX_FIELD_CHARS);
+        if value.contains(char::is_whitespace) || value.is_empty() {
+            message.push_str(&format!(" {key}={}", Value::from(value.as_ref())));
+        } else {
+            message.push_str(&format!(" {key}={value}"));
+        }
+    }
+    if let Some(error) = error {
+        message.push('\n');
+        message.push_str(&error);
+    }
+    Cow::Owned(message)
 }
 
 /// The next `key=value` of a logfmt line (values may be quoted, with `\"` escapes);
@@ -199,12 +315,20 @@ mod tests {
     fn json_payloads() {
         let p = read(r#"{"level":"error","msg":"db down","err":"connection refused","n":1}"#);
         assert_eq!(p.severity, Some(Severity::Error));
-        assert_eq!(p.message, "db down\nconnection refused");
+        assert_eq!(p.message, "db down n=1\nconnection refused");
         let p = read(r#"{"level":50,"time":1,"msg":"pino says"}"#);
         assert_eq!(p.severity, Some(Severity::Error));
         assert_eq!(p.message, "pino says");
         let p = read(r#"{"levelname":"WARNING","message":"python json"}"#);
         assert_eq!(p.severity, Some(Severity::Warn));
+        // Other fields follow the message (times left out); objects as compact JSON.
+        let p = read(
+            r#"{"ts":1.5,"msg":"request","req":{"id":7},"path":"/a b","ok":true,"err":{"code":5}}"#,
+        );
+        assert_eq!(
+            p.message,
+            "request req={\"id\":7} path=\"/a b\" ok=true\n{\"code\":5}"
+        );
         // JSON without a level or message is plain text.
         let p = read(r#"{"a":1}"#);
         assert!(!p.structured);
@@ -217,7 +341,7 @@ mod tests {
     fn logfmt_payloads() {
         let p = read(r#"time=2026-11-29T10:00:00Z level=warn msg="disk \"a\" at 91%" disk=sda"#);
         assert_eq!(p.severity, Some(Severity::Warn));
-        assert_eq!(p.message, "disk \"a\" at 91%");
+        assert_eq!(p.message, "disk \"a\" at 91% disk=sda");
         let p = read("level=error msg=boom err=\"exit 1\"");
         assert_eq!(p.message, "boom\nexit 1");
         let p = read("level=info");
