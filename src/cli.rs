@@ -133,6 +133,46 @@ pub enum Command {
         #[arg(long)]
         warnings: bool,
     },
+    /// journald entries (`journalctl -o json` or `-o export`, or a journal file): by priority, unit and time, the worst and rarest entries first, repetition folded.
+    Journal {
+        /// Read this file (`journalctl -o json` or `-o export` output) instead of standard input.
+        input: Option<PathBuf>,
+        /// Read this journal file through `journalctl --file PATH -o json`.
+        #[arg(long = "file", value_name = "JOURNAL", conflicts_with = "input")]
+        journal_file: Option<PathBuf>,
+        /// Only entries at this priority or more urgent: emerg, alert, crit, err, warning, notice, info, debug, or 0-7.
+        #[arg(long, short = 'p')]
+        level: Option<String>,
+        /// Only entries at or after this time: RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 2h.
+        #[arg(long, value_name = "TIME")]
+        since: Option<String>,
+        /// Only entries before this time (same forms as --since).
+        #[arg(long, value_name = "TIME")]
+        until: Option<String>,
+        /// Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM).
+        #[arg(long, short = 'u')]
+        unit: Option<String>,
+    },
+    /// Container logs (the json-file driver's lines, or `docker logs --timestamps`): by stream, level and time, errors and tracebacks first, repetition folded.
+    Docker {
+        /// Read this file (e.g. /var/lib/docker/containers/ID/ID-json.log) instead of standard input.
+        file: Option<PathBuf>,
+        /// Only records at or after this time: RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 10m.
+        #[arg(long, value_name = "TIME")]
+        since: Option<String>,
+        /// Only records before this time (same forms as --since).
+        #[arg(long, value_name = "TIME")]
+        until: Option<String>,
+        /// Only this stream: stdout or stderr.
+        #[arg(long)]
+        stream: Option<String>,
+        /// Only records at or above this level (trace, debug, info, warn, error, fatal).
+        #[arg(long)]
+        level: Option<String>,
+        /// Only the last N records (after the other filters).
+        #[arg(long, value_name = "N")]
+        tail: Option<usize>,
+    },
     /// A turn's tool results (JSON array or JSONL of {"id","content","persisted"?}): spill the largest until they fit the per-turn budget.
     Turn {
         /// Read this file instead of standard input.

@@ -98,6 +98,44 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 file.as_deref(),
             )
         }
+        Command::Journal {
+            input,
+            journal_file,
+            level,
+            since,
+            until,
+            unit,
+        } => {
+            let options = cmd::logs::journal_options(
+                level.as_deref(),
+                since.as_deref(),
+                until.as_deref(),
+                unit.clone(),
+            )?;
+            cmd::logs::journal(&session, input.as_deref(), journal_file.as_deref(), options)
+        }
+        Command::Docker {
+            file,
+            since,
+            until,
+            stream,
+            level,
+            tail,
+        } => {
+            let options = cmd::logs::docker_options(
+                since.as_deref(),
+                until.as_deref(),
+                stream.clone(),
+                level.as_deref(),
+                *tail,
+            )?;
+            cmd::reduce_file(
+                &session,
+                "docker",
+                serde_json::to_value(options)?,
+                file.as_deref(),
+            )
+        }
         Command::Turn { file } => cmd::turn::run(&session, file.as_deref()),
         Command::Page { cursor } => cmd::artifacts::page(&session, cursor),
         Command::Read {

@@ -4,6 +4,7 @@
 use crate::cmd::stats::MetricsSummary;
 use briefly_core::{Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
+use briefly_logs::{Docker, DockerOptions, Journal, JournalOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
 use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
 use briefly_text::{Text, TextOptions};
@@ -71,6 +72,22 @@ pub const REDUCERS: &[ReducerSpec] = &[
         },
     },
     ReducerSpec {
+        name: "journal",
+        build: |options, config| {
+            let journal =
+                Journal::new(options_of::<JournalOptions>(options)?).map_err(|e| e.to_string())?;
+            Ok(pipe(journal, config))
+        },
+    },
+    ReducerSpec {
+        name: "docker",
+        build: |options, config| {
+            let docker =
+                Docker::new(options_of::<DockerOptions>(options)?).map_err(|e| e.to_string())?;
+            Ok(pipe(docker, config))
+        },
+    },
+    ReducerSpec {
         name: "read",
         build: |options, config| {
             Ok(pipe(
@@ -123,6 +140,43 @@ pub fn pick(argv: &[String]) -> &'static str {
     } else {
         "text"
     }
+}
+
+/// The command line `run` executes for reducer `name`: asks the source for the format
+/// the reducer reads best when the user did not choose one (`journalctl -o json`,
+/// `docker logs --timestamps`); otherwise `argv` unchanged.
+pub fn adapt_argv(name: &str, argv: &[String]) -> Vec<String> {
+    let mut argv = argv.to_vec();
+    let base = |w: &String| w.rsplit('/').next().unwrap_or(w).to_string();
+    let has = |argv: &[String], test: &dyn Fn(&str) -> bool| argv.iter().any(|w| test(w));
+    match name {
+        "journal" => {
+            let chose = |w: &str| {
+                w == "-o"
+                    || w.starts_with("--output")
+                    || (w.starts_with("-o") && !w.starts_with("--"))
+            };
+            if let Some(at) = argv.iter().position(|w| base(w) == "journalctl") {
+                if !has(&argv[at..], &chose) {
+                    argv.splice(at + 1..at + 1, ["-o".to_string(), "json".to_string()]);
+                }
+            }
+        }
+        "docker" => {
+            let at = argv
+                .iter()
+                .position(|w| matches!(base(w).as_str(), "docker" | "podman"));
+            let logs =
+                at.and_then(|at| argv[at..].iter().position(|w| w == "logs").map(|i| at + i));
+            if let Some(logs) = logs {
+                if !has(&argv[logs..], &|w| w == "-t" || w == "--timestamps") {
+                    argv.insert(logs + 1, "--timestamps".to_string());
+                }
+            }
+        }
+        _ => {}
+    }
+    argv
 }
 
 fn source_of(argv: &[String]) -> &'static str {
@@ -220,6 +274,41 @@ mod tests {
         assert_eq!(source("docker compose logs web"), "docker");
         assert_eq!(source("timeout 10 make"), "text");
         assert_eq!(source("ls -la"), "text");
+    }
+
+    #[test]
+    fn adapts_the_command_to_the_reducer() {
+        let adapt = |name: &str, command: &str| {
+            let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
+            adapt_argv(name, &argv).join(" ")
+        };
+        assert_eq!(
+            adapt("journal", "sudo journalctl -u app --since 2h -p warning"),
+            "sudo journalctl -o json -u app --since 2h -p warning"
+        );
+        assert_eq!(
+            adapt("journal", "journalctl -o export -u app"),
+            "journalctl -o export -u app"
+        );
+        assert_eq!(
+            adapt("journal", "journalctl --output=cat"),
+            "journalctl --output=cat"
+        );
+        assert_eq!(adapt("journal", "journalctl -ojson"), "journalctl -ojson");
+        assert_eq!(
+            adapt("docker", "docker logs api"),
+            "docker logs --timestamps api"
+        );
+        assert_eq!(adapt("docker", "docker logs -t api"), "docker logs -t api");
+        assert_eq!(
+            adapt("docker", "docker compose logs web"),
+            "docker compose logs --timestamps web"
+        );
+        assert_eq!(
+            adapt("docker", "podman logs --tail 50 api"),
+            "podman logs --timestamps --tail 50 api"
+        );
+        assert_eq!(adapt("text", "docker logs api"), "docker logs api");
     }
 
     #[test]

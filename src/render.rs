@@ -59,6 +59,9 @@ pub fn text(e: &Envelope) -> String {
     if let Some(cursor) = &e.next_cursor {
         let _ = writeln!(out, "next: briefly page {cursor}");
     }
+    if let Some(cursor) = &e.source_cursor {
+        let _ = writeln!(out, "continue: journalctl --after-cursor '{cursor}'");
+    }
     if let Some(path) = &e.artifact_path {
         let _ = writeln!(out, "artifact: {path}");
     }

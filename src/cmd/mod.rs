@@ -3,6 +3,7 @@
 pub mod artifacts;
 pub mod budget;
 pub mod context;
+pub mod logs;
 pub mod run;
 pub mod spill;
 pub mod stats;

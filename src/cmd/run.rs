@@ -77,6 +77,7 @@ pub fn reply(
         }
         None => reducers::pick(argv),
     };
+    let argv = &reducers::adapt_argv(name, argv);
     let spec = reducers::find(name).expect("checked");
     let config = session.config(
         name,

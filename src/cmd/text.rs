@@ -36,7 +36,7 @@ pub fn options(
 }
 
 /// An absolute time (RFC 3339, `YYYY-MM-DD HH:MM:SS`, epoch seconds) or an age (`2h`).
-fn point_in_time(text: &str, now: i64) -> Result<i64> {
+pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
     if let Some(epoch) = time::epoch_seconds(text, time::year_of(now)) {
         return Ok(epoch);
     }

@@ -85,6 +85,10 @@ pub struct Envelope {
     /// For `run`: the command's standard error, bounded separately from its output.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<Value>,
+    /// The source's own position after the last record read (journald's `__CURSOR`),
+    /// for continuing from the source itself (`journalctl --after-cursor`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_cursor: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -112,6 +116,7 @@ impl Envelope {
             item_offset: 0,
             artifact_expires: None,
             stderr: None,
+            source_cursor: None,
         }
     }
 

@@ -1,0 +1,986 @@
+//! `briefly docker`: container logs, from the json-file log driver's lines
+//! (`{"log":"…\n","stream":"stderr","time":"RFC 3339"}`) or `docker logs --timestamps`
+//! output (`2026-11-29T10:00:00.123456789Z message`, with compose's `service | ` prefix
+//! when there is one), told apart by the first line; anything else is plain `docker logs`
+//! output and is reduced as `briefly text` would.
+//!
+//! Lines the json-file driver split at 16 KiB (no trailing `\n` in `log`) are joined
+//! again (up to [`MAX_JOINED`] bytes); the level and message come from the JSON or
+//! logfmt an application writes ([`crate::payload`]); a multi-line record (a Python
+//! traceback, a Java stack) spread over several lines of one stream is one entry.
+
+use crate::fold::{Entry, Fold, FoldStats, Names};
+use crate::payload;
+use crate::time::parse_rfc3339_micros;
+use crate::{plural, OptionError, TextItems};
+use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
+use briefly_severity::{classify, Opens, Severity};
+use briefly_text::{Text, TextOptions};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+/// The largest `--tail`: the records it holds are bounded by it.
+pub const MAX_TAIL: usize = 10_000;
+/// Bytes of a record held for `--tail` (so that the held records stay within 20 MiB).
+const MAX_TAIL_RECORD: usize = 2048;
+/// The most bytes of one record kept, partial lines joined and continuation lines
+/// included; the rest is counted.
+pub const MAX_JOINED: usize = 256 * 1024;
+/// The most lines one multi-line record gathers; a longer run starts a new record.
+const MAX_RECORD_LINES: usize = 200;
+
+/// Level names, by severity; index 0 is a record that states none.
+pub const LEVELS: [&str; 7] = [
+    "unmarked", "trace", "debug", "info", "warn", "error", "fatal",
+];
+
+const NAMES: Names = Names {
+    group: "stream",
+    level: "level",
+    levels: &LEVELS,
+    levels_key: "levels",
+};
+
+fn level_index(severity: Option<Severity>) -> usize {
+    severity.map_or(0, |s| s as usize + 1)
+}
+
+/// What to look at.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DockerOptions {
+    /// Only records at or after this time (seconds since the epoch).
+    pub since: Option<i64>,
+    /// Only records before this time (seconds since the epoch).
+    pub until: Option<i64>,
+    /// Only this stream: `stdout` or `stderr` (json-file input only).
+    pub stream: Option<String>,
+    /// Only records at or above this severity (unmarked counts as info).
+    pub level: Option<Severity>,
+    /// Only the last N records (after the other filters).
+    pub tail: Option<usize>,
+}
+
+/// The streams a record can come from.
+const STREAMS: [&str; 4] = ["stdout", "stderr", "output", "unknown"];
+const STDOUT: usize = 0;
+const STDERR: usize = 1;
+/// `docker logs --timestamps` output: stdout and stderr merged.
+const OUTPUT: usize = 2;
+/// A line of json-file input that is not a json-file record.
+const UNKNOWN: usize = 3;
+
+/// How the input is read, once the first line has told.
+enum Mode {
+    Unknown,
+    JsonFile,
+    Timestamps,
+    Text(Box<Text>),
+}
+
+/// A record being gathered: its first line and the lines that continue it.
+#[derive(Debug, Clone, Default)]
+struct Pending {
+    line: u64,
+    micros: Option<i64>,
+    /// A compose service name, else the stream's name.
+    group: String,
+    severity: Option<Severity>,
+    message: String,
+    lines: usize,
+    /// Inside a Python traceback: indented frames continue it, the exception line ends it.
+    traceback: bool,
+    cut_bytes: u64,
+}
+
+/// A json-file record split at 16 KiB, being joined.
+#[derive(Debug, Default)]
+struct Partial {
+    line: u64,
+    time: String,
+    log: String,
+    cut: bool,
+}
+
+/// What went wrong in the input, counted.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Problems {
+    /// Lines that are not json-file records (truncated, not JSON, no `log`): kept as
+    /// entries of the `unknown` stream.
+    pub bad_lines: u64,
+    /// Records without a valid time.
+    pub bad_time: u64,
+    /// Records split by the json-file driver and joined again.
+    pub joined_partials: u64,
+    /// Records over [`MAX_JOINED`] bytes, cut.
+    pub cut_records: u64,
+    /// Lines the framing cut (over the line limit).
+    pub cut_lines: u64,
+}
+
+/// Statistics of `briefly docker`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DockerStats {
+    /// `json-file` or `timestamps`.
+    pub format: &'static str,
+    /// Input lines.
+    pub lines: u64,
+    /// Records (a multi-line record counts once) before the filters.
+    pub records_read: u64,
+    /// Records left out by `--since`, `--until`, `--stream`, `--level` or `--tail`.
+    pub filtered_out: u64,
+    /// Records whose application wrote JSON or logfmt with a level or message.
+    pub structured: u64,
+    /// What was folded.
+    #[serde(flatten)]
+    pub fold: FoldStats,
+    /// Problems in the input.
+    pub problems: Problems,
+}
+
+/// The docker reducer.
+pub struct Docker {
+    options: DockerOptions,
+    mode: Mode,
+    fold: Fold,
+    /// Per stream: the record being gathered.
+    pending: [Option<Pending>; 4],
+    /// Per stream (stdout, stderr): a record split at 16 KiB, being joined.
+    partial: [Option<Partial>; 2],
+    /// Records held for `--tail`, by first line.
+    tail: VecDeque<Pending>,
+    spare: Vec<Pending>,
+    blank_lines: Vec<u64>,
+    lines: u64,
+    read: u64,
+    filtered_out: u64,
+    structured: u64,
+    last_micros: Option<i64>,
+    problems: Problems,
+    /// Scratch for a json-file line's unescaped `log`.
+    log: String,
+}
+
+impl Docker {
+    /// A docker reducer; a `--tail` over [`MAX_TAIL`] or an unknown `--stream` is an error.
+    pub fn new(options: DockerOptions) -> Result<Docker, OptionError> {
+        if let Some(n) = options.tail {
+            if n > MAX_TAIL {
+                return Err(OptionError::Tail(n));
+            }
+        }
+        if let Some(stream) = &options.stream {
+            if stream != "stdout" && stream != "stderr" {
+                return Err(OptionError::Stream(stream.clone()));
+            }
+        }
+        Ok(Docker {
+            options,
+            mode: Mode::Unknown,
+            fold: Fold::new(NAMES),
+            pending: Default::default(),
+            partial: Default::default(),
+            tail: VecDeque::new(),
+            spare: Vec::new(),
+            blank_lines: Vec::new(),
+            lines: 0,
+            read: 0,
+            filtered_out: 0,
+            structured: 0,
+            last_micros: None,
+            problems: Problems::default(),
+            log: String::new(),
+        })
+    }
+
+    fn choose(&self, text: &str) -> Mode {
+        if text.starts_with('{') && serde_json::from_str::<JsonFileLine<'_>>(text).is_ok() {
+            return Mode::JsonFile;
+        }
+        if split_timestamp(text).is_some() {
+            return Mode::Timestamps;
+        }
+        let text = Text::new(TextOptions {
+            level: self.options.level,
+            since: self.options.since,
+            until: self.options.until,
+            ..TextOptions::default()
+        })
+        .expect("no grep pattern, no context, no file");
+        Mode::Text(Box::new(text))
+    }
+
+    fn json_file_line(&mut self, record: &Record<'_>) {
+        let mut log = std::mem::take(&mut self.log);
+        if let Some((stream, time)) = (!record.cut)
+            .then(|| fast_json_file(record.text, &mut log))
+            .flatten()
+        {
+            self.json_file_record(record.line, &log, stream, time);
+        } else {
+            match (!record.cut)
+                .then(|| serde_json::from_str::<JsonFileLine<'_>>(record.text).ok())
+                .flatten()
+            {
+                Some(parsed) => {
+                    self.json_file_record(record.line, &parsed.log, &parsed.stream, &parsed.time)
+                }
+                None => {
+                    self.problems.bad_lines += 1;
+                    self.line(UNKNOWN, None, record.line, record.text, None);
+                }
+            }
+        }
+        self.log = log;
+    }
+
+    /// One json-file record: `log` as written, on `stream`, at `time`.
+    fn json_file_record(&mut self, line: u64, log: &str, stream: &str, time: &str) {
+        let stream = match stream {
+            "stderr" => STDERR,
+            _ => STDOUT,
+        };
+        let (log, complete) = match log.strip_suffix('\n') {
+            Some(log) => (log.strip_suffix('\r').unwrap_or(log), true),
+            None => (log, false),
+        };
+        if !complete || self.partial[stream].is_some() {
+            let partial = self.partial[stream].get_or_insert_with(|| Partial {
+                line,
+                time: time.to_string(),
+                ..Partial::default()
+            });
+            let room = MAX_JOINED.saturating_sub(partial.log.len());
+            if log.len() > room {
+                partial.cut = true;
+            }
+            partial.log.push_str(cut_at(log, room));
+            if !complete {
+                return;
+            }
+            let partial = self.partial[stream].take().expect("held");
+            self.problems.joined_partials += 1;
+            if partial.cut {
+                self.problems.cut_records += 1;
+            }
+            self.line(
+                stream,
+                Some(&partial.time),
+                partial.line,
+                &partial.log,
+                None,
+            );
+            return;
+        }
+        self.line(stream, Some(time), line, log, None);
+    }
+
+    fn timestamps_line(&mut self, record: &Record<'_>) {
+        match split_timestamp(record.text) {
+            Some((service, time, message)) => {
+                self.line(OUTPUT, Some(time), record.line, message, service)
+            }
+            // A line without a time: a continuation, or an unmarked record.
+            None => self.line(OUTPUT, None, record.line, record.text, None),
+        }
+    }
+
+    /// One line of `stream` (a record's start or its continuation).
+    fn line(
+        &mut self,
+        stream: usize,
+        time: Option<&str>,
+        line: u64,
+        text: &str,
+        service: Option<&str>,
+    ) {
+        let micros = time.and_then(parse_rfc3339_micros);
+        if time.is_some() && micros.is_none() {
+            self.problems.bad_time += 1;
+        }
+        if let Some(pending) = &mut self.pending[stream] {
+            if continues(pending, text) {
+                pending.lines += 1;
+                if text.starts_with("Traceback (most recent call last)") {
+                    pending.traceback = true;
+                } else if pending.traceback
+                    && !text.starts_with([' ', '\t'])
+                    && !text.is_empty()
+                    && !is_chain_line(text)
+                {
+                    pending.traceback = false; // the exception line ends it
+                }
+                pending.severity = pending.severity.max(classify(text));
+                let room = MAX_JOINED.saturating_sub(pending.message.len() + 1);
+                if text.len() >= room {
+                    pending.cut_bytes += text.len() as u64;
+                } else {
+                    pending.message.push('\n');
+                    pending.message.push_str(text);
+                }
+                return;
+            }
+        }
+        self.close(stream);
+        let structured = payload::read(text);
+        if structured.structured {
+            self.structured += 1;
+        }
+        let mut pending = self.spare.pop().unwrap_or_default();
+        pending.line = line;
+        pending.micros = micros;
+        pending.group.clear();
+        pending.group.push_str(service.unwrap_or(STREAMS[stream]));
+        pending.severity = structured.severity;
+        pending.message.clear();
+        pending
+            .message
+            .push_str(cut_at(&structured.message, MAX_JOINED));
+        pending.lines = 1;
+        pending.traceback = structured.opens == Some(Opens::Traceback);
+        pending.cut_bytes = 0;
+        self.pending[stream] = Some(pending);
+    }
+
+    /// Closes `stream`'s pending record: filters it, holds it for `--tail` or folds it.
+    fn close(&mut self, stream: usize) {
+        let Some(mut pending) = self.pending[stream].take() else {
+            return;
+        };
+        self.read += 1;
+        if pending.cut_bytes > 0 {
+            self.problems.cut_records += 1;
+        }
+        if pending.micros.is_some() {
+            self.last_micros = pending.micros;
+        }
+        if !self.wanted(&pending, stream) {
+            self.filtered_out += 1;
+            self.spare.push(pending);
+            return;
+        }
+        match self.options.tail {
+            Some(n) => {
+                // The N records that start last: records of two streams close out of
+                // order, so the held ones are kept sorted by their first line.
+                let keep = cut_at(&pending.message, MAX_TAIL_RECORD).len();
+                if keep < pending.message.len() {
+                    pending.message.truncate(keep);
+                    pending.message.push_str("…[cut for --tail]");
+                }
+                pending.message.shrink_to_fit();
+                let at = self.tail.partition_point(|held| held.line < pending.line);
+                self.tail.insert(at, pending);
+                if self.tail.len() > n {
+                    let old = self.tail.pop_front().expect("not empty");
+                    self.filtered_out += 1;
+                    self.spare.push(old);
+                }
+            }
+            None => {
+                self.fold_in(&pending);
+                pending.message.shrink_to(4096);
+                self.spare.push(pending);
+            }
+        }
+    }
+
+    fn wanted(&self, pending: &Pending, stream: usize) -> bool {
+        let options = &self.options;
+        if let Some(level) = options.level {
+            if pending.severity.unwrap_or(Severity::Info) < level {
+                return false;
+            }
+        }
+        if let Some(wanted) = &options.stream {
+            if STREAMS[stream] != wanted {
+                return false;
+            }
+        }
+        if let Some(micros) = pending.micros.or(self.last_micros) {
+            let secs = micros.div_euclid(1_000_000);
+            if options.since.is_some_and(|s| secs < s) || options.until.is_some_and(|u| secs >= u) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn fold_in(&mut self, pending: &Pending) {
+        self.fold.add(&Entry {
+            line: pending.line,
+            micros: pending.micros,
+            level: level_index(pending.severity),
+            severity: pending.severity,
+            group: &pending.group,
+            pid: None,
+            message: &pending.message,
+        });
+    }
+
+    /// Closes every pending record, earliest first.
+    fn close_all(&mut self) {
+        for stream in 0..2 {
+            if let Some(partial) = self.partial[stream].take() {
+                // Split at 16 KiB and never finished: the part there is still counts.
+                self.problems.joined_partials += 1;
+                if partial.cut {
+                    self.problems.cut_records += 1;
+                }
+                self.line(
+                    stream,
+                    Some(&partial.time),
+                    partial.line,
+                    &partial.log,
+                    None,
+                );
+            }
+        }
+        let mut order: Vec<(u64, usize)> = self
+            .pending
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_ref().map(|p| (p.line, i)))
+            .collect();
+        order.sort_unstable();
+        for (_, stream) in order {
+            self.close(stream);
+        }
+        while let Some(pending) = self.tail.pop_front() {
+            self.fold_in(&pending);
+        }
+    }
+}
+
+/// Whether `text` continues the record `pending`: the frames and exception line of a
+/// Python traceback, an indented line (stack frames, `  at …`), `Caused by:`, or a
+/// traceback that follows a serious record (`logger.exception`).
+fn continues(pending: &Pending, text: &str) -> bool {
+    if pending.lines >= MAX_RECORD_LINES {
+        return false;
+    }
+    if pending.traceback {
+        return true;
+    }
+    if text.starts_with([' ', '\t']) && !text.trim().is_empty() {
+        return true;
+    }
+    if text.starts_with("Caused by:") || is_chain_line(text) {
+        return true;
+    }
+    text.starts_with("Traceback (most recent call last)")
+        && pending.severity.is_some_and(|s| s >= Severity::Error)
+}
+
+/// The lines between chained Python tracebacks.
+fn is_chain_line(text: &str) -> bool {
+    text.starts_with("During handling of the above exception")
+        || text.starts_with("The above exception was the direct cause")
+}
+
+/// At most `max` bytes of `text`, cut at a character boundary.
+fn cut_at(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// `docker logs --timestamps` output: (compose service, time, message) when the line
+/// starts with an RFC 3339 time, or with `service  | ` and one (compose).
+fn split_timestamp(line: &str) -> Option<(Option<&str>, &str, &str)> {
+    if let Some((time, message)) = stamped(line) {
+        return Some((None, time, message));
+    }
+    let at = line.find(" | ").filter(|&at| at < 128)?;
+    let service = line[..at].trim();
+    if service.is_empty() || service.contains(' ') {
+        return None;
+    }
+    let (time, message) = stamped(&line[at + 3..])?;
+    Some((Some(service), time, message))
+}
+
+/// (time, message) of a line that starts with an RFC 3339 time and a space.
+fn stamped(text: &str) -> Option<(&str, &str)> {
+    let end = text.find(' ').unwrap_or(text.len());
+    parse_rfc3339_micros(&text[..end])?;
+    Some((&text[..end], text.get(end + 1..).unwrap_or("")))
+}
+
+/// A json-file driver line as the driver writes it, `{"log":"…","stream":"…","time":"…"}`
+/// in that order and nothing more, read without serde: `log` unescaped into `log`,
+/// `(stream, time)` returned. `None` for anything else (`attrs`, another order, an
+/// escape it does not know), which serde then reads.
+fn fast_json_file<'a>(line: &'a str, log: &mut String) -> Option<(&'a str, &'a str)> {
+    let rest = line.strip_prefix(r#"{"log":""#)?;
+    log.clear();
+    let b = rest.as_bytes();
+    let mut i = 0;
+    loop {
+        let at = i + memchr::memchr2(b'"', b'\\', &b[i..])?;
+        log.push_str(&rest[i..at]);
+        if b[at] == b'"' {
+            i = at + 1;
+            break;
+        }
+        let (c, used) = unescape(&rest[at..])?;
+        log.push(c);
+        i = at + used;
+    }
+    let rest = rest[i..].strip_prefix(r#","stream":""#)?;
+    let end = memchr::memchr2(b'"', b'\\', rest.as_bytes())?;
+    let (stream, rest) = (&rest[..end], &rest[end..]);
+    let rest = rest.strip_prefix(r#"","time":""#)?;
+    let end = memchr::memchr2(b'"', b'\\', rest.as_bytes())?;
+    let (time, rest) = (&rest[..end], &rest[end..]);
+    (rest == "\"}").then_some((stream, time))
+}
+
+/// The character a JSON escape at the start of `text` stands for, and its length.
+fn unescape(text: &str) -> Option<(char, usize)> {
+    let b = text.as_bytes();
+    let c = match *b.get(1)? {
+        b'n' => '\n',
+        b't' => '\t',
+        b'r' => '\r',
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'u' => {
+            let high = u32::from_str_radix(text.get(2..6)?, 16).ok()?;
+            if (0xD800..0xDC00).contains(&high) {
+                if text.get(6..8)? != "\\u" {
+                    return None;
+                }
+                let low = u32::from_str_radix(text.get(8..12)?, 16).ok()?;
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
+                }
+                let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+                return Some((c, 12));
+            }
+            return Some((char::from_u32(high)?, 6));
+        }
+        _ => return None,
+    };
+    Some((c, 2))
+}
+
+/// A json-file driver line.
+#[derive(Deserialize)]
+struct JsonFileLine<'a> {
+    #[serde(borrow)]
+    log: Cow<'a, str>,
+    #[serde(borrow, default)]
+    stream: Cow<'a, str>,
+    #[serde(borrow, default)]
+    time: Cow<'a, str>,
+}
+
+impl Reducer for Docker {
+    type Item = Value;
+    type Stats = Value;
+
+    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+        self.lines += 1;
+        if record.cut {
+            self.problems.cut_lines += 1;
+        }
+        if matches!(self.mode, Mode::Unknown) {
+            if record.text.trim().is_empty() {
+                self.blank_lines.push(record.line);
+                return Flow::Continue;
+            }
+            self.mode = self.choose(record.text);
+            if let Mode::Text(text) = &mut self.mode {
+                for &line in &self.blank_lines {
+                    let blank = Record {
+                        text: "",
+                        bytes: b"",
+                        line,
+                        offset: 0,
+                        cut: false,
+                        crlf: false,
+                    };
+                    text.record(&blank, &mut TextItems(out));
+                }
+            }
+        }
+        match &mut self.mode {
+            Mode::Unknown => unreachable!("chosen above"),
+            Mode::JsonFile => self.json_file_line(record),
+            Mode::Timestamps => self.timestamps_line(record),
+            Mode::Text(text) => {
+                text.record(record, &mut TextItems(out));
+            }
+        }
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
+        if let Mode::Text(text) = &mut self.mode {
+            let outcome = text.finish(&mut TextItems(out));
+            let mut result = Outcome::new(
+                format!(
+                    "plain docker logs (no --timestamps), read as text: {}",
+                    outcome.summary
+                ),
+                serde_json::to_value(&outcome.stats).unwrap_or(Value::Null),
+            );
+            result.complete = outcome.complete;
+            result.warnings = outcome.warnings;
+            if self.options.stream.is_some() || self.options.tail.is_some() {
+                result.warnings.push("--stream and --tail need json-file or --timestamps input: ignored for plain text".into());
+            }
+            return result;
+        }
+        self.close_all();
+        let format = match self.mode {
+            Mode::Timestamps => "timestamps",
+            _ => "json-file",
+        };
+        let mut emit = |rank, item| out.emit(rank, item);
+        let (fold, worst) = self.fold.finish(&mut emit);
+        let mut warnings = self.fold.warnings();
+        let p = &self.problems;
+        for (n, what) in [
+            (
+                p.bad_lines,
+                "lines are not json-file records (kept as entries of the \"unknown\" stream)",
+            ),
+            (p.bad_time, "records have an invalid time"),
+            (p.cut_records, "records were over 256 KiB and cut"),
+            (p.cut_lines, "lines were over the line limit and cut"),
+        ] {
+            if n > 0 {
+                warnings.push(format!("{n} {what}"));
+            }
+        }
+        if format == "timestamps" && self.options.stream.is_some() {
+            warnings.push(
+                "--stream needs json-file input: `docker logs` output has no stream, so nothing matched"
+                    .into(),
+            );
+        }
+        if !self.blank_lines.is_empty() {
+            warnings.push(format!(
+                "{} blank lines before the first record skipped",
+                self.blank_lines.len()
+            ));
+        }
+        let mut summary = format!("{} ({format})", plural(fold.entries, "record"));
+        let streams: Vec<String> = fold
+            .groups
+            .iter()
+            .map(|(name, c)| format!("{} {name}", c.entries))
+            .collect();
+        if !streams.is_empty() {
+            summary.push_str(&format!(": {}", streams.join(", ")));
+        }
+        if let Some((a, b)) = &fold.time_span {
+            summary.push_str(&format!(", {a} … {b}"));
+        }
+        let count = |name: &str| fold.levels.get(name).copied().unwrap_or(0);
+        summary.push_str(&format!(
+            "; {}, {}",
+            plural(count("error") + count("fatal"), "error"),
+            plural(count("warn"), "warning")
+        ));
+        if let Some(worst) = worst {
+            let message: String = worst["message"]
+                .as_str()
+                .unwrap_or_default()
+                .chars()
+                .take(160)
+                .collect();
+            summary.push_str(&format!(
+                "; first {} at {} ({}): {message}",
+                worst["level"].as_str().unwrap_or_default(),
+                worst["time"].as_str().unwrap_or("unknown time"),
+                worst["stream"].as_str().unwrap_or_default(),
+            ));
+        }
+        if self.filtered_out > 0 {
+            summary.push_str(&format!("; {} filtered out", self.filtered_out));
+        }
+        let stats = DockerStats {
+            format,
+            lines: self.lines,
+            records_read: self.read,
+            filtered_out: self.filtered_out,
+            structured: self.structured,
+            fold,
+            problems: self.problems.clone(),
+        };
+        let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
+        outcome.warnings = warnings;
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use briefly_core::testkit::reduce_all_chunkings;
+    use briefly_core::{reduce, RunConfig};
+
+    fn json_line(log: &str, stream: &str, second: u32) -> String {
+        format!(
+            "{}\n",
+            serde_json::json!({"log": log, "stream": stream, "time": format!("2026-11-29T10:{:02}:{:02}.123456789Z", second / 60, second % 60)})
+        )
+    }
+
+    fn reduce_with(input: &str, options: DockerOptions) -> briefly_core::Envelope {
+        reduce(
+            Docker::new(options).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("docker"),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn json_file_with_partials_tracebacks_and_payloads() {
+        let mut input = String::new();
+        for i in 0..200 {
+            input.push_str(&json_line(
+                &format!("{{\"level\":\"info\",\"msg\":\"served request {i}\"}}\n"),
+                "stdout",
+                i,
+            ));
+        }
+        // A record split at 16 KiB: two partial chunks and the end.
+        let long = "x".repeat(16 * 1024);
+        input.push_str(&json_line(
+            &format!("level=warn msg=\"big {long}"),
+            "stdout",
+            100,
+        ));
+        input.push_str(&json_line(&long, "stdout", 100));
+        input.push_str(&json_line("\"\n", "stdout", 100));
+        // A traceback over several lines of stderr, interleaved with stdout.
+        input.push_str(&json_line(
+            "Traceback (most recent call last):\n",
+            "stderr",
+            101,
+        ));
+        input.push_str(&json_line(
+            "  File \"app.py\", line 3, in <module>\n",
+            "stderr",
+            101,
+        ));
+        input.push_str(&json_line("served request 999\n", "stdout", 101));
+        input.push_str(&json_line("    main()\n", "stderr", 101));
+        input.push_str(&json_line("ValueError: bad input\n", "stderr", 101));
+        input.push_str(&json_line("after the traceback\n", "stderr", 102));
+        let envelope = reduce_all_chunkings(
+            || Docker::new(DockerOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("docker"),
+        );
+        let s = &envelope.stats;
+        assert_eq!(s["format"], "json-file");
+        assert_eq!(s["records_read"], 204, "{s}");
+        assert_eq!(s["groups"]["stdout"]["entries"], 202);
+        assert_eq!(s["groups"]["stderr"]["entries"], 2);
+        assert_eq!(s["problems"]["joined_partials"], 1);
+        assert_eq!(s["structured"], 201);
+        let first = &envelope.items[0];
+        assert_eq!(first["stream"], "stderr");
+        assert_eq!(first["level"], "error");
+        assert_eq!(first["message"], "Traceback (most recent call last):");
+        assert_eq!(first["more"].as_array().unwrap().len(), 3);
+        assert_eq!(first["more"][2], "ValueError: bad input");
+        assert_eq!(first["time"], "2026-11-29T10:01:41.123456Z");
+        let warn = envelope
+            .items
+            .iter()
+            .find(|i| i["level"] == "warn")
+            .unwrap();
+        assert_eq!(warn["message"].as_str().unwrap().len(), MAX_KEPT_TEST);
+    }
+
+    const MAX_KEPT_TEST: usize = crate::fold::MAX_KEPT_CHARS + "…[cut 31754 chars]".len();
+
+    #[test]
+    fn the_fast_path_reads_what_serde_reads() {
+        let mut log = String::new();
+        for text in [
+            "plain\n",
+            "quote \" back\\slash /\t\r\u{8}\u{c}\n",
+            "ü € 𝄞 \u{1}\n",
+            "",
+        ] {
+            let line =
+                serde_json::json!({"log": text, "stream": "stderr", "time": "t"}).to_string();
+            assert_eq!(
+                fast_json_file(&line, &mut log),
+                Some(("stderr", "t")),
+                "{line}"
+            );
+            assert_eq!(log, text);
+        }
+        // Escapes as other writers write them: \uXXXX, surrogate pairs, \/.
+        let line = r#"{"log":"\u00fc\ud834\udd1e\/x\n","stream":"stdout","time":"t"}"#;
+        assert_eq!(fast_json_file(line, &mut log), Some(("stdout", "t")));
+        assert_eq!(log, "ü𝄞/x\n");
+        // Anything else is left to serde.
+        for other in [
+            r#"{"log":"x\n","stream":"stdout","time":"t","attrs":{"a":"b"}}"#,
+            r#"{"stream":"stdout","log":"x\n","time":"t"}"#,
+            r#"{"log":"\ud834x","stream":"stdout","time":"t"}"#,
+            r#"{"log":"cut"#,
+        ] {
+            assert_eq!(fast_json_file(other, &mut log), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_counted_and_kept() {
+        let mut input = json_line("starting\n", "stdout", 0);
+        input.push_str("{\"log\":\"truncat\n");
+        input.push_str("garbage in the middle\n");
+        input.push_str("{\"stream\":\"stdout\"}\n");
+        input.push_str(
+            &json_line("bad time\n", "stdout", 0).replace("2026-11-29T10", "2026-99-29T10"),
+        );
+        input.push_str(&json_line("the end\n", "stdout", 5));
+        let envelope = reduce_all_chunkings(
+            || Docker::new(DockerOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("docker"),
+        );
+        let s = &envelope.stats;
+        assert_eq!(s["records_read"], 6);
+        assert_eq!(s["problems"]["bad_lines"], 3);
+        assert_eq!(s["problems"]["bad_time"], 1);
+        assert_eq!(s["groups"]["unknown"]["entries"], 3);
+        assert!(envelope
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("3 lines are not json-file")));
+        let shown: Vec<&str> = envelope
+            .items
+            .iter()
+            .filter_map(|i| i["message"].as_str())
+            .collect();
+        assert!(shown.contains(&"garbage in the middle"), "{shown:?}");
+    }
+
+    #[test]
+    fn timestamps_and_compose_output() {
+        let input = "2026-11-29T10:00:00.000000001Z starting\n2026-11-29T10:00:01.5Z level=error msg=\"db down\"\n    at frame one\n2026-11-29T10:00:02Z done\n";
+        let envelope = reduce_with(input, DockerOptions::default());
+        assert_eq!(envelope.stats["format"], "timestamps");
+        assert_eq!(envelope.stats["records_read"], 3);
+        assert_eq!(envelope.items[0]["message"], "db down");
+        assert_eq!(envelope.items[0]["more"][0], "    at frame one");
+        assert_eq!(envelope.items[0]["stream"], "output");
+        let compose =
+            "web-1  | 2026-11-29T10:00:00Z hello\ndb-1   | 2026-11-29T10:00:01Z ERROR: oops\n";
+        let envelope = reduce_with(compose, DockerOptions::default());
+        assert_eq!(envelope.stats["groups"]["web-1"]["entries"], 1);
+        assert_eq!(envelope.items[0]["stream"], "db-1");
+    }
+
+    #[test]
+    fn plain_output_falls_back_to_text() {
+        let input = "\nstarting up\nERROR cannot bind :80\n";
+        let envelope = reduce_all_chunkings(
+            || Docker::new(DockerOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("docker"),
+        );
+        assert!(
+            envelope.summary.starts_with("plain docker logs"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.items[0]["severity"], "error");
+        assert_eq!(envelope.items[0]["line"], 3);
+    }
+
+    #[test]
+    fn filters() {
+        let mut input = String::new();
+        for i in 0..10 {
+            let (log, stream) = if i % 3 == 0 {
+                ("ERROR failed\n", "stderr")
+            } else {
+                ("ok\n", "stdout")
+            };
+            input.push_str(&json_line(log, stream, i));
+        }
+        let count = |options: DockerOptions| {
+            let e = reduce_with(&input, options);
+            (
+                e.stats["entries"].as_u64().unwrap(),
+                e.stats["filtered_out"].as_u64().unwrap(),
+            )
+        };
+        let since = briefly_text::time::civil(2026, 11, 29, 10, 0, 5);
+        assert_eq!(
+            count(DockerOptions {
+                since: Some(since),
+                ..Default::default()
+            }),
+            (5, 5)
+        );
+        assert_eq!(
+            count(DockerOptions {
+                until: Some(since),
+                ..Default::default()
+            }),
+            (5, 5)
+        );
+        assert_eq!(
+            count(DockerOptions {
+                stream: Some("stderr".into()),
+                ..Default::default()
+            }),
+            (4, 6)
+        );
+        assert_eq!(
+            count(DockerOptions {
+                level: Some(Severity::Error),
+                ..Default::default()
+            }),
+            (4, 6)
+        );
+        assert_eq!(
+            count(DockerOptions {
+                tail: Some(3),
+                ..Default::default()
+            }),
+            (3, 7)
+        );
+        let tailed = reduce_with(
+            &input,
+            DockerOptions {
+                tail: Some(3),
+                ..Default::default()
+            },
+        );
+        assert_eq!(tailed.stats["time_span"][0], "2026-11-29T10:00:07.123456Z");
+        assert!(Docker::new(DockerOptions {
+            tail: Some(MAX_TAIL + 1),
+            ..Default::default()
+        })
+        .is_err());
+        assert!(Docker::new(DockerOptions {
+            stream: Some("stdin".into()),
+            ..Default::default()
+        })
+        .is_err());
+    }
+}

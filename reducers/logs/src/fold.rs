@@ -1,0 +1,674 @@
+//! The engine both reducers share: structured entries in, ranked items and aggregates
+//! out. Messages fold into templates through [`briefly_template::Miner`] (the engine
+//! `briefly text` uses); severity and rarity rank the evidence.
+//!
+//! Items, most likely evidence first (the rank each gets):
+//!
+//! 0. warnings and worse, verbatim, one of each template (worst, rarest, earliest first);
+//! 1. the first and the last entry;
+//! 2. further warnings and worse (at most [`PER_TEMPLATE`] per template in all);
+//! 3. entries whose template occurs once, verbatim;
+//! 4. every other template by count, with an example.
+//!
+//! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
+//! entries of at most [`MAX_ENTRY_LINES`] lines of [`MAX_KEPT_CHARS`] characters,
+//! [`MAX_GROUPS`] units or streams and [`MAX_PAIRS`] (group, template) counters.
+
+use crate::time::format_micros;
+use briefly_severity::Severity;
+use briefly_template::{GroupId, Miner};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// Verbatim entries kept at most.
+pub const MAX_KEPT: usize = 500;
+/// Characters kept of each line of a kept entry.
+pub const MAX_KEPT_CHARS: usize = 1_000;
+/// Lines of a multi-line entry kept (the rest are counted).
+pub const MAX_ENTRY_LINES: usize = 40;
+/// Verbatim entries kept per template.
+pub const PER_TEMPLATE: u32 = 2;
+/// Distinct units (or streams, services) counted by name; the rest count as `(other)`.
+pub const MAX_GROUPS: usize = 1_000;
+/// (group, template) pairs counted for the per-unit templates; the rest are left out.
+pub const MAX_PAIRS: usize = 50_000;
+/// Groups listed in the stats, and templates listed for each.
+const TOP_GROUPS: usize = 10;
+const TOP_PER_GROUP: usize = 3;
+/// A map with [`FastHasher`]: its lookups run for every entry.
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;
+
+/// FxHash's rotate-multiply: fast for short keys (ids, unit names) that are not chosen
+/// by an adversary (the cap on groups bounds what one could do).
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+}
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// The name entries past [`MAX_GROUPS`] are counted under.
+const OTHER_GROUP: &str = "(other)";
+
+/// One entry of a log, as a reducer hands it to the [`Fold`].
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    /// Line of the raw input the entry starts on (for `briefly read --offset`).
+    pub line: u64,
+    /// Microseconds since the Unix epoch, when the entry has a valid time.
+    pub micros: Option<i64>,
+    /// Index into the reducer's level names (priority, or severity).
+    pub level: usize,
+    /// How serious it is, for ranking.
+    pub severity: Option<Severity>,
+    /// The unit, identifier or stream it came from.
+    pub group: &'a str,
+    /// The process id, when the source has one.
+    pub pid: Option<&'a str>,
+    /// The message; lines after the first are the rest of a multi-line entry.
+    pub message: &'a str,
+}
+
+/// How items and stats name things: the reducer's vocabulary.
+#[derive(Debug, Clone, Copy)]
+pub struct Names {
+    /// The items' key for an entry's group (`unit`, `stream`).
+    pub group: &'static str,
+    /// The items' key for its level (`priority`, `level`).
+    pub level: &'static str,
+    /// The names of the levels, indexed by [`Entry::level`] (at most [`MAX_LEVELS`]).
+    pub levels: &'static [&'static str],
+    /// The key of a template's counts by level (`priorities`, `levels`).
+    pub levels_key: &'static str,
+}
+
+/// Levels a reducer may name.
+pub const MAX_LEVELS: usize = 9;
+
+/// An entry held verbatim.
+#[derive(Debug, Clone)]
+struct Kept {
+    line: u64,
+    micros: Option<i64>,
+    level: usize,
+    severity: Option<Severity>,
+    group: u32,
+    pid: Option<String>,
+    text: String,
+    more: Vec<String>,
+    more_cut: u64,
+    template: GroupId,
+}
+
+impl Default for Kept {
+    fn default() -> Kept {
+        Kept {
+            line: 0,
+            micros: None,
+            level: 0,
+            severity: None,
+            group: 0,
+            pid: None,
+            text: String::new(),
+            more: Vec::new(),
+            more_cut: 0,
+            template: GroupId(0),
+        }
+    }
+}
+
+/// What is known of a template beyond the miner's count.
+#[derive(Debug, Clone)]
+struct Note {
+    severity: Option<Severity>,
+    first_micros: Option<i64>,
+    last_micros: Option<i64>,
+    /// Its first entry, for a template seen once: (line, level, group, pid).
+    first: (u64, usize, u32, Option<String>),
+    kept: u32,
+    /// Entries by level: one template may be logged at several.
+    levels: [u64; MAX_LEVELS],
+}
+
+/// Entries per group, by how serious.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GroupCounts {
+    /// Entries in all.
+    pub entries: u64,
+    /// Errors and worse.
+    pub errors: u64,
+    /// Warnings.
+    pub warnings: u64,
+}
+
+/// The aggregates a [`Fold`] reports.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FoldStats {
+    /// Entries folded (those that passed the filters).
+    pub entries: u64,
+    /// Entries by level name (only levels seen).
+    pub levels: BTreeMap<&'static str, u64>,
+    /// Entries per group, the largest [`TOP_GROUPS`] (and `(more)` for the rest).
+    pub groups: BTreeMap<String, GroupCounts>,
+    /// Distinct groups seen.
+    pub distinct_groups: usize,
+    /// First and last entry times (RFC 3339, UTC).
+    pub time_span: Option<(String, String)>,
+    /// Templates mined.
+    pub templates: usize,
+    /// Entries past the template cap, counted in an "other" group.
+    pub other_entries: u64,
+    /// Entries of more than one line.
+    pub multiline_entries: u64,
+    /// The most frequent templates of the largest groups.
+    pub top_templates: BTreeMap<String, Vec<Value>>,
+}
+
+/// The shared folding engine.
+pub struct Fold {
+    names: Names,
+    miner: Miner,
+    level_counts: Vec<u64>,
+    group_index: FastMap<String, u32>,
+    groups: Vec<(String, GroupCounts)>,
+    pairs: FastMap<(u32, GroupId), u64>,
+    pairs_left_out: u64,
+    notes: FastMap<GroupId, Note>,
+    /// Serious entries kept verbatim.
+    kept: Vec<Kept>,
+    first: Option<Kept>,
+    last: Kept,
+    entries: u64,
+    multiline: u64,
+    span: Option<(i64, i64)>,
+    /// Scratch for the first line of a message.
+    head: String,
+}
+
+impl Fold {
+    /// An empty fold naming things as `names` says.
+    pub fn new(names: Names) -> Fold {
+        Fold {
+            miner: Miner::new(briefly_template::Config::default()),
+            level_counts: vec![0; names.levels.len()],
+            names,
+            group_index: FastMap::default(),
+            groups: Vec::new(),
+            pairs: FastMap::default(),
+            pairs_left_out: 0,
+            notes: FastMap::default(),
+            kept: Vec::new(),
+            first: None,
+            last: Kept::default(),
+            entries: 0,
+            multiline: 0,
+            span: None,
+            head: String::new(),
+        }
+    }
+
+    /// Entries folded so far.
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    fn group_of(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.group_index.get(name) {
+            return i;
+        }
+        let name = if self.groups.len() < MAX_GROUPS {
+            name
+        } else {
+            OTHER_GROUP
+        };
+        if let Some(&i) = self.group_index.get(name) {
+            return i;
+        }
+        let i = self.groups.len() as u32;
+        self.groups.push((name.to_string(), GroupCounts::default()));
+        self.group_index.insert(name.to_string(), i);
+        i
+    }
+
+    /// Folds one entry in.
+    pub fn add(&mut self, entry: &Entry<'_>) {
+        self.entries += 1;
+        self.level_counts[entry.level] += 1;
+        if let Some(t) = entry.micros {
+            self.span = Some(match self.span {
+                None => (t, t),
+                Some((a, b)) => (a.min(t), b.max(t)),
+            });
+        }
+        let group = self.group_of(entry.group);
+        let counts = &mut self.groups[group as usize].1;
+        counts.entries += 1;
+        match entry.severity {
+            Some(s) if s >= Severity::Error => counts.errors += 1,
+            Some(Severity::Warn) => counts.warnings += 1,
+            _ => {}
+        }
+        let (first_line, rest) = match memchr::memchr(b'\n', entry.message.as_bytes()) {
+            Some(at) => (&entry.message[..at], Some(&entry.message[at + 1..])),
+            None => (entry.message, None),
+        };
+        if rest.is_some() {
+            self.multiline += 1;
+        }
+        // The miner sees the first line; an empty message still counts as one.
+        self.head.clear();
+        self.head.push_str(first_line.trim_end_matches('\r'));
+        let template = self.miner.add_numbered(&self.head, entry.line);
+        if self.pairs.len() < MAX_PAIRS || self.pairs.contains_key(&(group, template)) {
+            *self.pairs.entry((group, template)).or_insert(0) += 1;
+        } else {
+            self.pairs_left_out += 1;
+        }
+        let room = self.room_for(entry.severity);
+        let note = self.notes.entry(template).or_insert_with(|| Note {
+            severity: None,
+            first_micros: entry.micros,
+            last_micros: None,
+            first: (
+                entry.line,
+                entry.level,
+                group,
+                entry.pid.map(str::to_string),
+            ),
+            kept: 0,
+            levels: [0; MAX_LEVELS],
+        });
+        note.levels[entry.level] += 1;
+        note.severity = note.severity.max(entry.severity);
+        if entry.micros.is_some() {
+            note.first_micros = note.first_micros.or(entry.micros);
+            note.last_micros = entry.micros;
+        }
+        let serious = entry.severity.is_some_and(|s| s >= Severity::Warn);
+        let keep_serious = serious && note.kept < PER_TEMPLATE && room;
+        if self.first.is_none() {
+            self.first = Some(kept(entry, first_line, rest, group, template));
+        }
+        fill(&mut self.last, entry, first_line, rest, group, template);
+        if keep_serious {
+            note.kept += 1;
+            let item = kept(entry, first_line, rest, group, template);
+            self.keep(item);
+        }
+    }
+
+    /// Whether a serious entry of `severity` would be kept.
+    fn room_for(&self, severity: Option<Severity>) -> bool {
+        self.kept.len() < MAX_KEPT || self.kept.iter().any(|k| k.severity < severity)
+    }
+
+    fn keep(&mut self, item: Kept) {
+        if self.kept.len() < MAX_KEPT {
+            self.kept.push(item);
+            return;
+        }
+        // Full: a worse entry replaces the latest of the least severe ones kept.
+        let (slot, _) = self
+            .kept
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, k)| (k.severity, std::cmp::Reverse(*i)))
+            .expect("full");
+        let old = std::mem::replace(&mut self.kept[slot], item);
+        if let Some(note) = self.notes.get_mut(&old.template) {
+            note.kept -= 1;
+        }
+    }
+
+    /// End of input: emits the items (as [`Value`]s) and returns the aggregates and the
+    /// first entry of the worst severity seen (for the summary).
+    pub fn finish(&mut self, out: &mut dyn FnMut(u64, Value)) -> (FoldStats, Option<Value>) {
+        let miner = &self.miner;
+        let names = self.names;
+        // Merged templates: fold notes kept under old ids into the survivors.
+        let mut notes: HashMap<GroupId, Note> = HashMap::new();
+        let mut old: Vec<(GroupId, Note)> = self.notes.drain().collect();
+        old.sort_by_key(|(_, n)| n.first.0);
+        for (id, note) in old {
+            match notes.entry(miner.resolve(id)) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(note);
+                }
+                std::collections::hash_map::Entry::Occupied(mut o) => {
+                    let kept = o.get_mut();
+                    kept.severity = kept.severity.max(note.severity);
+                    kept.kept += note.kept;
+                    for (sum, n) in kept.levels.iter_mut().zip(note.levels) {
+                        *sum += n;
+                    }
+                    kept.first_micros = kept.first_micros.or(note.first_micros);
+                    kept.last_micros = note.last_micros.or(kept.last_micros);
+                }
+            }
+        }
+        let count_of = |id: GroupId| miner.get(miner.resolve(id)).map_or(1, |t| t.count());
+        let group_name = |g: u32| self.groups[g as usize].0.as_str();
+        let entry_value = |k: &Kept| -> Value {
+            let id = miner.resolve(k.template);
+            let mut item = Map::new();
+            item.insert("kind".into(), "entry".into());
+            item.insert("line".into(), k.line.into());
+            item.insert("time".into(), k.micros.map(format_micros).into());
+            item.insert(names.group.into(), group_name(k.group).into());
+            item.insert(names.level.into(), names.levels[k.level].into());
+            if let Some(pid) = &k.pid {
+                item.insert("pid".into(), pid.as_str().into());
+            }
+            item.insert("message".into(), k.text.as_str().into());
+            if !k.more.is_empty() {
+                item.insert("more".into(), k.more.clone().into());
+            }
+            if k.more_cut > 0 {
+                item.insert("more_cut".into(), k.more_cut.into());
+            }
+            item.insert("template".into(), id.0.into());
+            item.insert("count".into(), count_of(id).into());
+            Value::Object(item)
+        };
+
+        // 0 and 2: serious entries, worst first, then rarest template, then earliest.
+        let mut kept = std::mem::take(&mut self.kept);
+        for k in &mut kept {
+            k.template = miner.resolve(k.template);
+        }
+        kept.sort_by(|a, b| {
+            b.severity
+                .cmp(&a.severity)
+                .then(count_of(a.template).cmp(&count_of(b.template)))
+                .then(a.line.cmp(&b.line))
+        });
+        let worst = kept
+            .iter()
+            .min_by_key(|k| (std::cmp::Reverse(k.severity), k.line))
+            .map(entry_value);
+        let mut shown: Vec<u64> = kept.iter().map(|k| k.line).collect();
+        let mut seen = std::collections::HashSet::new();
+        let (firsts, repeats): (Vec<_>, Vec<_>) =
+            kept.into_iter().partition(|k| seen.insert(k.template));
+        for k in &firsts {
+            out(0, entry_value(k));
+        }
+        // 1: the first and last entries.
+        let mut edges: Vec<&Kept> = self.first.iter().collect();
+        if self.entries > 1 {
+            edges.push(&self.last);
+        }
+        for k in edges {
+            if !shown.contains(&k.line) {
+                shown.push(k.line);
+                out(1, entry_value(k));
+            }
+        }
+        for k in &repeats {
+            out(2, entry_value(k));
+        }
+
+        // Per-template group counts, for templates' items and the stats.
+        let mut by_template: HashMap<GroupId, Vec<(u32, u64)>> = HashMap::new();
+        let mut by_group: HashMap<u32, Vec<(GroupId, u64)>> = HashMap::new();
+        let mut pairs: HashMap<(u32, GroupId), u64> = HashMap::new();
+        for (&(g, t), &n) in &self.pairs {
+            *pairs.entry((g, miner.resolve(t))).or_insert(0) += n;
+        }
+        for (&(g, t), &n) in &pairs {
+            by_template.entry(t).or_default().push((g, n));
+            by_group.entry(g).or_default().push((t, n));
+        }
+
+        // 3: templates seen once, verbatim; 4: the others by count.
+        let mut templates: Vec<_> = miner.templates().collect();
+        templates.sort_by(|a, b| {
+            b.count()
+                .cmp(&a.count())
+                .then(a.first_line().cmp(&b.first_line()))
+        });
+        let mut once: Vec<_> = templates
+            .iter()
+            .filter(|t| t.count() == 1 && !shown.contains(&t.first_line()))
+            .collect();
+        once.sort_by_key(|t| {
+            let note = notes.get(&t.id());
+            (
+                std::cmp::Reverse(note.and_then(|n| n.severity)),
+                t.first_line(),
+            )
+        });
+        for t in &once {
+            let Some(note) = notes.get(&t.id()) else {
+                continue;
+            };
+            let (line, level, group, pid) = note.first.clone();
+            let item = Kept {
+                line,
+                micros: note.first_micros,
+                level,
+                severity: note.severity,
+                group,
+                pid,
+                text: briefly_core::cut_str(t.example(), MAX_KEPT_CHARS).into_owned(),
+                more: Vec::new(),
+                more_cut: 0,
+                template: t.id(),
+            };
+            out(3, entry_value(&item));
+        }
+        for t in &templates {
+            let note = notes.get(&t.id());
+            if t.count() == 1 || note.is_some_and(|n| u64::from(n.kept) >= t.count()) {
+                continue; // shown verbatim already
+            }
+            let mut item = Map::new();
+            item.insert("kind".into(), "template".into());
+            item.insert("id".into(), t.id().0.into());
+            item.insert("template".into(), t.text().into());
+            item.insert("count".into(), t.count().into());
+            if let Some(severity) = note.and_then(|n| n.severity) {
+                item.insert("severity".into(), severity.name().into());
+            }
+            if let Some(n) = note {
+                // One template may be logged at several levels: how often at each.
+                let levels: Map<String, Value> = names
+                    .levels
+                    .iter()
+                    .zip(n.levels)
+                    .filter(|(_, count)| *count > 0)
+                    .map(|(name, count)| (name.to_string(), count.into()))
+                    .collect();
+                item.insert(names.levels_key.into(), Value::Object(levels));
+                item.insert(
+                    "first_time".into(),
+                    n.first_micros.map(format_micros).into(),
+                );
+                item.insert("last_time".into(), n.last_micros.map(format_micros).into());
+            }
+            let mut spread = by_template.get(&t.id()).cloned().unwrap_or_default();
+            spread.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let spread: Map<String, Value> = spread
+                .iter()
+                .take(TOP_PER_GROUP)
+                .map(|(g, n)| (group_name(*g).to_string(), (*n).into()))
+                .collect();
+            item.insert(format!("{}s", names.group), Value::Object(spread));
+            item.insert("first_line".into(), t.first_line().into());
+            item.insert(
+                "example".into(),
+                briefly_core::cut_str(t.example(), MAX_KEPT_CHARS).into(),
+            );
+            out(4, Value::Object(item));
+        }
+
+        // The stats.
+        let mut order: Vec<u32> = (0..self.groups.len() as u32).collect();
+        order.sort_by(|a, b| {
+            let (na, nb) = (&self.groups[*a as usize], &self.groups[*b as usize]);
+            nb.1.entries.cmp(&na.1.entries).then(na.0.cmp(&nb.0))
+        });
+        let mut groups = BTreeMap::new();
+        let mut top_templates = BTreeMap::new();
+        for &g in order.iter().take(TOP_GROUPS) {
+            let (name, counts) = &self.groups[g as usize];
+            groups.insert(name.clone(), counts.clone());
+            let mut list = by_group.get(&g).cloned().unwrap_or_default();
+            list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0 .0.cmp(&b.0 .0)));
+            let list = list
+                .iter()
+                .take(TOP_PER_GROUP)
+                .filter_map(|(t, n)| {
+                    let text = miner.get(*t).map(|t| t.text())?;
+                    Some(json!({"id": t.0, "template": text, "count": n}))
+                })
+                .collect();
+            top_templates.insert(name.clone(), list);
+        }
+        if order.len() > TOP_GROUPS {
+            let mut rest = GroupCounts::default();
+            for &g in &order[TOP_GROUPS..] {
+                let c = &self.groups[g as usize].1;
+                rest.entries += c.entries;
+                rest.errors += c.errors;
+                rest.warnings += c.warnings;
+            }
+            groups.insert("(more)".to_string(), rest);
+        }
+        let stats = FoldStats {
+            entries: self.entries,
+            levels: names
+                .levels
+                .iter()
+                .copied()
+                .zip(self.level_counts.iter().copied())
+                .filter(|(_, n)| *n > 0)
+                .collect(),
+            groups,
+            distinct_groups: self.groups.len(),
+            time_span: self.span.map(|(a, b)| (format_micros(a), format_micros(b))),
+            templates: miner.len(),
+            other_entries: miner.overflow_count(),
+            multiline_entries: self.multiline,
+            top_templates,
+        };
+        (stats, worst)
+    }
+
+    /// Warnings about what the fold could not keep apart.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.miner.overflow_count() > 0 {
+            warnings.push(format!(
+                "{} entries past the cap of {} templates are counted as \"other\"",
+                self.miner.overflow_count(),
+                self.miner.config().max_templates
+            ));
+        }
+        if self.groups.len() >= MAX_GROUPS {
+            warnings.push(format!(
+                "more than {MAX_GROUPS} distinct {}s: the rest are counted as {OTHER_GROUP}",
+                self.names.group
+            ));
+        }
+        if self.pairs_left_out > 0 {
+            warnings.push(format!(
+                "{} entries are left out of the per-{} template counts (over {MAX_PAIRS} pairs)",
+                self.pairs_left_out, self.names.group
+            ));
+        }
+        warnings
+    }
+}
+
+/// An entry held verbatim: its lines cut to [`MAX_KEPT_CHARS`], at most
+/// [`MAX_ENTRY_LINES`] of them.
+fn kept(entry: &Entry<'_>, first: &str, rest: Option<&str>, group: u32, template: GroupId) -> Kept {
+    let mut k = Kept::default();
+    fill(&mut k, entry, first, rest, group, template);
+    k
+}
+
+/// [`kept`] into an existing one, reusing its buffers (this runs for every entry).
+fn fill(
+    k: &mut Kept,
+    entry: &Entry<'_>,
+    first: &str,
+    rest: Option<&str>,
+    group: u32,
+    template: GroupId,
+) {
+    k.line = entry.line;
+    k.micros = entry.micros;
+    k.level = entry.level;
+    k.severity = entry.severity;
+    k.group = group;
+    match (entry.pid, &mut k.pid) {
+        (Some(pid), Some(held)) => {
+            held.clear();
+            held.push_str(pid);
+        }
+        (pid, held) => *held = pid.map(str::to_string),
+    }
+    k.text.clear();
+    push_kept(&mut k.text, first);
+    k.more.clear();
+    k.more_cut = 0;
+    if let Some(rest) = rest {
+        for line in rest.split('\n') {
+            if k.more.len() < MAX_ENTRY_LINES {
+                let mut kept = String::new();
+                push_kept(&mut kept, line.trim_end_matches('\r'));
+                k.more.push(kept);
+            } else {
+                k.more_cut += 1;
+            }
+        }
+    }
+    k.template = template;
+}
+
+/// `text` onto `out`, cut to [`MAX_KEPT_CHARS`] with a marker.
+fn push_kept(out: &mut String, text: &str) {
+    // No more bytes than the limit means no more characters: nothing to count.
+    if text.len() <= MAX_KEPT_CHARS {
+        out.push_str(text);
+    } else {
+        out.push_str(&briefly_core::cut_str(text, MAX_KEPT_CHARS));
+    }
+}

@@ -1,0 +1,1131 @@
+//! `briefly journal`: journald entries, from `journalctl -o json` (one object a line) or
+//! `-o export` (binary-safe, length-prefixed fields), told apart by their first bytes.
+//!
+//! Fields read: `PRIORITY` (0 emerg … 7 debug) as the level, `__REALTIME_TIMESTAMP` (µs)
+//! as the time, `_SYSTEMD_UNIT` (else `SYSLOG_IDENTIFIER`, else `_COMM`) as the unit,
+//! `_PID`, `MESSAGE` (a string; an array of bytes when not UTF-8; null when too large;
+//! an array when repeated) and `__CURSOR`, the last of which goes in the envelope's
+//! `source_cursor` so a caller can go on with `journalctl --after-cursor`.
+
+use crate::fold::{Entry, Fold, FoldStats, Names};
+use crate::{plural, OptionError, TextItems};
+use briefly_core::{Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record, Reducer};
+use briefly_severity::{classify, Severity};
+use briefly_text::{Text, TextOptions};
+use serde::de::{Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt;
+
+/// The longest JSON line read whole; the head of a longer one is read (and fails).
+pub const MAX_JSON_LINE: usize = briefly_core::DEFAULT_MAX_LINE_BYTES;
+/// The most bytes of one export field kept; the rest is skipped (and counted).
+pub const MAX_FIELD_BYTES: usize = 64 * 1024;
+/// Bytes looked at to tell JSON from export from text.
+const SNIFF_BYTES: usize = 4096;
+
+/// Level names, by priority; index 8 is an entry without a valid `PRIORITY`.
+pub const PRIORITIES: [&str; 9] = [
+    "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug", "unset",
+];
+const UNSET: usize = 8;
+
+const NAMES: Names = Names {
+    group: "unit",
+    level: "priority",
+    levels: &PRIORITIES,
+    levels_key: "priorities",
+};
+
+/// What to look at.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct JournalOptions {
+    /// Only entries at this priority or more urgent (0 emerg … 7 debug). An entry
+    /// without a `PRIORITY` takes the one its message implies (info when none).
+    pub max_priority: Option<u8>,
+    /// Only entries at or after this time (seconds since the epoch).
+    pub since: Option<i64>,
+    /// Only entries before this time (seconds since the epoch).
+    pub until: Option<i64>,
+    /// Only entries of this unit (`_SYSTEMD_UNIT`, else `SYSLOG_IDENTIFIER`, else `_COMM`).
+    pub unit: Option<String>,
+}
+
+/// `--level`'s value as a priority: a journald name (`err`, `warning`), a number 0-7, or
+/// a severity name as `briefly text` takes (`error`, `warn`, `fatal`, `trace`).
+pub fn parse_priority(text: &str) -> Result<u8, OptionError> {
+    let lower = text.trim().to_ascii_lowercase();
+    if let Ok(n) = lower.parse::<u8>() {
+        return if n <= 7 {
+            Ok(n)
+        } else {
+            Err(OptionError::Level(text.to_string()))
+        };
+    }
+    if let Some(i) = PRIORITIES[..UNSET].iter().position(|p| *p == lower) {
+        return Ok(i as u8);
+    }
+    let severity: Severity = lower
+        .parse()
+        .map_err(|_| OptionError::Level(text.to_string()))?;
+    Ok(priority_of(severity))
+}
+
+/// The priority a severity corresponds to.
+fn priority_of(severity: Severity) -> u8 {
+    match severity {
+        Severity::Fatal => 2,
+        Severity::Error => 3,
+        Severity::Warn => 4,
+        Severity::Info => 6,
+        Severity::Debug | Severity::Trace => 7,
+    }
+}
+
+/// The severity a priority corresponds to.
+fn severity_of(priority: usize) -> Severity {
+    match priority {
+        0..=2 => Severity::Fatal,
+        3 => Severity::Error,
+        4 => Severity::Warn,
+        5 | 6 => Severity::Info,
+        _ => Severity::Debug,
+    }
+}
+
+/// How the input is read, once its first bytes have told.
+enum Mode {
+    /// Not known yet: the first bytes, up to a newline or [`SNIFF_BYTES`].
+    Sniffing(Vec<u8>),
+    Json(LineFramer),
+    Export(Box<ExportParser>),
+    /// Neither: `briefly text` reduces it.
+    Text(LineFramer, Box<Text>),
+}
+
+/// What went wrong in the input, counted.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Problems {
+    /// Lines that are not JSON objects (truncated, or not JSON at all).
+    pub bad_lines: u64,
+    /// Entries without a `MESSAGE`.
+    pub missing_message: u64,
+    /// Entries whose `MESSAGE` is null (journalctl's mark for a field too large).
+    pub null_message: u64,
+    /// Entries whose `MESSAGE` is binary (not UTF-8): shown with U+FFFD for bad bytes.
+    pub binary_message: u64,
+    /// Entries without a valid `__REALTIME_TIMESTAMP`.
+    pub bad_time: u64,
+    /// Entries whose `PRIORITY` is not 0-7 (counted as `unset`).
+    pub bad_priority: u64,
+    /// Export fields longer than [`MAX_FIELD_BYTES`], or export input cut short.
+    pub cut_fields: u64,
+}
+
+/// Statistics of `briefly journal`.
+#[derive(Debug, Clone, Serialize)]
+pub struct JournalStats {
+    /// `json` or `export`.
+    pub format: &'static str,
+    /// Entries read (before the filters).
+    pub entries_read: u64,
+    /// Entries left out by `--level`, `--since`, `--until` or `--unit`.
+    pub filtered_out: u64,
+    /// What was folded.
+    #[serde(flatten)]
+    pub fold: FoldStats,
+    /// Problems in the input.
+    pub problems: Problems,
+}
+
+/// The journald reducer.
+pub struct Journal {
+    options: JournalOptions,
+    mode: Mode,
+    fold: Fold,
+    read: u64,
+    filtered_out: u64,
+    problems: Problems,
+    last_cursor: Option<String>,
+    /// Scratch for a message made of bytes or repeated fields.
+    scratch: String,
+}
+
+impl Journal {
+    /// A journal reducer.
+    pub fn new(options: JournalOptions) -> Result<Journal, OptionError> {
+        if let Some(p) = options.max_priority {
+            if p > 7 {
+                return Err(OptionError::Level(p.to_string()));
+            }
+        }
+        Ok(Journal {
+            options,
+            mode: Mode::Sniffing(Vec::new()),
+            fold: Fold::new(NAMES),
+            read: 0,
+            filtered_out: 0,
+            problems: Problems::default(),
+            last_cursor: None,
+            scratch: String::new(),
+        })
+    }
+
+    /// Feeds bytes to the mode's parser.
+    fn feed(&mut self, bytes: &[u8], out: &mut dyn Emit<Value>) {
+        if let Mode::Sniffing(head) = &mut self.mode {
+            let newline = memchr::memchr(b'\n', bytes);
+            let take = newline.map_or(bytes.len(), |at| at + 1);
+            head.extend_from_slice(&bytes[..take]);
+            if newline.is_none() && head.len() < SNIFF_BYTES {
+                return;
+            }
+            let head = std::mem::take(head);
+            self.mode = self.choose(&head);
+            self.feed(&head, out);
+            self.feed(&bytes[take..], out);
+            return;
+        }
+        let mut mode = std::mem::replace(&mut self.mode, Mode::Sniffing(Vec::new()));
+        match &mut mode {
+            Mode::Sniffing(_) => unreachable!("handled above"),
+            Mode::Json(framer) => framer.push(bytes, |line| {
+                self.json_line(line.bytes, line.line, line.cut)
+            }),
+            Mode::Export(parser) => parser.push(bytes, &mut |fields| self.entry(fields)),
+            Mode::Text(framer, text) => framer.push(bytes, |line| text_line(text, &line, out)),
+        }
+        self.mode = mode;
+    }
+
+    /// The mode the first bytes call for (blank lines before JSON are skipped over).
+    fn choose(&self, head: &[u8]) -> Mode {
+        let first = head.iter().find(|b| !b.is_ascii_whitespace());
+        if first == Some(&b'{') {
+            return Mode::Json(LineFramer::new_with_max_length(MAX_JSON_LINE));
+        }
+        let key_end = head
+            .iter()
+            .position(|b| *b == b'=' || *b == b'\n')
+            .unwrap_or(head.len());
+        let key = &head[..key_end];
+        if !key.is_empty()
+            && key
+                .iter()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+        {
+            return Mode::Export(Box::default());
+        }
+        let text = Text::new(TextOptions {
+            level: self.options.max_priority.map(|p| severity_of(p as usize)),
+            since: self.options.since,
+            until: self.options.until,
+            ..TextOptions::default()
+        })
+        .expect("no grep pattern, no context, no file");
+        Mode::Text(
+            LineFramer::new_with_max_length(MAX_JSON_LINE),
+            Box::new(text),
+        )
+    }
+
+    fn json_line(&mut self, bytes: &[u8], line: u64, cut: bool) {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        match serde_json::from_slice::<JsonEntry<'_>>(bytes) {
+            Ok(json) if !cut => {
+                let fields = Fields {
+                    line,
+                    message: json.message,
+                    priority: json.priority.text(),
+                    unit: json.unit.text(),
+                    identifier: json.identifier.text(),
+                    comm: json.comm.text(),
+                    pid: json.pid.text(),
+                    realtime: json.realtime.text(),
+                    cursor: json.cursor.text(),
+                };
+                self.entry(fields);
+            }
+            _ => {
+                // Not an entry: counted, and shown as an unset entry so nothing is lost.
+                self.problems.bad_lines += 1;
+                let text = String::from_utf8_lossy(bytes);
+                self.entry(Fields {
+                    line,
+                    message: FieldValue::Text(text),
+                    ..Fields::default()
+                });
+            }
+        }
+    }
+
+    /// One entry, from either format.
+    fn entry(&mut self, fields: Fields<'_>) {
+        self.read += 1;
+        if let Some(cursor) = fields.cursor.as_deref() {
+            let last = self.last_cursor.get_or_insert_with(String::new);
+            last.clear();
+            last.push_str(cursor);
+        }
+        self.scratch.clear();
+        let message: &str = match &fields.message {
+            FieldValue::Missing => {
+                self.problems.missing_message += 1;
+                ""
+            }
+            FieldValue::Null => {
+                self.problems.null_message += 1;
+                "(MESSAGE too large: null in journalctl's JSON)"
+            }
+            FieldValue::Text(text) => text,
+            value => {
+                if value.has_bytes() {
+                    self.problems.binary_message += 1;
+                }
+                value.join_into(&mut self.scratch);
+                &self.scratch
+            }
+        };
+        let micros = match fields.realtime.as_deref().map(str::parse::<i64>) {
+            Some(Ok(us)) => Some(us),
+            _ => {
+                self.problems.bad_time += 1;
+                None
+            }
+        };
+        let level = match fields.priority.as_deref().map(str::parse::<usize>) {
+            Some(Ok(p)) if p < UNSET => p,
+            Some(_) => {
+                self.problems.bad_priority += 1;
+                UNSET
+            }
+            None => UNSET,
+        };
+        let severity = if level == UNSET {
+            classify(message)
+        } else {
+            Some(severity_of(level))
+        };
+        let unit = fields
+            .unit
+            .as_deref()
+            .or(fields.identifier.as_deref())
+            .or(fields.comm.as_deref())
+            .unwrap_or("-");
+        if !self.wanted(level, severity, micros, unit) {
+            self.filtered_out += 1;
+            return;
+        }
+        let entry = Entry {
+            line: fields.line,
+            micros,
+            level,
+            severity,
+            group: unit,
+            pid: fields.pid.as_deref(),
+            message,
+        };
+        self.fold.add(&entry);
+    }
+
+    fn wanted(
+        &self,
+        level: usize,
+        severity: Option<Severity>,
+        micros: Option<i64>,
+        unit: &str,
+    ) -> bool {
+        let options = &self.options;
+        if let Some(max) = options.max_priority {
+            let priority = if level == UNSET {
+                severity.map_or(6, priority_of)
+            } else {
+                level as u8
+            };
+            if priority > max {
+                return false;
+            }
+        }
+        if let Some(micros) = micros {
+            let secs = micros.div_euclid(1_000_000);
+            if options.since.is_some_and(|s| secs < s) || options.until.is_some_and(|u| secs >= u) {
+                return false;
+            }
+        }
+        options.unit.as_deref().is_none_or(|u| u == unit)
+    }
+}
+
+/// A line of input that fell back to `briefly text`.
+fn text_line(text: &mut Text, line: &briefly_core::FramedLine<'_>, out: &mut dyn Emit<Value>) {
+    let decoded = String::from_utf8_lossy(line.bytes);
+    let record = Record {
+        text: &decoded,
+        bytes: line.bytes,
+        line: line.line,
+        offset: line.offset,
+        cut: line.cut,
+        crlf: line.crlf,
+    };
+    text.record(&record, &mut TextItems(out));
+}
+
+impl Reducer for Journal {
+    type Item = Value;
+    type Stats = Value;
+
+    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<Value>) -> Flow {
+        unreachable!("raw framing: the pipeline calls chunk()")
+    }
+
+    fn framing(&self) -> Framing {
+        Framing::Raw
+    }
+
+    fn chunk(&mut self, bytes: &[u8], _offset: u64, out: &mut dyn Emit<Value>) -> Flow {
+        self.feed(bytes, out);
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
+        if let Mode::Sniffing(head) = &mut self.mode {
+            let head = std::mem::take(head);
+            self.mode = self.choose(&head);
+            self.feed(&head, out);
+        }
+        let mut mode = std::mem::replace(&mut self.mode, Mode::Sniffing(Vec::new()));
+        let format = match &mut mode {
+            Mode::Sniffing(_) => unreachable!("chosen above"),
+            Mode::Json(framer) => {
+                framer.finish(|line| self.json_line(line.bytes, line.line, line.cut));
+                "json"
+            }
+            Mode::Export(parser) => {
+                parser.finish(&mut |fields| self.entry(fields));
+                self.problems.cut_fields += parser.cut_fields;
+                "export"
+            }
+            Mode::Text(framer, text) => {
+                framer.finish(|line| text_line(text, &line, out));
+                let outcome = text.finish(&mut TextItems(out));
+                let mut result = Outcome::new(
+                    format!(
+                        "not journald JSON or export, read as text: {}",
+                        outcome.summary
+                    ),
+                    serde_json::to_value(&outcome.stats).unwrap_or(Value::Null),
+                );
+                result.complete = outcome.complete;
+                result.warnings = outcome.warnings;
+                result.warnings.insert(
+                    0,
+                    "input is neither `journalctl -o json` nor `-o export`: reduced as text"
+                        .to_string(),
+                );
+                return result;
+            }
+        };
+        let mut emit = |rank, item| out.emit(rank, item);
+        let (fold, worst) = self.fold.finish(&mut emit);
+        let mut warnings = self.fold.warnings();
+        let p = &self.problems;
+        for (n, what) in [
+            (p.bad_lines, "lines are not JSON journal entries (shown as unset entries)"),
+            (p.missing_message, "entries have no MESSAGE"),
+            (p.null_message, "entries have a null MESSAGE (too large for journalctl's JSON; `journalctl --all` shows it)"),
+            (p.binary_message, "entries have a binary MESSAGE (invalid UTF-8 shown as U+FFFD)"),
+            (p.bad_time, "entries have no valid __REALTIME_TIMESTAMP"),
+            (p.bad_priority, "entries have a PRIORITY outside 0-7 (counted as unset)"),
+            (p.cut_fields, "export fields were cut (over 64 KiB, or the input ended inside one)"),
+        ] {
+            if n > 0 {
+                warnings.push(format!("{n} {what}"));
+            }
+        }
+        let mut summary = format!(
+            "{} from {}",
+            if fold.entries == 1 {
+                "1 entry".to_string()
+            } else {
+                format!("{} entries", fold.entries)
+            },
+            plural(fold.distinct_groups as u64, "unit")
+        );
+        if let Some((a, b)) = &fold.time_span {
+            summary.push_str(&format!(", {a} … {b}"));
+        }
+        let serious: Vec<String> = PRIORITIES[..5]
+            .iter()
+            .filter_map(|p| fold.levels.get(p).map(|n| format!("{n} {p}")))
+            .collect();
+        if serious.is_empty() {
+            summary.push_str("; nothing at warning or above");
+        } else {
+            summary.push_str(&format!("; {}", serious.join(", ")));
+        }
+        if let Some(worst) = worst {
+            let message: String = worst["message"]
+                .as_str()
+                .unwrap_or_default()
+                .chars()
+                .take(160)
+                .collect();
+            summary.push_str(&format!(
+                "; first {} at {} ({}): {message}",
+                worst["priority"].as_str().unwrap_or_default(),
+                worst["time"].as_str().unwrap_or("unknown time"),
+                worst["unit"].as_str().unwrap_or_default(),
+            ));
+        }
+        if self.filtered_out > 0 {
+            summary.push_str(&format!("; {} filtered out", self.filtered_out));
+        }
+        let stats = JournalStats {
+            format,
+            entries_read: self.read,
+            filtered_out: self.filtered_out,
+            fold,
+            problems: self.problems.clone(),
+        };
+        let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
+        outcome.warnings = warnings;
+        outcome
+    }
+
+    fn fitted(&self, envelope: &mut Envelope) {
+        envelope.source_cursor.clone_from(&self.last_cursor);
+    }
+}
+
+/// One field's value, as journalctl's JSON writes it.
+#[derive(Debug, Clone, Default)]
+enum FieldValue<'a> {
+    /// Not in the entry.
+    #[default]
+    Missing,
+    /// `null`: too large to show.
+    Null,
+    /// A string.
+    Text(Cow<'a, str>),
+    /// An array of numbers: bytes that are not UTF-8.
+    Bytes(Vec<u8>),
+    /// An array of values: a field repeated in one entry.
+    Many(Vec<FieldValue<'a>>),
+    /// A number (inside a byte array).
+    Number(u64),
+}
+
+impl<'a> FieldValue<'a> {
+    /// The value as text, for a field where one value is enough (the first).
+    fn text(self) -> Option<Cow<'a, str>> {
+        match self {
+            FieldValue::Text(t) => Some(t),
+            FieldValue::Bytes(b) => Some(Cow::Owned(String::from_utf8_lossy(&b).into_owned())),
+            FieldValue::Many(values) => values.into_iter().find_map(FieldValue::text),
+            FieldValue::Number(n) => Some(Cow::Owned(n.to_string())),
+            FieldValue::Missing | FieldValue::Null => None,
+        }
+    }
+
+    fn has_bytes(&self) -> bool {
+        match self {
+            FieldValue::Bytes(_) => true,
+            FieldValue::Many(values) => values.iter().any(FieldValue::has_bytes),
+            _ => false,
+        }
+    }
+
+    /// Every value, lines joined by `\n`, into `out`.
+    fn join_into(&self, out: &mut String) {
+        match self {
+            FieldValue::Text(t) => out.push_str(t),
+            FieldValue::Bytes(b) => out.push_str(&String::from_utf8_lossy(b)),
+            FieldValue::Number(n) => out.push_str(&n.to_string()),
+            FieldValue::Many(values) => {
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    v.join_into(out);
+                }
+            }
+            FieldValue::Missing | FieldValue::Null => {}
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for FieldValue<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FieldVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for FieldVisitor<'a> {
+            type Value = FieldValue<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a journal field: a string, null, or an array")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(FieldValue::Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(FieldValue::Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(FieldValue::Text(Cow::Owned(v)))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(FieldValue::Number(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(FieldValue::Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(FieldValue::Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(FieldValue::Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(FieldValue::Null)
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(FieldValue::Null)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut values = Vec::new();
+                while let Some(v) = seq.next_element::<FieldValue<'a>>()? {
+                    values.push(v);
+                }
+                if !values.is_empty()
+                    && values
+                        .iter()
+                        .all(|v| matches!(v, FieldValue::Number(n) if *n < 256))
+                {
+                    let bytes = values
+                        .iter()
+                        .map(|v| match v {
+                            FieldValue::Number(n) => *n as u8,
+                            _ => unreachable!("checked"),
+                        })
+                        .collect();
+                    return Ok(FieldValue::Bytes(bytes));
+                }
+                Ok(FieldValue::Many(values))
+            }
+        }
+        deserializer.deserialize_any(FieldVisitor(std::marker::PhantomData))
+    }
+}
+
+/// The fields of a JSON entry that are read; the rest are skipped unparsed.
+#[derive(Deserialize)]
+struct JsonEntry<'a> {
+    #[serde(rename = "MESSAGE", default, borrow)]
+    message: FieldValue<'a>,
+    #[serde(rename = "PRIORITY", default, borrow)]
+    priority: FieldValue<'a>,
+    #[serde(rename = "_SYSTEMD_UNIT", default, borrow)]
+    unit: FieldValue<'a>,
+    #[serde(rename = "SYSLOG_IDENTIFIER", default, borrow)]
+    identifier: FieldValue<'a>,
+    #[serde(rename = "_COMM", default, borrow)]
+    comm: FieldValue<'a>,
+    #[serde(rename = "_PID", default, borrow)]
+    pid: FieldValue<'a>,
+    #[serde(rename = "__REALTIME_TIMESTAMP", default, borrow)]
+    realtime: FieldValue<'a>,
+    #[serde(rename = "__CURSOR", default, borrow)]
+    cursor: FieldValue<'a>,
+}
+
+/// An entry's fields, from either format.
+#[derive(Debug, Default)]
+struct Fields<'a> {
+    line: u64,
+    message: FieldValue<'a>,
+    priority: Option<Cow<'a, str>>,
+    unit: Option<Cow<'a, str>>,
+    identifier: Option<Cow<'a, str>>,
+    comm: Option<Cow<'a, str>>,
+    pid: Option<Cow<'a, str>>,
+    realtime: Option<Cow<'a, str>>,
+    cursor: Option<Cow<'a, str>>,
+}
+
+/// The fields of the export format that are read, by key.
+const EXPORT_KEYS: [&[u8]; 8] = [
+    b"MESSAGE",
+    b"PRIORITY",
+    b"_SYSTEMD_UNIT",
+    b"SYSLOG_IDENTIFIER",
+    b"_COMM",
+    b"_PID",
+    b"__REALTIME_TIMESTAMP",
+    b"__CURSOR",
+];
+/// The longest key read; a longer one is not a key (the input is not export format).
+const MAX_KEY: usize = 256;
+
+/// Where the export parser is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum State {
+    /// At the start of a line: a key, or an empty line that ends the entry.
+    #[default]
+    LineStart,
+    /// In a key.
+    Key,
+    /// In a text value (after `=`), up to the newline.
+    Text,
+    /// In the 8-byte little-endian length of a binary value.
+    Length,
+    /// In a binary value.
+    Binary,
+    /// Expecting the newline after a binary value.
+    BinaryEnd,
+    /// In a line that is not a field (a key too long, say): skipped to its newline.
+    Garbage,
+}
+
+/// journald's export format, parsed incrementally with bounded buffers: a field is
+/// `KEY=value\n`, or `KEY\n` + 64-bit little-endian length + bytes + `\n` when the value
+/// may hold newlines or binary; an empty line ends an entry.
+#[derive(Debug, Default)]
+struct ExportParser {
+    state: State,
+    key: Vec<u8>,
+    /// Which of [`EXPORT_KEYS`] the current field is, if any.
+    field: Option<usize>,
+    value: Vec<u8>,
+    /// The current value is over [`MAX_FIELD_BYTES`] (and counted once).
+    value_cut: bool,
+    length: [u8; 8],
+    length_have: usize,
+    remaining: u64,
+    /// The read fields of the current entry, by index in [`EXPORT_KEYS`].
+    values: [Option<Vec<u8>>; 8],
+    /// The entry has at least one field.
+    started: bool,
+    /// 1-based line of the next byte, and the line the current entry starts on.
+    line: u64,
+    entry_line: u64,
+    cut_fields: u64,
+}
+
+impl ExportParser {
+    fn push(&mut self, mut bytes: &[u8], on_entry: &mut dyn FnMut(Fields<'_>)) {
+        if self.line == 0 {
+            self.line = 1;
+        }
+        while !bytes.is_empty() {
+            match self.state {
+                State::LineStart => {
+                    if bytes[0] == b'\n' {
+                        self.line += 1;
+                        bytes = &bytes[1..];
+                        self.end_entry(on_entry);
+                    } else {
+                        if !self.started {
+                            self.started = true;
+                            self.entry_line = self.line;
+                        }
+                        self.key.clear();
+                        self.state = State::Key;
+                    }
+                }
+                State::Key => {
+                    let stop = memchr::memchr2(b'=', b'\n', bytes);
+                    let take = stop.unwrap_or(bytes.len());
+                    self.key.extend_from_slice(&bytes[..take.min(MAX_KEY + 1)]);
+                    if self.key.len() > MAX_KEY {
+                        self.cut_fields += 1;
+                        self.state = State::Garbage;
+                        continue;
+                    }
+                    bytes = &bytes[take..];
+                    let Some(&sep) = bytes.first() else { continue };
+                    bytes = &bytes[1..];
+                    self.field = EXPORT_KEYS.iter().position(|k| *k == self.key.as_slice());
+                    self.value.clear();
+                    self.value_cut = false;
+                    if sep == b'=' {
+                        self.state = State::Text;
+                    } else {
+                        self.line += 1;
+                        self.length_have = 0;
+                        self.state = State::Length;
+                    }
+                }
+                State::Text => {
+                    let stop = memchr::memchr(b'\n', bytes);
+                    let take = stop.unwrap_or(bytes.len());
+                    self.keep(&bytes[..take]);
+                    bytes = &bytes[take..];
+                    if stop.is_some() {
+                        bytes = &bytes[1..];
+                        self.line += 1;
+                        self.end_field();
+                        self.state = State::LineStart;
+                    }
+                }
+                State::Length => {
+                    let take = (8 - self.length_have).min(bytes.len());
+                    self.length[self.length_have..self.length_have + take]
+                        .copy_from_slice(&bytes[..take]);
+                    self.length_have += take;
+                    self.line += count_newlines(&bytes[..take]);
+                    bytes = &bytes[take..];
+                    if self.length_have == 8 {
+                        self.remaining = u64::from_le_bytes(self.length);
+                        self.state = if self.remaining == 0 {
+                            State::BinaryEnd
+                        } else {
+                            State::Binary
+                        };
+                    }
+                }
+                State::Binary => {
+                    let take = self.remaining.min(bytes.len() as u64) as usize;
+                    self.keep(&bytes[..take]);
+                    self.line += count_newlines(&bytes[..take]);
+                    self.remaining -= take as u64;
+                    bytes = &bytes[take..];
+                    if self.remaining == 0 {
+                        self.state = State::BinaryEnd;
+                    }
+                }
+                State::BinaryEnd => {
+                    if bytes[0] == b'\n' {
+                        self.line += 1;
+                        bytes = &bytes[1..];
+                    } else {
+                        // Not the newline the format promises: the field still counts.
+                        self.cut_fields += 1;
+                    }
+                    self.end_field();
+                    self.state = State::LineStart;
+                }
+                State::Garbage => {
+                    let stop = memchr::memchr(b'\n', bytes);
+                    let take = stop.map_or(bytes.len(), |at| at + 1);
+                    bytes = &bytes[take..];
+                    if stop.is_some() {
+                        self.line += 1;
+                        self.state = State::LineStart;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keeps a value's bytes, up to [`MAX_FIELD_BYTES`], when the field is read.
+    fn keep(&mut self, bytes: &[u8]) {
+        if self.field.is_none() {
+            return;
+        }
+        let room = MAX_FIELD_BYTES.saturating_sub(self.value.len());
+        if bytes.len() > room && !self.value_cut {
+            self.value_cut = true;
+            self.cut_fields += 1;
+        }
+        self.value
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    fn end_field(&mut self) {
+        let Some(field) = self.field.take() else {
+            return;
+        };
+        let value = std::mem::take(&mut self.value);
+        match &mut self.values[field] {
+            Some(held) if field == 0 => {
+                // A repeated MESSAGE: every value, one a line.
+                held.push(b'\n');
+                held.extend_from_slice(&value);
+            }
+            Some(_) => {} // other repeated fields: the first is enough
+            slot => *slot = Some(value),
+        }
+    }
+
+    fn end_entry(&mut self, on_entry: &mut dyn FnMut(Fields<'_>)) {
+        if !self.started {
+            return; // blank lines between entries
+        }
+        self.started = false;
+        let mut values = std::mem::take(&mut self.values);
+        let text = |v: Option<Vec<u8>>| {
+            v.map(|v| match String::from_utf8(v) {
+                Ok(s) => Cow::Owned(s),
+                Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            })
+        };
+        let message = match values[0].take() {
+            None => FieldValue::Missing,
+            Some(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => FieldValue::Text(Cow::Owned(text)),
+                Err(e) => FieldValue::Bytes(e.into_bytes()),
+            },
+        };
+        let [_, priority, unit, identifier, comm, pid, realtime, cursor] = values;
+        on_entry(Fields {
+            line: self.entry_line,
+            message,
+            priority: text(priority),
+            unit: text(unit),
+            identifier: text(identifier),
+            comm: text(comm),
+            pid: text(pid),
+            realtime: text(realtime),
+            cursor: text(cursor),
+        });
+    }
+
+    /// End of input: an entry without its closing empty line still counts; one cut off
+    /// inside a field is counted as cut.
+    fn finish(&mut self, on_entry: &mut dyn FnMut(Fields<'_>)) {
+        if self.state != State::LineStart {
+            self.cut_fields += 1;
+            if self.state == State::Text {
+                self.end_field();
+            }
+            self.state = State::LineStart;
+        }
+        self.end_entry(on_entry);
+    }
+}
+
+fn count_newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use briefly_core::testkit::reduce_all_chunkings;
+    use briefly_core::RunConfig;
+
+    fn export_entry(out: &mut Vec<u8>, us: u64, unit: &str, priority: u8, message: &[u8]) {
+        out.extend_from_slice(
+            format!(
+                "__CURSOR=c{us}\n__REALTIME_TIMESTAMP={us}\n_SYSTEMD_UNIT={unit}\nPRIORITY={priority}\n_PID=7\n"
+            )
+            .as_bytes(),
+        );
+        if message.contains(&b'\n') || std::str::from_utf8(message).is_err() {
+            out.extend_from_slice(b"MESSAGE\n");
+            out.extend_from_slice(&(message.len() as u64).to_le_bytes());
+            out.extend_from_slice(message);
+            out.push(b'\n');
+        } else {
+            out.extend_from_slice(b"MESSAGE=");
+            out.extend_from_slice(message);
+            out.push(b'\n');
+        }
+        out.push(b'\n');
+    }
+
+    fn export_fixture() -> Vec<u8> {
+        let mut input = Vec::new();
+        for i in 0..300u64 {
+            let message = format!("request {i} served in {} ms", i % 13);
+            export_entry(
+                &mut input,
+                1_764_410_400_000_000 + i * 1_000_000,
+                "web.service",
+                6,
+                message.as_bytes(),
+            );
+            if i == 150 {
+                export_entry(
+                    &mut input,
+                    1_764_410_400_000_000 + i * 1_000_000,
+                    "db.service",
+                    3,
+                    b"disk full\nat /var/lib/db\n\x00binary\xff",
+                );
+            }
+        }
+        input
+    }
+
+    #[test]
+    fn export_is_the_same_for_every_chunking() {
+        let input = export_fixture();
+        let envelope = reduce_all_chunkings(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            &input,
+            &RunConfig::new("journal"),
+        );
+        assert_eq!(envelope.stats["format"], "export");
+        assert_eq!(envelope.stats["entries"], 301);
+        assert_eq!(envelope.stats["levels"]["err"], 1);
+        assert_eq!(envelope.stats["levels"]["info"], 300);
+        let first = &envelope.items[0];
+        assert_eq!(first["unit"], "db.service");
+        assert_eq!(first["priority"], "err");
+        assert_eq!(first["message"], "disk full");
+        assert_eq!(first["more"][0], "at /var/lib/db");
+        assert_eq!(first["time"], "2025-11-29T10:02:30.000000Z");
+        assert_eq!(envelope.source_cursor.as_deref(), Some("c1764410699000000"));
+        assert_eq!(envelope.stats["problems"]["binary_message"], 1);
+    }
+
+    #[test]
+    fn export_line_numbers_count_newlines_in_binary_fields() {
+        let mut input = Vec::new();
+        export_entry(&mut input, 1, "a", 6, b"one\ntwo\nthree");
+        let second_line = input.iter().filter(|b| **b == b'\n').count() as u64 + 1;
+        export_entry(&mut input, 2, "a", 3, b"boom");
+        let envelope = briefly_core::reduce(
+            Journal::new(JournalOptions::default()).unwrap(),
+            &input[..],
+            &RunConfig::new("journal"),
+        )
+        .unwrap();
+        assert_eq!(envelope.items[0]["message"], "boom");
+        assert_eq!(envelope.items[0]["line"], second_line);
+    }
+
+    #[test]
+    fn json_field_shapes() {
+        let input = concat!(
+            r#"{"MESSAGE":"plain","PRIORITY":"6","_SYSTEMD_UNIT":"a.service","__REALTIME_TIMESTAMP":"1000000","__CURSOR":"c1"}"#,
+            "\n",
+            r#"{"MESSAGE":[104,105,255],"PRIORITY":"4","SYSLOG_IDENTIFIER":"kernel","__REALTIME_TIMESTAMP":"2000000"}"#,
+            "\n",
+            r#"{"MESSAGE":null,"PRIORITY":"3","_COMM":"big","__REALTIME_TIMESTAMP":"3000000"}"#,
+            "\n",
+            r#"{"MESSAGE":["first","second"],"PRIORITY":"2","_SYSTEMD_UNIT":["x.service","y.service"],"__REALTIME_TIMESTAMP":"4000000","__CURSOR":"c4"}"#,
+            "\n",
+            r#"{"PRIORITY":"9","__REALTIME_TIMESTAMP":"soon"}"#,
+            "\n",
+            r#"{"MESSAGE":"cut off"#,
+            "\n",
+            "not json at all\n",
+        );
+        let envelope = reduce_all_chunkings(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("journal"),
+        );
+        let s = &envelope.stats;
+        assert_eq!(s["format"], "json");
+        assert_eq!(s["entries_read"], 7);
+        assert_eq!(s["problems"]["binary_message"], 1);
+        assert_eq!(s["problems"]["null_message"], 1);
+        assert_eq!(s["problems"]["missing_message"], 1);
+        assert_eq!(s["problems"]["bad_priority"], 1);
+        assert_eq!(s["problems"]["bad_lines"], 2);
+        assert_eq!(s["problems"]["bad_time"], 3);
+        assert_eq!(s["levels"]["unset"], 3);
+        assert_eq!(envelope.source_cursor.as_deref(), Some("c4"));
+        let messages: Vec<&str> = envelope
+            .items
+            .iter()
+            .filter_map(|i| i["message"].as_str())
+            .collect();
+        assert!(messages.contains(&"hi\u{fffd}"), "{messages:?}");
+        assert!(messages.contains(&"first"), "{messages:?}");
+        assert!(messages.contains(&"not json at all"), "{messages:?}");
+        let repeated = envelope
+            .items
+            .iter()
+            .find(|i| i["message"] == "first")
+            .unwrap();
+        assert_eq!(repeated["more"][0], "second");
+        assert_eq!(repeated["unit"], "x.service");
+        assert!(
+            envelope
+                .warnings
+                .iter()
+                .any(|w| w.contains("2 lines are not JSON")),
+            "{:?}",
+            envelope.warnings
+        );
+    }
+
+    #[test]
+    fn filters() {
+        let mut input = String::new();
+        for (i, (unit, p)) in [("a", 6), ("a", 3), ("b", 4), ("b", 7), ("a", 2)]
+            .iter()
+            .enumerate()
+        {
+            input.push_str(&format!(
+                "{{\"MESSAGE\":\"m{i}\",\"PRIORITY\":\"{p}\",\"_SYSTEMD_UNIT\":\"{unit}\",\"__REALTIME_TIMESTAMP\":\"{}\"}}\n",
+                (i as u64 + 1) * 10_000_000
+            ));
+        }
+        let run = |options: JournalOptions| {
+            let e = briefly_core::reduce(
+                Journal::new(options).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("journal"),
+            )
+            .unwrap();
+            (
+                e.stats["entries"].as_u64().unwrap(),
+                e.stats["filtered_out"].as_u64().unwrap(),
+            )
+        };
+        assert_eq!(
+            run(JournalOptions {
+                max_priority: Some(4),
+                ..Default::default()
+            }),
+            (3, 2)
+        );
+        assert_eq!(
+            run(JournalOptions {
+                since: Some(20),
+                until: Some(40),
+                ..Default::default()
+            }),
+            (2, 3)
+        );
+        assert_eq!(
+            run(JournalOptions {
+                unit: Some("b".into()),
+                ..Default::default()
+            }),
+            (2, 3)
+        );
+        assert_eq!(parse_priority("warning"), Ok(4));
+        assert_eq!(parse_priority("error"), Ok(3));
+        assert_eq!(parse_priority("0"), Ok(0));
+        assert!(parse_priority("8").is_err());
+        assert!(parse_priority("loud").is_err());
+    }
+
+    #[test]
+    fn other_text_falls_back_to_the_text_reducer() {
+        let input = "Nov 29 10:00:00 host app[1]: started\nNov 29 10:00:01 host app[1]: ERROR failed to bind\n";
+        let envelope = reduce_all_chunkings(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("journal"),
+        );
+        assert!(
+            envelope.summary.starts_with("not journald JSON or export"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.items[0]["severity"], "error");
+    }
+
+    #[test]
+    fn an_export_field_over_the_limit_is_cut_and_counted() {
+        let mut input = Vec::new();
+        export_entry(&mut input, 1, "a", 6, &vec![b'x'; MAX_FIELD_BYTES + 10]);
+        input.extend_from_slice(b"__REALTIME_TIMESTAMP=5\nMESSAGE=cut short at the end");
+        let envelope = reduce_all_chunkings(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            &input,
+            &RunConfig::new("journal"),
+        );
+        assert_eq!(envelope.stats["entries"], 2);
+        assert_eq!(envelope.stats["problems"]["cut_fields"], 2);
+    }
+}

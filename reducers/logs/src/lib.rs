@@ -1,0 +1,73 @@
+//! Service logs by time and severity: `briefly journal` (journald) and `briefly docker`
+//! (the json-file log driver, `docker logs --timestamps`).
+//!
+//! Both read their source's structure (journald's fields, docker's streams and the JSON
+//! or logfmt an application writes inside them) into [`fold::Entry`]s; one engine,
+//! [`fold::Fold`], folds the messages into templates through [`briefly_template::Miner`]
+//! (the engine `briefly text` uses) and ranks the evidence: the worst and the rarest
+//! entries verbatim with their time, unit or stream and level, then templates by count.
+//! Input that is not the source's structured format (`journalctl -o short`, plain
+//! `docker logs`) goes to [`briefly_text::Text`] whole, so it is reduced as `briefly
+//! text` would.
+//!
+//! Memory is bounded by configuration (the fold's caps, the framing limits, `--tail`'s
+//! maximum), never by the input's size.
+
+pub mod docker;
+pub mod fold;
+pub mod journal;
+pub mod payload;
+pub mod time;
+
+pub use docker::{Docker, DockerOptions};
+pub use journal::{Journal, JournalOptions};
+
+use briefly_core::{Emit, Rank};
+use briefly_text::TextItem;
+use serde_json::Value;
+
+/// A bad option.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum OptionError {
+    /// `--level` names no level.
+    #[error("--level: unknown level {0:?} (emerg, alert, crit, err, warning, notice, info, debug, 0-7, or trace, fatal)")]
+    Level(String),
+    /// `--tail` is over the maximum.
+    #[error("--tail {0} is over the maximum of {max}", max = docker::MAX_TAIL)]
+    Tail(usize),
+    /// `--stream` names no stream.
+    #[error("--stream: {0:?} is neither stdout nor stderr")]
+    Stream(String),
+    /// The fallback text reducer refused its options.
+    #[error("{0}")]
+    Text(String),
+}
+
+/// Hands the text reducer's items (for input that falls back to it) on as JSON values.
+struct TextItems<'a>(&'a mut dyn Emit<Value>);
+
+impl Emit<TextItem> for TextItems<'_> {
+    fn emit(&mut self, rank: Rank, item: TextItem) {
+        self.0.emit(
+            rank,
+            serde_json::to_value(item).expect("an item always serializes"),
+        );
+    }
+
+    fn wants(&self, rank: Rank) -> bool {
+        self.0.wants(rank)
+    }
+
+    fn skip(&mut self, rank: Rank) {
+        self.0.skip(rank)
+    }
+}
+
+/// `{n} {what}`, `s` added unless `n` is 1.
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}

@@ -1,0 +1,151 @@
+//! `briefly journal` and `briefly docker`: service logs by time and severity.
+
+use super::reduce_input;
+use super::text::point_in_time;
+use crate::session::Session;
+use anyhow::{anyhow, bail, Context, Result};
+use briefly_logs::journal::parse_priority;
+use briefly_logs::{DockerOptions, JournalOptions};
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Bytes of journalctl's standard error kept for an error message.
+const MAX_STDERR: usize = 4096;
+
+fn now() -> Result<i64> {
+    Ok(SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs() as i64)
+}
+
+/// The journal options from the command line, times resolved to seconds since the
+/// epoch (so that a cursor pages the same entries later).
+pub fn journal_options(
+    level: Option<&str>,
+    since: Option<&str>,
+    until: Option<&str>,
+    unit: Option<String>,
+) -> Result<JournalOptions> {
+    let now = now()?;
+    Ok(JournalOptions {
+        max_priority: level.map(parse_priority).transpose()?,
+        since: since.map(|t| point_in_time(t, now)).transpose()?,
+        until: until.map(|t| point_in_time(t, now)).transpose()?,
+        unit,
+    })
+}
+
+/// The docker options from the command line, times resolved as for the journal.
+pub fn docker_options(
+    since: Option<&str>,
+    until: Option<&str>,
+    stream: Option<String>,
+    level: Option<&str>,
+    tail: Option<usize>,
+) -> Result<DockerOptions> {
+    let now = now()?;
+    Ok(DockerOptions {
+        since: since.map(|t| point_in_time(t, now)).transpose()?,
+        until: until.map(|t| point_in_time(t, now)).transpose()?,
+        stream,
+        level: level
+            .map(str::parse)
+            .transpose()
+            .map_err(|e: String| anyhow!("--level: {e}"))?,
+        tail,
+    })
+}
+
+/// `briefly journal`: `input` (or standard input), or the journal file `journal_file`
+/// read through `journalctl --file`, which is given the time and priority filters so
+/// that it does the filtering at the source.
+pub fn journal(
+    session: &Session,
+    input: Option<&Path>,
+    journal_file: Option<&Path>,
+    options: JournalOptions,
+) -> Result<i32> {
+    let Some(path) = journal_file else {
+        return super::reduce_file(session, "journal", serde_json::to_value(&options)?, input);
+    };
+    if !path.is_file() {
+        bail!("cannot read journal file {}: not a file", path.display());
+    }
+    let mut argv = vec![
+        "journalctl".to_string(),
+        "--file".to_string(),
+        path.display().to_string(),
+        "-o".to_string(),
+        "json".to_string(),
+        "--no-pager".to_string(),
+    ];
+    if let Some(since) = options.since {
+        argv.extend(["--since".to_string(), format!("@{since}")]);
+    }
+    if let Some(until) = options.until {
+        // journalctl's --until is inclusive, ours is not: the reducer drops the edge.
+        argv.extend(["--until".to_string(), format!("@{until}")]);
+    }
+    if let Some(p) = options.max_priority {
+        argv.extend(["--priority".to_string(), p.to_string()]);
+    }
+    let mut child = Command::new(&argv[0])
+        .args(&argv[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("cannot run {}", argv.join(" ")))?;
+    let mut stderr = child.stderr.take().expect("piped");
+    // Standard error is read beside standard output, so that neither pipe fills up.
+    let errors = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let _ = (&mut stderr).take(MAX_STDERR as u64).read_to_end(&mut kept);
+        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        kept
+    });
+    let spec = crate::reducers::find("journal").expect("a built-in reducer");
+    let options = serde_json::to_value(&options)?;
+    let artifacts = session.tee(session.global.id.clone(), argv.clone());
+    let config = session.config("journal", options.clone(), artifacts);
+    let pipeline = (spec.build)(&options, config).map_err(anyhow::Error::msg)?;
+    let mut output = ChildOutput {
+        stdout: child.stdout.take().expect("piped"),
+        child,
+        errors: Some(errors),
+        argv,
+    };
+    reduce_input(session, "journal", pipeline, &mut output)
+}
+
+/// A child's standard output that, at its end, fails unless the child succeeded: so a
+/// journalctl that cannot read the file is an error, not an empty result.
+struct ChildOutput {
+    stdout: std::process::ChildStdout,
+    child: std::process::Child,
+    errors: Option<std::thread::JoinHandle<Vec<u8>>>,
+    argv: Vec<String>,
+}
+
+impl Read for ChildOutput {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.stdout.read(buf)?;
+        if n > 0 || buf.is_empty() {
+            return Ok(n);
+        }
+        let status = self.child.wait()?;
+        let errors = self
+            .errors
+            .take()
+            .and_then(|thread| thread.join().ok())
+            .unwrap_or_default();
+        if status.success() {
+            return Ok(0);
+        }
+        Err(std::io::Error::other(format!(
+            "{} failed ({status}): {}",
+            self.argv.join(" "),
+            String::from_utf8_lossy(&errors).trim()
+        )))
+    }
+}

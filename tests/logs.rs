@@ -1,0 +1,496 @@
+//! `briefly journal` on journal files made at test time by the real
+//! `systemd-journal-remote` and read back by the real `journalctl`; `briefly docker` on
+//! json-file logs and `--timestamps` output; `briefly run` adapting both commands.
+
+mod common;
+
+use common::Briefly;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CAP: usize = 19_660;
+const JOURNAL_REMOTE: &str = "/lib/systemd/systemd-journal-remote";
+/// 2026-11-29T10:00:00Z in microseconds.
+const T0: u64 = 1_795_946_400_000_000;
+
+/// One entry in journald's export format.
+fn export_entry(out: &mut Vec<u8>, n: u64, unit: &str, priority: u8, message: &[u8]) {
+    out.extend_from_slice(
+        format!(
+            "__REALTIME_TIMESTAMP={}\n__MONOTONIC_TIMESTAMP={}\n_BOOT_ID=0123456789abcdef0123456789abcdef\n_SYSTEMD_UNIT={unit}\nSYSLOG_IDENTIFIER={}\nPRIORITY={priority}\n_PID={}\n",
+            T0 + n * 1_000,
+            1_000 + n,
+            unit.trim_end_matches(".service"),
+            100 + n % 7
+        )
+        .as_bytes(),
+    );
+    if message.contains(&b'\n') || std::str::from_utf8(message).is_err() {
+        out.extend_from_slice(b"MESSAGE\n");
+        out.extend_from_slice(&(message.len() as u64).to_le_bytes());
+        out.extend_from_slice(message);
+        out.push(b'\n');
+    } else {
+        out.extend_from_slice(b"MESSAGE=");
+        out.extend_from_slice(message);
+        out.push(b'\n');
+    }
+    out.push(b'\n');
+}
+
+/// A real journal file made by systemd-journal-remote from `export`.
+fn journal_file(dir: &Path, export: &[u8]) -> PathBuf {
+    let path = dir.join("test.journal");
+    let out = common::feed(
+        {
+            let mut c = Command::new(JOURNAL_REMOTE);
+            c.arg(format!("--output={}", path.display())).arg("-");
+            c
+        },
+        export,
+    );
+    assert!(
+        out.status.success(),
+        "{JOURNAL_REMOTE} (run .ci/setup): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+fn journalctl(args: &[&str]) -> Vec<u8> {
+    let out = Command::new("journalctl").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// 50,000 info entries over three units, one `err` in the middle of db.service (with a
+/// second line), a warning now and then.
+fn big_export() -> Vec<u8> {
+    let mut export = Vec::new();
+    for n in 0..50_000u64 {
+        let unit = ["web.service", "worker.service", "db.service"][(n % 3) as usize];
+        if n == 25_000 {
+            export_entry(
+                &mut export,
+                n,
+                "db.service",
+                3,
+                b"checkpoint failed: No space left on device\nwhile writing base/16384/2619",
+            );
+        } else if n % 5_000 == 1 {
+            export_entry(
+                &mut export,
+                n,
+                unit,
+                4,
+                format!("slow request {n} took {} ms", 900 + n % 50).as_bytes(),
+            );
+        } else {
+            export_entry(
+                &mut export,
+                n,
+                unit,
+                6,
+                format!("handled request {n} in {} ms", n % 97).as_bytes(),
+            );
+        }
+    }
+    export
+}
+
+#[test]
+fn journal_file_round_trip_with_one_error_among_50000() {
+    let b = Briefly::new();
+    let export = big_export();
+    let file = journal_file(b.dir.path(), &export);
+    let path = file.to_str().unwrap();
+    let from_file = b.envelope(&["journal", "--file", path], b"", CAP);
+    let json = journalctl(&["--file", path, "-o", "json", "--no-pager"]);
+    let from_json = b.envelope(&["journal"], &json, CAP);
+    let from_export = b.envelope(&["journal"], &export, CAP);
+    for (envelope, format) in [
+        (&from_file, "json"),
+        (&from_json, "json"),
+        (&from_export, "export"),
+    ] {
+        let s = &envelope["stats"];
+        assert_eq!(s["format"], format);
+        assert_eq!(s["entries"], 50_000);
+        assert_eq!(s["levels"]["err"], 1);
+        assert_eq!(s["levels"]["warning"], 10);
+        assert_eq!(s["levels"]["info"], 49_989);
+        assert_eq!(s["groups"]["db.service"]["entries"], 16_667);
+        assert_eq!(s["groups"]["db.service"]["errors"], 1);
+        let first = &envelope["items"][0];
+        assert_eq!(first["priority"], "err", "{envelope}");
+        assert_eq!(first["unit"], "db.service");
+        assert_eq!(first["time"], "2026-11-29T10:00:25.000000Z");
+        assert_eq!(
+            first["message"],
+            "checkpoint failed: No space left on device"
+        );
+        assert_eq!(first["more"][0], "while writing base/16384/2619");
+        assert!(envelope["summary"]
+            .as_str()
+            .unwrap()
+            .contains("1 err, 10 warning"));
+        assert!(envelope["truncated"].as_bool().unwrap());
+    }
+    // The cursor of the last entry continues the journal itself: nothing after it.
+    let last_line = json
+        .split(|b| *b == b'\n')
+        .rfind(|l| !l.is_empty())
+        .unwrap();
+    let last: Value = serde_json::from_slice(last_line).unwrap();
+    assert_eq!(from_file["source_cursor"], last["__CURSOR"]);
+    let cursor = from_file["source_cursor"].as_str().unwrap();
+    let after = journalctl(&["--file", path, "--after-cursor", cursor, "-o", "json", "-q"]);
+    assert!(after.is_empty(), "{}", String::from_utf8_lossy(&after));
+    // Export input has no cursor: none is made up.
+    assert!(from_export.get("source_cursor").is_none());
+}
+
+const PHRASES: [&str; 7] = [
+    "disk check passed",
+    "user session opened",
+    "cache miss for key",
+    "connection reset by peer",
+    "job finished",
+    "config reloaded",
+    "queue drained",
+];
+
+#[test]
+fn journal_filters_and_paging() {
+    let b = Briefly::new();
+    let mut export = Vec::new();
+    for n in 0..600u64 {
+        let (unit, p) = match n % 4 {
+            0 => ("a.service", 6),
+            1 => ("b.service", 4),
+            2 => ("a.service", 3),
+            _ => ("c.service", 7),
+        };
+        export_entry(
+            &mut export,
+            n * 1_000,
+            unit,
+            p,
+            format!("{} after {n} ms", PHRASES[(n % 7) as usize]).as_bytes(),
+        );
+    }
+    let file = journal_file(b.dir.path(), &export);
+    let path = file.to_str().unwrap();
+    let entries = |args: &[&str]| {
+        let e = b.envelope(args, b"", CAP);
+        (e["stats"]["entries"].as_u64().unwrap(), e)
+    };
+    // 150 each of err, warning, info, debug; one entry a second from T0.
+    assert_eq!(
+        entries(&["journal", "--file", path, "--level", "warning"]).0,
+        300
+    );
+    assert_eq!(entries(&["journal", "--file", path, "-p", "3"]).0, 150);
+    assert_eq!(
+        entries(&["journal", "--file", path, "--unit", "a.service"]).0,
+        300
+    );
+    assert_eq!(
+        entries(&[
+            "journal",
+            "--file",
+            path,
+            "--since",
+            "2026-11-29T10:01:00Z",
+            "--until",
+            "2026-11-29T10:02:00Z"
+        ])
+        .0,
+        60
+    );
+    // The same filters on standard input, where briefly does the filtering itself.
+    let e = b.envelope(
+        &["journal", "--level", "err", "--unit", "a.service"],
+        &export,
+        CAP,
+    );
+    assert_eq!(e["stats"]["entries"], 150);
+    assert_eq!(e["stats"]["filtered_out"], 450);
+    // Export from a file named on the command line.
+    let export_path = b.dir.path().join("entries.export");
+    std::fs::write(&export_path, &export).unwrap();
+    let e = b.envelope(
+        &[
+            "journal",
+            export_path.to_str().unwrap(),
+            "--unit",
+            "c.service",
+        ],
+        b"",
+        CAP,
+    );
+    assert_eq!(e["stats"]["format"], "export");
+    assert_eq!(e["stats"]["entries"], 150);
+    assert_eq!(e["stats"]["levels"]["debug"], 150);
+    // Paging a small result goes on where it stopped, and keeps the source cursor.
+    let first = b.envelope(
+        &["--max-chars", "2000", "journal", "--file", path],
+        b"",
+        2000,
+    );
+    let cursor = first["next_cursor"].as_str().expect("more items");
+    let page = b.envelope(&["--max-chars", "2000", "page", cursor], b"", 2000);
+    assert_eq!(page["source"], "journal");
+    assert_eq!(page["item_offset"], first["returned_items"]);
+    assert_eq!(page["source_cursor"], first["source_cursor"]);
+    assert_ne!(page["items"][0], first["items"][0]);
+}
+
+#[test]
+fn journal_bad_input_is_counted_never_fatal() {
+    let b = Briefly::new();
+    let mut input = Vec::new();
+    input.extend_from_slice(br#"{"MESSAGE":"ok","PRIORITY":"6","_SYSTEMD_UNIT":"a","__REALTIME_TIMESTAMP":"1795946400000000"}"#);
+    input.extend_from_slice(b"\nthis line is not JSON\n");
+    input.extend_from_slice(
+        br#"{"MESSAGE":[255,254,65],"PRIORITY":"3","__REALTIME_TIMESTAMP":"yesterday"}"#,
+    );
+    input.extend_from_slice(b"\n");
+    input.extend_from_slice(br#"{"MESSAGE":"truncated","PRIOR"#);
+    let e = b.envelope(&["journal"], &input, CAP);
+    assert_eq!(e["stats"]["entries_read"], 4);
+    assert_eq!(e["stats"]["problems"]["bad_lines"], 2);
+    assert_eq!(e["stats"]["problems"]["binary_message"], 1);
+    assert_eq!(e["stats"]["problems"]["bad_time"], 3);
+    let warnings = e["warnings"].to_string();
+    assert!(warnings.contains("2 lines are not JSON"), "{warnings}");
+    assert!(warnings.contains("binary MESSAGE"), "{warnings}");
+    assert_eq!(e["items"][0]["message"], "\u{fffd}\u{fffd}A");
+    // Bad options and files are errors with a message.
+    for args in [
+        &["journal", "--level", "loud"][..],
+        &["journal", "--since", "the other day"],
+        &["journal", "--file", "/nonexistent.journal"],
+    ] {
+        let out = b.run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+    let not_a_journal = b.dir.path().join("x.journal");
+    std::fs::write(&not_a_journal, "not a journal").unwrap();
+    let out = b.run(&["journal", "--file", not_a_journal.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("journalctl"));
+}
+
+#[test]
+fn run_asks_journalctl_for_json() {
+    let b = Briefly::new();
+    let mut export = Vec::new();
+    for n in 0..50u64 {
+        export_entry(
+            &mut export,
+            n,
+            "a.service",
+            if n == 20 { 2 } else { 6 },
+            format!("tick {n}").as_bytes(),
+        );
+    }
+    let file = journal_file(b.dir.path(), &export);
+    let e = b.envelope(
+        &[
+            "run",
+            "--",
+            "journalctl",
+            "--file",
+            file.to_str().unwrap(),
+            "-p",
+            "warning",
+        ],
+        b"",
+        CAP,
+    );
+    assert_eq!(e["source"], "journal");
+    assert_eq!(e["stats"]["format"], "json", "{e}");
+    assert_eq!(
+        e["stats"]["entries"], 1,
+        "journalctl filtered at the source"
+    );
+    assert_eq!(e["items"][0]["priority"], "crit");
+    assert!(e["source_cursor"].is_string());
+    assert_eq!(e["exit_code"], 0);
+}
+
+fn json_file_line(log: &str, stream: &str, n: u64) -> String {
+    let secs = n / 1000;
+    format!(
+        "{}\n",
+        serde_json::json!({
+            "log": log,
+            "stream": stream,
+            "time": format!("2026-11-29T10:{:02}:{:02}.{:06}123Z", secs / 60 % 60, secs % 60, n % 1000 * 1000),
+        })
+    )
+}
+
+#[test]
+fn docker_one_error_on_stderr_among_50000() {
+    let b = Briefly::new();
+    let mut input = String::new();
+    for n in 0..50_000u64 {
+        if n == 25_000 {
+            input.push_str(&json_file_line(
+                "Traceback (most recent call last):\n",
+                "stderr",
+                n,
+            ));
+            input.push_str(&json_file_line(
+                "  File \"/app/db.py\", line 88, in connect\n",
+                "stderr",
+                n,
+            ));
+            input.push_str(&json_file_line(
+                "ConnectionRefusedError: [Errno 111] Connection refused\n",
+                "stderr",
+                n,
+            ));
+        } else {
+            let log = format!(
+                "{{\"level\":\"info\",\"msg\":\"GET /items/{} 200\",\"ms\":{}}}\n",
+                n % 1000,
+                n % 37
+            );
+            input.push_str(&json_file_line(&log, "stdout", n));
+        }
+    }
+    let path = b.dir.path().join("api-json.log");
+    std::fs::write(&path, &input).unwrap();
+    let e = b.envelope(&["docker", path.to_str().unwrap()], b"", CAP);
+    let s = &e["stats"];
+    assert_eq!(s["records_read"], 50_000);
+    assert_eq!(s["groups"]["stdout"]["entries"], 49_999);
+    assert_eq!(s["groups"]["stderr"]["entries"], 1);
+    assert_eq!(s["levels"]["info"], 49_999);
+    assert_eq!(s["levels"]["error"], 1);
+    let first = &e["items"][0];
+    assert_eq!(first["stream"], "stderr", "{e}");
+    assert_eq!(first["time"], "2026-11-29T10:00:25.000000Z");
+    assert_eq!(first["message"], "Traceback (most recent call last):");
+    assert_eq!(
+        first["more"][1],
+        "ConnectionRefusedError: [Errno 111] Connection refused"
+    );
+    assert!(e["summary"].as_str().unwrap().contains("1 error"));
+}
+
+#[test]
+fn docker_options() {
+    let b = Briefly::new();
+    let mut input = String::new();
+    for n in 0..100u64 {
+        let (log, stream) = match n % 4 {
+            0 => (
+                "level=error msg=\"upstream timeout\"\n".to_string(),
+                "stderr",
+            ),
+            1 => ("level=warn msg=\"retrying\"\n".to_string(), "stderr"),
+            _ => (format!("level=info msg=\"ok {n}\"\n"), "stdout"),
+        };
+        input.push_str(&json_file_line(&log, stream, n * 1000));
+    }
+    let entries = |args: &[&str]| {
+        let mut all = vec!["docker"];
+        all.extend_from_slice(args);
+        let e = b.envelope(&all, input.as_bytes(), CAP);
+        e["stats"]["entries"].as_u64().unwrap()
+    };
+    assert_eq!(entries(&[]), 100);
+    assert_eq!(entries(&["--stream", "stderr"]), 50);
+    assert_eq!(entries(&["--level", "warn"]), 50);
+    assert_eq!(entries(&["--level", "error"]), 25);
+    assert_eq!(entries(&["--since", "2026-11-29T10:00:30Z"]), 70);
+    assert_eq!(entries(&["--until", "2026-11-29T10:00:30Z"]), 30);
+    assert_eq!(
+        entries(&["--since", "1795946410", "--until", "1795946420"]),
+        10
+    );
+    assert_eq!(entries(&["--tail", "7"]), 7);
+    // An age: everything here is long before "10m ago" (the machine's clock is later).
+    assert_eq!(entries(&["--since", "10m"]), 0);
+    for bad in [
+        &["docker", "--tail", "1000000"][..],
+        &["docker", "--stream", "stdin"],
+        &["docker", "--level", "loud"],
+    ] {
+        let out = b.run(bad, input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn docker_timestamps_plain_and_bad_lines() {
+    let b = Briefly::new();
+    let timestamps = "2026-11-29T10:00:00.000000001Z starting\n2026-11-29T10:00:01.000000001Z {\"level\":\"error\",\"msg\":\"bind failed\",\"error\":\"address in use\"}\n2026-11-29T10:00:02.000000001Z ready\n";
+    let e = b.envelope(&["docker"], timestamps.as_bytes(), CAP);
+    assert_eq!(e["stats"]["format"], "timestamps");
+    assert_eq!(e["items"][0]["message"], "bind failed");
+    assert_eq!(e["items"][0]["more"][0], "address in use");
+    assert_eq!(e["items"][0]["time"], "2026-11-29T10:00:01.000000Z");
+    // Plain `docker logs` output is reduced as `briefly text` reduces it.
+    let plain = "starting\nERROR cannot reach db\nready\n";
+    let e = b.envelope(&["docker"], plain.as_bytes(), CAP);
+    let text = b.envelope(&["text"], plain.as_bytes(), CAP);
+    assert_eq!(e["items"], text["items"]);
+    assert!(e["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("plain docker logs"));
+    // Bad lines in json-file input are counted and kept.
+    let mut bad = json_file_line("first\n", "stdout", 0);
+    bad.push_str("{\"log\":\"cut in the mid\n");
+    bad.push_str("not json\n");
+    bad.push_str(&json_file_line("bad time\n", "stdout", 1).replace("2026-11-29T", "2026-11-29X"));
+    bad.push_str(&json_file_line("last\n", "stdout", 2));
+    let e = b.envelope(&["docker"], bad.as_bytes(), CAP);
+    assert_eq!(e["stats"]["records_read"], 5);
+    assert_eq!(e["stats"]["problems"]["bad_lines"], 2);
+    assert_eq!(e["stats"]["problems"]["bad_time"], 1);
+    assert!(e["warnings"]
+        .to_string()
+        .contains("2 lines are not json-file records"));
+}
+
+#[test]
+fn run_asks_docker_for_timestamps() {
+    // No docker daemon here: a fake `docker` that prints what `docker logs` prints,
+    // with times only when asked for them.
+    let b = Briefly::new();
+    let bin = b.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("docker");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = logs ] || exit 3\nfor a in \"$@\"; do [ \"$a\" = --timestamps ] && t=1; done\n\
+         if [ -n \"$t\" ]; then p='2026-11-29T10:00:00.000000001Z '; fi\n\
+         echo \"${p}started\"; echo \"${p}ERROR lost connection\"; echo \"${p}done\"\n",
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&fake).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&fake, perms).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let mut command = b.command(&["run", "--", "docker", "logs", "api"]);
+    command.env("PATH", path);
+    let out = common::feed(command, b"");
+    let e: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(e["source"], "docker");
+    assert_eq!(e["stats"]["format"], "timestamps", "{e}");
+    assert_eq!(e["items"][0]["message"], "ERROR lost connection");
+    assert_eq!(e["items"][0]["time"], "2026-11-29T10:00:00.000000Z");
+}
