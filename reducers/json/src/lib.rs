@@ -453,9 +453,14 @@ impl Json {
                         ));
                     }
                 }
+                Event::Open { path, object } => {
+                    if self.plan.mode == Mode::Shape && self.streamed {
+                        self.shape.add_container(&path, object);
+                    }
+                }
                 Event::Array { path, len } => {
-                    if self.plan.mode == Mode::Shape {
-                        self.shape.add_array(&path, len);
+                    if self.plan.mode == Mode::Shape && self.streamed {
+                        self.shape.array_closed(&path, len);
                     }
                 }
                 Event::Error { offset, message } => {
@@ -593,9 +598,12 @@ impl Json {
         if simdutf8::basic::from_utf8(input).is_err() {
             // Keep the record readable: replace the bad bytes, and say so.
             self.replaced_utf8 += 1;
+            let bad = std::str::from_utf8(input)
+                .err()
+                .map_or(0, |e| e.valid_up_to());
             if self.errors.len() < MAX_ERRORS {
                 self.errors
-                    .push(format!("{}: invalid UTF-8 replaced by U+FFFD", at(0)));
+                    .push(format!("{}: invalid UTF-8 replaced by U+FFFD", at(bad)));
             }
             lossy = String::from_utf8_lossy(input).into_owned().into_bytes();
             input = &mut lossy;

@@ -42,7 +42,14 @@ pub(crate) enum Event {
         /// Its bytes so far.
         bytes: Vec<u8>,
     },
-    /// An array whose elements were units has closed.
+    /// A container outside any unit has opened.
+    Open {
+        /// Its path (`items`, `[]`; empty at the top).
+        path: String,
+        /// An object (else an array).
+        object: bool,
+    },
+    /// An array outside any unit has closed.
     Array {
         /// Its path (`items`, `[]`).
         path: String,
@@ -80,8 +87,8 @@ struct Frame {
     key_escaped: bool,
     /// Elements begun (arrays).
     count: u64,
-    /// Its children are units.
-    units: bool,
+    /// It opened outside any unit.
+    outside: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -460,9 +467,6 @@ impl Scanner {
             }
         }
         if self.unit.is_none() && self.is_unit(b) {
-            if let Some(parent) = self.frames.last_mut() {
-                parent.units = true;
-            }
             *keep_from = i;
             self.unit = Some(Open {
                 start: at,
@@ -479,13 +483,20 @@ impl Scanner {
                     self.fail(at, message, events, 0);
                     return true;
                 }
+                let outside = self.unit.is_none();
+                if outside {
+                    events.push(Event::Open {
+                        path: self.prefix(),
+                        object: b == b'{',
+                    });
+                }
                 self.frames.push(Frame {
                     object: b == b'{',
                     start: at,
                     key: Vec::new(),
                     key_escaped: false,
                     count: 0,
-                    units: false,
+                    outside,
                 });
                 self.state = if b == b'{' { State::Key } else { State::Value };
             }
@@ -529,7 +540,7 @@ impl Scanner {
             return false;
         }
         let frame = self.frames.pop().expect("inside a container");
-        if frame.units && !frame.object {
+        if frame.outside && !frame.object {
             events.push(Event::Array {
                 // Popped: the parent's path (with this array's key) is the array's.
                 path: self.prefix(),

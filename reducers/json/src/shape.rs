@@ -116,12 +116,19 @@ impl Shape {
         }
     }
 
-    /// An array at `path` with `len` elements whose elements were added one by one.
-    pub fn add_array(&mut self, path: &str, len: u64) {
+    /// A container at `path` whose members or elements are added one by one.
+    pub fn add_container(&mut self, path: &str, object: bool) {
         if let Some(at) = self.slot(path) {
             let seen = &mut self.seen[at];
             seen.count += 1;
-            *seen.kinds.entry(Kind::Array).or_default() += 1;
+            let kind = if object { Kind::Object } else { Kind::Array };
+            *seen.kinds.entry(kind).or_default() += 1;
+        }
+    }
+
+    /// The array at `path` added by [`Shape::add_container`] had `len` elements.
+    pub fn array_closed(&mut self, path: &str, len: u64) {
+        if let Some(&at) = self.index.get(path) {
             self.array_len(at, len);
         }
     }
