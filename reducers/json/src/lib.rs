@@ -283,6 +283,8 @@ pub struct Json {
     events: Vec<Event>,
     scratch: Vec<u8>,
     buffers: simd_json::Buffers,
+    /// The tape's nodes, kept between values for their allocation.
+    nodes: Vec<simd_json::Node<'static>>,
     convert: Convert,
     shape: Shape,
     /// Without options: the values while they are small enough to return whole.
@@ -370,6 +372,7 @@ impl Json {
             events: Vec::new(),
             scratch: Vec::new(),
             buffers: simd_json::Buffers::default(),
+            nodes: Vec::new(),
             shape: Shape::new(MAX_PATHS),
             groups: HashMap::new(),
             other_records: 0,
@@ -608,8 +611,9 @@ impl Json {
             lossy = String::from_utf8_lossy(input).into_owned().into_bytes();
             input = &mut lossy;
         }
-        let tape = match simd_json::to_tape_with_buffers(input, &mut buffers) {
-            Ok(tape) => Some(tape),
+        let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
+        let tape = match simd_json::fill_tape(input, &mut buffers, &mut tape) {
+            Ok(()) => Some(tape),
             Err(_) => {
                 // simd-json unescapes strings in place: their bytes may have moved
                 // within them, never the structure around them.
@@ -618,7 +622,10 @@ impl Json {
             }
         };
         if let Some(tape) = tape {
-            if tape::depth(&tape.0) > self.options.max_depth {
+            // A value nests no deeper than it has nodes: most need no walk.
+            if tape.0.len() > self.options.max_depth
+                && tape::depth(&tape.0) > self.options.max_depth
+            {
                 self.error(format!(
                     "{}: nesting deeper than {} levels",
                     at(0),
@@ -627,6 +634,7 @@ impl Json {
             } else {
                 self.read(TapeValue::root(&tape.0), from, out);
             }
+            self.nodes = reuse(tape.0);
         }
         self.buffers = buffers;
     }
@@ -795,6 +803,13 @@ impl Json {
             None => None,
         }
     }
+}
+
+/// An empty vector with `nodes`' allocation, for nodes of another input: the tape is
+/// filled again for each value without allocating (in-place collect reuses the buffer).
+fn reuse<'b>(mut nodes: Vec<simd_json::Node<'_>>) -> Vec<simd_json::Node<'b>> {
+    nodes.clear();
+    nodes.into_iter().map(|_| unreachable!("cleared")).collect()
 }
 
 /// Why `bytes` (a value at `offset`) is not JSON, where: simd-json says only that it
