@@ -246,39 +246,84 @@ fn fields_where_limit_count_by_top_sort_desc() {
 #[test]
 fn pages_through_every_match_from_the_artifact() {
     let b = Briefly::new();
-    let (_, ndjson) = jobs(b.dir.path(), 5000);
-    let args = [
-        "json",
-        s(&ndjson),
-        "--where",
-        "level=warn",
-        "--fields",
-        "id,name",
-        "--max-chars",
-        "3000",
+    let (doc, ndjson) = jobs(b.dir.path(), 1500);
+    // NDJSON, a document held in memory, and the same document streamed.
+    let inputs: [(&Path, &str, &[&str]); 3] = [
+        (&ndjson, "level=warn", &[]),
+        (&doc, "items[].level=warn", &[]),
+        (
+            &doc,
+            "items[].level=warn",
+            &["--max-document-bytes", "50000"],
+        ),
     ];
-    let mut envelope = b.envelope(&args, b"", 3000);
-    assert_eq!(envelope["total_items"], 1667);
-    let mut ids: Vec<u64> = Vec::new();
-    let mut pages = 0;
-    loop {
-        ids.extend(
-            envelope["items"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|i| i["id"].as_u64().unwrap()),
-        );
-        let Some(cursor) = envelope["next_cursor"].as_str().map(String::from) else {
-            break;
-        };
-        envelope = b.envelope(&["page", &cursor], b"", 3000);
-        pages += 1;
-        assert!(pages < 500, "paging moves forward");
+    for (input, condition, extra) in inputs {
+        let mut args = vec![
+            "json",
+            s(input),
+            "--where",
+            condition,
+            "--fields",
+            "id,name",
+            "--max-chars",
+            "3000",
+        ];
+        args.extend_from_slice(extra);
+        let mut envelope = b.envelope(&args, b"", 3000);
+        assert_eq!(envelope["total_items"], 500);
+        let mut ids: Vec<u64> = Vec::new();
+        let mut pages = 0;
+        loop {
+            ids.extend(
+                envelope["items"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|i| i["id"].as_u64().unwrap()),
+            );
+            let Some(cursor) = envelope["next_cursor"].as_str().map(String::from) else {
+                break;
+            };
+            envelope = b.envelope(&["page", &cursor], b"", 3000);
+            pages += 1;
+            assert!(pages < 500, "paging moves forward");
+        }
+        let expected: Vec<u64> = (0..1500).filter(|i| i % 3 == 1).collect();
+        assert_eq!(ids, expected, "{condition} {extra:?}");
+        assert!(pages > 5, "{pages} pages");
     }
-    let expected: Vec<u64> = (0..5000).filter(|i| i % 3 == 1).collect();
-    assert_eq!(ids, expected);
-    assert!(pages > 5, "{pages} pages");
+}
+
+#[test]
+fn a_top_level_array_and_a_stream_of_pretty_values_are_records_too() {
+    let b = Briefly::new();
+    let (doc, _) = jobs(b.dir.path(), 1000);
+    let jq = |filter: &str| {
+        let out = Command::new("jq").arg(filter).arg(&doc).output().unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+    // `jq .items`: one pretty-printed array; `jq '.items[]'`: 1000 pretty values.
+    for (input, format, record_path) in [
+        (jq(".items"), "json", json!("[]")),
+        (jq(".items[]"), "json-stream", Value::Null),
+    ] {
+        let envelope = b.envelope(
+            &["json", "--where", "status=failed", "--fields", "id"],
+            &input,
+            CAP,
+        );
+        assert_eq!(envelope["items"], json!([{"id": 700}]), "{format}");
+        assert_eq!(envelope["stats"]["format"], format);
+        assert_eq!(envelope["stats"]["records"], 1000);
+        assert_eq!(
+            envelope["stats"]
+                .get("record_path")
+                .cloned()
+                .unwrap_or(Value::Null),
+            record_path
+        );
+    }
 }
 
 #[test]

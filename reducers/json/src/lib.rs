@@ -39,6 +39,9 @@ use std::collections::{BinaryHeap, HashMap};
 pub const SORT_KEEP: usize = 1000;
 /// Groups `--count-by` tracks; records of later groups are counted as `other`.
 pub const MAX_GROUPS: usize = 100_000;
+/// Group values are told apart by this many characters (memory: at most
+/// [`MAX_GROUPS`] keys of this size).
+pub const GROUP_KEY_CHARS: usize = 256;
 /// Paths the shape tracks.
 pub const MAX_PATHS: usize = 2000;
 /// Error messages kept for the warnings.
@@ -849,8 +852,8 @@ fn byte_at(bytes: &[u8], line: usize, column: usize) -> usize {
 /// `group_key` distinguishes `"200"` from `200`.
 fn group_key(value: TapeValue<'_, '_>) -> String {
     match value.as_str() {
-        Some(s) => format!("s{s}"),
-        None => format!("j{}", value.text(4096)),
+        Some(s) => format!("s{}", briefly_core::cut_str(s, GROUP_KEY_CHARS)),
+        None => format!("j{}", value.text(GROUP_KEY_CHARS)),
     }
 }
 
@@ -930,7 +933,7 @@ impl Json {
             streamed: self.streamed,
         };
         let what = match stats.format {
-            "ndjson" => format!("NDJSON, {} lines", self.values),
+            "ndjson" => format!("NDJSON, {} values", self.values),
             "json-stream" => format!("{} JSON values", self.values),
             _ => "JSON document".to_string(),
         };
@@ -956,9 +959,12 @@ impl Json {
                     for path in paths {
                         out.emit(0, serde_json::to_value(path).unwrap_or(Value::Null));
                     }
-                    let mut summary = format!(
-                        "{what}: {records}; shape of {n} paths (path, type, count, examples)"
-                    );
+                    let mut summary =
+                        format!("{what}: shape of {n} paths (path, type, count, examples)");
+                    if let Some((path, len)) = self.shape.largest_array() {
+                        let path = if path.is_empty() { "." } else { path };
+                        summary.push_str(&format!("; largest array {path} ({len} elements)"));
+                    }
                     if self.shape.untracked > 0 {
                         summary.push_str(&format!(
                             "; values at {} more paths not tracked",

@@ -158,6 +158,14 @@ impl Shape {
         Some(self.seen.len() - 1)
     }
 
+    /// The array with the most elements (its path and length), if any.
+    pub fn largest_array(&self) -> Option<(&str, u64)> {
+        self.seen
+            .iter()
+            .filter_map(|seen| seen.len.map(|(_, hi)| (seen.path.as_str(), hi)))
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.len().cmp(&a.0.len())))
+    }
+
     /// The paths, in the order first seen.
     pub fn paths(&self) -> Vec<PathShape> {
         self.seen
