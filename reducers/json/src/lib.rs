@@ -349,7 +349,7 @@ impl Ord for Held {
 
 /// Where a parsed value came from.
 #[derive(Debug, Clone, Copy)]
-enum From<'a> {
+enum Origin<'a> {
     /// A whole top-level value.
     Top,
     /// A unit of a streamed document at this path prefix.
@@ -430,7 +430,7 @@ impl Json {
                     offset, mut bytes, ..
                 }) if !self.streamed => {
                     let first = self.values == 0;
-                    self.value(&mut bytes, offset, None, From::Top, out);
+                    self.value(&mut bytes, offset, None, Origin::Top, out);
                     if first && !bytes.contains(&b'\n') {
                         // The first value fits on its line: NDJSON from here on.
                         if let Input::Scan(scanner) = &self.input {
@@ -447,7 +447,7 @@ impl Json {
                     offset,
                     mut bytes,
                     prefix,
-                }) => self.value(&mut bytes, offset, None, From::Piece(&prefix), out),
+                }) => self.value(&mut bytes, offset, None, Origin::Piece(&prefix), out),
                 Event::Overflow { offset, bytes } => self.stream(offset, &bytes, out),
                 Event::Oversize { offset, len } => {
                     self.oversize += 1;
@@ -576,7 +576,7 @@ impl Json {
             &mut scratch,
             start + lead as u64,
             Some(line),
-            From::Top,
+            Origin::Top,
             out,
         );
         self.scratch = scratch;
@@ -588,10 +588,10 @@ impl Json {
         bytes: &mut Vec<u8>,
         offset: u64,
         line: Option<u64>,
-        from: From<'_>,
+        from: Origin<'_>,
         out: &mut dyn Emit<Value>,
     ) {
-        if matches!(from, From::Top) {
+        if matches!(from, Origin::Top) {
             self.values += 1;
         }
         let at = |index: usize| match line {
@@ -643,18 +643,18 @@ impl Json {
     }
 
     /// The records of a parsed value.
-    fn read(&mut self, root: TapeValue<'_, '_>, from: From<'_>, out: &mut dyn Emit<Value>) {
+    fn read(&mut self, root: TapeValue<'_, '_>, from: Origin<'_>, out: &mut dyn Emit<Value>) {
         if self.plan.mode == Mode::Shape {
             let mut path = match from {
-                From::Top => String::new(),
-                From::Piece(prefix) => prefix.to_string(),
+                Origin::Top => String::new(),
+                Origin::Piece(prefix) => prefix.to_string(),
             };
             self.records += match (from, root.kind()) {
-                (From::Top, Kind::Array) => root.len() as u64,
+                (Origin::Top, Kind::Array) => root.len() as u64,
                 _ => 1,
             };
             self.shape.add(root, &mut path);
-            if let (Some((held, chars)), From::Top) = (&mut self.whole, from) {
+            if let (Some((held, chars)), Origin::Top) = (&mut self.whole, from) {
                 let value = root.to_json(&mut self.convert);
                 *chars += value.to_string().chars().count();
                 held.push(value);
@@ -667,8 +667,8 @@ impl Json {
             return;
         }
         match (from, &self.plan.record) {
-            (From::Piece(_), _) => self.record(root, out),
-            (From::Top, Some(record)) => {
+            (Origin::Piece(_), _) => self.record(root, out),
+            (Origin::Top, Some(record)) => {
                 let steps = &record.steps[..record.steps.len() - 1];
                 let mut arrays = Vec::new();
                 root.select(steps, &mut |value| {
@@ -685,12 +685,12 @@ impl Json {
                         .for_each(|element| self.record(element, out));
                 }
             }
-            (From::Top, None) if root.kind() == Kind::Array && !self.ndjson => {
+            (Origin::Top, None) if root.kind() == Kind::Array && !self.ndjson => {
                 self.implicit_array = true;
                 root.elements()
                     .for_each(|element| self.record(element, out));
             }
-            (From::Top, None) => self.record(root, out),
+            (Origin::Top, None) => self.record(root, out),
         }
     }
 

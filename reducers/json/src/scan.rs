@@ -628,4 +628,95 @@ mod tests {
             "{events:?}"
         );
     }
+
+    /// Units found feeding `input` in chunks of `chunk` bytes.
+    fn units(split: Split, input: &[u8], chunk: usize) -> Vec<(u64, String, String)> {
+        let mut scanner = Scanner::new(split, 100, 100, 0);
+        let mut events = Vec::new();
+        for piece in input.chunks(chunk) {
+            assert_eq!(scanner.feed(piece, &mut events), piece.len());
+        }
+        scanner.finish(&mut events);
+        events
+            .into_iter()
+            .filter_map(|event| match event {
+                Event::Unit(unit) => Some((
+                    unit.offset,
+                    unit.prefix,
+                    String::from_utf8(unit.bytes).unwrap(),
+                )),
+                Event::Oversize { offset, len } => {
+                    Some((offset, "oversize".into(), len.to_string()))
+                }
+                Event::Error { offset, message } => Some((offset, "error".into(), message)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn walks_the_record_array_past_tricky_strings_in_any_chunking() {
+        let input = br#"{"x": "]}\"{", "it\"ems": 0, "items": [ {"a": "}]\\"}, 12, "s", [1, [2]], {"b": "long string over one hundred bytes ......................................................................"} ], "after": [1]}"#;
+        // Offsets and lengths as Python's str.index counts them on the same text.
+        let steps = vec![Step::Key("items".into()), Step::Each];
+        let expected = vec![
+            (40, "items[]".to_string(), r#"{"a": "}]\\"}"#.to_string()),
+            (55, "items[]".into(), "12".into()),
+            (59, "items[]".into(), r#""s""#.into()),
+            (64, "items[]".into(), "[1, [2]]".into()),
+            (74, "oversize".into(), "114".into()),
+        ];
+        for chunk in [1, 2, 7, input.len()] {
+            assert_eq!(
+                units(Split::Records(steps.clone()), input, chunk),
+                expected,
+                "chunks of {chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn splits_a_document_into_members_and_reports_errors_where_they_are() {
+        let input = br#"{"kind": "List", "items": [{"a": 1}, {"a": 2}], "n": null}"#;
+        let pieces: Vec<String> = units(Split::Members, input, 3)
+            .into_iter()
+            .map(|u| format!("{}={}", u.1, u.2))
+            .collect();
+        assert_eq!(
+            pieces,
+            [
+                "kind=\"List\"",
+                r#"items[]={"a": 1}"#,
+                r#"items[]={"a": 2}"#,
+                "n=null"
+            ]
+        );
+        let errors = units(Split::TopLevel, b"[1, 2} ", 1);
+        assert_eq!(
+            errors,
+            [(
+                5,
+                "error".to_string(),
+                "'}' closes an array opened at byte 0".to_string()
+            )]
+        );
+        let errors = units(Split::TopLevel, b"{\"a\" 1}", 4);
+        assert_eq!(
+            errors,
+            [(
+                5,
+                "error".to_string(),
+                "expected ':', found '1'".to_string()
+            )]
+        );
+        let truncated = units(Split::TopLevel, b"{\"a\": \"b", 4);
+        assert_eq!(
+            truncated,
+            [(
+                8,
+                "error".to_string(),
+                "input ends inside a string".to_string()
+            )]
+        );
+    }
 }
