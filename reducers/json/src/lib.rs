@@ -1313,4 +1313,96 @@ mod tests {
             assert!(Json::new(options).is_err());
         }
     }
+
+    /// A small deterministic generator.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    fn random_value(rng: &mut Rng, depth: u32, out: &mut String) {
+        match rng.below(if depth > 3 { 5 } else { 8 }) {
+            0 => out.push_str("null"),
+            1 => out.push_str(["true", "false"][rng.below(2) as usize]),
+            2 => out.push_str(&format!("{}", rng.below(1000) as i64 - 500)),
+            3 => out.push_str(&format!("{}.5e-1", rng.below(100))),
+            4 => out.push_str(
+                ["\"ok\"", "\"failed\"", "\"a\\\"b]}\"", "\"\\u00e9\""][rng.below(4) as usize],
+            ),
+            5 | 6 => {
+                out.push('{');
+                for i in 0..rng.below(4) {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(
+                        ["\"status\":", "\"items\":", "\"n\":", "\"k\\\"\":"]
+                            [rng.below(4) as usize],
+                    );
+                    random_value(rng, depth + 1, out);
+                }
+                out.push('}');
+            }
+            _ => {
+                out.push('[');
+                for i in 0..rng.below(5) {
+                    if i > 0 {
+                        out.push_str(",\n ");
+                    }
+                    random_value(rng, depth + 1, out);
+                }
+                out.push(']');
+            }
+        }
+    }
+
+    #[test]
+    fn random_and_broken_input_never_panics_and_is_the_same_in_any_chunking() {
+        for seed in 1..=150u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+            let mut text = String::new();
+            let values = 1 + rng.below(6);
+            let pretty = rng.below(2) == 0;
+            for _ in 0..values {
+                random_value(&mut rng, 0, &mut text);
+                text.push_str(if pretty { " \n\n" } else { "\n" });
+            }
+            let mut input = text.into_bytes();
+            match rng.below(5) {
+                0 => input.truncate(rng.below(input.len() as u64 + 1) as usize),
+                1 => {
+                    let at = rng.below(input.len() as u64 + 1) as usize;
+                    input.insert(at, [b'}', b']', b',', 0xff, b'"'][rng.below(5) as usize]);
+                }
+                _ => {}
+            }
+            let options = with(|o| {
+                match rng.below(5) {
+                    0 => o.conditions = vec!["status=failed".into()],
+                    1 => o.conditions = vec!["items[].status!=ok".into()],
+                    2 => {
+                        o.count_by =
+                            Some(["status", "items[].n", "[]"][rng.below(3) as usize].into())
+                    }
+                    3 => o.sort = Some("n".into()),
+                    _ => {}
+                }
+                o.max_document_bytes = [20, 200, 1 << 20][rng.below(3) as usize];
+                o.max_record_bytes = [10, 100, 1 << 20][rng.below(3) as usize];
+                o.max_depth = [2, 5, 512][rng.below(3) as usize];
+                o.whole_chars = [0, 4000][rng.below(2) as usize];
+            });
+            let mut config = RunConfig::new("json");
+            config.budget = briefly_core::Budget::default()
+                .with_max_chars(1000 + rng.below(5000) as usize)
+                .unwrap();
+            reduce_all_chunkings(|| Json::new(options.clone()).unwrap(), &input, &config);
+        }
+    }
 }

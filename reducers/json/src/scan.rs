@@ -155,9 +155,28 @@ impl Scanner {
         // Where in `bytes` the open unit's bytes not yet kept begin.
         let mut keep_from = 0;
         let mut i = 0;
+        let top_level = matches!(self.split, Split::TopLevel);
         while i < bytes.len() {
             let b = bytes[i];
             let at = base + i as u64;
+            // A top-level value still open past the limit overflows here, whatever the
+            // chunks: before any error or end found later in the same chunk.
+            if top_level
+                && self
+                    .unit
+                    .as_ref()
+                    .is_some_and(|open| at > open.start + self.max_unit as u64)
+            {
+                let mut open = self.unit.take().expect("checked");
+                open.bytes.extend_from_slice(&bytes[keep_from..i]);
+                events.push(Event::Overflow {
+                    offset: open.start,
+                    bytes: open.bytes,
+                });
+                self.failed = true;
+                self.offset = at;
+                return i;
+            }
             match self.state {
                 State::Str { key, escaped } => {
                     let mut j = i;
