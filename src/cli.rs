@@ -173,6 +173,47 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         tail: Option<usize>,
     },
+    /// JSON or NDJSON (auto-detected): the shape without options; records filtered (--where), projected (--fields), counted (--count-by) or sorted (--sort).
+    Json {
+        /// Read this file instead of standard input.
+        file: Option<PathBuf>,
+        /// Paths to keep of each record, comma-separated (a.b,items[].status; repeatable).
+        #[arg(long, value_name = "PATHS")]
+        fields: Vec<String>,
+        /// Keep records where PATH=VALUE (also !=, >, >=, <, <=, ~REGEX); a [] path names the record array (items[].status=failed). Repeatable: all must hold.
+        #[arg(long = "where", value_name = "COND")]
+        conditions: Vec<String>,
+        /// Count records by the value at PATH: the items are groups, largest first.
+        #[arg(long, value_name = "PATH")]
+        count_by: Option<String>,
+        /// With --count-by: only the N largest groups.
+        #[arg(long, value_name = "N")]
+        top: Option<usize>,
+        /// Order records by the value at PATH (numbers, then strings, then booleans, then null); keeps the first --limit (default 1000).
+        #[arg(long, value_name = "PATH")]
+        sort: Option<String>,
+        /// With --sort: largest first.
+        #[arg(long)]
+        desc: bool,
+        /// At most N records.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Skip records (NDJSON lines, elements of a streamed array) longer than this.
+        #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+        max_record_bytes: usize,
+        /// Hold a document in memory up to this size; stream it above.
+        #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+        max_document_bytes: usize,
+        /// Containers nested deeper than this are an error.
+        #[arg(long, value_name = "N", default_value_t = 512)]
+        max_depth: usize,
+        /// Cut strings in the items longer than this.
+        #[arg(long, value_name = "CHARS", default_value_t = 1000)]
+        max_string_chars: usize,
+        /// Without options, return input up to this many characters whole instead of its shape.
+        #[arg(long, value_name = "CHARS", default_value_t = 4000)]
+        whole_chars: usize,
+    },
     /// A turn's tool results (JSON array or JSONL of {"id","content","persisted"?}): spill the largest until they fit the per-turn budget.
     Turn {
         /// Read this file instead of standard input.

@@ -136,6 +136,44 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 file.as_deref(),
             )
         }
+        Command::Json {
+            file,
+            fields,
+            conditions,
+            count_by,
+            top,
+            sort,
+            desc,
+            limit,
+            max_record_bytes,
+            max_document_bytes,
+            max_depth,
+            max_string_chars,
+            whole_chars,
+        } => {
+            let options = briefly_json::JsonOptions {
+                fields: fields.clone(),
+                conditions: conditions.clone(),
+                count_by: count_by.clone(),
+                top: *top,
+                sort: sort.clone(),
+                desc: *desc,
+                limit: *limit,
+                max_record_bytes: *max_record_bytes,
+                max_document_bytes: *max_document_bytes,
+                max_depth: *max_depth,
+                max_string_chars: *max_string_chars,
+                whole_chars: *whole_chars,
+            };
+            // Options that do not parse are briefly's own error, before any input is read.
+            briefly_json::Json::new(options.clone())?;
+            cmd::reduce_file(
+                &session,
+                "json",
+                serde_json::to_value(options)?,
+                file.as_deref(),
+            )
+        }
         Command::Turn { file } => cmd::turn::run(&session, file.as_deref()),
         Command::Page { cursor } => cmd::artifacts::page(&session, cursor),
         Command::Read {

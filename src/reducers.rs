@@ -5,6 +5,7 @@ use crate::cmd::stats::MetricsSummary;
 use briefly_core::{Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
 use briefly_logs::{Docker, DockerOptions, Journal, JournalOptions};
+use briefly_json::{Json, JsonOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
 use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
 use briefly_text::{Text, TextOptions};
@@ -85,6 +86,14 @@ pub const REDUCERS: &[ReducerSpec] = &[
             let docker =
                 Docker::new(options_of::<DockerOptions>(options)?).map_err(|e| e.to_string())?;
             Ok(pipe(docker, config))
+        },
+    },
+    ReducerSpec {
+        name: "json",
+        build: |options, config| {
+            let reducer =
+                Json::new(options_of::<JsonOptions>(options)?).map_err(|e| e.to_string())?;
+            Ok(pipe(reducer, config))
         },
     },
     ReducerSpec {
@@ -211,10 +220,41 @@ fn source_of(argv: &[String]) -> &'static str {
             "diff"
         }
         "journalctl" => "journal",
+        _ if json_output(&words) => "json",
         "docker" | "podman" if word(1) == "logs" || (word(1) == "compose" && word(2) == "logs") => {
             "docker"
         }
         _ => "text",
+    }
+}
+
+/// Commands asked for JSON output: `kubectl get -o json`, `docker inspect`, `gh … --json`,
+/// `aws …` with `--output json`, `jq`, `terraform show -json`, `npm ls --json`.
+fn json_output(words: &[String]) -> bool {
+    let has = |flag: &str| words.iter().any(|w| w == flag);
+    // `-o json`, `-ojson`, `--output json`, `--output=json`, `--format json`.
+    let asks_json = words.windows(2).any(|pair| {
+        matches!(pair[0].as_str(), "-o" | "--output" | "--format" | "-f") && pair[1] == "json"
+    }) || words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "-ojson" | "--output=json" | "--format=json" | "-o=json"
+        )
+    });
+    match words.first().map(String::as_str).unwrap_or_default() {
+        "kubectl" | "oc" | "helm" | "aws" | "az" | "gcloud" | "doctl" => asks_json,
+        "docker" | "podman" => {
+            words.get(1).is_some_and(|w| w == "inspect") || has("--format=json") || asks_json
+        }
+        "gh" => words
+            .iter()
+            .any(|w| w == "--json" || w.starts_with("--json=")),
+        "terraform" | "tofu" => has("-json"),
+        "npm" | "pnpm" | "yarn" => has("--json"),
+        "jq" | "jaq" | "gojq" => !words
+            .iter()
+            .any(|w| matches!(w.as_str(), "-r" | "--raw-output" | "-j")),
+        _ => false,
     }
 }
 
@@ -273,6 +313,17 @@ mod tests {
         assert_eq!(source("docker logs api"), "docker");
         assert_eq!(source("docker compose logs web"), "docker");
         assert_eq!(source("timeout 10 make"), "text");
+        assert_eq!(source("kubectl get pods -A -o json"), "json");
+        assert_eq!(source("kubectl get pods -ojson"), "json");
+        assert_eq!(source("kubectl get pods -o wide"), "text");
+        assert_eq!(source("aws ec2 describe-instances --output json"), "json");
+        assert_eq!(source("docker inspect api"), "json");
+        assert_eq!(source("gh pr list --json number,title"), "json");
+        assert_eq!(source("terraform show -json"), "json");
+        assert_eq!(source("npm ls --json"), "json");
+        assert_eq!(source("jq .items data.json"), "json");
+        assert_eq!(source("jq -r .name data.json"), "text");
+        assert_eq!(source("curl -s https://api.example.com/x"), "text");
         assert_eq!(source("ls -la"), "text");
     }
 

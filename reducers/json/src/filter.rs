@@ -1,0 +1,278 @@
+//! `--where PATH=VALUE` conditions (also `!=`, `>`, `>=`, `<`, `<=`, `~regex`) and the
+//! keys `--sort` orders by.
+
+use crate::path::Path;
+use crate::tape::{Kind, TapeValue};
+use crate::JsonError;
+use regex::Regex;
+use std::cmp::Ordering;
+
+/// How a condition compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// `=`: equal (strings as text, numbers as numbers; a missing value is `null`).
+    Eq,
+    /// `!=`: no value at the path is equal.
+    Ne,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `~`: the regular expression matches the value's text.
+    Match,
+}
+
+/// One `--where` condition.
+#[derive(Debug, Clone)]
+pub struct Condition {
+    /// The path, as given.
+    pub path: Path,
+    /// The comparison.
+    pub op: Op,
+    /// The value as given.
+    pub text: String,
+    number: Option<f64>,
+    regex: Option<Regex>,
+}
+
+impl Condition {
+    /// Parses `PATH=VALUE`, `PATH!=VALUE`, `PATH>N`, `PATH>=N`, `PATH<N`, `PATH<=N`,
+    /// `PATH~REGEX`. A value in double quotes is a JSON string (`status="a b"`).
+    pub fn parse(text: &str) -> Result<Condition, JsonError> {
+        let bad = |why: String| JsonError::Where {
+            condition: text.to_string(),
+            why,
+        };
+        let at = text
+            .find(['=', '!', '<', '>', '~'])
+            .ok_or_else(|| bad("no operator (=, !=, >, >=, <, <=, ~)".into()))?;
+        let rest = &text[at..];
+        let (op, len) = if rest.starts_with("!=") {
+            (Op::Ne, 2)
+        } else if rest.starts_with(">=") {
+            (Op::Ge, 2)
+        } else if rest.starts_with("<=") {
+            (Op::Le, 2)
+        } else {
+            match rest.as_bytes()[0] {
+                b'=' => (Op::Eq, 1),
+                b'>' => (Op::Gt, 1),
+                b'<' => (Op::Lt, 1),
+                b'~' => (Op::Match, 1),
+                _ => return Err(bad("'!' must be followed by '='".into())),
+            }
+        };
+        let path = Path::parse(text[..at].trim())?;
+        let mut value = text[at + len..].to_string();
+        if value.starts_with('"') {
+            value = serde_json::from_str(&value)
+                .map_err(|e| bad(format!("quoted value is not a JSON string: {e}")))?;
+        }
+        let regex = match op {
+            Op::Match => Some(Regex::new(&value).map_err(|e| bad(e.to_string()))?),
+            _ => None,
+        };
+        let number = value.trim().parse::<f64>().ok().filter(|n| n.is_finite());
+        if matches!(op, Op::Gt | Op::Ge | Op::Lt | Op::Le) && value.is_empty() {
+            return Err(bad("nothing to compare with".into()));
+        }
+        Ok(Condition {
+            path,
+            op,
+            text: value,
+            number,
+            regex,
+        })
+    }
+
+    /// This condition with its path relative to records at `prefix`.
+    pub fn relative_to(&self, prefix: &Path) -> Condition {
+        Condition {
+            path: self.path.relative_to(prefix),
+            ..self.clone()
+        }
+    }
+
+    /// Whether `record` meets it: some value at the path does (`!=`: none is equal).
+    pub fn matches(&self, record: TapeValue<'_, '_>) -> bool {
+        let mut any = false;
+        let mut found = false;
+        record.select(&self.path.steps, &mut |value| {
+            found = true;
+            if !any {
+                any = match self.op {
+                    Op::Eq | Op::Ne => self.equals(value),
+                    Op::Match => self
+                        .regex
+                        .as_ref()
+                        .is_some_and(|re| re.is_match(&value.text(4096))),
+                    op => self.compare(value).is_some_and(|ord| match op {
+                        Op::Gt => ord == Ordering::Greater,
+                        Op::Ge => ord != Ordering::Less,
+                        Op::Lt => ord == Ordering::Less,
+                        _ => ord != Ordering::Greater,
+                    }),
+                };
+            }
+        });
+        if !found {
+            // Missing is null.
+            any = matches!(self.op, Op::Eq | Op::Ne) && self.text == "null";
+        }
+        if self.op == Op::Ne {
+            !any
+        } else {
+            any
+        }
+    }
+
+    fn equals(&self, value: TapeValue<'_, '_>) -> bool {
+        match value.kind() {
+            Kind::String => value.as_str() == Some(self.text.as_str()),
+            Kind::Number => self.number.is_some() && value.as_f64() == self.number,
+            _ => value.text(self.text.len() + 1) == self.text,
+        }
+    }
+
+    /// The value against the condition's: numbers as numbers, strings as text.
+    fn compare(&self, value: TapeValue<'_, '_>) -> Option<Ordering> {
+        match value.kind() {
+            Kind::Number => value.as_f64()?.partial_cmp(&self.number?),
+            Kind::String => Some(value.as_str()?.cmp(self.text.as_str())),
+            _ => None,
+        }
+    }
+}
+
+/// What `--sort` orders by: numbers, then strings, then booleans, then null or missing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortKey {
+    /// A number.
+    Number(f64),
+    /// A string (its first 256 characters).
+    Text(String),
+    /// A boolean.
+    Bool(bool),
+    /// Null, missing, or a container.
+    Null,
+}
+
+impl SortKey {
+    /// The key of the first value at `path` in `record`.
+    pub fn of(record: TapeValue<'_, '_>, path: &Path) -> SortKey {
+        match record.first(&path.steps) {
+            None => SortKey::Null,
+            Some(value) => match value.kind() {
+                Kind::Number => value.as_f64().map_or(SortKey::Null, SortKey::Number),
+                Kind::String => {
+                    SortKey::Text(value.as_str().unwrap_or("").chars().take(256).collect())
+                }
+                Kind::Bool => SortKey::Bool(value.text(5) == "true"),
+                _ => SortKey::Null,
+            },
+        }
+    }
+
+    fn class(&self) -> u8 {
+        match self {
+            SortKey::Number(_) => 0,
+            SortKey::Text(_) => 1,
+            SortKey::Bool(_) => 2,
+            SortKey::Null => 3,
+        }
+    }
+}
+
+impl Eq for SortKey {}
+
+impl PartialOrd for SortKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SortKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (SortKey::Number(a), SortKey::Number(b)) => a.total_cmp(b),
+            (SortKey::Text(a), SortKey::Text(b)) => a.cmp(b),
+            (SortKey::Bool(a), SortKey::Bool(b)) => a.cmp(b),
+            _ => self.class().cmp(&other.class()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(condition: &str, json: &str) -> bool {
+        let mut bytes = json.as_bytes().to_vec();
+        let tape = simd_json::to_tape(&mut bytes).unwrap();
+        Condition::parse(condition)
+            .unwrap()
+            .matches(TapeValue::root(&tape.0))
+    }
+
+    #[test]
+    fn compares_strings_numbers_and_missing_values() {
+        let rec =
+            r#"{"status":"failed","code":500,"ok":false,"tags":["a","b"],"n":null,"s":"200"}"#;
+        assert!(check("status=failed", rec));
+        assert!(!check("status=ok", rec));
+        assert!(check("status!=ok", rec));
+        assert!(check("code=500", rec));
+        assert!(check("code=5e2", rec));
+        assert!(check("code>499", rec));
+        assert!(check("code>=500", rec));
+        assert!(!check("code<500", rec));
+        assert!(check("code<=500", rec));
+        assert!(check("ok=false", rec));
+        assert!(check("tags[]=b", rec));
+        assert!(!check("tags[]!=b", rec));
+        assert!(check("status~^fail", rec));
+        assert!(check("code~^5", rec));
+        assert!(check("n=null", rec));
+        assert!(check("missing=null", rec));
+        assert!(!check("missing=x", rec));
+        assert!(check("missing!=x", rec));
+        assert!(check("s=200", rec));
+        assert!(check("s>1", rec), "strings compare as text");
+        assert!(check(r#"status="failed""#, rec));
+    }
+
+    #[test]
+    fn rejects_malformed_conditions() {
+        for bad in ["status", "a!b", "x~(", "x>", "a..b=1", r#"x="unclosed"#] {
+            assert!(Condition::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sort_keys_order_numbers_strings_bools_then_null() {
+        let mut keys = vec![
+            SortKey::Null,
+            SortKey::Bool(true),
+            SortKey::Text("b".into()),
+            SortKey::Number(2.0),
+            SortKey::Text("a".into()),
+            SortKey::Number(-1.0),
+        ];
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                SortKey::Number(-1.0),
+                SortKey::Number(2.0),
+                SortKey::Text("a".into()),
+                SortKey::Text("b".into()),
+                SortKey::Bool(true),
+                SortKey::Null
+            ]
+        );
+    }
+}

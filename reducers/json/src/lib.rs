@@ -1,0 +1,1408 @@
+//! `briefly json`: JSON and NDJSON by shape, projection, filter and count.
+//!
+//! The input is one JSON document, a stream of documents, or NDJSON (one value a line:
+//! detected when the first value fits on its first line). Records are the values a
+//! reducer answers about: the elements of the array a `[]` path names (`items[].status`
+//! walks `items`), else the elements of a top-level array, else each top-level value.
+//!
+//! - No options: the shape, one item per path (`{path, type, count, nulls, examples,
+//!   len}`); input whose values take at most `whole_chars` is returned whole instead.
+//! - `--where` keeps matching records; `--fields` projects them; `--limit` stops after N.
+//! - `--count-by PATH` makes the items groups (`{value, count}`), largest first; `--top`.
+//! - `--sort PATH` (`--desc`) orders the first `--limit` (default [`SORT_KEEP`]) records.
+//!
+//! Memory is bounded by configuration: NDJSON is read a line at a time (at most
+//! `max_record_bytes`); a document is held whole only up to `max_document_bytes`, and
+//! above that a streaming scanner hands out its records (or, for the shape, its pieces)
+//! one by one, each at most `max_record_bytes`. Values are parsed with simd-json into a
+//! tape that filters and counts read in place; only records shown become trees.
+
+mod filter;
+mod path;
+mod scan;
+mod shape;
+mod tape;
+
+pub use filter::{Condition, Op, SortKey};
+pub use path::{Path, Step};
+pub use shape::PathShape;
+pub use tape::{Convert, Kind, TapeValue};
+
+use briefly_core::{Emit, Flow, Framing, Outcome, Preview, Record, Reducer};
+use scan::{Event, Scanner, Split, Unit};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use shape::Shape;
+use std::collections::{BinaryHeap, HashMap};
+
+/// Records `--sort` keeps without `--limit`.
+pub const SORT_KEEP: usize = 1000;
+/// Groups `--count-by` tracks; records of later groups are counted as `other`.
+pub const MAX_GROUPS: usize = 100_000;
+/// Group values are told apart by this many characters (memory: at most
+/// [`MAX_GROUPS`] keys of this size).
+pub const GROUP_KEY_CHARS: usize = 256;
+/// Paths the shape tracks.
+pub const MAX_PATHS: usize = 2000;
+/// Error messages kept for the warnings.
+const MAX_ERRORS: usize = 5;
+
+/// What can be wrong with the options.
+#[derive(Debug, thiserror::Error)]
+pub enum JsonError {
+    /// A path that does not parse.
+    #[error("path {path:?}: {why}")]
+    Path {
+        /// The path as given.
+        path: String,
+        /// Why.
+        why: String,
+    },
+    /// A `--where` condition that does not parse.
+    #[error("--where {condition:?}: {why}")]
+    Where {
+        /// The condition as given.
+        condition: String,
+        /// Why.
+        why: String,
+    },
+    /// Options that do not go together.
+    #[error("{0}")]
+    Options(String),
+}
+
+/// Options of `briefly json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct JsonOptions {
+    /// Paths to keep of each record (`a.b`, `items[].status`).
+    pub fields: Vec<String>,
+    /// Conditions every record shown meets (`PATH=VALUE`, `!=`, `>`, `>=`, `<`, `<=`, `~`).
+    #[serde(rename = "where")]
+    pub conditions: Vec<String>,
+    /// Count records by the value at this path.
+    pub count_by: Option<String>,
+    /// With `count_by`: only the largest N groups.
+    pub top: Option<usize>,
+    /// Order records by the value at this path.
+    pub sort: Option<String>,
+    /// Largest first.
+    pub desc: bool,
+    /// At most this many records.
+    pub limit: Option<usize>,
+    /// A record (an NDJSON line, an element of a streamed array) longer than this is skipped.
+    pub max_record_bytes: usize,
+    /// A document longer than this is streamed, not held.
+    pub max_document_bytes: usize,
+    /// Containers nested deeper than this are an error.
+    pub max_depth: usize,
+    /// Strings in the items longer than this are cut.
+    pub max_string_chars: usize,
+    /// Without options, input whose values take at most this many characters is
+    /// returned whole instead of its shape.
+    pub whole_chars: usize,
+}
+
+impl Default for JsonOptions {
+    fn default() -> Self {
+        JsonOptions {
+            fields: Vec::new(),
+            conditions: Vec::new(),
+            count_by: None,
+            top: None,
+            sort: None,
+            desc: false,
+            limit: None,
+            max_record_bytes: 16 << 20,
+            max_document_bytes: 64 << 20,
+            max_depth: 512,
+            max_string_chars: 1000,
+            whole_chars: 4000,
+        }
+    }
+}
+
+/// What the items are.
+#[derive(Debug, Clone, PartialEq)]
+enum Mode {
+    Shape,
+    Records,
+    CountBy(Path),
+    Sort(Path),
+}
+
+/// The options, parsed.
+#[derive(Debug, Clone)]
+struct Plan {
+    mode: Mode,
+    /// The array whose elements are records (ends in `[]`), when a path names one.
+    record: Option<Path>,
+    conditions: Vec<Condition>,
+    fields: Vec<(String, Path)>,
+}
+
+impl Plan {
+    fn new(options: &JsonOptions) -> Result<Plan, JsonError> {
+        let conditions = options
+            .conditions
+            .iter()
+            .map(|c| Condition::parse(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        let fields = options
+            .fields
+            .iter()
+            .flat_map(|f| f.split(','))
+            .filter(|f| !f.trim().is_empty())
+            .map(|f| Path::parse(f.trim()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let count_by = options.count_by.as_deref().map(Path::parse).transpose()?;
+        let sort = options.sort.as_deref().map(Path::parse).transpose()?;
+        let all: Vec<&Path> = conditions
+            .iter()
+            .map(|c| &c.path)
+            .chain(&count_by)
+            .chain(&sort)
+            .chain(&fields)
+            .collect();
+        let record = all.iter().find_map(|p| p.record_prefix());
+        let prefix = record.clone().unwrap_or_default();
+        let mode = match (count_by, sort) {
+            (Some(_), Some(_)) => {
+                return Err(JsonError::Options(
+                    "--count-by and --sort do not go together".into(),
+                ))
+            }
+            (Some(path), None) => {
+                if !fields.is_empty() || options.limit.is_some() {
+                    return Err(JsonError::Options(
+                        "--count-by gives groups: --fields and --limit do not apply (--top N keeps the largest groups)".into(),
+                    ));
+                }
+                Mode::CountBy(path.relative_to(&prefix))
+            }
+            (None, Some(path)) => Mode::Sort(path.relative_to(&prefix)),
+            (None, None)
+                if conditions.is_empty() && fields.is_empty() && options.limit.is_none() =>
+            {
+                Mode::Shape
+            }
+            (None, None) => Mode::Records,
+        };
+        if options.top.is_some() && !matches!(mode, Mode::CountBy(_)) {
+            return Err(JsonError::Options(
+                "--top applies to --count-by groups".into(),
+            ));
+        }
+        if options.desc && !matches!(mode, Mode::Sort(_)) {
+            return Err(JsonError::Options("--desc applies to --sort".into()));
+        }
+        Ok(Plan {
+            mode,
+            conditions: conditions.iter().map(|c| c.relative_to(&prefix)).collect(),
+            fields: fields
+                .iter()
+                .map(|f| {
+                    let relative = f.relative_to(&prefix);
+                    (relative.to_string(), relative)
+                })
+                .collect(),
+            record,
+        })
+    }
+}
+
+/// How the input is being read.
+#[derive(Debug)]
+enum Input {
+    /// Values found by the scanner.
+    Scan(Scanner),
+    /// NDJSON: a line at a time.
+    Lines(Lines),
+    /// Nothing more can be read (the reason is in the errors).
+    Done,
+}
+
+/// NDJSON framing: the line being read, bounded.
+#[derive(Debug, Default)]
+struct Lines {
+    partial: Vec<u8>,
+    /// Where the line being read starts, and its number.
+    start: u64,
+    line: u64,
+    /// The line is over the limit: skipped up to its newline.
+    overlong: bool,
+}
+
+/// Statistics of `briefly json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonStats {
+    /// `json` (one document), `json-stream` (several), or `ndjson`.
+    pub format: &'static str,
+    /// Top-level values.
+    pub values: u64,
+    /// Records read.
+    pub records: u64,
+    /// The array whose elements are the records, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_path: Option<String>,
+    /// Records that met the `--where` conditions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<u64>,
+    /// Groups (`--count-by`), and the records in groups not shown by `--top` or past
+    /// [`MAX_GROUPS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<u64>,
+    /// See `groups`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other_records: Option<u64>,
+    /// Paths in the shape (no options).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paths: Option<usize>,
+    /// Values that did not parse, or the point where the input stopped being JSON.
+    pub invalid: u64,
+    /// Records over `max_record_bytes`, skipped.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub oversize: u64,
+    /// Members dropped for a later one with the same key (the last is kept).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub duplicate_keys: u64,
+    /// Strings cut in the items.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub cut_strings: u64,
+    /// The document was larger than `max_document_bytes` and read by streaming.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub streamed: bool,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The JSON reducer.
+pub struct Json {
+    options: JsonOptions,
+    plan: Plan,
+    input: Input,
+    events: Vec<Event>,
+    scratch: Vec<u8>,
+    buffers: simd_json::Buffers,
+    /// The tape's nodes, kept between values for their allocation.
+    nodes: Vec<simd_json::Node<'static>>,
+    convert: Convert,
+    shape: Shape,
+    /// Without options: the values while they are small enough to return whole.
+    whole: Option<(Vec<Value>, usize)>,
+    groups: HashMap<String, (Value, u64)>,
+    other_records: u64,
+    sorted: BinaryHeap<Held>,
+    sort_seq: u64,
+    ndjson: bool,
+    values: u64,
+    records: u64,
+    matched: u64,
+    shown: u64,
+    invalid: u64,
+    oversize: u64,
+    replaced_utf8: u64,
+    without_records: u64,
+    implicit_array: bool,
+    streamed: bool,
+    errors: Vec<String>,
+}
+
+/// A record `--sort` holds: ordered so that the heap's top is the one to drop first.
+#[derive(Debug)]
+struct Held {
+    key: SortKey,
+    desc: bool,
+    seq: u64,
+    item: Value,
+}
+
+impl Held {
+    fn order(&self, other: &Self) -> std::cmp::Ordering {
+        let by_key = if self.desc {
+            other.key.cmp(&self.key)
+        } else {
+            self.key.cmp(&other.key)
+        };
+        by_key.then(self.seq.cmp(&other.seq))
+    }
+}
+
+impl PartialEq for Held {
+    fn eq(&self, other: &Self) -> bool {
+        self.order(other).is_eq()
+    }
+}
+impl Eq for Held {}
+impl PartialOrd for Held {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Held {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.order(other)
+    }
+}
+
+/// Where a parsed value came from.
+#[derive(Debug, Clone, Copy)]
+enum Origin<'a> {
+    /// A whole top-level value.
+    Top,
+    /// A unit of a streamed document at this path prefix.
+    Piece(&'a str),
+}
+
+impl Json {
+    /// A JSON reducer; options that do not parse or go together are an error.
+    pub fn new(options: JsonOptions) -> Result<Json, JsonError> {
+        let plan = Plan::new(&options)?;
+        let mut scanner = Scanner::new(
+            Split::TopLevel,
+            options.max_document_bytes,
+            options.max_depth,
+            0,
+        );
+        scanner.pause_after_unit = true;
+        Ok(Json {
+            whole: (plan.mode == Mode::Shape).then(|| (Vec::new(), 0)),
+            convert: Convert::new(options.max_string_chars),
+            plan,
+            input: Input::Scan(scanner),
+            events: Vec::new(),
+            scratch: Vec::new(),
+            buffers: simd_json::Buffers::default(),
+            nodes: Vec::new(),
+            shape: Shape::new(MAX_PATHS),
+            groups: HashMap::new(),
+            other_records: 0,
+            sorted: BinaryHeap::new(),
+            sort_seq: 0,
+            ndjson: false,
+            values: 0,
+            records: 0,
+            matched: 0,
+            shown: 0,
+            invalid: 0,
+            oversize: 0,
+            replaced_utf8: 0,
+            without_records: 0,
+            implicit_array: false,
+            streamed: false,
+            errors: Vec::new(),
+            options,
+        })
+    }
+
+    fn error(&mut self, message: String) {
+        self.invalid += 1;
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(message);
+        }
+    }
+
+    /// Feeds `bytes` to the scanner and handles what it finds; returns the rest of
+    /// `bytes` when the input turns out to be NDJSON.
+    fn scan<'b>(&mut self, bytes: &'b [u8], out: &mut dyn Emit<Value>) -> &'b [u8] {
+        let Input::Scan(scanner) = &mut self.input else {
+            return bytes;
+        };
+        let took = scanner.feed(bytes, &mut self.events);
+        let events = std::mem::take(&mut self.events);
+        self.handle(events, out);
+        let rest = &bytes[took..];
+        match self.input {
+            _ if rest.is_empty() => rest,
+            // Paused after the first value, which was not alone on its line.
+            Input::Scan(_) => self.scan(rest, out),
+            Input::Lines(_) => rest,
+            Input::Done => &[],
+        }
+    }
+
+    fn handle(&mut self, events: Vec<Event>, out: &mut dyn Emit<Value>) {
+        for event in events {
+            match event {
+                Event::Unit(Unit {
+                    offset, mut bytes, ..
+                }) if !self.streamed => {
+                    let first = self.values == 0;
+                    self.value(&mut bytes, offset, None, Origin::Top, out);
+                    if first && !bytes.contains(&b'\n') {
+                        // The first value fits on its line: NDJSON from here on.
+                        if let Input::Scan(scanner) = &self.input {
+                            self.ndjson = true;
+                            self.input = Input::Lines(Lines {
+                                start: scanner.offset(),
+                                line: 1,
+                                ..Lines::default()
+                            });
+                        }
+                    }
+                }
+                Event::Unit(Unit {
+                    offset,
+                    mut bytes,
+                    prefix,
+                }) => self.value(&mut bytes, offset, None, Origin::Piece(&prefix), out),
+                Event::Overflow { offset, bytes } => self.stream(offset, &bytes, out),
+                Event::Oversize { offset, len } => {
+                    self.oversize += 1;
+                    self.records += 1;
+                    if self.errors.len() < MAX_ERRORS {
+                        self.errors.push(format!(
+                            "record at byte {offset} is {len} bytes, over max-record-bytes ({}): skipped",
+                            self.options.max_record_bytes
+                        ));
+                    }
+                }
+                Event::Open { path, object } => {
+                    if self.plan.mode == Mode::Shape && self.streamed {
+                        self.shape.add_container(&path, object);
+                    }
+                }
+                Event::Array { path, len } => {
+                    if self.plan.mode == Mode::Shape && self.streamed {
+                        self.shape.array_closed(&path, len);
+                    }
+                }
+                Event::Error { offset, message } => {
+                    self.error(format!("byte {offset}: {message}"));
+                }
+            }
+        }
+    }
+
+    /// The document at `offset`, of which `bytes` were read, is too large to hold: a
+    /// streaming scanner reads it (and the rest of the input) in pieces.
+    fn stream(&mut self, offset: u64, bytes: &[u8], out: &mut dyn Emit<Value>) {
+        self.streamed = true;
+        self.whole = None;
+        let split = match (&self.plan.record, &self.plan.mode) {
+            (Some(record), _) => Split::Records(record.steps.clone()),
+            (None, Mode::Shape) => Split::Members,
+            (None, _) if bytes.first() == Some(&b'[') => {
+                self.implicit_array = true;
+                Split::Records(vec![Step::Each])
+            }
+            (None, _) => {
+                self.error(format!(
+                    "the document at byte {offset} is larger than {} bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed)",
+                    self.options.max_document_bytes
+                ));
+                self.input = Input::Done;
+                return;
+            }
+        };
+        self.input = Input::Scan(Scanner::new(
+            split,
+            self.options.max_record_bytes,
+            self.options.max_depth,
+            offset,
+        ));
+        self.scan(bytes, out);
+    }
+
+    /// NDJSON lines in `bytes`, which start at `offset`.
+    fn lines(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) {
+        let max = self.options.max_record_bytes;
+        let mut from = 0;
+        while from < bytes.len() {
+            let Input::Lines(lines) = &mut self.input else {
+                return;
+            };
+            let newline = memchr::memchr(b'\n', &bytes[from..]).map(|at| from + at);
+            let end = newline.unwrap_or(bytes.len());
+            let piece = &bytes[from..end];
+            if lines.overlong || lines.partial.len() + piece.len() > max {
+                if !lines.overlong {
+                    lines.overlong = true;
+                    lines.partial = Vec::new();
+                }
+            } else if newline.is_some() && lines.partial.is_empty() {
+                let (start, line) = (lines.start, lines.line);
+                self.line(piece, start, line, out);
+            } else {
+                lines.partial.extend_from_slice(piece);
+            }
+            let Input::Lines(lines) = &mut self.input else {
+                return;
+            };
+            if newline.is_some() {
+                if lines.overlong {
+                    let (start, line) = (lines.start, lines.line);
+                    self.overlong_line(start, line);
+                } else if !lines.partial.is_empty() {
+                    let partial = std::mem::take(&mut lines.partial);
+                    let (start, line) = (lines.start, lines.line);
+                    self.line(&partial, start, line, out);
+                }
+                let Input::Lines(lines) = &mut self.input else {
+                    return;
+                };
+                lines.overlong = false;
+                lines.line += 1;
+                lines.start = offset + end as u64 + 1;
+            }
+            from = end + 1;
+        }
+    }
+
+    fn overlong_line(&mut self, start: u64, line: u64) {
+        self.oversize += 1;
+        self.values += 1;
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(format!(
+                "line {line} (byte {start}) is over max-record-bytes ({}): skipped",
+                self.options.max_record_bytes
+            ));
+        }
+    }
+
+    /// One NDJSON line (`line` counts from the first value's line).
+    fn line(&mut self, bytes: &[u8], start: u64, line: u64, out: &mut dyn Emit<Value>) {
+        let lead = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let trimmed = bytes[lead..].trim_ascii_end();
+        if trimmed.is_empty() {
+            return;
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.extend_from_slice(trimmed);
+        self.value(
+            &mut scratch,
+            start + lead as u64,
+            Some(line),
+            Origin::Top,
+            out,
+        );
+        self.scratch = scratch;
+    }
+
+    /// Parses one value (a top-level value or a streamed piece) and reads its records.
+    fn value(
+        &mut self,
+        bytes: &mut Vec<u8>,
+        offset: u64,
+        line: Option<u64>,
+        from: Origin<'_>,
+        out: &mut dyn Emit<Value>,
+    ) {
+        if matches!(from, Origin::Top) {
+            self.values += 1;
+        }
+        let at = |index: usize| match line {
+            Some(line) => format!("line {line} (byte {})", offset + index as u64),
+            None => format!("byte {}", offset + index as u64),
+        };
+        let mut buffers = std::mem::take(&mut self.buffers);
+        let mut lossy: Vec<u8>;
+        let mut input: &mut [u8] = bytes;
+        if simdutf8::basic::from_utf8(input).is_err() {
+            // Keep the record readable: replace the bad bytes, and say so.
+            self.replaced_utf8 += 1;
+            let bad = std::str::from_utf8(input)
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            if self.errors.len() < MAX_ERRORS {
+                self.errors
+                    .push(format!("{}: invalid UTF-8 replaced by U+FFFD", at(bad)));
+            }
+            lossy = String::from_utf8_lossy(input).into_owned().into_bytes();
+            input = &mut lossy;
+        }
+        let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
+        let tape = match simd_json::fill_tape(input, &mut buffers, &mut tape) {
+            Ok(()) => Some(tape),
+            Err(_) => {
+                // simd-json unescapes strings in place: their bytes may have moved
+                // within them, never the structure around them.
+                self.error(explain(input, offset, line));
+                None
+            }
+        };
+        if let Some(tape) = tape {
+            // A value nests no deeper than it has nodes: most need no walk.
+            if tape.0.len() > self.options.max_depth
+                && tape::depth(&tape.0) > self.options.max_depth
+            {
+                self.error(format!(
+                    "{}: nesting deeper than {} levels",
+                    at(0),
+                    self.options.max_depth
+                ));
+            } else {
+                self.read(TapeValue::root(&tape.0), from, out);
+            }
+            self.nodes = reuse(tape.0);
+        }
+        self.buffers = buffers;
+    }
+
+    /// The records of a parsed value.
+    fn read(&mut self, root: TapeValue<'_, '_>, from: Origin<'_>, out: &mut dyn Emit<Value>) {
+        if self.plan.mode == Mode::Shape {
+            let mut path = match from {
+                Origin::Top => String::new(),
+                Origin::Piece(prefix) => prefix.to_string(),
+            };
+            self.records += match (from, root.kind()) {
+                (Origin::Top, Kind::Array) => root.len() as u64,
+                _ => 1,
+            };
+            self.shape.add(root, &mut path);
+            if let (Some((held, chars)), Origin::Top) = (&mut self.whole, from) {
+                let value = root.to_json(&mut self.convert);
+                *chars += value.to_string().chars().count();
+                held.push(value);
+                if *chars > self.options.whole_chars {
+                    self.whole = None;
+                }
+            } else {
+                self.whole = None;
+            }
+            return;
+        }
+        match (from, &self.plan.record) {
+            (Origin::Piece(_), _) => self.record(root, out),
+            (Origin::Top, Some(record)) => {
+                let steps = &record.steps[..record.steps.len() - 1];
+                let mut arrays = Vec::new();
+                root.select(steps, &mut |value| {
+                    if value.kind() == Kind::Array {
+                        arrays.push(value)
+                    }
+                });
+                if arrays.is_empty() {
+                    self.without_records += 1;
+                }
+                for array in arrays {
+                    array
+                        .elements()
+                        .for_each(|element| self.record(element, out));
+                }
+            }
+            (Origin::Top, None) if root.kind() == Kind::Array && !self.ndjson => {
+                self.implicit_array = true;
+                root.elements()
+                    .for_each(|element| self.record(element, out));
+            }
+            (Origin::Top, None) => self.record(root, out),
+        }
+    }
+
+    /// One record.
+    fn record(&mut self, record: TapeValue<'_, '_>, out: &mut dyn Emit<Value>) {
+        self.records += 1;
+        if !self.plan.conditions.iter().all(|c| c.matches(record)) {
+            return;
+        }
+        self.matched += 1;
+        match &self.plan.mode {
+            Mode::Shape => {}
+            Mode::Records => {
+                if self
+                    .options
+                    .limit
+                    .is_some_and(|limit| self.shown >= limit as u64)
+                {
+                    return;
+                }
+                self.shown += 1;
+                if out.wants(0) {
+                    let item = self.item(record);
+                    out.emit(0, item);
+                } else {
+                    out.skip(0);
+                }
+            }
+            Mode::CountBy(path) => {
+                let mut keys = Vec::new();
+                record.select(&path.steps, &mut |value| {
+                    if !keys
+                        .iter()
+                        .any(|(k, _): &(String, TapeValue)| *k == group_key(value))
+                    {
+                        keys.push((group_key(value), value));
+                    }
+                });
+                if keys.is_empty() {
+                    self.count_group("null".into(), || Value::Null);
+                }
+                let max_chars = self.options.max_string_chars;
+                for (key, value) in keys {
+                    self.count_group(key, || value.to_json(&mut Convert::new(max_chars)));
+                }
+            }
+            Mode::Sort(path) => {
+                let key = SortKey::of(record, path);
+                let keep = self.options.limit.unwrap_or(SORT_KEEP);
+                if keep == 0 {
+                    return;
+                }
+                let seq = self.sort_seq;
+                self.sort_seq += 1;
+                let desc = self.options.desc;
+                let probe = Held {
+                    key,
+                    desc,
+                    seq,
+                    item: Value::Null,
+                };
+                if self.sorted.len() < keep {
+                    let item = self.item(record);
+                    self.sorted.push(Held { item, ..probe });
+                } else if self.sorted.peek().is_some_and(|worst| probe < *worst) {
+                    let item = self.item(record);
+                    self.sorted.pop();
+                    self.sorted.push(Held { item, ..probe });
+                }
+            }
+        }
+    }
+
+    fn count_group(&mut self, key: String, value: impl FnOnce() -> Value) {
+        if let Some(group) = self.groups.get_mut(&key) {
+            group.1 += 1;
+        } else if self.groups.len() < MAX_GROUPS {
+            self.groups.insert(key, (value(), 1));
+        } else {
+            self.other_records += 1;
+        }
+    }
+
+    /// A record as shown: projected to `--fields`, strings cut.
+    fn item(&mut self, record: TapeValue<'_, '_>) -> Value {
+        if self.plan.fields.is_empty() {
+            return record.to_json(&mut self.convert);
+        }
+        let mut projected = Map::new();
+        for (name, path) in &self.plan.fields {
+            let mut found = Vec::new();
+            record.select(&path.steps, &mut |value| {
+                found.push(value.to_json(&mut self.convert))
+            });
+            let many = path.steps.contains(&Step::Each);
+            match (many, found.len()) {
+                (false, 0) => {}
+                (false, _) => {
+                    projected.insert(name.clone(), found.swap_remove(0));
+                }
+                (true, _) => {
+                    projected.insert(name.clone(), Value::Array(found));
+                }
+            }
+        }
+        Value::Object(projected)
+    }
+
+    fn record_path(&self) -> Option<String> {
+        match &self.plan.record {
+            Some(path) => Some(path.to_string()),
+            None if self.implicit_array => Some("[]".into()),
+            None => None,
+        }
+    }
+}
+
+/// An empty vector with `nodes`' allocation, for nodes of another input: the tape is
+/// filled again for each value without allocating (in-place collect reuses the buffer).
+fn reuse<'b>(mut nodes: Vec<simd_json::Node<'_>>) -> Vec<simd_json::Node<'b>> {
+    nodes.clear();
+    nodes.into_iter().map(|_| unreachable!("cleared")).collect()
+}
+
+/// Why `bytes` (a value at `offset`) is not JSON, where: simd-json says only that it
+/// failed, serde_json says why and at which line and column.
+fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    // Nesting is bounded before this (the scanner, or the depth check after simd-json).
+    let why = match serde::de::IgnoredAny::deserialize(&mut reader).and_then(|_| reader.end()) {
+        Ok(()) => "invalid JSON".to_string(),
+        Err(e) => {
+            let at = byte_at(bytes, e.line(), e.column());
+            let mut why = e.to_string();
+            if let Some(cut) = why.rfind(" at line ") {
+                why.truncate(cut);
+            }
+            return match line {
+                Some(line) => format!("line {line} (byte {}): {why}", offset + at as u64),
+                None => format!("byte {}: {why}", offset + at as u64),
+            };
+        }
+    };
+    format!("byte {offset}: {why}")
+}
+
+/// The byte index of 1-based `line` and `column` in `bytes`.
+fn byte_at(bytes: &[u8], line: usize, column: usize) -> usize {
+    let start = if line <= 1 {
+        0
+    } else {
+        memchr::memchr_iter(b'\n', bytes)
+            .nth(line - 2)
+            .map_or(bytes.len(), |at| at + 1)
+    };
+    (start + column.saturating_sub(1)).min(bytes.len())
+}
+
+/// `group_key` distinguishes `"200"` from `200`.
+fn group_key(value: TapeValue<'_, '_>) -> String {
+    match value.as_str() {
+        Some(s) => format!("s{}", briefly_core::cut_str(s, GROUP_KEY_CHARS)),
+        None => format!("j{}", value.text(GROUP_KEY_CHARS)),
+    }
+}
+
+impl Reducer for Json {
+    type Item = Value;
+    type Stats = JsonStats;
+
+    fn framing(&self) -> Framing {
+        Framing::Raw
+    }
+
+    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<Value>) -> Flow {
+        Flow::Continue
+    }
+
+    fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> Flow {
+        let rest = match self.input {
+            Input::Scan(_) => self.scan(bytes, out),
+            _ => bytes,
+        };
+        if matches!(self.input, Input::Lines(_)) && !rest.is_empty() {
+            let at = offset + (bytes.len() - rest.len()) as u64;
+            self.lines(rest, at, out);
+        }
+        Flow::Continue
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<JsonStats> {
+        // Ending a scanner can hand out a last value, or (a scalar too large to hold) a
+        // scanner that splits it, which must end in turn.
+        while let Input::Scan(scanner) = &mut self.input {
+            scanner.finish(&mut self.events);
+            let events = std::mem::take(&mut self.events);
+            self.handle(events, out);
+            if let Input::Scan(scanner) = &self.input {
+                if scanner.finished() {
+                    self.input = Input::Done;
+                }
+            }
+        }
+        match std::mem::replace(&mut self.input, Input::Done) {
+            Input::Lines(mut lines) => {
+                if lines.overlong {
+                    self.overlong_line(lines.start, lines.line);
+                } else if !lines.partial.is_empty() {
+                    let partial = std::mem::take(&mut lines.partial);
+                    self.line(&partial, lines.start, lines.line, out);
+                }
+            }
+            Input::Scan(_) | Input::Done => {}
+        }
+        self.finish_items(out)
+    }
+}
+
+impl Json {
+    fn finish_items(&mut self, out: &mut dyn Emit<Value>) -> Outcome<JsonStats> {
+        let mut stats = JsonStats {
+            format: if self.ndjson {
+                "ndjson"
+            } else if self.values > 1 {
+                "json-stream"
+            } else {
+                "json"
+            },
+            values: self.values,
+            records: self.records,
+            record_path: self.record_path(),
+            matched: (!self.plan.conditions.is_empty()).then_some(self.matched),
+            groups: None,
+            other_records: None,
+            paths: None,
+            invalid: self.invalid,
+            oversize: self.oversize,
+            duplicate_keys: self.convert.duplicate_keys,
+            cut_strings: self.convert.cut_strings,
+            streamed: self.streamed,
+        };
+        let what = match stats.format {
+            "ndjson" => format!("NDJSON, {} values", self.values),
+            "json-stream" => format!("{} JSON values", self.values),
+            _ => "JSON document".to_string(),
+        };
+        let records = match &stats.record_path {
+            Some(path) => format!("{} records at {path}", self.records),
+            None => format!("{} records", self.records),
+        };
+        let conditions = self.options.conditions.join(" and ");
+        let mut complete = true;
+        let (summary, preview) = match self.plan.mode.clone() {
+            Mode::Shape => match self.whole.take().filter(|_| self.invalid == 0) {
+                Some((values, _)) => {
+                    for value in values {
+                        out.emit(0, value);
+                    }
+                    (format!("{what}, returned whole"), Preview::Head)
+                }
+                None => {
+                    complete = false;
+                    let paths = self.shape.paths();
+                    stats.paths = Some(paths.len());
+                    let n = paths.len();
+                    for path in paths {
+                        out.emit(0, serde_json::to_value(path).unwrap_or(Value::Null));
+                    }
+                    let mut summary =
+                        format!("{what}: shape of {n} paths (path, type, count, examples)");
+                    if let Some((path, len)) = self.shape.largest_array() {
+                        let path = if path.is_empty() { "." } else { path };
+                        summary.push_str(&format!("; largest array {path} ({len} elements)"));
+                    }
+                    if self.shape.untracked > 0 {
+                        summary.push_str(&format!(
+                            "; values at {} more paths not tracked",
+                            self.shape.untracked
+                        ));
+                    }
+                    (summary, Preview::Summary)
+                }
+            },
+            Mode::Records => {
+                let mut summary = if conditions.is_empty() {
+                    format!("{what}: {records}")
+                } else {
+                    format!("{what}: {} of {records} match {conditions}", self.matched)
+                };
+                if self.shown < self.matched {
+                    summary.push_str(&format!("; first {} shown (--limit)", self.shown));
+                }
+                (
+                    summary,
+                    if conditions.is_empty() {
+                        Preview::Head
+                    } else {
+                        Preview::Matches
+                    },
+                )
+            }
+            Mode::CountBy(path) => {
+                let mut groups: Vec<(Value, u64)> =
+                    self.groups.drain().map(|(_, group)| group).collect();
+                groups.sort_by(|a, b| {
+                    b.1.cmp(&a.1)
+                        .then_with(|| a.0.to_string().cmp(&b.0.to_string()))
+                });
+                stats.groups = Some(groups.len() as u64);
+                let top = self.options.top.unwrap_or(usize::MAX);
+                let other: u64 =
+                    groups.iter().skip(top).map(|g| g.1).sum::<u64>() + self.other_records;
+                stats.other_records = Some(other);
+                let largest = groups
+                    .first()
+                    .map(|(value, count)| {
+                        format!(
+                            "; largest {} ({count})",
+                            briefly_core::cut_str(&value.to_string(), 60)
+                        )
+                    })
+                    .unwrap_or_default();
+                let n = groups.len();
+                for (value, count) in groups.into_iter().take(top) {
+                    out.emit(0, serde_json::json!({"value": value, "count": count}));
+                }
+                if self.other_records > 0 {
+                    complete = false;
+                }
+                let counted = if conditions.is_empty() {
+                    records.clone()
+                } else {
+                    format!("{} of {records} matching {conditions}", self.matched)
+                };
+                (
+                    format!("{what}: {counted} in {n} groups by {path}{largest}"),
+                    Preview::Ranked,
+                )
+            }
+            Mode::Sort(path) => {
+                let held = std::mem::take(&mut self.sorted).into_sorted_vec();
+                let n = held.len();
+                for held in held {
+                    out.emit(0, held.item);
+                }
+                let matching = if conditions.is_empty() {
+                    records.clone()
+                } else {
+                    format!("{} of {records} matching {conditions}", self.matched)
+                };
+                let order = if self.options.desc {
+                    "largest"
+                } else {
+                    "smallest"
+                };
+                let mut summary = format!("{what}: {matching}, sorted by {path}");
+                if (n as u64) < self.matched {
+                    summary.push_str(&format!("; the {n} {order} kept"));
+                }
+                (summary, Preview::Ranked)
+            }
+        };
+        let mut warnings = std::mem::take(&mut self.errors);
+        if self.invalid > warnings.len() as u64 {
+            warnings.push(format!("{} values did not parse in all", self.invalid));
+        }
+        if self.convert.duplicate_keys > 0 {
+            warnings.push(format!(
+                "{} duplicate keys in the items: the last value of each is kept (the raw input is in the artifact)",
+                self.convert.duplicate_keys
+            ));
+        }
+        if self.convert.cut_strings > 0 {
+            complete = false;
+        }
+        if self.oversize > 0 || self.invalid > 0 || self.replaced_utf8 > 0 {
+            complete = false;
+        }
+        if self.without_records > 0 {
+            warnings.push(format!(
+                "{} values have no array at {}",
+                self.without_records,
+                self.plan
+                    .record
+                    .as_ref()
+                    .map(|p| p.to_string())
+                    .unwrap_or_default()
+            ));
+        }
+        if self.matched > 0
+            && matches!(self.plan.mode, Mode::Sort(_))
+            && (self.sorted_kept() as u64) < self.matched
+        {
+            complete = false;
+        }
+        let mut summary = summary;
+        if self.invalid > 0 {
+            summary.push_str(&format!("; {} invalid", self.invalid));
+        }
+        Outcome {
+            ok: self.invalid == 0,
+            summary,
+            stats,
+            preview,
+            complete,
+            warnings,
+        }
+    }
+
+    fn sorted_kept(&self) -> usize {
+        self.options.limit.unwrap_or(SORT_KEEP)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use briefly_core::testkit::reduce_all_chunkings;
+    use briefly_core::{Envelope, RunConfig};
+    use serde_json::json;
+
+    fn run(input: &[u8], options: JsonOptions) -> Envelope {
+        let config = RunConfig::new("json");
+        reduce_all_chunkings(|| Json::new(options.clone()).unwrap(), input, &config)
+    }
+
+    fn with(f: impl FnOnce(&mut JsonOptions)) -> JsonOptions {
+        let mut options = JsonOptions::default();
+        f(&mut options);
+        options
+    }
+
+    fn document(n: usize) -> String {
+        let items: Vec<Value> = (0..n)
+            .map(|i| json!({"id": i, "status": if i == n / 2 { "failed" } else { "ok" }, "n": i % 7}))
+            .collect();
+        serde_json::to_string_pretty(&json!({"kind": "List", "items": items})).unwrap()
+    }
+
+    #[test]
+    fn finds_the_failing_record_in_memory_and_streamed() {
+        let doc = document(300);
+        for max_document_bytes in [1 << 20, 2000] {
+            let options = with(|o| {
+                o.conditions = vec!["items[].status=failed".into()];
+                o.max_document_bytes = max_document_bytes;
+            });
+            let envelope = run(doc.as_bytes(), options);
+            assert_eq!(
+                envelope.items,
+                [json!({"id": 150, "status": "failed", "n": 3})]
+            );
+            assert_eq!(envelope.total_items, 1);
+            assert_eq!(envelope.stats["records"], 300);
+            let streamed = envelope.stats.get("streamed").is_some_and(|s| s == true);
+            assert_eq!(streamed, max_document_bytes == 2000);
+        }
+    }
+
+    #[test]
+    fn shape_in_memory_and_streamed_agree_on_the_records() {
+        let doc = document(200);
+        let small = run(doc.as_bytes(), JsonOptions::default());
+        let streamed = run(doc.as_bytes(), with(|o| o.max_document_bytes = 1000));
+        for envelope in [&small, &streamed] {
+            let status = envelope
+                .items
+                .iter()
+                .find(|p| p["path"] == "items[].status")
+                .expect("the path is in the shape");
+            assert_eq!(status["count"], 200);
+            assert_eq!(status["examples"], json!(["ok", "failed"]));
+            let items = envelope
+                .items
+                .iter()
+                .find(|p| p["path"] == "items")
+                .unwrap();
+            assert_eq!(items["len"], "200");
+        }
+    }
+
+    #[test]
+    fn ndjson_counts_sorts_projects_and_limits() {
+        let lines: String = (0..50)
+            .map(|i| {
+                format!(
+                    "{{\"id\":{i},\"level\":\"{}\",\"ms\":{}}}\n",
+                    ["info", "warn", "error"][i % 3],
+                    (i * 37) % 101
+                )
+            })
+            .collect();
+        let count = run(
+            lines.as_bytes(),
+            with(|o| o.count_by = Some("level".into())),
+        );
+        assert_eq!(count.stats["format"], "ndjson");
+        assert_eq!(count.items[0], json!({"value": "info", "count": 17}));
+        assert_eq!(count.total_items, 3);
+        let top = run(
+            lines.as_bytes(),
+            with(|o| {
+                o.count_by = Some("level".into());
+                o.top = Some(1);
+            }),
+        );
+        assert_eq!(top.items.len(), 1);
+        assert_eq!(top.stats["other_records"], 33);
+        let sorted = run(
+            lines.as_bytes(),
+            with(|o| {
+                o.sort = Some("ms".into());
+                o.desc = true;
+                o.limit = Some(2);
+                o.fields = vec!["id,ms".into()];
+            }),
+        );
+        assert_eq!(
+            sorted.items,
+            [json!({"id": 30, "ms": 100}), json!({"id": 19, "ms": 97})]
+        );
+        let limited = run(
+            lines.as_bytes(),
+            with(|o| {
+                o.conditions = vec!["level=error".into(), "ms>50".into()];
+                o.limit = Some(3);
+            }),
+        );
+        assert_eq!(limited.total_items, 3);
+        assert!(limited.stats["matched"].as_u64().unwrap() > 3);
+    }
+
+    #[test]
+    fn small_input_is_returned_whole() {
+        let envelope = run(br#"{"a": [1, 2], "b": "x"}"#, JsonOptions::default());
+        assert_eq!(envelope.items, [json!({"a": [1, 2], "b": "x"})]);
+        assert!(!envelope.truncated);
+    }
+
+    #[test]
+    fn bad_input_is_reported_with_its_offset() {
+        let cases: [(&[u8], &str); 5] = [
+            (b"{\"a\": [1, 2", "byte 11: input ends inside an array"),
+            (b"{\"a\": 1}\n}", "line 2 (byte 9)"),
+            (b"{\"a\":\n NaN}", "byte 7: expected value"),
+            (b"[\n1,\n2]]", "byte 7: unexpected ']'"),
+            (b"{\"s\": \"a\xffb\"}\n", "invalid UTF-8 replaced"),
+        ];
+        for (input, expected) in cases {
+            let envelope = run(input, JsonOptions::default());
+            let warnings = envelope.warnings.join("; ");
+            assert!(
+                warnings.contains(expected),
+                "{:?}: {warnings}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let mut deep = "[".repeat(100_000);
+        deep.push_str(&"]".repeat(100_000));
+        let envelope = run(deep.as_bytes(), JsonOptions::default());
+        assert!(!envelope.ok);
+        assert!(
+            envelope.warnings[0].contains("byte 512: nesting deeper than 512 levels"),
+            "{:?}",
+            envelope.warnings
+        );
+        // On one line (NDJSON's path: simd-json, then the depth check).
+        let line = format!("{{\"a\":1}}\n{deep}\n");
+        let envelope = run(line.as_bytes(), JsonOptions::default());
+        assert!(
+            envelope.warnings[0].contains("line 2 (byte 8): nesting deeper"),
+            "{:?}",
+            envelope.warnings
+        );
+    }
+
+    #[test]
+    fn long_strings_are_cut_and_oversized_records_skipped() {
+        let long = "x".repeat(5000);
+        // The first line may be a document (held up to max-document-bytes): lines after
+        // it are records (held up to max-record-bytes).
+        let input = format!("{{\"s\":\"y\"}}\n{{\"s\":\"{long}\"}}\n");
+        let cut = run(input.as_bytes(), with(|o| o.limit = Some(10)));
+        assert!(cut.items[1]["s"]
+            .as_str()
+            .unwrap()
+            .ends_with("…[cut 4000 chars]"));
+        assert!(cut.truncated);
+        let skipped = run(
+            input.as_bytes(),
+            with(|o| {
+                o.limit = Some(10);
+                o.max_record_bytes = 1000;
+            }),
+        );
+        assert_eq!(skipped.items, [json!({"s": "y"})]);
+        assert!(
+            skipped.warnings[0].contains("line 2 (byte 10) is over max-record-bytes"),
+            "{:?}",
+            skipped.warnings
+        );
+    }
+
+    #[test]
+    fn options_that_do_not_go_together_are_errors() {
+        for options in [
+            with(|o| {
+                o.count_by = Some("a".into());
+                o.sort = Some("b".into());
+            }),
+            with(|o| o.top = Some(3)),
+            with(|o| o.desc = true),
+            with(|o| o.conditions = vec!["a".into()]),
+            with(|o| o.fields = vec!["a..b".into()]),
+        ] {
+            assert!(Json::new(options).is_err());
+        }
+    }
+
+    /// A small deterministic generator.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    fn random_value(rng: &mut Rng, depth: u32, out: &mut String) {
+        match rng.below(if depth > 3 { 5 } else { 8 }) {
+            0 => out.push_str("null"),
+            1 => out.push_str(["true", "false"][rng.below(2) as usize]),
+            2 => out.push_str(&format!("{}", rng.below(1000) as i64 - 500)),
+            3 => out.push_str(&format!("{}.5e-1", rng.below(100))),
+            4 => out.push_str(
+                ["\"ok\"", "\"failed\"", "\"a\\\"b]}\"", "\"\\u00e9\""][rng.below(4) as usize],
+            ),
+            5 | 6 => {
+                out.push('{');
+                for i in 0..rng.below(4) {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(
+                        ["\"status\":", "\"items\":", "\"n\":", "\"k\\\"\":"]
+                            [rng.below(4) as usize],
+                    );
+                    random_value(rng, depth + 1, out);
+                }
+                out.push('}');
+            }
+            _ => {
+                out.push('[');
+                for i in 0..rng.below(5) {
+                    if i > 0 {
+                        out.push_str(",\n ");
+                    }
+                    random_value(rng, depth + 1, out);
+                }
+                out.push(']');
+            }
+        }
+    }
+
+    #[test]
+    fn random_and_broken_input_never_panics_and_is_the_same_in_any_chunking() {
+        for seed in 1..=150u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+            let mut text = String::new();
+            let values = 1 + rng.below(6);
+            let pretty = rng.below(2) == 0;
+            for _ in 0..values {
+                random_value(&mut rng, 0, &mut text);
+                text.push_str(if pretty { " \n\n" } else { "\n" });
+            }
+            let mut input = text.into_bytes();
+            match rng.below(5) {
+                0 => input.truncate(rng.below(input.len() as u64 + 1) as usize),
+                1 => {
+                    let at = rng.below(input.len() as u64 + 1) as usize;
+                    input.insert(at, [b'}', b']', b',', 0xff, b'"'][rng.below(5) as usize]);
+                }
+                _ => {}
+            }
+            let options = with(|o| {
+                match rng.below(5) {
+                    0 => o.conditions = vec!["status=failed".into()],
+                    1 => o.conditions = vec!["items[].status!=ok".into()],
+                    2 => {
+                        o.count_by =
+                            Some(["status", "items[].n", "[]"][rng.below(3) as usize].into())
+                    }
+                    3 => o.sort = Some("n".into()),
+                    _ => {}
+                }
+                o.max_document_bytes = [20, 200, 1 << 20][rng.below(3) as usize];
+                o.max_record_bytes = [10, 100, 1 << 20][rng.below(3) as usize];
+                o.max_depth = [2, 5, 512][rng.below(3) as usize];
+                o.whole_chars = [0, 4000][rng.below(2) as usize];
+            });
+            let mut config = RunConfig::new("json");
+            config.budget = briefly_core::Budget::default()
+                .with_max_chars(1000 + rng.below(5000) as usize)
+                .unwrap();
+            reduce_all_chunkings(|| Json::new(options.clone()).unwrap(), &input, &config);
+        }
+    }
+}

@@ -1,0 +1,741 @@
+//! A streaming scanner over JSON bytes: finds where values begin and end without
+//! parsing them, and hands out the values that are units (top-level values, the
+//! elements of the record array, an oversized document's members) as byte ranges.
+//!
+//! It keeps one frame per open container, bounded by the nesting limit, and the bytes
+//! of the unit being read, bounded by the unit limit: memory never depends on the
+//! input. It checks structure (brackets, commas, colons, where strings end) and leaves
+//! scalars to the parser that reads each unit.
+
+use crate::path::Step;
+use memchr::memchr2;
+
+/// Which values are units.
+#[derive(Debug, Clone)]
+pub(crate) enum Split {
+    /// Every top-level value.
+    TopLevel,
+    /// The values these steps lead to from a top-level value (ending in `[]`: records).
+    Records(Vec<Step>),
+    /// A document too large to hold, in pieces: the elements of a top-level array; an
+    /// object's members, and the elements of members that are arrays.
+    Members,
+}
+
+/// What the scanner found.
+#[derive(Debug)]
+pub(crate) enum Event {
+    /// A whole unit.
+    Unit(Unit),
+    /// A unit over the limit: its bytes are not kept.
+    Oversize {
+        /// Where it starts.
+        offset: u64,
+        /// Its length.
+        len: u64,
+    },
+    /// A top-level unit went over the limit ([`Split::TopLevel`] only): its bytes so far,
+    /// from `offset`, for a scanner that splits it.
+    Overflow {
+        /// Where it starts.
+        offset: u64,
+        /// Its bytes so far.
+        bytes: Vec<u8>,
+    },
+    /// A container outside any unit has opened.
+    Open {
+        /// Its path (`items`, `[]`; empty at the top).
+        path: String,
+        /// An object (else an array).
+        object: bool,
+    },
+    /// An array outside any unit has closed.
+    Array {
+        /// Its path (`items`, `[]`).
+        path: String,
+        /// Its elements.
+        len: u64,
+    },
+    /// The input is not JSON from here on; the scanner stops.
+    Error {
+        /// The byte where it went wrong.
+        offset: u64,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// One unit's bytes.
+#[derive(Debug)]
+pub(crate) struct Unit {
+    /// Where it starts in the input.
+    pub offset: u64,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// The path of the units' container, array indexes as `[]` (`items[]`; empty for a
+    /// top-level value).
+    pub prefix: String,
+}
+
+#[derive(Debug)]
+struct Frame {
+    object: bool,
+    /// Where it opened.
+    start: u64,
+    /// The current member's key (objects), decoded when it holds escapes.
+    key: Vec<u8>,
+    key_escaped: bool,
+    /// Elements begun (arrays).
+    count: u64,
+    /// It opened outside any unit.
+    outside: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Value,
+    Key,
+    Colon,
+    After,
+    Str { key: bool, escaped: bool },
+    Scalar,
+}
+
+#[derive(Debug)]
+struct Open {
+    start: u64,
+    depth: usize,
+    bytes: Vec<u8>,
+    /// Still within the limit (bytes are kept).
+    keeping: bool,
+    prefix: String,
+}
+
+/// Keys longer than this are cut (a path cannot name them).
+const MAX_KEY_BYTES: usize = 4096;
+
+/// The scanner. Feed it bytes with [`Scanner::feed`], then call [`Scanner::finish`].
+#[derive(Debug)]
+pub(crate) struct Scanner {
+    split: Split,
+    max_unit: usize,
+    max_depth: usize,
+    offset: u64,
+    frames: Vec<Frame>,
+    state: State,
+    unit: Option<Open>,
+    failed: bool,
+    /// Stop feeding after the next top-level unit ends (to look at the first value).
+    pub pause_after_unit: bool,
+}
+
+impl Scanner {
+    /// A scanner at byte `offset` of the input, outside any value.
+    pub fn new(split: Split, max_unit: usize, max_depth: usize, offset: u64) -> Self {
+        Scanner {
+            split,
+            max_unit,
+            max_depth,
+            offset,
+            frames: Vec::new(),
+            state: State::Value,
+            unit: None,
+            failed: false,
+            pause_after_unit: false,
+        }
+    }
+
+    /// Scans `bytes`, pushing what it finds to `events`; returns how many bytes it took
+    /// (fewer than all after an [`Event::Overflow`], or a unit with `pause_after_unit`).
+    pub fn feed(&mut self, bytes: &[u8], events: &mut Vec<Event>) -> usize {
+        if self.failed {
+            return bytes.len();
+        }
+        let base = self.offset;
+        // Where in `bytes` the open unit's bytes not yet kept begin.
+        let mut keep_from = 0;
+        let mut i = 0;
+        let top_level = matches!(self.split, Split::TopLevel);
+        while i < bytes.len() {
+            let b = bytes[i];
+            let at = base + i as u64;
+            // A top-level value still open past the limit overflows here, whatever the
+            // chunks: before any error or end found later in the same chunk.
+            if top_level
+                && self
+                    .unit
+                    .as_ref()
+                    .is_some_and(|open| at > open.start + self.max_unit as u64)
+            {
+                let mut open = self.unit.take().expect("checked");
+                open.bytes.extend_from_slice(&bytes[keep_from..i]);
+                events.push(Event::Overflow {
+                    offset: open.start,
+                    bytes: open.bytes,
+                });
+                self.failed = true;
+                self.offset = at;
+                return i;
+            }
+            match self.state {
+                State::Str { key, escaped } => {
+                    let mut j = i;
+                    let mut esc = escaped;
+                    if esc {
+                        j += 1;
+                        esc = false;
+                    }
+                    let end = loop {
+                        match memchr2(b'"', b'\\', &bytes[j.min(bytes.len())..]) {
+                            None => break None,
+                            Some(k) if bytes[j + k] == b'\\' => {
+                                if j + k + 1 >= bytes.len() {
+                                    esc = true;
+                                    break None;
+                                }
+                                j += k + 2;
+                            }
+                            Some(k) => break Some(j + k),
+                        }
+                    };
+                    let stop = end.unwrap_or(bytes.len());
+                    if key {
+                        self.key_bytes(&bytes[i..stop]);
+                    }
+                    match end {
+                        None => {
+                            self.state = State::Str { key, escaped: esc };
+                            i = bytes.len();
+                            continue;
+                        }
+                        Some(close) => {
+                            i = close;
+                            if key {
+                                self.state = State::Colon;
+                                self.decode_key();
+                            } else if self.end_value(
+                                base + close as u64 + 1,
+                                bytes,
+                                &mut keep_from,
+                                close + 1,
+                                events,
+                            ) {
+                                return close + 1;
+                            }
+                        }
+                    }
+                }
+                State::Scalar => {
+                    if matches!(
+                        b,
+                        b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'[' | b'{'
+                    ) {
+                        if self.end_value(at, bytes, &mut keep_from, i, events) {
+                            return i;
+                        }
+                        continue; // the delimiter is read in the state after the value
+                    }
+                }
+                State::Value | State::After if self.frames.is_empty() => {
+                    if !b.is_ascii_whitespace()
+                        && self.begin_value(b, at, i, &mut keep_from, events)
+                    {
+                        return bytes.len();
+                    }
+                }
+                State::Value => match b {
+                    b' ' | b'\n' | b'\r' | b'\t' => {}
+                    b']' if !self.top().object => {
+                        if self.close(b, at, bytes, &mut keep_from, i, events) {
+                            return i + 1;
+                        }
+                    }
+                    _ => {
+                        if self.begin_value(b, at, i, &mut keep_from, events) {
+                            return bytes.len();
+                        }
+                    }
+                },
+                State::Key => match b {
+                    b' ' | b'\n' | b'\r' | b'\t' => {}
+                    b'"' => {
+                        let top = self.top_mut();
+                        top.key.clear();
+                        top.key_escaped = false;
+                        self.state = State::Str {
+                            key: true,
+                            escaped: false,
+                        };
+                    }
+                    b'}' => {
+                        if self.close(b, at, bytes, &mut keep_from, i, events) {
+                            return i + 1;
+                        }
+                    }
+                    _ => {
+                        return self.fail(
+                            at,
+                            format!("expected a key, found {}", shown(b)),
+                            events,
+                            bytes.len(),
+                        )
+                    }
+                },
+                State::Colon => match b {
+                    b' ' | b'\n' | b'\r' | b'\t' => {}
+                    b':' => self.state = State::Value,
+                    _ => {
+                        return self.fail(
+                            at,
+                            format!("expected ':', found {}", shown(b)),
+                            events,
+                            bytes.len(),
+                        )
+                    }
+                },
+                State::After => match b {
+                    b' ' | b'\n' | b'\r' | b'\t' => {}
+                    b',' => {
+                        self.state = if self.top().object {
+                            State::Key
+                        } else {
+                            State::Value
+                        }
+                    }
+                    b'}' | b']' => {
+                        if self.close(b, at, bytes, &mut keep_from, i, events) {
+                            return i + 1;
+                        }
+                    }
+                    _ => {
+                        return self.fail(
+                            at,
+                            format!("expected ',' or a closing bracket, found {}", shown(b)),
+                            events,
+                            bytes.len(),
+                        )
+                    }
+                },
+            }
+            if self.failed {
+                return bytes.len();
+            }
+            i += 1;
+        }
+        self.offset = base + bytes.len() as u64;
+        if let Some(open) = &mut self.unit {
+            if open.keeping {
+                open.bytes.extend_from_slice(&bytes[keep_from..]);
+            }
+            let len = self.offset - open.start;
+            if len > self.max_unit as u64 && open.keeping {
+                if matches!(self.split, Split::TopLevel) {
+                    let open = self.unit.take().expect("open");
+                    events.push(Event::Overflow {
+                        offset: open.start,
+                        bytes: open.bytes,
+                    });
+                    self.failed = true; // this scanner is done: a splitting one takes over
+                } else {
+                    open.keeping = false;
+                    open.bytes = Vec::new();
+                }
+            }
+        }
+        bytes.len()
+    }
+
+    /// End of input: a value left open is an error; a scalar at the end is complete.
+    pub fn finish(&mut self, events: &mut Vec<Event>) {
+        if self.failed {
+            return;
+        }
+        self.pause_after_unit = false;
+        if self.state == State::Scalar {
+            let mut keep_from = 0;
+            self.end_value(self.offset, &[], &mut keep_from, 0, events);
+        }
+        let at = self.offset;
+        if let State::Str { .. } = self.state {
+            self.fail(at, "input ends inside a string".into(), events, 0);
+        } else if let Some(frame) = self.frames.last() {
+            let what = if frame.object {
+                "an object"
+            } else {
+                "an array"
+            };
+            let message = format!(
+                "input ends inside {what} opened at byte {} ({} levels deep): truncated",
+                frame.start,
+                self.frames.len()
+            );
+            self.fail(at, message, events, 0);
+        }
+        self.failed = true;
+    }
+
+    /// The offset of the next byte it would read.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// `finish` was called, or it stopped.
+    pub fn finished(&self) -> bool {
+        self.failed
+    }
+
+    fn top(&self) -> &Frame {
+        self.frames.last().expect("inside a container")
+    }
+
+    fn top_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("inside a container")
+    }
+
+    fn key_bytes(&mut self, bytes: &[u8]) {
+        let top = self.top_mut();
+        let room = MAX_KEY_BYTES.saturating_sub(top.key.len());
+        top.key.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        top.key_escaped |= bytes.contains(&b'\\');
+    }
+
+    fn decode_key(&mut self) {
+        let top = self.top_mut();
+        if top.key_escaped {
+            let mut quoted = Vec::with_capacity(top.key.len() + 2);
+            quoted.push(b'"');
+            quoted.extend_from_slice(&top.key);
+            quoted.push(b'"');
+            if let Ok(key) = serde_json::from_slice::<String>(&quoted) {
+                top.key = key.into_bytes();
+            }
+        }
+    }
+
+    fn fail(
+        &mut self,
+        offset: u64,
+        message: String,
+        events: &mut Vec<Event>,
+        took: usize,
+    ) -> usize {
+        self.failed = true;
+        self.unit = None;
+        events.push(Event::Error { offset, message });
+        took
+    }
+
+    /// Whether a value beginning now with `first` is a unit.
+    fn is_unit(&self, first: u8) -> bool {
+        let depth = self.frames.len();
+        match &self.split {
+            Split::TopLevel => depth == 0,
+            Split::Records(steps) => {
+                depth == steps.len()
+                    && steps
+                        .iter()
+                        .zip(&self.frames)
+                        .all(|(step, frame)| match step {
+                            Step::Key(key) => frame.object && frame.key == key.as_bytes(),
+                            Step::Index(index) => !frame.object && frame.count == *index as u64 + 1,
+                            Step::Each => !frame.object,
+                        })
+            }
+            Split::Members => match depth {
+                0 => first != b'{' && first != b'[',
+                1 => !(self.frames[0].object && first == b'['),
+                2 => self.frames[0].object && !self.frames[1].object,
+                _ => false,
+            },
+        }
+    }
+
+    fn prefix(&self) -> String {
+        let mut prefix = String::new();
+        for frame in &self.frames {
+            if frame.object {
+                let key = String::from_utf8_lossy(&frame.key);
+                if crate::path::is_plain(&key) {
+                    if !prefix.is_empty() {
+                        prefix.push('.');
+                    }
+                    prefix.push_str(&key);
+                } else {
+                    prefix.push_str(&format!("[{}]", serde_json::Value::from(key.as_ref())));
+                }
+            } else {
+                prefix.push_str("[]");
+            }
+        }
+        prefix
+    }
+
+    /// A value begins with byte `b` at `at` (index `i` of the chunk). True when the
+    /// scanner failed.
+    fn begin_value(
+        &mut self,
+        b: u8,
+        at: u64,
+        i: usize,
+        keep_from: &mut usize,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        if let Some(frame) = self.frames.last_mut() {
+            if !frame.object {
+                frame.count += 1;
+            }
+        }
+        if self.unit.is_none() && self.is_unit(b) {
+            *keep_from = i;
+            self.unit = Some(Open {
+                start: at,
+                depth: self.frames.len(),
+                bytes: Vec::new(),
+                keeping: true,
+                prefix: self.prefix(),
+            });
+        }
+        match b {
+            b'{' | b'[' => {
+                if self.frames.len() >= self.max_depth {
+                    let message = format!("nesting deeper than {} levels", self.max_depth);
+                    self.fail(at, message, events, 0);
+                    return true;
+                }
+                let outside = self.unit.is_none();
+                if outside {
+                    events.push(Event::Open {
+                        path: self.prefix(),
+                        object: b == b'{',
+                    });
+                }
+                self.frames.push(Frame {
+                    object: b == b'{',
+                    start: at,
+                    key: Vec::new(),
+                    key_escaped: false,
+                    count: 0,
+                    outside,
+                });
+                self.state = if b == b'{' { State::Key } else { State::Value };
+            }
+            b'"' => {
+                self.state = State::Str {
+                    key: false,
+                    escaped: false,
+                }
+            }
+            b'-' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'.' => {
+                self.state = State::Scalar
+            }
+            _ => {
+                self.fail(at, format!("unexpected {}", shown(b)), events, 0);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Closes the innermost container with `b` at `at`. True when feeding should stop.
+    fn close(
+        &mut self,
+        b: u8,
+        at: u64,
+        bytes: &[u8],
+        keep_from: &mut usize,
+        i: usize,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let object = self.top().object;
+        if object != (b == b'}') {
+            let open = if object { "an object" } else { "an array" };
+            let start = self.top().start;
+            self.fail(
+                at,
+                format!("{} closes {open} opened at byte {start}", shown(b)),
+                events,
+                0,
+            );
+            return false;
+        }
+        let frame = self.frames.pop().expect("inside a container");
+        if frame.outside && !frame.object {
+            events.push(Event::Array {
+                // Popped: the parent's path (with this array's key) is the array's.
+                path: self.prefix(),
+                len: frame.count,
+            });
+        }
+        self.end_value(at + 1, bytes, keep_from, i + 1, events)
+    }
+
+    /// A value ended just before byte `end` (chunk index `i`). True when feeding stops.
+    fn end_value(
+        &mut self,
+        end: u64,
+        bytes: &[u8],
+        keep_from: &mut usize,
+        i: usize,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        self.state = State::After;
+        let ends_unit = self
+            .unit
+            .as_ref()
+            .is_some_and(|open| open.depth == self.frames.len());
+        if !ends_unit {
+            return false;
+        }
+        let mut open = self.unit.take().expect("checked");
+        let len = end - open.start;
+        if open.keeping {
+            open.bytes.extend_from_slice(&bytes[*keep_from..i]);
+        }
+        let over = len > self.max_unit as u64;
+        if over && open.keeping && matches!(self.split, Split::TopLevel) {
+            events.push(Event::Overflow {
+                offset: open.start,
+                bytes: open.bytes,
+            });
+            self.failed = true;
+            self.offset = end;
+            return true;
+        }
+        if over || !open.keeping {
+            events.push(Event::Oversize {
+                offset: open.start,
+                len,
+            });
+        } else {
+            events.push(Event::Unit(Unit {
+                offset: open.start,
+                bytes: open.bytes,
+                prefix: open.prefix,
+            }));
+        }
+        if self.pause_after_unit && self.frames.is_empty() {
+            self.pause_after_unit = false;
+            self.offset = end;
+            return true;
+        }
+        false
+    }
+}
+
+fn shown(b: u8) -> String {
+    if b.is_ascii_graphic() {
+        format!("'{}'", b as char)
+    } else {
+        format!("byte 0x{b:02x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_top_level_values() {
+        let mut scanner = Scanner::new(Split::TopLevel, 1000, 100, 0);
+        let mut events = Vec::new();
+        let input = b"{\"a\":1,\n\"b\":[1,2]}";
+        let took = scanner.feed(input, &mut events);
+        assert_eq!(took, input.len());
+        scanner.finish(&mut events);
+        assert!(
+            matches!(&events[0], Event::Unit(u) if u.bytes == input),
+            "{events:?}"
+        );
+    }
+
+    /// Units found feeding `input` in chunks of `chunk` bytes.
+    fn units(split: Split, input: &[u8], chunk: usize) -> Vec<(u64, String, String)> {
+        let mut scanner = Scanner::new(split, 100, 100, 0);
+        let mut events = Vec::new();
+        for piece in input.chunks(chunk) {
+            assert_eq!(scanner.feed(piece, &mut events), piece.len());
+        }
+        scanner.finish(&mut events);
+        events
+            .into_iter()
+            .filter_map(|event| match event {
+                Event::Unit(unit) => Some((
+                    unit.offset,
+                    unit.prefix,
+                    String::from_utf8(unit.bytes).unwrap(),
+                )),
+                Event::Oversize { offset, len } => {
+                    Some((offset, "oversize".into(), len.to_string()))
+                }
+                Event::Error { offset, message } => Some((offset, "error".into(), message)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn walks_the_record_array_past_tricky_strings_in_any_chunking() {
+        let input = br#"{"x": "]}\"{", "it\"ems": 0, "items": [ {"a": "}]\\"}, 12, "s", [1, [2]], {"b": "long string over one hundred bytes ......................................................................"} ], "after": [1]}"#;
+        // Offsets and lengths as Python's str.index counts them on the same text.
+        let steps = vec![Step::Key("items".into()), Step::Each];
+        let expected = vec![
+            (40, "items[]".to_string(), r#"{"a": "}]\\"}"#.to_string()),
+            (55, "items[]".into(), "12".into()),
+            (59, "items[]".into(), r#""s""#.into()),
+            (64, "items[]".into(), "[1, [2]]".into()),
+            (74, "oversize".into(), "114".into()),
+        ];
+        for chunk in [1, 2, 7, input.len()] {
+            assert_eq!(
+                units(Split::Records(steps.clone()), input, chunk),
+                expected,
+                "chunks of {chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn splits_a_document_into_members_and_reports_errors_where_they_are() {
+        let input = br#"{"kind": "List", "items": [{"a": 1}, {"a": 2}], "n": null}"#;
+        let pieces: Vec<String> = units(Split::Members, input, 3)
+            .into_iter()
+            .map(|u| format!("{}={}", u.1, u.2))
+            .collect();
+        assert_eq!(
+            pieces,
+            [
+                "kind=\"List\"",
+                r#"items[]={"a": 1}"#,
+                r#"items[]={"a": 2}"#,
+                "n=null"
+            ]
+        );
+        let errors = units(Split::TopLevel, b"[1, 2} ", 1);
+        assert_eq!(
+            errors,
+            [(
+                5,
+                "error".to_string(),
+                "'}' closes an array opened at byte 0".to_string()
+            )]
+        );
+        let errors = units(Split::TopLevel, b"{\"a\" 1}", 4);
+        assert_eq!(
+            errors,
+            [(
+                5,
+                "error".to_string(),
+                "expected ':', found '1'".to_string()
+            )]
+        );
+        let truncated = units(Split::TopLevel, b"{\"a\": \"b", 4);
+        assert_eq!(
+            truncated,
+            [(
+                8,
+                "error".to_string(),
+                "input ends inside a string".to_string()
+            )]
+        );
+    }
+}

@@ -1,0 +1,355 @@
+//! A parsed value as simd-json's tape, walked without building a tree: filters and
+//! counts read it in place, and only records that are shown become `serde_json::Value`s.
+
+use crate::path::Step;
+use briefly_core::cut_str;
+use serde_json::{Map, Number, Value};
+use simd_json::{Node, StaticNode};
+
+/// A value on the tape: its node and the nodes of everything inside it.
+#[derive(Debug, Clone, Copy)]
+pub struct TapeValue<'t, 'i> {
+    nodes: &'t [Node<'i>],
+}
+
+/// The JSON type of a value, as the shape names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl Kind {
+    /// The type's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Null => "null",
+            Kind::Bool => "bool",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+        }
+    }
+}
+
+/// Nodes the value at the head of `nodes` takes on the tape.
+fn size(node: &Node<'_>) -> usize {
+    match node {
+        Node::Object { count, .. } | Node::Array { count, .. } => count + 1,
+        _ => 1,
+    }
+}
+
+impl<'t, 'i> TapeValue<'t, 'i> {
+    /// The root value of a tape.
+    pub fn root(nodes: &'t [Node<'i>]) -> Self {
+        let len = nodes.first().map_or(0, size);
+        TapeValue {
+            nodes: &nodes[..len],
+        }
+    }
+
+    fn head(&self) -> &'t Node<'i> {
+        &self.nodes[0]
+    }
+
+    /// Its type.
+    pub fn kind(&self) -> Kind {
+        match self.head() {
+            Node::String(_) => Kind::String,
+            Node::Object { .. } => Kind::Object,
+            Node::Array { .. } => Kind::Array,
+            Node::Static(StaticNode::Null) => Kind::Null,
+            Node::Static(StaticNode::Bool(_)) => Kind::Bool,
+            Node::Static(_) => Kind::Number,
+        }
+    }
+
+    /// The string, if it is one.
+    pub fn as_str(&self) -> Option<&'i str> {
+        match self.head() {
+            Node::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number as f64, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self.head() {
+            Node::Static(StaticNode::I64(n)) => Some(*n as f64),
+            Node::Static(StaticNode::U64(n)) => Some(*n as f64),
+            Node::Static(StaticNode::F64(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// Elements of an array (nothing for other values).
+    pub fn elements(&self) -> impl Iterator<Item = TapeValue<'t, 'i>> {
+        let (len, mut at) = match self.head() {
+            Node::Array { len, .. } => (*len, 1),
+            _ => (0, 1),
+        };
+        let nodes = self.nodes;
+        (0..len).map(move |_| {
+            let n = size(&nodes[at]);
+            let value = TapeValue {
+                nodes: &nodes[at..at + n],
+            };
+            at += n;
+            value
+        })
+    }
+
+    /// Members of an object, in order, duplicates included (nothing for other values).
+    pub fn members(&self) -> impl Iterator<Item = (&'i str, TapeValue<'t, 'i>)> {
+        let len = match self.head() {
+            Node::Object { len, .. } => *len,
+            _ => 0,
+        };
+        let nodes = self.nodes;
+        let mut at = 1;
+        (0..len).map(move |_| {
+            let key = match nodes[at] {
+                Node::String(key) => key,
+                _ => "",
+            };
+            let n = size(&nodes[at + 1]);
+            let value = TapeValue {
+                nodes: &nodes[at + 1..at + 1 + n],
+            };
+            at += 1 + n;
+            (key, value)
+        })
+    }
+
+    /// Elements of an array or keys of an object.
+    pub fn len(&self) -> usize {
+        match self.head() {
+            Node::Array { len, .. } | Node::Object { len, .. } => *len,
+            _ => 0,
+        }
+    }
+
+    /// No elements or members (or a scalar).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The member with `key` (the last one, as with duplicate keys a parser keeps).
+    pub fn get(&self, key: &str) -> Option<TapeValue<'t, 'i>> {
+        self.members()
+            .filter(|(k, _)| *k == key)
+            .last()
+            .map(|m| m.1)
+    }
+
+    /// Calls `found` with every value `steps` lead to (`[]` fans out).
+    pub fn select(&self, steps: &[Step], found: &mut dyn FnMut(TapeValue<'t, 'i>)) {
+        let Some((step, rest)) = steps.split_first() else {
+            found(*self);
+            return;
+        };
+        match step {
+            Step::Key(key) => {
+                if let Some(value) = self.get(key) {
+                    value.select(rest, found);
+                }
+            }
+            Step::Index(index) => {
+                if let Some(value) = self.elements().nth(*index) {
+                    value.select(rest, found);
+                }
+            }
+            Step::Each => self.elements().for_each(|value| value.select(rest, found)),
+        }
+    }
+
+    /// The first value `steps` lead to.
+    pub fn first(&self, steps: &[Step]) -> Option<TapeValue<'t, 'i>> {
+        let mut first = None;
+        self.select(steps, &mut |value| {
+            if first.is_none() {
+                first = Some(value);
+            }
+        });
+        first
+    }
+
+    /// As a `serde_json::Value`, strings longer than `max_string_chars` cut with the
+    /// core's marker. Callers check [`depth`] first: this recurses.
+    pub fn to_json(&self, convert: &mut Convert) -> Value {
+        match self.head() {
+            Node::String(s) => {
+                let cut = cut_str(s, convert.max_string_chars);
+                if cut.len() != s.len() {
+                    convert.cut_strings += 1;
+                }
+                Value::String(cut.into_owned())
+            }
+            Node::Static(node) => static_json(node),
+            Node::Array { .. } => {
+                Value::Array(self.elements().map(|v| v.to_json(convert)).collect())
+            }
+            Node::Object { .. } => {
+                let mut map = Map::with_capacity(self.len());
+                for (key, value) in self.members() {
+                    if map
+                        .insert(key.to_string(), value.to_json(convert))
+                        .is_some()
+                    {
+                        convert.duplicate_keys += 1;
+                    }
+                }
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// The scalar as text for matching and grouping: strings as they are, everything
+    /// else as compact JSON (containers cut to `max_chars`).
+    pub fn text(&self, max_chars: usize) -> String {
+        match self.as_str() {
+            Some(s) => s.to_string(),
+            None => {
+                let mut convert = Convert::new(max_chars);
+                let json = self.to_json(&mut convert).to_string();
+                cut_str(&json, max_chars).into_owned()
+            }
+        }
+    }
+}
+
+fn static_json(node: &StaticNode) -> Value {
+    match *node {
+        StaticNode::Null => Value::Null,
+        StaticNode::Bool(b) => Value::Bool(b),
+        StaticNode::I64(n) => Value::Number(n.into()),
+        StaticNode::U64(n) => Value::Number(n.into()),
+        StaticNode::F64(n) => Number::from_f64(n).map_or(Value::Null, Value::Number),
+    }
+}
+
+/// What converting values to `serde_json::Value` altered.
+#[derive(Debug, Clone, Default)]
+pub struct Convert {
+    /// Strings longer than this many characters are cut.
+    pub max_string_chars: usize,
+    /// Strings cut.
+    pub cut_strings: u64,
+    /// Members dropped because a later one had the same key.
+    pub duplicate_keys: u64,
+}
+
+impl Convert {
+    /// Counting from zero, cutting strings at `max_string_chars`.
+    pub fn new(max_string_chars: usize) -> Self {
+        Convert {
+            max_string_chars,
+            ..Convert::default()
+        }
+    }
+}
+
+/// How deeply the tape's containers nest (0 for a scalar), without recursion.
+pub fn depth(nodes: &[Node<'_>]) -> usize {
+    // Where each open container ends (its last node's index + 1).
+    let mut open: Vec<usize> = Vec::new();
+    let mut deepest = 0;
+    for (at, node) in nodes.iter().enumerate() {
+        while open.last().is_some_and(|&end| end <= at) {
+            open.pop();
+        }
+        if let Node::Object { count, .. } | Node::Array { count, .. } = node {
+            open.push(at + 1 + count);
+            deepest = deepest.max(open.len());
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::path::Path;
+
+    fn with_tape<T>(json: &str, f: impl FnOnce(TapeValue<'_, '_>) -> T) -> T {
+        let mut bytes = json.as_bytes().to_vec();
+        let tape = simd_json::to_tape(&mut bytes).unwrap();
+        f(TapeValue::root(&tape.0))
+    }
+
+    #[test]
+    fn walks_objects_arrays_and_paths() {
+        let json = r#"{"a":{"b":[1,{"c":"x"},[2,3]]},"d":null,"e":"long string here"}"#;
+        with_tape(json, |root| {
+            assert_eq!(root.kind(), Kind::Object);
+            assert_eq!(root.len(), 3);
+            let b = root.first(&Path::parse("a.b").unwrap().steps).unwrap();
+            assert_eq!(b.len(), 3);
+            assert_eq!(
+                root.first(&Path::parse("a.b[1].c").unwrap().steps)
+                    .unwrap()
+                    .as_str(),
+                Some("x")
+            );
+            let mut all = Vec::new();
+            root.select(&Path::parse("a.b[2][]").unwrap().steps, &mut |v| {
+                all.push(v.as_f64().unwrap())
+            });
+            assert_eq!(all, [2.0, 3.0]);
+            assert_eq!(root.get("d").unwrap().kind(), Kind::Null);
+            let mut convert = Convert::new(4);
+            let value = root.to_json(&mut convert);
+            assert_eq!(value["e"], "long…[cut 12 chars]");
+            assert_eq!(value["a"]["b"][2][1], 3);
+            assert_eq!(convert.cut_strings, 1);
+            assert_eq!(depth(&[]), 0);
+        });
+        with_tape("[[[]],[{}]]", |root| {
+            assert_eq!(root.elements().count(), 2);
+        });
+        let mut deep = "[".repeat(5000);
+        deep.push_str(&"]".repeat(5000));
+        let mut bytes = deep.into_bytes();
+        let tape = simd_json::to_tape(&mut bytes).unwrap();
+        assert_eq!(depth(&tape.0), 5000);
+    }
+
+    #[test]
+    fn keeps_the_last_of_duplicate_keys_and_counts_them() {
+        with_tape(r#"{"a":1,"a":2}"#, |root| {
+            let mut convert = Convert::new(100);
+            assert_eq!(root.to_json(&mut convert), serde_json::json!({"a": 2}));
+            assert_eq!(convert.duplicate_keys, 1);
+            assert_eq!(root.get("a").unwrap().as_f64(), Some(2.0));
+        });
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    #[test]
+    fn depth_of_objects() {
+        for (json, want) in [
+            (r#"{"a":{"b":1},"c":2}"#, 2),
+            (r#"{"items":[{"a":1,"m":{"t":["x"]}},{"a":2}]}"#, 5),
+            ("[]", 1),
+            ("1", 0),
+        ] {
+            let mut bytes = json.as_bytes().to_vec();
+            let tape = simd_json::to_tape(&mut bytes).unwrap();
+            assert_eq!(super::depth(&tape.0), want, "{json}");
+        }
+    }
+}
