@@ -2,9 +2,10 @@
 //! cursor) and for `run` (which picks one from the command).
 
 use crate::cmd::stats::MetricsSummary;
-use briefly_core::{Pipeline, Push, Reducer, RunConfig};
+use briefly_core::{Artifacts, Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
+use briefly_table::{Table, TableOptions};
 use briefly_text::{Text, TextOptions};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -47,6 +48,23 @@ pub const REDUCERS: &[ReducerSpec] = &[
                 Diff::new(options_of::<DiffOptions>(options)?)?,
                 config,
             ))
+        },
+    },
+    ReducerSpec {
+        name: "table",
+        build: |options, config| {
+            let options = options_of::<TableOptions>(options)?;
+            // A file (the user's, or a stream's artifact on a page) is read by the
+            // reducer itself, Parquet by row group; fresh standard input is pushed.
+            let table = match &config.artifacts {
+                Artifacts::Existing { path, .. } => Table::file(options, path),
+                _ => Table::stream(options),
+            };
+            let table = table.map_err(|e| match &config.artifacts {
+                Artifacts::Existing { path, .. } => format!("{}: {e}", path.display()),
+                _ => e.to_string(),
+            })?;
+            Ok(pipe(table, config))
         },
     },
     ReducerSpec {

@@ -6,6 +6,7 @@ pub mod context;
 pub mod run;
 pub mod spill;
 pub mod stats;
+pub mod table;
 pub mod text;
 pub mod turn;
 

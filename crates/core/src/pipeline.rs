@@ -88,6 +88,12 @@ pub trait Push {
     /// End of input. `exit_code`, `warnings` and `stderr` come from the caller (`run`)
     /// and are fitted into the budget with the rest.
     fn finish(self: Box<Self>, end: End) -> Envelope;
+
+    /// Whether the reduction wants its input pushed; false when the reducer reads it
+    /// itself ([`Framing::Own`]), so a caller need not read the file at all.
+    fn reads_input(&self) -> bool {
+        true
+    }
 }
 
 /// What the caller adds at the end of a reduction.
@@ -134,6 +140,8 @@ pub struct Pipeline<R: Reducer> {
     framer: LineFramer,
     /// The reducer takes raw chunks ([`Framing::Raw`]); the framer then only counts.
     raw: bool,
+    /// The reducer reads its input itself ([`Framing::Own`]): pushed bytes are ignored.
+    own: bool,
     selection: Selection,
     tee: Option<ArtifactWriter>,
     tee_error: Option<String>,
@@ -154,11 +162,13 @@ impl<R: Reducer> Pipeline<R> {
             _ => (None, None),
         };
         let items_chars = items_budget(&config);
-        let raw = reducer.framing() == Framing::Raw;
+        let own = reducer.framing() == Framing::Own;
+        let raw = own || reducer.framing() == Framing::Raw;
         // With raw framing the framer only counts bytes and lines: it keeps one byte.
         let max_line = if raw { 1 } else { config.max_line_bytes };
         Pipeline {
             raw,
+            own,
             reducer,
             framer: LineFramer::new_with_max_length(max_line),
             selection: Selection::new(config.after, items_chars),
@@ -173,6 +183,9 @@ impl<R: Reducer> Pipeline<R> {
 
     /// Raw input, in chunks of any size.
     pub fn push(&mut self, bytes: &[u8]) {
+        if self.own {
+            return;
+        }
         if let Some(tee) = &mut self.tee {
             if let Err(e) = tee.write(bytes) {
                 // Stop writing at the first failure: no retry loop, the envelope says so.
@@ -230,11 +243,11 @@ impl<R: Reducer> Pipeline<R> {
         base.stats = stats;
         base.preview = outcome.preview;
         base.exit_code = end.exit_code;
-        base.raw = Raw {
+        base.raw = self.reducer.raw().unwrap_or(Raw {
             bytes: self.framer.bytes(),
             lines: self.framer.lines(),
             chars: self.chars,
-        };
+        });
         base.item_offset = self.selection.before;
         base.stderr = end.stderr;
         base.warnings = warnings;
@@ -352,6 +365,10 @@ impl<R: Reducer> Push for Pipeline<R> {
 
     fn finish(self: Box<Self>, end: End) -> Envelope {
         Pipeline::finish(*self, end)
+    }
+
+    fn reads_input(&self) -> bool {
+        !self.own
     }
 }
 
