@@ -87,6 +87,10 @@ impl CsvParser {
         let mut out = [0u8; 16 * 1024];
         let mut ends = [0usize; 256];
         loop {
+            // csv-core reads an empty input as the end of the data: only say so at the end.
+            if input.is_empty() && !end {
+                return;
+            }
             let (result, read, written, ended) =
                 self.reader.read_record(input, &mut out, &mut ends);
             input = &input[read..];

@@ -418,3 +418,6 @@ impl Reducer for Table {
 
 
 pub mod fixtures;
+
+#[cfg(test)]
+mod tests;

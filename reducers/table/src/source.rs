@@ -580,7 +580,12 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
     let rows_at = |ranges: &[Range<u64>]| -> Vec<u64> {
         ranges.iter().flat_map(|r| r.clone()).collect::<Vec<u64>>()
     };
-    match table.options.pick() {
+    let pick = table.options.pick();
+    // Held by the table while reading, so that an error keeps what was read.
+    scan.rows = total;
+    scan.matched = total;
+    let scan = table.scan.insert(scan);
+    match pick {
         Pick::Head(n) => {
             // Earlier pages' rows are counted, not read: find where this page starts.
             let n = n.min(total);
@@ -610,17 +615,14 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
         }
         Pick::Tail(k) => {
             let range = total - k.min(total)..total;
-            emit_rows(&mut scan, reader(std::slice::from_ref(&range))?, &rows_at(&[range]), out)?;
+            emit_rows(scan, reader(std::slice::from_ref(&range))?, &rows_at(&[range]), out)?;
         }
         Pick::Sample(k, seed) => {
             let rows = sample_rows(total, k, seed);
             let ranges: Vec<Range<u64>> = rows.iter().map(|&r| r..r + 1).collect();
-            emit_rows(&mut scan, reader(&ranges)?, &rows, out)?;
+            emit_rows(scan, reader(&ranges)?, &rows, out)?;
         }
     }
-    scan.rows = total;
-    scan.matched = total;
-    table.scan = Some(scan);
     Ok(())
 }
 

@@ -395,7 +395,7 @@ mod tests {
         }
         assert_eq!(stats.nulls(), 1);
         assert_eq!(stats.mixed(), Some((1, 3, "x")));
-        assert_eq!(stats.bounds(), (Value::from(1.0), Value::from(3.0)));
+        assert_eq!(stats.bounds(), (Value::from(1), Value::from(3)));
         assert_eq!(stats.distinct(), 4);
     }
 
