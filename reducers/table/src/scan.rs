@@ -133,7 +133,13 @@ impl Scan {
         self.stats = self
             .stats
             .take()
-            .map(|_| columns.iter().map(|_| ColumnStats::new(self.from_text)).collect());
+            .map(|_| {
+                columns
+                    .iter()
+                    // Decimals are read as text; their statistics parse them as numbers.
+                    .map(|&c| ColumnStats::new(self.from_text || self.types[c].starts_with("Decimal")))
+                    .collect()
+            });
         self.shown = Some(columns);
     }
 

@@ -7,6 +7,7 @@ use crate::scan::{sample_rows, Pick, Rows, ROW};
 use crate::stats::{bounded_text, ColumnSummary};
 use crate::{Cell, Error, InputFormat, Table, TableOptions, TableStats};
 use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
 use arrow_ipc::reader::{FileReader, StreamDecoder};
 use briefly_core::{Emit, Outcome, Raw};
 use parquet::arrow::arrow_reader::statistics::StatisticsConverter;
@@ -471,6 +472,14 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
                     summary.nulls = Some(nulls.values().iter().sum());
                 }
             }
+            // Decimals display as text but order as numbers.
+            let numeric = matches!(
+                field.data_type(),
+                DataType::Decimal32(..)
+                    | DataType::Decimal64(..)
+                    | DataType::Decimal128(..)
+                    | DataType::Decimal256(..)
+            );
             let bound = |array: Result<arrow_array::ArrayRef, _>, lowest: bool| {
                 let array = array.ok()?;
                 let batch = RecordBatch::try_from_iter([("v", array)]).ok()?;
@@ -482,7 +491,7 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
                 for r in 0..cells.rows() {
                     let cell = cells.cell(0, r);
                     let better = best.as_ref().is_none_or(|b| {
-                        let order = compare(&cell, b);
+                        let order = compare(&cell, b, numeric);
                         if lowest {
                             order.is_lt()
                         } else {
@@ -680,10 +689,11 @@ fn select(group_rows: &[u64], ranges: &[Range<u64>]) -> (Vec<usize>, RowSelectio
     (groups, RowSelection::from(selectors))
 }
 
-/// Orders two cells of one column.
-fn compare(a: &Cell<'_>, b: &Cell<'_>) -> std::cmp::Ordering {
+/// Orders two cells of one column: numbers (and the text of a `numeric` column) as
+/// numbers, anything else as text.
+fn compare(a: &Cell<'_>, b: &Cell<'_>, numeric: bool) -> std::cmp::Ordering {
     match (a.number(), b.number()) {
-        (Some(x), Some(y)) if !matches!(a, Cell::Text(_)) => {
+        (Some(x), Some(y)) if numeric || !matches!(a, Cell::Text(_)) => {
             x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal)
         }
         _ => a.text().cmp(&b.text()),
