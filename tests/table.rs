@@ -54,7 +54,13 @@ fn parquet_inline_has_the_shape_schema_and_first_rows_and_pages_seek() {
     let e = briefly.envelope(&["table", path_str(&path)], b"", CAP);
     assert_eq!(e["stats"]["rows"], 1_000_000);
     assert_eq!(e["stats"]["columns"], 5);
-    for (name, ty) in [("id", "Int64"), ("name", "Utf8"), ("score", "Float64"), ("active", "Boolean"), ("city", "Utf8")] {
+    for (name, ty) in [
+        ("id", "Int64"),
+        ("name", "Utf8"),
+        ("score", "Float64"),
+        ("active", "Boolean"),
+        ("city", "Utf8"),
+    ] {
         assert_eq!(column(&e, name)["type"], ty);
     }
     assert_eq!(e["items"][0], json!([0, 0, null, 0.0, true, "Lisbon"]));
@@ -76,7 +82,10 @@ fn parquet_inline_has_the_shape_schema_and_first_rows_and_pages_seek() {
     decoded["k"] = json!({"rank": 0, "seq": 899_999});
     let far = briefly.envelope(&["page", &encode(&decoded)], b"", CAP);
     assert_eq!(far["item_offset"], 900_000);
-    assert_eq!(far["items"][0], json!([900_000, 900_000, "user900000", 0.0, true, "Lisbon"]));
+    assert_eq!(
+        far["items"][0],
+        json!([900_000, 900_000, "user900000", 0.0, true, "Lisbon"])
+    );
 }
 
 fn decode(cursor: &str) -> Value {
@@ -100,13 +109,20 @@ fn encode(cursor: &Value) -> String {
 fn pages_cover_every_row_once_for_every_format() {
     let briefly = Briefly::new();
     let dir = briefly.dir.path();
-    let files: Vec<PathBuf> = ["t.parquet", "t.arrow", "t.arrows", "t.csv"].iter().map(|n| dir.join(n)).collect();
+    let files: Vec<PathBuf> = ["t.parquet", "t.arrow", "t.arrows", "t.csv"]
+        .iter()
+        .map(|n| dir.join(n))
+        .collect();
     fixtures::write_parquet(&files[0], 3_000, 700).unwrap();
     fixtures::write_arrow(&files[1], 3_000).unwrap();
     fixtures::write_arrow_stream(&files[2], 3_000).unwrap();
     fixtures::write_csv(&files[3], 3_000).unwrap();
     for file in &files {
-        let e = briefly.envelope(&["--max-chars", "6000", "table", path_str(file)], b"", 6_000);
+        let e = briefly.envelope(
+            &["--max-chars", "6000", "table", path_str(file)],
+            b"",
+            6_000,
+        );
         assert_eq!(e["stats"]["rows"], 3_000, "{}", file.display());
         let rows = page_all(&briefly, e, 6_000);
         assert_eq!(rows, (0..3_000).collect::<Vec<u64>>(), "{}", file.display());
@@ -126,7 +142,11 @@ fn standard_input_streams_csv_and_arrow_with_the_tee() {
     assert_eq!(e["stats"]["format"], "csv");
     assert_eq!(e["raw"]["bytes"], csv.len());
     let artifact = e["artifact_path"].as_str().unwrap();
-    assert_eq!(std::fs::read(artifact).unwrap(), csv, "the tee kept the input byte for byte");
+    assert_eq!(
+        std::fs::read(artifact).unwrap(),
+        csv,
+        "the tee kept the input byte for byte"
+    );
     let rows = page_all(&briefly, e, 5_000);
     assert_eq!(rows, (0..2_000).collect::<Vec<u64>>());
 
@@ -136,12 +156,21 @@ fn standard_input_streams_csv_and_arrow_with_the_tee() {
     let e = briefly.envelope(&["table", "--rows", "2"], &bytes, CAP);
     assert_eq!(e["stats"]["format"], "arrow-stream");
     assert_eq!(e["stats"]["rows"], 500);
-    assert_eq!(e["items"], json!([[0, 0, null, 0.0, true, "Lisbon"], [1, 1, "user1", 0.25, false, "Oslo"]]));
+    assert_eq!(
+        e["items"],
+        json!([
+            [0, 0, null, 0.0, true, "Lisbon"],
+            [1, 1, "user1", 0.25, false, "Oslo"]
+        ])
+    );
     assert_eq!(e["truncated"], false, "the two rows asked for, whole");
 
     // A small table fits whole: nothing is left out, no artifact.
     let e = briefly.envelope(&["table"], b"a,b\n1,x\n2,y\n", CAP);
-    assert_eq!((e["truncated"].clone(), e["artifact_path"].clone()), (json!(false), Value::Null));
+    assert_eq!(
+        (e["truncated"].clone(), e["artifact_path"].clone()),
+        (json!(false), Value::Null)
+    );
     assert_eq!(e["items"], json!([[0, 1, "x"], [1, 2, "y"]]));
 }
 
@@ -152,20 +181,49 @@ fn every_option_through_the_binary() {
     fixtures::write_parquet(&path, 10_000, 2_500).unwrap();
     let p = path_str(&path);
 
-    let e = briefly.envelope(&["table", p, "--columns", "city,id", "--rows", "2"], b"", CAP);
+    let e = briefly.envelope(
+        &["table", p, "--columns", "city,id", "--rows", "2"],
+        b"",
+        CAP,
+    );
     assert_eq!(e["stats"]["row_fields"], json!(["row", "city", "id"]));
     assert_eq!(e["items"], json!([[0, "Lisbon", 0], [1, "Oslo", 1]]));
 
-    let e = briefly.envelope(&["table", p, "--where", "city = Perth", "--where", "score > 200"], b"", CAP);
-    assert!(e["items"].as_array().unwrap().iter().all(|r| r[5] == "Perth" && r[3].as_f64().unwrap() > 200.0));
+    let e = briefly.envelope(
+        &[
+            "table",
+            p,
+            "--where",
+            "city = Perth",
+            "--where",
+            "score > 200",
+        ],
+        b"",
+        CAP,
+    );
+    assert!(e["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r[5] == "Perth" && r[3].as_f64().unwrap() > 200.0));
     // Perth is every 5th row, score > 200 is rows 801–999 of each thousand: 40 a thousand.
     assert_eq!(e["stats"]["matched_rows"], 400);
     assert_eq!(e["preview"], "matches");
 
     let e = briefly.envelope(&["table", p, "--tail", "--rows", "3"], b"", CAP);
-    assert_eq!(e["items"].as_array().unwrap().iter().map(|r| r[0].as_u64().unwrap()).collect::<Vec<_>>(), vec![9_997, 9_998, 9_999]);
+    assert_eq!(
+        e["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r[0].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        vec![9_997, 9_998, 9_999]
+    );
 
-    let sample = |seed: &str| briefly.envelope(&["table", p, "--sample", "4", "--seed", seed], b"", CAP)["items"].clone();
+    let sample = |seed: &str| {
+        briefly.envelope(&["table", p, "--sample", "4", "--seed", seed], b"", CAP)["items"].clone()
+    };
     assert_eq!(sample("3"), sample("3"));
     assert_ne!(sample("3"), sample("4"));
     assert_eq!(sample("3").as_array().unwrap().len(), 4);
@@ -178,13 +236,21 @@ fn every_option_through_the_binary() {
     assert_eq!(e["stats"]["omitted_columns"].as_array().unwrap().len(), 3);
 
     let csv = b"k;v\n1;\"a long value here\"\n";
-    let e = briefly.envelope(&["table", "--delimiter", ";", "--max-value-chars", "6"], csv, CAP);
+    let e = briefly.envelope(
+        &["table", "--delimiter", ";", "--max-value-chars", "6"],
+        csv,
+        CAP,
+    );
     assert_eq!(e["items"][0], json!([0, 1, "a long…[cut 11 chars]"]));
     let e = briefly.envelope(&["table", "--no-header"], b"1,2\n", CAP);
     assert_eq!(e["stats"]["row_fields"], json!(["row", "c1", "c2"]));
     let tsv = briefly.dir.path().join("data.txt");
     std::fs::write(&tsv, "a\tb\n1\t2\n").unwrap();
-    let e = briefly.envelope(&["table", path_str(&tsv), "--input-format", "tsv"], b"", CAP);
+    let e = briefly.envelope(
+        &["table", path_str(&tsv), "--input-format", "tsv"],
+        b"",
+        CAP,
+    );
     assert_eq!(e["items"][0], json!([0, 1, 2]));
 
     let out = briefly.run(&["--format", "text", "table", p, "--rows", "1"], b"");
@@ -203,7 +269,14 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     std::fs::write(&cut, &bytes[..bytes.len() - 20]).unwrap();
     let e = briefly.envelope(&["table", path_str(&cut)], b"", CAP);
     assert_eq!(e["ok"], false);
-    assert!(e["summary"].as_str().unwrap().contains("not a readable Parquet file"), "{}", e["summary"]);
+    assert!(
+        e["summary"]
+            .as_str()
+            .unwrap()
+            .contains("not a readable Parquet file"),
+        "{}",
+        e["summary"]
+    );
 
     let binary = dir.join("blob.bin");
     std::fs::write(&binary, [0x7f, b'E', b'L', b'F', 0, 0, 1]).unwrap();
@@ -219,18 +292,34 @@ fn bad_input_is_a_clear_error_never_a_panic() {
 
     let out = briefly.run(&["table", path_str(&good), "--columns", "nope"], b"");
     let e: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(e["summary"].as_str().unwrap().contains("no column \"nope\""), "{}", e["summary"]);
+    assert!(
+        e["summary"]
+            .as_str()
+            .unwrap()
+            .contains("no column \"nope\""),
+        "{}",
+        e["summary"]
+    );
 
     let e = briefly.envelope(&["table"], &bytes, CAP);
-    assert!(e["summary"].as_str().unwrap().contains("needs random access"));
+    assert!(e["summary"]
+        .as_str()
+        .unwrap()
+        .contains("needs random access"));
 
     let ragged = b"a,b,c\n1,\"multi\nline\",3\n4,5\n6,7,8,9\nx,y,z\n";
     let e = briefly.envelope(&["table"], ragged, CAP);
     assert_eq!(e["stats"]["rows"], 4);
     assert_eq!(e["items"][0], json!([0, 1, "multi\nline", 3]));
     let warnings = e["warnings"].to_string();
-    assert!(warnings.contains("2 records do not have as many fields"), "{warnings}");
-    assert!(warnings.contains("column \\\"a\\\" holds numbers and 1 non-numeric"), "{warnings}");
+    assert!(
+        warnings.contains("2 records do not have as many fields"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("column \\\"a\\\" holds numbers and 1 non-numeric"),
+        "{warnings}"
+    );
 }
 
 #[test]
@@ -244,7 +333,10 @@ fn a_page_of_a_file_that_changed_is_refused() {
     let out = briefly.run(&["page", &cursor], b"");
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("changed since this cursor was made"), "{stderr}");
+    assert!(
+        stderr.contains("changed since this cursor was made"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -264,14 +356,31 @@ t = pa.table({
 })
 pq.write_table(t, sys.argv[1], compression="zstd", row_group_size=1000)
 "#;
-    let status = Command::new(&python).args(["-c", script, path_str(&path)]).status().unwrap();
+    let status = Command::new(&python)
+        .args(["-c", script, path_str(&path)])
+        .status()
+        .unwrap();
     assert!(status.success());
     let e = briefly.envelope(&["table", path_str(&path), "--rows", "2"], b"", CAP);
     assert_eq!(e["stats"]["rows"], 5_000);
     assert_eq!(e["stats"]["row_groups"], 5);
-    assert_eq!(e["items"][1], json!([1, "2024-01-01T00:01:00", "0.01", "[a]", "warn"]));
+    assert_eq!(
+        e["items"][1],
+        json!([1, "2024-01-01T00:01:00", "0.01", "[a]", "warn"])
+    );
     assert_eq!(column(&e, "ts")["min"], "2024-01-01T00:00:00");
     assert_eq!(column(&e, "amount")["max"], "49.99");
-    let e = briefly.envelope(&["table", path_str(&path), "--where", "level = error", "--rows", "1"], b"", CAP);
+    let e = briefly.envelope(
+        &[
+            "table",
+            path_str(&path),
+            "--where",
+            "level = error",
+            "--rows",
+            "1",
+        ],
+        b"",
+        CAP,
+    );
     assert_eq!(e["stats"]["matched_rows"], 1_250);
 }

@@ -27,8 +27,8 @@ pub fn run(session: &Session, file: Option<&Path>, mut options: TableOptions) ->
         return reduce_file(session, "table", serde_json::to_value(options)?, None);
     };
     open_file(path)?;
-    let path = std::fs::canonicalize(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let path =
+        std::fs::canonicalize(path).with_context(|| format!("cannot read {}", path.display()))?;
     options.fingerprint = Some(Fingerprint::of(&path)?);
     let options = serde_json::to_value(options)?;
     let config = session.config(

@@ -722,6 +722,71 @@ mod tests {
         assert_eq!(pipeline.finish(End::default()).items, vec![json!("abcde")]);
     }
 
+    /// Reads its "file" itself: one item per byte of `data`, pushed bytes ignored.
+    struct OwnInput {
+        data: Vec<u8>,
+    }
+
+    impl Reducer for OwnInput {
+        type Item = Value;
+        type Stats = Value;
+        fn record(&mut self, _: &Record<'_>, _: &mut dyn Emit<Value>) -> Flow {
+            unreachable!("own framing never frames lines")
+        }
+        fn framing(&self) -> crate::Framing {
+            crate::Framing::Own
+        }
+        fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
+            for &b in &self.data {
+                if out.wants(0) {
+                    out.emit(0, json!(b));
+                } else {
+                    out.skip(0);
+                }
+            }
+            Outcome {
+                complete: true,
+                ..Outcome::new("own", Value::Null)
+            }
+        }
+        fn raw(&self) -> Option<Raw> {
+            Some(Raw {
+                bytes: self.data.len() as u64,
+                lines: 0,
+                chars: self.data.len() as u64,
+            })
+        }
+    }
+
+    #[test]
+    fn own_framing_reads_nothing_pushed_and_pages_an_existing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("input");
+        let data: Vec<u8> = (0..=255).collect();
+        std::fs::write(&file, &data).unwrap();
+        let mut config = RunConfig {
+            budget: Budget::default().with_max_chars(1_000).unwrap(),
+            artifacts: Artifacts::Existing {
+                path: file.clone(),
+                sha256: String::new(),
+            },
+            ..RunConfig::new("own")
+        };
+        let mut pipeline = Pipeline::new(OwnInput { data: data.clone() }, config.clone());
+        assert!(!Push::reads_input(&pipeline));
+        pipeline.push(b"ignored");
+        let first = pipeline.finish(End::default());
+        check(&first, 1_000);
+        assert_eq!(first.raw.bytes, 256, "the reducer's own count");
+        assert_eq!(first.artifact_path.as_deref(), file.to_str());
+        let cursor = Cursor::decode(first.next_cursor.as_ref().unwrap()).unwrap();
+        config.after = cursor.after;
+        let second = reduce(OwnInput { data }, std::io::empty(), &config).unwrap();
+        check(&second, 1_000);
+        assert_eq!(second.item_offset, first.returned_items);
+        assert_eq!(second.items[0], json!(first.returned_items));
+    }
+
     #[test]
     fn nothing_left_out_means_no_artifact() {
         let dir = tempfile::tempdir().unwrap();

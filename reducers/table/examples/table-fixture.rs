@@ -7,7 +7,9 @@ use std::path::Path;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [format, path, rows, rest @ ..] = args.as_slice() else {
-        return Err("usage: table-fixture parquet|arrow|arrow-stream|csv PATH ROWS [GROUP_ROWS]".into());
+        return Err(
+            "usage: table-fixture parquet|arrow|arrow-stream|csv PATH ROWS [GROUP_ROWS]".into(),
+        );
     };
     let rows: u64 = rows.parse()?;
     let path = Path::new(path);

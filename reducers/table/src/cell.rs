@@ -101,7 +101,8 @@ fn canonical_number(text: &str) -> Option<Value> {
     }
     let f = parse_number(text)?;
     let value = float(f);
-    (value.to_string() == text).then_some(value)
+    let shown = value.to_string();
+    (shown.as_str() == text).then_some(value)
 }
 
 /// The columns of one record batch, ready to read cell by cell.

@@ -46,7 +46,6 @@ impl Records {
         let (_, from, to) = self.records[i];
         to - from
     }
-
 }
 
 /// A push parser: bytes in, batches of records out.
@@ -115,8 +114,7 @@ impl CsvParser {
                 ReadRecordResult::OutputFull | ReadRecordResult::OutputEndsFull => {}
                 ReadRecordResult::Record => {
                     self.end_record();
-                    if self.batch.len() >= BATCH_RECORDS || self.batch.data.len() >= BATCH_BYTES
-                    {
+                    if self.batch.len() >= BATCH_RECORDS || self.batch.data.len() >= BATCH_BYTES {
                         on_batch(std::mem::take(&mut self.batch));
                         self.record_start = 0;
                     }
@@ -168,7 +166,10 @@ pub fn sniff_delimiter(line: &[u8]) -> Option<u8> {
             }
         }
     }
-    let (i, &n) = counts.iter().enumerate().max_by_key(|(i, n)| (**n, 3 - i))?;
+    let (i, &n) = counts
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, n)| (**n, 3 - i))?;
     (n > 0).then_some(candidates[i])
 }
 

@@ -140,9 +140,15 @@ mod tests {
     #[test]
     fn parses_operators_and_quotes() {
         let c = Condition::parse("price >= 10").unwrap();
-        assert_eq!((c.column.as_str(), c.op, c.value.as_deref()), ("price", Op::Ge, Some("10")));
+        assert_eq!(
+            (c.column.as_str(), c.op, c.value.as_deref()),
+            ("price", Op::Ge, Some("10"))
+        );
         let c = Condition::parse("\"full name\"~'a b'").unwrap();
-        assert_eq!((c.column.as_str(), c.op, c.value.as_deref()), ("full name", Op::Contains, Some("a b")));
+        assert_eq!(
+            (c.column.as_str(), c.op, c.value.as_deref()),
+            ("full name", Op::Contains, Some("a b"))
+        );
         assert_eq!(Condition::parse("x = null").unwrap().value, None);
         assert!(Condition::parse("no operator").is_err());
         assert!(Condition::parse("= 3").is_err());
@@ -161,6 +167,8 @@ mod tests {
         assert!(null.test(&Cell::Null) && !null.test(&text("")));
         let ne = Condition::parse("s != x").unwrap();
         assert!(ne.test(&Cell::Null) && !ne.test(&text("x")));
-        assert!(Condition::parse("b = TRUE").unwrap().test(&Cell::Bool(true)));
+        assert!(Condition::parse("b = TRUE")
+            .unwrap()
+            .test(&Cell::Bool(true)));
     }
 }

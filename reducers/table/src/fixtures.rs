@@ -53,7 +53,9 @@ pub fn batch(from: u64, to: u64) -> RecordBatch {
         Arc::new(Int64Array::from(ids)),
         Arc::new(StringArray::from(names)),
         Arc::new(Float64Array::from_iter_values((from..to).map(score))),
-        Arc::new(BooleanArray::from_iter((from..to).map(|i| Some(i % 3 == 0)))),
+        Arc::new(BooleanArray::from_iter(
+            (from..to).map(|i| Some(i % 3 == 0)),
+        )),
         Arc::new(StringArray::from_iter_values(
             (from..to).map(|i| CITIES[(i % 5) as usize]),
         )),

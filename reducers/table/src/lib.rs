@@ -284,7 +284,9 @@ impl Table {
             .map(|f| Condition::parse(f))
             .collect::<Result<Vec<_>, _>>()?;
         if options.sample.is_some() && options.tail {
-            return Err(Error::Options("--sample and --tail do not go together".into()));
+            return Err(Error::Options(
+                "--sample and --tail do not go together".into(),
+            ));
         }
         if options.sample.is_some() && options.rows.is_some() {
             return Err(Error::Options(
@@ -329,10 +331,13 @@ impl Table {
         with_stats: bool,
     ) -> Result<Scan, Error> {
         let find = |name: &str| {
-            names.iter().position(|n| n == name).ok_or_else(|| Error::NoColumn {
-                name: name.to_string(),
-                have: briefly_core::cut_str(&names.join(", "), 300).into_owned(),
-            })
+            names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| Error::NoColumn {
+                    name: name.to_string(),
+                    have: briefly_core::cut_str(&names.join(", "), 300).into_owned(),
+                })
         };
         let candidates = if self.options.columns.is_empty() {
             (0..names.len()).collect()
@@ -415,7 +420,6 @@ impl Reducer for Table {
         self.raw
     }
 }
-
 
 pub mod fixtures;
 

@@ -130,16 +130,13 @@ impl Scan {
 
     /// Shows `columns` (from metadata, say) instead of choosing at the first batch.
     pub fn show(&mut self, columns: Vec<usize>) {
-        self.stats = self
-            .stats
-            .take()
-            .map(|_| {
-                columns
-                    .iter()
-                    // Decimals are read as text; their statistics parse them as numbers.
-                    .map(|&c| ColumnStats::new(self.from_text || self.types[c].starts_with("Decimal")))
-                    .collect()
-            });
+        self.stats = self.stats.take().map(|_| {
+            columns
+                .iter()
+                // Decimals are read as text; their statistics parse them as numbers.
+                .map(|&c| ColumnStats::new(self.from_text || self.types[c].starts_with("Decimal")))
+                .collect()
+        });
         self.shown = Some(columns);
     }
 
@@ -228,7 +225,11 @@ impl Scan {
                 }
                 Pick::Sample(n, _) => {
                     // Reservoir sampling (algorithm R): every row equally likely.
-                    let slot = if m < n { Some(m) } else { Some(self.rng.below(m + 1)) };
+                    let slot = if m < n {
+                        Some(m)
+                    } else {
+                        Some(self.rng.below(m + 1))
+                    };
                     if let Some(slot) = slot.filter(|&s| s < n) {
                         let item = self.render(rows, r, row, &shown);
                         if (slot as usize) < self.held.len() {

@@ -7,8 +7,8 @@ use crate::scan::{sample_rows, Pick, Rows, ROW};
 use crate::stats::{bounded_text, ColumnSummary};
 use crate::{Cell, Error, InputFormat, Table, TableOptions, TableStats};
 use arrow_array::{Array, RecordBatch};
-use arrow_schema::DataType;
 use arrow_ipc::reader::{FileReader, StreamDecoder};
+use arrow_schema::DataType;
 use briefly_core::{Emit, Outcome, Raw};
 use parquet::arrow::arrow_reader::statistics::StatisticsConverter;
 use parquet::arrow::arrow_reader::{
@@ -522,9 +522,7 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
     if table.options.columns.is_empty() {
         ranked.sort_by_key(|(_, _, score)| std::cmp::Reverse(*score));
     } else {
-        ranked.sort_by_key(|(c, _, _)| {
-            table.options.columns.iter().position(|n| *n == names[*c])
-        });
+        ranked.sort_by_key(|(c, _, _)| table.options.columns.iter().position(|n| *n == names[*c]));
     }
     ranked.truncate(table.options.max_columns);
     let shown: Vec<usize> = ranked.iter().map(|(c, _, _)| *c).collect();
@@ -551,12 +549,19 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             .iter()
             .map(|&c| schema.field(c).data_type().to_string())
             .collect(),
-        needed.iter().map(|&c| schema.field(c).is_nullable()).collect(),
+        needed
+            .iter()
+            .map(|&c| schema.field(c).is_nullable())
+            .collect(),
         false,
         table.options.scan,
     )?;
     scan.show(shown.iter().map(|&c| remap(c)).collect());
-    let omitted: Vec<usize> = candidates.iter().copied().filter(|c| !shown.contains(c)).collect();
+    let omitted: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|c| !shown.contains(c))
+        .collect();
     table.omitted_parquet = omitted
         .iter()
         .map(|&c| format!("{}: {}", names[c], schema.field(c).data_type()))
@@ -581,7 +586,7 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
     if filtering || table.options.scan {
         // Every row is read: the filter (or the statistics) need them all.
         table.scan = Some(scan);
-        for batch in reader(&[0..total])? {
+        for batch in reader(std::slice::from_ref(&(0..total)))? {
             arrow_batch(table, &batch?, table.options.scan, out)?;
         }
         return Ok(());
@@ -606,7 +611,7 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             let mut next = start;
             if start < n {
                 scan.first_row = start;
-                'read: for batch in reader(&[start..n])? {
+                'read: for batch in reader(std::slice::from_ref(&(start..n)))? {
                     let batch = batch?;
                     let cells = ArrowRows(BatchCells::new(&batch));
                     for r in 0..batch.num_rows() {
@@ -624,7 +629,12 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
         }
         Pick::Tail(k) => {
             let range = total - k.min(total)..total;
-            emit_rows(scan, reader(std::slice::from_ref(&range))?, &rows_at(&[range]), out)?;
+            emit_rows(
+                scan,
+                reader(std::slice::from_ref(&range))?,
+                &rows_at(&[range]),
+                out,
+            )?;
         }
         Pick::Sample(k, seed) => {
             let rows = sample_rows(total, k, seed);
@@ -752,7 +762,10 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     } else {
         table.omitted_parquet.clone()
     };
-    let column_stats = table.metadata_stats.clone().unwrap_or_else(|| scan.summaries());
+    let column_stats = table
+        .metadata_stats
+        .clone()
+        .unwrap_or_else(|| scan.summaries());
     let mut row_fields = vec!["row".to_string()];
     row_fields.extend(shown.iter().map(|&c| scan.names[c].clone()));
     let filtered = !table.conditions.is_empty();
@@ -776,7 +789,11 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
         summary.push_str(&format!(" in {groups} row groups"));
     }
     if filtered {
-        summary.push_str(&format!("; {} rows match {}", scan.matched, table.options.filters.join(" and ")));
+        summary.push_str(&format!(
+            "; {} rows match {}",
+            scan.matched,
+            table.options.filters.join(" and ")
+        ));
     }
     if !omitted.is_empty() {
         summary.push_str(&format!(
@@ -791,7 +808,10 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     outcome.complete = complete && table.error.is_none();
     if let Some(error) = &table.error {
         outcome.ok = false;
-        warnings.insert(0, format!("stopped: {error}; what was read before is shown"));
+        warnings.insert(
+            0,
+            format!("stopped: {error}; what was read before is shown"),
+        );
     }
     outcome.warnings = warnings;
     outcome

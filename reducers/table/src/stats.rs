@@ -200,7 +200,8 @@ impl ColumnStats {
             Cell::Text(text) if self.from_text => {
                 if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
                     self.bools += 1;
-                    self.hll.add(hash(1, &[text.eq_ignore_ascii_case("true") as u8]));
+                    self.hll
+                        .add(hash(1, &[text.eq_ignore_ascii_case("true") as u8]));
                 } else if let Ok(i) = text.parse::<i64>() {
                     self.int(i);
                 } else if let Some(f) = parse_number(text) {
@@ -302,8 +303,7 @@ impl ColumnStats {
 
     /// The smallest and largest value, as JSON (numbers for a numeric column).
     pub fn bounds(&self) -> (Value, Value) {
-        let text_bound =
-            |t: &Option<String>| t.as_deref().map_or(Value::Null, |t| bounded_text(t));
+        let text_bound = |t: &Option<String>| t.as_deref().map_or(Value::Null, bounded_text);
         if self.texts > 0 && self.mixed().is_none() {
             return (text_bound(&self.text_min), text_bound(&self.text_max));
         }
@@ -329,7 +329,6 @@ impl ColumnStats {
             .map(|(k, n)| (briefly_core::cut_str(&k, BOUND_CHARS).into_owned(), n))
             .collect()
     }
-
 }
 
 /// A min/max string, cut with the marker when long.

@@ -29,7 +29,11 @@ fn stream(input: &[u8], options: TableOptions) -> Envelope {
 }
 
 fn rows_of(envelope: &Envelope) -> Vec<u64> {
-    envelope.items.iter().map(|i| i[0].as_u64().unwrap()).collect()
+    envelope
+        .items
+        .iter()
+        .map(|i| i[0].as_u64().unwrap())
+        .collect()
 }
 
 fn column<'a>(envelope: &'a Envelope, name: &str) -> &'a Value {
@@ -61,7 +65,10 @@ fn parquet_shape_and_statistics_come_from_the_footer() {
     assert_eq!(e.stats["stats_from"], "metadata");
     assert_eq!(e.summary, "parquet: 10000 rows × 5 columns in 4 row groups");
     let id = column(&e, "id");
-    assert_eq!((id["type"].clone(), id["min"].clone(), id["max"].clone()), (json!("Int64"), json!(0), json!(9_999)));
+    assert_eq!(
+        (id["type"].clone(), id["min"].clone(), id["max"].clone()),
+        (json!("Int64"), json!(0), json!(9_999))
+    );
     assert_eq!(column(&e, "name")["nulls"], 1_429); // every 7th of 10,000
     assert_eq!(column(&e, "city")["min"], "Hanoi");
     assert_eq!(e.items[0], json!([0, 0, null, 0.0, true, "Lisbon"]));
@@ -87,16 +94,33 @@ fn a_parquet_page_reads_only_the_row_group_it_needs() {
     }
     std::fs::write(&path, &bytes).unwrap();
     let e = file(&path, TableOptions::default(), 5_000, Some(94_999));
-    assert!(e.ok && !e.items.is_empty(), "{} {:?} {} {}", e.summary, e.warnings, e.total_items, e.item_offset);
+    assert!(
+        e.ok && !e.items.is_empty(),
+        "{} {:?} {} {}",
+        e.summary,
+        e.warnings,
+        e.total_items,
+        e.item_offset
+    );
     assert_eq!(e.item_offset, 95_000);
     assert_eq!(rows_of(&e)[0], 95_000);
-    assert_eq!(e.items[0], json!([95_000, 95_000, "user95000", 0.0, false, "Lisbon"]));
+    assert_eq!(
+        e.items[0],
+        json!([95_000, 95_000, "user95000", 0.0, false, "Lisbon"])
+    );
     assert_eq!(e.total_items, 100_000);
-    assert!(e.next_cursor.is_none(), "no artifact configured in this test");
+    assert!(
+        e.next_cursor.is_none(),
+        "no artifact configured in this test"
+    );
     // From the start it fails, clearly: those row groups really are unreadable.
     let from_start = file(&path, TableOptions::default(), 5_000, None);
     assert!(!from_start.ok, "{}", from_start.summary);
-    assert!(from_start.warnings[0].contains("stopped"), "{:?}", from_start.warnings);
+    assert!(
+        from_start.warnings[0].contains("stopped"),
+        "{:?}",
+        from_start.warnings
+    );
 }
 
 /// Byte ranges of column chunks, to damage them.
@@ -111,7 +135,12 @@ impl ArrowReaderMetadataForTest {
     }
 
     fn column_ranges(&self, group: usize) -> Vec<(u64, u64)> {
-        self.0.row_group(group).columns().iter().map(|c| c.byte_range()).collect()
+        self.0
+            .row_group(group)
+            .columns()
+            .iter()
+            .map(|c| c.byte_range())
+            .collect()
     }
 }
 
@@ -127,18 +156,41 @@ fn parquet_projection_tail_and_sample() {
     };
     let e = file(&path, projected, 20_000, None);
     assert_eq!(e.stats["row_fields"], json!(["row", "city", "id"]));
-    assert_eq!(e.items, vec![json!([0, "Lisbon", 0]), json!([1, "Oslo", 1]), json!([2, "Quito", 2])]);
-    assert_eq!((e.total_items, e.truncated), (3, false), "the rows asked for, all of them");
+    assert_eq!(
+        e.items,
+        vec![
+            json!([0, "Lisbon", 0]),
+            json!([1, "Oslo", 1]),
+            json!([2, "Quito", 2])
+        ]
+    );
+    assert_eq!(
+        (e.total_items, e.truncated),
+        (3, false),
+        "the rows asked for, all of them"
+    );
 
-    let tail = TableOptions { tail: true, rows: Some(2), ..TableOptions::default() };
+    let tail = TableOptions {
+        tail: true,
+        rows: Some(2),
+        ..TableOptions::default()
+    };
     let e = file(&path, tail, 20_000, None);
     assert_eq!(rows_of(&e), vec![4_998, 4_999]);
     assert_eq!(e.preview, Preview::Tail);
 
-    let sample = |seed| TableOptions { sample: Some(5), seed, ..TableOptions::default() };
+    let sample = |seed| TableOptions {
+        sample: Some(5),
+        seed,
+        ..TableOptions::default()
+    };
     let a = file(&path, sample(1), 20_000, None);
     assert_eq!(rows_of(&a).len(), 5);
-    assert_eq!(a.items, file(&path, sample(1), 20_000, None).items, "same seed, same rows");
+    assert_eq!(
+        a.items,
+        file(&path, sample(1), 20_000, None).items,
+        "same seed, same rows"
+    );
     assert_ne!(rows_of(&a), rows_of(&file(&path, sample(2), 20_000, None)));
     for item in &a.items {
         let row = item[0].as_u64().unwrap();
@@ -166,10 +218,17 @@ fn parquet_where_scan_and_unknown_columns() {
     assert_eq!(column(&e, "city")["distinct"], 5);
     assert_eq!(column(&e, "city")["top"][0], json!(["Hanoi", 400]));
 
-    let bad = TableOptions { columns: vec!["nope".into()], ..TableOptions::default() };
+    let bad = TableOptions {
+        columns: vec!["nope".into()],
+        ..TableOptions::default()
+    };
     let table = Table::file(bad, &path).unwrap();
     let e = reduce(table, std::io::empty(), &config(20_000)).unwrap();
-    assert!(!e.ok && e.summary.contains("no column \"nope\""), "{}", e.summary);
+    assert!(
+        !e.ok && e.summary.contains("no column \"nope\""),
+        "{}",
+        e.summary
+    );
 }
 
 #[test]
@@ -188,7 +247,10 @@ fn arrow_ipc_file_and_stream_read_the_same_rows() {
     assert_eq!(column(&from_stream, "name")["nulls"], 429);
     assert_eq!(column(&from_stream, "score")["max"], 249.75);
     // A stream file named as such reads the same too.
-    assert_eq!(file(&ipc_stream, TableOptions::default(), 20_000, None).items, from_stream.items);
+    assert_eq!(
+        file(&ipc_stream, TableOptions::default(), 20_000, None).items,
+        from_stream.items
+    );
 }
 
 #[test]
@@ -202,17 +264,31 @@ fn csv_stream_with_statistics_filters_tail_and_sample() {
     assert_eq!(column(&e, "active")["type"], "bool");
     assert_eq!(column(&e, "name")["nulls"], 429);
     assert_eq!(column(&e, "city")["top"][0], json!(["Hanoi", 600]));
-    assert!(column(&e, "name").get("top").is_none(), "unique values have no top");
+    assert!(
+        column(&e, "name").get("top").is_none(),
+        "unique values have no top"
+    );
 
-    let filtered = TableOptions { filters: vec!["name ~ user29".into()], ..TableOptions::default() };
+    let filtered = TableOptions {
+        filters: vec!["name ~ user29".into()],
+        ..TableOptions::default()
+    };
     let e = stream(&input, filtered);
     // 29, 290–299 and 2900–2999 (111), less the 15 multiples of 7 (null names).
     assert_eq!(e.stats["matched_rows"], 96);
     assert!(!e.truncated);
 
-    let tail = TableOptions { tail: true, rows: Some(3), ..TableOptions::default() };
+    let tail = TableOptions {
+        tail: true,
+        rows: Some(3),
+        ..TableOptions::default()
+    };
     assert_eq!(rows_of(&stream(&input, tail)), vec![2_997, 2_998, 2_999]);
-    let sample = TableOptions { sample: Some(4), seed: 9, ..TableOptions::default() };
+    let sample = TableOptions {
+        sample: Some(4),
+        seed: 9,
+        ..TableOptions::default()
+    };
     let rows = rows_of(&stream(&input, sample.clone()));
     assert_eq!(rows.len(), 4);
     assert_eq!(rows, rows_of(&stream(&input, sample)));
@@ -229,7 +305,12 @@ fn awkward_csv_is_read_with_warnings() {
     assert_eq!(e.items[4], json!([4, 5, "say \"hi\"", "e"]));
     assert!(e.truncated, "extra fields were left out");
     let warnings = e.warnings.join("\n");
-    assert!(warnings.contains("2 records do not have as many fields as the header (first at line 4: 2 fields)"), "{warnings}");
+    assert!(
+        warnings.contains(
+            "2 records do not have as many fields as the header (first at line 4: 2 fields)"
+        ),
+        "{warnings}"
+    );
     assert!(warnings.contains("column \"a\" holds numbers and 1 non-numeric values (first at row 3: \"not a number\")"), "{warnings}");
     assert_eq!(column(&e, "a")["type"], "mixed");
 }
@@ -239,17 +320,28 @@ fn tsv_headerless_and_delimiters() {
     let e = stream(b"x\ty\n1\t2\n", TableOptions::default());
     assert_eq!(e.stats["format"], "tsv");
     assert_eq!(e.stats["row_fields"], json!(["row", "x", "y"]));
-    let options = TableOptions { no_header: true, delimiter: Some(';'), ..TableOptions::default() };
+    let options = TableOptions {
+        no_header: true,
+        delimiter: Some(';'),
+        ..TableOptions::default()
+    };
     let e = stream(b"1;2\n3;4\n", options);
     assert_eq!(e.stats["row_fields"], json!(["row", "c1", "c2"]));
     assert_eq!(e.items, vec![json!([0, 1, 2]), json!([1, 3, 4])]);
     let e = stream(b"just words\nmore words\n", TableOptions::default());
-    assert!(e.warnings[0].contains("read as a single column"), "{:?}", e.warnings);
+    assert!(
+        e.warnings[0].contains("read as a single column"),
+        "{:?}",
+        e.warnings
+    );
 }
 
 #[test]
 fn wide_tables_show_the_most_informative_columns_and_name_the_rest() {
-    let mut input = (0..30).map(|c| format!("c{c}")).collect::<Vec<_>>().join(",");
+    let mut input = (0..30)
+        .map(|c| format!("c{c}"))
+        .collect::<Vec<_>>()
+        .join(",");
     input.push('\n');
     for r in 0..50 {
         // Even columns vary, odd ones are constant, c29 is empty.
@@ -263,7 +355,10 @@ fn wide_tables_show_the_most_informative_columns_and_name_the_rest() {
         input.push_str(&row.join(","));
         input.push('\n');
     }
-    let options = TableOptions { max_columns: 16, ..TableOptions::default() };
+    let options = TableOptions {
+        max_columns: 16,
+        ..TableOptions::default()
+    };
     let e = stream(input.as_bytes(), options);
     let fields = e.stats["row_fields"].as_array().unwrap();
     assert_eq!(fields.len(), 17);
@@ -274,16 +369,26 @@ fn wide_tables_show_the_most_informative_columns_and_name_the_rest() {
     let omitted = e.stats["omitted_columns"].as_array().unwrap();
     assert_eq!(omitted.len(), 14);
     assert!(omitted.contains(&json!("c29: string")));
-    assert!(e.summary.contains("16 of 30 columns shown"), "{}", e.summary);
+    assert!(
+        e.summary.contains("16 of 30 columns shown"),
+        "{}",
+        e.summary
+    );
     assert!(e.truncated);
 }
 
 #[test]
 fn long_values_are_cut_with_the_marker() {
     let input = format!("k,v\n1,{}\n", "z".repeat(500));
-    let options = TableOptions { max_value_chars: 20, ..TableOptions::default() };
+    let options = TableOptions {
+        max_value_chars: 20,
+        ..TableOptions::default()
+    };
     let e = stream(input.as_bytes(), options);
-    assert_eq!(e.items[0][2], json!(format!("{}…[cut 480 chars]", "z".repeat(20))));
+    assert_eq!(
+        e.items[0][2],
+        json!(format!("{}…[cut 480 chars]", "z".repeat(20)))
+    );
     assert!(e.truncated);
 }
 
@@ -296,25 +401,44 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     let truncated = dir.path().join("cut.parquet");
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
     let e = file(&truncated, TableOptions::default(), 20_000, None);
-    assert!(!e.ok && e.summary.contains("not a readable Parquet file"), "{}", e.summary);
+    assert!(
+        !e.ok && e.summary.contains("not a readable Parquet file"),
+        "{}",
+        e.summary
+    );
 
     let binary = dir.path().join("x.bin");
     std::fs::write(&binary, [0u8, 1, 2, 3, 0, 7]).unwrap();
     let err = Table::file(TableOptions::default(), &binary).err().unwrap();
-    assert!(err.to_string().starts_with("not a table: binary data"), "{err}");
+    assert!(
+        err.to_string().starts_with("not a table: binary data"),
+        "{err}"
+    );
 
     let e = stream(b"\x00\x01\x02binary\n", TableOptions::default());
     assert!(!e.ok && e.summary.contains("not a table"), "{}", e.summary);
     let e = stream(&bytes, TableOptions::default());
-    assert!(!e.ok && e.summary.contains("needs random access"), "{}", e.summary);
+    assert!(
+        !e.ok && e.summary.contains("needs random access"),
+        "{}",
+        e.summary
+    );
 
     let ipc = dir.path().join("t.arrows");
     fixtures::write_arrow_stream(&ipc, 1_000).unwrap();
     let ipc = std::fs::read(&ipc).unwrap();
     let e = stream(&ipc[..ipc.len() - 100], TableOptions::default());
-    assert!(!e.ok && e.warnings[0].contains("ends mid-message"), "{:?}", e.warnings);
+    assert!(
+        !e.ok && e.warnings[0].contains("ends mid-message"),
+        "{:?}",
+        e.warnings
+    );
 
-    assert!(Table::stream(TableOptions { filters: vec!["x".into()], ..TableOptions::default() }).is_err());
+    assert!(Table::stream(TableOptions {
+        filters: vec!["x".into()],
+        ..TableOptions::default()
+    })
+    .is_err());
     let e = stream(b"", TableOptions::default());
     assert!(!e.ok && e.summary.contains("empty"), "{}", e.summary);
 }
@@ -331,7 +455,11 @@ fn a_changed_file_is_refused() {
     assert!(Table::file(options.clone(), &path).is_ok());
     std::fs::write(&path, csv(11)).unwrap();
     let err = Table::file(options, &path).err().unwrap();
-    assert!(err.to_string().contains("changed since this cursor was made"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("changed since this cursor was made"),
+        "{err}"
+    );
 }
 
 #[test]
