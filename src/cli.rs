@@ -214,6 +214,47 @@ pub enum Command {
         #[arg(long, value_name = "CHARS", default_value_t = 4000)]
         whole_chars: usize,
     },
+    /// A table (Parquet, Arrow IPC file or stream, CSV/TSV): shape, schema, column statistics and rows; Parquet pages seek to the row group.
+    Table {
+        /// The file (format from its magic bytes, else its extension); standard input takes CSV/TSV or an Arrow IPC stream.
+        file: Option<PathBuf>,
+        /// Only these columns, in this order (read from Parquet alone).
+        #[arg(long, value_delimiter = ',', value_name = "A,B")]
+        columns: Vec<String>,
+        /// Only rows where COL OP VALUE holds, OP one of = != < <= > >= ~ (contains) !~; `= null` tests for null (repeatable: all must hold).
+        #[arg(long = "where", value_name = "'COL OP VALUE'")]
+        filters: Vec<String>,
+        /// At most this many rows as items [default: all, paged; 20 with --tail].
+        #[arg(long, value_name = "N")]
+        rows: Option<u64>,
+        /// The last rows instead of the first.
+        #[arg(long, conflicts_with = "sample")]
+        tail: bool,
+        /// N rows drawn at random, in row order (reproducible with --seed).
+        #[arg(long, value_name = "N", conflicts_with = "rows")]
+        sample: Option<u64>,
+        /// The seed of --sample.
+        #[arg(long, default_value_t = 0, requires = "sample")]
+        seed: u64,
+        /// At most this many columns in rows and stats: the most informative; the rest are listed as omitted.
+        #[arg(long, default_value_t = 20, value_name = "N")]
+        max_columns: usize,
+        /// Values longer than this are cut with a marker.
+        #[arg(long, default_value_t = 80, value_name = "N")]
+        max_value_chars: usize,
+        /// The input's format, when not detected: parquet, arrow, arrow-stream, csv or tsv.
+        #[arg(long, value_name = "FORMAT")]
+        input_format: Option<String>,
+        /// CSV: the field delimiter [default: sniffed from the first line].
+        #[arg(long, value_name = "CHAR")]
+        delimiter: Option<char>,
+        /// CSV: the first line is data; columns are named c1, c2, ….
+        #[arg(long)]
+        no_header: bool,
+        /// Parquet: also read every row, for distinct counts and top values (default: statistics from the footer only).
+        #[arg(long)]
+        scan: bool,
+    },
     /// A turn's tool results (JSON array or JSONL of {"id","content","persisted"?}): spill the largest until they fit the per-turn budget.
     Turn {
         /// Read this file instead of standard input.

@@ -174,6 +174,41 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 file.as_deref(),
             )
         }
+        Command::Table {
+            file,
+            columns,
+            filters,
+            rows,
+            tail,
+            sample,
+            seed,
+            max_columns,
+            max_value_chars,
+            input_format,
+            delimiter,
+            no_header,
+            scan,
+        } => {
+            let options = briefly_table::TableOptions {
+                columns: columns.clone(),
+                filters: filters.clone(),
+                rows: *rows,
+                tail: *tail,
+                sample: *sample,
+                seed: *seed,
+                max_columns: *max_columns,
+                max_value_chars: *max_value_chars,
+                input_format: input_format
+                    .as_deref()
+                    .map(cmd::table::input_format)
+                    .transpose()?,
+                delimiter: *delimiter,
+                no_header: *no_header,
+                scan: *scan,
+                fingerprint: None,
+            };
+            cmd::table::run(&session, file.as_deref(), options)
+        }
         Command::Turn { file } => cmd::turn::run(&session, file.as_deref()),
         Command::Page { cursor } => cmd::artifacts::page(&session, cursor),
         Command::Read {

@@ -2,12 +2,13 @@
 //! cursor) and for `run` (which picks one from the command).
 
 use crate::cmd::stats::MetricsSummary;
-use briefly_core::{Pipeline, Push, Reducer, RunConfig};
+use briefly_core::{Artifacts, Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
 use briefly_logs::{Docker, DockerOptions, Journal, JournalOptions};
 use briefly_json::{Json, JsonOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
 use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
+use briefly_table::{Table, TableOptions};
 use briefly_text::{Text, TextOptions};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -94,6 +95,23 @@ pub const REDUCERS: &[ReducerSpec] = &[
             let reducer =
                 Json::new(options_of::<JsonOptions>(options)?).map_err(|e| e.to_string())?;
             Ok(pipe(reducer, config))
+        },
+    },
+    ReducerSpec {
+        name: "table",
+        build: |options, config| {
+            let options = options_of::<TableOptions>(options)?;
+            // A file (the user's, or a stream's artifact on a page) is read by the
+            // reducer itself, Parquet by row group; fresh standard input is pushed.
+            let table = match &config.artifacts {
+                Artifacts::Existing { path, .. } => Table::file(options, path),
+                _ => Table::stream(options),
+            };
+            let table = table.map_err(|e| match &config.artifacts {
+                Artifacts::Existing { path, .. } => format!("{}: {e}", path.display()),
+                _ => e.to_string(),
+            })?;
+            Ok(pipe(table, config))
         },
     },
     ReducerSpec {

@@ -139,7 +139,10 @@ fn reduce_artifact(
     let mut file = open_file(path)
         .map_err(|e| anyhow!("{e:#} (artifacts are removed by `briefly gc` after a day)"))?;
     let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
-    pump(&mut file, pipeline.as_mut())?;
+    // A reducer that reads the file itself (Parquet: only the row groups of this page).
+    if pipeline.reads_input() {
+        pump(&mut file, pipeline.as_mut())?;
+    }
     warnings.extend(session.budget_warning.iter().cloned());
     let envelope = pipeline.finish(End {
         warnings,

@@ -88,6 +88,12 @@ pub trait Push {
     /// End of input. `exit_code`, `warnings` and `stderr` come from the caller (`run`)
     /// and are fitted into the budget with the rest.
     fn finish(self: Box<Self>, end: End) -> Envelope;
+
+    /// Whether the reduction wants its input pushed; false when the reducer reads it
+    /// itself ([`Framing::Own`]), so a caller need not read the file at all.
+    fn reads_input(&self) -> bool {
+        true
+    }
 }
 
 /// What the caller adds at the end of a reduction.
@@ -134,6 +140,8 @@ pub struct Pipeline<R: Reducer> {
     framer: LineFramer,
     /// The reducer takes raw chunks ([`Framing::Raw`]); the framer then only counts.
     raw: bool,
+    /// The reducer reads its input itself ([`Framing::Own`]): pushed bytes are ignored.
+    own: bool,
     selection: Selection,
     tee: Option<ArtifactWriter>,
     tee_error: Option<String>,
@@ -154,11 +162,13 @@ impl<R: Reducer> Pipeline<R> {
             _ => (None, None),
         };
         let items_chars = items_budget(&config);
-        let raw = reducer.framing() == Framing::Raw;
+        let own = reducer.framing() == Framing::Own;
+        let raw = own || reducer.framing() == Framing::Raw;
         // With raw framing the framer only counts bytes and lines: it keeps one byte.
         let max_line = if raw { 1 } else { config.max_line_bytes };
         Pipeline {
             raw,
+            own,
             reducer,
             framer: LineFramer::new_with_max_length(max_line),
             selection: Selection::new(config.after, items_chars),
@@ -173,6 +183,9 @@ impl<R: Reducer> Pipeline<R> {
 
     /// Raw input, in chunks of any size.
     pub fn push(&mut self, bytes: &[u8]) {
+        if self.own {
+            return;
+        }
         if let Some(tee) = &mut self.tee {
             if let Err(e) = tee.write(bytes) {
                 // Stop writing at the first failure: no retry loop, the envelope says so.
@@ -230,11 +243,11 @@ impl<R: Reducer> Pipeline<R> {
         base.stats = stats;
         base.preview = outcome.preview;
         base.exit_code = end.exit_code;
-        base.raw = Raw {
+        base.raw = self.reducer.raw().unwrap_or(Raw {
             bytes: self.framer.bytes(),
             lines: self.framer.lines(),
             chars: self.chars,
-        };
+        });
         base.item_offset = self.selection.before;
         base.stderr = end.stderr;
         base.warnings = warnings;
@@ -352,6 +365,10 @@ impl<R: Reducer> Push for Pipeline<R> {
 
     fn finish(self: Box<Self>, end: End) -> Envelope {
         Pipeline::finish(*self, end)
+    }
+
+    fn reads_input(&self) -> bool {
+        !self.own
     }
 }
 
@@ -703,6 +720,71 @@ mod tests {
             "each chunk's offset in the input"
         );
         assert_eq!(pipeline.finish(End::default()).items, vec![json!("abcde")]);
+    }
+
+    /// Reads its "file" itself: one item per byte of `data`, pushed bytes ignored.
+    struct OwnInput {
+        data: Vec<u8>,
+    }
+
+    impl Reducer for OwnInput {
+        type Item = Value;
+        type Stats = Value;
+        fn record(&mut self, _: &Record<'_>, _: &mut dyn Emit<Value>) -> Flow {
+            unreachable!("own framing never frames lines")
+        }
+        fn framing(&self) -> crate::Framing {
+            crate::Framing::Own
+        }
+        fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
+            for &b in &self.data {
+                if out.wants(0) {
+                    out.emit(0, json!(b));
+                } else {
+                    out.skip(0);
+                }
+            }
+            Outcome {
+                complete: true,
+                ..Outcome::new("own", Value::Null)
+            }
+        }
+        fn raw(&self) -> Option<Raw> {
+            Some(Raw {
+                bytes: self.data.len() as u64,
+                lines: 0,
+                chars: self.data.len() as u64,
+            })
+        }
+    }
+
+    #[test]
+    fn own_framing_reads_nothing_pushed_and_pages_an_existing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("input");
+        let data: Vec<u8> = (0..=255).collect();
+        std::fs::write(&file, &data).unwrap();
+        let mut config = RunConfig {
+            budget: Budget::default().with_max_chars(1_000).unwrap(),
+            artifacts: Artifacts::Existing {
+                path: file.clone(),
+                sha256: String::new(),
+            },
+            ..RunConfig::new("own")
+        };
+        let mut pipeline = Pipeline::new(OwnInput { data: data.clone() }, config.clone());
+        assert!(!Push::reads_input(&pipeline));
+        pipeline.push(b"ignored");
+        let first = pipeline.finish(End::default());
+        check(&first, 1_000);
+        assert_eq!(first.raw.bytes, 256, "the reducer's own count");
+        assert_eq!(first.artifact_path.as_deref(), file.to_str());
+        let cursor = Cursor::decode(first.next_cursor.as_ref().unwrap()).unwrap();
+        config.after = cursor.after;
+        let second = reduce(OwnInput { data }, std::io::empty(), &config).unwrap();
+        check(&second, 1_000);
+        assert_eq!(second.item_offset, first.returned_items);
+        assert_eq!(second.items[0], json!(first.returned_items));
     }
 
     #[test]

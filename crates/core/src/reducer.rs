@@ -1,6 +1,6 @@
 //! The trait a reducer implements: records are pushed in, ranked items come out.
 
-use crate::{Envelope, Preview};
+use crate::{Envelope, Preview, Raw};
 use serde::Serialize;
 
 /// Where an item goes in the result: lower ranks come first; items of one rank keep the
@@ -35,6 +35,10 @@ pub enum Framing {
     /// binary export format). The reducer does its own bounded framing; the result must
     /// not depend on where the chunks split.
     Raw,
+    /// No bytes at all: the reducer reads its input itself, by random access (a Parquet
+    /// file from its footer, only the row groups a page needs). Nothing is pushed
+    /// ([`crate::Push::reads_input`] is false); [`Reducer::raw`] says how large the input was.
+    Own,
 }
 
 /// What a reducer wants after a record.
@@ -127,6 +131,12 @@ pub trait Reducer {
     /// End of input: emit what was held back, return the summary and aggregates.
     fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats>;
 
+    /// The size of the input when the reducer read it itself ([`Framing::Own`]), asked
+    /// after `finish`; `None` (the default) means the bytes pushed are counted.
+    fn raw(&self) -> Option<Raw> {
+        None
+    }
+
     /// Called by the budget stage on each envelope it tries, once the items are chosen,
     /// for what depends on which ones were (where the next page starts, say); what it
     /// adds is measured with the rest. Most reducers need nothing here.
@@ -155,5 +165,9 @@ impl<R: Reducer + ?Sized> Reducer for Box<R> {
 
     fn fitted(&self, envelope: &mut Envelope) {
         (**self).fitted(envelope)
+    }
+
+    fn raw(&self) -> Option<Raw> {
+        (**self).raw()
     }
 }

@@ -1,0 +1,227 @@
+//! One value of a table, whatever it came from (an Arrow array or a CSV field), and how
+//! it is rendered in a row.
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type,
+    UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_cast::display::{ArrayFormatter, FormatOptions};
+use arrow_schema::DataType;
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// One value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell<'a> {
+    /// Missing (an Arrow null, an empty CSV field).
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A signed integer.
+    Int(i64),
+    /// An unsigned integer too large for `Int`.
+    UInt(u64),
+    /// A floating-point number.
+    Float(f64),
+    /// Text: a string column, a CSV field, or any other type as Arrow displays it.
+    Text(Cow<'a, str>),
+}
+
+impl Cell<'_> {
+    /// The value as JSON for a row: numbers as numbers (a CSV field too, when it is one
+    /// exactly as written), text cut to `max_chars` with the core's marker.
+    pub fn render(&self, max_chars: usize, from_text: bool) -> (Value, bool) {
+        match self {
+            Cell::Null => (Value::Null, false),
+            Cell::Bool(b) => (Value::Bool(*b), false),
+            Cell::Int(i) => (Value::from(*i), false),
+            Cell::UInt(u) => (Value::from(*u), false),
+            Cell::Float(f) => (float(*f), false),
+            Cell::Text(text) => {
+                if from_text {
+                    if let Some(number) = canonical_number(text) {
+                        return (number, false);
+                    }
+                }
+                let cut = briefly_core::cut_str(text, max_chars);
+                let was_cut = matches!(cut, Cow::Owned(_));
+                (Value::String(cut.into_owned()), was_cut)
+            }
+        }
+    }
+
+    /// The value as text (for string comparisons and min/max of text).
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            Cell::Null => Cow::Borrowed(""),
+            Cell::Bool(b) => Cow::Owned(b.to_string()),
+            Cell::Int(i) => Cow::Owned(i.to_string()),
+            Cell::UInt(u) => Cow::Owned(u.to_string()),
+            Cell::Float(f) => Cow::Owned(f.to_string()),
+            Cell::Text(t) => Cow::Borrowed(t),
+        }
+    }
+
+    /// The value as a number, when it is one (text that parses as one counts).
+    pub fn number(&self) -> Option<f64> {
+        match self {
+            Cell::Int(i) => Some(*i as f64),
+            Cell::UInt(u) => Some(*u as f64),
+            Cell::Float(f) => Some(*f),
+            Cell::Text(t) => parse_number(t),
+            Cell::Null | Cell::Bool(_) => None,
+        }
+    }
+}
+
+/// A finite float as a JSON number; NaN and infinities as strings.
+pub fn float(f: f64) -> Value {
+    let f = if f == 0.0 { 0.0 } else { f }; // -0.0 (Parquet's min statistics) reads as 0
+    serde_json::Number::from_f64(f).map_or_else(|| Value::String(f.to_string()), Value::Number)
+}
+
+/// `text` as a number when it is written as a plain decimal number (`12`, `-3.5`, `1e9`),
+/// not `0x1f`, `inf` or `NaN`.
+pub fn parse_number(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let first = *t.as_bytes().first()?;
+    if !(first.is_ascii_digit() || first == b'-' || first == b'.' || first == b'+') {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|f| f.is_finite())
+}
+
+/// `text` as a JSON number when rendering it back gives the very same text (so `007`,
+/// `1.50` and `1e3` stay strings: nothing the file says is changed).
+fn canonical_number(text: &str) -> Option<Value> {
+    if let Ok(i) = text.parse::<i64>() {
+        return (i.to_string() == text).then(|| Value::from(i));
+    }
+    let f = parse_number(text)?;
+    let value = float(f);
+    let shown = value.to_string();
+    (shown.as_str() == text).then_some(value)
+}
+
+/// The columns of one record batch, ready to read cell by cell.
+pub struct BatchCells<'a> {
+    columns: Vec<ColumnCells<'a>>,
+    rows: usize,
+}
+
+/// One column of a batch.
+struct ColumnCells<'a> {
+    array: &'a ArrayRef,
+    /// For types without a native cell (dates, decimals, lists…): Arrow's own display.
+    formatter: Option<ArrayFormatter<'a>>,
+}
+
+impl<'a> BatchCells<'a> {
+    /// The cells of `batch`.
+    pub fn new(batch: &'a RecordBatch) -> Self {
+        let options = FormatOptions::default();
+        let columns = batch
+            .columns()
+            .iter()
+            .map(|array| ColumnCells {
+                array,
+                formatter: if native(array.data_type()) {
+                    None
+                } else {
+                    ArrayFormatter::try_new(array.as_ref(), &options).ok()
+                },
+            })
+            .collect();
+        BatchCells {
+            columns,
+            rows: batch.num_rows(),
+        }
+    }
+
+    /// Rows in the batch.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The cell at `column`, `row`.
+    pub fn cell(&self, column: usize, row: usize) -> Cell<'a> {
+        let c = &self.columns[column];
+        let a = c.array;
+        if a.is_null(row) {
+            return Cell::Null;
+        }
+        match a.data_type() {
+            DataType::Boolean => Cell::Bool(a.as_boolean().value(row)),
+            DataType::Int8 => Cell::Int(a.as_primitive::<Int8Type>().value(row).into()),
+            DataType::Int16 => Cell::Int(a.as_primitive::<Int16Type>().value(row).into()),
+            DataType::Int32 => Cell::Int(a.as_primitive::<Int32Type>().value(row).into()),
+            DataType::Int64 => Cell::Int(a.as_primitive::<Int64Type>().value(row)),
+            DataType::UInt8 => Cell::Int(a.as_primitive::<UInt8Type>().value(row).into()),
+            DataType::UInt16 => Cell::Int(a.as_primitive::<UInt16Type>().value(row).into()),
+            DataType::UInt32 => Cell::Int(a.as_primitive::<UInt32Type>().value(row).into()),
+            DataType::UInt64 => {
+                let u = a.as_primitive::<UInt64Type>().value(row);
+                i64::try_from(u).map_or(Cell::UInt(u), Cell::Int)
+            }
+            DataType::Float16 => Cell::Float(a.as_primitive::<Float16Type>().value(row).into()),
+            DataType::Float32 => Cell::Float(a.as_primitive::<Float32Type>().value(row).into()),
+            DataType::Float64 => Cell::Float(a.as_primitive::<Float64Type>().value(row)),
+            DataType::Utf8 => Cell::Text(Cow::Borrowed(a.as_string::<i32>().value(row))),
+            DataType::LargeUtf8 => Cell::Text(Cow::Borrowed(a.as_string::<i64>().value(row))),
+            DataType::Utf8View => Cell::Text(Cow::Borrowed(a.as_string_view().value(row))),
+            _ => match &c.formatter {
+                Some(formatter) => Cell::Text(Cow::Owned(formatter.value(row).to_string())),
+                None => Cell::Text(Cow::Owned(format!("<{}>", a.data_type()))),
+            },
+        }
+    }
+}
+
+/// Types read without Arrow's formatter.
+fn native(data_type: &DataType) -> bool {
+    use DataType::*;
+    matches!(
+        data_type,
+        Boolean
+            | Int8
+            | Int16
+            | Int32
+            | Int64
+            | UInt8
+            | UInt16
+            | UInt32
+            | UInt64
+            | Float16
+            | Float32
+            | Float64
+            | Utf8
+            | LargeUtf8
+            | Utf8View
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_numbers_render_as_numbers_only_when_unchanged() {
+        let render = |t: &str| Cell::Text(Cow::Borrowed(t)).render(80, true).0;
+        assert_eq!(render("12"), Value::from(12));
+        assert_eq!(render("-3.5"), serde_json::json!(-3.5));
+        assert_eq!(render("007"), Value::from("007"));
+        assert_eq!(render("1.50"), Value::from("1.50"));
+        assert_eq!(render("NaN"), Value::from("NaN"));
+        assert_eq!(render("abc"), Value::from("abc"));
+    }
+
+    #[test]
+    fn long_text_is_cut_with_the_marker() {
+        let long = "x".repeat(200);
+        let (value, cut) = Cell::Text(Cow::Owned(long)).render(10, false);
+        assert!(cut);
+        assert_eq!(value, Value::from("xxxxxxxxxx…[cut 190 chars]"));
+    }
+}

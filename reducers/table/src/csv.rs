@@ -1,0 +1,240 @@
+//! CSV/TSV framed push by push (csv-core: quoted fields, quoted newlines, `""` escapes),
+//! in batches of records bounded in count and bytes, whatever the chunking.
+
+use csv_core::{ReadRecordResult, Reader, ReaderBuilder};
+
+/// Records per batch.
+const BATCH_RECORDS: usize = 1024;
+/// Field bytes per batch: a batch ends early when its records hold this much.
+const BATCH_BYTES: usize = 4 << 20;
+
+/// A batch of parsed records: field bytes and where each field ends.
+#[derive(Debug, Default)]
+pub struct Records {
+    data: Vec<u8>,
+    /// Per record: where its bytes start in `data`, and the range of `ends` holding its
+    /// fields' end offsets into `data`.
+    records: Vec<(usize, usize, usize)>,
+    ends: Vec<usize>,
+    /// Per record: the 1-based line it starts on.
+    pub lines: Vec<u64>,
+}
+
+impl Records {
+    /// Records held.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether none are held.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The fields of record `i`, as bytes.
+    pub fn fields(&self, i: usize) -> impl Iterator<Item = &[u8]> + '_ {
+        let (mut start, from, to) = self.records[i];
+        self.ends[from..to].iter().map(move |&end| {
+            let field = &self.data[start..end];
+            start = end;
+            field
+        })
+    }
+
+    /// Fields in record `i`.
+    pub fn width(&self, i: usize) -> usize {
+        let (_, from, to) = self.records[i];
+        to - from
+    }
+}
+
+/// A push parser: bytes in, batches of records out.
+pub struct CsvParser {
+    reader: Reader,
+    batch: Records,
+    /// Fields of the record being parsed (offsets into `batch.data`).
+    field_ends: Vec<usize>,
+    record_start: usize,
+    record_line: u64,
+    /// The record in progress outgrew `max_record_bytes`: it is dropped when it ends.
+    overlong: bool,
+    max_record_bytes: usize,
+    /// Records dropped for being too long, and the line of the first.
+    pub dropped: (u64, Option<u64>),
+}
+
+impl CsvParser {
+    /// A parser for fields separated by `delimiter`; records longer than
+    /// `max_record_bytes` are dropped (and counted).
+    pub fn new(delimiter: u8, max_record_bytes: usize) -> Self {
+        CsvParser {
+            reader: ReaderBuilder::new().delimiter(delimiter).build(),
+            batch: Records::default(),
+            field_ends: Vec::with_capacity(64),
+            record_start: 0,
+            record_line: 1,
+            overlong: false,
+            max_record_bytes,
+            dropped: (0, None),
+        }
+    }
+
+    /// Parses `input` (empty at the end of the input); calls `on_batch` with each full
+    /// batch, and at the end with the last one.
+    pub fn push(&mut self, mut input: &[u8], on_batch: &mut dyn FnMut(Records)) {
+        let end = input.is_empty();
+        let mut out = [0u8; 16 * 1024];
+        let mut ends = [0usize; 256];
+        loop {
+            // csv-core reads an empty input as the end of the data: only say so at the end.
+            if input.is_empty() && !end {
+                return;
+            }
+            let (result, read, written, ended) =
+                self.reader.read_record(input, &mut out, &mut ends);
+            input = &input[read..];
+            if !self.overlong {
+                self.batch.data.extend_from_slice(&out[..written]);
+                // csv-core counts ends from the start of the record's output.
+                let record_start = self.record_start;
+                self.field_ends
+                    .extend(ends[..ended].iter().map(|&e| record_start + e));
+                if self.batch.data.len() - self.record_start > self.max_record_bytes {
+                    self.overlong = true;
+                    self.batch.data.truncate(self.record_start);
+                    self.field_ends.clear();
+                }
+            }
+            match result {
+                ReadRecordResult::InputEmpty => {
+                    if !end {
+                        return;
+                    }
+                }
+                ReadRecordResult::OutputFull | ReadRecordResult::OutputEndsFull => {}
+                ReadRecordResult::Record => {
+                    self.end_record();
+                    if self.batch.len() >= BATCH_RECORDS || self.batch.data.len() >= BATCH_BYTES {
+                        on_batch(std::mem::take(&mut self.batch));
+                        self.record_start = 0;
+                    }
+                }
+                ReadRecordResult::End => {
+                    if !self.batch.is_empty() {
+                        on_batch(std::mem::take(&mut self.batch));
+                        self.record_start = 0;
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    fn end_record(&mut self) {
+        let line = self.record_line;
+        self.record_line = self.reader.line();
+        if self.overlong {
+            self.overlong = false;
+            self.dropped.0 += 1;
+            self.dropped.1.get_or_insert(line);
+            self.field_ends.clear();
+            return;
+        }
+        let from = self.batch.ends.len();
+        self.batch.ends.extend_from_slice(&self.field_ends);
+        self.field_ends.clear();
+        self.batch
+            .records
+            .push((self.record_start, from, self.batch.ends.len()));
+        self.batch.lines.push(line);
+        self.record_start = self.batch.data.len();
+    }
+}
+
+/// The delimiter of a CSV/TSV whose first line is `line`: the most frequent of tab,
+/// comma, semicolon and pipe outside quotes (comma when none occurs).
+pub fn sniff_delimiter(line: &[u8]) -> Option<u8> {
+    let mut counts = [0usize; 4];
+    let candidates = [b'\t', b',', b';', b'|'];
+    let mut quoted = false;
+    for &b in line {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if !quoted {
+            if let Some(i) = candidates.iter().position(|&c| c == b) {
+                counts[i] += 1;
+            }
+        }
+    }
+    let (i, &n) = counts
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, n)| (**n, 3 - i))?;
+    (n > 0).then_some(candidates[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(input: &[u8], chunk: usize) -> Vec<Vec<String>> {
+        let mut parser = CsvParser::new(b',', 1 << 20);
+        let mut rows = Vec::new();
+        let mut take = |records: Records| {
+            for i in 0..records.len() {
+                rows.push(
+                    records
+                        .fields(i)
+                        .map(|f| String::from_utf8_lossy(f).into_owned())
+                        .collect(),
+                );
+            }
+        };
+        for piece in input.chunks(chunk) {
+            parser.push(piece, &mut take);
+        }
+        parser.push(&[], &mut take);
+        rows
+    }
+
+    #[test]
+    fn quoted_fields_and_newlines_whatever_the_chunking() {
+        let input = b"a,b\n\"x,1\",\"two\nlines\"\n\"say \"\"hi\"\"\",3\nlast,";
+        let expected = vec![
+            vec!["a", "b"],
+            vec!["x,1", "two\nlines"],
+            vec!["say \"hi\"", "3"],
+            vec!["last", ""],
+        ];
+        for chunk in [1, 3, 7, 1000] {
+            assert_eq!(parse(input, chunk), expected, "chunks of {chunk}");
+        }
+    }
+
+    #[test]
+    fn many_records_span_batches() {
+        let input: String = (0..3000).map(|i| format!("{i},{}\n", i * 2)).collect();
+        let rows = parse(input.as_bytes(), 4096);
+        assert_eq!(rows.len(), 3000);
+        assert_eq!(rows[2999], vec!["2999", "5998"]);
+    }
+
+    #[test]
+    fn records_too_long_are_dropped_and_counted() {
+        let mut parser = CsvParser::new(b',', 10);
+        let mut n = 0;
+        let input = format!("a,b\n{},x\nc,d\n", "y".repeat(50));
+        parser.push(input.as_bytes(), &mut |r| n += r.len());
+        parser.push(&[], &mut |r| n += r.len());
+        assert_eq!(n, 2);
+        assert_eq!(parser.dropped, (1, Some(2)));
+    }
+
+    #[test]
+    fn sniffs_the_delimiter() {
+        assert_eq!(sniff_delimiter(b"a\tb\tc"), Some(b'\t'));
+        assert_eq!(sniff_delimiter(b"a;b;\"c,d,e\""), Some(b';'));
+        assert_eq!(sniff_delimiter(b"a,b"), Some(b','));
+        assert_eq!(sniff_delimiter(b"just text"), None);
+    }
+}

@@ -1,0 +1,174 @@
+//! `--where 'COL OP VALUE'`: simple row filters, all of which a row must pass.
+
+use crate::cell::{parse_number, Cell};
+use crate::Error;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+
+/// A comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Op {
+    /// `=` or `==`; `= null` tests for null.
+    Eq,
+    /// `!=`; `!= null` tests for a value.
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `~`: the value's text contains VALUE.
+    Contains,
+    /// `!~`: the value's text does not contain VALUE.
+    NotContains,
+}
+
+/// One parsed `--where`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Condition {
+    /// The column's name.
+    pub column: String,
+    /// The comparison.
+    pub op: Op,
+    /// The value compared with; `None` for `null`.
+    pub value: Option<String>,
+}
+
+/// Operators, longest first so that `<=` is not read as `<`.
+const OPS: &[(&str, Op)] = &[
+    ("!=", Op::Ne),
+    ("<>", Op::Ne),
+    ("==", Op::Eq),
+    ("<=", Op::Le),
+    (">=", Op::Ge),
+    ("!~", Op::NotContains),
+    ("=", Op::Eq),
+    ("<", Op::Lt),
+    (">", Op::Gt),
+    ("~", Op::Contains),
+];
+
+impl Condition {
+    /// Parses `COL OP VALUE` (`price >= 10`, `name ~ 'smith'`, `email = null`).
+    pub fn parse(text: &str) -> Result<Condition, Error> {
+        let bad = |why: &str| Error::Filter(format!("{text:?}: {why}"));
+        let (at, symbol, op) = text
+            .char_indices()
+            .find_map(|(i, _)| {
+                OPS.iter()
+                    .find(|(symbol, _)| text[i..].starts_with(symbol))
+                    .map(|(symbol, op)| (i, *symbol, *op))
+            })
+            .ok_or_else(|| bad("expected COL OP VALUE with OP one of = != < <= > >= ~ !~"))?;
+        let column = unquote(text[..at].trim());
+        let raw = text[at + symbol.len()..].trim();
+        if column.is_empty() {
+            return Err(bad("no column before the operator"));
+        }
+        let value = match raw {
+            "null" | "NULL" => None,
+            _ => Some(unquote(raw).to_string()),
+        };
+        if value.is_none() && !matches!(op, Op::Eq | Op::Ne) {
+            return Err(bad("null can only be compared with = or !="));
+        }
+        Ok(Condition {
+            column: column.to_string(),
+            op,
+            value,
+        })
+    }
+
+    /// Whether `cell` passes. Numbers compare as numbers when both sides are numbers,
+    /// else as text; a null passes only `= null` and `!= VALUE`.
+    pub fn test(&self, cell: &Cell<'_>) -> bool {
+        let Some(value) = &self.value else {
+            return (self.op == Op::Eq) == (*cell == Cell::Null);
+        };
+        if *cell == Cell::Null {
+            return matches!(self.op, Op::Ne | Op::NotContains);
+        }
+        let text = cell.text();
+        match self.op {
+            Op::Contains => return text.contains(value.as_str()),
+            Op::NotContains => return !text.contains(value.as_str()),
+            _ => {}
+        }
+        let ordering = match (cell.number(), parse_number(value)) {
+            (Some(a), Some(b)) => a.partial_cmp(&b),
+            _ => match cell {
+                Cell::Bool(b) => Some(b.to_string().as_str().cmp(value.to_lowercase().as_str())),
+                _ => Some(text.as_ref().cmp(value.as_str())),
+            },
+        };
+        let Some(ordering) = ordering else {
+            return self.op == Op::Ne; // NaN
+        };
+        match self.op {
+            Op::Eq => ordering == Ordering::Equal,
+            Op::Ne => ordering != Ordering::Equal,
+            Op::Lt => ordering == Ordering::Less,
+            Op::Le => ordering != Ordering::Greater,
+            Op::Gt => ordering == Ordering::Greater,
+            Op::Ge => ordering != Ordering::Less,
+            Op::Contains | Op::NotContains => unreachable!("handled above"),
+        }
+    }
+}
+
+fn unquote(text: &str) -> &str {
+    for q in ['\'', '"'] {
+        if text.len() >= 2 && text.starts_with(q) && text.ends_with(q) {
+            return &text[1..text.len() - 1];
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    fn text(t: &str) -> Cell<'_> {
+        Cell::Text(Cow::Borrowed(t))
+    }
+
+    #[test]
+    fn parses_operators_and_quotes() {
+        let c = Condition::parse("price >= 10").unwrap();
+        assert_eq!(
+            (c.column.as_str(), c.op, c.value.as_deref()),
+            ("price", Op::Ge, Some("10"))
+        );
+        let c = Condition::parse("\"full name\"~'a b'").unwrap();
+        assert_eq!(
+            (c.column.as_str(), c.op, c.value.as_deref()),
+            ("full name", Op::Contains, Some("a b"))
+        );
+        assert_eq!(Condition::parse("x = null").unwrap().value, None);
+        assert!(Condition::parse("no operator").is_err());
+        assert!(Condition::parse("= 3").is_err());
+        assert!(Condition::parse("x < null").is_err());
+    }
+
+    #[test]
+    fn numbers_compare_as_numbers_and_text_as_text() {
+        let ge = Condition::parse("n >= 9").unwrap();
+        assert!(ge.test(&Cell::Int(10)));
+        assert!(ge.test(&text("10")), "CSV text that is a number");
+        assert!(!ge.test(&Cell::Float(8.5)));
+        let lt = Condition::parse("s < b").unwrap();
+        assert!(lt.test(&text("abc")) && !lt.test(&text("c")));
+        let null = Condition::parse("s = null").unwrap();
+        assert!(null.test(&Cell::Null) && !null.test(&text("")));
+        let ne = Condition::parse("s != x").unwrap();
+        assert!(ne.test(&Cell::Null) && !ne.test(&text("x")));
+        assert!(Condition::parse("b = TRUE")
+            .unwrap()
+            .test(&Cell::Bool(true)));
+    }
+}

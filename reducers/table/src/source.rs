@@ -1,0 +1,818 @@
+//! Where rows come from: the format's detection, CSV and Arrow IPC streams pushed in
+//! chunks, and files read by the reducer itself (Parquet by row group, Arrow IPC files).
+
+use crate::cell::BatchCells;
+use crate::csv::{sniff_delimiter, CsvParser, Records};
+use crate::scan::{sample_rows, Pick, Rows, ROW};
+use crate::stats::{bounded_text, ColumnSummary};
+use crate::{Cell, Error, InputFormat, Table, TableOptions, TableStats};
+use arrow_array::{Array, RecordBatch};
+use arrow_ipc::reader::{FileReader, StreamDecoder};
+use arrow_schema::DataType;
+use briefly_core::{Emit, Outcome, Raw};
+use parquet::arrow::arrow_reader::statistics::StatisticsConverter;
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
+    RowSelector,
+};
+use parquet::arrow::ProjectionMask;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::Read;
+use std::ops::Range;
+use std::path::Path;
+
+/// Bytes looked at to tell the format of a stream (and the CSV delimiter).
+const SNIFF_BYTES: usize = 64 * 1024;
+/// CSV records longer than this are dropped (and counted).
+const MAX_RECORD_BYTES: usize = 8 << 20;
+/// Rows per Arrow batch read from Parquet.
+const BATCH_ROWS: usize = 1024;
+const PARQUET_MAGIC: &[u8] = b"PAR1";
+const ARROW_MAGIC: &[u8] = b"ARROW1";
+const IPC_CONTINUATION: &[u8] = &[0xFF, 0xFF, 0xFF, 0xFF];
+
+/// A pushed byte stream's state.
+pub struct Stream {
+    forced: Option<InputFormat>,
+    delimiter: Option<u8>,
+    no_header: bool,
+    sniff: Vec<u8>,
+    state: State,
+    /// CSV: records with another number of fields than the header: count, first line,
+    /// its fields.
+    ragged: (u64, Option<(u64, usize)>),
+    /// CSV: fields with invalid UTF-8.
+    replaced: u64,
+}
+
+enum State {
+    Sniffing,
+    Csv {
+        parser: Box<CsvParser>,
+        header: Option<Vec<String>>,
+    },
+    Ipc(Box<StreamDecoder>),
+}
+
+impl Stream {
+    pub fn new(options: &TableOptions) -> Stream {
+        Stream {
+            forced: options.input_format,
+            delimiter: options.delimiter.map(|d| d as u8),
+            no_header: options.no_header,
+            sniff: Vec::new(),
+            state: State::Sniffing,
+            ragged: (0, None),
+            replaced: 0,
+        }
+    }
+}
+
+/// The format of the file at `path`: `forced`, else its magic bytes, else its extension,
+/// else CSV when it looks like text.
+pub fn detect_file(path: &Path, forced: Option<InputFormat>) -> Result<InputFormat, Error> {
+    let mut file = File::open(path)?;
+    let mut head = vec![0u8; 8192];
+    let mut n = 0;
+    while n < head.len() {
+        match file.read(&mut head[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    head.truncate(n);
+    if let Some(format) = forced {
+        return Ok(format);
+    }
+    if head.starts_with(PARQUET_MAGIC) {
+        return Ok(InputFormat::Parquet);
+    }
+    if head.starts_with(ARROW_MAGIC) {
+        return Ok(InputFormat::Arrow);
+    }
+    if head.starts_with(IPC_CONTINUATION) {
+        return Ok(InputFormat::ArrowStream);
+    }
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    looks_like_text(&head)?;
+    Ok(match ext.as_deref() {
+        Some("tsv" | "tab") => InputFormat::Tsv,
+        _ => InputFormat::Csv,
+    })
+}
+
+fn looks_like_text(head: &[u8]) -> Result<(), Error> {
+    if head.is_empty() {
+        return Err(Error::NotATable("the input is empty".into()));
+    }
+    if memchr_nul(head) {
+        return Err(Error::NotATable(
+            "binary data that is neither Parquet nor Arrow IPC (expected Parquet, Arrow IPC, CSV or TSV)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+fn memchr_nul(bytes: &[u8]) -> bool {
+    bytes.contains(&0)
+}
+
+/// Pushes stream bytes (`[]` at the end) through the format's decoder into the scan.
+pub fn push(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Result<(), Error> {
+    let end = bytes.is_empty();
+    if matches!(table.stream.state, State::Sniffing) {
+        table.stream.sniff.extend_from_slice(bytes);
+        let sniff = &table.stream.sniff;
+        let decided = end || sniff.len() >= SNIFF_BYTES || sniff.contains(&b'\n');
+        let magic_decided = sniff.len() >= ARROW_MAGIC.len();
+        if !(decided && (magic_decided || end)) {
+            return Ok(());
+        }
+        let sniff = std::mem::take(&mut table.stream.sniff);
+        start(table, &sniff)?;
+        feed(table, &sniff, out)?;
+        if end {
+            feed(table, &[], out)?;
+        }
+        return Ok(());
+    }
+    feed(table, bytes, out)
+}
+
+/// Decides the stream's format from its first bytes.
+fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
+    let stream = &mut table.stream;
+    let format = match stream.forced {
+        Some(format) => format,
+        None if head.starts_with(IPC_CONTINUATION) => InputFormat::ArrowStream,
+        None if head.starts_with(PARQUET_MAGIC) || head.starts_with(ARROW_MAGIC) => {
+            return Err(Error::NotATable(
+                "a Parquet or Arrow IPC file needs random access: pass its path (briefly table FILE) rather than standard input".into(),
+            ))
+        }
+        None => {
+            looks_like_text(head)?;
+            InputFormat::Csv
+        }
+    };
+    table.format = Some(format);
+    stream.state = match format {
+        InputFormat::ArrowStream => State::Ipc(Box::new(StreamDecoder::new())),
+        InputFormat::Csv | InputFormat::Tsv => {
+            let first_line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+            let delimiter = stream.delimiter.unwrap_or_else(|| {
+                if format == InputFormat::Tsv {
+                    b'\t'
+                } else {
+                    sniff_delimiter(first_line).unwrap_or(b',')
+                }
+            });
+            if stream.delimiter.is_none()
+                && format == InputFormat::Csv
+                && sniff_delimiter(first_line).is_none()
+            {
+                table.warnings.push(
+                    "no delimiter (, tab ; |) in the first line: read as a single column".into(),
+                );
+            }
+            if delimiter == b'\t' {
+                table.format = Some(InputFormat::Tsv);
+            }
+            State::Csv {
+                parser: Box::new(CsvParser::new(delimiter, MAX_RECORD_BYTES)),
+                header: None,
+            }
+        }
+        InputFormat::Parquet | InputFormat::Arrow => {
+            return Err(Error::NotATable(
+                "a Parquet or Arrow IPC file needs random access: pass its path".into(),
+            ))
+        }
+    };
+    Ok(())
+}
+
+fn feed(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Result<(), Error> {
+    match &mut table.stream.state {
+        State::Sniffing => Ok(()),
+        State::Csv { parser, .. } => {
+            let mut batches = Vec::new();
+            parser.push(bytes, &mut |records| batches.push(records));
+            for records in batches {
+                csv_batch(table, &records, out)?;
+            }
+            Ok(())
+        }
+        State::Ipc(decoder) => {
+            let mut batches = Vec::new();
+            if bytes.is_empty() {
+                decoder.finish().map_err(|e| {
+                    Error::NotATable(format!("the Arrow IPC stream ends mid-message ({e})"))
+                })?;
+            } else {
+                let mut buffer = arrow_buffer::Buffer::from(bytes.to_vec());
+                while !buffer.is_empty() {
+                    if let Some(batch) = decoder.decode(&mut buffer)? {
+                        batches.push(batch);
+                    }
+                }
+                if batches.is_empty() && table.scan.is_none() {
+                    if let Some(schema) = decoder.schema() {
+                        let empty = RecordBatch::new_empty(schema);
+                        batches.push(empty);
+                    }
+                }
+            }
+            for batch in batches {
+                arrow_batch(table, &batch, true, out)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The cells of a batch of CSV records, with missing fields as nulls.
+struct CsvRows<'a> {
+    fields: Vec<Option<Cow<'a, str>>>,
+    width: usize,
+    rows: usize,
+}
+
+impl Rows for CsvRows<'_> {
+    fn len(&self) -> usize {
+        self.rows
+    }
+
+    fn cell(&self, column: usize, row: usize) -> Cell<'_> {
+        match &self.fields[row * self.width + column] {
+            Some(text) if !text.is_empty() => Cell::Text(Cow::Borrowed(text)),
+            _ => Cell::Null,
+        }
+    }
+}
+
+fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) -> Result<(), Error> {
+    let State::Csv { header, .. } = &mut table.stream.state else {
+        unreachable!("a CSV batch comes from the CSV state")
+    };
+    let mut first = 0;
+    if header.is_none() {
+        let names: Vec<String> = if table.stream.no_header {
+            (1..=records.width(0)).map(|i| format!("c{i}")).collect()
+        } else {
+            first = 1;
+            records
+                .fields(0)
+                .enumerate()
+                .map(|(i, f)| {
+                    let name = String::from_utf8_lossy(f).trim().to_string();
+                    if name.is_empty() {
+                        format!("c{}", i + 1)
+                    } else {
+                        name
+                    }
+                })
+                .collect()
+        };
+        let width = names.len();
+        *header = Some(names.clone());
+        let scan = table.make_scan(
+            names,
+            vec!["string".into(); width],
+            vec![true; width],
+            true,
+            true,
+        )?;
+        table.scan = Some(scan);
+    }
+    let width = table.scan.as_ref().map_or(0, |s| s.names.len());
+    let mut fields = Vec::with_capacity((records.len() - first) * width);
+    for i in first..records.len() {
+        let got = records.width(i);
+        if got != width {
+            table.stream.ragged.0 += 1;
+            table.stream.ragged.1.get_or_insert((records.lines[i], got));
+        }
+        let start = fields.len();
+        for field in records.fields(i).take(width) {
+            let text = match simdutf8_lossy(field) {
+                Cow::Owned(fixed) => {
+                    table.stream.replaced += 1;
+                    Cow::Owned(fixed)
+                }
+                borrowed => borrowed,
+            };
+            fields.push(Some(text));
+        }
+        fields.resize(start + width, None);
+    }
+    let rows = CsvRows {
+        rows: records.len() - first,
+        fields,
+        width,
+    };
+    if rows.rows > 0 {
+        if let Some(scan) = &mut table.scan {
+            scan.batch(&rows, out);
+        }
+    }
+    Ok(())
+}
+
+fn simdutf8_lossy(bytes: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+/// An Arrow batch (IPC stream or file, or Parquet when scanning) into the scan.
+fn arrow_batch(
+    table: &mut Table,
+    batch: &RecordBatch,
+    with_stats: bool,
+    out: &mut dyn Emit<Value>,
+) -> Result<(), Error> {
+    if table.scan.is_none() {
+        let schema = batch.schema();
+        let scan = table.make_scan(
+            schema.fields().iter().map(|f| f.name().clone()).collect(),
+            schema
+                .fields()
+                .iter()
+                .map(|f| f.data_type().to_string())
+                .collect(),
+            schema.fields().iter().map(|f| f.is_nullable()).collect(),
+            false,
+            with_stats,
+        )?;
+        table.scan = Some(scan);
+    }
+    if batch.num_rows() > 0 {
+        let cells = ArrowRows(BatchCells::new(batch));
+        table.scan.as_mut().expect("made above").batch(&cells, out);
+    }
+    Ok(())
+}
+
+struct ArrowRows<'a>(BatchCells<'a>);
+
+impl Rows for ArrowRows<'_> {
+    fn len(&self) -> usize {
+        self.0.rows()
+    }
+
+    fn cell(&self, column: usize, row: usize) -> Cell<'_> {
+        self.0.cell(column, row)
+    }
+}
+
+/// A file the reducer reads itself.
+pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Result<(), Error> {
+    let size = std::fs::metadata(path)?.len();
+    let binary = Raw {
+        bytes: size,
+        lines: 0,
+        chars: size,
+    };
+    match table.format.expect("detected when the reducer was made") {
+        InputFormat::Parquet => {
+            table.raw = Some(binary);
+            read_parquet(table, path, out)
+        }
+        InputFormat::Arrow => {
+            table.raw = Some(binary);
+            let reader = FileReader::try_new(File::open(path)?, None)?;
+            let schema = reader.schema();
+            for batch in reader {
+                arrow_batch(table, &batch?, true, out)?;
+            }
+            if table.scan.is_none() {
+                arrow_batch(table, &RecordBatch::new_empty(schema), true, out)?;
+            }
+            Ok(())
+        }
+        format @ (InputFormat::ArrowStream | InputFormat::Csv | InputFormat::Tsv) => {
+            table.stream.forced = Some(format);
+            let mut file = File::open(path)?;
+            let mut buf = vec![0u8; 256 * 1024];
+            let mut raw = Raw::default();
+            loop {
+                let n = match file.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e.into()),
+                };
+                let bytes = &buf[..n];
+                raw.bytes += n as u64;
+                raw.lines += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+                raw.chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+                push(table, bytes, out)?;
+            }
+            table.raw = Some(raw);
+            push(table, &[], out)
+        }
+    }
+}
+
+/// Parquet: the shape and statistics from the footer; rows by row group and selection,
+/// only those that can be shown (a page decodes only the row groups it needs).
+fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Result<(), Error> {
+    let file = File::open(path)?;
+    let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())?;
+    let schema = metadata.schema().clone();
+    let parquet_meta = metadata.metadata().clone();
+    let total = parquet_meta.file_metadata().num_rows().max(0) as u64;
+    table.total_rows = Some(total);
+    table.row_groups = Some(parquet_meta.num_row_groups());
+
+    let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
+    table.total_columns = Some(names.len());
+    // Checks the columns named in --columns and --where.
+    table.make_scan(
+        names.clone(),
+        schema
+            .fields()
+            .iter()
+            .map(|f| f.data_type().to_string())
+            .collect(),
+        schema.fields().iter().map(|f| f.is_nullable()).collect(),
+        false,
+        false,
+    )?;
+
+    // Column statistics from the footer, for the columns asked for.
+    let candidates: Vec<usize> = (0..names.len())
+        .filter(|&c| table.options.columns.is_empty() || table.options.columns.contains(&names[c]))
+        .collect();
+    let mut summaries: Vec<(usize, ColumnSummary, u8)> = Vec::new();
+    for &c in &candidates {
+        let field = schema.field(c);
+        let mut summary = ColumnSummary {
+            name: field.name().clone(),
+            data_type: field.data_type().to_string(),
+            nullable: field.is_nullable(),
+            nulls: None,
+            min: Value::Null,
+            max: Value::Null,
+            distinct: None,
+            top: Vec::new(),
+        };
+        let mut score = 2;
+        if let Ok(converter) =
+            StatisticsConverter::try_new(field.name(), &schema, metadata.parquet_schema())
+        {
+            let groups = parquet_meta.row_groups().iter();
+            if let Ok(nulls) = converter.row_group_null_counts(groups.clone()) {
+                if nulls.null_count() == 0 {
+                    summary.nulls = Some(nulls.values().iter().sum());
+                }
+            }
+            // Decimals display as text but order as numbers.
+            let numeric = matches!(
+                field.data_type(),
+                DataType::Decimal32(..)
+                    | DataType::Decimal64(..)
+                    | DataType::Decimal128(..)
+                    | DataType::Decimal256(..)
+            );
+            let bound = |array: Result<arrow_array::ArrayRef, _>, lowest: bool| {
+                let array = array.ok()?;
+                let batch = RecordBatch::try_from_iter([("v", array)]).ok()?;
+                let cells = BatchCells::new(&batch);
+                if batch.column(0).null_count() > 0 {
+                    return None; // a row group without statistics: no bound for the file
+                }
+                let mut best: Option<Cell> = None;
+                for r in 0..cells.rows() {
+                    let cell = cells.cell(0, r);
+                    let better = best.as_ref().is_none_or(|b| {
+                        let order = compare(&cell, b, numeric);
+                        if lowest {
+                            order.is_lt()
+                        } else {
+                            order.is_gt()
+                        }
+                    });
+                    if better {
+                        best = Some(cell);
+                    }
+                }
+                best.map(|b| match b {
+                    Cell::Text(t) => bounded_text(&t),
+                    other => other.render(usize::MAX, false).0,
+                })
+            };
+            summary.min = bound(converter.row_group_mins(groups.clone()), true).unwrap_or_default();
+            summary.max = bound(converter.row_group_maxes(groups), false).unwrap_or_default();
+            if summary.nulls == Some(total) {
+                score = 0;
+            } else if !summary.min.is_null() && summary.min == summary.max {
+                score = 1;
+            }
+        }
+        summaries.push((c, summary, score));
+    }
+    // The most informative columns first, as many as may be shown.
+    let mut ranked = summaries.clone();
+    if table.options.columns.is_empty() {
+        ranked.sort_by_key(|(_, _, score)| std::cmp::Reverse(*score));
+    } else {
+        ranked.sort_by_key(|(c, _, _)| table.options.columns.iter().position(|n| *n == names[*c]));
+    }
+    ranked.truncate(table.options.max_columns);
+    let shown: Vec<usize> = ranked.iter().map(|(c, _, _)| *c).collect();
+    if !table.options.scan {
+        table.metadata_stats = Some(ranked.into_iter().map(|(_, s, _)| s).collect());
+    }
+
+    // Read only the columns shown or filtered on.
+    let filtering = !table.options.filters.is_empty();
+    let mut needed: Vec<usize> = shown.clone();
+    for condition in &table.conditions {
+        if let Some(c) = names.iter().position(|n| *n == condition.column) {
+            needed.push(c);
+        }
+    }
+    needed.sort_unstable();
+    needed.dedup();
+    let mask = ProjectionMask::roots(metadata.parquet_schema(), needed.iter().copied());
+    // The scan reads batches of the needed columns only: remap its column numbers.
+    let remap = |c: usize| needed.iter().position(|&n| n == c).expect("needed");
+    let mut scan = table.make_scan(
+        needed.iter().map(|&c| names[c].clone()).collect(),
+        needed
+            .iter()
+            .map(|&c| schema.field(c).data_type().to_string())
+            .collect(),
+        needed
+            .iter()
+            .map(|&c| schema.field(c).is_nullable())
+            .collect(),
+        false,
+        table.options.scan,
+    )?;
+    scan.show(shown.iter().map(|&c| remap(c)).collect());
+    let omitted: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|c| !shown.contains(c))
+        .collect();
+    table.omitted_parquet = omitted
+        .iter()
+        .map(|&c| format!("{}: {}", names[c], schema.field(c).data_type()))
+        .collect();
+
+    let group_rows: Vec<u64> = parquet_meta
+        .row_groups()
+        .iter()
+        .map(|g| g.num_rows().max(0) as u64)
+        .collect();
+    let reader = |ranges: &[Range<u64>]| {
+        let (groups, selection) = select(&group_rows, ranges);
+        ParquetRecordBatchReaderBuilder::new_with_metadata(file.try_clone()?, metadata.clone())
+            .with_row_groups(groups)
+            .with_row_selection(selection)
+            .with_projection(mask.clone())
+            .with_batch_size(BATCH_ROWS)
+            .build()
+            .map_err(Error::from)
+    };
+
+    if filtering || table.options.scan {
+        // Every row is read: the filter (or the statistics) need them all.
+        table.scan = Some(scan);
+        for batch in reader(std::slice::from_ref(&(0..total)))? {
+            arrow_batch(table, &batch?, table.options.scan, out)?;
+        }
+        return Ok(());
+    }
+    let rows_at = |ranges: &[Range<u64>]| -> Vec<u64> {
+        ranges.iter().flat_map(|r| r.clone()).collect::<Vec<u64>>()
+    };
+    let pick = table.options.pick();
+    // Held by the table while reading, so that an error keeps what was read.
+    scan.rows = total;
+    scan.matched = total;
+    let scan = table.scan.insert(scan);
+    match pick {
+        Pick::Head(n) => {
+            // Earlier pages' rows are counted, not read: find where this page starts.
+            let n = n.min(total);
+            let mut start = 0;
+            while start < n && !out.wants(ROW) {
+                out.skip(ROW);
+                start += 1;
+            }
+            let mut next = start;
+            if start < n {
+                scan.first_row = start;
+                'read: for batch in reader(std::slice::from_ref(&(start..n)))? {
+                    let batch = batch?;
+                    let cells = ArrowRows(BatchCells::new(&batch));
+                    for r in 0..batch.num_rows() {
+                        if !out.wants(ROW) {
+                            break 'read; // the page is full: read no further
+                        }
+                        scan.offer(&cells, r, next, out);
+                        next += 1;
+                    }
+                }
+            }
+            for _ in next..n {
+                out.skip(ROW);
+            }
+        }
+        Pick::Tail(k) => {
+            let range = total - k.min(total)..total;
+            emit_rows(
+                scan,
+                reader(std::slice::from_ref(&range))?,
+                &rows_at(&[range]),
+                out,
+            )?;
+        }
+        Pick::Sample(k, seed) => {
+            let rows = sample_rows(total, k, seed);
+            let ranges: Vec<Range<u64>> = rows.iter().map(|&r| r..r + 1).collect();
+            emit_rows(scan, reader(&ranges)?, &rows, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Offers the rows read (numbered by `rows`) as items.
+fn emit_rows(
+    scan: &mut crate::scan::Scan,
+    reader: impl Iterator<Item = Result<RecordBatch, arrow_schema::ArrowError>>,
+    rows: &[u64],
+    out: &mut dyn Emit<Value>,
+) -> Result<(), Error> {
+    let mut numbers = rows.iter();
+    for batch in reader {
+        let batch = batch?;
+        let cells = ArrowRows(BatchCells::new(&batch));
+        for r in 0..batch.num_rows() {
+            let row = *numbers.next().unwrap_or(&0);
+            if out.wants(ROW) {
+                scan.offer(&cells, r, row, out);
+            } else {
+                out.skip(ROW);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The row groups holding `ranges` (sorted, disjoint) and the selection of their rows.
+fn select(group_rows: &[u64], ranges: &[Range<u64>]) -> (Vec<usize>, RowSelection) {
+    let mut groups = Vec::new();
+    let mut selectors = Vec::new();
+    let mut group_start = 0;
+    for (g, &n) in group_rows.iter().enumerate() {
+        let group_end = group_start + n;
+        let mut at = group_start;
+        for range in ranges {
+            let from = range.start.max(group_start);
+            let to = range.end.min(group_end);
+            if from >= to {
+                continue;
+            }
+            if at == group_start && groups.last() != Some(&g) {
+                groups.push(g);
+            }
+            if from > at {
+                selectors.push(RowSelector::skip((from - at) as usize));
+            }
+            selectors.push(RowSelector::select((to - from) as usize));
+            at = to;
+        }
+        if groups.last() == Some(&g) && at < group_end {
+            selectors.push(RowSelector::skip((group_end - at) as usize));
+        }
+        group_start = group_end;
+    }
+    (groups, RowSelection::from(selectors))
+}
+
+/// Orders two cells of one column: numbers (and the text of a `numeric` column) as
+/// numbers, anything else as text.
+fn compare(a: &Cell<'_>, b: &Cell<'_>, numeric: bool) -> std::cmp::Ordering {
+    match (a.number(), b.number()) {
+        (Some(x), Some(y)) if numeric || !matches!(a, Cell::Text(_)) => {
+            x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal)
+        }
+        _ => a.text().cmp(&b.text()),
+    }
+}
+
+/// The reducer's outcome from what was read.
+pub fn outcome(table: &mut Table) -> Outcome<Value> {
+    let format = table.format.map_or("table", InputFormat::name);
+    let mut warnings = std::mem::take(&mut table.warnings);
+    let stream = &table.stream;
+    if stream.ragged.0 > 0 {
+        let (line, got) = stream.ragged.1.unwrap_or_default();
+        warnings.push(format!(
+            "{} records do not have as many fields as the header (first at line {line}: {got} fields); missing fields read as null, extra fields are left out (whole in the file)",
+            stream.ragged.0
+        ));
+    }
+    if stream.replaced > 0 {
+        warnings.push(format!(
+            "{} fields held invalid UTF-8, replaced by U+FFFD",
+            stream.replaced
+        ));
+    }
+    if let State::Csv { parser, .. } = &stream.state {
+        if let (n @ 1.., Some(line)) = parser.dropped {
+            warnings.push(format!(
+                "{n} records longer than {MAX_RECORD_BYTES} bytes were left out (first at line {line})"
+            ));
+        }
+    }
+    let Some(scan) = &table.scan else {
+        let why = table
+            .error
+            .clone()
+            .unwrap_or_else(|| "no table in the input".into());
+        let mut outcome = Outcome::new(format!("{format}: {why}"), Value::Null);
+        outcome.ok = false;
+        outcome.preview = briefly_core::Preview::Summary;
+        outcome.warnings = warnings;
+        return outcome;
+    };
+    warnings.extend(scan.mixed_warnings());
+    let rows = table.total_rows.unwrap_or(scan.rows);
+    let columns = if table.options.columns.is_empty() {
+        table.total_columns.unwrap_or(scan.names.len())
+    } else {
+        table.options.columns.len()
+    };
+    let shown = scan.shown.clone().unwrap_or_default();
+    let omitted: Vec<String> = if table.omitted_parquet.is_empty() {
+        scan.omitted()
+            .iter()
+            .map(|&c| format!("{}: {}", scan.names[c], scan.types[c]))
+            .collect()
+    } else {
+        table.omitted_parquet.clone()
+    };
+    let column_stats = table
+        .metadata_stats
+        .clone()
+        .unwrap_or_else(|| scan.summaries());
+    let mut row_fields = vec!["row".to_string()];
+    row_fields.extend(shown.iter().map(|&c| scan.names[c].clone()));
+    let filtered = !table.conditions.is_empty();
+    let stats = TableStats {
+        format: format.to_string(),
+        rows,
+        columns,
+        matched_rows: filtered.then_some(scan.matched),
+        row_fields,
+        column_stats,
+        omitted_columns: omitted.clone(),
+        row_groups: table.row_groups,
+        stats_from: if table.metadata_stats.is_some() {
+            "metadata".into()
+        } else {
+            "scan".into()
+        },
+    };
+    let mut summary = format!("{format}: {rows} rows × {columns} columns");
+    if let Some(groups) = table.row_groups {
+        summary.push_str(&format!(" in {groups} row groups"));
+    }
+    if filtered {
+        summary.push_str(&format!(
+            "; {} rows match {}",
+            scan.matched,
+            table.options.filters.join(" and ")
+        ));
+    }
+    if !omitted.is_empty() {
+        summary.push_str(&format!(
+            "; {} of {columns} columns shown (the most informative), {} omitted",
+            shown.len(),
+            omitted.len()
+        ));
+    }
+    let complete = warnings.is_empty() && omitted.is_empty() && !scan.values_cut;
+    let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
+    outcome.preview = table.options.preview();
+    outcome.complete = complete && table.error.is_none();
+    if let Some(error) = &table.error {
+        outcome.ok = false;
+        warnings.insert(
+            0,
+            format!("stopped: {error}; what was read before is shown"),
+        );
+    }
+    outcome.warnings = warnings;
+    outcome
+}

@@ -1,0 +1,422 @@
+//! Per-column statistics in one bounded pass: nulls, min/max, a distinct estimate
+//! (HyperLogLog) and the most frequent strings (space-saving), each of fixed size.
+
+use crate::cell::{float, parse_number, Cell};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// HyperLogLog precision: 2^12 one-byte registers (4 KiB a column), ~1.6% error.
+const HLL_BITS: u32 = 12;
+/// Counters kept for the most frequent strings.
+const TOP_COUNTERS: usize = 32;
+/// Top values listed in the stats.
+const TOP_SHOWN: usize = 5;
+/// Strings longer than this are counted by their first bytes in the top values.
+const TOP_KEY_BYTES: usize = 120;
+/// Min/max strings are kept to this many characters.
+const BOUND_CHARS: usize = 60;
+/// When every one of this many strings was distinct, the column is taken as unique and
+/// top values are no longer counted (they would all be 1).
+const UNIQUE_PROBE: u64 = 10_000;
+
+/// A distinct-count estimator in fixed memory.
+#[derive(Debug, Clone)]
+pub struct Hll {
+    registers: Vec<u8>,
+}
+
+impl Default for Hll {
+    fn default() -> Self {
+        Hll {
+            registers: vec![0; 1 << HLL_BITS],
+        }
+    }
+}
+
+impl Hll {
+    /// Adds one hashed value.
+    pub fn add(&mut self, hash: u64) {
+        let index = (hash >> (64 - HLL_BITS)) as usize;
+        let rest = (hash << HLL_BITS) | (1 << (HLL_BITS - 1));
+        let rank = rest.leading_zeros() as u8 + 1;
+        if self.registers[index] < rank {
+            self.registers[index] = rank;
+        }
+    }
+
+    /// The estimated number of distinct values added.
+    pub fn estimate(&self) -> u64 {
+        let m = self.registers.len() as f64;
+        let sum: f64 = self.registers.iter().map(|&r| 2f64.powi(-(r as i32))).sum();
+        let raw = 0.7213 / (1.0 + 1.079 / m) * m * m / sum;
+        let zeros = self.registers.iter().filter(|&&r| r == 0).count();
+        let estimate = if raw <= 2.5 * m && zeros > 0 {
+            m * (m / zeros as f64).ln() // linear counting for small sets
+        } else {
+            raw
+        };
+        estimate.round() as u64
+    }
+}
+
+/// FNV-1a with a final mix: fast, stable across runs and platforms.
+pub fn hash(tag: u8, bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ tag as u64;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    // murmur3's fmix64: spreads the bits FNV leaves clustered.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// The most frequent strings, approximately (space-saving: exact while there are at
+/// most `TOP_COUNTERS` distinct values, an upper bound on each count after that).
+#[derive(Debug, Default, Clone)]
+struct TopValues {
+    /// Each value counted, its count and the count it inherited (its overestimate).
+    counters: Vec<(Box<str>, u64, u64)>,
+    index: HashMap<Box<str>, usize>,
+    evictions: u64,
+}
+
+impl TopValues {
+    fn add(&mut self, text: &str) {
+        let key = prefix(text, TOP_KEY_BYTES);
+        if let Some(&i) = self.index.get(key) {
+            self.counters[i].1 += 1;
+            return;
+        }
+        if self.counters.len() < TOP_COUNTERS {
+            self.index.insert(key.into(), self.counters.len());
+            self.counters.push((key.into(), 1, 0));
+            return;
+        }
+        // Replace the least counted; the newcomer inherits its count (an upper bound).
+        let (i, _) = self
+            .counters
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, (_, n, _))| *n)
+            .expect("full");
+        self.evictions += 1;
+        let old = std::mem::replace(&mut self.counters[i].0, key.into());
+        self.index.remove(&old);
+        self.index.insert(key.into(), i);
+        self.counters[i].2 = self.counters[i].1;
+        self.counters[i].1 += 1;
+    }
+
+    fn top(&self) -> Vec<(String, u64)> {
+        // Counts as guaranteed: exact while nothing was evicted, else a lower bound.
+        let mut top: Vec<(String, u64)> = self
+            .counters
+            .iter()
+            .map(|(k, n, over)| (k.to_string(), n - over))
+            .filter(|(_, n)| *n > 1)
+            .collect();
+        top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        top.truncate(TOP_SHOWN);
+        top
+    }
+}
+
+fn prefix(text: &str, max_bytes: usize) -> &str {
+    if text.len() <= max_bytes {
+        return text;
+    }
+    let mut end = max_bytes;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// The statistics of one column, accumulated value by value.
+#[derive(Debug, Clone)]
+pub struct ColumnStats {
+    /// Values are CSV text: their type is inferred from what they hold.
+    from_text: bool,
+    values: u64,
+    nulls: u64,
+    ints: u64,
+    floats: u64,
+    bools: u64,
+    texts: u64,
+    /// The first text that is not a number, in a column that is otherwise numeric.
+    first_text: Option<(u64, String)>,
+    num_min: Option<f64>,
+    num_max: Option<f64>,
+    int_min: Option<i64>,
+    int_max: Option<i64>,
+    text_min: Option<String>,
+    text_max: Option<String>,
+    hll: Hll,
+    top: TopValues,
+    top_off: bool,
+}
+
+impl ColumnStats {
+    /// Empty statistics; `from_text` for CSV fields.
+    pub fn new(from_text: bool) -> Self {
+        ColumnStats {
+            from_text,
+            values: 0,
+            nulls: 0,
+            ints: 0,
+            floats: 0,
+            bools: 0,
+            texts: 0,
+            first_text: None,
+            num_min: None,
+            num_max: None,
+            int_min: None,
+            int_max: None,
+            text_min: None,
+            text_max: None,
+            hll: Hll::default(),
+            top: TopValues::default(),
+            top_off: false,
+        }
+    }
+
+    /// Adds the value of row `row`.
+    pub fn add(&mut self, cell: &Cell<'_>, row: u64) {
+        self.values += 1;
+        match cell {
+            Cell::Null => self.nulls += 1,
+            Cell::Bool(b) => {
+                self.bools += 1;
+                self.hll.add(hash(1, &[*b as u8]));
+            }
+            Cell::Int(i) => self.int(*i),
+            Cell::UInt(u) => self.float(*u as f64),
+            Cell::Float(f) => self.float(*f),
+            Cell::Text(text) if self.from_text => {
+                if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
+                    self.bools += 1;
+                    self.hll
+                        .add(hash(1, &[text.eq_ignore_ascii_case("true") as u8]));
+                } else if let Ok(i) = text.parse::<i64>() {
+                    self.int(i);
+                } else if let Some(f) = parse_number(text) {
+                    self.float(f);
+                } else {
+                    if self.first_text.is_none() {
+                        self.first_text = Some((row, text.to_string()));
+                    }
+                    self.text(text);
+                }
+            }
+            Cell::Text(text) => self.text(text),
+        }
+    }
+
+    fn int(&mut self, i: i64) {
+        self.ints += 1;
+        self.int_min = Some(self.int_min.map_or(i, |m| m.min(i)));
+        self.int_max = Some(self.int_max.map_or(i, |m| m.max(i)));
+        self.number(i as f64);
+        // An integer and the same float hash alike (CSV `1` and `1.0` are one value).
+        self.hll.add(hash(2, &(i as f64).to_bits().to_le_bytes()));
+    }
+
+    fn float(&mut self, f: f64) {
+        self.floats += 1;
+        self.number(f);
+        self.hll.add(hash(2, &f.to_bits().to_le_bytes()));
+    }
+
+    fn number(&mut self, f: f64) {
+        if f.is_nan() {
+            return;
+        }
+        self.num_min = Some(self.num_min.map_or(f, |m| m.min(f)));
+        self.num_max = Some(self.num_max.map_or(f, |m| m.max(f)));
+    }
+
+    fn text(&mut self, text: &str) {
+        self.texts += 1;
+        self.hll.add(hash(3, text.as_bytes()));
+        if self.text_min.as_deref().is_none_or(|m| text < m) {
+            self.text_min = Some(text.to_string());
+        }
+        if self.text_max.as_deref().is_none_or(|m| text > m) {
+            self.text_max = Some(text.to_string());
+        }
+        if !self.top_off {
+            self.top.add(text);
+            if self.texts == UNIQUE_PROBE && self.top.counters.iter().all(|(_, n, _)| *n == 1) {
+                self.top_off = true;
+            }
+        }
+    }
+
+    /// Nulls seen.
+    pub fn nulls(&self) -> u64 {
+        self.nulls
+    }
+
+    /// The estimated number of distinct non-null values.
+    pub fn distinct(&self) -> u64 {
+        // Exact when small: the top counters saw every value.
+        let non_null = self.values - self.nulls;
+        if non_null > 0 && self.texts == non_null && self.top.evictions == 0 && !self.top_off {
+            return self.top.counters.len() as u64;
+        }
+        self.hll.estimate().min(non_null)
+    }
+
+    /// For CSV: the type the values hold (`int`, `float`, `bool`, `string`, or `empty`).
+    pub fn inferred_type(&self) -> &'static str {
+        let numbers = self.ints + self.floats;
+        if self.mixed().is_some() {
+            "mixed"
+        } else if self.texts > 0 {
+            "string"
+        } else if self.floats > 0 {
+            "float"
+        } else if self.ints > 0 {
+            "int"
+        } else if self.bools > 0 && numbers == 0 {
+            "bool"
+        } else {
+            "empty"
+        }
+    }
+
+    /// For CSV: a column of numbers with some text in it: (count of texts, first row, first text).
+    pub fn mixed(&self) -> Option<(u64, u64, &str)> {
+        let numbers = self.ints + self.floats;
+        // Mostly numbers: at least as many numbers as texts.
+        if self.from_text && numbers > 0 && self.texts > 0 && numbers >= self.texts {
+            let (row, text) = self.first_text.as_ref()?;
+            return Some((self.texts, *row, text));
+        }
+        None
+    }
+
+    /// The smallest and largest value, as JSON (numbers for a numeric column).
+    pub fn bounds(&self) -> (Value, Value) {
+        let text_bound = |t: &Option<String>| t.as_deref().map_or(Value::Null, bounded_text);
+        if self.texts > 0 && self.mixed().is_none() {
+            return (text_bound(&self.text_min), text_bound(&self.text_max));
+        }
+        if self.floats == 0 {
+            if let (Some(lo), Some(hi)) = (self.int_min, self.int_max) {
+                return (Value::from(lo), Value::from(hi));
+            }
+        }
+        match (self.num_min, self.num_max) {
+            (Some(lo), Some(hi)) => (float(lo), float(hi)),
+            _ => (Value::Null, Value::Null),
+        }
+    }
+
+    /// The most frequent strings with their counts (values seen more than once).
+    pub fn top(&self) -> Vec<(String, u64)> {
+        if self.top_off {
+            return Vec::new();
+        }
+        self.top
+            .top()
+            .into_iter()
+            .map(|(k, n)| (briefly_core::cut_str(&k, BOUND_CHARS).into_owned(), n))
+            .collect()
+    }
+}
+
+/// A min/max string, cut with the marker when long.
+pub fn bounded_text(text: &str) -> Value {
+    Value::String(briefly_core::cut_str(text, BOUND_CHARS).into_owned())
+}
+
+/// What the stats say of one column.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ColumnSummary {
+    /// The column's name.
+    pub name: String,
+    /// Its type: Arrow's for Parquet and IPC, inferred (`int`, `float`, `string`…) for CSV.
+    #[serde(rename = "type")]
+    pub data_type: String,
+    /// Whether the schema allows nulls (for CSV: whether any were seen).
+    pub nullable: bool,
+    /// Null values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nulls: Option<u64>,
+    /// The smallest value.
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub min: Value,
+    /// The largest value.
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub max: Value,
+    /// Estimated distinct non-null values (HyperLogLog, ~2% error; exact when small).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distinct: Option<u64>,
+    /// The most frequent strings and their counts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub top: Vec<(String, u64)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    #[test]
+    fn hll_estimates_within_a_few_percent() {
+        for n in [10u64, 1_000, 100_000] {
+            let mut hll = Hll::default();
+            for i in 0..n {
+                hll.add(hash(0, &i.to_le_bytes()));
+                hll.add(hash(0, &i.to_le_bytes())); // duplicates change nothing
+            }
+            let e = hll.estimate() as f64;
+            assert!((e - n as f64).abs() / (n as f64) < 0.05, "{n}: {e}");
+        }
+    }
+
+    #[test]
+    fn csv_columns_infer_their_type_and_report_mixed_values() {
+        let mut stats = ColumnStats::new(true);
+        for (row, v) in ["1", "2", "", "x", "3"].iter().enumerate() {
+            let cell = if v.is_empty() {
+                Cell::Null
+            } else {
+                Cell::Text(Cow::Borrowed(v))
+            };
+            stats.add(&cell, row as u64);
+        }
+        assert_eq!(stats.nulls(), 1);
+        assert_eq!(stats.mixed(), Some((1, 3, "x")));
+        assert_eq!(stats.bounds(), (Value::from(1), Value::from(3)));
+        assert_eq!(stats.distinct(), 4);
+    }
+
+    #[test]
+    fn top_values_are_exact_while_few() {
+        let mut stats = ColumnStats::new(false);
+        for (i, v) in ["a", "b", "a", "c", "a", "b"].iter().enumerate() {
+            stats.add(&Cell::Text(Cow::Borrowed(v)), i as u64);
+        }
+        assert_eq!(stats.top(), vec![("a".into(), 3), ("b".into(), 2)]);
+        assert_eq!(stats.distinct(), 3);
+        assert_eq!(stats.bounds(), (Value::from("a"), Value::from("c")));
+    }
+
+    #[test]
+    fn unique_columns_list_no_top_values() {
+        let mut stats = ColumnStats::new(false);
+        for i in 0..20_000u64 {
+            stats.add(&Cell::Text(Cow::Owned(format!("id-{i}"))), i);
+        }
+        assert!(stats.top().is_empty());
+        let d = stats.distinct() as f64;
+        assert!((d - 20_000.0).abs() < 1_000.0, "{d}");
+    }
+}

@@ -1,0 +1,474 @@
+//! The reducer end to end over files written here with the arrow crates.
+
+use super::*;
+use briefly_core::testkit::reduce_all_chunkings;
+use briefly_core::{reduce, Budget, Envelope, ItemKey, RunConfig};
+use serde_json::json;
+
+fn config(max_chars: usize) -> RunConfig {
+    RunConfig {
+        budget: Budget::default().with_max_chars(max_chars).unwrap(),
+        ..RunConfig::new("table")
+    }
+}
+
+/// The reducer over the file at `path`, starting after item `after`.
+fn file(path: &Path, options: TableOptions, max_chars: usize, after: Option<u64>) -> Envelope {
+    let mut config = config(max_chars);
+    config.after = after.map(|seq| ItemKey { rank: 0, seq });
+    let table = Table::file(options, path).unwrap();
+    reduce(table, std::io::empty(), &config).unwrap()
+}
+
+fn stream(input: &[u8], options: TableOptions) -> Envelope {
+    reduce_all_chunkings(
+        || Table::stream(options.clone()).unwrap(),
+        input,
+        &config(20_000),
+    )
+}
+
+fn rows_of(envelope: &Envelope) -> Vec<u64> {
+    envelope
+        .items
+        .iter()
+        .map(|i| i[0].as_u64().unwrap())
+        .collect()
+}
+
+fn column<'a>(envelope: &'a Envelope, name: &str) -> &'a Value {
+    envelope.stats["column_stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no column {name}: {}", envelope.stats))
+}
+
+fn csv(rows: u64) -> Vec<u8> {
+    let mut out = b"id,name,score,active,city\n".to_vec();
+    for i in 0..rows {
+        out.extend_from_slice(fixtures::csv_row(i).as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn parquet_shape_and_statistics_come_from_the_footer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 10_000, 3_000).unwrap();
+    let e = file(&path, TableOptions::default(), 20_000, None);
+    assert_eq!(e.stats["rows"], 10_000);
+    assert_eq!(e.stats["row_groups"], 4);
+    assert_eq!(e.stats["stats_from"], "metadata");
+    assert_eq!(e.summary, "parquet: 10000 rows × 5 columns in 4 row groups");
+    let id = column(&e, "id");
+    assert_eq!(
+        (id["type"].clone(), id["min"].clone(), id["max"].clone()),
+        (json!("Int64"), json!(0), json!(9_999))
+    );
+    assert_eq!(column(&e, "name")["nulls"], 1_429); // every 7th of 10,000
+    assert_eq!(column(&e, "city")["min"], "Hanoi");
+    assert_eq!(e.items[0], json!([0, 0, null, 0.0, true, "Lisbon"]));
+    assert_eq!(e.items[1], json!([1, 1, "user1", 0.25, false, "Oslo"]));
+    assert_eq!(e.total_items, 10_000);
+    assert!(e.truncated && e.returned_items > 50 && e.returned_items < 10_000);
+    assert_eq!(e.preview, Preview::Head);
+    assert_eq!(e.raw.bytes, std::fs::metadata(&path).unwrap().len());
+}
+
+#[test]
+fn a_parquet_page_reads_only_the_row_group_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 100_000, 10_000).unwrap();
+    // Wreck every row group but the last: a page there must not read them.
+    let metadata = ArrowReaderMetadataForTest::load(&path);
+    let mut bytes = std::fs::read(&path).unwrap();
+    for group in 0..9 {
+        for (start, len) in metadata.column_ranges(group) {
+            bytes[start as usize..(start + len) as usize].fill(0x5a);
+        }
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let e = file(&path, TableOptions::default(), 5_000, Some(94_999));
+    assert!(
+        e.ok && !e.items.is_empty(),
+        "{} {:?} {} {}",
+        e.summary,
+        e.warnings,
+        e.total_items,
+        e.item_offset
+    );
+    assert_eq!(e.item_offset, 95_000);
+    assert_eq!(rows_of(&e)[0], 95_000);
+    assert_eq!(
+        e.items[0],
+        json!([95_000, 95_000, "user95000", 0.0, false, "Lisbon"])
+    );
+    assert_eq!(e.total_items, 100_000);
+    assert!(
+        e.next_cursor.is_none(),
+        "no artifact configured in this test"
+    );
+    // From the start it fails, clearly: those row groups really are unreadable.
+    let from_start = file(&path, TableOptions::default(), 5_000, None);
+    assert!(!from_start.ok, "{}", from_start.summary);
+    assert!(
+        from_start.warnings[0].contains("stopped"),
+        "{:?}",
+        from_start.warnings
+    );
+}
+
+/// Byte ranges of column chunks, to damage them.
+struct ArrowReaderMetadataForTest(std::sync::Arc<parquet::file::metadata::ParquetMetaData>);
+
+impl ArrowReaderMetadataForTest {
+    fn load(path: &Path) -> Self {
+        let file = std::fs::File::open(path).unwrap();
+        let reader = parquet::file::serialized_reader::SerializedFileReader::new(file).unwrap();
+        use parquet::file::reader::FileReader;
+        ArrowReaderMetadataForTest(std::sync::Arc::new(reader.metadata().clone()))
+    }
+
+    fn column_ranges(&self, group: usize) -> Vec<(u64, u64)> {
+        self.0
+            .row_group(group)
+            .columns()
+            .iter()
+            .map(|c| c.byte_range())
+            .collect()
+    }
+}
+
+#[test]
+fn parquet_projection_tail_and_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 5_000, 1_000).unwrap();
+    let projected = TableOptions {
+        columns: vec!["city".into(), "id".into()],
+        rows: Some(3),
+        ..TableOptions::default()
+    };
+    let e = file(&path, projected, 20_000, None);
+    assert_eq!(e.stats["row_fields"], json!(["row", "city", "id"]));
+    assert_eq!(
+        e.items,
+        vec![
+            json!([0, "Lisbon", 0]),
+            json!([1, "Oslo", 1]),
+            json!([2, "Quito", 2])
+        ]
+    );
+    assert_eq!(
+        (e.total_items, e.truncated),
+        (3, false),
+        "the rows asked for, all of them"
+    );
+
+    let tail = TableOptions {
+        tail: true,
+        rows: Some(2),
+        ..TableOptions::default()
+    };
+    let e = file(&path, tail, 20_000, None);
+    assert_eq!(rows_of(&e), vec![4_998, 4_999]);
+    assert_eq!(e.preview, Preview::Tail);
+
+    let sample = |seed| TableOptions {
+        sample: Some(5),
+        seed,
+        ..TableOptions::default()
+    };
+    let a = file(&path, sample(1), 20_000, None);
+    assert_eq!(rows_of(&a).len(), 5);
+    assert_eq!(
+        a.items,
+        file(&path, sample(1), 20_000, None).items,
+        "same seed, same rows"
+    );
+    assert_ne!(rows_of(&a), rows_of(&file(&path, sample(2), 20_000, None)));
+    for item in &a.items {
+        let row = item[0].as_u64().unwrap();
+        assert_eq!(item[1], json!(row), "each sampled row is the row it says");
+    }
+}
+
+#[test]
+fn parquet_where_scan_and_unknown_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 2_000, 500).unwrap();
+    let options = TableOptions {
+        filters: vec!["city = Oslo".into(), "id >= 1000".into()],
+        scan: true,
+        ..TableOptions::default()
+    };
+    let e = file(&path, options, 20_000, None);
+    assert_eq!(e.stats["matched_rows"], 200);
+    assert_eq!(e.total_items, 200);
+    assert_eq!(rows_of(&e)[0], 1_001);
+    assert!(e.items.iter().all(|i| i[5] == "Oslo"));
+    assert_eq!(e.preview, Preview::Matches);
+    assert_eq!(e.stats["stats_from"], "scan");
+    assert_eq!(column(&e, "city")["distinct"], 5);
+    assert_eq!(column(&e, "city")["top"][0], json!(["Hanoi", 400]));
+
+    let bad = TableOptions {
+        columns: vec!["nope".into()],
+        ..TableOptions::default()
+    };
+    let table = Table::file(bad, &path).unwrap();
+    let e = reduce(table, std::io::empty(), &config(20_000)).unwrap();
+    assert!(
+        !e.ok && e.summary.contains("no column \"nope\""),
+        "{}",
+        e.summary
+    );
+}
+
+#[test]
+fn arrow_ipc_file_and_stream_read_the_same_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ipc, ipc_stream) = (dir.path().join("t.arrow"), dir.path().join("t.arrows"));
+    fixtures::write_arrow(&ipc, 3_000).unwrap();
+    fixtures::write_arrow_stream(&ipc_stream, 3_000).unwrap();
+    let from_file = file(&ipc, TableOptions::default(), 20_000, None);
+    let bytes = std::fs::read(&ipc_stream).unwrap();
+    let from_stream = stream(&bytes, TableOptions::default());
+    assert_eq!(from_file.items, from_stream.items);
+    assert_eq!(from_file.stats["rows"], 3_000);
+    assert_eq!(from_stream.stats["format"], "arrow-stream");
+    assert_eq!(column(&from_stream, "city")["distinct"], 5);
+    assert_eq!(column(&from_stream, "name")["nulls"], 429);
+    assert_eq!(column(&from_stream, "score")["max"], 249.75);
+    // A stream file named as such reads the same too.
+    assert_eq!(
+        file(&ipc_stream, TableOptions::default(), 20_000, None).items,
+        from_stream.items
+    );
+}
+
+#[test]
+fn csv_stream_with_statistics_filters_tail_and_sample() {
+    let input = csv(3_000);
+    let e = stream(&input, TableOptions::default());
+    assert_eq!(e.stats["rows"], 3_000);
+    assert_eq!(e.items[1], json!([1, 1, "user1", 0.25, "false", "Oslo"]));
+    assert_eq!(column(&e, "id")["type"], "int");
+    assert_eq!(column(&e, "score")["type"], "float");
+    assert_eq!(column(&e, "active")["type"], "bool");
+    assert_eq!(column(&e, "name")["nulls"], 429);
+    assert_eq!(column(&e, "city")["top"][0], json!(["Hanoi", 600]));
+    assert!(
+        column(&e, "name").get("top").is_none(),
+        "unique values have no top"
+    );
+
+    let filtered = TableOptions {
+        filters: vec!["name ~ user29".into()],
+        ..TableOptions::default()
+    };
+    let e = stream(&input, filtered);
+    // 29, 290–299 and 2900–2999 (111), less the 15 multiples of 7 (null names).
+    assert_eq!(e.stats["matched_rows"], 96);
+    assert!(!e.truncated);
+
+    let tail = TableOptions {
+        tail: true,
+        rows: Some(3),
+        ..TableOptions::default()
+    };
+    assert_eq!(rows_of(&stream(&input, tail)), vec![2_997, 2_998, 2_999]);
+    let sample = TableOptions {
+        sample: Some(4),
+        seed: 9,
+        ..TableOptions::default()
+    };
+    let rows = rows_of(&stream(&input, sample.clone()));
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows, rows_of(&stream(&input, sample)));
+}
+
+#[test]
+fn awkward_csv_is_read_with_warnings() {
+    let input = b"a,b,c\n1,\"two\nlines\",x\n2,short\n3,y,z,extra\nnot a number,q,w\n5,\"say \"\"hi\"\"\",e\n";
+    let e = stream(input, TableOptions::default());
+    assert_eq!(e.stats["rows"], 5);
+    assert_eq!(e.items[0], json!([0, 1, "two\nlines", "x"]));
+    assert_eq!(e.items[1], json!([1, 2, "short", null]));
+    assert_eq!(e.items[2], json!([2, 3, "y", "z"]));
+    assert_eq!(e.items[4], json!([4, 5, "say \"hi\"", "e"]));
+    assert!(e.truncated, "extra fields were left out");
+    let warnings = e.warnings.join("\n");
+    assert!(
+        warnings.contains(
+            "2 records do not have as many fields as the header (first at line 4: 2 fields)"
+        ),
+        "{warnings}"
+    );
+    assert!(warnings.contains("column \"a\" holds numbers and 1 non-numeric values (first at row 3: \"not a number\")"), "{warnings}");
+    assert_eq!(column(&e, "a")["type"], "mixed");
+}
+
+#[test]
+fn tsv_headerless_and_delimiters() {
+    let e = stream(b"x\ty\n1\t2\n", TableOptions::default());
+    assert_eq!(e.stats["format"], "tsv");
+    assert_eq!(e.stats["row_fields"], json!(["row", "x", "y"]));
+    let options = TableOptions {
+        no_header: true,
+        delimiter: Some(';'),
+        ..TableOptions::default()
+    };
+    let e = stream(b"1;2\n3;4\n", options);
+    assert_eq!(e.stats["row_fields"], json!(["row", "c1", "c2"]));
+    assert_eq!(e.items, vec![json!([0, 1, 2]), json!([1, 3, 4])]);
+    let e = stream(b"just words\nmore words\n", TableOptions::default());
+    assert!(
+        e.warnings[0].contains("read as a single column"),
+        "{:?}",
+        e.warnings
+    );
+}
+
+#[test]
+fn wide_tables_show_the_most_informative_columns_and_name_the_rest() {
+    let mut input = (0..30)
+        .map(|c| format!("c{c}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    input.push('\n');
+    for r in 0..50 {
+        // Even columns vary, odd ones are constant, c29 is empty.
+        let row: Vec<String> = (0..30)
+            .map(|c| match c {
+                29 => String::new(),
+                c if c % 2 == 0 => format!("{}", r * c),
+                _ => "same".into(),
+            })
+            .collect();
+        input.push_str(&row.join(","));
+        input.push('\n');
+    }
+    let options = TableOptions {
+        max_columns: 16,
+        ..TableOptions::default()
+    };
+    let e = stream(input.as_bytes(), options);
+    let fields = e.stats["row_fields"].as_array().unwrap();
+    assert_eq!(fields.len(), 17);
+    // c2, c4 … c28 vary; c0 (all 0) and c1 are constant, then come in file order.
+    let mut expected: Vec<Value> = (2..30).step_by(2).map(|c| json!(format!("c{c}"))).collect();
+    expected.extend([json!("c0"), json!("c1")]);
+    assert_eq!(fields[1..], expected[..], "varied columns first");
+    let omitted = e.stats["omitted_columns"].as_array().unwrap();
+    assert_eq!(omitted.len(), 14);
+    assert!(omitted.contains(&json!("c29: string")));
+    assert!(
+        e.summary.contains("16 of 30 columns shown"),
+        "{}",
+        e.summary
+    );
+    assert!(e.truncated);
+}
+
+#[test]
+fn long_values_are_cut_with_the_marker() {
+    let input = format!("k,v\n1,{}\n", "z".repeat(500));
+    let options = TableOptions {
+        max_value_chars: 20,
+        ..TableOptions::default()
+    };
+    let e = stream(input.as_bytes(), options);
+    assert_eq!(
+        e.items[0][2],
+        json!(format!("{}…[cut 480 chars]", "z".repeat(20)))
+    );
+    assert!(e.truncated);
+}
+
+#[test]
+fn bad_input_is_a_clear_error_never_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 1_000, 100).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let truncated = dir.path().join("cut.parquet");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let e = file(&truncated, TableOptions::default(), 20_000, None);
+    assert!(
+        !e.ok && e.summary.contains("not a readable Parquet file"),
+        "{}",
+        e.summary
+    );
+
+    let binary = dir.path().join("x.bin");
+    std::fs::write(&binary, [0u8, 1, 2, 3, 0, 7]).unwrap();
+    let err = Table::file(TableOptions::default(), &binary).err().unwrap();
+    assert!(
+        err.to_string().starts_with("not a table: binary data"),
+        "{err}"
+    );
+
+    let e = stream(b"\x00\x01\x02binary\n", TableOptions::default());
+    assert!(!e.ok && e.summary.contains("not a table"), "{}", e.summary);
+    let e = stream(&bytes, TableOptions::default());
+    assert!(
+        !e.ok && e.summary.contains("needs random access"),
+        "{}",
+        e.summary
+    );
+
+    let ipc = dir.path().join("t.arrows");
+    fixtures::write_arrow_stream(&ipc, 1_000).unwrap();
+    let ipc = std::fs::read(&ipc).unwrap();
+    let e = stream(&ipc[..ipc.len() - 100], TableOptions::default());
+    assert!(
+        !e.ok && e.warnings[0].contains("ends mid-message"),
+        "{:?}",
+        e.warnings
+    );
+
+    assert!(Table::stream(TableOptions {
+        filters: vec!["x".into()],
+        ..TableOptions::default()
+    })
+    .is_err());
+    let e = stream(b"", TableOptions::default());
+    assert!(!e.ok && e.summary.contains("empty"), "{}", e.summary);
+}
+
+#[test]
+fn a_changed_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    std::fs::write(&path, csv(10)).unwrap();
+    let options = TableOptions {
+        fingerprint: Some(Fingerprint::of(&path).unwrap()),
+        ..TableOptions::default()
+    };
+    assert!(Table::file(options.clone(), &path).is_ok());
+    std::fs::write(&path, csv(11)).unwrap();
+    let err = Table::file(options, &path).err().unwrap();
+    assert!(
+        err.to_string()
+            .contains("changed since this cursor was made"),
+        "{err}"
+    );
+}
+
+#[test]
+fn csv_files_and_streams_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    std::fs::write(&path, csv(500)).unwrap();
+    let a = file(&path, TableOptions::default(), 20_000, None);
+    let b = stream(&csv(500), TableOptions::default());
+    assert_eq!((&a.items, &a.stats), (&b.items, &b.stats));
+    assert_eq!(a.raw, b.raw);
+}

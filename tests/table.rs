@@ -1,0 +1,386 @@
+//! `briefly table` end to end: Parquet, Arrow IPC and CSV files written at test time with
+//! the arrow crates (and by pyarrow, a second writer), read through the binary.
+
+mod common;
+
+use briefly_table::fixtures;
+use common::Briefly;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CAP: usize = 19_660;
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn column<'a>(envelope: &'a Value, name: &str) -> &'a Value {
+    envelope["stats"]["column_stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+fn first_row(envelope: &Value) -> u64 {
+    envelope["items"][0][0].as_u64().unwrap()
+}
+
+/// Pages from `envelope` to the end; returns every row number seen, in order.
+fn page_all(briefly: &Briefly, mut envelope: Value, cap: usize) -> Vec<u64> {
+    let mut rows = Vec::new();
+    loop {
+        rows.extend(
+            envelope["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i[0].as_u64().unwrap()),
+        );
+        let Some(cursor) = envelope["next_cursor"].as_str() else {
+            return rows;
+        };
+        envelope = briefly.envelope(&["page", cursor], b"", cap);
+    }
+}
+
+#[test]
+fn parquet_inline_has_the_shape_schema_and_first_rows_and_pages_seek() {
+    let briefly = Briefly::new();
+    let path = briefly.dir.path().join("big.parquet");
+    fixtures::write_parquet(&path, 1_000_000, 100_000).unwrap();
+    let e = briefly.envelope(&["table", path_str(&path)], b"", CAP);
+    assert_eq!(e["stats"]["rows"], 1_000_000);
+    assert_eq!(e["stats"]["columns"], 5);
+    for (name, ty) in [
+        ("id", "Int64"),
+        ("name", "Utf8"),
+        ("score", "Float64"),
+        ("active", "Boolean"),
+        ("city", "Utf8"),
+    ] {
+        assert_eq!(column(&e, name)["type"], ty);
+    }
+    assert_eq!(e["items"][0], json!([0, 0, null, 0.0, true, "Lisbon"]));
+    assert_eq!(e["total_items"], 1_000_000);
+    // The input file is its own artifact: nothing is copied.
+    let canonical = std::fs::canonicalize(&path).unwrap();
+    assert_eq!(e["artifact_path"], path_str(&canonical));
+    assert!(briefly.artifact_files().is_empty(), "no copy of the file");
+
+    // Page 2 follows page 1 exactly.
+    let cursor = e["next_cursor"].as_str().unwrap();
+    let page = briefly.envelope(&["page", cursor], b"", CAP);
+    assert_eq!(page["item_offset"], e["returned_items"]);
+    assert_eq!(first_row(&page), e["returned_items"].as_u64().unwrap());
+
+    // A page that starts at row 900,000 (a cursor as `page` makes it, with the key of
+    // item 899,999) holds row 900,000 onwards.
+    let mut decoded = decode(cursor);
+    decoded["k"] = json!({"rank": 0, "seq": 899_999});
+    let far = briefly.envelope(&["page", &encode(&decoded)], b"", CAP);
+    assert_eq!(far["item_offset"], 900_000);
+    assert_eq!(
+        far["items"][0],
+        json!([900_000, 900_000, "user900000", 0.0, true, "Lisbon"])
+    );
+}
+
+fn decode(cursor: &str) -> Value {
+    let body = cursor.strip_prefix("b1.").unwrap();
+    let out = Command::new("python3")
+        .args(["-c", "import base64,sys; s=sys.argv[1]; print(base64.urlsafe_b64decode(s + '=' * (-len(s) % 4)).decode())", body])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn encode(cursor: &Value) -> String {
+    let out = Command::new("python3")
+        .args(["-c", "import base64,sys; print(base64.urlsafe_b64encode(sys.argv[1].encode()).decode().rstrip('='))", &cursor.to_string()])
+        .output()
+        .unwrap();
+    format!("b1.{}", String::from_utf8(out.stdout).unwrap().trim())
+}
+
+#[test]
+fn pages_cover_every_row_once_for_every_format() {
+    let briefly = Briefly::new();
+    let dir = briefly.dir.path();
+    let files: Vec<PathBuf> = ["t.parquet", "t.arrow", "t.arrows", "t.csv"]
+        .iter()
+        .map(|n| dir.join(n))
+        .collect();
+    fixtures::write_parquet(&files[0], 3_000, 700).unwrap();
+    fixtures::write_arrow(&files[1], 3_000).unwrap();
+    fixtures::write_arrow_stream(&files[2], 3_000).unwrap();
+    fixtures::write_csv(&files[3], 3_000).unwrap();
+    for file in &files {
+        let e = briefly.envelope(
+            &["--max-chars", "6000", "table", path_str(file)],
+            b"",
+            6_000,
+        );
+        assert_eq!(e["stats"]["rows"], 3_000, "{}", file.display());
+        let rows = page_all(&briefly, e, 6_000);
+        assert_eq!(rows, (0..3_000).collect::<Vec<u64>>(), "{}", file.display());
+    }
+}
+
+#[test]
+fn standard_input_streams_csv_and_arrow_with_the_tee() {
+    let briefly = Briefly::new();
+    let csv = std::fs::read({
+        let p = briefly.dir.path().join("t.csv");
+        fixtures::write_csv(&p, 2_000).unwrap();
+        p
+    })
+    .unwrap();
+    let e = briefly.envelope(&["--max-chars", "5000", "table"], &csv, 5_000);
+    assert_eq!(e["stats"]["format"], "csv");
+    assert_eq!(e["raw"]["bytes"], csv.len());
+    let artifact = e["artifact_path"].as_str().unwrap();
+    assert_eq!(
+        std::fs::read(artifact).unwrap(),
+        csv,
+        "the tee kept the input byte for byte"
+    );
+    let rows = page_all(&briefly, e, 5_000);
+    assert_eq!(rows, (0..2_000).collect::<Vec<u64>>());
+
+    let stream = briefly.dir.path().join("t.arrows");
+    fixtures::write_arrow_stream(&stream, 500).unwrap();
+    let bytes = std::fs::read(&stream).unwrap();
+    let e = briefly.envelope(&["table", "--rows", "2"], &bytes, CAP);
+    assert_eq!(e["stats"]["format"], "arrow-stream");
+    assert_eq!(e["stats"]["rows"], 500);
+    assert_eq!(
+        e["items"],
+        json!([
+            [0, 0, null, 0.0, true, "Lisbon"],
+            [1, 1, "user1", 0.25, false, "Oslo"]
+        ])
+    );
+    assert_eq!(e["truncated"], false, "the two rows asked for, whole");
+
+    // A small table fits whole: nothing is left out, no artifact.
+    let e = briefly.envelope(&["table"], b"a,b\n1,x\n2,y\n", CAP);
+    assert_eq!(
+        (e["truncated"].clone(), e["artifact_path"].clone()),
+        (json!(false), Value::Null)
+    );
+    assert_eq!(e["items"], json!([[0, 1, "x"], [1, 2, "y"]]));
+}
+
+#[test]
+fn every_option_through_the_binary() {
+    let briefly = Briefly::new();
+    let path = briefly.dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 10_000, 2_500).unwrap();
+    let p = path_str(&path);
+
+    let e = briefly.envelope(
+        &["table", p, "--columns", "city,id", "--rows", "2"],
+        b"",
+        CAP,
+    );
+    assert_eq!(e["stats"]["row_fields"], json!(["row", "city", "id"]));
+    assert_eq!(e["items"], json!([[0, "Lisbon", 0], [1, "Oslo", 1]]));
+
+    let e = briefly.envelope(
+        &[
+            "table",
+            p,
+            "--where",
+            "city = Perth",
+            "--where",
+            "score > 200",
+        ],
+        b"",
+        CAP,
+    );
+    assert!(e["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r[5] == "Perth" && r[3].as_f64().unwrap() > 200.0));
+    // Perth is every 5th row, score > 200 is rows 801–999 of each thousand: 40 a thousand.
+    assert_eq!(e["stats"]["matched_rows"], 400);
+    assert_eq!(e["preview"], "matches");
+
+    let e = briefly.envelope(&["table", p, "--tail", "--rows", "3"], b"", CAP);
+    assert_eq!(
+        e["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r[0].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        vec![9_997, 9_998, 9_999]
+    );
+
+    let sample = |seed: &str| {
+        briefly.envelope(&["table", p, "--sample", "4", "--seed", seed], b"", CAP)["items"].clone()
+    };
+    assert_eq!(sample("3"), sample("3"));
+    assert_ne!(sample("3"), sample("4"));
+    assert_eq!(sample("3").as_array().unwrap().len(), 4);
+
+    let e = briefly.envelope(&["table", p, "--scan", "--columns", "city"], b"", CAP);
+    assert_eq!(column(&e, "city")["distinct"], 5);
+    assert_eq!(column(&e, "city")["top"][0], json!(["Hanoi", 2_000]));
+
+    let e = briefly.envelope(&["table", p, "--max-columns", "2"], b"", CAP);
+    assert_eq!(e["stats"]["omitted_columns"].as_array().unwrap().len(), 3);
+
+    let csv = b"k;v\n1;\"a long value here\"\n";
+    let e = briefly.envelope(
+        &["table", "--delimiter", ";", "--max-value-chars", "6"],
+        csv,
+        CAP,
+    );
+    assert_eq!(e["items"][0], json!([0, 1, "a long…[cut 11 chars]"]));
+    let e = briefly.envelope(&["table", "--no-header"], b"1,2\n", CAP);
+    assert_eq!(e["stats"]["row_fields"], json!(["row", "c1", "c2"]));
+    let tsv = briefly.dir.path().join("data.txt");
+    std::fs::write(&tsv, "a\tb\n1\t2\n").unwrap();
+    let e = briefly.envelope(
+        &["table", path_str(&tsv), "--input-format", "tsv"],
+        b"",
+        CAP,
+    );
+    assert_eq!(e["items"][0], json!([0, 1, 2]));
+
+    let out = briefly.run(&["--format", "text", "table", p, "--rows", "1"], b"");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("parquet: 10000 rows × 5 columns"), "{text}");
+}
+
+#[test]
+fn bad_input_is_a_clear_error_never_a_panic() {
+    let briefly = Briefly::new();
+    let dir = briefly.dir.path();
+    let good = dir.join("t.parquet");
+    fixtures::write_parquet(&good, 1_000, 100).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let cut = dir.join("cut.parquet");
+    std::fs::write(&cut, &bytes[..bytes.len() - 20]).unwrap();
+    let e = briefly.envelope(&["table", path_str(&cut)], b"", CAP);
+    assert_eq!(e["ok"], false);
+    assert!(
+        e["summary"]
+            .as_str()
+            .unwrap()
+            .contains("not a readable Parquet file"),
+        "{}",
+        e["summary"]
+    );
+
+    let binary = dir.join("blob.bin");
+    std::fs::write(&binary, [0x7f, b'E', b'L', b'F', 0, 0, 1]).unwrap();
+    let out = briefly.run(&["table", path_str(&binary)], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a table: binary data"), "{stderr}");
+    assert!(!stderr.contains("panicked"));
+
+    let out = briefly.run(&["table", "--where", "nonsense"], b"a\n1\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--where \"nonsense\""));
+
+    let out = briefly.run(&["table", path_str(&good), "--columns", "nope"], b"");
+    let e: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        e["summary"]
+            .as_str()
+            .unwrap()
+            .contains("no column \"nope\""),
+        "{}",
+        e["summary"]
+    );
+
+    let e = briefly.envelope(&["table"], &bytes, CAP);
+    assert!(e["summary"]
+        .as_str()
+        .unwrap()
+        .contains("needs random access"));
+
+    let ragged = b"a,b,c\n1,\"multi\nline\",3\n4,5\n6,7,8,9\nx,y,z\n";
+    let e = briefly.envelope(&["table"], ragged, CAP);
+    assert_eq!(e["stats"]["rows"], 4);
+    assert_eq!(e["items"][0], json!([0, 1, "multi\nline", 3]));
+    let warnings = e["warnings"].to_string();
+    assert!(
+        warnings.contains("2 records do not have as many fields"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("column \\\"a\\\" holds numbers and 1 non-numeric"),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn a_page_of_a_file_that_changed_is_refused() {
+    let briefly = Briefly::new();
+    let path = briefly.dir.path().join("t.csv");
+    fixtures::write_csv(&path, 3_000).unwrap();
+    let e = briefly.envelope(&["table", path_str(&path)], b"", CAP);
+    let cursor = e["next_cursor"].as_str().unwrap().to_string();
+    fixtures::write_csv(&path, 3_001).unwrap();
+    let out = briefly.run(&["page", &cursor], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("changed since this cursor was made"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn parquet_written_by_pyarrow_reads_with_its_types() {
+    let python = common::python();
+    let briefly = Briefly::new();
+    let path = briefly.dir.path().join("py.parquet");
+    let script = r#"
+import sys, datetime, decimal
+import pyarrow as pa, pyarrow.parquet as pq
+n = 5000
+t = pa.table({
+    "ts": pa.array([datetime.datetime(2024, 1, 1) + datetime.timedelta(minutes=i) for i in range(n)], pa.timestamp("ms")),
+    "amount": pa.array([decimal.Decimal(i) / 100 for i in range(n)], pa.decimal128(10, 2)),
+    "tags": pa.array([["a", "b"][: i % 3] for i in range(n)], pa.list_(pa.string())),
+    "level": pa.array(["info", "warn", "error", "info"] * (n // 4)).dictionary_encode(),
+})
+pq.write_table(t, sys.argv[1], compression="zstd", row_group_size=1000)
+"#;
+    let status = Command::new(&python)
+        .args(["-c", script, path_str(&path)])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let e = briefly.envelope(&["table", path_str(&path), "--rows", "2"], b"", CAP);
+    assert_eq!(e["stats"]["rows"], 5_000);
+    assert_eq!(e["stats"]["row_groups"], 5);
+    assert_eq!(
+        e["items"][1],
+        json!([1, "2024-01-01T00:01:00", "0.01", "[a]", "warn"])
+    );
+    assert_eq!(column(&e, "ts")["min"], "2024-01-01T00:00:00");
+    assert_eq!(column(&e, "amount")["max"], "49.99");
+    let e = briefly.envelope(
+        &[
+            "table",
+            path_str(&path),
+            "--where",
+            "level = error",
+            "--rows",
+            "1",
+        ],
+        b"",
+        CAP,
+    );
+    assert_eq!(e["stats"]["matched_rows"], 1_250);
+}
