@@ -60,6 +60,18 @@ if [ ! -s "$cargo_log" ]; then
     }
   }' > "$cargo_log"
 fi
+# cpu_seconds RUNS CMD: the median user+sys CPU seconds of CMD (steadier than the wall
+# clock on a shared machine; what it leaves out is waiting for a core).
+cpu_seconds() {
+  local runs=$1 cmd=$2 all=() run
+  for ((run = 1; run <= runs; run++)); do
+    rm -rf "$work/artifacts"
+    all+=("$({ BRIEFLY_ARTIFACT_DIR="$work/artifacts" "$timer" -f '%U %S' sh -c "$cmd" > /dev/null; } 2>&1 | tail -n 1 | awk '{ print $1 + $2 }')")
+  done
+  rm -rf "$work/artifacts"
+  median "${all[@]}"
+}
+
 cargo build --release -q --manifest-path "$root/Cargo.toml"
 briefly="$root/target/release/briefly"
 echo "== pytest"
@@ -80,3 +92,9 @@ echo "(context: the core pipeline alone, framing and the artifact, as briefly sp
 side_by_side "$runs" "$cargo_log" \
   "briefly spill FILE" "\"$briefly\" spill \"$cargo_log\"" \
   "briefly cargo-test FILE" "\"$briefly\" cargo-test \"$cargo_log\""
+echo "== CPU seconds (user+sys), medians of $runs"
+for reducer in "pytest $pytest_log" "cargo-test $cargo_log"; do
+  set -- $reducer
+  printf '%-44s %9s\n' "briefly $1 FILE" "$(cpu_seconds "$runs" "\"$briefly\" $1 \"$2\"")"
+  printf '%-44s %9s\n' "briefly spill FILE (same file)" "$(cpu_seconds "$runs" "\"$briefly\" spill \"$2\"")"
+done

@@ -570,6 +570,30 @@ fn run_picks_cargo_test_and_keeps_its_exit_code() {
         .as_str()
         .unwrap()
         .starts_with("197 passed; 3 failed; 0 ignored"));
+
+    // nextest prints its whole report on stderr: the exit code is kept, and the summary
+    // says where the results went rather than guessing.
+    if nextest_available() {
+        let mut command = b.command(&["run", "--", "cargo", "nextest", "run"]);
+        for (key, value) in cargo.get_envs() {
+            match value {
+                Some(value) => command.env(key, value),
+                None => command.env_remove(key),
+            };
+        }
+        let output = command.current_dir(dir).output().unwrap();
+        assert_eq!(output.status.code(), Some(100));
+        let envelope: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(envelope["source"], "cargo-test");
+        assert_eq!(envelope["exit_code"], 100);
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(
+            summary.starts_with("no test results in the input: counts unknown (cargo prints"),
+            "{summary}"
+        );
+        assert!(summary.contains("2>&1"));
+        assert_eq!(envelope["ok"], false);
+    }
 }
 
 #[test]

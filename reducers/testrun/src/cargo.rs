@@ -692,6 +692,7 @@ impl CargoTest {
         if let Some(rest) = line.strip_prefix("running ") {
             if let Some(n) = rest.strip_suffix(" tests").or(rest.strip_suffix(" test")) {
                 if let Ok(n) = n.parse() {
+                    self.format("libtest");
                     self.start_binary(Some(n), out);
                     return;
                 }
@@ -961,6 +962,13 @@ impl Reducer for CargoTest {
             parts.push(text);
             counts_known = self.binaries_without_result == 0;
             stats.totals = Some(std::mem::take(&mut self.totals));
+        } else if errors == 0 && stats.formats.is_empty() && stats.warnings == 0 {
+            // Nothing recognized at all: most often `briefly run` given only stdout.
+            parts.push(
+                "no test results in the input: counts unknown (cargo prints compile errors, \
+                 and nextest its whole report, on stderr: pipe 2>&1 into briefly cargo-test)"
+                    .into(),
+            );
         } else if errors == 0 {
             parts.push("no test results in the input: counts unknown".into());
         } else {
