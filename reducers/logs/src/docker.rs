@@ -92,6 +92,9 @@ struct Pending {
     lines: usize,
     /// Inside a Python traceback: indented frames continue it, the exception line ends it.
     traceback: bool,
+    /// A traceback ended in it: another one starts a new record, unless a chain line
+    /// (`During handling of the above exception …`) came between.
+    traceback_ended: bool,
     cut_bytes: u64,
 }
 
@@ -305,12 +308,16 @@ impl Docker {
                 pending.lines += 1;
                 if text.starts_with("Traceback (most recent call last)") {
                     pending.traceback = true;
+                } else if is_chain_line(text) {
+                    pending.traceback_ended = false;
                 } else if pending.traceback
                     && !text.starts_with([' ', '\t'])
                     && !text.is_empty()
                     && !is_chain_line(text)
                 {
-                    pending.traceback = false; // the exception line ends it
+                    // The exception line ends it.
+                    pending.traceback = false;
+                    pending.traceback_ended = true;
                 }
                 pending.severity = pending.severity.max(classify(text));
                 let room = MAX_JOINED.saturating_sub(pending.message.len() + 1);
@@ -340,6 +347,7 @@ impl Docker {
             .push_str(cut_at(&structured.message, MAX_JOINED));
         pending.lines = 1;
         pending.traceback = structured.opens == Some(Opens::Traceback);
+        pending.traceback_ended = false;
         pending.cut_bytes = 0;
         self.pending[stream] = Some(pending);
     }
@@ -471,6 +479,7 @@ fn continues(pending: &Pending, text: &str) -> bool {
         return true;
     }
     text.starts_with("Traceback (most recent call last)")
+        && !pending.traceback_ended
         && pending.severity.is_some_and(|s| s >= Severity::Error)
 }
 
@@ -811,6 +820,36 @@ mod tests {
     }
 
     const MAX_KEPT_TEST: usize = crate::fold::MAX_KEPT_CHARS + "…[cut 31754 chars]".len();
+
+    #[test]
+    fn tracebacks_fold_by_their_exception() {
+        let mut input = String::new();
+        for (i, exception) in [
+            "ValueError: bad value 17",
+            "KeyError: 'id'",
+            "ValueError: bad value 42",
+        ]
+        .iter()
+        .enumerate()
+        {
+            for line in [
+                "Traceback (most recent call last):",
+                "  File \"a.py\", line 1, in f",
+                exception,
+            ] {
+                input.push_str(&json_line(&format!("{line}\n"), "stderr", i as u32));
+            }
+        }
+        let envelope = reduce_with(&input, DockerOptions::default());
+        assert_eq!(envelope.stats["entries"], 3);
+        let counts: Vec<u64> = envelope
+            .items
+            .iter()
+            .map(|i| i["count"].as_u64().unwrap())
+            .collect();
+        assert_eq!(counts, [1, 2, 2], "{:?}", envelope.items);
+        assert_eq!(envelope.items[1]["more"][1], "ValueError: bad value 17");
+    }
 
     #[test]
     fn the_fast_path_reads_what_serde_reads() {

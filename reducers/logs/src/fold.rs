@@ -290,9 +290,18 @@ impl Fold {
         if rest.is_some() {
             self.multiline += 1;
         }
-        // The miner sees the first line; an empty message still counts as one.
+        // The miner sees the first line (an empty message still counts as one), but a
+        // Python traceback is told apart by its exception, the last line.
+        let mined = match rest {
+            Some(rest) if first_line.starts_with("Traceback (most recent call last)") => rest
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty() && !l.starts_with([' ', '\t']))
+                .unwrap_or(first_line),
+            _ => first_line,
+        };
         self.head.clear();
-        self.head.push_str(first_line.trim_end_matches('\r'));
+        self.head.push_str(mined.trim_end_matches('\r'));
         let template = self.miner.add_numbered(&self.head, entry.line);
         if self.pairs.len() < MAX_PAIRS || self.pairs.contains_key(&(group, template)) {
             *self.pairs.entry((group, template)).or_insert(0) += 1;
