@@ -225,8 +225,15 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Run {
             reducer,
             timeout,
+            stderr,
             command,
-        } => cmd::run::run(&session, reducer.as_deref(), timeout.as_deref(), command),
+        } => cmd::run::run(
+            &session,
+            reducer.as_deref(),
+            timeout.as_deref(),
+            *stderr,
+            command,
+        ),
         Command::Budget => cmd::budget::run(&session),
         Command::Context(command) => cmd::context::run(&session, command),
         Command::Gc { older_than } => cmd::artifacts::gc(&session, older_than),

@@ -4,11 +4,11 @@
 use crate::cmd::stats::MetricsSummary;
 use briefly_core::{Artifacts, Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
-use briefly_logs::{Docker, DockerOptions, Journal, JournalOptions};
 use briefly_json::{Json, JsonOptions};
+use briefly_logs::{Docker, DockerOptions, Journal, JournalOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
-use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
 use briefly_table::{Table, TableOptions};
+use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
 use briefly_text::{Text, TextOptions};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -167,6 +167,13 @@ pub fn pick(argv: &[String]) -> &'static str {
     } else {
         "text"
     }
+}
+
+/// Whether `run` reads the command's standard error together with its output (as
+/// `2>&1` would) for reducer `name`: cargo prints compile errors, and nextest its whole
+/// report, on stderr; `docker logs` replays the container's stderr on its own.
+pub fn reads_stderr(name: &str) -> bool {
+    matches!(name, "cargo-test" | "docker")
 }
 
 /// The command line `run` executes for reducer `name`: asks the source for the format

@@ -469,7 +469,7 @@ fn docker_timestamps_plain_and_bad_lines() {
 #[test]
 fn run_asks_docker_for_timestamps() {
     // No docker daemon here: a fake `docker` that prints what `docker logs` prints,
-    // with times only when asked for them.
+    // with times only when asked for them, the container's stderr on its own stderr.
     let b = Briefly::new();
     let bin = b.dir.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -478,7 +478,7 @@ fn run_asks_docker_for_timestamps() {
         &fake,
         "#!/bin/sh\n[ \"$1\" = logs ] || exit 3\nfor a in \"$@\"; do [ \"$a\" = --timestamps ] && t=1; done\n\
          if [ -n \"$t\" ]; then p='2026-11-29T10:00:00.000000001Z '; fi\n\
-         echo \"${p}started\"; echo \"${p}ERROR lost connection\"; echo \"${p}done\"\n",
+         echo \"${p}started\"; echo \"${p}ERROR lost connection\" >&2; echo \"${p}done\"\n",
     )
     .unwrap();
     let mut perms = std::fs::metadata(&fake).unwrap().permissions();

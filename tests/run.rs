@@ -241,3 +241,85 @@ fn a_stderr_too_long_to_show_is_kept_whole() {
         "one stderr artifact and its sidecar, nothing for the quiet run"
     );
 }
+
+#[test]
+fn stderr_merged_keeps_the_order_it_was_written_in() {
+    let b = Briefly::new();
+    let script = "echo out1; echo err1 >&2; echo out2; echo err2 >&2";
+    let (merged, code) = run(
+        &b,
+        &[
+            "run",
+            "--stderr",
+            "merge",
+            "--reducer",
+            "read",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ],
+    );
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = merged["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(lines, ["out1", "err1", "out2", "err2"]);
+    assert!(merged.get("stderr").is_none(), "nothing is apart");
+
+    let (apart, _) = run(
+        &b,
+        &[
+            "run",
+            "--stderr",
+            "apart",
+            "--reducer",
+            "read",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ],
+    );
+    assert_eq!(apart["raw"]["lines"], 2);
+    assert_eq!(apart["stderr"]["text"], "err1\nerr2\n");
+}
+
+#[test]
+fn stderr_goes_to_the_reducers_that_read_it_unless_kept_apart() {
+    let b = Briefly::new();
+    // cargo prints compile errors on stderr: by default cargo-test reads them.
+    let script = "printf 'error[E0308]: mismatched types\\n --> src/lib.rs:2:5\\n' >&2; exit 101";
+    let (auto, code) = run(
+        &b,
+        &["run", "--reducer", "cargo-test", "--", "sh", "-c", script],
+    );
+    assert_eq!(code, Some(101));
+    assert_eq!(auto["items"][0]["code"], "E0308");
+    assert_eq!(auto["items"][0]["location"], "src/lib.rs:2:5");
+
+    let (apart, _) = run(
+        &b,
+        &[
+            "run",
+            "--stderr",
+            "apart",
+            "--reducer",
+            "cargo-test",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ],
+    );
+    assert_eq!(apart["total_items"], 0);
+    assert!(apart["stderr"]["text"].as_str().unwrap().contains("E0308"));
+
+    // The generic reducer keeps stderr apart unless asked.
+    let (text, _) = run(&b, &["run", "--", "sh", "-c", "echo out; echo err >&2"]);
+    assert_eq!(text["raw"]["lines"], 1);
+    assert_eq!(text["stderr"]["text"], "err\n");
+}

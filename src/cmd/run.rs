@@ -10,7 +10,8 @@ use std::collections::VecDeque;
 use std::io::ErrorKind;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
-use tokio::io::AsyncReadExt;
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::net::unix::pipe;
 use tokio::process::Command;
 use tokio::signal::unix::SignalKind;
 
@@ -27,9 +28,14 @@ pub fn run(
     session: &Session,
     reducer: Option<&str>,
     timeout: Option<&str>,
+    stderr: StderrMode,
     argv: &[String],
 ) -> Result<i32> {
-    match reply(session, reducer, timeout, argv, &Spawn::default())? {
+    let spawn = Spawn {
+        stderr,
+        ..Spawn::default()
+    };
+    match reply(session, reducer, timeout, argv, &spawn)? {
         Ran::Reduced(reply) => reply.print(session),
         Ran::NotStarted(code, why) => {
             eprintln!("briefly: cannot run {:?}: {why}", argv[0]);
@@ -50,6 +56,32 @@ pub struct Spawn {
     /// When cancelled, the command's process group gets SIGTERM (then SIGKILL), as on
     /// a timeout: a client gave up on the call.
     pub cancel: Option<tokio_util::sync::CancellationToken>,
+    /// Where the command's standard error goes.
+    pub stderr: StderrMode,
+}
+
+/// Where a command's standard error goes.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StderrMode {
+    /// Into the reducer with the output for the reducers whose sources write results
+    /// there (cargo-test, docker); bounded apart for the others.
+    #[default]
+    Auto,
+    /// Into the reducer with the output, in the order it was written (as `2>&1`).
+    Merge,
+    /// Bounded apart in the envelope's `stderr` field.
+    Apart,
+}
+
+impl StderrMode {
+    /// Whether stderr goes into reducer `name` with the output.
+    fn merges(self, name: &str) -> bool {
+        match self {
+            StderrMode::Auto => reducers::reads_stderr(name),
+            StderrMode::Merge => true,
+            StderrMode::Apart => false,
+        }
+    }
 }
 
 /// What running a command came to.
@@ -96,7 +128,8 @@ pub fn reply(
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr, spawn))?;
+    let merge = spawn.stderr.merges(name);
+    let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr, spawn, merge))?;
     let Finished {
         pipeline,
         stderr,
@@ -148,6 +181,7 @@ async fn drive(
     mut pipeline: Box<dyn Push>,
     mut stderr: StderrCapture,
     spawn: &Spawn,
+    merge_stderr: bool,
 ) -> Result<Outcome> {
     let mut command = Command::new(&argv[0]);
     if let Some(dir) = &spawn.cwd {
@@ -160,11 +194,23 @@ async fn drive(
         } else {
             Stdio::inherit()
         })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    let mut child = match command.spawn() {
+    // Merged, both go into one pipe, so the kernel keeps the order they were written in.
+    let merged = if merge_stderr {
+        let (reader, writer) = std::io::pipe().context("making a pipe")?;
+        command
+            .stdout(writer.try_clone().context("making a pipe")?)
+            .stderr(writer);
+        Some(reader)
+    } else {
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        None
+    };
+    let spawned = command.spawn();
+    // The command holds the pipe's write ends: drop them so the output ends with the command.
+    drop(command);
+    let mut child = match spawned {
         Ok(child) => child,
         Err(e) if e.kind() == ErrorKind::NotFound => {
             return Ok(Outcome::NotStarted(
@@ -175,10 +221,21 @@ async fn drive(
         Err(e) => return Ok(Outcome::NotStarted(EXIT_NOT_EXECUTABLE, e.to_string())),
     };
     let pgid = child.id().map(|id| id as i32);
-    let mut out = child.stdout.take().expect("piped");
-    let mut err = child.stderr.take().expect("piped");
+    let err_open = merged.is_none();
+    let (mut out, mut err): (Box<dyn AsyncRead + Unpin>, Box<dyn AsyncRead + Unpin>) = match merged
+    {
+        Some(reader) => {
+            let reader = pipe::Receiver::from_owned_fd(reader.into())
+                .context("reading the command's output")?;
+            (Box::new(reader), Box::new(tokio::io::empty()))
+        }
+        None => (
+            Box::new(child.stdout.take().expect("piped")),
+            Box::new(child.stderr.take().expect("piped")),
+        ),
+    };
     let (mut out_buf, mut err_buf) = (vec![0u8; super::CHUNK], vec![0u8; 64 * 1024]);
-    let (mut out_open, mut err_open) = (true, true);
+    let (mut out_open, mut err_open) = (true, err_open);
     let mut warnings = Vec::new();
     let deadline = timeout.map(|t| tokio::time::Instant::now() + t);
     let mut timed_out = false;

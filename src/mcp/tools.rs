@@ -3,7 +3,7 @@
 //! under a session of its own, and answers with the command's [`Reply`].
 
 use crate::cli::{Format, Global};
-use crate::cmd::{self, run::Ran, run::Spawn, Reply};
+use crate::cmd::{self, run::Ran, run::Spawn, run::StderrMode, Reply};
 use crate::session::Session;
 use anyhow::{anyhow, bail, Result};
 use serde_json::{json, Map, Value};
@@ -128,6 +128,7 @@ pub fn run_tool() -> ToolDef {
                 "reducer": {"type": "string", "enum": reducers, "description": "The reducer [default: picked from the command]."},
                 "timeout": {"type": "string", "description": "Kill the command's process group after this long, e.g. 30s or 5m (exit code 124)."},
                 "cwd": {"type": "string", "description": "Run it in this directory [default: the server's]."},
+                "stderr": {"type": "string", "enum": ["auto", "merge", "apart"], "default": "auto", "description": "The command's standard error: merged into the reduction (as 2>&1), bounded apart in the envelope's `stderr`, or auto (merged for cargo-test and docker, whose sources write results there)."},
                 "context_tokens": context_tokens_schema()
             }),
             &["command"],
@@ -317,10 +318,17 @@ fn dispatch(name: &str, args: &Args, defaults: &Global, cancel: Cancel) -> Resul
             if command.is_empty() {
                 bail!("`command` needs at least the program");
             }
+            let stderr = match string(args, "stderr")?.as_deref() {
+                None | Some("auto") => StderrMode::Auto,
+                Some("merge") => StderrMode::Merge,
+                Some("apart") => StderrMode::Apart,
+                Some(other) => bail!("stderr {other:?}: expected auto, merge or apart"),
+            };
             let spawn = Spawn {
                 detached: true,
                 cwd: string(args, "cwd")?.map(PathBuf::from),
                 cancel,
+                stderr,
             };
             if let Some(dir) = &spawn.cwd {
                 if !dir.is_dir() {

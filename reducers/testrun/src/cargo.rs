@@ -966,7 +966,7 @@ impl Reducer for CargoTest {
             // Nothing recognized at all: most often `briefly run` given only stdout.
             parts.push(
                 "no test results in the input: counts unknown (cargo prints compile errors, \
-                 and nextest its whole report, on stderr: pipe 2>&1 into briefly cargo-test)"
+                 and nextest its whole report, on stderr: give both, e.g. 2>&1)"
                     .into(),
             );
         } else if errors == 0 {
