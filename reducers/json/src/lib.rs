@@ -585,7 +585,7 @@ impl Json {
     /// Parses one value (a top-level value or a streamed piece) and reads its records.
     fn value(
         &mut self,
-        bytes: &mut Vec<u8>,
+        bytes: &mut [u8],
         offset: u64,
         line: Option<u64>,
         from: Origin<'_>,
