@@ -1094,10 +1094,13 @@ impl Json {
                     .unwrap_or_default()
             ));
         }
-        if self.matched > 0
-            && matches!(self.plan.mode, Mode::Sort(_))
-            && (self.sorted_kept() as u64) < self.matched
-        {
+        let left_out = match self.plan.mode {
+            Mode::Sort(_) => self.sorted_kept() as u64,
+            Mode::Records => self.shown,
+            _ => self.matched,
+        } < self.matched;
+        if left_out {
+            // Past --limit (or the records --sort keeps): the raw input keeps them.
             complete = false;
         }
         let mut summary = summary;
