@@ -4,7 +4,9 @@
 # pretty-printed 10,000-item document (--where items[].status=failed). Medians of RUNS,
 # time ratios, peak RSS (the NDJSON target: under 64 MB).
 #
-#   benches/json.sh [NDJSON_MB=1024] [RUNS=3]      (COUNT=1 adds --count-by)
+#   benches/json.sh [NDJSON_MB=1024] [RUNS=3]
+#   COUNT=1 adds --count-by beside jq | sort | uniq -c; BIG=1 adds a document holding
+#   one 500 MB string (bad input: streamed past, named, memory bounded).
 #
 # jaq is installed once into benches/.tools (gitignored) with `cargo install`.
 set -euo pipefail
@@ -48,33 +50,43 @@ cargo build --release -q --manifest-path "$root/Cargo.toml"
 briefly="$root/target/release/briefly"
 export BRIEFLY_ARTIFACT_DIR="$work/artifacts"
 
-# compare RUNS INPUT LABEL CMD [LABEL CMD]...: every command RUNS times, in turn; medians.
+# measure_cpu CMD ARGS...: "seconds peak_kb cpu_seconds" for one run (cpu: user + sys,
+# which the other jobs on a shared machine disturb less than the wall clock).
+measure_cpu() {
+  { "$timer" -f '%e %M %U %S' "$@" > /dev/null; } 2>&1 | tail -n 1 | awk '{ print $1, $2, $3 + $4 }'
+}
+
+# compare RUNS INPUT LABEL CMD [LABEL CMD]...: every command RUNS times, in turn; medians
+# of wall and CPU seconds, and how many times faster the last (briefly) is than each.
 compare() {
   local runs=$1 input=$2; shift 2
-  local labels=() cmds=() n i run s kb
+  local labels=() cmds=() n i run s kb cpu
   while [ $# -gt 0 ]; do labels+=("$1"); cmds+=("$2"); shift 2; done
   n=${#cmds[@]}
-  declare -A secs kbs
+  declare -A secs kbs cpus
   for ((run = 1; run <= runs; run++)); do
     for ((i = 0; i < n; i++)); do
       rm -rf "$BRIEFLY_ARTIFACT_DIR"
-      read -r s kb < <(measure sh -c "${cmds[$i]}")
-      secs[$i]="${secs[$i]:-} $s"; kbs[$i]="${kbs[$i]:-} $kb"
+      read -r s kb cpu < <(measure_cpu sh -c "${cmds[$i]}")
+      secs[$i]="${secs[$i]:-} $s"; kbs[$i]="${kbs[$i]:-} $kb"; cpus[$i]="${cpus[$i]:-} $cpu"
     done
   done
-  local bytes medians=()
+  local bytes medians=() cpu_medians=()
   bytes=$(stat -c %s "$input")
   echo "input: $input ($((bytes / 1048576)) MB), $runs runs, medians"
-  header
+  printf "%-44s %9s %10s %14s %9s\n" "command" "seconds" "MB/s" "peak RSS (MB)" "CPU s"
   for ((i = 0; i < n; i++)); do
     # shellcheck disable=SC2086
     medians[$i]=$(median ${secs[$i]})
     # shellcheck disable=SC2086
-    row "${labels[$i]}" "$bytes" "${medians[$i]}" "$(median ${kbs[$i]})"
+    cpu_medians[$i]=$(median ${cpus[$i]})
+    # shellcheck disable=SC2086
+    printf "%s %9.2f\n" "$(row "${labels[$i]}" "$bytes" "${medians[$i]}" "$(median ${kbs[$i]})")" "${cpu_medians[$i]}"
   done
   for ((i = 0; i < n - 1; i++)); do
-    awk -v a="${medians[$i]}" -v b="${medians[$((n - 1))]}" -v l="${labels[$i]}" 'BEGIN {
-      printf "briefly is %.1fx faster than %s\n", a / (b > 0 ? b : 0.01), l }'
+    awk -v a="${medians[$i]}" -v b="${medians[$((n - 1))]}" -v ca="${cpu_medians[$i]}" \
+      -v cb="${cpu_medians[$((n - 1))]}" -v l="${labels[$i]}" 'BEGIN {
+      printf "briefly is %.1fx faster than %s (CPU time: %.1fx)\n", a / (b > 0 ? b : 0.01), l, ca / (cb > 0 ? cb : 0.01) }'
   done
   echo
 }
@@ -106,4 +118,23 @@ compare "$runs" "$doc" \
 compare "$runs" "$doc" \
   "jq (as above)" "$(loop "jq '.items[] | select(.status == \"failed\")' \"$doc\"")" \
   "briefly json … --max-document-bytes 100000" "$(loop "\"$briefly\" json --where 'items[].status=failed' --max-document-bytes 100000 \"$doc\"")"
+# BIG=1: bad input, a document holding one 500 MB string (over the 64 MB document and
+# 16 MB record limits by default): briefly streams past it and names it; time, peak RSS.
+if [ "${BIG:-0}" = 1 ]; then
+  big="$work/one-500mb-string.json"
+  if [ ! -s "$big" ]; then
+    echo "generating $big ..." >&2
+    { printf '{"items": [{"id": 1, "blob": "'; head -c $((500 * 1024 * 1024)) /dev/zero | tr '\0' x
+      printf '"}, {"id": 2, "status": "failed"}]}'; } > "$big"
+  fi
+  echo "input: $big ($(($(stat -c %s "$big") / 1048576)) MB), one run each"
+  header
+  for args in "--where items[].status=failed" ""; do
+    rm -rf "$BRIEFLY_ARTIFACT_DIR"
+    read -r s kb < <(measure sh -c "\"$briefly\" json $args \"$big\"")
+    row "briefly json ${args:-(shape)}" "$(stat -c %s "$big")" "$s" "$kb"
+    "$briefly" json $args "$big" | jq -c '{summary, items, warnings}' | cut -c1-400
+  done
+  rm -rf "$BRIEFLY_ARTIFACT_DIR"
+fi
 rm -rf "$BRIEFLY_ARTIFACT_DIR"

@@ -177,6 +177,9 @@ fn fields_where_limit_count_by_top_sort_desc() {
         json!([{"id": 2}, {"id": 5}, {"id": 8}, {"id": 11}])
     );
     assert_eq!(limit["stats"]["matched"], 1000);
+    // The matches past --limit are left out: said so, the raw input kept.
+    assert_eq!(limit["truncated"], true);
+    assert!(limit["artifact_path"].is_string());
 
     let count = b.envelope(
         &["json", s(&doc), "--count-by", "items[].meta.region"],

@@ -585,7 +585,7 @@ impl Json {
     /// Parses one value (a top-level value or a streamed piece) and reads its records.
     fn value(
         &mut self,
-        bytes: &mut Vec<u8>,
+        bytes: &mut [u8],
         offset: u64,
         line: Option<u64>,
         from: Origin<'_>,
@@ -599,47 +599,61 @@ impl Json {
             None => format!("byte {}", offset + index as u64),
         };
         let mut buffers = std::mem::take(&mut self.buffers);
-        let mut lossy: Vec<u8>;
-        let mut input: &mut [u8] = bytes;
-        if simdutf8::basic::from_utf8(input).is_err() {
-            // Keep the record readable: replace the bad bytes, and say so.
-            self.replaced_utf8 += 1;
-            let bad = std::str::from_utf8(input)
-                .err()
-                .map_or(0, |e| e.valid_up_to());
-            if self.errors.len() < MAX_ERRORS {
-                self.errors
-                    .push(format!("{}: invalid UTF-8 replaced by U+FFFD", at(bad)));
-            }
-            lossy = String::from_utf8_lossy(input).into_owned().into_bytes();
-            input = &mut lossy;
-        }
         let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
-        let tape = match simd_json::fill_tape(input, &mut buffers, &mut tape) {
-            Ok(()) => Some(tape),
+        match simd_json::fill_tape(bytes, &mut buffers, &mut tape) {
+            Ok(()) => self.read_tape(tape, &at, from, out),
+            // simd-json checks UTF-8 before it touches the bytes: they are as given.
+            Err(e) if *e.error() == simd_json::ErrorType::InvalidUtf8 => {
+                self.nodes = reuse(tape.0);
+                // Keep the record readable: replace the bad bytes, and say so.
+                self.replaced_utf8 += 1;
+                let bad = std::str::from_utf8(bytes)
+                    .err()
+                    .map_or(0, |e| e.valid_up_to());
+                if self.errors.len() < MAX_ERRORS {
+                    self.errors
+                        .push(format!("{}: invalid UTF-8 replaced by U+FFFD", at(bad)));
+                }
+                let mut lossy = String::from_utf8_lossy(bytes).into_owned().into_bytes();
+                let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
+                match simd_json::fill_tape(&mut lossy, &mut buffers, &mut tape) {
+                    Ok(()) => self.read_tape(tape, &at, from, out),
+                    Err(_) => {
+                        self.nodes = reuse(tape.0);
+                        self.error(explain(&lossy, offset, line));
+                    }
+                }
+            }
             Err(_) => {
+                self.nodes = reuse(tape.0);
                 // simd-json unescapes strings in place: their bytes may have moved
                 // within them, never the structure around them.
-                self.error(explain(input, offset, line));
-                None
+                self.error(explain(bytes, offset, line));
             }
-        };
-        if let Some(tape) = tape {
-            // A value nests no deeper than it has nodes: most need no walk.
-            if tape.0.len() > self.options.max_depth
-                && tape::depth(&tape.0) > self.options.max_depth
-            {
-                self.error(format!(
-                    "{}: nesting deeper than {} levels",
-                    at(0),
-                    self.options.max_depth
-                ));
-            } else {
-                self.read(TapeValue::root(&tape.0), from, out);
-            }
-            self.nodes = reuse(tape.0);
         }
         self.buffers = buffers;
+    }
+
+    /// Checks a parsed value's depth, reads its records, keeps the tape's allocation.
+    fn read_tape(
+        &mut self,
+        tape: simd_json::Tape<'_>,
+        at: &dyn Fn(usize) -> String,
+        from: Origin<'_>,
+        out: &mut dyn Emit<Value>,
+    ) {
+        // A value nests no deeper than it has nodes: most need no walk.
+        if tape.0.len() > self.options.max_depth && tape::depth(&tape.0) > self.options.max_depth {
+            let message = format!(
+                "{}: nesting deeper than {} levels",
+                at(0),
+                self.options.max_depth
+            );
+            self.error(message);
+        } else {
+            self.read(TapeValue::root(&tape.0), from, out);
+        }
+        self.nodes = reuse(tape.0);
     }
 
     /// The records of a parsed value.
@@ -1080,10 +1094,13 @@ impl Json {
                     .unwrap_or_default()
             ));
         }
-        if self.matched > 0
-            && matches!(self.plan.mode, Mode::Sort(_))
-            && (self.sorted_kept() as u64) < self.matched
-        {
+        let left_out = match self.plan.mode {
+            Mode::Sort(_) => self.sorted_kept() as u64,
+            Mode::Records => self.shown,
+            _ => self.matched,
+        } < self.matched;
+        if left_out {
+            // Past --limit (or the records --sort keeps): the raw input keeps them.
             complete = false;
         }
         let mut summary = summary;
