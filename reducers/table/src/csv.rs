@@ -2,6 +2,7 @@
 //! in batches of records bounded in count and bytes, whatever the chunking.
 
 use csv_core::{ReadRecordResult, Reader, ReaderBuilder};
+use std::borrow::Cow;
 
 /// Records per batch.
 const BATCH_RECORDS: usize = 1024;
@@ -39,6 +40,31 @@ impl Records {
             start = end;
             field
         })
+    }
+
+    /// The fields of record `i` as text, borrowed from `valid` (this batch's bytes,
+    /// when they are UTF-8: checked once a batch, not once a field), else each made
+    /// valid on its own (invalid bytes replaced: `Cow::Owned`).
+    pub fn text_fields<'a>(
+        &'a self,
+        i: usize,
+        valid: Option<&'a str>,
+    ) -> impl Iterator<Item = Cow<'a, str>> + 'a {
+        let (mut start, from, to) = self.records[i];
+        self.ends[from..to].iter().map(move |&end| {
+            let range = start..end;
+            start = end;
+            // Fields split at ASCII delimiters, so their ends are character boundaries.
+            match valid.and_then(|text| text.get(range.clone())) {
+                Some(text) => Cow::Borrowed(text),
+                None => String::from_utf8_lossy(&self.data[range]),
+            }
+        })
+    }
+
+    /// This batch's bytes as text, when they are valid UTF-8.
+    pub fn utf8(&self) -> Option<&str> {
+        std::str::from_utf8(&self.data).ok()
     }
 
     /// Fields in record `i`.

@@ -26,7 +26,7 @@ const CITIES: [&str; 5] = ["Lisbon", "Oslo", "Quito", "Hanoi", "Perth"];
 
 /// Row `i`'s values, as CSV fields.
 pub fn csv_row(i: u64) -> String {
-    let name = if i % 7 == 0 {
+    let name = if i.is_multiple_of(7) {
         String::new()
     } else {
         format!("user{i}")
@@ -34,7 +34,7 @@ pub fn csv_row(i: u64) -> String {
     format!(
         "{i},{name},{},{},{}",
         score(i),
-        i % 3 == 0,
+        i.is_multiple_of(3),
         CITIES[(i % 5) as usize]
     )
 }

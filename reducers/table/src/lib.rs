@@ -249,6 +249,8 @@ pub struct Table {
     total_columns: Option<usize>,
     /// Parquet: columns not shown, as `name: type`.
     omitted_parquet: Vec<String>,
+    /// Where the statistics come from, when neither the metadata nor a full scan.
+    stats_from: Option<&'static str>,
 }
 
 impl Table {
@@ -318,6 +320,7 @@ impl Table {
             total_rows: None,
             total_columns: None,
             omitted_parquet: Vec::new(),
+            stats_from: None,
         })
     }
 

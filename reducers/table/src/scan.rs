@@ -150,9 +150,10 @@ impl Scan {
             .collect()
     }
 
-    /// Chooses the shown columns from the first batch: all when few enough, else the
-    /// most informative (varied before constant before all-null), in the order asked.
-    fn choose(&mut self, rows: &dyn Rows) {
+    /// Chooses the shown columns from `rows` (the first batch): all when few enough,
+    /// else the most informative (varied before constant before all-null), in the order
+    /// asked.
+    pub fn choose_from(&mut self, rows: &dyn Rows) {
         let mut order = self.candidates.clone();
         if order.len() > self.max_columns {
             let score = |c: usize| {
@@ -188,7 +189,7 @@ impl Scan {
     /// One batch of rows.
     pub fn batch(&mut self, rows: &dyn Rows, out: &mut dyn Emit<Value>) {
         if self.shown.is_none() {
-            self.choose(rows);
+            self.choose_from(rows);
         }
         let shown = self.shown.clone().expect("chosen");
         for r in 0..rows.len() {

@@ -292,6 +292,7 @@ fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) ->
         table.scan = Some(scan);
     }
     let width = table.scan.as_ref().map_or(0, |s| s.names.len());
+    let valid = records.utf8();
     let mut fields = Vec::with_capacity((records.len() - first) * width);
     for i in first..records.len() {
         let got = records.width(i);
@@ -300,14 +301,10 @@ fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) ->
             table.stream.ragged.1.get_or_insert((records.lines[i], got));
         }
         let start = fields.len();
-        for field in records.fields(i).take(width) {
-            let text = match simdutf8_lossy(field) {
-                Cow::Owned(fixed) => {
-                    table.stream.replaced += 1;
-                    Cow::Owned(fixed)
-                }
-                borrowed => borrowed,
-            };
+        for text in records.text_fields(i, valid).take(width) {
+            if let Cow::Owned(_) = text {
+                table.stream.replaced += 1;
+            }
             fields.push(Some(text));
         }
         fields.resize(start + width, None);
@@ -323,10 +320,6 @@ fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) ->
         }
     }
     Ok(())
-}
-
-fn simdutf8_lossy(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
 }
 
 /// An Arrow batch (IPC stream or file, or Parquet when scanning) into the scan.
@@ -385,6 +378,13 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
         }
         InputFormat::Arrow => {
             table.raw = Some(binary);
+            // A page of the head (its first row was returned before) seeks to its batch.
+            let is_page = !out.wants(ROW);
+            if is_page && table.conditions.is_empty() {
+                if let Pick::Head(limit) = table.options.pick() {
+                    return arrow_page(table, path, limit, out);
+                }
+            }
             let reader = FileReader::try_new(File::open(path)?, None)?;
             let schema = reader.schema();
             for batch in reader {
@@ -400,6 +400,7 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
             let mut file = File::open(path)?;
             let mut buf = vec![0u8; 256 * 1024];
             let mut raw = Raw::default();
+            let mut last = None;
             loop {
                 let n = match file.read(&mut buf) {
                     Ok(0) => break,
@@ -411,12 +412,115 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
                 raw.bytes += n as u64;
                 raw.lines += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
                 raw.chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+                last = bytes.last().copied();
                 push(table, bytes, out)?;
             }
+            // A last line without a newline counts, as the line framer counts it.
+            raw.lines += u64::from(last.is_some_and(|b| b != b'\n'));
             table.raw = Some(raw);
             push(table, &[], out)
         }
     }
+}
+
+/// A page of an Arrow IPC file's head: the batch that holds its first row is found from
+/// the footer and the batches' message headers, and read from there; the statistics
+/// pass is the first page's alone.
+fn arrow_page(
+    table: &mut Table,
+    path: &Path,
+    limit: u64,
+    out: &mut dyn Emit<Value>,
+) -> Result<(), Error> {
+    let batch_rows = ipc_batch_rows(path)?;
+    let total: u64 = batch_rows.iter().sum();
+    table.total_rows = Some(total);
+    table.stats_from = Some("schema only: a page skips the statistics (see the first page)");
+    let mut reader = FileReader::try_new(File::open(path)?, None)?;
+    // The same columns as the first page: chosen from the first batch.
+    if let Some(first) = reader.next() {
+        let first = first?;
+        arrow_batch(table, &RecordBatch::new_empty(first.schema()), false, out)?;
+        let scan = table.scan.as_mut().expect("made above");
+        scan.choose_from(&ArrowRows(BatchCells::new(&first)));
+    } else {
+        return arrow_batch(table, &RecordBatch::new_empty(reader.schema()), false, out);
+    }
+    let n = limit.min(total);
+    let mut start = 0;
+    while start < n && !out.wants(ROW) {
+        out.skip(ROW);
+        start += 1;
+    }
+    let (mut index, mut at) = (0, 0);
+    while index < batch_rows.len() && at + batch_rows[index] <= start {
+        at += batch_rows[index];
+        index += 1;
+    }
+    let scan = table.scan.as_mut().expect("made above");
+    scan.rows = total;
+    scan.matched = total;
+    let mut next = start;
+    if index < batch_rows.len() {
+        reader.set_index(index)?;
+        'read: for batch in reader {
+            let batch = batch?;
+            let cells = ArrowRows(BatchCells::new(&batch));
+            for r in 0..batch.num_rows() {
+                let row = at + r as u64;
+                if row < start {
+                    continue;
+                }
+                if row >= n || !out.wants(ROW) {
+                    break 'read;
+                }
+                scan.offer(&cells, r, row, out);
+                next += 1;
+            }
+            at += batch.num_rows() as u64;
+        }
+    }
+    for _ in next..n {
+        out.skip(ROW);
+    }
+    Ok(())
+}
+
+/// The rows of each record batch of an Arrow IPC file, from its footer and each batch's
+/// message header (the bodies are not read).
+fn ipc_batch_rows(path: &Path) -> Result<Vec<u64>, Error> {
+    use std::io::{Seek, SeekFrom};
+    let bad = |why: String| Error::Arrow(arrow_schema::ArrowError::IpcError(why));
+    let mut file = File::open(path)?;
+    let mut trailer = [0u8; 10];
+    file.seek(SeekFrom::End(-10))?;
+    file.read_exact(&mut trailer)?;
+    let footer_len = arrow_ipc::reader::read_footer_length(trailer)?;
+    let mut footer = vec![0u8; footer_len];
+    file.seek(SeekFrom::End(-10 - footer_len as i64))?;
+    file.read_exact(&mut footer)?;
+    let footer = arrow_ipc::root_as_footer(&footer).map_err(|e| bad(e.to_string()))?;
+    let mut rows = Vec::new();
+    for block in footer.recordBatches().iter().flatten() {
+        let mut header = vec![0u8; block.metaDataLength().max(0) as usize];
+        file.seek(SeekFrom::Start(block.offset().max(0) as u64))?;
+        file.read_exact(&mut header)?;
+        // A continuation marker and a length come before the message.
+        let skip = if header.starts_with(IPC_CONTINUATION) {
+            8
+        } else {
+            4
+        };
+        let message = header
+            .get(skip..)
+            .ok_or_else(|| bad("a record batch block too short".into()))
+            .and_then(|m| arrow_ipc::root_as_message(m).map_err(|e| bad(e.to_string())))?;
+        let batch = message
+            .header_as_record_batch()
+            .ok_or_else(|| bad("a block that is not a record batch".into()))?;
+        rows.push(batch.length().max(0) as u64);
+    }
+    Ok(rows)
 }
 
 /// Parquet: the shape and statistics from the footer; rows by row group and selection,
@@ -718,7 +822,7 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     if stream.ragged.0 > 0 {
         let (line, got) = stream.ragged.1.unwrap_or_default();
         warnings.push(format!(
-            "{} records do not have as many fields as the header (first at line {line}: {got} fields); missing fields read as null, extra fields are left out (whole in the file)",
+            "{} records do not have as many fields as the header (first at line {line}: {got} fields); missing fields read as null, extra fields are left out (whole in the artifact)",
             stream.ragged.0
         ));
     }
@@ -778,10 +882,10 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
         column_stats,
         omitted_columns: omitted.clone(),
         row_groups: table.row_groups,
-        stats_from: if table.metadata_stats.is_some() {
-            "metadata".into()
-        } else {
-            "scan".into()
+        stats_from: match (table.stats_from, &table.metadata_stats) {
+            (Some(note), _) => note.into(),
+            (None, Some(_)) => "metadata".into(),
+            (None, None) => "scan".into(),
         },
     };
     let mut summary = format!("{format}: {rows} rows × {columns} columns");
@@ -815,4 +919,9 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     }
     outcome.warnings = warnings;
     outcome
+}
+
+#[cfg(test)]
+pub fn ipc_batch_rows_for_test(path: &Path) -> Vec<u64> {
+    ipc_batch_rows(path).unwrap()
 }

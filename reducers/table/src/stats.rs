@@ -60,20 +60,46 @@ impl Hll {
     }
 }
 
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
+
 /// FNV-1a with a final mix: fast, stable across runs and platforms.
 pub fn hash(tag: u8, bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ tag as u64;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    // murmur3's fmix64: spreads the bits FNV leaves clustered.
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
+    let mut hasher = FnvHasher(FNV_OFFSET ^ tag as u64);
+    std::hash::Hasher::write(&mut hasher, bytes);
+    std::hash::Hasher::finish(&hasher)
 }
+
+/// [`hash`] as a `Hasher`, also for the top values' map (SipHash is needlessly slow
+/// there: a fixed number of slots, looked up once a value).
+struct FnvHasher(u64);
+
+impl Default for FnvHasher {
+    fn default() -> Self {
+        FnvHasher(FNV_OFFSET)
+    }
+}
+
+impl std::hash::Hasher for FnvHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(FNV_PRIME);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        // murmur3's fmix64: spreads the bits FNV leaves clustered.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+}
+
+type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FnvHasher>>;
 
 /// The most frequent strings, approximately (space-saving: exact while there are at
 /// most `TOP_COUNTERS` distinct values, an upper bound on each count after that).
@@ -81,7 +107,7 @@ pub fn hash(tag: u8, bytes: &[u8]) -> u64 {
 struct TopValues {
     /// Each value counted, its count and the count it inherited (its overestimate).
     counters: Vec<(Box<str>, u64, u64)>,
-    index: HashMap<Box<str>, usize>,
+    index: FnvMap<Box<str>, usize>,
     evictions: u64,
 }
 

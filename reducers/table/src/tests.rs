@@ -145,6 +145,40 @@ impl ArrowReaderMetadataForTest {
 }
 
 #[test]
+fn an_arrow_file_page_reads_from_the_batch_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.arrow");
+    // Batches of 65,536 rows: rows 131,072 onwards are in the third.
+    fixtures::write_arrow(&path, 200_000).unwrap();
+    let whole = file(&path, TableOptions::default(), 5_000, None);
+    assert_eq!(whole.stats["rows"], 200_000);
+    let page = file(&path, TableOptions::default(), 5_000, Some(150_000));
+    assert_eq!(page.item_offset, 150_001);
+    assert_eq!(
+        page.items[0],
+        json!([150_001, 150_001, "user150001", 0.25, false, "Oslo"])
+    );
+    assert_eq!(page.total_items, 200_000);
+    assert_eq!(page.stats["row_fields"], whole.stats["row_fields"]);
+    // The second batch's body wrecked: a page past it still reads.
+    let rows = ipc_rows_for_test(&path);
+    assert_eq!(rows, vec![65_536, 65_536, 65_536, 3_392]);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mid = bytes.len() * 2 / 5; // inside the second batch's body
+    bytes[mid..mid + 4096].fill(0xff);
+    std::fs::write(&path, &bytes).unwrap();
+    let page = file(&path, TableOptions::default(), 5_000, Some(150_000));
+    assert!(page.ok, "{:?}", page.warnings);
+    assert_eq!(page.items[0][0], 150_001);
+    let from_start = file(&path, TableOptions::default(), 5_000, None);
+    assert!(!from_start.ok, "reading every batch meets the wrecked one");
+}
+
+fn ipc_rows_for_test(path: &Path) -> Vec<u64> {
+    super::source::ipc_batch_rows_for_test(path)
+}
+
+#[test]
 fn parquet_projection_tail_and_sample() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.parquet");
@@ -471,4 +505,12 @@ fn csv_files_and_streams_agree() {
     let b = stream(&csv(500), TableOptions::default());
     assert_eq!((&a.items, &a.stats), (&b.items, &b.stats));
     assert_eq!(a.raw, b.raw);
+    // Without a last newline too.
+    let mut unterminated = csv(3);
+    unterminated.pop();
+    std::fs::write(&path, &unterminated).unwrap();
+    let a = file(&path, TableOptions::default(), 20_000, None);
+    let b = stream(&unterminated, TableOptions::default());
+    assert_eq!((&a.items, a.raw), (&b.items, b.raw));
+    assert_eq!(a.raw.lines, 4);
 }
