@@ -30,6 +30,7 @@ fn client(briefly: &Briefly, scenario: &str, server: &[&str]) -> Value {
             briefly.artifacts().display()
         ))
         .args(server)
+        .env("BRIEFLY_TEST_DIR", briefly.dir.path())
         .output()
         .unwrap();
     assert!(
@@ -71,6 +72,82 @@ fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
     for name in ["run", "text", "diff", "spill", "page", "read", "grep"] {
         assert_eq!(tools[name]["type"], "object", "{name}");
     }
+    // One tool per reducer over fresh input, each with a closed schema of its options
+    // beside `path`, `text` and `context_tokens`; `run` takes each as its reducer.
+    let options = [
+        ("pytest", &["junit", "lines"][..]),
+        ("cargo_test", &["lines", "warnings"]),
+        ("journal", &["level", "since", "until", "unit"]),
+        ("docker", &["since", "until", "stream", "level", "tail"]),
+        (
+            "json",
+            &[
+                "fields",
+                "where",
+                "count_by",
+                "top",
+                "sort",
+                "desc",
+                "limit",
+                "max_record_bytes",
+                "max_document_bytes",
+                "max_depth",
+                "max_string_chars",
+                "whole_chars",
+            ],
+        ),
+        (
+            "table",
+            &[
+                "columns",
+                "where",
+                "rows",
+                "tail",
+                "sample",
+                "seed",
+                "max_columns",
+                "max_value_chars",
+                "input_format",
+                "delimiter",
+                "no_header",
+                "scan",
+            ],
+        ),
+    ];
+    for (name, expected) in options {
+        let schema = &tools[name];
+        assert_eq!(schema["type"], "object", "{name}");
+        assert_eq!(schema["additionalProperties"], false, "{name}");
+        let mut properties: Vec<&str> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        properties.sort_unstable();
+        let mut expected = [&["path", "text", "context_tokens"][..], expected].concat();
+        expected.sort_unstable();
+        assert_eq!(properties, expected, "{name}");
+    }
+    assert_eq!(tools["pytest"]["properties"]["junit"]["type"], "boolean");
+    assert_eq!(
+        tools["docker"]["properties"]["stream"]["enum"],
+        serde_json::json!(["stdout", "stderr"])
+    );
+    assert_eq!(
+        tools["run"]["properties"]["reducer"]["enum"],
+        serde_json::json!([
+            "text",
+            "diff",
+            "spill",
+            "pytest",
+            "cargo-test",
+            "journal",
+            "docker",
+            "json",
+            "table"
+        ])
+    );
 
     // 1 MB of output: an envelope within the budget, as text and as structured content.
     let run = &report["run"];
@@ -130,6 +207,120 @@ fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
     let grep = &report["grep"]["structured"];
     assert_eq!(grep["total_items"], 10);
     assert_eq!(grep["items"][9]["text"], "149999");
+}
+
+#[test]
+fn the_python_sdk_calls_each_reducer_tool() {
+    let briefly = Briefly::new();
+    let csv = briefly.dir.path().join("scores.csv");
+    let rows: String = (1..=3000)
+        .map(|i| format!("{i},user{i},{}\n", i % 97))
+        .collect();
+    std::fs::write(&csv, format!("id,name,score\n{rows}")).unwrap();
+    let report = client(
+        &briefly,
+        "reducers",
+        &[env!("CARGO_BIN_EXE_briefly"), "mcp"],
+    );
+    let envelope = |key: &str| -> &Value {
+        let result = &report[key];
+        assert!(result.get("error").is_none(), "{key}: {result}");
+        let envelope = &result["structured"];
+        let text = result["texts"][0].as_str().unwrap();
+        assert_eq!(
+            &serde_json::from_str::<Value>(text).unwrap(),
+            envelope,
+            "{key}"
+        );
+        check_invariants(envelope, text.chars().count(), PER_RESULT);
+        envelope
+    };
+
+    // json: records filtered by `where`, projected by `fields`.
+    let json = envelope("json");
+    assert_eq!(report["json"]["is_error"], false);
+    assert_eq!(json["source"], "json");
+    assert_eq!(
+        json["items"],
+        serde_json::json!([{"name": "lint"}, {"name": "test"}])
+    );
+    assert!(json["summary"]
+        .as_str()
+        .unwrap()
+        .contains("2 of 3 records match status=failed"));
+
+    // table over a path: read by the reducer itself, the file its own artifact, paged.
+    let table = envelope("table");
+    assert_eq!(table["source"], "table");
+    assert_eq!(table["stats"]["rows"], 3000);
+    assert_eq!(table["total_items"], 3000);
+    assert_eq!(table["truncated"], true);
+    assert_eq!(table["items"][0], serde_json::json!([0, 1, "user1", 1]));
+    assert_eq!(
+        Path::new(table["artifact_path"].as_str().unwrap()),
+        csv.canonicalize().unwrap()
+    );
+    let whole = std::fs::read(&csv).unwrap();
+    assert!(
+        briefly
+            .artifact_files()
+            .iter()
+            .all(|f| f.is_dir() || std::fs::read(f).unwrap() != whole),
+        "the file is not copied into an artifact"
+    );
+    let returned = table["returned_items"].as_u64().unwrap();
+    let page = &report["table_page"]["structured"];
+    assert_eq!(page["source"], "table");
+    assert_eq!(page["items"][0][0], returned, "the page goes on");
+    // table over inline CSV: the stream path.
+    let inline = envelope("table_text");
+    assert_eq!(inline["items"], serde_json::json!([[1, "bob", 45]]));
+
+    // pytest, as terminal output and as a JUnit report: the failure with its evidence.
+    let pytest = envelope("pytest");
+    assert_eq!(pytest["source"], "pytest");
+    assert_eq!(pytest["ok"], false);
+    assert_eq!(pytest["stats"]["counts"]["failed"], 1);
+    assert_eq!(
+        pytest["items"][0]["nodeid"],
+        "tests/test_math.py::test_divide"
+    );
+    assert_eq!(pytest["items"][0]["message"], "assert 2.0 == 3");
+    let junit = envelope("junit");
+    assert!(junit["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("JUnit report: 1 failed, 1 passed"));
+    assert_eq!(junit["items"][0]["exception"], "AssertionError");
+
+    // cargo_test: the failing test's panic.
+    let cargo = envelope("cargo_test");
+    assert_eq!(cargo["source"], "cargo-test");
+    assert_eq!(cargo["ok"], false);
+    assert_eq!(cargo["stats"]["totals"]["failed"], 1);
+    assert_eq!(cargo["items"][0]["name"], "tests::divides");
+    assert_eq!(cargo["items"][0]["location"], "src/lib.rs:12:9");
+
+    // docker and journal over inline lines, with their filters.
+    let docker = envelope("docker");
+    assert_eq!(docker["source"], "docker");
+    assert_eq!(docker["stats"]["format"], "json-file");
+    assert_eq!(docker["total_items"], 1, "stderr only");
+    assert_eq!(
+        docker["items"][0]["message"],
+        "ERROR connection refused to db:5432"
+    );
+    assert_eq!(docker["items"][0]["level"], "error");
+    let journal = envelope("journal");
+    assert_eq!(journal["source"], "journal");
+    assert_eq!(journal["stats"]["entries"], 2, "nginx.service only");
+    assert_eq!(journal["items"][0]["priority"], "err");
+    assert_eq!(journal["items"][0]["unit"], "nginx.service");
+
+    // An option the reducer refuses: the call's error, before any input is read.
+    let bad = &report["bad_option"];
+    assert_eq!(bad["is_error"], true, "{bad}");
+    assert!(bad["texts"][0].as_str().unwrap().contains("xlsx"), "{bad}");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `briefly table`: a table's shape, schema, column statistics and rows.
 
-use super::{open_file, reduce_file, reduce_input};
+use super::{open_file, reduce_file, reduce_reply, Reply};
 use crate::session::Session;
 use anyhow::{bail, Context, Result};
 use briefly_core::Artifacts;
@@ -20,12 +20,18 @@ pub fn input_format(name: &str) -> Result<InputFormat> {
 }
 
 /// Standard input streams through the pipeline with its tee; a file is read by the
-/// reducer itself and is its own artifact (a cursor carries its size and mtime, so a
-/// page of a file that changed is refused).
-pub fn run(session: &Session, file: Option<&Path>, mut options: TableOptions) -> Result<i32> {
-    let Some(path) = file else {
-        return reduce_file(session, "table", serde_json::to_value(options)?, None);
-    };
+/// reducer itself ([`file_reply`]).
+pub fn run(session: &Session, file: Option<&Path>, options: TableOptions) -> Result<i32> {
+    match file {
+        None => reduce_file(session, "table", serde_json::to_value(options)?, None),
+        Some(path) => file_reply(session, path, options)?.print(session),
+    }
+}
+
+/// The table at `path`, read by the reducer itself (Parquet by row group) and its own
+/// artifact: a cursor carries its size and mtime, so a page of a file that changed is
+/// refused.
+pub fn file_reply(session: &Session, path: &Path, mut options: TableOptions) -> Result<Reply> {
     open_file(path)?;
     let path =
         std::fs::canonicalize(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -41,5 +47,5 @@ pub fn run(session: &Session, file: Option<&Path>, mut options: TableOptions) ->
     );
     let spec = crate::reducers::find("table").expect("a built-in reducer");
     let pipeline = (spec.build)(&options, config).map_err(anyhow::Error::msg)?;
-    reduce_input(session, "table", pipeline, &mut std::io::empty())
+    reduce_reply(session, "table", pipeline, &mut std::io::empty())
 }

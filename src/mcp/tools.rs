@@ -8,7 +8,7 @@ use crate::session::Session;
 use anyhow::{anyhow, bail, Result};
 use serde_json::{json, Map, Value};
 use std::io::Cursor;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A tool's arguments, as the client sent them.
 pub type Args = Map<String, Value>;
@@ -27,7 +27,15 @@ pub struct ReducerTool {
     pub options_schema: fn() -> Value,
     /// The reducer's options, as a cursor keeps them, from the tool's arguments.
     pub options: fn(&Args) -> Result<Value>,
+    /// For a reducer that reads a `path` itself instead of being pushed its bytes (the
+    /// file is then its own artifact): its reply for the file, given the options.
+    /// Inline `text` still streams through the reducer as usual.
+    pub read_path: Option<ReadPath>,
 }
+
+/// A reducer's reply for the file at a path, given its options (see
+/// [`ReducerTool::read_path`]).
+pub type ReadPath = fn(&Session, &Path, Value) -> Result<Reply>;
 
 /// Every reducer the MCP server offers as a tool, in the order tools/list shows them.
 pub const REDUCER_TOOLS: &[ReducerTool] = &[
@@ -45,6 +53,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "context": {"type": "integer", "minimum": 0, "default": 0, "description": "Lines of context around each error or warning shown."}
             })
         },
+        read_path: None,
         options: |args| {
             let options = cmd::text::options(
                 string(args, "level")?.as_deref(),
@@ -71,6 +80,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "file": {"type": "string", "description": "Only this file's diff, all its hunks."}
             })
         },
+        read_path: None,
         options: |args| {
             let options = briefly_diff::DiffOptions {
                 stat_only: boolean(args, "stat_only")?.unwrap_or(false),
@@ -85,9 +95,208 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
     ReducerTool {
         name: "spill",
         reducer: "spill",
-        description: "Bound any output without interpreting it: its first and last lines and the lines that look like errors, the whole kept as an artifact to `read`, `grep` or `page`. Use it for output no other reducer fits (JSON, CSV, binary-ish dumps).",
+        description: "Bound any output without interpreting it: its first and last lines and the lines that look like errors, the whole kept as an artifact to `read`, `grep` or `page`. Use it for output no other reducer fits (dumps, formats no reducer reads); JSON goes to `json`, tables and CSV to `table`.",
         options_schema: || json!({}),
+        read_path: None,
         options: |_| Ok(Value::Null),
+    },
+    ReducerTool {
+        name: "pytest",
+        reducer: "pytest",
+        description: "Reduce pytest output (any verbosity, with or without colour, -r summaries, xdist) to the counts in pytest's words and every failure and error with its decisive traceback lines and captured output. Use it on a saved pytest log or on pytest output you already have; set `junit` when the input is a JUnit XML report (pytest --junitxml). To run pytest and reduce it in one step, use `run` with reducer `pytest`.",
+        options_schema: || {
+            json!({
+                "junit": {"type": "boolean", "default": false, "description": "The input is a JUnit XML report (pytest --junitxml), not terminal output."},
+                "lines": {"type": "integer", "minimum": 1, "default": 12, "description": "Decisive lines kept per traceback and per captured-output excerpt."}
+            })
+        },
+        read_path: None,
+        options: |args| {
+            let options = briefly_testrun::PytestOptions {
+                lines: uint(args, "lines")?.unwrap_or(12) as usize,
+                junit: boolean(args, "junit")?.unwrap_or(false),
+            };
+            Ok(serde_json::to_value(options)?)
+        },
+    },
+    ReducerTool {
+        name: "cargo_test",
+        reducer: "cargo-test",
+        description: "Reduce `cargo test` or `cargo nextest run` output (text or libtest JSON, with the build's rustc diagnostics) to the totals in libtest's words, the compile errors, then each failing test's panic message, location and decisive backtrace lines. Use it on a saved Rust test log or on its text (stdout and stderr together); to run the tests and reduce them in one step, use `run` with reducer `cargo-test`.",
+        options_schema: || {
+            json!({
+                "lines": {"type": "integer", "minimum": 1, "default": 12, "description": "Decisive lines kept per panic, backtrace, captured-output and snippet excerpt."},
+                "warnings": {"type": "boolean", "default": false, "description": "List every compiler warning as an item, even when there are errors or failures."}
+            })
+        },
+        read_path: None,
+        options: |args| {
+            let options = briefly_testrun::CargoTestOptions {
+                lines: uint(args, "lines")?.unwrap_or(12) as usize,
+                warnings: boolean(args, "warnings")?.unwrap_or(false),
+            };
+            Ok(serde_json::to_value(options)?)
+        },
+    },
+    ReducerTool {
+        name: "journal",
+        reducer: "journal",
+        description: "Reduce systemd journal entries (`journalctl -o json` or `-o export` output) by priority, unit and time: the most urgent and rarest entries first, repetition folded into templates with counts. Use it on journalctl JSON/export text or a file of it, filtered by priority, time or unit. A binary journal file (*.journal) is not read here: use `run` with [\"journalctl\", \"--file\", PATH, \"-o\", \"json\", \"--no-pager\"] and reducer `journal`.",
+        options_schema: || {
+            json!({
+                "level": {"type": "string", "description": "Only entries at this priority or more urgent: emerg, alert, crit, err, warning, notice, info, debug, or 0-7."},
+                "since": {"type": "string", "description": "Only entries at or after this time: RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `2h`."},
+                "until": {"type": "string", "description": "Only entries before this time (same forms as since)."},
+                "unit": {"type": "string", "description": "Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM), e.g. `nginx.service`."}
+            })
+        },
+        read_path: None,
+        options: |args| {
+            let options = cmd::logs::journal_options(
+                string(args, "level")?.as_deref(),
+                string(args, "since")?.as_deref(),
+                string(args, "until")?.as_deref(),
+                string(args, "unit")?,
+            )?;
+            Ok(serde_json::to_value(options)?)
+        },
+    },
+    ReducerTool {
+        name: "docker",
+        reducer: "docker",
+        description: "Reduce container logs (the json-file driver's lines such as /var/lib/docker/containers/ID/ID-json.log, or `docker logs --timestamps` output) by stream, level and time: errors and tracebacks first, repetition folded into templates with counts. Use it on a container's log file or log text; to fetch and reduce in one step, use `run` with [\"docker\", \"logs\", \"--timestamps\", NAME] and reducer `docker`.",
+        options_schema: || {
+            json!({
+                "since": {"type": "string", "description": "Only records at or after this time: RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `10m`."},
+                "until": {"type": "string", "description": "Only records before this time (same forms as since)."},
+                "stream": {"type": "string", "enum": ["stdout", "stderr"], "description": "Only this stream."},
+                "level": {"type": "string", "enum": ["trace", "debug", "info", "warn", "error", "fatal"], "description": "Only records at or above this level."},
+                "tail": {"type": "integer", "minimum": 0, "description": "Only the last N records (after the other filters)."}
+            })
+        },
+        read_path: None,
+        options: |args| {
+            let options = cmd::logs::docker_options(
+                string(args, "since")?.as_deref(),
+                string(args, "until")?.as_deref(),
+                string(args, "stream")?,
+                string(args, "level")?.as_deref(),
+                uint(args, "tail")?.map(|n| n as usize),
+            )?;
+            Ok(serde_json::to_value(options)?)
+        },
+    },
+    ReducerTool {
+        name: "json",
+        reducer: "json",
+        description: "Reduce JSON or NDJSON (auto-detected; API responses, `kubectl -o json`, JSON logs): without options its shape (keys, types, counts, examples), or the input whole when small; with options the records filtered (`where`), projected (`fields`), counted by a value (`count_by`) or sorted (`sort`). Use it on a JSON file or JSON text instead of reading it raw; a `[]` in a path names the record array (items[].status).",
+        options_schema: || {
+            json!({
+                "fields": {"type": "array", "items": {"type": "string"}, "description": "Paths to keep of each record, e.g. [\"name\", \"a.b\", \"items[].status\"]."},
+                "where": {"type": "array", "items": {"type": "string"}, "description": "Keep records where every condition holds: PATH=VALUE, also !=, >, >=, <, <=, ~REGEX (e.g. \"status=failed\", \"items[].code>=500\")."},
+                "count_by": {"type": "string", "description": "Count records by the value at this path: the items are groups, largest first."},
+                "top": {"type": "integer", "minimum": 1, "description": "With count_by: only the N largest groups."},
+                "sort": {"type": "string", "description": "Order records by the value at this path (numbers, then strings, then booleans, then null); keeps the first `limit` (default 1000)."},
+                "desc": {"type": "boolean", "default": false, "description": "With sort: largest first."},
+                "limit": {"type": "integer", "minimum": 0, "description": "At most this many records."},
+                "max_record_bytes": {"type": "integer", "minimum": 1, "default": 16777216, "description": "Skip records (NDJSON lines, elements of a streamed array) longer than this."},
+                "max_document_bytes": {"type": "integer", "minimum": 0, "default": 67108864, "description": "Hold a document in memory up to this size; stream it above."},
+                "max_depth": {"type": "integer", "minimum": 1, "default": 512, "description": "Containers nested deeper than this are an error."},
+                "max_string_chars": {"type": "integer", "minimum": 1, "default": 1000, "description": "Cut strings in the items longer than this."},
+                "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Without options, return input up to this many characters whole instead of its shape."}
+            })
+        },
+        read_path: None,
+        options: |args| {
+            let defaults = briefly_json::JsonOptions::default();
+            let size = |key: &str, default: usize| -> Result<usize> {
+                Ok(uint(args, key)?.map_or(default, |n| n as usize))
+            };
+            let options = briefly_json::JsonOptions {
+                fields: strings(args, "fields")?.unwrap_or_default(),
+                conditions: strings(args, "where")?.unwrap_or_default(),
+                count_by: string(args, "count_by")?,
+                top: uint(args, "top")?.map(|n| n as usize),
+                sort: string(args, "sort")?,
+                desc: boolean(args, "desc")?.unwrap_or(false),
+                limit: uint(args, "limit")?.map(|n| n as usize),
+                max_record_bytes: size("max_record_bytes", defaults.max_record_bytes)?,
+                max_document_bytes: size("max_document_bytes", defaults.max_document_bytes)?,
+                max_depth: size("max_depth", defaults.max_depth)?,
+                max_string_chars: size("max_string_chars", defaults.max_string_chars)?,
+                whole_chars: size("whole_chars", defaults.whole_chars)?,
+            };
+            // Options that do not parse are the call's error, before any input is read.
+            briefly_json::Json::new(options.clone())?;
+            Ok(serde_json::to_value(options)?)
+        },
+    },
+    ReducerTool {
+        name: "table",
+        reducer: "table",
+        description: "Reduce a table to its shape, schema, per-column statistics and rows: a Parquet, Arrow IPC (file or stream) or CSV/TSV file by `path` (format from its magic bytes, else its extension; Parquet is read by row group, never whole), or CSV/TSV as inline `text`. Use it instead of reading a data file raw; select `columns`, filter rows with `where`, take the `tail` or a `sample`.",
+        options_schema: || {
+            json!({
+                "columns": {"type": "array", "items": {"type": "string"}, "description": "Only these columns, in this order (read from Parquet alone)."},
+                "where": {"type": "array", "items": {"type": "string"}, "description": "Only rows where every `COL OP VALUE` holds, OP one of = != < <= > >= ~ (contains) !~; `= null` tests for null (e.g. \"status = failed\", \"latency > 200\")."},
+                "rows": {"type": "integer", "minimum": 0, "description": "At most this many rows as items [default: all, paged; 20 with tail]."},
+                "tail": {"type": "boolean", "default": false, "description": "The last rows instead of the first (not with sample)."},
+                "sample": {"type": "integer", "minimum": 1, "description": "N rows drawn at random, in row order, reproducible with seed (not with rows or tail)."},
+                "seed": {"type": "integer", "minimum": 0, "default": 0, "description": "The seed of sample."},
+                "max_columns": {"type": "integer", "minimum": 1, "default": 20, "description": "At most this many columns in rows and stats: the most informative; the rest are listed as omitted."},
+                "max_value_chars": {"type": "integer", "minimum": 1, "default": 80, "description": "Values longer than this are cut with a marker."},
+                "input_format": {"type": "string", "enum": ["parquet", "arrow", "arrow-stream", "csv", "tsv"], "description": "The input's format, when not detected (inline text is CSV/TSV or an Arrow IPC stream)."},
+                "delimiter": {"type": "string", "minLength": 1, "maxLength": 1, "description": "CSV: the field delimiter [default: sniffed from the first line]."},
+                "no_header": {"type": "boolean", "default": false, "description": "CSV: the first line is data; columns are named c1, c2, …."},
+                "scan": {"type": "boolean", "default": false, "description": "Parquet: also read every row, for distinct counts and top values (default: statistics from the footer only)."}
+            })
+        },
+        read_path: Some(|session, path, options| {
+            cmd::table::file_reply(session, path, serde_json::from_value(options)?)
+        }),
+        options: |args| {
+            let defaults = briefly_table::TableOptions::default();
+            let tail = boolean(args, "tail")?.unwrap_or(false);
+            let sample = uint(args, "sample")?;
+            let rows = uint(args, "rows")?;
+            let seed = uint(args, "seed")?;
+            if sample.is_some() && (tail || rows.is_some()) {
+                bail!("`sample` does not go with `tail` or `rows`");
+            }
+            if seed.is_some() && sample.is_none() {
+                bail!("`seed` needs `sample`");
+            }
+            let delimiter = match string(args, "delimiter")? {
+                None => None,
+                Some(d) => {
+                    let mut chars = d.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => Some(c),
+                        _ => bail!("`delimiter` must be one character, not {d:?}"),
+                    }
+                }
+            };
+            let options = briefly_table::TableOptions {
+                columns: strings(args, "columns")?.unwrap_or_default(),
+                filters: strings(args, "where")?.unwrap_or_default(),
+                rows,
+                tail,
+                sample,
+                seed: seed.unwrap_or(0),
+                max_columns: uint(args, "max_columns")?.map_or(defaults.max_columns, |n| n as usize),
+                max_value_chars: uint(args, "max_value_chars")?
+                    .map_or(defaults.max_value_chars, |n| n as usize),
+                input_format: string(args, "input_format")?
+                    .as_deref()
+                    .map(cmd::table::input_format)
+                    .transpose()?,
+                delimiter,
+                no_header: boolean(args, "no_header")?.unwrap_or(false),
+                scan: boolean(args, "scan")?.unwrap_or(false),
+                fingerprint: None,
+            };
+            Ok(serde_json::to_value(options)?)
+        },
     },
 ];
 
@@ -121,7 +330,7 @@ pub fn run_tool() -> ToolDef {
     let reducers: Vec<&str> = REDUCER_TOOLS.iter().map(|t| t.reducer).collect();
     ToolDef {
         name: "run",
-        description: "Run a command and get its output reduced to what matters, within the per-result budget, with the exit code kept. The reducer is picked from the command (git diff → diff, anything else → text) unless given. Use it instead of a plain shell tool whenever output may be long: builds, tests, logs, diffs. Nothing is lost: when anything is left out, `artifact_path` holds the whole output for `read`/`grep` and `next_cursor` pages the rest. The command runs without a shell: for pipes or redirections pass [\"sh\", \"-c\", \"…\"] and name the reducer.".into(),
+        description: "Run a command and get its output reduced to what matters, within the per-result budget, with the exit code kept. The reducer is picked from the command unless given: git diff/show/log -p → diff, pytest → pytest, cargo test/nextest → cargo-test, journalctl → journal, docker logs → docker, JSON output (-o json, docker inspect) → json, anything else → text. Use it instead of a plain shell tool whenever output may be long: builds, tests, logs, diffs. Nothing is lost: when anything is left out, `artifact_path` holds the whole output for `read`/`grep` and `next_cursor` pages the rest. The command runs without a shell: for pipes or redirections pass [\"sh\", \"-c\", \"…\"] and name the reducer.".into(),
         input_schema: object_schema(
             json!({
                 "command": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "The program and its arguments, e.g. [\"cargo\", \"test\"]."},
@@ -384,6 +593,9 @@ fn reduce(session: &Session, tool: &ReducerTool, args: &Args) -> Result<Reply> {
     match (string(args, "path")?, string(args, "text")?) {
         (Some(path), None) => {
             let path = PathBuf::from(path);
+            if let Some(read_path) = tool.read_path {
+                return read_path(session, &path, options);
+            }
             let mut file = cmd::open_file(&path)?;
             let argv = cmd::input_argv(Some(&path));
             cmd::reduce_named(session, tool.reducer, options, &mut file, argv)
@@ -467,7 +679,21 @@ mod tests {
         let names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         assert_eq!(
             names,
-            ["run", "text", "diff", "spill", "page", "read", "grep"]
+            [
+                "run",
+                "text",
+                "diff",
+                "spill",
+                "pytest",
+                "cargo_test",
+                "journal",
+                "docker",
+                "json",
+                "table",
+                "page",
+                "read",
+                "grep"
+            ]
         );
         for tool in &tools {
             assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
@@ -484,6 +710,44 @@ mod tests {
                 tool.name
             );
         }
+    }
+
+    #[test]
+    fn every_reducer_that_reads_fresh_input_has_a_tool() {
+        for tool in REDUCER_TOOLS {
+            assert!(
+                crate::reducers::REDUCERS
+                    .iter()
+                    .any(|spec| spec.name == tool.reducer),
+                "tool {} names no reducer",
+                tool.name
+            );
+            assert!(
+                tool.name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+                "{}",
+                tool.name
+            );
+        }
+        // read, grep and stats reduce an artifact or a metrics file, not fresh input:
+        // they are the `read` and `grep` tools, or none.
+        for spec in crate::reducers::REDUCERS {
+            if ["read", "grep", "stats"].contains(&spec.name) {
+                continue;
+            }
+            assert!(
+                REDUCER_TOOLS.iter().any(|tool| tool.reducer == spec.name),
+                "reducer {} has no MCP tool",
+                spec.name
+            );
+        }
+        let run = run_tool();
+        let offered: Vec<&str> = REDUCER_TOOLS.iter().map(|t| t.reducer).collect();
+        assert_eq!(
+            run.input_schema["properties"]["reducer"]["enum"],
+            json!(offered)
+        );
     }
 
     #[test]
@@ -518,5 +782,32 @@ mod tests {
             (text.options)(json!({"level": "warn", "top": 3}).as_object().unwrap()).unwrap();
         assert_eq!(options["top"], 3);
         assert!((text.options)(json!({"level": "loud"}).as_object().unwrap()).is_err());
+
+        let options = |name: &str, args: Value| {
+            let tool = REDUCER_TOOLS.iter().find(|t| t.name == name).unwrap();
+            (tool.options)(args.as_object().unwrap())
+        };
+        let pytest = options("pytest", json!({"junit": true})).unwrap();
+        assert_eq!(pytest, json!({"lines": 12, "junit": true}));
+        let cargo = options("cargo_test", json!({"warnings": true})).unwrap();
+        assert_eq!(cargo, json!({"lines": 12, "warnings": true}));
+        let journal = options("journal", json!({"level": "err", "since": "1000"})).unwrap();
+        assert_eq!(journal["max_priority"], 3);
+        assert_eq!(journal["since"], 1000);
+        assert!(options("journal", json!({"level": "loud"})).is_err());
+        let docker = options("docker", json!({"stream": "stderr", "tail": 5})).unwrap();
+        assert_eq!(docker["stream"], "stderr");
+        assert_eq!(docker["tail"], 5);
+        let json_options = options("json", json!({"where": ["status=failed"]})).unwrap();
+        assert_eq!(json_options["where"], json!(["status=failed"]));
+        assert_eq!(json_options["whole_chars"], 4000);
+        assert!(options("json", json!({"where": ["no operator"]})).is_err());
+        let table = options("table", json!({"columns": ["a"], "delimiter": ";"})).unwrap();
+        assert_eq!(table["columns"], json!(["a"]));
+        assert_eq!(table["delimiter"], ";");
+        assert_eq!(table["max_columns"], 20);
+        assert!(options("table", json!({"sample": 3, "tail": true})).is_err());
+        assert!(options("table", json!({"delimiter": ";;"})).is_err());
+        assert!(options("table", json!({"input_format": "xlsx"})).is_err());
     }
 }

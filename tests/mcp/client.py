@@ -6,9 +6,12 @@ usage: client.py SCENARIO COMMAND [ARGS...]
   proxy    COMMAND is `briefly mcp-proxy -- server.py`: a 2 MB result, parallel calls,
            an image, a malformed answer, then a crash
   overlong COMMAND is the proxy with a small --max-message-bytes: the 2 MB answer
+  reducers COMMAND is `briefly mcp`: each reducer tool once over a small real-looking
+           input (inline, or the CSV $BRIEFLY_TEST_DIR/scores.csv), a table page
 """
 
 import json
+import os
 import sys
 import time
 
@@ -130,6 +133,112 @@ async def overlong(session, report):
     report["small"] = await call(session, "small", {})
 
 
+PYTEST_OUTPUT = """\
+============================= test session starts ==============================
+platform linux -- Python 3.12.3, pytest-8.3.2, pluggy-1.5.0
+rootdir: /work/app
+collected 3 items
+
+tests/test_math.py .F.                                                   [100%]
+
+=================================== FAILURES ===================================
+_________________________________ test_divide __________________________________
+
+    def test_divide():
+>       assert divide(6, 3) == 3
+E       assert 2.0 == 3
+E        +  where 2.0 = divide(6, 3)
+
+tests/test_math.py:9: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_math.py::test_divide - assert 2.0 == 3
+========================= 1 failed, 2 passed in 0.03s ==========================
+"""
+
+JUNIT_REPORT = """\
+<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" \
+failures="1" skipped="0" tests="2" time="0.05"><testcase classname="tests.test_math" \
+name="test_add" time="0.001"/><testcase classname="tests.test_math" name="test_divide" \
+time="0.002"><failure message="assert 2.0 == 3">def test_divide():
+&gt;       assert divide(6, 3) == 3
+E       assert 2.0 == 3
+
+tests/test_math.py:9: AssertionError</failure></testcase></testsuite></testsuites>
+"""
+
+CARGO_TEST_OUTPUT = """\
+   Compiling calc v0.1.0 (/work/calc)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.52s
+     Running unittests src/lib.rs (target/debug/deps/calc-3f2a1b4c5d6e7f80)
+
+running 2 tests
+test tests::adds ... ok
+test tests::divides ... FAILED
+
+failures:
+
+---- tests::divides stdout ----
+thread 'tests::divides' panicked at src/lib.rs:12:9:
+assertion `left == right` failed
+  left: 2
+ right: 3
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+
+failures:
+    tests::divides
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+error: test failed, to rerun pass `--lib`
+"""
+
+DOCKER_LOG = "".join(
+    json.dumps({"log": log, "stream": stream, "time": time}) + "\n"
+    for log, stream, time in [
+        ("starting server\n", "stdout", "2026-11-29T10:00:00.000000001Z"),
+        ("ERROR connection refused to db:5432\n", "stderr", "2026-11-29T10:00:01.000000001Z"),
+        ("retrying\n", "stdout", "2026-11-29T10:00:02.000000001Z"),
+    ]
+)
+
+JOURNAL_JSON = "".join(
+    json.dumps(entry) + "\n"
+    for entry in [
+        {"__REALTIME_TIMESTAMP": "1764410400000000", "PRIORITY": "6", "_SYSTEMD_UNIT": "nginx.service", "MESSAGE": "started"},
+        {"__REALTIME_TIMESTAMP": "1764410401000000", "PRIORITY": "3", "_SYSTEMD_UNIT": "nginx.service",
+         "MESSAGE": "bind() to 0.0.0.0:80 failed (98: Address already in use)"},
+        {"__REALTIME_TIMESTAMP": "1764410402000000", "PRIORITY": "6", "_SYSTEMD_UNIT": "cron.service", "MESSAGE": "job ran"},
+    ]
+)
+
+RECORDS = "".join(
+    json.dumps(record) + "\n"
+    for record in [
+        {"name": "build", "status": "ok", "ms": 120},
+        {"name": "lint", "status": "failed", "ms": 45},
+        {"name": "test", "status": "failed", "ms": 980},
+    ]
+)
+
+
+async def reducers(session, report):
+    report["json"] = await call(session, "json", {"text": RECORDS, "where": ["status=failed"], "fields": ["name"]})
+    csv = os.path.join(os.environ["BRIEFLY_TEST_DIR"], "scores.csv")
+    table = await call(session, "table", {"path": csv, "context_tokens": 2000})
+    report["table"] = table
+    cursor = (table.get("structured") or {}).get("next_cursor")
+    if cursor:
+        report["table_page"] = await call(session, "page", {"cursor": cursor, "context_tokens": 2000})
+    report["table_text"] = await call(session, "table", {"text": "name,age\nann,31\nbob,45\n", "where": ["age > 40"]})
+    report["pytest"] = await call(session, "pytest", {"text": PYTEST_OUTPUT})
+    report["junit"] = await call(session, "pytest", {"text": JUNIT_REPORT, "junit": True})
+    report["cargo_test"] = await call(session, "cargo_test", {"text": CARGO_TEST_OUTPUT})
+    report["docker"] = await call(session, "docker", {"text": DOCKER_LOG, "stream": "stderr"})
+    report["journal"] = await call(session, "journal", {"text": JOURNAL_JSON, "unit": "nginx.service"})
+    report["bad_option"] = await call(session, "table", {"text": "a\n1\n", "input_format": "xlsx"})
+
+
 LOGS = []
 
 
@@ -153,7 +262,7 @@ async def main():
             report["server"] = init.server_info.name
             tools = await session.list_tools()
             report["tools"] = {tool.name: tool.input_schema for tool in tools.tools}
-            await {"briefly": briefly, "proxy": proxy, "overlong": overlong}[scenario](session, report)
+            await {"briefly": briefly, "proxy": proxy, "overlong": overlong, "reducers": reducers}[scenario](session, report)
     json.dump(report, sys.stdout)
 
 
