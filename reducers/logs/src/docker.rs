@@ -705,18 +705,7 @@ impl Reducer for Docker {
             plural(count("warn"), "warning")
         ));
         if let Some(worst) = worst {
-            let message: String = worst["message"]
-                .as_str()
-                .unwrap_or_default()
-                .chars()
-                .take(160)
-                .collect();
-            summary.push_str(&format!(
-                "; first {} at {} ({}): {message}",
-                worst["level"].as_str().unwrap_or_default(),
-                worst["time"].as_str().unwrap_or("unknown time"),
-                worst["stream"].as_str().unwrap_or_default(),
-            ));
+            summary.push_str(&crate::fold::worst_clause(&worst, &NAMES));
         }
         if self.filtered_out > 0 {
             summary.push_str(&format!("; {} filtered out", self.filtered_out));

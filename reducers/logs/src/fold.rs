@@ -627,6 +627,23 @@ impl Fold {
 
 /// An entry held verbatim: its lines cut to [`MAX_KEPT_CHARS`], at most
 /// [`MAX_ENTRY_LINES`] of them.
+/// The summary's clause for the worst entry shown: "; first LEVEL at TIME (GROUP):
+/// MESSAGE", its message cut at 160 characters, in the reducer's vocabulary.
+pub fn worst_clause(worst: &Value, names: &Names) -> String {
+    let message: String = worst["message"]
+        .as_str()
+        .unwrap_or_default()
+        .chars()
+        .take(160)
+        .collect();
+    format!(
+        "; first {} at {} ({}): {message}",
+        worst[names.level].as_str().unwrap_or_default(),
+        worst["time"].as_str().unwrap_or("unknown time"),
+        worst[names.group].as_str().unwrap_or_default(),
+    )
+}
+
 fn kept(entry: &Entry<'_>, first: &str, rest: Option<&str>, group: u32, template: GroupId) -> Kept {
     let mut k = Kept::default();
     fill(&mut k, entry, first, rest, group, template);

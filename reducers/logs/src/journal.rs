@@ -468,18 +468,7 @@ impl Reducer for Journal {
             summary.push_str(&format!("; {}", serious.join(", ")));
         }
         if let Some(worst) = worst {
-            let message: String = worst["message"]
-                .as_str()
-                .unwrap_or_default()
-                .chars()
-                .take(160)
-                .collect();
-            summary.push_str(&format!(
-                "; first {} at {} ({}): {message}",
-                worst["priority"].as_str().unwrap_or_default(),
-                worst["time"].as_str().unwrap_or("unknown time"),
-                worst["unit"].as_str().unwrap_or_default(),
-            ));
+            summary.push_str(&crate::fold::worst_clause(&worst, &NAMES));
         }
         if self.filtered_out > 0 {
             summary.push_str(&format!("; {} filtered out", self.filtered_out));
