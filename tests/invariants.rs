@@ -1,9 +1,13 @@
-//! The envelope's invariants on randomized inputs, budgets and reducers: whatever the
+//! The envelope's invariants on randomized inputs, budgets and every reducer: whatever the
 //! input, the result fits, counts add up, and a cursor exists iff items remain.
 
 use briefly_core::{reduce, ArtifactDir, Artifacts, Budget, Cursor, Envelope, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
+use briefly_json::{Json, JsonOptions};
+use briefly_logs::{Docker, DockerOptions, Journal, JournalOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
+use briefly_table::{Table, TableOptions};
+use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
 use briefly_text::{Text, TextOptions};
 
 /// xorshift64*: a fixed, dependency-free source of test cases.
@@ -26,7 +30,7 @@ fn random_input(rng: &mut Rng) -> Vec<u8> {
     let lines = rng.below(1_500);
     let mut out = Vec::new();
     for i in 0..lines {
-        match rng.below(13) {
+        match rng.below(20) {
             0 => out.extend_from_slice(
                 format!(
                     "2026-11-29T10:00:{:02}Z ERROR job {i} failed: code {}",
@@ -55,6 +59,35 @@ fn random_input(rng: &mut Rng) -> Vec<u8> {
                 let (a, c) = (rng.below(4), rng.below(4));
                 out.extend_from_slice(format!("diff --git a/f{i}.rs b/f{i}.rs\n--- a/f{i}.rs\n+++ b/f{i}.rs\n@@ -1,{a} +1,{c} @@\n-old\n+new\n keep").as_bytes())
             }
+            // Fragments of the formats the source-aware reducers read, whole or broken.
+            13 => out.extend_from_slice(
+                format!(
+                    "{{\"log\":\"ERROR job {i} failed\\n\",\"stream\":\"{}\",\"time\":\"2026-11-29T10:00:{:02}.123456789Z\"}}",
+                    ["stdout", "stderr"][rng.below(2) as usize],
+                    i % 60
+                )
+                .as_bytes(),
+            ),
+            14 => out.extend_from_slice(
+                format!(
+                    "{{\"__REALTIME_TIMESTAMP\":\"17{:011}\",\"PRIORITY\":\"{}\",\"_SYSTEMD_UNIT\":\"app.service\",\"MESSAGE\":[104,105],\"__CURSOR\":\"s={i}\"}}",
+                    rng.below(100_000_000_000),
+                    rng.below(9)
+                )
+                .as_bytes(),
+            ),
+            15 => out.extend_from_slice(
+                format!("FAILED tests/test_a.py::test_{i} - AssertionError: assert {} == 2\n= 3 failed, {} passed in 0.5s =", rng.below(9), rng.below(99)).as_bytes(),
+            ),
+            16 => out.extend_from_slice(
+                format!("test m::case_{i} ... FAILED\nthread 'm::case_{i}' panicked at src/lib.rs:{}:9:\nassertion `left == right` failed\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s", rng.below(500)).as_bytes(),
+            ),
+            17 => out.extend_from_slice(
+                format!("error[E0308]: mismatched types\n --> src/lib.rs:{}:5\n<testcase name=\"t{i}\"><failure message=\"boom\">x</failure></testcase>", rng.below(99)).as_bytes(),
+            ),
+            18 => out.extend_from_slice(
+                format!("{i},\"name, {}\",{}.5,true", rng.below(9), rng.below(1_000)).as_bytes(),
+            ),
             _ => out.extend_from_slice(
                 format!(
                     "INFO worker {} handled {} items",
@@ -145,7 +178,7 @@ fn run<R: Reducer>(make: impl Fn() -> R, input: &[u8], config: &RunConfig) {
 fn invariants_hold_on_random_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let artifacts = ArtifactDir::open(dir.path().join("a")).unwrap();
-    for seed in 1..=60u64 {
+    for seed in 1..=150u64 {
         let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let input = random_input(&mut rng);
         let max_chars = 1_000 + rng.below(30_000) as usize;
@@ -166,7 +199,7 @@ fn invariants_hold_on_random_inputs() {
         if rng.below(3) == 0 {
             config.items_chars = Some(1 + rng.below(3_000) as usize);
         }
-        match rng.below(5) {
+        match rng.below(12) {
             4 => run(
                 || Diff::new(DiffOptions::default()).unwrap(),
                 &input,
@@ -206,6 +239,7 @@ fn invariants_hold_on_random_inputs() {
                     },
                 )
             }
+            5..=10 => run_source_aware(rng.below(7), &input, config),
             _ => {
                 let options = LinesOptions {
                     offset: 1 + rng.below(100),
@@ -221,5 +255,50 @@ fn invariants_hold_on_random_inputs() {
                 )
             }
         }
+    }
+}
+
+/// One of the source-aware reducers, each with its default options.
+fn run_source_aware(which: u64, input: &[u8], config: RunConfig) {
+    let named = |source: &str| RunConfig {
+        source: source.into(),
+        ..config.clone()
+    };
+    match which {
+        0 => run(
+            || Docker::new(DockerOptions::default()).unwrap(),
+            input,
+            &named("docker"),
+        ),
+        1 => run(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            input,
+            &named("journal"),
+        ),
+        2 => run(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input,
+            &named("pytest"),
+        ),
+        3 => run(
+            || Junit::new(PytestOptions::default()).unwrap(),
+            input,
+            &named("pytest"),
+        ),
+        4 => run(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input,
+            &named("cargo-test"),
+        ),
+        5 => run(
+            || Json::new(JsonOptions::default()).unwrap(),
+            input,
+            &named("json"),
+        ),
+        _ => run(
+            || Table::stream(TableOptions::default()).unwrap(),
+            input,
+            &named("table"),
+        ),
     }
 }
