@@ -9,14 +9,9 @@ use briefly_logs::{DockerOptions, JournalOptions};
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Bytes of journalctl's standard error kept for an error message.
 const MAX_STDERR: usize = 4096;
-
-fn now() -> Result<i64> {
-    Ok(SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs() as i64)
-}
 
 /// The journal options from the command line, times resolved to seconds since the
 /// epoch (so that a cursor pages the same entries later).
@@ -26,7 +21,7 @@ pub fn journal_options(
     until: Option<&str>,
     unit: Option<String>,
 ) -> Result<JournalOptions> {
-    let now = now()?;
+    let now = super::text::now()?;
     Ok(JournalOptions {
         max_priority: level.map(parse_priority).transpose()?,
         since: since.map(|t| point_in_time(t, now)).transpose()?,
@@ -43,7 +38,7 @@ pub fn docker_options(
     level: Option<&str>,
     tail: Option<usize>,
 ) -> Result<DockerOptions> {
-    let now = now()?;
+    let now = super::text::now()?;
     Ok(DockerOptions {
         since: since.map(|t| point_in_time(t, now)).transpose()?,
         until: until.map(|t| point_in_time(t, now)).transpose()?,

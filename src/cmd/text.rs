@@ -19,7 +19,7 @@ pub fn options(
     context: usize,
     emit_groups: Option<PathBuf>,
 ) -> Result<TextOptions> {
-    let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs() as i64;
+    let now = now()?;
     Ok(TextOptions {
         level: level
             .map(str::parse)
@@ -33,6 +33,11 @@ pub fn options(
         year: time::year_of(now),
         emit_groups,
     })
+}
+
+/// Now, in seconds since the epoch: what relative times (`--since 2h`) count back from.
+pub(crate) fn now() -> Result<i64> {
+    Ok(SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs() as i64)
 }
 
 /// An absolute time (RFC 3339, `YYYY-MM-DD HH:MM:SS`, epoch seconds) or an age (`2h`).

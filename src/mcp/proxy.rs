@@ -19,7 +19,9 @@ use crate::cli::Global;
 use crate::render;
 use crate::session::Session;
 use anyhow::{bail, Context, Result};
-use briefly_core::{shrink_to_fit, ArtifactMeta, Budget, End, Pipeline, MIN_RESULT_CHARS};
+use briefly_core::{
+    json_chars, shrink_to_fit, ArtifactMeta, Budget, End, Pipeline, MIN_RESULT_CHARS,
+};
 use briefly_plain::{Spill, SpillOptions};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -705,10 +707,6 @@ fn text_chars(result: &Value) -> usize {
         .map(|text| text.chars().count())
         .sum();
     text + result.get("structuredContent").map_or(0, json_chars)
-}
-
-fn json_chars(value: &Value) -> usize {
-    serde_json::to_string(value).map_or(0, |s| s.chars().count())
 }
 
 #[cfg(test)]

@@ -91,7 +91,9 @@ pub struct Envelope {
     pub source_cursor: Option<String>,
 }
 
-fn is_zero(n: &u64) -> bool {
+/// Whether a count is zero: for `#[serde(skip_serializing_if = "briefly_core::is_zero")]`
+/// on counts that are noise when nothing happened.
+pub fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 

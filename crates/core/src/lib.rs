@@ -62,12 +62,12 @@ pub use artifact::{
 pub use budget::{Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MIN_RESULT_CHARS, PREVIEW_CHARS};
 pub use cursor::{Cursor, ItemKey};
 pub use duration::parse_duration;
-pub use envelope::{Envelope, Preview, Raw};
+pub use envelope::{is_zero, Envelope, Preview, Raw};
 pub use error::Error;
 pub use frame::{FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
 pub use metrics::{append_event, MetricsEvent};
 pub use pipeline::{reduce, Artifacts, End, Pipeline, Push, RunConfig};
 pub use reducer::{Emit, Flow, Framing, Outcome, Rank, Record, Reducer};
 pub use select::Limit;
-pub use shrink::{cut_str, shrink_to_fit, CUT_MARKER};
+pub use shrink::{cut_str, head_bytes, json_chars, shrink_to_fit, CUT_MARKER};
 pub use tokenize::Tokenizer;

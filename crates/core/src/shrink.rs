@@ -18,8 +18,21 @@ pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
     }
 }
 
+/// At most the first `max_bytes` bytes of `text`, cut back to a character boundary, with
+/// no marker: for bounding what is held, where the marker would be added later or not at all.
+pub fn head_bytes(text: &str, max_bytes: usize) -> &str {
+    if text.len() <= max_bytes {
+        return text;
+    }
+    let mut end = max_bytes;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Characters `value` takes as compact JSON.
-pub(crate) fn json_chars(value: &Value) -> usize {
+pub fn json_chars(value: &Value) -> usize {
     serde_json::to_string(value).map_or(0, |s| s.chars().count())
 }
 

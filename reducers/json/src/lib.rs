@@ -261,21 +261,17 @@ pub struct JsonStats {
     /// Values that did not parse, or the point where the input stopped being JSON.
     pub invalid: u64,
     /// Records over `max_record_bytes`, skipped.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub oversize: u64,
     /// Members dropped for a later one with the same key (the last is kept).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub duplicate_keys: u64,
     /// Strings cut in the items.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub cut_strings: u64,
     /// The document was larger than `max_document_bytes` and read by streaming.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub streamed: bool,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// The JSON reducer.

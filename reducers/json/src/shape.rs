@@ -23,7 +23,7 @@ pub struct PathShape {
     /// Values seen at it.
     pub count: u64,
     /// Of which null.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub nulls: u64,
     /// A few distinct scalar values.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -31,10 +31,6 @@ pub struct PathShape {
     /// For arrays: the shortest and longest length, `min..max`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub len: Option<String>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 #[derive(Debug, Default)]

@@ -259,22 +259,12 @@ impl Docker {
             if log.len() > room {
                 partial.cut = true;
             }
-            partial.log.push_str(cut_at(log, room));
+            partial.log.push_str(briefly_core::head_bytes(log, room));
             if !complete {
                 return;
             }
             let partial = self.partial[stream].take().expect("held");
-            self.problems.joined_partials += 1;
-            if partial.cut {
-                self.problems.cut_records += 1;
-            }
-            self.line(
-                stream,
-                Some(&partial.time),
-                partial.line,
-                &partial.log,
-                None,
-            );
+            self.close_partial(stream, partial);
             return;
         }
         self.line(stream, Some(time), line, log, None);
@@ -344,7 +334,7 @@ impl Docker {
         pending.message.clear();
         pending
             .message
-            .push_str(cut_at(&structured.message, MAX_JOINED));
+            .push_str(briefly_core::head_bytes(&structured.message, MAX_JOINED));
         pending.lines = 1;
         pending.traceback = structured.opens == Some(Opens::Traceback);
         pending.traceback_ended = false;
@@ -373,7 +363,7 @@ impl Docker {
             Some(n) => {
                 // The N records that start last: records of two streams close out of
                 // order, so the held ones are kept sorted by their first line.
-                let keep = cut_at(&pending.message, MAX_TAIL_RECORD).len();
+                let keep = briefly_core::head_bytes(&pending.message, MAX_TAIL_RECORD).len();
                 if keep < pending.message.len() {
                     pending.message.truncate(keep);
                     pending.message.push_str("…[cut for --tail]");
@@ -428,22 +418,27 @@ impl Docker {
         });
     }
 
+    /// A record rejoined from the driver's 16 KiB chunks, counted and read as one line.
+    fn close_partial(&mut self, stream: usize, partial: Partial) {
+        self.problems.joined_partials += 1;
+        if partial.cut {
+            self.problems.cut_records += 1;
+        }
+        self.line(
+            stream,
+            Some(&partial.time),
+            partial.line,
+            &partial.log,
+            None,
+        );
+    }
+
     /// Closes every pending record, earliest first.
     fn close_all(&mut self) {
         for stream in 0..2 {
             if let Some(partial) = self.partial[stream].take() {
                 // Split at 16 KiB and never finished: the part there is still counts.
-                self.problems.joined_partials += 1;
-                if partial.cut {
-                    self.problems.cut_records += 1;
-                }
-                self.line(
-                    stream,
-                    Some(&partial.time),
-                    partial.line,
-                    &partial.log,
-                    None,
-                );
+                self.close_partial(stream, partial);
             }
         }
         let mut order: Vec<(u64, usize)> = self
@@ -487,18 +482,6 @@ fn continues(pending: &Pending, text: &str) -> bool {
 fn is_chain_line(text: &str) -> bool {
     text.starts_with("During handling of the above exception")
         || text.starts_with("The above exception was the direct cause")
-}
-
-/// At most `max` bytes of `text`, cut at a character boundary.
-fn cut_at(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 /// `docker logs --timestamps` output: (compose service, time, message) when the line

@@ -113,7 +113,7 @@ struct TopValues {
 
 impl TopValues {
     fn add(&mut self, text: &str) {
-        let key = prefix(text, TOP_KEY_BYTES);
+        let key = briefly_core::head_bytes(text, TOP_KEY_BYTES);
         if let Some(&i) = self.index.get(key) {
             self.counters[i].1 += 1;
             return;
@@ -150,17 +150,6 @@ impl TopValues {
         top.truncate(TOP_SHOWN);
         top
     }
-}
-
-fn prefix(text: &str, max_bytes: usize) -> &str {
-    if text.len() <= max_bytes {
-        return text;
-    }
-    let mut end = max_bytes;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 /// The statistics of one column, accumulated value by value.

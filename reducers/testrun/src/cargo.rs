@@ -107,7 +107,7 @@ pub struct CargoStats {
     /// Names of the failing tests (the first [`MAX_NAMES`]).
     pub failed: Vec<String>,
     /// Failing tests left out of `failed` past [`MAX_NAMES`].
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub names_left_out: u64,
     /// Compile errors by code (or message, when they have none).
     pub errors_by_code: BTreeMap<String, u64>,
@@ -118,10 +118,6 @@ pub struct CargoStats {
     /// Lines cargo or nextest printed about the run as a whole (`could not compile …`, `N tests were not run …`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// A test's failure report, as read so far: its captured output, its panic.

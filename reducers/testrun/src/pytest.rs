@@ -107,7 +107,7 @@ pub struct PytestStats {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub xpassed: Vec<String>,
     /// Names left out of `failed` and `errors` past [`MAX_NAMES`].
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub names_left_out: u64,
     /// Why pytest stopped early (`stopping after 1 failures`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -115,10 +115,6 @@ pub struct PytestStats {
     /// What interrupted the run (`Interrupted: 1 error during collection`, `KeyboardInterrupt`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
