@@ -460,6 +460,17 @@ impl Miner {
             .map(|(_, t)| t)
     }
 
+    /// The live templates, most frequent first; ties in order of first appearance.
+    pub fn templates_by_count(&self) -> Vec<&Template> {
+        let mut templates: Vec<_> = self.templates().collect();
+        templates.sort_by(|a, b| {
+            b.count()
+                .cmp(&a.count())
+                .then(a.first_line().cmp(&b.first_line()))
+        });
+        templates
+    }
+
     /// Number of live templates.
     pub fn len(&self) -> usize {
         self.live_groups

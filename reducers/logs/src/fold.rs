@@ -465,12 +465,7 @@ impl Fold {
         }
 
         // 3: templates seen once, verbatim; 4: the others by count.
-        let mut templates: Vec<_> = miner.templates().collect();
-        templates.sort_by(|a, b| {
-            b.count()
-                .cmp(&a.count())
-                .then(a.first_line().cmp(&b.first_line()))
-        });
+        let templates = miner.templates_by_count();
         let mut once: Vec<_> = templates
             .iter()
             .filter(|t| t.count() == 1 && !shown.contains(&t.first_line()))

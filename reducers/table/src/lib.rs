@@ -324,6 +324,22 @@ impl Table {
         })
     }
 
+    /// [`Table::make_scan`] over an Arrow schema's fields (every one, in order).
+    fn make_arrow_scan(
+        &self,
+        schema: &arrow_schema::Schema,
+        with_stats: bool,
+    ) -> Result<Scan, Error> {
+        let fields = schema.fields();
+        self.make_scan(
+            fields.iter().map(|f| f.name().clone()).collect(),
+            fields.iter().map(|f| f.data_type().to_string()).collect(),
+            fields.iter().map(|f| f.is_nullable()).collect(),
+            false,
+            with_stats,
+        )
+    }
+
     /// The scan over columns `names`, with `--columns` and `--where` resolved to them.
     fn make_scan(
         &self,

@@ -330,18 +330,7 @@ fn arrow_batch(
     out: &mut dyn Emit<Value>,
 ) -> Result<(), Error> {
     if table.scan.is_none() {
-        let schema = batch.schema();
-        let scan = table.make_scan(
-            schema.fields().iter().map(|f| f.name().clone()).collect(),
-            schema
-                .fields()
-                .iter()
-                .map(|f| f.data_type().to_string())
-                .collect(),
-            schema.fields().iter().map(|f| f.is_nullable()).collect(),
-            false,
-            with_stats,
-        )?;
+        let scan = table.make_arrow_scan(&batch.schema(), with_stats)?;
         table.scan = Some(scan);
     }
     if batch.num_rows() > 0 {
@@ -537,17 +526,7 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
     let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
     table.total_columns = Some(names.len());
     // Checks the columns named in --columns and --where.
-    table.make_scan(
-        names.clone(),
-        schema
-            .fields()
-            .iter()
-            .map(|f| f.data_type().to_string())
-            .collect(),
-        schema.fields().iter().map(|f| f.is_nullable()).collect(),
-        false,
-        false,
-    )?;
+    table.make_arrow_scan(&schema, false)?;
 
     // Column statistics from the footer, for the columns asked for.
     let candidates: Vec<usize> = (0..names.len())

@@ -95,7 +95,7 @@ pub struct LineItem {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub more: Vec<String>,
     /// Lines of the record beyond those kept.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub more_cut: u64,
     /// Its timestamp as written.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -110,10 +110,6 @@ pub struct LineItem {
     /// Context after, as `[line, text]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<(u64, String)>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 impl LineItem {
@@ -654,12 +650,7 @@ impl Reducer for Text {
         }
 
         // 3. Templates seen once, verbatim; 4. every template by count.
-        let mut templates: Vec<_> = miner.templates().collect();
-        templates.sort_by(|a, b| {
-            b.count()
-                .cmp(&a.count())
-                .then(a.first_line().cmp(&b.first_line()))
-        });
+        let templates = miner.templates_by_count();
         let mut once: Vec<_> = templates
             .iter()
             .filter(|t| t.count() == 1 && !shown_lines.contains(&t.first_line()))
