@@ -41,6 +41,7 @@
 //! assert_eq!(envelope.next_cursor, None);
 //! ```
 
+mod ahead;
 mod artifact;
 mod budget;
 mod cursor;
@@ -56,6 +57,7 @@ mod shrink;
 pub mod testkit;
 mod tokenize;
 
+pub use ahead::{Ahead, Batch, Prepare, BATCH_BYTES, BATCH_LINES};
 pub use artifact::{
     sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL,
 };

@@ -98,5 +98,5 @@ mod miner;
 mod timestamp;
 
 pub use mask::{mask, WILDCARD};
-pub use miner::{Config, GroupId, Miner, Template};
+pub use miner::{Config, GroupId, MaskedLine, Miner, Template};
 pub use timestamp::leading_timestamp;

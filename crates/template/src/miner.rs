@@ -39,6 +39,23 @@ impl fmt::Display for GroupId {
     }
 }
 
+/// A line's masked tokens, worked out apart from a [`Miner`] and added to it with
+/// [`Miner::add_prepared`]. Masking is a pure function of the line, the costly part of
+/// adding one, and can run ahead on another thread; the buffers are reused by each fill.
+#[derive(Debug, Default, Clone)]
+pub struct MaskedLine(Masked);
+
+impl MaskedLine {
+    /// Masks `line` as a miner with `config` does.
+    pub fn fill(&mut self, line: &str, config: &Config) {
+        self.0.fill(
+            trim_newline(line),
+            config.max_tokens,
+            config.max_token_bytes,
+        );
+    }
+}
+
 /// Settings of a [`Miner`]. Every field has a documented default
 /// ([`Config::default`]); the defaults are meant for any log, no per-source
 /// tuning.
@@ -346,25 +363,39 @@ impl Miner {
     /// [`Template::first_line`] / [`Template::last_line`]); later calls to
     /// [`Miner::add`] continue from `line_no + 1`.
     pub fn add_numbered(&mut self, line: &str, line_no: u64) -> GroupId {
+        let mut masked = std::mem::take(&mut self.masked);
+        masked.fill(
+            trim_newline(line),
+            self.config.max_tokens,
+            self.config.max_token_bytes,
+        );
+        let id = self.add_filled(&mut masked, line, line_no);
+        self.masked = masked;
+        id
+    }
+
+    /// [`Miner::add_numbered`] for a line masked beforehand ([`MaskedLine::fill`], with
+    /// this miner's config): the same result, with the masking done elsewhere (on
+    /// another thread, say).
+    pub fn add_prepared(&mut self, masked: &mut MaskedLine, line: &str, line_no: u64) -> GroupId {
+        self.add_filled(&mut masked.0, line, line_no)
+    }
+
+    fn add_filled(&mut self, masked: &mut Masked, line: &str, line_no: u64) -> GroupId {
         self.last_line_no = line_no;
         self.total += 1;
         let line = trim_newline(line);
-        self.masked
-            .fill(line, self.config.max_tokens, self.config.max_token_bytes);
         // The fast path: the masked line was seen before and still fits
         // the same template. One lookup, no allocation, no token hashes.
-        let h = self.masked.seq_hash();
+        let h = masked.seq_hash();
         if let Some(&s) = self.cache.get(&h) {
             let shape = &self.shapes[s as usize];
-            if shape.live && fits(&shape.toks, &self.masked) {
+            if shape.live && fits(&shape.toks, masked) {
                 return self.hit(shape.group, line, line_no);
             }
         }
-        let mut masked = std::mem::take(&mut self.masked);
         masked.hash_tokens();
-        let id = self.add_masked(&masked, h, line, line_no);
-        self.masked = masked;
-        id
+        self.add_masked(masked, h, line, line_no)
     }
 
     /// The rest of [`Miner::add_numbered`], for a line whose masked form
@@ -1524,6 +1555,50 @@ mod tests {
 
     fn text(m: &Miner, id: GroupId) -> String {
         m.get(id).unwrap().text()
+    }
+
+    #[test]
+    fn lines_masked_beforehand_fold_as_lines_added_whole() {
+        let config = Config {
+            max_templates: 8,
+            ..Config::default()
+        };
+        let (mut whole, mut prepared) = (Miner::new(config.clone()), Miner::new(config.clone()));
+        let mut masked = MaskedLine::default();
+        for n in 0..400u64 {
+            // Shapes that merge, split, and overflow the cap of 8 templates.
+            let line = match n % 5 {
+                0 => format!(
+                    "Accepted password for user{} from 10.0.0.{}",
+                    n % 7,
+                    n % 250
+                ),
+                1 => format!(
+                    "session {n} opened for {}",
+                    ["root", "alice", "bob"][n as usize % 3]
+                ),
+                2 => format!(
+                    "kind{} event with {} words",
+                    n % 13,
+                    "w ".repeat(n as usize % 4)
+                ),
+                3 => format!("GET /api/v{}/items/{n} 200\r\n", n % 3),
+                _ => format!("{n}"),
+            };
+            masked.fill(&line, &config);
+            let a = whole.add_numbered(&line, n + 1);
+            let b = prepared.add_prepared(&mut masked, &line, n + 1);
+            assert_eq!(a, b, "{line}");
+        }
+        let texts = |m: &Miner| -> Vec<(String, u64)> {
+            m.templates_by_count()
+                .iter()
+                .map(|t| (t.text(), t.count()))
+                .collect()
+        };
+        assert_eq!(texts(&whole), texts(&prepared));
+        assert_eq!(whole.overflow_count(), prepared.overflow_count());
+        assert!(whole.overflow_count() > 0, "the cap was reached");
     }
 
     #[test]

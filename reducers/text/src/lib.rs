@@ -19,8 +19,8 @@ pub mod time;
 
 pub use briefly_severity as severity;
 
-use briefly_core::{Emit, Flow, Outcome, Preview, Record, Reducer};
-use briefly_template::{leading_timestamp, GroupId, Miner};
+use briefly_core::{Ahead, Batch, Emit, Flow, Outcome, Prepare, Preview, Record, Reducer};
+use briefly_template::{leading_timestamp, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -191,7 +191,8 @@ struct Pending {
 /// The generic text reducer.
 pub struct Text {
     options: TextOptions,
-    grep: Option<Regex>,
+    /// What each line says by itself, worked out one batch ahead on a second thread.
+    ahead: Ahead<Facts>,
     miner: Miner,
     info: HashMap<GroupId, TemplateInfo, BuildHasherDefault<IdHasher>>,
     pending: Option<Pending>,
@@ -241,9 +242,13 @@ impl Text {
             Some(path) => Some(GroupWriter::new(path.clone())?),
             None => None,
         };
+        let miner = Miner::new(briefly_template::Config::default());
         Ok(Text {
-            grep,
-            miner: Miner::new(briefly_template::Config::default()),
+            ahead: Ahead::new(Facts {
+                config: miner.config().clone(),
+                grep,
+            }),
+            miner,
             info: HashMap::default(),
             pending: None,
             kept: Vec::new(),
@@ -268,8 +273,9 @@ impl Text {
         })
     }
 
-    /// Whether a record starting with `text` passes the filters.
-    fn wanted(&mut self, text: &str, severity: Option<Severity>, stamp: Option<&str>) -> bool {
+    /// Whether a record starting with a line with these facts passes the filters.
+    fn wanted(&mut self, facts: &LineFacts, stamp: Option<&str>) -> bool {
+        let severity = facts.severity;
         if let Some(level) = self.options.level {
             if severity.unwrap_or(Severity::Info) < level {
                 return false;
@@ -288,15 +294,14 @@ impl Text {
                 }
             }
         }
-        self.grep.as_ref().is_none_or(|re| re.is_match(text))
+        facts.grep_match
     }
 
-    fn start_record(&mut self, line: u64, text: &str) {
-        let inspection = severity::inspect(text);
-        let severity = inspection.severity;
-        let stamp = leading_timestamp(text);
-        let wanted = self.wanted(text, severity, stamp);
-        let group = wanted.then(|| self.miner.add_numbered(text, line));
+    fn start_record(&mut self, line: u64, text: &str, facts: &mut LineFacts) {
+        let severity = facts.severity;
+        let stamp = facts.stamp.clone().and_then(|range| text.get(range));
+        let wanted = self.wanted(facts, stamp);
+        let group = wanted.then(|| self.miner.add_prepared(&mut facts.masked, text, line));
         if let Some(stamp) = stamp {
             self.first_time.get_or_insert_with(|| stamp.to_string());
             let last = self.last_time.get_or_insert_with(String::new);
@@ -327,8 +332,8 @@ impl Text {
         self.pending = Some(Pending {
             item,
             group,
-            python: inspection.opens == Some(Opens::Traceback),
-            panic: inspection.opens == Some(Opens::Panic),
+            python: facts.opens == Some(Opens::Traceback),
+            panic: facts.opens == Some(Opens::Panic),
             closed: false,
         });
     }
@@ -369,12 +374,12 @@ impl Text {
                 || (indented && trimmed.starts_with("at ")))
     }
 
-    fn continue_record(&mut self, text: &str) {
+    fn continue_record(&mut self, text: &str, severity: Option<Severity>) {
         let pending = self.pending.as_mut().expect("checked by continues");
         if pending.python && !text.starts_with([' ', '\t']) {
             pending.closed = true;
         }
-        if let Some(severity) = classify(text) {
+        if let Some(severity) = severity {
             pending.item.severity = pending.item.severity.max(Some(severity));
         }
         if pending.item.more.len() < MAX_RECORD_LINES {
@@ -450,6 +455,42 @@ impl Text {
         }
     }
 
+    /// Folds a batch of lines whose facts are ready, in order.
+    fn fold(&mut self, mut batch: Batch<LineFacts>) {
+        for i in 0..batch.len() {
+            let (record, facts) = batch.entry(i);
+            self.fold_line(&record, facts);
+        }
+        self.ahead.recycle(batch);
+    }
+
+    /// One line, in input order: it continues the record being assembled or starts one.
+    fn fold_line(&mut self, record: &Record<'_>, facts: &mut LineFacts) {
+        self.lines += 1;
+        let stripped = facts.stripped.take();
+        if stripped.is_some() {
+            self.ansi_lines += 1;
+        }
+        let text = stripped.as_deref().unwrap_or(record.text);
+        if self.first_line.is_none() {
+            self.first_line = Some((record.line, text.to_string()));
+        }
+        if self.continues(text) {
+            self.continue_record(text, facts.severity);
+        } else {
+            self.close_record();
+            self.start_record(record.line, text, facts);
+        }
+        if let Some(groups) = &mut self.groups {
+            groups.push(self.pending.as_ref().and_then(|p| p.group));
+        }
+        self.remember(record.line, text);
+        // Reuse the buffer: this runs for every line.
+        self.last_line.0 = record.line;
+        self.last_line.1.clear();
+        self.last_line.1.push_str(text);
+    }
+
     fn remember(&mut self, line: u64, text: &str) {
         let context = self.options.context;
         if context == 0 {
@@ -472,6 +513,44 @@ impl Text {
             self.recent.pop_front();
         }
         self.recent.push_back((line, kept_line(text)));
+    }
+}
+
+/// Works out what a line says by itself ([`LineFacts`]); runs ahead of the folding.
+struct Facts {
+    config: briefly_template::Config,
+    grep: Option<Regex>,
+}
+
+/// What a line says by itself, whatever came before it.
+#[derive(Debug, Default)]
+struct LineFacts {
+    /// The line without its ANSI codes, when it had some.
+    stripped: Option<String>,
+    severity: Option<Severity>,
+    opens: Option<Opens>,
+    /// Where its leading timestamp is.
+    stamp: Option<std::ops::Range<usize>>,
+    masked: MaskedLine,
+    /// It matches `--grep` (or there is none).
+    grep_match: bool,
+}
+
+impl Prepare for Facts {
+    type Output = LineFacts;
+
+    fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
+        out.stripped = strip_ansi(record.text);
+        let text = out.stripped.as_deref().unwrap_or(record.text);
+        let inspection = severity::inspect(text);
+        out.severity = inspection.severity;
+        out.opens = inspection.opens;
+        out.stamp = leading_timestamp(text).map(|stamp| {
+            let start = stamp.as_ptr() as usize - text.as_ptr() as usize;
+            start..start + stamp.len()
+        });
+        out.masked.fill(text, &self.config);
+        out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }
 }
 
@@ -550,33 +629,16 @@ impl Reducer for Text {
     type Stats = TextStats;
 
     fn record(&mut self, record: &Record<'_>, _out: &mut dyn Emit<TextItem>) -> Flow {
-        self.lines += 1;
-        let stripped = strip_ansi(record.text);
-        if stripped.is_some() {
-            self.ansi_lines += 1;
+        if let Some(batch) = self.ahead.push(record) {
+            self.fold(batch);
         }
-        let text = stripped.as_deref().unwrap_or(record.text);
-        if self.first_line.is_none() {
-            self.first_line = Some((record.line, text.to_string()));
-        }
-        if self.continues(text) {
-            self.continue_record(text);
-        } else {
-            self.close_record();
-            self.start_record(record.line, text);
-        }
-        if let Some(groups) = &mut self.groups {
-            groups.push(self.pending.as_ref().and_then(|p| p.group));
-        }
-        self.remember(record.line, text);
-        // Reuse the buffer: this runs for every line.
-        self.last_line.0 = record.line;
-        self.last_line.1.clear();
-        self.last_line.1.push_str(text);
         Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
+        for batch in self.ahead.finish() {
+            self.fold(batch);
+        }
         self.close_record();
         let miner = &self.miner;
         // Merged templates: fold what was noted under old ids into the survivors.

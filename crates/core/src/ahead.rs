@@ -1,0 +1,495 @@
+//! A reducer's per-record work that depends on the record alone, done on a second thread
+//! one batch ahead of the rest.
+//!
+//! Most of what a log reducer does to a line — classifying its severity, masking its
+//! variable parts — is a pure function of the line; only the folding that follows
+//! depends on the lines before it. [`Ahead`] runs the pure part ([`Prepare`]) on a
+//! worker thread over batches of records while the reducer folds the previous batch, and
+//! hands the batches back in input order, so the result is exactly what doing both in
+//! turn gives. Memory is bounded: at most three batches of [`BATCH_LINES`] records or
+//! about [`BATCH_BYTES`] bytes exist at once.
+//!
+//! ```
+//! use briefly_core::{Ahead, Prepare, Record};
+//!
+//! /// The length of each line, worked out on the other thread.
+//! struct Length;
+//!
+//! impl Prepare for Length {
+//!     type Output = usize;
+//!     fn prepare(&mut self, record: &Record<'_>, out: &mut usize) {
+//!         *out = record.text.len();
+//!     }
+//! }
+//!
+//! let mut ahead = Ahead::new(Length);
+//! let mut lengths = Vec::new();
+//! for (n, text) in ["a", "bb", "ccc"].into_iter().enumerate() {
+//!     let record = Record { text, bytes: text.as_bytes(), line: n as u64 + 1, offset: 0, cut: false, crlf: false };
+//!     // A batch comes back once the worker is done with it; here, at the end.
+//!     if let Some(batch) = ahead.push(&record) {
+//!         lengths.extend((0..batch.len()).map(|i| *batch.output(i)));
+//!     }
+//! }
+//! for batch in ahead.finish() {
+//!     lengths.extend((0..batch.len()).map(|i| *batch.output(i)));
+//! }
+//! assert_eq!(lengths, [1, 2, 3]);
+//! ```
+
+use crate::Record;
+use std::collections::VecDeque;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::thread::JoinHandle;
+
+/// Records in a batch at most.
+pub const BATCH_LINES: usize = 512;
+/// Bytes of text in a batch before it is sent (a longer line goes alone).
+pub const BATCH_BYTES: usize = 256 * 1024;
+
+/// The part of a reducer's work on a record that depends on that record alone.
+pub trait Prepare: Send + 'static {
+    /// What it finds. Outputs are reused from batch to batch, so the buffers inside one
+    /// grow to what the longest record needs and are not allocated again.
+    type Output: Default + Send + 'static;
+
+    /// Fills `out` for `record`; what `out` held before is stale.
+    fn prepare(&mut self, record: &Record<'_>, out: &mut Self::Output);
+}
+
+/// Where one record of a batch is.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    text: (usize, usize),
+    /// Where its raw bytes are in `Batch::raw`, when they differ from its text.
+    raw: Option<(usize, usize)>,
+    line: u64,
+    offset: u64,
+    cut: bool,
+    crlf: bool,
+}
+
+/// Records, copied, with what [`Prepare`] found for each.
+#[derive(Debug, Default)]
+pub struct Batch<O> {
+    text: String,
+    raw: Vec<u8>,
+    slots: Vec<Slot>,
+    outputs: Vec<O>,
+}
+
+fn record_of<'a>(text: &'a str, raw: &'a [u8], slot: &Slot) -> Record<'a> {
+    let text = &text[slot.text.0..slot.text.1];
+    Record {
+        text,
+        bytes: slot
+            .raw
+            .map_or(text.as_bytes(), |(start, end)| &raw[start..end]),
+        line: slot.line,
+        offset: slot.offset,
+        cut: slot.cut,
+        crlf: slot.crlf,
+    }
+}
+
+impl<O: Default> Batch<O> {
+    /// The number of records.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Record `i`, as it was pushed.
+    pub fn record(&self, i: usize) -> Record<'_> {
+        record_of(&self.text, &self.raw, &self.slots[i])
+    }
+
+    /// What was found for record `i`.
+    pub fn output(&self, i: usize) -> &O {
+        &self.outputs[i]
+    }
+
+    /// Record `i` and what was found for it, which the reducer may take apart.
+    pub fn entry(&mut self, i: usize) -> (Record<'_>, &mut O) {
+        (
+            record_of(&self.text, &self.raw, &self.slots[i]),
+            &mut self.outputs[i],
+        )
+    }
+
+    fn push(&mut self, record: &Record<'_>) {
+        let start = self.text.len();
+        self.text.push_str(record.text);
+        let raw = (record.bytes != record.text.as_bytes()).then(|| {
+            let start = self.raw.len();
+            self.raw.extend_from_slice(record.bytes);
+            (start, self.raw.len())
+        });
+        self.slots.push(Slot {
+            text: (start, self.text.len()),
+            raw,
+            line: record.line,
+            offset: record.offset,
+            cut: record.cut,
+            crlf: record.crlf,
+        });
+    }
+
+    fn full(&self) -> bool {
+        self.slots.len() >= BATCH_LINES || self.text.len() >= BATCH_BYTES
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.raw.clear();
+        self.slots.clear();
+    }
+
+    fn prepare<P: Prepare<Output = O>>(&mut self, prepare: &mut P) {
+        // Outputs of an earlier use are kept, with their buffers.
+        if self.outputs.len() < self.slots.len() {
+            self.outputs.resize_with(self.slots.len(), O::default);
+        }
+        for (slot, out) in self.slots.iter().zip(&mut self.outputs) {
+            prepare.prepare(&record_of(&self.text, &self.raw, slot), out);
+        }
+    }
+}
+
+/// The worker thread and the two ways to it.
+#[derive(Debug)]
+struct Worker<O> {
+    to: Option<SyncSender<Batch<O>>>,
+    from: Receiver<Batch<O>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// Runs a [`Prepare`] on a second thread, one batch ahead of the caller: records go in
+/// with [`Ahead::push`], come back in batches in the order they went in, each record
+/// with its output, and the last ones with [`Ahead::finish`].
+///
+/// Until the first batch is full, and when no thread can be started, the work is done
+/// on the caller's thread as each batch fills: the same result.
+#[derive(Debug)]
+pub struct Ahead<P: Prepare> {
+    filling: Batch<P::Output>,
+    worker: Option<Worker<P::Output>>,
+    /// The preparer, while it runs on this thread.
+    here: Option<P>,
+    /// No thread could be started: everything is prepared here.
+    no_thread: bool,
+    /// Batches prepared here and not yet handed back.
+    ready: VecDeque<Batch<P::Output>>,
+    /// Batches at the worker.
+    in_flight: usize,
+    spare: Vec<Batch<P::Output>>,
+}
+
+/// Batches at the worker before the caller waits for the oldest: one being prepared
+/// while the caller fills the next.
+const DEPTH: usize = 1;
+
+impl<P: Prepare> Ahead<P> {
+    /// An `Ahead` for `prepare`. Its thread starts with the first full batch: a short
+    /// input is prepared here, without one.
+    pub fn new(prepare: P) -> Self {
+        Ahead {
+            filling: Batch::default(),
+            worker: None,
+            here: Some(prepare),
+            no_thread: false,
+            ready: VecDeque::new(),
+            in_flight: 0,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Starts the worker thread and hands `prepare` over to it; when no thread can be
+    /// started, `prepare` comes back.
+    fn start(prepare: P) -> Result<Worker<P::Output>, P> {
+        let (to, inbox) = mpsc::sync_channel::<Batch<P::Output>>(DEPTH + 1);
+        let (outbox, from) = mpsc::channel();
+        // The preparer goes over only once the thread runs, so that it is still here
+        // when none can be started.
+        let (handover, arrival) = mpsc::channel::<P>();
+        let spawned = std::thread::Builder::new()
+            .name("briefly-ahead".into())
+            .spawn(move || {
+                let Ok(mut prepare) = arrival.recv() else {
+                    return;
+                };
+                for mut batch in inbox {
+                    batch.prepare(&mut prepare);
+                    if outbox.send(batch).is_err() {
+                        return;
+                    }
+                }
+            });
+        let Ok(thread) = spawned else {
+            return Err(prepare);
+        };
+        handover.send(prepare).map_err(|mpsc::SendError(p)| p)?;
+        Ok(Worker {
+            to: Some(to),
+            from,
+            thread: Some(thread),
+        })
+    }
+
+    /// Adds a record. Returns the oldest batch once its outputs are ready; the caller
+    /// handles its records in order, then may give it back with [`Ahead::recycle`].
+    pub fn push(&mut self, record: &Record<'_>) -> Option<Batch<P::Output>> {
+        self.filling.push(record);
+        if !self.filling.full() {
+            return None;
+        }
+        self.dispatch(true);
+        if self.in_flight > DEPTH {
+            return Some(self.receive());
+        }
+        self.ready.pop_front()
+    }
+
+    /// End of input: the batches not handed back yet, oldest first.
+    pub fn finish(&mut self) -> Vec<Batch<P::Output>> {
+        if !self.filling.is_empty() {
+            self.dispatch(false);
+        }
+        let mut rest: Vec<_> = self.ready.drain(..).collect();
+        while self.in_flight > 0 {
+            rest.push(self.receive());
+        }
+        rest
+    }
+
+    /// Gives a batch back, so that its buffers serve again.
+    pub fn recycle(&mut self, mut batch: Batch<P::Output>) {
+        batch.clear();
+        if self.spare.len() <= DEPTH {
+            self.spare.push(batch);
+        }
+    }
+
+    /// Sends the batch being filled to be prepared, and starts another. The thread is
+    /// started for the first full batch (`more` is false for the last one).
+    fn dispatch(&mut self, more: bool) {
+        let next = self.spare.pop().unwrap_or_default();
+        let mut batch = std::mem::replace(&mut self.filling, next);
+        if more && self.worker.is_none() && !self.no_thread {
+            if let Some(prepare) = self.here.take() {
+                match Self::start(prepare) {
+                    Ok(worker) => self.worker = Some(worker),
+                    Err(prepare) => {
+                        self.here = Some(prepare);
+                        self.no_thread = true;
+                    }
+                }
+            }
+        }
+        if let Some(prepare) = &mut self.here {
+            batch.prepare(prepare);
+            self.ready.push_back(batch);
+            return;
+        }
+        let sent = self
+            .worker
+            .as_ref()
+            .and_then(|w| w.to.as_ref())
+            .map(|to| to.send(batch));
+        match sent {
+            Some(Ok(())) => self.in_flight += 1,
+            // The worker is gone: only a panic in `prepare` ends it early.
+            _ => self.rethrow(),
+        }
+    }
+
+    /// The oldest batch at the worker, once it is done.
+    fn receive(&mut self) -> Batch<P::Output> {
+        match self.worker.as_ref().map(|w| w.from.recv()) {
+            Some(Ok(batch)) => {
+                self.in_flight -= 1;
+                batch
+            }
+            _ => self.rethrow(),
+        }
+    }
+
+    /// Raises on this thread the panic that ended the worker.
+    fn rethrow(&mut self) -> ! {
+        let thread = self.worker.as_mut().and_then(|w| {
+            w.to = None;
+            w.thread.take()
+        });
+        match thread.map(JoinHandle::join) {
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            _ => panic!("the preparing thread stopped"),
+        }
+    }
+}
+
+impl<P: Prepare> Drop for Ahead<P> {
+    /// Ends the worker: it stops when no more batches can come.
+    fn drop(&mut self) {
+        if let Some(worker) = &mut self.worker {
+            worker.to = None;
+            if let Some(thread) = worker.thread.take() {
+                let _ = thread.join();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Upper-cases each line and remembers its number, to see order and content.
+    struct Upper;
+
+    impl Prepare for Upper {
+        type Output = (u64, String);
+        fn prepare(&mut self, record: &Record<'_>, out: &mut (u64, String)) {
+            out.0 = record.line;
+            out.1.clear();
+            out.1.push_str(&record.text.to_uppercase());
+        }
+    }
+
+    fn run(
+        ahead: &mut Ahead<Upper>,
+        n: u64,
+        long_every: u64,
+    ) -> Vec<(u64, String, Vec<u8>, bool, String)> {
+        let mut seen = Vec::new();
+        let mut take = |ahead: &mut Ahead<Upper>, batch: Batch<(u64, String)>| {
+            for i in 0..batch.len() {
+                let r = batch.record(i);
+                let (line, upper) = batch.output(i).clone();
+                assert_eq!(line, r.line, "an output belongs to its record");
+                seen.push((r.line, r.text.to_string(), r.bytes.to_vec(), r.cut, upper));
+            }
+            ahead.recycle(batch);
+        };
+        for line in 1..=n {
+            let text = if line.is_multiple_of(long_every) {
+                "x".repeat(BATCH_BYTES + 1)
+            } else {
+                format!("line {line}")
+            };
+            // Every seventh line had invalid bytes, replaced in its text.
+            let bytes = if line.is_multiple_of(7) {
+                vec![0xff, b'a']
+            } else {
+                text.as_bytes().to_vec()
+            };
+            let r = Record {
+                text: &text,
+                bytes: &bytes,
+                line,
+                offset: line * 10,
+                cut: line.is_multiple_of(3),
+                crlf: false,
+            };
+            if let Some(batch) = ahead.push(&r) {
+                take(ahead, batch);
+            }
+        }
+        for batch in ahead.finish() {
+            take(ahead, batch);
+        }
+        seen
+    }
+
+    fn check(seen: &[(u64, String, Vec<u8>, bool, String)], n: u64) {
+        assert_eq!(seen.len() as u64, n);
+        for (k, (line, text, bytes, cut, upper)) in seen.iter().enumerate() {
+            assert_eq!(*line, k as u64 + 1, "in input order");
+            assert_eq!(*upper, text.to_uppercase());
+            assert_eq!(*cut, line.is_multiple_of(3));
+            if line.is_multiple_of(7) {
+                assert_eq!(bytes, &[0xff, b'a'], "raw bytes apart from the text");
+            } else {
+                assert_eq!(bytes, text.as_bytes());
+            }
+        }
+    }
+
+    #[test]
+    fn every_record_comes_back_once_in_order_with_its_output() {
+        for n in [0, 1, 511, 512, 513, 5_000] {
+            let mut ahead = Ahead::new(Upper);
+            let seen = run(&mut ahead, n, 1_000);
+            check(&seen, n);
+            // A short input is prepared without a thread.
+            assert_eq!(ahead.worker.is_some(), n >= BATCH_LINES as u64, "{n}");
+        }
+    }
+
+    #[test]
+    fn batches_end_at_a_byte_bound_too() {
+        let mut ahead = Ahead::new(Upper);
+        let mut sizes = Vec::new();
+        for line in 1..=10u64 {
+            let text = "y".repeat(BATCH_BYTES / 3);
+            let r = Record {
+                text: &text,
+                bytes: text.as_bytes(),
+                line,
+                offset: 0,
+                cut: false,
+                crlf: false,
+            };
+            if let Some(batch) = ahead.push(&r) {
+                sizes.push(batch.len());
+            }
+        }
+        sizes.extend(ahead.finish().iter().map(Batch::len));
+        assert_eq!(sizes.iter().sum::<usize>(), 10);
+        assert!(sizes.iter().all(|&s| s <= 4), "{sizes:?}");
+    }
+
+    #[test]
+    fn without_a_thread_the_work_is_done_here_with_the_same_result() {
+        let mut ahead = Ahead::new(Upper);
+        // As when no thread could be started.
+        ahead.no_thread = true;
+        let seen = run(&mut ahead, 2_000, 700);
+        check(&seen, 2_000);
+    }
+
+    /// Panics on the line it is told.
+    struct Fails(u64);
+
+    impl Prepare for Fails {
+        type Output = ();
+        fn prepare(&mut self, record: &Record<'_>, _: &mut ()) {
+            assert_ne!(record.line, self.0, "told to fail");
+        }
+    }
+
+    #[test]
+    fn a_panic_on_the_worker_is_raised_on_the_caller() {
+        let result = std::panic::catch_unwind(|| {
+            let mut ahead = Ahead::new(Fails(3));
+            for line in 1..=2_000 {
+                let r = Record {
+                    text: "a",
+                    bytes: b"a",
+                    line,
+                    offset: 0,
+                    cut: false,
+                    crlf: false,
+                };
+                let _ = ahead.push(&r);
+            }
+            ahead.finish().len()
+        });
+        let panic = result.expect_err("the worker's panic reaches the caller");
+        let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(message.contains("told to fail"), "{message}");
+    }
+}
