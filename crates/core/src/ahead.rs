@@ -172,8 +172,9 @@ struct Worker<O> {
 /// with [`Ahead::push`], come back in batches in the order they went in, each record
 /// with its output, and the last ones with [`Ahead::finish`].
 ///
-/// Until the first batch is full, and when no thread can be started, the work is done
-/// on the caller's thread as each batch fills: the same result.
+/// Until the first batch is full, when no thread can be started, and with
+/// `BRIEFLY_THREADS=1` in the environment, the work is done on the caller's thread as each
+/// batch fills: the same result.
 #[derive(Debug)]
 pub struct Ahead<P: Prepare> {
     filling: Batch<P::Output>,
@@ -189,6 +190,13 @@ pub struct Ahead<P: Prepare> {
     spare: Vec<Batch<P::Output>>,
 }
 
+/// `BRIEFLY_THREADS=1`: no second thread; everything is prepared on the caller's (for
+/// a machine with one core, and to compare).
+fn one_thread() -> bool {
+    static ONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ONE.get_or_init(|| std::env::var_os("BRIEFLY_THREADS").is_some_and(|v| v == "1"))
+}
+
 /// Batches at the worker before the caller waits for the oldest: one being prepared
 /// while the caller fills the next.
 const DEPTH: usize = 1;
@@ -201,7 +209,7 @@ impl<P: Prepare> Ahead<P> {
             filling: Batch::default(),
             worker: None,
             here: Some(prepare),
-            no_thread: false,
+            no_thread: one_thread(),
             ready: VecDeque::new(),
             in_flight: 0,
             spare: Vec::new(),

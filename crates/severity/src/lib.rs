@@ -294,11 +294,19 @@ fn letter_column(bytes: &[u8]) -> Option<Severity> {
         }
     }
     let head = &bytes[..bytes.len().min(64)];
+    let column = |i: usize| {
+        (i + 1 < head.len() && matches!(head[i + 1], b' ' | b'/'))
+            .then(|| letter_level(head[i]))
+            .flatten()
+    };
+    if head.len() < 32 {
+        // Too short for a SIMD search to pay off.
+        return (1..head.len())
+            .filter(|&i| head[i - 1] == b' ')
+            .find_map(column);
+    }
     // From space to space: a handful of steps where a byte-by-byte walk takes 64.
-    memchr::memchr_iter(b' ', head)
-        .map(|space| space + 1)
-        .filter(|&i| i + 1 < head.len() && matches!(head[i + 1], b' ' | b'/'))
-        .find_map(|i| letter_level(head[i]))
+    memchr::memchr_iter(b' ', head).find_map(|space| column(space + 1))
 }
 
 /// What a word says of its line.
