@@ -13,8 +13,9 @@ use crate::fold::{Entry, Fold, FoldStats, Names};
 use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{plural, OptionError, TextItems};
-use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
+use briefly_core::{Ahead, Batch, Emit, Flow, Outcome, Prepare, Record, Reducer};
 use briefly_severity::{classify, Opens, Severity};
+use briefly_template::MaskedLine;
 use briefly_text::{Text, TextOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -96,6 +97,9 @@ struct Pending {
     /// (`During handling of the above exception …`) came between.
     traceback_ended: bool,
     cut_bytes: u64,
+    /// The message masked for the miner ahead of time, while it is one line as read.
+    masked: MaskedLine,
+    masked_ok: bool,
 }
 
 /// A json-file record split at 16 KiB, being joined.
@@ -146,6 +150,8 @@ pub struct DockerStats {
 /// The docker reducer.
 pub struct Docker {
     options: DockerOptions,
+    /// What each json-file line says by itself, worked out one batch ahead.
+    ahead: Ahead<Facts>,
     mode: Mode,
     fold: Fold,
     /// Per stream: the record being gathered.
@@ -162,8 +168,6 @@ pub struct Docker {
     structured: u64,
     last_micros: Option<i64>,
     problems: Problems,
-    /// Scratch for a json-file line's unescaped `log`.
-    log: String,
 }
 
 impl Docker {
@@ -179,10 +183,14 @@ impl Docker {
                 return Err(OptionError::Stream(stream.clone()));
             }
         }
+        let fold = Fold::new(NAMES);
         Ok(Docker {
             options,
+            ahead: Ahead::new(Facts {
+                config: fold.miner_config().clone(),
+            }),
             mode: Mode::Unknown,
-            fold: Fold::new(NAMES),
+            fold,
             pending: Default::default(),
             partial: Default::default(),
             tail: VecDeque::new(),
@@ -194,7 +202,6 @@ impl Docker {
             structured: 0,
             last_micros: None,
             problems: Problems::default(),
-            log: String::new(),
         })
     }
 
@@ -215,32 +222,41 @@ impl Docker {
         Mode::Text(Box::new(text))
     }
 
-    fn json_file_line(&mut self, record: &Record<'_>) {
-        let mut log = std::mem::take(&mut self.log);
-        if let Some((stream, time)) = (!record.cut)
-            .then(|| fast_json_file(record.text, &mut log))
+    fn json_file_line(&mut self, record: &Record<'_>, facts: &mut LineFacts) {
+        if facts.read && !record.cut {
+            let log = std::mem::take(&mut facts.log);
+            let (stream, time) = (
+                &record.text[facts.stream.clone()],
+                &record.text[facts.time.clone()],
+            );
+            self.json_file_record(record.line, &log, stream, time, Some(facts));
+            facts.log = log;
+            return;
+        }
+        match (!record.cut)
+            .then(|| serde_json::from_str::<JsonFileLine<'_>>(record.text).ok())
             .flatten()
         {
-            self.json_file_record(record.line, &log, stream, time);
-        } else {
-            match (!record.cut)
-                .then(|| serde_json::from_str::<JsonFileLine<'_>>(record.text).ok())
-                .flatten()
-            {
-                Some(parsed) => {
-                    self.json_file_record(record.line, &parsed.log, &parsed.stream, &parsed.time)
-                }
-                None => {
-                    self.problems.bad_lines += 1;
-                    self.line(UNKNOWN, None, record.line, record.text, None);
-                }
+            Some(parsed) => {
+                self.json_file_record(record.line, &parsed.log, &parsed.stream, &parsed.time, None)
+            }
+            None => {
+                self.problems.bad_lines += 1;
+                self.line(UNKNOWN, None, record.line, record.text, None, None);
             }
         }
-        self.log = log;
     }
 
     /// One json-file record: `log` as written, on `stream`, at `time`.
-    fn json_file_record(&mut self, line: u64, log: &str, stream: &str, time: &str) {
+    /// `facts` are the line's own, read ahead, when it was read by the fast path.
+    fn json_file_record(
+        &mut self,
+        line: u64,
+        log: &str,
+        stream: &str,
+        time: &str,
+        facts: Option<&mut LineFacts>,
+    ) {
         let stream = match stream {
             "stderr" => STDERR,
             _ => STDOUT,
@@ -267,20 +283,21 @@ impl Docker {
             self.close_partial(stream, partial);
             return;
         }
-        self.line(stream, Some(time), line, log, None);
+        self.line(stream, Some(time), line, log, None, facts);
     }
 
     fn timestamps_line(&mut self, record: &Record<'_>) {
         match split_timestamp(record.text) {
             Some((service, time, message)) => {
-                self.line(OUTPUT, Some(time), record.line, message, service)
+                self.line(OUTPUT, Some(time), record.line, message, service, None)
             }
             // A line without a time: a continuation, or an unmarked record.
-            None => self.line(OUTPUT, None, record.line, record.text, None),
+            None => self.line(OUTPUT, None, record.line, record.text, None, None),
         }
     }
 
-    /// One line of `stream` (a record's start or its continuation).
+    /// One line of `stream` (a record's start or its continuation); `facts`, when given,
+    /// were read ahead from exactly this `time` and `text`.
     fn line(
         &mut self,
         stream: usize,
@@ -288,8 +305,12 @@ impl Docker {
         line: u64,
         text: &str,
         service: Option<&str>,
+        facts: Option<&mut LineFacts>,
     ) {
-        let micros = time.and_then(parse_rfc3339_micros);
+        let micros = match &facts {
+            Some(facts) => facts.micros,
+            None => time.and_then(parse_rfc3339_micros),
+        };
         if time.is_some() && micros.is_none() {
             self.problems.bad_time += 1;
         }
@@ -310,6 +331,7 @@ impl Docker {
                     pending.traceback_ended = true;
                 }
                 pending.severity = pending.severity.max(classify(text));
+                pending.masked_ok = false;
                 let room = MAX_JOINED.saturating_sub(pending.message.len() + 1);
                 if text.len() >= room {
                     pending.cut_bytes += text.len() as u64;
@@ -321,22 +343,34 @@ impl Docker {
             }
         }
         self.close(stream);
-        let structured = payload::read(text);
-        if structured.structured {
-            self.structured += 1;
-        }
         let mut pending = self.spare.pop().unwrap_or_default();
+        match facts {
+            Some(facts) => {
+                pending.severity = facts.severity;
+                pending.traceback = facts.opens == Some(Opens::Traceback);
+                pending.message.clear();
+                pending.message.push_str(&facts.message);
+                self.structured += u64::from(facts.structured);
+                std::mem::swap(&mut pending.masked, &mut facts.masked);
+                pending.masked_ok = facts.masked_ok;
+            }
+            None => {
+                let read = payload::read(text);
+                pending.severity = read.severity;
+                pending.traceback = read.opens == Some(Opens::Traceback);
+                pending.message.clear();
+                pending
+                    .message
+                    .push_str(briefly_core::head_bytes(&read.message, MAX_JOINED));
+                self.structured += u64::from(read.structured);
+                pending.masked_ok = false;
+            }
+        }
         pending.line = line;
         pending.micros = micros;
         pending.group.clear();
         pending.group.push_str(service.unwrap_or(STREAMS[stream]));
-        pending.severity = structured.severity;
-        pending.message.clear();
-        pending
-            .message
-            .push_str(briefly_core::head_bytes(&structured.message, MAX_JOINED));
         pending.lines = 1;
-        pending.traceback = structured.opens == Some(Opens::Traceback);
         pending.traceback_ended = false;
         pending.cut_bytes = 0;
         self.pending[stream] = Some(pending);
@@ -369,6 +403,9 @@ impl Docker {
                     pending.message.push_str("…[cut for --tail]");
                 }
                 pending.message.shrink_to_fit();
+                // Held for long: no buffers beyond the message.
+                pending.masked = MaskedLine::default();
+                pending.masked_ok = false;
                 let at = self.tail.partition_point(|held| held.line < pending.line);
                 self.tail.insert(at, pending);
                 if self.tail.len() > n {
@@ -378,7 +415,7 @@ impl Docker {
                 }
             }
             None => {
-                self.fold_in(&pending);
+                self.fold_in(&mut pending);
                 pending.message.shrink_to(4096);
                 self.spare.push(pending);
             }
@@ -406,8 +443,8 @@ impl Docker {
         true
     }
 
-    fn fold_in(&mut self, pending: &Pending) {
-        self.fold.add(&Entry {
+    fn fold_in(&mut self, pending: &mut Pending) {
+        let entry = Entry {
             line: pending.line,
             micros: pending.micros,
             level: level_index(pending.severity),
@@ -415,7 +452,12 @@ impl Docker {
             group: &pending.group,
             pid: None,
             message: &pending.message,
-        });
+        };
+        if pending.masked_ok {
+            self.fold.add_prepared(&entry, &mut pending.masked);
+        } else {
+            self.fold.add(&entry);
+        }
     }
 
     /// A record rejoined from the driver's 16 KiB chunks, counted and read as one line.
@@ -430,7 +472,58 @@ impl Docker {
             partial.line,
             &partial.log,
             None,
+            None,
         );
+    }
+
+    /// Folds a batch of lines whose facts are ready, in order.
+    fn fold(&mut self, mut batch: Batch<LineFacts>, out: &mut dyn Emit<Value>) {
+        for i in 0..batch.len() {
+            let (record, facts) = batch.entry(i);
+            self.record_line(&record, facts, out);
+        }
+        self.ahead.recycle(batch);
+    }
+
+    /// One line, in input order, with what was read of it ahead.
+    fn record_line(
+        &mut self,
+        record: &Record<'_>,
+        facts: &mut LineFacts,
+        out: &mut dyn Emit<Value>,
+    ) {
+        self.lines += 1;
+        if record.cut {
+            self.problems.cut_lines += 1;
+        }
+        if matches!(self.mode, Mode::Unknown) {
+            if record.text.trim().is_empty() {
+                self.blank_lines.push(record.line);
+                return;
+            }
+            self.mode = self.choose(record.text);
+            if let Mode::Text(text) = &mut self.mode {
+                for &line in &self.blank_lines {
+                    let blank = Record {
+                        text: "",
+                        bytes: b"",
+                        line,
+                        offset: 0,
+                        cut: false,
+                        crlf: false,
+                    };
+                    text.record(&blank, &mut TextItems(out));
+                }
+            }
+        }
+        match &mut self.mode {
+            Mode::Unknown => unreachable!("chosen above"),
+            Mode::JsonFile => self.json_file_line(record, facts),
+            Mode::Timestamps => self.timestamps_line(record),
+            Mode::Text(text) => {
+                text.record(record, &mut TextItems(out));
+            }
+        }
     }
 
     /// Closes every pending record, earliest first.
@@ -451,8 +544,8 @@ impl Docker {
         for (_, stream) in order {
             self.close(stream);
         }
-        while let Some(pending) = self.tail.pop_front() {
-            self.fold_in(&pending);
+        while let Some(mut pending) = self.tail.pop_front() {
+            self.fold_in(&mut pending);
         }
     }
 }
@@ -567,6 +660,70 @@ fn unescape(text: &str) -> Option<(char, usize)> {
     Some((c, 2))
 }
 
+/// Reads what a json-file line says by itself ([`LineFacts`]); runs ahead of the folding.
+struct Facts {
+    config: briefly_template::Config,
+}
+
+/// What a json-file line says by itself, when the fast path reads it.
+#[derive(Debug, Default)]
+struct LineFacts {
+    /// The fast path read it: the fields below are set.
+    read: bool,
+    /// `log`, unescaped.
+    log: String,
+    /// Where `stream` and `time` are in the line.
+    stream: std::ops::Range<usize>,
+    time: std::ops::Range<usize>,
+    /// For a whole record (`log` ends its line): its time, and what its payload says.
+    micros: Option<i64>,
+    severity: Option<Severity>,
+    opens: Option<Opens>,
+    structured: bool,
+    /// The message, at most [`MAX_JOINED`] bytes.
+    message: String,
+    /// The message masked for the miner, when it is one line.
+    masked: MaskedLine,
+    masked_ok: bool,
+}
+
+impl Prepare for Facts {
+    type Output = LineFacts;
+
+    fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
+        let text = record.text;
+        let Some((stream, time)) = fast_json_file(text, &mut out.log) else {
+            out.read = false;
+            return;
+        };
+        out.read = true;
+        let at = |field: &str| {
+            let start = field.as_ptr() as usize - text.as_ptr() as usize;
+            start..start + field.len()
+        };
+        (out.stream, out.time) = (at(stream), at(time));
+        out.micros = parse_rfc3339_micros(time);
+        // A record the driver split (no `\n`) is joined first: read when whole.
+        let Some(log) = out.log.strip_suffix('\n') else {
+            out.masked_ok = false;
+            return;
+        };
+        let log = log.strip_suffix('\r').unwrap_or(log);
+        let read = payload::read(log);
+        out.severity = read.severity;
+        out.opens = read.opens;
+        out.structured = read.structured;
+        out.message.clear();
+        out.message
+            .push_str(briefly_core::head_bytes(&read.message, MAX_JOINED));
+        out.masked_ok = !out.message.contains('\n');
+        if out.masked_ok {
+            out.masked
+                .fill(out.message.trim_end_matches('\r'), &self.config);
+        }
+    }
+}
+
 /// A json-file driver line.
 #[derive(Deserialize)]
 struct JsonFileLine<'a> {
@@ -583,42 +740,16 @@ impl Reducer for Docker {
     type Stats = Value;
 
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
-        self.lines += 1;
-        if record.cut {
-            self.problems.cut_lines += 1;
-        }
-        if matches!(self.mode, Mode::Unknown) {
-            if record.text.trim().is_empty() {
-                self.blank_lines.push(record.line);
-                return Flow::Continue;
-            }
-            self.mode = self.choose(record.text);
-            if let Mode::Text(text) = &mut self.mode {
-                for &line in &self.blank_lines {
-                    let blank = Record {
-                        text: "",
-                        bytes: b"",
-                        line,
-                        offset: 0,
-                        cut: false,
-                        crlf: false,
-                    };
-                    text.record(&blank, &mut TextItems(out));
-                }
-            }
-        }
-        match &mut self.mode {
-            Mode::Unknown => unreachable!("chosen above"),
-            Mode::JsonFile => self.json_file_line(record),
-            Mode::Timestamps => self.timestamps_line(record),
-            Mode::Text(text) => {
-                text.record(record, &mut TextItems(out));
-            }
+        if let Some(batch) = self.ahead.push(record) {
+            self.fold(batch, out);
         }
         Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
+        for batch in self.ahead.finish() {
+            self.fold(batch, out);
+        }
         if let Mode::Text(text) = &mut self.mode {
             let outcome = text.finish(&mut TextItems(out));
             let mut result = Outcome::new(

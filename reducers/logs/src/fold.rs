@@ -16,7 +16,7 @@
 
 use crate::time::format_micros;
 use briefly_severity::Severity;
-use briefly_template::{GroupId, Miner};
+use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -267,6 +267,22 @@ impl Fold {
 
     /// Folds one entry in.
     pub fn add(&mut self, entry: &Entry<'_>) {
+        self.add_masked(entry, None);
+    }
+
+    /// [`Fold::add`] for an entry whose message, a single line, was masked beforehand
+    /// ([`briefly_template::MaskedLine::fill`] with [`Fold::miner_config`]); `masked` is
+    /// not used for a multi-line message.
+    pub fn add_prepared(&mut self, entry: &Entry<'_>, masked: &mut MaskedLine) {
+        self.add_masked(entry, Some(masked));
+    }
+
+    /// The template miner's configuration, for masking messages beforehand.
+    pub fn miner_config(&self) -> &briefly_template::Config {
+        self.miner.config()
+    }
+
+    fn add_masked(&mut self, entry: &Entry<'_>, masked: Option<&mut MaskedLine>) {
         self.entries += 1;
         self.level_counts[entry.level] += 1;
         if let Some(t) = entry.micros {
@@ -302,7 +318,10 @@ impl Fold {
         };
         self.head.clear();
         self.head.push_str(mined.trim_end_matches('\r'));
-        let template = self.miner.add_numbered(&self.head, entry.line);
+        let template = match (masked, rest) {
+            (Some(masked), None) => self.miner.add_prepared(masked, &self.head, entry.line),
+            _ => self.miner.add_numbered(&self.head, entry.line),
+        };
         if self.pairs.len() < MAX_PAIRS || self.pairs.contains_key(&(group, template)) {
             *self.pairs.entry((group, template)).or_insert(0) += 1;
         } else {

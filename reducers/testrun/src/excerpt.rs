@@ -118,7 +118,7 @@ fn cut_line(line: &str) -> std::borrow::Cow<'_, str> {
 /// charset designations `ESC ( B`),
 /// written into `out`; borrowed unchanged when it has none.
 pub fn strip_ansi<'a>(text: &'a str, out: &'a mut String) -> &'a str {
-    if !text.as_bytes().contains(&0x1b) {
+    if memchr::memchr(0x1b, text.as_bytes()).is_none() {
         return text;
     }
     out.clear();

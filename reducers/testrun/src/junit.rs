@@ -81,7 +81,8 @@ impl Junit {
         self.text.clear();
         if let Some(case) = &mut self.case {
             if self.capture != Capture::None {
-                case.report.push(line.trim_end());
+                let line = line.trim_end();
+                case.report.push(line, briefly_severity::classify(line));
             }
         }
     }
@@ -150,7 +151,9 @@ impl Junit {
                         } else {
                             "stderr"
                         };
-                        case.report.push(&format!("----- Captured {which} -----"));
+                        // A section title: no severity to look for.
+                        case.report
+                            .push(&format!("----- Captured {which} -----"), None);
                         self.capture = Capture::Output;
                     }
                 }

@@ -10,7 +10,8 @@
 use crate::excerpt::{strip_ansi, Excerpt};
 use crate::rank::Ranker;
 use crate::{remember, tally, TestRunError};
-use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
+use briefly_core::{Ahead, Batch, Emit, Flow, Outcome, Prepare, Record, Reducer};
+use briefly_severity::Severity;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -172,16 +173,16 @@ impl Report {
         }
     }
 
-    pub(crate) fn push(&mut self, line: &str) {
+    /// One line of the report, with its severity.
+    pub(crate) fn push(&mut self, line: &str, severity: Option<Severity>) {
         if let Some(title) = dashed_title(line) {
             self.in_captured = true;
             self.captured.push(&format!("[{title}]"), true);
             return;
         }
         if self.in_captured {
-            let decisive = self.captured.wants_marked()
-                && briefly_severity::classify(line)
-                    .is_some_and(|s| s >= briefly_severity::Severity::Warn);
+            let decisive =
+                self.captured.wants_marked() && severity.is_some_and(|s| s >= Severity::Warn);
             self.captured.push(line, decisive);
             return;
         }
@@ -437,11 +438,38 @@ pub fn parse_counts(line: &str) -> Option<(Map<String, Value>, String)> {
     (!map.is_empty()).then(|| (map, duration.to_string()))
 }
 
+/// Reads what a line says by itself ([`LineFacts`]); runs ahead of the parsing.
+#[derive(Debug)]
+struct Facts;
+
+/// A line without its ANSI codes (when it had some), and the severity of that text
+/// without its trailing space.
+#[derive(Debug, Default)]
+struct LineFacts {
+    stripped: Option<String>,
+    severity: Option<Severity>,
+}
+
+impl Prepare for Facts {
+    type Output = LineFacts;
+
+    fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
+        let mut scratch = out.stripped.take().unwrap_or_default();
+        let text = strip_ansi(record.text, &mut scratch);
+        out.severity = briefly_severity::classify(text.trim_end());
+        // The scratch holds the text only when there was something to strip.
+        if !std::ptr::eq(text, record.text) {
+            out.stripped = Some(scratch);
+        }
+    }
+}
+
 /// The pytest reducer.
 #[derive(Debug)]
 pub struct Pytest {
     options: PytestOptions,
-    scratch: String,
+    /// Each line without its ANSI codes, and its severity, worked out one batch ahead.
+    ahead: Ahead<Facts>,
     section: Section,
     report: Option<Report>,
     pending: Pending,
@@ -461,7 +489,7 @@ impl Pytest {
         options.validate()?;
         Ok(Pytest {
             options,
-            scratch: String::new(),
+            ahead: Ahead::new(Facts),
             section: Section::Top,
             report: None,
             pending: Pending::default(),
@@ -612,7 +640,18 @@ impl Pytest {
         );
     }
 
-    fn line(&mut self, line: &str, out: &mut dyn Emit<PytestItem>) {
+    /// A batch of lines whose facts are ready, in order.
+    fn lines(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<PytestItem>) {
+        for i in 0..batch.len() {
+            let facts = batch.output(i);
+            let text = facts.stripped.as_deref().unwrap_or(batch.record(i).text);
+            self.line(text.trim_end(), facts.severity, out);
+        }
+        self.ahead.recycle(batch);
+    }
+
+    /// One line, without ANSI codes and trailing space; `severity` is the line's.
+    fn line(&mut self, line: &str, severity: Option<Severity>, out: &mut dyn Emit<PytestItem>) {
         if let Some(title) = section_title(line) {
             // Inside reports a counts line may be a test's own output: pytest's only if
             // nothing follows it.
@@ -667,7 +706,7 @@ impl Pytest {
                     return;
                 }
                 if let Some(report) = &mut self.report {
-                    report.push(line);
+                    report.push(line, severity);
                 }
             }
             Section::ShortSummary => {
@@ -749,14 +788,16 @@ impl Reducer for Pytest {
     type Stats = PytestStats;
 
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<PytestItem>) -> Flow {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let line = strip_ansi(record.text, &mut scratch);
-        self.line(line.trim_end(), out);
-        self.scratch = scratch;
+        if let Some(batch) = self.ahead.push(record) {
+            self.lines(batch, out);
+        }
         Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {
+        for batch in self.ahead.finish() {
+            self.lines(batch, out);
+        }
         self.close_report(out);
         while let Some(report) = self.pending.pop_oldest() {
             let nodeid = report.derived_nodeid();
