@@ -43,9 +43,9 @@ use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 /// Records in a batch at most.
-pub const BATCH_LINES: usize = 512;
+pub const BATCH_LINES: usize = 4096;
 /// Bytes of text in a batch before it is sent (a longer line goes alone).
-pub const BATCH_BYTES: usize = 256 * 1024;
+pub const BATCH_BYTES: usize = 1024 * 1024;
 
 /// The part of a reducer's work on a record that depends on that record alone.
 pub trait Prepare: Send + 'static {
@@ -428,9 +428,11 @@ mod tests {
 
     #[test]
     fn every_record_comes_back_once_in_order_with_its_output() {
-        for n in [0, 1, 511, 512, 513, 5_000] {
+        let b = BATCH_LINES as u64;
+        for n in [0, 1, b - 1, b, b + 1, 3 * b + 7] {
             let mut ahead = Ahead::new(Upper);
-            let seen = run(&mut ahead, n, 1_000);
+            // No line over the byte bound: batches end by their count.
+            let seen = run(&mut ahead, n, n + 1);
             check(&seen, n);
             // A short input is prepared without a thread.
             assert_eq!(ahead.worker.is_some(), n >= BATCH_LINES as u64, "{n}");
@@ -465,8 +467,8 @@ mod tests {
         let mut ahead = Ahead::new(Upper);
         // As when no thread could be started.
         ahead.no_thread = true;
-        let seen = run(&mut ahead, 2_000, 700);
-        check(&seen, 2_000);
+        let seen = run(&mut ahead, 2 * BATCH_LINES as u64 + 5, 700);
+        check(&seen, 2 * BATCH_LINES as u64 + 5);
     }
 
     /// Panics on the line it is told.
@@ -483,7 +485,7 @@ mod tests {
     fn a_panic_on_the_worker_is_raised_on_the_caller() {
         let result = std::panic::catch_unwind(|| {
             let mut ahead = Ahead::new(Fails(3));
-            for line in 1..=2_000 {
+            for line in 1..=3 * BATCH_LINES as u64 {
                 let r = Record {
                     text: "a",
                     bytes: b"a",
@@ -494,6 +496,7 @@ mod tests {
                 };
                 let _ = ahead.push(&r);
             }
+            assert!(ahead.worker.is_some(), "prepared on the worker");
             ahead.finish().len()
         });
         let panic = result.expect_err("the worker's panic reaches the caller");
