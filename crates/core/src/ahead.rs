@@ -43,9 +43,9 @@ use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 /// Records in a batch at most.
-pub const BATCH_LINES: usize = 4096;
+pub const BATCH_LINES: usize = 512;
 /// Bytes of text in a batch before it is sent (a longer line goes alone).
-pub const BATCH_BYTES: usize = 1024 * 1024;
+pub const BATCH_BYTES: usize = 256 * 1024;
 
 /// The part of a reducer's work on a record that depends on that record alone.
 pub trait Prepare: Send + 'static {
