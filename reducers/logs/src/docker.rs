@@ -716,7 +716,7 @@ impl Prepare for Facts {
         out.message.clear();
         out.message
             .push_str(briefly_core::head_bytes(&read.message, MAX_JOINED));
-        out.masked_ok = !out.message.contains('\n');
+        out.masked_ok = memchr::memchr(b'\n', out.message.as_bytes()).is_none();
         if out.masked_ok {
             out.masked
                 .fill(out.message.trim_end_matches('\r'), &self.config);
