@@ -42,10 +42,12 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-/// Records in a batch at most.
-pub const BATCH_LINES: usize = 512;
-/// Bytes of text in a batch before it is sent (a longer line goes alone).
-pub const BATCH_BYTES: usize = 256 * 1024;
+/// Records in a batch at most: short lines go in large batches, so that handing them
+/// over costs little per line.
+pub const BATCH_LINES: usize = 4096;
+/// Bytes of text in a batch before it is sent (a longer line goes alone): small enough
+/// that a batch and what was found for it stay in the cache until the caller reads them.
+pub const BATCH_BYTES: usize = 64 * 1024;
 
 /// The part of a reducer's work on a record that depends on that record alone.
 pub trait Prepare: Send + 'static {
