@@ -374,6 +374,18 @@ impl Scanner {
         self.failed = true;
     }
 
+    /// The start and bytes so far of a top-level value still open and kept
+    /// ([`Split::TopLevel`]), for a reader that holds what follows without scanning it.
+    pub fn open_unit(&self) -> Option<(u64, &[u8])> {
+        if self.failed || !matches!(self.split, Split::TopLevel) {
+            return None;
+        }
+        self.unit
+            .as_ref()
+            .filter(|open| open.keeping)
+            .map(|open| (open.start, open.bytes.as_slice()))
+    }
+
     /// The offset of the next byte it would read.
     pub fn offset(&self) -> u64 {
         self.offset
