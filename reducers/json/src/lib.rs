@@ -44,6 +44,8 @@ pub const MAX_GROUPS: usize = 100_000;
 pub const GROUP_KEY_CHARS: usize = 256;
 /// Paths the shape tracks.
 pub const MAX_PATHS: usize = 2000;
+/// Bytes of an overflowing document handed to the streaming scanner at a time.
+const STREAM_PIECE: usize = 256 * 1024;
 /// Error messages kept for the warnings.
 const MAX_ERRORS: usize = 5;
 
@@ -522,7 +524,12 @@ impl Json {
             self.options.max_depth,
             offset,
         ));
-        self.scan(bytes, out);
+        // In pieces: the events of one feed are held until it returns, and those of
+        // up to max-document-bytes of small records would take several times that.
+        // (The scanner reads the same in any chunking.)
+        for piece in bytes.chunks(STREAM_PIECE) {
+            self.scan(piece, out);
+        }
     }
 
     /// NDJSON lines in `bytes`, which start at `offset`.
@@ -1314,6 +1321,25 @@ mod tests {
             let streamed = envelope.stats.get("streamed").is_some_and(|s| s == true);
             assert_eq!(streamed, max_document_bytes == 2000);
         }
+    }
+
+    #[test]
+    fn a_document_overflowing_by_more_than_a_piece_is_streamed_whole() {
+        let doc = document(12_000);
+        // The bytes read before it overflows are handed to the streaming scanner in pieces.
+        let max_document_bytes = doc.len() - 1000;
+        assert!(max_document_bytes > 2 * STREAM_PIECE, "{}", doc.len());
+        let options = with(|o| {
+            o.conditions = vec!["items[].status=failed".into()];
+            o.max_document_bytes = max_document_bytes;
+        });
+        let envelope = run(doc.as_bytes(), options);
+        assert_eq!(
+            envelope.items,
+            [json!({"id": 6000, "status": "failed", "n": 1})]
+        );
+        assert_eq!(envelope.stats["records"], 12_000);
+        assert_eq!(envelope.stats["streamed"], true);
     }
 
     #[test]
