@@ -193,10 +193,10 @@ impl<R: Reducer> Pipeline<R> {
                 self.tee = None;
             }
         }
-        self.chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+        self.chars += crate::frame::count_chars(bytes);
         if self.raw {
             let offset = self.framer.bytes();
-            self.framer.push(bytes, |_| {});
+            self.framer.count(bytes);
             if !self.stopped
                 && self.reducer.chunk(bytes, offset, &mut self.selection) == crate::Flow::Stop
             {

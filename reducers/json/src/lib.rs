@@ -44,6 +44,8 @@ pub const MAX_GROUPS: usize = 100_000;
 pub const GROUP_KEY_CHARS: usize = 256;
 /// Paths the shape tracks.
 pub const MAX_PATHS: usize = 2000;
+/// Bytes of an overflowing document handed to the streaming scanner at a time.
+const STREAM_PIECE: usize = 256 * 1024;
 /// Error messages kept for the warnings.
 const MAX_ERRORS: usize = 5;
 
@@ -281,7 +283,9 @@ pub struct Json {
     input: Input,
     events: Vec<Event>,
     scratch: Vec<u8>,
-    buffers: simd_json::Buffers,
+    /// The parser's buffers, kept between values (taken while a value is parsed: a
+    /// default one would allocate for every line).
+    buffers: Option<simd_json::Buffers>,
     /// The tape's nodes, kept between values for their allocation.
     nodes: Vec<simd_json::Node<'static>>,
     convert: Convert,
@@ -304,6 +308,24 @@ pub struct Json {
     implicit_array: bool,
     streamed: bool,
     errors: Vec<String>,
+    /// A multi-line top-level value held without scanning (see [`Json::defer`]).
+    deferred: Option<Deferred>,
+    /// The start of the open top-level value known to span lines.
+    newline_in: Option<u64>,
+    /// Whether values may be deferred (off only to test that it changes nothing).
+    defer: bool,
+}
+
+/// A top-level value's bytes held unscanned: what the scanner kept of it, then the
+/// chunks after, which the scanner has not seen.
+#[derive(Debug)]
+struct Deferred {
+    /// Where the value starts in the input.
+    start: u64,
+    /// Its bytes so far.
+    bytes: Vec<u8>,
+    /// How many of them the scanner has read.
+    scanned: usize,
 }
 
 /// A record `--sort` holds: ordered so that the heap's top is the one to drop first.
@@ -370,7 +392,7 @@ impl Json {
             input: Input::Scan(scanner),
             events: Vec::new(),
             scratch: Vec::new(),
-            buffers: simd_json::Buffers::default(),
+            buffers: None,
             nodes: Vec::new(),
             shape: Shape::new(MAX_PATHS),
             groups: HashMap::new(),
@@ -389,6 +411,9 @@ impl Json {
             implicit_array: false,
             streamed: false,
             errors: Vec::new(),
+            deferred: None,
+            newline_in: None,
+            defer: true,
             options,
         })
     }
@@ -499,7 +524,12 @@ impl Json {
             self.options.max_depth,
             offset,
         ));
-        self.scan(bytes, out);
+        // In pieces: the events of one feed are held until it returns, and those of
+        // up to max-document-bytes of small records would take several times that.
+        // (The scanner reads the same in any chunking.)
+        for piece in bytes.chunks(STREAM_PIECE) {
+            self.scan(piece, out);
+        }
     }
 
     /// NDJSON lines in `bytes`, which start at `offset`.
@@ -594,7 +624,7 @@ impl Json {
             Some(line) => format!("line {line} (byte {})", offset + index as u64),
             None => format!("byte {}", offset + index as u64),
         };
-        let mut buffers = std::mem::take(&mut self.buffers);
+        let mut buffers = self.buffers.take().unwrap_or_default();
         let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
         match simd_json::fill_tape(bytes, &mut buffers, &mut tape) {
             Ok(()) => self.read_tape(tape, &at, from, out),
@@ -627,7 +657,7 @@ impl Json {
                 self.error(explain(bytes, offset, line));
             }
         }
-        self.buffers = buffers;
+        self.buffers = Some(buffers);
     }
 
     /// Checks a parsed value's depth, reads its records, keeps the tape's allocation.
@@ -638,8 +668,7 @@ impl Json {
         from: Origin<'_>,
         out: &mut dyn Emit<Value>,
     ) {
-        // A value nests no deeper than it has nodes: most need no walk.
-        if tape.0.len() > self.options.max_depth && tape::depth(&tape.0) > self.options.max_depth {
+        if self.too_deep(&tape) {
             let message = format!(
                 "{}: nesting deeper than {} levels",
                 at(0),
@@ -650,6 +679,12 @@ impl Json {
             self.read(TapeValue::root(&tape.0), from, out);
         }
         self.nodes = reuse(tape.0);
+    }
+
+    /// Whether a parsed value nests deeper than max-depth.
+    fn too_deep(&self, tape: &simd_json::Tape<'_>) -> bool {
+        // A value nests no deeper than it has nodes: most need no walk.
+        tape.0.len() > self.options.max_depth && tape::deeper_than(&tape.0, self.options.max_depth)
     }
 
     /// The records of a parsed value.
@@ -809,6 +844,116 @@ impl Json {
         Value::Object(projected)
     }
 
+    /// Input bytes at `offset`: scanned, then read as NDJSON lines when it turns out to be.
+    fn feed(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) {
+        let rest = match self.input {
+            Input::Scan(_) => self.scan(bytes, out),
+            _ => bytes,
+        };
+        if matches!(self.input, Input::Lines(_)) && !rest.is_empty() {
+            let at = offset + (bytes.len() - rest.len()) as u64;
+            self.lines(rest, at, out);
+        }
+        self.note_newline(bytes.len());
+    }
+
+    /// Remembers whether the top-level value open after `fed` more bytes spans lines
+    /// (then it cannot be the first line of NDJSON, and its end need not be looked for).
+    fn note_newline(&mut self, fed: usize) {
+        let Input::Scan(scanner) = &self.input else {
+            return;
+        };
+        if let Some((start, kept)) = scanner.open_unit() {
+            // Earlier bytes of the value were looked at after earlier chunks.
+            let new = &kept[kept.len().saturating_sub(fed)..];
+            if self.newline_in != Some(start) && memchr::memchr(b'\n', new).is_some() {
+                self.newline_in = Some(start);
+            }
+        }
+    }
+
+    /// Holds `bytes` (at `offset`) unscanned when they continue a top-level value that
+    /// spans lines and stays within half of max-document-bytes: most such input is one
+    /// document, which simd-json checks at the end in one pass far faster than the
+    /// byte-by-byte scanner finds its end. Anything else (more values after it, bad
+    /// JSON) is scanned at the end as before, so nothing read changes. The half leaves
+    /// room for the scanner's copy when it catches up: memory stays what it was.
+    /// True when the bytes were taken.
+    fn defer(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> bool {
+        let limit = (self.options.max_document_bytes / 2) as u64;
+        let end = offset + bytes.len() as u64;
+        if let Some(deferred) = &mut self.deferred {
+            if end - deferred.start <= limit {
+                deferred.bytes.extend_from_slice(bytes);
+                return true;
+            }
+            self.catch_up(out);
+            return false;
+        }
+        let Input::Scan(scanner) = &self.input else {
+            return false;
+        };
+        match scanner.open_unit() {
+            Some((start, kept))
+                if self.defer
+                    && !self.streamed
+                    && self.newline_in == Some(start)
+                    && end - start <= limit =>
+            {
+                let mut held = Vec::with_capacity(kept.len() + bytes.len());
+                held.extend_from_slice(kept);
+                held.extend_from_slice(bytes);
+                self.deferred = Some(Deferred {
+                    start,
+                    scanned: kept.len(),
+                    bytes: held,
+                });
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Scans the deferred bytes the scanner has not seen.
+    fn catch_up(&mut self, out: &mut dyn Emit<Value>) {
+        if let Some(deferred) = self.deferred.take() {
+            let at = deferred.start + deferred.scanned as u64;
+            self.feed(&deferred.bytes[deferred.scanned..], at, out);
+        }
+    }
+
+    /// End of input with a value deferred: when the rest of the input is that one value
+    /// (and whitespace), it is read as the scanner would have handed it out; else the
+    /// deferred bytes are scanned.
+    fn whole_value(&mut self, mut deferred: Deferred, out: &mut dyn Emit<Value>) {
+        let len = deferred.bytes.trim_ascii_end().len();
+        // simd-json unescapes strings in place: keep what the scanner may still need.
+        let unseen = memchr::memchr(b'\\', &deferred.bytes[..len])
+            .map(|_| deferred.bytes[deferred.scanned..].to_vec());
+        let mut buffers = self.buffers.take().unwrap_or_default();
+        let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
+        let parsed = simd_json::fill_tape(&mut deferred.bytes[..len], &mut buffers, &mut tape)
+            .is_ok()
+            && !self.too_deep(&tape);
+        self.buffers = Some(buffers);
+        if parsed {
+            // The one value the scanner would have found: it spans lines, so it is not
+            // the first line of NDJSON.
+            self.values += 1;
+            self.read(TapeValue::root(&tape.0), Origin::Top, out);
+            self.nodes = reuse(tape.0);
+            self.input = Input::Done;
+            return;
+        }
+        self.nodes = reuse(tape.0);
+        if let Some(unseen) = unseen {
+            deferred.bytes.truncate(deferred.scanned);
+            deferred.bytes.extend_from_slice(&unseen);
+        }
+        self.deferred = Some(deferred);
+        self.catch_up(out);
+    }
+
     fn record_path(&self) -> Option<String> {
         match &self.plan.record {
             Some(path) => Some(path.to_string()),
@@ -880,18 +1025,33 @@ impl Reducer for Json {
     }
 
     fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> Flow {
-        let rest = match self.input {
-            Input::Scan(_) => self.scan(bytes, out),
-            _ => bytes,
+        if self.defer(bytes, offset, out) {
+            return Flow::Continue;
+        }
+        // Scanned up to its first newline only, the rest of the chunk may be deferred
+        // (the scanner reads the same in any chunking).
+        let newline = match self.input {
+            Input::Scan(_) if self.defer && !self.streamed => memchr::memchr(b'\n', bytes),
+            _ => None,
         };
-        if matches!(self.input, Input::Lines(_)) && !rest.is_empty() {
-            let at = offset + (bytes.len() - rest.len()) as u64;
-            self.lines(rest, at, out);
+        match newline {
+            Some(at) if at + 1 < bytes.len() => {
+                let (head, tail) = bytes.split_at(at + 1);
+                self.feed(head, offset, out);
+                let tail_at = offset + head.len() as u64;
+                if !self.defer(tail, tail_at, out) {
+                    self.feed(tail, tail_at, out);
+                }
+            }
+            _ => self.feed(bytes, offset, out),
         }
         Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<JsonStats> {
+        if let Some(deferred) = self.deferred.take() {
+            self.whole_value(deferred, out);
+        }
         // Ending a scanner can hand out a last value, or (a scalar too large to hold) a
         // scanner that splits it, which must end in turn.
         while let Input::Scan(scanner) = &mut self.input {
@@ -1164,6 +1324,25 @@ mod tests {
     }
 
     #[test]
+    fn a_document_overflowing_by_more_than_a_piece_is_streamed_whole() {
+        let doc = document(12_000);
+        // The bytes read before it overflows are handed to the streaming scanner in pieces.
+        let max_document_bytes = doc.len() - 1000;
+        assert!(max_document_bytes > 2 * STREAM_PIECE, "{}", doc.len());
+        let options = with(|o| {
+            o.conditions = vec!["items[].status=failed".into()];
+            o.max_document_bytes = max_document_bytes;
+        });
+        let envelope = run(doc.as_bytes(), options);
+        assert_eq!(
+            envelope.items,
+            [json!({"id": 6000, "status": "failed", "n": 1})]
+        );
+        assert_eq!(envelope.stats["records"], 12_000);
+        assert_eq!(envelope.stats["streamed"], true);
+    }
+
+    #[test]
     fn shape_in_memory_and_streamed_agree_on_the_records() {
         let doc = document(200);
         let small = run(doc.as_bytes(), JsonOptions::default());
@@ -1416,6 +1595,100 @@ mod tests {
                 .with_max_chars(1000 + rng.below(5000) as usize)
                 .unwrap();
             reduce_all_chunkings(|| Json::new(options.clone()).unwrap(), &input, &config);
+        }
+    }
+
+    /// The envelope of `input` in every chunking, with values deferred or always scanned.
+    fn deferred_and_scanned(input: &[u8], options: &JsonOptions) -> (Envelope, Envelope) {
+        let config = RunConfig::new("json");
+        let envelope = |defer: bool| {
+            let make = || {
+                let mut json = Json::new(options.clone()).unwrap();
+                json.defer = defer;
+                json
+            };
+            let mut envelope = reduce_all_chunkings(make, input, &config);
+            envelope.artifact_path = None;
+            envelope.artifact_expires = None;
+            envelope.next_cursor = None;
+            envelope
+        };
+        (envelope(true), envelope(false))
+    }
+
+    #[test]
+    fn a_deferred_document_reads_as_the_scanner_reads_it() {
+        let doc = document(400);
+        let escaped = doc.replace("\"ok\"", "\"o\\u006b\\n\"");
+        let mut cases: Vec<Vec<u8>> = vec![
+            doc.clone().into_bytes(),
+            format!("\n \t{doc}\n\n  \n").into_bytes(),
+            escaped.clone().into_bytes(),
+            // Several documents, the first spanning lines: a stream, scanned at the end.
+            format!("{doc}\n{doc}\n").into_bytes(),
+            format!("{doc} 1").into_bytes(),
+            format!("{escaped}\n{{\"a\":1}}").into_bytes(),
+            // Bad: truncated, a stray bracket, bad UTF-8, nesting past max-depth.
+            doc.as_bytes()[..doc.len() - 3].to_vec(),
+            format!("{doc}]").into_bytes(),
+            escaped.replacen("\"kind\"", "\"kind\" 1,", 1).into_bytes(),
+            doc.replacen("List", "L\u{0}st", 1).into_bytes(),
+            doc.replacen("List", "L\\qst", 1).into_bytes(),
+            format!("[\n{}{}]", "[".repeat(600), "]".repeat(600)).into_bytes(),
+            format!("[\n{}{}]", "[".repeat(510), "]".repeat(510)).into_bytes(),
+        ];
+        let mut bad_utf8 = doc.clone().into_bytes();
+        bad_utf8[40] = 0xff;
+        cases.push(bad_utf8);
+        for input in &cases {
+            for options in [
+                with(|o| o.conditions = vec!["items[].status=failed".into()]),
+                JsonOptions::default(),
+                with(|o| o.count_by = Some("items[].n".into())),
+                // Over half of it: deferred, then caught up and streamed.
+                with(|o| {
+                    o.conditions = vec!["items[].status=failed".into()];
+                    o.max_document_bytes = input.len() * 2 / 3;
+                }),
+                with(|o| o.max_document_bytes = input.len() / 3),
+            ] {
+                let (deferred, scanned) = deferred_and_scanned(input, &options);
+                assert_eq!(
+                    deferred,
+                    scanned,
+                    "{options:?} on {:?}",
+                    String::from_utf8_lossy(&input[..80.min(input.len())])
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn random_input_reads_the_same_deferred_or_scanned() {
+        for seed in 1..=120u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
+            let mut text = String::new();
+            for _ in 0..1 + rng.below(3) {
+                random_value(&mut rng, 0, &mut text);
+                text.push_str(["\n", " ", "\n\n"][rng.below(3) as usize]);
+            }
+            let mut input = text.into_bytes();
+            if rng.below(3) == 0 {
+                let at = rng.below(input.len() as u64 + 1) as usize;
+                input.insert(
+                    at,
+                    [b'}', b']', b',', 0xff, b'"', b'\\'][rng.below(6) as usize],
+                );
+            }
+            let options = with(|o| {
+                if rng.below(2) == 0 {
+                    o.conditions = vec!["items[].n!=1".into()];
+                }
+                o.max_document_bytes = [40, 200, 1 << 20][rng.below(3) as usize];
+                o.max_depth = [2, 5, 512][rng.below(3) as usize];
+            });
+            let (deferred, scanned) = deferred_and_scanned(&input, &options);
+            assert_eq!(deferred, scanned, "seed {seed}");
         }
     }
 }

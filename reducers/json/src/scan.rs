@@ -177,6 +177,19 @@ impl Scanner {
                 self.offset = at;
                 return i;
             }
+            if !top_level
+                && matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+                && !matches!(self.state, State::Str { .. } | State::Scalar)
+            {
+                // Whitespace between tokens changes no state: pretty JSON's indentation
+                // is skipped a run at a time (a top-level scanner checks its limit at
+                // every byte, so it reads them one by one).
+                i += 1;
+                while i < bytes.len() && matches!(bytes[i], b' ' | b'\n' | b'\r' | b'\t') {
+                    i += 1;
+                }
+                continue;
+            }
             match self.state {
                 State::Str { key, escaped } => {
                     let mut j = i;
@@ -372,6 +385,18 @@ impl Scanner {
             self.fail(at, message, events, 0);
         }
         self.failed = true;
+    }
+
+    /// The start and bytes so far of a top-level value still open and kept
+    /// ([`Split::TopLevel`]), for a reader that holds what follows without scanning it.
+    pub fn open_unit(&self) -> Option<(u64, &[u8])> {
+        if self.failed || !matches!(self.split, Split::TopLevel) {
+            return None;
+        }
+        self.unit
+            .as_ref()
+            .filter(|open| open.keeping)
+            .map(|open| (open.start, open.bytes.as_slice()))
     }
 
     /// The offset of the next byte it would read.
@@ -692,6 +717,36 @@ mod tests {
                 "chunks of {chunk}"
             );
         }
+    }
+
+    #[test]
+    fn runs_of_whitespace_across_chunks_read_as_one_chunk_reads_them() {
+        let input = b"{ \"kind\" :\t\"List\" ,\r\n  \"items\" :  [\n    {\n      \"a\" : 1 ,\n      \"b\" : [ 1 ,  2 ]\n    } ,\n    7   ,\n  \"s \"  ,   null\n  ]  ,\n  \"n\" :  {  }  \n}\n  \n";
+        let steps = vec![Step::Key("items".into()), Step::Each];
+        for split in [Split::Records(steps), Split::Members] {
+            let whole = units(split.clone(), input, input.len());
+            assert!(whole.len() >= 3, "{whole:?}");
+            for chunk in 1..=9 {
+                assert_eq!(
+                    units(split.clone(), input, chunk),
+                    whole,
+                    "chunks of {chunk}"
+                );
+            }
+        }
+        // An error after a run is still found where it is.
+        let errors = units(Split::Members, b"{\"a\": 1,   \n   ]", 2);
+        assert_eq!(
+            errors,
+            [
+                (6, "a".to_string(), "1".to_string()),
+                (
+                    15,
+                    "error".to_string(),
+                    "expected a key, found ']'".to_string()
+                )
+            ]
+        );
     }
 
     #[test]

@@ -261,7 +261,36 @@ impl Convert {
     }
 }
 
+/// Whether the tape's containers nest deeper than `limit`, without recursion. A
+/// container with too few nodes to reach past the limit is stepped over whole: a wide
+/// value (a document of many small records) costs a walk of its first levels only.
+pub fn deeper_than(nodes: &[Node<'_>], limit: usize) -> bool {
+    // Where each open container ends (its last node's index + 1).
+    let mut open: Vec<usize> = Vec::new();
+    let mut at = 0;
+    while at < nodes.len() {
+        while open.last().is_some_and(|&end| end <= at) {
+            open.pop();
+        }
+        if let Node::Object { count, .. } | Node::Array { count, .. } = nodes[at] {
+            let depth = open.len() + 1;
+            if depth > limit {
+                return true;
+            }
+            // Its `count` nodes nest at most `count` levels below it.
+            if depth + count <= limit {
+                at += 1 + count;
+                continue;
+            }
+            open.push(at + 1 + count);
+        }
+        at += 1;
+    }
+    false
+}
+
 /// How deeply the tape's containers nest (0 for a scalar), without recursion.
+#[cfg(test)]
 pub fn depth(nodes: &[Node<'_>]) -> usize {
     // Where each open container ends (its last node's index + 1).
     let mut open: Vec<usize> = Vec::new();
@@ -344,12 +373,20 @@ mod depth_tests {
         for (json, want) in [
             (r#"{"a":{"b":1},"c":2}"#, 2),
             (r#"{"items":[{"a":1,"m":{"t":["x"]}},{"a":2}]}"#, 5),
+            (
+                r#"[[1,2,3,4,5,6],[[[[]]]],{"a":[{"b":[[]]}]},[[],[[[[[]]]]]]]"#,
+                7,
+            ),
+            (r#"[1,2,[3,{"a":{"b":{}}},4],[5]]"#, 5),
             ("[]", 1),
             ("1", 0),
         ] {
             let mut bytes = json.as_bytes().to_vec();
             let tape = simd_json::to_tape(&mut bytes).unwrap();
             assert_eq!(super::depth(&tape.0), want, "{json}");
+            for limit in 0..=want + 1 {
+                assert_eq!(super::deeper_than(&tape.0, limit), want > limit, "{json}");
+            }
         }
     }
 }
