@@ -163,7 +163,6 @@ impl LineFramer {
     }
 }
 
-/// The length of `bytes` without a UTF-8 sequence cut short at its end.
 /// How many bytes of `bytes` equal `byte`: byte-wide counters over blocks of 255, which
 /// the compiler vectorises (an iterator of matches costs a call per match).
 fn count_bytes(bytes: &[u8], byte: u8) -> u64 {
@@ -187,6 +186,7 @@ pub(crate) fn count_chars(bytes: &[u8]) -> u64 {
         .sum()
 }
 
+/// The length of `bytes` without a UTF-8 sequence cut short at its end.
 fn utf8_boundary(bytes: &[u8]) -> usize {
     let len = bytes.len();
     // Look back at most 3 bytes for the lead byte of a sequence that does not fit.
