@@ -108,6 +108,7 @@ impl Reducer for Spill {
             self.release((LineItem::of(record), is_error), out);
             return Flow::Continue;
         }
+        let mut spare = None;
         if self.tail.len() == self.options.tail {
             let oldest = self.tail.pop_front().expect("the tail is full");
             // A line leaving the tail that would rank REST and is not wanted is only counted.
@@ -116,9 +117,21 @@ impl Reducer for Spill {
                 self.release(oldest, out);
             } else {
                 out.skip(REST);
+                spare = Some(oldest.0);
             }
         }
-        self.tail.push_back((LineItem::of(record), is_error));
+        // The buffer of a line only counted serves the next: no allocation per line.
+        let item = match spare {
+            Some(mut item) => {
+                item.line = record.line;
+                item.text.clear();
+                item.text.push_str(record.text);
+                item.cut = record.cut;
+                item
+            }
+            None => LineItem::of(record),
+        };
+        self.tail.push_back((item, is_error));
         Flow::Continue
     }
 
