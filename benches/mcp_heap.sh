@@ -29,4 +29,4 @@ for calls in "$small" "$large"; do
   echo "after $calls calls:"
   grep -E "in use at exit|definitely lost|indirectly lost|still reachable" "$log" | sed 's/^==[0-9]*==/ /'
 done
-rm -rf "$BRIEFLY_ARTIFACT_DIR"
+rm -rf "$BRIEFLY_ARTIFACT_DIR" "$work"/heap-*.log
