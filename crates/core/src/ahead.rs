@@ -7,7 +7,8 @@
 //! worker thread over batches of records while the reducer folds the previous batch, and
 //! hands the batches back in input order, so the result is exactly what doing both in
 //! turn gives. Memory is bounded: at most three batches of [`BATCH_LINES`] records or
-//! about [`BATCH_BYTES`] bytes exist at once.
+//! about [`BATCH_BYTES`] bytes hold records at once, and two emptied ones are kept for
+//! reuse.
 //!
 //! ```
 //! use briefly_core::{Ahead, Prepare, Record};
