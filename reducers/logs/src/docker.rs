@@ -348,8 +348,9 @@ impl Docker {
             Some(facts) => {
                 pending.severity = facts.severity;
                 pending.traceback = facts.opens == Some(Opens::Traceback);
-                pending.message.clear();
-                pending.message.push_str(&facts.message);
+                // Buffers change hands instead of being copied: the facts' go on with
+                // the record, the record's old ones serve the next batch.
+                std::mem::swap(&mut pending.message, &mut facts.message);
                 self.structured += u64::from(facts.structured);
                 std::mem::swap(&mut pending.masked, &mut facts.masked);
                 pending.masked_ok = facts.masked_ok;
