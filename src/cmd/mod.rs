@@ -158,8 +158,3 @@ pub fn pump(input: &mut dyn Read, push: &mut dyn Push) -> Result<()> {
         }
     }
 }
-
-/// Characters in UTF-8 bytes (each invalid byte counts as one), as the budget counts them.
-pub fn count_chars(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
-}

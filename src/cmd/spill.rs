@@ -1,6 +1,6 @@
 //! `briefly spill`: any tool output, unchanged within the budget, else a preview.
 
-use super::{count_chars, input_argv, open_input, reduce_input, CHUNK};
+use super::{input_argv, open_input, reduce_input, CHUNK};
 use crate::session::Session;
 use anyhow::{Context, Result};
 use briefly_core::{ArtifactMeta, Pipeline, Push};
@@ -25,7 +25,7 @@ pub fn run(session: &Session, file: Option<&Path>) -> Result<i32> {
             break true;
         }
         held.extend_from_slice(&buf[..n]);
-        chars += count_chars(&buf[..n]);
+        chars += briefly_core::count_chars(&buf[..n]) as usize;
         if chars > cap {
             break false;
         }

@@ -66,7 +66,7 @@ pub use cursor::{Cursor, ItemKey};
 pub use duration::parse_duration;
 pub use envelope::{is_zero, Envelope, Preview, Raw};
 pub use error::Error;
-pub use frame::{FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
+pub use frame::{count_chars, FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
 pub use metrics::{append_event, MetricsEvent};
 pub use pipeline::{reduce, Artifacts, End, Pipeline, Push, RunConfig};
 pub use reducer::{Emit, Flow, Framing, Outcome, Rank, Record, Reducer};

@@ -193,7 +193,7 @@ impl<R: Reducer> Pipeline<R> {
                 self.tee = None;
             }
         }
-        self.chars += crate::frame::count_chars(bytes);
+        self.chars += crate::count_chars(bytes);
         if self.raw {
             let offset = self.framer.bytes();
             self.framer.count(bytes);
