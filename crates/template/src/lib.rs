@@ -99,4 +99,4 @@ mod timestamp;
 
 pub use mask::{mask, WILDCARD};
 pub use miner::{Config, GroupId, MaskedLine, Miner, Template};
-pub use timestamp::leading_timestamp;
+pub use timestamp::{leading_timestamp, leading_timestamp_range};

@@ -37,6 +37,16 @@
 /// assert_eq!(leading_timestamp("no time here"), None);
 /// ```
 pub fn leading_timestamp(line: &str) -> Option<&str> {
+    leading_timestamp_range(line).map(|range| &line[range])
+}
+
+/// Where [`leading_timestamp`] is in `line`, for a caller that keeps the line apart from
+/// what it found.
+///
+/// ```
+/// assert_eq!(briefly_template::leading_timestamp_range("[12:00:01] up"), Some(1..9));
+/// ```
+pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     let b = line.as_bytes();
     let mut p = 0;
     while p < b.len() && (b[p] == b' ' || b[p] == b'\t') {
@@ -53,7 +63,7 @@ pub fn leading_timestamp(line: &str) -> Option<&str> {
     if end < b.len() && (b[end].is_ascii_alphanumeric()) {
         return None;
     }
-    Some(&line[p..end])
+    Some(p..end)
 }
 
 /// Number of ASCII digits at `p` (at most `max`).

@@ -20,7 +20,7 @@ pub mod time;
 pub use briefly_severity as severity;
 
 use briefly_core::{Ahead, Batch, Emit, Flow, Outcome, Prepare, Preview, Record, Reducer};
-use briefly_template::{leading_timestamp, GroupId, MaskedLine, Miner};
+use briefly_template::{leading_timestamp, leading_timestamp_range, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -545,10 +545,7 @@ impl Prepare for Facts {
         let inspection = severity::inspect(text);
         out.severity = inspection.severity;
         out.opens = inspection.opens;
-        out.stamp = leading_timestamp(text).map(|stamp| {
-            let start = stamp.as_ptr() as usize - text.as_ptr() as usize;
-            start..start + stamp.len()
-        });
+        out.stamp = leading_timestamp_range(text);
         out.masked.fill(text, &self.config);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }
