@@ -38,7 +38,7 @@
 //! assert_eq!(lengths, [1, 2, 3]);
 //! ```
 
-use crate::Record;
+use crate::{Alterations, Record, RecordFramer};
 use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
@@ -58,6 +58,52 @@ pub trait Prepare: Send + 'static {
 
     /// Fills `out` for `record`; what `out` held before is stale.
     fn prepare(&mut self, record: &Record<'_>, out: &mut Self::Output);
+
+    /// Fills `outs[i]` for each record `i` of a batch. By default [`Prepare::prepare`]
+    /// for each in turn; a preparer whose work is cheaper over many records at once (one
+    /// search over [`Records::joined`] instead of one per short line) does it here.
+    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [Self::Output]) {
+        for (i, out) in outs.iter_mut().enumerate() {
+            self.prepare(&records.get(i), out);
+        }
+    }
+}
+
+/// The records of a batch, as [`Prepare::prepare_batch`] sees them.
+#[derive(Debug, Clone, Copy)]
+pub struct Records<'a> {
+    text: &'a str,
+    raw: &'a [u8],
+    slots: &'a [Slot],
+}
+
+impl<'a> Records<'a> {
+    /// The number of records.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Record `i`, as it was pushed.
+    pub fn get(&self, i: usize) -> Record<'a> {
+        record_of(self.text, self.raw, &self.slots[i])
+    }
+
+    /// The texts of all records in order, each followed by a `\n` (a text may hold
+    /// newlines too): record `i`'s text is `&joined()[text_range(i)]`.
+    pub fn joined(&self) -> &'a str {
+        self.text
+    }
+
+    /// Where record `i`'s text is in [`Records::joined`].
+    pub fn text_range(&self, i: usize) -> std::ops::Range<usize> {
+        let (start, end) = self.slots[i].text;
+        start..end
+    }
 }
 
 /// Where one record of a batch is.
@@ -79,8 +125,15 @@ pub struct Batch<O> {
     raw: Vec<u8>,
     slots: Vec<Slot>,
     outputs: Vec<O>,
+    /// Input bytes the preparing side frames into records ([`Ahead::push_chunk`]).
+    chunk: Vec<u8>,
+    /// The input ends with this batch: its framer's last line goes in it.
+    last: bool,
+    /// What the framing had altered once this batch was framed.
+    alterations: Alterations,
 }
 
+#[inline]
 fn record_of<'a>(text: &'a str, raw: &'a [u8], slot: &Slot) -> Record<'a> {
     let text = &text[slot.text.0..slot.text.1];
     Record {
@@ -127,13 +180,19 @@ impl<O: Default> Batch<O> {
     fn push(&mut self, record: &Record<'_>) {
         let start = self.text.len();
         self.text.push_str(record.text);
-        let raw = (record.bytes != record.text.as_bytes()).then(|| {
+        let end = self.text.len();
+        // Records end in a newline, as `Records::joined` promises.
+        self.text.push('\n');
+        // A text borrowed from its bytes is them: no need to compare the contents.
+        let same = std::ptr::eq(record.bytes, record.text.as_bytes())
+            || record.bytes == record.text.as_bytes();
+        let raw = (!same).then(|| {
             let start = self.raw.len();
             self.raw.extend_from_slice(record.bytes);
             (start, self.raw.len())
         });
         self.slots.push(Slot {
-            text: (start, self.text.len()),
+            text: (start, end),
             raw,
             line: record.line,
             offset: record.offset,
@@ -143,24 +202,51 @@ impl<O: Default> Batch<O> {
     }
 
     fn full(&self) -> bool {
-        self.slots.len() >= BATCH_LINES || self.text.len() >= BATCH_BYTES
+        self.slots.len() >= BATCH_LINES
+            || self.text.len() >= BATCH_BYTES
+            || self.chunk.len() >= BATCH_BYTES
     }
 
     fn clear(&mut self) {
         self.text.clear();
         self.raw.clear();
         self.slots.clear();
+        self.chunk.clear();
+        self.last = false;
     }
 
-    fn prepare<P: Prepare<Output = O>>(&mut self, prepare: &mut P) {
+    /// Frames the batch's input bytes into its records (when it has any), then prepares
+    /// the records.
+    fn prepare<P: Prepare<Output = O>>(&mut self, preparer: &mut Preparer<P>) {
+        if let Some(framer) = &mut preparer.framer {
+            let chunk = std::mem::take(&mut self.chunk);
+            framer.push(&chunk, |record| self.push(record));
+            if self.last {
+                framer.finish(|record| self.push(record));
+            }
+            self.chunk = chunk;
+            self.alterations = framer.alterations();
+        }
+        let prepare = &mut preparer.prepare;
         // Outputs of an earlier use are kept, with their buffers.
         if self.outputs.len() < self.slots.len() {
             self.outputs.resize_with(self.slots.len(), O::default);
         }
-        for (slot, out) in self.slots.iter().zip(&mut self.outputs) {
-            prepare.prepare(&record_of(&self.text, &self.raw, slot), out);
-        }
+        let records = Records {
+            text: &self.text,
+            raw: &self.raw,
+            slots: &self.slots,
+        };
+        prepare.prepare_batch(records, &mut self.outputs[..self.slots.len()]);
     }
+}
+
+/// What prepares batches, on whichever thread: the [`Prepare`], and the framer of raw
+/// input when records come as bytes ([`Ahead::push_chunk`]).
+#[derive(Debug)]
+struct Preparer<P> {
+    prepare: P,
+    framer: Option<RecordFramer>,
 }
 
 /// The worker thread and the two ways to it.
@@ -183,7 +269,7 @@ pub struct Ahead<P: Prepare> {
     filling: Batch<P::Output>,
     worker: Option<Worker<P::Output>>,
     /// The preparer, while it runs on this thread.
-    here: Option<P>,
+    here: Option<Preparer<P>>,
     /// No thread could be started: everything is prepared here.
     no_thread: bool,
     /// Batches prepared here and not yet handed back.
@@ -191,6 +277,10 @@ pub struct Ahead<P: Prepare> {
     /// Batches at the worker.
     in_flight: usize,
     spare: Vec<Batch<P::Output>>,
+    /// Records come as raw input, framed on the preparing side ([`Ahead::framing`]).
+    frames: bool,
+    /// What framing had altered as of the last batch prepared ([`Ahead::push_chunk`]).
+    alterations: Alterations,
 }
 
 /// `BRIEFLY_THREADS=1`: no second thread; everything is prepared on the caller's (for
@@ -211,22 +301,40 @@ impl<P: Prepare> Ahead<P> {
         Ahead {
             filling: Batch::default(),
             worker: None,
-            here: Some(prepare),
+            here: Some(Preparer {
+                prepare,
+                framer: None,
+            }),
             no_thread: one_thread(),
             ready: VecDeque::new(),
             in_flight: 0,
             spare: Vec::new(),
+            frames: false,
+            alterations: Alterations::default(),
         }
+    }
+
+    /// An `Ahead` whose records come as raw input ([`Ahead::push_chunk`]) and are framed
+    /// on the preparing thread as the budget stage frames them ([`RecordFramer`], lines
+    /// of at most `max_line_bytes`): the caller's thread only hands bytes over, for a
+    /// reducer with [`crate::Framing::Raw`].
+    pub fn framing(prepare: P, max_line_bytes: usize) -> Self {
+        let mut ahead = Ahead::new(prepare);
+        if let Some(preparer) = &mut ahead.here {
+            preparer.framer = Some(RecordFramer::new_with_max_length(max_line_bytes));
+        }
+        ahead.frames = true;
+        ahead
     }
 
     /// Starts the worker thread and hands `prepare` over to it; when no thread can be
     /// started, `prepare` comes back.
-    fn start(prepare: P) -> Result<Worker<P::Output>, P> {
+    fn start(prepare: Preparer<P>) -> Result<Worker<P::Output>, Preparer<P>> {
         let (to, inbox) = mpsc::sync_channel::<Batch<P::Output>>(DEPTH + 1);
         let (outbox, from) = mpsc::channel();
         // The preparer goes over only once the thread runs, so that it is still here
         // when none can be started.
-        let (handover, arrival) = mpsc::channel::<P>();
+        let (handover, arrival) = mpsc::channel::<Preparer<P>>();
         let spawned = std::thread::Builder::new()
             .name("briefly-ahead".into())
             .spawn(move || {
@@ -265,9 +373,45 @@ impl<P: Prepare> Ahead<P> {
         self.ready.pop_front()
     }
 
+    /// Takes raw input from the front of `bytes`, to be framed into records on the
+    /// preparing side (an `Ahead` made by [`Ahead::framing`]). Returns the oldest batch
+    /// once its outputs are ready, as soon as there is one: the caller handles it and
+    /// calls again, until `None` says all of `bytes` is taken. Handing batches back as
+    /// they come keeps both threads busy.
+    pub fn push_chunk(&mut self, bytes: &mut &[u8]) -> Option<Batch<P::Output>> {
+        debug_assert!(self.filling.slots.is_empty(), "records and raw input mixed");
+        loop {
+            if let Some(batch) = self.ready.pop_front() {
+                return Some(batch);
+            }
+            if bytes.is_empty() {
+                return None;
+            }
+            let room = BATCH_BYTES - self.filling.chunk.len();
+            let (piece, rest) = bytes.split_at(room.min(bytes.len()));
+            self.filling.chunk.extend_from_slice(piece);
+            *bytes = rest;
+            if self.filling.full() {
+                self.dispatch(true);
+                if self.in_flight > DEPTH {
+                    return Some(self.receive());
+                }
+            }
+        }
+    }
+
+    /// What framing altered in the raw input so far ([`Ahead::push_chunk`]), as of the
+    /// batches handed back; all of it after [`Ahead::finish`].
+    pub fn alterations(&self) -> Alterations {
+        self.alterations
+    }
+
     /// End of input: the batches not handed back yet, oldest first.
     pub fn finish(&mut self) -> Vec<Batch<P::Output>> {
-        if !self.filling.is_empty() {
+        let framing = self.framing_input();
+        if !self.filling.is_empty() || framing {
+            // Raw input ends with a batch that takes the framer's last line.
+            self.filling.last = true;
             self.dispatch(false);
         }
         let mut rest: Vec<_> = self.ready.drain(..).collect();
@@ -275,6 +419,11 @@ impl<P: Prepare> Ahead<P> {
             rest.push(self.receive());
         }
         rest
+    }
+
+    /// Whether records come as raw input, framed on the preparing side.
+    fn framing_input(&self) -> bool {
+        self.frames
     }
 
     /// Gives a batch back, so that its buffers serve again.
@@ -303,19 +452,19 @@ impl<P: Prepare> Ahead<P> {
         }
         if let Some(prepare) = &mut self.here {
             batch.prepare(prepare);
+            self.alterations = batch.alterations;
             self.ready.push_back(batch);
             return;
         }
-        let sent = self
-            .worker
-            .as_ref()
-            .and_then(|w| w.to.as_ref())
-            .map(|to| to.send(batch));
-        match sent {
-            Some(Ok(())) => self.in_flight += 1,
+        let sent = match self.worker.as_ref().and_then(|w| w.to.as_ref()) {
+            Some(to) => to.send(batch).is_ok(),
+            None => false,
+        };
+        if !sent {
             // The worker is gone: only a panic in `prepare` ends it early.
-            _ => self.rethrow(),
+            self.rethrow();
         }
+        self.in_flight += 1;
     }
 
     /// The oldest batch at the worker, once it is done.
@@ -323,6 +472,7 @@ impl<P: Prepare> Ahead<P> {
         match self.worker.as_ref().map(|w| w.from.recv()) {
             Some(Ok(batch)) => {
                 self.in_flight -= 1;
+                self.alterations = batch.alterations;
                 batch
             }
             _ => self.rethrow(),
@@ -370,13 +520,34 @@ mod tests {
         }
     }
 
-    fn run(
-        ahead: &mut Ahead<Upper>,
+    /// As [`Upper`], over a whole batch at once: the joined text upper-cased in one go.
+    struct UpperAtOnce;
+
+    impl Prepare for UpperAtOnce {
+        type Output = (u64, String);
+        fn prepare(&mut self, _: &Record<'_>, _: &mut (u64, String)) {
+            unreachable!("prepared by the batch");
+        }
+        fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [(u64, String)]) {
+            assert_eq!(records.len(), outs.len());
+            let upper = records.joined().to_ascii_uppercase();
+            for (i, out) in outs.iter_mut().enumerate() {
+                let range = records.text_range(i);
+                assert_eq!(&records.joined()[range.end..=range.end], "\n");
+                out.0 = records.get(i).line;
+                out.1.clear();
+                out.1.push_str(&upper[range]);
+            }
+        }
+    }
+
+    fn run<P: Prepare<Output = (u64, String)>>(
+        ahead: &mut Ahead<P>,
         n: u64,
         long_every: u64,
     ) -> Vec<(u64, String, Vec<u8>, bool, String)> {
         let mut seen = Vec::new();
-        let mut take = |ahead: &mut Ahead<Upper>, batch: Batch<(u64, String)>| {
+        let mut take = |ahead: &mut Ahead<P>, batch: Batch<(u64, String)>| {
             for i in 0..batch.len() {
                 let r = batch.record(i);
                 let (line, upper) = batch.output(i).clone();
@@ -443,6 +614,15 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_batch_prepared_at_once_gives_what_each_record_alone_gives() {
+        for n in [1, 3 * BATCH_LINES as u64 + 7] {
+            let mut ahead = Ahead::new(UpperAtOnce);
+            let seen = run(&mut ahead, n, 1000);
+            check(&seen, n);
+        }
+    }
+
+    #[test]
     fn batches_end_at_a_byte_bound_too() {
         let mut ahead = Ahead::new(Upper);
         let mut sizes = Vec::new();
@@ -472,6 +652,92 @@ mod tests {
         ahead.no_thread = true;
         let seen = run(&mut ahead, 2 * BATCH_LINES as u64 + 5, 700);
         check(&seen, 2 * BATCH_LINES as u64 + 5);
+    }
+
+    /// A record's line, text, bytes, offset, cut, crlf, and its output.
+    type FramedRecord = (u64, String, Vec<u8>, u64, bool, bool, String);
+
+    /// Every record's fields and output, and the alterations, from raw `input` pushed in
+    /// pieces of `size` into an `Ahead` that frames it.
+    fn framed_ahead(input: &[u8], size: usize, threads: bool) -> (Vec<FramedRecord>, Alterations) {
+        let mut ahead = Ahead::framing(Upper, 100);
+        ahead.no_thread = !threads;
+        let mut seen = Vec::new();
+        let mut take = |ahead: &mut Ahead<Upper>, batch: Batch<(u64, String)>| {
+            for i in 0..batch.len() {
+                let r = batch.record(i);
+                let (line, upper) = batch.output(i).clone();
+                assert_eq!(line, r.line);
+                seen.push((
+                    r.line,
+                    r.text.to_string(),
+                    r.bytes.to_vec(),
+                    r.offset,
+                    r.cut,
+                    r.crlf,
+                    upper,
+                ));
+            }
+            ahead.recycle(batch);
+        };
+        for mut piece in input.chunks(size.max(1)) {
+            while let Some(batch) = ahead.push_chunk(&mut piece) {
+                take(&mut ahead, batch);
+            }
+        }
+        for batch in ahead.finish() {
+            take(&mut ahead, batch);
+        }
+        (seen, ahead.alterations())
+    }
+
+    #[test]
+    fn raw_input_is_framed_as_the_budget_stage_frames_it() {
+        let mut input = Vec::new();
+        for n in 0..30_000u32 {
+            match n % 7 {
+                0 => input.extend_from_slice(b"bad \xff\xfe bytes"),
+                1 => input.extend_from_slice(b"nul\0here"),
+                2 => input.extend_from_slice(&b"long ".repeat(30)),
+                3 => input.extend_from_slice("crlf é\r".as_bytes()),
+                _ => input.extend_from_slice(format!("line {n}").as_bytes()),
+            }
+            input.push(b'\n');
+        }
+        input.extend_from_slice(b"no newline at the end");
+        // What the stage's framer gives.
+        let mut framer = RecordFramer::new_with_max_length(100);
+        let mut want = Vec::new();
+        let mut keep = |r: &Record<'_>| {
+            want.push((
+                r.line,
+                r.text.to_string(),
+                r.bytes.to_vec(),
+                r.offset,
+                r.cut,
+                r.crlf,
+                r.text.to_uppercase(),
+            ))
+        };
+        framer.push(&input, &mut keep);
+        framer.finish(&mut keep);
+        let alterations = framer.alterations();
+        assert!(alterations.cut_lines > 0 && alterations.replaced_lines > 0);
+        assert!(alterations.nul_lines > 0);
+        for (size, threads) in [
+            (input.len(), true),
+            (1000, true),
+            (7, false),
+            (65_537, false),
+        ] {
+            let (seen, altered) = framed_ahead(&input, size, threads);
+            assert_eq!(altered, alterations, "pieces of {size}");
+            assert_eq!(seen.len(), want.len(), "pieces of {size}");
+            assert!(seen == want, "pieces of {size}");
+        }
+        // No input, no records; one line without a newline is one record.
+        assert_eq!(framed_ahead(b"", 10, true).0.len(), 0);
+        assert_eq!(framed_ahead(b"x", 10, true).0.len(), 1);
     }
 
     /// Panics on the line it is told.

@@ -51,13 +51,14 @@ mod error;
 mod frame;
 mod metrics;
 mod pipeline;
+mod records;
 mod reducer;
 mod select;
 mod shrink;
 pub mod testkit;
 mod tokenize;
 
-pub use ahead::{Ahead, Batch, Prepare, BATCH_BYTES, BATCH_LINES};
+pub use ahead::{Ahead, Batch, Prepare, Records, BATCH_BYTES, BATCH_LINES};
 pub use artifact::{
     sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL,
 };
@@ -69,6 +70,7 @@ pub use error::Error;
 pub use frame::{count_chars, FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
 pub use metrics::{append_event, MetricsEvent};
 pub use pipeline::{reduce, Artifacts, End, Pipeline, Push, RunConfig};
+pub use records::{Alterations, RecordFramer};
 pub use reducer::{Emit, Flow, Framing, Outcome, Rank, Record, Reducer};
 pub use select::Limit;
 pub use shrink::{cut_str, head_bytes, json_chars, shrink_to_fit, CUT_MARKER};

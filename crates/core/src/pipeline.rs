@@ -5,8 +5,8 @@ use crate::artifact::{ArtifactDir, ArtifactMeta, ArtifactWriter};
 use crate::select::{Kept, Limit, Selection};
 use crate::shrink::{cut_str, shrink_to_fit};
 use crate::{
-    Budget, Cursor, Envelope, Error, Framing, ItemKey, LineFramer, Raw, Record, Reducer, Tokenizer,
-    DEFAULT_MAX_LINE_BYTES,
+    Budget, Cursor, Envelope, Error, Framing, ItemKey, Raw, Record, RecordFramer, Reducer,
+    Tokenizer, DEFAULT_MAX_LINE_BYTES,
 };
 use serde_json::Value;
 use std::io::{ErrorKind, Read};
@@ -126,18 +126,11 @@ pub fn reduce<R: Reducer>(
     Ok(pipeline.finish(End::default()))
 }
 
-/// Counters of what the framing altered.
-#[derive(Debug, Default)]
-struct Altered {
-    replaced_lines: u64,
-    nul_lines: u64,
-}
-
 /// A reducer behind the budget stage.
 pub struct Pipeline<R: Reducer> {
     reducer: R,
     config: RunConfig,
-    framer: LineFramer,
+    framer: RecordFramer,
     /// The reducer takes raw chunks ([`Framing::Raw`]); the framer then only counts.
     raw: bool,
     /// The reducer reads its input itself ([`Framing::Own`]): pushed bytes are ignored.
@@ -146,14 +139,13 @@ pub struct Pipeline<R: Reducer> {
     tee: Option<ArtifactWriter>,
     tee_error: Option<String>,
     stopped: bool,
-    altered: Altered,
     chars: u64,
 }
 
 impl<R: Reducer> Pipeline<R> {
     /// A pipeline for `reducer`; an artifact to tee into is created at once (a failure
     /// becomes a warning).
-    pub fn new(reducer: R, config: RunConfig) -> Self {
+    pub fn new(mut reducer: R, config: RunConfig) -> Self {
         let (tee, tee_error) = match &config.artifacts {
             Artifacts::Tee { dir, id, .. } => match dir.create(id.as_deref()) {
                 Ok(writer) => (Some(writer), None),
@@ -166,17 +158,19 @@ impl<R: Reducer> Pipeline<R> {
         let raw = own || reducer.framing() == Framing::Raw;
         // With raw framing the framer only counts bytes and lines: it keeps one byte.
         let max_line = if raw { 1 } else { config.max_line_bytes };
+        if raw && !own {
+            reducer.line_limit(config.max_line_bytes);
+        }
         Pipeline {
             raw,
             own,
             reducer,
-            framer: LineFramer::new_with_max_length(max_line),
+            framer: RecordFramer::new_with_max_length(max_line),
             selection: Selection::new(config.after, items_chars),
             config,
             tee,
             tee_error,
             stopped: false,
-            altered: Altered::default(),
             chars: 0,
         }
     }
@@ -215,16 +209,16 @@ impl<R: Reducer> Pipeline<R> {
             reducer,
             selection,
             stopped,
-            altered,
             ..
         } = self;
-        let checked = bytes.map(Checked::of).unwrap_or_default();
-        let mut on_line = |line: crate::FramedLine<'_>| {
-            feed(reducer, selection, stopped, altered, &checked, line)
+        let on_record = |record: &Record<'_>| {
+            if !*stopped && reducer.record(record, selection) == crate::Flow::Stop {
+                *stopped = true;
+            }
         };
         match bytes {
-            Some(bytes) => framer.push(bytes, &mut on_line),
-            None => framer.finish(&mut on_line),
+            Some(bytes) => framer.push(bytes, on_record),
+            None => framer.finish(on_record),
         }
     }
 
@@ -259,8 +253,7 @@ impl<R: Reducer> Pipeline<R> {
             .into_iter()
             .collect();
         let lossy = !outcome.complete
-            || (!self.raw && self.framer.cut_lines() > 0)
-            || self.altered.replaced_lines > 0
+            || (!self.raw && self.framer.alterations().lossy())
             || kept.iter().any(|(_, k)| k.cut);
 
         let mut store = match self.config.artifacts.clone() {
@@ -331,26 +324,11 @@ impl<R: Reducer> Pipeline<R> {
     }
 
     fn framing_warnings(&self) -> Vec<String> {
-        let mut warnings = Vec::new();
-        if !self.raw && self.framer.cut_lines() > 0 {
-            warnings.push(format!(
-                "{} lines longer than {} bytes were cut (whole in the artifact)",
-                self.framer.cut_lines(),
-                self.framer.max_length()
-            ));
-        }
-        if self.altered.replaced_lines > 0 {
-            warnings.push(format!(
-                "{} lines held invalid UTF-8, replaced by U+FFFD (raw bytes in the artifact)",
-                self.altered.replaced_lines
-            ));
-        }
-        if self.altered.nul_lines > 0 {
-            warnings.push(format!(
-                "input looks binary: {} lines hold NUL bytes",
-                self.altered.nul_lines
-            ));
-        }
+        // Raw framing only counts: the reducer frames, and says what it altered.
+        let mut warnings = match self.raw {
+            true => Vec::new(),
+            false => self.framer.alterations().warnings(),
+        };
         if self.stopped {
             warnings.push(
                 "the reducer stopped early; the rest of the input is only in the artifact".into(),
@@ -371,92 +349,6 @@ impl<R: Reducer> Push for Pipeline<R> {
 
     fn reads_input(&self) -> bool {
         !self.own
-    }
-}
-
-fn feed<R: Reducer>(
-    reducer: &mut R,
-    selection: &mut Selection,
-    stopped: &mut bool,
-    altered: &mut Altered,
-    checked: &Checked,
-    line: crate::FramedLine<'_>,
-) {
-    if *stopped {
-        return;
-    }
-    let (valid, no_nul) = checked.known(line.bytes);
-    let text = match valid {
-        // SAFETY: `line.bytes` lies in the validated part of the chunk and starts and ends
-        // at character boundaries: at the chunk's start or after a newline, before a
-        // newline or a `\r` (lines the framer cut or joined are in its own buffer).
-        true => std::borrow::Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(line.bytes) }),
-        // simdutf8 validates valid UTF-8 (nearly every line) several times faster than std.
-        false => match simdutf8::basic::from_utf8(line.bytes) {
-            Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => {
-                altered.replaced_lines += 1;
-                String::from_utf8_lossy(line.bytes)
-            }
-        },
-    };
-    if !no_nul && memchr::memchr(0, line.bytes).is_some() {
-        altered.nul_lines += 1;
-    }
-    let record = Record {
-        text: &text,
-        bytes: line.bytes,
-        line: line.line,
-        offset: line.offset,
-        cut: line.cut,
-        crlf: line.crlf,
-    };
-    if reducer.record(&record, selection) == crate::Flow::Stop {
-        *stopped = true;
-    }
-}
-
-/// What one pass over a pushed chunk says of the lines framed from it, so that a line
-/// inside it is not checked again by itself: per-line checks cost most on short lines.
-#[derive(Debug, Default)]
-struct Checked {
-    /// The chunk's address range (empty when there is none).
-    start: usize,
-    end: usize,
-    /// Where its valid UTF-8 ends, and its first NUL byte.
-    valid_end: usize,
-    first_nul: usize,
-}
-
-impl Checked {
-    fn of(chunk: &[u8]) -> Checked {
-        let start = chunk.as_ptr() as usize;
-        let valid = match simdutf8::compat::from_utf8(chunk) {
-            Ok(_) => chunk.len(),
-            Err(e) => e.valid_up_to(),
-        };
-        let nul = memchr::memchr(0, chunk).unwrap_or(chunk.len());
-        Checked {
-            start,
-            end: start + chunk.len(),
-            valid_end: start + valid,
-            first_nul: start + nul,
-        }
-    }
-
-    /// (valid UTF-8, free of NUL bytes), each true when known from the chunk; a line
-    /// outside it (joined across chunks) is not known.
-    fn known(&self, line: &[u8]) -> (bool, bool) {
-        if line.is_empty() {
-            return (true, true);
-        }
-        let start = line.as_ptr() as usize;
-        let end = start + line.len();
-        let inside = self.start < self.end && start >= self.start && end <= self.end;
-        (
-            inside && end <= self.valid_end,
-            inside && end <= self.first_nul,
-        )
     }
 }
 

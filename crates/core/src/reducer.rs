@@ -32,8 +32,9 @@ pub enum Framing {
     Lines,
     /// The raw bytes as they arrive, in chunks of any size, one [`Reducer::chunk`] call
     /// each: for formats whose records are not lines (a JSON document, journald's
-    /// binary export format). The reducer does its own bounded framing; the result must
-    /// not depend on where the chunks split.
+    /// binary export format), and for reducers that frame lines on another thread
+    /// ([`crate::Ahead::framing`]). The reducer does its own bounded framing; the result
+    /// must not depend on where the chunks split.
     Raw,
     /// No bytes at all: the reducer reads its input itself, by random access (a Parquet
     /// file from its footer, only the row groups a page needs). Nothing is pushed
@@ -122,6 +123,11 @@ pub trait Reducer {
         Framing::Lines
     }
 
+    /// With [`Framing::Raw`], told once before any input: the longest line the budget
+    /// stage keeps (`RunConfig::max_line_bytes`), for a reducer that frames lines itself
+    /// as the stage would ([`crate::Ahead::framing`]). Others need nothing here.
+    fn line_limit(&mut self, _max_line_bytes: usize) {}
+
     /// The next raw bytes of the input, which start at byte `offset` (with
     /// [`Framing::Raw`]; never called otherwise).
     fn chunk(&mut self, _bytes: &[u8], _offset: u64, _out: &mut dyn Emit<Self::Item>) -> Flow {
@@ -153,6 +159,10 @@ impl<R: Reducer + ?Sized> Reducer for Box<R> {
 
     fn framing(&self) -> Framing {
         (**self).framing()
+    }
+
+    fn line_limit(&mut self, max_line_bytes: usize) {
+        (**self).line_limit(max_line_bytes)
     }
 
     fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Self::Item>) -> Flow {

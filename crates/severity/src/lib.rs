@@ -8,6 +8,7 @@
 use aho_corasick::packed;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
@@ -134,46 +135,135 @@ pub struct Inspection {
 /// [`classify`], and whether the line begins a traceback or a panic, in the same pass.
 pub fn inspect(line: &str) -> Inspection {
     let bytes = line.as_bytes();
-    let mut opens = None;
-    let mut stated = letter_column(bytes);
-    let mut named = None;
-    let mut signalled = bytes.starts_with(b"Caused by:").then_some(Severity::Error);
-    let (searcher, kinds) = &*CANDIDATES;
+    let (searcher, _) = &*CANDIDATES;
+    let mut found = Findings::begin(bytes, letter_column(bytes));
     for hit in searcher.find_iter(bytes) {
-        match kinds[hit.pattern().as_usize()] {
+        found.hit(bytes, hit.start(), hit.end(), hit.pattern().as_usize());
+    }
+    found.end()
+}
+
+/// [`inspect`] for many lines at once: `out[i]` becomes what `inspect` says of
+/// `&text[lines[i].clone()]`, from one search over `text` (on short lines, starting a
+/// search costs more than the line itself).
+///
+/// The ranges must be in order, not overlap, and each must be followed in `text` by a
+/// newline (after nothing but whitespace, so a line may be a trimmed one) or by the end
+/// of `text`. Patterns are printable ASCII and none holds a newline or ends with a
+/// space, so no hit spans two lines and each line's hits are the ones a search of it
+/// alone finds. A line may hold newlines itself.
+pub fn inspect_lines(
+    text: &str,
+    lines: impl IntoIterator<Item = Range<usize>>,
+    out: &mut Vec<Inspection>,
+) {
+    out.clear();
+    let bytes = text.as_bytes();
+    let (searcher, _) = &*CANDIDATES;
+    let mut hits = searcher.find_iter(bytes).peekable();
+    // Level letters for the columns, found in the whole text at once too.
+    let mut letters = [
+        memchr::memchr3_iter(b'E', b'W', b'F', bytes).peekable(),
+        memchr::memchr3_iter(b'I', b'D', b'V', bytes).peekable(),
+    ];
+    for range in lines {
+        debug_assert!(
+            bytes[range.end..]
+                .iter()
+                .find(|&&b| b == b'\n' || b.is_ascii_graphic())
+                .is_none_or(|&b| b == b'\n'),
+            "a line must be followed by a newline"
+        );
+        // Hits before this line lie between lines (only at a caller's mistake).
+        while hits.next_if(|hit| hit.start() < range.start).is_some() {}
+        let line = &bytes[range.clone()];
+        let head = &line[..line.len().min(COLUMN_WINDOW)];
+        let [upper, lower] = &mut letters;
+        let column = match (
+            first_column(upper, range.start, head),
+            first_column(lower, range.start, head),
+        ) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        let stated = glog_letter(line).or_else(|| letter_level(head[column?]));
+        let mut found = Findings::begin(line, stated);
+        while let Some(hit) = hits.next_if(|hit| hit.end() <= range.end) {
+            found.hit(
+                line,
+                hit.start() - range.start,
+                hit.end() - range.start,
+                hit.pattern().as_usize(),
+            );
+        }
+        out.push(found.end());
+    }
+}
+
+/// What the hits in one line say so far.
+struct Findings {
+    opens: Option<Opens>,
+    /// The level the line states (`ERROR`, `level=warn`, a letter column).
+    stated: Option<Severity>,
+    /// An error or exception's name in it.
+    named: Option<Severity>,
+    /// A signal: traceback, panic, OOM kill, segfault, non-zero exit.
+    signalled: Option<Severity>,
+}
+
+impl Findings {
+    /// A line's findings before its hits: `stated` is its letter column's level.
+    fn begin(bytes: &[u8], stated: Option<Severity>) -> Findings {
+        Findings {
+            opens: None,
+            stated,
+            named: None,
+            signalled: bytes.starts_with(b"Caused by:").then_some(Severity::Error),
+        }
+    }
+
+    /// The searcher's pattern `pattern` found at `bytes[start..end]`.
+    fn hit(&mut self, bytes: &[u8], start: usize, end: usize, pattern: usize) {
+        let (_, kinds) = &*CANDIDATES;
+        match kinds[pattern] {
             Candidate::Signal(phrase, severity) => {
-                let exact = &bytes[hit.start()..hit.end()] == phrase.as_bytes();
+                let exact = &bytes[start..end] == phrase.as_bytes();
                 // An exit report counts only with a non-zero code after it.
-                if exact && (!phrase.starts_with("exit") || nonzero_code(&bytes[hit.end()..])) {
-                    signalled = signalled.max(Some(severity));
+                if exact && (!phrase.starts_with("exit") || nonzero_code(&bytes[end..])) {
+                    self.signalled = self.signalled.max(Some(severity));
                 }
                 match phrase {
-                    "Traceback (most recent call last)" if exact => opens = Some(Opens::Traceback),
-                    "panicked at" if exact => opens = opens.or(Some(Opens::Panic)),
+                    "Traceback (most recent call last)" if exact => {
+                        self.opens = Some(Opens::Traceback)
+                    }
+                    "panicked at" if exact => self.opens = self.opens.or(Some(Opens::Panic)),
                     _ => {}
                 }
             }
-            Candidate::Word if hit.start() < LEVEL_WINDOW => {
-                let start = bytes[..hit.start()]
+            Candidate::Word if start < LEVEL_WINDOW => {
+                let word_start = bytes[..start]
                     .iter()
                     .rposition(|b| !is_word_byte(*b))
                     .map_or(0, |p| p + 1);
-                let end = bytes[hit.start()..]
+                let word_end = bytes[start..]
                     .iter()
                     .position(|b| !is_word_byte(*b))
-                    .map_or(bytes.len(), |p| hit.start() + p);
-                match word_level(bytes, start, end, &bytes[start..end]) {
-                    Some(Found::Stated(level)) => stated = stated.max(Some(level)),
-                    Some(Found::Named) => named = Some(Severity::Error),
+                    .map_or(bytes.len(), |p| start + p);
+                match word_level(bytes, word_start, word_end, &bytes[word_start..word_end]) {
+                    Some(Found::Stated(level)) => self.stated = self.stated.max(Some(level)),
+                    Some(Found::Named) => self.named = Some(Severity::Error),
                     None => {}
                 }
             }
             Candidate::Word => {}
         }
     }
-    Inspection {
-        severity: stated.or(named).max(signalled),
-        opens,
+
+    fn end(self) -> Inspection {
+        Inspection {
+            severity: self.stated.or(self.named).max(self.signalled),
+            opens: self.opens,
+        }
     }
 }
 
@@ -286,27 +376,54 @@ static CANDIDATES: LazyLock<(packed::Searcher, Vec<Candidate>)> = LazyLock::new(
     (searcher, kinds)
 });
 
+/// How many bytes of a line are searched for a letter column.
+const COLUMN_WINDOW: usize = 64;
+
 /// A single-letter level as a column near the start: glog's `E1129 …`, logcat's ` E `.
 fn letter_column(bytes: &[u8]) -> Option<Severity> {
+    if let Some(level) = glog_letter(bytes) {
+        return Some(level);
+    }
+    let head = &bytes[..bytes.len().min(COLUMN_WINDOW)];
+    // The six capitals are rare in most heads: two vectorised searches find them, where
+    // a walk takes a step per byte.
+    let first = |a, b, c| memchr::memchr3_iter(a, b, c, head).find(|&i| is_column(head, i));
+    let at = match (first(b'E', b'W', b'F'), first(b'I', b'D', b'V')) {
+        (Some(x), Some(y)) => x.min(y),
+        (x, y) => x.or(y)?,
+    };
+    letter_level(head[at])
+}
+
+/// glog's `E1129 …`: a level letter, then the date's four digits.
+fn glog_letter(bytes: &[u8]) -> Option<Severity> {
     if bytes.len() > 5 && bytes[1..5].iter().all(u8::is_ascii_digit) {
-        if let Some(level) = letter_level(bytes[0]) {
-            return Some(level);
+        return letter_level(bytes[0]);
+    }
+    None
+}
+
+/// Whether the letter at `i` stands as a column: after a space, before a space or a slash.
+fn is_column(head: &[u8], i: usize) -> bool {
+    i > 0 && head[i - 1] == b' ' && i + 1 < head.len() && matches!(head[i + 1], b' ' | b'/')
+}
+
+/// The first of `letters` (positions in the whole text) that stands as a column in
+/// `head`, the head of a line starting at `start`; the letters up to the head's end are
+/// taken.
+fn first_column(
+    letters: &mut std::iter::Peekable<memchr::Memchr3<'_>>,
+    start: usize,
+    head: &[u8],
+) -> Option<usize> {
+    while letters.next_if(|&i| i < start).is_some() {}
+    let mut first = None;
+    while let Some(i) = letters.next_if(|&i| i < start + head.len()) {
+        if first.is_none() && is_column(head, i - start) {
+            first = Some(i - start);
         }
     }
-    let head = &bytes[..bytes.len().min(64)];
-    let column = |i: usize| {
-        (i + 1 < head.len() && matches!(head[i + 1], b' ' | b'/'))
-            .then(|| letter_level(head[i]))
-            .flatten()
-    };
-    if head.len() < 32 {
-        // Too short for a SIMD search to pay off.
-        return (1..head.len())
-            .filter(|&i| head[i - 1] == b' ')
-            .find_map(column);
-    }
-    // From space to space: a handful of steps where a byte-by-byte walk takes 64.
-    memchr::memchr_iter(b' ', head).find_map(|space| column(space + 1))
+    first
 }
 
 /// What a word says of its line.
@@ -456,6 +573,121 @@ mod tests {
             Some(Opens::Panic)
         );
         assert_eq!(inspect("ERROR nothing opens here").opens, None);
+    }
+
+    #[test]
+    fn inspecting_lines_together_equals_inspecting_each() {
+        let lines = [
+            "2024-01-01 10:00:00 ERROR db: connection refused",
+            "",
+            "Traceback (most recent call last):",
+            "thread 'main' panicked at src/main.rs:2:5:",
+            "E1129 12:00:00.000 123 file.cc:10] failed",
+            "03-17 16:13:38.811  1702  2395 W WindowManager: slow",
+            "ERR",
+            "OR and more",
+            "process exited with code 137",
+            "exit code",
+            "0",
+            "two lines in one\nWARN: second",
+            "Caused by: java.io.IOException: closed",
+            "the info desk is open",
+            "{\"level\":\"warn\",\"msg\":\"x\"}",
+            "x",
+        ];
+        // Every line, also with a long line before it (hits beyond the level window).
+        let long = format!("{} ERROR late", "a ".repeat(200));
+        let mut all: Vec<&str> = lines.to_vec();
+        all.insert(3, &long);
+        let mut text = String::new();
+        let mut ranges = Vec::new();
+        for line in &all {
+            let start = text.len();
+            text.push_str(line);
+            ranges.push(start..text.len());
+            text.push('\n');
+        }
+        let mut out = vec![inspect("stale")];
+        inspect_lines(&text, ranges.iter().cloned(), &mut out);
+        let each: Vec<Inspection> = all.iter().map(|line| inspect(line)).collect();
+        assert_eq!(out, each);
+        // The last line may end the text without a newline.
+        text.pop();
+        inspect_lines(&text, ranges.iter().cloned(), &mut out);
+        assert_eq!(out, each);
+        // Lines without their trailing space, as trimmed ones are asked.
+        let spaced = "exit code 3  \t\nfoo E \u{a0}\u{b}\nERROR\n";
+        let trimmed: Vec<&str> = spaced.lines().map(str::trim_end).collect();
+        let ranges_trimmed = trimmed.iter().map(|line| {
+            let start = line.as_ptr() as usize - spaced.as_ptr() as usize;
+            start..start + line.len()
+        });
+        inspect_lines(spaced, ranges_trimmed, &mut out);
+        let each_trimmed: Vec<Inspection> = trimmed.iter().map(|line| inspect(line)).collect();
+        assert_eq!(out, each_trimmed);
+        // A subset of the lines, with the others between them skipped.
+        inspect_lines(&text, ranges.iter().step_by(3).cloned(), &mut out);
+        let every_third: Vec<Inspection> = each.iter().step_by(3).copied().collect();
+        assert_eq!(out, every_third);
+    }
+
+    #[test]
+    fn letter_columns_are_found_where_a_walk_finds_them() {
+        // The obvious walk over the head, position by position.
+        fn walked(bytes: &[u8]) -> Option<Severity> {
+            if bytes.len() > 5 && bytes[1..5].iter().all(u8::is_ascii_digit) {
+                if let Some(level) = letter_level(bytes[0]) {
+                    return Some(level);
+                }
+            }
+            let head = &bytes[..bytes.len().min(64)];
+            (1..head.len().saturating_sub(1))
+                .filter(|&i| head[i - 1] == b' ' && matches!(head[i + 1], b' ' | b'/'))
+                .find_map(|i| letter_level(head[i]))
+        }
+        let alphabet = b" /EWFIDVx1";
+        let mut seed = 7u64;
+        let mut found = 0;
+        let mut lines = Vec::new();
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = (seed >> 33) as usize % 80;
+            let line: Vec<u8> = (0..len)
+                .map(|k| {
+                    let r = seed.rotate_left(k as u32 * 7) ^ (k as u64).wrapping_mul(0x9e37);
+                    alphabet[(r % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let want = walked(&line);
+            found += usize::from(want.is_some());
+            assert_eq!(
+                letter_column(&line),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(&line)
+            );
+            lines.push(String::from_utf8(line).expect("ASCII"));
+        }
+        assert!(
+            found > 1_000,
+            "{found} lines with a column: the lines are too alike"
+        );
+        // And where the search over many lines at once finds them.
+        let text = lines.join("\n");
+        let mut start = 0;
+        let ranges: Vec<Range<usize>> = lines
+            .iter()
+            .map(|line| {
+                start += line.len() + 1;
+                start - line.len() - 1..start - 1
+            })
+            .collect();
+        let mut out = Vec::new();
+        inspect_lines(&text, ranges, &mut out);
+        let each: Vec<Inspection> = lines.iter().map(|line| inspect(line)).collect();
+        assert_eq!(out, each);
     }
 
     #[test]

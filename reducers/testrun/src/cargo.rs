@@ -9,11 +9,15 @@
 //! distinct kind before repeats; warnings are counted by lint and listed only when there
 //! is nothing worse (or with `warnings`).
 
-use crate::excerpt::{strip_ansi, Excerpt};
+use crate::excerpt::Excerpt;
+use crate::facts::{Facts, LineFacts};
 use crate::pytest::by_count;
 use crate::rank::Ranker;
 use crate::{remember, tally, TestRunError};
-use briefly_core::{Emit, Flow, Outcome, Record, Reducer};
+use briefly_core::{
+    Ahead, Batch, Emit, Flow, Framing, Outcome, Record, Reducer, DEFAULT_MAX_LINE_BYTES,
+};
+use briefly_severity::Severity;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -149,7 +153,8 @@ impl Failure {
         }
     }
 
-    fn push(&mut self, line: &str) {
+    /// One line of the report; `severity` gives the line's, asked only when it matters.
+    fn push(&mut self, line: &str, severity: impl FnOnce() -> Option<Severity>) {
         if let Some(location) = panic_location(line) {
             self.location.get_or_insert(location);
             self.in_panic = true;
@@ -179,15 +184,19 @@ impl Failure {
             self.detail.push(line, own);
             return;
         }
-        let decisive = self.captured.wants_marked()
-            && briefly_severity::classify(line)
-                .is_some_and(|s| s >= briefly_severity::Severity::Warn);
+        let decisive =
+            self.captured.wants_marked() && severity().is_some_and(|s| s >= Severity::Warn);
         self.captured.push(line, decisive);
     }
 
+    /// The panic message, as the item gives it.
+    fn message(&self) -> Option<String> {
+        (!self.message.is_empty())
+            .then(|| briefly_core::cut_str(&self.message.join("\n"), 1_000).into_owned())
+    }
+
     fn item(self) -> CargoItem {
-        let message = (!self.message.is_empty())
-            .then(|| briefly_core::cut_str(&self.message.join("\n"), 1_000).into_owned());
+        let message = self.message();
         CargoItem {
             kind: "failed",
             name: Some(self.name),
@@ -322,7 +331,9 @@ struct JsonEvent {
 #[derive(Debug)]
 pub struct CargoTest {
     options: CargoTestOptions,
-    scratch: String,
+    /// The input framed into lines, each without its ANSI codes and with its severity,
+    /// one batch ahead on another thread.
+    ahead: Ahead<Facts>,
     mode: Mode,
     /// The binary the next `running N tests` belongs to, from cargo's `Running …` line.
     next_binary: Option<String>,
@@ -366,7 +377,7 @@ impl CargoTest {
         }
         Ok(CargoTest {
             options,
-            scratch: String::new(),
+            ahead: Ahead::framing(Facts::new(true), DEFAULT_MAX_LINE_BYTES),
             mode: Mode::Normal,
             next_binary: None,
             current: None,
@@ -394,6 +405,15 @@ impl CargoTest {
             formats: Vec::new(),
             json_errors: 0,
         })
+    }
+
+    /// A batch of lines whose facts are ready, in order.
+    fn lines(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<CargoItem>) {
+        for i in 0..batch.len() {
+            let facts = batch.output(i);
+            self.line(facts.text(batch.record(i).text), facts, out);
+        }
+        self.ahead.recycle(batch);
     }
 
     fn format(&mut self, format: &'static str) {
@@ -492,9 +512,15 @@ impl CargoTest {
         if self.failed_names.len() < MAX_NAMES {
             self.failed_names.push(failure.name.clone());
         }
-        let item = failure.item();
-        let rank = self.ranker.rank(1, &panic_kind(item.message.as_deref()));
-        out.emit(rank, item);
+        let rank = self
+            .ranker
+            .rank(1, &panic_kind(failure.message().as_deref()));
+        if !out.wants(rank) {
+            // Past what fits: counted without writing out its excerpts.
+            out.skip(rank);
+            return;
+        }
+        out.emit(rank, failure.item());
     }
 
     fn close_diagnostic(&mut self, out: &mut dyn Emit<CargoItem>) {
@@ -568,7 +594,7 @@ impl CargoTest {
                 };
                 let mut failure = Failure::new(&name, binary, self.options.lines);
                 for line in event.stdout.as_deref().unwrap_or_default().lines() {
-                    failure.push(line);
+                    failure.push(line, || briefly_severity::classify(line));
                 }
                 if event.event == "timeout" {
                     failure.message.push("timed out".into());
@@ -580,7 +606,8 @@ impl CargoTest {
         true
     }
 
-    fn line(&mut self, raw: &str, out: &mut dyn Emit<CargoItem>) {
+    /// One line without ANSI codes, and what was found of it ahead.
+    fn line(&mut self, raw: &str, facts: &LineFacts, out: &mut dyn Emit<CargoItem>) {
         let line = raw.trim_end();
         match self.mode {
             Mode::LibtestReport => {
@@ -592,7 +619,7 @@ impl CargoTest {
                     self.mode = Mode::Normal;
                 } else {
                     if let Some(failure) = &mut self.failure {
-                        failure.push(line);
+                        failure.push(line, || facts.severity);
                     }
                     return;
                 }
@@ -613,7 +640,7 @@ impl CargoTest {
                     });
                     if let (Some(failure), Some(content)) = (&mut self.failure, content) {
                         if !frame {
-                            failure.push(content);
+                            failure.push(content, || facts.indented_severity);
                         }
                     }
                     return;
@@ -875,15 +902,30 @@ impl Reducer for CargoTest {
     type Item = CargoItem;
     type Stats = CargoStats;
 
-    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<CargoItem>) -> Flow {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let line = strip_ansi(record.text, &mut scratch);
-        self.line(line, out);
-        self.scratch = scratch;
+    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<CargoItem>) -> Flow {
+        unreachable!("raw framing: the pipeline calls chunk()")
+    }
+
+    /// Raw input: framed into lines on [`Ahead`]'s thread, with their facts.
+    fn framing(&self) -> Framing {
+        Framing::Raw
+    }
+
+    fn line_limit(&mut self, max_line_bytes: usize) {
+        self.ahead = Ahead::framing(Facts::new(true), max_line_bytes);
+    }
+
+    fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<CargoItem>) -> Flow {
+        while let Some(batch) = self.ahead.push_chunk(&mut bytes) {
+            self.lines(batch, out);
+        }
         Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<CargoItem>) -> Outcome<CargoStats> {
+        for batch in self.ahead.finish() {
+            self.lines(batch, out);
+        }
         self.close_diagnostic(out);
         if self.mode == Mode::LibtestReport || self.mode == Mode::NextestReport {
             self.close_failure(out);
@@ -1016,7 +1058,8 @@ impl Reducer for CargoTest {
             .and_then(|t| t.get("failed"))
             .and_then(Value::as_u64)
             .unwrap_or(0);
-        let mut warnings = Vec::new();
+        // What framing altered (cut lines, invalid UTF-8), as the stage would say it.
+        let mut warnings = self.ahead.alterations().warnings();
         if self.json_errors > 0 {
             warnings.push(format!(
                 "{} JSON event lines could not be read (cut or malformed); see the artifact",

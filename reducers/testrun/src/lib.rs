@@ -12,6 +12,7 @@
 
 pub mod cargo;
 mod excerpt;
+mod facts;
 pub mod junit;
 pub mod pytest;
 mod rank;

@@ -7,10 +7,13 @@
 //! `ERRORS` sections, and short-summary lines that have no report), each with its
 //! decisive traceback lines and a bounded excerpt of its captured output.
 
-use crate::excerpt::{strip_ansi, Excerpt};
+use crate::excerpt::Excerpt;
+use crate::facts::{Facts, LineFacts};
 use crate::rank::Ranker;
 use crate::{remember, tally, TestRunError};
-use briefly_core::{Ahead, Batch, Emit, Flow, Outcome, Prepare, Record, Reducer};
+use briefly_core::{
+    Ahead, Batch, Emit, Flow, Framing, Outcome, Record, Reducer, DEFAULT_MAX_LINE_BYTES,
+};
 use briefly_severity::Severity;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -408,10 +411,26 @@ pub(crate) fn exception_prefix(text: &str) -> Option<(&str, &str)> {
 
 /// Parses pytest's final counts line (`37 failed, 123 passed, 2 skipped in 4.10s (0:00:04)`).
 pub fn parse_counts(line: &str) -> Option<(Map<String, Value>, String)> {
-    // Most lines end otherwise: reject them before searching.
-    if !(line.ends_with('s') || line.ends_with(')')) {
+    if !counts_shaped(line) {
         return None;
     }
+    parse_counts_shaped(line)
+}
+
+/// Whether `line` is a counts line ([`parse_counts`]).
+#[inline]
+fn is_counts(line: &str) -> bool {
+    counts_shaped(line) && parse_counts_shaped(line).is_some()
+}
+
+/// Whether a line may be a counts line, at a glance: nearly every line ends otherwise,
+/// and most are asked (pytest's output may print one inside a report).
+#[inline]
+fn counts_shaped(line: &str) -> bool {
+    line.ends_with('s') || line.ends_with(')')
+}
+
+fn parse_counts_shaped(line: &str) -> Option<(Map<String, Value>, String)> {
     let (counts, duration) = line.rsplit_once(" in ")?;
     let duration = duration.trim();
     let seconds = duration.split_whitespace().next()?;
@@ -438,37 +457,12 @@ pub fn parse_counts(line: &str) -> Option<(Map<String, Value>, String)> {
     (!map.is_empty()).then(|| (map, duration.to_string()))
 }
 
-/// Reads what a line says by itself ([`LineFacts`]); runs ahead of the parsing.
-#[derive(Debug)]
-struct Facts;
-
-/// A line without its ANSI codes (when it had some), and the severity of that text
-/// without its trailing space.
-#[derive(Debug, Default)]
-struct LineFacts {
-    stripped: Option<String>,
-    severity: Option<Severity>,
-}
-
-impl Prepare for Facts {
-    type Output = LineFacts;
-
-    fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
-        let mut scratch = out.stripped.take().unwrap_or_default();
-        let text = strip_ansi(record.text, &mut scratch);
-        out.severity = briefly_severity::classify(text.trim_end());
-        // The scratch holds the text only when there was something to strip.
-        if !std::ptr::eq(text, record.text) {
-            out.stripped = Some(scratch);
-        }
-    }
-}
-
 /// The pytest reducer.
 #[derive(Debug)]
 pub struct Pytest {
     options: PytestOptions,
-    /// Each line without its ANSI codes, and its severity, worked out one batch ahead.
+    /// The input framed into lines, each without its ANSI codes and with its severity,
+    /// one batch ahead on another thread.
     ahead: Ahead<Facts>,
     section: Section,
     report: Option<Report>,
@@ -489,7 +483,7 @@ impl Pytest {
         options.validate()?;
         Ok(Pytest {
             options,
-            ahead: Ahead::new(Facts),
+            ahead: Ahead::framing(Facts::new(false), DEFAULT_MAX_LINE_BYTES),
             section: Section::Top,
             report: None,
             pending: Pending::default(),
@@ -524,7 +518,7 @@ impl Pytest {
     /// Emits the item for a failure: its report (if any), its node id, the short summary's message.
     pub(crate) fn emit_report(
         &mut self,
-        report: Option<Report>,
+        mut report: Option<Report>,
         nodeid: String,
         summary: Option<(&'static str, &str)>,
         out: &mut dyn Emit<PytestItem>,
@@ -574,17 +568,15 @@ impl Pytest {
             traceback: String::new(),
             captured: String::new(),
         };
-        if let Some(report) = report {
+        if let Some(report) = &mut report {
             item.line = report
                 .locations
                 .iter()
                 .find(|(f, _)| *f == item.file)
                 .or(report.locations.first())
                 .map(|(_, n)| *n);
-            exception = report.exception.or(exception);
-            message = report.message.or(message);
-            item.traceback = report.traceback.text();
-            item.captured = report.captured.text();
+            exception = report.exception.take().or(exception);
+            message = report.message.take().or(message);
         }
         if exception.is_none() && message.as_deref().is_some_and(|m| m.starts_with("assert")) {
             exception = Some("AssertionError".into());
@@ -611,6 +603,15 @@ impl Pytest {
             Phase::Call => 2,
         };
         let rank = self.ranker.rank(category, &exception);
+        if !out.wants(rank) {
+            // Past what fits: counted without writing out its excerpts.
+            out.skip(rank);
+            return;
+        }
+        if let Some(report) = report {
+            item.traceback = report.traceback.text();
+            item.captured = report.captured.text();
+        }
         out.emit(rank, item);
     }
 
@@ -644,7 +645,7 @@ impl Pytest {
     fn lines(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<PytestItem>) {
         for i in 0..batch.len() {
             let facts = batch.output(i);
-            let text = facts.stripped.as_deref().unwrap_or(batch.record(i).text);
+            let text = facts.text(batch.record(i).text);
             self.line(text.trim_end(), facts.severity, out);
         }
         self.ahead.recycle(batch);
@@ -655,15 +656,13 @@ impl Pytest {
         if let Some(title) = section_title(line) {
             // Inside reports a counts line may be a test's own output: pytest's only if
             // nothing follows it.
-            if matches!(self.section, Section::Reports | Section::Passes)
-                && parse_counts(title).is_some()
-            {
+            if matches!(self.section, Section::Reports | Section::Passes) && is_counts(title) {
                 self.tentative_counts = Some(title.to_string());
                 return;
             }
             self.close_report(out);
             self.tentative_counts = None;
-            if parse_counts(title).is_some() {
+            if is_counts(title) {
                 self.counts_line = Some(title.to_string());
                 self.section = Section::Other;
                 return;
@@ -695,10 +694,11 @@ impl Pytest {
                     self.report = Some(Report::new(headline, self.options.lines));
                     return;
                 }
-                if !line.trim().is_empty() {
+                // Without trailing space, a blank line is empty.
+                if !line.is_empty() {
                     self.tentative_counts = None;
                 }
-                if parse_counts(line).is_some() {
+                if is_counts(line) {
                     self.tentative_counts = Some(line.to_string());
                 }
                 // `[gw0] linux -- Python 3.11 …`: which xdist worker ran it.
@@ -710,14 +710,14 @@ impl Pytest {
                 }
             }
             Section::ShortSummary => {
-                if parse_counts(line).is_some() {
+                if is_counts(line) {
                     self.counts_line = Some(line.to_string());
                 } else {
                     self.short_summary(line, out);
                 }
             }
             Section::Top | Section::Other => {
-                if parse_counts(line).is_some() {
+                if is_counts(line) {
                     self.counts_line = Some(line.to_string());
                 } else if let Some(n) = collected(line) {
                     self.stats.collected = Some(n);
@@ -787,8 +787,21 @@ impl Reducer for Pytest {
     type Item = PytestItem;
     type Stats = PytestStats;
 
-    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<PytestItem>) -> Flow {
-        if let Some(batch) = self.ahead.push(record) {
+    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<PytestItem>) -> Flow {
+        unreachable!("raw framing: the pipeline calls chunk()")
+    }
+
+    /// Raw input: framed into lines on [`Ahead`]'s thread, with their facts.
+    fn framing(&self) -> Framing {
+        Framing::Raw
+    }
+
+    fn line_limit(&mut self, max_line_bytes: usize) {
+        self.ahead = Ahead::framing(Facts::new(false), max_line_bytes);
+    }
+
+    fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<PytestItem>) -> Flow {
+        while let Some(batch) = self.ahead.push_chunk(&mut bytes) {
             self.lines(batch, out);
         }
         Flow::Continue
@@ -850,7 +863,8 @@ impl Reducer for Pytest {
                 .and_then(Value::as_u64)
                 .unwrap_or(0)
         };
-        let mut warnings = Vec::new();
+        // What framing altered (cut lines, invalid UTF-8), as the stage would say it.
+        let mut warnings = self.ahead.alterations().warnings();
         if stats.counts_known {
             let reported = count("failed") + count("errors");
             if (reports as u64) > reported {

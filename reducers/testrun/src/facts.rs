@@ -1,0 +1,99 @@
+//! What a line of test output says by itself, worked out one batch ahead of the parsing
+//! (on [`Ahead`](briefly_core::Ahead)'s thread): the line without its ANSI codes and the
+//! severity of that text.
+
+use crate::excerpt::strip_ansi;
+use briefly_core::{Prepare, Record, Records};
+use briefly_severity::{Inspection, Severity};
+
+/// Reads [`LineFacts`] for each line.
+#[derive(Debug, Default)]
+pub(crate) struct Facts {
+    /// Also classify the text after a four-space indent (nextest's captured output).
+    indented: bool,
+    /// Scratch for the severities of a batch's lines.
+    inspections: Vec<Inspection>,
+}
+
+impl Facts {
+    /// Facts with [`LineFacts::indented_severity`] when `indented`.
+    pub(crate) fn new(indented: bool) -> Self {
+        Facts {
+            indented,
+            inspections: Vec::new(),
+        }
+    }
+}
+
+/// A line without its ANSI codes (when it had some), and the severity of that text
+/// without its trailing space.
+#[derive(Debug, Default)]
+pub(crate) struct LineFacts {
+    stripped: Option<String>,
+    /// The severity of the line's text without trailing space.
+    pub(crate) severity: Option<Severity>,
+    /// The severity of that text after its four-space indent, when it has one and the
+    /// facts were asked for it.
+    pub(crate) indented_severity: Option<Severity>,
+}
+
+impl LineFacts {
+    /// The line's text without ANSI codes; `text` is the record's.
+    pub(crate) fn text<'a>(&'a self, text: &'a str) -> &'a str {
+        self.stripped.as_deref().unwrap_or(text)
+    }
+
+    fn fill(&mut self, record: &Record<'_>, indented: bool) {
+        let mut scratch = self.stripped.take().unwrap_or_default();
+        let text = strip_ansi(record.text, &mut scratch);
+        self.severity = briefly_severity::classify(text.trim_end());
+        self.indented_severity = indented_severity(text, indented);
+        // The scratch holds the text only when there was something to strip.
+        if !std::ptr::eq(text, record.text) {
+            self.stripped = Some(scratch);
+        }
+    }
+}
+
+fn indented_severity(text: &str, asked: bool) -> Option<Severity> {
+    if !asked {
+        return None;
+    }
+    let content = text.trim_end().strip_prefix("    ")?;
+    briefly_severity::classify(content)
+}
+
+impl Prepare for Facts {
+    type Output = LineFacts;
+
+    fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
+        out.fill(record, self.indented);
+    }
+
+    /// Lines without ANSI codes (nearly all) are classified in one search over the
+    /// batch; the others one by one, once stripped.
+    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
+        let joined = records.joined();
+        let coloured = memchr::memchr(0x1b, joined.as_bytes()).is_some();
+        let plain = |i: &usize| {
+            !coloured || memchr::memchr(0x1b, joined[records.text_range(*i)].as_bytes()).is_none()
+        };
+        let trimmed = |i: usize| {
+            let range = records.text_range(i);
+            range.start..range.start + joined[range].trim_end().len()
+        };
+        let lines = (0..records.len()).filter(plain).map(trimmed);
+        briefly_severity::inspect_lines(joined, lines, &mut self.inspections);
+        let mut inspections = self.inspections.iter();
+        for (i, out) in outs.iter_mut().enumerate() {
+            if plain(&i) {
+                out.stripped = None;
+                out.severity = inspections.next().and_then(|found| found.severity);
+                out.indented_severity =
+                    indented_severity(&joined[records.text_range(i)], self.indented);
+            } else {
+                out.fill(&records.get(i), self.indented);
+            }
+        }
+    }
+}
