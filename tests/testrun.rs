@@ -828,3 +828,63 @@ fn pytest_pages_give_the_failures_left_out() {
     seen.sort();
     assert_eq!(seen, failing, "every failure once, over the pages");
 }
+
+#[test]
+fn test_reducers_frame_lines_as_the_stage_does() {
+    // pytest and cargo-test frame their input on another thread: a line over
+    // --max-line-bytes is cut and invalid UTF-8 replaced, with the warnings the stage
+    // gives every other reducer (text here), and the decisive lines still read.
+    let briefly = Briefly::new();
+    let long = "x".repeat(5_000);
+    let pytest_log = format!(
+        "=================================== FAILURES ===================================\n\
+         ___________________________________ test_a ___________________________________\n\
+         {long}\n\
+         bad bytes \u{fffd}HERE\n\
+         E       AssertionError: boom\n\n\
+         test_a.py:3: AssertionError\n\
+         =========================== short test summary info ============================\n\
+         FAILED test_a.py::test_a - AssertionError: boom\n\
+         ============================== 1 failed in 0.01s ===============================\n"
+    )
+    .replace('\u{fffd}', "\u{0}")
+    .into_bytes();
+    // An invalid byte where the NUL stood, and a NUL elsewhere.
+    let mut pytest_log = pytest_log;
+    let at = pytest_log.iter().position(|&b| b == 0).unwrap();
+    pytest_log[at] = 0xff;
+    let cargo_log = format!(
+        "running 1 test\ntest t ... FAILED\n\nfailures:\n\n---- t stdout ----\n{long}\n\
+         nul\u{0}byte \u{fffd}\nthread 't' panicked at src/lib.rs:3:5:\nboom\n\n\
+         failures:\n    t\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; \
+         0 filtered out; finished in 0.00s\n"
+    )
+    .into_bytes();
+    let cargo_log: Vec<u8> = {
+        let fffd = "\u{fffd}".as_bytes();
+        let at = cargo_log.windows(3).position(|w| w == fffd).unwrap();
+        [&cargo_log[..at], &[0xfe][..], &cargo_log[at + 3..]].concat()
+    };
+    for (reducer, input, decisive) in [
+        ("pytest", &pytest_log, "test_a.py::test_a"),
+        ("cargo-test", &cargo_log, "src/lib.rs:3:5"),
+    ] {
+        let args = ["--max-line-bytes", "1000", reducer];
+        let envelope = briefly.envelope(&args, input, CAP);
+        let stage = briefly.envelope(&["--max-line-bytes", "1000", "text"], input, CAP);
+        let warnings = |e: &Value| -> Vec<String> {
+            e["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w.as_str().unwrap().to_string())
+                .filter(|w| w.contains("lines longer") || w.contains("UTF-8") || w.contains("NUL"))
+                .collect()
+        };
+        let stage_warnings = warnings(&stage);
+        assert_eq!(stage_warnings.len(), 2 + usize::from(reducer == "cargo-test"), "{stage}");
+        assert_eq!(warnings(&envelope), stage_warnings, "{reducer}: {envelope}");
+        assert!(envelope.to_string().contains(decisive), "{reducer}: {envelope}");
+        assert!(envelope["truncated"].as_bool().unwrap(), "the artifact holds the lines whole");
+    }
+}
