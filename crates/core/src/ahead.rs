@@ -79,6 +79,7 @@ pub struct Records<'a> {
 
 impl<'a> Records<'a> {
     /// The number of records.
+    #[inline]
     pub fn len(&self) -> usize {
         self.slots.len()
     }
@@ -150,6 +151,7 @@ fn record_of<'a>(text: &'a str, raw: &'a [u8], slot: &Slot) -> Record<'a> {
 
 impl<O: Default> Batch<O> {
     /// The number of records.
+    #[inline]
     pub fn len(&self) -> usize {
         self.slots.len()
     }
@@ -160,16 +162,19 @@ impl<O: Default> Batch<O> {
     }
 
     /// Record `i`, as it was pushed.
+    #[inline]
     pub fn record(&self, i: usize) -> Record<'_> {
         record_of(&self.text, &self.raw, &self.slots[i])
     }
 
     /// What was found for record `i`.
+    #[inline]
     pub fn output(&self, i: usize) -> &O {
         &self.outputs[i]
     }
 
     /// Record `i` and what was found for it, which the reducer may take apart.
+    #[inline]
     pub fn entry(&mut self, i: usize) -> (Record<'_>, &mut O) {
         (
             record_of(&self.text, &self.raw, &self.slots[i]),

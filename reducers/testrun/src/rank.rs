@@ -12,26 +12,30 @@ pub const CATEGORIES: u64 = 4;
 /// then the order found), then the second of each, and so on.
 #[derive(Debug, Default)]
 pub struct Ranker {
-    seen: HashMap<(u64, String), u64>,
+    /// Per category, the repeats seen of each kind.
+    seen: [HashMap<String, u64>; CATEGORIES as usize],
+    kinds: usize,
 }
 
 impl Ranker {
     /// The rank of the next item of `kind` in `category` (below [`CATEGORIES`]).
     pub fn rank(&mut self, category: u64, kind: &str) -> Rank {
-        let key = (category, kind.to_string());
-        let full = self.seen.len() >= MAX_KINDS;
-        let round = match self.seen.get_mut(&key) {
+        let category = category.min(CATEGORIES - 1);
+        let seen = &mut self.seen[category as usize];
+        // Looked up by the borrowed name: most kinds are repeats.
+        let round = match seen.get_mut(kind) {
             Some(n) => {
                 *n += 1;
                 *n
             }
-            None if full => 1,
+            None if self.kinds >= MAX_KINDS => 1,
             None => {
-                self.seen.insert(key, 0);
+                seen.insert(kind.to_string(), 0);
+                self.kinds += 1;
                 0
             }
         };
-        round * CATEGORIES + category.min(CATEGORIES - 1)
+        round * CATEGORIES + category
     }
 }
 
