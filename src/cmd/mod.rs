@@ -18,8 +18,10 @@ use std::fs::File;
 use std::io::{ErrorKind, Read};
 use std::path::Path;
 
-/// Chunk size for reading input.
-pub const CHUNK: usize = 256 * 1024;
+/// Chunk size for reading input: small enough that a chunk stays in the cache while it
+/// is teed, counted and framed after the read. By benches/ab.sh, against 256 KiB: `text`
+/// ~10% and `pytest` ~5% faster, `docker` the same (64 KiB made docker ~15% slower).
+pub const CHUNK: usize = 128 * 1024;
 
 /// `file`, or standard input when `None`.
 pub fn open_input(file: Option<&Path>) -> Result<Box<dyn Read>> {
