@@ -882,9 +882,19 @@ fn test_reducers_frame_lines_as_the_stage_does() {
                 .collect()
         };
         let stage_warnings = warnings(&stage);
-        assert_eq!(stage_warnings.len(), 2 + usize::from(reducer == "cargo-test"), "{stage}");
+        assert_eq!(
+            stage_warnings.len(),
+            2 + usize::from(reducer == "cargo-test"),
+            "{stage}"
+        );
         assert_eq!(warnings(&envelope), stage_warnings, "{reducer}: {envelope}");
-        assert!(envelope.to_string().contains(decisive), "{reducer}: {envelope}");
-        assert!(envelope["truncated"].as_bool().unwrap(), "the artifact holds the lines whole");
+        assert!(
+            envelope.to_string().contains(decisive),
+            "{reducer}: {envelope}"
+        );
+        assert!(
+            envelope["truncated"].as_bool().unwrap(),
+            "the artifact holds the lines whole"
+        );
     }
 }

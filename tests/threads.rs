@@ -1,6 +1,6 @@
 //! The reducers that work one batch ahead on a second thread (`text`, `docker`,
-//! `pytest`) give exactly the result they give on one thread (`BRIEFLY_THREADS=1`), on
-//! inputs long enough for the thread to start.
+//! `pytest`, `cargo-test`) give exactly the result they give on one thread
+//! (`BRIEFLY_THREADS=1`), on inputs long enough for the thread to start.
 //!
 //! Uses the loghub sample logs in ../shared/data/loghub (https://github.com/logpai/loghub;
 //! Zhu et al., "Loghub: A Large Collection of System Log Datasets for AI-driven Log
@@ -176,5 +176,57 @@ fn pytest_reads_the_same_on_two_threads() {
             .starts_with("200 failed, 200 passed"),
         "{}",
         envelope["summary"]
+    );
+}
+
+#[test]
+fn cargo_test_reads_the_same_on_two_threads() {
+    // 40 binaries of 50 tests, 2 failing in each with 60 captured lines (a warning among
+    // them, some coloured), then a line cut at --max-line-bytes and a byte that is not UTF-8.
+    let mut input = String::new();
+    for b in 0..40 {
+        input.push_str(&format!(
+            "     Running tests/suite_{b}.rs (target/debug/deps/suite_{b}-0123456789abcdef)\n\nrunning 50 tests\n"
+        ));
+        for t in 0..50 {
+            let status = if t % 25 == 3 {
+                "\x1b[31mFAILED\x1b[0m"
+            } else {
+                "ok"
+            };
+            input.push_str(&format!("test tests::case_{t:02} ... {status}\n"));
+        }
+        input.push_str("\nfailures:\n\n");
+        for t in [3, 28] {
+            input.push_str(&format!("---- tests::case_{t:02} stdout ----\n"));
+            for k in 0..60 {
+                let level = if k == 41 { "WARN" } else { "INFO" };
+                input.push_str(&format!("{level} step {k} of case {t} in suite {b}\n"));
+            }
+            input.push_str(&format!(
+                "\nthread 'tests::case_{t:02}' panicked at tests/suite_{b}.rs:{}:9:\n\
+                 assertion `left == right` failed\n  left: {t}\n right: 0\n\n",
+                t + 10
+            ));
+        }
+        input.push_str(&format!(
+            "\nfailures:\n    tests::case_03\n    tests::case_28\n\n\
+             test result: FAILED. 48 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; \
+             finished in 0.0{b}s\n\n"
+        ));
+    }
+    input.push_str(&format!("{}\n", "y".repeat(3_000)));
+    let mut input = input.into_bytes();
+    input.extend_from_slice(b"bad \xff byte\n");
+    let envelope = same_on_one_thread_and_two(&["--max-line-bytes", "1000", "cargo-test"], &input);
+    assert_eq!(envelope["stats"]["totals"]["failed"], 80, "{envelope}");
+    let warnings = envelope["warnings"].to_string();
+    assert!(
+        warnings.contains("1 lines longer than 1000 bytes"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("1 lines held invalid UTF-8"),
+        "{warnings}"
     );
 }

@@ -10,6 +10,12 @@
 //! about [`BATCH_BYTES`] bytes hold records at once, and two emptied ones are kept for
 //! reuse.
 //!
+//! A reducer may also hand over its raw input ([`Ahead::framing`], with
+//! [`crate::Framing::Raw`]): the worker then frames the lines too, exactly as the budget
+//! stage would ([`crate::RecordFramer`]), and the caller's thread is left with the
+//! folding alone. A preparer whose work is cheaper over many lines at once (one search
+//! instead of one per short line) does it in [`Prepare::prepare_batch`].
+//!
 //! ```
 //! use briefly_core::{Ahead, Prepare, Record};
 //!
@@ -406,15 +412,14 @@ impl<P: Prepare> Ahead<P> {
     }
 
     /// What framing altered in the raw input so far ([`Ahead::push_chunk`]), as of the
-    /// batches handed back; all of it after [`Ahead::finish`].
+    /// batches prepared; all of it after [`Ahead::finish`].
     pub fn alterations(&self) -> Alterations {
         self.alterations
     }
 
     /// End of input: the batches not handed back yet, oldest first.
     pub fn finish(&mut self) -> Vec<Batch<P::Output>> {
-        let framing = self.framing_input();
-        if !self.filling.is_empty() || framing {
+        if !self.filling.is_empty() || self.frames {
             // Raw input ends with a batch that takes the framer's last line.
             self.filling.last = true;
             self.dispatch(false);
@@ -424,11 +429,6 @@ impl<P: Prepare> Ahead<P> {
             rest.push(self.receive());
         }
         rest
-    }
-
-    /// Whether records come as raw input, framed on the preparing side.
-    fn framing_input(&self) -> bool {
-        self.frames
     }
 
     /// Gives a batch back, so that its buffers serve again.
@@ -662,6 +662,19 @@ mod tests {
     /// A record's line, text, bytes, offset, cut, crlf, and its output.
     type FramedRecord = (u64, String, Vec<u8>, u64, bool, bool, String);
 
+    fn framed(r: &Record<'_>, output: String) -> FramedRecord {
+        let text = r.text.to_string();
+        (
+            r.line,
+            text,
+            r.bytes.to_vec(),
+            r.offset,
+            r.cut,
+            r.crlf,
+            output,
+        )
+    }
+
     /// Every record's fields and output, and the alterations, from raw `input` pushed in
     /// pieces of `size` into an `Ahead` that frames it.
     fn framed_ahead(input: &[u8], size: usize, threads: bool) -> (Vec<FramedRecord>, Alterations) {
@@ -673,15 +686,7 @@ mod tests {
                 let r = batch.record(i);
                 let (line, upper) = batch.output(i).clone();
                 assert_eq!(line, r.line);
-                seen.push((
-                    r.line,
-                    r.text.to_string(),
-                    r.bytes.to_vec(),
-                    r.offset,
-                    r.cut,
-                    r.crlf,
-                    upper,
-                ));
+                seen.push(framed(&r, upper));
             }
             ahead.recycle(batch);
         };
@@ -713,17 +718,7 @@ mod tests {
         // What the stage's framer gives.
         let mut framer = RecordFramer::new_with_max_length(100);
         let mut want = Vec::new();
-        let mut keep = |r: &Record<'_>| {
-            want.push((
-                r.line,
-                r.text.to_string(),
-                r.bytes.to_vec(),
-                r.offset,
-                r.cut,
-                r.crlf,
-                r.text.to_uppercase(),
-            ))
-        };
+        let mut keep = |r: &Record<'_>| want.push(framed(r, r.text.to_uppercase()));
         framer.push(&input, &mut keep);
         framer.finish(&mut keep);
         let alterations = framer.alterations();

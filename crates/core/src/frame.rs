@@ -173,7 +173,7 @@ fn count_bytes(bytes: &[u8], byte: u8) -> u64 {
 }
 
 /// Characters in UTF-8 bytes as the budget counts them: each byte that does not continue
-/// a sequence counts one (so does each invalid byte), counted as [`count_bytes`] counts.
+/// a sequence counts one (so does each invalid byte), counted as `count_bytes` counts.
 pub fn count_chars(bytes: &[u8]) -> u64 {
     bytes
         .chunks(255)
