@@ -1,5 +1,5 @@
 //! The reducers that work one batch ahead on a second thread (`text`, `docker`,
-//! `pytest`, `cargo-test`) give exactly the result they give on one thread
+//! `pytest`, `cargo-test`, `spill`) give exactly the result they give on one thread
 //! (`BRIEFLY_THREADS=1`), on inputs long enough for the thread to start.
 //!
 //! Uses the loghub sample logs in ../shared/data/loghub (https://github.com/logpai/loghub;
@@ -229,4 +229,17 @@ fn cargo_test_reads_the_same_on_two_threads() {
         warnings.contains("1 lines held invalid UTF-8"),
         "{warnings}"
     );
+}
+
+#[test]
+fn spill_previews_the_same_on_two_threads() {
+    // Real lines well over the budget, so that the preview is a selection.
+    let mut input = String::new();
+    for set in ["HDFS", "BGL", "Thunderbird", "Linux"] {
+        input.push_str(&loghub(set));
+    }
+    let envelope = same_on_one_thread_and_two(&["spill"], input.as_bytes());
+    let lines = input.lines().count();
+    assert_eq!(envelope["stats"]["lines"], lines, "{}", envelope["stats"]);
+    assert!(envelope["stats"]["error_like_lines"].as_u64().unwrap() > 0);
 }

@@ -2,8 +2,11 @@
 //! every other line in order for the pages.
 
 use crate::LineItem;
-use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
-use briefly_severity::{classify, Severity};
+use briefly_core::{
+    Ahead, Batch, Emit, Flow, Framing, Outcome, Prepare, Preview, Rank, Record, Records, Reducer,
+    DEFAULT_MAX_LINE_BYTES,
+};
+use briefly_severity::{classify, Inspection, Severity};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -41,11 +44,38 @@ impl Default for SpillOptions {
     }
 }
 
+/// Whether each line looks like an error ([`looks_like_error`]), for a batch of lines in
+/// one search.
+#[derive(Debug, Default)]
+struct ErrorLike {
+    inspections: Vec<Inspection>,
+}
+
+impl Prepare for ErrorLike {
+    type Output = bool;
+
+    fn prepare(&mut self, record: &Record<'_>, out: &mut bool) {
+        *out = looks_like_error(record.text);
+    }
+
+    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [bool]) {
+        let lines = (0..records.len()).map(|i| records.text_range(i));
+        briefly_severity::inspect_lines(records.joined(), lines, &mut self.inspections);
+        for (out, found) in outs.iter_mut().zip(&self.inspections) {
+            *out = found
+                .severity
+                .is_some_and(|severity| severity >= Severity::Warn);
+        }
+    }
+}
+
 /// Items: every line once. First the head, then error-looking lines (up to a quota),
 /// then the tail, then every other line in input order, so the pages walk the rest.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Spill {
     options: SpillOptions,
+    /// The input framed into lines, each classified, one batch ahead on another thread.
+    ahead: Ahead<ErrorLike>,
     /// The last lines seen, not yet emitted: (item, looks like an error).
     tail: VecDeque<(LineItem, bool)>,
     errors_shown: u64,
@@ -70,6 +100,7 @@ impl Spill {
     pub fn new(options: SpillOptions) -> Self {
         Spill {
             options,
+            ahead: Ahead::framing(ErrorLike::default(), DEFAULT_MAX_LINE_BYTES),
             tail: VecDeque::with_capacity(options.tail + 1),
             errors_shown: 0,
             error_lines: 0,
@@ -87,26 +118,28 @@ impl Spill {
         };
         out.emit(rank, item);
     }
-}
 
-impl Reducer for Spill {
-    type Item = LineItem;
-    type Stats = SpillStats;
+    /// A batch of lines, each with whether it looks like an error.
+    fn lines(&mut self, batch: Batch<bool>, out: &mut dyn Emit<LineItem>) {
+        for i in 0..batch.len() {
+            self.line(&batch.record(i), *batch.output(i), out);
+        }
+        self.ahead.recycle(batch);
+    }
 
-    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<LineItem>) -> Flow {
+    fn line(&mut self, record: &Record<'_>, is_error: bool, out: &mut dyn Emit<LineItem>) {
         self.lines += 1;
-        let is_error = looks_like_error(record.text);
         if is_error {
             self.error_lines += 1;
             self.first_error.get_or_insert(record.line);
         }
         if record.line <= self.options.head {
             out.emit(HEAD, LineItem::of(record));
-            return Flow::Continue;
+            return;
         }
         if self.options.tail == 0 {
             self.release((LineItem::of(record), is_error), out);
-            return Flow::Continue;
+            return;
         }
         let mut spare = None;
         if self.tail.len() == self.options.tail {
@@ -132,10 +165,37 @@ impl Reducer for Spill {
             None => LineItem::of(record),
         };
         self.tail.push_back((item, is_error));
+    }
+}
+
+impl Reducer for Spill {
+    type Item = LineItem;
+    type Stats = SpillStats;
+
+    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<LineItem>) -> Flow {
+        unreachable!("raw framing: the pipeline calls chunk()")
+    }
+
+    /// Raw input: framed into lines on [`Ahead`]'s thread, each classified there.
+    fn framing(&self) -> Framing {
+        Framing::Raw
+    }
+
+    fn line_limit(&mut self, max_line_bytes: usize) {
+        self.ahead = Ahead::framing(ErrorLike::default(), max_line_bytes);
+    }
+
+    fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<LineItem>) -> Flow {
+        while let Some(batch) = self.ahead.push_chunk(&mut bytes) {
+            self.lines(batch, out);
+        }
         Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<LineItem>) -> Outcome<SpillStats> {
+        for batch in self.ahead.finish() {
+            self.lines(batch, out);
+        }
         for (item, _) in self.tail.drain(..) {
             out.emit(TAIL, item);
         }
@@ -151,9 +211,12 @@ impl Reducer for Spill {
             error_like_lines: self.error_lines,
             first_error_line: self.first_error,
         };
+        // A line cut or altered in framing is not the whole answer: the artifact is kept.
+        let framed = self.ahead.alterations();
         Outcome {
             preview: Preview::HeadTail,
-            complete: true,
+            complete: !framed.lossy(),
+            warnings: framed.warnings(),
             ..Outcome::new(summary, stats)
         }
     }
@@ -162,7 +225,7 @@ impl Reducer for Spill {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::reduce_all_chunkings;
+    use briefly_core::testkit::reduce_all_chunkings;
     use briefly_core::RunConfig;
 
     fn lines(n: u64, error_at: &[u64]) -> String {
@@ -185,7 +248,7 @@ mod tests {
     fn head_errors_tail_then_the_rest_in_order() {
         let input = lines(100, &[50, 70]);
         let envelope = reduce_all_chunkings(
-            Spill::new(SpillOptions::default()),
+            || Spill::new(SpillOptions::default()),
             input.as_bytes(),
             &RunConfig::new("spill"),
         );
@@ -232,7 +295,7 @@ mod tests {
             errors: 3,
         };
         let envelope = reduce_all_chunkings(
-            Spill::new(options),
+            || Spill::new(options),
             input.as_bytes(),
             &RunConfig::new("spill"),
         );
