@@ -5,6 +5,7 @@ use briefly_severity::{inspect, Opens, Severity};
 use serde::Deserialize;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// A log line's level and message.
 #[derive(Debug, Clone, PartialEq)]
@@ -255,11 +256,12 @@ fn with_fields<'a>(
     let mut message = msg.into_owned();
     for (key, value) in fields {
         let value = briefly_core::cut_str(value, MAX_FIELD_CHARS);
-        if value.contains(char::is_whitespace) || value.is_empty() {
-            message.push_str(&format!(" {key}={}", Value::from(value.as_ref())));
+        // Written in place: a line with fields is formatted on every record.
+        let _ = if value.contains(char::is_whitespace) || value.is_empty() {
+            write!(message, " {key}={}", Value::from(value.as_ref()))
         } else {
-            message.push_str(&format!(" {key}={value}"));
-        }
+            write!(message, " {key}={value}")
+        };
     }
     if let Some(error) = error {
         message.push('\n');
