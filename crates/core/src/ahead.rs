@@ -13,7 +13,9 @@
 //! A reducer may also hand over its raw input ([`Ahead::framing`], with
 //! [`crate::Framing::Raw`]): the worker then frames the lines too, exactly as the budget
 //! stage would ([`crate::RecordFramer`]), and the caller's thread is left with the
-//! folding alone. A preparer whose work is cheaper over many lines at once (one search
+//! folding alone. A batch is then the records of [`BATCH_BYTES`] of input, however many
+//! (a piece of blank lines is 65,536 of them), plus a line carried over from the piece
+//! before, at most the framing limit long. A preparer whose work is cheaper over many lines at once (one search
 //! instead of one per short line) does it in [`Prepare::prepare_batch`].
 //!
 //! ```
@@ -49,8 +51,8 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-/// Records in a batch at most: short lines go in large batches, so that handing them
-/// over costs little per line.
+/// Records in a batch at most, when they are pushed one by one: short lines go in large
+/// batches, so that handing them over costs little per line.
 pub const BATCH_LINES: usize = 4096;
 /// Bytes of text in a batch before it is sent (a longer line goes alone): small enough
 /// that a batch and what was found for it stay in the cache until the caller reads them.
@@ -239,7 +241,9 @@ impl<O: Default> Batch<O> {
             self.alterations = framer.alterations();
         }
         let prepare = &mut preparer.prepare;
-        // Outputs of an earlier use are kept, with their buffers.
+        // Outputs of an earlier use are kept, with their buffers, but not beyond a
+        // batch's usual size: a batch of many short lines must not pin them for good.
+        self.outputs.truncate(self.slots.len().max(BATCH_LINES));
         if self.outputs.len() < self.slots.len() {
             self.outputs.resize_with(self.slots.len(), O::default);
         }
@@ -385,10 +389,10 @@ impl<P: Prepare> Ahead<P> {
     }
 
     /// Takes raw input from the front of `bytes`, to be framed into records on the
-    /// preparing side (an `Ahead` made by [`Ahead::framing`]). Returns the oldest batch
-    /// once its outputs are ready, as soon as there is one: the caller handles it and
-    /// calls again, until `None` says all of `bytes` is taken. Handing batches back as
-    /// they come keeps both threads busy.
+    /// preparing side (an `Ahead` made by [`Ahead::framing`]), until a batch comes back:
+    /// the oldest, once two are at the worker and it is done. The caller handles it and
+    /// calls again, until `None` says all of `bytes` is taken. Handing batches back
+    /// while the input is still being taken keeps both threads busy.
     pub fn push_chunk(&mut self, bytes: &mut &[u8]) -> Option<Batch<P::Output>> {
         debug_assert!(self.filling.slots.is_empty(), "records and raw input mixed");
         loop {
@@ -411,8 +415,9 @@ impl<P: Prepare> Ahead<P> {
         }
     }
 
-    /// What framing altered in the raw input so far ([`Ahead::push_chunk`]), as of the
-    /// batches prepared; all of it after [`Ahead::finish`].
+    /// What framing altered in the raw input ([`Ahead::push_chunk`]) up to the last
+    /// batch that came back from the preparing side; all of it once [`Ahead::finish`]
+    /// has returned.
     pub fn alterations(&self) -> Alterations {
         self.alterations
     }
@@ -625,6 +630,28 @@ mod tests {
             let seen = run(&mut ahead, n, 1000);
             check(&seen, n);
         }
+    }
+
+    #[test]
+    fn a_batch_of_many_short_lines_does_not_pin_its_outputs() {
+        let mut batch = Batch::<(u64, String)>::default();
+        let mut preparer = Preparer {
+            prepare: Upper,
+            framer: Some(RecordFramer::new_with_max_length(100)),
+        };
+        // A piece of blank lines frames into far more records than a batch usually holds.
+        batch.chunk = vec![b'\n'; 3 * BATCH_LINES];
+        batch.prepare(&mut preparer);
+        assert_eq!(batch.len(), 3 * BATCH_LINES);
+        batch.clear();
+        batch.chunk = b"one line\n".to_vec();
+        batch.prepare(&mut preparer);
+        assert_eq!(batch.len(), 1);
+        assert_eq!(
+            batch.outputs.len(),
+            BATCH_LINES,
+            "kept for reuse up to the usual size"
+        );
     }
 
     #[test]
