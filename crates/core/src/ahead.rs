@@ -335,11 +335,22 @@ impl<P: Prepare> Ahead<P> {
     /// reducer with [`crate::Framing::Raw`].
     pub fn framing(prepare: P, max_line_bytes: usize) -> Self {
         let mut ahead = Ahead::new(prepare);
-        if let Some(preparer) = &mut ahead.here {
+        ahead.frames = true;
+        ahead.set_line_limit(max_line_bytes);
+        ahead
+    }
+
+    /// Sets the framing limit of an `Ahead` made by [`Ahead::framing`], before any input
+    /// (for [`crate::Reducer::line_limit`]).
+    pub fn set_line_limit(&mut self, max_line_bytes: usize) {
+        debug_assert!(self.frames, "records are pushed framed");
+        debug_assert!(
+            self.worker.is_none() && self.filling.chunk.is_empty(),
+            "after input"
+        );
+        if let Some(preparer) = &mut self.here {
             preparer.framer = Some(RecordFramer::new_with_max_length(max_line_bytes));
         }
-        ahead.frames = true;
-        ahead
     }
 
     /// Starts the worker thread and hands `prepare` over to it; when no thread can be

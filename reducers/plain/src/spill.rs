@@ -19,7 +19,11 @@ const REST: Rank = 3;
 /// reducer shares: a stated level of warn or worse, an exception's name, or a signal
 /// (traceback, panic, OOM kill, segfault, non-zero exit).
 pub fn looks_like_error(text: &str) -> bool {
-    classify(text).is_some_and(|severity| severity >= Severity::Warn)
+    is_error_like(classify(text))
+}
+
+fn is_error_like(severity: Option<Severity>) -> bool {
+    severity.is_some_and(|severity| severity >= Severity::Warn)
 }
 
 /// How many lines of each kind the preview leads with.
@@ -62,9 +66,7 @@ impl Prepare for ErrorLike {
         let lines = (0..records.len()).map(|i| records.text_range(i));
         briefly_severity::inspect_lines(records.joined(), lines, &mut self.inspections);
         for (out, found) in outs.iter_mut().zip(&self.inspections) {
-            *out = found
-                .severity
-                .is_some_and(|severity| severity >= Severity::Warn);
+            *out = is_error_like(found.severity);
         }
     }
 }
@@ -182,7 +184,7 @@ impl Reducer for Spill {
     }
 
     fn line_limit(&mut self, max_line_bytes: usize) {
-        self.ahead = Ahead::framing(ErrorLike::default(), max_line_bytes);
+        self.ahead.set_line_limit(max_line_bytes);
     }
 
     fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<LineItem>) -> Flow {

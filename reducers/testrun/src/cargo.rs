@@ -195,8 +195,8 @@ impl Failure {
             .then(|| briefly_core::cut_str(&self.message.join("\n"), 1_000).into_owned())
     }
 
-    fn item(self) -> CargoItem {
-        let message = self.message();
+    /// The item, with its [`Failure::message`].
+    fn item(self, message: Option<String>) -> CargoItem {
         CargoItem {
             kind: "failed",
             name: Some(self.name),
@@ -512,15 +512,14 @@ impl CargoTest {
         if self.failed_names.len() < MAX_NAMES {
             self.failed_names.push(failure.name.clone());
         }
-        let rank = self
-            .ranker
-            .rank(1, &panic_kind(failure.message().as_deref()));
+        let message = failure.message();
+        let rank = self.ranker.rank(1, &panic_kind(message.as_deref()));
         if !out.wants(rank) {
             // Past what fits: counted without writing out its excerpts.
             out.skip(rank);
             return;
         }
-        out.emit(rank, failure.item());
+        out.emit(rank, failure.item(message));
     }
 
     fn close_diagnostic(&mut self, out: &mut dyn Emit<CargoItem>) {
@@ -912,7 +911,7 @@ impl Reducer for CargoTest {
     }
 
     fn line_limit(&mut self, max_line_bytes: usize) {
-        self.ahead = Ahead::framing(Facts::new(true), max_line_bytes);
+        self.ahead.set_line_limit(max_line_bytes);
     }
 
     fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<CargoItem>) -> Flow {

@@ -797,7 +797,7 @@ impl Reducer for Pytest {
     }
 
     fn line_limit(&mut self, max_line_bytes: usize) {
-        self.ahead = Ahead::framing(Facts::new(false), max_line_bytes);
+        self.ahead.set_line_limit(max_line_bytes);
     }
 
     fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<PytestItem>) -> Flow {
