@@ -179,13 +179,10 @@ pub fn inspect_lines(
         let line = &bytes[range.clone()];
         let head = &line[..line.len().min(COLUMN_WINDOW)];
         let [upper, lower] = &mut letters;
-        let column = match (
+        let column = earlier(
             first_column(upper, range.start, head),
             first_column(lower, range.start, head),
-        ) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        };
+        );
         let stated = glog_letter(line).or_else(|| letter_level(head[column?]));
         let mut found = Findings::begin(line, stated);
         while let Some(hit) = hits.next_if(|hit| hit.end() <= range.end) {
@@ -388,11 +385,16 @@ fn letter_column(bytes: &[u8]) -> Option<Severity> {
     // The six capitals are rare in most heads: two vectorised searches find them, where
     // a walk takes a step per byte.
     let first = |a, b, c| memchr::memchr3_iter(a, b, c, head).find(|&i| is_column(head, i));
-    let at = match (first(b'E', b'W', b'F'), first(b'I', b'D', b'V')) {
-        (Some(x), Some(y)) => x.min(y),
-        (x, y) => x.or(y)?,
-    };
+    let at = earlier(first(b'E', b'W', b'F'), first(b'I', b'D', b'V'))?;
     letter_level(head[at])
+}
+
+/// The earlier of two positions found apart (the two sets of level letters).
+fn earlier(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
 }
 
 /// glog's `E1129 …`: a level letter, then the date's four digits.
