@@ -1303,15 +1303,20 @@ mod tests {
         serde_json::to_string_pretty(&json!({"kind": "List", "items": items})).unwrap()
     }
 
+    /// `doc` reduced with `--where items[].status=failed` and this document limit.
+    fn failed_items(doc: &str, max_document_bytes: usize) -> Envelope {
+        let options = with(|o| {
+            o.conditions = vec!["items[].status=failed".into()];
+            o.max_document_bytes = max_document_bytes;
+        });
+        run(doc.as_bytes(), options)
+    }
+
     #[test]
     fn finds_the_failing_record_in_memory_and_streamed() {
         let doc = document(300);
         for max_document_bytes in [1 << 20, 2000] {
-            let options = with(|o| {
-                o.conditions = vec!["items[].status=failed".into()];
-                o.max_document_bytes = max_document_bytes;
-            });
-            let envelope = run(doc.as_bytes(), options);
+            let envelope = failed_items(&doc, max_document_bytes);
             assert_eq!(
                 envelope.items,
                 [json!({"id": 150, "status": "failed", "n": 3})]
@@ -1329,11 +1334,7 @@ mod tests {
         // The bytes read before it overflows are handed to the streaming scanner in pieces.
         let max_document_bytes = doc.len() - 1000;
         assert!(max_document_bytes > 2 * STREAM_PIECE, "{}", doc.len());
-        let options = with(|o| {
-            o.conditions = vec!["items[].status=failed".into()];
-            o.max_document_bytes = max_document_bytes;
-        });
-        let envelope = run(doc.as_bytes(), options);
+        let envelope = failed_items(&doc, max_document_bytes);
         assert_eq!(
             envelope.items,
             [json!({"id": 6000, "status": "failed", "n": 1})]
