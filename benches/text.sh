@@ -14,3 +14,7 @@ cargo build --release -q --manifest-path "$root/Cargo.toml"
 side_by_side "$runs" "$input" \
   "grep -c ERROR FILE" "grep -c ERROR \"$input\" > \"$work/grep.out\"" \
   "briefly text FILE (tee + templates + rank)" "\"$root/target/release/briefly\" text \"$input\""
+echo "(the same on one thread, BRIEFLY_THREADS=1: what the second thread gains)"
+side_by_side "$runs" "$input" \
+  "grep -c ERROR FILE" "grep -c ERROR \"$input\" > \"$work/grep.out\"" \
+  "briefly text FILE, one thread" "BRIEFLY_THREADS=1 \"$root/target/release/briefly\" text \"$input\""
