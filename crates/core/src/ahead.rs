@@ -6,9 +6,10 @@
 //! depends on the lines before it. [`Ahead`] runs the pure part ([`Prepare`]) on a
 //! worker thread over batches of records while the reducer folds the previous batch, and
 //! hands the batches back in input order, so the result is exactly what doing both in
-//! turn gives. Memory is bounded: at most three batches of [`BATCH_LINES`] records or
-//! about [`BATCH_BYTES`] bytes hold records at once, and two emptied ones are kept for
-//! reuse.
+//! turn gives. Memory is bounded: with one worker, at most three batches of
+//! [`BATCH_LINES`] records or about [`BATCH_BYTES`] bytes hold records at once, and two
+//! emptied ones are kept for reuse; [`Ahead::parallel`]'s two workers hold at most two
+//! more, and keep one more.
 //!
 //! A reducer may also hand over its raw input ([`Ahead::framing`], with
 //! [`crate::Framing::Raw`]): the worker then frames the lines too, exactly as the budget
@@ -264,7 +265,7 @@ struct Preparer<P> {
     framer: Option<RecordFramer>,
 }
 
-/// The worker thread and the two ways to it.
+/// A worker thread and the two ways to it.
 #[derive(Debug)]
 struct Worker<O> {
     to: Option<SyncSender<Batch<O>>>,
@@ -279,18 +280,25 @@ struct Worker<O> {
 /// Until the first batch is full, when no thread can be started, and with
 /// `BRIEFLY_THREADS=1` in the environment, the work is done on the caller's thread as each
 /// batch fills: the same result.
+///
+/// [`Ahead::parallel`] prepares on two workers, which take the batches in turn: when
+/// preparing costs more than folding, one worker leaves the caller waiting on it.
 #[derive(Debug)]
 pub struct Ahead<P: Prepare> {
     filling: Batch<P::Output>,
-    worker: Option<Worker<P::Output>>,
+    /// The workers, once started; batch `k` goes to worker `k % workers.len()`.
+    workers: Vec<Worker<P::Output>>,
     /// The preparer, while it runs on this thread.
     here: Option<Preparer<P>>,
+    /// Copies of the preparer for the workers after the first ([`Ahead::parallel`]).
+    copies: Vec<Preparer<P>>,
     /// No thread could be started: everything is prepared here.
     no_thread: bool,
     /// Batches prepared here and not yet handed back.
     ready: VecDeque<Batch<P::Output>>,
-    /// Batches at the worker.
-    in_flight: usize,
+    /// Batches sent to the workers and received back, so far.
+    sent: usize,
+    received: usize,
     spare: Vec<Batch<P::Output>>,
     /// Records come as raw input, framed on the preparing side ([`Ahead::framing`]).
     frames: bool,
@@ -305,9 +313,12 @@ fn one_thread() -> bool {
     *ONE.get_or_init(|| std::env::var_os("BRIEFLY_THREADS").is_some_and(|v| v == "1"))
 }
 
-/// Batches at the worker before the caller waits for the oldest: one being prepared
+/// Batches at each worker before the caller waits for the oldest: one being prepared
 /// while the caller fills the next.
 const DEPTH: usize = 1;
+
+/// Workers of [`Ahead::parallel`].
+const PARALLEL_WORKERS: usize = 2;
 
 impl<P: Prepare> Ahead<P> {
     /// An `Ahead` for `prepare`. Its thread starts with the first full batch: a short
@@ -315,18 +326,37 @@ impl<P: Prepare> Ahead<P> {
     pub fn new(prepare: P) -> Self {
         Ahead {
             filling: Batch::default(),
-            worker: None,
+            workers: Vec::new(),
             here: Some(Preparer {
                 prepare,
                 framer: None,
             }),
+            copies: Vec::new(),
             no_thread: one_thread(),
             ready: VecDeque::new(),
-            in_flight: 0,
+            sent: 0,
+            received: 0,
             spare: Vec::new(),
             frames: false,
             alterations: Alterations::default(),
         }
+    }
+
+    /// An `Ahead` that prepares on two worker threads, each taking every other batch,
+    /// for a reducer whose preparing costs more than its folding. Records are pushed
+    /// framed ([`Ahead::push`]); the result is the same as with one worker.
+    pub fn parallel(prepare: P) -> Self
+    where
+        P: Clone,
+    {
+        let mut ahead = Ahead::new(prepare.clone());
+        ahead.copies = (1..PARALLEL_WORKERS)
+            .map(|_| Preparer {
+                prepare: prepare.clone(),
+                framer: None,
+            })
+            .collect();
+        ahead
     }
 
     /// An `Ahead` whose records come as raw input ([`Ahead::push_chunk`]) and are framed
@@ -345,7 +375,7 @@ impl<P: Prepare> Ahead<P> {
     pub fn set_line_limit(&mut self, max_line_bytes: usize) {
         debug_assert!(self.frames, "records are pushed framed");
         debug_assert!(
-            self.worker.is_none() && self.filling.chunk.is_empty(),
+            self.workers.is_empty() && self.filling.chunk.is_empty(),
             "after input"
         );
         if let Some(preparer) = &mut self.here {
@@ -393,7 +423,7 @@ impl<P: Prepare> Ahead<P> {
             return None;
         }
         self.dispatch(true);
-        if self.in_flight > DEPTH {
+        if self.in_flight() > self.depth() {
             return Some(self.receive());
         }
         self.ready.pop_front()
@@ -419,7 +449,7 @@ impl<P: Prepare> Ahead<P> {
             *bytes = rest;
             if self.filling.full() {
                 self.dispatch(true);
-                if self.in_flight > DEPTH {
+                if self.in_flight() > self.depth() {
                     return Some(self.receive());
                 }
             }
@@ -441,16 +471,26 @@ impl<P: Prepare> Ahead<P> {
             self.dispatch(false);
         }
         let mut rest: Vec<_> = self.ready.drain(..).collect();
-        while self.in_flight > 0 {
+        while self.in_flight() > 0 {
             rest.push(self.receive());
         }
         rest
     }
 
+    /// Batches at the workers.
+    fn in_flight(&self) -> usize {
+        self.sent - self.received
+    }
+
+    /// Batches at the workers before the caller waits for the oldest.
+    fn depth(&self) -> usize {
+        DEPTH * self.workers.len().max(1)
+    }
+
     /// Gives a batch back, so that its buffers serve again.
     pub fn recycle(&mut self, mut batch: Batch<P::Output>) {
         batch.clear();
-        if self.spare.len() <= DEPTH {
+        if self.spare.len() <= self.depth() {
             self.spare.push(batch);
         }
     }
@@ -460,16 +500,8 @@ impl<P: Prepare> Ahead<P> {
     fn dispatch(&mut self, more: bool) {
         let next = self.spare.pop().unwrap_or_default();
         let mut batch = std::mem::replace(&mut self.filling, next);
-        if more && self.worker.is_none() && !self.no_thread {
-            if let Some(prepare) = self.here.take() {
-                match Self::start(prepare) {
-                    Ok(worker) => self.worker = Some(worker),
-                    Err(prepare) => {
-                        self.here = Some(prepare);
-                        self.no_thread = true;
-                    }
-                }
-            }
+        if more && self.workers.is_empty() && !self.no_thread {
+            self.start_workers();
         }
         if let Some(prepare) = &mut self.here {
             batch.prepare(prepare);
@@ -477,36 +509,59 @@ impl<P: Prepare> Ahead<P> {
             self.ready.push_back(batch);
             return;
         }
-        let sent = match self.worker.as_ref().and_then(|w| w.to.as_ref()) {
+        let at = self.sent % self.workers.len();
+        let sent = match &self.workers[at].to {
             Some(to) => to.send(batch).is_ok(),
             None => false,
         };
         if !sent {
             // The worker is gone: only a panic in `prepare` ends it early.
-            self.rethrow();
+            self.rethrow(at);
         }
-        self.in_flight += 1;
+        self.sent += 1;
     }
 
-    /// The oldest batch at the worker, once it is done.
+    /// Starts the workers, handing the preparer (and its copies) over. When not even one
+    /// thread can be started, everything is prepared here; a copy whose thread cannot be
+    /// started is dropped, and the others do its share.
+    fn start_workers(&mut self) {
+        let Some(prepare) = self.here.take() else {
+            return;
+        };
+        match Self::start(prepare) {
+            Ok(worker) => self.workers.push(worker),
+            Err(prepare) => {
+                self.here = Some(prepare);
+                self.no_thread = true;
+                return;
+            }
+        }
+        for copy in std::mem::take(&mut self.copies) {
+            match Self::start(copy) {
+                Ok(worker) => self.workers.push(worker),
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// The oldest batch at the workers, once it is done.
     fn receive(&mut self) -> Batch<P::Output> {
-        match self.worker.as_ref().map(|w| w.from.recv()) {
-            Some(Ok(batch)) => {
-                self.in_flight -= 1;
+        let at = self.received % self.workers.len();
+        match self.workers[at].from.recv() {
+            Ok(batch) => {
+                self.received += 1;
                 self.alterations = batch.alterations;
                 batch
             }
-            _ => self.rethrow(),
+            Err(_) => self.rethrow(at),
         }
     }
 
-    /// Raises on this thread the panic that ended the worker.
-    fn rethrow(&mut self) -> ! {
-        let thread = self.worker.as_mut().and_then(|w| {
-            w.to = None;
-            w.thread.take()
-        });
-        match thread.map(JoinHandle::join) {
+    /// Raises on this thread the panic that ended worker `at`.
+    fn rethrow(&mut self, at: usize) -> ! {
+        let worker = &mut self.workers[at];
+        worker.to = None;
+        match worker.thread.take().map(JoinHandle::join) {
             Some(Err(panic)) => std::panic::resume_unwind(panic),
             _ => panic!("the preparing thread stopped"),
         }
@@ -514,10 +569,12 @@ impl<P: Prepare> Ahead<P> {
 }
 
 impl<P: Prepare> Drop for Ahead<P> {
-    /// Ends the worker: it stops when no more batches can come.
+    /// Ends the workers: each stops when no more batches can come.
     fn drop(&mut self) {
-        if let Some(worker) = &mut self.worker {
+        for worker in &mut self.workers {
             worker.to = None;
+        }
+        for worker in &mut self.workers {
             if let Some(thread) = worker.thread.take() {
                 let _ = thread.join();
             }
@@ -530,6 +587,7 @@ mod tests {
     use super::*;
 
     /// Upper-cases each line and remembers its number, to see order and content.
+    #[derive(Clone)]
     struct Upper;
 
     impl Prepare for Upper {
@@ -630,7 +688,33 @@ mod tests {
             let seen = run(&mut ahead, n, n + 1);
             check(&seen, n);
             // A short input is prepared without a thread.
-            assert_eq!(ahead.worker.is_some(), n >= BATCH_LINES as u64, "{n}");
+            assert_eq!(ahead.workers.len(), usize::from(n >= b), "{n}");
+        }
+    }
+
+    #[test]
+    fn two_workers_give_every_record_back_once_in_order() {
+        let b = BATCH_LINES as u64;
+        for (n, long_every) in [
+            (0, 1),
+            (b, b + 1),
+            (b + 1, b + 2),
+            (7 * b + 7, 7 * b + 8),
+            (5 * b, 1000),
+        ] {
+            let mut ahead = Ahead::parallel(Upper);
+            if ahead.no_thread {
+                // `BRIEFLY_THREADS=1`: nothing to see here.
+                return;
+            }
+            let seen = run(&mut ahead, n, long_every);
+            check(&seen, n);
+            assert_eq!(
+                ahead.workers.len(),
+                if n >= b { PARALLEL_WORKERS } else { 0 },
+                "{n}"
+            );
+            assert_eq!(ahead.received, ahead.sent, "every batch came back");
         }
     }
 
@@ -779,6 +863,7 @@ mod tests {
     }
 
     /// Panics on the line it is told.
+    #[derive(Clone)]
     struct Fails(u64);
 
     impl Prepare for Fails {
@@ -790,9 +875,20 @@ mod tests {
 
     #[test]
     fn a_panic_on_the_worker_is_raised_on_the_caller() {
+        // The first batch goes to the first worker, the second to the second.
+        for (fail_at, parallel) in [(3, false), (3, true), (BATCH_LINES as u64 + 3, true)] {
+            a_panic_is_raised_on_the_caller(fail_at, parallel);
+        }
+    }
+
+    fn a_panic_is_raised_on_the_caller(fail_at: u64, parallel: bool) {
         let result = std::panic::catch_unwind(|| {
-            let mut ahead = Ahead::new(Fails(3));
-            for line in 1..=3 * BATCH_LINES as u64 {
+            let mut ahead = if parallel {
+                Ahead::parallel(Fails(fail_at))
+            } else {
+                Ahead::new(Fails(fail_at))
+            };
+            for line in 1..=4 * BATCH_LINES as u64 {
                 let r = Record {
                     text: "a",
                     bytes: b"a",
@@ -803,7 +899,7 @@ mod tests {
                 };
                 let _ = ahead.push(&r);
             }
-            assert!(ahead.worker.is_some(), "prepared on the worker");
+            assert!(!ahead.workers.is_empty(), "prepared on the workers");
             ahead.finish().len()
         });
         let panic = result.expect_err("the worker's panic reaches the caller");

@@ -186,7 +186,7 @@ impl Docker {
         let fold = Fold::new(NAMES);
         Ok(Docker {
             options,
-            ahead: Ahead::new(Facts {
+            ahead: Ahead::parallel(Facts {
                 config: fold.miner_config().clone(),
             }),
             mode: Mode::Unknown,
@@ -662,6 +662,7 @@ fn unescape(text: &str) -> Option<(char, usize)> {
 }
 
 /// Reads what a json-file line says by itself ([`LineFacts`]); runs ahead of the folding.
+#[derive(Clone)]
 struct Facts {
     config: briefly_template::Config,
 }

@@ -244,7 +244,7 @@ impl Text {
         };
         let miner = Miner::new(briefly_template::Config::default());
         Ok(Text {
-            ahead: Ahead::new(Facts {
+            ahead: Ahead::parallel(Facts {
                 config: miner.config().clone(),
                 grep,
             }),
@@ -517,6 +517,7 @@ impl Text {
 }
 
 /// Works out what a line says by itself ([`LineFacts`]); runs ahead of the folding.
+#[derive(Clone)]
 struct Facts {
     config: briefly_template::Config,
     grep: Option<Regex>,
