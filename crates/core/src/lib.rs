@@ -42,6 +42,7 @@
 //! ```
 
 mod ahead;
+mod ansi;
 mod artifact;
 mod budget;
 mod cursor;
@@ -59,6 +60,7 @@ pub mod testkit;
 mod tokenize;
 
 pub use ahead::{Ahead, Batch, Prepare, Records, BATCH_BYTES, BATCH_LINES};
+pub use ansi::strip_ansi;
 pub use artifact::{
     sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL,
 };

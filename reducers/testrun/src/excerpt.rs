@@ -114,46 +114,6 @@ fn cut_line(line: &str) -> std::borrow::Cow<'_, str> {
     cut_str(line, MAX_LINE_CHARS)
 }
 
-/// `text` without ANSI escape sequences (CSI `ESC [ … letter`, OSC `ESC ] … BEL`,
-/// charset designations `ESC ( B`),
-/// written into `out`; borrowed unchanged when it has none.
-pub fn strip_ansi<'a>(text: &'a str, out: &'a mut String) -> &'a str {
-    if memchr::memchr(0x1b, text.as_bytes()).is_none() {
-        return text;
-    }
-    out.clear();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\x1b' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('[') => {
-                for c in chars.by_ref() {
-                    if ('@'..='~').contains(&c) {
-                        break;
-                    }
-                }
-            }
-            Some(']') => {
-                while let Some(c) = chars.next() {
-                    if c == '\x07' || (c == '\x1b' && chars.peek() == Some(&'\\')) {
-                        chars.next_if_eq(&'\\');
-                        break;
-                    }
-                }
-            }
-            // Charset designations (`ESC ( B`, what `tput sgr0` ends with) take one more.
-            Some('(' | ')' | '*' | '+') => {
-                chars.next();
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,19 +135,5 @@ mod tests {
         let mut excerpt = Excerpt::new(2, 2, 2);
         ["a", "b", "c"].iter().for_each(|l| excerpt.push(l, false));
         assert_eq!(excerpt.text(), "a\nb\nc");
-    }
-
-    #[test]
-    fn strips_colour() {
-        let mut scratch = String::new();
-        assert_eq!(
-            strip_ansi("\x1b[31mFAILED\x1b[0m a.py::\x1b[1mt\x1b[0m", &mut scratch),
-            "FAILED a.py::t"
-        );
-        assert_eq!(strip_ansi("plain", &mut scratch), "plain");
-        assert_eq!(
-            strip_ansi("test t ... \x1b[31mFAILED\x1b(B\x1b[m", &mut scratch),
-            "test t ... FAILED"
-        );
     }
 }

@@ -2,8 +2,7 @@
 //! (on [`Ahead`](briefly_core::Ahead)'s thread): the line without its ANSI codes and the
 //! severity of that text.
 
-use crate::excerpt::strip_ansi;
-use briefly_core::{Prepare, Record, Records};
+use briefly_core::{strip_ansi, Prepare, Record, Records};
 use briefly_severity::{Inspection, Severity};
 
 /// Reads [`LineFacts`] for each line.

@@ -18,7 +18,7 @@ pub mod pytest;
 mod rank;
 
 pub use cargo::{BinaryResult, CargoItem, CargoStats, CargoTest, CargoTestOptions};
-pub use excerpt::{strip_ansi, Excerpt, MAX_LINE_CHARS};
+pub use excerpt::{Excerpt, MAX_LINE_CHARS};
 pub use junit::Junit;
 pub use pytest::{parse_counts, Pytest, PytestItem, PytestOptions, PytestStats};
 pub use rank::{Ranker, CATEGORIES};

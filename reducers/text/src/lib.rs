@@ -19,7 +19,9 @@ pub mod time;
 
 pub use briefly_severity as severity;
 
-use briefly_core::{Ahead, Batch, Emit, Flow, Outcome, Prepare, Preview, Record, Reducer};
+use briefly_core::{
+    strip_ansi, Ahead, Batch, Emit, Flow, Outcome, Prepare, Preview, Record, Reducer,
+};
 use briefly_template::{leading_timestamp, leading_timestamp_range, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -541,7 +543,12 @@ impl Prepare for Facts {
     type Output = LineFacts;
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
-        out.stripped = strip_ansi(record.text);
+        let mut scratch = out.stripped.take().unwrap_or_default();
+        let text = strip_ansi(record.text, &mut scratch);
+        // The scratch holds the text only when there was something to strip.
+        if !std::ptr::eq(text, record.text) {
+            out.stripped = Some(scratch);
+        }
         let text = out.stripped.as_deref().unwrap_or(record.text);
         let inspection = severity::inspect(text);
         out.severity = inspection.severity;
@@ -575,26 +582,6 @@ impl std::hash::Hasher for IdHasher {
 /// A line as held for an item: at most [`MAX_KEPT_CHARS`], cut with a marker.
 fn kept_line(text: &str) -> String {
     briefly_core::cut_str(text, MAX_KEPT_CHARS).into_owned()
-}
-
-/// ANSI CSI sequences (`ESC [ … final`) removed; `None` when there were none.
-pub fn strip_ansi(text: &str) -> Option<String> {
-    memchr::memchr(0x1b, text.as_bytes())?;
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' && chars.peek() == Some(&'[') {
-            chars.next();
-            for c in chars.by_ref() {
-                if ('\u{40}'..='\u{7e}').contains(&c) {
-                    break;
-                }
-            }
-        } else if c != '\u{1b}' {
-            out.push(c);
-        }
-    }
-    Some(out)
 }
 
 /// Statistics of `briefly text`.
@@ -937,15 +924,6 @@ mod tests {
             true
         }
         fn skip(&mut self, _rank: briefly_core::Rank) {}
-    }
-
-    #[test]
-    fn strips_ansi_colour() {
-        assert_eq!(
-            strip_ansi("\u{1b}[1;31mERROR\u{1b}[0m x").as_deref(),
-            Some("ERROR x")
-        );
-        assert_eq!(strip_ansi("plain"), None);
     }
 
     #[test]
