@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::VecDeque;
+use std::ops::Range;
 
 /// The largest `--tail`: the records it holds are bounded by it.
 pub const MAX_TAIL: usize = 10_000;
@@ -601,11 +602,12 @@ fn stamped(text: &str) -> Option<(&str, &str)> {
 }
 
 /// A json-file driver line as the driver writes it, `{"log":"…","stream":"…","time":"…"}`
-/// in that order and nothing more, read without serde: `log` unescaped into `log`,
-/// `(stream, time)` returned. `None` for anything else (`attrs`, another order, an
-/// escape it does not know), which serde then reads.
-fn fast_json_file<'a>(line: &'a str, log: &mut String) -> Option<(&'a str, &'a str)> {
-    let rest = line.strip_prefix(r#"{"log":""#)?;
+/// in that order and nothing more, read without serde: `log` unescaped into `log`, and
+/// where `stream` and `time` are in `line` returned. `None` for anything else (`attrs`,
+/// another order, an escape it does not know), which serde then reads.
+fn fast_json_file(line: &str, log: &mut String) -> Option<(Range<usize>, Range<usize>)> {
+    const LOG: &str = r#"{"log":""#;
+    let rest = line.strip_prefix(LOG)?;
     log.clear();
     let b = rest.as_bytes();
     let mut i = 0;
@@ -620,13 +622,21 @@ fn fast_json_file<'a>(line: &'a str, log: &mut String) -> Option<(&'a str, &'a s
         log.push(c);
         i = at + used;
     }
-    let rest = rest[i..].strip_prefix(r#","stream":""#)?;
-    let end = memchr::memchr2(b'"', b'\\', rest.as_bytes())?;
-    let (stream, rest) = (&rest[..end], &rest[end..]);
-    let rest = rest.strip_prefix(r#"","time":""#)?;
-    let end = memchr::memchr2(b'"', b'\\', rest.as_bytes())?;
-    let (time, rest) = (&rest[..end], &rest[end..]);
-    (rest == "\"}").then_some((stream, time))
+    let stream = string_after(line, LOG.len() + i, r#","stream":""#)?;
+    let time = string_after(line, stream.end, r#"","time":""#)?;
+    (&line[time.end..] == "\"}").then_some((stream, time))
+}
+
+/// Where the string without escapes that follows `prefix` at `at` in `line` is, up to
+/// its closing quote.
+fn string_after(line: &str, at: usize, prefix: &str) -> Option<Range<usize>> {
+    let start = at + prefix.len();
+    if line.get(at..start)? != prefix {
+        return None;
+    }
+    let len = memchr::memchr2(b'"', b'\\', &line.as_bytes()[start..])?;
+    // A backslash: an escape, left to serde.
+    (line.as_bytes()[start + len] == b'"').then_some(start..start + len)
 }
 
 /// The character a JSON escape at the start of `text` stands for, and its length.
@@ -675,8 +685,8 @@ struct LineFacts {
     /// `log`, unescaped.
     log: String,
     /// Where `stream` and `time` are in the line.
-    stream: std::ops::Range<usize>,
-    time: std::ops::Range<usize>,
+    stream: Range<usize>,
+    time: Range<usize>,
     /// For a whole record (`log` ends its line): its time, and what its payload says.
     micros: Option<i64>,
     severity: Option<Severity>,
@@ -699,12 +709,8 @@ impl Prepare for Facts {
             return;
         };
         out.read = true;
-        let at = |field: &str| {
-            let start = field.as_ptr() as usize - text.as_ptr() as usize;
-            start..start + field.len()
-        };
-        (out.stream, out.time) = (at(stream), at(time));
-        out.micros = parse_rfc3339_micros(time);
+        out.micros = parse_rfc3339_micros(&text[time.clone()]);
+        (out.stream, out.time) = (stream, time);
         // A record the driver split (no `\n`) is joined first: read when whole.
         let Some(log) = out.log.strip_suffix('\n') else {
             out.masked_ok = false;
@@ -959,6 +965,12 @@ mod tests {
     #[test]
     fn the_fast_path_reads_what_serde_reads() {
         let mut log = String::new();
+        // `stream` and `time` as the text they are in the line.
+        let fast_json_file = |line: &str, log: &mut String| {
+            let (stream, time) = super::fast_json_file(line, log)?;
+            Some((line[stream].to_string(), line[time].to_string()))
+        };
+        let fields = |stream: &str, time: &str| Some((stream.to_string(), time.to_string()));
         for text in [
             "plain\n",
             "quote \" back\\slash /\t\r\u{8}\u{c}\n",
@@ -969,14 +981,14 @@ mod tests {
                 serde_json::json!({"log": text, "stream": "stderr", "time": "t"}).to_string();
             assert_eq!(
                 fast_json_file(&line, &mut log),
-                Some(("stderr", "t")),
+                fields("stderr", "t"),
                 "{line}"
             );
             assert_eq!(log, text);
         }
         // Escapes as other writers write them: \uXXXX, surrogate pairs, \/.
         let line = r#"{"log":"\u00fc\ud834\udd1e\/x\n","stream":"stdout","time":"t"}"#;
-        assert_eq!(fast_json_file(line, &mut log), Some(("stdout", "t")));
+        assert_eq!(fast_json_file(line, &mut log), fields("stdout", "t"));
         assert_eq!(log, "ü𝄞/x\n");
         // Anything else is left to serde.
         for other in [
@@ -984,6 +996,9 @@ mod tests {
             r#"{"stream":"stdout","log":"x\n","time":"t"}"#,
             r#"{"log":"\ud834x","stream":"stdout","time":"t"}"#,
             r#"{"log":"cut"#,
+            r#"{"log":"x\n","stream":"std\u006fut","time":"t"}"#,
+            r#"{"log":"x\n","stream":"stdout","time":"t\u0031"}"#,
+            r#"{"log":"x\n","stream":"stdout","time":"t"} "#,
         ] {
             assert_eq!(fast_json_file(other, &mut log), None, "{other}");
         }
