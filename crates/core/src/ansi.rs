@@ -1,18 +1,18 @@
 //! ANSI escape sequences, removed from coloured output before it is matched.
 
 /// `text` without ANSI escape sequences (CSI `ESC [ … letter`, OSC `ESC ] … BEL`,
-/// charset designations `ESC ( B`), written into `out`; `text` itself, unchanged, when
-/// it has no ESC byte (then `out` is left as it was).
+/// charset designations `ESC ( B`), written into `reuse`'s buffer (a new one when it is
+/// `None`); `None` when `text` has no ESC byte, so that a caller keeps the stripped text
+/// only for the lines that had codes.
 ///
 /// ```
-/// let mut out = String::new();
-/// assert_eq!(briefly_core::strip_ansi("\x1b[1;31mERROR\x1b[0m x", &mut out), "ERROR x");
-/// assert_eq!(briefly_core::strip_ansi("plain", &mut out), "plain");
+/// use briefly_core::strip_ansi;
+/// assert_eq!(strip_ansi("\x1b[1;31mERROR\x1b[0m x", None).as_deref(), Some("ERROR x"));
+/// assert_eq!(strip_ansi("plain", None), None);
 /// ```
-pub fn strip_ansi<'a>(text: &'a str, out: &'a mut String) -> &'a str {
-    if memchr::memchr(0x1b, text.as_bytes()).is_none() {
-        return text;
-    }
+pub fn strip_ansi(text: &str, reuse: Option<String>) -> Option<String> {
+    memchr::memchr(0x1b, text.as_bytes())?;
+    let mut out = reuse.unwrap_or_default();
     out.clear();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -43,32 +43,35 @@ pub fn strip_ansi<'a>(text: &'a str, out: &'a mut String) -> &'a str {
             _ => {}
         }
     }
-    out
+    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The text as a caller reads it: stripped, or the line itself.
+    fn stripped(text: &str) -> String {
+        strip_ansi(text, Some("stale".into())).unwrap_or_else(|| text.to_string())
+    }
+
     #[test]
     fn strips_colour_titles_and_charsets() {
-        let mut scratch = String::new();
         assert_eq!(
-            strip_ansi("\x1b[31mFAILED\x1b[0m a.py::\x1b[1mt\x1b[0m", &mut scratch),
+            stripped("\x1b[31mFAILED\x1b[0m a.py::\x1b[1mt\x1b[0m"),
             "FAILED a.py::t"
         );
-        assert_eq!(strip_ansi("plain", &mut scratch), "plain");
+        assert_eq!(stripped("plain"), "plain");
         assert_eq!(
-            strip_ansi("test t ... \x1b[31mFAILED\x1b(B\x1b[m", &mut scratch),
+            stripped("test t ... \x1b[31mFAILED\x1b(B\x1b[m"),
             "test t ... FAILED"
         );
     }
 
     #[test]
     fn a_lone_escape_goes_with_the_byte_after_it() {
-        let mut scratch = String::new();
-        assert_eq!(strip_ansi("a\x1b7b\x1b", &mut scratch), "ab");
-        assert_eq!(strip_ansi("\x1b]0;title\x07x", &mut scratch), "x");
-        assert_eq!(strip_ansi("\x1b]0;title\x1b\\x", &mut scratch), "x");
+        assert_eq!(stripped("a\x1b7b\x1b"), "ab");
+        assert_eq!(stripped("\x1b]0;title\x07x"), "x");
+        assert_eq!(stripped("\x1b]0;title\x1b\\x"), "x");
     }
 }

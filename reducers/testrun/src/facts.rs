@@ -43,14 +43,10 @@ impl LineFacts {
     }
 
     fn fill(&mut self, record: &Record<'_>, indented: bool) {
-        let mut scratch = self.stripped.take().unwrap_or_default();
-        let text = strip_ansi(record.text, &mut scratch);
+        self.stripped = strip_ansi(record.text, self.stripped.take());
+        let text = self.stripped.as_deref().unwrap_or(record.text);
         self.severity = briefly_severity::classify(text.trim_end());
         self.indented_severity = indented_severity(text, indented);
-        // The scratch holds the text only when there was something to strip.
-        if !std::ptr::eq(text, record.text) {
-            self.stripped = Some(scratch);
-        }
     }
 }
 

@@ -543,12 +543,7 @@ impl Prepare for Facts {
     type Output = LineFacts;
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
-        let mut scratch = out.stripped.take().unwrap_or_default();
-        let text = strip_ansi(record.text, &mut scratch);
-        // The scratch holds the text only when there was something to strip.
-        if !std::ptr::eq(text, record.text) {
-            out.stripped = Some(scratch);
-        }
+        out.stripped = strip_ansi(record.text, out.stripped.take());
         let text = out.stripped.as_deref().unwrap_or(record.text);
         let inspection = severity::inspect(text);
         out.severity = inspection.severity;
