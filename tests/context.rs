@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::Briefly;
+use common::{assert_warns, Briefly};
 use serde_json::{json, Value};
 
 /// A session: a system prompt, the task, then `turns` turns of user → assistant tool call
@@ -389,11 +389,12 @@ fn bad_histories_are_clear() {
         {"role": "tool", "tool_call_id": "ghost", "content": "y"}
     ]);
     let m = b.envelope(&["context", "measure"], odd.to_string().as_bytes(), 19_660);
-    let warnings = m["warnings"].to_string();
-    assert!(warnings.contains("message 0: unknown role"), "{warnings}");
-    assert!(
-        warnings.contains("message 1: tool result \\\"ghost\\\" has no matching call"),
-        "{warnings}"
+    assert_warns(
+        &m,
+        &[
+            "message 0: unknown role",
+            "message 1: tool result \\\"ghost\\\" has no matching call",
+        ],
     );
     for bad in [
         &["context", "measure", "--model-class", "huge"][..],

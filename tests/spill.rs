@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{numbered, sha256_hex, Briefly};
+use common::{assert_warns, numbered, sha256_hex, Briefly};
 use serde_json::Value;
 
 const CAP: usize = 19_660; // the per-result cap at the default 32,768 tokens
@@ -118,9 +118,7 @@ fn invalid_utf8_and_binary_input_are_reported() {
         input.extend_from_slice(b"\xff\xfe\x00\n");
     }
     let envelope = b.envelope(&["spill"], &input, CAP);
-    let warnings = envelope["warnings"].to_string();
-    assert!(warnings.contains("invalid UTF-8"), "{warnings}");
-    assert!(warnings.contains("input looks binary"), "{warnings}");
+    assert_warns(&envelope, &["invalid UTF-8", "input looks binary"]);
     assert_eq!(
         std::fs::read(envelope["artifact_path"].as_str().unwrap()).unwrap(),
         input

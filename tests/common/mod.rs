@@ -81,6 +81,14 @@ pub fn feed(mut command: Command, stdin: &[u8]) -> Output {
     output
 }
 
+/// Asserts that the envelope's warnings mention each of `needles`.
+pub fn assert_warns(envelope: &Value, needles: &[&str]) {
+    let warnings = envelope["warnings"].to_string();
+    for needle in needles {
+        assert!(warnings.contains(needle), "{needle:?} not in {warnings}");
+    }
+}
+
 /// The envelope's invariants.
 pub fn check_invariants(envelope: &Value, printed_chars: usize, cap: usize) {
     let items = envelope["items"].as_array().expect("items");
