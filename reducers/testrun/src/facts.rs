@@ -12,6 +12,8 @@ pub(crate) struct Facts {
     indented: bool,
     /// Scratch for the severities of a batch's lines.
     inspections: Vec<Inspection>,
+    /// Scratch: whether each line of a batch is free of ANSI codes.
+    plain: Vec<bool>,
 }
 
 impl Facts {
@@ -20,6 +22,7 @@ impl Facts {
         Facts {
             indented,
             inspections: Vec::new(),
+            plain: Vec::new(),
         }
     }
 }
@@ -70,18 +73,20 @@ impl Prepare for Facts {
     fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
         let joined = records.joined();
         let coloured = memchr::memchr(0x1b, joined.as_bytes()).is_some();
-        let plain = |i: &usize| {
-            !coloured || memchr::memchr(0x1b, joined[records.text_range(*i)].as_bytes()).is_none()
-        };
+        self.plain.clear();
+        self.plain.extend((0..records.len()).map(|i| {
+            !coloured || memchr::memchr(0x1b, joined[records.text_range(i)].as_bytes()).is_none()
+        }));
         let trimmed = |i: usize| {
             let range = records.text_range(i);
             range.start..range.start + joined[range].trim_end().len()
         };
-        let lines = (0..records.len()).filter(plain).map(trimmed);
+        let plain = &self.plain;
+        let lines = (0..records.len()).filter(|&i| plain[i]).map(trimmed);
         briefly_severity::inspect_lines(joined, lines, &mut self.inspections);
         let mut inspections = self.inspections.iter();
         for (i, out) in outs.iter_mut().enumerate() {
-            if plain(&i) {
+            if self.plain[i] {
                 out.stripped = None;
                 out.severity = inspections.next().and_then(|found| found.severity);
                 out.indented_severity =
