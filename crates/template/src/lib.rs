@@ -95,8 +95,10 @@
 mod align;
 mod mask;
 mod miner;
+mod shape;
 mod timestamp;
 
 pub use mask::{mask, WILDCARD};
 pub use miner::{Config, GroupId, MaskedLine, Miner, Template};
+pub use shape::Masker;
 pub use timestamp::{leading_timestamp, leading_timestamp_range};

@@ -287,6 +287,27 @@ impl Masked {
         }
     }
 
+    /// Replaces the content with `other`'s tokens, as if it had been
+    /// filled with the same line; reuses the buffers.
+    pub(crate) fn clone_from_tokens(&mut self, other: &Masked) {
+        let end = other.spans.last().map_or(0, |s| s.1 as usize);
+        if self.buf.len() < end {
+            self.buf.resize(end, 0);
+        }
+        self.buf[..end].copy_from_slice(&other.buf[..end]);
+        self.spans.clone_from(&other.spans);
+        self.hashes.clear();
+        self.line_hash = other.line_hash;
+    }
+
+    /// The masked tokens with their kinds (tests only).
+    #[cfg(test)]
+    pub(crate) fn tokens(&self) -> Vec<(&[u8], TokenKind)> {
+        (0..self.len())
+            .map(|i| (self.bytes(i), self.kind(i)))
+            .collect()
+    }
+
     /// Number of tokens.
     pub(crate) fn len(&self) -> usize {
         self.spans.len()
@@ -644,7 +665,7 @@ fn is_space(b: u8) -> bool {
 }
 
 #[inline]
-fn is_word(b: u8) -> bool {
+pub(crate) fn is_word(b: u8) -> bool {
     class(b) & WORD != 0
 }
 

@@ -43,7 +43,7 @@ impl fmt::Display for GroupId {
 /// [`Miner::add_prepared`]. Masking is a pure function of the line, the costly part of
 /// adding one, and can run ahead on another thread; the buffers are reused by each fill.
 #[derive(Debug, Default, Clone)]
-pub struct MaskedLine(Masked);
+pub struct MaskedLine(pub(crate) Masked);
 
 impl MaskedLine {
     /// Masks `line` as a miner with `config` does.
@@ -1524,7 +1524,7 @@ fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>]) {
 /// `s` without trailing `\n` and `\r` (as `trim_end_matches(['\n',
 /// '\r'])`, a byte at a time).
 #[inline]
-fn trim_newline(s: &str) -> &str {
+pub(crate) fn trim_newline(s: &str) -> &str {
     let b = s.as_bytes();
     let mut end = b.len();
     while end > 0 && matches!(b[end - 1], b'\n' | b'\r') {

@@ -15,7 +15,7 @@ use crate::time::parse_rfc3339_micros;
 use crate::{plural, OptionError, TextItems};
 use briefly_core::{Ahead, Batch, Emit, Flow, Outcome, Prepare, Record, Reducer};
 use briefly_severity::{classify, Opens, Severity};
-use briefly_template::MaskedLine;
+use briefly_template::{MaskedLine, Masker};
 use briefly_text::{Text, TextOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -188,7 +188,7 @@ impl Docker {
         Ok(Docker {
             options,
             ahead: Ahead::parallel(Facts {
-                config: fold.miner_config().clone(),
+                masker: Masker::new(fold.miner_config()),
             }),
             mode: Mode::Unknown,
             fold,
@@ -674,7 +674,8 @@ fn unescape(text: &str) -> Option<(char, usize)> {
 /// Reads what a json-file line says by itself ([`LineFacts`]); runs ahead of the folding.
 #[derive(Clone)]
 struct Facts {
-    config: briefly_template::Config,
+    /// Masks as the fold's miner does.
+    masker: Masker,
 }
 
 /// What a json-file line says by itself, when the fast path reads it.
@@ -726,8 +727,8 @@ impl Prepare for Facts {
             .push_str(briefly_core::head_bytes(&read.message, MAX_JOINED));
         out.masked_ok = memchr::memchr(b'\n', out.message.as_bytes()).is_none();
         if out.masked_ok {
-            out.masked
-                .fill(out.message.trim_end_matches('\r'), &self.config);
+            self.masker
+                .fill(out.message.trim_end_matches('\r'), &mut out.masked);
         }
     }
 }

@@ -22,7 +22,9 @@ pub use briefly_severity as severity;
 use briefly_core::{
     strip_ansi, Ahead, Batch, Emit, Flow, Outcome, Prepare, Preview, Record, Reducer,
 };
-use briefly_template::{leading_timestamp, leading_timestamp_range, GroupId, MaskedLine, Miner};
+use briefly_template::{
+    leading_timestamp, leading_timestamp_range, GroupId, MaskedLine, Masker, Miner,
+};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -247,7 +249,7 @@ impl Text {
         let miner = Miner::new(briefly_template::Config::default());
         Ok(Text {
             ahead: Ahead::parallel(Facts {
-                config: miner.config().clone(),
+                masker: Masker::new(miner.config()),
                 grep,
             }),
             miner,
@@ -521,7 +523,8 @@ impl Text {
 /// Works out what a line says by itself ([`LineFacts`]); runs ahead of the folding.
 #[derive(Clone)]
 struct Facts {
-    config: briefly_template::Config,
+    /// Masks as the miner does.
+    masker: Masker,
     grep: Option<Regex>,
 }
 
@@ -549,7 +552,7 @@ impl Prepare for Facts {
         out.severity = inspection.severity;
         out.opens = inspection.opens;
         out.stamp = leading_timestamp_range(text);
-        out.masked.fill(text, &self.config);
+        self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }
 }

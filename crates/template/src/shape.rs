@@ -1,0 +1,503 @@
+//! Line shapes, and a masker that remembers the masked tokens of recent ones.
+//!
+//! Masking ([`crate::mask`]) replaces every alphanumeric run that holds a
+//! digit by `<*>` and decides everything else from the bytes around such
+//! runs: whitespace, punctuation, brackets, quotes and the words without
+//! digits. So two lines that differ only inside such runs mask to the same
+//! tokens, however long the runs are. The *shape* of a line is the line with
+//! each of these runs replaced by the single byte `0`: equal shapes, equal
+//! masked tokens. (A `0` in a shape always stands for a run: every digit of
+//! the line is inside one.)
+//!
+//! That holds for lines of at most [`MAX_SHAPE_BYTES`] bytes, and no longer
+//! than a miner's `max_token_bytes`. Past those lengths the masking rules
+//! look at byte counts: a bracketed group or quoted value is looked for
+//! within 256 bytes, and a token longer than `max_token_bytes` is a
+//! wildcard whatever its bytes.
+//!
+//! Finding a shape costs a few vector instructions per 16 bytes and has no
+//! branch that depends on the text; masking costs a few unpredictable
+//! branches per token. [`Masker`] finds the shape first and looks it up.
+
+use crate::mask::{hash_bytes, is_word, Masked};
+use crate::miner::{trim_newline, Config, MaskedLine};
+
+/// Longest line whose masked tokens a [`Masker`] looks up by shape.
+pub(crate) const MAX_SHAPE_BYTES: usize = 256;
+
+/// Room for a shape: stores of 8 bytes may pass its end.
+const SHAPE_ROOM: usize = MAX_SHAPE_BYTES + 16;
+
+/// Remembered shapes: a direct-mapped table, indexed by the top bits of the
+/// shape's hash.
+const SLOTS: usize = 1024;
+const SLOT_SHIFT: u32 = 64 - SLOTS.trailing_zeros();
+
+/// Lines per look at the hit rate.
+const WINDOW: u32 = 1024;
+/// Lines masked without a lookup after a window in which most lookups
+/// missed (the lines have more shapes than the table holds).
+const BYPASS: u32 = 32 * WINDOW;
+
+/// Masks lines exactly as [`MaskedLine::fill`] does, faster on input whose
+/// lines repeat a limited number of shapes, as logs do.
+///
+/// It remembers the masked tokens of the last line of each of up to 1,024
+/// shapes (see the module doc). A line whose shape it holds gets a copy of
+/// them; any other line is masked and remembered. The result is the same
+/// either way, so the table only saves time. When most lines miss (input
+/// with thousands of shapes), it masks the next lines without looking them
+/// up and tries again later.
+///
+/// Memory: the table holds at most 1,024 shapes of at most 256 bytes, each
+/// with its masked tokens, whatever the input's size.
+///
+/// ```
+/// use briefly_template::{Config, Masker, MaskedLine, Miner};
+///
+/// let config = Config::default();
+/// let mut masker = Masker::new(&config);
+/// let mut miner = Miner::new(config);
+/// let mut masked = MaskedLine::default();
+/// let mut ids = Vec::new();
+/// for (n, line) in ["took 7 ms", "took 1234 ms", "closed"].into_iter().enumerate() {
+///     masker.fill(line, &mut masked);
+///     ids.push(miner.add_prepared(&mut masked, line, n as u64 + 1));
+/// }
+/// assert_eq!(ids[0], ids[1]);
+/// assert_ne!(ids[0], ids[2]);
+/// assert_eq!(miner.get(ids[0]).unwrap().text(), "took <*> ms");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Masker {
+    max_tokens: usize,
+    max_token_bytes: usize,
+    /// Longest line looked up by shape.
+    limit: usize,
+    /// The vector path's CPU features are there.
+    vector: bool,
+    /// The shape of the line being masked.
+    shape: Box<[u8; SHAPE_ROOM]>,
+    slots: Vec<Slot>,
+    window_lines: u32,
+    window_misses: u32,
+    /// Lines left to mask without a lookup.
+    bypass: u32,
+}
+
+/// One remembered shape and the masked tokens of a line of that shape.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    hash: u64,
+    /// Empty when unused: every line looked up has a non-empty shape.
+    shape: Vec<u8>,
+    masked: Masked,
+}
+
+impl Masker {
+    /// A masker that masks as a [`Miner`](crate::Miner) with `config` does.
+    pub fn new(config: &Config) -> Masker {
+        Masker {
+            max_tokens: config.max_tokens,
+            max_token_bytes: config.max_token_bytes,
+            limit: MAX_SHAPE_BYTES.min(config.max_token_bytes),
+            vector: vector_available(),
+            shape: Box::new([0; SHAPE_ROOM]),
+            slots: vec![Slot::default(); SLOTS],
+            window_lines: 0,
+            window_misses: 0,
+            bypass: 0,
+        }
+    }
+
+    /// Replaces `out`'s content with the masked tokens of `line`: the same
+    /// as `out.fill(line, config)` with this masker's config.
+    pub fn fill(&mut self, line: &str, out: &mut MaskedLine) {
+        let line = trim_newline(line);
+        let n = line.len();
+        if n == 0 || n > self.limit || self.bypass > 0 {
+            self.bypass = self.bypass.saturating_sub(1);
+            out.0.fill(line, self.max_tokens, self.max_token_bytes);
+            return;
+        }
+        let len = if self.vector {
+            shape_vector(line.as_bytes(), &mut self.shape)
+        } else {
+            shape_scalar(line.as_bytes(), &mut self.shape[..])
+        };
+        let shape = &self.shape[..len];
+        let hash = hash_bytes(shape);
+        let slot = &mut self.slots[(hash >> SLOT_SHIFT) as usize];
+        if slot.hash == hash && slot.shape == shape {
+            out.0.clone_from_tokens(&slot.masked);
+        } else {
+            out.0.fill(line, self.max_tokens, self.max_token_bytes);
+            slot.hash = hash;
+            slot.shape.clear();
+            slot.shape.extend_from_slice(shape);
+            slot.masked.clone_from_tokens(&out.0);
+            self.window_misses += 1;
+        }
+        self.window_lines += 1;
+        if self.window_lines == WINDOW {
+            if self.window_misses > WINDOW / 2 {
+                self.bypass = BYPASS;
+            }
+            self.window_lines = 0;
+            self.window_misses = 0;
+        }
+    }
+}
+
+/// Whether [`shape_vector`] can run here.
+fn vector_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("ssse3")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Writes the shape of `line` to `out`, returning its length: the
+/// reference for [`shape_vector`], and the path where it cannot run.
+fn shape_scalar(line: &[u8], out: &mut [u8]) -> usize {
+    let n = line.len();
+    let mut o = 0;
+    let mut i = 0;
+    while i < n {
+        if !is_word(line[i]) {
+            out[o] = line[i];
+            o += 1;
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut digit = false;
+        while i < n && is_word(line[i]) {
+            digit |= line[i].is_ascii_digit();
+            i += 1;
+        }
+        if digit {
+            out[o] = b'0';
+            o += 1;
+        } else {
+            out[o..o + i - start].copy_from_slice(&line[start..i]);
+            o += i - start;
+        }
+    }
+    o
+}
+
+/// [`shape_scalar`] with SSSE3, for a line of at most [`MAX_SHAPE_BYTES`]
+/// bytes; falls back to it elsewhere.
+fn shape_vector(line: &[u8], out: &mut [u8; SHAPE_ROOM]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        debug_assert!(line.len() <= MAX_SHAPE_BYTES);
+        // SAFETY: `Masker::new` saw SSSE3, and the line fits the buffers.
+        unsafe { x86::shape(line, out) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        shape_scalar(line, &mut out[..])
+    }
+}
+
+/// Bit `i` set in each 64-bit block: a bit set per byte of a line of at most
+/// [`MAX_SHAPE_BYTES`] bytes.
+type Bits = [u64; MAX_SHAPE_BYTES / 64];
+
+/// The bits of `word` that belong to a run of set bits holding a bit of
+/// `digit` (`digit` is within `word`): the alphanumeric runs with a digit.
+fn runs_with_digit(word: &Bits, digit: &Bits) -> Bits {
+    let mut out = [0u64; MAX_SHAPE_BYTES / 64];
+    // Spread each digit towards the run's end (higher bits), block by
+    // block: a run that reaches bit 63 goes on at bit 0 of the next block.
+    let mut carry = 0;
+    for b in 0..out.len() {
+        let up = spread_up(digit[b] | (carry & word[b] & 1), word[b]);
+        out[b] = up;
+        carry = up >> 63;
+    }
+    // And towards its start.
+    let mut carry = 0;
+    for b in (0..out.len()).rev() {
+        let down = spread_down(digit[b] | ((carry << 63) & word[b]), word[b]);
+        out[b] |= down;
+        carry = down & 1;
+    }
+    out
+}
+
+/// `seed` spread to higher bits along the runs of `within`: log-step
+/// doubling, where `m` holds the bits whose last `2k` bits are all in a run.
+fn spread_up(mut seed: u64, within: u64) -> u64 {
+    let mut m = within;
+    for k in [1, 2, 4, 8, 16, 32] {
+        seed |= (seed << k) & m;
+        m &= m << k;
+    }
+    seed
+}
+
+/// `seed` spread to lower bits along the runs of `within`.
+fn spread_down(mut seed: u64, within: u64) -> u64 {
+    let mut m = within;
+    for k in [1, 2, 4, 8, 16, 32] {
+        seed |= (seed >> k) & m;
+        m &= m >> k;
+    }
+    seed
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{runs_with_digit, Bits, MAX_SHAPE_BYTES, SHAPE_ROOM};
+
+    /// For each 8-bit mask, the indices of its set bits in order: a
+    /// `pshufb` control that packs the kept bytes of 8.
+    const PACK: [u64; 256] = {
+        let mut t = [0u64; 256];
+        let mut m = 0;
+        while m < 256 {
+            let mut k = 0;
+            let mut word = 0u64;
+            let mut bit = 0;
+            while bit < 8 {
+                if m & (1 << bit) != 0 {
+                    word |= (bit as u64) << (8 * k);
+                    k += 1;
+                }
+                bit += 1;
+            }
+            t[m] = word;
+            m += 1;
+        }
+        t
+    };
+
+    /// The shape of `line`, written to `out`; returns its length.
+    ///
+    /// # Safety
+    /// The CPU has SSSE3, and `line` has at most [`MAX_SHAPE_BYTES`] bytes.
+    #[target_feature(enable = "ssse3")]
+    pub(super) unsafe fn shape(line: &[u8], out: &mut [u8; SHAPE_ROOM]) -> usize {
+        let n = line.len();
+        // A copy padded with zero bytes (neither alphanumeric nor kept),
+        // so that every load is of 16 bytes.
+        let mut padded = [0u8; MAX_SHAPE_BYTES];
+        padded[..n].copy_from_slice(line);
+        let chunks = n.div_ceil(16);
+        let mut word: Bits = [0; MAX_SHAPE_BYTES / 64];
+        let mut digit: Bits = [0; MAX_SHAPE_BYTES / 64];
+        for j in 0..chunks {
+            let x = _mm_loadu_si128(padded.as_ptr().add(16 * j).cast());
+            let d = _mm_sub_epi8(x, _mm_set1_epi8(b'0' as i8));
+            let is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+            let l = _mm_sub_epi8(
+                _mm_or_si128(x, _mm_set1_epi8(0x20)),
+                _mm_set1_epi8(b'a' as i8),
+            );
+            let is_letter = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(25)), l);
+            // Bytes of multi-byte UTF-8 sequences (high bit set) are letters.
+            let w = _mm_movemask_epi8(_mm_or_si128(is_digit, is_letter)) | _mm_movemask_epi8(x);
+            let shift = 16 * (j % 4);
+            word[j / 4] |= u64::from(w as u16) << shift;
+            digit[j / 4] |= u64::from(_mm_movemask_epi8(is_digit) as u16) << shift;
+        }
+        let var = runs_with_digit(&word, &digit);
+        // A run's first byte stays (as `0`), the rest of it goes; so do the
+        // padding bytes.
+        let mut start: Bits = [0; MAX_SHAPE_BYTES / 64];
+        let mut keep: Bits = [0; MAX_SHAPE_BYTES / 64];
+        let mut prev = 0;
+        for b in 0..var.len() {
+            start[b] = var[b] & !((var[b] << 1) | prev);
+            prev = var[b] >> 63;
+            let valid = match n.saturating_sub(64 * b) {
+                0 => 0,
+                v if v >= 64 => u64::MAX,
+                v => (1u64 << v) - 1,
+            };
+            keep[b] = (!var[b] | start[b]) & valid;
+        }
+        let spread = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+        let bit_of_byte = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+        let zero_char = _mm_set1_epi8(b'0' as i8);
+        let high_half = 0x0808_0808_0808_0808u64;
+        let mut o = 0;
+        for j in 0..chunks {
+            let shift = 16 * (j % 4);
+            let starts = (start[j / 4] >> shift) as u16;
+            let kept = (keep[j / 4] >> shift) as u16;
+            let x = _mm_loadu_si128(padded.as_ptr().add(16 * j).cast());
+            // Each run's first byte becomes `0`.
+            let bits = _mm_shuffle_epi8(_mm_cvtsi32_si128(i32::from(starts)), spread);
+            let is_start = _mm_cmpeq_epi8(_mm_and_si128(bits, bit_of_byte), bit_of_byte);
+            let x = _mm_or_si128(
+                _mm_andnot_si128(is_start, x),
+                _mm_and_si128(is_start, zero_char),
+            );
+            let lo = usize::from(kept as u8);
+            let hi = usize::from((kept >> 8) as u8);
+            let packed = _mm_shuffle_epi8(x, _mm_cvtsi64_si128(PACK[lo] as i64));
+            _mm_storel_epi64(out.as_mut_ptr().add(o).cast(), packed);
+            o += lo.count_ones() as usize;
+            let packed = _mm_shuffle_epi8(x, _mm_cvtsi64_si128((PACK[hi] + high_half) as i64));
+            _mm_storel_epi64(out.as_mut_ptr().add(o).cast(), packed);
+            o += hi.count_ones() as usize;
+        }
+        o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A random line of the pieces masking cares about, and the same line
+    /// with every alphanumeric run that holds a digit replaced by another
+    /// such run (of another length): the two have one shape.
+    fn line_pair(rng: &mut u64, max_len: usize) -> (String, String) {
+        const PIECES: &[&str] = &[
+            " ",
+            "  ",
+            "\t",
+            "a",
+            "Zq",
+            "Jun",
+            "Mon",
+            "Sept",
+            "é",
+            "x_y",
+            "-",
+            "+",
+            ".",
+            ":",
+            "/",
+            "@",
+            "=",
+            "\"",
+            "[",
+            "]",
+            "(",
+            ")",
+            "{",
+            "}",
+            ",",
+            "<",
+            "#",
+            "\\",
+            "key=\"a b\"",
+        ];
+        let mut a = String::new();
+        let mut b = String::new();
+        while a.len() < max_len && b.len() < max_len {
+            let r = next(rng);
+            if r % 5 == 0 {
+                // A run with a digit, and another one for the twin line;
+                // glued to letters on either side half of the time.
+                let glue = if r % 2 == 0 { "k" } else { "" };
+                a.push_str(&format!("{glue}{}", next(rng) % 1000));
+                b.push_str(&format!("{glue}{:x}9z", next(rng) % 100_000));
+            } else {
+                let piece = PIECES[(next(rng) % PIECES.len() as u64) as usize];
+                a.push_str(piece);
+                b.push_str(piece);
+            }
+        }
+        (a, b)
+    }
+
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    fn scalar(line: &str) -> Vec<u8> {
+        let mut out = vec![0; SHAPE_ROOM];
+        let n = shape_scalar(line.as_bytes(), &mut out);
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn the_shape_keeps_everything_but_runs_with_digits() {
+        assert_eq!(
+            scalar("Jun 14 15:16:01 sshd[24200]: uid=0 id=9e37b1 é1 x_y"),
+            b"Jun 0 0:0:0 sshd[0]: uid=0 id=0 0 x_y"
+        );
+        assert_eq!(scalar(""), b"");
+    }
+
+    #[test]
+    fn the_vector_shape_is_the_scalar_shape() {
+        if !vector_available() {
+            return;
+        }
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut out = Box::new([0u8; SHAPE_ROOM]);
+        for i in 0..20_000 {
+            // Pieces are at most 10 bytes: the line stays within the limit.
+            let (line, _) = line_pair(&mut rng, 1 + i % (MAX_SHAPE_BYTES - 10));
+            let n = shape_vector(line.as_bytes(), &mut out);
+            assert_eq!(&out[..n], &scalar(&line)[..], "{line:?}");
+        }
+        // Runs across 64-byte blocks, and lines of exactly the limit.
+        for line in [
+            format!("{}7{}", "a".repeat(100), "b".repeat(100)),
+            format!("{} {}", "x".repeat(62), "12345"),
+            "9".repeat(MAX_SHAPE_BYTES),
+            format!("{}1", "q".repeat(MAX_SHAPE_BYTES - 1)),
+        ] {
+            let n = shape_vector(line.as_bytes(), &mut out);
+            assert_eq!(&out[..n], &scalar(&line)[..], "{line:?}");
+        }
+    }
+
+    #[test]
+    fn lines_of_one_shape_mask_alike() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let (mut a, mut b) = (Masked::default(), Masked::default());
+        for i in 0..20_000 {
+            let (x, y) = line_pair(&mut rng, 1 + i % 200);
+            // Pairs beyond the limit may differ, and are not looked up.
+            if x.len() > MAX_SHAPE_BYTES || y.len() > MAX_SHAPE_BYTES {
+                continue;
+            }
+            assert_eq!(scalar(&x), scalar(&y), "{x:?} {y:?}");
+            a.fill(&x, usize::MAX, MAX_SHAPE_BYTES);
+            b.fill(&y, usize::MAX, MAX_SHAPE_BYTES);
+            assert_eq!(a.tokens(), b.tokens(), "{x:?} {y:?}");
+        }
+    }
+
+    #[test]
+    fn a_masker_masks_as_fill_does() {
+        let config = Config {
+            max_tokens: 9,
+            ..Config::default()
+        };
+        let mut masker = Masker::new(&config);
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        let mut cached = MaskedLine::default();
+        let mut plain = MaskedLine::default();
+        // Few shapes (mostly hits), then many (misses, and the bypass).
+        for i in 0..60_000 {
+            let (x, y) = line_pair(&mut rng, if i < 20_000 { 12 } else { 300 });
+            for line in [x, y] {
+                masker.fill(&line, &mut cached);
+                plain.fill(&line, &config);
+                assert_eq!(cached.0.tokens(), plain.0.tokens(), "{line:?}");
+                assert_eq!(cached.0.seq_hash(), plain.0.seq_hash(), "{line:?}");
+            }
+        }
+    }
+}
