@@ -9,11 +9,12 @@
 //! same miner again, timed in blocks of 4096 lines. The median and the
 //! fastest block are reported in ns/line (the fastest block is the most
 //! stable figure on a busy machine). `--mask` also times the masking
-//! alone ([`MaskedLine::fill`], buffers reused as the reducers do).
+//! alone ([`MaskedLine::fill`], buffers reused as the reducers do) and through a
+//! [`Masker`], which looks lines up by shape first.
 
 use std::time::Instant;
 
-use briefly_template::{Config, MaskedLine, Miner};
+use briefly_template::{Config, MaskedLine, Masker, Miner};
 
 fn main() {
     let mut path = None;
@@ -74,20 +75,33 @@ fn main() {
     if do_mask {
         let config = Config::default();
         let mut masked = MaskedLine::default();
-        let mut blocks = Vec::new();
-        for _ in 0..rounds {
-            for block in lines.chunks(BLOCK) {
-                let t = Instant::now();
-                for l in block {
-                    masked.fill(std::hint::black_box(l), &config);
-                    std::hint::black_box(&masked);
-                }
-                blocks.push(t.elapsed().as_nanos() as f64 / block.len() as f64);
-            }
-        }
-        let (median, best) = summary(&mut blocks);
+        let (median, best) = time_blocks(&lines, rounds, |l| {
+            masked.fill(l, &config);
+            std::hint::black_box(&masked);
+        });
         println!("MaskedLine::fill: {median:8.1} ns/line median, {best:8.1} fastest block");
+        let mut masker = Masker::new(&config);
+        let (median, best) = time_blocks(&lines, rounds, |l| {
+            masker.fill(l, &mut masked);
+            std::hint::black_box(&masked);
+        });
+        println!("Masker::fill:     {median:8.1} ns/line median, {best:8.1} fastest block");
     }
+}
+
+/// Median and fastest ns/line of `each` over `rounds` passes, timed in blocks.
+fn time_blocks(lines: &[&str], rounds: usize, mut each: impl FnMut(&str)) -> (f64, f64) {
+    let mut blocks = Vec::new();
+    for _ in 0..rounds {
+        for block in lines.chunks(BLOCK) {
+            let t = Instant::now();
+            for l in block {
+                each(std::hint::black_box(l));
+            }
+            blocks.push(t.elapsed().as_nanos() as f64 / block.len() as f64);
+        }
+    }
+    summary(&mut blocks)
 }
 
 /// Lines per timed block.

@@ -74,7 +74,7 @@ pub struct Masker {
     max_token_bytes: usize,
     /// Longest line looked up by shape.
     limit: usize,
-    /// The vector path's CPU features are there.
+    /// The vector path's CPU features (SSSE3, POPCNT) are there.
     vector: bool,
     /// The shape of the line being masked.
     shape: Box<[u8; SHAPE_ROOM]>,
@@ -154,6 +154,7 @@ fn vector_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -191,13 +192,13 @@ fn shape_scalar(line: &[u8], out: &mut [u8]) -> usize {
     o
 }
 
-/// [`shape_scalar`] with SSSE3, for a line of at most [`MAX_SHAPE_BYTES`]
+/// [`shape_scalar`] with SSSE3 and POPCNT, for a line of at most [`MAX_SHAPE_BYTES`]
 /// bytes; falls back to it elsewhere.
 fn shape_vector(line: &[u8], out: &mut [u8; SHAPE_ROOM]) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         debug_assert!(line.len() <= MAX_SHAPE_BYTES);
-        // SAFETY: `Masker::new` saw SSSE3, and the line fits the buffers.
+        // SAFETY: `Masker::new` saw SSSE3 and POPCNT, and the line fits.
         unsafe { x86::shape(line, out) }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -212,19 +213,21 @@ type Bits = [u64; MAX_SHAPE_BYTES / 64];
 
 /// The bits of `word` that belong to a run of set bits holding a bit of
 /// `digit` (`digit` is within `word`): the alphanumeric runs with a digit.
-fn runs_with_digit(word: &Bits, digit: &Bits) -> Bits {
+/// Only the first `blocks` blocks are looked at.
+#[inline(always)]
+fn runs_with_digit(word: &Bits, digit: &Bits, blocks: usize) -> Bits {
     let mut out = [0u64; MAX_SHAPE_BYTES / 64];
     // Spread each digit towards the run's end (higher bits), block by
     // block: a run that reaches bit 63 goes on at bit 0 of the next block.
     let mut carry = 0;
-    for b in 0..out.len() {
+    for b in 0..blocks {
         let up = spread_up(digit[b] | (carry & word[b] & 1), word[b]);
         out[b] = up;
         carry = up >> 63;
     }
     // And towards its start.
     let mut carry = 0;
-    for b in (0..out.len()).rev() {
+    for b in (0..blocks).rev() {
         let down = spread_down(digit[b] | ((carry << 63) & word[b]), word[b]);
         out[b] |= down;
         carry = down & 1;
@@ -234,6 +237,7 @@ fn runs_with_digit(word: &Bits, digit: &Bits) -> Bits {
 
 /// `seed` spread to higher bits along the runs of `within`: log-step
 /// doubling, where `m` holds the bits whose last `2k` bits are all in a run.
+#[inline(always)]
 fn spread_up(mut seed: u64, within: u64) -> u64 {
     let mut m = within;
     for k in [1, 2, 4, 8, 16, 32] {
@@ -244,6 +248,7 @@ fn spread_up(mut seed: u64, within: u64) -> u64 {
 }
 
 /// `seed` spread to lower bits along the runs of `within`.
+#[inline(always)]
 fn spread_down(mut seed: u64, within: u64) -> u64 {
     let mut m = within;
     for k in [1, 2, 4, 8, 16, 32] {
@@ -284,19 +289,26 @@ mod x86 {
     /// The shape of `line`, written to `out`; returns its length.
     ///
     /// # Safety
-    /// The CPU has SSSE3, and `line` has at most [`MAX_SHAPE_BYTES`] bytes.
-    #[target_feature(enable = "ssse3")]
+    /// The CPU has SSSE3 and POPCNT, and `line` has at most
+    /// [`MAX_SHAPE_BYTES`] bytes.
+    #[target_feature(enable = "ssse3,popcnt")]
     pub(super) unsafe fn shape(line: &[u8], out: &mut [u8; SHAPE_ROOM]) -> usize {
         let n = line.len();
-        // A copy padded with zero bytes (neither alphanumeric nor kept),
-        // so that every load is of 16 bytes.
-        let mut padded = [0u8; MAX_SHAPE_BYTES];
-        padded[..n].copy_from_slice(line);
         let chunks = n.div_ceil(16);
+        // The line in 16-byte vectors, the last one padded with zero bytes
+        // (neither alphanumeric nor kept).
+        let mut vectors = [_mm_setzero_si128(); MAX_SHAPE_BYTES / 16];
+        for (j, v) in vectors.iter_mut().enumerate().take(n / 16) {
+            *v = _mm_loadu_si128(line.as_ptr().add(16 * j).cast());
+        }
+        if n % 16 != 0 {
+            let mut tail = [0u8; 16];
+            tail[..n % 16].copy_from_slice(&line[n / 16 * 16..]);
+            vectors[n / 16] = _mm_loadu_si128(tail.as_ptr().cast());
+        }
         let mut word: Bits = [0; MAX_SHAPE_BYTES / 64];
         let mut digit: Bits = [0; MAX_SHAPE_BYTES / 64];
-        for j in 0..chunks {
-            let x = _mm_loadu_si128(padded.as_ptr().add(16 * j).cast());
+        for (j, &x) in vectors.iter().enumerate().take(chunks) {
             let d = _mm_sub_epi8(x, _mm_set1_epi8(b'0' as i8));
             let is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
             let l = _mm_sub_epi8(
@@ -310,17 +322,17 @@ mod x86 {
             word[j / 4] |= u64::from(w as u16) << shift;
             digit[j / 4] |= u64::from(_mm_movemask_epi8(is_digit) as u16) << shift;
         }
-        let var = runs_with_digit(&word, &digit);
+        let blocks = n.div_ceil(64);
+        let var = runs_with_digit(&word, &digit, blocks);
         // A run's first byte stays (as `0`), the rest of it goes; so do the
         // padding bytes.
         let mut start: Bits = [0; MAX_SHAPE_BYTES / 64];
         let mut keep: Bits = [0; MAX_SHAPE_BYTES / 64];
         let mut prev = 0;
-        for b in 0..var.len() {
+        for b in 0..blocks {
             start[b] = var[b] & !((var[b] << 1) | prev);
             prev = var[b] >> 63;
-            let valid = match n.saturating_sub(64 * b) {
-                0 => 0,
+            let valid = match n - 64 * b {
                 v if v >= 64 => u64::MAX,
                 v => (1u64 << v) - 1,
             };
@@ -331,11 +343,10 @@ mod x86 {
         let zero_char = _mm_set1_epi8(b'0' as i8);
         let high_half = 0x0808_0808_0808_0808u64;
         let mut o = 0;
-        for j in 0..chunks {
+        for (j, &x) in vectors.iter().enumerate().take(chunks) {
             let shift = 16 * (j % 4);
             let starts = (start[j / 4] >> shift) as u16;
             let kept = (keep[j / 4] >> shift) as u16;
-            let x = _mm_loadu_si128(padded.as_ptr().add(16 * j).cast());
             // Each run's first byte becomes `0`.
             let bits = _mm_shuffle_epi8(_mm_cvtsi32_si128(i32::from(starts)), spread);
             let is_start = _mm_cmpeq_epi8(_mm_and_si128(bits, bit_of_byte), bit_of_byte);
