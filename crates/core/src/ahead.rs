@@ -257,6 +257,22 @@ impl<O: Default> Batch<O> {
     }
 }
 
+/// Frames `input` into one batch and prepares it with `prepare`'s
+/// [`Prepare::prepare_batch`]; returns the outputs (for [`crate::testkit`]).
+pub(crate) fn prepare_as_one_batch<P: Prepare>(prepare: P, input: &[u8]) -> Vec<P::Output> {
+    let mut batch = Batch::default();
+    let mut framer = RecordFramer::new_with_max_length(crate::DEFAULT_MAX_LINE_BYTES);
+    framer.push(input, |record| batch.push(record));
+    framer.finish(|record| batch.push(record));
+    let mut preparer = Preparer {
+        prepare,
+        framer: None,
+    };
+    batch.prepare(&mut preparer);
+    batch.outputs.truncate(batch.slots.len());
+    batch.outputs
+}
+
 /// What prepares batches, on whichever thread: the [`Prepare`], and the framer of raw
 /// input when records come as bytes ([`Ahead::push_chunk`]).
 #[derive(Debug)]

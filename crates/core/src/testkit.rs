@@ -1,7 +1,8 @@
 //! For reducer authors' tests: one call that feeds an input in chunks of 1, 7 and 8192
-//! bytes, checks the envelopes are the same, and checks the envelope's invariants.
+//! bytes, checks the envelopes are the same, and checks the envelope's invariants; and
+//! one that checks a [`Prepare`]'s batch path against its line-by-line one.
 
-use crate::{reduce, Envelope, Reducer, RunConfig};
+use crate::{reduce, Envelope, Prepare, RecordFramer, Reducer, RunConfig};
 use std::io::Read;
 
 /// Reduces `input` with a fresh reducer from `make`, fed in chunks of 1, 7 and 8192
@@ -59,5 +60,30 @@ impl Read for Chunked<'_> {
         buf[..n].copy_from_slice(&self.data[..n]);
         self.data = &self.data[n..];
         Ok(n)
+    }
+}
+
+/// Frames `input` into lines and prepares them twice with fresh preparers from `make`:
+/// as one batch ([`Prepare::prepare_batch`]) and one record at a time
+/// ([`Prepare::prepare`]). Panics unless each line's two outputs print alike (`{:?}`):
+/// a preparer that does batches its own way must find what it finds line by line.
+pub fn assert_batch_prepares_as_each<P: Prepare>(make: impl Fn() -> P, input: &str)
+where
+    P::Output: std::fmt::Debug,
+{
+    let batched = crate::ahead::prepare_as_one_batch(make(), input.as_bytes());
+    let mut each = make();
+    let mut framer = RecordFramer::new_with_max_length(crate::DEFAULT_MAX_LINE_BYTES);
+    let mut outputs = Vec::new();
+    let mut prepare = |record: &crate::Record<'_>| {
+        let mut out = P::Output::default();
+        each.prepare(record, &mut out);
+        outputs.push((record.text.to_string(), out));
+    };
+    framer.push(input.as_bytes(), &mut prepare);
+    framer.finish(&mut prepare);
+    assert_eq!(batched.len(), outputs.len(), "one output per line");
+    for (batch, (line, single)) in batched.iter().zip(&outputs) {
+        assert_eq!(format!("{batch:?}"), format!("{single:?}"), "line {line:?}");
     }
 }

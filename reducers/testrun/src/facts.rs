@@ -97,3 +97,31 @@ impl Prepare for Facts {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use briefly_core::testkit::assert_batch_prepares_as_each;
+
+    #[test]
+    fn a_batch_is_prepared_as_its_lines_one_by_one() {
+        let lines = "test a ... ok\n\
+            FAILED tests/test_x.py::test_y - AssertionError: 1 != 2 \t\n\
+            \x1b[31merror[E0308]\x1b[0m: mismatched types\n\
+                \x20   thread 'main' panicked at src/lib.rs:3:5:\n\
+                \x20   ERROR indented\n\
+            E   assert 1 == 2\n\
+            \n\
+            process exited with code 2\r\n";
+        for indented in [false, true] {
+            assert_batch_prepares_as_each(|| Facts::new(indented), lines);
+            // A batch without ANSI codes takes the one-search path for every line.
+            let plain: String = lines
+                .lines()
+                .filter(|l| !l.contains('\x1b'))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_batch_prepares_as_each(|| Facts::new(indented), &plain);
+        }
+    }
+}

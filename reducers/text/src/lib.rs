@@ -20,7 +20,7 @@ pub mod time;
 pub use briefly_severity as severity;
 
 use briefly_core::{
-    strip_ansi, Ahead, Batch, Emit, Flow, Outcome, Prepare, Preview, Record, Reducer,
+    strip_ansi, Ahead, Batch, Emit, Flow, Outcome, Prepare, Preview, Record, Records, Reducer,
 };
 use briefly_template::{
     leading_timestamp, leading_timestamp_range, GroupId, MaskedLine, Masker, Miner,
@@ -251,6 +251,7 @@ impl Text {
             ahead: Ahead::parallel(Facts {
                 masker: Masker::new(miner.config()),
                 grep,
+                inspections: Vec::new(),
             }),
             miner,
             info: HashMap::default(),
@@ -526,6 +527,8 @@ struct Facts {
     /// Masks as the miner does.
     masker: Masker,
     grep: Option<Regex>,
+    /// Severities of a batch's lines, from one search ([`Prepare::prepare_batch`]).
+    inspections: Vec<severity::Inspection>,
 }
 
 /// What a line says by itself, whatever came before it.
@@ -546,9 +549,35 @@ impl Prepare for Facts {
     type Output = LineFacts;
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
-        out.stripped = strip_ansi(record.text, out.stripped.take());
-        let text = out.stripped.as_deref().unwrap_or(record.text);
-        let inspection = severity::inspect(text);
+        let stripped = strip_ansi(record.text, out.stripped.take());
+        let text = stripped.as_deref().unwrap_or(record.text);
+        self.fill(text, severity::inspect(text), out);
+        out.stripped = stripped;
+    }
+
+    /// A batch without ANSI codes (nearly every one) has its lines' severities found
+    /// in one search over the batch: starting a search costs more than a short line.
+    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
+        let joined = records.joined();
+        if memchr::memchr(0x1b, joined.as_bytes()).is_some() {
+            for (i, out) in outs.iter_mut().enumerate() {
+                self.prepare(&records.get(i), out);
+            }
+            return;
+        }
+        let lines = (0..records.len()).map(|i| records.text_range(i));
+        severity::inspect_lines(joined, lines, &mut self.inspections);
+        for (i, out) in outs.iter_mut().enumerate() {
+            out.stripped = None;
+            self.fill(&joined[records.text_range(i)], self.inspections[i], out);
+        }
+    }
+}
+
+impl Facts {
+    /// The facts of a line (ANSI codes stripped) besides its stripped text, given its
+    /// severity.
+    fn fill(&mut self, text: &str, inspection: severity::Inspection, out: &mut LineFacts) {
         out.severity = inspection.severity;
         out.opens = inspection.opens;
         out.stamp = leading_timestamp_range(text);
@@ -855,8 +884,31 @@ impl GroupWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use briefly_core::testkit::reduce_all_chunkings;
+    use briefly_core::testkit::{assert_batch_prepares_as_each, reduce_all_chunkings};
     use briefly_core::{reduce, RunConfig};
+
+    #[test]
+    fn a_batch_is_prepared_as_its_lines_one_by_one() {
+        let make = || Facts {
+            masker: Masker::new(&briefly_template::Config::default()),
+            grep: Regex::new("db-[0-9]").ok(),
+            inspections: Vec::new(),
+        };
+        let plain = "2026-11-29 10:00:01 ERROR lost connection to db-7\n\
+            Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: ü\n\
+            \n\
+            thread 'main' panicked at src/main.rs:2:5:\n\
+            E1129 12:00:00.000 123 file.cc:10] failed\n\
+            process exited with code 137 \r\n\
+            exit code 0\n\
+            [warn] disk at 91% on db-2\n\
+            Killed process 4242 (java)\n\
+            the info desk is open\n";
+        assert_batch_prepares_as_each(make, plain);
+        // One coloured line: the batch goes line by line, codes stripped.
+        let coloured = format!("{plain}\x1b[31mERROR\x1b[0m red db-1\n{plain}");
+        assert_batch_prepares_as_each(make, &coloured);
+    }
 
     #[test]
     fn same_envelope_for_every_chunking_and_invariants_hold() {
