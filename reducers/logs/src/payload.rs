@@ -159,12 +159,33 @@ impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
 }
 
 /// A level as a word or as pino / bunyan's number.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum Level<'a> {
     Number(u64),
-    #[serde(borrow)]
     Word(Cow<'a, str>),
+}
+
+/// By hand rather than `#[serde(untagged)]`, which buffers every value it reads: one
+/// visitor, no copy of a string without escapes. Any other type fails the line's parse.
+impl<'de: 'a, 'a> Deserialize<'de> for Level<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct LevelVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for LevelVisitor<'a> {
+            type Value = Level<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a level name or number")
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Level::Number(v))
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Level::Word(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Level::Word(Cow::Owned(v.to_string())))
+            }
+        }
+        deserializer.deserialize_any(LevelVisitor(std::marker::PhantomData))
+    }
 }
 
 impl Level<'_> {
@@ -337,6 +358,15 @@ mod tests {
         // Broken JSON is plain text too, never an error.
         let p = read(r#"{"level":"error","msg":"cut"#);
         assert!(!p.structured);
+        // A level with an escape is read too; a level neither a word nor a number
+        // makes the line plain text.
+        let p = read(r#"{"level":"\u0057ARN","msg":"escaped"}"#);
+        assert_eq!(p.severity, Some(Severity::Warn));
+        for odd in [r#"{"level":null,"msg":"x"}"#, r#"{"level":2.5,"msg":"x"}"#] {
+            let p = read(odd);
+            assert!(!p.structured, "{odd}");
+            assert_eq!(p.message, odd);
+        }
     }
 
     #[test]
