@@ -466,6 +466,14 @@ impl Text {
             let (record, facts) = batch.entry(i);
             self.fold_line(&record, facts);
         }
+        // The last line is kept once per batch, not copied for every line.
+        if let Some(i) = batch.len().checked_sub(1) {
+            let (record, facts) = batch.entry(i);
+            let (line, text) = &mut self.last_line;
+            *line = record.line;
+            text.clear();
+            text.push_str(facts.stripped.as_deref().unwrap_or(record.text));
+        }
         self.ahead.recycle(batch);
     }
 
@@ -490,10 +498,8 @@ impl Text {
             groups.push(self.pending.as_ref().and_then(|p| p.group));
         }
         self.remember(record.line, text);
-        // Reuse the buffer: this runs for every line.
-        self.last_line.0 = record.line;
-        self.last_line.1.clear();
-        self.last_line.1.push_str(text);
+        // Kept for `fold`, which copies the batch's last line.
+        facts.stripped = stripped;
     }
 
     fn remember(&mut self, line: u64, text: &str) {
@@ -985,5 +991,26 @@ mod tests {
         )
         .unwrap();
         assert!(!envelope.truncated, "{}", envelope.to_json());
+    }
+
+    #[test]
+    fn the_last_line_is_an_item_without_its_colour() {
+        // Many batches of one template, then a coloured last line of the same one.
+        let mut input = String::new();
+        for i in 0..20_000 {
+            input.push_str(&format!("served /item/{i} in {} ms\n", i % 17));
+        }
+        input.push_str("\x1b[32mserved /item/7 in 99 ms\x1b[0m\n");
+        let envelope = reduce_all_chunkings(
+            || Text::new(TextOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        );
+        let last = envelope
+            .items
+            .iter()
+            .find(|item| item["line"] == 20_001)
+            .expect("the last line is an item");
+        assert_eq!(last["text"], "served /item/7 in 99 ms");
     }
 }
