@@ -386,6 +386,12 @@ impl<P: Prepare> Ahead<P> {
         ahead
     }
 
+    /// Whether it takes raw input and frames it itself ([`Ahead::framing`]), rather than
+    /// records framed by the caller.
+    pub fn frames(&self) -> bool {
+        self.frames
+    }
+
     /// Sets the framing limit of an `Ahead` made by [`Ahead::framing`], before any input
     /// (for [`crate::Reducer::line_limit`]).
     pub fn set_line_limit(&mut self, max_line_bytes: usize) {

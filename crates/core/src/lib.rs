@@ -73,7 +73,7 @@ pub use frame::{count_chars, FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
 pub use metrics::{append_event, MetricsEvent};
 pub use pipeline::{reduce, Artifacts, End, Pipeline, Push, RunConfig};
 pub use records::{Alterations, RecordFramer};
-pub use reducer::{Emit, Flow, Framing, Outcome, Rank, Record, Reducer};
+pub use reducer::{Emit, Flow, FoldBatches, Framing, Outcome, Rank, Record, Reducer};
 pub use select::Limit;
 pub use shrink::{cut_str, head_bytes, json_chars, shrink_to_fit, CUT_MARKER};
 pub use tokenize::Tokenizer;

@@ -1,6 +1,6 @@
 //! The trait a reducer implements: records are pushed in, ranked items come out.
 
-use crate::{Envelope, Preview, Raw};
+use crate::{Ahead, Batch, Envelope, Prepare, Preview, Raw};
 use serde::Serialize;
 
 /// Where an item goes in the result: lower ranks come first; items of one rank keep the
@@ -149,35 +149,162 @@ pub trait Reducer {
     fn fitted(&self, _envelope: &mut Envelope) {}
 }
 
-impl<R: Reducer + ?Sized> Reducer for Box<R> {
-    type Item = R::Item;
-    type Stats = R::Stats;
+/// A reducer that works out what each line says by itself on [`Ahead`]'s threads, and
+/// folds the lines in input order, a batch at a time. Implementing it implements
+/// [`Reducer`]:
+///
+/// - the input goes to [`FoldBatches::ahead_mut`]: lines framed by the budget stage,
+///   pushed one by one (an `Ahead` made with [`Ahead::new`] or [`Ahead::parallel`]), or
+///   raw bytes that the `Ahead` frames on its own thread ([`Ahead::framing`]; the
+///   reducer's framing is then [`Framing::Raw`]);
+/// - every batch that comes back, in input order, goes to [`FoldBatches::fold`];
+/// - at the end of input, the last batches go to `fold` too, then
+///   [`FoldBatches::outcome`] gives the outcome.
+pub trait FoldBatches {
+    /// What works out each line's facts, ahead of the folding.
+    type Prepare: Prepare;
+    /// As [`Reducer::Item`].
+    type Item: Serialize;
+    /// As [`Reducer::Stats`].
+    type Stats: Serialize;
+
+    /// The reducer's [`Ahead`].
+    fn ahead(&self) -> &Ahead<Self::Prepare>;
+
+    /// The same, to push input into.
+    fn ahead_mut(&mut self) -> &mut Ahead<Self::Prepare>;
+
+    /// Folds a batch of lines, each with its facts; done with it, the reducer hands it
+    /// back to its `Ahead` ([`Ahead::recycle`]) so that its buffers serve again.
+    fn fold(
+        &mut self,
+        batch: Batch<<Self::Prepare as Prepare>::Output>,
+        out: &mut dyn Emit<Self::Item>,
+    );
+
+    /// End of input, every batch folded: emit what was held back, return the summary
+    /// and aggregates (as [`Reducer::finish`]).
+    fn outcome(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats>;
+
+    /// As [`Reducer::fitted`].
+    fn fitted(&self, _envelope: &mut Envelope) {}
+}
+
+impl<F: FoldBatches> Reducer for F {
+    type Item = F::Item;
+    type Stats = F::Stats;
 
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Self::Item>) -> Flow {
-        (**self).record(record, out)
+        if let Some(batch) = self.ahead_mut().push(record) {
+            self.fold(batch, out);
+        }
+        Flow::Continue
     }
 
     fn framing(&self) -> Framing {
-        (**self).framing()
+        if self.ahead().frames() {
+            Framing::Raw
+        } else {
+            Framing::Lines
+        }
     }
 
     fn line_limit(&mut self, max_line_bytes: usize) {
-        (**self).line_limit(max_line_bytes)
+        self.ahead_mut().set_line_limit(max_line_bytes);
     }
 
-    fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Self::Item>) -> Flow {
-        (**self).chunk(bytes, offset, out)
+    fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<Self::Item>) -> Flow {
+        while let Some(batch) = self.ahead_mut().push_chunk(&mut bytes) {
+            self.fold(batch, out);
+        }
+        Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats> {
-        (**self).finish(out)
+        for batch in self.ahead_mut().finish() {
+            self.fold(batch, out);
+        }
+        self.outcome(out)
     }
 
     fn fitted(&self, envelope: &mut Envelope) {
-        (**self).fitted(envelope)
+        FoldBatches::fitted(self, envelope);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::reduce_all_chunkings;
+    use crate::{RunConfig, DEFAULT_MAX_LINE_BYTES};
+
+    /// Each line's length, worked out ahead.
+    #[derive(Clone)]
+    struct Length;
+
+    impl Prepare for Length {
+        type Output = usize;
+        fn prepare(&mut self, record: &Record<'_>, out: &mut usize) {
+            *out = record.text.len();
+        }
     }
 
-    fn raw(&self) -> Option<Raw> {
-        (**self).raw()
+    /// Emits each line's number and length, then the number of lines in the summary.
+    struct Lengths {
+        ahead: Ahead<Length>,
+        lines: u64,
+    }
+
+    impl FoldBatches for Lengths {
+        type Prepare = Length;
+        type Item = (u64, usize);
+        type Stats = u64;
+
+        fn ahead(&self) -> &Ahead<Length> {
+            &self.ahead
+        }
+
+        fn ahead_mut(&mut self) -> &mut Ahead<Length> {
+            &mut self.ahead
+        }
+
+        fn fold(&mut self, batch: Batch<usize>, out: &mut dyn Emit<(u64, usize)>) {
+            for i in 0..batch.len() {
+                self.lines += 1;
+                out.emit(0, (batch.record(i).line, *batch.output(i)));
+            }
+            self.ahead.recycle(batch);
+        }
+
+        fn outcome(&mut self, _out: &mut dyn Emit<(u64, usize)>) -> Outcome<u64> {
+            Outcome::new(format!("{} lines", self.lines), self.lines)
+        }
+    }
+
+    #[test]
+    fn batches_are_folded_in_order_however_the_lines_come() {
+        let input: String = (0..10_000)
+            .map(|i| format!("{}\n", "x".repeat(i % 37)))
+            .collect();
+        let config = RunConfig::new("lengths");
+        let pushed = || Lengths {
+            ahead: Ahead::parallel(Length),
+            lines: 0,
+        };
+        let framed_there = || Lengths {
+            ahead: Ahead::framing(Length, DEFAULT_MAX_LINE_BYTES),
+            lines: 0,
+        };
+        assert_eq!(pushed().framing(), Framing::Lines);
+        assert_eq!(framed_there().framing(), Framing::Raw);
+        let a = reduce_all_chunkings(pushed, input.as_bytes(), &config);
+        let b = reduce_all_chunkings(framed_there, input.as_bytes(), &config);
+        assert_eq!(a.summary, "10000 lines");
+        assert_eq!(a.total_items, 10_000);
+        assert_eq!(
+            (a.items.first(), a.items.last()),
+            (b.items.first(), b.items.last())
+        );
+        assert_eq!(a.items[36], serde_json::json!([37, 36]));
     }
 }

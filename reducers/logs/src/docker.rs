@@ -9,19 +9,21 @@
 //! logfmt an application writes ([`crate::payload`]); a multi-line record (a Python
 //! traceback, a Java stack) spread over several lines of one stream is one entry.
 
+mod facts;
+
 use crate::fold::{Entry, Fold, FoldStats, Names};
 use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{plural, OptionError, TextItems};
-use briefly_core::{Ahead, Batch, Emit, Flow, Outcome, Prepare, Record, Reducer};
+use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer};
 use briefly_severity::{classify, Opens, Severity};
 use briefly_template::{MaskedLine, Masker};
 use briefly_text::{Text, TextOptions};
+use facts::{Facts, LineFacts};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::VecDeque;
-use std::ops::Range;
 
 /// The largest `--tail`: the records it holds are bounded by it.
 pub const MAX_TAIL: usize = 10_000;
@@ -478,15 +480,6 @@ impl Docker {
         );
     }
 
-    /// Folds a batch of lines whose facts are ready, in order.
-    fn fold(&mut self, mut batch: Batch<LineFacts>, out: &mut dyn Emit<Value>) {
-        for i in 0..batch.len() {
-            let (record, facts) = batch.entry(i);
-            self.record_line(&record, facts, out);
-        }
-        self.ahead.recycle(batch);
-    }
-
     /// One line, in input order, with what was read of it ahead.
     fn record_line(
         &mut self,
@@ -601,138 +594,6 @@ fn stamped(text: &str) -> Option<(&str, &str)> {
     Some((&text[..end], text.get(end + 1..).unwrap_or("")))
 }
 
-/// A json-file driver line as the driver writes it, `{"log":"…","stream":"…","time":"…"}`
-/// in that order and nothing more, read without serde: `log` unescaped into `log`, and
-/// where `stream` and `time` are in `line` returned. `None` for anything else (`attrs`,
-/// another order, an escape it does not know), which serde then reads.
-fn fast_json_file(line: &str, log: &mut String) -> Option<(Range<usize>, Range<usize>)> {
-    const LOG: &str = r#"{"log":""#;
-    let rest = line.strip_prefix(LOG)?;
-    log.clear();
-    let b = rest.as_bytes();
-    let mut i = 0;
-    loop {
-        let at = i + memchr::memchr2(b'"', b'\\', &b[i..])?;
-        log.push_str(&rest[i..at]);
-        if b[at] == b'"' {
-            i = at + 1;
-            break;
-        }
-        let (c, used) = unescape(&rest[at..])?;
-        log.push(c);
-        i = at + used;
-    }
-    let stream = string_after(line, LOG.len() + i, r#","stream":""#)?;
-    let time = string_after(line, stream.end, r#"","time":""#)?;
-    (&line[time.end..] == "\"}").then_some((stream, time))
-}
-
-/// Where the string without escapes that follows `prefix` at `at` in `line` is, up to
-/// its closing quote.
-fn string_after(line: &str, at: usize, prefix: &str) -> Option<Range<usize>> {
-    let start = at + prefix.len();
-    if line.get(at..start)? != prefix {
-        return None;
-    }
-    let len = memchr::memchr2(b'"', b'\\', &line.as_bytes()[start..])?;
-    // A backslash: an escape, left to serde.
-    (line.as_bytes()[start + len] == b'"').then_some(start..start + len)
-}
-
-/// The character a JSON escape at the start of `text` stands for, and its length.
-fn unescape(text: &str) -> Option<(char, usize)> {
-    let b = text.as_bytes();
-    let c = match *b.get(1)? {
-        b'n' => '\n',
-        b't' => '\t',
-        b'r' => '\r',
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'u' => {
-            let high = u32::from_str_radix(text.get(2..6)?, 16).ok()?;
-            if (0xD800..0xDC00).contains(&high) {
-                if text.get(6..8)? != "\\u" {
-                    return None;
-                }
-                let low = u32::from_str_radix(text.get(8..12)?, 16).ok()?;
-                if !(0xDC00..0xE000).contains(&low) {
-                    return None;
-                }
-                let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
-                return Some((c, 12));
-            }
-            return Some((char::from_u32(high)?, 6));
-        }
-        _ => return None,
-    };
-    Some((c, 2))
-}
-
-/// Reads what a json-file line says by itself ([`LineFacts`]); runs ahead of the folding.
-#[derive(Clone)]
-struct Facts {
-    /// Masks as the fold's miner does.
-    masker: Masker,
-}
-
-/// What a json-file line says by itself, when the fast path reads it.
-#[derive(Debug, Default)]
-struct LineFacts {
-    /// The fast path read it: the fields below are set.
-    read: bool,
-    /// `log`, unescaped.
-    log: String,
-    /// Where `stream` and `time` are in the line.
-    stream: Range<usize>,
-    time: Range<usize>,
-    /// For a whole record (`log` ends its line): its time, and what its payload says.
-    micros: Option<i64>,
-    severity: Option<Severity>,
-    opens: Option<Opens>,
-    structured: bool,
-    /// The message, at most [`MAX_JOINED`] bytes.
-    message: String,
-    /// The message masked for the miner, when it is one line.
-    masked: MaskedLine,
-    masked_ok: bool,
-}
-
-impl Prepare for Facts {
-    type Output = LineFacts;
-
-    fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
-        let text = record.text;
-        let Some((stream, time)) = fast_json_file(text, &mut out.log) else {
-            out.read = false;
-            return;
-        };
-        out.read = true;
-        out.micros = parse_rfc3339_micros(&text[time.clone()]);
-        (out.stream, out.time) = (stream, time);
-        // A record the driver split (no `\n`) is joined first: read when whole.
-        let Some(log) = out.log.strip_suffix('\n') else {
-            out.masked_ok = false;
-            return;
-        };
-        let log = log.strip_suffix('\r').unwrap_or(log);
-        let read = payload::read(log);
-        out.severity = read.severity;
-        out.opens = read.opens;
-        out.structured = read.structured;
-        out.message.clear();
-        out.message
-            .push_str(briefly_core::head_bytes(&read.message, MAX_JOINED));
-        out.masked_ok = memchr::memchr(b'\n', out.message.as_bytes()).is_none();
-        if out.masked_ok {
-            self.masker
-                .fill(out.message.trim_end_matches('\r'), &mut out.masked);
-        }
-    }
-}
-
 /// A json-file driver line.
 #[derive(Deserialize)]
 struct JsonFileLine<'a> {
@@ -744,21 +605,29 @@ struct JsonFileLine<'a> {
     time: Cow<'a, str>,
 }
 
-impl Reducer for Docker {
+impl FoldBatches for Docker {
+    type Prepare = Facts;
     type Item = Value;
     type Stats = Value;
 
-    fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
-        if let Some(batch) = self.ahead.push(record) {
-            self.fold(batch, out);
-        }
-        Flow::Continue
+    fn ahead(&self) -> &Ahead<Facts> {
+        &self.ahead
     }
 
-    fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
-        for batch in self.ahead.finish() {
-            self.fold(batch, out);
+    fn ahead_mut(&mut self) -> &mut Ahead<Facts> {
+        &mut self.ahead
+    }
+
+    /// Folds a batch of lines whose facts are ready, in order.
+    fn fold(&mut self, mut batch: Batch<LineFacts>, out: &mut dyn Emit<Value>) {
+        for i in 0..batch.len() {
+            let (record, facts) = batch.entry(i);
+            self.record_line(&record, facts, out);
         }
+        self.ahead.recycle(batch);
+    }
+
+    fn outcome(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
         if let Mode::Text(text) = &mut self.mode {
             let outcome = text.finish(&mut TextItems(out));
             let mut result = Outcome::new(
@@ -968,7 +837,7 @@ mod tests {
         let mut log = String::new();
         // `stream` and `time` as the text they are in the line.
         let fast_json_file = |line: &str, log: &mut String| {
-            let (stream, time) = super::fast_json_file(line, log)?;
+            let (stream, time) = super::facts::fast_json_file(line, log)?;
             Some((line[stream].to_string(), line[time].to_string()))
         };
         let fields = |stream: &str, time: &str| Some((stream.to_string(), time.to_string()));

@@ -3,7 +3,7 @@
 
 use crate::LineItem;
 use briefly_core::{
-    Ahead, Batch, Emit, Flow, Framing, Outcome, Prepare, Preview, Rank, Record, Records, Reducer,
+    Ahead, Batch, Emit, FoldBatches, Outcome, Prepare, Preview, Rank, Record, Records,
     DEFAULT_MAX_LINE_BYTES,
 };
 use briefly_severity::{classify, Inspection, Severity};
@@ -49,9 +49,9 @@ impl Default for SpillOptions {
 }
 
 /// Whether each line looks like an error ([`looks_like_error`]), for a batch of lines in
-/// one search.
+/// one search. (Public only as [`Spill`]'s [`FoldBatches::Prepare`]: not exported.)
 #[derive(Debug, Default)]
-struct ErrorLike {
+pub struct ErrorLike {
     inspections: Vec<Inspection>,
 }
 
@@ -121,14 +121,6 @@ impl Spill {
         out.emit(rank, item);
     }
 
-    /// A batch of lines, each with whether it looks like an error.
-    fn lines(&mut self, batch: Batch<bool>, out: &mut dyn Emit<LineItem>) {
-        for i in 0..batch.len() {
-            self.line(&batch.record(i), *batch.output(i), out);
-        }
-        self.ahead.recycle(batch);
-    }
-
     fn line(&mut self, record: &Record<'_>, is_error: bool, out: &mut dyn Emit<LineItem>) {
         self.lines += 1;
         if is_error {
@@ -170,34 +162,28 @@ impl Spill {
     }
 }
 
-impl Reducer for Spill {
+impl FoldBatches for Spill {
+    type Prepare = ErrorLike;
     type Item = LineItem;
     type Stats = SpillStats;
 
-    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<LineItem>) -> Flow {
-        unreachable!("raw framing: the pipeline calls chunk()")
+    fn ahead(&self) -> &Ahead<ErrorLike> {
+        &self.ahead
     }
 
-    /// Raw input: framed into lines on [`Ahead`]'s thread, each classified there.
-    fn framing(&self) -> Framing {
-        Framing::Raw
+    fn ahead_mut(&mut self) -> &mut Ahead<ErrorLike> {
+        &mut self.ahead
     }
 
-    fn line_limit(&mut self, max_line_bytes: usize) {
-        self.ahead.set_line_limit(max_line_bytes);
-    }
-
-    fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<LineItem>) -> Flow {
-        while let Some(batch) = self.ahead.push_chunk(&mut bytes) {
-            self.lines(batch, out);
+    /// A batch of lines, each with whether it looks like an error.
+    fn fold(&mut self, batch: Batch<bool>, out: &mut dyn Emit<LineItem>) {
+        for i in 0..batch.len() {
+            self.line(&batch.record(i), *batch.output(i), out);
         }
-        Flow::Continue
+        self.ahead.recycle(batch);
     }
 
-    fn finish(&mut self, out: &mut dyn Emit<LineItem>) -> Outcome<SpillStats> {
-        for batch in self.ahead.finish() {
-            self.lines(batch, out);
-        }
+    fn outcome(&mut self, out: &mut dyn Emit<LineItem>) -> Outcome<SpillStats> {
         for (item, _) in self.tail.drain(..) {
             out.emit(TAIL, item);
         }

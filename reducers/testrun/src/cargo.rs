@@ -14,9 +14,7 @@ use crate::facts::{Facts, LineFacts};
 use crate::pytest::by_count;
 use crate::rank::Ranker;
 use crate::{remember, tally, TestRunError};
-use briefly_core::{
-    Ahead, Batch, Emit, Flow, Framing, Outcome, Record, Reducer, DEFAULT_MAX_LINE_BYTES,
-};
+use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, DEFAULT_MAX_LINE_BYTES};
 use briefly_severity::Severity;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -405,15 +403,6 @@ impl CargoTest {
             formats: Vec::new(),
             json_errors: 0,
         })
-    }
-
-    /// A batch of lines whose facts are ready, in order.
-    fn lines(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<CargoItem>) {
-        for i in 0..batch.len() {
-            let facts = batch.output(i);
-            self.line(facts.text(batch.record(i).text), facts, out);
-        }
-        self.ahead.recycle(batch);
     }
 
     fn format(&mut self, format: &'static str) {
@@ -897,34 +886,29 @@ fn is_cargo_status(trimmed: &str) -> bool {
     .any(|status| trimmed.starts_with(status))
 }
 
-impl Reducer for CargoTest {
+impl FoldBatches for CargoTest {
+    type Prepare = Facts;
     type Item = CargoItem;
     type Stats = CargoStats;
 
-    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<CargoItem>) -> Flow {
-        unreachable!("raw framing: the pipeline calls chunk()")
+    fn ahead(&self) -> &Ahead<Facts> {
+        &self.ahead
     }
 
-    /// Raw input: framed into lines on [`Ahead`]'s thread, with their facts.
-    fn framing(&self) -> Framing {
-        Framing::Raw
+    fn ahead_mut(&mut self) -> &mut Ahead<Facts> {
+        &mut self.ahead
     }
 
-    fn line_limit(&mut self, max_line_bytes: usize) {
-        self.ahead.set_line_limit(max_line_bytes);
-    }
-
-    fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<CargoItem>) -> Flow {
-        while let Some(batch) = self.ahead.push_chunk(&mut bytes) {
-            self.lines(batch, out);
+    /// A batch of lines whose facts are ready, in order.
+    fn fold(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<CargoItem>) {
+        for i in 0..batch.len() {
+            let facts = batch.output(i);
+            self.line(facts.text(batch.record(i).text), facts, out);
         }
-        Flow::Continue
+        self.ahead.recycle(batch);
     }
 
-    fn finish(&mut self, out: &mut dyn Emit<CargoItem>) -> Outcome<CargoStats> {
-        for batch in self.ahead.finish() {
-            self.lines(batch, out);
-        }
+    fn outcome(&mut self, out: &mut dyn Emit<CargoItem>) -> Outcome<CargoStats> {
         self.close_diagnostic(out);
         if self.mode == Mode::LibtestReport || self.mode == Mode::NextestReport {
             self.close_failure(out);

@@ -7,7 +7,7 @@ use briefly_severity::{Inspection, Severity};
 
 /// Reads [`LineFacts`] for each line.
 #[derive(Debug, Default)]
-pub(crate) struct Facts {
+pub struct Facts {
     /// Also classify the text after a four-space indent (nextest's captured output).
     indented: bool,
     /// Scratch for the severities of a batch's lines.
@@ -30,7 +30,7 @@ impl Facts {
 /// A line without its ANSI codes (when it had some), and the severity of that text
 /// without its trailing space.
 #[derive(Debug, Default)]
-pub(crate) struct LineFacts {
+pub struct LineFacts {
     stripped: Option<String>,
     /// The severity of the line's text without trailing space.
     pub(crate) severity: Option<Severity>,

@@ -11,9 +11,7 @@ use crate::excerpt::Excerpt;
 use crate::facts::{Facts, LineFacts};
 use crate::rank::Ranker;
 use crate::{remember, tally, TestRunError};
-use briefly_core::{
-    Ahead, Batch, Emit, Flow, Framing, Outcome, Record, Reducer, DEFAULT_MAX_LINE_BYTES,
-};
+use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, DEFAULT_MAX_LINE_BYTES};
 use briefly_severity::Severity;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -641,16 +639,6 @@ impl Pytest {
         );
     }
 
-    /// A batch of lines whose facts are ready, in order.
-    fn lines(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<PytestItem>) {
-        for i in 0..batch.len() {
-            let facts = batch.output(i);
-            let text = facts.text(batch.record(i).text);
-            self.line(text.trim_end(), facts.severity, out);
-        }
-        self.ahead.recycle(batch);
-    }
-
     /// One line, without ANSI codes and trailing space; `severity` is the line's.
     fn line(&mut self, line: &str, severity: Option<Severity>, out: &mut dyn Emit<PytestItem>) {
         if let Some(title) = section_title(line) {
@@ -783,34 +771,30 @@ fn collected(line: &str) -> Option<u64> {
     rest.split(' ').next()?.parse().ok()
 }
 
-impl Reducer for Pytest {
+impl FoldBatches for Pytest {
+    type Prepare = Facts;
     type Item = PytestItem;
     type Stats = PytestStats;
 
-    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<PytestItem>) -> Flow {
-        unreachable!("raw framing: the pipeline calls chunk()")
+    fn ahead(&self) -> &Ahead<Facts> {
+        &self.ahead
     }
 
-    /// Raw input: framed into lines on [`Ahead`]'s thread, with their facts.
-    fn framing(&self) -> Framing {
-        Framing::Raw
+    fn ahead_mut(&mut self) -> &mut Ahead<Facts> {
+        &mut self.ahead
     }
 
-    fn line_limit(&mut self, max_line_bytes: usize) {
-        self.ahead.set_line_limit(max_line_bytes);
-    }
-
-    fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<PytestItem>) -> Flow {
-        while let Some(batch) = self.ahead.push_chunk(&mut bytes) {
-            self.lines(batch, out);
+    /// A batch of lines whose facts are ready, in order.
+    fn fold(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<PytestItem>) {
+        for i in 0..batch.len() {
+            let facts = batch.output(i);
+            let text = facts.text(batch.record(i).text);
+            self.line(text.trim_end(), facts.severity, out);
         }
-        Flow::Continue
+        self.ahead.recycle(batch);
     }
 
-    fn finish(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {
-        for batch in self.ahead.finish() {
-            self.lines(batch, out);
-        }
+    fn outcome(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {
         self.close_report(out);
         while let Some(report) = self.pending.pop_oldest() {
             let nodeid = report.derived_nodeid();

@@ -15,16 +15,14 @@
 //! records of at most [`MAX_RECORD_LINES`] lines each, and the context window, every
 //! kept line cut to [`MAX_KEPT_CHARS`] (the artifact has it whole).
 
+mod facts;
 pub mod time;
 
 pub use briefly_severity as severity;
 
-use briefly_core::{
-    strip_ansi, Ahead, Batch, Emit, Flow, Outcome, Prepare, Preview, Record, Records, Reducer,
-};
-use briefly_template::{
-    leading_timestamp, leading_timestamp_range, GroupId, MaskedLine, Masker, Miner,
-};
+use crate::facts::{Facts, LineFacts};
+use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
+use briefly_template::{leading_timestamp, GroupId, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -248,11 +246,7 @@ impl Text {
         };
         let miner = Miner::new(briefly_template::Config::default());
         Ok(Text {
-            ahead: Ahead::parallel(Facts {
-                masker: Masker::new(miner.config()),
-                grep,
-                inspections: Vec::new(),
-            }),
+            ahead: Ahead::parallel(Facts::new(miner.config(), grep)),
             miner,
             info: HashMap::default(),
             pending: None,
@@ -460,23 +454,6 @@ impl Text {
         }
     }
 
-    /// Folds a batch of lines whose facts are ready, in order.
-    fn fold(&mut self, mut batch: Batch<LineFacts>) {
-        for i in 0..batch.len() {
-            let (record, facts) = batch.entry(i);
-            self.fold_line(&record, facts);
-        }
-        // The last line is kept once per batch, not copied for every line.
-        if let Some(i) = batch.len().checked_sub(1) {
-            let (record, facts) = batch.entry(i);
-            let (line, text) = &mut self.last_line;
-            *line = record.line;
-            text.clear();
-            text.push_str(facts.stripped.as_deref().unwrap_or(record.text));
-        }
-        self.ahead.recycle(batch);
-    }
-
     /// One line, in input order: it continues the record being assembled or starts one.
     fn fold_line(&mut self, record: &Record<'_>, facts: &mut LineFacts) {
         self.lines += 1;
@@ -524,71 +501,6 @@ impl Text {
             self.recent.pop_front();
         }
         self.recent.push_back((line, kept_line(text)));
-    }
-}
-
-/// Works out what a line says by itself ([`LineFacts`]); runs ahead of the folding.
-#[derive(Clone)]
-struct Facts {
-    /// Masks as the miner does.
-    masker: Masker,
-    grep: Option<Regex>,
-    /// Severities of a batch's lines, from one search ([`Prepare::prepare_batch`]).
-    inspections: Vec<severity::Inspection>,
-}
-
-/// What a line says by itself, whatever came before it.
-#[derive(Debug, Default)]
-struct LineFacts {
-    /// The line without its ANSI codes, when it had some.
-    stripped: Option<String>,
-    severity: Option<Severity>,
-    opens: Option<Opens>,
-    /// Where its leading timestamp is.
-    stamp: Option<std::ops::Range<usize>>,
-    masked: MaskedLine,
-    /// It matches `--grep` (or there is none).
-    grep_match: bool,
-}
-
-impl Prepare for Facts {
-    type Output = LineFacts;
-
-    fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
-        let stripped = strip_ansi(record.text, out.stripped.take());
-        let text = stripped.as_deref().unwrap_or(record.text);
-        self.fill(text, severity::inspect(text), out);
-        out.stripped = stripped;
-    }
-
-    /// A batch without ANSI codes (nearly every one) has its lines' severities found
-    /// in one search over the batch: starting a search costs more than a short line.
-    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
-        let joined = records.joined();
-        if memchr::memchr(0x1b, joined.as_bytes()).is_some() {
-            for (i, out) in outs.iter_mut().enumerate() {
-                self.prepare(&records.get(i), out);
-            }
-            return;
-        }
-        let lines = (0..records.len()).map(|i| records.text_range(i));
-        severity::inspect_lines(joined, lines, &mut self.inspections);
-        for (i, out) in outs.iter_mut().enumerate() {
-            out.stripped = None;
-            self.fill(&joined[records.text_range(i)], self.inspections[i], out);
-        }
-    }
-}
-
-impl Facts {
-    /// The facts of a line (ANSI codes stripped) besides its stripped text, given its
-    /// severity.
-    fn fill(&mut self, text: &str, inspection: severity::Inspection, out: &mut LineFacts) {
-        out.severity = inspection.severity;
-        out.opens = inspection.opens;
-        out.stamp = leading_timestamp_range(text);
-        self.masker.fill(text, &mut out.masked);
-        out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }
 }
 
@@ -642,21 +554,37 @@ pub struct TextStats {
     pub ansi_lines: u64,
 }
 
-impl Reducer for Text {
+impl FoldBatches for Text {
+    type Prepare = Facts;
     type Item = TextItem;
     type Stats = TextStats;
 
-    fn record(&mut self, record: &Record<'_>, _out: &mut dyn Emit<TextItem>) -> Flow {
-        if let Some(batch) = self.ahead.push(record) {
-            self.fold(batch);
-        }
-        Flow::Continue
+    fn ahead(&self) -> &Ahead<Facts> {
+        &self.ahead
     }
 
-    fn finish(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
-        for batch in self.ahead.finish() {
-            self.fold(batch);
+    fn ahead_mut(&mut self) -> &mut Ahead<Facts> {
+        &mut self.ahead
+    }
+
+    /// Folds a batch of lines whose facts are ready, in order.
+    fn fold(&mut self, mut batch: Batch<LineFacts>, _out: &mut dyn Emit<TextItem>) {
+        for i in 0..batch.len() {
+            let (record, facts) = batch.entry(i);
+            self.fold_line(&record, facts);
         }
+        // The last line is kept once per batch, not copied for every line.
+        if let Some(i) = batch.len().checked_sub(1) {
+            let (record, facts) = batch.entry(i);
+            let (line, text) = &mut self.last_line;
+            *line = record.line;
+            text.clear();
+            text.push_str(facts.stripped.as_deref().unwrap_or(record.text));
+        }
+        self.ahead.recycle(batch);
+    }
+
+    fn outcome(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
         self.close_record();
         let miner = &self.miner;
         // Merged templates: fold what was noted under old ids into the survivors.
@@ -891,14 +819,13 @@ impl GroupWriter {
 mod tests {
     use super::*;
     use briefly_core::testkit::{assert_batch_prepares_as_each, reduce_all_chunkings};
-    use briefly_core::{reduce, RunConfig};
+    use briefly_core::{reduce, Reducer, RunConfig};
 
     #[test]
     fn a_batch_is_prepared_as_its_lines_one_by_one() {
-        let make = || Facts {
-            masker: Masker::new(&briefly_template::Config::default()),
-            grep: Regex::new("db-[0-9]").ok(),
-            inspections: Vec::new(),
+        let make = || {
+            let grep = Regex::new("db-[0-9]").ok();
+            Facts::new(&briefly_template::Config::default(), grep)
         };
         let plain = "2026-11-29 10:00:01 ERROR lost connection to db-7\n\
             Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: ü\n\
