@@ -187,7 +187,7 @@ impl<'t, 'i> TapeValue<'t, 'i> {
     }
 
     /// As a `serde_json::Value`, strings longer than `max_string_chars` cut with the
-    /// core's marker. Callers check [`depth`] first: this recurses.
+    /// core's marker. Callers check `deeper_than` first: this recurses.
     pub fn to_json(&self, convert: &mut Convert) -> Value {
         match self.head() {
             Node::String(s) => {

@@ -34,7 +34,7 @@ pub const MAX_GROUPS: usize = 1_000;
 /// (group, template) pairs counted for the per-unit templates; the rest are left out.
 pub const MAX_PAIRS: usize = 50_000;
 /// Groups listed in the stats, and templates listed for each.
-const TOP_GROUPS: usize = 10;
+pub const TOP_GROUPS: usize = 10;
 const TOP_PER_GROUP: usize = 3;
 /// A map with [`FastHasher`]: its lookups run for every entry.
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;

@@ -6,7 +6,7 @@ mod grep;
 mod lines;
 mod spill;
 
-pub use grep::{Grep, GrepOptions, Match};
+pub use grep::{Grep, GrepOptions, Match, MAX_CONTEXT};
 pub use lines::{Lines, LinesOptions};
 pub use spill::{looks_like_error, Spill, SpillOptions};
 
