@@ -17,7 +17,7 @@ use crate::time::parse_rfc3339_micros;
 use crate::{plural, OptionError, TextItems};
 use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer};
 use briefly_severity::{classify, Opens, Severity};
-use briefly_template::{MaskedLine, Masker};
+use briefly_template::MaskedLine;
 use briefly_text::{Text, TextOptions};
 use facts::{Facts, LineFacts};
 use serde::{Deserialize, Serialize};
@@ -189,9 +189,7 @@ impl Docker {
         let fold = Fold::new(NAMES);
         Ok(Docker {
             options,
-            ahead: Ahead::parallel(Facts {
-                masker: Masker::new(fold.miner_config()),
-            }),
+            ahead: Ahead::parallel(Facts::new(fold.miner_config())),
             mode: Mode::Unknown,
             fold,
             pending: Default::default(),

@@ -1,7 +1,7 @@
 //! What an application wrote inside a log line: JSON (`{"level":"info","msg":…}`),
 //! logfmt (`level=error msg="…"`), or plain text, read for its level and message.
 
-use briefly_severity::{inspect, Opens, Severity};
+use briefly_severity::{inspect, Inspection, Opens, Severity};
 use serde::Deserialize;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -23,17 +23,24 @@ pub struct Payload<'a> {
 
 /// Reads `line`'s level and message.
 pub fn read(line: &str) -> Payload<'_> {
+    // One pass finds both the severity and whether a traceback starts here.
+    read_structured(line).unwrap_or_else(|| plain(line, inspect(line)))
+}
+
+/// [`read`] for a JSON or logfmt line; `None` for plain text, whose severity is then
+/// [`inspect`]'s (for many lines at once, [`briefly_severity::inspect_lines`]'s).
+pub fn read_structured(line: &str) -> Option<Payload<'_>> {
     let trimmed = line.trim();
     if trimmed.starts_with('{') && trimmed.ends_with('}') {
         if let Some(payload) = json(trimmed) {
-            return payload;
+            return Some(payload);
         }
     }
-    if let Some(payload) = logfmt(trimmed) {
-        return payload;
-    }
-    // One pass finds both the severity and whether a traceback starts here.
-    let inspection = inspect(line);
+    logfmt(trimmed)
+}
+
+/// [`read`] for a plain line, given what [`inspect`] says of it.
+pub fn plain(line: &str, inspection: Inspection) -> Payload<'_> {
     Payload {
         severity: inspection.severity,
         message: Cow::Borrowed(line),

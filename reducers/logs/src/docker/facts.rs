@@ -6,8 +6,8 @@
 use super::MAX_JOINED;
 use crate::payload;
 use crate::time::parse_rfc3339_micros;
-use briefly_core::{Prepare, Record};
-use briefly_severity::{Opens, Severity};
+use briefly_core::{Prepare, Record, Records};
+use briefly_severity::{Inspection, Opens, Severity};
 use briefly_template::{MaskedLine, Masker};
 use std::ops::Range;
 
@@ -85,7 +85,12 @@ fn unescape(text: &str) -> Option<(char, usize)> {
 #[derive(Clone)]
 pub struct Facts {
     /// Masks as the fold's miner does.
-    pub(super) masker: Masker,
+    masker: Masker,
+    /// Scratch for a batch: its plain payloads, one per line, and where each is (with
+    /// its line's index), and what a search over them found.
+    joined: String,
+    plain: Vec<(usize, Range<usize>)>,
+    inspections: Vec<Inspection>,
 }
 
 /// What a json-file line says by itself, when the fast path reads it.
@@ -114,10 +119,60 @@ impl Prepare for Facts {
     type Output = LineFacts;
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
+        if let Some(len) = self.read(record, out) {
+            let log = std::mem::take(&mut out.log);
+            let inspection = briefly_severity::inspect(&log[..len]);
+            fill(
+                &mut self.masker,
+                payload::plain(&log[..len], inspection),
+                out,
+            );
+            out.log = log;
+        }
+    }
+
+    /// The plain payloads of a batch (most lines) have their severities found in one
+    /// search over them all: starting a search costs more than a short line.
+    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
+        self.joined.clear();
+        self.plain.clear();
+        for (i, out) in outs.iter_mut().enumerate() {
+            if let Some(len) = self.read(&records.get(i), out) {
+                let start = self.joined.len();
+                self.joined.push_str(&out.log[..len]);
+                self.plain.push((i, start..self.joined.len()));
+                self.joined.push('\n');
+            }
+        }
+        let lines = self.plain.iter().map(|(_, range)| range.clone());
+        briefly_severity::inspect_lines(&self.joined, lines, &mut self.inspections);
+        for ((i, range), inspection) in self.plain.iter().zip(&self.inspections) {
+            let read = payload::plain(&self.joined[range.clone()], *inspection);
+            fill(&mut self.masker, read, &mut outs[*i]);
+        }
+    }
+}
+
+impl Facts {
+    /// Facts that mask as a miner with `config` does.
+    pub(super) fn new(config: &briefly_template::Config) -> Facts {
+        Facts {
+            masker: Masker::new(config),
+            joined: String::new(),
+            plain: Vec::new(),
+            inspections: Vec::new(),
+        }
+    }
+
+    /// Reads `record` by the fast path into `out`, and fills in what its payload says
+    /// when it is JSON or logfmt. When a whole record's payload is plain text, returns
+    /// its length in `out.log` (without the final `\n`, and a `\r` before it): its
+    /// severity is still to be found.
+    fn read(&mut self, record: &Record<'_>, out: &mut LineFacts) -> Option<usize> {
         let text = record.text;
         let Some((stream, time)) = fast_json_file(text, &mut out.log) else {
             out.read = false;
-            return;
+            return None;
         };
         out.read = true;
         out.micros = parse_rfc3339_micros(&text[time.clone()]);
@@ -125,20 +180,61 @@ impl Prepare for Facts {
         // A record the driver split (no `\n`) is joined first: read when whole.
         let Some(log) = out.log.strip_suffix('\n') else {
             out.masked_ok = false;
-            return;
+            return None;
         };
-        let log = log.strip_suffix('\r').unwrap_or(log);
-        let read = payload::read(log);
-        out.severity = read.severity;
-        out.opens = read.opens;
-        out.structured = read.structured;
-        out.message.clear();
-        out.message
-            .push_str(briefly_core::head_bytes(&read.message, MAX_JOINED));
-        out.masked_ok = memchr::memchr(b'\n', out.message.as_bytes()).is_none();
-        if out.masked_ok {
-            self.masker
-                .fill(out.message.trim_end_matches('\r'), &mut out.masked);
-        }
+        let len = log.strip_suffix('\r').unwrap_or(log).len();
+        // The payload may borrow the log while `fill` writes the rest of `out`.
+        let log = std::mem::take(&mut out.log);
+        let plain = match payload::read_structured(&log[..len]) {
+            Some(read) => {
+                fill(&mut self.masker, read, out);
+                false
+            }
+            None => true,
+        };
+        out.log = log;
+        plain.then_some(len)
+    }
+}
+
+/// Fills in what a whole record's payload says, and masks its message with `masker`.
+fn fill(masker: &mut Masker, read: payload::Payload<'_>, out: &mut LineFacts) {
+    out.severity = read.severity;
+    out.opens = read.opens;
+    out.structured = read.structured;
+    out.message.clear();
+    out.message
+        .push_str(briefly_core::head_bytes(&read.message, MAX_JOINED));
+    out.masked_ok = memchr::memchr(b'\n', out.message.as_bytes()).is_none();
+    if out.masked_ok {
+        masker.fill(out.message.trim_end_matches('\r'), &mut out.masked);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use briefly_core::testkit::assert_batch_prepares_as_each;
+
+    #[test]
+    fn a_batch_is_prepared_as_its_lines_one_by_one() {
+        let lines = [
+            r#"{"log":"2026-11-29T12:00:00Z INFO worker-1 took 3ms\n","stream":"stdout","time":"2026-11-29T12:00:00.1Z"}"#,
+            r#"{"log":"{\"level\":\"error\",\"msg\":\"db down\",\"n\":1}\n","stream":"stderr","time":"2026-11-29T12:00:01Z"}"#,
+            r#"{"log":"level=warn msg=\"disk at 91%\" disk=sda\n","stream":"stdout","time":"2026-11-29T12:00:02Z"}"#,
+            r#"{"log":"Traceback (most recent call last):\n","stream":"stderr","time":"2026-11-29T12:00:03Z"}"#,
+            r#"{"log":"process exited with code 137 \r\n","stream":"stderr","time":"2026-11-29T12:00:04Z"}"#,
+            r#"{"log":"a partial record without its newline","stream":"stdout","time":"2026-11-29T12:00:05Z"}"#,
+            r#"{"log":"ERR","stream":"stdout","time":"2026-11-29T12:00:06Z"}"#,
+            r#"{"log":"OR split over two entries\n","stream":"stdout","time":"2026-11-29T12:00:07Z"}"#,
+            r#"{"log":"two\nlines in one entry, WARN: the second\n","stream":"stdout","time":"bad"}"#,
+            r#"{"log":"escaped \u00e9 é ERROR\n","stream":"stdout","time":"2026-11-29T12:00:08Z"}"#,
+            r#"{"log":"\n","stream":"stdout","time":"2026-11-29T12:00:09Z"}"#,
+            "not json at all ERROR",
+            r#"{"stream":"stdout","log":"fields in another order\n","time":"2026-11-29T12:00:10Z"}"#,
+        ];
+        let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let config = briefly_template::Config::default();
+        assert_batch_prepares_as_each(|| Facts::new(&config), &input);
     }
 }
