@@ -496,18 +496,22 @@ mod tests {
             max_tokens: 9,
             ..Config::default()
         };
-        let mut masker = Masker::new(&config);
-        let mut rng = 0x1234_5678_9abc_def1u64;
-        let mut cached = MaskedLine::default();
-        let mut plain = MaskedLine::default();
-        // Few shapes (mostly hits), then many (misses, and the bypass).
-        for i in 0..60_000 {
-            let (x, y) = line_pair(&mut rng, if i < 20_000 { 12 } else { 300 });
-            for line in [x, y] {
-                masker.fill(&line, &mut cached);
-                plain.fill(&line, &config);
-                assert_eq!(cached.0.tokens(), plain.0.tokens(), "{line:?}");
-                assert_eq!(cached.0.seq_hash(), plain.0.seq_hash(), "{line:?}");
+        // The vector path where the CPU has it, and the scalar one everywhere.
+        for vector in [vector_available(), false] {
+            let mut masker = Masker::new(&config);
+            masker.vector = vector;
+            let mut rng = 0x1234_5678_9abc_def1u64;
+            let mut cached = MaskedLine::default();
+            let mut plain = MaskedLine::default();
+            // Few shapes (mostly hits), then many (misses, and the bypass).
+            for i in 0..60_000 {
+                let (x, y) = line_pair(&mut rng, if i < 20_000 { 12 } else { 300 });
+                for line in [x, y] {
+                    masker.fill(&line, &mut cached);
+                    plain.fill(&line, &config);
+                    assert_eq!(cached.0.tokens(), plain.0.tokens(), "{line:?}");
+                    assert_eq!(cached.0.seq_hash(), plain.0.seq_hash(), "{line:?}");
+                }
             }
         }
     }
