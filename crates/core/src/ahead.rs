@@ -258,8 +258,8 @@ impl<O: Default> Batch<O> {
 }
 
 /// Frames `input` into one batch and prepares it with `prepare`'s
-/// [`Prepare::prepare_batch`]; returns the outputs (for [`crate::testkit`]).
-pub(crate) fn prepare_as_one_batch<P: Prepare>(prepare: P, input: &[u8]) -> Vec<P::Output> {
+/// [`Prepare::prepare_batch`] (for [`crate::testkit`]).
+pub(crate) fn prepare_as_one_batch<P: Prepare>(prepare: P, input: &[u8]) -> Batch<P::Output> {
     let mut batch = Batch::default();
     let mut framer = RecordFramer::new_with_max_length(crate::DEFAULT_MAX_LINE_BYTES);
     framer.push(input, |record| batch.push(record));
@@ -269,8 +269,7 @@ pub(crate) fn prepare_as_one_batch<P: Prepare>(prepare: P, input: &[u8]) -> Vec<
         framer: None,
     };
     batch.prepare(&mut preparer);
-    batch.outputs.truncate(batch.slots.len());
-    batch.outputs
+    batch
 }
 
 /// What prepares batches, on whichever thread: the [`Prepare`], and the framer of raw

@@ -2,7 +2,7 @@
 //! bytes, checks the envelopes are the same, and checks the envelope's invariants; and
 //! one that checks a [`Prepare`]'s batch path against its line-by-line one.
 
-use crate::{reduce, Envelope, Prepare, RecordFramer, Reducer, RunConfig};
+use crate::{reduce, Envelope, Prepare, Reducer, RunConfig};
 use std::io::Read;
 
 /// Reduces `input` with a fresh reducer from `make`, fed in chunks of 1, 7 and 8192
@@ -71,19 +71,18 @@ pub fn assert_batch_prepares_as_each<P: Prepare>(make: impl Fn() -> P, input: &s
 where
     P::Output: std::fmt::Debug,
 {
-    let batched = crate::ahead::prepare_as_one_batch(make(), input.as_bytes());
+    let batch = crate::ahead::prepare_as_one_batch(make(), input.as_bytes());
     let mut each = make();
-    let mut framer = RecordFramer::new_with_max_length(crate::DEFAULT_MAX_LINE_BYTES);
-    let mut outputs = Vec::new();
-    let mut prepare = |record: &crate::Record<'_>| {
-        let mut out = P::Output::default();
-        each.prepare(record, &mut out);
-        outputs.push((record.text.to_string(), out));
-    };
-    framer.push(input.as_bytes(), &mut prepare);
-    framer.finish(&mut prepare);
-    assert_eq!(batched.len(), outputs.len(), "one output per line");
-    for (batch, (line, single)) in batched.iter().zip(&outputs) {
-        assert_eq!(format!("{batch:?}"), format!("{single:?}"), "line {line:?}");
+    for i in 0..batch.len() {
+        let record = batch.record(i);
+        let mut single = P::Output::default();
+        each.prepare(&record, &mut single);
+        let batched = batch.output(i);
+        assert_eq!(
+            format!("{batched:?}"),
+            format!("{single:?}"),
+            "line {:?}",
+            record.text
+        );
     }
 }
