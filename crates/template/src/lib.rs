@@ -82,7 +82,8 @@
 //! need one more is counted in the overflow group ([`GroupId::OVERFLOW`],
 //! [`Miner::overflow`]), never dropped. Per-line results are returned, not
 //! stored. Every other structure (lookup cache, word index, learned fields,
-//! merged ids) is bounded by a multiple of the cap, and the work for a line
+//! merged ids) is bounded by a multiple of the cap (the table of line shapes
+//! masked recently, [`Masker`], by a constant), and the work for a line
 //! that matches no template is bounded too (at most a few dozen candidate
 //! templates per length are compared, those sharing the most words).
 //!

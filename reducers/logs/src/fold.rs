@@ -16,7 +16,7 @@
 
 use crate::time::format_micros;
 use briefly_severity::Severity;
-use briefly_template::{GroupId, MaskedLine, Masker, Miner};
+use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -218,20 +218,13 @@ pub struct Fold {
     span: Option<(i64, i64)>,
     /// Scratch for the first line of a message.
     head: String,
-    /// Masks the messages no caller masked beforehand ([`Fold::add`]), as the miner
-    /// would, into `masked`.
-    masker: Masker,
-    masked: MaskedLine,
 }
 
 impl Fold {
     /// An empty fold naming things as `names` says.
     pub fn new(names: Names) -> Fold {
-        let miner = Miner::new(briefly_template::Config::default());
         Fold {
-            masker: Masker::new(miner.config()),
-            masked: MaskedLine::default(),
-            miner,
+            miner: Miner::new(briefly_template::Config::default()),
             level_counts: vec![0; names.levels.len()],
             names,
             group_index: FastMap::default(),
@@ -327,11 +320,7 @@ impl Fold {
         self.head.push_str(mined.trim_end_matches('\r'));
         let template = match (masked, rest) {
             (Some(masked), None) => self.miner.add_prepared(masked, &self.head, entry.line),
-            _ => {
-                self.masker.fill(&self.head, &mut self.masked);
-                self.miner
-                    .add_prepared(&mut self.masked, &self.head, entry.line)
-            }
+            _ => self.miner.add_numbered(&self.head, entry.line),
         };
         if self.pairs.len() < MAX_PAIRS || self.pairs.contains_key(&(group, template)) {
             *self.pairs.entry((group, template)).or_insert(0) += 1;
