@@ -86,8 +86,8 @@ fn unescape(text: &str) -> Option<(char, usize)> {
 pub struct Facts {
     /// Masks as the fold's miner does.
     masker: Masker,
-    /// Scratch for a batch: its plain payloads, one per line, and where each is (with
-    /// its line's index), and what a search over them found.
+    /// Scratch: a batch's plain payloads (or one line's), one per line, where each is
+    /// (with its line's index), and what a search over them found.
     joined: String,
     plain: Vec<(usize, Range<usize>)>,
     inspections: Vec<Inspection>,
@@ -120,14 +120,14 @@ impl Prepare for Facts {
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
         if let Some(len) = self.read(record, out) {
-            let log = std::mem::take(&mut out.log);
-            let inspection = briefly_severity::inspect(&log[..len]);
+            self.joined.clear();
+            self.joined.push_str(&out.log[..len]);
+            let inspection = briefly_severity::inspect(&self.joined);
             fill(
                 &mut self.masker,
-                payload::plain(&log[..len], inspection),
+                payload::plain(&self.joined, inspection),
                 out,
             );
-            out.log = log;
         }
     }
 
