@@ -164,6 +164,8 @@ pub struct Docker {
     /// Records held for `--tail`, by first line.
     tail: VecDeque<Pending>,
     spare: Vec<Pending>,
+    /// Reads the payloads of lines not read ahead.
+    payloads: payload::Reader,
     blank_lines: Vec<u64>,
     lines: u64,
     read: u64,
@@ -196,6 +198,7 @@ impl Docker {
             partial: Default::default(),
             tail: VecDeque::new(),
             spare: Vec::new(),
+            payloads: payload::Reader::default(),
             blank_lines: Vec::new(),
             lines: 0,
             read: 0,
@@ -357,7 +360,7 @@ impl Docker {
                 pending.masked_ok = facts.masked_ok;
             }
             None => {
-                let read = payload::read(text);
+                let read = self.payloads.read(text);
                 pending.severity = read.severity;
                 pending.traceback = read.opens == Some(Opens::Traceback);
                 pending.message.clear();

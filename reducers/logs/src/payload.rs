@@ -39,6 +39,219 @@ pub fn read_structured(line: &str) -> Option<Payload<'_>> {
     logfmt(trimmed)
 }
 
+/// [`read`] and [`read_structured`] with buffers kept from line to line: a JSON payload
+/// that is one flat object of strings without escapes, integers, booleans and nulls (what
+/// structured loggers write) is read by a scanner of its own into them, with no
+/// allocation; anything else goes to the functions above. The payloads are the same.
+#[derive(Debug, Clone, Default)]
+pub struct Reader {
+    /// The fields after the message, as ` key=value`.
+    fields: String,
+    /// The message, when it is more than the `msg` value.
+    message: String,
+}
+
+impl Reader {
+    /// [`read`], reusing the reader's buffers.
+    pub fn read<'a>(&'a mut self, line: &'a str) -> Payload<'a> {
+        match self.read_structured(line) {
+            Some(payload) => payload,
+            None => plain(line, inspect(line)),
+        }
+    }
+
+    /// [`read_structured`], reusing the reader's buffers.
+    pub fn read_structured<'a>(&'a mut self, line: &'a str) -> Option<Payload<'a>> {
+        let Some(scanned) = self.scan(line) else {
+            return read_structured(line);
+        };
+        let Some(parts) = scanned else {
+            return logfmt(line.trim());
+        };
+        let severity = parts.level.as_ref().and_then(Level::severity);
+        let message = match parts.msg {
+            None => Cow::Borrowed(line.trim()),
+            Some(msg) if self.fields.is_empty() && parts.error.is_none() => Cow::Borrowed(msg),
+            Some(msg) => {
+                self.message.clear();
+                self.message.push_str(msg);
+                self.message.push_str(&self.fields);
+                if let Some(error) = parts.error {
+                    self.message.push('\n');
+                    self.message.push_str(error);
+                }
+                Cow::Borrowed(self.message.as_str())
+            }
+        };
+        Some(Payload {
+            severity,
+            message,
+            structured: true,
+            opens: None,
+        })
+    }
+
+    /// Scans `line` when it is a flat JSON object the scanner reads: `Some(Some(parts))`
+    /// when it has a level or a message, `Some(None)` when it has neither; `None` when
+    /// the scanner cannot tell (not a flat object, an escape, a float, a nested value).
+    fn scan<'a>(&mut self, line: &'a str) -> Option<Option<FlatParts<'a>>> {
+        let trimmed = line.trim();
+        if !(trimmed.starts_with('{') && trimmed.ends_with('}')) {
+            return None;
+        }
+        let parts = scan_flat(trimmed, &mut self.fields)?;
+        Some((parts.level.is_some() || parts.msg.is_some()).then_some(parts))
+    }
+}
+
+/// What [`scan_flat`] found in a flat JSON object.
+struct FlatParts<'a> {
+    level: Option<Level<'a>>,
+    msg: Option<&'a str>,
+    error: Option<&'a str>,
+}
+
+/// A value [`scan_flat`] reads.
+enum Scalar<'a> {
+    /// A string without escapes.
+    Str(&'a str),
+    /// A non-negative integer, and its digits.
+    Unsigned(u64, &'a str),
+    /// A negative integer, `true`, `false` or `null`, as written.
+    Other(&'a str),
+}
+
+/// Reads `object` (trimmed, from `{` to `}`) as [`JsonLine`]'s visitor does, writing the
+/// kept fields to `fields` as [`with_fields`] would; `None` for anything it does not
+/// read the same (escapes, control characters, floats, nested values, bad JSON), which
+/// serde then reads.
+fn scan_flat<'a>(object: &'a str, fields: &mut String) -> Option<FlatParts<'a>> {
+    let b = object.as_bytes();
+    let mut parts = FlatParts {
+        level: None,
+        msg: None,
+        error: None,
+    };
+    fields.clear();
+    let mut kept = 0;
+    let mut i = skip_space(b, 1);
+    if b.get(i) == Some(&b'}') {
+        return (i + 1 == b.len()).then_some(parts);
+    }
+    loop {
+        let (key, after) = scan_string(object, i)?;
+        i = skip_space(b, after);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let (value, after) = scan_scalar(object, skip_space(b, i + 1))?;
+        i = skip_space(b, after);
+        match key {
+            "level" | "lvl" | "severity" | "levelname" | "log.level" | "@l" => {
+                parts.level = Some(match value {
+                    Scalar::Unsigned(n, _) => Level::Number(n),
+                    Scalar::Str(word) => Level::Word(Cow::Borrowed(word)),
+                    // serde fails the line on any other level.
+                    Scalar::Other(_) => return None,
+                })
+            }
+            "msg" | "message" | "@m" | "@mt" => parts.msg = Some(value.text()),
+            "err" | "error" | "exception" | "exc_info" | "stack" | "stacktrace" | "@x" => {
+                parts.error = Some(value.text())
+            }
+            k if is_time_key(k) || kept >= MAX_FIELDS => {}
+            _ => {
+                kept += 1;
+                push_field(fields, key, value.text());
+            }
+        }
+        match b.get(i) {
+            Some(b',') => i = skip_space(b, i + 1),
+            Some(b'}') if i + 1 == b.len() => return Some(parts),
+            _ => return None,
+        }
+    }
+}
+
+impl<'a> Scalar<'a> {
+    /// The value as [`Text`] reads it: an integer [`scan_scalar`] takes is written back
+    /// as it was written.
+    fn text(&self) -> &'a str {
+        match *self {
+            Scalar::Str(text) | Scalar::Unsigned(_, text) | Scalar::Other(text) => text,
+        }
+    }
+}
+
+/// `key=value` after the message, as [`with_fields`] writes it.
+fn push_field(fields: &mut String, key: &str, value: &str) {
+    let value = briefly_core::cut_str(value, MAX_FIELD_CHARS);
+    fields.push(' ');
+    fields.push_str(key);
+    fields.push('=');
+    // The scanned text has no character JSON escapes: quoting is adding quotes.
+    if value.contains(char::is_whitespace) || value.is_empty() {
+        fields.push('"');
+        fields.push_str(&value);
+        fields.push('"');
+    } else {
+        fields.push_str(&value);
+    }
+}
+
+fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// The string without escapes or control characters that starts at `at` (its opening
+/// quote), and where it ends (after its closing quote).
+fn scan_string(text: &str, at: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    if b.get(at) != Some(&b'"') {
+        return None;
+    }
+    let start = at + 1;
+    let len = memchr::memchr2(b'"', b'\\', &b[start..])?;
+    let end = start + len;
+    if b[end] != b'"' || b[start..end].iter().any(|&c| c < 0x20) {
+        return None;
+    }
+    Some((&text[start..end], end + 1))
+}
+
+/// The scalar value at `at` and where it ends: a string (as [`scan_string`] reads it),
+/// an integer of at most 18 digits without a leading zero, `true`, `false` or `null`.
+fn scan_scalar(text: &str, at: usize) -> Option<(Scalar<'_>, usize)> {
+    let b = text.as_bytes();
+    match *b.get(at)? {
+        b'"' => scan_string(text, at).map(|(s, end)| (Scalar::Str(s), end)),
+        b't' | b'f' | b'n' => ["true", "false", "null"]
+            .into_iter()
+            .find(|word| text[at..].starts_with(word))
+            .map(|word| (Scalar::Other(word), at + word.len())),
+        b'-' | b'0'..=b'9' => {
+            let negative = b[at] == b'-';
+            let start = at + usize::from(negative);
+            let len = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let end = start + len;
+            // serde reads `-0`, floats and long integers its own way: left to it.
+            let plain = (1..=18).contains(&len) && (b[start] != b'0' || (len == 1 && !negative));
+            if !plain || matches!(b.get(end), Some(b'.' | b'e' | b'E')) {
+                return None;
+            }
+            let digits = &text[at..end];
+            Some(match negative {
+                true => (Scalar::Other(digits), end),
+                false => (Scalar::Unsigned(digits.parse().ok()?, digits), end),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// [`read`] for a plain line, given what [`inspect`] says of it.
 pub fn plain(line: &str, inspection: Inspection) -> Payload<'_> {
     Payload {
@@ -374,6 +587,94 @@ mod tests {
             assert!(!p.structured, "{odd}");
             assert_eq!(p.message, odd);
         }
+    }
+
+    /// The reader's scanner gives what serde gives, on flat objects it reads and on the
+    /// ones it leaves to serde: random objects of the keys and values loggers write,
+    /// and of the ones it must not read itself.
+    #[test]
+    fn the_reader_reads_as_serde_does() {
+        // What the scanner reads, and (one pick in sixteen) what it leaves to serde.
+        const KEYS: [&[&str]; 2] = [
+            &[
+                "level", "lvl", "msg", "message", "err", "error", "ts", "path", "ms", "ok", "",
+            ],
+            &["l\\u0065vel"],
+        ];
+        const VALUES: [&[&str]; 2] = [
+            &[
+                "\"info\"",
+                "\"ERROR\"",
+                "\"warn\"",
+                "30",
+                "50",
+                "0",
+                "-3",
+                "true",
+                "false",
+                "null",
+                "\"\"",
+                "\"a request\"",
+                "\"/api/v1/items/7\"",
+                "\"é ünïcode\"",
+                "123456789012345678",
+            ],
+            &[
+                "-0",
+                "007",
+                "18446744073709551615",
+                "1.5",
+                "2e3",
+                "\"a\\\"quoted\\\"\"",
+                "\"tab\\there\"",
+                "{\"id\":7}",
+                "[1,2]",
+                "\"x\u{1}y\"",
+                "tru",
+            ],
+        ];
+        const STARTS: [&[&str]; 2] = [&["{", " { ", "{\t"], &[]];
+        const COMMAS: [&[&str]; 2] = [&[",", " , ", ",\n"], &[]];
+        const COLONS: [&[&str]; 2] = [&[":", " : "], &[]];
+        const ENDS: [&[&str]; 2] = [&["}", " }"], &["} x", "},", ""]];
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut pick = |[usual, odd]: [&[&'static str]; 2]| {
+            let from = if odd.is_empty() || next(16) > 0 {
+                usual
+            } else {
+                odd
+            };
+            from[next(from.len())]
+        };
+        let mut reader = Reader::default();
+        let mut scanned = 0;
+        for n in 0..20_000 {
+            let mut line = String::from(pick(STARTS));
+            for i in 0..n % 8 {
+                if i > 0 {
+                    line.push_str(pick(COMMAS));
+                }
+                line.push_str(&format!("\"{}\"{}", pick(KEYS), pick(COLONS)));
+                line.push_str(pick(VALUES));
+            }
+            line.push_str(pick(ENDS));
+            scanned += usize::from(reader.scan(&line).is_some());
+            let read_alone = read_structured(&line);
+            assert_eq!(reader.read_structured(&line), read_alone, "{line}");
+            assert_eq!(reader.read(&line), read(&line), "{line}");
+        }
+        // Most lines are read by the scanner, not all.
+        assert!((10_000..19_000).contains(&scanned), "{scanned}");
+        // Long values are cut as serde's path cuts them, quoted when they hold spaces.
+        let long = format!(r#"{{"msg":"m","a":"{0}","b":"{0} {0}"}}"#, "x".repeat(150));
+        assert!(reader.scan(&long).is_some());
+        assert_eq!(reader.read(&long), read(&long));
     }
 
     #[test]

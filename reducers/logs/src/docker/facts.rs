@@ -86,6 +86,8 @@ fn unescape(text: &str) -> Option<(char, usize)> {
 pub struct Facts {
     /// Masks as the fold's miner does.
     masker: Masker,
+    /// Reads JSON and logfmt payloads.
+    payloads: payload::Reader,
     /// Scratch: a batch's plain payloads (or one line's), one per line, where each is
     /// (with its line's index), and what a search over them found.
     joined: String,
@@ -158,6 +160,7 @@ impl Facts {
     pub(super) fn new(config: &briefly_template::Config) -> Facts {
         Facts {
             masker: Masker::new(config),
+            payloads: payload::Reader::default(),
             joined: String::new(),
             plain: Vec::new(),
             inspections: Vec::new(),
@@ -185,7 +188,7 @@ impl Facts {
         let len = log.strip_suffix('\r').unwrap_or(log).len();
         // The payload may borrow the log while `fill` writes the rest of `out`.
         let log = std::mem::take(&mut out.log);
-        let plain = match payload::read_structured(&log[..len]) {
+        let plain = match self.payloads.read_structured(&log[..len]) {
             Some(read) => {
                 fill(&mut self.masker, read, out);
                 false
