@@ -9,6 +9,10 @@ pub const CUT_MARKER: &str = "…[cut ";
 /// `text` with at most `max_chars` characters kept, the rest replaced by a marker that
 /// says how many characters were cut. Never splits a character.
 pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
+    // No more bytes than that means no more characters: nothing to count.
+    if text.len() <= max_chars {
+        return Cow::Borrowed(text);
+    }
     match text.char_indices().nth(max_chars) {
         None => Cow::Borrowed(text),
         Some((at, _)) => {
@@ -105,6 +109,7 @@ mod tests {
     fn cut_str_marks_and_keeps_whole_characters() {
         assert_eq!(cut_str("short", 10), "short");
         assert_eq!(cut_str("exactly", 7), "exactly");
+        assert_eq!(cut_str("ééé", 4), "ééé");
         assert_eq!(cut_str("ééééé", 2), "éé…[cut 3 chars]");
         assert_eq!(cut_str("日本語", 1), "日…[cut 2 chars]");
     }

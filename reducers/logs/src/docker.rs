@@ -87,6 +87,8 @@ enum Mode {
 /// A record being gathered: its first line and the lines that continue it.
 #[derive(Debug, Clone, Default)]
 struct Pending {
+    /// It holds a record; when not, its buffers wait for the stream's next one.
+    open: bool,
     line: u64,
     micros: Option<i64>,
     /// A compose service name, else the stream's name.
@@ -157,12 +159,14 @@ pub struct Docker {
     ahead: Ahead<Facts>,
     mode: Mode,
     fold: Fold,
-    /// Per stream: the record being gathered.
-    pending: [Option<Pending>; 4],
+    /// Per stream: the record being gathered. Each stays in place, open or not, so a
+    /// record's buffers serve the next one and nothing bigger than them moves.
+    pending: [Pending; 4],
     /// Per stream (stdout, stderr): a record split at 16 KiB, being joined.
     partial: [Option<Partial>; 2],
     /// Records held for `--tail`, by first line.
     tail: VecDeque<Pending>,
+    /// Records `--tail` no longer holds, for their buffers.
     spare: Vec<Pending>,
     /// Reads the payloads of lines not read ahead.
     payloads: payload::Reader,
@@ -318,7 +322,8 @@ impl Docker {
         if time.is_some() && micros.is_none() {
             self.problems.bad_time += 1;
         }
-        if let Some(pending) = &mut self.pending[stream] {
+        let pending = &mut self.pending[stream];
+        if pending.open {
             if continues(pending, text) {
                 pending.lines += 1;
                 if text.starts_with("Traceback (most recent call last)") {
@@ -347,7 +352,8 @@ impl Docker {
             }
         }
         self.close(stream);
-        let mut pending = self.spare.pop().unwrap_or_default();
+        let pending = &mut self.pending[stream];
+        pending.open = true;
         match facts {
             Some(facts) => {
                 pending.severity = facts.severity;
@@ -378,14 +384,15 @@ impl Docker {
         pending.lines = 1;
         pending.traceback_ended = false;
         pending.cut_bytes = 0;
-        self.pending[stream] = Some(pending);
     }
 
     /// Closes `stream`'s pending record: filters it, holds it for `--tail` or folds it.
     fn close(&mut self, stream: usize) {
-        let Some(mut pending) = self.pending[stream].take() else {
+        let pending = &mut self.pending[stream];
+        if !pending.open {
             return;
-        };
+        }
+        pending.open = false;
         self.read += 1;
         if pending.cut_bytes > 0 {
             self.problems.cut_records += 1;
@@ -393,13 +400,14 @@ impl Docker {
         if pending.micros.is_some() {
             self.last_micros = pending.micros;
         }
-        if !self.wanted(&pending, stream) {
+        if !wanted(&self.options, self.last_micros, pending, stream) {
             self.filtered_out += 1;
-            self.spare.push(pending);
             return;
         }
         match self.options.tail {
             Some(n) => {
+                let fresh = self.spare.pop().unwrap_or_default();
+                let mut pending = std::mem::replace(pending, fresh);
                 // The N records that start last: records of two streams close out of
                 // order, so the held ones are kept sorted by their first line.
                 let keep = briefly_core::head_bytes(&pending.message, MAX_TAIL_RECORD).len();
@@ -420,48 +428,9 @@ impl Docker {
                 }
             }
             None => {
-                self.fold_in(&mut pending);
+                fold_in(&mut self.fold, pending);
                 pending.message.shrink_to(4096);
-                self.spare.push(pending);
             }
-        }
-    }
-
-    fn wanted(&self, pending: &Pending, stream: usize) -> bool {
-        let options = &self.options;
-        if let Some(level) = options.level {
-            if pending.severity.unwrap_or(Severity::Info) < level {
-                return false;
-            }
-        }
-        if let Some(wanted) = &options.stream {
-            if STREAMS[stream] != wanted {
-                return false;
-            }
-        }
-        if let Some(micros) = pending.micros.or(self.last_micros) {
-            let secs = micros.div_euclid(1_000_000);
-            if options.since.is_some_and(|s| secs < s) || options.until.is_some_and(|u| secs >= u) {
-                return false;
-            }
-        }
-        true
-    }
-
-    fn fold_in(&mut self, pending: &mut Pending) {
-        let entry = Entry {
-            line: pending.line,
-            micros: pending.micros,
-            level: level_index(pending.severity),
-            severity: pending.severity,
-            group: &pending.group,
-            pid: None,
-            message: &pending.message,
-        };
-        if pending.masked_ok {
-            self.fold.add_prepared(&entry, &mut pending.masked);
-        } else {
-            self.fold.add(&entry);
         }
     }
 
@@ -534,15 +503,60 @@ impl Docker {
             .pending
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| p.as_ref().map(|p| (p.line, i)))
+            .filter(|(_, p)| p.open)
+            .map(|(i, p)| (p.line, i))
             .collect();
         order.sort_unstable();
         for (_, stream) in order {
             self.close(stream);
         }
         while let Some(mut pending) = self.tail.pop_front() {
-            self.fold_in(&mut pending);
+            fold_in(&mut self.fold, &mut pending);
         }
+    }
+}
+
+/// Whether the options want `pending`, a record of `stream`; one without a time is
+/// taken to be at the last time seen.
+fn wanted(
+    options: &DockerOptions,
+    last_micros: Option<i64>,
+    pending: &Pending,
+    stream: usize,
+) -> bool {
+    if let Some(level) = options.level {
+        if pending.severity.unwrap_or(Severity::Info) < level {
+            return false;
+        }
+    }
+    if let Some(wanted) = &options.stream {
+        if STREAMS[stream] != wanted {
+            return false;
+        }
+    }
+    if let Some(micros) = pending.micros.or(last_micros) {
+        let secs = micros.div_euclid(1_000_000);
+        if options.since.is_some_and(|s| secs < s) || options.until.is_some_and(|u| secs >= u) {
+            return false;
+        }
+    }
+    true
+}
+
+fn fold_in(fold: &mut Fold, pending: &mut Pending) {
+    let entry = Entry {
+        line: pending.line,
+        micros: pending.micros,
+        level: level_index(pending.severity),
+        severity: pending.severity,
+        group: &pending.group,
+        pid: None,
+        message: &pending.message,
+    };
+    if pending.masked_ok {
+        fold.add_prepared(&entry, &mut pending.masked);
+    } else {
+        fold.add(&entry);
     }
 }
 

@@ -216,8 +216,6 @@ pub struct Fold {
     entries: u64,
     multiline: u64,
     span: Option<(i64, i64)>,
-    /// Scratch for the first line of a message.
-    head: String,
 }
 
 impl Fold {
@@ -238,7 +236,6 @@ impl Fold {
             entries: 0,
             multiline: 0,
             span: None,
-            head: String::new(),
         }
     }
 
@@ -316,18 +313,19 @@ impl Fold {
                 .unwrap_or(first_line),
             _ => first_line,
         };
-        self.head.clear();
-        self.head.push_str(mined.trim_end_matches('\r'));
+        let mined = mined.trim_end_matches('\r');
         let template = match (masked, rest) {
-            (Some(masked), None) => self.miner.add_prepared(masked, &self.head, entry.line),
-            _ => self.miner.add_numbered(&self.head, entry.line),
+            (Some(masked), None) => self.miner.add_prepared(masked, mined, entry.line),
+            _ => self.miner.add_numbered(mined, entry.line),
         };
         if self.pairs.len() < MAX_PAIRS || self.pairs.contains_key(&(group, template)) {
             *self.pairs.entry((group, template)).or_insert(0) += 1;
         } else {
             self.pairs_left_out += 1;
         }
-        let room = self.room_for(entry.severity);
+        let serious = entry.severity.is_some_and(|s| s >= Severity::Warn);
+        // Only a serious entry is kept: the others need not look for room.
+        let room = serious && self.room_for(entry.severity);
         let note = self.notes.entry(template).or_insert_with(|| Note {
             severity: None,
             first_micros: entry.micros,
@@ -347,8 +345,7 @@ impl Fold {
             note.first_micros = note.first_micros.or(entry.micros);
             note.last_micros = entry.micros;
         }
-        let serious = entry.severity.is_some_and(|s| s >= Severity::Warn);
-        let keep_serious = serious && note.kept < PER_TEMPLATE && room;
+        let keep_serious = room && note.kept < PER_TEMPLATE;
         if self.first.is_none() {
             self.first = Some(kept(entry, first_line, rest, group, template));
         }
