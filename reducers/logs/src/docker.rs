@@ -323,33 +323,31 @@ impl Docker {
             self.problems.bad_time += 1;
         }
         let pending = &mut self.pending[stream];
-        if pending.open {
-            if continues(pending, text) {
-                pending.lines += 1;
-                if text.starts_with("Traceback (most recent call last)") {
-                    pending.traceback = true;
-                } else if is_chain_line(text) {
-                    pending.traceback_ended = false;
-                } else if pending.traceback
-                    && !text.starts_with([' ', '\t'])
-                    && !text.is_empty()
-                    && !is_chain_line(text)
-                {
-                    // The exception line ends it.
-                    pending.traceback = false;
-                    pending.traceback_ended = true;
-                }
-                pending.severity = pending.severity.max(classify(text));
-                pending.masked_ok = false;
-                let room = MAX_JOINED.saturating_sub(pending.message.len() + 1);
-                if text.len() >= room {
-                    pending.cut_bytes += text.len() as u64;
-                } else {
-                    pending.message.push('\n');
-                    pending.message.push_str(text);
-                }
-                return;
+        if pending.open && continues(pending, text) {
+            pending.lines += 1;
+            if text.starts_with("Traceback (most recent call last)") {
+                pending.traceback = true;
+            } else if is_chain_line(text) {
+                pending.traceback_ended = false;
+            } else if pending.traceback
+                && !text.starts_with([' ', '\t'])
+                && !text.is_empty()
+                && !is_chain_line(text)
+            {
+                // The exception line ends it.
+                pending.traceback = false;
+                pending.traceback_ended = true;
             }
+            pending.severity = pending.severity.max(classify(text));
+            pending.masked_ok = false;
+            let room = MAX_JOINED.saturating_sub(pending.message.len() + 1);
+            if text.len() >= room {
+                pending.cut_bytes += text.len() as u64;
+            } else {
+                pending.message.push('\n');
+                pending.message.push_str(text);
+            }
+            return;
         }
         self.close(stream);
         let pending = &mut self.pending[stream];
