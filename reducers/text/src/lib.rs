@@ -183,6 +183,8 @@ struct TemplateInfo {
 /// The record being assembled.
 #[derive(Debug)]
 struct Pending {
+    /// It holds a record; when not, its buffers wait for the next one.
+    open: bool,
     item: LineItem,
     group: Option<GroupId>,
     python: bool,
@@ -197,7 +199,9 @@ pub struct Text {
     ahead: Ahead<Facts>,
     miner: Miner,
     info: HashMap<GroupId, TemplateInfo, BuildHasherDefault<IdHasher>>,
-    pending: Option<Pending>,
+    /// The record being assembled. It stays in place, open or not, so one record's
+    /// buffers serve the next and nothing moves per line.
+    pending: Pending,
     /// Serious records kept verbatim: (generation, record, template). A slot reused for
     /// a worse record gets a new generation, so late context is never misfiled.
     kept: Vec<(u64, LineItem, GroupId)>,
@@ -209,8 +213,6 @@ pub struct Text {
     last_line: (u64, String),
     /// Records by severity: unmarked, then [`Severity::ALL`] in order.
     histogram: [u64; 7],
-    /// The buffers of the last record not kept, for the next one.
-    spare: Option<LineItem>,
     lines: u64,
     records: u64,
     filtered_out: u64,
@@ -249,14 +251,20 @@ impl Text {
             ahead: Ahead::parallel(Facts::new(miner.config(), grep)),
             miner,
             info: HashMap::default(),
-            pending: None,
+            pending: Pending {
+                open: false,
+                item: LineItem::new(0, String::new()),
+                group: None,
+                python: false,
+                panic: false,
+                closed: false,
+            },
             kept: Vec::new(),
             recent: VecDeque::with_capacity(options.context + 1),
             awaiting: VecDeque::new(),
             first_line: None,
             last_line: (0, String::new()),
             histogram: [0; 7],
-            spare: None,
             lines: 0,
             records: 0,
             filtered_out: 0,
@@ -307,11 +315,14 @@ impl Text {
             last.clear();
             last.push_str(stamp);
         }
-        // Reuse the last record's buffers: this runs for nearly every line.
-        let mut item = self
-            .spare
-            .take()
-            .unwrap_or_else(|| LineItem::new(0, String::new()));
+        // The last record's buffers are reused: this runs for nearly every line.
+        let pending = &mut self.pending;
+        pending.open = true;
+        pending.group = group;
+        pending.python = facts.opens == Some(Opens::Traceback);
+        pending.panic = facts.opens == Some(Opens::Panic);
+        pending.closed = false;
+        let item = &mut pending.item;
         item.line = line;
         item.severity = severity;
         item.text.clear();
@@ -328,21 +339,12 @@ impl Text {
         item.before.clear();
         item.before.extend(self.recent.iter().cloned());
         item.after.clear();
-        self.pending = Some(Pending {
-            item,
-            group,
-            python: facts.opens == Some(Opens::Traceback),
-            panic: facts.opens == Some(Opens::Panic),
-            closed: false,
-        });
     }
 
     /// Whether `text` continues the pending record.
     fn continues(&self, text: &str) -> bool {
-        let Some(pending) = &self.pending else {
-            return false;
-        };
-        if pending.closed {
+        let pending = &self.pending;
+        if !pending.open || pending.closed {
             return false;
         }
         let indented = text.starts_with([' ', '\t']);
@@ -374,7 +376,7 @@ impl Text {
     }
 
     fn continue_record(&mut self, text: &str, severity: Option<Severity>) {
-        let pending = self.pending.as_mut().expect("checked by continues");
+        let pending = &mut self.pending;
         if pending.python && !text.starts_with([' ', '\t']) {
             pending.closed = true;
         }
@@ -390,12 +392,11 @@ impl Text {
 
     /// Closes the pending record: counts it, and keeps it verbatim when it may be evidence.
     fn close_record(&mut self) {
-        let Some(Pending {
-            mut item, group, ..
-        }) = self.pending.take()
-        else {
+        if !self.pending.open {
             return;
-        };
+        }
+        self.pending.open = false;
+        let (item, group) = (&mut self.pending.item, self.pending.group);
         self.records += 1;
         self.histogram[item.severity.map_or(0, |s| s as usize + 1)] += 1;
         if !item.more.is_empty() {
@@ -403,7 +404,6 @@ impl Text {
         }
         let Some(group) = group else {
             self.filtered_out += 1;
-            self.spare = Some(item);
             return;
         };
         let info = self.info.entry(group).or_default();
@@ -416,34 +416,30 @@ impl Text {
         }
         let serious = item.severity.is_some_and(|s| s >= Severity::Warn);
         if !serious || info.kept >= PER_TEMPLATE {
-            self.spare = Some(item);
             return;
         }
+        let least_kept = (self.kept.len() == MAX_KEPT)
+            .then(|| least_kept(&self.kept))
+            .flatten();
+        if least_kept.is_some_and(|(_, least)| item.severity <= least) {
+            return;
+        }
+        // Kept: the record takes its buffers along.
+        let mut item = std::mem::replace(item, LineItem::new(0, String::new()));
         if item.text.len() > MAX_KEPT_CHARS {
             item.text = kept_line(&item.text);
         }
-        let slot = if self.kept.len() < MAX_KEPT {
-            self.kept.push((0, item, group));
-            self.kept.len() - 1
-        } else {
+        let slot = if let Some((slot, _)) = least_kept {
             // Full: a worse record replaces the least severe one kept.
-            let (slot, least) = self
-                .kept
-                .iter()
-                .enumerate()
-                .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
-                .map(|(i, (_, k, _))| (i, k.severity))
-                .expect("full");
-            if item.severity <= least {
-                self.spare = Some(item);
-                return;
-            }
             let old_group = self.kept[slot].2;
             if let Some(old) = self.info.get_mut(&old_group) {
                 old.kept -= 1;
             }
             self.kept[slot] = (0, item, group);
             slot
+        } else {
+            self.kept.push((0, item, group));
+            self.kept.len() - 1
         };
         self.generation += 1;
         self.kept[slot].0 = self.generation;
@@ -472,7 +468,7 @@ impl Text {
             self.start_record(record.line, text, facts);
         }
         if let Some(groups) = &mut self.groups {
-            groups.push(self.pending.as_ref().and_then(|p| p.group));
+            groups.push(self.pending.group);
         }
         self.remember(record.line, text);
         // Kept for `fold`, which copies the batch's last line.
@@ -522,6 +518,14 @@ impl std::hash::Hasher for IdHasher {
     fn write_u32(&mut self, n: u32) {
         self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
+}
+
+/// The slot of the least severe record kept (the latest of them), and its severity.
+fn least_kept(kept: &[(u64, LineItem, GroupId)]) -> Option<(usize, Option<Severity>)> {
+    kept.iter()
+        .enumerate()
+        .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
+        .map(|(i, (_, k, _))| (i, k.severity))
 }
 
 /// A line as held for an item: at most [`MAX_KEPT_CHARS`], cut with a marker.
