@@ -30,7 +30,7 @@ pub fn read(line: &str) -> Payload<'_> {
 /// [`read`] for a JSON or logfmt line; `None` for plain text, whose severity is then
 /// [`inspect`]'s (for many lines at once, [`briefly_severity::inspect_lines`]'s).
 pub fn read_structured(line: &str) -> Option<Payload<'_>> {
-    let trimmed = line.trim();
+    let trimmed = trim(line);
     if trimmed.starts_with('{') && trimmed.ends_with('}') {
         if let Some(payload) = json(trimmed) {
             return Some(payload);
@@ -66,11 +66,11 @@ impl Reader {
             return read_structured(line);
         };
         let Some(parts) = scanned else {
-            return logfmt(line.trim());
+            return logfmt(trim(line));
         };
         let severity = parts.level.as_ref().and_then(Level::severity);
         let message = match parts.msg {
-            None => Cow::Borrowed(line.trim()),
+            None => Cow::Borrowed(trim(line)),
             Some(msg) if self.fields.is_empty() && parts.error.is_none() => Cow::Borrowed(msg),
             Some(msg) => {
                 self.message.clear();
@@ -95,7 +95,7 @@ impl Reader {
     /// when it has a level or a message, `Some(None)` when it has neither; `None` when
     /// the scanner cannot tell (not a flat object, an escape, a float, a nested value).
     fn scan<'a>(&mut self, line: &'a str) -> Option<Option<FlatParts<'a>>> {
-        let trimmed = line.trim();
+        let trimmed = trim(line);
         if !(trimmed.starts_with('{') && trimmed.ends_with('}')) {
             return None;
         }
@@ -214,7 +214,7 @@ fn scan_string(text: &str, at: usize) -> Option<(&str, usize)> {
         return None;
     }
     let start = at + 1;
-    let len = memchr::memchr2(b'"', b'\\', &b[start..])?;
+    let len = find_quote_or_backslash(&b[start..])?;
     let end = start + len;
     if b[end] != b'"' || b[start..end].iter().any(|&c| c < 0x20) {
         return None;
@@ -250,6 +250,26 @@ fn scan_scalar(text: &str, at: usize) -> Option<(Scalar<'_>, usize)> {
         }
         _ => None,
     }
+}
+
+/// `line` without the whitespace around it; at once when it has none at its ends.
+fn trim(line: &str) -> &str {
+    let ends = [line.as_bytes().first(), line.as_bytes().last()];
+    match ends.iter().all(|c| c.is_some_and(u8::is_ascii_graphic)) {
+        true => line,
+        false => line.trim(),
+    }
+}
+
+/// Where the first `"` or `\` in `haystack` is. The searches in a log line's JSON are
+/// mostly over a few bytes, where the dispatch of [`memchr::memchr2`] costs more than the
+/// search: on x86-64, memchr's SSE2 searcher is called directly (SSE2 is part of x86-64).
+pub(crate) fn find_quote_or_backslash(haystack: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(two) = memchr::arch::x86_64::sse2::memchr::Two::new(b'"', b'\\') {
+        return two.find(haystack);
+    }
+    memchr::arch::all::memchr::Two::new(b'"', b'\\').find(haystack)
 }
 
 /// [`read`] for a plain line, given what [`inspect`] says of it.
@@ -445,8 +465,8 @@ fn json(line: &str) -> Option<Payload<'_>> {
 fn logfmt(line: &str) -> Option<Payload<'_>> {
     // Cheap tests first: most lines are not logfmt, and a logfmt line starts with a
     // `key=value` pair (so a message that mentions `msg=` is not taken for one).
-    let first_word = line.split([' ', '\t']).next().unwrap_or_default();
-    if !first_word.contains('=')
+    let mut first_word = line.bytes().take_while(|&c| c != b' ' && c != b'\t');
+    if !first_word.any(|c| c == b'=')
         || !(line.contains("level=") || line.contains("lvl=") || line.contains("msg="))
     {
         return None;

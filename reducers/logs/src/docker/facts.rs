@@ -4,7 +4,7 @@
 //! [`Ahead`]: briefly_core::Ahead
 
 use super::MAX_JOINED;
-use crate::payload;
+use crate::payload::{self, find_quote_or_backslash};
 use crate::time::parse_rfc3339_micros;
 use briefly_core::{Prepare, Record, Records};
 use briefly_severity::{Inspection, Opens, Severity};
@@ -22,7 +22,7 @@ pub(super) fn fast_json_file(line: &str, log: &mut String) -> Option<(Range<usiz
     let b = rest.as_bytes();
     let mut i = 0;
     loop {
-        let at = i + memchr::memchr2(b'"', b'\\', &b[i..])?;
+        let at = i + find_quote_or_backslash(&b[i..])?;
         log.push_str(&rest[i..at]);
         if b[at] == b'"' {
             i = at + 1;
@@ -44,7 +44,7 @@ fn string_after(line: &str, at: usize, prefix: &str) -> Option<Range<usize>> {
     if line.get(at..start)? != prefix {
         return None;
     }
-    let len = memchr::memchr2(b'"', b'\\', &line.as_bytes()[start..])?;
+    let len = find_quote_or_backslash(&line.as_bytes()[start..])?;
     // A backslash: an escape, left to serde.
     (line.as_bytes()[start + len] == b'"').then_some(start..start + len)
 }
