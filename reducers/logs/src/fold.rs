@@ -296,7 +296,7 @@ impl Fold {
             Some(Severity::Warn) => counts.warnings += 1,
             _ => {}
         }
-        let (first_line, rest) = match memchr::memchr(b'\n', entry.message.as_bytes()) {
+        let (first_line, rest) = match crate::find::newline(entry.message.as_bytes()) {
             Some(at) => (&entry.message[..at], Some(&entry.message[at + 1..])),
             None => (entry.message, None),
         };

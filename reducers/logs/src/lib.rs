@@ -14,6 +14,7 @@
 //! maximum), never by the input's size.
 
 pub mod docker;
+mod find;
 pub mod fold;
 pub mod journal;
 pub mod payload;

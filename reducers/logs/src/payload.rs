@@ -1,6 +1,7 @@
 //! What an application wrote inside a log line: JSON (`{"level":"info","msg":…}`),
 //! logfmt (`level=error msg="…"`), or plain text, read for its level and message.
 
+use crate::find;
 use briefly_severity::{inspect, Inspection, Opens, Severity};
 use serde::Deserialize;
 use serde_json::Value;
@@ -214,7 +215,7 @@ fn scan_string(text: &str, at: usize) -> Option<(&str, usize)> {
         return None;
     }
     let start = at + 1;
-    let len = find_quote_or_backslash(&b[start..])?;
+    let len = find::quote_or_backslash(&b[start..])?;
     let end = start + len;
     if b[end] != b'"' || b[start..end].iter().any(|&c| c < 0x20) {
         return None;
@@ -259,17 +260,6 @@ fn trim(line: &str) -> &str {
         true => line,
         false => line.trim(),
     }
-}
-
-/// Where the first `"` or `\` in `haystack` is. The searches in a log line's JSON are
-/// mostly over a few bytes, where the dispatch of [`memchr::memchr2`] costs more than the
-/// search: on x86-64, memchr's SSE2 searcher is called directly (SSE2 is part of x86-64).
-pub(crate) fn find_quote_or_backslash(haystack: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(two) = memchr::arch::x86_64::sse2::memchr::Two::new(b'"', b'\\') {
-        return two.find(haystack);
-    }
-    memchr::arch::all::memchr::Two::new(b'"', b'\\').find(haystack)
 }
 
 /// [`read`] for a plain line, given what [`inspect`] says of it.

@@ -4,7 +4,8 @@
 //! [`Ahead`]: briefly_core::Ahead
 
 use super::MAX_JOINED;
-use crate::payload::{self, find_quote_or_backslash};
+use crate::find;
+use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use briefly_core::{Prepare, Record, Records};
 use briefly_severity::{Inspection, Opens, Severity};
@@ -22,7 +23,7 @@ pub(super) fn fast_json_file(line: &str, log: &mut String) -> Option<(Range<usiz
     let b = rest.as_bytes();
     let mut i = 0;
     loop {
-        let at = i + find_quote_or_backslash(&b[i..])?;
+        let at = i + find::quote_or_backslash(&b[i..])?;
         log.push_str(&rest[i..at]);
         if b[at] == b'"' {
             i = at + 1;
@@ -44,7 +45,7 @@ fn string_after(line: &str, at: usize, prefix: &str) -> Option<Range<usize>> {
     if line.get(at..start)? != prefix {
         return None;
     }
-    let len = find_quote_or_backslash(&line.as_bytes()[start..])?;
+    let len = find::quote_or_backslash(&line.as_bytes()[start..])?;
     // A backslash: an escape, left to serde.
     (line.as_bytes()[start + len] == b'"').then_some(start..start + len)
 }
@@ -208,7 +209,7 @@ fn fill(masker: &mut Masker, read: payload::Payload<'_>, out: &mut LineFacts) {
     out.message.clear();
     out.message
         .push_str(briefly_core::head_bytes(&read.message, MAX_JOINED));
-    out.masked_ok = memchr::memchr(b'\n', out.message.as_bytes()).is_none();
+    out.masked_ok = find::newline(out.message.as_bytes()).is_none();
     if out.masked_ok {
         masker.fill(out.message.trim_end_matches('\r'), &mut out.masked);
     }
