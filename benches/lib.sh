@@ -59,7 +59,8 @@ side_by_side() {
   row "$ref_label" "$bytes" "$rs" "$(median "${ref_kb[@]}")"
   row "$briefly_label" "$bytes" "$bs" "$bk"
   awk -v a="$bs" -v b="$rs" -v k="$bk" 'BEGIN {
-    printf "briefly/reference time ratio: %.1fx\n", a / (b > 0 ? b : 0.01)
+    printf "briefly/reference time ratio: %.2fx (the reference takes %.1fx as long)\n",
+      a / (b > 0 ? b : 0.01), b / (a > 0 ? a : 0.01)
     printf "peak RSS under 64 MB: %s\n", (k / 1024 < 64) ? "yes" : "NO" }'
 }
 
