@@ -59,8 +59,9 @@ side_by_side() {
   row "$ref_label" "$bytes" "$rs" "$(median "${ref_kb[@]}")"
   row "$briefly_label" "$bytes" "$bs" "$bk"
   awk -v a="$bs" -v b="$rs" -v k="$bk" 'BEGIN {
-    printf "briefly/reference time ratio: %.2fx (the reference takes %.1fx as long)\n",
-      a / (b > 0 ? b : 0.01), b / (a > 0 ? a : 0.01)
+    r = a / (b > 0 ? b : 0.01)
+    if (r >= 1) printf "briefly/reference time ratio: %.2fx\n", r
+    else printf "briefly/reference time ratio: %.2fx (the reference takes %.1fx as long)\n", r, 1 / r
     printf "peak RSS under 64 MB: %s\n", (k / 1024 < 64) ? "yes" : "NO" }'
 }
 
