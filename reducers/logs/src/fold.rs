@@ -709,3 +709,47 @@ fn push_kept(out: &mut String, text: &str) {
         out.push_str(&briefly_core::cut_str(text, MAX_KEPT_CHARS));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries count under their group's name; past [`MAX_GROUPS`] names, under
+    /// `(other)`.
+    #[test]
+    fn groups_are_counted_by_name_up_to_the_cap() {
+        let mut fold = Fold::new(Names {
+            group: "unit",
+            level: "level",
+            levels: &["info"],
+            levels_key: "levels",
+        });
+        let mut add = |group: &str| {
+            fold.add(&Entry {
+                line: 1,
+                micros: None,
+                level: 0,
+                severity: None,
+                group,
+                pid: None,
+                message: "started",
+            })
+        };
+        for n in 0..MAX_GROUPS + 5 {
+            add(&format!("unit{n}"));
+            add(&format!("unit{n}"));
+        }
+        add("unit3");
+        add(&format!("unit{}", MAX_GROUPS + 2));
+        add("(other)");
+        let count = |name: &str| {
+            let (_, counts) = fold.groups.iter().find(|(n, _)| n == name).expect(name);
+            counts.entries
+        };
+        assert_eq!(fold.groups.len(), MAX_GROUPS + 1);
+        assert_eq!(count("unit3"), 3);
+        assert_eq!(count(&format!("unit{}", MAX_GROUPS - 1)), 2);
+        assert_eq!(count(OTHER_GROUP), 5 * 2 + 2);
+        assert_eq!(fold.entries(), 2 * (MAX_GROUPS as u64 + 5) + 3);
+    }
+}

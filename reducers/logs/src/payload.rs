@@ -63,15 +63,20 @@ impl Reader {
 
     /// [`read_structured`], reusing the reader's buffers.
     pub fn read_structured<'a>(&'a mut self, line: &'a str) -> Option<Payload<'a>> {
-        let Some(scanned) = self.scan(line) else {
+        let trimmed = trim(line);
+        if !(trimmed.starts_with('{') && trimmed.ends_with('}')) {
+            return logfmt(trimmed);
+        }
+        let Some(parts) = scan_flat(trimmed, &mut self.fields) else {
+            // Not a flat object the scanner reads: serde reads it.
             return read_structured(line);
         };
-        let Some(parts) = scanned else {
-            return logfmt(trim(line));
-        };
+        if parts.level.is_none() && parts.msg.is_none() {
+            return logfmt(trimmed);
+        }
         let severity = parts.level.as_ref().and_then(Level::severity);
         let message = match parts.msg {
-            None => Cow::Borrowed(trim(line)),
+            None => Cow::Borrowed(trimmed),
             Some(msg) if self.fields.is_empty() && parts.error.is_none() => Cow::Borrowed(msg),
             Some(msg) => {
                 self.message.clear();
@@ -90,18 +95,6 @@ impl Reader {
             structured: true,
             opens: None,
         })
-    }
-
-    /// Scans `line` when it is a flat JSON object the scanner reads: `Some(Some(parts))`
-    /// when it has a level or a message, `Some(None)` when it has neither; `None` when
-    /// the scanner cannot tell (not a flat object, an escape, a float, a nested value).
-    fn scan<'a>(&mut self, line: &'a str) -> Option<Option<FlatParts<'a>>> {
-        let trimmed = trim(line);
-        if !(trimmed.starts_with('{') && trimmed.ends_with('}')) {
-            return None;
-        }
-        let parts = scan_flat(trimmed, &mut self.fields)?;
-        Some((parts.level.is_some() || parts.msg.is_some()).then_some(parts))
     }
 }
 
@@ -674,7 +667,7 @@ mod tests {
                 line.push_str(pick(VALUES));
             }
             line.push_str(pick(ENDS));
-            scanned += usize::from(reader.scan(&line).is_some());
+            scanned += usize::from(scan_flat(trim(&line), &mut String::new()).is_some());
             let read_alone = read_structured(&line);
             assert_eq!(reader.read_structured(&line), read_alone, "{line}");
             assert_eq!(reader.read(&line), read(&line), "{line}");
@@ -683,7 +676,7 @@ mod tests {
         assert!((10_000..19_000).contains(&scanned), "{scanned}");
         // Long values are cut as serde's path cuts them, quoted when they hold spaces.
         let long = format!(r#"{{"msg":"m","a":"{0}","b":"{0} {0}"}}"#, "x".repeat(150));
-        assert!(reader.scan(&long).is_some());
+        assert!(scan_flat(&long, &mut String::new()).is_some());
         assert_eq!(reader.read(&long), read(&long));
     }
 
