@@ -702,12 +702,7 @@ fn fill(
 
 /// `text` onto `out`, cut to [`MAX_KEPT_CHARS`] with a marker.
 fn push_kept(out: &mut String, text: &str) {
-    // No more bytes than the limit means no more characters: nothing to count.
-    if text.len() <= MAX_KEPT_CHARS {
-        out.push_str(text);
-    } else {
-        out.push_str(&briefly_core::cut_str(text, MAX_KEPT_CHARS));
-    }
+    out.push_str(&briefly_core::cut_str(text, MAX_KEPT_CHARS));
 }
 
 #[cfg(test)]
