@@ -116,7 +116,7 @@ enum Scalar<'a> {
 }
 
 /// Reads `object` (trimmed, from `{` to `}`) as [`JsonLine`]'s visitor does, writing the
-/// kept fields to `fields` as [`with_fields`] would; `None` for anything it does not
+/// kept fields to `fields` as [`with_fields`] does; `None` for anything it does not
 /// read the same (escapes, control characters, floats, nested values, bad JSON), which
 /// serde then reads.
 fn scan_flat<'a>(object: &'a str, fields: &mut String) -> Option<FlatParts<'a>> {
@@ -140,8 +140,8 @@ fn scan_flat<'a>(object: &'a str, fields: &mut String) -> Option<FlatParts<'a>> 
         }
         let (value, after) = scan_scalar(object, skip_space(b, i + 1))?;
         i = skip_space(b, after);
-        match key {
-            "level" | "lvl" | "severity" | "levelname" | "log.level" | "@l" => {
+        match json_key(key) {
+            JsonKey::Level => {
                 parts.level = Some(match value {
                     Scalar::Unsigned(n, _) => Level::Number(n),
                     Scalar::Str(word) => Level::Word(Cow::Borrowed(word)),
@@ -149,15 +149,13 @@ fn scan_flat<'a>(object: &'a str, fields: &mut String) -> Option<FlatParts<'a>> 
                     Scalar::Other(_) => return None,
                 })
             }
-            "msg" | "message" | "@m" | "@mt" => parts.msg = Some(value.text()),
-            "err" | "error" | "exception" | "exc_info" | "stack" | "stacktrace" | "@x" => {
-                parts.error = Some(value.text())
-            }
-            k if is_time_key(k) || kept >= MAX_FIELDS => {}
-            _ => {
+            JsonKey::Message => parts.msg = Some(value.text()),
+            JsonKey::Error => parts.error = Some(value.text()),
+            JsonKey::Field if kept < MAX_FIELDS => {
                 kept += 1;
                 push_field(fields, key, value.text());
             }
+            JsonKey::Time | JsonKey::Field => {}
         }
         match b.get(i) {
             Some(b',') => i = skip_space(b, i + 1),
@@ -177,19 +175,22 @@ impl<'a> Scalar<'a> {
     }
 }
 
-/// `key=value` after the message, as [`with_fields`] writes it.
-fn push_field(fields: &mut String, key: &str, value: &str) {
+/// ` key=value` after a message: the value cut to [`MAX_FIELD_CHARS`], JSON-quoted when
+/// it is empty or holds whitespace (so that the fields still read apart).
+fn push_field(out: &mut String, key: &str, value: &str) {
     let value = briefly_core::cut_str(value, MAX_FIELD_CHARS);
-    fields.push(' ');
-    fields.push_str(key);
-    fields.push('=');
-    // The scanned text has no character JSON escapes: quoting is adding quotes.
-    if value.contains(char::is_whitespace) || value.is_empty() {
-        fields.push('"');
-        fields.push_str(&value);
-        fields.push('"');
+    out.push(' ');
+    out.push_str(key);
+    out.push('=');
+    if !(value.contains(char::is_whitespace) || value.is_empty()) {
+        out.push_str(&value);
+    } else if value.bytes().any(|c| c == b'"' || c == b'\\' || c < 0x20) {
+        let _ = write!(out, "{}", Value::from(value.as_ref()));
     } else {
-        fields.push_str(&value);
+        // Nothing to escape (as in every value the scanner reads): quotes are enough.
+        out.push('"');
+        out.push_str(&value);
+        out.push('"');
     }
 }
 
@@ -281,6 +282,29 @@ const MAX_FIELDS: usize = 16;
 /// Characters of a field's value kept.
 const MAX_FIELD_CHARS: usize = 200;
 
+/// What a JSON line's key holds.
+enum JsonKey {
+    Level,
+    Message,
+    Error,
+    /// Left out: the record has its own time.
+    Time,
+    /// Kept after the message (up to [`MAX_FIELDS`]).
+    Field,
+}
+
+fn json_key(key: &str) -> JsonKey {
+    match key {
+        "level" | "lvl" | "severity" | "levelname" | "log.level" | "@l" => JsonKey::Level,
+        "msg" | "message" | "@m" | "@mt" => JsonKey::Message,
+        "err" | "error" | "exception" | "exc_info" | "stack" | "stacktrace" | "@x" => {
+            JsonKey::Error
+        }
+        k if is_time_key(k) => JsonKey::Time,
+        _ => JsonKey::Field,
+    }
+}
+
 fn is_time_key(key: &str) -> bool {
     matches!(
         key,
@@ -302,21 +326,16 @@ impl<'de: 'a, 'a> Deserialize<'de> for JsonLine<'a> {
             ) -> Result<Self::Value, M::Error> {
                 let mut line = JsonLine::default();
                 while let Some(Text(key)) = map.next_key::<Text<'a>>()? {
-                    match &*key {
-                        "level" | "lvl" | "severity" | "levelname" | "log.level" | "@l" => {
-                            line.level = Some(map.next_value()?)
-                        }
-                        "msg" | "message" | "@m" | "@mt" => {
-                            line.msg = Some(map.next_value::<Text<'a>>()?.0)
-                        }
-                        "err" | "error" | "exception" | "exc_info" | "stack" | "stacktrace"
-                        | "@x" => line.error = Some(map.next_value::<Text<'a>>()?.0),
-                        k if is_time_key(k) || line.fields.len() >= MAX_FIELDS => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                        }
-                        _ => {
+                    match json_key(&key) {
+                        JsonKey::Level => line.level = Some(map.next_value()?),
+                        JsonKey::Message => line.msg = Some(map.next_value::<Text<'a>>()?.0),
+                        JsonKey::Error => line.error = Some(map.next_value::<Text<'a>>()?.0),
+                        JsonKey::Field if line.fields.len() < MAX_FIELDS => {
                             let Text(value) = map.next_value::<Text<'a>>()?;
                             line.fields.push((key, value));
+                        }
+                        JsonKey::Time | JsonKey::Field => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
                         }
                     }
                 }
@@ -499,13 +518,7 @@ fn with_fields<'a>(
     }
     let mut message = msg.into_owned();
     for (key, value) in fields {
-        let value = briefly_core::cut_str(value, MAX_FIELD_CHARS);
-        // Written in place: a line with fields is formatted on every record.
-        let _ = if value.contains(char::is_whitespace) || value.is_empty() {
-            write!(message, " {key}={}", Value::from(value.as_ref()))
-        } else {
-            write!(message, " {key}={value}")
-        };
+        push_field(&mut message, key, value);
     }
     if let Some(error) = error {
         message.push('\n');
@@ -575,6 +588,9 @@ mod tests {
             p.message,
             "request req={\"id\":7} path=\"/a b\" ok=true\n{\"code\":5}"
         );
+        // A quoted value keeps its escapes.
+        let p = read(r#"{"msg":"m","q":"say \"hi\" now","e":""}"#);
+        assert_eq!(p.message, r#"m q="say \"hi\" now" e="""#);
         // JSON without a level or message is plain text.
         let p = read(r#"{"a":1}"#);
         assert!(!p.structured);
