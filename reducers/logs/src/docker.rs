@@ -85,7 +85,7 @@ enum Mode {
 }
 
 /// A record being gathered: its first line and the lines that continue it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 struct Pending {
     /// It holds a record; when not, its buffers wait for the stream's next one.
     open: bool,
