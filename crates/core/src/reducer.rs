@@ -174,11 +174,11 @@ pub trait FoldBatches {
     /// The same, to push input into.
     fn ahead_mut(&mut self) -> &mut Ahead<Self::Prepare>;
 
-    /// Folds a batch of lines, each with its facts; done with it, the reducer hands it
-    /// back to its `Ahead` ([`Ahead::recycle`]) so that its buffers serve again.
+    /// Folds a batch of lines, each with its facts, in order. The batch then goes back
+    /// to the `Ahead`, so that its buffers serve again.
     fn fold(
         &mut self,
-        batch: Batch<<Self::Prepare as Prepare>::Output>,
+        batch: &mut Batch<<Self::Prepare as Prepare>::Output>,
         out: &mut dyn Emit<Self::Item>,
     );
 
@@ -196,7 +196,7 @@ impl<F: FoldBatches> Reducer for F {
 
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Self::Item>) -> Flow {
         if let Some(batch) = self.ahead_mut().push(record) {
-            self.fold(batch, out);
+            fold_and_recycle(self, batch, out);
         }
         Flow::Continue
     }
@@ -215,14 +215,14 @@ impl<F: FoldBatches> Reducer for F {
 
     fn chunk(&mut self, mut bytes: &[u8], _offset: u64, out: &mut dyn Emit<Self::Item>) -> Flow {
         while let Some(batch) = self.ahead_mut().push_chunk(&mut bytes) {
-            self.fold(batch, out);
+            fold_and_recycle(self, batch, out);
         }
         Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<Self::Item>) -> Outcome<Self::Stats> {
         for batch in self.ahead_mut().finish() {
-            self.fold(batch, out);
+            fold_and_recycle(self, batch, out);
         }
         self.outcome(out)
     }
@@ -230,6 +230,16 @@ impl<F: FoldBatches> Reducer for F {
     fn fitted(&self, envelope: &mut Envelope) {
         FoldBatches::fitted(self, envelope);
     }
+}
+
+/// Folds `batch` into `reducer`, then gives it back to the reducer's `Ahead`.
+fn fold_and_recycle<F: FoldBatches>(
+    reducer: &mut F,
+    mut batch: Batch<<F::Prepare as Prepare>::Output>,
+    out: &mut dyn Emit<F::Item>,
+) {
+    reducer.fold(&mut batch, out);
+    reducer.ahead_mut().recycle(batch);
 }
 
 #[cfg(test)]
@@ -268,12 +278,11 @@ mod tests {
             &mut self.ahead
         }
 
-        fn fold(&mut self, batch: Batch<usize>, out: &mut dyn Emit<(u64, usize)>) {
+        fn fold(&mut self, batch: &mut Batch<usize>, out: &mut dyn Emit<(u64, usize)>) {
             for i in 0..batch.len() {
                 self.lines += 1;
                 out.emit(0, (batch.record(i).line, *batch.output(i)));
             }
-            self.ahead.recycle(batch);
         }
 
         fn outcome(&mut self, _out: &mut dyn Emit<(u64, usize)>) -> Outcome<u64> {

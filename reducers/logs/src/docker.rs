@@ -632,12 +632,11 @@ impl FoldBatches for Docker {
     }
 
     /// Folds a batch of lines whose facts are ready, in order.
-    fn fold(&mut self, mut batch: Batch<LineFacts>, out: &mut dyn Emit<Value>) {
+    fn fold(&mut self, batch: &mut Batch<LineFacts>, out: &mut dyn Emit<Value>) {
         for i in 0..batch.len() {
             let (record, facts) = batch.entry(i);
             self.record_line(&record, facts, out);
         }
-        self.ahead.recycle(batch);
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {

@@ -176,11 +176,10 @@ impl FoldBatches for Spill {
     }
 
     /// A batch of lines, each with whether it looks like an error.
-    fn fold(&mut self, batch: Batch<bool>, out: &mut dyn Emit<LineItem>) {
+    fn fold(&mut self, batch: &mut Batch<bool>, out: &mut dyn Emit<LineItem>) {
         for i in 0..batch.len() {
             self.line(&batch.record(i), *batch.output(i), out);
         }
-        self.ahead.recycle(batch);
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<LineItem>) -> Outcome<SpillStats> {

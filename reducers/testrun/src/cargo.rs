@@ -900,12 +900,11 @@ impl FoldBatches for CargoTest {
     }
 
     /// A batch of lines whose facts are ready, in order.
-    fn fold(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<CargoItem>) {
+    fn fold(&mut self, batch: &mut Batch<LineFacts>, out: &mut dyn Emit<CargoItem>) {
         for i in 0..batch.len() {
             let facts = batch.output(i);
             self.line(facts.text(batch.record(i).text), facts, out);
         }
-        self.ahead.recycle(batch);
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<CargoItem>) -> Outcome<CargoStats> {

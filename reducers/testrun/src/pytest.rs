@@ -785,13 +785,12 @@ impl FoldBatches for Pytest {
     }
 
     /// A batch of lines whose facts are ready, in order.
-    fn fold(&mut self, batch: Batch<LineFacts>, out: &mut dyn Emit<PytestItem>) {
+    fn fold(&mut self, batch: &mut Batch<LineFacts>, out: &mut dyn Emit<PytestItem>) {
         for i in 0..batch.len() {
             let facts = batch.output(i);
             let text = facts.text(batch.record(i).text);
             self.line(text.trim_end(), facts.severity, out);
         }
-        self.ahead.recycle(batch);
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {

@@ -572,7 +572,7 @@ impl FoldBatches for Text {
     }
 
     /// Folds a batch of lines whose facts are ready, in order.
-    fn fold(&mut self, mut batch: Batch<LineFacts>, _out: &mut dyn Emit<TextItem>) {
+    fn fold(&mut self, batch: &mut Batch<LineFacts>, _out: &mut dyn Emit<TextItem>) {
         for i in 0..batch.len() {
             let (record, facts) = batch.entry(i);
             self.fold_line(&record, facts);
@@ -585,7 +585,6 @@ impl FoldBatches for Text {
             text.clear();
             text.push_str(facts.stripped.as_deref().unwrap_or(record.text));
         }
-        self.ahead.recycle(batch);
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
