@@ -5,12 +5,10 @@
 //! One engine for every reducer: `spill` marks error-looking lines with it, `text` ranks
 //! records by it.
 
-use aho_corasick::packed;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
-use std::sync::LazyLock;
 
 /// How bad a line says it is. Ordered: `Trace < … < Fatal`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -98,6 +96,9 @@ fn letter_level(letter: u8) -> Option<Severity> {
 /// How many bytes of a line are searched for a level word: levels sit near the start.
 const LEVEL_WINDOW: usize = 240;
 
+/// How many bytes of a line are searched for a letter column.
+const COLUMN_WINDOW: usize = 64;
+
 /// The severity a line states or implies, if any.
 ///
 /// A level word counts when it is written as a level: in capitals (`ERROR`), in brackets
@@ -107,8 +108,13 @@ const LEVEL_WINDOW: usize = 240;
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports.
 ///
-/// One pass of a SIMD search finds the candidates; only they are looked at closely, so
-/// that a line costs little more than the scan.
+/// Level words and exception names count when they start within the first 240 bytes;
+/// signals count anywhere, at the start of a word (`OOM`, not `ROOM`). Words are runs of
+/// ASCII letters, digits and `_`.
+///
+/// The words are found 64 bytes at a time with a few vector instructions; only those
+/// whose first three letters could begin a level or a signal, or that end like
+/// `…Error`, are looked at closely, so a line costs little more than the scan.
 pub fn classify(line: &str) -> Option<Severity> {
     inspect(line).severity
 }
@@ -134,74 +140,84 @@ pub struct Inspection {
 
 /// [`classify`], and whether the line begins a traceback or a panic, in the same pass.
 pub fn inspect(line: &str) -> Inspection {
-    let bytes = line.as_bytes();
-    let (searcher, _) = &*CANDIDATES;
-    let mut found = Findings::begin(bytes, letter_column(bytes));
-    for hit in searcher.find_iter(bytes) {
-        found.hit(bytes, hit.start(), hit.end(), hit.pattern().as_usize());
-    }
-    found.end()
+    inspect_in(line.as_bytes(), 0..line.len())
 }
 
-/// [`inspect`] for many lines at once: `out[i]` becomes what `inspect` says of
-/// `&text[lines[i].clone()]`, from one search over `text` (on short lines, starting a
-/// search costs more than the line itself).
-///
-/// The ranges must be in order, not overlap, and each must be followed in `text` by a
-/// newline (after nothing but whitespace, so a line may be a trimmed one) or by the end
-/// of `text`. Patterns are printable ASCII and none holds a newline or ends with a
-/// space, so no hit spans two lines and each line's hits are the ones a search of it
-/// alone finds. A line may hold newlines itself.
+/// [`inspect`] of `text[line]`. Bytes after the line are read with it (a vector load
+/// needs no copy then), and left out.
+fn inspect_in(text: &[u8], line: Range<usize>) -> Inspection {
+    let bytes = &text[line.clone()];
+    let mut found = Findings::begin(bytes);
+    // Each window's bits, and the next window's for the words that end at its end.
+    let mut bits = window_bits(text, line.start, bytes.len());
+    let mut before = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let next = window_bits(
+            text,
+            line.start + at + 64,
+            bytes.len().saturating_sub(at + 64),
+        );
+        let word = bits.word;
+        let mut starts = word & !((word << 1) | before);
+        let lasts = word & !((word >> 1) | (next.word << 63));
+        if at == 0 {
+            // A letter column is a word of one letter.
+            let mut singles = starts & lasts;
+            while singles != 0 {
+                found.single(bytes, singles.trailing_zeros() as usize);
+                singles &= singles - 1;
+            }
+        }
+        // Words that start with a letter, and of those the ones whose first three letters
+        // may begin a level word or a signal: marked without a branch, then looked at.
+        starts &= bits.letter;
+        let mut candidates = 0;
+        while starts != 0 {
+            let start = starts.trailing_zeros();
+            candidates |=
+                u64::from(may_begin_a_level_or_signal(bytes, at + start as usize)) << start;
+            starts &= starts - 1;
+        }
+        while candidates != 0 {
+            found.word(bytes, at + candidates.trailing_zeros() as usize);
+            candidates &= candidates - 1;
+        }
+        // Only a word ending in `r` or `n` may be an exception's name.
+        let mut lasts = lasts & bits.r_or_n;
+        while lasts != 0 {
+            found.word_end(bytes, at + lasts.trailing_zeros() as usize);
+            lasts &= lasts - 1;
+        }
+        before = word >> 63;
+        bits = next;
+        at += 64;
+    }
+    found.end(bytes)
+}
+
+/// [`inspect`] for many lines at once: `out` is cleared, then `out[i]` becomes what
+/// `inspect` says of `&text[lines[i].clone()]`.
 pub fn inspect_lines(
     text: &str,
     lines: impl IntoIterator<Item = Range<usize>>,
     out: &mut Vec<Inspection>,
 ) {
     out.clear();
-    let bytes = text.as_bytes();
-    let (searcher, _) = &*CANDIDATES;
-    let mut hits = searcher.find_iter(bytes).peekable();
-    // Level letters for the columns, found in the whole text at once too.
-    let mut letters = [
-        memchr::memchr3_iter(b'E', b'W', b'F', bytes).peekable(),
-        memchr::memchr3_iter(b'I', b'D', b'V', bytes).peekable(),
-    ];
-    for range in lines {
-        debug_assert!(
-            bytes[range.end..]
-                .iter()
-                .find(|&&b| b == b'\n' || b.is_ascii_graphic())
-                .is_none_or(|&b| b == b'\n'),
-            "a line must be followed by a newline"
-        );
-        // Hits before this line lie between lines (only at a caller's mistake).
-        while hits.next_if(|hit| hit.start() < range.start).is_some() {}
-        let line = &bytes[range.clone()];
-        let head = &line[..line.len().min(COLUMN_WINDOW)];
-        let [upper, lower] = &mut letters;
-        let column = earlier(
-            first_column(upper, range.start, head),
-            first_column(lower, range.start, head),
-        );
-        let stated = glog_letter(line).or_else(|| letter_level(head[column?]));
-        let mut found = Findings::begin(line, stated);
-        while let Some(hit) = hits.next_if(|hit| hit.end() <= range.end) {
-            found.hit(
-                line,
-                hit.start() - range.start,
-                hit.end() - range.start,
-                hit.pattern().as_usize(),
-            );
-        }
-        out.push(found.end());
-    }
+    out.extend(
+        lines
+            .into_iter()
+            .map(|range| inspect_in(text.as_bytes(), range)),
+    );
 }
 
-/// What the hits in one line say so far.
+/// What the words of one line say so far.
 struct Findings {
     opens: Option<Opens>,
-    /// The level the line states (`ERROR`, `level=warn`, a letter column).
+    /// The level the line states in words (`ERROR`, `level=warn`).
     stated: Option<Severity>,
+    /// The level of its first letter column (logcat's ` E `).
+    column: Option<Severity>,
     /// An error or exception's name in it.
     named: Option<Severity>,
     /// A signal: traceback, panic, OOM kill, segfault, non-zero exit.
@@ -209,56 +225,98 @@ struct Findings {
 }
 
 impl Findings {
-    /// A line's findings before its hits: `stated` is its letter column's level.
-    fn begin(bytes: &[u8], stated: Option<Severity>) -> Findings {
+    /// A line's findings before its words are looked at.
+    fn begin(bytes: &[u8]) -> Findings {
         Findings {
             opens: None,
-            stated,
+            stated: None,
+            column: None,
             named: None,
             signalled: bytes.starts_with(b"Caused by:").then_some(Severity::Error),
         }
     }
 
-    /// The searcher's pattern `pattern` found at `bytes[start..end]`.
-    fn hit(&mut self, bytes: &[u8], start: usize, end: usize, pattern: usize) {
-        let (_, kinds) = &*CANDIDATES;
-        match kinds[pattern] {
-            Candidate::Signal(phrase, severity) => {
-                let exact = &bytes[start..end] == phrase.as_bytes();
-                // An exit report counts only with a non-zero code after it.
-                if exact && (!phrase.starts_with("exit") || nonzero_code(&bytes[end..])) {
-                    self.signalled = self.signalled.max(Some(severity));
-                }
-                match phrase {
-                    "Traceback (most recent call last)" if exact => {
-                        self.opens = Some(Opens::Traceback)
-                    }
-                    "panicked at" if exact => self.opens = self.opens.or(Some(Opens::Panic)),
-                    _ => {}
-                }
-            }
-            Candidate::Word if start < LEVEL_WINDOW => {
-                let word_start = bytes[..start]
-                    .iter()
-                    .rposition(|b| !is_word_byte(*b))
-                    .map_or(0, |p| p + 1);
-                let word_end = bytes[start..]
-                    .iter()
-                    .position(|b| !is_word_byte(*b))
-                    .map_or(bytes.len(), |p| start + p);
-                match word_level(bytes, word_start, word_end, &bytes[word_start..word_end]) {
-                    Some(Found::Stated(level)) => self.stated = self.stated.max(Some(level)),
-                    Some(Found::Named) => self.named = Some(Severity::Error),
-                    None => {}
-                }
-            }
-            Candidate::Word => {}
+    /// A word of one byte is at `bytes[at]`; called in order of `at`.
+    fn single(&mut self, bytes: &[u8], at: usize) {
+        if self.column.is_none() && is_column(bytes, at) {
+            self.column = letter_level(bytes[at]);
         }
     }
 
-    fn end(self) -> Inspection {
+    /// A word starts at `bytes[start]`.
+    fn word(&mut self, bytes: &[u8], start: usize) {
+        let Some(lowered) = lowered_prefix(bytes, start) else {
+            return;
+        };
+        match &lowered {
+            b"seg" | b"cor" | b"kil" | b"out" | b"oom" | b"non" | b"exi" => {
+                self.signal(bytes, start)
+            }
+            b"tra" | b"pan" => {
+                self.signal(bytes, start);
+                self.level_word(bytes, start);
+            }
+            b"ver" | b"deb" | b"dbg" | b"inf" | b"not" | b"war" | b"err" | b"fat" | b"cri"
+            | b"sev" | b"eme" | b"ale" => self.level_word(bytes, start),
+            _ => {}
+        }
+    }
+
+    /// The word at `start` may be a level word.
+    fn level_word(&mut self, bytes: &[u8], start: usize) {
+        if start >= LEVEL_WINDOW {
+            return;
+        }
+        let end = bytes[start..]
+            .iter()
+            .position(|b| !is_word_byte(*b))
+            .map_or(bytes.len(), |p| start + p);
+        match word_level(bytes, start, end, &bytes[start..end]) {
+            Some(Found::Stated(level)) => self.stated = self.stated.max(Some(level)),
+            Some(Found::Named) => self.named = Some(Severity::Error),
+            None => {}
+        }
+    }
+
+    /// A signal's phrase may start at `start`.
+    fn signal(&mut self, bytes: &[u8], start: usize) {
+        let rest = &bytes[start..];
+        for &(phrase, severity) in &SIGNALS {
+            if !rest.starts_with(phrase.as_bytes()) {
+                continue;
+            }
+            // An exit report counts only with a non-zero code after it.
+            if phrase.starts_with("exit") && !nonzero_code(&rest[phrase.len()..]) {
+                continue;
+            }
+            self.signalled = self.signalled.max(Some(severity));
+            match phrase {
+                "Traceback (most recent call last)" => self.opens = Some(Opens::Traceback),
+                "panicked at" => self.opens = self.opens.or(Some(Opens::Panic)),
+                _ => {}
+            }
+        }
+    }
+
+    /// A word ends at `bytes[last]`: it may be an exception's name (`KeyError`).
+    fn word_end(&mut self, bytes: &[u8], last: usize) {
+        let word = &bytes[..=last];
+        let named = (word.ends_with(b"Error") && last >= 5 && is_word_byte(bytes[last - 5]))
+            || (word.ends_with(b"Exception") && last >= 9 && is_word_byte(bytes[last - 9]));
+        let start = || {
+            word.iter()
+                .rposition(|b| !is_word_byte(*b))
+                .map_or(0, |p| p + 1)
+        };
+        if named && start() < LEVEL_WINDOW {
+            self.named = Some(Severity::Error);
+        }
+    }
+
+    fn end(self, bytes: &[u8]) -> Inspection {
+        let letter = glog_letter(bytes).or(self.column);
         Inspection {
-            severity: self.stated.or(self.named).max(self.signalled),
+            severity: self.stated.max(letter).or(self.named).max(self.signalled),
             opens: self.opens,
         }
     }
@@ -268,134 +326,176 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// What a candidate hit may be.
-#[derive(Clone, Copy)]
-enum Candidate {
-    /// A phrase that is a signal when its case matches.
-    Signal(&'static str, Severity),
-    /// The start of a level word, or of `…Error`/`…Exception`.
-    Word,
+/// What 64 bytes of a line are, a bit per byte (bit `k` for the window's byte `k`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Bits {
+    /// A word byte ([`is_word_byte`]).
+    word: u64,
+    /// An ASCII letter.
+    letter: u64,
+    /// `r` or `n`, the last letters of `…Error` and `…Exception`.
+    r_or_n: u64,
 }
 
-/// What the searcher looks for. Signals first: at one position the first listed
-/// pattern wins ("Traceback (most recent call last)" before "tra"). Level words are found
-/// by their first three letters, `…Error`/`…Exception` names by "err"/"exc".
-const CANDIDATE_TABLE: [(&str, Candidate); 28] = [
-    (
-        "Segmentation fault",
-        Candidate::Signal("Segmentation fault", Severity::Fatal),
-    ),
-    ("segfault", Candidate::Signal("segfault", Severity::Fatal)),
-    (
-        "core dumped",
-        Candidate::Signal("core dumped", Severity::Fatal),
-    ),
-    (
-        "Traceback (most recent call last)",
-        Candidate::Signal("Traceback (most recent call last)", Severity::Error),
-    ),
-    (
-        "panicked at",
-        Candidate::Signal("panicked at", Severity::Error),
-    ),
-    (
-        "Killed process",
-        Candidate::Signal("Killed process", Severity::Error),
-    ),
-    (
-        "Out of memory",
-        Candidate::Signal("Out of memory", Severity::Error),
-    ),
-    ("oom-kill", Candidate::Signal("oom-kill", Severity::Error)),
-    ("OOM", Candidate::Signal("OOM", Severity::Error)),
-    (
-        "non-zero exit",
-        Candidate::Signal("non-zero exit", Severity::Error),
-    ),
-    ("exit code", Candidate::Signal("exit code", Severity::Error)),
-    (
-        "exit status",
-        Candidate::Signal("exit status", Severity::Error),
-    ),
-    (
-        "exited with code",
-        Candidate::Signal("exited with code", Severity::Error),
-    ),
-    ("tra", Candidate::Word),
-    ("ver", Candidate::Word),
-    ("deb", Candidate::Word),
-    ("dbg", Candidate::Word),
-    ("inf", Candidate::Word),
-    ("not", Candidate::Word),
-    ("war", Candidate::Word),
-    ("err", Candidate::Word),
-    ("fat", Candidate::Word),
-    ("cri", Candidate::Word),
-    ("pan", Candidate::Word),
-    ("sev", Candidate::Word),
-    ("eme", Candidate::Word),
-    ("ale", Candidate::Word),
-    ("exc", Candidate::Word),
-];
+impl Bits {
+    const NONE: Bits = Bits {
+        word: 0,
+        letter: 0,
+        r_or_n: 0,
+    };
+}
 
-/// The searcher, and what each of its patterns is. Level words are matched in lower,
-/// Capitalized and UPPER case, spelled out: case-sensitive patterns, at most 64 of them,
-/// let it use its SIMD (Teddy) search, several times faster than a case-insensitive
-/// automaton on lines that are mostly `INFO`. The packed searcher is used alone: as an
-/// automaton's prefilter it costs a second, confirming search at every candidate.
-static CANDIDATES: LazyLock<(packed::Searcher, Vec<Candidate>)> = LazyLock::new(|| {
-    let mut patterns = Vec::new();
-    let mut kinds = Vec::new();
-    for (pattern, kind) in CANDIDATE_TABLE {
-        let variants = match kind {
-            Candidate::Signal(..) => vec![pattern.to_string()],
-            Candidate::Word => {
-                let mut capitalized = pattern.to_string();
-                capitalized[..1].make_ascii_uppercase();
-                vec![
-                    pattern.to_string(),
-                    capitalized,
-                    pattern.to_ascii_uppercase(),
-                ]
-            }
-        };
-        for variant in variants {
-            patterns.push(variant);
-            kinds.push(kind);
+/// The [`Bits`] of the `len` bytes at `text[at..]` (`len` may exceed 64); bytes past
+/// them count as none of the kinds.
+fn window_bits(text: &[u8], at: usize, len: usize) -> Bits {
+    if len == 0 {
+        return Bits::NONE;
+    }
+    let rest = &text[at..];
+    let bits = match rest.first_chunk::<64>() {
+        Some(window) => bits_of(window),
+        None => {
+            let mut window = [0; 64];
+            window[..rest.len()].copy_from_slice(rest);
+            bits_of(&window)
         }
+    };
+    if len >= 64 {
+        return bits;
     }
-    let searcher = packed::Config::new()
-        .match_kind(packed::MatchKind::LeftmostFirst)
-        .builder()
-        .extend(&patterns)
-        .build()
-        .expect("at most 64 patterns, none empty");
-    (searcher, kinds)
-});
-
-/// How many bytes of a line are searched for a letter column.
-const COLUMN_WINDOW: usize = 64;
-
-/// A single-letter level as a column near the start: glog's `E1129 …`, logcat's ` E `.
-fn letter_column(bytes: &[u8]) -> Option<Severity> {
-    if let Some(level) = glog_letter(bytes) {
-        return Some(level);
-    }
-    let head = &bytes[..bytes.len().min(COLUMN_WINDOW)];
-    // The six capitals are rare in most heads: two vectorised searches find them, where
-    // a walk takes a step per byte.
-    let first = |a, b, c| memchr::memchr3_iter(a, b, c, head).find(|&i| is_column(head, i));
-    let at = earlier(first(b'E', b'W', b'F'), first(b'I', b'D', b'V'))?;
-    letter_level(head[at])
-}
-
-/// The earlier of two positions found apart (the two sets of level letters).
-fn earlier(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-    match (a, b) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        (x, y) => x.or(y),
+    let kept = (1 << len) - 1;
+    Bits {
+        word: bits.word & kept,
+        letter: bits.letter & kept,
+        r_or_n: bits.r_or_n & kept,
     }
 }
+
+/// The [`Bits`] of a window, with SSE2 (part of every x86-64 CPU).
+#[cfg(target_arch = "x86_64")]
+fn bits_of(window: &[u8; 64]) -> Bits {
+    use std::arch::x86_64::*;
+    let mut bits = Bits {
+        word: 0,
+        letter: 0,
+        r_or_n: 0,
+    };
+    for (k, part) in window.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of x86-64; `part` has 16 bytes, and unaligned loads are
+        // allowed.
+        let (word, letter, r_or_n) = unsafe {
+            let x = _mm_loadu_si128(part.as_ptr().cast());
+            let d = _mm_sub_epi8(x, _mm_set1_epi8(b'0' as i8));
+            let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+            let l = _mm_sub_epi8(
+                _mm_or_si128(x, _mm_set1_epi8(0x20)),
+                _mm_set1_epi8(b'a' as i8),
+            );
+            let letter = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(25)), l);
+            let underscore = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'_' as i8));
+            let r_or_n = _mm_or_si128(
+                _mm_cmpeq_epi8(x, _mm_set1_epi8(b'r' as i8)),
+                _mm_cmpeq_epi8(x, _mm_set1_epi8(b'n' as i8)),
+            );
+            (
+                _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(digit, letter), underscore)),
+                _mm_movemask_epi8(letter),
+                _mm_movemask_epi8(r_or_n),
+            )
+        };
+        bits.word |= u64::from(word as u16) << (16 * k);
+        bits.letter |= u64::from(letter as u16) << (16 * k);
+        bits.r_or_n |= u64::from(r_or_n as u16) << (16 * k);
+    }
+    bits
+}
+
+/// The [`Bits`] of a window, a byte at a time.
+#[cfg(not(target_arch = "x86_64"))]
+fn bits_of(window: &[u8; 64]) -> Bits {
+    bits_of_scalar(window)
+}
+
+/// The reference for the vector [`bits_of`].
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn bits_of_scalar(window: &[u8; 64]) -> Bits {
+    let set = |k: usize, yes: bool| u64::from(yes) << k;
+    window.iter().enumerate().fold(
+        Bits {
+            word: 0,
+            letter: 0,
+            r_or_n: 0,
+        },
+        |bits, (k, &b)| Bits {
+            word: bits.word | set(k, is_word_byte(b)),
+            letter: bits.letter | set(k, b.is_ascii_alphabetic()),
+            r_or_n: bits.r_or_n | set(k, b == b'r' || b == b'n'),
+        },
+    )
+}
+
+/// The first three bytes from `start`, lowered by setting bit 5 (only letters become
+/// lower-case letters that way).
+fn lowered_prefix(bytes: &[u8], start: usize) -> Option<[u8; 3]> {
+    let &[a, b, c] = bytes.get(start..)?.first_chunk::<3>()?;
+    Some([a | 0x20, b | 0x20, c | 0x20])
+}
+
+/// Whether the word at `start` may begin with a level word or a signal.
+fn may_begin_a_level_or_signal(bytes: &[u8], start: usize) -> bool {
+    lowered_prefix(bytes, start).is_some_and(|prefix| PREFIXES.may_hold(prefix))
+}
+
+/// A set of three-letter prefixes as a 1,024-bit filter, indexed by a hash: a word
+/// whose prefix is not in it is passed over after one multiplication and one load.
+struct PrefixFilter([u64; 16]);
+
+impl PrefixFilter {
+    const fn new(prefixes: &[&[u8; 3]]) -> PrefixFilter {
+        let mut bits = [0; 16];
+        let mut i = 0;
+        while i < prefixes.len() {
+            let slot = Self::slot(*prefixes[i]);
+            bits[slot / 64] |= 1 << (slot % 64);
+            i += 1;
+        }
+        PrefixFilter(bits)
+    }
+
+    const fn slot(prefix: [u8; 3]) -> usize {
+        let key = prefix[0] as u32 | (prefix[1] as u32) << 8 | (prefix[2] as u32) << 16;
+        (key.wrapping_mul(0x9e37_79b1) >> 22) as usize
+    }
+
+    /// False when `prefix` is not one of the set; true when it may be.
+    fn may_hold(&self, prefix: [u8; 3]) -> bool {
+        let slot = Self::slot(prefix);
+        self.0[slot / 64] & (1 << (slot % 64)) != 0
+    }
+}
+
+/// The lower-cased first three letters of the level words and signals.
+static PREFIXES: PrefixFilter = PrefixFilter::new(&[
+    b"seg", b"cor", b"kil", b"out", b"oom", b"non", b"exi", b"tra", b"pan", b"ver", b"deb", b"dbg",
+    b"inf", b"not", b"war", b"err", b"fat", b"cri", b"sev", b"eme", b"ale",
+]);
+
+/// The signals, each at the start of a word, with the severity it implies.
+const SIGNALS: [(&str, Severity); 13] = [
+    ("Segmentation fault", Severity::Fatal),
+    ("segfault", Severity::Fatal),
+    ("core dumped", Severity::Fatal),
+    ("Traceback (most recent call last)", Severity::Error),
+    ("panicked at", Severity::Error),
+    ("Killed process", Severity::Error),
+    ("Out of memory", Severity::Error),
+    ("oom-kill", Severity::Error),
+    ("OOM", Severity::Error),
+    ("non-zero exit", Severity::Error),
+    ("exit code", Severity::Error),
+    ("exit status", Severity::Error),
+    ("exited with code", Severity::Error),
+];
 
 /// glog's `E1129 …`: a level letter, then the date's four digits.
 fn glog_letter(bytes: &[u8]) -> Option<Severity> {
@@ -405,27 +505,13 @@ fn glog_letter(bytes: &[u8]) -> Option<Severity> {
     None
 }
 
-/// Whether the letter at `i` stands as a column: after a space, before a space or a slash.
-fn is_column(head: &[u8], i: usize) -> bool {
-    i > 0 && head[i - 1] == b' ' && i + 1 < head.len() && matches!(head[i + 1], b' ' | b'/')
-}
-
-/// The first of `letters` (positions in the whole text) that stands as a column in
-/// `head`, the head of a line starting at `start`; the letters up to the head's end are
-/// taken.
-fn first_column(
-    letters: &mut std::iter::Peekable<memchr::Memchr3<'_>>,
-    start: usize,
-    head: &[u8],
-) -> Option<usize> {
-    while letters.next_if(|&i| i < start).is_some() {}
-    let mut first = None;
-    while let Some(i) = letters.next_if(|&i| i < start + head.len()) {
-        if first.is_none() && is_column(head, i - start) {
-            first = Some(i - start);
-        }
-    }
-    first
+/// Whether the byte at `i` stands as a column within the head: after a space, before a
+/// space or a slash.
+fn is_column(bytes: &[u8], i: usize) -> bool {
+    i > 0
+        && bytes[i - 1] == b' '
+        && i + 1 < bytes.len().min(COLUMN_WINDOW)
+        && matches!(bytes[i + 1], b' ' | b'/')
 }
 
 /// What a word says of its line.
@@ -633,6 +719,18 @@ mod tests {
         assert_eq!(out, every_third);
     }
 
+    /// A line of `len` bytes drawn from `alphabet` by a small generator.
+    fn random_line(seed: &mut u64, alphabet: &[&str], len: usize) -> String {
+        let mut line = String::new();
+        while line.len() < len {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            line.push_str(alphabet[(*seed >> 33) as usize % alphabet.len()]);
+        }
+        line
+    }
+
     #[test]
     fn letter_columns_are_found_where_a_walk_finds_them() {
         // The obvious walk over the head, position by position.
@@ -647,49 +745,140 @@ mod tests {
                 .filter(|&i| head[i - 1] == b' ' && matches!(head[i + 1], b' ' | b'/'))
                 .find_map(|i| letter_level(head[i]))
         }
-        let alphabet = b" /EWFIDVx1";
+        let alphabet = [" ", "/", "E", "W", "F", "I", "D", "V", "x", "1"];
         let mut seed = 7u64;
         let mut found = 0;
-        let mut lines = Vec::new();
-        for _ in 0..20_000 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let len = (seed >> 33) as usize % 80;
-            let line: Vec<u8> = (0..len)
-                .map(|k| {
-                    let r = seed.rotate_left(k as u32 * 7) ^ (k as u64).wrapping_mul(0x9e37);
-                    alphabet[(r % alphabet.len() as u64) as usize]
-                })
-                .collect();
-            let want = walked(&line);
+        for n in 0..20_000 {
+            let line = random_line(&mut seed, &alphabet, n % 80);
+            let want = walked(line.as_bytes());
             found += usize::from(want.is_some());
-            assert_eq!(
-                letter_column(&line),
-                want,
-                "{:?}",
-                String::from_utf8_lossy(&line)
-            );
-            lines.push(String::from_utf8(line).expect("ASCII"));
+            assert_eq!(classify(&line), want, "{line:?}");
         }
         assert!(
             found > 1_000,
             "{found} lines with a column: the lines are too alike"
         );
-        // And where the search over many lines at once finds them.
-        let text = lines.join("\n");
-        let mut start = 0;
-        let ranges: Vec<Range<usize>> = lines
-            .iter()
-            .map(|line| {
-                start += line.len() + 1;
-                start - line.len() - 1..start - 1
-            })
-            .collect();
-        let mut out = Vec::new();
-        inspect_lines(&text, ranges, &mut out);
-        let each: Vec<Inspection> = lines.iter().map(|line| inspect(line)).collect();
-        assert_eq!(out, each);
+    }
+
+    #[test]
+    fn words_are_found_where_a_walk_finds_them() {
+        // The obvious walk: each word in turn, a byte at a time.
+        fn walked(line: &str) -> Inspection {
+            let bytes = line.as_bytes();
+            let mut found = Findings::begin(bytes);
+            let mut i = 0;
+            while i < bytes.len() {
+                if !is_word_byte(bytes[i]) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < bytes.len() && is_word_byte(bytes[i]) {
+                    i += 1;
+                }
+                found.single(bytes, start);
+                found.word(bytes, start);
+                found.word_end(bytes, i - 1);
+            }
+            found.end(bytes)
+        }
+        let alphabet = [
+            " ",
+            " ",
+            "  ",
+            "x",
+            "_",
+            "-",
+            ":",
+            "[",
+            "]",
+            "=",
+            "\"",
+            "é",
+            "7",
+            "0",
+            "\t",
+            "ERROR",
+            "Error",
+            "error",
+            "eRRor",
+            "WARN",
+            "warning",
+            "info",
+            "INFO",
+            "ale",
+            "KeyError",
+            "IOException",
+            "Exception",
+            "exit code",
+            "exit status",
+            "OOM",
+            "panicked at",
+            "Traceback (most recent call last)",
+            "Out of memory",
+            "segfault",
+            "E",
+            "W",
+            "level",
+            "Caused by:",
+        ];
+        let mut seed = 11u64;
+        let mut severities = std::collections::BTreeSet::new();
+        for n in 0..20_000 {
+            // Lengths around the windows' edges (64 bytes) and the level window (240).
+            let line = random_line(&mut seed, &alphabet, n % 300);
+            let want = walked(&line);
+            severities.insert(want.severity);
+            assert_eq!(inspect(&line), want, "{line:?}");
+        }
+        assert!(severities.len() >= 4, "{severities:?}: too few outcomes");
+    }
+
+    #[test]
+    fn bits_of_a_window_are_its_bytes_kinds() {
+        let mut seed = 3u64;
+        for _ in 0..10_000 {
+            let mut window = [0u8; 64];
+            for byte in &mut window {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *byte = (seed >> 56) as u8;
+            }
+            assert_eq!(bits_of(&window), bits_of_scalar(&window));
+        }
+        assert_eq!(window_bits(b"ab rn", 0, 5).word, 0b11011);
+        assert_eq!(window_bits(b"ab rn", 0, 5).r_or_n, 0b11000);
+        assert_eq!(window_bits(b"ab rn", 2, 3).word, 0b110);
+        assert_eq!(
+            window_bits(b"ab rn", 0, 4).word,
+            0b1011,
+            "cut at its length"
+        );
+        assert_eq!(window_bits(b"ab c", 4, 0), Bits::NONE);
+        assert_eq!(window_bits(b"a1_r", 0, 4).letter, 0b1001);
+        let long = "ab ".repeat(30);
+        let every_third_off = 0xb6db_6db6_db6d_b6db; // …011011
+        assert_eq!(window_bits(long.as_bytes(), 3, 80).word, every_third_off);
+    }
+
+    #[test]
+    fn signals_start_a_word() {
+        assert_eq!(classify("BATHROOM light on"), None);
+        assert_eq!(classify("light on: OOM"), Some(Error));
+        assert_eq!(classify("xsegfault"), None);
+        assert_eq!(classify("worker segfaulted"), Some(Fatal));
+    }
+
+    #[test]
+    fn level_words_in_any_case_and_within_the_window() {
+        assert_eq!(classify("[eRRoR] mixed"), Some(Error));
+        let late = format!("{}ERROR", "a ".repeat(120));
+        assert_eq!(classify(&late), None, "past the first 240 bytes");
+        let early = format!("{}ERROR", "a ".repeat(119));
+        assert_eq!(classify(&early), Some(Error));
+        let late_name = format!("{} KeyError", "a ".repeat(120));
+        assert_eq!(classify(&late_name), None);
     }
 
     #[test]
