@@ -62,23 +62,45 @@ impl FromStr for Severity {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        level_word(s.to_ascii_lowercase().as_bytes())
+        level_word(s.as_bytes())
             .ok_or_else(|| format!("unknown level {s:?} (trace, debug, info, warn, error, fatal)"))
     }
 }
 
-/// The level a word names, in lower case: `error`, `warning`, `crit`, …
-fn level_word(lower: &[u8]) -> Option<Severity> {
-    Some(match lower {
-        b"trace" | b"verbose" => Severity::Trace,
-        b"debug" | b"dbg" => Severity::Debug,
-        b"info" | b"notice" | b"information" => Severity::Info,
-        b"warn" | b"warning" | b"warnings" => Severity::Warn,
-        b"error" | b"err" | b"errors" => Severity::Error,
-        b"fatal" | b"critical" | b"crit" | b"panic" | b"severe" | b"emerg" | b"emergency"
-        | b"alert" => Severity::Fatal,
-        _ => return None,
-    })
+/// The level a word names, in any case: `error`, `WARNING`, `Crit`, …
+fn level_word(word: &[u8]) -> Option<Severity> {
+    /// The word's bytes as one number, lowered by setting bit 5 (only letters become
+    /// lower-case letters so); 0 for a word too long to be a level's.
+    const fn key(word: &[u8]) -> u128 {
+        if word.len() > 16 {
+            return 0;
+        }
+        let mut key = 0;
+        let mut i = 0;
+        while i < word.len() {
+            key |= ((word[i] | 0x20) as u128) << (8 * i);
+            i += 1;
+        }
+        key
+    }
+    macro_rules! levels {
+        ($($severity:ident: $($word:literal)|+;)+) => {{
+            let packed = key(word);
+            $(if $(packed == const { key($word) })||+ {
+                return Some(Severity::$severity);
+            })+
+            None
+        }};
+    }
+    levels! {
+        Trace: b"trace" | b"verbose";
+        Debug: b"debug" | b"dbg";
+        Info: b"info" | b"notice" | b"information";
+        Warn: b"warn" | b"warning" | b"warnings";
+        Error: b"error" | b"err" | b"errors";
+        Fatal: b"fatal" | b"critical" | b"crit" | b"panic" | b"severe" | b"emerg"
+            | b"emergency" | b"alert";
+    }
 }
 
 fn letter_level(letter: u8) -> Option<Severity> {
@@ -526,11 +548,7 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     if word.len() > 11 {
         return camel_error(word);
     }
-    let mut lower = [0u8; 11];
-    let lower = &mut lower[..word.len()];
-    lower.copy_from_slice(word);
-    lower.make_ascii_lowercase();
-    let Some(level) = level_word(lower) else {
+    let Some(level) = level_word(word) else {
         return camel_error(word);
     };
     let capitals = word.iter().all(|b| !b.is_ascii_lowercase());
