@@ -16,8 +16,9 @@
 //! stage would ([`crate::RecordFramer`]), and the caller's thread is left with the
 //! folding alone. A batch is then the records of [`BATCH_BYTES`] of input, however many
 //! (a piece of blank lines is 65,536 of them), plus a line carried over from the piece
-//! before, at most the framing limit long. A preparer whose work is cheaper over many lines at once (one search
-//! instead of one per short line) does it in [`Prepare::prepare_batch`].
+//! before, at most the framing limit long. A preparer whose work is cheaper over many
+//! lines at once (one pass over the batch's text instead of one per short line) does it
+//! in [`Prepare::prepare_batch`].
 //!
 //! ```
 //! use briefly_core::{Ahead, Prepare, Record};

@@ -67,40 +67,64 @@ impl FromStr for Severity {
     }
 }
 
+/// The words that name a level, in lower case, with the level each names.
+const LEVEL_WORDS: [(&str, Severity); 21] = [
+    ("trace", Severity::Trace),
+    ("verbose", Severity::Trace),
+    ("debug", Severity::Debug),
+    ("dbg", Severity::Debug),
+    ("info", Severity::Info),
+    ("notice", Severity::Info),
+    ("information", Severity::Info),
+    ("warn", Severity::Warn),
+    ("warning", Severity::Warn),
+    ("warnings", Severity::Warn),
+    ("error", Severity::Error),
+    ("err", Severity::Error),
+    ("errors", Severity::Error),
+    ("fatal", Severity::Fatal),
+    ("critical", Severity::Fatal),
+    ("crit", Severity::Fatal),
+    ("panic", Severity::Fatal),
+    ("severe", Severity::Fatal),
+    ("emerg", Severity::Fatal),
+    ("emergency", Severity::Fatal),
+    ("alert", Severity::Fatal),
+];
+
+/// A word's bytes as one number, each with bit 5 set: that lowers a letter, and makes no
+/// other byte a lower-case letter. 0 for a word longer than any level word.
+const fn packed(word: &[u8]) -> u128 {
+    if word.len() > 16 {
+        return 0;
+    }
+    let mut key = 0;
+    let mut i = 0;
+    while i < word.len() {
+        key |= ((word[i] | 0x20) as u128) << (8 * i);
+        i += 1;
+    }
+    key
+}
+
+/// [`LEVEL_WORDS`], packed: a word is matched as one number.
+const PACKED_LEVEL_WORDS: [(u128, Severity); LEVEL_WORDS.len()] = {
+    let mut out = [(0, Severity::Trace); LEVEL_WORDS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = (packed(LEVEL_WORDS[i].0.as_bytes()), LEVEL_WORDS[i].1);
+        i += 1;
+    }
+    out
+};
+
 /// The level a word names, in any case: `error`, `WARNING`, `Crit`, …
 fn level_word(word: &[u8]) -> Option<Severity> {
-    /// The word's bytes as one number, lowered by setting bit 5 (only letters become
-    /// lower-case letters so); 0 for a word too long to be a level's.
-    const fn key(word: &[u8]) -> u128 {
-        if word.len() > 16 {
-            return 0;
-        }
-        let mut key = 0;
-        let mut i = 0;
-        while i < word.len() {
-            key |= ((word[i] | 0x20) as u128) << (8 * i);
-            i += 1;
-        }
-        key
-    }
-    macro_rules! levels {
-        ($($severity:ident: $($word:literal)|+;)+) => {{
-            let packed = key(word);
-            $(if $(packed == const { key($word) })||+ {
-                return Some(Severity::$severity);
-            })+
-            None
-        }};
-    }
-    levels! {
-        Trace: b"trace" | b"verbose";
-        Debug: b"debug" | b"dbg";
-        Info: b"info" | b"notice" | b"information";
-        Warn: b"warn" | b"warning" | b"warnings";
-        Error: b"error" | b"err" | b"errors";
-        Fatal: b"fatal" | b"critical" | b"crit" | b"panic" | b"severe" | b"emerg"
-            | b"emergency" | b"alert";
-    }
+    let key = packed(word);
+    PACKED_LEVEL_WORDS
+        .iter()
+        .find(|&&(level_key, _)| level_key == key)
+        .map(|&(_, level)| level)
 }
 
 fn letter_level(letter: u8) -> Option<Severity> {
@@ -219,7 +243,9 @@ fn inspect_in(text: &[u8], line: Range<usize>) -> Inspection {
 }
 
 /// [`inspect`] for many lines at once: `out` is cleared, then `out[i]` becomes what
-/// `inspect` says of `&text[lines[i].clone()]`.
+/// `inspect` says of `&text[lines[i].clone()]`. Cheaper than `inspect` on each line
+/// alone: a line's last bytes are read in place in `text`, where `inspect` copies them
+/// to fill a vector.
 pub fn inspect_lines(
     text: &str,
     lines: impl IntoIterator<Item = Range<usize>>,
@@ -267,20 +293,14 @@ impl Findings {
 
     /// A word starts at `bytes[start]`.
     fn word(&mut self, bytes: &[u8], start: usize) {
-        let Some(lowered) = lowered_prefix(bytes, start) else {
+        let Some(prefix) = lowered_prefix(bytes, start) else {
             return;
         };
-        match &lowered {
-            b"seg" | b"cor" | b"kil" | b"out" | b"oom" | b"non" | b"exi" => {
-                self.signal(bytes, start)
-            }
-            b"tra" | b"pan" => {
-                self.signal(bytes, start);
-                self.level_word(bytes, start);
-            }
-            b"ver" | b"deb" | b"dbg" | b"inf" | b"not" | b"war" | b"err" | b"fat" | b"cri"
-            | b"sev" | b"eme" | b"ale" => self.level_word(bytes, start),
-            _ => {}
+        if SIGNAL_PREFIXES.contains(&prefix) {
+            self.signal(bytes, start);
+        }
+        if LEVEL_PREFIXES.contains(&prefix) {
+            self.level_word(bytes, start);
         }
     }
 
@@ -397,11 +417,7 @@ fn window_bits(text: &[u8], at: usize, len: usize) -> Bits {
 #[cfg(target_arch = "x86_64")]
 fn bits_of(window: &[u8; 64]) -> Bits {
     use std::arch::x86_64::*;
-    let mut bits = Bits {
-        word: 0,
-        letter: 0,
-        r_or_n: 0,
-    };
+    let mut bits = Bits::NONE;
     for (k, part) in window.chunks_exact(16).enumerate() {
         // SAFETY: SSE2 is part of x86-64; `part` has 16 bytes, and unaligned loads are
         // allowed.
@@ -442,22 +458,17 @@ fn bits_of(window: &[u8; 64]) -> Bits {
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn bits_of_scalar(window: &[u8; 64]) -> Bits {
     let set = |k: usize, yes: bool| u64::from(yes) << k;
-    window.iter().enumerate().fold(
-        Bits {
-            word: 0,
-            letter: 0,
-            r_or_n: 0,
-        },
-        |bits, (k, &b)| Bits {
+    window
+        .iter()
+        .enumerate()
+        .fold(Bits::NONE, |bits, (k, &b)| Bits {
             word: bits.word | set(k, is_word_byte(b)),
             letter: bits.letter | set(k, b.is_ascii_alphabetic()),
             r_or_n: bits.r_or_n | set(k, b == b'r' || b == b'n'),
-        },
-    )
+        })
 }
 
-/// The first three bytes from `start`, lowered by setting bit 5 (only letters become
-/// lower-case letters that way).
+/// The first three bytes from `start`, each with bit 5 set (as [`packed`] does).
 fn lowered_prefix(bytes: &[u8], start: usize) -> Option<[u8; 3]> {
     let &[a, b, c] = bytes.get(start..)?.first_chunk::<3>()?;
     Some([a | 0x20, b | 0x20, c | 0x20])
@@ -473,13 +484,17 @@ fn may_begin_a_level_or_signal(bytes: &[u8], start: usize) -> bool {
 struct PrefixFilter([u64; 16]);
 
 impl PrefixFilter {
-    const fn new(prefixes: &[&[u8; 3]]) -> PrefixFilter {
+    const fn new(sets: &[&[[u8; 3]]]) -> PrefixFilter {
         let mut bits = [0; 16];
-        let mut i = 0;
-        while i < prefixes.len() {
-            let slot = Self::slot(*prefixes[i]);
-            bits[slot / 64] |= 1 << (slot % 64);
-            i += 1;
+        let mut set = 0;
+        while set < sets.len() {
+            let mut i = 0;
+            while i < sets[set].len() {
+                let slot = Self::slot(sets[set][i]);
+                bits[slot / 64] |= 1 << (slot % 64);
+                i += 1;
+            }
+            set += 1;
         }
         PrefixFilter(bits)
     }
@@ -496,11 +511,26 @@ impl PrefixFilter {
     }
 }
 
-/// The lower-cased first three letters of the level words and signals.
-static PREFIXES: PrefixFilter = PrefixFilter::new(&[
-    b"seg", b"cor", b"kil", b"out", b"oom", b"non", b"exi", b"tra", b"pan", b"ver", b"deb", b"dbg",
-    b"inf", b"not", b"war", b"err", b"fat", b"cri", b"sev", b"eme", b"ale",
-]);
+/// The first three bytes of each of `words`, each with bit 5 set (as [`packed`] does).
+const fn prefixes<const N: usize>(words: [(&str, Severity); N]) -> [[u8; 3]; N] {
+    let mut out = [[0; 3]; N];
+    let mut i = 0;
+    while i < N {
+        let word = words[i].0.as_bytes();
+        out[i] = [word[0] | 0x20, word[1] | 0x20, word[2] | 0x20];
+        i += 1;
+    }
+    out
+}
+
+/// The first three letters of each signal, lowered.
+const SIGNAL_PREFIXES: [[u8; 3]; SIGNALS.len()] = prefixes(SIGNALS);
+
+/// The first three letters of each level word.
+const LEVEL_PREFIXES: [[u8; 3]; LEVEL_WORDS.len()] = prefixes(LEVEL_WORDS);
+
+/// Both sets of prefixes, for a first look at every word.
+static PREFIXES: PrefixFilter = PrefixFilter::new(&[&SIGNAL_PREFIXES, &LEVEL_PREFIXES]);
 
 /// The signals, each at the start of a word, with the severity it implies.
 const SIGNALS: [(&str, Severity); 13] = [
@@ -878,6 +908,20 @@ mod tests {
         let long = "ab ".repeat(30);
         let every_third_off = 0xb6db_6db6_db6d_b6db; // …011011
         assert_eq!(window_bits(long.as_bytes(), 3, 80).word, every_third_off);
+    }
+
+    #[test]
+    fn every_level_word_and_signal_is_found() {
+        for (word, level) in LEVEL_WORDS {
+            for spelled in [word.to_string(), word.to_ascii_uppercase()] {
+                let line = format!("12:00 [{spelled}] x");
+                assert_eq!(classify(&line), Some(level), "{line}");
+            }
+        }
+        for (phrase, severity) in SIGNALS {
+            let line = format!("x: {phrase} 3");
+            assert_eq!(classify(&line), Some(severity), "{line}");
+        }
     }
 
     #[test]

@@ -49,7 +49,7 @@ impl Default for SpillOptions {
 }
 
 /// Whether each line looks like an error ([`looks_like_error`]), for a batch of lines in
-/// one search. (Public only as [`Spill`]'s [`FoldBatches::Prepare`]: not exported.)
+/// one call. (Public only as [`Spill`]'s [`FoldBatches::Prepare`]: not exported.)
 #[derive(Debug, Default)]
 pub struct ErrorLike {
     inspections: Vec<Inspection>,

@@ -68,8 +68,8 @@ impl Prepare for Facts {
         out.fill(record, self.indented);
     }
 
-    /// Lines without ANSI codes (nearly all) are classified in one search over the
-    /// batch; the others one by one, once stripped.
+    /// Lines without ANSI codes (nearly all) are classified in one call over the
+    /// batch's text; the others one by one, once stripped.
     fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
         let joined = records.joined();
         let coloured = memchr::memchr(0x1b, joined.as_bytes()).is_some();

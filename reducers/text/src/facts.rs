@@ -15,7 +15,7 @@ pub struct Facts {
     /// Masks as the miner does.
     masker: Masker,
     grep: Option<Regex>,
-    /// Severities of a batch's lines, from one search ([`Prepare::prepare_batch`]).
+    /// Severities of a batch's lines, from one call ([`Prepare::prepare_batch`]).
     inspections: Vec<severity::Inspection>,
 }
 
@@ -44,7 +44,7 @@ impl Prepare for Facts {
     }
 
     /// A batch without ANSI codes (nearly every one) has its lines' severities found
-    /// in one search over the batch: starting a search costs more than a short line.
+    /// in one call over the batch's text ([`severity::inspect_lines`]).
     fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
         let joined = records.joined();
         if memchr::memchr(0x1b, joined.as_bytes()).is_some() {

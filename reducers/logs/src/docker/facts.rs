@@ -135,7 +135,7 @@ impl Prepare for Facts {
     }
 
     /// The plain payloads of a batch (most lines) have their severities found in one
-    /// search over them all: starting a search costs more than a short line.
+    /// call over them all ([`briefly_severity::inspect_lines`]).
     fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
         self.joined.clear();
         self.plain.clear();
