@@ -4,15 +4,16 @@
 # the one-thread figure (BRIEFLY_THREADS=1) of each. For before/after figures of a
 # change: build the base commit in a worktree with its own target directory first.
 #
-#   benches/ab.sh BASE_BRIEFLY RUNS FILE COMMAND [ARGS...]
+#   [HEAD_BRIEFLY=BIN] benches/ab.sh BASE_BRIEFLY RUNS FILE COMMAND [ARGS...]
 #   e.g. benches/ab.sh ../wt-base/target/release/briefly 5 target/bench/log-64mb.log text
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 [ $# -ge 4 ] || { sed -n 2,8p "$0" >&2; exit 2; }
 base=$1 runs=$2 input=$3
 shift 3
-head_bin="$root/target/release/briefly"
-cargo build --release -q --manifest-path "$root/Cargo.toml"
+# HEAD_BRIEFLY names a head build made before (the tree may have changed since).
+head_bin=${HEAD_BRIEFLY:-$root/target/release/briefly}
+[ -n "${HEAD_BRIEFLY:-}" ] || cargo build --release -q --manifest-path "$root/Cargo.toml"
 export BRIEFLY_ARTIFACT_DIR="$work/artifacts"
 
 labels=("base" "base, BRIEFLY_THREADS=1" "head" "head, BRIEFLY_THREADS=1")

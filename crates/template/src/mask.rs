@@ -90,6 +90,9 @@ pub(crate) struct Masked {
     hashes: Vec<u64>,
     /// Hash of the whole masked token sequence.
     line_hash: u64,
+    /// Non-zero when a [`crate::Masker`] gave these tokens: equal stamps, equal
+    /// tokens (see [`Masked::stamp`]).
+    stamp: u64,
 }
 
 impl Masked {
@@ -100,6 +103,7 @@ impl Masked {
     pub(crate) fn fill(&mut self, line: &str, max_tokens: usize, max_token_bytes: usize) {
         self.spans.clear();
         self.hashes.clear();
+        self.stamp = 0;
         let bytes = line.as_bytes();
         let n = bytes.len();
         // Masking at most triples a byte (`1` -> `<*>`). `buf` is scratch
@@ -298,6 +302,7 @@ impl Masked {
         self.spans.clone_from(&other.spans);
         self.hashes.clear();
         self.line_hash = other.line_hash;
+        self.stamp = other.stamp;
     }
 
     /// The masked tokens with their kinds (tests only).
@@ -350,6 +355,19 @@ impl Masked {
     /// hashes.
     pub(crate) fn seq_hash(&self) -> u64 {
         self.line_hash
+    }
+
+    /// A number no other filling of tokens had, given by a [`crate::Masker`] when it
+    /// masked a line and passed on with copies of the tokens: two `Masked` with the same
+    /// non-zero stamp hold the same tokens. 0 when unknown.
+    pub(crate) fn stamp(&self) -> u64 {
+        self.stamp
+    }
+
+    /// Marks these tokens, just filled, with a new [`Masked::stamp`].
+    pub(crate) fn new_stamp(&mut self) {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        self.stamp = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

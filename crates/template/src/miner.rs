@@ -248,6 +248,8 @@ pub struct Miner {
     postings: IdMap<u64, Vec<u32>>,
     /// Masked-line hash -> shape that the line fits.
     cache: IdMap<u64, u32>,
+    /// Stamped masked lines ([`Masked::stamp`]) that fit a shape, while no shape changes.
+    fitted: Fitted,
     /// (position, word) -> number of templates created with that word at
     /// that position, for the first positions only (header fields).
     fields: IdMap<u64, u32>,
@@ -334,6 +336,7 @@ impl Miner {
             by_len: IdMap::default(),
             postings: IdMap::default(),
             cache: IdMap::default(),
+            fitted: Fitted::new(),
             fields: IdMap::default(),
             promoted: Vec::new(),
             cache_capacity,
@@ -387,12 +390,18 @@ impl Miner {
         self.last_line_no = line_no;
         self.total += 1;
         let line = trim_newline(line);
+        // The fastest path: these very tokens (a masker's stamp says so) fit a
+        // shape, and no shape changed since.
+        if let Some(s) = self.fitted.get(masked.stamp()) {
+            return self.hit(self.shapes[s as usize].group, line, line_no);
+        }
         // The fast path: the masked line was seen before and still fits
         // the same template. One lookup, no allocation, no token hashes.
         let h = masked.seq_hash();
         if let Some(&s) = self.cache.get(&h) {
             let shape = &self.shapes[s as usize];
             if shape.live && fits(&shape.toks, masked) {
+                self.fitted.insert(masked.stamp(), s);
                 return self.hit(shape.group, line, line_no);
             }
         }
@@ -635,8 +644,10 @@ impl Miner {
     }
 
     /// Recomputes the plain words of shape `s` from its tokens and updates
-    /// the word index.
+    /// the word index. Every shape made or changed comes here, so the
+    /// stamps known to fit a shape are forgotten here too.
     fn set_words(&mut self, s: u32) {
+        self.fitted.forget_all();
         let shape = &mut self.shapes[s as usize];
         let len = shape.toks.len() as u32;
         let new = word_hashes(&shape.toks);
@@ -745,6 +756,7 @@ impl Miner {
         if !shape.live {
             return;
         }
+        self.fitted.forget_all();
         shape.live = false;
         let len = shape.toks.len() as u32;
         let words = std::mem::take(&mut shape.words);
@@ -1384,6 +1396,49 @@ fn common(a: &[u64], b: &[u64]) -> usize {
     n
 }
 
+/// Stamped masked lines ([`Masked::stamp`]) known to fit a shape: a direct-mapped table
+/// whose entries hold while no shape is made, changed or killed (an epoch says which
+/// entries are current, so forgetting them all costs one increment).
+#[derive(Debug)]
+struct Fitted {
+    /// (stamp, shape, epoch); stamp 0 is no entry.
+    entries: Box<[(u64, u32, u64)]>,
+    epoch: u64,
+}
+
+impl Fitted {
+    const SLOTS: usize = 1024;
+
+    fn new() -> Fitted {
+        Fitted {
+            entries: vec![(0, 0, 0); Self::SLOTS].into_boxed_slice(),
+            epoch: 0,
+        }
+    }
+
+    fn slot(stamp: u64) -> usize {
+        (stamp.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - Self::SLOTS.trailing_zeros())) as usize
+    }
+
+    /// The shape that tokens with `stamp` fit, if known and still current.
+    fn get(&self, stamp: u64) -> Option<u32> {
+        let (known, shape, epoch) = self.entries[Self::slot(stamp)];
+        (stamp != 0 && known == stamp && epoch == self.epoch).then_some(shape)
+    }
+
+    /// Tokens with `stamp` fit live shape `shape`.
+    fn insert(&mut self, stamp: u64, shape: u32) {
+        if stamp != 0 {
+            self.entries[Self::slot(stamp)] = (stamp, shape, self.epoch);
+        }
+    }
+
+    /// A shape changed: no entry holds any more.
+    fn forget_all(&mut self) {
+        self.epoch += 1;
+    }
+}
+
 /// Whether the masked line fits the shape: same length, every constant
 /// token equal. Compares bytes only: it does not need the token hashes.
 fn fits(toks: &[Tok], m: &Masked) -> bool {
@@ -1601,6 +1656,70 @@ mod tests {
         assert_eq!(texts(&whole), texts(&prepared));
         assert_eq!(whole.overflow_count(), prepared.overflow_count());
         assert!(whole.overflow_count() > 0, "the cap was reached");
+    }
+
+    /// Lines that make templates, then widen and merge them as new words come.
+    fn changing_line(n: u64) -> String {
+        const WORDS: [&str; 12] = [
+            "root", "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan",
+            "judy", "mallory",
+        ];
+        match n % 6 {
+            0 => format!(
+                "Accepted password for user{} from 10.0.0.{}",
+                n % 7,
+                n % 250
+            ),
+            1 => format!(
+                "session {n} opened for {}",
+                WORDS[(n / 30) as usize % WORDS.len()]
+            ),
+            2 => format!(
+                "kind{} event with {} words",
+                n % 13,
+                "w ".repeat(n as usize % 4)
+            ),
+            3 => format!("GET /api/v{}/items/{n} 200\r\n", n % 3),
+            4 => format!(
+                "job {} finished {} {}",
+                n % 11,
+                WORDS[(n / 50) as usize % WORDS.len()],
+                WORDS[(n / 70) as usize % WORDS.len()]
+            ),
+            _ => format!("{n}"),
+        }
+    }
+
+    #[test]
+    fn stamped_lines_from_two_maskers_fold_as_unstamped_ones() {
+        // As two workers mask every other batch: their stamps let the miner skip the
+        // token comparison, which must not change any result while shapes change.
+        let config = Config::default();
+        // The reference: tokens without a stamp, compared every time.
+        let (mut whole, mut prepared) = (Miner::new(config.clone()), Miner::new(config.clone()));
+        let mut maskers = [Masker::new(&config), Masker::new(&config)];
+        let (mut unstamped, mut masked) = (MaskedLine::default(), MaskedLine::default());
+        for n in 0..3_000u64 {
+            let line = changing_line(n);
+            unstamped.fill(&line, &config);
+            maskers[(n / 7) as usize % 2].fill(&line, &mut masked);
+            assert_eq!(unstamped.0.stamp(), 0);
+            let a = whole.add_prepared(&mut unstamped, &line, n + 1);
+            let b = prepared.add_prepared(&mut masked, &line, n + 1);
+            assert_eq!(a, b, "{line}");
+        }
+        assert!(
+            prepared.fitted.epoch > 10,
+            "{}: too few shape changes",
+            prepared.fitted.epoch
+        );
+        let texts = |m: &Miner| -> Vec<(String, u64, u64, u64)> {
+            m.templates_by_count()
+                .iter()
+                .map(|t| (t.text(), t.count(), t.first_line(), t.last_line()))
+                .collect()
+        };
+        assert_eq!(texts(&whole), texts(&prepared));
     }
 
     #[test]

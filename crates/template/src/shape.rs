@@ -132,6 +132,7 @@ impl Masker {
             out.0.clone_from_tokens(&slot.masked);
         } else {
             out.0.fill(line, self.max_tokens, self.max_token_bytes);
+            out.0.new_stamp();
             slot.hash = hash;
             slot.shape.clear();
             slot.shape.extend_from_slice(shape);
