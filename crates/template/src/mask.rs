@@ -80,7 +80,7 @@ pub fn mask(line: &str) -> String {
 ///
 /// Filling it does not allocate once its buffers have grown to the size of
 /// the longest line seen.
-#[derive(Debug, Default, Clone)]
+#[derive(Default, Clone)]
 pub(crate) struct Masked {
     /// Masked token texts, concatenated.
     buf: Vec<u8>,
@@ -93,6 +93,16 @@ pub(crate) struct Masked {
     /// Non-zero when a [`crate::Masker`] gave these tokens: equal stamps, equal
     /// tokens (see [`Masked::stamp`]).
     stamp: u64,
+}
+
+/// The tokens and their kinds: what two `Masked` holding the same tokens share (not
+/// their stamps, nor what their buffers hold past the tokens).
+impl std::fmt::Debug for Masked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries((0..self.len()).map(|i| (self.text(i), self.kind(i))))
+            .finish()
+    }
 }
 
 impl Masked {
