@@ -1624,24 +1624,7 @@ mod tests {
         let mut masked = MaskedLine::default();
         for n in 0..400u64 {
             // Shapes that merge, split, and overflow the cap of 8 templates.
-            let line = match n % 5 {
-                0 => format!(
-                    "Accepted password for user{} from 10.0.0.{}",
-                    n % 7,
-                    n % 250
-                ),
-                1 => format!(
-                    "session {n} opened for {}",
-                    ["root", "alice", "bob"][n as usize % 3]
-                ),
-                2 => format!(
-                    "kind{} event with {} words",
-                    n % 13,
-                    "w ".repeat(n as usize % 4)
-                ),
-                3 => format!("GET /api/v{}/items/{n} 200\r\n", n % 3),
-                _ => format!("{n}"),
-            };
+            let line = changing_line(n);
             masked.fill(&line, &config);
             let a = whole.add_numbered(&line, n + 1);
             let b = prepared.add_prepared(&mut masked, &line, n + 1);
