@@ -71,7 +71,7 @@ pub trait Prepare: Send + 'static {
 
     /// Fills `outs[i]` for each record `i` of a batch. By default [`Prepare::prepare`]
     /// for each in turn; a preparer whose work is cheaper over many records at once (one
-    /// search over [`Records::joined`] instead of one per short line) does it here.
+    /// pass over [`Records::joined`] instead of one per short line) does it here.
     fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [Self::Output]) {
         for (i, out) in outs.iter_mut().enumerate() {
             self.prepare(&records.get(i), out);

@@ -7,8 +7,8 @@ use super::MAX_JOINED;
 use crate::find;
 use crate::payload;
 use crate::time::parse_rfc3339_micros;
-use briefly_core::{Prepare, Record, Records};
-use briefly_severity::{Inspection, Opens, Severity};
+use briefly_core::{Prepare, Record};
+use briefly_severity::{Opens, Severity};
 use briefly_template::{MaskedLine, Masker};
 use std::ops::Range;
 
@@ -89,11 +89,8 @@ pub struct Facts {
     masker: Masker,
     /// Reads JSON and logfmt payloads.
     payloads: payload::Reader,
-    /// Scratch: a batch's plain payloads (or one line's), one per line, where each is
-    /// (with its line's index), and what a search over them found.
-    joined: String,
-    plain: Vec<(usize, Range<usize>)>,
-    inspections: Vec<Inspection>,
+    /// Scratch: a line's plain payload, copied out of the facts it fills.
+    plain: String,
 }
 
 /// What a json-file line says by itself, when the fast path reads it.
@@ -123,35 +120,14 @@ impl Prepare for Facts {
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
         if let Some(len) = self.read(record, out) {
-            self.joined.clear();
-            self.joined.push_str(&out.log[..len]);
-            let inspection = briefly_severity::inspect(&self.joined);
+            self.plain.clear();
+            self.plain.push_str(&out.log[..len]);
+            let inspection = briefly_severity::inspect(&self.plain);
             fill(
                 &mut self.masker,
-                payload::plain(&self.joined, inspection),
+                payload::plain(&self.plain, inspection),
                 out,
             );
-        }
-    }
-
-    /// The plain payloads of a batch (most lines) have their severities found in one
-    /// call over them all ([`briefly_severity::inspect_lines`]).
-    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
-        self.joined.clear();
-        self.plain.clear();
-        for (i, out) in outs.iter_mut().enumerate() {
-            if let Some(len) = self.read(&records.get(i), out) {
-                let start = self.joined.len();
-                self.joined.push_str(&out.log[..len]);
-                self.plain.push((i, start..self.joined.len()));
-                self.joined.push('\n');
-            }
-        }
-        let lines = self.plain.iter().map(|(_, range)| range.clone());
-        briefly_severity::inspect_lines(&self.joined, lines, &mut self.inspections);
-        for ((i, range), inspection) in self.plain.iter().zip(&self.inspections) {
-            let read = payload::plain(&self.joined[range.clone()], *inspection);
-            fill(&mut self.masker, read, &mut outs[*i]);
         }
     }
 }
@@ -162,9 +138,7 @@ impl Facts {
         Facts {
             masker: Masker::new(config),
             payloads: payload::Reader::default(),
-            joined: String::new(),
-            plain: Vec::new(),
-            inspections: Vec::new(),
+            plain: String::new(),
         }
     }
 
