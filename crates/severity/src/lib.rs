@@ -300,12 +300,12 @@ impl Findings {
             self.signal(bytes, start);
         }
         if LEVEL_PREFIXES.contains(&prefix) {
-            self.level_word(bytes, start);
+            self.level_word_at(bytes, start);
         }
     }
 
-    /// The word at `start` may be a level word.
-    fn level_word(&mut self, bytes: &[u8], start: usize) {
+    /// The word at `start` may be a level word ([`level_word`]).
+    fn level_word_at(&mut self, bytes: &[u8], start: usize) {
         if start >= LEVEL_WINDOW {
             return;
         }
