@@ -75,3 +75,31 @@ row() {
 header() {
   printf "%-44s %9s %10s %14s\n" "command" "seconds" "MB/s" "peak RSS (MB)"
 }
+
+# in_turn RUNS INPUT LABEL CMD [LABEL CMD]...: runs the shell commands in turn RUNS
+# times and prints their medians, each with its time as a multiple of the first's.
+in_turn() {
+  local runs=$1 input=$2 bytes run i s kb
+  shift 2
+  local labels=() cmds=()
+  while [ $# -ge 2 ]; do labels+=("$1"); cmds+=("$2"); shift 2; done
+  local -A times=() rss=()
+  for ((run = 1; run <= runs; run++)); do
+    for i in "${!cmds[@]}"; do
+      read -r s kb < <(measure sh -c "${cmds[$i]}")
+      times[$i]+="$s "; rss[$i]+="$kb "
+    done
+  done
+  bytes=$(stat -c %s "$input")
+  echo "input: $((bytes / 1048576)) MB, $runs runs in turn, medians"
+  printf "%-44s %9s %10s %14s %9s\n" "command" "seconds" "MB/s" "peak RSS (MB)" "× first"
+  local first
+  for i in "${!cmds[@]}"; do
+    # shellcheck disable=SC2086 # the lists are numbers, split on purpose
+    s=$(median ${times[$i]}); kb=$(median ${rss[$i]})
+    first=${first:-$s}
+    awk -v n="${labels[$i]}" -v b="$bytes" -v s="$s" -v k="$kb" -v f="$first" 'BEGIN {
+      printf "%-44s %9.2f %10.0f %14.1f %8.1fx\n", n, s, b / 1048576 / (s > 0 ? s : 0.01),
+        k / 1024, s / (f > 0 ? f : 0.01) }'
+  done
+}
