@@ -174,7 +174,7 @@ index out of bounds
 stack backtrace:
    0: rust_begin_unwind
              at /rustc/library/std/src/panicking.rs:652:5
-note: run with `RUST_BACKTRACE=full` for a verbose backtrace.
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
 2026-11-29 10:00:02 INFO done
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
@@ -189,15 +189,165 @@ note: run with `RUST_BACKTRACE=full` for a verbose backtrace.
     assert_eq!(python["more"].as_array().unwrap().len(), 5);
     assert_eq!(python["more"][4], "KeyError: 'user'");
     assert_eq!(python["severity"], "error");
-    let java = by_line(9);
-    assert_eq!(java["more"].as_array().unwrap().len(), 4);
+    // The exception under the line that logged it belongs to that line's record.
+    let java = by_line(8);
+    assert_eq!(java["more"].as_array().unwrap().len(), 5, "{java}");
+    assert_eq!(java["more"][0], "java.lang.IllegalStateException: closed");
     let rust = by_line(14);
     assert!(
         rust["more"].to_string().contains("stack backtrace"),
         "{rust}"
     );
+    assert!(rust["more"].to_string().contains("Some details"), "{rust}");
     assert_eq!(envelope["stats"]["multiline_records"], 3);
-    assert_eq!(envelope["stats"]["records"], 6);
+    assert_eq!(envelope["stats"]["records"], 5);
+}
+
+#[test]
+fn a_line_with_its_own_time_starts_a_record() {
+    let b = Briefly::new();
+    let input = "\
+start
+thread 'worker' panicked at 'index out of bounds', src/lib.rs:5:9
+2024-01-01T00:00:01Z FATAL database corrupted
+Traceback (most recent call last):
+  File \"a.py\", line 3, in f
+2024-01-01 10:00:00 ERROR [other-thread] ledger rejected
+end
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let items = envelope["items"].to_string();
+    for line in [3, 6] {
+        assert!(
+            envelope["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|i| i["line"] == line && i["more"].is_null()),
+            "line {line} is a record of its own: {items}"
+        );
+    }
+    assert_eq!(envelope["stats"]["records"], 6, "{items}");
+}
+
+#[test]
+fn tracebacks_are_told_apart_by_their_exception() {
+    let b = Briefly::new();
+    let mut input = String::new();
+    for i in 0..50 {
+        input.push_str(&format!("2026-11-29 10:00:{:02} INFO tick {i}\n", i % 60));
+        input.push_str(&format!(
+            "Traceback (most recent call last):\n  File \"app.py\", line {i}, in f\n\
+             ValueError: invalid literal for int() with base 10: 'x{i}'\n"
+        ));
+        if i == 31 {
+            input.push_str(
+                "Traceback (most recent call last):\n  File \"db.py\", line 9, in q\n\
+                 psycopg2.OperationalError: could not connect to server\n",
+            );
+        }
+    }
+    let groups = b.dir.path().join("groups.jsonl");
+    let envelope = b.envelope(
+        &["text", "--emit-groups", groups.to_str().unwrap()],
+        input.as_bytes(),
+        CAP,
+    );
+    let items = envelope["items"].as_array().unwrap();
+    let rare = items
+        .iter()
+        .find(|i| i["more"].to_string().contains("OperationalError"))
+        .unwrap_or_else(|| panic!("the rare traceback is inline: {items:?}"));
+    assert_eq!(rare["count"], 1, "{rare}");
+    let templates: Vec<String> = items
+        .iter()
+        .filter(|i| i["kind"] == "template")
+        .map(|i| i["template"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        templates
+            .iter()
+            .any(|t| t.starts_with("ValueError: invalid literal")),
+        "{templates:?}"
+    );
+    assert!(
+        !templates.iter().any(|t| t.starts_with("Traceback")),
+        "{templates:?}"
+    );
+    // Every line of a traceback is in its record's group.
+    let rows: Vec<Value> = std::fs::read_to_string(&groups)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), input.lines().count());
+    assert_eq!(
+        rows[1]["group"], rows[3]["group"],
+        "header and exception line"
+    );
+    assert_eq!(
+        rows[1]["group"], rows[5]["group"],
+        "two ValueErrors, one template"
+    );
+    let rare_line = rare["line"].as_u64().unwrap() as usize;
+    assert_ne!(rows[rare_line - 1]["group"], rows[1]["group"]);
+}
+
+#[test]
+fn grep_matches_any_line_of_a_record() {
+    let b = Briefly::new();
+    let input = "\
+2026-11-29 10:00:00 INFO start
+Traceback (most recent call last):
+  File \"db.py\", line 9, in q
+psycopg2.OperationalError: could not connect
+2026-11-29 10:00:01 ERROR request failed
+java.lang.IllegalStateException: closed
+\tat com.example.Db.query(Db.java:42)
+Caused by: java.io.IOException: broken pipe
+2026-11-29 10:00:02 INFO done
+";
+    for (pattern, line) in [("OperationalError", 2), ("IOException", 5)] {
+        let envelope = b.envelope(&["text", "--grep", pattern], input.as_bytes(), CAP);
+        let items = envelope["items"].as_array().unwrap();
+        assert_eq!(items.len(), 1, "{pattern}: {items:?}");
+        assert_eq!(items[0]["line"], line, "{pattern}: {items:?}");
+        assert_eq!(envelope["stats"]["filtered_out"], 3, "{pattern}");
+    }
+}
+
+#[test]
+fn the_first_and_last_lines_carry_their_template() {
+    let b = Briefly::new();
+    let groups = b.dir.path().join("groups.jsonl");
+    let mut input = String::new();
+    for i in 0..20 {
+        input.push_str(&format!("2026-11-29 10:00:{i:02} INFO job {i} done\n"));
+    }
+    input.push_str("Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'x'");
+    let envelope = b.envelope(
+        &["text", "--emit-groups", groups.to_str().unwrap()],
+        input.as_bytes(),
+        CAP,
+    );
+    let rows: Vec<Value> = std::fs::read_to_string(&groups)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let items = envelope["items"].as_array().unwrap();
+    let first = items.iter().find(|i| i["line"] == 1).unwrap();
+    assert_eq!(first["template"], rows[0]["group"], "{first}");
+    assert_eq!(first["count"], 20);
+    // The last line ends the traceback shown whole: it is not shown again alone.
+    let last_line = input.lines().count() as u64;
+    assert!(!items.iter().any(|i| i["line"] == last_line), "{items:?}");
+    // The options apply to them too.
+    let errors = b.envelope(&["text", "--level", "error"], input.as_bytes(), CAP);
+    assert!(
+        !errors["items"].to_string().contains("job 0 done"),
+        "{errors}"
+    );
 }
 
 #[test]
@@ -235,6 +385,17 @@ fn options_filter_and_shape_the_result() {
         CAP,
     );
     assert_eq!(window["stats"]["filtered_out"], 240, "{}", window["stats"]);
+    assert!(window["warnings"].as_array().unwrap().is_empty());
+
+    // logcat's stamps have no year: the year is now's, so a cut long before keeps them.
+    let logcat = "03-17 16:13:38.811  1702  2395 D WindowManager: a\n\
+                  03-17 16:16:09.141  1702  2395 D WindowManager: b\n";
+    let window = b.envelope(&["text", "--until", "2000-01-01"], logcat.as_bytes(), CAP);
+    assert_eq!(window["stats"]["filtered_out"], 2, "{}", window["stats"]);
+    // Lines without a time briefly reads are kept, and the envelope says so.
+    let untimed = b.envelope(&["text", "--since", "2h"], b"no time 1\nno time 2\n", CAP);
+    assert_eq!(untimed["stats"]["filtered_out"], 0);
+    assert_warns(&untimed, &["2 records have no time briefly can read"]);
 
     let top = b.envelope(&["text", "--top", "2"], input.as_bytes(), CAP);
     assert_eq!(top["stats"]["top_templates"].as_array().unwrap().len(), 2);
@@ -283,6 +444,26 @@ fn emit_groups_writes_one_line_per_input_line() {
         rows[4]["group"], rows[3]["group"],
         "a continuation line belongs to its record"
     );
+}
+
+#[test]
+fn emit_groups_never_overwrites_the_input() {
+    let b = Briefly::new();
+    let log = b.dir.path().join("app.log");
+    std::fs::write(&log, "a 1 x\na 2 x\n").unwrap();
+    let path = log.to_str().unwrap();
+    // Named as the file read, and as what standard input reads from.
+    let out = b.run(&["text", path, "--emit-groups", path], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stdin = std::fs::File::open(&log).unwrap();
+    let out = b
+        .command(&["text", "--emit-groups", path])
+        .stdin(stdin)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("that is the input"));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "a 1 x\na 2 x\n");
 }
 
 #[test]

@@ -57,6 +57,9 @@ pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
 }
 
 pub fn run(session: &Session, file: Option<&Path>, options: TextOptions) -> Result<i32> {
+    if let Some(groups) = &options.emit_groups {
+        refuse_to_overwrite_the_input(groups, file)?;
+    }
     let mut input = open_input(file)?;
     let artifacts = session.tee(session.global.id.clone(), input_argv(file));
     let config = session.config("text", serde_json::to_value(&options)?, artifacts);
@@ -67,6 +70,31 @@ pub fn run(session: &Session, file: Option<&Path>, options: TextOptions) -> Resu
         Box::new(Pipeline::new(reducer, config)),
         &mut input,
     )
+}
+
+/// `--emit-groups FILE` must not name the input (a file, or what standard input reads
+/// from): writing it would destroy what is being read.
+fn refuse_to_overwrite_the_input(groups: &Path, file: Option<&Path>) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(target) = std::fs::metadata(groups) else {
+        return Ok(()); // not there yet: a new file
+    };
+    let input = match file {
+        Some(file) => std::fs::metadata(file),
+        None => {
+            use std::os::fd::AsFd;
+            let stdin = std::io::stdin();
+            let fd = stdin.as_fd().try_clone_to_owned()?;
+            std::fs::File::from(fd).metadata()
+        }
+    };
+    match input {
+        Ok(input) if input.dev() == target.dev() && input.ino() == target.ino() => bail!(
+            "--emit-groups {}: that is the input; writing it would destroy what is read",
+            groups.display()
+        ),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -81,5 +109,10 @@ mod tests {
         assert_eq!(point_in_time("1970-01-02T00:00:00Z", now).unwrap(), 86_400);
         assert_eq!(point_in_time("1970-01-02", now).unwrap(), 86_400);
         assert!(point_in_time("yesterday-ish", now).is_err());
+        assert!(point_in_time("2015-13-45", now).is_err(), "no 13th month");
+        assert!(
+            point_in_time("2015-02-30", now).is_err(),
+            "no February 30th"
+        );
     }
 }

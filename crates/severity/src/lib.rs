@@ -586,22 +586,21 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     let after = bytes.get(end).copied();
     let bracketed = matches!(before, Some(b'[' | b'<' | b'(' | b'|'))
         && matches!(after, Some(b']' | b'>' | b')' | b'|'));
-    let keyed =
-        before.is_some_and(|b| b == b'=' || b == b'"') && preceded_by_level_key(bytes, start);
+    let keyed = preceded_by_level_key(bytes, start);
     let colon = matches!(after, Some(b':' | b'['));
     (capitals || bracketed || keyed || colon).then_some(Found::Stated(level))
 }
 
-/// `level=`, `"level":"`, `severity=`, `lvl=` just before `start`.
+/// `level=`, `"level":"`, `"level": "`, `severity: `, `lvl = ` just before `start`: a
+/// level key, `=` or `:`, with optional quotes and spaces around them.
 fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
     let head = &bytes[..start];
-    let head = head.strip_suffix(b"\"").unwrap_or(head);
-    let head = head
-        .strip_suffix(b"=")
-        .or_else(|| head.strip_suffix(b":"))
-        .unwrap_or(head);
-    let head = head.strip_suffix(b"\"").unwrap_or(head);
+    let head = head.strip_suffix(b"\"").unwrap_or(head).trim_ascii_end();
+    let Some(head) = head.strip_suffix(b"=").or_else(|| head.strip_suffix(b":")) else {
+        return false;
+    };
     let head = head.trim_ascii_end();
+    let head = head.strip_suffix(b"\"").unwrap_or(head);
     let key_start = head
         .iter()
         .rposition(|b| !b.is_ascii_alphabetic())
@@ -643,6 +642,13 @@ mod tests {
             ("[Sun Dec 04 04:47:44 2005] [error] mod_jk child in error state 6", Some(Error)),
             ("time=2024 level=error msg=\"boom\"", Some(Error)),
             ("{\"level\":\"warn\",\"msg\":\"x\"}", Some(Warn)),
+            ("{\"level\": \"error\", \"msg\": \"a\"}", Some(Error)),
+            ("{\"level\" : \"error\"}", Some(Error)),
+            ("{\"severity\": \"warning\"}", Some(Warn)),
+            ("ts=1 lvl = error msg=x", Some(Error)),
+            ("level: debug", Some(Debug)),
+            ("the level error was fixed", None),
+            ("an error \"error\" quoted", None),
             ("src/main.rs:3:5: error[E0308]: mismatched types", Some(Error)),
             ("warning: unused variable: `x`", Some(Warn)),
             ("fatal: not a git repository", Some(Fatal)),

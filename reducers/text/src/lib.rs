@@ -22,7 +22,7 @@ pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
 use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
-use briefly_template::{leading_timestamp, GroupId, Miner};
+use briefly_template::{leading_timestamp, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -115,6 +115,14 @@ pub struct LineItem {
 }
 
 impl LineItem {
+    /// The first and last line numbers of the record.
+    fn lines(&self) -> (u64, u64) {
+        (
+            self.line,
+            self.line + self.more.len() as u64 + self.more_cut,
+        )
+    }
+
     /// Line `line` with `text`, nothing else known yet.
     pub fn new(line: u64, text: String) -> LineItem {
         LineItem {
@@ -186,7 +194,15 @@ struct Pending {
     /// It holds a record; when not, its buffers wait for the next one.
     open: bool,
     item: LineItem,
+    /// Its template, once mined.
     group: Option<GroupId>,
+    /// The options keep it (so it is mined, at its start or later).
+    wanted: bool,
+    /// Only `--grep` leaves it out so far: a later line of it may match.
+    may_match: bool,
+    /// Its first line's tokens, while its mining waits: for a traceback, whose template
+    /// is its exception line's, and for a record a later line may bring into `--grep`.
+    header: MaskedLine,
     python: bool,
     panic: bool,
     closed: bool,
@@ -209,8 +225,8 @@ pub struct Text {
     recent: VecDeque<(u64, String)>,
     /// Kept records still collecting context after them: (slot, generation, lines left).
     awaiting: VecDeque<(usize, u64, usize)>,
-    first_line: Option<(u64, String)>,
-    last_line: (u64, String),
+    first_line: Option<Edge>,
+    last_line: Edge,
     /// Records by severity: unmarked, then [`Severity::ALL`] in order.
     histogram: [u64; 7],
     lines: u64,
@@ -221,6 +237,9 @@ pub struct Text {
     first_time: Option<String>,
     last_time: Option<String>,
     last_epoch: Option<i64>,
+    /// Records `--since`/`--until` could not place in time (no time read on them or
+    /// before them): kept, and said in a warning.
+    untimed: u64,
     generation: u64,
     groups: Option<GroupWriter>,
     warnings: Vec<String>,
@@ -255,6 +274,9 @@ impl Text {
                 open: false,
                 item: LineItem::new(0, String::new()),
                 group: None,
+                wanted: false,
+                may_match: false,
+                header: MaskedLine::default(),
                 python: false,
                 panic: false,
                 closed: false,
@@ -263,7 +285,7 @@ impl Text {
             recent: VecDeque::with_capacity(options.context + 1),
             awaiting: VecDeque::new(),
             first_line: None,
-            last_line: (0, String::new()),
+            last_line: Edge::default(),
             histogram: [0; 7],
             lines: 0,
             records: 0,
@@ -273,6 +295,7 @@ impl Text {
             first_time: None,
             last_time: None,
             last_epoch: None,
+            untimed: 0,
             generation: 0,
             groups,
             warnings: Vec::new(),
@@ -280,8 +303,9 @@ impl Text {
         })
     }
 
-    /// Whether a record starting with a line with these facts passes the filters.
-    fn wanted(&mut self, facts: &LineFacts, stamp: Option<&str>) -> bool {
+    /// Whether a record starting with a line with these facts passes `--level`,
+    /// `--since` and `--until` (`--grep` may match any line of it).
+    fn in_scope(&mut self, facts: &LineFacts, stamp: Option<&str>) -> bool {
         let severity = facts.severity;
         if let Some(level) = self.options.level {
             if severity.unwrap_or(Severity::Info) < level {
@@ -293,22 +317,34 @@ impl Text {
                 self.last_epoch = Some(epoch);
             }
             // A record without a time of its own takes the last one seen.
-            if let Some(epoch) = self.last_epoch {
-                if self.options.since.is_some_and(|since| epoch < since)
-                    || self.options.until.is_some_and(|until| epoch >= until)
-                {
-                    return false;
+            match self.last_epoch {
+                Some(epoch) => {
+                    if self.options.since.is_some_and(|since| epoch < since)
+                        || self.options.until.is_some_and(|until| epoch >= until)
+                    {
+                        return false;
+                    }
                 }
+                None => self.untimed += 1,
             }
         }
-        facts.grep_match
+        true
     }
 
     fn start_record(&mut self, line: u64, text: &str, facts: &mut LineFacts) {
         let severity = facts.severity;
         let stamp = facts.stamp.clone().and_then(|range| text.get(range));
-        let wanted = self.wanted(facts, stamp);
-        let group = wanted.then(|| self.miner.add_prepared(&mut facts.masked, text, line));
+        let in_scope = self.in_scope(facts, stamp);
+        let wanted = in_scope && facts.grep_match;
+        let python = facts.opens == Some(Opens::Traceback);
+        let may_match = in_scope && !facts.grep_match;
+        let group = if python || may_match {
+            // Mined later (`fold_line`, `close_record`): its tokens wait here.
+            std::mem::swap(&mut self.pending.header, &mut facts.masked);
+            None
+        } else {
+            wanted.then(|| self.miner.add_prepared(&mut facts.masked, text, line))
+        };
         if let Some(stamp) = stamp {
             self.first_time.get_or_insert_with(|| stamp.to_string());
             let last = self.last_time.get_or_insert_with(String::new);
@@ -319,7 +355,9 @@ impl Text {
         let pending = &mut self.pending;
         pending.open = true;
         pending.group = group;
-        pending.python = facts.opens == Some(Opens::Traceback);
+        pending.wanted = wanted;
+        pending.may_match = may_match;
+        pending.python = python;
         pending.panic = facts.opens == Some(Opens::Panic);
         pending.closed = false;
         let item = &mut pending.item;
@@ -341,10 +379,11 @@ impl Text {
         item.after.clear();
     }
 
-    /// Whether `text` continues the pending record.
-    fn continues(&self, text: &str) -> bool {
+    /// Whether `text` continues the pending record. A line with a timestamp of its own
+    /// (`stamped`) starts one: another thread's record, not the next frame.
+    fn continues(&self, text: &str, stamped: bool) -> bool {
         let pending = &self.pending;
-        if !pending.open || pending.closed {
+        if !pending.open || pending.closed || stamped {
             return false;
         }
         let indented = text.starts_with([' ', '\t']);
@@ -363,11 +402,15 @@ impl Text {
         if text.starts_with("Caused by:") || text.starts_with("\tat ") {
             return true;
         }
+        // A Java exception right under the line that logged it (log4j, logback).
+        if pending.item.more.is_empty() && !pending.panic && names_a_java_exception(text) {
+            return true;
+        }
         // A panic's message is the line after its header.
         pending.panic
             && (pending.item.more.is_empty()
                 || text.starts_with("stack backtrace:")
-                || text.starts_with("note: run with")
+                || text.starts_with("note: ")
                 || (indented
                     && trimmed
                         .split_once(": ")
@@ -396,7 +439,26 @@ impl Text {
             return;
         }
         self.pending.open = false;
+        let pending = &mut self.pending;
+        if pending.group.is_none() && pending.wanted {
+            // A traceback without its exception line, or a record `--grep` matched on a
+            // later line: its first line makes its template.
+            pending.group = Some(self.miner.add_prepared(
+                &mut pending.header,
+                &pending.item.text,
+                pending.item.line,
+            ));
+        }
         let (item, group) = (&mut self.pending.item, self.pending.group);
+        let (first, last) = item.lines();
+        if let Some(groups) = &mut self.groups {
+            groups.push(group, last - first + 1);
+        }
+        for edge in self.first_line.iter_mut().chain([&mut self.last_line]) {
+            if (first..=last).contains(&edge.line) {
+                edge.group = group;
+            }
+        }
         self.records += 1;
         self.histogram[item.severity.map_or(0, |s| s as usize + 1)] += 1;
         if !item.more.is_empty() {
@@ -458,17 +520,30 @@ impl Text {
             self.ansi_lines += 1;
         }
         let text = stripped.as_deref().unwrap_or(record.text);
-        if self.first_line.is_none() {
-            self.first_line = Some((record.line, text.to_string()));
-        }
-        if self.continues(text) {
+        if self.continues(text, facts.stamp.is_some()) {
+            let pending = &mut self.pending;
+            if pending.may_match && facts.grep_match {
+                pending.may_match = false;
+                pending.wanted = true;
+            }
+            if pending.python && pending.wanted && !text.starts_with([' ', '\t']) {
+                // A traceback's exception line names it: its template is the record's.
+                pending.group = Some(
+                    self.miner
+                        .add_prepared(&mut facts.masked, text, record.line),
+                );
+            }
             self.continue_record(text, facts.severity);
         } else {
             self.close_record();
             self.start_record(record.line, text, facts);
         }
-        if let Some(groups) = &mut self.groups {
-            groups.push(self.pending.group);
+        if self.first_line.is_none() {
+            self.first_line = Some(Edge {
+                line: record.line,
+                text: text.to_string(),
+                group: self.pending.group,
+            });
         }
         self.remember(record.line, text);
         // Kept for `fold`, which copies the batch's last line.
@@ -580,10 +655,12 @@ impl FoldBatches for Text {
         // The last line is kept once per batch, not copied for every line.
         if let Some(i) = batch.len().checked_sub(1) {
             let (record, facts) = batch.entry(i);
-            let (line, text) = &mut self.last_line;
-            *line = record.line;
-            text.clear();
-            text.push_str(facts.stripped.as_deref().unwrap_or(record.text));
+            let last = &mut self.last_line;
+            last.line = record.line;
+            last.text.clear();
+            last.text
+                .push_str(facts.stripped.as_deref().unwrap_or(record.text));
+            last.group = self.pending.group;
         }
     }
 
@@ -622,7 +699,13 @@ impl FoldBatches for Text {
                 .then(a.count.cmp(&b.count))
                 .then(a.line.cmp(&b.line))
         });
-        let mut shown_lines: Vec<u64> = kept.iter().map(|(i, _)| i.line).collect();
+        // The lines of the records shown whole, first to last.
+        let mut shown_lines: Vec<(u64, u64)> = kept.iter().map(|(i, _)| i.lines()).collect();
+        let shown = |lines: &[(u64, u64)], line: u64| {
+            lines
+                .iter()
+                .any(|&(first, last)| (first..=last).contains(&line))
+        };
         // The summary names the first record of the worst severity seen.
         let first_serious = kept
             .iter()
@@ -640,31 +723,36 @@ impl FoldBatches for Text {
             out.emit(2, TextItem::Line(item));
         }
 
-        // 2. The first and last lines.
-        let edge = |line: u64, text: &str| LineItem {
-            severity: classify(text),
-            time: leading_timestamp(text).map(str::to_string),
-            ..LineItem::new(line, text.to_string())
-        };
-        let mut edges = Vec::new();
-        if let Some((line, text)) = &self.first_line {
-            edges.push(edge(*line, text));
-        }
-        if self.last_line.0 > 1 {
-            edges.push(edge(self.last_line.0, &self.last_line.1));
-        }
-        for item in edges {
-            if !shown_lines.contains(&item.line) {
-                shown_lines.push(item.line);
-                out.emit(1, TextItem::Line(item));
+        // 2. The first and last lines, unless the options leave their records out.
+        let edges = self
+            .first_line
+            .iter()
+            .chain(Some(&self.last_line).filter(|last| last.line > 1));
+        for edge in edges {
+            let Some(group) = edge.group.map(|g| miner.resolve(g)) else {
+                continue;
+            };
+            if shown(&shown_lines, edge.line) {
+                continue;
             }
+            shown_lines.push((edge.line, edge.line));
+            out.emit(
+                1,
+                TextItem::Line(LineItem {
+                    severity: classify(&edge.text),
+                    time: leading_timestamp(&edge.text).map(str::to_string),
+                    template: group.0,
+                    count: count_of(group),
+                    ..LineItem::new(edge.line, edge.text.clone())
+                }),
+            );
         }
 
         // 3. Templates seen once, verbatim; 4. every template by count.
         let templates = miner.templates_by_count();
         let mut once: Vec<_> = templates
             .iter()
-            .filter(|t| t.count() == 1 && !shown_lines.contains(&t.first_line()))
+            .filter(|t| t.count() == 1 && !shown(&shown_lines, t.first_line()))
             .collect();
         once.sort_by_key(|t| t.first_line());
         for t in &once {
@@ -702,6 +790,13 @@ impl FoldBatches for Text {
             );
         }
 
+        if self.untimed > 0 {
+            self.warnings.push(format!(
+                "--since/--until: {} records have no time briefly can read, on them or on a \
+                 record before them; they were kept, not filtered",
+                self.untimed
+            ));
+        }
         if let Some(groups) = self.groups.take() {
             if let Err(e) = groups.finish(&self.miner) {
                 self.warnings.push(format!("--emit-groups: {e}"));
@@ -767,6 +862,28 @@ impl FoldBatches for Text {
     }
 }
 
+/// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
+/// `Error` or `Throwable`, alone or before `: ` and a message.
+fn names_a_java_exception(text: &str) -> bool {
+    let name = text.split_once(": ").map_or(text, |(name, _)| name);
+    name.contains('.')
+        && ["Exception", "Error", "Throwable"]
+            .iter()
+            .any(|end| name.ends_with(end))
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_'))
+}
+
+/// The first or the last line of the input, with the group of its record (`None` when
+/// the options leave that record out).
+#[derive(Debug, Default)]
+struct Edge {
+    line: u64,
+    text: String,
+    group: Option<GroupId>,
+}
+
 /// `--emit-groups`: one line's group id per line, written raw while reading (4 bytes a
 /// line, to a temporary file) and as resolved JSON lines at the end, so merged templates
 /// show their final id.
@@ -779,7 +896,12 @@ const NO_GROUP: u32 = u32::MAX - 1;
 
 impl GroupWriter {
     fn new(path: PathBuf) -> Result<GroupWriter, String> {
-        std::fs::File::create(&path)
+        // Only whether it can be written, now: its content is replaced at the end.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
             .map_err(|e| format!("--emit-groups {}: {e}", path.display()))?;
         let raw = tempfile::tempfile().map_err(|e| format!("--emit-groups: {e}"))?;
         Ok(GroupWriter {
@@ -788,10 +910,12 @@ impl GroupWriter {
         })
     }
 
-    fn push(&mut self, group: Option<GroupId>) {
-        let _ = self
-            .raw
-            .write_all(&group.map_or(NO_GROUP, |g| g.0).to_le_bytes());
+    /// The group of the next `lines` lines: one record's.
+    fn push(&mut self, group: Option<GroupId>, lines: u64) {
+        let id = group.map_or(NO_GROUP, |g| g.0).to_le_bytes();
+        for _ in 0..lines {
+            let _ = self.raw.write_all(&id);
+        }
     }
 
     fn finish(self, miner: &Miner) -> std::io::Result<()> {

@@ -15,11 +15,47 @@ pub fn epoch_seconds(stamp: &str, year: i64) -> Option<i64> {
         });
     }
     let b = s.as_bytes();
+    let at = |i: usize| b.get(i).copied();
     if b.len() >= 19 && b[4] == b'-' || b.len() >= 19 && b[4] == b'/' {
-        let (y, mo, d) = (num(&s[0..4])?, num(&s[5..7])?, num(&s[8..10])?);
-        let (h, mi, sec) = (num(&s[11..13])?, num(&s[14..16])?, num(&s[17..19])?);
+        let (y, mo, d) = (num(s.get(0..4)?)?, num(s.get(5..7)?)?, num(s.get(8..10)?)?);
+        let (h, mi, sec) = (
+            num(s.get(11..13)?)?,
+            num(s.get(14..16)?)?,
+            num(s.get(17..19)?)?,
+        );
         let offset = offset_seconds(&s[19..]);
-        return Some(civil(y, mo, d, h, mi, sec) - offset);
+        return Some(checked_civil(y, mo, d, h, mi, sec)? - offset);
+    }
+    // logcat's `03-17 16:13:38.811`, Proxifier's `10.30 16:49:06`: no year.
+    if matches!(at(2), Some(b'-' | b'.')) && at(5) == Some(b' ') && at(8) == Some(b':') {
+        let (mo, d) = (num(s.get(0..2)?)?, num(s.get(3..5)?)?);
+        let (h, mi, sec) = (
+            num(s.get(6..8)?)?,
+            num(s.get(9..11)?)?,
+            num(s.get(12..14)?)?,
+        );
+        return checked_civil(year, mo, d, h, mi, sec);
+    }
+    // Spark's `17/06/09 20:10:40`.
+    if at(2) == Some(b'/') && at(5) == Some(b'/') && at(8) == Some(b' ') {
+        let (y, mo, d) = (num(s.get(0..2)?)?, num(s.get(3..5)?)?, num(s.get(6..8)?)?);
+        let (h, mi, sec) = (
+            num(s.get(9..11)?)?,
+            num(s.get(12..14)?)?,
+            num(s.get(15..17)?)?,
+        );
+        return checked_civil(2000 + y, mo, d, h, mi, sec);
+    }
+    // `20171223-22:15:29:606`.
+    if at(8) == Some(b'-') && b[..8].iter().all(u8::is_ascii_digit) {
+        let (y, mo, d) = (num(&s[0..4])?, num(&s[4..6])?, num(&s[6..8])?);
+        let mut parts = s[9..].split(':');
+        let (h, mi, sec) = (
+            num(parts.next()?)?,
+            num(parts.next()?)?,
+            num(parts.next()?)?,
+        );
+        return checked_civil(y, mo, d, h, mi, sec);
     }
     // "Jun 14 15:16:01" or "Sun Dec 04 04:47:44 2005"
     let words: Vec<&str> = s.split_whitespace().collect();
@@ -35,7 +71,25 @@ pub fn epoch_seconds(stamp: &str, year: i64) -> Option<i64> {
         num(parts.next()?)?,
         num(parts.next()?.get(..2)?)?,
     );
-    Some(civil(y, month, num(day)?, h, mi, sec))
+    checked_civil(y, month, num(day)?, h, mi, sec)
+}
+
+/// [`civil`] of a time that exists: no 13th month, no February 30th, no 25th hour (a
+/// leap second passes).
+fn checked_civil(y: i64, m: i64, d: i64, h: i64, mi: i64, s: i64) -> Option<i64> {
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = match m {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => return None,
+    };
+    ((1..=days).contains(&d)
+        && (0..24).contains(&h)
+        && (0..60).contains(&mi)
+        && (0..=60).contains(&s))
+    .then(|| civil(y, m, d, h, mi, s))
 }
 
 fn num(s: &str) -> Option<i64> {
@@ -124,6 +178,43 @@ mod tests {
             Some(civil(2005, 12, 4, 4, 47, 44))
         );
         assert_eq!(epoch_seconds("16:49:06", 2024), None);
+        assert_eq!(
+            epoch_seconds("03-17 16:13:38.811", 2017),
+            Some(civil(2017, 3, 17, 16, 13, 38))
+        );
+        assert_eq!(
+            epoch_seconds("10.30 16:49:06", 2024),
+            Some(civil(2024, 10, 30, 16, 49, 6))
+        );
+        assert_eq!(
+            epoch_seconds("17/06/09 20:10:40", 2024),
+            Some(civil(2017, 6, 9, 20, 10, 40))
+        );
+        assert_eq!(
+            epoch_seconds("20171223-22:15:29:606", 2024),
+            Some(civil(2017, 12, 23, 22, 15, 29))
+        );
+        assert_eq!(epoch_seconds("20171224-0:59", 2024), None, "no seconds");
+    }
+
+    #[test]
+    fn times_that_do_not_exist_are_none() {
+        for stamp in [
+            "2015-13-45 00:00:00",
+            "2015-02-30 00:00:00",
+            "2015-02-29T00:00:00Z",
+            "2016-04-31 00:00:00",
+            "2016-01-01 24:00:00",
+            "2016-01-01 23:60:00",
+            "13-01 00:00:00",
+            "Feb 30 12:00:00",
+        ] {
+            assert_eq!(epoch_seconds(stamp, 2015), None, "{stamp}");
+        }
+        assert!(
+            epoch_seconds("2016-02-29 23:59:60", 2015).is_some(),
+            "leap day, leap second"
+        );
         assert_eq!(year_of(civil(2026, 11, 29, 0, 0, 0)), 2026);
     }
 }
