@@ -372,6 +372,11 @@ fn options_filter_and_shape_the_result() {
 
     let grep = b.envelope(&["text", "--grep", "job 1[0-9] "], input.as_bytes(), CAP);
     assert_eq!(grep["stats"]["filtered_out"], 290);
+    let summary = grep["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("300 records, 10 of them kept by the options"),
+        "{summary}"
+    );
 
     let window = b.envelope(
         &[
@@ -464,6 +469,45 @@ fn emit_groups_never_overwrites_the_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("that is the input"));
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "a 1 x\na 2 x\n");
+}
+
+#[test]
+fn a_line_seen_twice_is_shown_before_the_templates_by_count() {
+    let b = Briefly::new();
+    let mut input = String::new();
+    for i in 0..2_000 {
+        input.push_str(&format!("2026-11-29T10:00:00Z INFO served item {i}\n"));
+        input.push_str(&format!("2026-11-29T10:00:00Z INFO cache {} hit\n", i % 7));
+        if i == 700 || i == 1400 {
+            input.push_str("2026-11-29T10:00:00Z INFO disk quota almost reached\n");
+        }
+    }
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let items = envelope["items"].as_array().unwrap();
+    let rare = items
+        .iter()
+        .position(|i| i["text"].as_str().is_some_and(|t| t.contains("disk quota")))
+        .unwrap_or_else(|| panic!("the line seen twice is inline: {items:?}"));
+    assert_eq!(items[rare]["count"], 2);
+    let first_template = items.iter().position(|i| i["kind"] == "template").unwrap();
+    assert!(rare < first_template, "{items:?}");
+}
+
+#[test]
+fn a_line_cut_for_an_item_is_marked_and_kept_whole_in_the_artifact() {
+    let b = Briefly::new();
+    let long = "g".repeat(6000);
+    for input in [
+        format!("first\ngamma {long} END3\nlast\n"),
+        format!("ERROR one {long}\nWARN two {long}\n"),
+    ] {
+        let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+        let items = envelope["items"].to_string();
+        assert!(items.contains("…[cut "), "{items}");
+        assert_eq!(envelope["truncated"], true, "{envelope}");
+        let artifact = envelope["artifact_path"].as_str().expect("an artifact");
+        assert_eq!(std::fs::read_to_string(artifact).unwrap(), input);
+    }
 }
 
 #[test]

@@ -17,9 +17,15 @@ pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
         None => Cow::Borrowed(text),
         Some((at, _)) => {
             let cut = text[at..].chars().count();
-            Cow::Owned(format!("{}{CUT_MARKER}{cut} chars]", &text[..at]))
+            Cow::Owned(with_cut_marker(&text[..at], cut as u64))
         }
     }
+}
+
+/// `head`, the part of a text that is kept, and the marker saying how many characters
+/// after it were cut.
+pub fn with_cut_marker(head: &str, cut_chars: u64) -> String {
+    format!("{head}{CUT_MARKER}{cut_chars} chars]")
 }
 
 /// At most the first `max_bytes` bytes of `text`, cut back to a character boundary, with

@@ -121,6 +121,8 @@ pub struct Template {
     first_line: u64,
     last_line: u64,
     example: String,
+    /// Characters of the example's line past [`Config::max_example_bytes`].
+    example_cut: u64,
 }
 
 impl Template {
@@ -161,11 +163,26 @@ impl Template {
         &self.example
     }
 
+    /// How many characters of the example's line [`Template::example`] leaves out
+    /// (0 when it is whole).
+    pub fn example_cut(&self) -> u64 {
+        self.example_cut
+    }
+
+    /// Makes `line` the example, cut to `max_bytes`.
+    fn set_example(&mut self, line: &str, max_bytes: usize) {
+        let kept = truncate(line, max_bytes);
+        self.example.clear();
+        self.example.push_str(kept);
+        self.example_cut = line[kept.len()..].chars().count() as u64;
+    }
+
     fn absorb(&mut self, other: &Template) {
         self.count += other.count;
         if other.first_line < self.first_line {
             self.first_line = other.first_line;
             self.example.clone_from(&other.example);
+            self.example_cut = other.example_cut;
         }
         self.last_line = self.last_line.max(other.last_line);
         merge_display(&mut self.tokens, &other.tokens);
@@ -347,6 +364,7 @@ impl Miner {
                 first_line: 0,
                 last_line: 0,
                 example: String::new(),
+                example_cut: 0,
             },
             last_line_no: 0,
             total: 0,
@@ -568,7 +586,7 @@ impl Miner {
         t.last_line = t.last_line.max(line_no);
         if line_no < t.first_line {
             t.first_line = line_no;
-            t.example = truncate(line, self.config.max_example_bytes).to_string();
+            t.set_example(line, self.config.max_example_bytes);
         }
         GroupId(root)
     }
@@ -577,7 +595,7 @@ impl Miner {
         let t = &mut self.overflow;
         if t.count == 0 {
             t.first_line = line_no;
-            t.example = truncate(line, self.config.max_example_bytes).to_string();
+            t.set_example(line, self.config.max_example_bytes);
         }
         t.count += 1;
         t.last_line = t.last_line.max(line_no);
@@ -587,14 +605,17 @@ impl Miner {
     fn new_group(&mut self, m: &Masked, line: &str, line_no: u64) -> u32 {
         let g = self.groups.len() as u32;
         self.parent.push(g);
-        self.groups.push(Template {
+        let mut template = Template {
             id: GroupId(g),
             tokens: tokens_of(m),
             count: 0,
             first_line: line_no,
             last_line: line_no,
-            example: truncate(line, self.config.max_example_bytes).to_string(),
-        });
+            example: String::new(),
+            example_cut: 0,
+        };
+        template.set_example(line, self.config.max_example_bytes);
+        self.groups.push(template);
         self.live_groups += 1;
         g
     }
@@ -789,6 +810,7 @@ impl Miner {
                 first_line: 0,
                 last_line: 0,
                 example: String::new(),
+                example_cut: 0,
             },
         );
         self.groups[keep as usize].absorb(&other);
@@ -1910,8 +1932,12 @@ mod tests {
         let d = m.add("p verylongtoken_two q");
         assert_eq!(c, d, "over-long tokens are variables");
         assert_eq!(m.get(a).unwrap().example(), "a b c");
+        assert_eq!(m.get(a).unwrap().example_cut(), 8, "\" d e f g\" left out");
         let e = m.add("é é é");
         assert_eq!(m.get(e).unwrap().example(), "é é");
+        assert_eq!(m.get(e).unwrap().example_cut(), 2);
+        let whole = m.add("k");
+        assert_eq!(m.get(whole).unwrap().example_cut(), 0);
     }
 
     #[test]

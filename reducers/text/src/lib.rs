@@ -8,8 +8,10 @@
 //! 1. error and fatal records, then warnings, verbatim with line numbers (rarest
 //!    template first, at most [`PER_TEMPLATE`] per template);
 //! 2. the first and last lines of the input (the command, the final status);
-//! 3. lines whose template occurs once, verbatim;
-//! 4. every template by count, with one example.
+//! 3. rare templates (at most [`RARE`] records), an example of each verbatim, those
+//!    seen once first;
+//! 4. every other template by count, with one example, then the "other" group of the
+//!    records past the miner's caps.
 //!
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
 //! records of at most [`MAX_RECORD_LINES`] lines each, and the context window, every
@@ -36,6 +38,10 @@ use std::path::PathBuf;
 pub const MAX_KEPT: usize = 500;
 /// Characters kept of each line held for an item (record lines and context).
 pub const MAX_KEPT_CHARS: usize = 1_000;
+
+/// A template of at most this many records is rare: an example of it is shown verbatim,
+/// before the templates by count.
+pub const RARE: u64 = 2;
 /// Verbatim records kept per template.
 pub const PER_TEMPLATE: u32 = 2;
 /// Lines of a multi-line record kept (the rest are counted).
@@ -144,7 +150,7 @@ impl LineItem {
 /// One template with its count and an example.
 #[derive(Debug, Clone, Serialize)]
 pub struct TemplateItem {
-    /// `template`.
+    /// `template`; `other` for the records past the miner's caps.
     pub kind: &'static str,
     /// The template's id (as in `--emit-groups`).
     pub id: u32,
@@ -240,6 +246,8 @@ pub struct Text {
     /// Records `--since`/`--until` could not place in time (no time read on them or
     /// before them): kept, and said in a warning.
     untimed: u64,
+    /// A line shown in a kept record was cut (the artifact has it whole).
+    shown_cut: bool,
     generation: u64,
     groups: Option<GroupWriter>,
     warnings: Vec<String>,
@@ -249,6 +257,11 @@ impl Text {
     /// A text reducer; an invalid `--grep` pattern, a context over [`MAX_CONTEXT`] or an
     /// `--emit-groups` file that cannot be written is an error.
     pub fn new(options: TextOptions) -> Result<Text, String> {
+        Text::with_miner(options, briefly_template::Config::default())
+    }
+
+    /// [`Text::new`] with a miner of `config` (its caps, in tests).
+    fn with_miner(options: TextOptions, config: briefly_template::Config) -> Result<Text, String> {
         if options.context > MAX_CONTEXT {
             return Err(format!(
                 "--context {} is over the maximum of {MAX_CONTEXT}",
@@ -265,7 +278,7 @@ impl Text {
             Some(path) => Some(GroupWriter::new(path.clone())?),
             None => None,
         };
-        let miner = Miner::new(briefly_template::Config::default());
+        let miner = Miner::new(config);
         Ok(Text {
             ahead: Ahead::parallel(Facts::new(miner.config(), grep)),
             miner,
@@ -296,6 +309,7 @@ impl Text {
             last_time: None,
             last_epoch: None,
             untimed: 0,
+            shown_cut: false,
             generation: 0,
             groups,
             warnings: Vec::new(),
@@ -490,6 +504,7 @@ impl Text {
         let mut item = std::mem::replace(item, LineItem::new(0, String::new()));
         if item.text.len() > MAX_KEPT_CHARS {
             item.text = kept_line(&item.text);
+            self.shown_cut |= item.text.contains(briefly_core::CUT_MARKER);
         }
         let slot = if let Some((slot, _)) = least_kept {
             // Full: a worse record replaces the least severe one kept.
@@ -601,6 +616,14 @@ fn least_kept(kept: &[(u64, LineItem, GroupId)]) -> Option<(usize, Option<Severi
         .enumerate()
         .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
         .map(|(i, (_, k, _))| (i, k.severity))
+}
+
+/// A template's example as shown: with a marker where the miner cut it.
+fn example(t: &briefly_template::Template) -> String {
+    match t.example_cut() {
+        0 => t.example().to_string(),
+        cut => briefly_core::with_cut_marker(t.example(), cut),
+    }
 }
 
 /// A line as held for an item: at most [`MAX_KEPT_CHARS`], cut with a marker.
@@ -748,14 +771,14 @@ impl FoldBatches for Text {
             );
         }
 
-        // 3. Templates seen once, verbatim; 4. every template by count.
+        // 3. Rare templates, an example verbatim, once-seen first; 4. the others by count.
         let templates = miner.templates_by_count();
-        let mut once: Vec<_> = templates
+        let mut rare: Vec<_> = templates
             .iter()
-            .filter(|t| t.count() == 1 && !shown(&shown_lines, t.first_line()))
+            .filter(|t| t.count() <= RARE && !shown(&shown_lines, t.first_line()))
             .collect();
-        once.sort_by_key(|t| t.first_line());
-        for t in &once {
+        rare.sort_by_key(|t| (t.count(), t.first_line()));
+        for t in &rare {
             let noted = info.get(&t.id()).cloned().unwrap_or_default();
             out.emit(
                 3,
@@ -763,15 +786,15 @@ impl FoldBatches for Text {
                     severity: noted.severity,
                     time: noted.first_time,
                     template: t.id().0,
-                    count: 1,
-                    ..LineItem::new(t.first_line(), t.example().to_string())
+                    count: t.count(),
+                    ..LineItem::new(t.first_line(), example(t))
                 }),
             );
         }
         for t in &templates {
             let noted = info.get(&t.id()).cloned().unwrap_or_default();
-            if t.count() == 1 || u64::from(noted.kept) >= t.count() {
-                continue; // every record of it is shown verbatim already
+            if t.count() <= RARE || u64::from(noted.kept) >= t.count() {
+                continue; // shown verbatim already
             }
             out.emit(
                 4,
@@ -785,7 +808,27 @@ impl FoldBatches for Text {
                     last_line: t.last_line(),
                     first_time: noted.first_time,
                     last_time: noted.last_time,
-                    example: t.example().to_string(),
+                    example: example(t),
+                }),
+            );
+        }
+        // The records past the miner's caps: one group, last.
+        let other = miner.overflow();
+        if other.count() > 0 {
+            let noted = info.get(&GroupId::OVERFLOW).cloned().unwrap_or_default();
+            out.emit(
+                4,
+                TextItem::Template(TemplateItem {
+                    kind: "other",
+                    id: GroupId::OVERFLOW.0,
+                    template: "(records past the template cap, not told apart)".to_string(),
+                    count: other.count(),
+                    severity: noted.severity,
+                    first_line: other.first_line(),
+                    last_line: other.last_line(),
+                    first_time: noted.first_time,
+                    last_time: noted.last_time,
+                    example: example(other),
                 }),
             );
         }
@@ -809,12 +852,24 @@ impl FoldBatches for Text {
             .collect();
         let count = |name: &str| severity.get(name).copied().unwrap_or(0);
         let (errors, warns) = (count("error") + count("fatal"), count("warn"));
-        let mut summary = format!(
-            "{} lines, {} records in {} templates; {errors} errors, {warns} warnings",
-            self.lines,
-            self.records,
-            self.miner.len()
-        );
+        let mut summary = if self.filtered_out == 0 {
+            format!(
+                "{} lines, {} records in {} templates; {errors} errors, {warns} warnings",
+                self.lines,
+                self.records,
+                self.miner.len()
+            )
+        } else {
+            // The counts of the whole input, and what the options kept of it.
+            format!(
+                "{} lines, {} records, {} of them kept by the options, in {} templates; \
+                 {errors} errors, {warns} warnings in the input",
+                self.lines,
+                self.records,
+                self.records - self.filtered_out,
+                self.miner.len()
+            )
+        };
         if let Some((line, severity, text)) = first_serious {
             let text: String = text.chars().take(160).collect();
             summary.push_str(&format!("; first {severity} at line {line}: {text}"));
@@ -839,8 +894,10 @@ impl FoldBatches for Text {
         let mut outcome = Outcome::new(summary, stats);
         outcome.preview = Preview::Ranked;
         // Complete only when every record is a one-line record of its own template, so
-        // that each is shown verbatim (as a serious, edge or once-seen line).
+        // that each is shown verbatim (as a serious, edge or once-seen line), and whole.
         outcome.complete = self.filtered_out == 0
+            && !self.shown_cut
+            && self.miner.templates().all(|t| t.example_cut() == 0)
             && self.multiline == 0
             && self.miner.overflow_count() == 0
             && self.miner.templates().all(|t| t.count() == 1);
@@ -852,7 +909,8 @@ impl FoldBatches for Text {
         }
         if self.miner.overflow_count() > 0 {
             outcome.warnings.push(format!(
-                "{} records past the cap of {} templates are counted as \"other\"",
+                "{} records came when the miner was full (at most {} templates, and bounds on \
+                 shapes and ids that follow from it): they are one \"other\" group",
                 self.miner.overflow_count(),
                 self.miner.config().max_templates
             ));
@@ -1034,6 +1092,37 @@ mod tests {
             true
         }
         fn skip(&mut self, _rank: briefly_core::Rank) {}
+    }
+
+    #[test]
+    fn records_past_the_miners_caps_are_one_other_item() {
+        let config = briefly_template::Config {
+            max_templates: 3,
+            ..briefly_template::Config::default()
+        };
+        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"];
+        let input: String = words
+            .iter()
+            .map(|w| format!("{w}\nERROR {w} lost\n"))
+            .collect();
+        let envelope = reduce(
+            Text::with_miner(TextOptions::default(), config).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        )
+        .unwrap();
+        let other = envelope
+            .items
+            .iter()
+            .find(|item| item["kind"] == "other")
+            .unwrap_or_else(|| panic!("an other item: {}", envelope.to_json()));
+        assert_eq!(other["count"], envelope.stats["other_records"]);
+        assert_eq!(other["id"], GroupId::OVERFLOW.0);
+        assert_eq!(other["severity"], "error", "an ERROR record is among them");
+        assert!(envelope
+            .warnings
+            .iter()
+            .any(|w| w.contains("\"other\" group")));
     }
 
     #[test]
