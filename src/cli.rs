@@ -20,7 +20,7 @@ pub struct Global {
     /// The model's context window in tokens; sets the per-result and per-turn budgets.
     #[arg(long, global = true, env = "BRIEFLY_CONTEXT_TOKENS", value_name = "N")]
     pub context_tokens: Option<u64>,
-    /// The per-result budget in characters, directly.
+    /// The per-result budget in characters, directly (at least 1000).
     #[arg(long, global = true, value_name = "N")]
     pub max_chars: Option<usize>,
     /// What of the window is taken already: system=S,schemas=T,history=H,reserve=R,margin=M (tokens).
