@@ -337,11 +337,6 @@ pub fn sidecar_path(artifact: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Options whose compact JSON is longer than this many characters are kept in a file
-/// rather than in cursors, so that a cursor stays short whatever the options (a long
-/// `--grep` pattern, say) and the envelope that carries it within its budget.
-pub(crate) const INLINE_OPTIONS_CHARS: usize = 200;
-
 /// What names an options file, between the artifact's name and its hash.
 const OPTIONS_INFIX: &str = ".options-";
 

@@ -3,7 +3,6 @@
 
 use crate::artifact::{
     options_path, options_sha256, write_options, ArtifactDir, ArtifactMeta, ArtifactWriter,
-    INLINE_OPTIONS_CHARS,
 };
 use crate::select::{Kept, Limit, Selection};
 use crate::shrink::{cut_str, json_chars, shrink_to_fit};
@@ -408,10 +407,21 @@ struct CursorOptions {
     failed: Cell<bool>,
 }
 
+/// Options whose compact JSON is longer than this many characters, or than an eighth of
+/// the per-result budget, are kept in a file rather than in cursors, so that a cursor
+/// stays short whatever the options (a long `--grep` pattern, say) and the envelope that
+/// carries it within its budget. Below it, a cursor is self-contained.
+const MAX_INLINE_OPTIONS_CHARS: usize = 400;
+
+/// How long the options carried in a cursor may be under `budget`.
+fn inline_options_chars(budget: &Budget) -> usize {
+    MAX_INLINE_OPTIONS_CHARS.min(budget.per_result_chars / 8)
+}
+
 impl CursorOptions {
     fn new(config: &RunConfig) -> Self {
         let json = serde_json::to_string(&config.options).unwrap_or_default();
-        let file = (json.chars().count() > INLINE_OPTIONS_CHARS).then(|| {
+        let file = (json.chars().count() > inline_options_chars(&config.budget)).then(|| {
             let hash = options_sha256(&json);
             (json, hash)
         });
@@ -1162,7 +1172,8 @@ mod tests {
         // around what the budget leaves: each page holds one item, cut as far as needed
         // (never to a bare null), and fits.
         let dir = tempfile::tempdir().unwrap();
-        for options_chars in (0..INLINE_OPTIONS_CHARS - 10).step_by(30) {
+        let most = inline_options_chars(&Budget::default().with_max_chars(1_000).unwrap());
+        for options_chars in (0..most - 10).step_by(15) {
             for warnings in [0, 3, 6, 9] {
                 let mut config = config(dir.path(), 1_000);
                 config.options = json!({ "o": "x".repeat(options_chars) });
@@ -1281,10 +1292,19 @@ mod tests {
     }
 
     #[test]
+    fn the_options_a_cursor_carries_are_bounded_by_the_budget() {
+        let at = |chars| inline_options_chars(&Budget::default().with_max_chars(chars).unwrap());
+        assert_eq!(at(1_000), 125);
+        assert_eq!(at(3_200), MAX_INLINE_OPTIONS_CHARS);
+        assert_eq!(at(100_000), MAX_INLINE_OPTIONS_CHARS);
+    }
+
+    #[test]
     fn short_options_stay_in_the_cursor() {
         let dir = tempfile::tempdir().unwrap();
         let mut config = config(dir.path(), 1_000);
         config.options = json!({"top": 10});
+        assert!(json_chars(&config.options) <= inline_options_chars(&config.budget));
         let first = reduce(plain_lines(), long_lines(40, 100).as_bytes(), &config).unwrap();
         let cursor = Cursor::decode(first.next_cursor.as_ref().unwrap()).unwrap();
         assert_eq!(cursor.options, config.options);
