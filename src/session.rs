@@ -79,8 +79,14 @@ impl Session {
 
     /// A run configuration for `source` with `options`, under this session's budget.
     pub fn config(&self, source: &str, options: Value, artifacts: Artifacts) -> RunConfig {
+        // A file read in place may be anywhere: long options for its cursors go here.
+        let options_dir = match artifacts {
+            Artifacts::Existing { .. } => self.artifact_dir().ok(),
+            _ => None,
+        };
         RunConfig {
             options,
+            options_dir,
             budget: self.budget,
             tokenizer: self.tokenizer.clone(),
             max_line_bytes: self.global.max_line_bytes,

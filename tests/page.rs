@@ -201,3 +201,134 @@ fn gc_removes_old_artifacts() {
         Some(2)
     );
 }
+
+/// Every page from `envelope` on at `cap` (each checked by `Briefly::envelope`), failing
+/// on a page that has a cursor but no item; returns every item.
+fn walk(b: &Briefly, mut envelope: Value, cap: usize) -> Vec<Value> {
+    let max = cap.to_string();
+    let mut items = envelope["items"].as_array().unwrap().clone();
+    while let Some(cursor) = envelope["next_cursor"].as_str().map(String::from) {
+        assert!(
+            envelope["returned_items"].as_u64() > Some(0),
+            "a page with a cursor must move forward (after {} items)",
+            items.len()
+        );
+        envelope = b.envelope(&["page", &cursor, "--max-chars", &max], b"", cap);
+        assert_eq!(envelope["item_offset"], items.len());
+        items.extend(envelope["items"].as_array().unwrap().iter().cloned());
+    }
+    assert_eq!(envelope["total_items"], items.len());
+    items
+}
+
+#[test]
+fn paging_moves_forward_when_an_item_takes_all_the_room() {
+    // At 1,000 chars the items get 275: a line item of exactly that ({"line":N,"text":…}
+    // with 255 chars of text) took one more with its comma and was left out, and every
+    // page was empty with the same cursor.
+    let b = Briefly::new();
+    let input = format!("{}\n", "t".repeat(255)).repeat(9);
+    let spilled = b.envelope(&["spill", "--max-chars", "1000"], input.as_bytes(), 1_000);
+    let artifact = spilled["artifact_path"].as_str().unwrap();
+    let first = b.envelope(&["read", artifact, "--max-chars", "1000"], b"", 1_000);
+    let items = walk(&b, first, 1_000);
+    let lines: Vec<u64> = items.iter().map(|i| i["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, (1..=9).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_long_grep_pattern_keeps_the_envelope_within_budget_and_pages() {
+    // The options travel in the cursor: a long pattern made every envelope with a cursor
+    // longer than the budget (31,221 chars against 19,660 for a 23 KB one).
+    let b = Briefly::new();
+    let input: String = (1..=100)
+        .map(|i| {
+            format!(
+                "2024-01-01 12:00:{:02} kernel: event {i} on device {}\n",
+                i % 60,
+                i % 7
+            )
+        })
+        .collect();
+    let file = b.dir.path().join("kernel.log");
+    std::fs::write(&file, &input).unwrap();
+    let file = file.to_str().unwrap();
+    let artifact = write_numbered(&b, 1_000);
+    let alternatives: Vec<String> = (0..3_000).map(|i| format!("zzq{i}")).collect();
+    let text_pattern = format!("kernel|{}", alternatives.join("|"));
+    let grep_pattern = format!("line|{}", alternatives.join("|"));
+    let runs = [
+        (vec!["text", file, "--grep", &text_pattern], 1_000),
+        (vec!["grep", &artifact, &grep_pattern], 1_000),
+        (vec!["grep", &artifact, &grep_pattern], CAP),
+    ];
+    for (args, cap) in runs {
+        let max = cap.to_string();
+        let args = [&args[..], &["--max-chars", &max]].concat();
+        let first = b.envelope(&args, b"", cap);
+        let cursor = first["next_cursor"].as_str().unwrap().to_string();
+        assert!(cursor.len() < 500, "{} chars", cursor.len());
+        // Same cursor, same page.
+        let again = b.run(&["page", &cursor, "--max-chars", &max], b"");
+        assert_eq!(
+            again.stdout,
+            b.run(&["page", &cursor, "--max-chars", &max], b"").stdout
+        );
+        let items = walk(&b, first, cap);
+        assert!(items.len() > 1, "{items:?}");
+    }
+    // Beside each artifact and its sidecar, a file of options per pattern, which gc
+    // takes with the artifact.
+    let files = b.artifact_files();
+    let options = files
+        .iter()
+        .filter(|f| f.to_string_lossy().contains(".options-"))
+        .count();
+    assert_eq!((files.len(), options), (6, 2), "{files:?}");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let removed = b.envelope(&["gc", "--older-than", "1s"], b"", CAP);
+    assert_eq!(removed["stats"]["removed_files"], 6);
+    assert!(b.artifact_files().is_empty());
+}
+
+#[test]
+fn a_changed_options_file_is_refused() {
+    let b = Briefly::new();
+    let pattern = format!("line|{}", "x|".repeat(200));
+    let first = b.envelope(
+        &[
+            "grep",
+            "--max-chars",
+            "2000",
+            &write_numbered(&b, 1_000),
+            &pattern,
+        ],
+        b"",
+        2_000,
+    );
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let options = b
+        .artifact_files()
+        .into_iter()
+        .find(|f| f.to_string_lossy().contains(".options-"))
+        .unwrap();
+    std::fs::write(
+        &options,
+        r#"{"pattern":"other","context":0,"ignore_case":false}"#,
+    )
+    .unwrap();
+    let out = b.run(&["page", cursor], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("does not match the cursor"), "{stderr}");
+}
+
+/// A spilled artifact of `n` numbered lines.
+fn write_numbered(b: &Briefly, n: usize) -> String {
+    let spilled = b.envelope(
+        &["spill", "--max-chars", "1000"],
+        numbered(n).as_bytes(),
+        1_000,
+    );
+    spilled["artifact_path"].as_str().unwrap().to_string()
+}

@@ -41,7 +41,7 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
     }
     let mut config = session.config(
         &cursor.reducer,
-        cursor.options.clone(),
+        cursor.options()?,
         Artifacts::Existing {
             path: path.clone(),
             sha256: meta.map(|m| m.sha256).unwrap_or(cursor.sha256.clone()),

@@ -105,7 +105,8 @@ impl ArtifactDir {
     }
 
     /// Removes artifacts (and their sidecars and abandoned partial files) last written
-    /// more than `older_than` ago.
+    /// more than `older_than` ago, and with an artifact the files that hold its cursors'
+    /// options (which are younger than it: written by its first page).
     pub fn gc(&self, older_than: Duration) -> Result<GcReport, Error> {
         let now = SystemTime::now();
         let mut report = GcReport::default();
@@ -113,6 +114,7 @@ impl ArtifactDir {
             path: self.path.clone(),
             source,
         })?;
+        let mut files = Vec::new();
         for entry in entries.flatten() {
             let Ok(meta) = entry.metadata() else { continue };
             if !meta.is_file() {
@@ -123,16 +125,27 @@ impl ArtifactDir {
                 .ok()
                 .and_then(|m| now.duration_since(m).ok())
                 .unwrap_or_default();
-            if age > older_than {
-                match fs::remove_file(entry.path()) {
-                    Ok(()) => {
-                        report.removed_files += 1;
-                        report.removed_bytes += meta.len();
-                    }
-                    Err(_) => report.failed += 1,
-                }
-            } else {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            files.push((entry.path(), name, meta.len(), age > older_than));
+        }
+        // Options files go with their artifact, so no stray one outlives it.
+        let removed: std::collections::HashSet<String> = files
+            .iter()
+            .filter(|(_, name, _, old)| *old && options_owner(name).is_none())
+            .map(|(_, name, _, _)| name.clone())
+            .collect();
+        for (path, name, len, old) in files {
+            let goes = old || options_owner(&name).is_some_and(|owner| removed.contains(owner));
+            if !goes {
                 report.kept_files += 1;
+                continue;
+            }
+            match fs::remove_file(path) {
+                Ok(()) => {
+                    report.removed_files += 1;
+                    report.removed_bytes += len;
+                }
+                Err(_) => report.failed += 1,
             }
         }
         Ok(report)
@@ -324,6 +337,94 @@ pub fn sidecar_path(artifact: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// What names an options file, between the artifact's name and its hash.
+const OPTIONS_INFIX: &str = ".options-";
+
+/// Where the long options of cursors over `artifact` are kept, by their hash (16 hex
+/// digits): beside the artifact, or in `dir` when the artifact is not in an artifact
+/// directory (a table file read in place), named after its path there.
+pub(crate) fn options_path(artifact: &Path, dir: Option<&Path>, sha256: &str) -> PathBuf {
+    let (dir, name) = match dir {
+        Some(dir) => (
+            dir.to_path_buf(),
+            artifact_name(&artifact.to_string_lossy()),
+        ),
+        None => (
+            artifact.parent().map(Path::to_path_buf).unwrap_or_default(),
+            artifact
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        ),
+    };
+    dir.join(format!("{name}{OPTIONS_INFIX}{sha256}.json"))
+}
+
+/// The name of the artifact an options file belongs to, when `name` is one.
+fn options_owner(name: &str) -> Option<&str> {
+    let stem = name.strip_suffix(".json")?;
+    let at = stem.rfind(OPTIONS_INFIX)?;
+    let hash = &stem[at + OPTIONS_INFIX.len()..];
+    (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit())).then_some(&stem[..at])
+}
+
+/// The first 16 hex digits of the sha256 of `json`: names and checks an options file.
+pub(crate) fn options_sha256(json: &str) -> String {
+    hex(&Sha256::digest(json.as_bytes()))[..16].to_string()
+}
+
+/// Writes an options file: 0600, under a temporary name then renamed without replacing
+/// anything, like an artifact. One that is there already is kept if it holds the same
+/// options (every page of a result writes the same file); otherwise it is an error.
+pub(crate) fn write_options(path: &Path, json: &str) -> Result<(), Error> {
+    let io_err = |source| Error::Artifact {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Ok(existing) = fs::read(path) {
+        return match existing == json.as_bytes() {
+            true => Ok(()),
+            false => Err(io_err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "another options file is in the way",
+            ))),
+        };
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut file = tempfile::Builder::new()
+        .prefix(".options.")
+        .suffix(".part")
+        .tempfile_in(dir)
+        .map_err(io_err)?;
+    file.write_all(json.as_bytes()).map_err(io_err)?;
+    match file.into_temp_path().persist_noclobber(path) {
+        Ok(()) => Ok(()),
+        // Another page wrote it meanwhile: the same check as above.
+        Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => match fs::read(path) {
+            Ok(existing) if existing == json.as_bytes() => Ok(()),
+            _ => Err(io_err(e.error)),
+        },
+        Err(e) => Err(io_err(e.error)),
+    }
+}
+
+/// Reads the options file at `path` and checks it against the hash that named it.
+pub(crate) fn read_options(path: &Path, sha256: &str) -> Result<serde_json::Value, Error> {
+    let json = fs::read_to_string(path).map_err(|e| {
+        Error::Cursor(format!(
+            "its options file {} cannot be read ({e}); artifacts and their options are removed by `briefly gc` after a day",
+            path.display()
+        ))
+    })?;
+    if options_sha256(&json) != sha256 {
+        return Err(Error::Cursor(format!(
+            "its options file {} does not match the cursor",
+            path.display()
+        )));
+    }
+    serde_json::from_str(&json).map_err(|e| Error::Cursor(format!("damaged options ({e})")))
+}
+
 /// A file name for `id` that can never leave its directory: unsafe characters replaced,
 /// length capped, and the first 12 hex digits of the id's sha256 so distinct ids differ.
 pub(crate) fn artifact_name(id: &str) -> String {
@@ -492,5 +593,63 @@ mod tests {
         assert_eq!(gone.removed_files, 2);
         assert!(gone.removed_bytes > 3, "the artifact and its sidecar");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn options_files_are_written_once_and_checked() {
+        let root = tempfile::tempdir().unwrap();
+        let artifact = root.path().join("r1-abc");
+        let json = r#"{"grep":"a|b"}"#;
+        let hash = options_sha256(json);
+        let path = options_path(&artifact, None, &hash);
+        assert_eq!(
+            path,
+            root.path().join(format!("r1-abc.options-{hash}.json"))
+        );
+        write_options(&path, json).unwrap();
+        write_options(&path, json).unwrap();
+        assert_eq!(fs::metadata(&path).unwrap().mode() & 0o777, 0o600);
+        assert!(
+            write_options(&path, r#"{"grep":"c"}"#).is_err(),
+            "never replaced"
+        );
+        assert_eq!(read_options(&path, &hash).unwrap()["grep"], "a|b");
+        assert!(read_options(&path, "0000000000000000").is_err());
+        // A file read in place: named after its path, in the directory given.
+        let elsewhere = options_path(Path::new("/data/t.csv"), Some(root.path()), &hash);
+        assert_eq!(elsewhere.parent(), Some(root.path()));
+        assert_eq!(
+            options_owner(&elsewhere.file_name().unwrap().to_string_lossy())
+                .map(|o| o.starts_with("data_t_csv-")),
+            Some(true)
+        );
+        assert_eq!(options_owner("r1-abc.meta.json"), None);
+    }
+
+    #[test]
+    fn gc_removes_options_files_with_their_artifact() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path()).unwrap();
+        let mut w = dir.create(Some("x")).unwrap();
+        w.write(b"abc").unwrap();
+        let saved = w.save(ArtifactMeta::default()).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        // Written by a page, later than the artifact: younger than the age gc goes by.
+        let json = r#"{"o":1}"#;
+        write_options(
+            &options_path(&saved.path, None, &options_sha256(json)),
+            json,
+        )
+        .unwrap();
+        let other = options_path(&root.path().join("y-0"), None, &options_sha256(json));
+        write_options(&other, json).unwrap();
+        let report = dir.gc(Duration::from_millis(150)).unwrap();
+        assert_eq!(
+            (report.removed_files, report.kept_files),
+            (3, 1),
+            "the artifact, its sidecar and its options; not another's options"
+        );
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(other.exists());
     }
 }

@@ -1,10 +1,12 @@
 //! Cursors: where the next page starts, as an opaque string.
 
+use crate::artifact::{options_path, read_options};
 use crate::{Error, Rank};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::path::Path;
 
 /// An item's place in a reducer's output order: by rank, then by order of emission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -30,9 +32,17 @@ pub struct Cursor {
     /// The reducer's name (the `source`).
     #[serde(rename = "r")]
     pub reducer: String,
-    /// The reducer's options, as the reducer serializes them.
+    /// The reducer's options, as the reducer serializes them; `Null` when they are kept
+    /// in a file instead (see `options_sha256`): read them with [`Cursor::options`].
     #[serde(rename = "o", default, skip_serializing_if = "Value::is_null")]
     pub options: Value,
+    /// For options too long to carry: the first 16 hex digits of their sha256, which
+    /// name their file (beside the artifact, or in `options_dir`) and check it.
+    #[serde(rename = "p", default, skip_serializing_if = "Option::is_none")]
+    pub options_sha256: Option<String>,
+    /// The directory of the options file, when it is not beside the artifact.
+    #[serde(rename = "d", default, skip_serializing_if = "Option::is_none")]
+    pub options_dir: Option<String>,
     /// The last item already returned; `None` when the next page starts at the first item.
     #[serde(rename = "k", default, skip_serializing_if = "Option::is_none")]
     pub after: Option<ItemKey>,
@@ -66,7 +76,31 @@ impl Cursor {
         let json = URL_SAFE_NO_PAD
             .decode(body)
             .map_err(|e| Error::Cursor(format!("damaged ({e})")))?;
-        serde_json::from_slice(&json).map_err(|e| Error::Cursor(format!("damaged ({e})")))
+        let cursor: Cursor =
+            serde_json::from_slice(&json).map_err(|e| Error::Cursor(format!("damaged ({e})")))?;
+        // The hash becomes part of a file name: nothing but hex digits may get there.
+        if let Some(hash) = &cursor.options_sha256 {
+            if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(Error::Cursor("damaged (options hash)".into()));
+            }
+        }
+        Ok(cursor)
+    }
+
+    /// The reducer's options: carried in the cursor, or read from their file and checked
+    /// against the cursor's hash.
+    pub fn options(&self) -> Result<Value, Error> {
+        match &self.options_sha256 {
+            None => Ok(self.options.clone()),
+            Some(hash) => {
+                let path = options_path(
+                    Path::new(&self.artifact),
+                    self.options_dir.as_deref().map(Path::new),
+                    hash,
+                );
+                read_options(&path, hash)
+            }
+        }
     }
 }
 
@@ -80,6 +114,8 @@ mod tests {
             sha256: "00112233445566778".into(),
             reducer: "spill".into(),
             options: serde_json::json!({"head": 5}),
+            options_sha256: None,
+            options_dir: None,
             after: Some(ItemKey { rank: 3, seq: 41 }),
             max_chars: 19_660,
             tokenizer: "chars4".into(),

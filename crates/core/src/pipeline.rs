@@ -1,16 +1,19 @@
 //! The budget stage: drives a reducer over framed input, tees the raw bytes to an
 //! artifact, and fits the result into the per-result budget.
 
-use crate::artifact::{ArtifactDir, ArtifactMeta, ArtifactWriter};
+use crate::artifact::{
+    options_path, options_sha256, write_options, ArtifactDir, ArtifactMeta, ArtifactWriter,
+};
 use crate::select::{Kept, Limit, Selection};
-use crate::shrink::{cut_str, shrink_to_fit};
+use crate::shrink::{cut_str, json_chars, shrink_to_fit};
 use crate::{
     Budget, Cursor, Envelope, Error, Framing, ItemKey, Raw, Record, RecordFramer, Reducer,
-    Tokenizer, DEFAULT_MAX_LINE_BYTES,
+    Tokenizer, CUT_MARKER, DEFAULT_MAX_LINE_BYTES,
 };
 use serde_json::Value;
+use std::cell::Cell;
 use std::io::{ErrorKind, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What happens to the raw input.
 #[derive(Debug, Clone)]
@@ -58,6 +61,9 @@ pub struct RunConfig {
     pub max_line_bytes: usize,
     /// What happens to the raw input.
     pub artifacts: Artifacts,
+    /// Where options too long for a cursor are kept when the artifact is not in this
+    /// directory (an existing file read in place); `None`: beside the artifact.
+    pub options_dir: Option<ArtifactDir>,
     /// Resume after this item (a page).
     pub after: Option<ItemKey>,
     /// How the envelope will be printed: the budget applies to exactly this text.
@@ -75,6 +81,7 @@ impl RunConfig {
             items_chars: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             artifacts: Artifacts::Off,
+            options_dir: None,
             after: None,
             render: Envelope::to_json,
         }
@@ -270,6 +277,7 @@ impl<R: Reducer> Pipeline<R> {
                 None => Store::Failed(self.tee_error.take().unwrap_or_default()),
             },
         };
+        let options = CursorOptions::new(&self.config);
         let fitted = |envelope: &mut Envelope| self.reducer.fitted(envelope);
         let fit = |store: &Store, base: &Envelope| {
             Fit {
@@ -279,6 +287,7 @@ impl<R: Reducer> Pipeline<R> {
                 left_out,
                 lossy,
                 store,
+                options: &options,
             }
             .fit(base)
         };
@@ -293,6 +302,18 @@ impl<R: Reducer> Pipeline<R> {
             if envelope.truncated {
                 base.warnings.push(format!(
                     "artifact not written ({why}): what was left out cannot be paged or read back"
+                ));
+                envelope = fit(&store, &base);
+            }
+        }
+        // Long options go to their file only when a cursor names it.
+        if let (Some(_), Some((json, _)), Some(path)) =
+            (&envelope.next_cursor, &options.file, options.path(&store))
+        {
+            if let Err(e) = write_options(&path, json) {
+                options.failed.set(true);
+                base.warnings.push(format!(
+                    "options file not written ({e}): what was left out cannot be paged, only read back from the artifact"
                 ));
                 envelope = fit(&store, &base);
             }
@@ -375,6 +396,59 @@ enum Store {
     Failed(String),
 }
 
+/// How cursors carry the reducer's options: in the cursor, or, when long, in a file the
+/// cursor names by their hash, so that a cursor's length does not grow with them.
+struct CursorOptions {
+    /// The options' compact JSON and its hash, when they are too long to carry.
+    file: Option<(String, String)>,
+    /// Where that file goes when the artifact is not in this directory.
+    dir: Option<PathBuf>,
+    /// The file could not be written: no cursor can be made.
+    failed: Cell<bool>,
+}
+
+/// Options whose compact JSON is longer than this many characters, or than an eighth of
+/// the per-result budget, are kept in a file rather than in cursors, so that a cursor
+/// stays short whatever the options (a long `--grep` pattern, say) and the envelope that
+/// carries it within its budget. Below it, a cursor is self-contained.
+const MAX_INLINE_OPTIONS_CHARS: usize = 400;
+
+/// How long the options carried in a cursor may be under `budget`.
+fn inline_options_chars(budget: &Budget) -> usize {
+    MAX_INLINE_OPTIONS_CHARS.min(budget.per_result_chars / 8)
+}
+
+impl CursorOptions {
+    fn new(config: &RunConfig) -> Self {
+        let json = serde_json::to_string(&config.options).unwrap_or_default();
+        let file = (json.chars().count() > inline_options_chars(&config.budget)).then(|| {
+            let hash = options_sha256(&json);
+            (json, hash)
+        });
+        CursorOptions {
+            file,
+            dir: config.options_dir.as_ref().map(|d| d.path().to_path_buf()),
+            failed: Cell::new(false),
+        }
+    }
+
+    /// The directory of the options file of cursors over `artifact`: `None` for beside it.
+    fn dir_for(&self, artifact: &Path) -> Option<&Path> {
+        self.dir
+            .as_deref()
+            .filter(|dir| artifact.parent() != Some(*dir))
+    }
+
+    /// The options file of cursors over the artifact in `store`, when there is one.
+    fn path(&self, store: &Store) -> Option<PathBuf> {
+        let (Some((_, hash)), Store::Saved { path, .. }) = (&self.file, store) else {
+            return None;
+        };
+        let artifact = Path::new(path);
+        Some(options_path(artifact, self.dir_for(artifact), hash))
+    }
+}
+
 struct Fit<'a> {
     config: &'a RunConfig,
     /// The reducer's [`Reducer::fitted`].
@@ -383,6 +457,7 @@ struct Fit<'a> {
     left_out: u64,
     lossy: bool,
     store: &'a Store,
+    options: &'a CursorOptions,
 }
 
 impl Fit<'_> {
@@ -418,7 +493,7 @@ impl Fit<'_> {
                 envelope.artifact_path = Some(path.clone());
                 envelope.artifact_expires = expires.clone();
             }
-            if more > 0 {
+            if more > 0 && !self.options.failed.get() {
                 let after = if k > 0 {
                     Some(self.kept[k - 1].0)
                 } else {
@@ -432,11 +507,23 @@ impl Fit<'_> {
     }
 
     fn cursor(&self, path: &str, sha256: &str, after: Option<ItemKey>) -> String {
+        let (options, options_sha256, options_dir) = match &self.options.file {
+            None => (self.config.options.clone(), None, None),
+            Some((_, hash)) => (
+                Value::Null,
+                Some(hash.clone()),
+                self.options
+                    .dir_for(Path::new(path))
+                    .map(|d| d.display().to_string()),
+            ),
+        };
         Cursor {
             artifact: path.to_string(),
             sha256: sha256.chars().take(16).collect(),
             reducer: self.config.source.clone(),
-            options: self.config.options.clone(),
+            options,
+            options_sha256,
+            options_dir,
             after,
             max_chars: self.config.budget.per_result_chars,
             tokenizer: self.config.tokenizer.name().to_string(),
@@ -478,30 +565,36 @@ impl Fit<'_> {
         }
         if lo == 0 && n > 0 {
             // Not even the first item fits whole: cut it to the room left, so a page always
-            // moves forward.
-            if let Some(first) = self.first_item_cut_to_fit(&base) {
-                return first;
+            // moves forward; when not even a bare cut marker fits beside the fixed part, the
+            // fixed part gives way further.
+            for limit in [None, Some(8), Some(0)] {
+                if let Some(limit) = limit {
+                    shrink_overhead(&mut base, limit);
+                }
+                if let Some(first) = self.first_item_cut_to_fit(&base) {
+                    return first;
+                }
             }
         }
         self.with(&base, lo)
     }
 
+    /// The envelope with the first kept item alone: whole if it fits, else cut as little
+    /// as will fit, down to the bare cut marker; `None` when not even that fits.
     fn first_item_cut_to_fit(&self, base: &Envelope) -> Option<Envelope> {
-        let empty = (self.config.render)(&self.with(base, 1));
-        let item_chars = self.kept[0].1.chars;
-        let over = empty
-            .chars()
-            .count()
-            .saturating_sub(self.config.budget.per_result_chars);
-        let mut room = item_chars.saturating_sub(over + 16);
-        while room > 8 {
-            let cut = shrink_to_fit(&self.kept[0].1.value, room)
-                .unwrap_or_else(|| self.kept[0].1.value.clone());
+        let whole = self.with(base, 1);
+        if self.fits(&whole) {
+            return Some(whole);
+        }
+        let (key, first) = &self.kept[0];
+        let size = json_chars(&first.value);
+        let cut_to = |room: usize| {
+            let value = shrink_to_fit(&first.value, room).unwrap_or_else(|| first.value.clone());
             let kept = [(
-                self.kept[0].0,
+                *key,
                 Kept {
-                    value: cut,
-                    chars: room,
+                    chars: json_chars(&value) + 1,
+                    value,
                     cut: true,
                 },
             )];
@@ -512,32 +605,76 @@ impl Fit<'_> {
                 ..*self
             };
             let envelope = fit.with(base, 1);
-            if self.fits(&envelope) {
-                return Some(envelope);
+            self.fits(&envelope).then_some(envelope)
+        };
+        // The least a cut item can be is the marker alone (below it, shrink_to_fit gives
+        // null, which would not say what was cut).
+        let least = json_chars(&Value::String(format!("{CUT_MARKER}{size} chars]")));
+        let mut best = cut_to(least)?;
+        // The most room that fits: the printed size grows with the room.
+        let (mut lo, mut hi) = (least, size.saturating_sub(1).max(least));
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            match cut_to(mid) {
+                Some(envelope) => {
+                    best = envelope;
+                    lo = mid;
+                }
+                None => hi = mid - 1,
             }
-            room = room * 2 / 3;
         }
-        None
+        Some(best)
     }
 }
 
+/// Cuts the summary, stats, stderr and warnings to about `limit` characters each (the
+/// warnings to `limit * 4` in all). What is cut says so: at the least, stats and stderr
+/// become a cut marker (24 chars hold one), never a silent null.
 fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
+    const MARKER_CHARS: usize = 24;
     envelope.summary = cut_str(&envelope.summary, limit).into_owned();
-    if let Some(stats) = shrink_to_fit(&envelope.stats, limit * 2) {
+    if let Some(stats) = shrink_to_fit(&envelope.stats, (limit * 2).max(MARKER_CHARS)) {
         envelope.stats = stats;
     }
     if let Some(stderr) = envelope
         .stderr
         .as_ref()
-        .and_then(|s| shrink_to_fit(s, limit))
+        .and_then(|s| shrink_to_fit(s, limit.max(MARKER_CHARS)))
     {
         envelope.stderr = Some(stderr);
     }
-    envelope.warnings = envelope
-        .warnings
-        .iter()
-        .map(|w| cut_str(w, limit / 2).into_owned())
-        .collect();
+    let mut warnings = Vec::new();
+    let mut chars = 0;
+    for (i, warning) in envelope.warnings.iter().enumerate() {
+        // A marker of cut warnings is kept whole, or the count it holds would be lost.
+        let warning = match cut_warnings(warning) {
+            Some(_) => warning.clone(),
+            None => cut_str(warning, limit / 2).into_owned(),
+        };
+        chars += warning.chars().count();
+        if chars > limit * 4 {
+            let rest: usize = envelope.warnings[i..].iter().map(|w| warnings_in(w)).sum();
+            warnings.push(format!("{CUT_MARKER}{rest} warnings]"));
+            break;
+        }
+        warnings.push(warning);
+    }
+    envelope.warnings = warnings;
+}
+
+/// How many warnings `warning` stands for: a marker of cut warnings (from an earlier
+/// shrink) stands for those it counts.
+fn warnings_in(warning: &str) -> usize {
+    cut_warnings(warning).unwrap_or(1)
+}
+
+/// The count in a marker of cut warnings (`…[cut 12 warnings]`).
+fn cut_warnings(warning: &str) -> Option<usize> {
+    warning
+        .strip_prefix(CUT_MARKER)?
+        .strip_suffix(" warnings]")?
+        .parse()
+        .ok()
 }
 
 #[cfg(test)]
@@ -551,6 +688,8 @@ mod tests {
     struct EveryLine {
         stats_chars: usize,
         complete: bool,
+        /// Warnings of 60 chars each.
+        warnings: usize,
     }
 
     impl Reducer for EveryLine {
@@ -564,6 +703,9 @@ mod tests {
             let stats = json!({"blob": "s".repeat(self.stats_chars)});
             Outcome {
                 complete: self.complete,
+                warnings: (0..self.warnings)
+                    .map(|i| format!("warning {i:>4} {}", "w".repeat(47)))
+                    .collect(),
                 ..Outcome::new("summary", stats)
             }
         }
@@ -574,6 +716,7 @@ mod tests {
         EveryLine {
             stats_chars: 0,
             complete: true,
+            warnings: 0,
         }
     }
 
@@ -811,6 +954,7 @@ mod tests {
         let reducer = EveryLine {
             stats_chars: 1_000_000,
             complete: true,
+            warnings: 0,
         };
         let envelope = reduce(reducer, &b"one\ntwo\n"[..], &config(dir.path(), 1_000)).unwrap();
         check(&envelope, 1_000);
@@ -835,6 +979,7 @@ mod tests {
             EveryLine {
                 stats_chars: 10,
                 complete: true,
+                warnings: 0,
             },
             &input[..],
             &config,
@@ -854,6 +999,7 @@ mod tests {
             EveryLine {
                 stats_chars: 0,
                 complete: false,
+                warnings: 0,
             },
             &b"a\n"[..],
             &config(dir.path(), 5_000),
@@ -923,5 +1069,246 @@ mod tests {
         let input: String = (0..500).map(|i| format!("{i}\n")).collect();
         let envelope = reduce(plain_lines(), input.as_bytes(), &config).unwrap();
         assert!(long(&envelope).chars().count() <= 3_000);
+    }
+
+    /// Every page of `input` from `config` on, each checked against the budget and
+    /// against standing still; returns the items' lines in order (`None` for an item cut
+    /// to the bare marker).
+    fn walk(make: impl Fn() -> EveryLine, input: &[u8], mut config: RunConfig) -> Vec<Option<u64>> {
+        let max_chars = config.budget.per_result_chars;
+        let mut seen = Vec::new();
+        loop {
+            let envelope = reduce(make(), input, &config).unwrap();
+            check(&envelope, max_chars);
+            assert_eq!(envelope.item_offset, seen.len() as u64);
+            seen.extend(envelope.items.iter().map(|i| i["line"].as_u64()));
+            let Some(cursor) = envelope.next_cursor else {
+                return seen;
+            };
+            assert!(
+                envelope.returned_items > 0,
+                "a page with a cursor must move forward (after {} items)",
+                seen.len()
+            );
+            let cursor = Cursor::decode(&cursor).unwrap();
+            config.after = cursor.after;
+            config.options = cursor.options().unwrap();
+            config.artifacts = Artifacts::Existing {
+                path: cursor.artifact.into(),
+                sha256: cursor.sha256,
+            };
+        }
+    }
+
+    fn long_lines(n: usize, chars: usize) -> String {
+        (0..n)
+            .map(|i| format!("{i:>5} {}\n", "word ".repeat(chars / 5)))
+            .collect()
+    }
+
+    fn assert_all_lines(seen: &[Option<u64>], n: u64) {
+        assert_eq!(seen.len() as u64, n);
+        for (i, line) in seen.iter().enumerate() {
+            assert!(line.is_none_or(|l| l == i as u64 + 1), "{i}: {line:?}");
+        }
+    }
+
+    #[test]
+    fn a_page_moves_forward_when_its_first_item_takes_all_the_room() {
+        // An item exactly as long as the items' share of the budget took one char more
+        // with its comma and was left out: a page of no items whose cursor named itself.
+        let dir = tempfile::tempdir().unwrap();
+        let make = || EveryLine {
+            stats_chars: 600,
+            complete: true,
+            warnings: 0,
+        };
+        for max_chars in [1_000, 1_100, 1_500, 4_000] {
+            let exact = config(dir.path(), max_chars);
+            // {"line":N,"text":"…"} with N one digit: 20 chars and the text.
+            let text = "t".repeat(items_budget(&exact) - 20);
+            let input: String = (0..9).map(|_| format!("{text}\n")).collect();
+            let seen = walk(make, input.as_bytes(), exact);
+            assert_all_lines(&seen, 9);
+            let seen = walk(
+                make,
+                long_lines(30, 600).as_bytes(),
+                config(dir.path(), max_chars),
+            );
+            assert_all_lines(&seen, 30);
+        }
+    }
+
+    #[test]
+    fn a_page_moves_forward_when_the_fixed_part_leaves_no_room() {
+        // 300 warnings cut to 10 chars each still took thrice the budget: no item fitted,
+        // and the envelope was over.
+        let dir = tempfile::tempdir().unwrap();
+        let make = || EveryLine {
+            stats_chars: 2_000,
+            complete: true,
+            warnings: 300,
+        };
+        let input = long_lines(12, 300);
+        let first = reduce(make(), input.as_bytes(), &config(dir.path(), 1_000)).unwrap();
+        check(&first, 1_000);
+        assert_eq!(first.returned_items, 1);
+        let said: usize = first.warnings.iter().map(|w| warnings_in(w)).sum();
+        assert_eq!(said, 300, "cut warnings are counted: {:?}", first.warnings);
+        let mut shrunk = first.clone();
+        for limit in [20, 8, 0] {
+            shrink_overhead(&mut shrunk, limit);
+            let said: usize = shrunk.warnings.iter().map(|w| warnings_in(w)).sum();
+            assert_eq!(said, 300, "{limit}: {:?}", shrunk.warnings);
+        }
+        assert!(first.warnings.iter().any(|w| w.ends_with(" warnings]")));
+        let seen = walk(make, input.as_bytes(), config(dir.path(), 1_000));
+        assert_all_lines(&seen, 12);
+    }
+
+    #[test]
+    fn a_long_cursor_still_leaves_room_for_a_cut_item() {
+        // Cursors of every length up to the file threshold, and fixed parts of every size
+        // around what the budget leaves: each page holds one item, cut as far as needed
+        // (never to a bare null), and fits.
+        let dir = tempfile::tempdir().unwrap();
+        let most = inline_options_chars(&Budget::default().with_max_chars(1_000).unwrap());
+        for options_chars in (0..most - 10).step_by(15) {
+            for warnings in [0, 3, 6, 9] {
+                let mut config = config(dir.path(), 1_000);
+                config.options = json!({ "o": "x".repeat(options_chars) });
+                let make = || EveryLine {
+                    stats_chars: 100,
+                    complete: true,
+                    warnings,
+                };
+                let input = long_lines(3, 2_000);
+                let first = reduce(make(), input.as_bytes(), &config).unwrap();
+                assert!(first.items.iter().all(|i| !i.is_null()), "{first:?}");
+                let seen = walk(make, input.as_bytes(), config);
+                assert_eq!(seen.len(), 3, "{options_chars} {warnings}");
+            }
+        }
+    }
+
+    fn files_in(dir: &std::path::Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn long_options_are_kept_beside_the_artifact_and_the_cursor_stays_short() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let options = json!({"grep": "kernel|".repeat(3_000), "top": 10});
+        let mut config = config(dir.path(), 1_000);
+        config.options = options.clone();
+        let input = long_lines(40, 100);
+        let first = reduce(plain_lines(), input.as_bytes(), &config).unwrap();
+        check(&first, 1_000);
+        assert!(first.returned_items > 0);
+        let text = first.next_cursor.clone().unwrap();
+        assert!(text.len() < 400, "{} chars", text.len());
+        let cursor = Cursor::decode(&text).unwrap();
+        assert_eq!(cursor.options, Value::Null);
+        assert_eq!(cursor.options_dir, None, "beside the artifact");
+        assert_eq!(cursor.options().unwrap(), options);
+        let artifact = first.artifact_path.clone().unwrap();
+        let file = format!(
+            "{artifact}.options-{}.json",
+            cursor.options_sha256.as_ref().unwrap()
+        );
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+
+        // Same cursor, same page; paging writes nothing new.
+        let page = |cursor: &Cursor| {
+            let config = RunConfig {
+                after: cursor.after,
+                options: cursor.options().unwrap(),
+                artifacts: Artifacts::Existing {
+                    path: cursor.artifact.clone().into(),
+                    sha256: cursor.sha256.clone(),
+                },
+                ..config.clone()
+            };
+            reduce(plain_lines(), input.as_bytes(), &config).unwrap()
+        };
+        let second = page(&cursor);
+        assert_eq!(second, page(&cursor));
+        assert_eq!(second.item_offset, first.returned_items);
+        assert_eq!(
+            second.next_cursor.as_ref().map(|c| c.len() < 400),
+            Some(true)
+        );
+        let names = files_in(dir.path());
+        assert_eq!(names.len(), 3, "artifact, sidecar, options: {names:?}");
+        let seen = walk(plain_lines, input.as_bytes(), config.clone());
+        assert_all_lines(&seen, 40);
+
+        // A changed options file is noticed, not used.
+        std::fs::write(&file, json!({"grep": "other"}).to_string()).unwrap();
+        let err = cursor.options().unwrap_err().to_string();
+        assert!(err.contains("does not match"), "{err}");
+        std::fs::remove_file(&file).unwrap();
+        let err = cursor.options().unwrap_err().to_string();
+        assert!(err.contains("briefly gc"), "{err}");
+    }
+
+    #[test]
+    fn long_options_of_a_file_read_in_place_go_to_the_artifact_directory() {
+        let data = tempfile::tempdir().unwrap();
+        let art = tempfile::tempdir().unwrap();
+        let file = data.path().join("table.csv");
+        let input = long_lines(40, 100);
+        std::fs::write(&file, &input).unwrap();
+        let options = json!({ "where": vec!["a = 1"; 100] });
+        let config = RunConfig {
+            budget: Budget::default().with_max_chars(1_000).unwrap(),
+            options: options.clone(),
+            artifacts: Artifacts::Existing {
+                path: file.clone(),
+                sha256: String::new(),
+            },
+            options_dir: Some(ArtifactDir::open(art.path()).unwrap()),
+            ..RunConfig::new("every")
+        };
+        let first = reduce(plain_lines(), input.as_bytes(), &config).unwrap();
+        check(&first, 1_000);
+        let cursor = Cursor::decode(first.next_cursor.as_ref().unwrap()).unwrap();
+        assert_eq!(
+            cursor.options_dir.as_deref(),
+            art.path().to_str(),
+            "not beside the file"
+        );
+        assert_eq!(cursor.options().unwrap(), options);
+        assert_eq!(files_in(data.path()), ["table.csv"]);
+        assert_eq!(files_in(art.path()).len(), 1);
+    }
+
+    #[test]
+    fn the_options_a_cursor_carries_are_bounded_by_the_budget() {
+        let at = |chars| inline_options_chars(&Budget::default().with_max_chars(chars).unwrap());
+        assert_eq!(at(1_000), 125);
+        assert_eq!(at(3_200), MAX_INLINE_OPTIONS_CHARS);
+        assert_eq!(at(100_000), MAX_INLINE_OPTIONS_CHARS);
+    }
+
+    #[test]
+    fn short_options_stay_in_the_cursor() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = config(dir.path(), 1_000);
+        config.options = json!({"top": 10});
+        assert!(json_chars(&config.options) <= inline_options_chars(&config.budget));
+        let first = reduce(plain_lines(), long_lines(40, 100).as_bytes(), &config).unwrap();
+        let cursor = Cursor::decode(first.next_cursor.as_ref().unwrap()).unwrap();
+        assert_eq!(cursor.options, config.options);
+        assert_eq!(cursor.options_sha256, None);
+        assert_eq!(files_in(dir.path()).len(), 2, "artifact and sidecar");
     }
 }

@@ -123,7 +123,9 @@ impl<I: Serialize> Emit<I> for Selection {
         }
         let value = serde_json::to_value(item)
             .unwrap_or_else(|e| Value::String(format!("unserializable item: {e}")));
-        let (value, cut) = match shrink_to_fit(&value, self.items_chars) {
+        // One char less than the budget, for the comma counted below: a cut item always
+        // fits alone, so a page that has any item left keeps at least one.
+        let (value, cut) = match shrink_to_fit(&value, self.items_chars.saturating_sub(1)) {
             Some(shrunk) => (shrunk, true),
             None => (value, false),
         };
@@ -207,6 +209,21 @@ mod tests {
         s.emit(0, "z".repeat(10_000));
         let kept = s.kept.values().next().unwrap();
         assert!(kept.cut && kept.chars <= 100);
+    }
+
+    #[test]
+    fn an_item_cut_to_the_whole_budget_is_kept() {
+        // As long as the budget, it took one char more with its comma, and was evicted: a
+        // page with no item and a cursor that never moved.
+        for budget in [64, 100, 363] {
+            // Exactly the budget as JSON (with its quotes), then more than it.
+            for len in [budget - 2, 10_000] {
+                let mut s = Selection::new(None, budget);
+                s.emit(0, "x".repeat(len));
+                assert_eq!(keys(&s), vec![(0, 0)], "budget {budget}, {len} chars");
+                assert!(s.kept[&ItemKey { rank: 0, seq: 0 }].chars <= budget);
+            }
+        }
     }
 
     #[test]
