@@ -586,9 +586,9 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     let after = bytes.get(end).copied();
     let bracketed = matches!(before, Some(b'[' | b'<' | b'(' | b'|'))
         && matches!(after, Some(b']' | b'>' | b')' | b'|'));
-    let keyed = preceded_by_level_key(bytes, start);
     let colon = matches!(after, Some(b':' | b'['));
-    (capitals || bracketed || keyed || colon).then_some(Found::Stated(level))
+    let stated = capitals || bracketed || colon || preceded_by_level_key(bytes, start);
+    stated.then_some(Found::Stated(level))
 }
 
 /// `level=`, `"level":"`, `"level": "`, `severity: `, `lvl = ` just before `start`: a
