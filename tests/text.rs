@@ -50,6 +50,15 @@ fn noise() -> Vec<String> {
     lines
 }
 
+/// The rows of an `--emit-groups` file.
+fn group_rows(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn shown_texts(envelope: &Value) -> String {
     envelope["items"].to_string()
 }
@@ -275,11 +284,7 @@ fn tracebacks_are_told_apart_by_their_exception() {
         "{templates:?}"
     );
     // Every line of a traceback is in its record's group.
-    let rows: Vec<Value> = std::fs::read_to_string(&groups)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = group_rows(&groups);
     assert_eq!(rows.len(), input.lines().count());
     assert_eq!(
         rows[1]["group"], rows[3]["group"],
@@ -330,11 +335,7 @@ fn the_first_and_last_lines_carry_their_template() {
         input.as_bytes(),
         CAP,
     );
-    let rows: Vec<Value> = std::fs::read_to_string(&groups)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = group_rows(&groups);
     let items = envelope["items"].as_array().unwrap();
     let first = items.iter().find(|i| i["line"] == 1).unwrap();
     assert_eq!(first["template"], rows[0]["group"], "{first}");
@@ -435,11 +436,7 @@ fn emit_groups_writes_one_line_per_input_line() {
         input.as_bytes(),
     );
     assert!(out.status.success());
-    let rows: Vec<Value> = std::fs::read_to_string(&groups)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = group_rows(&groups);
     assert_eq!(rows.len(), 5);
     assert_eq!(rows[0]["line"], 1);
     assert_eq!(rows[0]["group"], rows[1]["group"]);

@@ -503,8 +503,9 @@ impl Text {
         // Kept: the record takes its buffers along.
         let mut item = std::mem::replace(item, LineItem::new(0, String::new()));
         if item.text.len() > MAX_KEPT_CHARS {
-            item.text = kept_line(&item.text);
-            self.shown_cut |= item.text.contains(briefly_core::CUT_MARKER);
+            let kept = kept_line(&item.text);
+            self.shown_cut |= kept != item.text;
+            item.text = kept;
         }
         let slot = if let Some((slot, _)) = least_kept {
             // Full: a worse record replaces the least severe one kept.
