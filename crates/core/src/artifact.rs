@@ -381,8 +381,9 @@ pub(crate) fn write_options(path: &Path, json: &str) -> Result<(), Error> {
         path: path.to_path_buf(),
         source,
     };
-    if let Ok(existing) = fs::read(path) {
-        return match existing == json.as_bytes() {
+    let holds_them = || fs::read(path).is_ok_and(|existing| existing == json.as_bytes());
+    if path.exists() {
+        return match holds_them() {
             true => Ok(()),
             false => Err(io_err(io::Error::new(
                 io::ErrorKind::AlreadyExists,
@@ -400,10 +401,7 @@ pub(crate) fn write_options(path: &Path, json: &str) -> Result<(), Error> {
     match file.into_temp_path().persist_noclobber(path) {
         Ok(()) => Ok(()),
         // Another page wrote it meanwhile: the same check as above.
-        Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => match fs::read(path) {
-            Ok(existing) if existing == json.as_bytes() => Ok(()),
-            _ => Err(io_err(e.error)),
-        },
+        Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists && holds_them() => Ok(()),
         Err(e) => Err(io_err(e.error)),
     }
 }

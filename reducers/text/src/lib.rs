@@ -202,16 +202,23 @@ struct Pending {
     item: LineItem,
     /// Its template, once mined.
     group: Option<GroupId>,
-    /// The options keep it (so it is mined, at its start or later).
-    wanted: bool,
-    /// Only `--grep` leaves it out so far: a later line of it may match.
-    may_match: bool,
+    /// Whether the options keep it.
+    kept_by_options: Keep,
     /// Its first line's tokens, while its mining waits: for a traceback, whose template
     /// is its exception line's, and for a record a later line may bring into `--grep`.
     header: MaskedLine,
     python: bool,
     panic: bool,
     closed: bool,
+}
+
+/// Whether the options keep a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    No,
+    Yes,
+    /// Only `--grep` leaves it out so far: a later line of it may match.
+    IfALaterLineMatches,
 }
 
 /// The generic text reducer.
@@ -287,8 +294,7 @@ impl Text {
                 open: false,
                 item: LineItem::new(0, String::new()),
                 group: None,
-                wanted: false,
-                may_match: false,
+                kept_by_options: Keep::No,
                 header: MaskedLine::default(),
                 python: false,
                 panic: false,
@@ -349,15 +355,18 @@ impl Text {
         let severity = facts.severity;
         let stamp = facts.stamp.clone().and_then(|range| text.get(range));
         let in_scope = self.in_scope(facts, stamp);
-        let wanted = in_scope && facts.grep_match;
+        let keep = match (in_scope, facts.grep_match) {
+            (false, _) => Keep::No,
+            (true, true) => Keep::Yes,
+            (true, false) => Keep::IfALaterLineMatches,
+        };
         let python = facts.opens == Some(Opens::Traceback);
-        let may_match = in_scope && !facts.grep_match;
-        let group = if python || may_match {
+        let group = if python || keep == Keep::IfALaterLineMatches {
             // Mined later (`fold_line`, `close_record`): its tokens wait here.
             std::mem::swap(&mut self.pending.header, &mut facts.masked);
             None
         } else {
-            wanted.then(|| self.miner.add_prepared(&mut facts.masked, text, line))
+            (keep == Keep::Yes).then(|| self.miner.add_prepared(&mut facts.masked, text, line))
         };
         if let Some(stamp) = stamp {
             self.first_time.get_or_insert_with(|| stamp.to_string());
@@ -369,8 +378,7 @@ impl Text {
         let pending = &mut self.pending;
         pending.open = true;
         pending.group = group;
-        pending.wanted = wanted;
-        pending.may_match = may_match;
+        pending.kept_by_options = keep;
         pending.python = python;
         pending.panic = facts.opens == Some(Opens::Panic);
         pending.closed = false;
@@ -454,7 +462,7 @@ impl Text {
         }
         self.pending.open = false;
         let pending = &mut self.pending;
-        if pending.group.is_none() && pending.wanted {
+        if pending.group.is_none() && pending.kept_by_options == Keep::Yes {
             // A traceback without its exception line, or a record `--grep` matched on a
             // later line: its first line makes its template.
             pending.group = Some(self.miner.add_prepared(
@@ -538,11 +546,11 @@ impl Text {
         let text = stripped.as_deref().unwrap_or(record.text);
         if self.continues(text, facts.stamp.is_some()) {
             let pending = &mut self.pending;
-            if pending.may_match && facts.grep_match {
-                pending.may_match = false;
-                pending.wanted = true;
+            if pending.kept_by_options == Keep::IfALaterLineMatches && facts.grep_match {
+                pending.kept_by_options = Keep::Yes;
             }
-            if pending.python && pending.wanted && !text.starts_with([' ', '\t']) {
+            let kept = pending.kept_by_options == Keep::Yes;
+            if pending.python && kept && !text.starts_with([' ', '\t']) {
                 // A traceback's exception line names it: its template is the record's.
                 pending.group = Some(
                     self.miner
