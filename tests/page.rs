@@ -106,6 +106,25 @@ fn a_changed_artifact_is_noticed() {
     assert!(page["warnings"]
         .to_string()
         .contains("changed since the cursor"));
+
+    // The artifact itself appended to, its sidecar as it was.
+    let second = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    let cursor = second["next_cursor"].as_str().unwrap();
+    let unchanged = b.envelope(&["page", cursor], b"", CAP);
+    assert_eq!(unchanged["warnings"], serde_json::json!([]), "{unchanged}");
+    let artifact = second["artifact_path"].as_str().unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(artifact)
+        .unwrap();
+    std::io::Write::write_all(&mut file, b"one more line\n").unwrap();
+    let page = b.envelope(&["page", cursor], b"", CAP);
+    assert!(
+        page["warnings"]
+            .to_string()
+            .contains("changed since the cursor"),
+        "{page}"
+    );
 }
 
 #[test]

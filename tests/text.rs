@@ -299,6 +299,66 @@ fn tracebacks_are_told_apart_by_their_exception() {
 }
 
 #[test]
+fn panics_are_told_apart_by_their_message() {
+    let b = Briefly::new();
+    let mut input = String::new();
+    for i in 0..50 {
+        input.push_str(&format!("2026-11-29 10:00:{:02} INFO tick {i}\n", i % 60));
+        input.push_str(&format!(
+            "thread 'worker-{i}' panicked at src/queue.rs:{}:9:\n\
+             called `Option::unwrap()` on a `None` value\n\
+             note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+            40 + i % 3
+        ));
+        if i == 31 {
+            input.push_str(
+                "thread 'db' panicked at src/db/pool.rs:88:14:\n\
+                 connection pool exhausted after 30s\n",
+            );
+        }
+    }
+    // Before Rust 1.73 the message was in the header: the header makes the template.
+    input.push_str("thread 'old' panicked at 'boom', src/old.rs:1:1\nnote: run with it\n");
+    let groups = b.dir.path().join("groups.jsonl");
+    let envelope = b.envelope(
+        &["text", "--emit-groups", groups.to_str().unwrap()],
+        input.as_bytes(),
+        CAP,
+    );
+    let items = envelope["items"].as_array().unwrap();
+    let rare = items
+        .iter()
+        .find(|i| i["more"].to_string().contains("pool exhausted"))
+        .unwrap_or_else(|| panic!("the rare panic is inline: {items:?}"));
+    assert_eq!(rare["count"], 1, "{rare}");
+    let templates: Vec<&str> = items
+        .iter()
+        .filter(|i| i["kind"] == "template")
+        .map(|i| i["template"].as_str().unwrap())
+        .collect();
+    assert!(
+        templates.contains(&"called `Option::unwrap()` on a `None` value"),
+        "{templates:?}"
+    );
+    let rows = group_rows(&groups);
+    assert_eq!(rows.len(), input.lines().count());
+    assert_eq!(rows[1]["group"], rows[2]["group"], "header and message");
+    assert_eq!(
+        rows[1]["group"], rows[5]["group"],
+        "two unwraps, one template"
+    );
+    let rare_line = rare["line"].as_u64().unwrap() as usize;
+    assert_ne!(rows[rare_line - 1]["group"], rows[1]["group"]);
+    let old = items
+        .iter()
+        .find(|i| i["text"].as_str().is_some_and(|t| t.contains("'old'")))
+        .unwrap_or_else(|| panic!("the old-format panic is inline: {items:?}"));
+    let old_group = &rows[old["line"].as_u64().unwrap() as usize - 1]["group"];
+    assert!(old_group.is_u64(), "{old}");
+    assert_ne!(old_group, &rows[1]["group"]);
+}
+
+#[test]
 fn grep_matches_any_line_of_a_record() {
     let b = Briefly::new();
     let input = "\

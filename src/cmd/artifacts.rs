@@ -29,8 +29,12 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
     let path = PathBuf::from(&cursor.artifact);
     let mut warnings = Vec::new();
     let meta = read_sidecar(&path);
+    // A file of another size is not the one the sidecar describes (hashing it again
+    // would cost a pass over the whole artifact for every page).
+    let resized =
+        |meta: &ArtifactMeta| std::fs::metadata(&path).is_ok_and(|file| file.len() != meta.bytes);
     match &meta {
-        Some(meta) if !meta.sha256.starts_with(&cursor.sha256) => warnings.push(
+        Some(meta) if !meta.sha256.starts_with(&cursor.sha256) || resized(meta) => warnings.push(
             "the artifact changed since the cursor was made: this page may not follow the last"
                 .into(),
         ),

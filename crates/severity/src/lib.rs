@@ -1,6 +1,7 @@
 //! Severity recognized across common log formats, as a ranking signal: stated levels
 //! (`ERROR`, `level=warn`, `[error]`, `E1129`), exception and error names, and signals
-//! such as tracebacks, panics, OOM kills, segfaults and non-zero exit reports.
+//! such as tracebacks, panics, OOM kills, segfaults, non-zero exit reports and make's
+//! failures.
 //!
 //! One engine for every reducer: `spill` marks error-looking lines with it, `text` ranks
 //! records by it.
@@ -22,7 +23,7 @@ pub enum Severity {
     Info,
     /// WARN, WARNING, W.
     Warn,
-    /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits.
+    /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits, make failures.
     Error,
     /// FATAL, CRITICAL, PANIC, SEVERE, EMERG, ALERT, F, segfaults.
     Fatal,
@@ -152,7 +153,8 @@ const COLUMN_WINDOW: usize = 64;
 /// (`error:`, `Warning:`, `error[E0308]:`); a lone capital letter among the first words
 /// (`E1129`, logcat's ` E `) counts too. A stated level outranks an exception's name in
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
-/// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports.
+/// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
+/// make's `make: *** [all] Error 2`.
 ///
 /// Level words and exception names count when they start within the first 240 bytes;
 /// signals count anywhere, at the start of a word (`OOM`, not `ROOM`). Words are runs of
@@ -268,7 +270,7 @@ struct Findings {
     column: Option<Severity>,
     /// An error or exception's name in it.
     named: Option<Severity>,
-    /// A signal: traceback, panic, OOM kill, segfault, non-zero exit.
+    /// A signal: traceback, panic, OOM kill, segfault, non-zero exit, make failure.
     signalled: Option<Severity>,
 }
 
@@ -327,8 +329,7 @@ impl Findings {
             if !rest.starts_with(phrase.as_bytes()) {
                 continue;
             }
-            // An exit report counts only with a non-zero code after it.
-            if phrase.starts_with("exit") && !nonzero_code(&rest[phrase.len()..]) {
+            if !confirmed(phrase, &rest[phrase.len()..]) {
                 continue;
             }
             self.signalled = self.signalled.max(Some(severity));
@@ -533,7 +534,7 @@ const LEVEL_PREFIXES: [[u8; 3]; LEVEL_WORDS.len()] = prefixes(LEVEL_WORDS);
 static PREFIXES: PrefixFilter = PrefixFilter::new(&[&SIGNAL_PREFIXES, &LEVEL_PREFIXES]);
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 13] = [
+const SIGNALS: [(&str, Severity); 14] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -547,7 +548,41 @@ const SIGNALS: [(&str, Severity); 13] = [
     ("exit code", Severity::Error),
     ("exit status", Severity::Error),
     ("exited with code", Severity::Error),
+    ("make", Severity::Error),
 ];
+
+/// Whether a signal's phrase, found before `after`, says what it signals: an exit report
+/// needs a non-zero code after it, and `make` its failure report (`make: *** …`).
+fn confirmed(phrase: &str, after: &[u8]) -> bool {
+    match phrase {
+        "make" => make_failure(after),
+        phrase if phrase.starts_with("exit") => nonzero_code(after),
+        _ => true,
+    }
+}
+
+/// What follows `make` in its failure reports, `make: *** [all] Error 2`,
+/// `make[1]: *** [Makefile:5: x.o] Error 1` and `make: *** No rule to make target 'x'.
+/// Stop.`; not in `make: [all] Error 1 (ignored)` or `make[1]: *** Waiting for
+/// unfinished jobs....`, which report no failure of their own.
+fn make_failure(after: &[u8]) -> bool {
+    let after = match after.strip_prefix(b"[") {
+        Some(depth) => match depth.iter().position(|&b| b == b']') {
+            Some(end) if end > 0 && depth[..end].iter().all(u8::is_ascii_digit) => {
+                &depth[end + 1..]
+            }
+            _ => return false,
+        },
+        None => after,
+    };
+    if !after.starts_with(b": *** ") {
+        return false;
+    }
+    let line = after.trim_ascii_end();
+    let digits = line.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    let (head, code) = line.split_at(line.len() - digits);
+    line.ends_with(b"Stop.") || (head.ends_with(b"] Error ") && nonzero_code(code))
+}
 
 /// glog's `E1129 …`: a level letter, then the date's four digits.
 fn glog_letter(bytes: &[u8]) -> Option<Severity> {
@@ -696,6 +731,23 @@ mod tests {
         assert_eq!(classify("Segmentation fault (core dumped)"), Some(Fatal));
         assert_eq!(classify("process exited with code 137"), Some(Error));
         assert_eq!(classify("process exited with code 0"), None);
+        for report in [
+            "make: *** [Makefile:12: all] Error 2",
+            "make[2]: *** [CMakeFiles/app.dir/build.make:76: app.o] Error 1",
+            "make: *** No rule to make target 'install'.  Stop.",
+        ] {
+            assert_eq!(classify(report), Some(Error), "{report}");
+        }
+        for not_a_failure in [
+            "make: [Makefile:3: clean] Error 1 (ignored)",
+            "make[1]: *** Waiting for unfinished jobs....",
+            "make: *** [all] Error 0",
+            "make[x]: *** [all] Error 2",
+            "make: Nothing to be done for 'all'.",
+            "please make sure the Error 2 is gone",
+        ] {
+            assert_eq!(classify(not_a_failure), None, "{not_a_failure}");
+        }
         assert_eq!(
             classify("INFO job finished, exit status 2"),
             Some(Error),
@@ -875,6 +927,10 @@ mod tests {
             "W",
             "level",
             "Caused by:",
+            "make",
+            ": *** [",
+            "] Error ",
+            "Stop.",
         ];
         let mut seed = 11u64;
         let mut severities = std::collections::BTreeSet::new();
@@ -925,7 +981,13 @@ mod tests {
             }
         }
         for (phrase, severity) in SIGNALS {
-            let line = format!("x: {phrase} 3");
+            // What confirms the phrase: a code after an exit report, make's report form.
+            let after = if phrase == "make" {
+                ": *** [all] Error 3"
+            } else {
+                " 3"
+            };
+            let line = format!("x: {phrase}{after}");
             assert_eq!(classify(&line), Some(severity), "{line}");
         }
     }

@@ -205,7 +205,8 @@ struct Pending {
     /// Whether the options keep it.
     kept_by_options: Keep,
     /// Its first line's tokens, while its mining waits: for a traceback, whose template
-    /// is its exception line's, and for a record a later line may bring into `--grep`.
+    /// is its exception line's, for a panic, whose template is its message's, and for a
+    /// record a later line may bring into `--grep`.
     header: MaskedLine,
     python: bool,
     panic: bool,
@@ -253,7 +254,8 @@ pub struct Text {
     /// Records `--since`/`--until` could not place in time (no time read on them or
     /// before them): kept, and said in a warning.
     untimed: u64,
-    /// A line shown in a kept record was cut (the artifact has it whole).
+    /// A line of a kept record was cut (the artifact has it whole): a record's first line
+    /// when it is kept, a later line of any record.
     shown_cut: bool,
     generation: u64,
     groups: Option<GroupWriter>,
@@ -361,7 +363,8 @@ impl Text {
             (true, false) => Keep::IfALaterLineMatches,
         };
         let python = facts.opens == Some(Opens::Traceback);
-        let group = if python || keep == Keep::IfALaterLineMatches {
+        let panic = facts.opens == Some(Opens::Panic);
+        let group = if python || panic || keep == Keep::IfALaterLineMatches {
             // Mined later (`fold_line`, `close_record`): its tokens wait here.
             std::mem::swap(&mut self.pending.header, &mut facts.masked);
             None
@@ -380,7 +383,7 @@ impl Text {
         pending.group = group;
         pending.kept_by_options = keep;
         pending.python = python;
-        pending.panic = facts.opens == Some(Opens::Panic);
+        pending.panic = panic;
         pending.closed = false;
         let item = &mut pending.item;
         item.line = line;
@@ -449,7 +452,9 @@ impl Text {
             pending.item.severity = pending.item.severity.max(Some(severity));
         }
         if pending.item.more.len() < MAX_RECORD_LINES {
-            pending.item.more.push(kept_line(text));
+            let line = kept_line(text);
+            self.shown_cut |= line.len() != text.len();
+            pending.item.more.push(line);
         } else {
             pending.item.more_cut += 1;
         }
@@ -550,8 +555,15 @@ impl Text {
                 pending.kept_by_options = Keep::Yes;
             }
             let kept = pending.kept_by_options == Keep::Yes;
-            if pending.python && kept && !text.starts_with([' ', '\t']) {
-                // A traceback's exception line names it: its template is the record's.
+            // A traceback's exception line names it, and so does a panic's message (the
+            // line after `panicked at …:` since Rust 1.73): its template is the record's,
+            // so that panics and tracebacks are told apart by what went wrong, not where.
+            let names_the_record = if pending.python {
+                !text.starts_with([' ', '\t'])
+            } else {
+                pending.panic && pending.item.more.is_empty() && is_panic_message(text)
+            };
+            if kept && names_the_record {
                 pending.group = Some(
                     self.miner
                         .add_prepared(&mut facts.masked, text, record.line),
@@ -738,6 +750,11 @@ impl FoldBatches for Text {
                 .iter()
                 .any(|&(first, last)| (first..=last).contains(&line))
         };
+        // Multi-line records shown whole: kept to the end, none of their lines left out.
+        let multiline_shown = kept
+            .iter()
+            .filter(|(i, _)| !i.more.is_empty() && i.more_cut == 0)
+            .count() as u64;
         // The summary names the first record of the worst severity seen.
         let first_serious = kept
             .iter()
@@ -902,12 +919,13 @@ impl FoldBatches for Text {
         };
         let mut outcome = Outcome::new(summary, stats);
         outcome.preview = Preview::Ranked;
-        // Complete only when every record is a one-line record of its own template, so
-        // that each is shown verbatim (as a serious, edge or once-seen line), and whole.
+        // Complete only when every record is of its own template and shown whole: a
+        // one-line record verbatim (as a serious, edge or once-seen line), a multi-line
+        // one as a serious record kept with all its lines.
         outcome.complete = self.filtered_out == 0
             && !self.shown_cut
             && self.miner.templates().all(|t| t.example_cut() == 0)
-            && self.multiline == 0
+            && multiline_shown == self.multiline
             && self.miner.overflow_count() == 0
             && self.miner.templates().all(|t| t.count() == 1);
         if self.ansi_lines > 0 {
@@ -940,6 +958,13 @@ fn names_a_java_exception(text: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_'))
+}
+
+/// Whether the line right after a panic's header is its message: not when the header
+/// held the message (Rust before 1.73: `panicked at 'msg', src/main.rs:2:5`), where the
+/// next line is already a note or the backtrace.
+fn is_panic_message(text: &str) -> bool {
+    !text.starts_with("note: ") && !text.starts_with("stack backtrace:") && !text.is_empty()
 }
 
 /// The first or the last line of the input, with the group of its record (`None` when
@@ -1143,6 +1168,34 @@ mod tests {
         )
         .unwrap();
         assert!(!envelope.truncated, "{}", envelope.to_json());
+    }
+
+    #[test]
+    fn a_multi_line_record_shown_whole_leaves_nothing_out() {
+        // Whether the result is complete, and how many frames its items show.
+        let reduced = |input: &str| {
+            let envelope = reduce(
+                Text::new(TextOptions::default()).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("text"),
+            )
+            .unwrap();
+            let items: String = envelope.items.iter().map(|i| i.to_string()).collect();
+            (!envelope.truncated, items.matches("frame").count())
+        };
+        let traceback = "start\nTraceback (most recent call last):\n  \
+                         File \"a.py\", line 1, in frame\n    frame()\nKeyError: 'x'\nend\n";
+        assert_eq!(
+            reduced(traceback),
+            (true, 2),
+            "a serious record is kept whole"
+        );
+        // Not kept (not serious): shown as its template's example, its first line only.
+        let info_stack = "start\nINFO retrying\n\tat frame.A(A.java:1)\nend\n";
+        assert_eq!(reduced(info_stack), (false, 0));
+        // A line of the record cut for its item.
+        let long = traceback.replace("frame()", &format!("frame({})", "x".repeat(2000)));
+        assert_eq!(reduced(&long), (false, 2));
     }
 
     #[test]
