@@ -42,12 +42,20 @@ pub(crate) fn now() -> Result<i64> {
 
 /// An absolute time (RFC 3339, `YYYY-MM-DD HH:MM:SS`, epoch seconds) or an age (`2h`).
 pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
+    // Any timestamp `text` reads in logs; a date alone is its midnight (UTC).
     if let Some(epoch) = time::epoch_seconds(text, time::year_of(now)) {
         return Ok(epoch);
     }
-    if text.len() == 10 && text.as_bytes()[4] == b'-' {
-        if let Some(epoch) = time::epoch_seconds(&format!("{text} 00:00:00"), 0) {
-            return Ok(epoch);
+    // Digits alone are epoch seconds however many (milliseconds past 10^11), not the
+    // ten or thirteen a log's epoch stamp has.
+    let whole = text.split_once('.').map_or(text, |(whole, _)| whole);
+    if let Ok(epoch) = whole.parse::<i64>() {
+        if text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+            return Ok(if epoch > 100_000_000_000 {
+                epoch / 1000
+            } else {
+                epoch
+            });
         }
     }
     match parse_duration(text) {
@@ -108,6 +116,13 @@ mod tests {
         assert_eq!(point_in_time("1117838570", now).unwrap(), 1_117_838_570);
         assert_eq!(point_in_time("1970-01-02T00:00:00Z", now).unwrap(), 86_400);
         assert_eq!(point_in_time("1970-01-02", now).unwrap(), 86_400);
+        assert_eq!(
+            point_in_time("1000", now).unwrap(),
+            1000,
+            "any digits: epoch"
+        );
+        assert_eq!(point_in_time("1117838570123", now).unwrap(), 1_117_838_570);
+        assert_eq!(point_in_time("1970-01-01 02:00:00+02:00", now).unwrap(), 0);
         assert!(point_in_time("yesterday-ish", now).is_err());
         assert!(point_in_time("2015-13-45", now).is_err(), "no 13th month");
         assert!(

@@ -47,6 +47,53 @@ pub fn leading_timestamp(line: &str) -> Option<&str> {
 /// assert_eq!(briefly_template::leading_timestamp_range("[12:00:01] up"), Some(1..9));
 /// ```
 pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    leading_moment(line).map(|(range, _)| range)
+}
+
+/// What a timestamp says, as written: its zone is reported, not applied, and a year it
+/// does not write is left for the caller to supply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    /// A date, and the time of day when one is written (midnight when not).
+    Civil(Civil),
+    /// Seconds since the Unix epoch (a stamp in milliseconds is divided by 1,000).
+    Epoch(i64),
+    /// A time of day without a date (`16:49:06`): no moment without one.
+    TimeOfDay,
+}
+
+/// A date and time of day as written, not checked: a caller that needs a time that
+/// exists checks it (February 30th, a 25th hour, the month 25 of a day-first `25/06/17`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Civil {
+    /// The year, `None` when the stamp has none (syslog's `Jun 14 15:16:01`, logcat's
+    /// `03-17 16:13:38.811`); two digits are read as 20YY (Spark's `17/06/09`).
+    pub year: Option<u16>,
+    /// The month, 1 for January.
+    pub month: u8,
+    /// The day of the month.
+    pub day: u8,
+    /// The hour.
+    pub hour: u8,
+    /// The minute.
+    pub minute: u8,
+    /// The second; 0 when the stamp has none.
+    pub second: u8,
+    /// The UTC offset written after the time, in seconds east of UTC (`+02:00` is
+    /// 7,200); 0 for `Z` or none.
+    pub offset: i32,
+}
+
+/// [`leading_timestamp_range`], and what the timestamp there says.
+///
+/// ```
+/// use briefly_template::{leading_moment, Civil, Moment};
+/// let (range, moment) = leading_moment("Jun 14 15:16:01 combo sshd[1]: x").unwrap();
+/// assert_eq!(range, 0..15);
+/// let civil = Civil { month: 6, day: 14, hour: 15, minute: 16, second: 1, ..Civil::default() };
+/// assert_eq!(moment, Moment::Civil(civil));
+/// ```
+pub fn leading_moment(line: &str) -> Option<(std::ops::Range<usize>, Moment)> {
     let b = line.as_bytes();
     let mut p = 0;
     while p < b.len() && (b[p] == b' ' || b[p] == b'\t') {
@@ -55,12 +102,62 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     if p < b.len() && b[p] == b'[' {
         p += 1;
     }
-    let end = iso_date_time(b, p).or_else(|| full_reading(b, p))?;
+    let (end, moment) = iso_date_time(b, p)
+        .map(|(end, civil)| (end, Moment::Civil(civil)))
+        .or_else(|| full_reading(b, p))?;
     // Must end at a token boundary.
     if end < b.len() && (b[end].is_ascii_alphanumeric()) {
         return None;
     }
-    Some(p..end)
+    Some((p..end, moment))
+}
+
+/// What `stamp` says, when the whole of it is a timestamp [`leading_timestamp`] finds
+/// (leading and trailing whitespace aside).
+///
+/// ```
+/// use briefly_template::{read_timestamp, Moment};
+/// assert_eq!(read_timestamp("1117838570"), Some(Moment::Epoch(1_117_838_570)));
+/// assert_eq!(read_timestamp("16:49:06"), Some(Moment::TimeOfDay));
+/// assert_eq!(read_timestamp("2024-01-05 and more"), None);
+/// ```
+pub fn read_timestamp(stamp: &str) -> Option<Moment> {
+    let stamp = stamp.trim();
+    leading_moment(stamp)
+        .filter(|(range, _)| *range == (0..stamp.len()))
+        .map(|(_, moment)| moment)
+}
+
+/// A time of day as read: hour, minute, second, UTC offset in seconds.
+#[derive(Clone, Copy)]
+struct Clock {
+    hour: u8,
+    minute: u8,
+    second: u8,
+    offset: i32,
+}
+
+impl Civil {
+    /// The date `year`-`month`-`day` at midnight.
+    fn date(year: Option<u16>, month: u32, day: u32) -> Civil {
+        Civil {
+            year,
+            month: month as u8,
+            day: day as u8,
+            ..Civil::default()
+        }
+    }
+
+    /// This date at `clock`.
+    fn at(self, clock: Clock) -> Civil {
+        Civil {
+            hour: clock.hour,
+            minute: clock.minute,
+            second: clock.second,
+            offset: clock.offset,
+            ..self
+        }
+    }
 }
 
 /// Number of ASCII digits at `p` (at most `max`).
@@ -72,7 +169,7 @@ fn digits(b: &[u8], p: usize, max: usize) -> usize {
         .count()
 }
 
-/// Value of `n` digits at `p`.
+/// Value of `n` digits at `p` (`n` at most 9).
 fn number(b: &[u8], p: usize, n: usize) -> u32 {
     b[p..p + n]
         .iter()
@@ -83,17 +180,18 @@ fn at(b: &[u8], p: usize) -> u8 {
     b.get(p).copied().unwrap_or(0)
 }
 
-/// Where a timestamp of any recognized shape that starts at `p` ends.
-fn full_reading(b: &[u8], p: usize) -> Option<usize> {
+/// Where a timestamp of any recognized shape that starts at `p` ends, and what it says.
+fn full_reading(b: &[u8], p: usize) -> Option<(usize, Moment)> {
     date_time(b, p)
         .or_else(|| syslog(b, p))
-        .or_else(|| time_of_day(b, p))
-        .or_else(|| epoch(b, p))
+        .map(|(end, civil)| (end, Moment::Civil(civil)))
+        .or_else(|| time_of_day(b, p).map(|(end, _)| (end, Moment::TimeOfDay)))
+        .or_else(|| epoch(b, p).map(|(end, seconds)| (end, Moment::Epoch(seconds))))
 }
 
 /// `YYYY-MM-DD[T ]HH:MM:SS`, the commonest shape, read at fixed places: what
 /// [`full_reading`] finds there, found sooner. `None` leaves the line to it.
-fn iso_date_time(b: &[u8], p: usize) -> Option<usize> {
+fn iso_date_time(b: &[u8], p: usize) -> Option<(usize, Civil)> {
     let head: &[u8; 20] = b.get(p..)?.first_chunk()?;
     let digit = |i: usize| head[i].is_ascii_digit();
     let fixed = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18].into_iter().all(digit)
@@ -110,14 +208,25 @@ fn iso_date_time(b: &[u8], p: usize) -> Option<usize> {
         && (1..=31).contains(&two(8))
         && two(11) <= 24
         && two(14) <= 59;
-    valid.then(|| fraction_and_zone(b, p + 19))
+    if !valid {
+        return None;
+    }
+    let (end, offset) = fraction_and_zone(b, p + 19);
+    let date = Civil::date(Some((two(0) * 100 + two(2)) as u16), two(5), two(8));
+    let clock = Clock {
+        hour: two(11) as u8,
+        minute: two(14) as u8,
+        second: two(17) as u8,
+        offset,
+    };
+    Some((end, date.at(clock)))
 }
 
 /// Dates with digits first, optionally followed by a time.
-fn date_time(b: &[u8], p: usize) -> Option<usize> {
+fn date_time(b: &[u8], p: usize) -> Option<(usize, Civil)> {
     let d1 = digits(b, p, 9);
     let sep = at(b, p + d1);
-    let date_end = match d1 {
+    let (date_end, date) = match d1 {
         // 2024-01-05, 2016/9/27, 2005.06.03
         4 if matches!(sep, b'-' | b'/' | b'.') => {
             let q = p + 5;
@@ -127,11 +236,12 @@ fn date_time(b: &[u8], p: usize) -> Option<usize> {
             if !(1..=2).contains(&m) || sep2 != sep || !(1..=2).contains(&d) {
                 return None;
             }
-            if !(1..=12).contains(&number(b, q, m)) || !(1..=31).contains(&number(b, q + m + 1, d))
-            {
+            let (month, day) = (number(b, q, m), number(b, q + m + 1, d));
+            if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
                 return None;
             }
-            q + m + 1 + d
+            let year = number(b, p, 4) as u16;
+            (q + m + 1 + d, Civil::date(Some(year), month, day))
         }
         // 17/06/09 (year first) or 03-17 / 10.30 (month-day, time required)
         2 if matches!(sep, b'-' | b'/' | b'.') => {
@@ -141,48 +251,61 @@ fn date_time(b: &[u8], p: usize) -> Option<usize> {
                 return None;
             }
             if at(b, q + 2) == sep && digits(b, q + 3, 3) == 2 {
-                q + 5
+                // Not checked: `25/06/17` (day first) is a timestamp too, of no known time.
+                let (month, day) = (number(b, q, 2), number(b, q + 3, 2));
+                let year = 2000 + number(b, p, 2) as u16;
+                (q + 5, Civil::date(Some(year), month, day))
             } else {
                 // Month-day: needs a time to be a timestamp.
-                if !(1..=12).contains(&number(b, p, 2)) || !(1..=31).contains(&number(b, q, 2)) {
+                let (month, day) = (number(b, p, 2), number(b, q, 2));
+                if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
                     return None;
                 }
                 let t = q + 2;
                 if at(b, t) != b' ' {
                     return None;
                 }
-                return time_of_day(b, t + 1);
+                let (end, clock) = time_of_day(b, t + 1)?;
+                return Some((end, Civil::date(None, month, day).at(clock)));
             }
         }
         // 20171223
         8 => {
-            if !(1..=12).contains(&number(b, p + 4, 2)) || !(1..=31).contains(&number(b, p + 6, 2))
-            {
+            let (month, day) = (number(b, p + 4, 2), number(b, p + 6, 2));
+            if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
                 return None;
             }
-            p + 8
+            let year = number(b, p, 4) as u16;
+            (p + 8, Civil::date(Some(year), month, day))
         }
         _ => return None,
     };
     // Optional time after `T`, a space, `-` or `_`.
     if matches!(at(b, date_end), b'T' | b' ' | b'-' | b'_' | b':') {
-        if let Some(e) = time_of_day(b, date_end + 1) {
-            return Some(e);
+        if let Some((end, clock)) = time_of_day(b, date_end + 1) {
+            return Some((end, date.at(clock)));
         }
         // Compact time: 20240105T100001Z
         if at(b, date_end) == b'T' && digits(b, date_end + 1, 7) == 6 {
-            return Some(zone(b, date_end + 7));
+            let (end, offset) = zone(b, date_end + 7);
+            let clock = Clock {
+                hour: number(b, date_end + 1, 2) as u8,
+                minute: number(b, date_end + 3, 2) as u8,
+                second: number(b, date_end + 5, 2) as u8,
+                offset,
+            };
+            return Some((end, date.at(clock)));
         }
     }
     // A bare compact date is too ambiguous to be a timestamp.
     if d1 == 8 {
         return None;
     }
-    Some(date_end)
+    Some((date_end, date))
 }
 
 /// `HH:MM[:SS][.frac|,frac|:frac][zone]`.
-fn time_of_day(b: &[u8], p: usize) -> Option<usize> {
+fn time_of_day(b: &[u8], p: usize) -> Option<(usize, Clock)> {
     let h = digits(b, p, 3);
     if !(1..=2).contains(&h) || at(b, p + h) != b':' || number(b, p, h) > 24 {
         return None;
@@ -191,16 +314,29 @@ fn time_of_day(b: &[u8], p: usize) -> Option<usize> {
     if digits(b, e, 3) != 2 || number(b, e, 2) > 59 {
         return None;
     }
+    let mut clock = Clock {
+        hour: number(b, p, h) as u8,
+        minute: number(b, e, 2) as u8,
+        second: 0,
+        offset: 0,
+    };
     e += 2;
-    if at(b, e) == b':' && digits(b, e + 1, 3) == 2 {
-        return Some(fraction_and_zone(b, e + 3));
-    }
-    Some(zone(b, e))
+    let end = if at(b, e) == b':' && digits(b, e + 1, 3) == 2 {
+        clock.second = number(b, e + 1, 2) as u8;
+        let (end, offset) = fraction_and_zone(b, e + 3);
+        clock.offset = offset;
+        end
+    } else {
+        let (end, offset) = zone(b, e);
+        clock.offset = offset;
+        end
+    };
+    Some((end, clock))
 }
 
 /// The end of a time's optional fraction (`.123`, `,978`, `:606`) and zone, after its
-/// seconds end at `e`.
-fn fraction_and_zone(b: &[u8], mut e: usize) -> usize {
+/// seconds end at `e`, and the zone's offset.
+fn fraction_and_zone(b: &[u8], mut e: usize) -> (usize, i32) {
     if matches!(at(b, e), b'.' | b',' | b':') {
         let f = digits(b, e + 1, 10);
         if f > 0 {
@@ -210,21 +346,25 @@ fn fraction_and_zone(b: &[u8], mut e: usize) -> usize {
     zone(b, e)
 }
 
-/// Optional zone right after a time: `Z`, `+01:00`, `-0500`.
-fn zone(b: &[u8], e: usize) -> usize {
-    match at(b, e) {
-        b'Z' => e + 1,
-        b'+' | b'-' if digits(b, e + 1, 3) == 2 => {
-            if at(b, e + 3) == b':' && digits(b, e + 4, 3) == 2 {
-                e + 6
-            } else if digits(b, e + 1, 5) == 4 {
-                e + 5
-            } else {
-                e + 3
-            }
+/// Optional zone right after a time, `Z`, `+01:00`, `-0500`, `+02`: where it ends, and
+/// its offset in seconds east of UTC.
+fn zone(b: &[u8], e: usize) -> (usize, i32) {
+    let sign = match at(b, e) {
+        b'Z' => return (e + 1, 0),
+        b'+' => 1,
+        b'-' => -1,
+        _ => return (e, 0),
+    };
+    let (end, minutes) = match digits(b, e + 1, 5) {
+        4 => (e + 5, number(b, e + 3, 2) as i32),
+        2 if at(b, e + 3) == b':' && digits(b, e + 4, 3) == 2 => {
+            (e + 6, number(b, e + 4, 2) as i32)
         }
-        _ => e,
-    }
+        2 => (e + 3, 0),
+        _ => return (e, 0),
+    };
+    let hours = number(b, e + 1, 2) as i32;
+    (end, sign * (hours * 3600 + minutes * 60))
 }
 
 const MONTHS: [&[u8]; 12] = [
@@ -233,12 +373,13 @@ const MONTHS: [&[u8]; 12] = [
 const DAYS: [&[u8]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
 
 /// `[Weekday ]Mon DD HH:MM:SS[ YYYY]`.
-fn syslog(b: &[u8], mut p: usize) -> Option<usize> {
+fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
     let word = |p: usize| b.get(p..p + 3);
     if word(p).is_some_and(|w| DAYS.contains(&w)) && at(b, p + 3) == b' ' {
         p += 4;
     }
-    if !word(p).is_some_and(|w| MONTHS.contains(&w)) || at(b, p + 3) != b' ' {
+    let month = MONTHS.iter().position(|m| word(p) == Some(m))? as u32 + 1;
+    if at(b, p + 3) != b' ' {
         return None;
     }
     let mut q = p + 4;
@@ -249,19 +390,25 @@ fn syslog(b: &[u8], mut p: usize) -> Option<usize> {
     if !(1..=2).contains(&d) || at(b, q + d) != b' ' {
         return None;
     }
-    let e = time_of_day(b, q + d + 1)?;
+    let day = number(b, q, d);
+    let (e, clock) = time_of_day(b, q + d + 1)?;
     if at(b, e) == b' ' && digits(b, e + 1, 5) == 4 {
-        return Some(e + 5);
+        let year = number(b, e + 1, 4) as u16;
+        return Some((e + 5, Civil::date(Some(year), month, day).at(clock)));
     }
-    Some(e)
+    Some((e, Civil::date(None, month, day).at(clock)))
 }
 
-/// Unix time in seconds (10 digits) or milliseconds (13 digits).
-fn epoch(b: &[u8], p: usize) -> Option<usize> {
+/// Unix time in seconds (10 digits) or milliseconds (13 digits): where it ends, and the
+/// seconds.
+fn epoch(b: &[u8], p: usize) -> Option<(usize, i64)> {
     let n = digits(b, p, 14);
     if n != 10 && n != 13 {
         return None;
     }
+    let value = b[p..p + n]
+        .iter()
+        .fold(0i64, |v, &c| v * 10 + i64::from(c - b'0'));
     let mut e = p + n;
     if n == 10 && at(b, e) == b'.' {
         let f = digits(b, e + 1, 10);
@@ -269,7 +416,7 @@ fn epoch(b: &[u8], p: usize) -> Option<usize> {
             e += 1 + f;
         }
     }
-    Some(e)
+    Some((e, if n == 13 { value / 1000 } else { value }))
 }
 
 #[cfg(test)]
@@ -297,8 +444,9 @@ mod tests {
             }
             let line = String::from_utf8(line).expect("ASCII");
             let b = line.as_bytes();
-            if let Some(end) = super::iso_date_time(b, 0) {
-                assert_eq!(Some(end), super::full_reading(b, 0), "{line:?}");
+            if let Some((end, civil)) = super::iso_date_time(b, 0) {
+                let full = super::full_reading(b, 0);
+                assert_eq!(Some((end, super::Moment::Civil(civil))), full, "{line:?}");
                 shortcut += 1;
             }
         }
@@ -334,6 +482,14 @@ mod tests {
             Some("20171223-22:15:29:606")
         );
         assert_eq!(ts("20240105T100001Z x"), Some("20240105T100001Z"));
+        assert_eq!(
+            ts("2024-01-05 05:00:01-0500 x"),
+            Some("2024-01-05 05:00:01-0500")
+        );
+        assert_eq!(
+            ts("2024-01-05 12:00:01+02 x"),
+            Some("2024-01-05 12:00:01+02")
+        );
     }
 
     #[test]

@@ -1,77 +1,24 @@
-//! Timestamps to seconds since the epoch, for `--since` and `--until`.
+//! Timestamps to seconds since the epoch, for `--since` and `--until`. The timestamps are
+//! read by [`briefly_template::read_timestamp`], the reader that finds them in lines.
+
+use briefly_template::{read_timestamp, Moment};
 
 /// Seconds since the Unix epoch for a timestamp as [`briefly_template::leading_timestamp`]
 /// finds it: ISO 8601 / RFC 3339 (offset honoured, UTC when none), `YYYY/MM/DD`, syslog's
 /// `Mon DD HH:MM:SS` (in `year`), ctime's `Sun Dec 04 04:47:44 2005`, or epoch seconds or
-/// milliseconds. `None` for shapes without a date.
+/// milliseconds, and the other shapes it reads. `None` for a time of day without a date,
+/// and for a time that does not exist (`2015-02-30`).
 pub fn epoch_seconds(stamp: &str, year: i64) -> Option<i64> {
-    let s = stamp.trim();
-    if s.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-        let whole: i64 = s.split('.').next()?.parse().ok()?;
-        return Some(if whole > 100_000_000_000 {
-            whole / 1000
-        } else {
-            whole
-        });
+    match read_timestamp(stamp)? {
+        Moment::Epoch(seconds) => Some(seconds),
+        Moment::TimeOfDay => None,
+        Moment::Civil(c) => {
+            let year = c.year.map_or(year, i64::from);
+            let fields = [c.month, c.day, c.hour, c.minute, c.second].map(i64::from);
+            let [month, day, hour, minute, second] = fields;
+            Some(checked_civil(year, month, day, hour, minute, second)? - i64::from(c.offset))
+        }
     }
-    let b = s.as_bytes();
-    let at = |i: usize| b.get(i).copied();
-    if b.len() >= 19 && b[4] == b'-' || b.len() >= 19 && b[4] == b'/' {
-        let (y, mo, d) = (num(s.get(0..4)?)?, num(s.get(5..7)?)?, num(s.get(8..10)?)?);
-        let (h, mi, sec) = (
-            num(s.get(11..13)?)?,
-            num(s.get(14..16)?)?,
-            num(s.get(17..19)?)?,
-        );
-        let offset = offset_seconds(&s[19..]);
-        return Some(checked_civil(y, mo, d, h, mi, sec)? - offset);
-    }
-    // logcat's `03-17 16:13:38.811`, Proxifier's `10.30 16:49:06`: no year.
-    if matches!(at(2), Some(b'-' | b'.')) && at(5) == Some(b' ') && at(8) == Some(b':') {
-        let (mo, d) = (num(s.get(0..2)?)?, num(s.get(3..5)?)?);
-        let (h, mi, sec) = (
-            num(s.get(6..8)?)?,
-            num(s.get(9..11)?)?,
-            num(s.get(12..14)?)?,
-        );
-        return checked_civil(year, mo, d, h, mi, sec);
-    }
-    // Spark's `17/06/09 20:10:40`.
-    if at(2) == Some(b'/') && at(5) == Some(b'/') && at(8) == Some(b' ') {
-        let (y, mo, d) = (num(s.get(0..2)?)?, num(s.get(3..5)?)?, num(s.get(6..8)?)?);
-        let (h, mi, sec) = (
-            num(s.get(9..11)?)?,
-            num(s.get(12..14)?)?,
-            num(s.get(15..17)?)?,
-        );
-        return checked_civil(2000 + y, mo, d, h, mi, sec);
-    }
-    // `20171223-22:15:29:606`.
-    if at(8) == Some(b'-') && b[..8].iter().all(u8::is_ascii_digit) {
-        let (y, mo, d) = (num(&s[0..4])?, num(&s[4..6])?, num(&s[6..8])?);
-        let mut parts = s[9..].split(':');
-        let (h, mi, sec) = (
-            num(parts.next()?)?,
-            num(parts.next()?)?,
-            num(parts.next()?)?,
-        );
-        return checked_civil(y, mo, d, h, mi, sec);
-    }
-    // "Jun 14 15:16:01" or "Sun Dec 04 04:47:44 2005"
-    let words: Vec<&str> = s.split_whitespace().collect();
-    let (month_word, day, time, y) = match words.as_slice() {
-        [m, d, t] => (*m, *d, *t, year),
-        [_, m, d, t, y] => (*m, *d, *t, num(y)?),
-        _ => return None,
-    };
-    let month = month_number(month_word)?;
-    let mut parts = time.split(':');
-    let (h, mi, sec) = (
-        num(parts.next()?)?,
-        num(parts.next()?)?,
-        num(parts.next()?.get(..2)?)?,
-    );
-    checked_civil(y, month, num(day)?, h, mi, sec)
 }
 
 /// [`civil`] of a time that exists: no 13th month, no February 30th, no 25th hour (a
@@ -90,44 +37,6 @@ fn checked_civil(y: i64, m: i64, d: i64, h: i64, mi: i64, s: i64) -> Option<i64>
         && (0..60).contains(&mi)
         && (0..=60).contains(&s))
     .then(|| civil(y, m, d, h, mi, s))
-}
-
-fn num(s: &str) -> Option<i64> {
-    s.parse().ok()
-}
-
-fn month_number(word: &str) -> Option<i64> {
-    const MONTHS: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
-    let lower = word.get(..3)?.to_ascii_lowercase();
-    MONTHS
-        .iter()
-        .position(|m| *m == lower)
-        .map(|i| i as i64 + 1)
-}
-
-/// `Z`, `+02:00`, `-0500` after the seconds (fractions skipped).
-fn offset_seconds(rest: &str) -> i64 {
-    let rest = rest.trim_start_matches(|c: char| c == '.' || c == ',' || c.is_ascii_digit());
-    let sign = match rest.as_bytes().first() {
-        Some(b'+') => 1,
-        Some(b'-') => -1,
-        _ => return 0,
-    };
-    let digits: String = rest[1..]
-        .chars()
-        .filter(char::is_ascii_digit)
-        .take(4)
-        .collect();
-    if digits.len() < 4 {
-        return 0;
-    }
-    let (h, m) = (
-        digits[..2].parse::<i64>().unwrap_or(0),
-        digits[2..].parse::<i64>().unwrap_or(0),
-    );
-    sign * (h * 3600 + m * 60)
 }
 
 /// Seconds since the epoch of a UTC civil time (Howard Hinnant's days-from-civil).
@@ -187,7 +96,21 @@ mod tests {
         ] {
             assert_eq!(epoch_seconds(stamp, 2017), Some(want), "{stamp}");
         }
-        assert_eq!(epoch_seconds("20171224-0:59", 2024), None, "no seconds");
+        assert_eq!(
+            epoch_seconds("20171224-0:59", 2024),
+            Some(civil(2017, 12, 24, 0, 59, 0)),
+            "no seconds"
+        );
+        assert_eq!(
+            epoch_seconds("2016/09/28", 2024),
+            Some(civil(2016, 9, 28, 0, 0, 0)),
+            "a date alone is its midnight"
+        );
+        for stamp in ["2024-01-05 12:00:01+02", "2024-01-05 05:00:01-0500"] {
+            let utc = civil(2024, 1, 5, 10, 0, 1);
+            assert_eq!(epoch_seconds(stamp, 2024), Some(utc), "{stamp}");
+        }
+        assert_eq!(epoch_seconds("12345", 2024), None, "not an epoch's length");
     }
 
     #[test]
@@ -201,6 +124,7 @@ mod tests {
             "2016-01-01 23:60:00",
             "13-01 00:00:00",
             "Feb 30 12:00:00",
+            "17/13/09 10:00:00",
         ] {
             assert_eq!(epoch_seconds(stamp, 2015), None, "{stamp}");
         }
