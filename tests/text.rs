@@ -184,6 +184,11 @@ stack backtrace:
    0: rust_begin_unwind
              at /rustc/library/std/src/panicking.rs:652:5
 note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+thread 'tests::sums' panicked at src/lib.rs:9:9:
+assertion `left == right` failed
+  left: 3
+ right: 4
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
 2026-11-29 10:00:02 INFO done
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
@@ -208,8 +213,15 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
         "{rust}"
     );
     assert!(rust["more"].to_string().contains("Some details"), "{rust}");
-    assert_eq!(envelope["stats"]["multiline_records"], 3);
-    assert_eq!(envelope["stats"]["records"], 5);
+    let assertion = by_line(20);
+    assert_eq!(
+        assertion["more"].as_array().unwrap().len(),
+        4,
+        "{assertion}"
+    );
+    assert_eq!(assertion["more"][2], " right: 4");
+    assert_eq!(envelope["stats"]["multiline_records"], 4);
+    assert_eq!(envelope["stats"]["records"], 6);
 }
 
 #[test]

@@ -431,16 +431,13 @@ impl Text {
         if pending.item.more.is_empty() && !pending.panic && names_a_java_exception(text) {
             return true;
         }
-        // A panic's message is the line after its header.
+        // A panic's message is the line after its header; indented lines follow it (an
+        // assertion's `  left: 1`, the backtrace's frames), then notes.
         pending.panic
             && (pending.item.more.is_empty()
+                || indented
                 || text.starts_with("stack backtrace:")
-                || text.starts_with("note: ")
-                || (indented
-                    && trimmed
-                        .split_once(": ")
-                        .is_some_and(|(n, _)| n.bytes().all(|b| b.is_ascii_digit())))
-                || (indented && trimmed.starts_with("at ")))
+                || text.starts_with("note: "))
     }
 
     fn continue_record(&mut self, text: &str, severity: Option<Severity>) {
