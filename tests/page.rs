@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{numbered, Briefly};
+use common::{feed, numbered, Briefly};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -91,6 +91,23 @@ fn bad_cursors_and_missing_artifacts_are_clear_errors() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn a_relative_artifact_dir_gives_paths_that_work_from_anywhere() {
+    let b = Briefly::new();
+    let mut first = b.command(&["spill", "--artifact-dir", "rel"]);
+    first.current_dir(b.dir.path());
+    let output = feed(first, numbered(20_000).as_bytes());
+    let envelope: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let artifact = envelope["artifact_path"].as_str().unwrap();
+    assert!(
+        artifact.starts_with(b.dir.path().join("rel").to_str().unwrap()),
+        "{artifact}"
+    );
+    let cursor = envelope["next_cursor"].as_str().unwrap();
+    let page = b.envelope(&["page", cursor], b"", CAP);
+    assert!(page["returned_items"].as_u64().unwrap() > 0, "{page}");
 }
 
 #[test]

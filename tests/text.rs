@@ -371,6 +371,56 @@ fn panics_are_told_apart_by_their_message() {
 }
 
 #[test]
+fn a_record_is_named_and_judged_by_all_its_lines() {
+    let b = Briefly::new();
+    // Java exceptions logged under INFO lines of one template are told apart.
+    let exceptions = [
+        "java.net.ConnectException: Connection refused",
+        "java.io.FileNotFoundException: /data/x.db",
+        "java.lang.OutOfMemoryError: Java heap space",
+    ];
+    let mut input = String::new();
+    for i in 0..60 {
+        input.push_str(&format!(
+            "2024-01-05 10:00:{:02} INFO attempt {i}\n",
+            i % 60
+        ));
+        if i % 20 == 19 {
+            input.push_str(exceptions[i / 20]);
+            input.push('\n');
+        }
+    }
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let items = envelope["items"].as_array().unwrap();
+    for exception in exceptions {
+        let item = items
+            .iter()
+            .find(|i| i["more"][0] == exception)
+            .unwrap_or_else(|| panic!("{exception} is inline: {items:?}"));
+        assert_eq!(item["count"], 1, "{item}");
+    }
+    let info = items
+        .iter()
+        .find(|i| i["kind"] == "template")
+        .unwrap_or_else(|| panic!("the INFO template: {items:?}"));
+    assert_eq!(info["count"], 57, "{info}");
+
+    // `--level` judges a record by its worst line.
+    let input = "INFO start\nINFO retrying upload\njava.lang.OutOfMemoryError: heap\nINFO end\n";
+    let envelope = b.envelope(&["text", "--level", "error"], input.as_bytes(), CAP);
+    assert_eq!(envelope["returned_items"], 1, "{envelope}");
+    assert_eq!(envelope["items"][0]["line"], 2, "{envelope}");
+
+    // A panic that held its message in its header (before Rust 1.73) takes no next line.
+    let input = "thread 'a' panicked at 'boom', src/a.rs:1:1\n\
+                 thread 'b' panicked at 'bang', src/b.rs:2:2\n\
+                 note: run with `RUST_BACKTRACE=1`\n\
+                 thread 'c' panicked at 'bust', src/c.rs:3:3\n";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["records"], 3, "{envelope}");
+}
+
+#[test]
 fn grep_matches_any_line_of_a_record() {
     let b = Briefly::new();
     let input = "\
@@ -391,6 +441,26 @@ Caused by: java.io.IOException: broken pipe
         assert_eq!(items[0]["line"], line, "{pattern}: {items:?}");
         assert_eq!(envelope["stats"]["filtered_out"], 3, "{pattern}");
     }
+}
+
+#[test]
+fn a_stamp_without_a_year_is_never_in_the_future() {
+    let b = Briefly::new();
+    // A syslog line a week ahead of today's date (in this year) was written last year.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let (_, month, day) = briefly_text::time::civil_from_days(now.div_euclid(86_400) + 7);
+    let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let stamp = format!("{} {day:2} 10:00:00", months[month as usize - 1]);
+    let input = format!("{stamp} host kernel: Out of memory: Killed process 42 (java)\n");
+    let envelope = b.envelope(&["text", "--until", "1h"], input.as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["filtered_out"], 0, "{envelope}");
+    let envelope = b.envelope(&["text", "--since", "2d"], input.as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["filtered_out"], 1, "{envelope}");
 }
 
 #[test]

@@ -31,6 +31,7 @@ pub fn options(
         top,
         context,
         year: time::year_of(now),
+        now: Some(now),
         emit_groups,
     })
 }
@@ -43,11 +44,16 @@ pub(crate) fn now() -> Result<i64> {
 /// An absolute time (RFC 3339, `YYYY-MM-DD HH:MM:SS`, epoch seconds) or an age (`2h`).
 pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
     // Any timestamp `text` reads in logs; a date alone is its midnight (UTC).
-    if let Some(epoch) = time::epoch_seconds(text, time::year_of(now)) {
+    if let Some(epoch) = time::epoch_seconds_read_at(text, time::year_of(now), Some(now)) {
         return Ok(epoch);
     }
-    // Digits alone are epoch seconds however many (milliseconds past 10^11), not the
-    // ten or thirteen a log's epoch stamp has.
+    // Eight digits are a date (20171224), not seconds into 1970.
+    if text.len() == 8 && text.bytes().all(|b| b.is_ascii_digit()) {
+        let date = format!("{}-{}-{}", &text[..4], &text[4..6], &text[6..]);
+        return time::epoch_seconds(&date, 0).ok_or_else(|| anyhow!("invalid date {text:?}"));
+    }
+    // Other digits alone are epoch seconds however many (milliseconds past 10^11), not
+    // the ten or thirteen a log's epoch stamp has.
     let whole = text.split_once('.').map_or(text, |(whole, _)| whole);
     if let Ok(epoch) = whole.parse::<i64>() {
         if text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
@@ -122,6 +128,8 @@ mod tests {
             "any digits: epoch"
         );
         assert_eq!(point_in_time("1117838570123", now).unwrap(), 1_117_838_570);
+        assert_eq!(point_in_time("19700102", now).unwrap(), 86_400, "a date");
+        assert!(point_in_time("20171332", now).is_err());
         assert_eq!(point_in_time("1970-01-01 02:00:00+02:00", now).unwrap(), 0);
         assert!(point_in_time("yesterday-ish", now).is_err());
         assert!(point_in_time("2015-13-45", now).is_err(), "no 13th month");

@@ -32,10 +32,12 @@ impl ArtifactDir {
         }
     }
 
-    /// Uses `path` (creating it 0700 if missing), after checking that it is a real
-    /// directory owned by this user and closed to others.
+    /// Uses `path`, made absolute (creating it 0700 if missing), after checking that it
+    /// is a real directory owned by this user and closed to others.
     pub fn open(path: impl Into<PathBuf>) -> Result<ArtifactDir, Error> {
         let path = path.into();
+        // Artifact paths and cursors are used from other directories: they are absolute.
+        let path = std::path::absolute(&path).unwrap_or(path);
         let artifact_err = |source| Error::Artifact {
             path: path.clone(),
             source,

@@ -538,7 +538,15 @@ impl Fit<'_> {
         if self.fits(&all) {
             return all;
         }
-        let mut base = base.clone();
+        // Each cut starts from the whole fixed part, so that its markers count every
+        // character cut, not those of the last cut only.
+        let original = base;
+        let shrunk = |limit: usize| {
+            let mut base = original.clone();
+            shrink_overhead(&mut base, limit);
+            base
+        };
+        let mut base = original.clone();
         // The fixed part may take at most half the budget: the rest is for the evidence.
         let half = Limit {
             max_chars: self.config.budget.per_result_chars / 2,
@@ -548,7 +556,7 @@ impl Fit<'_> {
             if half.fits(&(self.config.render)(&self.with(&base, 0))) {
                 break;
             }
-            shrink_overhead(&mut base, limit);
+            base = shrunk(limit);
         }
         // The largest k that fits; sizes grow with k (but for a few digits of cursor).
         let (mut lo, mut hi) = (0, n.saturating_sub(1));
@@ -569,7 +577,7 @@ impl Fit<'_> {
             // fixed part gives way further.
             for limit in [None, Some(8), Some(0)] {
                 if let Some(limit) = limit {
-                    shrink_overhead(&mut base, limit);
+                    base = shrunk(limit);
                 }
                 if let Some(first) = self.first_item_cut_to_fit(&base) {
                     return first;
@@ -966,6 +974,29 @@ mod tests {
             envelope.returned_items >= 1,
             "room is left for the evidence"
         );
+    }
+
+    #[test]
+    fn a_text_cut_in_steps_counts_every_character_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let reducer = EveryLine {
+            stats_chars: 1_000_000,
+            complete: true,
+            warnings: 3,
+        };
+        let envelope = reduce(reducer, &b"one\ntwo\n"[..], &config(dir.path(), 1_000)).unwrap();
+        check(&envelope, 1_000);
+        let cut: Vec<&String> = envelope
+            .warnings
+            .iter()
+            .filter(|w| w.ends_with(" chars]"))
+            .collect();
+        assert!(!cut.is_empty(), "{:?}", envelope.warnings);
+        for warning in cut {
+            let (head, marker) = warning.split_once(CUT_MARKER).unwrap();
+            let count: usize = marker.trim_end_matches(" chars]").parse().unwrap();
+            assert_eq!(head.chars().count() + count, 60, "{warning}");
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub enum Severity {
     Warn,
     /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits, make failures.
     Error,
-    /// FATAL, CRITICAL, PANIC, SEVERE, EMERG, ALERT, F, segfaults.
+    /// FATAL, CRITICAL, PANIC, SEVERE, EMERG, ALERT, F, segfaults, kernel panics.
     Fatal,
 }
 
@@ -534,7 +534,7 @@ const LEVEL_PREFIXES: [[u8; 3]; LEVEL_WORDS.len()] = prefixes(LEVEL_WORDS);
 static PREFIXES: PrefixFilter = PrefixFilter::new(&[&SIGNAL_PREFIXES, &LEVEL_PREFIXES]);
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 14] = [
+const SIGNALS: [(&str, Severity); 18] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -544,19 +544,27 @@ const SIGNALS: [(&str, Severity); 14] = [
     ("Out of memory", Severity::Error),
     ("oom-kill", Severity::Error),
     ("OOM", Severity::Error),
-    ("non-zero exit", Severity::Error),
+    ("Kernel panic", Severity::Fatal),
+    ("non-zero", Severity::Error),
     ("exit code", Severity::Error),
     ("exit status", Severity::Error),
+    ("Exit code", Severity::Error),
+    ("Exit status", Severity::Error),
     ("exited with code", Severity::Error),
     ("make", Severity::Error),
+    ("gmake", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found before `after`, says what it signals: an exit report
-/// needs a non-zero code after it, and `make` its failure report (`make: *** …`).
+/// needs a non-zero code after it, `non-zero` an exit, status, code or return value, and
+/// `make` its failure report (`make: *** …`).
 fn confirmed(phrase: &str, after: &[u8]) -> bool {
     match phrase {
-        "make" => make_failure(after),
-        phrase if phrase.starts_with("exit") => nonzero_code(after),
+        "make" | "gmake" => make_failure(after),
+        "non-zero" => [&b" exit"[..], b" status", b" code", b" return"]
+            .iter()
+            .any(|what| after.starts_with(what)),
+        phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
         _ => true,
     }
 }
@@ -621,7 +629,12 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     let after = bytes.get(end).copied();
     let bracketed = matches!(before, Some(b'[' | b'<' | b'(' | b'|'))
         && matches!(after, Some(b']' | b'>' | b')' | b'|'));
-    let colon = matches!(after, Some(b':' | b'['));
+    // Not the part of an Objective-C selector: `…Path:error:]`, `…:error:completion:`.
+    let selector = before == Some(b':')
+        && bytes
+            .get(end + 1)
+            .is_some_and(|b| *b == b']' || b.is_ascii_alphabetic());
+    let colon = matches!(after, Some(b':' | b'[')) && !selector;
     let stated = capitals || bracketed || colon || preceded_by_level_key(bytes, start);
     stated.then_some(Found::Stated(level))
 }
@@ -731,7 +744,16 @@ mod tests {
         assert_eq!(classify("Segmentation fault (core dumped)"), Some(Fatal));
         assert_eq!(classify("process exited with code 137"), Some(Error));
         assert_eq!(classify("process exited with code 0"), None);
+        assert_eq!(
+            classify("Kernel panic - not syncing: Attempted to kill init!"),
+            Some(Fatal)
+        );
         for report in [
+            "subprocess returned non-zero exit status 2",
+            "Command exited with non-zero status 1",
+            "The command returned a non-zero code: 127",
+            "Exit code: 3",
+            "gmake: *** [all] Error 1",
             "make: *** [Makefile:12: all] Error 2",
             "make[2]: *** [CMakeFiles/app.dir/build.make:76: app.o] Error 1",
             "make: *** No rule to make target 'install'.  Stop.",
@@ -745,6 +767,9 @@ mod tests {
             "make[x]: *** [all] Error 2",
             "make: Nothing to be done for 'all'.",
             "please make sure the Error 2 is gone",
+            "a non-zero value",
+            "Exit code: 0",
+            "-[KSCodeSigningVerification verifyBundle:applicationId:error:] KSCodeSigning",
         ] {
             assert_eq!(classify(not_a_failure), None, "{not_a_failure}");
         }
@@ -928,9 +953,15 @@ mod tests {
             "level",
             "Caused by:",
             "make",
+            "gmake",
             ": *** [",
             "] Error ",
             "Stop.",
+            "non-zero",
+            " exit",
+            "Exit code",
+            "Kernel panic",
+            ":error:]",
         ];
         let mut seed = 11u64;
         let mut severities = std::collections::BTreeSet::new();
@@ -982,10 +1013,10 @@ mod tests {
         }
         for (phrase, severity) in SIGNALS {
             // What confirms the phrase: a code after an exit report, make's report form.
-            let after = if phrase == "make" {
-                ": *** [all] Error 3"
-            } else {
-                " 3"
+            let after = match phrase {
+                "make" | "gmake" => ": *** [all] Error 3",
+                "non-zero" => " exit 3",
+                _ => " 3",
             };
             let line = format!("x: {phrase}{after}");
             assert_eq!(classify(&line), Some(severity), "{line}");

@@ -280,9 +280,10 @@ fn date_time(b: &[u8], p: usize) -> Option<(usize, Civil)> {
         }
         _ => return None,
     };
-    // Optional time after `T`, a space, `-` or `_`.
+    // Optional time after `T`, a space, `-` or `_`; after a date, its minutes and
+    // seconds may have one digit (HealthApp's `20171223-23:8:9:233`).
     if matches!(at(b, date_end), b'T' | b' ' | b'-' | b'_' | b':') {
-        if let Some((end, clock)) = time_of_day(b, date_end + 1) {
+        if let Some((end, clock)) = clock_time(b, date_end + 1, 1) {
             return Some((end, date.at(clock)));
         }
         // Compact time: 20240105T100001Z
@@ -306,24 +307,31 @@ fn date_time(b: &[u8], p: usize) -> Option<(usize, Civil)> {
 
 /// `HH:MM[:SS][.frac|,frac|:frac][zone]`.
 fn time_of_day(b: &[u8], p: usize) -> Option<(usize, Clock)> {
+    clock_time(b, p, 2)
+}
+
+/// [`time_of_day`], with minutes and seconds of `least` to 2 digits.
+fn clock_time(b: &[u8], p: usize, least: usize) -> Option<(usize, Clock)> {
     let h = digits(b, p, 3);
     if !(1..=2).contains(&h) || at(b, p + h) != b':' || number(b, p, h) > 24 {
         return None;
     }
     let mut e = p + h + 1;
-    if digits(b, e, 3) != 2 || number(b, e, 2) > 59 {
+    let m = digits(b, e, 3);
+    if !(least..=2).contains(&m) || number(b, e, m) > 59 {
         return None;
     }
     let mut clock = Clock {
         hour: number(b, p, h) as u8,
-        minute: number(b, e, 2) as u8,
+        minute: number(b, e, m) as u8,
         second: 0,
         offset: 0,
     };
-    e += 2;
-    let end = if at(b, e) == b':' && digits(b, e + 1, 3) == 2 {
-        clock.second = number(b, e + 1, 2) as u8;
-        let (end, offset) = fraction_and_zone(b, e + 3);
+    e += m;
+    let sec = digits(b, e + 1, 3);
+    let end = if at(b, e) == b':' && (least..=2).contains(&sec) {
+        clock.second = number(b, e + 1, sec) as u8;
+        let (end, offset) = fraction_and_zone(b, e + 1 + sec);
         clock.offset = offset;
         end
     } else {
@@ -482,6 +490,8 @@ mod tests {
             Some("20171223-22:15:29:606")
         );
         assert_eq!(ts("20240105T100001Z x"), Some("20240105T100001Z"));
+        assert_eq!(ts("20171223-23:8:9:233|Step"), Some("20171223-23:8:9:233"));
+        assert_eq!(ts("12:5 x"), None, "a time alone has two-digit minutes");
         assert_eq!(
             ts("2024-01-05 05:00:01-0500 x"),
             Some("2024-01-05 05:00:01-0500")

@@ -1,7 +1,7 @@
 //! Entry times as microseconds since the Unix epoch: parsed from RFC 3339 (docker),
-//! printed as RFC 3339 UTC. Days from civil dates are [`briefly_text::time::civil`]'s.
+//! printed as RFC 3339 UTC. Days from civil dates and back are [`briefly_text::time`]'s.
 
-use briefly_text::time::civil;
+use briefly_text::time::{civil, civil_from_days};
 
 /// `2026-11-29T10:00:00.123456Z` for `micros` since the epoch.
 pub fn format_micros(micros: i64) -> String {
@@ -16,21 +16,6 @@ pub fn format_micros(micros: i64) -> String {
         rest % 3600 / 60,
         rest % 60
     )
-}
-
-/// The civil date of a day number (days since 1970-01-01): Howard Hinnant's
-/// civil-from-days, the inverse of [`civil`].
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// Microseconds since the epoch of an RFC 3339 time (`2026-11-29T10:00:00.123456789Z`,

@@ -77,7 +77,9 @@ impl Facts {
     fn fill(&mut self, text: &str, inspection: severity::Inspection, out: &mut LineFacts) {
         out.severity = inspection.severity;
         out.opens = inspection.opens;
-        out.stamp = leading_timestamp_range(text);
+        // A byte-order mark opens some files: the time is after it.
+        let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        out.stamp = leading_timestamp_range(&text[bom..]).map(|r| r.start + bom..r.end + bom);
         self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }

@@ -67,6 +67,9 @@ pub struct TextOptions {
     pub context: usize,
     /// The year for timestamps without one (syslog's `Jun 14 15:16:01`).
     pub year: i64,
+    /// When the input is read (seconds since the epoch): a stamp without a year that
+    /// `year` would put more than a day later is of the year before.
+    pub now: Option<i64>,
     /// Write `{"line": n, "group": id}` for every input line here.
     #[serde(skip)]
     pub emit_groups: Option<PathBuf>,
@@ -82,6 +85,7 @@ impl Default for TextOptions {
             top: 10,
             context: 0,
             year: 1970,
+            now: None,
             emit_groups: None,
         }
     }
@@ -189,8 +193,10 @@ pub enum TextItem {
 #[derive(Debug, Clone, Default)]
 struct TemplateInfo {
     severity: Option<Severity>,
-    first_time: Option<String>,
-    last_time: Option<String>,
+    /// The first and the last time seen, each with its record's line number: templates
+    /// the miner merged are folded together by them.
+    first_time: Option<(u64, String)>,
+    last_time: Option<(u64, String)>,
     kept: u32,
 }
 
@@ -200,26 +206,34 @@ struct Pending {
     /// It holds a record; when not, its buffers wait for the next one.
     open: bool,
     item: LineItem,
-    /// Its template, once mined.
+    /// Its template, mined when it closes (only then do the options know whether they
+    /// keep it: any of its lines may match `--grep` or raise it to `--level`).
     group: Option<GroupId>,
-    /// Whether the options keep it.
-    kept_by_options: Keep,
-    /// Its first line's tokens, while its mining waits: for a traceback, whose template
-    /// is its exception line's, for a panic, whose template is its message's, and for a
-    /// record a later line may bring into `--grep`.
+    /// It is within `--since`/`--until` (judged by its first line's time).
+    in_time: bool,
+    /// A line of it matches `--grep` (or there is none).
+    grep_matched: bool,
+    /// Its first line's tokens.
     header: MaskedLine,
+    /// The line that names it, when one does: a traceback's exception line, a panic's
+    /// message, a Java exception under the line that logged it. Its tokens, text and
+    /// number: its template is the record's, so that records are told apart by what went
+    /// wrong, not where.
+    name: MaskedLine,
+    name_text: String,
+    name_line: Option<u64>,
     python: bool,
     panic: bool,
     closed: bool,
 }
 
-/// Whether the options keep a record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Keep {
-    No,
-    Yes,
-    /// Only `--grep` leaves it out so far: a later line of it may match.
-    IfALaterLineMatches,
+impl Pending {
+    /// Whether a panic's message is on the line after its header: since Rust 1.73 the
+    /// header ends with `:` there (`panicked at src/main.rs:2:5:`); before, it held the
+    /// message itself (`panicked at 'boom', src/main.rs:2:5`).
+    fn message_follows(&self) -> bool {
+        self.item.text.trim_end().ends_with(':')
+    }
 }
 
 /// The generic text reducer.
@@ -296,8 +310,12 @@ impl Text {
                 open: false,
                 item: LineItem::new(0, String::new()),
                 group: None,
-                kept_by_options: Keep::No,
+                in_time: false,
+                grep_matched: false,
                 header: MaskedLine::default(),
+                name: MaskedLine::default(),
+                name_text: String::new(),
+                name_line: None,
                 python: false,
                 panic: false,
                 closed: false,
@@ -325,17 +343,13 @@ impl Text {
         })
     }
 
-    /// Whether a record starting with a line with these facts passes `--level`,
-    /// `--since` and `--until` (`--grep` may match any line of it).
-    fn in_scope(&mut self, facts: &LineFacts, stamp: Option<&str>) -> bool {
-        let severity = facts.severity;
-        if let Some(level) = self.options.level {
-            if severity.unwrap_or(Severity::Info) < level {
-                return false;
-            }
-        }
+    /// Whether a record whose first line has this time stamp passes `--since` and
+    /// `--until`.
+    fn in_time(&mut self, stamp: Option<&str>) -> bool {
         if self.options.since.is_some() || self.options.until.is_some() {
-            if let Some(epoch) = stamp.and_then(|s| time::epoch_seconds(s, self.options.year)) {
+            if let Some(epoch) = stamp
+                .and_then(|s| time::epoch_seconds_read_at(s, self.options.year, self.options.now))
+            {
                 self.last_epoch = Some(epoch);
             }
             // A record without a time of its own takes the last one seen.
@@ -356,21 +370,9 @@ impl Text {
     fn start_record(&mut self, line: u64, text: &str, facts: &mut LineFacts) {
         let severity = facts.severity;
         let stamp = facts.stamp.clone().and_then(|range| text.get(range));
-        let in_scope = self.in_scope(facts, stamp);
-        let keep = match (in_scope, facts.grep_match) {
-            (false, _) => Keep::No,
-            (true, true) => Keep::Yes,
-            (true, false) => Keep::IfALaterLineMatches,
-        };
-        let python = facts.opens == Some(Opens::Traceback);
-        let panic = facts.opens == Some(Opens::Panic);
-        let group = if python || panic || keep == Keep::IfALaterLineMatches {
-            // Mined later (`fold_line`, `close_record`): its tokens wait here.
-            std::mem::swap(&mut self.pending.header, &mut facts.masked);
-            None
-        } else {
-            (keep == Keep::Yes).then(|| self.miner.add_prepared(&mut facts.masked, text, line))
-        };
+        let in_time = self.in_time(stamp);
+        // Mined when the record closes: its tokens wait here.
+        std::mem::swap(&mut self.pending.header, &mut facts.masked);
         if let Some(stamp) = stamp {
             self.first_time.get_or_insert_with(|| stamp.to_string());
             let last = self.last_time.get_or_insert_with(String::new);
@@ -380,10 +382,12 @@ impl Text {
         // The last record's buffers are reused: this runs for nearly every line.
         let pending = &mut self.pending;
         pending.open = true;
-        pending.group = group;
-        pending.kept_by_options = keep;
-        pending.python = python;
-        pending.panic = panic;
+        pending.group = None;
+        pending.in_time = in_time;
+        pending.grep_matched = facts.grep_match;
+        pending.name_line = None;
+        pending.python = facts.opens == Some(Opens::Traceback);
+        pending.panic = facts.opens == Some(Opens::Panic);
         pending.closed = false;
         let item = &mut pending.item;
         item.line = line;
@@ -434,7 +438,7 @@ impl Text {
         // A panic's message is the line after its header; indented lines follow it (an
         // assertion's `  left: 1`, the backtrace's frames), then notes.
         pending.panic
-            && (pending.item.more.is_empty()
+            && ((pending.item.more.is_empty() && pending.message_follows())
                 || indented
                 || text.starts_with("stack backtrace:")
                 || text.starts_with("note: "))
@@ -464,15 +468,19 @@ impl Text {
         }
         self.pending.open = false;
         let pending = &mut self.pending;
-        if pending.group.is_none() && pending.kept_by_options == Keep::Yes {
-            // A traceback without its exception line, or a record `--grep` matched on a
-            // later line: its first line makes its template.
-            pending.group = Some(self.miner.add_prepared(
-                &mut pending.header,
-                &pending.item.text,
-                pending.item.line,
-            ));
-        }
+        let level = self.options.level;
+        let kept = pending.in_time
+            && pending.grep_matched
+            && level.is_none_or(|level| pending.item.severity.unwrap_or(Severity::Info) >= level);
+        pending.group = kept.then(|| match pending.name_line {
+            Some(line) => self
+                .miner
+                .add_prepared(&mut pending.name, &pending.name_text, line),
+            None => {
+                self.miner
+                    .add_prepared(&mut pending.header, &pending.item.text, pending.item.line)
+            }
+        });
         let (item, group) = (&mut self.pending.item, self.pending.group);
         let (first, last) = item.lines();
         if let Some(groups) = &mut self.groups {
@@ -495,13 +503,17 @@ impl Text {
         let info = self.info.entry(group).or_default();
         info.severity = info.severity.max(item.severity);
         if let Some(time) = &item.time {
-            info.first_time.get_or_insert_with(|| time.clone());
-            let last = info.last_time.get_or_insert_with(String::new);
-            last.clear();
-            last.push_str(time);
+            info.first_time
+                .get_or_insert_with(|| (item.line, time.clone()));
+            let last = info.last_time.get_or_insert_with(Default::default);
+            last.0 = item.line;
+            last.1.clear();
+            last.1.push_str(time);
         }
         let serious = item.severity.is_some_and(|s| s >= Severity::Warn);
-        if !serious || info.kept >= PER_TEMPLATE {
+        // The records past the miner's caps are not told apart: each serious one is kept
+        // (up to MAX_KEPT in all), not two of them.
+        if !serious || (info.kept >= PER_TEMPLATE && group != GroupId::OVERFLOW) {
             return;
         }
         let least_kept = (self.kept.len() == MAX_KEPT)
@@ -548,23 +560,23 @@ impl Text {
         let text = stripped.as_deref().unwrap_or(record.text);
         if self.continues(text, facts.stamp.is_some()) {
             let pending = &mut self.pending;
-            if pending.kept_by_options == Keep::IfALaterLineMatches && facts.grep_match {
-                pending.kept_by_options = Keep::Yes;
-            }
-            let kept = pending.kept_by_options == Keep::Yes;
-            // A traceback's exception line names it, and so does a panic's message (the
-            // line after `panicked at …:` since Rust 1.73): its template is the record's,
-            // so that panics and tracebacks are told apart by what went wrong, not where.
+            pending.grep_matched |= facts.grep_match;
+            let first_continuation = pending.item.more.is_empty();
+            // A traceback's exception line names it; so does a panic's message (the line
+            // after `panicked at …:` since Rust 1.73), and a Java exception under the line
+            // that logged it.
             let names_the_record = if pending.python {
                 !text.starts_with([' ', '\t'])
+            } else if pending.panic {
+                first_continuation && pending.message_follows() && is_panic_message(text)
             } else {
-                pending.panic && pending.item.more.is_empty() && is_panic_message(text)
+                first_continuation && names_a_java_exception(text)
             };
-            if kept && names_the_record {
-                pending.group = Some(
-                    self.miner
-                        .add_prepared(&mut facts.masked, text, record.line),
-                );
+            if names_the_record {
+                std::mem::swap(&mut pending.name, &mut facts.masked);
+                pending.name_text.clear();
+                pending.name_text.push_str(text);
+                pending.name_line = Some(record.line);
             }
             self.continue_record(text, facts.severity);
         } else {
@@ -714,12 +726,15 @@ impl FoldBatches for Text {
             let entry = info.entry(miner.resolve(id)).or_default();
             entry.severity = entry.severity.max(noted.severity);
             entry.kept += noted.kept;
-            if entry.first_time.is_none() {
-                entry.first_time = noted.first_time;
-            }
-            if noted.last_time.is_some() {
-                entry.last_time = noted.last_time;
-            }
+            // In the order of the input, not of the map.
+            entry.first_time = [entry.first_time.take(), noted.first_time]
+                .into_iter()
+                .flatten()
+                .min_by_key(|(line, _)| *line);
+            entry.last_time = [entry.last_time.take(), noted.last_time]
+                .into_iter()
+                .flatten()
+                .max_by_key(|(line, _)| *line);
         }
         let count_of = |group: GroupId| miner.get(miner.resolve(group)).map_or(1, |t| t.count());
 
@@ -807,7 +822,7 @@ impl FoldBatches for Text {
                 3,
                 TextItem::Line(LineItem {
                     severity: noted.severity,
-                    time: noted.first_time,
+                    time: noted.first_time.map(|(_, time)| time),
                     template: t.id().0,
                     count: t.count(),
                     ..LineItem::new(t.first_line(), example(t))
@@ -829,8 +844,8 @@ impl FoldBatches for Text {
                     severity: noted.severity,
                     first_line: t.first_line(),
                     last_line: t.last_line(),
-                    first_time: noted.first_time,
-                    last_time: noted.last_time,
+                    first_time: noted.first_time.map(|(_, time)| time),
+                    last_time: noted.last_time.map(|(_, time)| time),
                     example: example(t),
                 }),
             );
@@ -849,8 +864,8 @@ impl FoldBatches for Text {
                     severity: noted.severity,
                     first_line: other.first_line(),
                     last_line: other.last_line(),
-                    first_time: noted.first_time,
-                    last_time: noted.last_time,
+                    first_time: noted.first_time.map(|(_, time)| time),
+                    last_time: noted.last_time.map(|(_, time)| time),
                     example: example(other),
                 }),
             );
@@ -918,9 +933,11 @@ impl FoldBatches for Text {
         outcome.preview = Preview::Ranked;
         // Complete only when every record is of its own template and shown whole: a
         // one-line record verbatim (as a serious, edge or once-seen line), a multi-line
-        // one as a serious record kept with all its lines.
+        // one as a serious record kept with all its lines; and no colour codes stripped
+        // (items show the lines without them).
         outcome.complete = self.filtered_out == 0
             && !self.shown_cut
+            && self.ansi_lines == 0
             && self.miner.templates().all(|t| t.example_cut() == 0)
             && multiline_shown == self.multiline
             && self.miner.overflow_count() == 0
@@ -957,9 +974,8 @@ fn names_a_java_exception(text: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_'))
 }
 
-/// Whether the line right after a panic's header is its message: not when the header
-/// held the message (Rust before 1.73: `panicked at 'msg', src/main.rs:2:5`), where the
-/// next line is already a note or the backtrace.
+/// Whether the line after a panic's header, where the message is expected, is one (not
+/// a note or the backtrace, as when the message is empty).
 fn is_panic_message(text: &str) -> bool {
     !text.starts_with("note: ") && !text.starts_with("stack backtrace:") && !text.is_empty()
 }
@@ -1150,6 +1166,14 @@ mod tests {
         assert_eq!(other["count"], envelope.stats["other_records"]);
         assert_eq!(other["id"], GroupId::OVERFLOW.0);
         assert_eq!(other["severity"], "error", "an ERROR record is among them");
+        // Serious records past the caps are each shown, not two of them.
+        let shown = envelope.to_json();
+        for word in words {
+            assert!(
+                shown.contains(&format!("ERROR {word} lost")),
+                "{word}: {shown}"
+            );
+        }
         assert!(envelope
             .warnings
             .iter()
@@ -1157,14 +1181,60 @@ mod tests {
     }
 
     #[test]
-    fn small_distinct_input_is_complete() {
+    fn merged_templates_keep_their_first_and_last_times() {
+        // Words the miner first tells apart, then merges into one template.
+        let words = [
+            "alpha", "bravo", "charlie", "delta", "echo", "fox", "golf", "hotel",
+        ];
+        let input: String = (0..60)
+            .map(|i| {
+                let word = words[(i / 3).min(7)];
+                format!("2024-01-05T10:00:{i:02}Z worker {word} finished task\n")
+            })
+            .collect();
         let envelope = reduce(
             Text::new(TextOptions::default()).unwrap(),
-            &b"alpha one\nbeta two\n"[..],
+            input.as_bytes(),
             &RunConfig::new("text"),
         )
         .unwrap();
-        assert!(!envelope.truncated, "{}", envelope.to_json());
+        let template = envelope
+            .items
+            .iter()
+            .find(|item| item["kind"] == "template")
+            .unwrap_or_else(|| panic!("one template: {}", envelope.to_json()));
+        assert_eq!(template["count"], 60, "{template}");
+        assert_eq!(template["first_time"], "2024-01-05T10:00:00Z", "{template}");
+        assert_eq!(template["last_time"], "2024-01-05T10:00:59Z", "{template}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_does_not_hide_the_first_time() {
+        let input = "\u{feff}2024-01-05 10:00:00 INFO start\n2024-01-05 10:00:01 INFO end\n";
+        let envelope = reduce(
+            Text::new(TextOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        )
+        .unwrap();
+        let span = &envelope.stats["time_span"];
+        assert_eq!(span[0], "2024-01-05 10:00:00", "{}", envelope.to_json());
+    }
+
+    #[test]
+    fn small_distinct_input_is_complete() {
+        let complete = |input: &[u8]| {
+            let envelope = reduce(
+                Text::new(TextOptions::default()).unwrap(),
+                input,
+                &RunConfig::new("text"),
+            )
+            .unwrap();
+            !envelope.truncated
+        };
+        assert!(complete(b"alpha one\nbeta two\n"));
+        // Its colour codes are not shown: they are left out.
+        assert!(!complete(b"alpha one\n\x1b[31mbeta two\x1b[0m\n"));
     }
 
     #[test]

@@ -9,14 +9,30 @@ use briefly_template::{read_timestamp, Moment};
 /// milliseconds, and the other shapes it reads. `None` for a time of day without a date,
 /// and for a time that does not exist (`2015-02-30`).
 pub fn epoch_seconds(stamp: &str, year: i64) -> Option<i64> {
+    epoch_seconds_read_at(stamp, year, None)
+}
+
+/// [`epoch_seconds`] of a stamp read at `now`: one without a year (syslog's, logcat's)
+/// that would then be more than a day ahead of `now` is taken to be of the year before,
+/// as December's lines read in January are.
+pub fn epoch_seconds_read_at(stamp: &str, year: i64, now: Option<i64>) -> Option<i64> {
     match read_timestamp(stamp)? {
         Moment::Epoch(seconds) => Some(seconds),
         Moment::TimeOfDay => None,
         Moment::Civil(c) => {
-            let year = c.year.map_or(year, i64::from);
             let fields = [c.month, c.day, c.hour, c.minute, c.second].map(i64::from);
             let [month, day, hour, minute, second] = fields;
-            Some(checked_civil(year, month, day, hour, minute, second)? - i64::from(c.offset))
+            let at = |year| checked_civil(year, month, day, hour, minute, second);
+            let epoch = match (c.year, now) {
+                (Some(written), _) => at(i64::from(written))?,
+                (None, Some(now)) => match at(year) {
+                    Some(epoch) if epoch <= now + 86_400 => epoch,
+                    // February 29th of this year may not exist, of last year it may.
+                    _ => at(year - 1)?,
+                },
+                (None, None) => at(year)?,
+            };
+            Some(epoch - i64::from(c.offset))
         }
     }
 }
@@ -53,8 +69,22 @@ pub fn civil(y: i64, m: i64, d: i64, h: i64, mi: i64, s: i64) -> i64 {
 
 /// The civil year of `epoch` (UTC).
 pub fn year_of(epoch: i64) -> i64 {
-    // Close enough for assigning a year to syslog stamps: 365.2425 days a year.
-    1970 + (epoch as f64 / 31_556_952.0).floor() as i64
+    civil_from_days(epoch.div_euclid(86_400)).0
+}
+
+/// The civil date of a day number (days since 1970-01-01): Howard Hinnant's
+/// civil-from-days, the inverse of [`civil`].
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
 }
 
 #[cfg(test)]
@@ -93,6 +123,7 @@ mod tests {
             ("10.30 16:49:06", civil(2017, 10, 30, 16, 49, 6)),
             ("17/06/09 20:10:40", civil(2017, 6, 9, 20, 10, 40)),
             ("20171223-22:15:29:606", civil(2017, 12, 23, 22, 15, 29)),
+            ("20171223-23:8:9:233", civil(2017, 12, 23, 23, 8, 9)),
         ] {
             assert_eq!(epoch_seconds(stamp, 2017), Some(want), "{stamp}");
         }
@@ -111,6 +142,21 @@ mod tests {
             assert_eq!(epoch_seconds(stamp, 2024), Some(utc), "{stamp}");
         }
         assert_eq!(epoch_seconds("12345", 2024), None, "not an epoch's length");
+        // Read in January 2027: last December's syslog lines are of 2026.
+        let now = civil(2027, 1, 2, 12, 0, 0);
+        for (stamp, want) in [
+            ("Dec 30 10:00:00", civil(2026, 12, 30, 10, 0, 0)),
+            ("Jan  2 10:00:00", civil(2027, 1, 2, 10, 0, 0)),
+            ("Jan  3 10:00:00", civil(2027, 1, 3, 10, 0, 0)),
+            ("12-30 10:00:00.000", civil(2026, 12, 30, 10, 0, 0)),
+            ("2027-12-30 10:00:00", civil(2027, 12, 30, 10, 0, 0)),
+        ] {
+            assert_eq!(
+                epoch_seconds_read_at(stamp, 2027, Some(now)),
+                Some(want),
+                "{stamp}"
+            );
+        }
     }
 
     #[test]
@@ -133,5 +179,7 @@ mod tests {
             "leap day, leap second"
         );
         assert_eq!(year_of(civil(2026, 11, 29, 0, 0, 0)), 2026);
+        assert_eq!(year_of(civil(2027, 1, 1, 0, 0, 0)), 2027);
+        assert_eq!(year_of(civil(2026, 12, 31, 23, 59, 59)), 2026);
     }
 }
