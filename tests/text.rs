@@ -59,6 +59,39 @@ fn group_rows(path: &std::path::Path) -> Vec<Value> {
         .collect()
 }
 
+/// `text --emit-groups` of `input`, where one record holds `rare` among many of one
+/// template (that of line 2): the rare record's item must be inline, with a count of 1,
+/// and in a group of its own. Returns the items, the group of every line, and the
+/// templates shown.
+fn a_rare_record_apart(
+    b: &Briefly,
+    input: &str,
+    rare: &str,
+) -> (Vec<Value>, Vec<Value>, Vec<String>) {
+    let groups = b.dir.path().join("groups.jsonl");
+    let envelope = b.envelope(
+        &["text", "--emit-groups", groups.to_str().unwrap()],
+        input.as_bytes(),
+        CAP,
+    );
+    let items = envelope["items"].as_array().unwrap().clone();
+    let item = items
+        .iter()
+        .find(|i| i["more"].to_string().contains(rare))
+        .unwrap_or_else(|| panic!("{rare} is inline: {items:?}"));
+    assert_eq!(item["count"], 1, "{item}");
+    let rows = group_rows(&groups);
+    assert_eq!(rows.len(), input.lines().count());
+    let line = item["line"].as_u64().unwrap() as usize;
+    assert_ne!(rows[line - 1]["group"], rows[1]["group"], "{item}");
+    let templates = items
+        .iter()
+        .filter(|i| i["kind"] == "template")
+        .map(|i| i["template"].as_str().unwrap().to_string())
+        .collect();
+    (items, rows, templates)
+}
+
 fn shown_texts(envelope: &Value) -> String {
     envelope["items"].to_string()
 }
@@ -268,23 +301,7 @@ fn tracebacks_are_told_apart_by_their_exception() {
             );
         }
     }
-    let groups = b.dir.path().join("groups.jsonl");
-    let envelope = b.envelope(
-        &["text", "--emit-groups", groups.to_str().unwrap()],
-        input.as_bytes(),
-        CAP,
-    );
-    let items = envelope["items"].as_array().unwrap();
-    let rare = items
-        .iter()
-        .find(|i| i["more"].to_string().contains("OperationalError"))
-        .unwrap_or_else(|| panic!("the rare traceback is inline: {items:?}"));
-    assert_eq!(rare["count"], 1, "{rare}");
-    let templates: Vec<String> = items
-        .iter()
-        .filter(|i| i["kind"] == "template")
-        .map(|i| i["template"].as_str().unwrap().to_string())
-        .collect();
+    let (_, rows, templates) = a_rare_record_apart(&b, &input, "OperationalError");
     assert!(
         templates
             .iter()
@@ -296,8 +313,6 @@ fn tracebacks_are_told_apart_by_their_exception() {
         "{templates:?}"
     );
     // Every line of a traceback is in its record's group.
-    let rows = group_rows(&groups);
-    assert_eq!(rows.len(), input.lines().count());
     assert_eq!(
         rows[1]["group"], rows[3]["group"],
         "header and exception line"
@@ -306,8 +321,6 @@ fn tracebacks_are_told_apart_by_their_exception() {
         rows[1]["group"], rows[5]["group"],
         "two ValueErrors, one template"
     );
-    let rare_line = rare["line"].as_u64().unwrap() as usize;
-    assert_ne!(rows[rare_line - 1]["group"], rows[1]["group"]);
 }
 
 #[test]
@@ -331,36 +344,18 @@ fn panics_are_told_apart_by_their_message() {
     }
     // Before Rust 1.73 the message was in the header: the header makes the template.
     input.push_str("thread 'old' panicked at 'boom', src/old.rs:1:1\nnote: run with it\n");
-    let groups = b.dir.path().join("groups.jsonl");
-    let envelope = b.envelope(
-        &["text", "--emit-groups", groups.to_str().unwrap()],
-        input.as_bytes(),
-        CAP,
-    );
-    let items = envelope["items"].as_array().unwrap();
-    let rare = items
-        .iter()
-        .find(|i| i["more"].to_string().contains("pool exhausted"))
-        .unwrap_or_else(|| panic!("the rare panic is inline: {items:?}"));
-    assert_eq!(rare["count"], 1, "{rare}");
-    let templates: Vec<&str> = items
-        .iter()
-        .filter(|i| i["kind"] == "template")
-        .map(|i| i["template"].as_str().unwrap())
-        .collect();
+    let (items, rows, templates) = a_rare_record_apart(&b, &input, "pool exhausted");
     assert!(
-        templates.contains(&"called `Option::unwrap()` on a `None` value"),
+        templates
+            .iter()
+            .any(|t| t == "called `Option::unwrap()` on a `None` value"),
         "{templates:?}"
     );
-    let rows = group_rows(&groups);
-    assert_eq!(rows.len(), input.lines().count());
     assert_eq!(rows[1]["group"], rows[2]["group"], "header and message");
     assert_eq!(
         rows[1]["group"], rows[5]["group"],
         "two unwraps, one template"
     );
-    let rare_line = rare["line"].as_u64().unwrap() as usize;
-    assert_ne!(rows[rare_line - 1]["group"], rows[1]["group"]);
     let old = items
         .iter()
         .find(|i| i["text"].as_str().is_some_and(|t| t.contains("'old'")))
