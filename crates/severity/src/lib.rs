@@ -534,7 +534,7 @@ const LEVEL_PREFIXES: [[u8; 3]; LEVEL_WORDS.len()] = prefixes(LEVEL_WORDS);
 static PREFIXES: PrefixFilter = PrefixFilter::new(&[&SIGNAL_PREFIXES, &LEVEL_PREFIXES]);
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 18] = [
+const SIGNALS: [(&str, Severity); 19] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -551,6 +551,7 @@ const SIGNALS: [(&str, Severity); 18] = [
     ("Exit code", Severity::Error),
     ("Exit status", Severity::Error),
     ("exited with code", Severity::Error),
+    ("exited with status", Severity::Error),
     ("make", Severity::Error),
     ("gmake", Severity::Error),
 ];
@@ -669,10 +670,14 @@ fn camel_error(word: &[u8]) -> Option<Found> {
     .then_some(Found::Named)
 }
 
-/// `: 1`, ` 137`: a code that is not zero.
+/// `: 1`, ` 137`, `=2`: a code that is not zero.
 fn nonzero_code(rest: &[u8]) -> bool {
     let rest = rest.trim_ascii_start();
-    let rest = rest.strip_prefix(b":").unwrap_or(rest).trim_ascii_start();
+    let rest = rest
+        .strip_prefix(b":")
+        .or_else(|| rest.strip_prefix(b"="))
+        .unwrap_or(rest)
+        .trim_ascii_start();
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     digits > 0 && rest[..digits].iter().any(|&d| d != b'0')
 }
@@ -753,6 +758,8 @@ mod tests {
             "Command exited with non-zero status 1",
             "The command returned a non-zero code: 127",
             "Exit code: 3",
+            "Process exited with status 1",
+            "worker exited with code=1",
             "gmake: *** [all] Error 1",
             "make: *** [Makefile:12: all] Error 2",
             "make[2]: *** [CMakeFiles/app.dir/build.make:76: app.o] Error 1",
