@@ -234,6 +234,11 @@ note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
     };
     let python = by_line(2);
     assert_eq!(python["more"].as_array().unwrap().len(), 5);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("line 2: Traceback (most recent call last): … KeyError: 'user'"),
+        "the summary says what went wrong: {summary}"
+    );
     assert_eq!(python["more"][4], "KeyError: 'user'");
     assert_eq!(python["severity"], "error");
     // The exception under the line that logged it belongs to that line's record.

@@ -23,7 +23,7 @@ pub mod time;
 pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
-use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
+use briefly_core::{cut_str, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
 use briefly_template::{leading_timestamp, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -767,11 +767,18 @@ impl FoldBatches for Text {
             .iter()
             .filter(|(i, _)| !i.more.is_empty() && i.more_cut == 0)
             .count() as u64;
-        // The summary names the first record of the worst severity seen.
+        // The summary names the first record of the worst severity seen, by its first
+        // line and the line that says what went wrong, when another does.
         let first_serious = kept
             .iter()
             .min_by_key(|(i, _)| (std::cmp::Reverse(i.severity), i.line))
-            .map(|(i, _)| (i.line, i.severity.unwrap_or(Severity::Warn), i.text.clone()));
+            .map(|(i, _)| {
+                let text = match i.more.iter().find(|l| names_what_went_wrong(l)) {
+                    Some(name) => format!("{} … {name}", cut_str(&i.text, 80)),
+                    None => i.text.clone(),
+                };
+                (i.line, i.severity.unwrap_or(Severity::Warn), text)
+            });
         // One record of each serious template first, so a frequent alert is not crowded
         // out by many rare ones; the template's count says how often it happened.
         let mut seen = std::collections::HashSet::new();
@@ -909,7 +916,7 @@ impl FoldBatches for Text {
             )
         };
         if let Some((line, severity, text)) = first_serious {
-            let text: String = text.chars().take(160).collect();
+            let text = cut_str(&text, 200);
             summary.push_str(&format!("; first {severity} at line {line}: {text}"));
         }
         let top_templates = templates
@@ -978,6 +985,12 @@ fn names_a_java_exception(text: &str) -> bool {
 /// a note or the backtrace, as when the message is empty).
 fn is_panic_message(text: &str) -> bool {
     !text.starts_with("note: ") && !text.starts_with("stack backtrace:") && !text.is_empty()
+}
+
+/// Whether a line after a record's first says what went wrong: a traceback's exception,
+/// a panic's message, a Java exception, not a frame, a note or a backtrace's heading.
+fn names_what_went_wrong(line: &str) -> bool {
+    !line.starts_with([' ', '\t']) && is_panic_message(line)
 }
 
 /// The first or the last line of the input, with the group of its record (`None` when
