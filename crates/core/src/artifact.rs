@@ -366,8 +366,13 @@ pub(crate) fn options_path(artifact: &Path, dir: Option<&Path>, sha256: &str) ->
 fn options_owner(name: &str) -> Option<&str> {
     let stem = name.strip_suffix(".json")?;
     let at = stem.rfind(OPTIONS_INFIX)?;
-    let hash = &stem[at + OPTIONS_INFIX.len()..];
-    (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit())).then_some(&stem[..at])
+    is_options_hash(&stem[at + OPTIONS_INFIX.len()..]).then_some(&stem[..at])
+}
+
+/// Whether `hash` is what [`options_sha256`] gives: 16 hex digits, and so safe in a file
+/// name.
+pub(crate) fn is_options_hash(hash: &str) -> bool {
+    hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// The first 16 hex digits of the sha256 of `json`: names and checks an options file.

@@ -1,6 +1,6 @@
 //! Cursors: where the next page starts, as an opaque string.
 
-use crate::artifact::{options_path, read_options};
+use crate::artifact::{is_options_hash, options_path, read_options};
 use crate::{Error, Rank};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -80,7 +80,7 @@ impl Cursor {
             serde_json::from_slice(&json).map_err(|e| Error::Cursor(format!("damaged ({e})")))?;
         // The hash becomes part of a file name: nothing but hex digits may get there.
         if let Some(hash) = &cursor.options_sha256 {
-            if hash.len() != 16 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            if !is_options_hash(hash) {
                 return Err(Error::Cursor("damaged (options hash)".into()));
             }
         }

@@ -5,7 +5,7 @@ use crate::artifact::{
     options_path, options_sha256, write_options, ArtifactDir, ArtifactMeta, ArtifactWriter,
 };
 use crate::select::{Kept, Limit, Selection};
-use crate::shrink::{cut_str, json_chars, shrink_to_fit};
+use crate::shrink::{cut_str, json_chars, shrink_to_fit, with_cut_marker};
 use crate::{
     Budget, Cursor, Envelope, Error, Framing, ItemKey, Raw, Record, RecordFramer, Reducer,
     Tokenizer, CUT_MARKER, DEFAULT_MAX_LINE_BYTES,
@@ -617,7 +617,7 @@ impl Fit<'_> {
         };
         // The least a cut item can be is the marker alone (below it, shrink_to_fit gives
         // null, which would not say what was cut).
-        let least = json_chars(&Value::String(format!("{CUT_MARKER}{size} chars]")));
+        let least = json_chars(&Value::String(with_cut_marker("", size as u64)));
         let mut best = cut_to(least)?;
         // The most room that fits: the printed size grows with the room.
         let (mut lo, mut hi) = (least, size.saturating_sub(1).max(least));

@@ -206,9 +206,6 @@ struct Pending {
     /// It holds a record; when not, its buffers wait for the next one.
     open: bool,
     item: LineItem,
-    /// Its template, mined when it closes (only then do the options know whether they
-    /// keep it: any of its lines may match `--grep` or raise it to `--level`).
-    group: Option<GroupId>,
     /// It is within `--since`/`--until` (judged by its first line's time).
     in_time: bool,
     /// A line of it matches `--grep` (or there is none).
@@ -222,8 +219,8 @@ struct Pending {
     name: MaskedLine,
     name_text: String,
     name_line: Option<u64>,
-    python: bool,
-    panic: bool,
+    /// The kind of multi-line record its first line opens, if any.
+    opens: Option<Opens>,
     closed: bool,
 }
 
@@ -309,15 +306,13 @@ impl Text {
             pending: Pending {
                 open: false,
                 item: LineItem::new(0, String::new()),
-                group: None,
                 in_time: false,
                 grep_matched: false,
                 header: MaskedLine::default(),
                 name: MaskedLine::default(),
                 name_text: String::new(),
                 name_line: None,
-                python: false,
-                panic: false,
+                opens: None,
                 closed: false,
             },
             kept: Vec::new(),
@@ -382,12 +377,10 @@ impl Text {
         // The last record's buffers are reused: this runs for nearly every line.
         let pending = &mut self.pending;
         pending.open = true;
-        pending.group = None;
         pending.in_time = in_time;
         pending.grep_matched = facts.grep_match;
         pending.name_line = None;
-        pending.python = facts.opens == Some(Opens::Traceback);
-        pending.panic = facts.opens == Some(Opens::Panic);
+        pending.opens = facts.opens;
         pending.closed = false;
         let item = &mut pending.item;
         item.line = line;
@@ -417,7 +410,8 @@ impl Text {
         }
         let indented = text.starts_with([' ', '\t']);
         let trimmed = text.trim_start();
-        if pending.python {
+        let panic = pending.opens == Some(Opens::Panic);
+        if pending.opens == Some(Opens::Traceback) {
             // Indented frames, then the exception line that ends the traceback.
             return true;
         }
@@ -432,12 +426,12 @@ impl Text {
             return true;
         }
         // A Java exception right under the line that logged it (log4j, logback).
-        if pending.item.more.is_empty() && !pending.panic && names_a_java_exception(text) {
+        if pending.item.more.is_empty() && !panic && names_a_java_exception(text) {
             return true;
         }
         // A panic's message is the line after its header; indented lines follow it (an
         // assertion's `  left: 1`, the backtrace's frames), then notes.
-        pending.panic
+        panic
             && ((pending.item.more.is_empty() && pending.message_follows())
                 || indented
                 || text.starts_with("stack backtrace:")
@@ -446,7 +440,7 @@ impl Text {
 
     fn continue_record(&mut self, text: &str, severity: Option<Severity>) {
         let pending = &mut self.pending;
-        if pending.python && !text.starts_with([' ', '\t']) {
+        if pending.opens == Some(Opens::Traceback) && !text.starts_with([' ', '\t']) {
             pending.closed = true;
         }
         if let Some(severity) = severity {
@@ -472,7 +466,9 @@ impl Text {
         let kept = pending.in_time
             && pending.grep_matched
             && level.is_none_or(|level| pending.item.severity.unwrap_or(Severity::Info) >= level);
-        pending.group = kept.then(|| match pending.name_line {
+        // Mined now that the options know whether they keep it: any of its lines may
+        // match `--grep` or raise it to `--level`.
+        let group = kept.then(|| match pending.name_line {
             Some(line) => self
                 .miner
                 .add_prepared(&mut pending.name, &pending.name_text, line),
@@ -481,7 +477,7 @@ impl Text {
                     .add_prepared(&mut pending.header, &pending.item.text, pending.item.line)
             }
         });
-        let (item, group) = (&mut self.pending.item, self.pending.group);
+        let item = &mut self.pending.item;
         let (first, last) = item.lines();
         if let Some(groups) = &mut self.groups {
             groups.push(group, last - first + 1);
@@ -565,12 +561,12 @@ impl Text {
             // A traceback's exception line names it; so does a panic's message (the line
             // after `panicked at …:` since Rust 1.73), and a Java exception under the line
             // that logged it.
-            let names_the_record = if pending.python {
-                !text.starts_with([' ', '\t'])
-            } else if pending.panic {
-                first_continuation && pending.message_follows() && is_panic_message(text)
-            } else {
-                first_continuation && names_a_java_exception(text)
+            let names_the_record = match pending.opens {
+                Some(Opens::Traceback) => !text.starts_with([' ', '\t']),
+                Some(Opens::Panic) => {
+                    first_continuation && pending.message_follows() && is_panic_message(text)
+                }
+                None => first_continuation && names_a_java_exception(text),
             };
             if names_the_record {
                 std::mem::swap(&mut pending.name, &mut facts.masked);
@@ -584,10 +580,11 @@ impl Text {
             self.start_record(record.line, text, facts);
         }
         if self.first_line.is_none() {
+            // Its group is set when its record closes.
             self.first_line = Some(Edge {
                 line: record.line,
                 text: text.to_string(),
-                group: self.pending.group,
+                group: None,
             });
         }
         self.remember(record.line, text);
@@ -713,7 +710,8 @@ impl FoldBatches for Text {
             last.text.clear();
             last.text
                 .push_str(facts.stripped.as_deref().unwrap_or(record.text));
-            last.group = self.pending.group;
+            // Set when its record closes.
+            last.group = None;
         }
     }
 
