@@ -41,7 +41,8 @@ pub(crate) fn now() -> Result<i64> {
     Ok(SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs() as i64)
 }
 
-/// An absolute time (RFC 3339, `YYYY-MM-DD HH:MM:SS`, epoch seconds) or an age (`2h`).
+/// An absolute time (any timestamp `text` reads in logs, `YYYYMMDD`, epoch seconds) or an
+/// age (`2h`).
 pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
     // Any timestamp `text` reads in logs; a date alone is its midnight (UTC).
     if let Some(epoch) = time::epoch_seconds_read_at(text, time::year_of(now), Some(now)) {
@@ -55,14 +56,13 @@ pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
     // Other digits alone are epoch seconds however many (milliseconds past 10^11), not
     // the ten or thirteen a log's epoch stamp has.
     let whole = text.split_once('.').map_or(text, |(whole, _)| whole);
-    if let Ok(epoch) = whole.parse::<i64>() {
-        if text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-            return Ok(if epoch > 100_000_000_000 {
-                epoch / 1000
-            } else {
-                epoch
-            });
-        }
+    let digits = text.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    if let Some(epoch) = whole.parse::<i64>().ok().filter(|_| digits) {
+        return Ok(if epoch > 100_000_000_000 {
+            epoch / 1000
+        } else {
+            epoch
+        });
     }
     match parse_duration(text) {
         Ok(age) => Ok(now - age.as_secs() as i64),
