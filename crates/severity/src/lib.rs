@@ -1,7 +1,7 @@
 //! Severity recognized across common log formats, as a ranking signal: stated levels
 //! (`ERROR`, `level=warn`, `[error]`, `E1129`), exception and error names, and signals
-//! such as tracebacks, panics, OOM kills, segfaults, non-zero exit reports and make's
-//! failures.
+//! such as tracebacks, panics, OOM kills, segfaults, non-zero exit reports, make's
+//! failures and systemd's reports of failed units.
 //!
 //! One engine for every reducer: `spill` marks error-looking lines with it, `text` ranks
 //! records by it.
@@ -21,11 +21,13 @@ pub enum Severity {
     Debug,
     /// INFO, NOTICE, I.
     Info,
-    /// WARN, WARNING, W.
+    /// WARN, WARNING, W, systemd's `Failed with result`.
     Warn,
-    /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits, make failures.
+    /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits, make
+    /// failures, systemd's `Failed to start`.
     Error,
-    /// FATAL, CRITICAL, PANIC, SEVERE, EMERG, ALERT, F, segfaults, kernel panics.
+    /// FATAL, CRITICAL, PANIC, SEVERE, EMERG, ALERT, F, segfaults, kernel panics, core
+    /// dumps.
     Fatal,
 }
 
@@ -154,7 +156,8 @@ const COLUMN_WINDOW: usize = 64;
 /// (`E1129`, logcat's ` E `) counts too. A stated level outranks an exception's name in
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
-/// make's `make: *** [all] Error 2`.
+/// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
+/// `Failed to start`.
 ///
 /// Level words and exception names count when they start within the first 240 bytes;
 /// signals count anywhere, at the start of a word (`OOM`, not `ROOM`). Words are runs of
@@ -270,7 +273,7 @@ struct Findings {
     column: Option<Severity>,
     /// An error or exception's name in it.
     named: Option<Severity>,
-    /// A signal: traceback, panic, OOM kill, segfault, non-zero exit, make failure.
+    /// A signal: traceback, panic, OOM kill, segfault, non-zero exit, make or systemd failure.
     signalled: Option<Severity>,
 }
 
@@ -534,7 +537,7 @@ const LEVEL_PREFIXES: [[u8; 3]; LEVEL_WORDS.len()] = prefixes(LEVEL_WORDS);
 static PREFIXES: PrefixFilter = PrefixFilter::new(&[&SIGNAL_PREFIXES, &LEVEL_PREFIXES]);
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 19] = [
+const SIGNALS: [(&str, Severity); 24] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -554,14 +557,25 @@ const SIGNALS: [(&str, Severity); 19] = [
     ("exited with status", Severity::Error),
     ("make", Severity::Error),
     ("gmake", Severity::Error),
+    // systemd's reports of a unit's main process and of the unit, which state no level
+    // in a journal read as text: `code=exited, status=1/FAILURE`, `Failed to start x`
+    // (logged at err) and `Failed with result 'exit-code'` (logged at warning).
+    ("code=exited", Severity::Error),
+    ("code=killed", Severity::Error),
+    ("code=dumped", Severity::Fatal),
+    ("Failed to start", Severity::Error),
+    ("Failed with result", Severity::Warn),
 ];
 
 /// Whether a signal's phrase, found before `after`, says what it signals: an exit report
-/// needs a non-zero code after it, `non-zero` an exit, status, code or return value, and
-/// `make` its failure report (`make: *** …`).
+/// needs a non-zero code after it, `non-zero` an exit, status, code or return value,
+/// `make` its failure report (`make: *** …`), and systemd's `code=…` the status beside
+/// it, non-zero when the process exited.
 fn confirmed(phrase: &str, after: &[u8]) -> bool {
     match phrase {
         "make" | "gmake" => make_failure(after),
+        "code=exited" => after.strip_prefix(b", status").is_some_and(nonzero_code),
+        "code=killed" | "code=dumped" => after.starts_with(b", status="),
         "non-zero" => [&b" exit"[..], b" status", b" code", b" return"]
             .iter()
             .any(|what| after.starts_with(what)),
@@ -764,9 +778,20 @@ mod tests {
             "make: *** [Makefile:12: all] Error 2",
             "make[2]: *** [CMakeFiles/app.dir/build.make:76: app.o] Error 1",
             "make: *** No rule to make target 'install'.  Stop.",
+            "systemd[1]: foo.service: Main process exited, code=exited, status=1/FAILURE",
+            "systemd[1]: foo.service: Main process exited, code=killed, status=9/KILL",
+            "systemd[1]: Failed to start foo.service - Foo daemon.",
         ] {
             assert_eq!(classify(report), Some(Error), "{report}");
         }
+        assert_eq!(
+            classify("systemd[1]: foo.service: Main process exited, code=dumped, status=11/SEGV"),
+            Some(Fatal)
+        );
+        assert_eq!(
+            classify("systemd[1]: foo.service: Failed with result 'exit-code'."),
+            Some(Warn)
+        );
         for not_a_failure in [
             "make: [Makefile:3: clean] Error 1 (ignored)",
             "make[1]: *** Waiting for unfinished jobs....",
@@ -776,6 +801,9 @@ mod tests {
             "please make sure the Error 2 is gone",
             "a non-zero value",
             "Exit code: 0",
+            "systemd[1]: foo.service: Main process exited, code=exited, status=0/SUCCESS",
+            "the code=exited field and the code=killed one",
+            "Failed tests are listed below",
             "-[KSCodeSigningVerification verifyBundle:applicationId:error:] KSCodeSigning",
         ] {
             assert_eq!(classify(not_a_failure), None, "{not_a_failure}");
@@ -1022,6 +1050,7 @@ mod tests {
             // What confirms the phrase: a code after an exit report, make's report form.
             let after = match phrase {
                 "make" | "gmake" => ": *** [all] Error 3",
+                "code=exited" | "code=killed" | "code=dumped" => ", status=3/x",
                 "non-zero" => " exit 3",
                 _ => " 3",
             };
