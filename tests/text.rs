@@ -540,6 +540,17 @@ fn options_filter_and_shape_the_result() {
                   03-17 16:16:09.141  1702  2395 D WindowManager: b\n";
     let window = b.envelope(&["text", "--until", "2000-01-01"], logcat.as_bytes(), CAP);
     assert_eq!(window["stats"]["filtered_out"], 2, "{}", window["stats"]);
+    // An access log's time is in a bracket after three fields, its zone after a space.
+    let access = "10.0.0.1 - - [29/Nov/2026:11:00:30 +0100] \"GET /a HTTP/1.1\" 200 5\n\
+                  10.0.0.1 - - [29/Nov/2026:11:01:30 +0100] \"GET /b HTTP/1.1\" 500 5\n";
+    let window = b.envelope(
+        &["text", "--since", "2026-11-29T10:01:00Z"],
+        access.as_bytes(),
+        CAP,
+    );
+    assert_eq!(window["stats"]["filtered_out"], 1, "{}", window["stats"]);
+    let span = &window["stats"]["time_span"];
+    assert_eq!(span[1], "29/Nov/2026:11:01:30 +0100", "{span}");
     // Lines without a time briefly reads are kept, and the envelope says so.
     let untimed = b.envelope(&["text", "--since", "2h"], b"no time 1\nno time 2\n", CAP);
     assert_eq!(untimed["stats"]["filtered_out"], 0);

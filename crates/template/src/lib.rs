@@ -92,7 +92,8 @@
 //! [`leading_timestamp`] finds a timestamp at the start of a line (ISO 8601,
 //! syslog, ctime, epoch, and other common shapes), for callers that keep
 //! first / last times per template; [`leading_moment`] and [`read_timestamp`]
-//! also say what it reads (a [`Moment`]), for callers that compare times.
+//! also say what it reads (a [`Moment`]), for callers that compare times;
+//! [`timestamp_range`] also finds an access log's, in a bracket after its first fields.
 
 mod align;
 mod mask;
@@ -104,5 +105,6 @@ pub use mask::{mask, WILDCARD};
 pub use miner::{Config, GroupId, MaskedLine, Miner, Template};
 pub use shape::Masker;
 pub use timestamp::{
-    leading_moment, leading_timestamp, leading_timestamp_range, read_timestamp, Civil, Moment,
+    leading_moment, leading_timestamp, leading_timestamp_range, read_timestamp, timestamp_range,
+    Civil, Moment,
 };

@@ -9,10 +9,12 @@
 //! | compact dates | `20171223-22:15:29:606`, `20240105T100001Z` |
 //! | month-day with time | `03-17 16:13:38.811`, `10.30 16:49:06` |
 //! | syslog / ctime | `Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005` |
+//! | access logs | `10/Oct/2000:13:55:36 -0700` |
 //! | time of day | `16:49:06.123` |
 //! | unix epoch | `1117838570`, `1117838570.123`, `1700000000000` |
 //!
-//! An opening `[` before the timestamp is skipped (`[10.30 16:49:06]`).
+//! An opening `[` before the timestamp is skipped (`[10.30 16:49:06]`); [`timestamp_range`]
+//! also finds one in a bracket after the first fields, where access logs write it.
 
 /// The timestamp at the start of `line`, as a slice of it, if there is one.
 ///
@@ -48,6 +50,43 @@ pub fn leading_timestamp(line: &str) -> Option<&str> {
 /// ```
 pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     leading_moment(line).map(|(range, _)| range)
+}
+
+/// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else in a
+/// bracket after at most three fields, as access logs write it after the client's
+/// address, identity and user. Only a timestamp with a date counts there, and not in an
+/// indented line (a stack frame's `[12:00:01]` is no record's time).
+///
+/// ```
+/// use briefly_template::timestamp_range;
+/// let line = r#"127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /a.gif HTTP/1.0" 200 2326"#;
+/// assert_eq!(timestamp_range(line).map(|r| &line[r]), Some("10/Oct/2000:13:55:36 -0700"));
+/// assert_eq!(timestamp_range("2015-10-18 18:01:47 x [12:00]"), Some(0..19));
+/// assert_eq!(timestamp_range("job 7 done [12:00:01]"), None);
+/// ```
+pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    leading_timestamp_range(line).or_else(|| bracketed_timestamp_range(line))
+}
+
+/// The bracketed timestamp of [`timestamp_range`].
+fn bracketed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    // Three fields before the bracket, each at most this long: an address, a user.
+    const FIELDS: usize = 3;
+    const HEAD: usize = 3 * 64;
+    let b = line.as_bytes();
+    if b.first().is_none_or(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let head = &b[..b.len().min(HEAD)];
+    let open = head.iter().position(|&c| c == b'[')?;
+    let fields_before = head[..open].iter().filter(|&&c| c == b' ').count();
+    if open == 0 || head[open - 1] != b' ' || fields_before > FIELDS {
+        return None;
+    }
+    let (range, moment) = leading_moment(&line[open..])?;
+    let dated = !matches!(moment, Moment::TimeOfDay);
+    let end = open + range.end;
+    (dated && at(b, end) == b']').then_some(open + range.start..end)
 }
 
 /// What a timestamp says, as written: its zone is reported, not applied, and a year it
@@ -243,6 +282,8 @@ fn date_time(b: &[u8], p: usize) -> Option<(usize, Civil)> {
             let year = number(b, p, 4) as u16;
             (q + m + 1 + d, Civil::date(Some(year), month, day))
         }
+        // 10/Oct/2000:13:55:36 -0700, the access logs' (Apache's, nginx's) `%d/%b/%Y:%T %z`
+        2 if sep == b'/' && at(b, p + 6) == b'/' => return access_log(b, p),
         // 17/06/09 (year first) or 03-17 / 10.30 (month-day, time required)
         2 if matches!(sep, b'-' | b'/' | b'.') => {
             let q = p + 3;
@@ -375,6 +416,25 @@ fn zone(b: &[u8], e: usize) -> (usize, i32) {
     (end, sign * (hours * 3600 + minutes * 60))
 }
 
+/// `DD/Mon/YYYY:HH:MM:SS[ ±hhmm]` at `p` (its `DD/` read): the zone is written after a
+/// space in this shape.
+fn access_log(b: &[u8], p: usize) -> Option<(usize, Civil)> {
+    let month = MONTHS.iter().position(|m| b.get(p + 3..p + 6) == Some(m))? as u32 + 1;
+    let day = number(b, p, 2);
+    if !(1..=31).contains(&day) || digits(b, p + 7, 5) != 4 || at(b, p + 11) != b':' {
+        return None;
+    }
+    let date = Civil::date(Some(number(b, p + 7, 4) as u16), month, day);
+    let (mut end, mut clock) = time_of_day(b, p + 12)?;
+    if at(b, end) == b' ' && matches!(at(b, end + 1), b'+' | b'-') {
+        let (zone_end, offset) = zone(b, end + 1);
+        if zone_end == end + 6 {
+            (end, clock.offset) = (zone_end, offset);
+        }
+    }
+    Some((end, date.at(clock)))
+}
+
 const MONTHS: [&[u8]; 12] = [
     b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec",
 ];
@@ -430,6 +490,7 @@ fn epoch(b: &[u8], p: usize) -> Option<(usize, i64)> {
 #[cfg(test)]
 mod tests {
     use super::leading_timestamp as ts;
+    use super::{leading_moment, timestamp_range, Civil, Moment};
 
     #[test]
     fn the_iso_shortcut_finds_what_the_full_reading_finds() {
@@ -512,6 +573,57 @@ mod tests {
             Some("Sun Dec 04 04:47:44 2005")
         );
         assert_eq!(ts("12:00:01.5 started"), Some("12:00:01.5"));
+    }
+
+    #[test]
+    fn access_logs() {
+        let (range, moment) = leading_moment("10/Oct/2000:13:55:36 -0700] x").unwrap();
+        assert_eq!(range, 0..26);
+        let civil = Civil {
+            year: Some(2000),
+            month: 10,
+            day: 10,
+            hour: 13,
+            minute: 55,
+            second: 36,
+            offset: -7 * 3600,
+        };
+        assert_eq!(moment, Moment::Civil(civil));
+        // A zone after the space only in its own form: not `-07`, not a word.
+        assert_eq!(
+            ts("10/Oct/2000:13:55:36 -07 x"),
+            Some("10/Oct/2000:13:55:36")
+        );
+        assert_eq!(ts("10/Oct/2000:13:55:36 +x"), Some("10/Oct/2000:13:55:36"));
+        for not_one in [
+            "10/Foo/2000:13:55:36",
+            "32/Oct/2000:13:55:36",
+            "10/Oct/2000 13:55:36",
+        ] {
+            assert_eq!(ts(not_one), None, "{not_one}");
+        }
+    }
+
+    #[test]
+    fn bracketed_after_the_first_fields() {
+        let at = |line: &'static str| timestamp_range(line).map(|range| &line[range]);
+        let clf = r#"10.0.0.1 - - [10/Oct/2000:13:55:36 +0200] "GET / HTTP/1.1" 200 5"#;
+        assert_eq!(at(clf), Some("10/Oct/2000:13:55:36 +0200"));
+        assert_eq!(
+            at("app [2024-01-05 10:00:01] up"),
+            Some("2024-01-05 10:00:01")
+        );
+        for none in [
+            // Indented (a frame), too many fields before, glued to a word, no date,
+            // not closed right after the time.
+            " 10.0.0.1 - - [10/Oct/2000:13:55:36 +0200] x",
+            "a b c d [10/Oct/2000:13:55:36 +0200] x",
+            "10.0.0.1 - -[10/Oct/2000:13:55:36 +0200] x",
+            "10.0.0.1 - - [13:55:36] x",
+            "10.0.0.1 - - [10/Oct/2000:13:55:36 +0200 x] y",
+        ] {
+            assert_eq!(at(none), None, "{none}");
+        }
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! What a line says by itself, worked out ahead of the folding on [`Ahead`]'s threads:
-//! its text without ANSI codes, severity, leading timestamp, masked tokens and whether it
+//! its text without ANSI codes, severity, timestamp, masked tokens and whether it
 //! matches `--grep`.
 //!
 //! [`Ahead`]: briefly_core::Ahead
 
 use crate::severity::{self, Opens, Severity};
 use briefly_core::{strip_ansi, Prepare, Record, Records};
-use briefly_template::{leading_timestamp_range, MaskedLine, Masker};
+use briefly_template::{timestamp_range, MaskedLine, Masker};
 use regex::Regex;
 
 /// Works out what a line says by itself ([`LineFacts`]); runs ahead of the folding.
@@ -26,7 +26,7 @@ pub struct LineFacts {
     pub(crate) stripped: Option<String>,
     pub(crate) severity: Option<Severity>,
     pub(crate) opens: Option<Opens>,
-    /// Where its leading timestamp is.
+    /// Where its timestamp is ([`timestamp_range`]).
     pub(crate) stamp: Option<std::ops::Range<usize>>,
     pub(crate) masked: MaskedLine,
     /// It matches `--grep` (or there is none).
@@ -79,7 +79,7 @@ impl Facts {
         out.opens = inspection.opens;
         // A byte-order mark opens some files: the time is after it.
         let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        out.stamp = leading_timestamp_range(&text[bom..]).map(|r| r.start + bom..r.end + bom);
+        out.stamp = timestamp_range(&text[bom..]).map(|r| r.start + bom..r.end + bom);
         self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }

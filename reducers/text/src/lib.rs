@@ -24,7 +24,7 @@ pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
 use briefly_core::{cut_str, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
-use briefly_template::{leading_timestamp, GroupId, MaskedLine, Miner};
+use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -806,7 +806,7 @@ impl FoldBatches for Text {
                 1,
                 TextItem::Line(LineItem {
                     severity: classify(&edge.text),
-                    time: leading_timestamp(&edge.text).map(str::to_string),
+                    time: timestamp_range(&edge.text).map(|range| edge.text[range].to_string()),
                     template: group.0,
                     count: count_of(group),
                     ..LineItem::new(edge.line, edge.text.clone())

@@ -116,6 +116,10 @@ mod tests {
             epoch_seconds("Sun Dec 04 04:47:44 2005", 2024),
             Some(civil(2005, 12, 4, 4, 47, 44))
         );
+        assert_eq!(
+            epoch_seconds("10/Oct/2000:13:55:36 -0700", 2024),
+            Some(civil(2000, 10, 10, 20, 55, 36))
+        );
         assert_eq!(epoch_seconds("16:49:06", 2024), None);
         // logcat, Proxifier (no year: the one given), Spark, HealthApp.
         for (stamp, want) in [
