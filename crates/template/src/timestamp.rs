@@ -70,19 +70,29 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 
 /// The bracketed timestamp of [`timestamp_range`].
 fn bracketed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
-    // Three fields before the bracket, each at most this long: an address, a user.
+    // At most three fields before the bracket (an address, an identity, a user), of at
+    // most 64 bytes each: the look stops at the fourth space, on every line that has no
+    // leading timestamp, so it stays a few words long.
     const FIELDS: usize = 3;
-    const HEAD: usize = 3 * 64;
+    const HEAD: usize = FIELDS * 64;
     let b = line.as_bytes();
     if b.first().is_none_or(u8::is_ascii_whitespace) {
         return None;
     }
-    let head = &b[..b.len().min(HEAD)];
-    let open = head.iter().position(|&c| c == b'[')?;
-    let fields_before = head[..open].iter().filter(|&&c| c == b' ').count();
-    if open == 0 || head[open - 1] != b' ' || fields_before > FIELDS {
-        return None;
+    let mut spaces = 0;
+    let mut open = None;
+    for (i, &c) in b.iter().enumerate().take(HEAD) {
+        match c {
+            b'[' => {
+                open = Some(i);
+                break;
+            }
+            b' ' if spaces == FIELDS => return None,
+            b' ' => spaces += 1,
+            _ => {}
+        }
     }
+    let open = open.filter(|&open| open > 0 && b[open - 1] == b' ')?;
     let (range, moment) = leading_moment(&line[open..])?;
     let dated = !matches!(moment, Moment::TimeOfDay);
     let end = open + range.end;
@@ -419,7 +429,7 @@ fn zone(b: &[u8], e: usize) -> (usize, i32) {
 /// `DD/Mon/YYYY:HH:MM:SS[ ±hhmm]` at `p` (its `DD/` read): the zone is written after a
 /// space in this shape.
 fn access_log(b: &[u8], p: usize) -> Option<(usize, Civil)> {
-    let month = MONTHS.iter().position(|m| b.get(p + 3..p + 6) == Some(m))? as u32 + 1;
+    let month = month_at(b, p + 3)?;
     let day = number(b, p, 2);
     if !(1..=31).contains(&day) || digits(b, p + 7, 5) != 4 || at(b, p + 11) != b':' {
         return None;
@@ -438,6 +448,12 @@ fn access_log(b: &[u8], p: usize) -> Option<(usize, Civil)> {
 const MONTHS: [&[u8]; 12] = [
     b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec",
 ];
+/// The month (1 for January) whose English abbreviation is at `p`.
+fn month_at(b: &[u8], p: usize) -> Option<u32> {
+    let word = b.get(p..p + 3)?;
+    MONTHS.iter().position(|m| *m == word).map(|i| i as u32 + 1)
+}
+
 const DAYS: [&[u8]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
 
 /// `[Weekday ]Mon DD HH:MM:SS[ YYYY]`.
@@ -446,7 +462,7 @@ fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
     if word(p).is_some_and(|w| DAYS.contains(&w)) && at(b, p + 3) == b' ' {
         p += 4;
     }
-    let month = MONTHS.iter().position(|m| word(p) == Some(m))? as u32 + 1;
+    let month = month_at(b, p)?;
     if at(b, p + 3) != b' ' {
         return None;
     }
@@ -615,7 +631,9 @@ mod tests {
         );
         for none in [
             // Indented (a frame), too many fields before, glued to a word, no date,
-            // not closed right after the time.
+            // not closed right after the time, a bracket that opens the line.
+            "[worker] started",
+            "[",
             " 10.0.0.1 - - [10/Oct/2000:13:55:36 +0200] x",
             "a b c d [10/Oct/2000:13:55:36 +0200] x",
             "10.0.0.1 - -[10/Oct/2000:13:55:36 +0200] x",
