@@ -71,28 +71,19 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// The bracketed timestamp of [`timestamp_range`].
 fn bracketed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     // At most three fields before the bracket (an address, an identity, a user), of at
-    // most 64 bytes each: the look stops at the fourth space, on every line that has no
-    // leading timestamp, so it stays a few words long.
+    // most 64 bytes each. Most lines have no bracket near their start: one vector search
+    // for it answers them.
     const FIELDS: usize = 3;
     const HEAD: usize = FIELDS * 64;
     let b = line.as_bytes();
     if b.first().is_none_or(u8::is_ascii_whitespace) {
         return None;
     }
-    let mut spaces = 0;
-    let mut open = None;
-    for (i, &c) in b.iter().enumerate().take(HEAD) {
-        match c {
-            b'[' => {
-                open = Some(i);
-                break;
-            }
-            b' ' if spaces == FIELDS => return None,
-            b' ' => spaces += 1,
-            _ => {}
-        }
+    let open = memchr::memchr(b'[', &b[..b.len().min(HEAD)])?;
+    let fields_before = b[..open].iter().filter(|&&c| c == b' ').count();
+    if open == 0 || b[open - 1] != b' ' || fields_before > FIELDS {
+        return None;
     }
-    let open = open.filter(|&open| open > 0 && b[open - 1] == b' ')?;
     let (range, moment) = leading_moment(&line[open..])?;
     let dated = !matches!(moment, Moment::TimeOfDay);
     let end = open + range.end;
