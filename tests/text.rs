@@ -263,6 +263,58 @@ note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
 }
 
 #[test]
+fn a_go_panic_keeps_its_goroutines() {
+    let b = Briefly::new();
+    let input = "\
+2026-11-29T10:00:00Z INFO serving on :8080
+panic: runtime error: invalid memory address or nil pointer dereference
+[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4553f2]
+
+goroutine 7 [running]:
+main.(*Store).Get(0x0, {0x6b1c2e, 0x3})
+\t/app/store.go:42 +0x12
+net/http.HandlerFunc.ServeHTTP(0xc0000a6000, {0x7a9b30, 0xc0000e0000}, 0xc0000c8000)
+\t/usr/local/go/src/net/http/server.go:2136 +0x29
+created by net/http.(*Server).Serve in goroutine 1
+\t/usr/local/go/src/net/http/server.go:3285 +0x4b4
+exit status 2
+fatal error: all goroutines are asleep - deadlock!
+
+goroutine 1 [chan receive]:
+main.main()
+\t/app/main.go:5 +0x25
+2026-11-29T10:00:05Z INFO restarted
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let items = envelope["items"].as_array().unwrap();
+    let by_line = |n: u64| {
+        items
+            .iter()
+            .find(|i| i["line"] == n)
+            .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
+    };
+    let panic = by_line(2);
+    assert_eq!(panic["severity"], "fatal");
+    assert_eq!(panic["more"].as_array().unwrap().len(), 9, "{panic}");
+    assert_eq!(panic["more"][3], "main.(*Store).Get(0x0, {0x6b1c2e, 0x3})");
+    // The header holds the message: the summary names no frame after it.
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "line 2: panic: runtime error: invalid memory address or nil pointer dereference"
+        ),
+        "{summary}"
+    );
+    // `go run`'s exit report is a record of its own, and so is the deadlock after it.
+    assert_eq!(by_line(12)["text"], "exit status 2");
+    assert!(by_line(12)["more"].is_null());
+    let deadlock = by_line(13);
+    assert_eq!(deadlock["severity"], "fatal");
+    assert_eq!(deadlock["more"].as_array().unwrap().len(), 4, "{deadlock}");
+    assert_eq!(envelope["stats"]["records"], 5);
+}
+
+#[test]
 fn a_line_with_its_own_time_starts_a_record() {
     let b = Briefly::new();
     let input = "\

@@ -27,7 +27,7 @@ pub enum Severity {
     /// failures, systemd's `Failed to start`.
     Error,
     /// FATAL, CRITICAL, PANIC, SEVERE, EMERG, ALERT, F, segfaults, kernel panics, core
-    /// dumps.
+    /// dumps, Go's `panic:` and `fatal error:`.
     Fatal,
 }
 
@@ -157,7 +157,7 @@ const COLUMN_WINDOW: usize = 64;
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
-/// `Failed to start`.
+/// `Failed to start`, Go's `panic:` and `fatal error:` opening a line.
 ///
 /// Level words and exception names count when they start within the first 240 bytes;
 /// signals count anywhere, at the start of a word (`OOM`, not `ROOM`). Words are runs of
@@ -177,6 +177,45 @@ pub enum Opens {
     Traceback,
     /// Rust's `thread '…' panicked at` — the message and a backtrace may follow.
     Panic,
+    /// Go's `panic: …` or `fatal error: …` at the start of a line — the goroutines'
+    /// stacks follow ([`in_go_trace`]).
+    GoPanic,
+}
+
+/// Whether `line` may belong to the dump of goroutine stacks under Go's `panic: …`:
+/// blank, indented (a frame's file and line, a nested `panic:`), `goroutine 1
+/// [running]:`, `[signal SIGSEGV: …]`, `runtime stack:`, `created by …`,
+/// `...additional frames elided...`, or a frame's function (`main.main()`,
+/// `net/http.(*conn).serve(0xc000…)`: a dotted name and its arguments, nothing else).
+///
+/// ```
+/// use briefly_severity::in_go_trace;
+///
+/// assert!(in_go_trace("goroutine 1 [running]:"));
+/// assert!(in_go_trace("main.handler(0xc000012345, 0x3)"));
+/// assert!(in_go_trace("\t/app/main.go:42 +0x1d"));
+/// assert!(!in_go_trace("exit status 2"));
+/// assert!(!in_go_trace("server stopped (code 2)"));
+/// ```
+pub fn in_go_trace(line: &str) -> bool {
+    const STARTS: [&str; 5] = [
+        "goroutine ",
+        "[signal ",
+        "runtime stack:",
+        "created by ",
+        "...additional frames elided...",
+    ];
+    if line.is_empty()
+        || line.starts_with([' ', '\t'])
+        || STARTS.iter().any(|s| line.starts_with(s))
+    {
+        return true;
+    }
+    // A function: no space before its arguments' parenthesis, a dot in its name.
+    line.find('(').is_some_and(|open| {
+        let name = &line[..open];
+        name.contains('.') && !name.contains(' ') && line.ends_with(')')
+    })
 }
 
 /// What one pass over a line finds: its severity (as [`classify`]) and the multi-line
@@ -280,12 +319,19 @@ struct Findings {
 impl Findings {
     /// A line's findings before its words are looked at.
     fn begin(bytes: &[u8]) -> Findings {
+        let go_panic = bytes.starts_with(b"panic: ") || bytes.starts_with(b"fatal error: ");
         Findings {
-            opens: None,
+            opens: go_panic.then_some(Opens::GoPanic),
             stated: None,
             column: None,
             named: None,
-            signalled: bytes.starts_with(b"Caused by:").then_some(Severity::Error),
+            signalled: if bytes.starts_with(b"Caused by:") {
+                Some(Severity::Error)
+            } else if go_panic {
+                Some(Severity::Fatal)
+            } else {
+                None
+            },
         }
     }
 
@@ -826,7 +872,45 @@ mod tests {
             inspect("thread 'main' panicked at src/main.rs:2:5:").opens,
             Some(Opens::Panic)
         );
+        for go in [
+            "panic: runtime error: index out of range [5] with length 3",
+            "fatal error: all goroutines are asleep - deadlock!",
+        ] {
+            let go = inspect(go);
+            assert_eq!((go.severity, go.opens), (Some(Fatal), Some(Opens::GoPanic)));
+        }
         assert_eq!(inspect("ERROR nothing opens here").opens, None);
+        assert_eq!(inspect("  panic: indented, not Go's header").opens, None);
+    }
+
+    #[test]
+    fn a_go_panics_goroutine_dump() {
+        let dump = [
+            "",
+            "goroutine 1 [running]:",
+            "goroutine 18 gp=0xc000102000 m=nil [chan receive]:",
+            "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4553f2]",
+            "main.handler(0xc000012345, 0x3)",
+            "net/http.(*conn).serve(0xc0001b4000, {0x7a9b30, 0xc0000a8f00})",
+            "main.main.func1()",
+            "\t/app/main.go:42 +0x1d",
+            "\tpanic: second panic [recovered]",
+            "created by net/http.(*Server).Serve in goroutine 1",
+            "runtime stack:",
+            "...additional frames elided...",
+        ];
+        for line in dump {
+            assert!(in_go_trace(line), "{line:?}");
+        }
+        for line in [
+            "exit status 2",
+            "FAIL\texample.com/app\t0.012s",
+            "2024-01-05T10:00:03Z INFO back up (after restart)",
+            "main.go stopped (code 2)",
+            "done()",
+        ] {
+            assert!(!in_go_trace(line), "{line:?}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{plural, OptionError, TextItems};
 use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer};
-use briefly_severity::{classify, Opens, Severity};
+use briefly_severity::{classify, in_go_trace, Opens, Severity};
 use briefly_template::MaskedLine;
 use briefly_text::{Text, TextOptions};
 use facts::{Facts, LineFacts};
@@ -101,6 +101,8 @@ struct Pending {
     /// A traceback ended in it: another one starts a new record, unless a chain line
     /// (`During handling of the above exception …`) came between.
     traceback_ended: bool,
+    /// Under Go's `panic: …`: the goroutines' stacks continue it.
+    go_panic: bool,
     cut_bytes: u64,
     /// The message masked for the miner ahead of time, while it is one line as read.
     masked: MaskedLine,
@@ -356,6 +358,7 @@ impl Docker {
             Some(facts) => {
                 pending.severity = facts.severity;
                 pending.traceback = facts.opens == Some(Opens::Traceback);
+                pending.go_panic = facts.opens == Some(Opens::GoPanic);
                 // Buffers change hands instead of being copied: the facts' go on with
                 // the record, the record's old ones serve the next batch.
                 std::mem::swap(&mut pending.message, &mut facts.message);
@@ -367,6 +370,7 @@ impl Docker {
                 let read = self.payloads.read(text);
                 pending.severity = read.severity;
                 pending.traceback = read.opens == Some(Opens::Traceback);
+                pending.go_panic = read.opens == Some(Opens::GoPanic);
                 pending.message.clear();
                 pending
                     .message
@@ -559,14 +563,18 @@ fn fold_in(fold: &mut Fold, pending: &mut Pending) {
 }
 
 /// Whether `text` continues the record `pending`: the frames and exception line of a
-/// Python traceback, an indented line (stack frames, `  at …`), `Caused by:`, or a
-/// traceback that follows a serious record (`logger.exception`).
+/// Python traceback, the goroutines' stacks under Go's `panic: …`, an indented line (stack
+/// frames, `  at …`), `Caused by:`, or a traceback that follows a serious record
+/// (`logger.exception`).
 fn continues(pending: &Pending, text: &str) -> bool {
     if pending.lines >= MAX_RECORD_LINES {
         return false;
     }
     if pending.traceback {
         return true;
+    }
+    if pending.go_panic {
+        return in_go_trace(text);
     }
     if text.starts_with([' ', '\t']) && !text.trim().is_empty() {
         return true;
@@ -810,6 +818,35 @@ mod tests {
             .find(|i| i["level"] == "warn")
             .unwrap();
         assert_eq!(warn["message"].as_str().unwrap().len(), MAX_KEPT_TEST);
+    }
+
+    #[test]
+    fn a_go_panic_keeps_its_goroutines() {
+        let mut input = String::new();
+        input.push_str(&json_line("listening on :8080\n", "stdout", 1));
+        for line in [
+            "panic: assignment to entry in nil map\n",
+            "\n",
+            "goroutine 1 [running]:\n",
+            "main.main()\n",
+            "\t/app/main.go:9 +0x2c\n",
+        ] {
+            input.push_str(&json_line(line, "stderr", 2));
+            // The other stream goes on meanwhile.
+            input.push_str(&json_line("tick\n", "stdout", 2));
+        }
+        input.push_str(&json_line("exit status 2\n", "stderr", 3));
+        let envelope = reduce_all_chunkings(
+            || Docker::new(DockerOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("docker"),
+        );
+        let first = &envelope.items[0];
+        assert_eq!(first["level"], "fatal", "{first}");
+        assert_eq!(first["message"], "panic: assignment to entry in nil map");
+        assert_eq!(first["more"].as_array().unwrap().len(), 4, "{first}");
+        assert_eq!(first["more"][3], "\t/app/main.go:9 +0x2c");
+        assert_eq!(envelope.stats["groups"]["stderr"]["entries"], 2);
     }
 
     const MAX_KEPT_TEST: usize = crate::fold::MAX_KEPT_CHARS + "…[cut 31754 chars]".len();

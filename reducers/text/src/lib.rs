@@ -1,9 +1,9 @@
 //! `briefly text`: evidence-first reduction of any text or log output.
 //!
 //! Lines fold into templates ([`briefly_template::Miner`], the engine every log reducer
-//! shares); multi-line records (tracebacks, Java stacks, Rust panics) stay one item with
-//! their header; severity ([`severity::classify`]) and rarity rank the evidence. Items,
-//! most likely evidence first:
+//! shares); multi-line records (tracebacks, Java stacks, Rust and Go panics) stay one
+//! item with their header; severity ([`severity::classify`]) and rarity rank the
+//! evidence. Items, most likely evidence first:
 //!
 //! 1. error and fatal records, then warnings, verbatim with line numbers (rarest
 //!    template first, at most [`PER_TEMPLATE`] per template);
@@ -28,7 +28,7 @@ use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use severity::{classify, Opens, Severity};
+use severity::{classify, in_go_trace, Opens, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
 use std::io::{BufWriter, Read, Seek, Write};
@@ -415,6 +415,9 @@ impl Text {
             // Indented frames, then the exception line that ends the traceback.
             return true;
         }
+        if pending.opens == Some(Opens::GoPanic) {
+            return in_go_trace(text);
+        }
         if indented
             && (trimmed.starts_with("at ")
                 || trimmed.starts_with("... ")
@@ -566,6 +569,8 @@ impl Text {
                 Some(Opens::Panic) => {
                     first_continuation && pending.message_follows() && is_panic_message(text)
                 }
+                // Go's header line holds the message itself.
+                Some(Opens::GoPanic) => false,
                 None => first_continuation && names_a_java_exception(text),
             };
             if names_the_record {
@@ -986,9 +991,10 @@ fn is_panic_message(text: &str) -> bool {
 }
 
 /// Whether a line after a record's first says what went wrong: a traceback's exception,
-/// a panic's message, a Java exception, not a frame, a note or a backtrace's heading.
+/// a panic's message, a Java exception, not a frame, a note, a backtrace's heading or a
+/// line of Go's goroutine dump (Go's first line holds the message itself).
 fn names_what_went_wrong(line: &str) -> bool {
-    !line.starts_with([' ', '\t']) && is_panic_message(line)
+    !line.starts_with([' ', '\t']) && is_panic_message(line) && !in_go_trace(line)
 }
 
 /// The first or the last line of the input, with the group of its record (`None` when
