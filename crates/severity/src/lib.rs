@@ -1,7 +1,8 @@
 //! Severity recognized across common log formats, as a ranking signal: stated levels
 //! (`ERROR`, `level=warn`, `[error]`, `E1129`), exception and error names, and signals
 //! such as tracebacks, panics, OOM kills, segfaults, non-zero exit reports, make's
-//! failures and systemd's reports of failed units.
+//! failures, systemd's reports of failed units, and what a terminal shows of a failed
+//! command (`--- FAIL:`, `Killed`, `command not found`, `No such file or directory`).
 //!
 //! One engine for every reducer: `spill` marks error-looking lines with it, `text` ranks
 //! records by it.
@@ -21,10 +22,11 @@ pub enum Severity {
     Debug,
     /// INFO, NOTICE, I.
     Info,
-    /// WARN, WARNING, W, systemd's `Failed with result`.
+    /// WARN, WARNING, W, systemd's `Failed with result`, `npm warn`.
     Warn,
     /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits, make
-    /// failures, systemd's `Failed to start`.
+    /// failures, systemd's `Failed to start`, failed tests, the shell's and system
+    /// calls' errors.
     Error,
     /// FATAL, CRITICAL, PANIC, SEVERE, EMERG, ALERT, F, segfaults, kernel panics, core
     /// dumps, Go's `panic:` and `fatal error:`.
@@ -406,7 +408,9 @@ impl Findings {
     }
 
     fn end(self, bytes: &[u8]) -> Inspection {
-        let letter = glog_letter(bytes).or(self.column);
+        let letter = glog_letter(bytes)
+            .or_else(|| apt_letter(bytes))
+            .or(self.column);
         Inspection {
             severity: self.stated.max(letter).or(self.named).max(self.signalled),
             opens: self.opens,
@@ -583,7 +587,7 @@ const LEVEL_PREFIXES: [[u8; 3]; LEVEL_WORDS.len()] = prefixes(LEVEL_WORDS);
 static PREFIXES: PrefixFilter = PrefixFilter::new(&[&SIGNAL_PREFIXES, &LEVEL_PREFIXES]);
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 24] = [
+const SIGNALS: [(&str, Severity); 38] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -594,6 +598,8 @@ const SIGNALS: [(&str, Severity); 24] = [
     ("oom-kill", Severity::Error),
     ("OOM", Severity::Error),
     ("Kernel panic", Severity::Fatal),
+    ("BUG:", Severity::Error),
+    ("general protection fault", Severity::Error),
     ("non-zero", Severity::Error),
     ("exit code", Severity::Error),
     ("exit status", Severity::Error),
@@ -611,14 +617,44 @@ const SIGNALS: [(&str, Severity); 24] = [
     ("code=dumped", Severity::Fatal),
     ("Failed to start", Severity::Error),
     ("Failed with result", Severity::Warn),
+    // What a terminal shows of a failed command: a test runner's verdict (`--- FAIL:`,
+    // `test result: FAILED.`), the shell's `Killed` and `command not found`, C++'s
+    // uncaught exception, npm's, curl's and kubectl's error reports, and a system
+    // call's error at the end of a message (`cat: x: No such file or directory`).
+    ("FAIL", Severity::Error),
+    ("Killed", Severity::Error),
+    ("terminate called after throwing", Severity::Error),
+    ("npm error", Severity::Error),
+    ("npm warn", Severity::Warn),
+    ("curl: (", Severity::Error),
+    ("Error from server", Severity::Error),
+    ("command not found", Severity::Error),
+    ("No such file or directory", Severity::Error),
+    ("Permission denied", Severity::Error),
+    ("Connection refused", Severity::Error),
+    ("No space left on device", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found before `after`, says what it signals: an exit report
 /// needs a non-zero code after it, `non-zero` an exit, status, code or return value,
 /// `make` its failure report (`make: *** …`), and systemd's `code=…` the status beside
-/// it, non-zero when the process exited.
+/// it, non-zero when the process exited. `FAIL` and `FAILED` are a whole word, not a
+/// key (`FAILED=0`); `Killed` is all of the line, and a system call's error the end of
+/// the message (a parenthesis may follow: `Permission denied (publickey).`).
 fn confirmed(phrase: &str, after: &[u8]) -> bool {
     match phrase {
+        "FAIL" => {
+            let after = after.strip_prefix(b"ED").unwrap_or(after);
+            after
+                .first()
+                .is_none_or(|b| matches!(b, b' ' | b'\t' | b':' | b'.' | b'!' | b']' | b')'))
+        }
+        "Killed" => after.trim_ascii_end().is_empty(),
+        "command not found"
+        | "No such file or directory"
+        | "Permission denied"
+        | "Connection refused"
+        | "No space left on device" => ends_the_message(after),
         "make" | "gmake" => make_failure(after),
         "code=exited" => after.strip_prefix(b", status").is_some_and(nonzero_code),
         "code=killed" | "code=dumped" => after.starts_with(b", status="),
@@ -628,6 +664,13 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
         phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
         _ => true,
     }
+}
+
+/// Whether `after` holds nothing more than a period or a parenthesis.
+fn ends_the_message(after: &[u8]) -> bool {
+    let after = after.trim_ascii_end();
+    let after = after.strip_suffix(b".").unwrap_or(after);
+    after.is_empty() || (after.starts_with(b" (") && after.ends_with(b")"))
 }
 
 /// What follows `make` in its failure reports, `make: *** [all] Error 2`,
@@ -659,6 +702,15 @@ fn glog_letter(bytes: &[u8]) -> Option<Severity> {
         return letter_level(bytes[0]);
     }
     None
+}
+
+/// apt's and debootstrap's `E: …`, `W: …`, `I: …`: a level letter, a colon and a space
+/// opening the line.
+fn apt_letter(bytes: &[u8]) -> Option<Severity> {
+    match bytes {
+        [letter, b':', b' ', ..] => letter_level(*letter),
+        _ => None,
+    }
 }
 
 /// Whether the byte at `i` stands as a column within the head: after a space, before a
@@ -1136,10 +1188,60 @@ mod tests {
                 "make" | "gmake" => ": *** [all] Error 3",
                 "code=exited" | "code=killed" | "code=dumped" => ", status=3/x",
                 "non-zero" => " exit 3",
+                "Killed" => "",
+                "command not found"
+                | "No such file or directory"
+                | "Permission denied"
+                | "Connection refused"
+                | "No space left on device" => ".",
                 _ => " 3",
             };
             let line = format!("x: {phrase}{after}");
             assert_eq!(classify(&line), Some(severity), "{line}");
+        }
+    }
+
+    #[test]
+    fn what_a_terminal_shows_of_a_failed_command() {
+        for line in [
+            "--- FAIL: TestParse (0.00s)",
+            "FAIL\texample.com/app\t0.012s",
+            "test result: FAILED. 1 passed; 1 failed",
+            "test tests::sums ... FAILED",
+            "FAILED tests/test_app.py::test_login - AssertionError",
+            "Killed",
+            "terminate called after throwing an instance of 'std::runtime_error'",
+            "npm error code E404",
+            "curl: (7) Failed to connect to localhost port 8080: Connection refused",
+            "Error from server (NotFound): pods \"web-1\" not found",
+            "bash: foo: command not found",
+            "cat: /etc/x.conf: No such file or directory",
+            "Permission denied (publickey).",
+            "ssh: connect to host db port 22: Connection refused",
+            "tar: out.tar: Cannot write: No space left on device",
+            "[12345.678902] BUG: kernel NULL pointer dereference, address: 0000000000000000",
+            "[12345.678903] general protection fault, probably for non-canonical address",
+            "E: Unable to locate package foo",
+        ] {
+            assert_eq!(classify(line), Some(Error), "{line}");
+        }
+        assert_eq!(classify("npm warn deprecated glob@7.2.3"), Some(Warn));
+        assert_eq!(
+            classify("W: Some index files failed to download"),
+            Some(Warn)
+        );
+        assert_eq!(classify("I: Retrieving InRelease"), Some(Info));
+        for line in [
+            "tests passed=3 FAILED=0",
+            "BUILD FAILURE",
+            "status: FAILOVER done",
+            "INFO Permission denied for user bob, asking again",
+            "Killed 3 idle workers",
+            "no such file or directory here",
+            "debug: lookup: No such file or directory found in cache, fetching",
+            "A: answer",
+        ] {
+            assert_eq!(classify(line).filter(|s| *s > Info), None, "{line}");
         }
     }
 
