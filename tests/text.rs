@@ -263,6 +263,66 @@ note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
 }
 
 #[test]
+fn python_and_dotnet_records_keep_their_exceptions() {
+    let b = Briefly::new();
+    let input = "\
+2026-11-29 10:00:00,001 INFO app: starting
+2026-11-29 10:00:01,002 ERROR app: request failed
+Traceback (most recent call last):
+  File \"/app/x.py\", line 3, in handle
+    do()
+ValueError: bad
+2026-11-29 10:00:02,003 INFO app: next
+Traceback (most recent call last):
+  File \"/app/y.py\", line 1, in <module>
+KeyError: 'id'
+info: Microsoft.Hosting.Lifetime[0]
+      Now listening on: http://localhost:5000
+fail: Microsoft.AspNetCore.Server.Kestrel[13]
+      Connection id \"0HM\": An unhandled exception was thrown by the application.
+      System.InvalidOperationException: Sequence contains no elements
+         at Api.Controllers.Items.Get() in /src/Items.cs:line 21
+Unhandled exception. System.IO.IOException: disk
+ ---> System.Exception: inner
+   --- End of inner exception stack trace ---
+   at Program.Main() in /src/Program.cs:line 5
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let items = envelope["items"].as_array().unwrap();
+    let by_line = |n: u64| {
+        items
+            .iter()
+            .find(|i| i["line"] == n)
+            .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
+    };
+    // `logger.exception`: the traceback belongs to the line that logged it, and its
+    // exception line ends the record.
+    let logged = by_line(2);
+    assert_eq!(logged["more"].as_array().unwrap().len(), 4, "{logged}");
+    assert_eq!(logged["more"][3], "ValueError: bad");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("request failed … ValueError: bad"),
+        "{summary}"
+    );
+    // After an INFO line a traceback is a record of its own.
+    assert_eq!(by_line(8)["more"].as_array().unwrap().len(), 2);
+    // .NET's console logger: the indented message under its header (line 12 under
+    // line 11 is counted by `records` below).
+    let fail = by_line(13);
+    assert_eq!(fail["severity"], "error");
+    assert_eq!(fail["more"].as_array().unwrap().len(), 3, "{fail}");
+    // An unhandled exception with its inner one and the frames after them.
+    let unhandled = by_line(17);
+    assert_eq!(
+        unhandled["more"].as_array().unwrap().len(),
+        3,
+        "{unhandled}"
+    );
+    assert_eq!(envelope["stats"]["records"], 7);
+}
+
+#[test]
 fn a_go_panic_keeps_its_goroutines() {
     let b = Briefly::new();
     let input = "\
@@ -328,17 +388,20 @@ end
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
     let items = envelope["items"].to_string();
-    for line in [3, 6] {
-        assert!(
-            envelope["items"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|i| i["line"] == line && i["more"].is_null()),
-            "line {line} is a record of its own: {items}"
-        );
-    }
-    assert_eq!(envelope["stats"]["records"], 6, "{items}");
+    let item = |line: u64| {
+        envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["line"] == line)
+            .unwrap_or_else(|| panic!("line {line} is a record of its own: {items}"))
+    };
+    // Not the panic's next line; the traceback under it is its own (logged by it), cut
+    // short by the next line with a time.
+    assert!(item(2)["more"].is_null(), "{items}");
+    assert_eq!(item(3)["more"].as_array().unwrap().len(), 2, "{items}");
+    assert!(item(6)["more"].is_null(), "{items}");
+    assert_eq!(envelope["stats"]["records"], 5, "{items}");
 }
 
 #[test]

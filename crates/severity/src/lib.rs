@@ -73,10 +73,13 @@ impl FromStr for Severity {
 }
 
 /// The words that name a level, in lower case, with the level each names.
-const LEVEL_WORDS: [(&str, Severity); 21] = [
+const LEVEL_WORDS: [(&str, Severity); 24] = [
     ("trace", Severity::Trace),
+    // .NET's console logger writes `trce:`, `dbug:` and `fail:`.
+    ("trce", Severity::Trace),
     ("verbose", Severity::Trace),
     ("debug", Severity::Debug),
+    ("dbug", Severity::Debug),
     ("dbg", Severity::Debug),
     ("info", Severity::Info),
     ("notice", Severity::Info),
@@ -87,6 +90,7 @@ const LEVEL_WORDS: [(&str, Severity); 21] = [
     ("error", Severity::Error),
     ("err", Severity::Error),
     ("errors", Severity::Error),
+    ("fail", Severity::Error),
     ("fatal", Severity::Fatal),
     ("critical", Severity::Fatal),
     ("crit", Severity::Fatal),
@@ -1242,6 +1246,19 @@ mod tests {
             "A: answer",
         ] {
             assert_eq!(classify(line).filter(|s| *s > Info), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn dotnet_console_levels() {
+        for (line, level) in [
+            ("fail: Microsoft.AspNetCore.Server.Kestrel[13]", Error),
+            ("crit: App.Worker[0]", Fatal),
+            ("warn: App.Worker[0]", Warn),
+            ("dbug: App.Worker[0]", Debug),
+            ("trce: App.Worker[0]", Trace),
+        ] {
+            assert_eq!(classify(line), Some(level), "{line}");
         }
     }
 

@@ -418,10 +418,26 @@ impl Text {
         if pending.opens == Some(Opens::GoPanic) {
             return in_go_trace(text);
         }
+        // Frames (Java's, .NET's and JavaScript's `at …`, Python's `File "…"`), and .NET's
+        // inner exceptions (` ---> System.Exception: …`, `--- End of inner exception …`).
         if indented
             && (trimmed.starts_with("at ")
                 || trimmed.starts_with("... ")
-                || trimmed.starts_with("File \""))
+                || trimmed.starts_with("File \"")
+                || trimmed.starts_with("---> ")
+                || trimmed.starts_with("--- End of "))
+        {
+            return true;
+        }
+        // .NET's console logger indents a record's message and exception under its
+        // `fail: Category[0]` header.
+        if indented && is_dotnet_header(&pending.item.text) {
+            return true;
+        }
+        // A traceback right under the serious line that logged it (`logger.exception`).
+        if pending.item.more.is_empty()
+            && pending.item.severity >= Some(Severity::Error)
+            && text.starts_with(TRACEBACK)
         {
             return true;
         }
@@ -580,6 +596,11 @@ impl Text {
                 pending.name_line = Some(record.line);
             }
             self.continue_record(text, facts.severity);
+            if facts.opens == Some(Opens::Traceback) && self.pending.opens.is_none() {
+                // A traceback under the line that logged it: its frames follow, and its
+                // exception names the record.
+                self.pending.opens = facts.opens;
+            }
         } else {
             self.close_record();
             self.start_record(record.line, text, facts);
@@ -971,6 +992,16 @@ impl FoldBatches for Text {
     }
 }
 
+/// The line that opens a Python traceback.
+const TRACEBACK: &str = "Traceback (most recent call last):";
+
+/// `fail: Microsoft.AspNetCore.Server.Kestrel[13]`: the header of a record of .NET's
+/// console logger, a level, a category and an event id.
+fn is_dotnet_header(text: &str) -> bool {
+    const LEVELS: [&str; 6] = ["trce: ", "dbug: ", "info: ", "warn: ", "fail: ", "crit: "];
+    LEVELS.iter().any(|level| text.starts_with(level)) && text.ends_with(']')
+}
+
 /// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
 /// `Error` or `Throwable`, alone or before `: ` and a message.
 fn names_a_java_exception(text: &str) -> bool {
@@ -991,10 +1022,14 @@ fn is_panic_message(text: &str) -> bool {
 }
 
 /// Whether a line after a record's first says what went wrong: a traceback's exception,
-/// a panic's message, a Java exception, not a frame, a note, a backtrace's heading or a
-/// line of Go's goroutine dump (Go's first line holds the message itself).
+/// a panic's message, a Java exception, not a frame, a note, a backtrace's heading, the
+/// line that opens a traceback or one of Go's goroutine dump (Go's first line holds the
+/// message itself).
 fn names_what_went_wrong(line: &str) -> bool {
-    !line.starts_with([' ', '\t']) && is_panic_message(line) && !in_go_trace(line)
+    !line.starts_with([' ', '\t'])
+        && is_panic_message(line)
+        && !line.starts_with(TRACEBACK)
+        && !in_go_trace(line)
 }
 
 /// The first or the last line of the input, with the group of its record (`None` when
