@@ -323,6 +323,53 @@ Unhandled exception. System.IO.IOException: disk
 }
 
 #[test]
+fn a_compilers_diagnostic_keeps_its_location_and_source() {
+    let b = Briefly::new();
+    let input = "\
+   Compiling foo v0.1.0 (/app)
+warning: unused variable: `y`
+ --> src/lib.rs:2:9
+  |
+2 |     let y = 1;
+  |         ^ help: if this is intentional, prefix it with an underscore: `_y`
+  |
+  = note: `#[warn(unused_variables)]` on by default
+
+error[E0308]: mismatched types
+ --> src/main.rs:4:18
+  |
+4 |     let x: u32 = \"a\";
+  |            ---   ^^^ expected `u32`, found `&str`
+
+error: could not compile `foo` (bin \"foo\") due to 1 previous error
+| a | b |
+main.c:7:5: error: 'y' undeclared (first use in this function)
+    7 |     y = 4;
+      |     ^
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let items = envelope["items"].as_array().unwrap();
+    let by_line = |n: u64| {
+        items
+            .iter()
+            .find(|i| i["line"] == n)
+            .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
+    };
+    let more = |n: u64| by_line(n)["more"].as_array().unwrap().len();
+    assert_eq!(more(2), 6, "{}", by_line(2));
+    assert_eq!(more(10), 4, "{}", by_line(10));
+    assert_eq!(by_line(10)["more"][0], " --> src/main.rs:4:18");
+    assert_eq!(more(18), 2, "{}", by_line(18));
+    // A table's row is no gutter: a record of its own.
+    assert!(by_line(17)["more"].is_null());
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("line 10: error[E0308]: mismatched types … --> src/main.rs:4:18"),
+        "{summary}"
+    );
+}
+
+#[test]
 fn a_go_panic_keeps_its_goroutines() {
     let b = Briefly::new();
     let input = "\

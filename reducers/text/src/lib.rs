@@ -434,6 +434,10 @@ impl Text {
         if indented && is_dotnet_header(&pending.item.text) {
             return true;
         }
+        // A compiler's diagnostic: where it is and the annotated source under it.
+        if pending.item.severity >= Some(Severity::Warn) && is_diagnostic_detail(text) {
+            return true;
+        }
         // A traceback right under the serious line that logged it (`logger.exception`).
         if pending.item.more.is_empty()
             && pending.item.severity >= Some(Severity::Error)
@@ -798,7 +802,7 @@ impl FoldBatches for Text {
             .min_by_key(|(i, _)| (std::cmp::Reverse(i.severity), i.line))
             .map(|(i, _)| {
                 let text = match i.more.iter().find(|l| names_what_went_wrong(l)) {
-                    Some(name) => format!("{} … {name}", cut_str(&i.text, 80)),
+                    Some(name) => format!("{} … {}", cut_str(&i.text, 80), name.trim_start()),
                     None => i.text.clone(),
                 };
                 (i.line, i.severity.unwrap_or(Severity::Warn), text)
@@ -992,6 +996,22 @@ impl FoldBatches for Text {
     }
 }
 
+/// A line under a compiler's warning or error: rustc's ` --> src/main.rs:4:18`,
+/// `  ::: …`, `  = note: …`, and the source it annotates in a gutter (rustc's and gcc's
+/// `4 |     let x: u32 = "a";`, `  |            ^^^ expected`).
+fn is_diagnostic_detail(text: &str) -> bool {
+    let trimmed = text.trim_start_matches(' ');
+    if ["--> ", "::: ", "= note:", "= help:"]
+        .iter()
+        .any(|start| trimmed.starts_with(start))
+    {
+        return true;
+    }
+    // A gutter: a line number or spaces before the bar, not a table's first column.
+    let gutter = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
+    gutter.len() < text.len() && gutter.trim_start_matches(' ').starts_with('|')
+}
+
 /// The line that opens a Python traceback.
 const TRACEBACK: &str = "Traceback (most recent call last):";
 
@@ -1022,11 +1042,16 @@ fn is_panic_message(text: &str) -> bool {
 }
 
 /// Whether a line after a record's first says what went wrong: a traceback's exception,
-/// a panic's message, a Java exception, not a frame, a note, a backtrace's heading, the
-/// line that opens a traceback or one of Go's goroutine dump (Go's first line holds the
-/// message itself).
+/// a panic's message, a Java exception, where a compiler's error is; not a frame, a
+/// note, a backtrace's heading, annotated source, the line that opens a traceback or
+/// one of Go's goroutine dump (Go's first line holds the message itself).
 fn names_what_went_wrong(line: &str) -> bool {
+    if line.trim_start().starts_with("--> ") {
+        // Where a compiler's error is.
+        return true;
+    }
     !line.starts_with([' ', '\t'])
+        && !is_diagnostic_detail(line)
         && is_panic_message(line)
         && !line.starts_with(TRACEBACK)
         && !in_go_trace(line)
