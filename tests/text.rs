@@ -286,6 +286,8 @@ Unhandled exception. System.IO.IOException: disk
  ---> System.Exception: inner
    --- End of inner exception stack trace ---
    at Program.Main() in /src/Program.cs:line 5
+info: loaded [plugins]
+      not its message: no category and event id above
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
     let items = envelope["items"].as_array().unwrap();
@@ -319,7 +321,7 @@ Unhandled exception. System.IO.IOException: disk
         3,
         "{unhandled}"
     );
-    assert_eq!(envelope["stats"]["records"], 7);
+    assert_eq!(envelope["stats"]["records"], 9);
 }
 
 #[test]
@@ -346,6 +348,8 @@ error: could not compile `foo` (bin \"foo\") due to 1 previous error
 main.c:7:5: error: 'y' undeclared (first use in this function)
     7 |     y = 4;
       |     ^
+0|api      | Error: connect ECONNREFUSED 127.0.0.1:5432
+0|api      | retrying in 5s
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
     let items = envelope["items"].as_array().unwrap();
@@ -360,8 +364,10 @@ main.c:7:5: error: 'y' undeclared (first use in this function)
     assert_eq!(more(10), 4, "{}", by_line(10));
     assert_eq!(by_line(10)["more"][0], " --> src/main.rs:4:18");
     assert_eq!(more(18), 2, "{}", by_line(18));
-    // A table's row is no gutter: a record of its own.
+    // A table's row is no gutter, nor is pm2's prefix: records of their own.
     assert!(by_line(17)["more"].is_null());
+    assert!(by_line(21)["more"].is_null(), "{}", by_line(21));
+    assert_eq!(envelope["stats"]["records"], 10);
     let summary = envelope["summary"].as_str().unwrap();
     assert!(
         summary.ends_with("line 10: error[E0308]: mismatched types … --> src/main.rs:4:18"),
@@ -378,6 +384,8 @@ panic: runtime error: invalid memory address or nil pointer dereference
 [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4553f2]
 
 goroutine 7 [running]:
+panic({0x5d4e60?, 0xc0000181e0?})
+\t/usr/local/go/src/runtime/panic.go:770 +0x132
 main.(*Store).Get(0x0, {0x6b1c2e, 0x3})
 \t/app/store.go:42 +0x12
 net/http.HandlerFunc.ServeHTTP(0xc0000a6000, {0x7a9b30, 0xc0000e0000}, 0xc0000c8000)
@@ -402,8 +410,8 @@ main.main()
     };
     let panic = by_line(2);
     assert_eq!(panic["severity"], "fatal");
-    assert_eq!(panic["more"].as_array().unwrap().len(), 9, "{panic}");
-    assert_eq!(panic["more"][3], "main.(*Store).Get(0x0, {0x6b1c2e, 0x3})");
+    assert_eq!(panic["more"].as_array().unwrap().len(), 11, "{panic}");
+    assert_eq!(panic["more"][5], "main.(*Store).Get(0x0, {0x6b1c2e, 0x3})");
     // The header holds the message: the summary names no frame after it.
     let summary = envelope["summary"].as_str().unwrap();
     assert!(
@@ -413,9 +421,9 @@ main.main()
         "{summary}"
     );
     // `go run`'s exit report is a record of its own, and so is the deadlock after it.
-    assert_eq!(by_line(12)["text"], "exit status 2");
-    assert!(by_line(12)["more"].is_null());
-    let deadlock = by_line(13);
+    assert_eq!(by_line(14)["text"], "exit status 2");
+    assert!(by_line(14)["more"].is_null());
+    let deadlock = by_line(15);
     assert_eq!(deadlock["severity"], "fatal");
     assert_eq!(deadlock["more"].as_array().unwrap().len(), 4, "{deadlock}");
     assert_eq!(envelope["stats"]["records"], 5);

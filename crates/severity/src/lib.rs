@@ -73,13 +73,10 @@ impl FromStr for Severity {
 }
 
 /// The words that name a level, in lower case, with the level each names.
-const LEVEL_WORDS: [(&str, Severity); 24] = [
+const LEVEL_WORDS: [(&str, Severity); 21] = [
     ("trace", Severity::Trace),
-    // .NET's console logger writes `trce:`, `dbug:` and `fail:`.
-    ("trce", Severity::Trace),
     ("verbose", Severity::Trace),
     ("debug", Severity::Debug),
-    ("dbug", Severity::Debug),
     ("dbg", Severity::Debug),
     ("info", Severity::Info),
     ("notice", Severity::Info),
@@ -90,7 +87,6 @@ const LEVEL_WORDS: [(&str, Severity); 24] = [
     ("error", Severity::Error),
     ("err", Severity::Error),
     ("errors", Severity::Error),
-    ("fail", Severity::Error),
     ("fatal", Severity::Fatal),
     ("critical", Severity::Fatal),
     ("crit", Severity::Fatal),
@@ -189,10 +185,12 @@ pub enum Opens {
 }
 
 /// Whether `line` may belong to the dump of goroutine stacks under Go's `panic: …`:
-/// blank, indented (a frame's file and line, a nested `panic:`), `goroutine 1
-/// [running]:`, `[signal SIGSEGV: …]`, `runtime stack:`, `created by …`,
-/// `...additional frames elided...`, or a frame's function (`main.main()`,
-/// `net/http.(*conn).serve(0xc000…)`: a dotted name and its arguments, nothing else).
+/// blank, indented (a frame's file and line, a nested `panic:`, a test's name),
+/// `goroutine 1 [running]:`, `[signal SIGSEGV: …]`, `runtime stack:`, `created by …`,
+/// `running tests:` (`go test`'s timeout), `...additional frames elided...`, or a
+/// frame's function (`main.main()`, `net/http.(*conn).serve(0xc000…)`,
+/// `panic({0x5d4e60?, 0xc0000181e0?})`: a dotted name, or `panic`, and its arguments,
+/// nothing else).
 ///
 /// ```
 /// use briefly_severity::in_go_trace;
@@ -204,11 +202,12 @@ pub enum Opens {
 /// assert!(!in_go_trace("server stopped (code 2)"));
 /// ```
 pub fn in_go_trace(line: &str) -> bool {
-    const STARTS: [&str; 5] = [
+    const STARTS: [&str; 6] = [
         "goroutine ",
         "[signal ",
         "runtime stack:",
         "created by ",
+        "running tests:",
         "...additional frames elided...",
     ];
     if line.is_empty()
@@ -217,10 +216,11 @@ pub fn in_go_trace(line: &str) -> bool {
     {
         return true;
     }
-    // A function: no space before its arguments' parenthesis, a dot in its name.
+    // A function: no space before its arguments' parenthesis, a dot in its name (but
+    // the runtime's `panic`).
     line.find('(').is_some_and(|open| {
         let name = &line[..open];
-        name.contains('.') && !name.contains(' ') && line.ends_with(')')
+        (name.contains('.') || name == "panic") && !name.contains(' ') && line.ends_with(')')
     })
 }
 
@@ -320,6 +320,10 @@ struct Findings {
     named: Option<Severity>,
     /// A signal: traceback, panic, OOM kill, segfault, non-zero exit, make or systemd failure.
     signalled: Option<Severity>,
+    /// A system call's error (`No such file or directory`): it counts when no level is
+    /// stated, as in `cat: x: No such file or directory`, not in `DEBUG stat x: No such
+    /// file or directory`.
+    hinted: Option<Severity>,
 }
 
 impl Findings {
@@ -338,6 +342,7 @@ impl Findings {
             } else {
                 None
             },
+            hinted: None,
         }
     }
 
@@ -387,6 +392,10 @@ impl Findings {
             if !confirmed(phrase, &rest[phrase.len()..]) {
                 continue;
             }
+            if is_system_error(phrase) {
+                self.hinted = Some(severity);
+                continue;
+            }
             self.signalled = self.signalled.max(Some(severity));
             match phrase {
                 "Traceback (most recent call last)" => self.opens = Some(Opens::Traceback),
@@ -412,11 +421,12 @@ impl Findings {
     }
 
     fn end(self, bytes: &[u8]) -> Inspection {
-        let letter = glog_letter(bytes)
-            .or_else(|| apt_letter(bytes))
+        let opening = glog_letter(bytes)
+            .or_else(|| opening_level(bytes))
             .or(self.column);
+        let severity = self.stated.max(opening).or(self.named).max(self.signalled);
         Inspection {
-            severity: self.stated.max(letter).or(self.named).max(self.signalled),
+            severity: severity.or(self.hinted),
             opens: self.opens,
         }
     }
@@ -643,22 +653,37 @@ const SIGNALS: [(&str, Severity); 38] = [
 /// needs a non-zero code after it, `non-zero` an exit, status, code or return value,
 /// `make` its failure report (`make: *** …`), and systemd's `code=…` the status beside
 /// it, non-zero when the process exited. `FAIL` and `FAILED` are a whole word, not a
-/// key (`FAILED=0`); `Killed` is all of the line, and a system call's error the end of
-/// the message (a parenthesis may follow: `Permission denied (publickey).`).
+/// key or a count of none (`FAILED=0`, `# FAIL:  0`); `Killed` ends the line or is
+/// followed by a column's spaces (bash's `[1]+  Killed    sleep 100`); the kernel's
+/// `BUG:` says what it found (`BUG: kernel NULL pointer dereference`, not a commit's
+/// `BUG: fix …`); a system call's error ends the message (a parenthesis may follow:
+/// `Permission denied (publickey).`), and zsh names the command after its `command not
+/// found: `.
 fn confirmed(phrase: &str, after: &[u8]) -> bool {
     match phrase {
         "FAIL" => {
             let after = after.strip_prefix(b"ED").unwrap_or(after);
-            after
-                .first()
-                .is_none_or(|b| matches!(b, b' ' | b'\t' | b':' | b'.' | b'!' | b']' | b')'))
+            match after.first() {
+                None | Some(b' ' | b'\t' | b'.' | b'!' | b']' | b')') => true,
+                Some(b':') => !counts_none(&after[1..]),
+                Some(_) => false,
+            }
         }
-        "Killed" => after.trim_ascii_end().is_empty(),
-        "command not found"
-        | "No such file or directory"
-        | "Permission denied"
-        | "Connection refused"
-        | "No space left on device" => ends_the_message(after),
+        "Killed" => after.trim_ascii_end().is_empty() || after.starts_with(b"  "),
+        "BUG:" => [
+            &b" kernel"[..],
+            b" unable to handle",
+            b" soft lockup",
+            b" KASAN",
+            b" scheduling while atomic",
+            b" Bad page",
+            b" workqueue lockup",
+            b" sleeping function called",
+        ]
+        .iter()
+        .any(|what| after.starts_with(what)),
+        "command not found" => ends_the_message(after) || after.starts_with(b": "),
+        phrase if is_system_error(phrase) => ends_the_message(after),
         "make" | "gmake" => make_failure(after),
         "code=exited" => after.strip_prefix(b", status").is_some_and(nonzero_code),
         "code=killed" | "code=dumped" => after.starts_with(b", status="),
@@ -668,6 +693,24 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
         phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
         _ => true,
     }
+}
+
+/// The signals that are a system call's error, and count only when no level is stated.
+fn is_system_error(phrase: &str) -> bool {
+    matches!(
+        phrase,
+        "command not found"
+            | "No such file or directory"
+            | "Permission denied"
+            | "Connection refused"
+            | "No space left on device"
+    )
+}
+
+/// Whether `after` is a count of none: ` 0`, `  0 `.
+fn counts_none(after: &[u8]) -> bool {
+    let after = after.trim_ascii_start();
+    after.first() == Some(&b'0') && !after.get(1).is_some_and(u8::is_ascii_digit)
 }
 
 /// Whether `after` holds nothing more than a period or a parenthesis.
@@ -708,13 +751,18 @@ fn glog_letter(bytes: &[u8]) -> Option<Severity> {
     None
 }
 
-/// apt's and debootstrap's `E: …`, `W: …`, `I: …`: a level letter, a colon and a space
-/// opening the line.
-fn apt_letter(bytes: &[u8]) -> Option<Severity> {
-    match bytes {
-        [letter, b':', b' ', ..] => letter_level(*letter),
-        _ => None,
-    }
+/// The level two tools write as a line's first word: apt's and debootstrap's `E: `,
+/// `W: `, `I: `, `N: `, and .NET's console logger's `fail: `, `dbug: `, `trce: ` (its
+/// `info:`, `warn:` and `crit:` are level words).
+fn opening_level(bytes: &[u8]) -> Option<Severity> {
+    Some(match bytes {
+        [b'E', b':', b' ', ..] | [b'f', b'a', b'i', b'l', b':', b' ', ..] => Severity::Error,
+        [b'W', b':', b' ', ..] => Severity::Warn,
+        [b'I' | b'N', b':', b' ', ..] => Severity::Info,
+        [b'd', b'b', b'u', b'g', b':', b' ', ..] => Severity::Debug,
+        [b't', b'r', b'c', b'e', b':', b' ', ..] => Severity::Trace,
+        _ => return None,
+    })
 }
 
 /// Whether the byte at `i` stands as a column within the head: after a space, before a
@@ -949,6 +997,8 @@ mod tests {
             "main.handler(0xc000012345, 0x3)",
             "net/http.(*conn).serve(0xc0001b4000, {0x7a9b30, 0xc0000a8f00})",
             "main.main.func1()",
+            "panic({0x5d4e60?, 0xc0000181e0?})",
+            "running tests:",
             "\t/app/main.go:42 +0x1d",
             "\tpanic: second panic [recovered]",
             "created by net/http.(*Server).Serve in goroutine 1",
@@ -1193,6 +1243,7 @@ mod tests {
                 "code=exited" | "code=killed" | "code=dumped" => ", status=3/x",
                 "non-zero" => " exit 3",
                 "Killed" => "",
+                "BUG:" => " kernel NULL pointer dereference",
                 "command not found"
                 | "No such file or directory"
                 | "Permission denied"
@@ -1214,6 +1265,9 @@ mod tests {
             "test tests::sums ... FAILED",
             "FAILED tests/test_app.py::test_login - AssertionError",
             "Killed",
+            "./run.sh: line 3: 12345 Killed                  python train.py",
+            "[1]+  Killed                  sleep 100",
+            "zsh: command not found: foo",
             "terminate called after throwing an instance of 'std::runtime_error'",
             "npm error code E404",
             "curl: (7) Failed to connect to localhost port 8080: Connection refused",
@@ -1235,13 +1289,25 @@ mod tests {
             Some(Warn)
         );
         assert_eq!(classify("I: Retrieving InRelease"), Some(Info));
+        // A stated level outranks a system call's error.
+        assert_eq!(classify("WARN retry 3: Connection refused"), Some(Warn));
+        assert_eq!(
+            classify("DEBUG stat /etc/app.d: No such file or directory"),
+            Some(Debug)
+        );
         for line in [
             "tests passed=3 FAILED=0",
+            "tests passed=3 FAIL=0",
+            "# FAIL:  0",
+            "Fail:               0",
+            "Expected Fail:      0",
+            "a1b2c3 BUG: fix overflow in the parser",
+            "F: not apt's",
             "BUILD FAILURE",
             "status: FAILOVER done",
             "INFO Permission denied for user bob, asking again",
             "Killed 3 idle workers",
-            "no such file or directory here",
+            "No such file or directory entries were skipped",
             "debug: lookup: No such file or directory found in cache, fetching",
             "A: answer",
         ] {

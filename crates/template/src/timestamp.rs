@@ -70,8 +70,8 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 
 /// The bracketed timestamp of [`timestamp_range`].
 fn bracketed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
-    // At most three fields before the bracket (an address, an identity, a user), of at
-    // most 64 bytes each. Most lines have no bracket near their start: one vector search
+    // At most three fields before the bracket (an address, an identity, a user), within
+    // 192 bytes in all. Most lines have no bracket near their start: one vector search
     // for it answers them.
     const FIELDS: usize = 3;
     const HEAD: usize = FIELDS * 64;

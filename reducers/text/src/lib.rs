@@ -435,7 +435,7 @@ impl Text {
             return true;
         }
         // A compiler's diagnostic: where it is and the annotated source under it.
-        if pending.item.severity >= Some(Severity::Warn) && is_diagnostic_detail(text) {
+        if is_diagnostic_detail(text) && is_diagnostic_header(&pending.item.text) {
             return true;
         }
         // A traceback right under the serious line that logged it (`logger.exception`).
@@ -996,6 +996,16 @@ impl FoldBatches for Text {
     }
 }
 
+/// A compiler's warning or error: rustc's `error[E0308]: …`, `warning: …`, gcc's and
+/// clang's `main.c:7:5: error: …`.
+fn is_diagnostic_header(text: &str) -> bool {
+    text.starts_with("error")
+        || text.starts_with("warning")
+        || [": error: ", ": warning: ", ": fatal error: "]
+            .iter()
+            .any(|kind| text.contains(kind))
+}
+
 /// A line under a compiler's warning or error: rustc's ` --> src/main.rs:4:18`,
 /// `  ::: …`, `  = note: …`, and the source it annotates in a gutter (rustc's and gcc's
 /// `4 |     let x: u32 = "a";`, `  |            ^^^ expected`).
@@ -1005,11 +1015,16 @@ fn is_diagnostic_detail(text: &str) -> bool {
         .iter()
         .any(|start| trimmed.starts_with(start))
     {
-        return true;
+        return trimmed.len() < text.len();
     }
-    // A gutter: a line number or spaces before the bar, not a table's first column.
-    let gutter = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
-    gutter.len() < text.len() && gutter.trim_start_matches(' ').starts_with('|')
+    // A gutter: spaces, or a line number and a space, before the bar; not a table's
+    // first column (`| a |`), nor pm2's `0|api | …`.
+    let number = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
+    if number.len() < trimmed.len() {
+        number.starts_with(" |")
+    } else {
+        trimmed.len() < text.len() && trimmed.starts_with('|')
+    }
 }
 
 /// The line that opens a Python traceback.
@@ -1019,7 +1034,19 @@ const TRACEBACK: &str = "Traceback (most recent call last):";
 /// console logger, a level, a category and an event id.
 fn is_dotnet_header(text: &str) -> bool {
     const LEVELS: [&str; 6] = ["trce: ", "dbug: ", "info: ", "warn: ", "fail: ", "crit: "];
-    LEVELS.iter().any(|level| text.starts_with(level)) && text.ends_with(']')
+    let Some(header) = LEVELS.iter().find_map(|level| text.strip_prefix(level)) else {
+        return false;
+    };
+    let Some((category, id)) = header
+        .strip_suffix(']')
+        .and_then(|header| header.rsplit_once('['))
+    else {
+        return false;
+    };
+    !category.is_empty()
+        && !category.contains(' ')
+        && !id.is_empty()
+        && id.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
