@@ -358,10 +358,11 @@ impl Findings {
         let Some(prefix) = lowered_prefix(bytes, start) else {
             return;
         };
-        if SIGNAL_PREFIXES.contains(&prefix) {
-            self.signal(bytes, start);
+        let slot = PrefixFilter::slot(prefix);
+        for signal in SIGNAL_INDEX.matching(slot, prefix) {
+            self.signal(bytes, start, SIGNALS[signal]);
         }
-        if LEVEL_PREFIXES.contains(&prefix) {
+        if LEVEL_INDEX.matching(slot, prefix).next().is_some() {
             self.level_word_at(bytes, start);
         }
     }
@@ -383,25 +384,20 @@ impl Findings {
     }
 
     /// A signal's phrase may start at `start`.
-    fn signal(&mut self, bytes: &[u8], start: usize) {
+    fn signal(&mut self, bytes: &[u8], start: usize, (phrase, severity): (&str, Severity)) {
         let rest = &bytes[start..];
-        for &(phrase, severity) in &SIGNALS {
-            if !rest.starts_with(phrase.as_bytes()) {
-                continue;
-            }
-            if !confirmed(phrase, &rest[phrase.len()..]) {
-                continue;
-            }
-            if is_system_error(phrase) {
-                self.hinted = Some(severity);
-                continue;
-            }
-            self.signalled = self.signalled.max(Some(severity));
-            match phrase {
-                "Traceback (most recent call last)" => self.opens = Some(Opens::Traceback),
-                "panicked at" => self.opens = self.opens.or(Some(Opens::Panic)),
-                _ => {}
-            }
+        if !rest.starts_with(phrase.as_bytes()) || !confirmed(phrase, &rest[phrase.len()..]) {
+            return;
+        }
+        if is_system_error(phrase) {
+            self.hinted = Some(severity);
+            return;
+        }
+        self.signalled = self.signalled.max(Some(severity));
+        match phrase {
+            "Traceback (most recent call last)" => self.opens = Some(Opens::Traceback),
+            "panicked at" => self.opens = self.opens.or(Some(Opens::Panic)),
+            _ => {}
         }
     }
 
@@ -599,6 +595,48 @@ const LEVEL_PREFIXES: [[u8; 3]; LEVEL_WORDS.len()] = prefixes(LEVEL_WORDS);
 
 /// Both sets of prefixes, for a first look at every word.
 static PREFIXES: PrefixFilter = PrefixFilter::new(&[&SIGNAL_PREFIXES, &LEVEL_PREFIXES]);
+
+/// Which signals a word that passed the first look may begin, found by its prefix.
+static SIGNAL_INDEX: PrefixIndex<{ SIGNALS.len() }> = PrefixIndex::new(SIGNAL_PREFIXES);
+
+/// Whether a word that passed the first look may be a level word.
+static LEVEL_INDEX: PrefixIndex<{ LEVEL_WORDS.len() }> = PrefixIndex::new(LEVEL_PREFIXES);
+
+/// Up to 64 prefixes by [`PrefixFilter::slot`]: a word's candidates are those of its
+/// slot, so a word is compared with the few phrases it may begin, not with all of them.
+struct PrefixIndex<const N: usize> {
+    prefixes: [[u8; 3]; N],
+    /// For each slot, a bit for each prefix in it.
+    slots: [u64; 1024],
+}
+
+impl<const N: usize> PrefixIndex<N> {
+    const fn new(prefixes: [[u8; 3]; N]) -> Self {
+        assert!(N <= 64, "a bit for each prefix");
+        let mut slots = [0; 1024];
+        let mut i = 0;
+        while i < N {
+            slots[PrefixFilter::slot(prefixes[i])] |= 1 << i;
+            i += 1;
+        }
+        PrefixIndex { prefixes, slots }
+    }
+
+    /// The indexes of the prefixes equal to `prefix`, whose slot is `slot`, in order.
+    fn matching(&self, slot: usize, prefix: [u8; 3]) -> impl Iterator<Item = usize> + '_ {
+        let mut bits = self.slots[slot];
+        std::iter::from_fn(move || {
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.prefixes[i] == prefix {
+                    return Some(i);
+                }
+            }
+            None
+        })
+    }
+}
 
 /// The signals, each at the start of a word, with the severity it implies.
 const SIGNALS: [(&str, Severity); 38] = [
