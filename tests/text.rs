@@ -96,6 +96,15 @@ fn shown_texts(envelope: &Value) -> String {
     envelope["items"].to_string()
 }
 
+/// The item that starts at input line `n`.
+fn item_at(envelope: &Value, n: u64) -> &Value {
+    let items = envelope["items"].as_array().unwrap();
+    items
+        .iter()
+        .find(|i| i["line"] == n)
+        .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
+}
+
 #[test]
 fn a_decisive_line_is_inline_wherever_it_is() {
     let b = Briefly::new();
@@ -225,13 +234,7 @@ note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
 2026-11-29 10:00:02 INFO done
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
-    let items = envelope["items"].as_array().unwrap();
-    let by_line = |n: u64| {
-        items
-            .iter()
-            .find(|i| i["line"] == n)
-            .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
-    };
+    let by_line = |n: u64| item_at(&envelope, n);
     let python = by_line(2);
     assert_eq!(python["more"].as_array().unwrap().len(), 5);
     let summary = envelope["summary"].as_str().unwrap();
@@ -290,13 +293,7 @@ info: loaded [plugins]
       not its message: no category and event id above
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
-    let items = envelope["items"].as_array().unwrap();
-    let by_line = |n: u64| {
-        items
-            .iter()
-            .find(|i| i["line"] == n)
-            .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
-    };
+    let by_line = |n: u64| item_at(&envelope, n);
     // `logger.exception`: the traceback belongs to the line that logged it, and its
     // exception line ends the record.
     let logged = by_line(2);
@@ -352,13 +349,7 @@ main.c:7:5: error: 'y' undeclared (first use in this function)
 0|api      | retrying in 5s
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
-    let items = envelope["items"].as_array().unwrap();
-    let by_line = |n: u64| {
-        items
-            .iter()
-            .find(|i| i["line"] == n)
-            .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
-    };
+    let by_line = |n: u64| item_at(&envelope, n);
     let more = |n: u64| by_line(n)["more"].as_array().unwrap().len();
     assert_eq!(more(2), 6, "{}", by_line(2));
     assert_eq!(more(10), 4, "{}", by_line(10));
@@ -401,13 +392,7 @@ main.main()
 2026-11-29T10:00:05Z INFO restarted
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
-    let items = envelope["items"].as_array().unwrap();
-    let by_line = |n: u64| {
-        items
-            .iter()
-            .find(|i| i["line"] == n)
-            .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
-    };
+    let by_line = |n: u64| item_at(&envelope, n);
     let panic = by_line(2);
     assert_eq!(panic["severity"], "fatal");
     assert_eq!(panic["more"].as_array().unwrap().len(), 11, "{panic}");
@@ -443,14 +428,7 @@ end
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
     let items = envelope["items"].to_string();
-    let item = |line: u64| {
-        envelope["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|i| i["line"] == line)
-            .unwrap_or_else(|| panic!("line {line} is a record of its own: {items}"))
-    };
+    let item = |line: u64| item_at(&envelope, line);
     // Not the panic's next line; the traceback under it is its own (logged by it), cut
     // short by the next line with a time.
     assert!(item(2)["more"].is_null(), "{items}");
