@@ -699,6 +699,16 @@ fn options_filter_and_shape_the_result() {
     assert_eq!(window["stats"]["filtered_out"], 1, "{}", window["stats"]);
     let span = &window["stats"]["time_span"];
     assert_eq!(span[1], "29/Nov/2026:11:01:30 +0100", "{span}");
+    // A JSON or logfmt line's time is its `ts`/`time` key's value.
+    let keyed = "{\"level\":\"info\",\"ts\":\"2026-11-29T10:00:30Z\",\"msg\":\"a\"}\n\
+                 time=\"2026-11-29T10:01:30Z\" level=error msg=\"b\"\n";
+    let window = b.envelope(
+        &["text", "--since", "2026-11-29T10:01:00Z"],
+        keyed.as_bytes(),
+        CAP,
+    );
+    assert_eq!(window["stats"]["filtered_out"], 1, "{}", window["stats"]);
+    assert_eq!(window["stats"]["time_span"][1], "2026-11-29T10:01:30Z");
     // Lines without a time briefly reads are kept, and the envelope says so.
     let untimed = b.envelope(&["text", "--since", "2h"], b"no time 1\nno time 2\n", CAP);
     assert_eq!(untimed["stats"]["filtered_out"], 0);

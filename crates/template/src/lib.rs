@@ -93,7 +93,8 @@
 //! syslog, ctime, epoch, and other common shapes), for callers that keep
 //! first / last times per template; [`leading_moment`] and [`read_timestamp`]
 //! also say what it reads (a [`Moment`]), for callers that compare times;
-//! [`timestamp_range`] also finds an access log's, in a bracket after its first fields.
+//! [`timestamp_range`] also finds an access log's, in a bracket after its first fields,
+//! and a JSON or logfmt line's, as its `time`/`ts`/`timestamp` key's value.
 
 mod align;
 mod mask;

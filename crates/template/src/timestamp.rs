@@ -6,15 +6,18 @@
 //! | --- | --- |
 //! | ISO 8601 / RFC 3339 | `2024-01-05T10:00:01.123Z`, `2015-10-18 18:01:47,978` |
 //! | slashed dates | `2016/09/28 04:30:30`, `17/06/09 20:10:40` |
+//! | month names | `05-Jan-2024 10:00:07.000` (Tomcat) |
 //! | compact dates | `20171223-22:15:29:606`, `20240105T100001Z` |
 //! | month-day with time | `03-17 16:13:38.811`, `10.30 16:49:06` |
 //! | syslog / ctime | `Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005` |
 //! | access logs | `10/Oct/2000:13:55:36 -0700` |
+//! | glog | `I0105 10:00:08.000000` (its level letter with it) |
 //! | time of day | `16:49:06.123` |
 //! | unix epoch | `1117838570`, `1117838570.123`, `1700000000000` |
 //!
 //! An opening `[` before the timestamp is skipped (`[10.30 16:49:06]`); [`timestamp_range`]
-//! also finds one in a bracket after the first fields, where access logs write it.
+//! also finds one in a bracket after the first fields, where access logs write it, and
+//! as a `time`/`ts`/`timestamp` key's value in JSON and logfmt lines.
 
 /// The timestamp at the start of `line`, as a slice of it, if there is one.
 ///
@@ -54,8 +57,10 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 
 /// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else in a
 /// bracket after at most three fields, as access logs write it after the client's
-/// address, identity and user. Only a timestamp with a date counts there, and not in an
-/// indented line (a stack frame's `[12:00:01]` is no record's time).
+/// address, identity and user, else as the value of a `time`, `ts`, `timestamp`,
+/// `@timestamp` or `datetime` key in a JSON or logfmt line. Only a timestamp with a date
+/// counts there, and not in an indented line (a stack frame's `[12:00:01]` is no
+/// record's time).
 ///
 /// ```
 /// use briefly_template::timestamp_range;
@@ -63,9 +68,66 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// assert_eq!(timestamp_range(line).map(|r| &line[r]), Some("10/Oct/2000:13:55:36 -0700"));
 /// assert_eq!(timestamp_range("2015-10-18 18:01:47 x [12:00]"), Some(0..19));
 /// assert_eq!(timestamp_range("job 7 done [12:00:01]"), None);
+/// let json = r#"{"level":"error","ts":"2024-01-05T10:00:01Z","msg":"x"}"#;
+/// assert_eq!(timestamp_range(json).map(|r| &json[r]), Some("2024-01-05T10:00:01Z"));
 /// ```
 pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
-    leading_timestamp_range(line).or_else(|| bracketed_timestamp_range(line))
+    leading_timestamp_range(line)
+        .or_else(|| bracketed_timestamp_range(line))
+        .or_else(|| keyed_timestamp_range(line))
+}
+
+/// The keyed timestamp of [`timestamp_range`]: the value of a `time`, `ts`, `timestamp`,
+/// `@timestamp` or `datetime` key in a JSON object (`{"ts":"2024-01-05T10:00:01Z"}`,
+/// zap's `"ts":1704448801.5`) or in logfmt (`time="2024-01-05T10:00:01Z"`,
+/// `ts=2024-01-05T10:00:01Z`, a line whose first field is a `key=value`), among the
+/// line's first 256 bytes; dated, in a line that is not indented (a pretty-printed
+/// document's `"time": …` is no record's time).
+fn keyed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    const HEAD: usize = 256;
+    const KEYS: [&[u8]; 5] = [b"time", b"ts", b"timestamp", b"@timestamp", b"datetime"];
+    let b = line.as_bytes();
+    let head = &b[..b.len().min(HEAD)];
+    // A JSON object, or logfmt: its first field is a `key=value` too.
+    let first_field = &head[..memchr::memchr(b' ', head).unwrap_or(head.len())];
+    if b.first() != Some(&b'{') && !first_field.contains(&b'=') {
+        return None;
+    }
+    for sep in memchr::memchr2_iter(b'=', b':', head) {
+        // The key before `=` or `":`: letters, digits, `_` and `@`.
+        let quoted = sep > 0 && b[sep - 1] == b'"';
+        let key_end = sep - usize::from(quoted);
+        // Every key ends in `e`, `s` or `p`: most separators are passed over here.
+        if !matches!(at(b, key_end.wrapping_sub(1)) | 0x20, b'e' | b's' | b'p') {
+            continue;
+        }
+        let key_start = b[..key_end]
+            .iter()
+            .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'@'))
+            .map_or(0, |p| p + 1);
+        let key = &b[key_start..key_end];
+        if (quoted && (key_start == 0 || b[key_start - 1] != b'"'))
+            || !KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
+        {
+            continue;
+        }
+        let mut value = sep + 1;
+        value += usize::from(at(b, value) == b' ');
+        let value_quoted = at(b, value) == b'"';
+        value += usize::from(value_quoted);
+        if at(b, value).is_ascii_whitespace() || at(b, value) == b'[' {
+            continue;
+        }
+        let Some((range, moment)) = leading_moment(&line[value..]) else {
+            continue;
+        };
+        let end = value + range.end;
+        if matches!(moment, Moment::TimeOfDay) || (value_quoted && at(b, end) != b'"') {
+            continue;
+        }
+        return Some(value + range.start..end);
+    }
+    None
 }
 
 /// The bracketed timestamp of [`timestamp_range`].
@@ -141,6 +203,9 @@ pub fn leading_moment(line: &str) -> Option<(std::ops::Range<usize>, Moment)> {
     }
     if p < b.len() && b[p] == b'[' {
         p += 1;
+    }
+    if let Some((end, civil)) = glog(b, p) {
+        return Some((p..end, Moment::Civil(civil)));
     }
     let (end, moment) = iso_date_time(b, p)
         .map(|(end, civil)| (end, Moment::Civil(civil)))
@@ -285,6 +350,16 @@ fn date_time(b: &[u8], p: usize) -> Option<(usize, Civil)> {
         }
         // 10/Oct/2000:13:55:36 -0700, the access logs' (Apache's, nginx's) `%d/%b/%Y:%T %z`
         2 if sep == b'/' && at(b, p + 6) == b'/' => return access_log(b, p),
+        // 05-Jan-2024, Tomcat's `dd-MMM-yyyy`
+        2 if sep == b'-' && at(b, p + 6) == b'-' && digits(b, p + 7, 5) == 4 => {
+            let month = month_at(b, p + 3)?;
+            let day = number(b, p, 2);
+            if !(1..=31).contains(&day) {
+                return None;
+            }
+            let year = number(b, p + 7, 4) as u16;
+            (p + 11, Civil::date(Some(year), month, day))
+        }
         // 17/06/09 (year first) or 03-17 / 10.30 (month-day, time required)
         2 if matches!(sep, b'-' | b'/' | b'.') => {
             let q = p + 3;
@@ -415,6 +490,23 @@ fn zone(b: &[u8], e: usize) -> (usize, i32) {
     };
     let hours = number(b, e + 1, 2) as i32;
     (end, sign * (hours * 3600 + minutes * 60))
+}
+
+/// glog's `I0105 10:00:08.000000` at `p`: a level letter, the month and day, a time of
+/// day; where it ends, and what it says without its year.
+fn glog(b: &[u8], p: usize) -> Option<(usize, Civil)> {
+    if !matches!(at(b, p), b'I' | b'W' | b'E' | b'F')
+        || digits(b, p + 1, 5) != 4
+        || at(b, p + 5) != b' '
+    {
+        return None;
+    }
+    let (month, day) = (number(b, p + 1, 2), number(b, p + 3, 2));
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let (end, clock) = time_of_day(b, p + 6)?;
+    Some((end, Civil::date(None, month, day).at(clock)))
 }
 
 /// `DD/Mon/YYYY:HH:MM:SS[ ±hhmm]` at `p` (its `DD/` read): the zone is written after a
@@ -580,6 +672,82 @@ mod tests {
             Some("Sun Dec 04 04:47:44 2005")
         );
         assert_eq!(ts("12:00:01.5 started"), Some("12:00:01.5"));
+    }
+
+    #[test]
+    fn glog_and_tomcat() {
+        let (range, moment) = leading_moment("I0105 10:00:08.000000    1 main.go:1] x").unwrap();
+        assert_eq!(
+            range,
+            0..21,
+            "the level letter with it: read_timestamp reads it again"
+        );
+        let civil = Civil {
+            month: 1,
+            day: 5,
+            hour: 10,
+            second: 8,
+            ..Civil::default()
+        };
+        assert_eq!(moment, Moment::Civil(civil));
+        assert_eq!(
+            ts("05-Jan-2024 10:00:07.000 INFO [main] x"),
+            Some("05-Jan-2024 10:00:07.000")
+        );
+        for not_one in [
+            "I0105x10:00:08",
+            "X0105 10:00:08",
+            "I1305 10:00:08",
+            "05-Foo-2024 10:00",
+        ] {
+            assert_eq!(ts(not_one), None, "{not_one}");
+        }
+    }
+
+    #[test]
+    fn keyed_in_json_and_logfmt() {
+        let at = |line: &'static str| timestamp_range(line).map(|range| &line[range]);
+        for (line, stamp) in [
+            (
+                r#"{"ts":"2024-01-05T10:00:01Z","level":"info"}"#,
+                "2024-01-05T10:00:01Z",
+            ),
+            (
+                r#"{"level":"error","@timestamp": "2024-01-05T10:00:02.5Z"}"#,
+                "2024-01-05T10:00:02.5Z",
+            ),
+            (
+                r#"{"level":"info","ts":1704448801.5,"msg":"x"}"#,
+                "1704448801.5",
+            ),
+            (
+                r#"time="2024-01-05T10:00:03Z" level=error msg="x""#,
+                "2024-01-05T10:00:03Z",
+            ),
+            (
+                "level=warn ts=2024-01-05T10:00:04Z caller=x",
+                "2024-01-05T10:00:04Z",
+            ),
+            (
+                r#"{"Timestamp":"2024-01-05 10:00:05"}"#,
+                "2024-01-05 10:00:05",
+            ),
+        ] {
+            assert_eq!(at(line), Some(stamp), "{line}");
+        }
+        for none in [
+            // Indented, a time of day, another key, a key's end only, a number, not
+            // logfmt, not closed.
+            r#"  "time": "2024-01-05T10:00:01Z","#,
+            r#"{"time":"10:00:01"}"#,
+            r#"{"start":"2024-01-05T10:00:01Z"}"#,
+            r#"{"runtime":"2024-01-05T10:00:01Z"}"#,
+            "retries=3 ts=17",
+            "job done ts=2024-01-05T10:00:01Z",
+            r#"{"ts":"2024-01-05T10:00:01Zx"}"#,
+        ] {
+            assert_eq!(at(none), None, "{none}");
+        }
     }
 
     #[test]

@@ -120,6 +120,14 @@ mod tests {
             epoch_seconds("10/Oct/2000:13:55:36 -0700", 2024),
             Some(civil(2000, 10, 10, 20, 55, 36))
         );
+        assert_eq!(
+            epoch_seconds("05-Jan-2024 10:00:07.000", 2024),
+            Some(civil(2024, 1, 5, 10, 0, 7))
+        );
+        assert_eq!(
+            epoch_seconds("I0105 10:00:08.000000", 2023),
+            Some(civil(2023, 1, 5, 10, 0, 8))
+        );
         assert_eq!(epoch_seconds("16:49:06", 2024), None);
         // logcat, Proxifier (no year: the one given), Spark, HealthApp.
         for (stamp, want) in [
