@@ -1052,14 +1052,18 @@ fn is_dotnet_header(text: &str) -> bool {
 /// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
 /// `Error` or `Throwable`, alone or before `: ` and a message.
 fn names_a_java_exception(text: &str) -> bool {
-    let name = text.split_once(": ").map_or(text, |(name, _)| name);
-    name.contains('.')
+    // Read on every line that may continue a record: the name's bytes only, no search
+    // for the `: ` after it.
+    let end = text
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_')))
+        .unwrap_or(text.len());
+    let name = &text[..end];
+    (end == text.len() || text[end..].starts_with(": "))
+        && name.contains('.')
         && ["Exception", "Error", "Throwable"]
             .iter()
             .any(|end| name.ends_with(end))
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_'))
 }
 
 /// Whether the line after a panic's header, where the message is expected, is one (not
@@ -1156,6 +1160,28 @@ mod tests {
     use super::*;
     use briefly_core::testkit::{assert_batch_prepares_as_each, reduce_all_chunkings};
     use briefly_core::{reduce, Reducer, RunConfig};
+
+    #[test]
+    fn java_exception_names() {
+        for name in [
+            "java.io.IOException: disk full",
+            "java.lang.IllegalStateException",
+            "com.acme.Outer$InnerError: x",
+            "org.acme.Failure_Throwable: y",
+        ] {
+            assert!(names_a_java_exception(name), "{name}");
+        }
+        for not_one in [
+            "IOException: no package",
+            "java.io.IOException disk full",
+            "java.io.IOException:no space",
+            "INFO java.io.IOException: x",
+            "java.io.IOExceptions: x",
+            "",
+        ] {
+            assert!(!names_a_java_exception(not_one), "{not_one}");
+        }
+    }
 
     #[test]
     fn a_batch_is_prepared_as_its_lines_one_by_one() {
