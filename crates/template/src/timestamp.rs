@@ -89,13 +89,23 @@ fn keyed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     let b = line.as_bytes();
     let head = &b[..b.len().min(HEAD)];
     // A JSON object, or logfmt: its first field is a `key=value` too.
+    let json = b.first() == Some(&b'{');
     let first_field = &head[..memchr::memchr(b' ', head).unwrap_or(head.len())];
-    if b.first() != Some(&b'{') && !first_field.contains(&b'=') {
+    if !json && !first_field.contains(&b'=') {
         return None;
     }
     for sep in memchr::memchr2_iter(b'=', b':', head) {
-        // The key before `=` or `":`: letters, digits, `_` and `@`.
+        // The key before `":` in JSON, before `=` in logfmt (not a `time=` inside a
+        // JSON string, nor a `caller=main.go:12`): letters, digits, `_` and `@`.
         let quoted = sep > 0 && b[sep - 1] == b'"';
+        let key_shaped = if json {
+            quoted && b[sep] == b':'
+        } else {
+            !quoted && b[sep] == b'='
+        };
+        if !key_shaped {
+            continue;
+        }
         let key_end = sep - usize::from(quoted);
         // Every key ends in `e`, `s` or `p`: most separators are passed over here.
         if !matches!(at(b, key_end.wrapping_sub(1)) | 0x20, b'e' | b's' | b'p') {
@@ -736,12 +746,14 @@ mod tests {
             assert_eq!(at(line), Some(stamp), "{line}");
         }
         for none in [
-            // Indented, a time of day, another key, a key's end only, a number, not
-            // logfmt, not closed.
+            // Indented, a time of day, another key, a key's end only, a key inside a JSON
+            // string, logfmt's key without `=`, a number, not logfmt, not closed.
             r#"  "time": "2024-01-05T10:00:01Z","#,
             r#"{"time":"10:00:01"}"#,
             r#"{"start":"2024-01-05T10:00:01Z"}"#,
             r#"{"runtime":"2024-01-05T10:00:01Z"}"#,
+            r#"{"msg":"restarted at time=2024-01-05T10:00:01Z"}"#,
+            "level=info msg=x time:2024-01-05T10:00:01Z",
             "retries=3 ts=17",
             "job done ts=2024-01-05T10:00:01Z",
             r#"{"ts":"2024-01-05T10:00:01Zx"}"#,
