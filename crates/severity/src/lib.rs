@@ -159,7 +159,9 @@ const COLUMN_WINDOW: usize = 64;
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
-/// `Failed to start`, Go's `panic:` and `fatal error:` opening a line.
+/// `Failed to start`, Go's `panic:` and `fatal error:` opening a line. A system call's
+/// error ending the message (`cat: x: No such file or directory`) counts only when the
+/// line states no level.
 ///
 /// Level words and exception names count when they start within the first 240 bytes;
 /// signals count anywhere, at the start of a word (`OOM`, not `ROOM`). Words are runs of
