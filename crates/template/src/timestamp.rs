@@ -27,8 +27,9 @@
 /// slashed and dotted dates (`2016/09/28 04:30:30`, `17/06/09 20:10:40`),
 /// compact dates with a time (`20171223-22:15:29:606`, `20240105T100001Z`),
 /// month-day with a time (`03-17 16:13:38.811`, `10.30 16:49:06`), syslog
-/// and ctime (`Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005`), a time of
-/// day (`16:49:06.123`) and unix epochs in seconds or milliseconds
+/// and ctime (`Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005`), Tomcat's
+/// `05-Jan-2024 10:00:07.000`, glog's `I0105 10:00:08.000000` (its level letter
+/// with it), a time of day (`16:49:06.123`) and unix epochs in seconds or milliseconds
 /// (`1117838570`, `1700000000000`). The text is returned as is (no time
 /// zone conversion), which is enough to show a first / last time.
 ///
@@ -82,11 +83,15 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// zap's `"ts":1704448801.5`) or in logfmt (`time="2024-01-05T10:00:01Z"`,
 /// `ts=2024-01-05T10:00:01Z`, a line whose first field is a `key=value`), among the
 /// line's first 256 bytes; dated, in a line that is not indented (a pretty-printed
-/// document's `"time": …` is no record's time).
+/// document's `"time": …` is no record's time). The first such key counts, wherever it
+/// is: in a nested object, or in a logfmt value's quotes (`msg="retry at ts=…"`).
 fn keyed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     const HEAD: usize = 256;
     const KEYS: [&[u8]; 5] = [b"time", b"ts", b"timestamp", b"@timestamp", b"datetime"];
     let b = line.as_bytes();
+    if b.first().is_some_and(u8::is_ascii_whitespace) {
+        return None;
+    }
     let head = &b[..b.len().min(HEAD)];
     // A JSON object, or logfmt: its first field is a `key=value` too.
     let json = b.first() == Some(&b'{');
@@ -214,10 +219,8 @@ pub fn leading_moment(line: &str) -> Option<(std::ops::Range<usize>, Moment)> {
     if p < b.len() && b[p] == b'[' {
         p += 1;
     }
-    if let Some((end, civil)) = glog(b, p) {
-        return Some((p..end, Moment::Civil(civil)));
-    }
-    let (end, moment) = iso_date_time(b, p)
+    let (end, moment) = glog(b, p)
+        .or_else(|| iso_date_time(b, p))
         .map(|(end, civil)| (end, Moment::Civil(civil)))
         .or_else(|| full_reading(b, p))?;
     // Must end at a token boundary.
@@ -512,7 +515,8 @@ fn glog(b: &[u8], p: usize) -> Option<(usize, Civil)> {
         return None;
     }
     let (month, day) = (number(b, p + 1, 2), number(b, p + 3, 2));
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+    // glog always writes the seconds.
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || at(b, p + 11) != b':' {
         return None;
     }
     let (end, clock) = time_of_day(b, p + 6)?;
@@ -708,6 +712,8 @@ mod tests {
             "I0105x10:00:08",
             "X0105 10:00:08",
             "I1305 10:00:08",
+            "E0112 10:30pm disk",
+            "E0112 10:30 disk",
             "05-Foo-2024 10:00",
         ] {
             assert_eq!(ts(not_one), None, "{not_one}");
@@ -757,6 +763,8 @@ mod tests {
             "retries=3 ts=17",
             "job done ts=2024-01-05T10:00:01Z",
             r#"{"ts":"2024-01-05T10:00:01Zx"}"#,
+            r#"{"time":"2024-01-05 report"}"#,
+            "\tts=2024-01-05T10:00:01Z",
         ] {
             assert_eq!(at(none), None, "{none}");
         }
