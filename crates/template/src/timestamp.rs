@@ -605,6 +605,11 @@ mod tests {
     use super::leading_timestamp as ts;
     use super::{leading_moment, timestamp_range, Civil, Moment};
 
+    /// The timestamp [`timestamp_range`] finds anywhere in `line`.
+    fn found(line: &str) -> Option<&str> {
+        timestamp_range(line).map(|range| &line[range])
+    }
+
     #[test]
     fn the_iso_shortcut_finds_what_the_full_reading_finds() {
         let base = *b"2024-01-05T10:00:01.123Z x";
@@ -722,7 +727,6 @@ mod tests {
 
     #[test]
     fn keyed_in_json_and_logfmt() {
-        let at = |line: &'static str| timestamp_range(line).map(|range| &line[range]);
         for (line, stamp) in [
             (
                 r#"{"ts":"2024-01-05T10:00:01Z","level":"info"}"#,
@@ -749,7 +753,7 @@ mod tests {
                 "2024-01-05 10:00:05",
             ),
         ] {
-            assert_eq!(at(line), Some(stamp), "{line}");
+            assert_eq!(found(line), Some(stamp), "{line}");
         }
         for none in [
             // Indented, a time of day, another key, a key's end only, a key inside a JSON
@@ -766,7 +770,7 @@ mod tests {
             r#"{"time":"2024-01-05 report"}"#,
             "\tts=2024-01-05T10:00:01Z",
         ] {
-            assert_eq!(at(none), None, "{none}");
+            assert_eq!(found(none), None, "{none}");
         }
     }
 
@@ -801,11 +805,10 @@ mod tests {
 
     #[test]
     fn bracketed_after_the_first_fields() {
-        let at = |line: &'static str| timestamp_range(line).map(|range| &line[range]);
         let clf = r#"10.0.0.1 - - [10/Oct/2000:13:55:36 +0200] "GET / HTTP/1.1" 200 5"#;
-        assert_eq!(at(clf), Some("10/Oct/2000:13:55:36 +0200"));
+        assert_eq!(found(clf), Some("10/Oct/2000:13:55:36 +0200"));
         assert_eq!(
-            at("app [2024-01-05 10:00:01] up"),
+            found("app [2024-01-05 10:00:01] up"),
             Some("2024-01-05 10:00:01")
         );
         for none in [
@@ -819,7 +822,7 @@ mod tests {
             "10.0.0.1 - - [13:55:36] x",
             "10.0.0.1 - - [10/Oct/2000:13:55:36 +0200 x] y",
         ] {
-            assert_eq!(at(none), None, "{none}");
+            assert_eq!(found(none), None, "{none}");
         }
     }
 

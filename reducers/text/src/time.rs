@@ -108,26 +108,29 @@ mod tests {
         );
         assert_eq!(epoch_seconds("1117838570", 2024), Some(1_117_838_570));
         assert_eq!(epoch_seconds("1117838570123", 2024), Some(1_117_838_570));
-        assert_eq!(
-            epoch_seconds("Jun 14 15:16:01", 2005),
-            Some(civil(2005, 6, 14, 15, 16, 1))
-        );
-        assert_eq!(
-            epoch_seconds("Sun Dec 04 04:47:44 2005", 2024),
-            Some(civil(2005, 12, 4, 4, 47, 44))
-        );
-        assert_eq!(
-            epoch_seconds("10/Oct/2000:13:55:36 -0700", 2024),
-            Some(civil(2000, 10, 10, 20, 55, 36))
-        );
-        assert_eq!(
-            epoch_seconds("05-Jan-2024 10:00:07.000", 2024),
-            Some(civil(2024, 1, 5, 10, 0, 7))
-        );
-        assert_eq!(
-            epoch_seconds("I0105 10:00:08.000000", 2023),
-            Some(civil(2023, 1, 5, 10, 0, 8))
-        );
+        // Syslog (no year: the one given), ctime, an access log (its zone applied),
+        // Tomcat, glog (no year).
+        for (stamp, year, want) in [
+            ("Jun 14 15:16:01", 2005, civil(2005, 6, 14, 15, 16, 1)),
+            (
+                "Sun Dec 04 04:47:44 2005",
+                2024,
+                civil(2005, 12, 4, 4, 47, 44),
+            ),
+            (
+                "10/Oct/2000:13:55:36 -0700",
+                2024,
+                civil(2000, 10, 10, 20, 55, 36),
+            ),
+            (
+                "05-Jan-2024 10:00:07.000",
+                2024,
+                civil(2024, 1, 5, 10, 0, 7),
+            ),
+            ("I0105 10:00:08.000000", 2023, civil(2023, 1, 5, 10, 0, 8)),
+        ] {
+            assert_eq!(epoch_seconds(stamp, year), Some(want), "{stamp}");
+        }
         assert_eq!(epoch_seconds("16:49:06", 2024), None);
         // logcat, Proxifier (no year: the one given), Spark, HealthApp.
         for (stamp, want) in [
