@@ -322,6 +322,29 @@ info: loaded [plugins]
 }
 
 #[test]
+fn chained_tracebacks_are_one_record() {
+    let b = Briefly::new();
+    let input = "\
+INFO starting
+Traceback (most recent call last):
+  File \"/app/x.py\", line 3, in load
+KeyError: 'id'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File \"/app/x.py\", line 5, in load
+ValueError: no id
+INFO next
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let chained = item_at(&envelope, 2);
+    assert_eq!(chained["more"].as_array().unwrap().len(), 8, "{chained}");
+    assert_eq!(chained["more"][7], "ValueError: no id");
+    assert_eq!(envelope["stats"]["records"], 3);
+}
+
+#[test]
 fn a_compilers_diagnostic_keeps_its_location_and_source() {
     let b = Briefly::new();
     let input = "\

@@ -5,8 +5,13 @@
 //! command (`--- FAIL:`, `Killed`, `command not found`, `No such file or directory`).
 //!
 //! One engine for every reducer: `spill` marks error-looking lines with it, `text` ranks
-//! records by it.
+//! records by it. Which lines make up one record (a traceback and its frames, a panic
+//! and its backtrace) is [`multiline`]'s, shared by `text` and `docker`.
 
+pub mod multiline;
+
+pub use multiline::in_go_trace;
+use multiline::TRACEBACK;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -186,46 +191,6 @@ pub enum Opens {
     GoPanic,
 }
 
-/// Whether `line` may belong to the dump of goroutine stacks under Go's `panic: …`:
-/// blank, indented (a frame's file and line, a nested `panic:`, a test's name),
-/// `goroutine 1 [running]:`, `[signal SIGSEGV: …]`, `runtime stack:`, `created by …`,
-/// `running tests:` (`go test`'s timeout), `...additional frames elided...`, or a
-/// frame's function (`main.main()`, `net/http.(*conn).serve(0xc000…)`,
-/// `panic({0x5d4e60?, 0xc0000181e0?})`: a dotted name, or `panic`, and its arguments,
-/// nothing else).
-///
-/// ```
-/// use briefly_severity::in_go_trace;
-///
-/// assert!(in_go_trace("goroutine 1 [running]:"));
-/// assert!(in_go_trace("main.handler(0xc000012345, 0x3)"));
-/// assert!(in_go_trace("\t/app/main.go:42 +0x1d"));
-/// assert!(!in_go_trace("exit status 2"));
-/// assert!(!in_go_trace("server stopped (code 2)"));
-/// ```
-pub fn in_go_trace(line: &str) -> bool {
-    const STARTS: [&str; 6] = [
-        "goroutine ",
-        "[signal ",
-        "runtime stack:",
-        "created by ",
-        "running tests:",
-        "...additional frames elided...",
-    ];
-    if line.is_empty()
-        || line.starts_with([' ', '\t'])
-        || STARTS.iter().any(|s| line.starts_with(s))
-    {
-        return true;
-    }
-    // A function: no space before its arguments' parenthesis, a dot in its name (but
-    // the runtime's `panic`).
-    line.find('(').is_some_and(|open| {
-        let name = &line[..open];
-        (name.contains('.') || name == "panic") && !name.contains(' ') && line.ends_with(')')
-    })
-}
-
 /// What one pass over a line finds: its severity (as [`classify`]) and the multi-line
 /// record it begins, if any.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -397,7 +362,7 @@ impl Findings {
         }
         self.signalled = self.signalled.max(Some(severity));
         match phrase {
-            "Traceback (most recent call last)" => self.opens = Some(Opens::Traceback),
+            TRACEBACK => self.opens = Some(Opens::Traceback),
             "panicked at" => self.opens = self.opens.or(Some(Opens::Panic)),
             _ => {}
         }
@@ -645,7 +610,7 @@ const SIGNALS: [(&str, Severity); 38] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
-    ("Traceback (most recent call last)", Severity::Error),
+    (TRACEBACK, Severity::Error),
     ("panicked at", Severity::Error),
     ("Killed process", Severity::Error),
     ("Out of memory", Severity::Error),
@@ -1025,38 +990,6 @@ mod tests {
         }
         assert_eq!(inspect("ERROR nothing opens here").opens, None);
         assert_eq!(inspect("  panic: indented, not Go's header").opens, None);
-    }
-
-    #[test]
-    fn a_go_panics_goroutine_dump() {
-        let dump = [
-            "",
-            "goroutine 1 [running]:",
-            "goroutine 18 gp=0xc000102000 m=nil [chan receive]:",
-            "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4553f2]",
-            "main.handler(0xc000012345, 0x3)",
-            "net/http.(*conn).serve(0xc0001b4000, {0x7a9b30, 0xc0000a8f00})",
-            "main.main.func1()",
-            "panic({0x5d4e60?, 0xc0000181e0?})",
-            "running tests:",
-            "\t/app/main.go:42 +0x1d",
-            "\tpanic: second panic [recovered]",
-            "created by net/http.(*Server).Serve in goroutine 1",
-            "runtime stack:",
-            "...additional frames elided...",
-        ];
-        for line in dump {
-            assert!(in_go_trace(line), "{line:?}");
-        }
-        for line in [
-            "exit status 2",
-            "FAIL\texample.com/app\t0.012s",
-            "2024-01-05T10:00:03Z INFO back up (after restart)",
-            "main.go stopped (code 2)",
-            "done()",
-        ] {
-            assert!(!in_go_trace(line), "{line:?}");
-        }
     }
 
     #[test]

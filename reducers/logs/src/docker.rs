@@ -7,7 +7,9 @@
 //! Lines the json-file driver split at 16 KiB (no trailing `\n` in `log`) are joined
 //! again (up to [`MAX_JOINED`] bytes); the level and message come from the JSON or
 //! logfmt an application writes ([`crate::payload`]); a multi-line record (a Python
-//! traceback, a Java stack) spread over several lines of one stream is one entry.
+//! traceback, a Java stack) spread over several lines of one stream is one entry, by
+//! the rules `text` reads records by ([`briefly_severity::multiline`]), and any indented
+//! line goes on the entry above it.
 
 mod facts;
 
@@ -16,7 +18,8 @@ use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{plural, OptionError, TextItems};
 use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer};
-use briefly_severity::{classify, in_go_trace, Opens, Severity};
+use briefly_severity::multiline::{Indented, MultiLine};
+use briefly_severity::{inspect, Severity};
 use briefly_template::MaskedLine;
 use briefly_text::{Text, TextOptions};
 use facts::{Facts, LineFacts};
@@ -93,20 +96,31 @@ struct Pending {
     micros: Option<i64>,
     /// A compose service name, else the stream's name.
     group: String,
-    severity: Option<Severity>,
     message: String,
-    lines: usize,
-    /// Inside a Python traceback: indented frames continue it, the exception line ends it.
-    traceback: bool,
-    /// A traceback ended in it: another one starts a new record, unless a chain line
-    /// (`During handling of the above exception …`) came between.
-    traceback_ended: bool,
-    /// Under Go's `panic: …`: the goroutines' stacks continue it.
-    go_panic: bool,
+    /// Which lines continue it; its severity.
+    multiline: ContainerLines,
     cut_bytes: u64,
     /// The message masked for the miner ahead of time, while it is one line as read.
     masked: MaskedLine,
     masked_ok: bool,
+}
+
+impl Pending {
+    /// The worst severity of its lines.
+    fn severity(&self) -> Option<Severity> {
+        self.multiline.0.severity()
+    }
+}
+
+/// A record's lines as a container's output has them: an indented line is the message
+/// above it going on.
+#[derive(Debug)]
+struct ContainerLines(MultiLine);
+
+impl Default for ContainerLines {
+    fn default() -> Self {
+        ContainerLines(MultiLine::new(Indented::Continue))
+    }
 }
 
 /// A json-file record split at 16 KiB, being joined.
@@ -325,22 +339,11 @@ impl Docker {
             self.problems.bad_time += 1;
         }
         let pending = &mut self.pending[stream];
-        if pending.open && continues(pending, text) {
-            pending.lines += 1;
-            if text.starts_with("Traceback (most recent call last)") {
-                pending.traceback = true;
-            } else if is_chain_line(text) {
-                pending.traceback_ended = false;
-            } else if pending.traceback
-                && !text.starts_with([' ', '\t'])
-                && !text.is_empty()
-                && !is_chain_line(text)
-            {
-                // The exception line ends it.
-                pending.traceback = false;
-                pending.traceback_ended = true;
-            }
-            pending.severity = pending.severity.max(classify(text));
+        let record = &mut pending.multiline.0;
+        // A record of MAX_RECORD_LINES ends there: the next line starts another.
+        if pending.open && record.lines() + 1 < MAX_RECORD_LINES && record.continues(text) {
+            let found = inspect(text);
+            record.push(text, found.severity, found.opens);
             pending.masked_ok = false;
             let room = MAX_JOINED.saturating_sub(pending.message.len() + 1);
             if text.len() >= room {
@@ -356,9 +359,8 @@ impl Docker {
         pending.open = true;
         match facts {
             Some(facts) => {
-                pending.severity = facts.severity;
-                pending.traceback = facts.opens == Some(Opens::Traceback);
-                pending.go_panic = facts.opens == Some(Opens::GoPanic);
+                let record = &mut pending.multiline.0;
+                record.start(&facts.message, facts.severity, facts.opens);
                 // Buffers change hands instead of being copied: the facts' go on with
                 // the record, the record's old ones serve the next batch.
                 std::mem::swap(&mut pending.message, &mut facts.message);
@@ -368,9 +370,8 @@ impl Docker {
             }
             None => {
                 let read = self.payloads.read(text);
-                pending.severity = read.severity;
-                pending.traceback = read.opens == Some(Opens::Traceback);
-                pending.go_panic = read.opens == Some(Opens::GoPanic);
+                let record = &mut pending.multiline.0;
+                record.start(&read.message, read.severity, read.opens);
                 pending.message.clear();
                 pending
                     .message
@@ -383,8 +384,6 @@ impl Docker {
         pending.micros = micros;
         pending.group.clear();
         pending.group.push_str(service.unwrap_or(STREAMS[stream]));
-        pending.lines = 1;
-        pending.traceback_ended = false;
         pending.cut_bytes = 0;
     }
 
@@ -527,7 +526,7 @@ fn wanted(
     stream: usize,
 ) -> bool {
     if let Some(level) = options.level {
-        if pending.severity.unwrap_or(Severity::Info) < level {
+        if pending.severity().unwrap_or(Severity::Info) < level {
             return false;
         }
     }
@@ -549,8 +548,8 @@ fn fold_in(fold: &mut Fold, pending: &mut Pending) {
     let entry = Entry {
         line: pending.line,
         micros: pending.micros,
-        level: level_index(pending.severity),
-        severity: pending.severity,
+        level: level_index(pending.severity()),
+        severity: pending.severity(),
         group: &pending.group,
         pid: None,
         message: &pending.message,
@@ -560,37 +559,6 @@ fn fold_in(fold: &mut Fold, pending: &mut Pending) {
     } else {
         fold.add(&entry);
     }
-}
-
-/// Whether `text` continues the record `pending`: the frames and exception line of a
-/// Python traceback, the goroutines' stacks under Go's `panic: …`, an indented line (stack
-/// frames, `  at …`), `Caused by:`, or a traceback that follows a serious record
-/// (`logger.exception`).
-fn continues(pending: &Pending, text: &str) -> bool {
-    if pending.lines >= MAX_RECORD_LINES {
-        return false;
-    }
-    if pending.traceback {
-        return true;
-    }
-    if pending.go_panic {
-        return in_go_trace(text);
-    }
-    if text.starts_with([' ', '\t']) && !text.trim().is_empty() {
-        return true;
-    }
-    if text.starts_with("Caused by:") || is_chain_line(text) {
-        return true;
-    }
-    text.starts_with("Traceback (most recent call last)")
-        && !pending.traceback_ended
-        && pending.severity.is_some_and(|s| s >= Severity::Error)
-}
-
-/// The lines between chained Python tracebacks.
-fn is_chain_line(text: &str) -> bool {
-    text.starts_with("During handling of the above exception")
-        || text.starts_with("The above exception was the direct cause")
 }
 
 /// `docker logs --timestamps` output: (compose service, time, message) when the line
@@ -847,6 +815,30 @@ mod tests {
         assert_eq!(first["more"].as_array().unwrap().len(), 4, "{first}");
         assert_eq!(first["more"][3], "\t/app/main.go:9 +0x2c");
         assert_eq!(envelope.stats["groups"]["stderr"]["entries"], 2);
+    }
+
+    #[test]
+    fn records_end_where_texts_do() {
+        // The rules `text` reads records by (briefly_severity::multiline): a Java
+        // exception under the line that logged it and a compiler's annotated source
+        // stay with their header, though neither is indented.
+        let mut input = String::new();
+        for line in [
+            "ERROR request failed\n",
+            "java.io.IOException: closed\n",
+            "\tat a.B.c(B.java:1)\n",
+            "error[E0308]: mismatched types\n",
+            " --> src/main.rs:4:18\n",
+            "4 |     let x: u32 = \"a\";\n",
+            "  |                  ^^^ expected\n",
+            "done\n",
+        ] {
+            input.push_str(&json_line(line, "stderr", 1));
+        }
+        let envelope = reduce_with(&input, DockerOptions::default());
+        assert_eq!(envelope.stats["groups"]["stderr"]["entries"], 3);
+        let more = |i: usize| envelope.items[i]["more"].as_array().unwrap().len();
+        assert_eq!((more(0), more(1)), (2, 3), "{:?}", envelope.items);
     }
 
     const MAX_KEPT_TEST: usize = crate::fold::MAX_KEPT_CHARS + "…[cut 31754 chars]".len();

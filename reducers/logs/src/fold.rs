@@ -15,6 +15,7 @@
 //! [`MAX_GROUPS`] units or streams and [`MAX_PAIRS`] (group, template) counters.
 
 use crate::time::format_micros;
+use briefly_severity::multiline::TRACEBACK;
 use briefly_severity::Severity;
 use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
@@ -306,7 +307,7 @@ impl Fold {
         // The miner sees the first line (an empty message still counts as one), but a
         // Python traceback is told apart by its exception, the last line.
         let mined = match rest {
-            Some(rest) if first_line.starts_with("Traceback (most recent call last)") => rest
+            Some(rest) if first_line.starts_with(TRACEBACK) => rest
                 .lines()
                 .rev()
                 .find(|l| !l.trim().is_empty() && !l.starts_with([' ', '\t']))

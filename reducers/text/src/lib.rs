@@ -28,7 +28,8 @@ use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use severity::{classify, in_go_trace, Opens, Severity};
+use severity::multiline::{names_what_went_wrong, Indented, MultiLine};
+use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
 use std::io::{BufWriter, Read, Seek, Write};
@@ -219,18 +220,8 @@ struct Pending {
     name: MaskedLine,
     name_text: String,
     name_line: Option<u64>,
-    /// The kind of multi-line record its first line opens, if any.
-    opens: Option<Opens>,
-    closed: bool,
-}
-
-impl Pending {
-    /// Whether a panic's message is on the line after its header: since Rust 1.73 the
-    /// header ends with `:` there (`panicked at src/main.rs:2:5:`); before, it held the
-    /// message itself (`panicked at 'boom', src/main.rs:2:5`).
-    fn message_follows(&self) -> bool {
-        self.item.text.trim_end().ends_with(':')
-    }
+    /// Which lines continue it.
+    multiline: MultiLine,
 }
 
 /// The generic text reducer.
@@ -312,8 +303,7 @@ impl Text {
                 name: MaskedLine::default(),
                 name_text: String::new(),
                 name_line: None,
-                opens: None,
-                closed: false,
+                multiline: MultiLine::new(Indented::ByRule),
             },
             kept: Vec::new(),
             recent: VecDeque::with_capacity(options.context + 1),
@@ -380,8 +370,7 @@ impl Text {
         pending.in_time = in_time;
         pending.grep_matched = facts.grep_match;
         pending.name_line = None;
-        pending.opens = facts.opens;
-        pending.closed = false;
+        pending.multiline.start(text, severity, facts.opens);
         let item = &mut pending.item;
         item.line = line;
         item.severity = severity;
@@ -404,71 +393,14 @@ impl Text {
     /// Whether `text` continues the pending record. A line with a timestamp of its own
     /// (`stamped`) starts one: another thread's record, not the next frame.
     fn continues(&self, text: &str, stamped: bool) -> bool {
-        let pending = &self.pending;
-        if !pending.open || pending.closed || stamped {
-            return false;
-        }
-        let indented = text.starts_with([' ', '\t']);
-        let trimmed = text.trim_start();
-        let panic = pending.opens == Some(Opens::Panic);
-        if pending.opens == Some(Opens::Traceback) {
-            // Indented frames, then the exception line that ends the traceback.
-            return true;
-        }
-        if pending.opens == Some(Opens::GoPanic) {
-            return in_go_trace(text);
-        }
-        // Frames (Java's, .NET's and JavaScript's `at …`, Python's `File "…"`), and .NET's
-        // inner exceptions (` ---> System.Exception: …`, `--- End of inner exception …`).
-        if indented
-            && (trimmed.starts_with("at ")
-                || trimmed.starts_with("... ")
-                || trimmed.starts_with("File \"")
-                || trimmed.starts_with("---> ")
-                || trimmed.starts_with("--- End of "))
-        {
-            return true;
-        }
-        // .NET's console logger indents a record's message and exception under its
-        // `fail: Category[0]` header.
-        if indented && is_dotnet_header(&pending.item.text) {
-            return true;
-        }
-        // A compiler's diagnostic: where it is and the annotated source under it.
-        if is_diagnostic_detail(text) && is_diagnostic_header(&pending.item.text) {
-            return true;
-        }
-        // A traceback right under the serious line that logged it (`logger.exception`).
-        if pending.item.more.is_empty()
-            && pending.item.severity >= Some(Severity::Error)
-            && text.starts_with(TRACEBACK)
-        {
-            return true;
-        }
-        if text.starts_with("Caused by:") || text.starts_with("\tat ") {
-            return true;
-        }
-        // A Java exception right under the line that logged it (log4j, logback).
-        if pending.item.more.is_empty() && !panic && names_a_java_exception(text) {
-            return true;
-        }
-        // A panic's message is the line after its header; indented lines follow it (an
-        // assertion's `  left: 1`, the backtrace's frames), then notes.
-        panic
-            && ((pending.item.more.is_empty() && pending.message_follows())
-                || indented
-                || text.starts_with("stack backtrace:")
-                || text.starts_with("note: "))
+        self.pending.open && !stamped && self.pending.multiline.continues(text)
     }
 
-    fn continue_record(&mut self, text: &str, severity: Option<Severity>) {
+    /// Adds `text` to the pending record; says whether it names what went wrong.
+    fn continue_record(&mut self, text: &str, facts: &LineFacts) -> bool {
         let pending = &mut self.pending;
-        if pending.opens == Some(Opens::Traceback) && !text.starts_with([' ', '\t']) {
-            pending.closed = true;
-        }
-        if let Some(severity) = severity {
-            pending.item.severity = pending.item.severity.max(Some(severity));
-        }
+        let names = pending.multiline.push(text, facts.severity, facts.opens);
+        pending.item.severity = pending.multiline.severity();
         if pending.item.more.len() < MAX_RECORD_LINES {
             let line = kept_line(text);
             self.shown_cut |= line.len() != text.len();
@@ -476,6 +408,7 @@ impl Text {
         } else {
             pending.item.more_cut += 1;
         }
+        names
     }
 
     /// Closes the pending record: counts it, and keeps it verbatim when it may be evidence.
@@ -578,32 +511,15 @@ impl Text {
         }
         let text = stripped.as_deref().unwrap_or(record.text);
         if self.continues(text, facts.stamp.is_some()) {
-            let pending = &mut self.pending;
-            pending.grep_matched |= facts.grep_match;
-            let first_continuation = pending.item.more.is_empty();
-            // A traceback's exception line names it; so does a panic's message (the line
-            // after `panicked at …:` since Rust 1.73), and a Java exception under the line
-            // that logged it.
-            let names_the_record = match pending.opens {
-                Some(Opens::Traceback) => !text.starts_with([' ', '\t']),
-                Some(Opens::Panic) => {
-                    first_continuation && pending.message_follows() && is_panic_message(text)
-                }
-                // Go's header line holds the message itself.
-                Some(Opens::GoPanic) => false,
-                None => first_continuation && names_a_java_exception(text),
-            };
-            if names_the_record {
+            self.pending.grep_matched |= facts.grep_match;
+            if self.continue_record(text, facts) {
+                // Its template is the record's: records are told apart by what went
+                // wrong, not where.
+                let pending = &mut self.pending;
                 std::mem::swap(&mut pending.name, &mut facts.masked);
                 pending.name_text.clear();
                 pending.name_text.push_str(text);
                 pending.name_line = Some(record.line);
-            }
-            self.continue_record(text, facts.severity);
-            if facts.opens == Some(Opens::Traceback) && self.pending.opens.is_none() {
-                // A traceback under the line that logged it: its frames follow, and its
-                // exception names the record.
-                self.pending.opens = facts.opens;
             }
         } else {
             self.close_record();
@@ -996,98 +912,6 @@ impl FoldBatches for Text {
     }
 }
 
-/// A compiler's warning or error: rustc's `error[E0308]: …`, `warning: …`, gcc's and
-/// clang's `main.c:7:5: error: …`.
-fn is_diagnostic_header(text: &str) -> bool {
-    text.starts_with("error")
-        || text.starts_with("warning")
-        || [": error: ", ": warning: ", ": fatal error: "]
-            .iter()
-            .any(|kind| text.contains(kind))
-}
-
-/// A line under a compiler's warning or error: rustc's ` --> src/main.rs:4:18`,
-/// `  ::: …`, `  = note: …`, and the source it annotates in a gutter (rustc's and gcc's
-/// `4 |     let x: u32 = "a";`, `  |            ^^^ expected`).
-fn is_diagnostic_detail(text: &str) -> bool {
-    let trimmed = text.trim_start_matches(' ');
-    if ["--> ", "::: ", "= note:", "= help:"]
-        .iter()
-        .any(|start| trimmed.starts_with(start))
-    {
-        return trimmed.len() < text.len();
-    }
-    // A gutter: spaces, or a line number and a space, before the bar; not a table's
-    // first column (`| a |`), nor pm2's `0|api | …`.
-    let number = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
-    if number.len() < trimmed.len() {
-        number.starts_with(" |")
-    } else {
-        trimmed.len() < text.len() && trimmed.starts_with('|')
-    }
-}
-
-/// The line that opens a Python traceback.
-const TRACEBACK: &str = "Traceback (most recent call last):";
-
-/// `fail: Microsoft.AspNetCore.Server.Kestrel[13]`: the header of a record of .NET's
-/// console logger, a level, a category and an event id.
-fn is_dotnet_header(text: &str) -> bool {
-    const LEVELS: [&str; 6] = ["trce: ", "dbug: ", "info: ", "warn: ", "fail: ", "crit: "];
-    let Some(header) = LEVELS.iter().find_map(|level| text.strip_prefix(level)) else {
-        return false;
-    };
-    let Some((category, id)) = header
-        .strip_suffix(']')
-        .and_then(|header| header.rsplit_once('['))
-    else {
-        return false;
-    };
-    !category.is_empty()
-        && !category.contains(' ')
-        && !id.is_empty()
-        && id.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
-/// `Error` or `Throwable`, alone or before `: ` and a message.
-fn names_a_java_exception(text: &str) -> bool {
-    // Read on every line that may continue a record: the name's bytes only, no search
-    // for the `: ` after it.
-    let end = text
-        .bytes()
-        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_')))
-        .unwrap_or(text.len());
-    let name = &text[..end];
-    (end == text.len() || text[end..].starts_with(": "))
-        && name.contains('.')
-        && ["Exception", "Error", "Throwable"]
-            .iter()
-            .any(|end| name.ends_with(end))
-}
-
-/// Whether the line after a panic's header, where the message is expected, is one (not
-/// a note or the backtrace, as when the message is empty).
-fn is_panic_message(text: &str) -> bool {
-    !text.starts_with("note: ") && !text.starts_with("stack backtrace:") && !text.is_empty()
-}
-
-/// Whether a line after a record's first says what went wrong: a traceback's exception,
-/// a panic's message, a Java exception, where a compiler's error is; not a frame, a
-/// note, a backtrace's heading, annotated source, the line that opens a traceback or
-/// one of Go's goroutine dump (Go's first line holds the message itself).
-fn names_what_went_wrong(line: &str) -> bool {
-    if line.trim_start().starts_with("--> ") {
-        // Where a compiler's error is.
-        return true;
-    }
-    !line.starts_with([' ', '\t'])
-        && !is_diagnostic_detail(line)
-        && is_panic_message(line)
-        && !line.starts_with(TRACEBACK)
-        && !in_go_trace(line)
-}
-
 /// The first or the last line of the input, with the group of its record (`None` when
 /// the options leave that record out).
 #[derive(Debug, Default)]
@@ -1160,28 +984,6 @@ mod tests {
     use super::*;
     use briefly_core::testkit::{assert_batch_prepares_as_each, reduce_all_chunkings};
     use briefly_core::{reduce, Reducer, RunConfig};
-
-    #[test]
-    fn java_exception_names() {
-        for name in [
-            "java.io.IOException: disk full",
-            "java.lang.IllegalStateException",
-            "com.acme.Outer$InnerError: x",
-            "org.acme.Failure_Throwable: y",
-        ] {
-            assert!(names_a_java_exception(name), "{name}");
-        }
-        for not_one in [
-            "IOException: no package",
-            "java.io.IOException disk full",
-            "java.io.IOException:no space",
-            "INFO java.io.IOException: x",
-            "java.io.IOExceptions: x",
-            "",
-        ] {
-            assert!(!names_a_java_exception(not_one), "{not_one}");
-        }
-    }
 
     #[test]
     fn a_batch_is_prepared_as_its_lines_one_by_one() {

@@ -1,0 +1,674 @@
+//! Which lines continue a multi-line record: one set of rules for every reducer that
+//! reads records out of lines (`text`, and `docker`'s messages).
+//!
+//! A record starts at a line that does not continue the one before. [`MultiLine`]
+//! remembers what that line opened (a Python traceback, a Rust panic, Go's goroutine
+//! dump) and what came since, and says of each next line whether it belongs to the
+//! record: a stack's frames, the exception that ends a traceback, `Caused by:`, chained
+//! tracebacks, a compiler's annotated source, .NET's indented message, and a traceback
+//! or a Java exception right under the line that logged it.
+//!
+//! ```
+//! use briefly_severity::inspect;
+//! use briefly_severity::multiline::{Indented, MultiLine};
+//!
+//! let lines = [
+//!     "ERROR request failed",
+//!     "Traceback (most recent call last):",
+//!     "  File \"app.py\", line 3, in handle",
+//!     "KeyError: 'user'",
+//!     "INFO next request",
+//! ];
+//! let mut record = MultiLine::new(Indented::ByRule);
+//! let mut starts = Vec::new();
+//! let mut name = None;
+//! for (n, line) in lines.into_iter().enumerate() {
+//!     let found = inspect(line);
+//!     if n > 0 && record.continues(line) {
+//!         if record.push(line, found.severity, found.opens) {
+//!             name = Some(line);
+//!         }
+//!     } else {
+//!         record.start(line, found.severity, found.opens);
+//!         starts.push(n);
+//!     }
+//! }
+//! assert_eq!(starts, [0, 4]);
+//! assert_eq!(name, Some("KeyError: 'user'"));
+//! ```
+
+use crate::{Opens, Severity};
+
+/// The line that opens a Python traceback (without the colon some tools leave out).
+pub const TRACEBACK: &str = "Traceback (most recent call last)";
+
+/// What a reducer's records do with an indented line no rule names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Indented {
+    /// It continues the record: a container's output, one program's messages, where an
+    /// indented line is the message above it going on.
+    Continue,
+    /// It starts a record of its own: any text, where an indented line may be a table's
+    /// or a listing's.
+    ByRule,
+}
+
+/// Where a record's Python traceback stands.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Traceback {
+    /// None in it.
+    #[default]
+    None,
+    /// Its frames are being read: every line continues it, the exception line ends it.
+    Open,
+    /// Its exception line came: blank lines and a chain line may follow.
+    Ended,
+    /// A chain line came (`During handling of the above exception …`): the next
+    /// traceback belongs to the record too.
+    Chained,
+}
+
+/// What a record's first line is, beyond what it opens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Header {
+    #[default]
+    Plain,
+    /// .NET's console logger's `fail: Category[13]` ([`is_dotnet_header`]).
+    DotNet,
+    /// A compiler's warning or error ([`is_diagnostic_header`]).
+    Diagnostic,
+    /// Rust's panic header ending with `:`, its message on the next line.
+    PanicMessageNext,
+}
+
+/// The record being read: what its first line opened and what followed it.
+#[derive(Debug, Clone)]
+pub struct MultiLine {
+    indented: Indented,
+    opens: Option<Opens>,
+    header: Header,
+    severity: Option<Severity>,
+    /// Lines after the first.
+    lines: usize,
+    traceback: Traceback,
+}
+
+impl MultiLine {
+    /// A reader of records whose indented lines are handled as `indented` says; no
+    /// record is open until [`MultiLine::start`].
+    pub fn new(indented: Indented) -> MultiLine {
+        MultiLine {
+            indented,
+            opens: None,
+            header: Header::Plain,
+            severity: None,
+            lines: 0,
+            traceback: Traceback::None,
+        }
+    }
+
+    /// Starts a record at `line`, of `severity`, opening `opens` (as [`crate::inspect`]
+    /// says of it).
+    pub fn start(&mut self, line: &str, severity: Option<Severity>, opens: Option<Opens>) {
+        self.opens = opens;
+        self.severity = severity;
+        self.lines = 0;
+        self.traceback = match opens {
+            Some(Opens::Traceback) => Traceback::Open,
+            _ => Traceback::None,
+        };
+        self.header = if opens == Some(Opens::Panic) && line.trim_end().ends_with(':') {
+            // Since Rust 1.73 the header ends with `:` (`panicked at src/main.rs:2:5:`)
+            // and the message follows; before, it held the message (`panicked at 'boom',
+            // src/main.rs:2:5`).
+            Header::PanicMessageNext
+        } else if is_dotnet_header(line) {
+            Header::DotNet
+        } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
+            // Every compiler's diagnostic states its level; the test for one searches
+            // the line, so only lines that state one pay for it.
+            Header::Diagnostic
+        } else {
+            Header::Plain
+        };
+    }
+
+    /// The record its first line opened, or the traceback a later line did.
+    pub fn opens(&self) -> Option<Opens> {
+        self.opens
+    }
+
+    /// The worst severity of its lines.
+    pub fn severity(&self) -> Option<Severity> {
+        self.severity
+    }
+
+    /// Its lines after the first.
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    /// Whether `line` continues the record. The caller decides what else ends one (a
+    /// line with a timestamp of its own, a cap on its lines).
+    pub fn continues(&self, line: &str) -> bool {
+        let indented = line.starts_with([' ', '\t']);
+        let blank = || line.trim().is_empty();
+        match self.traceback {
+            Traceback::Open => return true,
+            Traceback::Ended => {
+                return blank()
+                    || is_chain_line(line)
+                    || (self.indented == Indented::Continue && indented)
+            }
+            Traceback::Chained => return blank() || line.starts_with(TRACEBACK),
+            Traceback::None => {}
+        }
+        if self.opens == Some(Opens::GoPanic) {
+            return in_go_trace(line);
+        }
+        if indented && !blank() && (self.indented == Indented::Continue || is_frame(line)) {
+            return true;
+        }
+        let first = self.lines == 0;
+        match self.header {
+            Header::DotNet if indented => return true,
+            Header::Diagnostic if is_diagnostic_detail(line) => return true,
+            // The message, or a note or a backtrace where it is empty.
+            Header::PanicMessageNext if first => return true,
+            _ => {}
+        }
+        if line.starts_with("Caused by:") || line.starts_with("\tat ") {
+            return true;
+        }
+        // A traceback or a Java exception right under the serious line that logged it
+        // (Python's `logger.exception`, log4j, logback).
+        if line.starts_with(TRACEBACK) {
+            return self.severity >= Some(Severity::Error);
+        }
+        if first && self.opens != Some(Opens::Panic) && names_a_java_exception(line) {
+            return true;
+        }
+        self.opens == Some(Opens::Panic)
+            && (indented || line.starts_with("stack backtrace:") || line.starts_with("note: "))
+    }
+
+    /// Adds `line`, which [`MultiLine::continues`] the record, of `severity`, opening
+    /// `opens`. Says whether it names what went wrong: a traceback's exception line, a
+    /// panic's message on the line after its header, a Java exception right under the
+    /// line that logged it. A record is told apart by that line, not by where it began.
+    pub fn push(&mut self, line: &str, severity: Option<Severity>, opens: Option<Opens>) -> bool {
+        let first = self.lines == 0;
+        self.lines += 1;
+        self.severity = self.severity.max(severity);
+        let names = match self.traceback {
+            Traceback::Open => {
+                let exception = !line.starts_with([' ', '\t'])
+                    && !line.trim().is_empty()
+                    && !is_chain_line(line);
+                if exception {
+                    self.traceback = Traceback::Ended;
+                }
+                exception
+            }
+            Traceback::Ended | Traceback::Chained => {
+                if is_chain_line(line) {
+                    self.traceback = Traceback::Chained;
+                }
+                false
+            }
+            Traceback::None => match self.opens {
+                Some(Opens::Panic) => {
+                    first && self.header == Header::PanicMessageNext && is_panic_message(line)
+                }
+                // Go's header holds the message itself.
+                Some(Opens::GoPanic) => false,
+                Some(Opens::Traceback) => false,
+                None => first && names_a_java_exception(line),
+            },
+        };
+        if opens == Some(Opens::Traceback) && self.traceback != Traceback::Open {
+            // A traceback under the line that logged it, or chained to the one before:
+            // its frames follow, and its exception names the record.
+            if self.opens.is_none() || self.traceback == Traceback::Chained {
+                self.opens = Some(Opens::Traceback);
+                self.traceback = Traceback::Open;
+            }
+        }
+        names
+    }
+}
+
+/// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`,
+/// Python's `File "…"`, Java's `... 12 more`, .NET's inner exceptions (` ---> …`,
+/// `--- End of inner exception …`). Indented.
+fn is_frame(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    trimmed.len() < line.len()
+        && ["at ", "... ", "File \"", "---> ", "--- End of "]
+            .iter()
+            .any(|start| trimmed.starts_with(start))
+}
+
+/// The lines between chained Python tracebacks.
+pub fn is_chain_line(line: &str) -> bool {
+    line.starts_with("During handling of the above exception")
+        || line.starts_with("The above exception was the direct cause")
+}
+
+/// A compiler's warning or error: rustc's `error[E0308]: …`, `warning: …`, gcc's and
+/// clang's `main.c:7:5: error: …`.
+pub fn is_diagnostic_header(line: &str) -> bool {
+    line.starts_with("error")
+        || line.starts_with("warning")
+        || [": error: ", ": warning: ", ": fatal error: "]
+            .iter()
+            .any(|kind| line.contains(kind))
+}
+
+/// A line under a compiler's warning or error: rustc's ` --> src/main.rs:4:18`,
+/// `  ::: …`, `  = note: …`, and the source it annotates in a gutter (rustc's and gcc's
+/// `4 |     let x: u32 = "a";`, `  |            ^^^ expected`).
+pub fn is_diagnostic_detail(line: &str) -> bool {
+    let trimmed = line.trim_start_matches(' ');
+    if ["--> ", "::: ", "= note:", "= help:"]
+        .iter()
+        .any(|start| trimmed.starts_with(start))
+    {
+        return trimmed.len() < line.len();
+    }
+    // A gutter: spaces, or a line number and a space, before the bar; not a table's
+    // first column (`| a |`), nor pm2's `0|api | …`.
+    let number = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
+    if number.len() < trimmed.len() {
+        number.starts_with(" |")
+    } else {
+        trimmed.len() < line.len() && trimmed.starts_with('|')
+    }
+}
+
+/// `fail: Microsoft.AspNetCore.Server.Kestrel[13]`: the header of a record of .NET's
+/// console logger, a level, a category and an event id.
+pub fn is_dotnet_header(line: &str) -> bool {
+    const LEVELS: [&str; 6] = ["trce: ", "dbug: ", "info: ", "warn: ", "fail: ", "crit: "];
+    // Read at the start of every record: one byte rules out nearly every line.
+    if line.as_bytes().get(4) != Some(&b':') {
+        return false;
+    }
+    let Some(header) = LEVELS.iter().find_map(|level| line.strip_prefix(level)) else {
+        return false;
+    };
+    let Some((category, id)) = header
+        .strip_suffix(']')
+        .and_then(|header| header.rsplit_once('['))
+    else {
+        return false;
+    };
+    !category.is_empty()
+        && !category.contains(' ')
+        && !id.is_empty()
+        && id.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
+/// `Error` or `Throwable`, alone or before `: ` and a message.
+pub fn names_a_java_exception(line: &str) -> bool {
+    // Read on every line that may continue a record: the name's bytes only, no search
+    // for the `: ` after it.
+    let end = line
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_')))
+        .unwrap_or(line.len());
+    let name = &line[..end];
+    (end == line.len() || line[end..].starts_with(": "))
+        && name.contains('.')
+        && ["Exception", "Error", "Throwable"]
+            .iter()
+            .any(|end| name.ends_with(end))
+}
+
+/// Whether the line after a panic's header, where the message is expected, is one (not
+/// a note or the backtrace, as when the message is empty).
+fn is_panic_message(line: &str) -> bool {
+    !line.starts_with("note: ") && !line.starts_with("stack backtrace:") && !line.is_empty()
+}
+
+/// Whether a line after a record's first says what went wrong, for a summary: a
+/// traceback's exception, a panic's message, a Java exception, where a compiler's error
+/// is; not a frame, a note, a backtrace's heading, annotated source, a chain line, the
+/// line that opens a traceback or one of Go's goroutine dump (Go's first line holds the
+/// message itself).
+pub fn names_what_went_wrong(line: &str) -> bool {
+    if line.trim_start().starts_with("--> ") {
+        // Where a compiler's error is.
+        return true;
+    }
+    !line.starts_with([' ', '\t'])
+        && !is_diagnostic_detail(line)
+        && is_panic_message(line)
+        && !is_chain_line(line)
+        && !line.starts_with(TRACEBACK)
+        && !in_go_trace(line)
+}
+
+/// Whether `line` may belong to the dump of goroutine stacks under Go's `panic: …`:
+/// blank, indented (a frame's file and line, a nested `panic:`, a test's name),
+/// `goroutine 1 [running]:`, `[signal SIGSEGV: …]`, `runtime stack:`, `created by …`,
+/// `running tests:` (`go test`'s timeout), `...additional frames elided...`, or a
+/// frame's function (`main.main()`, `net/http.(*conn).serve(0xc000…)`,
+/// `panic({0x5d4e60?, 0xc0000181e0?})`: a dotted name, or `panic`, and its arguments,
+/// nothing else).
+///
+/// ```
+/// use briefly_severity::in_go_trace;
+///
+/// assert!(in_go_trace("goroutine 1 [running]:"));
+/// assert!(in_go_trace("main.handler(0xc000012345, 0x3)"));
+/// assert!(in_go_trace("\t/app/main.go:42 +0x1d"));
+/// assert!(!in_go_trace("exit status 2"));
+/// assert!(!in_go_trace("server stopped (code 2)"));
+/// ```
+pub fn in_go_trace(line: &str) -> bool {
+    const STARTS: [&str; 6] = [
+        "goroutine ",
+        "[signal ",
+        "runtime stack:",
+        "created by ",
+        "running tests:",
+        "...additional frames elided...",
+    ];
+    if line.is_empty()
+        || line.starts_with([' ', '\t'])
+        || STARTS.iter().any(|s| line.starts_with(s))
+    {
+        return true;
+    }
+    // A function: no space before its arguments' parenthesis, a dot in its name (but
+    // the runtime's `panic`).
+    line.find('(').is_some_and(|open| {
+        let name = &line[..open];
+        (name.contains('.') || name == "panic") && !name.contains(' ') && line.ends_with(')')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inspect;
+
+    /// The records `lines` split into under `indented`, and the lines that named them.
+    fn records<'a>(indented: Indented, lines: &[&'a str]) -> (Vec<Vec<&'a str>>, Vec<&'a str>) {
+        let mut record = MultiLine::new(indented);
+        let mut records: Vec<Vec<&str>> = Vec::new();
+        let mut names = Vec::new();
+        for &line in lines {
+            let found = inspect(line);
+            match records.last_mut() {
+                Some(lines) if record.continues(line) => {
+                    lines.push(line);
+                    if record.push(line, found.severity, found.opens) {
+                        names.push(line);
+                    }
+                }
+                _ => {
+                    record.start(line, found.severity, found.opens);
+                    records.push(vec![line]);
+                }
+            }
+        }
+        (records, names)
+    }
+
+    /// Each example's lines split into its records under both policies, naming what it
+    /// names.
+    fn splits_alike(examples: &[(&[&[&str]], &[&str])]) {
+        for (split, names) in examples {
+            let lines: Vec<&str> = split.concat();
+            for indented in [Indented::ByRule, Indented::Continue] {
+                let (got, named) = records(indented, &lines);
+                assert_eq!(got, *split, "{indented:?}");
+                assert_eq!(named, *names, "{split:?} {indented:?}");
+            }
+        }
+    }
+
+    const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
+
+    #[test]
+    fn stacks_stay_with_their_header() {
+        splits_alike(&[
+            // Python: frames, then the exception that ends and names it.
+            (
+                &[
+                    &[
+                        TRACEBACK_COLON,
+                        "  File \"a.py\", line 1",
+                        "    x()",
+                        "KeyError: 'k'",
+                    ],
+                    &["INFO next"],
+                ],
+                &["KeyError: 'k'"],
+            ),
+            // Under the error line that logged it; not under an info line.
+            (
+                &[&[
+                    "ERROR failed",
+                    TRACEBACK_COLON,
+                    "  File \"a.py\"",
+                    "ValueError: v",
+                ]],
+                &["ValueError: v"],
+            ),
+            (
+                &[
+                    &["INFO fine"],
+                    &[TRACEBACK_COLON, "  File \"a.py\"", "ValueError: v"],
+                ],
+                &["ValueError: v"],
+            ),
+            // Chained tracebacks are one record, named by each exception in turn (the
+            // last one names it).
+            (
+                &[
+                    &[
+                        TRACEBACK_COLON,
+                        "  File \"a.py\"",
+                        "KeyError: 'a'",
+                        "",
+                        "During handling of the above exception, another exception occurred:",
+                        "",
+                        TRACEBACK_COLON,
+                        "  File \"b.py\"",
+                        "ValueError: b",
+                    ],
+                    &["next"],
+                ],
+                &["KeyError: 'a'", "ValueError: b"],
+            ),
+            // A second traceback without a chain line is another record.
+            (
+                &[
+                    &[TRACEBACK_COLON, "  File \"a.py\"", "KeyError: 'a'"],
+                    &[TRACEBACK_COLON, "  File \"b.py\"", "ValueError: b"],
+                ],
+                &["KeyError: 'a'", "ValueError: b"],
+            ),
+            // Java: the exception under the line that logged it, frames, causes.
+            (
+                &[
+                    &[
+                        "ERROR request failed",
+                        "java.io.IOException: closed",
+                        "\tat a.B.c(B.java:1)",
+                        "Caused by: java.net.SocketException: reset",
+                        "\t... 3 more",
+                    ],
+                    &["INFO next"],
+                ],
+                &["java.io.IOException: closed"],
+            ),
+            // Rust: the message after the header, indented lines, the backtrace, notes.
+            (
+                &[
+                    &[
+                        "thread 'main' panicked at src/main.rs:2:5:",
+                        "boom",
+                        "  left: 1",
+                        "stack backtrace:",
+                        "note: run with `RUST_BACKTRACE=1`",
+                    ],
+                    &["next"],
+                ],
+                &["boom"],
+            ),
+            // Before Rust 1.73 the header held the message.
+            (
+                &[
+                    &[
+                        "thread 'main' panicked at 'boom', src/main.rs:2:5",
+                        "note: run with `RUST_BACKTRACE=1`",
+                    ],
+                    &["next"],
+                ],
+                &[],
+            ),
+            // Go: the goroutines' stacks, blank lines included.
+            (
+                &[
+                    &[
+                        "panic: boom",
+                        "",
+                        "goroutine 1 [running]:",
+                        "main.main()",
+                        "\t/app/main.go:5 +0x1d",
+                    ],
+                    &["exit status 2"],
+                ],
+                &[],
+            ),
+            // A compiler's location and annotated source, under its header only.
+            (
+                &[
+                    &[
+                        "error[E0308]: mismatched types",
+                        " --> src/main.rs:4:18",
+                        "  |",
+                        "4 |     let x: u32 = \"a\";",
+                        "  |                  ^^^ expected",
+                    ],
+                    &["INFO done"],
+                    &["2 | a table's row"],
+                ],
+                &[],
+            ),
+            // .NET: the message and exception indented under `fail: Category[id]`, inner
+            // exceptions among the frames.
+            (
+                &[
+                    &[
+                        "fail: Api.Controller[13]",
+                        "      Unhandled",
+                        "      System.Exception: outer",
+                        " ---> System.IO.IOException: inner",
+                        "   at Api.Run()",
+                        "   --- End of inner exception stack trace ---",
+                    ],
+                    &["info: Api.Next[0]"],
+                ],
+                &[],
+            ),
+        ]);
+    }
+
+    #[test]
+    fn indented_lines_no_rule_names_follow_the_policy() {
+        let lines = ["INFO table:", "  a  1", "  b  2", "next"];
+        let (by_rule, _) = records(Indented::ByRule, &lines);
+        assert_eq!(
+            by_rule,
+            [&lines[..1], &lines[1..2], &lines[2..3], &lines[3..]]
+        );
+        let (continued, _) = records(Indented::Continue, &lines);
+        assert_eq!(continued, [&lines[..3], &lines[3..]]);
+        // After a traceback's exception, an indented line goes on only where indented
+        // lines go on anyway: a container's output.
+        let after = [TRACEBACK_COLON, "  File \"a.py\"", "KeyError: 1", "  x"];
+        let (by_rule, _) = records(Indented::ByRule, &after);
+        assert_eq!(by_rule, [&after[..3], &after[3..]]);
+        let (continued, _) = records(Indented::Continue, &after);
+        assert_eq!(continued, [&after[..]]);
+    }
+
+    #[test]
+    fn what_names_a_record_in_a_summary() {
+        for yes in ["KeyError: 'k'", "boom", " --> src/main.rs:4:18"] {
+            assert!(names_what_went_wrong(yes), "{yes}");
+        }
+        for no in [
+            "  File \"a.py\", line 1",
+            "note: run with `RUST_BACKTRACE=1`",
+            "stack backtrace:",
+            "4 |     let x = 1;",
+            "Traceback (most recent call last):",
+            "During handling of the above exception, another exception occurred:",
+            "goroutine 1 [running]:",
+            "",
+        ] {
+            assert!(!names_what_went_wrong(no), "{no:?}");
+        }
+    }
+
+    #[test]
+    fn java_exception_names() {
+        for name in [
+            "java.io.IOException: disk full",
+            "java.lang.IllegalStateException",
+            "com.acme.Outer$InnerError: x",
+            "org.acme.Failure_Throwable: y",
+        ] {
+            assert!(names_a_java_exception(name), "{name}");
+        }
+        for not_one in [
+            "IOException: no package",
+            "java.io.IOException disk full",
+            "java.io.IOException:no space",
+            "INFO java.io.IOException: x",
+            "java.io.IOExceptions: x",
+            "",
+        ] {
+            assert!(!names_a_java_exception(not_one), "{not_one}");
+        }
+    }
+
+    #[test]
+    fn a_go_panics_goroutine_dump() {
+        let dump = [
+            "",
+            "goroutine 1 [running]:",
+            "goroutine 18 gp=0xc000102000 m=nil [chan receive]:",
+            "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4553f2]",
+            "main.handler(0xc000012345, 0x3)",
+            "net/http.(*conn).serve(0xc0001b4000, {0x7a9b30, 0xc0000a8f00})",
+            "main.main.func1()",
+            "panic({0x5d4e60?, 0xc0000181e0?})",
+            "running tests:",
+            "\t/app/main.go:42 +0x1d",
+            "\tpanic: second panic [recovered]",
+            "created by net/http.(*Server).Serve in goroutine 1",
+            "runtime stack:",
+            "...additional frames elided...",
+        ];
+        for line in dump {
+            assert!(in_go_trace(line), "{line:?}");
+        }
+        for line in [
+            "exit status 2",
+            "FAIL\texample.com/app\t0.012s",
+            "2024-01-05T10:00:03Z INFO back up (after restart)",
+            "main.go stopped (code 2)",
+            "done()",
+        ] {
+            assert!(!in_go_trace(line), "{line:?}");
+        }
+    }
+}
