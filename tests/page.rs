@@ -142,6 +142,31 @@ fn a_changed_artifact_is_noticed() {
             .contains("changed since the cursor"),
         "{page}"
     );
+
+    // Rewritten in place, to the same size, after its sidecar was written.
+    let third = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    let cursor = third["next_cursor"].as_str().unwrap();
+    let artifact = third["artifact_path"].as_str().unwrap();
+    let sidecar_written = std::fs::metadata(format!("{artifact}.meta.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let rewritten = std::fs::read(artifact).unwrap().to_ascii_uppercase();
+    std::fs::write(artifact, &rewritten).unwrap();
+    // A file system's clock may tick coarsely: the rewrite is set a second later.
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(artifact)
+        .unwrap();
+    file.set_modified(sidecar_written + std::time::Duration::from_secs(1))
+        .unwrap();
+    let page = b.envelope(&["page", cursor], b"", CAP);
+    assert!(
+        page["warnings"]
+            .to_string()
+            .contains("changed since the cursor"),
+        "{page}"
+    );
 }
 
 #[test]

@@ -29,15 +29,13 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
     let path = PathBuf::from(&cursor.artifact);
     let mut warnings = Vec::new();
     let meta = read_sidecar(&path);
-    // A file of another size is not the one the sidecar describes (hashing it again
-    // would cost a pass over the whole artifact for every page).
-    let resized =
-        |meta: &ArtifactMeta| std::fs::metadata(&path).is_ok_and(|file| file.len() != meta.bytes);
     match &meta {
-        Some(meta) if !meta.sha256.starts_with(&cursor.sha256) || resized(meta) => warnings.push(
-            "the artifact changed since the cursor was made: this page may not follow the last"
-                .into(),
-        ),
+        Some(meta) if !meta.sha256.starts_with(&cursor.sha256) || rewritten(&path, meta) => {
+            warnings.push(
+                "the artifact changed since the cursor was made: this page may not follow the last"
+                    .into(),
+            )
+        }
         None if !cursor.sha256.is_empty() => {
             warnings.push("the artifact's sidecar is missing: cannot check it is unchanged".into())
         }
@@ -71,6 +69,22 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
         warnings,
         "page",
     )
+}
+
+/// Whether the artifact at `path` is not the file its sidecar `meta` describes: of
+/// another size, or written after the sidecar (which is written once the artifact is
+/// complete). Hashing it again would cost a pass over the whole artifact for every page.
+fn rewritten(path: &Path, meta: &ArtifactMeta) -> bool {
+    let Ok(file) = std::fs::metadata(path) else {
+        return false;
+    };
+    let modified = |file: &std::fs::Metadata| file.modified().ok();
+    let sidecar = std::fs::metadata(sidecar_path(path)).ok();
+    file.len() != meta.bytes
+        || matches!(
+            (modified(&file), sidecar.as_ref().and_then(modified)),
+            (Some(artifact), Some(sidecar)) if artifact > sidecar
+        )
 }
 
 /// `briefly read ARTIFACT`.
