@@ -110,6 +110,16 @@ fn a_relative_artifact_dir_gives_paths_that_work_from_anywhere() {
     assert!(page["returned_items"].as_u64().unwrap() > 0, "{page}");
 }
 
+/// `page` warns that the artifact changed since the cursor was made.
+fn assert_changed(page: &Value) {
+    assert!(
+        page["warnings"]
+            .to_string()
+            .contains("changed since the cursor"),
+        "{page}"
+    );
+}
+
 #[test]
 fn a_changed_artifact_is_noticed() {
     let b = Briefly::new();
@@ -120,9 +130,7 @@ fn a_changed_artifact_is_noticed() {
     meta["sha256"] = "0".repeat(64).into();
     std::fs::write(&sidecar, meta.to_string()).unwrap();
     let page = b.envelope(&["page", first["next_cursor"].as_str().unwrap()], b"", CAP);
-    assert!(page["warnings"]
-        .to_string()
-        .contains("changed since the cursor"));
+    assert_changed(&page);
 
     // The artifact itself appended to, its sidecar as it was.
     let second = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
@@ -136,12 +144,7 @@ fn a_changed_artifact_is_noticed() {
         .unwrap();
     std::io::Write::write_all(&mut file, b"one more line\n").unwrap();
     let page = b.envelope(&["page", cursor], b"", CAP);
-    assert!(
-        page["warnings"]
-            .to_string()
-            .contains("changed since the cursor"),
-        "{page}"
-    );
+    assert_changed(&page);
 
     // Rewritten in place, to the same size, after its sidecar was written.
     let third = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
@@ -161,12 +164,7 @@ fn a_changed_artifact_is_noticed() {
     file.set_modified(sidecar_written + std::time::Duration::from_secs(1))
         .unwrap();
     let page = b.envelope(&["page", cursor], b"", CAP);
-    assert!(
-        page["warnings"]
-            .to_string()
-            .contains("changed since the cursor"),
-        "{page}"
-    );
+    assert_changed(&page);
 }
 
 #[test]

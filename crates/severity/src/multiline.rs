@@ -220,9 +220,9 @@ impl MultiLine {
                 Some(Opens::Panic) => {
                     first && self.header == Header::PanicMessageNext && is_panic_message(line)
                 }
-                // Go's header holds the message itself.
-                Some(Opens::GoPanic) => false,
-                Some(Opens::Traceback) => false,
+                // Go's header holds the message itself; a traceback's record is never
+                // without one (its state is not `None`).
+                Some(Opens::GoPanic | Opens::Traceback) => false,
                 None => first && names_a_java_exception(line),
             },
         };
