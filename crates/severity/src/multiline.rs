@@ -133,11 +133,6 @@ impl MultiLine {
         };
     }
 
-    /// The record its first line opened, or the traceback a later line did.
-    pub fn opens(&self) -> Option<Opens> {
-        self.opens
-    }
-
     /// The worst severity of its lines.
     pub fn severity(&self) -> Option<Severity> {
         self.severity
@@ -240,13 +235,12 @@ impl MultiLine {
 
 /// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`,
 /// Python's `File "…"`, Java's `... 12 more`, .NET's inner exceptions (` ---> …`,
-/// `--- End of inner exception …`). Indented.
-fn is_frame(line: &str) -> bool {
-    let trimmed = line.trim_start();
-    trimmed.len() < line.len()
-        && ["at ", "... ", "File \"", "---> ", "--- End of "]
-            .iter()
-            .any(|start| trimmed.starts_with(start))
+/// `--- End of inner exception …`), given an indented line.
+fn is_frame(indented: &str) -> bool {
+    let trimmed = indented.trim_start();
+    ["at ", "... ", "File \"", "---> ", "--- End of "]
+        .iter()
+        .any(|start| trimmed.starts_with(start))
 }
 
 /// The lines between chained Python tracebacks.
