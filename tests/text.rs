@@ -615,6 +615,61 @@ Caused by: java.io.IOException: broken pipe
 }
 
 #[test]
+fn an_access_logs_server_error_is_inline() {
+    let b = Briefly::new();
+    let request = |i: usize, status: u16| {
+        format!(
+            r#"10.0.{}.{} - - [05/Jan/2024:10:{:02}:{:02} +0000] "GET /api/items/{i} HTTP/1.1" {status} {}"#,
+            i % 7,
+            i % 250,
+            i / 60 % 60,
+            i % 60,
+            1000 + i % 977
+        )
+    };
+    let mut lines: Vec<String> = (0..3000).map(|i| request(i, 200)).collect();
+    lines[1500] = request(1500, 502);
+    let input = lines.join("\n") + "\n";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let item = item_at(&envelope, 1501);
+    assert_eq!(item["text"], lines[1500], "{item}");
+    assert_eq!(item["severity"], "error", "{item}");
+    assert_eq!(
+        envelope["stats"]["severity"]["error"], 1,
+        "{}",
+        envelope["stats"]
+    );
+}
+
+#[test]
+fn redis_and_java_util_logging_times_are_read() {
+    let b = Briefly::new();
+    let input = "\
+1:C 05 Jan 2024 09:00:00.001 # oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo
+1:M 05 Jan 2024 10:00:04.123 * Ready to accept connections tcp
+Jan 05, 2024 11:00:06 AM org.example.App main
+Jan 05, 2024 1:00:07 PM org.example.App main
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let span = &envelope["stats"]["time_span"];
+    assert_eq!(span[0], "05 Jan 2024 09:00:00.001", "{envelope}");
+    assert_eq!(span[1], "Jan 05, 2024 1:00:07 PM", "{envelope}");
+    // 10:30 UTC on that day: the first line is before it, and the last is after noon.
+    let since = b.envelope(
+        &["text", "--since", "2024-01-05T10:30:00Z"],
+        input.as_bytes(),
+        CAP,
+    );
+    assert_eq!(since["stats"]["filtered_out"], 2, "{since}");
+    let until = b.envelope(
+        &["text", "--until", "2024-01-05T12:00:00Z"],
+        input.as_bytes(),
+        CAP,
+    );
+    assert_eq!(until["stats"]["filtered_out"], 1, "{until}");
+}
+
+#[test]
 fn a_stamp_without_a_year_is_never_in_the_future() {
     let b = Briefly::new();
     // A syslog line a week ahead of today's date (in this year) was written last year.

@@ -1,8 +1,8 @@
 //! Severity recognized across common log formats, as a ranking signal: stated levels
 //! (`ERROR`, `level=warn`, `[error]`, `E1129`), exception and error names, and signals
 //! such as tracebacks, panics, OOM kills, segfaults, non-zero exit reports, make's
-//! failures, systemd's reports of failed units, and what a terminal shows of a failed
-//! command (`--- FAIL:`, `Killed`, `command not found`, `No such file or directory`).
+//! failures, systemd's reports of failed units, an access log's server errors (a status
+//! of 5xx), and what a terminal shows of a failed command (`--- FAIL:`, `Killed`, `command not found`, `No such file or directory`).
 //!
 //! One engine for every reducer: `spill` marks error-looking lines with it, `text` ranks
 //! records by it. Which lines make up one record (a traceback and its frames, a panic
@@ -164,7 +164,8 @@ const COLUMN_WINDOW: usize = 64;
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
-/// `Failed to start`, Go's `panic:` and `fatal error:` opening a line. A system call's
+/// `Failed to start`, Go's `panic:` and `fatal error:` opening a line, an access log's
+/// status of 5xx after its request (`"GET / HTTP/1.1" 502`). A system call's
 /// error ending the message (`cat: x: No such file or directory`) counts only when the
 /// line states no level.
 ///
@@ -606,7 +607,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 38] = [
+const SIGNALS: [(&str, Severity); 39] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -652,6 +653,8 @@ const SIGNALS: [(&str, Severity); 38] = [
     ("Permission denied", Severity::Error),
     ("Connection refused", Severity::Error),
     ("No space left on device", Severity::Error),
+    // An access log's request that failed on the server: `"GET / HTTP/1.1" 502 157`.
+    ("HTTP/", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found before `after`, says what it signals: an exit report
@@ -696,8 +699,26 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
             .iter()
             .any(|what| after.starts_with(what)),
         phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
+        "HTTP/" => server_error_status(after),
         _ => true,
     }
+}
+
+/// Whether `after`, what follows an access log's `HTTP/`, is the request's version, its
+/// closing quote and a status of 500 to 599: `1.1" 503 -`. Not a status of 4xx: a
+/// client's mistake (a 404) is the server's routine.
+fn server_error_status(after: &[u8]) -> bool {
+    let version = after
+        .iter()
+        .take(4)
+        .take_while(|b| b.is_ascii_digit() || **b == b'.')
+        .count();
+    let Some(status) = after[version..].strip_prefix(b"\" ") else {
+        return false;
+    };
+    version > 0
+        && matches!(status, [b'5', b'0'..=b'9', b'0'..=b'9', ..])
+        && matches!(status.get(3), None | Some(b' '))
 }
 
 /// The signals that are a system call's error, and count only when no level is stated.
@@ -971,6 +992,30 @@ mod tests {
     }
 
     #[test]
+    fn an_access_logs_server_errors() {
+        for failed in [
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 502 157 "-" "curl/8""#,
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "POST /b HTTP/2.0" 500 -"#,
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/2" 503"#,
+            r#"INFO 127.0.0.1 - - [05/Jan/2024 10:00:00] "GET /c HTTP/1.0" 599 -"#,
+        ] {
+            assert_eq!(classify(failed), Some(Error), "{failed}");
+        }
+        for served in [
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 200 5000"#,
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 404 5000"#,
+            // A size of 5xx bytes, a four-digit number, no closing quote, no version.
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 200 503"#,
+            r#""GET /a HTTP/1.1" 5000 1"#,
+            "GET /a HTTP/1.1 500 1",
+            r#""GET /a HTTP/" 500 1"#,
+            "see http://example.com/ for the 500 page",
+        ] {
+            assert_eq!(classify(served), None, "{served}");
+        }
+    }
+
+    #[test]
     fn inspect_says_which_record_a_line_opens() {
         let traceback = inspect("Traceback (most recent call last):");
         assert_eq!(
@@ -1210,7 +1255,8 @@ mod tests {
             }
         }
         for (phrase, severity) in SIGNALS {
-            // What confirms the phrase: a code after an exit report, make's report form.
+            // What confirms the phrase: a code after an exit report, make's report form,
+            // a server's error after a request.
             let after = match phrase {
                 "make" | "gmake" => ": *** [all] Error 3",
                 "code=exited" | "code=killed" | "code=dumped" => ", status=3/x",
@@ -1222,6 +1268,7 @@ mod tests {
                 | "Permission denied"
                 | "Connection refused"
                 | "No space left on device" => ".",
+                "HTTP/" => "1.1\" 500 3",
                 _ => " 3",
             };
             let line = format!("x: {phrase}{after}");

@@ -10,14 +10,17 @@
 //! | compact dates | `20171223-22:15:29:606`, `20240105T100001Z` |
 //! | month-day with time | `03-17 16:13:38.811`, `10.30 16:49:06` |
 //! | syslog / ctime | `Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005` |
+//! | java.util.logging | `Jan 05, 2024 10:00:06 AM` |
+//! | day and month name | `05 Jan 2024 10:00:04.123`, `14 Nov 07:01:22.119` (Redis) |
 //! | access logs | `10/Oct/2000:13:55:36 -0700` |
 //! | glog | `I0105 10:00:08.000000` (its level letter with it) |
 //! | time of day | `16:49:06.123` |
 //! | unix epoch | `1117838570`, `1117838570.123`, `1700000000000` |
 //!
 //! An opening `[` before the timestamp is skipped (`[10.30 16:49:06]`); [`timestamp_range`]
-//! also finds one in a bracket after the first fields, where access logs write it, and
-//! as a `time`/`ts`/`timestamp` key's value in JSON and logfmt lines.
+//! also finds one in a bracket after the first fields, where access logs write it, after
+//! Redis's pid prefix, and as a `time`/`ts`/`timestamp` key's value in JSON and logfmt
+//! lines.
 
 /// The timestamp at the start of `line`, as a slice of it, if there is one.
 ///
@@ -27,8 +30,9 @@
 /// slashed and dotted dates (`2016/09/28 04:30:30`, `17/06/09 20:10:40`),
 /// compact dates with a time (`20171223-22:15:29:606`, `20240105T100001Z`),
 /// month-day with a time (`03-17 16:13:38.811`, `10.30 16:49:06`), syslog
-/// and ctime (`Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005`), Tomcat's
-/// `05-Jan-2024 10:00:07.000`, glog's `I0105 10:00:08.000000` (its level letter
+/// and ctime (`Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005`), java.util.logging's
+/// `Jan 05, 2024 10:00:06 AM`, Tomcat's `05-Jan-2024 10:00:07.000`, a day before a
+/// month's name as Redis writes it (`05 Jan 2024 10:00:04.123`), glog's `I0105 10:00:08.000000` (its level letter
 /// with it), a time of day (`16:49:06.123`) and unix epochs in seconds or milliseconds
 /// (`1117838570`, `1700000000000`). The text is returned as is (no time
 /// zone conversion), which is enough to show a first / last time.
@@ -56,9 +60,10 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     leading_moment(line).map(|(range, _)| range)
 }
 
-/// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else in a
-/// bracket after at most three fields, as access logs write it after the client's
-/// address, identity and user, else as the value of a `time`, `ts`, `timestamp`,
+/// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else after
+/// Redis's pid prefix (`1:M 05 Jan 2024 10:00:04.123`), else in a bracket after at most
+/// three fields, as access logs write it after the client's address, identity and user,
+/// else as the value of a `time`, `ts`, `timestamp`,
 /// `@timestamp` or `datetime` key in a JSON or logfmt line. Only a timestamp with a date
 /// counts there, and not in an indented line (a stack frame's `[12:00:01]` is no
 /// record's time).
@@ -74,8 +79,29 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// ```
 pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     leading_timestamp_range(line)
+        .or_else(|| redis_timestamp_range(line))
         .or_else(|| bracketed_timestamp_range(line))
         .or_else(|| keyed_timestamp_range(line))
+}
+
+/// The timestamp of [`timestamp_range`] after Redis's record prefix: a pid and its role's
+/// letter (`1:M 05 Jan 2024 10:00:04.123 * Ready`, Redis 3 on) or a bracketed pid
+/// (`[4018] 14 Nov 07:01:22.119 * Server started`, before). Only a dated one counts.
+fn redis_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    let b = line.as_bytes();
+    let start = match digits(b, 0, 11) {
+        0 => {
+            let n = digits(b, 1, 11);
+            (at(b, 0) == b'[' && n > 0 && at(b, n + 1) == b']' && at(b, n + 2) == b' ')
+                .then_some(n + 3)?
+        }
+        n => (at(b, n) == b':'
+            && matches!(at(b, n + 1), b'X' | b'C' | b'S' | b'M')
+            && at(b, n + 2) == b' ')
+            .then_some(n + 3)?,
+    };
+    let (range, moment) = leading_moment(&line[start..])?;
+    matches!(moment, Moment::Civil(_)).then_some(start + range.start..start + range.end)
 }
 
 /// The keyed timestamp of [`timestamp_range`]: the value of a `time`, `ts`, `timestamp`,
@@ -83,8 +109,9 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// zap's `"ts":1704448801.5`) or in logfmt (`time="2024-01-05T10:00:01Z"`,
 /// `ts=2024-01-05T10:00:01Z`, a line whose first field is a `key=value`), among the
 /// line's first 256 bytes; dated, in a line that is not indented (a pretty-printed
-/// document's `"time": …` is no record's time). The first such key counts, wherever it
-/// is: in a nested object, or in a logfmt value's quotes (`msg="retry at ts=…"`).
+/// document's `"time": …` is no record's time). The first such key counts, even in a
+/// nested JSON object; in logfmt, a key inside a quoted value (`msg="retry at ts=…"`)
+/// is text, not a key.
 fn keyed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     const HEAD: usize = 256;
     const KEYS: [&[u8]; 5] = [b"time", b"ts", b"timestamp", b"@timestamp", b"datetime"];
@@ -99,7 +126,16 @@ fn keyed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     if !json && !first_field.contains(&b'=') {
         return None;
     }
-    for sep in memchr::memchr2_iter(b'=', b':', head) {
+    // Inside a logfmt value's quotes (an escaped quote does not end them).
+    let mut in_value = false;
+    for sep in memchr::memchr3_iter(b'=', b':', b'"', head) {
+        if b[sep] == b'"' {
+            in_value ^= !json && at(b, sep.wrapping_sub(1)) != b'\\';
+            continue;
+        }
+        if in_value {
+            continue;
+        }
         // The key before `":` in JSON, before `=` in logfmt (not a `time=` inside a
         // JSON string, nor a `caller=main.go:12`): letters, digits, `_` and `@`.
         let quoted = sep > 0 && b[sep - 1] == b'"';
@@ -302,6 +338,7 @@ fn at(b: &[u8], p: usize) -> u8 {
 fn full_reading(b: &[u8], p: usize) -> Option<(usize, Moment)> {
     date_time(b, p)
         .or_else(|| syslog(b, p))
+        .or_else(|| day_month_name(b, p))
         .map(|(end, civil)| (end, Moment::Civil(civil)))
         .or_else(|| time_of_day(b, p).map(|(end, _)| (end, Moment::TimeOfDay)))
         .or_else(|| epoch(b, p).map(|(end, seconds)| (end, Moment::Epoch(seconds))))
@@ -553,7 +590,7 @@ fn month_at(b: &[u8], p: usize) -> Option<u32> {
 
 const DAYS: [&[u8]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
 
-/// `[Weekday ]Mon DD HH:MM:SS[ YYYY]`.
+/// `[Weekday ]Mon DD HH:MM:SS[ YYYY]`, and java.util.logging's `Mon DD, YYYY H:MM:SS AM`.
 fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
     let word = |p: usize| b.get(p..p + 3);
     if word(p).is_some_and(|w| DAYS.contains(&w)) && at(b, p + 3) == b' ' {
@@ -568,7 +605,13 @@ fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
         q += 1;
     }
     let d = digits(b, q, 3);
-    if !(1..=2).contains(&d) || at(b, q + d) != b' ' {
+    if !(1..=2).contains(&d) {
+        return None;
+    }
+    if at(b, q + d) == b',' && at(b, q + d + 1) == b' ' {
+        return java_util_logging(b, q + d + 2, month, number(b, q, d));
+    }
+    if at(b, q + d) != b' ' {
         return None;
     }
     let day = number(b, q, d);
@@ -578,6 +621,49 @@ fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
         return Some((e + 5, Civil::date(Some(year), month, day).at(clock)));
     }
     Some((e, Civil::date(None, month, day).at(clock)))
+}
+
+/// The rest of java.util.logging's `Jan 05, 2024 10:00:06 AM` after its `Jan 05, `, at
+/// `p`: the year, a time on the 12-hour clock and its `AM` or `PM`.
+fn java_util_logging(b: &[u8], p: usize, month: u32, day: u32) -> Option<(usize, Civil)> {
+    if digits(b, p, 5) != 4 || at(b, p + 4) != b' ' {
+        return None;
+    }
+    let (e, mut clock) = time_of_day(b, p + 5)?;
+    let pm = match b.get(e..e + 3)? {
+        b" AM" => false,
+        b" PM" => true,
+        _ => return None,
+    };
+    if !(1..=12).contains(&clock.hour) {
+        return None;
+    }
+    // 12 AM is midnight, 12 PM noon.
+    clock.hour = clock.hour % 12 + if pm { 12 } else { 0 };
+    let year = Some(number(b, p, 4) as u16);
+    Some((e + 3, Civil::date(year, month, day).at(clock)))
+}
+
+/// Redis's `05 Jan 2024 10:00:04.123`, and before Redis 3 `14 Nov 07:01:22.119` (no
+/// year): a day, a month's name, the year if written, a time of day.
+fn day_month_name(b: &[u8], p: usize) -> Option<(usize, Civil)> {
+    let d = digits(b, p, 3);
+    if !(1..=2).contains(&d) || at(b, p + d) != b' ' {
+        return None;
+    }
+    let month = month_at(b, p + d + 1)?;
+    let day = number(b, p, d);
+    let mut q = p + d + 4;
+    if at(b, q) != b' ' || !(1..=31).contains(&day) {
+        return None;
+    }
+    q += 1;
+    let year = (digits(b, q, 5) == 4 && at(b, q + 4) == b' ').then(|| number(b, q, 4) as u16);
+    if year.is_some() {
+        q += 5;
+    }
+    let (end, clock) = time_of_day(b, q)?;
+    Some((end, Civil::date(year, month, day).at(clock)))
 }
 
 /// Unix time in seconds (10 digits) or milliseconds (13 digits): where it ends, and the
@@ -752,6 +838,15 @@ mod tests {
                 r#"{"Timestamp":"2024-01-05 10:00:05"}"#,
                 "2024-01-05 10:00:05",
             ),
+            // A key inside a quoted logfmt value is text: the record's own key counts.
+            (
+                r#"level=warn msg="retry at ts=2023-12-31T00:00:00Z" ts=2024-01-05T10:00:06Z"#,
+                "2024-01-05T10:00:06Z",
+            ),
+            (
+                r#"level=warn msg="5\" tall, time=2023-12-31T00:00:00Z" time=2024-01-05T10:00:07Z"#,
+                "2024-01-05T10:00:07Z",
+            ),
         ] {
             assert_eq!(found(line), Some(stamp), "{line}");
         }
@@ -769,6 +864,74 @@ mod tests {
             r#"{"ts":"2024-01-05T10:00:01Zx"}"#,
             r#"{"time":"2024-01-05 report"}"#,
             "\tts=2024-01-05T10:00:01Z",
+            r#"level=info msg="next run ts=2024-01-05T10:00:01Z""#,
+        ] {
+            assert_eq!(found(none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn java_util_logging_and_redis() {
+        let civil = |year, month, day, hour, minute, second| Civil {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            offset: 0,
+        };
+        for (line, stamp, moment) in [
+            (
+                "Jan 05, 2024 10:00:06 AM org.example.App main",
+                "Jan 05, 2024 10:00:06 AM",
+                civil(Some(2024), 1, 5, 10, 0, 6),
+            ),
+            // One-digit day and hour; 12 AM is midnight, 12 PM noon.
+            (
+                "Mar 7, 2024 1:02:03 PM org.example.App run",
+                "Mar 7, 2024 1:02:03 PM",
+                civil(Some(2024), 3, 7, 13, 2, 3),
+            ),
+            (
+                "Dec 31, 2023 12:00:00 AM x",
+                "Dec 31, 2023 12:00:00 AM",
+                civil(Some(2023), 12, 31, 0, 0, 0),
+            ),
+            (
+                "Dec 31, 2023 12:30:00 PM x",
+                "Dec 31, 2023 12:30:00 PM",
+                civil(Some(2023), 12, 31, 12, 30, 0),
+            ),
+            (
+                "1:M 05 Jan 2024 10:00:04.123 * Ready to accept connections tcp",
+                "05 Jan 2024 10:00:04.123",
+                civil(Some(2024), 1, 5, 10, 0, 4),
+            ),
+            (
+                "4071:C 5 Jan 2024 10:00:04.123 # oO0OoO0OoO0Oo Redis is starting",
+                "5 Jan 2024 10:00:04.123",
+                civil(Some(2024), 1, 5, 10, 0, 4),
+            ),
+            (
+                "[4018] 14 Nov 07:01:22.119 * Server started, Redis version 2.8.4",
+                "14 Nov 07:01:22.119",
+                civil(None, 11, 14, 7, 1, 22),
+            ),
+        ] {
+            assert_eq!(found(line), Some(stamp), "{line}");
+            assert_eq!(super::read_timestamp(stamp), Some(Moment::Civil(moment)));
+        }
+        for none in [
+            // No AM/PM, an hour past 12, no year; not Redis's role letter, no space, a
+            // time of day only, a day past 31.
+            "Jan 05, 2024 10:00:06 org.example.App main",
+            "Jan 05, 2024 13:00:06 PM x",
+            "Jan 05, 10:00:06 AM x",
+            "1:Q 05 Jan 2024 10:00:04.123 * x",
+            "1:M05 Jan 2024 10:00:04.123 * x",
+            "1:M 10:00:04.123 * x",
+            "[4018] 32 Nov 07:01:22.119 * x",
         ] {
             assert_eq!(found(none), None, "{none}");
         }

@@ -22,9 +22,9 @@ pub mod time;
 
 pub use briefly_severity as severity;
 
-use crate::facts::{Facts, LineFacts};
+use crate::facts::{stamp_range, Facts, LineFacts};
 use briefly_core::{cut_str, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
-use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner};
+use briefly_template::{GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -752,7 +752,7 @@ impl FoldBatches for Text {
                 1,
                 TextItem::Line(LineItem {
                     severity: classify(&edge.text),
-                    time: timestamp_range(&edge.text).map(|range| edge.text[range].to_string()),
+                    time: stamp_range(&edge.text).map(|range| edge.text[range].to_string()),
                     template: group.0,
                     count: count_of(group),
                     ..LineItem::new(edge.line, edge.text.clone())
@@ -1151,6 +1151,10 @@ mod tests {
         .unwrap();
         let span = &envelope.stats["time_span"];
         assert_eq!(span[0], "2024-01-05 10:00:00", "{}", envelope.to_json());
+        // The first line, shown as an edge, has its time too.
+        let first = envelope.items.iter().find(|item| item["line"] == 1);
+        let first = first.unwrap_or_else(|| panic!("line 1: {}", envelope.to_json()));
+        assert_eq!(first["time"], "2024-01-05 10:00:00", "{first}");
     }
 
     #[test]

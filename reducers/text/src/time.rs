@@ -109,7 +109,7 @@ mod tests {
         assert_eq!(epoch_seconds("1117838570", 2024), Some(1_117_838_570));
         assert_eq!(epoch_seconds("1117838570123", 2024), Some(1_117_838_570));
         // Syslog (no year: the one given), ctime, an access log (its zone applied),
-        // Tomcat, glog (no year).
+        // Tomcat, glog (no year), java.util.logging, Redis.
         for (stamp, year, want) in [
             ("Jun 14 15:16:01", 2005, civil(2005, 6, 14, 15, 16, 1)),
             (
@@ -128,6 +128,14 @@ mod tests {
                 civil(2024, 1, 5, 10, 0, 7),
             ),
             ("I0105 10:00:08.000000", 2023, civil(2023, 1, 5, 10, 0, 8)),
+            // java.util.logging (12-hour clock), Redis (with its year, and without).
+            ("Jan 05, 2024 1:00:06 PM", 2020, civil(2024, 1, 5, 13, 0, 6)),
+            (
+                "05 Jan 2024 10:00:04.123",
+                2020,
+                civil(2024, 1, 5, 10, 0, 4),
+            ),
+            ("14 Nov 07:01:22.119", 2015, civil(2015, 11, 14, 7, 1, 22)),
         ] {
             assert_eq!(epoch_seconds(stamp, year), Some(want), "{stamp}");
         }
