@@ -158,13 +158,15 @@ const COLUMN_WINDOW: usize = 64;
 /// The severity a line states or implies, if any.
 ///
 /// A level word counts when it is written as a level: in capitals (`ERROR`), in brackets
-/// or after `level=` (`[error]`, `level=warn`, `"level":"error"`), or followed by a colon
-/// (`error:`, `Warning:`, `error[E0308]:`); a lone capital letter among the first words
+/// or after `level=` (`[error]`, `level=warn`, `"level":"error"`), followed by a colon
+/// (`error:`, `Warning:`, `error[E0308]:`), or capitalized in a table's column, before
+/// two spaces or a tab (kubectl's `Warning  BackOff`); a lone capital letter among the first words
 /// (`E1129`, logcat's ` E `) counts too. A stated level outranks an exception's name in
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
-/// `Failed to start`, Go's `panic:` and `fatal error:` opening a line, an access log's
+/// `Failed to start`, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal
+/// error:`, docker's `Error response from daemon`, an access log's
 /// status of 5xx after its request (`"GET / HTTP/1.1" 502`). A system call's
 /// error ending the message (`cat: x: No such file or directory`) counts only when the
 /// line states no level.
@@ -607,7 +609,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 39] = [
+const SIGNALS: [(&str, Severity); 41] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -648,6 +650,9 @@ const SIGNALS: [(&str, Severity); 39] = [
     ("npm warn", Severity::Warn),
     ("curl: (", Severity::Error),
     ("Error from server", Severity::Error),
+    ("Error response from daemon", Severity::Error),
+    // PHP's `PHP Fatal error:  Uncaught …`, and others' `Fatal error: …`.
+    ("Fatal error", Severity::Fatal),
     ("command not found", Severity::Error),
     ("No such file or directory", Severity::Error),
     ("Permission denied", Severity::Error),
@@ -700,6 +705,7 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
             .any(|what| after.starts_with(what)),
         phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
         "HTTP/" => server_error_status(after),
+        "Fatal error" => after.starts_with(b":"),
         _ => true,
     }
 }
@@ -826,7 +832,13 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
             .get(end + 1)
             .is_some_and(|b| *b == b']' || b.is_ascii_alphabetic());
     let colon = matches!(after, Some(b':' | b'[')) && !selector;
-    let stated = capitals || bracketed || colon || preceded_by_level_key(bytes, start);
+    // A table's column of levels, as kubectl writes events: `Warning  BackOff  3m …`,
+    // set apart on both sides by two spaces or a tab (or the line's start).
+    let apart = |gap: &[u8]| gap.starts_with(b"  ") || gap.first() == Some(&b'\t');
+    let column = word[0].is_ascii_uppercase()
+        && (start == 0 || bytes[start - 1] == b'\t' || bytes[..start].ends_with(b"  "))
+        && apart(&bytes[end..]);
+    let stated = capitals || bracketed || colon || column || preceded_by_level_key(bytes, start);
     stated.then_some(Found::Stated(level))
 }
 
@@ -989,6 +1001,28 @@ mod tests {
             Some(Error),
             "a signal outranks the level"
         );
+    }
+
+    #[test]
+    fn what_kubectl_docker_and_php_report() {
+        let cases = [
+            (
+                "  Warning  BackOff    3m (x12 over 5m)  kubelet  Back-off restarting failed container",
+                Some(Warn),
+            ),
+            ("3m\tWarning\tFailedMount\tpod/web-0\tMountVolume.SetUp failed", Some(Warn)),
+            ("  Normal   Pulled     5m   kubelet  Container image already present", None),
+            ("Error response from daemon: No such container: web", Some(Error)),
+            ("PHP Fatal error:  Uncaught Exception: boom in /var/www/index.php:3", Some(Fatal)),
+            // Prose: a level word in a sentence, lower case before the spaces, a fatal
+            // error named but not reported.
+            ("the Error  was fixed", None),
+            ("an error  in the docs", None),
+            ("Fatal errors are rare", None),
+        ];
+        for (line, want) in cases {
+            assert_eq!(classify(line), want, "{line}");
+        }
     }
 
     #[test]
@@ -1269,6 +1303,7 @@ mod tests {
                 | "Connection refused"
                 | "No space left on device" => ".",
                 "HTTP/" => "1.1\" 500 3",
+                "Fatal error" => ": boom",
                 _ => " 3",
             };
             let line = format!("x: {phrase}{after}");
