@@ -165,7 +165,8 @@ const COLUMN_WINDOW: usize = 64;
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
-/// `Failed to start`, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal
+/// `Failed to start`, the kernel's `I/O error`s, file system errors, machine checks and
+/// hung tasks, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal
 /// error:`, docker's `Error response from daemon`, an access log's
 /// status of 5xx after its request (`"GET / HTTP/1.1" 502`). A system call's
 /// error ending the message (`cat: x: No such file or directory`) counts only when the
@@ -609,7 +610,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 41] = [
+const SIGNALS: [(&str, Severity); 46] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -622,6 +623,13 @@ const SIGNALS: [(&str, Severity); 41] = [
     ("Kernel panic", Severity::Fatal),
     ("BUG:", Severity::Error),
     ("general protection fault", Severity::Error),
+    // The kernel's reports of a failing disk or file system, of a machine check, and of
+    // a task hung (`INFO: task x blocked for more than 120 seconds.`).
+    ("I/O error", Severity::Error),
+    ("EXT4-fs error", Severity::Error),
+    ("BTRFS error", Severity::Error),
+    ("Hardware Error", Severity::Error),
+    ("blocked for more than", Severity::Warn),
     ("non-zero", Severity::Error),
     ("exit code", Severity::Error),
     ("exit status", Severity::Error),
@@ -798,12 +806,16 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
 }
 
 /// Whether the byte at `i` stands as a column within the head: after a space, before a
-/// space or a slash.
+/// space, or before a slash and a tag (logcat's `I/ActivityManager`; not `I/O`).
 fn is_column(bytes: &[u8], i: usize) -> bool {
+    let tag = || {
+        let tag = &bytes[i + 2..];
+        tag.iter().take(2).filter(|b| is_word_byte(**b)).count() == 2
+    };
     i > 0
         && bytes[i - 1] == b' '
         && i + 1 < bytes.len().min(COLUMN_WINDOW)
-        && matches!(bytes[i + 1], b' ' | b'/')
+        && (bytes[i + 1] == b' ' || (bytes[i + 1] == b'/' && tag()))
 }
 
 /// What a word says of its line.
@@ -1004,6 +1016,45 @@ mod tests {
     }
 
     #[test]
+    fn what_the_kernel_reports_of_disks_machines_and_hung_tasks() {
+        let cases = [
+            (
+                "[12.3] EXT4-fs error (device sda1): ext4_find_entry:1455: inode #2",
+                Some(Error),
+            ),
+            (
+                "[12.3] blk_update_request: I/O error, dev sda, sector 123456 op 0x0:(READ)",
+                Some(Error),
+            ),
+            (
+                "[12.3] Buffer I/O error on dev sda1, logical block 0",
+                Some(Error),
+            ),
+            (
+                "[12.3] BTRFS error (device sda1): bdev /dev/sda1 errs: wr 1",
+                Some(Error),
+            ),
+            (
+                "[12.3] mce: [Hardware Error]: Machine check events logged",
+                Some(Error),
+            ),
+            (
+                "[12.3] INFO: task kworker/0:1:123 blocked for more than 120 seconds.",
+                Some(Warn),
+            ),
+            // `I/O` is no logcat column (`I/Tag`), which stays one.
+            ("[12.3] io scheduler mq-deadline registered for I/O", None),
+            (
+                "03-17 16:13:38.811 I/ActivityManager( 1702): Start proc",
+                Some(Info),
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(classify(line), want, "{line}");
+        }
+    }
+
+    #[test]
     fn what_kubectl_docker_and_php_report() {
         let cases = [
             (
@@ -1149,8 +1200,16 @@ mod tests {
                 }
             }
             let head = &bytes[..bytes.len().min(64)];
+            // A slash needs a tag of two word bytes or more after it.
+            let tagged = |i: usize| {
+                let tag = bytes.get(i + 2..i + 4).unwrap_or_default();
+                tag.len() == 2 && tag.iter().all(|b| is_word_byte(*b))
+            };
             (1..head.len().saturating_sub(1))
-                .filter(|&i| head[i - 1] == b' ' && matches!(head[i + 1], b' ' | b'/'))
+                .filter(|&i| {
+                    head[i - 1] == b' '
+                        && (head[i + 1] == b' ' || (head[i + 1] == b'/' && tagged(i)))
+                })
                 .find_map(|i| letter_level(head[i]))
         }
         let alphabet = [" ", "/", "E", "W", "F", "I", "D", "V", "x", "1"];
