@@ -109,9 +109,9 @@ fn redis_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// zap's `"ts":1704448801.5`) or in logfmt (`time="2024-01-05T10:00:01Z"`,
 /// `ts=2024-01-05T10:00:01Z`, a line whose first field is a `key=value`), among the
 /// line's first 256 bytes; dated, in a line that is not indented (a pretty-printed
-/// document's `"time": …` is no record's time). The first such key counts, even in a
-/// nested JSON object; in logfmt, a key inside a quoted value (`msg="retry at ts=…"`)
-/// is text, not a key.
+/// document's `"time": …` is no record's time). The first such key counts: in JSON, one
+/// of the top-level object (a nested object's `"time"` is its payload's); in logfmt, one
+/// outside quotes (in `msg="retry at ts=…"` it is text).
 fn keyed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     const HEAD: usize = 256;
     const KEYS: [&[u8]; 5] = [b"time", b"ts", b"timestamp", b"@timestamp", b"datetime"];
@@ -159,6 +159,7 @@ fn keyed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         let key = &b[key_start..key_end];
         if (quoted && (key_start == 0 || b[key_start - 1] != b'"'))
             || !KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
+            || (json && !in_top_level_object(&b[..key_start - 1]))
         {
             continue;
         }
@@ -179,6 +180,30 @@ fn keyed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         return Some(value + range.start..end);
     }
     None
+}
+
+/// Whether JSON text that opens with `before` is, at its end, in the top-level object and
+/// outside any string.
+fn in_top_level_object(before: &[u8]) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
+    for &c in before {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth -= 1,
+            _ => {}
+        }
+    }
+    !in_string && depth == 1
 }
 
 /// The bracketed timestamp of [`timestamp_range`].
@@ -838,6 +863,15 @@ mod tests {
                 r#"{"Timestamp":"2024-01-05 10:00:05"}"#,
                 "2024-01-05 10:00:05",
             ),
+            // A nested object's time is its payload's: the record's own key counts.
+            (
+                r#"{"order":{"time":"2023-12-31T00:00:00Z","items":[{"ts":"x"}]},"ts":"2024-01-05T10:00:08Z"}"#,
+                "2024-01-05T10:00:08Z",
+            ),
+            (
+                r#"{"msg":"a \"{\" and time:","time":"2024-01-05T10:00:09Z"}"#,
+                "2024-01-05T10:00:09Z",
+            ),
             // A key inside a quoted logfmt value is text: the record's own key counts.
             (
                 r#"level=warn msg="retry at ts=2023-12-31T00:00:00Z" ts=2024-01-05T10:00:06Z"#,
@@ -858,6 +892,8 @@ mod tests {
             r#"{"start":"2024-01-05T10:00:01Z"}"#,
             r#"{"runtime":"2024-01-05T10:00:01Z"}"#,
             r#"{"msg":"restarted at time=2024-01-05T10:00:01Z"}"#,
+            r#"{"order":{"time":"2024-01-05T10:00:01Z"}}"#,
+            r#"{"msg":"x\",\"time\":\"2024-01-05T10:00:01Z"}"#,
             "level=info msg=x time:2024-01-05T10:00:01Z",
             "retries=3 ts=17",
             "job done ts=2024-01-05T10:00:01Z",
