@@ -44,6 +44,10 @@ pub struct Global {
     /// Keep the artifact even when nothing was left out.
     #[arg(long, global = true)]
     pub keep: bool,
+    /// Never remove expired artifacts on the way (by default a command that makes an
+    /// artifact removes briefly's files older than a day, at most once an hour).
+    #[arg(long, global = true, env = "BRIEFLY_NO_GC", value_parser = clap::builder::BoolishValueParser::new())]
+    pub no_gc: bool,
     /// Lines longer than this are cut (whole in the artifact).
     #[arg(long, global = true, value_name = "BYTES", default_value_t = briefly_core::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,

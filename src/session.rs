@@ -54,13 +54,15 @@ impl Session {
             || self.global.remaining_from.is_some()
     }
 
+    /// The artifact directory (`--artifact-dir`, else the default), whose new artifacts
+    /// remove expired ones now and then unless `--no-gc`.
     pub fn artifact_dir(&self) -> Result<ArtifactDir, briefly_core::Error> {
         let path = self
             .global
             .artifact_dir
             .clone()
             .unwrap_or_else(ArtifactDir::default_path);
-        ArtifactDir::open(path)
+        Ok(ArtifactDir::open(path)?.with_auto_gc(!self.global.no_gc))
     }
 
     /// Artifacts for new raw input: a tee into the artifact directory, or, when the

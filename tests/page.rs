@@ -87,7 +87,7 @@ fn bad_cursors_and_missing_artifacts_are_clear_errors() {
     let out = b.run(&["page", first["next_cursor"].as_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("gc"),
+        String::from_utf8_lossy(&out.stderr).contains("expire a day after"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -242,6 +242,55 @@ fn grep_counts_and_shows_matches_with_context() {
     let bad = b.run(&["grep", artifact, "(unclosed"], b"");
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid pattern"));
+}
+
+/// Sets the modification time of `path` `hours` back.
+fn hours_old(path: &std::path::Path, hours: u64) {
+    let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    let at = std::time::SystemTime::now() - std::time::Duration::from_secs(hours * 3600);
+    file.set_modified(at).unwrap();
+}
+
+#[test]
+fn new_artifacts_remove_expired_ones_unless_told_not_to() {
+    let b = Briefly::new();
+    let first = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    let expired = std::path::PathBuf::from(first["artifact_path"].as_str().unwrap());
+    let expire = || {
+        hours_old(&expired, 25);
+        hours_old(
+            &std::path::PathBuf::from(format!("{}.meta.json", expired.display())),
+            25,
+        );
+    };
+    let others = b.artifacts().join("notes.txt");
+    std::fs::write(&others, "mine").unwrap();
+    hours_old(&others, 48);
+    // The first run's gc was due (no stamp yet), so it ran then: make it due again.
+    let stamp = b.artifacts().join(".gc-stamp");
+    hours_old(&stamp, 2);
+    expire();
+    for off in [&["--no-gc", "spill"][..], &["spill"][..]] {
+        let mut command = b.command(off);
+        if off.len() == 1 {
+            command.env("BRIEFLY_NO_GC", "1");
+        }
+        let out = feed(command, numbered(20_000).as_bytes());
+        assert!(out.status.success());
+        assert!(expired.exists(), "{off:?}: kept");
+    }
+    b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    assert!(!expired.exists(), "expired: removed by a new artifact");
+    assert!(others.exists(), "not briefly's: never removed");
+    let report = b.envelope(&["gc"], b"", CAP);
+    assert_eq!(report["stats"]["others"], 1, "{report}");
+    assert!(
+        report["summary"]
+            .as_str()
+            .unwrap()
+            .contains("not briefly's"),
+        "{report}"
+    );
 }
 
 #[test]

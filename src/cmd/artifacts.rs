@@ -155,7 +155,7 @@ fn reduce_artifact(
     tool: &str,
 ) -> Result<Reply> {
     let mut file = open_file(path)
-        .map_err(|e| anyhow!("{e:#} (artifacts are removed by `briefly gc` after a day)"))?;
+        .map_err(|e| anyhow!("{e:#} (artifacts expire a day after they were made: `briefly gc`, or the next new artifact, removes them)"))?;
     let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
     // A reducer that reads the file itself (Parquet: only the row groups of this page).
     if pipeline.reads_input() {
@@ -196,6 +196,12 @@ pub fn gc(session: &Session, older_than: &str) -> Result<i32> {
             report.kept_files
         ),
     );
+    if report.others > 0 {
+        envelope.summary.push_str(&format!(
+            "; left {} files that are not briefly's",
+            report.others
+        ));
+    }
     envelope.ok = report.failed == 0;
     envelope.stats = json!(report);
     if report.failed > 0 {

@@ -52,11 +52,17 @@ impl Briefly {
     }
 
     /// Files in the artifact directory.
+    /// The files in the artifact directory, but the stamp of the gc that new artifacts
+    /// run now and then.
     pub fn artifact_files(&self) -> Vec<PathBuf> {
         let Ok(entries) = std::fs::read_dir(self.artifacts()) else {
             return Vec::new();
         };
-        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_name() != ".gc-stamp")
+            .map(|e| e.path())
+            .collect();
         files.sort();
         files
     }

@@ -11,8 +11,15 @@ use std::sync::mpsc::{self, SyncSender};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
-/// How long an artifact lives by default: `briefly gc` removes older ones.
+/// How long an artifact lives by default: `briefly gc` removes older ones, and so does
+/// [`ArtifactDir::create`] now and then.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 3600);
+
+/// How often at most [`ArtifactDir::create`] removes expired files.
+pub const GC_INTERVAL: Duration = Duration::from_secs(3600);
+
+/// The file whose modification time says when expired files were last removed.
+const GC_STAMP: &str = ".gc-stamp";
 
 /// Longest readable part of an artifact's name (before its hash).
 const MAX_NAME_CHARS: usize = 48;
@@ -21,6 +28,8 @@ const MAX_NAME_CHARS: usize = 48;
 #[derive(Debug, Clone)]
 pub struct ArtifactDir {
     path: PathBuf,
+    /// Whether [`ArtifactDir::create`] removes expired files now and then.
+    auto_gc: bool,
 }
 
 impl ArtifactDir {
@@ -79,7 +88,18 @@ impl ArtifactDir {
         if meta.mode() & 0o077 != 0 {
             fs::set_permissions(&path, fs::Permissions::from_mode(0o700)).map_err(artifact_err)?;
         }
-        Ok(ArtifactDir { path })
+        Ok(ArtifactDir {
+            path,
+            auto_gc: true,
+        })
+    }
+
+    /// Whether [`ArtifactDir::create`] removes files older than [`DEFAULT_TTL`], at most
+    /// once per [`GC_INTERVAL`] (on unless turned off here): the expiry every envelope
+    /// states then holds without anyone running `briefly gc`.
+    pub fn with_auto_gc(mut self, on: bool) -> ArtifactDir {
+        self.auto_gc = on;
+        self
     }
 
     /// The directory.
@@ -90,6 +110,9 @@ impl ArtifactDir {
     /// Starts a new artifact named after `id` (a tool-call id, say), or a fresh unique
     /// name. Its bytes go to a private temporary file until [`ArtifactWriter::save`].
     pub fn create(&self, id: Option<&str>) -> Result<ArtifactWriter, Error> {
+        if self.auto_gc {
+            self.gc_if_due();
+        }
         let id = match id {
             Some(id) => id.to_string(),
             None => unique_id(),
@@ -106,9 +129,39 @@ impl ArtifactDir {
         Ok(ArtifactWriter::start(self.path.clone(), name, file))
     }
 
+    /// [`ArtifactDir::gc`] of files older than [`DEFAULT_TTL`], unless it ran less than
+    /// [`GC_INTERVAL`] ago. Its stamp is written first, so that commands starting
+    /// meanwhile do not do it too; a directory where it cannot be written is left as it
+    /// is. What this removes had expired, and what it fails to remove `briefly gc` reports.
+    fn gc_if_due(&self) {
+        let stamp = self.path.join(GC_STAMP);
+        let due = fs::symlink_metadata(&stamp)
+            .and_then(|meta| meta.modified())
+            // A stamp from the future (the clock was set back) is due too.
+            .map_or(true, |at| {
+                at.elapsed().map_or(true, |age| age >= GC_INTERVAL)
+            });
+        if !due {
+            return;
+        }
+        let touched = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&stamp)
+            .and_then(|file| file.set_modified(SystemTime::now()));
+        if touched.is_ok() {
+            let _ = self.gc(DEFAULT_TTL);
+        }
+    }
+
     /// Removes artifacts (and their sidecars and abandoned partial files) last written
     /// more than `older_than` ago, and with an artifact the files that hold its cursors'
-    /// options (which are younger than it: written by its first page).
+    /// options (which are younger than it: written by its first page). Only briefly's
+    /// own files go ([`is_own_file`]): anything else in the directory is left alone and
+    /// counted, whatever its age.
     pub fn gc(&self, older_than: Duration) -> Result<GcReport, Error> {
         let now = SystemTime::now();
         let mut report = GcReport::default();
@@ -128,6 +181,13 @@ impl ArtifactDir {
                 .and_then(|m| now.duration_since(m).ok())
                 .unwrap_or_default();
             let name = entry.file_name().to_string_lossy().into_owned();
+            if name == GC_STAMP {
+                continue;
+            }
+            if !is_own_file(&name) {
+                report.others += 1;
+                continue;
+            }
             files.push((entry.path(), name, meta.len(), age > older_than));
         }
         // Options files go with their artifact, so no stray one outlives it.
@@ -147,6 +207,8 @@ impl ArtifactDir {
                     report.removed_files += 1;
                     report.removed_bytes += len;
                 }
+                // Another command's gc took it meanwhile.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(_) => report.failed += 1,
             }
         }
@@ -161,8 +223,10 @@ pub struct GcReport {
     pub removed_files: u64,
     /// Bytes those files held.
     pub removed_bytes: u64,
-    /// Files young enough to keep.
+    /// briefly's files young enough to keep.
     pub kept_files: u64,
+    /// Files that are not briefly's (by their names): left alone.
+    pub others: u64,
     /// Files that could not be removed.
     pub failed: u64,
 }
@@ -369,6 +433,34 @@ fn options_owner(name: &str) -> Option<&str> {
     is_options_hash(&stem[at + OPTIONS_INFIX.len()..]).then_some(&stem[..at])
 }
 
+/// Whether `name` is a file briefly writes in an artifact directory: an artifact
+/// ([`artifact_name`]'s `<id>-<12 hex digits>`, with `-2`, `-3`… when that was taken), its
+/// sidecar, an options file, or a file being written (`.<name>.<random>.part`).
+fn is_own_file(name: &str) -> bool {
+    if let Some(hidden) = name.strip_prefix('.') {
+        return hidden.ends_with(".part");
+    }
+    if options_owner(name).is_some() {
+        return true;
+    }
+    let name = name.strip_suffix(".meta.json").unwrap_or(name);
+    let name = match name.rsplit_once('-') {
+        Some((named, n)) if (1..=3).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()) => {
+            named
+        }
+        _ => name,
+    };
+    let Some((safe, hash)) = name.rsplit_once('-') else {
+        return false;
+    };
+    hash.len() == 12
+        && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        && (1..=MAX_NAME_CHARS).contains(&safe.len())
+        && safe
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// Whether `hash` is what [`options_sha256`] gives: 16 hex digits, and so safe in a file
 /// name.
 pub(crate) fn is_options_hash(hash: &str) -> bool {
@@ -417,7 +509,7 @@ pub(crate) fn write_options(path: &Path, json: &str) -> Result<(), Error> {
 pub(crate) fn read_options(path: &Path, sha256: &str) -> Result<serde_json::Value, Error> {
     let json = fs::read_to_string(path).map_err(|e| {
         Error::Cursor(format!(
-            "its options file {} cannot be read ({e}); artifacts and their options are removed by `briefly gc` after a day",
+            "its options file {} cannot be read ({e}); artifacts and their options expire a day after they were made",
             path.display()
         ))
     })?;
@@ -462,6 +554,19 @@ fn unique_id() -> String {
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The names of the files in `dir`, sorted, but [`GC_STAMP`]: what the tests count.
+#[cfg(test)]
+pub(crate) fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name != GC_STAMP)
+        .collect();
+    names.sort();
+    names
 }
 
 #[cfg(test)]
@@ -522,11 +627,7 @@ mod tests {
         assert_eq!(sidecar.bytes, 9);
         assert_eq!(sidecar.sha256, saved.meta.sha256);
         // No partial file is left behind.
-        let names: Vec<_> = fs::read_dir(dir.path())
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name())
-            .collect();
+        let names = files_in(dir.path());
         assert_eq!(names.len(), 2, "{names:?}");
     }
 
@@ -552,7 +653,7 @@ mod tests {
         let mut w = dir.create(None).unwrap();
         w.write(b"data").unwrap();
         drop(w);
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        assert_eq!(files_in(dir.path()), Vec::<String>::new());
     }
 
     #[test]
@@ -597,7 +698,78 @@ mod tests {
         let gone = dir.gc(Duration::from_millis(1)).unwrap();
         assert_eq!(gone.removed_files, 2);
         assert!(gone.removed_bytes > 3, "the artifact and its sidecar");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(left.len(), 1, "only the stamp of the gc that create ran");
+        assert_eq!(left[0].file_name(), GC_STAMP);
+    }
+
+    /// Sets `path`'s modification time `age` back.
+    fn age(path: &Path, age: Duration) {
+        let file = fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(SystemTime::now() - age).unwrap();
+    }
+
+    #[test]
+    fn gc_takes_only_briefly_s_own_files() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path()).unwrap().with_auto_gc(false);
+        let own = [
+            "r1796123415900928724-2095-f4a492409836",
+            "r1796123415900928724-2095-f4a492409836.meta.json",
+            "build_42-0123456789ab-2",
+            "build_42-0123456789ab-2.meta.json",
+            "out-0123456789ab.options-0123456789abcdef.json",
+            ".x-0123456789ab.Ab3xYz.part",
+        ];
+        let others = [
+            "notes.txt",
+            "build_42-0123456789AB",
+            "report-2024.csv",
+            "x-0123456789ab.meta.json.bak",
+            ".bashrc",
+        ];
+        for name in own.iter().chain(&others) {
+            fs::write(root.path().join(name), b"x").unwrap();
+            age(&root.path().join(name), 2 * DEFAULT_TTL);
+        }
+        let report = dir.gc(DEFAULT_TTL).unwrap();
+        assert_eq!(
+            (report.removed_files, report.others, report.failed),
+            (own.len() as u64, others.len() as u64, 0)
+        );
+        for name in others {
+            assert!(root.path().join(name).exists(), "{name} is not briefly's");
+        }
+    }
+
+    #[test]
+    fn create_removes_expired_files_at_most_once_an_interval() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path()).unwrap();
+        let expired = |name: &str| {
+            let mut w = dir.clone().with_auto_gc(false).create(Some(name)).unwrap();
+            w.write(b"old").unwrap();
+            let saved = w.save(ArtifactMeta::default()).unwrap();
+            age(&saved.path, DEFAULT_TTL + Duration::from_secs(60));
+            age(
+                &sidecar_path(&saved.path),
+                DEFAULT_TTL + Duration::from_secs(60),
+            );
+            saved.path
+        };
+        let first = expired("a");
+        dir.create(Some("b")).unwrap();
+        assert!(!first.exists(), "expired: removed by the next create");
+        assert!(root.path().join(GC_STAMP).exists());
+        let second = expired("c");
+        dir.create(Some("d")).unwrap();
+        assert!(second.exists(), "the last gc ran less than an interval ago");
+        age(&root.path().join(GC_STAMP), GC_INTERVAL);
+        dir.clone().with_auto_gc(false).create(Some("e")).unwrap();
+        assert!(second.exists(), "turned off");
+        dir.create(Some("f")).unwrap();
+        assert!(!second.exists(), "due again");
+        assert!(!sidecar_path(&second).exists());
     }
 
     #[test]
@@ -654,7 +826,7 @@ mod tests {
             (3, 1),
             "the artifact, its sidecar and its options; not another's options"
         );
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(files_in(dir.path()).len(), 1);
         assert!(other.exists());
     }
 }
