@@ -11,6 +11,7 @@
 //! | month-day with time | `03-17 16:13:38.811`, `10.30 16:49:06` |
 //! | syslog / ctime | `Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005` |
 //! | java.util.logging | `Jan 05, 2024 10:00:06 AM` |
+//! | RFC 2822 (mail, HTTP) | `Fri, 05 Jan 2024 10:00:00 +0000` |
 //! | day and month name | `05 Jan 2024 10:00:04.123`, `14 Nov 07:01:22.119` (Redis) |
 //! | access logs | `10/Oct/2000:13:55:36 -0700` |
 //! | glog | `I0105 10:00:08.000000` (its level letter with it) |
@@ -31,7 +32,7 @@
 /// compact dates with a time (`20171223-22:15:29:606`, `20240105T100001Z`),
 /// month-day with a time (`03-17 16:13:38.811`, `10.30 16:49:06`), syslog
 /// and ctime (`Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005`), java.util.logging's
-/// `Jan 05, 2024 10:00:06 AM`, Tomcat's `05-Jan-2024 10:00:07.000`, a day before a
+/// `Jan 05, 2024 10:00:06 AM`, RFC 2822's `Fri, 05 Jan 2024 10:00:00 +0000`, Tomcat's `05-Jan-2024 10:00:07.000`, a day before a
 /// month's name as Redis writes it (`05 Jan 2024 10:00:04.123`), glog's `I0105 10:00:08.000000` (its level letter
 /// with it), a time of day (`16:49:06.123`) and unix epochs in seconds or milliseconds
 /// (`1117838570`, `1700000000000`). The text is returned as is (no time
@@ -615,11 +616,16 @@ fn month_at(b: &[u8], p: usize) -> Option<u32> {
 
 const DAYS: [&[u8]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
 
-/// `[Weekday ]Mon DD HH:MM:SS[ YYYY]`, and java.util.logging's `Mon DD, YYYY H:MM:SS AM`.
+/// `[Weekday ]Mon DD HH:MM:SS[ YYYY]`, java.util.logging's `Mon DD, YYYY H:MM:SS AM`,
+/// and RFC 2822's (mail's, HTTP's) `Fri, 05 Jan 2024 10:00:00 +0000`.
 fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
     let word = |p: usize| b.get(p..p + 3);
-    if word(p).is_some_and(|w| DAYS.contains(&w)) && at(b, p + 3) == b' ' {
-        p += 4;
+    if word(p).is_some_and(|w| DAYS.contains(&w)) {
+        match at(b, p + 3) {
+            b' ' => p += 4,
+            b',' if at(b, p + 4) == b' ' => return rfc2822(b, p + 5),
+            _ => {}
+        }
     }
     let month = month_at(b, p)?;
     if at(b, p + 3) != b' ' {
@@ -667,6 +673,27 @@ fn java_util_logging(b: &[u8], p: usize, month: u32, day: u32) -> Option<(usize,
     clock.hour = clock.hour % 12 + if pm { 12 } else { 0 };
     let year = Some(number(b, p, 4) as u16);
     Some((e + 3, Civil::date(year, month, day).at(clock)))
+}
+
+/// The rest of RFC 2822's `Fri, 05 Jan 2024 10:00:00 +0000` after its `Fri, `, at `p`: a
+/// date with its year, a time, and the zone after a space (`+0000`, `GMT`, `UTC`).
+fn rfc2822(b: &[u8], p: usize) -> Option<(usize, Civil)> {
+    let (end, mut civil) = day_month_name(b, p)?;
+    civil.year?;
+    if at(b, end) != b' ' {
+        return Some((end, civil));
+    }
+    match b.get(end + 1..end + 4) {
+        Some(b"GMT" | b"UTC") => Some((end + 4, civil)),
+        _ => {
+            let (zone_end, offset) = zone(b, end + 1);
+            if zone_end != end + 6 {
+                return Some((end, civil));
+            }
+            civil.offset = offset;
+            Some((zone_end, civil))
+        }
+    }
 }
 
 /// Redis's `05 Jan 2024 10:00:04.123`, and before Redis 3 `14 Nov 07:01:22.119` (no
@@ -907,7 +934,7 @@ mod tests {
     }
 
     #[test]
-    fn java_util_logging_and_redis() {
+    fn java_util_logging_redis_and_rfc_2822() {
         let civil = |year, month, day, hour, minute, second| Civil {
             year,
             month,
@@ -954,6 +981,19 @@ mod tests {
                 "14 Nov 07:01:22.119",
                 civil(None, 11, 14, 7, 1, 22),
             ),
+            (
+                "Fri, 05 Jan 2024 10:00:00 GMT upstream said 503",
+                "Fri, 05 Jan 2024 10:00:00 GMT",
+                civil(Some(2024), 1, 5, 10, 0, 0),
+            ),
+            (
+                "Fri, 5 Jan 2024 12:00:00 +0200 (CEST) delivered",
+                "Fri, 5 Jan 2024 12:00:00 +0200",
+                Civil {
+                    offset: 7200,
+                    ..civil(Some(2024), 1, 5, 12, 0, 0)
+                },
+            ),
         ] {
             assert_eq!(found(line), Some(stamp), "{line}");
             assert_eq!(super::read_timestamp(stamp), Some(Moment::Civil(moment)));
@@ -968,6 +1008,8 @@ mod tests {
             "1:M05 Jan 2024 10:00:04.123 * x",
             "1:M 10:00:04.123 * x",
             "[4018] 32 Nov 07:01:22.119 * x",
+            // RFC 2822 writes the year.
+            "Fri, 05 Jan 10:00:00 GMT x",
         ] {
             assert_eq!(found(none), None, "{none}");
         }

@@ -109,7 +109,7 @@ mod tests {
         assert_eq!(epoch_seconds("1117838570", 2024), Some(1_117_838_570));
         assert_eq!(epoch_seconds("1117838570123", 2024), Some(1_117_838_570));
         // Syslog (no year: the one given), ctime, an access log (its zone applied),
-        // Tomcat, glog (no year), java.util.logging, Redis.
+        // Tomcat, glog (no year), java.util.logging, Redis, RFC 2822 (its zone applied).
         for (stamp, year, want) in [
             ("Jun 14 15:16:01", 2005, civil(2005, 6, 14, 15, 16, 1)),
             (
@@ -136,6 +136,11 @@ mod tests {
                 civil(2024, 1, 5, 10, 0, 4),
             ),
             ("14 Nov 07:01:22.119", 2015, civil(2015, 11, 14, 7, 1, 22)),
+            (
+                "Fri, 5 Jan 2024 12:00:00 +0200",
+                2020,
+                civil(2024, 1, 5, 10, 0, 0),
+            ),
         ] {
             assert_eq!(epoch_seconds(stamp, year), Some(want), "{stamp}");
         }
