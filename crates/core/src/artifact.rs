@@ -160,8 +160,8 @@ impl ArtifactDir {
     /// Removes artifacts (and their sidecars and abandoned partial files) last written
     /// more than `older_than` ago, and with an artifact the files that hold its cursors'
     /// options (which are younger than it: written by its first page). Only briefly's
-    /// own files go ([`is_own_file`]): anything else in the directory is left alone and
-    /// counted, whatever its age.
+    /// own files go, known by their names (artifacts, sidecars, options files, partial
+    /// files): anything else in the directory is left alone and counted, whatever its age.
     pub fn gc(&self, older_than: Duration) -> Result<GcReport, Error> {
         let now = SystemTime::now();
         let mut report = GcReport::default();

@@ -63,6 +63,7 @@ pub use ahead::{Ahead, Batch, Prepare, Records, BATCH_BYTES, BATCH_LINES};
 pub use ansi::strip_ansi;
 pub use artifact::{
     sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL,
+    GC_INTERVAL,
 };
 pub use budget::{Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MIN_RESULT_CHARS, PREVIEW_CHARS};
 pub use cursor::{Cursor, ItemKey};

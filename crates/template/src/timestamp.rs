@@ -32,8 +32,9 @@
 /// compact dates with a time (`20171223-22:15:29:606`, `20240105T100001Z`),
 /// month-day with a time (`03-17 16:13:38.811`, `10.30 16:49:06`), syslog
 /// and ctime (`Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005`), java.util.logging's
-/// `Jan 05, 2024 10:00:06 AM`, RFC 2822's `Fri, 05 Jan 2024 10:00:00 +0000`, Tomcat's `05-Jan-2024 10:00:07.000`, a day before a
-/// month's name as Redis writes it (`05 Jan 2024 10:00:04.123`), glog's `I0105 10:00:08.000000` (its level letter
+/// `Jan 05, 2024 10:00:06 AM`, RFC 2822's `Fri, 05 Jan 2024 10:00:00 +0000`, Tomcat's
+/// `05-Jan-2024 10:00:07.000`, a day before a month's name as Redis writes it
+/// (`05 Jan 2024 10:00:04.123`), glog's `I0105 10:00:08.000000` (its level letter
 /// with it), a time of day (`16:49:06.123`) and unix epochs in seconds or milliseconds
 /// (`1117838570`, `1700000000000`). The text is returned as is (no time
 /// zone conversion), which is enough to show a first / last time.
@@ -64,8 +65,8 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else after
 /// Redis's pid prefix (`1:M 05 Jan 2024 10:00:04.123`), else in a bracket after at most
 /// three fields, as access logs write it after the client's address, identity and user,
-/// else as the value of a `time`, `ts`, `timestamp`,
-/// `@timestamp` or `datetime` key in a JSON or logfmt line. Only a timestamp with a date
+/// else as the value of a `time`, `ts`, `timestamp`, `@timestamp` or `datetime` key in a
+/// JSON or logfmt line. Only a timestamp with a date
 /// counts there, and not in an indented line (a stack frame's `[12:00:01]` is no
 /// record's time).
 ///
