@@ -166,11 +166,11 @@ const COLUMN_WINDOW: usize = 64;
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
 /// `Failed to start`, the kernel's `I/O error`s, file system errors, machine checks and
-/// hung tasks, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal
-/// error:`, docker's `Error response from daemon`, an access log's
-/// status of 5xx after its request (`"GET / HTTP/1.1" 502`). A system call's
-/// error ending the message (`cat: x: No such file or directory`) counts only when the
-/// line states no level.
+/// hung tasks, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal error:`,
+/// docker's `Error response from daemon`, kubectl's `CrashLoopBackOff`,
+/// `ImagePullBackOff` and `ErrImagePull`, an access log's status of 5xx after its
+/// request (`"GET / HTTP/1.1" 502`). A system call's error ending the message
+/// (`cat: x: No such file or directory`) counts only when the line states no level.
 ///
 /// Level words and exception names count when they start within the first 240 bytes;
 /// signals count anywhere, at the start of a word (`OOM`, not `ROOM`). Words are runs of
@@ -610,7 +610,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 46] = [
+const SIGNALS: [(&str, Severity); 49] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -659,6 +659,10 @@ const SIGNALS: [(&str, Severity); 46] = [
     ("curl: (", Severity::Error),
     ("Error from server", Severity::Error),
     ("Error response from daemon", Severity::Error),
+    // kubectl's statuses of a pod that does not run (`web-0  0/1  CrashLoopBackOff  5`).
+    ("CrashLoopBackOff", Severity::Error),
+    ("ImagePullBackOff", Severity::Error),
+    ("ErrImagePull", Severity::Error),
     // PHP's `PHP Fatal error:  Uncaught …`, and others' `Fatal error: …`.
     ("Fatal error", Severity::Fatal),
     ("command not found", Severity::Error),
@@ -1056,6 +1060,7 @@ mod tests {
 
     #[test]
     fn what_kubectl_docker_and_php_report() {
+        // kubectl's events and pods, docker's client, PHP.
         let cases = [
             (
                 "  Warning  BackOff    3m (x12 over 5m)  kubelet  Back-off restarting failed container",
@@ -1064,6 +1069,11 @@ mod tests {
             ("3m\tWarning\tFailedMount\tpod/web-0\tMountVolume.SetUp failed", Some(Warn)),
             ("  Normal   Pulled     5m   kubelet  Container image already present", None),
             ("Error response from daemon: No such container: web", Some(Error)),
+            ("web-0   0/1     CrashLoopBackOff   5 (30s ago)   4m", Some(Error)),
+            ("api-7f9c   0/1     ImagePullBackOff   0          2m", Some(Error)),
+            ("api-7f9c   0/1     ErrImagePull   0          1m", Some(Error)),
+            ("web-1   0/1     Error   3   5m", Some(Error)),
+            ("web-2   1/1     Running   0   5m", None),
             ("PHP Fatal error:  Uncaught Exception: boom in /var/www/index.php:3", Some(Fatal)),
             // Prose: a level word in a sentence, lower case before the spaces, a fatal
             // error named but not reported.
