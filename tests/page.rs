@@ -270,14 +270,15 @@ fn new_artifacts_remove_expired_ones_unless_told_not_to() {
     let stamp = b.artifacts().join(".gc-stamp");
     hours_old(&stamp, 2);
     expire();
-    for off in [&["--no-gc", "spill"][..], &["spill"][..]] {
-        let mut command = b.command(off);
-        if off.len() == 1 {
-            command.env("BRIEFLY_NO_GC", "1");
-        }
+    let mut by_env = b.command(&["spill"]);
+    by_env.env("BRIEFLY_NO_GC", "1");
+    for (how, command) in [
+        ("--no-gc", b.command(&["--no-gc", "spill"])),
+        ("BRIEFLY_NO_GC=1", by_env),
+    ] {
         let out = feed(command, numbered(20_000).as_bytes());
         assert!(out.status.success());
-        assert!(expired.exists(), "{off:?}: kept");
+        assert!(expired.exists(), "{how}: kept");
     }
     b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
     assert!(!expired.exists(), "expired: removed by a new artifact");

@@ -905,6 +905,13 @@ mod tests {
     use super::*;
     use Severity::*;
 
+    /// Each line of `cases` is classified as its row says.
+    fn assert_classified(cases: &[(&str, Option<Severity>)]) {
+        for &(line, want) in cases {
+            assert_eq!(classify(line), want, "{line}");
+        }
+    }
+
     #[test]
     fn stated_levels_in_common_formats() {
         let cases = [
@@ -932,9 +939,7 @@ mod tests {
             ("CRITICAL: disk gone", Some(Fatal)),
             ("Jun 14 15:16:01 combo sshd[19939]: authentication failure", None),
         ];
-        for (line, want) in cases {
-            assert_eq!(classify(line), want, "{line}");
-        }
+        assert_classified(&cases);
     }
 
     #[test]
@@ -1053,9 +1058,7 @@ mod tests {
                 Some(Info),
             ),
         ];
-        for (line, want) in cases {
-            assert_eq!(classify(line), want, "{line}");
-        }
+        assert_classified(&cases);
     }
 
     #[test]
@@ -1081,9 +1084,7 @@ mod tests {
             ("an error  in the docs", None),
             ("Fatal errors are rare", None),
         ];
-        for (line, want) in cases {
-            assert_eq!(classify(line), want, "{line}");
-        }
+        assert_classified(&cases);
     }
 
     #[test]

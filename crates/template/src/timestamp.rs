@@ -66,9 +66,9 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// Redis's pid prefix (`1:M 05 Jan 2024 10:00:04.123`), else in a bracket after at most
 /// three fields, as access logs write it after the client's address, identity and user,
 /// else as the value of a `time`, `ts`, `timestamp`, `@timestamp` or `datetime` key in a
-/// JSON or logfmt line. Only a timestamp with a date
-/// counts there, and not in an indented line (a stack frame's `[12:00:01]` is no
-/// record's time).
+/// JSON or logfmt line; after a byte-order mark, if one opens the line. Only a timestamp
+/// with a date counts after the line's start, and not in an indented line (a stack
+/// frame's `[12:00:01]` is no record's time).
 ///
 /// ```
 /// use briefly_template::timestamp_range;
@@ -80,10 +80,14 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// assert_eq!(timestamp_range(json).map(|r| &json[r]), Some("2024-01-05T10:00:01Z"));
 /// ```
 pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
-    leading_timestamp_range(line)
+    // A byte-order mark opens some files: the first line's time is after it.
+    let bom = if line.starts_with('\u{feff}') { 3 } else { 0 };
+    let line = &line[bom..];
+    let range = leading_timestamp_range(line)
         .or_else(|| redis_timestamp_range(line))
         .or_else(|| bracketed_timestamp_range(line))
-        .or_else(|| keyed_timestamp_range(line))
+        .or_else(|| keyed_timestamp_range(line))?;
+    Some(range.start + bom..range.end + bom)
 }
 
 /// The timestamp of [`timestamp_range`] after Redis's record prefix: a pid and its role's
@@ -597,13 +601,20 @@ fn access_log(b: &[u8], p: usize) -> Option<(usize, Civil)> {
     }
     let date = Civil::date(Some(number(b, p + 7, 4) as u16), month, day);
     let (mut end, mut clock) = time_of_day(b, p + 12)?;
-    if at(b, end) == b' ' && matches!(at(b, end + 1), b'+' | b'-') {
-        let (zone_end, offset) = zone(b, end + 1);
-        if zone_end == end + 6 {
-            (end, clock.offset) = (zone_end, offset);
-        }
+    if let Some((zone_end, offset)) = spaced_zone(b, end) {
+        (end, clock.offset) = (zone_end, offset);
     }
     Some((end, date.at(clock)))
+}
+
+/// A `±hhmm` zone after a space at `end`, where access logs and RFC 2822 write it after
+/// the time: where it ends, and its offset.
+fn spaced_zone(b: &[u8], end: usize) -> Option<(usize, i32)> {
+    if at(b, end) != b' ' {
+        return None;
+    }
+    let (zone_end, offset) = zone(b, end + 1);
+    (zone_end == end + 6).then_some((zone_end, offset))
 }
 
 const MONTHS: [&[u8]; 12] = [
@@ -681,19 +692,15 @@ fn java_util_logging(b: &[u8], p: usize, month: u32, day: u32) -> Option<(usize,
 fn rfc2822(b: &[u8], p: usize) -> Option<(usize, Civil)> {
     let (end, mut civil) = day_month_name(b, p)?;
     civil.year?;
-    if at(b, end) != b' ' {
-        return Some((end, civil));
+    if matches!(b.get(end..end + 4), Some(b" GMT" | b" UTC")) {
+        return Some((end + 4, civil));
     }
-    match b.get(end + 1..end + 4) {
-        Some(b"GMT" | b"UTC") => Some((end + 4, civil)),
-        _ => {
-            let (zone_end, offset) = zone(b, end + 1);
-            if zone_end != end + 6 {
-                return Some((end, civil));
-            }
+    match spaced_zone(b, end) {
+        Some((zone_end, offset)) => {
             civil.offset = offset;
             Some((zone_end, civil))
         }
+        None => Some((end, civil)),
     }
 }
 
@@ -912,6 +919,9 @@ mod tests {
         ] {
             assert_eq!(found(line), Some(stamp), "{line}");
         }
+        // After a byte-order mark, as a file's first line may have one.
+        let bom = "\u{feff}{\"ts\":\"2024-01-05T10:00:01Z\"}";
+        assert_eq!(found(bom), Some("2024-01-05T10:00:01Z"));
         for none in [
             // Indented, a time of day, another key, a key's end only, a key inside a JSON
             // string, logfmt's key without `=`, a number, not logfmt, not closed.

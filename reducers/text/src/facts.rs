@@ -77,15 +77,8 @@ impl Facts {
     fn fill(&mut self, text: &str, inspection: severity::Inspection, out: &mut LineFacts) {
         out.severity = inspection.severity;
         out.opens = inspection.opens;
-        out.stamp = stamp_range(text);
+        out.stamp = timestamp_range(text);
         self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }
-}
-
-/// Where a line's timestamp is ([`timestamp_range`]), after the byte-order mark that opens
-/// some files.
-pub(crate) fn stamp_range(text: &str) -> Option<std::ops::Range<usize>> {
-    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    timestamp_range(&text[bom..]).map(|r| r.start + bom..r.end + bom)
 }

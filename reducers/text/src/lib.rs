@@ -22,9 +22,9 @@ pub mod time;
 
 pub use briefly_severity as severity;
 
-use crate::facts::{stamp_range, Facts, LineFacts};
+use crate::facts::{Facts, LineFacts};
 use briefly_core::{cut_str, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
-use briefly_template::{GroupId, MaskedLine, Miner};
+use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -752,7 +752,7 @@ impl FoldBatches for Text {
                 1,
                 TextItem::Line(LineItem {
                     severity: classify(&edge.text),
-                    time: stamp_range(&edge.text).map(|range| edge.text[range].to_string()),
+                    time: timestamp_range(&edge.text).map(|range| edge.text[range].to_string()),
                     template: group.0,
                     count: count_of(group),
                     ..LineItem::new(edge.line, edge.text.clone())
