@@ -3,7 +3,8 @@
 # same file in the same run (the issue asks for within 10x of grep, aiming at 4x, and
 # peak RSS under 64 MB). Then what briefly's artifact costs at the least, by other
 # tools in turn with grep: copying the file (cp) and hashing it (the sidecar's sha256,
-# by openssl where it is installed).
+# by openssl where it is installed), and briefly itself with its artifacts on the
+# bench's file system and on tmpfs.
 #
 #   benches/text.sh [SIZE_MB=1024] [RUNS=3]
 set -euo pipefail
@@ -25,5 +26,16 @@ floor=("grep -c ERROR FILE" "grep -c ERROR \"$input\" > \"$work/grep.out\""
   "cp FILE DIR, then rm (the artifact's copy)" "cp \"$input\" \"$work/copy.log\"; rm \"$work/copy.log\"")
 if command -v openssl > /dev/null; then
   floor+=("openssl dgst -sha256 FILE (its sha256)" "openssl dgst -sha256 \"$input\"")
+fi
+# What the artifact's file system costs: briefly with its artifacts beside the bench's
+# files, then in a directory on tmpfs (where $XDG_RUNTIME_DIR usually is), each removed
+# after the run as cp's copy is.
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  shm=$(mktemp -d /dev/shm/briefly-bench.XXXXXX)
+  trap 'rm -rf "$shm"' EXIT
+  for dir in "$work/artifacts-in-turn" "$shm/artifacts"; do
+    label="briefly text FILE, then rm (artifacts in $(df --output=fstype "${dir%/*}" | tail -n 1))"
+    floor+=("$label" "\"$root/target/release/briefly\" --artifact-dir \"$dir\" text \"$input\"; rm -rf \"$dir\"")
+  done
 fi
 in_turn "$runs" "$input" "${floor[@]}"
