@@ -34,7 +34,7 @@ if [ -d /dev/shm ] && [ -w /dev/shm ]; then
   shm=$(mktemp -d /dev/shm/briefly-bench.XXXXXX)
   trap 'rm -rf "$shm"' EXIT
   for dir in "$work/artifacts-in-turn" "$shm/artifacts"; do
-    label="briefly text FILE, then rm (artifacts in $(df --output=fstype "${dir%/*}" | tail -n 1))"
+    label="briefly text, then rm (artifacts: $(df --output=fstype "${dir%/*}" | tail -n 1))"
     floor+=("$label" "\"$root/target/release/briefly\" --artifact-dir \"$dir\" text \"$input\"; rm -rf \"$dir\"")
   done
 fi
