@@ -461,6 +461,61 @@ end
 }
 
 #[test]
+fn a_log_that_stamps_every_line_keeps_its_records() {
+    // A CI job's output, stamped line by line as GitHub Actions writes its raw log, and
+    // as `gh run view --log` prints it, after the job's and the step's columns (a step's
+    // first line with a byte-order mark).
+    let messages = [
+        "   Compiling foo v0.1.0 (/home/runner/work/foo)",
+        "error[E0308]: mismatched types",
+        " --> src/main.rs:4:18",
+        "  |",
+        "4 |     let x: u32 = \"a\";",
+        "  |            ^^^ expected `u32`, found `&str`",
+        "",
+        "Traceback (most recent call last):",
+        "  File \"/app/x.py\", line 3, in handle",
+        "KeyError: 'user'",
+        "INFO next request",
+        "##[error]Process completed with exit code 1.",
+    ];
+    let stamp = |n: usize| format!("2024-01-05T10:00:{n:02}.1234567Z");
+    let raw: String = (0..messages.len())
+        .map(|n| format!("{} {}\n", stamp(n), messages[n]))
+        .collect();
+    let gh: String = (0..messages.len())
+        .map(|n| {
+            let bom = if n == 0 { "\u{feff}" } else { "" };
+            format!("build\tRun tests\t{bom}{} {}\n", stamp(n), messages[n])
+        })
+        .collect();
+    let b = Briefly::new();
+    for input in [raw, gh] {
+        let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+        let by_line = |n: u64| item_at(&envelope, n);
+        let more = |n: u64| by_line(n)["more"].as_array().map_or(0, Vec::len);
+        // The diagnostic keeps its location and source; the traceback its frame and
+        // its exception; the lines around them are records of their own.
+        assert_eq!(more(2), 4, "{input}");
+        assert_eq!(more(8), 2, "{input}");
+        assert!(by_line(8)["more"][1]
+            .as_str()
+            .unwrap()
+            .ends_with("KeyError: 'user'"));
+        assert_eq!(envelope["stats"]["records"], 6, "{input}");
+        assert_eq!(
+            envelope["stats"]["time_span"],
+            serde_json::json!([stamp(0), stamp(messages.len() - 1)])
+        );
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(
+            summary.ends_with("error[E0308]: mismatched types … --> src/main.rs:4:18"),
+            "{summary}"
+        );
+    }
+}
+
+#[test]
 fn tracebacks_are_told_apart_by_their_exception() {
     let b = Briefly::new();
     let mut input = String::new();

@@ -308,13 +308,16 @@ pub fn is_dotnet_header(line: &str) -> bool {
 pub fn names_a_java_exception(line: &str) -> bool {
     // Read on every line that may continue a record: the name's bytes only, no search
     // for the `: ` after it.
-    let end = line
-        .bytes()
-        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'$' | b'_')))
-        .unwrap_or(line.len());
+    let b = line.as_bytes();
+    let (mut end, mut dotted) = (0, false);
+    while end < b.len() && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'.' | b'$' | b'_'))
+    {
+        dotted |= b[end] == b'.';
+        end += 1;
+    }
     let name = &line[..end];
-    (end == line.len() || line[end..].starts_with(": "))
-        && name.contains('.')
+    dotted
+        && (end == line.len() || line[end..].starts_with(": "))
         && ["Exception", "Error", "Throwable"]
             .iter()
             .any(|end| name.ends_with(end))

@@ -20,8 +20,8 @@
 //!
 //! An opening `[` before the timestamp is skipped (`[10.30 16:49:06]`); [`timestamp_range`]
 //! also finds one in a bracket after the first fields, where access logs write it, after
-//! Redis's pid prefix, and as a `time`/`ts`/`timestamp` key's value in JSON and logfmt
-//! lines.
+//! Redis's pid prefix, after `gh run view --log`'s job and step columns, and as a
+//! `time`/`ts`/`timestamp` key's value in JSON and logfmt lines.
 
 /// The timestamp at the start of `line`, as a slice of it, if there is one.
 ///
@@ -65,10 +65,11 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else after
 /// Redis's pid prefix (`1:M 05 Jan 2024 10:00:04.123`), else in a bracket after at most
 /// three fields, as access logs write it after the client's address, identity and user,
-/// else as the value of a `time`, `ts`, `timestamp`, `@timestamp` or `datetime` key in a
-/// JSON or logfmt line; after a byte-order mark, if one opens the line. Only a timestamp
-/// with a date counts after the line's start, and not in an indented line (a stack
-/// frame's `[12:00:01]` is no record's time).
+/// else after `gh run view --log`'s job and step columns, else as the value of a `time`,
+/// `ts`, `timestamp`, `@timestamp` or `datetime` key in a JSON or logfmt line; after a
+/// byte-order mark, if one opens the line. Only a timestamp with a date counts after the
+/// line's start, and not in an indented line (a stack frame's `[12:00:01]` is no record's
+/// time).
 ///
 /// ```
 /// use briefly_template::timestamp_range;
@@ -86,6 +87,7 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     let range = leading_timestamp_range(line)
         .or_else(|| redis_timestamp_range(line))
         .or_else(|| bracketed_timestamp_range(line))
+        .or_else(|| tabbed_timestamp_range(line))
         .or_else(|| keyed_timestamp_range(line))?;
     Some(range.start + bom..range.end + bom)
 }
@@ -108,6 +110,33 @@ fn redis_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     };
     let (range, moment) = leading_moment(&line[start..])?;
     matches!(moment, Moment::Civil(_)).then_some(start + range.start..start + range.end)
+}
+
+/// The timestamp of [`timestamp_range`] after `gh run view --log`'s columns: a job's
+/// and a step's names, each ending in a tab (`build\tRun cargo test\t2024-01-05T10:00:02Z
+/// error: …`), a step's first line with a byte-order mark before its time. At most two
+/// columns, within the line's first 256 bytes, in a line that is not indented (a
+/// stack's `\tat …` has no columns); only a dated time before a space, or at the end,
+/// counts.
+fn tabbed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    const COLUMNS: usize = 2;
+    const HEAD: usize = 256;
+    let b = line.as_bytes();
+    if b.first().is_none_or(u8::is_ascii_whitespace) {
+        return None;
+    }
+    memchr::memchr_iter(b'\t', &b[..b.len().min(HEAD)])
+        .take(COLUMNS)
+        .find_map(|tab| {
+            let bom = usize::from(line[tab + 1..].starts_with('\u{feff}')) * 3;
+            let start = tab + 1 + bom;
+            let (range, moment) = leading_moment(&line[start..])?;
+            let end = start + range.end;
+            (range.start == 0
+                && matches!(moment, Moment::Civil(_))
+                && matches!(at(b, end), b' ' | 0))
+            .then_some(start..end)
+        })
 }
 
 /// The keyed timestamp of [`timestamp_range`]: the value of a `time`, `ts`, `timestamp`,
@@ -1075,6 +1104,30 @@ mod tests {
             "10.0.0.1 - - [10/Oct/2000:13:55:36 +0200 x] y",
         ] {
             assert_eq!(found(none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn after_gh_run_views_job_and_step_columns() {
+        let stamp = "2024-01-05T10:00:02.3000000Z";
+        for line in [
+            format!("build\tRun cargo test\t{stamp} error[E0308]: mismatched types"),
+            format!("build\tSet up job\t\u{feff}{stamp} Current runner version"),
+            format!("lint\t{stamp} one column"),
+            format!("build\tRun cargo test\t{stamp}"),
+        ] {
+            assert_eq!(found(&line), Some(stamp), "{line:?}");
+        }
+        for none in [
+            // Indented (a frame), three columns, a time of day, glued to a word, a space
+            // before the time.
+            format!("\tat {stamp} x"),
+            format!("a\tb\tc\t{stamp} x"),
+            "build\tstep\t10:00:02 x".to_string(),
+            format!("build\tstep\t{stamp}x"),
+            format!("build\tstep\t {stamp} x"),
+        ] {
+            assert_eq!(found(&none), None, "{none:?}");
         }
     }
 

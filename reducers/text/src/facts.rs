@@ -28,6 +28,8 @@ pub struct LineFacts {
     pub(crate) opens: Option<Opens>,
     /// Where its timestamp is ([`timestamp_range`]).
     pub(crate) stamp: Option<std::ops::Range<usize>>,
+    /// Where its message starts, when its timestamp opens it ([`message_start`]).
+    pub(crate) message: Option<usize>,
     pub(crate) masked: MaskedLine,
     /// It matches `--grep` (or there is none).
     pub(crate) grep_match: bool,
@@ -78,7 +80,83 @@ impl Facts {
         out.severity = inspection.severity;
         out.opens = inspection.opens;
         out.stamp = timestamp_range(text);
+        out.message = out
+            .stamp
+            .as_ref()
+            .and_then(|stamp| message_start(text, stamp));
         self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
+    }
+}
+
+/// The message of `line` ([`message_start`]), or all of it when no time opens it.
+pub(crate) fn message(line: &str) -> &str {
+    timestamp_range(line)
+        .and_then(|stamp| message_start(line, &stamp))
+        .map_or(line, |at| &line[at..])
+}
+
+/// Where the message of `text` starts when its timestamp, at `stamp`, opens it: after the
+/// time and the space that follows it (`2024-01-05T10:00:02Z  --> src/main.rs:4:18` has
+/// the message ` --> src/main.rs:4:18`). A log that stamps every line (GitHub Actions,
+/// `kubectl logs --timestamps`, `docker logs -t`) has its records' lines read by their
+/// messages. A time in brackets (`[2024-01-05 10:00:00] `) opens a line too, and so does
+/// one after `gh run view --log`'s job and step columns, each ending in a tab.
+pub(crate) fn message_start(text: &str, stamp: &std::ops::Range<usize>) -> Option<usize> {
+    // A byte-order mark opens a file, and each step's log in gh's.
+    let before = match stamp.start {
+        0 => "",
+        _ => text[..stamp.start].trim_matches('\u{feff}'),
+    };
+    let bracketed = before == "[";
+    let columns = before.ends_with('\t') && !before.starts_with([' ', '\t']);
+    if !(before.is_empty() || bracketed || columns) {
+        return None;
+    }
+    let after = &text.as_bytes()[stamp.end..];
+    let close = usize::from(bracketed);
+    if bracketed && after.first() != Some(&b']') {
+        return None;
+    }
+    match after.get(close) {
+        None => Some(text.len()),
+        Some(b' ' | b'\t') => Some(stamp.end + close + 1),
+        Some(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::message;
+
+    #[test]
+    fn a_message_follows_a_time_that_opens_its_line() {
+        for (line, expected) in [
+            (
+                "2024-01-05T10:00:02Z  --> src/main.rs:4:18",
+                " --> src/main.rs:4:18",
+            ),
+            ("[2024-01-05 10:00:00] up", "up"),
+            ("\u{feff}2024-01-05 10:00:00 first", "first"),
+            ("2024-01-05 10:00:00", ""),
+            ("2024-01-05 10:00:00\tx", "x"),
+            ("build\tRun tests\t2024-01-05T10:00:02Z x", "x"),
+            ("build\t\u{feff}2024-01-05T10:00:02Z x", "x"),
+        ] {
+            assert_eq!(message(line), expected, "{line:?}");
+        }
+        // No time, a time elsewhere in the line, an indented line, a time glued to what
+        // follows: the whole line is the message.
+        for line in [
+            "no time",
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 +0200] "GET / HTTP/1.1" 200 5"#,
+            r#"{"ts":"2024-01-05T10:00:01Z","msg":"x"}"#,
+            "  2024-01-05 10:00:00 frame",
+            "\t2024-01-05 10:00:00 frame",
+            "[2024-01-05 10:00:00]x",
+            "2024-01-05 10:00:00,x",
+        ] {
+            assert_eq!(message(line), line, "{line:?}");
+        }
     }
 }

@@ -222,6 +222,9 @@ struct Pending {
     name_line: Option<u64>,
     /// Which lines continue it.
     multiline: MultiLine,
+    /// Its last line opened with a time ([`facts::message_start`]): a line that does
+    /// too may continue it, by its message.
+    stamped_lines: bool,
 }
 
 /// The generic text reducer.
@@ -304,6 +307,7 @@ impl Text {
                 name_text: String::new(),
                 name_line: None,
                 multiline: MultiLine::new(Indented::ByRule),
+                stamped_lines: false,
             },
             kept: Vec::new(),
             recent: VecDeque::with_capacity(options.context + 1),
@@ -352,7 +356,8 @@ impl Text {
         true
     }
 
-    fn start_record(&mut self, line: u64, text: &str, facts: &mut LineFacts) {
+    /// Starts a record at `text`, whose `message` the rules of records read.
+    fn start_record(&mut self, line: u64, text: &str, message: &str, facts: &mut LineFacts) {
         let severity = facts.severity;
         let stamp = facts.stamp.clone().and_then(|range| text.get(range));
         let in_time = self.in_time(stamp);
@@ -370,7 +375,7 @@ impl Text {
         pending.in_time = in_time;
         pending.grep_matched = facts.grep_match;
         pending.name_line = None;
-        pending.multiline.start(text, severity, facts.opens);
+        pending.multiline.start(message, severity, facts.opens);
         let item = &mut pending.item;
         item.line = line;
         item.severity = severity;
@@ -390,16 +395,22 @@ impl Text {
         item.after.clear();
     }
 
-    /// Whether `text` continues the pending record. A line with a timestamp of its own
-    /// (`stamped`) starts one: another thread's record, not the next frame.
-    fn continues(&self, text: &str, stamped: bool) -> bool {
-        self.pending.open && !stamped && self.pending.multiline.continues(text)
+    /// Whether a line continues the pending record, by its `message`. A line with a time
+    /// of its own starts one, another thread's record and not the next frame, unless the
+    /// time opens it and the record's last line opened with one too: such a log stamps
+    /// every line (a CI job's), and the messages decide.
+    fn continues(&self, message: &str, facts: &LineFacts) -> bool {
+        let pending = &self.pending;
+        pending.open
+            && (facts.stamp.is_none() || (facts.message.is_some() && pending.stamped_lines))
+            && pending.multiline.continues(message)
     }
 
-    /// Adds `text` to the pending record; says whether it names what went wrong.
-    fn continue_record(&mut self, text: &str, facts: &LineFacts) -> bool {
+    /// Adds `text`, whose `message` the rules of records read, to the pending record;
+    /// says whether it names what went wrong.
+    fn continue_record(&mut self, text: &str, message: &str, facts: &LineFacts) -> bool {
         let pending = &mut self.pending;
-        let names = pending.multiline.push(text, facts.severity, facts.opens);
+        let names = pending.multiline.push(message, facts.severity, facts.opens);
         pending.item.severity = pending.multiline.severity();
         if pending.item.more.len() < MAX_RECORD_LINES {
             let line = kept_line(text);
@@ -510,9 +521,10 @@ impl Text {
             self.ansi_lines += 1;
         }
         let text = stripped.as_deref().unwrap_or(record.text);
-        if self.continues(text, facts.stamp.is_some()) {
+        let message = facts.message.map_or(text, |at| &text[at..]);
+        if self.continues(message, facts) {
             self.pending.grep_matched |= facts.grep_match;
-            if self.continue_record(text, facts) {
+            if self.continue_record(text, message, facts) {
                 // Its template is the record's: records are told apart by what went
                 // wrong, not where.
                 let pending = &mut self.pending;
@@ -523,8 +535,9 @@ impl Text {
             }
         } else {
             self.close_record();
-            self.start_record(record.line, text, facts);
+            self.start_record(record.line, text, message, facts);
         }
+        self.pending.stamped_lines = facts.message.is_some();
         if self.first_line.is_none() {
             // Its group is set when its record closes.
             self.first_line = Some(Edge {
@@ -717,7 +730,9 @@ impl FoldBatches for Text {
             .iter()
             .min_by_key(|(i, _)| (std::cmp::Reverse(i.severity), i.line))
             .map(|(i, _)| {
-                let text = match i.more.iter().find(|l| names_what_went_wrong(l)) {
+                // The lines' messages, in a log that stamps every line.
+                let mut messages = i.more.iter().map(|line| facts::message(line));
+                let text = match messages.find(|l| names_what_went_wrong(l)) {
                     Some(name) => format!("{} … {}", cut_str(&i.text, 80), name.trim_start()),
                     None => i.text.clone(),
                 };
