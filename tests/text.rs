@@ -460,11 +460,25 @@ end
     assert_eq!(envelope["stats"]["records"], 5, "{items}");
 }
 
+/// `messages` stamped line by line as GitHub Actions writes a job's raw log, and as `gh
+/// run view --log` prints it, after the job's and the step's columns (a step's first
+/// line with a byte-order mark); and the stamp of line `n + 1`.
+fn stamped_every_line(messages: &[&str]) -> ([String; 2], impl Fn(usize) -> String) {
+    let stamp = |n: usize| format!("2024-01-05T10:00:{n:02}.1234567Z");
+    let raw = (0..messages.len())
+        .map(|n| format!("{} {}\n", stamp(n), messages[n]))
+        .collect();
+    let gh = (0..messages.len())
+        .map(|n| {
+            let bom = if n == 0 { "\u{feff}" } else { "" };
+            format!("build\tRun tests\t{bom}{} {}\n", stamp(n), messages[n])
+        })
+        .collect();
+    ([raw, gh], stamp)
+}
+
 #[test]
 fn a_log_that_stamps_every_line_keeps_its_records() {
-    // A CI job's output, stamped line by line as GitHub Actions writes its raw log, and
-    // as `gh run view --log` prints it, after the job's and the step's columns (a step's
-    // first line with a byte-order mark).
     let messages = [
         "   Compiling foo v0.1.0 (/home/runner/work/foo)",
         "error[E0308]: mismatched types",
@@ -479,18 +493,9 @@ fn a_log_that_stamps_every_line_keeps_its_records() {
         "INFO next request",
         "##[error]Process completed with exit code 1.",
     ];
-    let stamp = |n: usize| format!("2024-01-05T10:00:{n:02}.1234567Z");
-    let raw: String = (0..messages.len())
-        .map(|n| format!("{} {}\n", stamp(n), messages[n]))
-        .collect();
-    let gh: String = (0..messages.len())
-        .map(|n| {
-            let bom = if n == 0 { "\u{feff}" } else { "" };
-            format!("build\tRun tests\t{bom}{} {}\n", stamp(n), messages[n])
-        })
-        .collect();
+    let (inputs, stamp) = stamped_every_line(&messages);
     let b = Briefly::new();
-    for input in [raw, gh] {
+    for input in inputs {
         let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
         let by_line = |n: u64| item_at(&envelope, n);
         let more = |n: u64| by_line(n)["more"].as_array().map_or(0, Vec::len);
@@ -512,6 +517,27 @@ fn a_log_that_stamps_every_line_keeps_its_records() {
             summary.ends_with("error[E0308]: mismatched types … --> src/main.rs:4:18"),
             "{summary}"
         );
+    }
+    // What a line's start says counts at its message's start: Go's panic opens a dump of
+    // the goroutines' stacks, `Caused by:` is an error.
+    let messages = [
+        "=== RUN   TestGet",
+        "panic: runtime error: index out of range [3] with length 3",
+        "",
+        "goroutine 7 [running]:",
+        "main.main()",
+        "\t/app/main.go:5 +0x25",
+        "INFO retrying",
+        "Caused by: the disk is full",
+    ];
+    for input in stamped_every_line(&messages).0 {
+        let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+        let panic = item_at(&envelope, 2);
+        assert_eq!(panic["severity"], "fatal", "{input}");
+        assert_eq!(panic["more"].as_array().unwrap().len(), 4, "{input}");
+        let caused = item_at(&envelope, 7);
+        assert_eq!(caused["more"][0], input.lines().nth(7).unwrap());
+        assert_eq!(caused["severity"], "error", "{input}");
     }
 }
 

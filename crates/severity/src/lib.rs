@@ -197,7 +197,7 @@ pub enum Opens {
 
 /// What one pass over a line finds: its severity (as [`classify`]) and the multi-line
 /// record it begins, if any.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Inspection {
     /// As [`classify`] gives it.
     pub severity: Option<Severity>,
@@ -208,6 +208,28 @@ pub struct Inspection {
 /// [`classify`], and whether the line begins a traceback or a panic, in the same pass.
 pub fn inspect(line: &str) -> Inspection {
     inspect_in(line.as_bytes(), 0..line.len())
+}
+
+/// What [`inspect`] reads at the start of a line alone, said of `message`: Go's `panic: `
+/// and `fatal error: ` (fatal, opening a goroutine dump) and `Caused by:` (an error). For
+/// a line whose message follows its time (`2024-01-05T10:00:00Z panic: …`, as a CI job's
+/// log stamps every line), where `inspect` reads the time instead.
+///
+/// ```
+/// use briefly_severity::{inspect, opening, Opens, Severity};
+///
+/// let line = "2024-01-05T10:00:00Z panic: boom";
+/// assert_eq!(inspect(line).opens, None);
+/// assert_eq!(opening(&line[21..]).opens, Some(Opens::GoPanic));
+/// assert_eq!(opening("Caused by: java.io.IOException").severity, Some(Severity::Error));
+/// assert_eq!(opening("INFO started").severity, None);
+/// ```
+pub fn opening(message: &str) -> Inspection {
+    let found = Findings::begin(message.as_bytes());
+    Inspection {
+        severity: found.signalled,
+        opens: found.opens,
+    }
 }
 
 /// [`inspect`] of `text[line]`. Bytes after the line are read with it (a vector load

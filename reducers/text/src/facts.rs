@@ -77,13 +77,18 @@ impl Facts {
     /// The facts of a line (ANSI codes stripped) besides its stripped text, given its
     /// severity.
     fn fill(&mut self, text: &str, inspection: severity::Inspection, out: &mut LineFacts) {
-        out.severity = inspection.severity;
-        out.opens = inspection.opens;
         out.stamp = timestamp_range(text);
         out.message = out
             .stamp
             .as_ref()
             .and_then(|stamp| message_start(text, stamp));
+        // What a line's start says is said at its message's, when its time comes first.
+        let opening = match out.message {
+            Some(at) if at > 0 => severity::opening(&text[at..]),
+            _ => severity::Inspection::default(),
+        };
+        out.severity = inspection.severity.max(opening.severity);
+        out.opens = inspection.opens.or(opening.opens);
         self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }
