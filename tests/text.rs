@@ -751,6 +751,34 @@ Jan 05, 2024 1:00:07 PM org.example.App main
 }
 
 #[test]
+fn java_util_logging_records_keep_their_level_line() {
+    let b = Briefly::new();
+    let input = "\
+Jan 05, 2024 10:00:06 AM org.example.App main
+INFO: starting
+Jan 05, 2024 10:00:07 AM org.example.Db connect
+SEVERE: Connection refused
+java.net.ConnectException: refused
+\tat org.example.Db.connect(Db.java:7)
+Jan 05, 2024 10:00:08 AM org.example.App main
+INFO: done
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let severe = item_at(&envelope, 3);
+    // SEVERE is java.util.logging's highest level.
+    assert_eq!(severe["severity"], "fatal", "{envelope}");
+    assert_eq!(severe["more"].as_array().unwrap().len(), 3, "{severe}");
+    assert_eq!(envelope["stats"]["records"], 3, "{envelope}");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "line 3: Jan 05, 2024 10:00:07 AM org.example.Db connect … SEVERE: Connection refused"
+        ),
+        "{summary}"
+    );
+}
+
+#[test]
 fn a_stamp_without_a_year_is_never_in_the_future() {
     let b = Briefly::new();
     // A syslog line a week ahead of today's date (in this year) was written last year.

@@ -79,6 +79,9 @@ enum Header {
     Diagnostic,
     /// Rust's panic header ending with `:`, its message on the next line.
     PanicMessageNext,
+    /// java.util.logging's first line, its time and source, the level and message on the
+    /// next ([`is_java_util_logging_header`]).
+    JavaUtilLogging,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -124,6 +127,8 @@ impl MultiLine {
             Header::PanicMessageNext
         } else if is_dotnet_header(line) {
             Header::DotNet
+        } else if is_java_util_logging_header(line) {
+            Header::JavaUtilLogging
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -170,6 +175,11 @@ impl MultiLine {
             Header::Diagnostic if is_diagnostic_detail(line) => return true,
             // The message, or a note or a backtrace where it is empty.
             Header::PanicMessageNext if first => return true,
+            Header::JavaUtilLogging if first && is_java_util_logging_message(line) => return true,
+            // The exception logged with the message.
+            Header::JavaUtilLogging if self.lines == 1 && names_a_java_exception(line) => {
+                return true
+            }
             _ => {}
         }
         if line.starts_with("Caused by:") || line.starts_with("\tat ") {
@@ -218,6 +228,9 @@ impl MultiLine {
                 // Go's header holds the message itself; a traceback's record is never
                 // without one (its state is not `None`).
                 Some(Opens::GoPanic | Opens::Traceback) => false,
+                None if self.header == Header::JavaUtilLogging => {
+                    first || (self.lines == 2 && names_a_java_exception(line))
+                }
                 None => first && names_a_java_exception(line),
             },
         };
@@ -301,6 +314,43 @@ pub fn is_dotnet_header(line: &str) -> bool {
         && !category.contains(' ')
         && !id.is_empty()
         && id.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// java.util.logging's first line (its `SimpleFormatter`'s default): the time, then the
+/// class and the method that logged, `Jan 05, 2024 10:00:06 AM org.example.App main`; or
+/// those two words alone, where a reader took the time away. Its level and message
+/// follow on the next line ([`is_java_util_logging_message`]).
+pub fn is_java_util_logging_header(line: &str) -> bool {
+    let java_name = |word: &str, more: &[u8]| {
+        !word.is_empty()
+            && word
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || more.contains(&b))
+    };
+    // Read at the start of every record: the last word rules out nearly every line.
+    let Some((rest, method)) = line.rsplit_once(' ') else {
+        return false;
+    };
+    if !java_name(method, b"<>") {
+        return false;
+    }
+    let (time, class) = match rest.rsplit_once(' ') {
+        Some((time, class)) => (Some(time), class),
+        None => (None, rest),
+    };
+    class.contains('.')
+        && java_name(class, b".")
+        && time.is_none_or(|time| time.ends_with(" AM") || time.ends_with(" PM"))
+}
+
+/// `SEVERE: Connection refused`: java.util.logging's level and message, on the line
+/// after its time and source.
+pub fn is_java_util_logging_message(line: &str) -> bool {
+    const LEVELS: [&str; 7] = [
+        "SEVERE", "WARNING", "INFO", "CONFIG", "FINE", "FINER", "FINEST",
+    ];
+    line.split_once(": ")
+        .is_some_and(|(level, _)| LEVELS.contains(&level))
 }
 
 /// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
@@ -574,7 +624,57 @@ mod tests {
                 ],
                 &[],
             ),
+            // java.util.logging: the level and message on the line after the time and
+            // source, then the exception logged with them; a level line under anything
+            // else is a record of its own, and so is a second one.
+            (
+                &[
+                    &[
+                        "Jan 05, 2024 10:00:06 AM org.example.App main",
+                        "SEVERE: Connection refused",
+                        "java.net.ConnectException: refused",
+                        "\tat org.example.App.main(App.java:7)",
+                    ],
+                    &["org.example.App main", "INFO: retrying"],
+                    &["WARNING: second"],
+                    &["Jan 05, 2024 10:00:07 AM org.example.App main"],
+                    &["INFO started"],
+                    &["WARNING: not under a source line"],
+                ],
+                &[
+                    "SEVERE: Connection refused",
+                    "java.net.ConnectException: refused",
+                    "INFO: retrying",
+                ],
+            ),
         ]);
+    }
+
+    #[test]
+    fn java_util_logging_headers_and_messages() {
+        for header in [
+            "Jan 05, 2024 10:00:06 AM org.example.App main",
+            "Jan 5, 2024 1:00:06 PM org.example.App$Inner <init>",
+            "org.example.App lambda$main$0",
+        ] {
+            assert!(is_java_util_logging_header(header), "{header}");
+        }
+        for not_one in [
+            "Jan 05, 2024 10:00:06 org.example.App main",
+            "started org.example.App main",
+            "App main",
+            "org.example.App main()",
+            "org.example.App",
+            "",
+        ] {
+            assert!(!is_java_util_logging_header(not_one), "{not_one}");
+        }
+        for message in ["SEVERE: x", "WARNING: disk low", "FINEST: y"] {
+            assert!(is_java_util_logging_message(message), "{message}");
+        }
+        for not_one in ["SEVERE x", "Severe: x", "ERROR: x", "  SEVERE: x"] {
+            assert!(!is_java_util_logging_message(not_one), "{not_one}");
+        }
     }
 
     #[test]

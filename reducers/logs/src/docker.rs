@@ -820,8 +820,9 @@ mod tests {
     #[test]
     fn records_end_where_texts_do() {
         // The rules `text` reads records by (briefly_severity::multiline): a Java
-        // exception under the line that logged it and a compiler's annotated source
-        // stay with their header, though neither is indented.
+        // exception under the line that logged it, a compiler's annotated source and
+        // java.util.logging's level line stay with their header, though none is
+        // indented.
         let mut input = String::new();
         for line in [
             "ERROR request failed\n",
@@ -831,14 +832,21 @@ mod tests {
             " --> src/main.rs:4:18\n",
             "4 |     let x: u32 = \"a\";\n",
             "  |                  ^^^ expected\n",
+            "Jan 05, 2024 10:00:07 AM org.example.Db connect\n",
+            "SEVERE: Connection refused\n",
             "done\n",
         ] {
             input.push_str(&json_line(line, "stderr", 1));
         }
         let envelope = reduce_with(&input, DockerOptions::default());
-        assert_eq!(envelope.stats["groups"]["stderr"]["entries"], 3);
+        assert_eq!(envelope.stats["groups"]["stderr"]["entries"], 4);
         let more = |i: usize| envelope.items[i]["more"].as_array().unwrap().len();
-        assert_eq!((more(0), more(1)), (2, 3), "{:?}", envelope.items);
+        assert_eq!(
+            (more(0), more(1), more(2)),
+            (1, 2, 3),
+            "{:?}",
+            envelope.items
+        );
     }
 
     const MAX_KEPT_TEST: usize = crate::fold::MAX_KEPT_CHARS + "…[cut 31754 chars]".len();
