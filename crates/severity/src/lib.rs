@@ -159,8 +159,10 @@ const COLUMN_WINDOW: usize = 64;
 ///
 /// A level word counts when it is written as a level: in capitals (`ERROR`), in brackets
 /// or after `level=` (`[error]`, `level=warn`, `"level":"error"`), followed by a colon
-/// (`error:`, `Warning:`, `error[E0308]:`), or capitalized in a table's column, before
-/// two spaces or a tab (kubectl's `Warning  BackOff`); a lone capital letter among the first words
+/// (`error:`, `Warning:`, `error[E0308]:`) or by a compiler's code and a colon (tsc's
+/// `error TS2322:`, csc's `error CS0103:`), capitalized in a table's column, before two
+/// spaces or a tab (kubectl's `Warning  BackOff`), or in ESLint's table after a line and
+/// a column (`  12:5  error  …`); a lone capital letter among the first words
 /// (`E1129`, logcat's ` E `) counts too. A stated level outranks an exception's name in
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
@@ -876,8 +878,45 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     let column = word[0].is_ascii_uppercase()
         && (start == 0 || bytes[start - 1] == b'\t' || bytes[..start].ends_with(b"  "))
         && apart(&bytes[end..]);
-    let stated = capitals || bracketed || colon || column || preceded_by_level_key(bytes, start);
+    // ESLint's table, the level apart after a position: `  12:5  error  'x' is unused`.
+    let positioned = bytes[..start].ends_with(b"  ")
+        && apart(&bytes[end..])
+        && is_position(bytes[..start].trim_ascii());
+    // A compiler's coded diagnostic: tsc's `error TS2322:`, csc's `error CS0103:`,
+    // MSBuild's `warning MSB3277:`.
+    let coded = after == Some(b' ') && is_diagnostic_code(&bytes[end + 1..]);
+    let stated = capitals
+        || bracketed
+        || colon
+        || column
+        || positioned
+        || coded
+        || preceded_by_level_key(bytes, start);
     stated.then_some(Found::Stated(level))
+}
+
+/// `12:5`: a line and a column, all of `text`.
+fn is_position(text: &[u8]) -> bool {
+    let line = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    let column = text
+        .iter()
+        .skip(line + 1)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    line > 0 && column > 0 && text.get(line) == Some(&b':') && line + 1 + column == text.len()
+}
+
+/// Whether `rest` opens with a compiler's diagnostic code and a colon: one to four capital
+/// letters and two to six digits (`TS2322:`, `CS0103:`, `MSB3277:`).
+fn is_diagnostic_code(rest: &[u8]) -> bool {
+    let letters = rest.iter().take_while(|b| b.is_ascii_uppercase()).count();
+    let digits = rest[letters..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    (1..=4).contains(&letters)
+        && (2..=6).contains(&digits)
+        && rest.get(letters + digits) == Some(&b':')
 }
 
 /// `level=`, `"level":"`, `"level": "`, `severity: `, `lvl = ` just before `start`: a
@@ -960,6 +999,20 @@ mod tests {
             ("SEVERE: servlet failed", Some(Fatal)),
             ("CRITICAL: disk gone", Some(Fatal)),
             ("Jun 14 15:16:01 combo sshd[19939]: authentication failure", None),
+            // tsc, csc and MSBuild: the level before a code and a colon.
+            ("src/app.ts(12,5): error TS2322: Type 'string' is not assignable", Some(Error)),
+            ("src/app.ts:12:5 - error TS2322: Type 'string' is not assignable", Some(Error)),
+            ("Program.cs(5,13): error CS0103: The name 'x' does not exist", Some(Error)),
+            ("warning MSB3277: Found conflicts between versions", Some(Warn)),
+            ("see error TS2322 in the docs", None),
+            ("the error ts2322: lower case", None),
+            ("an error T2: too short a code", None),
+            // ESLint's table: the level apart after a line and a column.
+            ("  12:5  error  'x' is assigned a value but never used  no-unused-vars", Some(Error)),
+            ("  3:10  warning  Unexpected console statement  no-console", Some(Warn)),
+            ("  12:5 error 'x' is not apart", None),
+            ("  at  error  not after a position", None),
+            ("  12:5x  error  not a position", None),
         ];
         assert_classified(&cases);
     }

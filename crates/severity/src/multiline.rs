@@ -82,6 +82,9 @@ enum Header {
     /// java.util.logging's first line, its time and source, the level and message on the
     /// next ([`is_java_util_logging_header`]).
     JavaUtilLogging,
+    /// `go test`'s `--- FAIL: TestName (0.00s)`: the test's log and its subtests'
+    /// failures follow, indented.
+    GoTestFailure,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -129,6 +132,8 @@ impl MultiLine {
             Header::DotNet
         } else if is_java_util_logging_header(line) {
             Header::JavaUtilLogging
+        } else if line.starts_with("--- FAIL: ") {
+            Header::GoTestFailure
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -171,7 +176,7 @@ impl MultiLine {
         }
         let first = self.lines == 0;
         match self.header {
-            Header::DotNet if indented => return true,
+            Header::DotNet | Header::GoTestFailure if indented => return true,
             Header::Diagnostic if is_diagnostic_detail(line) => return true,
             // The message, or a note or a backtrace where it is empty.
             Header::PanicMessageNext if first => return true,
@@ -621,6 +626,19 @@ mod tests {
                         "   --- End of inner exception stack trace ---",
                     ],
                     &["info: Api.Next[0]"],
+                ],
+                &[],
+            ),
+            // go test: a failed test's log and its subtests' failures, indented under it.
+            (
+                &[
+                    &["=== RUN   TestGet"],
+                    &[
+                        "--- FAIL: TestGet (0.00s)",
+                        "    --- FAIL: TestGet/missing (0.00s)",
+                        "        store_test.go:12: expected 3, got 4",
+                    ],
+                    &["FAIL"],
                 ],
                 &[],
             ),
