@@ -233,8 +233,10 @@ impl MultiLine {
                 // Go's header holds the message itself; a traceback's record is never
                 // without one (its state is not `None`).
                 Some(Opens::GoPanic | Opens::Traceback) => false,
+                // The level and message, then the exception logged with them.
                 None if self.header == Header::JavaUtilLogging => {
-                    first || (self.lines == 2 && names_a_java_exception(line))
+                    (first && is_java_util_logging_message(line))
+                        || (self.lines <= 2 && names_a_java_exception(line))
                 }
                 None => first && names_a_java_exception(line),
             },
