@@ -328,26 +328,21 @@ pub fn is_dotnet_header(line: &str) -> bool {
 /// those two words alone, where a reader took the time away. Its level and message
 /// follow on the next line ([`is_java_util_logging_message`]).
 pub fn is_java_util_logging_header(line: &str) -> bool {
-    let java_name = |word: &str, more: &[u8]| {
-        !word.is_empty()
-            && word
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || more.contains(&b))
-    };
-    // Read at the start of every record: the last word rules out nearly every line.
-    let Some((rest, method)) = line.rsplit_once(' ') else {
-        return false;
-    };
-    if !java_name(method, b"<>") {
+    let b = line.as_bytes();
+    let name = |c: &&u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'<' | b'>');
+    // Its last two words, each after a space or the line's start: read at the start of
+    // every record, so the last few bytes rule out nearly every line.
+    let method = b.len() - b.iter().rev().take_while(name).count();
+    if method < 2 || method == b.len() || b[method - 1] != b' ' {
         return false;
     }
-    let (time, class) = match rest.rsplit_once(' ') {
-        Some((time, class)) => (Some(time), class),
-        None => (None, rest),
-    };
-    class.contains('.')
-        && java_name(class, b".")
-        && time.is_none_or(|time| time.ends_with(" AM") || time.ends_with(" PM"))
+    let class = method - 1 - b[..method - 1].iter().rev().take_while(name).count();
+    if class == method - 1 || (class > 0 && b[class - 1] != b' ') {
+        return false;
+    }
+    let time = line[..class].trim_end();
+    b[class..method - 1].contains(&b'.')
+        && (class == 0 || time.ends_with(" AM") || time.ends_with(" PM"))
 }
 
 /// `SEVERE: Connection refused`: java.util.logging's level and message, on the line
@@ -360,6 +355,18 @@ pub fn is_java_util_logging_message(line: &str) -> bool {
         .is_some_and(|(level, _)| LEVELS.contains(&level))
 }
 
+/// The bytes of a qualified Java name: ASCII letters and digits, `.`, `$` and `_`.
+const JAVA_NAME: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'.' | b'$' | b'_');
+        b += 1;
+    }
+    table
+};
+
 /// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
 /// `Error` or `Throwable`, alone or before `: ` and a message.
 pub fn names_a_java_exception(line: &str) -> bool {
@@ -367,8 +374,7 @@ pub fn names_a_java_exception(line: &str) -> bool {
     // for the `: ` after it.
     let b = line.as_bytes();
     let (mut end, mut dotted) = (0, false);
-    while end < b.len() && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'.' | b'$' | b'_'))
-    {
+    while end < b.len() && JAVA_NAME[usize::from(b[end])] {
         dotted |= b[end] == b'.';
         end += 1;
     }
