@@ -334,6 +334,8 @@ impl Findings {
                 Some(Severity::Error)
             } else if go_panic {
                 Some(Severity::Fatal)
+            } else if jest_failure(bytes) {
+                Some(Severity::Error)
             } else {
                 None
             },
@@ -421,6 +423,14 @@ impl Findings {
             opens: self.opens,
         }
     }
+}
+
+/// [`multiline::is_jest_failure_header`] of a line's bytes.
+fn jest_failure(bytes: &[u8]) -> bool {
+    // One byte rules out nearly every line: the bullet's first, after the indent.
+    let indent = bytes.iter().take_while(|&&b| b == b' ').count();
+    bytes.get(indent) == Some(&0xE2)
+        && std::str::from_utf8(bytes).is_ok_and(multiline::is_jest_failure_header)
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -1013,6 +1023,10 @@ mod tests {
             ("  12:5 error 'x' is not apart", None),
             ("  at  error  not after a position", None),
             ("  12:5x  error  not a position", None),
+            // Jest's failed test, not the output a test logged.
+            ("  ● adds › works", Some(Error)),
+            ("● Test suite failed to run", Some(Error)),
+            ("  ● Console", None),
         ];
         assert_classified(&cases);
     }

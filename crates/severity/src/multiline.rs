@@ -85,6 +85,9 @@ enum Header {
     /// `go test`'s `--- FAIL: TestName (0.00s)`: the test's log and its subtests'
     /// failures follow, indented.
     GoTestFailure,
+    /// Jest's `  ● Suite › test` ([`is_jest_failure_header`]): what failed follows,
+    /// indented, in parts set apart by blank lines.
+    JestFailure,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -134,6 +137,8 @@ impl MultiLine {
             Header::JavaUtilLogging
         } else if line.starts_with("--- FAIL: ") {
             Header::GoTestFailure
+        } else if is_jest_failure_header(line) {
+            Header::JestFailure
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -177,6 +182,13 @@ impl MultiLine {
         let first = self.lines == 0;
         match self.header {
             Header::DotNet | Header::GoTestFailure if indented => return true,
+            // Up to the next test's header or suite's result.
+            Header::JestFailure if indented || blank() => {
+                let trimmed = line.trim_start_matches(' ');
+                return !["● ", "PASS ", "FAIL "]
+                    .iter()
+                    .any(|start| trimmed.starts_with(start));
+            }
             Header::Diagnostic if is_diagnostic_detail(line) => return true,
             // The message, or a note or a backtrace where it is empty.
             Header::PanicMessageNext if first => return true,
@@ -321,6 +333,14 @@ pub fn is_dotnet_header(line: &str) -> bool {
         && !category.contains(' ')
         && !id.is_empty()
         && id.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Jest's header of a failed test, `  ● Suite › adds`, or of a suite that failed to run;
+/// not `  ● Console`, which heads what a test logged.
+pub fn is_jest_failure_header(line: &str) -> bool {
+    line.trim_start_matches(' ')
+        .strip_prefix("● ")
+        .is_some_and(|rest| !rest.starts_with("Console"))
 }
 
 /// java.util.logging's first line (its `SimpleFormatter`'s default): the time, then the
@@ -674,6 +694,41 @@ mod tests {
                 ],
             ),
         ]);
+    }
+
+    #[test]
+    fn a_jest_failure_keeps_what_failed() {
+        let lines = [
+            " FAIL  src/app.test.ts",
+            "  ● adds › works",
+            "",
+            "    expect(received).toBe(expected) // Object.is equality",
+            "",
+            "      at Object.<anonymous> (src/app.test.ts:4:21)",
+            "",
+            "  ● adds › also",
+            "    boom",
+            "  ● Console",
+            "    console.log",
+            " PASS  src/other.test.ts",
+            "Test Suites: 1 failed, 1 passed, 2 total",
+        ];
+        let (split, _) = records(Indented::ByRule, &lines);
+        let starts: Vec<&str> = split.iter().map(|record| record[0]).collect();
+        assert_eq!(
+            starts,
+            [
+                " FAIL  src/app.test.ts",
+                "  ● adds › works",
+                "  ● adds › also",
+                "  ● Console",
+                "    console.log",
+                " PASS  src/other.test.ts",
+                "Test Suites: 1 failed, 1 passed, 2 total",
+            ]
+        );
+        assert_eq!(split[1].len(), 6, "{split:?}");
+        assert_eq!(split[2].len(), 2, "{split:?}");
     }
 
     #[test]
