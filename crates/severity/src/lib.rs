@@ -334,7 +334,7 @@ impl Findings {
                 Some(Severity::Error)
             } else if go_panic {
                 Some(Severity::Fatal)
-            } else if jest_failure(bytes) {
+            } else if multiline::is_jest_failure(bytes) {
                 Some(Severity::Error)
             } else {
                 None
@@ -423,14 +423,6 @@ impl Findings {
             opens: self.opens,
         }
     }
-}
-
-/// [`multiline::is_jest_failure_header`] of a line's bytes.
-fn jest_failure(bytes: &[u8]) -> bool {
-    // One byte rules out nearly every line: the bullet's first, after the indent.
-    let indent = bytes.iter().take_while(|&&b| b == b' ').count();
-    bytes.get(indent) == Some(&0xE2)
-        && std::str::from_utf8(bytes).is_ok_and(multiline::is_jest_failure_header)
 }
 
 fn is_word_byte(b: u8) -> bool {

@@ -338,9 +338,16 @@ pub fn is_dotnet_header(line: &str) -> bool {
 /// Jest's header of a failed test, `  ● Suite › adds`, or of a suite that failed to run;
 /// not `  ● Console`, which heads what a test logged.
 pub fn is_jest_failure_header(line: &str) -> bool {
-    line.trim_start_matches(' ')
-        .strip_prefix("● ")
-        .is_some_and(|rest| !rest.starts_with("Console"))
+    is_jest_failure(line.as_bytes())
+}
+
+/// [`is_jest_failure_header`] of a line's bytes: read at every line, and at the start of
+/// every record.
+pub(crate) fn is_jest_failure(line: &[u8]) -> bool {
+    let indent = line.iter().take_while(|&&b| b == b' ').count();
+    line[indent..]
+        .strip_prefix("● ".as_bytes())
+        .is_some_and(|rest| !rest.starts_with(b"Console"))
 }
 
 /// java.util.logging's first line (its `SimpleFormatter`'s default): the time, then the
