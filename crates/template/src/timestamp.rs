@@ -82,7 +82,7 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// ```
 pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     // A byte-order mark opens some files: the first line's time is after it.
-    let bom = if line.starts_with('\u{feff}') { 3 } else { 0 };
+    let bom = bom_len(line);
     let line = &line[bom..];
     let range = leading_timestamp_range(line)
         .or_else(|| redis_timestamp_range(line))
@@ -90,6 +90,15 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         .or_else(|| tabbed_timestamp_range(line))
         .or_else(|| keyed_timestamp_range(line))?;
     Some(range.start + bom..range.end + bom)
+}
+
+/// The length of the byte-order mark that opens `text`, if one does.
+fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
 }
 
 /// The timestamp of [`timestamp_range`] after Redis's record prefix: a pid and its role's
@@ -128,8 +137,7 @@ fn tabbed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     memchr::memchr_iter(b'\t', &b[..b.len().min(HEAD)])
         .take(COLUMNS)
         .find_map(|tab| {
-            let bom = usize::from(line[tab + 1..].starts_with('\u{feff}')) * 3;
-            let start = tab + 1 + bom;
+            let start = tab + 1 + bom_len(&line[tab + 1..]);
             let (range, moment) = leading_moment(&line[start..])?;
             let end = start + range.end;
             (range.start == 0
