@@ -779,6 +779,104 @@ INFO: done
 }
 
 #[test]
+fn docker_compose_output_keeps_each_containers_records() {
+    let b = Briefly::new();
+    // Each line behind its container's name.
+    let input = "\
+web-1  | 2024-01-05T10:00:00Z INFO starting
+web-1  | 2024-01-05T10:00:01Z ERROR request failed
+web-1  | Traceback (most recent call last):
+web-1  |   File \"/app/a.py\", line 1, in <module>
+web-1  | KeyError: 'user'
+db-1   | LOG:  database system is ready
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let failed = item_at(&envelope, 2);
+    assert_eq!(failed["severity"], "error", "{envelope}");
+    let more = |item: &Value| -> Vec<String> {
+        item["more"]
+            .as_array()
+            .map(|lines| {
+                lines
+                    .iter()
+                    .map(|l| l.as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        more(failed),
+        [
+            "web-1  | Traceback (most recent call last):",
+            "web-1  |   File \"/app/a.py\", line 1, in <module>",
+            "web-1  | KeyError: 'user'",
+        ],
+        "{envelope}"
+    );
+    assert_eq!(envelope["stats"]["records"], 3, "{envelope}");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.ends_with("… KeyError: 'user'"), "{summary}");
+    // The containers' times are read.
+    assert_eq!(
+        envelope["stats"]["time_span"][0], "2024-01-05T10:00:00Z",
+        "{envelope}"
+    );
+    // Another container's line is never part of a record: it ends the open one.
+    let interleaved = input.replace(
+        "web-1  | KeyError",
+        "db-1   | LOG:  checkpoint starting\nweb-1  | KeyError",
+    );
+    let envelope = b.envelope(&["text"], interleaved.as_bytes(), CAP);
+    assert_eq!(more(item_at(&envelope, 2)).len(), 2, "{envelope}");
+    assert!(more(item_at(&envelope, 5)).is_empty(), "{envelope}");
+    assert_eq!(item_at(&envelope, 6)["severity"], "error", "{envelope}");
+}
+
+#[test]
+fn build_tools_failures_keep_what_failed() {
+    let b = Briefly::new();
+    // Terraform's box: one record, named in the summary by where the error is.
+    let terraform = "\
+Planning...
+╷
+│ Error: Invalid reference
+│ 
+│   on main.tf line 3, in resource \"aws_instance\" \"x\":
+│    3:   ami = var.nope
+╵
+";
+    let envelope = b.envelope(&["text"], terraform.as_bytes(), CAP);
+    let error = item_at(&envelope, 3);
+    assert_eq!(error["severity"], "error", "{envelope}");
+    assert_eq!(error["more"].as_array().unwrap().len(), 3, "{error}");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "line 3: │ Error: Invalid reference … │   on main.tf line 3, in resource \"aws_instance\" \"x\":"
+        ),
+        "{summary}"
+    );
+    // Gradle's verdict and what went wrong; the linker's error, which names no level.
+    let gradle = "\
+> Task :compileJava
+FAILURE: Build failed with an exception.
+
+* What went wrong:
+Execution failed for task ':compileJava'.
+> Compilation failed; see the compiler error output for details.
+
+/usr/bin/ld: main.o: in function `main': undefined reference to `foo'
+";
+    let envelope = b.envelope(&["text"], gradle.as_bytes(), CAP);
+    assert_eq!(item_at(&envelope, 2)["severity"], "error", "{envelope}");
+    let what = item_at(&envelope, 4);
+    assert_eq!(what["severity"], "error", "{envelope}");
+    assert_eq!(what["more"].as_array().unwrap().len(), 2, "{what}");
+    assert_eq!(item_at(&envelope, 8)["severity"], "error", "{envelope}");
+    assert_eq!(envelope["stats"]["severity"]["error"], 3, "{envelope}");
+}
+
+#[test]
 fn a_stamp_without_a_year_is_never_in_the_future() {
     let b = Briefly::new();
     // A syslog line a week ahead of today's date (in this year) was written last year.

@@ -419,7 +419,9 @@ impl Findings {
             .or(self.column);
         let severity = self.stated.max(opening).or(self.named).max(self.signalled);
         Inspection {
-            severity: severity.or(self.hinted),
+            severity: severity
+                .or(self.hinted)
+                .or_else(|| is_go_compiler_error(bytes).then_some(Severity::Error)),
             opens: self.opens,
         }
     }
@@ -636,7 +638,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 49] = [
+const SIGNALS: [(&str, Severity); 56] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -698,6 +700,17 @@ const SIGNALS: [(&str, Severity); 49] = [
     ("No space left on device", Severity::Error),
     // An access log's request that failed on the server: `"GET / HTTP/1.1" 502 157`.
     ("HTTP/", Severity::Error),
+    // The linker's errors, which name no level (`main.o: in function `main': undefined
+    // reference to `foo'`), and Maven's and Gradle's verdicts, Maven's logged at INFO.
+    ("undefined reference to", Severity::Error),
+    ("multiple definition of", Severity::Error),
+    ("BUILD FAILURE", Severity::Error),
+    ("FAILURE: Build", Severity::Error),
+    ("What went wrong:", Severity::Error),
+    // pnpm's error codes (`ERR_PNPM_NO_MATCHING_VERSION  No matching version …`), and
+    // the count of errors a checker found (mypy's, ruff's, tsc's `Found 2 errors …`).
+    ("ERR_PNPM_", Severity::Error),
+    ("Found", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found before `after`, says what it signals: an exit report
@@ -744,6 +757,11 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
         phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
         "HTTP/" => server_error_status(after),
         "Fatal error" => after.starts_with(b":"),
+        "Found" => {
+            let count = after.strip_prefix(b" ").unwrap_or_default();
+            let digits = count.iter().take_while(|b| b.is_ascii_digit()).count();
+            count[..digits].iter().any(|&d| d != b'0') && count[digits..].starts_with(b" error")
+        }
         _ => true,
     }
 }
@@ -951,6 +969,27 @@ fn camel_error(word: &[u8]) -> Option<Found> {
     .then_some(Found::Named)
 }
 
+/// Go's compiler and vet, which name no level: `./main.go:5:2: undefined: foo`, a path
+/// to a `.go` file, a line and a column. Read only where nothing else said a severity.
+fn is_go_compiler_error(bytes: &[u8]) -> bool {
+    let Some(colon) = bytes.iter().position(|&b| b == b':' || b == b' ') else {
+        return false;
+    };
+    let number = |rest: &[u8]| -> Option<usize> {
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        (digits > 0 && rest.get(digits) == Some(&b':')).then_some(digits + 1)
+    };
+    let path = &bytes[..colon];
+    let rest = &bytes[colon..];
+    path.len() > 3
+        && path.ends_with(b".go")
+        && rest.strip_prefix(b":").is_some_and(|rest| {
+            number(rest).is_some_and(|line| {
+                number(&rest[line..]).is_some_and(|column| rest[line + column..].starts_with(b" "))
+            })
+        })
+}
+
 /// `: 1`, ` 137`, `=2`: a code that is not zero.
 fn nonzero_code(rest: &[u8]) -> bool {
     let rest = rest.trim_ascii_start();
@@ -1019,6 +1058,26 @@ mod tests {
             ("  ● adds › works", Some(Error)),
             ("● Test suite failed to run", Some(Error)),
             ("  ● Console", None),
+            // The linker, Maven and Gradle.
+            ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
+            ("/usr/bin/ld: b.o: multiple definition of `x'; a.o: first defined here", Some(Error)),
+            ("[INFO] BUILD FAILURE", Some(Error)),
+            ("FAILURE: Build failed with an exception.", Some(Error)),
+            ("* What went wrong:", Some(Error)),
+            ("[INFO] BUILD SUCCESS", Some(Info)),
+            ("the FAILURE: mode is documented", None),
+            // Go's compiler and vet; pnpm; a checker's count of errors.
+            ("./main.go:5:2: undefined: foo", Some(Error)),
+            ("internal/db/db.go:12:9: cannot use x (variable of type int) as string", Some(Error)),
+            ("main.go:5: no column", None),
+            ("    store_test.go:12:3: indented, a test's log", None),
+            ("main.go:5:2:no space", None),
+            ("a main.go:5:2: in a sentence", None),
+            ("ERR_PNPM_NO_MATCHING_VERSION  No matching version found for foo@9.9.9", Some(Error)),
+            ("Found 1 error in 1 file (checked 3 source files)", Some(Error)),
+            ("Found 12 errors in 3 files.", Some(Error)),
+            ("Found 0 errors. Watching for file changes.", None),
+            ("Found 3 items", None),
         ];
         assert_classified(&cases);
     }
@@ -1455,6 +1514,7 @@ mod tests {
                 | "No space left on device" => ".",
                 "HTTP/" => "1.1\" 500 3",
                 "Fatal error" => ": boom",
+                "Found" => " 3 errors",
                 _ => " 3",
             };
             let line = format!("x: {phrase}{after}");
@@ -1509,7 +1569,7 @@ mod tests {
             "Expected Fail:      0",
             "a1b2c3 BUG: fix overflow in the parser",
             "F: not apt's",
-            "BUILD FAILURE",
+            "FAILURES: 0",
             "status: FAILOVER done",
             "INFO Permission denied for user bob, asking again",
             "Killed 3 idle workers",

@@ -42,6 +42,9 @@ use crate::{Opens, Severity};
 /// The line that opens a Python traceback (without the colon some tools leave out).
 pub const TRACEBACK: &str = "Traceback (most recent call last)";
 
+/// Gradle's header of what made a build fail.
+const GRADLE_FAILURE: &str = "* What went wrong:";
+
 /// What a reducer's records do with an indented line no rule names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Indented {
@@ -88,6 +91,11 @@ enum Header {
     /// Jest's `  ● Suite › test` ([`is_jest_failure_header`]): what failed follows,
     /// indented, in parts set apart by blank lines.
     JestFailure,
+    /// Terraform's and OpenTofu's `│ Error: …` in its box: the box's lines follow, each
+    /// behind a `│` (where, the source, the explanation).
+    TerraformBox,
+    /// Gradle's `* What went wrong:`: what failed follows, up to a blank line.
+    GradleFailure,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -122,8 +130,12 @@ impl MultiLine {
         self.opens = opens;
         self.severity = severity;
         self.lines = 0;
+        // Python reports a syntax error with the frame alone, no `Traceback` above it:
+        // `  File "x.py", line 3`, the source, a caret, `SyntaxError: …`.
+        let frame = || line.trim_start().starts_with("File \"") && line.contains("\", line ");
         self.traceback = match opens {
             Some(Opens::Traceback) => Traceback::Open,
+            _ if frame() => Traceback::Open,
             _ => Traceback::None,
         };
         self.header = if opens == Some(Opens::Panic) && line.trim_end().ends_with(':') {
@@ -139,6 +151,10 @@ impl MultiLine {
             Header::GoTestFailure
         } else if is_jest_failure_header(line) {
             Header::JestFailure
+        } else if line.starts_with("│ Error: ") || line.starts_with("│ Warning: ") {
+            Header::TerraformBox
+        } else if line.trim_end() == GRADLE_FAILURE {
+            Header::GradleFailure
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -181,6 +197,9 @@ impl MultiLine {
         }
         let first = self.lines == 0;
         match self.header {
+            // The box's lines, and nothing after it (its `╵`, the next box's `╷`).
+            Header::TerraformBox => return line.starts_with('│'),
+            Header::GradleFailure => return !blank(),
             Header::DotNet | Header::GoTestFailure if indented => return true,
             // Up to the next test's header or suite's result.
             Header::JestFailure if indented || blank() => {
@@ -250,6 +269,8 @@ impl MultiLine {
                     (first && is_java_util_logging_message(line))
                         || (self.lines <= 2 && names_a_java_exception(line))
                 }
+                // What failed, on the line under Gradle's header.
+                None if self.header == Header::GradleFailure => first,
                 None => first && names_a_java_exception(line),
             },
         };
@@ -420,14 +441,19 @@ fn is_panic_message(line: &str) -> bool {
 }
 
 /// Whether a line after a record's first says what went wrong, for a summary: a
-/// traceback's exception, a panic's message, a Java exception, where a compiler's error
-/// is; not a frame, a note, a backtrace's heading, annotated source, a chain line, the
+/// traceback's exception, a panic's message, a Java exception, where a compiler's or
+/// Terraform's error is; not a frame, a note, a backtrace's heading, annotated source, a chain line, the
 /// line that opens a traceback or one of Go's goroutine dump (Go's first line holds the
 /// message itself).
 pub fn names_what_went_wrong(line: &str) -> bool {
     if line.trim_start().starts_with("--> ") {
         // Where a compiler's error is.
         return true;
+    }
+    if let Some(boxed) = line.strip_prefix('│') {
+        // Where Terraform's error is, in its box: `│   on main.tf line 3, in …`.
+        let boxed = boxed.trim_start();
+        return boxed.starts_with("on ") && boxed.contains(" line ");
     }
     !line.starts_with([' ', '\t'])
         && !is_diagnostic_detail(line)
@@ -572,6 +598,19 @@ mod tests {
                 ],
                 &["KeyError: 'a'", "ValueError: b"],
             ),
+            // A syntax error: the frame, the source and a caret, no `Traceback` above.
+            (
+                &[
+                    &[
+                        "  File \"/app/x.py\", line 3",
+                        "    print(\"a\"",
+                        "         ^",
+                        "SyntaxError: '(' was never closed",
+                    ],
+                    &["next"],
+                ],
+                &["SyntaxError: '(' was never closed"],
+            ),
             // A second traceback without a chain line is another record.
             (
                 &[
@@ -704,6 +743,47 @@ mod tests {
     }
 
     #[test]
+    fn terraform_and_gradle_keep_what_failed() {
+        splits_alike(&[
+            // Terraform's box: the lines behind its `│`, not the box's ends.
+            (
+                &[
+                    &["Planning..."],
+                    &["╷"],
+                    &[
+                        "│ Error: Invalid reference",
+                        "│ ",
+                        "│   on main.tf line 3, in resource \"aws_instance\" \"x\":",
+                        "│    3:   ami = var.nope",
+                    ],
+                    &["╵"],
+                    &["╷"],
+                    &["│ Warning: Deprecated argument"],
+                    &["╵"],
+                    &["│ a table's row"],
+                ],
+                &[],
+            ),
+            // Gradle: what failed, up to the blank line before `* Try:`; the line under
+            // the header names the record.
+            (
+                &[
+                    &["FAILURE: Build failed with an exception."],
+                    &[""],
+                    &[
+                        "* What went wrong:",
+                        "Execution failed for task ':compileJava'.",
+                        "> Compilation failed; see the compiler error output for details.",
+                    ],
+                    &[""],
+                    &["* Try:"],
+                ],
+                &["Execution failed for task ':compileJava'."],
+            ),
+        ]);
+    }
+
+    #[test]
     fn a_jest_failure_keeps_what_failed() {
         let lines = [
             " FAIL  src/app.test.ts",
@@ -786,7 +866,12 @@ mod tests {
 
     #[test]
     fn what_names_a_record_in_a_summary() {
-        for yes in ["KeyError: 'k'", "boom", " --> src/main.rs:4:18"] {
+        for yes in [
+            "KeyError: 'k'",
+            "boom",
+            " --> src/main.rs:4:18",
+            "│   on main.tf line 3, in resource \"aws_instance\" \"x\":",
+        ] {
             assert!(names_what_went_wrong(yes), "{yes}");
         }
         for no in [
@@ -798,6 +883,8 @@ mod tests {
             "During handling of the above exception, another exception occurred:",
             "goroutine 1 [running]:",
             "",
+            "│ ",
+            "│    3:   ami = var.nope",
         ] {
             assert!(!names_what_went_wrong(no), "{no:?}");
         }

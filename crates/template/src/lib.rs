@@ -106,6 +106,6 @@ pub use mask::{mask, WILDCARD};
 pub use miner::{Config, GroupId, MaskedLine, Miner, Template};
 pub use shape::Masker;
 pub use timestamp::{
-    leading_moment, leading_timestamp, leading_timestamp_range, read_timestamp, timestamp_range,
-    Civil, Moment,
+    container_prefix, leading_moment, leading_timestamp, leading_timestamp_range, read_timestamp,
+    timestamp_range, Civil, Moment,
 };

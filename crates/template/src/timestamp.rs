@@ -65,7 +65,8 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else after
 /// Redis's pid prefix (`1:M 05 Jan 2024 10:00:04.123`), else in a bracket after at most
 /// three fields, as access logs write it after the client's address, identity and user,
-/// else after `gh run view --log`'s job and step columns, else as the value of a `time`,
+/// else after `gh run view --log`'s job and step columns, else after docker compose's
+/// container name ([`container_prefix`]), else as the value of a `time`,
 /// `ts`, `timestamp`, `@timestamp` or `datetime` key in a JSON or logfmt line; after a
 /// byte-order mark, if one opens the line. Only a timestamp with a date counts after the
 /// line's start, and not in an indented line (a stack frame's `[12:00:01]` is no record's
@@ -88,6 +89,7 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         .or_else(|| redis_timestamp_range(line))
         .or_else(|| bracketed_timestamp_range(line))
         .or_else(|| tabbed_timestamp_range(line))
+        .or_else(|| container_timestamp_range(line))
         .or_else(|| keyed_timestamp_range(line))?;
     Some(range.start + bom..range.end + bom)
 }
@@ -145,6 +147,50 @@ fn tabbed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
                 && matches!(at(b, end), b' ' | 0))
             .then_some(start..end)
         })
+}
+
+/// docker compose's prefix of a container's line, `web-1  | ` (its name, which ends in its
+/// replica's number after `-` or `_`, the spaces that line the names up, a bar and a
+/// space): the name's range and where the line goes on. Not a compiler's gutter (`4 |
+/// let x`), a level's column (`ERROR | …`), pm2's `0|api | …`, nor a table's `| a |`.
+///
+/// ```
+/// use briefly_template::container_prefix;
+/// assert_eq!(container_prefix("web-1  | listening"), Some((0..5, 9)));
+/// assert_eq!(container_prefix("a || b"), None);
+/// ```
+pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
+    let b = line.as_bytes();
+    let name = b
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        .count();
+    let spaces = b[name..].iter().take_while(|&&c| c == b' ').count();
+    if spaces == 0 || at(b, name + spaces) != b'|' {
+        return None;
+    }
+    let replica = b[..name]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let service = name - replica;
+    if replica == 0 || service < 2 || !matches!(b[service - 1], b'-' | b'_') {
+        return None;
+    }
+    match b.get(name + spaces + 1) {
+        None => Some((0..name, b.len())),
+        Some(b' ') => Some((0..name, name + spaces + 2)),
+        Some(_) => None,
+    }
+}
+
+/// The timestamp of [`timestamp_range`] after docker compose's container name
+/// ([`container_prefix`]): `web-1  | 2024-01-05 10:00:00 …`. Only a dated time counts.
+fn container_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    let (_, start) = container_prefix(line)?;
+    let (range, moment) = leading_moment(&line[start..])?;
+    matches!(moment, Moment::Civil(_)).then_some(start + range.start..start + range.end)
 }
 
 /// The keyed timestamp of [`timestamp_range`]: the value of a `time`, `ts`, `timestamp`,
@@ -1136,6 +1182,38 @@ mod tests {
             format!("build\tstep\t {stamp} x"),
         ] {
             assert_eq!(found(&none), None, "{none:?}");
+        }
+    }
+
+    #[test]
+    fn after_docker_composes_container_names() {
+        let stamp = "2024-01-05T10:00:02.123Z";
+        for line in [
+            format!("web-1  | {stamp} INFO listening"),
+            format!("db_1 | [{stamp}] ready"),
+            format!("app-api.v2-12 | {stamp}"),
+        ] {
+            assert_eq!(found(&line), Some(stamp), "{line:?}");
+        }
+        for none in [
+            // A time of day, no space before the bar, none after it, pm2's columns.
+            "web-1  | 10:00:02 x".to_string(),
+            format!("web-1| {stamp} x"),
+            format!("web-1  |{stamp} x"),
+            format!("0|api  | {stamp} x"),
+        ] {
+            assert_eq!(found(&none), None, "{none:?}");
+        }
+        assert_eq!(super::container_prefix("web-1  |"), Some((0..5, 8)));
+        for none in [
+            "| a | b |",
+            "4 |     let x",
+            "ERROR | x",
+            "web | x",
+            "-1 | x",
+            "a- | x",
+        ] {
+            assert_eq!(super::container_prefix(none), None, "{none:?}");
         }
     }
 

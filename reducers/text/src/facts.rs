@@ -6,8 +6,9 @@
 
 use crate::severity::{self, Opens, Severity};
 use briefly_core::{strip_ansi, Prepare, Record, Records};
-use briefly_template::{timestamp_range, MaskedLine, Masker};
+use briefly_template::{container_prefix, timestamp_range, MaskedLine, Masker};
 use regex::Regex;
+use std::ops::Range;
 
 /// Works out what a line says by itself ([`LineFacts`]); runs ahead of the folding.
 #[derive(Clone)]
@@ -27,9 +28,12 @@ pub struct LineFacts {
     pub(crate) severity: Option<Severity>,
     pub(crate) opens: Option<Opens>,
     /// Where its timestamp is ([`timestamp_range`]).
-    pub(crate) stamp: Option<std::ops::Range<usize>>,
-    /// Where its message starts, when its timestamp opens it ([`message_start`]).
+    pub(crate) stamp: Option<Range<usize>>,
+    /// Where its message starts, when a time or a container's name opens it
+    /// ([`opening`]).
     pub(crate) message: Option<usize>,
+    /// The container's name that opens it (docker compose's `web-1  | `), when one does.
+    pub(crate) source: Option<Range<usize>>,
     pub(crate) masked: MaskedLine,
     /// It matches `--grep` (or there is none).
     pub(crate) grep_match: bool,
@@ -78,10 +82,7 @@ impl Facts {
     /// severity.
     fn fill(&mut self, text: &str, inspection: severity::Inspection, out: &mut LineFacts) {
         out.stamp = timestamp_range(text);
-        out.message = out
-            .stamp
-            .as_ref()
-            .and_then(|stamp| message_start(text, stamp));
+        (out.source, out.message) = opening(text, out.stamp.as_ref());
         // What a line's start says is said at its message's, when its time comes first.
         let opening = match out.message {
             Some(at) if at > 0 => severity::opening(&text[at..]),
@@ -94,24 +95,48 @@ impl Facts {
     }
 }
 
-/// The message of `line` ([`message_start`]), or all of it when no time opens it.
+/// The message of `line` ([`opening`]), or all of it when nothing opens it.
 pub(crate) fn message(line: &str) -> &str {
-    timestamp_range(line)
-        .and_then(|stamp| message_start(line, &stamp))
-        .map_or(line, |at| &line[at..])
+    match opening(line, timestamp_range(line).as_ref()) {
+        (_, Some(at)) => &line[at..],
+        (_, None) => line,
+    }
 }
 
-/// Where the message of `text` starts when its timestamp, at `stamp`, opens it: after the
-/// time and the space that follows it (`2024-01-05T10:00:02Z  --> src/main.rs:4:18` has
-/// the message ` --> src/main.rs:4:18`). A log that stamps every line (GitHub Actions,
-/// `kubectl logs --timestamps`, `docker logs -t`) has its records' lines read by their
-/// messages. A time in brackets (`[2024-01-05 10:00:00] `) opens a line too, and so does
-/// one after `gh run view --log`'s job and step columns, each ending in a tab.
-pub(crate) fn message_start(text: &str, stamp: &std::ops::Range<usize>) -> Option<usize> {
+/// How `text`, whose timestamp is at `stamp`, opens, in a log that puts the same prefix
+/// on each of its lines: the container's name that opens it, and where its message
+/// starts, after that name and after a time that opens what is left ([`message_start`]).
+/// docker compose names the container (`web-1  | `), so its lines are read by their
+/// messages too, and a record is one container's. A line whose time comes later in it
+/// has no message apart: a line with a time of its own starts a record.
+pub(crate) fn opening(
+    text: &str,
+    stamp: Option<&Range<usize>>,
+) -> (Option<Range<usize>>, Option<usize>) {
+    let source = container_prefix(text);
+    let from = source.as_ref().map_or(0, |(_, message)| *message);
+    let message = match stamp {
+        Some(stamp) => message_start(text, from, stamp),
+        None => source.as_ref().map(|(_, message)| *message),
+    };
+    (source.map(|(name, _)| name), message)
+}
+
+/// Where the message of `text` starts when its timestamp, at `stamp`, opens it, read from
+/// `from` on: after the time and the space that follows it (`2024-01-05T10:00:02Z  -->
+/// src/main.rs:4:18` has the message ` --> src/main.rs:4:18`). A log that stamps every
+/// line (GitHub Actions, `kubectl logs --timestamps`, `docker logs -t`) has its records'
+/// lines read by their messages. A time in brackets (`[2024-01-05 10:00:00] `) opens a
+/// line too, and so does one after `gh run view --log`'s job and step columns, each
+/// ending in a tab.
+fn message_start(text: &str, from: usize, stamp: &Range<usize>) -> Option<usize> {
+    if stamp.start < from {
+        return None;
+    }
     // A byte-order mark opens a file, and each step's log in gh's.
-    let before = match stamp.start {
+    let before = match stamp.start - from {
         0 => "",
-        _ => text[..stamp.start].trim_matches('\u{feff}'),
+        _ => text[from..stamp.start].trim_matches('\u{feff}'),
     };
     let bracketed = before == "[";
     let columns = before.ends_with('\t') && !before.starts_with([' ', '\t']);
@@ -147,6 +172,15 @@ mod tests {
             ("2024-01-05 10:00:00\tx", "x"),
             ("build\tRun tests\t2024-01-05T10:00:02Z x", "x"),
             ("build\t\u{feff}2024-01-05T10:00:02Z x", "x"),
+            // docker compose's container names, with or without a time after them.
+            ("web-1  | 2024-01-05 10:00:00 ERROR boom", "ERROR boom"),
+            (
+                "web-1  |   File \"a.py\", line 1",
+                "  File \"a.py\", line 1",
+            ),
+            ("db_1 | x", "x"),
+            ("web-1  |", ""),
+            ("web-1  | [pid 3] no time read", "[pid 3] no time read"),
         ] {
             assert_eq!(message(line), expected, "{line:?}");
         }
@@ -160,6 +194,10 @@ mod tests {
             "\t2024-01-05 10:00:00 frame",
             "[2024-01-05 10:00:00]x",
             "2024-01-05 10:00:00,x",
+            "a || b",
+            "0|api  | pm2's",
+            "| a | b |",
+            "web-1  |x",
         ] {
             assert_eq!(message(line), line, "{line:?}");
         }

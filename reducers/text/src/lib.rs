@@ -222,9 +222,12 @@ struct Pending {
     name_line: Option<u64>,
     /// Which lines continue it.
     multiline: MultiLine,
-    /// Its last line opened with a time ([`facts::message_start`]): a line that does
-    /// too may continue it, by its message.
+    /// Its last line opened with a time or a container's name ([`facts::opening`]): a
+    /// line that does too may continue it, by its message.
     stamped_lines: bool,
+    /// The container's name that opens its first line, or nothing: a line continues it
+    /// only from the same container.
+    source: String,
 }
 
 /// The generic text reducer.
@@ -308,6 +311,7 @@ impl Text {
                 name_line: None,
                 multiline: MultiLine::new(Indented::ByRule),
                 stamped_lines: false,
+                source: String::new(),
             },
             kept: Vec::new(),
             recent: VecDeque::with_capacity(options.context + 1),
@@ -376,6 +380,8 @@ impl Text {
         pending.grep_matched = facts.grep_match;
         pending.name_line = None;
         pending.multiline.start(message, severity, facts.opens);
+        pending.source.clear();
+        pending.source.push_str(source_of(text, facts));
         let item = &mut pending.item;
         item.line = line;
         item.severity = severity;
@@ -395,14 +401,16 @@ impl Text {
         item.after.clear();
     }
 
-    /// Whether a line continues the pending record, by its `message`. A line with a time
-    /// of its own starts one, another thread's record and not the next frame, unless the
-    /// time opens it and the record's last line opened with one too: such a log stamps
-    /// every line (a CI job's), and the messages decide.
-    fn continues(&self, message: &str, facts: &LineFacts) -> bool {
+    /// Whether a line, `text`, continues the pending record, by its `message`. A line with
+    /// a time of its own starts one, another thread's record and not the next frame,
+    /// unless the time opens it and the record's last line opened with one too: such a
+    /// log stamps every line (a CI job's), and the messages decide. A container's line
+    /// continues only that container's record.
+    fn continues(&self, text: &str, message: &str, facts: &LineFacts) -> bool {
         let pending = &self.pending;
         pending.open
             && (facts.stamp.is_none() || (facts.message.is_some() && pending.stamped_lines))
+            && source_of(text, facts) == pending.source
             && pending.multiline.continues(message)
     }
 
@@ -522,7 +530,7 @@ impl Text {
         }
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
-        if self.continues(message, facts) {
+        if self.continues(text, message, facts) {
             self.pending.grep_matched |= facts.grep_match;
             if self.continue_record(text, message, facts) {
                 // Its template is the record's: records are told apart by what went
@@ -610,6 +618,11 @@ fn example(t: &briefly_template::Template) -> String {
         0 => t.example().to_string(),
         cut => briefly_core::with_cut_marker(t.example(), cut),
     }
+}
+
+/// The container's name that opens `text` (its [`LineFacts::source`]), or nothing.
+fn source_of<'a>(text: &'a str, facts: &LineFacts) -> &'a str {
+    facts.source.clone().map_or("", |name| &text[name])
 }
 
 /// A line as held for an item: at most [`MAX_KEPT_CHARS`], cut with a marker.
