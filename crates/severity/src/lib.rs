@@ -638,7 +638,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 56] = [
+const SIGNALS: [(&str, Severity); 55] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -700,10 +700,9 @@ const SIGNALS: [(&str, Severity); 56] = [
     ("No space left on device", Severity::Error),
     // An access log's request that failed on the server: `"GET / HTTP/1.1" 502 157`.
     ("HTTP/", Severity::Error),
-    // The linker's errors, which name no level (`main.o: in function `main': undefined
+    // The linker's error, which names no level (`main.o: in function `main': undefined
     // reference to `foo'`), and Maven's and Gradle's verdicts, Maven's logged at INFO.
     ("undefined reference to", Severity::Error),
-    ("multiple definition of", Severity::Error),
     ("BUILD FAILURE", Severity::Error),
     ("FAILURE: Build", Severity::Error),
     ("What went wrong:", Severity::Error),
@@ -1060,7 +1059,6 @@ mod tests {
             ("  ● Console", None),
             // The linker, Maven and Gradle.
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
-            ("/usr/bin/ld: b.o: multiple definition of `x'; a.o: first defined here", Some(Error)),
             ("[INFO] BUILD FAILURE", Some(Error)),
             ("FAILURE: Build failed with an exception.", Some(Error)),
             ("* What went wrong:", Some(Error)),

@@ -132,7 +132,11 @@ impl MultiLine {
         self.lines = 0;
         // Python reports a syntax error with the frame alone, no `Traceback` above it:
         // `  File "x.py", line 3`, the source, a caret, `SyntaxError: …`.
-        let frame = || line.trim_start().starts_with("File \"") && line.contains("\", line ");
+        let frame = || {
+            line.starts_with([' ', 'F']) // read at the start of every record
+                && line.trim_start().starts_with("File \"")
+                && line.contains("\", line ")
+        };
         self.traceback = match opens {
             Some(Opens::Traceback) => Traceback::Open,
             _ if frame() => Traceback::Open,
@@ -151,9 +155,11 @@ impl MultiLine {
             Header::GoTestFailure
         } else if is_jest_failure_header(line) {
             Header::JestFailure
-        } else if line.starts_with("│ Error: ") || line.starts_with("│ Warning: ") {
+        } else if line.starts_with('│')
+            && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
+        {
             Header::TerraformBox
-        } else if line.trim_end() == GRADLE_FAILURE {
+        } else if line.starts_with('*') && line.trim_end() == GRADLE_FAILURE {
             Header::GradleFailure
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches

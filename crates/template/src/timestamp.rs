@@ -149,10 +149,13 @@ fn tabbed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         })
 }
 
-/// docker compose's prefix of a container's line, `web-1  | ` (its name, which ends in its
-/// replica's number after `-` or `_`, the spaces that line the names up, a bar and a
-/// space): the name's range and where the line goes on. Not a compiler's gutter (`4 |
-/// let x`), a level's column (`ERROR | …`), pm2's `0|api | …`, nor a table's `| a |`.
+/// docker compose's prefix of a container's line, `web-1  | ` (its name, the spaces that
+/// line the names up, a bar and a space): the name's range and where the line goes on.
+/// A name is a container's (`[a-zA-Z0-9][a-zA-Z0-9_.-]*`): the service's and replica's
+/// (`web-1`, `web_1` before Compose v2) or the one the compose file gives it
+/// (`my-postgres`), with a lower-case letter in it, the bar among the line's first 128
+/// bytes. Not a compiler's gutter (`4 | let
+/// x`), a level's column (`ERROR | …`), pm2's `0|api | …`, nor a table's `| a |`.
 ///
 /// ```
 /// use briefly_template::container_prefix;
@@ -160,27 +163,23 @@ fn tabbed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// assert_eq!(container_prefix("a || b"), None);
 /// ```
 pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
+    // Read in every line: most have no bar near their start.
+    const HEAD: usize = 128;
     let b = line.as_bytes();
-    let name = b
-        .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-        .count();
-    let spaces = b[name..].iter().take_while(|&&c| c == b' ').count();
-    if spaces == 0 || at(b, name + spaces) != b'|' {
+    let bar = memchr::memchr(b'|', &b[..b.len().min(HEAD)])?;
+    let name = b[..bar].trim_ascii_end();
+    let padded = name.len() < bar && b[name.len()..bar].iter().all(|&c| c == b' ');
+    let named = name.first().is_some_and(u8::is_ascii_alphanumeric)
+        && name.iter().any(u8::is_ascii_lowercase)
+        && name
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'));
+    if !padded || !named {
         return None;
     }
-    let replica = b[..name]
-        .iter()
-        .rev()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let service = name - replica;
-    if replica == 0 || service < 2 || !matches!(b[service - 1], b'-' | b'_') {
-        return None;
-    }
-    match b.get(name + spaces + 1) {
-        None => Some((0..name, b.len())),
-        Some(b' ') => Some((0..name, name + spaces + 2)),
+    match b.get(bar + 1) {
+        None => Some((0..name.len(), b.len())),
+        Some(b' ') => Some((0..name.len(), bar + 2)),
         Some(_) => None,
     }
 }
@@ -1192,6 +1191,7 @@ mod tests {
             format!("web-1  | {stamp} INFO listening"),
             format!("db_1 | [{stamp}] ready"),
             format!("app-api.v2-12 | {stamp}"),
+            format!("my-postgres | {stamp} LOG:  ready"),
         ] {
             assert_eq!(found(&line), Some(stamp), "{line:?}");
         }
@@ -1209,9 +1209,8 @@ mod tests {
             "| a | b |",
             "4 |     let x",
             "ERROR | x",
-            "web | x",
-            "-1 | x",
-            "a- | x",
+            "-web | x",
+            "WEB-1 | x",
         ] {
             assert_eq!(super::container_prefix(none), None, "{none:?}");
         }

@@ -567,13 +567,9 @@ fn split_timestamp(line: &str) -> Option<(Option<&str>, &str, &str)> {
     if let Some((time, message)) = stamped(line) {
         return Some((None, time, message));
     }
-    let at = line.find(" | ").filter(|&at| at < 128)?;
-    let service = line[..at].trim();
-    if service.is_empty() || service.contains(' ') {
-        return None;
-    }
-    let (time, message) = stamped(&line[at + 3..])?;
-    Some((Some(service), time, message))
+    let (service, at) = briefly_template::container_prefix(line)?;
+    let (time, message) = stamped(&line[at..])?;
+    Some((Some(&line[service]), time, message))
 }
 
 /// (time, message) of a line that starts with an RFC 3339 time and a space.

@@ -113,7 +113,12 @@ pub(crate) fn opening(
     text: &str,
     stamp: Option<&Range<usize>>,
 ) -> (Option<Range<usize>>, Option<usize>) {
-    let source = container_prefix(text);
+    // A container's name and its bar take four bytes at least (`a | `): a line whose
+    // time comes before has none.
+    let source = match stamp {
+        Some(stamp) if stamp.start < "a | ".len() => None,
+        _ => container_prefix(text),
+    };
     let from = source.as_ref().map_or(0, |(_, message)| *message);
     let message = match stamp {
         Some(stamp) => message_start(text, from, stamp),
