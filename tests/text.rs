@@ -779,7 +779,7 @@ INFO: done
 }
 
 #[test]
-fn docker_compose_output_keeps_each_containers_records() {
+fn merged_containers_output_keeps_each_containers_records() {
     let b = Briefly::new();
     // Each line behind its container's name.
     let input = "\
@@ -830,6 +830,16 @@ db-1   | LOG:  database system is ready
     assert_eq!(more(item_at(&envelope, 2)).len(), 2, "{envelope}");
     assert!(more(item_at(&envelope, 5)).is_empty(), "{envelope}");
     assert_eq!(item_at(&envelope, 6)["severity"], "error", "{envelope}");
+    // kubectl logs --prefix names the pod and container in brackets.
+    let kubectl = "\
+[pod/web-0/app] Traceback (most recent call last):
+[pod/web-0/app]   File \"/app/a.py\", line 1, in <module>
+[pod/web-0/app] KeyError: 'user'
+[pod/web-1/app] ready
+";
+    let envelope = b.envelope(&["text"], kubectl.as_bytes(), CAP);
+    assert_eq!(more(item_at(&envelope, 1)).len(), 2, "{envelope}");
+    assert_eq!(envelope["stats"]["records"], 2, "{envelope}");
 }
 
 #[test]

@@ -638,7 +638,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 55] = [
+const SIGNALS: [(&str, Severity); 56] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -707,9 +707,11 @@ const SIGNALS: [(&str, Severity); 55] = [
     ("FAILURE: Build", Severity::Error),
     ("What went wrong:", Severity::Error),
     // pnpm's error codes (`ERR_PNPM_NO_MATCHING_VERSION  No matching version …`), and
-    // the count of errors a checker found (mypy's, ruff's, tsc's `Found 2 errors …`).
+    // the count of errors a checker found (mypy's, ruff's, tsc's `Found 2 errors …`) or
+    // a bundler met (webpack's `compiled with 1 error in 120 ms`).
     ("ERR_PNPM_", Severity::Error),
     ("Found", Severity::Error),
+    ("compiled with", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found before `after`, says what it signals: an exit report
@@ -720,8 +722,9 @@ const SIGNALS: [(&str, Severity); 55] = [
 /// followed by a column's spaces (bash's `[1]+  Killed    sleep 100`); the kernel's
 /// `BUG:` says what it found (`BUG: kernel NULL pointer dereference`, not a commit's
 /// `BUG: fix …`); a system call's error ends the message (a parenthesis may follow:
-/// `Permission denied (publickey).`), and zsh names the command after its `command not
-/// found: `.
+/// `Permission denied (publickey).`), zsh names the command after its `command not
+/// found: `, and a count of errors (`Found 2 errors`, `compiled with 1 error`) is not
+/// of none.
 fn confirmed(phrase: &str, after: &[u8]) -> bool {
     match phrase {
         "FAIL" => {
@@ -756,7 +759,7 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
         phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
         "HTTP/" => server_error_status(after),
         "Fatal error" => after.starts_with(b":"),
-        "Found" => {
+        "Found" | "compiled with" => {
             let count = after.strip_prefix(b" ").unwrap_or_default();
             let digits = count.iter().take_while(|b| b.is_ascii_digit()).count();
             count[..digits].iter().any(|&d| d != b'0') && count[digits..].starts_with(b" error")
@@ -1076,6 +1079,9 @@ mod tests {
             ("Found 12 errors in 3 files.", Some(Error)),
             ("Found 0 errors. Watching for file changes.", None),
             ("Found 3 items", None),
+            ("webpack 5.88.0 compiled with 1 error in 120 ms", Some(Error)),
+            ("webpack 5.88.0 compiled with 2 warnings in 120 ms", None),
+            ("webpack 5.88.0 compiled successfully in 120 ms", None),
         ];
         assert_classified(&cases);
     }
@@ -1512,7 +1518,7 @@ mod tests {
                 | "No space left on device" => ".",
                 "HTTP/" => "1.1\" 500 3",
                 "Fatal error" => ": boom",
-                "Found" => " 3 errors",
+                "Found" | "compiled with" => " 3 errors",
                 _ => " 3",
             };
             let line = format!("x: {phrase}{after}");

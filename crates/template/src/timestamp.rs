@@ -149,23 +149,37 @@ fn tabbed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         })
 }
 
-/// docker compose's prefix of a container's line, `web-1  | ` (its name, the spaces that
-/// line the names up, a bar and a space): the name's range and where the line goes on.
-/// A name is a container's (`[a-zA-Z0-9][a-zA-Z0-9_.-]*`): the service's and replica's
-/// (`web-1`, `web_1` before Compose v2) or the one the compose file gives it
+/// The name of the container that wrote a line, where a tool that merges containers'
+/// output puts it before each line: the name's range and where the line goes on.
+///
+/// docker compose's `web-1  | ` is a name, the spaces that line the names up, a bar and
+/// a space. The name is a container's (`[a-zA-Z0-9][a-zA-Z0-9_.-]*`): the service's and
+/// replica's (`web-1`, `web_1` before Compose v2) or the one the compose file gives it
 /// (`my-postgres`), with a lower-case letter in it, the bar among the line's first 128
-/// bytes. Not a compiler's gutter (`4 | let
-/// x`), a level's column (`ERROR | …`), pm2's `0|api | …`, nor a table's `| a |`.
+/// bytes. Not a compiler's gutter (`4 | let x`), a level's column (`ERROR | …`), pm2's
+/// `0|api | …`, nor a table's `| a |`. `kubectl logs --prefix` writes
+/// `[pod/web-0/app] `.
 ///
 /// ```
 /// use briefly_template::container_prefix;
 /// assert_eq!(container_prefix("web-1  | listening"), Some((0..5, 9)));
+/// assert_eq!(container_prefix("[pod/web-0/app] listening"), Some((1..14, 16)));
 /// assert_eq!(container_prefix("a || b"), None);
 /// ```
 pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
     // Read in every line: most have no bar near their start.
     const HEAD: usize = 128;
     let b = line.as_bytes();
+    if b.starts_with(b"[pod/") {
+        let close = memchr::memchr(b']', &b[..b.len().min(HEAD)])?;
+        let name = 1..close;
+        return match b.get(close + 1) {
+            _ if b[name.clone()].contains(&b' ') => None,
+            None => Some((name, b.len())),
+            Some(b' ') => Some((name, close + 2)),
+            Some(_) => None,
+        };
+    }
     let bar = memchr::memchr(b'|', &b[..b.len().min(HEAD)])?;
     let name = b[..bar].trim_ascii_end();
     let padded = name.len() < bar && b[name.len()..bar].iter().all(|&c| c == b' ');
@@ -1205,6 +1219,13 @@ mod tests {
             assert_eq!(found(&none), None, "{none:?}");
         }
         assert_eq!(super::container_prefix("web-1  |"), Some((0..5, 8)));
+        assert_eq!(
+            found(&format!("[pod/web-0/app] {stamp} x")),
+            Some(stamp),
+            "kubectl logs --prefix --timestamps"
+        );
+        assert_eq!(super::container_prefix("[pod/a b/c] x"), None);
+        assert_eq!(super::container_prefix("[pod/a/b]x"), None);
         for none in [
             "| a | b |",
             "4 |     let x",
