@@ -448,9 +448,9 @@ fn is_panic_message(line: &str) -> bool {
 
 /// Whether a line after a record's first says what went wrong, for a summary: a
 /// traceback's exception, a panic's message, a Java exception, where a compiler's or
-/// Terraform's error is; not a frame, a note, a backtrace's heading, annotated source, a chain line, the
-/// line that opens a traceback or one of Go's goroutine dump (Go's first line holds the
-/// message itself).
+/// Terraform's error is; not a frame, a note, a backtrace's heading, annotated source, a
+/// chain line, the line that opens a traceback or one of Go's goroutine dump (Go's first
+/// line holds the message itself).
 pub fn names_what_went_wrong(line: &str) -> bool {
     if line.trim_start().starts_with("--> ") {
         // Where a compiler's error is.

@@ -65,8 +65,8 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else after
 /// Redis's pid prefix (`1:M 05 Jan 2024 10:00:04.123`), else in a bracket after at most
 /// three fields, as access logs write it after the client's address, identity and user,
-/// else after `gh run view --log`'s job and step columns, else after docker compose's
-/// container name ([`container_prefix`]), else as the value of a `time`,
+/// else after `gh run view --log`'s job and step columns, else after a container's name
+/// (docker compose's, kubectl's: [`container_prefix`]), else as the value of a `time`,
 /// `ts`, `timestamp`, `@timestamp` or `datetime` key in a JSON or logfmt line; after a
 /// byte-order mark, if one opens the line. Only a timestamp with a date counts after the
 /// line's start, and not in an indented line (a stack frame's `[12:00:01]` is no record's
@@ -198,8 +198,8 @@ pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
     }
 }
 
-/// The timestamp of [`timestamp_range`] after docker compose's container name
-/// ([`container_prefix`]): `web-1  | 2024-01-05 10:00:00 …`. Only a dated time counts.
+/// The timestamp of [`timestamp_range`] after a container's name ([`container_prefix`]):
+/// `web-1  | 2024-01-05 10:00:00 …`. Only a dated time counts.
 fn container_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     let (_, start) = container_prefix(line)?;
     let (range, moment) = leading_moment(&line[start..])?;

@@ -32,7 +32,7 @@ pub struct LineFacts {
     /// Where its message starts, when a time or a container's name opens it
     /// ([`opening`]).
     pub(crate) message: Option<usize>,
-    /// The container's name that opens it (docker compose's `web-1  | `), when one does.
+    /// The container's name that opens it ([`container_prefix`]), when one does.
     pub(crate) source: Option<Range<usize>>,
     pub(crate) masked: MaskedLine,
     /// It matches `--grep` (or there is none).
@@ -106,9 +106,10 @@ pub(crate) fn message(line: &str) -> &str {
 /// How `text`, whose timestamp is at `stamp`, opens, in a log that puts the same prefix
 /// on each of its lines: the container's name that opens it, and where its message
 /// starts, after that name and after a time that opens what is left ([`message_start`]).
-/// docker compose names the container (`web-1  | `), so its lines are read by their
-/// messages too, and a record is one container's. A line whose time comes later in it
-/// has no message apart: a line with a time of its own starts a record.
+/// docker compose and `kubectl logs --prefix` name the container (`web-1  | `,
+/// `[pod/web-0/app] `), so their lines are read by their messages too, and a record is
+/// one container's. A line whose time comes later in it has no message apart: a line
+/// with a time of its own starts a record.
 pub(crate) fn opening(
     text: &str,
     stamp: Option<&Range<usize>>,
