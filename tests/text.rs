@@ -843,6 +843,30 @@ db-1   | LOG:  database system is ready
 }
 
 #[test]
+fn a_failed_go_test_is_named_by_what_it_logged() {
+    let b = Briefly::new();
+    let input = "\
+=== RUN   TestGet
+=== RUN   TestGet/missing
+--- FAIL: TestGet (0.00s)
+    --- FAIL: TestGet/missing (0.00s)
+        store_test.go:12: expected 3, got 4
+FAIL
+FAIL\texample.com/store\t0.012s
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let failed = item_at(&envelope, 3);
+    assert_eq!(failed["severity"], "error", "{envelope}");
+    assert_eq!(failed["more"].as_array().unwrap().len(), 2, "{failed}");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary
+            .ends_with("line 3: --- FAIL: TestGet (0.00s) … store_test.go:12: expected 3, got 4"),
+        "{summary}"
+    );
+}
+
+#[test]
 fn build_tools_failures_keep_what_failed() {
     let b = Briefly::new();
     // Terraform's box: one record, named in the summary by where the error is.

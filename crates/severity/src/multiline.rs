@@ -456,6 +456,10 @@ pub fn names_what_went_wrong(line: &str) -> bool {
         // Where a compiler's error is.
         return true;
     }
+    if is_go_test_log(line.trim_start()) {
+        // What a failed Go test logged, with its place: `store_test.go:12: got 4`.
+        return true;
+    }
     if let Some(boxed) = line.strip_prefix('│') {
         // Where Terraform's error is, in its box: `│   on main.tf line 3, in …`.
         let boxed = boxed.trim_start();
@@ -467,6 +471,16 @@ pub fn names_what_went_wrong(line: &str) -> bool {
         && !is_chain_line(line)
         && !line.starts_with(TRACEBACK)
         && !in_go_trace(line)
+}
+
+/// A line a Go test logged (`t.Errorf`, `t.Fatal`), after its file and line:
+/// `store_test.go:12: expected 3, got 4`.
+fn is_go_test_log(line: &str) -> bool {
+    let Some((file, rest)) = line.split_once("_test.go:") else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    !file.is_empty() && !file.contains(' ') && digits > 0 && rest[digits..].starts_with(": ")
 }
 
 /// Whether `line` may belong to the dump of goroutine stacks under Go's `panic: …`:
@@ -877,6 +891,7 @@ mod tests {
             "boom",
             " --> src/main.rs:4:18",
             "│   on main.tf line 3, in resource \"aws_instance\" \"x\":",
+            "        store_test.go:12: expected 3, got 4",
         ] {
             assert!(names_what_went_wrong(yes), "{yes}");
         }
@@ -891,6 +906,9 @@ mod tests {
             "",
             "│ ",
             "│    3:   ami = var.nope",
+            "    --- FAIL: TestGet/missing (0.00s)",
+            "    store_test.go:12:3 no message",
+            "    see store_test.go:12: in a sentence",
         ] {
             assert!(!names_what_went_wrong(no), "{no:?}");
         }
