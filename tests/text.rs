@@ -840,6 +840,10 @@ db-1   | LOG:  database system is ready
     let envelope = b.envelope(&["text"], kubectl.as_bytes(), CAP);
     assert_eq!(more(item_at(&envelope, 1)).len(), 2, "{envelope}");
     assert_eq!(envelope["stats"]["records"], 2, "{envelope}");
+    // pm2 puts its process's id before the name.
+    let pm2 = kubectl.replace("[pod/web-0/app] ", "0|api  | ");
+    let envelope = b.envelope(&["text"], pm2.as_bytes(), CAP);
+    assert_eq!(more(item_at(&envelope, 1)).len(), 2, "{envelope}");
 }
 
 #[test]

@@ -156,14 +156,15 @@ fn tabbed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// a space. The name is a container's (`[a-zA-Z0-9][a-zA-Z0-9_.-]*`): the service's and
 /// replica's (`web-1`, `web_1` before Compose v2) or the one the compose file gives it
 /// (`my-postgres`), with a lower-case letter in it, the bar among the line's first 128
-/// bytes. Not a compiler's gutter (`4 | let x`), a level's column (`ERROR | …`), pm2's
-/// `0|api | …`, nor a table's `| a |`. `kubectl logs --prefix` writes
-/// `[pod/web-0/app] `.
+/// bytes. Not a compiler's gutter (`4 | let x`), a level's column (`ERROR | …`), nor a
+/// table's `| a |`. pm2 puts its process's id and a bar before the name (`0|api  | `),
+/// `kubectl logs --prefix` the pod's and the container's in brackets (`[pod/web-0/app] `).
 ///
 /// ```
 /// use briefly_template::container_prefix;
 /// assert_eq!(container_prefix("web-1  | listening"), Some((0..5, 9)));
 /// assert_eq!(container_prefix("[pod/web-0/app] listening"), Some((1..14, 16)));
+/// assert_eq!(container_prefix("0|api  | listening"), Some((0..5, 9)));
 /// assert_eq!(container_prefix("a || b"), None);
 /// ```
 pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
@@ -180,12 +181,20 @@ pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
             Some(_) => None,
         };
     }
-    let bar = memchr::memchr(b'|', &b[..b.len().min(HEAD)])?;
+    // pm2's process id and its bar come before the name.
+    let id = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let from = if id > 0 && at(b, id) == b'|' {
+        id + 1
+    } else {
+        0
+    };
+    let bar = from + memchr::memchr(b'|', b.get(from..b.len().min(HEAD))?)?;
     let name = b[..bar].trim_ascii_end();
     let padded = name.len() < bar && b[name.len()..bar].iter().all(|&c| c == b' ');
-    let named = name.first().is_some_and(u8::is_ascii_alphanumeric)
-        && name.iter().any(u8::is_ascii_lowercase)
-        && name
+    let own = name.get(from..).unwrap_or_default();
+    let named = own.first().is_some_and(u8::is_ascii_alphanumeric)
+        && own.iter().any(u8::is_ascii_lowercase)
+        && own
             .iter()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'));
     if !padded || !named {
@@ -1206,15 +1215,16 @@ mod tests {
             format!("db_1 | [{stamp}] ready"),
             format!("app-api.v2-12 | {stamp}"),
             format!("my-postgres | {stamp} LOG:  ready"),
+            format!("0|api  | {stamp} x"),
         ] {
             assert_eq!(found(&line), Some(stamp), "{line:?}");
         }
         for none in [
-            // A time of day, no space before the bar, none after it, pm2's columns.
+            // A time of day, no space before the bar, none after it, pm2's id alone.
             "web-1  | 10:00:02 x".to_string(),
             format!("web-1| {stamp} x"),
             format!("web-1  |{stamp} x"),
-            format!("0|api  | {stamp} x"),
+            format!("0|  | {stamp} x"),
         ] {
             assert_eq!(found(&none), None, "{none:?}");
         }
@@ -1232,6 +1242,9 @@ mod tests {
             "ERROR | x",
             "-web | x",
             "WEB-1 | x",
+            "PM2        | App [api:0] exited",
+            "12|",
+            "0|a|b | x",
         ] {
             assert_eq!(super::container_prefix(none), None, "{none:?}");
         }

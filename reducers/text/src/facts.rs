@@ -187,6 +187,7 @@ mod tests {
             ("db_1 | x", "x"),
             ("web-1  |", ""),
             ("web-1  | [pid 3] no time read", "[pid 3] no time read"),
+            ("0|api  | pm2's", "pm2's"),
         ] {
             assert_eq!(message(line), expected, "{line:?}");
         }
@@ -201,7 +202,6 @@ mod tests {
             "[2024-01-05 10:00:00]x",
             "2024-01-05 10:00:00,x",
             "a || b",
-            "0|api  | pm2's",
             "| a | b |",
             "web-1  |x",
         ] {
