@@ -3,8 +3,8 @@
 # same file in the same run (the issue asks for within 10x of grep, aiming at 4x, and
 # peak RSS under 64 MB). Then what briefly's artifact costs at the least, by other
 # tools in turn with grep: copying the file (cp) and hashing it (the sidecar's sha256,
-# by openssl where it is installed), and briefly itself with its artifacts on the
-# bench's file system and on tmpfs.
+# by openssl where it is installed), briefly's pipeline and severity under `spill`,
+# and briefly itself with its artifacts on the bench's file system and on tmpfs.
 #
 #   benches/text.sh [SIZE_MB=1024] [RUNS=3]
 set -euo pipefail
@@ -27,6 +27,11 @@ floor=("grep -c ERROR FILE" "grep -c ERROR \"$input\" > \"$work/grep.out\""
 if command -v openssl > /dev/null; then
   floor+=("openssl dgst -sha256 FILE (its sha256)" "openssl dgst -sha256 \"$input\"")
 fi
+# briefly's own pipeline with the least reduction on it: the same artifact, hash and
+# line framing, each line's severity, and a preview (head, tail, lines that look like
+# errors); no templates, no records.
+floor+=("briefly spill FILE, then rm (pipeline+severity)"
+  "\"$root/target/release/briefly\" --artifact-dir \"$work/spill\" spill \"$input\"; rm -rf \"$work/spill\"")
 # What the artifact's file system costs: briefly with its artifacts beside the bench's
 # files, then in a directory on tmpfs (where $XDG_RUNTIME_DIR usually is), each removed
 # after the run as cp's copy is.
