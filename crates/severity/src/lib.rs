@@ -761,8 +761,7 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
         "Fatal error" => after.starts_with(b":"),
         "Found" | "compiled with" => {
             let count = after.strip_prefix(b" ").unwrap_or_default();
-            let digits = count.iter().take_while(|b| b.is_ascii_digit()).count();
-            count[..digits].iter().any(|&d| d != b'0') && count[digits..].starts_with(b" error")
+            nonzero(count) && count[digits(count)..].starts_with(b" error")
         }
         _ => true,
     }
@@ -919,23 +918,17 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
 
 /// `12:5`: a line and a column, all of `text`.
 fn is_position(text: &[u8]) -> bool {
-    let line = text.iter().take_while(|b| b.is_ascii_digit()).count();
-    let column = text
-        .iter()
-        .skip(line + 1)
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    line > 0 && column > 0 && text.get(line) == Some(&b':') && line + 1 + column == text.len()
+    number_and_colon(text).is_some_and(|line| {
+        let column = digits(&text[line..]);
+        column > 0 && line + column == text.len()
+    })
 }
 
 /// Whether `rest` opens with a compiler's diagnostic code and a colon: one to four capital
 /// letters and two to six digits (`TS2322:`, `CS0103:`, `MSB3277:`).
 fn is_diagnostic_code(rest: &[u8]) -> bool {
     let letters = rest.iter().take_while(|b| b.is_ascii_uppercase()).count();
-    let digits = rest[letters..]
-        .iter()
-        .take_while(|b| b.is_ascii_digit())
-        .count();
+    let digits = digits(&rest[letters..]);
     (1..=4).contains(&letters)
         && (2..=6).contains(&digits)
         && rest.get(letters + digits) == Some(&b':')
@@ -977,17 +970,13 @@ fn is_go_compiler_error(bytes: &[u8]) -> bool {
     let Some(colon) = bytes.iter().position(|&b| b == b':' || b == b' ') else {
         return false;
     };
-    let number = |rest: &[u8]| -> Option<usize> {
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        (digits > 0 && rest.get(digits) == Some(&b':')).then_some(digits + 1)
-    };
     let path = &bytes[..colon];
-    let rest = &bytes[colon..];
     path.len() > 3
         && path.ends_with(b".go")
-        && rest.strip_prefix(b":").is_some_and(|rest| {
-            number(rest).is_some_and(|line| {
-                number(&rest[line..]).is_some_and(|column| rest[line + column..].starts_with(b" "))
+        && bytes[colon..].strip_prefix(b":").is_some_and(|rest| {
+            number_and_colon(rest).is_some_and(|line| {
+                number_and_colon(&rest[line..])
+                    .is_some_and(|column| rest[line + column..].starts_with(b" "))
             })
         })
 }
@@ -1000,8 +989,24 @@ fn nonzero_code(rest: &[u8]) -> bool {
         .or_else(|| rest.strip_prefix(b"="))
         .unwrap_or(rest)
         .trim_ascii_start();
-    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    digits > 0 && rest[..digits].iter().any(|&d| d != b'0')
+    nonzero(rest)
+}
+
+/// How many ASCII digits `bytes` opens with.
+fn digits(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|b| b.is_ascii_digit()).count()
+}
+
+/// Whether `bytes` opens with a number that is not zero.
+fn nonzero(bytes: &[u8]) -> bool {
+    bytes[..digits(bytes)].iter().any(|&d| d != b'0')
+}
+
+/// `12:`, a number and a colon opening `bytes` (a line's or a column's in a place like
+/// `main.go:12:5:`): how many bytes they take.
+pub(crate) fn number_and_colon(bytes: &[u8]) -> Option<usize> {
+    let digits = digits(bytes);
+    (digits > 0 && bytes.get(digits) == Some(&b':')).then_some(digits + 1)
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ enum Header {
     /// `go test`'s `--- FAIL: TestName (0.00s)`: the test's log and its subtests'
     /// failures follow, indented.
     GoTestFailure,
-    /// Jest's `  ● Suite › test` ([`is_jest_failure_header`]): what failed follows,
+    /// Jest's `  ● Suite › test` ([`is_jest_failure`]): what failed follows,
     /// indented, in parts set apart by blank lines.
     JestFailure,
     /// Terraform's and OpenTofu's `│ Error: …` in its box: the box's lines follow, each
@@ -153,7 +153,7 @@ impl MultiLine {
             Header::JavaUtilLogging
         } else if line.starts_with("--- FAIL: ") {
             Header::GoTestFailure
-        } else if is_jest_failure_header(line) {
+        } else if is_jest_failure(line.as_bytes()) {
             Header::JestFailure
         } else if line.starts_with('│')
             && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
@@ -363,14 +363,9 @@ pub fn is_dotnet_header(line: &str) -> bool {
 }
 
 /// Jest's header of a failed test, `  ● Suite › adds`, or of a suite that failed to run;
-/// not `  ● Console`, which heads what a test logged.
-pub fn is_jest_failure_header(line: &str) -> bool {
-    is_jest_failure(line.as_bytes())
-}
-
-/// [`is_jest_failure_header`] of a line's bytes: read at every line, and at the start of
-/// every record.
-pub(crate) fn is_jest_failure(line: &[u8]) -> bool {
+/// not `  ● Console`, which heads what a test logged. Read by bytes: at every line (its
+/// severity), and at the start of every record.
+pub fn is_jest_failure(line: &[u8]) -> bool {
     let indent = line.iter().take_while(|&&b| b == b' ').count();
     line[indent..]
         .strip_prefix("● ".as_bytes())
@@ -383,7 +378,8 @@ pub(crate) fn is_jest_failure(line: &[u8]) -> bool {
 /// follow on the next line ([`is_java_util_logging_message`]).
 pub fn is_java_util_logging_header(line: &str) -> bool {
     let b = line.as_bytes();
-    let name = |c: &&u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'<' | b'>');
+    // A constructor's method is `<init>`.
+    let name = |c: &&u8| JAVA_NAME[usize::from(**c)] || matches!(c, b'<' | b'>');
     // Its last two words, each after a space or the line's start: read at the start of
     // every record, so the last few bytes rule out nearly every line.
     let method = b.len() - b.iter().rev().take_while(name).count();
@@ -479,8 +475,10 @@ fn is_go_test_log(line: &str) -> bool {
     let Some((file, rest)) = line.split_once("_test.go:") else {
         return false;
     };
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    !file.is_empty() && !file.contains(' ') && digits > 0 && rest[digits..].starts_with(": ")
+    let rest = rest.as_bytes();
+    !file.is_empty()
+        && !file.contains(' ')
+        && crate::number_and_colon(rest).is_some_and(|line| rest[line..].starts_with(b" "))
 }
 
 /// Whether `line` may belong to the dump of goroutine stacks under Go's `panic: …`:

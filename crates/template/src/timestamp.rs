@@ -171,15 +171,18 @@ pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
     // Read in every line: most have no bar near their start.
     const HEAD: usize = 128;
     let b = line.as_bytes();
+    // The line goes on after the prefix's closing byte at `end` and a space, or ends there.
+    let goes_on = |end: usize| match b.get(end + 1) {
+        None => Some(b.len()),
+        Some(b' ') => Some(end + 2),
+        Some(_) => None,
+    };
     if b.starts_with(b"[pod/") {
         let close = memchr::memchr(b']', &b[..b.len().min(HEAD)])?;
-        let name = 1..close;
-        return match b.get(close + 1) {
-            _ if b[name.clone()].contains(&b' ') => None,
-            None => Some((name, b.len())),
-            Some(b' ') => Some((name, close + 2)),
-            Some(_) => None,
-        };
+        if b[1..close].contains(&b' ') {
+            return None;
+        }
+        return Some((1..close, goes_on(close)?));
     }
     // pm2's process id and its bar come before the name.
     let id = b.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -200,11 +203,7 @@ pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
     if !padded || !named {
         return None;
     }
-    match b.get(bar + 1) {
-        None => Some((0..name.len(), b.len())),
-        Some(b' ') => Some((0..name.len(), bar + 2)),
-        Some(_) => None,
-    }
+    Some((0..name.len(), goes_on(bar)?))
 }
 
 /// The timestamp of [`timestamp_range`] after a container's name ([`container_prefix`]):
