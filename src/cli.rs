@@ -91,6 +91,9 @@ pub enum Command {
         /// Lines of context around each error or warning shown.
         #[arg(long, default_value_t = 0)]
         context: usize,
+        /// Return input up to this many characters whole: every record verbatim, none folded (0: never).
+        #[arg(long, value_name = "CHARS", default_value_t = 4000)]
+        whole_chars: usize,
         /// Write {"line": n, "group": id} for every input line to this file.
         #[arg(long, value_name = "FILE")]
         emit_groups: Option<PathBuf>,

@@ -39,17 +39,21 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             grep,
             top,
             context,
+            whole_chars,
             emit_groups,
         } => {
-            let options = cmd::text::options(
-                level.as_deref(),
-                since.as_deref(),
-                until.as_deref(),
-                grep.clone(),
-                *top,
-                *context,
-                emit_groups.clone(),
-            )?;
+            let options = briefly_text::TextOptions {
+                whole_chars: *whole_chars,
+                ..cmd::text::options(
+                    level.as_deref(),
+                    since.as_deref(),
+                    until.as_deref(),
+                    grep.clone(),
+                    *top,
+                    *context,
+                    emit_groups.clone(),
+                )?
+            };
             cmd::text::run(&session, file.as_deref(), options)
         }
         Command::Diff {

@@ -642,7 +642,8 @@ fn a_record_is_named_and_judged_by_all_its_lines() {
             input.push('\n');
         }
     }
-    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    // Folded, not returned whole: the INFO lines are one template.
+    let envelope = b.envelope(&["text", "--whole-chars", "0"], input.as_bytes(), CAP);
     let items = envelope["items"].as_array().unwrap();
     for exception in exceptions {
         let item = items
@@ -1037,6 +1038,19 @@ fn options_filter_and_shape_the_result() {
     assert_eq!(untimed["stats"]["filtered_out"], 0);
     assert_warns(&untimed, &["2 records have no time briefly can read"]);
 
+    // Small input comes back whole: every record verbatim, none folded.
+    let small: String = input.lines().take(8).map(|l| format!("{l}\n")).collect();
+    let whole = b.envelope(&["text"], small.as_bytes(), CAP);
+    assert_eq!(whole["returned_items"], 8, "{whole}");
+    assert_eq!(whole["truncated"], false, "{whole}");
+    let chars = small.chars().count().to_string();
+    let whole = b.envelope(&["text", "--whole-chars", &chars], small.as_bytes(), CAP);
+    assert_eq!(whole["returned_items"], 8, "{whole}");
+    let fewer = (small.chars().count() - 1).to_string();
+    let folded = b.envelope(&["text", "--whole-chars", &fewer], small.as_bytes(), CAP);
+    assert!(folded["returned_items"].as_u64() < Some(8), "{folded}");
+    assert_eq!(folded["truncated"], true, "{folded}");
+
     let top = b.envelope(&["text", "--top", "2"], input.as_bytes(), CAP);
     assert_eq!(top["stats"]["top_templates"].as_array().unwrap().len(), 2);
 
@@ -1054,6 +1068,7 @@ fn options_filter_and_shape_the_result() {
         &["text", "--since", "whenever"],
         &["text", "--grep", "("],
         &["text", "--context", "99"],
+        &["text", "--whole-chars", "-1"],
     ] {
         let out = b.run(bad, input.as_bytes());
         assert_eq!(out.status.code(), Some(2), "{bad:?}");

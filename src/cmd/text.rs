@@ -33,6 +33,7 @@ pub fn options(
         year: time::year_of(now),
         now: Some(now),
         emit_groups,
+        ..TextOptions::default()
     })
 }
 

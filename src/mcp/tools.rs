@@ -50,12 +50,13 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "until": {"type": "string", "description": "Only records before this time (same forms as since)."},
                 "grep": {"type": "string", "description": "Only records matching this regular expression."},
                 "top": {"type": "integer", "minimum": 0, "default": 10, "description": "Templates listed in stats.top_templates."},
-                "context": {"type": "integer", "minimum": 0, "default": 0, "description": "Lines of context around each error or warning shown."}
+                "context": {"type": "integer", "minimum": 0, "default": 0, "description": "Lines of context around each error or warning shown."},
+                "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return input up to this many characters whole: every record verbatim, none folded (0: never)."}
             })
         },
         read_path: None,
         options: |args| {
-            let options = cmd::text::options(
+            let mut options = cmd::text::options(
                 string(args, "level")?.as_deref(),
                 string(args, "since")?.as_deref(),
                 string(args, "until")?.as_deref(),
@@ -64,6 +65,9 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 uint(args, "context")?.unwrap_or(0) as usize,
                 None,
             )?;
+            if let Some(chars) = uint(args, "whole_chars")? {
+                options.whole_chars = chars as usize;
+            }
             Ok(serde_json::to_value(options)?)
         },
     },
@@ -781,6 +785,9 @@ mod tests {
         let options =
             (text.options)(json!({"level": "warn", "top": 3}).as_object().unwrap()).unwrap();
         assert_eq!(options["top"], 3);
+        assert_eq!(options["whole_chars"], 4000);
+        let options = (text.options)(json!({"whole_chars": 0}).as_object().unwrap()).unwrap();
+        assert_eq!(options["whole_chars"], 0);
         assert!((text.options)(json!({"level": "loud"}).as_object().unwrap()).is_err());
 
         let options = |name: &str, args: Value| {

@@ -13,9 +13,13 @@
 //! 4. every other template by count, with one example, then the "other" group of the
 //!    records past the miner's caps.
 //!
+//! Input of at most [`TextOptions::whole_chars`] characters is not reduced: every record
+//! comes back verbatim, serious ones first, then the rest in order.
+//!
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
-//! records of at most [`MAX_RECORD_LINES`] lines each, and the context window, every
-//! kept line cut to [`MAX_KEPT_CHARS`] (the artifact has it whole).
+//! records of at most [`MAX_RECORD_LINES`] lines each, the context window, every kept
+//! line cut to [`MAX_KEPT_CHARS`] (the artifact has it whole), and the input held while
+//! it may be returned whole.
 
 mod facts;
 pub mod time;
@@ -66,6 +70,10 @@ pub struct TextOptions {
     pub top: usize,
     /// Lines of context around each verbatim record.
     pub context: usize,
+    /// Input of at most this many characters (lines and their ends) is returned whole:
+    /// every record verbatim, the serious ones first, then the rest in order; none
+    /// folded. 0 never does.
+    pub whole_chars: usize,
     /// The year for timestamps without one (syslog's `Jun 14 15:16:01`).
     pub year: i64,
     /// When the input is read (seconds since the epoch): a stamp without a year that
@@ -85,6 +93,7 @@ impl Default for TextOptions {
             grep: None,
             top: 10,
             context: 0,
+            whole_chars: 4000,
             year: 1970,
             now: None,
             emit_groups: None,
@@ -267,7 +276,31 @@ pub struct Text {
     shown_cut: bool,
     generation: u64,
     groups: Option<GroupWriter>,
+    /// The input while it is small enough to be returned whole.
+    whole: Option<Whole>,
     warnings: Vec<String>,
+}
+
+/// The input held while it takes at most [`TextOptions::whole_chars`].
+#[derive(Debug, Default)]
+struct Whole {
+    /// Its lines, ANSI codes stripped: line `n` is `lines[n - 1]`.
+    lines: Vec<String>,
+    /// Its records in order.
+    records: Vec<WholeRecord>,
+    /// The characters of its lines, one more for each line's end.
+    chars: usize,
+}
+
+/// One record of a [`Whole`] input.
+#[derive(Debug)]
+struct WholeRecord {
+    first: u64,
+    last: u64,
+    severity: Option<Severity>,
+    time: Option<String>,
+    /// Its template, or nothing when the options leave it out.
+    group: Option<GroupId>,
 }
 
 impl Text {
@@ -331,6 +364,7 @@ impl Text {
             shown_cut: false,
             generation: 0,
             groups,
+            whole: (options.whole_chars > 0).then(Whole::default),
             warnings: Vec::new(),
             options,
         })
@@ -454,6 +488,15 @@ impl Text {
         });
         let item = &mut self.pending.item;
         let (first, last) = item.lines();
+        if let Some(whole) = &mut self.whole {
+            whole.records.push(WholeRecord {
+                first,
+                last,
+                severity: item.severity,
+                time: item.time.clone(),
+                group,
+            });
+        }
         if let Some(groups) = &mut self.groups {
             groups.push(group, last - first + 1);
         }
@@ -530,6 +573,7 @@ impl Text {
         }
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
+        self.hold(record.line, text);
         if self.continues(text, message, facts) {
             self.pending.grep_matched |= facts.grep_match;
             if self.continue_record(text, message, facts) {
@@ -557,6 +601,200 @@ impl Text {
         self.remember(record.line, text);
         // Kept for `fold`, which copies the batch's last line.
         facts.stripped = stripped;
+    }
+
+    /// Emits the items of an input reduced: serious records, the first and last lines,
+    /// rare templates' examples, the other templates by count.
+    fn emit_ranked(
+        &self,
+        kept: Vec<(LineItem, GroupId)>,
+        info: &HashMap<GroupId, TemplateInfo>,
+        templates: &[&briefly_template::Template],
+        out: &mut dyn Emit<TextItem>,
+    ) {
+        let miner = &self.miner;
+        let count_of = |group: GroupId| miner.get(miner.resolve(group)).map_or(1, |t| t.count());
+        // The lines of the records shown whole, first to last.
+        let mut shown_lines: Vec<(u64, u64)> = kept.iter().map(|(i, _)| i.lines()).collect();
+        let shown = |lines: &[(u64, u64)], line: u64| {
+            lines
+                .iter()
+                .any(|&(first, last)| (first..=last).contains(&line))
+        };
+        // One record of each serious template first, so a frequent alert is not crowded
+        // out by many rare ones; the template's count says how often it happened.
+        let mut seen = std::collections::HashSet::new();
+        let (firsts, repeats): (Vec<_>, Vec<_>) =
+            kept.into_iter().partition(|(_, group)| seen.insert(*group));
+        for (item, _) in firsts {
+            out.emit(0, TextItem::Line(item));
+        }
+        for (item, _) in repeats {
+            out.emit(2, TextItem::Line(item));
+        }
+
+        // 2. The first and last lines, unless the options leave their records out.
+        let edges = self
+            .first_line
+            .iter()
+            .chain(Some(&self.last_line).filter(|last| last.line > 1));
+        for edge in edges {
+            let Some(group) = edge.group.map(|g| miner.resolve(g)) else {
+                continue;
+            };
+            if shown(&shown_lines, edge.line) {
+                continue;
+            }
+            shown_lines.push((edge.line, edge.line));
+            out.emit(
+                1,
+                TextItem::Line(LineItem {
+                    severity: classify(&edge.text),
+                    time: timestamp_range(&edge.text).map(|range| edge.text[range].to_string()),
+                    template: group.0,
+                    count: count_of(group),
+                    ..LineItem::new(edge.line, edge.text.clone())
+                }),
+            );
+        }
+
+        // 3. Rare templates, an example verbatim, once-seen first; 4. the others by count.
+        let mut rare: Vec<_> = templates
+            .iter()
+            .filter(|t| t.count() <= RARE && !shown(&shown_lines, t.first_line()))
+            .collect();
+        rare.sort_by_key(|t| (t.count(), t.first_line()));
+        for t in &rare {
+            let noted = info.get(&t.id()).cloned().unwrap_or_default();
+            out.emit(
+                3,
+                TextItem::Line(LineItem {
+                    severity: noted.severity,
+                    time: noted.first_time.map(|(_, time)| time),
+                    template: t.id().0,
+                    count: t.count(),
+                    ..LineItem::new(t.first_line(), example(t))
+                }),
+            );
+        }
+        for t in templates {
+            let noted = info.get(&t.id()).cloned().unwrap_or_default();
+            if t.count() <= RARE || u64::from(noted.kept) >= t.count() {
+                continue; // shown verbatim already
+            }
+            out.emit(
+                4,
+                TextItem::Template(TemplateItem {
+                    kind: "template",
+                    id: t.id().0,
+                    template: t.text(),
+                    count: t.count(),
+                    severity: noted.severity,
+                    first_line: t.first_line(),
+                    last_line: t.last_line(),
+                    first_time: noted.first_time.map(|(_, time)| time),
+                    last_time: noted.last_time.map(|(_, time)| time),
+                    example: example(t),
+                }),
+            );
+        }
+        // The records past the miner's caps: one group, last.
+        let other = miner.overflow();
+        if other.count() > 0 {
+            let noted = info.get(&GroupId::OVERFLOW).cloned().unwrap_or_default();
+            out.emit(
+                4,
+                TextItem::Template(TemplateItem {
+                    kind: "other",
+                    id: GroupId::OVERFLOW.0,
+                    template: "(records past the template cap, not told apart)".to_string(),
+                    count: other.count(),
+                    severity: noted.severity,
+                    first_line: other.first_line(),
+                    last_line: other.last_line(),
+                    first_time: noted.first_time.map(|(_, time)| time),
+                    last_time: noted.last_time.map(|(_, time)| time),
+                    example: example(other),
+                }),
+            );
+        }
+    }
+
+    /// Emits an input held whole: every record the options keep, verbatim and whole, the
+    /// serious ones first (worst, then earliest), then the others in order. A record of
+    /// blank lines joins the item that ends just above it, unless that one is serious (it
+    /// shows its record as it is). When the options left records out, each item has
+    /// `--context`'s lines around it.
+    fn emit_whole(&self, whole: Whole, out: &mut dyn Emit<TextItem>) {
+        let miner = &self.miner;
+        let line = |n: u64| whole.lines[n as usize - 1].clone();
+        let context = match self.filtered_out {
+            0 => 0,
+            _ => self.options.context as u64,
+        };
+        let last_line = whole.lines.len() as u64;
+        let mut items: Vec<LineItem> = Vec::new();
+        for record in &whole.records {
+            let Some(group) = record.group.map(|g| miner.resolve(g)) else {
+                continue;
+            };
+            let lines = record.first..=record.last;
+            let blank = record.severity.is_none()
+                && lines
+                    .clone()
+                    .all(|n| whole.lines[n as usize - 1].trim().is_empty());
+            if let Some(above) = items
+                .last_mut()
+                .filter(|above| blank && above.lines().1 + 1 == record.first)
+                .filter(|above| above.severity < Some(Severity::Warn))
+            {
+                above.more.extend(lines.map(line));
+                continue;
+            }
+            items.push(LineItem {
+                severity: record.severity,
+                more: (record.first + 1..=record.last).map(line).collect(),
+                time: record.time.clone(),
+                template: group.0,
+                count: miner.get(group).map_or(1, |t| t.count()),
+                before: (record.first.saturating_sub(context).max(1)..record.first)
+                    .map(|n| (n, line(n)))
+                    .collect(),
+                after: (record.last + 1..=(record.last + context).min(last_line))
+                    .map(|n| (n, line(n)))
+                    .collect(),
+                ..LineItem::new(record.first, line(record.first))
+            });
+        }
+        let (mut serious, others): (Vec<_>, Vec<_>) = items
+            .into_iter()
+            .partition(|item| item.severity >= Some(Severity::Warn));
+        serious.sort_by_key(|item| (std::cmp::Reverse(item.severity), item.line));
+        for item in serious {
+            out.emit(0, TextItem::Line(item));
+        }
+        for item in others {
+            out.emit(1, TextItem::Line(item));
+        }
+    }
+
+    /// Holds line `line` while the input is small enough to be returned whole.
+    fn hold(&mut self, line: u64, text: &str) {
+        let Some(whole) = &mut self.whole else {
+            return;
+        };
+        // A character takes four bytes at most: a longer line is not counted.
+        let left = self.options.whole_chars - whole.chars;
+        let chars = match text.len() > left.saturating_mul(4) {
+            true => left + 1,
+            false => text.chars().count() + 1,
+        };
+        if chars > left || line != whole.lines.len() as u64 + 1 {
+            self.whole = None;
+            return;
+        }
+        whole.chars += chars;
+        whole.lines.push(text.to_string());
     }
 
     fn remember(&mut self, line: u64, text: &str) {
@@ -725,13 +963,6 @@ impl FoldBatches for Text {
                 .then(a.count.cmp(&b.count))
                 .then(a.line.cmp(&b.line))
         });
-        // The lines of the records shown whole, first to last.
-        let mut shown_lines: Vec<(u64, u64)> = kept.iter().map(|(i, _)| i.lines()).collect();
-        let shown = |lines: &[(u64, u64)], line: u64| {
-            lines
-                .iter()
-                .any(|&(first, last)| (first..=last).contains(&line))
-        };
         // Multi-line records shown whole: kept to the end, none of their lines left out.
         let multiline_shown = kept
             .iter()
@@ -751,103 +982,12 @@ impl FoldBatches for Text {
                 };
                 (i.line, i.severity.unwrap_or(Severity::Warn), text)
             });
-        // One record of each serious template first, so a frequent alert is not crowded
-        // out by many rare ones; the template's count says how often it happened.
-        let mut seen = std::collections::HashSet::new();
-        let (firsts, repeats): (Vec<_>, Vec<_>) =
-            kept.into_iter().partition(|(_, group)| seen.insert(*group));
-        for (item, _) in firsts {
-            out.emit(0, TextItem::Line(item));
-        }
-        for (item, _) in repeats {
-            out.emit(2, TextItem::Line(item));
-        }
-
-        // 2. The first and last lines, unless the options leave their records out.
-        let edges = self
-            .first_line
-            .iter()
-            .chain(Some(&self.last_line).filter(|last| last.line > 1));
-        for edge in edges {
-            let Some(group) = edge.group.map(|g| miner.resolve(g)) else {
-                continue;
-            };
-            if shown(&shown_lines, edge.line) {
-                continue;
-            }
-            shown_lines.push((edge.line, edge.line));
-            out.emit(
-                1,
-                TextItem::Line(LineItem {
-                    severity: classify(&edge.text),
-                    time: timestamp_range(&edge.text).map(|range| edge.text[range].to_string()),
-                    template: group.0,
-                    count: count_of(group),
-                    ..LineItem::new(edge.line, edge.text.clone())
-                }),
-            );
-        }
-
-        // 3. Rare templates, an example verbatim, once-seen first; 4. the others by count.
         let templates = miner.templates_by_count();
-        let mut rare: Vec<_> = templates
-            .iter()
-            .filter(|t| t.count() <= RARE && !shown(&shown_lines, t.first_line()))
-            .collect();
-        rare.sort_by_key(|t| (t.count(), t.first_line()));
-        for t in &rare {
-            let noted = info.get(&t.id()).cloned().unwrap_or_default();
-            out.emit(
-                3,
-                TextItem::Line(LineItem {
-                    severity: noted.severity,
-                    time: noted.first_time.map(|(_, time)| time),
-                    template: t.id().0,
-                    count: t.count(),
-                    ..LineItem::new(t.first_line(), example(t))
-                }),
-            );
-        }
-        for t in &templates {
-            let noted = info.get(&t.id()).cloned().unwrap_or_default();
-            if t.count() <= RARE || u64::from(noted.kept) >= t.count() {
-                continue; // shown verbatim already
-            }
-            out.emit(
-                4,
-                TextItem::Template(TemplateItem {
-                    kind: "template",
-                    id: t.id().0,
-                    template: t.text(),
-                    count: t.count(),
-                    severity: noted.severity,
-                    first_line: t.first_line(),
-                    last_line: t.last_line(),
-                    first_time: noted.first_time.map(|(_, time)| time),
-                    last_time: noted.last_time.map(|(_, time)| time),
-                    example: example(t),
-                }),
-            );
-        }
-        // The records past the miner's caps: one group, last.
-        let other = miner.overflow();
-        if other.count() > 0 {
-            let noted = info.get(&GroupId::OVERFLOW).cloned().unwrap_or_default();
-            out.emit(
-                4,
-                TextItem::Template(TemplateItem {
-                    kind: "other",
-                    id: GroupId::OVERFLOW.0,
-                    template: "(records past the template cap, not told apart)".to_string(),
-                    count: other.count(),
-                    severity: noted.severity,
-                    first_line: other.first_line(),
-                    last_line: other.last_line(),
-                    first_time: noted.first_time.map(|(_, time)| time),
-                    last_time: noted.last_time.map(|(_, time)| time),
-                    example: example(other),
-                }),
-            );
+        let whole = self.whole.take();
+        let returned_whole = whole.is_some();
+        match whole {
+            Some(whole) => self.emit_whole(whole, out),
+            None => self.emit_ranked(kept, &info, &templates, out),
         }
 
         if self.untimed > 0 {
@@ -887,6 +1027,12 @@ impl FoldBatches for Text {
                 self.miner.len()
             )
         };
+        if returned_whole {
+            summary.push_str(match self.filtered_out {
+                0 => "; returned whole",
+                _ => "; the records kept returned whole",
+            });
+        }
         if let Some((line, severity, text)) = first_serious {
             let text = cut_str(&text, 200);
             summary.push_str(&format!("; first {severity} at line {line}: {text}"));
@@ -910,17 +1056,18 @@ impl FoldBatches for Text {
         };
         let mut outcome = Outcome::new(summary, stats);
         outcome.preview = Preview::Ranked;
-        // Complete only when every record is of its own template and shown whole: a
-        // one-line record verbatim (as a serious, edge or once-seen line), a multi-line
-        // one as a serious record kept with all its lines; and no colour codes stripped
-        // (items show the lines without them).
-        outcome.complete = self.filtered_out == 0
-            && !self.shown_cut
-            && self.ansi_lines == 0
-            && self.miner.templates().all(|t| t.example_cut() == 0)
-            && multiline_shown == self.multiline
-            && self.miner.overflow_count() == 0
-            && self.miner.templates().all(|t| t.count() == 1);
+        // Complete only when every record is shown whole: returned whole, or each of its
+        // own template, a one-line record verbatim (as a serious, edge or once-seen
+        // line), a multi-line one as a serious record kept with all its lines; and no
+        // colour codes stripped (items show the lines without them).
+        outcome.complete = self.filtered_out == 0 && self.ansi_lines == 0 && returned_whole
+            || self.filtered_out == 0
+                && !self.shown_cut
+                && self.ansi_lines == 0
+                && self.miner.templates().all(|t| t.example_cut() == 0)
+                && multiline_shown == self.multiline
+                && self.miner.overflow_count() == 0
+                && self.miner.templates().all(|t| t.count() == 1);
         if self.ansi_lines > 0 {
             outcome.warnings.push(format!(
                 "{} lines had ANSI colour codes, stripped",
@@ -1012,6 +1159,153 @@ mod tests {
     use super::*;
     use briefly_core::testkit::{assert_batch_prepares_as_each, reduce_all_chunkings};
     use briefly_core::{reduce, Reducer, RunConfig};
+
+    /// The default options, with input never returned whole: for the rules of folding.
+    fn folding() -> TextOptions {
+        TextOptions {
+            whole_chars: 0,
+            ..TextOptions::default()
+        }
+    }
+
+    /// The input's lines as the items show them, in order of their line numbers.
+    fn lines_shown(items: &[Value]) -> Vec<(u64, String)> {
+        let mut lines: Vec<(u64, String)> = items
+            .iter()
+            .flat_map(|item| {
+                let first = item["line"].as_u64().unwrap();
+                let more = item["more"].as_array().cloned().unwrap_or_default();
+                std::iter::once(item["text"].clone())
+                    .chain(more)
+                    .enumerate()
+                    .map(move |(i, text)| (first + i as u64, text.as_str().unwrap().to_string()))
+            })
+            .collect();
+        lines.sort();
+        lines
+    }
+
+    #[test]
+    fn small_input_is_returned_whole() {
+        let input = "\
+> app@1.0.0 test
+
+WARN deprecated option
+  2 failing
+
+  1) Array
+      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+      at Context.<anonymous> (test/array.js:7:14)
+  served /item/1
+  served /item/2
+
+
+npm ERR! Test failed.
+
+done
+";
+        let envelope = reduce_all_chunkings(
+            || Text::new(TextOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        );
+        assert!(!envelope.truncated, "{}", envelope.to_json());
+        assert!(
+            envelope.summary.contains("; returned whole"),
+            "{}",
+            envelope.summary
+        );
+        // Every line, each once; the repeated template is not folded.
+        let expected: Vec<(u64, String)> = (1..).zip(input.lines().map(String::from)).collect();
+        assert_eq!(lines_shown(&envelope.items), expected);
+        assert!(envelope.items.iter().all(|item| item["kind"] == "line"));
+        // Serious records first, worst then earliest; then the rest in order.
+        let firsts: Vec<u64> = envelope
+            .items
+            .iter()
+            .map(|i| i["line"].as_u64().unwrap())
+            .collect();
+        assert_eq!(firsts[..3], [7, 13, 3], "{firsts:?}");
+        assert!(firsts[3..].is_sorted(), "{firsts:?}");
+        // A blank line joins the item above it, unless that one is serious.
+        let at = |n: u64| envelope.items.iter().find(|i| i["line"] == n).unwrap();
+        assert_eq!(at(1)["more"], json!([""]));
+        assert_eq!(at(10)["more"], json!(["", ""]));
+        assert_eq!(at(13).get("more"), None);
+        assert_eq!(at(14)["text"], "");
+        assert_eq!(
+            at(7)["more"],
+            json!(["      at Context.<anonymous> (test/array.js:7:14)"])
+        );
+        assert_eq!(at(9)["count"], 2, "its template's count: {}", at(9));
+    }
+
+    #[test]
+    fn whole_chars_bounds_what_is_returned_whole() {
+        // Characters, not bytes, with each line's end: 2 lines of 3 characters and 6 bytes.
+        let input = "été
+été
+";
+        let whole = |whole_chars: usize, input: &str| {
+            let options = TextOptions {
+                whole_chars,
+                ..TextOptions::default()
+            };
+            let envelope = reduce(
+                Text::new(options).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("text"),
+            )
+            .unwrap();
+            envelope.summary.contains("returned whole")
+        };
+        assert!(whole(8, input));
+        assert!(!whole(7, input));
+        assert!(!whole(0, input), "0 never returns input whole");
+        // A line of more bytes than four times what is left.
+        assert!(!whole(8, &"x".repeat(100_000)));
+        assert!(whole(100_000, "é"));
+        // Colour codes stripped: whole, but what they were is in the artifact only.
+        let options = TextOptions::default();
+        let envelope = reduce(
+            Text::new(options).unwrap(),
+            &b"\x1b[31mred\x1b[0m\nplain\n"[..],
+            &RunConfig::new("text"),
+        )
+        .unwrap();
+        assert!(envelope.summary.contains("returned whole"));
+        assert!(envelope.truncated);
+    }
+
+    #[test]
+    fn the_records_options_keep_are_returned_whole_with_their_context() {
+        let input = "a\nb\nERROR c\nd\ne\nf\nERROR g\nh\n";
+        let options = TextOptions {
+            grep: Some("ERROR".to_string()),
+            context: 1,
+            ..TextOptions::default()
+        };
+        let envelope = reduce(
+            Text::new(options).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        )
+        .unwrap();
+        assert!(envelope.summary.contains("the records kept returned whole"));
+        assert!(envelope.truncated, "records were left out");
+        let items: Vec<Value> = envelope
+            .items
+            .iter()
+            .map(|i| json!([i["line"], i["before"], i["after"]]))
+            .collect();
+        assert_eq!(
+            items,
+            [
+                json!([3, [[2, "b"]], [[4, "d"]]]),
+                json!([7, [[6, "f"]], [[8, "h"]]])
+            ]
+        );
+    }
 
     #[test]
     fn a_batch_is_prepared_as_its_lines_one_by_one() {
@@ -1113,7 +1407,7 @@ mod tests {
             .map(|w| format!("{w}\nERROR {w} lost\n"))
             .collect();
         let envelope = reduce(
-            Text::with_miner(TextOptions::default(), config).unwrap(),
+            Text::with_miner(folding(), config).unwrap(),
             input.as_bytes(),
             &RunConfig::new("text"),
         )
@@ -1153,7 +1447,7 @@ mod tests {
             })
             .collect();
         let envelope = reduce(
-            Text::new(TextOptions::default()).unwrap(),
+            Text::new(folding()).unwrap(),
             input.as_bytes(),
             &RunConfig::new("text"),
         )
@@ -1206,7 +1500,7 @@ mod tests {
         // Whether the result is complete, and how many frames its items show.
         let reduced = |input: &str| {
             let envelope = reduce(
-                Text::new(TextOptions::default()).unwrap(),
+                Text::new(folding()).unwrap(),
                 input.as_bytes(),
                 &RunConfig::new("text"),
             )
