@@ -28,7 +28,7 @@ pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
 use briefly_core::{cut_str, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
-use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner};
+use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -609,7 +609,7 @@ impl Text {
         &self,
         kept: Vec<(LineItem, GroupId)>,
         info: &HashMap<GroupId, TemplateInfo>,
-        templates: &[&briefly_template::Template],
+        templates: &[&Template],
         out: &mut dyn Emit<TextItem>,
     ) {
         let miner = &self.miner;
@@ -642,7 +642,7 @@ impl Text {
             let Some(group) = edge.group.map(|g| miner.resolve(g)) else {
                 continue;
             };
-            if shown(&shown_lines, edge.line) {
+            if shown(&shown_lines, edge.line) || edge.text.trim().is_empty() {
                 continue;
             }
             shown_lines.push((edge.line, edge.line));
@@ -658,7 +658,11 @@ impl Text {
             );
         }
 
-        // 3. Rare templates, an example verbatim, once-seen first; 4. the others by count.
+        // 3. Rare templates, an example verbatim, once-seen first; 4. the others by count,
+        // the records past the miner's caps as one group, then blank lines' template,
+        // which says only how many there are.
+        let (blank, templates): (Vec<&Template>, Vec<&Template>) =
+            templates.iter().partition(|t| is_blank(t));
         let mut rare: Vec<_> = templates
             .iter()
             .filter(|t| t.count() <= RARE && !shown(&shown_lines, t.first_line()))
@@ -677,46 +681,34 @@ impl Text {
                 }),
             );
         }
-        for t in templates {
+        let item = |kind: &'static str, t: &Template, template: String| {
             let noted = info.get(&t.id()).cloned().unwrap_or_default();
-            if t.count() <= RARE || u64::from(noted.kept) >= t.count() {
-                continue; // shown verbatim already
+            TextItem::Template(TemplateItem {
+                kind,
+                id: t.id().0,
+                template,
+                count: t.count(),
+                severity: noted.severity,
+                first_line: t.first_line(),
+                last_line: t.last_line(),
+                first_time: noted.first_time.map(|(_, time)| time),
+                last_time: noted.last_time.map(|(_, time)| time),
+                example: example(t),
+            })
+        };
+        for t in &templates {
+            let kept = info.get(&t.id()).map_or(0, |noted| u64::from(noted.kept));
+            if t.count() > RARE && kept < t.count() {
+                out.emit(4, item("template", t, t.text()));
             }
-            out.emit(
-                4,
-                TextItem::Template(TemplateItem {
-                    kind: "template",
-                    id: t.id().0,
-                    template: t.text(),
-                    count: t.count(),
-                    severity: noted.severity,
-                    first_line: t.first_line(),
-                    last_line: t.last_line(),
-                    first_time: noted.first_time.map(|(_, time)| time),
-                    last_time: noted.last_time.map(|(_, time)| time),
-                    example: example(t),
-                }),
-            );
         }
-        // The records past the miner's caps: one group, last.
         let other = miner.overflow();
         if other.count() > 0 {
-            let noted = info.get(&GroupId::OVERFLOW).cloned().unwrap_or_default();
-            out.emit(
-                4,
-                TextItem::Template(TemplateItem {
-                    kind: "other",
-                    id: GroupId::OVERFLOW.0,
-                    template: "(records past the template cap, not told apart)".to_string(),
-                    count: other.count(),
-                    severity: noted.severity,
-                    first_line: other.first_line(),
-                    last_line: other.last_line(),
-                    first_time: noted.first_time.map(|(_, time)| time),
-                    last_time: noted.last_time.map(|(_, time)| time),
-                    example: example(other),
-                }),
-            );
+            let what = "(records past the template cap, not told apart)";
+            out.emit(4, item("other", other, what.to_string()));
+        }
+        for t in blank {
+            out.emit(4, item("template", t, t.text()));
         }
     }
 
@@ -850,8 +842,13 @@ fn least_kept(kept: &[(u64, LineItem, GroupId)]) -> Option<(usize, Option<Severi
         .map(|(i, (_, k, _))| (i, k.severity))
 }
 
+/// Whether a template is blank lines' (or lines of spaces): it has no words.
+fn is_blank(t: &Template) -> bool {
+    t.example().trim().is_empty()
+}
+
 /// A template's example as shown: with a marker where the miner cut it.
-fn example(t: &briefly_template::Template) -> String {
+fn example(t: &Template) -> String {
     match t.example_cut() {
         0 => t.example().to_string(),
         cut => briefly_core::with_cut_marker(t.example(), cut),
@@ -1039,6 +1036,7 @@ impl FoldBatches for Text {
         }
         let top_templates = templates
             .iter()
+            .filter(|t| !is_blank(t))
             .take(self.options.top)
             .map(|t| json!({"id": t.id().0, "template": t.text(), "count": t.count()}))
             .collect();
@@ -1305,6 +1303,38 @@ done
                 json!([7, [[6, "f"]], [[8, "h"]]])
             ]
         );
+    }
+
+    #[test]
+    fn blank_lines_are_one_template_listed_last() {
+        let mut input = String::from("\n");
+        for i in 0..200 {
+            input.push_str(&format!("line {i} of the build\n\n   \n"));
+        }
+        input.push_str("ERROR boom\n\t\n");
+        let envelope = reduce(
+            Text::new(folding()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        )
+        .unwrap();
+        let top = &envelope.stats["top_templates"];
+        assert_eq!(top.as_array().unwrap().len(), 2, "{top}");
+        let last = envelope.items.last().unwrap();
+        assert_eq!(
+            (&last["template"], &last["count"]),
+            (&json!(""), &json!(402)),
+            "{last}"
+        );
+        // No other item shows a blank line: not the first line, not the last.
+        let blank = |item: &&Value| item["text"] == "" || item["template"] == "";
+        assert_eq!(
+            envelope.items.iter().filter(blank).count(),
+            1,
+            "{:?}",
+            envelope.items
+        );
+        assert_eq!(envelope.stats["templates"], 3);
     }
 
     #[test]
