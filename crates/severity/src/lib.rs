@@ -334,7 +334,7 @@ impl Findings {
                 Some(Severity::Error)
             } else if go_panic {
                 Some(Severity::Fatal)
-            } else if multiline::is_jest_failure(bytes) {
+            } else if is_failure_mark(bytes) {
                 Some(Severity::Error)
             } else {
                 None
@@ -386,7 +386,13 @@ impl Findings {
         if !rest.starts_with(phrase.as_bytes()) || !confirmed(phrase, &rest[phrase.len()..]) {
             return;
         }
-        if is_system_error(phrase) {
+        match phrase {
+            // A count of what failed: not of none, and after the number.
+            "fail" | "error" if !counted(&bytes[..start]) => return,
+            "not ok" if !bytes[..start].iter().all(|&b| b == b' ') => return,
+            _ => {}
+        }
+        if is_system_error(phrase) || matches!(phrase, "fail" | "error" | "denied:") {
             self.hinted = Some(severity);
             return;
         }
@@ -638,7 +644,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 56] = [
+const SIGNALS: [(&str, Severity); 63] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -709,9 +715,21 @@ const SIGNALS: [(&str, Severity); 56] = [
     // pnpm's error codes (`ERR_PNPM_NO_MATCHING_VERSION  No matching version …`), and
     // the count of errors a checker found (mypy's, ruff's, tsc's `Found 2 errors …`) or
     // a bundler met (webpack's `compiled with 1 error in 120 ms`).
-    ("ERR_PNPM_", Severity::Error),
+    ("ERR_", Severity::Error),
     ("Found", Severity::Error),
     ("compiled with", Severity::Error),
+    // A test runner's or a linter's count of what failed, when no level is stated:
+    // pytest's `=== 1 failed, 2 passed in 0.12s ===`, Jest's `Tests:  1 failed`, Mocha's
+    // `2 failing`, ESLint's `✖ 3 problems (2 errors, 1 warning)`; TAP's `not ok 3 - x`.
+    ("fail", Severity::Error),
+    ("error", Severity::Error),
+    ("not ok", Severity::Error),
+    // A registry's refusal (`docker push`'s `denied: requested access to the resource is
+    // denied`), CMake's error, git's refused push and its merge conflict.
+    ("denied:", Severity::Error),
+    ("CMake Error", Severity::Error),
+    ("rejected]", Severity::Error),
+    ("CONFLICT (", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found before `after`, says what it signals: an exit report
@@ -723,8 +741,10 @@ const SIGNALS: [(&str, Severity); 56] = [
 /// `BUG:` says what it found (`BUG: kernel NULL pointer dereference`, not a commit's
 /// `BUG: fix …`); a system call's error ends the message (a parenthesis may follow:
 /// `Permission denied (publickey).`), zsh names the command after its `command not
-/// found: `, and a count of errors (`Found 2 errors`, `compiled with 1 error`) is not
-/// of none.
+/// found: `, a count of errors (`Found 2 errors`, `compiled with 1 error`) is not of
+/// none, `ERR_` opens a code in capitals, `fail` and `error` end as words of a count do
+/// (`failed`, `failing`, `failures`, `errors`; the count is read where the signal is
+/// found), and TAP's `not ok` is followed by a space or nothing.
 fn confirmed(phrase: &str, after: &[u8]) -> bool {
     match phrase {
         "FAIL" => {
@@ -763,6 +783,14 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
             let count = after.strip_prefix(b" ").unwrap_or_default();
             nonzero(count) && count[digits(count)..].starts_with(b" error")
         }
+        // Node's error codes: `ERR_MODULE_NOT_FOUND`, pnpm's `ERR_PNPM_…`.
+        "ERR_" => after.first().is_some_and(u8::is_ascii_uppercase),
+        "fail" => [&b"ed"[..], b"ing", b"ures", b"ure"]
+            .iter()
+            .find_map(|ending| after.strip_prefix(*ending))
+            .is_some_and(ends_a_count),
+        "error" => ends_a_count(after.strip_prefix(b"s").unwrap_or(after)),
+        "not ok" => after.is_empty() || after.starts_with(b" "),
         _ => true,
     }
 }
@@ -794,6 +822,46 @@ fn is_system_error(phrase: &str) -> bool {
             | "Connection refused"
             | "No space left on device"
     )
+}
+
+/// Whether a test runner's mark of a failed test opens `bytes`, after its indentation:
+/// Jest's `✕` and its failed test's header `● Suite › test`
+/// ([`multiline::is_jest_failure`]), Vitest's `×`, others' `✗` and `✘`.
+fn is_failure_mark(bytes: &[u8]) -> bool {
+    let indent = bytes.iter().take_while(|&&b| b == b' ').count();
+    let mark = &bytes[indent..];
+    // Each mark's first byte is one of two: most lines are ruled out by it.
+    matches!(mark.first(), Some(0xc3 | 0xe2))
+        && (["✕ ", "✗ ", "✘ ", "× "]
+            .iter()
+            .any(|m| mark.starts_with(m.as_bytes()))
+            || multiline::is_jest_failure(mark))
+}
+
+/// Whether `after`, what follows a count's word (`1 failed`), ends the count: the line
+/// ends, a list of counts goes on (`, 3 passed`, `; 0 ignored`, ` | 3 passed`, `)`) or
+/// a time follows (` in 0.12s`). Not a message's `pid 445 failed to act`.
+fn ends_a_count(after: &[u8]) -> bool {
+    after.trim_ascii_end().is_empty()
+        || [&b","[..], b";", b")", b" |", b" in "]
+            .iter()
+            .any(|next| after.starts_with(next))
+}
+
+/// Whether `before` ends with a number that is not zero and a space (`Tests: 1 `,
+/// `(2 `), the number after a space, a parenthesis or nothing (not a version's `1.2 `
+/// or a place's `12:5 `).
+fn counted(before: &[u8]) -> bool {
+    let Some(before) = before.strip_suffix(b" ") else {
+        return false;
+    };
+    let digits = before
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let (head, number) = before.split_at(before.len() - digits);
+    nonzero(number) && matches!(head.last(), None | Some(b' ' | b'\t' | b'('))
 }
 
 /// Whether `after` is a count of none: ` 0`, `  0 `.
@@ -1069,6 +1137,45 @@ mod tests {
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
             ("[INFO] BUILD FAILURE", Some(Error)),
             ("FAILURE: Build failed with an exception.", Some(Error)),
+            // Test runners' and linters' counts of what failed, when no level is stated;
+            // not a count of none, a version, or a count a stated level explains.
+            ("=== 1 failed, 2 passed in 0.12s ===", Some(Error)),
+            ("Tests:       1 failed, 3 passed, 4 total", Some(Error)),
+            ("  2 failing", Some(Error)),
+            ("✖ 3 problems (2 errors, 1 warning)", Some(Error)),
+            ("3 failures", Some(Error)),
+            ("=== 2 passed in 0.12s ===", None),
+            ("Tests:       0 failed, 4 passed", None),
+            ("✖ 3 problems (0 errors, 3 warnings)", None),
+            ("upgraded to 1.2 failed over", None),
+            ("build12 failed", None),
+            ("3 failedx", None),
+            ("send_ping: pid 445 failed to act on a ping", None),
+            ("connection 19617 failed: 3 - No network route", None),
+            ("test result: ok. 3 passed; 1 failed; 0 ignored", Some(Error)),
+            ("Tests  1 failed | 3 passed (4)", Some(Error)),
+            ("3 errorsome", None),
+            ("INFO retried after 2 errors", Some(Info)),
+            // TAP's failed test; a test runner's mark of one.
+            ("not ok 3 - should work", Some(Error)),
+            ("    not ok 1 - subtest", Some(Error)),
+            ("not ok", Some(Error)),
+            ("it is not ok 3 times", None),
+            ("not okay", None),
+            ("  ✕ renders (5 ms)", Some(Error)),
+            (" × adds 1 + 2 12ms", Some(Error)),
+            ("✗ lint", Some(Error)),
+            ("✘ build", Some(Error)),
+            ("  ✓ renders (5 ms)", None),
+            ("a ✕ inside", None),
+            // Node's error codes, a registry's refusal, CMake, git's push and merge.
+            ("   ERR_MODULE_NOT_FOUND", Some(Error)),
+            ("ERR_pnpm lower case", None),
+            ("denied: requested access to the resource is denied", Some(Error)),
+            ("DEBUG denied: 0", Some(Debug)),
+            ("CMake Error at CMakeLists.txt:3 (project):", Some(Error)),
+            (" ! [rejected]        main -> main (fetch first)", Some(Error)),
+            ("CONFLICT (content): Merge conflict in a.txt", Some(Error)),
             ("* What went wrong:", Some(Error)),
             ("[INFO] BUILD SUCCESS", Some(Info)),
             ("the FAILURE: mode is documented", None),
@@ -1524,9 +1631,18 @@ mod tests {
                 "HTTP/" => "1.1\" 500 3",
                 "Fatal error" => ": boom",
                 "Found" | "compiled with" => " 3 errors",
+                "ERR_" => "MODULE_NOT_FOUND",
+                "fail" => "ed",
+                "error" => "s",
                 _ => " 3",
             };
-            let line = format!("x: {phrase}{after}");
+            // A count before what failed; TAP's `not ok` opens its line.
+            let before = match phrase {
+                "fail" | "error" => "x: 3 ",
+                "not ok" => "",
+                _ => "x: ",
+            };
+            let line = format!("{before}{phrase}{after}");
             assert_eq!(classify(&line), Some(severity), "{line}");
         }
     }
