@@ -91,6 +91,10 @@ enum Header {
     /// Jest's `  ● Suite › test` ([`is_jest_failure`]): what failed follows,
     /// indented, in parts set apart by blank lines.
     JestFailure,
+    /// Mocha's `  1) Suite` in its list of failures ([`is_mocha_failure`]): the test's
+    /// title, what failed and its stack follow, indented, in parts set apart by blank
+    /// lines.
+    MochaFailure,
     /// Terraform's and OpenTofu's `│ Error: …` in its box: the box's lines follow, each
     /// behind a `│` (where, the source, the explanation).
     TerraformBox,
@@ -155,6 +159,8 @@ impl MultiLine {
             Header::GoTestFailure
         } else if is_jest_failure(line.as_bytes()) {
             Header::JestFailure
+        } else if is_mocha_failure(line) {
+            Header::MochaFailure
         } else if line.starts_with('│')
             && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
         {
@@ -213,6 +219,19 @@ impl MultiLine {
                 return !["● ", "PASS ", "FAIL "]
                     .iter()
                     .any(|start| trimmed.starts_with(start));
+            }
+            // Up to the next failure, or a passing test or the tally where the failure
+            // is a top-level test's in the list of tests (`  1) works`, `  ✓ adds`).
+            Header::MochaFailure if indented || blank() => {
+                let trimmed = line.trim_start_matches(' ');
+                let tally = || {
+                    let count = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
+                    count.len() < trimmed.len()
+                        && [" passing", " failing", " pending"]
+                            .iter()
+                            .any(|word| count.starts_with(word))
+                };
+                return !(is_mocha_failure(line) || trimmed.starts_with("✓ ") || tally());
             }
             Header::Diagnostic if is_diagnostic_detail(line) => return true,
             // The message, or a note or a backtrace where it is empty.
@@ -370,6 +389,17 @@ pub fn is_jest_failure(line: &[u8]) -> bool {
     line[indent..]
         .strip_prefix("● ".as_bytes())
         .is_some_and(|rest| !rest.starts_with(b"Console"))
+}
+
+/// Mocha's header of a failed test in its list of failures, `  1) Suite`: two spaces, a
+/// number and `) `. Read at the start of every record: the first bytes rule out nearly
+/// every line.
+fn is_mocha_failure(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("  ") else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && rest[digits..].starts_with(") ")
 }
 
 /// java.util.logging's first line (its `SimpleFormatter`'s default): the time, then the
@@ -834,6 +864,50 @@ mod tests {
         );
         assert_eq!(split[1].len(), 6, "{split:?}");
         assert_eq!(split[2].len(), 2, "{split:?}");
+    }
+
+    #[test]
+    fn a_mocha_failure_keeps_what_failed() {
+        let lines = [
+            "  2 failing",
+            "",
+            "  1) Array",
+            "       #indexOf()",
+            "         should return -1:",
+            "",
+            "      AssertionError: expected 0 to equal -1",
+            "      + expected - actual",
+            "",
+            "      at Context.<anonymous> (test/array.js:7:14)",
+            "",
+            "  2) User loads:",
+            "     Error: ENOENT: no such file",
+            "npm ERR! Test failed.",
+            "  3) top-level test",
+            "  ✓ passes",
+            "  1) top-level test",
+            "  1 passing (3ms)",
+            "  12)no space",
+        ];
+        let (split, _) = records(Indented::ByRule, &lines);
+        let starts: Vec<&str> = split.iter().map(|record| record[0]).collect();
+        assert_eq!(
+            starts,
+            [
+                "  2 failing",
+                "",
+                "  1) Array",
+                "  2) User loads:",
+                "npm ERR! Test failed.",
+                "  3) top-level test",
+                "  ✓ passes",
+                "  1) top-level test",
+                "  1 passing (3ms)",
+                "  12)no space",
+            ]
+        );
+        assert_eq!(split[2].len(), 9, "{split:?}");
+        assert_eq!(split[3].len(), 2, "{split:?}");
     }
 
     #[test]

@@ -1191,7 +1191,7 @@ mod tests {
 WARN deprecated option
   2 failing
 
-  1) Array
+Array
       AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
       at Context.<anonymous> (test/array.js:7:14)
   served /item/1
