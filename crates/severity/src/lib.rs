@@ -425,9 +425,7 @@ impl Findings {
             .or(self.column);
         let severity = self.stated.max(opening).or(self.named).max(self.signalled);
         Inspection {
-            severity: severity
-                .or(self.hinted)
-                .or_else(|| is_go_compiler_error(bytes).then_some(Severity::Error)),
+            severity: severity.or(self.hinted).or_else(|| placed_finding(bytes)),
             opens: self.opens,
         }
     }
@@ -1032,21 +1030,30 @@ fn camel_error(word: &[u8]) -> Option<Found> {
     .then_some(Found::Named)
 }
 
-/// Go's compiler and vet, which name no level: `./main.go:5:2: undefined: foo`, a path
-/// to a `.go` file, a line and a column. Read only where nothing else said a severity.
-fn is_go_compiler_error(bytes: &[u8]) -> bool {
-    let Some(colon) = bytes.iter().position(|&b| b == b':' || b == b' ') else {
-        return false;
-    };
+/// A finding at a place in a file, `path:line:column: message`, from a tool that names no
+/// level: Go's compiler and vet (`./main.go:5:2: undefined: foo`, an error), or a linter
+/// whose message opens with its rule's code (ruff's and flake8's `app.py:1:8: F401 …`,
+/// pylint's `app.py:1:0: C0114: …`, a warning). The path names a file (a `.` or a `/` in
+/// it: not a time's `10:00:00`). Read only where nothing else said a severity.
+fn placed_finding(bytes: &[u8]) -> Option<Severity> {
+    let colon = bytes.iter().position(|&b| b == b':' || b == b' ')?;
     let path = &bytes[..colon];
-    path.len() > 3
-        && path.ends_with(b".go")
-        && bytes[colon..].strip_prefix(b":").is_some_and(|rest| {
-            number_and_colon(rest).is_some_and(|line| {
-                number_and_colon(&rest[line..])
-                    .is_some_and(|column| rest[line + column..].starts_with(b" "))
-            })
-        })
+    let rest = bytes[colon..].strip_prefix(b":")?;
+    let line = number_and_colon(rest)?;
+    let column = number_and_colon(&rest[line..])?;
+    let message = rest[line + column..].strip_prefix(b" ")?;
+    if path.len() > 3 && path.ends_with(b".go") {
+        return Some(Severity::Error);
+    }
+    let letters = message
+        .iter()
+        .take_while(|b| b.is_ascii_uppercase())
+        .count();
+    let digits = digits(&message[letters..]);
+    let code = (1..=3).contains(&letters)
+        && (2..=4).contains(&digits)
+        && matches!(message.get(letters + digits), Some(b' ' | b':'));
+    (code && path.iter().any(|b| matches!(b, b'.' | b'/'))).then_some(Severity::Warn)
 }
 
 /// `: 1`, ` 137`, `=2`: a code that is not zero.
@@ -1133,6 +1140,14 @@ mod tests {
             ("  ● adds › works", Some(Error)),
             ("● Test suite failed to run", Some(Error)),
             ("  ● Console", None),
+            // A linter's rule at a place: ruff, flake8, pylint.
+            ("app.py:1:8: F401 [*] `os` imported but unused", Some(Warn)),
+            ("src/app.py:3:1: E302 expected 2 blank lines, found 1", Some(Warn)),
+            ("app.py:1:0: C0114: Missing module docstring (missing-module-docstring)", Some(Warn)),
+            ("10:00:00: F401 not a file", None),
+            ("app.py:1:8: imported but unused", None),
+            ("app.py:1:8: F4 too short a code", None),
+            ("app.py:1: F401 no column", None),
             // The linker, Maven and Gradle.
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
             ("[INFO] BUILD FAILURE", Some(Error)),
