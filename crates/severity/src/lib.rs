@@ -315,9 +315,9 @@ struct Findings {
     named: Option<Severity>,
     /// A signal: traceback, panic, OOM kill, segfault, non-zero exit, make or systemd failure.
     signalled: Option<Severity>,
-    /// A system call's error (`No such file or directory`): it counts when no level is
-    /// stated, as in `cat: x: No such file or directory`, not in `DEBUG stat x: No such
-    /// file or directory`.
+    /// A system call's error (`No such file or directory`), a count of what failed (`1
+    /// failed`) or a registry's `denied:`: it counts when no level is stated, as in `cat:
+    /// x: No such file or directory`, not in `DEBUG stat x: No such file or directory`.
     hinted: Option<Severity>,
 }
 
@@ -1049,10 +1049,10 @@ fn placed_finding(bytes: &[u8]) -> Option<Severity> {
         .iter()
         .take_while(|b| b.is_ascii_uppercase())
         .count();
-    let digits = digits(&message[letters..]);
+    let number = digits(&message[letters..]);
     let code = (1..=3).contains(&letters)
-        && (2..=4).contains(&digits)
-        && matches!(message.get(letters + digits), Some(b' ' | b':'));
+        && (2..=4).contains(&number)
+        && matches!(message.get(letters + number), Some(b' ' | b':'));
     (code && path.iter().any(|b| matches!(b, b'.' | b'/'))).then_some(Severity::Warn)
 }
 

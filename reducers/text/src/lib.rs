@@ -1166,6 +1166,11 @@ mod tests {
         }
     }
 
+    /// The envelope of `input` reduced with `options`.
+    fn envelope_of(options: TextOptions, input: &[u8]) -> briefly_core::Envelope {
+        reduce(Text::new(options).unwrap(), input, &RunConfig::new("text")).unwrap()
+    }
+
     /// The input's lines as the items show them, in order of their line numbers.
     fn lines_shown(items: &[Value]) -> Vec<(u64, String)> {
         let mut lines: Vec<(u64, String)> = items
@@ -1241,21 +1246,15 @@ done
     #[test]
     fn whole_chars_bounds_what_is_returned_whole() {
         // Characters, not bytes, with each line's end: 2 lines of 3 characters and 6 bytes.
-        let input = "été
-été
-";
+        let input = "été\nété\n";
         let whole = |whole_chars: usize, input: &str| {
             let options = TextOptions {
                 whole_chars,
                 ..TextOptions::default()
             };
-            let envelope = reduce(
-                Text::new(options).unwrap(),
-                input.as_bytes(),
-                &RunConfig::new("text"),
-            )
-            .unwrap();
-            envelope.summary.contains("returned whole")
+            envelope_of(options, input.as_bytes())
+                .summary
+                .contains("returned whole")
         };
         assert!(whole(8, input));
         assert!(!whole(7, input));
@@ -1264,13 +1263,7 @@ done
         assert!(!whole(8, &"x".repeat(100_000)));
         assert!(whole(100_000, "é"));
         // Colour codes stripped: whole, but what they were is in the artifact only.
-        let options = TextOptions::default();
-        let envelope = reduce(
-            Text::new(options).unwrap(),
-            &b"\x1b[31mred\x1b[0m\nplain\n"[..],
-            &RunConfig::new("text"),
-        )
-        .unwrap();
+        let envelope = envelope_of(TextOptions::default(), b"\x1b[31mred\x1b[0m\nplain\n");
         assert!(envelope.summary.contains("returned whole"));
         assert!(envelope.truncated);
     }
@@ -1283,12 +1276,7 @@ done
             context: 1,
             ..TextOptions::default()
         };
-        let envelope = reduce(
-            Text::new(options).unwrap(),
-            input.as_bytes(),
-            &RunConfig::new("text"),
-        )
-        .unwrap();
+        let envelope = envelope_of(options, input.as_bytes());
         assert!(envelope.summary.contains("the records kept returned whole"));
         assert!(envelope.truncated, "records were left out");
         let items: Vec<Value> = envelope
@@ -1312,12 +1300,7 @@ done
             input.push_str(&format!("line {i} of the build\n\n   \n"));
         }
         input.push_str("ERROR boom\n\t\n");
-        let envelope = reduce(
-            Text::new(folding()).unwrap(),
-            input.as_bytes(),
-            &RunConfig::new("text"),
-        )
-        .unwrap();
+        let envelope = envelope_of(folding(), input.as_bytes());
         let top = &envelope.stats["top_templates"];
         assert_eq!(top.as_array().unwrap().len(), 2, "{top}");
         let last = envelope.items.last().unwrap();
