@@ -316,8 +316,9 @@ struct Findings {
     /// A signal: traceback, panic, OOM kill, segfault, non-zero exit, make or systemd failure.
     signalled: Option<Severity>,
     /// A system call's error (`No such file or directory`), a count of what failed (`1
-    /// failed`) or a registry's `denied:`: it counts when no level is stated, as in `cat:
-    /// x: No such file or directory`, not in `DEBUG stat x: No such file or directory`.
+    /// failed`, `2 warnings`) or a registry's `denied:`, the worst of them: it counts when
+    /// no level is stated, as in `cat: x: No such file or directory`, not in `DEBUG stat
+    /// x: No such file or directory`.
     hinted: Option<Severity>,
 }
 
@@ -388,12 +389,13 @@ impl Findings {
         }
         match phrase {
             // A count of what failed: not of none, and after the number.
-            "fail" | "error" if !counted(&bytes[..start]) => return,
+            "fail" | "error" | "warning" if !counted(&bytes[..start]) => return,
             "not ok" if !bytes[..start].iter().all(|&b| b == b' ') => return,
             _ => {}
         }
-        if is_system_error(phrase) || matches!(phrase, "fail" | "error" | "denied:") {
-            self.hinted = Some(severity);
+        if is_system_error(phrase) || matches!(phrase, "fail" | "error" | "warning" | "denied:") {
+            // The worst of them: `(2 errors, 1 warning)`.
+            self.hinted = self.hinted.max(Some(severity));
             return;
         }
         self.signalled = self.signalled.max(Some(severity));
@@ -642,7 +644,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 63] = [
+const SIGNALS: [(&str, Severity); 64] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -716,11 +718,13 @@ const SIGNALS: [(&str, Severity); 63] = [
     ("ERR_", Severity::Error),
     ("Found", Severity::Error),
     ("compiled with", Severity::Error),
-    // A test runner's or a linter's count of what failed, when no level is stated:
-    // pytest's `=== 1 failed, 2 passed in 0.12s ===`, Jest's `Tests:  1 failed`, Mocha's
-    // `2 failing`, ESLint's `✖ 3 problems (2 errors, 1 warning)`; TAP's `not ok 3 - x`.
+    // A test runner's or a linter's count of what failed or warned, when no level is
+    // stated: pytest's `=== 1 failed, 2 passed in 0.12s ===`, Jest's `Tests:  1 failed`,
+    // Mocha's `2 failing`, ESLint's `✖ 3 problems (2 errors, 1 warning)`; TAP's `not ok
+    // 3 - x`.
     ("fail", Severity::Error),
     ("error", Severity::Error),
+    ("warning", Severity::Warn),
     ("not ok", Severity::Error),
     // A registry's refusal (`docker push`'s `denied: requested access to the resource is
     // denied`), CMake's error, git's refused push and its merge conflict.
@@ -787,7 +791,7 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
             .iter()
             .find_map(|ending| after.strip_prefix(*ending))
             .is_some_and(ends_a_count),
-        "error" => ends_a_count(after.strip_prefix(b"s").unwrap_or(after)),
+        "error" | "warning" => ends_a_count(after.strip_prefix(b"s").unwrap_or(after)),
         "not ok" => after.is_empty() || after.starts_with(b" "),
         _ => true,
     }
@@ -1161,7 +1165,10 @@ mod tests {
             ("3 failures", Some(Error)),
             ("=== 2 passed in 0.12s ===", None),
             ("Tests:       0 failed, 4 passed", None),
-            ("✖ 3 problems (0 errors, 3 warnings)", None),
+            ("✖ 3 problems (0 errors, 3 warnings)", Some(Warn)),
+            ("=== 1 passed, 2 warnings in 0.12s ===", Some(Warn)),
+            ("=== 1 failed, 2 warnings in 0.12s ===", Some(Error)),
+            ("✖ 3 problems (0 errors, 0 warnings)", None),
             ("upgraded to 1.2 failed over", None),
             ("build12 failed", None),
             ("3 failedx", None),
@@ -1207,7 +1214,7 @@ mod tests {
             ("Found 0 errors. Watching for file changes.", None),
             ("Found 3 items", None),
             ("webpack 5.88.0 compiled with 1 error in 120 ms", Some(Error)),
-            ("webpack 5.88.0 compiled with 2 warnings in 120 ms", None),
+            ("webpack 5.88.0 compiled with 2 warnings in 120 ms", Some(Warn)),
             ("webpack 5.88.0 compiled successfully in 120 ms", None),
         ];
         assert_classified(&cases);
@@ -1648,12 +1655,12 @@ mod tests {
                 "Found" | "compiled with" => " 3 errors",
                 "ERR_" => "MODULE_NOT_FOUND",
                 "fail" => "ed",
-                "error" => "s",
+                "error" | "warning" => "s",
                 _ => " 3",
             };
             // A count before what failed; TAP's `not ok` opens its line.
             let before = match phrase {
-                "fail" | "error" => "x: 3 ",
+                "fail" | "error" | "warning" => "x: 3 ",
                 "not ok" => "",
                 _ => "x: ",
             };
