@@ -105,6 +105,16 @@ fn item_at(envelope: &Value, n: u64) -> &Value {
         .unwrap_or_else(|| panic!("no item at line {n}: {items:?}"))
 }
 
+/// The item at line `n` is an error record of `more` lines after its first, and the
+/// summary names it, ending with `named`.
+fn assert_error_named(envelope: &Value, n: u64, more: usize, named: &str) {
+    let item = item_at(envelope, n);
+    assert_eq!(item["severity"], "error", "{envelope}");
+    assert_eq!(item["more"].as_array().unwrap().len(), more, "{item}");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.ends_with(named), "{summary}");
+}
+
 #[test]
 fn a_decisive_line_is_inline_wherever_it_is() {
     let b = Briefly::new();
@@ -860,14 +870,11 @@ FAIL
 FAIL\texample.com/store\t0.012s
 ";
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
-    let failed = item_at(&envelope, 3);
-    assert_eq!(failed["severity"], "error", "{envelope}");
-    assert_eq!(failed["more"].as_array().unwrap().len(), 2, "{failed}");
-    let summary = envelope["summary"].as_str().unwrap();
-    assert!(
-        summary
-            .ends_with("line 3: --- FAIL: TestGet (0.00s) … store_test.go:12: expected 3, got 4"),
-        "{summary}"
+    assert_error_named(
+        &envelope,
+        3,
+        2,
+        "line 3: --- FAIL: TestGet (0.00s) … store_test.go:12: expected 3, got 4",
     );
 }
 
@@ -885,15 +892,11 @@ Planning...
 ╵
 ";
     let envelope = b.envelope(&["text"], terraform.as_bytes(), CAP);
-    let error = item_at(&envelope, 3);
-    assert_eq!(error["severity"], "error", "{envelope}");
-    assert_eq!(error["more"].as_array().unwrap().len(), 3, "{error}");
-    let summary = envelope["summary"].as_str().unwrap();
-    assert!(
-        summary.ends_with(
-            "line 3: │ Error: Invalid reference … │   on main.tf line 3, in resource \"aws_instance\" \"x\":"
-        ),
-        "{summary}"
+    assert_error_named(
+        &envelope,
+        3,
+        3,
+        "line 3: │ Error: Invalid reference … │   on main.tf line 3, in resource \"aws_instance\" \"x\":",
     );
     // Gradle's verdict and what went wrong; the linker's error, which names no level.
     let gradle = "\

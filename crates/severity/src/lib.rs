@@ -383,17 +383,12 @@ impl Findings {
 
     /// A signal's phrase may start at `start`.
     fn signal(&mut self, bytes: &[u8], start: usize, (phrase, severity): (&str, Severity)) {
-        let rest = &bytes[start..];
-        if !rest.starts_with(phrase.as_bytes()) || !confirmed(phrase, &rest[phrase.len()..]) {
+        let (before, rest) = bytes.split_at(start);
+        if !rest.starts_with(phrase.as_bytes()) || !confirmed(phrase, before, &rest[phrase.len()..])
+        {
             return;
         }
-        match phrase {
-            // A count of what failed: not of none, and after the number.
-            "fail" | "error" | "warning" if !counted(&bytes[..start]) => return,
-            "not ok" if !bytes[..start].iter().all(|&b| b == b' ') => return,
-            _ => {}
-        }
-        if is_system_error(phrase) || matches!(phrase, "fail" | "error" | "warning" | "denied:") {
+        if counts_unless_stated(phrase) {
             // The worst of them: `(2 errors, 1 warning)`.
             self.hinted = self.hinted.max(Some(severity));
             return;
@@ -734,7 +729,8 @@ const SIGNALS: [(&str, Severity); 64] = [
     ("CONFLICT (", Severity::Error),
 ];
 
-/// Whether a signal's phrase, found before `after`, says what it signals: an exit report
+/// Whether a signal's phrase, found between `before` and `after`, says what it signals:
+/// an exit report
 /// needs a non-zero code after it, `non-zero` an exit, status, code or return value,
 /// `make` its failure report (`make: *** …`), and systemd's `code=…` the status beside
 /// it, non-zero when the process exited. `FAIL` and `FAILED` are a whole word, not a
@@ -744,10 +740,11 @@ const SIGNALS: [(&str, Severity); 64] = [
 /// `BUG: fix …`); a system call's error ends the message (a parenthesis may follow:
 /// `Permission denied (publickey).`), zsh names the command after its `command not
 /// found: `, a count of errors (`Found 2 errors`, `compiled with 1 error`) is not of
-/// none, `ERR_` opens a code in capitals, `fail` and `error` end as words of a count do
-/// (`failed`, `failing`, `failures`, `errors`; the count is read where the signal is
-/// found), and TAP's `not ok` is followed by a space or nothing.
-fn confirmed(phrase: &str, after: &[u8]) -> bool {
+/// none, `ERR_` opens a code in capitals, `fail`, `error` and `warning` end as words of
+/// a count do (`failed`, `failing`, `failures`, `errors`, `warnings`) after a count that
+/// is not of none, and TAP's `not ok` opens its line (after indentation) and is followed
+/// by a space or nothing.
+fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
     match phrase {
         "FAIL" => {
             let after = after.strip_prefix(b"ED").unwrap_or(after);
@@ -787,12 +784,19 @@ fn confirmed(phrase: &str, after: &[u8]) -> bool {
         }
         // Node's error codes: `ERR_MODULE_NOT_FOUND`, pnpm's `ERR_PNPM_…`.
         "ERR_" => after.first().is_some_and(u8::is_ascii_uppercase),
-        "fail" => [&b"ed"[..], b"ing", b"ures", b"ure"]
-            .iter()
-            .find_map(|ending| after.strip_prefix(*ending))
-            .is_some_and(ends_a_count),
-        "error" | "warning" => ends_a_count(after.strip_prefix(b"s").unwrap_or(after)),
-        "not ok" => after.is_empty() || after.starts_with(b" "),
+        "fail" => {
+            counted(before)
+                && [&b"ed"[..], b"ing", b"ures", b"ure"]
+                    .iter()
+                    .find_map(|ending| after.strip_prefix(*ending))
+                    .is_some_and(ends_a_count)
+        }
+        "error" | "warning" => {
+            counted(before) && ends_a_count(after.strip_prefix(b"s").unwrap_or(after))
+        }
+        "not ok" => {
+            before.iter().all(|&b| b == b' ') && (after.is_empty() || after.starts_with(b" "))
+        }
         _ => true,
     }
 }
@@ -814,7 +818,13 @@ fn server_error_status(after: &[u8]) -> bool {
         && matches!(status.get(3), None | Some(b' '))
 }
 
-/// The signals that are a system call's error, and count only when no level is stated.
+/// The signals that count only when no level is stated: a system call's error
+/// ([`is_system_error`]), a count of what failed or warned, a registry's `denied:`.
+fn counts_unless_stated(phrase: &str) -> bool {
+    is_system_error(phrase) || matches!(phrase, "fail" | "error" | "warning" | "denied:")
+}
+
+/// The signals that are a system call's error, which end the message they close.
 fn is_system_error(phrase: &str) -> bool {
     matches!(
         phrase,

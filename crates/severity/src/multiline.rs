@@ -579,6 +579,13 @@ mod tests {
         (records, names)
     }
 
+    /// `lines` split into records by rule, and each record's first line.
+    fn split_by_rule<'a>(lines: &[&'a str]) -> (Vec<Vec<&'a str>>, Vec<&'a str>) {
+        let (split, _) = records(Indented::ByRule, lines);
+        let starts = split.iter().map(|record| record[0]).collect();
+        (split, starts)
+    }
+
     /// Each example's lines split into its records under both policies, naming what it
     /// names.
     fn splits_alike(examples: &[(&[&[&str]], &[&str])]) {
@@ -848,8 +855,7 @@ mod tests {
             " PASS  src/other.test.ts",
             "Test Suites: 1 failed, 1 passed, 2 total",
         ];
-        let (split, _) = records(Indented::ByRule, &lines);
-        let starts: Vec<&str> = split.iter().map(|record| record[0]).collect();
+        let (split, starts) = split_by_rule(&lines);
         assert_eq!(
             starts,
             [
@@ -889,8 +895,7 @@ mod tests {
             "  1 passing (3ms)",
             "  12)no space",
         ];
-        let (split, _) = records(Indented::ByRule, &lines);
-        let starts: Vec<&str> = split.iter().map(|record| record[0]).collect();
+        let (split, starts) = split_by_rule(&lines);
         assert_eq!(
             starts,
             [
