@@ -105,19 +105,53 @@ fn item_line(out: &mut String, item: &Value) {
     }
     let line = item.get("line").and_then(Value::as_u64);
     let text = item.get("text").and_then(Value::as_str);
-    match (line, text) {
-        (Some(line), Some(text)) => {
-            for (n, t) in context(item, "before") {
-                let _ = writeln!(out, "  {n}- {t}");
-            }
-            let _ = writeln!(out, "  {line}: {text}");
-            for (n, t) in context(item, "after") {
-                let _ = writeln!(out, "  {n}- {t}");
-            }
+    let (Some(line), Some(text)) = (line, text) else {
+        let _ = writeln!(out, "  {item}");
+        return;
+    };
+    for (n, t) in context(item, "before") {
+        let _ = writeln!(out, "  {n}- {t}");
+    }
+    // A record's first line, or a run of lines, then the rest of a multi-line record:
+    // each numbered, as they follow one another in the input.
+    let more = item
+        .get("more")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    let lines = text.split('\n').chain(more.filter_map(Value::as_str));
+    let mut n = line;
+    for (i, t) in lines.enumerate() {
+        let _ = write!(out, "  {n}: {t}");
+        if i == 0 {
+            tags(out, item);
         }
-        _ => {
-            let _ = writeln!(out, "  {item}");
-        }
+        out.push('\n');
+        n += 1;
+    }
+    if let Some(cut) = item.get("more_cut").and_then(Value::as_u64) {
+        let _ = writeln!(out, "  … {cut} more lines of this record (from line {n})");
+    }
+    for (n, t) in context(item, "after") {
+        let _ = writeln!(out, "  {n}- {t}");
+    }
+}
+
+/// What an item says of its line beside the text: `  [error, ×3, cut]` (its severity,
+/// how many records share its template when more than it, its line cut).
+fn tags(out: &mut String, item: &Value) {
+    let mut tags = Vec::new();
+    if let Some(severity) = item.get("severity").and_then(Value::as_str) {
+        tags.push(severity.to_string());
+    }
+    if let Some(count) = item.get("count").and_then(Value::as_u64).filter(|&c| c > 1) {
+        tags.push(format!("×{count}"));
+    }
+    if item.get("cut").and_then(Value::as_bool) == Some(true) {
+        tags.push("cut".to_string());
+    }
+    if !tags.is_empty() {
+        let _ = write!(out, "  [{}]", tags.join(", "));
     }
 }
 
@@ -152,6 +186,31 @@ mod tests {
         assert!(t.contains("items 1-2 of 5 (ranked, truncated)"), "{t}");
         assert!(t.contains("next: briefly page b1.abc"));
         assert!(t.contains("artifact: /tmp/a"));
+    }
+
+    #[test]
+    fn text_shows_every_line_of_a_record_and_of_a_run_with_what_the_item_says() {
+        let mut e = Envelope::new("text", "returned whole");
+        e.items = vec![
+            json!({"kind": "line", "line": 4, "severity": "error", "text": "Traceback (most recent call last):",
+                   "more": ["  File \"a.py\", line 1", "KeyError: 'x'"], "more_cut": 2,
+                   "template": 3, "count": 1}),
+            json!({"kind": "line", "line": 9, "severity": "info", "text": "served 1", "template": 0, "count": 20}),
+            json!({"line": 12, "text": "aaaa", "cut": true}),
+            json!({"kind": "lines", "line": 1, "last": 3, "text": "a\n\nc", "after": [[4, "d"]]}),
+        ];
+        let t = text(&e);
+        let expected = "  4: Traceback (most recent call last):  [error]
+  5:   File \"a.py\", line 1
+  6: KeyError: 'x'
+  … 2 more lines of this record (from line 7)
+  9: served 1  [info, ×20]
+  12: aaaa  [cut]
+  1: a
+  2: \n  3: c
+  4- d
+";
+        assert!(t.ends_with(expected), "{t}");
     }
 
     #[test]

@@ -948,7 +948,13 @@ fn the_first_and_last_lines_carry_their_template() {
     }
     input.push_str("Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'x'");
     let envelope = b.envelope(
-        &["text", "--emit-groups", groups.to_str().unwrap()],
+        &[
+            "text",
+            "--whole-chars",
+            "0",
+            "--emit-groups",
+            groups.to_str().unwrap(),
+        ],
         input.as_bytes(),
         CAP,
     );
@@ -961,7 +967,11 @@ fn the_first_and_last_lines_carry_their_template() {
     let last_line = input.lines().count() as u64;
     assert!(!items.iter().any(|i| i["line"] == last_line), "{items:?}");
     // The options apply to them too.
-    let errors = b.envelope(&["text", "--level", "error"], input.as_bytes(), CAP);
+    let errors = b.envelope(
+        &["text", "--whole-chars", "0", "--level", "error"],
+        input.as_bytes(),
+        CAP,
+    );
     assert!(
         !errors["items"].to_string().contains("job 0 done"),
         "{errors}"
@@ -1041,17 +1051,32 @@ fn options_filter_and_shape_the_result() {
     assert_eq!(untimed["stats"]["filtered_out"], 0);
     assert_warns(&untimed, &["2 records have no time briefly can read"]);
 
-    // Small input comes back whole: every record verbatim, none folded.
+    // Small input comes back whole: every record verbatim, none folded; errors and
+    // warnings first, then the rest as runs of lines.
     let small: String = input.lines().take(8).map(|l| format!("{l}\n")).collect();
+    let items = |envelope: &Value| -> Vec<String> {
+        let items = envelope["items"].as_array().unwrap().iter();
+        items
+            .map(|i| format!("{} {}", i["kind"], i["line"]))
+            .collect()
+    };
+    let whole_items = [
+        "\"line\" 4",
+        "\"line\" 8",
+        "\"line\" 3",
+        "\"line\" 7",
+        "\"lines\" 1",
+        "\"lines\" 5",
+    ];
     let whole = b.envelope(&["text"], small.as_bytes(), CAP);
-    assert_eq!(whole["returned_items"], 8, "{whole}");
+    assert_eq!(items(&whole), whole_items, "{whole}");
     assert_eq!(whole["truncated"], false, "{whole}");
     let chars = small.chars().count().to_string();
     let whole = b.envelope(&["text", "--whole-chars", &chars], small.as_bytes(), CAP);
-    assert_eq!(whole["returned_items"], 8, "{whole}");
+    assert_eq!(items(&whole), whole_items, "{whole}");
     let fewer = (small.chars().count() - 1).to_string();
     let folded = b.envelope(&["text", "--whole-chars", &fewer], small.as_bytes(), CAP);
-    assert!(folded["returned_items"].as_u64() < Some(8), "{folded}");
+    assert!(items(&folded).iter().all(|i| !i.starts_with("\"lines\"")));
     assert_eq!(folded["truncated"], true, "{folded}");
 
     let top = b.envelope(&["text", "--top", "2"], input.as_bytes(), CAP);
@@ -1221,4 +1246,19 @@ fn run_uses_text_for_commands_it_does_not_know() {
     assert_eq!(envelope["source"], "text");
     assert_eq!(envelope["items"][0]["text"], "ERROR the one that matters");
     assert_eq!(envelope["exit_code"], 1);
+}
+
+#[test]
+fn the_text_format_shows_every_line_returned() {
+    let b = Briefly::new();
+    let input = "start\nTraceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nKeyError: 'x'\nend\n";
+    let out = b.run(&["--format", "text", "text"], input.as_bytes());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let traceback = "  2: Traceback (most recent call last):  [error]
+  3:   File \"a.py\", line 1, in <module>
+  4: KeyError: 'x'
+  1: start
+  5: end
+";
+    assert!(stdout.contains(traceback), "{stdout}");
 }

@@ -14,7 +14,8 @@
 //!    records past the miner's caps.
 //!
 //! Input of at most [`TextOptions::whole_chars`] characters is not reduced: every record
-//! comes back verbatim, serious ones first, then the rest in order.
+//! comes back verbatim, serious ones first, then the rest in order as runs of lines
+//! ([`LinesItem`]).
 //!
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
 //! records of at most [`MAX_RECORD_LINES`] lines each, the context window, every kept
@@ -53,6 +54,9 @@ pub const PER_TEMPLATE: u32 = 2;
 pub const MAX_RECORD_LINES: usize = 40;
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
+/// Bytes of text in a [`LinesItem`] past which no record is added to it: small enough
+/// that the budget can page through a long input returned whole.
+pub const BLOCK_BYTES: usize = 1_000;
 
 /// What to look at and how much.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -161,6 +165,26 @@ impl LineItem {
     }
 }
 
+/// Lines of an input returned whole, as they are: adjacent records none of which is a
+/// warning or worse.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinesItem {
+    /// `lines`.
+    pub kind: &'static str,
+    /// The first line's number.
+    pub line: u64,
+    /// The last line's number.
+    pub last: u64,
+    /// The lines, ANSI codes stripped, joined by `\n`.
+    pub text: String,
+    /// Context before, as `[line, text]` (when options left records out).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<(u64, String)>,
+    /// Context after, as `[line, text]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<(u64, String)>,
+}
+
 /// One template with its count and an example.
 #[derive(Debug, Clone, Serialize)]
 pub struct TemplateItem {
@@ -197,6 +221,8 @@ pub enum TextItem {
     Line(LineItem),
     /// A template.
     Template(TemplateItem),
+    /// Adjacent records of input returned whole, as they are.
+    Lines(LinesItem),
 }
 
 /// What the reducer knows of each template beyond the miner's count.
@@ -712,11 +738,11 @@ impl Text {
         }
     }
 
-    /// Emits an input held whole: every record the options keep, verbatim and whole, the
-    /// serious ones first (worst, then earliest), then the others in order. A record of
-    /// blank lines joins the item that ends just above it, unless that one is serious (it
-    /// shows its record as it is). When the options left records out, each item has
-    /// `--context`'s lines around it.
+    /// Emits an input held whole: every record the options keep, verbatim and whole. The
+    /// serious ones come first (worst, then earliest), each an item of its own; the others
+    /// follow in order, runs of adjacent records as one [`LinesItem`] (of about
+    /// [`BLOCK_BYTES`] at most), so a line costs its text and no fields of its own. When
+    /// the options left records out, each item has `--context`'s lines around it.
     fn emit_whole(&self, whole: Whole, out: &mut dyn Emit<TextItem>) {
         let miner = &self.miner;
         let line = |n: u64| whole.lines[n as usize - 1].clone();
@@ -725,48 +751,65 @@ impl Text {
             _ => self.options.context as u64,
         };
         let last_line = whole.lines.len() as u64;
-        let mut items: Vec<LineItem> = Vec::new();
+        let before = |first: u64| -> Vec<(u64, String)> {
+            (first.saturating_sub(context).max(1)..first)
+                .map(|n| (n, line(n)))
+                .collect()
+        };
+        let after = |last: u64| -> Vec<(u64, String)> {
+            (last + 1..=(last + context).min(last_line))
+                .map(|n| (n, line(n)))
+                .collect()
+        };
+        let mut serious: Vec<LineItem> = Vec::new();
+        let mut blocks: Vec<LinesItem> = Vec::new();
         for record in &whole.records {
             let Some(group) = record.group.map(|g| miner.resolve(g)) else {
                 continue;
             };
-            let lines = record.first..=record.last;
-            let blank = record.severity.is_none()
-                && lines
-                    .clone()
-                    .all(|n| whole.lines[n as usize - 1].trim().is_empty());
-            if let Some(above) = items
-                .last_mut()
-                .filter(|above| blank && above.lines().1 + 1 == record.first)
-                .filter(|above| above.severity < Some(Severity::Warn))
-            {
-                above.more.extend(lines.map(line));
+            if record.severity >= Some(Severity::Warn) {
+                serious.push(LineItem {
+                    severity: record.severity,
+                    more: (record.first + 1..=record.last).map(line).collect(),
+                    time: record.time.clone(),
+                    template: group.0,
+                    count: miner.get(group).map_or(1, |t| t.count()),
+                    before: before(record.first),
+                    after: after(record.last),
+                    ..LineItem::new(record.first, line(record.first))
+                });
                 continue;
             }
-            items.push(LineItem {
-                severity: record.severity,
-                more: (record.first + 1..=record.last).map(line).collect(),
-                time: record.time.clone(),
-                template: group.0,
-                count: miner.get(group).map_or(1, |t| t.count()),
-                before: (record.first.saturating_sub(context).max(1)..record.first)
-                    .map(|n| (n, line(n)))
-                    .collect(),
-                after: (record.last + 1..=(record.last + context).min(last_line))
-                    .map(|n| (n, line(n)))
-                    .collect(),
-                ..LineItem::new(record.first, line(record.first))
-            });
+            let lines: Vec<&str> = (record.first..=record.last)
+                .map(|n| whole.lines[n as usize - 1].as_str())
+                .collect();
+            let text = lines.join("\n");
+            match blocks
+                .last_mut()
+                .filter(|block| block.last + 1 == record.first && block.text.len() < BLOCK_BYTES)
+            {
+                Some(block) => {
+                    block.text.push('\n');
+                    block.text.push_str(&text);
+                    block.last = record.last;
+                    block.after = after(record.last);
+                }
+                None => blocks.push(LinesItem {
+                    kind: "lines",
+                    line: record.first,
+                    last: record.last,
+                    text,
+                    before: before(record.first),
+                    after: after(record.last),
+                }),
+            }
         }
-        let (mut serious, others): (Vec<_>, Vec<_>) = items
-            .into_iter()
-            .partition(|item| item.severity >= Some(Severity::Warn));
         serious.sort_by_key(|item| (std::cmp::Reverse(item.severity), item.line));
         for item in serious {
             out.emit(0, TextItem::Line(item));
         }
-        for item in others {
-            out.emit(1, TextItem::Line(item));
+        for block in blocks {
+            out.emit(1, TextItem::Lines(block));
         }
     }
 
@@ -1177,11 +1220,10 @@ mod tests {
             .iter()
             .flat_map(|item| {
                 let first = item["line"].as_u64().unwrap();
+                let text = item["text"].as_str().unwrap().split('\n').map(String::from);
                 let more = item["more"].as_array().cloned().unwrap_or_default();
-                std::iter::once(item["text"].clone())
-                    .chain(more)
-                    .enumerate()
-                    .map(move |(i, text)| (first + i as u64, text.as_str().unwrap().to_string()))
+                let more = more.into_iter().map(|m| m.as_str().unwrap().to_string());
+                (first..).zip(text.chain(more))
             })
             .collect();
         lines.sort();
@@ -1221,26 +1263,55 @@ done
         // Every line, each once; the repeated template is not folded.
         let expected: Vec<(u64, String)> = (1..).zip(input.lines().map(String::from)).collect();
         assert_eq!(lines_shown(&envelope.items), expected);
-        assert!(envelope.items.iter().all(|item| item["kind"] == "line"));
-        // Serious records first, worst then earliest; then the rest in order.
-        let firsts: Vec<u64> = envelope
+        // Serious records first, worst then earliest, each an item with its lines; then
+        // the rest in order, adjacent records as one run of lines.
+        let items: Vec<Value> = envelope
             .items
             .iter()
-            .map(|i| i["line"].as_u64().unwrap())
+            .map(|i| json!([i["kind"], i["line"], i["last"]]))
             .collect();
-        assert_eq!(firsts[..4], [4, 7, 13, 3], "{firsts:?}");
-        assert!(firsts[4..].is_sorted(), "{firsts:?}");
-        // A blank line joins the item above it, unless that one is serious.
+        let expected = json!([
+            ["line", 4, null],
+            ["line", 7, null],
+            ["line", 13, null],
+            ["line", 3, null],
+            ["lines", 1, 2],
+            ["lines", 5, 6],
+            ["lines", 9, 12],
+            ["lines", 14, 15]
+        ]);
+        assert_eq!(Value::from(items), expected);
         let at = |n: u64| envelope.items.iter().find(|i| i["line"] == n).unwrap();
-        assert_eq!(at(1)["more"], json!([""]));
-        assert_eq!(at(10)["more"], json!(["", ""]));
-        assert_eq!(at(13).get("more"), None);
-        assert_eq!(at(14)["text"], "");
         assert_eq!(
             at(7)["more"],
             json!(["      at Context.<anonymous> (test/array.js:7:14)"])
         );
-        assert_eq!(at(9)["count"], 2, "its template's count: {}", at(9));
+        assert_eq!(at(9)["text"], "  served /item/1\n  served /item/2\n\n");
+        assert_eq!(at(14)["text"], "\ndone");
+    }
+
+    #[test]
+    fn input_returned_whole_comes_in_runs_the_budget_can_page() {
+        let input: String = (0..400)
+            .map(|i| format!("step {i} of the build done\n"))
+            .collect();
+        let options = TextOptions {
+            whole_chars: 100_000,
+            ..TextOptions::default()
+        };
+        let envelope = envelope_of(options, input.as_bytes());
+        assert!(!envelope.truncated, "{}", envelope.to_json());
+        let expected: Vec<(u64, String)> = (1..).zip(input.lines().map(String::from)).collect();
+        assert_eq!(lines_shown(&envelope.items), expected);
+        // 10,690 bytes: each run stops at the first record past BLOCK_BYTES, the next
+        // starts after it.
+        let runs = &envelope.items;
+        assert_eq!(runs.len(), 11, "{runs:?}");
+        for pair in runs.windows(2) {
+            let text = pair[0]["text"].as_str().unwrap();
+            assert!((BLOCK_BYTES..BLOCK_BYTES + 30).contains(&text.len()));
+            assert_eq!(pair[0]["last"].as_u64().unwrap() + 1, pair[1]["line"]);
+        }
     }
 
     #[test]
@@ -1289,6 +1360,26 @@ done
             [
                 json!([3, [[2, "b"]], [[4, "d"]]]),
                 json!([7, [[6, "f"]], [[8, "h"]]])
+            ]
+        );
+        // Adjacent records kept are one run, with the context around it.
+        let input = "a\nserved 1\nserved 2\nb\nc\nserved 3\nd\n";
+        let options = TextOptions {
+            grep: Some("served".to_string()),
+            context: 1,
+            ..TextOptions::default()
+        };
+        let envelope = envelope_of(options, input.as_bytes());
+        let items: Vec<Value> = envelope
+            .items
+            .iter()
+            .map(|i| json!([i["text"], i["before"], i["after"]]))
+            .collect();
+        assert_eq!(
+            items,
+            [
+                json!(["served 1\nserved 2", [[1, "a"]], [[4, "b"]]]),
+                json!(["served 3", [[5, "c"]], [[7, "d"]]])
             ]
         );
     }
@@ -1478,12 +1569,7 @@ done
     #[test]
     fn a_byte_order_mark_does_not_hide_the_first_time() {
         let input = "\u{feff}2024-01-05 10:00:00 INFO start\n2024-01-05 10:00:01 INFO end\n";
-        let envelope = reduce(
-            Text::new(TextOptions::default()).unwrap(),
-            input.as_bytes(),
-            &RunConfig::new("text"),
-        )
-        .unwrap();
+        let envelope = envelope_of(folding(), input.as_bytes());
         let span = &envelope.stats["time_span"];
         assert_eq!(span[0], "2024-01-05 10:00:00", "{}", envelope.to_json());
         // The first line, shown as an edge, has its time too.
