@@ -52,6 +52,17 @@ pub fn text(e: &Envelope) -> String {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
         );
+        let cut = stderr.get("error_like").and_then(Value::as_array);
+        if let Some(cut) = cut.filter(|cut| !cut.is_empty()) {
+            let _ = writeln!(
+                out,
+                "stderr's lines that look like errors or warnings, of the part cut ({} in all):",
+                stderr["error_like_lines"]
+            );
+            for item in cut {
+                item_line(&mut out, item);
+            }
+        }
     }
     for warning in &e.warnings {
         let _ = writeln!(out, "warning: {warning}");
@@ -209,6 +220,21 @@ mod tests {
   1: a
   2: \n  3: c
   4- d
+";
+        assert!(t.ends_with(expected), "{t}");
+    }
+
+    #[test]
+    fn text_shows_stderr_and_the_error_like_lines_of_its_part_cut() {
+        let mut e = Envelope::new("text", "1 line");
+        e.stderr = Some(json!({
+            "text": "a\n…[cut: 900 bytes of stderr in all]…\nz\n", "truncated": true,
+            "error_like_lines": 7, "error_like": [{"line": 12, "text": "error: x", "count": 6}]
+        }));
+        let t = text(&e);
+        let expected = "stderr: a\n…[cut: 900 bytes of stderr in all]…\nz\n
+stderr's lines that look like errors or warnings, of the part cut (7 in all):
+  12: error: x  [×6]
 ";
         assert!(t.ends_with(expected), "{t}");
     }

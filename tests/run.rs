@@ -3,7 +3,7 @@
 mod common;
 
 use common::Briefly;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::time::Duration;
 
 const CAP: usize = 19_660;
@@ -57,12 +57,27 @@ fn keeps_the_exit_code_and_reduces_stdout() {
 #[test]
 fn stderr_is_captured_apart_and_bounded() {
     let b = Briefly::new();
-    let script = "echo out; for i in $(seq 1 20000); do echo \"warning: noise $i\" >&2; done; echo 'fatal: the real cause' >&2";
+    let script = "echo out; for i in $(seq 1 20000); do echo \"warning: noise $i\" >&2; \
+                  [ $i = 10000 ] && echo 'error: in the middle' >&2; done; \
+                  echo 'fatal: the real cause' >&2";
     let (envelope, _) = run(&b, &["run", "--", "sh", "-c", script]);
     assert_eq!(envelope["items"][0]["text"], "out");
     let stderr = &envelope["stderr"];
     assert_eq!(stderr["truncated"], true);
-    assert_eq!(stderr["lines"], 20_001);
+    assert_eq!(stderr["lines"], 20_002);
+    // What looks like an error or a warning in the part cut, one line per template.
+    assert_eq!(stderr["error_like_lines"], 20_002);
+    let noise = stderr["error_like"][0].clone();
+    assert_eq!(noise["count"], 20_000, "{noise}");
+    assert!(
+        noise["line"].as_u64() > Some(1),
+        "shown at the start: {noise}"
+    );
+    assert_eq!(
+        stderr["error_like"][1],
+        json!({"line": 10_001, "text": "error: in the middle", "count": 1})
+    );
+    assert_eq!(stderr["error_like"].as_array().unwrap().len(), 2);
     let text = stderr["text"].as_str().unwrap();
     assert!(text.starts_with("warning: noise 1\n"));
     assert!(
@@ -71,11 +86,16 @@ fn stderr_is_captured_apart_and_bounded() {
     );
     assert!(text.chars().count() < 5_000);
     let whole = std::fs::read_to_string(stderr["artifact_path"].as_str().unwrap()).unwrap();
-    assert_eq!(whole.lines().count(), 20_001, "all of stderr is kept");
+    assert_eq!(whole.lines().count(), 20_002, "all of stderr is kept");
 
     let (small, _) = run(&b, &["run", "--", "sh", "-c", "echo oops >&2"]);
     assert_eq!(small["stderr"]["text"], "oops\n");
     assert_eq!(small["stderr"]["truncated"], false);
+    assert_eq!(
+        small["stderr"].get("error_like"),
+        None,
+        "all of it is shown"
+    );
     let (none, _) = run(&b, &["run", "--", "true"]);
     assert!(none.get("stderr").is_none());
 }

@@ -7,6 +7,7 @@ pub mod logs;
 pub mod run;
 pub mod spill;
 pub mod stats;
+mod stderr;
 pub mod table;
 pub mod text;
 pub mod turn;

@@ -1,12 +1,12 @@
 //! `briefly run -- CMD ARGS…`: runs a command, reduces its output, keeps its exit code.
 
+use super::stderr::StderrCapture;
 use super::{Event, Reply};
 use crate::reducers;
 use crate::session::Session;
 use anyhow::{anyhow, Context, Result};
-use briefly_core::{parse_duration, ArtifactDir, ArtifactMeta, ArtifactWriter, End, Push};
-use serde_json::{json, Value};
-use std::collections::VecDeque;
+use briefly_core::{parse_duration, End, Push};
+use serde_json::Value;
 use std::io::ErrorKind;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -352,148 +352,4 @@ fn exit_code_of(status: ExitStatus) -> i32 {
     status
         .code()
         .unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
-}
-
-/// The command's standard error, bounded apart from its output: the first and last
-/// `keep` characters' worth of bytes, the whole of it teed to an artifact of its own
-/// that is kept when anything was cut.
-struct StderrCapture {
-    keep: usize,
-    head: Vec<u8>,
-    tail: VecDeque<u8>,
-    bytes: u64,
-    lines: u64,
-    /// Where the artifact goes, made only once stderr outgrows what is held (most runs
-    /// never need one).
-    dir: Option<ArtifactDir>,
-    id: String,
-    artifact: Option<ArtifactWriter>,
-    artifact_error: Option<String>,
-}
-
-impl StderrCapture {
-    fn new(keep: usize, dir: Option<ArtifactDir>, id: Option<&str>) -> Self {
-        StderrCapture {
-            keep,
-            head: Vec::new(),
-            tail: VecDeque::new(),
-            bytes: 0,
-            lines: 0,
-            dir,
-            id: id.map_or_else(|| "stderr".to_string(), |id| format!("{id}-stderr")),
-            artifact: None,
-            artifact_error: None,
-        }
-    }
-
-    /// Starts the artifact with everything held, which is everything so far: it starts
-    /// before the tail first drops a byte.
-    fn start_artifact(&mut self) {
-        if self.artifact.is_some() || self.artifact_error.is_some() {
-            return;
-        }
-        let Some(dir) = &self.dir else {
-            self.artifact_error = Some("no artifact directory".into());
-            return;
-        };
-        let (front, back) = self.tail.as_slices();
-        let started = dir
-            .create(Some(&self.id))
-            .map_err(|e| e.to_string())
-            .and_then(|mut writer| {
-                for part in [&self.head[..], front, back] {
-                    writer.write(part).map_err(|e| e.to_string())?;
-                }
-                Ok(writer)
-            });
-        match started {
-            Ok(writer) => self.artifact = Some(writer),
-            Err(e) => self.artifact_error = Some(e),
-        }
-    }
-
-    fn push(&mut self, bytes: &[u8]) {
-        self.bytes += bytes.len() as u64;
-        self.lines += memchr_count(bytes);
-        if self.artifact.is_none()
-            && self.head.len() + self.tail.len() + bytes.len() > self.keep * 8
-        {
-            self.start_artifact();
-        }
-        if let Some(writer) = &mut self.artifact {
-            if let Err(e) = writer.write(bytes) {
-                self.artifact_error = Some(e.to_string());
-                self.artifact = None;
-            }
-        }
-        let room = (self.keep * 4).saturating_sub(self.head.len());
-        let (to_head, rest) = bytes.split_at(bytes.len().min(room));
-        self.head.extend_from_slice(to_head);
-        self.tail.extend(rest);
-        while self.tail.len() > self.keep * 4 {
-            self.tail.pop_front();
-        }
-    }
-
-    /// The `stderr` field, and a warning when what was cut could not be kept.
-    fn finish(mut self, argv: &[String], exit_code: i32) -> (Option<Value>, Option<String>) {
-        if self.bytes == 0 {
-            return (None, None);
-        }
-        let tail_bytes = self.tail.make_contiguous().to_vec();
-        let head = String::from_utf8_lossy(&self.head).into_owned();
-        let tail = String::from_utf8_lossy(&tail_bytes).into_owned();
-        let whole = head.chars().count() + tail.chars().count() <= 2 * self.keep
-            && self.head.len() as u64 + tail_bytes.len() as u64 == self.bytes;
-        if !whole {
-            // Cut but held whole (too long to show, never evicted): keep it now.
-            self.start_artifact();
-        }
-        let text = if whole {
-            format!("{head}{tail}")
-        } else {
-            let first: String = head.chars().take(self.keep).collect();
-            let tail_chars = tail.chars().count();
-            let last: String = tail
-                .chars()
-                .skip(tail_chars.saturating_sub(self.keep))
-                .collect();
-            format!(
-                "{first}\n…[cut: {} bytes of stderr in all]…\n{last}",
-                self.bytes
-            )
-        };
-        let mut warning = None;
-        let mut artifact_path = None;
-        if !whole {
-            match self.artifact.map(|w| {
-                w.save(ArtifactMeta {
-                    source: "stderr".into(),
-                    argv: argv.to_vec(),
-                    exit_code: Some(exit_code),
-                    lines: self.lines,
-                    ..Default::default()
-                })
-            }) {
-                Some(Ok(saved)) => artifact_path = Some(saved.path.display().to_string()),
-                Some(Err(e)) => {
-                    warning = Some(format!(
-                        "stderr artifact not written ({e}): the cut part of stderr is lost"
-                    ))
-                }
-                None => {
-                    warning = Some(format!(
-                        "stderr artifact not written ({}): the cut part of stderr is lost",
-                        self.artifact_error.unwrap_or_default()
-                    ))
-                }
-            }
-        }
-        let value = json!({"text": text, "bytes": self.bytes, "lines": self.lines, "truncated": !whole, "artifact_path": artifact_path});
-        (Some(value), warning)
-    }
-}
-
-fn memchr_count(bytes: &[u8]) -> u64 {
-    bytes.iter().filter(|&&b| b == b'\n').count() as u64
 }

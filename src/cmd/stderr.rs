@@ -1,0 +1,432 @@
+//! `run`'s capture of a command's standard error, bounded apart from its output.
+
+use briefly_core::{cut_str, ArtifactDir, ArtifactMeta, ArtifactWriter};
+use briefly_template::{Config, GroupId, Miner};
+use briefly_text::severity::{classify, Severity};
+use serde_json::{json, Value};
+use std::collections::{HashMap, VecDeque};
+
+/// The command's standard error, bounded apart from its output: the first and last
+/// `keep` characters' worth of bytes, the whole of it teed to an artifact of its own
+/// that is kept when anything was cut, and the lines of the part cut that look like
+/// errors or warnings beside them.
+pub struct StderrCapture {
+    keep: usize,
+    head: Vec<u8>,
+    tail: VecDeque<u8>,
+    bytes: u64,
+    lines: u64,
+    /// Where the artifact goes, made only once stderr outgrows what is held (most runs
+    /// never need one).
+    dir: Option<ArtifactDir>,
+    id: String,
+    artifact: Option<ArtifactWriter>,
+    artifact_error: Option<String>,
+    /// Its lines that look like errors or warnings, for those the text cuts.
+    error_like: ErrorLikeLines,
+}
+
+impl StderrCapture {
+    pub fn new(keep: usize, dir: Option<ArtifactDir>, id: Option<&str>) -> Self {
+        StderrCapture {
+            keep,
+            head: Vec::new(),
+            tail: VecDeque::new(),
+            bytes: 0,
+            lines: 0,
+            dir,
+            id: id.map_or_else(|| "stderr".to_string(), |id| format!("{id}-stderr")),
+            artifact: None,
+            artifact_error: None,
+            error_like: ErrorLikeLines::new(keep),
+        }
+    }
+
+    /// Starts the artifact with everything held, which is everything so far: it starts
+    /// before the tail first drops a byte.
+    fn start_artifact(&mut self) {
+        if self.artifact.is_some() || self.artifact_error.is_some() {
+            return;
+        }
+        let Some(dir) = &self.dir else {
+            self.artifact_error = Some("no artifact directory".into());
+            return;
+        };
+        let (front, back) = self.tail.as_slices();
+        let started = dir
+            .create(Some(&self.id))
+            .map_err(|e| e.to_string())
+            .and_then(|mut writer| {
+                for part in [&self.head[..], front, back] {
+                    writer.write(part).map_err(|e| e.to_string())?;
+                }
+                Ok(writer)
+            });
+        match started {
+            Ok(writer) => self.artifact = Some(writer),
+            Err(e) => self.artifact_error = Some(e),
+        }
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.bytes += bytes.len() as u64;
+        self.lines += memchr_count(bytes);
+        self.error_like.push(bytes);
+        if self.artifact.is_none()
+            && self.head.len() + self.tail.len() + bytes.len() > self.keep * 8
+        {
+            self.start_artifact();
+        }
+        if let Some(writer) = &mut self.artifact {
+            if let Err(e) = writer.write(bytes) {
+                self.artifact_error = Some(e.to_string());
+                self.artifact = None;
+            }
+        }
+        let room = (self.keep * 4).saturating_sub(self.head.len());
+        let (to_head, rest) = bytes.split_at(bytes.len().min(room));
+        self.head.extend_from_slice(to_head);
+        self.tail.extend(rest);
+        while self.tail.len() > self.keep * 4 {
+            self.tail.pop_front();
+        }
+    }
+
+    /// The `stderr` field, and a warning when what was cut could not be kept.
+    pub fn finish(mut self, argv: &[String], exit_code: i32) -> (Option<Value>, Option<String>) {
+        if self.bytes == 0 {
+            return (None, None);
+        }
+        let tail_bytes = self.tail.make_contiguous().to_vec();
+        let head = String::from_utf8_lossy(&self.head).into_owned();
+        let tail = String::from_utf8_lossy(&tail_bytes).into_owned();
+        let whole = head.chars().count() + tail.chars().count() <= 2 * self.keep
+            && self.head.len() as u64 + tail_bytes.len() as u64 == self.bytes;
+        if !whole {
+            // Cut but held whole (too long to show, never evicted): keep it now.
+            self.start_artifact();
+        }
+        let text = if whole {
+            format!("{head}{tail}")
+        } else {
+            let first: String = head.chars().take(self.keep).collect();
+            let tail_chars = tail.chars().count();
+            let last: String = tail
+                .chars()
+                .skip(tail_chars.saturating_sub(self.keep))
+                .collect();
+            format!(
+                "{first}\n…[cut: {} bytes of stderr in all]…\n{last}",
+                self.bytes
+            )
+        };
+        let mut warning = None;
+        let mut artifact_path = None;
+        if !whole {
+            match self.artifact.map(|w| {
+                w.save(ArtifactMeta {
+                    source: "stderr".into(),
+                    argv: argv.to_vec(),
+                    exit_code: Some(exit_code),
+                    lines: self.lines,
+                    ..Default::default()
+                })
+            }) {
+                Some(Ok(saved)) => artifact_path = Some(saved.path.display().to_string()),
+                Some(Err(e)) => {
+                    warning = Some(format!(
+                        "stderr artifact not written ({e}): the cut part of stderr is lost"
+                    ))
+                }
+                None => {
+                    warning = Some(format!(
+                        "stderr artifact not written ({}): the cut part of stderr is lost",
+                        self.artifact_error.unwrap_or_default()
+                    ))
+                }
+            }
+        }
+        let mut value = json!({"text": text, "bytes": self.bytes, "lines": self.lines, "truncated": !whole, "artifact_path": artifact_path});
+        if !whole {
+            // The shown end starts `keep` characters before the last byte.
+            let shown_end = char_starts_from_end(&tail_bytes, self.keep);
+            let (count, cut) = self.error_like.finish(self.bytes - shown_end);
+            value["error_like_lines"] = count.into();
+            value["error_like"] = cut.into();
+        }
+        (Some(value), warning)
+    }
+}
+
+fn memchr_count(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| b == b'\n').count() as u64
+}
+
+/// Lines that look like errors or warnings shown at most of the part of stderr cut.
+const MAX_ERROR_LIKE: usize = 20;
+/// Characters kept of each.
+const ERROR_LIKE_CHARS: usize = 300;
+/// Bytes of a line read to judge it: its level, its exception's name or a signal come
+/// first.
+const SCANNED_BYTES: usize = 4096;
+/// Templates told apart among them; lines past the cap are counted, not shown.
+const ERROR_LIKE_TEMPLATES: usize = 256;
+
+/// The lines of stderr that look like errors or warnings (by the severity engine every
+/// reducer shares), found as they pass and folded by the template engine: for each
+/// template, its first line the field's text does not show and how many lines share
+/// it. Memory is bounded: one line's first [`SCANNED_BYTES`], and a line for each of at
+/// most [`ERROR_LIKE_TEMPLATES`] templates.
+struct ErrorLikeLines {
+    /// Characters the text shows from the start: a line that ends within them is shown.
+    keep: usize,
+    /// Characters seen, until the shown start is passed.
+    chars: usize,
+    /// The byte offset where the shown start ends, once known.
+    head_end: Option<u64>,
+    /// Bytes seen.
+    offset: u64,
+    /// The line being read (its first bytes), its number and where it starts.
+    line: Vec<u8>,
+    number: u64,
+    start: u64,
+    miner: Miner,
+    /// By the id the miner gave and whether worse than a warning: what was found
+    /// (errors and warnings are apart though a template holds both).
+    found: HashMap<(GroupId, bool), Found>,
+    /// Lines that look like errors or warnings in all of stderr.
+    count: u64,
+}
+
+/// The errors, or the warnings, of one template.
+#[derive(Default)]
+struct Found {
+    count: u64,
+    /// The first not shown from the start: its number, where it starts, its text.
+    first_cut: Option<(u64, u64, String)>,
+}
+
+impl ErrorLikeLines {
+    fn new(keep: usize) -> Self {
+        ErrorLikeLines {
+            keep,
+            chars: 0,
+            head_end: None,
+            offset: 0,
+            line: Vec::new(),
+            number: 1,
+            start: 0,
+            miner: Miner::new(Config {
+                max_templates: ERROR_LIKE_TEMPLATES,
+                ..Config::default()
+            }),
+            found: HashMap::new(),
+            count: 0,
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        if self.head_end.is_none() {
+            for (i, &b) in bytes.iter().enumerate() {
+                self.chars += usize::from(is_char_start(b));
+                if self.chars > self.keep {
+                    self.head_end = Some(self.offset + i as u64);
+                    break;
+                }
+            }
+        }
+        let mut from = 0;
+        for end in memchr::memchr_iter(b'\n', bytes) {
+            self.take(&bytes[from..end]);
+            self.line_ends(self.offset + end as u64);
+            from = end + 1;
+        }
+        self.take(&bytes[from..]);
+        self.offset += bytes.len() as u64;
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
+        let room = SCANNED_BYTES.saturating_sub(self.line.len());
+        self.line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// The line being read ends at byte `end` (its newline, or the end of stderr).
+    fn line_ends(&mut self, end: u64) {
+        let text = String::from_utf8_lossy(&self.line);
+        let text = text.strip_suffix('\r').unwrap_or(&text);
+        if let Some(severity) = classify(text).filter(|s| *s >= Severity::Warn) {
+            self.count += 1;
+            let key = (self.miner.add(text), severity > Severity::Warn);
+            let found = self.found.entry(key).or_default();
+            found.count += 1;
+            let shown = self.head_end.is_none_or(|head_end| end <= head_end);
+            if !shown && found.first_cut.is_none() {
+                let text = cut_str(text, ERROR_LIKE_CHARS).into_owned();
+                found.first_cut = Some((self.number, self.start, text));
+            }
+        }
+        self.line.clear();
+        self.number += 1;
+        self.start = end + 1;
+    }
+
+    /// How many lines of stderr look like errors or warnings, and for the templates (the
+    /// errors and the warnings of each apart) of those in the part cut (before byte `tail_start`, where the shown end starts) the
+    /// first of them: errors first, then warnings, at most [`MAX_ERROR_LIKE`] and `keep`
+    /// characters in all, in the order of their lines.
+    fn finish(mut self, tail_start: u64) -> (u64, Vec<Value>) {
+        if self.start < self.offset {
+            self.line_ends(self.offset);
+        }
+        // Templates merged since their ids were given are one.
+        let mut templates: HashMap<(GroupId, bool), Found> = HashMap::new();
+        for ((id, error), found) in self.found {
+            let template = templates
+                .entry((self.miner.resolve(id), error))
+                .or_default();
+            template.count += found.count;
+            if let Some(cut) = found.first_cut {
+                if template
+                    .first_cut
+                    .as_ref()
+                    .is_none_or(|first| cut.0 < first.0)
+                {
+                    template.first_cut = Some(cut);
+                }
+            }
+        }
+        let mut cut: Vec<(bool, u64, String, u64)> = templates
+            .into_iter()
+            .filter_map(|((_, error), t)| {
+                let (number, start, text) = t.first_cut?;
+                (start < tail_start).then_some((error, number, text, t.count))
+            })
+            .collect();
+        cut.sort_by_key(|&(error, number, _, _)| (!error, number));
+        let mut chars = 0;
+        let mut shown = Vec::new();
+        for (_, number, text, count) in cut {
+            chars += text.chars().count();
+            if shown.len() == MAX_ERROR_LIKE || (chars > self.keep && !shown.is_empty()) {
+                break;
+            }
+            shown.push((number, text, count));
+        }
+        shown.sort();
+        let shown = shown
+            .into_iter()
+            .map(|(line, text, count)| json!({"line": line, "text": text, "count": count}))
+            .collect();
+        (self.count, shown)
+    }
+}
+
+/// Whether byte `b` starts a character (is no UTF-8 continuation byte).
+fn is_char_start(b: u8) -> bool {
+    b & 0xC0 != 0x80
+}
+
+/// How many of `bytes`' last bytes hold its last `chars` characters.
+fn char_starts_from_end(bytes: &[u8], chars: usize) -> u64 {
+    let mut seen = 0;
+    for (i, &b) in bytes.iter().enumerate().rev() {
+        seen += usize::from(is_char_start(b));
+        if seen == chars {
+            return (bytes.len() - i) as u64;
+        }
+    }
+    bytes.len() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `ErrorLikeLines` lists of `input` pushed in pieces of `piece` bytes, the text
+    /// showing its first `keep` characters and its last from byte `tail_start`.
+    fn listed(input: &str, keep: usize, piece: usize, tail_start: u64) -> (u64, Vec<Value>) {
+        let mut lines = ErrorLikeLines::new(keep);
+        for chunk in input.as_bytes().chunks(piece) {
+            lines.push(chunk);
+        }
+        lines.finish(tail_start)
+    }
+
+    #[test]
+    fn the_cut_part_s_errors_come_first_one_per_template() {
+        let mut input = String::from("ERROR shown at the start\n");
+        for i in 0..100 {
+            input.push_str(&format!("warning: slow query {i} ms\ninfo {i}\n"));
+        }
+        input.push_str("Traceback (most recent call last):\r\nfatal: disk gone\n");
+        let end = input.len() as u64;
+        for piece in [1, 7, 4096] {
+            let (count, cut) = listed(&input, 200, piece, end);
+            assert_eq!(count, 103, "every error-like line is counted");
+            // The first 200 characters are shown: the first warning cut is the sixth.
+            assert_eq!(
+                Value::from(cut),
+                json!([
+                    {"line": 12, "text": "warning: slow query 5 ms", "count": 100},
+                    {"line": 202, "text": "Traceback (most recent call last):", "count": 1},
+                    {"line": 203, "text": "fatal: disk gone", "count": 1},
+                ]),
+                "pieces of {piece}"
+            );
+        }
+        // The shown end (from the traceback on) lists nothing of its own.
+        let tail_start = input.find("Traceback").unwrap() as u64;
+        let (_, cut) = listed(&input, 200, 4096, tail_start);
+        assert_eq!(cut.len(), 1, "{cut:?}");
+        // A line that ends past the shown start is cut, even if it begins in it.
+        let (_, cut) = listed("ERROR a long line\n", 5, 4096, 100);
+        assert_eq!(cut.len(), 1);
+        let (_, cut) = listed("ERROR a long line\n", 17, 4096, 100);
+        assert_eq!(cut.len(), 0);
+    }
+
+    #[test]
+    fn what_is_listed_is_bounded() {
+        // 30 warnings, then 30 errors, of one to thirty words, past 3,000 characters of
+        // lines that are neither.
+        let words: Vec<String> = (b'a'..=b'z')
+            .chain(b'A'..=b'D')
+            .map(|c| (c as char).to_string().repeat(3))
+            .collect();
+        let mut input = "nothing to see here\n".repeat(150);
+        for level in ["warning", "error"] {
+            for i in 0..30 {
+                input.push_str(&format!("{level}: {}\n", words[..=i].join(" ")));
+            }
+        }
+        let (count, cut) = listed(&input, 100_000, 4096, u64::MAX);
+        assert_eq!(count, 60);
+        assert!(cut.is_empty(), "all shown from the start");
+        // Errors before warnings when more are cut than fit; then in line order.
+        let (_, cut) = listed(&input, 3_000, 4096, u64::MAX);
+        assert_eq!(cut.len(), MAX_ERROR_LIKE, "{cut:?}");
+        assert!(
+            cut.iter()
+                .all(|c| c["text"].as_str().unwrap().starts_with("error:")),
+            "{cut:?}"
+        );
+        assert!(cut.is_sorted_by_key(|c| c["line"].as_u64()));
+        // The first three (of one to three words) are one template.
+        assert_eq!(cut[0]["count"], 3, "{cut:?}");
+        assert_eq!(cut[1]["count"], 1, "{cut:?}");
+        // At most `keep` characters in all (the errors listed are of 10, 22, 26 …).
+        let (_, cut) = listed(&input, 40, 4096, u64::MAX);
+        assert_eq!(cut.len(), 2, "{cut:?}");
+        // But always one, cut.
+        let long = format!("x\nERROR {}\n", "y".repeat(10_000));
+        let (_, cut) = listed(&long, 1, 4096, u64::MAX);
+        let text = cut[0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("ERROR yyy") && text.chars().count() < 400,
+            "{text}"
+        );
+        // The last line without its newline counts.
+        let (count, _) = listed("x\nERROR end", 1, 4096, u64::MAX);
+        assert_eq!(count, 1);
+    }
+}
