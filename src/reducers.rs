@@ -170,10 +170,37 @@ pub fn pick(argv: &[String]) -> &'static str {
 }
 
 /// Whether `run` reads the command's standard error together with its output (as
-/// `2>&1` would) for reducer `name`: cargo prints compile errors, and nextest its whole
-/// report, on stderr; `docker logs` replays the container's stderr on its own.
-pub fn reads_stderr(name: &str) -> bool {
-    matches!(name, "cargo-test" | "docker")
+/// `2>&1` would) for reducer `name` running `argv`: cargo prints compile errors, and
+/// nextest its whole report, on stderr; `docker logs` replays the container's stderr on
+/// its own; and compilers and build tools write what they found there, among the
+/// commands they run on stdout, so `text` reads them in the order written.
+pub fn reads_stderr(name: &str, argv: &[String]) -> bool {
+    match name {
+        "cargo-test" | "docker" => true,
+        "text" => command_words(argv).first().is_some_and(|program| {
+            matches!(
+                program.as_str(),
+                "cargo"
+                    | "rustc"
+                    | "cc"
+                    | "c++"
+                    | "gcc"
+                    | "g++"
+                    | "clang"
+                    | "clang++"
+                    | "make"
+                    | "gmake"
+                    | "cmake"
+                    | "ninja"
+                    | "go"
+                    | "javac"
+                    | "tsc"
+                    | "zig"
+                    | "swiftc"
+            )
+        }),
+        _ => false,
+    }
 }
 
 /// The command line `run` executes for reducer `name`: asks the source for the format
@@ -317,6 +344,32 @@ mod tests {
     fn source(command: &str) -> &'static str {
         let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
         source_of(&argv)
+    }
+
+    #[test]
+    fn compilers_and_build_tools_have_their_stderr_read_with_their_output() {
+        let reads = |name: &str, command: &str| {
+            let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
+            reads_stderr(name, &argv)
+        };
+        assert!(reads("cargo-test", "sh -c x"));
+        assert!(reads("docker", "docker logs web"));
+        for command in [
+            "cargo build",
+            "cargo clippy -- -D warnings",
+            "/usr/bin/gcc -c a.c",
+            "env CC=clang make -j4",
+            "timeout 60 go vet ./...",
+            "tsc --noEmit",
+        ] {
+            assert!(reads("text", command), "{command}");
+        }
+        // What prints its results on stdout keeps stderr apart (progress, notes).
+        assert!(!reads("text", "curl -s https://example.com"));
+        assert!(!reads("text", "git clone x"));
+        assert!(!reads("text", "python3 app.py"));
+        assert!(!reads("diff", "make diff"), "the reducer decides first");
+        assert!(!reads("text", ""));
     }
 
     #[test]

@@ -342,4 +342,25 @@ fn stderr_goes_to_the_reducers_that_read_it_unless_kept_apart() {
     let (text, _) = run(&b, &["run", "--", "sh", "-c", "echo out; echo err >&2"]);
     assert_eq!(text["raw"]["lines"], 1);
     assert_eq!(text["stderr"]["text"], "err\n");
+
+    // But not a build tool's (here a `make` of our own): its compiler's diagnostic is
+    // one record, under the command that printed it.
+    let make = b.dir.path().join("make");
+    let script = "#!/bin/sh\necho 'cc -c a.c'\n\
+                  printf 'a.c:4:20: error: y undeclared\\n    4 |  f(y);\\n      |    ^\\n' >&2\n\
+                  echo 'make: *** [Makefile:2: all] Error 1' >&2\nexit 2\n";
+    std::fs::write(&make, script).unwrap();
+    std::fs::set_permissions(&make, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (build, code) = run(&b, &["run", "--", make.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert_eq!(build["raw"]["lines"], 5, "{build}");
+    assert!(build.get("stderr").is_none(), "{build}");
+    let error = &build["items"][0];
+    assert_eq!(error["line"], 2, "{build}");
+    assert_eq!(error["more"].as_array().map(Vec::len), Some(2), "{error}");
+    let (apart, _) = run(
+        &b,
+        &["run", "--stderr", "apart", "--", make.to_str().unwrap()],
+    );
+    assert_eq!(apart["raw"]["lines"], 1, "{apart}");
 }

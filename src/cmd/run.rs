@@ -63,8 +63,9 @@ pub struct Spawn {
 /// Where a command's standard error goes.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum StderrMode {
-    /// Into the reducer with the output for the reducers whose sources write results
-    /// there (cargo-test, docker); bounded apart for the others.
+    /// Into the reducer with the output where the source writes its results there
+    /// (cargo-test, docker; text for compilers and build tools: cargo, gcc, make, go …);
+    /// bounded apart for the others.
     #[default]
     Auto,
     /// Into the reducer with the output, in the order it was written (as `2>&1`).
@@ -75,9 +76,9 @@ pub enum StderrMode {
 
 impl StderrMode {
     /// Whether stderr goes into reducer `name` with the output.
-    fn merges(self, name: &str) -> bool {
+    fn merges(self, name: &str, argv: &[String]) -> bool {
         match self {
-            StderrMode::Auto => reducers::reads_stderr(name),
+            StderrMode::Auto => reducers::reads_stderr(name, argv),
             StderrMode::Merge => true,
             StderrMode::Apart => false,
         }
@@ -128,7 +129,7 @@ pub fn reply(
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    let merge = spawn.stderr.merges(name);
+    let merge = spawn.stderr.merges(name, argv);
     let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr, spawn, merge))?;
     let Finished {
         pipeline,
