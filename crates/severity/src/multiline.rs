@@ -233,7 +233,9 @@ impl MultiLine {
                 };
                 return !(is_mocha_failure(line) || trimmed.starts_with("✓ ") || tally());
             }
-            Header::Diagnostic if is_diagnostic_detail(line) => return true,
+            Header::Diagnostic if is_diagnostic_detail(line) || is_diagnostic_note(line) => {
+                return true
+            }
             // The message, or a note or a backtrace where it is empty.
             Header::PanicMessageNext if first => return true,
             Header::JavaUtilLogging if first && is_java_util_logging_message(line) => return true,
@@ -356,6 +358,12 @@ pub fn is_diagnostic_detail(line: &str) -> bool {
     } else {
         trimmed.len() < line.len() && trimmed.starts_with('|')
     }
+}
+
+/// What a compiler adds to its warning or error: rustc's `help: …` and `note: …` (a
+/// suggestion follows in a gutter), gcc's and clang's `main.c:7:5: note: …`.
+fn is_diagnostic_note(line: &str) -> bool {
+    line.starts_with("help: ") || line.starts_with("note: ") || line.contains(": note: ")
 }
 
 /// `fail: Microsoft.AspNetCore.Server.Kestrel[13]`: the header of a record of .NET's
@@ -736,9 +744,26 @@ mod tests {
                         "  |",
                         "4 |     let x: u32 = \"a\";",
                         "  |                  ^^^ expected",
+                        "help: try a conversion",
+                        "  |",
+                        "4 |     let x: u32 = \"a\".parse();",
                     ],
                     &["INFO done"],
                     &["2 | a table's row"],
+                    &["note: not under a diagnostic"],
+                ],
+                &[],
+            ),
+            // gcc's note on the error above.
+            (
+                &[
+                    &[
+                        "a.c:4:20: error: 'y' undeclared",
+                        "    4 |  f(y);",
+                        "      |    ^",
+                        "a.c:4:20: note: each undeclared identifier is reported only once",
+                    ],
+                    &["a.c:5:13: error: expected ';'"],
                 ],
                 &[],
             ),
