@@ -341,7 +341,8 @@ pub fn is_diagnostic_header(line: &str) -> bool {
 
 /// A line under a compiler's warning or error: rustc's ` --> src/main.rs:4:18`,
 /// `  ::: …`, `  = note: …`, and the source it annotates in a gutter (rustc's and gcc's
-/// `4 |     let x: u32 = "a";`, `  |            ^^^ expected`).
+/// `4 |     let x: u32 = "a";`, `  |            ^^^ expected`, rustc's suggestions `4 -
+/// old`, `4 + new`).
 pub fn is_diagnostic_detail(line: &str) -> bool {
     let trimmed = line.trim_start_matches(' ');
     if ["--> ", "::: ", "= note:", "= help:"]
@@ -354,7 +355,8 @@ pub fn is_diagnostic_detail(line: &str) -> bool {
     // first column (`| a |`), nor pm2's `0|api | …`.
     let number = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
     if number.len() < trimmed.len() {
-        number.starts_with(" |")
+        // rustc marks a suggestion's lines as removed, added or changed: `3 - old`.
+        number.starts_with(" |") || [" - ", " + ", " ~ "].iter().any(|m| number.starts_with(m))
     } else {
         trimmed.len() < line.len() && trimmed.starts_with('|')
     }
@@ -746,7 +748,8 @@ mod tests {
                         "  |                  ^^^ expected",
                         "help: try a conversion",
                         "  |",
-                        "4 |     let x: u32 = \"a\".parse();",
+                        "4 -     let x: u32 = \"a\";",
+                        "4 +     let x: u32 = \"a\".parse();",
                     ],
                     &["INFO done"],
                     &["2 | a table's row"],
