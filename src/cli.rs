@@ -159,6 +159,9 @@ pub enum Command {
         /// Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM).
         #[arg(long, short = 'u')]
         unit: Option<String>,
+        /// Return entries whole when their messages take up to this many characters: each an item, none folded (0: never).
+        #[arg(long, value_name = "CHARS", default_value_t = 4000)]
+        whole_chars: usize,
     },
     /// Container logs (the json-file driver's lines, or `docker logs --timestamps`): by stream, level and time, errors and tracebacks first, repetition folded.
     Docker {
@@ -179,6 +182,9 @@ pub enum Command {
         /// Only the last N records (after the other filters).
         #[arg(long, value_name = "N")]
         tail: Option<usize>,
+        /// Return records whole when their messages take up to this many characters: each an item, none folded (0: never).
+        #[arg(long, value_name = "CHARS", default_value_t = 4000)]
+        whole_chars: usize,
     },
     /// JSON or NDJSON (auto-detected): the shape without options; records filtered (--where), projected (--fields), counted (--count-by) or sorted (--sort).
     Json {

@@ -109,12 +109,14 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             since,
             until,
             unit,
+            whole_chars,
         } => {
             let options = cmd::logs::journal_options(
                 level.as_deref(),
                 since.as_deref(),
                 until.as_deref(),
                 unit.clone(),
+                *whole_chars,
             )?;
             cmd::logs::journal(&session, input.as_deref(), journal_file.as_deref(), options)
         }
@@ -125,6 +127,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             stream,
             level,
             tail,
+            whole_chars,
         } => {
             let options = cmd::logs::docker_options(
                 since.as_deref(),
@@ -132,6 +135,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 stream.clone(),
                 level.as_deref(),
                 *tail,
+                *whole_chars,
             )?;
             cmd::reduce_file(
                 &session,

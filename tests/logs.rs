@@ -252,6 +252,64 @@ fn journal_filters_and_paging() {
 }
 
 #[test]
+fn journal_small_output_comes_back_whole() {
+    let b = Briefly::new();
+    let mut input = String::new();
+    for n in 0..20u64 {
+        let (unit, priority, message) = match n {
+            12 => ("nginx.service", 3, "upstream timed out".to_string()),
+            n if n % 2 == 0 => ("nginx.service", 6, format!("GET /items/{n} 200")),
+            n => ("cron.service", 6, format!("job {n} done")),
+        };
+        let entry = serde_json::json!({"__REALTIME_TIMESTAMP": (1_764_590_000_000_000 + n * 1_000_000).to_string(),
+            "_SYSTEMD_UNIT": unit, "PRIORITY": priority.to_string(), "MESSAGE": message});
+        input.push_str(&format!("{entry}\n"));
+    }
+    // `journalctl -n 20`: every entry an item, the error first, then the rest in order.
+    let whole = b.envelope(&["journal"], input.as_bytes(), CAP);
+    assert_eq!(whole["returned_items"], 20, "{whole}");
+    let lines: Vec<u64> = whole["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines[0], 13);
+    assert!(lines[1..].is_sorted() && !lines[1..].contains(&13));
+    assert!(whole["summary"]
+        .as_str()
+        .unwrap()
+        .contains("; returned whole"));
+    let unit = b.envelope(
+        &["journal", "--unit", "cron.service"],
+        input.as_bytes(),
+        CAP,
+    );
+    assert_eq!(unit["returned_items"], 10, "{unit}");
+    assert!(unit["summary"]
+        .as_str()
+        .unwrap()
+        .contains("; the entries kept returned whole"));
+    // Folded when asked, or when the messages take more than the limit.
+    let folded = b.envelope(&["journal", "--whole-chars", "0"], input.as_bytes(), CAP);
+    assert!(folded["returned_items"].as_u64() < Some(20), "{folded}");
+    let chars: usize = input
+        .lines()
+        .map(|l| {
+            let entry: Value = serde_json::from_str(l).unwrap();
+            entry["MESSAGE"].as_str().unwrap().chars().count() + 1
+        })
+        .sum();
+    for (limit, whole) in [(chars, true), (chars - 1, false)] {
+        let limit = limit.to_string();
+        let e = b.envelope(&["journal", "--whole-chars", &limit], input.as_bytes(), CAP);
+        assert_eq!(e["returned_items"] == 20, whole, "{limit}: {e}");
+    }
+    let bad = b.run(&["journal", "--whole-chars", "x"], input.as_bytes());
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
 fn journal_bad_input_is_counted_never_fatal() {
     let b = Briefly::new();
     let mut input = Vec::new();
@@ -420,8 +478,23 @@ fn docker_options() {
     assert_eq!(entries(&["--tail", "7"]), 7);
     // An age: everything here is long before "10m ago" (the machine's clock is later).
     assert_eq!(entries(&["--since", "10m"]), 0);
+    // The last 7 records are short: each is an item, the error first; none folded.
+    let tail = b.envelope(&["docker", "--tail", "7"], input.as_bytes(), CAP);
+    assert_eq!(tail["returned_items"], 7, "{tail}");
+    assert_eq!(tail["items"][0]["level"], "error", "{tail}");
+    assert!(tail["summary"]
+        .as_str()
+        .unwrap()
+        .contains("; the records kept returned whole"));
+    let folded = b.envelope(
+        &["docker", "--tail", "7", "--whole-chars", "0"],
+        input.as_bytes(),
+        CAP,
+    );
+    assert!(folded["returned_items"].as_u64() < Some(7), "{folded}");
     for bad in [
-        &["docker", "--tail", "1000000"][..],
+        &["docker", "--whole-chars", "-1"][..],
+        &["docker", "--tail", "1000000"],
         &["docker", "--stream", "stdin"],
         &["docker", "--level", "loud"],
     ] {

@@ -77,8 +77,14 @@ fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
     let options = [
         ("pytest", &["junit", "lines"][..]),
         ("cargo_test", &["lines", "warnings"]),
-        ("journal", &["level", "since", "until", "unit"]),
-        ("docker", &["since", "until", "stream", "level", "tail"]),
+        (
+            "journal",
+            &["level", "since", "until", "unit", "whole_chars"],
+        ),
+        (
+            "docker",
+            &["since", "until", "stream", "level", "tail", "whole_chars"],
+        ),
         (
             "json",
             &[

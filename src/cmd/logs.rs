@@ -20,6 +20,7 @@ pub fn journal_options(
     since: Option<&str>,
     until: Option<&str>,
     unit: Option<String>,
+    whole_chars: usize,
 ) -> Result<JournalOptions> {
     let now = super::text::now()?;
     Ok(JournalOptions {
@@ -27,6 +28,7 @@ pub fn journal_options(
         since: since.map(|t| point_in_time(t, now)).transpose()?,
         until: until.map(|t| point_in_time(t, now)).transpose()?,
         unit,
+        whole_chars,
     })
 }
 
@@ -37,6 +39,7 @@ pub fn docker_options(
     stream: Option<String>,
     level: Option<&str>,
     tail: Option<usize>,
+    whole_chars: usize,
 ) -> Result<DockerOptions> {
     let now = super::text::now()?;
     Ok(DockerOptions {
@@ -48,6 +51,7 @@ pub fn docker_options(
             .transpose()
             .map_err(|e: String| anyhow!("--level: {e}"))?,
         tail,
+        whole_chars,
     })
 }
 

@@ -151,7 +151,8 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "level": {"type": "string", "description": "Only entries at this priority or more urgent: emerg, alert, crit, err, warning, notice, info, debug, or 0-7."},
                 "since": {"type": "string", "description": "Only entries at or after this time: RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `2h`."},
                 "until": {"type": "string", "description": "Only entries before this time (same forms as since)."},
-                "unit": {"type": "string", "description": "Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM), e.g. `nginx.service`."}
+                "unit": {"type": "string", "description": "Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM), e.g. `nginx.service`."},
+                "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return entries whole when their messages take up to this many characters: each an item, none folded (0: never)."}
             })
         },
         read_path: None,
@@ -161,6 +162,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 string(args, "since")?.as_deref(),
                 string(args, "until")?.as_deref(),
                 string(args, "unit")?,
+                whole_chars(args)?,
             )?;
             Ok(serde_json::to_value(options)?)
         },
@@ -175,7 +177,8 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "until": {"type": "string", "description": "Only records before this time (same forms as since)."},
                 "stream": {"type": "string", "enum": ["stdout", "stderr"], "description": "Only this stream."},
                 "level": {"type": "string", "enum": ["trace", "debug", "info", "warn", "error", "fatal"], "description": "Only records at or above this level."},
-                "tail": {"type": "integer", "minimum": 0, "description": "Only the last N records (after the other filters)."}
+                "tail": {"type": "integer", "minimum": 0, "description": "Only the last N records (after the other filters)."},
+                "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return records whole when their messages take up to this many characters: each an item, none folded (0: never)."}
             })
         },
         read_path: None,
@@ -186,6 +189,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 string(args, "stream")?,
                 string(args, "level")?.as_deref(),
                 uint(args, "tail")?.map(|n| n as usize),
+                whole_chars(args)?,
             )?;
             Ok(serde_json::to_value(options)?)
         },
@@ -639,6 +643,12 @@ fn required_string(args: &Args, key: &str) -> Result<String> {
     string(args, key)?.ok_or_else(|| anyhow!("`{key}` is required"))
 }
 
+/// `whole_chars`, or the default of every reducer that returns small input whole.
+fn whole_chars(args: &Args) -> Result<usize> {
+    let default = briefly_text::TextOptions::default().whole_chars;
+    Ok(uint(args, "whole_chars")?.map_or(default, |n| n as usize))
+}
+
 fn uint(args: &Args, key: &str) -> Result<Option<u64>> {
     match args.get(key) {
         None | Some(Value::Null) => Ok(None),
@@ -805,6 +815,13 @@ mod tests {
         let docker = options("docker", json!({"stream": "stderr", "tail": 5})).unwrap();
         assert_eq!(docker["stream"], "stderr");
         assert_eq!(docker["tail"], 5);
+        assert_eq!(docker["whole_chars"], 4000);
+        assert_eq!(journal["whole_chars"], 4000);
+        let docker = options("docker", json!({"whole_chars": 0})).unwrap();
+        assert_eq!(docker["whole_chars"], 0);
+        let journal = options("journal", json!({"whole_chars": 9})).unwrap();
+        assert_eq!(journal["whole_chars"], 9);
+        assert!(options("journal", json!({"whole_chars": -1})).is_err());
         let json_options = options("json", json!({"where": ["status=failed"]})).unwrap();
         assert_eq!(json_options["where"], json!(["status=failed"]));
         assert_eq!(json_options["whole_chars"], 4000);

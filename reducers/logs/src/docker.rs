@@ -55,7 +55,7 @@ fn level_index(severity: Option<Severity>) -> usize {
 }
 
 /// What to look at.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DockerOptions {
     /// Only records at or after this time (seconds since the epoch).
@@ -68,6 +68,22 @@ pub struct DockerOptions {
     pub level: Option<Severity>,
     /// Only the last N records (after the other filters).
     pub tail: Option<usize>,
+    /// Records whose messages take at most this many characters (one more for
+    /// each) are returned whole: each an item, none folded. 0: never.
+    pub whole_chars: usize,
+}
+
+impl Default for DockerOptions {
+    fn default() -> Self {
+        DockerOptions {
+            since: None,
+            until: None,
+            stream: None,
+            level: None,
+            tail: None,
+            whole_chars: TextOptions::default().whole_chars,
+        }
+    }
 }
 
 /// The streams a record can come from.
@@ -208,7 +224,8 @@ impl Docker {
                 return Err(OptionError::Stream(stream.clone()));
             }
         }
-        let fold = Fold::new(NAMES);
+        let mut fold = Fold::new(NAMES);
+        fold.return_whole_up_to(options.whole_chars);
         Ok(Docker {
             options,
             ahead: Ahead::parallel(Facts::new(fold.miner_config())),
@@ -240,6 +257,7 @@ impl Docker {
             level: self.options.level,
             since: self.options.since,
             until: self.options.until,
+            whole_chars: self.options.whole_chars,
             ..TextOptions::default()
         })
         .expect("no grep pattern, no context, no file");
@@ -680,6 +698,12 @@ impl FoldBatches for Docker {
             plural(count("error") + count("fatal"), "error"),
             plural(count("warn"), "warning")
         ));
+        if self.fold.returned_whole() {
+            summary.push_str(match self.filtered_out {
+                0 => "; returned whole",
+                _ => "; the records kept returned whole",
+            });
+        }
         if let Some(worst) = worst {
             summary.push_str(&crate::fold::worst_clause(&worst, &NAMES));
         }
@@ -712,6 +736,14 @@ mod tests {
             "{}\n",
             serde_json::json!({"log": log, "stream": stream, "time": format!("2026-11-29T10:{:02}:{:02}.123456789Z", second / 60, second % 60)})
         )
+    }
+
+    /// The default options, with input never returned whole: for the rules of folding.
+    fn folding() -> DockerOptions {
+        DockerOptions {
+            whole_chars: 0,
+            ..DockerOptions::default()
+        }
     }
 
     fn reduce_with(input: &str, options: DockerOptions) -> briefly_core::Envelope {
@@ -866,7 +898,7 @@ mod tests {
                 input.push_str(&json_line(&format!("{line}\n"), "stderr", i as u32));
             }
         }
-        let envelope = reduce_with(&input, DockerOptions::default());
+        let envelope = reduce_with(&input, folding());
         assert_eq!(envelope.stats["entries"], 3);
         let counts: Vec<u64> = envelope
             .items

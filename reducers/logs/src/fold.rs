@@ -10,6 +10,10 @@
 //! 3. entries whose template occurs once, verbatim;
 //! 4. every other template by count, with an example.
 //!
+//! Entries whose messages take at most [`Fold::return_whole_up_to`]'s characters are not
+//! reduced: each is an item, verbatim and whole, warnings and worse first (worst, then
+//! earliest), then the others in order.
+//!
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
 //! entries of at most [`MAX_ENTRY_LINES`] lines of [`MAX_KEPT_CHARS`] characters,
 //! [`MAX_GROUPS`] units or streams and [`MAX_PAIRS`] (group, template) counters.
@@ -217,6 +221,18 @@ pub struct Fold {
     entries: u64,
     multiline: u64,
     span: Option<(i64, i64)>,
+    /// The entries, while they may be returned whole.
+    whole: Option<Whole>,
+    returned_whole: bool,
+}
+
+/// Entries held while their messages take at most `limit` characters.
+#[derive(Debug)]
+struct Whole {
+    entries: Vec<Kept>,
+    /// Characters of their messages, one more for each.
+    chars: usize,
+    limit: usize,
 }
 
 impl Fold {
@@ -237,7 +253,24 @@ impl Fold {
             entries: 0,
             multiline: 0,
             span: None,
+            whole: None,
+            returned_whole: false,
         }
+    }
+
+    /// Returns the entries whole when their messages take at most `chars` characters
+    /// (one more for each entry): every one an item, none folded. 0: never.
+    pub fn return_whole_up_to(&mut self, chars: usize) {
+        self.whole = (chars > 0).then(|| Whole {
+            entries: Vec::new(),
+            chars: 0,
+            limit: chars,
+        });
+    }
+
+    /// Whether [`Fold::finish`] returned the entries whole.
+    pub fn returned_whole(&self) -> bool {
+        self.returned_whole
     }
 
     /// Entries folded so far.
@@ -356,6 +389,27 @@ impl Fold {
             let item = kept(entry, first_line, rest, group, template);
             self.keep(item);
         }
+        if let Some(whole) = &mut self.whole {
+            // A message longer than what is left is not counted to its end.
+            let left = whole.limit - whole.chars;
+            whole.chars += match entry.message.len() > left.saturating_mul(4) {
+                true => left + 1,
+                false => entry.message.chars().count() + 1,
+            };
+            if whole.chars > whole.limit {
+                self.whole = None;
+            } else {
+                // Whole: no line is cut, however long.
+                let mut k = kept(entry, "", None, group, template);
+                k.text = first_line.to_string();
+                k.more = rest.map_or_else(Vec::new, |rest| {
+                    rest.split('\n')
+                        .map(|l| l.trim_end_matches('\r').to_string())
+                        .collect()
+                });
+                whole.entries.push(k);
+            }
+        }
     }
 
     /// Whether a serious entry of `severity` would be kept.
@@ -384,6 +438,14 @@ impl Fold {
     /// End of input: emits the items (as [`Value`]s) and returns the aggregates and the
     /// first entry of the worst severity seen (for the summary).
     pub fn finish(&mut self, out: &mut dyn FnMut(u64, Value)) -> (FoldStats, Option<Value>) {
+        let whole = self.whole.take().filter(|w| !w.entries.is_empty());
+        self.returned_whole = whole.is_some();
+        // Entries returned whole are the items, instead of the ranked ones.
+        let mut ranked = |rank: u64, item: Value| {
+            if whole.is_none() {
+                out(rank, item);
+            }
+        };
         let miner = &self.miner;
         let names = self.names;
         // Merged templates: fold notes kept under old ids into the survivors.
@@ -452,7 +514,7 @@ impl Fold {
         let (firsts, repeats): (Vec<_>, Vec<_>) =
             kept.into_iter().partition(|k| seen.insert(k.template));
         for k in &firsts {
-            out(0, entry_value(k));
+            ranked(0, entry_value(k));
         }
         // 1: the first and last entries.
         let mut edges: Vec<&Kept> = self.first.iter().collect();
@@ -462,11 +524,11 @@ impl Fold {
         for k in edges {
             if !shown.contains(&k.line) {
                 shown.push(k.line);
-                out(1, entry_value(k));
+                ranked(1, entry_value(k));
             }
         }
         for k in &repeats {
-            out(2, entry_value(k));
+            ranked(2, entry_value(k));
         }
 
         // Per-template group counts, for templates' items and the stats.
@@ -511,7 +573,7 @@ impl Fold {
                 more_cut: 0,
                 template: t.id(),
             };
-            out(3, entry_value(&item));
+            ranked(3, entry_value(&item));
         }
         for t in &templates {
             let note = notes.get(&t.id());
@@ -555,7 +617,7 @@ impl Fold {
                 "example".into(),
                 briefly_core::cut_str(t.example(), MAX_KEPT_CHARS).into(),
             );
-            out(4, Value::Object(item));
+            ranked(4, Value::Object(item));
         }
 
         // The stats.
@@ -608,6 +670,19 @@ impl Fold {
             multiline_entries: self.multiline,
             top_templates,
         };
+        if let Some(whole) = whole {
+            let (mut serious, others): (Vec<Kept>, Vec<Kept>) = whole
+                .entries
+                .into_iter()
+                .partition(|k| k.severity >= Some(Severity::Warn));
+            serious.sort_by_key(|k| (std::cmp::Reverse(k.severity), k.line));
+            for k in &serious {
+                out(0, entry_value(k));
+            }
+            for k in &others {
+                out(1, entry_value(k));
+            }
+        }
         (stats, worst)
     }
 
@@ -747,5 +822,76 @@ mod tests {
         assert_eq!(count(&format!("unit{}", MAX_GROUPS - 1)), 2);
         assert_eq!(count(OTHER_GROUP), 5 * 2 + 2);
         assert_eq!(fold.entries(), 2 * (MAX_GROUPS as u64 + 5) + 3);
+    }
+
+    /// What `fold` emits at its end, as (rank, line, message).
+    fn emitted(fold: &mut Fold) -> Vec<(u64, u64, String)> {
+        let mut items = Vec::new();
+        fold.finish(&mut |rank, item| {
+            let message = item["message"].as_str().unwrap_or("(template)").to_string();
+            items.push((rank, item["line"].as_u64().unwrap_or(0), message));
+        });
+        items
+    }
+
+    #[test]
+    fn entries_whose_messages_are_small_come_back_whole() {
+        let names = Names {
+            group: "unit",
+            level: "level",
+            levels: &["info", "warn", "error"],
+            levels_key: "levels",
+        };
+        let long_line = "x".repeat(MAX_KEPT_CHARS + 10);
+        let many_lines = "at frame\n".repeat(MAX_ENTRY_LINES + 5);
+        let traceback = format!("Traceback:\n{many_lines}{long_line}");
+        let entries: [(usize, Option<Severity>, &str); 5] = [
+            (0, None, "served 1"),
+            (1, Some(Severity::Warn), "slow"),
+            (0, None, "served 2"),
+            (2, Some(Severity::Error), &traceback),
+            (0, None, "served 3"),
+        ];
+        let chars: usize = entries.iter().map(|e| e.2.chars().count() + 1).sum();
+        let fold_with = |limit: usize| {
+            let mut fold = Fold::new(names);
+            fold.return_whole_up_to(limit);
+            for (i, &(level, severity, message)) in entries.iter().enumerate() {
+                fold.add(&Entry {
+                    line: i as u64 + 1,
+                    micros: None,
+                    level,
+                    severity,
+                    group: "app",
+                    pid: None,
+                    message,
+                });
+            }
+            fold
+        };
+        let mut whole = fold_with(chars);
+        let items = emitted(&mut whole);
+        assert!(whole.returned_whole());
+        // Every entry once: warnings and worse first, worst first; then the rest in order.
+        let order: Vec<(u64, u64)> = items.iter().map(|(rank, line, _)| (*rank, *line)).collect();
+        assert_eq!(order, [(0, 4), (0, 2), (1, 1), (1, 3), (1, 5)]);
+        // Nothing cut, however long or many its lines.
+        let mut more = Vec::new();
+        whole = fold_with(chars);
+        whole.finish(&mut |_, item| {
+            if item["line"] == 4 {
+                more = item["more"].as_array().unwrap().clone();
+                assert_eq!(item.get("more_cut"), None);
+            }
+        });
+        assert_eq!(more.len(), MAX_ENTRY_LINES + 6);
+        assert_eq!(more.last().unwrap().as_str(), Some(long_line.as_str()));
+        // A character more than the limit, or a limit of 0: folded and ranked.
+        for limit in [chars - 1, 0] {
+            let mut folded = fold_with(limit);
+            let items = emitted(&mut folded);
+            assert!(!folded.returned_whole(), "{limit}");
+            assert!(items.iter().any(|(_, _, m)| m == "(template)"), "{items:?}");
+        }
     }
 }

@@ -39,7 +39,7 @@ const NAMES: Names = Names {
 };
 
 /// What to look at.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct JournalOptions {
     /// Only entries at this priority or more urgent (0 emerg … 7 debug). An entry
@@ -51,6 +51,21 @@ pub struct JournalOptions {
     pub until: Option<i64>,
     /// Only entries of this unit (`_SYSTEMD_UNIT`, else `SYSLOG_IDENTIFIER`, else `_COMM`).
     pub unit: Option<String>,
+    /// Entries whose messages take at most this many characters (one more for
+    /// each) are returned whole: each an item, none folded. 0: never.
+    pub whole_chars: usize,
+}
+
+impl Default for JournalOptions {
+    fn default() -> Self {
+        JournalOptions {
+            max_priority: None,
+            since: None,
+            until: None,
+            unit: None,
+            whole_chars: TextOptions::default().whole_chars,
+        }
+    }
 }
 
 /// `--level`'s value as a priority: a journald name (`err`, `warning`), a number 0-7, or
@@ -161,10 +176,12 @@ impl Journal {
                 return Err(OptionError::Level(p.to_string()));
             }
         }
+        let mut fold = Fold::new(NAMES);
+        fold.return_whole_up_to(options.whole_chars);
         Ok(Journal {
             options,
             mode: Mode::Sniffing(Vec::new()),
-            fold: Fold::new(NAMES),
+            fold,
             read: 0,
             filtered_out: 0,
             problems: Problems::default(),
@@ -222,6 +239,7 @@ impl Journal {
             level: self.options.max_priority.map(|p| severity_of(p as usize)),
             since: self.options.since,
             until: self.options.until,
+            whole_chars: self.options.whole_chars,
             ..TextOptions::default()
         })
         .expect("no grep pattern, no context, no file");
@@ -466,6 +484,12 @@ impl Reducer for Journal {
             summary.push_str("; nothing at warning or above");
         } else {
             summary.push_str(&format!("; {}", serious.join(", ")));
+        }
+        if self.fold.returned_whole() {
+            summary.push_str(match self.filtered_out {
+                0 => "; returned whole",
+                _ => "; the entries kept returned whole",
+            });
         }
         if let Some(worst) = worst {
             summary.push_str(&crate::fold::worst_clause(&worst, &NAMES));
