@@ -2,6 +2,7 @@
 
 use briefly_core::Envelope;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// The envelope as one line of JSON.
@@ -115,7 +116,11 @@ fn item_line(out: &mut String, item: &Value) {
         return;
     }
     let line = item.get("line").and_then(Value::as_u64);
-    let text = item.get("text").and_then(Value::as_str);
+    let text = match (item.get("text"), item.get("message")) {
+        (Some(Value::String(text)), _) => Some(Cow::Borrowed(text.as_str())),
+        (None, Some(Value::String(message))) => Some(Cow::Owned(entry_text(item, message))),
+        _ => None,
+    };
     let (Some(line), Some(text)) = (line, text) else {
         let _ = writeln!(out, "  {item}");
         return;
@@ -124,7 +129,10 @@ fn item_line(out: &mut String, item: &Value) {
         let _ = writeln!(out, "  {n}- {t}");
     }
     // A record's first line, or a run of lines, then the rest of a multi-line record:
-    // each numbered, as they follow one another in the input.
+    // each numbered, as they follow one another in the input. An entry's lines are its
+    // message's (a journal entry's is one input line; a container's may be apart): not
+    // numbered.
+    let numbered = item.get("message").is_none();
     let more = item
         .get("more")
         .and_then(Value::as_array)
@@ -133,7 +141,11 @@ fn item_line(out: &mut String, item: &Value) {
     let lines = text.split('\n').chain(more.filter_map(Value::as_str));
     let mut n = line;
     for (i, t) in lines.enumerate() {
-        let _ = write!(out, "  {n}: {t}");
+        if i == 0 || numbered {
+            let _ = write!(out, "  {n}: {t}");
+        } else {
+            let _ = write!(out, "  {:width$}| {t}", "", width = line.to_string().len());
+        }
         if i == 0 {
             tags(out, item);
         }
@@ -141,11 +153,37 @@ fn item_line(out: &mut String, item: &Value) {
         n += 1;
     }
     if let Some(cut) = item.get("more_cut").and_then(Value::as_u64) {
-        let _ = writeln!(out, "  … {cut} more lines of this record (from line {n})");
+        match numbered {
+            true => writeln!(out, "  … {cut} more lines of this record (from line {n})"),
+            false => writeln!(out, "  … {cut} more lines of this entry"),
+        }
+        .ok();
     }
     for (n, t) in context(item, "after") {
         let _ = writeln!(out, "  {n}- {t}");
     }
+}
+
+/// A log entry's (journal's, docker's) message after its time, source and level, as
+/// a log line: `2026-11-29T10:00:00Z nginx.service[812] err: message`.
+fn entry_text(item: &Value, message: &str) -> String {
+    let field = |key: &str| item.get(key).and_then(Value::as_str);
+    let mut text = String::new();
+    if let Some(time) = field("time") {
+        let _ = write!(text, "{time} ");
+    }
+    if let Some(source) = field("unit").or(field("stream")) {
+        text.push_str(source);
+        if let Some(pid) = field("pid") {
+            let _ = write!(text, "[{pid}]");
+        }
+        text.push(' ');
+    }
+    if let Some(level) = field("priority").or(field("level")) {
+        let _ = write!(text, "{level}: ");
+    }
+    text.push_str(message);
+    text
 }
 
 /// What an item says of its line beside the text: `  [error, ×3, cut]` (its severity,
@@ -235,6 +273,26 @@ mod tests {
         let expected = "stderr: a\n…[cut: 900 bytes of stderr in all]…\nz\n
 stderr's lines that look like errors or warnings, of the part cut (7 in all):
   12: error: x  [×6]
+";
+        assert!(t.ends_with(expected), "{t}");
+    }
+
+    #[test]
+    fn text_shows_a_log_entry_as_a_log_line() {
+        let mut e = Envelope::new("journal", "2 entries");
+        e.items = vec![
+            json!({"kind": "entry", "line": 13, "time": "2025-12-01T11:53:32Z", "unit": "nginx.service",
+                   "priority": "err", "pid": "812", "message": "Traceback (most recent call last):",
+                   "more": ["ValueError: bad"], "more_cut": 3, "template": 1, "count": 1}),
+            json!({"kind": "entry", "line": 1, "time": null, "stream": "stdout", "level": "info",
+                   "message": "served", "template": 0, "count": 50}),
+        ];
+        let t = text(&e);
+        let expected =
+            "  13: 2025-12-01T11:53:32Z nginx.service[812] err: Traceback (most recent call last):
+    | ValueError: bad
+  … 3 more lines of this entry
+  1: stdout info: served  [×50]
 ";
         assert!(t.ends_with(expected), "{t}");
     }
