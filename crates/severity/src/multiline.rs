@@ -222,7 +222,7 @@ impl MultiLine {
             }
             // Up to the next failure, or a passing test or the tally where the failure
             // is a top-level test's in the list of tests (`  1) works`, `  ✓ adds`).
-            Header::MochaFailure if indented || blank() => {
+            Header::MochaFailure if indented || blank() || is_node_assert_detail(line) => {
                 let trimmed = line.trim_start_matches(' ');
                 let tally = || {
                     let count = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -410,6 +410,16 @@ fn is_mocha_failure(line: &str) -> bool {
     };
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     digits > 0 && rest[digits..].starts_with(") ")
+}
+
+/// A line of Node's assertion message that Mocha prints as it is, unindented: the
+/// values compared (`1 !== 0`) and the lines of a deep-equal diff (`+ actual - expected`,
+/// `+ [`, `-   2`).
+fn is_node_assert_detail(line: &str) -> bool {
+    line.contains(" !== ")
+        || line.contains(" === ")
+        || line.starts_with("+ ")
+        || line.starts_with("- ")
 }
 
 /// java.util.logging's first line (its `SimpleFormatter`'s default): the time, then the
@@ -910,6 +920,10 @@ mod tests {
             "         should return -1:",
             "",
             "      AssertionError: expected 0 to equal -1",
+            "",
+            "1 !== 0",
+            "+ actual - expected",
+            "- [ 1 ]",
             "      + expected - actual",
             "",
             "      at Context.<anonymous> (test/array.js:7:14)",
@@ -939,7 +953,7 @@ mod tests {
                 "  12)no space",
             ]
         );
-        assert_eq!(split[2].len(), 9, "{split:?}");
+        assert_eq!(split[2].len(), 13, "{split:?}");
         assert_eq!(split[3].len(), 2, "{split:?}");
     }
 
