@@ -1,4 +1,6 @@
-//! ANSI escape sequences, removed from coloured output before it is matched.
+//! What a terminal would show of a line: ANSI escape sequences removed from coloured
+//! output, and a line redrawn with carriage returns cut to its last state, before it
+//! is matched.
 
 /// `text` without ANSI escape sequences (CSI `ESC [ … letter`, OSC `ESC ] … BEL`,
 /// charset designations `ESC ( B`), written into `reuse`'s buffer (a new one when it is
@@ -46,6 +48,25 @@ pub fn strip_ansi(text: &str, reuse: Option<String>) -> Option<String> {
     Some(out)
 }
 
+/// What a terminal shows of a line redrawn with carriage returns (a progress bar,
+/// `10%\r50%\r100%`): its last part that is not empty; `None` when it has no carriage
+/// return. (A line's ending `\r\n` is no part of its text.)
+///
+/// ```
+/// use briefly_core::last_drawn;
+/// assert_eq!(last_drawn("get 10%\rget 100%"), Some("get 100%"));
+/// assert_eq!(last_drawn("done\r"), Some("done"));
+/// assert_eq!(last_drawn("plain"), None);
+/// ```
+pub fn last_drawn(text: &str) -> Option<&str> {
+    memchr::memchr(b'\r', text.as_bytes())?;
+    Some(
+        text.rsplit('\r')
+            .find(|part| !part.is_empty())
+            .unwrap_or(""),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,6 +87,14 @@ mod tests {
             stripped("test t ... \x1b[31mFAILED\x1b(B\x1b[m"),
             "test t ... FAILED"
         );
+    }
+
+    #[test]
+    fn a_redrawn_line_shows_its_last_state() {
+        assert_eq!(last_drawn("a\rb\rc"), Some("c"));
+        assert_eq!(last_drawn("\r\r"), Some(""));
+        assert_eq!(last_drawn("\rx"), Some("x"));
+        assert_eq!(last_drawn("é 1%\ré 2%\r\r"), Some("é 2%"));
     }
 
     #[test]

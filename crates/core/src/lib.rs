@@ -60,7 +60,7 @@ pub mod testkit;
 mod tokenize;
 
 pub use ahead::{Ahead, Batch, Prepare, Records, BATCH_BYTES, BATCH_LINES};
-pub use ansi::strip_ansi;
+pub use ansi::{last_drawn, strip_ansi};
 pub use artifact::{
     sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL,
     GC_INTERVAL,

@@ -1,11 +1,12 @@
 //! What a line says by itself, worked out ahead of the folding on [`Ahead`]'s threads:
-//! its text without ANSI codes, severity, timestamp, masked tokens and whether it
+//! its text as a terminal shows it (without ANSI codes, a progress bar's last state),
+//! severity, timestamp, masked tokens and whether it
 //! matches `--grep`.
 //!
 //! [`Ahead`]: briefly_core::Ahead
 
 use crate::severity::{self, Opens, Severity};
-use briefly_core::{strip_ansi, Prepare, Record, Records};
+use briefly_core::{last_drawn, strip_ansi, Prepare, Record, Records};
 use briefly_template::{container_prefix, timestamp_range, MaskedLine, Masker};
 use regex::Regex;
 use std::ops::Range;
@@ -23,8 +24,13 @@ pub struct Facts {
 /// What a line says by itself, whatever came before it.
 #[derive(Debug, Default)]
 pub struct LineFacts {
-    /// The line without its ANSI codes, when it had some.
+    /// The line as a terminal shows it, when that differs: without its ANSI codes, and
+    /// a line redrawn with carriage returns in its last state.
     pub(crate) stripped: Option<String>,
+    /// It had ANSI codes.
+    pub(crate) ansi: bool,
+    /// It was redrawn with carriage returns.
+    pub(crate) redrawn: bool,
     pub(crate) severity: Option<Severity>,
     pub(crate) opens: Option<Opens>,
     /// Where its timestamp is ([`timestamp_range`]).
@@ -44,16 +50,21 @@ impl Prepare for Facts {
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
         let stripped = strip_ansi(record.text, out.stripped.take());
+        out.ansi = stripped.is_some();
         let text = stripped.as_deref().unwrap_or(record.text);
+        let last = last_drawn(text).map(str::to_string);
+        out.redrawn = last.is_some();
+        let shown = last.or(stripped);
+        let text = shown.as_deref().unwrap_or(record.text);
         self.fill(text, severity::inspect(text), out);
-        out.stripped = stripped;
+        out.stripped = shown;
     }
 
-    /// A batch without ANSI codes (nearly every one) has its lines' severities found
-    /// in one call over the batch's text ([`severity::inspect_lines`]).
+    /// A batch without ANSI codes or carriage returns (nearly every one) has its lines'
+    /// severities found in one call over the batch's text ([`severity::inspect_lines`]).
     fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
         let joined = records.joined();
-        if memchr::memchr(0x1b, joined.as_bytes()).is_some() {
+        if memchr::memchr2(0x1b, b'\r', joined.as_bytes()).is_some() {
             for (i, out) in outs.iter_mut().enumerate() {
                 self.prepare(&records.get(i), out);
             }
@@ -63,6 +74,8 @@ impl Prepare for Facts {
         severity::inspect_lines(joined, lines, &mut self.inspections);
         for (i, out) in outs.iter_mut().enumerate() {
             out.stripped = None;
+            out.ansi = false;
+            out.redrawn = false;
             self.fill(&joined[records.text_range(i)], self.inspections[i], out);
         }
     }

@@ -291,6 +291,7 @@ pub struct Text {
     filtered_out: u64,
     multiline: u64,
     ansi_lines: u64,
+    redrawn_lines: u64,
     first_time: Option<String>,
     last_time: Option<String>,
     last_epoch: Option<i64>,
@@ -383,6 +384,7 @@ impl Text {
             filtered_out: 0,
             multiline: 0,
             ansi_lines: 0,
+            redrawn_lines: 0,
             first_time: None,
             last_time: None,
             last_epoch: None,
@@ -594,9 +596,8 @@ impl Text {
     fn fold_line(&mut self, record: &Record<'_>, facts: &mut LineFacts) {
         self.lines += 1;
         let stripped = facts.stripped.take();
-        if stripped.is_some() {
-            self.ansi_lines += 1;
-        }
+        self.ansi_lines += u64::from(facts.ansi);
+        self.redrawn_lines += u64::from(facts.redrawn);
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
         self.hold(record.line, text);
@@ -931,6 +932,9 @@ pub struct TextStats {
     pub top_templates: Vec<Value>,
     /// Lines with ANSI colour codes (stripped for matching).
     pub ansi_lines: u64,
+    /// Lines redrawn with carriage returns (progress bars): their last state is read.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub redrawn_lines: u64,
 }
 
 impl FoldBatches for Text {
@@ -1094,6 +1098,7 @@ impl FoldBatches for Text {
             time_span: self.first_time.clone().zip(self.last_time.clone()),
             top_templates,
             ansi_lines: self.ansi_lines,
+            redrawn_lines: self.redrawn_lines,
         };
         let mut outcome = Outcome::new(summary, stats);
         outcome.preview = Preview::Ranked;
@@ -1101,10 +1106,11 @@ impl FoldBatches for Text {
         // own template, a one-line record verbatim (as a serious, edge or once-seen
         // line), a multi-line one as a serious record kept with all its lines; and no
         // colour codes stripped (items show the lines without them).
-        outcome.complete = self.filtered_out == 0 && self.ansi_lines == 0 && returned_whole
+        let as_they_are = self.ansi_lines == 0 && self.redrawn_lines == 0;
+        outcome.complete = self.filtered_out == 0 && as_they_are && returned_whole
             || self.filtered_out == 0
                 && !self.shown_cut
-                && self.ansi_lines == 0
+                && as_they_are
                 && self.miner.templates().all(|t| t.example_cut() == 0)
                 && multiline_shown == self.multiline
                 && self.miner.overflow_count() == 0
@@ -1113,6 +1119,13 @@ impl FoldBatches for Text {
             outcome.warnings.push(format!(
                 "{} lines had ANSI colour codes, stripped",
                 self.ansi_lines
+            ));
+        }
+        if self.redrawn_lines > 0 {
+            outcome.warnings.push(format!(
+                "{} lines were redrawn with carriage returns (progress bars): each is read and \
+                 shown in its last state, the whole in the artifact",
+                self.redrawn_lines
             ));
         }
         if self.miner.overflow_count() > 0 {
@@ -1431,6 +1444,41 @@ done
         // One coloured line: the batch goes line by line, codes stripped.
         let coloured = format!("{plain}\x1b[31mERROR\x1b[0m red db-1\n{plain}");
         assert_batch_prepares_as_each(make, &coloured);
+
+        // One redrawn line, and one coloured and redrawn: the same.
+        let redrawn = format!("{plain}get 10%\rget 100%\n\x1b[31m1%\r\x1b[0mERROR db-1\n{plain}");
+        assert_batch_prepares_as_each(make, &redrawn);
+    }
+
+    #[test]
+    fn a_line_redrawn_with_carriage_returns_is_read_in_its_last_state() {
+        let mut input = String::from("pip install -r requirements.txt\n");
+        for i in 0..300 {
+            let frames: String = (0..=10).map(|p| format!("\rpkg{i} {}%", p * 10)).collect();
+            input.push_str(&format!("Downloading{frames}\n"));
+        }
+        input.push_str("fetch 1%\rERROR: no space left on device\n");
+        input.push_str("ends with CRLF\r\n");
+        let envelope = reduce_all_chunkings(
+            || Text::new(TextOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        );
+        let json = envelope.to_json();
+        // The 301 redrawn lines are read as they end: the error, and one template.
+        assert_eq!(envelope.stats["redrawn_lines"], 301, "{json}");
+        assert_eq!(envelope.stats["templates"], 4, "{json}");
+        assert_eq!(envelope.items[0]["text"], "ERROR: no space left on device");
+        assert!(!json.contains("10%"), "no frame but the last: {json}");
+        assert!(envelope.truncated, "the frames are in the artifact only");
+        assert!(
+            envelope.warnings[0].starts_with("301 lines were redrawn"),
+            "{json}"
+        );
+        // A line's CRLF ending is no redrawing.
+        let plain = envelope_of(TextOptions::default(), b"a\r\nb\r\n");
+        assert_eq!(plain.stats.get("redrawn_lines"), None);
+        assert!(!plain.truncated);
     }
 
     #[test]
