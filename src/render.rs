@@ -153,11 +153,10 @@ fn item_line(out: &mut String, item: &Value) {
         n += 1;
     }
     if let Some(cut) = item.get("more_cut").and_then(Value::as_u64) {
-        match numbered {
+        let _ = match numbered {
             true => writeln!(out, "  … {cut} more lines of this record (from line {n})"),
             false => writeln!(out, "  … {cut} more lines of this entry"),
-        }
-        .ok();
+        };
     }
     for (n, t) in context(item, "after") {
         let _ = writeln!(out, "  {n}- {t}");

@@ -148,9 +148,9 @@ impl StderrCapture {
         }
         let mut value = json!({"text": text, "bytes": self.bytes, "lines": self.lines, "truncated": !whole, "artifact_path": artifact_path});
         if !whole {
-            // The shown end starts `keep` characters before the last byte.
-            let shown_end = char_starts_from_end(&tail_bytes, self.keep);
-            let (count, cut) = self.error_like.finish(self.bytes - shown_end);
+            // The shown end is the last `keep` characters.
+            let shown_end_bytes = char_starts_from_end(&tail_bytes, self.keep);
+            let (count, cut) = self.error_like.finish(self.bytes - shown_end_bytes);
             value["error_like_lines"] = count.into();
             value["error_like"] = cut.into();
         }
@@ -169,7 +169,7 @@ const ERROR_LIKE_CHARS: usize = 300;
 /// Bytes of a line read to judge it: its level, its exception's name or a signal come
 /// first.
 const SCANNED_BYTES: usize = 4096;
-/// Templates told apart among them; lines past the cap are counted, not shown.
+/// Templates told apart among them; lines past the cap are one more, shown by its first.
 const ERROR_LIKE_TEMPLATES: usize = 256;
 
 /// The lines of stderr that look like errors or warnings (by the severity engine every

@@ -16,7 +16,8 @@
 //!
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
 //! entries of at most [`MAX_ENTRY_LINES`] lines of [`MAX_KEPT_CHARS`] characters,
-//! [`MAX_GROUPS`] units or streams and [`MAX_PAIRS`] (group, template) counters.
+//! [`MAX_GROUPS`] units or streams, [`MAX_PAIRS`] (group, template) counters, and the
+//! entries held while they may be returned whole.
 
 use crate::time::format_micros;
 use briefly_severity::multiline::TRACEBACK;
