@@ -202,7 +202,7 @@ fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
     assert!(reduced["structured"]["summary"]
         .as_str()
         .unwrap()
-        .contains("1 errors"));
+        .contains("1 error, "));
     let bad = &report["bad_args"];
     assert_eq!(bad["is_error"], true);
     assert!(

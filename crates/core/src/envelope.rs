@@ -97,6 +97,19 @@ pub fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// `{n} {what}`, with an `s` unless `n` is 1: a summary's counts.
+///
+/// ```
+/// assert_eq!(briefly_core::plural(1, "error"), "1 error");
+/// assert_eq!(briefly_core::plural(0, "warning"), "0 warnings");
+/// ```
+pub fn plural(n: u64, what: &str) -> String {
+    match n {
+        1 => format!("1 {what}"),
+        _ => format!("{n} {what}s"),
+    }
+}
+
 impl Envelope {
     /// An envelope with no items, for `source`.
     pub fn new(source: impl Into<String>, summary: impl Into<String>) -> Self {

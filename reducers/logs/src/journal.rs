@@ -8,8 +8,8 @@
 //! `source_cursor` so a caller can go on with `journalctl --after-cursor`.
 
 use crate::fold::{Entry, Fold, FoldStats, Names};
-use crate::{plural, OptionError, TextItems};
-use briefly_core::{Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record, Reducer};
+use crate::{OptionError, TextItems};
+use briefly_core::{plural, Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record, Reducer};
 use briefly_severity::{classify, Severity};
 use briefly_text::{Text, TextOptions};
 use serde::de::{Deserializer, SeqAccess, Visitor};

@@ -63,12 +63,3 @@ impl Emit<TextItem> for TextItems<'_> {
         self.0.skip(rank)
     }
 }
-
-/// `{n} {what}`, `s` added unless `n` is 1.
-fn plural(n: u64, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}

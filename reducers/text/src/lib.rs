@@ -28,7 +28,7 @@ pub mod time;
 pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
-use briefly_core::{cut_str, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
+use briefly_core::{cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -1053,22 +1053,17 @@ impl FoldBatches for Text {
             .collect();
         let count = |name: &str| severity.get(name).copied().unwrap_or(0);
         let (errors, warns) = (count("error") + count("fatal"), count("warn"));
+        let (lines, records) = (plural(self.lines, "line"), plural(self.records, "record"));
+        let template_count = plural(self.miner.len() as u64, "template");
+        let (errors, warns) = (plural(errors, "error"), plural(warns, "warning"));
         let mut summary = if self.filtered_out == 0 {
-            format!(
-                "{} lines, {} records in {} templates; {errors} errors, {warns} warnings",
-                self.lines,
-                self.records,
-                self.miner.len()
-            )
+            format!("{lines}, {records} in {template_count}; {errors}, {warns}")
         } else {
             // The counts of the whole input, and what the options kept of it.
             format!(
-                "{} lines, {} records, {} of them kept by the options, in {} templates; \
-                 {errors} errors, {warns} warnings in the input",
-                self.lines,
-                self.records,
+                "{lines}, {records}, {} of them kept by the options, in {template_count}; \
+                 {errors}, {warns} in the input",
                 self.records - self.filtered_out,
-                self.miner.len()
             )
         };
         if returned_whole {
