@@ -172,35 +172,26 @@ pub fn pick(argv: &[String]) -> &'static str {
 /// Whether `run` reads the command's standard error together with its output (as
 /// `2>&1` would) for reducer `name` running `argv`: cargo prints compile errors, and
 /// nextest its whole report, on stderr; `docker logs` replays the container's stderr on
-/// its own; and compilers and build tools write what they found there, among the
-/// commands they run on stdout, so `text` reads them in the order written.
+/// its own; and compilers, build tools and the test runners of JavaScript write what
+/// they found there (Jest its report, BuildKit and Bazel everything), among the commands
+/// they run on stdout, so `text` reads them in the order written.
 pub fn reads_stderr(name: &str, argv: &[String]) -> bool {
-    match name {
-        "cargo-test" | "docker" => true,
-        "text" => command_words(argv).first().is_some_and(|program| {
-            matches!(
-                program.as_str(),
-                "cargo"
-                    | "rustc"
-                    | "cc"
-                    | "c++"
-                    | "gcc"
-                    | "g++"
-                    | "clang"
-                    | "clang++"
-                    | "make"
-                    | "gmake"
-                    | "cmake"
-                    | "ninja"
-                    | "go"
-                    | "javac"
-                    | "tsc"
-                    | "zig"
-                    | "swiftc"
-            )
-        }),
-        _ => false,
+    if matches!(name, "cargo-test" | "docker") {
+        return true;
     }
+    let words = command_words(argv);
+    let word = |i: usize| words.get(i).map_or("", String::as_str);
+    name == "text"
+        && match word(0) {
+            "cargo" | "rustc" | "cc" | "c++" | "gcc" | "g++" | "clang" | "clang++" | "make"
+            | "gmake" | "cmake" | "ninja" | "bazel" | "go" | "javac" | "mvn" | "mvnw"
+            | "gradle" | "gradlew" | "tsc" | "zig" | "swift" | "swiftc" | "dotnet" | "npm"
+            | "npx" | "pnpm" | "yarn" | "jest" => true,
+            "docker" | "podman" => {
+                word(1) == "build" || (word(1) == "buildx" && word(2) == "build")
+            }
+            _ => false,
+        }
 }
 
 /// The command line `run` executes for reducer `name`: asks the source for the format
@@ -361,6 +352,13 @@ mod tests {
             "env CC=clang make -j4",
             "timeout 60 go vet ./...",
             "tsc --noEmit",
+            "./gradlew build",
+            "npm test",
+            "npx jest",
+            "jest --ci",
+            "bazel build //...",
+            "docker build -t app .",
+            "docker buildx build .",
         ] {
             assert!(reads("text", command), "{command}");
         }
@@ -368,6 +366,7 @@ mod tests {
         assert!(!reads("text", "curl -s https://example.com"));
         assert!(!reads("text", "git clone x"));
         assert!(!reads("text", "python3 app.py"));
+        assert!(!reads("text", "docker ps"));
         assert!(!reads("diff", "make diff"), "the reducer decides first");
         assert!(!reads("text", ""));
     }

@@ -64,8 +64,9 @@ pub struct Spawn {
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum StderrMode {
     /// Into the reducer with the output where the source writes its results there
-    /// (cargo-test, docker; text for compilers and build tools: cargo, gcc, make, go …);
-    /// bounded apart for the others.
+    /// (cargo-test, docker; text for compilers, build tools and JavaScript's runners:
+    /// cargo, gcc, make, go, gradle, npm, jest, docker build …); bounded apart for the
+    /// others.
     #[default]
     Auto,
     /// Into the reducer with the output, in the order it was written (as `2>&1`).
