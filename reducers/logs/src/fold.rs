@@ -201,6 +201,9 @@ pub struct FoldStats {
     pub other_entries: u64,
     /// Entries of more than one line.
     pub multiline_entries: u64,
+    /// Entries redrawn with carriage returns (progress bars): their last state is read.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub redrawn_entries: u64,
     /// The most frequent templates of the largest groups.
     pub top_templates: BTreeMap<String, Vec<Value>>,
 }
@@ -222,6 +225,8 @@ pub struct Fold {
     entries: u64,
     multiline: u64,
     span: Option<(i64, i64)>,
+    /// Entries redrawn with carriage returns.
+    redrawn: u64,
     /// The entries, while they may be returned whole.
     whole: Option<Whole>,
     returned_whole: bool,
@@ -254,6 +259,7 @@ impl Fold {
             entries: 0,
             multiline: 0,
             span: None,
+            redrawn: 0,
             whole: None,
             returned_whole: false,
         }
@@ -331,9 +337,15 @@ impl Fold {
             Some(Severity::Warn) => counts.warnings += 1,
             _ => {}
         }
-        let (first_line, rest) = match crate::find::newline(entry.message.as_bytes()) {
-            Some(at) => (&entry.message[..at], Some(&entry.message[at + 1..])),
-            None => (entry.message, None),
+        // A message redrawn with carriage returns (a progress bar) is read in its last
+        // state; what was masked ahead of time is of the frames.
+        let redrawn = redrawn(entry.message);
+        self.redrawn += u64::from(redrawn.is_some());
+        let masked = masked.filter(|_| redrawn.is_none());
+        let message = redrawn.as_deref().unwrap_or(entry.message);
+        let (first_line, rest) = match crate::find::newline(message.as_bytes()) {
+            Some(at) => (&message[..at], Some(&message[at + 1..])),
+            None => (message, None),
         };
         if rest.is_some() {
             self.multiline += 1;
@@ -393,9 +405,9 @@ impl Fold {
         if let Some(whole) = &mut self.whole {
             // A message longer than what is left is not counted to its end.
             let left = whole.limit - whole.chars;
-            whole.chars += match entry.message.len() > left.saturating_mul(4) {
+            whole.chars += match message.len() > left.saturating_mul(4) {
                 true => left + 1,
-                false => entry.message.chars().count() + 1,
+                false => message.chars().count() + 1,
             };
             if whole.chars > whole.limit {
                 self.whole = None;
@@ -669,6 +681,7 @@ impl Fold {
             templates: miner.len(),
             other_entries: miner.overflow_count(),
             multiline_entries: self.multiline,
+            redrawn_entries: self.redrawn,
             top_templates,
         };
         if let Some(whole) = whole {
@@ -703,6 +716,13 @@ impl Fold {
                 self.names.group
             ));
         }
+        if self.redrawn > 0 {
+            warnings.push(format!(
+                "{} entries were redrawn with carriage returns (progress bars): each is read \
+                 and shown in its last state, the whole in the artifact",
+                self.redrawn
+            ));
+        }
         if self.pairs_left_out > 0 {
             warnings.push(format!(
                 "{} entries are left out of the per-{} template counts (over {MAX_PAIRS} pairs)",
@@ -730,6 +750,25 @@ pub fn worst_clause(worst: &Value, names: &Names) -> String {
         worst["time"].as_str().unwrap_or("unknown time"),
         worst[names.group].as_str().unwrap_or_default(),
     )
+}
+
+/// `message` as a terminal shows it when a line of it was redrawn with carriage returns:
+/// each such line in its last state ([`briefly_core::last_drawn`]); `None` when none
+/// was (a line's ending `\r` is no redrawing).
+fn redrawn(message: &str) -> Option<String> {
+    memchr::memchr(b'\r', message.as_bytes())?;
+    let lines: Vec<&str> = message
+        .split('\n')
+        .map(|line| line.trim_end_matches('\r'))
+        .collect();
+    if !lines.iter().any(|line| line.contains('\r')) {
+        return None;
+    }
+    let shown: Vec<&str> = lines
+        .into_iter()
+        .map(|line| briefly_core::last_drawn(line).unwrap_or(line))
+        .collect();
+    Some(shown.join("\n"))
 }
 
 fn kept(entry: &Entry<'_>, first: &str, rest: Option<&str>, group: u32, template: GroupId) -> Kept {
@@ -894,5 +933,47 @@ mod tests {
             assert!(!folded.returned_whole(), "{limit}");
             assert!(items.iter().any(|(_, _, m)| m == "(template)"), "{items:?}");
         }
+    }
+
+    #[test]
+    fn a_message_redrawn_with_carriage_returns_is_read_in_its_last_state() {
+        let mut fold = Fold::new(Names {
+            group: "stream",
+            level: "level",
+            levels: &["info"],
+            levels_key: "levels",
+        });
+        fold.return_whole_up_to(1_000);
+        let messages = ["get 1%\rget 50%\rget 100%", "a\rb\nc\rd", "crlf\r", "plain"];
+        for (i, message) in messages.into_iter().enumerate() {
+            let entry = Entry {
+                line: i as u64 + 1,
+                micros: None,
+                level: 0,
+                severity: None,
+                group: "stdout",
+                pid: None,
+                message,
+            };
+            // What was masked ahead of time is of the raw message, frames and all.
+            let mut masked = MaskedLine::default();
+            masked.fill(message, fold.miner_config());
+            fold.add_prepared(&entry, &mut masked);
+        }
+        let mut shown = Vec::new();
+        let (stats, _) = fold.finish(&mut |_, item| shown.push(item));
+        let text = |line: u64| {
+            let item = shown.iter().find(|i| i["line"] == line).unwrap();
+            (item["message"].clone(), item.get("more").cloned())
+        };
+        assert_eq!(text(1).0, "get 100%");
+        assert_eq!(text(2), (json!("b"), Some(json!(["d"]))));
+        assert_eq!(
+            stats.redrawn_entries, 2,
+            "a line's ending \\r is no redrawing"
+        );
+        assert!(fold.warnings()[0].starts_with("2 entries were redrawn"));
+        let templates: Vec<String> = fold.miner.templates().map(|t| t.text()).collect();
+        assert!(templates.contains(&"get <*>%".to_string()), "{templates:?}");
     }
 }
