@@ -878,7 +878,7 @@ fn test_reducers_frame_lines_as_the_stage_does() {
                 .unwrap()
                 .iter()
                 .map(|w| w.as_str().unwrap().to_string())
-                .filter(|w| w.contains("lines longer") || w.contains("UTF-8") || w.contains("NUL"))
+                .filter(|w| w.contains(" longer than ") || w.contains("UTF-8") || w.contains("NUL"))
                 .collect()
         };
         let stage_warnings = warnings(&stage);

@@ -222,10 +222,7 @@ fn cargo_test_reads_the_same_on_two_threads() {
     assert_eq!(envelope["stats"]["totals"]["failed"], 80, "{envelope}");
     assert_warns(
         &envelope,
-        &[
-            "1 lines longer than 1000 bytes",
-            "1 lines held invalid UTF-8",
-        ],
+        &["1 line longer than 1000 bytes", "1 line held invalid UTF-8"],
     );
 }
 

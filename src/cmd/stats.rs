@@ -111,9 +111,10 @@ impl Reducer for MetricsSummary {
         }
         let mut outcome = Outcome::new(summary, self.totals.clone());
         if t.malformed_lines > 0 {
-            outcome.warnings.push(format!(
-                "{} lines are not metrics events",
-                t.malformed_lines
+            outcome.warnings.push(briefly_core::counted(
+                t.malformed_lines,
+                "line is not a metrics event",
+                "lines are not metrics events",
             ));
         }
         outcome
@@ -161,6 +162,6 @@ mod tests {
         assert_eq!(envelope.stats["artifact_reads"], 1);
         assert_eq!(envelope.stats["malformed_lines"], 1);
         assert!(envelope.summary.starts_with("3 results, 1 spilled, 1 artifact write failures, 1 artifact reads; noisiest: run:pytest"));
-        assert_eq!(envelope.warnings, ["1 lines are not metrics events"]);
+        assert_eq!(envelope.warnings, ["1 line is not a metrics event"]);
     }
 }

@@ -110,6 +110,18 @@ pub fn plural(n: u64, what: &str) -> String {
     }
 }
 
+/// `{n} {one}` when `n` is 1, else `{n} {many}`: a warning's count with its noun and verb
+/// agreeing.
+///
+/// ```
+/// use briefly_core::counted;
+/// assert_eq!(counted(1, "entry has", "entries have"), "1 entry has");
+/// assert_eq!(counted(3, "entry has", "entries have"), "3 entries have");
+/// ```
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 impl Envelope {
     /// An envelope with no items, for `source`.
     pub fn new(source: impl Into<String>, summary: impl Into<String>) -> Self {

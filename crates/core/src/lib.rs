@@ -68,7 +68,7 @@ pub use artifact::{
 pub use budget::{Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MIN_RESULT_CHARS, PREVIEW_CHARS};
 pub use cursor::{Cursor, ItemKey};
 pub use duration::parse_duration;
-pub use envelope::{is_zero, plural, Envelope, Preview, Raw};
+pub use envelope::{counted, is_zero, plural, Envelope, Preview, Raw};
 pub use error::Error;
 pub use frame::{count_chars, FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
 pub use metrics::{append_event, MetricsEvent};

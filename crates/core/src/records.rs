@@ -42,20 +42,22 @@ impl Alterations {
         let mut warnings = Vec::new();
         if self.cut_lines > 0 {
             warnings.push(format!(
-                "{} lines longer than {} bytes were cut (whole in the artifact)",
-                self.cut_lines, self.max_line_bytes
+                "{} longer than {} bytes {} cut (whole in the artifact)",
+                crate::plural(self.cut_lines, "line"),
+                self.max_line_bytes,
+                if self.cut_lines == 1 { "was" } else { "were" }
             ));
         }
         if self.replaced_lines > 0 {
             warnings.push(format!(
-                "{} lines held invalid UTF-8, replaced by U+FFFD (raw bytes in the artifact)",
-                self.replaced_lines
+                "{} invalid UTF-8, replaced by U+FFFD (raw bytes in the artifact)",
+                crate::counted(self.replaced_lines, "line held", "lines held")
             ));
         }
         if self.nul_lines > 0 {
             warnings.push(format!(
-                "input looks binary: {} lines hold NUL bytes",
-                self.nul_lines
+                "input looks binary: {} NUL bytes",
+                crate::counted(self.nul_lines, "line holds", "lines hold")
             ));
         }
         warnings

@@ -1241,8 +1241,8 @@ impl Json {
         }
         if self.without_records > 0 {
             warnings.push(format!(
-                "{} values have no array at {}",
-                self.without_records,
+                "{} no array at {}",
+                briefly_core::counted(self.without_records, "value has", "values have"),
                 self.plan
                     .record
                     .as_ref()

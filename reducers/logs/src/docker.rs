@@ -17,7 +17,7 @@ use crate::fold::{Entry, Fold, FoldStats, Names};
 use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{OptionError, TextItems};
-use briefly_core::{plural, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer};
+use briefly_core::{counted, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer};
 use briefly_severity::multiline::{Indented, MultiLine};
 use briefly_severity::{inspect, Severity};
 use briefly_template::MaskedLine;
@@ -655,17 +655,29 @@ impl FoldBatches for Docker {
         let (fold, worst) = self.fold.finish(&mut emit);
         let mut warnings = self.fold.warnings();
         let p = &self.problems;
-        for (n, what) in [
+        for (n, one, many, what) in [
             (
                 p.bad_lines,
-                "lines are not json-file records (kept as entries of the \"unknown\" stream)",
+                "line is not a json-file record",
+                "lines are not json-file records",
+                "(kept as entries of the \"unknown\" stream)",
             ),
-            (p.bad_time, "records have an invalid time"),
-            (p.cut_records, "records were over 256 KiB and cut"),
-            (p.cut_lines, "lines were over the line limit and cut"),
+            (p.bad_time, "record has", "records have", "an invalid time"),
+            (
+                p.cut_records,
+                "record was",
+                "records were",
+                "over 256 KiB and cut",
+            ),
+            (
+                p.cut_lines,
+                "line was",
+                "lines were",
+                "over the line limit and cut",
+            ),
         ] {
             if n > 0 {
-                warnings.push(format!("{n} {what}"));
+                warnings.push(format!("{} {what}", counted(n, one, many)));
             }
         }
         if format == "timestamps" && self.options.stream.is_some() {

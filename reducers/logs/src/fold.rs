@@ -20,6 +20,7 @@
 //! entries held while they may be returned whole.
 
 use crate::time::format_micros;
+use briefly_core::counted;
 use briefly_severity::multiline::TRACEBACK;
 use briefly_severity::Severity;
 use briefly_template::{GroupId, MaskedLine, Miner};
@@ -705,8 +706,8 @@ impl Fold {
         let mut warnings = Vec::new();
         if self.miner.overflow_count() > 0 {
             warnings.push(format!(
-                "{} entries past the cap of {} templates are counted as \"other\"",
-                self.miner.overflow_count(),
+                "{} past the cap of {} templates counted as \"other\"",
+                counted(self.miner.overflow_count(), "entry is", "entries are"),
                 self.miner.config().max_templates
             ));
         }
@@ -718,15 +719,16 @@ impl Fold {
         }
         if self.redrawn > 0 {
             warnings.push(format!(
-                "{} entries were redrawn with carriage returns (progress bars): each is read \
-                 and shown in its last state, the whole in the artifact",
-                self.redrawn
+                "{} redrawn with carriage returns (progress bars): each is read and shown in \
+                 its last state, the whole in the artifact",
+                counted(self.redrawn, "entry was", "entries were")
             ));
         }
         if self.pairs_left_out > 0 {
             warnings.push(format!(
-                "{} entries are left out of the per-{} template counts (over {MAX_PAIRS} pairs)",
-                self.pairs_left_out, self.names.group
+                "{} left out of the per-{} template counts (over {MAX_PAIRS} pairs)",
+                counted(self.pairs_left_out, "entry is", "entries are"),
+                self.names.group
             ));
         }
         warnings

@@ -9,7 +9,9 @@
 
 use crate::fold::{Entry, Fold, FoldStats, Names};
 use crate::{OptionError, TextItems};
-use briefly_core::{plural, Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record, Reducer};
+use briefly_core::{
+    counted, plural, Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record, Reducer,
+};
 use briefly_severity::{classify, Severity};
 use briefly_text::{Text, TextOptions};
 use serde::de::{Deserializer, SeqAccess, Visitor};
@@ -451,17 +453,43 @@ impl Reducer for Journal {
         let (fold, worst) = self.fold.finish(&mut emit);
         let mut warnings = self.fold.warnings();
         let p = &self.problems;
-        for (n, what) in [
-            (p.bad_lines, "lines are not JSON journal entries (shown as unset entries)"),
-            (p.missing_message, "entries have no MESSAGE"),
-            (p.null_message, "entries have a null MESSAGE (too large for journalctl's JSON; `journalctl --all` shows it)"),
-            (p.binary_message, "entries have a binary MESSAGE (invalid UTF-8 shown as U+FFFD)"),
-            (p.bad_time, "entries have no valid __REALTIME_TIMESTAMP"),
-            (p.bad_priority, "entries have a PRIORITY outside 0-7 (counted as unset)"),
-            (p.cut_fields, "export fields were cut (over 64 KiB, or the input ended inside one)"),
+        let (entry, entries) = ("entry has", "entries have");
+        for (n, one, many, what) in [
+            (
+                p.bad_lines,
+                "line is not a JSON journal entry",
+                "lines are not JSON journal entries",
+                "(shown as unset entries)",
+            ),
+            (p.missing_message, entry, entries, "no MESSAGE"),
+            (
+                p.null_message,
+                entry,
+                entries,
+                "a null MESSAGE (too large for journalctl's JSON; `journalctl --all` shows it)",
+            ),
+            (
+                p.binary_message,
+                entry,
+                entries,
+                "a binary MESSAGE (invalid UTF-8 shown as U+FFFD)",
+            ),
+            (p.bad_time, entry, entries, "no valid __REALTIME_TIMESTAMP"),
+            (
+                p.bad_priority,
+                entry,
+                entries,
+                "a PRIORITY outside 0-7 (counted as unset)",
+            ),
+            (
+                p.cut_fields,
+                "export field was",
+                "export fields were",
+                "cut (over 64 KiB, or the input ended inside one)",
+            ),
         ] {
             if n > 0 {
-                warnings.push(format!("{n} {what}"));
+                warnings.push(format!("{} {what}", counted(n, one, many)));
             }
         }
         let mut summary = format!(

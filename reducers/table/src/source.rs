@@ -801,8 +801,8 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     if stream.ragged.0 > 0 {
         let (line, got) = stream.ragged.1.unwrap_or_default();
         warnings.push(format!(
-            "{} records do not have as many fields as the header (first at line {line}: {got} fields); missing fields read as null, extra fields are left out (whole in the artifact)",
-            stream.ragged.0
+            "{} as many fields as the header (first at line {line}: {got} fields); missing fields read as null, extra fields are left out (whole in the artifact)",
+            briefly_core::counted(stream.ragged.0, "record does not have", "records do not have")
         ));
     }
     if stream.replaced > 0 {

@@ -28,7 +28,9 @@ pub mod time;
 pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
-use briefly_core::{cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record};
+use briefly_core::{
+    counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record,
+};
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -1036,9 +1038,9 @@ impl FoldBatches for Text {
 
         if self.untimed > 0 {
             self.warnings.push(format!(
-                "--since/--until: {} records have no time briefly can read, on them or on a \
-                 record before them; they were kept, not filtered",
-                self.untimed
+                "--since/--until: {} no time briefly can read, on them or on a record before \
+                 them; they were kept, not filtered",
+                counted(self.untimed, "record has", "records have")
             ));
         }
         if let Some(groups) = self.groups.take() {
@@ -1112,22 +1114,22 @@ impl FoldBatches for Text {
                 && self.miner.templates().all(|t| t.count() == 1);
         if self.ansi_lines > 0 {
             outcome.warnings.push(format!(
-                "{} lines had ANSI colour codes, stripped",
-                self.ansi_lines
+                "{} ANSI colour codes, stripped",
+                counted(self.ansi_lines, "line had", "lines had")
             ));
         }
         if self.redrawn_lines > 0 {
             outcome.warnings.push(format!(
-                "{} lines were redrawn with carriage returns (progress bars): each is read and \
-                 shown in its last state, the whole in the artifact",
-                self.redrawn_lines
+                "{} redrawn with carriage returns (progress bars): each is read and shown in \
+                 its last state, the whole in the artifact",
+                counted(self.redrawn_lines, "line was", "lines were")
             ));
         }
         if self.miner.overflow_count() > 0 {
             outcome.warnings.push(format!(
-                "{} records came when the miner was full (at most {} templates, and bounds on \
-                 shapes and ids that follow from it): they are one \"other\" group",
-                self.miner.overflow_count(),
+                "{} when the miner was full (at most {} templates, and bounds on shapes and \
+                 ids that follow from it): they are one \"other\" group",
+                counted(self.miner.overflow_count(), "record came", "records came"),
                 self.miner.config().max_templates
             ));
         }
