@@ -58,6 +58,7 @@ mod select;
 mod shrink;
 pub mod testkit;
 mod tokenize;
+mod whole;
 
 pub use ahead::{Ahead, Batch, Prepare, Records, BATCH_BYTES, BATCH_LINES};
 pub use ansi::{last_drawn, strip_ansi};
@@ -78,3 +79,4 @@ pub use reducer::{Emit, Flow, FoldBatches, Framing, Outcome, Rank, Record, Reduc
 pub use select::Limit;
 pub use shrink::{cut_str, head_bytes, json_chars, shrink_to_fit, with_cut_marker, CUT_MARKER};
 pub use tokenize::Tokenizer;
+pub use whole::WholeChars;

@@ -20,7 +20,7 @@
 //! entries held while they may be returned whole.
 
 use crate::time::format_micros;
-use briefly_core::counted;
+use briefly_core::{counted, WholeChars};
 use briefly_severity::multiline::TRACEBACK;
 use briefly_severity::Severity;
 use briefly_template::{GroupId, MaskedLine, Miner};
@@ -233,13 +233,12 @@ pub struct Fold {
     returned_whole: bool,
 }
 
-/// Entries held while their messages take at most `limit` characters.
+/// Entries held while their messages are within the limit.
 #[derive(Debug)]
 struct Whole {
     entries: Vec<Kept>,
-    /// Characters of their messages, one more for each.
-    chars: usize,
-    limit: usize,
+    /// The characters their messages take of the limit.
+    chars: WholeChars,
 }
 
 impl Fold {
@@ -271,8 +270,7 @@ impl Fold {
     pub fn return_whole_up_to(&mut self, chars: usize) {
         self.whole = (chars > 0).then(|| Whole {
             entries: Vec::new(),
-            chars: 0,
-            limit: chars,
+            chars: WholeChars::new(chars),
         });
     }
 
@@ -404,24 +402,12 @@ impl Fold {
             self.keep(item);
         }
         if let Some(whole) = &mut self.whole {
-            // A message longer than what is left is not counted to its end.
-            let left = whole.limit - whole.chars;
-            whole.chars += match message.len() > left.saturating_mul(4) {
-                true => left + 1,
-                false => message.chars().count() + 1,
-            };
-            if whole.chars > whole.limit {
-                self.whole = None;
+            if whole.chars.take(message) {
+                whole
+                    .entries
+                    .push(kept_whole(entry, first_line, rest, group, template));
             } else {
-                // Whole: no line is cut, however long.
-                let mut k = kept(entry, "", None, group, template);
-                k.text = first_line.to_string();
-                k.more = rest.map_or_else(Vec::new, |rest| {
-                    rest.split('\n')
-                        .map(|l| l.trim_end_matches('\r').to_string())
-                        .collect()
-                });
-                whole.entries.push(k);
+                self.whole = None;
             }
         }
     }
@@ -735,8 +721,6 @@ impl Fold {
     }
 }
 
-/// An entry held verbatim: its lines cut to [`MAX_KEPT_CHARS`], at most
-/// [`MAX_ENTRY_LINES`] of them.
 /// The summary's clause for the worst entry shown: "; first LEVEL at TIME (GROUP):
 /// MESSAGE", its message cut at 160 characters, in the reducer's vocabulary.
 pub fn worst_clause(worst: &Value, names: &Names) -> String {
@@ -773,6 +757,31 @@ fn redrawn(message: &str) -> Option<String> {
     Some(shown.join("\n"))
 }
 
+/// An entry held to be returned whole: its lines as they are, none cut or left out.
+fn kept_whole(
+    entry: &Entry<'_>,
+    first: &str,
+    rest: Option<&str>,
+    group: u32,
+    template: GroupId,
+) -> Kept {
+    let more = rest.into_iter().flat_map(|rest| rest.split('\n'));
+    Kept {
+        line: entry.line,
+        micros: entry.micros,
+        level: entry.level,
+        severity: entry.severity,
+        group,
+        pid: entry.pid.map(str::to_string),
+        text: first.to_string(),
+        more: more.map(|l| l.trim_end_matches('\r').to_string()).collect(),
+        more_cut: 0,
+        template,
+    }
+}
+
+/// An entry held verbatim: its lines cut to [`MAX_KEPT_CHARS`], at most
+/// [`MAX_ENTRY_LINES`] of them.
 fn kept(entry: &Entry<'_>, first: &str, rest: Option<&str>, group: u32, template: GroupId) -> Kept {
     let mut k = Kept::default();
     fill(&mut k, entry, first, rest, group, template);

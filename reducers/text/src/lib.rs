@@ -29,7 +29,7 @@ pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
 use briefly_core::{
-    counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record,
+    counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record, WholeChars,
 };
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
@@ -311,14 +311,14 @@ pub struct Text {
 }
 
 /// The input held while it takes at most [`TextOptions::whole_chars`].
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Whole {
     /// Its lines, ANSI codes stripped: line `n` is `lines[n - 1]`.
     lines: Vec<String>,
     /// Its records in order.
     records: Vec<WholeRecord>,
-    /// The characters of its lines, one more for each line's end.
-    chars: usize,
+    /// The characters its lines take of the limit.
+    chars: WholeChars,
 }
 
 /// One record of a [`Whole`] input.
@@ -394,7 +394,11 @@ impl Text {
             shown_cut: false,
             generation: 0,
             groups,
-            whole: (options.whole_chars > 0).then(Whole::default),
+            whole: (options.whole_chars > 0).then(|| Whole {
+                lines: Vec::new(),
+                records: Vec::new(),
+                chars: WholeChars::new(options.whole_chars),
+            }),
             warnings: Vec::new(),
             options,
         })
@@ -821,17 +825,10 @@ impl Text {
         let Some(whole) = &mut self.whole else {
             return;
         };
-        // A character takes four bytes at most: a longer line is not counted.
-        let left = self.options.whole_chars - whole.chars;
-        let chars = match text.len() > left.saturating_mul(4) {
-            true => left + 1,
-            false => text.chars().count() + 1,
-        };
-        if chars > left || line != whole.lines.len() as u64 + 1 {
+        if !whole.chars.take(text) || line != whole.lines.len() as u64 + 1 {
             self.whole = None;
             return;
         }
-        whole.chars += chars;
         whole.lines.push(text.to_string());
     }
 
