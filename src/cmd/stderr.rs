@@ -15,7 +15,6 @@ pub struct StderrCapture {
     head: Vec<u8>,
     tail: VecDeque<u8>,
     bytes: u64,
-    lines: u64,
     /// Where the artifact goes, made only once stderr outgrows what is held (most runs
     /// never need one).
     dir: Option<ArtifactDir>,
@@ -33,7 +32,6 @@ impl StderrCapture {
             head: Vec::new(),
             tail: VecDeque::new(),
             bytes: 0,
-            lines: 0,
             dir,
             id: id.map_or_else(|| "stderr".to_string(), |id| format!("{id}-stderr")),
             artifact: None,
@@ -70,7 +68,6 @@ impl StderrCapture {
 
     pub fn push(&mut self, bytes: &[u8]) {
         self.bytes += bytes.len() as u64;
-        self.lines += memchr_count(bytes);
         self.error_like.push(bytes);
         if self.artifact.is_none()
             && self.head.len() + self.tail.len() + bytes.len() > self.keep * 8
@@ -128,7 +125,7 @@ impl StderrCapture {
                     source: "stderr".into(),
                     argv: argv.to_vec(),
                     exit_code: Some(exit_code),
-                    lines: self.lines,
+                    lines: self.error_like.newlines(),
                     ..Default::default()
                 })
             }) {
@@ -146,7 +143,8 @@ impl StderrCapture {
                 }
             }
         }
-        let mut value = json!({"text": text, "bytes": self.bytes, "lines": self.lines, "truncated": !whole, "artifact_path": artifact_path});
+        let lines = self.error_like.newlines();
+        let mut value = json!({"text": text, "bytes": self.bytes, "lines": lines, "truncated": !whole, "artifact_path": artifact_path});
         if !whole {
             // The shown end is the last `keep` characters.
             let shown_end_bytes = char_starts_from_end(&tail_bytes, self.keep);
@@ -156,10 +154,6 @@ impl StderrCapture {
         }
         (Some(value), warning)
     }
-}
-
-fn memchr_count(bytes: &[u8]) -> u64 {
-    bytes.iter().filter(|&&b| b == b'\n').count() as u64
 }
 
 /// Lines that look like errors or warnings shown at most of the part of stderr cut.
@@ -243,6 +237,11 @@ impl ErrorLikeLines {
         }
         self.take(&bytes[from..]);
         self.offset += bytes.len() as u64;
+    }
+
+    /// The newlines read so far: stderr's lines, as `wc -l` counts them.
+    fn newlines(&self) -> u64 {
+        self.number - 1
     }
 
     fn take(&mut self, bytes: &[u8]) {
