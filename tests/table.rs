@@ -382,3 +382,30 @@ pq.write_table(t, sys.argv[1], compression="zstd", row_group_size=1000)
     );
     assert_eq!(e["stats"]["matched_rows"], 1_250);
 }
+
+#[test]
+fn utf16_text_tables_are_read_decoded_from_a_file_and_a_pipe() {
+    let b = Briefly::new();
+    // Excel's "Unicode Text" and Windows PowerShell 5's `>`: UTF-16LE after its mark.
+    let rows: Vec<String> = std::iter::once("name\tqty".to_string())
+        .chain((0..20).map(|i| format!("caf\u{e9}{i}\t{i}")))
+        .collect();
+    let text = rows.join("\r\n") + "\r\n";
+    let mut input = vec![0xFF, 0xFE];
+    input.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let path = b.dir.path().join("export.tsv");
+    std::fs::write(&path, &input).unwrap();
+    let from_file = b.envelope(&["table", path_str(&path)], b"", CAP);
+    let piped = b.envelope(&["table"], &input, CAP);
+    for envelope in [&from_file, &piped] {
+        assert_eq!(envelope["stats"]["rows"], 20, "{envelope}");
+        assert_eq!(column(envelope, "name")["min"], "caf\u{e9}0");
+        assert_eq!(column(envelope, "qty")["max"], 19);
+        assert_eq!(envelope["raw"]["bytes"], input.len());
+        assert_eq!(envelope["raw"]["chars"], text.chars().count());
+        assert_warns(
+            envelope,
+            &["the input is UTF-16LE (by its byte-order mark)"],
+        );
+    }
+}

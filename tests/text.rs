@@ -1201,6 +1201,58 @@ fn bad_input_never_panics() {
 }
 
 #[test]
+fn utf16_input_is_read_as_text_and_kept_as_it_came() {
+    let b = Briefly::new();
+    // What Windows PowerShell 5's `>` writes: UTF-16LE after its mark, CRLF.
+    let mut lines: Vec<String> = (0..3000)
+        .map(|i| {
+            format!(
+                "2026-11-29 12:00:{:02} INFO worker {i} took {} ms",
+                i % 60,
+                i % 97
+            )
+        })
+        .collect();
+    lines[1500] = "2026-11-29 12:25:00 ERROR connection to db1 refused: caf\u{e9}".into();
+    let text = lines.join("\r\n") + "\r\n";
+    let mut input = vec![0xFF, 0xFE];
+    input.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let path = b.dir.path().join("out.log");
+    std::fs::write(&path, &input).unwrap();
+    let envelope = b.envelope(&["text", path.to_str().unwrap()], b"", CAP);
+    assert_eq!(item_at(&envelope, 1501)["text"], lines[1500], "{envelope}");
+    assert_eq!(envelope["raw"]["bytes"], input.len());
+    assert_eq!(envelope["raw"]["lines"], 3000);
+    assert_eq!(envelope["raw"]["chars"], text.chars().count());
+    assert_warns(
+        &envelope,
+        &["the input is UTF-16LE (by its byte-order mark)"],
+    );
+    let warnings = envelope["warnings"].to_string();
+    assert!(
+        !warnings.contains("NUL") && !warnings.contains("redrawn"),
+        "{warnings}"
+    );
+    // The artifact is the input as it came; reading it back reads the text.
+    let artifact = envelope["artifact_path"].as_str().expect("an artifact");
+    assert_eq!(
+        common::sha256_hex(artifact.as_ref()),
+        common::sha256_hex(&path)
+    );
+    let read = b.envelope(
+        &["read", artifact, "--offset", "1501", "--limit", "1"],
+        b"",
+        CAP,
+    );
+    assert_eq!(read["items"][0]["text"], lines[1500], "{read}");
+    // From a pipe, and without the mark, the same.
+    let unmarked = &input[2..];
+    let piped = b.envelope(&["text"], unmarked, CAP);
+    assert_eq!(item_at(&piped, 1501)["text"], lines[1500]);
+    assert_warns(&piped, &["UTF-16LE (a NUL in every other byte)"]);
+}
+
+#[test]
 fn pages_walk_every_item_once() {
     let b = Briefly::new();
     let path = loghub("Linux");

@@ -3,8 +3,9 @@
 //! The data path runs one way:
 //!
 //! ```text
-//! bytes ── LineFramer (bounded) ─┬─ tee ───────────► artifact (raw bytes, byte for byte)
-//!                                └─ Reducer ─items─► Selection (budget stage) ─► Envelope
+//! bytes ─┬─ tee ─────────────────────────────────────► artifact (raw bytes, byte for byte)
+//!        └─ InputDecoder (UTF-16 read as UTF-8) ── LineFramer (bounded)
+//!              ── Reducer ─items─► Selection (budget stage) ─► Envelope
 //! ```
 //!
 //! A reducer ranks ([`Reducer`]); the budget stage ([`Pipeline`]) is the only place that
@@ -58,6 +59,7 @@ mod select;
 mod shrink;
 pub mod testkit;
 mod tokenize;
+pub mod utf16;
 mod whole;
 
 pub use ahead::{Ahead, Batch, Prepare, Records, BATCH_BYTES, BATCH_LINES};
@@ -79,4 +81,5 @@ pub use reducer::{Emit, Flow, FoldBatches, Framing, Outcome, Rank, Record, Reduc
 pub use select::Limit;
 pub use shrink::{cut_str, head_bytes, json_chars, shrink_to_fit, with_cut_marker, CUT_MARKER};
 pub use tokenize::Tokenizer;
+pub use utf16::InputDecoder;
 pub use whole::WholeChars;

@@ -6,6 +6,7 @@ use crate::artifact::{
 };
 use crate::select::{Kept, Limit, Selection};
 use crate::shrink::{cut_str, json_chars, shrink_to_fit, with_cut_marker};
+use crate::utf16::InputDecoder;
 use crate::{
     Budget, Cursor, Envelope, Error, Framing, ItemKey, Raw, Record, RecordFramer, Reducer,
     Tokenizer, CUT_MARKER, DEFAULT_MAX_LINE_BYTES,
@@ -146,7 +147,13 @@ pub struct Pipeline<R: Reducer> {
     tee: Option<ArtifactWriter>,
     tee_error: Option<String>,
     stopped: bool,
+    /// Raw bytes pushed: the artifact's size.
+    bytes: u64,
     chars: u64,
+    /// Reads UTF-16 input as UTF-8 ([`InputDecoder`]).
+    decoder: InputDecoder,
+    /// What the decoder last wrote, kept for its capacity.
+    decoded: Vec<u8>,
 }
 
 impl<R: Reducer> Pipeline<R> {
@@ -178,7 +185,10 @@ impl<R: Reducer> Pipeline<R> {
             tee,
             tee_error,
             stopped: false,
+            bytes: 0,
             chars: 0,
+            decoder: InputDecoder::default(),
+            decoded: Vec::new(),
         }
     }
 
@@ -193,6 +203,19 @@ impl<R: Reducer> Pipeline<R> {
                 self.tee_error = Some(e.to_string());
                 self.tee = None;
             }
+        }
+        self.bytes += bytes.len() as u64;
+        let mut decoded = std::mem::take(&mut self.decoded);
+        let rest = self.decoder.push(bytes, &mut decoded);
+        self.read(&decoded);
+        self.read(&bytes[rest..]);
+        self.decoded = decoded;
+    }
+
+    /// Text as the reducer reads it (UTF-16 input decoded), in chunks of any size.
+    fn read(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
         }
         self.chars += crate::count_chars(bytes);
         if self.raw {
@@ -231,6 +254,11 @@ impl<R: Reducer> Pipeline<R> {
 
     /// End of input: the reducer's outcome, fitted into the budget.
     pub fn finish(mut self, end: End) -> Envelope {
+        if !self.own {
+            let mut decoded = std::mem::take(&mut self.decoded);
+            self.decoder.finish(&mut decoded);
+            self.read(&decoded);
+        }
         if self.raw {
             self.framer.finish(|_| {});
         } else {
@@ -247,7 +275,7 @@ impl<R: Reducer> Pipeline<R> {
         base.preview = outcome.preview;
         base.exit_code = end.exit_code;
         base.raw = self.reducer.raw().unwrap_or(Raw {
-            bytes: self.framer.bytes(),
+            bytes: self.bytes,
             lines: self.framer.lines(),
             chars: self.chars,
         });
@@ -261,6 +289,7 @@ impl<R: Reducer> Pipeline<R> {
             .collect();
         let lossy = !outcome.complete
             || (!self.raw && self.framer.alterations().lossy())
+            || self.decoder.replaced()
             || kept.iter().any(|(_, k)| k.cut);
 
         let mut store = match self.config.artifacts.clone() {
@@ -346,10 +375,10 @@ impl<R: Reducer> Pipeline<R> {
 
     fn framing_warnings(&self) -> Vec<String> {
         // Raw framing only counts: the reducer frames, and says what it altered.
-        let mut warnings = match self.raw {
-            true => Vec::new(),
-            false => self.framer.alterations().warnings(),
-        };
+        let mut warnings = self.decoder.warnings();
+        if !self.raw {
+            warnings.extend(self.framer.alterations().warnings());
+        }
         if self.stopped {
             warnings.push(
                 "the reducer stopped early; the rest of the input is only in the artifact".into(),
@@ -751,7 +780,8 @@ mod tests {
         for n in 0..40 {
             input.extend_from_slice("é€".repeat(n % 9).as_bytes());
             match n % 5 {
-                0 => input.extend_from_slice(b"\xff\xfe bad"),
+                // Not `FF FE`: input that opens with it is UTF-16 after its mark.
+                0 => input.extend_from_slice(b"\xc0\xff bad"),
                 1 => input.extend_from_slice(b"nul\0here"),
                 2 => input.extend_from_slice("𝄞 clef".as_bytes()),
                 _ => input.extend_from_slice(b"plain"),
@@ -849,16 +879,21 @@ mod tests {
         assert_eq!(envelope.raw.lines, 3, "lines are still counted");
         assert!(!envelope.truncated && envelope.warnings.is_empty());
 
+        // The first bytes are held until there are enough to tell UTF-16 from the rest.
         let mut pipeline = Pipeline::new(NulRecords::default(), RunConfig::new("nul"));
-        for chunk in [&b"abc"[..], b"de", b"\0"] {
+        let head = "x".repeat(crate::utf16::SNIFF_BYTES - 1);
+        for chunk in [head.as_bytes(), b"ab", b"c", b"de", b"\0"] {
             pipeline.push(chunk);
         }
         assert_eq!(
             pipeline.reducer.offsets,
-            vec![0, 3, 5],
+            vec![0, 64, 65, 66, 68],
             "each chunk's offset in the input"
         );
-        assert_eq!(pipeline.finish(End::default()).items, vec![json!("abcde")]);
+        assert_eq!(
+            pipeline.finish(End::default()).items,
+            vec![json!(head + "abcde")]
+        );
     }
 
     /// Reads its "file" itself: one item per byte of `data`, pushed bytes ignored.
@@ -938,6 +973,37 @@ mod tests {
             Vec::<String>::new(),
             "the tee was discarded"
         );
+    }
+
+    #[test]
+    fn utf16_is_read_as_text_and_a_unit_replaced_keeps_the_artifact() {
+        let utf16 = |units: &[u16]| -> Vec<u8> {
+            [0xFEFF]
+                .iter()
+                .chain(units)
+                .flat_map(|u| u.to_le_bytes())
+                .collect()
+        };
+        let text: Vec<u16> = "a\nb\n".encode_utf16().collect();
+        let dir = tempfile::tempdir().unwrap();
+        let envelope =
+            reduce(plain_lines(), &utf16(&text)[..], &config(dir.path(), 5_000)).unwrap();
+        let texts = |e: &Envelope| {
+            e.items
+                .iter()
+                .map(|i| i["text"].clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(texts(&envelope), [json!("a"), json!("b")]);
+        assert_eq!((envelope.raw.bytes, envelope.raw.chars), (10, 4));
+        assert!(!envelope.truncated && envelope.artifact_path.is_none());
+        // A lone surrogate is read as U+FFFD: what was read is not all there was.
+        let bad = [&text[..], &[0xDC00, u16::from(b'\n')]].concat();
+        let envelope = reduce(plain_lines(), &utf16(&bad)[..], &config(dir.path(), 5_000)).unwrap();
+        assert_eq!(texts(&envelope)[2], json!("\u{fffd}"));
+        assert!(envelope.truncated, "{envelope:?}");
+        let artifact = std::fs::read(envelope.artifact_path.as_ref().unwrap()).unwrap();
+        assert_eq!(artifact, utf16(&bad));
     }
 
     #[test]

@@ -131,8 +131,10 @@ impl Reducer for Grep {
             out.emit(0, pending);
         }
         let summary = format!(
-            "{} matching lines of {} for /{}/",
-            self.matches, self.lines, self.options.pattern
+            "{} of {} for /{}/",
+            briefly_core::plural(self.matches, "matching line"),
+            self.lines,
+            self.options.pattern
         );
         let stats = GrepStats {
             matches: self.matches,

@@ -317,8 +317,9 @@ impl Scan {
             .filter_map(|(s, &c)| {
                 let (texts, row, text) = s.mixed()?;
                 Some(format!(
-                    "column {:?} holds numbers and {texts} non-numeric values (first at row {row}: {:?}); its min/max are of the numbers",
+                    "column {:?} holds numbers and {} (first at row {row}: {:?}); its min/max are of the numbers",
                     self.names[c],
+                    briefly_core::plural(texts, "non-numeric value"),
                     briefly_core::cut_str(text, 40)
                 ))
             })

@@ -9,7 +9,7 @@ use crate::{Cell, Error, InputFormat, Table, TableOptions, TableStats};
 use arrow_array::{Array, RecordBatch};
 use arrow_ipc::reader::{FileReader, StreamDecoder};
 use arrow_schema::DataType;
-use briefly_core::{Emit, Outcome, Raw};
+use briefly_core::{Emit, InputDecoder, Outcome, Raw};
 use parquet::arrow::arrow_reader::statistics::StatisticsConverter;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
@@ -99,7 +99,10 @@ pub fn detect_file(path: &Path, forced: Option<InputFormat>) -> Result<InputForm
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    looks_like_text(&head)?;
+    // UTF-16 text has a NUL in every other byte: it is read decoded.
+    if !briefly_core::utf16::is_utf16(&head) {
+        looks_like_text(&head)?;
+    }
     Ok(match ext.as_deref() {
         Some("tsv" | "tab") => InputFormat::Tsv,
         _ => InputFormat::Csv,
@@ -390,6 +393,17 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
             let mut buf = vec![0u8; 256 * 1024];
             let mut raw = Raw::default();
             let mut last = None;
+            // What the budget stage does for input it is given: UTF-16 is read decoded.
+            let mut decoder = InputDecoder::default();
+            let mut decoded = Vec::new();
+            let mut read = |table: &mut Table, text: &[u8], raw: &mut Raw| {
+                raw.lines += text.iter().filter(|&&b| b == b'\n').count() as u64;
+                raw.chars += text.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+                if let Some(&b) = text.last() {
+                    last = Some(b);
+                }
+                push(table, text, out)
+            };
             loop {
                 let n = match file.read(&mut buf) {
                     Ok(0) => break,
@@ -399,11 +413,18 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
                 };
                 let bytes = &buf[..n];
                 raw.bytes += n as u64;
-                raw.lines += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
-                raw.chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
-                last = bytes.last().copied();
-                push(table, bytes, out)?;
+                let rest = match format {
+                    InputFormat::ArrowStream => 0,
+                    _ => decoder.push(bytes, &mut decoded),
+                };
+                read(table, &decoded, &mut raw)?;
+                read(table, &bytes[rest..], &mut raw)?;
             }
+            if format != InputFormat::ArrowStream {
+                decoder.finish(&mut decoded);
+                read(table, &decoded, &mut raw)?;
+            }
+            table.warnings.extend(decoder.warnings());
             // A last line without a newline counts, as the line framer counts it.
             raw.lines += u64::from(last.is_some_and(|b| b != b'\n'));
             table.raw = Some(raw);
@@ -807,14 +828,15 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     }
     if stream.replaced > 0 {
         warnings.push(format!(
-            "{} fields held invalid UTF-8, replaced by U+FFFD",
-            stream.replaced
+            "{} invalid UTF-8, replaced by U+FFFD",
+            briefly_core::counted(stream.replaced, "field held", "fields held")
         ));
     }
     if let State::Csv { parser, .. } = &stream.state {
         if let (n @ 1.., Some(line)) = parser.dropped {
             warnings.push(format!(
-                "{n} records longer than {MAX_RECORD_BYTES} bytes were left out (first at line {line})"
+                "{} left out: longer than {MAX_RECORD_BYTES} bytes (first at line {line})",
+                briefly_core::counted(n, "record was", "records were")
             ));
         }
     }

@@ -345,8 +345,33 @@ fn awkward_csv_is_read_with_warnings() {
         ),
         "{warnings}"
     );
-    assert!(warnings.contains("column \"a\" holds numbers and 1 non-numeric values (first at row 3: \"not a number\")"), "{warnings}");
+    assert!(
+        warnings.contains(
+            "column \"a\" holds numbers and 1 non-numeric value (first at row 3: \"not a number\")"
+        ),
+        "{warnings}"
+    );
     assert_eq!(column(&e, "a")["type"], "mixed");
+}
+
+#[test]
+fn invalid_utf8_and_records_too_long_are_warned_of() {
+    let mut input = b"a,b\n1,caf\xe9\n".to_vec();
+    input.extend(b"2,\"");
+    input.extend(std::iter::repeat_n(b'x', 8 << 20));
+    input.extend(b"\"\n3,ok\n");
+    // One chunking: each of the others reads 8 MiB again.
+    let table = Table::stream(TableOptions::default()).unwrap();
+    let e = reduce(table, &input[..], &config(20_000)).unwrap();
+    assert_eq!(rows_of(&e), vec![0, 1]);
+    assert_eq!(e.items[0], json!([0, 1, "caf\u{fffd}"]));
+    assert_eq!(
+        e.warnings,
+        [
+            "1 field held invalid UTF-8, replaced by U+FFFD",
+            "1 record was left out: longer than 8388608 bytes (first at line 3)",
+        ]
+    );
 }
 
 #[test]
