@@ -400,6 +400,39 @@ main.c:7:5: error: 'y' undeclared (first use in this function)
 }
 
 #[test]
+fn gcc_s_context_stays_with_its_diagnostic() {
+    let b = Briefly::new();
+    let mut input: String = (0..3000)
+        .map(|i| format!("gcc -c -O2 src/unit{i}.c -o build/unit{i}.o\n"))
+        .collect();
+    input.push_str(
+        "In file included from src/bar.h:1,
+                 from src/main.c:1:
+src/foo.h: In function ‘foo’:
+src/foo.h:1:43: error: ‘y’ undeclared (first use in this function)
+    1 | int foo(int x) { return x + y; }
+      |                             ^
+make: *** [Makefile:2: all] Error 1
+",
+    );
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let item = item_at(&envelope, 3001);
+    assert_eq!(item["severity"], "error", "{envelope}");
+    assert_eq!(item["more"].as_array().unwrap().len(), 5, "{item}");
+    assert_eq!(
+        item["more"][2],
+        "src/foo.h:1:43: error: ‘y’ undeclared (first use in this function)"
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "line 3001: In file included from src/bar.h:1, … src/foo.h:1:43: error: ‘y’ undeclared (first use in this function)"
+        ),
+        "{summary}"
+    );
+}
+
+#[test]
 fn a_go_panic_keeps_its_goroutines() {
     let b = Briefly::new();
     let input = "\

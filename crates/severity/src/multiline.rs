@@ -100,6 +100,9 @@ enum Header {
     TerraformBox,
     /// Gradle's `* What went wrong:`: what failed follows, up to a blank line.
     GradleFailure,
+    /// gcc's and clang's context above a diagnostic ([`is_compiler_context`]): more
+    /// context, then the diagnostic, which names the record.
+    CompilerContext,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -167,6 +170,8 @@ impl MultiLine {
             Header::TerraformBox
         } else if line.starts_with('*') && line.trim_end() == GRADLE_FAILURE {
             Header::GradleFailure
+        } else if is_compiler_context(line) {
+            Header::CompilerContext
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -212,6 +217,15 @@ impl MultiLine {
             // The box's lines, and nothing after it (its `╵`, the next box's `╷`).
             Header::TerraformBox => return line.starts_with('│'),
             Header::GradleFailure => return !blank(),
+            // The includes' chain, the function, the template's instantiation, then the
+            // diagnostic they lead to.
+            Header::CompilerContext => {
+                return (indented && line.trim_start().starts_with("from "))
+                    || is_compiler_context(line)
+                    || is_instantiation_step(line)
+                    || is_diagnostic_detail(line)
+                    || is_diagnostic_header(line)
+            }
             Header::DotNet | Header::GoTestFailure if indented => return true,
             // Up to the next test's header or suite's result.
             Header::JestFailure if indented || blank() => {
@@ -298,6 +312,11 @@ impl MultiLine {
                 }
                 // What failed, on the line under Gradle's header.
                 None if self.header == Header::GradleFailure => first,
+                // The diagnostic under its context: its source and notes follow.
+                None if self.header == Header::CompilerContext && is_diagnostic_header(line) => {
+                    self.header = Header::Diagnostic;
+                    true
+                }
                 None => first && names_a_java_exception(line),
             },
         };
@@ -337,6 +356,46 @@ pub fn is_diagnostic_header(line: &str) -> bool {
         || [": error: ", ": warning: ", ": fatal error: "]
             .iter()
             .any(|kind| line.contains(kind))
+}
+
+/// gcc's and clang's context above a diagnostic: `In file included from bar.h:1,` (the
+/// files that include it follow, `                 from main.c:1:`), `main.c: In function
+/// ‘main’:`, `a.cpp: In instantiation of ‘…’:` (`a.cpp:8:6:   required from here`
+/// follows), `a.c: At top level:`. Read at the start of every record: nearly every other
+/// line ends in another byte than `:` or `,`.
+pub fn is_compiler_context(line: &str) -> bool {
+    const SCOPES: [&str; 11] = [
+        "In function ",
+        "In member function ",
+        "In static member function ",
+        "In constructor ",
+        "In copy constructor ",
+        "In destructor ",
+        "In lambda function",
+        "In instantiation of ",
+        "In substitution of ",
+        "At global scope",
+        "At top level",
+    ];
+    if !line.ends_with([':', ',']) {
+        return false;
+    }
+    if line.starts_with("In file included from ") {
+        return true;
+    }
+    let Some((path, scope)) = line.split_once(": ") else {
+        return false;
+    };
+    // A source file's name: `INFO: In function calls:` is not one.
+    path.contains('.') && !path.contains(' ') && SCOPES.iter().any(|s| scope.starts_with(s))
+}
+
+/// A step of a C++ template's instantiation, between its context and the diagnostic:
+/// `a.cpp:8:6:   required from here`.
+fn is_instantiation_step(line: &str) -> bool {
+    [":   required from ", ":   required by "]
+        .iter()
+        .any(|step| line.contains(step))
 }
 
 /// A line under a compiler's warning or error: rustc's ` --> src/main.rs:4:18`,
@@ -517,6 +576,8 @@ pub fn names_what_went_wrong(line: &str) -> bool {
         && !is_chain_line(line)
         && !line.starts_with(TRACEBACK)
         && !in_go_trace(line)
+        && !is_compiler_context(line)
+        && !is_instantiation_step(line)
 }
 
 /// A line a Go test logged (`t.Errorf`, `t.Fatal`), after its file and line:
@@ -779,6 +840,39 @@ mod tests {
                     &["a.c:5:13: error: expected ';'"],
                 ],
                 &[],
+            ),
+            // gcc's context above a diagnostic: the includes' chain and the function,
+            // a template's instantiation (gcc 13 shows where in a gutter); the
+            // diagnostic names the record. A context with no diagnostic under it is a
+            // record of its own, and a log's `In …:` is no context.
+            (
+                &[
+                    &[
+                        "In file included from bar.h:1,",
+                        "                 from main.c:1:",
+                        "foo.h: In function ‘foo’:",
+                        "foo.h:1:43: error: ‘y’ undeclared",
+                        "    1 | int foo(int x) { return x + y; }",
+                        "      |                             ^",
+                        "foo.h:1:43: note: each undeclared identifier is reported only once",
+                    ],
+                    &["main.c:2:22: warning: unused variable ‘unused’"],
+                    &[
+                        "u.cpp: In instantiation of ‘void g(T) [with T = int]’:",
+                        "u.cpp:2:14:   required from here",
+                        "    2 | int main(){ g(1); }",
+                        "      |             ~^~~",
+                        "u.cpp:1:37: error: request for member ‘foo’ in ‘x’",
+                    ],
+                    &["a.c: At top level:"],
+                    &["make: *** [Makefile:2: all] Error 1"],
+                    &["INFO: In function calls:"],
+                    &["a.c:1:1: error: x"],
+                ],
+                &[
+                    "foo.h:1:43: error: ‘y’ undeclared",
+                    "u.cpp:1:37: error: request for member ‘foo’ in ‘x’",
+                ],
             ),
             // .NET: the message and exception indented under `fail: Category[id]`, inner
             // exceptions among the frames.
