@@ -80,6 +80,13 @@ pub fn text(e: &Envelope) -> String {
     out
 }
 
+/// A diff's file or hunk under a commit (`git log -p`): which one.
+fn commit_of(out: &mut String, item: &Value) {
+    if let Some(commit) = item.get("commit").and_then(Value::as_str) {
+        let _ = write!(out, " in commit {commit}");
+    }
+}
+
 fn item_line(out: &mut String, item: &Value) {
     // A diff's file: its change and path, then its patch as it is (so it can be applied).
     if let (Some(path), Some(change)) = (
@@ -93,6 +100,7 @@ fn item_line(out: &mut String, item: &Value) {
         if let Some(left_out) = item.get("hunks_left_out").and_then(Value::as_u64) {
             let _ = write!(out, " ({left_out} hunks left out)");
         }
+        commit_of(out, item);
         out.push('\n');
         if let Some(patch) = item.get("patch").and_then(Value::as_str) {
             out.push_str(patch);
@@ -107,6 +115,7 @@ fn item_line(out: &mut String, item: &Value) {
         if let Some(part) = item.get("part").and_then(Value::as_str) {
             let _ = write!(out, ", part {part}: not a patch by itself");
         }
+        commit_of(out, item);
         out.push('\n');
         let body = item
             .get("patch")
@@ -301,11 +310,16 @@ stderr's lines that look like errors or warnings, of the part cut (7 in all):
         let mut e = Envelope::new("diff", "1 file");
         e.items = vec![
             json!({"path": "a.rs", "change": "M +1 -1", "patch": "--- a/a.rs\n+++ b/a.rs\n"}),
-            json!({"path": "b.rs", "change": "R100 +0 -0", "from": "c.rs"}),
+            json!({"path": "b.rs", "change": "R100 +0 -0", "from": "c.rs", "commit": "4f3a9c1e2b7d"}),
+            json!({"path": "b.rs", "hunk": 2, "line": 9, "patch": "@@ -1 +1 @@\n", "commit": "4f3a9c1e2b7d"}),
         ];
         let t = text(&e);
         assert!(
-            t.contains("  M +1 -1 a.rs\n--- a/a.rs\n+++ b/a.rs\n  R100 +0 -0 b.rs (from c.rs)\n"),
+            t.contains("  M +1 -1 a.rs\n--- a/a.rs\n+++ b/a.rs\n  R100 +0 -0 b.rs (from c.rs) in commit 4f3a9c1e2b7d\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  hunk 2 of b.rs (diff line 9) in commit 4f3a9c1e2b7d\n@@ -1 +1 @@\n"),
             "{t}"
         );
     }

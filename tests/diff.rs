@@ -443,3 +443,87 @@ fn file_pages_walk_its_hunks_each_a_patch() {
             .unwrap();
     }
 }
+
+#[test]
+fn each_file_names_its_commit_in_git_log_and_format_patch() {
+    let repo = Repo::new();
+    repo.write("a.txt", "1\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "first"]);
+    repo.write("a.txt", "1\n2\n");
+    repo.write("b.txt", "b\n");
+    repo.git(&["add", "-A"]);
+    // Long and not ASCII: format-patch folds and encodes it.
+    let subject = format!("caf\u{e9}: {}", "x".repeat(90));
+    repo.git(&["commit", "-q", "-m", &subject, "-m", "The body."]);
+    repo.write("a.txt", "1\n2\n3\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "third"]);
+    let hash = |rev: &str| String::from_utf8(repo.git(&["rev-parse", "--short=12", rev])).unwrap();
+    let (second, third) = (hash("HEAD~1"), hash("HEAD"));
+    let b = Briefly::new();
+    for input in [
+        repo.git(&["log", "-p", "-2"]),
+        repo.git(&["format-patch", "--stdout", "-2"]),
+    ] {
+        let envelope = diff_of(&b, &input, &[]);
+        assert!(
+            envelope["summary"]
+                .as_str()
+                .unwrap()
+                .starts_with("2 commits: 3 files changed"),
+            "{envelope}"
+        );
+        let commits = envelope["stats"]["commits"].as_array().unwrap();
+        let listed: Vec<(&str, &str, u64)> = commits
+            .iter()
+            .map(|c| {
+                let commit = c["commit"].as_str().unwrap();
+                (
+                    commit,
+                    c["subject"].as_str().unwrap(),
+                    c["files"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        // git log shows the latest first; format-patch the oldest.
+        let mut expected = vec![
+            (third.trim(), "third", 1),
+            (second.trim(), subject.as_str(), 2),
+        ];
+        if commits[0]["subject"] != "third" {
+            expected.reverse();
+        }
+        assert_eq!(listed, expected);
+        assert!(commits[0]["author"]
+            .as_str()
+            .unwrap()
+            .starts_with("test <t@example.invalid>"));
+        assert!(commits[0]["date"].is_string());
+        let of = |path: &str| {
+            items(&envelope)
+                .iter()
+                .filter(|i| i["path"] == path)
+                .map(|i| i["commit"].as_str().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(of("b.txt"), [second.trim()]);
+        let mut a = of("a.txt");
+        a.sort();
+        let mut both = vec![second.trim(), third.trim()];
+        both.sort();
+        assert_eq!(a, both);
+        // One file's hunks, each with its commit.
+        let hunks = diff_of(&b, &input, &["--file", "a.txt"]);
+        let commits: Vec<&str> = items(&hunks)
+            .iter()
+            .map(|i| i["commit"].as_str().unwrap())
+            .collect();
+        assert_eq!(commits.len(), 2, "{hunks}");
+        assert_ne!(commits[0], commits[1]);
+    }
+    // A plain diff has no commits.
+    let envelope = diff_of(&b, &repo.git(&["diff", "HEAD~2"]), &[]);
+    assert!(envelope["stats"].get("commits").is_none(), "{envelope}");
+    assert!(items(&envelope)[0].get("commit").is_none());
+}

@@ -2,7 +2,9 @@
 //! as the map of changed files first, then the hunks that matter, as valid patches.
 //!
 //! Items are files, so `total_items` is the number of files changed, always exact.
-//! Each item is `{"path", "change", "from"?, "patch"?}` where `change` packs the status
+//! Each item is `{"path", "change", "from"?, "commit"?, "patch"?}` where `commit` is the
+//! short hash of the commit the file's change belongs to (`git log -p`, `git show`, `git
+//! format-patch`), listed in `stats.commits`, and `change` packs the status
 //! and counts compactly (`M +3 -1`, `A +10`, `R096 +0 -0`, `M binary`, `M mode
 //! 100644->100755`, and `#N` when the file's change is repeated pattern `N`). Ranked:
 //!
@@ -21,11 +23,13 @@
 //! Memory is bounded by configuration: the text of the patches held is capped per file
 //! and in all; past [`MAX_FILES_HELD`] files, files are listed as they come, unranked.
 
+mod commit;
 mod parse;
 
 pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 
 use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
+use commit::{commit_line, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -43,6 +47,10 @@ pub const MAX_PATCH_BYTES: usize = 64 * 1024;
 pub const MAX_HELD_BYTES: usize = 16 * 1024 * 1024;
 /// Distinct changed-line pairs tracked for patterns.
 const MAX_PAIRS: usize = 200_000;
+/// Commits listed in `stats.commits`; later ones are counted.
+pub const MAX_COMMITS_LISTED: usize = 50;
+/// A commit's hash as items name it.
+const SHORT_HASH: usize = 12;
 
 /// Options of `briefly diff`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +128,8 @@ impl Hunk {
 #[derive(Debug, Clone)]
 struct FileDiff {
     index: u64,
+    /// The commit it belongs to (`git log -p`, `git format-patch`): its short hash.
+    commit: Option<String>,
     git_paths: (Option<String>, Option<String>),
     old_path: Option<String>,
     new_path: Option<String>,
@@ -146,9 +156,10 @@ struct FileDiff {
 }
 
 impl FileDiff {
-    fn new(index: u64) -> Self {
+    fn new(index: u64, commit: Option<String>) -> Self {
         FileDiff {
             index,
+            commit,
             git_paths: (None, None),
             old_path: None,
             new_path: None,
@@ -277,6 +288,13 @@ pub struct Diff {
     truncated_hunks: u64,
     /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
     pending_old: Option<(String, Option<String>)>,
+    /// The commits listed (at most [`MAX_COMMITS_LISTED`]).
+    commits: Vec<Commit>,
+    commits_seen: u64,
+    /// The short hash of the commit whose files are being read.
+    commit: Option<String>,
+    /// A commit's headers and message are being read: no file of it yet.
+    in_commit_header: bool,
 }
 
 /// Statistics of `briefly diff`.
@@ -298,8 +316,16 @@ pub struct DiffStats {
     pub patterns: Vec<Value>,
     /// The directories with the most changed files: `{dir, files, added, removed}`.
     pub directories: Vec<Value>,
-    /// Lines outside any file's diff (mail headers, diffstats, trailers).
+    /// Lines outside any file's diff (commits' headers and messages, diffstats).
     pub other_lines: u64,
+    /// The commits the files belong to (`git log -p`, `git format-patch`), in input
+    /// order: `{commit, author, date, subject, files, added, removed}`; the first
+    /// [`MAX_COMMITS_LISTED`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commits: Vec<Value>,
+    /// Commits in all, when more than are listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commits_total: Option<u64>,
 }
 
 impl Diff {
@@ -332,13 +358,31 @@ impl Diff {
             outside_lines: 0,
             truncated_hunks: 0,
             pending_old: None,
+            commits: Vec::new(),
+            commits_seen: 0,
+            commit: None,
+            in_commit_header: false,
         })
+    }
+
+    /// A commit's first line: the files that follow are its.
+    fn start_commit(&mut self, hash: &str, mail: bool, out: &mut dyn Emit<Value>) {
+        self.finish_file(out);
+        self.pending_old = None;
+        self.commits_seen += 1;
+        let short = &hash[..hash.len().min(SHORT_HASH)];
+        self.commit = Some(short.to_string());
+        self.in_commit_header = true;
+        if self.commits.len() < MAX_COMMITS_LISTED {
+            self.commits.push(Commit::new(short, mail));
+        }
     }
 
     fn start_file(&mut self, out: &mut dyn Emit<Value>) {
         self.finish_file(out);
         self.files_seen += 1;
-        self.file = Some(FileDiff::new(self.files_seen));
+        self.in_commit_header = false;
+        self.file = Some(FileDiff::new(self.files_seen, self.commit.clone()));
     }
 
     /// Files the options leave out of the items (all but `--file`'s).
@@ -364,6 +408,16 @@ impl Diff {
         }
         self.added += file.added;
         self.removed += file.removed;
+        // Its commit is the last one read, listed unless past the cap.
+        if let Some(commit) = self
+            .commits
+            .last_mut()
+            .filter(|c| file.commit.as_ref() == Some(&c.hash))
+        {
+            commit.files += 1;
+            commit.added += file.added;
+            commit.removed += file.removed;
+        }
         *self.by_status.entry(status_name(file.status)).or_default() += 1;
         self.binary += u64::from(file.binary);
         self.mode_changes += u64::from(file.old_mode.is_some() && file.new_mode.is_some());
@@ -611,6 +665,17 @@ fn status_name(status: Status) -> &'static str {
 /// One hunk of `--file`'s file as items: a patch of its own, headers included; or, over
 /// `max_lines`, parts of at most that many lines, each marked as a part (not a patch).
 fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
+    let mut items = hunk_parts(file, hunk, max_lines);
+    if let Some(commit) = &file.commit {
+        for item in &mut items {
+            item["commit"] = json!(commit);
+        }
+    }
+    items
+}
+
+/// A hunk's items (see [`hunk_items`]) without its commit.
+fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
     let number = file.hunks_seen;
     let header = hunk.header.line(&hunk.section);
     if hunk.lines.len() <= max_lines {
@@ -637,6 +702,9 @@ fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
 /// A file as an item: path, change, and the patch when shown.
 fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value {
     let mut item = json!({"path": file.path(), "change": file.change(pattern)});
+    if let Some(commit) = &file.commit {
+        item["commit"] = json!(commit);
+    }
     if let Some(from) = file.from() {
         item["from"] = json!(from);
     }
@@ -706,11 +774,22 @@ impl Reducer for Diff {
                 self.pending_old = None;
                 self.header_line(record, header, out);
             }
+            // Not in a binary patch's data either: its alphabet has no space.
+            _ if commit_line(text).is_some() => {
+                self.outside_lines += 1;
+                let (hash, mail) = commit_line(text).expect("checked");
+                self.start_commit(hash, mail, out);
+            }
             _ => {
                 if in_binary_patch {
                     return Flow::Continue;
                 }
                 self.outside_lines += 1;
+                if self.in_commit_header && self.commits_seen as usize <= self.commits.len() {
+                    if let Some(commit) = self.commits.last_mut() {
+                        commit.header_line(text);
+                    }
+                }
             }
         }
         Flow::Continue
@@ -783,6 +862,9 @@ impl Reducer for Diff {
             "{} files changed, {} insertions(+), {} deletions(-)",
             self.files_seen, self.added, self.removed
         );
+        if self.commits_seen > 1 {
+            summary = format!("{} commits: {summary}", self.commits_seen);
+        }
         if pattern_files > 0 {
             let own = self.files_seen - pattern_files;
             summary.push_str(&format!(
@@ -804,6 +886,9 @@ impl Reducer for Diff {
                 patterns,
                 directories,
                 other_lines: self.outside_lines,
+                commits: self.commits.iter().map(Commit::to_json).collect(),
+                commits_total: (self.commits_seen > self.commits.len() as u64)
+                    .then_some(self.commits_seen),
             },
         );
         outcome.preview = Preview::Ranked;
@@ -914,6 +999,42 @@ diff --git a/b.txt b/b.txt
             patch.ends_with("@@ -3,3 +3,3 @@\n 3\n-4\n+four\n 5\n"),
             "{patch}"
         );
+    }
+
+    #[test]
+    fn commits_past_the_listed_ones_are_counted_and_still_named() {
+        let n = MAX_COMMITS_LISTED + 10;
+        let input: String = (0..n)
+            .map(|i| {
+                format!(
+                    "commit {i:04x}{}\nAuthor: a <a@b>\n\n    change {i}\n\n\
+                     diff --git a/f{i} b/f{i}\n--- a/f{i}\n+++ b/f{i}\n@@ -1 +1 @@\n-old\n+new {i}\n",
+                    "a".repeat(36)
+                )
+            })
+            .collect();
+        let envelope = reduce_all_chunkings(
+            || Diff::new(DiffOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("diff"),
+        );
+        let stats = &envelope.stats;
+        assert_eq!(
+            stats["commits"].as_array().unwrap().len(),
+            MAX_COMMITS_LISTED
+        );
+        assert_eq!(stats["commits_total"], n);
+        assert_eq!(stats["commits"][1]["subject"], "change 1");
+        assert_eq!(stats["commits"][1]["files"], 1);
+        assert!(envelope
+            .summary
+            .starts_with(&format!("{n} commits: {n} files changed")));
+        let last = envelope
+            .items
+            .iter()
+            .find(|i| i["path"] == format!("f{}", n - 1))
+            .unwrap();
+        assert_eq!(last["commit"], format!("{:04x}aaaaaaaa", n - 1));
     }
 
     #[test]
