@@ -98,7 +98,7 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         emit_groups: Option<PathBuf>,
     },
-    /// A unified diff (git diff/show/format-patch, diff -u): every file with its change first, then the hunks that matter as valid patches.
+    /// A unified diff (git diff/show/log -p/format-patch, diff -u): every file with its change first, then the hunks that matter as valid patches; under commits, each file names its commit.
     Diff {
         /// Read this file instead of standard input.
         file: Option<PathBuf>,

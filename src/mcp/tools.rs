@@ -74,7 +74,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
     ReducerTool {
         name: "diff",
         reducer: "diff",
-        description: "Reduce a unified diff (git diff/show/format-patch, diff -u): every changed file with its change counts first, then the hunks that matter as valid patches. Use it on a patch file or diff text; pass `file` to see all hunks of one file.",
+        description: "Reduce a unified diff (git diff/show/log -p/format-patch, diff -u): every changed file with its change counts first, then the hunks that matter as valid patches; under commits, each file names its commit and stats.commits lists their subjects. Use it on a patch file or diff text; pass `file` to see all hunks of one file.",
         options_schema: || {
             json!({
                 "stat_only": {"type": "boolean", "default": false, "description": "The map of files only, no patches."},
