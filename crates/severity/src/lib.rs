@@ -972,7 +972,15 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         && bytes
             .get(end + 1)
             .is_some_and(|b| *b == b']' || b.is_ascii_alphabetic());
-    let colon = matches!(after, Some(b':' | b'[')) && !selector;
+    // Nor the end of a compound or a path's name: `PyYAML-6.0.dist-info:`, `egg-info:`
+    // (`ls -R` lists them), unless in capitals (`app-ERROR:`); a class's is a level
+    // (`java.lang.Error:`).
+    let compound = match before {
+        Some(b'-' | b'/') => !capitals,
+        Some(b'.') => word.iter().all(|b| !b.is_ascii_uppercase()),
+        _ => false,
+    };
+    let colon = matches!(after, Some(b':' | b'[')) && !selector && !compound;
     // A table's column of levels, as kubectl writes events: `Warning  BackOff  3m …`,
     // set apart on both sides by two spaces or a tab (or the line's start).
     let apart = |gap: &[u8]| gap.starts_with(b"  ") || gap.first() == Some(&b'\t');
@@ -1235,6 +1243,17 @@ mod tests {
         assert_eq!(classify("found 0 errors in the error handling code"), None);
         assert_eq!(classify("the info desk is open"), None);
         assert_eq!(classify("Every Error has a cause"), None);
+        // The end of a name, not a level: what `ls -R` lists of Python's packages.
+        assert_eq!(
+            classify("/usr/lib/python3/dist-packages/PyYAML-6.0.dist-info:"),
+            None
+        );
+        assert_eq!(classify("./crcmod-1.7.egg-info:"), None);
+        assert_eq!(classify("see docs/error: the page"), None);
+        assert_eq!(classify("worker-ERROR: boom"), Some(Severity::Error));
+        assert_eq!(classify("Error: boom"), Some(Severity::Error));
+        assert_eq!(classify("java.lang.Error: boom"), Some(Severity::Error));
+        assert_eq!(classify("app.error: a logger's name"), None);
     }
 
     #[test]
