@@ -124,6 +124,32 @@ fn item_line(out: &mut String, item: &Value) {
         out.push_str(body.unwrap_or_default());
         return;
     }
+    // A directory of a list of paths: how many are under it, and the first.
+    if item.get("kind").and_then(Value::as_str) == Some("directory") {
+        let field = |key: &str| item.get(key).cloned().unwrap_or_default();
+        let (dir, paths, first, example) = (
+            field("dir"),
+            field("paths"),
+            field("first_line"),
+            field("example"),
+        );
+        let (Some(dir), Some(paths), Some(example)) =
+            (dir.as_str(), paths.as_u64(), example.as_str())
+        else {
+            let _ = writeln!(out, "  {item}");
+            return;
+        };
+        let what = match field("direct_only").as_bool() {
+            Some(true) => "right in it",
+            _ => "under it",
+        };
+        let paths = briefly_core::plural(paths, "path");
+        let _ = writeln!(
+            out,
+            "  {dir}  {paths} {what}, the first at line {first}: {example}"
+        );
+        return;
+    }
     let line = item.get("line").and_then(Value::as_u64);
     let text = match (item.get("text"), item.get("message")) {
         (Some(Value::String(text)), _) => Some(Cow::Borrowed(text.as_str())),
@@ -303,6 +329,20 @@ stderr's lines that look like errors or warnings, of the part cut (7 in all):
   1: stdout info: served  [×50]
 ";
         assert!(t.ends_with(expected), "{t}");
+    }
+
+    #[test]
+    fn text_prints_a_directory_of_paths_on_one_line() {
+        let mut e = Envelope::new("text", "3 paths in 2 directories");
+        e.items = vec![
+            json!({"kind": "directory", "dir": "src/", "paths": 2, "first_line": 1, "example": "src/a.rs"}),
+            json!({"kind": "directory", "dir": "./", "paths": 1, "direct_only": true, "first_line": 3, "example": "b.md"}),
+        ];
+        let t = text(&e);
+        assert!(
+            t.contains("  src/  2 paths under it, the first at line 1: src/a.rs\n  ./  1 path right in it, the first at line 3: b.md\n"),
+            "{t}"
+        );
     }
 
     #[test]

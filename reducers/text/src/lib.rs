@@ -20,14 +20,16 @@
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
 //! records of at most [`MAX_RECORD_LINES`] lines each, the context window, every kept
 //! line cut to [`MAX_KEPT_CHARS`] (the artifact has it whole), and the input held while
-//! it may be returned whole.
+//! it may be returned whole, and the directories of a list of paths ([`paths`]).
 
 mod facts;
+pub mod paths;
 pub mod time;
 
 pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
+use crate::paths::{DirectoryItem, PathList, PathStats};
 use briefly_core::{
     counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record, WholeChars,
 };
@@ -225,6 +227,8 @@ pub enum TextItem {
     Template(TemplateItem),
     /// Adjacent records of input returned whole, as they are.
     Lines(LinesItem),
+    /// A directory of a list of paths, with how many are under it.
+    Directory(DirectoryItem),
 }
 
 /// What the reducer knows of each template beyond the miner's count.
@@ -307,6 +311,8 @@ pub struct Text {
     groups: Option<GroupWriter>,
     /// The input while it is small enough to be returned whole.
     whole: Option<Whole>,
+    /// The input's paths by directory, while it looks like a list of them.
+    paths: PathList,
     warnings: Vec<String>,
 }
 
@@ -399,6 +405,7 @@ impl Text {
                 records: Vec::new(),
                 chars: WholeChars::new(options.whole_chars),
             }),
+            paths: PathList::default(),
             warnings: Vec::new(),
             options,
         })
@@ -607,6 +614,7 @@ impl Text {
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
         self.hold(record.line, text);
+        self.paths.push(record.line, text);
         if self.continues(text, message, facts) {
             self.pending.grep_matched |= facts.grep_match;
             if self.continue_record(text, message, facts) {
@@ -689,6 +697,13 @@ impl Text {
                     ..LineItem::new(edge.line, edge.text.clone())
                 }),
             );
+        }
+
+        // A list of paths: where they are, by directory.
+        if self.filtered_out == 0 {
+            for directory in self.paths.directories() {
+                out.emit(1, TextItem::Directory(directory));
+            }
         }
 
         // 3. Rare templates, an example verbatim, once-seen first; 4. the others by count,
@@ -934,6 +949,9 @@ pub struct TextStats {
     /// Lines redrawn with carriage returns (progress bars): their last state is read.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub redrawn_lines: u64,
+    /// The input is a list of paths: how many, in how many directories.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_list: Option<PathStats>,
 }
 
 impl FoldBatches for Text {
@@ -1065,6 +1083,20 @@ impl FoldBatches for Text {
                 self.records - self.filtered_out,
             )
         };
+        let path_list = self.paths.stats();
+        if let Some(list) = &path_list {
+            summary.push_str(&format!(
+                "; {} in {}",
+                plural(list.paths, "path"),
+                counted(list.directories as u64, "directory", "directories")
+            ));
+            if list.uncounted > 0 {
+                summary.push_str(&format!(
+                    " ({} in others, not counted by directory)",
+                    list.uncounted
+                ));
+            }
+        }
         if returned_whole {
             summary.push_str(match self.filtered_out {
                 0 => "; returned whole",
@@ -1093,6 +1125,7 @@ impl FoldBatches for Text {
             top_templates,
             ansi_lines: self.ansi_lines,
             redrawn_lines: self.redrawn_lines,
+            path_list: path_list.clone(),
         };
         let mut outcome = Outcome::new(summary, stats);
         outcome.preview = Preview::Ranked;
@@ -1389,6 +1422,51 @@ done
                 json!(["served 3", [[5, "c"]], [[7, "d"]]])
             ]
         );
+    }
+
+    #[test]
+    fn a_list_of_paths_is_mapped_by_directory() {
+        let input: String = (0..300)
+            .map(|i| format!("src/{}/f{i}.rs\n", ["a", "b", "c"][i % 3]))
+            .collect();
+        let envelope = envelope_of(folding(), input.as_bytes());
+        assert!(
+            envelope.summary.ends_with("; 300 paths in 3 directories"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(
+            envelope.stats["path_list"],
+            json!({"paths": 300, "directories": 3})
+        );
+        let kinds: Vec<&str> = envelope
+            .items
+            .iter()
+            .map(|i| i["kind"].as_str().unwrap())
+            .collect();
+        // The first and last lines, the directories, then the templates.
+        assert_eq!(
+            &kinds[..5],
+            ["line", "line", "directory", "directory", "directory"]
+        );
+        assert_eq!(&kinds[5..], ["template"; 3]);
+        assert_eq!(
+            envelope.items[2],
+            json!({"kind": "directory", "dir": "src/a/", "paths": 100, "first_line": 1, "example": "src/a/f0.rs"})
+        );
+        // What the options keep is no list.
+        let grep = TextOptions {
+            grep: Some("f1".into()),
+            ..folding()
+        };
+        let envelope = envelope_of(grep, input.as_bytes());
+        assert!(envelope.items.iter().all(|i| i["kind"] != "directory"));
+        // A log mentions paths: no map of them.
+        let log: String = (0..300)
+            .map(|i| format!("GET /src/a/f{i}.rs 200\n"))
+            .collect();
+        let envelope = envelope_of(folding(), log.as_bytes());
+        assert!(envelope.stats.get("path_list").is_none());
     }
 
     #[test]
