@@ -69,7 +69,7 @@ pub enum Command {
         /// Read this file instead of standard input.
         file: Option<PathBuf>,
     },
-    /// Any text or log: repetition folded into templates, the evidence (errors, warnings, rare lines) first; a list of paths mapped by directory.
+    /// Any text or log: repetition folded into templates, the evidence (errors, warnings, rare lines) first; a list of paths or of grep -rn matches mapped by directory and file.
     Text {
         /// Read this file instead of standard input.
         file: Option<PathBuf>,

@@ -124,29 +124,30 @@ fn item_line(out: &mut String, item: &Value) {
         out.push_str(body.unwrap_or_default());
         return;
     }
-    // A directory of a list of paths: how many are under it, and the first.
-    if item.get("kind").and_then(Value::as_str) == Some("directory") {
+    // A place of a list of paths or of lines at files' lines: how many are in it, and
+    // the first.
+    if let Some(kind @ ("directory" | "file")) = item.get("kind").and_then(Value::as_str) {
         let field = |key: &str| item.get(key).cloned().unwrap_or_default();
-        let (dir, paths, first, example) = (
-            field("dir"),
-            field("paths"),
+        let (path, count, first, example) = (
+            field("path"),
+            field("count"),
             field("first_line"),
             field("example"),
         );
-        let (Some(dir), Some(paths), Some(example)) =
-            (dir.as_str(), paths.as_u64(), example.as_str())
+        let (Some(path), Some(count), Some(example)) =
+            (path.as_str(), count.as_u64(), example.as_str())
         else {
             let _ = writeln!(out, "  {item}");
             return;
         };
-        let what = match field("direct_only").as_bool() {
-            Some(true) => "right in it",
-            _ => "under it",
+        let what = match (kind, field("direct_only").as_bool()) {
+            ("file", _) => briefly_core::plural(count, "line"),
+            (_, Some(true)) => format!("{count} right in it"),
+            _ => format!("{count} under it"),
         };
-        let paths = briefly_core::plural(paths, "path");
         let _ = writeln!(
             out,
-            "  {dir}  {paths} {what}, the first at line {first}: {example}"
+            "  {path}  {what}, the first at line {first}: {example}"
         );
         return;
     }
@@ -332,15 +333,20 @@ stderr's lines that look like errors or warnings, of the part cut (7 in all):
     }
 
     #[test]
-    fn text_prints_a_directory_of_paths_on_one_line() {
+    fn text_prints_a_place_of_a_list_on_one_line() {
         let mut e = Envelope::new("text", "3 paths in 2 directories");
         e.items = vec![
-            json!({"kind": "directory", "dir": "src/", "paths": 2, "first_line": 1, "example": "src/a.rs"}),
-            json!({"kind": "directory", "dir": "./", "paths": 1, "direct_only": true, "first_line": 3, "example": "b.md"}),
+            json!({"kind": "directory", "path": "src/", "count": 2, "first_line": 1, "example": "src/a.rs"}),
+            json!({"kind": "directory", "path": "./", "count": 1, "direct_only": true, "first_line": 3, "example": "b.md"}),
+            json!({"kind": "file", "path": "src/a.rs", "count": 1, "first_line": 4, "example": "src/a.rs:9:x"}),
         ];
         let t = text(&e);
         assert!(
-            t.contains("  src/  2 paths under it, the first at line 1: src/a.rs\n  ./  1 path right in it, the first at line 3: b.md\n"),
+            t.contains(
+                "  src/  2 under it, the first at line 1: src/a.rs\n  \
+                 ./  1 right in it, the first at line 3: b.md\n  \
+                 src/a.rs  1 line, the first at line 4: src/a.rs:9:x\n"
+            ),
             "{t}"
         );
     }

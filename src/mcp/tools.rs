@@ -42,7 +42,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
     ReducerTool {
         name: "text",
         reducer: "text",
-        description: "Reduce any log or text output (build logs, server logs, command output) to what matters: repeated lines folded into templates with counts, errors and warnings and rare lines first, each with its line number; a list of paths (find, git ls-files) also mapped by directory. Use it on a log file or on text you already have; use `run` to run a command and reduce its output in one step.",
+        description: "Reduce any log or text output (build logs, server logs, command output) to what matters: repeated lines folded into templates with counts, errors and warnings and rare lines first, each with its line number; a list of paths (find, git ls-files) or of grep -rn matches also mapped by directory and file. Use it on a log file or on text you already have; use `run` to run a command and reduce its output in one step.",
         options_schema: || {
             json!({
                 "level": {"type": "string", "enum": ["trace", "debug", "info", "warn", "error", "fatal"], "description": "Only records at or above this level."},

@@ -29,7 +29,7 @@ pub mod time;
 pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
-use crate::paths::{DirectoryItem, PathList, PathStats};
+use crate::paths::{LocatedStats, PathList, PathStats, PlaceItem};
 use briefly_core::{
     counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record, WholeChars,
 };
@@ -227,8 +227,9 @@ pub enum TextItem {
     Template(TemplateItem),
     /// Adjacent records of input returned whole, as they are.
     Lines(LinesItem),
-    /// A directory of a list of paths, with how many are under it.
-    Directory(DirectoryItem),
+    /// A directory or file of a list of paths or of lines at files' lines, with how many
+    /// are in it.
+    Place(PlaceItem),
 }
 
 /// What the reducer knows of each template beyond the miner's count.
@@ -699,10 +700,10 @@ impl Text {
             );
         }
 
-        // A list of paths: where they are, by directory.
+        // A list of paths or of lines at files' lines: where they are.
         if self.filtered_out == 0 {
-            for directory in self.paths.directories() {
-                out.emit(1, TextItem::Directory(directory));
+            for place in self.paths.places_listed() {
+                out.emit(1, TextItem::Place(place));
             }
         }
 
@@ -952,6 +953,10 @@ pub struct TextStats {
     /// The input is a list of paths: how many, in how many directories.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path_list: Option<PathStats>,
+    /// The input is a list of lines at files' lines (`grep -rn`): how many, in how many
+    /// files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub located_lines: Option<LocatedStats>,
 }
 
 impl FoldBatches for Text {
@@ -1083,18 +1088,24 @@ impl FoldBatches for Text {
                 self.records - self.filtered_out,
             )
         };
-        let path_list = self.paths.stats();
-        if let Some(list) = &path_list {
-            summary.push_str(&format!(
-                "; {} in {}",
+        let (path_list, located_lines) = (self.paths.path_stats(), self.paths.located_stats());
+        let places = match (&path_list, &located_lines) {
+            (Some(list), _) => Some((
                 plural(list.paths, "path"),
-                counted(list.directories as u64, "directory", "directories")
-            ));
-            if list.uncounted > 0 {
-                summary.push_str(&format!(
-                    " ({} in others, not counted by directory)",
-                    list.uncounted
-                ));
+                counted(list.directories as u64, "directory", "directories"),
+                list.uncounted,
+            )),
+            (_, Some(list)) => Some((
+                plural(list.lines, "line"),
+                plural(list.files as u64, "file"),
+                list.uncounted,
+            )),
+            _ => None,
+        };
+        if let Some((what, places, uncounted)) = places {
+            summary.push_str(&format!("; {what} in {places}"));
+            if uncounted > 0 {
+                summary.push_str(&format!(" ({uncounted} in others, not counted apart)"));
             }
         }
         if returned_whole {
@@ -1125,7 +1136,8 @@ impl FoldBatches for Text {
             top_templates,
             ansi_lines: self.ansi_lines,
             redrawn_lines: self.redrawn_lines,
-            path_list: path_list.clone(),
+            path_list,
+            located_lines,
         };
         let mut outcome = Outcome::new(summary, stats);
         outcome.preview = Preview::Ranked;
@@ -1452,7 +1464,7 @@ done
         assert_eq!(&kinds[5..], ["template"; 3]);
         assert_eq!(
             envelope.items[2],
-            json!({"kind": "directory", "dir": "src/a/", "paths": 100, "first_line": 1, "example": "src/a/f0.rs"})
+            json!({"kind": "directory", "path": "src/a/", "count": 100, "first_line": 1, "example": "src/a/f0.rs"})
         );
         // What the options keep is no list.
         let grep = TextOptions {
@@ -1467,6 +1479,52 @@ done
             .collect();
         let envelope = envelope_of(folding(), log.as_bytes());
         assert!(envelope.stats.get("path_list").is_none());
+    }
+
+    #[test]
+    fn lines_at_files_lines_are_mapped_by_file() {
+        // `grep -rn`'s output: 200 lines in src/a.rs, 50 in src/b.rs, 10 in docs/c.md.
+        let mut input = String::new();
+        for (file, n) in [("src/a.rs", 200), ("src/b.rs", 50), ("docs/c.md", 10)] {
+            for i in 0..n {
+                input.push_str(&format!(
+                    "{file}:{}:    let value_{i} = compute();\n",
+                    i + 1
+                ));
+            }
+        }
+        let envelope = envelope_of(folding(), input.as_bytes());
+        assert!(
+            envelope.summary.ends_with("; 260 lines in 3 files"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(
+            envelope.stats["located_lines"],
+            json!({"lines": 260, "files": 3})
+        );
+        assert!(envelope.stats.get("path_list").is_none());
+        let places: Vec<(&str, &str, u64)> = envelope
+            .items
+            .iter()
+            .filter(|i| i["kind"] == "file" || i["kind"] == "directory")
+            .map(|i| {
+                (
+                    i["kind"].as_str().unwrap(),
+                    i["path"].as_str().unwrap(),
+                    i["count"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            places,
+            // A directory of one file is listed as the file.
+            [
+                ("file", "src/a.rs", 200),
+                ("file", "src/b.rs", 50),
+                ("file", "docs/c.md", 10)
+            ]
+        );
     }
 
     #[test]

@@ -1,41 +1,46 @@
-//! Lists of paths (`find`, `git ls-files`, `fd`, `rg --files`), counted by directory.
+//! Lists of paths (`find`, `git ls-files`, `fd`, `rg --files`) and of lines at files'
+//! lines (`grep -rn`, `git grep -n`, `rg -n`, a linter's `src/a.py:12: …`), counted by
+//! directory and file.
 //!
 //! Templates fold lines that differ in their variable parts; paths differ in their names,
 //! so a list of 20,000 files makes thousands of templates, and its items are little more
 //! than its head. When nearly every line is a path, the reducer also counts the paths by
-//! directory and lists the directories that hold most of them: a map of where the files
-//! are, each directory with its count and the first path under it.
+//! directory and lists the directories that hold most of them; when nearly every line
+//! opens with a file and a line number, it counts the lines by file and lists the
+//! files and directories that hold most of them: a map of where things are, each place
+//! with its count and its first line.
 
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
-/// Distinct directories counted; paths in others are counted apart.
-pub const MAX_DIRECTORIES: usize = 4096;
-/// Directories listed as items, at most.
+/// Distinct places (directories of paths, files of lines) counted; lines of others are
+/// counted apart.
+pub const MAX_PLACES: usize = 4096;
+/// Places listed as items, at most.
 pub const LISTED: usize = 24;
-/// Fewer paths are not a list worth a map.
-const MIN_PATHS: u64 = 64;
-/// The share of non-blank lines, in tenths, that must be paths.
-const PATH_TENTHS: u64 = 9;
+/// Fewer lines are not a list worth a map.
+const MIN_LINES: u64 = 64;
+/// The share of non-blank lines, in tenths, that must be of the list's kind.
+const LIST_TENTHS: u64 = 9;
 /// Lines read before the share is first looked at; it is looked at again every as many.
 const LOOK_EVERY: u64 = 256;
-/// A longer line is no path.
+/// A longer path is no path.
 const MAX_PATH_BYTES: usize = 4096;
 
-/// A directory of the list as an item: the paths under it (at any depth), or, with
-/// `direct_only`, the paths right in it (its subdirectories are listed apart). The
-/// items of one input never count a path twice, and hold every path counted unless
-/// there are more than [`LISTED`] top directories.
+/// A place of a list as an item: a directory and the paths or lines under it (at any
+/// depth), or, with `direct_only`, right in it (its subdirectories are listed apart); or
+/// a file and its lines. The items of one input never count a line twice, and hold every
+/// line counted unless there are more than [`LISTED`] top places.
 #[derive(Debug, Clone, Serialize)]
-pub struct DirectoryItem {
-    /// `directory`.
+pub struct PlaceItem {
+    /// `directory` or `file`.
     pub kind: &'static str,
-    /// The directory, as the paths spell it, ending in its separator (`./` for paths
-    /// without one).
-    pub dir: String,
-    /// Paths under it.
-    pub paths: u64,
-    /// The paths counted are only those right in it.
+    /// The directory, as the lines spell it, ending in its separator (`./` for paths
+    /// without one); or the file.
+    pub path: String,
+    /// Paths (a list of paths) or lines (a list of lines at files' lines) in it.
+    pub count: u64,
+    /// The paths counted are only those right in the directory.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub direct_only: bool,
     /// The line of the first of them.
@@ -44,35 +49,59 @@ pub struct DirectoryItem {
     pub example: String,
 }
 
-/// What the list adds up to, for the stats.
+/// What a list of paths adds up to, for the stats.
 #[derive(Debug, Clone, Serialize)]
 pub struct PathStats {
     /// Lines that are paths.
     pub paths: u64,
-    /// Directories they are in (at most [`MAX_DIRECTORIES`] counted).
+    /// Directories they are in (at most [`MAX_PLACES`] counted).
     pub directories: usize,
     /// Paths in directories past the ones counted.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub uncounted: u64,
 }
 
-/// Paths right in one directory.
+/// What a list of lines at files' lines adds up to, for the stats.
+#[derive(Debug, Clone, Serialize)]
+pub struct LocatedStats {
+    /// Lines that open with a file and a line number.
+    pub lines: u64,
+    /// Files they name (at most [`MAX_PLACES`] counted).
+    pub files: usize,
+    /// Lines of files past the ones counted.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub uncounted: u64,
+}
+
+/// What a line of a list is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A path: counted in its directory.
+    Path,
+    /// A line at a file's line (`src/a.rs:12:…`): counted in its file.
+    Located,
+}
+
+/// The lines of one place.
 #[derive(Debug)]
-struct Directory {
-    paths: u64,
+struct Place {
+    kind: Kind,
+    count: u64,
     first_line: u64,
     example: String,
 }
 
-/// Counts the paths of an input by directory while the input looks like a list of them.
+/// Counts the lines of an input by place while it looks like a list.
 #[derive(Debug, Default)]
 pub(crate) struct PathList {
-    /// It stopped looking: too many lines are not paths.
+    /// It stopped looking: too many lines are of neither kind.
     done: bool,
     lines: u64,
     paths: u64,
-    directories: HashMap<String, Directory>,
-    uncounted: u64,
+    located: u64,
+    places: HashMap<String, Place>,
+    /// Lines of each kind in places past the ones counted.
+    uncounted: [u64; 2],
 }
 
 impl PathList {
@@ -82,69 +111,98 @@ impl PathList {
             return;
         }
         self.lines += 1;
-        if let Some(dir) = directory_of(text) {
-            self.paths += 1;
-            let full = self.directories.len() >= MAX_DIRECTORIES;
-            match self.directories.get_mut(dir) {
-                Some(directory) => directory.paths += 1,
+        if let Some((place, kind)) = place_of(text) {
+            match kind {
+                Kind::Path => self.paths += 1,
+                Kind::Located => self.located += 1,
+            }
+            let full = self.places.len() >= MAX_PLACES;
+            match self.places.get_mut(place) {
+                Some(counted) if counted.kind == kind => counted.count += 1,
+                Some(_) => self.uncounted[kind as usize] += 1,
                 None if !full => {
-                    let directory = Directory {
-                        paths: 1,
+                    let counted = Place {
+                        kind,
+                        count: 1,
                         first_line: line,
                         example: text.to_string(),
                     };
-                    self.directories.insert(dir.to_string(), directory);
+                    self.places.insert(place.to_string(), counted);
                 }
-                None => self.uncounted += 1,
+                None => self.uncounted[kind as usize] += 1,
             }
         }
-        if self.lines.is_multiple_of(LOOK_EVERY) && !self.is_a_list() {
+        if self.lines.is_multiple_of(LOOK_EVERY) && self.kind().is_none() {
             self.done = true;
-            self.directories = HashMap::new();
+            self.places = HashMap::new();
         }
     }
 
-    /// Nearly every line is a path.
-    fn is_a_list(&self) -> bool {
-        self.paths * 10 >= self.lines * PATH_TENTHS
+    /// The kind of nearly every line, when there is one.
+    fn kind(&self) -> Option<Kind> {
+        let (kind, count) = match self.paths >= self.located {
+            true => (Kind::Path, self.paths),
+            false => (Kind::Located, self.located),
+        };
+        (count * 10 >= self.lines * LIST_TENTHS).then_some(kind)
+    }
+
+    /// The kind of the list, when the input is one.
+    fn list(&self) -> Option<Kind> {
+        self.kind()
+            .filter(|_| !self.done && self.paths.max(self.located) >= MIN_LINES)
+    }
+
+    /// The places of the list's kind.
+    fn places(&self, kind: Kind) -> impl Iterator<Item = (&String, &Place)> {
+        self.places
+            .iter()
+            .filter(move |(_, place)| place.kind == kind)
     }
 
     /// The stats of a list of paths; nothing when the input is not one.
-    pub(crate) fn stats(&self) -> Option<PathStats> {
-        (!self.done && self.paths >= MIN_PATHS && self.is_a_list()).then_some(PathStats {
+    pub(crate) fn path_stats(&self) -> Option<PathStats> {
+        (self.list() == Some(Kind::Path)).then(|| PathStats {
             paths: self.paths,
-            directories: self.directories.len(),
-            uncounted: self.uncounted,
+            directories: self.places(Kind::Path).count(),
+            uncounted: self.uncounted[Kind::Path as usize],
         })
     }
 
-    /// The directories that hold most of the paths, at most [`LISTED`], largest first;
-    /// nothing when the input is not a list of paths.
+    /// The stats of a list of lines at files' lines; nothing when the input is not one.
+    pub(crate) fn located_stats(&self) -> Option<LocatedStats> {
+        (self.list() == Some(Kind::Located)).then(|| LocatedStats {
+            lines: self.located,
+            files: self.places(Kind::Located).count(),
+            uncounted: self.uncounted[Kind::Located as usize],
+        })
+    }
+
+    /// The places that hold most of the list's lines, at most [`LISTED`], largest first;
+    /// nothing when the input is not a list.
     ///
-    /// From the top directories down, the one holding most paths is replaced by its
-    /// subdirectories (and itself for the paths right in it) while they fit in the list.
-    pub(crate) fn directories(&self) -> Vec<DirectoryItem> {
-        if self.stats().is_none() {
+    /// From the top directories down, the one holding most lines is replaced by what is
+    /// in it (its subdirectories and files, and itself for the paths right in it) while
+    /// they fit in the list.
+    pub(crate) fn places_listed(&self) -> Vec<PlaceItem> {
+        let Some(kind) = self.list() else {
             return Vec::new();
-        }
-        // Every directory counted, and each of its ancestors, with the paths under it.
+        };
+        // Every place counted, and each directory above it, with the lines under it.
         let mut tree: BTreeMap<&str, Node> = BTreeMap::new();
-        for (dir, directory) in &self.directories {
-            let mut at = Some(dir.as_str());
+        for (key, place) in self.places(kind) {
+            let mut at = Some(key.as_str());
             let mut child: Option<&str> = None;
             while let Some(path) = at {
                 let node = tree.entry(path).or_default();
-                node.paths += directory.paths;
-                if node
-                    .first
-                    .is_none_or(|(line, _)| directory.first_line < line)
-                {
-                    node.first = Some((directory.first_line, &directory.example));
+                node.count += place.count;
+                if node.first.is_none_or(|(line, _)| place.first_line < line) {
+                    node.first = Some((place.first_line, &place.example));
                 }
                 if let Some(child) = child {
                     node.children.push(child);
                 } else {
-                    node.direct = Some(directory);
+                    node.direct = Some(place);
                 }
                 child = Some(path);
                 at = parent(path);
@@ -160,12 +218,12 @@ impl PathList {
             .map(|(path, _)| (*path, false))
             .collect();
         loop {
-            // The largest directory that is not one directory and nothing else.
+            // The largest place that holds more than one other and nothing else.
             let open = listed
                 .iter()
                 .enumerate()
                 .filter(|(_, (path, direct_only))| !direct_only && !tree[path].children.is_empty())
-                .max_by_key(|(_, (path, _))| (tree[path].paths, std::cmp::Reverse(*path)));
+                .max_by_key(|(_, (path, _))| (tree[path].count, std::cmp::Reverse(*path)));
             let Some((at, &(path, _))) = open else { break };
             let node = &tree[path];
             let grows = node.children.len() - 1 + usize::from(node.direct.is_some());
@@ -179,43 +237,80 @@ impl PathList {
                 listed.push((path, true));
             }
         }
-        let mut items: Vec<DirectoryItem> = listed
+        let mut items: Vec<PlaceItem> = listed
             .into_iter()
             .map(|(path, direct_only)| {
                 let node = &tree[path];
-                let (paths, (first_line, example)) = match (direct_only, node.direct) {
-                    (true, Some(d)) => (d.paths, (d.first_line, d.example.as_str())),
+                let (count, (first_line, example)) = match (direct_only, node.direct) {
+                    (true, Some(d)) => (d.count, (d.first_line, d.example.as_str())),
                     _ => (
-                        node.paths,
-                        node.first.expect("every node has a path under it"),
+                        node.count,
+                        node.first.expect("every node has a line under it"),
                     ),
                 };
-                DirectoryItem {
-                    kind: "directory",
-                    dir: shown(path),
-                    paths,
+                // A file is a place counted that holds nothing else.
+                let file = kind == Kind::Located && node.direct.is_some();
+                PlaceItem {
+                    kind: if file { "file" } else { "directory" },
+                    path: if file { path.to_string() } else { shown(path) },
+                    count,
                     direct_only,
                     first_line,
                     example: example.to_string(),
                 }
             })
             .collect();
-        items.sort_by(|a, b| b.paths.cmp(&a.paths).then(a.first_line.cmp(&b.first_line)));
-        // Many top directories: the largest.
+        items.sort_by(|a, b| b.count.cmp(&a.count).then(a.first_line.cmp(&b.first_line)));
+        // Many top places: the largest.
         items.truncate(LISTED);
         items
     }
 }
 
-/// A directory of the tree built from the paths.
+/// A place of the tree built from the list.
 #[derive(Debug, Default)]
 struct Node<'a> {
-    paths: u64,
-    /// The first path under it, with its line.
+    count: u64,
+    /// The first line under it, with its number.
     first: Option<(u64, &'a str)>,
     children: Vec<&'a str>,
-    /// The paths right in it.
-    direct: Option<&'a Directory>,
+    /// The lines counted right in it.
+    direct: Option<&'a Place>,
+}
+
+/// Where `text` is counted when it is a line of a list: the file it opens with, when a
+/// line number follows (`src/a.rs:12:…`, `src/a.rs:12:5:…`); else its directory, when
+/// it is a path.
+fn place_of(text: &str) -> Option<(&str, Kind)> {
+    match located_file(text) {
+        Some(file) => Some((file, Kind::Located)),
+        None => directory_of(text).map(|dir| (dir, Kind::Path)),
+    }
+}
+
+/// The file `text` opens with when a line number follows it: `src/a.rs:12:…` (`grep
+/// -n`), `C:\src\a.rs:12:5:…`. Not `12:00:01 up`, nor a time after a date.
+fn located_file(text: &str) -> Option<&str> {
+    let bytes = &text.as_bytes()[..text.len().min(MAX_PATH_BYTES)];
+    for colon in memchr::memchr_iter(b':', bytes) {
+        let path = &bytes[..colon];
+        if path
+            .iter()
+            .any(|b| b.is_ascii_whitespace() || b.is_ascii_control())
+        {
+            return None;
+        }
+        let digits = bytes[colon + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits > 0 && bytes.get(colon + 1 + digits) == Some(&b':') {
+            let named = path.iter().any(u8::is_ascii_alphabetic)
+                && path.iter().any(|b| matches!(b, b'.' | b'/' | b'\\'));
+            return named.then(|| &text[..colon]);
+        }
+    }
+    None
 }
 
 /// The directory `text` is in, when it is a path: no spaces or tabs, no URL, no `ls -R`
@@ -282,6 +377,23 @@ mod tests {
         list
     }
 
+    /// The places listed: kind, path, count, direct_only, first line, example.
+    fn listed(list: &PathList) -> Vec<(&'static str, String, u64, bool, u64, String)> {
+        list.places_listed()
+            .into_iter()
+            .map(|p| {
+                (
+                    p.kind,
+                    p.path,
+                    p.count,
+                    p.direct_only,
+                    p.first_line,
+                    p.example,
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn what_a_path_is_and_its_directory() {
         for (line, dir) in [
@@ -294,7 +406,15 @@ mod tests {
             ("pod/web-0", "pod"),
             ("C:\\Users\\ann\\notes.txt", "C:\\Users\\ann"),
         ] {
-            assert_eq!(directory_of(line), Some(dir), "{line:?}");
+            assert_eq!(place_of(line), Some((dir, Kind::Path)), "{line:?}");
+        }
+        for (line, file) in [
+            ("src/a.rs:12:    let x = 1;", "src/a.rs"),
+            ("./src/a.rs:12:5:let x", "./src/a.rs"),
+            ("C:\\src\\a.rs:7:x", "C:\\src\\a.rs"),
+            ("Makefile.am:3:all:", "Makefile.am"),
+        ] {
+            assert_eq!(place_of(line), Some((file, Kind::Located)), "{line:?}");
         }
         for line in [
             "GET /api/items 200",
@@ -306,8 +426,12 @@ mod tests {
             "done",
             "a/b\tc",
             "",
+            "12:00:01 up 3 days",
+            "2024-01-05 10:00:00 INFO x",
+            "Binary file a.bin matches",
+            "main:12:x",
         ] {
-            assert_eq!(directory_of(line), None, "{line:?}");
+            assert_eq!(place_of(line), None, "{line:?}");
         }
     }
 
@@ -322,43 +446,78 @@ mod tests {
         lines.extend((0..40).map(|i| format!("src/h{i}.rs")));
         lines.extend((0..20).map(|i| format!("docs/d{i}.md")));
         let list = list_of(&lines);
-        let stats = list.stats().expect("a list of paths");
+        let stats = list.path_stats().expect("a list of paths");
         assert_eq!(
             (stats.paths, stats.directories, stats.uncounted),
             (970, 5, 0)
         );
-        let items: Vec<(String, u64, bool, u64, String)> = list
-            .directories()
-            .into_iter()
-            .map(|d| (d.dir, d.paths, d.direct_only, d.first_line, d.example))
-            .collect();
+        assert!(list.located_stats().is_none());
         let expected = [
-            ("src/a/x/", 600, false, 11, "src/a/x/f0.rs"),
-            ("src/b/", 300, false, 611, "src/b/g0.rs"),
-            ("src/", 40, true, 911, "src/h0.rs"),
-            ("docs/", 20, false, 951, "docs/d0.md"),
-            ("./", 10, false, 1, "top0.md"),
+            ("directory", "src/a/x/", 600, false, 11, "src/a/x/f0.rs"),
+            ("directory", "src/b/", 300, false, 611, "src/b/g0.rs"),
+            ("directory", "src/", 40, true, 911, "src/h0.rs"),
+            ("directory", "docs/", 20, false, 951, "docs/d0.md"),
+            ("directory", "./", 10, false, 1, "top0.md"),
         ];
-        let expected: Vec<(String, u64, bool, u64, String)> = expected
+        let expected: Vec<_> = expected
             .iter()
-            .map(|(d, n, o, l, e)| (d.to_string(), *n, *o, *l, e.to_string()))
+            .map(|(k, d, n, o, l, e)| (*k, d.to_string(), *n, *o, *l, e.to_string()))
             .collect();
-        assert_eq!(items, expected);
+        assert_eq!(listed(&list), expected);
     }
 
     #[test]
-    fn at_most_listed_directories_are_items() {
-        // 100 directories of 10 paths each under one root: the root is split into them,
-        // which do not fit; so it stays one item.
+    fn lines_at_files_lines_are_counted_by_file() {
+        // `git grep -n`: files in directories; a file alone in its directory is listed
+        // as the file.
+        let mut lines = Vec::new();
+        lines.extend((0..100).map(|i| format!("src/cmd/run.rs:{i}:x")));
+        lines.extend((0..60).map(|i| format!("src/cmd/page.rs:{i}:x")));
+        lines.extend((0..30).map(|i| format!("tests/a.rs:{i}:x")));
+        lines.push("Binary file logo.png matches".into());
+        let list = list_of(&lines);
+        let stats = list.located_stats().expect("lines at files' lines");
+        assert_eq!((stats.lines, stats.files, stats.uncounted), (190, 3, 0));
+        assert!(list.path_stats().is_none());
+        let expected = [
+            (
+                "file",
+                "src/cmd/run.rs",
+                100,
+                false,
+                1,
+                "src/cmd/run.rs:0:x",
+            ),
+            (
+                "file",
+                "src/cmd/page.rs",
+                60,
+                false,
+                101,
+                "src/cmd/page.rs:0:x",
+            ),
+            ("file", "tests/a.rs", 30, false, 161, "tests/a.rs:0:x"),
+        ];
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|(k, d, n, o, l, e)| (*k, d.to_string(), *n, *o, *l, e.to_string()))
+            .collect();
+        assert_eq!(listed(&list), expected);
+    }
+
+    #[test]
+    fn at_most_listed_places_are_items() {
+        // 100 directories of 10 paths each under one root: they do not fit, so the root
+        // stays one item.
         let lines: Vec<String> = (0..1_000)
             .map(|i| format!("/r/d{}/f{i}", i % 100))
             .collect();
-        let items = list_of(&lines).directories();
+        let items = list_of(&lines).places_listed();
         assert_eq!(items.len(), 1);
-        assert_eq!((items[0].dir.as_str(), items[0].paths), ("/r/", 1_000));
+        assert_eq!((items[0].path.as_str(), items[0].count), ("/r/", 1_000));
         // 100 top directories: the largest LISTED of them.
         let lines: Vec<String> = (0..1_000).map(|i| format!("d{}/f{i}", i % 100)).collect();
-        assert_eq!(list_of(&lines).directories().len(), LISTED);
+        assert_eq!(list_of(&lines).places_listed().len(), LISTED);
     }
 
     #[test]
@@ -367,29 +526,34 @@ mod tests {
             .map(|i| format!("INFO GET /api/{i} 200"))
             .collect();
         let list = list_of(&log);
-        assert!(list.stats().is_none() && list.directories().is_empty());
-        assert!(
-            list.done && list.directories.is_empty(),
-            "the map is dropped"
-        );
+        assert!(list.path_stats().is_none() && list.places_listed().is_empty());
+        assert!(list.done && list.places.is_empty(), "the map is dropped");
         // Paths first, then a log: no list either.
         let mut lines: Vec<String> = (0..300).map(|i| format!("src/f{i}.rs")).collect();
         lines.extend(log);
-        assert!(list_of(&lines).stats().is_none());
-        // Too few paths for a map.
-        let lines: Vec<String> = (0..MIN_PATHS - 1).map(|i| format!("src/f{i}.rs")).collect();
-        assert!(list_of(&lines).stats().is_none());
+        assert!(list_of(&lines).path_stats().is_none());
+        // Too few lines for a map; half paths and half lines at files' lines: neither.
+        let lines: Vec<String> = (0..MIN_LINES - 1).map(|i| format!("src/f{i}.rs")).collect();
+        assert!(list_of(&lines).path_stats().is_none());
+        let lines: Vec<String> = (0..200)
+            .map(|i| match i % 2 {
+                0 => format!("src/f{i}.rs"),
+                _ => format!("src/f{i}.rs:1:x"),
+            })
+            .collect();
+        let list = list_of(&lines);
+        assert!(list.path_stats().is_none() && list.located_stats().is_none());
     }
 
     #[test]
-    fn directories_past_the_cap_are_counted_apart() {
-        let lines: Vec<String> = (0..MAX_DIRECTORIES + 100)
+    fn places_past_the_cap_are_counted_apart() {
+        let lines: Vec<String> = (0..MAX_PLACES + 100)
             .map(|i| format!("d/{i}/f.rs"))
             .collect();
         let list = list_of(&lines);
-        let stats = list.stats().unwrap();
-        assert_eq!((stats.directories, stats.uncounted), (MAX_DIRECTORIES, 100));
-        let counted: u64 = list.directories().iter().map(|d| d.paths).sum();
-        assert_eq!(counted, MAX_DIRECTORIES as u64);
+        let stats = list.path_stats().unwrap();
+        assert_eq!((stats.directories, stats.uncounted), (MAX_PLACES, 100));
+        let counted: u64 = list.places_listed().iter().map(|d| d.count).sum();
+        assert_eq!(counted, MAX_PLACES as u64);
     }
 }
