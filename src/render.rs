@@ -140,9 +140,9 @@ fn item_line(out: &mut String, item: &Value) {
             let _ = writeln!(out, "  {item}");
             return;
         };
-        let what = match (kind, field("direct_only").as_bool()) {
+        let what = match (kind, field("rest").as_bool()) {
             ("file", _) => briefly_core::plural(count, "line"),
-            (_, Some(true)) => format!("{count} right in it"),
+            (_, Some(true)) => format!("{count} more under it"),
             _ => format!("{count} under it"),
         };
         let _ = writeln!(
@@ -337,14 +337,14 @@ stderr's lines that look like errors or warnings, of the part cut (7 in all):
         let mut e = Envelope::new("text", "3 paths in 2 directories");
         e.items = vec![
             json!({"kind": "directory", "path": "src/", "count": 2, "first_line": 1, "example": "src/a.rs"}),
-            json!({"kind": "directory", "path": "./", "count": 1, "direct_only": true, "first_line": 3, "example": "b.md"}),
+            json!({"kind": "directory", "path": "./", "count": 1, "rest": true, "first_line": 3, "example": "b.md"}),
             json!({"kind": "file", "path": "src/a.rs", "count": 1, "first_line": 4, "example": "src/a.rs:9:x"}),
         ];
         let t = text(&e);
         assert!(
             t.contains(
                 "  src/  2 under it, the first at line 1: src/a.rs\n  \
-                 ./  1 right in it, the first at line 3: b.md\n  \
+                 ./  1 more under it, the first at line 3: b.md\n  \
                  src/a.rs  1 line, the first at line 4: src/a.rs:9:x\n"
             ),
             "{t}"

@@ -28,9 +28,9 @@ const LOOK_EVERY: u64 = 256;
 const MAX_PATH_BYTES: usize = 4096;
 
 /// A place of a list as an item: a directory and the paths or lines under it (at any
-/// depth), or, with `direct_only`, right in it (its subdirectories are listed apart); or
-/// a file and its lines. The items of one input never count a line twice, and hold every
-/// line counted unless there are more than [`LISTED`] top places.
+/// depth), or, with `rest`, what the places listed leave of it; or a file and its
+/// lines. The items of one input never count a line twice, and hold every line counted
+/// unless there are more than [`LISTED`] top places.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlaceItem {
     /// `directory` or `file`.
@@ -40,9 +40,10 @@ pub struct PlaceItem {
     pub path: String,
     /// Paths (a list of paths) or lines (a list of lines at files' lines) in it.
     pub count: u64,
-    /// The paths counted are only those right in the directory.
+    /// The count is of what the places listed leave of the directory: the paths right in
+    /// it, and what is in its smaller subdirectories when not all of them are listed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub direct_only: bool,
+    pub rest: bool,
     /// The line of the first of them.
     pub first_line: u64,
     /// The first of them.
@@ -183,7 +184,8 @@ impl PathList {
     ///
     /// From the top directories down, the one holding most lines is replaced by what is
     /// in it (its subdirectories and files, and itself for the paths right in it) while
-    /// they fit in the list.
+    /// they fit in the list; then the next one by its largest places and itself for the
+    /// rest, as far as they fit.
     pub(crate) fn places_listed(&self) -> Vec<PlaceItem> {
         let Some(kind) = self.list() else {
             return Vec::new();
@@ -212,58 +214,106 @@ impl PathList {
             node.children.sort_unstable();
             node.children.dedup();
         }
-        let mut listed: Vec<(&str, bool)> = tree
-            .iter()
-            .filter(|(path, _)| parent(path).is_none())
-            .map(|(path, _)| (*path, false))
+        let mut listed: Vec<Listed> = tree
+            .keys()
+            .filter(|path| parent(path).is_none())
+            .map(|path| whole(&tree, path))
             .collect();
         loop {
-            // The largest place that holds more than one other and nothing else.
+            // The largest place that holds others.
             let open = listed
                 .iter()
                 .enumerate()
-                .filter(|(_, (path, direct_only))| !direct_only && !tree[path].children.is_empty())
-                .max_by_key(|(_, (path, _))| (tree[path].count, std::cmp::Reverse(*path)));
-            let Some((at, &(path, _))) = open else { break };
-            let node = &tree[path];
-            let grows = node.children.len() - 1 + usize::from(node.direct.is_some());
-            let lone = node.children.len() == 1 && node.direct.is_none();
-            if !lone && listed.len() + grows > LISTED {
+                .filter(|(_, l)| !l.rest && !tree[l.path].children.is_empty())
+                .max_by_key(|(_, l)| (l.count, std::cmp::Reverse(l.path)));
+            let Some((at, &Listed { path, .. })) = open else {
                 break;
-            }
+            };
+            let node = &tree[path];
+            let mut children: Vec<Listed> = node.children.iter().map(|c| whole(&tree, c)).collect();
+            children.sort_by(|a, b| b.count.cmp(&a.count).then(a.first_line.cmp(&b.first_line)));
+            // Its places in the room left, largest first; what they leave, itself.
+            let room = LISTED + 1 - listed.len();
+            let lone = children.len() == 1 && node.direct.is_none();
+            let all = children.len() + usize::from(node.direct.is_some());
+            let shown = match (lone, all <= room) {
+                (true, _) | (_, true) => children.len().min(room),
+                _ if room >= 2 => room - 1,
+                _ => break,
+            };
             listed.swap_remove(at);
-            listed.extend(node.children.iter().map(|child| (*child, false)));
-            if node.direct.is_some() {
-                listed.push((path, true));
+            let rest: Vec<Listed> = children.split_off(shown);
+            listed.extend(children);
+            if node.direct.is_some() || !rest.is_empty() {
+                let direct = node
+                    .direct
+                    .map(|d| (d.count, d.first_line, d.example.as_str()));
+                let others = rest.iter().map(|l| (l.count, l.first_line, l.example));
+                let (count, first_line, example) = direct.into_iter().chain(others).fold(
+                    (0, u64::MAX, ""),
+                    |(count, line, example), (n, first, text)| match first < line {
+                        true => (count + n, first, text),
+                        false => (count + n, line, example),
+                    },
+                );
+                listed.push(Listed {
+                    path,
+                    rest: true,
+                    count,
+                    first_line,
+                    example,
+                });
+            }
+            if !rest.is_empty() {
+                break;
             }
         }
         let mut items: Vec<PlaceItem> = listed
             .into_iter()
-            .map(|(path, direct_only)| {
-                let node = &tree[path];
-                let (count, (first_line, example)) = match (direct_only, node.direct) {
-                    (true, Some(d)) => (d.count, (d.first_line, d.example.as_str())),
-                    _ => (
-                        node.count,
-                        node.first.expect("every node has a line under it"),
-                    ),
-                };
+            .map(|l| {
                 // A file is a place counted that holds nothing else.
-                let file = kind == Kind::Located && node.direct.is_some();
+                let file = kind == Kind::Located && !l.rest && tree[l.path].direct.is_some();
                 PlaceItem {
                     kind: if file { "file" } else { "directory" },
-                    path: if file { path.to_string() } else { shown(path) },
-                    count,
-                    direct_only,
-                    first_line,
-                    example: example.to_string(),
+                    path: if file {
+                        l.path.to_string()
+                    } else {
+                        shown(l.path)
+                    },
+                    count: l.count,
+                    rest: l.rest,
+                    first_line: l.first_line,
+                    example: l.example.to_string(),
                 }
             })
             .collect();
         items.sort_by(|a, b| b.count.cmp(&a.count).then(a.first_line.cmp(&b.first_line)));
-        // Many top places: the largest.
+        // Many top places (drives, or `/` and `.`): the largest.
         items.truncate(LISTED);
         items
+    }
+}
+
+/// A place as listed: all under it, or what the places listed leave of it.
+#[derive(Debug, Clone, Copy)]
+struct Listed<'a> {
+    path: &'a str,
+    rest: bool,
+    count: u64,
+    first_line: u64,
+    example: &'a str,
+}
+
+/// `path`, all under it.
+fn whole<'a>(tree: &BTreeMap<&'a str, Node<'a>>, path: &'a str) -> Listed<'a> {
+    let node = &tree[path];
+    let (first_line, example) = node.first.expect("every node has a line under it");
+    Listed {
+        path,
+        rest: false,
+        count: node.count,
+        first_line,
+        example,
     }
 }
 
@@ -339,12 +389,14 @@ fn directory_of(text: &str) -> Option<&str> {
     }
 }
 
-/// The directory `path` is in, in the tree; nothing for a top one.
+/// The directory `path` is in, in the tree; nothing for a top one: `/`, `.`, a drive
+/// (`C:`). A relative path's top directory is in `.`, with the files beside it.
 fn parent(path: &str) -> Option<&str> {
     let separator = if path.contains('/') { '/' } else { '\\' };
     match path.rsplit_once(separator) {
         Some(("", _)) if path.len() > 1 => Some(&path[..1]),
         Some((dir, _)) if !dir.is_empty() => Some(dir),
+        None if path != "." && !path.ends_with(':') => Some("."),
         _ => None,
     }
 }
@@ -377,20 +429,11 @@ mod tests {
         list
     }
 
-    /// The places listed: kind, path, count, direct_only, first line, example.
+    /// The places listed: kind, path, count, rest, first line, example.
     fn listed(list: &PathList) -> Vec<(&'static str, String, u64, bool, u64, String)> {
         list.places_listed()
             .into_iter()
-            .map(|p| {
-                (
-                    p.kind,
-                    p.path,
-                    p.count,
-                    p.direct_only,
-                    p.first_line,
-                    p.example,
-                )
-            })
+            .map(|p| (p.kind, p.path, p.count, p.rest, p.first_line, p.example))
             .collect()
     }
 
@@ -457,7 +500,7 @@ mod tests {
             ("directory", "src/b/", 300, false, 611, "src/b/g0.rs"),
             ("directory", "src/", 40, true, 911, "src/h0.rs"),
             ("directory", "docs/", 20, false, 951, "docs/d0.md"),
-            ("directory", "./", 10, false, 1, "top0.md"),
+            ("directory", "./", 10, true, 1, "top0.md"),
         ];
         let expected: Vec<_> = expected
             .iter()
@@ -507,17 +550,39 @@ mod tests {
 
     #[test]
     fn at_most_listed_places_are_items() {
-        // 100 directories of 10 paths each under one root: they do not fit, so the root
-        // stays one item.
+        // 100 directories of 10 paths each under one: 23 of them, and the rest.
         let lines: Vec<String> = (0..1_000)
             .map(|i| format!("/r/d{}/f{i}", i % 100))
             .collect();
-        let items = list_of(&lines).places_listed();
-        assert_eq!(items.len(), 1);
-        assert_eq!((items[0].path.as_str(), items[0].count), ("/r/", 1_000));
-        // 100 top directories: the largest LISTED of them.
+        let items = listed(&list_of(&lines));
+        assert_eq!(items.len(), LISTED);
+        let rest = (
+            "directory",
+            "/r/".into(),
+            770,
+            true,
+            24,
+            "/r/d23/f23".into(),
+        );
+        assert_eq!(items[0], rest);
+        let d0 = (
+            "directory",
+            "/r/d0/".into(),
+            10,
+            false,
+            1,
+            "/r/d0/f0".into(),
+        );
+        assert_eq!(items[1], d0);
+        assert_eq!(items.iter().map(|i| i.2).sum::<u64>(), 1_000);
+        // The same at the top of relative paths.
         let lines: Vec<String> = (0..1_000).map(|i| format!("d{}/f{i}", i % 100)).collect();
-        assert_eq!(list_of(&lines).places_listed().len(), LISTED);
+        let items = listed(&list_of(&lines));
+        assert_eq!(items.len(), LISTED);
+        assert_eq!(
+            (items[0].1.as_str(), items[0].2, items[0].3),
+            ("./", 770, true)
+        );
     }
 
     #[test]
