@@ -26,6 +26,9 @@ const LIST_TENTHS: u64 = 9;
 const LOOK_EVERY: u64 = 256;
 /// A longer path is no path.
 const MAX_PATH_BYTES: usize = 4096;
+/// A place's first line is kept to this many characters (a grep's match may be a
+/// minified file's whole line).
+const MAX_EXAMPLE_CHARS: usize = 300;
 
 /// A place of a list as an item: a directory and the paths or lines under it (at any
 /// depth), or, with `rest`, what the places listed leave of it; or a file and its
@@ -126,7 +129,7 @@ impl PathList {
                         kind,
                         count: 1,
                         first_line: line,
-                        example: text.to_string(),
+                        example: briefly_core::cut_str(text, MAX_EXAMPLE_CHARS).into_owned(),
                     };
                     self.places.insert(place.to_string(), counted);
                 }
@@ -429,8 +432,17 @@ mod tests {
         list
     }
 
-    /// The places listed: kind, path, count, rest, first line, example.
-    fn listed(list: &PathList) -> Vec<(&'static str, String, u64, bool, u64, String)> {
+    /// A place listed: kind, path, count, rest, first line, example.
+    type Row = (&'static str, String, u64, bool, u64, String);
+
+    fn rows(rows: &[(&'static str, &str, u64, bool, u64, &str)]) -> Vec<Row> {
+        rows.iter()
+            .map(|(k, d, n, o, l, e)| (*k, d.to_string(), *n, *o, *l, e.to_string()))
+            .collect()
+    }
+
+    /// The places listed.
+    fn listed(list: &PathList) -> Vec<Row> {
         list.places_listed()
             .into_iter()
             .map(|p| (p.kind, p.path, p.count, p.rest, p.first_line, p.example))
@@ -502,11 +514,7 @@ mod tests {
             ("directory", "docs/", 20, false, 951, "docs/d0.md"),
             ("directory", "./", 10, true, 1, "top0.md"),
         ];
-        let expected: Vec<_> = expected
-            .iter()
-            .map(|(k, d, n, o, l, e)| (*k, d.to_string(), *n, *o, *l, e.to_string()))
-            .collect();
-        assert_eq!(listed(&list), expected);
+        assert_eq!(listed(&list), rows(&expected));
     }
 
     #[test]
@@ -541,11 +549,7 @@ mod tests {
             ),
             ("file", "tests/a.rs", 30, false, 161, "tests/a.rs:0:x"),
         ];
-        let expected: Vec<_> = expected
-            .iter()
-            .map(|(k, d, n, o, l, e)| (*k, d.to_string(), *n, *o, *l, e.to_string()))
-            .collect();
-        assert_eq!(listed(&list), expected);
+        assert_eq!(listed(&list), rows(&expected));
     }
 
     #[test]
@@ -608,6 +612,24 @@ mod tests {
             .collect();
         let list = list_of(&lines);
         assert!(list.path_stats().is_none() && list.located_stats().is_none());
+    }
+
+    #[test]
+    fn a_place_s_first_line_is_kept_bounded() {
+        let long = format!("dist/app.min.js:1:{}", "x".repeat(1 << 20));
+        let lines: Vec<String> = (0..MIN_LINES).map(|_| long.clone()).collect();
+        let items = list_of(&lines).places_listed();
+        assert_eq!(
+            (items[0].path.as_str(), items[0].count),
+            ("dist/app.min.js", MIN_LINES)
+        );
+        assert_eq!(
+            items[0].example,
+            briefly_core::with_cut_marker(
+                &long[..MAX_EXAMPLE_CHARS],
+                (long.len() - MAX_EXAMPLE_CHARS) as u64
+            )
+        );
     }
 
     #[test]
