@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 /// Longest author, date or subject kept of a commit.
 const MAX_FIELD_CHARS: usize = 200;
-/// Bytes of a mail header held while it is folded: enough for a subject of
+/// Bytes held of a header (a mail's while it is folded): enough for a subject of
 /// [`MAX_FIELD_CHARS`] characters with every byte encoded (`=E2`).
 const MAX_HEADER_BYTES: usize = 12 * MAX_FIELD_CHARS;
 
@@ -78,13 +78,15 @@ impl Commit {
         }
         if !self.mail {
             // `Author: …`, `Date: …`, a blank line, then the message, indented.
+            let held =
+                |value: &str| Some(briefly_core::head_bytes(value.trim(), MAX_HEADER_BYTES).into());
             if let Some(author) = text.strip_prefix("Author:") {
-                self.author = Some(author.trim().to_string());
+                self.author = held(author);
             } else if let Some(date) = text.strip_prefix("Date:") {
-                self.date = Some(date.trim().to_string());
+                self.date = held(date);
             } else if let Some(message) = text.strip_prefix("    ") {
                 if !message.trim().is_empty() {
-                    self.subject = Some(message.trim().to_string());
+                    self.subject = held(message);
                     self.read = true;
                 }
             }
