@@ -20,16 +20,17 @@
 //! Memory is bounded by configuration: the miner's template cap, [`MAX_KEPT`] verbatim
 //! records of at most [`MAX_RECORD_LINES`] lines each, the context window, every kept
 //! line cut to [`MAX_KEPT_CHARS`] (the artifact has it whole), and the input held while
-//! it may be returned whole, and the directories of a list of paths ([`paths`]).
+//! it may be returned whole, and the places of a list of paths or of lines at files'
+//! lines ([`places`]).
 
 mod facts;
-pub mod paths;
+pub mod places;
 pub mod time;
 
 pub use briefly_severity as severity;
 
 use crate::facts::{Facts, LineFacts};
-use crate::paths::{LocatedStats, PathList, PathStats, PlaceItem};
+use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
     counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record, WholeChars,
 };
@@ -312,8 +313,9 @@ pub struct Text {
     groups: Option<GroupWriter>,
     /// The input while it is small enough to be returned whole.
     whole: Option<Whole>,
-    /// The input's paths by directory, while it looks like a list of them.
-    paths: PathList,
+    /// The input's lines by place, while it looks like a list of paths or of lines at
+    /// files' lines.
+    places: Places,
     warnings: Vec<String>,
 }
 
@@ -406,7 +408,7 @@ impl Text {
                 records: Vec::new(),
                 chars: WholeChars::new(options.whole_chars),
             }),
-            paths: PathList::default(),
+            places: Places::default(),
             warnings: Vec::new(),
             options,
         })
@@ -615,7 +617,7 @@ impl Text {
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
         self.hold(record.line, text);
-        self.paths.push(record.line, text);
+        self.places.push(record.line, text);
         if self.continues(text, message, facts) {
             self.pending.grep_matched |= facts.grep_match;
             if self.continue_record(text, message, facts) {
@@ -702,7 +704,7 @@ impl Text {
 
         // A list of paths or of lines at files' lines: where they are.
         if self.filtered_out == 0 {
-            for place in self.paths.places_listed() {
+            for place in self.places.listed() {
                 out.emit(1, TextItem::Place(place));
             }
         }
@@ -1088,7 +1090,7 @@ impl FoldBatches for Text {
                 self.records - self.filtered_out,
             )
         };
-        let (path_list, located_lines) = (self.paths.path_stats(), self.paths.located_stats());
+        let (path_list, located_lines) = (self.places.path_stats(), self.places.located_stats());
         let places = match (&path_list, &located_lines) {
             (Some(list), _) => Some((
                 plural(list.paths, "path"),

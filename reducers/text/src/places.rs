@@ -97,18 +97,18 @@ struct Place {
 
 /// Counts the lines of an input by place while it looks like a list.
 #[derive(Debug, Default)]
-pub(crate) struct PathList {
+pub(crate) struct Places {
     /// It stopped looking: too many lines are of neither kind.
     done: bool,
     lines: u64,
     paths: u64,
     located: u64,
-    places: HashMap<String, Place>,
+    counted: HashMap<String, Place>,
     /// Lines of each kind in places past the ones counted.
     uncounted: [u64; 2],
 }
 
-impl PathList {
+impl Places {
     /// Reads input line `line`, `text`.
     pub(crate) fn push(&mut self, line: u64, text: &str) {
         if self.done || text.trim().is_empty() {
@@ -120,8 +120,8 @@ impl PathList {
                 Kind::Path => self.paths += 1,
                 Kind::Located => self.located += 1,
             }
-            let full = self.places.len() >= MAX_PLACES;
-            match self.places.get_mut(place) {
+            let full = self.counted.len() >= MAX_PLACES;
+            match self.counted.get_mut(place) {
                 Some(counted) if counted.kind == kind => counted.count += 1,
                 Some(_) => self.uncounted[kind as usize] += 1,
                 None if !full => {
@@ -131,14 +131,14 @@ impl PathList {
                         first_line: line,
                         example: briefly_core::cut_str(text, MAX_EXAMPLE_CHARS).into_owned(),
                     };
-                    self.places.insert(place.to_string(), counted);
+                    self.counted.insert(place.to_string(), counted);
                 }
                 None => self.uncounted[kind as usize] += 1,
             }
         }
         if self.lines.is_multiple_of(LOOK_EVERY) && self.kind().is_none() {
             self.done = true;
-            self.places = HashMap::new();
+            self.counted = HashMap::new();
         }
     }
 
@@ -159,7 +159,7 @@ impl PathList {
 
     /// The places of the list's kind.
     fn places(&self, kind: Kind) -> impl Iterator<Item = (&String, &Place)> {
-        self.places
+        self.counted
             .iter()
             .filter(move |(_, place)| place.kind == kind)
     }
@@ -189,7 +189,7 @@ impl PathList {
     /// in it (its subdirectories and files, and itself for the paths right in it) while
     /// they fit in the list; then the next one by its largest places and itself for the
     /// rest, as far as they fit.
-    pub(crate) fn places_listed(&self) -> Vec<PlaceItem> {
+    pub(crate) fn listed(&self) -> Vec<PlaceItem> {
         let Some(kind) = self.list() else {
             return Vec::new();
         };
@@ -424,8 +424,8 @@ fn shown(path: &str) -> String {
 mod tests {
     use super::*;
 
-    fn list_of(lines: &[String]) -> PathList {
-        let mut list = PathList::default();
+    fn list_of(lines: &[String]) -> Places {
+        let mut list = Places::default();
         for (n, line) in lines.iter().enumerate() {
             list.push(n as u64 + 1, line);
         }
@@ -442,8 +442,8 @@ mod tests {
     }
 
     /// The places listed.
-    fn listed(list: &PathList) -> Vec<Row> {
-        list.places_listed()
+    fn listed(list: &Places) -> Vec<Row> {
+        list.listed()
             .into_iter()
             .map(|p| (p.kind, p.path, p.count, p.rest, p.first_line, p.example))
             .collect()
@@ -595,8 +595,8 @@ mod tests {
             .map(|i| format!("INFO GET /api/{i} 200"))
             .collect();
         let list = list_of(&log);
-        assert!(list.path_stats().is_none() && list.places_listed().is_empty());
-        assert!(list.done && list.places.is_empty(), "the map is dropped");
+        assert!(list.path_stats().is_none() && list.listed().is_empty());
+        assert!(list.done && list.counted.is_empty(), "the map is dropped");
         // Paths first, then a log: no list either.
         let mut lines: Vec<String> = (0..300).map(|i| format!("src/f{i}.rs")).collect();
         lines.extend(log);
@@ -618,7 +618,7 @@ mod tests {
     fn a_place_s_first_line_is_kept_bounded() {
         let long = format!("dist/app.min.js:1:{}", "x".repeat(1 << 20));
         let lines: Vec<String> = (0..MIN_LINES).map(|_| long.clone()).collect();
-        let items = list_of(&lines).places_listed();
+        let items = list_of(&lines).listed();
         assert_eq!(
             (items[0].path.as_str(), items[0].count),
             ("dist/app.min.js", MIN_LINES)
@@ -640,7 +640,7 @@ mod tests {
         let list = list_of(&lines);
         let stats = list.path_stats().unwrap();
         assert_eq!((stats.directories, stats.uncounted), (MAX_PLACES, 100));
-        let counted: u64 = list.places_listed().iter().map(|d| d.count).sum();
+        let counted: u64 = list.listed().iter().map(|d| d.count).sum();
         assert_eq!(counted, MAX_PLACES as u64);
     }
 }
