@@ -774,13 +774,14 @@ impl Reducer for Diff {
                 self.pending_old = None;
                 self.header_line(record, header, out);
             }
-            // Not in a binary patch's data either: its alphabet has no space.
-            _ if commit_line(text).is_some() => {
-                self.outside_lines += 1;
-                let (hash, mail) = commit_line(text).expect("checked");
-                self.start_commit(hash, mail, out);
-            }
             _ => {
+                // A commit's first line ends a binary patch's data too: its alphabet
+                // has no space.
+                if let Some((hash, mail)) = commit_line(text) {
+                    self.outside_lines += 1;
+                    self.start_commit(hash, mail, out);
+                    return Flow::Continue;
+                }
                 if in_binary_patch {
                     return Flow::Continue;
                 }
@@ -869,7 +870,7 @@ impl Reducer for Diff {
             let own = self.files_seen - pattern_files;
             summary.push_str(&format!(
                 "; {pattern_files} files only repeat {} (see stats.patterns); {own} {} {} own",
-                plural(patterns.len() as u64, "change", "changes"),
+                briefly_core::counted(patterns.len() as u64, "change", "changes"),
                 if own == 1 { "file has" } else { "files have" },
                 if own == 1 { "its" } else { "their" },
             ));
@@ -915,10 +916,6 @@ impl Reducer for Diff {
         }
         outcome
     }
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The first changed-line pair of a mechanical file, for its pattern's example.

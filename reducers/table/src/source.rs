@@ -398,7 +398,7 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
             let mut decoded = Vec::new();
             let mut read = |table: &mut Table, text: &[u8], raw: &mut Raw| {
                 raw.lines += text.iter().filter(|&&b| b == b'\n').count() as u64;
-                raw.chars += text.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+                raw.chars += briefly_core::count_chars(text);
                 if let Some(&b) = text.last() {
                     last = Some(b);
                 }

@@ -382,7 +382,7 @@ fn directory_of(text: &str) -> Option<&str> {
     if !clean {
         return None;
     }
-    let separator = if text.contains('/') { '/' } else { '\\' };
+    let separator = separator_of(text);
     match text.trim_end_matches(separator).rsplit_once(separator) {
         Some(("", _)) => Some(&text[..1]),
         Some((dir, _)) => Some(dir),
@@ -395,8 +395,7 @@ fn directory_of(text: &str) -> Option<&str> {
 /// The directory `path` is in, in the tree; nothing for a top one: `/`, `.`, a drive
 /// (`C:`). A relative path's top directory is in `.`, with the files beside it.
 fn parent(path: &str) -> Option<&str> {
-    let separator = if path.contains('/') { '/' } else { '\\' };
-    match path.rsplit_once(separator) {
+    match path.rsplit_once(separator_of(path)) {
         Some(("", _)) if path.len() > 1 => Some(&path[..1]),
         Some((dir, _)) if !dir.is_empty() => Some(dir),
         None if path != "." && !path.ends_with(':') => Some("."),
@@ -409,14 +408,15 @@ fn shown(path: &str) -> String {
     match path {
         "." | "" => "./".to_string(),
         "/" | "\\" => path.to_string(),
-        _ => {
-            let separator = if path.contains('\\') && !path.contains('/') {
-                '\\'
-            } else {
-                '/'
-            };
-            format!("{path}{separator}")
-        }
+        _ => format!("{path}{}", separator_of(path)),
+    }
+}
+
+/// The separator `path` is spelled with: `\` in a Windows path, else `/`.
+fn separator_of(path: &str) -> char {
+    match path.contains('\\') && !path.contains('/') {
+        true => '\\',
+        false => '/',
     }
 }
 
