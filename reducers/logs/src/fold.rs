@@ -743,18 +743,12 @@ pub fn worst_clause(worst: &Value, names: &Names) -> String {
 /// was (a line's ending `\r` is no redrawing).
 fn redrawn(message: &str) -> Option<String> {
     memchr::memchr(b'\r', message.as_bytes())?;
-    let lines: Vec<&str> = message
-        .split('\n')
-        .map(|line| line.trim_end_matches('\r'))
-        .collect();
-    if !lines.iter().any(|line| line.contains('\r')) {
+    let lines = || message.split('\n').map(|line| line.trim_end_matches('\r'));
+    if !lines().any(|line| line.contains('\r')) {
         return None;
     }
-    let shown: Vec<&str> = lines
-        .into_iter()
-        .map(|line| briefly_core::last_drawn(line).unwrap_or(line))
-        .collect();
-    Some(shown.join("\n"))
+    let shown = lines().map(|line| briefly_core::last_drawn(line).unwrap_or(line));
+    Some(shown.collect::<Vec<_>>().join("\n"))
 }
 
 /// An entry held to be returned whole: its lines as they are, none cut or left out.
