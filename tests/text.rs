@@ -432,6 +432,148 @@ make: *** [Makefile:2: all] Error 1
     );
 }
 
+/// valgrind 3.19's memcheck on a program that writes past a block and leaks (its
+/// lines as it printed them), after 3,000 lines of the program's own.
+fn valgrind_run(report: &str) -> String {
+    let mut input = String::from(
+        "==28738== Memcheck, a memory error detector
+==28738== Command: ./leak
+==28738== 
+",
+    );
+    input.extend((0..3000).map(|i| format!("step {i} ok\n")));
+    input.push_str(report);
+    input
+}
+
+#[test]
+fn valgrinds_reports_are_errors_with_their_stacks() {
+    let b = Briefly::new();
+    let input = valgrind_run(
+        "==28738== Invalid write of size 1
+==28738==    at 0x10921A: main (leak.c:7)
+==28738==  Address 0x4a40138 is 0 bytes after a block of size 8 alloc'd
+==28738==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
+==28738==    by 0x109170: mk (leak.c:4)
+==28738==    by 0x10920D: main (leak.c:7)
+==28738== 
+==28738== HEAP SUMMARY:
+==28738==     in use at exit: 56 bytes in 4 blocks
+==28738==   total heap usage: 4 allocs, 0 frees, 56 bytes allocated
+==28738== 
+==28738== 48 bytes in 3 blocks are definitely lost in loss record 2 of 2
+==28738==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)
+==28738==    by 0x109170: mk (leak.c:4)
+==28738==    by 0x1091F6: main (leak.c:6)
+==28738== 
+==28738== ERROR SUMMARY: 2 errors from 2 contexts (suppressed: 0 from 0)
+",
+    );
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let write = item_at(&envelope, 3004);
+    assert_eq!(write["severity"], "error", "{envelope}");
+    assert_eq!(write["more"].as_array().unwrap().len(), 5, "{write}");
+    let leak = item_at(&envelope, 3015);
+    assert_eq!(leak["severity"], "error", "{envelope}");
+    assert_eq!(leak["more"][2], "==28738==    by 0x1091F6: main (leak.c:6)");
+    assert_eq!(envelope["stats"]["severity"]["error"], 3, "{envelope}");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("3 errors, 0 warnings; first error at line 3004: ==28738== Invalid write of size 1 … ==28738==    at 0x10921A: main (leak.c:7)"),
+        "{summary}"
+    );
+    // A clean run's summary counts no error.
+    let clean = valgrind_run(
+        "==28738== All heap blocks were freed -- no leaks are possible
+==28738== 
+==28738== ERROR SUMMARY: 0 errors from 0 contexts (suppressed: 0 from 0)
+",
+    );
+    let envelope = b.envelope(&["text"], clean.as_bytes(), CAP);
+    assert!(
+        envelope["stats"]["severity"]["error"].is_null(),
+        "{envelope}"
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.contains("; 0 errors, 0 warnings"), "{summary}");
+}
+
+#[test]
+fn a_sanitizers_report_is_one_record_up_to_its_summary() {
+    let b = Briefly::new();
+    // gcc 12's AddressSanitizer on a program that writes past a block, as it printed
+    // it, after 3,000 lines of the program's own.
+    let mut input: String = (0..3000).map(|i| format!("step {i} ok\n")).collect();
+    input.push_str(
+        "=================================================================
+==28763==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000078 at pc 0x55eee86243af bp 0x7ffee09b17c0 sp 0x7ffee09b17b8
+WRITE of size 1 at 0x602000000078 thread T0
+    #0 0x55eee86243ae in main /tmp/ex/leak.c:7
+    #1 0x7f22fa845249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58
+    #2 0x7f22fa845304 in __libc_start_main_impl ../csu/libc-start.c:360
+    #3 0x55eee8624130 in _start (/tmp/ex/leak_asan+0x1130)
+
+0x602000000078 is located 0 bytes to the right of 8-byte region [0x602000000070,0x602000000078)
+allocated by thread T0 here:
+    #0 0x7f22fb2b89cf in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:69
+    #1 0x55eee8624211 in mk /tmp/ex/leak.c:4
+    #2 0x55eee8624332 in main /tmp/ex/leak.c:7
+    #3 0x7f22fa845249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58
+
+SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/ex/leak.c:7 in main
+Shadow bytes around the buggy address:
+  0x0c047fff7fb0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+  0x0c047fff7fc0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+  0x0c047fff7fd0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+  0x0c047fff7fe0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+  0x0c047fff7ff0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+=>0x0c047fff8000: fa fa 00 00 fa fa 00 00 fa fa 00 00 fa fa 00[fa]
+  0x0c047fff8010: fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa
+  0x0c047fff8020: fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa
+  0x0c047fff8030: fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa
+  0x0c047fff8040: fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa
+  0x0c047fff8050: fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa fa
+Shadow byte legend (one shadow byte represents 8 application bytes):
+  Addressable:           00
+  Partially addressable: 01 02 03 04 05 06 07 
+  Heap left redzone:       fa
+  Freed heap region:       fd
+  Stack left redzone:      f1
+  Stack mid redzone:       f2
+  Stack right redzone:     f3
+  Stack after return:      f5
+  Stack use after scope:   f8
+  Global redzone:          f9
+  Global init order:       f6
+  Poisoned by user:        f7
+  Container overflow:      fc
+  Array cookie:            ac
+  Intra object redzone:    bb
+  ASan internal:           fe
+  Left alloca redzone:     ca
+  Right alloca redzone:    cb
+==28763==ABORTING
+",
+    );
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let report = item_at(&envelope, 3002);
+    assert_eq!(report["severity"], "error", "{envelope}");
+    let more = report["more"].as_array().unwrap();
+    assert_eq!(
+        more[1], "    #0 0x55eee86243ae in main /tmp/ex/leak.c:7",
+        "{report}"
+    );
+    assert_eq!(
+        more.last().unwrap(),
+        "SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/ex/leak.c:7 in main"
+    );
+    // The shadow bytes' dump and legend are one record (lines 3017-3047), not 31 lines
+    // among the items: the steps, the rule above the report, the report, the dump and
+    // the last line.
+    assert_eq!(item_at(&envelope, 3017)["count"], 1);
+    assert_eq!(envelope["stats"]["records"], 3000 + 4, "{envelope}");
+}
+
 #[test]
 fn a_go_panic_keeps_its_goroutines() {
     let b = Briefly::new();

@@ -8,6 +8,7 @@
 //! records by it. Which lines make up one record (a traceback and its frames, a panic
 //! and its backtrace) is [`multiline`]'s, shared by `text` and `docker`.
 
+mod checkers;
 pub mod multiline;
 
 pub use multiline::in_go_trace;
@@ -171,7 +172,9 @@ const COLUMN_WINDOW: usize = 64;
 /// hung tasks, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal error:`,
 /// docker's `Error response from daemon`, kubectl's `CrashLoopBackOff`,
 /// `ImagePullBackOff` and `ErrImagePull`, an access log's status of 5xx after its
-/// request (`"GET / HTTP/1.1" 502`). A system call's error ending the message
+/// request (`"GET / HTTP/1.1" 502`), valgrind's reports in its own words (`==1234==
+/// Invalid write of size 4`, a leak's loss record; its `ERROR SUMMARY` by what it counts:
+/// `0 errors` is none) and a sanitizer's `SUMMARY:`. A system call's error ending the message
 /// (`cat: x: No such file or directory`) counts only when the line states no level.
 ///
 /// Level words and exception names count when they start within the first 240 bytes;
@@ -213,7 +216,9 @@ pub fn inspect(line: &str) -> Inspection {
 }
 
 /// What [`inspect`] reads at the start of a line alone, said of `message`: Go's `panic: `
-/// and `fatal error: ` (fatal, opening a goroutine dump) and `Caused by:` (an error). For
+/// and `fatal error: ` (fatal, opening a goroutine dump), `Caused by:` (an error) and what
+/// a memory checker reports (valgrind's `==1234== Invalid read of size 4`, a sanitizer's
+/// `SUMMARY: AddressSanitizer: …`). For
 /// a line whose message follows its time (`2024-01-05T10:00:00Z panic: …`, as a CI job's
 /// log stamps every line), where `inspect` reads the time instead.
 ///
@@ -228,8 +233,9 @@ pub fn inspect(line: &str) -> Inspection {
 /// ```
 pub fn opening(message: &str) -> Inspection {
     let found = Findings::begin(message.as_bytes());
+    let checker = checkers::verdict(message.as_bytes()).flatten();
     Inspection {
-        severity: found.signalled,
+        severity: found.signalled.max(checker),
         opens: found.opens,
     }
 }
@@ -417,6 +423,12 @@ impl Findings {
     }
 
     fn end(self, bytes: &[u8]) -> Inspection {
+        if let Some(severity) = checkers::verdict(bytes) {
+            return Inspection {
+                severity,
+                opens: self.opens,
+            };
+        }
         let opening = glog_letter(bytes)
             .or_else(|| opening_level(bytes))
             .or(self.column);
@@ -1366,6 +1378,74 @@ mod tests {
             ),
         ];
         assert_classified(&cases);
+    }
+
+    #[test]
+    fn what_memory_checkers_report() {
+        // Lines of valgrind 3.19's memcheck and helgrind, and of gcc 12's sanitizers.
+        let cases = [
+            ("==28738== Invalid write of size 1", Some(Error)),
+            ("==28738== Invalid read of size 4", Some(Error)),
+            ("==28667== Invalid free() / delete / delete[] / realloc()", Some(Error)),
+            ("==1== Mismatched free() / delete / delete []", Some(Error)),
+            ("==28667== Conditional jump or move depends on uninitialised value(s)", Some(Error)),
+            ("==1== Use of uninitialised value of size 8", Some(Error)),
+            ("==1== Syscall param write(buf) points to uninitialised byte(s)", Some(Error)),
+            ("==1== Syscall param ioctl(generic) points to unaddressable byte(s)", Some(Error)),
+            ("==1== Source and destination overlap in memcpy(0x4a4b040, 0x4a4b042, 8)", Some(Error)),
+            ("==1== Process terminating with default action of signal 11 (SIGSEGV)", Some(Fatal)),
+            ("==28738== 8 bytes in 1 blocks are definitely lost in loss record 1 of 2", Some(Error)),
+            (
+                "==1== 56 (8 direct, 48 indirect) bytes in 2 blocks are definitely lost in loss record 2 of 2",
+                Some(Error),
+            ),
+            ("==1== 16 bytes in 1 blocks are possibly lost in loss record 1 of 3", Some(Error)),
+            ("==1== 48 bytes in 3 blocks are indirectly lost in loss record 2 of 3", Some(Warn)),
+            ("==1== 32 bytes in 1 blocks are still reachable in loss record 3 of 3", None),
+            ("==28738==    definitely lost: 56 bytes in 4 blocks", Some(Error)),
+            ("==28738==    definitely lost: 0 bytes in 0 blocks", None),
+            ("==1==      possibly lost: 1,024 bytes in 2 blocks", Some(Error)),
+            ("==1==    indirectly lost: 48 bytes in 3 blocks", Some(Warn)),
+            ("==1==    still reachable: 72,704 bytes in 1 blocks", None),
+            // Its summary says what it counts, whatever its capitals say.
+            ("==28738== ERROR SUMMARY: 3 errors from 3 contexts (suppressed: 0 from 0)", Some(Error)),
+            ("==28738== ERROR SUMMARY: 0 errors from 0 contexts (suppressed: 0 from 0)", None),
+            ("==1== Possible data race during write of size 4 at 0x10C014 by thread #3", Some(Error)),
+            ("==1== Thread #1: lock order \"0x4A4B040 before 0x4A4B0A0\" violated", Some(Error)),
+            ("==1== Thread #2 unlocked a not-locked lock at 0x4A4B040", Some(Error)),
+            ("==1== Thread #2 was created", None),
+            ("==1== Thread #1 is the program's root thread", None),
+            ("==1== Conflicting store by thread 2 at 0x0601088 size 4", Some(Error)),
+            // What is no report: its banner, its details, its notes.
+            ("==28738== Memcheck, a memory error detector", None),
+            ("==28738==    at 0x10921A: main (leak.c:7)", None),
+            ("==28738==  Address 0x4a40138 is 0 bytes after a block of size 8 alloc'd", None),
+            ("==28738== HEAP SUMMARY:", None),
+            ("==1== Syscall param read(buf) was fine", None),
+            // A line of the kind without valgrind's prefix keeps what its words say.
+            ("== ERROR SUMMARY: 0 errors", Some(Error)),
+            ("==1==ERROR SUMMARY: 0 errors", Some(Error)),
+            // The sanitizers state their level, and their summary reports a finding.
+            ("==28763==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000078", Some(Error)),
+            ("SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/ex/leak.c:7 in main", Some(Error)),
+            ("SUMMARY: AddressSanitizer: 64 byte(s) leaked in 4 allocation(s).", Some(Error)),
+            ("SUMMARY: ThreadSanitizer: data race /tmp/ex/race.c:4 in w", Some(Error)),
+            ("WARNING: ThreadSanitizer: data race (pid=28865)", Some(Warn)),
+            ("ub.c:3:54: runtime error: signed integer overflow: 2147483647 + 1", Some(Error)),
+            ("SUMMARY: all checks passed", None),
+            ("SUMMARY: Sanitizer: x", None),
+        ];
+        assert_classified(&cases);
+        // After a time that opens the line, as a CI job's log stamps each one.
+        assert_eq!(
+            opening("==1== Invalid read of size 4").severity,
+            Some(Error)
+        );
+        assert_eq!(
+            opening("SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior").severity,
+            Some(Error)
+        );
+        assert_eq!(opening("==1== ERROR SUMMARY: 0 errors").severity, None);
     }
 
     #[test]

@@ -37,6 +37,9 @@
 //! assert_eq!(name, Some("KeyError: 'user'"));
 //! ```
 
+use crate::checkers::{
+    is_sanitizer_header, is_sanitizer_report_line, is_sanitizer_summary, valgrind_prefix,
+};
 use crate::{Opens, Severity};
 
 /// The line that opens a Python traceback (without the colon some tools leave out).
@@ -103,6 +106,16 @@ enum Header {
     /// gcc's and clang's context above a diagnostic ([`is_compiler_context`]): more
     /// context, then the diagnostic, which names the record.
     CompilerContext,
+    /// A report of valgrind's, `==1234== Invalid write of size 4` (process 1234's):
+    /// its details follow, indented behind the same prefix, up to a line that is not.
+    Valgrind(u32),
+    /// A sanitizer's report, `==1234==ERROR: AddressSanitizer: …`
+    /// ([`is_sanitizer_header`]): its parts, set apart by blank lines, up to its
+    /// `SUMMARY:`.
+    SanitizerReport,
+    /// AddressSanitizer's `Shadow bytes around the buggy address:`, a dump and its
+    /// legend, indented.
+    ShadowBytes,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -172,6 +185,12 @@ impl MultiLine {
             Header::GradleFailure
         } else if is_compiler_context(line) {
             Header::CompilerContext
+        } else if let Some(pid) = valgrind_report(line) {
+            Header::Valgrind(pid)
+        } else if is_sanitizer_header(line.as_bytes()) {
+            Header::SanitizerReport
+        } else if line.starts_with("Shadow bytes around the buggy address:") {
+            Header::ShadowBytes
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -225,6 +244,16 @@ impl MultiLine {
                     || is_instantiation_step(line)
                     || is_diagnostic_detail(line)
                     || is_diagnostic_header(line)
+            }
+            Header::Valgrind(pid) => return valgrind_detail(line) == Some(pid),
+            Header::SanitizerReport => {
+                return blank()
+                    || indented
+                    || is_sanitizer_report_line(line)
+                    || is_sanitizer_summary(line.as_bytes())
+            }
+            Header::ShadowBytes => {
+                return indented || line.starts_with("=>") || line.starts_with("Shadow byte legend")
             }
             Header::DotNet | Header::GoTestFailure if indented => return true,
             // Up to the next test's header or suite's result.
@@ -317,6 +346,13 @@ impl MultiLine {
                     self.header = Header::Diagnostic;
                     true
                 }
+                // The report ends with its summary.
+                None if self.header == Header::SanitizerReport => {
+                    if is_sanitizer_summary(line.as_bytes()) {
+                        self.header = Header::Plain;
+                    }
+                    false
+                }
                 None => first && names_a_java_exception(line),
             },
         };
@@ -334,12 +370,42 @@ impl MultiLine {
 
 /// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`,
 /// Python's `File "…"`, Java's `... 12 more`, .NET's inner exceptions (` ---> …`,
-/// `--- End of inner exception …`), given an indented line.
+/// `--- End of inner exception …`), the sanitizers' numbered frames (`#0 0x4f3c in main
+/// a.c:7`), given an indented line.
 fn is_frame(indented: &str) -> bool {
     let trimmed = indented.trim_start();
+    if let Some(number) = trimmed.strip_prefix('#') {
+        let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+        return digits > 0 && number[digits..].starts_with(' ');
+    }
     ["at ", "... ", "File \"", "---> ", "--- End of "]
         .iter()
         .any(|start| trimmed.starts_with(start))
+}
+
+/// The process id of a valgrind report's first line, `==1234== Invalid read of size 4`
+/// (its message right after the prefix's space). Read at the start of every record: one
+/// byte rules out nearly every line.
+fn valgrind_report(line: &str) -> Option<u32> {
+    if !line.starts_with("==") {
+        return None;
+    }
+    let (start, pid) = valgrind_prefix(line.as_bytes())?;
+    let message = &line.as_bytes()[start..];
+    (!message.is_empty() && !message[0].is_ascii_whitespace())
+        .then(|| std::str::from_utf8(pid).ok()?.parse().ok())
+        .flatten()
+}
+
+/// The process id of a line of a valgrind report's details, indented behind its prefix:
+/// `==1234==    at 0x4C2F: main (a.c:7)`, `==1234==  Address 0x… is 0 bytes after …`.
+fn valgrind_detail(line: &str) -> Option<u32> {
+    let (start, pid) = valgrind_prefix(line.as_bytes())?;
+    let message = &line[start..];
+    let detail = message.starts_with(' ') && !message.trim_start().is_empty();
+    detail
+        .then(|| std::str::from_utf8(pid).ok()?.parse().ok())
+        .flatten()
 }
 
 /// The lines between chained Python tracebacks.
@@ -925,6 +991,129 @@ mod tests {
                     "java.net.ConnectException: refused",
                     "INFO: retrying",
                 ],
+            ),
+        ]);
+    }
+
+    #[test]
+    fn memory_checkers_reports_stay_whole() {
+        // As valgrind 3.19 and gcc 12's sanitizers printed them (abridged).
+        splits_alike(&[
+            // valgrind: each report's details, indented behind its process's prefix.
+            (
+                &[
+                    &["==28738== Command: ./leak"],
+                    &["==28738== "],
+                    &["step 3 ok"],
+                    &[
+                        "==28738== Invalid write of size 1",
+                        "==28738==    at 0x10921A: main (leak.c:7)",
+                        "==28738==  Address 0x4a40138 is 0 bytes after a block of size 8 alloc'd",
+                        "==28738==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)",
+                        "==28738==    by 0x109170: mk (leak.c:4)",
+                    ],
+                    &["==28738== "],
+                    &[
+                        "==28738== 8 bytes in 1 blocks are definitely lost in loss record 1 of 2",
+                        "==28738==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)",
+                        "==28738==    by 0x109170: mk (leak.c:4)",
+                    ],
+                    // Another process's lines are not this one's.
+                    &["==28739==    by 0x10920D: main (leak.c:7)"],
+                    &["==28738== "],
+                    &[
+                        "==28738== LEAK SUMMARY:",
+                        "==28738==    definitely lost: 56 bytes in 4 blocks",
+                        "==28738==    indirectly lost: 0 bytes in 0 blocks",
+                    ],
+                    &["==28738== "],
+                    &["==28738== ERROR SUMMARY: 3 errors from 3 contexts (suppressed: 0 from 0)"],
+                ],
+                &[],
+            ),
+            // AddressSanitizer: the report's parts up to its summary; the shadow bytes'
+            // dump and legend, one record.
+            (
+                &[
+                    &["AddressSanitizer:DEADLYSIGNAL"],
+                    &["================================================================="],
+                    &[
+                        "==28846==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x55a2502101d2 bp 0x7fff9c2c24d0 sp 0x7fff9c2c24c8",
+                        "READ of size 4 at 0x602000000010 thread T0",
+                        "    #0 0x55a2502101d1 in main /tmp/ex/uaf.c:2",
+                        "",
+                        "0x602000000010 is located 0 bytes inside of 4-byte region [0x602000000010,0x602000000014)",
+                        "freed by thread T0 here:",
+                        "    #0 0x7f4031cb76a8 in __interceptor_free ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:52",
+                        "",
+                        "previously allocated by thread T0 here:",
+                        "    #1 0x55a25021018a in main /tmp/ex/uaf.c:2",
+                        "==28846==Hint: address points to the zero page.",
+                        "AddressSanitizer can not provide additional info.",
+                        "SUMMARY: AddressSanitizer: heap-use-after-free /tmp/ex/uaf.c:2 in main",
+                    ],
+                    &[
+                        "Shadow bytes around the buggy address:",
+                        "  0x0c047fff7ff0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00",
+                        "=>0x0c047fff8000: fa fa[fd]fa fa fa fa fa fa fa fa fa fa fa fa fa",
+                        "Shadow byte legend (one shadow byte represents 8 application bytes):",
+                        "  Addressable:           00",
+                    ],
+                    &["==28846==ABORTING"],
+                ],
+                &[],
+            ),
+            // LeakSanitizer's report, its leaks set apart by blank lines.
+            (
+                &[
+                    &["step 2999 ok"],
+                    &[
+                        "==28852==ERROR: LeakSanitizer: detected memory leaks",
+                        "",
+                        "Direct leak of 16 byte(s) in 1 object(s) allocated from:",
+                        "    #1 0x55711eb07180 in keep /tmp/ex/lsan.c:2",
+                        "",
+                        "Indirect leak of 32 byte(s) in 1 object(s) allocated from:",
+                        "    #1 0x55711eb071b6 in main /tmp/ex/lsan.c:3",
+                        "",
+                        "SUMMARY: AddressSanitizer: 64 byte(s) leaked in 4 allocation(s).",
+                    ],
+                    &["done"],
+                ],
+                &[],
+            ),
+            // ThreadSanitizer's; a line no report holds ends one cut short.
+            (
+                &[
+                    &["=================="],
+                    &[
+                        "WARNING: ThreadSanitizer: data race (pid=28865)",
+                        "  Read of size 4 at 0x55c4aeb2405c by thread T2:",
+                        "    #0 w /tmp/ex/race.c:4 (race+0x11e0)",
+                        "",
+                        "  Thread T2 (tid=28868, running) created by main thread at:",
+                        "    #1 main /tmp/ex/race.c:5 (race+0x1260)",
+                        "",
+                        "SUMMARY: ThreadSanitizer: data race /tmp/ex/race.c:4 in w",
+                    ],
+                    &["=================="],
+                    &["ThreadSanitizer: reported 1 warnings"],
+                    &["==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000"],
+                    &["step 4 ok"],
+                ],
+                &[],
+            ),
+            // UndefinedBehaviorSanitizer's frames follow its diagnostic.
+            (
+                &[
+                    &[
+                        "ub.c:3:54: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+                        "    #0 0x55807ed9e1b8 in main /tmp/ex/ub.c:3",
+                        "    #1 0x7fadbf845249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58",
+                    ],
+                    &[""],
+                ],
+                &[],
             ),
         ]);
     }
