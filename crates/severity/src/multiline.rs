@@ -276,7 +276,14 @@ impl MultiLine {
                 };
                 return !(is_mocha_failure(line) || trimmed.starts_with("✓ ") || tally());
             }
-            Header::Diagnostic if is_diagnostic_detail(line) || is_diagnostic_note(line) => {
+            // What the compiler says under it: rustc's and gcc's gutters, notes, and any
+            // indented line (javac's source, caret, `symbol:` and `location:`, tsc's
+            // elaboration).
+            Header::Diagnostic
+                if (indented && !blank())
+                    || is_diagnostic_detail(line)
+                    || is_diagnostic_note(line) =>
+            {
                 return true
             }
             // The message, or a note or a backtrace where it is empty.
@@ -415,13 +422,42 @@ pub fn is_chain_line(line: &str) -> bool {
 }
 
 /// A compiler's warning or error: rustc's `error[E0308]: …`, `warning: …`, gcc's and
-/// clang's `main.c:7:5: error: …`.
+/// clang's `main.c:7:5: error: …`, tsc's and csc's `a.ts(3,7): error TS2322: …`, and
+/// javac's under Maven, `[ERROR] /src/Main.java:[5,13] cannot find symbol`.
 pub fn is_diagnostic_header(line: &str) -> bool {
     line.starts_with("error")
         || line.starts_with("warning")
-        || [": error: ", ": warning: ", ": fatal error: "]
-            .iter()
-            .any(|kind| line.contains(kind))
+        || [
+            ": error: ",
+            ": warning: ",
+            ": fatal error: ",
+            "): error ",
+            "): warning ",
+        ]
+        .iter()
+        .any(|kind| line.contains(kind))
+        || is_maven_diagnostic(line)
+}
+
+/// Maven's line of a compiler's diagnostic: `[ERROR] /src/Main.java:[5,13] cannot find
+/// symbol`, `[WARNING] …:[6,5] …` (its details follow, indented).
+fn is_maven_diagnostic(line: &str) -> bool {
+    let Some(rest) = line
+        .strip_prefix("[ERROR] ")
+        .or_else(|| line.strip_prefix("[WARNING] "))
+    else {
+        return false;
+    };
+    let Some((_, place)) = rest.split_once(":[") else {
+        return false;
+    };
+    let Some((position, _)) = place.split_once("] ") else {
+        return false;
+    };
+    position.split(',').count() == 2
+        && position
+            .split(',')
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// gcc's and clang's context above a diagnostic: `In file included from bar.h:1,` (the
@@ -904,6 +940,34 @@ mod tests {
                         "a.c:4:20: note: each undeclared identifier is reported only once",
                     ],
                     &["a.c:5:13: error: expected ';'"],
+                ],
+                &[],
+            ),
+            // javac's source, caret and what it could not find (JDK 17); tsc's
+            // elaboration.
+            (
+                &[
+                    &[
+                        "Main.java:5: error: cannot find symbol",
+                        "    int y = undefinedVar + 1;",
+                        "            ^",
+                        "  symbol:   variable undefinedVar",
+                        "  location: class Main",
+                    ],
+                    &["Main.java:6: warning: [removal] Integer(int) in Integer has been deprecated"],
+                    &["1 error"],
+                    &[
+                        "src/a.ts(3,7): error TS2322: Type '{ a: string; }' is not assignable to type 'T'.",
+                        "  Types of property 'a' are incompatible.",
+                    ],
+                    &["Found 1 error."],
+                    &[
+                        "[ERROR] /p/src/main/java/Main.java:[5,13] cannot find symbol",
+                        "  symbol:   variable undefinedVar",
+                        "  location: class Main",
+                    ],
+                    &["[ERROR] -> [Help 1]"],
+                    &["[ERROR] Failed to execute goal on project p: a:[1] b"],
                 ],
                 &[],
             ),
