@@ -434,7 +434,10 @@ impl Findings {
             .or(self.column);
         let severity = self.stated.max(opening).or(self.named).max(self.signalled);
         Inspection {
-            severity: severity.or(self.hinted).or_else(|| placed_finding(bytes)),
+            severity: severity
+                .or(self.hinted)
+                .or_else(|| placed_finding(bytes))
+                .or_else(|| closing_failure(bytes)),
             opens: self.opens,
         }
     }
@@ -788,7 +791,7 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
             .iter()
             .any(|what| after.starts_with(what)),
         phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
-        "HTTP/" => server_error_status(after),
+        "HTTP/" => server_error_status(after) || (before.is_empty() && status_line_error(after)),
         "Fatal error" => after.starts_with(b":"),
         "Found" | "compiled with" => {
             let count = after.strip_prefix(b" ").unwrap_or_default();
@@ -828,6 +831,22 @@ fn server_error_status(after: &[u8]) -> bool {
     version > 0
         && matches!(status, [b'5', b'0'..=b'9', b'0'..=b'9', ..])
         && matches!(status.get(3), None | Some(b' '))
+}
+
+/// Whether `after`, what follows `HTTP/` opening a line, is a response's status line
+/// with a status of 500 to 599, as `curl -i` prints it: `1.1 503 Service Unavailable`,
+/// `2 500`.
+fn status_line_error(after: &[u8]) -> bool {
+    let version = after
+        .iter()
+        .take(3)
+        .take_while(|b| b.is_ascii_digit() || **b == b'.')
+        .count();
+    version > 0
+        && after[version..].strip_prefix(b" ").is_some_and(|status| {
+            matches!(status, [b'5', b'0'..=b'9', b'0'..=b'9', ..])
+                && matches!(status.get(3), None | Some(b' '))
+        })
 }
 
 /// The signals that count only when no level is stated: a system call's error
@@ -932,12 +951,16 @@ fn glog_letter(bytes: &[u8]) -> Option<Severity> {
     None
 }
 
-/// The level two tools write as a line's first word: apt's and debootstrap's `E: `,
-/// `W: `, `I: `, `N: `, and .NET's console logger's `fail: `, `dbug: `, `trce: ` (its
-/// `info:`, `warn:` and `crit:` are level words).
+/// The level a few tools write as a line's first word: apt's and debootstrap's `E: `,
+/// `W: `, `I: `, `N: `, .NET's console logger's `fail: `, `dbug: `, `trce: ` (its
+/// `info:`, `warn:` and `crit:` are level words), and GitHub Actions' `::error …::` and
+/// `::warning …::`.
 fn opening_level(bytes: &[u8]) -> Option<Severity> {
     Some(match bytes {
         [b'E', b':', b' ', ..] | [b'f', b'a', b'i', b'l', b':', b' ', ..] => Severity::Error,
+        // GitHub Actions' workflow commands: `::error file=a.js,line=1::Missing …`.
+        [b':', b':', b'e', b'r', b'r', b'o', b'r', b' ' | b':', ..] => Severity::Error,
+        [b':', b':', b'w', b'a', b'r', b'n', b'i', b'n', b'g', b' ' | b':', ..] => Severity::Warn,
         [b'W', b':', b' ', ..] => Severity::Warn,
         [b'I' | b'N', b':', b' ', ..] => Severity::Info,
         [b'd', b'b', b'u', b'g', b':', b' ', ..] => Severity::Debug,
@@ -1088,6 +1111,107 @@ fn placed_finding(bytes: &[u8]) -> Option<Severity> {
         && (2..=4).contains(&number)
         && matches!(message.get(letters + number), Some(b' ' | b':'));
     (code && path.iter().any(|b| matches!(b, b'.' | b'/'))).then_some(Severity::Warn)
+}
+
+/// Errors a message ends with, after the `: ` that gives them as its cause: the C
+/// library's (`ssh: connect to host x port 22: Connection timed out`) and Go's, in lower
+/// case (`dial tcp 10.0.0.5:5432: connect: connection refused`, `open /x: permission
+/// denied`, `context deadline exceeded`).
+const CAUSES: [&str; 29] = [
+    "Connection timed out",
+    "Connection reset by peer",
+    "No route to host",
+    "Network is unreachable",
+    "Operation not permitted",
+    "Read-only file system",
+    "Too many open files",
+    "Cannot allocate memory",
+    "Disk quota exceeded",
+    "Input/output error",
+    "Device or resource busy",
+    "Transport endpoint is not connected",
+    "Name or service not known",
+    "Temporary failure in name resolution",
+    "connection refused",
+    "connection reset by peer",
+    "connection timed out",
+    "no route to host",
+    "network is unreachable",
+    "i/o timeout",
+    "context deadline exceeded",
+    "no such host",
+    "permission denied",
+    "no such file or directory",
+    "operation not permitted",
+    "read-only file system",
+    "too many open files",
+    "no space left on device",
+    "TLS handshake timeout",
+];
+
+/// The length of the longest of [`CAUSES`].
+const LONGEST_CAUSE: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < CAUSES.len() {
+        if CAUSES[i].len() > longest {
+            longest = CAUSES[i].len();
+        }
+        i += 1;
+    }
+    longest
+};
+
+/// What a failed command's last words say where nothing else gives a level: an error
+/// given as the message's cause ([`CAUSES`]); kubectl and docker unable to reach their
+/// server (`… was refused - did you specify the right host or port?`, `… Is the docker
+/// daemon running?`); dash's `sh: 1: jq: not found`; a failed assertion, which aborts
+/// the process (fatal): glibc's ``a.out: a.c:3: main: Assertion `x > 0' failed.``, the
+/// BSDs' and macOS's `Assertion failed: (x > 0), function main, file a.c, line 3.`.
+fn closing_failure(bytes: &[u8]) -> Option<Severity> {
+    let line = bytes.trim_ascii_end();
+    if line.starts_with(b"Assertion failed: ")
+        || (line.ends_with(b"' failed.") && memmem(line, b": Assertion `"))
+    {
+        return Some(Severity::Fatal);
+    }
+    let message = line.strip_suffix(b".").unwrap_or(line);
+    // A code in parentheses may close it: rsync's `Disk quota exceeded (122)`.
+    let message = match message.strip_suffix(b")") {
+        Some(open) => match open.iter().rposition(|&b| b == b'(') {
+            Some(at) if open[..at].ends_with(b" ") => &open[..at - 1],
+            _ => message,
+        },
+        None => message,
+    };
+    // The cause follows the last `: `, within the longest cause's length of the end.
+    let tail = &message[message.len().saturating_sub(LONGEST_CAUSE + 2)..];
+    let cause = tail
+        .windows(2)
+        .rposition(|pair| pair == b": ")
+        .is_some_and(|at| {
+            CAUSES
+                .iter()
+                .any(|cause| cause.as_bytes() == &tail[at + 2..])
+        });
+    let unreachable = [
+        &b"did you specify the right host or port?"[..],
+        b"Is the docker daemon running?",
+    ]
+    .iter()
+    .any(|end| line.ends_with(end));
+    let dash = line.ends_with(b": not found")
+        && [&b"sh: "[..], b"/bin/sh: ", b"dash: "]
+            .iter()
+            .any(|shell| line.starts_with(shell));
+    (cause || unreachable || dash).then_some(Severity::Error)
+}
+
+/// Whether `needle` is in `haystack` (read of a line that ends as an assertion's does).
+fn memmem(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
 }
 
 /// `: 1`, ` 137`, `=2`: a code that is not zero.
@@ -1376,6 +1500,56 @@ mod tests {
                 "03-17 16:13:38.811 I/ActivityManager( 1702): Start proc",
                 Some(Info),
             ),
+        ];
+        assert_classified(&cases);
+    }
+
+    #[test]
+    fn what_failed_commands_say_last() {
+        let cases = [
+            // An error given as the message's cause, the C library's and Go's.
+            ("ssh: connect to host 10.0.0.1 port 22: Connection timed out", Some(Error)),
+            ("dial tcp 127.0.0.1:5432: connect: connection refused", Some(Error)),
+            (
+                "Get \"http://10.0.0.5:8080/healthz\": dial tcp 10.0.0.5:8080: i/o timeout",
+                Some(Error),
+            ),
+            ("open /etc/app.yaml: permission denied", Some(Error)),
+            ("rsync: write failed on \"/x\": Disk quota exceeded (122)", Some(Error)),
+            ("cp: cannot create regular file '/x': Read-only file system", Some(Error)),
+            ("lookup db on 10.96.0.10:53: no such host.", Some(Error)),
+            // Not a cause: prose, another word before it, a level stated.
+            ("the network is unreachable at night", None),
+            ("Retry policy: context deadline exceeded twice", None),
+            ("INFO dial tcp: connection refused", Some(Info)),
+            // kubectl and docker unable to reach their server.
+            (
+                "The connection to the server localhost:8080 was refused - did you specify the right host or port?",
+                Some(Error),
+            ),
+            (
+                "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
+                Some(Error),
+            ),
+            // dash's command not found.
+            ("sh: 1: jq: not found", Some(Error)),
+            ("/bin/sh: 1: ./configure: not found", Some(Error)),
+            ("key: not found", None),
+            // A failed assertion aborts the process.
+            ("a.out: a.c:3: main: Assertion `x > 0' failed.", Some(Fatal)),
+            ("Assertion failed: (x > 0), function main, file a.c, line 3.", Some(Fatal)),
+            ("the check 'x' failed.", None),
+            // A response's status line, as `curl -i` prints it.
+            ("HTTP/1.1 500 Internal Server Error", Some(Error)),
+            ("HTTP/2 503 ", Some(Error)),
+            ("HTTP/1.1 404 Not Found", None),
+            ("HTTP/1.1 200 OK", None),
+            ("see HTTP/1.1 500 in the spec", None),
+            // GitHub Actions' workflow commands.
+            ("::error file=a.js,line=1::Missing semicolon", Some(Error)),
+            ("::error::Process completed with exit code 1.", Some(Error)),
+            ("::warning::Node.js 16 actions are deprecated.", Some(Warn)),
+            ("::errors are not commands", None),
         ];
         assert_classified(&cases);
     }
