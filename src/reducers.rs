@@ -174,24 +174,54 @@ pub fn pick(argv: &[String]) -> &'static str {
 /// nextest its whole report, on stderr; `docker logs` replays the container's stderr on
 /// its own; and compilers, build tools and the test runners of JavaScript write what
 /// they found there (Jest its report, BuildKit and Bazel everything), among the commands
-/// they run on stdout, so `text` reads them in the order written.
+/// they run on stdout, so `text` reads them in the order written. So do the
+/// interpreters of scripts (`python3 app.py`, `node server.js`, `java -jar app.jar`):
+/// a program's traceback, its log (Python's `logging` writes to stderr) and its
+/// warnings are there, and a traceback's frames only mean something together.
 pub fn reads_stderr(name: &str, argv: &[String]) -> bool {
     if matches!(name, "cargo-test" | "docker") {
         return true;
     }
+    if name != "text" {
+        return false;
+    }
+    let launched = launched_words(argv);
+    if launched
+        .first()
+        .is_some_and(|program| is_interpreter(program))
+    {
+        return true;
+    }
     let words = command_words(argv);
     let word = |i: usize| words.get(i).map_or("", String::as_str);
-    name == "text"
-        && match word(0) {
-            "cargo" | "rustc" | "cc" | "c++" | "gcc" | "g++" | "clang" | "clang++" | "make"
-            | "gmake" | "cmake" | "ninja" | "bazel" | "go" | "javac" | "mvn" | "mvnw"
-            | "gradle" | "gradlew" | "tsc" | "zig" | "swift" | "swiftc" | "dotnet" | "npm"
-            | "npx" | "pnpm" | "yarn" | "jest" => true,
-            "docker" | "podman" => {
-                word(1) == "build" || (word(1) == "buildx" && word(2) == "build")
-            }
-            _ => false,
-        }
+    match word(0) {
+        "cargo" | "rustc" | "cc" | "c++" | "gcc" | "g++" | "clang" | "clang++" | "make"
+        | "gmake" | "cmake" | "ninja" | "bazel" | "go" | "javac" | "mvn" | "mvnw" | "gradle"
+        | "gradlew" | "tsc" | "zig" | "swift" | "swiftc" | "dotnet" | "npm" | "npx" | "pnpm"
+        | "yarn" | "jest" => true,
+        "docker" | "podman" => word(1) == "build" || (word(1) == "buildx" && word(2) == "build"),
+        _ => false,
+    }
+}
+
+/// A program that runs scripts: Python (any version, PyPy), Node, Deno, Bun, Ruby,
+/// Perl, PHP, the JVM, R, Julia, Lua.
+fn is_interpreter(program: &str) -> bool {
+    program.starts_with("python")
+        || program.starts_with("pypy")
+        || matches!(
+            program,
+            "node"
+                | "deno"
+                | "bun"
+                | "ruby"
+                | "perl"
+                | "php"
+                | "java"
+                | "Rscript"
+                | "julia"
+                | "lua"
+        )
 }
 
 /// The command line `run` executes for reducer `name`: asks the source for the format
@@ -301,8 +331,22 @@ fn json_output(words: &[String]) -> bool {
     }
 }
 
-/// The words of the command proper: program basenames, wrappers and `VAR=value` removed.
+/// The words of the command proper: program basenames, wrappers and `VAR=value` removed,
+/// and `python -m` before a module's name.
 fn command_words(argv: &[String]) -> Vec<String> {
+    let mut words = launched_words(argv);
+    if words.first().is_some_and(|w| w.starts_with("python"))
+        && words.get(1).is_some_and(|w| w == "-m")
+        && words.len() > 2
+    {
+        words.drain(..2);
+    }
+    words
+}
+
+/// The words of the program launched: program basenames, wrappers (`env`, `sudo`,
+/// `timeout 60`, `uv run`) and `VAR=value` removed.
+fn launched_words(argv: &[String]) -> Vec<String> {
     let mut words: Vec<String> = argv
         .iter()
         .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
@@ -318,7 +362,6 @@ fn command_words(argv: &[String]) -> Vec<String> {
                 2
             }
             "timeout" => 2,
-            _ if first.starts_with("python") && words.get(1).is_some_and(|w| w == "-m") => 2,
             _ => 0,
         };
         if drop == 0 || drop > words.len() {
@@ -362,10 +405,26 @@ mod tests {
         ] {
             assert!(reads("text", command), "{command}");
         }
+        // A script's interpreter, with its traceback and log on stderr.
+        for command in [
+            "python3 app.py",
+            "/usr/bin/python3.12 -u train.py",
+            "python -m http.server",
+            "uv run python app.py",
+            "env NODE_ENV=test node server.js",
+            "java -jar app.jar",
+            "ruby x.rb",
+        ] {
+            assert!(reads("text", command), "{command}");
+        }
         // What prints its results on stdout keeps stderr apart (progress, notes).
         assert!(!reads("text", "curl -s https://example.com"));
         assert!(!reads("text", "git clone x"));
-        assert!(!reads("text", "python3 app.py"));
+        assert!(!reads("text", "sh -c x"));
+        assert!(
+            !reads("json", "python3 dump.py"),
+            "the reducer decides first"
+        );
         assert!(!reads("text", "docker ps"));
         assert!(!reads("diff", "make diff"), "the reducer decides first");
         assert!(!reads("text", ""));

@@ -309,6 +309,37 @@ fn stderr_merged_keeps_the_order_it_was_written_in() {
 }
 
 #[test]
+fn a_scripts_traceback_and_log_are_read_with_its_output() {
+    let b = Briefly::new();
+    // Python's logging writes to stderr, and so does its traceback: 3,000 lines of log,
+    // then the failure, whose frames say where.
+    let script = b.dir.path().join("app.py");
+    std::fs::write(
+        &script,
+        "import logging\n\
+         logging.basicConfig(format='%(levelname)s %(message)s', level=logging.INFO)\n\
+         print('starting')\n\
+         for i in range(3000):\n    logging.info('step %d done', i)\n\
+         def load(d):\n    return d['user']\n\
+         load({})\n",
+    )
+    .unwrap();
+    let (envelope, code) = run(&b, &["run", "--", "python3", script.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert!(envelope.get("stderr").is_none(), "{envelope}");
+    let error = &envelope["items"][0];
+    assert_eq!(error["severity"], "error", "{envelope}");
+    assert_eq!(error["text"], "Traceback (most recent call last):");
+    let more = error["more"].as_array().unwrap();
+    assert_eq!(more.last().unwrap(), "KeyError: 'user'", "{error}");
+    assert!(
+        more.iter().any(|l| l.as_str().unwrap().contains("in load")),
+        "{error}"
+    );
+    assert_eq!(envelope["raw"]["lines"], 3001 + 7, "{envelope}");
+}
+
+#[test]
 fn stderr_goes_to_the_reducers_that_read_it_unless_kept_apart() {
     let b = Briefly::new();
     // cargo prints compile errors on stderr: by default cargo-test reads them.
