@@ -455,7 +455,17 @@ fn each_file_names_its_commit_in_git_log_and_format_patch() {
     repo.git(&["add", "-A"]);
     // Long and not ASCII: format-patch folds and encodes it.
     let subject = format!("caf\u{e9}: {}", "x".repeat(90));
-    repo.git(&["commit", "-q", "-m", &subject, "-m", "The body."]);
+    // A mail's message is not indented: its line that opens with a hash is no commit.
+    repo.git(&[
+        "commit",
+        "-q",
+        "-m",
+        &subject,
+        "-m",
+        "The body.",
+        "-m",
+        "1a2b3c4d was reverted.",
+    ]);
     repo.write("a.txt", "1\n2\n3\n");
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "-m", "third"]);
@@ -522,6 +532,32 @@ fn each_file_names_its_commit_in_git_log_and_format_patch() {
         assert_eq!(commits.len(), 2, "{hunks}");
         assert_ne!(commits[0], commits[1]);
     }
+    // `git log --oneline`: each commit's hash and subject on one line, the refs that
+    // point at it between them.
+    let oneline = repo.git(&["log", "--oneline", "--decorate", "--abbrev=12", "-p", "-2"]);
+    assert!(String::from_utf8_lossy(&oneline).contains(" (HEAD -> "));
+    let envelope = diff_of(&b, &oneline, &[]);
+    let commits: Vec<(&str, &str)> = envelope["stats"]["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["commit"].as_str().unwrap(),
+                c["subject"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        commits,
+        [(third.trim(), "third"), (second.trim(), subject.as_str())],
+        "{envelope}"
+    );
+    let b_file = items(&envelope)
+        .iter()
+        .find(|i| i["path"] == "b.txt")
+        .unwrap();
+    assert_eq!(b_file["commit"], second.trim());
     // A plain diff has no commits.
     let envelope = diff_of(&b, &repo.git(&["diff", "HEAD~2"]), &[]);
     assert!(envelope["stats"].get("commits").is_none(), "{envelope}");

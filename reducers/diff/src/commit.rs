@@ -26,6 +26,25 @@ pub fn commit_line(text: &str) -> Option<(&str, bool)> {
     hex.then_some((hash, mail))
 }
 
+/// The first line of a commit in `git log --oneline -p`: its abbreviated hash (lower-case
+/// hex with a digit in it, as nearly every hash has: a line of prose is not one), then,
+/// with `--decorate`, the refs that point at it (`(HEAD -> main, tag: v1)`), then its
+/// subject.
+pub fn oneline_commit(text: &str) -> Option<(&str, &str)> {
+    let (hash, rest) = text.split_once(' ')?;
+    let hex = (7..=64).contains(&hash.len())
+        && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        && hash.bytes().any(|b| b.is_ascii_digit());
+    if !hex || rest.trim().is_empty() {
+        return None;
+    }
+    let subject = match rest.strip_prefix('(') {
+        Some(refs) => refs.split_once(") ").map_or(rest, |(_, subject)| subject),
+        None => rest,
+    };
+    Some((hash, subject))
+}
+
 /// What a commit's headers say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Field {
@@ -47,7 +66,7 @@ pub struct Commit {
     date: Option<String>,
     subject: Option<String>,
     /// Its headers are a mail's (see the module doc).
-    mail: bool,
+    pub mail: bool,
     /// The mail header an indented line continues.
     folding: Option<Field>,
     /// Its headers and its message's first line are read.
@@ -68,6 +87,16 @@ impl Commit {
             mail,
             folding: None,
             read: false,
+        }
+    }
+
+    /// A commit of `git log --oneline`, named `hash`, whose first line held its `subject`:
+    /// no headers follow.
+    pub fn oneline(hash: &str, subject: &str) -> Commit {
+        Commit {
+            subject: Some(briefly_core::head_bytes(subject.trim(), MAX_HEADER_BYTES).into()),
+            read: true,
+            ..Commit::new(hash, false)
         }
     }
 
@@ -255,6 +284,29 @@ mod tests {
             "From: a <b@c>",
         ] {
             assert_eq!(commit_line(not), None, "{not:?}");
+        }
+    }
+
+    #[test]
+    fn a_commit_s_line_in_git_log_oneline() {
+        assert_eq!(
+            oneline_commit("4f3a9c1 Fix the parser"),
+            Some(("4f3a9c1", "Fix the parser"))
+        );
+        assert_eq!(
+            oneline_commit("4f3a9c1e2b7d (HEAD -> main, tag: v1) Fix (again)"),
+            Some(("4f3a9c1e2b7d", "Fix (again)"))
+        );
+        for not in [
+            "defaced the logo",
+            "4f3a9c Fix",
+            "4F3A9C1 Fix",
+            "4f3a9c1",
+            "4f3a9c1 ",
+            "4f3a9c1g Fix",
+            " 4f3a9c1 Fix",
+        ] {
+            assert_eq!(oneline_commit(not), None, "{not:?}");
         }
     }
 

@@ -29,7 +29,7 @@ mod parse;
 pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 
 use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
-use commit::{commit_line, Commit};
+use commit::{commit_line, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -295,6 +295,8 @@ pub struct Diff {
     commit: Option<String>,
     /// A commit's headers and message are being read: no file of it yet.
     in_commit_header: bool,
+    /// The commit being read is a mail (format-patch's): its message is not indented.
+    in_mail: bool,
 }
 
 /// Statistics of `briefly diff`.
@@ -362,19 +364,21 @@ impl Diff {
             commits_seen: 0,
             commit: None,
             in_commit_header: false,
+            in_mail: false,
         })
     }
 
     /// A commit's first line: the files that follow are its.
-    fn start_commit(&mut self, hash: &str, mail: bool, out: &mut dyn Emit<Value>) {
+    fn start_commit(&mut self, mut commit: Commit, out: &mut dyn Emit<Value>) {
         self.finish_file(out);
         self.pending_old = None;
         self.commits_seen += 1;
-        let short = &hash[..hash.len().min(SHORT_HASH)];
-        self.commit = Some(short.to_string());
+        commit.hash.truncate(SHORT_HASH);
+        self.commit = Some(commit.hash.clone());
         self.in_commit_header = true;
+        self.in_mail = commit.mail;
         if self.commits.len() < MAX_COMMITS_LISTED {
-            self.commits.push(Commit::new(short, mail));
+            self.commits.push(commit);
         }
     }
 
@@ -777,9 +781,17 @@ impl Reducer for Diff {
             _ => {
                 // A commit's first line ends a binary patch's data too: its alphabet
                 // has no space.
-                if let Some((hash, mail)) = commit_line(text) {
+                let commit = match commit_line(text) {
+                    Some((hash, mail)) => Some(Commit::new(hash, mail)),
+                    // A mail's message is not indented: a line of it is no commit.
+                    None if !self.in_mail && !in_binary_patch => {
+                        oneline_commit(text).map(|(hash, subject)| Commit::oneline(hash, subject))
+                    }
+                    None => None,
+                };
+                if let Some(commit) = commit {
                     self.outside_lines += 1;
-                    self.start_commit(hash, mail, out);
+                    self.start_commit(commit, out);
                     return Flow::Continue;
                 }
                 if in_binary_patch {
