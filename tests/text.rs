@@ -575,6 +575,31 @@ Shadow byte legend (one shadow byte represents 8 application bytes):
 }
 
 #[test]
+fn source_code_a_search_found_is_no_error() {
+    let b = Briefly::new();
+    // `grep -rn Error src/` over code: types, raises, a level's name in a switch.
+    let lines = [
+        "pub fn parse(s: &str) -> Result<Value, JsonError> {",
+        "        raise ValueError(\"bad input\")",
+        "    case ERROR: return \"failed\";",
+        "except KeyError:",
+    ];
+    let input: String = (0..400)
+        .map(|i| format!("src/m{}.rs:{}:{}\n", i % 40, i + 1, lines[i % lines.len()]))
+        .collect();
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("; 0 errors, 0 warnings; 400 lines in 40 files"),
+        "{summary}"
+    );
+    // The same lines in a log's place keep what their words say.
+    let logged = input.replace(".rs:", ".log:");
+    let envelope = b.envelope(&["text"], logged.as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["severity"]["error"], 400, "{envelope}");
+}
+
+#[test]
 fn a_go_panic_keeps_its_goroutines() {
     let b = Briefly::new();
     let input = "\

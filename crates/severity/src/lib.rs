@@ -429,6 +429,16 @@ impl Findings {
                 opens: self.opens,
             };
         }
+        // A line of source code a search found (`src/a.rs:12: fn f() -> Result<(),
+        // JsonError>`) says nothing went wrong, whatever its words name; a tool's finding
+        // at a place in a source file says so first (`a.c:3:5: error: …`, pytest's
+        // `tests/t.py:6: AssertionError`).
+        if let Some((code, indent)) = quoted_code(bytes) {
+            return Inspection {
+                severity: code_opening(&bytes[code..], indent).or_else(|| placed_finding(bytes)),
+                opens: None,
+            };
+        }
         let opening = glog_letter(bytes)
             .or_else(|| opening_level(bytes))
             .or(self.column);
@@ -1077,6 +1087,86 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
     )
 }
 
+/// Where the code starts in a line that opens with a place in a source file: after the
+/// file's name and a line number, and a column where one follows (`grep -rn`, `git grep
+/// -n`, `rg -n`: `src/a.rs:12:    fn f()`; `rg --vimgrep`; a compiler's `a.c:3:5:
+/// error: …`), at its first word, and how far that is indented. `None` for any other line.
+fn quoted_code(bytes: &[u8]) -> Option<(usize, usize)> {
+    /// Source files' extensions (not a log's, a configuration's or a document's).
+    const CODE: [&str; 33] = [
+        "rs", "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "go", "java", "kt", "kts",
+        "scala", "groovy", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "fs", "rb", "php",
+        "swift", "m", "mm", "dart", "ex", "exs", "hs",
+    ];
+    // The file's name is the first word: most lines are ruled out within a few bytes.
+    let colon = bytes.iter().position(|&b| b == b':' || b == b' ')?;
+    let path = &bytes[..colon];
+    let extension = &path[path.iter().rposition(|&b| b == b'.')? + 1..];
+    if !CODE.iter().any(|code| code.as_bytes() == extension) {
+        return None;
+    }
+    let rest = bytes[colon..].strip_prefix(b":")?;
+    let line = number_and_colon(rest)?;
+    let after = &rest[line..];
+    // A column: `12:5:`, or tsc's `12:5 - `.
+    let column = number_and_colon(after).unwrap_or_else(|| {
+        let digits = digits(after);
+        match after[digits..].starts_with(b" - ") {
+            true if digits > 0 => digits + 3,
+            _ => 0,
+        }
+    });
+    let code = colon + 1 + line + column;
+    let indent = bytes[code..]
+        .iter()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    Some((code + indent, indent))
+}
+
+/// What a tool says first of a place in a source file, `code`, indented by `indent`: the
+/// name of the exception that failed a test there (pytest's `AssertionError`, after one
+/// space: a line of code is indented), or a compiler's, a type checker's or
+/// a linter's level in lower case, last of a few words before a colon, a code in
+/// brackets or a code and a colon (gcc's and mypy's `error:`, rustc's `error[E0425]:`,
+/// `warning:`, gcc's `fatal error:` (fatal) and `internal compiler error:`, UBSan's
+/// `runtime error:`, tsc's `error TS2322:`). Not code's `case ERROR:`.
+fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
+    let word = code.iter().take_while(|&&b| is_word_byte(b)).count();
+    if indent <= 1 && camel_error(&code[..word]).is_some() {
+        return Some(Severity::Error);
+    }
+    let mut fatal = false;
+    let mut at = 0;
+    for _ in 0..3 {
+        let end = at
+            + code[at..]
+                .iter()
+                .take_while(|b| b.is_ascii_lowercase())
+                .count();
+        let rest = &code[end..];
+        if end == at {
+            return None;
+        }
+        // Not a path's `error::Error`.
+        let stated = (rest.starts_with(b":") && !rest.starts_with(b"::"))
+            || rest.starts_with(b"[")
+            || (rest.starts_with(b" ") && is_diagnostic_code(&rest[1..]));
+        if stated {
+            return level_word(&code[at..end]).map(|level| match fatal {
+                true => Severity::Fatal,
+                false => level,
+            });
+        }
+        if !rest.starts_with(b" ") {
+            return None;
+        }
+        fatal |= &code[at..end] == b"fatal";
+        at = end + 1;
+    }
+    None
+}
+
 /// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
 fn camel_error(word: &[u8]) -> Option<Found> {
     if !matches!(word.last(), Some(b'r' | b'n')) {
@@ -1502,6 +1592,79 @@ mod tests {
             ),
         ];
         assert_classified(&cases);
+    }
+
+    #[test]
+    fn code_a_search_found_is_not_what_went_wrong() {
+        let cases = [
+            // `grep -rn`, `rg -n`, `rg --vimgrep` over source code.
+            (
+                "src/json.rs:12:pub fn parse(s: &str) -> Result<Value, JsonError> {",
+                None,
+            ),
+            ("src/a.py:3:class ParseError(Exception):", None),
+            ("src/a.py:9:        raise ValueError(\"bad\")", None),
+            ("lib/log.c:40:    case ERROR: return \"error\";", None),
+            ("crates/core/src/lib.rs:75:pub use error::Error;", None),
+            (
+                "src/t.rs:9:      AssertionError [ERR_ASSERTION]: Expected",
+                None,
+            ),
+            ("lib/log.c:41:  LOG(ERROR) << \"Segmentation fault\";", None),
+            ("app/main.go:7:5:\tpanic(\"Out of memory\")", None),
+            (
+                "tests/t.py:2:    assert False, \"Traceback (most recent call last)\"",
+                None,
+            ),
+            // What a tool found there says it first.
+            (
+                "a.c:4:20: error: 'y' undeclared (first use in this function)",
+                Some(Error),
+            ),
+            (
+                "a.c:1:10: fatal error: x.h: No such file or directory",
+                Some(Fatal),
+            ),
+            (
+                "a.c:9:1: internal compiler error: Segmentation fault",
+                Some(Error),
+            ),
+            (
+                "src/main.rs:2:5: error[E0425]: cannot find value `y` in this scope",
+                Some(Error),
+            ),
+            (
+                "app.py:3: error: Incompatible types in assignment",
+                Some(Error),
+            ),
+            (
+                "Main.java:5: warning: [removal] Integer(int) has been deprecated",
+                Some(Warn),
+            ),
+            (
+                "ub.c:3:54: runtime error: signed integer overflow",
+                Some(Error),
+            ),
+            (
+                "src/app.ts:12:5 - error TS2322: Type 'string' is not assignable",
+                Some(Error),
+            ),
+            ("tests/test_m.py:6: AssertionError", Some(Error)),
+            (
+                "a.c:4:20: note: each undeclared identifier is reported only once",
+                None,
+            ),
+            ("./main.go:5:2: undefined: foo", Some(Error)),
+            ("app.py:1:8: F401 'os' imported but unused", Some(Warn)),
+            // Not a source file's place: a log's line keeps its words.
+            ("app.log:12:2024-01-05 ERROR boom", Some(Error)),
+            ("config.yaml:3: KeyError", Some(Error)),
+        ];
+        assert_classified(&cases);
+        assert_eq!(
+            inspect("tests/t.py:2:    msg = \"Traceback (most recent call last):\"").opens,
+            None
+        );
     }
 
     #[test]
