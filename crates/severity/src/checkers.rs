@@ -9,6 +9,7 @@ use crate::Severity;
 /// What a checker's line says in the checker's own words, which outrank the words'
 /// (valgrind's `ERROR SUMMARY: 0 errors` is none): [`valgrind_verdict`], and a
 /// sanitizer's summary (an error). `None` for a line no checker wrote.
+#[inline]
 pub(crate) fn verdict(line: &[u8]) -> Option<Option<Severity>> {
     match line.first() {
         Some(b'=') => valgrind_verdict(line),
@@ -61,6 +62,7 @@ const VALGRIND_ERRORS: [&str; 15] = [
 /// the process killed by a signal (fatal), the error summary (an error when it counts
 /// any, none when it counts none, whatever its capitals say). `None` for any other
 /// line, whose words say what they say.
+#[inline(never)] // Read of lines that open with `=` only.
 pub(crate) fn valgrind_verdict(line: &[u8]) -> Option<Option<Severity>> {
     let (start, _) = valgrind_prefix(line)?;
     let message = &line[start..];
@@ -155,6 +157,7 @@ pub(crate) fn is_sanitizer_header(line: &[u8]) -> bool {
 /// A sanitizer's summary, the last line of its report: `SUMMARY: AddressSanitizer:
 /// heap-buffer-overflow a.c:7 in main`, `SUMMARY: ThreadSanitizer: data race …`. It
 /// reports a finding: an error.
+#[inline(never)] // Read of lines that open with `S` only.
 pub(crate) fn is_sanitizer_summary(line: &[u8]) -> bool {
     line.strip_prefix(b"SUMMARY: ")
         .is_some_and(names_a_sanitizer)

@@ -130,6 +130,7 @@ const PACKED_LEVEL_WORDS: [(u128, Severity); LEVEL_WORDS.len()] = {
 };
 
 /// The level a word names, in any case: `error`, `WARNING`, `Crit`, …
+#[inline]
 fn level_word(word: &[u8]) -> Option<Severity> {
     let key = packed(word);
     PACKED_LEVEL_WORDS
@@ -1098,11 +1099,33 @@ fn quoted_code(bytes: &[u8]) -> Option<(usize, usize)> {
         "scala", "groovy", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "fs", "rb", "php",
         "swift", "m", "mm", "dart", "ex", "exs", "hs",
     ];
-    // The file's name is the first word: most lines are ruled out within a few bytes.
-    let colon = bytes.iter().position(|&b| b == b':' || b == b' ')?;
-    let path = &bytes[..colon];
-    let extension = &path[path.iter().rposition(|&b| b == b'.')? + 1..];
-    if !CODE.iter().any(|code| code.as_bytes() == extension) {
+    // The file's name is the first word: a log's line is ruled out by its first byte (a
+    // time's digit, a bracket) or within its first word.
+    if !bytes
+        .first()
+        .is_some_and(|&b| b.is_ascii_alphabetic() || matches!(b, b'.' | b'/' | b'_' | b'~'))
+    {
+        return None;
+    }
+    let mut dot = None;
+    let mut colon = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b':' => {
+                colon = Some(i);
+                break;
+            }
+            b' ' | b'\t' => return None,
+            b'.' => dot = Some(i),
+            _ => {}
+        }
+    }
+    let colon = colon?;
+    let extension = &bytes[dot? + 1..colon];
+    if !CODE
+        .iter()
+        .any(|code| same_short(code.as_bytes(), extension))
+    {
         return None;
     }
     let rest = bytes[colon..].strip_prefix(b":")?;
@@ -1182,6 +1205,7 @@ fn camel_error(word: &[u8]) -> Option<Found> {
 /// whose message opens with its rule's code (ruff's and flake8's `app.py:1:8: F401 …`,
 /// pylint's `app.py:1:0: C0114: …`, a warning). The path names a file (a `.` or a `/` in
 /// it: not a time's `10:00:00`). Read only where nothing else said a severity.
+#[inline]
 fn placed_finding(bytes: &[u8]) -> Option<Severity> {
     let colon = bytes.iter().position(|&b| b == b':' || b == b' ')?;
     let path = &bytes[..colon];
@@ -1258,43 +1282,99 @@ const LONGEST_CAUSE: usize = {
 /// daemon running?`); dash's `sh: 1: jq: not found`; a failed assertion, which aborts
 /// the process (fatal): glibc's ``a.out: a.c:3: main: Assertion `x > 0' failed.``, the
 /// BSDs' and macOS's `Assertion failed: (x > 0), function main, file a.c, line 3.`.
+#[inline(never)] // Read of lines that state no level only: kept out of the scan's loop.
 fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     let line = bytes.trim_ascii_end();
-    if line.starts_with(b"Assertion failed: ")
-        || (line.ends_with(b"' failed.") && memmem(line, b": Assertion `"))
-    {
-        return Some(Severity::Fatal);
+    let (&last, _) = line.split_last()?;
+    match last {
+        // A failed assertion aborts the process.
+        b'.' if line.ends_with(b"' failed.") && memmem(line, b": Assertion `") => {
+            return Some(Severity::Fatal)
+        }
+        _ if line[0] == b'A' && line.starts_with(b"Assertion failed: ") => {
+            return Some(Severity::Fatal)
+        }
+        b'?' => {
+            let unreachable = line.ends_with(b"did you specify the right host or port?")
+                || line.ends_with(b"Is the docker daemon running?");
+            return unreachable.then_some(Severity::Error);
+        }
+        b'd' if line.ends_with(b": not found") => {
+            let dash = [&b"sh: "[..], b"/bin/sh: ", b"dash: "]
+                .iter()
+                .any(|shell| line.starts_with(shell));
+            return dash.then_some(Severity::Error);
+        }
+        _ => {}
     }
     let message = line.strip_suffix(b".").unwrap_or(line);
-    // A code in parentheses may close it: rsync's `Disk quota exceeded (122)`.
+    // Every cause ends with one of a few letters, or a code in parentheses follows it:
+    // most lines are ruled out by their last byte.
+    if !matches!(
+        message.last(),
+        Some(b't' | b'r' | b'e' | b'd' | b'm' | b's' | b'y' | b'n' | b')')
+    ) {
+        return None;
+    }
+    // A short code in parentheses may close it: rsync's `Disk quota exceeded (122)`.
     let message = match message.strip_suffix(b")") {
-        Some(open) => match open.iter().rposition(|&b| b == b'(') {
-            Some(at) if open[..at].ends_with(b" ") => &open[..at - 1],
-            _ => message,
-        },
+        Some(open) => {
+            let near = open.len().saturating_sub(8);
+            match open[near..].iter().rposition(|&b| b == b'(') {
+                Some(at) if open[..near + at].ends_with(b" ") => &open[..near + at - 1],
+                _ => message,
+            }
+        }
         None => message,
     };
+    // Its last word rules out nearly every line before the causes are read.
+    let last = message
+        .iter()
+        .rposition(|&b| b == b' ')
+        .map_or(0, |space| space + 1);
+    if !ends_a_cause(&message[last..]) {
+        return None;
+    }
     // The cause follows the last `: `, within the longest cause's length of the end.
     let tail = &message[message.len().saturating_sub(LONGEST_CAUSE + 2)..];
-    let cause = tail
-        .windows(2)
-        .rposition(|pair| pair == b": ")
-        .is_some_and(|at| {
-            CAUSES
-                .iter()
-                .any(|cause| cause.as_bytes() == &tail[at + 2..])
-        });
-    let unreachable = [
-        &b"did you specify the right host or port?"[..],
-        b"Is the docker daemon running?",
-    ]
-    .iter()
-    .any(|end| line.ends_with(end));
-    let dash = line.ends_with(b": not found")
-        && [&b"sh: "[..], b"/bin/sh: ", b"dash: "]
-            .iter()
-            .any(|shell| line.starts_with(shell));
-    (cause || unreachable || dash).then_some(Severity::Error)
+    let at = tail.windows(2).rposition(|pair| pair == b": ")?;
+    let cause = &tail[at + 2..];
+    let known = CAUSES
+        .iter()
+        .any(|known| same_short(known.as_bytes(), cause));
+    known.then_some(Severity::Error)
+}
+
+/// Whether `word` is the last word of one of [`CAUSES`].
+fn ends_a_cause(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"out"
+            | b"peer"
+            | b"host"
+            | b"unreachable"
+            | b"permitted"
+            | b"system"
+            | b"files"
+            | b"memory"
+            | b"exceeded"
+            | b"error"
+            | b"busy"
+            | b"connected"
+            | b"known"
+            | b"resolution"
+            | b"refused"
+            | b"timeout"
+            | b"directory"
+            | b"device"
+            | b"denied"
+    )
+}
+
+/// Whether `a` equals `b`, read of many short words: told apart by their lengths and
+/// first bytes before any call to compare the rest.
+fn same_short(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.first() == b.first() && a == b
 }
 
 /// Whether `needle` is in `haystack` (read of a line that ends as an assertion's does).
@@ -1715,6 +1795,21 @@ mod tests {
             ("::errors are not commands", None),
         ];
         assert_classified(&cases);
+    }
+
+    #[test]
+    fn every_cause_is_found_by_its_last_word() {
+        for cause in CAUSES {
+            let last = cause.rsplit(' ').next().unwrap();
+            assert!(ends_a_cause(last.as_bytes()), "{cause}");
+            assert!(
+                b"tredmsyn".contains(&cause.as_bytes()[cause.len() - 1]),
+                "{cause}"
+            );
+            assert!(cause.len() <= LONGEST_CAUSE);
+            let line = format!("x: {cause}");
+            assert_eq!(closing_failure(line.as_bytes()), Some(Error), "{line}");
+        }
     }
 
     #[test]
