@@ -1149,7 +1149,8 @@ fn quoted_code(bytes: &[u8]) -> Option<(usize, usize)> {
 
 /// What a tool says first of a place in a source file, `code`, indented by `indent`: the
 /// name of the exception that failed a test there (pytest's `AssertionError`, after one
-/// space: a line of code is indented), or a compiler's, a type checker's or
+/// space: a line of code is indented) or of a warning's category (Python's
+/// `DeprecationWarning:`, a warning), or a compiler's, a type checker's or
 /// a linter's level in lower case, last of a few words before a colon, a code in
 /// brackets or a code and a colon (gcc's and mypy's `error:`, rustc's `error[E0425]:`,
 /// `warning:`, gcc's `fatal error:` (fatal) and `internal compiler error:`, UBSan's
@@ -1158,6 +1159,14 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
     let word = code.iter().take_while(|&&b| is_word_byte(b)).count();
     if indent <= 1 && camel_error(&code[..word]).is_some() {
         return Some(Severity::Error);
+    }
+    // Python's warnings: `app.py:3: DeprecationWarning: x is deprecated`.
+    if indent <= 1
+        && word > "Warning".len()
+        && code[..word].ends_with(b"Warning")
+        && code.get(word) == Some(&b':')
+    {
+        return Some(Severity::Warn);
     }
     let mut fatal = false;
     let mut at = 0;
@@ -1730,6 +1739,14 @@ mod tests {
                 Some(Error),
             ),
             ("tests/test_m.py:6: AssertionError", Some(Error)),
+            (
+                "/usr/lib/python3/dist-packages/x.py:3: DeprecationWarning: x is deprecated",
+                Some(Warn),
+            ),
+            (
+                "src/w.py:3:    warnings.warn(\"x\", DeprecationWarning)",
+                None,
+            ),
             (
                 "a.c:4:20: note: each undeclared identifier is reported only once",
                 None,

@@ -116,6 +116,9 @@ enum Header {
     /// AddressSanitizer's `Shadow bytes around the buggy address:`, a dump and its
     /// legend, indented.
     ShadowBytes,
+    /// Go's race detector's `WARNING: DATA RACE`: the accesses and the goroutines, each
+    /// with its indented stack, up to the rule of `=` that closes it.
+    GoRace,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -191,6 +194,8 @@ impl MultiLine {
             Header::SanitizerReport
         } else if line.starts_with("Shadow bytes around the buggy address:") {
             Header::ShadowBytes
+        } else if line.starts_with("WARNING: DATA RACE") {
+            Header::GoRace
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -252,6 +257,7 @@ impl MultiLine {
                     || is_sanitizer_report_line(line)
                     || is_sanitizer_summary(line.as_bytes())
             }
+            Header::GoRace => return blank() || indented || is_go_race_part(line),
             Header::ShadowBytes => {
                 return indented || line.starts_with("=>") || line.starts_with("Shadow byte legend")
             }
@@ -388,6 +394,21 @@ fn is_frame(indented: &str) -> bool {
     ["at ", "... ", "File \"", "---> ", "--- End of "]
         .iter()
         .any(|start| trimmed.starts_with(start))
+}
+
+/// A part of a report of Go's race detector: an access (`Read at 0x… by goroutine 7:`,
+/// `Previous write at …`) or a goroutine (`Goroutine 7 (running) created at:`), its
+/// stack indented under it.
+fn is_go_race_part(line: &str) -> bool {
+    [
+        "Read at ",
+        "Write at ",
+        "Previous read at ",
+        "Previous write at ",
+        "Goroutine ",
+    ]
+    .iter()
+    .any(|start| line.starts_with(start))
 }
 
 /// The process id of a valgrind report's first line, `==1234== Invalid read of size 4`
@@ -1164,6 +1185,29 @@ mod tests {
                     &["ThreadSanitizer: reported 1 warnings"],
                     &["==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000"],
                     &["step 4 ok"],
+                ],
+                &[],
+            ),
+            // Go's race detector (its documentation's example), up to its closing rule.
+            (
+                &[
+                    &["=================="],
+                    &[
+                        "WARNING: DATA RACE",
+                        "Read at 0x00c00001a0f8 by goroutine 7:",
+                        "  main.main.func1()",
+                        "      /home/user/race.go:14 +0x3c",
+                        "",
+                        "Previous write at 0x00c00001a0f8 by main goroutine:",
+                        "  main.main()",
+                        "      /home/user/race.go:15 +0x88",
+                        "",
+                        "Goroutine 7 (running) created at:",
+                        "  main.main()",
+                        "      /home/user/race.go:13 +0x7e",
+                    ],
+                    &["=================="],
+                    &["Found 1 data race(s)"],
                 ],
                 &[],
             ),
