@@ -310,7 +310,7 @@ pub enum Command {
         /// Kill the command's process group after this long (e.g. 30s, 5m).
         #[arg(long, value_name = "DUR")]
         timeout: Option<String>,
-        /// The command's standard error: merge (into the reducer with the output, as 2>&1), apart (bounded in the envelope's `stderr`), or auto (merge for cargo-test and docker, and for text under compilers, build tools and JavaScript's runners: cargo, gcc, make, go, gradle, npm, jest, docker build …, whose results are written there, and under a script's interpreter: python, node, java, ruby …, whose tracebacks and logs are).
+        /// The command's standard error: merge (into the reducer with the output, as 2>&1), apart (bounded in the envelope's `stderr`), or auto (merge for cargo-test and docker, and for text under compilers, build tools and JavaScript's runners: cargo, gcc, make, go, gradle, npm, jest, docker build …, whose results are written there, under package managers: pip, uv, apt-get, gem …, and under a script's interpreter: python, node, java, ruby …, whose tracebacks and logs are).
         #[arg(long, value_enum, default_value_t = crate::cmd::run::StderrMode::Auto, value_name = "MODE")]
         stderr: crate::cmd::run::StderrMode,
         /// The command and its arguments.

@@ -174,7 +174,8 @@ pub fn pick(argv: &[String]) -> &'static str {
 /// nextest its whole report, on stderr; `docker logs` replays the container's stderr on
 /// its own; and compilers, build tools and the test runners of JavaScript write what
 /// they found there (Jest its report, BuildKit and Bazel everything), among the commands
-/// they run on stdout, so `text` reads them in the order written. So do the
+/// they run on stdout, so `text` reads them in the order written; so do package
+/// managers (`pip install`'s `ERROR: No matching distribution`). So do the
 /// interpreters of scripts (`python3 app.py`, `node server.js`, `java -jar app.jar`):
 /// a program's traceback, its log (Python's `logging` writes to stderr) and its
 /// warnings are there, and a traceback's frames only mean something together.
@@ -199,6 +200,9 @@ pub fn reads_stderr(name: &str, argv: &[String]) -> bool {
         | "gmake" | "cmake" | "ninja" | "bazel" | "go" | "javac" | "mvn" | "mvnw" | "gradle"
         | "gradlew" | "tsc" | "zig" | "swift" | "swiftc" | "dotnet" | "npm" | "npx" | "pnpm"
         | "yarn" | "jest" => true,
+        // Package managers: what failed to install is on stderr, the progress on stdout.
+        "pip" | "pip3" | "uv" | "poetry" | "pdm" | "conda" | "mamba" | "gem" | "bundle"
+        | "composer" | "apt" | "apt-get" | "dnf" | "yum" | "brew" => true,
         "docker" | "podman" => word(1) == "build" || (word(1) == "buildx" && word(2) == "build"),
         _ => false,
     }
@@ -414,6 +418,9 @@ mod tests {
             "env NODE_ENV=test node server.js",
             "java -jar app.jar",
             "ruby x.rb",
+            "pip install -r requirements.txt",
+            "uv pip install x",
+            "sudo apt-get install -y x",
         ] {
             assert!(reads("text", command), "{command}");
         }

@@ -65,8 +65,9 @@ pub struct Spawn {
 pub enum StderrMode {
     /// Into the reducer with the output where the source writes its results there
     /// (cargo-test, docker; text for compilers, build tools and JavaScript's runners:
-    /// cargo, gcc, make, go, gradle, npm, jest, docker build …, and for scripts'
-    /// interpreters: python, node, java, ruby …); bounded apart for the others.
+    /// cargo, gcc, make, go, gradle, npm, jest, docker build …, for package managers:
+    /// pip, uv, apt-get, gem …, and for scripts' interpreters: python, node, java, ruby
+    /// …); bounded apart for the others.
     #[default]
     Auto,
     /// Into the reducer with the output, in the order it was written (as `2>&1`).

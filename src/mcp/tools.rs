@@ -345,7 +345,7 @@ pub fn run_tool() -> ToolDef {
                 "reducer": {"type": "string", "enum": reducers, "description": "The reducer [default: picked from the command]."},
                 "timeout": {"type": "string", "description": "Kill the command's process group after this long, e.g. 30s or 5m (exit code 124)."},
                 "cwd": {"type": "string", "description": "Run it in this directory [default: the server's]."},
-                "stderr": {"type": "string", "enum": ["auto", "merge", "apart"], "default": "auto", "description": "The command's standard error: merged into the reduction (as 2>&1), bounded apart in the envelope's `stderr`, or auto (merged for cargo-test and docker, and for compilers, build tools and JavaScript's runners run with text: cargo, gcc, make, go, gradle, npm, jest, docker build …, whose sources write results there, and for a script's interpreter: python, node, java, ruby …, which write tracebacks and logs there)."},
+                "stderr": {"type": "string", "enum": ["auto", "merge", "apart"], "default": "auto", "description": "The command's standard error: merged into the reduction (as 2>&1), bounded apart in the envelope's `stderr`, or auto (merged for cargo-test and docker, and for compilers, build tools and JavaScript's runners run with text: cargo, gcc, make, go, gradle, npm, jest, docker build …, whose sources write results there, for package managers: pip, uv, apt-get, gem …, and for a script's interpreter: python, node, java, ruby …, which write tracebacks and logs there)."},
                 "context_tokens": context_tokens_schema()
             }),
             &["command"],
