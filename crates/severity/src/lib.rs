@@ -1314,6 +1314,7 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
                 .any(|shell| line.starts_with(shell));
             return dash.then_some(Severity::Error);
         }
+        b'0'..=b'9' => return ansible_recap(line),
         _ => {}
     }
     let message = line.strip_suffix(b".").unwrap_or(line);
@@ -1352,6 +1353,26 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
         .iter()
         .any(|known| same_short(known.as_bytes(), cause));
     known.then_some(Severity::Error)
+}
+
+/// Ansible's recap of a host, `web1 : ok=3 changed=1 unreachable=0 failed=1 skipped=0
+/// rescued=0 ignored=0`: an error when a task failed or the host was unreachable.
+fn ansible_recap(line: &[u8]) -> Option<Severity> {
+    let last = line
+        .iter()
+        .rposition(|&b| b == b' ')
+        .map_or(0, |space| space + 1);
+    let last = &line[last..];
+    if !(last.starts_with(b"ignored=") || last.starts_with(b"skipped=")) || !memmem(line, b" : ok=")
+    {
+        return None;
+    }
+    let count = |key: &[u8]| {
+        line.windows(key.len())
+            .position(|window| window == key)
+            .is_some_and(|at| nonzero(&line[at + key.len()..]))
+    };
+    (count(b" failed=") || count(b" unreachable=")).then_some(Severity::Error)
 }
 
 /// Whether `word` is the last word of one of [`CAUSES`].
@@ -1805,6 +1826,13 @@ mod tests {
             ("HTTP/1.1 404 Not Found", None),
             ("HTTP/1.1 200 OK", None),
             ("see HTTP/1.1 500 in the spec", None),
+            // Ansible's recap of a host.
+            ("web1 : ok=3 changed=1 unreachable=0 failed=1 skipped=0 rescued=0 ignored=0", Some(Error)),
+            ("db1  : ok=2 changed=0 unreachable=1 failed=0 skipped=0 rescued=0 ignored=0", Some(Error)),
+            ("web2 : ok=5 changed=2 unreachable=0 failed=0 skipped=1 rescued=0 ignored=0", None),
+            ("web3 : ok=5 changed=2 unreachable=0 failed=0 skipped=1", None),
+            ("web4 : ok=5 changed=2 unreachable=0 failed=2 skipped=1", Some(Error)),
+            ("took 10 skipped=3", None),
             // GitHub Actions' workflow commands.
             ("::error file=a.js,line=1::Missing semicolon", Some(Error)),
             ("::error::Process completed with exit code 1.", Some(Error)),
