@@ -9,7 +9,6 @@ use crate::Severity;
 /// What a checker's line says in the checker's own words, which outrank the words'
 /// (valgrind's `ERROR SUMMARY: 0 errors` is none): [`valgrind_verdict`], and a
 /// sanitizer's summary (an error). `None` for a line no checker wrote.
-#[inline]
 pub(crate) fn verdict(line: &[u8]) -> Option<Option<Severity>> {
     match line.first() {
         Some(b'=') => valgrind_verdict(line),
@@ -18,21 +17,27 @@ pub(crate) fn verdict(line: &[u8]) -> Option<Option<Severity>> {
     }
 }
 
-/// valgrind's prefix of each of its lines, `==1234== ` (a process id between two
-/// `==`): where the message starts after it (and the one space that follows), and the
-/// id's digits. Its tools print `--1234--` and `**1234**` for notes of their own.
-pub(crate) fn valgrind_prefix(line: &[u8]) -> Option<(usize, &[u8])> {
+/// What follows a process id between two `==` opening `line` (`==1234==`: valgrind's
+/// prefix, and the sanitizers' before their notes), and the id's digits.
+fn after_process_id(line: &[u8]) -> Option<(&[u8], &[u8])> {
     let rest = line.strip_prefix(b"==")?;
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     let after = rest[digits..].strip_prefix(b"==")?;
-    if digits == 0 {
-        return None;
-    }
+    (digits > 0).then_some((after, &rest[..digits]))
+}
+
+/// valgrind's prefix of each of its lines, `==1234== ` (a process id between two
+/// `==`): where the message starts after it (and the one space that follows), and the
+/// process id. (Its tools' notes of their own, `--1234--` and `**1234**`, are no
+/// reports.)
+pub(crate) fn valgrind_prefix(line: &[u8]) -> Option<(usize, u32)> {
+    let (after, digits) = after_process_id(line)?;
+    let pid = std::str::from_utf8(digits).ok()?.parse().ok()?;
     // A line of its own is `==1234==` alone, or `==1234== ` and the message.
-    let start = 2 + digits + 2;
+    let start = line.len() - after.len();
     match after.first() {
-        None => Some((start, &rest[..digits])),
-        Some(b' ') => Some((start + 1, &rest[..digits])),
+        None => Some((start, pid)),
+        Some(b' ') => Some((start + 1, pid)),
         Some(_) => None,
     }
 }
@@ -79,8 +84,8 @@ pub(crate) fn valgrind_verdict(line: &[u8]) -> Option<Option<Severity>> {
         message.starts_with(start.as_bytes())
             // A system call's parameter is reported for what it points to.
             && (*start != "Syscall param "
-                || contains(message, b"uninitialised")
-                || contains(message, b"unaddressable"))
+                || crate::memmem(message, b"uninitialised")
+                || crate::memmem(message, b"unaddressable"))
     });
     (error || is_helgrind_thread_error(message)).then_some(Some(Severity::Error))
 }
@@ -104,18 +109,33 @@ fn is_helgrind_thread_error(message: &[u8]) -> bool {
 /// blocks`). Definite and possible leaks count as errors, as valgrind counts them in its
 /// error summary; indirect ones as warnings; reachable memory as nothing.
 fn leaked(message: &[u8]) -> Option<Option<Severity>> {
-    const KINDS: [(&str, Option<Severity>); 4] = [
-        ("definitely lost", Some(Severity::Error)),
-        ("possibly lost", Some(Severity::Error)),
-        ("indirectly lost", Some(Severity::Warn)),
-        ("still reachable", None),
+    /// Each kind of leak, as the summary and a loss record name it.
+    const KINDS: [(&str, &str, Option<Severity>); 4] = [
+        (
+            "definitely lost: ",
+            " are definitely lost in loss record ",
+            Some(Severity::Error),
+        ),
+        (
+            "possibly lost: ",
+            " are possibly lost in loss record ",
+            Some(Severity::Error),
+        ),
+        (
+            "indirectly lost: ",
+            " are indirectly lost in loss record ",
+            Some(Severity::Warn),
+        ),
+        (
+            "still reachable: ",
+            " are still reachable in loss record ",
+            None,
+        ),
     ];
     let summary = message.trim_ascii_start();
-    for (kind, severity) in KINDS {
-        if let Some(count) = summary
-            .strip_prefix(kind.as_bytes())
-            .and_then(|rest| rest.strip_prefix(b": "))
-        {
+    let record = message.first().is_some_and(u8::is_ascii_digit);
+    for (count_of, record_of, severity) in KINDS {
+        if let Some(count) = summary.strip_prefix(count_of.as_bytes()) {
             // `0 bytes in 0 blocks`; `1,024 bytes` in a large one.
             let leaks = count
                 .iter()
@@ -123,8 +143,7 @@ fn leaked(message: &[u8]) -> Option<Option<Severity>> {
                 .any(|b| b.is_ascii_digit() && *b != b'0');
             return Some(severity.filter(|_| leaks));
         }
-        let record = [b" are ", kind.as_bytes(), b" in loss record "].concat();
-        if message.first().is_some_and(u8::is_ascii_digit) && contains(message, &record) {
+        if record && crate::memmem(message, record_of.as_bytes()) {
             return Some(severity);
         }
     }
@@ -135,15 +154,12 @@ fn leaked(message: &[u8]) -> Option<Option<Severity>> {
 /// `==1234==`): `ERROR: AddressSanitizer: heap-use-after-free …`, `ERROR:
 /// LeakSanitizer: detected memory leaks`, `WARNING: ThreadSanitizer: data race …`.
 pub(crate) fn is_sanitizer_header(line: &[u8]) -> bool {
-    let message = match line.strip_prefix(b"==") {
-        Some(rest) => {
-            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-            match rest[digits..].strip_prefix(b"==") {
-                Some(message) if digits > 0 => message,
-                _ => return false,
-            }
-        }
-        None => line,
+    let message = match line.first() {
+        Some(b'=') => match after_process_id(line) {
+            Some((message, _)) => message,
+            None => return false,
+        },
+        _ => line,
     };
     let Some(rest) = message
         .strip_prefix(b"ERROR: ")
@@ -204,13 +220,6 @@ pub(crate) fn is_sanitizer_report_line(line: &str) -> bool {
             .is_some_and(|word| word.len() > "Sanitizer".len() && word.ends_with("Sanitizer"))
 }
 
-/// Read of a checker's line alone, never of every line.
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,10 +228,10 @@ mod tests {
     fn valgrinds_prefix_is_a_process_id_between_two_marks() {
         assert_eq!(
             valgrind_prefix(b"==28738== Invalid write of size 1"),
-            Some((10, &b"28738"[..]))
+            Some((10, 28738))
         );
-        assert_eq!(valgrind_prefix(b"==1== "), Some((6, &b"1"[..])));
-        assert_eq!(valgrind_prefix(b"==1=="), Some((5, &b"1"[..])));
+        assert_eq!(valgrind_prefix(b"==1== "), Some((6, 1)));
+        assert_eq!(valgrind_prefix(b"==1=="), Some((5, 1)));
         for other in [
             "== title ==",
             "====",
@@ -231,6 +240,7 @@ mod tests {
             "=12== x",
             "==================",
             "==1234==ERROR: AddressSanitizer: SEGV",
+            "==99999999999== a process id too long",
         ] {
             assert_eq!(valgrind_prefix(other.as_bytes()), None, "{other}");
         }

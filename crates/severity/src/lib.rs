@@ -130,7 +130,6 @@ const PACKED_LEVEL_WORDS: [(u128, Severity); LEVEL_WORDS.len()] = {
 };
 
 /// The level a word names, in any case: `error`, `WARNING`, `Crit`, …
-#[inline]
 fn level_word(word: &[u8]) -> Option<Severity> {
     let key = packed(word);
     PACKED_LEVEL_WORDS
@@ -173,10 +172,17 @@ const COLUMN_WINDOW: usize = 64;
 /// hung tasks, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal error:`,
 /// docker's `Error response from daemon`, kubectl's `CrashLoopBackOff`,
 /// `ImagePullBackOff` and `ErrImagePull`, an access log's status of 5xx after its
-/// request (`"GET / HTTP/1.1" 502`), valgrind's reports in its own words (`==1234==
-/// Invalid write of size 4`, a leak's loss record; its `ERROR SUMMARY` by what it counts:
-/// `0 errors` is none) and a sanitizer's `SUMMARY:`. A system call's error ending the message
-/// (`cat: x: No such file or directory`) counts only when the line states no level.
+/// request (`"GET / HTTP/1.1" 502`) or in a response's status line (`HTTP/1.1 503`),
+/// valgrind's reports in its own words (`==1234== Invalid write of size 4`, a leak's loss
+/// record; its `ERROR SUMMARY` by what it counts: `0 errors` is none) and a sanitizer's
+/// `SUMMARY:`. A system call's error ending the message (`cat: x: No such file or
+/// directory`) counts only when the line states no level, and so do the last words of a
+/// failed command (an error given as the cause, `connect: connection refused`; a failed
+/// assertion; Ansible's recap of a failed host).
+///
+/// A line of source code a search found (`src/a.rs:12: fn f() -> Result<(), JsonError>`)
+/// has a level only from what a tool says first of that place (`a.c:3:5: error: …`,
+/// pytest's `tests/t.py:6: AssertionError`).
 ///
 /// Level words and exception names count when they start within the first 240 bytes;
 /// signals count anywhere, at the start of a word (`OOM`, not `ROOM`). Words are runs of
@@ -1214,7 +1220,6 @@ fn camel_error(word: &[u8]) -> Option<Found> {
 /// whose message opens with its rule's code (ruff's and flake8's `app.py:1:8: F401 …`,
 /// pylint's `app.py:1:0: C0114: …`, a warning). The path names a file (a `.` or a `/` in
 /// it: not a time's `10:00:00`). Read only where nothing else said a severity.
-#[inline]
 fn placed_finding(bytes: &[u8]) -> Option<Severity> {
     let colon = bytes.iter().position(|&b| b == b':' || b == b' ')?;
     let path = &bytes[..colon];
@@ -1407,7 +1412,8 @@ fn same_short(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.first() == b.first() && a == b
 }
 
-/// Whether `needle` is in `haystack` (read of a line that ends as an assertion's does).
+/// Whether `needle` is in `haystack`: read of a few lines only (a line that ends as an
+/// assertion's does, valgrind's reports).
 fn memmem(haystack: &[u8], needle: &[u8]) -> bool {
     haystack
         .windows(needle.len())

@@ -420,9 +420,10 @@ fn valgrind_report(line: &str) -> Option<u32> {
     }
     let (start, pid) = valgrind_prefix(line.as_bytes())?;
     let message = &line.as_bytes()[start..];
-    (!message.is_empty() && !message[0].is_ascii_whitespace())
-        .then(|| std::str::from_utf8(pid).ok()?.parse().ok())
-        .flatten()
+    message
+        .first()
+        .is_some_and(|b| !b.is_ascii_whitespace())
+        .then_some(pid)
 }
 
 /// The process id of a line of a valgrind report's details, indented behind its prefix:
@@ -430,10 +431,7 @@ fn valgrind_report(line: &str) -> Option<u32> {
 fn valgrind_detail(line: &str) -> Option<u32> {
     let (start, pid) = valgrind_prefix(line.as_bytes())?;
     let message = &line[start..];
-    let detail = message.starts_with(' ') && !message.trim_start().is_empty();
-    detail
-        .then(|| std::str::from_utf8(pid).ok()?.parse().ok())
-        .flatten()
+    (message.starts_with(' ') && !message.trim_start().is_empty()).then_some(pid)
 }
 
 /// The lines between chained Python tracebacks.
