@@ -1160,7 +1160,8 @@ fn quoted_code(bytes: &[u8]) -> Option<(usize, usize)> {
 /// a linter's level in lower case, last of a few words before a colon, a code in
 /// brackets or a code and a colon (gcc's and mypy's `error:`, rustc's `error[E0425]:`,
 /// `warning:`, gcc's `fatal error:` (fatal) and `internal compiler error:`, UBSan's
-/// `runtime error:`, tsc's `error TS2322:`). Not code's `case ERROR:`.
+/// `runtime error:`, tsc's `error TS2322:`), RuboCop's offense (`W: Lint/…`, `E:`), or
+/// Ruby's `syntax error, …`. Not code's `case ERROR:`.
 fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
     let word = code.iter().take_while(|&&b| is_word_byte(b)).count();
     if indent <= 1 && camel_error(&code[..word]).is_some() {
@@ -1173,6 +1174,19 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
         && code.get(word) == Some(&b':')
     {
         return Some(Severity::Warn);
+    }
+    // RuboCop's offenses: `C: Style/…`, `W: Lint/…`, `E:` and `F:`.
+    if indent <= 1 && code.get(1..3) == Some(b": ") {
+        match code[0] {
+            b'C' | b'R' | b'W' => return Some(Severity::Warn),
+            b'E' => return Some(Severity::Error),
+            b'F' => return Some(Severity::Fatal),
+            _ => {}
+        }
+    }
+    // Ruby's and PHP's `syntax error, unexpected …`.
+    if code.starts_with(b"syntax error") && matches!(code.get(12), Some(b',' | b':')) {
+        return Some(Severity::Error);
     }
     let mut fatal = false;
     let mut at = 0;
@@ -1766,6 +1780,16 @@ mod tests {
                 Some(Error),
             ),
             ("tests/test_m.py:6: AssertionError", Some(Error)),
+            (
+                "app/models/user.rb:3:5: C: Style/StringLiterals: Prefer single-quoted strings.",
+                Some(Warn),
+            ),
+            (
+                "app/models/user.rb:5:1: E: Lint/Syntax: unexpected token",
+                Some(Error),
+            ),
+            ("a.rb:3: syntax error, unexpected end-of-input", Some(Error)),
+            ("src/lib.rs:4:    E: Into<Error>,", None),
             (
                 "/usr/lib/python3/dist-packages/x.py:3: DeprecationWarning: x is deprecated",
                 Some(Warn),
