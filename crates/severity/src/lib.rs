@@ -448,6 +448,7 @@ impl Findings {
         }
         let opening = glog_letter(bytes)
             .or_else(|| opening_level(bytes))
+            .or_else(|| numeric_level(bytes))
             .or(self.column);
         let severity = self.stated.max(opening).or(self.named).max(self.signalled);
         Inspection {
@@ -984,6 +985,32 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
         [b't', b'r', b'c', b'e', b':', b' ', ..] => Severity::Trace,
         _ => return None,
     })
+}
+
+/// The level pino and bunyan, Node's JSON loggers, write as a number: `{"level":50,…`
+/// (pino's first key) and `{"name":"app",…,"level":40,…` (bunyan's, within its first
+/// keys): 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal.
+fn numeric_level(bytes: &[u8]) -> Option<Severity> {
+    const KEY: &[u8] = b"\"level\":";
+    let at = if bytes.starts_with(b"{\"level\":") {
+        1
+    } else if bytes.starts_with(b"{\"name\":") {
+        let head = &bytes[..bytes.len().min(160)];
+        head.windows(KEY.len()).position(|window| window == KEY)?
+    } else {
+        return None;
+    };
+    let value = &bytes[at + KEY.len()..];
+    let level = match value.get(..2)? {
+        b"10" => Severity::Trace,
+        b"20" => Severity::Debug,
+        b"30" => Severity::Info,
+        b"40" => Severity::Warn,
+        b"50" => Severity::Error,
+        b"60" => Severity::Fatal,
+        _ => return None,
+    };
+    matches!(value.get(2), Some(b',' | b'}')).then_some(level)
 }
 
 /// Whether the byte at `i` stands as a column within the head: after a space, before a
@@ -1813,6 +1840,38 @@ mod tests {
             inspect("tests/t.py:2:    msg = \"Traceback (most recent call last):\"").opens,
             None
         );
+    }
+
+    #[test]
+    fn pino_and_bunyan_state_their_level_as_a_number() {
+        let cases = [
+            (
+                r#"{"level":30,"time":1701423000000,"pid":7,"msg":"request completed"}"#,
+                Some(Info),
+            ),
+            (
+                r#"{"level":40,"time":1701423000002,"msg":"slow"}"#,
+                Some(Warn),
+            ),
+            (
+                r#"{"level":50,"time":1701423000001,"msg":"boom"}"#,
+                Some(Error),
+            ),
+            (
+                r#"{"level":60,"time":1701423000003,"msg":"down"}"#,
+                Some(Fatal),
+            ),
+            (r#"{"level":20,"msg":"x"}"#, Some(Debug)),
+            (
+                r#"{"name":"app","hostname":"web","pid":7,"level":50,"msg":"bunyan","v":0}"#,
+                Some(Error),
+            ),
+            // Another number under the key, another object's key.
+            (r#"{"level":55,"msg":"x"}"#, None),
+            (r#"{"level":500,"msg":"x"}"#, None),
+            (r#"{"game":"x","level":50}"#, None),
+        ];
+        assert_classified(&cases);
     }
 
     #[test]
