@@ -496,6 +496,24 @@ fn valgrinds_reports_are_errors_with_their_stacks() {
     );
     let summary = envelope["summary"].as_str().unwrap();
     assert!(summary.contains("; 0 errors, 0 warnings"), "{summary}");
+    // The same in a CI job's log, a time before each line.
+    let stamped = |input: &str| -> String {
+        input
+            .lines()
+            .map(|line| format!("2024-01-05T10:00:02.1234567Z {line}\n"))
+            .collect()
+    };
+    let envelope = b.envelope(&["text"], stamped(&clean).as_bytes(), CAP);
+    assert!(
+        envelope["stats"]["severity"]["error"].is_null(),
+        "{envelope}"
+    );
+    let envelope = b.envelope(&["text"], stamped(&input).as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["severity"]["error"], 3, "{envelope}");
+    assert_eq!(
+        item_at(&envelope, 3004)["more"].as_array().unwrap().len(),
+        5
+    );
 }
 
 #[test]

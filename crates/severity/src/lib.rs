@@ -223,9 +223,7 @@ pub fn inspect(line: &str) -> Inspection {
 }
 
 /// What [`inspect`] reads at the start of a line alone, said of `message`: Go's `panic: `
-/// and `fatal error: ` (fatal, opening a goroutine dump), `Caused by:` (an error) and what
-/// a memory checker reports (valgrind's `==1234== Invalid read of size 4`, a sanitizer's
-/// `SUMMARY: AddressSanitizer: …`). For
+/// and `fatal error: ` (fatal, opening a goroutine dump) and `Caused by:` (an error). For
 /// a line whose message follows its time (`2024-01-05T10:00:00Z panic: …`, as a CI job's
 /// log stamps every line), where `inspect` reads the time instead.
 ///
@@ -240,11 +238,27 @@ pub fn inspect(line: &str) -> Inspection {
 /// ```
 pub fn opening(message: &str) -> Inspection {
     let found = Findings::begin(message.as_bytes());
-    let checker = checkers::verdict(message.as_bytes()).flatten();
     Inspection {
-        severity: found.signalled.max(checker),
+        severity: found.signalled,
         opens: found.opens,
     }
+}
+
+/// What a memory checker says of `message` in its own words, when one wrote it, as
+/// [`inspect`] reads it at the start of a line: valgrind's reports (`==1234== Invalid
+/// read of size 4`; its `ERROR SUMMARY: 0 errors` is none, whatever its capitals say)
+/// and a sanitizer's `SUMMARY:`. For a line whose message follows its time, where the
+/// verdict outranks what the line's words say (`ERROR`).
+///
+/// ```
+/// use briefly_severity::{checker_verdict, Severity};
+///
+/// assert_eq!(checker_verdict("==7== Invalid read of size 4"), Some(Some(Severity::Error)));
+/// assert_eq!(checker_verdict("==7== ERROR SUMMARY: 0 errors from 0 contexts"), Some(None));
+/// assert_eq!(checker_verdict("ERROR SUMMARY: 0 errors"), None);
+/// ```
+pub fn checker_verdict(message: &str) -> Option<Option<Severity>> {
+    checkers::verdict(message.as_bytes())
 }
 
 /// [`inspect`] of `text[line]`. Bytes after the line are read with it (a vector load
@@ -1127,10 +1141,11 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
 /// error: …`), at its first word, and how far that is indented. `None` for any other line.
 fn quoted_code(bytes: &[u8]) -> Option<(usize, usize)> {
     /// Source files' extensions (not a log's, a configuration's or a document's).
-    const CODE: [&str; 33] = [
-        "rs", "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "go", "java", "kt", "kts",
-        "scala", "groovy", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "fs", "rb", "php",
-        "swift", "m", "mm", "dart", "ex", "exs", "hs",
+    const CODE: [&str; 46] = [
+        "rs", "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "vue", "svelte", "go", "java",
+        "kt", "kts", "scala", "groovy", "clj", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs",
+        "fs", "ml", "rb", "php", "swift", "m", "mm", "dart", "ex", "exs", "erl", "hs", "zig",
+        "lua", "pl", "pm", "sh", "bash", "zsh", "sql",
     ];
     // The file's name is the first word: a log's line is ruled out by its first byte (a
     // time's digit, a bracket) or within its first word.
@@ -1767,6 +1782,11 @@ mod tests {
                 "src/t.rs:9:      AssertionError [ERR_ASSERTION]: Expected",
                 None,
             ),
+            ("deploy.sh:12:  echo \"ERROR: could not connect\" >&2", None),
+            (
+                "deploy.sh:3:5: warning: Double quote to prevent globbing. [SC2086]",
+                Some(Warn),
+            ),
             ("lib/log.c:41:  LOG(ERROR) << \"Segmentation fault\";", None),
             ("app/main.go:7:5:\tpanic(\"Out of memory\")", None),
             (
@@ -2004,14 +2024,14 @@ mod tests {
         assert_classified(&cases);
         // After a time that opens the line, as a CI job's log stamps each one.
         assert_eq!(
-            opening("==1== Invalid read of size 4").severity,
-            Some(Error)
+            checker_verdict("==1== Invalid read of size 4"),
+            Some(Some(Error))
         );
         assert_eq!(
-            opening("SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior").severity,
-            Some(Error)
+            checker_verdict("SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior"),
+            Some(Some(Error))
         );
-        assert_eq!(opening("==1== ERROR SUMMARY: 0 errors").severity, None);
+        assert_eq!(checker_verdict("==1== ERROR SUMMARY: 0 errors"), Some(None));
     }
 
     #[test]

@@ -97,11 +97,17 @@ impl Facts {
         out.stamp = timestamp_range(text);
         (out.source, out.message) = opening(text, out.stamp.as_ref());
         // What a line's start says is said at its message's, when its time comes first.
-        let opening = match out.message {
-            Some(at) if at > 0 => severity::opening(&text[at..]),
-            _ => severity::Inspection::default(),
+        let message = match out.message {
+            Some(at) if at > 0 => Some(&text[at..]),
+            _ => None,
         };
-        out.severity = inspection.severity.max(opening.severity);
+        let opening = message.map_or_else(severity::Inspection::default, severity::opening);
+        out.severity = match message.and_then(severity::checker_verdict) {
+            // A memory checker's own words outrank the line's (valgrind's `ERROR SUMMARY:
+            // 0 errors` is none).
+            Some(verdict) => verdict,
+            None => inspection.severity.max(opening.severity),
+        };
         out.opens = inspection.opens.or(opening.opens);
         self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
