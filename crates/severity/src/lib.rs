@@ -469,6 +469,7 @@ impl Findings {
             severity: severity
                 .or(self.hinted)
                 .or_else(|| placed_finding(bytes))
+                .or_else(|| unit_state(bytes))
                 .or_else(|| closing_failure(bytes)),
             opens: self.opens,
         }
@@ -1416,6 +1417,21 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     known.then_some(Severity::Error)
 }
 
+/// `systemctl status`'s state of a unit: `Active: failed (Result: exit-code) since …` (an
+/// error), `Active: activating (auto-restart) (Result: exit-code) since …` (a warning:
+/// it failed and is restarted).
+fn unit_state(bytes: &[u8]) -> Option<Severity> {
+    let indent = bytes.iter().take_while(|&&b| b == b' ').count();
+    let state = bytes[indent..].strip_prefix(b"Active: ")?;
+    if state.starts_with(b"failed ") {
+        Some(Severity::Error)
+    } else if state.starts_with(b"activating (auto-restart) (Result: ") {
+        Some(Severity::Warn)
+    } else {
+        None
+    }
+}
+
 /// Ansible's recap of a host, `web1 : ok=3 changed=1 unreachable=0 failed=1 skipped=0
 /// rescued=0 ignored=0`: an error when a task failed or the host was unreachable.
 fn ansible_recap(line: &[u8]) -> Option<Severity> {
@@ -1935,6 +1951,14 @@ mod tests {
             ("HTTP/1.1 404 Not Found", None),
             ("HTTP/1.1 200 OK", None),
             ("see HTTP/1.1 500 in the spec", None),
+            // systemctl status's state of a unit.
+            ("     Active: failed (Result: exit-code) since Tue 2023-12-01 10:00:00 UTC; 5s ago", Some(Error)),
+            (
+                "     Active: activating (auto-restart) (Result: exit-code) since Tue 2023-12-01 10:00:00 UTC; 2s ago",
+                Some(Warn),
+            ),
+            ("     Active: active (running) since Tue 2023-12-01 10:00:00 UTC; 5s ago", None),
+            ("     Active: inactive (dead)", None),
             // Ansible's recap of a host.
             ("web1 : ok=3 changed=1 unreachable=0 failed=1 skipped=0 rescued=0 ignored=0", Some(Error)),
             ("db1  : ok=2 changed=0 unreachable=1 failed=0 skipped=0 rescued=0 ignored=0", Some(Error)),
