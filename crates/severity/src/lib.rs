@@ -469,7 +469,7 @@ impl Findings {
             severity: severity
                 .or(self.hinted)
                 .or_else(|| placed_finding(bytes))
-                .or_else(|| unit_state(bytes))
+                .or_else(|| reported_state(bytes))
                 .or_else(|| closing_failure(bytes)),
             opens: self.opens,
         }
@@ -1417,19 +1417,26 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     known.then_some(Severity::Error)
 }
 
-/// `systemctl status`'s state of a unit: `Active: failed (Result: exit-code) since …` (an
-/// error), `Active: activating (auto-restart) (Result: exit-code) since …` (a warning:
-/// it failed and is restarted).
-fn unit_state(bytes: &[u8]) -> Option<Severity> {
+/// A state a tool reports on a line of its own: `systemctl status`'s unit (`Active:
+/// failed (Result: exit-code) since …`, an error; `Active: activating (auto-restart)
+/// (Result: exit-code)`, a warning: it failed and is restarted), `dotnet test`'s failed
+/// test (`  Failed Api.Tests.Adds [12 ms]`) and verdict (`Failed!  - Failed:     1, …`),
+/// PHPUnit's `FAILURES!` and `ERRORS!`.
+fn reported_state(bytes: &[u8]) -> Option<Severity> {
     let indent = bytes.iter().take_while(|&&b| b == b' ').count();
-    let state = bytes[indent..].strip_prefix(b"Active: ")?;
-    if state.starts_with(b"failed ") {
-        Some(Severity::Error)
-    } else if state.starts_with(b"activating (auto-restart) (Result: ") {
-        Some(Severity::Warn)
-    } else {
-        None
+    let line = bytes[indent..].trim_ascii_end();
+    if let Some(state) = line.strip_prefix(b"Active: ") {
+        if state.starts_with(b"failed ") {
+            return Some(Severity::Error);
+        }
+        let restarted = state.starts_with(b"activating (auto-restart) (Result: ");
+        return restarted.then_some(Severity::Warn);
     }
+    let failed = line.starts_with(b"Failed!  - Failed: ")
+        || (line.starts_with(b"Failed ") && line.ends_with(b"s]") && memmem(line, b" ["))
+        || line == b"FAILURES!"
+        || line == b"ERRORS!";
+    failed.then_some(Severity::Error)
 }
 
 /// Ansible's recap of a host, `web1 : ok=3 changed=1 unreachable=0 failed=1 skipped=0
@@ -1959,6 +1966,19 @@ mod tests {
             ),
             ("     Active: active (running) since Tue 2023-12-01 10:00:00 UTC; 5s ago", None),
             ("     Active: inactive (dead)", None),
+            // dotnet test's and PHPUnit's verdicts.
+            ("  Failed Api.Tests.Adds [12 ms]", Some(Error)),
+            (
+                "Failed!  - Failed:     1, Passed:     2, Skipped:     0, Total:     3, Duration: 45 ms",
+                Some(Error),
+            ),
+            (
+                "Passed!  - Failed:     0, Passed:     3, Skipped:     0, Total:     3, Duration: 45 ms",
+                None,
+            ),
+            ("FAILURES!", Some(Error)),
+            ("ERRORS!", Some(Error)),
+            ("  Failed to open [the door] in 3s", None),
             // Ansible's recap of a host.
             ("web1 : ok=3 changed=1 unreachable=0 failed=1 skipped=0 rescued=0 ignored=0", Some(Error)),
             ("db1  : ok=2 changed=0 unreachable=1 failed=0 skipped=0 rescued=0 ignored=0", Some(Error)),
