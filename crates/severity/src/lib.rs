@@ -1227,7 +1227,7 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
             _ => {}
         }
     }
-    // Ruby's and PHP's `syntax error, unexpected …`.
+    // Ruby's `a.rb:3: syntax error, unexpected …`.
     if code.starts_with(b"syntax error") && matches!(code.get(12), Some(b',' | b':')) {
         return Some(Severity::Error);
     }
