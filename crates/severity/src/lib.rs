@@ -454,9 +454,10 @@ impl Findings {
         // JsonError>`) says nothing went wrong, whatever its words name; a tool's finding
         // at a place in a source file says so first (`a.c:3:5: error: …`, pytest's
         // `tests/t.py:6: AssertionError`).
-        if let Some((code, indent)) = quoted_code(bytes) {
+        if let Some(code) = quoted_code(bytes) {
             return Inspection {
-                severity: code_opening(&bytes[code..], indent).or_else(|| placed_finding(bytes)),
+                severity: code_opening(code.text, code.indent)
+                    .or_else(|| placed_finding(&code.place)),
                 opens: None,
             };
         }
@@ -468,7 +469,7 @@ impl Findings {
         Inspection {
             severity: severity
                 .or(self.hinted)
-                .or_else(|| placed_finding(bytes))
+                .or_else(|| place(bytes).and_then(|place| placed_finding(&place)))
                 .or_else(|| reported_state(bytes))
                 .or_else(|| closing_failure(bytes)),
             opens: self.opens,
@@ -1136,11 +1137,44 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
     )
 }
 
-/// Where the code starts in a line that opens with a place in a source file: after the
-/// file's name and a line number, and a column where one follows (`grep -rn`, `git grep
-/// -n`, `rg -n`: `src/a.rs:12:    fn f()`; `rg --vimgrep`; a compiler's `a.c:3:5:
-/// error: …`), at its first word, and how far that is indented. `None` for any other line.
-fn quoted_code(bytes: &[u8]) -> Option<(usize, usize)> {
+/// A place in a file that a line opens with: `path:line:`, and `column:` where one
+/// follows (`src/a.rs:12:5:`).
+struct Place<'a> {
+    /// The line's first word, up to the colon.
+    path: &'a [u8],
+    /// A column followed the line number.
+    column: bool,
+    /// What follows the place's last colon.
+    after: &'a [u8],
+}
+
+/// The place `bytes` opens with ([`Place`]), when its first word (up to a colon or a
+/// space) is followed by a line number and a colon.
+fn place(bytes: &[u8]) -> Option<Place<'_>> {
+    let colon = bytes.iter().position(|&b| b == b':' || b == b' ')?;
+    let rest = bytes[colon..].strip_prefix(b":")?;
+    let after = &rest[number_and_colon(rest)?..];
+    let column = number_and_colon(after);
+    Some(Place {
+        path: &bytes[..colon],
+        column: column.is_some(),
+        after: &after[column.unwrap_or(0)..],
+    })
+}
+
+/// A line of source code a search found, or a tool's line about one: its place, its code
+/// (from its first word) and how far that is indented.
+struct QuotedCode<'a> {
+    place: Place<'a>,
+    text: &'a [u8],
+    indent: usize,
+}
+
+/// The code in a line that opens with a place in a source file: after the file's name,
+/// a line number and a column where one follows (`grep -rn`, `git grep -n`, `rg -n`:
+/// `src/a.rs:12:    fn f()`; `rg --vimgrep`; a compiler's `a.c:3:5: error: …`; tsc's
+/// `a.ts:3:7 - error …`). `None` for any other line.
+fn quoted_code(bytes: &[u8]) -> Option<QuotedCode<'_>> {
     /// Source files' extensions (not a log's, a configuration's or a document's).
     const CODE: [&str; 46] = [
         "rs", "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "vue", "svelte", "go", "java",
@@ -1149,51 +1183,36 @@ fn quoted_code(bytes: &[u8]) -> Option<(usize, usize)> {
         "lua", "pl", "pm", "sh", "bash", "zsh", "sql",
     ];
     // The file's name is the first word: a log's line is ruled out by its first byte (a
-    // time's digit, a bracket) or within its first word.
+    // time's digit, a bracket).
     if !bytes
         .first()
         .is_some_and(|&b| b.is_ascii_alphabetic() || matches!(b, b'.' | b'/' | b'_' | b'~'))
     {
         return None;
     }
-    let mut dot = None;
-    let mut colon = None;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b':' => {
-                colon = Some(i);
-                break;
-            }
-            b' ' | b'\t' => return None,
-            b'.' => dot = Some(i),
-            _ => {}
-        }
-    }
-    let colon = colon?;
-    let extension = &bytes[dot? + 1..colon];
-    if !CODE
-        .iter()
-        .any(|code| same_short(code.as_bytes(), extension))
-    {
+    let place = place(bytes)?;
+    let extension = &place.path[place.path.iter().rposition(|&b| b == b'.')? + 1..];
+    if place.path.contains(&b'\t') || !CODE.iter().any(|code| code.as_bytes() == extension) {
         return None;
     }
-    let rest = bytes[colon..].strip_prefix(b":")?;
-    let line = number_and_colon(rest)?;
-    let after = &rest[line..];
-    // A column: `12:5:`, or tsc's `12:5 - `.
-    let column = number_and_colon(after).unwrap_or_else(|| {
-        let digits = digits(after);
-        match after[digits..].starts_with(b" - ") {
-            true if digits > 0 => digits + 3,
-            _ => 0,
+    // tsc's column: `12:5 - `.
+    let dashed = match place.column {
+        false => {
+            let digits = digits(place.after);
+            match place.after[digits..].starts_with(b" - ") {
+                true if digits > 0 => digits + 3,
+                _ => 0,
+            }
         }
-    });
-    let code = colon + 1 + line + column;
-    let indent = bytes[code..]
-        .iter()
-        .take_while(|b| b.is_ascii_whitespace())
-        .count();
-    Some((code + indent, indent))
+        true => 0,
+    };
+    let code = &place.after[dashed..];
+    let indent = code.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    Some(QuotedCode {
+        text: &code[indent..],
+        indent,
+        place,
+    })
 }
 
 /// What a tool says first of a place in a source file, `code`, indented by `indent`: the
@@ -1277,13 +1296,12 @@ fn camel_error(word: &[u8]) -> Option<Found> {
 /// whose message opens with its rule's code (ruff's and flake8's `app.py:1:8: F401 …`,
 /// pylint's `app.py:1:0: C0114: …`, a warning). The path names a file (a `.` or a `/` in
 /// it: not a time's `10:00:00`). Read only where nothing else said a severity.
-fn placed_finding(bytes: &[u8]) -> Option<Severity> {
-    let colon = bytes.iter().position(|&b| b == b':' || b == b' ')?;
-    let path = &bytes[..colon];
-    let rest = bytes[colon..].strip_prefix(b":")?;
-    let line = number_and_colon(rest)?;
-    let column = number_and_colon(&rest[line..])?;
-    let message = rest[line + column..].strip_prefix(b" ")?;
+fn placed_finding(place: &Place<'_>) -> Option<Severity> {
+    if !place.column {
+        return None;
+    }
+    let message = place.after.strip_prefix(b" ")?;
+    let path = place.path;
     if path.len() > 3 && path.ends_with(b".go") {
         return Some(Severity::Error);
     }
@@ -1411,9 +1429,7 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     let tail = &message[message.len().saturating_sub(LONGEST_CAUSE + 2)..];
     let at = tail.windows(2).rposition(|pair| pair == b": ")?;
     let cause = &tail[at + 2..];
-    let known = CAUSES
-        .iter()
-        .any(|known| same_short(known.as_bytes(), cause));
+    let known = CAUSES.iter().any(|known| known.as_bytes() == cause);
     known.then_some(Severity::Error)
 }
 
@@ -1483,12 +1499,6 @@ fn ends_a_cause(word: &[u8]) -> bool {
             | b"device"
             | b"denied"
     )
-}
-
-/// Whether `a` equals `b`, read of many short words: told apart by their lengths and
-/// first bytes before any call to compare the rest.
-fn same_short(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.first() == b.first() && a == b
 }
 
 /// Whether `needle` is in `haystack`: read of a few lines only (a line that ends as an
