@@ -193,7 +193,7 @@ pub fn reads_stderr(name: &str, argv: &[String]) -> bool {
     {
         return true;
     }
-    let words = command_words(argv);
+    let words = module_run(launched);
     let word = |i: usize| words.get(i).map_or("", String::as_str);
     match word(0) {
         "cargo" | "rustc" | "cc" | "c++" | "gcc" | "g++" | "clang" | "clang++" | "make"
@@ -338,7 +338,11 @@ fn json_output(words: &[String]) -> bool {
 /// The words of the command proper: program basenames, wrappers and `VAR=value` removed,
 /// and `python -m` before a module's name.
 fn command_words(argv: &[String]) -> Vec<String> {
-    let mut words = launched_words(argv);
+    module_run(launched_words(argv))
+}
+
+/// `words` without `python -m` before a module's name (`python -m pytest`: `pytest`).
+fn module_run(mut words: Vec<String>) -> Vec<String> {
     if words.first().is_some_and(|w| w.starts_with("python"))
         && words.get(1).is_some_and(|w| w == "-m")
         && words.len() > 2
