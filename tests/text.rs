@@ -1076,6 +1076,56 @@ db-1   | LOG:  database system is ready
 }
 
 #[test]
+fn a_syntax_error_keeps_its_place_under_a_log() {
+    let b = Briefly::new();
+    // Python 3.11's report of a syntax error (no `Traceback` above it) after a log: its
+    // frame, indented, was read as the last log line going on, and where the error is was
+    // lost.
+    let mut input: String = (1..=3000).map(|i| format!("INFO tick {i}\n")).collect();
+    input.push_str(
+        "  File \"/tmp/t/s.py\", line 2
+    print(
+         ^
+SyntaxError: '(' was never closed
+",
+    );
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    assert_error_named(
+        &envelope,
+        3001,
+        3,
+        "line 3001:   File \"/tmp/t/s.py\", line 2 … SyntaxError: '(' was never closed",
+    );
+}
+
+#[test]
+fn a_node_crash_keeps_where_it_was_thrown() {
+    let b = Briefly::new();
+    // node 20's report of a syntax error in a script, after a log: the stack is node's
+    // own, so where the error is stands only above it, with the source.
+    let mut input: String = (1..=3000).map(|i| format!("INFO tick {i}\n")).collect();
+    input.push_str(
+        "/tmp/t/b.js:1
+let x = ;
+        ^
+
+SyntaxError: Unexpected token ';'
+    at wrapSafe (node:internal/modules/cjs/loader:1464:18)
+    at Module._compile (node:internal/modules/cjs/loader:1495:20)
+
+Node.js v20.20.2
+",
+    );
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    assert_error_named(
+        &envelope,
+        3001,
+        6,
+        "line 3001: /tmp/t/b.js:1 … SyntaxError: Unexpected token ';'",
+    );
+}
+
+#[test]
 fn a_failed_go_test_is_named_by_what_it_logged() {
     let b = Briefly::new();
     let input = "\

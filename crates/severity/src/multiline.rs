@@ -119,6 +119,10 @@ enum Header {
     /// Go's race detector's `WARNING: DATA RACE`: the accesses and the goroutines, each
     /// with its indented stack, up to the rule of `=` that closes it.
     GoRace,
+    /// Where Node's uncaught exception was thrown, `/app/a.js:3` ([`is_node_throw_site`]):
+    /// the source line, a caret, a blank line, then the exception, which names the record
+    /// and whose stack follows.
+    NodeThrowSite,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -153,8 +157,8 @@ impl MultiLine {
         self.opens = opens;
         self.severity = severity;
         self.lines = 0;
-        // Python reports a syntax error with the frame alone, no `Traceback` above it:
-        // `  File "x.py", line 3`, the source, a caret, `SyntaxError: …`.
+        // Python reports a syntax error with the frame alone, no `Traceback` above it
+        // ([`is_syntax_error_frame`]).
         let frame = || {
             line.starts_with([' ', 'F']) // read at the start of every record
                 && line.trim_start().starts_with("File \"")
@@ -196,6 +200,8 @@ impl MultiLine {
             Header::ShadowBytes
         } else if line.starts_with("WARNING: DATA RACE") {
             Header::GoRace
+        } else if is_node_throw_site(line) {
+            Header::NodeThrowSite
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -234,7 +240,7 @@ impl MultiLine {
             return in_go_trace(line);
         }
         if indented && !blank() && (self.indented == Indented::Continue || is_frame(line)) {
-            return true;
+            return !is_syntax_error_frame(line);
         }
         let first = self.lines == 0;
         match self.header {
@@ -260,6 +266,16 @@ impl MultiLine {
             Header::GoRace => return blank() || indented || is_go_race_part(line),
             Header::ShadowBytes => {
                 return indented || line.starts_with("=>") || line.starts_with("Shadow byte legend")
+            }
+            // The source, its caret, then the exception (a blank line before it, unless
+            // what was thrown is no `Error`).
+            Header::NodeThrowSite => {
+                return match self.lines {
+                    0 => !blank(),
+                    1 => is_caret(line),
+                    2 => true,
+                    _ => !blank(),
+                }
             }
             Header::DotNet | Header::GoTestFailure if indented => return true,
             // Up to the next test's header or suite's result.
@@ -359,6 +375,14 @@ impl MultiLine {
                     self.header = Header::Diagnostic;
                     true
                 }
+                // The exception thrown names it; its stack follows as any other.
+                None if self.header == Header::NodeThrowSite => {
+                    let exception = self.lines > 2 && !line.trim().is_empty();
+                    if exception {
+                        self.header = Header::Plain;
+                    }
+                    exception
+                }
                 // The report ends with its summary.
                 None if self.header == Header::SanitizerReport => {
                     if is_sanitizer_summary(line.as_bytes()) {
@@ -394,6 +418,47 @@ fn is_frame(indented: &str) -> bool {
     ["at ", "... ", "File \"", "---> ", "--- End of "]
         .iter()
         .any(|start| trimmed.starts_with(start))
+}
+
+/// The frame Python reports a syntax error with, alone, no `Traceback` above it: `  File
+/// "x.py", line 3` (a frame of a traceback names its function too: `…, line 3, in f`),
+/// then the source, a caret and `SyntaxError: …`. It begins a record of its own, where
+/// any other frame continues the line above it.
+fn is_syntax_error_frame(indented: &str) -> bool {
+    let Some(rest) = indented.trim_start().strip_prefix("File \"") else {
+        return false;
+    };
+    rest.rsplit_once("\", line ").is_some_and(|(_, number)| {
+        let number = number.trim_end();
+        !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// Where Node says its uncaught exception was thrown, on a line of its own above the
+/// source: a script's path and line (`/app/a.js:3`, `file:///app/a.mjs:3`,
+/// `C:\\app\\a.ts:3`). Read at the start of every record: the last byte rules out nearly
+/// every line.
+fn is_node_throw_site(line: &str) -> bool {
+    if !line.ends_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    let path = line.strip_prefix("file://").unwrap_or(line);
+    if !(path.starts_with('/') || path.get(1..3) == Some(":\\")) {
+        return false;
+    }
+    let Some((file, number)) = path.rsplit_once(':') else {
+        return false;
+    };
+    number.bytes().all(|b| b.is_ascii_digit())
+        && [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"]
+            .iter()
+            .any(|extension| file.ends_with(extension))
+}
+
+/// A line of carets under the source it points at (`        ^`).
+fn is_caret(line: &str) -> bool {
+    let mark = line.trim();
+    !mark.is_empty() && mark.bytes().all(|b| b == b'^')
 }
 
 /// A part of a report of Go's race detector: an access (`Read at 0x… by goroutine 7:`,
@@ -672,12 +737,30 @@ fn is_panic_message(line: &str) -> bool {
     !line.starts_with("note: ") && !line.starts_with("stack backtrace:") && !line.is_empty()
 }
 
+/// The line after a record's `first` that says what went wrong, of the record's `rest`,
+/// for a summary: the exception Node threw under where it was thrown and its source
+/// ([`is_node_throw_site`]); else the first that [`names_what_went_wrong`].
+pub fn what_went_wrong<'a>(
+    first: &str,
+    mut rest: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    if is_node_throw_site(first) {
+        // Past the source and its caret.
+        return rest
+            .nth(2)
+            .into_iter()
+            .chain(rest)
+            .find(|l| !l.trim().is_empty());
+    }
+    rest.find(|l| names_what_went_wrong(l))
+}
+
 /// Whether a line after a record's first says what went wrong, for a summary: a
 /// traceback's exception, a panic's message, a Java exception, where a compiler's or
 /// Terraform's error is; not a frame, a note, a backtrace's heading, annotated source, a
 /// chain line, the line that opens a traceback or one of Go's goroutine dump (Go's first
 /// line holds the message itself).
-pub fn names_what_went_wrong(line: &str) -> bool {
+fn names_what_went_wrong(line: &str) -> bool {
     if line.trim_start().starts_with("--> ") {
         // Where a compiler's error is.
         return true;
@@ -867,6 +950,53 @@ mod tests {
                     &["next"],
                 ],
                 &["SyntaxError: '(' was never closed"],
+            ),
+            // Under another line, which an indented frame would continue: the syntax
+            // error's frame begins its own record, which keeps where the error is.
+            (
+                &[
+                    &["INFO tick 3000"],
+                    &[
+                        "  File \"/app/x.py\", line 3",
+                        "    print(\"a\"",
+                        "         ^",
+                        "IndentationError: unexpected indent",
+                    ],
+                    &["next"],
+                ],
+                &["IndentationError: unexpected indent"],
+            ),
+            // Node's uncaught exception (node 20): where it was thrown, the source, a caret,
+            // the exception and its stack; a thrown string with no stack.
+            (
+                &[
+                    &["INFO serving"],
+                    &[
+                        "/tmp/t/a.js:3",
+                        "  throw new Error(\"boom\");",
+                        "  ^",
+                        "",
+                        "Error: boom",
+                        "    at f (/tmp/t/a.js:3:9)",
+                        "    at Object.<anonymous> (/tmp/t/a.js:5:1)",
+                    ],
+                    &[""],
+                    &["Node.js v20.20.2"],
+                ],
+                &["Error: boom"],
+            ),
+            (
+                &[
+                    &["file:///tmp/t/c.mjs:2", "console.log(o.x);", "              ^", "", "TypeError: Cannot read properties of null (reading 'x')", "    at file:///tmp/t/c.mjs:2:15"],
+                    &["C:\\app\\d.js:1", "throw \"boom\";", "^", "boom"],
+                    &["(Use `node --trace-uncaught ...` to show where the exception was thrown)"],
+                ],
+                &["TypeError: Cannot read properties of null (reading 'x')", "boom"],
+            ),
+            // Without a caret under the line after it, nothing more joins it.
+            (
+                &[&["/srv/app/index.js:12", "listening"], &["ready"]],
+                &[],
             ),
             // A second traceback without a chain line is another record.
             (
@@ -1420,6 +1550,27 @@ mod tests {
         ] {
             assert!(!names_what_went_wrong(no), "{no:?}");
         }
+        // Node's source under where it threw is not what went wrong, whatever it says.
+        let rest = [
+            "let x = ;",
+            "        ^",
+            "",
+            "SyntaxError: Unexpected token ';'",
+        ];
+        assert_eq!(
+            what_went_wrong("/tmp/t/b.js:1", rest.into_iter()),
+            Some("SyntaxError: Unexpected token ';'")
+        );
+        let rest = ["throw \"boom\";", "^", "boom"];
+        assert_eq!(
+            what_went_wrong("/tmp/t/d.js:1", rest.into_iter()),
+            Some("boom")
+        );
+        let rest = ["KeyError: 'a'", "ValueError: b"];
+        assert_eq!(
+            what_went_wrong("Traceback", rest.into_iter()),
+            Some("KeyError: 'a'")
+        );
     }
 
     #[test]

@@ -38,7 +38,7 @@ use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use severity::multiline::{names_what_went_wrong, Indented, MultiLine};
+use severity::multiline::{what_went_wrong, Indented, MultiLine};
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -1043,8 +1043,8 @@ impl FoldBatches for Text {
             .min_by_key(|(i, _)| (std::cmp::Reverse(i.severity), i.line))
             .map(|(i, _)| {
                 // The lines' messages, in a log that stamps every line.
-                let mut messages = i.more.iter().map(|line| facts::message(line));
-                let text = match messages.find(|l| names_what_went_wrong(l)) {
+                let messages = i.more.iter().map(|line| facts::message(line));
+                let text = match what_went_wrong(facts::message(&i.text), messages) {
                     Some(name) => format!("{} … {}", cut_str(&i.text, 80), name.trim_start()),
                     None => i.text.clone(),
                 };
