@@ -1126,6 +1126,25 @@ Node.js v20.20.2
 }
 
 #[test]
+fn a_ruby_crash_is_an_error_with_its_frames() {
+    let b = Briefly::new();
+    let mut input: String = (1..=3000).map(|i| format!("I, tick {i}\n")).collect();
+    input.push_str(
+        "app.rb:2:in 'Object#fetch': boom (RuntimeError)
+\tfrom app.rb:5:in 'Object#run'
+\tfrom app.rb:8:in '<main>'
+",
+    );
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    assert_error_named(
+        &envelope,
+        3001,
+        2,
+        "line 3001: app.rb:2:in 'Object#fetch': boom (RuntimeError)",
+    );
+}
+
+#[test]
 fn a_failed_go_test_is_named_by_what_it_logged() {
     let b = Briefly::new();
     let input = "\

@@ -1089,12 +1089,19 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     // A compiler's coded diagnostic: tsc's `error TS2322:`, csc's `error CS0103:`,
     // MSBuild's `warning MSB3277:`.
     let coded = after == Some(b' ') && is_diagnostic_code(&bytes[end + 1..]);
+    // npm's debug log, the level after the line's number: `23 error 404 Not Found`.
+    let numbered = after == Some(b' ')
+        && matches!(word, b"error" | b"warn" | b"info" | b"verbose")
+        && bytes[..start]
+            .strip_suffix(b" ")
+            .is_some_and(|number| !number.is_empty() && number.iter().all(u8::is_ascii_digit));
     let stated = capitals
         || bracketed
         || colon
         || column
         || positioned
         || coded
+        || numbered
         || preceded_by_level_key(bytes, start);
     stated.then_some(Found::Stated(level))
 }
@@ -1222,8 +1229,9 @@ fn quoted_code(bytes: &[u8]) -> Option<QuotedCode<'_>> {
 /// a linter's level in lower case, last of a few words before a colon, a code in
 /// brackets or a code and a colon (gcc's and mypy's `error:`, rustc's `error[E0425]:`,
 /// `warning:`, gcc's `fatal error:` (fatal) and `internal compiler error:`, UBSan's
-/// `runtime error:`, tsc's `error TS2322:`), RuboCop's offense (`W: Lint/…`, `E:`), or
-/// Ruby's `syntax error, …`. Not code's `case ERROR:`.
+/// `runtime error:`, tsc's `error TS2322:`, Swift's `Fatal error:`), RuboCop's offense
+/// (`W: Lint/…`, `E:`), Ruby's `syntax error, …` or its uncaught exception
+/// ([`is_ruby_exception`]). Not code's `case ERROR:`.
 fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
     let word = code.iter().take_while(|&&b| is_word_byte(b)).count();
     if indent <= 1 && camel_error(&code[..word]).is_some() {
@@ -1250,11 +1258,17 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
     if code.starts_with(b"syntax error") && matches!(code.get(12), Some(b',' | b':')) {
         return Some(Severity::Error);
     }
+    if indent == 0 && is_ruby_exception(code) {
+        return Some(Severity::Error);
+    }
     let mut fatal = false;
     let mut at = 0;
     for _ in 0..3 {
-        let end = at
-            + code[at..]
+        // Swift's runtime error opens with a capital: `Fatal error: Index out of range`.
+        let capital = at == 0 && indent <= 1 && code.first().is_some_and(u8::is_ascii_uppercase);
+        let from = at + usize::from(capital);
+        let end = from
+            + code[from..]
                 .iter()
                 .take_while(|b| b.is_ascii_lowercase())
                 .count();
@@ -1275,10 +1289,27 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
         if !rest.starts_with(b" ") {
             return None;
         }
-        fatal |= &code[at..end] == b"fatal";
+        fatal |= code[at..end].eq_ignore_ascii_case(b"fatal");
         at = end + 1;
     }
     None
+}
+
+/// Ruby's uncaught exception after its place, its method, its message and its class in
+/// parentheses: `in 'Object#foo': boom (RuntimeError)` (Ruby 3.4; before, the method in
+/// `` `foo' ``), `(Errno::ECONNREFUSED)`.
+fn is_ruby_exception(code: &[u8]) -> bool {
+    if !(code.starts_with(b"in '") || code.starts_with(b"in `")) || !code.ends_with(b")") {
+        return false;
+    }
+    let inner = &code[..code.len() - 1];
+    let Some(open) = inner.iter().rposition(|&b| b == b'(') else {
+        return false;
+    };
+    let class = &inner[open + 1..];
+    memmem(&code[4..open], b"': ")
+        && class.first().is_some_and(u8::is_ascii_uppercase)
+        && class.iter().all(|&b| is_word_byte(b) || b == b':')
 }
 
 /// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
@@ -1869,6 +1900,22 @@ mod tests {
                 Some(Error),
             ),
             ("a.rb:3: syntax error, unexpected end-of-input", Some(Error)),
+            // Swift's runtime error.
+            (
+                "Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range",
+                Some(Fatal),
+            ),
+            ("Sources/App/main.swift:3: Fatal error: boom", Some(Fatal)),
+            ("src/a.py:3:Note: x", None),
+            // Ruby's uncaught exceptions (3.4's quotes, and the backquote before).
+            ("app.rb:2:in 'Object#foo': boom (RuntimeError)", Some(Error)),
+            ("app.rb:2:in `foo': boom (RuntimeError)", Some(Error)),
+            (
+                "/usr/lib/ruby/3.4.0/net/http.rb:1603:in 'TCPSocket#initialize': Failed to open TCP connection to localhost:9 (Connection refused - connect(2) for \"localhost\" port 9) (Errno::ECONNREFUSED)",
+                Some(Error),
+            ),
+            ("app.rb:4:  in_use(x) # (Note)", None),
+            ("app.rb:4:in 'x' (Note)", None),
             ("src/lib.rs:4:    E: Into<Error>,", None),
             (
                 "/usr/lib/python3/dist-packages/x.py:3: DeprecationWarning: x is deprecated",
@@ -2446,6 +2493,23 @@ mod tests {
             assert_eq!(classify(line), Some(Error), "{line}");
         }
         assert_eq!(classify("npm warn deprecated glob@7.2.3"), Some(Warn));
+        // npm's debug log (npm 11), which its last line points to.
+        assert_eq!(
+            classify("23 error 404 Not Found - GET https://registry.npmjs.org/x"),
+            Some(Error)
+        );
+        assert_eq!(
+            classify("5 warn config production Use `--omit=dev`"),
+            Some(Warn)
+        );
+        assert_eq!(classify("1 info using npm@11.19.1"), Some(Info));
+        assert_eq!(
+            classify("0 verbose cli /usr/bin/node /usr/bin/npm"),
+            Some(Trace)
+        );
+        // Not a count of errors, nor a level after anything but a number.
+        assert_eq!(classify("0 errors generated"), None);
+        assert_eq!(classify("build 2 error x"), None);
         assert_eq!(
             classify("W: Some index files failed to download"),
             Some(Warn)

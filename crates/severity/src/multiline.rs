@@ -406,7 +406,7 @@ impl MultiLine {
 }
 
 /// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`,
-/// Python's `File "…"`, Java's `... 12 more`, .NET's inner exceptions (` ---> …`,
+/// Python's `File "…"`, Ruby's `from app.rb:5:in …`, Java's `... 12 more`, .NET's inner exceptions (` ---> …`,
 /// `--- End of inner exception …`), the sanitizers' numbered frames (`#0 0x4f3c in main
 /// a.c:7`), given an indented line.
 fn is_frame(indented: &str) -> bool {
@@ -414,6 +414,10 @@ fn is_frame(indented: &str) -> bool {
     if let Some(number) = trimmed.strip_prefix('#') {
         let digits = number.bytes().take_while(u8::is_ascii_digit).count();
         return digits > 0 && number[digits..].starts_with(' ');
+    }
+    if let Some(place) = trimmed.strip_prefix("from ") {
+        // Ruby's: `\tfrom app.rb:5:in '<main>'`.
+        return place.contains(":in ");
     }
     ["at ", "... ", "File \"", "---> ", "--- End of "]
         .iter()
@@ -965,6 +969,18 @@ mod tests {
                     &["next"],
                 ],
                 &["IndentationError: unexpected indent"],
+            ),
+            // Ruby's uncaught exception and its frames.
+            (
+                &[
+                    &[
+                        "app.rb:2:in 'Object#foo': boom (RuntimeError)",
+                        "\tfrom app.rb:5:in 'Object#bar'",
+                        "\tfrom app.rb:8:in '<main>'",
+                    ],
+                    &["INFO next"],
+                ],
+                &[],
             ),
             // Node's uncaught exception (node 20): where it was thrown, the source, a caret,
             // the exception and its stack; a thrown string with no stack.
