@@ -431,8 +431,17 @@ impl Findings {
     /// A word ends at `bytes[last]`: it may be an exception's name (`KeyError`).
     fn word_end(&mut self, bytes: &[u8], last: usize) {
         let word = &bytes[..=last];
-        let named = (word.ends_with(b"Error") && last >= 5 && is_word_byte(bytes[last - 5]))
-            || (word.ends_with(b"Exception") && last >= 9 && is_word_byte(bytes[last - 9]));
+        let exception = word.ends_with(b"Exception")
+            && match (last - 8).checked_sub(1).map(|p| bytes[p]) {
+                Some(b) if is_word_byte(b) => true,
+                // The base class by its qualified name: Java's `java.lang.Exception`,
+                // .NET's `System.Exception`; or alone, opening the line: `Exception: boom`.
+                Some(b'.') => last >= 10 && is_word_byte(bytes[last - 10]),
+                None => bytes.get(last + 1) == Some(&b':'),
+                Some(_) => false,
+            };
+        let named =
+            (word.ends_with(b"Error") && last >= 5 && is_word_byte(bytes[last - 5])) || exception;
         let start = || {
             word.iter()
                 .rposition(|b| !is_word_byte(*b))
@@ -916,13 +925,21 @@ fn is_failure_mark(bytes: &[u8]) -> bool {
 }
 
 /// Whether `after`, what follows a count's word (`1 failed`), ends the count: the line
-/// ends, a list of counts goes on (`, 3 passed`, `; 0 ignored`, ` | 3 passed`, `)`) or
-/// a time follows (` in 0.12s`). Not a message's `pid 445 failed to act`.
+/// ends, a list of counts goes on (`, 3 passed`, `; 0 ignored`, ` | 3 passed`, `)`), a
+/// time follows (` in 0.12s`) or the total ends the line (Vitest's `Test Files  1
+/// failed (1)`). Not a message's `pid 445 failed to act`.
 fn ends_a_count(after: &[u8]) -> bool {
+    let total = || {
+        after.strip_prefix(b" (").is_some_and(|rest| {
+            let digits = digits(rest);
+            digits > 0 && rest[digits..].trim_ascii_end() == b")"
+        })
+    };
     after.trim_ascii_end().is_empty()
         || [&b","[..], b";", b")", b" |", b" in "]
             .iter()
             .any(|next| after.starts_with(next))
+        || total()
 }
 
 /// Whether `before` ends with a number that is not zero and a space (`Tests: 1 `,
@@ -1656,6 +1673,10 @@ mod tests {
             ("connection 19617 failed: 3 - No network route", None),
             ("test result: ok. 3 passed; 1 failed; 0 ignored", Some(Error)),
             ("Tests  1 failed | 3 passed (4)", Some(Error)),
+            // Vitest's tally of files.
+            (" Test Files  1 failed (1)", Some(Error)),
+            ("Test Files  2 passed (2)", None),
+            ("2 failed (see above)", None),
             ("3 errorsome", None),
             ("INFO retried after 2 errors", Some(Info)),
             // TAP's failed test; a test runner's mark of one.
@@ -1726,6 +1747,19 @@ mod tests {
             classify("java.lang.NullPointerException: null"),
             Some(Error)
         );
+        // The base class, qualified or opening the line; not the word in a sentence.
+        assert_eq!(
+            classify("Exception in thread \"main\" java.lang.Exception: boom"),
+            Some(Error)
+        );
+        assert_eq!(
+            classify("Unhandled exception. System.Exception: boom"),
+            Some(Error)
+        );
+        assert_eq!(classify("Exception: boom"), Some(Error));
+        assert_eq!(classify("see Exception handling"), None);
+        assert_eq!(classify("Exception handling is on"), None);
+        assert_eq!(classify(".Exception x"), None);
         assert_eq!(
             classify("Caused by: java.io.IOException: closed"),
             Some(Error)
