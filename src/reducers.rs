@@ -159,7 +159,8 @@ fn options_of<T: DeserializeOwned>(options: &Value) -> Result<T, String> {
 
 /// The reducer for a command line: the source-aware one when there is one, else the
 /// generic fallback. Wrappers (`env`, `sudo`, `time`, `uv run`, `python -m` …) are
-/// looked through.
+/// looked through, and so is a shell's `-c` to its script's one command
+/// ([`script_command`]).
 pub fn pick(argv: &[String]) -> &'static str {
     let wanted = source_of(argv);
     if find(wanted).is_some() {
@@ -296,13 +297,32 @@ fn source_of(argv: &[String]) -> &'static str {
         {
             "diff"
         }
-        "journalctl" => "journal",
+        // In a script `run` cannot ask for JSON (`adapt_argv`): the script must.
+        "journalctl"
+            if argv.iter().any(|w| basename(w) == "journalctl") || asks_journal_json(&words) =>
+        {
+            "journal"
+        }
         _ if json_output(&words) => "json",
         "docker" | "podman" if word(1) == "logs" || (word(1) == "compose" && word(2) == "logs") => {
             "docker"
         }
         _ => "text",
     }
+}
+
+/// Whether journalctl's `words` ask for an output the journal reducer reads: `-o json`,
+/// `--output=export`.
+fn asks_journal_json(words: &[String]) -> bool {
+    let format = |w: &str| matches!(w, "json" | "export");
+    words
+        .windows(2)
+        .any(|pair| matches!(pair[0].as_str(), "-o" | "--output") && format(&pair[1]))
+        || words.iter().any(|w| {
+            w.strip_prefix("--output=")
+                .or_else(|| w.strip_prefix("-o"))
+                .is_some_and(format)
+        })
 }
 
 /// Commands asked for JSON output: `kubectl get -o json`, `docker inspect`, `gh … --json`,
@@ -353,15 +373,17 @@ fn module_run(mut words: Vec<String>) -> Vec<String> {
 }
 
 /// The words of the program launched: program basenames, wrappers (`env`, `sudo`,
-/// `timeout 60`, `uv run`) and `VAR=value` removed.
+/// `timeout 60`, `uv run`) and `VAR=value` removed; for a shell's `-c SCRIPT`, those of
+/// the script's command ([`script_command`]).
 fn launched_words(argv: &[String]) -> Vec<String> {
-    let mut words: Vec<String> = argv
-        .iter()
-        .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
-        .collect();
+    let mut words = argv.to_vec();
     loop {
+        if let Some(command) = script_command(&words) {
+            words = command;
+            continue;
+        }
         let first = words.first().map(String::as_str).unwrap_or_default();
-        let drop = match first {
+        let drop = match basename(first) {
             "env" | "sudo" | "time" | "nice" | "nohup" | "command" | "exec" => 1,
             _ if first.contains('=') && !first.starts_with('-') => 1,
             "uv" | "poetry" | "pipenv" | "pdm" | "hatch"
@@ -373,10 +395,120 @@ fn launched_words(argv: &[String]) -> Vec<String> {
             _ => 0,
         };
         if drop == 0 || drop > words.len() {
-            return words;
+            return words.iter().map(|w| basename(w).to_string()).collect();
         }
         words.drain(..drop);
     }
+}
+
+/// The last part of a path: a program's name.
+fn basename(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// The command a shell's `-c SCRIPT` runs (`sh -c`, `bash -lc`, `zsh -c`), as words, when
+/// the script is one command after steps that set up where and how it runs (`cd DIR`,
+/// `source FILE`, `export A=B`, `set -e`), joined by `&&`, `;` or new lines: agents'
+/// tools wrap what they run so (`bash -lc 'cd repo && pytest -q'`). `None` for any
+/// other command, and for a script of more than one command, a pipe, `||`, a
+/// redirection other than `2>&1`, a substitution, a group or a keyword: its output is
+/// not one command's as written.
+fn script_command(words: &[String]) -> Option<Vec<String>> {
+    let shell = basename(words.first()?);
+    if !matches!(shell, "sh" | "bash" | "zsh" | "dash" | "ksh") {
+        return None;
+    }
+    // Options up to the one holding `c`; the script follows.
+    let mut rest = words[1..].iter();
+    loop {
+        let option = rest.next()?;
+        match option.as_str() {
+            // `-o pipefail`: an option's name follows.
+            "-o" | "+o" => {
+                rest.next()?;
+            }
+            long if long.starts_with("--") => {}
+            short if short.starts_with('-') && short.contains('c') => break,
+            short if short.starts_with('-') => {}
+            _ => return None,
+        }
+    }
+    let mut commands = script_commands(rest.next()?)?
+        .into_iter()
+        .filter(|command| !is_setup_step(command));
+    let command = commands.next()?;
+    commands.next().is_none().then_some(command)
+}
+
+/// The simple commands of a shell script joined by `&&`, `;` or new lines, each as its
+/// words (quotes removed; `2>&1` left out); `None` when anything else joins or holds
+/// them.
+fn script_commands(script: &str) -> Option<Vec<Vec<String>>> {
+    let mut commands: Vec<Vec<String>> = vec![Vec::new()];
+    let mut word: Option<String> = None;
+    let mut rest = script;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        match c {
+            '\'' | '"' => {
+                let close = rest.find(c)?;
+                let quoted = &rest[..close];
+                // In double quotes, a substitution runs a command of its own.
+                if c == '"' && (quoted.contains("$(") || quoted.contains('`')) {
+                    return None;
+                }
+                word.get_or_insert_with(String::new).push_str(quoted);
+                rest = &rest[close + 1..];
+            }
+            ' ' | '\t' | ';' | '\n' | '&' => {
+                if let Some(word) = word.take() {
+                    commands.last_mut()?.push(word);
+                }
+                if c == '&' {
+                    // `&&`; a lone `&` runs in the background.
+                    rest = rest.strip_prefix('&')?;
+                }
+                if matches!(c, ';' | '\n' | '&') {
+                    commands.push(Vec::new());
+                }
+            }
+            '2' if word.is_none() && rest.starts_with(">&1") => {
+                rest = &rest[">&1".len()..];
+            }
+            '|' | '(' | ')' | '{' | '}' | '`' | '<' | '>' | '\\' => return None,
+            '$' if rest.starts_with('(') => return None,
+            // `${REPO}`: a variable, as `$REPO`.
+            '$' if rest.starts_with('{') => {
+                let close = rest.find('}')?;
+                let word = word.get_or_insert_with(String::new);
+                word.push('$');
+                word.push_str(&rest[1..close]);
+                rest = &rest[close + 1..];
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(word) = word {
+        commands.last_mut()?.push(word);
+    }
+    commands.retain(|command| !command.is_empty());
+    let keyword = |command: &Vec<String>| {
+        matches!(
+            command[0].as_str(),
+            "if" | "then" | "else" | "fi" | "for" | "while" | "until" | "do" | "done" | "case"
+        )
+    };
+    (!commands.iter().any(keyword)).then_some(commands)
+}
+
+/// A step of a script that sets up where and how its command runs, and prints nothing
+/// of its own: `cd`, `source`, `.`, `export`, `set`, `umask`, `ulimit`, `VAR=value`.
+fn is_setup_step(command: &[String]) -> bool {
+    let first = command[0].as_str();
+    matches!(
+        first,
+        "cd" | "pushd" | "source" | "." | "export" | "set" | "umask" | "ulimit" | "unset"
+    ) || (command.len() == 1 && first.contains('=') && !first.starts_with('-'))
 }
 
 #[cfg(test)]
@@ -472,6 +604,69 @@ mod tests {
         assert_eq!(source("jq -r .name data.json"), "text");
         assert_eq!(source("curl -s https://api.example.com/x"), "text");
         assert_eq!(source("ls -la"), "text");
+    }
+
+    #[test]
+    fn looks_through_a_shell_to_the_command_its_script_runs() {
+        let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let pick_in = |shell: &[&str], script: &str| {
+            let mut words = argv(shell);
+            words.push(script.to_string());
+            source_of(&words)
+        };
+        let bash = ["bash", "-lc"];
+        assert_eq!(pick_in(&bash, "cd /repo && pytest -q tests/"), "pytest");
+        assert_eq!(pick_in(&["/bin/sh", "-c"], "cargo test 2>&1"), "cargo-test");
+        assert_eq!(
+            pick_in(
+                &["bash", "--noprofile", "-o", "pipefail", "-ec"],
+                "set -e; source .venv/bin/activate\npython -m pytest -x"
+            ),
+            "pytest"
+        );
+        assert_eq!(
+            pick_in(
+                &["zsh", "-c"],
+                "cd \"${REPO}\" && export CI=1 && git diff HEAD~1"
+            ),
+            "diff"
+        );
+        assert_eq!(pick_in(&bash, "FOO=1 timeout 60 pytest"), "pytest");
+        assert_eq!(pick_in(&bash, "docker logs api"), "docker");
+        assert_eq!(pick_in(&bash, "journalctl -u app -o json"), "journal");
+        // Not one command's output as written, or not read as the reducer reads it: the
+        // generic reducer.
+        for script in [
+            "pytest -q | tail -n 50",
+            "pytest || true",
+            "make && pytest",
+            "pytest > out.txt",
+            "pytest &",
+            "for t in a b; do pytest $t; done",
+            "(cd x && pytest)",
+            "echo \"$(pytest)\"",
+            "pytest 'unclosed",
+            "journalctl -u app",
+            "",
+            "cd /repo",
+        ] {
+            assert_eq!(pick_in(&bash, script), "text", "{script:?}");
+        }
+        assert_eq!(source_of(&argv(&["bash", "run.sh"])), "text");
+        assert_eq!(source_of(&argv(&["bash", "-c"])), "text");
+        // Its stderr, as the command's own.
+        assert!(reads_stderr(
+            "text",
+            &argv(&["bash", "-lc", "cd app && python3 main.py"])
+        ));
+        assert!(!reads_stderr(
+            "text",
+            &argv(&["sh", "-c", "echo out; echo err >&2"])
+        ));
+        assert!(reads_stderr(
+            "text",
+            &argv(&["env", "CC=/usr/bin/clang", "make"])
+        ));
     }
 
     #[test]

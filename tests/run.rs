@@ -337,6 +337,12 @@ fn a_scripts_traceback_and_log_are_read_with_its_output() {
         "{error}"
     );
     assert_eq!(envelope["raw"]["lines"], 3001 + 7, "{envelope}");
+    // The same through a shell, as agents' tools run commands: its script's command.
+    let script = format!("cd '{}' && python3 app.py", b.dir.path().display());
+    let (envelope, code) = run(&b, &["run", "--", "sh", "-c", &script]);
+    assert_eq!(code, Some(1));
+    assert!(envelope.get("stderr").is_none(), "{envelope}");
+    assert_eq!(envelope["items"][0]["text"], "Traceback (most recent call last):");
 }
 
 #[test]
