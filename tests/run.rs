@@ -342,7 +342,10 @@ fn a_scripts_traceback_and_log_are_read_with_its_output() {
     let (envelope, code) = run(&b, &["run", "--", "sh", "-c", &script]);
     assert_eq!(code, Some(1));
     assert!(envelope.get("stderr").is_none(), "{envelope}");
-    assert_eq!(envelope["items"][0]["text"], "Traceback (most recent call last):");
+    assert_eq!(
+        envelope["items"][0]["text"],
+        "Traceback (most recent call last):"
+    );
 }
 
 #[test]

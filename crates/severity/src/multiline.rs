@@ -406,9 +406,9 @@ impl MultiLine {
 }
 
 /// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`,
-/// Python's `File "…"`, Ruby's `from app.rb:5:in …`, Java's `... 12 more`, .NET's inner exceptions (` ---> …`,
-/// `--- End of inner exception …`), the sanitizers' numbered frames (`#0 0x4f3c in main
-/// a.c:7`), given an indented line.
+/// Python's `File "…"`, Ruby's `from app.rb:5:in …`, Java's `... 12 more`, .NET's inner
+/// exceptions (` ---> …`, `--- End of inner exception …`), the sanitizers' numbered
+/// frames (`#0 0x4f3c in main a.c:7`), given an indented line.
 fn is_frame(indented: &str) -> bool {
     let trimmed = indented.trim_start();
     if let Some(number) = trimmed.strip_prefix('#') {
