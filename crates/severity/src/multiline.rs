@@ -742,8 +742,10 @@ fn is_panic_message(line: &str) -> bool {
 }
 
 /// The line after a record's `first` that says what went wrong, of the record's `rest`,
-/// for a summary: the exception Node threw under where it was thrown and its source
-/// ([`is_node_throw_site`]); else the first that [`names_what_went_wrong`].
+/// for a summary: under where Node says it threw (`/app/a.js:3`), the exception after
+/// the source and its caret; else the first line that names it (a traceback's
+/// exception, a panic's message, a Java exception, where a compiler's or Terraform's
+/// error is), not a frame, a note, annotated source or a chain line.
 pub fn what_went_wrong<'a>(
     first: &str,
     mut rest: impl Iterator<Item = &'a str>,
