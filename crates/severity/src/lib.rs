@@ -171,7 +171,8 @@ const COLUMN_WINDOW: usize = 64;
 /// `Failed to start`, the kernel's `I/O error`s, file system errors, machine checks and
 /// hung tasks, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal error:`,
 /// docker's `Error response from daemon`, kubectl's `CrashLoopBackOff`,
-/// `ImagePullBackOff` and `ErrImagePull`, an access log's status of 5xx after its
+/// `ImagePullBackOff`, `ErrImagePull`, `InvalidImageName`, `Init:Error` and `Evicted`
+/// (these three as a column), an access log's status of 5xx after its
 /// request (`"GET / HTTP/1.1" 502`) or in a response's status line (`HTTP/1.1 503`),
 /// valgrind's reports in its own words (`==1234== Invalid write of size 4`, a leak's loss
 /// record; its `ERROR SUMMARY` by what it counts: `0 errors` is none) and a sanitizer's
@@ -697,7 +698,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 64] = [
+const SIGNALS: [(&str, Severity); 63] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -718,12 +719,11 @@ const SIGNALS: [(&str, Severity); 64] = [
     ("Hardware Error", Severity::Error),
     ("blocked for more than", Severity::Warn),
     ("non-zero", Severity::Error),
-    ("exit code", Severity::Error),
-    ("exit status", Severity::Error),
-    ("Exit code", Severity::Error),
-    ("Exit status", Severity::Error),
-    ("exited with code", Severity::Error),
-    ("exited with status", Severity::Error),
+    // `exit code 2`, `exit status 1`, `Exit code: 3`, `exited with code 137`, `exited
+    // with status 1`: one phrase for each case of its first letter, each taking one of
+    // the index's 64 bits.
+    ("exit", Severity::Error),
+    ("Exit", Severity::Error),
     ("make", Severity::Error),
     ("gmake", Severity::Error),
     // systemd's reports of a unit's main process and of the unit, which state no level
@@ -750,6 +750,9 @@ const SIGNALS: [(&str, Severity); 64] = [
     ("CrashLoopBackOff", Severity::Error),
     ("ImagePullBackOff", Severity::Error),
     ("ErrImagePull", Severity::Error),
+    ("InvalidImageName", Severity::Error),
+    ("Init:Error", Severity::Error),
+    ("Evicted", Severity::Error),
     // PHP's `PHP Fatal error:  Uncaught …`, and others' `Fatal error: …`.
     ("Fatal error", Severity::Fatal),
     ("command not found", Severity::Error),
@@ -792,7 +795,8 @@ const SIGNALS: [(&str, Severity); 64] = [
 /// needs a non-zero code after it, `non-zero` an exit, status, code or return value,
 /// `make` its failure report (`make: *** …`), and systemd's `code=…` the status beside
 /// it, non-zero when the process exited. `FAIL` and `FAILED` are a whole word, not a
-/// key or a count of none (`FAILED=0`, `# FAIL:  0`); `Killed` ends the line or is
+/// key or a count of none (`FAILED=0`, `# FAIL:  0`); `Killed`, and kubectl's statuses
+/// `Evicted`, `Init:Error` and `InvalidImageName`, end the line or are
 /// followed by a column's spaces (bash's `[1]+  Killed    sleep 100`); the kernel's
 /// `BUG:` says what it found (`BUG: kernel NULL pointer dereference`, not a commit's
 /// `BUG: fix …`); a system call's error ends the message (a parenthesis may follow:
@@ -812,7 +816,9 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
                 Some(_) => false,
             }
         }
-        "Killed" => after.trim_ascii_end().is_empty() || after.starts_with(b"  "),
+        "Killed" | "Evicted" | "Init:Error" | "InvalidImageName" => {
+            after.trim_ascii_end().is_empty() || after.starts_with(b"  ")
+        }
         "BUG:" => [
             &b" kernel"[..],
             b" unable to handle",
@@ -833,7 +839,15 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
         "non-zero" => [&b" exit"[..], b" status", b" code", b" return"]
             .iter()
             .any(|what| after.starts_with(what)),
-        phrase if phrase.starts_with("exit") || phrase.starts_with("Exit") => nonzero_code(after),
+        "exit" | "Exit" => [
+            &b" code"[..],
+            b" status",
+            b"ed with code",
+            b"ed with status",
+        ]
+        .iter()
+        .find_map(|what| after.strip_prefix(*what))
+        .is_some_and(nonzero_code),
         "HTTP/" => server_error_status(after) || (before.is_empty() && status_line_error(after)),
         "Fatal error" => after.starts_with(b":"),
         "Found" | "compiled with" => {
@@ -2183,6 +2197,12 @@ mod tests {
             ("web-0   0/1     CrashLoopBackOff   5 (30s ago)   4m", Some(Error)),
             ("api-7f9c   0/1     ImagePullBackOff   0          2m", Some(Error)),
             ("api-7f9c   0/1     ErrImagePull   0          1m", Some(Error)),
+            ("api-7f9c   0/1     InvalidImageName   0          1m", Some(Error)),
+            ("web-0   0/1     Init:Error   2 (20s ago)   1m", Some(Error)),
+            ("web-3   0/1     Evicted   0          3h", Some(Error)),
+            ("  Warning  Evicted  12m  kubelet  The node was low on resource: memory.", Some(Error)),
+            ("Reason:       Evicted", Some(Error)),
+            ("Evicted 3 keys from the cache", None),
             ("web-1   0/1     Error   3   5m", Some(Error)),
             ("web-2   1/1     Running   0   5m", None),
             ("PHP Fatal error:  Uncaught Exception: boom in /var/www/index.php:3", Some(Fatal)),
@@ -2473,7 +2493,8 @@ mod tests {
                 "make" | "gmake" => ": *** [all] Error 3",
                 "code=exited" | "code=killed" | "code=dumped" => ", status=3/x",
                 "non-zero" => " exit 3",
-                "Killed" => "",
+                "Killed" | "Evicted" | "Init:Error" | "InvalidImageName" => "",
+                "exit" | "Exit" => " code 3",
                 "BUG:" => " kernel NULL pointer dereference",
                 "command not found"
                 | "No such file or directory"
