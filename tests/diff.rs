@@ -563,3 +563,68 @@ fn each_file_names_its_commit_in_git_log_and_format_patch() {
     assert!(envelope["stats"].get("commits").is_none(), "{envelope}");
     assert!(items(&envelope)[0].get("commit").is_none());
 }
+
+#[test]
+fn a_merges_combined_diff_keeps_its_hunks() {
+    let b = Briefly::new();
+    let repo = Repo::new();
+    let body = |second: &str, last: &str| format!("a\n{second}\nc\nd\ne\nf\ng\n{last}\n");
+    repo.write("f.txt", body("b", "h"));
+    repo.commit_all();
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.write("f.txt", body("B-side", "H-side"));
+    repo.commit_all();
+    repo.git(&["checkout", "-q", "-"]);
+    repo.write("f.txt", body("B-main", "H-main"));
+    repo.commit_all();
+    let merge = Command::new("git")
+        .args(["merge", "-q", "side"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    assert!(!merge.status.success(), "a conflict");
+
+    // `git diff` of the conflicted file: a combined diff, the markers and both sides.
+    let conflict = repo.git(&["diff"]);
+    let stat = String::from_utf8(repo.git(&["diff", "--stat"])).unwrap();
+    assert!(stat.contains("1 file changed, 8 insertions(+)"), "{stat}");
+    let envelope = diff_of(&b, &conflict, &[]);
+    let file = &items(&envelope)[0];
+    assert_eq!(file["change"], "M +8 -0", "as git counts it: {envelope}");
+    assert_eq!(envelope["stats"]["other_lines"], 0, "{envelope}");
+    let patch = file["patch"].as_str().unwrap();
+    assert!(patch.starts_with("diff --cc f.txt\n"), "{patch}");
+    assert!(patch.contains("@@@ -1,8 -1,8 +1,16 @@@\n"), "{patch}");
+    assert!(
+        patch.contains("++<<<<<<< HEAD\n +B-main\n++=======\n+ B-side\n++>>>>>>> side\n"),
+        "{patch}"
+    );
+    assert!(patch.contains(" +H-main\n"), "{patch}");
+    // Kept whole under `--context 0` (its header has a range for each parent); its own
+    // page under `--file`.
+    let trimmed = diff_of(&b, &conflict, &["--context", "0"]);
+    assert_eq!(items(&trimmed)[0]["patch"], file["patch"]);
+    let pages = diff_of(&b, &conflict, &["--file", "f.txt"]);
+    let hunk = &items(&pages)[0];
+    assert!(
+        hunk["patch"]
+            .as_str()
+            .unwrap()
+            .contains("@@@ -1,8 -1,8 +1,16 @@@\n"),
+        "{pages}"
+    );
+
+    // The merge committed: `git show`'s combined diff against both parents, counted
+    // against the first.
+    repo.write("f.txt", body("B-merged", "H-main"));
+    repo.commit_all();
+    let show = repo.git(&["show", "HEAD"]);
+    let envelope = diff_of(&b, &show, &[]);
+    let file = &items(&envelope)[0];
+    assert_eq!(file["change"], "M +1 -1", "{envelope}");
+    let patch = file["patch"].as_str().unwrap();
+    assert!(
+        patch.contains("- B-main\n -B-side\n++B-merged\n"),
+        "{patch}"
+    );
+}

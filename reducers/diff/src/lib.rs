@@ -1,5 +1,8 @@
 //! `briefly diff`: a unified diff (`git diff`, `git show`, `git format-patch`, `diff -u`)
 //! as the map of changed files first, then the hunks that matter, as valid patches.
+//! A merge's combined diff (`diff --cc`, `@@@` hunks: `git show` of a merge, `git diff`
+//! of a conflicted file) is read too, its counts against the first parent as `git diff
+//! --stat` gives them.
 //!
 //! Items are files, so `total_items` is the number of files changed, always exact.
 //! Each item is `{"path", "change", "from"?, "commit"?, "patch"?}` where `commit` is the
@@ -31,6 +34,7 @@ pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
 use commit::{commit_line, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
+use parse::combined_hunk_header;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::hash_map::DefaultHasher;
@@ -113,14 +117,44 @@ struct Hunk {
     /// Old and new lines still expected.
     old_left: u64,
     new_left: u64,
+    /// A merge's hunk in a combined diff (`diff --cc`), `header` its first parent's and
+    /// the result's ranges.
+    combined: Option<Combined>,
+}
+
+/// What a combined diff's hunk has besides a unified one's.
+#[derive(Debug, Clone)]
+struct Combined {
+    /// Its `@@@ … @@@` line as written.
+    header: String,
+    /// The lines each parent after the first still expects.
+    others_left: Vec<u64>,
 }
 
 impl Hunk {
+    /// Its `@@` line.
+    fn header_line(&self) -> String {
+        match &self.combined {
+            Some(combined) => combined.header.clone(),
+            None => self.header.line(&self.section),
+        }
+    }
+
     /// Appends the hunk as patch text: its `@@` line, then its body.
     fn write_to(&self, out: &mut String) {
-        out.push_str(&self.header.line(&self.section));
+        out.push_str(&self.header_line());
         out.push('\n');
         self.lines.iter().for_each(|line| out.push_str(line));
+    }
+
+    /// Whether every line its header counts has come.
+    fn is_complete(&self) -> bool {
+        self.old_left == 0
+            && self.new_left == 0
+            && self
+                .combined
+                .as_ref()
+                .is_none_or(|c| c.others_left.iter().all(|&left| left == 0))
     }
 }
 
@@ -478,13 +512,16 @@ impl Diff {
             return;
         };
         file.close_run();
-        if hunk.old_left > 0 || hunk.new_left > 0 {
+        if !hunk.is_complete() {
             self.truncated_hunks += 1;
             file.hunks_left_out += 1;
             return;
         }
         if let Some(context) = self.options.context {
-            trim_context(&mut hunk, context);
+            // A combined hunk is kept whole: its header has a range for each parent.
+            if hunk.combined.is_none() {
+                trim_context(&mut hunk, context);
+            }
         }
         // `--file`: its hunks are the items, each a patch of its own, as they come; a hunk
         // over `max_hunk_lines` comes in parts that say so, so pages walk the rest of it.
@@ -520,14 +557,50 @@ impl Diff {
         };
         let text = record.text;
         let first = text.as_bytes().first().copied();
-        let complete = hunk.old_left == 0 && hunk.new_left == 0;
         // `\ No newline at end of file` follows the line it speaks of, even the last one.
         if first == Some(b'\\') {
             push_line(hunk, record);
             return true;
         }
-        if complete {
+        if hunk.is_complete() {
             return false;
+        }
+        if let Some(combined) = &mut hunk.combined {
+            let Some(marks) = text.as_bytes().get(..=combined.others_left.len()) else {
+                return false;
+            };
+            if !marks.iter().all(|m| matches!(m, b' ' | b'+' | b'-')) {
+                return false;
+            }
+            // A line with a `-` is a parent's the result dropped; any other is the
+            // result's, and a parent's where its mark is a space.
+            let in_result = !marks.contains(&b'-');
+            let in_parent = |mark: u8| {
+                if in_result {
+                    mark == b' '
+                } else {
+                    mark == b'-'
+                }
+            };
+            if in_result && hunk.new_left == 0 {
+                return false;
+            }
+            hunk.new_left -= u64::from(in_result);
+            if in_parent(marks[0]) {
+                hunk.old_left = hunk.old_left.saturating_sub(1);
+            }
+            for (left, &mark) in combined.others_left.iter_mut().zip(&marks[1..]) {
+                if in_parent(mark) {
+                    *left = left.saturating_sub(1);
+                }
+            }
+            // Counted against the first parent, as `git diff --stat` counts a merge.
+            file.added += u64::from(in_result && marks[0] == b'+');
+            file.removed += u64::from(marks[0] == b'-');
+            // Its changes are not paired: a merge's lines are no edit of one file.
+            file.unpaired = true;
+            push_line(hunk, record);
+            return true;
         }
         match first {
             Some(b' ') | None => {
@@ -570,11 +643,16 @@ impl Diff {
             let file = self.file.as_mut().expect("just started");
             file.git_paths = (a.clone(), b.clone());
         }
+        if let Header::Combined(path) = &header {
+            self.start_file(out);
+            let file = self.file.as_mut().expect("just started");
+            file.git_paths = (Some(path.clone()), Some(path.clone()));
+        }
         let Some(file) = self.file.as_mut() else {
             return;
         };
         match header {
-            Header::Git(..) | Header::Index => {}
+            Header::Git(..) | Header::Combined(_) | Header::Index => {}
             Header::Old(path) => {
                 if path.is_none() {
                     file.status = Status::Added;
@@ -681,7 +759,7 @@ fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
 /// A hunk's items (see [`hunk_items`]) without its commit.
 fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
     let number = file.hunks_seen;
-    let header = hunk.header.line(&hunk.section);
+    let header = hunk.header_line();
     if hunk.lines.len() <= max_lines {
         let mut patch = file.header.clone();
         hunk.write_to(&mut patch);
@@ -732,7 +810,24 @@ impl Reducer for Diff {
         }
         let text = record.text;
         let in_binary_patch = self.file.as_ref().is_some_and(|f| f.binary_patch);
-        if let Some((header, section)) = hunk_header(text) {
+        let hunk = match hunk_header(text) {
+            Some((header, section)) => Some((header, section, None)),
+            None => combined_hunk_header(text).map(|(header, section)| {
+                let (old_start, old_count) = header.parents[0];
+                let first = HunkHeader {
+                    old_start,
+                    old_count,
+                    new_start: header.new_start,
+                    new_count: header.new_count,
+                };
+                let combined = Combined {
+                    header: text.to_string(),
+                    others_left: header.parents[1..].iter().map(|&(_, n)| n).collect(),
+                };
+                (first, section, Some(combined))
+            }),
+        };
+        if let Some((header, section, combined)) = hunk {
             if let Some(mut file) = self.file.take() {
                 self.end_hunk(&mut file, out);
                 file.hunks_seen += 1;
@@ -743,6 +838,7 @@ impl Reducer for Diff {
                     lines: Vec::new(),
                     old_left: header.old_count,
                     new_left: header.new_count,
+                    combined,
                 });
                 self.file = Some(file);
                 return Flow::Continue;
@@ -774,7 +870,9 @@ impl Reducer for Diff {
                 file.old_path = old_path;
                 file.new_path = path;
             }
-            Some(header) if !in_binary_patch || matches!(header, Header::Git(..)) => {
+            Some(header)
+                if !in_binary_patch || matches!(header, Header::Git(..) | Header::Combined(_)) =>
+            {
                 self.pending_old = None;
                 self.header_line(record, header, out);
             }

@@ -6,6 +6,10 @@ pub enum Header {
     /// `diff --git a/X b/Y`: the paths as the line gives them (best effort when unquoted
     /// names hold spaces; later headers are exact).
     Git(Option<String>, Option<String>),
+    /// `diff --cc X` or `diff --combined X`: a merge's file against its parents (`git
+    /// show` of a merge, `git diff` of a conflicted file), whose hunks are combined
+    /// (`@@@ -1,8 -1,8 +1,16 @@@`).
+    Combined(String),
     /// `--- X` (None for /dev/null).
     Old(Option<String>),
     /// `+++ Y` (None for /dev/null).
@@ -43,6 +47,12 @@ pub fn header(line: &str) -> Option<Header> {
     if let Some(rest) = line.strip_prefix("diff --git ") {
         let (a, b) = git_paths(rest);
         return Some(Header::Git(a, b));
+    }
+    if let Some(path) = line
+        .strip_prefix("diff --cc ")
+        .or_else(|| line.strip_prefix("diff --combined "))
+    {
+        return Some(Header::Combined(unquote(path)));
     }
     if let Some(rest) = line.strip_prefix("--- ") {
         return Some(Header::Old(side_path(rest)));
@@ -111,12 +121,6 @@ pub fn hunk_header(line: &str) -> Option<(HunkHeader, &str)> {
     let rest = line.strip_prefix("@@ -")?;
     let (ranges, section) = rest.split_once(" @@")?;
     let (old, new) = ranges.split_once(" +")?;
-    let range = |r: &str| -> Option<(u64, u64)> {
-        match r.split_once(',') {
-            Some((start, count)) => Some((start.parse().ok()?, count.parse().ok()?)),
-            None => Some((r.parse().ok()?, 1)),
-        }
-    };
     let (old_start, old_count) = range(old)?;
     let (new_start, new_count) = range(new)?;
     Some((
@@ -128,6 +132,51 @@ pub fn hunk_header(line: &str) -> Option<(HunkHeader, &str)> {
         },
         section,
     ))
+}
+
+/// A combined diff's hunk header, one range for each parent, then the result's:
+/// `@@@ -1,8 -1,8 +1,16 @@@` (two parents: three `@`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CombinedHunkHeader {
+    /// Each parent's first line and line count, in order.
+    pub parents: Vec<(u64, u64)>,
+    /// The result's first line.
+    pub new_start: u64,
+    /// The result's lines.
+    pub new_count: u64,
+}
+
+/// Reads a combined diff's hunk header (two parents or more) and the section after it.
+pub fn combined_hunk_header(line: &str) -> Option<(CombinedHunkHeader, &str)> {
+    let ats = line.bytes().take_while(|&b| b == b'@').count();
+    if ats < 3 {
+        return None;
+    }
+    let fence = &line[..ats];
+    let rest = line[ats..].strip_prefix(' ')?;
+    let (ranges, section) = rest.split_once(&format!(" {fence}"))?;
+    let mut words = ranges.split(' ');
+    let parents = (&mut words)
+        .take(ats - 1)
+        .map(|word| range(word.strip_prefix('-')?))
+        .collect::<Option<Vec<_>>>()?;
+    let (new_start, new_count) = range(words.next()?.strip_prefix('+')?)?;
+    (parents.len() == ats - 1 && words.next().is_none()).then_some((
+        CombinedHunkHeader {
+            parents,
+            new_start,
+            new_count,
+        },
+        section,
+    ))
+}
+
+/// `a,b` or `a` (one line) of a hunk's header.
+fn range(text: &str) -> Option<(u64, u64)> {
+    match text.split_once(',') {
+        Some((start, count)) => Some((start.parse().ok()?, count.parse().ok()?)),
+        None => Some((text.parse().ok()?, 1)),
+    }
 }
 
 impl HunkHeader {
@@ -311,6 +360,22 @@ mod tests {
         assert_eq!((h.old_count, h.new_count), (1, 0));
         assert_eq!(h.line(""), "@@ -1 +0,0 @@");
         assert!(hunk_header("@@ nonsense").is_none());
+        assert!(hunk_header("@@@ -1,8 -1,8 +1,16 @@@").is_none());
+        let (h, section) = combined_hunk_header("@@@ -1,8 -1,7 +1,16 @@@ fn x").unwrap();
+        assert_eq!(h.parents, [(1, 8), (1, 7)]);
+        assert_eq!((h.new_start, h.new_count), (1, 16));
+        assert_eq!(section, " fn x");
+        let (h, _) = combined_hunk_header("@@@@ -3 -3,2 -4,0 +3,5 @@@@").unwrap();
+        assert_eq!(h.parents, [(3, 1), (3, 2), (4, 0)]);
+        for bad in [
+            "@@ -1 +1 @@",
+            "@@@ -1,8 +1,16 @@@",
+            "@@@ -1,8 -1,8 -1,8 +1,16 @@@",
+            "@@@ -1,8 -1,8 +1,16 @@",
+            "@@@ -x -1 +1 @@@",
+        ] {
+            assert!(combined_hunk_header(bad).is_none(), "{bad}");
+        }
     }
 
     #[test]
