@@ -628,3 +628,56 @@ fn a_merges_combined_diff_keeps_its_hunks() {
         "{patch}"
     );
 }
+
+#[test]
+fn a_coloured_diff_is_read_as_the_plain_one() {
+    let b = Briefly::new();
+    let repo = Repo::new();
+    repo.write("a.txt", "one\ntwo\nthree\n");
+    repo.write("fixture.txt", "\x1b[31mred\x1b[0m\nplain\n");
+    repo.commit_all();
+    repo.write("a.txt", "one\n2\nthree\nfour\n");
+    repo.write("fixture.txt", "\x1b[31mred\x1b[0m\n\x1b[32mgreen\x1b[0m\n");
+    repo.commit_all();
+    let path = |name: &str| -> Vec<u8> {
+        let plain = repo.git(&["show", "--format=", "HEAD", "--", name]);
+        let coloured = repo.git(&["show", "--format=", "--color=always", "HEAD", "--", name]);
+        assert_ne!(plain, coloured);
+        coloured
+    };
+    // `git show --color=always` (or `color.ui = always`): the same files and patches.
+    let plain = diff_of(
+        &b,
+        &repo.git(&["show", "--format=", "HEAD", "--", "a.txt"]),
+        &[],
+    );
+    let coloured = diff_of(&b, &path("a.txt"), &[]);
+    assert_eq!(items(&coloured), items(&plain), "{coloured}");
+    assert_eq!(coloured["stats"], plain["stats"]);
+    assert!(
+        coloured["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("ANSI colour codes"),
+        "{coloured}"
+    );
+    let warned = |envelope: &Value| {
+        envelope["warnings"]
+            .as_array()
+            .is_some_and(|w| !w.is_empty())
+    };
+    assert!(!warned(&plain), "{plain}");
+    // A file's own codes, in a plain diff, stay in its patch, which applies.
+    let both = diff_of(&b, &repo.git(&["show", "--format=", "HEAD"]), &[]);
+    assert!(!warned(&both), "{both}");
+    for item in items(&both) {
+        repo.applies_to_parent(item["patch"].as_str().unwrap())
+            .unwrap_or_else(|e| panic!("{e}: {item}"));
+    }
+    assert!(
+        items(&both)
+            .iter()
+            .any(|i| i["patch"].as_str().unwrap().contains("+\x1b[32mgreen")),
+        "{both}"
+    );
+}

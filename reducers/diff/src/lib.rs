@@ -2,7 +2,7 @@
 //! as the map of changed files first, then the hunks that matter, as valid patches.
 //! A merge's combined diff (`diff --cc`, `@@@` hunks: `git show` of a merge, `git diff`
 //! of a conflicted file) is read too, its counts against the first parent as `git diff
-//! --stat` gives them.
+//! --stat` gives them; so is a coloured diff (`--color=always`), without its codes.
 //!
 //! Items are files, so `total_items` is the number of files changed, always exact.
 //! Each item is `{"path", "change", "from"?, "commit"?, "patch"?}` where `commit` is the
@@ -31,7 +31,7 @@ mod parse;
 
 pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 
-use briefly_core::{Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
+use briefly_core::{strip_ansi, Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
 use commit::{commit_line, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use parse::combined_hunk_header;
@@ -331,6 +331,12 @@ pub struct Diff {
     in_commit_header: bool,
     /// The commit being read is a mail (format-patch's): its message is not indented.
     in_mail: bool,
+    /// A line opened with an ANSI colour code: the diff is coloured.
+    coloured: bool,
+    /// Lines that had ANSI colour codes (`git diff --color=always`), read without them.
+    ansi_lines: u64,
+    /// The last of them without its codes; its buffer is reused.
+    plain: Option<String>,
 }
 
 /// Statistics of `briefly diff`.
@@ -399,6 +405,9 @@ impl Diff {
             commit: None,
             in_commit_header: false,
             in_mail: false,
+            coloured: false,
+            ansi_lines: 0,
+            plain: None,
         })
     }
 
@@ -805,6 +814,36 @@ impl Reducer for Diff {
     type Stats = DiffStats;
 
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+        // A coloured diff (`git diff --color=always`, `color.ui = always`) is read, and
+        // its patches shown, without the codes. git's colour opens its first line; in a
+        // diff without colour, a code is a file's content (a fixture's), kept.
+        self.coloured |= record.text.starts_with('\x1b');
+        if !self.coloured {
+            return self.read_record(record, out);
+        }
+        let Some(plain) = strip_ansi(record.text, self.plain.take()) else {
+            return self.read_record(record, out);
+        };
+        self.ansi_lines += 1;
+        let flow = self.read_record(
+            &Record {
+                text: &plain,
+                ..*record
+            },
+            out,
+        );
+        self.plain = Some(plain);
+        flow
+    }
+
+    fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
+        self.outcome(out)
+    }
+}
+
+impl Diff {
+    /// One line of the diff, without colour codes.
+    fn read_record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
         if self.hunk_line(record) {
             return Flow::Continue;
         }
@@ -906,7 +945,8 @@ impl Reducer for Diff {
         Flow::Continue
     }
 
-    fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
+    /// The outcome once the input has ended: its last file, the patterns, the stats.
+    fn outcome(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
         self.finish_file(out);
         // Patterns: changed-line pairs found in enough files.
         let common = |pairs: &HashMap<u64, PairSeen>, pair: &u64| {
@@ -1023,6 +1063,12 @@ impl Reducer for Diff {
             outcome
                 .warnings
                 .push("a `---` line at the end had no `+++` line after it".into());
+        }
+        if self.ansi_lines > 0 {
+            outcome.warnings.push(format!(
+                "{} lines had ANSI colour codes: read, and patches shown, without them",
+                self.ansi_lines
+            ));
         }
         outcome
     }
