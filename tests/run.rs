@@ -160,6 +160,39 @@ fn the_reducer_can_be_named() {
 }
 
 #[test]
+fn a_command_killed_by_a_signal_says_which() {
+    let b = Briefly::new();
+    for (signal, number, says) in [
+        (
+            "KILL",
+            9,
+            "signal 9 (SIGKILL: killed outright, as by the kernel's OOM killer",
+        ),
+        ("SEGV", 11, "signal 11 (SIGSEGV: a segmentation fault"),
+        ("ABRT", 6, "signal 6 (SIGABRT: it aborted"),
+        ("USR1", 10, "killed by signal 10;"),
+    ] {
+        let script = format!("echo up; kill -{signal} $$");
+        let (envelope, code) = run(&b, &["run", "--", "sh", "-c", &script]);
+        assert_eq!(code, Some(128 + number));
+        assert_eq!(envelope["exit_code"], 128 + number);
+        let warnings = envelope["warnings"].to_string();
+        assert!(warnings.contains(says), "{warnings}");
+        assert!(
+            warnings.contains(&format!("exit code {} is 128 + {number}", 128 + number)),
+            "{warnings}"
+        );
+    }
+    // An exit of its own says nothing of the kind.
+    let (envelope, code) = run(&b, &["run", "--", "sh", "-c", "exit 137"]);
+    assert_eq!(code, Some(137));
+    assert!(
+        !envelope["warnings"].to_string().contains("killed"),
+        "{envelope}"
+    );
+}
+
+#[test]
 fn a_signal_to_briefly_reaches_the_command() {
     let b = Briefly::new();
     let child = b
@@ -186,9 +219,10 @@ fn a_signal_to_briefly_reaches_the_command() {
     let out = child.wait_with_output().unwrap();
     let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(envelope["exit_code"], 128 + libc::SIGTERM);
-    assert!(envelope["warnings"]
-        .to_string()
-        .contains("passed it to the command"));
+    let warnings = envelope["warnings"].to_string();
+    assert!(warnings.contains("passed it to the command"));
+    // Its death by the signal briefly passed on is no news.
+    assert!(!warnings.contains("was killed by"), "{warnings}");
 }
 
 #[test]

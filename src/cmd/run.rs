@@ -296,6 +296,11 @@ async fn drive(
     }
     let status = status.expect("the loop ends only once the command has exited");
     let mut exit_code = exit_code_of(status);
+    // Why a command killed by a signal failed, which its exit code only encodes (137:
+    // often the kernel's OOM killer); not when briefly itself sent the signal.
+    if !timed_out && !cancelled && interrupted.is_none() {
+        warnings.extend(killed_by(status));
+    }
     if timed_out {
         exit_code = EXIT_TIMEOUT;
         warnings.push(format!(
@@ -348,6 +353,48 @@ fn signal_group(pgid: Option<i32>, signal: i32) {
             libc::kill(-pgid, signal);
         }
     }
+}
+
+/// What a command's death by a signal says, when it died so: `killed by signal 9
+/// (SIGKILL: …)`, its exit code being 128 + the signal's number.
+fn killed_by(status: ExitStatus) -> Option<String> {
+    use std::os::unix::process::ExitStatusExt;
+    let signal = status.signal()?;
+    let (name, why) = match signal {
+        libc::SIGKILL => (
+            "SIGKILL",
+            ": killed outright, as by the kernel's OOM killer when memory ran out, or kill -9",
+        ),
+        libc::SIGSEGV => (
+            "SIGSEGV",
+            ": a segmentation fault, an invalid memory access",
+        ),
+        libc::SIGABRT => (
+            "SIGABRT",
+            ": it aborted, as on a failed assertion or an uncaught C++ exception",
+        ),
+        libc::SIGBUS => ("SIGBUS", ": a bus error, an invalid memory access"),
+        libc::SIGFPE => ("SIGFPE", ": an arithmetic error, as a division by zero"),
+        libc::SIGILL => ("SIGILL", ": an illegal instruction"),
+        libc::SIGTERM => ("SIGTERM", ": asked to terminate"),
+        libc::SIGINT => ("SIGINT", ": interrupted"),
+        libc::SIGPIPE => ("SIGPIPE", ": it wrote to a pipe nobody read"),
+        libc::SIGHUP => ("SIGHUP", ": its terminal hung up"),
+        _ => ("", ""),
+    };
+    let name = match name {
+        "" => format!("signal {signal}"),
+        name => format!("signal {signal} ({name}{why})"),
+    };
+    let core = if status.core_dumped() {
+        ", core dumped"
+    } else {
+        ""
+    };
+    Some(format!(
+        "the command was killed by {name}{core}; its exit code {} is 128 + {signal}",
+        128 + signal
+    ))
 }
 
 fn exit_code_of(status: ExitStatus) -> i32 {
