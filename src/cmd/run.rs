@@ -360,31 +360,28 @@ fn signal_group(pgid: Option<i32>, signal: i32) {
 fn killed_by(status: ExitStatus) -> Option<String> {
     use std::os::unix::process::ExitStatusExt;
     let signal = status.signal()?;
-    let (name, why) = match signal {
-        libc::SIGKILL => (
+    let meaning = match signal {
+        libc::SIGKILL => Some((
             "SIGKILL",
-            ": killed outright, as by the kernel's OOM killer when memory ran out, or kill -9",
-        ),
-        libc::SIGSEGV => (
-            "SIGSEGV",
-            ": a segmentation fault, an invalid memory access",
-        ),
-        libc::SIGABRT => (
+            "killed outright, as by the kernel's OOM killer when memory ran out, or kill -9",
+        )),
+        libc::SIGSEGV => Some(("SIGSEGV", "a segmentation fault, an invalid memory access")),
+        libc::SIGABRT => Some((
             "SIGABRT",
-            ": it aborted, as on a failed assertion or an uncaught C++ exception",
-        ),
-        libc::SIGBUS => ("SIGBUS", ": a bus error, an invalid memory access"),
-        libc::SIGFPE => ("SIGFPE", ": an arithmetic error, as a division by zero"),
-        libc::SIGILL => ("SIGILL", ": an illegal instruction"),
-        libc::SIGTERM => ("SIGTERM", ": asked to terminate"),
-        libc::SIGINT => ("SIGINT", ": interrupted"),
-        libc::SIGPIPE => ("SIGPIPE", ": it wrote to a pipe nobody read"),
-        libc::SIGHUP => ("SIGHUP", ": its terminal hung up"),
-        _ => ("", ""),
+            "it aborted, as on a failed assertion or an uncaught C++ exception",
+        )),
+        libc::SIGBUS => Some(("SIGBUS", "a bus error, an invalid memory access")),
+        libc::SIGFPE => Some(("SIGFPE", "an arithmetic error, as a division by zero")),
+        libc::SIGILL => Some(("SIGILL", "an illegal instruction")),
+        libc::SIGTERM => Some(("SIGTERM", "asked to terminate")),
+        libc::SIGINT => Some(("SIGINT", "interrupted")),
+        libc::SIGPIPE => Some(("SIGPIPE", "it wrote to a pipe nobody read")),
+        libc::SIGHUP => Some(("SIGHUP", "its terminal hung up")),
+        _ => None,
     };
-    let name = match name {
-        "" => format!("signal {signal}"),
-        name => format!("signal {signal} ({name}{why})"),
+    let name = match meaning {
+        Some((name, why)) => format!("signal {signal} ({name}: {why})"),
+        None => format!("signal {signal}"),
     };
     let core = if status.core_dumped() {
         ", core dumped"
