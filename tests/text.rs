@@ -1145,6 +1145,33 @@ fn a_ruby_crash_is_an_error_with_its_frames() {
 }
 
 #[test]
+fn cmakes_error_keeps_its_message() {
+    let b = Briefly::new();
+    let mut input: String = (1..=500)
+        .map(|i| format!("-- Looking for header{i}.h - found\n"))
+        .collect();
+    input.push_str(
+        "CMake Error at CMakeLists.txt:3 (project):
+  No CMAKE_CXX_COMPILER could be found.
+
+  Tell CMake where to find the compiler by setting either the environment
+  variable \"CXX\" or the CMake cache entry CMAKE_CXX_COMPILER to the full path
+  to the compiler, or to the compiler name if it is in the PATH.
+
+
+-- Configuring incomplete, errors occurred!
+",
+    );
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    assert_error_named(
+        &envelope,
+        501,
+        7,
+        "line 501: CMake Error at CMakeLists.txt:3 (project): … No CMAKE_CXX_COMPILER could be found.",
+    );
+}
+
+#[test]
 fn a_failed_go_test_is_named_by_what_it_logged() {
     let b = Briefly::new();
     let input = "\

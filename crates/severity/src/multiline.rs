@@ -123,6 +123,10 @@ enum Header {
     /// the source line, a caret, a blank line, then the exception, which names the record
     /// and whose stack follows.
     NodeThrowSite,
+    /// CMake's `CMake Error at CMakeLists.txt:3 (project):` ([`is_cmake_message`]): the
+    /// message follows, indented, in paragraphs; its first line names the record, once
+    /// it came (`true`).
+    CMakeMessage(bool),
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -202,6 +206,8 @@ impl MultiLine {
             Header::GoRace
         } else if is_node_throw_site(line) {
             Header::NodeThrowSite
+        } else if is_cmake_message(line) {
+            Header::CMakeMessage(false)
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -277,6 +283,8 @@ impl MultiLine {
                     _ => !blank(),
                 }
             }
+            // The message's paragraphs, up to a line that is not indented.
+            Header::CMakeMessage(_) => return indented || blank(),
             Header::DotNet | Header::GoTestFailure if indented => return true,
             // Up to the next test's header or suite's result.
             Header::JestFailure if indented || blank() => {
@@ -383,6 +391,12 @@ impl MultiLine {
                     }
                     exception
                 }
+                // The message's first line names it.
+                None if self.header == Header::CMakeMessage(false) => {
+                    let named = !line.trim().is_empty();
+                    self.header = Header::CMakeMessage(named);
+                    named
+                }
                 // The report ends with its summary.
                 None if self.header == Header::SanitizerReport => {
                     if is_sanitizer_summary(line.as_bytes()) {
@@ -457,6 +471,24 @@ fn is_node_throw_site(line: &str) -> bool {
         && [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"]
             .iter()
             .any(|extension| file.ends_with(extension))
+}
+
+/// CMake's message of an error or a warning, its message indented on the lines after:
+/// `CMake Error at CMakeLists.txt:3 (project):`, `CMake Warning (dev) at …:`, `CMake
+/// Deprecation Warning at …:`, `CMake Error: …`. Read at the start of every record.
+fn is_cmake_message(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("CMake ") else {
+        return false;
+    };
+    let rest = rest.strip_prefix("Deprecation ").unwrap_or(rest);
+    let Some(rest) = rest
+        .strip_prefix("Error")
+        .or_else(|| rest.strip_prefix("Warning"))
+    else {
+        return false;
+    };
+    let rest = rest.strip_prefix(" (dev)").unwrap_or(rest);
+    rest.starts_with(" at ") || rest.starts_with(':')
 }
 
 /// A line of carets under the source it points at (`        ^`).
@@ -743,7 +775,8 @@ fn is_panic_message(line: &str) -> bool {
 
 /// The line after a record's `first` that says what went wrong, of the record's `rest`,
 /// for a summary: under where Node says it threw (`/app/a.js:3`), the exception after
-/// the source and its caret; else the first line that names it (a traceback's
+/// the source and its caret; under CMake's `CMake Error at …:`, its message's first
+/// line; else the first line that names it (a traceback's
 /// exception, a panic's message, a Java exception, where a compiler's or Terraform's
 /// error is), not a frame, a note, annotated source or a chain line.
 pub fn what_went_wrong<'a>(
@@ -757,6 +790,9 @@ pub fn what_went_wrong<'a>(
             .into_iter()
             .chain(rest)
             .find(|l| !l.trim().is_empty());
+    }
+    if is_cmake_message(first) {
+        return rest.find(|l| !l.trim().is_empty());
     }
     rest.find(|l| names_what_went_wrong(l))
 }
@@ -983,6 +1019,23 @@ mod tests {
                     &["INFO next"],
                 ],
                 &[],
+            ),
+            // CMake's error: its message's paragraphs, named by its first line.
+            (
+                &[
+                    &["-- Detecting C compiler ABI info"],
+                    &[
+                        "CMake Error at CMakeLists.txt:3 (project):",
+                        "  No CMAKE_CXX_COMPILER could be found.",
+                        "",
+                        "  Tell CMake where to find the compiler by setting either the environment",
+                        "",
+                    ],
+                    &["-- Configuring incomplete, errors occurred!"],
+                    &["CMake Warning (dev) at CMakeLists.txt:9 (find_package):", "  Policy CMP0144 is not set."],
+                    &["CMake Error: The source directory \"/x\" does not exist."],
+                ],
+                &["  No CMAKE_CXX_COMPILER could be found.", "  Policy CMP0144 is not set."],
             ),
             // Node's uncaught exception (node 20): where it was thrown, the source, a caret,
             // the exception and its stack; a thrown string with no stack.
@@ -1583,6 +1636,14 @@ mod tests {
         assert_eq!(
             what_went_wrong("/tmp/t/d.js:1", rest.into_iter()),
             Some("boom")
+        );
+        let rest = ["", "  No CMAKE_CXX_COMPILER could be found.", ""];
+        assert_eq!(
+            what_went_wrong(
+                "CMake Error at CMakeLists.txt:3 (project):",
+                rest.into_iter()
+            ),
+            Some("  No CMAKE_CXX_COMPILER could be found.")
         );
         let rest = ["KeyError: 'a'", "ValueError: b"];
         assert_eq!(
