@@ -1172,6 +1172,39 @@ fn cmakes_error_keeps_its_message() {
 }
 
 #[test]
+fn eslints_findings_stay_under_their_file() {
+    let b = Briefly::new();
+    // ESLint's default table: each file's name, then its findings, indented. 300 files
+    // warned about, one with an error: which file it is in was a record apart.
+    let mut input = String::new();
+    for i in 0..300 {
+        input.push_str(&format!(
+            "/home/me/app/src/m{i}.js\n  12:3  warning  Unexpected console statement  no-console\n\n"
+        ));
+        if i == 150 {
+            input.push_str(
+                "/home/me/app/src/util.js\n  4:1  error  Parsing error: Unexpected token }\n\n",
+            );
+        }
+    }
+    input.push_str("\u{2716} 301 problems (1 error, 300 warnings)\n");
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let error = &envelope["items"][0];
+    assert_eq!(error["text"], "/home/me/app/src/util.js", "{envelope}");
+    assert_eq!(error["severity"], "error");
+    assert_eq!(
+        error["more"][0], "  4:1  error  Parsing error: Unexpected token }",
+        "{error}"
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary
+            .contains("/home/me/app/src/util.js … 4:1  error  Parsing error: Unexpected token }"),
+        "{summary}"
+    );
+}
+
+#[test]
 fn a_failed_go_test_is_named_by_what_it_logged() {
     let b = Briefly::new();
     let input = "\

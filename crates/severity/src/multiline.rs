@@ -127,6 +127,9 @@ enum Header {
     /// message follows, indented, in paragraphs; its first line names the record, once
     /// it came (`true`).
     CMakeMessage(bool),
+    /// A file's name alone, as ESLint's table heads the file's findings with
+    /// ([`is_file_heading`]): its findings follow, indented ([`is_lint_finding`]).
+    FileHeading,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -208,6 +211,8 @@ impl MultiLine {
             Header::NodeThrowSite
         } else if is_cmake_message(line) {
             Header::CMakeMessage(false)
+        } else if is_file_heading(line) {
+            Header::FileHeading
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -285,6 +290,7 @@ impl MultiLine {
             }
             // The message's paragraphs, up to a line that is not indented.
             Header::CMakeMessage(_) => return indented || blank(),
+            Header::FileHeading => return is_lint_finding(line),
             Header::DotNet | Header::GoTestFailure if indented => return true,
             // Up to the next test's header or suite's result.
             Header::JestFailure if indented || blank() => {
@@ -391,6 +397,8 @@ impl MultiLine {
                     }
                     exception
                 }
+                // Its first finding names it.
+                None if self.header == Header::FileHeading => first,
                 // The message's first line names it.
                 None if self.header == Header::CMakeMessage(false) => {
                     let named = !line.trim().is_empty();
@@ -471,6 +479,39 @@ fn is_node_throw_site(line: &str) -> bool {
         && [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"]
             .iter()
             .any(|extension| file.ends_with(extension))
+}
+
+/// A file's name alone on a line, as ESLint's table heads a file's findings with
+/// (`/app/src/index.js`): not indented, without spaces, ending in an extension. Read at
+/// the start of every record: the last bytes rule out nearly every line.
+fn is_file_heading(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let tail = &bytes[bytes.len().saturating_sub(6)..];
+    let Some(dot) = tail.iter().rposition(|&b| b == b'.') else {
+        return false;
+    };
+    let extension = &tail[dot + 1..];
+    !extension.is_empty()
+        && extension.iter().all(u8::is_ascii_alphanumeric)
+        && bytes.len() > tail.len() - dot
+        && !bytes.iter().any(|&b| b == b' ' || b == b'\t')
+}
+
+/// A linter's finding in the table under its file's name, as ESLint's default
+/// formatter (and stylelint's) prints it: indented, a line and a column, then the
+/// level apart: `   1:10  error  'fs' is defined but never used  no-unused-vars`.
+fn is_lint_finding(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let indent = bytes.iter().take_while(|&&b| b == b' ').count();
+    let rest = &bytes[indent..];
+    let Some(number) = crate::number_and_colon(rest).filter(|_| indent > 0) else {
+        return false;
+    };
+    let column = rest[number..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    column > 0 && rest[number + column..].starts_with(b"  ")
 }
 
 /// CMake's message of an error or a warning, its message indented on the lines after:
@@ -776,7 +817,8 @@ fn is_panic_message(line: &str) -> bool {
 /// The line after a record's `first` that says what went wrong, of the record's `rest`,
 /// for a summary: under where Node says it threw (`/app/a.js:3`), the exception after
 /// the source and its caret; under CMake's `CMake Error at …:`, its message's first
-/// line; else the first line that names it (a traceback's
+/// line; under a file's name heading a linter's table (ESLint's), its first error;
+/// else the first line that names it (a traceback's
 /// exception, a panic's message, a Java exception, where a compiler's or Terraform's
 /// error is), not a frame, a note, annotated source or a chain line.
 pub fn what_went_wrong<'a>(
@@ -793,6 +835,17 @@ pub fn what_went_wrong<'a>(
     }
     if is_cmake_message(first) {
         return rest.find(|l| !l.trim().is_empty());
+    }
+    if is_file_heading(first) {
+        // Its first error, else its first finding.
+        let mut finding = None;
+        for line in rest.filter(|l| is_lint_finding(l)) {
+            if line.contains("  error  ") {
+                return Some(line);
+            }
+            finding = finding.or(Some(line));
+        }
+        return finding;
     }
     rest.find(|l| names_what_went_wrong(l))
 }
@@ -1036,6 +1089,28 @@ mod tests {
                     &["CMake Error: The source directory \"/x\" does not exist."],
                 ],
                 &["  No CMAKE_CXX_COMPILER could be found.", "  Policy CMP0144 is not set."],
+            ),
+            // ESLint's table: each file's name, its findings under it.
+            (
+                &[
+                    &[
+                        "/home/me/app/src/index.js",
+                        "   1:10  error    'fs' is defined but never used  no-unused-vars",
+                        "  12:3   warning  Unexpected console statement    no-console",
+                    ],
+                    &[""],
+                    &["/home/me/app/src/util.js", "  4:1  error  Parsing error: Unexpected token }"],
+                    &[""],
+                    &["✖ 3 problems (2 errors, 1 warning)"],
+                    // A list of files is no table.
+                    &["src/a.js"],
+                    &["src/b.js"],
+                    &["Done in 3.5s."],
+                ],
+                &[
+                    "   1:10  error    'fs' is defined but never used  no-unused-vars",
+                    "  4:1  error  Parsing error: Unexpected token }",
+                ],
             ),
             // Node's uncaught exception (node 20): where it was thrown, the source, a caret,
             // the exception and its stack; a thrown string with no stack.
@@ -1644,6 +1719,18 @@ mod tests {
                 rest.into_iter()
             ),
             Some("  No CMAKE_CXX_COMPILER could be found.")
+        );
+        let rest = [
+            "  12:3   warning  Unexpected console statement  no-console",
+            "  14:1   error  'x' is not defined  no-undef",
+        ];
+        assert_eq!(
+            what_went_wrong("/app/src/index.js", rest.into_iter()),
+            Some("  14:1   error  'x' is not defined  no-undef")
+        );
+        assert_eq!(
+            what_went_wrong("/app/src/index.js", rest[..1].iter().copied()),
+            Some(rest[0])
         );
         let rest = ["KeyError: 'a'", "ValueError: b"];
         assert_eq!(
