@@ -130,6 +130,10 @@ enum Header {
     /// A file's name alone, as ESLint's table heads the file's findings with
     /// ([`is_file_heading`]): its findings follow, indented ([`is_lint_finding`]).
     FileHeading,
+    /// ShellCheck's `In deploy.sh line 3:`: the source line and its findings under
+    /// carets (`  ^-- SC2086 (info): …`), up to a blank line; the first finding names it,
+    /// once it came (`true`).
+    ShellCheckPlace(bool),
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -213,6 +217,8 @@ impl MultiLine {
             Header::CMakeMessage(false)
         } else if is_file_heading(line) {
             Header::FileHeading
+        } else if is_shellcheck_place(line) {
+            Header::ShellCheckPlace(false)
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -291,6 +297,7 @@ impl MultiLine {
             // The message's paragraphs, up to a line that is not indented.
             Header::CMakeMessage(_) => return indented || blank(),
             Header::FileHeading => return is_lint_finding(line),
+            Header::ShellCheckPlace(_) => return !blank(),
             Header::DotNet | Header::GoTestFailure if indented => return true,
             // Up to the next test's header or suite's result.
             Header::JestFailure if indented || blank() => {
@@ -399,6 +406,11 @@ impl MultiLine {
                 }
                 // Its first finding names it.
                 None if self.header == Header::FileHeading => first,
+                None if self.header == Header::ShellCheckPlace(false) => {
+                    let finding = line.trim_start().starts_with("^-- ");
+                    self.header = Header::ShellCheckPlace(finding);
+                    finding
+                }
                 // The message's first line names it.
                 None if self.header == Header::CMakeMessage(false) => {
                     let named = !line.trim().is_empty();
@@ -512,6 +524,11 @@ fn is_lint_finding(line: &str) -> bool {
         .take_while(|b| b.is_ascii_digit())
         .count();
     column > 0 && rest[number + column..].starts_with(b"  ")
+}
+
+/// ShellCheck's place of its findings, `In deploy.sh line 3:`.
+fn is_shellcheck_place(line: &str) -> bool {
+    line.starts_with("In ") && line.ends_with(':') && line.contains(" line ")
 }
 
 /// CMake's message of an error or a warning, its message indented on the lines after:
@@ -817,7 +834,8 @@ fn is_panic_message(line: &str) -> bool {
 /// The line after a record's `first` that says what went wrong, of the record's `rest`,
 /// for a summary: under where Node says it threw (`/app/a.js:3`), the exception after
 /// the source and its caret; under CMake's `CMake Error at …:`, its message's first
-/// line; under a file's name heading a linter's table (ESLint's), its first error;
+/// line; under ShellCheck's `In x.sh line 3:`, its first finding; under a file's name
+/// heading a linter's table (ESLint's), its first error;
 /// else the first line that names it (a traceback's
 /// exception, a panic's message, a Java exception, where a compiler's or Terraform's
 /// error is), not a frame, a note, annotated source or a chain line.
@@ -835,6 +853,9 @@ pub fn what_went_wrong<'a>(
     }
     if is_cmake_message(first) {
         return rest.find(|l| !l.trim().is_empty());
+    }
+    if is_shellcheck_place(first) {
+        return rest.find(|l| l.trim_start().starts_with("^-- "));
     }
     if is_file_heading(first) {
         // Its first error, else its first finding.
@@ -1089,6 +1110,20 @@ mod tests {
                     &["CMake Error: The source directory \"/x\" does not exist."],
                 ],
                 &["  No CMAKE_CXX_COMPILER could be found.", "  Policy CMP0144 is not set."],
+            ),
+            // ShellCheck's place, source and findings under carets (shellcheck 0.9).
+            (
+                &[
+                    &[
+                        "In deploy.sh line 3:",
+                        "cp $1 $2",
+                        "   ^-- SC2086 (info): Double quote to prevent globbing and word splitting.",
+                        "      ^-- SC2086 (info): Double quote to prevent globbing and word splitting.",
+                    ],
+                    &[""],
+                    &["Did you mean: "],
+                ],
+                &["   ^-- SC2086 (info): Double quote to prevent globbing and word splitting."],
             ),
             // ESLint's table: each file's name, its findings under it.
             (
@@ -1731,6 +1766,11 @@ mod tests {
         assert_eq!(
             what_went_wrong("/app/src/index.js", rest[..1].iter().copied()),
             Some(rest[0])
+        );
+        let rest = ["cp $1 $2", "   ^-- SC2086 (info): Double quote"];
+        assert_eq!(
+            what_went_wrong("In deploy.sh line 3:", rest.into_iter()),
+            Some(rest[1])
         );
         let rest = ["KeyError: 'a'", "ValueError: b"];
         assert_eq!(
