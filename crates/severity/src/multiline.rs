@@ -474,10 +474,13 @@ fn is_syntax_error_frame(indented: &str) -> bool {
 
 /// Where Node says its uncaught exception was thrown, on a line of its own above the
 /// source: a script's path and line (`/app/a.js:3`, `file:///app/a.mjs:3`,
-/// `C:\\app\\a.ts:3`). Read at the start of every record: the last byte rules out nearly
-/// every line.
+/// `C:\app\a.ts:3`). Read at the start of every record: its first and last bytes rule
+/// out nearly every line.
 fn is_node_throw_site(line: &str) -> bool {
-    if !line.ends_with(|c: char| c.is_ascii_digit()) {
+    let bytes = line.as_bytes();
+    // A path's first bytes (`/`, `file://`, a drive's `C:`) rule out a time's digit.
+    let path = matches!(bytes.first(), Some(b'/' | b'f')) || bytes.get(1) == Some(&b':');
+    if !path || !bytes.last().is_some_and(u8::is_ascii_digit) {
         return false;
     }
     let path = line.strip_prefix("file://").unwrap_or(line);
@@ -493,20 +496,23 @@ fn is_node_throw_site(line: &str) -> bool {
             .any(|extension| file.ends_with(extension))
 }
 
-/// A file's name alone on a line, as ESLint's table heads a file's findings with
-/// (`/app/src/index.js`): not indented, without spaces, ending in an extension. Read at
-/// the start of every record: the last bytes rule out nearly every line.
+/// A file's name alone on a line, as ESLint's table heads a file's findings with: its
+/// absolute path (`/app/src/index.js`, `C:\app\src\index.js`), without spaces, ending in
+/// an extension. Read at the start of every record: the first bytes rule out nearly
+/// every line.
 fn is_file_heading(line: &str) -> bool {
     let bytes = line.as_bytes();
+    // ESLint names a file by its absolute path: the first bytes rule out a log's line.
+    let absolute = bytes.first() == Some(&b'/') || bytes.get(1..3) == Some(b":\\");
+    if !absolute || bytes.iter().any(|&b| b == b' ' || b == b'\t') {
+        return false;
+    }
     let tail = &bytes[bytes.len().saturating_sub(6)..];
     let Some(dot) = tail.iter().rposition(|&b| b == b'.') else {
         return false;
     };
     let extension = &tail[dot + 1..];
-    !extension.is_empty()
-        && extension.iter().all(u8::is_ascii_alphanumeric)
-        && bytes.len() > tail.len() - dot
-        && !bytes.iter().any(|&b| b == b' ' || b == b'\t')
+    !extension.is_empty() && extension.iter().all(u8::is_ascii_alphanumeric)
 }
 
 /// A linter's finding in the table under its file's name, as ESLint's default
