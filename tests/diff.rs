@@ -639,7 +639,7 @@ fn a_coloured_diff_is_read_as_the_plain_one() {
     repo.write("a.txt", "one\n2\nthree\nfour\n");
     repo.write("fixture.txt", "\x1b[31mred\x1b[0m\n\x1b[32mgreen\x1b[0m\n");
     repo.commit_all();
-    let path = |name: &str| -> Vec<u8> {
+    let coloured_show = |name: &str| -> Vec<u8> {
         let plain = repo.git(&["show", "--format=", "HEAD", "--", name]);
         let coloured = repo.git(&["show", "--format=", "--color=always", "HEAD", "--", name]);
         assert_ne!(plain, coloured);
@@ -651,7 +651,7 @@ fn a_coloured_diff_is_read_as_the_plain_one() {
         &repo.git(&["show", "--format=", "HEAD", "--", "a.txt"]),
         &[],
     );
-    let coloured = diff_of(&b, &path("a.txt"), &[]);
+    let coloured = diff_of(&b, &coloured_show("a.txt"), &[]);
     assert_eq!(items(&coloured), items(&plain), "{coloured}");
     assert_eq!(coloured["stats"], plain["stats"]);
     assert!(
