@@ -234,17 +234,11 @@ fn is_interpreter(program: &str) -> bool {
 /// `docker logs --timestamps`); otherwise `argv` unchanged.
 pub fn adapt_argv(name: &str, argv: &[String]) -> Vec<String> {
     let mut argv = argv.to_vec();
-    let base = |w: &String| w.rsplit('/').next().unwrap_or(w).to_string();
     let has = |argv: &[String], test: &dyn Fn(&str) -> bool| argv.iter().any(|w| test(w));
     match name {
         "journal" => {
-            let chose = |w: &str| {
-                w == "-o"
-                    || w.starts_with("--output")
-                    || (w.starts_with("-o") && !w.starts_with("--"))
-            };
-            if let Some(at) = argv.iter().position(|w| base(w) == "journalctl") {
-                if !has(&argv[at..], &chose) {
+            if let Some(at) = argv.iter().position(|w| basename(w) == "journalctl") {
+                if journal_output(&argv[at..]).is_none() {
                     argv.splice(at + 1..at + 1, ["-o".to_string(), "json".to_string()]);
                 }
             }
@@ -252,7 +246,7 @@ pub fn adapt_argv(name: &str, argv: &[String]) -> Vec<String> {
         "docker" => {
             let at = argv
                 .iter()
-                .position(|w| matches!(base(w).as_str(), "docker" | "podman"));
+                .position(|w| matches!(basename(w), "docker" | "podman"));
             let logs =
                 at.and_then(|at| argv[at..].iter().position(|w| w == "logs").map(|i| at + i));
             if let Some(logs) = logs {
@@ -299,7 +293,8 @@ fn source_of(argv: &[String]) -> &'static str {
         }
         // In a script `run` cannot ask for JSON (`adapt_argv`): the script must.
         "journalctl"
-            if argv.iter().any(|w| basename(w) == "journalctl") || asks_journal_json(&words) =>
+            if argv.iter().any(|w| basename(w) == "journalctl")
+                || matches!(journal_output(&words), Some("json" | "export")) =>
         {
             "journal"
         }
@@ -311,18 +306,18 @@ fn source_of(argv: &[String]) -> &'static str {
     }
 }
 
-/// Whether journalctl's `words` ask for an output the journal reducer reads: `-o json`,
-/// `--output=export`.
-fn asks_journal_json(words: &[String]) -> bool {
-    let format = |w: &str| matches!(w, "json" | "export");
-    words
-        .windows(2)
-        .any(|pair| matches!(pair[0].as_str(), "-o" | "--output") && format(&pair[1]))
-        || words.iter().any(|w| {
-            w.strip_prefix("--output=")
-                .or_else(|| w.strip_prefix("-o"))
-                .is_some_and(format)
-        })
+/// The output journalctl's `words` choose (`-o json`, `-ojson`, `--output json`,
+/// `--output=export`), if any; `""` when the option's value is missing.
+fn journal_output(words: &[String]) -> Option<&str> {
+    words.iter().enumerate().find_map(|(i, word)| {
+        let next = || words.get(i + 1).map_or("", String::as_str);
+        match word.as_str() {
+            "-o" | "--output" => Some(next()),
+            long if long.starts_with("--output=") => Some(&long["--output=".len()..]),
+            short if short.starts_with("-o") => Some(&short[2..]),
+            _ => None,
+        }
+    })
 }
 
 /// Commands asked for JSON output: `kubectl get -o json`, `docker inspect`, `gh … --json`,
@@ -402,7 +397,7 @@ fn launched_words(argv: &[String]) -> Vec<String> {
 }
 
 /// The last part of a path: a program's name.
-fn basename(word: &str) -> &str {
+pub fn basename(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
 }
 

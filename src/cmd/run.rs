@@ -150,7 +150,7 @@ pub fn reply(
         warnings,
         stderr: stderr_value,
     });
-    let program = argv[0].rsplit('/').next().unwrap_or(&argv[0]);
+    let program = crate::reducers::basename(&argv[0]);
     Ok(Ran::Reduced(Box::new(Reply {
         envelope,
         exit_code,

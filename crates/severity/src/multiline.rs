@@ -477,14 +477,11 @@ fn is_syntax_error_frame(indented: &str) -> bool {
 /// `C:\app\a.ts:3`). Read at the start of every record: its first and last bytes rule
 /// out nearly every line.
 fn is_node_throw_site(line: &str) -> bool {
-    let bytes = line.as_bytes();
-    // A path's first bytes (`/`, `file://`, a drive's `C:`) rule out a time's digit.
-    let path = matches!(bytes.first(), Some(b'/' | b'f')) || bytes.get(1) == Some(&b':');
-    if !path || !bytes.last().is_some_and(u8::is_ascii_digit) {
+    if !line.ends_with(|c: char| c.is_ascii_digit()) {
         return false;
     }
     let path = line.strip_prefix("file://").unwrap_or(line);
-    if !(path.starts_with('/') || path.get(1..3) == Some(":\\")) {
+    if !is_absolute(path) {
         return false;
     }
     let Some((file, number)) = path.rsplit_once(':') else {
@@ -496,6 +493,12 @@ fn is_node_throw_site(line: &str) -> bool {
             .any(|extension| file.ends_with(extension))
 }
 
+/// Whether `text` opens with an absolute path, Unix's (`/app`) or Windows' (`C:\app`):
+/// its first bytes, which rule out a log's line (a time's digit) at once.
+fn is_absolute(text: &str) -> bool {
+    text.starts_with('/') || text.as_bytes().get(1..3) == Some(b":\\")
+}
+
 /// A file's name alone on a line, as ESLint's table heads a file's findings with: its
 /// absolute path (`/app/src/index.js`, `C:\app\src\index.js`), without spaces, ending in
 /// an extension. Read at the start of every record: the first bytes rule out nearly
@@ -503,8 +506,7 @@ fn is_node_throw_site(line: &str) -> bool {
 fn is_file_heading(line: &str) -> bool {
     let bytes = line.as_bytes();
     // ESLint names a file by its absolute path: the first bytes rule out a log's line.
-    let absolute = bytes.first() == Some(&b'/') || bytes.get(1..3) == Some(b":\\");
-    if !absolute || bytes.iter().any(|&b| b == b' ' || b == b'\t') {
+    if !is_absolute(line) || bytes.iter().any(|&b| b == b' ' || b == b'\t') {
         return false;
     }
     let tail = &bytes[bytes.len().saturating_sub(6)..];
