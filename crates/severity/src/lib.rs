@@ -1043,7 +1043,7 @@ fn numeric_level(bytes: &[u8]) -> Option<Severity> {
         1
     } else if bytes.starts_with(b"{\"name\":") {
         let head = &bytes[..bytes.len().min(160)];
-        head.windows(KEY.len()).position(|window| window == KEY)?
+        find(head, KEY)?
     } else {
         return None;
     };
@@ -1529,11 +1529,7 @@ fn ansible_recap(line: &[u8]) -> Option<Severity> {
     {
         return None;
     }
-    let count = |key: &[u8]| {
-        line.windows(key.len())
-            .position(|window| window == key)
-            .is_some_and(|at| nonzero(&line[at + key.len()..]))
-    };
+    let count = |key: &[u8]| find(line, key).is_some_and(|at| nonzero(&line[at + key.len()..]));
     (count(b" failed=") || count(b" unreachable=")).then_some(Severity::Error)
 }
 
@@ -1563,12 +1559,17 @@ fn ends_a_cause(word: &[u8]) -> bool {
     )
 }
 
-/// Whether `needle` is in `haystack`: read of a few lines only (a line that ends as an
-/// assertion's does, valgrind's reports).
-fn memmem(haystack: &[u8], needle: &[u8]) -> bool {
+/// Where `needle` first is in `haystack`: read of a few lines only (a line that ends as
+/// an assertion's does, valgrind's reports, a JSON logger's head).
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack
         .windows(needle.len())
-        .any(|window| window == needle)
+        .position(|window| window == needle)
+}
+
+/// Whether `needle` is in `haystack` ([`find`]).
+fn memmem(haystack: &[u8], needle: &[u8]) -> bool {
+    find(haystack, needle).is_some()
 }
 
 /// `: 1`, ` 137`, `=2`: a code that is not zero.
