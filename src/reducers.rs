@@ -377,23 +377,54 @@ fn launched_words(argv: &[String]) -> Vec<String> {
             words = command;
             continue;
         }
-        let first = words.first().map(String::as_str).unwrap_or_default();
-        let drop = match basename(first) {
-            "env" | "sudo" | "time" | "nice" | "nohup" | "command" | "exec" => 1,
-            _ if first.contains('=') && !first.starts_with('-') => 1,
-            "uv" | "poetry" | "pipenv" | "pdm" | "hatch"
-                if words.get(1).is_some_and(|w| w == "run") =>
-            {
-                2
-            }
-            "timeout" => 2,
-            _ => 0,
+        match wrapper_len(&words) {
+            0 => return words.iter().map(|w| basename(w).to_string()).collect(),
+            drop => words.drain(..drop),
         };
-        if drop == 0 || drop > words.len() {
-            return words.iter().map(|w| basename(w).to_string()).collect();
-        }
-        words.drain(..drop);
     }
+}
+
+/// How many of `words`' first words launch the rest (`env`, `sudo`, `timeout 60`, `uv
+/// run`, `VAR=value`): 0 when the first is the program itself.
+fn wrapper_len(words: &[String]) -> usize {
+    let first = words.first().map(String::as_str).unwrap_or_default();
+    let drop = match basename(first) {
+        "env" | "sudo" | "time" | "nice" | "nohup" | "command" | "exec" => 1,
+        _ if first.contains('=') && !first.starts_with('-') => 1,
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch"
+            if words.get(1).is_some_and(|w| w == "run") =>
+        {
+            2
+        }
+        "timeout" => 2,
+        _ => 0,
+    };
+    if drop > words.len() {
+        0
+    } else {
+        drop
+    }
+}
+
+/// Whether `argv` runs a shell's script (`sh -c SCRIPT`, `bash -lc SCRIPT`), launched by
+/// wrappers or not: such a shell exits with 128 + N when a command it ran was killed by
+/// signal N, where it did not hand its process over to that command.
+pub fn runs_a_shell_script(argv: &[String]) -> bool {
+    let mut words = argv;
+    loop {
+        match wrapper_len(words) {
+            0 => break,
+            drop => words = &words[drop..],
+        }
+    }
+    words
+        .first()
+        .is_some_and(|program| is_shell(basename(program)))
+        && script_of(&words[1..]).is_some()
+}
+
+fn is_shell(program: &str) -> bool {
+    matches!(program, "sh" | "bash" | "zsh" | "dash" | "ksh")
 }
 
 /// The last part of a path: a program's name.
@@ -409,12 +440,20 @@ pub fn basename(word: &str) -> &str {
 /// redirection other than `2>&1`, a substitution, a group or a keyword: its output is
 /// not one command's as written.
 fn script_command(words: &[String]) -> Option<Vec<String>> {
-    let shell = basename(words.first()?);
-    if !matches!(shell, "sh" | "bash" | "zsh" | "dash" | "ksh") {
+    if !is_shell(basename(words.first()?)) {
         return None;
     }
-    // Options up to the one holding `c`; the script follows.
-    let mut rest = words[1..].iter();
+    let mut commands = script_commands(script_of(&words[1..])?)?
+        .into_iter()
+        .filter(|command| !is_setup_step(command));
+    let command = commands.next()?;
+    commands.next().is_none().then_some(command)
+}
+
+/// The script of a shell's `options` (`-lc SCRIPT`, `-o pipefail -ec SCRIPT`): the word
+/// after the option holding `c`.
+fn script_of(options: &[String]) -> Option<&str> {
+    let mut rest = options.iter();
     loop {
         let option = rest.next()?;
         match option.as_str() {
@@ -428,11 +467,7 @@ fn script_command(words: &[String]) -> Option<Vec<String>> {
             _ => return None,
         }
     }
-    let mut commands = script_commands(rest.next()?)?
-        .into_iter()
-        .filter(|command| !is_setup_step(command));
-    let command = commands.next()?;
-    commands.next().is_none().then_some(command)
+    rest.next().map(String::as_str)
 }
 
 /// The simple commands of a shell script joined by `&&`, `;` or new lines, each as its
@@ -599,6 +634,31 @@ mod tests {
         assert_eq!(source("jq -r .name data.json"), "text");
         assert_eq!(source("curl -s https://api.example.com/x"), "text");
         assert_eq!(source("ls -la"), "text");
+    }
+
+    #[test]
+    fn knows_a_shells_script() {
+        let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        for words in [
+            &["sh", "-c", "./app"][..],
+            &["/bin/bash", "-lc", "cd x && ./app; ./other"],
+            &["bash", "-o", "pipefail", "-ec", "a | b"],
+            &["env", "A=1", "timeout", "5", "zsh", "-c", "x"],
+            &["sudo", "dash", "--norc", "-c", "x"],
+        ] {
+            assert!(runs_a_shell_script(&argv(words)), "{words:?}");
+        }
+        for words in [
+            &["sh", "run.sh"][..],
+            &["bash", "-c"],
+            &["bash", "-o"],
+            &["python3", "-c", "x"],
+            &["env", "sh"],
+            &["timeout", "5"],
+            &[],
+        ] {
+            assert!(!runs_a_shell_script(&argv(words)), "{words:?}");
+        }
     }
 
     #[test]

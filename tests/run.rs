@@ -183,11 +183,49 @@ fn a_command_killed_by_a_signal_says_which() {
             "{warnings}"
         );
     }
-    // An exit of its own says nothing of the kind.
-    let (envelope, code) = run(&b, &["run", "--", "sh", "-c", "exit 137"]);
-    assert_eq!(code, Some(137));
+    // A program's exit of its own says nothing of the kind, nor does a script's code
+    // that no common signal explains.
+    for argv in [
+        &["python3", "-c", "raise SystemExit(137)"][..],
+        &["sh", "-c", "exit 3"],
+        &["sh", "-c", "exit 138"],
+    ] {
+        let (envelope, code) = run(&b, &[&["run", "--"][..], argv].concat());
+        assert!(code.is_some_and(|code| code != 0));
+        assert!(
+            !envelope["warnings"].to_string().contains("killed"),
+            "{envelope}"
+        );
+    }
+}
+
+#[test]
+fn a_shells_code_for_a_command_killed_by_a_signal_says_which() {
+    let b = Briefly::new();
+    // A command the script runs dies of SIGABRT, then the shell exits with its code
+    // (it could not hand itself over to the command: more was to follow).
+    let script = r#"cd / && sh -c 'kill -ABRT $$' && echo unreachable"#;
+    for argv in [
+        &["sh", "-c", script][..],
+        &["env", "LC_ALL=C", "bash", "-o", "pipefail", "-ec", script],
+        &["timeout", "60", "sh", "-c", script],
+    ] {
+        let (envelope, code) = run(&b, &[&["run", "--"][..], argv].concat());
+        assert_eq!(code, Some(134), "{argv:?}");
+        let warnings = envelope["warnings"].to_string();
+        assert!(
+            warnings.contains(
+                "the shell's exit code 134 is 128 + 6, as a shell reports a command it ran \
+                 that was killed by signal 6 (SIGABRT: it aborted"
+            ),
+            "{argv:?}: {warnings}"
+        );
+    }
+    // The same code from a program that is not a shell is its own.
+    let (envelope, code) = run(&b, &["run", "--", "python3", "-c", "raise SystemExit(134)"]);
+    assert_eq!(code, Some(134));
     assert!(
-        !envelope["warnings"].to_string().contains("killed"),
+        !envelope["warnings"].to_string().contains("SIGABRT"),
         "{envelope}"
     );
 }

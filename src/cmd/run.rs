@@ -299,7 +299,7 @@ async fn drive(
     // Why a command killed by a signal failed, which its exit code only encodes (137:
     // often the kernel's OOM killer); not when briefly itself sent the signal.
     if !timed_out && !cancelled && interrupted.is_none() {
-        warnings.extend(killed_by(status));
+        warnings.extend(killed_by(status, reducers::runs_a_shell_script(argv)));
     }
     if timed_out {
         exit_code = EXIT_TIMEOUT;
@@ -356,11 +356,47 @@ fn signal_group(pgid: Option<i32>, signal: i32) {
 }
 
 /// What a command's death by a signal says, when it died so: `killed by signal 9
-/// (SIGKILL: …)`, its exit code being 128 + the signal's number.
-fn killed_by(status: ExitStatus) -> Option<String> {
+/// (SIGKILL: …)`, its exit code being 128 + the signal's number. A shell's script
+/// (`shell_script`) reports a command it ran killed by signal N by exiting with 128 + N
+/// itself (dash, or any shell with more to run after it): said of those codes too, as
+/// likely, since a script may exit so of its own accord.
+fn killed_by(status: ExitStatus, shell_script: bool) -> Option<String> {
     use std::os::unix::process::ExitStatusExt;
-    let signal = status.signal()?;
-    let meaning = match signal {
+    if let Some(signal) = status.signal() {
+        let core = if status.core_dumped() {
+            ", core dumped"
+        } else {
+            ""
+        };
+        return Some(format!(
+            "the command was killed by {}{core}; its exit code {} is 128 + {signal}",
+            signal_name(signal),
+            128 + signal
+        ));
+    }
+    let code = status.code()?;
+    // Only a signal with a common meaning: any code may be a script's own.
+    let signal = code.checked_sub(128).filter(|_| shell_script)?;
+    signal_meaning(signal)?;
+    Some(format!(
+        "the shell's exit code {code} is 128 + {signal}, as a shell reports a command it \
+         ran that was killed by {} (unless the script exited so itself)",
+        signal_name(signal)
+    ))
+}
+
+/// A signal's number, name and what it usually means: `signal 9 (SIGKILL: killed
+/// outright, …)`; the number alone for a signal without a common meaning.
+fn signal_name(signal: i32) -> String {
+    match signal_meaning(signal) {
+        Some((name, why)) => format!("signal {signal} ({name}: {why})"),
+        None => format!("signal {signal}"),
+    }
+}
+
+/// A signal's name and what it usually means, for those a command commonly dies of.
+fn signal_meaning(signal: i32) -> Option<(&'static str, &'static str)> {
+    match signal {
         libc::SIGKILL => Some((
             "SIGKILL",
             "killed outright, as by the kernel's OOM killer when memory ran out, or kill -9",
@@ -378,20 +414,7 @@ fn killed_by(status: ExitStatus) -> Option<String> {
         libc::SIGPIPE => Some(("SIGPIPE", "it wrote to a pipe nobody read")),
         libc::SIGHUP => Some(("SIGHUP", "its terminal hung up")),
         _ => None,
-    };
-    let name = match meaning {
-        Some((name, why)) => format!("signal {signal} ({name}: {why})"),
-        None => format!("signal {signal}"),
-    };
-    let core = if status.core_dumped() {
-        ", core dumped"
-    } else {
-        ""
-    };
-    Some(format!(
-        "the command was killed by {name}{core}; its exit code {} is 128 + {signal}",
-        128 + signal
-    ))
+    }
 }
 
 fn exit_code_of(status: ExitStatus) -> i32 {
