@@ -3,7 +3,7 @@
 mod common;
 
 use common::Briefly;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -590,7 +590,20 @@ fn a_merges_combined_diff_keeps_its_hunks() {
     assert!(stat.contains("1 file changed, 8 insertions(+)"), "{stat}");
     let envelope = diff_of(&b, &conflict, &[]);
     let file = &items(&envelope)[0];
-    assert_eq!(file["change"], "M +8 -0", "as git counts it: {envelope}");
+    // Unmerged, as `git status` says `UU`, with its two conflicts.
+    assert_eq!(
+        file["change"], "U +8 -0 conflicts 2",
+        "as git counts it: {envelope}"
+    );
+    assert_eq!(envelope["stats"]["by_status"], json!({"unmerged": 1}));
+    assert_eq!(envelope["stats"]["conflicts"], 2);
+    assert!(
+        envelope["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("; 2 conflicts unresolved in 1 file: f.txt"),
+        "{envelope}"
+    );
     assert_eq!(envelope["stats"]["other_lines"], 0, "{envelope}");
     let patch = file["patch"].as_str().unwrap();
     assert!(patch.starts_with("diff --cc f.txt\n"), "{patch}");
@@ -622,10 +635,48 @@ fn a_merges_combined_diff_keeps_its_hunks() {
     let envelope = diff_of(&b, &show, &[]);
     let file = &items(&envelope)[0];
     assert_eq!(file["change"], "M +1 -1", "{envelope}");
+    assert!(envelope["stats"].get("conflicts").is_none(), "{envelope}");
     let patch = file["patch"].as_str().unwrap();
     assert!(
         patch.contains("- B-main\n -B-side\n++B-merged\n"),
         "{patch}"
+    );
+}
+
+#[test]
+fn conflict_markers_left_in_a_file_come_first() {
+    let b = Briefly::new();
+    let repo = Repo::new();
+    repo.write("a.txt", "one\n");
+    repo.write("z.txt", "x\ny\n");
+    repo.commit_all();
+    repo.write("a.txt", "one\ntwo\n");
+    // Markers committed by mistake, and a line that only looks like one.
+    repo.write(
+        "z.txt",
+        "x\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> feature\n<<<<<<<< not one\ny\n",
+    );
+    repo.commit_all();
+    let envelope = diff_of(&b, &repo.git(&["show", "HEAD"]), &[]);
+    let listed: Vec<_> = items(&envelope)
+        .iter()
+        .map(|item| {
+            item["change"].as_str().unwrap().to_string() + " " + item["path"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        ["M +6 -0 conflicts 1 z.txt", "M +1 -0 a.txt"],
+        "{envelope}"
+    );
+    assert_eq!(envelope["stats"]["conflicts"], 1);
+    assert_eq!(envelope["stats"]["by_status"], json!({"modified": 2}));
+    assert!(
+        envelope["summary"]
+            .as_str()
+            .unwrap()
+            .contains("; 1 conflict unresolved in 1 file: z.txt"),
+        "{envelope}"
     );
 }
 

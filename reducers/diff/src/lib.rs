@@ -92,6 +92,9 @@ enum Status {
     Deleted,
     Renamed,
     Copied,
+    /// A file a merge left in conflict (a combined diff of the work tree with conflict
+    /// markers), as `git status` says `UU`.
+    Unmerged,
 }
 
 impl Status {
@@ -102,6 +105,7 @@ impl Status {
             Status::Deleted => 'D',
             Status::Renamed => 'R',
             Status::Copied => 'C',
+            Status::Unmerged => 'U',
         }
     }
 }
@@ -181,6 +185,8 @@ struct FileDiff {
     hunks_seen: u64,
     /// Hunks not held: over `max_hunk_lines`, or over the byte caps.
     hunks_left_out: u64,
+    /// Conflicts it adds: lines a merge's conflict opens with (`<<<<<<< HEAD`).
+    conflicts: u64,
     held_bytes: usize,
     /// Hashes of (removed line, added line) pairs; `unpaired` when some change is not a pair.
     pairs: Vec<u64>,
@@ -210,6 +216,7 @@ impl FileDiff {
             hunk: None,
             hunks_seen: 0,
             hunks_left_out: 0,
+            conflicts: 0,
             held_bytes: 0,
             pairs: Vec::new(),
             unpaired: false,
@@ -237,7 +244,8 @@ impl FileDiff {
         }
     }
 
-    /// `M +3 -1`, `R096 +0 -0`, `A +10 binary`, `M mode 100644->100755 +0 -0`, `… #2`.
+    /// `M +3 -1`, `R096 +0 -0`, `A +10 binary`, `M mode 100644->100755 +0 -0`, `U +4 -0
+    /// conflicts 1`, `… #2`.
     fn change(&self, pattern: Option<usize>) -> String {
         let mut change = String::from(self.status.letter());
         if let Some(similarity) = self.similarity {
@@ -250,6 +258,9 @@ impl FileDiff {
         }
         if let (Some(old), Some(new)) = (&self.old_mode, &self.new_mode) {
             change.push_str(&format!(" mode {old}->{new}"));
+        }
+        if self.conflicts > 0 {
+            change.push_str(&format!(" conflicts {}", self.conflicts));
         }
         if let Some(pattern) = pattern {
             change.push_str(&format!(" #{pattern}"));
@@ -317,6 +328,11 @@ pub struct Diff {
     by_status: BTreeMap<&'static str, u64>,
     binary: u64,
     mode_changes: u64,
+    /// Conflicts added, the files adding them, and the first [`NAMED_CONFLICTED`]
+    /// files' paths.
+    conflicts: u64,
+    conflicted_files: u64,
+    conflicted_paths: Vec<String>,
     directories: HashMap<String, (u64, u64, u64)>,
     outside_lines: u64,
     truncated_hunks: u64,
@@ -339,6 +355,13 @@ pub struct Diff {
     plain: Option<String>,
 }
 
+/// How many conflicted files the summary names.
+const NAMED_CONFLICTED: usize = 3;
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// Statistics of `briefly diff`.
 #[derive(Debug, Clone, Serialize)]
 pub struct DiffStats {
@@ -354,6 +377,10 @@ pub struct DiffStats {
     pub binary: u64,
     /// Files whose mode changed.
     pub mode_changes: u64,
+    /// Merge conflicts the diff adds (lines opening with git's `<<<<<<<` marker): a
+    /// work tree's unmerged files, or markers left in a file; absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub conflicts: u64,
     /// Changes repeated across files: `{id, files, removed, added}`.
     pub patterns: Vec<Value>,
     /// The directories with the most changed files: `{dir, files, added, removed}`.
@@ -396,6 +423,9 @@ impl Diff {
             by_status: BTreeMap::new(),
             binary: 0,
             mode_changes: 0,
+            conflicts: 0,
+            conflicted_files: 0,
+            conflicted_paths: Vec::new(),
             directories: HashMap::new(),
             outside_lines: 0,
             truncated_hunks: 0,
@@ -469,6 +499,13 @@ impl Diff {
         self.binary += u64::from(file.binary);
         self.mode_changes += u64::from(file.old_mode.is_some() && file.new_mode.is_some());
         let path = file.path();
+        if file.conflicts > 0 {
+            self.conflicts += file.conflicts;
+            self.conflicted_files += 1;
+            if self.conflicted_paths.len() < NAMED_CONFLICTED {
+                self.conflicted_paths.push(path.clone());
+            }
+        }
         let dir = path
             .rsplit_once('/')
             .map_or(".", |(dir, _)| dir)
@@ -603,6 +640,10 @@ impl Diff {
                     *left = left.saturating_sub(1);
                 }
             }
+            if in_result && marks.contains(&b'+') && opens_a_conflict(&text[marks.len()..]) {
+                file.conflicts += 1;
+                file.status = Status::Unmerged;
+            }
             // Counted against the first parent, as `git diff --stat` counts a merge.
             file.added += u64::from(in_result && marks[0] == b'+');
             file.removed += u64::from(marks[0] == b'-');
@@ -634,6 +675,7 @@ impl Diff {
             Some(b'+') if hunk.new_left > 0 => {
                 hunk.new_left -= 1;
                 file.added += 1;
+                file.conflicts += u64::from(opens_a_conflict(&text[1..]));
                 push_line(hunk, record);
                 if file.run_added.len() < 1_000 {
                     file.run_added.push(text[1..].to_string());
@@ -743,6 +785,13 @@ fn trim_context(hunk: &mut Hunk, context: usize) {
     hunk.header.new_count -= front + back;
 }
 
+/// Whether a line of a file opens a merge's conflict: git's marker, `<<<<<<<` and the
+/// side's name.
+fn opens_a_conflict(line: &str) -> bool {
+    line.strip_prefix("<<<<<<<")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+}
+
 fn status_name(status: Status) -> &'static str {
     match status {
         Status::Modified => "modified",
@@ -750,6 +799,7 @@ fn status_name(status: Status) -> &'static str {
         Status::Deleted => "deleted",
         Status::Renamed => "renamed",
         Status::Copied => "copied",
+        Status::Unmerged => "unmerged",
     }
 }
 
@@ -967,7 +1017,7 @@ impl Diff {
                 && file.pairs.iter().all(|p| common(&self.pairs, p));
             let (rank, order, item) = if stat_only {
                 (0, file.index, file_item(&file, None, false))
-            } else if named {
+            } else if named || file.conflicts > 0 {
                 (0, file.index, file_item(&file, None, true))
             } else if mechanical {
                 let next = pattern_ids.len() + 1;
@@ -1016,6 +1066,20 @@ impl Diff {
         if self.commits_seen > 1 {
             summary = format!("{} commits: {summary}", self.commits_seen);
         }
+        if self.conflicts > 0 {
+            let more = self.conflicted_files - self.conflicted_paths.len() as u64;
+            summary.push_str(&format!(
+                "; {} unresolved in {}: {}{}",
+                briefly_core::counted(self.conflicts, "conflict", "conflicts"),
+                briefly_core::counted(self.conflicted_files, "file", "files"),
+                self.conflicted_paths.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                },
+            ));
+        }
         if pattern_files > 0 {
             let own = self.files_seen - pattern_files;
             summary.push_str(&format!(
@@ -1034,6 +1098,7 @@ impl Diff {
                 by_status: std::mem::take(&mut self.by_status),
                 binary: self.binary,
                 mode_changes: self.mode_changes,
+                conflicts: self.conflicts,
                 patterns,
                 directories,
                 other_lines: self.outside_lines,
