@@ -732,3 +732,95 @@ fn a_coloured_diff_is_read_as_the_plain_one() {
         "{both}"
     );
 }
+
+#[test]
+fn a_word_diff_is_counted_as_git_counts_its_lines() {
+    let b = Briefly::new();
+    let repo = Repo::new();
+    let long: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    repo.write("z.txt", "one two three\nfour five\nsix\nseven\n");
+    repo.write("b.py", format!("def f():\n    return x\n{long}"));
+    repo.commit_all();
+    repo.write("z.txt", "one 2 three\nfour five\nsix\nseven eight\nnine\n");
+    repo.write(
+        "b.py",
+        format!(
+            "def f():\n    return y\n{}line 30 and more\n",
+            &long[..long.len() - 8]
+        ),
+    );
+    let stat = String::from_utf8(repo.git(&["diff", "--stat"])).unwrap();
+    assert!(
+        stat.contains("2 files changed, 5 insertions(+), 4 deletions(-)"),
+        "{stat}"
+    );
+    let words = repo.git(&["diff", "--word-diff"]);
+    let envelope = diff_of(&b, &words, &[]);
+    let changes: Vec<_> = items(&envelope)
+        .iter()
+        .map(|item| item["change"].as_str().unwrap())
+        .collect();
+    // b.py's two hunks, each opening with a line no unified diff has: its first read as
+    // a word diff's once its indented line's marks show, its second as one from the
+    // start. Then z.txt's.
+    assert_eq!(changes, ["M +2 -2", "M +3 -2"], "{envelope}");
+    assert_eq!(envelope["stats"]["added"], 5);
+    assert_eq!(envelope["stats"]["removed"], 4);
+    assert_eq!(envelope["truncated"], false, "{envelope}");
+    let b_patch = items(&envelope)[0]["patch"].as_str().unwrap();
+    assert!(b_patch.contains("    return [-x-]{+y+}\n"), "{b_patch}");
+    assert!(b_patch.contains("line 30 {+and more+}\n"), "{b_patch}");
+    let z_patch = items(&envelope)[1]["patch"].as_str().unwrap();
+    assert!(
+        z_patch.ends_with("one [-two-]{+2+} three\nfour five\nsix\nseven {+eight+}\n{+nine+}\n"),
+        "{z_patch}"
+    );
+    let warnings = envelope["warnings"].to_string();
+    assert!(warnings.contains("a word diff (--word-diff)"), "{warnings}");
+    assert!(!warnings.contains("truncated"), "{warnings}");
+    // A hunk whose first lines open with `-` or `+` (a list's items) is read as a
+    // unified diff's until its marked line shows, then read again.
+    let list = Repo::new();
+    list.write("list.md", "- a\n+ b\nplain c\n");
+    list.commit_all();
+    list.write("list.md", "- a\n+ b\nplain d\n");
+    let listed = diff_of(&b, &list.git(&["diff", "--word-diff"]), &[]);
+    assert_eq!(items(&listed)[0]["change"], "M +1 -1", "{listed}");
+    // Its hunks are kept whole under `--context`: no line of theirs is context by a mark.
+    let trimmed = diff_of(&b, &words, &["--context", "0"]);
+    assert_eq!(items(&trimmed), items(&envelope));
+
+    // A unified diff whose context holds what looks like marks is read as one.
+    repo.write("z.txt", "x\n");
+    repo.write("c.txt", "keep {+this+} as is\nold\n");
+    repo.commit_all();
+    repo.write("c.txt", "keep {+this+} as is\nnew\n");
+    let plain = repo.git(&["diff"]);
+    let envelope = diff_of(&b, &plain, &[]);
+    assert_eq!(items(&envelope)[0]["change"], "M +1 -1", "{envelope}");
+    assert!(
+        !envelope["warnings"].to_string().contains("word diff"),
+        "{envelope}"
+    );
+    // A hunk cut short, then lines of prose (a few, or more than are held waiting for
+    // a word diff's marks), then a whole diff: the hunk left out as truncated, the prose
+    // counted outside any file, the diff after it read.
+    let plain = String::from_utf8(plain).unwrap();
+    let cut = plain.strip_suffix("+new\n").unwrap();
+    for prose in [3, 1_500] {
+        let mut text = cut.to_string();
+        text.extend((0..prose).map(|i| format!("note {i}: not a diff\n")));
+        text.push_str(&String::from_utf8(repo.git(&["diff", "--", "c.txt"])).unwrap());
+        let envelope = diff_of(&b, text.as_bytes(), &[]);
+        let warnings = envelope["warnings"].to_string();
+        assert!(warnings.contains("1 hunks end before"), "{warnings}");
+        assert!(!warnings.contains("word diff"), "{warnings}");
+        assert_eq!(envelope["stats"]["other_lines"], prose, "{envelope}");
+        assert_eq!(envelope["stats"]["files"], 2, "{envelope}");
+        let changes: Vec<_> = items(&envelope)
+            .iter()
+            .map(|item| &item["change"])
+            .collect();
+        assert_eq!(changes, ["M +0 -1", "M +1 -1"], "{envelope}");
+    }
+}

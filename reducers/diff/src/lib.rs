@@ -2,16 +2,19 @@
 //! as the map of changed files first, then the hunks that matter, as valid patches.
 //! A merge's combined diff (`diff --cc`, `@@@` hunks: `git show` of a merge, `git diff`
 //! of a conflicted file) is read too, its counts against the first parent as `git diff
-//! --stat` gives them; so is a coloured diff (`--color=always`), without its codes.
+//! --stat` gives them, a file a merge left in conflict `U` with its conflicts counted;
+//! so is a coloured diff (`--color=always`), without its codes, and a word diff
+//! (`--word-diff`), its lines counted by their marks ([`words`]).
 //!
 //! Items are files, so `total_items` is the number of files changed, always exact.
 //! Each item is `{"path", "change", "from"?, "commit"?, "patch"?}` where `commit` is the
 //! short hash of the commit the file's change belongs to (`git log -p`, `git show`, `git
 //! format-patch`), listed in `stats.commits`, and `change` packs the status
 //! and counts compactly (`M +3 -1`, `A +10`, `R096 +0 -0`, `M binary`, `M mode
-//! 100644->100755`, and `#N` when the file's change is repeated pattern `N`). Ranked:
+//! 100644->100755`, `conflicts N` when it adds conflict markers, and `#N` when the file's
+//! change is repeated pattern `N`). Ranked:
 //!
-//! 1. files named by `--path`, with their patch;
+//! 1. files named by `--path`, and files with conflicts, with their patch;
 //! 2. files with their own changes, smallest first, with their patch (headers included:
 //!    `git apply --check` accepts it);
 //! 3. files without hunks (renames, mode changes, binary files);
@@ -28,6 +31,7 @@
 
 mod commit;
 mod parse;
+mod words;
 
 pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 
@@ -124,6 +128,12 @@ struct Hunk {
     /// A merge's hunk in a combined diff (`diff --cc`), `header` its first parent's and
     /// the result's ranges.
     combined: Option<Combined>,
+    /// A word diff's hunk (`--word-diff`): its lines are not counted by its header's
+    /// ranges, and it ends where the next header begins.
+    words: bool,
+    /// Where its lines that fit no unified diff's reading begin, until a word diff's
+    /// marks show them to be its lines; not the hunk's lines if none do.
+    unread: Option<usize>,
 }
 
 /// What a combined diff's hunk has besides a unified one's.
@@ -153,12 +163,13 @@ impl Hunk {
 
     /// Whether every line its header counts has come.
     fn is_complete(&self) -> bool {
-        self.old_left == 0
-            && self.new_left == 0
-            && self
-                .combined
-                .as_ref()
-                .is_none_or(|c| c.others_left.iter().all(|&left| left == 0))
+        self.words
+            || self.old_left == 0
+                && self.new_left == 0
+                && self
+                    .combined
+                    .as_ref()
+                    .is_none_or(|c| c.others_left.iter().all(|&left| left == 0))
     }
 }
 
@@ -284,6 +295,33 @@ impl FileDiff {
         self.run_added.clear();
     }
 
+    /// Reads the hunk being read again as a word diff's: its lines counted by their
+    /// marks, not as a unified diff's.
+    fn read_hunk_as_word_diff(&mut self) {
+        let Some(hunk) = self.hunk.as_mut() else {
+            return;
+        };
+        hunk.words = true;
+        let unified = hunk.unread.take().unwrap_or(hunk.lines.len());
+        let lines = std::mem::take(&mut hunk.lines);
+        for line in &lines[..unified] {
+            match line.as_bytes().first() {
+                Some(b'+') => {
+                    self.added -= 1;
+                    self.conflicts -= u64::from(opens_a_conflict(&line[1..]));
+                }
+                Some(b'-') => self.removed -= 1,
+                _ => {}
+            }
+        }
+        for line in &lines {
+            count_word_diff_line(self, line.trim_end_matches(['\n', '\r']));
+        }
+        self.run_added.clear();
+        self.run_removed.clear();
+        self.hunk.as_mut().expect("read above").lines = lines;
+    }
+
     /// The file's patch as held: its headers and the hunks kept.
     fn patch(&self) -> String {
         let mut patch = self.header.clone();
@@ -351,9 +389,15 @@ pub struct Diff {
     coloured: bool,
     /// Lines that had ANSI colour codes (`git diff --color=always`), read without them.
     ansi_lines: u64,
+    /// The diff is a word diff (`--word-diff`): seen at its first marked line.
+    word_diff: bool,
     /// The last of them without its codes; its buffer is reused.
     plain: Option<String>,
 }
+
+/// How many lines that fit no unified diff's hunk are held, waiting for a word diff's
+/// marks, before they are taken for what follows a truncated hunk.
+const MAX_UNREAD_LINES: usize = 1_000;
 
 /// How many conflicted files the summary names.
 const NAMED_CONFLICTED: usize = 3;
@@ -437,6 +481,7 @@ impl Diff {
             in_mail: false,
             coloured: false,
             ansi_lines: 0,
+            word_diff: false,
             plain: None,
         })
     }
@@ -558,14 +603,20 @@ impl Diff {
             return;
         };
         file.close_run();
+        // Lines held apart that no word diff's marks claimed: not the hunk's.
+        if let Some(unread) = hunk.unread {
+            self.outside_lines += (hunk.lines.len() - unread) as u64;
+            hunk.lines.truncate(unread);
+        }
         if !hunk.is_complete() {
             self.truncated_hunks += 1;
             file.hunks_left_out += 1;
             return;
         }
         if let Some(context) = self.options.context {
-            // A combined hunk is kept whole: its header has a range for each parent.
-            if hunk.combined.is_none() {
+            // A combined hunk is kept whole: its header has a range for each parent; so is
+            // a word diff's, whose lines have no marks of context.
+            if hunk.combined.is_none() && !hunk.words {
                 trim_context(&mut hunk, context);
             }
         }
@@ -605,6 +656,34 @@ impl Diff {
         let first = text.as_bytes().first().copied();
         // `\ No newline at end of file` follows the line it speaks of, even the last one.
         if first == Some(b'\\') {
+            push_line(hunk, record);
+            return true;
+        }
+        if hunk.words {
+            if ends_a_word_diffs_hunk(text) {
+                return false;
+            }
+            count_word_diff_line(file, text);
+            push_line(file.hunk.as_mut().expect("read above"), record);
+            return true;
+        }
+        // A word diff shows itself at its first marked line that fits no unified diff's
+        // reading, or comes after such lines: the hunk is read again as a word diff's.
+        // (A marked line opening with a space, `+` or `-` may be a unified diff's.)
+        if hunk.combined.is_none()
+            && (hunk.unread.is_some() || !matches!(first, Some(b' ' | b'+' | b'-')))
+            && words::changed_sides(text).is_some()
+        {
+            self.word_diff = true;
+            file.read_hunk_as_word_diff();
+            count_word_diff_line(file, text);
+            push_line(file.hunk.as_mut().expect("read above"), record);
+            return true;
+        }
+        if let Some(unread) = hunk.unread {
+            if ends_a_word_diffs_hunk(text) || hunk.lines.len() - unread >= MAX_UNREAD_LINES {
+                return false;
+            }
             push_line(hunk, record);
             return true;
         }
@@ -682,6 +761,12 @@ impl Diff {
                 } else {
                     file.unpaired = true;
                 }
+            }
+            // A line no unified diff's hunk has: a truncated hunk's end, or a word diff's
+            // line before its first marked one. Held apart until one of them shows.
+            Some(_) if hunk.combined.is_none() && !ends_a_word_diffs_hunk(text) => {
+                hunk.unread = Some(hunk.lines.len());
+                push_line(hunk, record);
             }
             _ => return false,
         }
@@ -783,6 +868,24 @@ fn trim_context(hunk: &mut Hunk, context: usize) {
     hunk.header.new_start += front;
     hunk.header.old_count -= front + back;
     hunk.header.new_count -= front + back;
+}
+
+/// Counts a word diff's `line` as `git diff --stat` would ([`words::changed_sides`]);
+/// its changes are not paired: its lines are no edit's halves.
+fn count_word_diff_line(file: &mut FileDiff, line: &str) {
+    if let Some((added, removed)) = words::changed_sides(line) {
+        file.added += u64::from(added);
+        file.removed += u64::from(removed);
+        file.unpaired = true;
+    }
+}
+
+/// Whether `line` ends a word diff's hunk: a hunk's, a file's or a commit's header.
+fn ends_a_word_diffs_hunk(line: &str) -> bool {
+    hunk_header(line).is_some()
+        || combined_hunk_header(line).is_some()
+        || header(line).is_some()
+        || commit_line(line).is_some()
 }
 
 /// Whether a line of a file opens a merge's conflict: git's marker, `<<<<<<<` and the
@@ -927,6 +1030,8 @@ impl Diff {
                     lines: Vec::new(),
                     old_left: header.old_count,
                     new_left: header.new_count,
+                    words: self.word_diff && combined.is_none(),
+                    unread: None,
                     combined,
                 });
                 self.file = Some(file);
@@ -1128,6 +1233,13 @@ impl Diff {
             outcome
                 .warnings
                 .push("a `---` line at the end had no `+++` line after it".into());
+        }
+        if self.word_diff {
+            outcome.warnings.push(
+                "a word diff (--word-diff): its lines are counted by their [-…-] and {+…+} marks, \
+                 and its patches show the words changed; they do not apply"
+                    .into(),
+            );
         }
         if self.ansi_lines > 0 {
             outcome.warnings.push(format!(
