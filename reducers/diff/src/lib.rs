@@ -4,7 +4,7 @@
 //! of a conflicted file) is read too, its counts against the first parent as `git diff
 //! --stat` gives them, a file a merge left in conflict `U` with its conflicts counted;
 //! so is a coloured diff (`--color=always`), without its codes, and a word diff
-//! (`--word-diff`), its lines counted by their marks ([`words`]).
+//! (`--word-diff`), its lines counted by their `[-…-]` and `{+…+}` marks.
 //!
 //! Items are files, so `total_items` is the number of files changed, always exact.
 //! Each item is `{"path", "change", "from"?, "commit"?, "patch"?}` where `commit` is the
