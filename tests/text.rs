@@ -1145,6 +1145,40 @@ fn a_ruby_crash_is_an_error_with_its_frames() {
 }
 
 #[test]
+fn dart_and_lua_crashes_are_errors_with_their_frames() {
+    let b = Briefly::new();
+    let log: String = (1..=3000).map(|i| format!("tick {i}\n")).collect();
+    let dart = "Unhandled exception:
+Bad state: No element
+#0      ListBase.first (dart:collection/list.dart:62:5)
+#1      load (file:///app/bin/app.dart:3:12)
+<asynchronous suspension>
+#2      main (file:///app/bin/app.dart:7:3)
+";
+    let envelope = b.envelope(&["text"], (log.clone() + dart).as_bytes(), CAP);
+    assert_error_named(
+        &envelope,
+        3001,
+        5,
+        "line 3001: Unhandled exception: … Bad state: No element",
+    );
+    let lua = "lua: app.lua:3: attempt to index a nil value (global 'cfg')
+stack traceback:
+\t[C]: in ?
+\tapp.lua:3: in local 'load'
+\tapp.lua:7: in main chunk
+\t[C]: in ?
+";
+    let envelope = b.envelope(&["text"], (log + lua).as_bytes(), CAP);
+    assert_error_named(
+        &envelope,
+        3001,
+        5,
+        "line 3001: lua: app.lua:3: attempt to index a nil value (global 'cfg')",
+    );
+}
+
+#[test]
 fn cmakes_error_keeps_its_message() {
     let b = Briefly::new();
     let mut input: String = (1..=500)

@@ -363,7 +363,7 @@ impl Findings {
                 Some(Severity::Error)
             } else if go_panic {
                 Some(Severity::Fatal)
-            } else if is_failure_mark(bytes) {
+            } else if is_failure_mark(bytes) || is_uncaught_error(bytes) {
                 Some(Severity::Error)
             } else {
                 None
@@ -936,6 +936,30 @@ fn is_failure_mark(bytes: &[u8]) -> bool {
             .iter()
             .any(|m| mark.starts_with(m.as_bytes()))
             || multiline::is_jest_failure(mark))
+}
+
+/// A runtime's report of an error nothing caught, at the start of a line: Dart's
+/// `Unhandled exception:` above the exception, and what Lua's interpreter says as it
+/// exits with an error, after its own name (`lua: app.lua:3: attempt to index a nil
+/// value`, `luajit: …`, `/usr/bin/lua5.4: …`).
+fn is_uncaught_error(bytes: &[u8]) -> bool {
+    match bytes.first() {
+        Some(b'U') => bytes.trim_ascii_end() == multiline::DART_UNHANDLED.as_bytes(),
+        Some(b'l' | b'/') => {
+            let Some(colon) = find(&bytes[..bytes.len().min(64)], b": ") else {
+                return false;
+            };
+            let program = &bytes[..colon];
+            let name = program.rsplit(|&b| b == b'/').next().unwrap_or(program);
+            let version = |rest: &[u8]| {
+                rest.is_empty()
+                    || rest == b"jit"
+                    || (rest.len() == 3 && rest[0].is_ascii_digit() && rest[1] == b'.')
+            };
+            !program.contains(&b' ') && name.strip_prefix(b"lua").is_some_and(version)
+        }
+        _ => false,
+    }
 }
 
 /// Whether `after`, what follows a count's word (`1 failed`), ends the count: the line
@@ -1757,6 +1781,24 @@ mod tests {
     #[test]
     fn signals_without_a_level() {
         assert_eq!(classify("Traceback (most recent call last):"), Some(Error));
+        // Runtimes' reports of an error nothing caught: Dart's header, Lua's interpreter
+        // by its name; not a program whose name only begins so, nor a sentence.
+        for line in [
+            "Unhandled exception:",
+            "lua: app.lua:3: attempt to index a nil value (global 'cfg')",
+            "luajit: app.lua:3: attempt to call a nil value",
+            "/usr/bin/lua5.4: cannot open nofile.lua",
+        ] {
+            assert_eq!(classify(line), Some(Error), "{line}");
+        }
+        for line in [
+            "luarocks: installed busted",
+            "lua is a language: small",
+            "lua5: x",
+            "Unhandled exceptions: none",
+        ] {
+            assert_eq!(classify(line), None, "{line}");
+        }
         assert_eq!(classify("KeyError: 'user'"), Some(Error));
         assert_eq!(
             classify("java.lang.NullPointerException: null"),

@@ -134,6 +134,9 @@ enum Header {
     /// carets (`  ^-- SC2086 (info): …`), up to a blank line; the first finding names it,
     /// once it came (`true`).
     ShellCheckPlace(bool),
+    /// Dart's `Unhandled exception:`: the exception, which names the record, then its
+    /// numbered frames (`#0      main (file:///app/bin/app.dart:3:12)`), not indented.
+    DartUnhandled,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -219,6 +222,8 @@ impl MultiLine {
             Header::FileHeading
         } else if is_shellcheck_place(line) {
             Header::ShellCheckPlace(false)
+        } else if line.starts_with('U') && line.trim_end() == DART_UNHANDLED {
+            Header::DartUnhandled
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
@@ -298,6 +303,16 @@ impl MultiLine {
             Header::CMakeMessage(_) => return indented || blank(),
             Header::FileHeading => return is_lint_finding(line),
             Header::ShellCheckPlace(_) => return !blank(),
+            // The exception, then its frames and the asynchronous gaps between them.
+            Header::DartUnhandled => {
+                return if first {
+                    !blank()
+                } else {
+                    // `#1      load (file:///app/bin/app.dart:3:12)`
+                    (is_numbered_frame(line) && line.trim_end().ends_with(')'))
+                        || line.trim_end() == "<asynchronous suspension>"
+                };
+            }
             Header::DotNet | Header::GoTestFailure if indented => return true,
             // Up to the next test's header or suite's result.
             Header::JestFailure if indented || blank() => {
@@ -342,8 +357,8 @@ impl MultiLine {
             return true;
         }
         // A traceback or a Java exception right under the serious line that logged it
-        // (Python's `logger.exception`, log4j, logback).
-        if line.starts_with(TRACEBACK) {
+        // (Python's `logger.exception`, log4j, logback), Lua's under its error.
+        if line.starts_with(TRACEBACK) || line.trim_end() == LUA_TRACEBACK {
             return self.severity >= Some(Severity::Error);
         }
         if first && self.opens != Some(Opens::Panic) && names_a_java_exception(line) {
@@ -404,8 +419,8 @@ impl MultiLine {
                     }
                     exception
                 }
-                // Its first finding names it.
-                None if self.header == Header::FileHeading => first,
+                // Its first finding names it; Dart's exception, its.
+                None if matches!(self.header, Header::FileHeading | Header::DartUnhandled) => first,
                 None if self.header == Header::ShellCheckPlace(false) => {
                     let finding = line.trim_start().starts_with("^-- ");
                     self.header = Header::ShellCheckPlace(finding);
@@ -445,9 +460,8 @@ impl MultiLine {
 /// frames (`#0 0x4f3c in main a.c:7`), given an indented line.
 fn is_frame(indented: &str) -> bool {
     let trimmed = indented.trim_start();
-    if let Some(number) = trimmed.strip_prefix('#') {
-        let digits = number.bytes().take_while(u8::is_ascii_digit).count();
-        return digits > 0 && number[digits..].starts_with(' ');
+    if is_numbered_frame(trimmed) {
+        return true;
     }
     if let Some(place) = trimmed.strip_prefix("from ") {
         // Ruby's: `\tfrom app.rb:5:in '<main>'`.
@@ -456,6 +470,40 @@ fn is_frame(indented: &str) -> bool {
     ["at ", "... ", "File \"", "---> ", "--- End of "]
         .iter()
         .any(|start| trimmed.starts_with(start))
+        || is_lua_frame(trimmed)
+}
+
+/// A frame by its number: the sanitizers' `#0 0x4f3c in main a.c:7`, Dart's `#0
+/// main (file:///app/bin/app.dart:3:12)`.
+fn is_numbered_frame(line: &str) -> bool {
+    line.strip_prefix('#').is_some_and(|number| {
+        let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && number[digits..].starts_with(' ')
+    })
+}
+
+/// Dart's line above its uncaught exception.
+pub(crate) const DART_UNHANDLED: &str = "Unhandled exception:";
+
+/// Lua's line above the frames of its error.
+const LUA_TRACEBACK: &str = "stack traceback:";
+
+/// A frame of Lua's `stack traceback:`, indented: a place and what ran there (`app.lua:3:
+/// in local 'load'`, `[C]: in ?`, `[string "x"]:1: in main chunk`), or the tail calls
+/// it left out.
+fn is_lua_frame(trimmed: &str) -> bool {
+    if trimmed == "(...tail calls...)" {
+        return true;
+    }
+    let Some((place, _)) = trimmed.split_once(": in ") else {
+        return false;
+    };
+    place == "[C]"
+        || place.rsplit_once(':').is_some_and(|(file, line)| {
+            !line.is_empty()
+                && line.bytes().all(|b| b.is_ascii_digit())
+                && (file.ends_with(".lua") || file.starts_with("[string "))
+        })
 }
 
 /// The frame Python reports a syntax error with, alone, no `Traceback` above it: `  File
@@ -882,7 +930,7 @@ pub fn what_went_wrong<'a>(
 /// Whether a line after a record's first says what went wrong, for a summary: a
 /// traceback's exception, a panic's message, a Java exception, where a compiler's or
 /// Terraform's error is; not a frame, a note, a backtrace's heading, annotated source, a
-/// chain line, the line that opens a traceback or one of Go's goroutine dump (Go's first
+/// chain line, the line that opens a traceback (Python's, Lua's) or one of Go's goroutine dump (Go's first
 /// line holds the message itself).
 fn names_what_went_wrong(line: &str) -> bool {
     if line.trim_start().starts_with("--> ") {
@@ -903,6 +951,7 @@ fn names_what_went_wrong(line: &str) -> bool {
         && is_panic_message(line)
         && !is_chain_line(line)
         && !line.starts_with(TRACEBACK)
+        && line.trim_end() != LUA_TRACEBACK
         && !in_go_trace(line)
         && !is_compiler_context(line)
         && !is_instantiation_step(line)
@@ -1011,6 +1060,27 @@ mod tests {
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
 
     #[test]
+    fn lua_frames() {
+        for frame in [
+            "[C]: in ?",
+            "app.lua:3: in local 'load'",
+            "/srv/lib/x.lua:120: in function 'x.run'",
+            "[string \"init\"]:7: in main chunk",
+            "(...tail calls...)",
+        ] {
+            assert!(is_frame(&format!("\t{frame}")), "{frame}");
+        }
+        for line in [
+            "not.lua: in a frame",
+            "app.lua:x: in main chunk",
+            "app.py:3: in main chunk",
+            "[C] in ?",
+        ] {
+            assert!(!is_frame(&format!("\t{line}")), "{line}");
+        }
+    }
+
+    #[test]
     fn stacks_stay_with_their_header() {
         splits_alike(&[
             // Python: frames, then the exception that ends and names it.
@@ -1089,6 +1159,41 @@ mod tests {
                     &["next"],
                 ],
                 &["IndentationError: unexpected indent"],
+            ),
+            // Dart's uncaught exception: its numbered frames, not indented, with the gaps
+            // between asynchronous calls; named by the exception.
+            (
+                &[
+                    &["Building..."],
+                    &[
+                        "Unhandled exception:",
+                        "Bad state: No element",
+                        "#0      ListBase.first (dart:collection/list.dart:62:5)",
+                        "#1      load (file:///app/bin/app.dart:3:12)",
+                        "<asynchronous suspension>",
+                        "#2      main (file:///app/bin/app.dart:7:3)",
+                    ],
+                    &["#3 not a frame of it"],
+                ],
+                &["Bad state: No element"],
+            ),
+            // Lua's error and its traceback, frames indented by a tab.
+            (
+                &[
+                    &[
+                        "lua: app.lua:3: attempt to index a nil value (global 'cfg')",
+                        "stack traceback:",
+                        "\t[C]: in ?",
+                        "\tapp.lua:3: in local 'load'",
+                        "\t(...tail calls...)",
+                        "\t[string \"init\"]:7: in main chunk",
+                        "\t[C]: in ?",
+                    ],
+                    // Not under a line that is no error.
+                    &["done"],
+                    &["stack traceback:"],
+                ],
+                &[],
             ),
             // Ruby's uncaught exception and its frames.
             (
@@ -1726,6 +1831,7 @@ mod tests {
             "  File \"a.py\", line 1",
             "note: run with `RUST_BACKTRACE=1`",
             "stack backtrace:",
+            "stack traceback:",
             "4 |     let x = 1;",
             "Traceback (most recent call last):",
             "During handling of the above exception, another exception occurred:",
