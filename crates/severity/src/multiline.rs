@@ -293,11 +293,12 @@ impl MultiLine {
             // what was thrown is no `Error`).
             Header::NodeThrowSite => {
                 return match self.lines {
-                    0 => !blank(),
+                    // Not another place: a list of them is no throw site's.
+                    0 => !blank() && !is_node_throw_site(line),
                     1 => is_caret(line),
                     2 => true,
                     _ => !blank(),
-                }
+                };
             }
             // The message's paragraphs, up to a line that is not indented.
             Header::CMakeMessage(_) => return indented || blank(),
@@ -1290,6 +1291,11 @@ mod tests {
             // Without a caret under the line after it, nothing more joins it.
             (
                 &[&["/srv/app/index.js:12", "listening"], &["ready"]],
+                &[],
+            ),
+            // A list of places: each its own.
+            (
+                &[&["/srv/a.js:1"], &["/srv/b.js:2"], &["/srv/c.ts:3"]],
                 &[],
             ),
             // A second traceback without a chain line is another record.
