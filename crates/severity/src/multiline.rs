@@ -124,16 +124,14 @@ enum Header {
     /// and whose stack follows.
     NodeThrowSite,
     /// CMake's `CMake Error at CMakeLists.txt:3 (project):` ([`is_cmake_message`]): the
-    /// message follows, indented, in paragraphs; its first line names the record, once
-    /// it came (`true`).
-    CMakeMessage(bool),
+    /// message follows, indented, in paragraphs; its first line names the record.
+    CMakeMessage,
     /// A file's name alone, as ESLint's table heads the file's findings with
     /// ([`is_file_heading`]): its findings follow, indented ([`is_lint_finding`]).
     FileHeading,
     /// ShellCheck's `In deploy.sh line 3:`: the source line and its findings under
-    /// carets (`  ^-- SC2086 (info): …`), up to a blank line; the first finding names it,
-    /// once it came (`true`).
-    ShellCheckPlace(bool),
+    /// carets (`  ^-- SC2086 (info): …`), up to a blank line; the first finding names it.
+    ShellCheckPlace,
     /// Dart's `Unhandled exception:`: the exception, which names the record, then its
     /// numbered frames (`#0      main (file:///app/bin/app.dart:3:12)`), not indented.
     DartUnhandled,
@@ -149,6 +147,8 @@ pub struct MultiLine {
     /// Lines after the first.
     lines: usize,
     traceback: Traceback,
+    /// A line after the first named it ([`MultiLine::push`]).
+    named: bool,
 }
 
 impl MultiLine {
@@ -162,6 +162,7 @@ impl MultiLine {
             severity: None,
             lines: 0,
             traceback: Traceback::None,
+            named: false,
         }
     }
 
@@ -171,6 +172,7 @@ impl MultiLine {
         self.opens = opens;
         self.severity = severity;
         self.lines = 0;
+        self.named = false;
         // Python reports a syntax error with the frame alone, no `Traceback` above it
         // ([`is_syntax_error_frame`]).
         let frame = || {
@@ -217,11 +219,11 @@ impl MultiLine {
         } else if is_node_throw_site(line) {
             Header::NodeThrowSite
         } else if is_cmake_message(line) {
-            Header::CMakeMessage(false)
+            Header::CMakeMessage
         } else if is_file_heading(line) {
             Header::FileHeading
         } else if is_shellcheck_place(line) {
-            Header::ShellCheckPlace(false)
+            Header::ShellCheckPlace
         } else if line.starts_with('U') && line.trim_end() == DART_UNHANDLED {
             Header::DartUnhandled
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
@@ -290,8 +292,8 @@ impl MultiLine {
                 return indented || line.starts_with("=>") || line.starts_with("Shadow byte legend")
             }
             // The source, its caret, then the exception (a blank line before it, unless
-            // what was thrown is no `Error`).
-            Header::NodeThrowSite => {
+            // what was thrown is no `Error`); its stack as any other's.
+            Header::NodeThrowSite if !self.named => {
                 return match self.lines {
                     // Not another place: a list of them is no throw site's.
                     0 => !blank() && !is_node_throw_site(line),
@@ -301,9 +303,9 @@ impl MultiLine {
                 };
             }
             // The message's paragraphs, up to a line that is not indented.
-            Header::CMakeMessage(_) => return indented || blank(),
+            Header::CMakeMessage => return indented || blank(),
             Header::FileHeading => return is_lint_finding(line),
-            Header::ShellCheckPlace(_) => return !blank(),
+            Header::ShellCheckPlace => return !blank(),
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
                 return if first {
@@ -412,26 +414,18 @@ impl MultiLine {
                     self.header = Header::Diagnostic;
                     true
                 }
-                // The exception thrown names it; its stack follows as any other.
-                None if self.header == Header::NodeThrowSite => {
-                    let exception = self.lines > 2 && !line.trim().is_empty();
-                    if exception {
-                        self.header = Header::Plain;
-                    }
-                    exception
+                // The exception thrown names it.
+                None if self.header == Header::NodeThrowSite && !self.named => {
+                    self.lines > 2 && !line.trim().is_empty()
                 }
                 // Its first finding names it; Dart's exception, its.
                 None if matches!(self.header, Header::FileHeading | Header::DartUnhandled) => first,
-                None if self.header == Header::ShellCheckPlace(false) => {
-                    let finding = line.trim_start().starts_with("^-- ");
-                    self.header = Header::ShellCheckPlace(finding);
-                    finding
+                None if self.header == Header::ShellCheckPlace && !self.named => {
+                    line.trim_start().starts_with("^-- ")
                 }
                 // The message's first line names it.
-                None if self.header == Header::CMakeMessage(false) => {
-                    let named = !line.trim().is_empty();
-                    self.header = Header::CMakeMessage(named);
-                    named
+                None if self.header == Header::CMakeMessage && !self.named => {
+                    !line.trim().is_empty()
                 }
                 // The report ends with its summary.
                 None if self.header == Header::SanitizerReport => {
@@ -451,6 +445,7 @@ impl MultiLine {
                 self.traceback = Traceback::Open;
             }
         }
+        self.named |= names;
         names
     }
 }
