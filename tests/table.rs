@@ -409,3 +409,27 @@ fn utf16_text_tables_are_read_decoded_from_a_file_and_a_pipe() {
         );
     }
 }
+
+#[test]
+fn a_csv_file_over_many_reads_keeps_every_row_whole() {
+    let briefly = Briefly::new();
+    // About 1.3 MB: records cross the file's reads (256 KiB each) wherever they fall.
+    let mut csv = String::from("a,b,c\n");
+    for i in 0..60_000 {
+        csv.push_str(&format!("{i},xxxx,\"q{i}\"\n"));
+    }
+    let path = briefly.dir.path().join("big.csv");
+    std::fs::write(&path, &csv).unwrap();
+    for input in [&[path_str(&path)][..], &[]] {
+        let args = [&["table", "--rows", "1"], input].concat();
+        let stdin = if input.is_empty() {
+            csv.as_bytes()
+        } else {
+            b""
+        };
+        let e = briefly.envelope(&args, stdin, CAP);
+        assert_eq!(e["stats"]["rows"], 60_000, "{input:?}: {e}");
+        assert_eq!(e["warnings"], json!([]), "{input:?}: {e}");
+        assert_eq!(column(&e, "b")["nulls"], 0, "{input:?}: {e}");
+    }
+}

@@ -397,6 +397,11 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
             let mut decoder = InputDecoder::default();
             let mut decoded = Vec::new();
             let mut read = |table: &mut Table, text: &[u8], raw: &mut Raw| {
+                // No bytes would say the input ended (`push`): a record read over two
+                // chunks would be cut in two.
+                if text.is_empty() {
+                    return Ok(());
+                }
                 raw.lines += text.iter().filter(|&&b| b == b'\n').count() as u64;
                 raw.chars += briefly_core::count_chars(text);
                 if let Some(&b) = text.last() {
