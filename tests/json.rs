@@ -244,6 +244,29 @@ fn fields_where_limit_count_by_top_sort_desc() {
         CAP,
     );
     assert_eq!(ascending["items"], json!([{"ms": 0}]));
+
+    // Records without the key (null, missing) come last either way.
+    let sparse = b.dir.path().join("sparse.ndjson");
+    std::fs::write(
+        &sparse,
+        "{\"id\":0,\"ms\":null}\n{\"id\":1,\"ms\":5}\n{\"id\":2}\n{\"id\":3,\"ms\":9}\n",
+    )
+    .unwrap();
+    for (order, ids) in [(&["--desc"][..], [3, 1, 0, 2]), (&[], [1, 3, 0, 2])] {
+        let args = [
+            &["json", s(&sparse), "--sort", "ms", "--fields", "id"],
+            order,
+        ]
+        .concat();
+        let sorted = b.envelope(&args, b"", CAP);
+        let got: Vec<_> = sorted["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item["id"].clone())
+            .collect();
+        assert_eq!(got, ids.map(|id| json!(id)), "{order:?}: {sorted}");
+    }
 }
 
 #[test]

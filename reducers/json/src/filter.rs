@@ -177,6 +177,15 @@ impl SortKey {
         }
     }
 
+    /// The order of `--sort --desc`: the largest first within a kind, the kinds in
+    /// [`Ord`]'s order still (numbers, strings, booleans), so null and missing values come
+    /// last whichever way the records are sorted.
+    pub fn cmp_descending(&self, other: &SortKey) -> Ordering {
+        self.class()
+            .cmp(&other.class())
+            .then_with(|| other.cmp(self))
+    }
+
     fn class(&self) -> u8 {
         match self {
             SortKey::Number(_) => 0,
@@ -262,6 +271,19 @@ mod tests {
             SortKey::Text("a".into()),
             SortKey::Number(-1.0),
         ];
+        let mut descending = keys.clone();
+        descending.sort_by(SortKey::cmp_descending);
+        assert_eq!(
+            descending,
+            [
+                SortKey::Number(2.0),
+                SortKey::Number(-1.0),
+                SortKey::Text("b".into()),
+                SortKey::Text("a".into()),
+                SortKey::Bool(true),
+                SortKey::Null,
+            ]
+        );
         keys.sort();
         assert_eq!(
             keys,

@@ -340,7 +340,7 @@ struct Held {
 impl Held {
     fn order(&self, other: &Self) -> std::cmp::Ordering {
         let by_key = if self.desc {
-            other.key.cmp(&self.key)
+            self.key.cmp_descending(&other.key)
         } else {
             self.key.cmp(&other.key)
         };
