@@ -805,6 +805,35 @@ fn pytest_without_reports_names_the_failures_from_verbose_progress() {
 }
 
 #[test]
+fn pytest_messages_with_brackets_name_their_test_once() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_b.py",
+        "import pytest\n\ndef test_eq():\n    assert [1, 2, 3] == [1, 2, 4]\n\n\
+         @pytest.mark.parametrize('x', ['a - b'])\ndef test_p(x):\n    assert [x] == []\n",
+    );
+    let b = Briefly::new();
+    for args in [&["-q"][..], &["-rA"], &["-v"]] {
+        let output = pytest(project.path(), args);
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let mut failed = names(&envelope, "failed");
+        failed.sort();
+        assert_eq!(
+            failed,
+            ["test_b.py::test_eq", "test_b.py::test_p[a - b]"],
+            "{args:?}: {envelope}"
+        );
+        assert_eq!(envelope["total_items"], 2, "{args:?}: {envelope}");
+        assert_eq!(
+            envelope["warnings"],
+            serde_json::json!([]),
+            "{args:?}: {envelope}"
+        );
+    }
+}
+
+#[test]
 fn pytest_pages_give_the_failures_left_out() {
     let project = tempfile::tempdir().unwrap();
     let mut failing = big_pytest_project(project.path());

@@ -721,9 +721,11 @@ impl Pytest {
 }
 
 /// `a.py::test_x[a - b] - KeyError: 'k'` → the node id and the message: a parameter id
-/// may hold ` - ` too.
+/// may hold ` - ` too. Its `[` comes before any space (a node id has none outside it);
+/// the message's own brackets (`assert [1, 2] == [1, 3]`) are no parameter id's.
 fn split_summary(rest: &str) -> (&str, &str) {
-    let from = rest
+    let id = &rest[..rest.find(' ').unwrap_or(rest.len())];
+    let from = id
         .find('[')
         .and_then(|open| rest[open..].find(']').map(|close| open + close + 1))
         .unwrap_or(0);
@@ -876,4 +878,31 @@ pub(crate) fn by_count(map: &BTreeMap<String, u64>) -> Vec<(&str, u64)> {
     let mut entries: Vec<(&str, u64)> = map.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     entries.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_summary;
+
+    #[test]
+    fn a_summary_line_splits_into_its_node_id_and_message() {
+        for (rest, split) in [
+            (
+                "a.py::test_x[a - b] - KeyError: 'k'",
+                ("a.py::test_x[a - b]", "KeyError: 'k'"),
+            ),
+            (
+                "a.py::test_eq - assert [1, 2, 3] == [1, 2, 4]",
+                ("a.py::test_eq", "assert [1, 2, 3] == [1, 2, 4]"),
+            ),
+            (
+                "a.py::test_p[1-2] - assert [1] == [2]",
+                ("a.py::test_p[1-2]", "assert [1] == [2]"),
+            ),
+            ("a.py::test_y", ("a.py::test_y", "")),
+            ("a.py::test_z - ", ("a.py::test_z", "")),
+        ] {
+            assert_eq!(split_summary(rest), split, "{rest}");
+        }
+    }
 }
