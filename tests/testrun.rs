@@ -833,6 +833,75 @@ fn pytest_messages_with_brackets_name_their_test_once() {
     }
 }
 
+/// `cargo test` of three failing tests, two `#[should_panic]` (Rust 1.95's output).
+const SHOULD_PANIC: &str = r#"   Compiling cr v0.1.0 (/tmp/cr)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s
+     Running unittests src/main.rs
+
+running 4 tests
+test more::wrong - should panic ... FAILED
+test tests::bad ... FAILED
+test tests::ok ... ok
+test tests::sp - should panic ... FAILED
+
+failures:
+
+---- more::wrong stdout ----
+
+thread 'more::wrong' panicked at src/main.rs:16:18:
+bang
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+note: panic did not contain expected string
+      panic message: "bang"
+ expected substring: "boom"
+---- tests::bad stdout ----
+
+thread 'tests::bad' panicked at src/main.rs:10:16:
+assertion `left == right` failed
+  left: 1
+ right: 2
+
+---- tests::sp stdout ----
+note: test did not panic as expected at src/main.rs:6:8
+
+failures:
+    more::wrong
+    tests::bad
+    tests::sp
+
+test result: FAILED. 1 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+error: test failed, to rerun pass `--bin cr`
+"#;
+
+#[test]
+fn should_panic_tests_are_named_once_with_what_failed() {
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], SHOULD_PANIC.as_bytes(), CAP);
+    assert_eq!(
+        names(&envelope, "failed"),
+        ["more::wrong", "tests::bad", "tests::sp"],
+        "{envelope}"
+    );
+    assert_eq!(envelope["total_items"], 3, "{envelope}");
+    let item = |name: &str| {
+        envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name)
+            .unwrap_or_else(|| panic!("{name}: {envelope}"))
+            .clone()
+    };
+    let no_panic = item("tests::sp");
+    assert_eq!(no_panic["message"], "test did not panic as expected");
+    assert_eq!(no_panic["location"], "src/main.rs:6:8");
+    assert_eq!(
+        item("more::wrong")["message"],
+        "panic did not contain expected string\npanic message: \"bang\"\nexpected substring: \"boom\""
+    );
+}
+
 #[test]
 fn pytest_pages_give_the_failures_left_out() {
     let project = tempfile::tempdir().unwrap();

@@ -153,6 +153,34 @@ impl Failure {
 
     /// One line of the report; `severity` gives the line's, asked only when it matters.
     fn push(&mut self, line: &str, severity: impl FnOnce() -> Option<Severity>) {
+        // A `#[should_panic]` test's failure is libtest's note, not a panic.
+        if let Some(note) = line.strip_prefix("note: ") {
+            if let Some(rest) = note.strip_prefix(NO_PANIC) {
+                self.message = vec![NO_PANIC.to_string()];
+                if let Some(location) = rest.strip_prefix(" at ") {
+                    self.location.get_or_insert_with(|| location.to_string());
+                }
+                self.in_panic = false;
+                self.detail.push(line, true);
+                return;
+            }
+            if note == WRONG_PANIC {
+                // What it panicked with and what was expected follow, indented.
+                self.message = vec![WRONG_PANIC.to_string()];
+                self.in_panic = false;
+                self.detail.push(line, true);
+                return;
+            }
+        }
+        if self.message.first().is_some_and(|m| m == WRONG_PANIC) {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("panic message: ") || trimmed.starts_with("expected substring: ")
+            {
+                self.message.push(trimmed.to_string());
+                self.detail.push(line, true);
+                return;
+            }
+        }
         if let Some(location) = panic_location(line) {
             self.location.get_or_insert(location);
             self.in_panic = true;
@@ -209,6 +237,14 @@ impl Failure {
         }
     }
 }
+
+/// libtest's note on a `#[should_panic]` test that did not panic (then ` at
+/// src/lib.rs:8:4` since Rust 1.82).
+const NO_PANIC: &str = "test did not panic as expected";
+
+/// libtest's note on a `#[should_panic(expected = …)]` test whose panic's message lacked
+/// what was expected.
+const WRONG_PANIC: &str = "panic did not contain expected string";
 
 /// `thread 'x' (123) panicked at src/lib.rs:8:9:` (and the older `panicked at 'msg', src/lib.rs:8:9`).
 fn panic_location(line: &str) -> Option<String> {
@@ -714,7 +750,7 @@ impl CargoTest {
             return;
         }
         if let Some(rest) = line.strip_prefix("test ") {
-            if let Some(name) = rest.strip_suffix(" ... FAILED") {
+            if let Some(name) = rest.strip_suffix(" ... FAILED").map(without_test_mode) {
                 if !self.pending_names.iter().any(|n| n == name)
                     && self.pending_names.len() < MAX_PENDING_NAMES
                 {
@@ -1053,5 +1089,42 @@ impl FoldBatches for CargoTest {
         outcome.ok = ok;
         outcome.warnings = warnings;
         outcome
+    }
+}
+
+/// A test's name as libtest's progress line shows it, without the mode it appends
+/// (`tests::sp - should panic`, a doc test's `… (line 5) - compile fail`): the name its
+/// list of failures and its report give.
+fn without_test_mode(shown: &str) -> &str {
+    [" - should panic", " - compile fail", " - compile"]
+        .iter()
+        .find_map(|mode| shown.strip_suffix(mode))
+        .unwrap_or(shown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_test_mode;
+
+    #[test]
+    fn a_tests_name_without_the_mode_libtest_shows() {
+        for (shown, name) in [
+            ("tests::sp - should panic", "tests::sp"),
+            (
+                "src/lib.rs - f (line 5) - compile fail",
+                "src/lib.rs - f (line 5)",
+            ),
+            (
+                "src/lib.rs - f (line 9) - compile",
+                "src/lib.rs - f (line 9)",
+            ),
+            (
+                "src/lib.rs - double (line 3)",
+                "src/lib.rs - double (line 3)",
+            ),
+            ("tests::plain", "tests::plain"),
+        ] {
+            assert_eq!(without_test_mode(shown), name);
+        }
     }
 }
