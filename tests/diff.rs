@@ -317,6 +317,39 @@ fn crlf_truncated_plain_and_format_patch_input() {
     assert_eq!(envelope["total_items"], 1);
     assert_eq!(items(&envelope)[0]["change"], "M +1 -1");
     assert_eq!(items(&envelope)[0]["path"], c.to_str().unwrap());
+
+    // `diff -ruN`: a file absent on one side is dated at the epoch there, in the local
+    // zone: added and deleted, not modified.
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    std::fs::create_dir_all(old.join("db")).unwrap();
+    std::fs::create_dir_all(new.join("db")).unwrap();
+    std::fs::write(old.join("db/gone"), "x\n").unwrap();
+    std::fs::write(new.join("db/made"), "y\n").unwrap();
+    for zone in ["UTC0", "EST5"] {
+        let recursive = Command::new("diff")
+            .args(["-ruN", "old", "new"])
+            .current_dir(dir.path())
+            .env("TZ", zone)
+            .output()
+            .unwrap();
+        let envelope = diff_of(&b, &recursive.stdout, &[]);
+        let mut changes: Vec<_> = items(&envelope)
+            .iter()
+            .map(|item| {
+                format!(
+                    "{} {}",
+                    item["change"].as_str().unwrap(),
+                    item["path"].as_str().unwrap()
+                )
+            })
+            .collect();
+        changes.sort();
+        assert_eq!(
+            changes,
+            ["A +1 -0 new/db/made", "D +0 -1 old/db/gone"],
+            "{zone}: {envelope}"
+        );
+    }
 }
 
 #[test]

@@ -205,7 +205,41 @@ fn side_path(rest: &str) -> Option<String> {
     } else {
         rest.split('\t').next().unwrap_or(rest).to_string()
     };
-    (path != "/dev/null").then(|| strip_prefix(&path))
+    let absent = rest
+        .rsplit_once('\t')
+        .is_some_and(|(_, stamp)| is_epoch(stamp));
+    (path != "/dev/null" && !absent).then(|| strip_prefix(&path))
+}
+
+/// Whether a side's time, as `diff -u` writes it (`1970-01-01 00:00:00.000000000
+/// +0000`), is the Unix epoch: GNU diff's `-N` (`diff -ruN`) dates a file that is absent
+/// on that side so, in the local zone (`1969-12-31 19:00:00.000000000 -0500`).
+fn is_epoch(stamp: &str) -> bool {
+    let mut parts = stamp.split(' ');
+    let (Some(date), Some(time), Some(zone), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let day: i64 = match date {
+        "1970-01-01" => 0,
+        "1969-12-31" => -1,
+        _ => return false,
+    };
+    let (clock, fraction) = time.split_once('.').unwrap_or((time, "0"));
+    let clock: Vec<i64> = clock.split(':').filter_map(|n| n.parse().ok()).collect();
+    let zone_ok = zone.len() == 5 && zone.starts_with(['+', '-']);
+    let (Ok(hours), Ok(minutes)) = (
+        zone.get(1..3).unwrap_or("").parse::<i64>(),
+        zone.get(3..5).unwrap_or("").parse::<i64>(),
+    ) else {
+        return false;
+    };
+    let offset = (hours * 3600 + minutes * 60) * if zone.starts_with('-') { -1 } else { 1 };
+    zone_ok
+        && clock.len() == 3
+        && fraction.bytes().all(|b| b == b'0')
+        && day * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2] - offset == 0
 }
 
 /// The two paths of a `diff --git` line.
@@ -331,6 +365,25 @@ mod tests {
             header("--- a/f\t2024-01-01 10:00:00.000 +0000"),
             Some(Header::Old(Some("f".into())))
         );
+        // `diff -N`'s absent side, dated at the epoch in any zone.
+        for absent in [
+            "--- dirA/db/new\t1970-01-01 00:00:00.000000000 +0000",
+            "--- dirA/db/new\t1969-12-31 19:00:00.000000000 -0500",
+            "--- dirA/db/new\t1970-01-01 05:30:00 +0530",
+        ] {
+            assert_eq!(header(absent), Some(Header::Old(None)), "{absent}");
+        }
+        for present in [
+            "--- a/f\t1970-01-01 00:00:01.000000000 +0000",
+            "--- a/f\t1970-01-01 00:00:00.000000001 +0000",
+            "--- a/f\t1969-12-31 19:00:00.000000000 +0000",
+        ] {
+            assert_eq!(
+                header(present),
+                Some(Header::Old(Some("f".into()))),
+                "{present}"
+            );
+        }
         assert_eq!(header("similarity index 96%"), Some(Header::Similarity(96)));
         assert_eq!(
             header(r#"rename from "q\"uote.txt""#),
