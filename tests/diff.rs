@@ -857,3 +857,32 @@ fn a_word_diff_is_counted_as_git_counts_its_lines() {
         assert_eq!(changes, ["M +0 -1", "M +1 -1"], "{envelope}");
     }
 }
+
+#[test]
+fn a_file_or_path_the_diff_lacks_is_warned_of() {
+    let b = Briefly::new();
+    let repo = Repo::new();
+    repo.write("src/a.rs", "fn a() {}\n");
+    repo.commit_all();
+    repo.write("src/a.rs", "fn a() { }\n");
+    let diff = repo.git(&["diff"]);
+    for (args, warning) in [
+        (
+            &["--file", "src/b.rs"][..],
+            Some("--file src/b.rs: no file in the diff has this path"),
+        ),
+        (
+            &["--path", "*.py", "--path", "docs/**"],
+            Some("--path *.py, docs/**: no file in the diff matches"),
+        ),
+        (&["--file", "src/a.rs"], None),
+        (&["--path", "src/*.rs"], None),
+    ] {
+        let envelope = diff_of(&b, &diff, args);
+        let warnings = envelope["warnings"].as_array().unwrap();
+        match warning {
+            Some(warning) => assert_eq!(warnings, &[json!(warning)], "{args:?}"),
+            None => assert!(warnings.is_empty(), "{args:?}: {envelope}"),
+        }
+    }
+}

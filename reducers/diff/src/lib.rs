@@ -391,6 +391,8 @@ pub struct Diff {
     ansi_lines: u64,
     /// The diff is a word diff (`--word-diff`): seen at its first marked line.
     word_diff: bool,
+    /// Files `--file` or `--path` named.
+    files_named: u64,
     /// The last of them without its codes; its buffer is reused.
     plain: Option<String>,
 }
@@ -482,6 +484,7 @@ impl Diff {
             coloured: false,
             ansi_lines: 0,
             word_diff: false,
+            files_named: 0,
             plain: None,
         })
     }
@@ -576,6 +579,7 @@ impl Diff {
             return;
         }
         if self.options.file.is_some() {
+            self.files_named += 1;
             if file.hunks_seen == 0 {
                 out.emit(0, file_item(&file, None, true));
             }
@@ -1117,6 +1121,7 @@ impl Diff {
             let named = self.paths.as_ref().is_some_and(|set| {
                 set.is_match(file.path()) || file.from().is_some_and(|from| set.is_match(from))
             });
+            self.files_named += u64::from(named);
             let mechanical = !file.unpaired
                 && !file.pairs.is_empty()
                 && file.pairs.iter().all(|p| common(&self.pairs, p));
@@ -1233,6 +1238,18 @@ impl Diff {
             outcome
                 .warnings
                 .push("a `---` line at the end had no `+++` line after it".into());
+        }
+        // A name mistyped reads as a file without hunks, or a diff without the file.
+        let asked = match &self.options.file {
+            Some(file) => Some(format!("--file {file}: no file in the diff has this path")),
+            None if self.paths.is_some() => Some(format!(
+                "--path {}: no file in the diff matches",
+                self.options.paths.join(", ")
+            )),
+            None => None,
+        };
+        if let Some(warning) = asked.filter(|_| self.files_named == 0 && self.files_seen > 0) {
+            outcome.warnings.push(warning);
         }
         if self.word_diff {
             outcome.warnings.push(
