@@ -139,6 +139,17 @@ fn commands_that_cannot_run() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("command not found"));
     let out = b.run(&["run", "--", "/etc/passwd"], b"");
     assert_eq!(out.status.code(), Some(126));
+    // A script whose interpreter is missing is there: not "command not found".
+    let script = b.dir.path().join("bad-shebang.sh");
+    std::fs::write(&script, "#!/bin/no-such-interpreter -e\necho hi\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = b.run(&["run", "--", script.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(126));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("bad interpreter: its first line, #!/bin/no-such-interpreter -e, names a program that does not exist"),
+        "{said}"
+    );
     let out = b.run(&["run", "--reducer", "nope", "--", "true"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown reducer"));

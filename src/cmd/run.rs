@@ -216,10 +216,17 @@ async fn drive(
     let mut child = match spawned {
         Ok(child) => child,
         Err(e) if e.kind() == ErrorKind::NotFound => {
+            // The program is there, but the interpreter its `#!` line names is not.
+            if let Some(interpreter) = missing_interpreter(&argv[0], spawn.cwd.as_deref()) {
+                return Ok(Outcome::NotStarted(
+                    EXIT_NOT_EXECUTABLE,
+                    format!("bad interpreter: its first line, #!{interpreter}, names a program that does not exist"),
+                ));
+            }
             return Ok(Outcome::NotStarted(
                 EXIT_NOT_FOUND,
                 "command not found".into(),
-            ))
+            ));
         }
         Err(e) => return Ok(Outcome::NotStarted(EXIT_NOT_EXECUTABLE, e.to_string())),
     };
@@ -353,6 +360,25 @@ fn signal_group(pgid: Option<i32>, signal: i32) {
             libc::kill(-pgid, signal);
         }
     }
+}
+
+/// The interpreter a script's `#!` line names, when `program` (run from `cwd`, or
+/// found in `PATH`) is a script that has one: the kernel says `ENOENT` both when the
+/// program is missing and when its interpreter is.
+fn missing_interpreter(program: &str, cwd: Option<&std::path::Path>) -> Option<String> {
+    use std::io::Read;
+    let path = if program.contains('/') {
+        cwd.map_or_else(|| program.into(), |dir| dir.join(program))
+    } else {
+        std::env::split_paths(&std::env::var_os("PATH")?)
+            .map(|dir| dir.join(program))
+            .find(|path| path.is_file())?
+    };
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let line = head[..n].split(|&b| b == b'\n').next()?;
+    let interpreter = String::from_utf8_lossy(line.strip_prefix(b"#!")?);
+    Some(interpreter.trim().to_string())
 }
 
 /// What a command's death by a signal says, when it died so: `killed by signal 9
