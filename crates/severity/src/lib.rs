@@ -448,7 +448,7 @@ impl Findings {
                 .rposition(|b| !is_word_byte(*b))
                 .map_or(0, |p| p + 1)
         };
-        if named && start() < LEVEL_WINDOW {
+        if named && start() < LEVEL_WINDOW && !names_a_file(bytes, start(), last + 1) {
             self.named = Some(Severity::Error);
         }
     }
@@ -1106,12 +1106,17 @@ enum Found {
 }
 
 fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Found> {
-    if word.len() > 11 {
-        return camel_error(word);
-    }
-    let Some(level) = level_word(word) else {
-        return camel_error(word);
+    let level = match word.len() {
+        ..=11 => level_word(word),
+        _ => None,
     };
+    let Some(level) = level else {
+        return camel_error(word).filter(|_| !names_a_file(bytes, start, end));
+    };
+    // A count of none: `Total errors: 0`, `ERRORS: 0`, `Error: none`, `WARNING: 0 issues`.
+    if bytes.get(end) == Some(&b':') && is_count_of_none(&bytes[end + 1..]) {
+        return None;
+    }
     let capitals = word.iter().all(|b| !b.is_ascii_lowercase());
     let before = start.checked_sub(1).map(|p| bytes[p]);
     let after = bytes.get(end).copied();
@@ -1159,6 +1164,19 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         || numbered
         || preceded_by_level_key(bytes, start);
     stated.then_some(Found::Stated(level))
+}
+
+/// Whether `rest`, what follows a level word's colon, is a count of none to the line's
+/// end: `0`, `none`, or `0` and a plural noun (`0 issues`). Not a message that opens with
+/// a zero (`0 is not a valid port`), as [`counts_none`] after `FAIL:` would have it.
+fn is_count_of_none(rest: &[u8]) -> bool {
+    let rest = rest.trim_ascii();
+    if rest == b"0" || rest.eq_ignore_ascii_case(b"none") {
+        return true;
+    }
+    rest.strip_prefix(b"0 ").is_some_and(|noun| {
+        noun.len() > 1 && noun.ends_with(b"s") && noun.iter().all(u8::is_ascii_alphabetic)
+    })
 }
 
 /// `12:5`: a line and a column, all of `text`.
@@ -1368,6 +1386,17 @@ fn is_ruby_exception(code: &[u8]) -> bool {
 }
 
 /// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
+/// Whether the word at `bytes[start..end]` is a part of a path: a file's name before its
+/// extension (`ParseError.ts`, `XtError.3.gz`), a directory's (`errors/TimeoutError/`),
+/// or after a `/`. `find` and `ls` list such files; their names are no error.
+fn names_a_file(bytes: &[u8], start: usize, end: usize) -> bool {
+    match bytes.get(end) {
+        Some(b'/') => true,
+        Some(b'.') if bytes.get(end + 1).is_some_and(u8::is_ascii_alphanumeric) => true,
+        _ => start > 0 && bytes[start - 1] == b'/',
+    }
+}
+
 fn camel_error(word: &[u8]) -> Option<Found> {
     if !matches!(word.last(), Some(b'r' | b'n')) {
         return None;
@@ -1776,6 +1805,36 @@ mod tests {
         assert_eq!(classify("Error: boom"), Some(Severity::Error));
         assert_eq!(classify("java.lang.Error: boom"), Some(Severity::Error));
         assert_eq!(classify("app.error: a logger's name"), None);
+    }
+
+    #[test]
+    fn a_files_name_or_a_count_of_none_is_no_error() {
+        for line in [
+            "src/errors/ParseError.ts",
+            "src/e/TimeoutException.java",
+            "/usr/share/man/man3/XtError.3.gz",
+            "./target/doc/std/num/struct.ParseIntError.html",
+            "src/ValueError/mod.rs",
+            "GET /api/ValidationError 200",
+            "Total errors: 0",
+            "ERRORS: 0",
+            "Errors:  0 ",
+            "Error: none",
+            "WARNING: 0 issues",
+        ] {
+            assert_eq!(classify(line), None, "{line}");
+        }
+        for (line, level) in [
+            ("raise ValueError", Error),
+            ("KeyError.", Error),
+            ("at com.x.ParseError.<init>(Parser.java:3)", Error),
+            ("ERROR: 0 is not a valid port", Error),
+            ("Errors: 2", Error),
+            ("WARNING: 0x1f flag unknown", Warn),
+            ("warning: 0 issues found, 3 skipped", Warn),
+        ] {
+            assert_eq!(classify(line), Some(level), "{line}");
+        }
     }
 
     #[test]
