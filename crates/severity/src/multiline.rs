@@ -135,6 +135,24 @@ enum Header {
     /// Dart's `Unhandled exception:`: the exception, which names the record, then its
     /// numbered frames (`#0      main (file:///app/bin/app.dart:3:12)`), not indented.
     DartUnhandled,
+    /// A TAP test's result (`not ok 3 - case 2`, `ok 1 - works`): its YAML block follows,
+    /// indented between `---` and `...` (`node --test`'s duration, error and stack).
+    TapResult,
+}
+
+/// A part of a record whose lines go on up to a line of their own kind.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    #[default]
+    None,
+    /// Node's `Require stack:` under a module not found: the requiring files, each
+    /// after `- `.
+    RequireStack,
+    /// The properties Node prints of an error after its stack's last frame (`at … {`,
+    /// then `  code: 'MODULE_NOT_FOUND',` up to `}`).
+    Properties,
+    /// A TAP result's YAML block, up to its `...`.
+    TapYaml,
 }
 
 /// The record being read: what its first line opened and what followed it.
@@ -149,6 +167,7 @@ pub struct MultiLine {
     traceback: Traceback,
     /// A line after the first named it ([`MultiLine::push`]).
     named: bool,
+    block: Block,
 }
 
 impl MultiLine {
@@ -163,6 +182,7 @@ impl MultiLine {
             lines: 0,
             traceback: Traceback::None,
             named: false,
+            block: Block::None,
         }
     }
 
@@ -173,6 +193,7 @@ impl MultiLine {
         self.severity = severity;
         self.lines = 0;
         self.named = false;
+        self.block = Block::None;
         // Python reports a syntax error with the frame alone, no `Traceback` above it
         // ([`is_syntax_error_frame`]).
         let frame = || {
@@ -226,12 +247,29 @@ impl MultiLine {
             Header::ShellCheckPlace
         } else if line.starts_with('U') && line.trim_end() == DART_UNHANDLED {
             Header::DartUnhandled
+        } else if line.starts_with([' ', 'o', 'n']) && is_tap_result(line) {
+            Header::TapResult
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
             Header::Diagnostic
         } else {
             Header::Plain
+        };
+    }
+
+    /// Which block, if any, `line`, the record's next, leaves it in.
+    fn follow_block(&mut self, line: &str, first: bool) {
+        let trimmed = line.trim();
+        self.block = match self.block {
+            Block::TapYaml if trimmed != "..." => Block::TapYaml,
+            Block::Properties if trimmed != "}" => Block::Properties,
+            _ if line == REQUIRE_STACK => Block::RequireStack,
+            Block::RequireStack if line.starts_with("- ") => Block::RequireStack,
+            _ if first && self.header == Header::TapResult && trimmed == "---" => Block::TapYaml,
+            // Node's error's own properties, after its last frame.
+            _ if trimmed.starts_with("at ") && trimmed.ends_with(" {") => Block::Properties,
+            _ => Block::None,
         };
     }
 
@@ -259,6 +297,14 @@ impl MultiLine {
             }
             Traceback::Chained => return blank() || line.starts_with(TRACEBACK),
             Traceback::None => {}
+        }
+        match self.block {
+            Block::RequireStack if line.starts_with("- ") => return true,
+            Block::Properties | Block::TapYaml => return true,
+            _ => {}
+        }
+        if line == REQUIRE_STACK {
+            return self.severity >= Some(Severity::Error);
         }
         if self.opens == Some(Opens::GoPanic) {
             return in_go_trace(line);
@@ -306,6 +352,7 @@ impl MultiLine {
             Header::CMakeMessage => return indented || blank(),
             Header::FileHeading => return is_lint_finding(line),
             Header::ShellCheckPlace => return !blank(),
+            Header::TapResult => return first && line.trim() == "---",
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
                 return if first {
@@ -379,6 +426,7 @@ impl MultiLine {
         let first = self.lines == 0;
         self.lines += 1;
         self.severity = self.severity.max(severity);
+        self.follow_block(line, first);
         let names = match self.traceback {
             Traceback::Open => {
                 let exception = !line.starts_with([' ', '\t'])
@@ -478,6 +526,19 @@ fn is_numbered_frame(line: &str) -> bool {
     })
 }
 
+/// Node's line above the files that required a module it did not find.
+const REQUIRE_STACK: &str = "Require stack:";
+
+/// A TAP test's result, indented when a subtest's: `ok 1 - works`, `not ok 3 - case 2`,
+/// `ok 4 # SKIP`.
+fn is_tap_result(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    let rest = trimmed
+        .strip_prefix("not ok ")
+        .or_else(|| trimmed.strip_prefix("ok "));
+    rest.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// Dart's line above its uncaught exception.
 pub(crate) const DART_UNHANDLED: &str = "Unhandled exception:";
 
@@ -523,6 +584,12 @@ fn is_syntax_error_frame(indented: &str) -> bool {
 fn is_node_throw_site(line: &str) -> bool {
     if !line.ends_with(|c: char| c.is_ascii_digit()) {
         return false;
+    }
+    // Node's own modules: `node:internal/modules/cjs/loader:1210`.
+    if let Some(module) = line.strip_prefix("node:") {
+        return module.rsplit_once(':').is_some_and(|(name, number)| {
+            !name.is_empty() && !name.contains(' ') && number.bytes().all(|b| b.is_ascii_digit())
+        });
     }
     let path = line.strip_prefix("file://").unwrap_or(line);
     if !is_absolute(path) {
@@ -1056,6 +1123,21 @@ mod tests {
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
 
     #[test]
+    fn tap_results() {
+        for line in [
+            "ok 1 - works",
+            "not ok 3 - case 2",
+            "    not ok 1 - sub",
+            "ok 4 # SKIP",
+        ] {
+            assert!(is_tap_result(line), "{line}");
+        }
+        for line in ["ok", "ok then", "not ok", "okay 1", "# ok 1"] {
+            assert!(!is_tap_result(line), "{line}");
+        }
+    }
+
+    #[test]
     fn lua_frames() {
         for frame in [
             "[C]: in ?",
@@ -1172,6 +1254,56 @@ mod tests {
                     &["#3 not a frame of it"],
                 ],
                 &["Bad state: No element"],
+            ),
+            // Node's module not found, thrown in its own module: the files that required
+            // it, the stack, the error's properties after it.
+            (
+                &[
+                    &["[build] compiling"],
+                    &[
+                        "node:internal/modules/cjs/loader:1210",
+                        "  throw err;",
+                        "  ^",
+                        "",
+                        "Error: Cannot find module './cfg.json'",
+                        "Require stack:",
+                        "- /app/build.js",
+                        "- /app/main.js",
+                        "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)",
+                        "    at Object.<anonymous> (/app/build.js:1:11) {",
+                        "  code: 'MODULE_NOT_FOUND',",
+                        "  requireStack: [ '/app/build.js', '/app/main.js' ]",
+                        "}",
+                    ],
+                    &[""],
+                    &["Node.js v20.20.2"],
+                    // Not under a line that is no error.
+                    &["done"],
+                    &["Require stack:"],
+                    &["- /app/x.js"],
+                ],
+                &["Error: Cannot find module './cfg.json'"],
+            ),
+            // TAP's results with their YAML blocks (`node --test`).
+            (
+                &[
+                    &["# Subtest: case 2"],
+                    &[
+                        "not ok 3 - case 2",
+                        "  ---",
+                        "  duration_ms: 2.2",
+                        "  error: |-",
+                        "    value mismatch in case 2",
+                        "  code: 'ERR_ASSERTION'",
+                        "  stack: |-",
+                        "    TestContext.<anonymous> (/tmp/t.test.js:3:62)",
+                        "  ...",
+                    ],
+                    &["# Subtest: case 3"],
+                    &["ok 4 - case 3", "  ---", "  duration_ms: 0.3", "  ..."],
+                    &["1..4"],
+                ],
+                &[],
             ),
             // Lua's error and its traceback, frames indented by a tab.
             (
