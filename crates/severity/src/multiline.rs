@@ -386,9 +386,9 @@ impl MultiLine {
             }
             // What the compiler says under it: rustc's and gcc's gutters, notes, and any
             // indented line (javac's source, caret, `symbol:` and `location:`, tsc's
-            // elaboration).
+            // elaboration), but a build's next step (kbuild's `  CC      m1.o`).
             Header::Diagnostic
-                if (indented && !blank())
+                if (indented && !blank() && !is_build_step(line))
                     || is_diagnostic_detail(line)
                     || is_diagnostic_note(line) =>
             {
@@ -524,6 +524,20 @@ fn is_numbered_frame(line: &str) -> bool {
         let digits = number.bytes().take_while(u8::is_ascii_digit).count();
         digits > 0 && number[digits..].starts_with(' ')
     })
+}
+
+/// A build's quiet line for a step, indented: a tool's name in capitals, then what it
+/// makes (kbuild's and many Makefiles' `  CC      init/main.o`, `  LD [M]  x.ko`,
+/// `  GEN     Makefile`).
+fn is_build_step(indented: &str) -> bool {
+    let trimmed = indented.trim_start();
+    let name = trimmed
+        .bytes()
+        .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+        .count();
+    name >= 2
+        && trimmed.as_bytes()[0].is_ascii_uppercase()
+        && matches!(trimmed.as_bytes().get(name), Some(b' ' | b'\t'))
 }
 
 /// Node's line above the files that required a module it did not find.
@@ -1121,6 +1135,26 @@ mod tests {
     }
 
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
+
+    #[test]
+    fn a_builds_next_step_ends_a_diagnostic() {
+        let lines = [
+            "  CC      m114.o",
+            "m115.c: In function ‘g’:",
+            "m115.c:1:19: warning: unused variable ‘unused’ [-Wunused-variable]",
+            "    1 | int g(int a){ int unused; return a; }",
+            "      |                   ^~~~~~",
+            "  CC      m116.o",
+            "  LD [M]  drivers/x.ko",
+            "Main.java:5: error: cannot find symbol",
+            "  symbol:   variable x",
+            "  location: class Main",
+            "  GEN     Makefile",
+        ];
+        let (split, _) = records(Indented::ByRule, &lines);
+        let lengths: Vec<usize> = split.iter().map(Vec::len).collect();
+        assert_eq!(lengths, [1, 4, 1, 1, 3, 1], "{split:?}");
+    }
 
     #[test]
     fn tap_results() {
