@@ -133,7 +133,8 @@ pub struct LineItem {
     pub time: Option<String>,
     /// Its template's id and how many records share it.
     pub template: u32,
-    /// How many records share the template.
+    /// How many records share the template; 1 for a record past the template cap (its
+    /// `template` is the `other` group's, of records unlike it).
     pub count: u64,
     /// Context before, as `[line, text]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -1023,7 +1024,13 @@ impl FoldBatches for Text {
         for (item, group) in &mut kept {
             *group = miner.resolve(*group);
             item.template = group.0;
-            item.count = count_of(*group);
+            // Past the template cap a record has no template of its own: the `other`
+            // group's count is of records unlike it.
+            item.count = if group.is_overflow() {
+                1
+            } else {
+                count_of(*group)
+            };
         }
         kept.sort_by(|(a, _), (b, _)| {
             b.severity
@@ -1712,6 +1719,20 @@ done
                 "{word}: {shown}"
             );
         }
+        // Each once: not the `other` group's count, of records unlike it.
+        for item in envelope.items.iter().filter(|item| item["kind"] == "line") {
+            let text = item["text"].as_str().unwrap();
+            if item["template"] == GroupId::OVERFLOW.0 {
+                assert_eq!(item["count"], 1, "{text}: {shown}");
+            }
+        }
+        assert!(
+            envelope
+                .items
+                .iter()
+                .any(|item| item["kind"] == "line" && item["template"] == GroupId::OVERFLOW.0),
+            "{shown}"
+        );
         assert!(envelope
             .warnings
             .iter()
