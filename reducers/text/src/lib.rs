@@ -1102,17 +1102,24 @@ impl FoldBatches for Text {
             (Some(list), _) => Some((
                 plural(list.paths, "path"),
                 counted(list.directories as u64, "directory", "directories"),
+                list.counted_above,
                 list.uncounted,
             )),
             (_, Some(list)) => Some((
                 plural(list.lines, "line"),
                 plural(list.files as u64, "file"),
+                0,
                 list.uncounted,
             )),
             _ => None,
         };
-        if let Some((what, places, uncounted)) = places {
+        if let Some((what, places, above, uncounted)) = places {
             summary.push_str(&format!("; {what} in {places}"));
+            if above > 0 {
+                summary.push_str(&format!(
+                    " ({above} counted in a directory above their own)"
+                ));
+            }
             if uncounted > 0 {
                 summary.push_str(&format!(" ({uncounted} in others, not counted apart)"));
             }

@@ -16,6 +16,11 @@ use std::collections::{BTreeMap, HashMap};
 /// Distinct places (directories of paths, files of lines) counted; lines of others are
 /// counted apart.
 pub const MAX_PLACES: usize = 4096;
+/// Directories at most [`SHALLOW`] deep counted past [`MAX_PLACES`], at most, so that
+/// a path whose directory is not counted apart is counted under one above it.
+const SHALLOW_PLACES: usize = 256;
+/// How deep a directory counted past [`MAX_PLACES`] may be (`/usr/share`, `src/app`).
+const SHALLOW: usize = 2;
 /// Places listed as items, at most.
 pub const LISTED: usize = 24;
 /// Fewer lines are not a list worth a map.
@@ -58,9 +63,14 @@ pub struct PlaceItem {
 pub struct PathStats {
     /// Lines that are paths.
     pub paths: u64,
-    /// Directories they are in (at most [`MAX_PLACES`] counted).
+    /// Directories they are in (at most [`MAX_PLACES`] counted apart, and a few
+    /// shallow ones above those past them).
     pub directories: usize,
-    /// Paths in directories past the ones counted.
+    /// Paths in directories past the ones counted apart, counted in the nearest
+    /// directory above theirs that is.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub counted_above: u64,
+    /// Paths in directories past the ones counted, with none above them counted either.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub uncounted: u64,
 }
@@ -104,6 +114,8 @@ pub(crate) struct Places {
     paths: u64,
     located: u64,
     counted: HashMap<String, Place>,
+    /// Paths counted in a directory above theirs ([`Places::count_above`]).
+    counted_above: u64,
     /// Lines of each kind in places past the ones counted.
     uncounted: [u64; 2],
 }
@@ -121,24 +133,68 @@ impl Places {
                 Kind::Located => self.located += 1,
             }
             let full = self.counted.len() >= MAX_PLACES;
-            match self.counted.get_mut(place) {
-                Some(counted) if counted.kind == kind => counted.count += 1,
-                Some(_) => self.uncounted[kind as usize] += 1,
-                None if !full => {
-                    let counted = Place {
-                        kind,
-                        count: 1,
-                        first_line: line,
-                        example: briefly_core::cut_str(text, MAX_EXAMPLE_CHARS).into_owned(),
-                    };
-                    self.counted.insert(place.to_string(), counted);
+            if let Some(counted) = self.counted.get_mut(place) {
+                match counted.kind == kind {
+                    true => counted.count += 1,
+                    false => self.uncounted[kind as usize] += 1,
                 }
-                None => self.uncounted[kind as usize] += 1,
+            } else if !full {
+                let counted = Place {
+                    kind,
+                    count: 1,
+                    first_line: line,
+                    example: briefly_core::cut_str(text, MAX_EXAMPLE_CHARS).into_owned(),
+                };
+                self.counted.insert(place.to_string(), counted);
+            } else if kind == Kind::Path && self.count_above(place, line, text) {
+                self.counted_above += 1;
+            } else {
+                self.uncounted[kind as usize] += 1;
             }
         }
         if self.lines.is_multiple_of(LOOK_EVERY) && self.kind().is_none() {
             self.done = true;
             self.counted = HashMap::new();
+        }
+    }
+
+    /// Counts the path `text` (input line `line`), whose directory `place` is past the
+    /// ones counted apart, in the directory at most [`SHALLOW`] deep above it, counted
+    /// anew while there is room for it, or else in the nearest directory above it that
+    /// is counted: `find /` has its first thousands of directories in one tree, and the
+    /// paths of every other are counted at least under `/usr/share` or `/var/lib`.
+    /// Whether it was counted.
+    fn count_above(&mut self, place: &str, line: u64, text: &str) -> bool {
+        // The nearest directory above counted, and the deepest at most SHALLOW deep
+        // below it.
+        let mut above = parent(place);
+        let mut shallow = None;
+        while let Some(dir) = above {
+            if self.counted.contains_key(dir) {
+                break;
+            }
+            if shallow.is_none() && depth(dir) <= SHALLOW {
+                shallow = Some(dir);
+            }
+            above = parent(dir);
+        }
+        let room = self.counted.len() < MAX_PLACES + SHALLOW_PLACES;
+        if let Some(dir) = shallow.filter(|_| room) {
+            let counted = Place {
+                kind: Kind::Path,
+                count: 1,
+                first_line: line,
+                example: briefly_core::cut_str(text, MAX_EXAMPLE_CHARS).into_owned(),
+            };
+            self.counted.insert(dir.to_string(), counted);
+            return true;
+        }
+        match above.and_then(|dir| self.counted.get_mut(dir)) {
+            Some(counted) if counted.kind == Kind::Path => {
+                counted.count += 1;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -169,6 +225,7 @@ impl Places {
         (self.list() == Some(Kind::Path)).then(|| PathStats {
             paths: self.paths,
             directories: self.places(Kind::Path).count(),
+            counted_above: self.counted_above,
             uncounted: self.uncounted[Kind::Path as usize],
         })
     }
@@ -394,6 +451,14 @@ fn directory_of(text: &str) -> Option<&str> {
 
 /// The directory `path` is in, in the tree; nothing for a top one: `/`, `.`, a drive
 /// (`C:`). A relative path's top directory is in `.`, with the files beside it.
+/// How many directories deep `dir` is: `/usr/share` and `src/app` 2, `/` and `.` 0.
+fn depth(dir: &str) -> usize {
+    let separator = separator_of(dir);
+    dir.split(separator)
+        .filter(|part| !part.is_empty() && *part != ".")
+        .count()
+}
+
 fn parent(path: &str) -> Option<&str> {
     match path.rsplit_once(separator_of(path)) {
         Some(("", _)) if path.len() > 1 => Some(&path[..1]),
@@ -633,14 +698,32 @@ mod tests {
     }
 
     #[test]
-    fn places_past_the_cap_are_counted_apart() {
+    fn places_past_the_cap_are_counted_above() {
+        // Past the cap, a path counts in a shallow directory above its own, counted
+        // anew: `d`.
         let lines: Vec<String> = (0..MAX_PLACES + 100)
             .map(|i| format!("d/{i}/f.rs"))
             .collect();
         let list = list_of(&lines);
         let stats = list.path_stats().unwrap();
-        assert_eq!((stats.directories, stats.uncounted), (MAX_PLACES, 100));
+        assert_eq!(
+            (stats.directories, stats.counted_above, stats.uncounted),
+            (MAX_PLACES + 1, 100, 0)
+        );
         let counted: u64 = list.listed().iter().map(|d| d.count).sum();
-        assert_eq!(counted, MAX_PLACES as u64);
+        assert_eq!(counted, (MAX_PLACES + 100) as u64);
+
+        // Then in the nearest counted above it, once no more shallow ones are counted;
+        // with none above it, apart.
+        let mut lines: Vec<String> = (0..MAX_PLACES).map(|i| format!("a/{i}/f")).collect();
+        lines.extend((0..SHALLOW_PLACES + 44).map(|j| format!("t{j}/u/v/f")));
+        lines.push("a/7/deep/f".into());
+        lines.push("t0/u/other/f".into());
+        let list = list_of(&lines);
+        let stats = list.path_stats().unwrap();
+        assert_eq!(
+            (stats.directories, stats.counted_above, stats.uncounted),
+            (MAX_PLACES + SHALLOW_PLACES, SHALLOW_PLACES as u64 + 2, 44)
+        );
     }
 }
