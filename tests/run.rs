@@ -319,6 +319,34 @@ fn a_grandchild_holding_the_pipe_does_not_outlive_the_timeout() {
 }
 
 #[test]
+fn a_process_left_running_does_not_hold_the_result() {
+    let b = Briefly::new();
+    // The command starts a process in the background (it holds stdout) and exits 0.
+    let pid_file = b.dir.path().join("background.pid");
+    let script = format!("sleep 60 & echo $! > {}; echo started", pid_file.display());
+    let (envelope, code) = run(&b, &["run", "--timeout", "20s", "--", "sh", "-c", &script]);
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+    // Its own exit code, not a timeout's: the exit was not waited past the grace.
+    assert_eq!(code, Some(0), "{envelope}");
+    assert_eq!(envelope["exit_code"], 0);
+    assert_eq!(envelope["items"][0]["text"], "started");
+    let warnings = envelope["warnings"].to_string();
+    assert!(
+        warnings
+            .contains("a process it left running (in the background) still holds its output open"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("timed out"), "{warnings}");
+}
+
+#[test]
 fn a_stderr_too_long_to_show_is_kept_whole() {
     let b = Briefly::new();
     // 5,000 bytes: few enough to be held, too many to show.

@@ -23,6 +23,9 @@ const EXIT_NOT_EXECUTABLE: i32 = 126;
 const EXIT_NOT_FOUND: i32 = 127;
 /// How long a timed-out command gets between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_secs(2);
+/// How long a command's output is still read after it exited, while a process it left
+/// running (`server &`) holds the output open.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 pub fn run(
     session: &Session,
@@ -260,10 +263,13 @@ async fn drive(
     let never = || tokio::time::Instant::now() + Duration::from_secs(86_400 * 365);
 
     // Until the command has exited and its pipes are closed; after a SIGKILL, once it has
-    // exited (a process that left the group may hold the pipes open for ever).
+    // exited (a process that left the group may hold the pipes open for ever); and
+    // [`EXIT_GRACE`] after it exited, when a process it left running holds them.
     let mut status = None;
+    let mut exited_at = None;
+    let mut left_open = false;
     let mut killed = false;
-    while status.is_none() || ((out_open || err_open) && !killed) {
+    while status.is_none() || ((out_open || err_open) && !killed && !left_open) {
         tokio::select! {
             n = out.read(&mut out_buf), if out_open => match n {
                 Ok(0) | Err(_) => out_open = false,
@@ -273,8 +279,15 @@ async fn drive(
                 Ok(0) | Err(_) => err_open = false,
                 Ok(n) => stderr.push(&err_buf[..n]),
             },
-            exited = child.wait(), if status.is_none() => status = Some(exited?),
-            _ = tokio::time::sleep_until(deadline.unwrap_or_else(never)), if deadline.is_some() && !timed_out => {
+            exited = child.wait(), if status.is_none() => {
+                status = Some(exited?);
+                exited_at = Some(tokio::time::Instant::now());
+            },
+            _ = tokio::time::sleep_until(exited_at.map_or_else(never, |at| at + EXIT_GRACE)), if exited_at.is_some() => {
+                left_open = true;
+            },
+            // A timeout is the command's: once it exited, what holds its output is not.
+            _ = tokio::time::sleep_until(deadline.unwrap_or_else(never)), if deadline.is_some() && !timed_out && status.is_none() => {
                 timed_out = true;
                 signal_group(pgid, libc::SIGTERM);
                 kill_at = Some(tokio::time::Instant::now() + KILL_GRACE);
@@ -317,6 +330,15 @@ async fn drive(
     }
     if cancelled {
         warnings.push("the call was cancelled: the command's process group was ended".into());
+    }
+    if left_open {
+        warnings.push(format!(
+            "the command exited, but a process it left running (in the background) still holds \
+             its output open: what it writes after {} past the exit is not read, and it gets \
+             SIGPIPE if it writes again (redirect its output, `server > server.log 2>&1 &`, to \
+             keep it running)",
+            humantime::format_duration(EXIT_GRACE)
+        ));
     }
     if let Some(signal) = interrupted {
         warnings.push(format!(
