@@ -319,6 +319,39 @@ fn a_grandchild_holding_the_pipe_does_not_outlive_the_timeout() {
 }
 
 #[test]
+fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
+    let b = Briefly::new();
+    let script = "echo step 1; echo 'warning: disk 91% full' >&2; echo step 2; \
+                  ls /no-such-dir-zz; echo 'error: retry failed' >&2; exit 2";
+    let (envelope, code) = run(&b, &["run", "--", "sh", "-c", script]);
+    assert_eq!(code, Some(2));
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "; stderr: 2 errors, 1 warning, the first error at its line 2: ls: cannot access \
+             '/no-such-dir-zz': No such file or directory"
+        ),
+        "{summary}"
+    );
+    let (envelope, _) = run(
+        &b,
+        &["run", "--", "sh", "-c", "echo out; echo 'WARN: slow' >&2"],
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("; stderr: 1 warning, at its line 1: WARN: slow"),
+        "{summary}"
+    );
+    // Nothing of a stderr with nothing wrong in it.
+    let (envelope, _) = run(
+        &b,
+        &["run", "--", "sh", "-c", "echo out; echo progress >&2"],
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(!summary.contains("stderr"), "{summary}");
+}
+
+#[test]
 fn a_process_left_running_does_not_hold_the_result() {
     let b = Briefly::new();
     // The command starts a process in the background (it holds stdout) and exits 0.

@@ -146,12 +146,15 @@ pub fn reply(
         Outcome::NotStarted(code, why) => return Ok(Ran::NotStarted(code, why)),
     };
     warnings.extend(session.budget_warning.iter().cloned());
+    let mut stderr = stderr;
+    let stderr_summary = stderr.summary();
     let (stderr_value, stderr_warning) = stderr.finish(argv, exit_code);
     warnings.extend(stderr_warning);
     let envelope = pipeline.finish(End {
         exit_code: Some(exit_code),
         warnings,
         stderr: stderr_value,
+        stderr_summary,
     });
     let program = crate::reducers::basename(&argv[0]);
     Ok(Ran::Reduced(Box::new(Reply {

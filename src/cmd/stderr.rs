@@ -89,6 +89,32 @@ impl StderrCapture {
         }
     }
 
+    /// What the summary says of stderr, kept apart from the output it sums up: how many
+    /// of its lines look like errors or warnings, and the first of the worst (`stderr: 1
+    /// error, at its line 3: cp: cannot stat 'x': No such file or directory`); nothing
+    /// when none do. An agent reads the summary first, and a script's failure is often
+    /// on stderr alone.
+    pub fn summary(&mut self) -> Option<String> {
+        self.error_like.end_line();
+        let (severity, line, text) = self.error_like.worst.as_ref()?;
+        let errors = self.error_like.errors;
+        let warnings = self.error_like.count - errors;
+        let counts = match (errors, warnings) {
+            (0, n) => briefly_core::counted(n, "warning", "warnings"),
+            (n, 0) => briefly_core::counted(n, "error", "errors"),
+            (e, w) => format!(
+                "{}, {}",
+                briefly_core::counted(e, "error", "errors"),
+                briefly_core::counted(w, "warning", "warnings")
+            ),
+        };
+        let first = match (errors, warnings) {
+            (1, 0) | (0, 1) => "at".to_string(),
+            _ => format!("the first {} at", severity.name()),
+        };
+        Some(format!("stderr: {counts}, {first} its line {line}: {text}"))
+    }
+
     /// The `stderr` field, and a warning when what was cut could not be kept.
     pub fn finish(mut self, argv: &[String], exit_code: i32) -> (Option<Value>, Option<String>) {
         if self.bytes == 0 {
@@ -188,8 +214,14 @@ struct ErrorLikeLines {
     /// By the id the miner gave and whether worse than a warning: what was found
     /// (errors and warnings are apart though a template holds both).
     found: HashMap<(GroupId, bool), Found>,
+    /// Newlines read.
+    newlines: u64,
     /// Lines that look like errors or warnings in all of stderr.
     count: u64,
+    /// Of them, the errors (or worse).
+    errors: u64,
+    /// The first line of the worst severity found: its severity, number and text.
+    worst: Option<(Severity, u64, String)>,
 }
 
 /// The errors, or the warnings, of one template.
@@ -215,7 +247,10 @@ impl ErrorLikeLines {
                 ..Config::default()
             }),
             found: HashMap::new(),
+            newlines: 0,
             count: 0,
+            errors: 0,
+            worst: None,
         }
     }
 
@@ -233,6 +268,7 @@ impl ErrorLikeLines {
         for end in memchr::memchr_iter(b'\n', bytes) {
             self.take(&bytes[from..end]);
             self.line_ends(self.offset + end as u64);
+            self.newlines += 1;
             from = end + 1;
         }
         self.take(&bytes[from..]);
@@ -241,7 +277,7 @@ impl ErrorLikeLines {
 
     /// The newlines read so far: stderr's lines, as `wc -l` counts them.
     fn newlines(&self) -> u64 {
-        self.number - 1
+        self.newlines
     }
 
     fn take(&mut self, bytes: &[u8]) {
@@ -255,6 +291,15 @@ impl ErrorLikeLines {
         let text = text.strip_suffix('\r').unwrap_or(&text);
         if let Some(severity) = classify(text).filter(|s| *s >= Severity::Warn) {
             self.count += 1;
+            self.errors += u64::from(severity > Severity::Warn);
+            if self
+                .worst
+                .as_ref()
+                .is_none_or(|(worst, ..)| severity > *worst)
+            {
+                let text = cut_str(text, ERROR_LIKE_CHARS).into_owned();
+                self.worst = Some((severity, self.number, text));
+            }
             let key = (self.miner.add(text), severity > Severity::Warn);
             let found = self.found.entry(key).or_default();
             found.count += 1;
@@ -273,10 +318,15 @@ impl ErrorLikeLines {
     /// errors and the warnings of each apart) of those in the part cut (before byte `tail_start`, where the shown end starts) the
     /// first of them: errors first, then warnings, at most [`MAX_ERROR_LIKE`] and `keep`
     /// characters in all, in the order of their lines.
-    fn finish(mut self, tail_start: u64) -> (u64, Vec<Value>) {
+    /// Reads the last line, when it has no newline.
+    fn end_line(&mut self) {
         if self.start < self.offset {
             self.line_ends(self.offset);
         }
+    }
+
+    fn finish(mut self, tail_start: u64) -> (u64, Vec<Value>) {
+        self.end_line();
         // Templates merged since their ids were given are one.
         let mut templates: HashMap<(GroupId, bool), Found> = HashMap::new();
         for ((id, error), found) in self.found {

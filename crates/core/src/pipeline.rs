@@ -113,6 +113,9 @@ pub struct End {
     pub warnings: Vec<String>,
     /// The command's bounded standard error (`run`).
     pub stderr: Option<Value>,
+    /// What the summary adds of the standard error kept apart (`run`): after the
+    /// reducer's summary of the output, with `; `.
+    pub stderr_summary: Option<String>,
 }
 
 /// Runs `reducer` over `input` to the end and returns the fitted envelope.
@@ -269,7 +272,11 @@ impl<R: Reducer> Pipeline<R> {
         let mut warnings = self.framing_warnings();
         warnings.extend(outcome.warnings);
         warnings.extend(end.warnings);
-        let mut base = Envelope::new(self.config.source.clone(), outcome.summary);
+        let summary = match end.stderr_summary {
+            Some(stderr) => format!("{}; {stderr}", outcome.summary),
+            None => outcome.summary,
+        };
+        let mut base = Envelope::new(self.config.source.clone(), summary);
         base.ok = outcome.ok && end.exit_code.is_none_or(|code| code == 0);
         base.stats = stats;
         base.preview = outcome.preview;
