@@ -187,6 +187,22 @@ pub fn reads_stderr(name: &str, argv: &[String]) -> bool {
     if name != "text" {
         return false;
     }
+    // A script of several commands (`cd app && make clean && make -k`): where any of
+    // them reads it so.
+    if script_commands_of(argv).is_some_and(|commands| {
+        commands
+            .iter()
+            .any(|command| launches_a_stderr_reader(command))
+    }) {
+        return true;
+    }
+    launches_a_stderr_reader(argv)
+}
+
+/// Whether the program `argv` launches writes what matters on stderr, read with its
+/// output: a compiler, a build tool, a package manager, a script's interpreter
+/// ([`reads_stderr`]).
+fn launches_a_stderr_reader(argv: &[String]) -> bool {
     let launched = launched_words(argv);
     if launched
         .first()
@@ -406,21 +422,37 @@ fn wrapper_len(words: &[String]) -> usize {
     }
 }
 
+/// `argv` without the wrappers that launch the rest ([`wrapper_len`]).
+fn unwrapped(mut argv: &[String]) -> &[String] {
+    loop {
+        match wrapper_len(argv) {
+            0 => return argv,
+            drop => argv = &argv[drop..],
+        }
+    }
+}
+
 /// Whether `argv` runs a shell's script (`sh -c SCRIPT`, `bash -lc SCRIPT`), launched by
 /// wrappers or not: such a shell exits with 128 + N when a command it ran was killed by
 /// signal N, where it did not hand its process over to that command.
 pub fn runs_a_shell_script(argv: &[String]) -> bool {
-    let mut words = argv;
-    loop {
-        match wrapper_len(words) {
-            0 => break,
-            drop => words = &words[drop..],
-        }
-    }
+    let words = unwrapped(argv);
     words
         .first()
         .is_some_and(|program| is_shell(basename(program)))
         && script_of(&words[1..]).is_some()
+}
+
+/// The commands of a shell's `-c SCRIPT` in `argv` (launched by wrappers or not), its
+/// set-up steps left out, when the script is simple commands joined by `&&`, `;` or new
+/// lines ([`script_commands`]).
+fn script_commands_of(argv: &[String]) -> Option<Vec<Vec<String>>> {
+    let words = unwrapped(argv);
+    if !is_shell(basename(words.first()?)) {
+        return None;
+    }
+    let commands = script_commands(script_of(&words[1..])?)?;
+    Some(commands.into_iter().filter(|c| !is_setup_step(c)).collect())
 }
 
 fn is_shell(program: &str) -> bool {
@@ -601,6 +633,20 @@ mod tests {
         assert!(!reads("text", "docker ps"));
         assert!(!reads("diff", "make diff"), "the reducer decides first");
         assert!(!reads("text", ""));
+        // A script of several commands, where any of them reads it so; not through a pipe
+        // (the script's output is not the command's as written).
+        let script = |shell: &[&str], script: &str| {
+            let mut argv: Vec<String> = shell.iter().map(|w| w.to_string()).collect();
+            argv.push(script.to_string());
+            reads_stderr("text", &argv)
+        };
+        assert!(script(&["bash", "-lc"], "cd cbig && make clean && make -k"));
+        assert!(script(
+            &["env", "CI=1", "sh", "-c"],
+            "echo start; python3 app.py; echo done"
+        ));
+        assert!(!script(&["bash", "-c"], "cd x && ls && git status"));
+        assert!(!script(&["bash", "-c"], "make 2>&1 | tee build.log"));
     }
 
     #[test]
