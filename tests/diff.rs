@@ -886,3 +886,104 @@ fn a_file_or_path_the_diff_lacks_is_warned_of() {
         }
     }
 }
+
+#[test]
+fn gits_lists_of_files_without_patches_are_read() {
+    let b = Briefly::new();
+    let repo = Repo::new();
+    repo.write("a.txt", "1\n2\n3\n");
+    repo.write("logo.png", [0u8, 1, 2, 3]);
+    repo.commit_all();
+    repo.write("a.txt", "1\ntwo\n3\n4\n");
+    repo.write("b/c.txt", "new\n");
+    repo.write("logo.png", [0u8, 9, 9, 9, 9]);
+    repo.commit_all();
+    repo.write("a.txt", "1\n");
+    repo.commit_all();
+
+    // `git diff --stat`: each file with git's count and bar, git's totals.
+    let envelope = diff_of(&b, &repo.git(&["diff", "--stat", "HEAD~2", "HEAD~1"]), &[]);
+    let listed: Vec<_> = items(&envelope)
+        .iter()
+        .map(|item| {
+            format!(
+                "{} {}",
+                item["path"].as_str().unwrap(),
+                item["change"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        ["a.txt 3 ++-", "b/c.txt 1 +", "logo.png Bin 4 -> 5 bytes"],
+        "{envelope}"
+    );
+    assert_eq!(
+        envelope["summary"],
+        "3 files changed, 3 insertions(+), 1 deletions(-)"
+    );
+    assert_eq!(envelope["stats"]["other_lines"], 0);
+    let warnings = envelope["warnings"].to_string();
+    assert!(
+        warnings.contains("no patches, only git's summary of them"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("the 3 files as git lists them"),
+        "{warnings}"
+    );
+
+    // `--numstat`: exact counts, a binary file's none; `--shortstat`: the total alone.
+    let envelope = diff_of(
+        &b,
+        &repo.git(&["diff", "--numstat", "HEAD~2", "HEAD~1"]),
+        &[],
+    );
+    let changes: Vec<_> = items(&envelope)
+        .iter()
+        .map(|item| item["change"].clone())
+        .collect();
+    assert_eq!(changes, [json!("+2 -1"), json!("+1 -0"), json!("binary")]);
+    assert_eq!(envelope["stats"]["added"], 3);
+    let shortstat = repo.git(&["diff", "--shortstat", "HEAD~2"]);
+    assert_eq!(
+        String::from_utf8_lossy(&shortstat).trim(),
+        "3 files changed, 1 insertion(+), 2 deletions(-)"
+    );
+    let envelope = diff_of(&b, &shortstat, &[]);
+    assert_eq!(
+        envelope["summary"],
+        "3 files changed, 1 insertions(+), 2 deletions(-)"
+    );
+
+    // `git log --stat`: each commit's files and counts as its total says.
+    let envelope = diff_of(&b, &repo.git(&["log", "--stat", "-2"]), &[]);
+    let commits = envelope["stats"]["commits"].as_array().unwrap();
+    let counts: Vec<_> = commits
+        .iter()
+        .map(|c| (c["files"].clone(), c["added"].clone(), c["removed"].clone()))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            (json!(1), json!(0), json!(3)),
+            (json!(3), json!(3), json!(1))
+        ],
+        "{envelope}"
+    );
+    assert_eq!(envelope["total_items"], 4);
+    assert!(items(&envelope)
+        .iter()
+        .all(|item| item.get("commit").is_some()));
+
+    // With the patches too, the patches count; the diffstat is lines outside them.
+    let with_patch = diff_of(&b, &repo.git(&["show", "--stat", "-p", "HEAD~1"]), &[]);
+    let patch_only = diff_of(&b, &repo.git(&["show", "-p", "HEAD~1"]), &[]);
+    assert_eq!(items(&with_patch), items(&patch_only));
+    assert_eq!(with_patch["summary"], patch_only["summary"]);
+    assert_eq!(
+        with_patch["stats"]["other_lines"],
+        // Its three files' lines, its total, the blank line after them.
+        patch_only["stats"]["other_lines"].as_u64().unwrap() + 5
+    );
+}

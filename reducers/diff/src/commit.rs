@@ -62,6 +62,9 @@ pub struct Commit {
     pub files: u64,
     pub added: u64,
     pub removed: u64,
+    /// Its files, lines added and removed as its `--stat` total says them, when it has
+    /// one: its counts where it has no patches (`git log --stat`).
+    pub stat_totals: Option<(u64, u64, u64)>,
     author: Option<String>,
     date: Option<String>,
     subject: Option<String>,
@@ -81,6 +84,7 @@ impl Commit {
             files: 0,
             added: 0,
             removed: 0,
+            stat_totals: None,
             author: None,
             date: None,
             subject: None,

@@ -4,7 +4,8 @@
 //! of a conflicted file) is read too, its counts against the first parent as `git diff
 //! --stat` gives them, a file a merge left in conflict `U` with its conflicts counted;
 //! so is a coloured diff (`--color=always`), without its codes, and a word diff
-//! (`--word-diff`), its lines counted by their `[-…-]` and `{+…+}` marks.
+//! (`--word-diff`), its lines counted by their `[-…-]` and `{+…+}` marks. Input without
+//! patches, git's `--stat`, `--numstat` or `--shortstat`, has its files as git lists them.
 //!
 //! Items are files, so `total_items` is the number of files changed, always exact.
 //! Each item is `{"path", "change", "from"?, "commit"?, "patch"?}` where `commit` is the
@@ -38,7 +39,7 @@ pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 use briefly_core::{strip_ansi, Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
 use commit::{commit_line, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use parse::combined_hunk_header;
+use parse::{combined_hunk_header, numstat_line, stat_line, stat_totals};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::hash_map::DefaultHasher;
@@ -393,6 +394,15 @@ pub struct Diff {
     word_diff: bool,
     /// Files `--file` or `--path` named.
     files_named: u64,
+    /// Files as git's `--stat` or `--numstat` lists them, outside any file's patch: the
+    /// items of an input without patches, the first [`MAX_FILES_HELD`].
+    listed: Vec<Value>,
+    /// The files those lists name, their lines, and what they count (a `--stat` total's
+    /// files, insertions and deletions; a `--numstat`'s lines summed).
+    listed_files: u64,
+    listed_lines: u64,
+    listed_totals: Option<(u64, u64, u64)>,
+    listed_counts: (u64, u64),
     /// The last of them without its codes; its buffer is reused.
     plain: Option<String>,
 }
@@ -485,6 +495,11 @@ impl Diff {
             ansi_lines: 0,
             word_diff: false,
             files_named: 0,
+            listed: Vec::new(),
+            listed_files: 0,
+            listed_lines: 0,
+            listed_totals: None,
+            listed_counts: (0, 0),
             plain: None,
         })
     }
@@ -1090,6 +1105,9 @@ impl Diff {
                     self.start_commit(commit, out);
                     return Flow::Continue;
                 }
+                if self.file.is_none() && self.read_listed(text) {
+                    return Flow::Continue;
+                }
                 if in_binary_patch {
                     return Flow::Continue;
                 }
@@ -1104,9 +1122,74 @@ impl Diff {
         Flow::Continue
     }
 
+    /// Reads `text`, outside any file's patch, when it is a line of git's `--stat` or
+    /// `--numstat` list of files or a `--stat` total (`git diff --stat`, `git log
+    /// --stat`, `git show --numstat`). Whether it was.
+    fn read_listed(&mut self, text: &str) -> bool {
+        if let Some((files, added, removed)) = stat_totals(text) {
+            let totals = self.listed_totals.get_or_insert((0, 0, 0));
+            *totals = (totals.0 + files, totals.1 + added, totals.2 + removed);
+            if let Some(commit) = self
+                .commits
+                .last_mut()
+                .filter(|c| self.commit.as_ref() == Some(&c.hash))
+            {
+                commit.stat_totals = Some((files, added, removed));
+            }
+            self.listed_lines += 1;
+            return true;
+        }
+        let (path, change) = if let Some((path, stat)) = stat_line(text) {
+            (path, stat.to_string())
+        } else if let Some((counts, path)) = numstat_line(text) {
+            let change = match counts {
+                Some((added, removed)) => {
+                    self.listed_counts.0 += added;
+                    self.listed_counts.1 += removed;
+                    format!("+{added} -{removed}")
+                }
+                None => "binary".to_string(),
+            };
+            (path, change)
+        } else {
+            return false;
+        };
+        self.listed_lines += 1;
+        self.listed_files += 1;
+        if self.listed.len() < MAX_FILES_HELD {
+            let mut item = json!({"path": path, "change": change});
+            if let Some(commit) = &self.commit {
+                item["commit"] = json!(commit);
+            }
+            self.listed.push(item);
+        }
+        true
+    }
+
     /// The outcome once the input has ended: its last file, the patterns, the stats.
     fn outcome(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
         self.finish_file(out);
+        // No patches, only git's lists of files (`--stat`, `--numstat`, `--shortstat`):
+        // the files as listed, counted as git counts them.
+        let listed_only = self.files_seen == 0 && self.listed_lines > 0;
+        if listed_only {
+            (self.files_seen, self.added, self.removed) = self.listed_totals.unwrap_or((
+                self.listed_files,
+                self.listed_counts.0,
+                self.listed_counts.1,
+            ));
+            for item in std::mem::take(&mut self.listed) {
+                out.emit(0, item);
+            }
+            for commit in &mut self.commits {
+                if let Some(totals) = commit.stat_totals {
+                    (commit.files, commit.added, commit.removed) = totals;
+                }
+            }
+        } else {
+            // Beside the patches, a diffstat is lines outside them.
+            self.outside_lines += self.listed_lines;
+        }
         // Patterns: changed-line pairs found in enough files.
         let common = |pairs: &HashMap<u64, PairSeen>, pair: &u64| {
             pairs.get(pair).is_some_and(|p| p.files >= PATTERN_FILES)
@@ -1250,6 +1333,17 @@ impl Diff {
         };
         if let Some(warning) = asked.filter(|_| self.files_named == 0 && self.files_seen > 0) {
             outcome.warnings.push(warning);
+        }
+        if listed_only {
+            let listed = match self.listed_files {
+                0 => "its total".to_string(),
+                1 => "the file as git lists it".to_string(),
+                n => format!("the {n} files as git lists them"),
+            };
+            outcome.warnings.push(format!(
+                "no patches, only git's summary of them (--stat, --numstat or --shortstat): \
+                 {listed}, with the counts it gives; `git diff` without the option has the hunks"
+            ));
         }
         if self.word_diff {
             outcome.warnings.push(

@@ -328,6 +328,60 @@ fn quoted(text: &str) -> (String, &str) {
     (String::from_utf8_lossy(&out).into_owned(), "")
 }
 
+/// A line of git's `--stat`: ` src/a.rs | 10 +++++-----`, ` logo.png | Bin 0 -> 1234
+/// bytes`: the path as written (perhaps shortened, `.../deep/a.rs`, or a rename's `{a =>
+/// b}`) and what follows the bar, as written.
+pub fn stat_line(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix(' ')?;
+    if rest.starts_with(' ') {
+        return None;
+    }
+    let (path, stat) = rest.rsplit_once(" | ")?;
+    let (path, stat) = (path.trim_end(), stat.trim());
+    let counted = || {
+        let (count, bar) = stat.split_once(' ').unwrap_or((stat, ""));
+        !count.is_empty()
+            && count.bytes().all(|b| b.is_ascii_digit())
+            && bar.bytes().all(|b| b == b'+' || b == b'-')
+    };
+    (!path.is_empty() && (stat.starts_with("Bin") || counted())).then_some((path, stat))
+}
+
+/// git's `--stat` and `--shortstat` total: ` 3 files changed, 10 insertions(+), 2
+/// deletions(-)` as (files, insertions, deletions).
+pub fn stat_totals(line: &str) -> Option<(u64, u64, u64)> {
+    let mut parts = line.strip_prefix(' ')?.split(", ");
+    let number = |part: &str, words: [&str; 2]| -> Option<u64> {
+        let (n, word) = part.split_once(' ')?;
+        words.contains(&word).then(|| n.parse().ok()).flatten()
+    };
+    let files = number(parts.next()?, ["file changed", "files changed"])?;
+    let (mut added, mut removed) = (0, 0);
+    for part in parts {
+        if let Some(n) = number(part, ["insertion(+)", "insertions(+)"]) {
+            added = n;
+        } else {
+            removed = number(part, ["deletion(-)", "deletions(-)"])?;
+        }
+    }
+    Some((files, added, removed))
+}
+
+/// A line of git's `--numstat`: `10\t2\tsrc/a.rs` as the lines added and removed (none
+/// for a binary file's `-\t-`) and the path.
+pub fn numstat_line(line: &str) -> Option<(Option<(u64, u64)>, &str)> {
+    let mut fields = line.splitn(3, '\t');
+    let (added, removed, path) = (fields.next()?, fields.next()?, fields.next()?);
+    if path.is_empty() {
+        return None;
+    }
+    match (added.parse(), removed.parse()) {
+        (Ok(added), Ok(removed)) => Some((Some((added, removed)), path)),
+        _ if added == "-" && removed == "-" => Some((None, path)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,6 +483,44 @@ mod tests {
         ] {
             assert!(combined_hunk_header(bad).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn stat_lines_and_totals() {
+        assert_eq!(
+            stat_line(" src/a.rs          | 10 +++++-----"),
+            Some(("src/a.rs", "10 +++++-----"))
+        );
+        assert_eq!(
+            stat_line(" logo.png | Bin 0 -> 1234 bytes"),
+            Some(("logo.png", "Bin 0 -> 1234 bytes"))
+        );
+        assert_eq!(
+            stat_line(" {old => new}/x.rs | 0"),
+            Some(("{old => new}/x.rs", "0"))
+        );
+        for not in ["    a | 3 ++", "a | 3 ++", " a | x", " a | 3 +x", " | 3"] {
+            assert_eq!(stat_line(not), None, "{not:?}");
+        }
+        assert_eq!(
+            stat_totals(" 40 files changed, 310 insertions(+), 305 deletions(-)"),
+            Some((40, 310, 305))
+        );
+        assert_eq!(
+            stat_totals(" 1 file changed, 1 insertion(+)"),
+            Some((1, 1, 0))
+        );
+        assert_eq!(
+            stat_totals(" 1 file changed, 2 deletions(-)"),
+            Some((1, 0, 2))
+        );
+        assert_eq!(stat_totals(" 2 files changed, 2 lemmings(-)"), None);
+        assert_eq!(
+            numstat_line("10\t2\tsrc/a.rs"),
+            Some((Some((10, 2)), "src/a.rs"))
+        );
+        assert_eq!(numstat_line("-\t-\tlogo.png"), Some((None, "logo.png")));
+        assert_eq!(numstat_line("a\tb\tc"), None);
     }
 
     #[test]
