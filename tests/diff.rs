@@ -987,3 +987,43 @@ fn gits_lists_of_files_without_patches_are_read() {
         patch_only["stats"]["other_lines"].as_u64().unwrap() + 5
     );
 }
+
+#[test]
+fn a_file_mixing_changes_made_elsewhere_keeps_its_patch() {
+    let b = Briefly::new();
+    let repo = Repo::new();
+    for i in 1..=3 {
+        repo.write(&format!("a{i}.rs"), "use crate::old_a;\n");
+        repo.write(&format!("b{i}.rs"), "use crate::old_b;\n");
+    }
+    repo.write("both.rs", "use crate::old_a;\nuse crate::old_b;\n");
+    repo.commit_all();
+    for i in 1..=3 {
+        repo.write(&format!("a{i}.rs"), "use crate::new_a;\n");
+        repo.write(&format!("b{i}.rs"), "use crate::new_b;\n");
+    }
+    repo.write("both.rs", "use crate::new_a;\nuse crate::new_b;\n");
+    let envelope = diff_of(&b, &repo.git(&["diff"]), &[]);
+    let patterns = envelope["stats"]["patterns"].as_array().unwrap();
+    let files: Vec<_> = patterns.iter().map(|p| p["files"].clone()).collect();
+    assert_eq!(files, [json!(3), json!(3)], "{envelope}");
+    let both = items(&envelope)
+        .iter()
+        .find(|item| item["path"] == "both.rs")
+        .unwrap();
+    assert_eq!(
+        both["change"], "M +2 -2",
+        "its own, no pattern's number: {envelope}"
+    );
+    assert!(both["patch"]
+        .as_str()
+        .unwrap()
+        .contains("+use crate::new_b;"));
+    assert!(
+        envelope["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("; 6 files only repeat 2 changes (see stats.patterns); 1 file has its own"),
+        "{envelope}"
+    );
+}

@@ -1200,14 +1200,24 @@ impl Diff {
         let mut patterns: Vec<Pattern> = Vec::new();
         let mut ranked: Vec<(Rank, u64, Value)> = Vec::with_capacity(self.files.len());
         let stat_only = self.options.stat_only;
+        // A file whose every change repeats across files, and how many files make those
+        // changes and no others: a pattern is a change repeated, not one file's mix of
+        // changes each made elsewhere.
+        let is_mechanical = |file: &FileDiff| {
+            !file.unpaired
+                && !file.pairs.is_empty()
+                && file.pairs.iter().all(|p| common(&self.pairs, p))
+        };
+        let mut sharing: HashMap<Vec<u64>, u64> = HashMap::new();
+        for file in self.files.iter().filter(|file| is_mechanical(file)) {
+            *sharing.entry(file.pairs.clone()).or_default() += 1;
+        }
         for file in std::mem::take(&mut self.files) {
             let named = self.paths.as_ref().is_some_and(|set| {
                 set.is_match(file.path()) || file.from().is_some_and(|from| set.is_match(from))
             });
             self.files_named += u64::from(named);
-            let mechanical = !file.unpaired
-                && !file.pairs.is_empty()
-                && file.pairs.iter().all(|p| common(&self.pairs, p));
+            let mechanical = is_mechanical(&file) && sharing[&file.pairs] > 1;
             let (rank, order, item) = if stat_only {
                 (0, file.index, file_item(&file, None, false))
             } else if named || file.conflicts > 0 {
