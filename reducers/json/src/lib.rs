@@ -1055,6 +1055,21 @@ impl Reducer for Json {
         // Ending a scanner can hand out a last value, or (a scalar too large to hold) a
         // scanner that splits it, which must end in turn.
         while let Input::Scan(scanner) = &mut self.input {
+            // The input ends inside the document held whole (cut off): its records up to
+            // the cut are read as a streaming scanner reads them, rather than none.
+            if let Some((start, kept)) = scanner.open_unit() {
+                let splits = self.plan.record.is_some()
+                    || self.plan.mode == Mode::Shape
+                    || kept.first() == Some(&b'[');
+                if splits {
+                    let kept = kept.to_vec();
+                    self.stream(start, &kept, out);
+                    continue;
+                }
+            }
+            let Input::Scan(scanner) = &mut self.input else {
+                break;
+            };
             scanner.finish(&mut self.events);
             let events = std::mem::take(&mut self.events);
             self.handle(events, out);
@@ -1326,6 +1341,33 @@ mod tests {
             let streamed = envelope.stats.get("streamed").is_some_and(|s| s == true);
             assert_eq!(streamed, max_document_bytes == 2000);
         }
+    }
+
+    #[test]
+    fn a_document_cut_off_gives_its_records_up_to_the_cut() {
+        let doc = document(300);
+        // Cut inside record 200's object: the records before it are whole.
+        let cut = doc.find("\"id\": 200").unwrap();
+        let doc = &doc[..cut];
+        for max_document_bytes in [1 << 20, 2000] {
+            let envelope = failed_items(doc, max_document_bytes);
+            assert_eq!(
+                envelope.items,
+                [json!({"id": 150, "status": "failed", "n": 3})],
+                "{max_document_bytes}"
+            );
+            assert_eq!(envelope.stats["records"], 200, "{max_document_bytes}");
+            assert_eq!(envelope.stats["invalid"], 1, "{max_document_bytes}");
+            assert!(!envelope.warnings.is_empty());
+        }
+        // Its shape too.
+        let shape = run(doc.as_bytes(), JsonOptions::default());
+        let status = shape
+            .items
+            .iter()
+            .find(|p| p["path"] == "items[].status")
+            .unwrap_or_else(|| panic!("{}", shape.to_json()));
+        assert_eq!(status["count"], 200);
     }
 
     #[test]
