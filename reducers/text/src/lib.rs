@@ -243,6 +243,9 @@ struct TemplateInfo {
     first_time: Option<(u64, String)>,
     last_time: Option<(u64, String)>,
     kept: u32,
+    /// The first and last lines of its first record: an example of a record over several
+    /// lines says how many more it has.
+    first_record: Option<(u64, u64)>,
 }
 
 /// The record being assembled.
@@ -561,6 +564,7 @@ impl Text {
         };
         let info = self.info.entry(group).or_default();
         info.severity = info.severity.max(item.severity);
+        info.first_record.get_or_insert((first, last));
         if let Some(time) = &item.time {
             info.first_time
                 .get_or_insert_with(|| (item.line, time.clone()));
@@ -722,6 +726,14 @@ impl Text {
         rare.sort_by_key(|t| (t.count(), t.first_line()));
         for t in &rare {
             let noted = info.get(&t.id()).cloned().unwrap_or_default();
+            // The lines of its record after the one shown, left out: `briefly read` has
+            // them.
+            let more_cut = match noted.first_record {
+                Some((first, last)) if (first..=last).contains(&t.first_line()) => {
+                    last - t.first_line()
+                }
+                _ => 0,
+            };
             out.emit(
                 3,
                 TextItem::Line(LineItem {
@@ -729,6 +741,7 @@ impl Text {
                     time: noted.first_time.map(|(_, time)| time),
                     template: t.id().0,
                     count: t.count(),
+                    more_cut,
                     ..LineItem::new(t.first_line(), example(t))
                 }),
             );
@@ -1012,6 +1025,10 @@ impl FoldBatches for Text {
                 .into_iter()
                 .flatten()
                 .max_by_key(|(line, _)| *line);
+            entry.first_record = [entry.first_record, noted.first_record]
+                .into_iter()
+                .flatten()
+                .min();
         }
         let count_of = |group: GroupId| miner.get(miner.resolve(group)).map_or(1, |t| t.count());
 
@@ -1280,6 +1297,32 @@ mod tests {
     /// The envelope of `input` reduced with `options`.
     fn envelope_of(options: TextOptions, input: &[u8]) -> briefly_core::Envelope {
         reduce(Text::new(options).unwrap(), input, &RunConfig::new("text")).unwrap()
+    }
+
+    #[test]
+    fn a_rare_records_example_says_how_many_lines_follow_it() {
+        let mut input: String = (1..=300).map(|i| format!("tick {i}\n")).collect();
+        input.push_str(
+            "INFO retried request\n    at a.b.C.run(C.java:10)\n    at a.b.D.go(D.java:20)\n",
+        );
+        input.extend((1..=300).map(|i| format!("tock {i}\n")));
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let item = envelope
+            .items
+            .iter()
+            .find(|item| item["text"] == "INFO retried request")
+            .unwrap_or_else(|| panic!("{}", envelope.to_json()));
+        assert_eq!(
+            (item["line"].clone(), item["more_cut"].clone()),
+            (json!(301), json!(2))
+        );
+        // A record of one line says nothing of the kind.
+        let tick = envelope
+            .items
+            .iter()
+            .find(|item| item["text"] == "tick 1")
+            .unwrap();
+        assert!(tick.get("more_cut").is_none(), "{tick}");
     }
 
     /// The input's lines as the items show them, in order of their line numbers.
