@@ -1695,3 +1695,20 @@ fn the_text_format_shows_every_line_returned() {
 ";
     assert!(stdout.contains(traceback), "{stdout}");
 }
+
+#[test]
+fn an_error_a_progress_bar_drew_over_is_still_an_error() {
+    let b = Briefly::new();
+    let envelope = b.envelope(
+        &["text"],
+        b"Progress 10%\rERROR: disk full\rProgress 100%\ndone\n",
+        CAP,
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "1 error, 0 warnings; returned whole; first error at line 1: ERROR: disk full"
+        ),
+        "{summary}"
+    );
+}

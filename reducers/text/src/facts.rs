@@ -25,7 +25,8 @@ pub struct Facts {
 #[derive(Debug, Default)]
 pub struct LineFacts {
     /// The line as a terminal shows it, when that differs: without its ANSI codes, and
-    /// a line redrawn with carriage returns in its last state.
+    /// a line redrawn with carriage returns in its last state, or a worse one it drew
+    /// over ([`worst_drawn`]).
     pub(crate) stripped: Option<String>,
     /// It had ANSI codes.
     pub(crate) ansi: bool,
@@ -52,7 +53,7 @@ impl Prepare for Facts {
         let stripped = strip_ansi(record.text, out.stripped.take());
         out.ansi = stripped.is_some();
         let text = stripped.as_deref().unwrap_or(record.text);
-        let last = last_drawn(text).map(str::to_string);
+        let last = last_drawn(text).map(|last| worst_drawn(text, last).to_string());
         out.redrawn = last.is_some();
         let shown = last.or(stripped);
         let text = shown.as_deref().unwrap_or(record.text);
@@ -112,6 +113,20 @@ impl Facts {
         self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }
+}
+
+/// The state of a line redrawn with carriage returns to read it by: its `last`, unless
+/// one drawn over was worse (`Progress 10%\rERROR: disk full\rProgress 100%`: the
+/// error happened, whatever the bar wrote over it), then the first of the worst.
+fn worst_drawn<'a>(line: &'a str, last: &'a str) -> &'a str {
+    let mut worst = (last, severity::classify(last));
+    for state in line.split('\r') {
+        let level = severity::classify(state);
+        if level > worst.1 {
+            worst = (state, level);
+        }
+    }
+    worst.0
 }
 
 /// The message of `line` ([`opening`]), or all of it when nothing opens it.
@@ -183,6 +198,22 @@ fn message_start(text: &str, from: usize, stamp: &Range<usize>) -> Option<usize>
 #[cfg(test)]
 mod tests {
     use super::message;
+
+    #[test]
+    fn a_redrawn_line_is_read_in_its_last_state_unless_one_drawn_over_was_worse() {
+        for (line, state) in [
+            ("get 10%\rget 100%", "get 100%"),
+            (
+                "Progress 10%\rERROR: disk full\rProgress 100%",
+                "ERROR: disk full",
+            ),
+            ("WARN: slow\rERROR: gone\rWARN: slow again", "ERROR: gone"),
+            ("ERROR: a\rERROR: b", "ERROR: b"),
+        ] {
+            let last = briefly_core::last_drawn(line).unwrap();
+            assert_eq!(super::worst_drawn(line, last), state, "{line:?}");
+        }
+    }
 
     #[test]
     fn a_message_follows_a_time_that_opens_its_line() {

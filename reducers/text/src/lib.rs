@@ -1196,7 +1196,7 @@ impl FoldBatches for Text {
         if self.redrawn_lines > 0 {
             outcome.warnings.push(format!(
                 "{} redrawn with carriage returns (progress bars): each is read and shown in \
-                 its last state, the whole in the artifact",
+                 its last state (or a worse one it drew over), the whole in the artifact",
                 counted(self.redrawn_lines, "line was", "lines were")
             ));
         }
