@@ -454,6 +454,13 @@ impl Findings {
     }
 
     fn end(self, bytes: &[u8]) -> Inspection {
+        // cargo's count of a crate's warnings, each of which came before it.
+        if bytes
+            .strip_prefix(b"warning:")
+            .is_some_and(is_cargo_warning_count)
+        {
+            return Inspection::default();
+        }
         if let Some(severity) = checkers::verdict(bytes) {
             return Inspection {
                 severity,
@@ -1177,6 +1184,18 @@ fn is_count_of_none(rest: &[u8]) -> bool {
     rest.strip_prefix(b"0 ").is_some_and(|noun| {
         noun.len() > 1 && noun.ends_with(b"s") && noun.iter().all(u8::is_ascii_alphabetic)
     })
+}
+
+/// Whether `rest`, what follows `warning:`, is cargo's count of a crate's warnings: `
+/// \`app\` (lib) generated 3 warnings` (`(bin "app")`, `(lib test)`; a note on `cargo
+/// fix` may follow).
+fn is_cargo_warning_count(rest: &[u8]) -> bool {
+    rest.starts_with(b" `")
+        && find(rest, b") generated ").is_some_and(|at| {
+            let count = &rest[at + b") generated ".len()..];
+            let digits = digits(count);
+            digits > 0 && count[digits..].starts_with(b" warning")
+        })
 }
 
 /// `12:5`: a line and a column, all of `text`.
@@ -2666,6 +2685,15 @@ mod tests {
         );
         // Not a count of errors, nor a level after anything but a number.
         assert_eq!(classify("0 errors generated"), None);
+        // cargo's count of a crate's warnings, each shown before it: no warning itself.
+        for line in [
+            "warning: `app` (lib) generated 3 warnings",
+            "warning: `app` (bin \"app\" test) generated 1 warning (run `cargo fix --lib -p app` to apply 1 suggestion)",
+        ] {
+            assert_eq!(classify(line), None, "{line}");
+        }
+        assert_eq!(classify("warning: unused variable: `x`"), Some(Warn));
+        assert_eq!(classify("warning: `x` generated code"), Some(Warn));
         assert_eq!(classify("build 2 error x"), None);
         assert_eq!(
             classify("W: Some index files failed to download"),
