@@ -395,8 +395,10 @@ fn launched_words(argv: &[String]) -> Vec<String> {
         }
         match wrapper_len(&words) {
             0 => return words.iter().map(|w| basename(w).to_string()).collect(),
-            drop => words.drain(..drop),
-        };
+            drop => {
+                words.drain(..drop);
+            }
+        }
     }
 }
 

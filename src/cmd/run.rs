@@ -138,7 +138,7 @@ pub fn reply(
     let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr, spawn, merge))?;
     let Finished {
         pipeline,
-        stderr,
+        mut stderr,
         exit_code,
         mut warnings,
     } = match ran {
@@ -146,7 +146,6 @@ pub fn reply(
         Outcome::NotStarted(code, why) => return Ok(Ran::NotStarted(code, why)),
     };
     warnings.extend(session.budget_warning.iter().cloned());
-    let mut stderr = stderr;
     let stderr_summary = stderr.summary();
     let (stderr_value, stderr_warning) = stderr.finish(argv, exit_code);
     warnings.extend(stderr_warning);

@@ -314,10 +314,6 @@ impl ErrorLikeLines {
         self.start = end + 1;
     }
 
-    /// How many lines of stderr look like errors or warnings, and for the templates (the
-    /// errors and the warnings of each apart) of those in the part cut (before byte `tail_start`, where the shown end starts) the
-    /// first of them: errors first, then warnings, at most [`MAX_ERROR_LIKE`] and `keep`
-    /// characters in all, in the order of their lines.
     /// Reads the last line, when it has no newline.
     fn end_line(&mut self) {
         if self.start < self.offset {
@@ -325,6 +321,11 @@ impl ErrorLikeLines {
         }
     }
 
+    /// How many lines of stderr look like errors or warnings, and for the templates (the
+    /// errors and the warnings of each apart) of those in the part cut (before byte
+    /// `tail_start`, where the shown end starts) the first of them: errors first, then
+    /// warnings, at most [`MAX_ERROR_LIKE`] and `keep` characters in all, in the order of
+    /// their lines.
     fn finish(mut self, tail_start: u64) -> (u64, Vec<Value>) {
         self.end_line();
         // Templates merged since their ids were given are one.
