@@ -1348,6 +1348,10 @@ impl Diff {
             let listed = match self.listed_files {
                 0 => "its total".to_string(),
                 1 => "the file as git lists it".to_string(),
+                n if n > MAX_FILES_HELD as u64 => format!(
+                    "the first {MAX_FILES_HELD} of its {n} files as git lists them (the rest \
+                     in the artifact)"
+                ),
                 n => format!("the {n} files as git lists them"),
             };
             outcome.warnings.push(format!(
