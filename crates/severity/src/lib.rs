@@ -363,7 +363,9 @@ impl Findings {
                 Some(Severity::Error)
             } else if go_panic {
                 Some(Severity::Fatal)
-            } else if is_failure_mark(bytes) || is_uncaught_error(bytes) {
+            } else if is_failure_mark(bytes)
+                || (matches!(bytes.first(), Some(b'U' | b'l' | b'/')) && is_uncaught_error(bytes))
+            {
                 Some(Severity::Error)
             } else {
                 None
@@ -949,6 +951,7 @@ fn is_failure_mark(bytes: &[u8]) -> bool {
 /// `Unhandled exception:` above the exception, and what Lua's interpreter says as it
 /// exits with an error, after its own name (`lua: app.lua:3: attempt to index a nil
 /// value`, `luajit: …`, `/usr/bin/lua5.4: …`).
+#[inline(never)] // read at the start of every line: its first byte rules most out
 fn is_uncaught_error(bytes: &[u8]) -> bool {
     match bytes.first() {
         Some(b'U') => bytes.trim_ascii_end() == multiline::DART_UNHANDLED.as_bytes(),

@@ -247,7 +247,8 @@ impl MultiLine {
             Header::ShellCheckPlace
         } else if line.starts_with('U') && line.trim_end() == DART_UNHANDLED {
             Header::DartUnhandled
-        } else if line.starts_with([' ', 'o', 'n']) && is_tap_result(line) {
+        } else if matches!(line.as_bytes().first(), Some(b' ' | b'o' | b'n')) && is_tap_result(line)
+        {
             Header::TapResult
         } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
             // Every compiler's diagnostic states its level; the test for one searches
@@ -298,12 +299,14 @@ impl MultiLine {
             Traceback::Chained => return blank() || line.starts_with(TRACEBACK),
             Traceback::None => {}
         }
-        match self.block {
-            Block::RequireStack if line.starts_with("- ") => return true,
-            Block::Properties | Block::TapYaml => return true,
-            _ => {}
+        if self.block != Block::None {
+            match self.block {
+                Block::RequireStack if line.starts_with("- ") => return true,
+                Block::Properties | Block::TapYaml => return true,
+                _ => {}
+            }
         }
-        if line == REQUIRE_STACK {
+        if line.starts_with('R') && line == REQUIRE_STACK {
             return self.severity >= Some(Severity::Error);
         }
         if self.opens == Some(Opens::GoPanic) {
@@ -408,7 +411,9 @@ impl MultiLine {
         }
         // A traceback or a Java exception right under the serious line that logged it
         // (Python's `logger.exception`, log4j, logback), Lua's under its error.
-        if line.starts_with(TRACEBACK) || line.trim_end() == LUA_TRACEBACK {
+        if line.starts_with(TRACEBACK)
+            || (line.starts_with('s') && line.trim_end() == LUA_TRACEBACK)
+        {
             return self.severity >= Some(Severity::Error);
         }
         if first && self.opens != Some(Opens::Panic) && names_a_java_exception(line) {
