@@ -706,7 +706,7 @@ impl Fold {
         if self.redrawn > 0 {
             warnings.push(format!(
                 "{} redrawn with carriage returns (progress bars): each is read and shown in \
-                 its last state, the whole in the artifact",
+                 its last state (or a worse one it drew over), the whole in the artifact",
                 counted(self.redrawn, "entry was", "entries were")
             ));
         }
@@ -739,15 +739,16 @@ pub fn worst_clause(worst: &Value, names: &Names) -> String {
 }
 
 /// `message` as a terminal shows it when a line of it was redrawn with carriage returns:
-/// each such line in its last state ([`briefly_core::last_drawn`]); `None` when none
-/// was (a line's ending `\r` is no redrawing).
+/// each such line in its last state, or a worse one it drew over
+/// ([`briefly_text::drawn_state`]); `None` when none was (a line's ending `\r` is no
+/// redrawing).
 fn redrawn(message: &str) -> Option<String> {
     memchr::memchr(b'\r', message.as_bytes())?;
     let lines = || message.split('\n').map(|line| line.trim_end_matches('\r'));
     if !lines().any(|line| line.contains('\r')) {
         return None;
     }
-    let shown = lines().map(|line| briefly_core::last_drawn(line).unwrap_or(line));
+    let shown = lines().map(|line| briefly_text::drawn_state(line).unwrap_or(line));
     Some(shown.collect::<Vec<_>>().join("\n"))
 }
 
@@ -949,7 +950,13 @@ mod tests {
             levels_key: "levels",
         });
         fold.return_whole_up_to(1_000);
-        let messages = ["get 1%\rget 50%\rget 100%", "a\rb\nc\rd", "crlf\r", "plain"];
+        let messages = [
+            "get 1%\rget 50%\rget 100%",
+            "a\rb\nc\rd",
+            "crlf\r",
+            "plain",
+            "10%\rERROR: disk full\r100%",
+        ];
         for (i, message) in messages.into_iter().enumerate() {
             let entry = Entry {
                 line: i as u64 + 1,
@@ -973,11 +980,13 @@ mod tests {
         };
         assert_eq!(text(1).0, "get 100%");
         assert_eq!(text(2), (json!("b"), Some(json!(["d"]))));
+        // An error a progress bar drew over is what its line shows.
+        assert_eq!(text(5).0, "ERROR: disk full");
         assert_eq!(
-            stats.redrawn_entries, 2,
+            stats.redrawn_entries, 3,
             "a line's ending \\r is no redrawing"
         );
-        assert!(fold.warnings()[0].starts_with("2 entries were redrawn"));
+        assert!(fold.warnings()[0].starts_with("3 entries were redrawn"));
         let templates: Vec<String> = fold.miner.templates().map(|t| t.text()).collect();
         assert!(templates.contains(&"get <*>%".to_string()), "{templates:?}");
     }

@@ -26,7 +26,7 @@ pub struct Facts {
 pub struct LineFacts {
     /// The line as a terminal shows it, when that differs: without its ANSI codes, and
     /// a line redrawn with carriage returns in its last state, or a worse one it drew
-    /// over ([`worst_drawn`]).
+    /// over ([`drawn_state`]).
     pub(crate) stripped: Option<String>,
     /// It had ANSI codes.
     pub(crate) ansi: bool,
@@ -53,7 +53,7 @@ impl Prepare for Facts {
         let stripped = strip_ansi(record.text, out.stripped.take());
         out.ansi = stripped.is_some();
         let text = stripped.as_deref().unwrap_or(record.text);
-        let last = last_drawn(text).map(|last| worst_drawn(text, last).to_string());
+        let last = drawn_state(text).map(str::to_string);
         out.redrawn = last.is_some();
         let shown = last.or(stripped);
         let text = shown.as_deref().unwrap_or(record.text);
@@ -115,10 +115,19 @@ impl Facts {
     }
 }
 
-/// The state of a line redrawn with carriage returns to read it by: its `last`, unless
-/// one drawn over was worse (`Progress 10%\rERROR: disk full\rProgress 100%`: the
-/// error happened, whatever the bar wrote over it), then the first of the worst.
-fn worst_drawn<'a>(line: &'a str, last: &'a str) -> &'a str {
+/// The state of a line redrawn with carriage returns (a progress bar) to read and show
+/// it by: its last ([`last_drawn`]), unless one it drew over was worse (`Progress
+/// 10%\rERROR: disk full\rProgress 100%`: the error happened, whatever the bar wrote over
+/// it), then the first of the worst. `None` when the line was not redrawn.
+///
+/// ```
+/// use briefly_text::drawn_state;
+/// assert_eq!(drawn_state("get 10%\rget 100%"), Some("get 100%"));
+/// assert_eq!(drawn_state("10%\rERROR: disk full\r100%"), Some("ERROR: disk full"));
+/// assert_eq!(drawn_state("plain"), None);
+/// ```
+pub fn drawn_state(line: &str) -> Option<&str> {
+    let last = last_drawn(line)?;
     let mut worst = (last, severity::classify(last));
     for state in line.split('\r') {
         let level = severity::classify(state);
@@ -126,7 +135,7 @@ fn worst_drawn<'a>(line: &'a str, last: &'a str) -> &'a str {
             worst = (state, level);
         }
     }
-    worst.0
+    Some(worst.0)
 }
 
 /// The message of `line` ([`opening`]), or all of it when nothing opens it.
@@ -210,8 +219,7 @@ mod tests {
             ("WARN: slow\rERROR: gone\rWARN: slow again", "ERROR: gone"),
             ("ERROR: a\rERROR: b", "ERROR: b"),
         ] {
-            let last = briefly_core::last_drawn(line).unwrap();
-            assert_eq!(super::worst_drawn(line, last), state, "{line:?}");
+            assert_eq!(super::drawn_state(line), Some(state), "{line:?}");
         }
     }
 

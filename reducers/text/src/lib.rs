@@ -28,6 +28,7 @@ pub mod places;
 pub mod time;
 
 pub use briefly_severity as severity;
+pub use facts::drawn_state;
 
 use crate::facts::{Facts, LineFacts};
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
