@@ -365,6 +365,7 @@ impl Findings {
                 Some(Severity::Fatal)
             } else if is_failure_mark(bytes)
                 || (matches!(bytes.first(), Some(b'U' | b'l' | b'/')) && is_uncaught_error(bytes))
+                || (bytes.first() == Some(&b'#') && is_tap_failure_count(bytes))
             {
                 Some(Severity::Error)
             } else {
@@ -945,6 +946,14 @@ fn is_failure_mark(bytes: &[u8]) -> bool {
             .iter()
             .any(|m| mark.starts_with(m.as_bytes()))
             || multiline::is_jest_failure(mark))
+}
+
+/// TAP's count of failed tests at its end, when not none: `# fail 2` (`node --test`).
+fn is_tap_failure_count(bytes: &[u8]) -> bool {
+    bytes.strip_prefix(b"# fail ").is_some_and(|count| {
+        let count = count.trim_ascii_end();
+        !count.is_empty() && count.iter().all(u8::is_ascii_digit) && nonzero(count)
+    })
 }
 
 /// A runtime's report of an error nothing caught, at the start of a line: Dart's
@@ -2688,6 +2697,10 @@ mod tests {
         );
         // Not a count of errors, nor a level after anything but a number.
         assert_eq!(classify("0 errors generated"), None);
+        // TAP's count of failed tests, when not none.
+        assert_eq!(classify("# fail 2"), Some(Error));
+        assert_eq!(classify("# fail 0"), None);
+        assert_eq!(classify("# fail fast mode"), None);
         // cargo's count of a crate's warnings, each shown before it: no warning itself.
         for line in [
             "warning: `app` (lib) generated 3 warnings",
