@@ -474,12 +474,7 @@ pub fn basename(word: &str) -> &str {
 /// redirection other than `2>&1`, a substitution, a group or a keyword: its output is
 /// not one command's as written.
 fn script_command(words: &[String]) -> Option<Vec<String>> {
-    if !is_shell(basename(words.first()?)) {
-        return None;
-    }
-    let mut commands = script_commands(script_of(&words[1..])?)?
-        .into_iter()
-        .filter(|command| !is_setup_step(command));
+    let mut commands = script_commands_of(words)?.into_iter();
     let command = commands.next()?;
     commands.next().is_none().then_some(command)
 }

@@ -328,6 +328,18 @@ struct Deferred {
     scanned: usize,
 }
 
+/// How a streaming scanner splits a document that opens with `first`, under `plan`:
+/// into the records a `[]` path names, the members the shape reads, or (no path named)
+/// an array's elements; `None` for anything else.
+fn split_for(plan: &Plan, first: Option<u8>) -> Option<Split> {
+    match (&plan.record, &plan.mode) {
+        (Some(record), _) => Some(Split::Records(record.steps.clone())),
+        (None, Mode::Shape) => Some(Split::Members),
+        (None, _) if first == Some(b'[') => Some(Split::Records(vec![Step::Each])),
+        (None, _) => None,
+    }
+}
+
 /// A record `--sort` holds: ordered so that the heap's top is the one to drop first.
 #[derive(Debug)]
 struct Held {
@@ -502,22 +514,15 @@ impl Json {
     fn stream(&mut self, offset: u64, bytes: &[u8], out: &mut dyn Emit<Value>) {
         self.streamed = true;
         self.whole = None;
-        let split = match (&self.plan.record, &self.plan.mode) {
-            (Some(record), _) => Split::Records(record.steps.clone()),
-            (None, Mode::Shape) => Split::Members,
-            (None, _) if bytes.first() == Some(&b'[') => {
-                self.implicit_array = true;
-                Split::Records(vec![Step::Each])
-            }
-            (None, _) => {
-                self.error(format!(
-                    "the document at byte {offset} is larger than {} bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed)",
-                    self.options.max_document_bytes
-                ));
-                self.input = Input::Done;
-                return;
-            }
+        let Some(split) = split_for(&self.plan, bytes.first().copied()) else {
+            self.error(format!(
+                "the document at byte {offset} is larger than {} bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed)",
+                self.options.max_document_bytes
+            ));
+            self.input = Input::Done;
+            return;
         };
+        self.implicit_array = self.plan.record.is_none() && self.plan.mode != Mode::Shape;
         self.input = Input::Scan(Scanner::new(
             split,
             self.options.max_record_bytes,
@@ -1058,10 +1063,7 @@ impl Reducer for Json {
             // The input ends inside the document held whole (cut off): its records up to
             // the cut are read as a streaming scanner reads them, rather than none.
             if let Some((start, kept)) = scanner.open_unit() {
-                let splits = self.plan.record.is_some()
-                    || self.plan.mode == Mode::Shape
-                    || kept.first() == Some(&b'[');
-                if splits {
+                if split_for(&self.plan, kept.first().copied()).is_some() {
                     let kept = kept.to_vec();
                     self.stream(start, &kept, out);
                     continue;

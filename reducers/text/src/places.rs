@@ -105,6 +105,18 @@ struct Place {
     example: String,
 }
 
+impl Place {
+    /// A place of `kind` whose first line is input line `line`, `text`.
+    fn first(kind: Kind, line: u64, text: &str) -> Place {
+        Place {
+            kind,
+            count: 1,
+            first_line: line,
+            example: briefly_core::cut_str(text, MAX_EXAMPLE_CHARS).into_owned(),
+        }
+    }
+}
+
 /// Counts the lines of an input by place while it looks like a list.
 #[derive(Debug, Default)]
 pub(crate) struct Places {
@@ -139,13 +151,8 @@ impl Places {
                     false => self.uncounted[kind as usize] += 1,
                 }
             } else if !full {
-                let counted = Place {
-                    kind,
-                    count: 1,
-                    first_line: line,
-                    example: briefly_core::cut_str(text, MAX_EXAMPLE_CHARS).into_owned(),
-                };
-                self.counted.insert(place.to_string(), counted);
+                self.counted
+                    .insert(place.to_string(), Place::first(kind, line, text));
             } else if kind == Kind::Path && self.count_above(place, line, text) {
                 self.counted_above += 1;
             } else {
@@ -180,13 +187,8 @@ impl Places {
         }
         let room = self.counted.len() < MAX_PLACES + SHALLOW_PLACES;
         if let Some(dir) = shallow.filter(|_| room) {
-            let counted = Place {
-                kind: Kind::Path,
-                count: 1,
-                first_line: line,
-                example: briefly_core::cut_str(text, MAX_EXAMPLE_CHARS).into_owned(),
-            };
-            self.counted.insert(dir.to_string(), counted);
+            self.counted
+                .insert(dir.to_string(), Place::first(Kind::Path, line, text));
             return true;
         }
         match above.and_then(|dir| self.counted.get_mut(dir)) {
