@@ -175,8 +175,27 @@ fn item_line(out: &mut String, item: &Value) {
         .into_iter()
         .flatten();
     let lines = text.split('\n').chain(more.filter_map(Value::as_str));
+    // Where lines of a long record were left out: (lines of `more` before, lines).
+    let gaps: Vec<(u64, u64)> = item
+        .get("more_gaps")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|gap| Some((gap.get("after")?.as_u64()?, gap.get("lines")?.as_u64()?)))
+        .collect();
+    let left_out = |out: &mut String, n: u64, cut: u64, more: &str| {
+        let _ = match numbered {
+            true => writeln!(out, "  … {cut} {more}lines of this record (from line {n})"),
+            false => writeln!(out, "  … {cut} {more}lines of this entry"),
+        };
+    };
+    let firsts = text.split('\n').count() as u64;
     let mut n = line;
     for (i, t) in lines.enumerate() {
+        for &(_, cut) in gaps.iter().filter(|(after, _)| firsts + after == i as u64) {
+            left_out(out, n, cut, "");
+            n += cut;
+        }
         if i == 0 || numbered {
             let _ = write!(out, "  {n}: {t}");
         } else {
@@ -188,11 +207,11 @@ fn item_line(out: &mut String, item: &Value) {
         out.push('\n');
         n += 1;
     }
+    let gapped: u64 = gaps.iter().map(|(_, cut)| cut).sum();
     if let Some(cut) = item.get("more_cut").and_then(Value::as_u64) {
-        let _ = match numbered {
-            true => writeln!(out, "  … {cut} more lines of this record (from line {n})"),
-            false => writeln!(out, "  … {cut} more lines of this entry"),
-        };
+        if cut > gapped {
+            left_out(out, n, cut - gapped, "more ");
+        }
     }
     for (n, t) in context(item, "after") {
         let _ = writeln!(out, "  {n}- {t}");
@@ -293,6 +312,33 @@ mod tests {
   1: a
   2: \n  3: c
   4- d
+";
+        assert!(t.ends_with(expected), "{t}");
+    }
+
+    #[test]
+    fn text_shows_where_lines_of_a_long_record_were_left_out() {
+        let mut e = Envelope::new("text", "1 record");
+        e.items = vec![
+            json!({"kind": "line", "line": 10, "severity": "error", "text": "ERROR boom",
+                   "more": ["\tat a", "Caused by: x", "\tat z"], "more_cut": 7,
+                   "more_gaps": [{"after": 1, "lines": 3}, {"after": 2, "lines": 4}],
+                   "template": 3, "count": 1}),
+            json!({"kind": "entry", "line": 1, "stream": "stderr", "level": "error",
+                   "message": "Traceback (most recent call last):", "more": ["a", "E: x"],
+                   "more_cut": 2, "more_gaps": [{"after": 1, "lines": 2}], "template": 0, "count": 1}),
+        ];
+        let t = text(&e);
+        let expected = "  10: ERROR boom  [error]
+  11: \tat a
+  … 3 lines of this record (from line 12)
+  15: Caused by: x
+  … 4 lines of this record (from line 16)
+  20: \tat z
+  1: stderr error: Traceback (most recent call last):
+   | a
+  … 2 lines of this entry
+   | E: x
 ";
         assert!(t.ends_with(expected), "{t}");
     }

@@ -969,6 +969,23 @@ fn is_panic_message(line: &str) -> bool {
     !line.starts_with("note: ") && !line.starts_with("stack backtrace:") && !line.is_empty()
 }
 
+/// Whether `line`, in a stack, gives the cause of the exception above it: Java's
+/// `Caused by: …`, .NET's inner exception (` ---> System.IO.IOException: …`). A long
+/// stack's last cause is often its root, kept when its lines are not.
+///
+/// ```
+/// use briefly_severity::multiline::is_cause;
+///
+/// assert!(is_cause("Caused by: java.io.IOException: disk full"));
+/// assert!(is_cause("\tCaused by: java.lang.IllegalStateException: closed"));
+/// assert!(is_cause(" ---> System.IO.IOException: disk full"));
+/// assert!(!is_cause("\tat app.Main.main(Main.java:5)"));
+/// ```
+pub fn is_cause(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("Caused by: ") || line.starts_with("---> ")
+}
+
 /// The line after a record's `first` that says what went wrong, of the record's `rest`,
 /// for a summary: under where Node says it threw (`/app/a.js:3`), the exception after
 /// the source and its caret; under CMake's `CMake Error at …:`, its message's first

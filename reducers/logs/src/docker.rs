@@ -740,8 +740,9 @@ impl FoldBatches for Docker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fold::MAX_ENTRY_LINES;
     use briefly_core::testkit::reduce_all_chunkings;
-    use briefly_core::{reduce, RunConfig};
+    use briefly_core::{reduce, KeptLines, RunConfig};
 
     fn json_line(log: &str, stream: &str, second: u32) -> String {
         format!(
@@ -993,6 +994,46 @@ mod tests {
             .filter_map(|i| i["message"].as_str())
             .collect();
         assert!(shown.contains(&"garbage in the middle"), "{shown:?}");
+    }
+
+    #[test]
+    fn a_long_stack_keeps_its_end_and_its_last_cause() {
+        let mut input = json_line("java.lang.IllegalStateException: outer\n", "stderr", 1);
+        for i in 1..=30 {
+            input.push_str(&json_line(
+                &format!("\tat a.B.f{i}(B.java:{i})\n"),
+                "stderr",
+                1,
+            ));
+        }
+        input.push_str(&json_line(
+            "Caused by: java.io.IOException: disk full\n",
+            "stderr",
+            1,
+        ));
+        for i in 31..=80 {
+            input.push_str(&json_line(
+                &format!("\tat a.B.f{i}(B.java:{i})\n"),
+                "stderr",
+                1,
+            ));
+        }
+        input.push_str(&json_line("\t... 3 more\n", "stderr", 1));
+        let envelope = reduce_with(&input, folding());
+        let first = &envelope.items[0];
+        assert_eq!(first["message"], "java.lang.IllegalStateException: outer");
+        let more = first["more"].as_array().unwrap();
+        assert_eq!(more.len(), MAX_ENTRY_LINES, "{first}");
+        assert_eq!(
+            more[KeptLines::HEAD],
+            "Caused by: java.io.IOException: disk full"
+        );
+        assert_eq!(more[MAX_ENTRY_LINES - 1], "\t... 3 more");
+        assert_eq!(first["more_cut"], 82 - MAX_ENTRY_LINES);
+        assert_eq!(
+            first["more_gaps"],
+            serde_json::json!([{"after": 20, "lines": 10}, {"after": 21, "lines": 32}])
+        );
     }
 
     #[test]

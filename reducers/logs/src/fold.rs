@@ -20,8 +20,8 @@
 //! entries held while they may be returned whole.
 
 use crate::time::format_micros;
-use briefly_core::{counted, WholeChars};
-use briefly_severity::multiline::TRACEBACK;
+use briefly_core::{counted, Gap, KeptLines, WholeChars};
+use briefly_severity::multiline::{is_cause, TRACEBACK};
 use briefly_severity::Severity;
 use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
@@ -32,8 +32,10 @@ use std::collections::{BTreeMap, HashMap};
 pub const MAX_KEPT: usize = 500;
 /// Characters kept of each line of a kept entry.
 pub const MAX_KEPT_CHARS: usize = 1_000;
-/// Lines of a multi-line entry kept (the rest are counted).
-pub const MAX_ENTRY_LINES: usize = 40;
+/// Lines of a multi-line entry kept after its first at most: its first lines, its last
+/// ones and the last cause between them ([`KeptLines`]); the rest are counted where they
+/// were left out.
+pub const MAX_ENTRY_LINES: usize = KeptLines::HEAD + 1 + KeptLines::TAIL;
 /// Verbatim entries kept per template.
 pub const PER_TEMPLATE: u32 = 2;
 /// Distinct units (or streams, services) counted by name; the rest count as `(other)`.
@@ -139,6 +141,7 @@ struct Kept {
     text: String,
     more: Vec<String>,
     more_cut: u64,
+    more_gaps: Vec<Gap>,
     template: GroupId,
 }
 
@@ -154,6 +157,7 @@ impl Default for Kept {
             text: String::new(),
             more: Vec::new(),
             more_cut: 0,
+            more_gaps: Vec::new(),
             template: GroupId(0),
         }
     }
@@ -489,6 +493,9 @@ impl Fold {
             if k.more_cut > 0 {
                 item.insert("more_cut".into(), k.more_cut.into());
             }
+            if !k.more_gaps.is_empty() {
+                item.insert("more_gaps".into(), json!(k.more_gaps));
+            }
             item.insert("template".into(), id.0.into());
             item.insert("count".into(), count_of(id).into());
             Value::Object(item)
@@ -571,6 +578,7 @@ impl Fold {
                 text: briefly_core::cut_str(t.example(), MAX_KEPT_CHARS).into_owned(),
                 more: Vec::new(),
                 more_cut: 0,
+                more_gaps: Vec::new(),
                 template: t.id(),
             };
             ranked(3, entry_value(&item));
@@ -771,6 +779,7 @@ fn kept_whole(
         text: first.to_string(),
         more: more.map(|l| l.trim_end_matches('\r').to_string()).collect(),
         more_cut: 0,
+        more_gaps: Vec::new(),
         template,
     }
 }
@@ -807,18 +816,13 @@ fn fill(
     k.text.clear();
     push_kept(&mut k.text, first);
     k.more.clear();
-    k.more_cut = 0;
-    if let Some(rest) = rest {
-        for line in rest.split('\n') {
-            if k.more.len() < MAX_ENTRY_LINES {
-                let mut kept = String::new();
-                push_kept(&mut kept, line.trim_end_matches('\r'));
-                k.more.push(kept);
-            } else {
-                k.more_cut += 1;
-            }
-        }
+    let mut lines = KeptLines::default();
+    for line in rest.into_iter().flat_map(|rest| rest.split('\n')) {
+        let line = line.trim_end_matches('\r');
+        let kept = briefly_core::cut_str(line, MAX_KEPT_CHARS);
+        lines.push(&mut k.more, &kept, is_cause(line));
     }
+    k.more_cut = lines.finish(&mut k.more, &mut k.more_gaps);
     k.template = template;
 }
 

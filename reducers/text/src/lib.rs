@@ -33,13 +33,14 @@ pub use facts::drawn_state;
 use crate::facts::{Facts, LineFacts};
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
-    counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Preview, Record, WholeChars,
+    counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome, Preview,
+    Record, WholeChars,
 };
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use severity::multiline::{what_went_wrong, Indented, MultiLine};
+use severity::multiline::{is_cause, what_went_wrong, Indented, MultiLine};
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -56,8 +57,10 @@ pub const MAX_KEPT_CHARS: usize = 1_000;
 pub const RARE: u64 = 2;
 /// Verbatim records kept per template.
 pub const PER_TEMPLATE: u32 = 2;
-/// Lines of a multi-line record kept (the rest are counted).
-pub const MAX_RECORD_LINES: usize = 40;
+/// Lines of a multi-line record kept after its first at most: its first lines, its last
+/// ones and the last decisive line between them ([`KeptLines`]); the rest are counted
+/// where they were left out.
+pub const MAX_RECORD_LINES: usize = KeptLines::HEAD + 1 + KeptLines::TAIL;
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
 /// Bytes of text in a [`LinesItem`] past which no record is added to it: small enough
@@ -129,6 +132,10 @@ pub struct LineItem {
     /// Lines of the record beyond those kept.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub more_cut: u64,
+    /// Where those lines were left out, when not all after `more`: a long record keeps its
+    /// first lines, its last ones and the last decisive line between them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_gaps: Vec<Gap>,
     /// Its timestamp as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
@@ -163,6 +170,7 @@ impl LineItem {
             text,
             more: Vec::new(),
             more_cut: 0,
+            more_gaps: Vec::new(),
             time: None,
             template: 0,
             count: 0,
@@ -270,6 +278,8 @@ struct Pending {
     name_line: Option<u64>,
     /// Which lines continue it.
     multiline: MultiLine,
+    /// Its lines past the head of `item.more`, while it is assembled.
+    kept: KeptLines,
     /// Its last line opened with a time or a container's name ([`facts::opening`]): a
     /// line that does too may continue it, by its message.
     stamped_lines: bool,
@@ -386,6 +396,7 @@ impl Text {
                 name_text: String::new(),
                 name_line: None,
                 multiline: MultiLine::new(Indented::ByRule),
+                kept: KeptLines::default(),
                 stamped_lines: false,
                 source: String::new(),
             },
@@ -472,6 +483,7 @@ impl Text {
         item.text.push_str(text);
         item.more.clear();
         item.more_cut = 0;
+        item.more_gaps.clear();
         match (stamp, &mut item.time) {
             (Some(stamp), Some(time)) => {
                 time.clear();
@@ -503,13 +515,10 @@ impl Text {
         let pending = &mut self.pending;
         let names = pending.multiline.push(message, facts.severity, facts.opens);
         pending.item.severity = pending.multiline.severity();
-        if pending.item.more.len() < MAX_RECORD_LINES {
-            let line = kept_line(text);
-            self.shown_cut |= line.len() != text.len();
-            pending.item.more.push(line);
-        } else {
-            pending.item.more_cut += 1;
-        }
+        let line = cut_str(text, MAX_KEPT_CHARS);
+        self.shown_cut |= line.len() != text.len();
+        let decisive = names || is_cause(message);
+        pending.kept.push(&mut pending.item.more, &line, decisive);
         names
     }
 
@@ -520,6 +529,8 @@ impl Text {
         }
         self.pending.open = false;
         let pending = &mut self.pending;
+        let item = &mut pending.item;
+        item.more_cut = pending.kept.finish(&mut item.more, &mut item.more_gaps);
         let level = self.options.level;
         let kept = pending.in_time
             && pending.grep_matched
@@ -1324,6 +1335,49 @@ mod tests {
             .find(|item| item["text"] == "tick 1")
             .unwrap();
         assert!(tick.get("more_cut").is_none(), "{tick}");
+    }
+
+    #[test]
+    fn a_long_record_keeps_its_end_and_its_last_cause() {
+        // A Java stack of 100 frames whose root cause is in the middle, then a Python
+        // traceback of 60 frames whose exception is its last line.
+        let mut input =
+            String::from("ERROR request failed\njava.lang.IllegalStateException: outer\n");
+        input.extend((1..=40).map(|i| format!("\tat a.B.f{i}(B.java:{i})\n")));
+        input.push_str("Caused by: java.io.IOException: disk full\n");
+        input.extend((41..=100).map(|i| format!("\tat a.B.f{i}(B.java:{i})\n")));
+        input.push_str("\t... 3 more\nINFO next\nTraceback (most recent call last):\n");
+        input.extend((1..=60).map(|i| format!("  File \"a.py\", line {i}, in f\n")));
+        input.push_str("KeyError: 'k42'\n");
+        input.extend((1..=300).map(|i| format!("INFO tick {i}\n")));
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let record = |first: &str| {
+            envelope
+                .items
+                .iter()
+                .find(|item| item["text"] == first)
+                .unwrap_or_else(|| panic!("{}", envelope.to_json()))
+        };
+        let java = record("ERROR request failed");
+        let more = java["more"].as_array().unwrap();
+        assert_eq!(more.len(), MAX_RECORD_LINES);
+        assert_eq!(more[0], "java.lang.IllegalStateException: outer");
+        assert_eq!(
+            more[KeptLines::HEAD],
+            "Caused by: java.io.IOException: disk full"
+        );
+        assert_eq!(more[MAX_RECORD_LINES - 1], "\t... 3 more");
+        // 103 lines after the first, 40 kept: the cause is line 43 of the input.
+        assert_eq!(java["more_cut"], 63);
+        assert_eq!(
+            java["more_gaps"],
+            json!([{"after": 20, "lines": 21}, {"after": 21, "lines": 42}])
+        );
+        let python = record("Traceback (most recent call last):");
+        let more = python["more"].as_array().unwrap();
+        assert_eq!(more.last().unwrap(), "KeyError: 'k42'");
+        assert_eq!((more.len(), python["more_cut"].clone()), (39, json!(22)));
+        assert_eq!(python["more_gaps"], json!([{"after": 20, "lines": 22}]));
     }
 
     /// The input's lines as the items show them, in order of their line numbers.
