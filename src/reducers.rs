@@ -179,7 +179,9 @@ pub fn pick(argv: &[String]) -> &'static str {
 /// managers (`pip install`'s `ERROR: No matching distribution`). So do the
 /// interpreters of scripts (`python3 app.py`, `node server.js`, `java -jar app.jar`):
 /// a program's traceback, its log (Python's `logging` writes to stderr) and its
-/// warnings are there, and a traceback's frames only mean something together.
+/// warnings are there, and a traceback's frames only mean something together. And so do
+/// tools whose report is stderr (valgrind, strace, psql and sqlite3 running a script,
+/// prove, Terraform).
 pub fn reads_stderr(name: &str, argv: &[String]) -> bool {
     if matches!(name, "cargo-test" | "docker") {
         return true;
@@ -221,6 +223,11 @@ fn launches_a_stderr_reader(argv: &[String]) -> bool {
         "pip" | "pip3" | "uv" | "poetry" | "pdm" | "conda" | "mamba" | "gem" | "bundle"
         | "composer" | "apt" | "apt-get" | "dnf" | "yum" | "brew" => true,
         "docker" | "podman" => word(1) == "build" || (word(1) == "buildx" && word(2) == "build"),
+        // Tools whose report is stderr, about the program's output on stdout: a memory
+        // checker's, a tracer's, a database shell's errors among a script's results,
+        // prove's diagnostics under each `not ok`, Terraform's errors.
+        "valgrind" | "strace" | "ltrace" | "psql" | "sqlite3" | "mysql" | "prove" | "terraform"
+        | "tofu" => true,
         _ => false,
     }
 }
@@ -616,6 +623,17 @@ mod tests {
             "pip install -r requirements.txt",
             "uv pip install x",
             "sudo apt-get install -y x",
+        ] {
+            assert!(reads("text", command), "{command}");
+        }
+        // Tools that report on stderr, among the output of what they run.
+        for command in [
+            "valgrind --leak-check=full ./app",
+            "strace -f ./app",
+            "psql -f migrate.sql",
+            "sqlite3 app.db",
+            "prove -v t/",
+            "terraform validate",
         ] {
             assert!(reads("text", command), "{command}");
         }

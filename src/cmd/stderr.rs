@@ -120,17 +120,23 @@ impl StderrCapture {
         if self.bytes == 0 {
             return (None, None);
         }
-        let tail_bytes = self.tail.make_contiguous().to_vec();
+        // What the shown end is taken from: the tail, or all of stderr when none of it
+        // was dropped (the tail fills only once the head is full, so a stderr of a few
+        // times `keep` is mostly head).
+        let held_all = self.head.len() as u64 + self.tail.len() as u64 == self.bytes;
+        let tail_bytes = match held_all {
+            true => self.head.iter().chain(self.tail.iter()).copied().collect(),
+            false => self.tail.make_contiguous().to_vec(),
+        };
         let head = String::from_utf8_lossy(&self.head).into_owned();
         let tail = String::from_utf8_lossy(&tail_bytes).into_owned();
-        let whole = head.chars().count() + tail.chars().count() <= 2 * self.keep
-            && self.head.len() as u64 + tail_bytes.len() as u64 == self.bytes;
+        let whole = held_all && tail.chars().count() <= 2 * self.keep;
         if !whole {
             // Cut but held whole (too long to show, never evicted): keep it now.
             self.start_artifact();
         }
         let text = if whole {
-            format!("{head}{tail}")
+            tail
         } else {
             let first: String = head.chars().take(self.keep).collect();
             let tail_chars = tail.chars().count();
@@ -400,6 +406,27 @@ mod tests {
             lines.push(chunk);
         }
         lines.finish(tail_start)
+    }
+
+    #[test]
+    fn the_end_of_stderr_is_shown_at_every_length() {
+        // Over twice `keep`, a stderr is cut: its first and last `keep` characters are
+        // shown, however much of it the head holds.
+        let keep = 100;
+        for lines in [3, 6, 10, 30, 100] {
+            let mut capture = StderrCapture::new(keep, None, None);
+            for i in 0..lines {
+                capture.push(format!("progress {i:03} of the build, still going\n").as_bytes());
+            }
+            capture.push(b"FATAL: the real error at the end (config.yml:12)\n");
+            let (value, _) = capture.finish(&[], 3);
+            let text = value.unwrap()["text"].as_str().unwrap().to_string();
+            assert!(
+                text.ends_with("FATAL: the real error at the end (config.yml:12)\n"),
+                "{lines}: {text}"
+            );
+            assert!(text.starts_with("progress 000"), "{lines}: {text}");
+        }
     }
 
     #[test]
