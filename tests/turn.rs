@@ -143,3 +143,25 @@ fn bad_input_is_a_clear_error() {
         assert!(stderr.contains(says), "{input}: {stderr}");
     }
 }
+
+#[test]
+fn results_just_under_a_stubs_largest_size_are_spilled_when_the_turn_is_over() {
+    // Twelve results of about 2,100 characters, 25,000 in all, over the 16,000 of an
+    // 8K window: each stub is smaller than its result, so enough of them go to fit.
+    let b = Briefly::new();
+    let input: String = (0..12)
+        .map(|i| {
+            let content: String = (0..124)
+                .map(|n| format!("row {i} {n:04} value\n"))
+                .collect();
+            format!("{}\n", json!({"id": format!("c{i}"), "content": content}))
+        })
+        .collect();
+    let out = turn(&b, &input, &["--context-tokens", "8192"]);
+    assert!(total(&out) <= 16_000, "{}", total(&out));
+    assert!(out.iter().any(|r| r["persisted"] == true));
+    assert!(
+        out.iter().any(|r| r.get("persisted").is_none()),
+        "only what it takes"
+    );
+}

@@ -4,12 +4,12 @@ use super::open_input;
 use crate::render;
 use crate::session::Session;
 use anyhow::{Context, Result};
-use briefly_core::{Budget, End, Pipeline};
+use briefly_core::{Budget, End, Pipeline, MIN_RESULT_CHARS};
 use briefly_plain::{Spill, SpillOptions};
 use serde::de::{self, SeqAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
-use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 
 /// Room a spilled result's stub may take beyond its preview (header, path, cursor).
 const STUB_OVERHEAD: usize = 1_000;
@@ -17,6 +17,8 @@ const STUB_OVERHEAD: usize = 1_000;
 struct Entry {
     chars: usize,
     persisted: bool,
+    /// Where its line starts in the staging file.
+    offset: u64,
 }
 
 pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
@@ -37,24 +39,29 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
         }
     };
 
-    // Stage every result on disk, one JSON line each, so memory holds one at a time.
+    // Stage every result on disk, one JSON line each, so memory holds one at a time
+    // (and the stubs of those spilled, each at most a stub's size).
     let mut staging = BufWriter::new(tempfile::tempfile().context("creating a staging file")?);
     let mut entries = Vec::new();
+    let mut offset = 0;
     let mut stage = |value: Value| -> Result<(), String> {
         let index = entries.len();
         let content = value
             .as_object()
             .and_then(|o| o.get("content"))
             .ok_or_else(|| format!("result {index} is not an object with a \"content\" field"))?;
+        let mut line = serde_json::to_vec(&value).map_err(|e| e.to_string())?;
+        line.push(b'\n');
         entries.push(Entry {
             chars: content_chars(content),
             persisted: value
                 .get("persisted")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            offset,
         });
-        serde_json::to_writer(&mut staging, &value).map_err(|e| e.to_string())?;
-        staging.write_all(b"\n").map_err(|e| e.to_string())
+        offset += line.len() as u64;
+        staging.write_all(&line).map_err(|e| e.to_string())
     };
     if is_array {
         let mut de = serde_json::Deserializer::from_reader(&mut input);
@@ -71,11 +78,28 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
         }
     }
     let mut staging = staging.into_inner().context("writing the staging file")?;
-    staging.rewind()?;
 
     let cap = session.budget.per_turn_chars;
     let stub_chars = session.budget.preview_chars + STUB_OVERHEAD;
-    let spill = choose(&entries, cap, stub_chars);
+    let mut stubs: Vec<Option<Value>> = vec![None; entries.len()];
+    choose(&entries, cap, |index| {
+        let entry = &entries[index];
+        // A stub takes at most `stub_chars`, and less than the result it replaces.
+        let limit = stub_chars.min(entry.chars - 1);
+        if limit < MIN_RESULT_CHARS {
+            return Ok(None);
+        }
+        staging.seek(SeekFrom::Start(entry.offset))?;
+        let mut line = String::new();
+        BufReader::new(&mut staging).read_line(&mut line)?;
+        let mut value: Value = serde_json::from_str(&line)?;
+        spill_one(session, &mut value, limit)?;
+        let chars = content_chars(&value["content"]);
+        let smaller = chars < entry.chars;
+        stubs[index] = smaller.then_some(value);
+        Ok(smaller.then_some(chars))
+    })?;
+    staging.rewind()?;
 
     let mut stdout = BufWriter::new(std::io::stdout().lock());
     if is_array {
@@ -83,10 +107,10 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     }
     let mut total = 0;
     for (index, line) in BufReader::new(staging).lines().enumerate() {
-        let mut value: Value = serde_json::from_str(&line?)?;
-        if spill[index] {
-            spill_one(session, &mut value, stub_chars)?;
-        }
+        let value: Value = match stubs[index].take() {
+            Some(stub) => stub,
+            None => serde_json::from_str(&line?)?,
+        };
         total += content_chars(&value["content"]);
         if is_array && index > 0 {
             stdout.write_all(b",")?;
@@ -106,25 +130,33 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     Ok(0)
 }
 
-/// Which results to spill: the largest not yet persisted, largest first, until the
-/// total fits `cap`. Results no larger than a stub are never worth spilling.
-fn choose(entries: &[Entry], cap: usize, stub_chars: usize) -> Vec<bool> {
-    let mut spill = vec![false; entries.len()];
+/// Spills results, the largest not yet persisted first, until the total fits `cap`:
+/// `spill(i)` spills result `i` and gives its stub's size, or nothing when no stub would
+/// be smaller than the result (it is kept as it is). Says which were spilled.
+fn choose(
+    entries: &[Entry],
+    cap: usize,
+    mut spill: impl FnMut(usize) -> Result<Option<usize>>,
+) -> Result<Vec<bool>> {
+    let mut spilled = vec![false; entries.len()];
     let mut total: usize = entries.iter().map(|e| e.chars).sum();
     let mut order: Vec<usize> = (0..entries.len())
         .filter(|&i| !entries[i].persisted)
         .collect();
     order.sort_by(|&a, &b| entries[b].chars.cmp(&entries[a].chars).then(a.cmp(&b)));
     for i in order {
-        if total <= cap || entries[i].chars <= stub_chars {
+        if total <= cap {
             break;
         }
-        spill[i] = true;
-        total -= entries[i].chars - stub_chars;
+        if let Some(stub) = spill(i)? {
+            spilled[i] = true;
+            total -= entries[i].chars - stub;
+        }
     }
-    spill
+    Ok(spilled)
 }
 
+/// Replaces `value`'s content with the stub of its spill, of at most `stub_chars`.
 fn spill_one(session: &Session, value: &mut Value, stub_chars: usize) -> Result<()> {
     let content = &value["content"];
     let raw = match content {
@@ -200,8 +232,17 @@ mod tests {
     fn entries(sizes: &[(usize, bool)]) -> Vec<Entry> {
         sizes
             .iter()
-            .map(|&(chars, persisted)| Entry { chars, persisted })
+            .map(|&(chars, persisted)| Entry {
+                chars,
+                persisted,
+                offset: 0,
+            })
             .collect()
+    }
+
+    /// `choose` with stubs of `stub` characters, or none smaller than a result.
+    fn chosen(e: &[Entry], cap: usize, stub: usize) -> Vec<bool> {
+        choose(e, cap, |i| Ok((stub < e[i].chars).then_some(stub))).unwrap()
     }
 
     #[test]
@@ -213,18 +254,22 @@ mod tests {
             (40_000, false),
         ]);
         // 130,000 over a cap of 60,000 with 2,500-char stubs: 50k then 40k go.
-        assert_eq!(choose(&e, 60_000, 2_500), [false, true, false, true]);
+        assert_eq!(chosen(&e, 60_000, 2_500), [false, true, false, true]);
     }
 
     #[test]
-    fn skips_persisted_and_small_results() {
+    fn skips_persisted_results_and_those_no_stub_makes_smaller() {
         let e = entries(&[(90_000, true), (2_000, false), (30_000, false)]);
-        assert_eq!(choose(&e, 10_000, 2_500), [false, false, true]);
+        assert_eq!(chosen(&e, 10_000, 2_500), [false, false, true]);
+        // Results just under a stub's largest size go when their stubs are smaller.
+        let e = entries(&[(2_100, false); 12]);
+        let spilled = chosen(&e, 16_000, 1_230);
+        assert_eq!(spilled.iter().filter(|s| **s).count(), 11);
     }
 
     #[test]
     fn nothing_spilled_when_it_fits() {
         let e = entries(&[(1_000, false), (2_000, false)]);
-        assert_eq!(choose(&e, 39_321, 2_500), [false, false]);
+        assert_eq!(chosen(&e, 39_321, 2_500), [false, false]);
     }
 }
