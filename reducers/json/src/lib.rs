@@ -28,7 +28,7 @@ pub use path::{Path, Step};
 pub use shape::PathShape;
 pub use tape::{Convert, Kind, TapeValue};
 
-use briefly_core::{Emit, Flow, Framing, Outcome, Preview, Record, Reducer};
+use briefly_core::{counted, Emit, Flow, Framing, Outcome, Preview, Record, Reducer};
 use scan::{Event, Scanner, Split, Unit};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -1250,6 +1250,14 @@ impl Json {
                 self.convert.duplicate_keys
             ));
         }
+        if self.convert.wide_numbers > 0 {
+            // Not the input's digits: the artifact keeps them.
+            complete = false;
+            warnings.push(format!(
+                "{} of 2^63 or more in the items shown as the nearest double (1e+23): digits past the 17th may differ from the input's (the raw input is in the artifact)",
+                counted(self.convert.wide_numbers, "whole number", "whole numbers")
+            ));
+        }
         if self.convert.cut_strings > 0 {
             complete = false;
         }
@@ -1343,6 +1351,33 @@ mod tests {
             let streamed = envelope.stats.get("streamed").is_some_and(|s| s == true);
             assert_eq!(streamed, max_document_bytes == 2000);
         }
+    }
+
+    #[test]
+    fn an_integer_beyond_64_bits_is_read_as_a_double_and_warned_of() {
+        // One such number used to make the whole document invalid.
+        let doc = document(300).replacen("\"n\": 3", "\"n\": 100000000000000000000000", 1);
+        for max_document_bytes in [1 << 20, 2000] {
+            let envelope = failed_items(&doc, max_document_bytes);
+            assert_eq!(envelope.stats["records"], 300, "{max_document_bytes}");
+            assert_eq!(envelope.items.len(), 1, "{max_document_bytes}");
+        }
+        let ndjson = "{\"id\": 12345678901234567890123}\n{\"id\": 7}\n";
+        let envelope = run(ndjson.as_bytes(), with(|o| o.fields = vec!["id".into()]));
+        assert_eq!(
+            envelope.items,
+            [json!({"id": 1.2345678901234568e22}), json!({"id": 7})]
+        );
+        assert_eq!(envelope.stats["invalid"], 0);
+        assert!(
+            envelope
+                .warnings
+                .iter()
+                .any(|w| w.starts_with("1 whole number of 2^63")),
+            "{:?}",
+            envelope.warnings
+        );
+        assert!(envelope.truncated, "the input's digits are in the artifact");
     }
 
     #[test]

@@ -197,7 +197,7 @@ impl<'t, 'i> TapeValue<'t, 'i> {
                 }
                 Value::String(cut.into_owned())
             }
-            Node::Static(node) => static_json(node),
+            Node::Static(node) => static_json(node, convert),
             Node::Array { .. } => {
                 Value::Array(self.elements().map(|v| v.to_json(convert)).collect())
             }
@@ -230,15 +230,25 @@ impl<'t, 'i> TapeValue<'t, 'i> {
     }
 }
 
-fn static_json(node: &StaticNode) -> Value {
+fn static_json(node: &StaticNode, convert: &mut Convert) -> Value {
     match *node {
         StaticNode::Null => Value::Null,
         StaticNode::Bool(b) => Value::Bool(b),
         StaticNode::I64(n) => Value::Number(n.into()),
         StaticNode::U64(n) => Value::Number(n.into()),
-        StaticNode::F64(n) => Number::from_f64(n).map_or(Value::Null, Value::Number),
+        StaticNode::F64(n) => {
+            // An integer past 64 bits is read as the nearest double (`1e+23`).
+            if n.fract() == 0.0 && n.abs() >= WIDE {
+                convert.wide_numbers += 1;
+            }
+            Number::from_f64(n).map_or(Value::Null, Value::Number)
+        }
     }
 }
+
+/// 2^63: a whole number this large, as a double, may have been written with more digits
+/// than a double holds.
+const WIDE: f64 = 9_223_372_036_854_775_808.0;
 
 /// What converting values to `serde_json::Value` altered.
 #[derive(Debug, Clone, Default)]
@@ -249,6 +259,9 @@ pub struct Convert {
     pub cut_strings: u64,
     /// Members dropped because a later one had the same key.
     pub duplicate_keys: u64,
+    /// Whole numbers of 2^63 or more (an integer beyond 64 bits, or written so: `1e20`),
+    /// shown as the nearest double, which may not hold every digit written.
+    pub wide_numbers: u64,
 }
 
 impl Convert {
