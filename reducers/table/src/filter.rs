@@ -2,6 +2,7 @@
 
 use crate::cell::{parse_number, Cell};
 use crate::Error;
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -68,6 +69,11 @@ impl Condition {
         if column.is_empty() {
             return Err(bad("no column before the operator"));
         }
+        if raw.is_empty() {
+            return Err(bad(
+                "no value after the operator (null compares with a missing one)",
+            ));
+        }
         let value = match raw {
             "null" | "NULL" => None,
             _ => Some(unquote(raw).to_string()),
@@ -99,9 +105,14 @@ impl Condition {
         }
         let ordering = match (cell.number(), parse_number(value)) {
             (Some(a), Some(b)) => a.partial_cmp(&b),
-            _ => match cell {
-                Cell::Bool(b) => Some(b.to_string().as_str().cmp(value.to_lowercase().as_str())),
-                _ => Some(text.as_ref().cmp(value.as_str())),
+            // Times in time, not as text: `2024-03-01T00:00:00Z` is not after
+            // `2024-03-01`, and offsets count.
+            _ => match (cell, instant(&text).zip(instant(value))) {
+                (_, Some((a, b))) => Some(a.cmp(&b)),
+                (Cell::Bool(b), None) => {
+                    Some(b.to_string().as_str().cmp(value.to_lowercase().as_str()))
+                }
+                (_, None) => Some(text.as_ref().cmp(value.as_str())),
             },
         };
         let Some(ordering) = ordering else {
@@ -117,6 +128,27 @@ impl Condition {
             Op::Contains | Op::NotContains => unreachable!("handled above"),
         }
     }
+}
+
+/// `text` as an instant when it is an ISO 8601 date (`2024-03-01`, its midnight) or date
+/// and time (`T` or a space between, seconds' fractions, `Z` or an offset); one without
+/// a zone is read as UTC, as a timestamp column without one is shown.
+fn instant(text: &str) -> Option<DateTime<Utc>> {
+    let text = text.trim();
+    if !text.as_bytes().first()?.is_ascii_digit() {
+        return None;
+    }
+    if let Ok(date) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+        return Some(date.and_hms_opt(0, 0, 0)?.and_utc());
+    }
+    let time = text.replacen(' ', "T", 1);
+    if let Ok(at) = DateTime::parse_from_rfc3339(&time) {
+        return Some(at.with_timezone(&Utc));
+    }
+    ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"]
+        .iter()
+        .find_map(|format| NaiveDateTime::parse_from_str(&time, format).ok())
+        .map(|at| at.and_utc())
 }
 
 fn unquote(text: &str) -> &str {
@@ -153,6 +185,11 @@ mod tests {
         assert!(Condition::parse("no operator").is_err());
         assert!(Condition::parse("= 3").is_err());
         assert!(Condition::parse("x < null").is_err());
+        assert!(Condition::parse("i >").is_err());
+        assert!(
+            Condition::parse("s = ''").is_ok(),
+            "an empty string, quoted"
+        );
     }
 
     #[test]
@@ -170,5 +207,25 @@ mod tests {
         assert!(Condition::parse("b = TRUE")
             .unwrap()
             .test(&Cell::Bool(true)));
+    }
+
+    #[test]
+    fn times_compare_as_instants() {
+        let after = Condition::parse("ts > 2024-03-01").unwrap();
+        assert!(
+            !after.test(&text("2024-03-01T00:00:00Z")),
+            "its midnight, not after"
+        );
+        assert!(!after.test(&text("2024-03-01T00:00:00")), "no zone: UTC");
+        assert!(after.test(&text("2024-03-01 00:00:01")));
+        assert!(after.test(&text("2024-03-01T00:30:00-05:00")), "05:30 UTC");
+        assert!(
+            !after.test(&text("2024-03-01T04:59:59+05:00")),
+            "before midnight UTC"
+        );
+        let at = Condition::parse("ts = 2024-03-01T05:30:00+05:30").unwrap();
+        assert!(at.test(&text("2024-03-01T00:00:00.000Z")));
+        // Text that is no time compares as text.
+        assert!(Condition::parse("s < b").unwrap().test(&text("2024")) == ("2024" < "b"));
     }
 }

@@ -266,6 +266,51 @@ fn parquet_where_scan_and_unknown_columns() {
 }
 
 #[test]
+fn times_in_a_named_zone_compressed_ipc_and_filters_on_times() {
+    use arrow_array::{RecordBatch, TimestampMicrosecondArray};
+    use arrow_schema::{DataType, Field, Schema, TimeUnit};
+    use std::sync::Arc;
+    // pandas writes a zone-aware column in a named zone; pyarrow's Feather compresses.
+    let day = 86_400_000_000_i64;
+    let times = TimestampMicrosecondArray::from_iter_values(
+        (0..100).map(|d| 1_704_067_200_000_000 + d * day),
+    )
+    .with_timezone("UTC");
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "ts",
+        DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
+        false,
+    )]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(times)]).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.arrow");
+    let options = arrow_ipc::writer::IpcWriteOptions::default()
+        .try_with_compression(Some(arrow_ipc::CompressionType::LZ4_FRAME))
+        .unwrap();
+    let mut writer = arrow_ipc::writer::FileWriter::try_new_with_options(
+        std::fs::File::create(&path).unwrap(),
+        &schema,
+        options,
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    let e = file(&path, TableOptions::default(), 20_000, None);
+    assert!(e.ok, "{}", e.summary);
+    assert_eq!(e.items[0], json!([0, "2024-01-01T00:00:00Z"]));
+    assert_eq!(column(&e, "ts")["max"], "2024-04-09T00:00:00Z");
+    // 2024-03-01 is day 60: after it in time, 39 days; before it, 60.
+    for (condition, rows) in [("ts > 2024-03-01", 39), ("ts < 2024-03-01", 60)] {
+        let options = TableOptions {
+            filters: vec![condition.into()],
+            ..TableOptions::default()
+        };
+        let e = file(&path, options, 20_000, None);
+        assert_eq!(e.stats["matched_rows"], rows, "{condition}");
+    }
+}
+
+#[test]
 fn arrow_ipc_file_and_stream_read_the_same_rows() {
     let dir = tempfile::tempdir().unwrap();
     let (ipc, ipc_stream) = (dir.path().join("t.arrow"), dir.path().join("t.arrows"));
