@@ -1104,7 +1104,10 @@ fn numeric_level(bytes: &[u8]) -> Option<Severity> {
 }
 
 /// Whether the byte at `i` stands as a column within the head: after a space, before a
-/// space, or before a slash and a tag (logcat's `I/ActivityManager`; not `I/O`).
+/// space, or before a slash and a tag (logcat's `I/ActivityManager`; not `I/O`), and after
+/// a column that is no word of prose (logcat's time or thread id, a tag in capitals:
+/// macOS's `TBT W (2): …`; not javac's note on a type variable, `  where E is a
+/// type-variable:`, `    E extends Object declared in …`).
 fn is_column(bytes: &[u8], i: usize) -> bool {
     let tag = || {
         let tag = &bytes[i + 2..];
@@ -1114,6 +1117,10 @@ fn is_column(bytes: &[u8], i: usize) -> bool {
         && bytes[i - 1] == b' '
         && i + 1 < bytes.len().min(COLUMN_WINDOW)
         && (bytes[i + 1] == b' ' || (bytes[i + 1] == b'/' && tag()))
+        && bytes[..i]
+            .trim_ascii_end()
+            .last()
+            .is_some_and(|b| !b.is_ascii_lowercase())
 }
 
 /// What a word says of its line.
@@ -2007,6 +2014,14 @@ mod tests {
                 "03-17 16:13:38.811 I/ActivityManager( 1702): Start proc",
                 Some(Info),
             ),
+            // A type variable under javac's warning is no column.
+            ("    E extends Object declared in interface List", None),
+            ("  where E is a type-variable:", None),
+            (
+                "Jul  2 13:05:38 mbp kernel[0]: TBT W (2): 0x0040 [x]",
+                Some(Warn),
+            ),
+            ("05-01 10:00:00.000  1234  1234 E Tag: failed", Some(Error)),
         ];
         assert_classified(&cases);
     }
@@ -2481,6 +2496,11 @@ mod tests {
                 .filter(|&i| {
                     head[i - 1] == b' '
                         && (head[i + 1] == b' ' || (head[i + 1] == b'/' && tagged(i)))
+                        && head[..i]
+                            .iter()
+                            .rev()
+                            .find(|b| !b.is_ascii_whitespace())
+                            .is_some_and(|b| !b.is_ascii_lowercase())
                 })
                 .find_map(|i| letter_level(head[i]))
         }
