@@ -504,7 +504,8 @@ impl MultiLine {
 }
 
 /// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`,
-/// Python's `File "…"`, Ruby's `from app.rb:5:in …`, Java's `... 12 more`, .NET's inner
+/// Python's `File "…"`, Ruby's `from app.rb:5:in …`, Java's `... 12 more` and its
+/// suppressed exceptions (`\tSuppressed: …`, with their own `\t\tCaused by: …`), .NET's inner
 /// exceptions (` ---> …`, `--- End of inner exception …`), the sanitizers' numbered
 /// frames (`#0 0x4f3c in main a.c:7`), given an indented line.
 fn is_frame(indented: &str) -> bool {
@@ -516,9 +517,17 @@ fn is_frame(indented: &str) -> bool {
         // Ruby's: `\tfrom app.rb:5:in '<main>'`.
         return place.contains(":in ");
     }
-    ["at ", "... ", "File \"", "---> ", "--- End of "]
-        .iter()
-        .any(|start| trimmed.starts_with(start))
+    [
+        "at ",
+        "... ",
+        "File \"",
+        "---> ",
+        "--- End of ",
+        "Suppressed: ",
+        "Caused by: ",
+    ]
+    .iter()
+    .any(|start| trimmed.starts_with(start))
         || is_lua_frame(trimmed)
 }
 
@@ -1502,6 +1511,23 @@ mod tests {
                     &["INFO next"],
                 ],
                 &["java.io.IOException: closed"],
+            ),
+            // Java: a suppressed exception, with its cause, is the thrown one's.
+            (
+                &[
+                    &[
+                        "Exception in thread \"main\" app.DataException: ingest failed",
+                        "\tat app.Main.main(Main.java:13)",
+                        "\tSuppressed: java.lang.RuntimeException: close failed",
+                        "\t\t... 2 more",
+                        "\tCaused by: java.io.IOException: flush failed",
+                        "\t\t... 3 more",
+                        "Caused by: java.io.IOException: disk full",
+                        "\t... 3 more",
+                    ],
+                    &["INFO next"],
+                ],
+                &[],
             ),
             // Rust: the message after the header, indented lines, the backtrace, notes.
             (
