@@ -1037,6 +1037,33 @@ mod tests {
     }
 
     #[test]
+    fn one_exception_with_different_root_causes_is_told_apart() {
+        let mut input = String::new();
+        for n in 0..6u32 {
+            for i in 0..50 {
+                input.push_str(&json_line(&format!("served {i}\n"), "stdout", n * 60 + i));
+            }
+            let cause = match n {
+                4 => "org.postgresql.util.PSQLException: relation \"orders_v2\" does not exist",
+                _ => "java.sql.SQLTransientConnectionException: pool timed out",
+            };
+            for line in [
+                "org.example.DataAccessException: could not execute query".to_string(),
+                "\tat a.B.f(B.java:1)".to_string(),
+                format!("Caused by: {cause}"),
+                "\t... 3 more".to_string(),
+            ] {
+                input.push_str(&json_line(&format!("{line}\n"), "stderr", n * 60 + 50));
+            }
+        }
+        let envelope = reduce_with(&input, folding());
+        let shown = envelope.to_json();
+        assert!(shown.contains("orders_v2"), "{shown}");
+        let templates = envelope.stats["top_templates"].to_string();
+        assert!(templates.contains("PSQLException"), "{templates}");
+    }
+
+    #[test]
     fn timestamps_and_compose_output() {
         let input = "2026-11-29T10:00:00.000000001Z starting\n2026-11-29T10:00:01.5Z level=error msg=\"db down\"\n    at frame one\n2026-11-29T10:00:02Z done\n";
         let envelope = reduce_with(input, DockerOptions::default());

@@ -364,8 +364,17 @@ impl Fold {
             _ => first_line,
         };
         let mined = mined.trim_end_matches('\r');
-        let template = match (masked, rest) {
-            (Some(masked), None) => self.miner.add_prepared(masked, mined, entry.line),
+        // A serious stack's root cause tells it apart too, as `text` tells its records.
+        let serious = entry.severity.is_some_and(|s| s >= Severity::Warn);
+        let cause = rest
+            .filter(|_| serious)
+            .and_then(|rest| rest.lines().rev().find(|line| is_cause(line)));
+        let template = match (masked, rest, cause) {
+            (_, _, Some(cause)) => {
+                let named = format!("{mined} … {}", cause.trim().trim_end_matches('\r'));
+                self.miner.add_numbered(&named, entry.line)
+            }
+            (Some(masked), None, None) => self.miner.add_prepared(masked, mined, entry.line),
             _ => self.miner.add_numbered(mined, entry.line),
         };
         if self.pairs.len() < MAX_PAIRS || self.pairs.contains_key(&(group, template)) {
@@ -373,7 +382,6 @@ impl Fold {
         } else {
             self.pairs_left_out += 1;
         }
-        let serious = entry.severity.is_some_and(|s| s >= Severity::Warn);
         // Only a serious entry is kept: the others need not look for room.
         let room = serious && self.room_for(entry.severity);
         let note = self.notes.entry(template).or_insert_with(|| Note {

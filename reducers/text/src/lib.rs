@@ -276,6 +276,10 @@ struct Pending {
     name: MaskedLine,
     name_text: String,
     name_line: Option<u64>,
+    /// Its last cause (a Java stack's `Caused by:`, .NET's ` ---> `), its root: a serious
+    /// record's template is its naming line's and this, so that one exception with
+    /// different root causes is not one template.
+    cause: String,
     /// Which lines continue it.
     multiline: MultiLine,
     /// Its lines past the head of `item.more`, while it is assembled.
@@ -395,6 +399,7 @@ impl Text {
                 name: MaskedLine::default(),
                 name_text: String::new(),
                 name_line: None,
+                cause: String::new(),
                 multiline: MultiLine::new(Indented::ByRule),
                 kept: KeptLines::default(),
                 stamped_lines: false,
@@ -473,6 +478,7 @@ impl Text {
         pending.in_time = in_time;
         pending.grep_matched = facts.grep_match;
         pending.name_line = None;
+        pending.cause.clear();
         pending.multiline.start(message, severity, facts.opens);
         pending.source.clear();
         pending.source.push_str(source_of(text, facts));
@@ -537,7 +543,16 @@ impl Text {
             && level.is_none_or(|level| pending.item.severity.unwrap_or(Severity::Info) >= level);
         // Mined now that the options know whether they keep it: any of its lines may
         // match `--grep` or raise it to `--level`.
+        let serious = pending.item.severity >= Some(Severity::Warn);
         let group = kept.then(|| match pending.name_line {
+            _ if serious && !pending.cause.is_empty() => {
+                let (name, line) = match pending.name_line {
+                    Some(line) => (&pending.name_text, line),
+                    None => (&pending.item.text, pending.item.line),
+                };
+                let named = format!("{name} … {}", pending.cause);
+                self.miner.add_numbered(&named, line)
+            }
             Some(line) => self
                 .miner
                 .add_prepared(&mut pending.name, &pending.name_text, line),
@@ -645,6 +660,10 @@ impl Text {
                 pending.name_text.clear();
                 pending.name_text.push_str(text);
                 pending.name_line = Some(record.line);
+            } else if is_cause(message) {
+                let cause = &mut self.pending.cause;
+                cause.clear();
+                cause.push_str(message.trim_start());
             }
         } else {
             self.close_record();
@@ -1378,6 +1397,44 @@ mod tests {
         assert_eq!(more.last().unwrap(), "KeyError: 'k42'");
         assert_eq!((more.len(), python["more_cut"].clone()), (39, json!(22)));
         assert_eq!(python["more_gaps"], json!([{"after": 20, "lines": 22}]));
+    }
+
+    #[test]
+    fn one_exception_with_different_root_causes_is_told_apart() {
+        let record = |n: u32, cause: &str| {
+            format!(
+                "ERROR request {n} failed\norg.example.DataAccessException: could not execute query\n\tat a.B.f(B.java:1)\nCaused by: {cause}\n\t... 3 more\n"
+            )
+        };
+        let timeout = "java.sql.SQLTransientConnectionException: pool timed out after 30000ms";
+        let mut input = String::new();
+        for n in 0..6 {
+            input.extend((0..100).map(|i| format!("INFO tick {i}\n")));
+            let cause = match n {
+                4 => "org.postgresql.util.PSQLException: relation \"orders_v2\" does not exist",
+                _ => timeout,
+            };
+            input.push_str(&record(n, cause));
+        }
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let lines: Vec<String> = envelope.items.iter().map(|i| i.to_string()).collect();
+        assert!(
+            lines.iter().any(|l| l.contains("orders_v2")),
+            "{}",
+            envelope.to_json()
+        );
+        let templates = envelope.stats["top_templates"].as_array().unwrap();
+        let with_cause = |cause: &str| {
+            templates
+                .iter()
+                .find(|t| t["template"].as_str().unwrap().contains(cause))
+                .map(|t| t["count"].clone())
+        };
+        assert_eq!(
+            with_cause("SQLTransientConnectionException"),
+            Some(json!(5))
+        );
+        assert_eq!(with_cause("PSQLException"), Some(json!(1)));
     }
 
     /// The input's lines as the items show them, in order of their line numbers.
