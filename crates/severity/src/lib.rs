@@ -1181,6 +1181,11 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         && bytes[..start]
             .strip_suffix(b" ")
             .is_some_and(|number| !number.is_empty() && number.iter().all(u8::is_ascii_digit));
+    // sqlite3's shell, where a script failed: `Parse error near line 5: no such column`.
+    let near_line = after == Some(b' ')
+        && bytes[end..]
+            .strip_prefix(b" near line ")
+            .is_some_and(|rest| digits(rest) > 0 && rest.get(digits(rest)) == Some(&b':'));
     let stated = capitals
         || bracketed
         || colon
@@ -1188,6 +1193,7 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         || positioned
         || coded
         || numbered
+        || near_line
         || preceded_by_level_key(bytes, start);
     stated.then_some(Found::Stated(level))
 }
@@ -2014,6 +2020,13 @@ mod tests {
                 "03-17 16:13:38.811 I/ActivityManager( 1702): Start proc",
                 Some(Info),
             ),
+            // sqlite3's shell running a script.
+            ("Parse error near line 5: no such column: totl", Some(Error)),
+            (
+                "Runtime error near line 4: UNIQUE constraint failed: orders.id (19)",
+                Some(Error),
+            ),
+            ("an error near line 4 of the essay", None),
             // A type variable under javac's warning is no column.
             ("    E extends Object declared in interface List", None),
             ("  where E is a type-variable:", None),

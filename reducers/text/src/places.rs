@@ -426,8 +426,8 @@ fn located_file(text: &str) -> Option<&str> {
 }
 
 /// The directory `text` is in, when it is a path: no spaces or tabs, no URL, no `ls -R`
-/// heading (`dir:`), a letter in it; a separator, or else a name with an extension
-/// (`README.md`, in `.`).
+/// heading (`dir:`), a letter in it; a separator, or else a name with an extension that
+/// has a letter (`README.md`, in `.`; not sqlite3's row `1|cust1|1.5`).
 fn directory_of(text: &str) -> Option<&str> {
     let bytes = text.as_bytes();
     let clean = bytes.len() <= MAX_PATH_BYTES
@@ -447,7 +447,10 @@ fn directory_of(text: &str) -> Option<&str> {
         Some((dir, _)) => Some(dir),
         // A top directory, written with its separator (`src/`).
         None if text.contains(separator) => Some("."),
-        None => text.contains('.').then_some("."),
+        None => text
+            .rsplit_once('.')
+            .is_some_and(|(_, extension)| extension.bytes().any(|b| b.is_ascii_alphabetic()))
+            .then_some("."),
     }
 }
 
@@ -552,6 +555,8 @@ mod tests {
             "2024-01-05 10:00:00 INFO x",
             "Binary file a.bin matches",
             "main:12:x",
+            "1|cust1|1.5",
+            "v1.2",
         ] {
             assert_eq!(place_of(line), None, "{line:?}");
         }
