@@ -138,6 +138,10 @@ enum Header {
     /// A TAP test's result (`not ok 3 - case 2`, `ok 1 - works`): its YAML block follows,
     /// indented between `---` and `...` (`node --test`'s duration, error and stack).
     TapResult,
+    /// PostgreSQL's message as psql prints it, `psql:m.sql:3: ERROR:  …`
+    /// ([`is_postgres_message`]): its `DETAIL:`, `HINT:`, `LINE 1:` and caret, `CONTEXT:`
+    /// and `QUERY:` lines follow ([`is_postgres_detail`]).
+    Postgres,
 }
 
 /// A part of a record whose lines go on up to a line of their own kind.
@@ -254,6 +258,8 @@ impl MultiLine {
             // Every compiler's diagnostic states its level; the test for one searches
             // the line, so only lines that state one pay for it.
             Header::Diagnostic
+        } else if severity >= Some(Severity::Warn) && is_postgres_message(line) {
+            Header::Postgres
         } else {
             Header::Plain
         };
@@ -356,6 +362,7 @@ impl MultiLine {
             Header::FileHeading => return is_lint_finding(line),
             Header::ShellCheckPlace => return !blank(),
             Header::TapResult => return first && line.trim() == "---",
+            Header::Postgres => return is_postgres_detail(line),
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
                 return if first {
@@ -552,6 +559,39 @@ fn is_build_step(indented: &str) -> bool {
     name >= 2
         && trimmed.as_bytes()[0].is_ascii_uppercase()
         && matches!(trimmed.as_bytes().get(name), Some(b' ' | b'\t'))
+}
+
+/// Whether `line` is a message of PostgreSQL's at a level, as psql prints it: the level,
+/// a colon and two spaces (`psql:m.sql:3: ERROR:  duplicate key value …`, `WARNING:  …`).
+fn is_postgres_message(line: &str) -> bool {
+    ["ERROR:  ", "FATAL:  ", "WARNING:  ", "PANIC:  "]
+        .iter()
+        .any(|level| line.contains(level))
+}
+
+/// A part of a PostgreSQL message after its first line: `DETAIL:  …`, `HINT:  …`,
+/// `CONTEXT:  …`, `QUERY:  …`, `STATEMENT:  …`, the statement's `LINE 1: …` and the caret
+/// under it (psql's `psql:m.sql:3: DETAIL:  …` too).
+fn is_postgres_detail(line: &str) -> bool {
+    let part = match line.strip_prefix("psql:") {
+        // psql's `FILE:LINE: ` before the part.
+        Some(rest) => rest.splitn(3, ": ").nth(2).unwrap_or(""),
+        None => line,
+    };
+    [
+        "DETAIL:  ",
+        "HINT:  ",
+        "CONTEXT:  ",
+        "QUERY:  ",
+        "STATEMENT:  ",
+    ]
+    .iter()
+    .any(|name| part.starts_with(name))
+        || part.strip_prefix("LINE ").is_some_and(|rest| {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && rest[digits..].starts_with(": ")
+        })
+        || is_caret(line)
 }
 
 /// Node's line above the files that required a module it did not find.
@@ -1511,6 +1551,24 @@ mod tests {
                     &["INFO next"],
                 ],
                 &["java.io.IOException: closed"],
+            ),
+            // PostgreSQL's messages as psql prints them, with their details.
+            (
+                &[
+                    &[
+                        "psql:m.sql:1203: ERROR:  duplicate key value violates unique constraint \"k\"",
+                        "DETAIL:  Key (sku)=(SKU-00017) already exists.",
+                    ],
+                    &["INSERT 0 1"],
+                    &[
+                        "psql:m.sql:2505: ERROR:  column \"qnty\" does not exist",
+                        "LINE 1: SELECT sku, qnty FROM items WHERE id = 1;",
+                        "                    ^",
+                        "HINT:  Perhaps you meant to reference the column \"items.qty\".",
+                    ],
+                    &["UPDATE 3"],
+                ],
+                &[],
             ),
             // Java: a suppressed exception, with its cause, is the thrown one's.
             (
