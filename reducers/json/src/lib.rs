@@ -1241,7 +1241,9 @@ impl Json {
             }
         };
         let mut warnings = std::mem::take(&mut self.errors);
-        if self.invalid > warnings.len() as u64 {
+        // Each invalid or oversized value has its warning, up to MAX_ERRORS of them.
+        let listed = warnings.len() as u64;
+        if self.invalid > listed {
             warnings.push(format!("{} values did not parse in all", self.invalid));
         }
         if self.convert.duplicate_keys > 0 {
@@ -1287,6 +1289,20 @@ impl Json {
         let mut summary = summary;
         if self.invalid > 0 {
             summary.push_str(&format!("; {} invalid", self.invalid));
+        }
+        if self.oversize > 0 {
+            // Neither matched nor counted as not matching: read, but not looked into.
+            summary.push_str(&format!(
+                "; {} over max-record-bytes, skipped",
+                counted(self.oversize, "record", "records")
+            ));
+        }
+        if self.oversize > 0 && self.invalid + self.oversize > listed {
+            warnings.push(format!(
+                "{} over max-record-bytes ({}) skipped in all (the raw input is in the artifact)",
+                counted(self.oversize, "record", "records"),
+                self.options.max_record_bytes
+            ));
         }
         Outcome {
             ok: self.invalid == 0,
@@ -1563,6 +1579,13 @@ mod tests {
             }),
         );
         assert_eq!(skipped.items, [json!({"s": "y"})]);
+        assert!(
+            skipped
+                .summary
+                .ends_with("; 1 record over max-record-bytes, skipped"),
+            "{}",
+            skipped.summary
+        );
         assert!(
             skipped.warnings[0].contains("line 2 (byte 10) is over max-record-bytes"),
             "{:?}",
