@@ -780,7 +780,7 @@ impl Json {
                     }
                 });
                 if keys.is_empty() {
-                    self.count_group("null".into(), || Value::Null);
+                    self.count_group(NULL_GROUP.into(), || Value::Null);
                 }
                 let max_chars = self.options.max_string_chars;
                 for (key, value) in keys {
@@ -1010,12 +1010,24 @@ fn byte_at(bytes: &[u8], line: usize, column: usize) -> usize {
 }
 
 /// `group_key` distinguishes `"200"` from `200`.
+/// A value's group for `--count-by`: strings by their text, numbers by their value
+/// (`7`, `7.0` and `7e0` are one, as `--where v=7` finds all three), anything else by
+/// its JSON.
 fn group_key(value: TapeValue<'_, '_>) -> String {
-    match value.as_str() {
-        Some(s) => format!("s{}", briefly_core::cut_str(s, GROUP_KEY_CHARS)),
-        None => format!("j{}", value.text(GROUP_KEY_CHARS)),
+    match (value.as_str(), value.as_f64()) {
+        (Some(s), _) => format!("s{}", briefly_core::cut_str(s, GROUP_KEY_CHARS)),
+        // Integers past 2^53 are not all doubles: their own text tells them apart.
+        (_, Some(n)) if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 => {
+            format!("n{}", n as i64)
+        }
+        (_, Some(n)) if n.is_finite() && n.abs() < 9_007_199_254_740_992.0 => format!("n{n}"),
+        _ => format!("j{}", value.text(GROUP_KEY_CHARS)),
     }
 }
+
+/// The group of records without the value: one with those where it is null, as both
+/// show as null.
+const NULL_GROUP: &str = "jnull";
 
 impl Reducer for Json {
     type Item = Value;
@@ -1487,6 +1499,17 @@ mod tests {
         );
         assert_eq!(top.items.len(), 1);
         assert_eq!(top.stats["other_records"], 33);
+        // A number is one group however written; a null is the group of the missing.
+        let mixed = "{\"v\":7}\n{\"v\":7.0}\n{\"v\":7e0}\n{\"v\":\"7\"}\n{\"v\":null}\n{}\n";
+        let groups = run(mixed.as_bytes(), with(|o| o.count_by = Some("v".into())));
+        assert_eq!(
+            groups.items,
+            [
+                json!({"value": 7, "count": 3}),
+                json!({"value": null, "count": 2}),
+                json!({"value": "7", "count": 1})
+            ]
+        );
         let sorted = run(
             lines.as_bytes(),
             with(|o| {
