@@ -171,6 +171,10 @@ pub struct ColumnStats {
     int_max: Option<i64>,
     text_min: Option<String>,
     text_max: Option<String>,
+    /// CSV: the least and greatest of every value as written, for a column of text that
+    /// holds numbers or booleans too (`yes`, `no`, `TRUE`).
+    written_min: Option<String>,
+    written_max: Option<String>,
     hll: Hll,
     top: TopValues,
     top_off: bool,
@@ -194,6 +198,8 @@ impl ColumnStats {
             int_max: None,
             text_min: None,
             text_max: None,
+            written_min: None,
+            written_max: None,
             hll: Hll::default(),
             top: TopValues::default(),
             top_off: false,
@@ -213,7 +219,17 @@ impl ColumnStats {
             Cell::UInt(u) => self.float(*u as f64),
             Cell::Float(f) => self.float(*f),
             Cell::Text(text) if self.from_text => {
-                if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
+                keep_bounds(&mut self.written_min, &mut self.written_max, text);
+                // Digits with a leading zero name something (a zip code, `00501`, an
+                // id): text, as the rows show it.
+                let named =
+                    text.len() > 1 && text.starts_with('0') && text.as_bytes()[1].is_ascii_digit();
+                if named {
+                    if self.first_text.is_none() {
+                        self.first_text = Some((row, text.to_string()));
+                    }
+                    self.text(text);
+                } else if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
                     self.bools += 1;
                     self.hll
                         .add(hash(1, &[text.eq_ignore_ascii_case("true") as u8]));
@@ -258,12 +274,7 @@ impl ColumnStats {
     fn text(&mut self, text: &str) {
         self.texts += 1;
         self.hll.add(hash(3, text.as_bytes()));
-        if self.text_min.as_deref().is_none_or(|m| text < m) {
-            self.text_min = Some(text.to_string());
-        }
-        if self.text_max.as_deref().is_none_or(|m| text > m) {
-            self.text_max = Some(text.to_string());
-        }
+        keep_bounds(&mut self.text_min, &mut self.text_max, text);
         if !self.top_off {
             self.top.add(text);
             if self.texts == UNIQUE_PROBE && self.top.counters.iter().all(|(_, n, _)| *n == 1) {
@@ -316,11 +327,15 @@ impl ColumnStats {
         None
     }
 
-    /// The smallest and largest value, as JSON (numbers for a numeric column).
+    /// The smallest and largest value, as JSON (numbers for a numeric column; for a CSV
+    /// column of text, every value as written, numbers and booleans among them too).
     pub fn bounds(&self) -> (Value, Value) {
         let text_bound = |t: &Option<String>| t.as_deref().map_or(Value::Null, bounded_text);
         if self.texts > 0 && self.mixed().is_none() {
-            return (text_bound(&self.text_min), text_bound(&self.text_max));
+            return match self.from_text {
+                true => (text_bound(&self.written_min), text_bound(&self.written_max)),
+                false => (text_bound(&self.text_min), text_bound(&self.text_max)),
+            };
         }
         if self.floats == 0 {
             if let (Some(lo), Some(hi)) = (self.int_min, self.int_max) {
@@ -343,6 +358,16 @@ impl ColumnStats {
             .into_iter()
             .map(|(k, n)| (briefly_core::cut_str(&k, BOUND_CHARS).into_owned(), n))
             .collect()
+    }
+}
+
+/// `text` into the least and greatest seen so far.
+fn keep_bounds(min: &mut Option<String>, max: &mut Option<String>, text: &str) {
+    if min.as_deref().is_none_or(|m| text < m) {
+        *min = Some(text.to_string());
+    }
+    if max.as_deref().is_none_or(|m| text > m) {
+        *max = Some(text.to_string());
     }
 }
 
@@ -411,6 +436,24 @@ mod tests {
         assert_eq!(stats.mixed(), Some((1, 3, "x")));
         assert_eq!(stats.bounds(), (Value::from(1), Value::from(3)));
         assert_eq!(stats.distinct(), 4);
+        // A column of text: every value counts in its bounds as written, booleans and
+        // numbers too; digits with a leading zero are text.
+        let column = |values: &[&str]| {
+            let mut stats = ColumnStats::new(true);
+            for (row, v) in values.iter().enumerate() {
+                stats.add(&Cell::Text(Cow::Borrowed(v)), row as u64);
+            }
+            (stats.inferred_type(), stats.bounds())
+        };
+        assert_eq!(
+            column(&["true", "false", "yes", "no", "TRUE"]),
+            ("string", (Value::from("TRUE"), Value::from("yes")))
+        );
+        assert_eq!(
+            column(&["00501", "10001", "02134"]),
+            ("string", (Value::from("00501"), Value::from("10001")))
+        );
+        assert_eq!(column(&["0", "10", "0.5"]).0, "float");
     }
 
     #[test]
