@@ -1132,6 +1132,8 @@ impl Json {
             streamed: self.streamed,
         };
         let what = match stats.format {
+            // A line alone is a document on one line.
+            "ndjson" if self.values == 1 => "JSON document (one line)".to_string(),
             "ndjson" => format!("NDJSON, {} values", self.values),
             "json-stream" => format!("{} JSON values", self.values),
             _ => "JSON document".to_string(),
@@ -1406,6 +1408,13 @@ mod tests {
             envelope.warnings
         );
         assert!(envelope.truncated, "the input's digits are in the artifact");
+        // A value alone on its line is a document, not NDJSON of one value.
+        let one = run(b"{\"v\": 1}\n", with(|o| o.fields = vec!["v".into()]));
+        assert!(
+            one.summary.starts_with("JSON document (one line)"),
+            "{}",
+            one.summary
+        );
     }
 
     #[test]
