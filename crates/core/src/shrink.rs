@@ -82,7 +82,11 @@ pub fn shrink_to_fit(value: &Value, max_chars: usize) -> Option<Value> {
 
 fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
     match value {
-        Value::String(s) => Value::String(cut_str(s, string_limit).into_owned()),
+        Value::String(s) => match cut_str(s, string_limit) {
+            // A marker longer than what it stands for makes nothing smaller.
+            Cow::Owned(cut) if cut.chars().count() < s.chars().count() => Value::String(cut),
+            _ => Value::String(s.clone()),
+        },
         Value::Array(items) => {
             let mut out: Vec<Value> = items
                 .iter()
@@ -129,6 +133,15 @@ mod tests {
         assert_eq!(small["tag"], "keep");
         assert!(small["text"].as_str().unwrap().contains(CUT_MARKER));
         assert!(shrink_to_fit(&json!({"a": 1}), 500).is_none());
+    }
+
+    #[test]
+    fn a_string_is_cut_only_where_the_cut_makes_it_shorter() {
+        let value = json!(["Float64", "x".repeat(30)]);
+        assert_eq!(
+            cut_value(&value, 6, usize::MAX),
+            json!(["Float64", "xxxxxx…[cut 24 chars]"])
+        );
     }
 
     #[test]
