@@ -176,7 +176,15 @@ impl StderrCapture {
             }
         }
         let lines = self.error_like.newlines();
+        // Colour codes say nothing to a model: shown stripped (an artifact, or the
+        // command run again, has them), and said so.
+        let stripped = briefly_core::strip_ansi(&text, None);
+        let ansi = stripped.is_some();
+        let text = stripped.unwrap_or(text);
         let mut value = json!({"text": text, "bytes": self.bytes, "lines": lines, "truncated": !whole, "artifact_path": artifact_path});
+        if ansi {
+            value["ansi_stripped"] = true.into();
+        }
         if !whole {
             // The shown end is the last `keep` characters.
             let shown_end_bytes = char_starts_from_end(&tail_bytes, self.keep);
@@ -406,6 +414,17 @@ mod tests {
             lines.push(chunk);
         }
         lines.finish(tail_start)
+    }
+
+    #[test]
+    fn colour_codes_are_stripped_from_the_text_shown() {
+        let mut capture = StderrCapture::new(100, None, None);
+        capture.push(b"\x1b[31m\x1b[1mError:\x1b[0m Unsupported argument\n");
+        let (value, _) = capture.finish(&[], 1);
+        let value = value.unwrap();
+        assert_eq!(value["text"], "Error: Unsupported argument\n");
+        assert_eq!(value["ansi_stripped"], true);
+        assert_eq!(value["bytes"], 41, "the bytes written, codes and all");
     }
 
     #[test]
