@@ -11,7 +11,9 @@
 //! 3. rare templates (at most [`RARE`] records), an example of each verbatim, those
 //!    seen once first;
 //! 4. every other template by count, with one example, then the "other" group of the
-//!    records past the miner's caps.
+//!    records past the miner's caps;
+//! 5. more records of the serious templates (up to [`MORE_PER_TEMPLATE`] each), for
+//!    the values a template folds: which symbols are undefined, which files failed.
 //!
 //! Input of at most [`TextOptions::whole_chars`] characters is not reduced: every record
 //! comes back verbatim, serious ones first, then the rest in order as runs of lines
@@ -55,8 +57,12 @@ pub const MAX_KEPT_CHARS: usize = 1_000;
 /// A template of at most this many records is rare: an example of it is shown verbatim,
 /// before the templates by count.
 pub const RARE: u64 = 2;
-/// Verbatim records kept per template.
+/// Verbatim records of a serious template ranked with the evidence.
 pub const PER_TEMPLATE: u32 = 2;
+/// Verbatim records of a serious template kept at most: those past [`PER_TEMPLATE`] come
+/// after every template, as the budget allows, and are the first to give way to another
+/// template's when [`MAX_KEPT`] are held.
+pub const MORE_PER_TEMPLATE: u32 = 20;
 /// Lines of a multi-line record kept after its first at most: its first lines, its last
 /// ones and the last decisive line between them ([`KeptLines`]); the rest are counted
 /// where they were left out.
@@ -602,14 +608,27 @@ impl Text {
         }
         let serious = item.severity.is_some_and(|s| s >= Severity::Warn);
         // The records past the miner's caps are not told apart: each serious one is kept
-        // (up to MAX_KEPT in all), not two of them.
-        if !serious || (info.kept >= PER_TEMPLATE && group != GroupId::OVERFLOW) {
+        // (up to MAX_KEPT in all), not some of them.
+        let overflow = group == GroupId::OVERFLOW;
+        if !serious || (info.kept >= MORE_PER_TEMPLATE && !overflow) {
             return;
         }
+        // One past the first of its template shown with the evidence.
+        let extra = info.kept >= PER_TEMPLATE && !overflow;
+        let info = &self.info;
         let least_kept = (self.kept.len() == MAX_KEPT)
-            .then(|| least_kept(&self.kept))
+            .then(|| {
+                least_kept(&self.kept, |group| {
+                    info.get(&group).is_some_and(|i| i.kept > PER_TEMPLATE)
+                })
+            })
             .flatten();
-        if least_kept.is_some_and(|(_, least)| item.severity <= least) {
+        // A worse record takes the place of the least severe one, and a record shown
+        // with the evidence that of an extra one as severe.
+        let gives_way = |(_, least, least_extra): (usize, Option<Severity>, bool)| {
+            item.severity > least || (item.severity == least && least_extra && !extra)
+        };
+        if least_kept.is_some_and(|least| !gives_way(least)) {
             return;
         }
         // Kept: the record takes its buffers along.
@@ -619,7 +638,7 @@ impl Text {
             self.shown_cut |= kept != item.text;
             item.text = kept;
         }
-        let slot = if let Some((slot, _)) = least_kept {
+        let slot = if let Some((slot, _, _)) = least_kept {
             // Full: a worse record replaces the least severe one kept.
             let old_group = self.kept[slot].2;
             if let Some(old) = self.info.get_mut(&old_group) {
@@ -703,14 +722,17 @@ impl Text {
         };
         // One record of each serious template first, so a frequent alert is not crowded
         // out by many rare ones; the template's count says how often it happened.
-        let mut seen = std::collections::HashSet::new();
-        let (firsts, repeats): (Vec<_>, Vec<_>) =
-            kept.into_iter().partition(|(_, group)| seen.insert(*group));
-        for (item, _) in firsts {
-            out.emit(0, TextItem::Line(item));
-        }
-        for (item, _) in repeats {
-            out.emit(2, TextItem::Line(item));
+        let mut shown_of: HashMap<GroupId, u32> = HashMap::new();
+        let mut extras = Vec::new();
+        for (item, group) in kept {
+            let shown = shown_of.entry(group).or_default();
+            *shown += 1;
+            match *shown {
+                1 => out.emit(0, TextItem::Line(item)),
+                n if n <= PER_TEMPLATE || group.is_overflow() => out.emit(2, TextItem::Line(item)),
+                // 5. After every template.
+                _ => extras.push(item),
+            }
         }
 
         // 2. The first and last lines, unless the options leave their records out.
@@ -805,6 +827,9 @@ impl Text {
         }
         for t in blank {
             out.emit(4, item("template", t, t.text()));
+        }
+        for item in extras {
+            out.emit(5, TextItem::Line(item));
         }
     }
 
@@ -941,11 +966,17 @@ impl std::hash::Hasher for IdHasher {
 }
 
 /// The slot of the least severe record kept (the latest of them), and its severity.
-fn least_kept(kept: &[(u64, LineItem, GroupId)]) -> Option<(usize, Option<Severity>)> {
+/// The record kept that gives way first: the least severe, of those the one of a
+/// template with more than [`PER_TEMPLATE`] kept (`has_extra`), the latest: (its slot,
+/// severity, whether its template has extra records).
+fn least_kept(
+    kept: &[(u64, LineItem, GroupId)],
+    has_extra: impl Fn(GroupId) -> bool,
+) -> Option<(usize, Option<Severity>, bool)> {
     kept.iter()
         .enumerate()
-        .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
-        .map(|(i, (_, k, _))| (i, k.severity))
+        .map(|(i, (_, k, group))| (i, k.severity, has_extra(*group)))
+        .min_by_key(|&(i, severity, extra)| (severity, !extra, std::cmp::Reverse(i)))
 }
 
 /// Whether a template is blank lines' (or lines of spaces): it has no words.
@@ -1837,6 +1868,104 @@ done
 
     /// Collects every item.
     struct Selection(Vec<TextItem>);
+
+    /// Collects every item with its rank.
+    struct Ranked(Vec<(briefly_core::Rank, TextItem)>);
+
+    impl Emit<TextItem> for Ranked {
+        fn emit(&mut self, rank: briefly_core::Rank, item: TextItem) {
+            self.0.push((rank, item));
+        }
+        fn wants(&self, _rank: briefly_core::Rank) -> bool {
+            true
+        }
+        fn skip(&mut self, _rank: briefly_core::Rank) {}
+    }
+
+    /// Every item of `input` reduced with `options`, with its rank.
+    fn ranked_items(options: TextOptions, input: &str) -> Vec<(briefly_core::Rank, TextItem)> {
+        let mut text = Text::new(options).unwrap();
+        let mut sink = Ranked(Vec::new());
+        for (i, line) in input.lines().enumerate() {
+            let record = Record {
+                text: line,
+                bytes: line.as_bytes(),
+                line: i as u64 + 1,
+                offset: 0,
+                cut: false,
+                crlf: false,
+            };
+            text.record(&record, &mut sink);
+        }
+        text.finish(&mut sink);
+        sink.0
+    }
+
+    /// The kept lines' texts of `items` at `rank`.
+    fn lines_at(items: &[(briefly_core::Rank, TextItem)], rank: briefly_core::Rank) -> Vec<&str> {
+        items
+            .iter()
+            .filter_map(|(r, item)| match item {
+                TextItem::Line(line) if *r == rank => Some(line.text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn more_records_of_a_serious_template_come_after_the_templates() {
+        // 30 undefined symbols: one template, whose values are what the agent needs.
+        let mut input = String::new();
+        for i in 0..30 {
+            input.extend((0..20).map(|n| format!("INFO step {n}\n")));
+            input.push_str(&format!("ERROR undefined reference to `sym{i}'\n"));
+        }
+        let items = ranked_items(folding(), &input);
+        assert_eq!(lines_at(&items, 0), ["ERROR undefined reference to `sym0'"]);
+        assert_eq!(lines_at(&items, 2), ["ERROR undefined reference to `sym1'"]);
+        let extras = lines_at(&items, 5);
+        assert_eq!(extras.len(), (MORE_PER_TEMPLATE - PER_TEMPLATE) as usize);
+        assert_eq!(extras[0], "ERROR undefined reference to `sym2'");
+        // Ranked after every template.
+        let last_template = items
+            .iter()
+            .rposition(|(_, item)| matches!(item, TextItem::Template(_)))
+            .unwrap();
+        let first_extra = items.iter().position(|(rank, _)| *rank == 5).unwrap();
+        assert!(last_template < first_extra);
+    }
+
+    #[test]
+    fn extra_records_give_way_to_other_templates_first_records() {
+        // An error of one template 20 times, then as many errors of other templates as
+        // fill every place kept: each of those keeps its first record.
+        let mut input: String = (0..20)
+            .map(|i| format!("ERROR undefined reference to `sym{i}'\n"))
+            .collect();
+        let word = |mut n: usize| -> String {
+            let mut word = String::new();
+            for _ in 0..4 {
+                word.push((b'a' + (n % 26) as u8) as char);
+                n /= 26;
+            }
+            word
+        };
+        let others: Vec<String> = (0..MAX_KEPT)
+            .map(|i| format!("ERROR {} {} failed", word(i * 7919), word(i * 104_729 + 3)))
+            .collect();
+        for line in &others {
+            input.push_str(line);
+            input.push('\n');
+        }
+        let items = ranked_items(folding(), &input);
+        let kept: Vec<&str> = [0, 2, 5]
+            .iter()
+            .flat_map(|rank| lines_at(&items, *rank))
+            .collect();
+        assert_eq!(kept.len(), MAX_KEPT);
+        let undefined = kept.iter().filter(|l| l.contains("undefined")).count();
+        assert!(undefined <= PER_TEMPLATE as usize, "{undefined}");
+    }
 
     impl Emit<TextItem> for Selection {
         fn emit(&mut self, _rank: briefly_core::Rank, item: TextItem) {
