@@ -36,6 +36,8 @@ pub struct Condition {
     /// The value as given.
     pub text: String,
     number: Option<f64>,
+    /// The value as an integer, when it is one: ids past 2^53 are told apart exactly.
+    integer: Option<i128>,
     regex: Option<Regex>,
 }
 
@@ -77,6 +79,7 @@ impl Condition {
             _ => None,
         };
         let number = value.trim().parse::<f64>().ok().filter(|n| n.is_finite());
+        let integer = value.trim().parse::<i128>().ok();
         if matches!(op, Op::Gt | Op::Ge | Op::Lt | Op::Le) && value.is_empty() {
             return Err(bad("nothing to compare with".into()));
         }
@@ -85,6 +88,7 @@ impl Condition {
             op,
             text: value,
             number,
+            integer,
             regex,
         })
     }
@@ -133,7 +137,10 @@ impl Condition {
     fn equals(&self, value: TapeValue<'_, '_>) -> bool {
         match value.kind() {
             Kind::String => value.as_str() == Some(self.text.as_str()),
-            Kind::Number => self.number.is_some() && value.as_f64() == self.number,
+            Kind::Number => match (value.as_i128(), self.integer) {
+                (Some(a), Some(b)) => a == b,
+                _ => self.number.is_some() && value.as_f64() == self.number,
+            },
             _ => value.text(self.text.len() + 1) == self.text,
         }
     }
@@ -141,7 +148,10 @@ impl Condition {
     /// The value against the condition's: numbers as numbers, strings as text.
     fn compare(&self, value: TapeValue<'_, '_>) -> Option<Ordering> {
         match value.kind() {
-            Kind::Number => value.as_f64()?.partial_cmp(&self.number?),
+            Kind::Number => match (value.as_i128(), self.integer) {
+                (Some(a), Some(b)) => Some(a.cmp(&b)),
+                _ => value.as_f64()?.partial_cmp(&self.number?),
+            },
             Kind::String => Some(value.as_str()?.cmp(self.text.as_str())),
             _ => None,
         }
@@ -252,6 +262,17 @@ mod tests {
         assert!(check("s=200", rec));
         assert!(check("s>1", rec), "strings compare as text");
         assert!(check(r#"status="failed""#, rec));
+        // Integers compare exactly, past what a double holds.
+        let ids = r#"{"id":9007199254740993,"big":12345678901234567891}"#;
+        assert!(check("id=9007199254740993", ids));
+        assert!(!check("id=9007199254740992", ids));
+        assert!(check("id>9007199254740992", ids));
+        assert!(!check("big=12345678901234567890", ids));
+        assert!(check("big>12345678901234567890", ids));
+        assert!(
+            check("id=9.007199254740993e15", ids),
+            "a double compares as one"
+        );
     }
 
     #[test]

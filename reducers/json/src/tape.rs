@@ -84,6 +84,15 @@ impl<'t, 'i> TapeValue<'t, 'i> {
         }
     }
 
+    /// The number, if it is an integer (read as one: not `7.0`).
+    pub fn as_i128(&self) -> Option<i128> {
+        match self.head() {
+            Node::Static(StaticNode::I64(n)) => Some((*n).into()),
+            Node::Static(StaticNode::U64(n)) => Some((*n).into()),
+            _ => None,
+        }
+    }
+
     /// The number as f64, if it is one.
     pub fn as_f64(&self) -> Option<f64> {
         match self.head() {
