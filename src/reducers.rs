@@ -303,7 +303,8 @@ fn source_of(argv: &[String]) -> &'static str {
         "cargo" if matches!(word(1), "test" | "nextest") => "cargo-test",
         "git"
             if matches!(word(1), "diff" | "show" | "format-patch" | "log")
-                && (word(1) != "log" || words.iter().any(|w| w == "-p" || w == "--patch")) =>
+                && (word(1) != "log" || words.iter().any(|w| w == "-p" || w == "--patch"))
+                && !prints_no_patch(&words, argv) =>
         {
             "diff"
         }
@@ -327,6 +328,38 @@ fn source_of(argv: &[String]) -> &'static str {
         }
         _ => "text",
     }
+}
+
+/// Whether `git diff`/`show`/`log` with `words` (from `git`) prints no patch: a list of
+/// names (`--name-only`, `--name-status`, `--raw`, `--summary`, `--check`), nothing but
+/// the commit (`-s`, `--no-patch`), or a file as it was (`git show HEAD:a.txt`), unless
+/// a patch is asked for too (`-p`).
+fn prints_no_patch(words: &[String], argv: &[String]) -> bool {
+    let patch = words
+        .iter()
+        .any(|w| w == "-p" || w == "--patch" || w == "-u");
+    let listed = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "--name-only"
+                | "--name-status"
+                | "--raw"
+                | "--summary"
+                | "--check"
+                | "-s"
+                | "--no-patch"
+        )
+    });
+    // `REV:PATH` names a blob (read in `argv`: `words` are basenames); a path of its own
+    // follows `--`.
+    let blob = words.get(1).is_some_and(|w| w == "show")
+        && argv
+            .iter()
+            .skip_while(|w| *w != "show")
+            .skip(1)
+            .take_while(|w| *w != "--")
+            .any(|w| !w.starts_with('-') && w.contains(':'));
+    !patch && (listed || blob)
 }
 
 /// The output journalctl's `words` choose (`-o json`, `-ojson`, `--output json`,
@@ -676,6 +709,20 @@ mod tests {
         assert_eq!(source("git diff HEAD~3 -- src/"), "diff");
         assert_eq!(source("git log -p"), "diff");
         assert_eq!(source("git log --oneline"), "text");
+        // What prints no patch is text.
+        for command in [
+            "git diff --name-only",
+            "git diff HEAD~1 --name-status",
+            "git show --stat --name-only HEAD",
+            "git diff --check",
+            "git show -s HEAD",
+            "git show HEAD:src/main.rs",
+        ] {
+            assert_eq!(source(command), "text", "{command}");
+        }
+        assert_eq!(source("git show HEAD"), "diff");
+        assert_eq!(source("git show -p --name-only HEAD"), "diff");
+        assert_eq!(source("git diff -- a:b"), "diff", "a path, after --");
         assert_eq!(source("git -C /repo --no-pager diff --stat"), "diff");
         assert_eq!(source("git -c color.ui=never show HEAD"), "diff");
         assert_eq!(source("diff -u a b"), "diff");

@@ -852,9 +852,12 @@ fn a_word_diff_is_counted_as_git_counts_its_lines() {
         assert_eq!(envelope["stats"]["files"], 2, "{envelope}");
         let changes: Vec<_> = items(&envelope)
             .iter()
-            .map(|item| &item["change"])
+            .filter_map(|item| item.get("change"))
             .collect();
         assert_eq!(changes, ["M +0 -1", "M +1 -1"], "{envelope}");
+        // The prose is shown after the files, as far as the diff holds it.
+        let first_note = items(&envelope).iter().find_map(|item| item.get("text"));
+        assert_eq!(first_note, Some(&json!("note 0: not a diff")), "{envelope}");
     }
 }
 

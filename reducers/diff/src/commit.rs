@@ -104,10 +104,12 @@ impl Commit {
         }
     }
 
-    /// Reads a line between the commit's first line and its first file.
-    pub fn header_line(&mut self, text: &str) {
+    /// Reads a line between the commit's first line and its first file; says whether it
+    /// was one of the fields held (author, date, subject, a mail's headers), or else
+    /// the message after them.
+    pub fn header_line(&mut self, text: &str) -> bool {
         if self.read {
-            return;
+            return false;
         }
         if !self.mail {
             // `Author: …`, `Date: …`, a blank line, then the message, indented.
@@ -123,7 +125,8 @@ impl Commit {
                     self.read = true;
                 }
             }
-            return;
+            // git's other fields (`Merge:`, `AuthorDate:`, `Commit:`) are no message.
+            return true;
         }
         if text.is_empty() {
             // The headers end; the message repeats the subject.
@@ -146,6 +149,7 @@ impl Commit {
                 *self.field(field) = Some(briefly_core::head_bytes(value, MAX_HEADER_BYTES).into());
             }
         }
+        true
     }
 
     fn field(&mut self, field: Field) -> &mut Option<String> {

@@ -405,7 +405,20 @@ pub struct Diff {
     listed_counts: (u64, u64),
     /// The last of them without its codes; its buffer is reused.
     plain: Option<String>,
+    /// Lines outside any file's patch that no commit's fields hold and no list counts
+    /// (a commit's message, `diff -r`'s `Only in a: x` and `Binary files … differ`, a
+    /// submodule's log, what is no diff at all): the first [`MAX_OTHER_LINES`], each cut
+    /// to [`MAX_OTHER_CHARS`], shown after the files; the rest counted.
+    other: Vec<(u64, String)>,
+    other_left_out: u64,
+    /// In a mail's signature (`-- ` and git's version under it): read as nothing.
+    in_signature: bool,
 }
+
+/// Lines outside the files' patches shown at most ([`Diff`]'s `other`).
+pub const MAX_OTHER_LINES: usize = 200;
+/// Characters kept of each.
+const MAX_OTHER_CHARS: usize = 500;
 
 /// How many lines that fit no unified diff's hunk are held, waiting for a word diff's
 /// marks, before they are taken for what follows a truncated hunk.
@@ -501,13 +514,48 @@ impl Diff {
             listed_totals: None,
             listed_counts: (0, 0),
             plain: None,
+            other: Vec::new(),
+            other_left_out: 0,
+            in_signature: false,
         })
+    }
+
+    /// Keeps `text`, at `line`, outside any file's patch and read as nothing else
+    /// ([`Diff`]'s `other`), unless it is blank or a mail's signature.
+    fn keep_other(&mut self, line: u64, text: &str) {
+        if text == "-- " && self.in_mail {
+            self.in_signature = true;
+        }
+        // `diff -r`'s command line above each file's `---`: its paths follow; git's
+        // `---` under a commit's message, above the diffstat.
+        let command = text.starts_with("diff -") && !text.starts_with("diff --git ");
+        let rule = text == "---";
+        if self.in_signature || command || rule || text.trim().is_empty() {
+            return;
+        }
+        // The first lines by number: a truncated hunk's lines come back after later ones.
+        self.other_left_out += u64::from(self.other.len() == MAX_OTHER_LINES);
+        if self.other.len() == MAX_OTHER_LINES {
+            let (last, &(last_line, _)) = self
+                .other
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, (line, _))| *line)
+                .expect("full");
+            if line > last_line {
+                return;
+            }
+            self.other.swap_remove(last);
+        }
+        let kept = briefly_core::cut_str(text, MAX_OTHER_CHARS);
+        self.other.push((line, kept.into_owned()));
     }
 
     /// A commit's first line: the files that follow are its.
     fn start_commit(&mut self, mut commit: Commit, out: &mut dyn Emit<Value>) {
         self.finish_file(out);
         self.pending_old = None;
+        self.in_signature = false;
         self.commits_seen += 1;
         commit.hash.truncate(SHORT_HASH);
         self.commit = Some(commit.hash.clone());
@@ -625,7 +673,10 @@ impl Diff {
         // Lines held apart that no word diff's marks claimed: not the hunk's.
         if let Some(unread) = hunk.unread {
             self.outside_lines += (hunk.lines.len() - unread) as u64;
-            hunk.lines.truncate(unread);
+            for (i, line) in hunk.lines.drain(unread..).enumerate() {
+                let text = line.trim_end_matches(['\n', '\r']);
+                self.keep_other(hunk.line + 1 + (unread + i) as u64, text);
+            }
         }
         if !hunk.is_complete() {
             self.truncated_hunks += 1;
@@ -803,6 +854,25 @@ impl Diff {
             let file = self.file.as_mut().expect("just started");
             file.git_paths = (Some(path.clone()), Some(path.clone()));
         }
+        // `diff -r`'s binary file is a file of its own, after another's hunks (git's is
+        // under its `diff --git` header, before any).
+        if let Header::Binary {
+            sides: Some((old, new)),
+            ..
+        } = &header
+        {
+            if self.file.as_ref().is_none_or(|f| f.hunks_seen > 0) {
+                self.start_file(out);
+                let file = self.file.as_mut().expect("just started");
+                file.status = match (old, new) {
+                    (None, _) => Status::Added,
+                    (_, None) => Status::Deleted,
+                    _ => file.status,
+                };
+                file.old_path = old.clone();
+                file.new_path = new.clone();
+            }
+        }
         let Some(file) = self.file.as_mut() else {
             return;
         };
@@ -841,7 +911,7 @@ impl Diff {
                 file.status = Status::Copied;
                 file.new_path = Some(path);
             }
-            Header::Binary { patch } => {
+            Header::Binary { patch, .. } => {
                 file.binary = true;
                 file.binary_patch |= patch;
             }
@@ -1061,7 +1131,8 @@ impl Diff {
             // A plain `diff -u` starts a file with `---` then `+++`.
             Some(Header::Old(path))
                 if self.file.as_ref().is_none_or(|f| {
-                    f.hunk.is_some() || !f.hunks.is_empty() || f.hunks_seen > 0
+                    // A binary file has no hunks: what follows is another's.
+                    f.hunk.is_some() || !f.hunks.is_empty() || f.hunks_seen > 0 || f.binary
                 }) =>
             {
                 self.pending_old = Some((text.to_string(), path));
@@ -1112,10 +1183,15 @@ impl Diff {
                     return Flow::Continue;
                 }
                 self.outside_lines += 1;
-                if self.in_commit_header && self.commits_seen as usize <= self.commits.len() {
-                    if let Some(commit) = self.commits.last_mut() {
-                        commit.header_line(text);
-                    }
+                // A commit's fields are in its stats; those of commits past the ones
+                // listed are counted with them.
+                let listed = self.commits_seen as usize <= self.commits.len();
+                if self.in_commit_header && !listed {
+                    self.other_left_out += u64::from(!text.trim().is_empty());
+                } else if !(self.in_commit_header
+                    && self.commits.last_mut().is_some_and(|c| c.header_line(text)))
+                {
+                    self.keep_other(record.line, text);
                 }
             }
         }
@@ -1245,6 +1321,16 @@ impl Diff {
         for (rank, _, item) in ranked {
             out.emit(rank, item);
         }
+        // What is no file's patch, in order, after the files (not among one file's
+        // hunks, `--file`).
+        let others = self.other.len() as u64 + self.other_left_out;
+        let mut other = std::mem::take(&mut self.other);
+        other.sort_unstable_by_key(|(line, _)| *line);
+        for (line, text) in other.into_iter().filter(|_| self.options.file.is_none()) {
+            complete &= !text.contains(briefly_core::CUT_MARKER);
+            out.emit(4, json!({"kind": "line", "line": line, "text": text}));
+        }
+        complete &= self.other_left_out == 0;
 
         let mut directories: Vec<(String, (u64, u64, u64))> = self.directories.drain().collect();
         directories.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(&b.0)));
@@ -1268,6 +1354,25 @@ impl Diff {
         );
         if self.commits_seen > 1 {
             summary = format!("{} commits: {summary}", self.commits_seen);
+        }
+        let no_diff = self.files_seen == 0 && self.commits_seen == 0 && self.listed_files == 0;
+        if no_diff && others > 0 {
+            // Not a diff (`git diff --name-only`, `git show HEAD:a.txt`): said so, not
+            // "0 files changed".
+            summary = format!(
+                "no diff in the input: {} as {} (briefly text folds them)",
+                briefly_core::counted(others, "line", "lines"),
+                if self.other_left_out > 0 {
+                    "they are, the first shown"
+                } else {
+                    "they are"
+                },
+            );
+        } else if others > 0 {
+            summary.push_str(&format!(
+                "; {} outside the files' patches after them (a message, `Only in …`, `Binary files … differ`)",
+                briefly_core::counted(others, "line", "lines")
+            ));
         }
         if self.conflicts > 0 {
             let more = self.conflicted_files - self.conflicted_paths.len() as u64;
@@ -1414,6 +1519,93 @@ diff --git a/b.txt b/b.txt
             input,
             &RunConfig::new("diff"),
         )
+    }
+
+    #[test]
+    fn what_is_no_files_patch_is_shown_after_the_files() {
+        // `diff -ru a b`: a binary file first, then a text file, then what is on one
+        // side only.
+        let tree = "\
+Binary files a/blob.bin and b/blob.bin differ
+diff -ru a/n.txt b/n.txt
+--- a/n.txt\t2026-12-02 10:35:34.106914408 +0000
++++ b/n.txt\t2026-12-02 10:35:34.118295826 +0000
+@@ -1 +1 @@
+-10
++ten
+Only in a: only_a.txt
+Only in b: only_b.txt
+";
+        let envelope = reduce(tree.as_bytes(), DiffOptions::default());
+        let changes: Vec<(Value, Value)> = envelope
+            .items
+            .iter()
+            .filter(|i| i.get("path").is_some())
+            .map(|i| (i["path"].clone(), i["change"].clone()))
+            .collect();
+        assert_eq!(
+            changes,
+            [
+                (json!("n.txt"), json!("M +1 -1")),
+                (json!("blob.bin"), json!("M binary"))
+            ]
+        );
+        let others: Vec<&Value> = envelope
+            .items
+            .iter()
+            .filter_map(|i| i.get("text"))
+            .collect();
+        assert_eq!(
+            others,
+            [
+                &json!("Only in a: only_a.txt"),
+                &json!("Only in b: only_b.txt")
+            ]
+        );
+        assert!(
+            envelope
+                .summary
+                .contains("2 lines outside the files' patches"),
+            "{}",
+            envelope.summary
+        );
+
+        // A commit's message is shown; its fields are in the stats.
+        let show = "\
+commit 0d3d9a10704bd7b98275aad2b00339553d678439
+Author: t <a@b>
+Date:   Wed Dec 2 10:35:29 2026 +0000
+
+    Fix the parser
+
+    It read a header as a removed line.
+
+diff --git a/b.txt b/b.txt
+--- a/b.txt
++++ b/b.txt
+@@ -1 +1 @@
+-old
++new
+";
+        let envelope = reduce(show.as_bytes(), DiffOptions::default());
+        assert_eq!(envelope.stats["commits"][0]["subject"], "Fix the parser");
+        let others: Vec<&Value> = envelope
+            .items
+            .iter()
+            .filter_map(|i| i.get("text"))
+            .collect();
+        assert_eq!(others, [&json!("    It read a header as a removed line.")]);
+
+        // No diff at all (`git show HEAD:a.txt`): its lines, and no "0 files changed".
+        let envelope = reduce(b"first\nsecond\n", DiffOptions::default());
+        assert!(
+            envelope
+                .summary
+                .starts_with("no diff in the input: 2 lines"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.items.len(), 2);
     }
 
     #[test]

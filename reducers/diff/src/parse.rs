@@ -38,6 +38,9 @@ pub enum Header {
     Binary {
         /// A literal or delta patch follows (`GIT binary patch`).
         patch: bool,
+        /// The two sides `Binary files X and Y differ` names, as `---` and `+++` would
+        /// (`None` for `/dev/null`): a file of its own in `diff -r`'s output.
+        sides: Option<(Option<String>, Option<String>)>,
     },
 }
 
@@ -94,11 +97,22 @@ pub fn header(line: &str) -> Option<Header> {
     if line.starts_with("index ") {
         return Some(Header::Index);
     }
-    if line.starts_with("Binary files ") && line.ends_with(" differ") {
-        return Some(Header::Binary { patch: false });
+    if let Some(paths) = line
+        .strip_prefix("Binary files ")
+        .and_then(|rest| rest.strip_suffix(" differ"))
+    {
+        return Some(Header::Binary {
+            patch: false,
+            sides: paths
+                .split_once(" and ")
+                .map(|(old, new)| (side_path(old), side_path(new))),
+        });
     }
     if line == "GIT binary patch" {
-        return Some(Header::Binary { patch: true });
+        return Some(Header::Binary {
+            patch: true,
+            sides: None,
+        });
     }
     None
 }
@@ -445,7 +459,17 @@ mod tests {
         );
         assert_eq!(
             header("Binary files a/x and b/x differ"),
-            Some(Header::Binary { patch: false })
+            Some(Header::Binary {
+                patch: false,
+                sides: Some((Some("x".into()), Some("x".into())))
+            })
+        );
+        assert_eq!(
+            header("Binary files /dev/null and b/y.png differ"),
+            Some(Header::Binary {
+                patch: false,
+                sides: Some((None, Some("y.png".into())))
+            })
         );
         assert_eq!(header(" context line"), None);
     }
