@@ -419,6 +419,22 @@ impl Findings {
         {
             return;
         }
+        // A file named so (`segfault_handler.c`, `OOM.java`), as `find` and `ls` list it;
+        // a phrase of words only (not `HTTP/1.1" 5`).
+        let end = start + phrase.len();
+        let word_end = end
+            + bytes[end..]
+                .iter()
+                .take_while(|b| is_word_byte(**b))
+                .count();
+        if phrase
+            .as_bytes()
+            .last()
+            .is_some_and(u8::is_ascii_alphabetic)
+            && names_a_file(bytes, start, word_end)
+        {
+            return;
+        }
         if counts_unless_stated(phrase) {
             // The worst of them: `(2 errors, 1 warning)`.
             self.hinted = self.hinted.max(Some(severity));
@@ -1143,6 +1159,13 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     if bytes.get(end) == Some(&b':') && is_count_of_none(&bytes[end + 1..]) {
         return None;
     }
+    // A file's name (`FATAL.md`) or a module's (Perl's `Error::Simple`), as `ls` lists
+    // them; not a level's tag (celery's `ERROR/MainProcess`).
+    let extension =
+        bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_alphanumeric);
+    if extension || bytes[end..].starts_with(b"::") {
+        return None;
+    }
     let capitals = word.iter().all(|b| !b.is_ascii_lowercase());
     let before = start.checked_sub(1).map(|p| bytes[p]);
     let after = bytes.get(end).copied();
@@ -1429,10 +1452,10 @@ fn is_ruby_exception(code: &[u8]) -> bool {
         && class.iter().all(|&b| is_word_byte(b) || b == b':')
 }
 
-/// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
 /// Whether the word at `bytes[start..end]` is a part of a path: a file's name before its
-/// extension (`ParseError.ts`, `XtError.3.gz`), a directory's (`errors/TimeoutError/`),
-/// or after a `/`. `find` and `ls` list such files; their names are no error.
+/// extension (`ParseError.ts`, `XtError.3.gz`, `segfault.c`), a directory's
+/// (`errors/TimeoutError/`), or after a `/`. `find` and `ls` list such files; their names
+/// are no error.
 fn names_a_file(bytes: &[u8], start: usize, end: usize) -> bool {
     match bytes.get(end) {
         Some(b'/') => true,
@@ -1441,6 +1464,7 @@ fn names_a_file(bytes: &[u8], start: usize, end: usize) -> bool {
     }
 }
 
+/// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
 fn camel_error(word: &[u8]) -> Option<Found> {
     if !matches!(word.last(), Some(b'r' | b'n')) {
         return None;
@@ -2020,6 +2044,24 @@ mod tests {
                 "03-17 16:13:38.811 I/ActivityManager( 1702): Start proc",
                 Some(Info),
             ),
+            // Files named so, as `ls` and `find` list them.
+            ("-rw-r--r-- 1 root root 0 Dec  2 10:00 segfault.c", None),
+            ("./src/segfault_handler.c", None),
+            ("/tmp/java/OOM.class", None),
+            ("./docs/FATAL.md", None),
+            (
+                "-rw-r--r-- 1 root root 9 Dec  2 10:00 Error::Simple.3pm.gz",
+                None,
+            ),
+            (
+                "[2024-05-01 10:02:30,000: ERROR/MainProcess] Task failed",
+                Some(Error),
+            ),
+            (
+                "Memory cgroup out of memory: Killed process 1234 (java)",
+                Some(Error),
+            ),
+            ("Last State: Terminated, Reason: OOMKilled", Some(Error)),
             // sqlite3's shell running a script.
             ("Parse error near line 5: no such column: totl", Some(Error)),
             (
