@@ -80,10 +80,14 @@ pub fn text(e: &Envelope) -> String {
     out
 }
 
-/// A diff's file or hunk under a commit (`git log -p`): which one.
+/// A diff's file or hunk under a commit (`git log -p`): which one, and for a merge's
+/// under `git log -m`, against which parent.
 fn commit_of(out: &mut String, item: &Value) {
     if let Some(commit) = item.get("commit").and_then(Value::as_str) {
         let _ = write!(out, " in commit {commit}");
+    }
+    if let Some(parent) = item.get("against").and_then(Value::as_str) {
+        let _ = write!(out, " against {parent}");
     }
 }
 

@@ -598,6 +598,44 @@ fn each_file_names_its_commit_in_git_log_and_format_patch() {
 }
 
 #[test]
+fn a_merge_diffed_against_each_parent_is_one_commit() {
+    let b = Briefly::new();
+    let repo = Repo::new();
+    repo.write("base.txt", "1\n");
+    repo.commit_all();
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.write("side.txt", "s\n");
+    repo.commit_all();
+    repo.git(&["checkout", "-q", "-"]);
+    repo.write("main.txt", "m\n");
+    repo.commit_all();
+    repo.git(&["merge", "-q", "--no-edit", "side"]);
+    let parents =
+        String::from_utf8(repo.git(&["log", "-1", "--format=%p", "--abbrev=12"])).unwrap();
+    let parents: Vec<&str> = parents.split_whitespace().collect();
+    // `git log -m -p`: the merge once for each parent, each with the files it changes.
+    let envelope = diff_of(&b, &repo.git(&["log", "-m", "-p", "-1"]), &[]);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("2 files changed"),
+        "one commit: {summary}"
+    );
+    assert!(summary.contains("1 diff more"), "{summary}");
+    let against: Vec<(Value, Value)> = items(&envelope)
+        .iter()
+        .map(|item| (item["path"].clone(), item["against"].clone()))
+        .collect();
+    assert_eq!(
+        against,
+        [
+            (json!("side.txt"), json!(parents[0])),
+            (json!("main.txt"), json!(parents[1]))
+        ],
+        "{envelope}"
+    );
+}
+
+#[test]
 fn a_merges_combined_diff_keeps_its_hunks() {
     let b = Briefly::new();
     let repo = Repo::new();

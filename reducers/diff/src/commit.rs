@@ -26,6 +26,14 @@ pub fn commit_line(text: &str) -> Option<(&str, bool)> {
     hex.then_some((hash, mail))
 }
 
+/// The parent a merge's commit line says its files are diffed against, with `git log -m`
+/// (`commit 1a2b… (from 3c4d…)`): its short hash.
+pub fn merge_parent(text: &str) -> Option<&str> {
+    let parent = text.split_once(" (from ")?.1.strip_suffix(')')?;
+    let hex = (7..=64).contains(&parent.len()) && parent.bytes().all(|b| b.is_ascii_hexdigit());
+    hex.then(|| &parent[..parent.len().min(crate::SHORT_HASH)])
+}
+
 /// The first line of a commit in `git log --oneline -p`: its abbreviated hash (lower-case
 /// hex with a digit in it, as nearly every hash has: a line of prose is not one), then,
 /// with `--decorate`, the refs that point at it (`(HEAD -> main, tag: v1)`), then its
@@ -68,6 +76,9 @@ pub struct Commit {
     author: Option<String>,
     date: Option<String>,
     subject: Option<String>,
+    /// The parent its files are diffed against, for a merge under `git log -m`: each
+    /// parent has a block of its own ([`merge_parent`]).
+    pub against: Option<String>,
     /// Its headers are a mail's (see the module doc).
     pub mail: bool,
     /// The mail header an indented line continues.
@@ -88,6 +99,7 @@ impl Commit {
             author: None,
             date: None,
             subject: None,
+            against: None,
             mail,
             folding: None,
             read: false,
@@ -178,6 +190,9 @@ impl Commit {
                 _ => value.trim(),
             };
             commit[key] = json!(briefly_core::cut_str(value, MAX_FIELD_CHARS));
+        }
+        if let Some(parent) = &self.against {
+            commit["against"] = json!(parent);
         }
         commit["files"] = json!(self.files);
         commit["added"] = json!(self.added);

@@ -8,9 +8,10 @@
 //! patches, git's `--stat`, `--numstat` or `--shortstat`, has its files as git lists them.
 //!
 //! Items are files, so `total_items` is the number of files changed, always exact.
-//! Each item is `{"path", "change", "from"?, "commit"?, "patch"?}` where `commit` is the
-//! short hash of the commit the file's change belongs to (`git log -p`, `git show`, `git
-//! format-patch`), listed in `stats.commits`, and `change` packs the status
+//! Each item is `{"path", "change", "from"?, "commit"?, "against"?, "patch"?}` where
+//! `commit` is the short hash of the commit the file's change belongs to (`git log -p`,
+//! `git show`, `git format-patch`), listed in `stats.commits`, `against` the parent a
+//! merge's file is diffed against (`git log -m`, a block for each parent), and `change` packs the status
 //! and counts compactly (`M +3 -1`, `A +10`, `R096 +0 -0`, `M binary`, `M mode
 //! 100644->100755`, `conflicts N` when it adds conflict markers, and `#N` when the file's
 //! change is repeated pattern `N`). Ranked:
@@ -37,7 +38,7 @@ mod words;
 pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 
 use briefly_core::{strip_ansi, Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
-use commit::{commit_line, oneline_commit, Commit};
+use commit::{commit_line, merge_parent, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use parse::{combined_hunk_header, numstat_line, stat_line, stat_totals};
 use serde::{Deserialize, Serialize};
@@ -59,6 +60,7 @@ const MAX_PAIRS: usize = 200_000;
 /// Commits listed in `stats.commits`; later ones are counted.
 pub const MAX_COMMITS_LISTED: usize = 50;
 /// A commit's hash as items name it.
+/// Hex digits of a hash as items name it.
 const SHORT_HASH: usize = 12;
 
 /// Options of `briefly diff`.
@@ -180,6 +182,8 @@ struct FileDiff {
     index: u64,
     /// The commit it belongs to (`git log -p`, `git format-patch`): its short hash.
     commit: Option<String>,
+    /// The parent it is diffed against, for a merge's file under `git log -m`.
+    against: Option<String>,
     git_paths: (Option<String>, Option<String>),
     old_path: Option<String>,
     new_path: Option<String>,
@@ -212,6 +216,7 @@ impl FileDiff {
         FileDiff {
             index,
             commit,
+            against: None,
             git_paths: (None, None),
             old_path: None,
             new_path: None,
@@ -380,8 +385,12 @@ pub struct Diff {
     /// The commits listed (at most [`MAX_COMMITS_LISTED`]).
     commits: Vec<Commit>,
     commits_seen: u64,
-    /// The short hash of the commit whose files are being read.
+    /// The short hash of the commit whose files are being read, and the parent they are
+    /// diffed against (a merge's, under `git log -m`).
     commit: Option<String>,
+    against: Option<String>,
+    /// Commit lines that repeat the commit before for another parent (`git log -m`).
+    merge_blocks: u64,
     /// A commit's headers and message are being read: no file of it yet.
     in_commit_header: bool,
     /// The commit being read is a mail (format-patch's): its message is not indented.
@@ -502,6 +511,8 @@ impl Diff {
             commits: Vec::new(),
             commits_seen: 0,
             commit: None,
+            against: None,
+            merge_blocks: 0,
             in_commit_header: false,
             in_mail: false,
             coloured: false,
@@ -558,7 +569,11 @@ impl Diff {
         self.in_signature = false;
         self.commits_seen += 1;
         commit.hash.truncate(SHORT_HASH);
+        // A merge under `git log -m` comes once for each parent: one commit.
+        let again = commit.against.is_some() && self.commit.as_ref() == Some(&commit.hash);
+        self.merge_blocks += u64::from(again);
         self.commit = Some(commit.hash.clone());
+        self.against = commit.against.clone();
         self.in_commit_header = true;
         self.in_mail = commit.mail;
         if self.commits.len() < MAX_COMMITS_LISTED {
@@ -570,7 +585,9 @@ impl Diff {
         self.finish_file(out);
         self.files_seen += 1;
         self.in_commit_header = false;
-        self.file = Some(FileDiff::new(self.files_seen, self.commit.clone()));
+        let mut file = FileDiff::new(self.files_seen, self.commit.clone());
+        file.against = self.against.clone();
+        self.file = Some(file);
     }
 
     /// Files the options leave out of the items (all but `--file`'s).
@@ -999,9 +1016,12 @@ fn status_name(status: Status) -> &'static str {
 /// `max_lines`, parts of at most that many lines, each marked as a part (not a patch).
 fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
     let mut items = hunk_parts(file, hunk, max_lines);
-    if let Some(commit) = &file.commit {
-        for item in &mut items {
+    for item in &mut items {
+        if let Some(commit) = &file.commit {
             item["commit"] = json!(commit);
+        }
+        if let Some(parent) = &file.against {
+            item["against"] = json!(parent);
         }
     }
     items
@@ -1037,6 +1057,9 @@ fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value
     let mut item = json!({"path": file.path(), "change": file.change(pattern)});
     if let Some(commit) = &file.commit {
         item["commit"] = json!(commit);
+    }
+    if let Some(parent) = &file.against {
+        item["against"] = json!(parent);
     }
     if let Some(from) = file.from() {
         item["from"] = json!(from);
@@ -1164,7 +1187,11 @@ impl Diff {
                 // A commit's first line ends a binary patch's data too: its alphabet
                 // has no space.
                 let commit = match commit_line(text) {
-                    Some((hash, mail)) => Some(Commit::new(hash, mail)),
+                    Some((hash, mail)) => {
+                        let mut commit = Commit::new(hash, mail);
+                        commit.against = merge_parent(text).map(str::to_string);
+                        Some(commit)
+                    }
                     // A mail's message is not indented: a line of it is no commit.
                     None if !self.in_mail && !in_binary_patch => {
                         oneline_commit(text).map(|(hash, subject)| Commit::oneline(hash, subject))
@@ -1352,8 +1379,16 @@ impl Diff {
             "{} files changed, {} insertions(+), {} deletions(-)",
             self.files_seen, self.added, self.removed
         );
-        if self.commits_seen > 1 {
-            summary = format!("{} commits: {summary}", self.commits_seen);
+        let commits = self.commits_seen - self.merge_blocks;
+        if commits > 1 {
+            summary = format!("{commits} commits: {summary}");
+        }
+        if self.merge_blocks > 0 {
+            // The files counted once for each parent.
+            summary.push_str(&format!(
+                "; merges diffed against each parent (-m): {} more",
+                briefly_core::counted(self.merge_blocks, "diff", "diffs")
+            ));
         }
         let no_diff = self.files_seen == 0 && self.commits_seen == 0 && self.listed_files == 0;
         if no_diff && others > 0 {
