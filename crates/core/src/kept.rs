@@ -97,6 +97,12 @@ impl KeptLines {
     /// line pushed, which is kept. Ready for the next record after.
     pub fn finish(&mut self, more: &mut Vec<String>, gaps: &mut Vec<Gap>) -> u64 {
         gaps.clear();
+        self.pushed = 0;
+        // Nearly every record: all its lines in the head (a line is pinned only from a
+        // full tail).
+        if self.tail.is_empty() {
+            return 0;
+        }
         // The index of the first line not yet accounted for.
         let mut next = more.len() as u64;
         let mut skip_to = |more: &Vec<String>, next: &mut u64, to: u64| {
@@ -117,7 +123,6 @@ impl KeptLines {
             skip_to(more, &mut next, first);
         }
         more.extend(self.tail.drain(..).map(|(_, text, _)| text));
-        self.pushed = 0;
         gaps.iter().map(|gap| gap.lines).sum()
     }
 }

@@ -1205,7 +1205,8 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
             .strip_suffix(b" ")
             .is_some_and(|number| !number.is_empty() && number.iter().all(u8::is_ascii_digit));
     // sqlite3's shell, where a script failed: `Parse error near line 5: no such column`.
-    let near_line = after == Some(b' ')
+    let near_line = word == b"error"
+        && after == Some(b' ')
         && bytes[end..]
             .strip_prefix(b" near line ")
             .is_some_and(|rest| digits(rest) > 0 && rest.get(digits(rest)) == Some(&b':'));

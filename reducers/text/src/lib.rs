@@ -60,8 +60,8 @@ pub const RARE: u64 = 2;
 /// Verbatim records of a serious template ranked with the evidence.
 pub const PER_TEMPLATE: u32 = 2;
 /// Verbatim records of a serious template kept at most: those past [`PER_TEMPLATE`] come
-/// after every template, as the budget allows, and are the first to give way to another
-/// template's when [`MAX_KEPT`] are held.
+/// after every template, as the budget allows; they only fill room, and are the first to
+/// give way to another template's when [`MAX_KEPT`] are held.
 pub const MORE_PER_TEMPLATE: u32 = 20;
 /// Lines of a multi-line record kept after its first at most: its first lines, its last
 /// ones and the last decisive line between them ([`KeptLines`]); the rest are counted
@@ -311,6 +311,8 @@ pub struct Text {
     /// Serious records kept verbatim: (generation, record, template). A slot reused for
     /// a worse record gets a new generation, so late context is never misfiled.
     kept: Vec<(u64, LineItem, GroupId)>,
+    /// Whether each kept record was kept past [`PER_TEMPLATE`] of its template.
+    kept_extra: Vec<bool>,
     /// The last `context` lines, for the context before a record.
     recent: VecDeque<(u64, String)>,
     /// Kept records still collecting context after them: (slot, generation, lines left).
@@ -412,6 +414,7 @@ impl Text {
                 source: String::new(),
             },
             kept: Vec::new(),
+            kept_extra: Vec::new(),
             recent: VecDeque::with_capacity(options.context + 1),
             awaiting: VecDeque::new(),
             first_line: None,
@@ -613,20 +616,20 @@ impl Text {
         if !serious || (info.kept >= MORE_PER_TEMPLATE && !overflow) {
             return;
         }
-        // One past the first of its template shown with the evidence.
+        // One past those of its template shown with the evidence: it only fills room,
+        // taking no other's place.
         let extra = info.kept >= PER_TEMPLATE && !overflow;
-        let info = &self.info;
-        let least_kept = (self.kept.len() == MAX_KEPT)
-            .then(|| {
-                least_kept(&self.kept, |group| {
-                    info.get(&group).is_some_and(|i| i.kept > PER_TEMPLATE)
-                })
-            })
+        let full = self.kept.len() == MAX_KEPT;
+        if extra && full {
+            return;
+        }
+        let least_kept = full
+            .then(|| least_kept(&self.kept, &self.kept_extra))
             .flatten();
-        // A worse record takes the place of the least severe one, and a record shown
-        // with the evidence that of an extra one as severe.
+        // A worse record takes the place of the least severe one, or of an extra one as
+        // severe.
         let gives_way = |(_, least, least_extra): (usize, Option<Severity>, bool)| {
-            item.severity > least || (item.severity == least && least_extra && !extra)
+            item.severity > least || (item.severity == least && least_extra)
         };
         if least_kept.is_some_and(|least| !gives_way(least)) {
             return;
@@ -645,9 +648,11 @@ impl Text {
                 old.kept -= 1;
             }
             self.kept[slot] = (0, item, group);
+            self.kept_extra[slot] = extra;
             slot
         } else {
             self.kept.push((0, item, group));
+            self.kept_extra.push(extra);
             self.kept.len() - 1
         };
         self.generation += 1;
@@ -966,16 +971,17 @@ impl std::hash::Hasher for IdHasher {
 }
 
 /// The slot of the least severe record kept (the latest of them), and its severity.
-/// The record kept that gives way first: the least severe, of those the one of a
-/// template with more than [`PER_TEMPLATE`] kept (`has_extra`), the latest: (its slot,
-/// severity, whether its template has extra records).
+/// The record kept that gives way first: the least severe, of those an extra one
+/// (`extra[i]`: kept past [`PER_TEMPLATE`] of its template), the latest: (its slot,
+/// severity, whether it is extra).
 fn least_kept(
     kept: &[(u64, LineItem, GroupId)],
-    has_extra: impl Fn(GroupId) -> bool,
+    extra: &[bool],
 ) -> Option<(usize, Option<Severity>, bool)> {
     kept.iter()
+        .zip(extra)
         .enumerate()
-        .map(|(i, (_, k, group))| (i, k.severity, has_extra(*group)))
+        .map(|(i, ((_, k, _), extra))| (i, k.severity, *extra))
         .min_by_key(|&(i, severity, extra)| (severity, !extra, std::cmp::Reverse(i)))
 }
 
