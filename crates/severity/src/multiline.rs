@@ -564,9 +564,12 @@ fn is_build_step(indented: &str) -> bool {
 /// Whether `line` is a message of PostgreSQL's at a level, as psql prints it: the level,
 /// a colon and two spaces (`psql:m.sql:3: ERROR:  duplicate key value …`, `WARNING:  …`).
 fn is_postgres_message(line: &str) -> bool {
-    ["ERROR:  ", "FATAL:  ", "WARNING:  ", "PANIC:  "]
-        .iter()
-        .any(|level| line.contains(level))
+    // One pass for the two spaces, then the level before them.
+    line.match_indices(":  ").any(|(at, _)| {
+        ["ERROR", "FATAL", "WARNING", "PANIC"]
+            .iter()
+            .any(|level| line[..at].ends_with(level))
+    })
 }
 
 /// A part of a PostgreSQL message after its first line: `DETAIL:  …`, `HINT:  …`,

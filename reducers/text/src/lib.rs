@@ -311,8 +311,10 @@ pub struct Text {
     /// Serious records kept verbatim: (generation, record, template). A slot reused for
     /// a worse record gets a new generation, so late context is never misfiled.
     kept: Vec<(u64, LineItem, GroupId)>,
-    /// Whether each kept record was kept past [`PER_TEMPLATE`] of its template.
+    /// Whether each kept record was kept past [`PER_TEMPLATE`] of its template, and the
+    /// slots of those (some stale: `kept_extra` says), the first to give way.
     kept_extra: Vec<bool>,
+    extra_slots: Vec<usize>,
     /// The last `context` lines, for the context before a record.
     recent: VecDeque<(u64, String)>,
     /// Kept records still collecting context after them: (slot, generation, lines left).
@@ -415,6 +417,7 @@ impl Text {
             },
             kept: Vec::new(),
             kept_extra: Vec::new(),
+            extra_slots: Vec::new(),
             recent: VecDeque::with_capacity(options.context + 1),
             awaiting: VecDeque::new(),
             first_line: None,
@@ -623,13 +626,22 @@ impl Text {
         if extra && full {
             return;
         }
-        let least_kept = full
-            .then(|| least_kept(&self.kept, &self.kept_extra))
-            .flatten();
-        // A worse record takes the place of the least severe one, or of an extra one as
-        // severe.
-        let gives_way = |(_, least, least_extra): (usize, Option<Severity>, bool)| {
-            item.severity > least || (item.severity == least && least_extra)
+        // When full, an extra record gives way to it (the latest kept), else the least
+        // severe if it is worse.
+        while self
+            .extra_slots
+            .last()
+            .is_some_and(|&slot| !self.kept_extra[slot])
+        {
+            self.extra_slots.pop();
+        }
+        let least_kept = match self.extra_slots.last() {
+            _ if !full => None,
+            Some(&slot) => Some((slot, self.kept[slot].1.severity)),
+            None => least_kept(&self.kept),
+        };
+        let gives_way = |(slot, least): (usize, Option<Severity>)| {
+            self.kept_extra[slot] || item.severity > least
         };
         if least_kept.is_some_and(|least| !gives_way(least)) {
             return;
@@ -641,7 +653,7 @@ impl Text {
             self.shown_cut |= kept != item.text;
             item.text = kept;
         }
-        let slot = if let Some((slot, _, _)) = least_kept {
+        let slot = if let Some((slot, _)) = least_kept {
             // Full: a worse record replaces the least severe one kept.
             let old_group = self.kept[slot].2;
             if let Some(old) = self.info.get_mut(&old_group) {
@@ -655,6 +667,9 @@ impl Text {
             self.kept_extra.push(extra);
             self.kept.len() - 1
         };
+        if extra {
+            self.extra_slots.push(slot);
+        }
         self.generation += 1;
         self.kept[slot].0 = self.generation;
         self.info.get_mut(&group).expect("inserted above").kept += 1;
@@ -971,18 +986,11 @@ impl std::hash::Hasher for IdHasher {
 }
 
 /// The slot of the least severe record kept (the latest of them), and its severity.
-/// The record kept that gives way first: the least severe, of those an extra one
-/// (`extra[i]`: kept past [`PER_TEMPLATE`] of its template), the latest: (its slot,
-/// severity, whether it is extra).
-fn least_kept(
-    kept: &[(u64, LineItem, GroupId)],
-    extra: &[bool],
-) -> Option<(usize, Option<Severity>, bool)> {
+fn least_kept(kept: &[(u64, LineItem, GroupId)]) -> Option<(usize, Option<Severity>)> {
     kept.iter()
-        .zip(extra)
         .enumerate()
-        .map(|(i, ((_, k, _), extra))| (i, k.severity, *extra))
-        .min_by_key(|&(i, severity, extra)| (severity, !extra, std::cmp::Reverse(i)))
+        .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
+        .map(|(i, (_, k, _))| (i, k.severity))
 }
 
 /// Whether a template is blank lines' (or lines of spaces): it has no words.
