@@ -7,11 +7,13 @@
 //! (`--word-diff`), its lines counted by their `[-…-]` and `{+…+}` marks. Input without
 //! patches, git's `--stat`, `--numstat` or `--shortstat`, has its files as git lists them.
 //!
-//! Items are files, so `total_items` is the number of files changed, always exact.
-//! Each item is `{"path", "change", "from"?, "commit"?, "against"?, "patch"?}` where
-//! `commit` is the short hash of the commit the file's change belongs to (`git log -p`,
-//! `git show`, `git format-patch`), listed in `stats.commits`, `against` the parent a
-//! merge's file is diffed against (`git log -m`, a block for each parent), and `change` packs the status
+//! Items are files (`stats.files` counts them, always exact), then the lines outside any
+//! file's patch that nothing else reads, `{"kind": "line", "line", "text"}` (a commit's
+//! message, `diff -r`'s `Only in a: x`, input that is no diff). A file's item is
+//! `{"path", "change", "from"?, "commit"?, "against"?, "patch"?}` where `commit` is the
+//! short hash of the commit the file's change belongs to (`git log -p`, `git show`, `git
+//! format-patch`), listed in `stats.commits`, `against` the parent a merge's file is
+//! diffed against (`git log -m`, a block for each parent), and `change` packs the status
 //! and counts compactly (`M +3 -1`, `A +10`, `R096 +0 -0`, `M binary`, `M mode
 //! 100644->100755`, `conflicts N` when it adds conflict markers, and `#N` when the file's
 //! change is repeated pattern `N`). Ranked:
@@ -420,6 +422,7 @@ pub struct Diff {
     /// to [`MAX_OTHER_CHARS`], shown after the files; the rest counted.
     other: Vec<(u64, String)>,
     other_left_out: u64,
+    other_cut: bool,
     /// In a mail's signature (`-- ` and git's version under it): read as nothing.
     in_signature: bool,
 }
@@ -527,6 +530,7 @@ impl Diff {
             plain: None,
             other: Vec::new(),
             other_left_out: 0,
+            other_cut: false,
             in_signature: false,
         })
     }
@@ -559,6 +563,7 @@ impl Diff {
             self.other.swap_remove(last);
         }
         let kept = briefly_core::cut_str(text, MAX_OTHER_CHARS);
+        self.other_cut |= matches!(kept, std::borrow::Cow::Owned(_));
         self.other.push((line, kept.into_owned()));
     }
 
@@ -1354,10 +1359,9 @@ impl Diff {
         let mut other = std::mem::take(&mut self.other);
         other.sort_unstable_by_key(|(line, _)| *line);
         for (line, text) in other.into_iter().filter(|_| self.options.file.is_none()) {
-            complete &= !text.contains(briefly_core::CUT_MARKER);
             out.emit(4, json!({"kind": "line", "line": line, "text": text}));
         }
-        complete &= self.other_left_out == 0;
+        complete &= self.other_left_out == 0 && !self.other_cut;
 
         let mut directories: Vec<(String, (u64, u64, u64))> = self.directories.drain().collect();
         directories.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(&b.0)));

@@ -1859,29 +1859,13 @@ done
             "x".repeat(50_000),
             "y".repeat(50_000)
         );
-        let mut text = Text::new(TextOptions::default()).unwrap();
-        let mut sink = Selection(Vec::new());
-        for (i, line) in long.lines().enumerate() {
-            let record = Record {
-                text: line,
-                bytes: line.as_bytes(),
-                line: i as u64 + 1,
-                offset: 0,
-                cut: false,
-                crlf: false,
-            };
-            text.record(&record, &mut sink);
-        }
-        text.finish(&mut sink);
-        let TextItem::Line(first) = &sink.0[0] else {
+        let items = ranked_items(TextOptions::default(), &long);
+        let (_, TextItem::Line(first)) = &items[0] else {
             panic!("a line first")
         };
         assert!(first.text.chars().count() < MAX_KEPT_CHARS + 30 && first.text.contains("…[cut "));
         assert!(first.more[0].chars().count() < MAX_KEPT_CHARS + 30);
     }
-
-    /// Collects every item.
-    struct Selection(Vec<TextItem>);
 
     /// Collects every item with its rank.
     struct Ranked(Vec<(briefly_core::Rank, TextItem)>);
@@ -1979,16 +1963,6 @@ done
         assert_eq!(kept.len(), MAX_KEPT);
         let undefined = kept.iter().filter(|l| l.contains("undefined")).count();
         assert!(undefined <= PER_TEMPLATE as usize, "{undefined}");
-    }
-
-    impl Emit<TextItem> for Selection {
-        fn emit(&mut self, _rank: briefly_core::Rank, item: TextItem) {
-            self.0.push(item);
-        }
-        fn wants(&self, _rank: briefly_core::Rank) -> bool {
-            true
-        }
-        fn skip(&mut self, _rank: briefly_core::Rank) {}
     }
 
     #[test]
