@@ -556,21 +556,16 @@ impl Text {
         // Mined now that the options know whether they keep it: any of its lines may
         // match `--grep` or raise it to `--level`.
         let serious = pending.item.severity >= Some(Severity::Warn);
-        let group = kept.then(|| match pending.name_line {
-            _ if serious && !pending.cause.is_empty() => {
-                let (name, line) = match pending.name_line {
-                    Some(line) => (&pending.name_text, line),
-                    None => (&pending.item.text, pending.item.line),
-                };
-                let named = format!("{name} … {}", pending.cause);
+        let group = kept.then(|| {
+            let (masked, text, line) = match pending.name_line {
+                Some(line) => (&mut pending.name, &pending.name_text, line),
+                None => (&mut pending.header, &pending.item.text, pending.item.line),
+            };
+            if serious && !pending.cause.is_empty() {
+                let named = format!("{text} … {}", pending.cause);
                 self.miner.add_numbered(&named, line)
-            }
-            Some(line) => self
-                .miner
-                .add_prepared(&mut pending.name, &pending.name_text, line),
-            None => {
-                self.miner
-                    .add_prepared(&mut pending.header, &pending.item.text, pending.item.line)
+            } else {
+                self.miner.add_prepared(masked, text, line)
             }
         });
         let item = &mut self.pending.item;
@@ -612,7 +607,6 @@ impl Text {
             last.1.clear();
             last.1.push_str(time);
         }
-        let serious = item.severity.is_some_and(|s| s >= Severity::Warn);
         // The records past the miner's caps are not told apart: each serious one is kept
         // (up to MAX_KEPT in all), not some of them.
         let overflow = group == GroupId::OVERFLOW;
