@@ -361,7 +361,11 @@ impl MultiLine {
             Header::CMakeMessage => return indented || blank(),
             Header::FileHeading => return is_lint_finding(line),
             Header::ShellCheckPlace => return !blank(),
-            Header::TapResult => return first && line.trim() == "---",
+            // Its YAML block, or Test::More's diagnostics under it (`#   Failed test 'adds'`,
+            // `#          got: '3'`), not a summary's `# Looks like you failed 1 test`.
+            Header::TapResult => {
+                return (first && line.trim() == "---") || line.trim_start().starts_with("#  ")
+            }
             Header::Postgres => return is_postgres_detail(line),
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
@@ -1410,6 +1414,21 @@ mod tests {
                     &["# Subtest: case 3"],
                     &["ok 4 - case 3", "  ---", "  duration_ms: 0.3", "  ..."],
                     &["1..4"],
+                ],
+                &[],
+            ),
+            // Perl's Test::More under prove: the diagnostics of a failed test.
+            (
+                &[
+                    &["ok 1 - loads"],
+                    &[
+                        "not ok 2 - adds",
+                        "#   Failed test 'adds'",
+                        "#   at t/add.t line 5.",
+                        "#          got: '3'",
+                        "#     expected: '4'",
+                    ],
+                    &["# Looks like you failed 1 test of 2."],
                 ],
                 &[],
             ),
