@@ -956,8 +956,9 @@ fn is_node_assert_detail(line: &str) -> bool {
 }
 
 /// java.util.logging's first line (its `SimpleFormatter`'s default): the time, then the
-/// class and the method that logged, `Jan 05, 2024 10:00:06 AM org.example.App main`; or
-/// those two words alone, where a reader took the time away. Its level and message
+/// class and the method that logged, `Jan 05, 2024 10:00:06 AM org.example.App main`
+/// (`… AM Main main` in no package); or those two words alone, the class's qualified,
+/// where a reader took the time away. Its level and message
 /// follow on the next line ([`is_java_util_logging_message`]).
 pub fn is_java_util_logging_header(line: &str) -> bool {
     let b = line.as_bytes();
@@ -974,8 +975,11 @@ pub fn is_java_util_logging_header(line: &str) -> bool {
         return false;
     }
     let time = line[..class].trim_end();
-    b[class..method - 1].contains(&b'.')
-        && (class == 0 || time.ends_with(" AM") || time.ends_with(" PM"))
+    // Alone, the class's name is a qualified one; after the time, it may be in no package.
+    match class {
+        0 => b[..method - 1].contains(&b'.'),
+        _ => time.ends_with(" AM") || time.ends_with(" PM"),
+    }
 }
 
 /// `SEVERE: Connection refused`: java.util.logging's level and message, on the line
@@ -2071,6 +2075,7 @@ mod tests {
             "Jan 05, 2024 10:00:06 AM org.example.App main",
             "Jan 5, 2024 1:00:06 PM org.example.App$Inner <init>",
             "org.example.App lambda$main$0",
+            "Dec 02, 2026 9:54:19 AM Jul main",
         ] {
             assert!(is_java_util_logging_header(header), "{header}");
         }

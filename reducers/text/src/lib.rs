@@ -42,7 +42,9 @@ use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use severity::multiline::{is_cause, what_went_wrong, Indented, MultiLine};
+use severity::multiline::{
+    is_cause, is_java_util_logging_header, what_went_wrong, Indented, MultiLine,
+};
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -491,7 +493,13 @@ impl Text {
         pending.grep_matched = facts.grep_match;
         pending.name_line = None;
         pending.cause.clear();
-        pending.multiline.start(message, severity, facts.opens);
+        // java.util.logging's header is its time and source: read whole (its class may
+        // be in no package, `… 9:54:19 AM Main main`, which the source alone cannot say).
+        let opening = match facts.message {
+            Some(_) if is_java_util_logging_header(text) => text,
+            _ => message,
+        };
+        pending.multiline.start(opening, severity, facts.opens);
         pending.source.clear();
         pending.source.push_str(source_of(text, facts));
         let item = &mut pending.item;
@@ -1436,6 +1444,25 @@ mod tests {
         assert_eq!(more.last().unwrap(), "KeyError: 'k42'");
         assert_eq!((more.len(), python["more_cut"].clone()), (39, json!(22)));
         assert_eq!(python["more_gaps"], json!([{"after": 20, "lines": 22}]));
+    }
+
+    #[test]
+    fn java_util_loggings_records_of_a_class_in_no_package_are_whole() {
+        let mut input = String::new();
+        for i in 0..200 {
+            input.push_str(&format!(
+                "Dec 02, 2026 9:54:19 AM Main main\nINFO: processed batch {i}\n"
+            ));
+        }
+        input.push_str("Dec 02, 2026 9:54:20 AM Main main\nWARNING: slow batch 7\n");
+        let envelope = envelope_of(folding(), input.as_bytes());
+        assert_eq!(envelope.stats["records"], 201, "{}", envelope.to_json());
+        let warning = envelope
+            .items
+            .iter()
+            .find(|item| item["severity"] == "warn")
+            .unwrap();
+        assert_eq!(warning["more"], json!(["WARNING: slow batch 7"]));
     }
 
     #[test]
