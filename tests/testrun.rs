@@ -833,6 +833,62 @@ fn pytest_messages_with_brackets_name_their_test_once() {
     }
 }
 
+#[test]
+fn pytest_lines_too_long_for_a_fence_of_three_are_read() {
+    // A test id long enough that pytest fences its report with one `_` a side, and
+    // outcomes enough that the final counts line has one `=` a side.
+    let project = tempfile::tempdir().unwrap();
+    let long = "y".repeat(90);
+    write(
+        project.path(),
+        "test_c.py",
+        &format!(
+            "import pytest, warnings\n\ndef test_first():\n    assert 1 + 1 == 3, 'first test math'\n\n\
+             @pytest.mark.parametrize('x', ['{long}'])\ndef test_second(x):\n    raise ConnectionError('database unreachable')\n\n\
+             @pytest.mark.xfail\ndef test_xf():\n    assert 0\n\n\
+             @pytest.mark.skip(reason='later')\ndef test_sk():\n    pass\n\n\
+             def test_w():\n    warnings.warn('careful')\n\n\
+             @pytest.mark.xfail\ndef test_xp():\n    pass\n\n\
+             @pytest.fixture\ndef broken():\n    raise RuntimeError('no db')\n\n\
+             def test_e(broken):\n    pass\n"
+        ),
+    );
+    let b = Briefly::new();
+    let output = pytest(project.path(), &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("= ") && !last.starts_with("=="), "{last}");
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("2 failed, 1 passed, 1 skipped, 1 xfailed, 1 xpassed"),
+        "{envelope}"
+    );
+    let second = envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| {
+            item["nodeid"]
+                .as_str()
+                .is_some_and(|n| n.contains("test_second"))
+        })
+        .unwrap_or_else(|| panic!("{envelope}"));
+    assert_eq!(second["exception"], "ConnectionError", "{envelope}");
+    assert_eq!(second["message"], "database unreachable", "{envelope}");
+    let first = envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| {
+            item["nodeid"]
+                .as_str()
+                .is_some_and(|n| n.ends_with("test_first"))
+        })
+        .unwrap_or_else(|| panic!("{envelope}"));
+    assert_eq!(first["exception"], "AssertionError", "{envelope}");
+}
+
 /// `cargo test` of three failing tests, two `#[should_panic]` (Rust 1.95's output).
 const SHOULD_PANIC: &str = r#"   Compiling cr v0.1.0 (/tmp/cr)
     Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s

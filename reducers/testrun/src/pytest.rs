@@ -332,21 +332,25 @@ fn dashed_title(line: &str) -> Option<&str> {
 
 /// `==== title ====` → `title`.
 fn section_title(line: &str) -> Option<&str> {
-    if line.len() > 6 && line.starts_with("===") && line.ends_with("===") {
-        Some(line.trim_matches('=').trim())
-    } else {
-        None
+    if line.len() > 6 && line.bytes().all(|b| b == b'=') {
+        return Some("");
     }
+    fenced(line, '=')
 }
 
 /// `____ headline ____` → `headline` (not the `_ _ _` separator between frames).
 fn report_headline(line: &str) -> Option<&str> {
-    if line.starts_with("__") && line.ends_with("__") {
-        let headline = line.trim_matches('_').trim();
-        (!headline.is_empty()).then_some(headline)
-    } else {
-        None
-    }
+    fenced(line, '_').filter(|headline| !headline.bytes().all(|b| b == b'_' || b == b' '))
+}
+
+/// The title between runs of `fence`, each side set apart by a space: pytest fills its
+/// width with them, so a long title has one on each side (`= 1200 passed, … in 312.45s =`,
+/// `_ test_a[long id] _`).
+fn fenced(line: &str, fence: char) -> Option<&str> {
+    let inner = line.strip_prefix(fence)?.trim_start_matches(fence);
+    let inner = inner.strip_suffix(fence)?.trim_end_matches(fence);
+    let title = inner.strip_prefix(' ')?.strip_suffix(' ')?.trim();
+    (!title.is_empty()).then_some(title)
 }
 
 /// `path/to/file.py:12: rest` → its parts.
