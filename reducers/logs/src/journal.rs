@@ -51,7 +51,8 @@ pub struct JournalOptions {
     pub since: Option<i64>,
     /// Only entries before this time (seconds since the epoch).
     pub until: Option<i64>,
-    /// Only entries of this unit (`_SYSTEMD_UNIT`, else `SYSLOG_IDENTIFIER`, else `_COMM`).
+    /// Only entries of this unit (`_SYSTEMD_UNIT`, else `SYSLOG_IDENTIFIER`, else `_COMM`);
+    /// a name without a type is a service's, as `journalctl -u` reads it.
     pub unit: Option<String>,
     /// Entries whose messages take at most this many characters (one more for
     /// each) are returned whole: each an item, none folded. 0: never.
@@ -376,8 +377,17 @@ impl Journal {
                 return false;
             }
         }
-        options.unit.as_deref().is_none_or(|u| u == unit)
+        options
+            .unit
+            .as_deref()
+            .is_none_or(|u| unit_matches(u, unit))
     }
+}
+
+/// Whether an entry of `unit` is one of `--unit wanted`, as `journalctl -u` reads it: a
+/// name without a type is a service's (`db` is `db.service`).
+fn unit_matches(wanted: &str, unit: &str) -> bool {
+    wanted == unit || (!wanted.contains('.') && unit.strip_suffix(".service") == Some(wanted))
 }
 
 /// A line of input that fell back to `briefly text`.
@@ -1133,6 +1143,11 @@ mod tests {
             }),
             (2, 3)
         );
+        // As `journalctl -u` reads a unit's name: `db` is `db.service`, not `db.socket`.
+        assert!(unit_matches("db", "db.service"));
+        assert!(unit_matches("db.socket", "db.socket"));
+        assert!(!unit_matches("db", "db.socket"));
+        assert!(!unit_matches("db.service", "db"));
         assert_eq!(parse_priority("warning"), Ok(4));
         assert_eq!(parse_priority("error"), Ok(3));
         assert_eq!(parse_priority("0"), Ok(0));
