@@ -1052,3 +1052,59 @@ fn test_reducers_frame_lines_as_the_stage_does() {
         );
     }
 }
+
+/// `cargo test -- --nocapture --test-threads=1`: panics printed as they happen, one of
+/// them a `#[should_panic]` test's, which passed (Rust 1.95's output).
+const NOCAPTURE: &str = "   Compiling ct2 v0.1.0 (/tmp/ct2)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.34s
+     Running unittests src/lib.rs (target/debug/deps/ct2-3dae4a4c680ac6a0)
+
+running 4 tests
+test tests::a_ok ... a_ok says hi
+ok
+test tests::b_fail ... 
+thread 'tests::b_fail' (30804) panicked at src/lib.rs:4:27:
+assertion `left == right` failed: vectors differ
+  left: [1, 2, 3]
+ right: [1, 2, 4]
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+FAILED
+test tests::c_fail ... 
+thread 'tests::c_fail' (30805) panicked at src/lib.rs:5:27:
+c failed
+FAILED
+test tests::d_expected - should panic ... 
+thread 'tests::d_expected' (30806) panicked at src/lib.rs:9:9:
+expected
+ok
+
+failures:
+
+failures:
+    tests::b_fail
+    tests::c_fail
+
+test result: FAILED. 2 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s
+
+error: test failed, to rerun pass `--lib`
+";
+
+#[test]
+fn panics_printed_as_they_happen_are_their_tests_reports() {
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], NOCAPTURE.as_bytes(), CAP);
+    assert_eq!(
+        names(&envelope, "failed"),
+        ["tests::b_fail", "tests::c_fail"],
+        "the test that expected its panic passed: {envelope}"
+    );
+    let items = envelope["items"].as_array().unwrap();
+    let b_fail = items.iter().find(|i| i["name"] == "tests::b_fail").unwrap();
+    assert_eq!(b_fail["location"], "src/lib.rs:4:27", "{envelope}");
+    assert_eq!(
+        (b_fail["left"].as_str(), b_fail["right"].as_str()),
+        (Some("[1, 2, 3]"), Some("[1, 2, 4]"))
+    );
+    let c_fail = items.iter().find(|i| i["name"] == "tests::c_fail").unwrap();
+    assert_eq!(c_fail["message"], "c failed", "{envelope}");
+}

@@ -343,6 +343,9 @@ enum Mode {
     /// After `failures:`: the names of the failed tests, indented.
     FailureList,
     Diagnostic,
+    /// A test's panic printed as it happened (`--nocapture`), up to the test's `FAILED`
+    /// (its report) or `ok` (a panic the test expected or caught: none).
+    InlinePanic,
 }
 
 /// A libtest JSON event (both libtest's own and nextest's libtest-json).
@@ -711,6 +714,26 @@ impl CargoTest {
                     return;
                 }
             }
+            Mode::InlinePanic => {
+                if line == "FAILED" {
+                    self.close_failure(out);
+                    self.mode = Mode::Normal;
+                    return;
+                }
+                let ends = line == "ok"
+                    || line.starts_with("test ")
+                    || line == "failures:"
+                    || line.starts_with("---- ");
+                if !ends {
+                    if let Some(failure) = &mut self.failure {
+                        failure.push(line, || facts.severity);
+                    }
+                    return;
+                }
+                // Not its test's failure: what follows says.
+                self.failure = None;
+                self.mode = Mode::Normal;
+            }
             Mode::Normal => {}
         }
         self.normal(line, out);
@@ -727,6 +750,21 @@ impl CargoTest {
             self.close_failure(out);
             self.failure = Some(Failure::new(name, self.binary_name(), self.options.lines));
             self.mode = Mode::LibtestReport;
+            return;
+        }
+        // A panic printed as it happened (`cargo test -- --nocapture`), named by its
+        // thread, which is its test's.
+        if let Some(name) = line
+            .strip_prefix("thread '")
+            .and_then(|rest| rest.split_once('\''))
+            .filter(|(_, rest)| rest.contains(" panicked at "))
+            .map(|(name, _)| name)
+        {
+            self.close_failure(out);
+            let mut failure = Failure::new(name, self.binary_name(), self.options.lines);
+            failure.push(line, || Some(Severity::Error));
+            self.failure = Some(failure);
+            self.mode = Mode::InlinePanic;
             return;
         }
         if line.starts_with("test result: ") {
