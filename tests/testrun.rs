@@ -889,6 +889,36 @@ fn pytest_lines_too_long_for_a_fence_of_three_are_read() {
     assert_eq!(first["exception"], "AssertionError", "{envelope}");
 }
 
+#[test]
+fn pytest_a_test_failing_and_erroring_in_teardown_has_both_reports() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_d.py",
+        "import pytest\n\n@pytest.fixture\ndef res():\n    yield 1\n    raise ValueError('teardown boom')\n\n\
+         def test_both(res):\n    assert res == 2, 'call fails too'\n",
+    );
+    let b = Briefly::new();
+    for args in [&[][..], &["-rA"]] {
+        let output = pytest(project.path(), args);
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let reports: Vec<(Value, Value)> = envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| (item["kind"].clone(), item["message"].clone()))
+            .collect();
+        assert_eq!(
+            reports,
+            [
+                (Value::from("error"), Value::from("teardown boom")),
+                (Value::from("failed"), Value::from("call fails too"))
+            ],
+            "{args:?}: {envelope}"
+        );
+    }
+}
+
 /// `cargo test` of three failing tests, two `#[should_panic]` (Rust 1.95's output).
 const SHOULD_PANIC: &str = r#"   Compiling cr v0.1.0 (/tmp/cr)
     Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s

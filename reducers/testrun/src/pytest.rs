@@ -298,9 +298,21 @@ impl Pending {
         None
     }
 
-    fn take(&mut self, key: &str) -> Option<Report> {
+    /// The oldest report under `key`, of a test's call when `call` (a `FAILED` line's),
+    /// else of its setup or teardown (an `ERROR` line's) when there is one: a test that
+    /// fails and then errors in teardown has both.
+    fn take(&mut self, key: &str, call: bool) -> Option<Report> {
         let seqs = self.by_key.get_mut(key)?;
-        let report = seqs.pop_front().and_then(|seq| self.reports.remove(&seq));
+        let reports = &self.reports;
+        let at = seqs
+            .iter()
+            .position(|seq| {
+                reports
+                    .get(seq)
+                    .is_some_and(|r| (r.phase == Phase::Call) == call)
+            })
+            .unwrap_or(0);
+        let report = seqs.remove(at).and_then(|seq| self.reports.remove(&seq));
         if seqs.is_empty() {
             self.by_key.remove(key);
         }
@@ -525,9 +537,6 @@ impl Pytest {
         summary: Option<(&'static str, &str)>,
         out: &mut dyn Emit<PytestItem>,
     ) {
-        if !remember(&mut self.emitted, &nodeid) {
-            return;
-        }
         let phase = report.as_ref().map_or_else(
             || {
                 if summary.is_some_and(|(kind, _)| kind == "error") && !nodeid.contains("::") {
@@ -543,6 +552,11 @@ impl Pytest {
             (Phase::Call, None) => "failed",
             _ => "error",
         };
+        // Once as failed and once as an error at most: pytest counts a test that fails
+        // and then errors in teardown in both.
+        if !remember(&mut self.emitted, &format!("{kind}\u{0}{nodeid}")) {
+            return;
+        }
         let file = nodeid.split("::").next().unwrap_or(&nodeid).to_string();
         let (mut exception, mut message) = (None, None);
         if let Some((_, text)) = summary.filter(|(_, text)| !text.is_empty()) {
@@ -634,7 +648,7 @@ impl Pytest {
         };
         let (nodeid, message) = split_summary(rest);
         let nodeid = nodeid.trim();
-        let report = self.pending.take(&report_key(nodeid));
+        let report = self.pending.take(&report_key(nodeid), kind != "error");
         self.emit_report(
             report,
             nodeid.to_string(),
