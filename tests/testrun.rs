@@ -1138,3 +1138,36 @@ fn panics_printed_as_they_happen_are_their_tests_reports() {
     let c_fail = items.iter().find(|i| i["name"] == "tests::c_fail").unwrap();
     assert_eq!(c_fail["message"], "c failed", "{envelope}");
 }
+
+#[test]
+fn a_test_binary_that_crashed_is_an_item_saying_how() {
+    // A test overflowed its stack: the binary aborted before its result (Rust 1.95).
+    let output = "     Running unittests src/lib.rs (target/debug/deps/ct2-3dae4a4c680ac6a0)
+
+running 2 tests
+test tests::a_ok ... ok
+
+thread 'tests::overflow' (29640) has overflowed its stack
+fatal runtime error: stack overflow, aborting
+error: test failed, to rerun pass `--lib`
+
+Caused by:
+  process didn't exit successfully: `/tmp/ct2/target/debug/deps/ct2-3dae4a4c680ac6a0` (signal: 6, SIGABRT: process abort signal)
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("it stopped: thread 'tests::overflow' (29640) has overflowed its stack"),
+        "{summary}"
+    );
+    let crashed = &envelope["items"][0];
+    assert_eq!(crashed["kind"], "crashed", "{envelope}");
+    assert_eq!(crashed["binary"], "ct2: unittests src/lib.rs");
+    let detail = crashed["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("fatal runtime error: stack overflow"),
+        "{detail}"
+    );
+    assert!(detail.contains("(signal: 6, SIGABRT"), "{detail}");
+}

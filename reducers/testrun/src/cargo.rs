@@ -348,6 +348,9 @@ enum Mode {
     InlinePanic,
 }
 
+/// Lines kept of how a test binary crashed.
+const MAX_CRASH_LINES: usize = 5;
+
 /// A libtest JSON event (both libtest's own and nextest's libtest-json).
 #[derive(Debug, Deserialize)]
 struct JsonEvent {
@@ -384,6 +387,11 @@ pub struct CargoTest {
     current_open: bool,
     /// The binary running now printed its result.
     current_has_result: bool,
+    /// What the running binary's output says of how it stopped, when it did short of
+    /// its result (at most [`MAX_CRASH_LINES`]).
+    crash: Vec<String>,
+    /// The first crashed binary's first such line, for the summary.
+    first_crash: Option<String>,
     totals: Map<String, Value>,
     any_result: bool,
     without_result: Vec<String>,
@@ -423,6 +431,8 @@ impl CargoTest {
             binaries_seen: 0,
             current_open: false,
             current_has_result: false,
+            crash: Vec::new(),
+            first_crash: None,
             totals: Map::new(),
             any_result: false,
             without_result: Vec::new(),
@@ -493,6 +503,26 @@ impl CargoTest {
                 let name = self
                     .binary_name()
                     .unwrap_or_else(|| format!("binary {}", self.binaries_seen));
+                // An item of its own, with why it stopped when the output says.
+                let crash = std::mem::take(&mut self.crash);
+                if self.first_crash.is_none() {
+                    self.first_crash = crash.first().cloned();
+                }
+                let rank = self.ranker.rank(1, "crashed");
+                if out.wants(rank) {
+                    out.emit(
+                        rank,
+                        CargoItem {
+                            kind: "crashed",
+                            binary: Some(name.clone()),
+                            message: crash.first().cloned(),
+                            detail: crash.join("\n"),
+                            ..CargoItem::default()
+                        },
+                    );
+                } else {
+                    out.skip(rank);
+                }
                 if self.without_result.len() < MAX_BINARIES {
                     self.without_result.push(name);
                 }
@@ -500,6 +530,7 @@ impl CargoTest {
             }
         }
         self.current_has_result = false;
+        self.crash.clear();
     }
 
     fn result(&mut self, counts: Map<String, Value>, out: &mut dyn Emit<CargoItem>) {
@@ -844,6 +875,16 @@ impl CargoTest {
             }
             return;
         }
+        // Why a test binary stopped short of its result: its runtime's last words, a
+        // thread's overflowed stack, cargo's account of the signal.
+        let crash = trimmed.starts_with("fatal runtime error: ")
+            || (trimmed.starts_with("thread '") && trimmed.ends_with("has overflowed its stack"))
+            || trimmed.starts_with("process didn't exit successfully: ");
+        if crash && self.current_open && self.crash.len() < MAX_CRASH_LINES {
+            self.crash
+                .push(briefly_core::cut_str(trimmed, 300).into_owned());
+            return;
+        }
         if (line.starts_with("error: ") || line.starts_with("warning: "))
             && self.stats.notes.len() < 20
         {
@@ -1081,6 +1122,9 @@ impl FoldBatches for CargoTest {
                 if n == 1 { "y" } else { "ies" },
                 shown.join(", ")
             ));
+            if let Some(crash) = &self.first_crash {
+                parts.push(format!("it stopped: {crash}"));
+            }
         }
         if failures > 0 {
             let names: Vec<&str> = stats.failed.iter().take(5).map(String::as_str).collect();
