@@ -1171,3 +1171,32 @@ Caused by:
     );
     assert!(detail.contains("(signal: 6, SIGABRT"), "{detail}");
 }
+
+#[test]
+fn libtest_json_notes_on_should_panic_tests_are_their_messages() {
+    let output = r#"{ "type": "suite", "event": "started", "test_count": 2 }
+{ "type": "test", "event": "started", "name": "tests::none" }
+{ "type": "test", "event": "started", "name": "tests::wrong" }
+{ "type": "test", "name": "tests::none", "event": "failed", "exec_time": 0.00000029, "message": "test did not panic as expected at src/lib.rs:22:32" }
+{ "type": "test", "name": "tests::wrong", "event": "failed", "exec_time": 0.0001, "stdout": "\nthread 'tests::wrong' (31433) panicked at src/lib.rs:21:74:\nbang\n", "message": "panic did not contain expected string\n      panic message: \"bang\"\n expected substring: \"boom\"" }
+{ "type": "suite", "event": "failed", "passed": 0, "failed": 2, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.001 }
+"#;
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    let item = |name: &str| {
+        envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name)
+            .unwrap_or_else(|| panic!("{name}: {envelope}"))
+            .clone()
+    };
+    let none = item("tests::none");
+    assert_eq!(none["message"], "test did not panic as expected");
+    assert_eq!(none["location"], "src/lib.rs:22:32");
+    assert_eq!(
+        item("tests::wrong")["message"],
+        "panic did not contain expected string\npanic message: \"bang\"\nexpected substring: \"boom\""
+    );
+}

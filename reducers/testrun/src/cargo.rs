@@ -361,6 +361,10 @@ struct JsonEvent {
     name: Option<String>,
     #[serde(default)]
     stdout: Option<String>,
+    /// libtest's own note on a failure (a `#[should_panic]` test's), as the text
+    /// format prints it after `note: `.
+    #[serde(default)]
+    message: Option<String>,
     #[serde(default)]
     test_count: Option<u64>,
     #[serde(flatten)]
@@ -653,6 +657,14 @@ impl CargoTest {
                 let mut failure = Failure::new(&name, binary, self.options.lines);
                 for line in event.stdout.as_deref().unwrap_or_default().lines() {
                     failure.push(line, || briefly_severity::classify(line));
+                }
+                let note = event.message.as_deref().unwrap_or_default();
+                for (i, line) in note.lines().enumerate() {
+                    let line = match i {
+                        0 => format!("note: {line}"),
+                        _ => line.to_string(),
+                    };
+                    failure.push(&line, || None);
                 }
                 if event.event == "timeout" {
                     failure.message.push("timed out".into());
