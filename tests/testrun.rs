@@ -919,6 +919,28 @@ fn pytest_a_test_failing_and_erroring_in_teardown_has_both_reports() {
     }
 }
 
+#[test]
+fn pytest_a_failed_doctest_is_one_report_with_what_was_expected() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "mod_g.py",
+        "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    4\n    \"\"\"\n    return a + b\n",
+    );
+    let b = Briefly::new();
+    let output = pytest(project.path(), &["--doctest-modules"]);
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let items = envelope["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{envelope}");
+    assert_eq!(items[0]["nodeid"], "mod_g.py::mod_g.add", "{envelope}");
+    assert_eq!(items[0]["exception"], "DocTestFailure", "{envelope}");
+    let traceback = items[0]["traceback"].as_str().unwrap();
+    assert!(
+        traceback.contains("Expected:\n    4\nGot:\n    3"),
+        "{traceback}"
+    );
+}
+
 /// `cargo test` of three failing tests, two `#[should_panic]` (Rust 1.95's output).
 const SHOULD_PANIC: &str = r#"   Compiling cr v0.1.0 (/tmp/cr)
     Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s

@@ -216,6 +216,9 @@ impl Report {
                 self.exception = Some(rest.to_string());
             }
         }
+        // A doctest's report is its example, what was expected and what came: all of it
+        // says what failed.
+        decisive |= self.name.starts_with(DOCTEST);
         self.traceback.push(line, decisive);
     }
 
@@ -223,7 +226,12 @@ impl Report {
     fn key(&self) -> String {
         match self.phase {
             Phase::Collection => format!("{}\u{0}", self.name),
-            _ => self.name.clone(),
+            // A doctest's headline names it as its summary line does, marked.
+            _ => self
+                .name
+                .strip_prefix(DOCTEST)
+                .unwrap_or(&self.name)
+                .to_string(),
         }
     }
 
@@ -319,6 +327,9 @@ impl Pending {
         report
     }
 }
+
+/// How pytest heads a doctest's report: `[doctest] module.function`.
+const DOCTEST: &str = "[doctest] ";
 
 /// `test_a.py::TestX::test_y[1]` → `TestX.test_y[1]`, as pytest heads its report.
 fn headline_of(nodeid: &str) -> String {
