@@ -496,7 +496,13 @@ impl Text {
         // java.util.logging's header is its time and source: read whole (its class may
         // be in no package, `… 9:54:19 AM Main main`, which the source alone cannot say).
         let opening = match facts.message {
-            Some(_) if is_java_util_logging_header(text) => text,
+            // Its time ends with `AM` or `PM`: one byte rules out nearly every line.
+            Some(at)
+                if text.as_bytes()[..at].trim_ascii_end().ends_with(b"M")
+                    && is_java_util_logging_header(text) =>
+            {
+                text
+            }
             _ => message,
         };
         pending.multiline.start(opening, severity, facts.opens);
