@@ -941,6 +941,17 @@ fn pytest_a_failed_doctest_is_one_report_with_what_was_expected() {
     );
 }
 
+/// The item of the test named `name`.
+fn item_named(envelope: &Value, name: &str) -> Value {
+    envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == name)
+        .unwrap_or_else(|| panic!("{name}: {envelope}"))
+        .clone()
+}
+
 /// `cargo test` of three failing tests, two `#[should_panic]` (Rust 1.95's output).
 const SHOULD_PANIC: &str = r#"   Compiling cr v0.1.0 (/tmp/cr)
     Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s
@@ -992,15 +1003,7 @@ fn should_panic_tests_are_named_once_with_what_failed() {
         "{envelope}"
     );
     assert_eq!(envelope["total_items"], 3, "{envelope}");
-    let item = |name: &str| {
-        envelope["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|i| i["name"] == name)
-            .unwrap_or_else(|| panic!("{name}: {envelope}"))
-            .clone()
-    };
+    let item = |name: &str| item_named(&envelope, name);
     let no_panic = item("tests::sp");
     assert_eq!(no_panic["message"], "test did not panic as expected");
     assert_eq!(no_panic["location"], "src/main.rs:6:8");
@@ -1150,14 +1153,13 @@ fn panics_printed_as_they_happen_are_their_tests_reports() {
         ["tests::b_fail", "tests::c_fail"],
         "the test that expected its panic passed: {envelope}"
     );
-    let items = envelope["items"].as_array().unwrap();
-    let b_fail = items.iter().find(|i| i["name"] == "tests::b_fail").unwrap();
+    let b_fail = item_named(&envelope, "tests::b_fail");
     assert_eq!(b_fail["location"], "src/lib.rs:4:27", "{envelope}");
     assert_eq!(
         (b_fail["left"].as_str(), b_fail["right"].as_str()),
         (Some("[1, 2, 3]"), Some("[1, 2, 4]"))
     );
-    let c_fail = items.iter().find(|i| i["name"] == "tests::c_fail").unwrap();
+    let c_fail = item_named(&envelope, "tests::c_fail");
     assert_eq!(c_fail["message"], "c failed", "{envelope}");
 }
 
@@ -1205,15 +1207,7 @@ fn libtest_json_notes_on_should_panic_tests_are_their_messages() {
 "#;
     let b = Briefly::new();
     let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
-    let item = |name: &str| {
-        envelope["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|i| i["name"] == name)
-            .unwrap_or_else(|| panic!("{name}: {envelope}"))
-            .clone()
-    };
+    let item = |name: &str| item_named(&envelope, name);
     let none = item("tests::none");
     assert_eq!(none["message"], "test did not panic as expected");
     assert_eq!(none["location"], "src/lib.rs:22:32");
