@@ -4,6 +4,7 @@ use crate::cell::{parse_number, Cell};
 use crate::Error;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// A comparison.
@@ -36,6 +37,9 @@ pub struct Condition {
     pub op: Op,
     /// The value compared with; `None` for `null`.
     pub value: Option<String>,
+    /// The value as an instant, when it is an ISO date or time: read once, here.
+    #[serde(skip)]
+    at: Option<DateTime<Utc>>,
 }
 
 /// Operators, longest first so that `<=` is not read as `<`.
@@ -81,10 +85,12 @@ impl Condition {
         if value.is_none() && !matches!(op, Op::Eq | Op::Ne) {
             return Err(bad("null can only be compared with = or !="));
         }
+        let at = value.as_deref().and_then(instant);
         Ok(Condition {
             column: column.to_string(),
             op,
             value,
+            at,
         })
     }
 
@@ -107,7 +113,7 @@ impl Condition {
             (Some(a), Some(b)) => a.partial_cmp(&b),
             // Times in time, not as text: `2024-03-01T00:00:00Z` is not after
             // `2024-03-01`, and offsets count.
-            _ => match (cell, instant(&text).zip(instant(value))) {
+            _ => match (cell, self.at.and_then(|b| Some((instant(&text)?, b)))) {
                 (_, Some((a, b))) => Some(a.cmp(&b)),
                 (Cell::Bool(b), None) => {
                     Some(b.to_string().as_str().cmp(value.to_lowercase().as_str()))
@@ -141,7 +147,10 @@ fn instant(text: &str) -> Option<DateTime<Utc>> {
     if let Ok(date) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
         return Some(date.and_hms_opt(0, 0, 0)?.and_utc());
     }
-    let time = text.replacen(' ', "T", 1);
+    let time = match text.contains(' ') {
+        true => Cow::Owned(text.replacen(' ', "T", 1)),
+        false => Cow::Borrowed(text),
+    };
     if let Ok(at) = DateTime::parse_from_rfc3339(&time) {
         return Some(at.with_timezone(&Utc));
     }
@@ -163,7 +172,6 @@ fn unquote(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::borrow::Cow;
 
     fn text(t: &str) -> Cell<'_> {
         Cell::Text(Cow::Borrowed(t))
