@@ -46,7 +46,7 @@ use parse::{combined_hunk_header, numstat_line, stat_line, stat_totals};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::hash::{Hash, Hasher};
 
 /// A change repeated in this many files is mechanical.
@@ -418,9 +418,9 @@ pub struct Diff {
     plain: Option<String>,
     /// Lines outside any file's patch that no commit's fields hold and no list counts
     /// (a commit's message, `diff -r`'s `Only in a: x` and `Binary files … differ`, a
-    /// submodule's log, what is no diff at all): the first [`MAX_OTHER_LINES`], each cut
+    /// submodule's log, what is no diff at all): the first [`MAX_OTHER_LINES`] by line, each cut
     /// to [`MAX_OTHER_CHARS`], shown after the files; the rest counted.
-    other: Vec<(u64, String)>,
+    other: BinaryHeap<(u64, String)>,
     other_left_out: u64,
     other_cut: bool,
     /// In a mail's signature (`-- ` and git's version under it): read as nothing.
@@ -528,7 +528,7 @@ impl Diff {
             listed_totals: None,
             listed_counts: (0, 0),
             plain: None,
-            other: Vec::new(),
+            other: BinaryHeap::new(),
             other_left_out: 0,
             other_cut: false,
             in_signature: false,
@@ -551,16 +551,10 @@ impl Diff {
         // The first lines by number: a truncated hunk's lines come back after later ones.
         self.other_left_out += u64::from(self.other.len() == MAX_OTHER_LINES);
         if self.other.len() == MAX_OTHER_LINES {
-            let (last, &(last_line, _)) = self
-                .other
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, (line, _))| *line)
-                .expect("full");
-            if line > last_line {
+            if self.other.peek().is_some_and(|(last, _)| line > *last) {
                 return;
             }
-            self.other.swap_remove(last);
+            self.other.pop();
         }
         let kept = briefly_core::cut_str(text, MAX_OTHER_CHARS);
         self.other_cut |= matches!(kept, std::borrow::Cow::Owned(_));
@@ -1356,8 +1350,7 @@ impl Diff {
         // What is no file's patch, in order, after the files (not among one file's
         // hunks, `--file`).
         let others = self.other.len() as u64 + self.other_left_out;
-        let mut other = std::mem::take(&mut self.other);
-        other.sort_unstable_by_key(|(line, _)| *line);
+        let other = std::mem::take(&mut self.other).into_sorted_vec();
         for (line, text) in other.into_iter().filter(|_| self.options.file.is_none()) {
             out.emit(4, json!({"kind": "line", "line": line, "text": text}));
         }
