@@ -864,28 +864,18 @@ fn pytest_lines_too_long_for_a_fence_of_three_are_read() {
         summary.starts_with("2 failed, 1 passed, 1 skipped, 1 xfailed, 1 xpassed"),
         "{envelope}"
     );
-    let second = envelope["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|item| {
-            item["nodeid"]
-                .as_str()
-                .is_some_and(|n| n.contains("test_second"))
-        })
-        .unwrap_or_else(|| panic!("{envelope}"));
+    let second = item_where(&envelope, |item| {
+        item["nodeid"]
+            .as_str()
+            .is_some_and(|n| n.contains("test_second"))
+    });
     assert_eq!(second["exception"], "ConnectionError", "{envelope}");
     assert_eq!(second["message"], "database unreachable", "{envelope}");
-    let first = envelope["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|item| {
-            item["nodeid"]
-                .as_str()
-                .is_some_and(|n| n.ends_with("test_first"))
-        })
-        .unwrap_or_else(|| panic!("{envelope}"));
+    let first = item_where(&envelope, |item| {
+        item["nodeid"]
+            .as_str()
+            .is_some_and(|n| n.ends_with("test_first"))
+    });
     assert_eq!(first["exception"], "AssertionError", "{envelope}");
 }
 
@@ -941,15 +931,20 @@ fn pytest_a_failed_doctest_is_one_report_with_what_was_expected() {
     );
 }
 
-/// The item of the test named `name`.
-fn item_named(envelope: &Value, name: &str) -> Value {
+/// The first item `wanted` says is the one.
+fn item_where(envelope: &Value, wanted: impl Fn(&Value) -> bool) -> Value {
     envelope["items"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|i| i["name"] == name)
-        .unwrap_or_else(|| panic!("{name}: {envelope}"))
+        .find(|i| wanted(i))
+        .unwrap_or_else(|| panic!("{envelope}"))
         .clone()
+}
+
+/// The item of the test named `name`.
+fn item_named(envelope: &Value, name: &str) -> Value {
+    item_where(envelope, |i| i["name"] == name)
 }
 
 /// `cargo test` of three failing tests, two `#[should_panic]` (Rust 1.95's output).

@@ -418,8 +418,8 @@ pub struct Diff {
     plain: Option<String>,
     /// Lines outside any file's patch that no commit's fields hold and no list counts
     /// (a commit's message, `diff -r`'s `Only in a: x` and `Binary files … differ`, a
-    /// submodule's log, what is no diff at all): the first [`MAX_OTHER_LINES`] by line, each cut
-    /// to [`MAX_OTHER_CHARS`], shown after the files; the rest counted.
+    /// submodule's log, what is no diff at all): the first [`MAX_OTHER_LINES`] by line,
+    /// each cut to [`MAX_OTHER_CHARS`], shown after the files; the rest counted.
     other: BinaryHeap<(u64, String)>,
     other_left_out: u64,
     other_cut: bool,
