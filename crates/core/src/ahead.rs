@@ -7,15 +7,15 @@
 //! worker thread over batches of records while the reducer folds the previous batch, and
 //! hands the batches back in input order, so the result is exactly what doing both in
 //! turn gives. Memory is bounded: with one worker, at most three batches of
-//! [`BATCH_LINES`] records or about [`BATCH_BYTES`] bytes hold records at once, and two
-//! emptied ones are kept for reuse; [`Ahead::parallel`]'s two workers hold at most two
-//! more, and keep one more.
+//! [`BATCH_LINES`] records or about [`BATCH_BYTES`] bytes (or what
+//! [`Ahead::with_batch_bytes`] sets) hold records at once, and two emptied ones are kept
+//! for reuse; [`Ahead::parallel`]'s two workers hold at most two more, and keep one more.
 //!
 //! A reducer may also hand over its raw input ([`Ahead::framing`], with
 //! [`crate::Framing::Raw`]): the worker then frames the lines too, exactly as the budget
 //! stage would ([`crate::RecordFramer`]), and the caller's thread is left with the
 //! folding alone. A batch is then the records of [`BATCH_BYTES`] of input, however many
-//! (a piece of blank lines is 65,536 of them), plus a line carried over from the piece
+//! (a piece of blank lines is one per byte), plus a line carried over from the piece
 //! before, at most the framing limit long. A preparer whose work is cheaper over many
 //! lines at once (one pass over the batch's text instead of one per short line) does it
 //! in [`Prepare::prepare_batch`].
@@ -56,8 +56,9 @@ use std::thread::JoinHandle;
 /// Records in a batch at most, when they are pushed one by one: short lines go in large
 /// batches, so that handing them over costs little per line.
 pub const BATCH_LINES: usize = 4096;
-/// Bytes of text in a batch before it is sent (a longer line goes alone): small enough
-/// that a batch and what was found for it stay in the cache until the caller reads them.
+/// Bytes of text in a batch before it is sent (a longer line goes alone), unless
+/// [`Ahead::with_batch_bytes`] says otherwise: small enough that a batch and what was
+/// found for it stay in the cache until the caller reads them.
 pub const BATCH_BYTES: usize = 64 * 1024;
 
 /// The part of a reducer's work on a record that depends on that record alone.
@@ -216,10 +217,8 @@ impl<O: Default> Batch<O> {
         });
     }
 
-    fn full(&self) -> bool {
-        self.slots.len() >= BATCH_LINES
-            || self.text.len() >= BATCH_BYTES
-            || self.chunk.len() >= BATCH_BYTES
+    fn full(&self, bytes: usize) -> bool {
+        self.slots.len() >= BATCH_LINES || self.text.len() >= bytes || self.chunk.len() >= bytes
     }
 
     fn clear(&mut self) {
@@ -320,6 +319,8 @@ pub struct Ahead<P: Prepare> {
     frames: bool,
     /// What framing had altered as of the last batch prepared ([`Ahead::push_chunk`]).
     alterations: Alterations,
+    /// Bytes of text, or of raw input, in a batch before it is sent.
+    batch_bytes: usize,
 }
 
 /// `BRIEFLY_THREADS=1`: no second thread; everything is prepared on the caller's (for
@@ -355,7 +356,22 @@ impl<P: Prepare> Ahead<P> {
             spare: Vec::new(),
             frames: false,
             alterations: Alterations::default(),
+            batch_bytes: BATCH_BYTES,
         }
+    }
+
+    /// Sends a batch once it holds `bytes` of text (of raw input, with
+    /// [`Ahead::framing`]) instead of [`BATCH_BYTES`]; a longer line still goes alone.
+    /// Which size is fastest depends on the reducer: larger batches mean fewer hand-overs
+    /// between threads, smaller ones stay in the cache (`benches/ab.sh` compares builds).
+    /// Memory grows with it: about four batches hold records at once.
+    pub fn with_batch_bytes(mut self, bytes: usize) -> Self {
+        debug_assert!(
+            self.workers.is_empty() && self.filling.is_empty(),
+            "after input"
+        );
+        self.batch_bytes = bytes.max(1);
+        self
     }
 
     /// An `Ahead` that prepares on two worker threads, each taking every other batch,
@@ -441,7 +457,7 @@ impl<P: Prepare> Ahead<P> {
     /// handles its records in order, then may give it back with [`Ahead::recycle`].
     pub fn push(&mut self, record: &Record<'_>) -> Option<Batch<P::Output>> {
         self.filling.push(record);
-        if !self.filling.full() {
+        if !self.filling.full(self.batch_bytes) {
             return None;
         }
         self.dispatch(true);
@@ -465,11 +481,11 @@ impl<P: Prepare> Ahead<P> {
             if bytes.is_empty() {
                 return None;
             }
-            let room = BATCH_BYTES - self.filling.chunk.len();
+            let room = self.batch_bytes.saturating_sub(self.filling.chunk.len());
             let (piece, rest) = bytes.split_at(room.min(bytes.len()));
             self.filling.chunk.extend_from_slice(piece);
             *bytes = rest;
-            if self.filling.full() {
+            if self.filling.full(self.batch_bytes) {
                 self.dispatch(true);
                 if self.in_flight() > self.depth() {
                     return Some(self.receive());
@@ -771,11 +787,11 @@ mod tests {
         );
     }
 
-    #[test]
-    fn batches_end_at_a_byte_bound_too() {
-        let mut ahead = Ahead::new(Upper);
+    /// The sizes of the batches `ahead` gives back for `n` lines of a third of
+    /// [`BATCH_BYTES`] each.
+    fn batch_sizes(mut ahead: Ahead<Upper>, n: u64) -> Vec<usize> {
         let mut sizes = Vec::new();
-        for line in 1..=10u64 {
+        for line in 1..=n {
             let text = "y".repeat(BATCH_BYTES / 3);
             let r = Record {
                 text: &text,
@@ -790,8 +806,23 @@ mod tests {
             }
         }
         sizes.extend(ahead.finish().iter().map(Batch::len));
-        assert_eq!(sizes.iter().sum::<usize>(), 10);
+        assert_eq!(sizes.iter().sum::<usize>(), n as usize);
+        sizes
+    }
+
+    #[test]
+    fn batches_end_at_a_byte_bound_too() {
+        let sizes = batch_sizes(Ahead::new(Upper), 10);
         assert!(sizes.iter().all(|&s| s <= 4), "{sizes:?}");
+    }
+
+    #[test]
+    fn the_byte_bound_is_the_reducers_to_set() {
+        // Twelve lines fill four times the usual bytes.
+        let larger = batch_sizes(Ahead::new(Upper).with_batch_bytes(4 * BATCH_BYTES), 30);
+        assert_eq!(larger, [12, 12, 6]);
+        let smaller = batch_sizes(Ahead::parallel(Upper).with_batch_bytes(BATCH_BYTES / 3), 5);
+        assert_eq!(smaller, [1; 5], "each line fills a batch");
     }
 
     #[test]
@@ -821,8 +852,13 @@ mod tests {
 
     /// Every record's fields and output, and the alterations, from raw `input` pushed in
     /// pieces of `size` into an `Ahead` that frames it.
-    fn framed_ahead(input: &[u8], size: usize, threads: bool) -> (Vec<FramedRecord>, Alterations) {
-        let mut ahead = Ahead::framing(Upper, 100);
+    fn framed_ahead(
+        input: &[u8],
+        size: usize,
+        threads: bool,
+        batch_bytes: usize,
+    ) -> (Vec<FramedRecord>, Alterations) {
+        let mut ahead = Ahead::framing(Upper, 100).with_batch_bytes(batch_bytes);
         ahead.no_thread = !threads;
         let mut seen = Vec::new();
         let mut take = |ahead: &mut Ahead<Upper>, batch: Batch<(u64, String)>| {
@@ -868,20 +904,24 @@ mod tests {
         let alterations = framer.alterations();
         assert!(alterations.cut_lines > 0 && alterations.replaced_lines > 0);
         assert!(alterations.nul_lines > 0);
-        for (size, threads) in [
-            (input.len(), true),
-            (1000, true),
-            (7, false),
-            (65_537, false),
+        for (size, threads, batch_bytes) in [
+            (input.len(), true, BATCH_BYTES),
+            (1000, true, BATCH_BYTES),
+            (7, false, BATCH_BYTES),
+            (65_537, false, BATCH_BYTES),
+            // Batches of less than a line, and of all the input.
+            (1000, true, 50),
+            (65_537, true, 1 << 20),
         ] {
-            let (seen, altered) = framed_ahead(&input, size, threads);
-            assert_eq!(altered, alterations, "pieces of {size}");
-            assert_eq!(seen.len(), want.len(), "pieces of {size}");
-            assert!(seen == want, "pieces of {size}");
+            let (seen, altered) = framed_ahead(&input, size, threads, batch_bytes);
+            let case = format!("pieces of {size}, batches of {batch_bytes}");
+            assert_eq!(altered, alterations, "{case}");
+            assert_eq!(seen.len(), want.len(), "{case}");
+            assert!(seen == want, "{case}");
         }
         // No input, no records; one line without a newline is one record.
-        assert_eq!(framed_ahead(b"", 10, true).0.len(), 0);
-        assert_eq!(framed_ahead(b"x", 10, true).0.len(), 1);
+        assert_eq!(framed_ahead(b"", 10, true, BATCH_BYTES).0.len(), 0);
+        assert_eq!(framed_ahead(b"x", 10, true, BATCH_BYTES).0.len(), 1);
     }
 
     /// Panics on the line it is told.
