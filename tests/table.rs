@@ -290,8 +290,11 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--where \"nonsense\""));
 
+    // Only the input shows the column missing: the envelope says so, as README promises.
     let out = briefly.run(&["table", path_str(&good), "--columns", "nope"], b"");
+    assert_eq!(out.status.code(), Some(0));
     let e: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(e["ok"], false);
     assert!(
         e["summary"]
             .as_str()
