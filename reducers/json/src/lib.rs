@@ -314,7 +314,14 @@ pub struct Json {
     newline_in: Option<u64>,
     /// Whether values may be deferred (off only to test that it changes nothing).
     defer: bool,
+    /// The input's first bytes, held while they may be a byte-order mark.
+    opening: Vec<u8>,
+    /// Past the input's first bytes.
+    opened: bool,
 }
+
+/// UTF-8's byte-order mark, which Windows tools (PowerShell's `Out-File`) write first.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// A top-level value's bytes held unscanned: what the scanner kept of it, then the
 /// chunks after, which the scanner has not seen.
@@ -426,8 +433,29 @@ impl Json {
             deferred: None,
             newline_in: None,
             defer: true,
+            opening: Vec::new(),
+            opened: false,
             options,
         })
+    }
+
+    /// The input's first bytes: a byte-order mark is read past, as jq does (the artifact
+    /// keeps it); other bytes go on as they came, in any chunking.
+    fn open(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) {
+        let (head, rest) = bytes.split_at((BOM.len() - self.opening.len()).min(bytes.len()));
+        self.opening.extend_from_slice(head);
+        if self.opening.len() < BOM.len() && BOM.starts_with(&self.opening) {
+            return;
+        }
+        self.opened = true;
+        let held = std::mem::take(&mut self.opening);
+        let rest_at = offset + head.len() as u64;
+        if held != BOM {
+            self.take(&held, rest_at - held.len() as u64, out);
+        }
+        if !rest.is_empty() {
+            self.take(rest, rest_at, out);
+        }
     }
 
     fn error(&mut self, message: String) {
@@ -1029,21 +1057,11 @@ fn group_key(value: TapeValue<'_, '_>) -> String {
 /// show as null.
 const NULL_GROUP: &str = "jnull";
 
-impl Reducer for Json {
-    type Item = Value;
-    type Stats = JsonStats;
-
-    fn framing(&self) -> Framing {
-        Framing::Raw
-    }
-
-    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<Value>) -> Flow {
-        Flow::Continue
-    }
-
-    fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> Flow {
+impl Json {
+    /// Input after its first bytes ([`Json::open`]).
+    fn take(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) {
         if self.defer(bytes, offset, out) {
-            return Flow::Continue;
+            return;
         }
         // Scanned up to its first newline only, the rest of the chunk may be deferred
         // (the scanner reads the same in any chunking).
@@ -1062,10 +1080,39 @@ impl Reducer for Json {
             }
             _ => self.feed(bytes, offset, out),
         }
+    }
+}
+
+impl Reducer for Json {
+    type Item = Value;
+    type Stats = JsonStats;
+
+    fn framing(&self) -> Framing {
+        Framing::Raw
+    }
+
+    fn record(&mut self, _record: &Record<'_>, _out: &mut dyn Emit<Value>) -> Flow {
+        Flow::Continue
+    }
+
+    fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> Flow {
+        if self.opened {
+            self.take(bytes, offset, out);
+        } else {
+            self.open(bytes, offset, out);
+        }
         Flow::Continue
     }
 
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<JsonStats> {
+        // An input shorter than a byte-order mark.
+        if !self.opened {
+            self.opened = true;
+            let held = std::mem::take(&mut self.opening);
+            if !held.is_empty() {
+                self.take(&held, 0, out);
+            }
+        }
         if let Some(deferred) = self.deferred.take() {
             self.whole_value(deferred, out);
         }
@@ -1269,8 +1316,13 @@ impl Json {
         if self.convert.wide_numbers > 0 {
             // Not the input's digits: the artifact keeps them.
             complete = false;
+            let first = self
+                .convert
+                .first_wide
+                .and_then(serde_json::Number::from_f64)
+                .map_or_else(String::new, |n| format!(", the first {n}"));
             warnings.push(format!(
-                "{} of 2^63 or more in the items shown as the nearest double (1e+23): digits past the 17th may differ from the input's (the raw input is in the artifact)",
+                "{} of 2^63 or more in the items shown as the nearest double{first}: digits past the 17th may differ from the input's (the raw input is in the artifact)",
                 counted(self.convert.wide_numbers, "whole number", "whole numbers")
             ));
         }
@@ -1368,6 +1420,29 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_opening_the_input_is_read_past() {
+        // As PowerShell writes a file; jq reads it.
+        let envelope = run(b"\xef\xbb\xbf{\"a\": 1}", JsonOptions::default());
+        assert_eq!(envelope.items, [json!({"a": 1})]);
+        assert!(envelope.ok && envelope.warnings.is_empty(), "{envelope:?}");
+        let ndjson = run(
+            b"\xef\xbb\xbf{\"a\": 1}\n{\"a\": 2}\n",
+            with(|o| o.fields = vec!["a".into()]),
+        );
+        assert_eq!(ndjson.items, [json!({"a": 1}), json!({"a": 2})]);
+        // Bytes that only begin like one are the input's, and as invalid as before.
+        let half = run(b"\xef\xbb{\"a\": 1}", JsonOptions::default());
+        assert!(!half.ok);
+        assert_eq!(half.stats["invalid"], 1);
+        let short = run(b"\xef\xbb", JsonOptions::default());
+        assert_eq!(short.stats["invalid"], 1, "{short:?}");
+        // An input shorter than a mark is read too.
+        let seven = run(b"7", JsonOptions::default());
+        assert_eq!(seven.items[0]["type"], "number", "{seven:?}");
+        assert_eq!(seven.stats["invalid"], 0);
+    }
+
+    #[test]
     fn finds_the_failing_record_in_memory_and_streamed() {
         let doc = document(300);
         for max_document_bytes in [1 << 20, 2000] {
@@ -1403,7 +1478,8 @@ mod tests {
             envelope
                 .warnings
                 .iter()
-                .any(|w| w.starts_with("1 whole number of 2^63")),
+                .any(|w| w.starts_with("1 whole number of 2^63")
+                    && w.contains("the nearest double, the first 1.2345678901234568e+22:")),
             "{:?}",
             envelope.warnings
         );

@@ -249,6 +249,7 @@ fn static_json(node: &StaticNode, convert: &mut Convert) -> Value {
             // An integer past 64 bits is read as the nearest double (`1e+23`).
             if n.fract() == 0.0 && n.abs() >= WIDE {
                 convert.wide_numbers += 1;
+                convert.first_wide.get_or_insert(n);
             }
             Number::from_f64(n).map_or(Value::Null, Value::Number)
         }
@@ -271,6 +272,8 @@ pub struct Convert {
     /// Whole numbers of 2^63 or more (an integer beyond 64 bits, or written so: `1e20`),
     /// shown as the nearest double, which may not hold every digit written.
     pub wide_numbers: u64,
+    /// The first of them, as read.
+    pub first_wide: Option<f64>,
 }
 
 impl Convert {
