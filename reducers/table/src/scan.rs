@@ -289,7 +289,9 @@ impl Scan {
                     min: Value::Null,
                     max: Value::Null,
                     distinct: None,
+                    distinct_estimated: false,
                     top: Vec::new(),
+                    top_at_least: false,
                 };
                 if let Some(stats) = stats {
                     if self.from_text {
@@ -299,7 +301,9 @@ impl Scan {
                     summary.nulls = Some(stats.nulls());
                     (summary.min, summary.max) = stats.bounds();
                     summary.distinct = Some(stats.distinct());
+                    summary.distinct_estimated = stats.distinct_estimated();
                     summary.top = stats.top();
+                    summary.top_at_least = !summary.top.is_empty() && stats.top_at_least();
                 }
                 summary
             })

@@ -569,7 +569,9 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             min: Value::Null,
             max: Value::Null,
             distinct: None,
+            distinct_estimated: false,
             top: Vec::new(),
+            top_at_least: false,
         };
         let mut score = 2;
         if let Ok(converter) =

@@ -138,13 +138,25 @@ impl TopValues {
         self.counters[i].1 += 1;
     }
 
+    /// Whether the counts are exact: no value was ever evicted.
+    fn exact(&self) -> bool {
+        self.evictions == 0
+    }
+
     fn top(&self) -> Vec<(String, u64)> {
-        // Counts as guaranteed: exact while nothing was evicted, else a lower bound.
+        // Once values were evicted, a value not counted now may have been seen as often
+        // as the least counted one: only a value surely seen more often than that is
+        // surely among the most frequent. Near-uniform values have none such, and their
+        // guaranteed counts (a lower bound) would be far below the true ones.
+        let floor = match self.exact() {
+            true => 1,
+            false => self.counters.iter().map(|(_, n, _)| *n).min().unwrap_or(0),
+        };
         let mut top: Vec<(String, u64)> = self
             .counters
             .iter()
             .map(|(k, n, over)| (k.to_string(), n - over))
-            .filter(|(_, n)| *n > 1)
+            .filter(|(_, n)| *n > floor)
             .collect();
         top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         top.truncate(TOP_SHOWN);
@@ -348,7 +360,21 @@ impl ColumnStats {
         }
     }
 
-    /// The most frequent strings with their counts (values seen more than once).
+    /// Whether [`ColumnStats::distinct`] is the HyperLogLog estimate, not a count.
+    pub fn distinct_estimated(&self) -> bool {
+        let non_null = self.values - self.nulls;
+        !(non_null == 0 || (self.texts == non_null && self.top.exact() && !self.top_off))
+    }
+
+    /// Whether [`ColumnStats::top`]'s counts are lower bounds, not exact counts.
+    pub fn top_at_least(&self) -> bool {
+        !self.top.exact()
+    }
+
+    /// The most frequent strings with their counts (values seen more than once). Exact
+    /// while the column has at most 32 distinct values; past that only values surely
+    /// among the most frequent, each with how often it was surely seen
+    /// ([`ColumnStats::top_at_least`]).
     pub fn top(&self) -> Vec<(String, u64)> {
         if self.top_off {
             return Vec::new();
@@ -395,12 +421,21 @@ pub struct ColumnSummary {
     /// The largest value.
     #[serde(skip_serializing_if = "Value::is_null")]
     pub max: Value,
-    /// Estimated distinct non-null values (HyperLogLog, ~2% error; exact when small).
+    /// Distinct non-null values: exact when small, else estimated (HyperLogLog, ~2%
+    /// error) and `distinct_estimated` says so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distinct: Option<u64>,
-    /// The most frequent strings and their counts.
+    /// `distinct` is an estimate.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub distinct_estimated: bool,
+    /// The most frequent strings and their counts: exact while the column has few
+    /// distinct values; past that only values surely among the most frequent, each with
+    /// a count it surely reached, and `top_at_least` says so.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub top: Vec<(String, u64)>,
+    /// `top`'s counts are lower bounds.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub top_at_least: bool,
 }
 
 #[cfg(test)]
@@ -463,8 +498,46 @@ mod tests {
             stats.add(&Cell::Text(Cow::Borrowed(v)), i as u64);
         }
         assert_eq!(stats.top(), vec![("a".into(), 3), ("b".into(), 2)]);
+        assert!(!stats.top_at_least());
         assert_eq!(stats.distinct(), 3);
+        assert!(!stats.distinct_estimated());
         assert_eq!(stats.bounds(), (Value::from("a"), Value::from("c")));
+    }
+
+    /// A column of `kinds` values, each `each` times, interleaved, and `hot` as often as
+    /// all of them.
+    fn interleaved(kinds: u64, each: u64, hot: bool) -> ColumnStats {
+        let mut stats = ColumnStats::new(false);
+        let mut row = 0;
+        for _ in 0..each {
+            for k in 0..kinds {
+                stats.add(&Cell::Text(Cow::Owned(format!("v{k}"))), row);
+                row += 1;
+                if hot {
+                    stats.add(&Cell::Text(Cow::Borrowed("hot")), row);
+                    row += 1;
+                }
+            }
+        }
+        stats
+    }
+
+    #[test]
+    fn past_the_counters_only_values_surely_most_frequent_are_listed_with_sure_counts() {
+        // 50 values as frequent as each other: none stands out, and the counts the
+        // counters could vouch for were a hundredth of the true ones.
+        let uniform = interleaved(50, 2_000, false);
+        assert_eq!(uniform.top(), vec![]);
+        assert!(uniform.top_at_least());
+        assert!(uniform.distinct_estimated());
+        // One value as frequent as the 50 others together is listed, with a count it
+        // surely reached.
+        let skewed = interleaved(50, 200, true);
+        let top = skewed.top();
+        assert_eq!(top.len(), 1, "{top:?}");
+        assert_eq!(top[0].0, "hot");
+        assert!((5_000..=10_000).contains(&top[0].1), "{top:?}");
+        assert!(skewed.top_at_least());
     }
 
     #[test]
