@@ -232,6 +232,18 @@ fn launches_a_stderr_reader(argv: &[String]) -> bool {
     }
 }
 
+/// Whether a script's `#!` line (`/usr/bin/env python3`, `/usr/bin/node`, without the
+/// `#!`) runs it with a program that runs scripts ([`is_interpreter`]).
+pub fn names_an_interpreter(shebang: &str) -> bool {
+    let mut words = shebang.split_whitespace().map(basename);
+    let program = match words.next() {
+        // `env`'s options (`-S`) and settings (`A=1`) come before the program.
+        Some("env") => words.find(|w| !w.starts_with('-') && !w.contains('=')),
+        first => first,
+    };
+    program.is_some_and(is_interpreter)
+}
+
 /// A program that runs scripts: Python (any version, PyPy), Node, Deno, Bun, Ruby,
 /// Perl, PHP, the JVM, R, Julia, Lua.
 fn is_interpreter(program: &str) -> bool {
@@ -617,6 +629,27 @@ mod tests {
     fn source(command: &str) -> &'static str {
         let argv: Vec<String> = command.split_whitespace().map(String::from).collect();
         source_of(&argv)
+    }
+
+    #[test]
+    fn a_scripts_first_line_names_its_interpreter() {
+        for shebang in [
+            "/usr/bin/env python3",
+            "/usr/bin/python3.11 -u",
+            "/usr/bin/env -S node --no-warnings",
+            "/usr/bin/env PYTHONUNBUFFERED=1 ruby",
+        ] {
+            assert!(names_an_interpreter(shebang), "{shebang}");
+        }
+        for shebang in [
+            "/bin/sh",
+            "/bin/bash -e",
+            "/usr/bin/env bash",
+            "/usr/bin/env",
+            "",
+        ] {
+            assert!(!names_an_interpreter(shebang), "{shebang}");
+        }
     }
 
     #[test]

@@ -481,6 +481,26 @@ fn a_scripts_traceback_and_log_are_read_with_its_output() {
         "{error}"
     );
     assert_eq!(envelope["raw"]["lines"], 3001 + 7, "{envelope}");
+    // The same run by its `#!` line, by its path.
+    let source = std::fs::read_to_string(&script).unwrap();
+    let executable = b.dir.path().join("app");
+    std::fs::write(
+        &executable,
+        format!("#!/usr/bin/env -S python3 -u\n{source}"),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &executable,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let (envelope, code) = run(&b, &["run", "--", executable.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert!(envelope.get("stderr").is_none(), "{envelope}");
+    assert_eq!(
+        envelope["items"][0]["text"],
+        "Traceback (most recent call last):"
+    );
     // The same through a shell, as agents' tools run commands: its script's command.
     let script = format!("cd '{}' && python3 app.py", b.dir.path().display());
     let (envelope, code) = run(&b, &["run", "--", "sh", "-c", &script]);

@@ -80,10 +80,20 @@ pub enum StderrMode {
 }
 
 impl StderrMode {
-    /// Whether stderr goes into reducer `name` with the output.
-    fn merges(self, name: &str, argv: &[String]) -> bool {
+    /// Whether stderr goes into reducer `name` with the output of `argv` (run from
+    /// `cwd`).
+    fn merges(self, name: &str, argv: &[String], cwd: Option<&std::path::Path>) -> bool {
         match self {
-            StderrMode::Auto => reducers::reads_stderr(name, argv),
+            StderrMode::Auto => {
+                reducers::reads_stderr(name, argv)
+                    // A script named by its path and run by its `#!` line (`./app.py`), as
+                    // by its interpreter; not a program found in PATH, a tool that may
+                    // be written in any language.
+                    || (name == "text"
+                        && argv[0].contains('/')
+                        && script_interpreter(&argv[0], cwd)
+                            .is_some_and(|line| reducers::names_an_interpreter(&line)))
+            }
             StderrMode::Merge => true,
             StderrMode::Apart => false,
         }
@@ -134,7 +144,7 @@ pub fn reply(
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    let merge = spawn.stderr.merges(name, argv);
+    let merge = spawn.stderr.merges(name, argv, spawn.cwd.as_deref());
     let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr, spawn, merge))?;
     let Finished {
         pipeline,
@@ -222,7 +232,7 @@ async fn drive(
         Ok(child) => child,
         Err(e) if e.kind() == ErrorKind::NotFound => {
             // The program is there, but the interpreter its `#!` line names is not.
-            if let Some(interpreter) = missing_interpreter(&argv[0], spawn.cwd.as_deref()) {
+            if let Some(interpreter) = script_interpreter(&argv[0], spawn.cwd.as_deref()) {
                 return Ok(Outcome::NotStarted(
                     EXIT_NOT_EXECUTABLE,
                     format!("bad interpreter: its first line, #!{interpreter}, names a program that does not exist"),
@@ -387,9 +397,10 @@ fn signal_group(pgid: Option<i32>, signal: i32) {
 }
 
 /// The interpreter a script's `#!` line names, when `program` (run from `cwd`, or
-/// found in `PATH`) is a script that has one: the kernel says `ENOENT` both when the
-/// program is missing and when its interpreter is.
-fn missing_interpreter(program: &str, cwd: Option<&std::path::Path>) -> Option<String> {
+/// found in `PATH`) is a script that has one: for what `ENOENT` means (the kernel says
+/// so both when the program is missing and when its interpreter is), and to read a
+/// script's stderr as its interpreter's.
+fn script_interpreter(program: &str, cwd: Option<&std::path::Path>) -> Option<String> {
     use std::io::Read;
     let path = if program.contains('/') {
         cwd.map_or_else(|| program.into(), |dir| dir.join(program))
