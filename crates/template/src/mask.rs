@@ -93,6 +93,8 @@ pub(crate) struct Masked {
     /// Non-zero when a [`crate::Masker`] gave these tokens: equal stamps, equal
     /// tokens (see [`Masked::stamp`]).
     stamp: u64,
+    /// Scratch for a token with groups, masked apart and then copied into `buf`.
+    token: Vec<u8>,
 }
 
 /// The tokens and their kinds: what two `Masked` holding the same tokens share (not
@@ -159,18 +161,23 @@ impl Masked {
             } else {
                 let (end, flags) = scan_token(bytes, start);
                 i = end;
-                let mut out = std::mem::take(&mut self.buf);
-                out.truncate(out_start);
-                let kind = if i - start > max_token_bytes {
-                    out.extend_from_slice(WILD);
+                if i - start > max_token_bytes {
+                    o = put_wild(&mut self.buf, out_start);
                     TokenKind::Wild
                 } else {
-                    mask_token_with(&bytes[start..i], flags, &mut out)
-                };
-                o = out.len();
-                out.resize(cap.max(o), 0);
-                self.buf = out;
-                kind
+                    // Masked apart and copied in: `buf` keeps its length. (Cut to the
+                    // token and grown back, it was cleared past the token at every
+                    // such token, which made a long line of `{a: 1}` groups quadratic.)
+                    let token = &mut self.token;
+                    token.clear();
+                    let kind = mask_token_with(&bytes[start..i], flags, token);
+                    o = out_start + token.len();
+                    if self.buf.len() < o {
+                        self.buf.resize(o, 0); // not past `cap` (see above), but never a panic
+                    }
+                    self.buf[out_start..o].copy_from_slice(token);
+                    kind
+                }
             };
             o = self.finish_token(out_start, o, kind);
         }
