@@ -368,6 +368,8 @@ impl Findings {
                 || (bytes.first() == Some(&b'#') && is_tap_failure_count(bytes))
             {
                 Some(Severity::Error)
+            } else if bytes.first() == Some(&b'(') && is_node_warning(bytes) {
+                Some(Severity::Warn)
             } else {
                 None
             },
@@ -511,6 +513,27 @@ impl Findings {
             opens: self.opens,
         }
     }
+}
+
+/// Node's process warnings: `(node:4242) [DEP0005] DeprecationWarning: Buffer() is
+/// deprecated`, `(node:4242) ExperimentalWarning: …`, `(node:4242) Warning: …`.
+fn is_node_warning(bytes: &[u8]) -> bool {
+    let Some(rest) = bytes.strip_prefix(b"(node:") else {
+        return false;
+    };
+    let pid = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let Some(mut rest) = rest[pid..].strip_prefix(b") ").filter(|_| pid > 0) else {
+        return false;
+    };
+    // A deprecation's code: `[DEP0005] `.
+    if rest.first() == Some(&b'[') {
+        match rest.iter().position(|&b| b == b']') {
+            Some(close) if rest.get(close + 1) == Some(&b' ') => rest = &rest[close + 2..],
+            _ => return false,
+        }
+    }
+    let word = rest.iter().take_while(|&&b| is_word_byte(b)).count();
+    rest[..word].ends_with(b"Warning") && rest.get(word) == Some(&b':')
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -2177,6 +2200,16 @@ mod tests {
                 "src/w.py:3:    warnings.warn(\"x\", DeprecationWarning)",
                 None,
             ),
+            // Node's process warnings.
+            (
+                "(node:10055) [DEP0005] DeprecationWarning: Buffer() is deprecated due to security and usability issues.",
+                Some(Warn),
+            ),
+            ("(node:10055) ExperimentalWarning: VM Modules is an experimental feature", Some(Warn)),
+            ("(node:7) Warning: Accessing non-existent property 'x'", Some(Warn)),
+            ("(node:7) UnhandledPromiseRejectionWarning: Error: boom", Some(Error)),
+            ("(node:7) listening on port 3000", None),
+            ("(node:) DeprecationWarning: no pid", None),
             (
                 "a.c:4:20: note: each undeclared identifier is reported only once",
                 None,

@@ -228,6 +228,34 @@ mod tests {
     }
 
     #[test]
+    fn without_a_counts_line_every_report_read_is_counted() {
+        // -qq: no counts line, and more reports than the names kept.
+        let mut input =
+            "=================================== FAILURES ===================================\n"
+                .to_string();
+        for i in 0..150 {
+            input.push_str(&format!(
+                "_________________________________ test_m[{i}] _________________________________\n\
+                 \n    def test_m(i):\n>       assert i % 7 == 0\nE       assert 1 == 0\n\n\
+                 test_m.py:3: AssertionError\n"
+            ));
+        }
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("pytest"),
+        );
+        assert!(
+            envelope
+                .summary
+                .starts_with("counts unknown: pytest printed no final counts line (-qq, interrupted or cut off); 150 failure and 0 error reports read"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.total_items, 150);
+    }
+
+    #[test]
     fn counts_lines() {
         let (counts, duration) = parse_counts("3 failed, 1 passed, 2 errors in 0.10s").unwrap();
         assert_eq!(counts["errors"], 2);

@@ -500,6 +500,8 @@ pub struct Pytest {
     /// Failures named by `-v` progress lines, for runs that print no report of them.
     progress: Vec<(&'static str, String)>,
     stats: PytestStats,
+    /// Failure and error reports read, all of them (`stats` names the first ones).
+    reports_read: [u64; 2],
 }
 
 impl Pytest {
@@ -518,6 +520,7 @@ impl Pytest {
             tentative_counts: None,
             progress: Vec::new(),
             stats: PytestStats::default(),
+            reports_read: [0; 2],
         })
     }
 
@@ -614,7 +617,9 @@ impl Pytest {
         let exception = item.exception.clone().unwrap_or_else(|| "unknown".into());
         tally(&mut self.stats.by_exception, &exception);
         tally(&mut self.stats.by_module, &item.file);
-        let names = if kind == "failed" {
+        let failed = kind == "failed";
+        self.reports_read[usize::from(!failed)] += 1;
+        let names = if failed {
             &mut self.stats.failed
         } else {
             &mut self.stats.errors
@@ -847,8 +852,7 @@ impl FoldBatches for Pytest {
             None => format!(
                 "counts unknown: pytest printed no final counts line (-qq, interrupted or cut off); \
                  {} failure and {} error reports read",
-                stats.failed.len(),
-                stats.errors.len()
+                self.reports_read[0], self.reports_read[1]
             ),
         };
         if reports > 0 {
