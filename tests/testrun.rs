@@ -1159,6 +1159,53 @@ fn panics_printed_as_they_happen_are_their_tests_reports() {
 }
 
 #[test]
+fn a_panic_printed_before_its_tests_result_line_is_its_report() {
+    // `cargo test -- --nocapture` (Rust 1.95): the tests run on threads, so the panic may
+    // come before its test's `... FAILED`, after another test's `ok` and output.
+    let output = r#"   Compiling so v0.1.0 (/tmp/so)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.27s
+     Running unittests src/lib.rs (target/debug/deps/so-e950912d0bff9de2)
+
+running 2 tests
+test tests::a_ok ... okbefore fail
+
+
+thread 'tests::b_fail_nocap' (6215) panicked at src/lib.rs:3:54:
+nocap DECISIVE
+stack backtrace:
+   0: __rustc::rust_begin_unwind
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs:689:5
+   1: core::panicking::panic_fmt
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:80:14
+   2: so::tests::b_fail_nocap
+             at ./src/lib.rs:3:54
+   3: so::tests::b_fail_nocap::{{closure}}
+             at ./src/lib.rs:3:27
+   4: core::ops::function::FnOnce::call_once
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/ops/function.rs:250:5
+   5: <fn() -> core::result::Result<(), alloc::string::String> as core::ops::function::FnOnce<()>>::call_once
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/ops/function.rs:250:5
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+test tests::b_fail_nocap ... FAILED
+
+failures:
+
+failures:
+    tests::b_fail_nocap
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.10s
+
+error: test failed, to rerun pass `--lib`
+"#;
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    let failed = item_named(&envelope, "tests::b_fail_nocap");
+    assert_eq!(failed["message"], "nocap DECISIVE", "{envelope}");
+    assert_eq!(failed["location"], "src/lib.rs:3:54", "{envelope}");
+    assert_eq!(envelope["total_items"], 1, "{envelope}");
+}
+
+#[test]
 fn a_test_binary_that_crashed_is_an_item_saying_how() {
     // A test overflowed its stack: the binary aborted before its result (Rust 1.95).
     let output = "     Running unittests src/lib.rs (target/debug/deps/ct2-3dae4a4c680ac6a0)

@@ -773,8 +773,17 @@ impl CargoTest {
                     }
                     return;
                 }
-                // Not its test's failure: what follows says.
-                self.failure = None;
+                // Its test's result line, printed once the panic was (tests run on
+                // several threads): its failure. Any other line: not its test's failure
+                // (a `should_panic` test's panic), what follows says.
+                let failed = line
+                    .strip_prefix("test ")
+                    .and_then(|rest| rest.strip_suffix(" ... FAILED"));
+                if failed.is_some() && failed == self.failure.as_ref().map(|f| f.name.as_str()) {
+                    self.close_failure(out);
+                } else {
+                    self.failure = None;
+                }
                 self.mode = Mode::Normal;
             }
             Mode::Normal => {}
