@@ -172,6 +172,11 @@ pub struct MultiLine {
     /// A line after the first named it ([`MultiLine::push`]).
     named: bool,
     block: Block,
+    /// The first line's indentation (bytes of spaces and tabs): the lines after it
+    /// that have it are read without it. A tool's output nested in another's is
+    /// indented whole (pip's build log, tox's): its records are read as they would be
+    /// alone, not as one record of indented lines.
+    indent: usize,
 }
 
 impl MultiLine {
@@ -187,12 +192,26 @@ impl MultiLine {
             traceback: Traceback::None,
             named: false,
             block: Block::None,
+            indent: 0,
+        }
+    }
+
+    /// `line` without the first line's indentation, when it has it. A line indented
+    /// less is read as it is: an indented first line may head lines that are not
+    /// (Python's `  File "x.py", line 3` over its `SyntaxError`).
+    fn within<'a>(&self, line: &'a str) -> &'a str {
+        match line.as_bytes().get(..self.indent) {
+            Some(head) if head.iter().all(|b| matches!(b, b' ' | b'\t')) => &line[self.indent..],
+            _ => line,
         }
     }
 
     /// Starts a record at `line`, of `severity`, opening `opens` (as [`crate::inspect`]
     /// says of it).
     pub fn start(&mut self, line: &str, severity: Option<Severity>, opens: Option<Opens>) {
+        let whole = line;
+        self.indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let line = &line[self.indent..];
         self.opens = opens;
         self.severity = severity;
         self.lines = 0;
@@ -210,59 +229,16 @@ impl MultiLine {
             _ if frame() => Traceback::Open,
             _ => Traceback::None,
         };
-        self.header = if opens == Some(Opens::Panic) && line.trim_end().ends_with(':') {
-            // Since Rust 1.73 the header ends with `:` (`panicked at src/main.rs:2:5:`)
-            // and the message follows; before, it held the message (`panicked at 'boom',
-            // src/main.rs:2:5`).
-            Header::PanicMessageNext
-        } else if is_dotnet_header(line) {
-            Header::DotNet
-        } else if is_java_util_logging_header(line) {
-            Header::JavaUtilLogging
-        } else if line.starts_with("--- FAIL: ") {
-            Header::GoTestFailure
-        } else if is_jest_failure(line.as_bytes()) {
-            Header::JestFailure
-        } else if is_mocha_failure(line) {
-            Header::MochaFailure
-        } else if line.starts_with('│')
-            && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
-        {
-            Header::TerraformBox
-        } else if line.starts_with('*') && line.trim_end() == GRADLE_FAILURE {
-            Header::GradleFailure
-        } else if is_compiler_context(line) {
-            Header::CompilerContext
-        } else if let Some(pid) = valgrind_report(line) {
-            Header::Valgrind(pid)
-        } else if is_sanitizer_header(line.as_bytes()) {
-            Header::SanitizerReport
-        } else if line.starts_with("Shadow bytes around the buggy address:") {
-            Header::ShadowBytes
-        } else if line.starts_with("WARNING: DATA RACE") {
-            Header::GoRace
-        } else if is_node_throw_site(line) {
-            Header::NodeThrowSite
-        } else if is_cmake_message(line) {
-            Header::CMakeMessage
-        } else if is_file_heading(line) {
-            Header::FileHeading
-        } else if is_shellcheck_place(line) {
-            Header::ShellCheckPlace
-        } else if line.starts_with('U') && line.trim_end() == DART_UNHANDLED {
-            Header::DartUnhandled
-        } else if matches!(line.as_bytes().first(), Some(b' ' | b'o' | b'n')) && is_tap_result(line)
-        {
-            Header::TapResult
-        } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
-            // Every compiler's diagnostic states its level; the test for one searches
-            // the line, so only lines that state one pay for it.
-            Header::Diagnostic
-        } else if severity >= Some(Severity::Warn) && is_postgres_message(line) {
-            Header::Postgres
-        } else {
-            Header::Plain
-        };
+        // Read without its indentation (a compiler's diagnostic in pip's indented build
+        // log), and so are the lines that have it; a header whose indentation is its own
+        // (Mocha's `  1) adds`) keeps it, and so do the lines after it.
+        self.header = header_of(line, severity, opens);
+        if self.header == Header::Plain && self.indent > 0 {
+            self.header = header_of(whole, severity, opens);
+            if self.header != Header::Plain {
+                self.indent = 0;
+            }
+        }
     }
 
     /// Which block, if any, `line`, the record's next, leaves it in.
@@ -293,6 +269,8 @@ impl MultiLine {
     /// Whether `line` continues the record. The caller decides what else ends one (a
     /// line with a timestamp of its own, a cap on its lines).
     pub fn continues(&self, line: &str) -> bool {
+        let whole = line;
+        let line = self.within(line);
         let indented = line.starts_with([' ', '\t']);
         let blank = || line.trim().is_empty();
         match self.traceback {
@@ -320,6 +298,10 @@ impl MultiLine {
         }
         if indented && !blank() && (self.indented == Indented::Continue || is_frame(line)) {
             return !is_syntax_error_frame(line);
+        }
+        // A stack's frame indented as much as its indented first line (Mocha's).
+        if whole.len() > line.len() && is_frame(whole) {
+            return !is_syntax_error_frame(whole);
         }
         let first = self.lines == 0;
         match self.header {
@@ -439,6 +421,7 @@ impl MultiLine {
     /// panic's message on the line after its header, a Java exception right under the
     /// line that logged it. A record is told apart by that line, not by where it began.
     pub fn push(&mut self, line: &str, severity: Option<Severity>, opens: Option<Opens>) -> bool {
+        let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
         self.severity = self.severity.max(severity);
@@ -1166,6 +1149,62 @@ pub fn in_go_trace(line: &str) -> bool {
         let name = &line[..open];
         (name.contains('.') || name == "panic") && !name.contains(' ') && line.ends_with(')')
     })
+}
+
+/// The header a record's first line, `line`, opens, of `severity`, opening `opens`.
+fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> Header {
+    if opens == Some(Opens::Panic) && line.trim_end().ends_with(':') {
+        // Since Rust 1.73 the header ends with `:` (`panicked at src/main.rs:2:5:`)
+        // and the message follows; before, it held the message (`panicked at 'boom',
+        // src/main.rs:2:5`).
+        Header::PanicMessageNext
+    } else if is_dotnet_header(line) {
+        Header::DotNet
+    } else if is_java_util_logging_header(line) {
+        Header::JavaUtilLogging
+    } else if line.starts_with("--- FAIL: ") {
+        Header::GoTestFailure
+    } else if is_jest_failure(line.as_bytes()) {
+        Header::JestFailure
+    } else if is_mocha_failure(line) {
+        Header::MochaFailure
+    } else if line.starts_with('│')
+        && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
+    {
+        Header::TerraformBox
+    } else if line.starts_with('*') && line.trim_end() == GRADLE_FAILURE {
+        Header::GradleFailure
+    } else if is_compiler_context(line) {
+        Header::CompilerContext
+    } else if let Some(pid) = valgrind_report(line) {
+        Header::Valgrind(pid)
+    } else if is_sanitizer_header(line.as_bytes()) {
+        Header::SanitizerReport
+    } else if line.starts_with("Shadow bytes around the buggy address:") {
+        Header::ShadowBytes
+    } else if line.starts_with("WARNING: DATA RACE") {
+        Header::GoRace
+    } else if is_node_throw_site(line) {
+        Header::NodeThrowSite
+    } else if is_cmake_message(line) {
+        Header::CMakeMessage
+    } else if is_file_heading(line) {
+        Header::FileHeading
+    } else if is_shellcheck_place(line) {
+        Header::ShellCheckPlace
+    } else if line.starts_with('U') && line.trim_end() == DART_UNHANDLED {
+        Header::DartUnhandled
+    } else if matches!(line.as_bytes().first(), Some(b' ' | b'o' | b'n')) && is_tap_result(line) {
+        Header::TapResult
+    } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
+        // Every compiler's diagnostic states its level; the test for one searches
+        // the line, so only lines that state one pay for it.
+        Header::Diagnostic
+    } else if severity >= Some(Severity::Warn) && is_postgres_message(line) {
+        Header::Postgres
+    } else {
+        Header::Plain
+    }
 }
 
 #[cfg(test)]

@@ -1541,6 +1541,71 @@ mod tests {
     }
 
     #[test]
+    fn a_tools_output_nested_indented_in_anothers_is_read_as_it_would_be_alone() {
+        // pip indents a build's compiler output; tox and CI wrappers indent a log.
+        let alone = "\
+f00.c: In function \u{2018}f0\u{2019}:
+f00.c:3:43: warning: suggest parentheses around assignment used as truth value [-Wparentheses]
+    3 | int f0(int a) { if (a = 1) return 0; }
+      |                       ^
+f00.c:4:23: warning: unused variable \u{2018}unused\u{2019} [-Wunused-variable]
+    4 | int g(void) { int unused; return 0; }
+      |                   ^~~~~~
+f00.c:9:5: error: \u{2018}undefined_symbol_xyz\u{2019} undeclared (first use in this function)
+    9 |     undefined_symbol_xyz = 1;
+      |     ^~~~~~~~~~~~~~~~~~~~
+2026-12-02 13:51:17,893 ERROR svc.handler: request 0 failed
+Traceback (most recent call last):
+  File \"/app/svc.py\", line 12, in handle
+    open(path)
+PermissionError: [Errno 13] Permission denied: '/srv/x'
+2026-12-02 13:51:18,001 INFO svc.handler: request 1 done
+";
+        let indented: String = alone.lines().map(|l| format!("      {l}\n")).collect();
+        let reduce = |input: &str| {
+            reduce_all_chunkings(
+                || Text::new(TextOptions::default()).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("text"),
+            )
+        };
+        let (alone, indented) = (reduce(alone), reduce(&indented));
+        for stat in ["records", "multiline_records", "severity"] {
+            assert_eq!(
+                alone.stats[stat],
+                indented.stats[stat],
+                "{stat}: {}",
+                indented.to_json()
+            );
+        }
+        assert_eq!(indented.stats["records"], 5, "{}", indented.to_json());
+        let error = indented
+            .items
+            .iter()
+            .find(|i| {
+                i["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("undefined_symbol_xyz"))
+            })
+            .expect("the compiler's error is an item");
+        assert_eq!(error["severity"], "error");
+        let logged = indented
+            .items
+            .iter()
+            .find(|i| i["line"] == 11)
+            .expect("the logged error is an item");
+        let more = logged["more"].as_array().unwrap();
+        assert!(
+            more.last()
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .contains("PermissionError"),
+            "{logged}"
+        );
+    }
+
+    #[test]
     fn small_input_is_returned_whole() {
         let input = "\
 > app@1.0.0 test
