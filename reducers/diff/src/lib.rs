@@ -55,6 +55,9 @@ pub const PATTERN_FILES: u32 = 3;
 pub const MAX_FILES_HELD: usize = 20_000;
 /// Patch text held for one file.
 pub const MAX_PATCH_BYTES: usize = 64 * 1024;
+
+/// Directories listed in the stats, those with the most changed files.
+pub const MAX_DIRECTORIES_LISTED: usize = 10;
 /// Patch text held in all.
 pub const MAX_HELD_BYTES: usize = 16 * 1024 * 1024;
 /// Distinct changed-line pairs tracked for patterns.
@@ -464,8 +467,12 @@ pub struct DiffStats {
     pub conflicts: u64,
     /// Changes repeated across files: `{id, files, removed, added}`.
     pub patterns: Vec<Value>,
-    /// The directories with the most changed files: `{dir, files, added, removed}`.
+    /// The directories with the most changed files: `{dir, files, added, removed}`, the
+    /// first [`MAX_DIRECTORIES_LISTED`].
     pub directories: Vec<Value>,
+    /// Directories in all, when more than are listed (up to 10,000 are told apart).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub directories_total: Option<u64>,
     /// Lines outside any file's diff (commits' headers and messages, diffstats).
     pub other_lines: u64,
     /// The commits the files belong to (`git log -p`, `git format-patch`), in input
@@ -1358,9 +1365,10 @@ impl Diff {
 
         let mut directories: Vec<(String, (u64, u64, u64))> = self.directories.drain().collect();
         directories.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+        let directories_total = directories.len() as u64;
         let directories = directories
             .into_iter()
-            .take(10)
+            .take(MAX_DIRECTORIES_LISTED)
             .map(|(dir, (files, added, removed))| json!({"dir": dir, "files": files, "added": added, "removed": removed}))
             .collect();
         let pattern_files: u64 = patterns.iter().map(|p| p.files).sum();
@@ -1441,6 +1449,8 @@ impl Diff {
                 conflicts: self.conflicts,
                 patterns,
                 directories,
+                directories_total: (directories_total > MAX_DIRECTORIES_LISTED as u64)
+                    .then_some(directories_total),
                 other_lines: self.outside_lines,
                 commits: self.commits.iter().map(Commit::to_json).collect(),
                 commits_total: (self.commits_seen > self.commits.len() as u64)
@@ -1678,6 +1688,30 @@ diff --git a/b.txt b/b.txt
             patch.ends_with("@@ -3,3 +3,3 @@\n 3\n-4\n+four\n 5\n"),
             "{patch}"
         );
+    }
+
+    #[test]
+    fn directories_past_the_listed_ones_are_counted() {
+        let stats = |dirs: usize| {
+            let input: String = (0..dirs)
+                .map(|i| format!("diff --git a/d{i}/f b/d{i}/f\n--- a/d{i}/f\n+++ b/d{i}/f\n@@ -1 +1 @@\n-a\n+b\n"))
+                .collect();
+            let envelope = reduce_all_chunkings(
+                || Diff::new(DiffOptions::default()).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("diff"),
+            );
+            envelope.stats
+        };
+        let many = stats(MAX_DIRECTORIES_LISTED + 2);
+        assert_eq!(
+            many["directories"].as_array().unwrap().len(),
+            MAX_DIRECTORIES_LISTED
+        );
+        assert_eq!(many["directories_total"], MAX_DIRECTORIES_LISTED + 2);
+        let few = stats(3);
+        assert_eq!(few["directories"].as_array().unwrap().len(), 3);
+        assert!(few.get("directories_total").is_none(), "{few}");
     }
 
     #[test]
