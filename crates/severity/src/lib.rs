@@ -747,7 +747,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 63] = [
+const SIGNALS: [(&str, Severity); 64] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -790,6 +790,9 @@ const SIGNALS: [(&str, Severity); 63] = [
     ("FAIL", Severity::Error),
     ("Killed", Severity::Error),
     ("terminate called after throwing", Severity::Error),
+    // Python's uncaught exception in a thread, over its traceback (Java's names the
+    // exception on the line).
+    ("Exception in thread", Severity::Error),
     ("npm error", Severity::Error),
     ("npm warn", Severity::Warn),
     ("curl: (", Severity::Error),
@@ -2209,6 +2212,9 @@ mod tests {
             ("(node:7) Warning: Accessing non-existent property 'x'", Some(Warn)),
             ("(node:7) UnhandledPromiseRejectionWarning: Error: boom", Some(Error)),
             ("(node:7) listening on port 3000", None),
+            // Python's uncaught exception in a thread, over its traceback.
+            ("Exception in thread Worker-7:", Some(Error)),
+            ("Exception in thread \"main\" java.lang.IllegalStateException: x", Some(Error)),
             ("(node:) DeprecationWarning: no pid", None),
             (
                 "a.c:4:20: note: each undeclared identifier is reported only once",

@@ -1606,6 +1606,29 @@ PermissionError: [Errno 13] Permission denied: '/srv/x'
     }
 
     #[test]
+    fn a_threads_uncaught_exception_is_one_record_with_its_traceback() {
+        let input = "Exception in thread Worker-7:\nTraceback (most recent call last):\n  File \"/x.py\", line 3, in run\n    raise ValueError(\"boom\")\nValueError: boom\nok done\n";
+        let envelope = reduce_all_chunkings(
+            || Text::new(TextOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        );
+        let first = &envelope.items[0];
+        assert_eq!(
+            first["text"],
+            "Exception in thread Worker-7:",
+            "{}",
+            envelope.to_json()
+        );
+        assert_eq!(first["severity"], "error");
+        assert_eq!(
+            first["more"].as_array().unwrap().last().unwrap(),
+            "ValueError: boom"
+        );
+        assert_eq!(envelope.stats["records"], 2);
+    }
+
+    #[test]
     fn small_input_is_returned_whole() {
         let input = "\
 > app@1.0.0 test
