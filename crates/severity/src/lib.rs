@@ -475,6 +475,11 @@ impl Findings {
     }
 
     fn end(self, bytes: &[u8]) -> Inspection {
+        // `ls -l`'s entry: its last word is a file's name (`error`, `FATAL`), whatever
+        // it says.
+        if is_long_listing(bytes) {
+            return Inspection::default();
+        }
         // cargo's count of a crate's warnings, each of which came before it.
         if bytes
             .strip_prefix(b"warning:")
@@ -534,6 +539,27 @@ fn is_node_warning(bytes: &[u8]) -> bool {
     }
     let word = rest.iter().take_while(|&&b| is_word_byte(b)).count();
     rest[..word].ends_with(b"Warning") && rest.get(word) == Some(&b':')
+}
+
+/// An entry of `ls -l`: its type and permissions (`drwxr-xr-x`, `-rw-r--r--.`), then its
+/// count of links.
+fn is_long_listing(bytes: &[u8]) -> bool {
+    let Some((mode, rest)) = bytes.split_first_chunk::<10>() else {
+        return false;
+    };
+    // An SELinux context's `.`, an ACL's `+`, macOS's attributes' `@`.
+    let rest = match rest.first() {
+        Some(b'.' | b'+' | b'@') => &rest[1..],
+        _ => rest,
+    };
+    let links = rest.trim_ascii_start();
+    matches!(mode[0], b'-' | b'd' | b'l' | b'c' | b'b' | b'p' | b's')
+        && mode[1..]
+            .iter()
+            .all(|b| matches!(b, b'r' | b'w' | b'x' | b's' | b'S' | b't' | b'T' | b'-'))
+        && links.len() < rest.len()
+        && digits(links) > 0
+        && links.get(digits(links)) == Some(&b' ')
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -1211,6 +1237,10 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         _ => false,
     };
     let colon = matches!(after, Some(b':' | b'[')) && !selector && !compound;
+    // A path's last part (`tree/d3/ERROR`, as `find` lists it): a file's name.
+    if before == Some(b'/') && after.is_none_or(|b| b.is_ascii_whitespace()) {
+        return None;
+    }
     // A table's column of levels, as kubectl writes events: `Warning  BackOff  3m …`,
     // set apart on both sides by two spaces or a tab (or the line's start).
     let apart = |gap: &[u8]| gap.starts_with(b"  ") || gap.first() == Some(&b'\t');
@@ -2212,6 +2242,15 @@ mod tests {
             ("(node:7) Warning: Accessing non-existent property 'x'", Some(Warn)),
             ("(node:7) UnhandledPromiseRejectionWarning: Error: boom", Some(Error)),
             ("(node:7) listening on port 3000", None),
+            // `ls -l`'s entries and `find`'s paths: files' names.
+            ("drwxr-xr-x  2 root root 4096 Jun 24  2025 error", None),
+            ("-rw-r--r--. 1 root root  120 Jun 24 10:02 FATAL", None),
+            ("-rw-r--r--  1 root root  120 Jun 24  2025 warning", None),
+            ("-rw-r--r--@ 1 me  staff  120 Jun 24  2025 ERROR", None),
+            ("tree/d3/ERROR", None),
+            ("/usr/share/doc/fakeroot/DEBUG", None),
+            ("[2024-01-05 10:00:00,123: ERROR/MainProcess] boom", Some(Error)),
+            ("drwxr-xr-x is a mode, and this line says ERROR: boom", Some(Error)),
             // Python's uncaught exception in a thread, over its traceback.
             ("Exception in thread Worker-7:", Some(Error)),
             ("Exception in thread \"main\" java.lang.IllegalStateException: x", Some(Error)),
