@@ -151,20 +151,22 @@ impl Scan {
     }
 
     /// Chooses the shown columns from `rows` (the first batch): all when few enough,
-    /// else the most informative (varied before constant before all-null), in the order
-    /// asked.
+    /// else the most informative (varied, or present in some rows only, before constant
+    /// before all-null), in the order asked.
     pub fn choose_from(&mut self, rows: &dyn Rows) {
         let mut order = self.candidates.clone();
         if order.len() > self.max_columns {
+            // Values that differ, or a value in some rows only (`ERR` or nothing), tell
+            // rows apart; one value in every row does not.
             let score = |c: usize| {
                 let mut first = None;
-                let mut non_null = false;
+                let mut nulls = false;
                 for r in 0..rows.len() {
                     let cell = rows.cell(c, r);
                     if cell == Cell::Null {
+                        nulls = true;
                         continue;
                     }
-                    non_null = true;
                     let h = hash(0, cell.text().as_bytes());
                     match first {
                         None => first = Some(h),
@@ -172,7 +174,11 @@ impl Scan {
                         _ => {}
                     }
                 }
-                u8::from(non_null)
+                match (first, nulls) {
+                    (Some(_), true) => 2,
+                    (Some(_), false) => 1,
+                    (None, _) => 0,
+                }
             };
             let scores: Vec<u8> = order.iter().map(|&c| score(c)).collect();
             let mut ranked: Vec<(usize, usize)> = order.iter().copied().enumerate().collect();
