@@ -256,6 +256,55 @@ mod tests {
     }
 
     #[test]
+    fn a_run_without_counts_or_reports_shows_the_outputs_end() {
+        // pytest-timeout's thread method stops the run in its test: no report, no counts.
+        let mut input =
+            "============================= test session starts ==============================\n\
+             collected 1 item\n\ntest_h.py \n\
+             +++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++\n"
+                .to_string();
+        for i in 0..40 {
+            input.push_str(&format!(
+                "  File \"/usr/lib/python3.11/x{i}.py\", line {i}, in f\n"
+            ));
+        }
+        input.push_str("  File \"/t/test_h.py\", line 3, in test_hang\n    time.sleep(5)\n");
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("pytest"),
+        );
+        assert!(
+            envelope
+                .summary
+                .ends_with("; the output's last lines are shown"),
+            "{}",
+            envelope.summary
+        );
+        let end = item(&envelope, 0);
+        assert_eq!(end["kind"], "end");
+        let lines = end["traceback"].as_str().unwrap();
+        assert_eq!(lines.lines().count(), 30, "{lines}");
+        assert!(lines.ends_with("\n47:     time.sleep(5)"), "{lines}");
+        assert!(
+            lines.contains("\n46:   File \"/t/test_h.py\", line 3, in test_hang\n"),
+            "{lines}"
+        );
+        // With a report, the report says what happened: no end.
+        let failed = "____ test_a ____\n\n    def test_a():\n>       assert 0\nE       assert 0\n\ntest_x.py:2: AssertionError\n";
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            format!("=== FAILURES ===\n{failed}").as_bytes(),
+            &config("pytest"),
+        );
+        assert!(
+            envelope.items.iter().all(|i| i["kind"] != "end"),
+            "{:?}",
+            envelope.items
+        );
+    }
+
+    #[test]
     fn counts_lines() {
         let (counts, duration) = parse_counts("3 failed, 1 passed, 2 errors in 0.10s").unwrap();
         assert_eq!(counts["errors"], 2);

@@ -55,14 +55,19 @@ impl PytestOptions {
 /// One failed or erroring test (or module that failed to collect).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct PytestItem {
-    /// pytest's node id (`tests/test_a.py::TestX::test_y[1]`), or the module for a collection error.
+    /// pytest's node id (`tests/test_a.py::TestX::test_y[1]`), or the module for a
+    /// collection error; empty for the output's end.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub nodeid: String,
-    /// The test's file.
+    /// The test's file; empty for the output's end.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub file: String,
     /// The line in the test's file where it failed, when the traceback says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
-    /// `failed` or `error`.
+    /// `failed` or `error`; or `end`: the output's last lines (in `traceback`, each after
+    /// its line number), when pytest printed neither a counts line nor a report (it hung,
+    /// timed out or crashed).
     pub kind: &'static str,
     /// For errors: `collection`, `setup` or `teardown`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -502,7 +507,14 @@ pub struct Pytest {
     stats: PytestStats,
     /// Failure and error reports read, all of them (`stats` names the first ones).
     reports_read: [u64; 2],
+    /// The output's last lines, with their numbers (their buffers reused).
+    end: VecDeque<(u64, String)>,
 }
+
+/// Lines of the output's end kept, for a run that printed no counts and no report.
+const END_LINES: usize = 30;
+/// Characters kept of each of them.
+const MAX_END_LINE_CHARS: usize = 300;
 
 impl Pytest {
     /// A reducer with these options.
@@ -521,7 +533,21 @@ impl Pytest {
             progress: Vec::new(),
             stats: PytestStats::default(),
             reports_read: [0; 2],
+            end: VecDeque::with_capacity(END_LINES),
         })
+    }
+
+    /// Keeps `text`, line `line`, among the output's last lines.
+    fn keep_end(&mut self, line: u64, text: &str) {
+        let mut kept = match self.end.len() {
+            END_LINES => self.end.pop_front().expect("full"),
+            _ => (0, String::new()),
+        };
+        kept.0 = line;
+        kept.1.clear();
+        kept.1
+            .push_str(&briefly_core::cut_str(text, MAX_END_LINE_CHARS));
+        self.end.push_back(kept);
     }
 
     /// Sets the final counts line, as pytest would print it (for the JUnit reader).
@@ -824,8 +850,10 @@ impl FoldBatches for Pytest {
     fn fold(&mut self, batch: &mut Batch<LineFacts>, out: &mut dyn Emit<PytestItem>) {
         for i in 0..batch.len() {
             let facts = batch.output(i);
-            let text = facts.text(batch.record(i).text);
+            let record = batch.record(i);
+            let text = facts.text(record.text);
             self.line(text.trim_end(), facts.severity, out);
+            self.keep_end(record.line, text.trim_end());
         }
     }
 
@@ -842,6 +870,29 @@ impl FoldBatches for Pytest {
         let counts_line = self.counts_line.take().or(self.tentative_counts.take());
         let mut stats = std::mem::take(&mut self.stats);
         let reports = stats.failed.len() + stats.errors.len() + stats.names_left_out as usize;
+        let no_counts = counts_line.as_deref().and_then(parse_counts).is_none();
+        let show_end = no_counts && reports == 0 && !self.end.is_empty();
+        if show_end {
+            // Nothing else says what happened (pytest hung, timed out or crashed): the
+            // output's end, first.
+            let lines: Vec<String> = self
+                .end
+                .iter()
+                .map(|(n, text)| format!("{n}: {text}"))
+                .collect();
+            let item = PytestItem {
+                nodeid: String::new(),
+                file: String::new(),
+                line: None,
+                kind: "end",
+                phase: None,
+                exception: None,
+                message: None,
+                traceback: lines.join("\n"),
+                captured: String::new(),
+            };
+            out.emit(0, item);
+        }
         let mut summary = match counts_line.as_deref().and_then(parse_counts) {
             Some((counts, duration)) => {
                 stats.counts = Some(counts);
@@ -869,6 +920,9 @@ impl FoldBatches for Pytest {
         }
         if let Some(stopped) = &stats.stopped {
             summary.push_str(&format!("; stopped early ({stopped})"));
+        }
+        if show_end {
+            summary.push_str("; the output's last lines are shown");
         }
         if let Some(interrupted) = &stats.interrupted {
             summary.push_str(&format!("; {interrupted}"));
