@@ -44,12 +44,15 @@ pub struct LineFacts {
     pub(crate) masked: MaskedLine,
     /// It matches `--grep` (or there is none).
     pub(crate) grep_match: bool,
+    /// It holds a NUL byte: binary data, not text.
+    pub(crate) nul: bool,
 }
 
 impl Prepare for Facts {
     type Output = LineFacts;
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
+        out.nul = memchr::memchr(0, record.text.as_bytes()).is_some();
         let stripped = strip_ansi(record.text, out.stripped.take());
         out.ansi = stripped.is_some();
         let text = stripped.as_deref().unwrap_or(record.text);
@@ -61,11 +64,11 @@ impl Prepare for Facts {
         out.stripped = shown;
     }
 
-    /// A batch without ANSI codes or carriage returns (nearly every one) has its lines'
+    /// A batch without ANSI codes, carriage returns or NUL bytes (nearly every one) has its lines'
     /// severities found in one call over the batch's text ([`severity::inspect_lines`]).
     fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [LineFacts]) {
         let joined = records.joined();
-        if memchr::memchr2(0x1b, b'\r', joined.as_bytes()).is_some() {
+        if memchr::memchr3(0x1b, b'\r', 0, joined.as_bytes()).is_some() {
             for (i, out) in outs.iter_mut().enumerate() {
                 self.prepare(&records.get(i), out);
             }
@@ -77,6 +80,7 @@ impl Prepare for Facts {
             out.stripped = None;
             out.ansi = false;
             out.redrawn = false;
+            out.nul = false;
             self.fill(&joined[records.text_range(i)], self.inspections[i], out);
         }
     }

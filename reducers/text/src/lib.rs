@@ -337,6 +337,8 @@ pub struct Text {
     multiline: u64,
     ansi_lines: u64,
     redrawn_lines: u64,
+    /// Lines holding NUL bytes.
+    nul_lines: u64,
     first_time: Option<String>,
     last_time: Option<String>,
     last_epoch: Option<i64>,
@@ -437,6 +439,7 @@ impl Text {
             multiline: 0,
             ansi_lines: 0,
             redrawn_lines: 0,
+            nul_lines: 0,
             first_time: None,
             last_time: None,
             last_epoch: None,
@@ -698,6 +701,7 @@ impl Text {
         self.lines += 1;
         let stripped = facts.stripped.take();
         self.ansi_lines += u64::from(facts.ansi);
+        self.nul_lines += u64::from(facts.nul);
         self.redrawn_lines += u64::from(facts.redrawn);
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
@@ -1159,6 +1163,14 @@ impl FoldBatches for Text {
             .iter()
             .filter(|(i, _)| !i.more.is_empty() && i.more_cut == 0)
             .count() as u64;
+        // Binary data (a tenth of its lines or more hold NUL bytes): its templates and
+        // lines would be noise that fills the result (the artifact has it); only its
+        // serious records of text are shown (an error a program wrote after it).
+        let binary = self.nul_lines > 0 && self.nul_lines * 10 >= self.lines;
+        if binary {
+            let text = |line: &str| !line.contains(['\0', '\u{FFFD}']);
+            kept.retain(|(i, _)| text(&i.text) && i.more.iter().all(|l| text(l)));
+        }
         // The summary names the first record of the worst severity seen, by its first
         // line and the line that says what went wrong, when another does.
         let first_serious = kept
@@ -1177,6 +1189,11 @@ impl FoldBatches for Text {
         let whole = self.whole.take();
         let returned_whole = whole.is_some();
         match whole {
+            _ if binary => {
+                for (item, _) in kept {
+                    out.emit(0, TextItem::Line(item));
+                }
+            }
             Some(whole) => self.emit_whole(whole, out),
             None => self.emit_ranked(kept, &info, &templates, out),
         }
@@ -1240,7 +1257,12 @@ impl FoldBatches for Text {
                 summary.push_str(&format!(" ({uncounted} in others, not counted apart)"));
             }
         }
-        if returned_whole {
+        if binary {
+            summary = format!(
+                "binary data, not shown (the artifact has it): {lines}, {} of them with NUL bytes",
+                self.nul_lines
+            );
+        } else if returned_whole {
             summary.push_str(match self.filtered_out {
                 0 => "; returned whole",
                 _ => "; the records kept returned whole",
@@ -1252,7 +1274,7 @@ impl FoldBatches for Text {
         }
         let top_templates = templates
             .iter()
-            .filter(|t| !is_blank(t))
+            .filter(|t| !is_blank(t) && !binary)
             .take(self.options.top)
             .map(|t| json!({"id": t.id().0, "template": t.text(), "count": t.count()}))
             .collect();
@@ -1286,6 +1308,7 @@ impl FoldBatches for Text {
                 && multiline_shown == self.multiline
                 && self.miner.overflow_count() == 0
                 && self.miner.templates().all(|t| t.count() == 1);
+        outcome.complete &= !binary;
         if self.ansi_lines > 0 {
             outcome.warnings.push(format!(
                 "{} ANSI colour codes, stripped",
@@ -1626,6 +1649,61 @@ PermissionError: [Errno 13] Permission denied: '/srv/x'
             "ValueError: boom"
         );
         assert_eq!(envelope.stats["records"], 2);
+    }
+
+    #[test]
+    fn binary_data_is_summarized_not_shown() {
+        let reduce = |input: &[u8]| {
+            reduce_all_chunkings(
+                || Text::new(TextOptions::default()).unwrap(),
+                input,
+                &RunConfig::new("text"),
+            )
+        };
+        // An executable's bytes: NULs on most lines, escapes, carriage returns.
+        let mut binary = Vec::new();
+        for i in 0..200u32 {
+            binary.extend_from_slice(b"\x7fELF\x02\x01\x01\0\0\0\x1b[0m\r");
+            binary.extend_from_slice(i.to_string().as_bytes());
+            binary.push(b'\n');
+        }
+        let envelope = reduce(&binary);
+        assert!(
+            envelope.summary.starts_with("binary data, not shown (the artifact has it): 200 lines, 200 of them with NUL bytes"),
+            "{}",
+            envelope.summary
+        );
+        assert!(
+            envelope.items.is_empty() && envelope.truncated,
+            "{}",
+            envelope.to_json()
+        );
+        assert_eq!(envelope.stats["top_templates"], json!([]));
+        // An error a program wrote after the data is still shown.
+        binary.extend_from_slice(b"ERROR: disk full\n");
+        let envelope = reduce(&binary);
+        assert_eq!(envelope.items.len(), 1, "{}", envelope.to_json());
+        assert_eq!(envelope.items[0]["text"], "ERROR: disk full");
+        assert!(
+            envelope
+                .summary
+                .ends_with("; first error at line 201: ERROR: disk full"),
+            "{}",
+            envelope.summary
+        );
+        // A log with a NUL byte on a line or two is a log.
+        let mut log = String::new();
+        for i in 0..100 {
+            log.push_str(&format!("2024-01-05 10:00:{:02} INFO step {i}\n", i % 60));
+        }
+        log.push_str("2024-01-05 10:01:40 ERROR disk \0 full\n");
+        let envelope = reduce(log.as_bytes());
+        assert!(
+            envelope.summary.starts_with("101 lines"),
+            "{}",
+            envelope.summary
+        );
+        assert!(!envelope.items.is_empty());
     }
 
     #[test]
