@@ -149,7 +149,9 @@ impl<'a> BatchCells<'a> {
     pub fn cell(&self, column: usize, row: usize) -> Cell<'a> {
         let c = &self.columns[column];
         let a = c.array;
-        if a.is_null(row) {
+        // A column of type Null (pyarrow's `pa.nulls(n)`) has no validity bits: every
+        // value is null all the same.
+        if a.is_null(row) || a.data_type() == &DataType::Null {
             return Cell::Null;
         }
         match a.data_type() {

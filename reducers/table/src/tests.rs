@@ -311,6 +311,43 @@ fn times_in_a_named_zone_compressed_ipc_and_filters_on_times() {
 }
 
 #[test]
+fn a_column_of_type_null_is_null_in_rows_stats_and_filters() {
+    use arrow_array::{Int64Array, NullArray, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    use std::sync::Arc;
+    // pyarrow's `pa.nulls(3)`: a column of type Null, without validity bits.
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("n", DataType::Null, true),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Int64Array::from(vec![1, 2, 3])),
+            Arc::new(NullArray::new(3)),
+        ],
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nulls.parquet");
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), schema, None)
+            .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let e = file(&path, TableOptions::default(), 20_000, None);
+    assert_eq!(e.items[0], json!([0, 1, null]), "{}", e.to_json());
+    let options = TableOptions {
+        filters: vec!["n = null".into()],
+        scan: true,
+        ..TableOptions::default()
+    };
+    let e = file(&path, options, 20_000, None);
+    assert_eq!(e.stats["matched_rows"], 3, "{}", e.to_json());
+    assert_eq!(column(&e, "n")["nulls"], 3, "{}", e.to_json());
+}
+
+#[test]
 fn arrow_ipc_file_and_stream_read_the_same_rows() {
     let dir = tempfile::tempdir().unwrap();
     let (ipc, ipc_stream) = (dir.path().join("t.arrow"), dir.path().join("t.arrows"));
