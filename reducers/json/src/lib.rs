@@ -141,6 +141,9 @@ struct Plan {
     record: Option<Path>,
     conditions: Vec<Condition>,
     fields: Vec<(String, Path)>,
+    /// Every path the options name, as written with its option, and relative to the
+    /// records.
+    named: Vec<(String, Path)>,
 }
 
 impl Plan {
@@ -168,6 +171,14 @@ impl Plan {
             .collect();
         let record = all.iter().find_map(|p| p.record_prefix());
         let prefix = record.clone().unwrap_or_default();
+        let named = conditions
+            .iter()
+            .map(|c| ("--where", &c.path))
+            .chain(count_by.iter().map(|p| ("--count-by", p)))
+            .chain(sort.iter().map(|p| ("--sort", p)))
+            .chain(fields.iter().map(|p| ("--fields", p)))
+            .map(|(option, path)| (format!("{option} {path}"), path.relative_to(&prefix)))
+            .collect();
         let mode = match (count_by, sort) {
             (Some(_), Some(_)) => {
                 return Err(JsonError::Options(
@@ -209,6 +220,7 @@ impl Plan {
                 })
                 .collect(),
             record,
+            named,
         })
     }
 }
@@ -314,6 +326,9 @@ pub struct Json {
     newline_in: Option<u64>,
     /// Whether values may be deferred (off only to test that it changes nothing).
     defer: bool,
+    /// The paths the options name that no record had so far (a typo reads as "no
+    /// data" otherwise).
+    unseen: Vec<(String, Path)>,
     /// The input's first bytes, held while they may be a byte-order mark.
     opening: Vec<u8>,
     /// Past the input's first bytes.
@@ -397,6 +412,7 @@ impl Json {
     /// A JSON reducer; options that do not parse or go together are an error.
     pub fn new(options: JsonOptions) -> Result<Json, JsonError> {
         let plan = Plan::new(&options)?;
+        let unseen = plan.named.clone();
         let mut scanner = Scanner::new(
             Split::TopLevel,
             options.max_document_bytes,
@@ -433,6 +449,7 @@ impl Json {
             deferred: None,
             newline_in: None,
             defer: true,
+            unseen,
             opening: Vec::new(),
             opened: false,
             options,
@@ -775,6 +792,13 @@ impl Json {
     /// One record.
     fn record(&mut self, record: TapeValue<'_, '_>, out: &mut dyn Emit<Value>) {
         self.records += 1;
+        if !self.unseen.is_empty() {
+            self.unseen.retain(|(_, path)| {
+                let mut found = false;
+                record.select(&path.steps, &mut |_| found = true);
+                !found
+            });
+        }
         if !self.plan.conditions.iter().all(|c| c.matches(record)) {
             return;
         }
@@ -1307,6 +1331,13 @@ impl Json {
         if self.invalid > listed {
             warnings.push(format!("{} values did not parse in all", self.invalid));
         }
+        if self.records > 0 {
+            for (named, _) in &self.unseen {
+                warnings.push(format!(
+                    "{named}: no record has this path (`briefly json` without options lists the paths there are)"
+                ));
+            }
+        }
         if self.convert.duplicate_keys > 0 {
             warnings.push(format!(
                 "{} duplicate keys in the items: the last value of each is kept (the raw input is in the artifact)",
@@ -1417,6 +1448,33 @@ mod tests {
             o.max_document_bytes = max_document_bytes;
         });
         run(doc.as_bytes(), options)
+    }
+
+    #[test]
+    fn a_path_no_record_has_is_warned_of() {
+        let input =
+            b"{\"a\": 1, \"u\": {\"login\": \"x\"}}\n{\"a\": 2, \"u\": {\"login\": \"y\"}}\n";
+        let warned = |options: JsonOptions| {
+            let envelope = run(input, options);
+            envelope
+                .warnings
+                .iter()
+                .filter(|w| w.contains("no record has this path"))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            warned(with(|o| o.conditions = vec!["stat=open".into()])),
+            ["--where stat: no record has this path (`briefly json` without options lists the paths there are)"]
+        );
+        assert_eq!(
+            warned(with(|o| o.count_by = Some("usr.login".into()))).len(),
+            1
+        );
+        assert_eq!(warned(with(|o| o.fields = vec!["a,nope".into()])).len(), 1);
+        // Paths that some record has: no warning.
+        assert!(warned(with(|o| o.count_by = Some("u.login".into()))).is_empty());
+        assert!(warned(with(|o| o.conditions = vec!["a=2".into()])).is_empty());
     }
 
     #[test]
