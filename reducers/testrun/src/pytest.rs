@@ -199,8 +199,13 @@ impl Report {
         if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
             decisive = true;
             let e = e.trim();
-            if self.message.is_none() && !e.is_empty() {
-                match exception_prefix(e) {
+            let named = exception_prefix(e);
+            // The first `E` line says what failed, unless a later one names the exception
+            // and none did: a collection error's `SyntaxError: invalid syntax` under its
+            // `File "test_a.py", line 1`.
+            let better = self.exception.is_none() && named.is_some();
+            if (self.message.is_none() || better) && !e.is_empty() {
+                match named {
                     Some((name, message)) => {
                         self.exception.get_or_insert_with(|| name.to_string());
                         self.message = Some(message.to_string());
