@@ -354,6 +354,46 @@ ERROR test_syntax.py
     }
 
     #[test]
+    fn a_crashed_xdist_workers_report_is_its_tests() {
+        // pytest-xdist 3: the report is headed by the file; its line names the test.
+        let input = r#"bringing up nodes...
+bringing up nodes...
+
+.[gw1] node down: Not properly terminated
+FF                                                                       [100%]
+=================================== FAILURES ===================================
+__________________________________ test_x.py ___________________________________
+[gw1] linux -- Python 3.11.7 /venv/bin/python
+worker 'gw1' crashed while running 'test_x.py::test_crash'
+____________________________________ test_b ____________________________________
+[gw0] linux -- Python 3.11.7 /venv/bin/python
+
+>   def test_b(): assert 0
+                  ^^^^^^^^
+E   assert 0
+
+test_x.py:4: AssertionError
+=========================== short test summary info ============================
+FAILED test_x.py::test_crash
+FAILED test_x.py::test_b - assert 0
+2 failed, 1 passed in 1.27s
+"#;
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("pytest"),
+        );
+        assert_eq!(envelope.total_items, 2, "{}", envelope.to_json());
+        let crashed = item(&envelope, 0);
+        assert_eq!(crashed["nodeid"], "test_x.py::test_crash");
+        assert_eq!(
+            crashed["message"],
+            "worker 'gw1' crashed while running 'test_x.py::test_crash'"
+        );
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
+    }
+
+    #[test]
     fn counts_lines() {
         let (counts, duration) = parse_counts("3 failed, 1 passed, 2 errors in 0.10s").unwrap();
         assert_eq!(counts["errors"], 2);

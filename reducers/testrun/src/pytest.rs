@@ -195,6 +195,16 @@ impl Report {
         if line.trim().is_empty() {
             return;
         }
+        // pytest-xdist heads a crashed worker's report by the test's file: the test is
+        // named here.
+        if let Some(nodeid) = line
+            .strip_prefix("worker '")
+            .and_then(|rest| rest.split_once("' crashed while running '"))
+            .and_then(|(_, rest)| rest.strip_suffix('\''))
+        {
+            self.name = headline_of(nodeid);
+            self.message.get_or_insert_with(|| line.to_string());
+        }
         let mut decisive = false;
         if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
             decisive = true;
