@@ -74,7 +74,7 @@ mod tests {
     use super::*;
     use briefly_core::testkit::reduce_all_chunkings;
     use briefly_core::RunConfig;
-    use serde_json::Value;
+    use serde_json::{json, Value};
 
     fn fixture(name: &str) -> Vec<u8> {
         let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -390,6 +390,44 @@ FAILED test_x.py::test_b - assert 0
             crashed["message"],
             "worker 'gw1' crashed while running 'test_x.py::test_crash'"
         );
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
+    }
+
+    #[test]
+    fn two_sessions_in_one_output_are_both_counted() {
+        // `cd a && pytest -q; cd ../b && pytest -q`, as `make test` may run them.
+        let input = r#"F                                                                        [100%]
+=================================== FAILURES ===================================
+____________________________________ test_f ____________________________________
+
+>   def test_f(): assert 0
+                  ^^^^^^^^
+E   assert 0
+
+test_a.py:1: AssertionError
+=========================== short test summary info ============================
+FAILED test_a.py::test_f - assert 0
+1 failed in 0.02s
+.s                                                                       [100%]
+1 passed, 1 skipped in 0.00s
+"#;
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("pytest"),
+        );
+        assert!(
+            envelope
+                .summary
+                .starts_with("2 pytest sessions: 1 failed in 0.02s; 1 passed, 1 skipped in 0.00s"),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(
+            envelope.stats["counts"],
+            json!({"failed": 1, "passed": 1, "skipped": 1})
+        );
+        assert!(!envelope.ok);
         assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
     }
 

@@ -363,6 +363,14 @@ fn headline_of(nodeid: &str) -> String {
     }
 }
 
+/// Adds each count of `counts` (`failed: 2`) to `sums`.
+fn add_counts(sums: &mut Map<String, Value>, counts: &Map<String, Value>) {
+    for (kind, n) in counts {
+        let sum = sums.get(kind).and_then(Value::as_u64).unwrap_or(0) + n.as_u64().unwrap_or(0);
+        sums.insert(kind.clone(), sum.into());
+    }
+}
+
 /// `----- Captured stdout call -----` → `Captured stdout call`.
 fn dashed_title(line: &str) -> Option<&str> {
     if line.len() > 6 && line.starts_with("---") && line.ends_with("---") {
@@ -524,6 +532,33 @@ pub struct Pytest {
     reports_read: [u64; 2],
     /// The output's last lines, with their numbers (their buffers reused).
     end: VecDeque<(u64, String)>,
+    /// The sessions before the last.
+    earlier_sessions: Sessions,
+}
+
+/// Sessions whose counts lines are named in the summary: the last ones.
+const MAX_SESSIONS: usize = 20;
+
+/// The counts of the sessions before the last one in an output, summed, and the last
+/// [`MAX_SESSIONS`] of their counts lines.
+#[derive(Debug, Default)]
+struct Sessions {
+    count: u64,
+    sums: Map<String, Value>,
+    lines: VecDeque<String>,
+}
+
+impl Sessions {
+    fn add(&mut self, counts_line: String) {
+        self.count += 1;
+        if let Some((counts, _)) = parse_counts(&counts_line) {
+            add_counts(&mut self.sums, &counts);
+        }
+        if self.lines.len() == MAX_SESSIONS - 1 {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(counts_line);
+    }
 }
 
 /// Lines of the output's end kept, for a run that printed no counts and no report.
@@ -549,6 +584,7 @@ impl Pytest {
             stats: PytestStats::default(),
             reports_read: [0; 2],
             end: VecDeque::with_capacity(END_LINES),
+            earlier_sessions: Sessions::default(),
         })
     }
 
@@ -714,6 +750,14 @@ impl Pytest {
         );
     }
 
+    /// A session's final counts line. Another session's came before it when one did
+    /// (`make test` or tox running pytest twice).
+    fn counts(&mut self, line: &str) {
+        if let Some(earlier) = self.counts_line.replace(line.to_string()) {
+            self.earlier_sessions.add(earlier);
+        }
+    }
+
     /// One line, without ANSI codes and trailing space; `severity` is the line's.
     fn line(&mut self, line: &str, severity: Option<Severity>, out: &mut dyn Emit<PytestItem>) {
         if let Some(title) = section_title(line) {
@@ -726,7 +770,7 @@ impl Pytest {
             self.close_report(out);
             self.tentative_counts = None;
             if is_counts(title) {
-                self.counts_line = Some(title.to_string());
+                self.counts(title);
                 self.section = Section::Other;
                 return;
             }
@@ -774,14 +818,14 @@ impl Pytest {
             }
             Section::ShortSummary => {
                 if is_counts(line) {
-                    self.counts_line = Some(line.to_string());
+                    self.counts(line);
                 } else {
                     self.short_summary(line, out);
                 }
             }
             Section::Top | Section::Other => {
                 if is_counts(line) {
-                    self.counts_line = Some(line.to_string());
+                    self.counts(line);
                 } else if let Some(n) = collected(line) {
                     self.stats.collected = Some(n);
                 } else if let Some((kind, nodeid)) = progress_failure(line) {
@@ -909,6 +953,22 @@ impl FoldBatches for Pytest {
             out.emit(0, item);
         }
         let mut summary = match counts_line.as_deref().and_then(parse_counts) {
+            Some((counts, duration)) if self.earlier_sessions.count > 0 => {
+                // Each session's counts in its words, and their sums in the stats.
+                let mut sessions = std::mem::take(&mut self.earlier_sessions);
+                add_counts(&mut sessions.sums, &counts);
+                stats.counts = Some(sessions.sums);
+                stats.counts_known = true;
+                stats.duration = Some(duration);
+                sessions.lines.push_back(counts_line.expect("parsed"));
+                let listed = Vec::from(sessions.lines).join("; ");
+                match sessions.count + 1 {
+                    n if n as usize > MAX_SESSIONS => {
+                        format!("{n} pytest sessions, the last {MAX_SESSIONS}: {listed}")
+                    }
+                    n => format!("{n} pytest sessions: {listed}"),
+                }
+            }
             Some((counts, duration)) => {
                 stats.counts = Some(counts);
                 stats.counts_known = true;
