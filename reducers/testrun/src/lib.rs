@@ -432,6 +432,57 @@ FAILED test_a.py::test_f - assert 0
     }
 
     #[test]
+    fn skips_expected_failures_and_warnings_are_items_after_the_failures() {
+        // `pytest -q -rA`: the warnings summary, and the short summary's reasons.
+        let input = r#".sx                                                                      [100%]
+=============================== warnings summary ===============================
+test_w.py::test_w
+  /tmp/two/w/test_w.py:2: DeprecationWarning: old api DECISIVE_W
+    def test_w(): warnings.warn(DeprecationWarning("old api DECISIVE_W"))
+
+../venv/lib/python3.11/site-packages/pkg/x.py:5
+  /venv/lib/python3.11/site-packages/pkg/x.py:5: DeprecationWarning: pkg_resources is deprecated
+    import pkg_resources
+
+-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html
+==================================== PASSES ====================================
+=========================== short test summary info ============================
+PASSED test_w.py::test_w
+SKIPPED [1] test_w.py:3: needs gpu
+XFAIL test_w.py::test_x - bug 12
+1 passed, 1 skipped, 1 xfailed, 1 warning in 0.03s
+"#;
+        let envelope = reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("pytest"),
+        );
+        let items: Vec<Value> = envelope.items.clone();
+        assert_eq!(
+            items[0],
+            json!({"nodeid": "test_w.py::test_w", "file": "/tmp/two/w/test_w.py", "line": 2,
+                   "kind": "warning", "exception": "DeprecationWarning", "message": "old api DECISIVE_W"})
+        );
+        let import = items
+            .iter()
+            .find(|i| i["message"] == "pkg_resources is deprecated")
+            .unwrap();
+        assert!(
+            import.get("nodeid").is_none(),
+            "an import's place is no test: {import}"
+        );
+        let skipped = items.iter().find(|i| i["kind"] == "skipped").unwrap();
+        assert_eq!(
+            skipped,
+            &json!({"file": "test_w.py", "line": 3, "kind": "skipped", "message": "needs gpu"})
+        );
+        let xfailed = items.iter().find(|i| i["kind"] == "xfailed").unwrap();
+        assert_eq!(xfailed["nodeid"], "test_w.py::test_x");
+        assert_eq!(xfailed["message"], "bug 12");
+        assert_eq!(envelope.total_items, 4);
+    }
+
+    #[test]
     fn counts_lines() {
         let (counts, duration) = parse_counts("3 failed, 1 passed, 2 errors in 0.10s").unwrap();
         assert_eq!(counts["errors"], 2);

@@ -65,9 +65,11 @@ pub struct PytestItem {
     /// The line in the test's file where it failed, when the traceback says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
-    /// `failed` or `error`; or `end`: the output's last lines (in `traceback`, each after
-    /// its line number), when pytest printed neither a counts line nor a report (it hung,
-    /// timed out or crashed).
+    /// `failed` or `error`; after them, as the short summary and the warnings summary
+    /// name them, `skipped` (`file`, `line`, the reason as `message`), `xfailed` and
+    /// `warning` (its category as `exception`); or `end`: the output's last lines (in
+    /// `traceback`, each after its line number), when pytest printed neither a counts
+    /// line nor a report (it hung, timed out or crashed).
     pub kind: &'static str,
     /// For errors: `collection`, `setup` or `teardown`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,6 +87,29 @@ pub struct PytestItem {
     /// A bounded excerpt of the captured output: error-like lines and the last lines.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub captured: String,
+}
+
+impl PytestItem {
+    /// A skipped test, an expected failure or a warning, with its reason or message.
+    fn noted(
+        kind: &'static str,
+        nodeid: &str,
+        file: &str,
+        line: Option<u64>,
+        message: &str,
+    ) -> PytestItem {
+        PytestItem {
+            nodeid: nodeid.to_string(),
+            file: file.to_string(),
+            line,
+            kind,
+            phase: None,
+            exception: None,
+            message: (!message.is_empty()).then(|| message.to_string()),
+            traceback: String::new(),
+            captured: String::new(),
+        }
+    }
 }
 
 /// The aggregates of `briefly pytest`.
@@ -130,6 +155,8 @@ enum Section {
     Reports,
     Passes,
     ShortSummary,
+    /// `warnings summary`: each warning under the tests that raised it.
+    Warnings,
     Other,
 }
 
@@ -534,7 +561,14 @@ pub struct Pytest {
     end: VecDeque<(u64, String)>,
     /// The sessions before the last.
     earlier_sessions: Sessions,
+    /// In the `warnings summary`, the tests that raised the warning to come.
+    warned_by: Option<String>,
 }
+
+/// The rank category of skipped tests, expected failures and warnings, whose ranks
+/// start past those of any failure.
+const NOTED: u64 = 3;
+const AFTER_FAILURES: u64 = 1 << 40;
 
 /// Sessions whose counts lines are named in the summary: the last ones.
 const MAX_SESSIONS: usize = 20;
@@ -585,6 +619,7 @@ impl Pytest {
             reports_read: [0; 2],
             end: VecDeque::with_capacity(END_LINES),
             earlier_sessions: Sessions::default(),
+            warned_by: None,
         })
     }
 
@@ -736,6 +771,30 @@ impl Pytest {
                 self.stats.xpassed.push(nodeid.to_string());
             }
             return;
+        } else if let Some(rest) = line.strip_prefix("XFAIL ") {
+            let (nodeid, reason) = split_summary(rest);
+            let nodeid = nodeid.trim();
+            let file = nodeid.split("::").next().unwrap_or(nodeid);
+            let item = PytestItem::noted("xfailed", nodeid, file, None, reason.trim());
+            self.emit_noted(item, out);
+            return;
+        } else if let Some(rest) = line.strip_prefix("SKIPPED ") {
+            // `SKIPPED [3] test_a.py:12: needs a GPU`: where, and how many tests.
+            let (tests, place) = match rest.strip_prefix('[').and_then(|r| r.split_once("] ")) {
+                Some((n, place)) => (n.parse::<u64>().unwrap_or(1), place),
+                None => (1, rest),
+            };
+            let (file, line, reason) = match location(place) {
+                Some((file, line, reason)) => (file, Some(line), reason.trim_start()),
+                None => ("", None, place),
+            };
+            let reason = match tests {
+                1 => reason.to_string(),
+                n => format!("{reason} ({n} tests)"),
+            };
+            let item = PytestItem::noted("skipped", "", file, line, &reason);
+            self.emit_noted(item, out);
+            return;
         } else {
             return;
         };
@@ -748,6 +807,50 @@ impl Pytest {
             Some((kind, message.trim())),
             out,
         );
+    }
+
+    /// A line of the `warnings summary`: the tests that raised a warning (`test_a.py::
+    /// test_x`, `test_a.py: 12 warnings`), then the warning at its place, indented
+    /// (`  /app/a.py:3: DeprecationWarning: old api`), then its source line.
+    fn warnings_summary(&mut self, line: &str, out: &mut dyn Emit<PytestItem>) {
+        if line.is_empty() || line.starts_with("-- Docs:") {
+            self.warned_by = None;
+            return;
+        }
+        if !line.starts_with(' ') {
+            // The first of the tests named.
+            if self.warned_by.is_none() {
+                self.warned_by = Some(line.to_string());
+            }
+            return;
+        }
+        let Some(by) = self.warned_by.take() else {
+            return; // the warning's source line
+        };
+        let Some((file, number, rest)) = location(line.trim_start()) else {
+            return;
+        };
+        let (category, message) = rest.trim_start().split_once(": ").unwrap_or(("", rest));
+        // Tests (`test_a.py::test_x`, `test_a.py: 12 warnings`), or an import's place
+        // (`…/x.py:5`), which is no test.
+        let nodeid = by.split(": ").next().unwrap_or(&by);
+        let place = nodeid
+            .rsplit_once(':')
+            .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let nodeid = if place { "" } else { nodeid };
+        let mut item = PytestItem::noted("warning", nodeid, file, Some(number), message.trim());
+        item.exception = (!category.is_empty()).then(|| category.to_string());
+        self.emit_noted(item, out);
+    }
+
+    /// A skipped or expected failure, or a warning: after every failure and error.
+    fn emit_noted(&mut self, item: PytestItem, out: &mut dyn Emit<PytestItem>) {
+        let rank = AFTER_FAILURES + self.ranker.rank(NOTED, item.kind);
+        if out.wants(rank) {
+            out.emit(rank, item);
+        } else {
+            out.skip(rank);
+        }
     }
 
     /// A session's final counts line. Another session's came before it when one did
@@ -778,6 +881,7 @@ impl Pytest {
                 "FAILURES" | "ERRORS" => Section::Reports,
                 "PASSES" => Section::Passes,
                 "short test summary info" => Section::ShortSummary,
+                "warnings summary" => Section::Warnings,
                 _ => Section::Other,
             };
             return;
@@ -816,6 +920,7 @@ impl Pytest {
                     report.push(line, severity);
                 }
             }
+            Section::Warnings => self.warnings_summary(line, out),
             Section::ShortSummary => {
                 if is_counts(line) {
                     self.counts(line);
