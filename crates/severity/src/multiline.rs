@@ -200,6 +200,9 @@ impl MultiLine {
     /// less is read as it is: an indented first line may head lines that are not
     /// (Python's `  File "x.py", line 3` over its `SyntaxError`).
     fn within<'a>(&self, line: &'a str) -> &'a str {
+        if self.indent == 0 {
+            return line; // nearly every record
+        }
         match line.as_bytes().get(..self.indent) {
             Some(head) if head.iter().all(|b| matches!(b, b' ' | b'\t')) => &line[self.indent..],
             _ => line,
@@ -210,7 +213,10 @@ impl MultiLine {
     /// says of it).
     pub fn start(&mut self, line: &str, severity: Option<Severity>, opens: Option<Opens>) {
         let whole = line;
-        self.indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        self.indent = line
+            .bytes()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
         let line = &line[self.indent..];
         self.opens = opens;
         self.severity = severity;

@@ -73,7 +73,7 @@ mod tests {
     //! bytes: the same envelope each time, within the budget.
     use super::*;
     use briefly_core::testkit::reduce_all_chunkings;
-    use briefly_core::RunConfig;
+    use briefly_core::{Envelope, RunConfig};
     use serde_json::{json, Value};
 
     fn fixture(name: &str) -> Vec<u8> {
@@ -87,6 +87,15 @@ mod tests {
 
     fn item(envelope: &briefly_core::Envelope, i: usize) -> &Value {
         &envelope.items[i]
+    }
+
+    /// `input` reduced by `briefly pytest` in every chunking.
+    fn pytest(input: &str) -> Envelope {
+        reduce_all_chunkings(
+            || Pytest::new(PytestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("pytest"),
+        )
     }
 
     #[test]
@@ -208,11 +217,7 @@ mod tests {
             =========================== short test summary info ============================\n\
             FAILED test_x.py::test_a - assert 1 == 2\n\
             FAILED test_x.py::test_b[a - b] - KeyError: 'k'\n";
-        let envelope = reduce_all_chunkings(
-            || Pytest::new(PytestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("pytest"),
-        );
+        let envelope = pytest(input);
         assert!(
             envelope.summary.starts_with("counts unknown"),
             "{}",
@@ -240,11 +245,7 @@ mod tests {
                  test_m.py:3: AssertionError\n"
             ));
         }
-        let envelope = reduce_all_chunkings(
-            || Pytest::new(PytestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("pytest"),
-        );
+        let envelope = pytest(&input);
         assert!(
             envelope
                 .summary
@@ -269,11 +270,7 @@ mod tests {
             ));
         }
         input.push_str("  File \"/t/test_h.py\", line 3, in test_hang\n    time.sleep(5)\n");
-        let envelope = reduce_all_chunkings(
-            || Pytest::new(PytestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("pytest"),
-        );
+        let envelope = pytest(&input);
         assert!(
             envelope
                 .summary
@@ -292,11 +289,7 @@ mod tests {
         );
         // With a report, the report says what happened: no end.
         let failed = "____ test_a ____\n\n    def test_a():\n>       assert 0\nE       assert 0\n\ntest_x.py:2: AssertionError\n";
-        let envelope = reduce_all_chunkings(
-            || Pytest::new(PytestOptions::default()).unwrap(),
-            format!("=== FAILURES ===\n{failed}").as_bytes(),
-            &config("pytest"),
-        );
+        let envelope = pytest(&format!("=== FAILURES ===\n{failed}"));
         assert!(
             envelope.items.iter().all(|i| i["kind"] != "end"),
             "{:?}",
@@ -342,11 +335,7 @@ ERROR test_syntax.py
 !!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!
 1 error in 0.28s
 "#;
-        let envelope = reduce_all_chunkings(
-            || Pytest::new(PytestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("pytest"),
-        );
+        let envelope = pytest(input);
         let error = item(&envelope, 0);
         assert_eq!(error["phase"], "collection");
         assert_eq!(error["exception"], "SyntaxError", "{error}");
@@ -378,11 +367,7 @@ FAILED test_x.py::test_crash
 FAILED test_x.py::test_b - assert 0
 2 failed, 1 passed in 1.27s
 "#;
-        let envelope = reduce_all_chunkings(
-            || Pytest::new(PytestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("pytest"),
-        );
+        let envelope = pytest(input);
         assert_eq!(envelope.total_items, 2, "{}", envelope.to_json());
         let crashed = item(&envelope, 0);
         assert_eq!(crashed["nodeid"], "test_x.py::test_crash");
@@ -411,11 +396,7 @@ FAILED test_a.py::test_f - assert 0
 .s                                                                       [100%]
 1 passed, 1 skipped in 0.00s
 "#;
-        let envelope = reduce_all_chunkings(
-            || Pytest::new(PytestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("pytest"),
-        );
+        let envelope = pytest(input);
         assert!(
             envelope
                 .summary
@@ -452,11 +433,7 @@ SKIPPED [1] test_w.py:3: needs gpu
 XFAIL test_w.py::test_x - bug 12
 1 passed, 1 skipped, 1 xfailed, 1 warning in 0.03s
 "#;
-        let envelope = reduce_all_chunkings(
-            || Pytest::new(PytestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("pytest"),
-        );
+        let envelope = pytest(input);
         let items: Vec<Value> = envelope.items.clone();
         assert_eq!(
             items[0],
