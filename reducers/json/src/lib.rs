@@ -1221,7 +1221,14 @@ impl Json {
                     for value in values {
                         out.emit(0, value);
                     }
-                    (format!("{what}, returned whole"), Preview::Head)
+                    let summary = match self.convert.cut_strings {
+                        0 => format!("{what}, returned whole"),
+                        n => format!(
+                            "{what}, returned whole but for {} cut (whole in the artifact)",
+                            counted(n, "long string", "long strings")
+                        ),
+                    };
+                    (summary, Preview::Head)
                 }
                 None => {
                     complete = false;
@@ -1448,6 +1455,23 @@ mod tests {
             o.max_document_bytes = max_document_bytes;
         });
         run(doc.as_bytes(), options)
+    }
+
+    #[test]
+    fn a_document_returned_whole_but_for_long_strings_says_so() {
+        let doc = format!(
+            "{{\"a\": \"{}\", \"b\": \"{}\"}}",
+            "x".repeat(50),
+            "y".repeat(5)
+        );
+        let cut = run(doc.as_bytes(), with(|o| o.max_string_chars = 20));
+        assert_eq!(
+            cut.summary,
+            "JSON document (one line), returned whole but for 1 long string cut (whole in the artifact)"
+        );
+        assert!(cut.truncated);
+        let whole = run(doc.as_bytes(), JsonOptions::default());
+        assert_eq!(whole.summary, "JSON document (one line), returned whole");
     }
 
     #[test]
