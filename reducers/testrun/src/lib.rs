@@ -460,6 +460,23 @@ XFAIL test_w.py::test_x - bug 12
     }
 
     #[test]
+    fn a_strict_xfail_that_passed_says_so() {
+        let input = r#"F                                                                        [100%]
+=================================== FAILURES ===================================
+___________________________________ test_xp ____________________________________
+[XPASS(strict)] bug 7
+=========================== short test summary info ============================
+FAILED test_xp.py::test_xp
+1 failed in 0.00s
+"#;
+        let envelope = pytest(input);
+        let failed = item(&envelope, 0);
+        assert_eq!(failed["exception"], "XPASS(strict)", "{failed}");
+        assert_eq!(failed["message"], "bug 7");
+        assert_eq!(envelope.stats["by_exception"], json!({"XPASS(strict)": 1}));
+    }
+
+    #[test]
     fn counts_lines() {
         let (counts, duration) = parse_counts("3 failed, 1 passed, 2 errors in 0.10s").unwrap();
         assert_eq!(counts["errors"], 2);

@@ -222,6 +222,15 @@ impl Report {
         if line.trim().is_empty() {
             return;
         }
+        // A strict xfail that passed: its report is this line and its reason.
+        if let Some(reason) = line.strip_prefix("[XPASS(strict)]") {
+            self.exception
+                .get_or_insert_with(|| "XPASS(strict)".to_string());
+            let reason = reason.trim();
+            if !reason.is_empty() {
+                self.message.get_or_insert_with(|| reason.to_string());
+            }
+        }
         // pytest-xdist heads a crashed worker's report by the test's file: the test is
         // named here.
         if let Some(nodeid) = line
