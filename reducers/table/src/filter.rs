@@ -118,6 +118,10 @@ impl Condition {
                 (Cell::Bool(b), None) => {
                     Some(b.to_string().as_str().cmp(value.to_lowercase().as_str()))
                 }
+                // A CSV column of booleans as pandas writes them (`True`): `= true` holds.
+                (Cell::Text(t), None) if is_boolean(t) && is_boolean(value) => {
+                    Some(t.to_lowercase().cmp(&value.to_lowercase()))
+                }
                 (_, None) => Some(text.as_ref().cmp(value.as_str())),
             },
         };
@@ -134,6 +138,11 @@ impl Condition {
             Op::Contains | Op::NotContains => unreachable!("handled above"),
         }
     }
+}
+
+/// `true` or `false`, in any case.
+fn is_boolean(text: &str) -> bool {
+    text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false")
 }
 
 /// `text` as an instant when it is an ISO 8601 date (`2024-03-01`, its midnight) or date
@@ -215,6 +224,11 @@ mod tests {
         assert!(Condition::parse("b = TRUE")
             .unwrap()
             .test(&Cell::Bool(true)));
+        // CSV booleans as pandas writes them; other words stay case-sensitive.
+        let t = Condition::parse("b = true").unwrap();
+        assert!(t.test(&text("True")) && !t.test(&text("False")));
+        assert!(Condition::parse("b != false").unwrap().test(&text("True")));
+        assert!(!Condition::parse("s = abc").unwrap().test(&text("ABC")));
     }
 
     #[test]
