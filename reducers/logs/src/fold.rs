@@ -622,12 +622,18 @@ impl Fold {
             }
             let mut spread = by_template.get(&t.id()).cloned().unwrap_or_default();
             spread.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let listed: u64 = spread.iter().take(TOP_PER_GROUP).map(|(_, n)| *n).sum();
+            let left_out = t.count().saturating_sub(listed);
             let spread: Map<String, Value> = spread
                 .iter()
                 .take(TOP_PER_GROUP)
                 .map(|(g, n)| (group_name(*g).to_string(), (*n).into()))
                 .collect();
             item.insert(format!("{}s", names.group), Value::Object(spread));
+            // The entries of the groups past those listed (`units_left_out`).
+            if left_out > 0 {
+                item.insert(format!("{}s_left_out", names.group), left_out.into());
+            }
             item.insert("first_line".into(), t.first_line().into());
             item.insert(
                 "example".into(),
@@ -880,6 +886,43 @@ mod tests {
         assert_eq!(count(&format!("unit{}", MAX_GROUPS - 1)), 2);
         assert_eq!(count(OTHER_GROUP), 5 * 2 + 2);
         assert_eq!(fold.entries(), 2 * (MAX_GROUPS as u64 + 5) + 3);
+    }
+
+    #[test]
+    fn a_templates_units_past_those_listed_are_counted() {
+        let mut fold = Fold::new(Names {
+            group: "unit",
+            level: "level",
+            levels: &["info"],
+            levels_key: "levels",
+        });
+        // 4 units log the same message: 4, 3, 2 and 1 times, then repeats to fold.
+        for (unit, times) in [("a", 40), ("b", 30), ("c", 20), ("d", 10)] {
+            for n in 0..times {
+                fold.add(&Entry {
+                    line: n,
+                    micros: None,
+                    level: 0,
+                    severity: None,
+                    group: unit,
+                    pid: None,
+                    message: "request done",
+                });
+            }
+        }
+        let mut templates = Vec::new();
+        fold.finish(&mut |_, item| {
+            if item["kind"] == "template" {
+                templates.push(item);
+            }
+        });
+        let template = &templates[0];
+        assert_eq!(
+            template["units"],
+            json!({"a": 40, "b": 30, "c": 20}),
+            "{template}"
+        );
+        assert_eq!(template["units_left_out"], 10);
     }
 
     /// What `fold` emits at its end, as (rank, line, message).
