@@ -359,7 +359,9 @@ impl Findings {
             stated: None,
             column: None,
             named: None,
-            signalled: if bytes.starts_with(b"Caused by:") {
+            signalled: if bytes.starts_with(b"Caused by:")
+                || bytes.starts_with(multiline::ASYNCIO_TASK.as_bytes())
+            {
                 Some(Severity::Error)
             } else if go_panic {
                 Some(Severity::Fatal)

@@ -142,6 +142,9 @@ enum Header {
     /// ([`is_postgres_message`]): its `DETAIL:`, `HINT:`, `LINE 1:` and caret, `CONTEXT:`
     /// and `QUERY:` lines follow ([`is_postgres_detail`]).
     Postgres,
+    /// asyncio's `Task exception was never retrieved`: the task (`future: <Task …>`) on
+    /// the next line, then its traceback.
+    AsyncioTask,
 }
 
 /// A part of a record whose lines go on up to a line of their own kind.
@@ -355,6 +358,7 @@ impl MultiLine {
                 return (first && line.trim() == "---") || line.trim_start().starts_with("#  ")
             }
             Header::Postgres => return is_postgres_detail(line),
+            Header::AsyncioTask if first => return line.starts_with("future: <Task "),
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
                 return if first {
@@ -1157,6 +1161,9 @@ pub fn in_go_trace(line: &str) -> bool {
     })
 }
 
+/// asyncio's report of a task that failed and was never awaited.
+pub const ASYNCIO_TASK: &str = "Task exception was never retrieved";
+
 /// The header a record's first line, `line`, opens, of `severity`, opening `opens`.
 fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> Header {
     if opens == Some(Opens::Panic) && line.trim_end().ends_with(':') {
@@ -1206,6 +1213,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         // Every compiler's diagnostic states its level; the test for one searches
         // the line, so only lines that state one pay for it.
         Header::Diagnostic
+    } else if line.starts_with(ASYNCIO_TASK) {
+        Header::AsyncioTask
     } else if severity >= Some(Severity::Warn) && is_postgres_message(line) {
         Header::Postgres
     } else {

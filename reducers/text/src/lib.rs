@@ -1629,6 +1629,29 @@ PermissionError: [Errno 13] Permission denied: '/srv/x'
     }
 
     #[test]
+    fn an_asyncio_tasks_unretrieved_exception_is_one_record_with_its_traceback() {
+        let input = "Task exception was never retrieved\nfuture: <Task finished name='Task-2' coro=<job() done, defined at /x.py:5> exception=KeyError(1)>\nTraceback (most recent call last):\n  File \"/x.py\", line 6, in job\n    raise KeyError(1)\nKeyError: 1\nok done\n";
+        let envelope = reduce_all_chunkings(
+            || Text::new(TextOptions::default()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        );
+        let first = &envelope.items[0];
+        assert_eq!(
+            first["text"],
+            "Task exception was never retrieved",
+            "{}",
+            envelope.to_json()
+        );
+        assert_eq!(first["severity"], "error");
+        assert_eq!(
+            first["more"].as_array().unwrap().last().unwrap(),
+            "KeyError: 1"
+        );
+        assert_eq!(envelope.stats["records"], 2);
+    }
+
+    #[test]
     fn a_threads_uncaught_exception_is_one_record_with_its_traceback() {
         let input = "Exception in thread Worker-7:\nTraceback (most recent call last):\n  File \"/x.py\", line 3, in run\n    raise ValueError(\"boom\")\nValueError: boom\nok done\n";
         let envelope = reduce_all_chunkings(
