@@ -360,7 +360,8 @@ impl Findings {
             column: None,
             named: None,
             signalled: if bytes.starts_with(b"Caused by:")
-                || bytes.starts_with(multiline::ASYNCIO_TASK.as_bytes())
+                || (bytes.first() == Some(&b'T')
+                    && bytes.starts_with(multiline::ASYNCIO_TASK.as_bytes()))
             {
                 Some(Severity::Error)
             } else if go_panic {
