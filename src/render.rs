@@ -91,6 +91,49 @@ fn commit_of(out: &mut String, item: &Value) {
     }
 }
 
+/// `  failed test_a.py::test_x (test_a.py:4): AssertionError: assert 0`, then the
+/// traceback and the captured output, indented.
+fn test_report(out: &mut String, item: &Value) {
+    let field = |key: &str| {
+        item.get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    let _ = write!(out, "  {}", field("kind").unwrap_or("test"));
+    if let Some(nodeid) = field("nodeid") {
+        let _ = write!(out, " {nodeid}");
+    }
+    match (field("file"), item.get("line").and_then(Value::as_u64)) {
+        (Some(file), Some(line)) => {
+            let _ = write!(out, " ({file}:{line})");
+        }
+        (Some(file), None) if field("nodeid").is_none() => {
+            let _ = write!(out, " ({file})");
+        }
+        _ => {}
+    }
+    if let Some(phase) = field("phase") {
+        let _ = write!(out, " at {phase}");
+    }
+    let said: Vec<&str> = [field("exception"), field("message")]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !said.is_empty() {
+        let _ = write!(out, ": {}", said.join(": "));
+    }
+    out.push('\n');
+    for (key, label) in [("traceback", None), ("captured", Some("captured:"))] {
+        let Some(text) = field(key) else { continue };
+        if let Some(label) = label {
+            let _ = writeln!(out, "    {label}");
+        }
+        for line in text.lines() {
+            let _ = writeln!(out, "      {line}");
+        }
+    }
+}
+
 fn item_line(out: &mut String, item: &Value) {
     // A diff's file: its change and path, then its patch as it is (so it can be applied).
     if let (Some(path), Some(change)) = (
@@ -153,6 +196,16 @@ fn item_line(out: &mut String, item: &Value) {
             out,
             "  {path}  {what}, the first at line {first}: {example}"
         );
+        return;
+    }
+    // A test's report (pytest's): what it is and where, what failed, then its decisive
+    // traceback lines and captured output as they were printed.
+    let noted = matches!(
+        item.get("kind").and_then(Value::as_str),
+        Some("skipped" | "xfailed" | "warning")
+    ) && item.get("file").is_some();
+    if item.get("nodeid").is_some() || item.get("traceback").is_some() || noted {
+        test_report(out, item);
         return;
     }
     let line = item.get("line").and_then(Value::as_u64);
@@ -358,6 +411,26 @@ mod tests {
         let expected = "stderr: a\n…[cut: 900 bytes of stderr in all]…\nz\n
 stderr's lines that look like errors or warnings, of the part cut (7 in all):
   12: error: x  [×6]
+";
+        assert!(t.ends_with(expected), "{t}");
+    }
+
+    #[test]
+    fn text_shows_a_tests_report_with_its_traceback() {
+        let mut e = Envelope::new("pytest", "1 failed");
+        e.items = vec![
+            json!({"nodeid": "test_m.py::test_m[3]", "file": "test_m.py", "line": 4, "kind": "failed",
+                   "exception": "AssertionError", "message": "assert 3 == 0",
+                   "traceback": ">       assert i % 7 == 0\nE       assert 3 == 0", "captured": "starting"}),
+            json!({"file": "test_m.py", "line": 9, "kind": "skipped", "message": "needs gpu"}),
+        ];
+        let t = text(&e);
+        let expected = "  failed test_m.py::test_m[3] (test_m.py:4): AssertionError: assert 3 == 0
+      >       assert i % 7 == 0
+      E       assert 3 == 0
+    captured:
+      starting
+  skipped (test_m.py:9): needs gpu
 ";
         assert!(t.ends_with(expected), "{t}");
     }
