@@ -302,12 +302,22 @@ impl ColumnStats {
 
     /// The estimated number of distinct non-null values.
     pub fn distinct(&self) -> u64 {
-        // Exact when small: the top counters saw every value.
         let non_null = self.values - self.nulls;
-        if non_null > 0 && self.texts == non_null && self.top.evictions == 0 && !self.top_off {
-            return self.top.counters.len() as u64;
+        self.counted_distinct()
+            .unwrap_or_else(|| self.hll.estimate().min(non_null))
+    }
+
+    /// The distinct non-null values counted, not estimated: none, or few enough that the
+    /// top counters saw every value.
+    fn counted_distinct(&self) -> Option<u64> {
+        let non_null = self.values - self.nulls;
+        match non_null {
+            0 => Some(0),
+            _ if self.texts == non_null && self.top.exact() && !self.top_off => {
+                Some(self.top.counters.len() as u64)
+            }
+            _ => None,
         }
-        self.hll.estimate().min(non_null)
     }
 
     /// For CSV: the type the values hold (`int`, `float`, `bool`, `string`, or `empty`).
@@ -362,8 +372,7 @@ impl ColumnStats {
 
     /// Whether [`ColumnStats::distinct`] is the HyperLogLog estimate, not a count.
     pub fn distinct_estimated(&self) -> bool {
-        let non_null = self.values - self.nulls;
-        !(non_null == 0 || (self.texts == non_null && self.top.exact() && !self.top_off))
+        self.counted_distinct().is_none()
     }
 
     /// Whether [`ColumnStats::top`]'s counts are lower bounds, not exact counts.
