@@ -206,7 +206,13 @@ pub enum Opens {
     /// Go's `panic: …` or `fatal error: …` at the start of a line — the goroutines'
     /// stacks follow ([`in_go_trace`]).
     GoPanic,
+    /// asyncio's `Task exception was never retrieved` at the start of a line — the task
+    /// (`future: <Task …>`) and its traceback follow.
+    AsyncioTask,
 }
+
+/// asyncio's report of a task that failed and was never awaited.
+const ASYNCIO_TASK: &[u8] = b"Task exception was never retrieved";
 
 /// What one pass over a line finds: its severity (as [`classify`]) and the multi-line
 /// record it begins, if any.
@@ -354,15 +360,17 @@ impl Findings {
     /// A line's findings before its words are looked at.
     fn begin(bytes: &[u8]) -> Findings {
         let go_panic = bytes.starts_with(b"panic: ") || bytes.starts_with(b"fatal error: ");
+        let asyncio_task = bytes.first() == Some(&b'T') && bytes.starts_with(ASYNCIO_TASK);
         Findings {
-            opens: go_panic.then_some(Opens::GoPanic),
+            opens: match (go_panic, asyncio_task) {
+                (true, _) => Some(Opens::GoPanic),
+                (_, true) => Some(Opens::AsyncioTask),
+                _ => None,
+            },
             stated: None,
             column: None,
             named: None,
-            signalled: if bytes.starts_with(b"Caused by:")
-                || (bytes.first() == Some(&b'T')
-                    && bytes.starts_with(multiline::ASYNCIO_TASK.as_bytes()))
-            {
+            signalled: if bytes.starts_with(b"Caused by:") || asyncio_task {
                 Some(Severity::Error)
             } else if go_panic {
                 Some(Severity::Fatal)

@@ -142,9 +142,6 @@ enum Header {
     /// ([`is_postgres_message`]): its `DETAIL:`, `HINT:`, `LINE 1:` and caret, `CONTEXT:`
     /// and `QUERY:` lines follow ([`is_postgres_detail`]).
     Postgres,
-    /// asyncio's `Task exception was never retrieved`: the task (`future: <Task …>`) on
-    /// the next line, then its traceback.
-    AsyncioTask,
 }
 
 /// A part of a record whose lines go on up to a line of their own kind.
@@ -305,6 +302,10 @@ impl MultiLine {
         if self.opens == Some(Opens::GoPanic) {
             return in_go_trace(line);
         }
+        // The task, under asyncio's report; its traceback follows as under any error.
+        if self.lines == 0 && self.opens == Some(Opens::AsyncioTask) {
+            return line.starts_with("future: <Task ");
+        }
         if indented && !blank() && (self.indented == Indented::Continue || is_frame(line)) {
             return !is_syntax_error_frame(line);
         }
@@ -358,7 +359,6 @@ impl MultiLine {
                 return (first && line.trim() == "---") || line.trim_start().starts_with("#  ")
             }
             Header::Postgres => return is_postgres_detail(line),
-            Header::AsyncioTask if first => return line.starts_with("future: <Task "),
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
                 return if first {
@@ -458,7 +458,7 @@ impl MultiLine {
                 }
                 // Go's header holds the message itself; a traceback's record is never
                 // without one (its state is not `None`).
-                Some(Opens::GoPanic | Opens::Traceback) => false,
+                Some(Opens::GoPanic | Opens::Traceback | Opens::AsyncioTask) => false,
                 // The level and message, then the exception logged with them.
                 None if self.header == Header::JavaUtilLogging => {
                     (first && is_java_util_logging_message(line))
@@ -496,8 +496,11 @@ impl MultiLine {
         };
         if opens == Some(Opens::Traceback) && self.traceback != Traceback::Open {
             // A traceback under the line that logged it, or chained to the one before:
-            // its frames follow, and its exception names the record.
-            if self.opens.is_none() || self.traceback == Traceback::Chained {
+            // its frames follow, and its exception names the record. asyncio's report
+            // leads to one.
+            if matches!(self.opens, None | Some(Opens::AsyncioTask))
+                || self.traceback == Traceback::Chained
+            {
                 self.opens = Some(Opens::Traceback);
                 self.traceback = Traceback::Open;
             }
@@ -1161,9 +1164,6 @@ pub fn in_go_trace(line: &str) -> bool {
     })
 }
 
-/// asyncio's report of a task that failed and was never awaited.
-pub const ASYNCIO_TASK: &str = "Task exception was never retrieved";
-
 /// The header a record's first line, `line`, opens, of `severity`, opening `opens`.
 fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> Header {
     if opens == Some(Opens::Panic) && line.trim_end().ends_with(':') {
@@ -1213,8 +1213,6 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         // Every compiler's diagnostic states its level; the test for one searches
         // the line, so only lines that state one pay for it.
         Header::Diagnostic
-    } else if line.starts_with(ASYNCIO_TASK) {
-        Header::AsyncioTask
     } else if severity >= Some(Severity::Warn) && is_postgres_message(line) {
         Header::Postgres
     } else {
