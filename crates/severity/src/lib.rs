@@ -1226,7 +1226,11 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     // them; not a level's tag (celery's `ERROR/MainProcess`).
     let extension =
         bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_alphanumeric);
-    if extension || bytes[end..].starts_with(b"::") {
+    // A path's last part too (`tree/d3/ERROR`, as `find` lists it).
+    let last_part = start > 0
+        && bytes[start - 1] == b'/'
+        && bytes.get(end).is_none_or(u8::is_ascii_whitespace);
+    if extension || last_part || bytes[end..].starts_with(b"::") {
         return None;
     }
     let capitals = word.iter().all(|b| !b.is_ascii_lowercase());
@@ -1248,10 +1252,6 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         _ => false,
     };
     let colon = matches!(after, Some(b':' | b'[')) && !selector && !compound;
-    // A path's last part (`tree/d3/ERROR`, as `find` lists it): a file's name.
-    if before == Some(b'/') && after.is_none_or(|b| b.is_ascii_whitespace()) {
-        return None;
-    }
     // A table's column of levels, as kubectl writes events: `Warning  BackOff  3m …`,
     // set apart on both sides by two spaces or a tab (or the line's start).
     let apart = |gap: &[u8]| gap.starts_with(b"  ") || gap.first() == Some(&b'\t');
