@@ -1227,9 +1227,8 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     let extension =
         bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_alphanumeric);
     // A path's last part too (`tree/d3/ERROR`, as `find` lists it).
-    let last_part = start > 0
-        && bytes[start - 1] == b'/'
-        && bytes.get(end).is_none_or(u8::is_ascii_whitespace);
+    let last_part =
+        start > 0 && bytes[start - 1] == b'/' && bytes.get(end).is_none_or(u8::is_ascii_whitespace);
     if extension || last_part || bytes[end..].starts_with(b"::") {
         return None;
     }

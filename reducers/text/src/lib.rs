@@ -1421,6 +1421,15 @@ mod tests {
         reduce(Text::new(options).unwrap(), input, &RunConfig::new("text")).unwrap()
     }
 
+    /// The envelope of `input` with the default options, the same in every chunking.
+    fn chunked(input: &[u8]) -> briefly_core::Envelope {
+        reduce_all_chunkings(
+            || Text::new(TextOptions::default()).unwrap(),
+            input,
+            &RunConfig::new("text"),
+        )
+    }
+
     #[test]
     fn a_rare_records_example_says_how_many_lines_follow_it() {
         let mut input: String = (1..=300).map(|i| format!("tick {i}\n")).collect();
@@ -1585,13 +1594,7 @@ PermissionError: [Errno 13] Permission denied: '/srv/x'
 2026-12-02 13:51:18,001 INFO svc.handler: request 1 done
 ";
         let indented: String = alone.lines().map(|l| format!("      {l}\n")).collect();
-        let reduce = |input: &str| {
-            reduce_all_chunkings(
-                || Text::new(TextOptions::default()).unwrap(),
-                input.as_bytes(),
-                &RunConfig::new("text"),
-            )
-        };
+        let reduce = |input: &str| chunked(input.as_bytes());
         let (alone, indented) = (reduce(alone), reduce(&indented));
         for stat in ["records", "multiline_records", "severity"] {
             assert_eq!(
@@ -1629,60 +1632,31 @@ PermissionError: [Errno 13] Permission denied: '/srv/x'
     }
 
     #[test]
-    fn an_asyncio_tasks_unretrieved_exception_is_one_record_with_its_traceback() {
-        let input = "Task exception was never retrieved\nfuture: <Task finished name='Task-2' coro=<job() done, defined at /x.py:5> exception=KeyError(1)>\nTraceback (most recent call last):\n  File \"/x.py\", line 6, in job\n    raise KeyError(1)\nKeyError: 1\nok done\n";
-        let envelope = reduce_all_chunkings(
-            || Text::new(TextOptions::default()).unwrap(),
-            input.as_bytes(),
-            &RunConfig::new("text"),
-        );
-        let first = &envelope.items[0];
-        assert_eq!(
-            first["text"],
-            "Task exception was never retrieved",
-            "{}",
-            envelope.to_json()
-        );
-        assert_eq!(first["severity"], "error");
-        assert_eq!(
-            first["more"].as_array().unwrap().last().unwrap(),
-            "KeyError: 1"
-        );
-        assert_eq!(envelope.stats["records"], 2);
-    }
-
-    #[test]
-    fn a_threads_uncaught_exception_is_one_record_with_its_traceback() {
-        let input = "Exception in thread Worker-7:\nTraceback (most recent call last):\n  File \"/x.py\", line 3, in run\n    raise ValueError(\"boom\")\nValueError: boom\nok done\n";
-        let envelope = reduce_all_chunkings(
-            || Text::new(TextOptions::default()).unwrap(),
-            input.as_bytes(),
-            &RunConfig::new("text"),
-        );
-        let first = &envelope.items[0];
-        assert_eq!(
-            first["text"],
-            "Exception in thread Worker-7:",
-            "{}",
-            envelope.to_json()
-        );
-        assert_eq!(first["severity"], "error");
-        assert_eq!(
-            first["more"].as_array().unwrap().last().unwrap(),
-            "ValueError: boom"
-        );
-        assert_eq!(envelope.stats["records"], 2);
+    fn an_exception_python_reports_outside_the_main_flow_is_one_record_with_its_traceback() {
+        // A thread's, and an asyncio task's never awaited: the header, then the traceback.
+        for (header, between, exception) in [
+            ("Exception in thread Worker-7:", "", "ValueError: boom"),
+            (
+                "Task exception was never retrieved",
+                "future: <Task finished name='Task-2' coro=<job() done, defined at /x.py:5> exception=KeyError(1)>\n",
+                "KeyError: 1",
+            ),
+        ] {
+            let input = format!(
+                "{header}\n{between}Traceback (most recent call last):\n  File \"/x.py\", line 6, in job\n    raise it\n{exception}\nok done\n"
+            );
+            let envelope = chunked(input.as_bytes());
+            let first = &envelope.items[0];
+            assert_eq!(first["text"], header, "{}", envelope.to_json());
+            assert_eq!(first["severity"], "error");
+            assert_eq!(first["more"].as_array().unwrap().last().unwrap(), exception);
+            assert_eq!(envelope.stats["records"], 2);
+        }
     }
 
     #[test]
     fn binary_data_is_summarized_not_shown() {
-        let reduce = |input: &[u8]| {
-            reduce_all_chunkings(
-                || Text::new(TextOptions::default()).unwrap(),
-                input,
-                &RunConfig::new("text"),
-            )
-        };
+        let reduce = |input: &[u8]| chunked(input);
         // An executable's bytes: NULs on most lines, escapes, carriage returns.
         let mut binary = Vec::new();
         for i in 0..200u32 {
@@ -1748,11 +1722,7 @@ npm ERR! Test failed.
 
 done
 ";
-        let envelope = reduce_all_chunkings(
-            || Text::new(TextOptions::default()).unwrap(),
-            input.as_bytes(),
-            &RunConfig::new("text"),
-        );
+        let envelope = chunked(input.as_bytes());
         assert!(!envelope.truncated, "{}", envelope.to_json());
         assert!(
             envelope.summary.contains("; returned whole"),
@@ -2036,11 +2006,7 @@ done
         }
         input.push_str("fetch 1%\rERROR: no space left on device\n");
         input.push_str("ends with CRLF\r\n");
-        let envelope = reduce_all_chunkings(
-            || Text::new(TextOptions::default()).unwrap(),
-            input.as_bytes(),
-            &RunConfig::new("text"),
-        );
+        let envelope = chunked(input.as_bytes());
         let json = envelope.to_json();
         // The 301 redrawn lines are read as they end: the error, and one template.
         assert_eq!(envelope.stats["redrawn_lines"], 301, "{json}");
@@ -2341,11 +2307,7 @@ done
             input.push_str(&format!("served /item/{i} in {} ms\n", i % 17));
         }
         input.push_str("\x1b[32mserved /item/7 in 99 ms\x1b[0m\n");
-        let envelope = reduce_all_chunkings(
-            || Text::new(TextOptions::default()).unwrap(),
-            input.as_bytes(),
-            &RunConfig::new("text"),
-        );
+        let envelope = chunked(input.as_bytes());
         let last = envelope
             .items
             .iter()
