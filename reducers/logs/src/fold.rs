@@ -896,7 +896,7 @@ mod tests {
             levels: &["info"],
             levels_key: "levels",
         });
-        // 4 units log the same message: 4, 3, 2 and 1 times, then repeats to fold.
+        // 4 units log the same message, 40, 30, 20 and 10 times.
         for (unit, times) in [("a", 40), ("b", 30), ("c", 20), ("d", 10)] {
             for n in 0..times {
                 fold.add(&Entry {

@@ -17,7 +17,7 @@ const REST: Rank = 3;
 
 /// Bytes of input in a batch framed and classified on the other thread: four times the
 /// usual. Fewer hand-overs made `spill` 1.28x as fast on a 256 MB log (benches/ab.sh,
-/// five runs in turn), at about 2.5 MB more peak RSS.
+/// five runs in turn), at about 2.5 MB more peak RSS (by hand).
 const BATCH_BYTES: usize = 4 * briefly_core::BATCH_BYTES;
 
 /// Whether `text` looks like an error or warning line, by the severity engine every

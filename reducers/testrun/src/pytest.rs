@@ -90,7 +90,8 @@ pub struct PytestItem {
 }
 
 impl PytestItem {
-    /// A skipped test, an expected failure or a warning, with its reason or message.
+    /// A skipped test, an expected failure, a warning, or the output's end, with its
+    /// reason or message.
     fn noted(
         kind: &'static str,
         nodeid: &str,
@@ -1053,17 +1054,8 @@ impl FoldBatches for Pytest {
                 .iter()
                 .map(|(n, text)| format!("{n}: {text}"))
                 .collect();
-            let item = PytestItem {
-                nodeid: String::new(),
-                file: String::new(),
-                line: None,
-                kind: "end",
-                phase: None,
-                exception: None,
-                message: None,
-                traceback: lines.join("\n"),
-                captured: String::new(),
-            };
+            let mut item = PytestItem::noted("end", "", "", None, "");
+            item.traceback = lines.join("\n");
             out.emit(0, item);
         }
         let mut summary = match counts_line.as_deref().and_then(parse_counts) {

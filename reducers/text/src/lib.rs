@@ -53,8 +53,9 @@ use std::path::PathBuf;
 
 /// Bytes of lines in a batch whose facts are found on the other threads: four times the
 /// usual. With four threads on two cores (folding, the artifact's, two finding facts),
-/// fewer hand-overs made `briefly text` about 1.2x as fast on a 256 MB log and 1.17x on
-/// 1 GB (by hand, builds in turn), at about 6 MB more peak RSS.
+/// fewer hand-overs: with [`same_source`], `benches/ab.sh` measured `briefly text` 1.23x
+/// as fast on a 256 MB log (at fb518e4); alone, by hand with builds in turn, about 1.17x
+/// on 1 GB. Peak RSS rose about 6 MB (by hand).
 const BATCH_BYTES: usize = 4 * briefly_core::BATCH_BYTES;
 
 /// Verbatim records kept at most.
@@ -1033,7 +1034,7 @@ fn source_of<'a>(text: &'a str, facts: &LineFacts) -> &'a str {
 /// empty names are told apart by their lengths alone, because an empty string's pointer
 /// may be dangling and glibc's `memcmp` reads at it with a masked load even for no bytes,
 /// which costs a fault-suppression assist (on AMD Zen, about a quarter of the folding
-/// thread's time when this ran for every line).
+/// thread's samples in `perf` when this ran for every line: measured by hand).
 fn same_source(a: &str, b: &str) -> bool {
     a.len() == b.len() && (a.is_empty() || a == b)
 }
@@ -1272,12 +1273,15 @@ impl FoldBatches for Text {
             let text = cut_str(&text, 200);
             summary.push_str(&format!("; first {severity} at line {line}: {text}"));
         }
-        let top_templates = templates
-            .iter()
-            .filter(|t| !is_blank(t) && !binary)
-            .take(self.options.top)
-            .map(|t| json!({"id": t.id().0, "template": t.text(), "count": t.count()}))
-            .collect();
+        let top_templates = match binary {
+            true => Vec::new(),
+            false => templates
+                .iter()
+                .filter(|t| !is_blank(t))
+                .take(self.options.top)
+                .map(|t| json!({"id": t.id().0, "template": t.text(), "count": t.count()}))
+                .collect(),
+        };
         let stats = TextStats {
             lines: self.lines,
             records: self.records,
