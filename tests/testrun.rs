@@ -4,7 +4,7 @@
 mod common;
 
 use common::{python, Briefly};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -664,6 +664,28 @@ fn cargo_nextest_text_and_libtest_json() {
     check_demo_failures(&envelope, &printed);
     // nextest's report repeats the failures after its summary: one item each still.
     assert_eq!(envelope["total_items"], 3);
+
+    // Under `--no-capture` each test's libtest output follows its `START`, and nextest
+    // reports its failure again: one item each, named by nextest's binary, and no
+    // binary of its own for each test's process.
+    let output = merged(
+        dir,
+        &["nextest", "run", "--no-fail-fast", "--no-capture"],
+        &[],
+    );
+    let envelope = b.envelope(&["cargo-test"], &output, CAP);
+    let printed = String::from_utf8(b.run(&["cargo-test"], &output).stdout).unwrap();
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("200 tests run: 197 passed; 3 failed; 0 skipped"),
+        "{summary}"
+    );
+    check_demo_failures(&envelope, &printed);
+    assert_eq!(envelope["total_items"], 3, "{printed}");
+    assert_eq!(envelope["stats"]["binaries"], json!([]), "{printed}");
+    for item in envelope["items"].as_array().unwrap() {
+        assert_eq!(item["binary"], "demo", "{item}");
+    }
 
     let output = merged(
         dir,

@@ -138,6 +138,13 @@ enum Header {
     /// A TAP test's result (`not ok 3 - case 2`, `ok 1 - works`): its YAML block follows,
     /// indented between `---` and `...` (`node --test`'s duration, error and stack).
     TapResult,
+    /// unittest's report of a test that failed, `FAIL: test_add (t.T.test_add)`
+    /// ([`is_unittest_report`]): the test's description, a rule of `-`, then the
+    /// traceback and what the assertion printed (a diff, with blank lines in it), up to
+    /// the next report's rule of `=` or the rule of `-` over `Ran N tests`.
+    UnittestReport,
+    /// A unittest report past its rule of `-`.
+    UnittestBody,
     /// PostgreSQL's message as psql prints it, `psql:m.sql:3: ERROR:  …`
     /// ([`is_postgres_message`]): its `DETAIL:`, `HINT:`, `LINE 1:` and caret, `CONTEXT:`
     /// and `QUERY:` lines follow ([`is_postgres_detail`]).
@@ -277,6 +284,13 @@ impl MultiLine {
     pub fn continues(&self, line: &str) -> bool {
         let whole = line;
         let line = self.within(line);
+        // unittest's report holds its traceback and whatever follows it, blank lines and
+        // an assertion's diff too, up to a rule.
+        match self.header {
+            Header::UnittestReport => return !is_rule_of(line, b'='),
+            Header::UnittestBody => return !(is_rule_of(line, b'=') || is_rule_of(line, b'-')),
+            _ => {}
+        }
         let indented = line.starts_with([' ', '\t']);
         let blank = || line.trim().is_empty();
         match self.traceback {
@@ -436,6 +450,9 @@ impl MultiLine {
         self.lines += 1;
         self.severity = self.severity.max(severity);
         self.follow_block(line, first);
+        if self.header == Header::UnittestReport && is_rule_of(line, b'-') {
+            self.header = Header::UnittestBody;
+        }
         let names = match self.traceback {
             Traceback::Open => {
                 let exception = !line.starts_with([' ', '\t'])
@@ -1112,6 +1129,38 @@ fn names_what_went_wrong(line: &str) -> bool {
         && !is_instantiation_step(line)
 }
 
+/// unittest's header of a test's failure or error, as `python -m unittest` and Django's
+/// runner print it: `FAIL: test_add (test_calc.TestCalc.test_add)` (the test's name,
+/// then its class's dotted path, with the name again since Python 3.11), `ERROR:
+/// setUpClass (t.T)`, a subtest's `FAIL: test_x (t.T.test_x) (i=2)`.
+fn is_unittest_report(line: &str) -> bool {
+    let Some(rest) = line
+        .strip_prefix("FAIL: ")
+        .or_else(|| line.strip_prefix("ERROR: "))
+    else {
+        return false;
+    };
+    let Some((name, rest)) = rest.split_once(" (") else {
+        return false;
+    };
+    let Some((path, _)) = rest.split_once(')') else {
+        return false;
+    };
+    let dotted = |text: &str| {
+        !text.is_empty()
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    };
+    dotted(name) && dotted(path) && path.contains('.')
+}
+
+/// Whether `line` is a rule of `byte` (unittest's 70 `=` or `-`), 20 long at least.
+fn is_rule_of(line: &str, byte: u8) -> bool {
+    let line = line.trim_end();
+    line.len() >= 20 && line.bytes().all(|b| b == byte)
+}
+
 /// A line a Go test logged (`t.Errorf`, `t.Fatal`), after its file and line:
 /// `store_test.go:12: expected 3, got 4`.
 fn is_go_test_log(line: &str) -> bool {
@@ -1215,6 +1264,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::Diagnostic
     } else if severity >= Some(Severity::Warn) && is_postgres_message(line) {
         Header::Postgres
+    } else if severity >= Some(Severity::Error) && is_unittest_report(line) {
+        Header::UnittestReport
     } else {
         Header::Plain
     }
@@ -2072,6 +2123,86 @@ mod tests {
         );
         assert_eq!(split[1].len(), 6, "{split:?}");
         assert_eq!(split[2].len(), 2, "{split:?}");
+    }
+
+    #[test]
+    fn a_unittest_report_keeps_its_traceback_and_diff() {
+        const EQUALS: &str =
+            "======================================================================";
+        const DASHES: &str =
+            "----------------------------------------------------------------------";
+        splits_alike(&[(
+            &[
+                &["test_dict (t.T.test_dict) ... FAIL"],
+                &[EQUALS],
+                &[
+                    "FAIL: test_dict (t.T.test_dict)",
+                    DASHES,
+                    TRACEBACK_COLON,
+                    "  File \"/tmp/t.py\", line 8, in test_dict",
+                    "    self.assertEqual({\"a\": 1}, {\"a\": 3})",
+                    "AssertionError: {'a': 1} != {'a': 3}",
+                    "- {'a': 1}",
+                    "?       ^",
+                    "",
+                    "+ {'a': 3}",
+                    "?       ^",
+                    "",
+                ],
+                &[EQUALS],
+                // Python before 3.11 names the class alone; a docstring's first line
+                // follows the header; a chained traceback.
+                &[
+                    "ERROR: test_load (t.T)",
+                    "Loads the file.",
+                    DASHES,
+                    TRACEBACK_COLON,
+                    "  File \"/tmp/t.py\", line 3, in test_load",
+                    "KeyError: 'k'",
+                    "",
+                    "During handling of the above exception, another exception occurred:",
+                    "",
+                    TRACEBACK_COLON,
+                    "  File \"/tmp/t.py\", line 5, in test_load",
+                    "ValueError: v",
+                    "",
+                ],
+                &[EQUALS],
+                &[
+                    "FAIL: test_sub (t.T.test_sub) (i=2)",
+                    DASHES,
+                    TRACEBACK_COLON,
+                    "  File \"/tmp/t.py\", line 9, in test_sub",
+                    "AssertionError: 2 != 3",
+                    "",
+                ],
+                &[DASHES],
+                &["Ran 3 tests in 0.001s"],
+                &[""],
+                &["FAILED (failures=2, errors=1)"],
+            ],
+            &[
+                "AssertionError: {'a': 1} != {'a': 3}",
+                "KeyError: 'k'",
+                "ValueError: v",
+                "AssertionError: 2 != 3",
+            ],
+        )]);
+        for line in [
+            "FAIL: test_add (test_calc.TestCalc.test_add)",
+            "ERROR: setUpClass (t.T)",
+            "ERROR: test_calc (unittest.loader._FailedTest.test_calc)",
+        ] {
+            assert!(is_unittest_report(line), "{line}");
+        }
+        for line in [
+            "FAIL: tests/a.py::test_x - assert 1 == 2",
+            "ERROR: could not install (see log)",
+            "FAIL: test_a (local)",
+            "ERROR: x (a.b",
+        ] {
+            assert!(!is_unittest_report(line), "{line}");
+        }
     }
 
     #[test]

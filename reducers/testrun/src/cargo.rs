@@ -340,6 +340,9 @@ enum Mode {
     LibtestReport,
     /// Inside a nextest `FAIL [...]` report (indented).
     NextestReport,
+    /// After a nextest `START` (under `--no-capture`): the test's output as it runs,
+    /// inside libtest's frame for that one test, up to nextest's status of it.
+    NextestOutput,
     /// After `failures:`: the names of the failed tests, indented.
     FailureList,
     Diagnostic,
@@ -718,6 +721,28 @@ impl CargoTest {
                 self.close_failure(out);
                 self.mode = Mode::Normal;
             }
+            Mode::NextestOutput => {
+                match nextest_status(line.trim_start()) {
+                    // Its failure, with what it printed: nextest's report of it (none
+                    // under `--no-capture`) goes on with it.
+                    Some((Nextest::Failed, _)) => {
+                        self.mode = Mode::NextestReport;
+                        return;
+                    }
+                    Some(_) => {
+                        self.failure = None;
+                        self.mode = Mode::Normal;
+                    }
+                    None => {
+                        if let Some(failure) = &mut self.failure {
+                            if !is_libtest_frame(line, &failure.name) {
+                                failure.push(line, || facts.severity);
+                            }
+                        }
+                        return;
+                    }
+                }
+            }
             Mode::FailureList => {
                 if let Some(name) = line.strip_prefix("    ").filter(|n| !n.contains(' ')) {
                     if !self.pending_names.iter().any(|n| n == name)
@@ -872,19 +897,27 @@ impl CargoTest {
             self.next_binary = Some(format!("Doc-tests {rest}"));
             return;
         }
-        if let Some(status) = nextest_status(trimmed) {
+        if let Some((status, name)) = nextest_status(trimmed) {
             self.format("nextest");
             if self.nextest_done {
                 return;
             }
-            if let Some(name) = status {
-                let (binary, name) = match name.split_once(' ') {
-                    Some((binary, name)) => (Some(binary.to_string()), name),
-                    None => (None, name),
-                };
-                self.close_failure(out);
-                self.failure = Some(Failure::new(name, binary, self.options.lines));
-                self.mode = Mode::NextestReport;
+            let (binary, name) = match name.split_once(' ') {
+                Some((binary, name)) => (Some(binary.to_string()), name),
+                None => (None, name),
+            };
+            self.close_failure(out);
+            match status {
+                // Under `--no-capture` the test's output follows its `START`.
+                Nextest::Start => {
+                    self.failure = Some(Failure::new(name, binary, self.options.lines));
+                    self.mode = Mode::NextestOutput;
+                }
+                Nextest::Done => {}
+                Nextest::Failed => {
+                    self.failure = Some(Failure::new(name, binary, self.options.lines));
+                    self.mode = Mode::NextestReport;
+                }
             }
             return;
         }
@@ -916,14 +949,43 @@ impl CargoTest {
     }
 }
 
-/// `FAIL [   0.047s] ( 19/200) demo tests::case_017` → Some(Some("demo tests::case_017"));
-/// `PASS [...] …` → Some(None): a status line, but not a failure.
-fn nextest_status(line: &str) -> Option<Option<&str>> {
+/// Whether `line`, printed while the test `name` ran alone under libtest (nextest's
+/// `--no-capture`), is libtest's frame around its output: `running 1 test`, its result
+/// line, the list of failures naming it, the closing counts, blank lines.
+fn is_libtest_frame(line: &str, name: &str) -> bool {
+    line.is_empty()
+        || line == "failures:"
+        || line.starts_with("test result: ")
+        || line
+            .strip_prefix("running ")
+            .is_some_and(|rest| rest.ends_with(" test") || rest.ends_with(" tests"))
+        || line
+            .strip_prefix("test ")
+            .and_then(|rest| rest.strip_prefix(name))
+            .is_some_and(|rest| rest.starts_with(" ... "))
+        || line.strip_prefix("    ") == Some(name)
+}
+
+/// What a nextest status line says of its test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Nextest {
+    /// `START`: it runs now (printed under `--no-capture`, where its output follows).
+    Start,
+    /// It ended and did not fail (`PASS`, `SKIP`, `FLAKY`, …).
+    Done,
+    /// It failed (`FAIL`, `TIMEOUT`, a signal).
+    Failed,
+}
+
+/// `FAIL [   0.047s] ( 19/200) demo tests::case_017` → `(Failed, "demo tests::case_017")`;
+/// `PASS [...] …` → `(Done, …)`; `START [         ] (2/3) demo t` → `(Start, "demo t")`.
+fn nextest_status(line: &str) -> Option<(Nextest, &str)> {
     let (status, rest) = line.split_once(" [")?;
-    let failing = match status.trim() {
-        "PASS" | "SKIP" | "START" | "SLOW" | "RETRY" | "TRY 2 PASS" | "FLAKY" | "LEAK" => false,
+    let status = match status.trim() {
+        "START" => Nextest::Start,
+        "PASS" | "SKIP" | "SLOW" | "RETRY" | "TRY 2 PASS" | "FLAKY" | "LEAK" => Nextest::Done,
         "FAIL" | "SIGSEGV" | "SIGABRT" | "SIGBUS" | "SIGKILL" | "TIMEOUT" | "LEAK-FAIL"
-        | "ABORT" => true,
+        | "ABORT" => Nextest::Failed,
         _ => return None,
     };
     let (_, after) = rest.split_once("] ")?;
@@ -931,7 +993,7 @@ fn nextest_status(line: &str) -> Option<Option<&str>> {
         Some(counted) => counted.split_once(") ")?.1,
         None => after,
     };
-    Some(failing.then_some(name.trim()))
+    Some((status, name.trim()))
 }
 
 /// `200 tests run: 197 passed, 3 failed, 0 skipped` (and `19/200 tests run: …`).
@@ -1045,8 +1107,14 @@ impl FoldBatches for CargoTest {
 
     fn outcome(&mut self, out: &mut dyn Emit<CargoItem>) -> Outcome<CargoStats> {
         self.close_diagnostic(out);
-        if self.mode == Mode::LibtestReport || self.mode == Mode::NextestReport {
-            self.close_failure(out);
+        match self.mode {
+            Mode::LibtestReport | Mode::NextestReport => self.close_failure(out),
+            // A test still running where the output ends (killed, cut short) failed if it
+            // panicked, and is not known to have failed if not.
+            Mode::NextestOutput if self.failure.as_ref().is_some_and(|f| !f.in_panic) => {
+                self.failure = None
+            }
+            _ => {}
         }
         self.end_binary(out);
         let mut stats = std::mem::take(&mut self.stats);

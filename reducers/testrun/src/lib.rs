@@ -169,6 +169,61 @@ mod tests {
     }
 
     #[test]
+    fn nextest_no_capture_output_is_its_tests() {
+        let start = |n: u32, name: &str| {
+            format!("       START [         ] ({n}/3) demo {name}\n\nrunning 1 test\n")
+        };
+        let result = |failed: bool| {
+            let (word, counts) = if failed {
+                ("FAILED", "0 passed; 1 failed")
+            } else {
+                ("ok", "1 passed; 0 failed")
+            };
+            format!("\ntest result: {word}. {counts}; 0 ignored; 0 measured; 2 filtered out; finished in 0.00s\n\n")
+        };
+        let input = [
+            start(1, "tests::adds"),
+            "test tests::adds ... ok\n".into(),
+            result(false),
+            "        PASS [   0.006s] (1/3) demo tests::adds\n".into(),
+            start(2, "tests::fails"),
+            "some output\n\nthread 'tests::fails' (1691) panicked at src/lib.rs:6:51:\n\
+             math is broken\ntest tests::fails ... FAILED\n\nfailures:\n\nfailures:\n    \
+             tests::fails\n"
+                .into(),
+            result(true),
+            "        FAIL [   0.097s] (2/3) demo tests::fails\n".into(),
+            start(3, "tests::cut"),
+            "thread 'tests::cut' (1700) panicked at src/lib.rs:9:5:\ncut short\n".into(),
+        ]
+        .concat();
+        let envelope = reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("cargo-test"),
+        );
+        // Each failure once, with what it printed; the test cut short by the output's end
+        // too; no binary for each test's process.
+        assert_eq!(envelope.total_items, 2, "{}", envelope.to_json());
+        let fails = item(&envelope, 0);
+        assert_eq!(fails["name"], "tests::fails");
+        assert_eq!(fails["binary"], "demo");
+        assert_eq!(fails["message"], "math is broken");
+        assert_eq!(fails["captured"], "some output");
+        assert_eq!(item(&envelope, 1)["message"], "cut short");
+        assert_eq!(envelope.stats["binaries"], serde_json::json!([]));
+        // A test that printed no panic before the output ended is not known to fail.
+        let cut = input.find("       START [         ] (3/3)").unwrap();
+        let input = format!("{}{}working\n", &input[..cut], start(3, "tests::slow"));
+        let envelope = reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("cargo-test"),
+        );
+        assert_eq!(envelope.total_items, 1, "{}", envelope.to_json());
+    }
+
+    #[test]
     fn a_test_failing_in_many_binaries_is_one_failure_each() {
         let binaries = cargo::MAX_BINARIES + 100;
         let mut input = String::new();
