@@ -1471,15 +1471,19 @@ fn fits(toks: &[Tok], m: &Masked) -> bool {
             .all(|(i, t)| t.kind == TokenKind::Wild || bytes_eq(t.text.as_bytes(), m.bytes(i)))
 }
 
-/// Whether two shapes can match a common line: same length, every position
-/// equal or variable in one of them.
+/// Whether two shapes can match a common line and say one event: same length,
+/// every position equal or variable in one of them, and a plain word equal in both.
+/// Shapes that share no word (`<*> status <*> <*>`, `<*> <*> <*> <none>`) say
+/// nothing in common: unified, every line of their length would fold into them.
 fn unifiable(a: &[Tok], b: &[Tok]) -> bool {
+    let same = |x: &Tok, y: &Tok| x.hash == y.hash && x.text == y.text;
     a.len() == b.len()
-        && a.iter().zip(b).all(|(x, y)| {
-            x.kind == TokenKind::Wild
-                || y.kind == TokenKind::Wild
-                || (x.hash == y.hash && x.text == y.text)
-        })
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.kind == TokenKind::Wild || y.kind == TokenKind::Wild || same(x, y))
+        && a.iter()
+            .zip(b)
+            .any(|(x, y)| x.kind == TokenKind::Word && same(x, y))
 }
 
 /// Whether two differing tokens at one position are evidence of a variable:
@@ -1661,6 +1665,38 @@ mod tests {
         assert_eq!(texts(&whole), texts(&prepared));
         assert_eq!(whole.overflow_count(), prepared.overflow_count());
         assert!(whole.overflow_count() > 0, "the cap was reached");
+    }
+
+    #[test]
+    fn shapes_that_share_no_word_are_not_one_event() {
+        // dpkg.log: the action's word became a field, and the shapes of different
+        // actions widened until they had no word in common. Unified then, every line
+        // of the log ended in one template, `<*>`.
+        let lines = [
+            "2025-06-24 14:37:03 trigproc libc-bin:amd64 2.36-9+deb12u10 <none>",
+            "2025-06-24 14:37:03 trigproc ca-certificates:all 20230311+deb12u1 <none>",
+            "2025-06-24 14:39:43 configure librsvg2-2:amd64 2.54.7+dfsg-1~deb12u1 <none>",
+            "2025-06-24 14:39:43 configure libatk-wrapper-java-jni:amd64 0.40.0-3 <none>",
+            "2025-06-24 14:39:43 status installed libatk-wrapper-java-jni:amd64 0.40.0-3",
+            "2025-06-24 14:39:43 configure gsettings-desktop-schemas:all 43.0-1 <none>",
+            "2025-06-24 14:39:43 trigproc ca-certificates-java:all 20230710~deb12u1 <none>",
+        ];
+        let mut m = miner();
+        let ids: Vec<GroupId> = lines.iter().map(|line| m.add(line)).collect();
+        let status = m.resolve(ids[4]);
+        assert!(
+            text(&m, status).contains("status installed"),
+            "{}",
+            text(&m, status)
+        );
+        for (id, line) in ids.iter().zip(lines) {
+            if !line.contains(" status ") {
+                assert_ne!(m.resolve(*id), status, "{line}");
+            }
+        }
+        for t in m.templates() {
+            assert_ne!(t.text(), WILDCARD, "{} lines", t.count());
+        }
     }
 
     /// Lines that make templates, then widen and merge them as new words come.
