@@ -17,7 +17,9 @@ use crate::fold::{Entry, Fold, FoldStats, Names};
 use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{OptionError, TextItems};
-use briefly_core::{counted, plural, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer};
+use briefly_core::{
+    counted, plural, strip_ansi, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer,
+};
 use briefly_severity::multiline::{Indented, MultiLine};
 use briefly_severity::{inspect, Severity};
 use briefly_template::MaskedLine;
@@ -119,6 +121,8 @@ struct Pending {
     /// The message masked for the miner ahead of time, while it is one line as read.
     masked: MaskedLine,
     masked_ok: bool,
+    /// A line of it had ANSI escape codes, read without them.
+    ansi: bool,
 }
 
 impl Pending {
@@ -146,6 +150,8 @@ struct Partial {
     time: String,
     log: String,
     cut: bool,
+    /// A part read ahead had ANSI codes, stripped there.
+    ansi: bool,
 }
 
 /// What went wrong in the input, counted.
@@ -318,6 +324,7 @@ impl Docker {
                 partial.cut = true;
             }
             partial.log.push_str(briefly_core::head_bytes(log, room));
+            partial.ansi |= facts.is_some_and(|facts| facts.ansi);
             if !complete {
                 return;
             }
@@ -353,6 +360,16 @@ impl Docker {
             Some(facts) => facts.micros,
             None => time.and_then(parse_rfc3339_micros),
         };
+        // Colour codes are no part of what a line says (`\x1b[31mERROR`): lines read
+        // ahead had them stripped there.
+        let stripped = match &facts {
+            Some(_) => None,
+            None => strip_ansi(text, None),
+        };
+        let ansi = facts
+            .as_ref()
+            .map_or(stripped.is_some(), |facts| facts.ansi);
+        let text = stripped.as_deref().unwrap_or(text);
         if time.is_some() && micros.is_none() {
             self.problems.bad_time += 1;
         }
@@ -363,6 +380,7 @@ impl Docker {
             let found = inspect(text);
             record.push(text, found.severity, found.opens);
             pending.masked_ok = false;
+            pending.ansi |= ansi;
             let room = MAX_JOINED.saturating_sub(pending.message.len() + 1);
             if text.len() >= room {
                 pending.cut_bytes += text.len() as u64;
@@ -400,6 +418,7 @@ impl Docker {
         }
         pending.line = line;
         pending.micros = micros;
+        pending.ansi = ansi;
         pending.group.clear();
         pending.group.push_str(service.unwrap_or(STREAMS[stream]));
         pending.cut_bytes = 0;
@@ -467,6 +486,7 @@ impl Docker {
             None,
             None,
         );
+        self.pending[stream].ansi |= partial.ansi;
     }
 
     /// One line, in input order, with what was read of it ahead.
@@ -571,6 +591,7 @@ fn fold_in(fold: &mut Fold, pending: &mut Pending) {
         group: &pending.group,
         pid: None,
         message: &pending.message,
+        ansi: pending.ansi,
     };
     if pending.masked_ok {
         fold.add_prepared(&entry, &mut pending.masked);
@@ -961,6 +982,49 @@ mod tests {
             r#"{"log":"x\n","stream":"stdout","time":"t"} "#,
         ] {
             assert_eq!(fast_json_file(other, &mut log), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn colour_codes_are_read_and_shown_without_them() {
+        let red = |text: &str| format!("\x1b[31m{text}\x1b[0m");
+        let mut json_file = json_line(&format!("{} disk full\n", red("ERROR")), "stdout", 0);
+        json_file.push_str(&json_line(&format!("{} slow\n", red("WARN")), "stderr", 1));
+        // A line the driver split is read whole by the slow path.
+        let long = format!("{} {} {}\n", red("ERROR"), "x".repeat(40), red("y"));
+        json_file.push_str(&json_line(&long[..20], "stdout", 2));
+        json_file.push_str(&json_line(&long[20..], "stdout", 2));
+        let long = format!("ERROR {} {}\n", "x".repeat(40), red("y"));
+        json_file.push_str(&json_line(&long[..20], "stdout", 2));
+        json_file.push_str(&json_line(&long[20..], "stdout", 2));
+        json_file.push_str(&json_line("INFO plain\n", "stdout", 3));
+        let timestamps = format!(
+            "2026-11-29T10:00:00.1Z {} disk full\n2026-11-29T10:00:01.1Z INFO plain\n",
+            red("ERROR")
+        );
+        for (input, ansi) in [(json_file, 4), (timestamps, 1)] {
+            let envelope = reduce_all_chunkings(
+                || Docker::new(DockerOptions::default()).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("docker"),
+            );
+            let s = &envelope.stats;
+            assert_eq!(s["ansi_entries"], ansi, "{}", envelope.to_json());
+            assert!(
+                envelope.summary.contains("first error at"),
+                "{}",
+                envelope.summary
+            );
+            assert!(
+                !envelope.to_json().contains("\\u001b"),
+                "{}",
+                envelope.to_json()
+            );
+            assert_eq!(envelope.items[0]["message"], "ERROR disk full");
+            assert!(envelope
+                .warnings
+                .iter()
+                .any(|w| w.contains("had ANSI colour codes")));
         }
     }
 

@@ -111,6 +111,8 @@ pub struct Entry<'a> {
     pub pid: Option<&'a str>,
     /// The message; lines after the first are the rest of a multi-line entry.
     pub message: &'a str,
+    /// The message had ANSI escape codes (colours), read and shown without them.
+    pub ansi: bool,
 }
 
 /// How items and stats name things: the reducer's vocabulary.
@@ -209,6 +211,9 @@ pub struct FoldStats {
     /// Entries redrawn with carriage returns (progress bars): their last state is read.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub redrawn_entries: u64,
+    /// Entries whose messages had ANSI escape codes (colours): read without them.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub ansi_entries: u64,
     /// The most frequent templates of the largest groups.
     pub top_templates: BTreeMap<String, Vec<Value>>,
 }
@@ -232,6 +237,8 @@ pub struct Fold {
     span: Option<(i64, i64)>,
     /// Entries redrawn with carriage returns.
     redrawn: u64,
+    /// Entries whose messages had ANSI escape codes.
+    ansi: u64,
     /// The entries, while they may be returned whole.
     whole: Option<Whole>,
     returned_whole: bool,
@@ -264,6 +271,7 @@ impl Fold {
             multiline: 0,
             span: None,
             redrawn: 0,
+            ansi: 0,
             whole: None,
             returned_whole: false,
         }
@@ -344,6 +352,7 @@ impl Fold {
         // state; what was masked ahead of time is of the frames.
         let redrawn = redrawn(entry.message);
         self.redrawn += u64::from(redrawn.is_some());
+        self.ansi += u64::from(entry.ansi);
         let masked = masked.filter(|_| redrawn.is_none());
         let message = redrawn.as_deref().unwrap_or(entry.message);
         let (first_line, rest) = match crate::find::newline(message.as_bytes()) {
@@ -691,6 +700,7 @@ impl Fold {
             other_entries: miner.overflow_count(),
             multiline_entries: self.multiline,
             redrawn_entries: self.redrawn,
+            ansi_entries: self.ansi,
             top_templates,
         };
         if let Some(whole) = whole {
@@ -730,6 +740,12 @@ impl Fold {
                 "{} redrawn with carriage returns (progress bars): each is read and shown in \
                  its last state (or a worse one it drew over), the whole in the artifact",
                 counted(self.redrawn, "entry was", "entries were")
+            ));
+        }
+        if self.ansi > 0 {
+            warnings.push(format!(
+                "{} ANSI colour codes: read and shown without them, the whole in the artifact",
+                counted(self.ansi, "entry had", "entries had")
             ));
         }
         if self.pairs_left_out > 0 {
@@ -868,6 +884,7 @@ mod tests {
                 group,
                 pid: None,
                 message: "started",
+                ansi: false,
             })
         };
         for n in 0..MAX_GROUPS + 5 {
@@ -907,6 +924,7 @@ mod tests {
                     group: unit,
                     pid: None,
                     message: "request done",
+                    ansi: false,
                 });
             }
         }
@@ -966,6 +984,7 @@ mod tests {
                     group: "app",
                     pid: None,
                     message,
+                    ansi: false,
                 });
             }
             fold
@@ -1021,6 +1040,7 @@ mod tests {
                 group: "stdout",
                 pid: None,
                 message,
+                ansi: false,
             };
             // What was masked ahead of time is of the raw message, frames and all.
             let mut masked = MaskedLine::default();

@@ -10,7 +10,8 @@
 use crate::fold::{Entry, Fold, FoldStats, Names};
 use crate::{OptionError, TextItems};
 use briefly_core::{
-    counted, plural, Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record, Reducer,
+    counted, plural, strip_ansi, Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record,
+    Reducer,
 };
 use briefly_severity::{classify, Severity};
 use briefly_text::{Text, TextOptions};
@@ -169,6 +170,8 @@ pub struct Journal {
     last_cursor: Option<String>,
     /// Scratch for a message made of bytes or repeated fields.
     scratch: String,
+    /// A message without its ANSI codes, the buffer kept for the next.
+    stripped: Option<String>,
 }
 
 impl Journal {
@@ -190,6 +193,7 @@ impl Journal {
             problems: Problems::default(),
             last_cursor: None,
             scratch: String::new(),
+            stripped: None,
         })
     }
 
@@ -293,6 +297,7 @@ impl Journal {
             last.push_str(cursor);
         }
         self.scratch.clear();
+        let reuse = self.stripped.take();
         let message: &str = match &fields.message {
             FieldValue::Missing => {
                 self.problems.missing_message += 1;
@@ -304,13 +309,18 @@ impl Journal {
             }
             FieldValue::Text(text) => text,
             value => {
-                if value.has_bytes() {
+                if value.has_invalid_utf8() {
                     self.problems.binary_message += 1;
                 }
                 value.join_into(&mut self.scratch);
                 &self.scratch
             }
         };
+        // Colour codes (journalctl writes a message with them as bytes) are no part of
+        // what it says: `\x1b[31mERROR` is an error.
+        let stripped = strip_ansi(message, reuse);
+        let ansi = stripped.is_some();
+        let message = stripped.as_deref().unwrap_or(message);
         let micros = match fields.realtime.as_deref().map(str::parse::<i64>) {
             Some(Ok(us)) => Some(us),
             _ => {
@@ -349,8 +359,10 @@ impl Journal {
             group: unit,
             pid: fields.pid.as_deref(),
             message,
+            ansi,
         };
         self.fold.add(&entry);
+        self.stripped = stripped;
     }
 
     fn wanted(
@@ -562,7 +574,8 @@ enum FieldValue<'a> {
     Null,
     /// A string.
     Text(Cow<'a, str>),
-    /// An array of numbers: bytes that are not UTF-8.
+    /// An array of numbers: bytes that are not UTF-8, or text with control characters
+    /// (journalctl writes both so).
     Bytes(Vec<u8>),
     /// An array of values: a field repeated in one entry.
     Many(Vec<FieldValue<'a>>),
@@ -582,10 +595,11 @@ impl<'a> FieldValue<'a> {
         }
     }
 
-    fn has_bytes(&self) -> bool {
+    /// Whether bytes in it are not UTF-8 (shown with U+FFFD).
+    fn has_invalid_utf8(&self) -> bool {
         match self {
-            FieldValue::Bytes(_) => true,
-            FieldValue::Many(values) => values.iter().any(FieldValue::has_bytes),
+            FieldValue::Bytes(bytes) => std::str::from_utf8(bytes).is_err(),
+            FieldValue::Many(values) => values.iter().any(FieldValue::has_invalid_utf8),
             _ => false,
         }
     }
@@ -1048,6 +1062,10 @@ mod tests {
             "\n",
             r#"{"MESSAGE":null,"PRIORITY":"3","_COMM":"big","__REALTIME_TIMESTAMP":"3000000"}"#,
             "\n",
+            // journalctl writes a message with control characters (colour codes) as bytes
+            // too: UTF-8 text, not binary.
+            r#"{"MESSAGE":[27,91,51,49,109,111,107,27,91,48,109],"PRIORITY":"6","__REALTIME_TIMESTAMP":"3500000"}"#,
+            "\n",
             r#"{"MESSAGE":["first","second"],"PRIORITY":"2","_SYSTEMD_UNIT":["x.service","y.service"],"__REALTIME_TIMESTAMP":"4000000","__CURSOR":"c4"}"#,
             "\n",
             r#"{"PRIORITY":"9","__REALTIME_TIMESTAMP":"soon"}"#,
@@ -1063,8 +1081,9 @@ mod tests {
         );
         let s = &envelope.stats;
         assert_eq!(s["format"], "json");
-        assert_eq!(s["entries_read"], 7);
+        assert_eq!(s["entries_read"], 8);
         assert_eq!(s["problems"]["binary_message"], 1);
+        assert_eq!(s["ansi_entries"], 1);
         assert_eq!(s["problems"]["null_message"], 1);
         assert_eq!(s["problems"]["missing_message"], 1);
         assert_eq!(s["problems"]["bad_priority"], 1);
@@ -1080,6 +1099,10 @@ mod tests {
         assert!(messages.contains(&"hi\u{fffd}"), "{messages:?}");
         assert!(messages.contains(&"first"), "{messages:?}");
         assert!(messages.contains(&"not json at all"), "{messages:?}");
+        assert!(
+            messages.contains(&"ok"),
+            "colour codes read past: {messages:?}"
+        );
         let repeated = envelope
             .items
             .iter()

@@ -7,7 +7,7 @@ use super::MAX_JOINED;
 use crate::find;
 use crate::payload;
 use crate::time::parse_rfc3339_micros;
-use briefly_core::{Prepare, Record};
+use briefly_core::{strip_ansi, Prepare, Record};
 use briefly_severity::{Opens, Severity};
 use briefly_template::{MaskedLine, Masker};
 use std::ops::Range;
@@ -91,6 +91,8 @@ pub struct Facts {
     payloads: payload::Reader,
     /// Scratch: a line's plain payload, copied out of the facts it fills.
     plain: String,
+    /// Scratch: a log's buffer, swapped with the log without its ANSI codes.
+    stripped: Option<String>,
 }
 
 /// What a json-file line says by itself, when the fast path reads it.
@@ -113,6 +115,8 @@ pub struct LineFacts {
     /// The message masked for the miner, when it is one line.
     pub(super) masked: MaskedLine,
     pub(super) masked_ok: bool,
+    /// `log` had ANSI escape codes: they were stripped from it.
+    pub(super) ansi: bool,
 }
 
 impl Prepare for Facts {
@@ -139,6 +143,7 @@ impl Facts {
             masker: Masker::new(config),
             payloads: payload::Reader::default(),
             plain: String::new(),
+            stripped: None,
         }
     }
 
@@ -156,10 +161,20 @@ impl Facts {
         out.micros = parse_rfc3339_micros(&text[time.clone()]);
         (out.stream, out.time) = (stream, time);
         // A record the driver split (no `\n`) is joined first: read when whole.
-        let Some(log) = out.log.strip_suffix('\n') else {
+        if !out.log.ends_with('\n') {
+            out.ansi = false;
             out.masked_ok = false;
             return None;
+        }
+        // Colour codes are no part of what the line says (`\x1b[31mERROR`).
+        out.ansi = match strip_ansi(&out.log, self.stripped.take()) {
+            Some(stripped) => {
+                self.stripped = Some(std::mem::replace(&mut out.log, stripped));
+                true
+            }
+            None => false,
         };
+        let log = out.log.strip_suffix('\n').expect("checked above");
         let len = log.strip_suffix('\r').unwrap_or(log).len();
         // The payload may borrow the log while `fill` writes the rest of `out`.
         let log = std::mem::take(&mut out.log);
