@@ -18,13 +18,15 @@ pub struct Gap {
 /// The lines after a record's first, kept for its item within a bound: the first
 /// [`KeptLines::HEAD`] (where it says what happened and where), the last
 /// [`KeptLines::TAIL`] (where a traceback names its exception and a stack ends), and,
-/// when it fell between them, the last line pushed as decisive (a Java stack's root
-/// `Caused by:`). A long traceback cut after its first lines would lose its exception.
+/// of the lines pushed as decisive that fell between them (a Java stack's `Caused by:`,
+/// a failed subtest's `--- FAIL:` in its parent's long record), the first
+/// [`KeptLines::PINNED`] − 1 and the last (the root cause). A long traceback cut after
+/// its first lines would lose its exception.
 ///
 /// Lines up to the head go onto the item's own `more` as they come, so a short record
 /// costs nothing here; [`KeptLines::finish`] appends the rest and says where lines were
-/// left out. Memory: at most `TAIL + 1` lines besides the head; a line of the tail's
-/// buffer is reused for the next.
+/// left out. Memory: at most `TAIL + PINNED` lines besides the head; a line of the
+/// tail's buffer is reused for the next.
 ///
 /// ```
 /// use briefly_core::{Gap, KeptLines};
@@ -47,8 +49,9 @@ pub struct Gap {
 pub struct KeptLines {
     /// The last lines past the head: (their index among the lines pushed, text, decisive).
     tail: VecDeque<(u64, String, bool)>,
-    /// The last decisive line that fell out of the tail, with its index.
-    pinned: Option<(u64, String)>,
+    /// Decisive lines that fell out of the tail, with their indexes, in order: the first
+    /// `PINNED - 1` and the last.
+    pinned: Vec<(u64, String)>,
     /// Lines pushed since the record began.
     pushed: u64,
 }
@@ -58,10 +61,13 @@ impl KeptLines {
     pub const HEAD: usize = 20;
     /// Lines kept from its end.
     pub const TAIL: usize = 19;
+    /// Decisive lines kept between them, at most.
+    pub const PINNED: usize = 8;
 
     /// The record's next line, `decisive` when it says what went wrong (a traceback's
-    /// exception, a `Caused by:`): onto `more` while it holds fewer than [`Self::HEAD`],
-    /// else held for [`Self::finish`]. `more` is the item's, empty when the record began.
+    /// exception, a `Caused by:`, an error): onto `more` while it holds fewer than
+    /// [`Self::HEAD`], else held for [`Self::finish`]. `more` is the item's, empty when
+    /// the record began.
     pub fn push(&mut self, more: &mut Vec<String>, line: &str, decisive: bool) {
         self.pushed += 1;
         if more.len() < Self::HEAD {
@@ -71,16 +77,7 @@ impl KeptLines {
         let mut text = if self.tail.len() == Self::TAIL {
             let (index, text, decisive) = self.tail.pop_front().expect("full");
             if decisive {
-                match &mut self.pinned {
-                    Some((at, held)) => {
-                        *at = index;
-                        std::mem::replace(held, text)
-                    }
-                    None => {
-                        self.pinned = Some((index, text));
-                        String::new()
-                    }
-                }
+                self.pin(index, text)
             } else {
                 text
             }
@@ -90,6 +87,18 @@ impl KeptLines {
         text.clear();
         text.push_str(line);
         self.tail.push_back((self.pushed - 1, text, decisive));
+    }
+
+    /// Keeps a decisive line that fell out of the tail; returns a buffer to reuse.
+    fn pin(&mut self, index: u64, text: String) -> String {
+        if self.pinned.len() < Self::PINNED {
+            self.pinned.push((index, text));
+            return String::new();
+        }
+        // Full: the newest replaces the last, the first ones stay.
+        let last = self.pinned.last_mut().expect("full");
+        last.0 = index;
+        std::mem::replace(&mut last.1, text)
     }
 
     /// Appends the lines held to `more` (which holds the head), sets `gaps` to where
@@ -114,7 +123,7 @@ impl KeptLines {
             }
             *next = to;
         };
-        if let Some((index, text)) = self.pinned.take() {
+        for (index, text) in self.pinned.drain(..) {
             skip_to(more, &mut next, index);
             more.push(text);
             next += 1;
@@ -124,5 +133,74 @@ impl KeptLines {
         }
         more.extend(self.tail.drain(..).map(|(_, text, _)| text));
         gaps.iter().map(|gap| gap.lines).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines kept of a record of `lines` lines after its first, those at `decisive`
+    /// pushed as decisive, and its gaps.
+    fn keep(lines: u64, decisive: &[u64]) -> (Vec<String>, Vec<Gap>, u64) {
+        let mut kept = KeptLines::default();
+        let mut more = Vec::new();
+        for n in 0..lines {
+            kept.push(&mut more, &n.to_string(), decisive.contains(&n));
+        }
+        let mut gaps = Vec::new();
+        let cut = kept.finish(&mut more, &mut gaps);
+        (more, gaps, cut)
+    }
+
+    #[test]
+    fn the_first_decisive_lines_and_the_last_are_kept_between_head_and_tail() {
+        let decisive: Vec<u64> = (0..12).map(|k| 100 + 10 * k).collect();
+        let (more, gaps, cut) = keep(1000, &decisive);
+        let kept: Vec<u64> = more.iter().map(|line| line.parse().unwrap()).collect();
+        // The head, the first seven decisive lines and the last, the tail.
+        let mut expected: Vec<u64> = (0..20).collect();
+        expected.extend([100, 110, 120, 130, 140, 150, 160, 210]);
+        expected.extend(981..1000);
+        assert_eq!(kept, expected);
+        assert_eq!(cut, 1000 - kept.len() as u64);
+        assert_eq!(gaps.iter().map(|gap| gap.lines).sum::<u64>(), cut);
+        assert_eq!(
+            gaps[0],
+            Gap {
+                after: 20,
+                lines: 80
+            }
+        );
+        assert_eq!(
+            gaps[7],
+            Gap {
+                after: 27,
+                lines: 49
+            }
+        );
+        assert_eq!(
+            gaps[8],
+            Gap {
+                after: 28,
+                lines: 770
+            }
+        );
+        // A decisive line in the head or the tail is kept there, once.
+        let (more, _, _) = keep(100, &[5, 95]);
+        assert_eq!(more.len(), 20 + 19);
+        // Ready for the next record: nothing carried over.
+        let mut kept = KeptLines::default();
+        let mut more = Vec::new();
+        for n in 0..200 {
+            kept.push(&mut more, "x", n == 50);
+        }
+        kept.finish(&mut more, &mut Vec::new());
+        let mut more = Vec::new();
+        for _ in 0..100 {
+            kept.push(&mut more, "y", false);
+        }
+        kept.finish(&mut more, &mut Vec::new());
+        assert!(more.iter().all(|line| line == "y"), "{more:?}");
     }
 }

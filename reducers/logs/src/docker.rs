@@ -761,7 +761,6 @@ impl FoldBatches for Docker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fold::MAX_ENTRY_LINES;
     use briefly_core::testkit::reduce_all_chunkings;
     use briefly_core::{reduce, KeptLines, RunConfig};
 
@@ -1087,16 +1086,31 @@ mod tests {
         let first = &envelope.items[0];
         assert_eq!(first["message"], "java.lang.IllegalStateException: outer");
         let more = first["more"].as_array().unwrap();
-        assert_eq!(more.len(), MAX_ENTRY_LINES, "{first}");
+        // The head, the cause, the tail.
+        let kept = KeptLines::HEAD + 1 + KeptLines::TAIL;
+        assert_eq!(more.len(), kept, "{first}");
         assert_eq!(
             more[KeptLines::HEAD],
             "Caused by: java.io.IOException: disk full"
         );
-        assert_eq!(more[MAX_ENTRY_LINES - 1], "\t... 3 more");
-        assert_eq!(first["more_cut"], 82 - MAX_ENTRY_LINES);
+        assert_eq!(more[kept - 1], "\t... 3 more");
+        assert_eq!(first["more_cut"], 82 - kept);
         assert_eq!(
             first["more_gaps"],
             serde_json::json!([{"after": 20, "lines": 10}, {"after": 21, "lines": 32}])
+        );
+        // An error in the middle of a long record is kept there too.
+        let mut input = json_line("--- FAIL: TestMany (0.05s)\n", "stdout", 1);
+        for i in 0..200 {
+            let verdict = if i == 100 { "FAIL" } else { "PASS" };
+            let line = format!("    --- {verdict}: TestMany/case_{i:03} (0.00s)\n");
+            input.push_str(&json_line(&line, "stdout", 1));
+        }
+        let envelope = reduce_with(&input, folding());
+        let more = envelope.items[0]["more"].as_array().unwrap();
+        assert_eq!(
+            more[KeptLines::HEAD],
+            "    --- FAIL: TestMany/case_100 (0.00s)"
         );
     }
 

@@ -22,7 +22,7 @@
 use crate::time::format_micros;
 use briefly_core::{counted, Gap, KeptLines, WholeChars};
 use briefly_severity::multiline::{is_cause, TRACEBACK};
-use briefly_severity::Severity;
+use briefly_severity::{classify, Severity};
 use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -33,9 +33,9 @@ pub const MAX_KEPT: usize = 500;
 /// Characters kept of each line of a kept entry.
 pub const MAX_KEPT_CHARS: usize = 1_000;
 /// Lines of a multi-line entry kept after its first at most: its first lines, its last
-/// ones and the last cause between them ([`KeptLines`]); the rest are counted where they
-/// were left out.
-pub const MAX_ENTRY_LINES: usize = KeptLines::HEAD + 1 + KeptLines::TAIL;
+/// ones and the causes and errors between them ([`KeptLines`]); the rest are counted
+/// where they were left out.
+pub const MAX_ENTRY_LINES: usize = KeptLines::HEAD + KeptLines::PINNED + KeptLines::TAIL;
 /// Verbatim entries kept per template.
 pub const PER_TEMPLATE: u32 = 2;
 /// Distinct units (or streams, services) counted by name; the rest count as `(other)`.
@@ -850,7 +850,10 @@ fn fill(
     for line in rest.into_iter().flat_map(|rest| rest.split('\n')) {
         let line = line.trim_end_matches('\r');
         let kept = briefly_core::cut_str(line, MAX_KEPT_CHARS);
-        lines.push(&mut k.more, &kept, is_cause(line));
+        // Past the head, a cause and an error are kept in a long entry's middle.
+        let decisive = k.more.len() >= KeptLines::HEAD
+            && (is_cause(line) || classify(line) >= Some(Severity::Error));
+        lines.push(&mut k.more, &kept, decisive);
     }
     k.more_cut = lines.finish(&mut k.more, &mut k.more_gaps);
     k.template = template;

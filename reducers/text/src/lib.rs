@@ -73,9 +73,9 @@ pub const PER_TEMPLATE: u32 = 2;
 /// give way to another template's when [`MAX_KEPT`] are held.
 pub const MORE_PER_TEMPLATE: u32 = 20;
 /// Lines of a multi-line record kept after its first at most: its first lines, its last
-/// ones and the last decisive line between them ([`KeptLines`]); the rest are counted
-/// where they were left out.
-pub const MAX_RECORD_LINES: usize = KeptLines::HEAD + 1 + KeptLines::TAIL;
+/// ones and the decisive lines between them ([`KeptLines`]); the rest are counted where
+/// they were left out.
+pub const MAX_RECORD_LINES: usize = KeptLines::HEAD + KeptLines::PINNED + KeptLines::TAIL;
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
 /// Bytes of text in a [`LinesItem`] past which no record is added to it: small enough
@@ -559,7 +559,9 @@ impl Text {
         pending.item.severity = pending.multiline.severity();
         let line = cut_str(text, MAX_KEPT_CHARS);
         self.shown_cut |= line.len() != text.len();
-        let decisive = names || is_cause(message);
+        // What names it, a cause, and an error in it (a failed subtest's `--- FAIL:` in
+        // its parent's record) are kept in a long record's middle.
+        let decisive = names || is_cause(message) || facts.severity >= Some(Severity::Error);
         pending.kept.push(&mut pending.item.more, &line, decisive);
         names
     }
@@ -1483,13 +1485,15 @@ mod tests {
         };
         let java = record("ERROR request failed");
         let more = java["more"].as_array().unwrap();
-        assert_eq!(more.len(), MAX_RECORD_LINES);
+        // The head, the cause, the tail.
+        let kept = KeptLines::HEAD + 1 + KeptLines::TAIL;
+        assert_eq!(more.len(), kept);
         assert_eq!(more[0], "java.lang.IllegalStateException: outer");
         assert_eq!(
             more[KeptLines::HEAD],
             "Caused by: java.io.IOException: disk full"
         );
-        assert_eq!(more[MAX_RECORD_LINES - 1], "\t... 3 more");
+        assert_eq!(more[kept - 1], "\t... 3 more");
         // 103 lines after the first, 40 kept: the cause is line 43 of the input.
         assert_eq!(java["more_cut"], 63);
         assert_eq!(
@@ -1501,6 +1505,43 @@ mod tests {
         assert_eq!(more.last().unwrap(), "KeyError: 'k42'");
         assert_eq!((more.len(), python["more_cut"].clone()), (39, json!(22)));
         assert_eq!(python["more_gaps"], json!([{"after": 20, "lines": 22}]));
+    }
+
+    #[test]
+    fn a_long_records_errors_are_kept_in_its_middle() {
+        // `go test -v`: a test's 2,000 subtests listed under its `--- FAIL:`, two of
+        // them failed, far from the record's head and tail.
+        let mut input = String::from("=== RUN   TestMany\n--- FAIL: TestMany (0.05s)\n");
+        for i in 0..2000 {
+            let verdict = if i == 777 || i == 1500 {
+                "FAIL"
+            } else {
+                "PASS"
+            };
+            input.push_str(&format!(
+                "    --- {verdict}: TestMany/case_{i:04} (0.00s)\n"
+            ));
+        }
+        input.push_str("FAIL\nFAIL\texample.com/many\t0.061s\n");
+        let envelope = chunked(input.as_bytes());
+        let record = envelope
+            .items
+            .iter()
+            .find(|item| item["text"] == "--- FAIL: TestMany (0.05s)")
+            .unwrap_or_else(|| panic!("{}", envelope.to_json()));
+        let more = record["more"].as_array().unwrap();
+        assert_eq!(
+            more[KeptLines::HEAD],
+            "    --- FAIL: TestMany/case_0777 (0.00s)"
+        );
+        assert_eq!(
+            more[KeptLines::HEAD + 1],
+            "    --- FAIL: TestMany/case_1500 (0.00s)"
+        );
+        assert_eq!(
+            record["more_gaps"],
+            json!([{"after": 20, "lines": 757}, {"after": 21, "lines": 722}, {"after": 22, "lines": 480}])
+        );
     }
 
     #[test]
