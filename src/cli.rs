@@ -217,7 +217,7 @@ pub enum Command {
         /// Hold a document in memory up to this size; stream it above.
         #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
         max_document_bytes: usize,
-        /// Containers nested deeper than this are an error.
+        /// Containers nested deeper than this are an error (at most 1000).
         #[arg(long, value_name = "N", default_value_t = 512)]
         max_depth: usize,
         /// Cut strings in the items longer than this.

@@ -394,6 +394,21 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
             assert_eq!(envelope["ok"], false, "{expected}");
         }
     }
+    // The deepest nesting --max-depth allows is read and printed; a larger limit is an
+    // error, not a stack overflow.
+    let depth = briefly_json::MAX_DEPTH;
+    let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let max = depth.to_string();
+    let read = b.run(&["json", "--max-depth", &max], deep.as_bytes());
+    assert!(read.status.success());
+    // Deeper than serde_json's parser goes by default: read as text.
+    let printed = String::from_utf8(read.stdout).unwrap();
+    assert!(printed.starts_with("{\"ok\":true"), "{printed}");
+    assert!(printed.contains(&deep), "returned whole");
+    let over = (depth + 1).to_string();
+    let failed = b.run(&["json", "--max-depth", &over], deep.as_bytes());
+    assert_eq!(failed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("--max-depth must be at most"));
     // Deeper than a smaller --max-depth.
     let envelope = b.envelope(&["json", "--max-depth", "3"], b"[[[[1]]]]", CAP);
     assert!(envelope["warnings"][0]

@@ -423,7 +423,10 @@ impl MultiLine {
             }
             _ => {}
         }
-        if line.starts_with("Caused by:") || line.starts_with("\tat ") {
+        if line.starts_with("Caused by:")
+            || line.starts_with("\tat ")
+            || (indented && self.severity >= Some(Severity::Error) && is_pgjdbc_field(line))
+        {
             return true;
         }
         // A traceback or a Java exception right under the serious line that logged it
@@ -1129,6 +1132,21 @@ fn names_what_went_wrong(line: &str) -> bool {
         && !is_instantiation_step(line)
 }
 
+/// A field of PostgreSQL's error that the JDBC driver prints indented under its
+/// `PSQLException` (`  Detail: Key (id)=(991) already exists.`), before the stack.
+fn is_pgjdbc_field(indented: &str) -> bool {
+    const FIELDS: [&str; 6] = [
+        "Detail: ",
+        "Hint: ",
+        "Where: ",
+        "Position: ",
+        "Internal Query: ",
+        "Server SQLState: ",
+    ];
+    let field = indented.trim_start();
+    FIELDS.iter().any(|name| field.starts_with(name))
+}
+
 /// unittest's header of a test's failure or error, as `python -m unittest` and Django's
 /// runner print it: `FAIL: test_add (test_calc.TestCalc.test_add)` (the test's name,
 /// then its class's dotted path, with the name again since Python 3.11), `ERROR:
@@ -1375,6 +1393,12 @@ mod tests {
         ] {
             assert!(!is_frame(&format!("\t{line}")), "{line}");
         }
+    }
+
+    #[test]
+    fn a_driver_field_continues_an_error_only() {
+        let (_, starts) = split_by_rule(&["INFO next", "  Detail: not under an error"]);
+        assert_eq!(starts, ["INFO next", "  Detail: not under an error"]);
     }
 
     #[test]
@@ -1680,6 +1704,22 @@ mod tests {
                     &["INFO next"],
                 ],
                 &["java.io.IOException: closed"],
+            ),
+            // The JDBC driver's PostgreSQL error, its fields indented under it.
+            (
+                &[
+                    &[
+                        "ERROR insert failed",
+                        "org.springframework.dao.DuplicateKeyException: insert",
+                        "\tat a.B.c(B.java:1)",
+                        "Caused by: org.postgresql.util.PSQLException: ERROR: duplicate key",
+                        "  Detail: Key (id)=(991) already exists.",
+                        "  Where: SQL statement \"insert\"",
+                        "\tat org.postgresql.core.v3.QueryExecutorImpl.receive(Q.java:2676)",
+                    ],
+                    &["INFO next"],
+                ],
+                &["org.springframework.dao.DuplicateKeyException: insert"],
             ),
             // PostgreSQL's messages as psql prints them, with their details.
             (

@@ -1395,10 +1395,16 @@ impl Diff {
                 briefly_core::counted(self.merge_blocks, "diff", "diffs")
             ));
         }
-        let no_diff = self.files_seen == 0 && self.commits_seen == 0 && self.listed_files == 0;
-        if no_diff && others > 0 {
-            // Not a diff (`git diff --name-only`, `git show HEAD:a.txt`): said so, not
-            // "0 files changed".
+        let no_diff = self.files_seen == 0 && self.listed_files == 0;
+        if no_diff && commits > 0 {
+            // `git log`, `git show -s`: commits and no patch, said so, not "0 files
+            // changed".
+            summary = format!(
+                "no diff in the input: {} without a patch (`git log -p` and `git show` print one)",
+                briefly_core::counted(commits, "commit", "commits")
+            );
+        } else if no_diff && others > 0 {
+            // Not a diff (`git diff --name-only`, `git show HEAD:a.txt`).
             summary = format!(
                 "no diff in the input: {} as {} (briefly text folds them)",
                 briefly_core::counted(others, "line", "lines"),
@@ -1408,6 +1414,8 @@ impl Diff {
                     "they are"
                 },
             );
+        } else if no_diff {
+            summary = "no diff in the input: it is empty".to_string();
         } else if others > 0 {
             summary.push_str(&format!(
                 "; {} outside the files' patches after them (a message, `Only in …`, `Binary files … differ`)",
@@ -1648,6 +1656,21 @@ diff --git a/b.txt b/b.txt
             envelope.summary
         );
         assert_eq!(envelope.items.len(), 2);
+        // Empty input, and commits with no patch (`git log`, `git show -s`).
+        let envelope = reduce(b"", DiffOptions::default());
+        assert_eq!(envelope.summary, "no diff in the input: it is empty");
+        let log = "commit 1111111111111111111111111111111111111111\nAuthor: A <a@x>\n\
+                   Date:   Mon Jan 1 00:00:00 2024 +0000\n\n    First\n\n\
+                   commit 2222222222222222222222222222222222222222\nAuthor: A <a@x>\n\
+                   Date:   Mon Jan 1 00:00:00 2024 +0000\n\n    Second\n";
+        let envelope = reduce(log.as_bytes(), DiffOptions::default());
+        assert!(
+            envelope
+                .summary
+                .starts_with("no diff in the input: 2 commits without a patch"),
+            "{}",
+            envelope.summary
+        );
     }
 
     #[test]

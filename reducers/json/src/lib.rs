@@ -73,6 +73,11 @@ pub enum JsonError {
     Options(String),
 }
 
+/// The deepest nesting `--max-depth` allows: values are converted and printed
+/// recursively, and a thread's stack (2 MiB for the MCP server's) holds about this many
+/// levels with room to spare.
+pub const MAX_DEPTH: usize = 1000;
+
 /// Options of `briefly json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -96,7 +101,7 @@ pub struct JsonOptions {
     pub max_record_bytes: usize,
     /// A document longer than this is streamed, not held.
     pub max_document_bytes: usize,
-    /// Containers nested deeper than this are an error.
+    /// Containers nested deeper than this are an error; at most [`MAX_DEPTH`].
     pub max_depth: usize,
     /// Strings in the items longer than this are cut.
     pub max_string_chars: usize,
@@ -148,6 +153,12 @@ struct Plan {
 
 impl Plan {
     fn new(options: &JsonOptions) -> Result<Plan, JsonError> {
+        if options.max_depth > MAX_DEPTH {
+            return Err(JsonError::Options(format!(
+                "--max-depth must be at most {MAX_DEPTH}: a value nested deeper would \
+                 overflow the stack where it is read and printed"
+            )));
+        }
         let conditions = options
             .conditions
             .iter()
