@@ -235,6 +235,22 @@ fn every_option_through_the_binary() {
     let e = briefly.envelope(&["table", p, "--max-columns", "2"], b"", CAP);
     assert_eq!(e["stats"]["omitted_columns"].as_array().unwrap().len(), 3);
 
+    // Whole numbers past 2^53 compare exactly; a value that is no number is not
+    // ordered against one, and said so.
+    let csv =
+        b"id,mixed\n1234567890123456788,60\n1234567890123456789,N/A\n1234567890123456790,40\n";
+    let e = briefly.envelope(&["table", "--where", "id=1234567890123456789"], csv, CAP);
+    assert_eq!(e["stats"]["matched_rows"], 1, "{e}");
+    assert_eq!(column(&e, "id")["distinct"], 3, "{e}");
+    let e = briefly.envelope(&["table", "--where", "mixed > 50"], csv, CAP);
+    assert_eq!(e["stats"]["matched_rows"], 1, "{e}");
+    assert!(
+        e["warnings"]
+            .to_string()
+            .contains("mixed > 50: 1 value is not a number in column \\\"mixed\\\""),
+        "{e}"
+    );
+
     let csv = b"k;v\n1;\"a long value here\"\n";
     let e = briefly.envelope(
         &["table", "--delimiter", ";", "--max-value-chars", "6"],

@@ -11,6 +11,7 @@ use arrow_cast::display::{ArrayFormatter, FormatOptions};
 use arrow_schema::DataType;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 /// One value.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,15 +66,60 @@ impl Cell<'_> {
     }
 
     /// The value as a number, when it is one (text that parses as one counts).
-    pub fn number(&self) -> Option<f64> {
+    pub fn number(&self) -> Option<Number> {
         match self {
-            Cell::Int(i) => Some(*i as f64),
-            Cell::UInt(u) => Some(*u as f64),
-            Cell::Float(f) => Some(*f),
-            Cell::Text(t) => parse_number(t),
+            Cell::Int(i) => Some(Number::Int(i128::from(*i))),
+            Cell::UInt(u) => Some(Number::Int(i128::from(*u))),
+            Cell::Float(f) => Some(Number::Float(*f)),
+            Cell::Text(t) => Number::parse(t),
             Cell::Null | Cell::Bool(_) => None,
         }
     }
+}
+
+/// A number as read: an integer exactly (an `i64`, a `u64`, digits in a CSV field), else
+/// a float. Integers past 2^53 are told apart, as a float would not.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number {
+    /// A whole number, exactly.
+    Int(i128),
+    /// Any other.
+    Float(f64),
+}
+
+impl Number {
+    /// `text` as a number when it is written as one ([`parse_number`]): an integer when it
+    /// is digits alone.
+    pub fn parse(text: &str) -> Option<Number> {
+        let t = text.trim();
+        match t.parse::<i128>() {
+            Ok(i) => Some(Number::Int(i)),
+            Err(_) => parse_number(t).map(Number::Float),
+        }
+    }
+
+    /// How `self` compares with `other`, exactly; `None` with NaN.
+    pub fn compare(self, other: Number) -> Option<Ordering> {
+        match (self, other) {
+            (Number::Int(a), Number::Int(b)) => Some(a.cmp(&b)),
+            (Number::Int(a), Number::Float(b)) => int_with_float(a, b),
+            (Number::Float(a), Number::Int(b)) => int_with_float(b, a).map(Ordering::reverse),
+            (Number::Float(a), Number::Float(b)) => a.partial_cmp(&b),
+        }
+    }
+}
+
+/// How the integer `a` compares with the float `b`, exactly: a whole `b` as an integer;
+/// a `b` with a fraction is below 2^52, where `a` as a float is `a` or beyond `b` either
+/// way.
+fn int_with_float(a: i128, b: f64) -> Option<Ordering> {
+    if b.is_nan() {
+        return None;
+    }
+    if b.fract() == 0.0 && b.abs() < 1e38 {
+        return Some(a.cmp(&(b as i128)));
+    }
+    (a as f64).partial_cmp(&b)
 }
 
 /// A finite float as a JSON number; NaN and infinities as strings.

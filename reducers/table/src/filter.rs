@@ -1,6 +1,6 @@
 //! `--where 'COL OP VALUE'`: simple row filters, all of which a row must pass.
 
-use crate::cell::{parse_number, Cell};
+use crate::cell::{Cell, Number};
 use crate::Error;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -40,6 +40,9 @@ pub struct Condition {
     /// The value as an instant, when it is an ISO date or time: read once, here.
     #[serde(skip)]
     at: Option<DateTime<Utc>>,
+    /// The value as a number, when it is one: read once, here.
+    #[serde(skip)]
+    number: Option<Number>,
 }
 
 /// Operators, longest first so that `<=` is not read as `<`.
@@ -86,31 +89,61 @@ impl Condition {
             return Err(bad("null can only be compared with = or !="));
         }
         let at = value.as_deref().and_then(instant);
+        let number = value.as_deref().and_then(Number::parse);
         Ok(Condition {
             column: column.to_string(),
             op,
             value,
             at,
+            number,
         })
     }
 
-    /// Whether `cell` passes. Numbers compare as numbers when both sides are numbers,
-    /// else as text; a null passes only `= null` and `!= VALUE`.
+    /// The condition as written, `COL OP VALUE`.
+    pub fn text(&self) -> String {
+        let op = OPS
+            .iter()
+            .find(|(_, op)| *op == self.op)
+            .map_or("?", |(symbol, _)| symbol);
+        format!(
+            "{} {op} {}",
+            self.column,
+            self.value.as_deref().unwrap_or("null")
+        )
+    }
+
+    /// Whether `cell` passes ([`Condition::judge`]).
     pub fn test(&self, cell: &Cell<'_>) -> bool {
+        self.judge(cell) == Verdict::Pass
+    }
+
+    /// What the condition says of `cell`. Numbers compare as numbers when both sides are
+    /// numbers (whole ones exactly, past 2^53 too), else as text; a null passes only `=
+    /// null` and `!= VALUE`. An order (`<`, `<=`, `>`, `>=`) with a number of what is not
+    /// one (`N/A > 50`) is not judged: the value does not pass, and is
+    /// [`Verdict::Incomparable`] for a warning.
+    pub fn judge(&self, cell: &Cell<'_>) -> Verdict {
+        Verdict::from(self.holds(cell))
+    }
+
+    fn holds(&self, cell: &Cell<'_>) -> Option<bool> {
         let Some(value) = &self.value else {
-            return (self.op == Op::Eq) == (*cell == Cell::Null);
+            return Some((self.op == Op::Eq) == (*cell == Cell::Null));
         };
         if *cell == Cell::Null {
-            return matches!(self.op, Op::Ne | Op::NotContains);
+            return Some(matches!(self.op, Op::Ne | Op::NotContains));
         }
         let text = cell.text();
         match self.op {
-            Op::Contains => return text.contains(value.as_str()),
-            Op::NotContains => return !text.contains(value.as_str()),
+            Op::Contains => return Some(text.contains(value.as_str())),
+            Op::NotContains => return Some(!text.contains(value.as_str())),
             _ => {}
         }
-        let ordering = match (cell.number(), parse_number(value)) {
-            (Some(a), Some(b)) => a.partial_cmp(&b),
+        let ordered = matches!(self.op, Op::Lt | Op::Le | Op::Gt | Op::Ge);
+        let ordering = match (cell.number(), self.number) {
+            (Some(a), Some(b)) => a.compare(b),
+            // A number to order by: the value is meant as a number.
+            (None, Some(_)) if ordered => return None,
             // Times in time, not as text: `2024-03-01T00:00:00Z` is not after
             // `2024-03-01`, and offsets count.
             _ => match (cell, self.at.and_then(|b| Some((instant(&text)?, b)))) {
@@ -126,9 +159,9 @@ impl Condition {
             },
         };
         let Some(ordering) = ordering else {
-            return self.op == Op::Ne; // NaN
+            return Some(self.op == Op::Ne); // NaN
         };
-        match self.op {
+        Some(match self.op {
             Op::Eq => ordering == Ordering::Equal,
             Op::Ne => ordering != Ordering::Equal,
             Op::Lt => ordering == Ordering::Less,
@@ -136,6 +169,27 @@ impl Condition {
             Op::Gt => ordering == Ordering::Greater,
             Op::Ge => ordering != Ordering::Less,
             Op::Contains | Op::NotContains => unreachable!("handled above"),
+        })
+    }
+}
+
+/// What a [`Condition`] says of a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// It passes.
+    Pass,
+    /// It does not.
+    Fail,
+    /// An order between a number and what is not one: it does not pass.
+    Incomparable,
+}
+
+impl From<Option<bool>> for Verdict {
+    fn from(holds: Option<bool>) -> Verdict {
+        match holds {
+            Some(true) => Verdict::Pass,
+            Some(false) => Verdict::Fail,
+            None => Verdict::Incomparable,
         }
     }
 }
@@ -229,6 +283,35 @@ mod tests {
         assert!(t.test(&text("True")) && !t.test(&text("False")));
         assert!(Condition::parse("b != false").unwrap().test(&text("True")));
         assert!(!Condition::parse("s = abc").unwrap().test(&text("ABC")));
+    }
+
+    #[test]
+    fn whole_numbers_compare_exactly_and_an_order_needs_numbers() {
+        let eq = Condition::parse("id = 1234567890123456789").unwrap();
+        assert!(eq.test(&Cell::Int(1_234_567_890_123_456_789)));
+        assert!(!eq.test(&Cell::Int(1_234_567_890_123_456_788)));
+        assert!(
+            !eq.test(&text("1234567890123456790")),
+            "CSV digits, exactly"
+        );
+        let gt = Condition::parse("id > 1234567890123456788").unwrap();
+        assert!(gt.test(&Cell::Int(1_234_567_890_123_456_789)));
+        assert!(!gt.test(&Cell::Int(1_234_567_890_123_456_788)));
+        assert!(Condition::parse("u > 9223372036854775807")
+            .unwrap()
+            .test(&Cell::UInt(u64::MAX)));
+        // A whole number against a float, and a float with a fraction.
+        assert!(Condition::parse("x < 2.5").unwrap().test(&Cell::Int(2)));
+        assert!(Condition::parse("x = 3").unwrap().test(&Cell::Float(3.0)));
+        assert!(!Condition::parse("x > 3").unwrap().test(&Cell::Float(3.0)));
+        // `N/A` is no number to order against 50: not passed, and said so.
+        let over = Condition::parse("mixed > 50").unwrap();
+        assert_eq!(over.judge(&text("N/A")), Verdict::Incomparable);
+        assert_eq!(over.judge(&Cell::Bool(true)), Verdict::Incomparable);
+        assert_eq!(over.judge(&text("51")), Verdict::Pass);
+        assert_eq!(over.judge(&Cell::Null), Verdict::Fail);
+        assert!(Condition::parse("mixed != 50").unwrap().test(&text("N/A")));
+        assert_eq!(over.text(), "mixed > 50");
     }
 
     #[test]

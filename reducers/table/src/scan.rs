@@ -2,7 +2,7 @@
 //! the filter, and the rows offered to the budget stage (head, tail or a sample).
 
 use crate::cell::Cell;
-use crate::filter::Condition;
+use crate::filter::{Condition, Verdict};
 use crate::stats::{hash, ColumnStats, ColumnSummary};
 use briefly_core::{Emit, Rank};
 use serde_json::Value;
@@ -74,6 +74,9 @@ pub struct Scan {
     /// Statistics of the shown columns, when computed from the rows.
     stats: Option<Vec<ColumnStats>>,
     filters: Vec<(usize, Condition)>,
+    /// For each filter, the values it could not order (a number against text): they
+    /// did not pass.
+    incomparable: Vec<u64>,
     pick: Pick,
     held: VecDeque<(u64, Value)>,
     rng: Rng,
@@ -116,6 +119,7 @@ impl Scan {
             max_columns,
             shown: None,
             stats: with_stats.then(Vec::new),
+            incomparable: vec![0; filters.len()],
             filters,
             pick,
             held: VecDeque::new(),
@@ -206,7 +210,14 @@ impl Scan {
                     s.add(&rows.cell(c, r), row);
                 }
             }
-            if !self.filters.iter().all(|(c, f)| f.test(&rows.cell(*c, r))) {
+            let failed = self.filters.iter().enumerate().find_map(|(i, (c, f))| {
+                match f.judge(&rows.cell(*c, r)) {
+                    Verdict::Pass => None,
+                    verdict => Some((i, verdict)),
+                }
+            });
+            if let Some((i, verdict)) = failed {
+                self.incomparable[i] += u64::from(verdict == Verdict::Incomparable);
                 continue;
             }
             let m = self.matched;
@@ -312,6 +323,23 @@ impl Scan {
                     summary.top_at_least = !summary.top.is_empty() && stats.top_at_least();
                 }
                 summary
+            })
+            .collect()
+    }
+
+    /// Warnings about filters that met values they could not order.
+    pub fn incomparable_warnings(&self) -> Vec<String> {
+        self.filters
+            .iter()
+            .zip(&self.incomparable)
+            .filter(|(_, n)| **n > 0)
+            .map(|((_, f), n)| {
+                format!(
+                    "{}: {} in column {:?}: not ordered against one, left out",
+                    f.text(),
+                    briefly_core::counted(*n, "value is not a number", "values are not numbers"),
+                    f.column,
+                )
             })
             .collect()
     }

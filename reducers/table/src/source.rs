@@ -815,7 +815,7 @@ fn select(group_rows: &[u64], ranges: &[Range<u64>]) -> (Vec<usize>, RowSelectio
 fn compare(a: &Cell<'_>, b: &Cell<'_>, numeric: bool) -> std::cmp::Ordering {
     match (a.number(), b.number()) {
         (Some(x), Some(y)) if numeric || !matches!(a, Cell::Text(_)) => {
-            x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal)
+            x.compare(y).unwrap_or(std::cmp::Ordering::Equal)
         }
         _ => a.text().cmp(&b.text()),
     }
@@ -859,6 +859,7 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
         return outcome;
     };
     warnings.extend(scan.mixed_warnings());
+    warnings.extend(scan.incomparable_warnings());
     let rows = table.total_rows.unwrap_or(scan.rows);
     let columns = if table.options.columns.is_empty() {
         table.total_columns.unwrap_or(scan.names.len())

@@ -20,6 +20,9 @@ const BOUND_CHARS: usize = 60;
 /// top values are no longer counted (they would all be 1).
 const UNIQUE_PROBE: u64 = 10_000;
 
+/// Distinct values of a column counted exactly, at most; an estimate past them.
+const EXACT_DISTINCT: usize = 32;
+
 /// A distinct-count estimator in fixed memory.
 #[derive(Debug, Clone)]
 pub struct Hll {
@@ -188,6 +191,9 @@ pub struct ColumnStats {
     written_min: Option<String>,
     written_max: Option<String>,
     hll: Hll,
+    /// The hashes of the distinct values, while there are at most [`EXACT_DISTINCT`]
+    /// of them: `None` past that.
+    seen: Option<Vec<u64>>,
     top: TopValues,
     top_off: bool,
 }
@@ -213,6 +219,7 @@ impl ColumnStats {
             written_min: None,
             written_max: None,
             hll: Hll::default(),
+            seen: Some(Vec::new()),
             top: TopValues::default(),
             top_off: false,
         }
@@ -225,10 +232,10 @@ impl ColumnStats {
             Cell::Null => self.nulls += 1,
             Cell::Bool(b) => {
                 self.bools += 1;
-                self.hll.add(hash(1, &[*b as u8]));
+                self.distinct_value(hash(1, &[*b as u8]));
             }
             Cell::Int(i) => self.int(*i),
-            Cell::UInt(u) => self.float(*u as f64),
+            Cell::UInt(u) => self.uint(*u),
             Cell::Float(f) => self.float(*f),
             Cell::Text(text) if self.from_text => {
                 keep_bounds(&mut self.written_min, &mut self.written_max, text);
@@ -243,8 +250,7 @@ impl ColumnStats {
                     self.text(text);
                 } else if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
                     self.bools += 1;
-                    self.hll
-                        .add(hash(1, &[text.eq_ignore_ascii_case("true") as u8]));
+                    self.distinct_value(hash(1, &[text.eq_ignore_ascii_case("true") as u8]));
                 } else if let Ok(i) = text.parse::<i64>() {
                     self.int(i);
                 } else if let Some(f) = parse_number(text) {
@@ -265,14 +271,39 @@ impl ColumnStats {
         self.int_min = Some(self.int_min.map_or(i, |m| m.min(i)));
         self.int_max = Some(self.int_max.map_or(i, |m| m.max(i)));
         self.number(i as f64);
-        // An integer and the same float hash alike (CSV `1` and `1.0` are one value).
-        self.hll.add(hash(2, &(i as f64).to_bits().to_le_bytes()));
+        // An integer and the same float hash alike (CSV `1` and `1.0` are one value);
+        // one past 2^53, which no float holds, by its own bytes.
+        let float = i as f64;
+        self.distinct_value(match float as i64 == i && float.abs() < 2f64.powi(53) {
+            true => hash(2, &float.to_bits().to_le_bytes()),
+            false => hash(4, &i.to_le_bytes()),
+        });
+    }
+
+    fn uint(&mut self, u: u64) {
+        self.floats += 1;
+        self.number(u as f64);
+        self.distinct_value(hash(4, &u.to_le_bytes()));
     }
 
     fn float(&mut self, f: f64) {
         self.floats += 1;
         self.number(f);
-        self.hll.add(hash(2, &f.to_bits().to_le_bytes()));
+        self.distinct_value(hash(2, &f.to_bits().to_le_bytes()));
+    }
+
+    /// A value, by its hash: estimated among all, counted while they are few.
+    fn distinct_value(&mut self, h: u64) {
+        self.hll.add(h);
+        if let Some(seen) = &mut self.seen {
+            if !seen.contains(&h) {
+                if seen.len() == EXACT_DISTINCT {
+                    self.seen = None;
+                } else {
+                    seen.push(h);
+                }
+            }
+        }
     }
 
     fn number(&mut self, f: f64) {
@@ -285,7 +316,7 @@ impl ColumnStats {
 
     fn text(&mut self, text: &str) {
         self.texts += 1;
-        self.hll.add(hash(3, text.as_bytes()));
+        self.distinct_value(hash(3, text.as_bytes()));
         keep_bounds(&mut self.text_min, &mut self.text_max, text);
         if !self.top_off {
             self.top.add(text);
@@ -307,17 +338,10 @@ impl ColumnStats {
             .unwrap_or_else(|| self.hll.estimate().min(non_null))
     }
 
-    /// The distinct non-null values counted, not estimated: none, or few enough that the
-    /// top counters saw every value.
+    /// The distinct non-null values counted, not estimated: while there are at most
+    /// [`EXACT_DISTINCT`].
     fn counted_distinct(&self) -> Option<u64> {
-        let non_null = self.values - self.nulls;
-        match non_null {
-            0 => Some(0),
-            _ if self.texts == non_null && self.top.exact() && !self.top_off => {
-                Some(self.top.counters.len() as u64)
-            }
-            _ => None,
-        }
+        self.seen.as_ref().map(|seen| seen.len() as u64)
     }
 
     /// For CSV: the type the values hold (`int`, `float`, `bool`, `string`, or `empty`).
@@ -511,6 +535,40 @@ mod tests {
         assert_eq!(stats.distinct(), 3);
         assert!(!stats.distinct_estimated());
         assert_eq!(stats.bounds(), (Value::from("a"), Value::from("c")));
+    }
+
+    #[test]
+    fn distinct_values_of_any_type_are_counted_while_few() {
+        let count = |cells: &[Cell<'_>]| {
+            let mut stats = ColumnStats::new(false);
+            for (row, cell) in cells.iter().enumerate() {
+                stats.add(cell, row as u64);
+            }
+            (stats.distinct(), stats.distinct_estimated())
+        };
+        assert_eq!(
+            count(&[Cell::Int(1), Cell::Int(2), Cell::Int(1)]),
+            (2, false)
+        );
+        assert_eq!(count(&[Cell::Bool(true), Cell::Bool(false)]), (2, false));
+        // Whole numbers past 2^53, which one float would hold all of.
+        let ids = [
+            Cell::Int(1_234_567_890_123_456_788),
+            Cell::Int(1_234_567_890_123_456_789),
+            Cell::Int(1_234_567_890_123_456_790),
+            Cell::UInt(u64::MAX),
+            Cell::UInt(u64::MAX - 1),
+        ];
+        assert_eq!(count(&ids), (5, false));
+        // `1` and `1.0` are one value; `null` is none.
+        assert_eq!(
+            count(&[Cell::Int(1), Cell::Float(1.0), Cell::Null]),
+            (1, false)
+        );
+        // Past 32 values: estimated.
+        let many: Vec<Cell<'_>> = (0..40).map(Cell::Int).collect();
+        let (distinct, estimated) = count(&many);
+        assert!(estimated && (38..=42).contains(&distinct), "{distinct}");
     }
 
     /// A column of `kinds` values, each `each` times, interleaved, and `hot` as often as
