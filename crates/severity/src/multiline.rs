@@ -101,6 +101,12 @@ enum Header {
     /// Terraform's and OpenTofu's `│ Error: …` in its box: the box's lines follow, each
     /// behind a `│` (where, the source, the explanation).
     TerraformBox,
+    /// Terraform's `Error: …` or `Warning: …` without its box (`-no-color`), before a
+    /// blank line and where it is (`  on main.tf line 3, in …:`) say it is Terraform's.
+    TerraformTitle,
+    /// Terraform's error without its box, past where it is: the source, and the
+    /// explanation in paragraphs, up to the next `Error: ` or `Warning: `.
+    TerraformPlain,
     /// Gradle's `* What went wrong:`: what failed follows, up to a blank line.
     GradleFailure,
     /// gcc's and clang's context above a diagnostic ([`is_compiler_context`]): more
@@ -331,6 +337,16 @@ impl MultiLine {
         match self.header {
             // The box's lines, and nothing after it (its `╵`, the next box's `╷`).
             Header::TerraformBox => return line.starts_with('│'),
+            Header::TerraformTitle => {
+                return match self.lines {
+                    0 => blank(),
+                    1 => is_terraform_place(line),
+                    _ => false,
+                }
+            }
+            Header::TerraformPlain => {
+                return !(line.starts_with("Error: ") || line.starts_with("Warning: "))
+            }
             Header::GradleFailure => return !blank(),
             // The includes' chain, the function, the template's instantiation, then the
             // diagnostic they lead to.
@@ -455,6 +471,9 @@ impl MultiLine {
         self.follow_block(line, first);
         if self.header == Header::UnittestReport && is_rule_of(line, b'-') {
             self.header = Header::UnittestBody;
+        }
+        if self.header == Header::TerraformTitle && self.lines == 2 {
+            self.header = Header::TerraformPlain;
         }
         let names = match self.traceback {
             Traceback::Open => {
@@ -1121,6 +1140,10 @@ fn names_what_went_wrong(line: &str) -> bool {
         let boxed = boxed.trim_start();
         return boxed.starts_with("on ") && boxed.contains(" line ");
     }
+    if line.starts_with("  on ") {
+        // And without it.
+        return is_terraform_place(line);
+    }
     !line.starts_with([' ', '\t'])
         && !is_diagnostic_detail(line)
         && is_panic_message(line)
@@ -1130,6 +1153,13 @@ fn names_what_went_wrong(line: &str) -> bool {
         && !in_go_trace(line)
         && !is_compiler_context(line)
         && !is_instantiation_step(line)
+}
+
+/// Where Terraform's error is, under its title without the box: `  on main.tf line 3, in
+/// resource "aws_instance" "x":`, or the resource before it, `  with aws_instance.x,`.
+fn is_terraform_place(line: &str) -> bool {
+    (line.starts_with("  on ") && line.contains(" line ") && line.ends_with(':'))
+        || (line.starts_with("  with ") && line.ends_with(','))
 }
 
 /// A field of PostgreSQL's error that the JDBC driver prints indented under its
@@ -1252,6 +1282,10 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
     {
         Header::TerraformBox
+    } else if severity >= Some(Severity::Warn)
+        && (line.starts_with("Error: ") || line.starts_with("Warning: "))
+    {
+        Header::TerraformTitle
     } else if line.starts_with('*') && line.trim_end() == GRADLE_FAILURE {
         Header::GradleFailure
     } else if is_compiler_context(line) {
@@ -2109,6 +2143,36 @@ mod tests {
                     &["│ Warning: Deprecated argument"],
                     &["╵"],
                     &["│ a table's row"],
+                ],
+                &[],
+            ),
+            // Terraform without its box (`-no-color`): the title, where, the source and
+            // the explanation, up to the next title.
+            (
+                &[
+                    &["Planning..."],
+                    &[
+                        "Error: Reference to undeclared local value",
+                        "",
+                        "  with aws_instance.x,",
+                        "  on main.tf line 6, in output \"o0\":",
+                        "   6:   value = local.missing_0",
+                        "",
+                        "A local value with the name \"missing_0\" has not been declared.",
+                        "",
+                        "Another paragraph of it.",
+                        "",
+                    ],
+                    &[
+                        "Warning: Deprecated argument",
+                        "",
+                        "  on main.tf line 9, in output \"o1\":",
+                        "   9:   x = 1",
+                        "",
+                    ],
+                    // Not Terraform's: a blank line, then no place.
+                    &["Error: connection refused", ""],
+                    &["retrying"],
                 ],
                 &[],
             ),
