@@ -368,7 +368,8 @@ pub enum ContextCommand {
         /// Stop at or under this utilization.
         #[arg(long, default_value_t = 0.60)]
         target: f64,
-        /// The last turns (from a user message on) are never touched.
+        /// The last turns are never touched (a turn starts at a user message, or at an
+        /// assistant's next round of tool calls after the last one's results).
         #[arg(long, default_value_t = 6)]
         keep_turns: usize,
         /// Step 1 collapses tool results over this many tokens (a stub takes about 200).

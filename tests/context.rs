@@ -132,6 +132,56 @@ fn a_critical_session_comes_back_under_the_target_with_its_invariants() {
     assert!(recovered > 10, "{recovered}");
 }
 
+/// An agent's session: the system prompt, one task, then `rounds` rounds of an assistant's
+/// tool call and its result, with no user message between them.
+fn agent_session(rounds: usize) -> Vec<Value> {
+    let mut messages = vec![
+        json!({"role": "system", "content": "You are a careful engineer."}),
+        json!({"role": "user", "content": "Make the test suite pass."}),
+    ];
+    for t in 0..rounds {
+        let id = format!("call_{t}");
+        messages.push(json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": id, "type": "function", "function": {"name": "run_command", "arguments": "{}"}}
+        ]}));
+        let lines: String = (0..200)
+            .map(|i| format!("round {t} line {i}: FAILED tests/test_x.py::test_{i}\n"))
+            .collect();
+        messages.push(json!({"role": "tool", "tool_call_id": id, "content": lines}));
+    }
+    messages.push(json!({"role": "assistant", "content": "Status?"}));
+    messages
+}
+
+#[test]
+fn an_agents_rounds_are_its_turns() {
+    let b = Briefly::new();
+    // One user message, 60 rounds of about 3,000 tokens: 180,000 tokens in a 64K window.
+    let history = agent_session(60);
+    let (after, report) = compact(&b, &history, &["--context-tokens", "65536"]);
+    assert_eq!(report["met_target"], true, "{report}");
+    assert_pairs_intact(&after);
+    // The last 6 rounds (from the 6th last tool call on) are as they were.
+    let tail = history.len() - 1 - 2 * 6;
+    assert_eq!(after[tail..], history[tail..]);
+    // Oldest first: the first round's result was collapsed.
+    assert_ne!(after[3], history[3]);
+    // Turns kept past what fits: not met, and why said.
+    let (_, report) = compact(
+        &b,
+        &history,
+        &["--context-tokens", "65536", "--keep-turns", "100"],
+    );
+    assert_eq!(report["met_target"], false);
+    assert!(
+        report["warnings"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("the target was not met: 60 tool results of"),
+        "{report}"
+    );
+}
+
 #[test]
 fn an_unmet_target_is_reported_not_hidden() {
     let b = Briefly::new();

@@ -248,7 +248,8 @@ pub struct CompactOptions {
     pub reserve: f64,
     /// Stop as soon as utilization is at or under this.
     pub target: f64,
-    /// The last turns (a turn starts at a user message) are never touched.
+    /// The last turns (a turn starts at a user message, or at an assistant's next round
+    /// of tool calls after the last one's results) are never touched.
     pub keep_turns: usize,
     /// Step 1 collapses tool results over this many tokens (a stub takes about 200).
     pub collapse_tokens: u64,
@@ -476,6 +477,22 @@ pub fn compact(
 
     let after = measure_now(&work.messages, &work.tools);
     let met_target = after.utilization <= options.target;
+    if !met_target {
+        // What the last turns hold, which nothing may touch: the reason, often.
+        let (results, tokens) = protected
+            .iter()
+            .zip(&work.messages)
+            .zip(&work.tokens)
+            .filter(|((&untouchable, m), _)| untouchable && role(m) == "tool")
+            .fold((0u64, 0u64), |(n, sum), (_, &t)| (n + 1, sum + t));
+        if results > 0 {
+            warnings.push(format!(
+                "the target was not met: {} of {tokens} tokens are in the last {} turns, which are never touched (--keep-turns)",
+                briefly_core::counted(results, "tool result", "tool results"),
+                options.keep_turns
+            ));
+        }
+    }
     let steps = vec![collapse, placeholder, summarize, drop_schemas];
     let report = Report {
         before,
@@ -569,22 +586,30 @@ fn stub(text: &str, tokens: u64, path: &str, lines: usize) -> String {
 }
 
 /// Which messages compaction must not touch: system prompts, the first user message, and
-/// everything from the start of the last `keep_turns` turns.
+/// everything from the start of the last `keep_turns` turns. A turn starts at a user
+/// message, or at an assistant's next round of tool calls after the results of the last
+/// (an agent's session has one user message and many rounds).
 fn protected(messages: &[Value], keep_turns: usize) -> Vec<bool> {
-    let users: Vec<usize> = messages
+    let starts: Vec<usize> = messages
         .iter()
         .enumerate()
-        .filter(|(_, m)| role(m) == "user")
+        .filter(|&(i, m)| {
+            role(m) == "user"
+                || (role(m) == "assistant"
+                    && call_ids(m).next().is_some()
+                    && i > 0
+                    && role(&messages[i - 1]) == "tool")
+        })
         .map(|(i, _)| i)
         .collect();
     let last_turns_from = if keep_turns == 0 {
         messages.len()
-    } else if users.len() >= keep_turns {
-        users[users.len() - keep_turns]
+    } else if starts.len() >= keep_turns {
+        starts[starts.len() - keep_turns]
     } else {
-        users.first().copied().unwrap_or(0)
+        starts.first().copied().unwrap_or(0)
     };
-    let first_user = users.first().copied();
+    let first_user = messages.iter().position(|m| role(m) == "user");
     messages
         .iter()
         .enumerate()
