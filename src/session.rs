@@ -6,7 +6,7 @@ use crate::render;
 use anyhow::{Context, Result};
 use briefly_core::{
     append_event, ArtifactDir, Artifacts, Budget, Envelope, MetricsEvent, Remaining, RunConfig,
-    Tokenizer, DEFAULT_CONTEXT_TOKENS,
+    Tokenizer, DEFAULT_CONTEXT_TOKENS, MIN_TOKENIZED_CHARS,
 };
 use serde_json::Value;
 use std::io::Write;
@@ -34,10 +34,18 @@ impl Session {
             budget = narrowed;
             budget_warning = warning;
         }
-        let tokenizer = match &global.tokenizer {
+        let tokenizer: Tokenizer = match &global.tokenizer {
             Some(name) => name.parse()?,
             None => Tokenizer::Chars4,
         };
+        let (held, warning) = budget.for_tokenizer(
+            tokenizer.is_exact(),
+            global
+                .max_chars
+                .is_some_and(|chars| chars < MIN_TOKENIZED_CHARS),
+        )?;
+        budget = held;
+        budget_warning = budget_warning.or(warning);
         Ok(Session {
             global,
             budget,

@@ -59,6 +59,34 @@ fn for_a_given_window_and_what_is_left_of_it() {
     assert_eq!(out.status.code(), Some(2));
     let out = b.run(&["budget", "--max-chars", "10"], b"");
     assert_eq!(out.status.code(), Some(2));
+    // A real tokenizer needs room for a cursor in a quarter of the budget: 2,000 chars
+    // at least, given or left of the window.
+    let out = b.run(
+        &["budget", "--max-chars", "1000", "--tokenizer", "cl100k"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("minimum of 2000 with a tokenizer"));
+    let e = b.envelope(
+        &["budget", "--max-chars", "1000", "--tokenizer", "chars4"],
+        b"",
+        1_000,
+    );
+    assert_eq!(e["stats"]["current"]["per_result_chars"], 1_000);
+    let e = b.envelope(
+        &[
+            "budget",
+            "--context-tokens",
+            "8000",
+            "--remaining-from",
+            "history=7900",
+            "--tokenizer",
+            "cl100k",
+        ],
+        b"",
+        2_000,
+    );
+    assert_eq!(e["stats"]["current"]["per_result_chars"], 2_000);
     let text = b.run(&["budget", "--format", "text"], b"");
     assert!(String::from_utf8(text.stdout)
         .unwrap()

@@ -6,6 +6,10 @@ use serde::Serialize;
 /// The smallest per-result budget that still holds an envelope with a preview.
 pub const MIN_RESULT_CHARS: usize = 1_000;
 
+/// The smallest per-result budget under a real tokenizer: its token limit, a quarter of
+/// it, must hold a cursor (about 170 tokens of cl100k) and the fixed part beside an item.
+pub const MIN_TOKENIZED_CHARS: usize = 2_000;
+
 /// Context window assumed when none is given (tokens).
 pub const DEFAULT_CONTEXT_TOKENS: u64 = 32_768;
 
@@ -52,6 +56,33 @@ impl Budget {
         self.per_result_chars = max_chars;
         self.preview_chars = self.preview_chars.min(max_chars / 2);
         Ok(self)
+    }
+
+    /// The budget under a real tokenizer (`exact`): one narrowed below
+    /// [`MIN_TOKENIZED_CHARS`] by what is left of the window is held there, with a
+    /// warning; `--max-chars` below it (`given`) is an error.
+    pub fn for_tokenizer(
+        mut self,
+        exact: bool,
+        given: bool,
+    ) -> Result<(Budget, Option<String>), Error> {
+        if !exact || self.per_result_chars >= MIN_TOKENIZED_CHARS {
+            return Ok((self, None));
+        }
+        if given {
+            return Err(Error::Option(format!(
+                "--max-chars {} is below the minimum of {MIN_TOKENIZED_CHARS} with a tokenizer (a quarter of it in tokens must hold a cursor and an item)",
+                self.per_result_chars
+            )));
+        }
+        let warning = format!(
+            "results are held to the minimum of {MIN_TOKENIZED_CHARS} chars with a tokenizer, above the {} left",
+            self.per_result_chars
+        );
+        self.per_result_chars = MIN_TOKENIZED_CHARS;
+        self.per_turn_chars = self.per_turn_chars.max(MIN_TOKENIZED_CHARS);
+        self.preview_chars = PREVIEW_CHARS.min(MIN_TOKENIZED_CHARS / 2);
+        Ok((self, Some(warning)))
     }
 
     /// Narrows the turn budget to what is left of the window (`--remaining-from`):

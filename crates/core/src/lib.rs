@@ -69,7 +69,9 @@ pub use artifact::{
     sidecar_path, ArtifactDir, ArtifactMeta, ArtifactWriter, GcReport, SavedArtifact, DEFAULT_TTL,
     GC_INTERVAL,
 };
-pub use budget::{Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MIN_RESULT_CHARS, PREVIEW_CHARS};
+pub use budget::{
+    Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MIN_RESULT_CHARS, MIN_TOKENIZED_CHARS, PREVIEW_CHARS,
+};
 pub use cursor::{Cursor, ItemKey};
 pub use duration::parse_duration;
 pub use envelope::{counted, is_zero, plural, Envelope, Preview, Raw};
