@@ -285,8 +285,8 @@ pub enum Command {
         /// The first line to read (1-based).
         #[arg(long, default_value_t = 1)]
         offset: u64,
-        /// At most this many lines.
-        #[arg(long)]
+        /// At most this many lines (1 or more).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
     },
     /// Lines of an artifact (or any file) that match a pattern, with line numbers and a total count.

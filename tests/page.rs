@@ -188,6 +188,8 @@ fn read_is_line_aware_bounded_and_never_spills() {
         .collect();
     assert_eq!(texts, ["line 100", "line 101", "line 102"]);
     assert_eq!(some["stats"]["next_offset"], 103);
+    let none = b.run(&["read", artifact, "--limit", "0"], b"");
+    assert_eq!(none.status.code(), Some(2));
     assert_eq!(some["stats"]["total_lines"], 50_000);
 
     let bounded = b.envelope(&["read", artifact, "--max-chars", "3000"], b"", 3_000);

@@ -4,7 +4,7 @@
 use super::{open_file, pump, Event, Reply};
 use crate::reducers::{self, ReducerSpec};
 use crate::session::Session;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use briefly_core::{
     parse_duration, sidecar_path, ArtifactMeta, Artifacts, Budget, Cursor, End, Envelope,
 };
@@ -99,6 +99,10 @@ pub fn read_reply(
     offset: u64,
     limit: Option<u64>,
 ) -> Result<Reply> {
+    // A limit of none would give an empty page whose next offset is its own.
+    if limit == Some(0) {
+        bail!("the limit must be at least 1 line");
+    }
     let options = serde_json::to_value(LinesOptions { offset, limit })?;
     existing(session, "read", path, options)
 }

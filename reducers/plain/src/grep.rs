@@ -46,6 +46,8 @@ pub struct Grep {
     pending: VecDeque<Match>,
     matches: u64,
     lines: u64,
+    /// Lines cut by the framing limit: searched in their head only.
+    cut_lines: u64,
 }
 
 /// What `Grep` counts.
@@ -57,6 +59,9 @@ pub struct GrepStats {
     pub lines: u64,
     /// The pattern searched for.
     pub pattern: String,
+    /// Lines longer than `--max-line-bytes`, searched in their first bytes only.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub cut_lines: u64,
 }
 
 impl Grep {
@@ -81,6 +86,7 @@ impl Grep {
             options,
             matches: 0,
             lines: 0,
+            cut_lines: 0,
         })
     }
 }
@@ -91,6 +97,7 @@ impl Reducer for Grep {
 
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Match>) -> Flow {
         self.lines += 1;
+        self.cut_lines += u64::from(record.cut);
         let context = self.options.context;
         for pending in &mut self.pending {
             pending.after.push((record.line, record.text.to_string()));
@@ -130,16 +137,28 @@ impl Reducer for Grep {
         for pending in self.pending.drain(..) {
             out.emit(0, pending);
         }
-        let summary = format!(
+        let mut summary = format!(
             "{} of {} for /{}/",
             briefly_core::plural(self.matches, "matching line"),
             self.lines,
             self.options.pattern
         );
+        if self.cut_lines > 0 {
+            // A count of none must not read as "not there".
+            summary.push_str(&format!(
+                "; {} searched in its first bytes only (raise --max-line-bytes to search it whole)",
+                briefly_core::counted(
+                    self.cut_lines,
+                    "line over --max-line-bytes was",
+                    "lines over --max-line-bytes were"
+                )
+            ));
+        }
         let stats = GrepStats {
             matches: self.matches,
             lines: self.lines,
             pattern: self.options.pattern.clone(),
+            cut_lines: self.cut_lines,
         };
         Outcome {
             preview: Preview::Matches,
@@ -192,6 +211,23 @@ mod tests {
             ignore_case: false
         })
         .is_err());
+    }
+
+    #[test]
+    fn a_line_searched_in_its_head_only_is_said_so() {
+        let input = format!("short\n{} needle\n", "x".repeat(300));
+        let mut config = RunConfig::new("grep");
+        config.max_line_bytes = 100;
+        let envelope = reduce_all_chunkings(grep("needle", 0), input.as_bytes(), &config);
+        assert_eq!(envelope.total_items, 0);
+        assert_eq!(envelope.stats["cut_lines"], 1);
+        assert!(
+            envelope
+                .summary
+                .ends_with("1 line over --max-line-bytes was searched in its first bytes only (raise --max-line-bytes to search it whole)"),
+            "{}",
+            envelope.summary
+        );
     }
 
     #[test]

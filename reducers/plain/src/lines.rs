@@ -86,11 +86,19 @@ impl Reducer for Lines {
             offset: self.options.offset,
             next_offset: None,
         };
-        Outcome {
+        let mut outcome = Outcome {
             preview: Preview::Head,
             complete: true,
             ..Outcome::new(summary, stats)
+        };
+        if self.options.offset > self.lines {
+            outcome.warnings.push(format!(
+                "--offset {} is past the end: the input has {}",
+                self.options.offset,
+                briefly_core::plural(self.lines, "line")
+            ));
         }
+        outcome
     }
 
     /// The next offset: the line after the last one shown, or null at the end of the file.
@@ -128,6 +136,18 @@ mod tests {
         assert_eq!(
             envelope.stats["next_offset"], 13,
             "the line after the last shown"
+        );
+        // Past the end: nothing, and said so.
+        let reader = Lines::new(LinesOptions {
+            offset: 51,
+            limit: None,
+        });
+        let envelope = reduce_all_chunkings(reader, input.as_bytes(), &RunConfig::new("read"));
+        assert_eq!(envelope.total_items, 0);
+        assert_eq!(envelope.stats["next_offset"], Value::Null);
+        assert_eq!(
+            envelope.warnings,
+            ["--offset 51 is past the end: the input has 50 lines"]
         );
     }
 
