@@ -511,6 +511,49 @@ fn run_takes_a_reducer_a_directory_and_a_timeout_and_the_reducers_take_their_opt
     assert_eq!(unknown["error"]["code"], -32602);
 }
 
+#[test]
+fn a_message_the_server_cannot_read_is_answered_with_its_error() {
+    use std::io::{BufRead, Write};
+    let briefly = Briefly::new();
+    let mut mcp = Raw::start(&briefly, &["mcp"]);
+    let mut answer = |raw: &[u8]| -> Value {
+        mcp.stdin.write_all(raw).unwrap();
+        mcp.stdin.write_all(b"\n").unwrap();
+        mcp.stdin.flush().unwrap();
+        let mut line = String::new();
+        assert!(mcp.stdout.read_line(&mut line).unwrap() > 0, "closed");
+        serde_json::from_str(&line).unwrap()
+    };
+    let not_json = answer(b"not json");
+    assert_eq!(
+        (&not_json["id"], &not_json["error"]["code"]),
+        (&Value::Null, &(-32700).into())
+    );
+    let bad_utf8 = answer(b"{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"ping\",\"x\":\"\xff\"}");
+    assert_eq!(
+        (&bad_utf8["id"], &bad_utf8["error"]["code"]),
+        (&13.into(), &(-32700).into())
+    );
+    let batch = answer(b"[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]");
+    assert_eq!(batch["error"]["code"], -32600, "{batch}");
+    let long = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{{\"name\":\"text\",\"arguments\":{{\"text\":\"{}\"}}}}}}",
+        "x".repeat(17 << 20)
+    );
+    let over = answer(long.as_bytes());
+    assert_eq!(
+        (&over["id"], &over["error"]["code"]),
+        (&7.into(), &(-32600).into())
+    );
+    assert!(over["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("over the limit"));
+    // And the server reads on.
+    let ping = mcp.request(8, "ping", serde_json::json!({}));
+    assert!(ping["result"].is_object(), "{ping}");
+}
+
 /// A server on pipes, spoken to in raw JSON-RPC lines (for what needs no SDK).
 struct Raw {
     child: std::process::Child,
