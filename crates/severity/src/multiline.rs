@@ -1209,6 +1209,25 @@ fn is_rule_of(line: &str, byte: u8) -> bool {
     line.len() >= 20 && line.bytes().all(|b| b == byte)
 }
 
+/// A frame of Go's goroutine dump in a test's own file (`\t/app/store_test.go:13
+/// +0xdf`): where a test that timed out or panicked was, among the testing package's
+/// and the runtime's frames.
+///
+/// ```
+/// use briefly_severity::multiline::is_go_test_frame;
+///
+/// assert!(is_go_test_frame("\t/app/store_test.go:13 +0xdf"));
+/// assert!(!is_go_test_frame("\t/usr/lib/go/src/testing/testing.go:1446 +0x10b"));
+/// assert!(!is_go_test_frame("store_test.go:12: got 4"));
+/// ```
+pub fn is_go_test_frame(line: &str) -> bool {
+    line.strip_prefix('\t').is_some_and(|frame| {
+        frame.split_once("_test.go:").is_some_and(|(file, rest)| {
+            !file.contains(' ') && rest.starts_with(|c: char| c.is_ascii_digit())
+        })
+    })
+}
+
 /// A line a Go test logged (`t.Errorf`, `t.Fatal`), after its file and line:
 /// `store_test.go:12: expected 3, got 4`.
 fn is_go_test_log(line: &str) -> bool {

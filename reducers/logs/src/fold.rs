@@ -21,7 +21,7 @@
 
 use crate::time::format_micros;
 use briefly_core::{counted, Gap, KeptLines, WholeChars};
-use briefly_severity::multiline::{is_cause, TRACEBACK};
+use briefly_severity::multiline::{is_cause, is_go_test_frame, TRACEBACK};
 use briefly_severity::{classify, Severity};
 use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
@@ -850,9 +850,12 @@ fn fill(
     for line in rest.into_iter().flat_map(|rest| rest.split('\n')) {
         let line = line.trim_end_matches('\r');
         let kept = briefly_core::cut_str(line, MAX_KEPT_CHARS);
-        // Past the head, a cause and an error are kept in a long entry's middle.
+        // Past the head, a cause, an error and a Go test's own frame are kept in a long
+        // entry's middle (as `text` keeps them).
         let decisive = k.more.len() >= KeptLines::HEAD
-            && (is_cause(line) || classify(line) >= Some(Severity::Error));
+            && (is_cause(line)
+                || is_go_test_frame(line)
+                || classify(line) >= Some(Severity::Error));
         lines.push(&mut k.more, &kept, decisive);
     }
     k.more_cut = lines.finish(&mut k.more, &mut k.more_gaps);

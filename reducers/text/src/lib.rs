@@ -43,7 +43,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
-    is_cause, is_java_util_logging_header, what_went_wrong, Indented, MultiLine,
+    is_cause, is_go_test_frame, is_java_util_logging_header, what_went_wrong, Indented, MultiLine,
 };
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -559,9 +559,13 @@ impl Text {
         pending.item.severity = pending.multiline.severity();
         let line = cut_str(text, MAX_KEPT_CHARS);
         self.shown_cut |= line.len() != text.len();
-        // What names it, a cause, and an error in it (a failed subtest's `--- FAIL:` in
-        // its parent's record) are kept in a long record's middle.
-        let decisive = names || is_cause(message) || facts.severity >= Some(Severity::Error);
+        // What names it, a cause, an error in it (a failed subtest's `--- FAIL:` in its
+        // parent's record) and a Go test's own frame in a goroutine dump are kept in a long
+        // record's middle.
+        let decisive = names
+            || is_cause(message)
+            || facts.severity >= Some(Severity::Error)
+            || is_go_test_frame(message);
         pending.kept.push(&mut pending.item.more, &line, decisive);
         names
     }
@@ -1541,6 +1545,43 @@ mod tests {
         assert_eq!(
             record["more_gaps"],
             json!([{"after": 20, "lines": 757}, {"after": 21, "lines": 722}, {"after": 22, "lines": 480}])
+        );
+    }
+
+    #[test]
+    fn a_go_dumps_test_frames_are_kept_in_its_middle() {
+        // `go test -timeout`: the alarm's goroutine and the testing package's fill the
+        // head; the test's own frame comes after, and a hundred goroutines more.
+        let mut input = String::from("panic: test timed out after 2s\n\n");
+        let frames = |goroutine: u32, state: &str, own: bool| {
+            let mut text = format!("goroutine {goroutine} [{state}]:\n");
+            for i in 0..4 {
+                text.push_str(&format!(
+                    "testing.tRunner{i}(0xc0000984e0)\n\t/usr/lib/go/src/testing/testing.go:14{i}6 +0x10b\n"
+                ));
+            }
+            if own {
+                text.push_str("app.TestHang(0x0?)\n\t/app/hang_test.go:13 +0xdf\n");
+            }
+            text + "\n"
+        };
+        input.push_str(&frames(219, "running", false));
+        input.push_str(&frames(1, "chan receive", false));
+        input.push_str(&frames(18, "semacquire", true));
+        for g in 100..200 {
+            input.push_str(&frames(g, "select", false));
+        }
+        input.push_str("FAIL\tapp\t2.012s\n");
+        let envelope = chunked(input.as_bytes());
+        let record = envelope
+            .items
+            .iter()
+            .find(|item| item["text"] == "panic: test timed out after 2s")
+            .unwrap_or_else(|| panic!("{}", envelope.to_json()));
+        let more = record["more"].as_array().unwrap();
+        assert!(
+            more.contains(&json!("\t/app/hang_test.go:13 +0xdf")),
+            "{record}"
         );
     }
 
