@@ -1645,6 +1645,7 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
             return dash.then_some(Severity::Error);
         }
         b'0'..=b'9' => return ansible_recap(line),
+        b'.' if is_perl_message(line) => return Some(perl_severity(line)),
         _ => {}
     }
     let message = line.strip_suffix(b".").unwrap_or(line);
@@ -1681,6 +1682,53 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     let cause = &tail[at + 2..];
     let known = CAUSES.iter().any(|known| known.as_bytes() == cause);
     known.then_some(Severity::Error)
+}
+
+/// Whether `line` is Perl's message of a `die` or a warning: it ends ` at FILE line N.`,
+/// the file a script (`.pl`, `.pm`, `.t`) or `-e`, and perhaps the input's line after it
+/// (`, <STDIN> line 3.`).
+fn is_perl_message(line: &[u8]) -> bool {
+    // A line number before the full stop rules out nearly every line at once.
+    if line.len() < 2 || !line[line.len() - 2].is_ascii_digit() {
+        return false;
+    }
+    let Some(at) = line.windows(4).rposition(|w| w == b" at ") else {
+        return false;
+    };
+    let place = &line[at + 4..line.len() - 1];
+    let Some(space) = place.iter().position(|&b| b == b' ') else {
+        return false;
+    };
+    let (file, rest) = place.split_at(space);
+    let script = [&b".pl"[..], b".pm", b".t"]
+        .iter()
+        .any(|extension| file.ends_with(extension))
+        || file == b"-e";
+    let Some(number) = rest.strip_prefix(b" line ") else {
+        return false;
+    };
+    let digits = digits(number);
+    script && digits > 0 && (digits == number.len() || number[digits..].starts_with(b", <"))
+}
+
+/// A Perl message's severity: a warning for what perldiag calls one (`Use of uninitialized
+/// value …`), an error for a `die`.
+fn perl_severity(line: &[u8]) -> Severity {
+    const WARNINGS: [&str; 9] = [
+        "Use of uninitialized value",
+        "Useless use of",
+        "Argument \"",
+        "Odd number of elements",
+        "Deep recursion",
+        "Subroutine ",
+        "Name \"",
+        "Scalar value ",
+        "Possible ",
+    ];
+    match WARNINGS.iter().any(|w| line.starts_with(w.as_bytes())) {
+        true => Severity::Warn,
+        false => Severity::Error,
+    }
 }
 
 /// A state a tool reports on a line of its own: `systemctl status`'s unit (`Active:
@@ -1798,6 +1846,29 @@ mod tests {
         for &(line, want) in cases {
             assert_eq!(classify(line), want, "{line}");
         }
+    }
+
+    #[test]
+    fn perls_die_and_warnings() {
+        assert_classified(&[
+            (
+                "invariant violated: count is 3 at die2.pl line 11.",
+                Some(Error),
+            ),
+            ("Died at -e line 1.", Some(Error)),
+            (
+                "no config at lib/App/Config.pm line 40, <STDIN> line 3.",
+                Some(Error),
+            ),
+            (
+                "Use of uninitialized value $x in addition (+) at die.pl line 3.",
+                Some(Warn),
+            ),
+            // Not Perl's: no script, no line number, or more after it.
+            ("the meeting at noon line 3.", None),
+            ("served at app.pl line one.", None),
+            ("looked at a.pl line 3. Fine", None),
+        ]);
     }
 
     #[test]
