@@ -251,6 +251,22 @@ fn every_option_through_the_binary() {
         "{e}"
     );
 
+    // A repeated column name, and a quote never closed, are warned of.
+    let e = briefly.envelope(&["table"], b"a,a,b\n1,2,3\n", CAP);
+    assert!(
+        e["warnings"]
+            .to_string()
+            .contains("the header repeats \\\"a\\\""),
+        "{e}"
+    );
+    let e = briefly.envelope(&["table"], b"a,b\n1,\"oops\n2,3\n4,5\n", CAP);
+    assert!(
+        e["warnings"]
+            .to_string()
+            .contains("a quote in the record at line 2 is never closed"),
+        "{e}"
+    );
+
     let csv = b"k;v\n1;\"a long value here\"\n";
     let e = briefly.envelope(
         &["table", "--delimiter", ";", "--max-value-chars", "6"],

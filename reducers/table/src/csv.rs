@@ -87,6 +87,13 @@ pub struct CsvParser {
     max_record_bytes: usize,
     /// Records dropped for being too long, and the line of the first.
     pub dropped: (u64, Option<u64>),
+    /// Quote characters read: an odd count at the end means one was never closed.
+    quotes: u64,
+    /// The last record's first line, and the lines it took.
+    last_record: (u64, u64),
+    /// The last record ran to the end of the input in a quoted field never closed: its
+    /// first line, and the lines it took (the rest of the input, held in one field).
+    pub unclosed: Option<(u64, u64)>,
 }
 
 impl CsvParser {
@@ -102,6 +109,9 @@ impl CsvParser {
             overlong: false,
             max_record_bytes,
             dropped: (0, None),
+            quotes: 0,
+            last_record: (0, 0),
+            unclosed: None,
         }
     }
 
@@ -109,6 +119,7 @@ impl CsvParser {
     /// batch, and at the end with the last one.
     pub fn push(&mut self, mut input: &[u8], on_batch: &mut dyn FnMut(Records)) {
         let end = input.is_empty();
+        self.quotes += input.iter().filter(|&&b| b == b'"').count() as u64;
         let mut out = [0u8; 16 * 1024];
         let mut ends = [0usize; 256];
         loop {
@@ -146,6 +157,12 @@ impl CsvParser {
                     }
                 }
                 ReadRecordResult::End => {
+                    // Only a quoted field holds a newline: a record of several lines at
+                    // the end of input with a quote left open took the rest.
+                    let (line, lines) = self.last_record;
+                    if self.quotes % 2 == 1 && lines > 1 {
+                        self.unclosed = Some((line, lines));
+                    }
                     if !self.batch.is_empty() {
                         on_batch(std::mem::take(&mut self.batch));
                         self.record_start = 0;
@@ -159,6 +176,7 @@ impl CsvParser {
     fn end_record(&mut self) {
         let line = self.record_line;
         self.record_line = self.reader.line();
+        self.last_record = (line, self.record_line - line);
         if self.overlong {
             self.overlong = false;
             self.dropped.0 += 1;
@@ -254,6 +272,19 @@ mod tests {
         parser.push(&[], &mut |r| n += r.len());
         assert_eq!(n, 2);
         assert_eq!(parser.dropped, (1, Some(2)));
+    }
+
+    #[test]
+    fn a_quote_never_closed_is_found() {
+        let unclosed = |input: &str| {
+            let mut parser = CsvParser::new(b',', 1 << 20);
+            parser.push(input.as_bytes(), &mut |_| {});
+            parser.push(&[], &mut |_| {});
+            parser.unclosed
+        };
+        assert_eq!(unclosed("a,b\n1,\"oops\n2,3\n4,5\n"), Some((2, 3)));
+        assert_eq!(unclosed("a,b\n1,\"two\nlines\"\n2,3\n"), None);
+        assert_eq!(unclosed("a,b\n1,5\" screen\n2,3\n"), None);
     }
 
     #[test]

@@ -284,6 +284,23 @@ fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) ->
                 .collect()
         };
         let width = names.len();
+        // A name the header repeats: a condition or `--columns` names its first column.
+        let repeated: Vec<&str> = names
+            .iter()
+            .enumerate()
+            .filter(|(i, name)| names[..*i].contains(name))
+            .map(|(_, name)| name.as_str())
+            .collect();
+        if !repeated.is_empty() {
+            table.warnings.push(format!(
+                "the header repeats {}: --columns and --where name the first column of each",
+                repeated
+                    .iter()
+                    .map(|name| format!("{name:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         *header = Some(names.clone());
         let scan = table.make_scan(
             names,
@@ -574,7 +591,11 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             top_at_least: false,
         };
         let mut score = 2;
-        if let Ok(converter) =
+        if *field.data_type() == DataType::Null {
+            // Every value null (`pa.nulls`), and no statistics to say so: it says nothing.
+            summary.nulls = Some(total);
+            score = 0;
+        } else if let Ok(converter) =
             StatisticsConverter::try_new(field.name(), &schema, metadata.parquet_schema())
         {
             let groups = parquet_meta.row_groups().iter();
@@ -844,6 +865,11 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
             warnings.push(format!(
                 "{} left out: longer than {MAX_RECORD_BYTES} bytes (first at line {line})",
                 briefly_core::counted(n, "record was", "records were")
+            ));
+        }
+        if let Some((line, lines)) = parser.unclosed {
+            warnings.push(format!(
+                "a quote in the record at line {line} is never closed: its field holds the {lines} lines to the end of the input"
             ));
         }
     }

@@ -345,6 +345,43 @@ fn a_column_of_type_null_is_null_in_rows_stats_and_filters() {
     let e = file(&path, options, 20_000, None);
     assert_eq!(e.stats["matched_rows"], 3, "{}", e.to_json());
     assert_eq!(column(&e, "n")["nulls"], 3, "{}", e.to_json());
+    // From the footer too: all null, and the last column to show, wherever it is.
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("n", DataType::Null, true),
+        Field::new("id", DataType::Int64, false),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(NullArray::new(3)),
+            Arc::new(Int64Array::from(vec![1, 2, 3])),
+        ],
+    )
+    .unwrap();
+    let path = dir.path().join("nulls-first.parquet");
+    // pyarrow writes no statistics for such a column: none at all here.
+    let properties = parquet::file::properties::WriterProperties::builder()
+        .set_statistics_enabled(parquet::file::properties::EnabledStatistics::None)
+        .build();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        schema,
+        Some(properties),
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let options = TableOptions {
+        max_columns: 1,
+        ..TableOptions::default()
+    };
+    let e = file(&path, options, 20_000, None);
+    assert_eq!(
+        e.stats["row_fields"],
+        json!(["row", "id"]),
+        "{}",
+        e.to_json()
+    );
 }
 
 #[test]
