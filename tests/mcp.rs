@@ -366,6 +366,12 @@ fn the_proxy_bounds_results_and_answers_for_a_broken_server() {
         .collect();
     let artifact = report["big_artifact"].as_str().expect("an artifact path");
     assert_eq!(std::fs::read_to_string(artifact).unwrap(), whole);
+    // Its next page takes the proxy's per-result budget, not the preview's.
+    let page = chars(&report["page"]["texts"][0]);
+    assert!(
+        (PER_RESULT / 2..=PER_RESULT).contains(&page),
+        "{page} chars in a page"
+    );
     let read = &report["read"]["structured"];
     assert_eq!(read["items"][0]["line"], 69_990);
     assert_eq!(read["items"][10]["text"], "line 70000 of the big result");

@@ -383,11 +383,10 @@ async fn from_client(
 /// A call to the proxy's own `read` or `page`.
 async fn answer_here(shared: Arc<Shared>, id: Value, which: ArtifactTool, args: tools::Args) {
     let mut defaults = shared.defaults.clone();
-    let allowance = shared.state().allowance(&shared.budget);
-    if allowance < shared.budget.per_result_chars {
-        defaults.max_chars = Some(allowance);
-        defaults.context_tokens = None;
-    }
+    // The proxy's budget, given: a page of a stub's cursor takes it, not the preview's
+    // budget the cursor carries.
+    defaults.max_chars = Some(shared.state().allowance(&shared.budget));
+    defaults.context_tokens = None;
     let called =
         tokio::task::spawn_blocking(move || tools::call_artifact_tool(which, &args, &defaults))
             .await;

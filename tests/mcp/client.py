@@ -98,6 +98,12 @@ async def proxy(session, report):
     report["big_artifact"] = artifact
     if artifact:
         report["read"] = await call(session, "read", {"artifact": artifact, "offset": 69990})
+    # And the cursor it gives: the next page, at the proxy's budget.
+    for text in big.get("texts", []):
+        marker = "next: briefly page "
+        if marker in text:
+            cursor = text.split(marker, 1)[1].split()[0]
+            report["page"] = await call(session, "page", {"cursor": cursor})
     # Four results that each fit the per-result budget but not, together, the turn's.
     parallel = []
 
