@@ -1085,8 +1085,8 @@ pub fn is_cause(line: &str) -> bool {
 /// for a summary: under where Node says it threw (`/app/a.js:3`), the exception after
 /// the source and its caret; under CMake's `CMake Error at …:`, its message's first
 /// line; under ShellCheck's `In x.sh line 3:`, its first finding; under a file's name
-/// heading a linter's table (ESLint's), its first error;
-/// else the first line that names it (a traceback's
+/// heading a linter's table (ESLint's), its first error; in a chain of causes, the last
+/// (the root); else the first line that names it (a traceback's
 /// exception, a panic's message, a Java exception, where a compiler's or Terraform's
 /// error is), not a frame, a note, annotated source or a chain line.
 pub fn what_went_wrong<'a>(
@@ -1118,7 +1118,18 @@ pub fn what_went_wrong<'a>(
         }
         return finding;
     }
-    rest.find(|l| names_what_went_wrong(l))
+    // A chain of causes names its root, the last: `Caused by: …FileNotFoundException`,
+    // not the wrapper that logged it.
+    let mut first = None;
+    let mut root = None;
+    for line in rest {
+        if is_cause(line) {
+            root = Some(line);
+        } else if first.is_none() && names_what_went_wrong(line) {
+            first = Some(line);
+        }
+    }
+    root.or(first)
 }
 
 /// Whether a line after a record's first says what went wrong, for a summary: a
@@ -2461,6 +2472,19 @@ mod tests {
         assert_eq!(
             what_went_wrong("/tmp/t/b.js:1", rest.into_iter()),
             Some("SyntaxError: Unexpected token ';'")
+        );
+        // A Java stack: its root cause.
+        let rest = [
+            "java.lang.RuntimeException: config",
+            "\tat a.B.c(B.java:1)",
+            "Caused by: java.lang.IllegalStateException: no config",
+            "\tat a.B.d(B.java:2)",
+            "Caused by: java.io.FileNotFoundException: /etc/acme/db.properties",
+            "\t... 3 more",
+        ];
+        assert_eq!(
+            what_went_wrong("ERROR startup failed", rest.into_iter()),
+            Some("Caused by: java.io.FileNotFoundException: /etc/acme/db.properties")
         );
         let rest = ["throw \"boom\";", "^", "boom"];
         assert_eq!(
