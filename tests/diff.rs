@@ -415,6 +415,15 @@ fn binary_patches_copies_and_names_that_are_not_utf8() {
     let pic = by_path("pic.bin").expect("the binary");
     assert_eq!(pic["change"], "M binary");
     assert!(pic.get("patch").is_none());
+    // Its data, not shown, is counted: nothing is left out without a word.
+    let data = diff
+        .split(|&b| b == b'\n')
+        .skip_while(|line| *line != b"GIT binary patch")
+        .skip(1)
+        .take_while(|line| !line.starts_with(b"diff --git"))
+        .count();
+    assert!(data > 2, "{data}");
+    assert_eq!(pic["binary_patch_lines"], data as u64 - 1, "{pic}");
     let odd = items(&envelope)
         .iter()
         .find(|i| i["path"].as_str().unwrap().starts_with("odd"))

@@ -10,7 +10,8 @@
 //! Items are files (`stats.files` counts them, always exact), then the lines outside any
 //! file's patch that nothing else reads, `{"kind": "line", "line", "text"}` (a commit's
 //! message, `diff -r`'s `Only in a: x`, input that is no diff). A file's item is
-//! `{"path", "change", "from"?, "commit"?, "against"?, "patch"?}` where `commit` is the
+//! `{"path", "change", "from"?, "commit"?, "against"?, "patch"?, "binary_patch_lines"?}`
+//! (the last for a binary file's `GIT binary patch`, its data not shown) where `commit` is the
 //! short hash of the commit the file's change belongs to (`git log -p`, `git show`, `git
 //! format-patch`), listed in `stats.commits`, `against` the parent a merge's file is
 //! diffed against (`git log -m`, a block for each parent), and `change` packs the status
@@ -198,6 +199,8 @@ struct FileDiff {
     new_mode: Option<String>,
     binary: bool,
     binary_patch: bool,
+    /// Lines of its `GIT binary patch` data: not shown, counted.
+    binary_patch_lines: u64,
     added: u64,
     removed: u64,
     header: String,
@@ -231,6 +234,7 @@ impl FileDiff {
             new_mode: None,
             binary: false,
             binary_patch: false,
+            binary_patch_lines: 0,
             added: 0,
             removed: 0,
             header: String::new(),
@@ -1070,9 +1074,13 @@ fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value
     if let Some(from) = file.from() {
         item["from"] = json!(from);
     }
-    // A binary file's patch cannot be applied from the text shown: no patch.
+    // A binary file's patch cannot be applied from the text shown: no patch, and its
+    // data's lines counted (the artifact has them).
     if with_patch && !file.binary && !file.header.is_empty() {
         item["patch"] = json!(file.patch());
+    }
+    if with_patch && file.binary_patch_lines > 0 {
+        item["binary_patch_lines"] = json!(file.binary_patch_lines);
     }
     if file.hunks_left_out > 0 && (with_patch || pattern.is_none()) {
         item["hunks_left_out"] = json!(file.hunks_left_out);
@@ -1213,6 +1221,9 @@ impl Diff {
                     return Flow::Continue;
                 }
                 if in_binary_patch {
+                    if let Some(file) = &mut self.file {
+                        file.binary_patch_lines += 1;
+                    }
                     return Flow::Continue;
                 }
                 self.outside_lines += 1;
