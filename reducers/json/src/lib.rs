@@ -685,6 +685,15 @@ impl Json {
             Some(line) => format!("line {line} (byte {})", offset + index as u64),
             None => format!("byte {}", offset + index as u64),
         };
+        // simd-json reads a lone surrogate's escape as NUL: made U+FFFD's first, and said.
+        if let Some(first) = replace_lone_surrogates(bytes) {
+            if self.errors.len() < MAX_ERRORS {
+                self.errors.push(format!(
+                    "{}: a lone surrogate escape (half of a UTF-16 pair) replaced by U+FFFD",
+                    at(first)
+                ));
+            }
+        }
         let mut buffers = self.buffers.take().unwrap_or_default();
         let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
         match simd_json::fill_tape(bytes, &mut buffers, &mut tape) {
@@ -1029,6 +1038,47 @@ impl Json {
             None => None,
         }
     }
+}
+
+/// Rewrites each escape of a lone surrogate in `bytes` (`\ud83d` with no low half after
+/// it, or a low half alone) as `\ufffd`, of the same length; returns where the first was.
+fn replace_lone_surrogates(bytes: &mut [u8]) -> Option<usize> {
+    let hex = |at: usize, bytes: &[u8]| -> Option<u16> {
+        let digits = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
+        u16::from_str_radix(digits, 16).ok()
+    };
+    let mut first = None;
+    let mut i = 0;
+    while let Some(found) = bytes.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+        let at = i + found;
+        if bytes.get(at + 1) != Some(&b'u') {
+            i = at + 2; // another escape, `\\` among them
+            continue;
+        }
+        i = at + 6;
+        let Some(unit) = hex(at + 2, bytes) else {
+            continue;
+        };
+        let lone = match unit {
+            0xD800..=0xDBFF => {
+                let low = (bytes.get(at + 6..at + 8) == Some(b"\\u"))
+                    .then(|| hex(at + 8, bytes))
+                    .flatten();
+                let paired = low.is_some_and(|low| (0xDC00..=0xDFFF).contains(&low));
+                if paired {
+                    i = at + 12;
+                }
+                !paired
+            }
+            0xDC00..=0xDFFF => true,
+            _ => false,
+        };
+        if lone {
+            bytes[at + 2..at + 6].copy_from_slice(b"fffd");
+            first.get_or_insert(at);
+        }
+    }
+    first
 }
 
 /// An empty vector with `nodes`' allocation, for nodes of another input: the tape is
@@ -1648,6 +1698,25 @@ mod tests {
                 .unwrap();
             assert_eq!(items["len"], "200");
         }
+    }
+
+    #[test]
+    fn a_lone_surrogate_escape_is_u_fffd_not_nul() {
+        let mut bytes =
+            br#"{"s":"a\ud83dx","t":"\ud83d\ude00","u":"\\ud83d","v":"\udc00"}"#.to_vec();
+        assert_eq!(replace_lone_surrogates(&mut bytes), Some(7));
+        assert_eq!(
+            std::str::from_utf8(&bytes).unwrap(),
+            r#"{"s":"a\ufffdx","t":"\ud83d\ude00","u":"\\ud83d","v":"\ufffd"}"#
+        );
+        let mut plain = br#"{"a":"\u00e9\n"}"#.to_vec();
+        assert_eq!(replace_lone_surrogates(&mut plain), None);
+        // A cut escape at the end is left to the parser.
+        assert_eq!(replace_lone_surrogates(&mut br#""\ud8"#.to_vec()), None);
+        let envelope = run(b"{\"s\":\"a\\ud83dxyz\"}\n", JsonOptions::default());
+        assert_eq!(envelope.items, [json!({"s": "a\u{fffd}xyz"})]);
+        assert!(envelope.warnings[0]
+            .ends_with("a lone surrogate escape (half of a UTF-16 pair) replaced by U+FFFD"));
     }
 
     #[test]
