@@ -310,31 +310,48 @@ fn times_in_a_named_zone_compressed_ipc_and_filters_on_times() {
     }
 }
 
-#[test]
-fn a_column_of_type_null_is_null_in_rows_stats_and_filters() {
-    use arrow_array::{Int64Array, NullArray, RecordBatch};
+/// A Parquet file of an Int64 column `id` (1, 2, 3) and a column `n` of type Null, `n`
+/// first when `null_first`; with statistics unless `properties` say otherwise.
+fn write_with_a_null_column(
+    path: &std::path::Path,
+    null_first: bool,
+    properties: Option<parquet::file::properties::WriterProperties>,
+) {
+    use arrow_array::{ArrayRef, Int64Array, NullArray, RecordBatch};
     use arrow_schema::{DataType, Field, Schema};
     use std::sync::Arc;
-    // pyarrow's `pa.nulls(3)`: a column of type Null, without validity bits.
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("id", DataType::Int64, false),
-        Field::new("n", DataType::Null, true),
-    ]));
-    let batch = RecordBatch::try_new(
-        schema.clone(),
-        vec![
+    let mut columns: Vec<(Field, ArrayRef)> = vec![
+        (
+            Field::new("id", DataType::Int64, false),
             Arc::new(Int64Array::from(vec![1, 2, 3])),
+        ),
+        // pyarrow's `pa.nulls(3)`: a column of type Null, without validity bits.
+        (
+            Field::new("n", DataType::Null, true),
             Arc::new(NullArray::new(3)),
-        ],
+        ),
+    ];
+    if null_first {
+        columns.reverse();
+    }
+    let (fields, arrays): (Vec<Field>, Vec<ArrayRef>) = columns.into_iter().unzip();
+    let schema = Arc::new(Schema::new(fields));
+    let batch = RecordBatch::try_new(schema.clone(), arrays).unwrap();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(path).unwrap(),
+        schema,
+        properties,
     )
     .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("nulls.parquet");
-    let mut writer =
-        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), schema, None)
-            .unwrap();
     writer.write(&batch).unwrap();
     writer.close().unwrap();
+}
+
+#[test]
+fn a_column_of_type_null_is_null_in_rows_stats_and_filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nulls.parquet");
+    write_with_a_null_column(&path, false, None);
     let e = file(&path, TableOptions::default(), 20_000, None);
     assert_eq!(e.items[0], json!([0, 1, null]), "{}", e.to_json());
     let options = TableOptions {
@@ -345,32 +362,13 @@ fn a_column_of_type_null_is_null_in_rows_stats_and_filters() {
     let e = file(&path, options, 20_000, None);
     assert_eq!(e.stats["matched_rows"], 3, "{}", e.to_json());
     assert_eq!(column(&e, "n")["nulls"], 3, "{}", e.to_json());
-    // From the footer too: all null, and the last column to show, wherever it is.
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("n", DataType::Null, true),
-        Field::new("id", DataType::Int64, false),
-    ]));
-    let batch = RecordBatch::try_new(
-        schema.clone(),
-        vec![
-            Arc::new(NullArray::new(3)),
-            Arc::new(Int64Array::from(vec![1, 2, 3])),
-        ],
-    )
-    .unwrap();
+    // From the footer too: all null, and the last column to show, wherever it is. pyarrow
+    // writes no statistics for such a column: none at all here.
     let path = dir.path().join("nulls-first.parquet");
-    // pyarrow writes no statistics for such a column: none at all here.
     let properties = parquet::file::properties::WriterProperties::builder()
         .set_statistics_enabled(parquet::file::properties::EnabledStatistics::None)
         .build();
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(&path).unwrap(),
-        schema,
-        Some(properties),
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.close().unwrap();
+    write_with_a_null_column(&path, true, Some(properties));
     let options = TableOptions {
         max_columns: 1,
         ..TableOptions::default()

@@ -564,10 +564,15 @@ impl CargoTest {
     }
 
     fn emit_failure(&mut self, failure: Failure, out: &mut dyn Emit<CargoItem>) {
-        // The same test name in another binary is another failure.
+        // The same test name in another binary is another failure. nextest names each
+        // binary; libtest's own output may not, and its binaries are told apart by when
+        // they ran.
+        let run = match self.formats.iter().any(|format| format.contains("nextest")) {
+            true => 0,
+            false => self.binaries_seen,
+        };
         let key = format!(
-            "{}\u{0}{}\u{0}{}",
-            self.binaries_seen,
+            "{run}\u{0}{}\u{0}{}",
             failure.binary.as_deref().unwrap_or(""),
             failure.name
         );
@@ -652,9 +657,18 @@ impl CargoTest {
             }
             ("test", "failed" | "timeout") => {
                 let full = event.name.unwrap_or_default();
-                // nextest's libtest-json names tests `crate::binary$path::to::test`.
+                // nextest's libtest-json names tests `crate::binary$path::to::test`; its
+                // human report (on stderr, often read with it) names a library's unit
+                // tests' binary by its crate alone (`demo`, not `demo::demo`): named alike,
+                // a failure reported both ways is one.
                 let (binary, name) = match full.split_once('$') {
-                    Some((binary, name)) => (Some(binary.to_string()), name.to_string()),
+                    Some((binary, name)) => {
+                        let binary = match binary.split_once("::") {
+                            Some((krate, target)) if krate == target => krate,
+                            _ => binary,
+                        };
+                        (Some(binary.to_string()), name.to_string())
+                    }
                     None => (self.binary_name(), full),
                 };
                 let mut failure = Failure::new(&name, binary, self.options.lines);

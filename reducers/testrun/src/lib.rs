@@ -169,6 +169,27 @@ mod tests {
     }
 
     #[test]
+    fn a_failure_nextest_reports_in_json_and_in_words_is_one() {
+        let json = concat!(
+            r#"{"type":"suite","event":"started","test_count":3}"#,
+            "\n",
+            r#"{"type":"test","event":"failed","name":"demo::demo$tests::fails","stdout":"thread 'tests::fails' panicked at src/lib.rs:6:51:\nmath is broken\n"}"#,
+            "\n",
+            r#"{"type":"suite","event":"failed","passed":2,"failed":1,"ignored":0,"measured":0,"filtered_out":0}"#
+        );
+        let words = "        FAIL [   0.114s] (2/3) demo tests::fails\n  output ───\n\n    thread 'tests::fails' panicked at src/lib.rs:6:51:\n    math is broken\n\n";
+        for input in [format!("{json}\n{words}"), format!("{words}{json}\n")] {
+            let envelope = reduce_all_chunkings(
+                || CargoTest::new(CargoTestOptions::default()).unwrap(),
+                input.as_bytes(),
+                &config("cargo-test"),
+            );
+            assert_eq!(envelope.total_items, 1, "{}", envelope.to_json());
+            assert_eq!(item(&envelope, 0)["binary"], "demo");
+        }
+    }
+
+    #[test]
     fn nextest_no_capture_output_is_its_tests() {
         let start = |n: u32, name: &str| {
             format!("       START [         ] ({n}/3) demo {name}\n\nrunning 1 test\n")
