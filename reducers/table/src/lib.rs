@@ -20,7 +20,7 @@ mod source;
 mod stats;
 
 pub use cell::Cell;
-pub use filter::{Condition, Op};
+pub use filter::{Condition, Op, Verdict};
 pub use stats::ColumnSummary;
 
 use briefly_core::{Emit, Flow, Framing, Outcome, Preview, Raw, Record, Reducer};
