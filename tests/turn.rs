@@ -81,6 +81,24 @@ fn spills_the_largest_first_until_the_turn_fits() {
 }
 
 #[test]
+fn a_stubs_cursor_pages_at_the_full_budget() {
+    let b = Briefly::new();
+    let lines: String = (1..=5_000).map(|i| format!("log line {i}\n")).collect();
+    let input = json!([{"id": "call_0", "content": lines}]).to_string();
+    let out = turn(&b, &input, &["--context-tokens", "8192"]);
+    let stub = out[0]["content"].as_str().unwrap();
+    let cursor = stub
+        .split("next: briefly page ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("a cursor in {stub}"));
+    // The stub keeps a preview of about 1,500 chars; its next page, the full 8,000.
+    let page = b.envelope(&["page", cursor], b"", 8_000);
+    let shown = page.to_string().chars().count();
+    assert!(shown > 6_000, "{shown} chars in a page");
+}
+
+#[test]
 fn persisted_results_are_skipped_and_jsonl_works() {
     let b = Briefly::new();
     let lines = [

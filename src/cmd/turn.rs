@@ -179,6 +179,7 @@ fn spill_one(session: &Session, value: &mut Value, stub_chars: usize) -> Result<
         ..session.budget
     };
     config.items_chars = Some(session.budget.preview_chars);
+    config.page_chars = Some(session.budget.per_result_chars);
     config.render = render::text;
     let mut pipeline = Pipeline::new(Spill::new(options), config);
     pipeline.push(raw.as_bytes());

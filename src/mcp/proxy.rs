@@ -637,6 +637,7 @@ fn spill_text(shared: &Shared, text: &str, stub_chars: usize, read: &str, page: 
         ..session.budget
     };
     config.items_chars = Some(session.budget.preview_chars.min(stub_chars / 2));
+    config.page_chars = Some(session.budget.per_result_chars);
     config.render = render::text;
     let mut pipeline = Pipeline::new(Spill::new(options), config);
     pipeline.push(text.as_bytes());

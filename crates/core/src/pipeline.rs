@@ -58,6 +58,9 @@ pub struct RunConfig {
     pub tokenizer: Tokenizer,
     /// A tighter budget for the items alone (a spilled result's preview).
     pub items_chars: Option<usize>,
+    /// The budget the cursor's pages take, when not the result's own: a stub's cursor
+    /// (`turn`'s, the MCP proxy's) pages at the full per-result budget, not the stub's.
+    pub page_chars: Option<usize>,
     /// The line framing limit.
     pub max_line_bytes: usize,
     /// What happens to the raw input.
@@ -80,6 +83,7 @@ impl RunConfig {
             budget: Budget::default(),
             tokenizer: Tokenizer::Chars4,
             items_chars: None,
+            page_chars: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             artifacts: Artifacts::Off,
             options_dir: None,
@@ -561,7 +565,10 @@ impl Fit<'_> {
             options_sha256,
             options_dir,
             after,
-            max_chars: self.config.budget.per_result_chars,
+            max_chars: self
+                .config
+                .page_chars
+                .unwrap_or(self.config.budget.per_result_chars),
             tokenizer: self.config.tokenizer.name().to_string(),
             max_line_bytes: self.config.max_line_bytes,
         }

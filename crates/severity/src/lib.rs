@@ -523,7 +523,11 @@ impl Findings {
         Inspection {
             severity: severity
                 .or(self.hinted)
-                .or_else(|| place(bytes).and_then(|place| placed_finding(&place)))
+                // `go vet` puts its name before a package's type errors.
+                .or_else(|| {
+                    let bytes = bytes.strip_prefix(b"vet: ").unwrap_or(bytes);
+                    place(bytes).and_then(|place| placed_finding(&place))
+                })
                 .or_else(|| reported_state(bytes))
                 .or_else(|| closing_failure(bytes)),
             opens: self.opens,
@@ -1846,6 +1850,15 @@ mod tests {
         for &(line, want) in cases {
             assert_eq!(classify(line), want, "{line}");
         }
+    }
+
+    #[test]
+    fn go_vets_type_errors() {
+        assert_classified(&[
+            ("vet: b/b.go:2:23: undeclared name: undefinedB", Some(Error)),
+            ("b/b.go:2:23: undeclared name: undefinedB", Some(Error)),
+            ("vet: checked 3 packages", None),
+        ]);
     }
 
     #[test]
