@@ -997,11 +997,13 @@ mod tests {
         json_file.push_str(&json_line(&long[..20], "stdout", 2));
         json_file.push_str(&json_line(&long[20..], "stdout", 2));
         json_file.push_str(&json_line("INFO plain\n", "stdout", 3));
+        // A code cut short at the line's end takes nothing after it.
+        json_file.push_str(&json_line("INFO cut \x1b[31\n", "stdout", 4));
         let timestamps = format!(
             "2026-11-29T10:00:00.1Z {} disk full\n2026-11-29T10:00:01.1Z INFO plain\n",
             red("ERROR")
         );
-        for (input, ansi) in [(json_file, 4), (timestamps, 1)] {
+        for (input, ansi) in [(json_file, 5), (timestamps, 1)] {
             let envelope = reduce_all_chunkings(
                 || Docker::new(DockerOptions::default()).unwrap(),
                 input.as_bytes(),

@@ -166,9 +166,12 @@ impl Facts {
             out.masked_ok = false;
             return None;
         }
-        // Colour codes are no part of what the line says (`\x1b[31mERROR`).
-        out.ansi = match strip_ansi(&out.log, self.stripped.take()) {
-            Some(stripped) => {
+        // Colour codes are no part of what the line says (`\x1b[31mERROR`). The `\n` is
+        // kept apart: a code cut short at the end would take it.
+        let body = &out.log[..out.log.len() - 1];
+        out.ansi = match strip_ansi(body, self.stripped.take()) {
+            Some(mut stripped) => {
+                stripped.push('\n');
                 self.stripped = Some(std::mem::replace(&mut out.log, stripped));
                 true
             }
