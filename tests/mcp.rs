@@ -540,6 +540,11 @@ fn a_message_the_server_cannot_read_is_answered_with_its_error() {
         (&bad_utf8["id"], &bad_utf8["error"]["code"]),
         (&13.into(), &(-32700).into())
     );
+    let no_method = answer(b"{\"jsonrpc\":\"2.0\",\"id\":11}");
+    assert_eq!(
+        (&no_method["id"], &no_method["error"]["code"]),
+        (&11.into(), &(-32600).into())
+    );
     let batch = answer(b"[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]");
     assert_eq!(batch["error"]["code"], -32600, "{batch}");
     let long = format!(

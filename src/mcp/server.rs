@@ -97,6 +97,20 @@ impl GuardedStdio {
                             -32600,
                             "a batch is not supported: send one message a line".to_string(),
                         )),
+                        // An id with neither a method nor an answer: rmcp's error for it
+                        // would have no id, and the client wait for ever.
+                        Ok(Value::Object(message))
+                            if message.contains_key("id")
+                                && !["method", "result", "error"]
+                                    .iter()
+                                    .any(|key| message.contains_key(*key)) =>
+                        {
+                            Some((
+                                message["id"].clone(),
+                                -32600,
+                                "a request needs a method".to_string(),
+                            ))
+                        }
                         Ok(_) => {
                             line.push(b'\n');
                             if to_rmcp.write_all(&line).await.is_err() {

@@ -185,6 +185,8 @@ pub struct MultiLine {
     /// A line after the first named it ([`MultiLine::push`]).
     named: bool,
     block: Block,
+    /// The record before this one was a rule of `=` alone: unittest's, over a report.
+    after_rule: bool,
     /// The first line's indentation (bytes of spaces and tabs): the lines after it
     /// that have it are read without it. A tool's output nested in another's is
     /// indented whole (pip's build log, tox's): its records are read as they would be
@@ -205,6 +207,7 @@ impl MultiLine {
             traceback: Traceback::None,
             named: false,
             block: Block::None,
+            after_rule: false,
             indent: 0,
         }
     }
@@ -257,6 +260,12 @@ impl MultiLine {
             if self.header != Header::Plain {
                 self.indent = 0;
             }
+        }
+        // unittest's report comes under its rule of `=`: a `FAIL: x (a.b)` elsewhere (a
+        // health check's) is a line of its own.
+        let after_rule = std::mem::replace(&mut self.after_rule, is_rule_of(line, b'='));
+        if self.header == Header::UnittestReport && !after_rule {
+            self.header = Header::Plain;
         }
     }
 
@@ -2329,6 +2338,14 @@ mod tests {
         ] {
             assert!(is_unittest_report(line), "{line}");
         }
+        // Not under unittest's rule: a line of its own, whatever follows.
+        let (_, starts) = split_by_rule(&[
+            "starting",
+            "FAIL: healthcheck (svc.web)",
+            "GET / 200",
+            "GET /a 200",
+        ]);
+        assert_eq!(starts.len(), 4, "{starts:?}");
         for line in [
             "FAIL: tests/a.py::test_x - assert 1 == 2",
             "ERROR: could not install (see log)",
