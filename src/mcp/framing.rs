@@ -6,6 +6,11 @@ use briefly_core::{ArtifactDir, ArtifactMeta, ArtifactWriter};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 
+/// A JSON-RPC error answer to the message with `id` (null when none can be made out).
+pub fn error_answer(id: Value, code: i64, message: &str) -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
 /// Bytes kept from each end of an over-long message.
 const ENDS: usize = 4096;
 

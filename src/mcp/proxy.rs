@@ -12,7 +12,7 @@
 //! over-long lines without a word (the call would hang), so the proxy frames and routes
 //! raw JSON itself and uses rmcp's model for what it says in its own name.
 
-use super::framing::{sniff_id, Frame, Framer};
+use super::framing::{error_answer, sniff_id, Frame, Framer};
 use super::server::{to_result, to_rmcp_tool};
 use super::tools::{self, ArtifactTool};
 use crate::cli::Global;
@@ -136,8 +136,7 @@ impl Shared {
     }
 
     async fn send_error(&self, id: Value, code: i64, message: String) {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}))
-            .await;
+        self.send(error_answer(id, code, &message)).await;
     }
 
     /// The server can no longer answer: every request it left is failed now, and every

@@ -1,6 +1,6 @@
 //! `briefly mcp`: the tools of [`super::tools`] served over stdio with rmcp.
 
-use super::framing::{sniff_id, Frame, Framer};
+use super::framing::{error_answer, sniff_id, Frame, Framer};
 use super::tools::{self, Called, ToolDef};
 use crate::cli::Global;
 use anyhow::{Context, Result};
@@ -136,8 +136,7 @@ impl GuardedStdio {
                     )),
                 };
                 if let Some((id, code, message)) = refused {
-                    let error = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-                    let mut line = error.to_string().into_bytes();
+                    let mut line = error_answer(id, code, &message).to_string().into_bytes();
                     line.push(b'\n');
                     if lines.send(line).await.is_err() {
                         break;

@@ -7,7 +7,9 @@ use serde::Serialize;
 pub const MIN_RESULT_CHARS: usize = 1_000;
 
 /// The smallest per-result budget under a real tokenizer: its token limit, a quarter of
-/// it, must hold a cursor (about 170 tokens of cl100k) and the fixed part beside an item.
+/// it, must hold a cursor (base64, which tokenizes densely) and the fixed part beside an
+/// item. At 1,000 chars a cl100k result held no item and its page never moved (the
+/// test in tests/budget.rs refuses that budget).
 pub const MIN_TOKENIZED_CHARS: usize = 2_000;
 
 /// Context window assumed when none is given (tokens).
