@@ -344,6 +344,10 @@ pub struct Json {
     opening: Vec<u8>,
     /// Past the input's first bytes.
     opened: bool,
+    /// The line the first value starts on (blank lines may come before it), counted
+    /// until a byte other than whitespace is fed.
+    first_line: u64,
+    first_line_known: bool,
 }
 
 /// UTF-8's byte-order mark, which Windows tools (PowerShell's `Out-File`) write first.
@@ -463,6 +467,8 @@ impl Json {
             unseen,
             opening: Vec::new(),
             opened: false,
+            first_line: 1,
+            first_line_known: false,
             options,
         })
     }
@@ -519,6 +525,25 @@ impl Json {
                     offset, mut bytes, ..
                 }) if !self.streamed => {
                     let first = self.values == 0;
+                    if first
+                        && !bytes.contains(&b'\n')
+                        && !matches!(bytes.first(), Some(b'{' | b'['))
+                        && !is_json(&bytes)
+                    {
+                        // Not JSON, on its line: read as the first line of NDJSON, so
+                        // that a line of text (`starting up`) is one bad line, not a bad
+                        // value and then the rest of its line.
+                        if let Input::Scan(_) = &self.input {
+                            self.ndjson = true;
+                            self.input = Input::Lines(Lines {
+                                partial: bytes,
+                                start: offset,
+                                line: self.first_line,
+                                overlong: false,
+                            });
+                            continue;
+                        }
+                    }
                     self.value(&mut bytes, offset, None, Origin::Top, out);
                     if first && !bytes.contains(&b'\n') {
                         // The first value fits on its line: NDJSON from here on.
@@ -526,7 +551,7 @@ impl Json {
                             self.ndjson = true;
                             self.input = Input::Lines(Lines {
                                 start: scanner.offset(),
-                                line: 1,
+                                line: self.first_line,
                                 ..Lines::default()
                             });
                         }
@@ -923,6 +948,12 @@ impl Json {
 
     /// Input bytes at `offset`: scanned, then read as NDJSON lines when it turns out to be.
     fn feed(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) {
+        if !self.first_line_known {
+            let lead = bytes.iter().position(|b| !b.is_ascii_whitespace());
+            let blank = &bytes[..lead.unwrap_or(bytes.len())];
+            self.first_line += memchr::memchr_iter(b'\n', blank).count() as u64;
+            self.first_line_known = lead.is_some();
+        }
         let rest = match self.input {
             Input::Scan(_) => self.scan(bytes, out),
             _ => bytes,
@@ -1081,6 +1112,14 @@ fn replace_lone_surrogates(bytes: &mut [u8]) -> Option<usize> {
     first
 }
 
+/// Whether `bytes` are one JSON value (with whitespace around it).
+fn is_json(bytes: &[u8]) -> bool {
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    serde::de::IgnoredAny::deserialize(&mut reader)
+        .and_then(|_| reader.end())
+        .is_ok()
+}
+
 /// An empty vector with `nodes`' allocation, for nodes of another input: the tape is
 /// filled again for each value without allocating (in-place collect reuses the buffer).
 fn reuse<'b>(mut nodes: Vec<simd_json::Node<'_>>) -> Vec<simd_json::Node<'b>> {
@@ -1206,8 +1245,11 @@ impl Reducer for Json {
         while let Input::Scan(scanner) = &mut self.input {
             // The input ends inside the document held whole (cut off): its records up to
             // the cut are read as a streaming scanner reads them, rather than none.
+            // (A scalar open at the end is whole: it ends there.)
             if let Some((start, kept)) = scanner.open_unit() {
-                if split_for(&self.plan, kept.first().copied()).is_some() {
+                if matches!(kept.first(), Some(b'{' | b'['))
+                    && split_for(&self.plan, kept.first().copied()).is_some()
+                {
                     let kept = kept.to_vec();
                     self.stream(start, &kept, out);
                     continue;
@@ -1563,6 +1605,40 @@ mod tests {
     }
 
     #[test]
+    fn a_line_of_text_before_ndjson_is_one_bad_line_and_the_records_are_read() {
+        let fields = || with(|o| o.fields = vec!["a".into()]);
+        let envelope = run(b"starting up\n{\"a\": 1}\n{\"a\": 2}\n", fields());
+        assert_eq!(envelope.items, [json!({"a": 1}), json!({"a": 2})]);
+        assert_eq!(envelope.stats["format"], "ndjson");
+        assert_eq!(envelope.stats["invalid"], 1);
+        assert_eq!(envelope.warnings, ["line 1 (byte 0): expected value"]);
+        // After blank lines, and beginning like a number: the lines are counted.
+        let dated = run(b"\n\n2024-01-01 boot\n{\"a\": 1}\n{bad\n", fields());
+        assert_eq!(dated.items, [json!({"a": 1})]);
+        assert_eq!(
+            dated.warnings,
+            [
+                "line 3 (byte 6): trailing characters",
+                "line 5 (byte 28): key must be a string"
+            ]
+        );
+        // Scalars that are JSON stay values, even two on a line.
+        let scalars = run(b"\"x\" 4\n5\n", JsonOptions::default());
+        assert_eq!(scalars.items, [json!("x"), json!(4), json!(5)]);
+        assert!(scalars.warnings.is_empty(), "{scalars:?}");
+    }
+
+    #[test]
+    fn a_scalar_ending_the_input_is_a_whole_value() {
+        for input in [&b"42"[..], b"true", b"\"hi\"", b"  -1.5e3"] {
+            let envelope = run(input, JsonOptions::default());
+            assert_eq!(envelope.stats["values"], 1, "{envelope:?}");
+            assert!(envelope.ok && envelope.warnings.is_empty(), "{envelope:?}");
+            assert_eq!(envelope.stats.get("streamed"), None, "{envelope:?}");
+        }
+    }
+
+    #[test]
     fn a_byte_order_mark_opening_the_input_is_read_past() {
         // As PowerShell writes a file; jq reads it.
         let envelope = run(b"\xef\xbb\xbf{\"a\": 1}", JsonOptions::default());
@@ -1581,7 +1657,7 @@ mod tests {
         assert_eq!(short.stats["invalid"], 1, "{short:?}");
         // An input shorter than a mark is read too.
         let seven = run(b"7", JsonOptions::default());
-        assert_eq!(seven.items[0]["type"], "number", "{seven:?}");
+        assert_eq!(seven.items, [json!(7)], "{seven:?}");
         assert_eq!(seven.stats["invalid"], 0);
     }
 
