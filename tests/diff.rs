@@ -869,6 +869,32 @@ fn a_word_diff_is_counted_as_git_counts_its_lines() {
     // Its hunks are kept whole under `--context`: no line of theirs is context by a mark.
     let trimmed = diff_of(&b, &words, &["--context", "0"]);
     assert_eq!(items(&trimmed), items(&envelope));
+    // The porcelain form, a run of words per line and `~` ending the file's line,
+    // counts the same: git's --stat.
+    let porcelain = diff_of(&b, &repo.git(&["diff", "--word-diff=porcelain"]), &[]);
+    let changes: Vec<_> = items(&porcelain)
+        .iter()
+        .map(|item| item["change"].as_str().unwrap())
+        .collect();
+    assert_eq!(changes, ["M +2 -2", "M +3 -2"], "{porcelain}");
+    assert_eq!(porcelain["truncated"], false, "{porcelain}");
+    let warnings = porcelain["warnings"].to_string();
+    assert!(warnings.contains("porcelain marks"), "{warnings}");
+    assert!(!warnings.contains("truncated"), "{warnings}");
+    let z_patch = items(&porcelain)[1]["patch"].as_str().unwrap();
+    assert!(
+        z_patch.ends_with(" seven \n+eight\n~\n+nine\n~\n"),
+        "{z_patch}"
+    );
+    // The colour form (`--color-words`, `--word-diff=color`): its red and green words
+    // read as a plain word diff's marks, and shown so.
+    for option in ["--color-words", "--word-diff=color"] {
+        let coloured = diff_of(&b, &repo.git(&["diff", option]), &[]);
+        assert_eq!(items(&coloured), items(&envelope), "{option}: {coloured}");
+        assert_eq!(coloured["truncated"], false, "{coloured}");
+        let warnings = coloured["warnings"].to_string();
+        assert!(warnings.contains("colours (red and green)"), "{warnings}");
+    }
 
     // A unified diff whose context holds what looks like marks is read as one.
     repo.write("z.txt", "x\n");

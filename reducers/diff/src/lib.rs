@@ -4,7 +4,7 @@
 //! of a conflicted file) is read too, its counts against the first parent as `git diff
 //! --stat` gives them, a file a merge left in conflict `U` with its conflicts counted;
 //! so is a coloured diff (`--color=always`), without its codes, and a word diff
-//! (`--word-diff`), its lines counted by their `[-…-]` and `{+…+}` marks. Input without
+//! (`--word-diff`, plain or porcelain), its lines counted by their marks. Input without
 //! patches, git's `--stat`, `--numstat` or `--shortstat`, has its files as git lists them.
 //!
 //! Items are files (`stats.files` counts them, always exact), then the lines outside any
@@ -140,6 +140,8 @@ struct Hunk {
     /// A word diff's hunk (`--word-diff`): its lines are not counted by its header's
     /// ranges, and it ends where the next header begins.
     words: bool,
+    /// A porcelain word diff's hunk (`--word-diff=porcelain`): the file's line being read.
+    porcelain: Option<words::PorcelainLine>,
     /// Where its lines that fit no unified diff's reading begin, until a word diff's
     /// marks show them to be its lines; not the hunk's lines if none do.
     unread: Option<usize>,
@@ -310,13 +312,14 @@ impl FileDiff {
         self.run_added.clear();
     }
 
-    /// Reads the hunk being read again as a word diff's: its lines counted by their
-    /// marks, not as a unified diff's.
-    fn read_hunk_as_word_diff(&mut self) {
+    /// Reads the hunk being read again as a word diff's (`porcelain`: in its porcelain
+    /// form): its lines counted by their marks, not as a unified diff's.
+    fn read_hunk_as_word_diff(&mut self, porcelain: bool) {
         let Some(hunk) = self.hunk.as_mut() else {
             return;
         };
         hunk.words = true;
+        hunk.porcelain = porcelain.then(words::PorcelainLine::default);
         let unified = hunk.unread.take().unwrap_or(hunk.lines.len());
         let lines = std::mem::take(&mut hunk.lines);
         for line in &lines[..unified] {
@@ -410,6 +413,10 @@ pub struct Diff {
     ansi_lines: u64,
     /// The diff is a word diff (`--word-diff`): seen at its first marked line.
     word_diff: bool,
+    /// In its porcelain form (`--word-diff=porcelain`): seen at its first `~` line.
+    porcelain: bool,
+    /// Lines of a colour word diff (`--color-words`) were read as a plain one's.
+    colour_words: bool,
     /// Files `--file` or `--path` named.
     files_named: u64,
     /// Files as git's `--stat` or `--numstat` lists them, outside any file's patch: the
@@ -532,6 +539,8 @@ impl Diff {
             coloured: false,
             ansi_lines: 0,
             word_diff: false,
+            porcelain: false,
+            colour_words: false,
             files_named: 0,
             listed: Vec::new(),
             listed_files: 0,
@@ -772,7 +781,16 @@ impl Diff {
             && words::changed_sides(text).is_some()
         {
             self.word_diff = true;
-            file.read_hunk_as_word_diff();
+            file.read_hunk_as_word_diff(false);
+            count_word_diff_line(file, text);
+            push_line(file.hunk.as_mut().expect("read above"), record);
+            return true;
+        }
+        // `~` ends a line of the file in a porcelain word diff, and in no unified diff.
+        if hunk.combined.is_none() && text == "~" {
+            self.word_diff = true;
+            self.porcelain = true;
+            file.read_hunk_as_word_diff(true);
             count_word_diff_line(file, text);
             push_line(file.hunk.as_mut().expect("read above"), record);
             return true;
@@ -986,10 +1004,15 @@ fn trim_context(hunk: &mut Hunk, context: usize) {
     hunk.header.new_count -= front + back;
 }
 
-/// Counts a word diff's `line` as `git diff --stat` would ([`words::changed_sides`]);
-/// its changes are not paired: its lines are no edit's halves.
+/// Counts a word diff's `line` as `git diff --stat` would ([`words::changed_sides`],
+/// [`words::PorcelainLine`]); its changes are not paired: its lines are no edit's halves.
 fn count_word_diff_line(file: &mut FileDiff, line: &str) {
-    if let Some((added, removed)) = words::changed_sides(line) {
+    let porcelain = file.hunk.as_mut().and_then(|hunk| hunk.porcelain.as_mut());
+    let sides = match porcelain {
+        Some(porcelain) => porcelain.read(line),
+        None => words::changed_sides(line),
+    };
+    if let Some((added, removed)) = sides {
         file.added += u64::from(added);
         file.removed += u64::from(removed);
         file.unpaired = true;
@@ -1100,10 +1123,19 @@ impl Reducer for Diff {
         if !self.coloured {
             return self.read_record(record, out);
         }
-        let Some(plain) = strip_ansi(record.text, self.plain.take()) else {
+        let Some(mut plain) = strip_ansi(record.text, self.plain.take()) else {
             return self.read_record(record, out);
         };
         self.ansi_lines += 1;
+        // In a hunk, a colour word diff's line (`--color-words`) is read as a plain
+        // word diff's, its colours made marks.
+        let in_hunk = self.file.as_ref().is_some_and(|file| file.hunk.is_some());
+        if in_hunk && !ends_a_word_diffs_hunk(&plain) {
+            if let Some(marked) = words::marked_from_colours(record.text) {
+                plain = marked;
+                self.colour_words = true;
+            }
+        }
         let flow = self.read_record(
             &Record {
                 text: &plain,
@@ -1157,6 +1189,8 @@ impl Diff {
                     old_left: header.old_count,
                     new_left: header.new_count,
                     words: self.word_diff && combined.is_none(),
+                    porcelain: (self.porcelain && combined.is_none())
+                        .then(words::PorcelainLine::default),
                     unread: None,
                     combined,
                 });
@@ -1526,11 +1560,17 @@ impl Diff {
             ));
         }
         if self.word_diff {
-            outcome.warnings.push(
-                "a word diff (--word-diff): its lines are counted by their [-…-] and {+…+} marks, \
+            let marks = if self.porcelain {
+                "porcelain marks (`+`, `-`, a space; `~` ending a line)"
+            } else if self.colour_words {
+                "colours (red and green), shown as [-…-] and {+…+} marks"
+            } else {
+                "[-…-] and {+…+} marks"
+            };
+            outcome.warnings.push(format!(
+                "a word diff (--word-diff): its lines are counted by their {marks}, \
                  and its patches show the words changed; they do not apply"
-                    .into(),
-            );
+            ));
         }
         if self.ansi_lines > 0 {
             outcome.warnings.push(format!(
