@@ -487,8 +487,9 @@ impl Findings {
 
     fn end(self, bytes: &[u8]) -> Inspection {
         // `ls -l`'s entry: its last word is a file's name (`error`, `FATAL`), whatever
-        // it says.
-        if is_long_listing(bytes) {
+        // it says; a test that passed, whatever its name says (Jest's and Mocha's `✓
+        // throws TypeError on bad input`).
+        if is_long_listing(bytes) || is_passed_test(bytes) {
             return Inspection::default();
         }
         // cargo's count of a crate's warnings, each of which came before it.
@@ -554,6 +555,15 @@ fn is_node_warning(bytes: &[u8]) -> bool {
     }
     let word = rest.iter().take_while(|&&b| is_word_byte(b)).count();
     rest[..word].ends_with(b"Warning") && rest.get(word) == Some(&b':')
+}
+
+/// A test that passed as Jest, Vitest and Mocha list it: indented, a check mark (`✓`,
+/// `✔`, `√` on Windows), a space and its name.
+fn is_passed_test(bytes: &[u8]) -> bool {
+    let name = bytes.trim_ascii_start();
+    ["✓ ", "✔ ", "√ "]
+        .iter()
+        .any(|mark| name.starts_with(mark.as_bytes()))
 }
 
 /// An entry of `ls -l`: its type and permissions (`drwxr-xr-x`, `-rw-r--r--.`), then its
@@ -1149,6 +1159,18 @@ fn glog_letter(bytes: &[u8]) -> Option<Severity> {
 fn opening_level(bytes: &[u8]) -> Option<Severity> {
     Some(match bytes {
         [b'E', b':', b' ', ..] | [b'f', b'a', b'i', b'l', b':', b' ', ..] => Severity::Error,
+        // kotlinc's diagnostics, a file's place after them: `e: file:///a/App.kt:17:20
+        // Unresolved reference`, `w: /a/B.kt: (3, 9): never used`.
+        [b'e' | b'w', b':', b' ', rest @ ..] if is_kotlin_place(rest) => match bytes[0] {
+            b'e' => Severity::Error,
+            _ => Severity::Warn,
+        },
+        // yarn's: `error An unexpected error occurred: …`, `warning package.json: No
+        // license field` (not prose's `error handling is …`).
+        [b'e', b'r', b'r', b'o', b'r', b' ', rest @ ..] if is_yarn_message(rest) => Severity::Error,
+        [b'w', b'a', b'r', b'n', b'i', b'n', b'g', b' ', rest @ ..] if is_yarn_message(rest) => {
+            Severity::Warn
+        }
         // GitHub Actions' workflow commands: `::error file=a.js,line=1::Missing …`.
         [b':', b':', b'e', b'r', b'r', b'o', b'r', b' ' | b':', ..] => Severity::Error,
         [b':', b':', b'w', b'a', b'r', b'n', b'i', b'n', b'g', b' ' | b':', ..] => Severity::Warn,
@@ -1158,6 +1180,23 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
         [b't', b'r', b'c', b'e', b':', b' ', ..] => Severity::Trace,
         _ => return None,
     })
+}
+
+/// Whether `rest`, after kotlinc's `e: ` or `w: `, opens with a file's place: a URL
+/// (`file:///…`), an absolute path, or a Windows one (`C:\…`).
+fn is_kotlin_place(rest: &[u8]) -> bool {
+    rest.starts_with(b"file:")
+        || rest.first() == Some(&b'/')
+        || matches!(rest, [drive, b':', b'\\' | b'/', ..] if drive.is_ascii_alphabetic())
+}
+
+/// Whether `rest`, after yarn's `error ` or `warning ` opening a line, reads as yarn's
+/// message: a capital (`An unexpected error`), a quote (`"pkg > dep" has unmet peer
+/// dependency`), or a word and a colon (`package.json: No license field`).
+fn is_yarn_message(rest: &[u8]) -> bool {
+    let word = rest.iter().take_while(|b| !b.is_ascii_whitespace()).count();
+    matches!(rest.first(), Some(b'A'..=b'Z' | b'"'))
+        || (word > 1 && rest[word - 1] == b':' && rest.get(word) == Some(&b' '))
 }
 
 /// The level pino and bunyan, Node's JSON loggers, write as a number: `{"level":50,…`
@@ -1293,10 +1332,12 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
 }
 
 /// Whether `rest`, what follows a level word's colon, is a count of none to the line's
-/// end: `0`, `none`, or `0` and a plural noun (`0 issues`). Not a message that opens with
+/// end or to the next count of a list (`Errors: 0, Skipped: 0`, `errors: 0; warnings:
+/// 0`): `0`, `none`, or `0` and a plural noun (`0 issues`). Not a message that opens with
 /// a zero (`0 is not a valid port`), as [`counts_none`] after `FAIL:` would have it.
 fn is_count_of_none(rest: &[u8]) -> bool {
-    let rest = rest.trim_ascii();
+    let count = rest.iter().position(|b| matches!(b, b',' | b';'));
+    let rest = rest[..count.unwrap_or(rest.len())].trim_ascii();
     if rest == b"0" || rest.eq_ignore_ascii_case(b"none") {
         return true;
     }
@@ -1750,7 +1791,9 @@ fn reported_state(bytes: &[u8]) -> Option<Severity> {
         let restarted = state.starts_with(b"activating (auto-restart) (Result: ");
         return restarted.then_some(Severity::Warn);
     }
-    let failed = line.starts_with(b"Failed!  - Failed: ")
+    // RSpec's failure, under the example's name: `Failure/Error: expect(x).to eq(90)`.
+    let failed = line.starts_with(b"Failure/Error: ")
+        || line.starts_with(b"Failed!  - Failed: ")
         || (line.starts_with(b"Failed ") && line.ends_with(b"s]") && memmem(line, b" ["))
         || line == b"FAILURES!"
         || line == b"ERRORS!";
@@ -2040,6 +2083,10 @@ mod tests {
             "Errors:  0 ",
             "Error: none",
             "WARNING: 0 issues",
+            // The first of a list of counts: Maven Surefire's tally, a linter's.
+            "Tests run: 5, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.1 s",
+            "errors: 0, warnings: 0",
+            "ERRORS: 0; WARNINGS: 0",
         ] {
             assert_eq!(classify(line), None, "{line}");
         }
@@ -2049,10 +2096,64 @@ mod tests {
             ("at com.x.ParseError.<init>(Parser.java:3)", Error),
             ("ERROR: 0 is not a valid port", Error),
             ("Errors: 2", Error),
+            ("Errors: 2, Skipped: 0", Error),
+            ("[INFO] Tests run: 5, Failures: 0, Errors: 0", Info),
             ("WARNING: 0x1f flag unknown", Warn),
             ("warning: 0 issues found, 3 skipped", Warn),
         ] {
             assert_eq!(classify(line), Some(level), "{line}");
+        }
+    }
+
+    #[test]
+    fn what_build_and_test_tools_say_in_their_own_words() {
+        for (line, level) in [
+            // yarn's levels, lower case, opening the line.
+            (
+                "error An unexpected error occurred: \"x: Not found\".",
+                Some(Error),
+            ),
+            ("error Command failed with exit code 1.", Some(Error)),
+            ("warning package.json: No license field", Some(Warn)),
+            (
+                "warning \"react > x@1\" has unmet peer dependency \"y@2\".",
+                Some(Warn),
+            ),
+            ("error handling is done by the caller", None),
+            ("warning about this below", None),
+            // kotlinc's, a file's place after them.
+            (
+                "e: file:///src/App.kt:17:20 Unresolved reference: Widgett",
+                Some(Error),
+            ),
+            (
+                "e: /src/App.kt: (17, 20): Unresolved reference: x",
+                Some(Error),
+            ),
+            (
+                "e: C:\\src\\App.kt:3:1 Expecting member declaration",
+                Some(Error),
+            ),
+            (
+                "w: /src/A.kt: (1, 2): Parameter 'x' is never used",
+                Some(Warn),
+            ),
+            ("e: nothing here", None),
+            // RSpec's failure under the example's name.
+            (
+                "     Failure/Error: expect(order.total).to eq(90)",
+                Some(Error),
+            ),
+            // A test that passed, whatever its name says.
+            ("  ✓ throws TypeError when arg is invalid (3 ms)", None),
+            ("    ✔ reports OOM killed workers", None),
+            ("  √ handles ENOENT", None),
+            (
+                "  ✕ throws TypeError when arg is invalid (3 ms)",
+                Some(Error),
+            ),
+        ] {
+            assert_eq!(classify(line), level, "{line}");
         }
     }
 

@@ -620,24 +620,37 @@ fn is_postgres_message(line: &str) -> bool {
     })
 }
 
+/// The parts of a PostgreSQL message after its first line, each named so.
+const POSTGRES_PARTS: [&str; 5] = [
+    "DETAIL:  ",
+    "HINT:  ",
+    "CONTEXT:  ",
+    "QUERY:  ",
+    "STATEMENT:  ",
+];
+
 /// A part of a PostgreSQL message after its first line: `DETAIL:  …`, `HINT:  …`,
 /// `CONTEXT:  …`, `QUERY:  …`, `STATEMENT:  …`, the statement's `LINE 1: …` and the caret
-/// under it (psql's `psql:m.sql:3: DETAIL:  …` too).
+/// under it (psql's `psql:m.sql:3: DETAIL:  …` too); in the server's log, after what its
+/// `log_line_prefix` puts before each line (`UTC [4242] DETAIL:  …` after the time).
 fn is_postgres_detail(line: &str) -> bool {
     let part = match line.strip_prefix("psql:") {
         // psql's `FILE:LINE: ` before the part.
         Some(rest) => rest.splitn(3, ": ").nth(2).unwrap_or(""),
         None => line,
     };
-    [
-        "DETAIL:  ",
-        "HINT:  ",
-        "CONTEXT:  ",
-        "QUERY:  ",
-        "STATEMENT:  ",
-    ]
-    .iter()
-    .any(|name| part.starts_with(name))
+    let prefixed = || {
+        // The first colon and two spaces ends the part's name, a word after a space.
+        line.find(":  ").is_some_and(|at| {
+            let name = line[..at].rfind(' ').map_or(0, |space| space + 1);
+            name > 0
+                && POSTGRES_PARTS
+                    .iter()
+                    .any(|part| line[name..].starts_with(part))
+        })
+    };
+    POSTGRES_PARTS.iter().any(|name| part.starts_with(name))
+        || prefixed()
         || part.strip_prefix("LINE ").is_some_and(|rest| {
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
             digits > 0 && rest[digits..].starts_with(": ")
@@ -1809,6 +1822,15 @@ mod tests {
                         "HINT:  Perhaps you meant to reference the column \"items.qty\".",
                     ],
                     &["UPDATE 3"],
+                    // The server's log, each line after its prefix (the time is read
+                    // apart by the caller: here the prefix's rest).
+                    &[
+                        "UTC [4242] ERROR:  deadlock detected",
+                        "UTC [4242] DETAIL:  Process 4242 waits for ShareLock; blocked by 4243.",
+                        "UTC [4242] HINT:  See server log for query details.",
+                        "UTC [4242] STATEMENT:  UPDATE accounts SET x = 1",
+                    ],
+                    &["UTC [4243] LOG:  DETAIL:  not a part of a message"],
                 ],
                 &[],
             ),
