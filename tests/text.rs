@@ -1260,6 +1260,48 @@ FAIL\texample.com/store\t0.012s
 }
 
 #[test]
+fn a_verbose_go_tests_output_before_its_failure_is_shown_with_it() {
+    // `go test -v` prints a test's t.Errorf as it runs, before its `--- FAIL:`; a
+    // subtest's result comes after its parent's, and many subtests log as they pass.
+    let b = Briefly::new();
+    let mut input = String::from("=== RUN   TestLedger\n");
+    for i in 0..500 {
+        input.push_str(&format!(
+            "=== RUN   TestLedger/case_{i}\n    ledger_test.go:40: checking case {i}\n"
+        ));
+        if i == 250 {
+            input.push_str("=== RUN   TestLedger/overdraft\n");
+            input.push_str("    ledger_test.go:88: balance mismatch: got 5, want 7\n");
+        }
+    }
+    input.push_str("--- FAIL: TestLedger (0.50s)\n");
+    for i in 0..500 {
+        input.push_str(&format!("    --- PASS: TestLedger/case_{i} (0.00s)\n"));
+        if i == 250 {
+            input.push_str("    --- FAIL: TestLedger/overdraft (0.00s)\n");
+        }
+    }
+    input.push_str("FAIL\nFAIL\texample.com/ledger\t0.512s\n");
+    for args in [&["text"][..], &["text", "--level", "error"]] {
+        let envelope = b.envelope(args, input.as_bytes(), CAP);
+        let failure = envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|item| item["text"] == "--- FAIL: TestLedger (0.50s)")
+            .unwrap_or_else(|| panic!("{envelope}"));
+        assert_eq!(
+            failure["before"],
+            serde_json::json!([[
+                505,
+                "    ledger_test.go:88: balance mismatch: got 5, want 7"
+            ]]),
+            "{args:?}: {failure}"
+        );
+    }
+}
+
+#[test]
 fn build_tools_failures_keep_what_failed() {
     let b = Briefly::new();
     // Terraform's box: one record, named in the summary by where the error is.

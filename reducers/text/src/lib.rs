@@ -26,6 +26,7 @@
 //! lines ([`places`]).
 
 mod facts;
+mod gotest;
 pub mod places;
 pub mod time;
 
@@ -33,6 +34,7 @@ pub use briefly_severity as severity;
 pub use facts::drawn_state;
 
 use crate::facts::{Facts, LineFacts};
+use crate::gotest::GoTestOutput;
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
     counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome, Preview,
@@ -324,6 +326,8 @@ pub struct Text {
     /// slots of those (some stale: `kept_extra` says), the first to give way.
     kept_extra: Vec<bool>,
     extra_slots: Vec<usize>,
+    /// What `go test -v` printed of the tests running, for their failures' items.
+    go_tests: GoTestOutput,
     /// The last `context` lines, for the context before a record.
     recent: VecDeque<(u64, String)>,
     /// Kept records still collecting context after them: (slot, generation, lines left).
@@ -429,6 +433,7 @@ impl Text {
             kept: Vec::new(),
             kept_extra: Vec::new(),
             extra_slots: Vec::new(),
+            go_tests: GoTestOutput::default(),
             recent: VecDeque::with_capacity(options.context + 1),
             awaiting: VecDeque::new(),
             first_line: None,
@@ -734,6 +739,10 @@ impl Text {
             self.start_record(record.line, text, message, facts);
         }
         self.pending.stamped_lines = facts.message.is_some();
+        // A verbose Go test's output came before its failure: shown before it.
+        let before = &mut self.pending.item.before;
+        self.go_tests
+            .read(record.line, message, || kept_line(text), before);
         if self.first_line.is_none() {
             // Its group is set when its record closes.
             self.first_line = Some(Edge {
