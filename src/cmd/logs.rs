@@ -1,7 +1,7 @@
 //! `briefly journal` and `briefly docker`: service logs by time and severity.
 
 use super::reduce_input;
-use super::text::point_in_time;
+use super::text::time_window;
 use crate::session::Session;
 use anyhow::{anyhow, bail, Context, Result};
 use briefly_logs::journal::parse_priority;
@@ -22,11 +22,11 @@ pub fn journal_options(
     unit: Option<String>,
     whole_chars: usize,
 ) -> Result<JournalOptions> {
-    let now = super::text::now()?;
+    let (since, until) = time_window(since, until, super::text::now()?)?;
     Ok(JournalOptions {
         max_priority: level.map(parse_priority).transpose()?,
-        since: since.map(|t| point_in_time(t, now)).transpose()?,
-        until: until.map(|t| point_in_time(t, now)).transpose()?,
+        since,
+        until,
         unit,
         whole_chars,
     })
@@ -41,10 +41,10 @@ pub fn docker_options(
     tail: Option<usize>,
     whole_chars: usize,
 ) -> Result<DockerOptions> {
-    let now = super::text::now()?;
+    let (since, until) = time_window(since, until, super::text::now()?)?;
     Ok(DockerOptions {
-        since: since.map(|t| point_in_time(t, now)).transpose()?,
-        until: until.map(|t| point_in_time(t, now)).transpose()?,
+        since,
+        until,
         stream,
         level: level
             .map(str::parse)

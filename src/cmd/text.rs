@@ -20,13 +20,14 @@ pub fn options(
     emit_groups: Option<PathBuf>,
 ) -> Result<TextOptions> {
     let now = now()?;
+    let (since, until) = time_window(since, until, now)?;
     Ok(TextOptions {
         level: level
             .map(str::parse)
             .transpose()
             .map_err(|e: String| anyhow!("--level: {e}"))?,
-        since: since.map(|t| point_in_time(t, now)).transpose()?,
-        until: until.map(|t| point_in_time(t, now)).transpose()?,
+        since,
+        until,
         grep,
         top,
         context,
@@ -40,6 +41,25 @@ pub fn options(
 /// Now, in seconds since the epoch: what relative times (`--since 2h`) count back from.
 pub(crate) fn now() -> Result<i64> {
     Ok(SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs() as i64)
+}
+
+/// `--since` and `--until` as [`point_in_time`]s; an error when no time can be in
+/// between (`--until` is the first time left out).
+pub(crate) fn time_window(
+    since: Option<&str>,
+    until: Option<&str>,
+    now: i64,
+) -> Result<(Option<i64>, Option<i64>)> {
+    let start = since.map(|t| point_in_time(t, now)).transpose()?;
+    let end = until.map(|t| point_in_time(t, now)).transpose()?;
+    if let (Some(start), Some(end), Some(since), Some(until)) = (start, end, since, until) {
+        if start >= end {
+            bail!(
+                "--since {since} is not before --until {until}: no time is in between (--until is the first time left out)"
+            );
+        }
+    }
+    Ok((start, end))
 }
 
 /// An absolute time (any timestamp `text` reads in logs, `YYYYMMDD`, epoch seconds) or an
