@@ -41,8 +41,10 @@ pub fn text(e: &Envelope) -> String {
             e.total_items
         );
     }
+    // The lines the item before showed, so that context it showed is not shown again.
+    let mut shown = None;
     for item in &e.items {
-        item_line(&mut out, item);
+        item_line(&mut out, item, &mut shown);
     }
     if let Some(stderr) = &e.stderr {
         let _ = writeln!(
@@ -60,8 +62,9 @@ pub fn text(e: &Envelope) -> String {
                 "stderr's lines that look like errors or warnings, of the part cut ({} in all):",
                 stderr["error_like_lines"]
             );
+            let mut shown = None;
             for item in cut {
-                item_line(&mut out, item);
+                item_line(&mut out, item, &mut shown);
             }
         }
     }
@@ -134,7 +137,11 @@ fn test_report(out: &mut String, item: &Value) {
     }
 }
 
-fn item_line(out: &mut String, item: &Value) {
+/// One item; `shown` is the range of lines the item before showed with their numbers
+/// (its context lines that this item's context has too are not shown again), and
+/// becomes this item's.
+fn item_line(out: &mut String, item: &Value, shown: &mut Option<(u64, u64)>) {
+    let before_shown = shown.take();
     // A diff's file: its change and path, then its patch as it is (so it can be applied).
     if let (Some(path), Some(change)) = (
         item.get("path").and_then(Value::as_str),
@@ -218,7 +225,12 @@ fn item_line(out: &mut String, item: &Value) {
         let _ = writeln!(out, "  {item}");
         return;
     };
+    let mut first = line;
     for (n, t) in context(item, "before") {
+        if before_shown.is_some_and(|(from, to)| (from..=to).contains(&n)) {
+            continue;
+        }
+        first = first.min(n);
         let _ = writeln!(out, "  {n}- {t}");
     }
     // A record's first line, or a run of lines, then the rest of a multi-line record:
@@ -270,8 +282,13 @@ fn item_line(out: &mut String, item: &Value) {
             left_out(out, n, cut - gapped, "more ");
         }
     }
+    let mut last = n.saturating_sub(1);
     for (n, t) in context(item, "after") {
+        last = last.max(n);
         let _ = writeln!(out, "  {n}- {t}");
+    }
+    if numbered {
+        *shown = Some((first, last));
     }
 }
 
@@ -327,6 +344,24 @@ fn context<'a>(item: &'a Value, side: &str) -> impl Iterator<Item = (u64, &'a st
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn context_the_item_before_showed_is_not_shown_again() {
+        let mut e = Envelope::new("text", "2 errors");
+        e.items = vec![
+            json!({"line": 3, "text": "ERROR one", "before": [[2, "a"]], "after": [[4, "b"], [5, "ERROR two"]]}),
+            json!({"line": 5, "text": "ERROR two", "before": [[3, "ERROR one"], [4, "b"]], "after": [[6, "c"]]}),
+            // Ranked after, earlier in the input: its context is its own.
+            json!({"line": 1, "text": "start", "after": [[2, "a"]]}),
+        ];
+        e.returned_items = 3;
+        e.total_items = 3;
+        let t = text(&e);
+        assert!(
+            t.contains("  2- a\n  3: ERROR one\n  4- b\n  5- ERROR two\n  5: ERROR two\n  6- c\n  1: start\n  2- a\n"),
+            "{t}"
+        );
+    }
 
     #[test]
     fn text_shows_items_and_where_the_rest_is() {
