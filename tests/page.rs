@@ -333,6 +333,29 @@ fn walk(b: &Briefly, mut envelope: Value, cap: usize) -> Vec<Value> {
 }
 
 #[test]
+fn an_input_returned_whole_pages_through_every_line_at_a_small_budget() {
+    // 500 short lines, returned whole in runs of lines: each run small enough to fit a
+    // page of 1,500 chars whole (runs of 1,000 bytes were cut, and their last lines
+    // were on no page).
+    let b = Briefly::new();
+    let input: String = (1..=500).map(|i| format!("{i}\n")).collect();
+    let first = b.envelope(&["text", "--max-chars", "1500"], input.as_bytes(), 1_500);
+    let items = walk(&b, first, 1_500);
+    let mut lines = Vec::new();
+    for item in &items {
+        assert_eq!(item["kind"], "lines", "{item}");
+        let text = item["text"].as_str().unwrap();
+        let first_line = item["line"].as_u64().unwrap();
+        assert_eq!(
+            item["last"].as_u64().unwrap() - first_line + 1,
+            text.lines().count() as u64
+        );
+        lines.extend(text.lines().map(|l| l.parse::<u64>().unwrap()));
+    }
+    assert_eq!(lines, (1..=500).collect::<Vec<_>>());
+}
+
+#[test]
 fn paging_moves_forward_when_an_item_takes_all_the_room() {
     // At 1,000 chars the items get 275: a line item of exactly that ({"line":N,"text":…}
     // with 255 chars of text) took one more with its comma and was left out, and every

@@ -81,8 +81,10 @@ pub const MAX_RECORD_LINES: usize = KeptLines::HEAD + KeptLines::PINNED + KeptLi
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
 /// Bytes of text in a [`LinesItem`] past which no record is added to it: small enough
-/// that the budget can page through a long input returned whole.
-pub const BLOCK_BYTES: usize = 1_000;
+/// that a page of 1,500 characters holds one whole (as JSON, where each newline takes
+/// two), so that the budget can page through a long input returned whole; at 1,000 bytes
+/// the runs were cut, and their last lines were on no page.
+pub const BLOCK_BYTES: usize = 400;
 
 /// What to look at and how much.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1867,10 +1869,10 @@ done
         assert!(!envelope.truncated, "{}", envelope.to_json());
         let expected: Vec<(u64, String)> = (1..).zip(input.lines().map(String::from)).collect();
         assert_eq!(lines_shown(&envelope.items), expected);
-        // 10,690 bytes: each run stops at the first record past BLOCK_BYTES, the next
-        // starts after it.
+        // 10,690 bytes: each run stops at the first record past BLOCK_BYTES (15 or 16
+        // lines of 26 or 27 bytes), the next starts after it.
         let runs = &envelope.items;
-        assert_eq!(runs.len(), 11, "{runs:?}");
+        assert_eq!(runs.len(), 27, "{runs:?}");
         for pair in runs.windows(2) {
             let text = pair[0]["text"].as_str().unwrap();
             assert!((BLOCK_BYTES..BLOCK_BYTES + 30).contains(&text.len()));
