@@ -1181,10 +1181,13 @@ impl FoldBatches for Text {
             .iter()
             .filter(|(i, _)| !i.more.is_empty() && i.more_cut == 0)
             .count() as u64;
-        // Binary data (a tenth of its lines or more hold NUL bytes): its templates and
-        // lines would be noise that fills the result (the artifact has it); only its
-        // serious records of text are shown (an error a program wrote after it).
-        let binary = self.nul_lines > 0 && self.nul_lines * 10 >= self.lines;
+        // Binary data (a tenth of its lines or more hold NUL bytes, and at least eight
+        // or half of them: one in a log of three lines is a log): its templates and lines
+        // would be noise that fills the result (the artifact has it); only its serious
+        // records of text are shown (an error a program wrote after it).
+        let binary = self.nul_lines > 0
+            && self.nul_lines * 10 >= self.lines
+            && (self.nul_lines >= 8 || self.nul_lines * 2 >= self.lines);
         if binary {
             let text = |line: &str| !line.contains(['\0', '\u{FFFD}']);
             kept.retain(|(i, _)| text(&i.text) && i.more.iter().all(|l| text(l)));
@@ -1784,6 +1787,20 @@ PermissionError: [Errno 13] Permission denied: '/srv/x'
                 .ends_with("; first error at line 201: ERROR: disk full"),
             "{}",
             envelope.summary
+        );
+        // A short log with a NUL byte on one line is a log; a short binary is binary.
+        let short = reduce(b"ERROR: disk failure on /dev/sda\na\0b\nnormal line\n");
+        assert!(short.summary.starts_with("3 lines"), "{}", short.summary);
+        assert!(
+            short.to_json().contains("normal line"),
+            "{}",
+            short.to_json()
+        );
+        let short = reduce(b"\x7fELF\0\0\n\x01\0\x02\nxyz\n");
+        assert!(
+            short.summary.starts_with("binary data"),
+            "{}",
+            short.summary
         );
         // A log with a NUL byte on a line or two is a log.
         let mut log = String::new();
