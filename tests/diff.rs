@@ -95,6 +95,58 @@ fn items(envelope: &Value) -> &Vec<Value> {
 }
 
 #[test]
+fn a_patch_cut_to_fit_says_where_its_hunks_are_whole() {
+    let b = Briefly::new();
+    let mut diff = String::from("diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n");
+    for h in 0..200 {
+        let at = 10 + h * 20;
+        diff.push_str(&format!(
+            "@@ -{at},4 +{at},4 @@ def fn{h}():\n ctx a\n-    old = {h}\n+    new = {h} + 1\n ctx b\n ctx c\n"
+        ));
+    }
+    let envelope = b.envelope(&["diff", "--max-chars", "3000"], diff.as_bytes(), 3_000);
+    let warning = "the patch of f.py was cut to fit, and is no patch: `briefly diff --file f.py` of the artifact has its hunks";
+    assert!(
+        envelope["warnings"].to_string().contains(warning),
+        "{envelope}"
+    );
+    // Its hunks, paged: every one, each a whole patch.
+    let artifact = envelope["artifact_path"].as_str().unwrap();
+    let mut page = b.envelope(
+        &["diff", "--max-chars", "3000", "--file", "f.py", artifact],
+        b"",
+        3_000,
+    );
+    let mut hunks = 0;
+    loop {
+        for item in items(&page) {
+            assert!(
+                !item["patch"].as_str().unwrap().contains("…[cut "),
+                "{item}"
+            );
+            hunks += 1;
+        }
+        let Some(cursor) = page["next_cursor"].as_str().map(String::from) else {
+            break;
+        };
+        page = b.envelope(&["page", &cursor, "--max-chars", "3000"], b"", 3_000);
+    }
+    assert_eq!(hunks, 200);
+    // Whole, no warning.
+    let small: String = diff
+        .lines()
+        .take(3 + 6 * 3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let whole = diff_of(&b, small.as_bytes(), &[]);
+    assert_eq!(items(&whole)[0]["patch"], small.as_str());
+    assert!(
+        !whole["warnings"].to_string().contains("cut to fit"),
+        "{whole}"
+    );
+}
+
+#[test]
 fn a_mass_rename_is_one_pattern_and_the_semantic_change_comes_first() {
     let repo = Repo::new();
     for i in 0..300 {

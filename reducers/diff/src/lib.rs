@@ -40,7 +40,7 @@ mod words;
 
 pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 
-use briefly_core::{strip_ansi, Emit, Flow, Outcome, Preview, Rank, Record, Reducer};
+use briefly_core::{strip_ansi, Emit, Envelope, Flow, Outcome, Preview, Rank, Record, Reducer};
 use commit::{commit_line, merge_parent, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use parse::{combined_hunk_header, numstat_line, stat_line, stat_totals};
@@ -1149,6 +1149,20 @@ impl Reducer for Diff {
 
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
         self.outcome(out)
+    }
+
+    /// A file's patch the budget cut is no patch: where its hunks are, whole.
+    fn fitted(&self, envelope: &mut Envelope) {
+        let cut = envelope.items.iter().find_map(|item| {
+            let patch = item.get("patch")?.as_str()?;
+            let path = item.get("path")?.as_str()?;
+            (item.get("hunk").is_none() && patch.contains(briefly_core::CUT_MARKER)).then_some(path)
+        });
+        if let Some(path) = cut {
+            envelope.warnings.push(format!(
+                "the patch of {path} was cut to fit, and is no patch: `briefly diff --file {path}` of the artifact has its hunks, each whole, a page at a time"
+            ));
+        }
     }
 }
 
