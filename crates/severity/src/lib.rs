@@ -560,10 +560,15 @@ fn is_node_warning(bytes: &[u8]) -> bool {
 /// A test that passed as Jest, Vitest and Mocha list it: indented, a check mark (`✓`,
 /// `✔`, `√` on Windows), a space and its name.
 fn is_passed_test(bytes: &[u8]) -> bool {
+    // The marks' UTF-8 all begin with 0xE2: one byte rules out nearly every line.
+    if !matches!(bytes.first(), Some(b' ' | 0xE2)) {
+        return false;
+    }
     let name = bytes.trim_ascii_start();
-    ["✓ ", "✔ ", "√ "]
-        .iter()
-        .any(|mark| name.starts_with(mark.as_bytes()))
+    name.first() == Some(&0xE2)
+        && ["✓ ", "✔ ", "√ "]
+            .iter()
+            .any(|mark| name.starts_with(mark.as_bytes()))
 }
 
 /// An entry of `ls -l`: its type and permissions (`drwxr-xr-x`, `-rw-r--r--.`), then its

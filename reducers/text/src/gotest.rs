@@ -43,7 +43,14 @@ impl GoTestOutput {
         kept: impl FnOnce() -> String,
         failed: &mut Vec<(u64, String)>,
     ) {
-        let trimmed = text.trim_start();
+        // Most lines open with none of `=`, `-` and indentation: one byte rules them out.
+        let Some(first @ (b'=' | b'-' | b' ' | b'\t')) = text.as_bytes().first().copied() else {
+            return;
+        };
+        let trimmed = match first {
+            b' ' | b'\t' => text.trim_start(),
+            _ => text,
+        };
         match trimmed.as_bytes().first() {
             Some(b'=') if trimmed.starts_with("=== ") => {
                 let name = ["RUN ", "CONT ", "NAME "]
