@@ -522,7 +522,7 @@ impl Fit<'_> {
         envelope.returned_items = k as u64;
         envelope.total_items = base.item_offset + self.kept.len() as u64 + self.left_out;
         let more = self.left_out + (self.kept.len() - k) as u64;
-        envelope.truncated = more > 0 || self.lossy;
+        envelope.truncated = more > 0 || self.lossy || stderr_left_out(&envelope);
         if let Store::Saved {
             path,
             sha256,
@@ -687,12 +687,8 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
     if let Some(stats) = shrink_to_fit(&envelope.stats, (limit * 2).max(MARKER_CHARS)) {
         envelope.stats = stats;
     }
-    if let Some(stderr) = envelope
-        .stderr
-        .as_ref()
-        .and_then(|s| shrink_to_fit(s, limit.max(MARKER_CHARS)))
-    {
-        envelope.stderr = Some(stderr);
+    if let Some(stderr) = &mut envelope.stderr {
+        shrink_stderr(stderr, limit.max(MARKER_CHARS));
     }
     let mut warnings = Vec::new();
     let mut chars = 0;
@@ -711,6 +707,46 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
         warnings.push(warning);
     }
     envelope.warnings = warnings;
+}
+
+/// Cuts `run`'s stderr field to about `limit` characters: its text and the lines of the
+/// part cut first, so that where the whole of it is (`artifact_path`) and how much there
+/// is stay; the cut marker alone when even that is too long.
+fn shrink_stderr(stderr: &mut Value, limit: usize) {
+    if json_chars(stderr) <= limit {
+        return;
+    }
+    if let Some(fields) = stderr.as_object_mut() {
+        for key in ["error_like", "text"] {
+            let Some(value) = fields.get(key) else {
+                continue;
+            };
+            // What the other fields take is the least the field can be cut to.
+            let others = json_chars(&Value::Object(fields.clone())) - json_chars(value);
+            if let Some(cut) = shrink_to_fit(value, limit.saturating_sub(others).max(24)) {
+                fields.insert(key.to_string(), cut);
+            }
+        }
+    }
+    if let Some(cut) = shrink_to_fit(stderr, limit) {
+        *stderr = cut;
+    }
+}
+
+/// Whether `run`'s stderr field leaves some of it out: the capture cut it (its
+/// `truncated`, the whole in its own artifact), or the budget did.
+fn stderr_left_out(envelope: &Envelope) -> bool {
+    match &envelope.stderr {
+        None => false,
+        Some(Value::Object(fields)) => {
+            fields.get("truncated") == Some(&Value::Bool(true))
+                || fields
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .is_some_and(|text| text.contains(CUT_MARKER))
+        }
+        Some(_) => true,
+    }
 }
 
 /// How many warnings `warning` stands for: a marker of cut warnings (from an earlier
@@ -733,6 +769,37 @@ mod tests {
     use super::*;
     use crate::{Emit, Flow, Outcome, Record, Reducer};
     use serde_json::json;
+
+    #[test]
+    fn stderr_gives_way_by_its_text_and_keeps_where_the_whole_is() {
+        let path = "/tmp/briefly/r1-stderr";
+        let mut stderr = json!({
+            "text": "e".repeat(2_000), "bytes": 50_000, "lines": 3_000, "truncated": true,
+            "artifact_path": path, "error_like_lines": 9, "error_like": vec!["x".repeat(100); 9],
+        });
+        shrink_stderr(&mut stderr, 300);
+        assert!(json_chars(&stderr) <= 300, "{stderr}");
+        assert_eq!(stderr["artifact_path"], path);
+        assert_eq!(
+            (stderr["bytes"].clone(), stderr["truncated"].clone()),
+            (json!(50_000), json!(true))
+        );
+        assert!(
+            stderr["text"].as_str().unwrap().contains(CUT_MARKER),
+            "{stderr}"
+        );
+        let mut envelope = Envelope::new("run", "");
+        envelope.stderr = Some(stderr);
+        assert!(stderr_left_out(&envelope));
+        // Whole and uncut: nothing left out; too little room for its fields: the marker.
+        envelope.stderr = Some(json!({"text": "boom", "bytes": 4, "truncated": false}));
+        assert!(!stderr_left_out(&envelope));
+        let mut tiny = envelope.stderr.clone().unwrap();
+        shrink_stderr(&mut tiny, 24);
+        assert!(tiny.as_str().unwrap().starts_with(CUT_MARKER), "{tiny}");
+        envelope.stderr = Some(tiny);
+        assert!(stderr_left_out(&envelope));
+    }
 
     /// Every line an item; stats as large as asked.
     #[derive(Clone)]
