@@ -42,7 +42,7 @@ pub fn text(e: &Envelope) -> String {
         );
     }
     // The lines the item before showed, so that context it showed is not shown again.
-    let mut shown = None;
+    let mut shown = Vec::new();
     for item in &e.items {
         item_line(&mut out, item, &mut shown);
     }
@@ -62,7 +62,7 @@ pub fn text(e: &Envelope) -> String {
                 "stderr's lines that look like errors or warnings, of the part cut ({} in all):",
                 stderr["error_like_lines"]
             );
-            let mut shown = None;
+            let mut shown = Vec::new();
             for item in cut {
                 item_line(&mut out, item, &mut shown);
             }
@@ -137,11 +137,10 @@ fn test_report(out: &mut String, item: &Value) {
     }
 }
 
-/// One item; `shown` is the range of lines the item before showed with their numbers
-/// (its context lines that this item's context has too are not shown again), and
-/// becomes this item's.
-fn item_line(out: &mut String, item: &Value, shown: &mut Option<(u64, u64)>) {
-    let before_shown = shown.take();
+/// One item; `shown` holds the numbers of the lines the item before showed (context
+/// lines of this item's that it showed are not shown again), and becomes this item's.
+fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
+    let before_shown = std::mem::take(shown);
     // A diff's file: its change and path, then its patch as it is (so it can be applied).
     if let (Some(path), Some(change)) = (
         item.get("path").and_then(Value::as_str),
@@ -225,13 +224,11 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Option<(u64, u64)>) {
         let _ = writeln!(out, "  {item}");
         return;
     };
-    let mut first = line;
     for (n, t) in context(item, "before") {
-        if before_shown.is_some_and(|(from, to)| (from..=to).contains(&n)) {
-            continue;
+        if !before_shown.contains(&n) {
+            shown.push(n);
+            let _ = writeln!(out, "  {n}- {t}");
         }
-        first = first.min(n);
-        let _ = writeln!(out, "  {n}- {t}");
     }
     // A record's first line, or a run of lines, then the rest of a multi-line record:
     // each numbered, as they follow one another in the input. An entry's lines are its
@@ -266,6 +263,7 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Option<(u64, u64)>) {
             n += cut;
         }
         if i == 0 || numbered {
+            shown.push(n);
             let _ = write!(out, "  {n}: {t}");
         } else {
             let _ = write!(out, "  {:width$}| {t}", "", width = line.to_string().len());
@@ -282,13 +280,9 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Option<(u64, u64)>) {
             left_out(out, n, cut - gapped, "more ");
         }
     }
-    let mut last = n.saturating_sub(1);
     for (n, t) in context(item, "after") {
-        last = last.max(n);
+        shown.push(n);
         let _ = writeln!(out, "  {n}- {t}");
-    }
-    if numbered {
-        *shown = Some((first, last));
     }
 }
 
@@ -353,12 +347,20 @@ mod tests {
             json!({"line": 5, "text": "ERROR two", "before": [[3, "ERROR one"], [4, "b"]], "after": [[6, "c"]]}),
             // Ranked after, earlier in the input: its context is its own.
             json!({"line": 1, "text": "start", "after": [[2, "a"]]}),
+            // A long record's lines left out between those shown, then one in that gap:
+            // its context was never shown.
+            json!({"line": 10, "text": "ERROR long", "more": ["l11", "l50"], "more_gaps": [{"after": 1, "lines": 38}]}),
+            json!({"line": 30, "text": "ERROR in the gap", "before": [[28, "x"], [29, "y"]]}),
         ];
-        e.returned_items = 3;
-        e.total_items = 3;
+        e.returned_items = 5;
+        e.total_items = 5;
         let t = text(&e);
         assert!(
             t.contains("  2- a\n  3: ERROR one\n  4- b\n  5- ERROR two\n  5: ERROR two\n  6- c\n  1: start\n  2- a\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  28- x\n  29- y\n  30: ERROR in the gap\n"),
             "{t}"
         );
     }
