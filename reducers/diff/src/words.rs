@@ -106,11 +106,17 @@ pub(crate) fn marked_from_colours(line: &str) -> Option<String> {
                 0 | 39 => None,
                 31 | 91 => Some(Side::Lost),
                 32 | 92 => Some(Side::Gained),
-                // 38;5;N and 38;2;R;G;B: a colour of the palette, of neither side.
-                38 => {
+                // 38;5;N and 38;2;R;G;B: a colour of the palette, of neither side; the
+                // same for the background (48) and the underline (58), whose numbers are
+                // no colour of the words'.
+                code @ (38 | 48 | 58) => {
                     let args = if codes.next() == Some("2") { 3 } else { 1 };
                     codes.by_ref().take(args).for_each(drop);
-                    None
+                    if code == 38 {
+                        None
+                    } else {
+                        colour
+                    }
                 }
                 30..=37 | 90..=97 => None,
                 _ => colour,
@@ -185,6 +191,9 @@ mod tests {
             // The palette's colours (38;5;N, 38;2;R;G;B) are of neither side.
             ("a \x1b[38;5;32mb\x1b[m \x1b[38;2;31;0;0mc", None),
             ("a \x1b[38;5;1m\x1b[32mb", Some("a {+b+}")),
+            ("hello \x1b[48;5;31mthere\x1b[m world", None),
+            ("a \x1b[32;48;2;31;32;0mb", Some("a {+b+}")),
+            ("a \x1b[58;5;31mb", None),
             // A unified diff's coloured lines, and lines without the sides' colours.
             ("\x1b[31m-two\x1b[m", None),
             ("\x1b[32m+two\x1b[m\x1b[41m  \x1b[m", None),
