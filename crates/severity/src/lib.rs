@@ -1341,7 +1341,12 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
 /// 0`): `0`, `none`, or `0` and a plural noun (`0 issues`). Not a message that opens with
 /// a zero (`0 is not a valid port`), as [`counts_none`] after `FAIL:` would have it.
 fn is_count_of_none(rest: &[u8]) -> bool {
-    let count = rest.iter().position(|b| matches!(b, b',' | b';'));
+    // A list goes on with another count (`Skipped: 0`), not with a message (`ERROR: 0,
+    // expected 1`).
+    let count = rest
+        .iter()
+        .position(|b| matches!(b, b',' | b';'))
+        .filter(|&at| opens_a_count(&rest[at + 1..]));
     let rest = rest[..count.unwrap_or(rest.len())].trim_ascii();
     if rest == b"0" || rest.eq_ignore_ascii_case(b"none") {
         return true;
@@ -1349,6 +1354,23 @@ fn is_count_of_none(rest: &[u8]) -> bool {
     rest.strip_prefix(b"0 ").is_some_and(|noun| {
         noun.len() > 1 && noun.ends_with(b"s") && noun.iter().all(u8::is_ascii_alphabetic)
     })
+}
+
+/// Whether `text` opens with a count of a list: a name of words, a colon or `=`, and a
+/// number (` Skipped: 0`, ` warnings=2`, ` Time elapsed: 0.1 s`).
+fn opens_a_count(text: &[u8]) -> bool {
+    let text = text.trim_ascii_start();
+    let name = text
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic() || **b == b' ' || **b == b'_')
+        .count();
+    let Some(value) = text[name..]
+        .strip_prefix(b":")
+        .or_else(|| text[name..].strip_prefix(b"="))
+    else {
+        return false;
+    };
+    name > 0 && digits(value.trim_ascii_start()) > 0
 }
 
 /// Whether `rest`, what follows `warning:`, is cargo's count of a crate's warnings: `
@@ -2102,6 +2124,9 @@ mod tests {
             ("ERROR: 0 is not a valid port", Error),
             ("Errors: 2", Error),
             ("Errors: 2, Skipped: 0", Error),
+            // A zero that opens a message, not a list of counts.
+            ("ERROR: 0, expected 1", Error),
+            ("Error: none, of the files could be opened", Error),
             ("[INFO] Tests run: 5, Failures: 0, Errors: 0", Info),
             ("WARNING: 0x1f flag unknown", Warn),
             ("warning: 0 issues found, 3 skipped", Warn),
