@@ -319,6 +319,7 @@ impl<R: Reducer> Pipeline<R> {
         };
         let options = CursorOptions::new(&self.config);
         let fitted = |envelope: &mut Envelope| self.reducer.fitted(envelope);
+        let stderr = base.stderr.clone();
         let fit = |store: &Store, base: &Envelope| {
             Fit {
                 config: &self.config,
@@ -328,6 +329,7 @@ impl<R: Reducer> Pipeline<R> {
                 lossy,
                 store,
                 options: &options,
+                stderr: stderr.as_ref(),
             }
             .fit(base)
         };
@@ -498,6 +500,9 @@ struct Fit<'a> {
     lossy: bool,
     store: &'a Store,
     options: &'a CursorOptions,
+    /// `run`'s stderr field as the caller gave it: when the fit cuts it, the result
+    /// leaves some of it out (what the capture cut says so in the field itself).
+    stderr: Option<&'a Value>,
 }
 
 impl Fit<'_> {
@@ -522,7 +527,7 @@ impl Fit<'_> {
         envelope.returned_items = k as u64;
         envelope.total_items = base.item_offset + self.kept.len() as u64 + self.left_out;
         let more = self.left_out + (self.kept.len() - k) as u64;
-        envelope.truncated = more > 0 || self.lossy || stderr_left_out(&envelope);
+        envelope.truncated = more > 0 || self.lossy || envelope.stderr.as_ref() != self.stderr;
         if let Store::Saved {
             path,
             sha256,
@@ -682,7 +687,6 @@ impl Fit<'_> {
 /// warnings to `limit * 4` in all). What is cut says so: at the least, stats and stderr
 /// become a cut marker (24 chars hold one), never a silent null.
 fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
-    const MARKER_CHARS: usize = 24;
     envelope.summary = cut_str(&envelope.summary, limit).into_owned();
     if let Some(stats) = shrink_to_fit(&envelope.stats, (limit * 2).max(MARKER_CHARS)) {
         envelope.stats = stats;
@@ -709,6 +713,9 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
     envelope.warnings = warnings;
 }
 
+/// Characters that hold a field's cut marker (`"…[cut 123456 chars]"`).
+const MARKER_CHARS: usize = 24;
+
 /// Cuts `run`'s stderr field to about `limit` characters: its text and the lines of the
 /// part cut first, so that where the whole of it is (`artifact_path`) and how much there
 /// is stay; the cut marker alone when even that is too long.
@@ -723,29 +730,14 @@ fn shrink_stderr(stderr: &mut Value, limit: usize) {
             };
             // What the other fields take is the least the field can be cut to.
             let others = json_chars(&Value::Object(fields.clone())) - json_chars(value);
-            if let Some(cut) = shrink_to_fit(value, limit.saturating_sub(others).max(24)) {
+            let room = limit.saturating_sub(others).max(MARKER_CHARS);
+            if let Some(cut) = shrink_to_fit(value, room) {
                 fields.insert(key.to_string(), cut);
             }
         }
     }
     if let Some(cut) = shrink_to_fit(stderr, limit) {
         *stderr = cut;
-    }
-}
-
-/// Whether `run`'s stderr field leaves some of it out: the capture cut it (its
-/// `truncated`, the whole in its own artifact), or the budget did.
-fn stderr_left_out(envelope: &Envelope) -> bool {
-    match &envelope.stderr {
-        None => false,
-        Some(Value::Object(fields)) => {
-            fields.get("truncated") == Some(&Value::Bool(true))
-                || fields
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .is_some_and(|text| text.contains(CUT_MARKER))
-        }
-        Some(_) => true,
     }
 }
 
@@ -788,17 +780,10 @@ mod tests {
             stderr["text"].as_str().unwrap().contains(CUT_MARKER),
             "{stderr}"
         );
-        let mut envelope = Envelope::new("run", "");
-        envelope.stderr = Some(stderr);
-        assert!(stderr_left_out(&envelope));
-        // Whole and uncut: nothing left out; too little room for its fields: the marker.
-        envelope.stderr = Some(json!({"text": "boom", "bytes": 4, "truncated": false}));
-        assert!(!stderr_left_out(&envelope));
-        let mut tiny = envelope.stderr.clone().unwrap();
-        shrink_stderr(&mut tiny, 24);
+        // Too little room for its fields: the marker.
+        let mut tiny = json!({"text": "boom", "bytes": 4, "truncated": false});
+        shrink_stderr(&mut tiny, MARKER_CHARS);
         assert!(tiny.as_str().unwrap().starts_with(CUT_MARKER), "{tiny}");
-        envelope.stderr = Some(tiny);
-        assert!(stderr_left_out(&envelope));
     }
 
     /// Every line an item; stats as large as asked.
