@@ -20,7 +20,9 @@ pub(crate) struct GoTestOutput {
     /// Output lines held, oldest first.
     held: VecDeque<Held>,
     /// How many held lines have each shape.
-    shapes: HashMap<String, u32>,
+    shapes: HashMap<u64, u32>,
+    /// The output of the failure just read, for [`GoTestOutput::take_failed`].
+    failed: Vec<(u64, String)>,
 }
 
 #[derive(Debug)]
@@ -28,21 +30,15 @@ struct Held {
     test: String,
     line: u64,
     text: String,
-    /// The text without its digits: lines alike have the same.
-    shape: String,
+    /// A hash of the text without its digits: lines alike have the same.
+    shape: u64,
 }
 
 impl GoTestOutput {
     /// Reads line `line`, `text` (held as `kept` gives it). At a failure's result,
-    /// `--- FAIL: name (0.00s)`, the output held of that test is moved to `failed`,
-    /// after the lines it has, by number and once each.
-    pub(crate) fn read(
-        &mut self,
-        line: u64,
-        text: &str,
-        kept: impl FnOnce() -> String,
-        failed: &mut Vec<(u64, String)>,
-    ) {
+    /// `--- FAIL: name (0.00s)`, the output held of that test is set apart for
+    /// [`GoTestOutput::take_failed`].
+    pub(crate) fn read(&mut self, line: u64, text: &str, kept: impl FnOnce() -> String) {
         // Most lines open with none of `=`, `-` and indentation: one byte rules them out.
         let Some(first @ (b'=' | b'-' | b' ' | b'\t')) = text.as_bytes().first().copied() else {
             return;
@@ -71,7 +67,7 @@ impl GoTestOutput {
                                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
                         });
                     }
-                    "FAIL" => self.take(name, failed),
+                    "FAIL" => self.take(name),
                     _ => {}
                 }
                 self.current = None;
@@ -81,8 +77,8 @@ impl GoTestOutput {
                     self.evict();
                 }
                 let text = kept();
-                let shape: String = text.chars().filter(|c| !c.is_ascii_digit()).collect();
-                *self.shapes.entry(shape.clone()).or_default() += 1;
+                let shape = shape_of(&text);
+                *self.shapes.entry(shape).or_default() += 1;
                 self.held.push_back(Held {
                     test: self.current.clone().unwrap_or_default(),
                     line,
@@ -94,16 +90,32 @@ impl GoTestOutput {
         }
     }
 
-    /// Moves the lines of test `name` (not its subtests': their results say) to `out`.
-    fn take(&mut self, name: &str, out: &mut Vec<(u64, String)>) {
+    /// Whether a failure's output waits for [`GoTestOutput::take_failed`].
+    pub(crate) fn has_failed(&self) -> bool {
+        !self.failed.is_empty()
+    }
+
+    /// The output of the failure just read, moved to `out` after the lines it has (by
+    /// number, once each); dropped when `out` is `None` (the line was no Go test
+    /// failure's record).
+    pub(crate) fn take_failed(&mut self, out: Option<&mut Vec<(u64, String)>>) {
+        let Some(out) = out else {
+            self.failed.clear();
+            return;
+        };
         let before = out.len();
-        for held in self.drop_where(|test| test == name) {
-            if !out[..before].iter().any(|(line, _)| *line == held.line) {
-                out.push((held.line, held.text));
+        for (line, text) in self.failed.drain(..) {
+            if !out[..before].iter().any(|(seen, _)| *seen == line) {
+                out.push((line, text));
             }
         }
-        if out.len() > before {
-            out.sort_by_key(|(line, _)| *line);
+        out.sort_by_key(|(line, _)| *line);
+    }
+
+    /// Sets the lines of test `name` apart (not its subtests': their results say).
+    fn take(&mut self, name: &str) {
+        for held in self.drop_where(|test| test == name) {
+            self.failed.push((held.line, held.text));
         }
     }
 
@@ -132,7 +144,7 @@ impl GoTestOutput {
         }
     }
 
-    fn forget_shape(&mut self, shape: &str) {
+    fn forget_shape(&mut self, shape: &u64) {
         if let Some(count) = self.shapes.get_mut(shape) {
             *count -= 1;
             if *count == 0 {
@@ -140,6 +152,16 @@ impl GoTestOutput {
             }
         }
     }
+}
+
+/// FNV-1a of `text` without its digits: lines alike (`case 7: ok`, `case 8: ok`) hash
+/// the same.
+fn shape_of(text: &str) -> u64 {
+    text.bytes()
+        .filter(|b| !b.is_ascii_digit())
+        .fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+            (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 #[cfg(test)]
@@ -151,9 +173,10 @@ mod tests {
         let mut output = GoTestOutput::default();
         let mut failures = Vec::new();
         for (i, text) in lines.iter().enumerate() {
-            let mut taken = Vec::new();
-            output.read(i as u64 + 1, text, || text.to_string(), &mut taken);
-            if !taken.is_empty() {
+            output.read(i as u64 + 1, text, || text.to_string());
+            if output.has_failed() {
+                let mut taken = Vec::new();
+                output.take_failed(Some(&mut taken));
                 failures.push((i as u64 + 1, taken));
             }
         }
@@ -218,7 +241,8 @@ mod tests {
         let mut failures = Vec::new();
         for (i, text) in lines.iter().enumerate() {
             let mut taken = Vec::new();
-            output.read(i as u64 + 1, text, || text.to_string(), &mut taken);
+            output.read(i as u64 + 1, text, || text.to_string());
+            output.take_failed(Some(&mut taken));
             assert!(output.held.len() <= MAX_HELD_LINES);
             assert_eq!(
                 output.shapes.values().sum::<u32>() as usize,

@@ -163,7 +163,8 @@ pub struct LineItem {
     /// How many records share the template; 1 for a record past the template cap (its
     /// `template` is the `other` group's, of records unlike it).
     pub count: u64,
-    /// Context before, as `[line, text]`.
+    /// Context before, as `[line, text]`; for a Go test's failure, the output its test
+    /// printed before it (`go test -v`), however far before.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub before: Vec<(u64, String)>,
     /// Context after, as `[line, text]`.
@@ -741,10 +742,15 @@ impl Text {
             self.start_record(record.line, text, message, facts);
         }
         self.pending.stamped_lines = facts.message.is_some();
-        // A verbose Go test's output came before its failure: shown before it.
-        let before = &mut self.pending.item.before;
-        self.go_tests
-            .read(record.line, message, || kept_line(text), before);
+        // A verbose Go test's output came before its failure: shown before it, when the
+        // failure's line is in a Go test failure's record.
+        self.go_tests.read(record.line, message, || kept_line(text));
+        if self.go_tests.has_failed() {
+            let item = &mut self.pending.item;
+            let failure = item.text.contains("--- FAIL: ");
+            self.go_tests
+                .take_failed(failure.then_some(&mut item.before));
+        }
         if self.first_line.is_none() {
             // Its group is set when its record closes.
             self.first_line = Some(Edge {
