@@ -1027,6 +1027,16 @@ fn ends_a_word_diffs_hunk(line: &str) -> bool {
         || commit_line(line).is_some()
 }
 
+/// `text` as one word of a POSIX shell: as it is when it has no character the shell
+/// reads, else in single quotes.
+fn shell_quoted(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+=:@%,".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        return text.to_string();
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
 /// Whether a line of a file opens a merge's conflict: git's marker, `<<<<<<<` and the
 /// side's name.
 fn opens_a_conflict(line: &str) -> bool {
@@ -1153,16 +1163,25 @@ impl Reducer for Diff {
 
     /// A file's patch the budget cut is no patch: where its hunks are, whole.
     fn fitted(&self, envelope: &mut Envelope) {
-        let cut = envelope.items.iter().find_map(|item| {
+        let mut cut = envelope.items.iter().filter_map(|item| {
             let patch = item.get("patch")?.as_str()?;
             let path = item.get("path")?.as_str()?;
             (item.get("hunk").is_none() && patch.contains(briefly_core::CUT_MARKER)).then_some(path)
         });
-        if let Some(path) = cut {
-            envelope.warnings.push(format!(
-                "the patch of {path} was cut to fit, and is no patch: `briefly diff --file {path}` of the artifact has its hunks, each whole, a page at a time"
-            ));
-        }
+        let Some(first) = cut.next() else {
+            return;
+        };
+        let others = match cut.count() {
+            0 => String::new(),
+            n => format!(
+                " (and of {} more)",
+                briefly_core::counted(n as u64, "file", "files")
+            ),
+        };
+        envelope.warnings.push(format!(
+            "the patch of {first}{others} was cut to fit, and is no patch: `briefly diff --file {}` of the artifact has its hunks, each whole, a page at a time",
+            shell_quoted(first)
+        ));
     }
 }
 
@@ -1609,6 +1628,14 @@ mod tests {
     use super::*;
     use briefly_core::testkit::reduce_all_chunkings;
     use briefly_core::{Envelope, RunConfig};
+
+    #[test]
+    fn a_path_is_quoted_for_the_shell_when_it_needs_to_be() {
+        assert_eq!(shell_quoted("src/a_b-c.rs"), "src/a_b-c.rs");
+        assert_eq!(shell_quoted("my file.txt"), "'my file.txt'");
+        assert_eq!(shell_quoted("it's `x`"), "'it'\\''s `x`'");
+        assert_eq!(shell_quoted(""), "''");
+    }
 
     const DIFF: &str = "\
 diff --git a/a.txt b/a.txt
