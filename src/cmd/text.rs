@@ -52,7 +52,7 @@ pub(crate) fn time_window(
 ) -> Result<(Option<i64>, Option<i64>)> {
     let start = since.map(|t| point_in_time(t, now)).transpose()?;
     let end = until.map(|t| point_in_time(t, now)).transpose()?;
-    if let (Some(start), Some(end), Some(since), Some(until)) = (start, end, since, until) {
+    if let (Some((start, end)), Some((since, until))) = (start.zip(end), since.zip(until)) {
         if start >= end {
             bail!(
                 "--since {since} is not before --until {until}: no time is in between (--until is the first time left out)"

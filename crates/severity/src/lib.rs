@@ -557,11 +557,11 @@ fn is_node_warning(bytes: &[u8]) -> bool {
     rest[..word].ends_with(b"Warning") && rest.get(word) == Some(&b':')
 }
 
-/// A test that passed as Jest, Vitest and Mocha list it: indented, a check mark (`✓`,
-/// `✔`, `√` on Windows), a space and its name.
+/// A test that passed as Jest, Vitest and Mocha list it: a check mark (`✓`, `✔`, `√` on
+/// Windows), a space and its name, indented or not.
 fn is_passed_test(bytes: &[u8]) -> bool {
     // The marks' UTF-8 all begin with 0xE2: one byte rules out nearly every line.
-    if !matches!(bytes.first(), Some(b' ' | 0xE2)) {
+    if !matches!(bytes.first(), Some(b' ' | b'\t' | 0xE2)) {
         return false;
     }
     let name = bytes.trim_ascii_start();
@@ -1166,7 +1166,7 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
         [b'E', b':', b' ', ..] | [b'f', b'a', b'i', b'l', b':', b' ', ..] => Severity::Error,
         // kotlinc's diagnostics, a file's place after them: `e: file:///a/App.kt:17:20
         // Unresolved reference`, `w: /a/B.kt: (3, 9): never used`.
-        [b'e' | b'w', b':', b' ', rest @ ..] if is_kotlin_place(rest) => match bytes[0] {
+        [level @ (b'e' | b'w'), b':', b' ', rest @ ..] if is_kotlin_place(rest) => match level {
             b'e' => Severity::Error,
             _ => Severity::Warn,
         },
@@ -2178,6 +2178,7 @@ mod tests {
             ("  ✓ throws TypeError when arg is invalid (3 ms)", None),
             ("    ✔ reports OOM killed workers", None),
             ("  √ handles ENOENT", None),
+            ("\t✓ tabbed TypeError", None),
             (
                 "  ✕ throws TypeError when arg is invalid (3 ms)",
                 Some(Error),

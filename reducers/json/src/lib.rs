@@ -1114,10 +1114,13 @@ fn replace_lone_surrogates(bytes: &mut [u8]) -> Option<usize> {
 
 /// Whether `bytes` are one JSON value (with whitespace around it).
 fn is_json(bytes: &[u8]) -> bool {
+    serde_check(bytes).is_ok()
+}
+
+/// serde_json's reading of `bytes` as one JSON value, for what it says when they are not.
+fn serde_check(bytes: &[u8]) -> serde_json::Result<()> {
     let mut reader = serde_json::Deserializer::from_slice(bytes);
-    serde::de::IgnoredAny::deserialize(&mut reader)
-        .and_then(|_| reader.end())
-        .is_ok()
+    serde::de::IgnoredAny::deserialize(&mut reader).and_then(|_| reader.end())
 }
 
 /// An empty vector with `nodes`' allocation, for nodes of another input: the tape is
@@ -1130,9 +1133,8 @@ fn reuse<'b>(mut nodes: Vec<simd_json::Node<'_>>) -> Vec<simd_json::Node<'b>> {
 /// Why `bytes` (a value at `offset`) is not JSON, where: simd-json says only that it
 /// failed, serde_json says why and at which line and column.
 fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
-    let mut reader = serde_json::Deserializer::from_slice(bytes);
     // Nesting is bounded before this (the scanner, or the depth check after simd-json).
-    let why = match serde::de::IgnoredAny::deserialize(&mut reader).and_then(|_| reader.end()) {
+    let why = match serde_check(bytes) {
         Ok(()) => "invalid JSON".to_string(),
         Err(e) => {
             let at = byte_at(bytes, e.line(), e.column());

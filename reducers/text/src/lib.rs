@@ -86,6 +86,12 @@ pub const MAX_CONTEXT: usize = 20;
 /// the runs were cut, and their last lines were on no page.
 pub const BLOCK_BYTES: usize = 400;
 
+/// Input is binary when one line in this many or more holds NUL bytes,
+const BINARY_SHARE: u64 = 10;
+/// and at least this many lines, or half of them, do: one line with a NUL in a log of
+/// three is a log.
+const BINARY_LINES: u64 = 8;
+
 /// What to look at and how much.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -1187,13 +1193,12 @@ impl FoldBatches for Text {
             .iter()
             .filter(|(i, _)| !i.more.is_empty() && i.more_cut == 0)
             .count() as u64;
-        // Binary data (a tenth of its lines or more hold NUL bytes, and at least eight
-        // or half of them: one in a log of three lines is a log): its templates and lines
-        // would be noise that fills the result (the artifact has it); only its serious
-        // records of text are shown (an error a program wrote after it).
+        // Binary data: its templates and lines would be noise that fills the result (the
+        // artifact has it); only its serious records of text are shown (an error a
+        // program wrote after it).
         let binary = self.nul_lines > 0
-            && self.nul_lines * 10 >= self.lines
-            && (self.nul_lines >= 8 || self.nul_lines * 2 >= self.lines);
+            && self.nul_lines * BINARY_SHARE >= self.lines
+            && (self.nul_lines >= BINARY_LINES || self.nul_lines * 2 >= self.lines);
         if binary {
             let text = |line: &str| !line.contains(['\0', '\u{FFFD}']);
             kept.retain(|(i, _)| text(&i.text) && i.more.iter().all(|l| text(l)));
