@@ -81,9 +81,12 @@ pub const MAX_RECORD_LINES: usize = KeptLines::HEAD + KeptLines::PINNED + KeptLi
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
 /// Bytes of text in a [`LinesItem`] past which no record is added to it: small enough
-/// that a page of 1,500 characters holds one whole (as JSON, where each newline takes
-/// two), so that the budget can page through a long input returned whole; at 1,000 bytes
-/// the runs were cut, and their last lines were on no page.
+/// that a page of 1,500 characters holds a run of short lines whole (as JSON, where each
+/// newline takes two), so that the budget can page through a long input returned whole
+/// (`tests/page.rs`); at 1,000 bytes the runs were cut, and their last lines were on no
+/// page. Not a bound: a run ends after the record that passes it, however long, and at
+/// the least budget (1,000 characters) a run may still be cut; the artifact has its
+/// lines, by their numbers.
 pub const BLOCK_BYTES: usize = 400;
 
 /// Input is binary when one line in this many or more holds NUL bytes,
