@@ -1302,6 +1302,35 @@ fn a_verbose_go_tests_output_before_its_failure_is_shown_with_it() {
 }
 
 #[test]
+fn since_and_until_read_a_zone_written_after_the_time() {
+    let b = Briefly::new();
+    let input = "2024-05-01 12:00:00 +0200 INFO at ten UTC\n\
+                 2024-05-01 12:00:00.123 CEST [1] LOG:  at noon as read\n\
+                 2024-05-01 05:00:00 -0500 INFO at ten UTC too\n\
+                 2024-05-01 12:00:00 INFO at noon UTC\n";
+    let window = [
+        "text",
+        "--whole-chars",
+        "0",
+        "--since",
+        "2024-05-01T09:59:59Z",
+        "--until",
+        "2024-05-01T10:00:01Z",
+    ];
+    let envelope = b.envelope(&window, input.as_bytes(), CAP);
+    let shown = shown_texts(&envelope);
+    assert!(
+        shown.contains("at ten UTC\"") && shown.contains("at ten UTC too"),
+        "{shown}"
+    );
+    assert!(!shown.contains("at noon"), "{shown}");
+    assert_warns(
+        &envelope,
+        &["1 record's time has a zone by name (CEST, PST) after it, read as UTC"],
+    );
+}
+
+#[test]
 fn build_tools_failures_keep_what_failed() {
     let b = Briefly::new();
     // Terraform's box: one record, named in the summary by where the error is.

@@ -51,6 +51,7 @@ use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
 use std::io::{BufWriter, Read, Seek, Write};
+use std::ops::Range;
 use std::path::PathBuf;
 
 /// Bytes of lines in a batch whose facts are found on the other threads: four times the
@@ -362,6 +363,8 @@ pub struct Text {
     /// Records `--since`/`--until` could not place in time (no time read on them or
     /// before them): kept, and said in a warning.
     untimed: u64,
+    /// Records whose time names a zone `--since`/`--until` do not read (`CEST`).
+    unread_zones: u64,
     /// A line of a kept record was cut (the artifact has it whole): a record's first line
     /// when it is kept, a later line of any record.
     shown_cut: bool,
@@ -462,6 +465,7 @@ impl Text {
             last_time: None,
             last_epoch: None,
             untimed: 0,
+            unread_zones: 0,
             shown_cut: false,
             generation: 0,
             groups,
@@ -478,11 +482,17 @@ impl Text {
 
     /// Whether a record whose first line has this time stamp passes `--since` and
     /// `--until`.
-    fn in_time(&mut self, stamp: Option<&str>) -> bool {
+    fn in_time(&mut self, text: &str, stamp: Option<Range<usize>>) -> bool {
         if self.options.since.is_some() || self.options.until.is_some() {
-            if let Some(epoch) = stamp
-                .and_then(|s| time::epoch_seconds_read_at(s, self.options.year, self.options.now))
-            {
+            let (year, now) = (self.options.year, self.options.now);
+            let read = stamp.and_then(|range| {
+                let after = text.get(range.end..).unwrap_or_default();
+                if time::zone_after(after) == Some(time::ZoneAfter::Named) {
+                    self.unread_zones += 1;
+                }
+                time::epoch_seconds_in_line(text.get(range)?, after, year, now)
+            });
+            if let Some(epoch) = read {
                 self.last_epoch = Some(epoch);
             }
             // A record without a time of its own takes the last one seen.
@@ -503,8 +513,8 @@ impl Text {
     /// Starts a record at `text`, whose `message` the rules of records read.
     fn start_record(&mut self, line: u64, text: &str, message: &str, facts: &mut LineFacts) {
         let severity = facts.severity;
+        let in_time = self.in_time(text, facts.stamp.clone());
         let stamp = facts.stamp.clone().and_then(|range| text.get(range));
-        let in_time = self.in_time(stamp);
         // Mined when the record closes: its tokens wait here.
         std::mem::swap(&mut self.pending.header, &mut facts.masked);
         if let Some(stamp) = stamp {
@@ -1238,6 +1248,12 @@ impl FoldBatches for Text {
                 "--since/--until: {} no time briefly can read, on them or on a record before \
                  them; they were kept, not filtered",
                 counted(self.untimed, "record has", "records have")
+            ));
+        }
+        if self.unread_zones > 0 {
+            self.warnings.push(format!(
+                "--since/--until: {} a zone by name (CEST, PST) after it, read as UTC: name the window in that zone's offset",
+                counted(self.unread_zones, "record's time has", "records' times have")
             ));
         }
         if let Some(groups) = self.groups.take() {

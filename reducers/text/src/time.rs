@@ -37,6 +37,66 @@ pub fn epoch_seconds_read_at(stamp: &str, year: i64, now: Option<i64>) -> Option
     }
 }
 
+/// What follows a time without a zone of its own, when it names one: a numeric offset
+/// after a space (`2024-05-01 12:00:00 +0200`, `-05:00`, `+02`, as PostgreSQL and `date`
+/// write it), or UTC by name (`UTC`, `GMT`, `Z`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZoneAfter {
+    /// Seconds east of UTC.
+    Offset(i64),
+    /// A zone by another name (`CEST`, `PST`): its offset is not read (abbreviations are
+    /// ambiguous, and summer time moves them).
+    Named,
+}
+
+/// Zones by the names logs give them, whose offsets [`zone_after`] does not read.
+const ZONE_NAMES: [&str; 30] = [
+    "CET", "CEST", "EET", "EEST", "WET", "WEST", "BST", "IST", "MSK", "PST", "PDT", "MST", "MDT",
+    "CST", "CDT", "EST", "EDT", "AKST", "AKDT", "HST", "JST", "KST", "SGT", "HKT", "AEST", "AEDT",
+    "ACST", "AWST", "NZST", "NZDT",
+];
+
+/// The zone `after` (the text after a time) opens with, if any ([`ZoneAfter`]).
+pub fn zone_after(after: &str) -> Option<ZoneAfter> {
+    let zone = after.strip_prefix(' ')?;
+    let word = zone
+        .find(|c: char| c.is_ascii_whitespace() || c == ']' || c == ',')
+        .map_or(zone, |end| &zone[..end]);
+    if let Some(digits) = word.strip_prefix(['+', '-']) {
+        let sign = if word.starts_with('-') { -1 } else { 1 };
+        let digits = digits.replacen(':', "", 1);
+        if !digits.bytes().all(|b| b.is_ascii_digit()) || !matches!(digits.len(), 2 | 4) {
+            return None;
+        }
+        let hours: i64 = digits[..2].parse().ok()?;
+        let minutes: i64 = match &digits[2..] {
+            "" => 0,
+            minutes => minutes.parse().ok()?,
+        };
+        return (hours <= 14 && minutes < 60)
+            .then_some(ZoneAfter::Offset(sign * (hours * 3600 + minutes * 60)));
+    }
+    match word {
+        "UTC" | "GMT" | "Z" => Some(ZoneAfter::Offset(0)),
+        _ if ZONE_NAMES.contains(&word) => Some(ZoneAfter::Named),
+        _ => None,
+    }
+}
+
+/// [`epoch_seconds_read_at`] of `stamp`, followed in its line by `after`: a stamp with no
+/// zone of its own takes an offset that follows it ([`zone_after`]).
+pub fn epoch_seconds_in_line(stamp: &str, after: &str, year: i64, now: Option<i64>) -> Option<i64> {
+    let epoch = epoch_seconds_read_at(stamp, year, now)?;
+    let own_zone = stamp.ends_with('Z')
+        || stamp
+            .rfind(['+', '-'])
+            .is_some_and(|at| at > 10 && stamp[at..].len() <= 6);
+    match zone_after(after) {
+        Some(ZoneAfter::Offset(offset)) if !own_zone => Some(epoch - offset),
+        _ => Some(epoch),
+    }
+}
+
 /// [`civil`] of a time that exists: no 13th month, no February 30th, no 25th hour (a
 /// leap second passes).
 fn checked_civil(y: i64, m: i64, d: i64, h: i64, mi: i64, s: i64) -> Option<i64> {
@@ -90,6 +150,33 @@ pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zone_after_the_time_is_read() {
+        let noon = epoch_seconds("2024-05-01T12:00:00Z", 2024).unwrap();
+        let read = |line: &str| {
+            let stamp = &line[..19];
+            epoch_seconds_in_line(stamp, &line[19..], 2024, None).map(|e| e - noon)
+        };
+        assert_eq!(read("2024-05-01 12:00:00 +0200 INFO x"), Some(-7200));
+        assert_eq!(read("2024-05-01 12:00:00 -05:00 INFO x"), Some(5 * 3600));
+        assert_eq!(read("2024-05-01 12:00:00 +02 x"), Some(-7200));
+        assert_eq!(read("2024-05-01 12:00:00 UTC x"), Some(0));
+        // None, a level word, a zone by name (not read), a number that is no offset.
+        for line in [
+            "2024-05-01 12:00:00 INFO x",
+            "2024-05-01 12:00:00 CEST [1] LOG: y",
+            "2024-05-01 12:00:00 +123 x",
+            "2024-05-01 12:00:00 +2500 x",
+        ] {
+            assert_eq!(read(line), Some(0), "{line}");
+        }
+        assert_eq!(zone_after(" CEST [1]"), Some(ZoneAfter::Named));
+        assert_eq!(zone_after(" INFO x"), None);
+        // A zone of the stamp's own comes first.
+        let own = epoch_seconds_in_line("2024-05-01T12:00:00+01:00", " +0200", 2024, None);
+        assert_eq!(own.map(|e| e - noon), Some(-3600));
+    }
 
     #[test]
     fn common_shapes() {
