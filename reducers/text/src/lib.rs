@@ -359,6 +359,12 @@ pub struct Text {
     nul_lines: u64,
     first_time: Option<String>,
     last_time: Option<String>,
+    /// The earliest and latest times, while every time is a date first (`2024-05-01…`)
+    /// of one length: such times sort as their text does (a merged log's are not in
+    /// order). `None` once one is not.
+    sorted_span: Option<(String, String)>,
+    /// A time was not of that kind: the span is the first and last times.
+    unsorted_times: bool,
     last_epoch: Option<i64>,
     /// Records `--since`/`--until` could not place in time (no time read on them or
     /// before them): kept, and said in a warning.
@@ -463,6 +469,8 @@ impl Text {
             nul_lines: 0,
             first_time: None,
             last_time: None,
+            sorted_span: None,
+            unsorted_times: false,
             last_epoch: None,
             untimed: 0,
             unread_zones: 0,
@@ -510,6 +518,33 @@ impl Text {
         true
     }
 
+    /// Widens the earliest-to-latest span by a record's time ([`Text::sorted_span`]).
+    fn widen_span(&mut self, stamp: &str) {
+        if self.unsorted_times {
+            return;
+        }
+        let date_first = stamp
+            .as_bytes()
+            .get(..5)
+            .is_some_and(|head| head[..4].iter().all(u8::is_ascii_digit) && head[4] == b'-');
+        match &mut self.sorted_span {
+            Some((earliest, latest)) if date_first && stamp.len() == earliest.len() => {
+                if stamp < earliest.as_str() {
+                    earliest.clear();
+                    earliest.push_str(stamp);
+                } else if stamp > latest.as_str() {
+                    latest.clear();
+                    latest.push_str(stamp);
+                }
+            }
+            None if date_first => self.sorted_span = Some((stamp.into(), stamp.into())),
+            _ => {
+                self.unsorted_times = true;
+                self.sorted_span = None;
+            }
+        }
+    }
+
     /// Starts a record at `text`, whose `message` the rules of records read.
     fn start_record(&mut self, line: u64, text: &str, message: &str, facts: &mut LineFacts) {
         let severity = facts.severity;
@@ -522,6 +557,7 @@ impl Text {
             let last = self.last_time.get_or_insert_with(String::new);
             last.clear();
             last.push_str(stamp);
+            self.widen_span(stamp);
         }
         // The last record's buffers are reused: this runs for nearly every line.
         let pending = &mut self.pending;
@@ -1103,7 +1139,8 @@ pub struct TextStats {
     pub filtered_out: u64,
     /// Records by severity.
     pub severity: BTreeMap<&'static str, u64>,
-    /// First and last timestamps seen.
+    /// The earliest and latest timestamps, when every one is a date first of one length
+    /// (they sort as their text does); else the first and last seen.
     pub time_span: Option<(String, String)>,
     /// The most frequent templates.
     pub top_templates: Vec<Value>,
@@ -1340,7 +1377,10 @@ impl FoldBatches for Text {
             other_records: self.miner.overflow_count(),
             filtered_out: self.filtered_out,
             severity,
-            time_span: self.first_time.clone().zip(self.last_time.clone()),
+            time_span: self
+                .sorted_span
+                .clone()
+                .or_else(|| self.first_time.clone().zip(self.last_time.clone())),
             top_templates,
             ansi_lines: self.ansi_lines,
             redrawn_lines: self.redrawn_lines,
@@ -2385,6 +2425,28 @@ done
         assert_eq!(template["count"], 60, "{template}");
         assert_eq!(template["first_time"], "2024-01-05T10:00:00Z", "{template}");
         assert_eq!(template["last_time"], "2024-01-05T10:00:59Z", "{template}");
+    }
+
+    #[test]
+    fn the_time_span_is_the_earliest_to_the_latest_when_times_sort() {
+        let span =
+            |input: &str| envelope_of(folding(), input.as_bytes()).stats["time_span"].clone();
+        // A merged log, out of order.
+        let merged = "2024-05-01T12:00:00Z INFO b\n2024-05-01T09:00:00Z INFO a\n\
+                      2024-05-01T23:00:00Z INFO c\n2024-05-01T10:00:00Z INFO d\n";
+        assert_eq!(
+            span(merged),
+            json!(["2024-05-01T09:00:00Z", "2024-05-01T23:00:00Z"])
+        );
+        // Syslog's times do not sort as text: the first and the last seen.
+        let syslog = "Jun 14 15:16:01 a x\nJan 02 01:00:00 a y\nMar 03 02:00:00 a z\n";
+        assert_eq!(span(syslog), json!(["Jun 14 15:16:01", "Mar 03 02:00:00"]));
+        // Nor do times of two lengths.
+        let mixed = "2024-05-01T12:00:00Z INFO b\n2024-05-01 09:00:00,123 INFO a\n2024-05-01T10:00:00Z INFO d\n";
+        assert_eq!(
+            span(mixed),
+            json!(["2024-05-01T12:00:00Z", "2024-05-01T10:00:00Z"])
+        );
     }
 
     #[test]
