@@ -1302,6 +1302,27 @@ fn a_verbose_go_tests_output_before_its_failure_is_shown_with_it() {
 }
 
 #[test]
+fn a_line_the_framing_cut_says_so_in_its_item() {
+    let b = Briefly::new();
+    let input = "2024-01-01 00:00:09 ERROR connection failed to host db-primary after 3 retries\n\
+                 short line\n";
+    let envelope = b.envelope(&["text", "--max-line-bytes", "60"], input.as_bytes(), CAP);
+    let first = item_at(&envelope, 1);
+    assert_eq!(
+        first["text"],
+        "2024-01-01 00:00:09 ERROR connection failed to host db-prima…[line cut: whole in the artifact]"
+    );
+    // Not returned whole: a line of it is not.
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(!summary.contains("returned whole"), "{summary}");
+    assert_eq!(envelope["truncated"], true);
+    assert_warns(
+        &envelope,
+        &["1 line longer than 60 bytes was cut (whole in the artifact): only the head was read"],
+    );
+}
+
+#[test]
 fn since_and_until_read_a_zone_written_after_the_time() {
     let b = Briefly::new();
     let input = "2024-05-01 12:00:00 +0200 INFO at ten UTC\n\

@@ -42,7 +42,7 @@ impl Alterations {
         let mut warnings = Vec::new();
         if self.cut_lines > 0 {
             warnings.push(format!(
-                "{} longer than {} bytes {} cut (whole in the artifact)",
+                "{} longer than {} bytes {} cut (whole in the artifact): only the head was read, for levels, --grep and templates too",
                 crate::plural(self.cut_lines, "line"),
                 self.max_line_bytes,
                 if self.cut_lines == 1 { "was" } else { "were" }

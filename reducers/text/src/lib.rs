@@ -90,6 +90,10 @@ pub const MAX_CONTEXT: usize = 20;
 /// lines, by their numbers.
 pub const BLOCK_BYTES: usize = 400;
 
+/// Ends the text of a line the framing cut (`--max-line-bytes`): its head is all an item
+/// has.
+const LINE_CUT_MARKER: &str = "…[line cut: whole in the artifact]";
+
 /// Input is binary when one line in this many or more holds NUL bytes,
 const BINARY_SHARE: u64 = 10;
 /// and at least this many lines, or half of them, do: one line with a NUL in a log of
@@ -357,6 +361,8 @@ pub struct Text {
     redrawn_lines: u64,
     /// Lines holding NUL bytes.
     nul_lines: u64,
+    /// The line being folded is the head of a longer line the framing cut.
+    line_cut: bool,
     first_time: Option<String>,
     last_time: Option<String>,
     /// The earliest and latest times, while every time is a date first (`2024-05-01…`)
@@ -467,6 +473,7 @@ impl Text {
             ansi_lines: 0,
             redrawn_lines: 0,
             nul_lines: 0,
+            line_cut: false,
             first_time: None,
             last_time: None,
             sorted_span: None,
@@ -586,6 +593,9 @@ impl Text {
         item.severity = severity;
         item.text.clear();
         item.text.push_str(text);
+        if self.line_cut {
+            item.text.push_str(LINE_CUT_MARKER);
+        }
         item.more.clear();
         item.more_cut = 0;
         item.more_gaps.clear();
@@ -620,8 +630,11 @@ impl Text {
         let pending = &mut self.pending;
         let names = pending.multiline.push(message, facts.severity, facts.opens);
         pending.item.severity = pending.multiline.severity();
-        let line = cut_str(text, MAX_KEPT_CHARS);
+        let mut line = cut_str(text, MAX_KEPT_CHARS);
         self.shown_cut |= line.len() != text.len();
+        if self.line_cut {
+            line.to_mut().push_str(LINE_CUT_MARKER);
+        }
         // What names it, a cause, an error in it (a failed subtest's `--- FAIL:` in its
         // parent's record) and a Go test's own frame in a goroutine dump are kept in a long
         // record's middle.
@@ -775,6 +788,7 @@ impl Text {
         self.redrawn_lines += u64::from(facts.redrawn);
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
+        self.line_cut = record.cut;
         self.hold(record.line, text);
         self.places.push(record.line, text);
         if self.continues(text, message, facts) {
@@ -1030,7 +1044,8 @@ impl Text {
         let Some(whole) = &mut self.whole else {
             return;
         };
-        if !whole.chars.take(text) || line != whole.lines.len() as u64 + 1 {
+        // A line the framing cut is not the input whole.
+        if self.line_cut || !whole.chars.take(text) || line != whole.lines.len() as u64 + 1 {
             self.whole = None;
             return;
         }
