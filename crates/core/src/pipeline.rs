@@ -688,11 +688,9 @@ impl Fit<'_> {
 /// become a cut marker (24 chars hold one), never a silent null.
 fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
     envelope.summary = cut_str(&envelope.summary, limit).into_owned();
-    if let Some(stats) = shrink_to_fit(&envelope.stats, (limit * 2).max(MARKER_CHARS)) {
-        envelope.stats = stats;
-    }
+    shrink_members(&mut envelope.stats, (limit * 2).max(MARKER_CHARS));
     if let Some(stderr) = &mut envelope.stderr {
-        shrink_stderr(stderr, limit.max(MARKER_CHARS));
+        shrink_members(stderr, limit.max(MARKER_CHARS));
     }
     let mut warnings = Vec::new();
     let mut chars = 0;
@@ -716,30 +714,54 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
 /// Characters that hold a field's cut marker (`"…[cut 123456 chars]"`).
 const MARKER_CHARS: usize = 24;
 
-/// Cuts `run`'s stderr field to about `limit` characters: its text and the lines of the
-/// part cut first, so that where the whole of it is (`artifact_path`) and how much there
-/// is stay; the cut marker alone when even that is too long.
-fn shrink_stderr(stderr: &mut Value, limit: usize) {
-    if json_chars(stderr) <= limit {
+/// Cuts a field of the fixed part (`stats`, `run`'s `stderr`) to about `limit`
+/// characters member by member, the largest first (stderr's text, a long list of
+/// templates), each to the room the others leave, so that it stays an object and its
+/// small members (counts, where the whole of stderr is) stay whole. When that is not
+/// enough, the largest members go, and [`CUT_MEMBERS`] says how many; the cut marker
+/// alone when even that is too long.
+fn shrink_members(value: &mut Value, limit: usize) {
+    if json_chars(value) <= limit {
         return;
     }
-    if let Some(fields) = stderr.as_object_mut() {
-        for key in ["error_like", "text"] {
-            let Some(value) = fields.get(key) else {
-                continue;
-            };
-            // What the other fields take is the least the field can be cut to.
-            let others = json_chars(&Value::Object(fields.clone())) - json_chars(value);
-            let room = limit.saturating_sub(others).max(MARKER_CHARS);
-            if let Some(cut) = shrink_to_fit(value, room) {
-                fields.insert(key.to_string(), cut);
+    if let Some(fields) = value.as_object_mut() {
+        let size_of =
+            |fields: &serde_json::Map<String, Value>| json_chars(&Value::Object(fields.clone()));
+        let mut by_size: Vec<(String, usize)> = fields
+            .iter()
+            .map(|(key, member)| (key.clone(), json_chars(member)))
+            .collect();
+        by_size.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
+        for (key, size) in &by_size {
+            let total = size_of(fields);
+            if total <= limit || *size <= MARKER_CHARS {
+                break;
+            }
+            let room = limit.saturating_sub(total - size).max(MARKER_CHARS);
+            if let Some(cut) = shrink_to_fit(&fields[key], room) {
+                fields.insert(key.clone(), cut);
             }
         }
+        let mut dropped = 0;
+        for (key, _) in &by_size {
+            if size_of(fields) <= limit {
+                break;
+            }
+            fields.remove(key);
+            dropped += 1;
+            fields.insert(
+                CUT_MEMBERS.to_string(),
+                Value::String(format!("{CUT_MARKER}{dropped} members]")),
+            );
+        }
     }
-    if let Some(cut) = shrink_to_fit(stderr, limit) {
-        *stderr = cut;
+    if let Some(cut) = shrink_to_fit(value, limit) {
+        *value = cut;
     }
 }
+
+/// The member that says how many members of a field the budget left out.
+const CUT_MEMBERS: &str = "cut";
 
 /// How many warnings `warning` stands for: a marker of cut warnings (from an earlier
 /// shrink) stands for those it counts.
@@ -763,13 +785,40 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn stats_give_way_by_their_largest_members_and_stay_an_object() {
+        let mut stats = json!({
+            "lines": 2000, "records": 1990, "severity": {"error": 3, "info": 1987},
+            "top_templates": (0..50).map(|i| json!({"id": i, "template": format!("t {i} <*>"), "count": i})).collect::<Vec<_>>(),
+        });
+        shrink_members(&mut stats, 200);
+        assert!(json_chars(&stats) <= 200, "{stats}");
+        assert_eq!(
+            (stats["lines"].clone(), stats["records"].clone()),
+            (json!(2000), json!(1990))
+        );
+        assert_eq!(stats["severity"]["error"], 3, "{stats}");
+        assert!(
+            stats["top_templates"].to_string().contains(CUT_MARKER),
+            "{stats}"
+        );
+        // Less room: the largest members go, and the rest says how many.
+        shrink_members(&mut stats, 60);
+        assert!(json_chars(&stats) <= 60, "{stats}");
+        assert_eq!(stats["lines"], 2000, "{stats}");
+        assert!(
+            stats[CUT_MEMBERS].as_str().unwrap().starts_with(CUT_MARKER),
+            "{stats}"
+        );
+    }
+
+    #[test]
     fn stderr_gives_way_by_its_text_and_keeps_where_the_whole_is() {
         let path = "/tmp/briefly/r1-stderr";
         let mut stderr = json!({
             "text": "e".repeat(2_000), "bytes": 50_000, "lines": 3_000, "truncated": true,
             "artifact_path": path, "error_like_lines": 9, "error_like": vec!["x".repeat(100); 9],
         });
-        shrink_stderr(&mut stderr, 300);
+        shrink_members(&mut stderr, 300);
         assert!(json_chars(&stderr) <= 300, "{stderr}");
         assert_eq!(stderr["artifact_path"], path);
         assert_eq!(
@@ -782,7 +831,7 @@ mod tests {
         );
         // Too little room for its fields: the marker.
         let mut tiny = json!({"text": "boom", "bytes": 4, "truncated": false});
-        shrink_stderr(&mut tiny, MARKER_CHARS);
+        shrink_members(&mut tiny, MARKER_CHARS);
         assert!(tiny.as_str().unwrap().starts_with(CUT_MARKER), "{tiny}");
     }
 
