@@ -150,7 +150,7 @@ impl InputDecoder {
             false => "a NUL in every other byte",
         };
         let mut warnings = vec![format!(
-            "the input is {order} ({how}): read as UTF-8 text (the artifact keeps its bytes)"
+            "the input is {order} ({how}): decoded, and read as UTF-8 text"
         )];
         if utf16.replaced > 0 {
             warnings.push(format!(
@@ -349,7 +349,9 @@ mod tests {
             };
             assert_eq!(
                 warnings,
-                [format!("the input is {name} (by its byte-order mark): read as UTF-8 text (the artifact keeps its bytes)")]
+                [format!(
+                    "the input is {name} (by its byte-order mark): decoded, and read as UTF-8 text"
+                )]
             );
         }
         // A mark and one character: decided at the end of input.
