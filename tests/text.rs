@@ -1349,6 +1349,10 @@ fn since_and_until_read_a_zone_written_after_the_time() {
         &envelope,
         &["1 record's time has a zone by name (CEST, PST) after it, read as UTC"],
     );
+    // A time without a year is placed in one, and said so.
+    let syslog = b"Jun 14 15:16:01 combo sshd[1]: x\nJun 14 15:16:02 combo sshd[1]: y\n";
+    let envelope = b.envelope(&["text", "--since", "2005-07-01"], syslog, CAP);
+    assert_warns(&envelope, &["2 records' times have no year, read as of"]);
 }
 
 #[test]

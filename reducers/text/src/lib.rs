@@ -377,6 +377,8 @@ pub struct Text {
     untimed: u64,
     /// Records whose time names a zone `--since`/`--until` do not read (`CEST`).
     unread_zones: u64,
+    /// Records whose time has no year, placed in one for `--since`/`--until`.
+    yearless: u64,
     /// A line of a kept record was cut (the artifact has it whole): a record's first line
     /// when it is kept, a later line of any record.
     shown_cut: bool,
@@ -481,6 +483,7 @@ impl Text {
             last_epoch: None,
             untimed: 0,
             unread_zones: 0,
+            yearless: 0,
             shown_cut: false,
             generation: 0,
             groups,
@@ -505,7 +508,12 @@ impl Text {
                 if time::zone_after(after) == Some(time::ZoneAfter::Named) {
                     self.unread_zones += 1;
                 }
-                time::epoch_seconds_in_line(text.get(range)?, after, year, now)
+                let stamp = text.get(range)?;
+                let epoch = time::epoch_seconds_in_line(stamp, after, year, now)?;
+                if time::lacks_year(stamp) {
+                    self.yearless += 1;
+                }
+                Some(epoch)
             });
             if let Some(epoch) = read {
                 self.last_epoch = Some(epoch);
@@ -1300,6 +1308,14 @@ impl FoldBatches for Text {
                 "--since/--until: {} no time briefly can read, on them or on a record before \
                  them; they were kept, not filtered",
                 counted(self.untimed, "record has", "records have")
+            ));
+        }
+        if self.yearless > 0 {
+            let year = self.options.year;
+            self.warnings.push(format!(
+                "--since/--until: {} no year, read as of {year} (or {}, for a time that would be ahead of now)",
+                counted(self.yearless, "record's time has", "records' times have"),
+                year - 1
             ));
         }
         if self.unread_zones > 0 {

@@ -37,6 +37,12 @@ pub fn epoch_seconds_read_at(stamp: &str, year: i64, now: Option<i64>) -> Option
     }
 }
 
+/// Whether `stamp` is a date without its year (syslog's `Jun 14 15:16:01`), which
+/// [`epoch_seconds_read_at`] places in a year of its choosing.
+pub fn lacks_year(stamp: &str) -> bool {
+    matches!(read_timestamp(stamp), Some(Moment::Civil(c)) if c.year.is_none())
+}
+
 /// What follows a time without a zone of its own, when it names one: a numeric offset
 /// after a space (`2024-05-01 12:00:00 +0200`, `-05:00`, `+02`, as PostgreSQL and `date`
 /// write it), or UTC by name (`UTC`, `GMT`, `Z`).
