@@ -591,4 +591,19 @@ fn a_window_no_time_is_in_is_refused() {
     }
     let open = b.run(&["text", "--since", "2h", "--until", "1h"], b"x\n");
     assert_eq!(open.status.code(), Some(0));
+    // Times are read to the second: a window within one keeps that second's records.
+    let input = b"2024-05-01T10:30:00.123Z INFO a\n";
+    let within = [
+        "text",
+        "--whole-chars",
+        "0",
+        "--since",
+        "2024-05-01T10:30:00.1Z",
+        "--until",
+        "2024-05-01T10:30:00.2Z",
+    ];
+    let kept = b.run(&within, input);
+    assert_eq!(kept.status.code(), Some(0));
+    let envelope: serde_json::Value = serde_json::from_slice(&kept.stdout).unwrap();
+    assert_eq!(envelope["stats"]["filtered_out"], 0, "{envelope}");
 }

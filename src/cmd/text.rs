@@ -51,7 +51,11 @@ pub(crate) fn time_window(
     now: i64,
 ) -> Result<(Option<i64>, Option<i64>)> {
     let start = since.map(|t| point_in_time(t, now)).transpose()?;
-    let end = until.map(|t| point_in_time(t, now)).transpose()?;
+    // Times are read to the second: an end within a second (`10:30:00.5`) takes the
+    // whole of it, so that the records of that second are kept, not lost.
+    let end = until
+        .map(|t| Ok::<_, anyhow::Error>(point_in_time(t, now)? + i64::from(has_fraction(t))))
+        .transpose()?;
     if let (Some((start, end)), Some((since, until))) = (start.zip(end), since.zip(until)) {
         if start >= end {
             bail!(
@@ -60,6 +64,21 @@ pub(crate) fn time_window(
         }
     }
     Ok((start, end))
+}
+
+/// Whether `text`, a time, has a fraction of a second that is not zero (`10:30:00.5`).
+fn has_fraction(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &b)| {
+        matches!(b, b'.' | b',')
+            && at >= 3
+            && bytes[at - 3] == b':'
+            && bytes[at - 2..at].iter().all(u8::is_ascii_digit)
+            && bytes[at + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .any(|&digit| digit != b'0')
+    })
 }
 
 /// An absolute time (any timestamp `text` reads in logs, `YYYYMMDD`, epoch seconds) or an
