@@ -365,9 +365,10 @@ pub struct Text {
     line_cut: bool,
     first_time: Option<String>,
     last_time: Option<String>,
-    /// The earliest and latest times, while every time is a date first (`2024-05-01…`)
-    /// of one length: such times sort as their text does (a merged log's are not in
-    /// order). `None` once one is not.
+    /// The earliest and latest times once they came out of order, while every time is a
+    /// date first (`2024-05-01…`) of one length: such times sort as their text does (a
+    /// merged log's are not in order). `None` while they are in order (the first and
+    /// last are the span), and once one is not of that kind.
     sorted_span: Option<(String, String)>,
     /// A time was not of that kind: the span is the first and last times.
     unsorted_times: bool,
@@ -533,7 +534,9 @@ impl Text {
         true
     }
 
-    /// Widens the earliest-to-latest span by a record's time ([`Text::sorted_span`]).
+    /// Widens the earliest-to-latest span by a record's time ([`Text::sorted_span`]),
+    /// before the time is the last one: while the times come in order, the first and last
+    /// are the span, and nothing is copied.
     fn widen_span(&mut self, stamp: &str) {
         if self.unsorted_times {
             return;
@@ -542,8 +545,14 @@ impl Text {
             .as_bytes()
             .get(..5)
             .is_some_and(|head| head[..4].iter().all(u8::is_ascii_digit) && head[4] == b'-');
-        match &mut self.sorted_span {
-            Some((earliest, latest)) if date_first && stamp.len() == earliest.len() => {
+        let first_len = self.first_time.as_ref().map_or(stamp.len(), String::len);
+        if !date_first || stamp.len() != first_len {
+            self.unsorted_times = true;
+            self.sorted_span = None;
+            return;
+        }
+        match (&mut self.sorted_span, &self.last_time) {
+            (Some((earliest, latest)), _) => {
                 if stamp < earliest.as_str() {
                     earliest.clear();
                     earliest.push_str(stamp);
@@ -552,11 +561,13 @@ impl Text {
                     latest.push_str(stamp);
                 }
             }
-            None if date_first => self.sorted_span = Some((stamp.into(), stamp.into())),
-            _ => {
-                self.unsorted_times = true;
-                self.sorted_span = None;
+            // The first time out of order: the span so far is the first to the last.
+            (None, Some(last)) if stamp < last.as_str() => {
+                let first = self.first_time.clone().unwrap_or_default();
+                let earliest = first.as_str().min(stamp).to_string();
+                self.sorted_span = Some((earliest, last.clone()));
             }
+            (None, _) => {}
         }
     }
 
@@ -569,10 +580,10 @@ impl Text {
         std::mem::swap(&mut self.pending.header, &mut facts.masked);
         if let Some(stamp) = stamp {
             self.first_time.get_or_insert_with(|| stamp.to_string());
+            self.widen_span(stamp);
             let last = self.last_time.get_or_insert_with(String::new);
             last.clear();
             last.push_str(stamp);
-            self.widen_span(stamp);
         }
         // The last record's buffers are reused: this runs for nearly every line.
         let pending = &mut self.pending;
@@ -1411,6 +1422,7 @@ impl FoldBatches for Text {
             time_span: self
                 .sorted_span
                 .clone()
+                .filter(|_| !self.unsorted_times)
                 .or_else(|| self.first_time.clone().zip(self.last_time.clone())),
             top_templates,
             ansi_lines: self.ansi_lines,
