@@ -384,6 +384,9 @@ pub enum ContextCommand {
         /// Step 3: a shell command that reads the middle turns (JSON) on stdin and prints a summary.
         #[arg(long, value_name = "CMD")]
         summarizer_cmd: Option<String>,
+        /// How long the summarizer may run before it is killed (and the turns kept as they are).
+        #[arg(long, value_name = "DURATION", default_value = "2m")]
+        summarizer_timeout: String,
         /// Write the tool schemas kept (step 4) here.
         #[arg(long, value_name = "FILE")]
         tools_out: Option<PathBuf>,

@@ -247,6 +247,67 @@ fn the_summarizer_replaces_whole_middle_turns() {
         .as_str()
         .unwrap()
         .contains("the summarizer failed"));
+    // One that hangs is killed at --summarizer-timeout, with what it started (the
+    // `sleep` holds its stdout open), and the turns are kept; one that prints without
+    // end is read bounded.
+    let (kept, hung) = compact(
+        &b,
+        &history,
+        &[
+            "--collapse-tokens",
+            "1000000",
+            "--placeholder-tokens",
+            "1000000",
+            "--summarizer-cmd",
+            "sleep 31.7 & wait",
+            "--summarizer-timeout",
+            "1s",
+            "--context-tokens",
+            "16384",
+        ],
+    );
+    let skipped = hung["steps"][2]["skipped"].as_str().unwrap();
+    assert!(
+        skipped.contains("ran past --summarizer-timeout (1s): killed"),
+        "{skipped}"
+    );
+    assert_eq!(kept.len(), history.len());
+    // What it started is gone too.
+    let sleeping = std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        std::fs::read(entry.path().join("cmdline")).is_ok_and(|c| c == b"sleep\x0031.7\x00")
+    });
+    assert!(!sleeping, "the summarizer's sleep was not killed");
+    let (after, endless) = compact(
+        &b,
+        &history,
+        &[
+            "--collapse-tokens",
+            "1000000",
+            "--placeholder-tokens",
+            "1000000",
+            "--summarizer-cmd",
+            "cat > /dev/null; yes summary | head -c 50000000",
+            "--context-tokens",
+            "16384",
+        ],
+    );
+    assert!(endless["steps"][2]["skipped"].is_null(), "{endless}");
+    let summary = after
+        .iter()
+        .filter_map(|m| m["content"].as_str())
+        .find(|c| c.contains("summary\nsummary\n"))
+        .unwrap_or_else(|| panic!("{endless}"));
+    assert!(
+        summary.chars().count() < 21_000,
+        "{}",
+        summary.chars().count()
+    );
+    // A timeout that is no duration is refused.
+    let out = b.run(
+        &["context", "compact", "--summarizer-timeout", "soon"],
+        b"[]",
+    );
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The largest history read (bytes): more is refused, not read.
 const MAX_HISTORY_BYTES: u64 = 512 << 20;
@@ -71,6 +72,7 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             placeholder_tokens,
             placeholder_age,
             summarizer_cmd,
+            summarizer_timeout,
             tools_out,
             report,
         } => {
@@ -92,6 +94,8 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             let mut services = CliServices {
                 session,
                 summarizer: summarizer_cmd.as_deref(),
+                timeout: briefly_core::parse_duration(summarizer_timeout)
+                    .map_err(|e| anyhow!("--summarizer-timeout: {e}"))?,
             };
             let (messages, tools, mut done) =
                 compact(messages, tools, &options, &session.tokenizer, &mut services);
@@ -166,6 +170,8 @@ fn read_tools(window: &Window) -> Result<Vec<Value>> {
 struct CliServices<'a> {
     session: &'a Session,
     summarizer: Option<&'a str>,
+    /// How long the summarizer may run.
+    timeout: Duration,
 }
 
 impl Services for CliServices<'_> {
@@ -185,35 +191,79 @@ impl Services for CliServices<'_> {
 
     fn summarize(&mut self, messages: &[Value]) -> Option<Result<String, String>> {
         let command = self.summarizer?;
-        Some(run_summarizer(command, messages))
+        Some(run_summarizer(command, messages, self.timeout))
     }
 }
 
-/// Runs the summarizer with the turns as JSON on stdin; its stdout is the summary.
-fn run_summarizer(command: &str, messages: &[Value]) -> Result<String, String> {
+/// Runs the summarizer with the turns as JSON on stdin; its stdout is the summary. What
+/// it prints is read bounded (the summary's characters, a few times over; its stderr's
+/// first bytes), and it is killed, with what it started, when it runs past `timeout`.
+fn run_summarizer(command: &str, messages: &[Value], timeout: Duration) -> Result<String, String> {
+    use std::os::unix::process::CommandExt;
     let mut child = Command::new("sh")
         .args(["-c", command])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        // Its own process group: a timeout kills what it started too.
+        .process_group(0)
         .spawn()
         .map_err(|e| format!("cannot run {command:?}: {e}"))?;
     let input = serde_json::to_vec(messages).map_err(|e| e.to_string())?;
     let mut stdin = child.stdin.take().expect("piped");
     let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    let stdout = bounded_reader(child.stdout.take().expect("piped"), MAX_SUMMARY_CHARS * 4);
+    let stderr = bounded_reader(child.stderr.take().expect("piped"), 4_096);
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait().map_err(|e| e.to_string())? {
+            Some(status) => break status,
+            None if Instant::now() >= deadline => {
+                // SAFETY: kill(2) with the child's own process group, which it leads.
+                unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+                let _ = child.wait();
+                return Err(format!(
+                    "{command:?} ran past --summarizer-timeout ({}): killed",
+                    humantime::format_duration(timeout)
+                ));
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
     let _ = writer.join();
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    if !status.success() {
+        let stderr = String::from_utf8_lossy(&stderr);
         return Err(format!(
-            "{command:?} exited with {}: {}",
-            output.status,
+            "{command:?} exited with {status}: {}",
             stderr.trim()
         ));
     }
-    let summary = String::from_utf8_lossy(&output.stdout);
+    let summary = String::from_utf8_lossy(&stdout);
     if summary.trim().is_empty() {
         return Err(format!("{command:?} printed no summary"));
     }
     Ok(briefly_core::cut_str(summary.trim(), MAX_SUMMARY_CHARS).into_owned())
+}
+
+/// Reads `pipe` to its end on a thread of its own, keeping its first `max` bytes.
+fn bounded_reader(
+    mut pipe: impl Read + Send + 'static,
+    max: usize,
+) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut chunk = [0; 8192];
+        loop {
+            match pipe.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let room = max.saturating_sub(kept.len()).min(n);
+                    kept.extend_from_slice(&chunk[..room]);
+                }
+            }
+        }
+        kept
+    })
 }
