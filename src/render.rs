@@ -80,7 +80,26 @@ pub fn text(e: &Envelope) -> String {
     if let Some(path) = &e.artifact_path {
         let _ = writeln!(out, "artifact: {path}");
     }
-    out
+    visible_controls(out)
+}
+
+/// `text` with its control characters but newlines and tabs shown as their pictures
+/// (`␇` for BEL, `␈` for a backspace, `␛` for an escape left in a value), so that what
+/// a line held cannot ring, move the cursor or overwrite the lines before it on a
+/// terminal; C1 controls as U+FFFD. One character for one: the budget counts the same.
+fn visible_controls(text: String) -> String {
+    let shown = |c: char| c == '\n' || c == '\t' || !c.is_control();
+    if text.chars().all(shown) {
+        return text;
+    }
+    text.chars()
+        .map(|c| match c {
+            _ if shown(c) => c,
+            '\u{7f}' => '\u{2421}',
+            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+            _ => '\u{fffd}',
+        })
+        .collect()
 }
 
 /// A diff's file or hunk under a commit (`git log -p`): which one, and for a merge's
@@ -338,6 +357,21 @@ fn context<'a>(item: &'a Value, side: &str) -> impl Iterator<Item = (u64, &'a st
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn control_characters_are_shown_as_their_pictures() {
+        let mut e = Envelope::new("text", "bell\x07 and back\x08space");
+        e.items = vec![json!({"line": 1, "text": "a\tb\x1b[2Kc\u{9b}d\x7f"})];
+        e.returned_items = 1;
+        e.total_items = 1;
+        let t = text(&e);
+        assert!(t.contains("bell\u{2407} and back\u{2408}space"), "{t}");
+        assert!(
+            t.contains("  1: a\tb\u{241b}[2Kc\u{fffd}d\u{2421}\n"),
+            "{t}"
+        );
+        assert!(t.lines().count() > 2);
+    }
 
     #[test]
     fn context_the_item_before_showed_is_not_shown_again() {
