@@ -230,6 +230,9 @@ fn run_summarizer(command: &str, messages: &[Value], timeout: Duration) -> Resul
             None => std::thread::sleep(Duration::from_millis(20)),
         }
     };
+    // What it left running in the background would hold its output open.
+    // SAFETY: kill(2) with the process group it led; an error (none left) is no matter.
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
     let _ = writer.join();
     let stdout = stdout.join().unwrap_or_default();
     let stderr = stderr.join().unwrap_or_default();
