@@ -1299,6 +1299,14 @@ fn a_verbose_go_tests_output_before_its_failure_is_shown_with_it() {
             "{args:?}: {failure}"
         );
     }
+    // Small enough to be returned whole, the records --level keeps keep it too.
+    let small = "=== RUN   TestX\n    x_test.go:9: got 3, want 4\n--- FAIL: TestX (0.00s)\nFAIL\n";
+    let envelope = b.envelope(&["text", "--level", "error"], small.as_bytes(), CAP);
+    assert_eq!(
+        item_at(&envelope, 3)["before"],
+        serde_json::json!([[2, "    x_test.go:9: got 3, want 4"]]),
+        "{envelope}"
+    );
 }
 
 #[test]

@@ -1818,8 +1818,12 @@ fn reported_state(bytes: &[u8]) -> Option<Severity> {
         let restarted = state.starts_with(b"activating (auto-restart) (Result: ");
         return restarted.then_some(Severity::Warn);
     }
-    // RSpec's failure, under the example's name: `Failure/Error: expect(x).to eq(90)`.
+    // RSpec's failure, under the example's name: `Failure/Error: expect(x).to eq(90)`;
+    // Maven Surefire's tally of a failed class, `Tests run: 3, Failures: 2, … <<<
+    // FAILURE!`.
     let failed = line.starts_with(b"Failure/Error: ")
+        || line.ends_with(b"<<< FAILURE!")
+        || line.ends_with(b"<<< ERROR!")
         || line.starts_with(b"Failed!  - Failed: ")
         || (line.starts_with(b"Failed ") && line.ends_with(b"s]") && memmem(line, b" ["))
         || line == b"FAILURES!"
@@ -2172,6 +2176,11 @@ mod tests {
             // RSpec's failure under the example's name.
             (
                 "     Failure/Error: expect(order.total).to eq(90)",
+                Some(Error),
+            ),
+            // Maven Surefire's tally of a class that failed.
+            (
+                "Tests run: 3, Failures: 2, Errors: 0, Skipped: 0, Time elapsed: 0.1 sec <<< FAILURE!",
                 Some(Error),
             ),
             // A test that passed, whatever its name says.

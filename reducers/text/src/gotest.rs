@@ -7,9 +7,11 @@
 
 use std::collections::{HashMap, VecDeque};
 
-/// Most output lines held, of all the tests still running. Past it, a line like another
-/// held (`case 7: ok`, `case 8: ok`) goes first, then the oldest.
-const MAX_HELD_LINES: usize = 32;
+/// Most output lines held, of all the tests still running (a table test's subtests all
+/// run before its `--- FAIL:`, their results after it). Past it, a line like another
+/// held (`case 7: ok`, `case 8: ok`) goes first, then the oldest: with hundreds of
+/// subtests logging alike lines, an early failure's may go.
+const MAX_HELD_LINES: usize = 256;
 
 /// The output of the tests `go test -v` has started and not yet passed.
 #[derive(Debug, Default)]

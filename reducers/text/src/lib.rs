@@ -413,6 +413,9 @@ struct WholeRecord {
     time: Option<String>,
     /// Its template, or nothing when the options leave it out.
     group: Option<GroupId>,
+    /// Lines shown before it that are not its context: a Go test's output before its
+    /// failure.
+    held_before: Vec<(u64, String)>,
 }
 
 impl Text {
@@ -541,10 +544,14 @@ impl Text {
         if self.unsorted_times {
             return;
         }
+        // A zone's offset (`+0200`) makes the text sort apart from the time.
         let date_first = stamp
             .as_bytes()
             .get(..5)
-            .is_some_and(|head| head[..4].iter().all(u8::is_ascii_digit) && head[4] == b'-');
+            .is_some_and(|head| head[..4].iter().all(u8::is_ascii_digit) && head[4] == b'-')
+            && !stamp
+                .get(10..)
+                .is_some_and(|time| time.contains(['+', '-']));
         let first_len = self.first_time.as_ref().map_or(stamp.len(), String::len);
         if !date_first || stamp.len() != first_len {
             self.unsorted_times = true;
@@ -696,12 +703,17 @@ impl Text {
         let item = &mut self.pending.item;
         let (first, last) = item.lines();
         if let Some(whole) = &mut self.whole {
+            let context = first.saturating_sub(self.options.context as u64)..first;
             whole.records.push(WholeRecord {
                 first,
                 last,
                 severity: item.severity,
                 time: item.time.clone(),
                 group,
+                held_before: (item.before.iter())
+                    .filter(|(n, _)| !context.contains(n))
+                    .cloned()
+                    .collect(),
             });
         }
         if let Some(groups) = &mut self.groups {
@@ -1019,7 +1031,12 @@ impl Text {
                     time: record.time.clone(),
                     template: group.0,
                     count: miner.get(group).map_or(1, |t| t.count()),
-                    before: before(record.first),
+                    before: {
+                        let mut lines = before(record.first);
+                        lines.extend(record.held_before.iter().cloned());
+                        lines.sort_by_key(|(n, _)| *n);
+                        lines
+                    },
                     after: after(record.last),
                     ..LineItem::new(record.first, line(record.first))
                 });
@@ -2489,6 +2506,12 @@ done
         assert_eq!(
             span(mixed),
             json!(["2024-05-01T12:00:00Z", "2024-05-01T10:00:00Z"])
+        );
+        // Nor do times with offsets: `+0200` sorts apart from the time it shifts.
+        let offsets = "2024-05-01T12:00:00+0200 INFO m1\n2024-05-01T11:00:00+0000 INFO m2\n";
+        assert_eq!(
+            span(offsets),
+            json!(["2024-05-01T12:00:00+0200", "2024-05-01T11:00:00+0000"])
         );
     }
 
