@@ -544,16 +544,19 @@ impl Text {
         if self.unsorted_times {
             return;
         }
-        // A zone's offset (`+0200`) makes the text sort apart from the time.
-        let date_first = stamp
-            .as_bytes()
-            .get(..5)
-            .is_some_and(|head| head[..4].iter().all(u8::is_ascii_digit) && head[4] == b'-')
-            && !stamp
-                .get(10..)
-                .is_some_and(|time| time.contains(['+', '-']));
-        let first_len = self.first_time.as_ref().map_or(stamp.len(), String::len);
-        if !date_first || stamp.len() != first_len {
+        let Some(last) = &self.last_time else {
+            // The first time says what kind they are: a date first, and no zone's offset
+            // (`+0200`), which makes the text sort apart from the time.
+            let date_first = stamp
+                .as_bytes()
+                .get(..5)
+                .is_some_and(|head| head[..4].iter().all(u8::is_ascii_digit) && head[4] == b'-');
+            let offset = (stamp.as_bytes().get(19..))
+                .is_some_and(|zone| zone.iter().any(|&b| b == b'+' || b == b'-'));
+            self.unsorted_times = !date_first || offset;
+            return;
+        };
+        if stamp.len() != last.len() {
             self.unsorted_times = true;
             self.sorted_span = None;
             return;
