@@ -105,7 +105,7 @@ fn a_patch_cut_to_fit_says_where_its_hunks_are_whole() {
         ));
     }
     let envelope = b.envelope(&["diff", "--max-chars", "3000"], diff.as_bytes(), 3_000);
-    let warning = "the patch of f.py was cut to fit, and is no patch: `briefly diff --file f.py` of the artifact has its hunks";
+    let warning = "the patch of f.py was cut or left out to fit: `briefly diff --file f.py` of the artifact has its hunks";
     assert!(
         envelope["warnings"].to_string().contains(warning),
         "{envelope}"
@@ -144,6 +144,19 @@ fn a_patch_cut_to_fit_says_where_its_hunks_are_whole() {
         !whole["warnings"].to_string().contains("cut to fit"),
         "{whole}"
     );
+    // A new file of one hunk too long to show: its hunk left out, and where it is said;
+    // not under --stat-only, which leaves every hunk out as asked.
+    let mut added = String::from("diff --git a/big file.txt b/big file.txt\nnew file mode 100644\n--- /dev/null\n+++ b/big file.txt\n@@ -0,0 +1,5000 @@\n");
+    added.extend((0..5000).map(|i| format!("+line {i}\n")));
+    let envelope = b.envelope(&["diff", "--max-chars", "3000"], added.as_bytes(), 3_000);
+    assert_eq!(items(&envelope)[0]["hunks_left_out"], 1, "{envelope}");
+    let hint = "`briefly diff --file 'big file.txt'`";
+    assert!(
+        envelope["warnings"].to_string().contains(hint),
+        "{envelope}"
+    );
+    let stat = b.envelope(&["diff", "--stat-only"], added.as_bytes(), CAP);
+    assert!(!stat["warnings"].to_string().contains("--file"), "{stat}");
 }
 
 #[test]

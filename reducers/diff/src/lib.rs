@@ -1161,12 +1161,17 @@ impl Reducer for Diff {
         self.outcome(out)
     }
 
-    /// A file's patch the budget cut is no patch: where its hunks are, whole.
+    /// A file's patch the budget cut is no patch, and a file whose hunks were left out as
+    /// too long (not under `--stat-only`, nor cut short in a truncated diff) shows none of
+    /// them: where its hunks are, whole.
     fn fitted(&self, envelope: &mut Envelope) {
+        let pageable = !self.options.stat_only && self.truncated_hunks == 0;
         let mut cut = envelope.items.iter().filter_map(|item| {
-            let patch = item.get("patch")?.as_str()?;
             let path = item.get("path")?.as_str()?;
-            (item.get("hunk").is_none() && patch.contains(briefly_core::CUT_MARKER)).then_some(path)
+            let patch = item.get("patch").and_then(Value::as_str);
+            let cut = patch.is_some_and(|patch| patch.contains(briefly_core::CUT_MARKER));
+            let left_out = item.get("hunks_left_out").and_then(Value::as_u64) > Some(0);
+            (item.get("hunk").is_none() && (cut || (left_out && pageable))).then_some(path)
         });
         let Some(first) = cut.next() else {
             return;
@@ -1179,7 +1184,7 @@ impl Reducer for Diff {
             ),
         };
         envelope.warnings.push(format!(
-            "the patch of {first}{others} was cut to fit, and is no patch: `briefly diff --file {}` of the artifact has its hunks, each whole, a page at a time",
+            "the patch of {first}{others} was cut or left out to fit: `briefly diff --file {}` of the artifact has its hunks, each whole, a page at a time",
             shell_quoted(first)
         ));
     }
