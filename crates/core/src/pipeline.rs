@@ -725,15 +725,13 @@ fn shrink_members(value: &mut Value, limit: usize) {
         return;
     }
     if let Some(fields) = value.as_object_mut() {
-        let size_of =
-            |fields: &serde_json::Map<String, Value>| json_chars(&Value::Object(fields.clone()));
         let mut by_size: Vec<(String, usize)> = fields
             .iter()
             .map(|(key, member)| (key.clone(), json_chars(member)))
             .collect();
         by_size.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
         for (key, size) in &by_size {
-            let total = size_of(fields);
+            let total = json_chars(fields);
             if total <= limit || *size <= MARKER_CHARS {
                 break;
             }
@@ -744,7 +742,7 @@ fn shrink_members(value: &mut Value, limit: usize) {
         }
         let mut dropped = 0;
         for (key, _) in &by_size {
-            if size_of(fields) <= limit {
+            if json_chars(fields) <= limit {
                 break;
             }
             fields.remove(key);

@@ -42,7 +42,7 @@ pub fn head_bytes(text: &str, max_bytes: usize) -> &str {
 }
 
 /// Characters `value` takes as compact JSON.
-pub fn json_chars(value: &Value) -> usize {
+pub fn json_chars<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     serde_json::to_string(value).map_or(0, |s| s.chars().count())
 }
 
