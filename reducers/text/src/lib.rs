@@ -90,6 +90,19 @@ pub const MAX_CONTEXT: usize = 20;
 /// lines, by their numbers.
 pub const BLOCK_BYTES: usize = 400;
 
+/// How a log's times stand, for its span: dates first (`2024-05-01…`) of one length sort
+/// as their text does, so the earliest and latest are found as they come (a merged log's
+/// are not in order).
+#[derive(Debug)]
+enum TimeOrder {
+    /// In order so far, or none yet: the first and last are the span.
+    InOrder,
+    /// Such times, out of order: the earliest and latest so far.
+    OutOfOrder(String, String),
+    /// Times of another kind, or of two lengths: the span is the first and the last.
+    Unsorted,
+}
+
 /// Ends the text of a line the framing cut (`--max-line-bytes`): its head is all an item
 /// has.
 const LINE_CUT_MARKER: &str = "…[line cut: whole in the artifact]";
@@ -365,13 +378,8 @@ pub struct Text {
     line_cut: bool,
     first_time: Option<String>,
     last_time: Option<String>,
-    /// The earliest and latest times once they came out of order, while every time is a
-    /// date first (`2024-05-01…`) of one length: such times sort as their text does (a
-    /// merged log's are not in order). `None` while they are in order (the first and
-    /// last are the span), and once one is not of that kind.
-    sorted_span: Option<(String, String)>,
-    /// A time was not of that kind: the span is the first and last times.
-    unsorted_times: bool,
+    /// What the times' span is, past the first and the last ([`TimeOrder`]).
+    time_order: TimeOrder,
     last_epoch: Option<i64>,
     /// Records `--since`/`--until` could not place in time (no time read on them or
     /// before them): kept, and said in a warning.
@@ -482,8 +490,7 @@ impl Text {
             line_cut: false,
             first_time: None,
             last_time: None,
-            sorted_span: None,
-            unsorted_times: false,
+            time_order: TimeOrder::InOrder,
             last_epoch: None,
             untimed: 0,
             unread_zones: 0,
@@ -537,13 +544,10 @@ impl Text {
         true
     }
 
-    /// Widens the earliest-to-latest span by a record's time ([`Text::sorted_span`]),
-    /// before the time is the last one: while the times come in order, the first and last
-    /// are the span, and nothing is copied.
+    /// Widens the earliest-to-latest span by a record's time ([`TimeOrder`]), before the
+    /// time is the last one: while the times come in order, the first and last are the
+    /// span, and nothing is copied.
     fn widen_span(&mut self, stamp: &str) {
-        if self.unsorted_times {
-            return;
-        }
         let Some(last) = &self.last_time else {
             // The first time says what kind they are: a date first, and no zone's offset
             // (`+0200`), which makes the text sort apart from the time.
@@ -553,16 +557,18 @@ impl Text {
                 .is_some_and(|head| head[..4].iter().all(u8::is_ascii_digit) && head[4] == b'-');
             let offset = (stamp.as_bytes().get(19..))
                 .is_some_and(|zone| zone.iter().any(|&b| b == b'+' || b == b'-'));
-            self.unsorted_times = !date_first || offset;
+            if !date_first || offset {
+                self.time_order = TimeOrder::Unsorted;
+            }
             return;
         };
         if stamp.len() != last.len() {
-            self.unsorted_times = true;
-            self.sorted_span = None;
+            self.time_order = TimeOrder::Unsorted;
             return;
         }
-        match (&mut self.sorted_span, &self.last_time) {
-            (Some((earliest, latest)), _) => {
+        match &mut self.time_order {
+            TimeOrder::Unsorted => {}
+            TimeOrder::OutOfOrder(earliest, latest) => {
                 if stamp < earliest.as_str() {
                     earliest.clear();
                     earliest.push_str(stamp);
@@ -572,12 +578,12 @@ impl Text {
                 }
             }
             // The first time out of order: the span so far is the first to the last.
-            (None, Some(last)) if stamp < last.as_str() => {
-                let first = self.first_time.clone().unwrap_or_default();
-                let earliest = first.as_str().min(stamp).to_string();
-                self.sorted_span = Some((earliest, last.clone()));
+            TimeOrder::InOrder if stamp < last.as_str() => {
+                let first = self.first_time.as_deref().unwrap_or_default();
+                let earliest = first.min(stamp).to_string();
+                self.time_order = TimeOrder::OutOfOrder(earliest, last.clone());
             }
-            (None, _) => {}
+            TimeOrder::InOrder => {}
         }
     }
 
@@ -1439,11 +1445,10 @@ impl FoldBatches for Text {
             other_records: self.miner.overflow_count(),
             filtered_out: self.filtered_out,
             severity,
-            time_span: self
-                .sorted_span
-                .clone()
-                .filter(|_| !self.unsorted_times)
-                .or_else(|| self.first_time.clone().zip(self.last_time.clone())),
+            time_span: match &self.time_order {
+                TimeOrder::OutOfOrder(earliest, latest) => Some((earliest.clone(), latest.clone())),
+                _ => self.first_time.clone().zip(self.last_time.clone()),
+            },
             top_templates,
             ansi_lines: self.ansi_lines,
             redrawn_lines: self.redrawn_lines,
