@@ -107,5 +107,5 @@ pub use miner::{Config, GroupId, MaskedLine, Miner, Template};
 pub use shape::Masker;
 pub use timestamp::{
     container_prefix, leading_moment, leading_timestamp, leading_timestamp_range, read_timestamp,
-    timestamp_range, Civil, Moment,
+    timestamp_range, zone_offset, Civil, Moment,
 };

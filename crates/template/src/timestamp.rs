@@ -658,6 +658,22 @@ fn fraction_and_zone(b: &[u8], mut e: usize) -> (usize, i32) {
 
 /// Optional zone right after a time, `Z`, `+01:00`, `-0500`, `+02`: where it ends, and
 /// its offset in seconds east of UTC.
+/// The zone that is all of `text`, as a time's zone is read (`Z`, `+0200`, `-05:00`,
+/// `+02`): its offset in seconds east of UTC; `None` for anything else.
+///
+/// ```
+/// use briefly_template::zone_offset;
+/// assert_eq!(zone_offset("+0200"), Some(7200));
+/// assert_eq!(zone_offset("-05:00"), Some(-18_000));
+/// assert_eq!(zone_offset("+02x"), None);
+/// ```
+pub fn zone_offset(text: &str) -> Option<i32> {
+    match zone(text.as_bytes(), 0) {
+        (end, offset) if end > 0 && end == text.len() => Some(offset),
+        _ => None,
+    }
+}
+
 fn zone(b: &[u8], e: usize) -> (usize, i32) {
     let sign = match at(b, e) {
         b'Z' => return (e + 1, 0),

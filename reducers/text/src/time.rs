@@ -1,7 +1,7 @@
 //! Timestamps to seconds since the epoch, for `--since` and `--until`. The timestamps are
 //! read by [`briefly_template::read_timestamp`], the reader that finds them in lines.
 
-use briefly_template::{read_timestamp, Moment};
+use briefly_template::{read_timestamp, zone_offset, Moment};
 
 /// Seconds since the Unix epoch for a timestamp as [`briefly_template::leading_timestamp`]
 /// finds it: ISO 8601 / RFC 3339 (offset honoured, UTC when none), `YYYY/MM/DD`, syslog's
@@ -68,22 +68,12 @@ pub fn zone_after(after: &str) -> Option<ZoneAfter> {
     let word = zone
         .find(|c: char| c.is_ascii_whitespace() || c == ']' || c == ',')
         .map_or(zone, |end| &zone[..end]);
-    if let Some(digits) = word.strip_prefix(['+', '-']) {
-        let sign = if word.starts_with('-') { -1 } else { 1 };
-        let digits = digits.replacen(':', "", 1);
-        if !digits.bytes().all(|b| b.is_ascii_digit()) || !matches!(digits.len(), 2 | 4) {
-            return None;
-        }
-        let hours: i64 = digits[..2].parse().ok()?;
-        let minutes: i64 = match &digits[2..] {
-            "" => 0,
-            minutes => minutes.parse().ok()?,
-        };
-        return (hours <= 14 && minutes < 60)
-            .then_some(ZoneAfter::Offset(sign * (hours * 3600 + minutes * 60)));
+    // An offset is read as a time's own zone is; none is over 14 hours.
+    if let Some(offset) = zone_offset(word).filter(|offset| offset.abs() <= 14 * 3600) {
+        return Some(ZoneAfter::Offset(i64::from(offset)));
     }
     match word {
-        "UTC" | "GMT" | "Z" => Some(ZoneAfter::Offset(0)),
+        "UTC" | "GMT" => Some(ZoneAfter::Offset(0)),
         _ if ZONE_NAMES.contains(&word) => Some(ZoneAfter::Named),
         _ => None,
     }
