@@ -198,17 +198,21 @@ fn the_summarizer_replaces_whole_middle_turns() {
     let b = Briefly::new();
     let history = session(30);
     // No collapsing or placeholders: only a summary can make room.
-    let args = [
-        "--collapse-tokens",
-        "1000000",
-        "--placeholder-tokens",
-        "1000000",
-        "--summarizer-cmd",
-        "wc -c | sed 's/^ */summary of this many bytes: /'",
-        "--context-tokens",
-        "16384",
-    ];
-    let (after, report) = compact(&b, &history, &args);
+    let summarized_by = |summarizer: &str, more: &[&str]| {
+        let mut args = vec![
+            "--collapse-tokens",
+            "1000000",
+            "--placeholder-tokens",
+            "1000000",
+            "--context-tokens",
+            "16384",
+            "--summarizer-cmd",
+            summarizer,
+        ];
+        args.extend_from_slice(more);
+        compact(&b, &history, &args)
+    };
+    let (after, report) = summarized_by("wc -c | sed 's/^ */summary of this many bytes: /'", &[]);
     let summarized = &report["steps"][2];
     assert_eq!(summarized["step"], "summarize");
     assert!(
@@ -227,22 +231,15 @@ fn the_summarizer_replaces_whole_middle_turns() {
     assert_pairs_intact(&after);
     assert_eq!(after[1], history[1]);
 
-    let (_, without) = compact(&b, &history, &args[..4]);
+    let no_summarizer = [
+        "--collapse-tokens",
+        "1000000",
+        "--placeholder-tokens",
+        "1000000",
+    ];
+    let (_, without) = compact(&b, &history, &no_summarizer);
     assert_eq!(without["steps"][2]["skipped"], "no --summarizer-cmd given");
-    let (_, failing) = compact(
-        &b,
-        &history,
-        &[
-            "--collapse-tokens",
-            "1000000",
-            "--placeholder-tokens",
-            "1000000",
-            "--summarizer-cmd",
-            "exit 3",
-            "--context-tokens",
-            "16384",
-        ],
-    );
+    let (_, failing) = summarized_by("exit 3", &[]);
     assert!(failing["steps"][2]["skipped"]
         .as_str()
         .unwrap()
@@ -250,22 +247,7 @@ fn the_summarizer_replaces_whole_middle_turns() {
     // One that hangs is killed at --summarizer-timeout, with what it started (the
     // `sleep` holds its stdout open), and the turns are kept; one that prints without
     // end is read bounded.
-    let (kept, hung) = compact(
-        &b,
-        &history,
-        &[
-            "--collapse-tokens",
-            "1000000",
-            "--placeholder-tokens",
-            "1000000",
-            "--summarizer-cmd",
-            "sleep 31.7 & wait",
-            "--summarizer-timeout",
-            "1s",
-            "--context-tokens",
-            "16384",
-        ],
-    );
+    let (kept, hung) = summarized_by("sleep 31.7 & wait", &["--summarizer-timeout", "1s"]);
     let skipped = hung["steps"][2]["skipped"].as_str().unwrap();
     assert!(
         skipped.contains("ran past --summarizer-timeout (1s): killed"),
@@ -277,20 +259,7 @@ fn the_summarizer_replaces_whole_middle_turns() {
         std::fs::read(entry.path().join("cmdline")).is_ok_and(|c| c == b"sleep\x0031.7\x00")
     });
     assert!(!sleeping, "the summarizer's sleep was not killed");
-    let (after, endless) = compact(
-        &b,
-        &history,
-        &[
-            "--collapse-tokens",
-            "1000000",
-            "--placeholder-tokens",
-            "1000000",
-            "--summarizer-cmd",
-            "cat > /dev/null; yes summary | head -c 50000000",
-            "--context-tokens",
-            "16384",
-        ],
-    );
+    let (after, endless) = summarized_by("cat > /dev/null; yes summary | head -c 50000000", &[]);
     assert!(endless["steps"][2]["skipped"].is_null(), "{endless}");
     let summary = after
         .iter()
