@@ -424,6 +424,46 @@ fn a_stderr_too_long_to_show_is_kept_whole() {
     let small: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(small["truncated"], true, "{small}");
     assert!(small["artifact_path"].is_string(), "{small}");
+
+    // A stderr the capture held whole but the budget cut: its whole is kept then, and
+    // the field says where, however little else of it is left.
+    let lines = "for i in $(seq 1 11); do echo \"error: step $i of the build failed\" >&2; done";
+    let mut expected = String::new();
+    for i in 1..=11 {
+        expected += &format!("error: step {i} of the build failed\n");
+    }
+    let cut = b.envelope(
+        &["--max-chars", "1000", "run", "--", "sh", "-c", lines],
+        b"",
+        1000,
+    );
+    assert_ne!(cut["stderr"]["text"], expected.as_str(), "{cut}");
+    let kept = std::fs::read_to_string(cut["stderr"]["artifact_path"].as_str().unwrap()).unwrap();
+    assert_eq!(kept, expected);
+    // Not kept when the field is shown whole.
+    let (whole, _) = run(&b, &["run", "--", "sh", "-c", lines]);
+    assert_eq!(whole["stderr"]["text"], expected.as_str());
+    assert!(whole["stderr"]["artifact_path"].is_null(), "{whole}");
+    // And when it cannot be kept, the result says that part is lost.
+    let not_a_dir = b.dir.path().join("a-file");
+    std::fs::write(&not_a_dir, "").unwrap();
+    let out = b.run(
+        &[
+            "--artifact-dir",
+            not_a_dir.join("sub").to_str().unwrap(),
+            "--max-chars",
+            "1000",
+            "run",
+            "--",
+            "sh",
+            "-c",
+            lines,
+        ],
+        b"",
+    );
+    let lost: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = lost["warnings"].to_string();
+    assert!(warnings.contains("part of stderr lost"), "{lost}");
 }
 
 #[test]

@@ -157,13 +157,14 @@ pub fn reply(
     };
     warnings.extend(session.budget_warning.iter().cloned());
     let stderr_summary = stderr.summary();
-    let (stderr_value, stderr_warning) = stderr.finish(argv, exit_code);
-    warnings.extend(stderr_warning);
+    let stderr = stderr.finish(argv, exit_code);
+    warnings.extend(stderr.warning);
     let envelope = pipeline.finish(End {
         exit_code: Some(exit_code),
         warnings,
-        stderr: stderr_value,
+        stderr: stderr.value,
         stderr_summary,
+        keep_stderr: stderr.keep,
     });
     let program = crate::reducers::basename(&argv[0]);
     Ok(Ran::Reduced(Box::new(Reply {

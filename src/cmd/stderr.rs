@@ -1,6 +1,6 @@
 //! `run`'s capture of a command's standard error, bounded apart from its output.
 
-use briefly_core::{cut_str, ArtifactDir, ArtifactMeta, ArtifactWriter};
+use briefly_core::{cut_str, ArtifactDir, ArtifactMeta, ArtifactWriter, KeepWhole};
 use briefly_template::{Config, GroupId, Miner};
 use briefly_text::severity::{classify, Severity};
 use serde_json::{json, Value};
@@ -115,10 +115,11 @@ impl StderrCapture {
         Some(format!("stderr: {counts}, {first} its line {line}: {text}"))
     }
 
-    /// The `stderr` field, and a warning when what was cut could not be kept.
-    pub fn finish(mut self, argv: &[String], exit_code: i32) -> (Option<Value>, Option<String>) {
+    /// The `stderr` field; a warning when what was cut could not be kept; for a stderr
+    /// held whole, what keeps it whole should the budget cut the field.
+    pub fn finish(mut self, argv: &[String], exit_code: i32) -> StderrField {
         if self.bytes == 0 {
-            return (None, None);
+            return StderrField::default();
         }
         // What the shown end is taken from: the tail, or all of stderr when none of it
         // was dropped (the tail fills only once the head is full, so a stderr of a few
@@ -149,18 +150,28 @@ impl StderrCapture {
                 self.bytes
             )
         };
+        let meta = ArtifactMeta {
+            source: "stderr".into(),
+            argv: argv.to_vec(),
+            exit_code: Some(exit_code),
+            lines: self.error_like.newlines(),
+            ..Default::default()
+        };
         let mut warning = None;
         let mut artifact_path = None;
-        if !whole {
-            match self.artifact.map(|w| {
-                w.save(ArtifactMeta {
-                    source: "stderr".into(),
-                    argv: argv.to_vec(),
-                    exit_code: Some(exit_code),
-                    lines: self.error_like.newlines(),
-                    ..Default::default()
-                })
-            }) {
+        let mut keep = None;
+        if whole {
+            let (dir, id, bytes) = (self.dir.take(), self.id.clone(), tail_bytes.clone());
+            let meta = meta.clone();
+            keep = Some(Box::new(move || {
+                let dir = dir.ok_or_else(|| "no artifact directory".to_string())?;
+                let mut writer = dir.create(Some(&id)).map_err(|e| e.to_string())?;
+                writer.write(&bytes).map_err(|e| e.to_string())?;
+                let saved = writer.save(meta).map_err(|e| e.to_string())?;
+                Ok(saved.path.display().to_string())
+            }) as KeepWhole);
+        } else {
+            match self.artifact.map(|w| w.save(meta)) {
                 Some(Ok(saved)) => artifact_path = Some(saved.path.display().to_string()),
                 Some(Err(e)) => {
                     warning = Some(format!(
@@ -192,8 +203,23 @@ impl StderrCapture {
             value["error_like_lines"] = count.into();
             value["error_like"] = cut.into();
         }
-        (Some(value), warning)
+        StderrField {
+            value: Some(value),
+            warning,
+            keep,
+        }
     }
+}
+
+/// What [`StderrCapture::finish`] gives the envelope.
+#[derive(Default)]
+pub struct StderrField {
+    /// The `stderr` field; none when stderr was empty.
+    pub value: Option<Value>,
+    /// Why what was cut could not be kept.
+    pub warning: Option<String>,
+    /// Keeps a stderr held whole should the budget cut its field.
+    pub keep: Option<KeepWhole>,
 }
 
 /// Lines that look like errors or warnings shown at most of the part of stderr cut.
@@ -420,7 +446,7 @@ mod tests {
     fn colour_codes_are_stripped_from_the_text_shown() {
         let mut capture = StderrCapture::new(100, None, None);
         capture.push(b"\x1b[31m\x1b[1mError:\x1b[0m Unsupported argument\n");
-        let (value, _) = capture.finish(&[], 1);
+        let value = capture.finish(&[], 1).value;
         let value = value.unwrap();
         assert_eq!(value["text"], "Error: Unsupported argument\n");
         assert_eq!(value["ansi_stripped"], true);
@@ -438,7 +464,7 @@ mod tests {
                 capture.push(format!("progress {i:03} of the build, still going\n").as_bytes());
             }
             capture.push(b"FATAL: the real error at the end (config.yml:12)\n");
-            let (value, _) = capture.finish(&[], 3);
+            let value = capture.finish(&[], 3).value;
             let text = value.unwrap()["text"].as_str().unwrap().to_string();
             assert!(
                 text.ends_with("FATAL: the real error at the end (config.yml:12)\n"),

@@ -51,7 +51,6 @@ impl Briefly {
         envelope
     }
 
-    /// Files in the artifact directory.
     /// The files in the artifact directory, but the stamp of the gc that new artifacts
     /// run now and then.
     pub fn artifact_files(&self) -> Vec<PathBuf> {

@@ -79,7 +79,7 @@ pub use error::Error;
 pub use frame::{count_chars, FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES};
 pub use kept::{Gap, KeptLines};
 pub use metrics::{append_event, MetricsEvent};
-pub use pipeline::{reduce, Artifacts, End, Pipeline, Push, RunConfig};
+pub use pipeline::{reduce, Artifacts, End, KeepWhole, Pipeline, Push, RunConfig};
 pub use records::{Alterations, RecordFramer};
 pub use reducer::{Emit, Flow, FoldBatches, Framing, Outcome, Rank, Record, Reducer};
 pub use select::Limit;

@@ -108,8 +108,13 @@ pub trait Push {
     }
 }
 
+/// Writes the whole of a field the caller gave (`run`'s stderr, held whole) to an
+/// artifact of its own. Called only when the fit cuts the field: the artifact's path,
+/// or why it was not written.
+pub type KeepWhole = Box<dyn FnOnce() -> Result<String, String>>;
+
 /// What the caller adds at the end of a reduction.
-#[derive(Debug, Clone, Default)]
+#[derive(Default)]
 pub struct End {
     /// The command's exit code (`run`); non-zero makes the envelope not ok.
     pub exit_code: Option<i32>,
@@ -120,6 +125,22 @@ pub struct End {
     /// What the summary adds of the standard error kept apart (`run`): after the
     /// reducer's summary of the output, with `; `.
     pub stderr_summary: Option<String>,
+    /// Keeps `stderr` whole when the fit cuts it, for a `stderr` the caller held whole
+    /// (one it cut already says where its whole is): the path goes into the field's
+    /// `artifact_path`.
+    pub keep_stderr: Option<KeepWhole>,
+}
+
+impl std::fmt::Debug for End {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("End")
+            .field("exit_code", &self.exit_code)
+            .field("warnings", &self.warnings)
+            .field("stderr", &self.stderr)
+            .field("stderr_summary", &self.stderr_summary)
+            .field("keep_stderr", &self.keep_stderr.is_some())
+            .finish()
+    }
 }
 
 /// Runs `reducer` over `input` to the end and returns the fitted envelope.
@@ -319,7 +340,6 @@ impl<R: Reducer> Pipeline<R> {
         };
         let options = CursorOptions::new(&self.config);
         let fitted = |envelope: &mut Envelope| self.reducer.fitted(envelope);
-        let stderr = base.stderr.clone();
         let fit = |store: &Store, base: &Envelope| {
             Fit {
                 config: &self.config,
@@ -329,11 +349,26 @@ impl<R: Reducer> Pipeline<R> {
                 lossy,
                 store,
                 options: &options,
-                stderr: stderr.as_ref(),
+                stderr: base.stderr.as_ref(),
             }
             .fit(base)
         };
         let mut envelope = fit(&store, &base);
+        if let Some(keep) = end.keep_stderr {
+            if envelope.stderr != base.stderr {
+                match keep() {
+                    Ok(path) => {
+                        if let Some(Value::Object(stderr)) = &mut base.stderr {
+                            stderr.insert("artifact_path".into(), path.into());
+                        }
+                    }
+                    Err(why) => base.warnings.push(format!(
+                        "part of stderr lost: the budget cut it, and its artifact was not written ({why})"
+                    )),
+                }
+                envelope = fit(&store, &base);
+            }
+        }
         if envelope.truncated && matches!(store, Store::Pending(_)) {
             if let Store::Pending(writer) = std::mem::replace(&mut store, Store::None) {
                 store = self.save(writer, end.exit_code);
@@ -595,13 +630,16 @@ impl Fit<'_> {
             base
         };
         let mut base = original.clone();
-        // The fixed part may take at most half the budget: the rest is for the evidence.
-        let half = Limit {
-            max_chars: self.config.budget.per_result_chars / 2,
+        // The fixed part may take at most half the budget: the rest is for the evidence,
+        // or what the evidence leaves when it needs less.
+        let budget = self.config.budget.per_result_chars;
+        let items_chars: usize = self.kept.iter().map(|(_, kept)| kept.chars).sum();
+        let fixed = Limit {
+            max_chars: budget - items_chars.min(budget / 2),
             ..self.limit()
         };
         for limit in [4_000, 1_000, 300, 80, 20] {
-            if half.fits(&(self.config.render)(&self.with(&base, 0))) {
+            if fixed.fits(&(self.config.render)(&self.with(&base, 0))) {
                 break;
             }
             base = shrunk(limit);
@@ -688,9 +726,18 @@ impl Fit<'_> {
 /// become a cut marker (24 chars hold one), never a silent null.
 fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
     envelope.summary = cut_str(&envelope.summary, limit).into_owned();
-    shrink_members(&mut envelope.stats, (limit * 2).max(MARKER_CHARS));
+    shrink_members(&mut envelope.stats, (limit * 2).max(MARKER_CHARS), &[]);
     if let Some(stderr) = &mut envelope.stderr {
-        shrink_members(stderr, limit.max(MARKER_CHARS));
+        // Where the whole of stderr is stays, however little room is left: without it
+        // the cut part could not be read back.
+        let least = match stderr.get(STDERR_PATH) {
+            Some(path) if path.is_string() => json_chars(&serde_json::json!({
+                STDERR_PATH: path,
+                CUT_MEMBERS: format!("{CUT_MARKER}99 members]"),
+            })),
+            _ => MARKER_CHARS,
+        };
+        shrink_members(stderr, limit.max(least), &[STDERR_PATH]);
     }
     let mut warnings = Vec::new();
     let mut chars = 0;
@@ -719,14 +766,16 @@ const MARKER_CHARS: usize = 24;
 /// templates), each to the room the others leave, so that it stays an object and its
 /// small members (counts, where the whole of stderr is) stay whole. When that is not
 /// enough, the largest members go, and [`CUT_MEMBERS`] says how many; the cut marker
-/// alone when even that is too long.
-fn shrink_members(value: &mut Value, limit: usize) {
+/// alone when even that is too long. Members named in `kept` are neither cut nor
+/// dropped.
+fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
     if json_chars(value) <= limit {
         return;
     }
     if let Some(fields) = value.as_object_mut() {
         let mut by_size: Vec<(String, usize)> = fields
             .iter()
+            .filter(|(key, _)| !kept.contains(&key.as_str()))
             .map(|(key, member)| (key.clone(), json_chars(member)))
             .collect();
         by_size.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
@@ -760,6 +809,8 @@ fn shrink_members(value: &mut Value, limit: usize) {
 
 /// The member that says how many members of a field the budget left out.
 const CUT_MEMBERS: &str = "cut";
+/// The member of `run`'s stderr field that says where its whole is.
+const STDERR_PATH: &str = "artifact_path";
 
 /// How many warnings `warning` stands for: a marker of cut warnings (from an earlier
 /// shrink) stands for those it counts.
@@ -788,7 +839,7 @@ mod tests {
             "lines": 2000, "records": 1990, "severity": {"error": 3, "info": 1987},
             "top_templates": (0..50).map(|i| json!({"id": i, "template": format!("t {i} <*>"), "count": i})).collect::<Vec<_>>(),
         });
-        shrink_members(&mut stats, 200);
+        shrink_members(&mut stats, 200, &[]);
         assert!(json_chars(&stats) <= 200, "{stats}");
         assert_eq!(
             (stats["lines"].clone(), stats["records"].clone()),
@@ -800,7 +851,7 @@ mod tests {
             "{stats}"
         );
         // Less room: the largest members go, and the rest says how many.
-        shrink_members(&mut stats, 60);
+        shrink_members(&mut stats, 60, &[]);
         assert!(json_chars(&stats) <= 60, "{stats}");
         assert_eq!(stats["lines"], 2000, "{stats}");
         assert!(
@@ -816,7 +867,7 @@ mod tests {
             "text": "e".repeat(2_000), "bytes": 50_000, "lines": 3_000, "truncated": true,
             "artifact_path": path, "error_like_lines": 9, "error_like": vec!["x".repeat(100); 9],
         });
-        shrink_members(&mut stderr, 300);
+        shrink_members(&mut stderr, 300, &[STDERR_PATH]);
         assert!(json_chars(&stderr) <= 300, "{stderr}");
         assert_eq!(stderr["artifact_path"], path);
         assert_eq!(
@@ -827,9 +878,17 @@ mod tests {
             stderr["text"].as_str().unwrap().contains(CUT_MARKER),
             "{stderr}"
         );
+        // The least room the fit gives: where the whole is stays, the rest is counted.
+        let mut envelope = Envelope::new("text", "");
+        envelope.stderr =
+            Some(json!({"text": "e".repeat(400), "bytes": 400, "artifact_path": path}));
+        shrink_overhead(&mut envelope, 20);
+        let stderr = envelope.stderr.unwrap();
+        assert_eq!(stderr["artifact_path"], path, "{stderr}");
+        assert_eq!(stderr[CUT_MEMBERS], "…[cut 2 members]", "{stderr}");
         // Too little room for its fields: the marker.
         let mut tiny = json!({"text": "boom", "bytes": 4, "truncated": false});
-        shrink_members(&mut tiny, MARKER_CHARS);
+        shrink_members(&mut tiny, MARKER_CHARS, &[]);
         assert!(tiny.as_str().unwrap().starts_with(CUT_MARKER), "{tiny}");
     }
 
