@@ -110,6 +110,22 @@ fn shape_without_options_and_small_documents_whole() {
     let shape = b.envelope(&["json", "--whole-chars", "0"], small, CAP);
     assert_eq!(shape["items"][2]["path"], "ports");
     assert_eq!(shape["items"][2]["len"], "2");
+    // Whole, but more than the budget holds: the summary says what the budget did.
+    let values: Vec<Value> = (0..60)
+        .map(|i| json!({"id": i, "name": "x".repeat(20)}))
+        .collect();
+    let document = serde_json::to_string(&values).unwrap();
+    let cut = b.envelope(&["--max-chars", "1500", "json"], document.as_bytes(), 1_500);
+    assert_eq!(
+        cut["summary"],
+        "JSON document (one line), returned whole, but cut to fit the budget (whole in the artifact)"
+    );
+    let lines: String = values.iter().map(|v| format!("{v}\n")).collect();
+    let paged = b.envelope(&["--max-chars", "1500", "json"], lines.as_bytes(), 1_500);
+    assert_eq!(
+        paged["summary"],
+        "NDJSON, 60 values, returned whole, over pages (next_cursor)"
+    );
 }
 
 #[test]

@@ -268,6 +268,16 @@ fn journal_small_output_comes_back_whole() {
     // `journalctl -n 20`: every entry an item, the error first, then the rest in order.
     let whole = b.envelope(&["journal"], input.as_bytes(), CAP);
     assert_eq!(whole["returned_items"], 20, "{whole}");
+    // At a budget that holds a few of them, the rest are on the next pages, and said so.
+    let paged = b.envelope(&["--max-chars", "1500", "journal"], input.as_bytes(), 1_500);
+    assert!(paged["returned_items"].as_u64() < Some(20), "{paged}");
+    assert!(
+        paged["summary"]
+            .as_str()
+            .unwrap()
+            .contains("; returned whole, over pages (next_cursor)"),
+        "{paged}"
+    );
     let lines: Vec<u64> = whole["items"]
         .as_array()
         .unwrap()
@@ -486,6 +496,19 @@ fn docker_options() {
         .as_str()
         .unwrap()
         .contains("; the records kept returned whole"));
+    let paged = b.envelope(
+        &["--max-chars", "1500", "docker", "--tail", "7"],
+        input.as_bytes(),
+        1_500,
+    );
+    assert!(paged["returned_items"].as_u64() < Some(7), "{paged}");
+    assert!(
+        paged["summary"]
+            .as_str()
+            .unwrap()
+            .contains("; the records kept returned whole, over pages (next_cursor)"),
+        "{paged}"
+    );
     let folded = b.envelope(
         &["docker", "--tail", "7", "--whole-chars", "0"],
         input.as_bytes(),

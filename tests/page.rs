@@ -340,6 +340,13 @@ fn an_input_returned_whole_pages_through_every_line_at_a_small_budget() {
     let b = Briefly::new();
     let input: String = (1..=500).map(|i| format!("{i}\n")).collect();
     let first = b.envelope(&["text", "--max-chars", "1500"], input.as_bytes(), 1_500);
+    assert!(
+        first["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("; returned whole, over pages (next_cursor)"),
+        "{first}"
+    );
     let items = walk(&b, first, 1_500);
     let mut lines = Vec::new();
     for item in &items {

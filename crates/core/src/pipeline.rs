@@ -624,9 +624,10 @@ impl Fit<'_> {
         // Each cut starts from the whole fixed part, so that its markers count every
         // character cut, not those of the last cut only.
         let original = base;
-        let shrunk = |limit: usize| {
+        let shrunk = |limit: usize, summary_chars: usize| {
             let mut base = original.clone();
             shrink_overhead(&mut base, limit);
+            base.summary = cut_str(&original.summary, summary_chars).into_owned();
             base
         };
         let mut base = original.clone();
@@ -642,7 +643,7 @@ impl Fit<'_> {
             if fixed.fits(&(self.config.render)(&self.with(&base, 0))) {
                 break;
             }
-            base = shrunk(limit);
+            base = shrunk(limit, limit.max(SUMMARY_CHARS));
         }
         // The largest k that fits; sizes grow with k (but for a few digits of cursor).
         let (mut lo, mut hi) = (0, n.saturating_sub(1));
@@ -663,7 +664,7 @@ impl Fit<'_> {
             // fixed part gives way further.
             for limit in [None, Some(8), Some(0)] {
                 if let Some(limit) = limit {
-                    base = shrunk(limit);
+                    base = shrunk(limit, limit);
                 }
                 if let Some(first) = self.first_item_cut_to_fit(&base) {
                     return first;
@@ -757,6 +758,10 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
     }
     envelope.warnings = warnings;
 }
+
+/// The least of the summary kept while items can give way instead: what the input was,
+/// its counts and its first serious line come first in it.
+const SUMMARY_CHARS: usize = 200;
 
 /// Characters that hold a field's cut marker (`"…[cut 123456 chars]"`).
 const MARKER_CHARS: usize = 24;

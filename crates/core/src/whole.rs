@@ -36,3 +36,38 @@ impl WholeChars {
         self.taken <= self.limit
     }
 }
+
+/// What a summary says of input returned whole (every record an item, none folded), as
+/// in `"…; returned whole"` or `"…; the records kept returned whole"`.
+pub const RETURNED_WHOLE: &str = "returned whole";
+
+/// For a reducer's [`Reducer::fitted`](crate::Reducer::fitted) when it returned its input
+/// whole: the summary says what the budget did to it (after its first
+/// [`RETURNED_WHOLE`]), when the items take more than one page or were cut to fit.
+///
+/// ```
+/// use briefly_core::{whole, Envelope};
+/// let mut envelope = Envelope::new("text", "3 lines; returned whole");
+/// whole::say_fitted(&mut envelope);
+/// assert_eq!(envelope.summary, "3 lines; returned whole");
+/// envelope.next_cursor = Some("c1".into());
+/// whole::say_fitted(&mut envelope);
+/// assert_eq!(envelope.summary, "3 lines; returned whole, over pages (next_cursor)");
+/// ```
+pub fn say_fitted(envelope: &mut crate::Envelope) {
+    let what = if envelope.next_cursor.is_some() {
+        ", over pages (next_cursor)"
+    } else if envelope.truncated
+        && envelope
+            .items
+            .iter()
+            .any(|item| item.to_string().contains(crate::CUT_MARKER))
+    {
+        ", but cut to fit the budget (whole in the artifact)"
+    } else {
+        return;
+    };
+    if let Some(at) = envelope.summary.find(RETURNED_WHOLE) {
+        envelope.summary.insert_str(at + RETURNED_WHOLE.len(), what);
+    }
+}

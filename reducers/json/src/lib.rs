@@ -28,7 +28,7 @@ pub use path::{Path, Step};
 pub use shape::PathShape;
 pub use tape::{Convert, Kind, TapeValue};
 
-use briefly_core::{counted, Emit, Flow, Framing, Outcome, Preview, Record, Reducer};
+use briefly_core::{counted, Emit, Envelope, Flow, Framing, Outcome, Preview, Record, Reducer};
 use scan::{Event, Scanner, Split, Unit};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -312,6 +312,8 @@ pub struct Json {
     /// The tape's nodes, kept between values for their allocation.
     nodes: Vec<simd_json::Node<'static>>,
     convert: Convert,
+    /// The outcome returned the input whole.
+    returned_whole: bool,
     shape: Shape,
     /// Without options: the values while they are small enough to return whole.
     whole: Option<(Vec<Value>, usize)>,
@@ -444,6 +446,7 @@ impl Json {
             scratch: Vec::new(),
             buffers: None,
             nodes: Vec::new(),
+            returned_whole: false,
             shape: Shape::new(MAX_PATHS),
             groups: HashMap::new(),
             other_records: 0,
@@ -1282,6 +1285,13 @@ impl Reducer for Json {
         }
         self.finish_items(out)
     }
+
+    fn fitted(&self, envelope: &mut Envelope) {
+        // Strings cut to --max-string-chars the summary names already.
+        if self.returned_whole && self.convert.cut_strings == 0 {
+            briefly_core::whole::say_fitted(envelope);
+        }
+    }
 }
 
 impl Json {
@@ -1326,6 +1336,7 @@ impl Json {
                     for value in values {
                         out.emit(0, value);
                     }
+                    self.returned_whole = true;
                     let summary = match self.convert.cut_strings {
                         0 => format!("{what}, returned whole"),
                         n => format!(

@@ -18,7 +18,8 @@ use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{OptionError, TextItems};
 use briefly_core::{
-    counted, plural, strip_ansi, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer,
+    counted, plural, strip_ansi, Ahead, Batch, Emit, Envelope, FoldBatches, Outcome, Record,
+    Reducer,
 };
 use briefly_severity::multiline::{Indented, MultiLine};
 use briefly_severity::{inspect, Severity};
@@ -755,6 +756,12 @@ impl FoldBatches for Docker {
         let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
         outcome.warnings = warnings;
         outcome
+    }
+
+    fn fitted(&self, envelope: &mut Envelope) {
+        if self.fold.returned_whole() {
+            briefly_core::whole::say_fitted(envelope);
+        }
     }
 }
 

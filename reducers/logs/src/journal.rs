@@ -561,6 +561,9 @@ impl Reducer for Journal {
 
     fn fitted(&self, envelope: &mut Envelope) {
         envelope.source_cursor.clone_from(&self.last_cursor);
+        if self.fold.returned_whole() {
+            briefly_core::whole::say_fitted(envelope);
+        }
     }
 }
 

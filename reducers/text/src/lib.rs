@@ -37,8 +37,8 @@ use crate::facts::{Facts, LineFacts};
 use crate::gotest::GoTestOutput;
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
-    counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome, Preview,
-    Record, WholeChars,
+    counted, cut_str, plural, Ahead, Batch, Emit, Envelope, FoldBatches, Gap, KeptLines, Outcome,
+    Preview, Record, WholeChars,
 };
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
@@ -376,6 +376,8 @@ pub struct Text {
     nul_lines: u64,
     /// The line being folded is the head of a longer line the framing cut.
     line_cut: bool,
+    /// The outcome returned the input (or the records the options kept) whole.
+    returned_whole: bool,
     first_time: Option<String>,
     last_time: Option<String>,
     /// What the times' span is, past the first and the last ([`TimeOrder`]).
@@ -488,6 +490,7 @@ impl Text {
             redrawn_lines: 0,
             nul_lines: 0,
             line_cut: false,
+            returned_whole: false,
             first_time: None,
             last_time: None,
             time_order: TimeOrder::InOrder,
@@ -1423,6 +1426,7 @@ impl FoldBatches for Text {
                 0 => "; returned whole",
                 _ => "; the records kept returned whole",
             });
+            self.returned_whole = true;
         }
         if let Some((line, severity, text)) = first_serious {
             let text = cut_str(&text, 200);
@@ -1494,6 +1498,12 @@ impl FoldBatches for Text {
         }
         outcome.warnings.append(&mut self.warnings);
         outcome
+    }
+
+    fn fitted(&self, envelope: &mut Envelope) {
+        if self.returned_whole {
+            briefly_core::whole::say_fitted(envelope);
+        }
     }
 }
 
