@@ -1611,6 +1611,42 @@ fn emit_groups_writes_one_line_per_input_line() {
 }
 
 #[test]
+fn lines_past_the_template_cap_are_in_no_group() {
+    // 12,000 lines that share no template (their words differ, none a number): past the
+    // cap of 10,000 templates they are counted as `other`, not as one group.
+    let mut seed = 7u64;
+    let mut word = || -> String {
+        (0..6)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                char::from(b'a' + (seed >> 33) as u8 % 26)
+            })
+            .collect()
+    };
+    let input: String = (0..12_000)
+        .map(|_| format!("{} starts the {} job\n", word(), word()))
+        .collect();
+    let b = Briefly::new();
+    let groups = b.dir.path().join("groups.jsonl");
+    let envelope = b.envelope(
+        &["text", "--emit-groups", groups.to_str().unwrap()],
+        input.as_bytes(),
+        CAP,
+    );
+    let other = envelope["stats"]["other_records"].as_u64().unwrap();
+    assert!(other > 1_000, "{}", envelope["stats"]);
+    let rows = group_rows(&groups);
+    let in_other = rows.iter().filter(|r| r["group"] == "other").count();
+    assert_eq!(in_other as u64, other);
+    assert!(rows
+        .iter()
+        .all(|r| r["group"].is_u64() || r["group"] == "other"));
+    // Nor is the `other` group given an id anywhere, and it is among the top templates.
+    assert!(!envelope.to_string().contains("4294967295"), "{envelope}");
+    assert_eq!(envelope["stats"]["top_templates"][0]["count"], other);
+}
+
+#[test]
 fn emit_groups_never_overwrites_the_input() {
     let b = Briefly::new();
     let log = b.dir.path().join("app.log");

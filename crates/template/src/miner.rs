@@ -28,6 +28,18 @@ impl GroupId {
     pub fn is_overflow(self) -> bool {
         self == Self::OVERFLOW
     }
+
+    /// The id as output shows it: none for the overflow group, whose lines are in no
+    /// group of lines alike.
+    ///
+    /// ```
+    /// use briefly_template::GroupId;
+    /// assert_eq!(GroupId(7).shown(), Some(7));
+    /// assert_eq!(GroupId::OVERFLOW.shown(), None);
+    /// ```
+    pub fn shown(self) -> Option<u32> {
+        (!self.is_overflow()).then_some(self.0)
+    }
 }
 
 impl fmt::Display for GroupId {
@@ -507,6 +519,15 @@ impl Miner {
             Some(&self.groups[self.find(id.0) as usize])
         } else {
             None
+        }
+    }
+
+    /// How many lines share the template of `id` (resolved first): 1 for a line in
+    /// the overflow group, which shares none, and for an id never returned.
+    pub fn count_alike(&self, id: GroupId) -> u64 {
+        match self.resolve(id) {
+            id if id.is_overflow() => 1,
+            id => self.get(id).map_or(1, |t| t.count()),
         }
     }
 

@@ -93,6 +93,8 @@ impl FastHasher {
 
 /// The name entries past [`MAX_GROUPS`] are counted under.
 const OTHER_GROUP: &str = "(other)";
+/// What the entries past the template cap are, in place of a template.
+const OTHER_TEMPLATE: &str = "(entries past the template cap, not told apart)";
 
 /// One entry of a log, as a reducer hands it to the [`Fold`].
 #[derive(Debug, Clone, Copy)]
@@ -490,7 +492,6 @@ impl Fold {
                 }
             }
         }
-        let count_of = |id: GroupId| miner.get(miner.resolve(id)).map_or(1, |t| t.count());
         let group_name = |g: u32| self.groups[g as usize].0.as_str();
         let entry_value = |k: &Kept| -> Value {
             let id = miner.resolve(k.template);
@@ -513,8 +514,11 @@ impl Fold {
             if !k.more_gaps.is_empty() {
                 item.insert("more_gaps".into(), json!(k.more_gaps));
             }
-            item.insert("template".into(), id.0.into());
-            item.insert("count".into(), count_of(id).into());
+            // Past the template cap an entry has no template of its own.
+            if let Some(id) = id.shown() {
+                item.insert("template".into(), id.into());
+            }
+            item.insert("count".into(), miner.count_alike(id).into());
             Value::Object(item)
         };
 
@@ -526,7 +530,11 @@ impl Fold {
         kept.sort_by(|a, b| {
             b.severity
                 .cmp(&a.severity)
-                .then(count_of(a.template).cmp(&count_of(b.template)))
+                .then(
+                    miner
+                        .count_alike(a.template)
+                        .cmp(&miner.count_alike(b.template)),
+                )
                 .then(a.line.cmp(&b.line))
         });
         let worst = kept
@@ -667,9 +675,12 @@ impl Fold {
             let list = list
                 .iter()
                 .take(TOP_PER_GROUP)
-                .filter_map(|(t, n)| {
-                    let text = miner.get(*t).map(|t| t.text())?;
-                    Some(json!({"id": t.0, "template": text, "count": n}))
+                .filter_map(|(t, n)| match t.shown() {
+                    Some(id) => {
+                        let text = miner.get(*t).map(|t| t.text())?;
+                        Some(json!({"id": id, "template": text, "count": n}))
+                    }
+                    None => Some(json!({"template": OTHER_TEMPLATE, "count": n})),
                 })
                 .collect();
             top_templates.insert(name.clone(), list);
@@ -947,6 +958,59 @@ mod tests {
             "{template}"
         );
         assert_eq!(template["units_left_out"], 10);
+    }
+
+    #[test]
+    fn entries_past_the_template_cap_have_no_template() {
+        let mut fold = Fold::new(Names {
+            group: "unit",
+            level: "level",
+            levels: &["info", "error"],
+            levels_key: "levels",
+        });
+        fold.miner = Miner::new(briefly_template::Config {
+            max_templates: 2,
+            ..briefly_template::Config::default()
+        });
+        let messages = ["request done"; 5].into_iter().chain([
+            "heartbeat",
+            "disk lost",
+            "fan lost",
+            "power lost",
+        ]);
+        for (line, message) in (1..).zip(messages) {
+            let serious = message.ends_with("lost");
+            fold.add(&Entry {
+                line,
+                micros: None,
+                level: usize::from(serious),
+                severity: serious.then_some(Severity::Error),
+                group: "a",
+                pid: None,
+                message,
+                ansi: false,
+            });
+        }
+        let mut entries = Vec::new();
+        let (stats, _) = fold.finish(&mut |_, item| {
+            if item["kind"] == "entry" && item["message"].as_str().unwrap().ends_with("lost") {
+                entries.push(item);
+            }
+        });
+        assert_eq!(entries.len(), 3, "{entries:?}");
+        for entry in &entries {
+            assert_eq!(entry.get("template"), None, "{entry}");
+            assert_eq!(entry["count"], 1, "{entry}");
+        }
+        assert_eq!(
+            stats.top_templates["a"][0],
+            json!({"id": 0, "template": "request done", "count": 5})
+        );
+        assert!(
+            stats.top_templates["a"].contains(&json!({"template": OTHER_TEMPLATE, "count": 3})),
+            "{:?}",
+            stats.top_templates
+        );
     }
 
     /// What `fold` emits at its end, as (rank, line, message).

@@ -185,10 +185,12 @@ pub struct LineItem {
     /// Its timestamp as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
-    /// Its template's id and how many records share it.
-    pub template: u32,
-    /// How many records share the template; 1 for a record past the template cap (its
-    /// `template` is the `other` group's, of records unlike it).
+    /// Its template's id (as in `--emit-groups`); none for a record past the template
+    /// cap, which has no template of its own (the `other` group's records are unlike
+    /// one another).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template: Option<u32>,
+    /// How many records share the template; 1 for a record past the template cap.
     pub count: u64,
     /// Context before, as `[line, text]`; for a Go test's failure, the output its test
     /// printed before it (`go test -v`), however far before.
@@ -219,7 +221,7 @@ impl LineItem {
             more_cut: 0,
             more_gaps: Vec::new(),
             time: None,
-            template: 0,
+            template: None,
             count: 0,
             before: Vec::new(),
             after: Vec::new(),
@@ -252,8 +254,9 @@ pub struct LinesItem {
 pub struct TemplateItem {
     /// `template`; `other` for the records past the miner's caps.
     pub kind: &'static str,
-    /// The template's id (as in `--emit-groups`).
-    pub id: u32,
+    /// The template's id (as in `--emit-groups`); none for the `other` group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<u32>,
     /// Its text, `<*>` for the variable parts.
     pub template: String,
     /// Records that fold into it.
@@ -886,7 +889,6 @@ impl Text {
         out: &mut dyn Emit<TextItem>,
     ) {
         let miner = &self.miner;
-        let count_of = |group: GroupId| miner.get(miner.resolve(group)).map_or(1, |t| t.count());
         // The lines of the records shown whole, first to last.
         let mut shown_lines: Vec<(u64, u64)> = kept.iter().map(|(i, _)| i.lines()).collect();
         let shown = |lines: &[(u64, u64)], line: u64| {
@@ -927,8 +929,8 @@ impl Text {
                 TextItem::Line(LineItem {
                     severity: classify(&edge.text),
                     time: timestamp_range(&edge.text).map(|range| edge.text[range].to_string()),
-                    template: group.0,
-                    count: count_of(group),
+                    template: group.shown(),
+                    count: miner.count_alike(group),
                     ..LineItem::new(edge.line, edge.text.clone())
                 }),
             );
@@ -966,7 +968,7 @@ impl Text {
                 TextItem::Line(LineItem {
                     severity: noted.severity,
                     time: noted.first_time.map(|(_, time)| time),
-                    template: t.id().0,
+                    template: t.id().shown(),
                     count: t.count(),
                     more_cut,
                     ..LineItem::new(t.first_line(), example(t))
@@ -977,7 +979,7 @@ impl Text {
             let noted = info.get(&t.id()).cloned().unwrap_or_default();
             TextItem::Template(TemplateItem {
                 kind,
-                id: t.id().0,
+                id: t.id().shown(),
                 template,
                 count: t.count(),
                 severity: noted.severity,
@@ -988,16 +990,22 @@ impl Text {
                 example: example(t),
             })
         };
+        // The `other` group among them by its count.
+        let other = miner.overflow();
+        let mut other_item = (other.count() > 0).then(|| item("other", other, OTHER.to_string()));
         for t in &templates {
             let kept = info.get(&t.id()).map_or(0, |noted| u64::from(noted.kept));
             if t.count() > RARE && kept < t.count() {
+                if t.count() < other.count() {
+                    if let Some(other_item) = other_item.take() {
+                        out.emit(4, other_item);
+                    }
+                }
                 out.emit(4, item("template", t, t.text()));
             }
         }
-        let other = miner.overflow();
-        if other.count() > 0 {
-            let what = "(records past the template cap, not told apart)";
-            out.emit(4, item("other", other, what.to_string()));
+        if let Some(other_item) = other_item {
+            out.emit(4, other_item);
         }
         for t in blank {
             out.emit(4, item("template", t, t.text()));
@@ -1041,8 +1049,8 @@ impl Text {
                     severity: record.severity,
                     more: (record.first + 1..=record.last).map(line).collect(),
                     time: record.time.clone(),
-                    template: group.0,
-                    count: miner.get(group).map_or(1, |t| t.count()),
+                    template: group.shown(),
+                    count: miner.count_alike(group),
                     before: {
                         let mut lines = before(record.first);
                         lines.extend(record.held_before.iter().cloned());
@@ -1276,7 +1284,6 @@ impl FoldBatches for Text {
                 .flatten()
                 .min();
         }
-        let count_of = |group: GroupId| miner.get(miner.resolve(group)).map_or(1, |t| t.count());
 
         // 1. Serious records: worst first, then rarest template, then earliest.
         let mut kept: Vec<(LineItem, GroupId)> = self
@@ -1286,14 +1293,8 @@ impl FoldBatches for Text {
             .collect();
         for (item, group) in &mut kept {
             *group = miner.resolve(*group);
-            item.template = group.0;
-            // Past the template cap a record has no template of its own: the `other`
-            // group's count is of records unlike it.
-            item.count = if group.is_overflow() {
-                1
-            } else {
-                count_of(*group)
-            };
+            item.template = group.shown();
+            item.count = miner.count_alike(*group);
         }
         kept.sort_by(|(a, _), (b, _)| {
             b.severity
@@ -1434,12 +1435,27 @@ impl FoldBatches for Text {
         }
         let top_templates = match binary {
             true => Vec::new(),
-            false => templates
-                .iter()
-                .filter(|t| !is_blank(t))
-                .take(self.options.top)
-                .map(|t| json!({"id": t.id().0, "template": t.text(), "count": t.count()}))
-                .collect(),
+            false => {
+                // The `other` group among them by its count, without an id.
+                let other = self.miner.overflow();
+                let mut listed: Vec<(u64, Value)> = templates
+                    .iter()
+                    .filter(|t| !is_blank(t))
+                    .take(self.options.top)
+                    .map(|t| {
+                        let entry =
+                            json!({"id": t.id().0, "template": t.text(), "count": t.count()});
+                        (t.count(), entry)
+                    })
+                    .collect();
+                if other.count() > 0 {
+                    let at = listed.partition_point(|(count, _)| *count >= other.count());
+                    let entry = json!({"template": OTHER, "count": other.count()});
+                    listed.insert(at, (other.count(), entry));
+                    listed.truncate(self.options.top);
+                }
+                listed.into_iter().map(|(_, entry)| entry).collect()
+            }
         };
         let stats = TextStats {
             lines: self.lines,
@@ -1507,6 +1523,9 @@ impl FoldBatches for Text {
     }
 }
 
+/// What the `other` group is, in place of a template.
+const OTHER: &str = "(records past the template cap, not told apart)";
+
 /// The first or the last line of the input, with the group of its record (`None` when
 /// the options leave that record out).
 #[derive(Debug, Default)]
@@ -1560,14 +1579,13 @@ impl GroupWriter {
         while raw.read_exact(&mut buf).is_ok() {
             line += 1;
             let id = u32::from_le_bytes(buf);
-            if id == NO_GROUP {
-                writeln!(out, "{{\"line\":{line},\"group\":null}}")?;
-            } else {
-                writeln!(
-                    out,
-                    "{{\"line\":{line},\"group\":{}}}",
-                    miner.resolve(GroupId(id)).0
-                )?;
+            match id {
+                NO_GROUP => writeln!(out, "{{\"line\":{line},\"group\":null}}")?,
+                _ => match miner.resolve(GroupId(id)).shown() {
+                    Some(id) => writeln!(out, "{{\"line\":{line},\"group\":{id}}}")?,
+                    // Past the template cap: in no group of lines alike.
+                    None => writeln!(out, "{{\"line\":{line},\"group\":\"other\"}}")?,
+                },
             }
         }
         out.flush()
@@ -2431,10 +2449,12 @@ done
             ..briefly_template::Config::default()
         };
         let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"];
-        let input: String = words
+        let mut input: String = words
             .iter()
             .map(|w| format!("{w}\nERROR {w} lost\n"))
             .collect();
+        // The last line, an edge item, is past the caps too.
+        input.push_str("zulu\n");
         let envelope = reduce(
             Text::with_miner(folding(), config).unwrap(),
             input.as_bytes(),
@@ -2447,7 +2467,11 @@ done
             .find(|item| item["kind"] == "other")
             .unwrap_or_else(|| panic!("an other item: {}", envelope.to_json()));
         assert_eq!(other["count"], envelope.stats["other_records"]);
-        assert_eq!(other["id"], GroupId::OVERFLOW.0);
+        assert_eq!(other.get("id"), None, "no template's id: {other}");
+        // Listed among the top templates by its count: the most records here.
+        let top = &envelope.stats["top_templates"];
+        assert_eq!(top[0], json!({"template": OTHER, "count": 10}), "{top}");
+        assert_eq!(top.as_array().unwrap().len(), 4, "{top}");
         assert_eq!(other["severity"], "error", "an ERROR record is among them");
         // Serious records past the caps are each shown, not two of them.
         let shown = envelope.to_json();
@@ -2457,24 +2481,61 @@ done
                 "{word}: {shown}"
             );
         }
-        // Each once: not the `other` group's count, of records unlike it.
-        for item in envelope.items.iter().filter(|item| item["kind"] == "line") {
-            let text = item["text"].as_str().unwrap();
-            if item["template"] == GroupId::OVERFLOW.0 {
-                assert_eq!(item["count"], 1, "{text}: {shown}");
-            }
+        // Each once, in no template: not the `other` group's count, of records unlike it.
+        let past_caps: Vec<&Value> = envelope
+            .items
+            .iter()
+            .filter(|item| item["kind"] == "line" && item.get("template").is_none())
+            .collect();
+        assert!(past_caps.len() >= 2, "{shown}");
+        for item in &past_caps {
+            assert_eq!(item["count"], 1, "{item}: {shown}");
         }
         assert!(
-            envelope
-                .items
-                .iter()
-                .any(|item| item["kind"] == "line" && item["template"] == GroupId::OVERFLOW.0),
+            past_caps.iter().any(|item| item["text"] == "zulu"),
             "{shown}"
         );
         assert!(envelope
             .warnings
             .iter()
             .any(|w| w.contains("\"other\" group")));
+    }
+
+    #[test]
+    fn the_other_group_is_ranked_among_the_templates_by_its_count() {
+        // Three templates (50, 10 and 1 records), then 19 records past the cap.
+        let config = briefly_template::Config {
+            max_templates: 3,
+            ..briefly_template::Config::default()
+        };
+        let mut input = String::new();
+        for i in 0..50 {
+            input.push_str(&format!("request {i} served\n"));
+        }
+        input.push_str(&"heartbeat\n".repeat(10));
+        for w in ["alpha", "bravo", "charlie", "delta", "echo"] {
+            for v in ["one", "two", "three", "four"] {
+                input.push_str(&format!("{w} {v}\n"));
+            }
+        }
+        let envelope = reduce(
+            Text::with_miner(folding(), config).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("text"),
+        )
+        .unwrap();
+        let counts: Vec<(&str, u64)> = envelope
+            .items
+            .iter()
+            .filter(|item| item["kind"] == "template" || item["kind"] == "other")
+            .map(|item| {
+                (
+                    item["kind"].as_str().unwrap(),
+                    item["count"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(counts, [("template", 50), ("other", 19), ("template", 10)]);
     }
 
     #[test]
