@@ -6,8 +6,9 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
 /// One framed line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FramedLine<'a> {
-    /// The line without its `\n` (or `\r\n`); at most the framer's limit, cut back to a
-    /// UTF-8 character boundary when `cut`.
+    /// The line without its `\n` (or `\r\n`), and the first without a UTF-8 byte-order
+    /// mark opening the input; at most the framer's limit, cut back to a UTF-8 character
+    /// boundary when `cut`.
     pub bytes: &'a [u8],
     /// 1-based line number.
     pub line: u64,
@@ -20,6 +21,9 @@ pub struct FramedLine<'a> {
     /// The line ended in `\r\n`; the `\r` is not in `bytes`.
     pub crlf: bool,
 }
+
+/// The UTF-8 byte-order mark.
+const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Splits a byte stream into lines, pushed in chunks of any size.
 ///
@@ -151,6 +155,11 @@ impl LineFramer {
             bytes = head;
             crlf = true;
         }
+        if self.line == 1 {
+            // A byte-order mark is no part of the text (Windows tools write one):
+            // left in, the first line would not read as it shows.
+            bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+        }
         on_line(FramedLine {
             bytes,
             line: self.line,
@@ -242,6 +251,21 @@ mod tests {
         assert_eq!(lines[3], (b"very long li".to_vec(), 4, 13, 30, true));
         assert_eq!(lines[4], ("last é".as_bytes().to_vec(), 5, 43, 7, false));
         assert_eq!(cut, 1);
+    }
+
+    #[test]
+    fn a_byte_order_mark_opening_the_input_is_not_in_its_first_line() {
+        let input = b"\xef\xbb\xbfERROR x\r\n\xef\xbb\xbfnext\n";
+        for chunk in [1, 2, 3, 8192] {
+            let (lines, _) = frame(input, 100, chunk);
+            // Where the line starts and the bytes it took stay those of the input.
+            assert_eq!(lines[0], (b"ERROR x".to_vec(), 1, 0, 12, false), "{chunk}");
+            assert_eq!(
+                lines[1].0, b"\xef\xbb\xbfnext",
+                "one further in is a character of the text"
+            );
+        }
+        assert_eq!(frame(b"\xef\xbb\xbf", 100, 1).0[0].0, b"");
     }
 
     #[test]
