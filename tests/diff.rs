@@ -1061,7 +1061,7 @@ fn gits_lists_of_files_without_patches_are_read() {
     );
     assert_eq!(
         envelope["summary"],
-        "3 files changed, 3 insertions(+), 1 deletions(-)"
+        "3 files changed, 3 insertions(+), 1 deletion(-)"
     );
     assert_eq!(envelope["stats"]["other_lines"], 0);
     let warnings = envelope["warnings"].to_string();
@@ -1093,8 +1093,8 @@ fn gits_lists_of_files_without_patches_are_read() {
     );
     let envelope = diff_of(&b, &shortstat, &[]);
     assert_eq!(
-        envelope["summary"],
-        "3 files changed, 1 insertions(+), 2 deletions(-)"
+        envelope["summary"], "3 files changed, 1 insertion(+), 2 deletions(-)",
+        "in git's own words"
     );
 
     // `git log --stat`: each commit's files and counts as its total says.

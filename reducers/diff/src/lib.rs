@@ -1463,10 +1463,7 @@ impl Diff {
                 json!({"id": i + 1, "files": pattern.files, "removed": removed, "added": added})
             })
             .collect();
-        let mut summary = format!(
-            "{} files changed, {} insertions(+), {} deletions(-)",
-            self.files_seen, self.added, self.removed
-        );
+        let mut summary = git_stat_words(self.files_seen, self.added, self.removed);
         let commits = self.commits_seen - self.merge_blocks;
         if commits > 1 {
             summary = format!("{commits} commits: {summary}");
@@ -1628,9 +1625,44 @@ fn first_pair_example(file: &FileDiff) -> Option<(String, String)> {
     Some((removed.trim_end().to_string(), added.trim_end().to_string()))
 }
 
+/// The totals as `git diff --stat` words them: singular for one, and a count of zero
+/// left out unless both are (`1 file changed, 2 insertions(+)`).
+fn git_stat_words(files: u64, added: u64, removed: u64) -> String {
+    let mut words = match files {
+        1 => "1 file changed".to_string(),
+        n => format!("{n} files changed"),
+    };
+    if added > 0 || removed == 0 {
+        words += &match added {
+            1 => ", 1 insertion(+)".to_string(),
+            n => format!(", {n} insertions(+)"),
+        };
+    }
+    if removed > 0 || added == 0 {
+        words += &match removed {
+            1 => ", 1 deletion(-)".to_string(),
+            n => format!(", {n} deletions(-)"),
+        };
+    }
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn totals_are_in_gits_words() {
+        let cases = [
+            ((1, 1, 1), "1 file changed, 1 insertion(+), 1 deletion(-)"),
+            ((2, 3, 0), "2 files changed, 3 insertions(+)"),
+            ((1, 0, 2), "1 file changed, 2 deletions(-)"),
+            ((1, 0, 0), "1 file changed, 0 insertions(+), 0 deletions(-)"),
+        ];
+        for ((files, added, removed), words) in cases {
+            assert_eq!(git_stat_words(files, added, removed), words);
+        }
+    }
     use briefly_core::testkit::reduce_all_chunkings;
     use briefly_core::{Envelope, RunConfig};
 
