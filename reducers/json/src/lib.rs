@@ -256,6 +256,9 @@ struct Lines {
     line: u64,
     /// The line is over the limit: skipped up to its newline.
     overlong: bool,
+    /// The line is text before any JSON (a tool's notice): skipped, and the input read
+    /// afresh after it, as a document or as NDJSON.
+    text_before: bool,
 }
 
 /// Statistics of `briefly json`.
@@ -283,8 +286,12 @@ pub struct JsonStats {
     /// Paths in the shape (no options).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paths: Option<usize>,
-    /// Values that did not parse, or the point where the input stopped being JSON.
+    /// Values that did not parse, or the point where the input stopped being JSON; lines
+    /// of text before any JSON too.
     pub invalid: u64,
+    /// Of those, lines of text before any JSON (a tool's notice), skipped.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub text_before: u64,
     /// Records over `max_record_bytes`, skipped.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub oversize: u64,
@@ -350,7 +357,13 @@ pub struct Json {
     /// until a byte other than whitespace is fed.
     first_line: u64,
     first_line_known: bool,
+    /// Lines of text before any JSON, skipped (at most [`MAX_TEXT_BEFORE`]).
+    text_before: u64,
 }
+
+/// Lines of text before any JSON read past, each skipped and the input read afresh
+/// after it; past them, the input is NDJSON with bad lines.
+const MAX_TEXT_BEFORE: u64 = 16;
 
 /// UTF-8's byte-order mark, which Windows tools (PowerShell's `Out-File`) write first.
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -472,6 +485,7 @@ impl Json {
             opened: false,
             first_line: 1,
             first_line_known: false,
+            text_before: 0,
             options,
         })
     }
@@ -533,9 +547,10 @@ impl Json {
                         && !matches!(bytes.first(), Some(b'{' | b'['))
                         && !is_json(&bytes)
                     {
-                        // Not JSON, on its line: read as the first line of NDJSON, so
+                        // Not JSON, on its line: read to its end as a line of NDJSON, so
                         // that a line of text (`starting up`) is one bad line, not a bad
-                        // value and then the rest of its line.
+                        // value and then the rest of its line. The first few such lines
+                        // are text before the JSON: what follows them is read afresh.
                         if let Input::Scan(_) = &self.input {
                             self.ndjson = true;
                             self.input = Input::Lines(Lines {
@@ -543,6 +558,7 @@ impl Json {
                                 start: offset,
                                 line: self.first_line,
                                 overlong: false,
+                                text_before: self.text_before < MAX_TEXT_BEFORE,
                             });
                             continue;
                         }
@@ -621,13 +637,14 @@ impl Json {
         }
     }
 
-    /// NDJSON lines in `bytes`, which start at `offset`.
-    fn lines(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) {
+    /// NDJSON lines in `bytes`, which start at `offset`. Returns where the input is to
+    /// be read afresh, past a line of text before any JSON.
+    fn lines(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> Option<usize> {
         let max = self.options.max_record_bytes;
         let mut from = 0;
         while from < bytes.len() {
             let Input::Lines(lines) = &mut self.input else {
-                return;
+                return None;
             };
             let newline = memchr::memchr(b'\n', &bytes[from..]).map(|at| from + at);
             let end = newline.unwrap_or(bytes.len());
@@ -644,9 +661,14 @@ impl Json {
                 lines.partial.extend_from_slice(piece);
             }
             let Input::Lines(lines) = &mut self.input else {
-                return;
+                return None;
             };
             if newline.is_some() {
+                if lines.text_before {
+                    let (start, line) = (lines.start, lines.line);
+                    self.skip_text_before(start, line, offset + end as u64 + 1);
+                    return Some(end + 1);
+                }
                 if lines.overlong {
                     let (start, line) = (lines.start, lines.line);
                     self.overlong_line(start, line);
@@ -656,7 +678,7 @@ impl Json {
                     self.line(&partial, start, line, out);
                 }
                 let Input::Lines(lines) = &mut self.input else {
-                    return;
+                    return None;
                 };
                 lines.overlong = false;
                 lines.line += 1;
@@ -664,6 +686,30 @@ impl Json {
             }
             from = end + 1;
         }
+        None
+    }
+
+    /// Skips line `line` (at `start`), text before any JSON, and reads the input afresh
+    /// from `next`: as a document, or as NDJSON, whichever follows.
+    fn skip_text_before(&mut self, start: u64, line: u64, next: u64) {
+        self.text_before += 1;
+        self.invalid += 1;
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(format!(
+                "line {line} (byte {start}): text before the JSON, skipped"
+            ));
+        }
+        self.ndjson = false;
+        self.first_line = line + 1;
+        self.first_line_known = false;
+        let mut scanner = Scanner::new(
+            Split::TopLevel,
+            self.options.max_document_bytes,
+            self.options.max_depth,
+            next,
+        );
+        scanner.pause_after_unit = true;
+        self.input = Input::Scan(scanner);
     }
 
     fn overlong_line(&mut self, start: u64, line: u64) {
@@ -951,21 +997,35 @@ impl Json {
 
     /// Input bytes at `offset`: scanned, then read as NDJSON lines when it turns out to be.
     fn feed(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) {
+        self.count_leading_blank_lines(bytes);
+        let (mut bytes, mut offset) = (bytes, offset);
+        loop {
+            let rest = match self.input {
+                Input::Scan(_) => self.scan(bytes, out),
+                _ => bytes,
+            };
+            if matches!(self.input, Input::Lines(_)) && !rest.is_empty() {
+                let at = offset + (bytes.len() - rest.len()) as u64;
+                if let Some(afresh) = self.lines(rest, at, out) {
+                    (bytes, offset) = (&rest[afresh..], at + afresh as u64);
+                    self.count_leading_blank_lines(bytes);
+                    continue;
+                }
+            }
+            break;
+        }
+        self.note_newline(bytes.len());
+    }
+
+    /// Counts the blank lines before the first value, until a byte other than whitespace
+    /// is fed.
+    fn count_leading_blank_lines(&mut self, bytes: &[u8]) {
         if !self.first_line_known {
             let lead = bytes.iter().position(|b| !b.is_ascii_whitespace());
             let blank = &bytes[..lead.unwrap_or(bytes.len())];
             self.first_line += memchr::memchr_iter(b'\n', blank).count() as u64;
             self.first_line_known = lead.is_some();
         }
-        let rest = match self.input {
-            Input::Scan(_) => self.scan(bytes, out),
-            _ => bytes,
-        };
-        if matches!(self.input, Input::Lines(_)) && !rest.is_empty() {
-            let at = offset + (bytes.len() - rest.len()) as u64;
-            self.lines(rest, at, out);
-        }
-        self.note_newline(bytes.len());
     }
 
     /// Remembers whether the top-level value open after `fed` more bytes spans lines
@@ -1312,12 +1372,14 @@ impl Json {
             other_records: None,
             paths: None,
             invalid: self.invalid,
+            text_before: self.text_before,
             oversize: self.oversize,
             duplicate_keys: self.convert.duplicate_keys,
             cut_strings: self.convert.cut_strings,
             streamed: self.streamed,
         };
         let what = match stats.format {
+            _ if self.values == 0 && self.text_before > 0 => "no JSON in the input".to_string(),
             // A line alone is a document on one line.
             "ndjson" if self.values == 1 => "JSON document (one line)".to_string(),
             "ndjson" => format!("NDJSON, {} values", self.values),
@@ -1331,7 +1393,9 @@ impl Json {
         let conditions = self.options.conditions.join(" and ");
         let mut complete = true;
         let (summary, preview) = match self.plan.mode.clone() {
-            Mode::Shape => match self.whole.take().filter(|_| self.invalid == 0) {
+            Mode::Shape => match (self.whole.take())
+                .filter(|_| self.values > 0 && self.invalid == self.text_before)
+            {
                 Some((values, _)) => {
                     for value in values {
                         out.emit(0, value);
@@ -1507,8 +1571,14 @@ impl Json {
             complete = false;
         }
         let mut summary = summary;
-        if self.invalid > 0 {
-            summary.push_str(&format!("; {} invalid", self.invalid));
+        if self.text_before > 0 {
+            summary.push_str(&format!(
+                "; {} before it skipped",
+                counted(self.text_before, "line of text", "lines of text")
+            ));
+        }
+        if self.invalid > self.text_before {
+            summary.push_str(&format!("; {} invalid", self.invalid - self.text_before));
         }
         if self.oversize > 0 {
             // Neither matched nor counted as not matching: read, but not looked into.
@@ -1624,17 +1694,44 @@ mod tests {
         assert_eq!(envelope.items, [json!({"a": 1}), json!({"a": 2})]);
         assert_eq!(envelope.stats["format"], "ndjson");
         assert_eq!(envelope.stats["invalid"], 1);
-        assert_eq!(envelope.warnings, ["line 1 (byte 0): expected value"]);
+        assert_eq!(envelope.stats["text_before"], 1);
+        assert_eq!(
+            envelope.warnings,
+            ["line 1 (byte 0): text before the JSON, skipped"]
+        );
+        assert_eq!(
+            envelope.summary,
+            "NDJSON, 2 values: 2 records; 1 line of text before it skipped"
+        );
         // After blank lines, and beginning like a number: the lines are counted.
         let dated = run(b"\n\n2024-01-01 boot\n{\"a\": 1}\n{bad\n", fields());
         assert_eq!(dated.items, [json!({"a": 1})]);
         assert_eq!(
             dated.warnings,
             [
-                "line 3 (byte 6): trailing characters",
+                "line 3 (byte 2): text before the JSON, skipped",
                 "line 5 (byte 28): key must be a string"
             ]
         );
+        // Before a document over several lines (a tool's notice, then its JSON): the
+        // document is read, and returned whole when small.
+        let notice = b"npm warn config production Use `--omit=dev`\n\n{\n  \"a\": [1,\n 2]\n}\n";
+        let document = run(notice, JsonOptions::default());
+        assert_eq!(document.items, [json!({"a": [1, 2]})], "{document:?}");
+        assert_eq!(
+            document.summary,
+            "JSON document, returned whole; 1 line of text before it skipped"
+        );
+        let shape = run(notice, with(|o| o.whole_chars = 0));
+        assert_eq!(shape.items[1]["path"], "a", "{shape:?}");
+        // Text alone is no JSON; past the first lines, text is bad NDJSON lines.
+        let text = run(b"a\nb\n", JsonOptions::default());
+        assert!(text.summary.starts_with("no JSON in the input"), "{text:?}");
+        assert!(!text.ok);
+        let long: String = (0..20).map(|i| format!("text {i}\n")).collect();
+        let long = run(long.as_bytes(), JsonOptions::default());
+        assert_eq!(long.stats["text_before"], MAX_TEXT_BEFORE, "{long:?}");
+        assert_eq!(long.stats["invalid"], 20, "{long:?}");
         // Scalars that are JSON stay values, even two on a line.
         let scalars = run(b"\"x\" 4\n5\n", JsonOptions::default());
         assert_eq!(scalars.items, [json!("x"), json!(4), json!(5)]);
