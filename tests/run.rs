@@ -447,21 +447,17 @@ fn a_stderr_too_long_to_show_is_kept_whole() {
     // And when it cannot be kept, the result says that part is lost.
     let not_a_dir = b.dir.path().join("a-file");
     std::fs::write(&not_a_dir, "").unwrap();
-    let out = b.run(
+    let unwritable = not_a_dir.join("sub");
+    let at = ["--artifact-dir", unwritable.to_str().unwrap()];
+    let lost = b.envelope(
         &[
-            "--artifact-dir",
-            not_a_dir.join("sub").to_str().unwrap(),
-            "--max-chars",
-            "1000",
-            "run",
-            "--",
-            "sh",
-            "-c",
-            lines,
-        ],
+            &at[..],
+            &["--max-chars", "1000", "run", "--", "sh", "-c", lines],
+        ]
+        .concat(),
         b"",
+        1000,
     );
-    let lost: Value = serde_json::from_slice(&out.stdout).unwrap();
     let warnings = lost["warnings"].to_string();
     assert!(warnings.contains("part of stderr lost"), "{lost}");
 }
