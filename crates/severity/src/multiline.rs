@@ -294,6 +294,12 @@ impl MultiLine {
         self.lines
     }
 
+    /// Whether it is `go test`'s failure of a test (`--- FAIL: TestName (0.00s)`, its log
+    /// and its subtests' failures).
+    pub fn is_go_test_failure(&self) -> bool {
+        self.header == Header::GoTestFailure
+    }
+
     /// Whether `line` continues the record. The caller decides what else ends one (a
     /// line with a timestamp of its own, a cap on its lines).
     pub fn continues(&self, line: &str) -> bool {

@@ -861,10 +861,10 @@ impl Text {
         // failure's line is in a Go test failure's record.
         self.go_tests.read(record.line, message, || kept_line(text));
         if self.go_tests.has_failed() {
-            let item = &mut self.pending.item;
-            let failure = item.text.contains("--- FAIL: ");
+            let pending = &mut self.pending;
+            let failure = pending.multiline.is_go_test_failure();
             self.go_tests
-                .take_failed(failure.then_some(&mut item.before));
+                .take_failed(failure.then_some(&mut pending.item.before));
         }
         if self.first_line.is_none() {
             // Its group is set when its record closes.
