@@ -363,6 +363,30 @@ fn an_input_returned_whole_pages_through_every_line_at_a_small_budget() {
 }
 
 #[test]
+fn at_the_least_budget_pages_show_their_items_whole() {
+    // Entries of ~200 chars beside a fixed part of ~800 (the cursor, the artifact's
+    // path): the fixed part gives way, not the item, whose rest would be on no page.
+    let b = Briefly::new();
+    let input: String = (0..300)
+        .map(|i| {
+            let priority = if i == 5 { "0" } else { "6" };
+            format!(
+                "{{\"__REALTIME_TIMESTAMP\":\"{}\",\"PRIORITY\":\"{priority}\",\"_SYSTEMD_UNIT\":\"unit{}.service\",\"MESSAGE\":\"worker {i} finished batch\"}}\n",
+                1_700_000_000_000_000u64 + i * 1_000_000,
+                i % 3
+            )
+        })
+        .collect();
+    let first = b.envelope(&["journal", "--max-chars", "1000"], input.as_bytes(), 1_000);
+    assert_eq!(first["items"][0]["priority"], "emerg", "{first}");
+    let items = walk(&b, first, 1_000);
+    assert!(items.len() > 1);
+    for item in &items {
+        assert!(item.is_object(), "whole, not a cut marker: {item}");
+    }
+}
+
+#[test]
 fn paging_moves_forward_when_an_item_takes_all_the_room() {
     // At 1,000 chars the items get 275: a line item of exactly that ({"line":N,"text":…}
     // with 255 chars of text) took one more with its comma and was left out, and every

@@ -49,16 +49,32 @@ pub struct Cursor {
     /// The per-result cap the pages are cut to.
     #[serde(rename = "c")]
     pub max_chars: usize,
-    /// The tokenizer's name.
-    #[serde(rename = "t", default = "chars4")]
+    /// The tokenizer's name; left out when it is the default's.
+    #[serde(rename = "t", default = "chars4", skip_serializing_if = "is_chars4")]
     pub tokenizer: String,
-    /// The line framing limit.
-    #[serde(rename = "m")]
+    /// The line framing limit; left out when it is the default.
+    #[serde(
+        rename = "m",
+        default = "default_max_line_bytes",
+        skip_serializing_if = "is_default_max_line_bytes"
+    )]
     pub max_line_bytes: usize,
 }
 
 fn chars4() -> String {
     "chars4".to_string()
+}
+
+fn is_chars4(name: &str) -> bool {
+    name == "chars4"
+}
+
+fn default_max_line_bytes() -> usize {
+    crate::DEFAULT_MAX_LINE_BYTES
+}
+
+fn is_default_max_line_bytes(max: &usize) -> bool {
+    *max == crate::DEFAULT_MAX_LINE_BYTES
 }
 
 impl Cursor {
@@ -132,6 +148,16 @@ mod tests {
             "{text}"
         );
         assert_eq!(Cursor::decode(&text).unwrap(), sample());
+        // The defaults are left out, and read back as the defaults.
+        let json = URL_SAFE_NO_PAD.decode(&text[PREFIX.len()..]).unwrap();
+        let json: Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!((json.get("t"), json.get("m")), (None, None), "{json}");
+        let other = Cursor {
+            tokenizer: "o200k".into(),
+            max_line_bytes: 4096,
+            ..sample()
+        };
+        assert_eq!(Cursor::decode(&other.encode()).unwrap(), other);
     }
 
     #[test]

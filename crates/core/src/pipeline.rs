@@ -208,7 +208,7 @@ impl<R: Reducer> Pipeline<R> {
             own,
             reducer,
             framer: RecordFramer::new_with_max_length(max_line),
-            selection: Selection::new(config.after, items_chars),
+            selection: Selection::new(config.after, items_chars, config.budget.per_result_chars),
             config,
             tee,
             tee_error,
@@ -490,6 +490,20 @@ struct CursorOptions {
 /// carries it within its budget. Below it, a cursor is self-contained.
 const MAX_INLINE_OPTIONS_CHARS: usize = 400;
 
+/// Options as a cursor carries them: without those unset (`null`), which read back as
+/// unset, so that a cursor is no longer than it needs to be.
+fn without_unset(options: &Value) -> Value {
+    match options {
+        Value::Object(members) => Value::Object(
+            (members.iter())
+                .filter(|(_, value)| !value.is_null())
+                .map(|(key, value)| (key.clone(), value.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 /// How long the options carried in a cursor may be under `budget`.
 fn inline_options_chars(budget: &Budget) -> usize {
     MAX_INLINE_OPTIONS_CHARS.min(budget.per_result_chars / 8)
@@ -588,7 +602,7 @@ impl Fit<'_> {
 
     fn cursor(&self, path: &str, sha256: &str, after: Option<ItemKey>) -> String {
         let (options, options_sha256, options_dir) = match &self.options.file {
-            None => (self.config.options.clone(), None, None),
+            None => (without_unset(&self.config.options), None, None),
             Some((_, hash)) => (
                 Value::Null,
                 Some(hash.clone()),
@@ -659,14 +673,19 @@ impl Fit<'_> {
             lo -= 1;
         }
         if lo == 0 && n > 0 {
-            // Not even the first item fits whole: cut it to the room left, so a page always
+            // Not even the first item fits whole. The rest of an item cut is on no page (a
+            // summary cut is whole on the others), so the fixed part gives way first, to
+            // its least; only then is the item cut to the room left, so that a page always
             // moves forward; when not even a bare cut marker fits beside the fixed part, the
             // fixed part gives way further.
-            for limit in [None, Some(8), Some(0)] {
-                if let Some(limit) = limit {
-                    base = shrunk(limit, limit);
-                }
-                if let Some(first) = self.first_item_cut_to_fit(&base) {
+            let less = [(80, SUMMARY_CHARS), (80, 80), (20, 20), (8, 8), (0, 0)]
+                .map(|(limit, summary_chars)| shrunk(limit, summary_chars));
+            let whole = less.iter().map(|less| self.with(less, 1));
+            if let Some(whole) = whole.into_iter().find(|whole| self.fits(whole)) {
+                return whole;
+            }
+            for base in std::iter::once(&base).chain(&less[3..]) {
+                if let Some(first) = self.first_item_cut_to_fit(base) {
                     return first;
                 }
             }

@@ -35,11 +35,16 @@ pub(crate) struct Kept {
 }
 
 /// The items that fit so far: the longest prefix, in key order, of the items after
-/// `after` whose sizes add up to at most `items_chars`. Memory is bounded by that budget.
+/// `after` whose sizes add up to at most `items_chars`, or the first alone, of up to
+/// `alone_chars`. Memory is bounded by the two.
 #[derive(Debug)]
 pub(crate) struct Selection {
     after: Option<ItemKey>,
     items_chars: usize,
+    /// How long an item alone may be (the whole budget): longer ones are cut. The final
+    /// fit cuts it further only when the fixed part leaves too little room, since the
+    /// rest of a cut item is on no page.
+    alone_chars: usize,
     pub kept: BTreeMap<ItemKey, Kept>,
     used: usize,
     /// The smallest key left out for want of room: nothing after it can be kept.
@@ -52,10 +57,11 @@ pub(crate) struct Selection {
 }
 
 impl Selection {
-    pub fn new(after: Option<ItemKey>, items_chars: usize) -> Self {
+    pub fn new(after: Option<ItemKey>, items_chars: usize, alone_chars: usize) -> Self {
         Selection {
             after,
             items_chars,
+            alone_chars: alone_chars.max(items_chars),
             kept: BTreeMap::new(),
             used: 0,
             boundary: None,
@@ -123,16 +129,16 @@ impl<I: Serialize> Emit<I> for Selection {
         }
         let value = serde_json::to_value(item)
             .unwrap_or_else(|e| Value::String(format!("unserializable item: {e}")));
-        // One char less than the budget, for the comma counted below: a cut item always
-        // fits alone, so a page that has any item left keeps at least one.
-        let (value, cut) = match shrink_to_fit(&value, self.items_chars.saturating_sub(1)) {
+        // One char less than the room, for the comma counted below.
+        let (value, cut) = match shrink_to_fit(&value, self.alone_chars.saturating_sub(1)) {
             Some(shrunk) => (shrunk, true),
             None => (value, false),
         };
         let chars = json_chars(&value) + 1; // and a comma
         self.used += chars;
         self.kept.insert(key, Kept { value, chars, cut });
-        while self.used > self.items_chars {
+        // The first item stays however long, so a page that has any item left keeps one.
+        while self.used > self.items_chars && self.kept.len() > 1 {
             let (key, last) = self
                 .kept
                 .pop_last()
@@ -162,7 +168,7 @@ mod tests {
     #[test]
     fn keeps_the_best_ranked_prefix_that_fits() {
         // Items of 10 chars ("\"aaaaaaa\"" is 9, plus a comma): room for three.
-        let mut s = Selection::new(None, 30);
+        let mut s = Selection::new(None, 30, 30);
         for rank in [5, 1, 4, 0, 3, 2] {
             s.emit(rank, "a".repeat(7));
         }
@@ -174,7 +180,7 @@ mod tests {
 
     #[test]
     fn a_prefix_even_when_a_later_item_is_small() {
-        let mut s = Selection::new(None, 30);
+        let mut s = Selection::new(None, 30, 30);
         s.emit(0, "a".repeat(7));
         s.emit(1, "b".repeat(40)); // cut to fit, then evicted by the third
         s.emit(2, "c".repeat(7));
@@ -184,7 +190,7 @@ mod tests {
 
     #[test]
     fn pages_continue_after_the_key() {
-        let mut s = Selection::new(Some(ItemKey { rank: 1, seq: 1 }), 1000);
+        let mut s = Selection::new(Some(ItemKey { rank: 1, seq: 1 }), 1000, 1000);
         for rank in [0, 1, 1, 2] {
             s.emit(rank, rank);
         }
@@ -195,7 +201,7 @@ mod tests {
 
     #[test]
     fn skip_counts_without_building() {
-        let mut s = Selection::new(None, 12);
+        let mut s = Selection::new(None, 12, 12);
         s.emit(0, "a".repeat(9));
         s.emit(0, "b".repeat(9));
         assert!(!s.wants(0));
@@ -205,7 +211,7 @@ mod tests {
 
     #[test]
     fn oversized_items_are_cut_to_fit_and_marked() {
-        let mut s = Selection::new(None, 100);
+        let mut s = Selection::new(None, 100, 100);
         s.emit(0, "z".repeat(10_000));
         let kept = s.kept.values().next().unwrap();
         assert!(kept.cut && kept.chars <= 100);
@@ -218,12 +224,32 @@ mod tests {
         for budget in [64, 100, 363] {
             // Exactly the budget as JSON (with its quotes), then more than it.
             for len in [budget - 2, 10_000] {
-                let mut s = Selection::new(None, budget);
+                let mut s = Selection::new(None, budget, budget);
                 s.emit(0, "x".repeat(len));
                 assert_eq!(keys(&s), vec![(0, 0)], "budget {budget}, {len} chars");
                 assert!(s.kept[&ItemKey { rank: 0, seq: 0 }].chars <= budget);
             }
         }
+    }
+
+    #[test]
+    fn an_item_alone_is_kept_whole_up_to_the_whole_budget() {
+        // Room for items of 30 chars, 100 for one alone: a first item of 60 stays whole
+        // (it may fit beside a smaller fixed part), and the next is left out.
+        let mut s = Selection::new(None, 30, 100);
+        s.emit(1, "a".repeat(58));
+        s.emit(2, "b".repeat(7));
+        assert_eq!(keys(&s), vec![(1, 0)]);
+        let kept = &s.kept[&ItemKey { rank: 1, seq: 0 }];
+        assert!(!kept.cut && kept.chars == 61, "{kept:?}");
+        // An earlier one that fits takes its place: the prefix in key order.
+        s.emit(0, "c".repeat(7));
+        assert_eq!(keys(&s), vec![(0, 2)]);
+        // Past the whole budget, cut to it.
+        let mut s = Selection::new(None, 30, 100);
+        s.emit(0, "z".repeat(10_000));
+        let kept = s.kept.values().next().unwrap();
+        assert!(kept.cut && kept.chars <= 100);
     }
 
     #[test]
