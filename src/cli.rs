@@ -307,7 +307,7 @@ pub enum Command {
         /// The reducer [default: picked from the command].
         #[arg(long)]
         reducer: Option<String>,
-        /// Kill the command's process group after this long (e.g. 30s, 5m).
+        /// Kill the command's process group after this long (e.g. 30s, 5m; 0: never).
         #[arg(long, value_name = "DUR")]
         timeout: Option<String>,
         /// The command's standard error: merge (into the reducer with the output, as 2>&1), apart (bounded in the envelope's `stderr`), or auto (merge for cargo-test and docker, and for text under compilers, build tools and JavaScript's runners: cargo, gcc, make, go, gradle, npm, jest, docker build …, whose results are written there, under package managers: pip, uv, apt-get, gem …, and under a script's interpreter: python, node, java, ruby …, whose tracebacks and logs are).

@@ -222,6 +222,17 @@ fn fields_where_limit_count_by_top_sort_desc() {
     assert_eq!(top["items"], json!([{"value": "a", "count": 2000}]));
     assert_eq!(top["stats"]["groups"], 2);
     assert_eq!(top["stats"]["other_records"], 1000);
+    // The group left out is the input's: in the artifact.
+    assert_eq!(top["truncated"], true);
+    let kept = std::fs::read(top["artifact_path"].as_str().unwrap()).unwrap();
+    assert_eq!(kept, std::fs::read(&ndjson).unwrap());
+    assert!(
+        top["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("; the 1 largest shown (--top)"),
+        "{top}"
+    );
 
     let mut by_ms: Vec<(usize, usize)> = (0..3000).map(|i| (i * 37 % 1001, i)).collect();
     by_ms.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -439,7 +450,10 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
     assert!(envelope["warnings"][0]
         .as_str()
         .unwrap()
-        .contains("duplicate keys"));
+        .contains("1 duplicate key in the items"));
+    // The value dropped is in the artifact the warning names.
+    let kept = std::fs::read(envelope["artifact_path"].as_str().unwrap()).unwrap();
+    assert_eq!(kept, b"{\"a\": 1, \"a\": 2}\n");
 }
 
 #[test]

@@ -168,6 +168,23 @@ fn a_changed_artifact_is_noticed() {
 }
 
 #[test]
+fn a_file_read_by_a_relative_path_pages_from_any_directory() {
+    let b = Briefly::new();
+    let numbers: String = (1..=1000).map(|i| format!("{i}\n")).collect();
+    std::fs::write(b.dir.path().join("numbers.txt"), numbers).unwrap();
+    let mut read = b.command(&["read", "numbers.txt", "--max-chars", "1000"]);
+    read.current_dir(b.dir.path());
+    let out = common::feed(read, b"");
+    let first: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cursor = first["next_cursor"].as_str().expect("more pages");
+    let mut page = b.command(&["page", cursor]);
+    page.current_dir("/");
+    let out = common::feed(page, b"");
+    let next: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(next["item_offset"], first["returned_items"], "{next}");
+}
+
+#[test]
 fn read_is_line_aware_bounded_and_never_spills() {
     let b = Briefly::new();
     let input = numbered(50_000);

@@ -129,6 +129,21 @@ fn timeout_kills_the_whole_process_group() {
             .unwrap_or_default()
             .contains(") Z ");
     assert!(!alive, "the grandchild {pid} was killed with its group");
+    // As GNU timeout reads it, 0 is no timeout.
+    let (envelope, code) = run(
+        &b,
+        &[
+            "run",
+            "--timeout",
+            "0s",
+            "--",
+            "sh",
+            "-c",
+            "sleep 0.2; echo done",
+        ],
+    );
+    assert_eq!(code, Some(0), "{envelope}");
+    assert_eq!(envelope["items"][0]["text"], "done");
 }
 
 #[test]

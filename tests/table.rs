@@ -163,7 +163,18 @@ fn standard_input_streams_csv_and_arrow_with_the_tee() {
             [1, 1, "user1", 0.25, false, "Oslo"]
         ])
     );
-    assert_eq!(e["truncated"], false, "the two rows asked for, whole");
+    // The rows --rows leaves out are the input's too: kept in the artifact, as --limit
+    // keeps json's records.
+    assert_eq!(e["truncated"], true, "{e}");
+    let kept = std::fs::read(e["artifact_path"].as_str().unwrap()).unwrap();
+    assert_eq!(kept, bytes);
+    assert!(
+        e["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("; the first 2 shown (--rows)"),
+        "{e}"
+    );
 
     // A small table fits whole: nothing is left out, no artifact.
     let e = briefly.envelope(&["table"], b"a,b\n1,x\n2,y\n", CAP);
@@ -211,6 +222,8 @@ fn every_option_through_the_binary() {
     assert_eq!(e["preview"], "matches");
 
     let e = briefly.envelope(&["table", p, "--tail", "--rows", "3"], b"", CAP);
+    assert_eq!(e["truncated"], true);
+    assert_eq!(e["artifact_path"], p, "a file is its own artifact");
     assert_eq!(
         e["items"]
             .as_array()

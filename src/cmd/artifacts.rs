@@ -136,6 +136,9 @@ pub fn grep_reply(
 }
 
 fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<Reply> {
+    // Cursors name the file: absolute, they page from any directory.
+    let absolute = std::fs::canonicalize(path);
+    let path = absolute.as_deref().unwrap_or(path);
     let spec = reducers::find(reducer).expect("a built-in reducer");
     let sha256 = read_sidecar(path).map(|m| m.sha256).unwrap_or_default();
     let config = session.config(

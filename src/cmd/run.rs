@@ -116,7 +116,8 @@ pub fn reply(
     argv: &[String],
     spawn: &Spawn,
 ) -> Result<Ran> {
-    let timeout = timeout.map(parse_duration).transpose()?;
+    // As GNU timeout reads it, 0 is no timeout.
+    let timeout = (timeout.map(parse_duration).transpose()?).filter(|t| !t.is_zero());
     let name = match reducer {
         Some(name) => {
             reducers::find(name)

@@ -43,7 +43,8 @@ pub struct Condition {
 
 impl Condition {
     /// Parses `PATH=VALUE`, `PATH!=VALUE`, `PATH>N`, `PATH>=N`, `PATH<N`, `PATH<=N`,
-    /// `PATH~REGEX`. A value in double quotes is a JSON string (`status="a b"`).
+    /// `PATH~REGEX`, spaces around the operator allowed (`v > 5`). A value in double
+    /// quotes is a JSON string (`status="a b"`, `name=" padded "` to keep its spaces).
     pub fn parse(text: &str) -> Result<Condition, JsonError> {
         let bad = |why: String| JsonError::Where {
             condition: text.to_string(),
@@ -69,7 +70,7 @@ impl Condition {
             }
         };
         let path = Path::parse(text[..at].trim())?;
-        let mut value = text[at + len..].to_string();
+        let mut value = text[at + len..].trim().to_string();
         if value.starts_with('"') {
             value = serde_json::from_str(&value)
                 .map_err(|e| bad(format!("quoted value is not a JSON string: {e}")))?;
@@ -273,6 +274,15 @@ mod tests {
             check("id=9.007199254740993e15", ids),
             "a double compares as one"
         );
+    }
+
+    #[test]
+    fn spaces_around_the_operator_are_not_the_values() {
+        let rec = r#"{"v": "10", "n": 9, "s": " padded "}"#;
+        for condition in ["v = 10", "v=10 ", "n > 5", "n <= 9", "v ~ ^1"] {
+            assert!(check(condition, rec), "{condition}");
+        }
+        assert!(check(r#"s=" padded ""#, rec), "quoted, the spaces stay");
     }
 
     #[test]

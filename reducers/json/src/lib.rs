@@ -1476,7 +1476,8 @@ impl Json {
                 for (value, count) in groups.into_iter().take(top) {
                     out.emit(0, serde_json::json!({"value": value, "count": count}));
                 }
-                if self.other_records > 0 {
+                // Groups past --top are counted, not named: the artifact has them.
+                if self.other_records > 0 || n > top {
                     complete = false;
                 }
                 let counted = if conditions.is_empty() {
@@ -1484,8 +1485,12 @@ impl Json {
                 } else {
                     format!("{} of {records} matching {conditions}", self.matched)
                 };
+                let shown = match n > top {
+                    true => format!("; the {top} largest shown (--top)"),
+                    false => String::new(),
+                };
                 (
-                    format!("{what}: {counted} in {n} groups by {path}{largest}"),
+                    format!("{what}: {counted} in {n} groups by {path}{largest}{shown}"),
                     Preview::Ranked,
                 )
             }
@@ -1526,9 +1531,11 @@ impl Json {
             }
         }
         if self.convert.duplicate_keys > 0 {
+            // The values dropped are the input's: the artifact keeps them.
+            complete = false;
             warnings.push(format!(
-                "{} duplicate keys in the items: the last value of each is kept (the raw input is in the artifact)",
-                self.convert.duplicate_keys
+                "{} in the items: the last value of each is kept (the raw input is in the artifact)",
+                counted(self.convert.duplicate_keys, "duplicate key", "duplicate keys")
             ));
         }
         if self.convert.wide_numbers > 0 {

@@ -282,7 +282,9 @@ impl Docker {
             facts.log = log;
             return;
         }
-        match (!record.cut)
+        // A record is an object: serde would take an array's values by position.
+        let object = record.text.trim_start().starts_with('{');
+        match (!record.cut && object)
             .then(|| serde_json::from_str::<JsonFileLine<'_>>(record.text).ok())
             .flatten()
         {
@@ -1042,6 +1044,8 @@ mod tests {
         input.push_str("{\"log\":\"truncat\n");
         input.push_str("garbage in the middle\n");
         input.push_str("{\"stream\":\"stdout\"}\n");
+        // An array, not a record: its values are no fields by position.
+        input.push_str("[\"FATAL made up\\n\",\"stderr\",\"2026-11-29T10:00:00Z\"]\n");
         input.push_str(
             &json_line("bad time\n", "stdout", 0).replace("2026-11-29T10", "2026-99-29T10"),
         );
@@ -1052,14 +1056,14 @@ mod tests {
             &RunConfig::new("docker"),
         );
         let s = &envelope.stats;
-        assert_eq!(s["records_read"], 6);
-        assert_eq!(s["problems"]["bad_lines"], 3);
+        assert_eq!(s["records_read"], 7);
+        assert_eq!(s["problems"]["bad_lines"], 4);
         assert_eq!(s["problems"]["bad_time"], 1);
-        assert_eq!(s["groups"]["unknown"]["entries"], 3);
+        assert_eq!(s["groups"]["unknown"]["entries"], 4);
         assert!(envelope
             .warnings
             .iter()
-            .any(|w| w.starts_with("3 lines are not json-file")));
+            .any(|w| w.starts_with("4 lines are not json-file")));
         let shown: Vec<&str> = envelope
             .items
             .iter()

@@ -260,8 +260,10 @@ impl Journal {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
+        // An entry is an object: serde would take an array's values by position.
+        let object = bytes.trim_ascii_start().starts_with(b"{");
         match serde_json::from_slice::<JsonEntry<'_>>(bytes) {
-            Ok(json) if !cut => {
+            Ok(json) if !cut && object => {
                 let fields = Fields {
                     line,
                     message: json.message,
@@ -1076,6 +1078,9 @@ mod tests {
             r#"{"MESSAGE":"cut off"#,
             "\n",
             "not json at all\n",
+            // An array, not an entry: its values are no fields by position.
+            r#"["disk", "0", "sda"]"#,
+            "\n",
         );
         let envelope = reduce_all_chunkings(
             || Journal::new(JournalOptions::default()).unwrap(),
@@ -1084,15 +1089,15 @@ mod tests {
         );
         let s = &envelope.stats;
         assert_eq!(s["format"], "json");
-        assert_eq!(s["entries_read"], 8);
+        assert_eq!(s["entries_read"], 9);
         assert_eq!(s["problems"]["binary_message"], 1);
         assert_eq!(s["ansi_entries"], 1);
         assert_eq!(s["problems"]["null_message"], 1);
         assert_eq!(s["problems"]["missing_message"], 1);
         assert_eq!(s["problems"]["bad_priority"], 1);
-        assert_eq!(s["problems"]["bad_lines"], 2);
-        assert_eq!(s["problems"]["bad_time"], 3);
-        assert_eq!(s["levels"]["unset"], 3);
+        assert_eq!(s["problems"]["bad_lines"], 3);
+        assert_eq!(s["problems"]["bad_time"], 4);
+        assert_eq!(s["levels"]["unset"], 4);
         assert_eq!(envelope.source_cursor.as_deref(), Some("c4"));
         let messages: Vec<&str> = envelope
             .items
@@ -1117,7 +1122,7 @@ mod tests {
             envelope
                 .warnings
                 .iter()
-                .any(|w| w.contains("2 lines are not JSON")),
+                .any(|w| w.contains("3 lines are not JSON")),
             "{:?}",
             envelope.warnings
         );

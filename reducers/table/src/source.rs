@@ -941,7 +941,19 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
             omitted.len()
         ));
     }
-    let complete = warnings.is_empty() && omitted.is_empty() && !scan.values_cut;
+    // Rows --rows, --tail or --sample leave out: in the artifact (a file is its own).
+    let matched = if filtered { scan.matched } else { rows };
+    let (picked, how) = match table.options.pick() {
+        Pick::Head(n) => (n.min(matched), "the first {} shown (--rows)"),
+        Pick::Tail(n) => (n.min(matched), "the last {} shown (--tail)"),
+        Pick::Sample(n, _) => (n.min(matched), "{} sampled (--sample)"),
+    };
+    if picked < matched {
+        summary.push_str("; ");
+        summary.push_str(&how.replace("{}", &picked.to_string()));
+    }
+    let complete =
+        warnings.is_empty() && omitted.is_empty() && !scan.values_cut && picked == matched;
     let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
     outcome.preview = table.options.preview();
     outcome.complete = complete && table.error.is_none();
