@@ -699,6 +699,58 @@ fn cargo_nextest_text_and_libtest_json() {
 }
 
 #[test]
+fn cargo_nextest_retries_tell_a_flaky_test_from_a_failed_one() {
+    if !nextest_available() {
+        eprintln!("cargo-nextest is not on PATH: skipped");
+        return;
+    }
+    // Under --retries, nextest reports each attempt (`TRY 1 FAIL`) and the last one's
+    // outcome (`TRY 2 PASS`: flaky; `TRY 2 FAIL`: failed).
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    write(
+        dir,
+        "Cargo.toml",
+        "[package]\nname = \"retried\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    );
+    write(
+        dir,
+        "src/lib.rs",
+        "#[cfg(test)]\nmod tests {\n    #[test]\n    fn fine() {}\n    #[test]\n    fn always() {\n        panic!(\"always fails\");\n    }\n    #[test]\n    fn flaky() {\n        let marker = std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"tried\");\n        if std::fs::write(&marker, \"\").is_ok() && !marker.with_extension(\"2\").exists() {\n            std::fs::write(marker.with_extension(\"2\"), \"\").unwrap();\n            panic!(\"first try fails\");\n        }\n    }\n}\n",
+    );
+    let output = merged(
+        dir,
+        &["nextest", "run", "--no-fail-fast", "--retries", "1"],
+        &[],
+    );
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], &output, CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("3 tests run: 2 passed; 1 failed; 1 flaky; 0 skipped"),
+        "{summary}\n{}",
+        String::from_utf8_lossy(&output)
+    );
+    let items: Vec<(&str, &str, &str)> = envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let field = |key: &str| i[key].as_str().unwrap_or("");
+            (field("kind"), field("name"), field("message"))
+        })
+        .collect();
+    assert_eq!(
+        items,
+        [
+            ("failed", "tests::always", "always fails"),
+            ("flaky", "tests::flaky", "first try fails")
+        ]
+    );
+    assert_eq!(envelope["stats"]["failed"], json!(["tests::always"]));
+}
+
+#[test]
 fn cargo_test_compile_error_after_300_warnings_and_the_warnings_options() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();

@@ -406,6 +406,11 @@ pub struct CargoTest {
     nextest_summary: Option<Map<String, Value>>,
     nextest_done: bool,
     failure: Option<Failure>,
+    /// The failure being read is an attempt nextest retries (`TRY 1 FAIL`): held, not
+    /// reported, until the test's last attempt says whether it failed or was flaky.
+    failure_retried: bool,
+    /// Attempts that failed and were retried, by test (at most [`MAX_RETRIED`]).
+    retried: HashMap<String, Failure>,
     failed_names: Vec<String>,
     /// Failing tests reported (items made), all of them.
     failures: u64,
@@ -447,6 +452,8 @@ impl CargoTest {
             nextest_summary: None,
             nextest_done: false,
             failure: None,
+            failure_retried: false,
+            retried: HashMap::new(),
             failed_names: Vec::new(),
             failures: 0,
             reported: HashSet::new(),
@@ -558,8 +565,33 @@ impl CargoTest {
     }
 
     fn close_failure(&mut self, out: &mut dyn Emit<CargoItem>) {
-        if let Some(failure) = self.failure.take() {
-            self.emit_failure(failure, out);
+        let Some(failure) = self.failure.take() else {
+            return;
+        };
+        if std::mem::take(&mut self.failure_retried) {
+            let key = retried_key(failure.binary.as_deref(), &failure.name);
+            if self.retried.len() < MAX_RETRIED || self.retried.contains_key(&key) {
+                self.retried.insert(key, failure);
+                return;
+            }
+        }
+        self.emit_failure(failure, out);
+    }
+
+    /// A test's last attempt under `--retries` passed: the attempt that failed is
+    /// reported as flaky, after the failures.
+    fn flaky(&mut self, binary: Option<&str>, name: &str, out: &mut dyn Emit<CargoItem>) {
+        let Some(failure) = self.retried.remove(&retried_key(binary, name)) else {
+            return;
+        };
+        let message = failure.message();
+        let rank = self.ranker.rank(2, "flaky");
+        if out.wants(rank) {
+            let mut item = failure.item(message);
+            item.kind = "flaky";
+            out.emit(rank, item);
+        } else {
+            out.skip(rank);
         }
     }
 
@@ -739,7 +771,8 @@ impl CargoTest {
                 match nextest_status(line.trim_start()) {
                     // Its failure, with what it printed: nextest's report of it (none
                     // under `--no-capture`) goes on with it.
-                    Some((Nextest::Failed, _)) => {
+                    Some((Nextest::Failed, _, retried)) => {
+                        self.failure_retried = retried;
                         self.mode = Mode::NextestReport;
                         return;
                     }
@@ -911,7 +944,7 @@ impl CargoTest {
             self.next_binary = Some(format!("Doc-tests {rest}"));
             return;
         }
-        if let Some((status, name)) = nextest_status(trimmed) {
+        if let Some((status, name, retried)) = nextest_status(trimmed) {
             self.format("nextest");
             if self.nextest_done {
                 return;
@@ -927,9 +960,12 @@ impl CargoTest {
                     self.failure = Some(Failure::new(name, binary, self.options.lines));
                     self.mode = Mode::NextestOutput;
                 }
-                Nextest::Done => {}
+                Nextest::Done => self.flaky(binary.as_deref(), name, out),
                 Nextest::Failed => {
+                    // Its last attempt failed: the attempts before it are this failure.
+                    self.retried.remove(&retried_key(binary.as_deref(), name));
                     self.failure = Some(Failure::new(name, binary, self.options.lines));
+                    self.failure_retried = retried;
                     self.mode = Mode::NextestReport;
                 }
             }
@@ -993,21 +1029,47 @@ enum Nextest {
 
 /// `FAIL [   0.047s] ( 19/200) demo tests::case_017` → `(Failed, "demo tests::case_017")`;
 /// `PASS [...] …` → `(Done, …)`; `START [         ] (2/3) demo t` → `(Start, "demo t")`.
-fn nextest_status(line: &str) -> Option<(Nextest, &str)> {
+/// Under `--retries`, an attempt's status says which (`TRY 2 FAIL`), and a retry's start
+/// how many there are (`RETRY 2/3`).
+fn nextest_status(line: &str) -> Option<(Nextest, &str, bool)> {
     let (status, rest) = line.split_once(" [")?;
-    let status = match status.trim() {
+    let status = status.trim();
+    let status = match status.strip_prefix("TRY ") {
+        Some(attempt) => attempt.split_once(' ')?.1,
+        None => status,
+    };
+    let status = match status.split_once(' ') {
+        Some(("RETRY", _)) => "RETRY",
+        _ => status,
+    };
+    let status = match status {
         "START" => Nextest::Start,
-        "PASS" | "SKIP" | "SLOW" | "RETRY" | "TRY 2 PASS" | "FLAKY" | "LEAK" => Nextest::Done,
+        "PASS" | "SKIP" | "SLOW" | "RETRY" | "FLAKY" | "LEAK" => Nextest::Done,
         "FAIL" | "SIGSEGV" | "SIGABRT" | "SIGBUS" | "SIGKILL" | "TIMEOUT" | "LEAK-FAIL"
         | "ABORT" => Nextest::Failed,
         _ => return None,
     };
     let (_, after) = rest.split_once("] ")?;
-    let name = match after.strip_prefix('(') {
-        Some(counted) => counted.split_once(") ")?.1,
-        None => after,
+    // An attempt to be retried is not counted yet: `(───)`, not `(2/3)`.
+    let (name, retried) = match after.strip_prefix('(') {
+        Some(counted) => {
+            let (count, name) = counted.split_once(") ")?;
+            (
+                name,
+                !count.trim_start().starts_with(|c: char| c.is_ascii_digit()),
+            )
+        }
+        None => (after, false),
     };
-    Some((status, name.trim()))
+    Some((status, name.trim(), retried))
+}
+
+/// Attempts held while their test may yet pass.
+const MAX_RETRIED: usize = 256;
+
+/// A retried test's key: its binary and name.
+fn retried_key(binary: Option<&str>, name: &str) -> String {
+    format!("{}\u{0}{name}", binary.unwrap_or(""))
 }
 
 /// `200 tests run: 197 passed, 3 failed, 0 skipped` (and `19/200 tests run: …`).
@@ -1025,8 +1087,12 @@ fn nextest_counts(text: &str) -> Option<Map<String, Value>> {
             counts.insert("run".into(), Value::from(run.trim().parse::<u64>().ok()?));
         }
     }
-    for part in rest.split(", ") {
-        let part = part.trim().trim_start_matches('(').trim_end_matches(')');
+    // `2 passed (1 flaky)`: the flaky are among the passed, counted apart too.
+    let parts = rest
+        .split(", ")
+        .flat_map(|part| part.split(" ("))
+        .map(|part| part.trim().trim_start_matches('(').trim_end_matches(')'));
+    for part in parts {
         let Some((n, word)) = part.split_once(' ') else {
             continue;
         };
