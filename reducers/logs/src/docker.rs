@@ -51,6 +51,8 @@ const NAMES: Names = Names {
     level: "level",
     levels: &LEVELS,
     levels_key: "levels",
+
+    worst_first: false,
 };
 
 fn level_index(severity: Option<Severity>) -> usize {

@@ -128,6 +128,9 @@ pub struct Names {
     pub levels: &'static [&'static str],
     /// The key of a template's counts by level (`priorities`, `levels`).
     pub levels_key: &'static str,
+    /// Whether `levels` names the most urgent first (journald's priorities: `emerg`
+    /// before `crit`, both fatal), else last: what ranks entries of one severity.
+    pub worst_first: bool,
 }
 
 /// Levels a reducer may name.
@@ -527,9 +530,18 @@ impl Fold {
         for k in &mut kept {
             k.template = miner.resolve(k.template);
         }
+        // Within a severity, by the level the source names (journald's emerg first).
+        let worst_first = self.names.worst_first;
+        let urgency = |k: &Kept| {
+            let level = match worst_first {
+                true => usize::MAX - k.level,
+                false => k.level,
+            };
+            (k.severity, level)
+        };
         kept.sort_by(|a, b| {
-            b.severity
-                .cmp(&a.severity)
+            urgency(b)
+                .cmp(&urgency(a))
                 .then(
                     miner
                         .count_alike(a.template)
@@ -539,7 +551,7 @@ impl Fold {
         });
         let worst = kept
             .iter()
-            .min_by_key(|k| (std::cmp::Reverse(k.severity), k.line))
+            .min_by_key(|k| (std::cmp::Reverse(urgency(k)), k.line))
             .map(entry_value);
         let mut shown: Vec<u64> = kept.iter().map(|k| k.line).collect();
         let mut seen = std::collections::HashSet::new();
@@ -719,7 +731,7 @@ impl Fold {
                 .entries
                 .into_iter()
                 .partition(|k| k.severity >= Some(Severity::Warn));
-            serious.sort_by_key(|k| (std::cmp::Reverse(k.severity), k.line));
+            serious.sort_by_key(|k| (std::cmp::Reverse(urgency(k)), k.line));
             for k in &serious {
                 out(0, entry_value(k));
             }
@@ -891,6 +903,8 @@ mod tests {
             level: "level",
             levels: &["info"],
             levels_key: "levels",
+
+            worst_first: false,
         });
         let mut add = |group: &str| {
             fold.add(&Entry {
@@ -929,6 +943,8 @@ mod tests {
             level: "level",
             levels: &["info"],
             levels_key: "levels",
+
+            worst_first: false,
         });
         // 4 units log the same message, 40, 30, 20 and 10 times.
         for (unit, times) in [("a", 40), ("b", 30), ("c", 20), ("d", 10)] {
@@ -967,6 +983,8 @@ mod tests {
             level: "level",
             levels: &["info", "error"],
             levels_key: "levels",
+
+            worst_first: false,
         });
         fold.miner = Miner::new(briefly_template::Config {
             max_templates: 2,
@@ -1030,6 +1048,8 @@ mod tests {
             level: "level",
             levels: &["info", "warn", "error"],
             levels_key: "levels",
+
+            worst_first: false,
         };
         let long_line = "x".repeat(MAX_KEPT_CHARS + 10);
         let many_lines = "at frame\n".repeat(MAX_ENTRY_LINES + 5);
@@ -1092,6 +1112,8 @@ mod tests {
             level: "level",
             levels: &["info"],
             levels_key: "levels",
+
+            worst_first: false,
         });
         fold.return_whole_up_to(1_000);
         let messages = [

@@ -39,6 +39,8 @@ const NAMES: Names = Names {
     level: "priority",
     levels: &PRIORITIES,
     levels_key: "priorities",
+
+    worst_first: true,
 };
 
 /// What to look at.
@@ -1056,6 +1058,34 @@ mod tests {
         .unwrap();
         assert_eq!(envelope.items[0]["message"], "boom");
         assert_eq!(envelope.items[0]["line"], second_line);
+    }
+
+    #[test]
+    fn emerg_ranks_before_crit_though_both_are_fatal() {
+        let entry = |at: u64, priority: u8, message: &str| {
+            format!(
+                "{{\"__REALTIME_TIMESTAMP\":\"{at}\",\"PRIORITY\":\"{priority}\",\"MESSAGE\":\"{message}\"}}\n"
+            )
+        };
+        let mut input = entry(1_700_000_000_000_000, 2, "crit thing");
+        input.push_str(&entry(1_700_000_001_000_000, 0, "emerg thing"));
+        for whole_chars in [4000, 0] {
+            let options = JournalOptions {
+                whole_chars,
+                ..JournalOptions::default()
+            };
+            let envelope = reduce_all_chunkings(
+                || Journal::new(options.clone()).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("journal"),
+            );
+            assert_eq!(envelope.items[0]["message"], "emerg thing", "{whole_chars}");
+            assert!(
+                envelope.summary.contains("; first emerg at "),
+                "{}",
+                envelope.summary
+            );
+        }
     }
 
     #[test]
