@@ -552,6 +552,34 @@ fn file_pages_walk_its_hunks_each_a_patch() {
 }
 
 #[test]
+fn a_long_hunks_parts_fit_a_small_page_whole() {
+    // 1,200 lines of one hunk: parts of at most --max-hunk-lines lines and about 2,000
+    // characters, so that 3,000-char pages hold each whole (400-line parts were cut).
+    let mut diff = String::from("--- a/big.txt\n+++ b/big.txt\n@@ -1,200 +1,1000 @@\n");
+    diff.extend((0..200).map(|i| format!("-old line {i}\n")));
+    diff.extend((0..1000).map(|i| format!("+new line {i}\n")));
+    let b = Briefly::new();
+    let mut page = b.envelope(
+        &["diff", "--file", "big.txt", "--max-chars", "3000"],
+        diff.as_bytes(),
+        3_000,
+    );
+    let mut text = String::new();
+    loop {
+        for part in items(&page) {
+            let lines = part["lines"].as_str().unwrap();
+            assert!(!lines.contains("…[cut "), "whole: {part}");
+            text.push_str(lines);
+        }
+        match page["next_cursor"].as_str() {
+            Some(cursor) => page = b.envelope(&["page", cursor], b"", 3_000),
+            None => break,
+        }
+    }
+    assert_eq!(text, diff);
+}
+
+#[test]
 fn each_file_names_its_commit_in_git_log_and_format_patch() {
     let repo = Repo::new();
     repo.write("a.txt", "1\n");

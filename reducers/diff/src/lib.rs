@@ -1074,26 +1074,45 @@ fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
 fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
     let number = file.hunks_seen;
     let header = hunk.header_line();
-    if hunk.lines.len() <= max_lines {
+    // Parts of at most `max_lines` lines and about MAX_PART_CHARS characters (as JSON
+    // writes them, a line's end two), each line in one part: a part a small page holds
+    // whole (the rest of a part cut would be on no page).
+    let chars = |line: &String| line.chars().count() + 1;
+    let mut parts: Vec<&[String]> = Vec::new();
+    let (mut start, mut part_chars) = (0, 0);
+    for (i, line) in hunk.lines.iter().enumerate() {
+        if i > start && (i - start == max_lines || part_chars + chars(line) > MAX_PART_CHARS) {
+            parts.push(&hunk.lines[start..i]);
+            (start, part_chars) = (i, 0);
+        }
+        part_chars += chars(line);
+    }
+    parts.push(&hunk.lines[start..]);
+    if parts.len() == 1 {
         let mut patch = file.header.clone();
         hunk.write_to(&mut patch);
         return vec![
             json!({"path": file.path(), "hunk": number, "line": hunk.line, "patch": patch}),
         ];
     }
-    let parts = hunk.lines.len().div_ceil(max_lines);
-    hunk.lines
-        .chunks(max_lines)
+    let count = parts.len();
+    // The hunk's header is one line, then each part's body lines.
+    let mut line = hunk.line + 1;
+    parts
+        .into_iter()
         .enumerate()
-        .map(|(i, chunk)| {
+        .map(|(i, part)| {
             let mut text = if i == 0 { format!("{}{header}\n", file.header) } else { String::new() };
-            chunk.iter().for_each(|line| text.push_str(line));
-            // The hunk's header is one line, then `max_lines` body lines a part.
-            let line = hunk.line + 1 + (i * max_lines) as u64;
-            json!({"path": file.path(), "hunk": number, "part": format!("{}/{parts}", i + 1), "line": line, "lines": text})
+            part.iter().for_each(|line| text.push_str(line));
+            let item = json!({"path": file.path(), "hunk": number, "part": format!("{}/{count}", i + 1), "line": line, "lines": text});
+            line += part.len() as u64;
+            item
         })
         .collect()
 }
+
+/// About how many characters of a hunk's lines one of its parts under `--file` holds.
+const MAX_PART_CHARS: usize = 2_000;
 
 /// A file as an item: path, change, and the patch when shown.
 fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value {
