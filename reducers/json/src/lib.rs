@@ -874,7 +874,11 @@ impl Json {
                         .for_each(|element| self.record(element, out));
                 }
             }
-            (Origin::Top, None) if root.kind() == Kind::Array && !self.ndjson => {
+            // An array's elements are the records: the first value's, and every line's
+            // of NDJSON whose first line was one (its lines read alike).
+            (Origin::Top, None)
+                if root.kind() == Kind::Array && (!self.ndjson || self.implicit_array) =>
+            {
                 self.implicit_array = true;
                 root.elements()
                     .for_each(|element| self.record(element, out));
@@ -1743,6 +1747,22 @@ mod tests {
         let scalars = run(b"\"x\" 4\n5\n", JsonOptions::default());
         assert_eq!(scalars.items, [json!("x"), json!(4), json!(5)]);
         assert!(scalars.warnings.is_empty(), "{scalars:?}");
+    }
+
+    #[test]
+    fn ndjson_lines_of_arrays_are_split_alike() {
+        // The first line's array is split into records: every line's is.
+        let input = b"[{\"a\":1},{\"a\":2}]\n[{\"a\":3}]\n[{\"a\":1}]\n";
+        let envelope = run(input, with(|o| o.count_by = Some("a".into())));
+        assert_eq!(
+            envelope.items,
+            [
+                json!({"value": 1, "count": 2}),
+                json!({"value": 2, "count": 1}),
+                json!({"value": 3, "count": 1})
+            ]
+        );
+        assert_eq!(envelope.stats["records"], 4);
     }
 
     #[test]
