@@ -805,6 +805,18 @@ fn cargo_test_compile_error_after_300_warnings_and_the_warnings_options() {
         .unwrap()
         .contains("expected `u32`, found `&str`"));
 
+    // The same from cargo's JSON messages: each diagnostic as rustc renders it, once
+    // (the library's and its tests' builds report the error alike).
+    let json = merged(dir, &["test", "--message-format=json"], &[]);
+    let from_json = b.envelope(&["cargo-test"], &json, CAP);
+    let summary = from_json["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("build failed: 1 error (1 E0308)")
+            && summary.contains("300 warnings (300 dead_code)"),
+        "{summary}"
+    );
+    assert_eq!(from_json["items"][0]["location"], error["location"]);
+
     // --warnings lists them, after the error.
     let envelope = b.envelope(&["cargo-test", "--warnings"], &output, CAP);
     assert_eq!(envelope["total_items"], 301);

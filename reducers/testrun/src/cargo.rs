@@ -411,6 +411,8 @@ pub struct CargoTest {
     failure_retried: bool,
     /// Attempts that failed and were retried, by test (at most [`MAX_RETRIED`]).
     retried: HashMap<String, Failure>,
+    /// Hashes of the diagnostics read from cargo's JSON messages, to show each once.
+    rendered_seen: HashSet<String>,
     failed_names: Vec<String>,
     /// Failing tests reported (items made), all of them.
     failures: u64,
@@ -454,6 +456,7 @@ impl CargoTest {
             failure: None,
             failure_retried: false,
             retried: HashMap::new(),
+            rendered_seen: HashSet::new(),
             failed_names: Vec::new(),
             failures: 0,
             reported: HashSet::new(),
@@ -864,8 +867,28 @@ impl CargoTest {
     }
 
     fn normal(&mut self, line: &str, out: &mut dyn Emit<CargoItem>) {
-        if line.starts_with('{') && self.json(line, out) {
-            return;
+        if line.starts_with('{') {
+            // `cargo test --message-format=json`: a diagnostic is read as rustc renders it.
+            if let Some(rendered) = rendered_diagnostic(line) {
+                // The same diagnostic of the library and of its tests' build, once, as
+                // cargo's text output shows it.
+                let key = {
+                    use std::hash::{Hash, Hasher};
+                    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                    rendered.hash(&mut hasher);
+                    format!("{:016x}", hasher.finish())
+                };
+                if !remember(&mut self.rendered_seen, &key) {
+                    return;
+                }
+                for line in rendered.lines() {
+                    self.line(line, &LineFacts::of(line), out);
+                }
+                return;
+            }
+            if self.json(line, out) {
+                return;
+            }
         }
         if let Some(name) = line
             .strip_prefix("---- ")
@@ -1062,6 +1085,25 @@ fn nextest_status(line: &str) -> Option<(Nextest, &str, bool)> {
         None => (after, false),
     };
     Some((status, name.trim(), retried))
+}
+
+/// The text rustc rendered for a diagnostic in cargo's JSON messages
+/// (`{"reason":"compiler-message","message":{"rendered":"error[E0308]: …"}}`).
+fn rendered_diagnostic(line: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Message {
+        reason: String,
+        message: Option<Diagnostic>,
+    }
+    #[derive(Deserialize)]
+    struct Diagnostic {
+        rendered: Option<String>,
+    }
+    if !line.contains("\"compiler-message\"") {
+        return None;
+    }
+    let message: Message = serde_json::from_str(line).ok()?;
+    (message.reason == "compiler-message").then_some(message.message?.rendered?)
 }
 
 /// Attempts held while their test may yet pass.

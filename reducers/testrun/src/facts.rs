@@ -45,6 +45,18 @@ impl LineFacts {
         self.stripped.as_deref().unwrap_or(text)
     }
 
+    /// The facts of a line that is no record of the input (a diagnostic cargo's JSON
+    /// renders), found here rather than ahead.
+    pub(crate) fn of(text: &str) -> LineFacts {
+        let stripped = strip_ansi(text, None);
+        let severity = briefly_severity::classify(stripped.as_deref().unwrap_or(text).trim_end());
+        LineFacts {
+            stripped,
+            severity,
+            indented_severity: None,
+        }
+    }
+
     fn fill(&mut self, record: &Record<'_>, indented: bool) {
         self.stripped = strip_ansi(record.text, self.stripped.take());
         let text = self.stripped.as_deref().unwrap_or(record.text);
