@@ -733,10 +733,9 @@ impl CargoTest {
         let line = raw.trim_end();
         match self.mode {
             Mode::LibtestReport => {
-                if line.starts_with("---- ")
-                    || line == "failures:"
-                    || line.starts_with("test result: ")
-                {
+                // A report ends at the next, or at the list of failures before the
+                // binary's result: a `test result:` line within is what the test printed.
+                if line.starts_with("---- ") || line == "failures:" {
                     self.close_failure(out);
                     self.mode = Mode::Normal;
                 } else {

@@ -144,6 +144,42 @@ mod tests {
     }
 
     #[test]
+    fn a_result_line_a_test_printed_is_not_its_binarys() {
+        // A test whose output holds libtest's words (it runs libtest itself, say).
+        let input = "running 3 tests\ntest t::a ... FAILED\ntest t::b ... FAILED\ntest t::c ... ok\n\n\
+            failures:\n\n---- t::a stdout ----\n\
+            test result: ok. 99 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\
+            thread 't::a' (1) panicked at src/lib.rs:3:9:\nreal a panic\n\n\
+            ---- t::b stdout ----\nthread 't::b' (2) panicked at src/lib.rs:7:9:\nreal b panic\n\n\
+            failures:\n    t::a\n    t::b\n\n\
+            test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        let envelope = reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("cargo-test"),
+        );
+        assert!(
+            envelope
+                .summary
+                .starts_with("1 passed; 2 failed; 0 ignored"),
+            "{}",
+            envelope.summary
+        );
+        let located: Vec<(&Value, &Value)> = envelope
+            .items
+            .iter()
+            .map(|item| (&item["message"], &item["location"]))
+            .collect();
+        assert_eq!(
+            located,
+            [
+                (&json!("real a panic"), &json!("src/lib.rs:3:9")),
+                (&json!("real b panic"), &json!("src/lib.rs:7:9"))
+            ]
+        );
+    }
+
+    #[test]
     fn cargo_text_nextest_json_and_rustc() {
         let run = |name: &str| {
             reduce_all_chunkings(
