@@ -77,7 +77,9 @@ impl Excerpt {
     pub fn text(&self) -> String {
         let mut out = String::new();
         let mut next = 0u64;
-        let kept = self.kept.iter().chain(self.last.iter());
+        // In input order: a decisive line kept may come after lines the tail holds.
+        let mut kept: Vec<&(u64, String)> = self.kept.iter().chain(self.last.iter()).collect();
+        kept.sort_by_key(|(index, _)| *index);
         for (index, line) in kept {
             if *index < next {
                 continue;
@@ -127,6 +129,25 @@ mod tests {
         assert_eq!(
             excerpt.text(),
             "line 0\n… 49 lines …\nline 50\n… 9 lines …\nline 60\n… 37 lines …\nline 98\nline 99"
+        );
+    }
+
+    #[test]
+    fn a_decisive_line_after_lines_the_tail_holds_keeps_them() {
+        // pytest's captured stdout, then its stderr's title and warning (decisive).
+        let mut excerpt = Excerpt::new(1, 25, 25);
+        for (line, decisive) in [
+            ("[Captured stdout call]", true),
+            ("connecting", false),
+            ("retrying", false),
+            ("[Captured stderr call]", true),
+            ("warning: slow", true),
+        ] {
+            excerpt.push(line, decisive);
+        }
+        assert_eq!(
+            excerpt.text(),
+            "[Captured stdout call]\nconnecting\nretrying\n[Captured stderr call]\nwarning: slow"
         );
     }
 
