@@ -395,6 +395,31 @@ fn pytest_lines_option_bounds_the_excerpts() {
     assert_eq!(refused.status.code(), Some(2));
 }
 
+#[test]
+fn pytest_native_tracebacks_keep_the_tests_own_frame_and_captured_output() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_native.py",
+        "import sys\n\ndef helper(x):\n    assert x == 4, 'x should be four'\n\n\
+         def test_native():\n    print('connecting to db')\n    print('warning: slow', file=sys.stderr)\n    helper(3)\n",
+    );
+    let output = pytest(project.path(), &["--tb=native"]);
+    let b = Briefly::new();
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let item = &envelope["items"][0];
+    assert_eq!(item["nodeid"], "test_native.py::test_native", "{item}");
+    assert_eq!(item["line"], 9, "the test's own frame: {item}");
+    let traceback = item["traceback"].as_str().unwrap();
+    assert!(
+        traceback.contains("line 4, in helper") && traceback.contains("helper(3)"),
+        "{traceback}"
+    );
+    // What it printed, though it wrote to stderr too.
+    let captured = item["captured"].as_str().unwrap();
+    assert!(captured.contains("connecting to db"), "{captured}");
+}
+
 /// A crate of 200 tests, 3 failing (assert_eq, unwrap, panic), each printing 400 lines,
 /// and two doc-tests, one failing; built once for every test here.
 fn demo_crate() -> &'static Path {

@@ -180,6 +180,9 @@ pub(crate) struct Report {
     in_captured: bool,
     /// Locations (`file:line`) in the traceback, outside installed libraries: the first few.
     locations: Vec<(String, u64)>,
+    /// The line before was a frame of the project's own in a native traceback: this one
+    /// is its source.
+    after_own_frame: bool,
     exception: Option<String>,
     message: Option<String>,
 }
@@ -202,6 +205,7 @@ impl Report {
             captured: Excerpt::new(1, lines / 2, lines / 2),
             in_captured: false,
             locations: Vec::new(),
+            after_own_frame: false,
             exception: None,
             message: None,
         }
@@ -242,7 +246,7 @@ impl Report {
             self.name = headline_of(nodeid);
             self.message.get_or_insert_with(|| line.to_string());
         }
-        let mut decisive = false;
+        let mut decisive = std::mem::take(&mut self.after_own_frame);
         if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
             decisive = true;
             let e = e.trim();
@@ -271,6 +275,15 @@ impl Report {
             // `file:line: KeyError` ends a long traceback and names the exception.
             if is_exception_name(rest) {
                 self.exception = Some(rest.to_string());
+            }
+        } else if let Some((file, number)) = native_frame(line) {
+            // `--tb=native`: Python's own traceback. A frame in the project's files, and
+            // its source line under it, say where the test failed.
+            let own = !is_library(file);
+            decisive = own;
+            self.after_own_frame = own;
+            if own && self.locations.len() < 8 {
+                self.locations.push((file.to_string(), number));
             }
         }
         // A doctest's report is its example, what was expected and what came: all of it
@@ -458,6 +471,24 @@ fn location(line: &str) -> Option<(&str, u64, &str)> {
         number,
         rest.trim(),
     ))
+}
+
+/// `  File "/src/test_a.py", line 8, in test_fail`: a frame of Python's own traceback
+/// (`--tb=native`), as its file and line.
+fn native_frame(line: &str) -> Option<(&str, u64)> {
+    let rest = line.trim_start().strip_prefix("File \"")?;
+    let (file, rest) = rest.split_once("\", line ")?;
+    let digits = rest.split(|c: char| !c.is_ascii_digit()).next()?;
+    Some((file, digits.parse().ok()?))
+}
+
+/// Whether a traceback's `file` (absolute in a native one) is the node id's `nodeid_file`
+/// (relative to pytest's root).
+fn same_file(file: &str, nodeid_file: &str) -> bool {
+    file == nodeid_file
+        || file
+            .strip_suffix(nodeid_file)
+            .is_some_and(|head| head.ends_with('/'))
 }
 
 /// Installed code, not the project's: frames there are not the test's own.
@@ -724,7 +755,7 @@ impl Pytest {
             item.line = report
                 .locations
                 .iter()
-                .find(|(f, _)| *f == item.file)
+                .find(|(f, _)| same_file(f, &item.file))
                 .or(report.locations.first())
                 .map(|(_, n)| *n);
             exception = report.exception.take().or(exception);
