@@ -321,6 +321,8 @@ pub struct Json {
     convert: Convert,
     /// The outcome returned the input whole.
     returned_whole: bool,
+    /// A document that did not parse whole is being read in pieces ([`Json::salvage`]).
+    salvaging: bool,
     shape: Shape,
     /// Without options: the values while they are small enough to return whole.
     whole: Option<(Vec<Value>, usize)>,
@@ -460,6 +462,7 @@ impl Json {
             buffers: None,
             nodes: Vec::new(),
             returned_whole: false,
+            salvaging: false,
             shape: Shape::new(MAX_PATHS),
             groups: HashMap::new(),
             other_records: 0,
@@ -796,12 +799,55 @@ impl Json {
             }
             Err(_) => {
                 self.nodes = reuse(tape.0);
-                // simd-json unescapes strings in place: their bytes may have moved
-                // within them, never the structure around them.
-                self.error(explain(bytes, offset, line));
+                self.buffers = Some(buffers);
+                // A document held whole with one bad value in it is read in pieces, the
+                // good ones kept. simd-json unescapes strings in place: their bytes may
+                // have moved within them, never the structure around them.
+                if !(matches!(from, Origin::Top)
+                    && line.is_none()
+                    && self.salvage(bytes, offset, out))
+                {
+                    self.error(explain(bytes, offset, line));
+                }
+                return;
             }
         }
         self.buffers = Some(buffers);
+    }
+
+    /// Reads a document that did not parse whole (`1e400` or a stray comma in one of its
+    /// records) as a document too large to hold is read: record by record, each bad one
+    /// an error where it is, the rest read. False when it cannot be split so.
+    fn salvage(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> bool {
+        let first = bytes.first().copied();
+        if !matches!(first, Some(b'[' | b'{')) || self.salvaging {
+            return false;
+        }
+        let Some(split) = split_for(&self.plan, first) else {
+            return false;
+        };
+        let mut scanner = Scanner::new(
+            split,
+            self.options.max_record_bytes,
+            self.options.max_depth,
+            offset,
+        );
+        self.salvaging = true;
+        let streamed = std::mem::replace(&mut self.streamed, true);
+        let implicit = self.implicit_array;
+        self.implicit_array = self.plan.record.is_none() && self.plan.mode != Mode::Shape;
+        self.whole = None;
+        let mut events = Vec::new();
+        for piece in bytes.chunks(STREAM_PIECE) {
+            scanner.feed(piece, &mut events);
+            self.handle(std::mem::take(&mut events), out);
+        }
+        scanner.finish(&mut events);
+        self.handle(events, out);
+        self.streamed = streamed;
+        self.implicit_array |= implicit;
+        self.salvaging = false;
+        true
     }
 
     /// Checks a parsed value's depth, reads its records, keeps the tape's allocation.
@@ -1747,6 +1793,37 @@ mod tests {
         let scalars = run(b"\"x\" 4\n5\n", JsonOptions::default());
         assert_eq!(scalars.items, [json!("x"), json!(4), json!(5)]);
         assert!(scalars.warnings.is_empty(), "{scalars:?}");
+    }
+
+    #[test]
+    fn a_bad_record_in_a_document_held_whole_costs_only_itself() {
+        // As when the document is streamed: the good records are read.
+        let count_v = || with(|o| o.count_by = Some("v".into()));
+        let input = br#"[{"v":1},{"v":1e400},{"v":3},{"v":1,}]"#;
+        let held = run(input, count_v());
+        assert_eq!(
+            held.items,
+            [
+                json!({"value": 1, "count": 1}),
+                json!({"value": 3, "count": 1})
+            ],
+            "{held:?}"
+        );
+        assert_eq!(held.stats["invalid"], 2, "{held:?}");
+        let streamed = run(
+            input,
+            with(|o| {
+                o.count_by = Some("v".into());
+                o.max_document_bytes = 16;
+            }),
+        );
+        assert_eq!(held.items, streamed.items);
+        // Shape mode too: the paths of the good records.
+        let shape = run(input, JsonOptions::default());
+        assert!(
+            shape.items.iter().any(|item| item["path"] == "[].v"),
+            "{shape:?}"
+        );
     }
 
     #[test]
