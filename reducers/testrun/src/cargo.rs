@@ -223,12 +223,23 @@ impl Failure {
 
     /// The item, with its [`Failure::message`].
     fn item(self, message: Option<String>) -> CargoItem {
+        // A doc-test's panic is placed in the file rustdoc built it in (a temporary one
+        // under edition 2024): its own place is in its name.
+        let location = match (&self.location, doctest_place(&self.name)) {
+            (Some(at), Some(own))
+                if at.contains("rustdoctest") || at.contains("doctest_bundle") =>
+            {
+                Some(own)
+            }
+            (None, own) => own,
+            _ => self.location,
+        };
         CargoItem {
             kind: "failed",
             name: Some(self.name),
             binary: self.binary,
             message,
-            location: self.location,
+            location,
             left: self.left,
             right: self.right,
             detail: self.detail.text(),
@@ -1103,6 +1114,15 @@ fn rendered_diagnostic(line: &str) -> Option<String> {
     }
     let message: Message = serde_json::from_str(line).ok()?;
     (message.reason == "compiler-message").then_some(message.message?.rendered?)
+}
+
+/// `src/lib.rs - add (line 3)`, a doc-test's name → `src/lib.rs:3`, where it is.
+fn doctest_place(name: &str) -> Option<String> {
+    let (item, line) = name.strip_suffix(')')?.rsplit_once(" (line ")?;
+    let (file, _) = item.split_once(" - ")?;
+    line.parse::<u64>()
+        .ok()
+        .map(|line| format!("{file}:{line}"))
 }
 
 /// Attempts held while their test may yet pass.

@@ -180,6 +180,29 @@ mod tests {
     }
 
     #[test]
+    fn a_doc_test_is_placed_where_it_is_not_where_rustdoc_built_it() {
+        // Edition 2024 builds doc-tests in a temporary bundle: its place says nothing.
+        let input = "   Doc-tests fl\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... FAILED\n\n\
+            failures:\n\n---- src/lib.rs - add (line 3) stdout ----\n\
+            Test executable failed (exit status: 101).\n\nstderr:\n\n\
+            thread 'main' (1) panicked at /tmp/rustdoctestAbc/doctest_bundle_2024.rs:14:1:\n\
+            assertion `left == right` failed\n  left: 4\n right: 5\n\n\
+            failures:\n    src/lib.rs - add (line 3)\n\n\
+            test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.19s\n";
+        let envelope = reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("cargo-test"),
+        );
+        assert_eq!(
+            item(&envelope, 0)["location"],
+            "src/lib.rs:3",
+            "{envelope:?}"
+        );
+        assert_eq!(item(&envelope, 0)["left"], "4");
+    }
+
+    #[test]
     fn cargo_text_nextest_json_and_rustc() {
         let run = |name: &str| {
             reduce_all_chunkings(
