@@ -178,11 +178,8 @@ fn pytest_junit_report() {
         "{summary}"
     );
     assert_eq!(envelope["total_items"], 37);
-    // JUnit names tests by class and name: test_mod0::test_case_1.
-    let mut failed: Vec<String> = names(&envelope, "failed")
-        .iter()
-        .map(|n| n.replacen("::", ".py::", 1))
-        .collect();
+    // JUnit names tests by class and name: the node ids are made again.
+    let mut failed = names(&envelope, "failed");
     failed.sort();
     assert_eq!(failed, failing);
     let first = &envelope["items"][0];
@@ -191,6 +188,42 @@ fn pytest_junit_report() {
         .unwrap()
         .contains("E       assert ("));
     assert!(first["captured"].as_str().unwrap().contains("noise"));
+    // A test in a class in a package's module, an xfail and a skip: node ids that
+    // pytest takes back, xfailed counted apart, in either junit family.
+    let package = tempfile::tempdir().unwrap();
+    write(package.path(), "tests/__init__.py", "");
+    write(package.path(), "tests/sub/__init__.py", "");
+    write(
+        package.path(),
+        "tests/sub/test_m.py",
+        "import pytest\n\nclass TestC:\n    def test_a(self):\n        assert 1 == 2\n\n\
+         @pytest.mark.xfail(reason='known')\ndef test_x():\n    assert False\n\n\
+         @pytest.mark.skip(reason='later')\ndef test_s():\n    pass\n",
+    );
+    for family in ["xunit2", "xunit1"] {
+        let family = format!("junit_family={family}");
+        pytest(package.path(), &["-q", "--junitxml=r.xml", "-o", &family]);
+        let report = package.path().join("r.xml");
+        let envelope = b.envelope(&["pytest", "--junit", report.to_str().unwrap()], b"", CAP);
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(
+            summary.starts_with("JUnit report: 1 failed, 1 skipped, 1 xfailed in "),
+            "{family}: {summary}"
+        );
+        assert!(summary.contains("across 1 module"), "{summary}");
+        let item = &envelope["items"][0];
+        assert_eq!(
+            item["nodeid"], "tests/sub/test_m.py::TestC::test_a",
+            "{family}"
+        );
+        assert_eq!(item["file"], "tests/sub/test_m.py");
+        let rerun = pytest(package.path(), &["-q", item["nodeid"].as_str().unwrap()]);
+        assert!(
+            String::from_utf8_lossy(&rerun.stdout).contains("1 failed"),
+            "pytest takes the node id back"
+        );
+    }
+
     // A file that is not a report says so.
     let envelope = b.envelope(&["pytest", "--junit", "/dev/null"], b"", CAP);
     assert!(envelope["warnings"][0]

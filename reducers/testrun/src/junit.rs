@@ -1,10 +1,12 @@
 //! `briefly pytest --junit`: a JUnit XML report (pytest's `--junitxml`), read as a stream
 //! of tags in bounded memory; the same items and stats as pytest's terminal output.
 //!
-//! JUnit names tests by `classname` and `name`, not by pytest node id: items are named
-//! `classname::name` (with `file` from the `file` attribute when the report has it).
-//! The counts come from the `<testsuite>` attributes (`tests`, `failures`, `errors`,
-//! `skipped`); `passed` is `tests` less the others.
+//! JUnit names tests by `classname` and `name`, not by pytest node id: the node id is
+//! made again from them, the module's path from the `file` attribute when the report has
+//! it (`-o junit_family=xunit1`), else from the classname's dotted module before its first
+//! class (`tests.test_m.TestC` → `tests/test_m.py::TestC`). The counts come from the
+//! `<testsuite>` attributes (`tests`, `failures`, `errors`, `skipped`, of which the
+//! `pytest.xfail` skips are xfailed); `passed` is `tests` less the others.
 
 use crate::pytest::{Pytest, PytestItem, PytestOptions, PytestStats, Report};
 use crate::TestRunError;
@@ -47,6 +49,8 @@ pub struct Junit {
     suites: Vec<Suite>,
     suite_depth: u32,
     malformed: u64,
+    /// Tests skipped as expected failures (`<skipped type="pytest.xfail">`).
+    xfailed: u64,
 }
 
 #[derive(Debug)]
@@ -73,6 +77,7 @@ impl Junit {
             suites: Vec::new(),
             suite_depth: 0,
             malformed: 0,
+            xfailed: 0,
         })
     }
 
@@ -117,11 +122,8 @@ impl Junit {
             }
             "testcase" => {
                 let (class, test) = (attr("classname"), attr("name"));
-                let nodeid = if class.is_empty() {
-                    test.clone()
-                } else {
-                    format!("{class}::{test}")
-                };
+                let file = attributes.get("file").map(String::as_str);
+                let nodeid = nodeid_of(&class, &test, file);
                 self.case = Some(Case {
                     nodeid,
                     kind: None,
@@ -143,6 +145,7 @@ impl Junit {
                     }
                 }
             }
+            "skipped" if attr("type") == "pytest.xfail" => self.xfailed += 1,
             "system-out" | "system-err" => {
                 if let Some(case) = &mut self.case {
                     if !self_closing {
@@ -185,6 +188,37 @@ impl Junit {
             "testsuite" => self.suite_depth = self.suite_depth.saturating_sub(1),
             _ => {}
         }
+    }
+}
+
+/// A pytest node id from a test case's `classname`, `name` and, when the report has it,
+/// `file`: `tests.test_m.TestC`, `test_a` → `tests/test_m.py::TestC::test_a`.
+fn nodeid_of(class: &str, test: &str, file: Option<&str>) -> String {
+    if class.is_empty() {
+        return test.to_string();
+    }
+    let (module, classes) = match file {
+        Some(file) if file.ends_with(".py") => {
+            let dotted = file.trim_end_matches(".py").replace('/', ".");
+            let classes = class.strip_prefix(dotted.as_str()).unwrap_or(class);
+            (
+                file.to_string(),
+                classes.trim_start_matches('.').to_string(),
+            )
+        }
+        // Modules are lower case by custom and classes capitalised (`TestC`).
+        _ => {
+            let parts: Vec<&str> = class.split('.').collect();
+            let first_class = (parts.iter())
+                .position(|part| part.starts_with(|c: char| c.is_ascii_uppercase()))
+                .unwrap_or(parts.len());
+            let module = format!("{}.py", parts[..first_class].join("/"));
+            (module, parts[first_class..].join("::"))
+        }
+    };
+    match classes.is_empty() {
+        true => format!("{module}::{test}"),
+        false => format!("{module}::{}::{test}", classes.replace('.', "::")),
     }
 }
 
@@ -314,11 +348,13 @@ impl Reducer for Junit {
             let passed = sum
                 .tests
                 .saturating_sub(sum.failures + sum.errors + sum.skipped);
+            let xfailed = self.xfailed.min(sum.skipped);
             let mut parts = Vec::new();
             for (n, word) in [
                 (sum.failures, "failed"),
                 (passed, "passed"),
-                (sum.skipped, "skipped"),
+                (sum.skipped - xfailed, "skipped"),
+                (xfailed, "xfailed"),
                 (sum.errors, if sum.errors == 1 { "error" } else { "errors" }),
             ] {
                 if n > 0 {

@@ -138,7 +138,7 @@ mod tests {
         let fail = envelope
             .items
             .iter()
-            .find(|i| i["nodeid"] == "test_small::test_fail")
+            .find(|i| i["nodeid"] == "test_small.py::test_fail")
             .unwrap();
         assert!(fail["captured"].as_str().unwrap().contains("about to fail"));
     }
