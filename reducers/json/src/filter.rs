@@ -146,14 +146,22 @@ impl Condition {
         }
     }
 
-    /// The value against the condition's: numbers as numbers, strings as text.
+    /// The value against the condition's: numbers as numbers (a number written as a
+    /// string, `"count": "100"`, too, against a number), other strings as text.
     fn compare(&self, value: TapeValue<'_, '_>) -> Option<Ordering> {
         match value.kind() {
             Kind::Number => match (value.as_i128(), self.integer) {
                 (Some(a), Some(b)) => Some(a.cmp(&b)),
                 _ => value.as_f64()?.partial_cmp(&self.number?),
             },
-            Kind::String => Some(value.as_str()?.cmp(self.text.as_str())),
+            Kind::String => {
+                let text = value.as_str()?;
+                let number = text.trim().parse::<f64>().ok().filter(|n| n.is_finite());
+                match (number, self.number) {
+                    (Some(number), Some(limit)) => number.partial_cmp(&limit),
+                    _ => Some(text.cmp(self.text.as_str())),
+                }
+            }
             _ => None,
         }
     }
@@ -274,6 +282,19 @@ mod tests {
             check("id=9.007199254740993e15", ids),
             "a double compares as one"
         );
+    }
+
+    #[test]
+    fn a_number_written_as_a_string_orders_as_a_number() {
+        let nine = r#"{"v": "9", "d": "2024-05-01"}"#;
+        assert!(!check("v>50", nine), "9 is not above 50");
+        assert!(check("v<50", nine));
+        assert!(
+            check("v>50", r#"{"v": "100"}"#),
+            "as text, \"100\" < \"50\""
+        );
+        // Text that is no number still orders as text.
+        assert!(check("d>2024-01-01", nine));
     }
 
     #[test]
