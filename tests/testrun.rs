@@ -105,6 +105,10 @@ fn pytest_at_every_verbosity_names_all_37_failures_within_the_budget() {
             assert_eq!(envelope["stats"]["counts"]["failed"], 37);
             assert_eq!(envelope["stats"]["counts"]["passed"], 123);
         }
+        if !args.contains(&"-q") && !args.contains(&"-qq") {
+            // `collected 160 items`; under -v, `collecting ... collected 160 items`.
+            assert_eq!(envelope["stats"]["collected"], 160, "{args:?}");
+        }
         assert!(
             summary.contains("29 AssertionError, 8 KeyError across 4 modules"),
             "{summary}"

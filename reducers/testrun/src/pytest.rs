@@ -1029,8 +1029,10 @@ fn progress_failure(line: &str) -> Option<(&'static str, &str)> {
         .map(|k| (k, nodeid))
 }
 
-/// `collected 160 items`, `collected 3 items / 1 error`, `2 workers [160 items]`.
+/// `collected 160 items`, `collected 3 items / 1 error`, `2 workers [160 items]`, and
+/// `collecting ... collected 16 items` as `-v` prints it.
 fn collected(line: &str) -> Option<u64> {
+    let line = line.strip_prefix("collecting ... ").unwrap_or(line);
     if let Some(rest) = line.strip_prefix("collected ") {
         return rest.split(' ').next()?.parse().ok();
     }
