@@ -168,6 +168,28 @@ fn a_changed_artifact_is_noticed() {
 }
 
 #[test]
+fn of_no_input_nothing_is_left_out() {
+    // The test reducers cannot know the counts of empty output, json finds no value:
+    // still, nothing was left out, and there is nothing to keep.
+    let b = Briefly::new();
+    for reducer in [
+        "text",
+        "pytest",
+        "cargo-test",
+        "json",
+        "diff",
+        "journal",
+        "docker",
+        "table",
+    ] {
+        let envelope = b.envelope(&[reducer], b"", CAP);
+        assert_eq!(envelope["truncated"], false, "{reducer}: {envelope}");
+        assert_eq!(envelope["artifact_path"], Value::Null, "{reducer}");
+    }
+    assert!(b.artifact_files().is_empty(), "{:?}", b.artifact_files());
+}
+
+#[test]
 fn a_file_read_by_a_relative_path_pages_from_any_directory() {
     let b = Briefly::new();
     let numbers: String = (1..=1000).map(|i| format!("{i}\n")).collect();

@@ -319,10 +319,12 @@ impl<R: Reducer> Pipeline<R> {
         let kept: Vec<(ItemKey, Kept)> = std::mem::take(&mut self.selection.kept)
             .into_iter()
             .collect();
-        let lossy = !outcome.complete
-            || (!self.raw && self.framer.alterations().lossy())
-            || self.decoder.replaced()
-            || kept.iter().any(|(_, k)| k.cut);
+        // Of no input at all nothing can be left out, whatever the reducer could not tell.
+        let lossy = base.raw.bytes > 0
+            && (!outcome.complete
+                || (!self.raw && self.framer.alterations().lossy())
+                || self.decoder.replaced()
+                || kept.iter().any(|(_, k)| k.cut));
 
         let mut store = match self.config.artifacts.clone() {
             Artifacts::Off => Store::None,
