@@ -186,6 +186,19 @@ fn standard_input_streams_csv_and_arrow_with_the_tee() {
 }
 
 #[test]
+fn a_header_alone_and_a_column_named_twice() {
+    let briefly = Briefly::new();
+    // No rows to choose the columns by: the columns asked for are shown, none omitted.
+    let e = briefly.envelope(&["table"], b"id,name\n", CAP);
+    assert_eq!(e["summary"], "csv: 0 rows × 2 columns", "{e}");
+    assert_eq!(e["stats"]["row_fields"], json!(["row", "id", "name"]));
+    // A column named twice is shown once.
+    let e = briefly.envelope(&["table", "--columns", "id,id"], b"id,name\n1,a\n", CAP);
+    assert_eq!(e["stats"]["row_fields"], json!(["row", "id"]), "{e}");
+    assert_eq!(e["items"], json!([[0, 1]]));
+}
+
+#[test]
 fn every_option_through_the_binary() {
     let briefly = Briefly::new();
     let path = briefly.dir.path().join("t.parquet");

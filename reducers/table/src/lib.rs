@@ -279,7 +279,12 @@ impl Table {
         Ok(table)
     }
 
-    fn new(options: TableOptions, file: Option<PathBuf>) -> Result<Table, Error> {
+    fn new(mut options: TableOptions, file: Option<PathBuf>) -> Result<Table, Error> {
+        // A column named twice is one column shown once.
+        let mut named = std::collections::HashSet::new();
+        options
+            .columns
+            .retain(|column| named.insert(column.clone()));
         let conditions = options
             .filters
             .iter()

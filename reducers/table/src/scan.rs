@@ -146,12 +146,26 @@ impl Scan {
 
     /// Columns the user asked for but not shown: too many to show.
     pub fn omitted(&self) -> Vec<usize> {
-        let shown = self.shown.clone().unwrap_or_default();
+        let shown = self.shown_columns();
         self.candidates
             .iter()
             .copied()
             .filter(|c| !shown.contains(c))
             .collect()
+    }
+
+    /// The columns shown: those chosen from the first rows, or, with no rows to choose
+    /// by, the first `max_columns` asked for.
+    pub fn shown_columns(&self) -> Vec<usize> {
+        match &self.shown {
+            Some(shown) => shown.clone(),
+            None => self
+                .candidates
+                .iter()
+                .copied()
+                .take(self.max_columns)
+                .collect(),
+        }
     }
 
     /// Chooses the shown columns from `rows` (the first batch): all when few enough,

@@ -892,7 +892,7 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     } else {
         table.options.columns.len()
     };
-    let shown = scan.shown.clone().unwrap_or_default();
+    let shown = scan.shown_columns();
     let omitted: Vec<String> = if table.omitted_parquet.is_empty() {
         scan.omitted()
             .iter()
