@@ -196,6 +196,7 @@ fn a_header_alone_and_a_column_named_twice() {
     let e = briefly.envelope(&["table", "--columns", "id,id"], b"id,name\n1,a\n", CAP);
     assert_eq!(e["stats"]["row_fields"], json!(["row", "id"]), "{e}");
     assert_eq!(e["items"], json!([[0, 1]]));
+    assert_eq!(e["summary"], "csv: 1 row × 1 column");
 }
 
 #[test]

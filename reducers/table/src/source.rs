@@ -923,7 +923,11 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
             (None, None) => "scan".into(),
         },
     };
-    let mut summary = format!("{format}: {rows} rows × {columns} columns");
+    let mut summary = format!(
+        "{format}: {} × {}",
+        briefly_core::counted(rows, "row", "rows"),
+        briefly_core::counted(columns as u64, "column", "columns")
+    );
     if let Some(groups) = table.row_groups {
         summary.push_str(&format!(" in {groups} row groups"));
     }
