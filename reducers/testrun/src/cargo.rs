@@ -422,6 +422,8 @@ pub struct CargoTest {
     failure_retried: bool,
     /// Attempts that failed and were retried, by test (at most [`MAX_RETRIED`]).
     retried: HashMap<String, Failure>,
+    /// Within `successes:` (`--show-output`): the reports there are of tests that passed.
+    in_successes: bool,
     /// Hashes of the diagnostics read from cargo's JSON messages, to show each once.
     rendered_seen: HashSet<String>,
     failed_names: Vec<String>,
@@ -468,6 +470,7 @@ impl CargoTest {
             failure_retried: false,
             retried: HashMap::new(),
             rendered_seen: HashSet::new(),
+            in_successes: false,
             failed_names: Vec::new(),
             failures: 0,
             reported: HashSet::new(),
@@ -744,9 +747,10 @@ impl CargoTest {
         let line = raw.trim_end();
         match self.mode {
             Mode::LibtestReport => {
-                // A report ends at the next, or at the list of failures before the
-                // binary's result: a `test result:` line within is what the test printed.
-                if line.starts_with("---- ") || line == "failures:" {
+                // A report ends at the next, or at the list of failures (or of successes,
+                // under --show-output) before the binary's result: a `test result:` line
+                // within is what the test printed.
+                if line.starts_with("---- ") || line == "failures:" || line == "successes:" {
                     self.close_failure(out);
                     self.mode = Mode::Normal;
                 } else {
@@ -900,9 +904,17 @@ impl CargoTest {
                 return;
             }
         }
+        // `cargo test -- --show-output`: what tests that passed printed, no failure.
+        match line {
+            "successes:" => self.in_successes = true,
+            "failures:" => self.in_successes = false,
+            _ if line.starts_with("test result: ") => self.in_successes = false,
+            _ => {}
+        }
         if let Some(name) = line
             .strip_prefix("---- ")
             .and_then(|r| r.strip_suffix(" stdout ----"))
+            .filter(|_| !self.in_successes)
         {
             self.close_failure(out);
             self.failure = Some(Failure::new(name, self.binary_name(), self.options.lines));
@@ -993,7 +1005,8 @@ impl CargoTest {
                     self.failure = Some(Failure::new(name, binary, self.options.lines));
                     self.mode = Mode::NextestOutput;
                 }
-                Nextest::Done => self.flaky(binary.as_deref(), name, out),
+                Nextest::Passed => self.flaky(binary.as_deref(), name, out),
+                Nextest::Noted => {}
                 Nextest::Failed => {
                     // Its last attempt failed: the attempts before it are this failure.
                     self.retried.remove(&retried_key(binary.as_deref(), name));
@@ -1054,14 +1067,16 @@ fn is_libtest_frame(line: &str, name: &str) -> bool {
 enum Nextest {
     /// `START`: it runs now (printed under `--no-capture`, where its output follows).
     Start,
-    /// It ended and did not fail (`PASS`, `SKIP`, `FLAKY`, …).
-    Done,
+    /// It passed (`PASS`, `FLAKY`, `LEAK`): under `--retries`, after an attempt failed.
+    Passed,
+    /// A notice that is no result (`SKIP`, `SLOW`, `RETRY 2/3`).
+    Noted,
     /// It failed (`FAIL`, `TIMEOUT`, a signal).
     Failed,
 }
 
 /// `FAIL [   0.047s] ( 19/200) demo tests::case_017` → `(Failed, "demo tests::case_017")`;
-/// `PASS [...] …` → `(Done, …)`; `START [         ] (2/3) demo t` → `(Start, "demo t")`.
+/// `PASS [...] …` → `(Passed, …)`; `START [         ] (2/3) demo t` → `(Start, "demo t")`.
 /// Under `--retries`, an attempt's status says which (`TRY 2 FAIL`), and a retry's start
 /// how many there are (`RETRY 2/3`).
 fn nextest_status(line: &str) -> Option<(Nextest, &str, bool)> {
@@ -1077,9 +1092,10 @@ fn nextest_status(line: &str) -> Option<(Nextest, &str, bool)> {
     };
     let status = match status {
         "START" => Nextest::Start,
-        "PASS" | "SKIP" | "SLOW" | "RETRY" | "FLAKY" | "LEAK" => Nextest::Done,
-        "FAIL" | "SIGSEGV" | "SIGABRT" | "SIGBUS" | "SIGKILL" | "TIMEOUT" | "LEAK-FAIL"
-        | "ABORT" => Nextest::Failed,
+        "PASS" | "FLAKY" | "LEAK" => Nextest::Passed,
+        "SKIP" | "SLOW" | "RETRY" => Nextest::Noted,
+        "FAIL" | "SIGSEGV" | "SIGABRT" | "SIGBUS" | "SIGKILL" | "TIMEOUT" | "TMT" | "LEAK-FAIL"
+        | "LKFAIL" | "ABORT" => Nextest::Failed,
         _ => return None,
     };
     let (_, after) = rest.split_once("] ")?;
@@ -1256,6 +1272,12 @@ impl FoldBatches for CargoTest {
                 self.failure = None
             }
             _ => {}
+        }
+        // Attempts whose retry never came to an end (the run was stopped): they failed.
+        let mut retried: Vec<Failure> = std::mem::take(&mut self.retried).into_values().collect();
+        retried.sort_by(|a, b| a.name.cmp(&b.name));
+        for failure in retried {
+            self.emit_failure(failure, out);
         }
         self.end_binary(out);
         let mut stats = std::mem::take(&mut self.stats);

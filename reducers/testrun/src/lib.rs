@@ -180,6 +180,67 @@ mod tests {
     }
 
     #[test]
+    fn what_tests_that_passed_printed_is_no_failure() {
+        // `cargo test -- --show-output`.
+        let input = "running 2 tests\ntest tests::quiet ... ok\ntest tests::talks ... ok\n\n\
+            successes:\n\n---- tests::talks stdout ----\nhello from the test\n\n\n\
+            successes:\n    tests::quiet\n    tests::talks\n\n\
+            test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        let envelope = reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("cargo-test"),
+        );
+        assert_eq!(
+            envelope.summary,
+            "2 passed; 0 failed; 0 ignored across 1 test binary"
+        );
+        assert!(envelope.items.is_empty(), "{envelope:?}");
+    }
+
+    #[test]
+    fn nextest_retries_flaky_failed_and_stopped() {
+        let input = "    Starting 3 tests across 1 binary\n\
+            \x20 TRY 1 FAIL [   0.1s] (───) fl tests::flaky\n\
+            \x20 stderr ───\n\
+            \x20   thread 'tests::flaky' (1) panicked at src/lib.rs:3:9:\n\
+            \x20   first try fails\n\n\
+            \x20 RETRY 2/2 [         ] fl tests::flaky\n\
+            \x20 TRY 2 SLOW [> 60.0s] fl tests::flaky\n\
+            \x20 TRY 2 PASS [  61.0s] (1/3) fl tests::flaky\n\
+            \x20 TRY 1 FAIL [   0.1s] (───) fl tests::stopped\n\
+            \x20 stderr ───\n\
+            \x20   thread 'tests::stopped' (2) panicked at src/lib.rs:9:9:\n\
+            \x20   stopped before its retry\n\n";
+        let envelope = reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input.as_bytes(),
+            &config("cargo-test"),
+        );
+        let items: Vec<(&Value, &Value, &Value)> = envelope
+            .items
+            .iter()
+            .map(|item| (&item["kind"], &item["name"], &item["message"]))
+            .collect();
+        assert_eq!(
+            items,
+            [
+                (
+                    &json!("failed"),
+                    &json!("tests::stopped"),
+                    &json!("stopped before its retry")
+                ),
+                (
+                    &json!("flaky"),
+                    &json!("tests::flaky"),
+                    &json!("first try fails")
+                )
+            ],
+            "{envelope:?}"
+        );
+    }
+
+    #[test]
     fn a_doc_test_is_placed_where_it_is_not_where_rustdoc_built_it() {
         // Edition 2024 builds doc-tests in a temporary bundle: its place says nothing.
         let input = "   Doc-tests fl\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... FAILED\n\n\
