@@ -453,6 +453,10 @@ fn a_stderr_too_long_to_show_is_kept_whole() {
         1000,
     );
     assert_ne!(cut["stderr"]["text"], expected.as_str(), "{cut}");
+    assert_ne!(
+        cut["stderr"]["truncated"], false,
+        "cut by the budget: {cut}"
+    );
     let kept = std::fs::read_to_string(cut["stderr"]["artifact_path"].as_str().unwrap()).unwrap();
     assert_eq!(kept, expected);
     // Not kept when the field is shown whole.

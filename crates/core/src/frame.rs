@@ -22,8 +22,8 @@ pub struct FramedLine<'a> {
     pub crlf: bool,
 }
 
-/// The UTF-8 byte-order mark.
-const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
+/// The UTF-8 byte-order mark, which Windows tools (PowerShell's `Out-File`) write first.
+pub const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Splits a byte stream into lines, pushed in chunks of any size.
 ///

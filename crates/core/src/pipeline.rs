@@ -360,8 +360,10 @@ impl<R: Reducer> Pipeline<R> {
             if envelope.stderr != base.stderr {
                 match keep() {
                     Ok(path) => {
+                        // Cut by the budget: the field says so, and where the whole is.
                         if let Some(Value::Object(stderr)) = &mut base.stderr {
-                            stderr.insert("artifact_path".into(), path.into());
+                            stderr.insert(STDERR_PATH.into(), path.into());
+                            stderr.insert("truncated".into(), true.into());
                         }
                     }
                     Err(why) => base.warnings.push(format!(
@@ -682,7 +684,8 @@ impl Fit<'_> {
             // fixed part gives way further.
             let less = [(80, SUMMARY_CHARS), (80, 80), (20, 20), (8, 8), (0, 0)]
                 .map(|(limit, summary_chars)| shrunk(limit, summary_chars));
-            let whole = less.iter().map(|less| self.with(less, 1));
+            // A summary of 20 characters at the least: less says nothing.
+            let whole = less[..3].iter().map(|less| self.with(less, 1));
             if let Some(whole) = whole.into_iter().find(|whole| self.fits(whole)) {
                 return whole;
             }

@@ -71,7 +71,8 @@ impl Condition {
         };
         let path = Path::parse(text[..at].trim())?;
         let mut value = text[at + len..].trim().to_string();
-        if value.starts_with('"') {
+        let quoted = value.starts_with('"');
+        if quoted {
             value = serde_json::from_str(&value)
                 .map_err(|e| bad(format!("quoted value is not a JSON string: {e}")))?;
         }
@@ -79,8 +80,13 @@ impl Condition {
             Op::Match => Some(Regex::new(&value).map_err(|e| bad(e.to_string()))?),
             _ => None,
         };
-        let number = value.trim().parse::<f64>().ok().filter(|n| n.is_finite());
-        let integer = value.trim().parse::<i128>().ok();
+        // A quoted value is a string: it compares as text.
+        let number = (!quoted)
+            .then(|| value.trim().parse::<f64>().ok().filter(|n| n.is_finite()))
+            .flatten();
+        let integer = (!quoted)
+            .then(|| value.trim().parse::<i128>().ok())
+            .flatten();
         if matches!(op, Op::Gt | Op::Ge | Op::Lt | Op::Le) && value.is_empty() {
             return Err(bad("nothing to compare with".into()));
         }
@@ -156,6 +162,10 @@ impl Condition {
             },
             Kind::String => {
                 let text = value.as_str()?;
+                // Whole numbers exactly (64-bit ids are written as strings for that).
+                if let (Some(limit), Ok(n)) = (self.integer, text.trim().parse::<i128>()) {
+                    return Some(n.cmp(&limit));
+                }
                 let number = text.trim().parse::<f64>().ok().filter(|n| n.is_finite());
                 match (number, self.number) {
                     (Some(number), Some(limit)) => number.partial_cmp(&limit),
@@ -295,6 +305,12 @@ mod tests {
         );
         // Text that is no number still orders as text.
         assert!(check("d>2024-01-01", nine));
+        // Whole numbers exactly; a quoted condition compares as text.
+        assert!(check(
+            "id>9007199254740992",
+            r#"{"id": "9007199254740993"}"#
+        ));
+        assert!(check(r#"v>"50""#, nine), "as text, \"9\" > \"50\"");
     }
 
     #[test]

@@ -367,8 +367,7 @@ pub struct Json {
 /// after it; past them, the input is NDJSON with bad lines.
 const MAX_TEXT_BEFORE: u64 = 16;
 
-/// UTF-8's byte-order mark, which Windows tools (PowerShell's `Out-File`) write first.
-const BOM: &[u8] = b"\xef\xbb\xbf";
+use briefly_core::UTF8_BOM as BOM;
 
 /// A top-level value's bytes held unscanned: what the scanner kept of it, then the
 /// chunks after, which the scanner has not seen.

@@ -200,7 +200,9 @@ fn nodeid_of(class: &str, test: &str, file: Option<&str>) -> String {
     let (module, classes) = match file {
         Some(file) if file.ends_with(".py") => {
             let dotted = file.trim_end_matches(".py").replace('/', ".");
-            let classes = class.strip_prefix(dotted.as_str()).unwrap_or(class);
+            let classes = (class.strip_prefix(dotted.as_str()))
+                .filter(|rest| rest.is_empty() || rest.starts_with('.'))
+                .unwrap_or(class);
             (
                 file.to_string(),
                 classes.trim_start_matches('.').to_string(),
@@ -389,6 +391,36 @@ impl Reducer for Junit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_ids_are_made_again_from_classname_name_and_file() {
+        let cases = [
+            (
+                "tests.test_m.TestC",
+                "test_a",
+                None,
+                "tests/test_m.py::TestC::test_a",
+            ),
+            ("test_m", "test_a", None, "test_m.py::test_a"),
+            (
+                "tests.test_m.TestC",
+                "test_a",
+                Some("tests/test_m.py"),
+                "tests/test_m.py::TestC::test_a",
+            ),
+            // The file's module ends where a name does: test_a is not test_ab's.
+            (
+                "tests.test_ab.TestC",
+                "test_a",
+                Some("tests/test_a.py"),
+                "tests/test_a.py::tests::test_ab::TestC::test_a",
+            ),
+            ("", "test_a", None, "test_a"),
+        ];
+        for (class, test, file, nodeid) in cases {
+            assert_eq!(nodeid_of(class, test, file), nodeid);
+        }
+    }
 
     #[test]
     fn decodes_entities_and_attributes() {
