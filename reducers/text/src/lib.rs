@@ -1584,7 +1584,7 @@ impl GroupWriter {
                 _ => match miner.resolve(GroupId(id)).shown() {
                     Some(id) => writeln!(out, "{{\"line\":{line},\"group\":{id}}}")?,
                     // Past the template cap: in no group of lines alike.
-                    None => writeln!(out, "{{\"line\":{line},\"group\":\"other\"}}")?,
+                    None => writeln!(out, "{{\"line\":{line},\"group\":null,\"other\":true}}")?,
                 },
             }
         }
