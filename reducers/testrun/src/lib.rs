@@ -85,6 +85,15 @@ mod tests {
         RunConfig::new(name)
     }
 
+    /// `input` reduced by `briefly cargo-test` (default options) in every chunking.
+    fn cargo_test(input: &[u8]) -> Envelope {
+        reduce_all_chunkings(
+            || CargoTest::new(CargoTestOptions::default()).unwrap(),
+            input,
+            &config("cargo-test"),
+        )
+    }
+
     fn item(envelope: &briefly_core::Envelope, i: usize) -> &Value {
         &envelope.items[i]
     }
@@ -153,11 +162,7 @@ mod tests {
             ---- t::b stdout ----\nthread 't::b' (2) panicked at src/lib.rs:7:9:\nreal b panic\n\n\
             failures:\n    t::a\n    t::b\n\n\
             test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
-        let envelope = reduce_all_chunkings(
-            || CargoTest::new(CargoTestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("cargo-test"),
-        );
+        let envelope = cargo_test(input.as_bytes());
         assert!(
             envelope
                 .summary
@@ -186,11 +191,7 @@ mod tests {
             successes:\n\n---- tests::talks stdout ----\nhello from the test\n\n\n\
             successes:\n    tests::quiet\n    tests::talks\n\n\
             test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
-        let envelope = reduce_all_chunkings(
-            || CargoTest::new(CargoTestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("cargo-test"),
-        );
+        let envelope = cargo_test(input.as_bytes());
         assert_eq!(
             envelope.summary,
             "2 passed; 0 failed; 0 ignored across 1 test binary"
@@ -212,11 +213,7 @@ mod tests {
             \x20 stderr ───\n\
             \x20   thread 'tests::stopped' (2) panicked at src/lib.rs:9:9:\n\
             \x20   stopped before its retry\n\n";
-        let envelope = reduce_all_chunkings(
-            || CargoTest::new(CargoTestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("cargo-test"),
-        );
+        let envelope = cargo_test(input.as_bytes());
         let items: Vec<(&Value, &Value, &Value)> = envelope
             .items
             .iter()
@@ -250,11 +247,7 @@ mod tests {
             assertion `left == right` failed\n  left: 4\n right: 5\n\n\
             failures:\n    src/lib.rs - add (line 3)\n\n\
             test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.19s\n";
-        let envelope = reduce_all_chunkings(
-            || CargoTest::new(CargoTestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("cargo-test"),
-        );
+        let envelope = cargo_test(input.as_bytes());
         assert_eq!(
             item(&envelope, 0)["location"],
             "src/lib.rs:3",
@@ -265,13 +258,7 @@ mod tests {
 
     #[test]
     fn cargo_text_nextest_json_and_rustc() {
-        let run = |name: &str| {
-            reduce_all_chunkings(
-                || CargoTest::new(CargoTestOptions::default()).unwrap(),
-                &fixture(name),
-                &config("cargo-test"),
-            )
-        };
+        let run = |name: &str| cargo_test(&fixture(name));
         let text = run("cargo-test.txt");
         assert!(text.summary.starts_with("198 passed; 4 failed; 0 ignored"));
         let nextest = run("nextest.txt");
@@ -299,11 +286,7 @@ mod tests {
         );
         let words = "        FAIL [   0.114s] (2/3) demo tests::fails\n  output ───\n\n    thread 'tests::fails' panicked at src/lib.rs:6:51:\n    math is broken\n\n";
         for input in [format!("{json}\n{words}"), format!("{words}{json}\n")] {
-            let envelope = reduce_all_chunkings(
-                || CargoTest::new(CargoTestOptions::default()).unwrap(),
-                input.as_bytes(),
-                &config("cargo-test"),
-            );
+            let envelope = cargo_test(input.as_bytes());
             assert_eq!(envelope.total_items, 1, "{}", envelope.to_json());
             assert_eq!(item(&envelope, 0)["binary"], "demo");
         }
@@ -338,11 +321,7 @@ mod tests {
             "thread 'tests::cut' (1700) panicked at src/lib.rs:9:5:\ncut short\n".into(),
         ]
         .concat();
-        let envelope = reduce_all_chunkings(
-            || CargoTest::new(CargoTestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("cargo-test"),
-        );
+        let envelope = cargo_test(input.as_bytes());
         // Each failure once, with what it printed; the test cut short by the output's end
         // too; no binary for each test's process.
         assert_eq!(envelope.total_items, 2, "{}", envelope.to_json());
@@ -356,11 +335,7 @@ mod tests {
         // A test that printed no panic before the output ended is not known to fail.
         let cut = input.find("       START [         ] (3/3)").unwrap();
         let input = format!("{}{}working\n", &input[..cut], start(3, "tests::slow"));
-        let envelope = reduce_all_chunkings(
-            || CargoTest::new(CargoTestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("cargo-test"),
-        );
+        let envelope = cargo_test(input.as_bytes());
         assert_eq!(envelope.total_items, 1, "{}", envelope.to_json());
     }
 
@@ -377,11 +352,7 @@ mod tests {
                  test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
             ));
         }
-        let envelope = reduce_all_chunkings(
-            || CargoTest::new(CargoTestOptions::default()).unwrap(),
-            input.as_bytes(),
-            &config("cargo-test"),
-        );
+        let envelope = cargo_test(input.as_bytes());
         assert_eq!(envelope.total_items, binaries as u64);
         assert!(
             envelope.summary.starts_with(&format!(
