@@ -319,8 +319,9 @@ impl<R: Reducer> Pipeline<R> {
         let kept: Vec<(ItemKey, Kept)> = std::mem::take(&mut self.selection.kept)
             .into_iter()
             .collect();
-        // Of no input at all nothing can be left out, whatever the reducer could not tell.
-        let lossy = base.raw.bytes > 0
+        // Of no input at all nothing can be left out, whatever the reducer could not tell
+        // (one that reads its own input counts it in its `raw`, when it read any).
+        let lossy = (base.raw.bytes > 0 || self.own)
             && (!outcome.complete
                 || (!self.raw && self.framer.alterations().lossy())
                 || self.decoder.replaced()

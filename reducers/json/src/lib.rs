@@ -702,6 +702,7 @@ impl Json {
             ));
         }
         self.ndjson = false;
+        self.newline_in = None;
         self.first_line = line + 1;
         self.first_line_known = false;
         let mut scanner = Scanner::new(

@@ -948,13 +948,21 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     // Rows --rows, --tail or --sample leave out: in the artifact (a file is its own).
     let matched = if filtered { scan.matched } else { rows };
     let (picked, how) = match table.options.pick() {
-        Pick::Head(n) => (n.min(matched), "the first {} shown (--rows)"),
-        Pick::Tail(n) => (n.min(matched), "the last {} shown (--tail)"),
-        Pick::Sample(n, _) => (n.min(matched), "{} sampled (--sample)"),
+        Pick::Head(n) => (
+            n.min(matched),
+            format!("the first {} shown (--rows)", n.min(matched)),
+        ),
+        Pick::Tail(n) => (
+            n.min(matched),
+            format!("the last {} shown (--tail)", n.min(matched)),
+        ),
+        Pick::Sample(n, _) => (
+            n.min(matched),
+            format!("{} sampled (--sample)", n.min(matched)),
+        ),
     };
     if picked < matched {
-        summary.push_str("; ");
-        summary.push_str(&how.replace("{}", &picked.to_string()));
+        summary.push_str(&format!("; {how}"));
     }
     let complete =
         warnings.is_empty() && omitted.is_empty() && !scan.values_cut && picked == matched;
