@@ -1384,7 +1384,12 @@ impl Reducer for Json {
         }
         match std::mem::replace(&mut self.input, Input::Done) {
             Input::Lines(mut lines) => {
-                if lines.overlong {
+                if lines.text_before {
+                    // The last line, text before any JSON, without its newline.
+                    let end = lines.start + lines.partial.len() as u64;
+                    self.skip_text_before(lines.start, lines.line, end);
+                    self.input = Input::Done;
+                } else if lines.overlong {
                     self.overlong_line(lines.start, lines.line);
                 } else if !lines.partial.is_empty() {
                     let partial = std::mem::take(&mut lines.partial);
@@ -1785,6 +1790,10 @@ mod tests {
         let text = run(b"a\nb\n", JsonOptions::default());
         assert!(text.summary.starts_with("no JSON in the input"), "{text:?}");
         assert!(!text.ok);
+        // Without its last newline, the same.
+        let unended = run(b"a\nb", JsonOptions::default());
+        assert_eq!(unended.summary, text.summary);
+        assert_eq!(unended.stats["text_before"], 2, "{unended:?}");
         let long: String = (0..20).map(|i| format!("text {i}\n")).collect();
         let long = run(long.as_bytes(), JsonOptions::default());
         assert_eq!(long.stats["text_before"], MAX_TEXT_BEFORE, "{long:?}");
