@@ -51,16 +51,7 @@ impl StderrCapture {
             return;
         };
         let (front, back) = self.tail.as_slices();
-        let started = dir
-            .create(Some(&self.id))
-            .map_err(|e| e.to_string())
-            .and_then(|mut writer| {
-                for part in [&self.head[..], front, back] {
-                    writer.write(part).map_err(|e| e.to_string())?;
-                }
-                Ok(writer)
-            });
-        match started {
+        match begun_artifact(dir, &self.id, &[&self.head, front, back]) {
             Ok(writer) => self.artifact = Some(writer),
             Err(e) => self.artifact_error = Some(e),
         }
@@ -165,9 +156,9 @@ impl StderrCapture {
             let meta = meta.clone();
             keep = Some(Box::new(move || {
                 let dir = dir.ok_or_else(|| "no artifact directory".to_string())?;
-                let mut writer = dir.create(Some(&id)).map_err(|e| e.to_string())?;
-                writer.write(&bytes).map_err(|e| e.to_string())?;
-                let saved = writer.save(meta).map_err(|e| e.to_string())?;
+                let saved = begun_artifact(&dir, &id, &[&bytes])?
+                    .save(meta)
+                    .map_err(|e| e.to_string())?;
                 Ok(saved.path.display().to_string())
             }) as KeepWhole);
         } else {
@@ -209,6 +200,15 @@ impl StderrCapture {
             keep,
         }
     }
+}
+
+/// An artifact of stderr in `dir`, named after `id`, begun with `parts`.
+fn begun_artifact(dir: &ArtifactDir, id: &str, parts: &[&[u8]]) -> Result<ArtifactWriter, String> {
+    let mut writer = dir.create(Some(id)).map_err(|e| e.to_string())?;
+    for part in parts {
+        writer.write(part).map_err(|e| e.to_string())?;
+    }
+    Ok(writer)
 }
 
 /// What [`StderrCapture::finish`] gives the envelope.
