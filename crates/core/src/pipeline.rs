@@ -683,15 +683,19 @@ impl Fit<'_> {
             // its least; only then is the item cut to the room left, so that a page always
             // moves forward; when not even a bare cut marker fits beside the fixed part, the
             // fixed part gives way further.
-            let less = [(80, SUMMARY_CHARS), (80, 80), (20, 20), (8, 8), (0, 0)]
-                .map(|(limit, summary_chars)| shrunk(limit, summary_chars));
             // A summary of 20 characters at the least: less says nothing.
-            let whole = less[..3].iter().map(|less| self.with(less, 1));
-            if let Some(whole) = whole.into_iter().find(|whole| self.fits(whole)) {
+            let whole = [(80, SUMMARY_CHARS), (80, 80), (20, 20)]
+                .into_iter()
+                .map(|(limit, summary_chars)| self.with(&shrunk(limit, summary_chars), 1))
+                .find(|whole| self.fits(whole));
+            if let Some(whole) = whole {
                 return whole;
             }
-            for base in std::iter::once(&base).chain(&less[3..]) {
-                if let Some(first) = self.first_item_cut_to_fit(base) {
+            for limit in [None, Some(8), Some(0)] {
+                if let Some(limit) = limit {
+                    base = shrunk(limit, limit);
+                }
+                if let Some(first) = self.first_item_cut_to_fit(&base) {
                     return first;
                 }
             }
