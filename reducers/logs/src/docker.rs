@@ -284,8 +284,7 @@ impl Docker {
             facts.log = log;
             return;
         }
-        // A record is an object: serde would take an array's values by position.
-        let object = record.text.trim_start().starts_with('{');
+        let object = crate::is_json_object(record.text.as_bytes());
         match (!record.cut && object)
             .then(|| serde_json::from_str::<JsonFileLine<'_>>(record.text).ok())
             .flatten()

@@ -262,8 +262,7 @@ impl Journal {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        // An entry is an object: serde would take an array's values by position.
-        let object = bytes.trim_ascii_start().starts_with(b"{");
+        let object = crate::is_json_object(bytes);
         match serde_json::from_slice::<JsonEntry<'_>>(bytes) {
             Ok(json) if !cut && object => {
                 let fields = Fields {

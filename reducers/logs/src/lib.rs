@@ -63,3 +63,9 @@ impl Emit<TextItem> for TextItems<'_> {
         self.0.skip(rank)
     }
 }
+
+/// Whether a line of JSON is an object, as an entry or record is: serde would read an
+/// array's values into a struct's fields by position (`["disk", "0", "sda"]`).
+pub(crate) fn is_json_object(line: &[u8]) -> bool {
+    line.trim_ascii_start().starts_with(b"{")
+}
