@@ -1074,9 +1074,10 @@ fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
 fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
     let number = file.hunks_seen;
     let header = hunk.header_line();
-    // Parts of at most `max_lines` lines and about MAX_PART_CHARS characters (as JSON
-    // writes them, a line's end two), each line in one part: a part a small page holds
-    // whole (the rest of a part cut would be on no page).
+    // Parts of at most `max_lines` lines and about MAX_PART_CHARS characters (a line's
+    // end counted twice, as JSON writes it; other escapes not), each line in one part: a
+    // part a small page holds whole (the rest of a part cut would be on no page). A line
+    // longer than that is a part of its own.
     let chars = |line: &String| line.chars().count() + 1;
     let mut parts: Vec<&[String]> = Vec::new();
     let (mut start, mut part_chars) = (0, 0);
