@@ -61,7 +61,7 @@ mod shrink;
 pub mod testkit;
 mod tokenize;
 pub mod utf16;
-pub mod whole;
+mod whole;
 
 pub use ahead::{Ahead, Batch, Prepare, Records, BATCH_BYTES, BATCH_LINES};
 pub use ansi::{last_drawn, strip_ansi};

@@ -293,6 +293,7 @@ impl<R: Reducer> Pipeline<R> {
             self.frame(None);
         }
         let outcome = self.reducer.finish(&mut self.selection);
+        let returned_whole = outcome.returned_whole;
         let stats = serde_json::to_value(&outcome.stats).unwrap_or(Value::Null);
         let mut warnings = self.framing_warnings();
         warnings.extend(outcome.warnings);
@@ -350,6 +351,7 @@ impl<R: Reducer> Pipeline<R> {
                 kept: &kept,
                 left_out,
                 lossy,
+                returned_whole,
                 store,
                 options: &options,
                 stderr: base.stderr.as_ref(),
@@ -552,6 +554,8 @@ struct Fit<'a> {
     kept: &'a [(ItemKey, Kept)],
     left_out: u64,
     lossy: bool,
+    /// The outcome was [returned whole](crate::Outcome::returned_whole).
+    returned_whole: bool,
     store: &'a Store,
     options: &'a CursorOptions,
     /// `run`'s stderr field as the caller gave it: when the fit cuts it, the result
@@ -600,6 +604,10 @@ impl Fit<'_> {
                 };
                 envelope.next_cursor = Some(self.cursor(path, sha256, after));
             }
+        }
+        if self.returned_whole {
+            let item_cut = self.kept[..k].iter().any(|(_, kept)| kept.cut);
+            crate::whole::say_fitted(&mut envelope, item_cut);
         }
         (self.fitted)(&mut envelope);
         envelope

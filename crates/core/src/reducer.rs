@@ -85,6 +85,10 @@ pub struct Outcome<S> {
     pub complete: bool,
     /// Anything the reducer altered or could not read, for the envelope's warnings.
     pub warnings: Vec<String>,
+    /// The items are the input (or the records the options kept) as it is, none folded,
+    /// and the summary says `returned whole`: the budget stage adds to that when the
+    /// items take more than one page, or one was cut to fit.
+    pub returned_whole: bool,
 }
 
 impl<S> Outcome<S> {
@@ -97,6 +101,7 @@ impl<S> Outcome<S> {
             preview: Preview::Ranked,
             complete: false,
             warnings: Vec::new(),
+            returned_whole: false,
         }
     }
 }

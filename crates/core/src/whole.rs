@@ -39,35 +39,44 @@ impl WholeChars {
 
 /// What a summary says of input returned whole (every record an item, none folded), as
 /// in `"…; returned whole"` or `"…; the records kept returned whole"`.
-pub const RETURNED_WHOLE: &str = "returned whole";
+const RETURNED_WHOLE: &str = "returned whole";
 
-/// For a reducer's [`Reducer::fitted`](crate::Reducer::fitted) when it returned its input
-/// whole: the summary says what the budget did to it (after its first
-/// [`RETURNED_WHOLE`]), when the items take more than one page or were cut to fit.
-///
-/// ```
-/// use briefly_core::{whole, Envelope};
-/// let mut envelope = Envelope::new("text", "3 lines; returned whole");
-/// whole::say_fitted(&mut envelope);
-/// assert_eq!(envelope.summary, "3 lines; returned whole");
-/// envelope.next_cursor = Some("c1".into());
-/// whole::say_fitted(&mut envelope);
-/// assert_eq!(envelope.summary, "3 lines; returned whole, over pages (next_cursor)");
-/// ```
-pub fn say_fitted(envelope: &mut crate::Envelope) {
+/// For an outcome [`returned whole`](crate::Outcome::returned_whole): the summary says
+/// what the budget did to it (after its first [`RETURNED_WHOLE`]), when the items take
+/// more than one page or one of those shown was cut to fit.
+pub(crate) fn say_fitted(envelope: &mut crate::Envelope, item_cut: bool) {
     let what = if envelope.next_cursor.is_some() {
         ", over pages (next_cursor)"
-    } else if envelope.truncated
-        && envelope
-            .items
-            .iter()
-            .any(|item| item.to_string().contains(crate::CUT_MARKER))
-    {
+    } else if item_cut {
         ", but cut to fit the budget (whole in the artifact)"
     } else {
         return;
     };
     if let Some(at) = envelope.summary.find(RETURNED_WHOLE) {
         envelope.summary.insert_str(at + RETURNED_WHOLE.len(), what);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn says_where_the_rest_of_what_was_returned_whole_is() {
+        let mut envelope = crate::Envelope::new("text", "3 lines; returned whole");
+        say_fitted(&mut envelope, false);
+        assert_eq!(envelope.summary, "3 lines; returned whole");
+        let mut cut = envelope.clone();
+        say_fitted(&mut cut, true);
+        assert_eq!(
+            cut.summary,
+            "3 lines; returned whole, but cut to fit the budget (whole in the artifact)"
+        );
+        envelope.next_cursor = Some("c1".into());
+        say_fitted(&mut envelope, false);
+        assert_eq!(
+            envelope.summary,
+            "3 lines; returned whole, over pages (next_cursor)"
+        );
     }
 }

@@ -28,7 +28,7 @@ pub use path::{Path, Step};
 pub use shape::PathShape;
 pub use tape::{Convert, Kind, TapeValue};
 
-use briefly_core::{counted, Emit, Envelope, Flow, Framing, Outcome, Preview, Record, Reducer};
+use briefly_core::{counted, Emit, Flow, Framing, Outcome, Preview, Record, Reducer};
 use scan::{Event, Scanner, Split, Unit};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -319,8 +319,6 @@ pub struct Json {
     /// The tape's nodes, kept between values for their allocation.
     nodes: Vec<simd_json::Node<'static>>,
     convert: Convert,
-    /// The outcome returned the input whole.
-    returned_whole: bool,
     /// A document that did not parse whole is being read in pieces ([`Json::salvage`]).
     salvaging: bool,
     shape: Shape,
@@ -460,7 +458,6 @@ impl Json {
             scratch: Vec::new(),
             buffers: None,
             nodes: Vec::new(),
-            returned_whole: false,
             salvaging: false,
             shape: Shape::new(MAX_PATHS),
             groups: HashMap::new(),
@@ -1400,13 +1397,6 @@ impl Reducer for Json {
         }
         self.finish_items(out)
     }
-
-    fn fitted(&self, envelope: &mut Envelope) {
-        // Strings cut to --max-string-chars the summary names already.
-        if self.returned_whole && self.convert.cut_strings == 0 {
-            briefly_core::whole::say_fitted(envelope);
-        }
-    }
 }
 
 impl Json {
@@ -1447,6 +1437,7 @@ impl Json {
         };
         let conditions = self.options.conditions.join(" and ");
         let mut complete = true;
+        let mut returned_whole = false;
         let (summary, preview) = match self.plan.mode.clone() {
             Mode::Shape => match (self.whole.take())
                 .filter(|_| self.values > 0 && self.invalid == self.text_before)
@@ -1455,7 +1446,8 @@ impl Json {
                     for value in values {
                         out.emit(0, value);
                     }
-                    self.returned_whole = true;
+                    // Strings cut to --max-string-chars the summary names already.
+                    returned_whole = self.convert.cut_strings == 0;
                     let summary = match self.convert.cut_strings {
                         0 => format!("{what}, returned whole"),
                         n => format!(
@@ -1663,6 +1655,7 @@ impl Json {
             preview,
             complete,
             warnings,
+            returned_whole,
         }
     }
 

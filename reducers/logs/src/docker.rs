@@ -18,8 +18,7 @@ use crate::payload;
 use crate::time::parse_rfc3339_micros;
 use crate::{OptionError, TextItems};
 use briefly_core::{
-    counted, plural, strip_ansi, Ahead, Batch, Emit, Envelope, FoldBatches, Outcome, Record,
-    Reducer,
+    counted, plural, strip_ansi, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer,
 };
 use briefly_severity::multiline::{Indented, MultiLine};
 use briefly_severity::{inspect, Severity};
@@ -758,13 +757,8 @@ impl FoldBatches for Docker {
         };
         let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
         outcome.warnings = warnings;
+        outcome.returned_whole = self.fold.returned_whole();
         outcome
-    }
-
-    fn fitted(&self, envelope: &mut Envelope) {
-        if self.fold.returned_whole() {
-            briefly_core::whole::say_fitted(envelope);
-        }
     }
 }
 

@@ -559,14 +559,12 @@ impl Reducer for Journal {
         };
         let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
         outcome.warnings = warnings;
+        outcome.returned_whole = self.fold.returned_whole();
         outcome
     }
 
     fn fitted(&self, envelope: &mut Envelope) {
         envelope.source_cursor.clone_from(&self.last_cursor);
-        if self.fold.returned_whole() {
-            briefly_core::whole::say_fitted(envelope);
-        }
     }
 }
 

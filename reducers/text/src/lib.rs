@@ -37,8 +37,8 @@ use crate::facts::{Facts, LineFacts};
 use crate::gotest::GoTestOutput;
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
-    counted, cut_str, plural, Ahead, Batch, Emit, Envelope, FoldBatches, Gap, KeptLines, Outcome,
-    Preview, Record, WholeChars,
+    counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome, Preview,
+    Record, WholeChars,
 };
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
@@ -379,8 +379,6 @@ pub struct Text {
     nul_lines: u64,
     /// The line being folded is the head of a longer line the framing cut.
     line_cut: bool,
-    /// The outcome returned the input (or the records the options kept) whole.
-    returned_whole: bool,
     first_time: Option<String>,
     last_time: Option<String>,
     /// What the times' span is, past the first and the last ([`TimeOrder`]).
@@ -493,7 +491,6 @@ impl Text {
             redrawn_lines: 0,
             nul_lines: 0,
             line_cut: false,
-            returned_whole: false,
             first_time: None,
             last_time: None,
             time_order: TimeOrder::InOrder,
@@ -1427,7 +1424,6 @@ impl FoldBatches for Text {
                 0 => "; returned whole",
                 _ => "; the records kept returned whole",
             });
-            self.returned_whole = true;
         }
         if let Some((line, severity, text)) = first_serious {
             let text = cut_str(&text, 200);
@@ -1482,6 +1478,7 @@ impl FoldBatches for Text {
         // line), a multi-line one as a serious record kept with all its lines; and no
         // colour codes stripped (items show the lines without them).
         let as_they_are = self.ansi_lines == 0 && self.redrawn_lines == 0;
+        outcome.returned_whole = returned_whole && !binary;
         outcome.complete = self.filtered_out == 0 && as_they_are && returned_whole
             || self.filtered_out == 0
                 && !self.shown_cut
@@ -1514,12 +1511,6 @@ impl FoldBatches for Text {
         }
         outcome.warnings.append(&mut self.warnings);
         outcome
-    }
-
-    fn fitted(&self, envelope: &mut Envelope) {
-        if self.returned_whole {
-            briefly_core::whole::say_fitted(envelope);
-        }
     }
 }
 
