@@ -457,6 +457,72 @@ fn pytest_native_tracebacks_keep_the_tests_own_frame_and_captured_output() {
     assert!(captured.contains("connecting to db"), "{captured}");
 }
 
+#[test]
+fn pytest_line_tracebacks_give_each_failure_its_place() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_line.py",
+        "import pytest\n\ndef helper(v):\n    assert v == 2, 'value mismatch'\n\n\
+         def test_helper():\n    helper(1)\n\ndef test_dict():\n    assert {'k': 1}['k'] == 3\n\n\
+         def test_raises():\n    raise ValueError('boom')\n\ndef test_ok():\n    pass\n\n\
+         @pytest.mark.xfail(strict=True, reason='known bug')\ndef test_strict():\n    pass\n",
+    );
+    let b = Briefly::new();
+    let by_nodeid = |envelope: &Value| -> Vec<(String, Value, String)> {
+        let mut items: Vec<_> = envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| {
+                let nodeid = item["nodeid"].as_str().unwrap_or("").to_string();
+                (nodeid, item["line"].clone(), item["message"].to_string())
+            })
+            .collect();
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        items
+    };
+    // The short summary names the tests in the order of the FAILURES lines.
+    let output = pytest(project.path(), &["-q", "--tb=line"]);
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    assert_eq!(envelope["total_items"], 4, "{envelope}");
+    let items = by_nodeid(&envelope);
+    let expected = [
+        ("test_line.py::test_dict", json!(10), "\"assert 1 == 3\""),
+        // Where it failed: in the helper the test called.
+        ("test_line.py::test_helper", json!(4), "\"value mismatch\""),
+        ("test_line.py::test_raises", json!(13), "\"boom\""),
+        ("test_line.py::test_strict", Value::Null, "\"known bug\""),
+    ];
+    for ((nodeid, line, message), (want_id, want_line, want_message)) in items.iter().zip(expected)
+    {
+        assert_eq!(
+            (nodeid.as_str(), line, message.as_str()),
+            (want_id, &want_line, want_message)
+        );
+    }
+    // Without the short summary (`-rN`) the places are still there, the tests unnamed.
+    let output = pytest(project.path(), &["-q", "--tb=line", "-rN"]);
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    assert_eq!(envelope["total_items"], 4, "{envelope}");
+    assert_eq!(envelope["stats"]["failed"], json!([]));
+    assert!(
+        envelope["warnings"].as_array().unwrap().is_empty(),
+        "{envelope}"
+    );
+    let raises = &envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["message"] == "boom")
+        .unwrap();
+    assert_eq!(raises["line"], 13);
+    assert!(
+        raises["file"].as_str().unwrap().ends_with("/test_line.py"),
+        "{raises}"
+    );
+}
+
 /// A crate of 200 tests, 3 failing (assert_eq, unwrap, panic), each printing 400 lines,
 /// and two doc-tests, one failing; built once for every test here.
 fn demo_crate() -> &'static Path {

@@ -130,6 +130,37 @@ mod tests {
     }
 
     #[test]
+    fn pytest_line_reports_past_the_cap_leave_the_rest_paired_in_order() {
+        // `--tb=line` reports wait for the short summary; past the cap the oldest place is
+        // let go, and the summary's first test is then the one without a place.
+        let tests = pytest::MAX_PENDING + 1;
+        let exception = |i: usize| match i {
+            0 => "KeyError",
+            1 => "IndexError",
+            _ => "AssertionError",
+        };
+        let mut input = String::from("=== FAILURES ===\n");
+        for i in 0..tests {
+            input += &format!("/src/t.py:{}: {}: at {i}\n", 1000 + i, exception(i));
+        }
+        input += "=== short test summary info ===\n";
+        for i in 0..tests {
+            input += &format!("FAILED t.py::test_{i} - {}: at {i}\n", exception(i));
+        }
+        input += &format!("=== {tests} failed in 1.00s ===\n");
+        let envelope = pytest(&input);
+        assert_eq!(envelope.total_items, tests as u64);
+        let named = |nodeid: &str| {
+            let found = envelope.items.iter().find(|item| item["nodeid"] == nodeid);
+            found
+                .unwrap_or_else(|| panic!("{nodeid} in {:?}", envelope.items))
+                .clone()
+        };
+        assert_eq!(named("t.py::test_0")["line"], Value::Null);
+        assert_eq!(named("t.py::test_1")["line"], 1001);
+    }
+
+    #[test]
     fn pytest_junit() {
         let envelope = reduce_all_chunkings(
             || Junit::new(PytestOptions::default()).unwrap(),

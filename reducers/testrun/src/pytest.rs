@@ -292,6 +292,27 @@ impl Report {
         self.traceback.push(line, decisive);
     }
 
+    /// `--tb=line`'s whole report of a failure, one line: the crash's place and the first
+    /// line of its message (`/src/test_a.py:3: AssertionError: too small`). Which test it
+    /// is, only the order tells: the short summary names the failures in the same order.
+    fn crash_line(line: &str, severity: Option<Severity>, lines: usize) -> Self {
+        let mut report = Report::new("", lines);
+        // The place, the line as the traceback, an `[XPASS(strict)] reason`.
+        report.push(line, severity);
+        if let Some((_, _, rest)) = location(line) {
+            if report.message.is_none() && !rest.is_empty() {
+                match exception_prefix(rest) {
+                    Some((name, message)) => {
+                        report.exception.get_or_insert_with(|| name.to_string());
+                        report.message = Some(message.to_string());
+                    }
+                    None => report.message = Some(rest.to_string()),
+                }
+            }
+        }
+        report
+    }
+
     /// What a short-summary node id must give ([`report_key`]) to name this report.
     fn key(&self) -> String {
         match self.phase {
@@ -305,9 +326,10 @@ impl Report {
         }
     }
 
-    /// The node id as far as the report itself tells: its first own frame's file and the headline.
+    /// The node id as far as the report itself tells: its first own frame's file and the
+    /// headline; none for a `--tb=line` report.
     fn derived_nodeid(&self) -> String {
-        if self.phase == Phase::Collection {
+        if self.phase == Phase::Collection || self.name.is_empty() {
             return self.name.clone();
         }
         let (name, params) = match self.name.find('[') {
@@ -588,6 +610,10 @@ pub struct Pytest {
     section: Section,
     report: Option<Report>,
     pending: Pending,
+    /// `--tb=line` reports, in order, until the short summary names their tests.
+    crash_lines: VecDeque<Report>,
+    /// `--tb=line` reports let go past the cap: the first tests the summary names.
+    crash_lines_dropped: u64,
     emitted: HashSet<String>,
     ranker: Ranker,
     counts_line: Option<String>,
@@ -651,6 +677,8 @@ impl Pytest {
             section: Section::Top,
             report: None,
             pending: Pending::default(),
+            crash_lines: VecDeque::new(),
+            crash_lines_dropped: 0,
             emitted: HashSet::new(),
             ranker: Ranker::default(),
             counts_line: None,
@@ -696,6 +724,26 @@ impl Pytest {
         }
     }
 
+    /// Holds a `--tb=line` report until the short summary names its test. Past
+    /// [`MAX_PENDING`] the oldest place is let go: its test is still named by the summary.
+    fn crash_line(&mut self, line: &str, severity: Option<Severity>) {
+        if self.crash_lines.len() == MAX_PENDING {
+            self.crash_lines.pop_front();
+            self.crash_lines_dropped += 1;
+        }
+        let report = Report::crash_line(line, severity, self.options.lines);
+        self.crash_lines.push_back(report);
+    }
+
+    /// The `--tb=line` report of the next test the short summary names as failed.
+    fn next_crash_line(&mut self) -> Option<Report> {
+        if self.crash_lines_dropped > 0 {
+            self.crash_lines_dropped -= 1;
+            return None;
+        }
+        self.crash_lines.pop_front()
+    }
+
     /// Emits the item for a failure: its report (if any), its node id, the short summary's message.
     pub(crate) fn emit_report(
         &mut self,
@@ -720,11 +768,16 @@ impl Pytest {
             _ => "error",
         };
         // Once as failed and once as an error at most: pytest counts a test that fails
-        // and then errors in teardown in both.
-        if !remember(&mut self.emitted, &format!("{kind}\u{0}{nodeid}")) {
+        // and then errors in teardown in both. (A `--tb=line` report no summary named
+        // has no node id: each is its own.)
+        if !nodeid.is_empty() && !remember(&mut self.emitted, &format!("{kind}\u{0}{nodeid}")) {
             return;
         }
-        let file = nodeid.split("::").next().unwrap_or(&nodeid).to_string();
+        let file = match (&report, nodeid.is_empty()) {
+            (Some(report), true) => report.locations.first().map_or("", |(f, _)| f),
+            _ => nodeid.split("::").next().unwrap_or(&nodeid),
+        }
+        .to_string();
         let (mut exception, mut message) = (None, None);
         if let Some((_, text)) = summary.filter(|(_, text)| !text.is_empty()) {
             match exception_prefix(text) {
@@ -769,7 +822,9 @@ impl Pytest {
 
         let exception = item.exception.clone().unwrap_or_else(|| "unknown".into());
         tally(&mut self.stats.by_exception, &exception);
-        tally(&mut self.stats.by_module, &item.file);
+        if !item.file.is_empty() {
+            tally(&mut self.stats.by_module, &item.file);
+        }
         let failed = kind == "failed";
         self.reports_read[usize::from(!failed)] += 1;
         let names = if failed {
@@ -777,7 +832,9 @@ impl Pytest {
         } else {
             &mut self.stats.errors
         };
-        if names.len() < MAX_NAMES {
+        if item.nodeid.is_empty() {
+            // Not named (a `--tb=line` report without a short summary): counted only.
+        } else if names.len() < MAX_NAMES {
             names.push(item.nodeid.clone());
         } else {
             self.stats.names_left_out += 1;
@@ -842,6 +899,10 @@ impl Pytest {
         let (nodeid, message) = split_summary(rest);
         let nodeid = nodeid.trim();
         let report = self.pending.take(&report_key(nodeid), kind != "error");
+        let report = match report {
+            None if kind == "failed" => self.next_crash_line(),
+            report => report,
+        };
         self.emit_report(
             report,
             nodeid.to_string(),
@@ -957,8 +1018,16 @@ impl Pytest {
                 if line.starts_with("[gw") {
                     return;
                 }
-                if let Some(report) = &mut self.report {
-                    report.push(line, severity);
+                match &mut self.report {
+                    Some(report) => report.push(line, severity),
+                    // Lines before any headline: `--tb=line`, one per failure.
+                    None if self.section == Section::Reports
+                        && !line.is_empty()
+                        && self.tentative_counts.is_none() =>
+                    {
+                        self.crash_line(line, severity);
+                    }
+                    None => {}
                 }
             }
             Section::Warnings => self.warnings_summary(line, out),
@@ -1066,7 +1135,10 @@ impl FoldBatches for Pytest {
 
     fn outcome(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {
         self.close_report(out);
-        while let Some(report) = self.pending.pop_oldest() {
+        let unnamed = std::iter::from_fn(|| self.pending.pop_oldest())
+            .chain(std::mem::take(&mut self.crash_lines))
+            .collect::<Vec<_>>();
+        for report in unnamed {
             let nodeid = report.derived_nodeid();
             self.emit_report(Some(report), nodeid, None, out);
         }
