@@ -458,6 +458,37 @@ fn pytest_native_tracebacks_keep_the_tests_own_frame_and_captured_output() {
 }
 
 #[test]
+fn pytest_cut_off_while_a_test_runs_names_the_test() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_hang.py",
+        "def test_a():\n    pass\n\ndef test_b():\n    assert 0\n\n\
+         def test_slow():\n    pass\n\ndef test_c():\n    pass\n",
+    );
+    let output = pytest(project.path(), &["-v"]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    // `-v` writes a test's node id before running it and its outcome after: a run that
+    // hung in it (killed by a timeout) ends there.
+    let running = "test_hang.py::test_slow ";
+    let cut = &stdout[..stdout.find(running).unwrap() + running.len()];
+    let b = Briefly::new();
+    let envelope = b.envelope(&["pytest"], cut.as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["running"], "test_hang.py::test_slow");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("; the output stopped while test_hang.py::test_slow was running"),
+        "{summary}"
+    );
+    // Once its outcome follows, or the run's counts, nothing is said to be running.
+    let outcome = &stdout[..stdout.find("test_hang.py::test_c").unwrap()];
+    let envelope = b.envelope(&["pytest"], outcome.as_bytes(), CAP);
+    assert_eq!(envelope["stats"].get("running"), None, "{envelope}");
+    let envelope = b.envelope(&["pytest"], stdout.as_bytes(), CAP);
+    assert_eq!(envelope["stats"].get("running"), None, "{envelope}");
+}
+
+#[test]
 fn pytest_line_tracebacks_give_each_failure_its_place() {
     let project = tempfile::tempdir().unwrap();
     write(

@@ -148,6 +148,10 @@ pub struct PytestStats {
     /// What interrupted the run (`Interrupted: 1 error during collection`, `KeyboardInterrupt`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
+    /// The test running when the output stopped, without counts (hung, timed out or
+    /// killed): a `-v` progress line naming a test with no outcome after it, last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -965,6 +969,9 @@ impl Pytest {
 
     /// One line, without ANSI codes and trailing space; `severity` is the line's.
     fn line(&mut self, line: &str, severity: Option<Severity>, out: &mut dyn Emit<PytestItem>) {
+        if !line.is_empty() {
+            self.stats.running = None;
+        }
         if let Some(title) = section_title(line) {
             // Inside reports a counts line may be a test's own output: pytest's only if
             // nothing follows it.
@@ -1043,6 +1050,8 @@ impl Pytest {
                     self.counts(line);
                 } else if let Some(n) = collected(line) {
                     self.stats.collected = Some(n);
+                } else if let Some(nodeid) = running_test(line) {
+                    self.stats.running = Some(nodeid.to_string());
                 } else if let Some((kind, nodeid)) = progress_failure(line) {
                     let known = self.progress.iter().any(|(_, id)| id == nodeid);
                     if !known && self.progress.len() < MAX_NAMES {
@@ -1067,6 +1076,16 @@ fn split_summary(rest: &str) -> (&str, &str) {
         Some(at) => (&rest[..from + at], &rest[from + at + 3..]),
         None => (rest, ""),
     }
+}
+
+/// `-v` progress before the test's outcome is known: `a.py::test_x[a b]` alone on its
+/// line (pytest writes the outcome after it when the test ends); the node id.
+fn running_test(line: &str) -> Option<&str> {
+    let (path, rest) = line.split_once("::")?;
+    let name = rest.find('[').map_or(rest, |at| &rest[..at]);
+    let params_end = rest.len() == name.len() || rest.ends_with(']');
+    let plain = |part: &str| !part.is_empty() && !part.contains(char::is_whitespace);
+    (path.ends_with(".py") && plain(path) && plain(name) && params_end).then_some(line)
 }
 
 /// `-v` progress: `a.py::test_x FAILED   [ 10%]`, or with xdist
@@ -1206,6 +1225,11 @@ impl FoldBatches for Pytest {
         }
         if let Some(stopped) = &stats.stopped {
             summary.push_str(&format!("; stopped early ({stopped})"));
+        }
+        if stats.counts_known {
+            stats.running = None;
+        } else if let Some(running) = &stats.running {
+            summary.push_str(&format!("; the output stopped while {running} was running"));
         }
         if show_end {
             summary.push_str("; the output's last lines are shown");
