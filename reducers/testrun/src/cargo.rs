@@ -408,6 +408,8 @@ pub struct CargoTest {
     /// What the running binary's output says of how it stopped, when it did short of
     /// its result (at most [`MAX_CRASH_LINES`]).
     crash: Vec<String>,
+    /// The test libtest (on one thread) named last, before any outcome of it.
+    running_test: Option<String>,
     /// The first crashed binary's first such line, for the summary.
     first_crash: Option<String>,
     totals: Map<String, Value>,
@@ -459,6 +461,7 @@ impl CargoTest {
             current_open: false,
             current_has_result: false,
             crash: Vec::new(),
+            running_test: None,
             first_crash: None,
             totals: Map::new(),
             any_result: false,
@@ -516,9 +519,22 @@ impl CargoTest {
         self.current_open = true;
     }
 
+    /// Keeps a line of the running binary's output that says how it stopped.
+    fn crash_line(&mut self, line: &str) {
+        if self.current_open && self.crash.len() < MAX_CRASH_LINES {
+            self.crash
+                .push(briefly_core::cut_str(line, 300).into_owned());
+        }
+    }
+
     /// The binary running now ends (its result or the next binary's start).
     fn end_binary(&mut self, out: &mut dyn Emit<CargoItem>) {
         self.close_failure(out);
+        if let Some(name) = self.running_test.take() {
+            self.crash_line(&format!(
+                "test {name} ... (no outcome: it was running when the output stopped)"
+            ));
+        }
         // Tests marked FAILED with no report of their own still get an item.
         // (`emit_failure` skips those that had one.)
         for name in std::mem::take(&mut self.pending_names) {
@@ -965,6 +981,13 @@ impl CargoTest {
                 }
                 return;
             }
+            // On one thread libtest names a test before its outcome: one the output
+            // stopped in (hung, killed) has none. On more, it names those running long.
+            self.running_test = rest.strip_suffix(" ...").map(str::to_string);
+            if rest.ends_with(" has been running for over 60 seconds") {
+                self.crash_line(line);
+                return;
+            }
         }
         if let Some((error, code, message)) = diagnostic_start(line) {
             self.close_diagnostic(out);
@@ -1030,9 +1053,8 @@ impl CargoTest {
         let crash = trimmed.starts_with("fatal runtime error: ")
             || (trimmed.starts_with("thread '") && trimmed.ends_with("has overflowed its stack"))
             || trimmed.starts_with("process didn't exit successfully: ");
-        if crash && self.current_open && self.crash.len() < MAX_CRASH_LINES {
-            self.crash
-                .push(briefly_core::cut_str(trimmed, 300).into_owned());
+        if crash && self.current_open {
+            self.crash_line(trimmed);
             return;
         }
         if (line.starts_with("error: ") || line.starts_with("warning: "))

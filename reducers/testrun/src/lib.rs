@@ -130,6 +130,48 @@ mod tests {
     }
 
     #[test]
+    fn cargo_test_cut_off_while_a_test_runs_names_the_test() {
+        let stopped = |output: &str| {
+            let envelope = cargo_test(output.as_bytes());
+            let crashed = envelope.items.iter().find(|item| item["kind"] == "crashed");
+            let crashed = crashed
+                .unwrap_or_else(|| panic!("{:?}", envelope.items))
+                .clone();
+            (
+                envelope.summary,
+                crashed["detail"].as_str().unwrap().to_string(),
+            )
+        };
+        // On several threads libtest names a test running past 60 s.
+        let (summary, detail) = stopped(
+            "\nrunning 3 tests\ntest tests::a ... ok\n\
+             test tests::slow has been running for over 60 seconds\ntest tests::b ... ok\n",
+        );
+        assert_eq!(
+            detail,
+            "test tests::slow has been running for over 60 seconds"
+        );
+        assert!(
+            summary.ends_with("it stopped: test tests::slow has been running for over 60 seconds"),
+            "{summary}"
+        );
+        // On one, it names each before its outcome: the last has none.
+        let (_, detail) =
+            stopped("\nrunning 3 tests\ntest tests::a ... ok\ntest tests::hangs ... ");
+        assert_eq!(
+            detail,
+            "test tests::hangs ... (no outcome: it was running when the output stopped)"
+        );
+        // A binary that ends with its result had nothing running.
+        let envelope = cargo_test(
+            b"\nrunning 2 tests\ntest tests::slow has been running for over 60 seconds\n\
+              test tests::slow ... ok\ntest tests::a ... ok\n\n\
+              test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 61.00s\n",
+        );
+        assert_eq!(envelope.total_items, 0, "{:?}", envelope.items);
+    }
+
+    #[test]
     fn pytest_line_reports_past_the_cap_leave_the_rest_paired_in_order() {
         // `--tb=line` reports wait for the short summary; past the cap the oldest place is
         // let go, and the summary's first test is then the one without a place.
