@@ -4,7 +4,7 @@ use crate::Error;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, SyncSender};
@@ -42,7 +42,9 @@ impl ArtifactDir {
     }
 
     /// Uses `path`, made absolute (creating it 0700 if missing), after checking that it
-    /// is a real directory owned by this user and closed to others.
+    /// is a real directory owned by this user. An existing one others can write to is
+    /// closed to their writing (they could plant files where cursors lead); the rest of
+    /// its mode is the user's to choose, since the files in it are 0600.
     pub fn open(path: impl Into<PathBuf>) -> Result<ArtifactDir, Error> {
         let path = path.into();
         // Artifact paths and cursors are used from other directories: they are absolute.
@@ -85,8 +87,9 @@ impl ArtifactDir {
         if meta.uid() != unsafe { libc::geteuid() } {
             return Err(unsafe_dir("it belongs to another user"));
         }
-        if meta.mode() & 0o077 != 0 {
-            fs::set_permissions(&path, fs::Permissions::from_mode(0o700)).map_err(artifact_err)?;
+        if meta.mode() & 0o022 != 0 {
+            let closed = fs::Permissions::from_mode(meta.mode() & 0o7755);
+            fs::set_permissions(&path, closed).map_err(artifact_err)?;
         }
         Ok(ArtifactDir {
             path,
@@ -184,7 +187,7 @@ impl ArtifactDir {
             if name == GC_STAMP {
                 continue;
             }
-            if !is_own_file(&name) {
+            if !is_own_file(&self.path, &name) {
                 report.others += 1;
                 continue;
             }
@@ -433,17 +436,47 @@ fn options_owner(name: &str) -> Option<&str> {
     is_options_hash(&stem[at + OPTIONS_INFIX.len()..]).then_some(&stem[..at])
 }
 
-/// Whether `name` is a file briefly writes in an artifact directory: an artifact
-/// ([`artifact_name`]'s `<id>-<12 hex digits>`, with `-2`, `-3`… when that was taken), its
-/// sidecar, an options file, or a file being written (`.<name>.<random>.part`).
-fn is_own_file(name: &str) -> bool {
+/// Whether `name`, in the artifact directory `dir`, is a file briefly wrote: an artifact
+/// or its sidecar (a name alone could be anyone's, `backup-0123456789ab`: the sidecar
+/// must be there and be briefly's), an artifact's options file, or a file being written
+/// (`.<artifact>.<6 random characters>.part`).
+fn is_own_file(dir: &Path, name: &str) -> bool {
     if let Some(hidden) = name.strip_prefix('.') {
-        return hidden.ends_with(".part");
+        return hidden
+            .strip_suffix(".part")
+            .and_then(|part| part.rsplit_once('.'))
+            .is_some_and(|(artifact, random)| {
+                random.len() == 6
+                    && random.bytes().all(|b| b.is_ascii_alphanumeric())
+                    && is_artifact_name(artifact)
+            });
     }
-    if options_owner(name).is_some() {
-        return true;
+    if let Some(owner) = options_owner(name) {
+        return is_artifact_name(owner);
     }
-    let name = name.strip_suffix(".meta.json").unwrap_or(name);
+    let artifact = name.strip_suffix(".meta.json").unwrap_or(name);
+    is_artifact_name(artifact) && is_sidecar(&sidecar_path(&dir.join(artifact)))
+}
+
+/// Whether the file at `path` is a sidecar as [`ArtifactWriter::save`] writes it.
+fn is_sidecar(path: &Path) -> bool {
+    let Ok(file) = fs::File::open(path) else {
+        return false;
+    };
+    // A sidecar is small: a large file is not one, and is not read whole.
+    let mut json = Vec::new();
+    let read = file.take(MAX_SIDECAR_BYTES + 1).read_to_end(&mut json);
+    read.is_ok()
+        && json.len() as u64 <= MAX_SIDECAR_BYTES
+        && serde_json::from_slice::<ArtifactMeta>(&json).is_ok()
+}
+
+/// The largest sidecar [`is_sidecar`] reads: its command line is the only long part.
+const MAX_SIDECAR_BYTES: u64 = 1 << 20;
+
+/// Whether `name` is as [`ArtifactDir::create`] names an artifact: [`artifact_name`]'s
+/// `<id>-<12 hex digits>`, with `-2`, `-3`… when that was taken.
+fn is_artifact_name(name: &str) -> bool {
     let name = match name.rsplit_once('-') {
         Some((named, n)) if (1..=3).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()) => {
             named
@@ -676,13 +709,24 @@ mod tests {
     }
 
     #[test]
-    fn tightens_an_open_directory() {
+    fn closes_a_directory_to_others_writing_only() {
         let root = tempfile::tempdir().unwrap();
-        let dir = root.path().join("open");
-        fs::create_dir(&dir).unwrap();
-        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
-        ArtifactDir::open(&dir).unwrap();
-        assert_eq!(fs::metadata(&dir).unwrap().mode() & 0o777, 0o700);
+        for (mode, after) in [
+            (0o777, 0o755),
+            (0o770, 0o750),
+            (0o755, 0o755),
+            (0o711, 0o711),
+        ] {
+            let dir = root.path().join(format!("{mode:o}"));
+            fs::create_dir(&dir).unwrap();
+            fs::set_permissions(&dir, fs::Permissions::from_mode(mode)).unwrap();
+            ArtifactDir::open(&dir).unwrap();
+            assert_eq!(
+                fs::metadata(&dir).unwrap().mode() & 0o777,
+                after,
+                "{mode:o}"
+            );
+        }
     }
 
     #[test]
@@ -713,23 +757,31 @@ mod tests {
     fn gc_takes_only_briefly_s_own_files() {
         let root = tempfile::tempdir().unwrap();
         let dir = ArtifactDir::open(root.path()).unwrap().with_auto_gc(false);
-        let own = [
-            "r1796123415900928724-2095-f4a492409836",
-            "r1796123415900928724-2095-f4a492409836.meta.json",
-            "build_42-0123456789ab-2",
-            "build_42-0123456789ab-2.meta.json",
-            "out-0123456789ab.options-0123456789abcdef.json",
-            ".x-0123456789ab.Ab3xYz.part",
+        let sidecar = serde_json::to_vec(&ArtifactMeta::default()).unwrap();
+        let own: [(&str, &[u8]); 6] = [
+            ("r1796123415900928724-2095-f4a492409836", b"x"),
+            ("r1796123415900928724-2095-f4a492409836.meta.json", &sidecar),
+            ("build_42-0123456789ab-2", b"x"),
+            ("build_42-0123456789ab-2.meta.json", &sidecar),
+            ("out-0123456789ab.options-0123456789abcdef.json", b"{}"),
+            (".x-0123456789ab.Ab3xYz.part", b"x"),
         ];
-        let others = [
-            "notes.txt",
-            "build_42-0123456789AB",
-            "report-2024.csv",
-            "x-0123456789ab.meta.json.bak",
-            ".bashrc",
+        let others: [(&str, &[u8]); 10] = [
+            ("notes.txt", b"x"),
+            ("build_42-0123456789AB", b"x"),
+            ("report-2024.csv", b"x"),
+            ("x-0123456789ab.meta.json.bak", &sidecar),
+            (".bashrc", b"x"),
+            // Named as an artifact is, but no sidecar of briefly's says it is one.
+            ("backup-0123456789ab", b"x"),
+            ("notes-0123456789ab", b"x"),
+            ("notes-0123456789ab.meta.json", b"{\"my\": \"notes\"}"),
+            // Partial files of other tools.
+            (".download.part", b"x"),
+            (".x-0123456789ab.download.part", b"x"),
         ];
-        for name in own.iter().chain(&others) {
-            fs::write(root.path().join(name), b"x").unwrap();
+        for (name, content) in own.iter().chain(&others) {
+            fs::write(root.path().join(name), content).unwrap();
             age(&root.path().join(name), 2 * DEFAULT_TTL);
         }
         let report = dir.gc(DEFAULT_TTL).unwrap();
@@ -737,7 +789,7 @@ mod tests {
             (report.removed_files, report.others, report.failed),
             (own.len() as u64, others.len() as u64, 0)
         );
-        for name in others {
+        for (name, _) in others {
             assert!(root.path().join(name).exists(), "{name} is not briefly's");
         }
     }
@@ -818,7 +870,11 @@ mod tests {
             json,
         )
         .unwrap();
-        let other = options_path(&root.path().join("y-0"), None, &options_sha256(json));
+        let other = options_path(
+            &root.path().join("y-0123456789ab"),
+            None,
+            &options_sha256(json),
+        );
         write_options(&other, json).unwrap();
         let report = dir.gc(Duration::from_millis(150)).unwrap();
         assert_eq!(
