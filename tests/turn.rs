@@ -183,3 +183,71 @@ fn results_just_under_a_stubs_largest_size_are_spilled_when_the_turn_is_over() {
         "only what it takes"
     );
 }
+
+#[test]
+fn each_result_keeps_within_the_per_result_budget() {
+    let b = Briefly::new();
+    // One result over the per-result budget, in a turn well within its own.
+    let input =
+        json!([{"id": "x", "content": "X".repeat(25_000)}, {"id": "y", "content": "small"}]);
+    let out = turn(&b, &input.to_string(), &["--max-chars", "1000"]);
+    assert_eq!(out[0]["persisted"], true, "{}", out[0]);
+    assert!(
+        out[0]["content"].as_str().unwrap().chars().count() <= 1_000,
+        "{}",
+        out[0]
+    );
+    assert_eq!(out[1]["content"], "small");
+    // Stubs of results spilled for the turn's budget are within it too.
+    let input: Vec<Value> = [30_000, 12_000, 8_000]
+        .iter()
+        .map(|&n| json!({"id": format!("r{n}"), "content": "word ".repeat(n / 5)}))
+        .collect();
+    let args = ["--max-chars", "1000", "--context-tokens", "8192"];
+    for r in turn(&b, &serde_json::to_string(&input).unwrap(), &args) {
+        assert!(
+            r["content"].as_str().unwrap().chars().count() <= 1_000,
+            "{r}"
+        );
+    }
+}
+
+#[test]
+fn a_result_no_artifact_can_keep_stays_whole_and_says_why() {
+    let b = Briefly::new();
+    let input = json!([{"id": "a", "content": "A".repeat(30_000)}]).to_string();
+    let args = [
+        "--artifact-dir",
+        "/dev/null",
+        "--context-tokens",
+        "8192",
+        "turn",
+    ];
+    let out = common::feed(b.command(&args), input.as_bytes());
+    assert!(out.status.success());
+    let results: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results[0]["content"].as_str().unwrap().len(), 30_000);
+    assert_eq!(results[0].get("persisted"), None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("result 0 kept whole: artifact not written"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_read_past_and_persisted_must_be_a_bool() {
+    let b = Briefly::new();
+    let out = turn(&b, "\u{feff}[{\"id\":\"a\",\"content\":\"x\"}]", &[]);
+    assert_eq!(out[0]["content"], "x");
+    let refused = b.run(
+        &["turn"],
+        br#"[{"id":"a","content":"x","persisted":"yes"}]"#,
+    );
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains(r#""persisted" is "yes", not true or false"#),
+        "{stderr}"
+    );
+}

@@ -25,6 +25,11 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     let mut input = BufReader::new(open_input(file)?);
     let is_array = loop {
         let buf = input.fill_buf().context("reading input")?;
+        // A UTF-8 byte order mark opening the input is no part of the JSON.
+        if buf.starts_with(briefly_core::UTF8_BOM) {
+            input.consume(briefly_core::UTF8_BOM.len());
+            continue;
+        }
         match buf.iter().position(|b| !b.is_ascii_whitespace()) {
             Some(i) => {
                 let first = buf[i];
@@ -52,12 +57,18 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
             .ok_or_else(|| format!("result {index} is not an object with a \"content\" field"))?;
         let mut line = serde_json::to_vec(&value).map_err(|e| e.to_string())?;
         line.push(b'\n');
+        let persisted = match value.get("persisted") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(persisted)) => *persisted,
+            Some(other) => {
+                return Err(format!(
+                    "result {index}: \"persisted\" is {other}, not true or false"
+                ))
+            }
+        };
         entries.push(Entry {
             chars: content_chars(content),
-            persisted: value
-                .get("persisted")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
+            persisted,
             offset,
         });
         offset += line.len() as u64;
@@ -80,9 +91,12 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     let mut staging = staging.into_inner().context("writing the staging file")?;
 
     let cap = session.budget.per_turn_chars;
-    let stub_chars = session.budget.preview_chars + STUB_OVERHEAD;
+    let per_result = session.budget.per_result_chars;
+    // A stub is a result too: within the per-result budget.
+    let stub_chars = (session.budget.preview_chars + STUB_OVERHEAD).min(per_result);
     let mut stubs: Vec<Option<Value>> = vec![None; entries.len()];
-    choose(&entries, cap, |index| {
+    let mut kept_whole = Vec::new();
+    choose(&entries, cap, per_result, |index| {
         let entry = &entries[index];
         // A stub takes at most `stub_chars`, and less than the result it replaces.
         let limit = stub_chars.min(entry.chars - 1);
@@ -93,12 +107,19 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
         let mut line = String::new();
         BufReader::new(&mut staging).read_line(&mut line)?;
         let mut value: Value = serde_json::from_str(&line)?;
-        spill_one(session, &mut value, limit)?;
+        if let Err(why) = spill_one(session, &mut value, limit)? {
+            // Its stub would leave out what no artifact holds: it stays whole.
+            kept_whole.push(format!("result {index} kept whole: {why}"));
+            return Ok(None);
+        }
         let chars = content_chars(&value["content"]);
         let smaller = chars < entry.chars;
         stubs[index] = smaller.then_some(value);
         Ok(smaller.then_some(chars))
     })?;
+    for warning in &kept_whole {
+        eprintln!("briefly: warning: {warning}");
+    }
     staging.rewind()?;
 
     let mut stdout = BufWriter::new(std::io::stdout().lock());
@@ -125,17 +146,19 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     }
     stdout.flush()?;
     if total > cap {
-        eprintln!("briefly: warning: the turn still takes {total} chars, over its budget of {cap}: the rest is already persisted or small");
+        eprintln!("briefly: warning: the turn still takes {total} chars, over its budget of {cap}: nothing more could be spilled (the rest is persisted already, small, or could not be kept)");
     }
     Ok(0)
 }
 
-/// Spills results, the largest not yet persisted first, until the total fits `cap`:
-/// `spill(i)` spills result `i` and gives its stub's size, or nothing when no stub would
-/// be smaller than the result (it is kept as it is). Says which were spilled.
+/// Spills results not yet persisted: each over `per_result`, then the largest first
+/// until the total fits `cap`. `spill(i)` spills result `i` and gives its stub's size,
+/// or nothing when no stub would be smaller than the result (it is kept as it is). Says
+/// which were spilled.
 fn choose(
     entries: &[Entry],
     cap: usize,
+    per_result: usize,
     mut spill: impl FnMut(usize) -> Result<Option<usize>>,
 ) -> Result<Vec<bool>> {
     let mut spilled = vec![false; entries.len()];
@@ -145,7 +168,7 @@ fn choose(
         .collect();
     order.sort_by(|&a, &b| entries[b].chars.cmp(&entries[a].chars).then(a.cmp(&b)));
     for i in order {
-        if total <= cap {
+        if total <= cap && entries[i].chars <= per_result {
             break;
         }
         if let Some(stub) = spill(i)? {
@@ -156,8 +179,13 @@ fn choose(
     Ok(spilled)
 }
 
-/// Replaces `value`'s content with the stub of its spill, of at most `stub_chars`.
-fn spill_one(session: &Session, value: &mut Value, stub_chars: usize) -> Result<()> {
+/// Replaces `value`'s content with the stub of its spill, of at most `stub_chars`; or,
+/// when the stub would leave out what no artifact keeps, leaves it and says why.
+fn spill_one(
+    session: &Session,
+    value: &mut Value,
+    stub_chars: usize,
+) -> Result<Result<(), String>> {
     let content = &value["content"];
     let raw = match content {
         Value::String(s) => s.clone(),
@@ -184,6 +212,15 @@ fn spill_one(session: &Session, value: &mut Value, stub_chars: usize) -> Result<
     let mut pipeline = Pipeline::new(Spill::new(options), config);
     pipeline.push(raw.as_bytes());
     let envelope = pipeline.finish(End::default());
+    if envelope.truncated && envelope.artifact_path.is_none() {
+        let why = envelope
+            .warnings
+            .iter()
+            .find(|w| w.starts_with("artifact not written"));
+        return Ok(Err(why
+            .map_or("its artifact could not be written", |w| w)
+            .to_string()));
+    }
     let stub = render::text(&envelope);
     let object = value.as_object_mut().expect("checked when staged");
     object.insert("content".into(), Value::String(stub.clone()));
@@ -198,7 +235,7 @@ fn spill_one(session: &Session, value: &mut Value, stub_chars: usize) -> Result<
     let mut event = session.result_event("turn", &envelope, stub.chars().count());
     event.tool_call_id = id;
     session.metrics(event);
-    Ok(())
+    Ok(Ok(()))
 }
 
 fn content_chars(content: &Value) -> usize {
@@ -243,7 +280,10 @@ mod tests {
 
     /// `choose` with stubs of `stub` characters, or none smaller than a result.
     fn chosen(e: &[Entry], cap: usize, stub: usize) -> Vec<bool> {
-        choose(e, cap, |i| Ok((stub < e[i].chars).then_some(stub))).unwrap()
+        choose(e, cap, usize::MAX, |i| {
+            Ok((stub < e[i].chars).then_some(stub))
+        })
+        .unwrap()
     }
 
     #[test]
@@ -266,6 +306,18 @@ mod tests {
         let e = entries(&[(2_100, false); 12]);
         let spilled = chosen(&e, 16_000, 1_230);
         assert_eq!(spilled.iter().filter(|s| **s).count(), 11);
+    }
+
+    #[test]
+    fn each_result_over_the_per_result_budget_is_spilled_however_the_turn_fits() {
+        let e = entries(&[
+            (25_000, false),
+            (900, false),
+            (19_000, false),
+            (30_000, true),
+        ]);
+        let spilled = choose(&e, 1_000_000, 20_000, |i| Ok(Some(e[i].chars / 10))).unwrap();
+        assert_eq!(spilled, [true, false, false, false]);
     }
 
     #[test]
