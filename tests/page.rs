@@ -536,3 +536,59 @@ fn write_numbered(b: &Briefly, n: usize) -> String {
     );
     spilled["artifact_path"].as_str().unwrap().to_string()
 }
+
+#[test]
+fn every_page_with_a_cursor_moves_forward_whatever_the_artifact_paths_length() {
+    let root = tempfile::tempdir().unwrap();
+    // Over the budget, so that spill does not pass it through unchanged.
+    let input = numbered(300);
+    for length in [150, 200, 250] {
+        // A long artifact directory: its path is in artifact_path and in each cursor.
+        let dir = root.path().join("d".repeat(length));
+        let b = Briefly::new();
+        let page = |args: &[&str], stdin: &[u8]| -> Value {
+            let mut all = vec![
+                "--artifact-dir",
+                dir.to_str().unwrap(),
+                "--max-chars",
+                "1000",
+            ];
+            all.extend_from_slice(args);
+            let out = b.run(&all, stdin);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let chars = String::from_utf8_lossy(&out.stdout)
+                .trim_end()
+                .chars()
+                .count();
+            assert!(chars <= 1_000, "{length}: {chars} chars");
+            serde_json::from_slice(&out.stdout).unwrap()
+        };
+        for reducer in ["text", "spill"] {
+            let mut envelope = page(&[reducer], input.as_bytes());
+            for _ in 0..5_000 {
+                let Some(cursor) = envelope["next_cursor"].as_str().map(String::from) else {
+                    break;
+                };
+                assert!(
+                    envelope["returned_items"].as_u64().unwrap() > 0,
+                    "{length} {reducer}: {envelope}"
+                );
+                envelope = page(&["page", &cursor], b"");
+            }
+            assert_eq!(
+                envelope["next_cursor"],
+                Value::Null,
+                "{length} {reducer}: pages end"
+            );
+            if envelope["returned_items"] == 0 {
+                // Nothing fits beside the path: no cursor, but the artifact holds it all.
+                assert_eq!(envelope["truncated"], true);
+                assert!(envelope["artifact_path"].is_string());
+            }
+        }
+    }
+}

@@ -707,6 +707,13 @@ impl Fit<'_> {
                     return first;
                 }
             }
+            // No item fits beside the least fixed part (a long artifact path and its
+            // cursor at the least budget): a cursor from here would name this same page
+            // again, and a caller paging to the end would never get there. The artifact
+            // still holds everything (`read`).
+            let mut empty = self.with(&base, 0);
+            empty.next_cursor = None;
+            return empty;
         }
         self.with(&base, lo)
     }
