@@ -459,6 +459,43 @@ fn mcp_proxy_needs_a_server_that_starts_and_room_for_a_message() {
 }
 
 #[test]
+fn what_the_proxied_server_left_running_ends_with_the_proxy() {
+    let briefly = Briefly::new();
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    // A server that starts a process of its own, then reads until its input closes.
+    let script = format!(
+        "sleep 300 > /dev/null 2>&1 & echo $! > {}; cat > /dev/null",
+        pid_file.display()
+    );
+    let output = briefly.run(&["mcp-proxy", "--", "sh", "-c", &script], b"");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let stat = format!("/proc/{}/stat", pid.trim());
+    // Gone, or a zombie no one reaps yet (in a container whose init does not).
+    let running = || {
+        std::fs::read_to_string(&stat).is_ok_and(|s| {
+            s.rsplit_once(") ")
+                .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+        })
+    };
+    for _ in 0..100 {
+        if !running() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!(
+        "the server's `sleep 300` ({}) outlived the proxy",
+        pid.trim()
+    );
+}
+
+#[test]
 fn run_takes_a_reducer_a_directory_and_a_timeout_and_the_reducers_take_their_options() {
     let briefly = Briefly::new();
     let dir = tempfile::tempdir().unwrap();

@@ -177,6 +177,8 @@ async fn proxy(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
+        // Its own process group: what it starts (`npx`, a shell's children) ends with it.
+        .process_group(0)
         .kill_on_drop(true)
         .spawn()
     {
@@ -233,8 +235,9 @@ async fn proxy(
         .is_ok();
     if !waited {
         if let Some(pid) = pid {
-            // SAFETY: kill(2) on the server we started, which has not been reaped.
-            unsafe { libc::kill(pid, libc::SIGTERM) };
+            // SAFETY: kill(2) of the process group we created, whose leader has not
+            // been reaped.
+            unsafe { libc::kill(-pid, libc::SIGTERM) };
         }
         if tokio::time::timeout(EXIT_GRACE, exited.wait_for(Option::is_some))
             .await
@@ -242,6 +245,11 @@ async fn proxy(
         {
             watcher.abort();
         }
+    }
+    if let Some(pid) = pid {
+        // What the server left running in its group (`sleep 60 &`) ends with the proxy.
+        // SAFETY: kill(2) of the process group we created; none left is ESRCH.
+        unsafe { libc::kill(-pid, libc::SIGTERM) };
     }
     from_server.abort();
     drop(shared);
@@ -505,7 +513,7 @@ async fn from_server_line(shared: &Shared, line: Vec<u8>) {
             let allowance = shared.state().allowance(&shared.budget);
             let shown = match message.get_mut("result") {
                 Some(result) => stage_result(shared, result, allowance),
-                None => bound_error(&mut message, allowance),
+                None => bound_error(shared, &mut message, allowance),
             };
             shared.state().answered(shown);
             shared.send(message).await;
@@ -557,36 +565,66 @@ fn add_own_tools(shared: &Shared, message: &mut Value) {
     }
 }
 
-/// The budget stage for one tool result: text content over the allowance is spilled
-/// to artifacts, largest first, each replaced by a bounded preview; structured content
-/// over what is left is kept whole in an artifact and cut to fit. Images and other
-/// content pass through. Returns the characters of text the result now takes.
+/// The budget stage for one tool result: text content (a text block's, an embedded
+/// resource's) over the allowance is spilled to artifacts, largest first, each replaced
+/// by a bounded preview; when the previews of many blocks still take too much, the text
+/// blocks are spilled together, as one preview. Structured content over what is left
+/// is kept whole in an artifact and cut to fit. Images and binary resources pass
+/// through. Returns the characters of text the result now takes.
 fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize {
     let total = text_chars(result);
     if total <= allowance {
         return total;
     }
     let stub_chars = shared.budget.preview_chars + STUB_OVERHEAD;
+    let stub_budget = stub_chars.min(allowance / 2).max(MIN_RESULT_CHARS / 2);
     let read = shared.state().read_name();
     let page = shared.state().page_name();
     let mut left = total;
     if let Some(blocks) = result.get_mut("content").and_then(Value::as_array_mut) {
-        let mut order: Vec<(usize, usize)> = blocks
+        let texts: Vec<(usize, usize)> = blocks
             .iter()
             .enumerate()
-            .filter_map(|(i, b)| b["text"].as_str().map(|t| (i, t.chars().count())))
+            .filter_map(|(i, b)| block_text(b).map(|t| (i, t.chars().count())))
+            .collect();
+        let mut order: Vec<(usize, usize)> = texts
+            .iter()
+            .copied()
             .filter(|&(_, chars)| chars > stub_chars)
             .collect();
         order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        for (index, chars) in order {
+        // Each block's preview fits while the blocks are few; past that, one for all.
+        let one_each = texts.len() * stub_budget <= allowance;
+        for (index, chars) in order.into_iter().filter(|_| one_each) {
             if left <= allowance {
                 break;
             }
-            let stub_budget = stub_chars.min(allowance / 2).max(MIN_RESULT_CHARS / 2);
-            let text = blocks[index]["text"].as_str().unwrap_or_default();
+            let text = block_text(&blocks[index]).unwrap_or_default();
             let stub = spill_text(shared, text, stub_budget, read, page);
             left = left - chars + stub.chars().count();
-            blocks[index]["text"] = Value::String(stub);
+            set_block_text(&mut blocks[index], stub);
+        }
+        let text_total: usize = texts.iter().map(|&(_, chars)| chars).sum();
+        if !one_each && left > allowance {
+            let joined: Vec<&str> = texts
+                .iter()
+                .filter_map(|&(i, _)| block_text(&blocks[i]))
+                .collect();
+            let joined = joined.join("\n");
+            let room = allowance
+                .saturating_sub(left - text_total)
+                .max(MIN_RESULT_CHARS / 2);
+            let stub = spill_text(shared, &joined, stub_budget.min(room), read, page);
+            left = left - text_total + stub.chars().count();
+            let first = texts[0].0;
+            blocks[first] = json!({"type": "text", "text": stub});
+            let others: std::collections::HashSet<usize> =
+                texts[1..].iter().map(|&(i, _)| i).collect();
+            let mut index = 0;
+            blocks.retain(|_| {
+                index += 1;
+                !others.contains(&(index - 1))
+            });
         }
     }
     if left > allowance {
@@ -598,16 +636,14 @@ fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize 
                 .min(stub_chars)
                 .max(MIN_RESULT_CHARS / 2);
             if chars > room {
-                let kept = keep_json(shared, structured);
+                let note = keep_json(shared, structured, "structuredContent");
                 if let Some(shrunk) = shrink_to_fit(structured, room.saturating_sub(200)) {
                     *structured = shrunk;
                 }
                 left = left - chars + json_chars(structured);
-                if let Some(note) = kept {
-                    if let Some(blocks) = result.get_mut("content").and_then(Value::as_array_mut) {
-                        left += note.chars().count();
-                        blocks.push(json!({"type": "text", "text": note}));
-                    }
+                if let Some(blocks) = result.get_mut("content").and_then(Value::as_array_mut) {
+                    left += note.chars().count();
+                    blocks.push(json!({"type": "text", "text": note}));
                 }
             }
         }
@@ -656,12 +692,13 @@ fn spill_text(shared: &Shared, text: &str, stub_chars: usize, read: &str, page: 
     stub
 }
 
-/// Keeps `value` whole as an artifact; the note that says where, or why not.
-fn keep_json(shared: &Shared, value: &Value) -> Option<String> {
-    let session = Session::new(shared.defaults.clone()).ok()?;
+/// Keeps `value` (`what`, as the note names it) whole as an artifact; the note that
+/// says where, or why not.
+fn keep_json(shared: &Shared, value: &Value, what: &str) -> String {
+    let session = Session::new(shared.defaults.clone());
     let kept = session
-        .artifact_dir()
         .map_err(|e| e.to_string())
+        .and_then(|session| session.artifact_dir().map_err(|e| e.to_string()))
         .and_then(|dir| {
             let mut writer = dir.create(None).map_err(|e| e.to_string())?;
             writer
@@ -675,34 +712,61 @@ fn keep_json(shared: &Shared, value: &Value) -> Option<String> {
             };
             writer.save(meta).map_err(|e| e.to_string())
         });
-    Some(match kept {
+    match kept {
         Ok(saved) => format!(
-            "[briefly mcp-proxy: structuredContent was cut to fit; the whole of it is in the artifact {} (JSON)]",
+            "[briefly mcp-proxy: {what} was cut to fit; the whole of it is in the artifact {} (JSON)]",
             saved.path.display()
         ),
-        Err(e) => format!("[briefly mcp-proxy: structuredContent was cut to fit and could not be kept ({e})]"),
-    })
+        Err(e) => format!("[briefly mcp-proxy: {what} was cut to fit and could not be kept ({e})]"),
+    }
 }
 
-/// An error answer from the server, bounded like a result.
-fn bound_error(message: &mut Value, allowance: usize) -> usize {
+/// An error answer from the server, bounded like a result: one cut to fit is kept
+/// whole in an artifact first (a server's error often holds its stack trace), and its
+/// message says where.
+fn bound_error(shared: &Shared, message: &mut Value, allowance: usize) -> usize {
     let Some(error) = message.get_mut("error") else {
         return 0;
     };
-    if let Some(shrunk) = shrink_to_fit(error, allowance) {
+    if json_chars(error) <= allowance {
+        return json_chars(error);
+    }
+    let note = keep_json(shared, error, "the error");
+    let room = allowance.saturating_sub(note.chars().count() + 2);
+    if let Some(shrunk) = shrink_to_fit(error, room) {
         *error = shrunk;
+    }
+    if let Some(text) = error.get_mut("message") {
+        let said = text.as_str().unwrap_or_default();
+        *text = Value::String(format!("{said} {note}"));
     }
     json_chars(error)
 }
 
-/// The characters of a tool result a model reads: its text content and its
-/// structured content.
+/// A content block's text a model reads: a text block's, or an embedded resource's.
+fn block_text(block: &Value) -> Option<&str> {
+    block["text"]
+        .as_str()
+        .or_else(|| block["resource"]["text"].as_str())
+}
+
+/// Sets the text [`block_text`] reads.
+fn set_block_text(block: &mut Value, text: String) {
+    if block["text"].is_string() {
+        block["text"] = Value::String(text);
+    } else if block["resource"]["text"].is_string() {
+        block["resource"]["text"] = Value::String(text);
+    }
+}
+
+/// The characters of a tool result a model reads: its text content (text blocks and
+/// embedded resources' text) and its structured content.
 fn text_chars(result: &Value) -> usize {
     let text: usize = result["content"]
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|block| block["text"].as_str())
+        .filter_map(block_text)
         .map(|text| text.chars().count())
         .sum();
     text + result.get("structuredContent").map_or(0, json_chars)
@@ -762,6 +826,75 @@ mod tests {
             .unwrap();
         let whole: Value = serde_json::from_slice(&std::fs::read(kept).unwrap()).unwrap();
         assert_eq!(whole["result"], text);
+    }
+
+    /// The artifact a stub or note names (`"artifact": "PATH"` or `artifact PATH `).
+    fn artifact_in(text: &str) -> String {
+        let rest = match text.split_once("\"artifact\": \"") {
+            Some((_, rest)) => rest.split('"').next(),
+            None => text
+                .split("artifact ")
+                .nth(1)
+                .and_then(|r| r.split(' ').next()),
+        };
+        rest.unwrap_or_else(|| panic!("no artifact in {text}"))
+            .to_string()
+    }
+
+    #[test]
+    fn many_blocks_are_spilled_together_when_their_previews_would_not_fit() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir.path().join("artifacts"));
+        let blocks: Vec<Value> = (0..50)
+            .map(|i| json!({"type": "text", "text": format!("block {i} ").repeat(800)}))
+            .collect();
+        let image = json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"});
+        let mut content = blocks.clone();
+        content.insert(1, image.clone());
+        let mut result = json!({ "content": content });
+        let shown = stage_result(&shared, &mut result, 2_000);
+        assert!(shown <= 2_000, "{shown}");
+        assert_eq!(shown, text_chars(&result));
+        let content = result["content"].as_array().unwrap();
+        assert_eq!(
+            content.len(),
+            2,
+            "one preview for the text, the image as it was"
+        );
+        assert_eq!(content[1], image);
+        let path = artifact_in(content[0]["text"].as_str().unwrap());
+        let texts: Vec<&str> = blocks.iter().map(|b| b["text"].as_str().unwrap()).collect();
+        assert_eq!(std::fs::read_to_string(path).unwrap(), texts.join("\n"));
+    }
+
+    #[test]
+    fn an_embedded_resources_text_is_spilled_as_text_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir.path().join("artifacts"));
+        let text = "R".repeat(500_000);
+        let resource = json!({"uri": "file:///r.txt", "mimeType": "text/plain", "text": text});
+        let mut result = json!({"content": [{"type": "resource", "resource": resource}]});
+        let shown = stage_result(&shared, &mut result, 2_000);
+        assert!(shown <= 2_000, "{shown}");
+        let block = &result["content"][0];
+        assert_eq!(block["resource"]["uri"], "file:///r.txt");
+        let path = artifact_in(block["resource"]["text"].as_str().unwrap());
+        assert_eq!(std::fs::read_to_string(path).unwrap(), text);
+    }
+
+    #[test]
+    fn a_long_error_is_kept_whole_before_it_is_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir.path().join("artifacts"));
+        let error = json!({"code": -32000, "message": format!("trace {}", "M".repeat(50_000))});
+        let mut message = json!({"jsonrpc": "2.0", "id": 2, "error": error});
+        let shown = bound_error(&shared, &mut message, 2_000);
+        assert!(shown <= 2_000, "{shown}");
+        assert_eq!(message["error"]["code"], -32000);
+        let said = message["error"]["message"].as_str().unwrap();
+        let whole: Value =
+            serde_json::from_slice(&std::fs::read(artifact_in(said)).unwrap()).unwrap();
+        assert_eq!(whole, error);
     }
 
     #[test]
