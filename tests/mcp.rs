@@ -72,6 +72,12 @@ fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
     for name in ["run", "text", "diff", "spill", "page", "read", "grep"] {
         assert_eq!(tools[name]["type"], "object", "{name}");
     }
+    // A client may approve calls by these: `run` runs any command, the rest only read.
+    let annotations = &report["annotations"];
+    assert_eq!(annotations["run"]["destructiveHint"], true, "{annotations}");
+    assert_eq!(annotations["run"]["readOnlyHint"], false);
+    assert_eq!(annotations["text"]["destructiveHint"], false);
+    assert_eq!(annotations["read"]["readOnlyHint"], true);
     // One tool per reducer over fresh input, each with a closed schema of its options
     // beside `path`, `text` and `context_tokens`; `run` takes each as its reducer.
     let options = [

@@ -170,7 +170,7 @@ pub fn to_rmcp_tool(tool: &ToolDef) -> Tool {
         .with_annotations(
             ToolAnnotations::new()
                 .read_only(tool.read_only)
-                .destructive(false),
+                .destructive(!tool.read_only),
         )
 }
 

@@ -268,6 +268,10 @@ async def main():
             report["server"] = init.server_info.name
             tools = await session.list_tools()
             report["tools"] = {tool.name: tool.input_schema for tool in tools.tools}
+            report["annotations"] = {
+                tool.name: tool.annotations.model_dump(exclude_none=True, by_alias=True) if tool.annotations else None
+                for tool in tools.tools
+            }
             await {"briefly": briefly, "proxy": proxy, "overlong": overlong, "reducers": reducers}[scenario](session, report)
     json.dump(report, sys.stdout)
 

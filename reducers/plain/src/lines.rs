@@ -101,8 +101,15 @@ impl Reducer for Lines {
         outcome
     }
 
-    /// The next offset: the line after the last one shown, or null at the end of the file.
+    /// The lines shown, in the summary (`lines 100–113 of 2000`), and the next offset:
+    /// the line after the last one shown, or null at the end of the file.
     fn fitted(&self, envelope: &mut Envelope) {
+        let first = self.options.offset + envelope.item_offset;
+        envelope.summary = match envelope.returned_items {
+            0 => format!("no lines from line {first} of {}", self.lines),
+            1 => format!("line {first} of {}", self.lines),
+            n => format!("lines {first}–{} of {}", first + n - 1, self.lines),
+        };
         let next = self.options.offset + envelope.item_offset + envelope.returned_items;
         if let Some(stats) = envelope.stats.as_object_mut() {
             let next = (next <= self.lines).then_some(next);
@@ -131,6 +138,7 @@ mod tests {
             .map(|i| i["text"].as_str().unwrap())
             .collect();
         assert_eq!(texts, ["row 10", "row 11", "row 12"]);
+        assert_eq!(envelope.summary, "lines 10–12 of 50");
         assert_eq!(envelope.total_items, 3);
         assert_eq!(envelope.stats["total_lines"], 50);
         assert_eq!(
