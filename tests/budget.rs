@@ -73,6 +73,13 @@ fn for_a_given_window_and_what_is_left_of_it() {
         1_000,
     );
     assert_eq!(e["stats"]["current"]["per_result_chars"], 1_000);
+    // The table's rows the budget leaves out are counted in a warning.
+    let rows = e["items"].as_array().unwrap().len() as u64;
+    assert!(rows < 6);
+    common::assert_warns(
+        &e,
+        &[&format!("{} of 6 standard windows left out", 6 - rows)],
+    );
     let e = b.envelope(
         &[
             "budget",

@@ -526,4 +526,26 @@ fn keep_turns_target_and_largest() {
         19_660,
     );
     assert_eq!(three["items"].as_array().unwrap().len(), 3);
+    assert_eq!(three["stats"].get("largest"), None, "the items, not twice");
+    // Asked for more than fit: within the budget, the rest counted.
+    let many = b.envelope(
+        &[
+            "--max-chars",
+            "1000",
+            "context",
+            "measure",
+            "--largest",
+            "1000",
+        ],
+        input.as_bytes(),
+        1_000,
+    );
+    let shown = many["items"].as_array().unwrap().len();
+    assert!(shown > 0, "{many}");
+    let asked = serde_json::from_str::<Vec<Value>>(&input)
+        .unwrap()
+        .len()
+        .min(1_000);
+    let left_out = format!("{} of {asked} largest messages left out", asked - shown);
+    assert_warns(&many, &[&left_out]);
 }

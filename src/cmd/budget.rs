@@ -31,23 +31,8 @@ pub fn run(session: &Session) -> Result<i32> {
     envelope
         .warnings
         .extend(session.budget_warning.iter().cloned());
-    // The table's last rows give way to a small budget; with no artifact to page, the
-    // warning says what is left out.
-    let render = session.renderer();
-    let rows = envelope.items.len();
-    while !envelope.items.is_empty() && render(&envelope).chars().count() > b.per_result_chars {
-        envelope.items.pop();
-        envelope.total_items -= 1;
-        envelope.returned_items -= 1;
-        envelope
-            .warnings
-            .truncate(usize::from(session.budget_warning.is_some()));
-        envelope.warnings.push(format!(
-            "{} of {rows} standard windows left out to fit --max-chars {}",
-            rows - envelope.items.len(),
-            b.per_result_chars
-        ));
-    }
+    // The table's last rows give way to a small budget.
+    super::fit_rows(session, &mut envelope, "standard windows");
     session.print(&envelope)?;
     Ok(0)
 }

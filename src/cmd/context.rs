@@ -58,8 +58,13 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             envelope.returned_items = envelope.total_items;
             envelope.preview = Preview::Summary;
             envelope.stats = serde_json::to_value(&m)?;
+            // The items are the largest messages: not twice.
+            if let Some(stats) = envelope.stats.as_object_mut() {
+                stats.remove("largest");
+            }
             envelope.warnings = warnings;
             envelope.raw.bytes = bytes;
+            super::fit_rows(session, &mut envelope, "largest messages");
             session.print(&envelope)?;
             Ok(0)
         }

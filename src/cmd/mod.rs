@@ -149,6 +149,44 @@ pub fn input_argv(file: Option<&Path>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// For a command whose items are a table it makes itself (no input to keep as an
+/// artifact, no cursor to page): its last rows give way until the envelope fits the
+/// per-result budget, and a warning says how many of the `what` were left out. The
+/// items are then the rows listed (`total_items`), as asked of a smaller table: with no
+/// artifact and no cursor, the result cannot say `truncated`.
+pub fn fit_rows(session: &Session, envelope: &mut Envelope, what: &str) {
+    let render = session.renderer();
+    let budget = session.budget.per_result_chars;
+    let fits = |envelope: &Envelope| render(envelope).chars().count() <= budget;
+    if fits(envelope) {
+        return;
+    }
+    let rows = std::mem::take(&mut envelope.items);
+    envelope.warnings.push(String::new());
+    let with = |envelope: &mut Envelope, k: usize| {
+        envelope.items = rows[..k].to_vec();
+        envelope.returned_items = k as u64;
+        envelope.total_items = k as u64;
+        *envelope.warnings.last_mut().expect("pushed") = format!(
+            "{} of {} {what} left out to fit the per-result budget of {budget} chars",
+            rows.len() - k,
+            rows.len()
+        );
+    };
+    // The most rows that fit (a row fewer, the warning's count a digit shorter at most).
+    let (mut lo, mut hi) = (0, rows.len() - 1);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        with(envelope, mid);
+        if fits(envelope) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    with(envelope, lo);
+}
+
 /// Reads `input` to its end into `push`.
 pub fn pump(input: &mut dyn Read, push: &mut dyn Push) -> Result<()> {
     let mut buf = vec![0u8; CHUNK];
