@@ -230,6 +230,17 @@ fn the_summarizer_replaces_whole_middle_turns() {
     assert_eq!(summary["role"], "user");
     assert_pairs_intact(&after);
     assert_eq!(after[1], history[1]);
+    // The messages it replaced are kept whole, and the summary says where.
+    let content = summary["content"].as_str().unwrap();
+    let path = content
+        .split("they are whole in ")
+        .nth(1)
+        .and_then(|rest| rest.split(" (JSON)").next())
+        .unwrap_or_else(|| panic!("{content}"));
+    let kept: Vec<Value> = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let changed = summarized["changed"].as_array().unwrap();
+    let first = changed[0].as_u64().unwrap() as usize;
+    assert_eq!(kept, history[first..first + changed.len()]);
 
     let no_summarizer = [
         "--collapse-tokens",
@@ -270,6 +281,12 @@ fn the_summarizer_replaces_whole_middle_turns() {
         summary.chars().count() < 21_000,
         "{}",
         summary.chars().count()
+    );
+    // The cut counts what it printed, not what was read of it.
+    assert!(
+        summary.contains("…[cut 4998"),
+        "{}",
+        &summary[summary.len() - 40..]
     );
     // A timeout that is no duration is refused.
     let out = b.run(

@@ -239,8 +239,8 @@ fn run_summarizer(command: &str, messages: &[Value], timeout: Duration) -> Resul
     // SAFETY: kill(2) with the process group it led; an error (none left) is no matter.
     unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
     let _ = writer.join();
-    let stdout = stdout.join().unwrap_or_default();
-    let stderr = stderr.join().unwrap_or_default();
+    let (stdout, printed_chars) = stdout.join().unwrap_or_default();
+    let (stderr, _) = stderr.join().unwrap_or_default();
     if !status.success() {
         let stderr = String::from_utf8_lossy(&stderr);
         return Err(format!(
@@ -249,19 +249,39 @@ fn run_summarizer(command: &str, messages: &[Value], timeout: Duration) -> Resul
         ));
     }
     let summary = String::from_utf8_lossy(&stdout);
-    if summary.trim().is_empty() {
+    let summary = summary.trim();
+    if summary.is_empty() {
         return Err(format!("{command:?} printed no summary"));
     }
-    Ok(briefly_core::cut_str(summary.trim(), MAX_SUMMARY_CHARS).into_owned())
+    let kept = match summary.char_indices().nth(MAX_SUMMARY_CHARS) {
+        Some((at, _)) => &summary[..at],
+        None => summary,
+    };
+    let kept_chars = kept.chars().count() as u64;
+    // What it printed past what was read counts as cut too, not only what was read.
+    let trimmed_before = summary_start_chars(&stdout);
+    let cut = printed_chars.saturating_sub(trimmed_before + kept_chars);
+    Ok(match kept.len() < summary.len() || cut > 0 {
+        true => briefly_core::with_cut_marker(kept.trim_end(), cut),
+        false => kept.to_string(),
+    })
 }
 
-/// Reads `pipe` to its end on a thread of its own, keeping its first `max` bytes.
+/// Characters of whitespace before the summary's first.
+fn summary_start_chars(printed: &[u8]) -> u64 {
+    let text = String::from_utf8_lossy(printed);
+    (text.chars().count() - text.trim_start().chars().count()) as u64
+}
+
+/// Reads `pipe` to its end on a thread of its own, keeping its first `max` bytes; with
+/// the characters it carried in all (as UTF-8: the bytes that start one).
 fn bounded_reader(
     mut pipe: impl Read + Send + 'static,
     max: usize,
-) -> std::thread::JoinHandle<Vec<u8>> {
+) -> std::thread::JoinHandle<(Vec<u8>, u64)> {
     std::thread::spawn(move || {
         let mut kept = Vec::new();
+        let mut chars = 0u64;
         let mut chunk = [0; 8192];
         loop {
             match pipe.read(&mut chunk) {
@@ -269,9 +289,10 @@ fn bounded_reader(
                 Ok(n) => {
                     let room = max.saturating_sub(kept.len()).min(n);
                     kept.extend_from_slice(&chunk[..room]);
+                    chars += chunk[..n].iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
                 }
             }
         }
-        kept
+        (kept, chars)
     })
 }

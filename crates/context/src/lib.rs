@@ -365,11 +365,19 @@ pub fn compact(
             continue;
         }
         let text = content_text(&work.messages[i]);
+        // A stub no smaller than the result (a short one at a low --collapse-tokens)
+        // would grow the history: the result stays.
+        let path_like = "x".repeat(EXPECTED_PATH_CHARS);
+        if !work.smaller(i, stub(&text, tokens, &path_like, options.stub_lines)) {
+            continue;
+        }
         match services.keep(tool_call_id(&work.messages[i]), text.as_bytes()) {
             Ok(path) => {
-                collapse.tokens_saved +=
-                    work.replace(i, stub(&text, tokens, &path, options.stub_lines));
-                collapse.changed.push(json!(i));
+                let stub = stub(&text, tokens, &path, options.stub_lines);
+                if work.smaller(i, stub.clone()) {
+                    collapse.tokens_saved += work.replace(i, stub);
+                    collapse.changed.push(json!(i));
+                }
                 kept_at.insert(i, (path, tokens));
             }
             Err(e) => warnings.push(format!(
@@ -406,8 +414,10 @@ pub fn compact(
                 let text = format!(
                     "[briefly: an old tool result of {original} tokens was removed; it is whole in {path} (`briefly read {path}`)]"
                 );
-                placeholder.tokens_saved += work.replace(i, text);
-                placeholder.changed.push(json!(i));
+                if work.smaller(i, text.clone()) {
+                    placeholder.tokens_saved += work.replace(i, text);
+                    placeholder.changed.push(json!(i));
+                }
             }
             Err(e) => warnings.push(format!(
                 "message {i}: not replaced, its artifact could not be written ({e})"
@@ -427,12 +437,35 @@ pub fn compact(
                 warnings.push(format!("summarizer failed: {e}"));
             }
             Some(Ok(summary)) => {
-                let replacement = json!({
-                    "role": "user",
-                    "content": format!("[briefly: a summary of messages {start}–{} of the conversation]\n{summary}", end - 1),
-                });
-                summarize.changed = (start..end).map(|i| json!(i)).collect();
-                summarize.tokens_saved = work.splice(start..end, replacement);
+                let replaced: u64 = work.tokens[start..end].iter().sum();
+                let draft = json!({"role": "user", "content": summary});
+                let summary_tokens = message_tokens(&draft, tokenizer);
+                let whole = serde_json::to_vec(&work.messages[start..end]).unwrap_or_default();
+                if summary_tokens >= replaced {
+                    let why = format!(
+                        "the summary ({summary_tokens} tokens) is no smaller than the messages it would replace ({replaced} tokens)"
+                    );
+                    warnings.push(format!("summary not used: {why}"));
+                    summarize.skipped = Some(why);
+                } else {
+                    // The messages summarized are kept whole, as collapsed results are.
+                    match services.keep("summarized", &whole) {
+                        Err(e) => {
+                            let why =
+                                format!("the messages it would replace could not be kept ({e})");
+                            warnings.push(format!("summary not used: {why}"));
+                            summarize.skipped = Some(why);
+                        }
+                        Ok(path) => {
+                            let replacement = json!({
+                                "role": "user",
+                                "content": format!("[briefly: a summary of messages {start}–{} of the conversation; they are whole in {path} (JSON)]\n{summary}", end - 1),
+                            });
+                            summarize.changed = (start..end).map(|i| json!(i)).collect();
+                            summarize.tokens_saved = work.splice(start..end, replacement);
+                        }
+                    }
+                }
             }
         }
     } else {
@@ -492,6 +525,11 @@ pub fn compact(
                 options.keep_turns
             ));
         }
+        warnings.push(format!(
+            "the target utilization {:.1}% was not met: {:.1}% after every step (each step's `skipped` says why it did not do more)",
+            options.target * 100.0,
+            after.utilization * 100.0
+        ));
     }
     let steps = vec![collapse, placeholder, summarize, drop_schemas];
     let report = Report {
@@ -542,6 +580,13 @@ impl Work<'_> {
         before.saturating_sub(now)
     }
 
+    /// Whether message `i` with `content` in its place would take fewer tokens.
+    fn smaller(&self, i: usize, content: String) -> bool {
+        let mut message = self.messages[i].clone();
+        message["content"] = Value::String(content);
+        message_tokens(&message, self.tokenizer) < self.tokens[i]
+    }
+
     /// Replaces a range of messages by one; returns the tokens saved.
     fn splice(&mut self, range: std::ops::Range<usize>, message: Value) -> u64 {
         let before: u64 = self.tokens[range.clone()].iter().sum();
@@ -574,6 +619,9 @@ fn content_text(message: &Value) -> String {
         None => String::new(),
     }
 }
+
+/// What an artifact's path takes, about, for a stub's size before the artifact is written.
+const EXPECTED_PATH_CHARS: usize = 64;
 
 /// A collapsed result: its first lines, its size and where the rest is.
 fn stub(text: &str, tokens: u64, path: &str, lines: usize) -> String {
@@ -669,6 +717,79 @@ mod tests {
             {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{\"p\":1}"}}
         ]});
         assert_eq!(message_tokens(&call, &t), MESSAGE_OVERHEAD + 1 + 2);
+    }
+
+    /// Keeps nothing anywhere, says it did; summarizes with what it is given.
+    struct Fake(String);
+
+    impl Services for Fake {
+        fn keep(&mut self, _: &str, _: &[u8]) -> Result<String, String> {
+            Ok("/kept".into())
+        }
+        fn summarize(&mut self, _: &[Value]) -> Option<Result<String, String>> {
+            Some(Ok(self.0.clone()))
+        }
+    }
+
+    /// A system prompt, then `turns` of a short question and answer.
+    fn short_turns(turns: usize) -> Vec<Value> {
+        let mut history = vec![json!({"role": "system", "content": "s"})];
+        for i in 0..turns {
+            history.push(json!({"role": "user", "content": format!("task {i}")}));
+            history.push(json!({"role": "assistant", "content": format!("answer {i}")}));
+        }
+        history
+    }
+
+    #[test]
+    fn no_step_grows_the_history() {
+        let options = CompactOptions {
+            context_tokens: 1_000,
+            target: 0.0,
+            keep_turns: 1,
+            collapse_tokens: 0,
+            placeholder_tokens: 0,
+            placeholder_age: 0,
+            ..CompactOptions::default()
+        };
+        let mut history = short_turns(2);
+        for i in 0..5 {
+            let call = format!("c{i}");
+            history.push(json!({"role": "assistant", "content": null, "tool_calls": [
+                {"id": call, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ]}));
+            history.push(json!({"role": "tool", "tool_call_id": call, "content": "ok"}));
+        }
+        history.push(json!({"role": "user", "content": "last"}));
+        // Short results: their stubs and placeholders would be larger; a long summary.
+        let long = "a summary longer than what it summarizes ".repeat(50);
+        let mut services = Fake(long);
+        let (after, _, report) = compact(
+            history.clone(),
+            Vec::new(),
+            &options,
+            &Tokenizer::Chars4,
+            &mut services,
+        );
+        assert_eq!(after, history);
+        assert!(report.after.total <= report.before.total);
+        assert!(
+            report.steps.iter().all(|step| step.changed.is_empty()),
+            "{report:?}"
+        );
+        let skipped = report.steps[2].skipped.as_deref().unwrap_or_default();
+        assert!(
+            skipped.contains("is no smaller than the messages it would replace"),
+            "{skipped}"
+        );
+        assert!(report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("summary not used")));
+        assert!(report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("the target utilization 0.0% was not met")));
     }
 
     #[test]
