@@ -7,19 +7,36 @@ use std::borrow::Cow;
 pub const CUT_MARKER: &str = "…[cut ";
 
 /// `text` with at most `max_chars` characters kept, the rest replaced by a marker that
-/// says how many characters were cut. Never splits a character.
+/// says how many characters were cut. Never splits a character. A text cut before (it
+/// ends with a marker) is cut again from its kept head, and the new marker counts every
+/// character cut from the original: the earlier marker's count and the head's now.
 pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
     // No more bytes than that means no more characters: nothing to count.
     if text.len() <= max_chars {
         return Cow::Borrowed(text);
     }
-    match text.char_indices().nth(max_chars) {
-        None => Cow::Borrowed(text),
-        Some((at, _)) => {
-            let cut = text[at..].chars().count();
-            Cow::Owned(with_cut_marker(&text[..at], cut as u64))
-        }
+    let Some((at, _)) = text.char_indices().nth(max_chars) else {
+        return Cow::Borrowed(text);
+    };
+    let (head, earlier) = earlier_cut(text, " chars]");
+    if at >= head.len() {
+        // Only the earlier marker is past the limit: the text is as cut as it can be.
+        return Cow::Borrowed(text);
     }
+    let cut = head[at..].chars().count() as u64 + earlier;
+    Cow::Owned(with_cut_marker(&head[..at], cut))
+}
+
+/// A text cut before, as what it kept and the count its marker (`…[cut N` then `end`)
+/// gives; a text without one, whole, and 0.
+fn earlier_cut<'a>(text: &'a str, end: &str) -> (&'a str, u64) {
+    text.strip_suffix(end)
+        .and_then(|rest| {
+            let at = rest.rfind(CUT_MARKER)?;
+            let n = rest[at + CUT_MARKER.len()..].parse().ok()?;
+            Some((&text[..at], n))
+        })
+        .unwrap_or((text, 0))
 }
 
 /// `head`, the part of a text that is kept, and the marker saying how many characters
@@ -88,16 +105,23 @@ fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
             _ => Value::String(s.clone()),
         },
         Value::Array(items) => {
+            // An array cut before ends with its marker: counted with what is cut now.
+            let earlier = match items.last().and_then(Value::as_str) {
+                Some(last) => match earlier_cut(last, " more elements]") {
+                    ("", n) if n > 0 => n,
+                    _ => 0,
+                },
+                None => 0,
+            };
+            let items = &items[..items.len() - usize::from(earlier > 0)];
             let mut out: Vec<Value> = items
                 .iter()
                 .take(array_limit)
                 .map(|v| cut_value(v, string_limit, array_limit))
                 .collect();
-            if items.len() > array_limit {
-                out.push(Value::String(format!(
-                    "{CUT_MARKER}{} more elements]",
-                    items.len() - array_limit
-                )));
+            let cut = items.len().saturating_sub(array_limit) as u64 + earlier;
+            if cut > 0 {
+                out.push(Value::String(format!("{CUT_MARKER}{cut} more elements]")));
             }
             Value::Array(out)
         }
@@ -122,6 +146,23 @@ mod tests {
         assert_eq!(cut_str("ééé", 4), "ééé");
         assert_eq!(cut_str("ééééé", 2), "éé…[cut 3 chars]");
         assert_eq!(cut_str("日本語", 1), "日…[cut 2 chars]");
+    }
+
+    #[test]
+    fn a_second_cut_counts_what_the_first_cut_too() {
+        let once = cut_str(&"a".repeat(5_000), 1_000).into_owned();
+        assert_eq!(once, format!("{}…[cut 4000 chars]", "a".repeat(1_000)));
+        assert_eq!(
+            cut_str(&once, 300),
+            format!("{}…[cut 4700 chars]", "a".repeat(300))
+        );
+        // Only the marker past the limit: nothing more to cut.
+        assert_eq!(cut_str(&once, 1_005), once);
+        let many = json!((0..100).collect::<Vec<u32>>());
+        let once = cut_value(&many, usize::MAX, 50);
+        assert_eq!(once[50], "…[cut 50 more elements]");
+        let twice = cut_value(&once, usize::MAX, 4);
+        assert_eq!(twice, json!([0, 1, 2, 3, "…[cut 96 more elements]"]));
     }
 
     #[test]
