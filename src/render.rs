@@ -80,6 +80,9 @@ pub fn text(e: &Envelope) -> String {
     if let Some(path) = &e.artifact_path {
         let _ = writeln!(out, "artifact: {path}");
     }
+    if let Some(path) = &e.kept_artifact {
+        let _ = writeln!(out, "kept: {path}");
+    }
     visible_controls(out)
 }
 

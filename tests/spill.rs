@@ -349,6 +349,11 @@ fn keep_saves_the_artifact_even_when_nothing_is_left_out() {
     assert_eq!(envelope["truncated"], false);
     let text = b.envelope(&["text", "--keep"], b"one\n", CAP);
     assert_eq!(text["truncated"], false);
+    // It says where (artifact_path is for what was left out).
+    let kept = text["kept_artifact"].as_str().unwrap();
+    assert_eq!(std::fs::read(kept).unwrap(), b"one\n");
+    let run = b.envelope(&["run", "--", "echo", "hi"], b"", CAP);
+    assert_eq!(run.get("kept_artifact"), None, "not asked to keep");
     assert_eq!(b.artifact_files().len(), 4, "{:?}", b.artifact_files());
 }
 

@@ -89,6 +89,10 @@ pub struct Envelope {
     /// for continuing from the source itself (`journalctl --after-cursor`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_cursor: Option<String>,
+    /// Where the artifact is when it was kept on request (`--keep`) though nothing was
+    /// left out: `artifact_path` names it only when something was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_artifact: Option<String>,
 }
 
 /// Whether a count is zero: for `#[serde(skip_serializing_if = "briefly_core::is_zero")]`
@@ -144,6 +148,7 @@ impl Envelope {
             artifact_expires: None,
             stderr: None,
             source_cursor: None,
+            kept_artifact: None,
         }
     }
 

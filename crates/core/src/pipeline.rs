@@ -595,6 +595,9 @@ impl Fit<'_> {
             if envelope.truncated {
                 envelope.artifact_path = Some(path.clone());
                 envelope.artifact_expires = expires.clone();
+            } else if matches!(self.config.artifacts, Artifacts::Tee { keep: true, .. }) {
+                envelope.kept_artifact = Some(path.clone());
+                envelope.artifact_expires = expires.clone();
             }
             if more > 0 && !self.options.failed.get() {
                 let after = if k > 0 {
