@@ -3,7 +3,7 @@
 
 use crate::cli::{Format, Global};
 use crate::render;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use briefly_core::{
     append_event, ArtifactDir, Artifacts, Budget, Envelope, MetricsEvent, Remaining, RunConfig,
     Tokenizer, DEFAULT_CONTEXT_TOKENS, MIN_TOKENIZED_CHARS,
@@ -23,8 +23,11 @@ pub struct Session {
 
 impl Session {
     pub fn new(global: Global) -> Result<Session> {
-        let mut budget =
-            Budget::for_context(global.context_tokens.unwrap_or(DEFAULT_CONTEXT_TOKENS));
+        let context_tokens = global.context_tokens.unwrap_or(DEFAULT_CONTEXT_TOKENS);
+        if context_tokens == 0 {
+            bail!("--context-tokens 0: a window holds at least one token");
+        }
+        let mut budget = Budget::for_context(context_tokens);
         if let Some(max_chars) = global.max_chars {
             budget = budget.with_max_chars(max_chars)?;
         }
@@ -46,6 +49,15 @@ impl Session {
         )?;
         budget = held;
         budget_warning = budget_warning.or(warning);
+        // About four characters a token: a result past half the window leaves the model
+        // little else (a budget's floor, or --max-chars, can be).
+        let window_chars = budget.context_tokens.saturating_mul(4);
+        if budget_warning.is_none() && budget.per_result_chars as u64 > window_chars / 2 {
+            budget_warning = Some(format!(
+                "the per-result budget of {} chars is over half of the {}-token window (about {window_chars} chars)",
+                budget.per_result_chars, budget.context_tokens
+            ));
+        }
         Ok(Session {
             global,
             budget,

@@ -99,3 +99,46 @@ fn for_a_given_window_and_what_is_left_of_it() {
         .unwrap()
         .contains("per-result 19660 chars"));
 }
+
+#[test]
+fn a_window_too_small_or_a_spec_said_twice_is_refused_and_a_large_budget_warned() {
+    let b = Briefly::new();
+    for args in [
+        &["budget", "--context-tokens", "0"][..],
+        &["budget", "--remaining-from", "history=32000,history=0"],
+        &["budget", "--remaining-from="],
+    ] {
+        let out = b.run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("a window holds at least one token")
+                || stderr.contains("is given twice")
+                || stderr.contains("expected KEY=TOKENS"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let e = b.envelope(
+        &[
+            "budget",
+            "--context-tokens",
+            "8192",
+            "--max-chars",
+            "100000",
+        ],
+        b"",
+        100_000,
+    );
+    common::assert_warns(
+        &e,
+        &["the per-result budget of 100000 chars is over half of the 8192-token window"],
+    );
+    // A window smaller than the least budget: said, as no window can hold it.
+    let e = b.envelope(&["budget", "--context-tokens", "100"], b"", 100_000);
+    common::assert_warns(
+        &e,
+        &["the per-result budget of 8000 chars is over half of the 100-token window"],
+    );
+    let e = b.envelope(&["budget", "--context-tokens", "200000"], b"", 100_000);
+    assert_eq!(e["warnings"], serde_json::json!([]));
+}

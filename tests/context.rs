@@ -544,6 +544,12 @@ fn keep_turns_target_and_largest() {
     );
     assert_eq!(three["items"].as_array().unwrap().len(), 3);
     assert_eq!(three["stats"].get("largest"), None, "the items, not twice");
+    let narrowed = b.envelope(
+        &["--remaining-from", "history=1000", "context", "measure"],
+        input.as_bytes(),
+        19_660,
+    );
+    assert_warns(&narrowed, &["--remaining-from is not used"]);
     // Asked for more than fit: within the budget, the rest counted.
     let many = b.envelope(
         &[

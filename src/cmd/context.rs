@@ -18,13 +18,19 @@ const MAX_HISTORY_BYTES: u64 = 512 << 20;
 const MAX_SUMMARY_CHARS: usize = 20_000;
 
 pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
+    // What is taken of the window is what these commands measure, from the history.
+    let ignored = session.global.remaining_from.as_ref().map(|_| {
+        "--remaining-from is not used: the history given is what is measured against the window"
+            .to_string()
+    });
     match command {
         ContextCommand::Measure {
             file,
             window,
             largest,
         } => {
-            let (messages, warnings, bytes) = read_history(file.as_deref())?;
+            let (messages, mut warnings, bytes) = read_history(file.as_deref())?;
+            warnings.extend(ignored);
             let tools = read_tools(window)?;
             let context_tokens = session.budget.context_tokens;
             let m = measure(
@@ -84,7 +90,8 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             if !(0.0..=1.0).contains(target) {
                 bail!("--target takes a utilization from 0 to 1, got {target}");
             }
-            let (messages, warnings, _) = read_history(file.as_deref())?;
+            let (messages, mut warnings, _) = read_history(file.as_deref())?;
+            warnings.extend(ignored);
             let tools = read_tools(window)?;
             let options = CompactOptions {
                 context_tokens: session.budget.context_tokens,

@@ -134,8 +134,10 @@ pub struct Remaining {
 
 impl Remaining {
     /// Parses `system=S,schemas=T,history=H,reserve=R,margin=M` (any subset, tokens).
+    /// A key given twice, or none at all, is an error: which value was meant is unsaid.
     pub fn parse(spec: &str) -> Result<Remaining, Error> {
         let mut remaining = Remaining::default();
+        let mut seen: Vec<&str> = Vec::new();
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part.split_once('=').ok_or_else(|| {
                 Error::Option(format!(
@@ -147,7 +149,14 @@ impl Remaining {
                     "--remaining-from: {key} takes a whole number of tokens, got {value:?}"
                 ))
             })?;
-            let slot = match key.trim() {
+            let key = key.trim();
+            if seen.contains(&key) {
+                return Err(Error::Option(format!(
+                    "--remaining-from: {key} is given twice"
+                )));
+            }
+            seen.push(key);
+            let slot = match key {
                 "system" => &mut remaining.system,
                 "schemas" => &mut remaining.schemas,
                 "history" => &mut remaining.history,
@@ -160,6 +169,11 @@ impl Remaining {
                 }
             };
             *slot = tokens;
+        }
+        if seen.is_empty() {
+            return Err(Error::Option(
+                "--remaining-from: expected KEY=TOKENS, comma-separated (system, schemas, history, reserve, margin)".into(),
+            ));
         }
         Ok(remaining)
     }
