@@ -257,6 +257,8 @@ mod tests {
         assert!(Remaining::parse("system").is_err());
         assert!(Remaining::parse("sys=1").is_err());
         assert!(Remaining::parse("system=lots").is_err());
-        assert_eq!(Remaining::parse("").unwrap(), Remaining::default());
+        // Nothing, or a key twice: which was meant is unsaid.
+        assert!(Remaining::parse("").is_err());
+        assert!(Remaining::parse("history=1,history=2").is_err());
     }
 }
