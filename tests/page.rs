@@ -91,6 +91,24 @@ fn bad_cursors_and_missing_artifacts_are_clear_errors() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+
+    // A file of the user's that is missing is only missing.
+    let out = b.run(&["read", "/nonexistent/notes.txt"], b"");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("No such file") && !said.contains("expire"),
+        "{said}"
+    );
+}
+
+#[test]
+fn an_artifact_named_alone_is_read_from_the_artifact_directory() {
+    let b = Briefly::new();
+    let first = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    let path = std::path::Path::new(first["artifact_path"].as_str().unwrap());
+    let name = path.file_name().unwrap().to_str().unwrap();
+    let read = b.envelope(&["read", name, "--offset", "7", "--limit", "1"], b"", CAP);
+    assert_eq!(read["items"][0]["line"], 7, "{read}");
 }
 
 #[test]

@@ -165,6 +165,18 @@ fn commands_that_cannot_run() {
         said.contains("bad interpreter: its first line, #!/bin/no-such-interpreter -e, names a program that does not exist"),
         "{said}"
     );
+    // One with no `#!` line at all runs by the shell, as it would from a shell.
+    let script = b.dir.path().join("no-shebang.sh");
+    std::fs::write(&script, "echo hi from \"$1\"\nexit 3\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = b.run(&["run", "--", script.to_str().unwrap(), "there"], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("hi from there"));
     let out = b.run(&["run", "--reducer", "nope", "--", "true"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown reducer"));

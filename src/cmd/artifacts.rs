@@ -136,6 +136,15 @@ pub fn grep_reply(
 }
 
 fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<Reply> {
+    // An artifact named alone (as a sidecar or a listing shows it): in the artifact
+    // directory, when it is not a file here.
+    let in_dir = match (path.parent(), session.artifact_dir()) {
+        (Some(parent), Ok(dir)) if parent.as_os_str().is_empty() && !path.exists() => {
+            Some(dir.path().join(path)).filter(|p| p.is_file())
+        }
+        _ => None,
+    };
+    let path = in_dir.as_deref().unwrap_or(path);
     // Cursors name the file: absolute, they page from any directory.
     let absolute = std::fs::canonicalize(path);
     let path = absolute.as_deref().unwrap_or(path);
@@ -161,8 +170,16 @@ fn reduce_artifact(
     mut warnings: Vec<String>,
     tool: &str,
 ) -> Result<Reply> {
-    let mut file = open_file(path)
-        .map_err(|e| anyhow!("{e:#} (artifacts expire a day after they were made: `briefly gc`, or the next new artifact, removes them)"))?;
+    let mut file = open_file(path).map_err(|e| {
+        // Only a missing file of the artifact directory may have expired.
+        let in_dir = session
+            .artifact_dir()
+            .is_ok_and(|dir| path.parent() == Some(dir.path()));
+        match in_dir && !path.exists() {
+            true => anyhow!("{e:#} (artifacts expire a day after they were made: `briefly gc`, or the next new artifact, removes them)"),
+            false => e,
+        }
+    })?;
     let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
     // A reducer that reads the file itself (Parquet: only the row groups of this page).
     if pipeline.reads_input() {

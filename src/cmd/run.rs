@@ -245,6 +245,16 @@ async fn drive(
                 "command not found".into(),
             ));
         }
+        // A script without a `#!` line: the shell runs it, as a shell and execvp(3) do.
+        Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) && argv[0] != SHELL => {
+            if let Some(script) = program_path(&argv[0]) {
+                let mut by_shell = vec![SHELL.to_string(), script];
+                by_shell.extend(argv[1..].iter().cloned());
+                let driven = drive(&by_shell, timeout, pipeline, stderr, spawn, merge_stderr);
+                return Box::pin(driven).await;
+            }
+            return Ok(Outcome::NotStarted(EXIT_NOT_EXECUTABLE, e.to_string()));
+        }
         Err(e) => return Ok(Outcome::NotStarted(EXIT_NOT_EXECUTABLE, e.to_string())),
     };
     let pgid = child.id().map(|id| id as i32);
@@ -398,18 +408,31 @@ fn signal_group(pgid: Option<i32>, signal: i32) {
     }
 }
 
+/// The shell a script without a `#!` line is run by.
+const SHELL: &str = "/bin/sh";
+
+/// Where `program` is: as given when it names a path (relative to the directory the
+/// command runs in), else the first file of that name in `PATH`.
+fn program_path(program: &str) -> Option<String> {
+    if program.contains('/') {
+        return Some(program.to_string());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+        .map(|path| path.display().to_string())
+}
+
 /// The interpreter a script's `#!` line names, when `program` (run from `cwd`, or
 /// found in `PATH`) is a script that has one: for what `ENOENT` means (the kernel says
 /// so both when the program is missing and when its interpreter is), and to read a
 /// script's stderr as its interpreter's.
 fn script_interpreter(program: &str, cwd: Option<&std::path::Path>) -> Option<String> {
     use std::io::Read;
-    let path = if program.contains('/') {
-        cwd.map_or_else(|| program.into(), |dir| dir.join(program))
-    } else {
-        std::env::split_paths(&std::env::var_os("PATH")?)
-            .map(|dir| dir.join(program))
-            .find(|path| path.is_file())?
+    let path = std::path::PathBuf::from(program_path(program)?);
+    let path = match cwd {
+        Some(dir) if program.contains('/') => dir.join(path),
+        _ => path,
     };
     let mut head = [0u8; 256];
     let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;

@@ -74,6 +74,13 @@ impl Grep {
                 options.context
             ));
         }
+        // Lines never hold a newline: a pattern that needs one would match nothing.
+        if names_a_newline(&options.pattern) {
+            return Err(
+                "the pattern matches a newline, which no line holds: grep searches line by line"
+                    .into(),
+            );
+        }
         let regex = RegexBuilder::new(&options.pattern)
             .case_insensitive(options.ignore_case)
             .size_limit(10 << 20)
@@ -89,6 +96,20 @@ impl Grep {
             cut_lines: 0,
         })
     }
+}
+
+/// Whether `pattern` holds a newline, as itself or as the escape `\n` (not a `\\`
+/// followed by `n`, which is a backslash and an n).
+fn names_a_newline(pattern: &str) -> bool {
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => return true,
+            '\\' if chars.next() == Some('n') => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 impl Reducer for Grep {
@@ -181,6 +202,25 @@ mod tests {
             ignore_case: false,
         })
         .unwrap()
+    }
+
+    #[test]
+    fn a_pattern_that_needs_a_newline_is_refused() {
+        let refused = |pattern: &str| {
+            Grep::new(GrepOptions {
+                pattern: pattern.into(),
+                context: 0,
+                ignore_case: false,
+            })
+            .err()
+        };
+        for pattern in ["foo\\nbar", "foo\nbar", "a[\\n]b"] {
+            let error = refused(pattern).unwrap_or_else(|| panic!("{pattern:?} accepted"));
+            assert!(error.contains("matches a newline"), "{error}");
+        }
+        // A backslash, then an n: no newline.
+        assert!(refused(r"C:\\new").is_none());
+        assert!(refused("new").is_none());
     }
 
     #[test]
