@@ -5,7 +5,7 @@
 mod common;
 
 use common::{check_invariants, python, Briefly};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -606,6 +606,100 @@ fn a_message_the_server_cannot_read_is_answered_with_its_error() {
     // And the server reads on.
     let ping = mcp.request(8, "ping", serde_json::json!({}));
     assert!(ping["result"].is_object(), "{ping}");
+}
+
+#[test]
+fn a_message_out_of_turn_or_out_of_form_is_answered_by_its_id_and_the_server_serves_on() {
+    use std::io::{BufRead, Write};
+    use std::process::Stdio;
+    let briefly = Briefly::new();
+    let mut child = briefly
+        .command(&["mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut exchange = |line: &str| -> Value {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let mut answer = String::new();
+        assert!(
+            stdout.read_line(&mut answer).unwrap() > 0,
+            "closed after {line}"
+        );
+        serde_json::from_str(&answer).unwrap()
+    };
+    let error_of = |answer: &Value| (answer["id"].clone(), answer["error"]["code"].clone());
+    // Before initialize: a stray notification and a stray answer are dropped (the next
+    // answer is the ping's), a ping is answered, any other request refused by its id.
+    let pong = exchange(
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n\
+         {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}\n\
+         {\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}",
+    );
+    assert_eq!(
+        (&pong["id"], &pong["result"]),
+        (&json!("p"), &json!({})),
+        "{pong}"
+    );
+    let early = exchange(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    assert_eq!(error_of(&early), (json!(1), json!(-32002)), "{early}");
+    let init = exchange(
+        r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+    );
+    assert!(
+        init["result"]["capabilities"]["tools"].is_object(),
+        "{init}"
+    );
+    // No notifications/initialized: the first request still gets its answer.
+    let ping = exchange(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+    assert_eq!(ping["result"], json!({}), "{ping}");
+    // Out of form: invalid request by the id when it can be read, null when not;
+    // tools/call's params wrong, invalid params.
+    for (line, id, code) in [
+        (
+            r#"{"jsonrpc":"1.0","id":11,"method":"ping"}"#,
+            json!(11),
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            Value::Null,
+            -32600,
+        ),
+        (r#""str""#, Value::Null, -32600),
+        (r#"42"#, Value::Null, -32600),
+        (
+            r#"{"jsonrpc":"2.0","id":8,"method":"tools/list","params":"bad"}"#,
+            json!(8),
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#,
+            json!(9),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"text","arguments":"str"}}"#,
+            json!(10),
+            -32602,
+        ),
+    ] {
+        let answer = exchange(line);
+        assert_eq!(error_of(&answer), (id, json!(code)), "{line}: {answer}");
+        assert!(answer.as_object().unwrap().contains_key("id"), "{answer}");
+    }
+    let call = exchange(
+        r#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"text","arguments":{"text":"hello"}}}"#,
+    );
+    assert_eq!(
+        call["result"]["structuredContent"]["source"], "text",
+        "{call}"
+    );
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
 }
 
 /// A server on pipes, spoken to in raw JSON-RPC lines (for what needs no SDK).

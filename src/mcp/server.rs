@@ -89,35 +89,39 @@ impl GuardedStdio {
         });
         let reading = tokio::spawn(async move {
             let mut framer = Framer::new(tokio::io::stdin(), MAX_MESSAGE_BYTES, None);
+            let mut phase = Phase::New;
             while let Ok(Some(frame)) = framer.next().await {
                 let refused = match frame {
                     Frame::Line(mut line) => match serde_json::from_slice::<Value>(&line) {
-                        Ok(Value::Array(_)) => Some((
-                            Value::Null,
-                            -32600,
-                            "a batch is not supported: send one message a line".to_string(),
-                        )),
-                        // An id with neither a method nor an answer: rmcp's error for it
-                        // would have no id, and the client wait for ever.
-                        Ok(Value::Object(message))
-                            if message.contains_key("id")
-                                && !["method", "result", "error"]
-                                    .iter()
-                                    .any(|key| message.contains_key(*key)) =>
-                        {
-                            Some((
-                                message["id"].clone(),
-                                -32600,
-                                "a request needs a method".to_string(),
-                            ))
-                        }
-                        Ok(_) => {
-                            line.push(b'\n');
-                            if to_rmcp.write_all(&line).await.is_err() {
-                                break;
+                        Ok(message) => match check(&message, &mut phase) {
+                            Checked::Pass(opening) => {
+                                // Before the request, what rmcp waits for first.
+                                if opening {
+                                    let initialized = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+                                    let mut note = initialized.to_vec();
+                                    note.push(b'\n');
+                                    if to_rmcp.write_all(&note).await.is_err() {
+                                        break;
+                                    }
+                                }
+                                line.push(b'\n');
+                                if to_rmcp.write_all(&line).await.is_err() {
+                                    break;
+                                }
+                                None
                             }
-                            None
-                        }
+                            Checked::Drop => None,
+                            Checked::Pong(id) => {
+                                let pong = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
+                                let mut line = pong.to_string().into_bytes();
+                                line.push(b'\n');
+                                if lines.send(line).await.is_err() {
+                                    break;
+                                }
+                                None
+                            }
+                            Checked::Refuse(id, code, why) => Some((id, code, why)),
+                        },
                         // Its id, when one can be made out, for the client to match.
                         Err(e) => Some((
                             sniff_id(&line, &[]).unwrap_or(Value::Null),
@@ -150,6 +154,117 @@ impl GuardedStdio {
             reading,
             writing,
         }
+    }
+}
+
+/// Where the session is: rmcp ends it at a first message other than `initialize`, or
+/// at one other than `notifications/initialized` after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    New,
+    /// `initialize` is answered; the client's `notifications/initialized` is awaited.
+    Initializing,
+    Ready,
+}
+
+/// What the guard does with a message that is JSON.
+#[derive(Debug, PartialEq)]
+enum Checked {
+    /// To rmcp; after a `notifications/initialized` of the guard's when `true` (a client
+    /// that sent a request without one).
+    Pass(bool),
+    /// A notification or an answer rmcp cannot take yet: nothing answers either.
+    Drop,
+    /// A ping before the session is initialized (allowed then): answered here.
+    Pong(Value),
+    /// Answered here with this error, as rmcp would not (it drops the message, answers
+    /// with no id, with the wrong code, or ends the session).
+    Refuse(Value, i64, String),
+}
+
+/// Checks a message the way JSON-RPC 2.0 and the session's phase ask, before rmcp sees it.
+fn check(message: &Value, phase: &mut Phase) -> Checked {
+    let Value::Object(message) = message else {
+        let why = match message {
+            Value::Array(_) => "a batch is not supported: send one message a line",
+            _ => "a message is a JSON object",
+        };
+        return Checked::Refuse(Value::Null, -32600, why.into());
+    };
+    // An id is a string, an integer or null; a message with another is answered as one
+    // whose id could not be read.
+    let id = match message.get("id") {
+        Some(id @ (Value::String(_) | Value::Null)) => Some(id.clone()),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(Value::Number(n.clone())),
+        Some(_) => {
+            return Checked::Refuse(
+                Value::Null,
+                -32600,
+                "an id is a string or an integer".into(),
+            )
+        }
+        None => None,
+    };
+    let answer_to = id.clone().unwrap_or(Value::Null);
+    if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Checked::Refuse(answer_to, -32600, "\"jsonrpc\" must be \"2.0\"".into());
+    }
+    let method = message.get("method").and_then(Value::as_str);
+    let is_answer = message.contains_key("result") || message.contains_key("error");
+    match (method, &id) {
+        (None, Some(id)) if !is_answer => {
+            return Checked::Refuse(id.clone(), -32600, "a request needs a method".into())
+        }
+        (Some(_), _)
+            if message
+                .get("params")
+                .is_some_and(|p| !p.is_object() && !p.is_array()) =>
+        {
+            return match id {
+                Some(id) => Checked::Refuse(id, -32600, "params must be an object".into()),
+                None => Checked::Drop,
+            };
+        }
+        _ => {}
+    }
+    if let (Some("tools/call"), Some(id)) = (method, &id) {
+        let params = message.get("params").unwrap_or(&Value::Null);
+        let named = params["name"].is_string();
+        let arguments = params
+            .get("arguments")
+            .is_none_or(|a| a.is_object() || a.is_null());
+        if !named || !arguments {
+            return Checked::Refuse(
+                id.clone(),
+                -32602,
+                "tools/call needs params.name, a tool's name, and params.arguments, an object"
+                    .into(),
+            );
+        }
+    }
+    let request = method.is_some() && id.is_some();
+    match (*phase, method) {
+        (Phase::New, Some("initialize")) if request => {
+            *phase = Phase::Initializing;
+            Checked::Pass(false)
+        }
+        (Phase::New | Phase::Initializing, Some("ping")) if request => Checked::Pong(answer_to),
+        (Phase::New, _) if request => Checked::Refuse(
+            answer_to,
+            -32002,
+            "the session is not initialized: send initialize first".into(),
+        ),
+        (Phase::New, _) => Checked::Drop,
+        (Phase::Initializing, Some("notifications/initialized")) => {
+            *phase = Phase::Ready;
+            Checked::Pass(false)
+        }
+        (Phase::Initializing, _) if request => {
+            *phase = Phase::Ready;
+            Checked::Pass(true)
+        }
+        (Phase::Initializing, _) => Checked::Drop,
+        (Phase::Ready, _) => Checked::Pass(false),
     }
 }
 
