@@ -702,6 +702,15 @@ fn a_message_out_of_turn_or_out_of_form_is_answered_by_its_id_and_the_server_ser
     assert!(child.wait().unwrap().success());
 }
 
+#[test]
+fn format_text_is_said_to_be_unused() {
+    let briefly = Briefly::new();
+    // No client (its input ends at once): what it says at startup is what counts here.
+    let out = briefly.run(&["mcp", "--format", "text"], b"");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("--format text is not used"), "{said}");
+}
+
 /// A server on pipes, spoken to in raw JSON-RPC lines (for what needs no SDK).
 struct Raw {
     child: std::process::Child,
