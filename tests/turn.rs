@@ -251,3 +251,37 @@ fn a_byte_order_mark_is_read_past_and_persisted_must_be_a_bool() {
         "{stderr}"
     );
 }
+
+#[test]
+fn every_result_of_the_turn_is_an_event_in_the_metrics() {
+    let b = Briefly::new();
+    let metrics = b.dir.path().join("metrics.jsonl");
+    let metrics = metrics.to_str().unwrap();
+    let input = json!([
+        {"id": "a", "content": "small"},
+        {"id": "b", "content": "X".repeat(60_000)},
+        {"id": "c", "content": "also small"}
+    ]);
+    turn(&b, &input.to_string(), &["--metrics", metrics]);
+    let events: Vec<Value> = std::fs::read_to_string(metrics)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let mut ids: Vec<&str> = events
+        .iter()
+        .map(|e| e["tool_call_id"].as_str().unwrap())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["a", "b", "c"]);
+    let spilled: Vec<bool> = events.iter().map(|e| e["persisted"] == true).collect();
+    assert_eq!(spilled.iter().filter(|s| **s).count(), 1);
+    let stats = b.envelope(&["stats", metrics], b"", 19_660);
+    assert!(
+        stats["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("3 results, 1 spilled"),
+        "{stats}"
+    );
+}

@@ -4,7 +4,7 @@ use super::open_input;
 use crate::render;
 use crate::session::Session;
 use anyhow::{Context, Result};
-use briefly_core::{Budget, End, Pipeline, MIN_RESULT_CHARS};
+use briefly_core::{Budget, End, MetricsEvent, Pipeline, MIN_RESULT_CHARS};
 use briefly_plain::{Spill, SpillOptions};
 use serde::de::{self, SeqAccess, Visitor};
 use serde_json::Value;
@@ -130,7 +130,21 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     for (index, line) in BufReader::new(staging).lines().enumerate() {
         let value: Value = match stubs[index].take() {
             Some(stub) => stub,
-            None => serde_json::from_str(&line?)?,
+            None => {
+                let value: Value = serde_json::from_str(&line?)?;
+                // Its event, as a spilled result's was written when it was spilled: every
+                // result of the turn counts in `briefly stats`.
+                let chars = entries[index].chars as u64;
+                session.metrics(MetricsEvent {
+                    event: "tool_result_budget".into(),
+                    tool: "turn".into(),
+                    tool_call_id: call_id(&value),
+                    raw_chars: chars,
+                    inline_chars: chars,
+                    ..MetricsEvent::default()
+                });
+                value
+            }
         };
         total += content_chars(&value["content"]);
         if is_array && index > 0 {
@@ -191,11 +205,7 @@ fn spill_one(
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    let id = match value.get("id") {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Null) | None => None,
-        Some(other) => Some(other.to_string()),
-    };
+    let id = call_id(value);
     let options = SpillOptions::default();
     let mut config = session.config(
         "spill",
@@ -236,6 +246,15 @@ fn spill_one(
     event.tool_call_id = id;
     session.metrics(event);
     Ok(Ok(()))
+}
+
+/// A result's tool-call id, as text.
+fn call_id(value: &Value) -> Option<String> {
+    match value.get("id") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Null) | None => None,
+        Some(other) => Some(other.to_string()),
+    }
 }
 
 fn content_chars(content: &Value) -> usize {
