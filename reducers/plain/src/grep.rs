@@ -26,14 +26,47 @@ pub struct GrepOptions {
 pub struct Match {
     /// 1-based line number.
     pub line: u64,
-    /// The matching line.
+    /// The matching line; one over [`MATCH_WINDOW_CHARS`], the part around its first
+    /// match, cut markers before and after it saying how much is left out.
     pub text: String,
+    /// Where the first match starts in the line (1-based, in characters), when `text` is
+    /// that part of a long line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
     /// Lines before it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub before: Vec<(u64, String)>,
     /// Lines after it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<(u64, String)>,
+}
+
+/// A matching line longer than this (characters) is shown as the part around its first
+/// match: a budget that cuts an item from its end would cut the match off a long line's.
+pub const MATCH_WINDOW_CHARS: usize = 1_000;
+/// Characters kept before the match in such a part.
+const LEAD_CHARS: usize = 200;
+
+/// `text` as a match shows it: whole, or when longer than [`MATCH_WINDOW_CHARS`] the part
+/// from a little before the match at byte `at`, with that column.
+fn around(text: &str, at: usize) -> (String, Option<u64>) {
+    let chars = text.chars().count();
+    if chars <= MATCH_WINDOW_CHARS {
+        return (text.to_string(), None);
+    }
+    let column = text[..at].chars().count();
+    let start = column.saturating_sub(LEAD_CHARS);
+    let end = (start + MATCH_WINDOW_CHARS).min(chars);
+    let byte = |n: usize| text.char_indices().nth(n).map_or(text.len(), |(b, _)| b);
+    let mut shown = String::new();
+    if start > 0 {
+        shown.push_str(&briefly_core::with_cut_marker("", start as u64));
+    }
+    shown.push_str(&text[byte(start)..byte(end)]);
+    if end < chars {
+        shown = briefly_core::with_cut_marker(&shown, (chars - end) as u64);
+    }
+    (shown, Some(column as u64 + 1))
 }
 
 /// Items: every match in order, with context.
@@ -130,11 +163,13 @@ impl Reducer for Grep {
         {
             out.emit(0, self.pending.pop_front().expect("checked"));
         }
-        if self.regex.is_match(record.text) {
+        if let Some(found) = self.regex.find(record.text) {
             self.matches += 1;
+            let (text, column) = around(record.text, found.start());
             let found = Match {
                 line: record.line,
-                text: record.text.to_string(),
+                text,
+                column,
                 before: self.before.iter().cloned().collect(),
                 after: Vec::new(),
             };
@@ -221,6 +256,27 @@ mod tests {
         // A backslash, then an n: no newline.
         assert!(refused(r"C:\\new").is_none());
         assert!(refused("new").is_none());
+    }
+
+    #[test]
+    fn a_long_line_shows_the_part_around_its_match() {
+        let line = format!("{}FATAL_ERROR{}\n", "a".repeat(30_000), "b".repeat(20_000));
+        let config = RunConfig {
+            budget: briefly_core::Budget::default()
+                .with_max_chars(1_000)
+                .unwrap(),
+            ..RunConfig::new("grep")
+        };
+        let envelope = reduce_all_chunkings(grep("FATAL_ERROR", 0), line.as_bytes(), &config);
+        let found = &envelope.items[0];
+        assert_eq!(found["column"], 30_001);
+        let text = found["text"].as_str().unwrap();
+        assert!(text.starts_with("…[cut 29800 chars]aaa"), "{text}");
+        assert!(text.contains("FATAL_ERROR"), "{text}");
+        // A short line is shown whole, with no column.
+        let envelope = reduce_all_chunkings(grep("b", 0), b"abc\n", &RunConfig::new("grep"));
+        assert_eq!(envelope.items[0]["text"], "abc");
+        assert_eq!(envelope.items[0].get("column"), None);
     }
 
     #[test]
