@@ -610,3 +610,17 @@ fn every_page_with_a_cursor_moves_forward_whatever_the_artifact_paths_length() {
         }
     }
 }
+
+#[test]
+fn a_read_cursor_notices_that_its_file_changed() {
+    let b = Briefly::new();
+    let file = b.dir.path().join("growing.log");
+    std::fs::write(&file, numbered(20_000)).unwrap();
+    let first = b.envelope(&["read", file.to_str().unwrap()], b"", CAP);
+    let cursor = first["next_cursor"].as_str().unwrap().to_string();
+    let unchanged = b.envelope(&["page", &cursor], b"", CAP);
+    assert_eq!(unchanged["warnings"], serde_json::json!([]));
+    std::fs::write(&file, numbered(30_000)).unwrap();
+    let changed = b.envelope(&["page", &cursor], b"", CAP);
+    common::assert_warns(&changed, &["the file changed since the cursor was made"]);
+}

@@ -36,6 +36,16 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
                     .into(),
             )
         }
+        // A file of the user's (no sidecar): its fingerprint then and now.
+        None if cursor.sha256.starts_with(FINGERPRINT)
+            && fingerprint(&path).as_deref() != Some(cursor.sha256.as_str()) =>
+        {
+            warnings.push(
+                "the file changed since the cursor was made (its size or modification time): this page may not follow the last"
+                    .into(),
+            )
+        }
+        None if cursor.sha256.starts_with(FINGERPRINT) => {}
         None if !cursor.sha256.is_empty() => {
             warnings.push("the artifact's sidecar is missing: cannot check it is unchanged".into())
         }
@@ -69,6 +79,29 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
         warnings,
         "page",
     )
+}
+
+/// What opens a file's [`fingerprint`], where an artifact's cursor has its hash.
+const FINGERPRINT: char = '~';
+
+/// For a file briefly did not write (no sidecar, no hash): 16 characters that change
+/// with its size, modification time or inode, for a cursor to notice that the file it
+/// pages changed (a log that grew, a file written again) without reading it whole.
+fn fingerprint(path: &std::path::Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    let seen = format!(
+        "{}:{}:{}:{}",
+        meta.size(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ino()
+    );
+    // FNV-1a: the same in every build, so a cursor pages in another one.
+    let hash = seen.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    });
+    Some(format!("{FINGERPRINT}{:015x}", hash >> 4))
 }
 
 /// Whether the artifact at `path` is not the file its sidecar `meta` describes: of
@@ -149,7 +182,10 @@ fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Re
     let absolute = std::fs::canonicalize(path);
     let path = absolute.as_deref().unwrap_or(path);
     let spec = reducers::find(reducer).expect("a built-in reducer");
-    let sha256 = read_sidecar(path).map(|m| m.sha256).unwrap_or_default();
+    let sha256 = read_sidecar(path)
+        .map(|m| m.sha256)
+        .or_else(|| fingerprint(path))
+        .unwrap_or_default();
     let config = session.config(
         reducer,
         options.clone(),
