@@ -81,6 +81,8 @@ pub struct Grep {
     lines: u64,
     /// Lines cut by the framing limit: searched in their head only.
     cut_lines: u64,
+    /// Lines searched (and shown) without their ANSI codes.
+    ansi_lines: u64,
 }
 
 /// What `Grep` counts.
@@ -95,6 +97,9 @@ pub struct GrepStats {
     /// Lines longer than `--max-line-bytes`, searched in their first bytes only.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub cut_lines: u64,
+    /// Lines searched and shown without their ANSI escape codes.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub ansi_lines: u64,
 }
 
 impl Grep {
@@ -127,6 +132,7 @@ impl Grep {
             matches: 0,
             lines: 0,
             cut_lines: 0,
+            ansi_lines: 0,
         })
     }
 }
@@ -152,9 +158,12 @@ impl Reducer for Grep {
     fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Match>) -> Flow {
         self.lines += 1;
         self.cut_lines += u64::from(record.cut);
+        // What the output showed is what is searched for, and shown.
+        let text = crate::visible(record.text);
+        self.ansi_lines += u64::from(matches!(text, std::borrow::Cow::Owned(_)));
         let context = self.options.context;
         for pending in &mut self.pending {
-            pending.after.push((record.line, record.text.to_string()));
+            pending.after.push((record.line, text.to_string()));
         }
         while self
             .pending
@@ -163,12 +172,12 @@ impl Reducer for Grep {
         {
             out.emit(0, self.pending.pop_front().expect("checked"));
         }
-        if let Some(found) = self.regex.find(record.text) {
+        if let Some(found) = self.regex.find(&text) {
             self.matches += 1;
-            let (text, column) = around(record.text, found.start());
+            let (shown, column) = around(&text, found.start());
             let found = Match {
                 line: record.line,
-                text,
+                text: shown,
                 column,
                 before: self.before.iter().cloned().collect(),
                 after: Vec::new(),
@@ -183,8 +192,7 @@ impl Reducer for Grep {
             if self.before.len() == context {
                 self.before.pop_front();
             }
-            self.before
-                .push_back((record.line, record.text.to_string()));
+            self.before.push_back((record.line, text.into_owned()));
         }
         Flow::Continue
     }
@@ -215,12 +223,17 @@ impl Reducer for Grep {
             lines: self.lines,
             pattern: self.options.pattern.clone(),
             cut_lines: self.cut_lines,
+            ansi_lines: self.ansi_lines,
         };
-        Outcome {
+        let mut outcome = Outcome {
             preview: Preview::Matches,
             complete: true,
             ..Outcome::new(summary, stats)
-        }
+        };
+        outcome
+            .warnings
+            .extend(crate::ansi_warning(self.ansi_lines));
+        outcome
     }
 }
 
@@ -256,6 +269,23 @@ mod tests {
         // A backslash, then an n: no newline.
         assert!(refused(r"C:\\new").is_none());
         assert!(refused("new").is_none());
+    }
+
+    #[test]
+    fn what_the_terminal_showed_is_searched_and_shown() {
+        let input = "\x1b[1;31merror:\x1b[0m build failed\nplain\n";
+        let envelope = reduce_all_chunkings(
+            grep("error: build failed", 1),
+            input.as_bytes(),
+            &RunConfig::new("grep"),
+        );
+        assert_eq!(envelope.total_items, 1);
+        assert_eq!(envelope.items[0]["text"], "error: build failed");
+        assert_eq!(envelope.stats["ansi_lines"], 1);
+        assert_eq!(
+            envelope.warnings,
+            ["ANSI escape codes removed from 1 line (the file keeps them)"]
+        );
     }
 
     #[test]

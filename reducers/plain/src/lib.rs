@@ -36,6 +36,25 @@ impl LineItem {
     }
 }
 
+/// What a terminal shows of `text`: without its ANSI escape codes, when it has any
+/// (`read` and `grep` show, and match, what the output showed; the file keeps them).
+pub(crate) fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    match briefly_core::strip_ansi(text, None) {
+        Some(stripped) => std::borrow::Cow::Owned(stripped),
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
+/// The warning for `lines` lines shown without their ANSI codes, if any.
+pub(crate) fn ansi_warning(lines: u64) -> Option<String> {
+    (lines > 0).then(|| {
+        format!(
+            "ANSI escape codes removed from {} (the file keeps them)",
+            briefly_core::plural(lines, "line")
+        )
+    })
+}
+
 #[cfg(test)]
 pub(crate) mod test_support {
     use briefly_core::{Envelope, Reducer, RunConfig};

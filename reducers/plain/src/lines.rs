@@ -29,6 +29,8 @@ impl Default for LinesOptions {
 pub struct Lines {
     options: LinesOptions,
     lines: u64,
+    /// Lines shown without their ANSI codes.
+    ansi_lines: u64,
 }
 
 /// What `Lines` reports.
@@ -40,6 +42,9 @@ pub struct LinesStats {
     pub offset: u64,
     /// Pass as `--offset` to read on; `null` at the end.
     pub next_offset: Option<u64>,
+    /// Lines shown without their ANSI escape codes.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub ansi_lines: u64,
 }
 
 impl Lines {
@@ -51,6 +56,7 @@ impl Lines {
                 ..options
             },
             lines: 0,
+            ansi_lines: 0,
         }
     }
 
@@ -71,7 +77,12 @@ impl Reducer for Lines {
         self.lines += 1;
         if self.in_range(record.line) {
             if out.wants(0) {
-                out.emit(0, LineItem::of(record));
+                let mut item = LineItem::of(record);
+                if let std::borrow::Cow::Owned(shown) = crate::visible(record.text) {
+                    self.ansi_lines += 1;
+                    item.text = shown;
+                }
+                out.emit(0, item);
             } else {
                 out.skip(0);
             }
@@ -85,12 +96,16 @@ impl Reducer for Lines {
             total_lines: self.lines,
             offset: self.options.offset,
             next_offset: None,
+            ansi_lines: self.ansi_lines,
         };
         let mut outcome = Outcome {
             preview: Preview::Head,
             complete: true,
             ..Outcome::new(summary, stats)
         };
+        outcome
+            .warnings
+            .extend(crate::ansi_warning(self.ansi_lines));
         if self.options.offset > self.lines {
             outcome.warnings.push(format!(
                 "--offset {} is past the end: the input has {}",
@@ -139,6 +154,12 @@ mod tests {
             .collect();
         assert_eq!(texts, ["row 10", "row 11", "row 12"]);
         assert_eq!(envelope.summary, "lines 10–12 of 50");
+        // Shown as the terminal showed them.
+        let coloured = "\x1b[32mok\x1b[0m\nplain\n";
+        let reader = Lines::new(LinesOptions::default());
+        let shown = reduce_all_chunkings(reader, coloured.as_bytes(), &RunConfig::new("read"));
+        assert_eq!(shown.items[0]["text"], "ok");
+        assert_eq!(shown.stats["ansi_lines"], 1);
         assert_eq!(envelope.total_items, 3);
         assert_eq!(envelope.stats["total_lines"], 50);
         assert_eq!(
