@@ -698,6 +698,13 @@ fn a_message_out_of_turn_or_out_of_form_is_answered_by_its_id_and_the_server_ser
         call["result"]["structuredContent"]["source"], "text",
         "{call}"
     );
+    // A number under its schema's minimum is refused, as a negative one is.
+    let zero = exchange(
+        r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"text","arguments":{"text":"x","context_tokens":0}}}"#,
+    );
+    assert_eq!(zero["result"]["isError"], true, "{zero}");
+    let said = zero["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(said.contains("`context_tokens` is at least 1"), "{said}");
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }

@@ -285,3 +285,14 @@ fn every_result_of_the_turn_is_an_event_in_the_metrics() {
         "{stats}"
     );
 }
+
+#[test]
+fn a_tool_messages_tool_call_id_names_its_artifact() {
+    let b = Briefly::new();
+    let input =
+        json!([{"role": "tool", "tool_call_id": "call_abc", "content": "X".repeat(60_000)}]);
+    let out = turn(&b, &input.to_string(), &[]);
+    let path = out[0]["artifact_path"].as_str().unwrap();
+    assert!(path.contains("call_abc"), "{path}");
+    assert_eq!(out[0]["role"], "tool", "its other fields kept");
+}

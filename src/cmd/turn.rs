@@ -248,9 +248,10 @@ fn spill_one(
     Ok(Ok(()))
 }
 
-/// A result's tool-call id, as text.
+/// A result's tool-call id, as text: its `id`, or `tool_call_id` as OpenAI's tool
+/// messages name it.
 fn call_id(value: &Value) -> Option<String> {
-    match value.get("id") {
+    match value.get("id").or_else(|| value.get("tool_call_id")) {
         Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Null) | None => None,
         Some(other) => Some(other.to_string()),

@@ -521,6 +521,15 @@ fn check_arguments(tool: &ToolDef, args: &Args) -> Result<()> {
             bail!("tool {:?} needs the argument {key:?}", tool.name);
         }
     }
+    // The least a number may be, as its schema says (`offset` counts from 1).
+    for (key, value) in args {
+        let least = properties[key.as_str()]["minimum"].as_f64();
+        if let (Some(least), Some(n)) = (least, value.as_f64()) {
+            if n < least {
+                bail!("`{key}` is at least {least}, not {value}");
+            }
+        }
+    }
     Ok(())
 }
 
