@@ -158,7 +158,7 @@ pub fn fit_rows(session: &Session, envelope: &mut Envelope, what: &str) {
     let render = session.renderer();
     let budget = session.budget.per_result_chars;
     let fits = |envelope: &Envelope| render(envelope).chars().count() <= budget;
-    if fits(envelope) {
+    if envelope.items.is_empty() || fits(envelope) {
         return;
     }
     let rows = std::mem::take(&mut envelope.items);

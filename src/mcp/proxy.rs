@@ -593,8 +593,10 @@ fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize 
             .filter(|&(_, chars)| chars > stub_chars)
             .collect();
         order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        // Each block's preview fits while the blocks are few; past that, one for all.
-        let one_each = texts.len() * stub_budget <= allowance;
+        // The large blocks' previews beside the rest fit while they are few; past that
+        // (or when small blocks alone are too many), one preview for all the text.
+        let large: usize = order.iter().map(|&(_, chars)| chars).sum();
+        let one_each = left - large + order.len() * stub_budget <= allowance;
         for (index, chars) in order.into_iter().filter(|_| one_each) {
             if left <= allowance {
                 break;
@@ -865,6 +867,29 @@ mod tests {
         let path = artifact_in(content[0]["text"].as_str().unwrap());
         let texts: Vec<&str> = blocks.iter().map(|b| b["text"].as_str().unwrap()).collect();
         assert_eq!(std::fs::read_to_string(path).unwrap(), texts.join("\n"));
+    }
+
+    #[test]
+    fn small_blocks_stay_as_they_are_beside_one_spilled_and_many_are_spilled_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir.path().join("artifacts"));
+        let small = |i: usize| json!({"type": "text", "text": format!("note {i}")});
+        let mut content: Vec<Value> = (0..30).map(small).collect();
+        content.push(json!({"type": "text", "text": "line\n".repeat(20_000)}));
+        let mut result = json!({ "content": content });
+        let allowance = shared.budget.per_result_chars;
+        assert!(stage_result(&shared, &mut result, allowance) <= allowance);
+        let blocks = result["content"].as_array().unwrap();
+        assert_eq!(blocks.len(), 31);
+        assert_eq!(blocks[..30], (0..30).map(small).collect::<Vec<_>>()[..]);
+        // Small blocks too many for the budget: together, as one preview.
+        let many: Vec<Value> = (0..400)
+            .map(|i| json!({"type": "text", "text": format!("{i} ").repeat(50)}))
+            .collect();
+        let mut result = json!({ "content": many });
+        let shown = stage_result(&shared, &mut result, allowance);
+        assert!(shown <= allowance, "{shown}");
+        assert_eq!(result["content"].as_array().unwrap().len(), 1);
     }
 
     #[test]
