@@ -26,8 +26,8 @@ pub struct GrepOptions {
 pub struct Match {
     /// 1-based line number.
     pub line: u64,
-    /// The matching line; one over [`MATCH_WINDOW_CHARS`], the part around its first
-    /// match, cut markers before and after it saying how much is left out.
+    /// The matching line; one over 1,000 characters, the part around its first match,
+    /// cut markers before and after it saying how much is left out.
     pub text: String,
     /// Where the first match starts in the line (1-based, in characters), when `text` is
     /// that part of a long line.
@@ -43,7 +43,7 @@ pub struct Match {
 
 /// A matching line longer than this (characters) is shown as the part around its first
 /// match: a budget that cuts an item from its end would cut the match off a long line's.
-pub const MATCH_WINDOW_CHARS: usize = 1_000;
+const MATCH_WINDOW_CHARS: usize = 1_000;
 /// Characters kept before the match in such a part.
 const LEAD_CHARS: usize = 200;
 
