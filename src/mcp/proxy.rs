@@ -593,10 +593,12 @@ fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize 
             .filter(|&(_, chars)| chars > stub_chars)
             .collect();
         order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        // The large blocks' previews beside the rest fit while they are few; past that
-        // (or when small blocks alone are too many), one preview for all the text.
+        // The large blocks' previews beside the small ones fit while they are few; past
+        // that (or when small blocks alone are too many), one preview for all the text.
+        // (Structured content is bounded after, in what the text leaves.)
+        let text_total: usize = texts.iter().map(|&(_, chars)| chars).sum();
         let large: usize = order.iter().map(|&(_, chars)| chars).sum();
-        let one_each = left - large + order.len() * stub_budget <= allowance;
+        let one_each = text_total - large + order.len() * stub_budget <= allowance;
         for (index, chars) in order.into_iter().filter(|_| one_each) {
             if left <= allowance {
                 break;
@@ -606,17 +608,13 @@ fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize 
             left = left - chars + stub.chars().count();
             set_block_text(&mut blocks[index], stub);
         }
-        let text_total: usize = texts.iter().map(|&(_, chars)| chars).sum();
-        if !one_each && left > allowance {
+        if !one_each {
             let joined: Vec<&str> = texts
                 .iter()
                 .filter_map(|&(i, _)| block_text(&blocks[i]))
                 .collect();
             let joined = joined.join("\n");
-            let room = allowance
-                .saturating_sub(left - text_total)
-                .max(MIN_RESULT_CHARS / 2);
-            let stub = spill_text(shared, &joined, stub_budget.min(room), read, page);
+            let stub = spill_text(shared, &joined, stub_budget, read, page);
             left = left - text_total + stub.chars().count();
             let first = texts[0].0;
             blocks[first] = json!({"type": "text", "text": stub});

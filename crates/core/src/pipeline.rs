@@ -654,9 +654,12 @@ impl Fit<'_> {
         // Each cut starts from the whole fixed part, so that its markers count every
         // character cut, not those of the last cut only.
         let original = base;
+        // Each warning keeps as much as the summary does, up to WARNING_CHARS: what went
+        // wrong (an artifact not written: the rest is lost) outweighs another item.
         let shrunk = |limit: usize, summary_chars: usize| {
             let mut base = original.clone();
-            shrink_overhead(&mut base, limit);
+            let warning_chars = summary_chars.min(WARNING_CHARS).max(limit / 2);
+            shrink_overhead(&mut base, limit, warning_chars);
             base.summary = cut_str(&original.summary, summary_chars).into_owned();
             base
         };
@@ -772,7 +775,7 @@ impl Fit<'_> {
 /// Cuts the summary, stats, stderr and warnings to about `limit` characters each (the
 /// warnings to `limit * 4` in all). What is cut says so: at the least, stats and stderr
 /// become a cut marker (24 chars hold one), never a silent null.
-fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
+fn shrink_overhead(envelope: &mut Envelope, limit: usize, warning_chars: usize) {
     envelope.summary = cut_str(&envelope.summary, limit).into_owned();
     shrink_members(&mut envelope.stats, (limit * 2).max(MARKER_CHARS), &[]);
     if let Some(stderr) = &mut envelope.stderr {
@@ -793,10 +796,10 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
         // A marker of cut warnings is kept whole, or the count it holds would be lost.
         let warning = match cut_warnings(warning) {
             Some(_) => warning.clone(),
-            None => cut_str(warning, limit / 2).into_owned(),
+            None => cut_str(warning, warning_chars).into_owned(),
         };
         chars += warning.chars().count();
-        if chars > limit * 4 {
+        if chars > (limit * 4).max(warning_chars) {
             let rest: usize = envelope.warnings[i..].iter().map(|w| warnings_in(w)).sum();
             warnings.push(format!("{CUT_MARKER}{rest} warnings]"));
             break;
@@ -809,6 +812,10 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize) {
 /// The least of the summary kept while items can give way instead: what the input was,
 /// its counts and its first serious line come first in it.
 const SUMMARY_CHARS: usize = 200;
+
+/// The least of each warning kept while items can give way instead (and the first
+/// warning's while one item is kept whole).
+const WARNING_CHARS: usize = 120;
 
 /// Characters that hold a field's cut marker (`"…[cut 123456 chars]"`).
 const MARKER_CHARS: usize = 24;
@@ -934,7 +941,7 @@ mod tests {
         let mut envelope = Envelope::new("text", "");
         envelope.stderr =
             Some(json!({"text": "e".repeat(400), "bytes": 400, "artifact_path": path}));
-        shrink_overhead(&mut envelope, 20);
+        shrink_overhead(&mut envelope, 20, 10);
         let stderr = envelope.stderr.unwrap();
         assert_eq!(stderr["artifact_path"], path, "{stderr}");
         assert_eq!(stderr[CUT_MEMBERS], "…[cut 2 members]", "{stderr}");
@@ -1048,6 +1055,28 @@ mod tests {
             "{}",
             envelope.to_json().len()
         );
+    }
+
+    #[test]
+    fn a_warning_keeps_its_head_while_items_give_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let reducer = EveryLine {
+            stats_chars: 3_000,
+            complete: true,
+            warnings: 0,
+        };
+        let warning = format!("artifact not written (no room): {}", "w".repeat(200));
+        let mut pipeline = Pipeline::new(reducer, config(dir.path(), 1_000));
+        pipeline.push(long_lines(200, 20).as_bytes());
+        let envelope = pipeline.finish(End {
+            warnings: vec![warning.clone()],
+            ..End::default()
+        });
+        check(&envelope, 1_000);
+        assert!(envelope.returned_items > 0);
+        let shown = &envelope.warnings[0];
+        assert!(warning.starts_with(shown.split(CUT_MARKER).next().unwrap()));
+        assert!(shown.chars().count() >= WARNING_CHARS, "{shown}");
     }
 
     /// Raw framing: one item per NUL-separated record, framed by the reducer itself.
@@ -1276,17 +1305,23 @@ mod tests {
         };
         let envelope = reduce(reducer, &b"one\ntwo\n"[..], &config(dir.path(), 1_000)).unwrap();
         check(&envelope, 1_000);
-        let cut: Vec<&String> = envelope
-            .warnings
-            .iter()
-            .filter(|w| w.ends_with(" chars]"))
-            .collect();
-        assert!(!cut.is_empty(), "{:?}", envelope.warnings);
-        for warning in cut {
-            let (head, marker) = warning.split_once(CUT_MARKER).unwrap();
-            let count: usize = marker.trim_end_matches(" chars]").parse().unwrap();
-            assert_eq!(head.chars().count() + count, 60, "{warning}");
+        // What a marker says was cut and what is left make the whole, however many
+        // steps the cut took.
+        let whole = |text: &str, chars: usize| match text.split_once(CUT_MARKER) {
+            Some((head, marker)) => {
+                let count: usize = marker.trim_end_matches(" chars]").parse().unwrap();
+                assert_eq!(head.chars().count() + count, chars, "{text}");
+            }
+            None => assert_eq!(text.chars().count(), chars, "{text}"),
+        };
+        for warning in &envelope.warnings {
+            whole(warning, 60);
         }
+        let blob = envelope.stats["blob"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{}", envelope.stats));
+        assert!(blob.contains(CUT_MARKER));
+        whole(blob, 1_000_000);
     }
 
     #[test]
@@ -1478,7 +1513,7 @@ mod tests {
         assert_eq!(said, 300, "cut warnings are counted: {:?}", first.warnings);
         let mut shrunk = first.clone();
         for limit in [20, 8, 0] {
-            shrink_overhead(&mut shrunk, limit);
+            shrink_overhead(&mut shrunk, limit, limit / 2);
             let said: usize = shrunk.warnings.iter().map(|w| warnings_in(w)).sum();
             assert_eq!(said, 300, "{limit}: {:?}", shrunk.warnings);
         }
