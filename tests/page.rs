@@ -624,3 +624,21 @@ fn a_read_cursor_notices_that_its_file_changed() {
     let changed = b.envelope(&["page", &cursor], b"", CAP);
     common::assert_warns(&changed, &["the file changed since the cursor was made"]);
 }
+
+#[test]
+fn a_cursors_budget_is_no_less_than_the_least() {
+    let b = Briefly::new();
+    let first = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    let mut edited = common::decode_cursor(first["next_cursor"].as_str().unwrap());
+    edited["c"] = 10.into();
+    let out = b.run(&["page", &common::encode_cursor(&edited)], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let page: Value = serde_json::from_str(&printed).unwrap();
+    assert!(page["returned_items"].as_u64().unwrap() > 0, "{page}");
+    assert!(printed.trim_end().chars().count() <= 1_000);
+}

@@ -78,31 +78,14 @@ fn parquet_inline_has_the_shape_schema_and_first_rows_and_pages_seek() {
 
     // A page that starts at row 900,000 (a cursor as `page` makes it, with the key of
     // item 899,999) holds row 900,000 onwards.
-    let mut decoded = decode(cursor);
+    let mut decoded = common::decode_cursor(cursor);
     decoded["k"] = json!({"rank": 0, "seq": 899_999});
-    let far = briefly.envelope(&["page", &encode(&decoded)], b"", CAP);
+    let far = briefly.envelope(&["page", &common::encode_cursor(&decoded)], b"", CAP);
     assert_eq!(far["item_offset"], 900_000);
     assert_eq!(
         far["items"][0],
         json!([900_000, 900_000, "user900000", 0.0, true, "Lisbon"])
     );
-}
-
-fn decode(cursor: &str) -> Value {
-    let body = cursor.strip_prefix("b1.").unwrap();
-    let out = Command::new("python3")
-        .args(["-c", "import base64,sys; s=sys.argv[1]; print(base64.urlsafe_b64decode(s + '=' * (-len(s) % 4)).decode())", body])
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn encode(cursor: &Value) -> String {
-    let out = Command::new("python3")
-        .args(["-c", "import base64,sys; print(base64.urlsafe_b64encode(sys.argv[1].encode()).decode().rstrip('='))", &cursor.to_string()])
-        .output()
-        .unwrap();
-    format!("b1.{}", String::from_utf8(out.stdout).unwrap().trim())
 }
 
 #[test]

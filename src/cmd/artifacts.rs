@@ -62,8 +62,9 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
     config.after = cursor.after;
     config.max_line_bytes = cursor.max_line_bytes;
     if !session.budget_given() {
+        // A cursor is text anyone can edit: its budget no less than any other's.
         config.budget = Budget {
-            per_result_chars: cursor.max_chars,
+            per_result_chars: cursor.max_chars.max(briefly_core::MIN_RESULT_CHARS),
             ..config.budget
         };
     }

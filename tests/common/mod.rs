@@ -164,3 +164,22 @@ pub fn python() -> PathBuf {
     );
     path
 }
+
+/// A cursor's JSON (`b1.` and base64url), to look into or edit.
+pub fn decode_cursor(cursor: &str) -> Value {
+    let body = cursor.strip_prefix("b1.").unwrap();
+    let out = Command::new("python3")
+        .args(["-c", "import base64,sys; s=sys.argv[1]; print(base64.urlsafe_b64decode(s + '=' * (-len(s) % 4)).decode())", body])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A cursor made of its JSON again.
+pub fn encode_cursor(cursor: &Value) -> String {
+    let out = Command::new("python3")
+        .args(["-c", "import base64,sys; print(base64.urlsafe_b64encode(sys.argv[1].encode()).decode().rstrip('='))", &cursor.to_string()])
+        .output()
+        .unwrap();
+    format!("b1.{}", String::from_utf8(out.stdout).unwrap().trim())
+}

@@ -730,7 +730,7 @@ impl Pytest {
 
     /// Holds a `--tb=line` report until the short summary names its test. Past
     /// [`MAX_PENDING`] the oldest place is let go: its test is still named by the summary.
-    fn crash_line(&mut self, line: &str, severity: Option<Severity>) {
+    fn hold_crash_line(&mut self, line: &str, severity: Option<Severity>) {
         if self.crash_lines.len() == MAX_PENDING {
             self.crash_lines.pop_front();
             self.crash_lines_dropped += 1;
@@ -1032,7 +1032,7 @@ impl Pytest {
                         && !line.is_empty()
                         && self.tentative_counts.is_none() =>
                     {
-                        self.crash_line(line, severity);
+                        self.hold_crash_line(line, severity);
                     }
                     None => {}
                 }
