@@ -296,3 +296,18 @@ fn a_tool_messages_tool_call_id_names_its_artifact() {
     assert!(path.contains("call_abc"), "{path}");
     assert_eq!(out[0]["role"], "tool", "its other fields kept");
 }
+
+#[test]
+fn a_bad_json_line_names_its_result_and_where_it_is() {
+    let b = Briefly::new();
+    let out = b.run(
+        &["turn"],
+        b"{\"id\":\"a\",\"content\":\"x\"}\n\n{\"id\":\"b\",\n",
+    );
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("turn: reading result 1: EOF while parsing a value at line 4"),
+        "{said}"
+    );
+}

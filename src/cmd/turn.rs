@@ -84,7 +84,8 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
             .into_iter::<Value>()
             .enumerate()
         {
-            let value = value.with_context(|| format!("turn: reading JSON line {}", i + 1))?;
+            // Numbered as results are elsewhere (from 0); serde says the line.
+            let value = value.with_context(|| format!("turn: reading result {i}"))?;
             stage(value).map_err(anyhow::Error::msg)?;
         }
     }
