@@ -255,8 +255,8 @@ fn run_summarizer(command: &str, messages: &[Value], timeout: Duration) -> Resul
             stderr.trim()
         ));
     }
-    let summary = String::from_utf8_lossy(&stdout);
-    let summary = summary.trim();
+    let printed = String::from_utf8_lossy(&stdout);
+    let summary = printed.trim();
     if summary.is_empty() {
         return Err(format!("{command:?} printed no summary"));
     }
@@ -266,18 +266,13 @@ fn run_summarizer(command: &str, messages: &[Value], timeout: Duration) -> Resul
     };
     let kept_chars = kept.chars().count() as u64;
     // What it printed past what was read counts as cut too, not only what was read.
-    let trimmed_before = summary_start_chars(&stdout);
+    // Whitespace before the summary was printed too, and is no part of the cut.
+    let trimmed_before = (printed.chars().count() - printed.trim_start().chars().count()) as u64;
     let cut = printed_chars.saturating_sub(trimmed_before + kept_chars);
     Ok(match kept.len() < summary.len() || cut > 0 {
         true => briefly_core::with_cut_marker(kept.trim_end(), cut),
         false => kept.to_string(),
     })
-}
-
-/// Characters of whitespace before the summary's first.
-fn summary_start_chars(printed: &[u8]) -> u64 {
-    let text = String::from_utf8_lossy(printed);
-    (text.chars().count() - text.trim_start().chars().count()) as u64
 }
 
 /// Reads `pipe` to its end on a thread of its own, keeping its first `max` bytes; with

@@ -81,12 +81,8 @@ impl Condition {
             _ => None,
         };
         // A quoted value is a string: it compares as text.
-        let number = (!quoted)
-            .then(|| value.trim().parse::<f64>().ok().filter(|n| n.is_finite()))
-            .flatten();
-        let integer = (!quoted)
-            .then(|| value.trim().parse::<i128>().ok())
-            .flatten();
+        let number = (!quoted).then(|| as_number(&value)).flatten();
+        let integer = (!quoted).then(|| as_integer(&value)).flatten();
         if matches!(op, Op::Gt | Op::Ge | Op::Lt | Op::Le) && value.is_empty() {
             return Err(bad("nothing to compare with".into()));
         }
@@ -163,11 +159,10 @@ impl Condition {
             Kind::String => {
                 let text = value.as_str()?;
                 // Whole numbers exactly (64-bit ids are written as strings for that).
-                if let (Some(limit), Ok(n)) = (self.integer, text.trim().parse::<i128>()) {
+                if let (Some(limit), Some(n)) = (self.integer, as_integer(text)) {
                     return Some(n.cmp(&limit));
                 }
-                let number = text.trim().parse::<f64>().ok().filter(|n| n.is_finite());
-                match (number, self.number) {
+                match (as_number(text), self.number) {
                     (Some(number), Some(limit)) => number.partial_cmp(&limit),
                     _ => Some(text.cmp(self.text.as_str())),
                 }
@@ -175,6 +170,17 @@ impl Condition {
             _ => None,
         }
     }
+}
+
+/// `text` read as a whole number, as a condition's value and a string compared with
+/// it are: exactly, past 2^53 too.
+fn as_integer(text: &str) -> Option<i128> {
+    text.trim().parse().ok()
+}
+
+/// `text` read as a finite number, as a condition's value and a string compared with it are.
+fn as_number(text: &str) -> Option<f64> {
+    text.trim().parse::<f64>().ok().filter(|n| n.is_finite())
 }
 
 /// What `--sort` orders by: numbers, then strings, then booleans, then null or missing.

@@ -947,22 +947,16 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     }
     // Rows --rows, --tail or --sample leave out: in the artifact (a file is its own).
     let matched = if filtered { scan.matched } else { rows };
-    let (picked, how) = match table.options.pick() {
-        Pick::Head(n) => (
-            n.min(matched),
-            format!("the first {} shown (--rows)", n.min(matched)),
-        ),
-        Pick::Tail(n) => (
-            n.min(matched),
-            format!("the last {} shown (--tail)", n.min(matched)),
-        ),
-        Pick::Sample(n, _) => (
-            n.min(matched),
-            format!("{} sampled (--sample)", n.min(matched)),
-        ),
+    let pick = table.options.pick();
+    let picked = match pick {
+        Pick::Head(n) | Pick::Tail(n) | Pick::Sample(n, _) => n.min(matched),
     };
     if picked < matched {
-        summary.push_str(&format!("; {how}"));
+        summary.push_str(&match pick {
+            Pick::Head(_) => format!("; the first {picked} shown (--rows)"),
+            Pick::Tail(_) => format!("; the last {picked} shown (--tail)"),
+            Pick::Sample(..) => format!("; {picked} sampled (--sample)"),
+        });
     }
     let complete =
         warnings.is_empty() && omitted.is_empty() && !scan.values_cut && picked == matched;
