@@ -4,7 +4,8 @@
 # peak RSS under 64 MB). Then what briefly's artifact costs at the least, by other
 # tools in turn with grep: copying the file (cp) and hashing it (the sidecar's sha256,
 # by openssl where it is installed), briefly's pipeline and severity under `spill`,
-# and briefly itself with its artifacts on the bench's file system and on tmpfs.
+# `briefly text` with no artifact at all, and briefly itself with its artifacts on the
+# bench's file system and on tmpfs.
 #
 #   benches/text.sh [SIZE_MB=1024] [RUNS=3]
 set -euo pipefail
@@ -32,6 +33,10 @@ fi
 # errors); no templates, no records.
 floor+=("briefly spill FILE, then rm (pipeline+severity)"
   "\"$root/target/release/briefly\" --artifact-dir \"$work/spill\" spill \"$input\"; rm -rf \"$work/spill\"")
+# The reducer with no artifact at all (a directory that cannot be made: it warns and
+# goes on): what the copy and the hash cost it, beside the rows with them.
+floor+=("briefly text FILE, no artifact (reducer alone)"
+  "\"$root/target/release/briefly\" --artifact-dir /dev/null/none text \"$input\"")
 # What the artifact's file system costs: briefly with its artifacts beside the bench's
 # files, then in a directory on tmpfs (where $XDG_RUNTIME_DIR usually is), each removed
 # after the run as cp's copy is.
