@@ -285,6 +285,10 @@ pub enum Command {
         /// The first line to read (1-based).
         #[arg(long, default_value_t = 1)]
         offset: u64,
+        /// The column of that line to read from (1-based, in characters): a page that
+        /// ended inside a long line says where in its `next_column`.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        column: u64,
         /// At most this many lines (1 or more).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,

@@ -222,8 +222,9 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Read {
             artifact,
             offset,
+            column,
             limit,
-        } => cmd::artifacts::read(&session, artifact, *offset, *limit),
+        } => cmd::artifacts::read(&session, artifact, *offset, *column, *limit),
         Command::Grep {
             artifact,
             pattern,

@@ -243,7 +243,11 @@ fn invariants_hold_on_random_inputs() {
             _ => {
                 let options = LinesOptions {
                     offset: 1 + rng.below(100),
+                    column: 1 + rng.below(50),
                     limit: None,
+                    piece_chars: Some(briefly_plain::piece_chars_for(
+                        config.budget.per_result_chars,
+                    )),
                 };
                 run(
                     || Lines::new(options),

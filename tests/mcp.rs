@@ -952,3 +952,29 @@ fn a_cancelled_run_ends_the_command() {
     let after = mcp.call(2, "text", serde_json::json!({"text": "still here\n"}));
     assert_eq!(after["isError"], false);
 }
+
+#[test]
+fn read_goes_on_inside_a_long_line_from_its_column() {
+    let briefly = Briefly::new();
+    let file = briefly.dir.path().join("one-line.json");
+    let line: String = (0..3_000).map(|i| format!("{{\"k\":{i}}},")).collect();
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let mut mcp = Raw::start(&briefly, &["mcp", "--context-tokens", "8192"]);
+    let artifact = file.to_str().unwrap();
+    let read = mcp.call(1, "read", serde_json::json!({"artifact": artifact}));
+    let first = &read["structuredContent"];
+    let column = first["stats"]["next_column"]
+        .as_u64()
+        .expect("a page inside the line");
+    assert_eq!(first["items"][0]["column"], 1);
+    let shown = first["items"][0]["text"].as_str().unwrap();
+    assert_eq!(column as usize, shown.chars().count() + 1);
+    let on = mcp.call(
+        2,
+        "read",
+        serde_json::json!({"artifact": artifact, "offset": 1, "column": column}),
+    );
+    let next = &on["structuredContent"]["items"][0];
+    assert_eq!(next["column"], column);
+    assert!(line[shown.len()..].starts_with(next["text"].as_str().unwrap()));
+}

@@ -454,8 +454,20 @@ fn paging_moves_forward_when_an_item_takes_all_the_room() {
     let artifact = spilled["artifact_path"].as_str().unwrap();
     let first = b.envelope(&["read", artifact, "--max-chars", "1000"], b"", 1_000);
     let items = walk(&b, first, 1_000);
-    let lines: Vec<u64> = items.iter().map(|i| i["line"].as_u64().unwrap()).collect();
-    assert_eq!(lines, (1..=9).collect::<Vec<_>>());
+    // At this budget a line of 255 chars comes in two pieces.
+    let mut lines: Vec<(u64, String)> = Vec::new();
+    for item in &items {
+        let (line, text) = (
+            item["line"].as_u64().unwrap(),
+            item["text"].as_str().unwrap(),
+        );
+        match lines.last_mut() {
+            Some((last, joined)) if *last == line => joined.push_str(text),
+            _ => lines.push((line, text.to_string())),
+        }
+    }
+    let expected: Vec<(u64, String)> = (1..=9).map(|n| (n, "t".repeat(255))).collect();
+    assert_eq!(lines, expected);
 }
 
 #[test]
@@ -641,4 +653,91 @@ fn a_cursors_budget_is_no_less_than_the_least() {
     let page: Value = serde_json::from_str(&printed).unwrap();
     assert!(page["returned_items"].as_u64().unwrap() > 0, "{page}");
     assert!(printed.trim_end().chars().count() <= 1_000);
+}
+
+#[test]
+fn a_long_line_is_read_in_pieces_that_pages_go_on_with() {
+    // A minified file's one long line: before, its head was shown cut and no page or
+    // option reached the rest.
+    let b = Briefly::new();
+    let long: String = (0..9_000).map(|i| format!("w{i}é日 ")).collect();
+    let file = b.dir.path().join("min.js");
+    std::fs::write(&file, format!("first\n{long}\nlast\n")).unwrap();
+    let file = file.to_str().unwrap();
+    for cap in [1_000, 3_000, CAP] {
+        let max = cap.to_string();
+        let first = b.envelope(&["read", file, "--max-chars", &max], b"", cap);
+        assert_eq!(first["items"][0]["text"], "first");
+        let items = walk(&b, first, cap);
+        let pieces: Vec<&Value> = items.iter().filter(|i| i["line"] == 2).collect();
+        assert!(pieces.len() > 1, "at {cap}: {}", pieces.len());
+        let mut column = 1;
+        let mut joined = String::new();
+        for piece in &pieces {
+            assert_eq!(piece["column"], column, "at {cap}: {piece}");
+            assert_eq!(piece["line_chars"], long.chars().count());
+            let text = piece["text"].as_str().unwrap();
+            column += text.chars().count();
+            joined.push_str(text);
+        }
+        assert_eq!(joined, long, "at {cap}: every character once, in order");
+        assert_eq!(items.last().unwrap()["text"], "last");
+    }
+    // A page ending inside the line says where the next one starts, and `--column`
+    // starts there.
+    let first = b.envelope(&["read", file, "--max-chars", "3000"], b"", 3_000);
+    let (next, column) = (
+        &first["stats"]["next_offset"],
+        &first["stats"]["next_column"],
+    );
+    assert_eq!(next, 2, "{first}");
+    let last = first["items"].as_array().unwrap().last().unwrap();
+    let end =
+        last["column"].as_u64().unwrap() + last["text"].as_str().unwrap().chars().count() as u64;
+    assert_eq!(column.as_u64(), Some(end));
+    let summary = first["summary"].as_str().unwrap();
+    assert_eq!(
+        summary,
+        format!(
+            "lines 1–2 of 3, line 2 to character {} of {}",
+            end - 1,
+            long.chars().count()
+        )
+    );
+    let column = column.to_string();
+    let on = b.envelope(
+        &[
+            "read",
+            file,
+            "--offset",
+            "2",
+            "--column",
+            &column,
+            "--max-chars",
+            "3000",
+        ],
+        b"",
+        3_000,
+    );
+    let page = b.envelope(
+        &[
+            "page",
+            first["next_cursor"].as_str().unwrap(),
+            "--max-chars",
+            "3000",
+        ],
+        b"",
+        3_000,
+    );
+    assert_eq!(on["items"][0], page["items"][0]);
+    assert_eq!(on["items"][0]["column"], first["stats"]["next_column"]);
+    // Past the line's end: said, and the next lines read.
+    let past = b.envelope(&["read", file, "--offset", "3", "--column", "5"], b"", CAP);
+    assert_eq!(
+        past["warnings"][0],
+        "--column 5 is past the end of line 3: it has 4 characters"
+    );
+    assert_eq!(past["returned_items"], 0);
+    let bad = b.run(&["read", file, "--column", "0"], b"");
+    assert!(!bad.status.success());
 }

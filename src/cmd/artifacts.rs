@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Result};
 use briefly_core::{
     parse_duration, sidecar_path, ArtifactMeta, Artifacts, Budget, Cursor, End, Envelope,
 };
-use briefly_plain::{GrepOptions, LinesOptions};
+use briefly_plain::{piece_chars_for, GrepOptions, LinesOptions};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -122,22 +122,38 @@ fn rewritten(path: &Path, meta: &ArtifactMeta) -> bool {
 }
 
 /// `briefly read ARTIFACT`.
-pub fn read(session: &Session, path: &Path, offset: u64, limit: Option<u64>) -> Result<i32> {
-    read_reply(session, path, offset, limit)?.print(session)
+pub fn read(
+    session: &Session,
+    path: &Path,
+    offset: u64,
+    column: u64,
+    limit: Option<u64>,
+) -> Result<i32> {
+    read_reply(session, path, offset, column, limit)?.print(session)
 }
 
-/// Lines of an artifact from `offset`.
+/// Lines of an artifact from `offset` (its characters from `column`); a line too long
+/// for a page comes in pieces that later pages go on with.
 pub fn read_reply(
     session: &Session,
     path: &Path,
     offset: u64,
+    column: u64,
     limit: Option<u64>,
 ) -> Result<Reply> {
     // A limit of none would give an empty page whose next offset is its own.
     if limit == Some(0) {
         bail!("the limit must be at least 1 line");
     }
-    let options = serde_json::to_value(LinesOptions { offset, limit })?;
+    if column == 0 {
+        bail!("the column counts from 1");
+    }
+    let options = serde_json::to_value(LinesOptions {
+        offset,
+        column,
+        limit,
+        piece_chars: Some(piece_chars_for(session.budget.per_result_chars)),
+    })?;
     existing(session, "read", path, options)
 }
 

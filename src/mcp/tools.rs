@@ -379,6 +379,7 @@ pub fn read_tool(name: &'static str) -> ToolDef {
             json!({
                 "artifact": {"type": "string", "description": "The artifact's path (`artifact_path`)."},
                 "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "The first line to read (1-based)."},
+                "column": {"type": "integer", "minimum": 1, "default": 1, "description": "The column of that line to read from (1-based, in characters): a result that ended inside a long line gives it as `next_column`."},
                 "limit": {"type": "integer", "minimum": 1, "description": "At most this many lines."},
                 "context_tokens": context_tokens_schema()
             }),
@@ -584,6 +585,7 @@ fn dispatch(name: &str, args: &Args, defaults: &Global, cancel: Cancel) -> Resul
             &session,
             &PathBuf::from(required_string(args, "artifact")?),
             uint(args, "offset")?.unwrap_or(1),
+            uint(args, "column")?.unwrap_or(1),
             uint(args, "limit")?,
         )?,
         "grep" => cmd::artifacts::grep_reply(

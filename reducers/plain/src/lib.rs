@@ -7,7 +7,7 @@ mod lines;
 mod spill;
 
 pub use grep::{Grep, GrepOptions, Match, MAX_CONTEXT};
-pub use lines::{Lines, LinesOptions};
+pub use lines::{piece_chars_for, Lines, LinesOptions};
 pub use spill::{looks_like_error, Spill, SpillOptions};
 
 use briefly_core::Record;
@@ -23,6 +23,14 @@ pub struct LineItem {
     /// The line was longer than the framing limit; its head is shown.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cut: bool,
+    /// When `text` is a piece of a long line (`briefly read`): the column, in
+    /// characters from 1, where it starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+    /// With `column`: the whole line's length in characters (its framed head's, when
+    /// `cut`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_chars: Option<u64>,
 }
 
 impl LineItem {
@@ -32,6 +40,8 @@ impl LineItem {
             line: record.line,
             text: record.text.to_string(),
             cut: record.cut,
+            column: None,
+            line_chars: None,
         }
     }
 }
