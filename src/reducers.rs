@@ -1,6 +1,7 @@
 //! The reducers this binary knows by name: for `page` (which rebuilds a reducer from a
 //! cursor) and for `run` (which picks one from the command).
 
+use crate::cmd::rows::{Rows, RowsOptions};
 use crate::cmd::stats::MetricsSummary;
 use briefly_core::{Artifacts, Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
@@ -20,6 +21,10 @@ pub type Build = fn(&Value, RunConfig) -> Result<Box<dyn Push>, String>;
 pub struct ReducerSpec {
     /// The name: the envelope's `source` and `--reducer`'s value.
     pub name: &'static str,
+    /// It reduces a command's output (`run --reducer` may name it; `read` shows its
+    /// lines in order). The others read an artifact with options `run` cannot give, or
+    /// a metrics file, or list a command's own rows: they are here for `page`.
+    pub reads_output: bool,
     /// Builds it.
     pub build: Build,
 }
@@ -28,6 +33,7 @@ pub struct ReducerSpec {
 pub const REDUCERS: &[ReducerSpec] = &[
     ReducerSpec {
         name: "spill",
+        reads_output: true,
         build: |options, config| {
             Ok(pipe(
                 Spill::new(options_of::<SpillOptions>(options)?),
@@ -37,6 +43,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "text",
+        reads_output: true,
         build: |options, config| {
             Ok(pipe(
                 Text::new(options_of::<TextOptions>(options)?)?,
@@ -46,6 +53,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "diff",
+        reads_output: true,
         build: |options, config| {
             Ok(pipe(
                 Diff::new(options_of::<DiffOptions>(options)?)?,
@@ -55,6 +63,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "pytest",
+        reads_output: true,
         build: |options, config| {
             let options = options_of::<PytestOptions>(options)?;
             Ok(if options.junit {
@@ -66,6 +75,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "cargo-test",
+        reads_output: true,
         build: |options, config| {
             Ok(pipe(
                 CargoTest::new(options_of::<CargoTestOptions>(options)?)?,
@@ -75,6 +85,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "journal",
+        reads_output: true,
         build: |options, config| {
             let journal =
                 Journal::new(options_of::<JournalOptions>(options)?).map_err(|e| e.to_string())?;
@@ -83,6 +94,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "docker",
+        reads_output: true,
         build: |options, config| {
             let docker =
                 Docker::new(options_of::<DockerOptions>(options)?).map_err(|e| e.to_string())?;
@@ -91,6 +103,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "json",
+        reads_output: true,
         build: |options, config| {
             let reducer =
                 Json::new(options_of::<JsonOptions>(options)?).map_err(|e| e.to_string())?;
@@ -99,6 +112,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "table",
+        reads_output: true,
         build: |options, config| {
             let options = options_of::<TableOptions>(options)?;
             // A file (the user's, or a stream's artifact on a page) is read by the
@@ -116,6 +130,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "read",
+        reads_output: true,
         build: |options, config| {
             Ok(pipe(
                 Lines::new(options_of::<LinesOptions>(options)?),
@@ -125,6 +140,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "grep",
+        reads_output: false,
         build: |options, config| {
             Ok(pipe(
                 Grep::new(options_of::<GrepOptions>(options)?)?,
@@ -134,7 +150,18 @@ pub const REDUCERS: &[ReducerSpec] = &[
     },
     ReducerSpec {
         name: "stats",
+        reads_output: false,
         build: |_, config| Ok(pipe(MetricsSummary::default(), config)),
+    },
+    ReducerSpec {
+        name: "budget",
+        reads_output: false,
+        build: |options, config| Ok(pipe(Rows::new(options_of::<RowsOptions>(options)?), config)),
+    },
+    ReducerSpec {
+        name: "context",
+        reads_output: false,
+        build: |options, config| Ok(pipe(Rows::new(options_of::<RowsOptions>(options)?), config)),
     },
 ];
 
@@ -163,7 +190,7 @@ fn options_of<T: DeserializeOwned>(options: &Value) -> Result<T, String> {
 /// ([`script_command`]).
 pub fn pick(argv: &[String]) -> &'static str {
     let wanted = source_of(argv);
-    if find(wanted).is_some() {
+    if find(wanted).is_some_and(|spec| spec.reads_output) {
         wanted
     } else {
         "text"

@@ -3,6 +3,7 @@
 mod common;
 
 use common::Briefly;
+use serde_json::Value;
 
 #[test]
 fn the_table_from_the_issue() {
@@ -73,13 +74,26 @@ fn for_a_given_window_and_what_is_left_of_it() {
         1_000,
     );
     assert_eq!(e["stats"]["current"]["per_result_chars"], 1_000);
-    // The table's rows the budget leaves out are counted in a warning.
-    let rows = e["items"].as_array().unwrap().len() as u64;
+    // The rows the budget leaves out are kept as an artifact and paged, as any
+    // reducer's items are.
+    let rows = e["items"].as_array().unwrap().len();
     assert!(rows < 6);
-    common::assert_warns(
-        &e,
-        &[&format!("{} of 6 standard windows left out", 6 - rows)],
-    );
+    assert_eq!(e["total_items"], 6);
+    assert_eq!(e["truncated"], true);
+    assert!(e["artifact_path"].is_string());
+    let mut windows: Vec<Value> = e["items"].as_array().unwrap().clone();
+    let mut page = e.clone();
+    while let Some(cursor) = page["next_cursor"].as_str().map(String::from) {
+        page = b.envelope(&["page", &cursor], b"", 1_000);
+        assert_eq!(page["source"], "budget");
+        assert_eq!(page["summary"], e["summary"]);
+        windows.extend(page["items"].as_array().unwrap().iter().cloned());
+    }
+    let tokens: Vec<u64> = windows
+        .iter()
+        .map(|w| w["context_tokens"].as_u64().unwrap())
+        .collect();
+    assert_eq!(tokens, [8_192, 16_384, 32_768, 65_536, 131_072, 200_000]);
     let e = b.envelope(
         &[
             "budget",

@@ -179,7 +179,18 @@ fn commands_that_cannot_run() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("hi from there"));
     let out = b.run(&["run", "--reducer", "nope", "--", "true"], b"");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown reducer"));
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(error.contains("unknown reducer"));
+    // Only reducers of a command's output are offered (`read` lists its lines); those of
+    // an artifact with a pattern, a metrics file or a command's own rows are not.
+    assert!(error.contains("text, diff, pytest"), "{error}");
+    assert!(error.contains("read"), "{error}");
+    for other in ["grep", "stats", "budget", "context"] {
+        assert!(!error.contains(&format!(" {other},")), "{error}");
+        assert!(!error.contains(&format!(" {other})")), "{error}");
+        let out = b.run(&["run", "--reducer", other, "--", "true"], b"");
+        assert_eq!(out.status.code(), Some(2), "{other}");
+    }
     let out = b.run(&["run", "--timeout", "whenever", "--", "true"], b"");
     assert_eq!(out.status.code(), Some(2));
     let out = b.run(&["run"], b"");

@@ -1,11 +1,12 @@
 //! `briefly context measure|compact`: a whole message history against the window.
 
 use super::open_input;
+use super::rows::{reduce_rows, RowsOptions};
 use crate::cli::{ContextCommand, Window};
 use crate::session::Session;
 use anyhow::{anyhow, bail, Context, Result};
 use briefly_context::{check, compact, measure, reserve_for, CompactOptions, Services};
-use briefly_core::{ArtifactMeta, Envelope, Preview};
+use briefly_core::{ArtifactMeta, Raw};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -42,37 +43,34 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
                 *largest,
             );
             let roles: Vec<String> = m.by_role.iter().map(|(r, t)| format!("{r} {t}")).collect();
-            let mut envelope = Envelope::new(
-                "context",
-                format!(
-                    "{} of {} usable tokens ({:.1}%): {}{}{}",
-                    m.total,
-                    m.usable,
-                    m.utilization * 100.0,
-                    serde_json::to_value(m.status)?.as_str().unwrap_or_default(),
-                    if roles.is_empty() { "" } else { "; " },
-                    roles.join(", ")
-                ),
+            let summary = format!(
+                "{} of {} usable tokens ({:.1}%): {}{}{}",
+                m.total,
+                m.usable,
+                m.utilization * 100.0,
+                serde_json::to_value(m.status)?.as_str().unwrap_or_default(),
+                if roles.is_empty() { "" } else { "; " },
+                roles.join(", ")
             );
-            envelope.items = m
-                .largest
-                .iter()
-                .map(|(i, role, tokens)| json!({"index": i, "role": role, "tokens": tokens}))
-                .collect();
-            // The items are the answer to "which messages are largest", complete as such.
-            envelope.total_items = envelope.items.len() as u64;
-            envelope.returned_items = envelope.total_items;
-            envelope.preview = Preview::Summary;
-            envelope.stats = serde_json::to_value(&m)?;
+            let mut stats = serde_json::to_value(&m)?;
             // The items are the largest messages: not twice.
-            if let Some(stats) = envelope.stats.as_object_mut() {
+            if let Some(stats) = stats.as_object_mut() {
                 stats.remove("largest");
             }
-            envelope.warnings = warnings;
-            envelope.raw.bytes = bytes;
-            super::fit_rows(session, &mut envelope, "largest messages");
-            session.print(&envelope)?;
-            Ok(0)
+            let options = RowsOptions {
+                summary,
+                stats,
+                raw: Raw {
+                    bytes,
+                    ..Raw::default()
+                },
+            };
+            // The items are the answer to "which messages are largest", complete as such.
+            let rows = m
+                .largest
+                .iter()
+                .map(|(i, role, tokens)| json!({"index": i, "role": role, "tokens": tokens}));
+            reduce_rows(session, "context", options, rows, warnings)?.print(session)
         }
         ContextCommand::Compact {
             file,

@@ -4,6 +4,7 @@ pub mod artifacts;
 pub mod budget;
 pub mod context;
 pub mod logs;
+pub mod rows;
 pub mod run;
 pub mod spill;
 pub mod stats;
@@ -98,11 +99,23 @@ pub fn reduce_input(
 pub fn reduce_reply(
     session: &Session,
     tool: &str,
-    mut pipeline: Box<dyn Push>,
+    pipeline: Box<dyn Push>,
     input: &mut dyn Read,
 ) -> Result<Reply> {
+    reduce_warned(session, tool, pipeline, input, Vec::new())
+}
+
+/// [`reduce_reply`] for a command with `warnings` of its own, which the budget stage
+/// fits with the rest.
+pub fn reduce_warned(
+    session: &Session,
+    tool: &str,
+    mut pipeline: Box<dyn Push>,
+    input: &mut dyn Read,
+    mut warnings: Vec<String>,
+) -> Result<Reply> {
     pump(input, pipeline.as_mut())?;
-    let warnings = session.budget_warning.iter().cloned().collect();
+    warnings.extend(session.budget_warning.iter().cloned());
     let envelope = pipeline.finish(End {
         warnings,
         ..End::default()
@@ -147,44 +160,6 @@ pub fn reduce_named(
 pub fn input_argv(file: Option<&Path>) -> Vec<String> {
     file.map(|f| vec![f.display().to_string()])
         .unwrap_or_default()
-}
-
-/// For a command whose items are a table it makes itself (no input to keep as an
-/// artifact, no cursor to page): its last rows give way until the envelope fits the
-/// per-result budget, and a warning says how many of the `what` were left out. The
-/// items are then the rows listed (`total_items`), as asked of a smaller table: with no
-/// artifact and no cursor, the result cannot say `truncated`.
-pub fn fit_rows(session: &Session, envelope: &mut Envelope, what: &str) {
-    let render = session.renderer();
-    let budget = session.budget.per_result_chars;
-    let fits = |envelope: &Envelope| render(envelope).chars().count() <= budget;
-    if envelope.items.is_empty() || fits(envelope) {
-        return;
-    }
-    let rows = std::mem::take(&mut envelope.items);
-    envelope.warnings.push(String::new());
-    let with = |envelope: &mut Envelope, k: usize| {
-        envelope.items = rows[..k].to_vec();
-        envelope.returned_items = k as u64;
-        envelope.total_items = k as u64;
-        *envelope.warnings.last_mut().expect("pushed") = format!(
-            "{} of {} {what} left out to fit the per-result budget of {budget} chars",
-            rows.len() - k,
-            rows.len()
-        );
-    };
-    // The most rows that fit (a row fewer, the warning's count a digit shorter at most).
-    let (mut lo, mut hi) = (0, rows.len() - 1);
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        with(envelope, mid);
-        if fits(envelope) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    with(envelope, lo);
 }
 
 /// Reads `input` to its end into `push`.

@@ -121,6 +121,7 @@ pub fn reply(
     let name = match reducer {
         Some(name) => {
             reducers::find(name)
+                .filter(|spec| spec.reads_output)
                 .ok_or_else(|| anyhow!("unknown reducer {name:?} ({})", names()))?;
             name
         }
@@ -178,6 +179,7 @@ pub fn reply(
 fn names() -> String {
     reducers::REDUCERS
         .iter()
+        .filter(|r| r.reads_output)
         .map(|r| r.name)
         .collect::<Vec<_>>()
         .join(", ")
