@@ -588,8 +588,15 @@ fn a_message_the_server_cannot_read_is_answered_with_its_error() {
         (&no_method["id"], &no_method["error"]["code"]),
         (&11.into(), &(-32600).into())
     );
+    // A batch is answered as one (MCP 2025-03-26 has them): a ping, before the
+    // session is initialized, too.
     let batch = answer(b"[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]");
-    assert_eq!(batch["error"]["code"], -32600, "{batch}");
+    assert_eq!(
+        batch,
+        serde_json::json!([{"jsonrpc": "2.0", "id": 2, "result": {}}])
+    );
+    let empty = answer(b"[]");
+    assert_eq!(empty["error"]["code"], -32600, "{empty}");
     let long = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{{\"name\":\"text\",\"arguments\":{{\"text\":\"{}\"}}}}}}",
         "x".repeat(17 << 20)
@@ -977,4 +984,90 @@ fn read_goes_on_inside_a_long_line_from_its_column() {
     let next = &on["structuredContent"]["items"][0];
     assert_eq!(next["column"], column);
     assert!(line[shown.len()..].starts_with(next["text"].as_str().unwrap()));
+}
+
+#[test]
+fn a_batch_is_answered_as_one_array_of_its_answers() {
+    use std::io::BufRead;
+    let briefly = Briefly::new();
+    let mut mcp = Raw::start(&briefly, &["mcp"]);
+    let next_line = |mcp: &mut Raw| -> Value {
+        let mut line = String::new();
+        assert!(mcp.stdout.read_line(&mut line).unwrap() > 0, "closed");
+        serde_json::from_str(&line).unwrap()
+    };
+    mcp.send(serde_json::json!([
+        {"jsonrpc": "2.0", "id": "call", "method": "tools/call", "params": {"name": "text", "arguments": {"text": "a\nb\n"}}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}},
+        {"jsonrpc": "2.0", "id": 5, "method": "ping"},
+        {"jsonrpc": "1.0", "id": 6, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 7, "method": "tools/list"}
+    ]));
+    let answers = next_line(&mut mcp);
+    let answers = answers.as_array().expect("one array");
+    let mut ids: Vec<String> = answers.iter().map(|a| a["id"].to_string()).collect();
+    ids.sort();
+    assert_eq!(
+        ids,
+        ["\"call\"", "5", "6", "7"],
+        "no answer for the notification"
+    );
+    let by_id = |id: Value| answers.iter().find(|a| a["id"] == id).unwrap();
+    assert_eq!(
+        by_id("call".into())["result"]["structuredContent"]["source"],
+        "text"
+    );
+    assert_eq!(by_id(6.into())["error"]["code"], -32600);
+    assert!(by_id(7.into())["result"]["tools"].is_array());
+    // A batch of notifications has no answer: the next line answers the next request.
+    mcp.send(serde_json::json!([{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 98}}]));
+    let ping = mcp.request(8, "ping", serde_json::json!({}));
+    assert!(ping["result"].is_object(), "{ping}");
+}
+
+#[test]
+fn the_proxy_answers_a_batch_as_one_its_results_bounded() {
+    use std::io::BufRead;
+    let briefly = Briefly::new();
+    let inner = env!("CARGO_BIN_EXE_briefly");
+    let mut proxy = Raw::start(
+        &briefly,
+        &[
+            "mcp-proxy",
+            "--context-tokens",
+            "8192",
+            "--",
+            inner,
+            "mcp",
+            "--context-tokens",
+            "200000",
+        ],
+    );
+    proxy.request(1, "tools/list", serde_json::json!({}));
+    let big = (1..=20_000)
+        .map(|i| format!("line {i}\n"))
+        .collect::<String>();
+    // A call the server answers, one the proxy answers itself, a ping, a notification.
+    proxy.send(serde_json::json!([
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "spill", "arguments": {"text": big}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "briefly_read", "arguments": {"artifact": "/nonexistent/x"}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}
+    ]));
+    let mut line = String::new();
+    assert!(proxy.stdout.read_line(&mut line).unwrap() > 0, "closed");
+    let answers: Value = serde_json::from_str(&line).unwrap();
+    let answers = answers.as_array().expect("one array");
+    let mut ids: Vec<u64> = answers.iter().map(|a| a["id"].as_u64().unwrap()).collect();
+    ids.sort();
+    assert_eq!(ids, [2, 3, 4]);
+    let by_id = |id: u64| answers.iter().find(|a| a["id"] == id).unwrap();
+    // The server's result, bounded by the proxy as one alone would be.
+    let spilled = &by_id(2)["result"];
+    assert!(raw_shown(spilled) <= 8_000, "{} chars", raw_shown(spilled));
+    assert_eq!(by_id(3)["result"]["isError"], true, "the proxy's own read");
+    assert!(by_id(4)["result"].is_object());
+    // And the proxy reads on.
+    let ping = proxy.request(5, "ping", serde_json::json!({}));
+    assert!(ping["result"].is_object(), "{ping}");
 }

@@ -11,6 +11,78 @@ pub fn error_answer(id: Value, code: i64, message: &str) -> Value {
     serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
+/// The answers of JSON-RPC batches (MCP 2025-03-26 has them) being gathered, to go out
+/// together as one array each: the answers made so far, and the ids of the requests
+/// still to be answered.
+#[derive(Debug, Default)]
+pub struct Batches {
+    open: Vec<Batch>,
+}
+
+#[derive(Debug)]
+struct Batch {
+    answers: Vec<Value>,
+    awaited: Vec<Value>,
+}
+
+/// What became of an answer on its way out ([`Batches::collect`]).
+#[derive(Debug, PartialEq)]
+pub enum Collected {
+    /// It answers no open batch's request: it goes out alone.
+    Alone(Value),
+    /// Kept with its batch, which waits for more.
+    Waiting,
+    /// The last its batch waited for: the batch's answers, to go out.
+    Complete(Value),
+}
+
+impl Batches {
+    /// Whether no batch is open (an answer then goes out alone, unread).
+    pub fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+
+    /// Opens a batch whose `answers` are made already and whose requests with the ids
+    /// `awaited` are yet to be answered. When none is, the batch's answers are complete:
+    /// they are returned (none for a batch of notifications).
+    pub fn open(&mut self, answers: Vec<Value>, awaited: Vec<Value>) -> Option<Value> {
+        if awaited.is_empty() {
+            return (!answers.is_empty()).then_some(Value::Array(answers));
+        }
+        self.open.push(Batch { answers, awaited });
+        None
+    }
+
+    /// Puts `answer` with the open batch whose request it answers, if any.
+    pub fn collect(&mut self, answer: Value) -> Collected {
+        // A request of the other side's (it has a method) answers nothing.
+        let at = match (answer.get("id"), answer.get("method")) {
+            (Some(id), None) => self.open.iter().position(|b| b.awaited.contains(id)),
+            _ => None,
+        };
+        let Some(at) = at else {
+            return Collected::Alone(answer);
+        };
+        let batch = &mut self.open[at];
+        let id = answer["id"].clone();
+        batch.awaited.retain(|awaited| *awaited != id);
+        batch.answers.push(answer);
+        match batch.awaited.is_empty() {
+            true => Collected::Complete(Value::Array(self.open.remove(at).answers)),
+            false => Collected::Waiting,
+        }
+    }
+}
+
+/// The ids of the requests among a batch's `messages`: the answers it waits for.
+pub fn request_ids(messages: &[Value]) -> Vec<Value> {
+    messages
+        .iter()
+        .filter(|m| m.get("method").is_some())
+        .filter_map(|m| m.get("id").cloned())
+        .collect()
+}
+
 /// Bytes kept from each end of an over-long message.
 const ENDS: usize = 4096;
 

@@ -1,18 +1,19 @@
 //! `briefly mcp-proxy -- SERVER…`: another MCP server behind the budget stage.
 //!
-//! JSON-RPC lines are forwarded both ways as they are, with four exceptions: a
+//! JSON-RPC lines are forwarded both ways as they are, with five exceptions: a
 //! `tools/call` result has its oversized text spilled to artifacts (bounded previews in
 //! its place) under the per-result and per-turn budgets; a `tools/list` result gets the
-//! proxy's `read` and `page` tools; calls to those two are answered here; and whatever
-//! the server does wrong (a malformed or over-long message, an exit) becomes a clean
-//! error for each request it left unanswered.
+//! proxy's `read` and `page` tools; calls to those two are answered here; a client's
+//! batch goes to the server a message at a time, and its answers back as one array; and
+//! whatever the server does wrong (a malformed or over-long message, an exit) becomes a
+//! clean error for each request it left unanswered.
 //!
 //! rmcp's transports decode every message into its typed model (a message of a newer
 //! protocol or with fields it does not know would not pass through unchanged) and drop
 //! over-long lines without a word (the call would hang), so the proxy frames and routes
 //! raw JSON itself and uses rmcp's model for what it says in its own name.
 
-use super::framing::{error_answer, sniff_id, Frame, Framer};
+use super::framing::{self, error_answer, sniff_id, Batches, Collected, Frame, Framer};
 use super::server::{to_result, to_rmcp_tool};
 use super::tools::{self, ArtifactTool};
 use crate::cli::Global;
@@ -74,6 +75,8 @@ struct State {
     gone: Option<String>,
     /// The client closed its side: the server's exit is expected, not news.
     closing: bool,
+    /// The client's batches whose answers are being gathered.
+    batches: Batches,
 }
 
 struct Pending {
@@ -129,7 +132,13 @@ impl Shared {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Sends `message` to the client: an answer to a request of a batch waits for the
+    /// batch's others, and goes with them.
     async fn send(&self, message: Value) {
+        let message = match self.state().batches.collect(message) {
+            Collected::Alone(message) | Collected::Complete(message) => message,
+            Collected::Waiting => return,
+        };
         let mut line = message.to_string().into_bytes();
         line.push(b'\n');
         let _ = self.to_client.send(line).await;
@@ -314,77 +323,112 @@ async fn from_client(
                 continue;
             }
         };
-        let method = message.get("method").and_then(Value::as_str);
-        let id = message.get("id").filter(|_| method.is_some()).cloned();
-        // The proxy's own tools answer here, even once the server is gone: its
-        // artifacts can still be read.
-        if let (Some("tools/call"), Some(id)) = (method, &id) {
-            let tool = message["params"]["name"].as_str().unwrap_or_default();
-            let own = {
-                let state = shared.state();
-                if tool == state.read_name() {
-                    Some(ArtifactTool::Read)
-                } else if tool == state.page_name() {
-                    Some(ArtifactTool::Page)
-                } else {
-                    None
+        let forwarded = match message {
+            // A batch's messages go on one by one (the server may not take batches);
+            // their answers go back together.
+            Value::Array(messages) => {
+                if messages.is_empty() {
+                    let why = "an empty batch".to_string();
+                    shared.send_error(Value::Null, -32600, why).await;
+                    continue;
                 }
-            };
-            if let Some(which) = own {
-                shared.state().calls_outstanding += 1;
-                let args = message["params"]["arguments"]
-                    .as_object()
-                    .cloned()
-                    .unwrap_or_default();
-                tokio::spawn(answer_here(shared.clone(), id.clone(), which, args));
-                continue;
-            }
-        }
-        let gone = shared.state().gone.clone();
-        if let Some(why) = gone {
-            if let Some(id) = id {
-                shared.send_error(id, SERVER_FAILED, why).await;
-            }
-            continue;
-        }
-        match (method, id) {
-            (Some("tools/call"), Some(id)) => {
-                let mut state = shared.state();
-                state.calls_outstanding += 1;
-                state.pending.insert(
-                    id.to_string(),
-                    Pending {
-                        id,
-                        method: "tools/call".into(),
-                    },
-                );
-            }
-            (Some(method), Some(id)) => {
-                shared.state().pending.insert(
-                    id.to_string(),
-                    Pending {
-                        id,
-                        method: method.to_string(),
-                    },
-                );
-            }
-            (Some("notifications/cancelled"), None) => {
-                let request = &message["params"]["requestId"];
-                let mut state = shared.state();
-                if let Some(p) = state.pending.remove(&request.to_string()) {
-                    if p.method == "tools/call" {
-                        state.answered(0);
-                    }
+                // Opened before any is answered; with no answer made yet, it never
+                // comes back complete from here.
+                let awaited = framing::request_ids(&messages);
+                let none = shared.state().batches.open(Vec::new(), awaited);
+                debug_assert!(none.is_none());
+                let mut forwarded = true;
+                for message in messages {
+                    let line = message.to_string().into_bytes();
+                    forwarded &= from_client_message(shared, &message, line, &to_child).await;
                 }
+                forwarded
             }
-            _ => {}
-        }
-        let mut line = line;
-        line.push(b'\n');
-        if to_child.send(line).await.is_err() {
+            message => from_client_message(shared, &message, line, &to_child).await,
+        };
+        if !forwarded {
             return;
         }
     }
+}
+
+/// One of the client's messages, `line` as it came: answered here (the proxy's own
+/// tools, or any request once the server is gone), or sent on to the server. False when
+/// the server's input is closed.
+async fn from_client_message(
+    shared: &Arc<Shared>,
+    message: &Value,
+    line: Vec<u8>,
+    to_child: &mpsc::Sender<Vec<u8>>,
+) -> bool {
+    let method = message.get("method").and_then(Value::as_str);
+    let id = message.get("id").filter(|_| method.is_some()).cloned();
+    // The proxy's own tools answer here, even once the server is gone: its
+    // artifacts can still be read.
+    if let (Some("tools/call"), Some(id)) = (method, &id) {
+        let tool = message["params"]["name"].as_str().unwrap_or_default();
+        let own = {
+            let state = shared.state();
+            if tool == state.read_name() {
+                Some(ArtifactTool::Read)
+            } else if tool == state.page_name() {
+                Some(ArtifactTool::Page)
+            } else {
+                None
+            }
+        };
+        if let Some(which) = own {
+            shared.state().calls_outstanding += 1;
+            let args = message["params"]["arguments"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
+            tokio::spawn(answer_here(shared.clone(), id.clone(), which, args));
+            return true;
+        }
+    }
+    let gone = shared.state().gone.clone();
+    if let Some(why) = gone {
+        if let Some(id) = id {
+            shared.send_error(id, SERVER_FAILED, why).await;
+        }
+        return true;
+    }
+    match (method, id) {
+        (Some("tools/call"), Some(id)) => {
+            let mut state = shared.state();
+            state.calls_outstanding += 1;
+            state.pending.insert(
+                id.to_string(),
+                Pending {
+                    id,
+                    method: "tools/call".into(),
+                },
+            );
+        }
+        (Some(method), Some(id)) => {
+            shared.state().pending.insert(
+                id.to_string(),
+                Pending {
+                    id,
+                    method: method.to_string(),
+                },
+            );
+        }
+        (Some("notifications/cancelled"), None) => {
+            let request = &message["params"]["requestId"];
+            let mut state = shared.state();
+            if let Some(p) = state.pending.remove(&request.to_string()) {
+                if p.method == "tools/call" {
+                    state.answered(0);
+                }
+            }
+        }
+        _ => {}
+    }
+    let mut line = line;
+    line.push(b'\n');
+    to_child.send(line).await.is_ok()
 }
 
 /// A call to the proxy's own `read` or `page`.
@@ -523,7 +567,9 @@ async fn from_server_line(shared: &Shared, line: Vec<u8>) {
             add_own_tools(shared, &mut message);
             shared.send(message).await;
         }
-        _ => forward(shared, line).await,
+        // As it came, unless a batch gathers it.
+        _ if shared.state().batches.is_empty() => forward(shared, line).await,
+        _ => shared.send(message).await,
     }
 }
 

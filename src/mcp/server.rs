@@ -1,6 +1,6 @@
 //! `briefly mcp`: the tools of [`super::tools`] served over stdio with rmcp.
 
-use super::framing::{error_answer, sniff_id, Frame, Framer};
+use super::framing::{error_answer, request_ids, sniff_id, Batches, Collected, Frame, Framer};
 use super::tools::{self, Called, ToolDef};
 use crate::cli::Global;
 use anyhow::{Context, Result};
@@ -51,10 +51,11 @@ pub fn serve(global: Global) -> Result<i32> {
     })
 }
 
-/// Standard input and output for rmcp behind bounded framing. A line that is not JSON, a
-/// batch, or a message over [`MAX_MESSAGE_BYTES`] is answered here with its JSON-RPC
-/// error: rmcp's transport drops such a line without an answer, and the client would wait
-/// for ever. Every other line goes through as it came; answers go out a whole line at a
+/// Standard input and output for rmcp behind bounded framing. A line that is not JSON or
+/// a message over [`MAX_MESSAGE_BYTES`] is answered here with its JSON-RPC error: rmcp's
+/// transport drops such a line without an answer, and the client would wait for ever. A
+/// batch goes to rmcp a message at a time, and its answers go out together, as one
+/// array. Every other line goes through as it came; answers go out a whole line at a
 /// time, whoever wrote them.
 struct GuardedStdio {
     /// What rmcp reads: the client's good lines.
@@ -80,15 +81,24 @@ impl GuardedStdio {
                 }
             }
         });
+        let batches = Arc::new(std::sync::Mutex::new(Batches::default()));
         let answers = lines.clone();
+        let answered = batches.clone();
         tokio::spawn(async move {
             let mut from_rmcp = BufReader::new(from_rmcp);
             loop {
                 let mut line = Vec::new();
                 match from_rmcp.read_until(b'\n', &mut line).await {
                     Ok(0) | Err(_) => break,
-                    Ok(_) if answers.send(line).await.is_err() => break,
                     Ok(_) => {}
+                }
+                // An answer to a batch's request waits for the batch's others.
+                let line = match gather(&answered, line) {
+                    Some(line) => line,
+                    None => continue,
+                };
+                if answers.send(line).await.is_err() {
+                    break;
                 }
             }
         });
@@ -96,59 +106,47 @@ impl GuardedStdio {
             let mut framer = Framer::new(tokio::io::stdin(), MAX_MESSAGE_BYTES, None);
             let mut phase = Phase::New;
             while let Ok(Some(frame)) = framer.next().await {
-                let refused = match frame {
-                    Frame::Line(mut line) => match serde_json::from_slice::<Value>(&line) {
-                        Ok(message) => match check(&message, &mut phase) {
-                            Checked::Pass(opening) => {
-                                // Before the request, what rmcp waits for first.
-                                if opening {
-                                    let initialized = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-                                    let mut note = initialized.to_vec();
-                                    note.push(b'\n');
-                                    if to_rmcp.write_all(&note).await.is_err() {
-                                        break;
-                                    }
-                                }
-                                line.push(b'\n');
-                                if to_rmcp.write_all(&line).await.is_err() {
-                                    break;
-                                }
-                                None
-                            }
-                            Checked::Drop => None,
-                            Checked::Pong(id) => {
-                                let pong = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
-                                let mut line = pong.to_string().into_bytes();
-                                line.push(b'\n');
-                                if lines.send(line).await.is_err() {
-                                    break;
-                                }
-                                None
-                            }
-                            Checked::Refuse(id, code, why) => Some((id, code, why)),
-                        },
+                let (to_rmcp_lines, answer) = match frame {
+                    Frame::Line(line) => match serde_json::from_slice::<Value>(&line) {
+                        Ok(Value::Array(messages)) => {
+                            batch(messages, &mut phase, &batches)
+                        }
+                        Ok(message) => {
+                            let checked = check(&message, &mut phase);
+                            let answer = answer_of(&checked);
+                            (passed(&checked, line), answer)
+                        }
                         // Its id, when one can be made out, for the client to match.
-                        Err(e) => Some((
-                            sniff_id(&line, &[]).unwrap_or(Value::Null),
-                            -32700,
-                            format!("parse error: {e}"),
-                        )),
+                        Err(e) => (
+                            Vec::new(),
+                            Some(error_answer(
+                                sniff_id(&line, &[]).unwrap_or(Value::Null),
+                                -32700,
+                                &format!("parse error: {e}"),
+                            )),
+                        ),
                     },
                     Frame::TooLong {
                         head, tail, bytes, ..
-                    } => Some((
-                        sniff_id(&head, &tail).unwrap_or(Value::Null),
-                        -32600,
-                        format!(
-                            "message of {bytes} bytes is over the limit of {MAX_MESSAGE_BYTES}: not read"
-                        ),
-                    )),
+                    } => (
+                        Vec::new(),
+                        Some(error_answer(
+                            sniff_id(&head, &tail).unwrap_or(Value::Null),
+                            -32600,
+                            &format!(
+                                "message of {bytes} bytes is over the limit of {MAX_MESSAGE_BYTES}: not read"
+                            ),
+                        )),
+                    ),
                 };
-                if let Some((id, code, message)) = refused {
-                    let mut line = error_answer(id, code, &message).to_string().into_bytes();
-                    line.push(b'\n');
-                    if lines.send(line).await.is_err() {
-                        break;
+                for line in to_rmcp_lines {
+                    if to_rmcp.write_all(&line).await.is_err() {
+                        return;
+                    }
+                }
+                if let Some(answer) = answer {
+                    if lines.send(to_line(&answer)).await.is_err() {
+                        return;
                     }
                 }
             }
@@ -160,6 +158,90 @@ impl GuardedStdio {
             writing,
         }
     }
+}
+
+/// A batch of `messages`: each checked in turn as one alone would be. Returns the lines
+/// for rmcp and, when rmcp answers none of them, the batch's answer made here (none for
+/// a batch of notifications); the batch is opened before its lines go to rmcp, so that
+/// its answers are gathered.
+fn batch(
+    messages: Vec<Value>,
+    phase: &mut Phase,
+    batches: &std::sync::Mutex<Batches>,
+) -> (Vec<Vec<u8>>, Option<Value>) {
+    if messages.is_empty() {
+        let empty = error_answer(Value::Null, -32600, "an empty batch");
+        return (Vec::new(), Some(empty));
+    }
+    let mut lines = Vec::new();
+    let mut answers = Vec::new();
+    let mut passed_on = Vec::new();
+    for message in messages {
+        let checked = check(&message, phase);
+        answers.extend(answer_of(&checked));
+        lines.extend(passed(&checked, to_line(&message)));
+        if matches!(checked, Checked::Pass(_)) {
+            passed_on.push(message);
+        }
+    }
+    let awaited = request_ids(&passed_on);
+    let answer = batches
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .open(answers, awaited);
+    (lines, answer)
+}
+
+/// `line`, an answer of rmcp's, as it goes out: alone, or with the rest of its batch
+/// once that is complete (`None` until then).
+fn gather(batches: &std::sync::Mutex<Batches>, line: Vec<u8>) -> Option<Vec<u8>> {
+    let mut batches = batches.lock().unwrap_or_else(|e| e.into_inner());
+    if batches.is_empty() {
+        return Some(line);
+    }
+    let Ok(answer) = serde_json::from_slice::<Value>(&line) else {
+        return Some(line);
+    };
+    match batches.collect(answer) {
+        Collected::Alone(_) => Some(line),
+        Collected::Waiting => None,
+        Collected::Complete(all) => Some(to_line(&all)),
+    }
+}
+
+/// The lines for rmcp of a message checked so: the message (`line`), after a
+/// `notifications/initialized` of the guard's when it is the request that opens the
+/// session; none when the message is not passed on.
+fn passed(checked: &Checked, line: Vec<u8>) -> Vec<Vec<u8>> {
+    let mut line = line;
+    if line.last() != Some(&b'\n') {
+        line.push(b'\n');
+    }
+    match checked {
+        // Before the request, what rmcp waits for first.
+        Checked::Pass(true) => vec![
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n".to_vec(),
+            line,
+        ],
+        Checked::Pass(false) => vec![line],
+        _ => Vec::new(),
+    }
+}
+
+/// The answer made here for a message checked so, if any.
+fn answer_of(checked: &Checked) -> Option<Value> {
+    match checked {
+        Checked::Pong(id) => Some(serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}})),
+        Checked::Refuse(id, code, why) => Some(error_answer(id.clone(), *code, why)),
+        Checked::Pass(_) | Checked::Drop => None,
+    }
+}
+
+/// A message as a line of JSON.
+fn to_line(message: &Value) -> Vec<u8> {
+    let mut line = message.to_string().into_bytes();
+    line.push(b'\n');
+    line
 }
 
 /// Where the session is: rmcp ends it at a first message other than `initialize`, or
@@ -190,11 +272,8 @@ enum Checked {
 /// Checks a message the way JSON-RPC 2.0 and the session's phase ask, before rmcp sees it.
 fn check(message: &Value, phase: &mut Phase) -> Checked {
     let Value::Object(message) = message else {
-        let why = match message {
-            Value::Array(_) => "a batch is not supported: send one message a line",
-            _ => "a message is a JSON object",
-        };
-        return Checked::Refuse(Value::Null, -32600, why.into());
+        // A batch is read before (`batch`): this is one inside another, or no message.
+        return Checked::Refuse(Value::Null, -32600, "a message is a JSON object".into());
     };
     // An id is a string, an integer or null; a message with another is answered as one
     // whose id could not be read.
