@@ -327,13 +327,17 @@ fn metrics_record_each_result() {
         events[1]["estimated_raw_tokens"],
         events[1]["raw_chars"].as_u64().unwrap() / 4
     );
-    // `briefly stats` summarizes them.
-    let stats = b.envelope(&["stats", metrics], b"", CAP);
+    // `briefly stats` summarizes them; the file, by a relative path too, is named by
+    // its absolute one.
+    let mut command = b.command(&["stats", "metrics.jsonl"]);
+    let out = command.current_dir(b.dir.path()).output().unwrap();
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(stats["summary"]
         .as_str()
         .unwrap()
         .starts_with("2 results, 1 spilled, 0 artifact write failures"));
     assert_eq!(stats["items"][0]["tool"], "spill");
+    assert_eq!(stats["artifact_path"], metrics);
 }
 
 #[test]

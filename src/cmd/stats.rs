@@ -3,7 +3,9 @@
 use super::open_file;
 use crate::session::Session;
 use anyhow::Result;
-use briefly_core::{Artifacts, Emit, End, Flow, MetricsEvent, Outcome, Pipeline, Record, Reducer};
+use briefly_core::{
+    plural, Artifacts, Emit, End, Flow, MetricsEvent, Outcome, Pipeline, Record, Reducer,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -97,14 +99,19 @@ impl Reducer for MetricsSummary {
             .first()
             .map(|top| {
                 format!(
-                    "; noisiest: {} ({} raw chars in {} results)",
-                    top.tool, top.raw_chars, top.results
+                    "; noisiest: {} ({} raw chars in {})",
+                    top.tool,
+                    top.raw_chars,
+                    plural(top.results, "result")
                 )
             })
             .unwrap_or_default();
         let summary = format!(
-            "{} results, {} spilled, {} artifact write failures, {} artifact reads{noisiest}",
-            t.results, t.spilled, t.write_failures, t.artifact_reads
+            "{}, {} spilled, {}, {}{noisiest}",
+            plural(t.results, "result"),
+            t.spilled,
+            plural(t.write_failures, "artifact write failure"),
+            plural(t.artifact_reads, "artifact read")
         );
         for tool in tools {
             out.emit(0, tool);
@@ -123,8 +130,10 @@ impl Reducer for MetricsSummary {
 
 pub fn run(session: &Session, path: &Path) -> Result<i32> {
     let mut file = open_file(path)?;
+    // The file is the artifact: by its absolute path, a cursor pages it from anywhere.
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let existing = Artifacts::Existing {
-        path: path.to_path_buf(),
+        path,
         sha256: String::new(),
     };
     let config = session.config("stats", serde_json::Value::Null, existing);
@@ -161,7 +170,10 @@ mod tests {
         assert_eq!(envelope.stats["spilled"], 1);
         assert_eq!(envelope.stats["artifact_reads"], 1);
         assert_eq!(envelope.stats["malformed_lines"], 1);
-        assert!(envelope.summary.starts_with("3 results, 1 spilled, 1 artifact write failures, 1 artifact reads; noisiest: run:pytest"));
+        assert_eq!(
+            envelope.summary,
+            "3 results, 1 spilled, 1 artifact write failure, 1 artifact read; noisiest: run:pytest (900000 raw chars in 1 result)"
+        );
         assert_eq!(envelope.warnings, ["1 line is not a metrics event"]);
     }
 }
