@@ -292,6 +292,17 @@ pub struct Miner {
     total: u64,
     /// Scratch buffers for comparisons across lengths.
     scratch: Scratch,
+    /// Scratch for [`Miner::candidates`], which only reads the miner otherwise.
+    tally: std::cell::RefCell<Tally>,
+}
+
+/// Words shared with a line, counted per shape ([`Miner::candidates`]).
+#[derive(Debug, Default)]
+struct Tally {
+    /// By shape index; zero again after each use.
+    counts: Vec<u16>,
+    /// (shape, count) of the shapes counted.
+    counted: Vec<(u32, u16)>,
 }
 
 #[derive(Debug, Default)]
@@ -302,6 +313,9 @@ struct Scratch {
     line_fields: usize,
     /// Candidate shapes.
     cands: Vec<u32>,
+    /// The plain words each candidate shares with the line ([`common`]), worked out once
+    /// for the searches that read them.
+    shared: Vec<usize>,
     dp: Vec<u16>,
     steps: Vec<Step>,
 }
@@ -368,6 +382,7 @@ impl Miner {
             fitted: Fitted::new(),
             fields: IdMap::default(),
             promoted: Vec::new(),
+            tally: Default::default(),
             cache_capacity,
             overflow: Template {
                 id: GroupId::OVERFLOW,
@@ -753,14 +768,16 @@ impl Miner {
                 new
             })
         };
-        let lists = distinct().filter_map(|&w| self.postings.get(&posting_key(len, w)));
-        if lists.clone().map(Vec::len).sum::<usize>() <= MAX_POSTINGS {
+        // Each word's list looked up once.
+        let mut lists: Vec<&Vec<u32>> = distinct()
+            .filter_map(|&w| self.postings.get(&posting_key(len, w)))
+            .collect();
+        if lists.iter().map(|l| l.len()).sum::<usize>() <= MAX_POSTINGS {
             for l in lists {
                 out.extend_from_slice(l);
             }
         } else {
             // Rare words first; very common words add little and cost much.
-            let mut lists: Vec<&Vec<u32>> = lists.collect();
             lists.sort_by_key(|l| l.len());
             for l in lists {
                 if !out.is_empty() && out.len() + l.len() > MAX_POSTINGS {
@@ -769,18 +786,29 @@ impl Miner {
                 out.extend_from_slice(&l[..l.len().min(MAX_POSTINGS)]);
             }
         }
-        out.sort_unstable();
         if out.len() <= MAX_CANDIDATES {
+            out.sort_unstable();
             out.dedup();
             return;
         }
-        // Count shared words per shape (runs of equal ids), keep the best.
-        let mut counted: Vec<(u32, u32)> = Vec::new();
+        // Count shared words per shape in one pass (at most MAX_POSTINGS entries, so
+        // a count fits), keep the best.
+        debug_assert!(out.len() <= MAX_POSTINGS && MAX_POSTINGS <= u16::MAX as usize);
+        let mut tally = self.tally.borrow_mut();
+        let Tally { counts, counted } = &mut *tally;
+        if counts.len() < self.shapes.len() {
+            counts.resize(self.shapes.len(), 0);
+        }
+        counted.clear();
         for &s in out.iter() {
-            match counted.last_mut() {
-                Some((id, n)) if *id == s => *n += 1,
-                _ => counted.push((s, 1)),
+            let count = &mut counts[s as usize];
+            if *count == 0 {
+                counted.push((s, 0));
             }
+            *count += 1;
+        }
+        for (s, n) in counted.iter_mut() {
+            *n = std::mem::take(&mut counts[*s as usize]);
         }
         if counted.len() > MAX_CANDIDATES {
             counted.select_nth_unstable_by(MAX_CANDIDATES - 1, |a, b| {
@@ -843,10 +871,10 @@ impl Miner {
     /// tokens equal, variables anything); the most specific one wins.
     fn find_fit(&self, m: &Masked) -> Option<u32> {
         let mut best: Option<(u32, usize)> = None;
-        for &s in &self.scratch.cands {
+        for (&s, &shared) in self.scratch.cands.iter().zip(&self.scratch.shared) {
             let shape = &self.shapes[s as usize];
             // Every plain word of the template must be in the line.
-            if common(&shape.words, &self.scratch.words) < shape.words.len() {
+            if shared < shape.words.len() {
                 continue;
             }
             let toks = &shape.toks;
@@ -865,10 +893,9 @@ impl Miner {
     fn find_same_len(&self, m: &Masked) -> Option<Candidate> {
         let mut best: Option<Candidate> = None;
         let line_words = m.words();
-        for &s in &self.scratch.cands {
+        for (&s, &u) in self.scratch.cands.iter().zip(&self.scratch.shared) {
             let shape = &self.shapes[s as usize];
             // Upper bound first: equal words are common words.
-            let u = common(&shape.words, &self.scratch.words);
             let tw = shape.words.len();
             if !self.similar(u as u32, tw, line_words)
                 && (line_words - u > self.scratch.line_fields
@@ -966,7 +993,15 @@ impl Miner {
         words.sort_unstable();
         let mut cands = std::mem::take(&mut self.scratch.cands);
         self.candidates(m.len(), &words, &mut cands);
+        let mut shared = std::mem::take(&mut self.scratch.shared);
+        shared.clear();
+        shared.extend(
+            cands
+                .iter()
+                .map(|&s| common(&self.shapes[s as usize].words, &words)),
+        );
         self.scratch.cands = cands;
+        self.scratch.shared = shared;
         self.scratch.words = words;
         self.scratch.line_fields = (0..m.len().min(FIELD_POSITIONS))
             .filter(|&i| m.kind(i) == TokenKind::Word && self.is_field(i, m.token_hash(i)))
@@ -1101,7 +1136,8 @@ impl Miner {
         let mut best: Option<Candidate> = None;
         let lo = n.saturating_sub(d).max(1);
         for len in lo..=n + d {
-            if len == n {
+            // No live shape of that length: no candidate (the index holds live ones).
+            if len == n || self.by_len.get(&(len as u32)).is_none_or(Vec::is_empty) {
                 continue;
             }
             let mut cands = std::mem::take(&mut scratch.cands);
