@@ -997,11 +997,20 @@ fn trim_context(hunk: &mut Hunk, context: usize) {
     }
     hunk.lines.drain(hunk.lines.len() - drop_back..);
     hunk.lines.drain(..drop_front);
-    let (front, back) = (drop_front as u64, drop_back as u64);
-    hunk.header.old_start += front;
-    hunk.header.new_start += front;
-    hunk.header.old_count -= front + back;
-    hunk.header.new_count -= front + back;
+    let dropped = (drop_front + drop_back) as u64;
+    // A side left with no line names the line before the change, as diff and git
+    // write it (`@@ -3,0 +4 @@` inserts after line 3): patch applies it there.
+    let trim = |start: &mut u64, count: &mut u64| {
+        let had_lines = *count > 0;
+        *start += drop_front as u64;
+        *count -= dropped;
+        if had_lines && *count == 0 {
+            *start -= 1;
+        }
+    };
+    let header = &mut hunk.header;
+    trim(&mut header.old_start, &mut header.old_count);
+    trim(&mut header.new_start, &mut header.new_count);
 }
 
 /// Counts a word diff's `line` as `git diff --stat` would ([`words::changed_sides`],
@@ -1860,6 +1869,24 @@ diff --git a/b.txt b/b.txt
             patch.ends_with("@@ -3,3 +3,3 @@\n 3\n-4\n+four\n 5\n"),
             "{patch}"
         );
+        // Without context, a side with no line names the line before the change, as
+        // git's `-U0` does.
+        for (diff, header) in [
+            ("@@ -1,6 +1,7 @@\n a\n b\n c\n+X\n d\n e\n f\n", "@@ -3,0 +4 @@\n+X\n"),
+            ("@@ -1,7 +1,6 @@\n a\n b\n c\n-X\n d\n e\n f\n", "@@ -4 +3,0 @@\n-X\n"),
+            ("@@ -1,3 +1,4 @@\n+X\n a\n b\n c\n", "@@ -0,0 +1 @@\n+X\n"),
+        ] {
+            let diff = format!("--- a/x\n+++ b/x\n{diff}");
+            let envelope = reduce(
+                diff.as_bytes(),
+                DiffOptions {
+                    context: Some(0),
+                    ..DiffOptions::default()
+                },
+            );
+            let patch = envelope.items[0]["patch"].as_str().unwrap();
+            assert!(patch.ends_with(header), "{patch}");
+        }
     }
 
     #[test]
