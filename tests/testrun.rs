@@ -433,6 +433,69 @@ fn pytest_lines_option_bounds_the_excerpts() {
 }
 
 #[test]
+fn pytest_chained_exceptions_and_groups_are_told_by_the_exception_the_test_failed_with() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_chain.py",
+        "def lib():\n    return {}['missing']\n\n\n\
+         def test_chained():\n    try:\n        lib()\n    except KeyError as e:\n        raise RuntimeError('wrapped failure') from e\n\n\n\
+         def test_during():\n    try:\n        1 / 0\n    except ZeroDivisionError:\n        raise TypeError('while handling')\n\n\n\
+         def test_group():\n    raise ExceptionGroup('grp', [ValueError('v1'), KeyError('k1')])\n",
+    );
+    let b = Briefly::new();
+    // Long tracebacks and Python's own, without the short summary that would name them.
+    for args in [&["-rN"][..], &["-rN", "--tb=native"]] {
+        let output = pytest(project.path(), args);
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let failures: Vec<(String, Value, Value, Value)> = envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                let name = i["nodeid"].as_str().unwrap().rsplit("::").next().unwrap();
+                (
+                    name.to_string(),
+                    i["exception"].clone(),
+                    i["message"].clone(),
+                    i["line"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            failures,
+            [
+                (
+                    "test_chained".into(),
+                    json!("RuntimeError"),
+                    json!("wrapped failure"),
+                    json!(9)
+                ),
+                (
+                    "test_during".into(),
+                    json!("TypeError"),
+                    json!("while handling"),
+                    json!(16)
+                ),
+                (
+                    "test_group".into(),
+                    json!("ExceptionGroup"),
+                    json!("grp (2 sub-exceptions)"),
+                    json!(20)
+                ),
+            ],
+            "{args:?}: {envelope}"
+        );
+        // The group's sub-exceptions are in its traceback.
+        let group = envelope["items"][2]["traceback"].as_str().unwrap();
+        assert!(
+            group.contains("ValueError: v1") && group.contains("KeyError: 'k1'"),
+            "{group}"
+        );
+    }
+}
+
+#[test]
 fn pytest_native_tracebacks_keep_the_tests_own_frame_and_captured_output() {
     let project = tempfile::tempdir().unwrap();
     write(

@@ -1872,8 +1872,14 @@ diff --git a/b.txt b/b.txt
         // Without context, a side with no line names the line before the change, as
         // git's `-U0` does.
         for (diff, header) in [
-            ("@@ -1,6 +1,7 @@\n a\n b\n c\n+X\n d\n e\n f\n", "@@ -3,0 +4 @@\n+X\n"),
-            ("@@ -1,7 +1,6 @@\n a\n b\n c\n-X\n d\n e\n f\n", "@@ -4 +3,0 @@\n-X\n"),
+            (
+                "@@ -1,6 +1,7 @@\n a\n b\n c\n+X\n d\n e\n f\n",
+                "@@ -3,0 +4 @@\n+X\n",
+            ),
+            (
+                "@@ -1,7 +1,6 @@\n a\n b\n c\n-X\n d\n e\n f\n",
+                "@@ -4 +3,0 @@\n-X\n",
+            ),
             ("@@ -1,3 +1,4 @@\n+X\n a\n b\n c\n", "@@ -0,0 +1 @@\n+X\n"),
         ] {
             let diff = format!("--- a/x\n+++ b/x\n{diff}");

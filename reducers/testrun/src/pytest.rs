@@ -189,6 +189,35 @@ pub(crate) struct Report {
     after_own_frame: bool,
     exception: Option<String>,
     message: Option<String>,
+    /// How deep in an exception group's gutter (`  | `) the exception named in a
+    /// native traceback was: one deeper (a sub-exception) does not replace it.
+    exception_depth: usize,
+}
+
+/// Python's lines between the exceptions of a chain: what follows is the exception the
+/// test failed with (`raise … from e`, or one raised while handling another).
+const CHAIN_SEPARATORS: [&str; 2] = [
+    "The above exception was the direct cause of the following exception:",
+    "During handling of the above exception, another exception occurred:",
+];
+
+/// A line of an exception group's traceback without its gutter (`  | `, deeper for a
+/// sub-exception's), and how deep it was; a line outside a group as it is, at depth 0.
+/// The group's rules between sub-exceptions (`  +-+---- 1 ----`) are `None`.
+fn ungrouped(line: &str) -> Option<(&str, usize)> {
+    let inner = line.trim_start_matches(' ');
+    let indent = line.len() - inner.len();
+    if inner.starts_with("+-") || inner.starts_with("+--") {
+        return None;
+    }
+    match inner
+        .strip_prefix("| ")
+        .or(inner.strip_prefix('|').filter(|r| r.is_empty()))
+    {
+        Some(rest) => Some((rest, indent / 2 + 1)),
+        None if inner.starts_with("+ Exception Group Traceback") => Some((&inner[2..], 1)),
+        None => Some((line, 0)),
+    }
 }
 
 impl Report {
@@ -212,6 +241,7 @@ impl Report {
             after_own_frame: false,
             exception: None,
             message: None,
+            exception_depth: 0,
         }
     }
 
@@ -251,7 +281,19 @@ impl Report {
             self.message.get_or_insert_with(|| line.to_string());
         }
         let mut decisive = std::mem::take(&mut self.after_own_frame);
-        if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
+        let Some((inner, depth)) = ungrouped(line) else {
+            self.traceback.push(line, false);
+            return;
+        };
+        if CHAIN_SEPARATORS.contains(&inner.trim()) {
+            // The exception the test failed with follows: what the ones before said is
+            // their own.
+            decisive = true;
+            self.exception = None;
+            self.message = None;
+            self.exception_depth = 0;
+            self.locations.clear();
+        } else if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
             decisive = true;
             let e = e.trim();
             let named = exception_prefix(e);
@@ -280,7 +322,7 @@ impl Report {
             if is_exception_name(rest) {
                 self.exception = Some(rest.to_string());
             }
-        } else if let Some((file, number)) = native_frame(line) {
+        } else if let Some((file, number)) = native_frame(inner) {
             // `--tb=native`: Python's own traceback. A frame in the project's files, and
             // its source line under it, say where the test failed.
             let own = !is_library(file);
@@ -288,6 +330,17 @@ impl Report {
             self.after_own_frame = own;
             if own && self.locations.len() < 8 {
                 self.locations.push((file.to_string(), number));
+            }
+        } else if let Some((name, message)) = exception_prefix(inner)
+            .filter(|_| !inner.starts_with(' ') && (depth > 0 || !self.locations.is_empty()))
+        {
+            // A native traceback ends with its exception, unindented: the last one
+            // printed is the test's, but not a group's sub-exception over the group.
+            decisive = true;
+            if self.exception.is_none() || depth <= self.exception_depth {
+                self.exception = Some(name.to_string());
+                self.message = (!message.is_empty()).then(|| message.to_string());
+                self.exception_depth = depth;
             }
         }
         // A doctest's report is its example, what was expected and what came: all of it
@@ -543,6 +596,7 @@ fn is_exception_name(word: &str) -> bool {
             "Warning",
             "Iteration",
             "Timeout",
+            "ExceptionGroup",
         ]
         .iter()
         .any(|suffix| last.ends_with(suffix))
