@@ -39,6 +39,11 @@ pub struct Condition {
     /// The value as an integer, when it is one: ids past 2^53 are told apart exactly.
     integer: Option<i128>,
     regex: Option<Regex>,
+    /// The value was in quotes: a string, which only a string equals.
+    quoted: bool,
+    /// Strings that are no number, met by an order against a number (`"N/A"` by
+    /// `d>1000`): they meet no such condition, and are counted for a warning.
+    not_numbers: std::cell::Cell<u64>,
 }
 
 impl Condition {
@@ -93,6 +98,8 @@ impl Condition {
             number,
             integer,
             regex,
+            quoted,
+            not_numbers: std::cell::Cell::new(0),
         })
     }
 
@@ -128,7 +135,7 @@ impl Condition {
         });
         if !found {
             // Missing is null.
-            any = matches!(self.op, Op::Eq | Op::Ne) && self.text == "null";
+            any = matches!(self.op, Op::Eq | Op::Ne) && self.is_literal("null");
         }
         if self.op == Op::Ne {
             !any
@@ -137,14 +144,27 @@ impl Condition {
         }
     }
 
+    /// Strings that are no number met by this order against a number ([`Op::Gt`] …).
+    pub fn not_numbers(&self) -> u64 {
+        self.not_numbers.get()
+    }
+
+    /// Whether the value is JSON's `literal` (`null`, `true`, `false`) unquoted.
+    fn is_literal(&self, literal: &str) -> bool {
+        !self.quoted && self.text == literal
+    }
+
+    /// `null`, `true` and `false` unquoted are JSON's, and in quotes strings: each equals
+    /// only its own kind (`t="null"` is not met by a null, `t=null` not by the text).
     fn equals(&self, value: TapeValue<'_, '_>) -> bool {
+        let literal = ["null", "true", "false"].iter().any(|l| self.is_literal(l));
         match value.kind() {
-            Kind::String => value.as_str() == Some(self.text.as_str()),
+            Kind::String => !literal && value.as_str() == Some(self.text.as_str()),
             Kind::Number => match (value.as_i128(), self.integer) {
                 (Some(a), Some(b)) => a == b,
                 _ => self.number.is_some() && value.as_f64() == self.number,
             },
-            _ => value.text(self.text.len() + 1) == self.text,
+            _ => !self.quoted && value.text(self.text.len() + 1) == self.text,
         }
     }
 
@@ -164,6 +184,12 @@ impl Condition {
                 }
                 match (as_number(text), self.number) {
                     (Some(number), Some(limit)) => number.partial_cmp(&limit),
+                    // Text that is no number is not more or less than one (`N/A` and
+                    // 1000); against text (a date), it orders as text.
+                    (None, Some(_)) => {
+                        self.not_numbers.set(self.not_numbers.get() + 1);
+                        None
+                    }
                     _ => Some(text.cmp(self.text.as_str())),
                 }
             }
@@ -309,14 +335,36 @@ mod tests {
             check("v>50", r#"{"v": "100"}"#),
             "as text, \"100\" < \"50\""
         );
-        // Text that is no number still orders as text.
+        // Text that is no number still orders as text against text; against a number
+        // it is neither more nor less.
         assert!(check("d>2024-01-01", nine));
+        assert!(!check("d>1000", nine));
+        assert!(!check("d<1000", nine));
+        assert!(!check("v>1000", r#"{"v": "N/A"}"#));
         // Whole numbers exactly; a quoted condition compares as text.
         assert!(check(
             "id>9007199254740992",
             r#"{"id": "9007199254740993"}"#
         ));
         assert!(check(r#"v>"50""#, nine), "as text, \"9\" > \"50\"");
+    }
+
+    #[test]
+    fn null_true_and_false_in_quotes_are_strings() {
+        let null = r#"{"t": null, "b": true}"#;
+        let text = r#"{"t": "null", "b": "true"}"#;
+        assert!(check("t=null", null));
+        assert!(!check("t=null", text));
+        assert!(check(r#"t="null""#, text));
+        assert!(!check(r#"t="null""#, null));
+        assert!(check("b=true", null));
+        assert!(!check("b=true", text));
+        assert!(check(r#"b="true""#, text));
+        assert!(!check(r#"b="true""#, null));
+        // Missing is null, not the text.
+        assert!(check("gone=null", null));
+        assert!(!check(r#"gone="null""#, null));
+        assert!(check(r#"t!="null""#, null));
     }
 
     #[test]

@@ -796,6 +796,21 @@ impl Json {
             }
             Err(_) => {
                 self.nodes = reuse(tape.0);
+                // JSON simd-json does not take (a whole number below -2^63, which JSON
+                // allows): read by serde_json, its numbers as doubles, which the items'
+                // warnings then tell of.
+                if let Some(mut written) = serde_json::from_slice::<Value>(bytes)
+                    .ok()
+                    .and_then(|value| serde_json::to_vec(&value).ok())
+                {
+                    let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
+                    if simd_json::fill_tape(&mut written, &mut buffers, &mut tape).is_ok() {
+                        self.read_tape(tape, &at, from, out);
+                        self.buffers = Some(buffers);
+                        return;
+                    }
+                    self.nodes = reuse(tape.0);
+                }
                 self.buffers = Some(buffers);
                 // A document held whole with one bad value in it is read in pieces, the
                 // good ones kept. simd-json unescapes strings in place: their bytes may
@@ -1570,6 +1585,17 @@ impl Json {
         if self.invalid > listed {
             warnings.push(format!("{} values did not parse in all", self.invalid));
         }
+        for condition in &self.plan.conditions {
+            let n = condition.not_numbers();
+            if n > 0 {
+                warnings.push(format!(
+                    "--where {}: {} no number, left out (neither more nor less than {})",
+                    condition.path,
+                    counted(n, "value was", "values were"),
+                    condition.text
+                ));
+            }
+        }
         if self.records > 0 {
             for (named, _) in &self.unseen {
                 warnings.push(format!(
@@ -1713,6 +1739,25 @@ mod tests {
         assert!(cut.truncated);
         let whole = run(doc.as_bytes(), JsonOptions::default());
         assert_eq!(whole.summary, "JSON document (one line), returned whole");
+    }
+
+    #[test]
+    fn a_whole_number_below_minus_2_63_is_read_as_a_double_not_refused() {
+        // JSON allows it; simd-json refuses it: the record was lost as "invalid JSON".
+        let input =
+            b"{\"e\":-9223372036854775809,\"x\":1}\n{\"e\":-18446744073709551615,\"x\":2}\n";
+        let envelope = run(input, with(|o| o.conditions = vec!["x>=1".into()]));
+        assert_eq!(envelope.stats["invalid"], 0, "{envelope:?}");
+        assert_eq!(envelope.items.len(), 2);
+        assert_eq!(envelope.items[0]["e"].as_f64(), Some(-9.223372036854776e18));
+        assert!(
+            envelope.warnings[0].starts_with("2 whole numbers of 2^63 or more"),
+            "{:?}",
+            envelope.warnings
+        );
+        // A whole document too.
+        let whole = run(&input[..33], JsonOptions::default());
+        assert_eq!(whole.items.len(), 1, "{whole:?}");
     }
 
     #[test]
