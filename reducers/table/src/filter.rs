@@ -45,6 +45,13 @@ pub struct Condition {
     number: Option<Number>,
 }
 
+impl Condition {
+    /// Whether the value compared with is a number.
+    pub fn is_numeric(&self) -> bool {
+        self.number.is_some()
+    }
+}
+
 /// Operators, longest first so that `<=` is not read as `<`.
 const OPS: &[(&str, Op)] = &[
     ("!=", Op::Ne),
@@ -120,7 +127,7 @@ impl Condition {
     /// What the condition says of `cell`. Numbers compare as numbers when both sides are
     /// numbers (whole ones exactly, past 2^53 too), else as text; a null passes only `=
     /// null` and `!= VALUE`. An order (`<`, `<=`, `>`, `>=`) with a number of what is not
-    /// one (`N/A > 50`) is not judged: the value does not pass, and is
+    /// one (`N/A > 50`, or `12 > abc`) is not judged: the value does not pass, and is
     /// [`Verdict::Incomparable`] for a warning.
     pub fn judge(&self, cell: &Cell<'_>) -> Verdict {
         Verdict::from(self.holds(cell))
@@ -142,8 +149,13 @@ impl Condition {
         let ordered = matches!(self.op, Op::Lt | Op::Le | Op::Gt | Op::Ge);
         let ordering = match (cell.number(), self.number) {
             (Some(a), Some(b)) => a.compare(b),
-            // A number to order by: the value is meant as a number.
+            // A number to order by: the value is meant as a number; and a numbers'
+            // column (Parquet's, Arrow's) ordered by what is no number nor a time
+            // (`id > abc`) is not ordered as text. A CSV field is text first.
             (None, Some(_)) if ordered => return None,
+            (Some(_), None) if ordered && self.at.is_none() && !matches!(cell, Cell::Text(_)) => {
+                return None
+            }
             // Times in time, not as text: `2024-03-01T00:00:00Z` is not after
             // `2024-03-01`, and offsets count.
             _ => match (cell, self.at.and_then(|b| Some((instant(&text)?, b)))) {
@@ -307,6 +319,11 @@ mod tests {
         // `N/A` is no number to order against 50: not passed, and said so.
         let over = Condition::parse("mixed > 50").unwrap();
         assert_eq!(over.judge(&text("N/A")), Verdict::Incomparable);
+        // A number ordered by what is not one is not ordered as text either.
+        let by_word = Condition::parse("id > abc").unwrap();
+        assert_eq!(by_word.judge(&Cell::Int(12)), Verdict::Incomparable);
+        assert_eq!(by_word.judge(&Cell::Float(1.5)), Verdict::Incomparable);
+        assert_eq!(by_word.judge(&text("xyz")), Verdict::Pass, "text with text");
         assert_eq!(over.judge(&Cell::Bool(true)), Verdict::Incomparable);
         assert_eq!(over.judge(&text("51")), Verdict::Pass);
         assert_eq!(over.judge(&Cell::Null), Verdict::Fail);

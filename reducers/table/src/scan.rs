@@ -347,13 +347,20 @@ impl Scan {
             .iter()
             .zip(&self.incomparable)
             .filter(|(_, n)| **n > 0)
-            .map(|((_, f), n)| {
-                format!(
+            .map(|((_, f), n)| match f.is_numeric() {
+                true => format!(
                     "{}: {} in column {:?}: not ordered against one, left out",
                     f.text(),
                     briefly_core::counted(*n, "value is not a number", "values are not numbers"),
                     f.column,
-                )
+                ),
+                false => format!(
+                    "{}: {} in column {:?}, not ordered against {:?}, which is none: left out",
+                    f.text(),
+                    briefly_core::counted(*n, "value is a number", "values are numbers"),
+                    f.column,
+                    f.value.as_deref().unwrap_or_default(),
+                ),
             })
             .collect()
     }

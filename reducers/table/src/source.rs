@@ -169,17 +169,17 @@ fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
         InputFormat::ArrowStream => State::Ipc(Box::new(StreamDecoder::new())),
         InputFormat::Csv | InputFormat::Tsv => {
             let first_line = head.split(|&b| b == b'\n').next().unwrap_or_default();
-            let delimiter = stream.delimiter.unwrap_or_else(|| {
-                if format == InputFormat::Tsv {
-                    b'\t'
-                } else {
-                    sniff_delimiter(first_line).unwrap_or(b',')
-                }
-            });
-            if stream.delimiter.is_none()
-                && format == InputFormat::Csv
-                && sniff_delimiter(first_line).is_none()
-            {
+            let sniffed = sniff_delimiter(first_line);
+            let single =
+                stream.delimiter.is_none() && format == InputFormat::Csv && sniffed.is_none();
+            let delimiter = match (stream.delimiter, format) {
+                (Some(delimiter), _) => delimiter,
+                (None, InputFormat::Tsv) => b'\t',
+                // One column: a line's commas are its value's (no text holds a NUL).
+                (None, _) if single => 0,
+                (None, _) => sniffed.unwrap_or(b','),
+            };
+            if single {
                 table.warnings.push(
                     "no delimiter (, tab ; |) in the first line: read as a single column".into(),
                 );

@@ -510,6 +510,10 @@ fn tsv_headerless_and_delimiters() {
         "{:?}",
         e.warnings
     );
+    // One column: a later line's comma is its value's, not a second field.
+    let e = stream(b"name\nalice\nbob, jr\n", TableOptions::default());
+    assert_eq!(e.items, vec![json!([0, "alice"]), json!([1, "bob, jr"])]);
+    assert_eq!(e.warnings.len(), 1, "{:?}", e.warnings);
 }
 
 #[test]
