@@ -1856,3 +1856,29 @@ fn an_error_a_progress_bar_drew_over_is_still_an_error() {
         "{summary}"
     );
 }
+
+#[test]
+fn at_the_least_budget_a_record_too_large_keeps_its_lines_over_the_summary() {
+    // Beside a summary of 200 characters the record was a bare cut marker, and paging
+    // went past it: its stack was on no page.
+    let b = Briefly::new();
+    let mut input: String = (0..3000)
+        .map(|i| {
+            format!(
+                "2024-05-01 10:00:00 INFO worker-{} processed id={i} in {}ms\n",
+                i % 7,
+                i % 500
+            )
+        })
+        .collect();
+    input.push_str("2024-05-01 10:25:00 ERROR Exception in thread \"main\" java.lang.NullPointerException: Cannot invoke \"String.length()\" because \"s\" is null\n");
+    input.push_str("\tat com.example.Foo.bar(Foo.java:42)\nCaused by: java.io.IOException: disk full\n\tat com.example.Disk.write(Disk.java:7)\n");
+    let envelope = b.envelope(&["text", "--max-chars", "1000"], input.as_bytes(), 1_000);
+    let item = &envelope["items"][0];
+    assert_eq!(item["line"], 3001, "{envelope}");
+    assert_eq!(item["more"].as_array().map(Vec::len), Some(3), "{item}");
+    assert!(
+        item["more"][0].as_str().unwrap().contains("Foo.java:42"),
+        "{item}"
+    );
+}

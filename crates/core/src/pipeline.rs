@@ -705,14 +705,25 @@ impl Fit<'_> {
             if let Some(whole) = whole {
                 return whole;
             }
-            for limit in [None, Some(8), Some(0)] {
-                if let Some(limit) = limit {
-                    base = shrunk(limit, limit);
-                }
-                if let Some(first) = self.first_item_cut_to_fit(&base) {
-                    return first;
+            // Cut, the item keeps at least half of what the least fixed part would leave
+            // it: its rest is on no page, the summary's is on every other (the summary
+            // keeps its say on the cut only while the item loses little by it; beside it,
+            // a record became a bare cut marker).
+            let item_chars = |envelope: &Envelope| envelope.items.first().map_or(0, json_chars);
+            let with_summary = self.first_item_cut_to_fit(&base);
+            for limit in [20, 8, 0] {
+                let least = shrunk(limit, limit);
+                if let Some(first) = self.first_item_cut_to_fit(&least) {
+                    return match with_summary {
+                        Some(kept) if 2 * item_chars(&kept) >= item_chars(&first) => kept,
+                        _ => first,
+                    };
                 }
             }
+            if let Some(kept) = with_summary {
+                return kept;
+            }
+            base = shrunk(0, 0);
             // No item fits beside the least fixed part (a long artifact path and its
             // cursor at the least budget): a cursor from here would name this same page
             // again, and a caller paging to the end would never get there. The artifact
@@ -1055,6 +1066,43 @@ mod tests {
             "{}",
             envelope.to_json().len()
         );
+    }
+
+    #[test]
+    fn an_item_too_large_for_the_least_budget_is_cut_as_little_as_it_can_be() {
+        // A record with its lines beside a long summary, frames of `frame` characters.
+        struct Record1 {
+            frame: usize,
+        }
+        impl Reducer for Record1 {
+            type Item = Value;
+            type Stats = Value;
+            fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+                let more = vec![format!("\tat frame {}", "f".repeat(self.frame)); 3];
+                let item = json!({"line": record.line, "text": record.text, "more": more});
+                out.emit(0, item);
+                Flow::Continue
+            }
+            fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
+                Outcome::new("s".repeat(300), json!({}))
+            }
+        }
+        let reduce = |frame: usize| {
+            let dir = tempfile::tempdir().unwrap();
+            let mut pipeline = Pipeline::new(Record1 { frame }, config(dir.path(), 1_000));
+            pipeline.push(format!("ERROR {}\n", "e".repeat(600)).as_bytes());
+            let envelope = pipeline.finish(End::default());
+            check(&envelope, 1_000);
+            assert!(envelope.items[0].is_object(), "{}", envelope.items[0]);
+            let text = envelope.items[0]["text"].as_str().unwrap().to_string();
+            assert!(text.starts_with("ERROR eeee"), "{text}");
+            envelope.summary.chars().count()
+        };
+        // Cut beside its summary, the item keeps most of what it could: the summary
+        // stays, saying what the input was.
+        assert!(reduce(60) > 100);
+        // Beside its summary the item would be a bare cut marker, on no page: the
+        // summary gives way to its least instead (`tests/text.rs`, a Java record).
     }
 
     #[test]
