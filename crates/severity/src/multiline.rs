@@ -1092,6 +1092,13 @@ fn is_panic_message(line: &str) -> bool {
     !line.starts_with("note: ") && !line.starts_with("stack backtrace:") && !line.is_empty()
 }
 
+/// Python's lines between the exceptions of a chain, before the one raised from the
+/// other or while handling it.
+pub const PYTHON_CHAIN: [&str; 2] = [
+    "The above exception was the direct cause of the following exception:",
+    "During handling of the above exception, another exception occurred:",
+];
+
 /// Whether `line`, in a stack, gives the cause of the exception above it: Java's
 /// `Caused by: …`, .NET's inner exception (` ---> System.IO.IOException: …`). A long
 /// stack's last cause is often its root, kept when its lines are not.
@@ -1114,7 +1121,8 @@ pub fn is_cause(line: &str) -> bool {
 /// the source and its caret; under CMake's `CMake Error at …:`, its message's first
 /// line; under ShellCheck's `In x.sh line 3:`, its first finding; under a file's name
 /// heading a linter's table (ESLint's), its first error; in a chain of causes, the last
-/// (the root); else the first line that names it (a traceback's
+/// (the root); in a Python chain, the exception raised last; else the first line that
+/// names it (a traceback's
 /// exception, a panic's message, a Java exception, where a compiler's or Terraform's
 /// error is), not a frame, a note, annotated source or a chain line.
 pub fn what_went_wrong<'a>(
@@ -1147,17 +1155,23 @@ pub fn what_went_wrong<'a>(
         return finding;
     }
     // A chain of causes names its root, the last: `Caused by: …FileNotFoundException`,
-    // not the wrapper that logged it.
+    // not the wrapper that logged it. Python prints its chain the other way round, the
+    // exception the program ended with last: that one.
     let mut first = None;
+    let mut last = None;
     let mut root = None;
+    let mut python_chain = false;
     for line in rest {
         if is_cause(line) {
             root = Some(line);
-        } else if first.is_none() && names_what_went_wrong(line) {
-            first = Some(line);
+        } else if PYTHON_CHAIN.contains(&line.trim()) {
+            python_chain = true;
+        } else if names_what_went_wrong(line) {
+            first = first.or(Some(line));
+            last = Some(line);
         }
     }
-    root.or(first)
+    root.or(if python_chain { last } else { first })
 }
 
 /// Whether a line after a record's first says what went wrong, for a summary: a
@@ -2530,6 +2544,20 @@ mod tests {
         assert_eq!(
             what_went_wrong("ERROR startup failed", rest.into_iter()),
             Some("Caused by: java.io.FileNotFoundException: /etc/acme/db.properties")
+        );
+        let rest = [
+            "  File \"a.py\", line 3, in <module>",
+            "KeyError: 'k'",
+            "",
+            "During handling of the above exception, another exception occurred:",
+            "",
+            "Traceback (most recent call last):",
+            "  File \"a.py\", line 5, in <module>",
+            "RuntimeError: config broken",
+        ];
+        assert_eq!(
+            what_went_wrong("Traceback (most recent call last):", rest.into_iter()),
+            Some("RuntimeError: config broken")
         );
         let rest = ["throw \"boom\";", "^", "boom"];
         assert_eq!(

@@ -12,7 +12,7 @@ use crate::facts::{Facts, LineFacts};
 use crate::rank::Ranker;
 use crate::{remember, tally, TestRunError};
 use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, DEFAULT_MAX_LINE_BYTES};
-use briefly_severity::Severity;
+use briefly_severity::{multiline::PYTHON_CHAIN, Severity};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -194,13 +194,6 @@ pub(crate) struct Report {
     exception_depth: usize,
 }
 
-/// Python's lines between the exceptions of a chain: what follows is the exception the
-/// test failed with (`raise … from e`, or one raised while handling another).
-const CHAIN_SEPARATORS: [&str; 2] = [
-    "The above exception was the direct cause of the following exception:",
-    "During handling of the above exception, another exception occurred:",
-];
-
 /// A line of an exception group's traceback without its gutter (`  | `, deeper for a
 /// sub-exception's), and how deep it was; a line outside a group as it is, at depth 0.
 /// The group's rules between sub-exceptions (`  +-+---- 1 ----`) are `None`.
@@ -285,7 +278,9 @@ impl Report {
             self.traceback.push(line, false);
             return;
         };
-        if CHAIN_SEPARATORS.contains(&inner.trim()) {
+        // What follows is the exception the test failed with (`raise … from e`, or one
+        // raised while handling another).
+        if PYTHON_CHAIN.contains(&inner.trim()) {
             // The exception the test failed with follows: what the ones before said is
             // their own.
             decisive = true;
