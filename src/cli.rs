@@ -156,7 +156,7 @@ pub enum Command {
         /// Only entries before this time (same forms as --since).
         #[arg(long, value_name = "TIME")]
         until: Option<String>,
-        /// Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM).
+        /// Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM); `db` is `db.service`, and a pattern (`web*`, `app-?`, `db[12]*`) matches whole names, as journalctl -u reads them.
         #[arg(long, short = 'u')]
         unit: Option<String>,
         /// Return entries whole when their messages take up to this many characters: each an item, none folded (0: never).

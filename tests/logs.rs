@@ -110,6 +110,9 @@ fn journal_file_round_trip_with_one_error_among_50000() {
     let file = journal_file(b.dir.path(), &export);
     let path = file.to_str().unwrap();
     let from_file = b.envelope(&["journal", "--file", path], b"", CAP);
+    // Given as the input, it is read as --file reads it (it was read as text: binary).
+    let as_input = b.envelope(&["journal", path], b"", CAP);
+    assert_eq!(as_input["stats"], from_file["stats"]);
     let json = journalctl(&["--file", path, "-o", "json", "--no-pager"]);
     let from_json = b.envelope(&["journal"], &json, CAP);
     let from_export = b.envelope(&["journal"], &export, CAP);

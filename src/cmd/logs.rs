@@ -55,6 +55,14 @@ pub fn docker_options(
     })
 }
 
+/// Whether the file at `path` is a binary journal file (systemd's, by its signature).
+fn is_journal_file(path: &Path) -> bool {
+    let mut signature = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut signature))
+        .is_ok_and(|()| &signature == b"LPKSHHRH")
+}
+
 /// `briefly journal`: `input` (or standard input), or the journal file `journal_file`
 /// read through `journalctl --file`, which is given the time and priority filters so
 /// that it does the filtering at the source.
@@ -64,7 +72,9 @@ pub fn journal(
     journal_file: Option<&Path>,
     options: JournalOptions,
 ) -> Result<i32> {
-    let Some(path) = journal_file else {
+    // A journal file given as the input is read as `--file` reads it.
+    let given = input.filter(|path| is_journal_file(path));
+    let Some(path) = journal_file.or(given) else {
         return super::reduce_file(session, "journal", serde_json::to_value(&options)?, input);
     };
     if !path.is_file() {

@@ -400,9 +400,78 @@ impl Journal {
 }
 
 /// Whether an entry of `unit` is one of `--unit wanted`, as `journalctl -u` reads it: a
-/// name without a type is a service's (`db` is `db.service`).
+/// name without a type is a service's (`db` is `db.service`); a pattern (`web*`,
+/// `app-?.service`, `db[12]`) is matched against the whole name.
 fn unit_matches(wanted: &str, unit: &str) -> bool {
+    if wanted.contains(['*', '?', '[']) {
+        return glob_matches(wanted.as_bytes(), unit.as_bytes());
+    }
     wanted == unit || (!wanted.contains('.') && unit.strip_suffix(".service") == Some(wanted))
+}
+
+/// A shell pattern's match of all of `text`: `*` any run, `?` any one byte, `[…]` one of
+/// a set (ranges `a-z`, `!` or `^` first for none of it); an unclosed `[` is itself.
+fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
+    // The last `*` seen and where in `text` it was tried up to: on a mismatch it takes
+    // one more byte (linear in practice, never exponential).
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        let step = match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+                continue;
+            }
+            Some(b'?') => Some(1),
+            Some(b'[') => match class_matches(&pattern[p..], text[t]) {
+                Some((matched, len)) => matched.then_some(len),
+                None => (text[t] == b'[').then_some(1),
+            },
+            Some(&c) => (c == text[t]).then_some(1),
+            None => None,
+        };
+        match (step, star) {
+            (Some(len), _) => {
+                p += len;
+                t += 1;
+            }
+            (None, Some((at, tried))) => {
+                p = at + 1;
+                t = tried + 1;
+                star = Some((at, tried + 1));
+            }
+            (None, None) => return false,
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
+}
+
+/// Whether `byte` is in the set `[…]` that `pattern` opens with, and the set's length;
+/// `None` when the `[` is not closed.
+fn class_matches(pattern: &[u8], byte: u8) -> Option<(bool, usize)> {
+    let mut i = 1;
+    let negated = matches!(pattern.get(i), Some(b'!' | b'^'));
+    i += usize::from(negated);
+    let mut matched = false;
+    let mut first = true;
+    while let Some(&c) = pattern.get(i) {
+        if c == b']' && !first {
+            return Some((matched != negated, i + 1));
+        }
+        first = false;
+        match (pattern.get(i + 1), pattern.get(i + 2)) {
+            (Some(b'-'), Some(&end)) if end != b']' => {
+                matched |= (c..=end).contains(&byte);
+                i += 3;
+            }
+            _ => {
+                matched |= c == byte;
+                i += 1;
+            }
+        }
+    }
+    None
 }
 
 /// A line of input that fell back to `briefly text`.
@@ -1206,6 +1275,20 @@ mod tests {
         assert!(unit_matches("db.socket", "db.socket"));
         assert!(!unit_matches("db", "db.socket"));
         assert!(!unit_matches("db.service", "db"));
+        // A pattern, as journalctl takes one: the whole name matched.
+        assert!(unit_matches("web*", "web.service"));
+        assert!(unit_matches("web*", "web-api.socket"));
+        assert!(!unit_matches("web*", "aweb.service"));
+        assert!(unit_matches("app-?.service", "app-1.service"));
+        assert!(!unit_matches("app-?.service", "app-12.service"));
+        assert!(unit_matches("db[12].service", "db2.service"));
+        assert!(!unit_matches("db[!12].service", "db2.service"));
+        assert!(unit_matches("db[a-c]*", "dbb.socket"));
+        assert!(unit_matches("*.timer", "backup.timer"));
+        assert!(!unit_matches("*.timer", "backup.service"));
+        assert!(unit_matches("x[", "x["), "an unclosed [ is itself");
+        assert!(unit_matches("*a*b*", "xxaxxbxx"));
+        assert!(!unit_matches("*a*b", "xxaxxbxx"));
         assert_eq!(parse_priority("warning"), Ok(4));
         assert_eq!(parse_priority("error"), Ok(3));
         assert_eq!(parse_priority("0"), Ok(0));
