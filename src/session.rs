@@ -27,6 +27,9 @@ impl Session {
         if context_tokens == 0 {
             bail!("--context-tokens 0: a window holds at least one token");
         }
+        if global.max_line_bytes == 0 {
+            bail!("--max-line-bytes 0: a line keeps at least one byte");
+        }
         let mut budget = Budget::for_context(context_tokens);
         if let Some(max_chars) = global.max_chars {
             budget = budget.with_max_chars(max_chars)?;

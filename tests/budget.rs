@@ -121,6 +121,7 @@ fn a_window_too_small_or_a_spec_said_twice_is_refused_and_a_large_budget_warned(
         &["budget", "--context-tokens", "0"][..],
         &["budget", "--remaining-from", "history=32000,history=0"],
         &["budget", "--remaining-from="],
+        &["text", "--max-line-bytes", "0"],
     ] {
         let out = b.run(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -128,7 +129,8 @@ fn a_window_too_small_or_a_spec_said_twice_is_refused_and_a_large_budget_warned(
         assert!(
             stderr.contains("a window holds at least one token")
                 || stderr.contains("is given twice")
-                || stderr.contains("expected KEY=TOKENS"),
+                || stderr.contains("expected KEY=TOKENS")
+                || stderr.contains("a line keeps at least one byte"),
             "{args:?}: {stderr}"
         );
     }

@@ -411,6 +411,13 @@ fn pytest_collection_errors_fixtures_xfail_stop_interrupt_and_no_tests() {
         .starts_with("no tests ran in "));
     assert_eq!(envelope["ok"], false);
     assert_eq!(envelope["total_items"], 0);
+    // Every test deselected (`-k` matching none): exit 5 too, not a pass.
+    write(project.path(), "test_a.py", "def test_a():\n    pass\n");
+    let output = pytest(project.path(), &["-q", "-k", "nomatch"]);
+    assert_eq!(output.status.code(), Some(5));
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    assert_eq!(envelope["stats"]["counts"]["deselected"], 1, "{envelope}");
+    assert_eq!(envelope["ok"], false);
 }
 
 #[test]

@@ -78,13 +78,18 @@ impl FromStr for Severity {
     }
 }
 
-/// The words that name a level, in lower case, with the level each names.
-const LEVEL_WORDS: [(&str, Severity); 21] = [
+/// The words that name a level, in lower case, with the level each names (Serilog's
+/// three letters among them, `[VRB]`, `[WRN]`, `[FTL]`; not `INF`, which says infinity
+/// as often).
+const LEVEL_WORDS: [(&str, Severity); 24] = [
     ("trace", Severity::Trace),
     ("verbose", Severity::Trace),
+    ("vrb", Severity::Trace),
     ("debug", Severity::Debug),
     ("dbg", Severity::Debug),
     ("info", Severity::Info),
+    ("wrn", Severity::Warn),
+    ("ftl", Severity::Fatal),
     ("notice", Severity::Info),
     ("information", Severity::Info),
     ("warn", Severity::Warn),
@@ -3166,6 +3171,11 @@ mod tests {
     #[test]
     fn parses_level_names() {
         assert_eq!("warn".parse::<Severity>().unwrap(), Warn);
+        // Serilog's.
+        assert_eq!(classify("2024-05-01 10:00:00 [WRN] slow"), Some(Warn));
+        assert_eq!(classify("2024-05-01 10:00:00 [FTL] down"), Some(Fatal));
+        assert_eq!(classify("2024-05-01 10:00:00 [VRB] x"), Some(Trace));
+        assert_eq!(classify("the value is INF"), None);
         assert_eq!("ERROR".parse::<Severity>().unwrap(), Error);
         assert!("loud".parse::<Severity>().is_err());
         assert!(Fatal > Error && Error > Warn && Warn > Info);

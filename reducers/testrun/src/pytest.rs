@@ -1304,8 +1304,12 @@ impl FoldBatches for Pytest {
                 ));
             }
         }
-        // `no tests ran` (exit 5) is not a pass.
-        let ran_any = stats.counts.as_ref().is_some_and(|c| !c.is_empty());
+        // `no tests ran` (exit 5) is not a pass, and neither is a run whose every test was
+        // deselected (`-k` matching none: exit 5 too).
+        let ran_any = stats.counts.as_ref().is_some_and(|c| {
+            c.keys()
+                .any(|k| !matches!(k.as_str(), "deselected" | "warnings" | "warning"))
+        });
         let ok = stats.counts_known
             && ran_any
             && count("failed") == 0
