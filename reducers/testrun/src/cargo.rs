@@ -351,6 +351,9 @@ enum Mode {
     LibtestReport,
     /// Inside a nextest `FAIL [...]` report (indented).
     NextestReport,
+    /// Inside an older nextest's report of a failure: its output under `--- STDOUT:
+    /// binary name ---` and `--- STDERR: … ---`, not indented, up to nextest's next line.
+    NextestOldReport,
     /// After a nextest `START` (under `--no-capture`): the test's output as it runs,
     /// inside libtest's frame for that one test, up to nextest's status of it.
     NextestOutput,
@@ -776,6 +779,26 @@ impl CargoTest {
                     return;
                 }
             }
+            Mode::NextestReport | Mode::NextestOldReport if is_old_nextest_header(line) => {
+                self.mode = Mode::NextestOldReport;
+                return;
+            }
+            Mode::NextestOldReport => {
+                let trimmed = line.trim_start();
+                let nextests = nextest_status(trimmed).is_some()
+                    || trimmed.starts_with("Summary [")
+                    || line.starts_with("------------");
+                if !nextests {
+                    if let Some(failure) = &mut self.failure {
+                        if !is_libtest_frame(line, &failure.name) {
+                            failure.push(line, || facts.severity);
+                        }
+                    }
+                    return;
+                }
+                self.close_failure(out);
+                self.mode = Mode::Normal;
+            }
             Mode::NextestReport => {
                 let content = line.strip_prefix("    ");
                 let header = matches!(line.trim(), "stdout ───" | "stderr ───" | "output ───")
@@ -1067,6 +1090,15 @@ impl CargoTest {
     }
 }
 
+/// An older nextest's heading of a failed test's output: `--- STDOUT:     binary name ---`
+/// (and `STDERR`).
+fn is_old_nextest_header(line: &str) -> bool {
+    ["--- STDOUT:", "--- STDERR:"]
+        .iter()
+        .any(|head| line.starts_with(head))
+        && line.ends_with(" ---")
+}
+
 /// Whether `line`, printed while the test `name` ran alone under libtest (nextest's
 /// `--no-capture`), is libtest's frame around its output: `running 1 test`, its result
 /// line, the list of failures naming it, the closing counts, blank lines.
@@ -1287,7 +1319,9 @@ impl FoldBatches for CargoTest {
     fn outcome(&mut self, out: &mut dyn Emit<CargoItem>) -> Outcome<CargoStats> {
         self.close_diagnostic(out);
         match self.mode {
-            Mode::LibtestReport | Mode::NextestReport => self.close_failure(out),
+            Mode::LibtestReport | Mode::NextestReport | Mode::NextestOldReport => {
+                self.close_failure(out)
+            }
             // A test still running where the output ends (killed, cut short) failed if it
             // panicked, and is not known to have failed if not.
             Mode::NextestOutput if self.failure.as_ref().is_some_and(|f| !f.in_panic) => {

@@ -130,6 +130,26 @@ mod tests {
     }
 
     #[test]
+    fn an_older_nextests_report_is_its_tests_not_the_libtest_run_inside() {
+        // `--- STDOUT:  binary name ---` (nextest before its indented `stdout ───`): the
+        // libtest run printed inside was read as a binary of its own, its counts as the
+        // totals, the failure twice and its panic in neither.
+        let envelope = cargo_test(&fixture("nextest-old.txt"));
+        assert_eq!(
+            envelope.stats["totals"],
+            json!({"run": 3, "passed": 1, "failed": 1, "timed_out": 1})
+        );
+        let failures: Vec<(&str, &str)> = envelope
+            .items
+            .iter()
+            .map(|i| (i["name"].as_str().unwrap(), i["binary"].as_str().unwrap()))
+            .collect();
+        assert_eq!(failures, [("t::bad", "c"), ("t::slow", "c")]);
+        assert_eq!(envelope.items[0]["message"], "boom");
+        assert_eq!(envelope.items[0]["location"], "src/lib.rs:3:5");
+    }
+
+    #[test]
     fn cargo_test_cut_off_while_a_test_runs_names_the_test() {
         let stopped = |output: &str| {
             let envelope = cargo_test(output.as_bytes());
