@@ -503,6 +503,35 @@ fn pytest_chained_exceptions_and_groups_are_told_by_the_exception_the_test_faile
 }
 
 #[test]
+fn pytest_a_fixtures_error_is_not_said_to_be_its_conftests_test() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "d2/conftest.py",
+        "import pytest\n\n@pytest.fixture\ndef fx():\n    raise OSError('no disk')\n",
+    );
+    write(
+        project.path(),
+        "d2/test_f.py",
+        "def test_y(fx):\n    pass\n",
+    );
+    let b = Briefly::new();
+    // With the short summary, the node id is pytest's; without (-rN), only the test's
+    // name is known, and the place is the fixture's.
+    for (args, nodeid) in [
+        (&["-q"][..], "d2/test_f.py::test_y"),
+        (&["-q", "-rN"], "test_y"),
+    ] {
+        let output = pytest(project.path(), args);
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let item = &envelope["items"][0];
+        assert_eq!(item["nodeid"], nodeid, "{args:?}: {envelope}");
+        assert_eq!(item["phase"], "setup");
+        assert_eq!(item["exception"], "OSError");
+    }
+}
+
+#[test]
 fn pytest_native_tracebacks_keep_the_tests_own_frame_and_captured_output() {
     let project = tempfile::tempdir().unwrap();
     write(

@@ -389,7 +389,14 @@ impl Report {
             None => (self.name.as_str(), ""),
         };
         let path = name.replace('.', "::") + params;
-        match self.locations.first() {
+        // The test's module: the first place in the traceback outside a conftest.py (a
+        // fixture's error may show none: the test's name alone then, not the
+        // conftest's).
+        let module = self
+            .locations
+            .iter()
+            .find(|(file, _)| file.rsplit('/').next() != Some("conftest.py"));
+        match module {
             Some((file, _)) => format!("{file}::{path}"),
             None => path,
         }
@@ -826,8 +833,12 @@ impl Pytest {
         if !nodeid.is_empty() && !remember(&mut self.emitted, &format!("{kind}\u{0}{nodeid}")) {
             return;
         }
-        let file = match (&report, nodeid.is_empty()) {
-            (Some(report), true) => report.locations.first().map_or("", |(f, _)| f),
+        // A node id without its module (none a report's places named) has the place
+        // where it failed as its file.
+        let moduleless =
+            nodeid.is_empty() || (phase != Phase::Collection && !nodeid.contains("::"));
+        let file = match &report {
+            Some(report) if moduleless => report.locations.first().map_or("", |(f, _)| f),
             _ => nodeid.split("::").next().unwrap_or(&nodeid),
         }
         .to_string();
