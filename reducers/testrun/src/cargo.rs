@@ -530,6 +530,19 @@ impl CargoTest {
         }
     }
 
+    /// Whether `line`, a libtest report's heading (`---- name stdout ----`) inside a
+    /// report, is what the test printed: it names no test the run marked FAILED, while
+    /// it named them all (not `-q`'s dots, not past the cap).
+    fn printed_heading(&self, line: &str) -> bool {
+        let named = self.pending_names.len();
+        let name = line
+            .strip_prefix("---- ")
+            .and_then(|r| r.strip_suffix(" stdout ----"));
+        name.is_some_and(|name| {
+            named > 0 && named < MAX_PENDING_NAMES && !self.pending_names.iter().any(|n| n == name)
+        })
+    }
+
     /// The binary running now ends (its result or the next binary's start).
     fn end_binary(&mut self, out: &mut dyn Emit<CargoItem>) {
         self.close_failure(out);
@@ -768,8 +781,10 @@ impl CargoTest {
             Mode::LibtestReport => {
                 // A report ends at the next, or at the list of failures (or of successes,
                 // under --show-output) before the binary's result: a `test result:` line
-                // within is what the test printed.
-                if line.starts_with("---- ") || line == "failures:" || line == "successes:" {
+                // within is what the test printed, and so is a report's heading naming
+                // no test marked FAILED, when the run named them.
+                let next = line.starts_with("---- ") && !self.printed_heading(line);
+                if next || line == "failures:" || line == "successes:" {
                     self.close_failure(out);
                     self.mode = Mode::Normal;
                 } else {

@@ -130,6 +130,23 @@ mod tests {
     }
 
     #[test]
+    fn a_report_heading_a_test_printed_is_its_output_not_another_failure() {
+        let run = |status: &str| {
+            let input = format!(
+                "running 1 test\n{status}\n\nfailures:\n\n---- t::a stdout ----\n---- inner stdout ----\n\nthread 't::a' panicked at src/lib.rs:3:5:\nboom\n\nfailures:\n    t::a\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+            );
+            cargo_test(input.as_bytes())
+        };
+        let envelope = run("test t::a ... FAILED");
+        assert_eq!(envelope.items.len(), 1, "{:?}", envelope.items);
+        assert_eq!(envelope.items[0]["name"], "t::a");
+        assert_eq!(envelope.items[0]["message"], "boom");
+        // `-q` names no test before the reports: a heading is a report's.
+        let terse = run("F");
+        assert_eq!(terse.items.len(), 2, "{:?}", terse.items);
+    }
+
+    #[test]
     fn an_older_nextests_report_is_its_tests_not_the_libtest_run_inside() {
         // `--- STDOUT:  binary name ---` (nextest before its indented `stdout ───`): the
         // libtest run printed inside was read as a binary of its own, its counts as the
