@@ -503,6 +503,35 @@ fn pytest_chained_exceptions_and_groups_are_told_by_the_exception_the_test_faile
 }
 
 #[test]
+fn pytest_a_headline_a_test_printed_is_its_output_not_a_failure() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_p.py",
+        "def test_a():\n    print('______ test_phantom ______')\n    assert 0\n\n\
+         def test_b():\n    assert 1 == 2\n",
+    );
+    let b = Briefly::new();
+    for args in [&["-q"][..], &["-q", "-rN"]] {
+        let output = pytest(project.path(), args);
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let names: Vec<&str> = envelope["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["nodeid"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["test_p.py::test_a", "test_p.py::test_b"],
+            "{args:?}: {envelope}"
+        );
+        let captured = envelope["items"][0]["captured"].as_str().unwrap();
+        assert!(captured.contains("test_phantom"), "{captured}");
+    }
+}
+
+#[test]
 fn pytest_a_fixtures_error_is_not_said_to_be_its_conftests_test() {
     let project = tempfile::tempdir().unwrap();
     write(

@@ -669,6 +669,9 @@ pub struct Pytest {
     ahead: Ahead<Facts>,
     section: Section,
     report: Option<Report>,
+    /// The width of the first report's headline, which pytest fills to its terminal's:
+    /// one of another width in what a test printed is what it printed.
+    headline_width: Option<usize>,
     pending: Pending,
     /// `--tb=line` reports, in order, until the short summary names their tests.
     crash_lines: VecDeque<Report>,
@@ -743,6 +746,7 @@ impl Pytest {
             ranker: Ranker::default(),
             counts_line: None,
             tentative_counts: None,
+            headline_width: None,
             progress: Vec::new(),
             stats: PytestStats::default(),
             reports_read: [0; 2],
@@ -766,6 +770,18 @@ impl Pytest {
     }
 
     /// Sets the final counts line, as pytest would print it (for the JUnit reader).
+    /// Whether `line`, a report's headline by its look, is what a test printed: in a
+    /// report's captured output, of another width than the reports' (a headline too long
+    /// for the width has one fence character on each side).
+    fn printed_headline(&self, line: &str) -> bool {
+        let (Some(report), Some(width)) = (&self.report, self.headline_width) else {
+            return false;
+        };
+        let chars = line.chars().count();
+        let overlong = chars > width && line.starts_with("_ ") && line.ends_with(" _");
+        report.in_captured && chars != width && !overlong
+    }
+
     pub(crate) fn set_counts_line(&mut self, line: String) {
         self.counts_line = Some(line);
     }
@@ -1068,7 +1084,9 @@ impl Pytest {
         }
         match self.section {
             Section::Reports | Section::Passes => {
-                if let Some(headline) = report_headline(line) {
+                let headline = report_headline(line).filter(|_| !self.printed_headline(line));
+                if let Some(headline) = headline {
+                    self.headline_width.get_or_insert(line.chars().count());
                     self.close_report(out);
                     self.tentative_counts = None;
                     self.report = Some(Report::new(headline, self.options.lines));
