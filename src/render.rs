@@ -107,6 +107,15 @@ fn visible_controls(text: String) -> String {
 
 /// A diff's file or hunk under a commit (`git log -p`): which one, and for a merge's
 /// under `git log -m`, against which parent.
+/// `text` (a patch, lines), ending its last line: one cut short ends in its marker,
+/// not in a newline, and what follows would run on from it.
+fn push_lines(out: &mut String, text: &str) {
+    out.push_str(text);
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
 fn commit_of(out: &mut String, item: &Value) {
     if let Some(commit) = item.get("commit").and_then(Value::as_str) {
         let _ = write!(out, " in commit {commit}");
@@ -173,12 +182,16 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
             let _ = write!(out, " (from {from})");
         }
         if let Some(left_out) = item.get("hunks_left_out").and_then(Value::as_u64) {
-            let _ = write!(out, " ({left_out} hunks left out)");
+            let _ = write!(
+                out,
+                " ({} left out)",
+                briefly_core::plural(left_out, "hunk")
+            );
         }
         commit_of(out, item);
         out.push('\n');
         if let Some(patch) = item.get("patch").and_then(Value::as_str) {
-            out.push_str(patch);
+            push_lines(out, patch);
         }
         return;
     }
@@ -196,7 +209,7 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
             .get("patch")
             .or_else(|| item.get("lines"))
             .and_then(Value::as_str);
-        out.push_str(body.unwrap_or_default());
+        push_lines(out, body.unwrap_or_default());
         return;
     }
     // A place of a list of paths or of lines at files' lines: how many are in it, and
@@ -420,6 +433,21 @@ mod tests {
         assert!(t.contains("items 1-2 of 5 (ranked, truncated)"), "{t}");
         assert!(t.contains("next: briefly page b1.abc"));
         assert!(t.contains("artifact: /tmp/a"));
+    }
+
+    #[test]
+    fn a_patch_cut_short_ends_its_line_before_what_follows() {
+        let mut e = Envelope::new("diff", "1 file changed");
+        e.items = vec![
+            json!({"path": "a.rs", "change": "M", "added": 1, "removed": 1,
+                   "hunks_left_out": 1, "patch": "@@ -1 +1 @@\n-a…[cut 20 chars]"}),
+            json!({"hunk": 2, "path": "b.rs", "line": 9, "patch": "@@ -3 +3 @@\n-b…[cut 5 chars]"}),
+        ];
+        e.warnings = vec!["the patch of a.rs was cut".into()];
+        let t = text(&e);
+        assert!(t.contains(" a.rs (1 hunk left out)\n"), "{t}");
+        assert!(t.contains("-a…[cut 20 chars]\n  hunk 2"), "{t}");
+        assert!(t.contains("-b…[cut 5 chars]\nwarning: "), "{t}");
     }
 
     #[test]

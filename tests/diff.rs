@@ -105,7 +105,7 @@ fn a_patch_cut_to_fit_says_where_its_hunks_are_whole() {
         ));
     }
     let envelope = b.envelope(&["diff", "--max-chars", "3000"], diff.as_bytes(), 3_000);
-    let warning = "the patch of f.py was cut or left out to fit: `briefly diff --file f.py` of the artifact has its hunks";
+    let warning = "the patch of f.py was cut, or hunks of it left out (over --max-hunk-lines, or to fit): `briefly diff --file f.py` of the artifact has its hunks";
     assert!(
         envelope["warnings"].to_string().contains(warning),
         "{envelope}"

@@ -1213,7 +1213,7 @@ impl Reducer for Diff {
             ),
         };
         envelope.warnings.push(format!(
-            "the patch of {first}{others} was cut or left out to fit: `briefly diff --file {}` of the artifact has its hunks, each whole, a page at a time",
+            "the patch of {first}{others} was cut, or hunks of it left out (over --max-hunk-lines, or to fit): `briefly diff --file {}` of the artifact has its hunks, each whole, a page at a time",
             shell_quoted(first)
         ));
     }
