@@ -43,7 +43,7 @@ pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
 use briefly_core::{strip_ansi, Emit, Envelope, Flow, Outcome, Preview, Rank, Record, Reducer};
 use commit::{commit_line, merge_parent, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use parse::{combined_hunk_header, numstat_line, stat_line, stat_totals};
+use parse::{combined_hunk_header, numstat_line, stat_line, stat_totals, summary_line};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::hash_map::DefaultHasher;
@@ -1360,6 +1360,12 @@ impl Diff {
             self.listed_lines += 1;
             return true;
         }
+        // `--summary`'s account of creations, deletions, renames under the diffstat: the
+        // patches say it again.
+        if summary_line(text) {
+            self.listed_lines += 1;
+            return true;
+        }
         let (path, change) = if let Some((path, stat)) = stat_line(text) {
             (path, stat.to_string())
         } else if let Some((counts, path)) = numstat_line(text) {
@@ -1852,6 +1858,14 @@ diff --git a/b.txt b/b.txt
             "every file shown whole: {}",
             reference.to_json()
         );
+    }
+
+    #[test]
+    fn a_mails_summary_of_created_files_is_not_lines_outside_the_patches() {
+        let mail = "From 6b9dbef8f1c7f54b4c8d45f877ace63098db6c10 Mon Sep 17 00:00:00 2001\nFrom: a <a@b>\nSubject: [PATCH] add\n\n---\n f1.txt | 1 +\n 1 file changed, 1 insertion(+)\n create mode 100644 f1.txt\n\ndiff --git a/f1.txt b/f1.txt\nnew file mode 100644\nindex 0000000..366f17f\n--- /dev/null\n+++ b/f1.txt\n@@ -0,0 +1 @@\n+file 1\n";
+        let envelope = reduce(mail.as_bytes(), DiffOptions::default());
+        assert_eq!(envelope.items.len(), 1, "{:?}", envelope.items);
+        assert_eq!(envelope.summary, "1 file changed, 1 insertion(+)");
     }
 
     #[test]

@@ -361,6 +361,40 @@ pub fn stat_line(line: &str) -> Option<(&str, &str)> {
     (!path.is_empty() && (stat.starts_with("Bin") || counted())).then_some((path, stat))
 }
 
+/// A line of git's `--summary` (under a diffstat, as `git format-patch` writes it): `
+/// create mode 100644 a.txt`, ` delete mode …`, ` mode change 100644 => 100755 run.sh`,
+/// ` rename src/{a => b}.rs (92%)`, ` copy a => b (80%)`, ` rewrite a.c (65%)`.
+pub fn summary_line(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix(' ').filter(|r| !r.starts_with(' ')) else {
+        return false;
+    };
+    let mode = |rest: &str| {
+        rest.split_once(' ').is_some_and(|(mode, path)| {
+            mode.len() == 6 && mode.bytes().all(|b| b.is_ascii_digit()) && !path.is_empty()
+        })
+    };
+    let similarity = |rest: &str| {
+        rest.strip_suffix("%)")
+            .and_then(|r| r.rsplit_once(" ("))
+            .is_some_and(|(what, percent)| !what.is_empty() && percent.parse::<u8>().is_ok())
+    };
+    if let Some(rest) = rest
+        .strip_prefix("create mode ")
+        .or(rest.strip_prefix("delete mode "))
+    {
+        return mode(rest);
+    }
+    if let Some(rest) = rest.strip_prefix("mode change ") {
+        return rest
+            .split_once(" => ")
+            .is_some_and(|(old, new)| old.len() == 6 && mode(new));
+    }
+    ["rename ", "copy ", "rewrite "].iter().any(|word| {
+        rest.strip_prefix(word)
+            .is_some_and(|rest| similarity(rest) && (*word == "rewrite " || rest.contains(" => ")))
+    })
+}
+
 /// git's `--stat` and `--shortstat` total: ` 3 files changed, 10 insertions(+), 2
 /// deletions(-)` as (files, insertions, deletions).
 pub fn stat_totals(line: &str) -> Option<(u64, u64, u64)> {
@@ -506,6 +540,30 @@ mod tests {
             "@@@ -x -1 +1 @@@",
         ] {
             assert!(combined_hunk_header(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn summary_lines() {
+        for line in [
+            " create mode 100644 f1.txt",
+            " delete mode 100755 bin/run",
+            " mode change 100644 => 100755 run.sh",
+            " rename src/{a => b}.rs (92%)",
+            " rename a.txt => b.txt (100%)",
+            " copy a => b (80%)",
+            " rewrite a.c (65%)",
+        ] {
+            assert!(summary_line(line), "{line}");
+        }
+        for line in [
+            "create mode 100644 f1.txt",
+            " create mode 644 f1.txt",
+            " rename a.txt (100%)",
+            " f1.txt | 1 +",
+            " a message line that says rename (50%)",
+        ] {
+            assert!(!summary_line(line), "{line}");
         }
     }
 
