@@ -508,6 +508,14 @@ impl Reducer for Journal {
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
         if let Mode::Sniffing(head) = &mut self.mode {
             let head = std::mem::take(head);
+            if head.is_empty() {
+                // Nothing came: no format to name, nor to miss.
+                let stats = serde_json::json!({"entries": 0});
+                let mut outcome = Outcome::new("no entries: the input is empty", stats);
+                outcome.complete = true;
+                outcome.warnings.push("no input".into());
+                return outcome;
+            }
             self.mode = self.choose(&head);
             self.feed(&head, out);
         }
@@ -1108,6 +1116,18 @@ mod tests {
         assert_eq!(first["time"], "2025-11-29T10:02:30.000000Z");
         assert_eq!(envelope.source_cursor.as_deref(), Some("c1764410699000000"));
         assert_eq!(envelope.stats["problems"]["binary_message"], 1);
+    }
+
+    #[test]
+    fn no_input_is_said_so_not_read_as_a_format_it_is_not() {
+        let envelope = reduce_all_chunkings(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            b"",
+            &RunConfig::new("journal"),
+        );
+        assert_eq!(envelope.summary, "no entries: the input is empty");
+        assert_eq!(envelope.warnings, ["no input"]);
+        assert!(!envelope.truncated);
     }
 
     #[test]
