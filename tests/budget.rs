@@ -3,7 +3,6 @@
 mod common;
 
 use common::Briefly;
-use serde_json::Value;
 
 #[test]
 fn the_table_from_the_issue() {
@@ -81,14 +80,7 @@ fn for_a_given_window_and_what_is_left_of_it() {
     assert_eq!(e["total_items"], 6);
     assert_eq!(e["truncated"], true);
     assert!(e["artifact_path"].is_string());
-    let mut windows: Vec<Value> = e["items"].as_array().unwrap().clone();
-    let mut page = e.clone();
-    while let Some(cursor) = page["next_cursor"].as_str().map(String::from) {
-        page = b.envelope(&["page", &cursor], b"", 1_000);
-        assert_eq!(page["source"], "budget");
-        assert_eq!(page["summary"], e["summary"]);
-        windows.extend(page["items"].as_array().unwrap().iter().cloned());
-    }
+    let windows = b.all_items(&e, 1_000);
     let tokens: Vec<u64> = windows
         .iter()
         .map(|w| w["context_tokens"].as_u64().unwrap())

@@ -572,13 +572,7 @@ fn keep_turns_target_and_largest() {
     // The rest are kept as an artifact and paged, as any reducer's items are.
     assert_eq!(many["total_items"], asked, "{many}");
     assert_eq!(many["truncated"], true);
-    let mut listed = many["items"].as_array().unwrap().clone();
-    let mut page = many.clone();
-    while let Some(cursor) = page["next_cursor"].as_str().map(String::from) {
-        page = b.envelope(&["page", &cursor], b"", 1_000);
-        assert_eq!(page["summary"], many["summary"]);
-        listed.extend(page["items"].as_array().unwrap().iter().cloned());
-    }
+    let listed = b.all_items(&many, 1_000);
     let tokens: Vec<u64> = listed
         .iter()
         .map(|m| m["tokens"].as_u64().unwrap())

@@ -37,6 +37,20 @@ impl Briefly {
     }
 
     /// Runs and parses the envelope, checking the invariants against `cap` characters.
+    /// Every item from `first` on, paging its cursors at `cap`; each page says what the
+    /// first did (its summary and source).
+    pub fn all_items(&self, first: &Value, cap: usize) -> Vec<Value> {
+        let mut items = first["items"].as_array().unwrap().clone();
+        let mut page = first.clone();
+        while let Some(cursor) = page["next_cursor"].as_str().map(String::from) {
+            page = self.envelope(&["page", &cursor], b"", cap);
+            assert_eq!(page["source"], first["source"]);
+            assert_eq!(page["summary"], first["summary"]);
+            items.extend(page["items"].as_array().unwrap().iter().cloned());
+        }
+        items
+    }
+
     pub fn envelope(&self, args: &[&str], stdin: &[u8], cap: usize) -> Value {
         let output = self.run(args, stdin);
         let stdout = String::from_utf8(output.stdout).expect("output is UTF-8");
