@@ -761,6 +761,16 @@ impl Raw {
         raw
     }
 
+    /// `mcp-proxy` at 8K tokens in front of a `briefly mcp` at 200K (whose results are
+    /// larger than the proxy's budget), initialized.
+    fn proxied_briefly(briefly: &Briefly) -> Raw {
+        let inner = env!("CARGO_BIN_EXE_briefly");
+        let proxy = ["mcp-proxy", "--context-tokens", "8192", "--"];
+        let server = ["mcp", "--context-tokens", "200000"];
+        let args: Vec<&str> = proxy.into_iter().chain([inner]).chain(server).collect();
+        Raw::start(briefly, &args)
+    }
+
     fn send(&mut self, message: Value) {
         use std::io::Write;
         writeln!(self.stdin, "{message}").unwrap();
@@ -845,20 +855,7 @@ fn context_tokens_at_startup_sets_the_budget_and_a_call_overrides_it() {
 #[test]
 fn the_proxy_bounds_a_wrapped_briefly_and_renames_its_own_tools() {
     let briefly = Briefly::new();
-    let inner = env!("CARGO_BIN_EXE_briefly");
-    let mut proxy = Raw::start(
-        &briefly,
-        &[
-            "mcp-proxy",
-            "--context-tokens",
-            "8192",
-            "--",
-            inner,
-            "mcp",
-            "--context-tokens",
-            "200000",
-        ],
-    );
+    let mut proxy = Raw::proxied_briefly(&briefly);
     let list = proxy.request(1, "tools/list", serde_json::json!({}));
     let names: Vec<&str> = list["result"]["tools"]
         .as_array()
@@ -1029,20 +1026,7 @@ fn a_batch_is_answered_as_one_array_of_its_answers() {
 fn the_proxy_answers_a_batch_as_one_its_results_bounded() {
     use std::io::BufRead;
     let briefly = Briefly::new();
-    let inner = env!("CARGO_BIN_EXE_briefly");
-    let mut proxy = Raw::start(
-        &briefly,
-        &[
-            "mcp-proxy",
-            "--context-tokens",
-            "8192",
-            "--",
-            inner,
-            "mcp",
-            "--context-tokens",
-            "200000",
-        ],
-    );
+    let mut proxy = Raw::proxied_briefly(&briefly);
     proxy.request(1, "tools/list", serde_json::json!({}));
     let big = (1..=20_000)
         .map(|i| format!("line {i}\n"))

@@ -108,9 +108,7 @@ impl Reducer for Lines {
             return Flow::Continue;
         }
         let shown = crate::visible(record.text);
-        if let std::borrow::Cow::Owned(_) = shown {
-            self.ansi_lines += 1;
-        }
+        self.ansi_lines += u64::from(matches!(shown, std::borrow::Cow::Owned(_)));
         let from = match record.line == self.options.offset {
             true => self.options.column,
             false => 1,

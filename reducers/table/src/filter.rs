@@ -45,13 +45,6 @@ pub struct Condition {
     number: Option<Number>,
 }
 
-impl Condition {
-    /// Whether the value compared with is a number.
-    pub fn is_numeric(&self) -> bool {
-        self.number.is_some()
-    }
-}
-
 /// Operators, longest first so that `<=` is not read as `<`.
 const OPS: &[(&str, Op)] = &[
     ("!=", Op::Ne),
@@ -104,6 +97,11 @@ impl Condition {
             at,
             number,
         })
+    }
+
+    /// Whether the value compared with is a number.
+    pub fn is_numeric(&self) -> bool {
+        self.number.is_some()
     }
 
     /// The condition as written, `COL OP VALUE`.

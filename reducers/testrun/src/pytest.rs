@@ -200,7 +200,7 @@ pub(crate) struct Report {
 fn ungrouped(line: &str) -> Option<(&str, usize)> {
     let inner = line.trim_start_matches(' ');
     let indent = line.len() - inner.len();
-    if inner.starts_with("+-") || inner.starts_with("+--") {
+    if inner.starts_with("+-") {
         return None;
     }
     match inner
