@@ -167,9 +167,11 @@ const COLUMN_WINDOW: usize = 64;
 /// or after `level=` (`[error]`, `level=warn`, `"level":"error"`), followed by a colon
 /// (`error:`, `Warning:`, `error[E0308]:`) or by a compiler's code and a colon (tsc's
 /// `error TS2322:`, csc's `error CS0103:`), capitalized in a table's column, before two
-/// spaces or a tab (kubectl's `Warning  BackOff`), or in ESLint's table after a line and
+/// spaces or a tab (kubectl's `Warning  BackOff`, Windows' CBS log's `04:30:31, Error
+/// CSI`), or in ESLint's table after a line and
 /// a column (`  12:5  error  …`); a lone capital letter among the first words
-/// (`E1129`, logcat's ` E `) counts too. A stated level outranks an exception's name in
+/// (`E1129`, logcat's ` E `) and syslog's priority opening a line (`<3>`, `<34>Oct 11 …`)
+/// count too. A stated level outranks an exception's name in
 /// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
 /// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
@@ -522,6 +524,7 @@ impl Findings {
             };
         }
         let opening = glog_letter(bytes)
+            .or_else(|| syslog_priority(bytes))
             .or_else(|| opening_level(bytes))
             .or_else(|| numeric_level(bytes))
             .or(self.column);
@@ -1162,6 +1165,35 @@ fn glog_letter(bytes: &[u8]) -> Option<Severity> {
     None
 }
 
+/// The level of syslog's priority opening a line, `<PRI>` with PRI = facility × 8 +
+/// severity (0 to 191): RFC 3164's `<34>Oct 11 22:14:15 host su: …`, RFC 5424's
+/// `<165>1 2003-10-11T22:14:15Z …`, and the kernel's and systemd's `<3>message` (as
+/// `/dev/kmsg` and a service's stderr with level prefixes write it). Its severity is
+/// PRI mod 8: emergency, alert and critical are fatal; then error, warning; notice and
+/// informational are info; debug.
+fn syslog_priority(bytes: &[u8]) -> Option<Severity> {
+    let rest = bytes.strip_prefix(b"<")?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    // No leading zero but `<0>` itself, as the RFCs write it; and something after.
+    if !(1..=3).contains(&digits)
+        || (digits > 1 && rest[0] == b'0')
+        || rest.get(digits) != Some(&b'>')
+        || rest.len() == digits + 1
+    {
+        return None;
+    }
+    let priority: u32 = rest[..digits]
+        .iter()
+        .fold(0, |n, b| n * 10 + u32::from(b - b'0'));
+    (priority <= 191).then_some(match priority % 8 {
+        0..=2 => Severity::Fatal,
+        3 => Severity::Error,
+        4 => Severity::Warn,
+        5 | 6 => Severity::Info,
+        _ => Severity::Debug,
+    })
+}
+
 /// The level a few tools write as a line's first word: apt's and debootstrap's `E: `,
 /// `W: `, `I: `, `N: `, .NET's console logger's `fail: `, `dbug: `, `trce: ` (its
 /// `info:`, `warn:` and `crit:` are level words), and GitHub Actions' `::error …::` and
@@ -1307,8 +1339,25 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     // A table's column of levels, as kubectl writes events: `Warning  BackOff  3m …`,
     // set apart on both sides by two spaces or a tab (or the line's start).
     let apart = |gap: &[u8]| gap.starts_with(b"  ") || gap.first() == Some(&b'\t');
+    // Windows' CBS and CSI logs set theirs after the time and a comma: `2016-09-28
+    // 04:30:31, Warning               CBS    …`.
+    let after_time = |head: &[u8]| {
+        let time = head.strip_suffix(b", ").and_then(|h| h.last_chunk::<8>());
+        time.is_some_and(|t| {
+            t.iter().enumerate().all(|(i, b)| {
+                if i % 3 == 2 {
+                    *b == b':'
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
+        })
+    };
     let column = word[0].is_ascii_uppercase()
-        && (start == 0 || bytes[start - 1] == b'\t' || bytes[..start].ends_with(b"  "))
+        && (start == 0
+            || bytes[start - 1] == b'\t'
+            || bytes[..start].ends_with(b"  ")
+            || after_time(&bytes[..start]))
         && apart(&bytes[end..]);
     // ESLint's table, the level apart after a position: `  12:5  error  'x' is unused`.
     let positioned = bytes[..start].ends_with(b"  ")
@@ -1929,6 +1978,61 @@ mod tests {
         for &(line, want) in cases {
             assert_eq!(classify(line), want, "{line}");
         }
+    }
+
+    #[test]
+    fn windows_cbs_level_column() {
+        assert_classified(&[
+            (
+                "2016-09-28 04:30:31, Info                  CBS    Failed to get next element [HRESULT = 0x800f080d]",
+                Some(Info),
+            ),
+            (
+                "2016-09-28 04:30:31, Warning               CBS    Unrecognized packageExtended attribute.",
+                Some(Warn),
+            ),
+            (
+                "2016-09-28 04:30:31, Error                 CSI    00000001@2016/9/27:20:30:31.455 (F) Failed",
+                Some(Error),
+            ),
+            // A word after a comma and no time is none.
+            ("we met at 10, Info  desk", None),
+            ("at 10:00, Info  desk", None),
+        ]);
+    }
+
+    #[test]
+    fn syslog_priorities() {
+        assert_classified(&[
+            // The kernel's and systemd's prefix: the severity alone.
+            ("<3>disk failed", Some(Error)),
+            ("<4>low on space", Some(Warn)),
+            ("<6>all good", Some(Info)),
+            ("<5>notice this", Some(Info)),
+            ("<7>probing", Some(Debug)),
+            ("<0>system is unusable", Some(Fatal)),
+            ("<2>fan stopped", Some(Fatal)),
+            // RFC 3164 and RFC 5424: a facility times 8 (4, auth; 20, local4).
+            (
+                "<34>Oct 11 22:14:15 mymachine su: 'su root' on /dev/pts/8",
+                Some(Fatal),
+            ),
+            (
+                "<165>1 2003-10-11T22:14:15.003Z host app - ID47 - started",
+                Some(Info),
+            ),
+            ("<187>Oct 11 22:14:15 host app: disk full", Some(Error)),
+            // Words that state a level more grave still count.
+            ("<6>ERROR in handler", Some(Error)),
+            // Not a priority: past 191, a leading zero, no digits, nothing after it.
+            ("<192>Oct 11 22:14:15 host app: hello", None),
+            ("<03>hello", None),
+            ("<>hello", None),
+            ("<3>", None),
+            ("<1234>hello", None),
+            ("<b>bold</b>", None),
+            ("x <3>hello", None),
+        ]);
     }
 
     #[test]

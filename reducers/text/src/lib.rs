@@ -375,6 +375,8 @@ pub struct Text {
     multiline: u64,
     ansi_lines: u64,
     redrawn_lines: u64,
+    /// Lines that ended in CRLF, read and shown without the `\r`.
+    crlf_lines: u64,
     /// Lines holding NUL bytes.
     nul_lines: u64,
     /// The line being folded is the head of a longer line the framing cut.
@@ -489,6 +491,7 @@ impl Text {
             multiline: 0,
             ansi_lines: 0,
             redrawn_lines: 0,
+            crlf_lines: 0,
             nul_lines: 0,
             line_cut: false,
             first_time: None,
@@ -829,6 +832,7 @@ impl Text {
         self.ansi_lines += u64::from(facts.ansi);
         self.nul_lines += u64::from(facts.nul);
         self.redrawn_lines += u64::from(facts.redrawn);
+        self.crlf_lines += u64::from(record.crlf);
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
         self.line_cut = record.cut;
@@ -1217,6 +1221,9 @@ pub struct TextStats {
     /// Lines redrawn with carriage returns (progress bars): their last state is read.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub redrawn_lines: u64,
+    /// Lines that ended in CRLF: read and shown without the `\r`.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub crlf_lines: u64,
     /// The input is a list of paths: how many, in how many directories.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path_list: Option<PathStats>,
@@ -1468,6 +1475,7 @@ impl FoldBatches for Text {
             top_templates,
             ansi_lines: self.ansi_lines,
             redrawn_lines: self.redrawn_lines,
+            crlf_lines: self.crlf_lines,
             path_list,
             located_lines,
         };
@@ -1499,6 +1507,13 @@ impl FoldBatches for Text {
                 "{} redrawn with carriage returns (progress bars): each is read and shown in \
                  its last state (or a worse one it drew over), the whole in the artifact",
                 counted(self.redrawn_lines, "line was", "lines were")
+            ));
+        }
+        if self.crlf_lines > 0 {
+            // The line break alone: the text is whole, so nothing counts as left out.
+            outcome.warnings.push(format!(
+                "{} in CRLF, read and shown without the \\r",
+                counted(self.crlf_lines, "line ended", "lines ended")
             ));
         }
         if self.miner.overflow_count() > 0 {
@@ -2289,10 +2304,19 @@ done
             envelope.warnings[0].starts_with("301 lines were redrawn"),
             "{json}"
         );
-        // A line's CRLF ending is no redrawing.
-        let plain = envelope_of(TextOptions::default(), b"a\r\nb\r\n");
+        // A line's CRLF ending is no redrawing: the lines are whole, their breaks
+        // counted and told.
+        let plain = envelope_of(TextOptions::default(), b"a\r\nb\r\nc\n");
         assert_eq!(plain.stats.get("redrawn_lines"), None);
+        assert_eq!(plain.stats["crlf_lines"], 2);
+        assert_eq!(
+            plain.warnings,
+            ["2 lines ended in CRLF, read and shown without the \\r"]
+        );
         assert!(!plain.truncated);
+        let unix = envelope_of(TextOptions::default(), b"a\nb\n");
+        assert_eq!(unix.stats.get("crlf_lines"), None);
+        assert!(unix.warnings.is_empty());
     }
 
     #[test]
