@@ -135,6 +135,10 @@ pub struct Template {
     example: String,
     /// Characters of the example's line past [`Config::max_example_bytes`].
     example_cut: u64,
+    /// The display holds a key's `<*>` made of values that differed (`rhost=<*>`): a
+    /// line that fits a shape of the group unseen is checked against it, since the
+    /// shape's `<*>` there takes any value.
+    keyed: bool,
 }
 
 impl Template {
@@ -197,7 +201,7 @@ impl Template {
             self.example_cut = other.example_cut;
         }
         self.last_line = self.last_line.max(other.last_line);
-        merge_display(&mut self.tokens, &other.tokens);
+        self.keyed |= other.keyed | merge_display(&mut self.tokens, &other.tokens, Seen::Lines);
     }
 }
 
@@ -392,6 +396,7 @@ impl Miner {
                 last_line: 0,
                 example: String::new(),
                 example_cut: 0,
+                keyed: false,
             },
             last_line_no: 0,
             total: 0,
@@ -460,7 +465,12 @@ impl Miner {
         self.line_words(m);
         if let Some(s) = self.find_fit(m) {
             self.remember(h, s);
-            return self.hit(self.shapes[s as usize].group, line, line_no);
+            let root = self.find(self.shapes[s as usize].group);
+            let template = &mut self.groups[root as usize];
+            if template.keyed {
+                merge_display(&mut template.tokens, &tokens_of(m), Seen::Lines);
+            }
+            return self.hit(root, line, line_no);
         }
         if let Some(c) = self.find_same_len(m) {
             self.generalize_to(c.shape, m);
@@ -477,7 +487,8 @@ impl Miner {
                 let s = self.push_shape(m, root);
                 self.remember(h, s);
                 let other = tokens_of(m);
-                merge_display(&mut self.groups[root as usize].tokens, &other);
+                let template = &mut self.groups[root as usize];
+                template.keyed |= merge_display(&mut template.tokens, &other, Seen::Lines);
             }
             let id = self.hit(root, line, line_no);
             self.merge_promoted();
@@ -649,6 +660,7 @@ impl Miner {
             last_line: line_no,
             example: String::new(),
             example_cut: 0,
+            keyed: false,
         };
         template.set_example(line, self.config.max_example_bytes);
         self.groups.push(template);
@@ -860,6 +872,7 @@ impl Miner {
                 last_line: 0,
                 example: String::new(),
                 example_cut: 0,
+                keyed: false,
             },
         );
         self.groups[keep as usize].absorb(&other);
@@ -1086,7 +1099,8 @@ impl Miner {
                         .iter()
                         .map(|t| t.text.clone())
                         .collect();
-                    merge_display(&mut self.groups[root as usize].tokens, &toks);
+                    let template = &mut self.groups[root as usize];
+                    template.keyed |= merge_display(&mut template.tokens, &toks, Seen::Shape);
                     self.absorb_subsumed(keep);
                     if gone == s || !self.shapes[s as usize].live {
                         break;
@@ -1244,11 +1258,19 @@ impl Miner {
                 *t = Tok::wild();
             }
         }
-        let toks: Vec<Box<str>> = shape.toks.iter().map(|t| t.text.clone()).collect();
+        // The display learns from the line's own tokens where the shape has none: a
+        // value of a key (`rhost=<*>`) stays one.
+        let toks: Vec<Box<str>> = (shape.toks.iter().enumerate())
+            .map(|(i, t)| match t.kind {
+                TokenKind::Wild => m.text(i).into(),
+                _ => t.text.clone(),
+            })
+            .collect();
         let group = shape.group;
         self.set_words(s);
         let root = self.find(group);
-        merge_display(&mut self.groups[root as usize].tokens, &toks);
+        let template = &mut self.groups[root as usize];
+        template.keyed |= merge_display(&mut template.tokens, &toks, Seen::Lines);
     }
 
     /// After shape `s` became more general, merges every other live shape
@@ -1285,7 +1307,8 @@ impl Miner {
                 .iter()
                 .map(|t| t.text.clone())
                 .collect();
-            merge_display(&mut self.groups[root as usize].tokens, &toks);
+            let template = &mut self.groups[root as usize];
+            template.keyed |= merge_display(&mut template.tokens, &toks, Seen::Shape);
         }
     }
 
@@ -1398,7 +1421,8 @@ impl Miner {
             .iter()
             .map(|t| t.text.clone())
             .collect();
-        merge_display(&mut self.groups[root as usize].tokens, &toks);
+        let template = &mut self.groups[root as usize];
+        template.keyed |= merge_display(&mut template.tokens, &toks, Seen::Shape);
         self.absorb_subsumed(target);
     }
 }
@@ -1630,35 +1654,94 @@ fn tokens_of(m: &Masked) -> Vec<Box<str>> {
     (0..m.len()).map(|i| m.text(i).into()).collect()
 }
 
-/// Generalizes the display tokens `a` with `b`: aligned equal tokens stay,
-/// other aligned tokens and unaligned stretches become one `<*>` each
-/// (consecutive ones merge).
-fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>]) {
-    if a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y || &**x == WILDCARD) {
-        return;
+/// What the tokens a display is generalized with stand for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// Lines' tokens, or another display: each `<*>` is any value.
+    Lines,
+    /// A shape's tokens, after the displays of its groups were merged: its `<*>` holds
+    /// values the display already covers, so a key's `<*>` there stays.
+    Shape,
+}
+
+/// Generalizes the display tokens `a` with `b`: aligned equal tokens stay, aligned
+/// values of one key (`rhost=10.0.0.1`, `rhost=ec2-…`) become the key's `rhost=<*>`,
+/// other aligned tokens and unaligned stretches one `<*>` each (consecutive ones merge).
+/// Returns whether a key's `<*>` was made of values that differed.
+fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>], seen: Seen) -> bool {
+    let keeps = |x: &str, y: &str| {
+        covers(x, y) || (seen == Seen::Shape && y == WILDCARD && is_key_wildcard(x))
+    };
+    // A key's `<*>` kept for another token stands for values that differ.
+    let keyed_for = |x: &str, y: &str| x != y && is_key_wildcard(x);
+    if a.len() == b.len() && a.iter().zip(b).all(|(x, y)| keeps(x, y)) {
+        return a.iter().zip(b).any(|(x, y)| keyed_for(x, y));
     }
     if b.is_empty() {
-        return;
+        return false;
     }
     let steps = align(a.len(), b.len(), |i, j| {
-        if a[i] == b[j] {
+        if a[i] == b[j] || shared_key(&a[i], &b[j]).is_some() {
             2
         } else {
             u16::from(&*a[i] == WILDCARD || &*b[j] == WILDCARD)
         }
     });
+    let mut keyed = false;
     let mut out: Vec<Box<str>> = Vec::with_capacity(a.len().max(b.len()));
     for st in steps {
-        match st {
-            Step::Match(i, j) if a[i] == b[j] && &*a[i] != WILDCARD => out.push(a[i].clone()),
-            Step::Match(..) | Step::Gap { .. } => {
-                if out.last().is_none_or(|t| &**t != WILDCARD) {
-                    out.push(WILDCARD.into());
-                }
+        let kept = match st {
+            Step::Match(i, _) if &*a[i] == WILDCARD => None,
+            Step::Match(i, j) if keeps(&a[i], &b[j]) => {
+                keyed |= keyed_for(&a[i], &b[j]);
+                Some(a[i].clone())
             }
+            Step::Match(i, j) => shared_key(&a[i], &b[j]).map(|key| {
+                keyed = true;
+                format!("{key}{WILDCARD}").into()
+            }),
+            Step::Gap { .. } => None,
+        };
+        match kept {
+            Some(token) => out.push(token),
+            None if out.last().is_none_or(|t| &**t != WILDCARD) => out.push(WILDCARD.into()),
+            None => {}
         }
     }
     *a = out;
+    keyed
+}
+
+/// Whether the display token `shown` stands for `token` as it is: the same, `<*>`, or
+/// the values of its key (`id=<*>` for `id=ab12`).
+fn covers(shown: &str, token: &str) -> bool {
+    shown == token
+        || shown == WILDCARD
+        || (is_key_wildcard(shown) && token.starts_with(&shown[..shown.len() - WILDCARD.len()]))
+}
+
+/// The key, with its `=`, a whole token is a value of (`rhost=` of `rhost=10.0.0.1`;
+/// not of `(uid=0)`, as [`key_of`] reads it): a name of word bytes, `-` and `.`.
+fn value_key(token: &str) -> Option<&str> {
+    let eq = token.find('=')?;
+    let name = &token[..eq];
+    (!name.is_empty()
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')))
+    .then_some(&token[..=eq])
+}
+
+/// Whether `token` is a key's values: `rhost=<*>`.
+fn is_key_wildcard(token: &str) -> bool {
+    token
+        .strip_suffix(WILDCARD)
+        .is_some_and(|key| value_key(token) == Some(key))
+}
+
+/// The key that the tokens `a` and `b` are both values of.
+fn shared_key<'a>(a: &'a str, b: &str) -> Option<&'a str> {
+    value_key(a).filter(|key| b.starts_with(key))
 }
 
 /// `s` without trailing `\n` and `\r` (as `trim_end_matches(['\n',
@@ -2104,11 +2187,60 @@ mod tests {
     #[test]
     fn display_merges_lengths() {
         let mut t: Vec<Box<str>> = ["a", "b", "c"].map(Into::into).to_vec();
-        merge_display(&mut t, &["a", "x", "y", "c"].map(Into::into));
+        merge_display(&mut t, &["a", "x", "y", "c"].map(Into::into), Seen::Lines);
         assert_eq!(t.join(" "), "a <*> c");
-        merge_display(&mut t, &["a", "q", "c"].map(Into::into));
+        merge_display(&mut t, &["a", "q", "c"].map(Into::into), Seen::Lines);
         assert_eq!(t.join(" "), "a <*> c");
-        merge_display(&mut t, &["a", "q", "d"].map(Into::into));
+        merge_display(&mut t, &["a", "q", "d"].map(Into::into), Seen::Lines);
         assert_eq!(t.join(" "), "a <*>");
+    }
+
+    #[test]
+    fn a_template_keeps_the_key_of_values_while_its_lines_have_it() {
+        let mut m = miner();
+        let head = "pam auth failure logname= uid=0 tty=ssh";
+        let a = m.add(&format!("{head} rhost=10.0.0.1"));
+        assert_eq!(m.add(&format!("{head} rhost=ec2-1-2.example.com")), a);
+        assert_eq!(
+            text(&m, a),
+            "pam auth failure logname= uid=<*> tty=ssh rhost=<*>"
+        );
+        assert_eq!(m.add(&format!("{head} rhost=db-7.example.org")), a);
+        assert_eq!(
+            text(&m, a),
+            "pam auth failure logname= uid=<*> tty=ssh rhost=<*>"
+        );
+        // A line the template's shape takes, with no such key: the display says so.
+        assert_eq!(m.add(&format!("{head} 10.0.0.9")), a);
+        assert_eq!(text(&m, a), "pam auth failure logname= uid=<*> tty=ssh <*>");
+    }
+
+    #[test]
+    fn display_keeps_the_key_of_values_that_differ() {
+        let tokens = |line: &str| line.split(' ').map(Into::into).collect::<Vec<Box<str>>>();
+        let mut t = tokens("ruser= rhost=10.0.0.1");
+        merge_display(
+            &mut t,
+            &tokens("ruser= rhost=ec2-52-80.example.com"),
+            Seen::Lines,
+        );
+        assert_eq!(t.join(" "), "ruser= rhost=<*>");
+        // Values of the key go on without a change; a longer line's extra token is apart.
+        merge_display(&mut t, &tokens("ruser= rhost=host-b"), Seen::Lines);
+        assert_eq!(t.join(" "), "ruser= rhost=<*>");
+        let mut longer = tokens("ruser= rhost=10.0.0.1 user=root");
+        merge_display(
+            &mut longer,
+            &tokens("ruser= rhost=a.example user=admin"),
+            Seen::Lines,
+        );
+        assert_eq!(longer.join(" "), "ruser= rhost=<*> user=<*>");
+        // Other keys, and no key, are values as before.
+        let mut t = tokens("a x=1 b");
+        merge_display(&mut t, &tokens("a y=1 b"), Seen::Lines);
+        assert_eq!(t.join(" "), "a <*> b");
+        let mut t = tokens("a =1 b");
+        merge_display(&mut t, &tokens("a =2 b"), Seen::Lines);
+        assert_eq!(t.join(" "), "a <*> b");
     }
 }
