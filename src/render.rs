@@ -344,14 +344,18 @@ fn entry_text(item: &Value, message: &str) -> String {
 }
 
 /// What an item says of its line beside the text: `  [error, ×3, cut]` (its severity,
-/// how many records share its template when more than it, its line cut).
+/// how many records share its template when more than it, its line cut); `[error, ×1 of
+/// 300]` when fewer of them are at its severity.
 fn tags(out: &mut String, item: &Value) {
     let mut tags = Vec::new();
     if let Some(severity) = item.get("severity").and_then(Value::as_str) {
         tags.push(severity.to_string());
     }
     if let Some(count) = item.get("count").and_then(Value::as_u64).filter(|&c| c > 1) {
-        tags.push(format!("×{count}"));
+        match item.get("severity_count").and_then(Value::as_u64) {
+            Some(at) => tags.push(format!("×{at} of {count}")),
+            None => tags.push(format!("×{count}")),
+        }
     }
     if item.get("cut").and_then(Value::as_bool) == Some(true) {
         tags.push("cut".to_string());
@@ -458,6 +462,8 @@ mod tests {
                    "more": ["  File \"a.py\", line 1", "KeyError: 'x'"], "more_cut": 2,
                    "template": 3, "count": 1}),
             json!({"kind": "line", "line": 9, "severity": "info", "text": "served 1", "template": 0, "count": 20}),
+            json!({"kind": "line", "line": 11, "severity": "error", "text": "served 5", "template": 0,
+                   "count": 20, "severity_count": 1}),
             json!({"line": 12, "text": "aaaa", "cut": true}),
             json!({"kind": "lines", "line": 1, "last": 3, "text": "a\n\nc", "after": [[4, "d"]]}),
         ];
@@ -467,6 +473,7 @@ mod tests {
   6: KeyError: 'x'
   … 2 more lines of this record (from line 7)
   9: served 1  [info, ×20]
+  11: served 5  [error, ×1 of 20]
   12: aaaa  [cut]
   1: a
   2: \n  3: c

@@ -420,6 +420,54 @@ fn an_input_returned_whole_pages_through_every_line_at_a_small_budget() {
 }
 
 #[test]
+fn long_lines_returned_whole_are_each_on_a_page_at_the_least_budgets() {
+    // Lines of ~115 chars: runs of 400 bytes (four lines) were cut to fit a page of
+    // 1,000 or 1,200 chars, and the next page began at the next run: 21 of 30 lines, or
+    // 14, on no page.
+    let b = Briefly::new();
+    let input: String = (0..30)
+        .map(|i| {
+            format!(
+                "2024-01-05 10:00:{i:02}.123  INFO 4242 --- [nio-8080-exec-{}] \
+                 c.e.shop.web.OrderController : GET /orders/{i} served in {i}ms\n",
+                i % 10
+            )
+        })
+        .collect();
+    for max in [1_000, 1_200] {
+        let args = ["text", "--max-chars", &max.to_string()];
+        let first = b.envelope(&args, input.as_bytes(), max);
+        let items = walk(&b, first, max);
+        let shown: Vec<&str> = items
+            .iter()
+            .flat_map(|item| item["text"].as_str().unwrap().lines())
+            .collect();
+        assert_eq!(shown, input.lines().collect::<Vec<_>>(), "at {max} chars");
+    }
+    // `run`'s text, and its pages, alike.
+    let file = b.dir.path().join("orders.log");
+    std::fs::write(&file, &input).unwrap();
+    let path = file.to_str().unwrap();
+    let args = [
+        "run",
+        "--max-chars",
+        "1000",
+        "--reducer",
+        "text",
+        "--",
+        "cat",
+        path,
+    ];
+    let first = b.envelope(&args, b"", 1_000);
+    let items = walk(&b, first, 1_000);
+    let shown: Vec<&str> = items
+        .iter()
+        .flat_map(|item| item["text"].as_str().unwrap().lines())
+        .collect();
+    assert_eq!(shown, input.lines().collect::<Vec<_>>(), "run");
+}
+
+#[test]
 fn at_the_least_budget_pages_show_their_items_whole() {
     // Entries of ~200 chars beside a fixed part of ~800 (the cursor, the artifact's
     // path): the fixed part gives way, not the item, whose rest would be on no page.

@@ -164,16 +164,16 @@ const COLUMN_WINDOW: usize = 64;
 /// The severity a line states or implies, if any.
 ///
 /// A level word counts when it is written as a level: in capitals (`ERROR`), in brackets
-/// or after `level=` (`[error]`, `level=warn`, `"level":"error"`), followed by a colon
-/// (`error:`, `Warning:`, `error[E0308]:`) or by a compiler's code and a colon (tsc's
-/// `error TS2322:`, csc's `error CS0103:`), capitalized in a table's column, before two
-/// spaces or a tab (kubectl's `Warning  BackOff`, Windows' CBS log's `04:30:31, Error
-/// CSI`), or in ESLint's table after a line and
-/// a column (`  12:5  error  …`); a lone capital letter among the first words
-/// (`E1129`, logcat's ` E `) and syslog's priority opening a line (`<3>`, `<34>Oct 11 …`)
-/// count too. A stated level outranks an exception's name in
-/// the message (`INFO … KeeperException`); signals outrank both: tracebacks,
-/// `Caused by:`, Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
+/// or after `level=` (`[error]`, Apache's `[proxy:error]`, `level=warn`,
+/// `"level":"error"`, pino's `"level": 50`), followed by a colon (`error:`, `Warning:`,
+/// `error[E0308]:`) or by a compiler's code and a colon (tsc's `error TS2322:`, csc's
+/// `error CS0103:`), capitalized in a table's column, before two spaces or a tab
+/// (kubectl's `Warning  BackOff`, Windows' CBS log's `04:30:31, Error  CSI`), or in
+/// ESLint's table after a line and a column (`  12:5  error  …`); a lone capital letter
+/// among the first words (`E1129`, logcat's ` E `) and syslog's priority opening a line
+/// (`<3>`, `<34>Oct 11 …`) count too. A stated level outranks an exception's name in the
+/// message (`INFO … KeeperException`); signals outrank both: tracebacks, `Caused by:`,
+/// Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
 /// `Failed to start`, the kernel's `I/O error`s, file system errors, machine checks and
 /// hung tasks, Go's `panic:` and `fatal error:` opening a line, PHP's `Fatal error:`,
@@ -1243,18 +1243,22 @@ fn is_yarn_message(rest: &[u8]) -> bool {
 
 /// The level pino and bunyan, Node's JSON loggers, write as a number: `{"level":50,…`
 /// (pino's first key) and `{"name":"app",…,"level":40,…` (bunyan's, within its first
-/// keys): 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal.
+/// keys), spaced or not (`{"level": 50, …`, as Python's `json.dumps` writes them): 10
+/// trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal.
 fn numeric_level(bytes: &[u8]) -> Option<Severity> {
-    const KEY: &[u8] = b"\"level\":";
-    let at = if bytes.starts_with(b"{\"level\":") {
-        1
-    } else if bytes.starts_with(b"{\"name\":") {
-        let head = &bytes[..bytes.len().min(160)];
-        find(head, KEY)?
+    const KEY: &[u8] = b"\"level\"";
+    let body = bytes.strip_prefix(b"{")?.trim_ascii_start();
+    let at = if body.starts_with(KEY) {
+        0
+    } else if body.starts_with(b"\"name\"") {
+        find(&body[..body.len().min(160)], KEY)?
     } else {
         return None;
     };
-    let value = &bytes[at + KEY.len()..];
+    let value = body[at + KEY.len()..]
+        .trim_ascii_start()
+        .strip_prefix(b":")?
+        .trim_ascii_start();
     let level = match value.get(..2)? {
         b"10" => Severity::Trace,
         b"20" => Severity::Debug,
@@ -1264,7 +1268,7 @@ fn numeric_level(bytes: &[u8]) -> Option<Severity> {
         b"60" => Severity::Fatal,
         _ => return None,
     };
-    matches!(value.get(2), Some(b',' | b'}')).then_some(level)
+    matches!(value.get(2), Some(b',' | b'}' | b' ')).then_some(level)
 }
 
 /// Whether the byte at `i` stands as a column within the head: after a space, before a
@@ -1322,6 +1326,16 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     let after = bytes.get(end).copied();
     let bracketed = matches!(before, Some(b'[' | b'<' | b'(' | b'|'))
         && matches!(after, Some(b']' | b'>' | b')' | b'|'));
+    // Apache 2.4's error log names the module first: `[proxy:error]`, `[core:crit]`.
+    let after_module = before == Some(b':')
+        && after == Some(b']')
+        && bytes[..start - 1]
+            .iter()
+            .rposition(|&b| b == b'[')
+            .is_some_and(|open| {
+                let module = &bytes[open + 1..start - 1];
+                !module.is_empty() && module.iter().all(|&b| is_word_byte(b))
+            });
     // Not the part of an Objective-C selector: `…Path:error:]`, `…:error:completion:`.
     let selector = before == Some(b':')
         && bytes
@@ -1380,6 +1394,7 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
             .is_some_and(|rest| digits(rest) > 0 && rest.get(digits(rest)) == Some(&b':'));
     let stated = capitals
         || bracketed
+        || after_module
         || colon
         || column
         || positioned
@@ -1998,6 +2013,25 @@ mod tests {
             // A word after a comma and no time is none.
             ("we met at 10, Info  desk", None),
             ("at 10:00, Info  desk", None),
+        ]);
+    }
+
+    #[test]
+    fn apache_modules_levels() {
+        assert_classified(&[
+            (
+                "[Fri Jan 05 10:00:00.123456 2024] [proxy:error] [pid 1234:tid 140] (111)Connection refused: AH00957: attempt to connect to 127.0.0.1:8080 (backend) failed",
+                Some(Error),
+            ),
+            (
+                "[Fri Jan 05 10:00:02.123456 2024] [mpm_event:notice] [pid 1234] AH00489: configured",
+                Some(Info),
+            ),
+            ("[Fri Jan 05 10:00:03 2024] [core:crit] [pid 9] AH00099: no listening sockets", Some(Fatal)),
+            ("[Fri Jan 05 10:00:04 2024] [authz_core:warn] [pid 9] denied", Some(Warn)),
+            // An Objective-C message's argument is none.
+            ("[self handle:error]", None),
+            ("[a b:error] done", None),
         ]);
     }
 
@@ -2640,7 +2674,15 @@ mod tests {
                 r#"{"name":"app","hostname":"web","pid":7,"level":50,"msg":"bunyan","v":0}"#,
                 Some(Error),
             ),
+            // Spaced, as Python's json.dumps writes them.
+            (r#"{"level": 50, "msg": "payment rejected"}"#, Some(Error)),
+            (r#"{ "level" : 60 }"#, Some(Fatal)),
+            (
+                r#"{"name": "app", "hostname": "web", "level": 40, "msg": "slow"}"#,
+                Some(Warn),
+            ),
             // Another number under the key, another object's key.
+            (r#"{"level": 505, "msg": "x"}"#, None),
             (r#"{"level":55,"msg":"x"}"#, None),
             (r#"{"level":500,"msg":"x"}"#, None),
             (r#"{"game":"x","level":50}"#, None),

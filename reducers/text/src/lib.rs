@@ -81,14 +81,23 @@ pub const MORE_PER_TEMPLATE: u32 = 20;
 pub const MAX_RECORD_LINES: usize = KeptLines::HEAD + KeptLines::PINNED + KeptLines::TAIL;
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
-/// Bytes of text in a [`LinesItem`] past which no record is added to it: small enough
-/// that a page of 1,500 characters holds a run of short lines whole (as JSON, where each
-/// newline takes two), so that the budget can page through a long input returned whole
-/// (`tests/page.rs`); at 1,000 bytes the runs were cut, and their last lines were on no
-/// page. Not a bound: a run ends after the record that passes it, however long, and at
-/// the least budget (1,000 characters) a run may still be cut; the artifact has its
-/// lines, by their numbers.
+/// Bytes of text a [`LinesItem`] holds at most, unless its one record is longer: small
+/// enough that a page of 1,500 characters holds a run of short lines whole (as JSON,
+/// where each newline takes two), so that the budget can page through a long input
+/// returned whole (`tests/page.rs`); at 1,000 bytes the runs were cut, and their last
+/// lines were on no page. Smaller budgets take smaller runs ([`block_chars_for`]); a
+/// record too long for a page is still cut, the artifact has its lines, by their numbers.
 pub const BLOCK_BYTES: usize = 400;
+
+/// The runs of records returned whole under a per-result budget of `per_result_chars`
+/// ([`TextOptions::block_chars`]): [`BLOCK_BYTES`], less at budgets whose pages hold
+/// less beside the envelope's other fields (a cursor, an artifact's path), so that a
+/// run fits a page whole even at the least budget.
+pub fn block_chars_for(per_result_chars: usize) -> usize {
+    (per_result_chars / 2)
+        .saturating_sub(350)
+        .clamp(100, BLOCK_BYTES)
+}
 
 /// How a log's times stand, for its span: dates first (`2024-05-01…`) of one length sort
 /// as their text does, so the earliest and latest are found as they come (a merged log's
@@ -141,6 +150,11 @@ pub struct TextOptions {
     /// Write `{"line": n, "group": id}` for every input line here.
     #[serde(skip)]
     pub emit_groups: Option<PathBuf>,
+    /// Bytes of text a run of records returned whole holds at most ([`BLOCK_BYTES`] when
+    /// `None`). Set from the budget the first page had ([`block_chars_for`]) and kept in
+    /// its cursor, so that every page of one result cuts the same runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_chars: Option<usize>,
 }
 
 impl Default for TextOptions {
@@ -156,6 +170,7 @@ impl Default for TextOptions {
             year: 1970,
             now: None,
             emit_groups: None,
+            block_chars: None,
         }
     }
 }
@@ -192,6 +207,10 @@ pub struct LineItem {
     pub template: Option<u32>,
     /// How many records share the template; 1 for a record past the template cap.
     pub count: u64,
+    /// How many of those are at its severity, when not all: the one `503` among 300
+    /// requests of one template.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity_count: Option<u64>,
     /// Context before, as `[line, text]`; for a Go test's failure, the output its test
     /// printed before it (`go test -v`), however far before.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -223,6 +242,7 @@ impl LineItem {
             time: None,
             template: None,
             count: 0,
+            severity_count: None,
             before: Vec::new(),
             after: Vec::new(),
         }
@@ -264,6 +284,9 @@ pub struct TemplateItem {
     /// The worst severity among them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub severity: Option<Severity>,
+    /// How many records are at that severity, when not all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severity_count: Option<u64>,
     /// First and last line numbers.
     pub first_line: u64,
     /// Last line number.
@@ -297,6 +320,8 @@ pub enum TextItem {
 #[derive(Debug, Clone, Default)]
 struct TemplateInfo {
     severity: Option<Severity>,
+    /// Records by severity, as the histogram counts them.
+    by_severity: [u64; 7],
     /// The first and the last time seen, each with its record's line number: templates
     /// the miner merged are folded together by them.
     first_time: Option<(u64, String)>,
@@ -305,6 +330,15 @@ struct TemplateInfo {
     /// The first and last lines of its first record: an example of a record over several
     /// lines says how many more it has.
     first_record: Option<(u64, u64)>,
+}
+
+impl TemplateInfo {
+    /// Of the template's `count` records, how many are at `severity`, when it is one and
+    /// not all of them are.
+    fn severity_count(&self, severity: Option<Severity>, count: u64) -> Option<u64> {
+        let at = self.by_severity[severity? as usize + 1];
+        (at < count).then_some(at)
+    }
 }
 
 /// The record being assembled.
@@ -740,7 +774,8 @@ impl Text {
             }
         }
         self.records += 1;
-        self.histogram[item.severity.map_or(0, |s| s as usize + 1)] += 1;
+        let severity_slot = item.severity.map_or(0, |s| s as usize + 1);
+        self.histogram[severity_slot] += 1;
         if !item.more.is_empty() {
             self.multiline += 1;
         }
@@ -750,6 +785,7 @@ impl Text {
         };
         let info = self.info.entry(group).or_default();
         info.severity = info.severity.max(item.severity);
+        info.by_severity[severity_slot] += 1;
         info.first_record.get_or_insert((first, last));
         if let Some(time) = &item.time {
             info.first_time
@@ -925,13 +961,18 @@ impl Text {
                 continue;
             }
             shown_lines.push((edge.line, edge.line));
+            let severity = classify(&edge.text);
+            let count = miner.count_alike(group);
             out.emit(
                 1,
                 TextItem::Line(LineItem {
-                    severity: classify(&edge.text),
+                    severity,
                     time: timestamp_range(&edge.text).map(|range| edge.text[range].to_string()),
                     template: group.shown(),
-                    count: miner.count_alike(group),
+                    count,
+                    severity_count: info
+                        .get(&group)
+                        .and_then(|noted| noted.severity_count(severity, count)),
                     ..LineItem::new(edge.line, edge.text.clone())
                 }),
             );
@@ -968,6 +1009,7 @@ impl Text {
                 3,
                 TextItem::Line(LineItem {
                     severity: noted.severity,
+                    severity_count: noted.severity_count(noted.severity, t.count()),
                     time: noted.first_time.map(|(_, time)| time),
                     template: t.id().shown(),
                     count: t.count(),
@@ -984,6 +1026,7 @@ impl Text {
                 template,
                 count: t.count(),
                 severity: noted.severity,
+                severity_count: noted.severity_count(noted.severity, t.count()),
                 first_line: t.first_line(),
                 last_line: t.last_line(),
                 first_time: noted.first_time.map(|(_, time)| time),
@@ -1018,9 +1061,9 @@ impl Text {
 
     /// Emits an input held whole: every record the options keep, verbatim and whole. The
     /// serious ones come first (worst, then earliest), each an item of its own; the others
-    /// follow in order, runs of adjacent records as one [`LinesItem`] (of about
-    /// [`BLOCK_BYTES`] at most), so a line costs its text and no fields of its own. When
-    /// the options left records out, each item has `--context`'s lines around it.
+    /// follow in order, runs of adjacent records as one [`LinesItem`] (of
+    /// [`TextOptions::block_chars`] at most), so a line costs its text and no fields of its
+    /// own. When the options left records out, each item has `--context`'s lines around it.
     fn emit_whole(&self, whole: Whole, out: &mut dyn Emit<TextItem>) {
         let miner = &self.miner;
         let line = |n: u64| whole.lines[n as usize - 1].clone();
@@ -1039,6 +1082,7 @@ impl Text {
                 .map(|n| (n, line(n)))
                 .collect()
         };
+        let block_chars = self.options.block_chars.unwrap_or(BLOCK_BYTES);
         let mut serious: Vec<LineItem> = Vec::new();
         let mut blocks: Vec<LinesItem> = Vec::new();
         for record in &whole.records {
@@ -1067,10 +1111,9 @@ impl Text {
                 .map(|n| whole.lines[n as usize - 1].as_str())
                 .collect();
             let text = lines.join("\n");
-            match blocks
-                .last_mut()
-                .filter(|block| block.last + 1 == record.first && block.text.len() < BLOCK_BYTES)
-            {
+            match blocks.last_mut().filter(|block| {
+                block.last + 1 == record.first && block.text.len() + 1 + text.len() <= block_chars
+            }) {
                 Some(block) => {
                     block.text.push('\n');
                     block.text.push_str(&text);
@@ -1273,6 +1316,9 @@ impl FoldBatches for Text {
         for (id, noted) in self.info.drain() {
             let entry = info.entry(miner.resolve(id)).or_default();
             entry.severity = entry.severity.max(noted.severity);
+            for (sum, n) in entry.by_severity.iter_mut().zip(noted.by_severity) {
+                *sum += n;
+            }
             entry.kept += noted.kept;
             // In the order of the input, not of the map.
             entry.first_time = [entry.first_time.take(), noted.first_time]
@@ -1299,6 +1345,9 @@ impl FoldBatches for Text {
             *group = miner.resolve(*group);
             item.template = group.shown();
             item.count = miner.count_alike(*group);
+            item.severity_count = info
+                .get(group)
+                .and_then(|noted| noted.severity_count(item.severity, item.count));
         }
         kept.sort_by(|(a, _), (b, _)| {
             b.severity
@@ -2058,15 +2107,78 @@ done
         assert!(!envelope.truncated, "{}", envelope.to_json());
         let expected: Vec<(u64, String)> = (1..).zip(input.lines().map(String::from)).collect();
         assert_eq!(lines_shown(&envelope.items), expected);
-        // 10,690 bytes: each run stops at the first record past BLOCK_BYTES (15 or 16
-        // lines of 26 or 27 bytes), the next starts after it.
-        let runs = &envelope.items;
-        assert_eq!(runs.len(), 27, "{runs:?}");
-        for pair in runs.windows(2) {
-            let text = pair[0]["text"].as_str().unwrap();
-            assert!((BLOCK_BYTES..BLOCK_BYTES + 30).contains(&text.len()));
-            assert_eq!(pair[0]["last"].as_u64().unwrap() + 1, pair[1]["line"]);
+        // 10,690 bytes: each run holds the records that keep it within BLOCK_BYTES (14
+        // or 15 lines of 26 or 27 bytes), the next starts after it.
+        let runs_of = |envelope: &briefly_core::Envelope, block_chars: usize| {
+            let runs = &envelope.items;
+            for pair in runs.windows(2) {
+                let text = pair[0]["text"].as_str().unwrap();
+                let next = &pair[1]["text"].as_str().unwrap().lines().next().unwrap();
+                assert!(text.len() <= block_chars, "{text:?}");
+                assert!(text.len() + 1 + next.len() > block_chars, "{text:?}");
+                assert_eq!(pair[0]["last"].as_u64().unwrap() + 1, pair[1]["line"]);
+            }
+            runs.len()
+        };
+        assert_eq!(runs_of(&envelope, BLOCK_BYTES), 29);
+        // A smaller budget's runs, as its first page set them.
+        let small = TextOptions {
+            whole_chars: 100_000,
+            block_chars: Some(block_chars_for(1_000)),
+            ..TextOptions::default()
+        };
+        let envelope = envelope_of(small, input.as_bytes());
+        assert_eq!(lines_shown(&envelope.items), expected);
+        assert_eq!(runs_of(&envelope, 150), 80);
+    }
+
+    #[test]
+    fn a_serious_record_says_how_many_of_its_template_are_as_serious() {
+        let mut input = String::new();
+        for i in 0..300 {
+            let status = if i == 250 { 503 } else { 200 };
+            input.push_str(&format!(
+                "10.0.0.{} - - [05/Jan/2024:10:{:02}:{:02} +0000] \"POST /api/v1/orders HTTP/1.1\" {status} 512\n",
+                i % 250,
+                i / 60,
+                i % 60
+            ));
         }
+        // A template all of whose records are errors says nothing more.
+        for i in 0..3 {
+            input.push_str(&format!("ERROR disk {i} failed\n"));
+        }
+        let envelope = chunked(input.as_bytes());
+        let json = envelope.to_json();
+        let served = envelope
+            .items
+            .iter()
+            .find(|i| i["line"] == 251)
+            .expect(&json);
+        assert_eq!(served["severity"], "error", "{json}");
+        assert_eq!(served["count"], 300);
+        assert_eq!(served["severity_count"], 1);
+        let template = (envelope.items.iter())
+            .find(|i| i["kind"] == "template" && i["count"] == 300)
+            .expect(&json);
+        assert_eq!(template["severity"], "error");
+        assert_eq!(template["severity_count"], 1);
+        let disk = envelope
+            .items
+            .iter()
+            .find(|i| i["line"] == 301)
+            .expect(&json);
+        assert_eq!(disk["count"], 3);
+        assert_eq!(disk.get("severity_count"), None, "{json}");
+    }
+
+    #[test]
+    fn runs_returned_whole_shrink_with_the_budget() {
+        assert_eq!(block_chars_for(1_000), 150);
+        assert_eq!(block_chars_for(1_200), 250);
+        assert_eq!(block_chars_for(1_500), BLOCK_BYTES);
+        assert_eq!(block_chars_for(200), 100);
+        assert_eq!(block_chars_for(128_000), BLOCK_BYTES);
     }
 
     #[test]
