@@ -7,7 +7,10 @@ use std::fmt::Write;
 
 /// The envelope as one line of JSON.
 pub fn json(envelope: &Envelope) -> String {
-    envelope.to_json()
+    // Its line's end is printed too: the budget counts it.
+    let mut json = envelope.to_json();
+    json.push('\n');
+    json
 }
 
 /// The same fields, compactly: a header, the summary, one line per item, then where

@@ -51,7 +51,7 @@ fn oversized_input_gets_a_smaller_preview_with_the_errors_from_the_middle() {
     let out = b.run(&["spill", "--id", "call_42"], input.as_bytes());
     let printed = String::from_utf8(out.stdout).unwrap();
     let envelope: Value = serde_json::from_str(&printed).unwrap();
-    common::check_invariants(&envelope, printed.trim_end().chars().count(), CAP);
+    common::check_invariants(&envelope, printed.chars().count(), CAP);
     assert!(
         printed.len() < 4_000,
         "the preview is small: {} chars",
@@ -173,7 +173,7 @@ fn text_format_fits_the_same_budget() {
         input.as_bytes(),
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.trim_end().chars().count() <= 2_000, "{}", text.len());
+    assert!(text.chars().count() <= 2_000, "{}", text.len());
     assert!(text.starts_with("[spill] ok"));
     assert!(text.contains("next: briefly page b1."));
     assert!(text.contains("artifact: "));
@@ -217,7 +217,7 @@ fn artifact_write_failure_is_marked_and_still_fits() {
     assert!(out.status.success());
     let printed = String::from_utf8(out.stdout).unwrap();
     let envelope: Value = serde_json::from_str(&printed).unwrap();
-    common::check_invariants(&envelope, printed.trim_end().chars().count(), CAP);
+    common::check_invariants(&envelope, printed.chars().count(), CAP);
     assert!(envelope["artifact_path"].is_null() && envelope["next_cursor"].is_null());
     assert!(
         envelope["warnings"]

@@ -1328,6 +1328,46 @@ fn a_line_the_framing_cut_says_so_in_its_item() {
         &envelope,
         &["1 line longer than 60 bytes was cut (whole in the artifact): only the head was read"],
     );
+    // The first and the last lines, shown as the input's edges, say so too; and a single
+    // line, both.
+    let input: String = (0..5)
+        .map(|i| format!("row {i} {}\n", "q".repeat(40)))
+        .collect();
+    let envelope = b.envelope(&["text", "--max-line-bytes", "20"], input.as_bytes(), CAP);
+    for line in [1, 5] {
+        assert_eq!(
+            item_at(&envelope, line)["text"],
+            format!(
+                "row {} qqqqqqqqqqqqqq…[line cut: whole in the artifact]",
+                line - 1
+            ),
+            "{envelope}"
+        );
+    }
+    // At the least budgets, the warning keeps its say before the cut line's head does.
+    let long = format!("{}\n", "x".repeat(5_000));
+    for max in [1_000, 1_500, 2_000] {
+        let args = [
+            "text",
+            "--max-line-bytes",
+            "3000",
+            "--max-chars",
+            &max.to_string(),
+        ];
+        let envelope = b.envelope(&args, long.as_bytes(), max);
+        let warning = envelope["warnings"][0].as_str().unwrap_or_default();
+        assert!(
+            warning.starts_with("1 line longer than 3000 bytes was cut (whole in the artifact): only the head was read"),
+            "at {max}: {envelope}"
+        );
+    }
+    let single = format!("{}\n", "q".repeat(150));
+    let envelope = b.envelope(&["text", "--max-line-bytes", "100"], single.as_bytes(), CAP);
+    let text = item_at(&envelope, 1)["text"].as_str().unwrap().to_string();
+    assert!(
+        text.ends_with("q…[line cut: whole in the artifact]"),
+        "{envelope}"
+    );
 }
 
 #[test]

@@ -69,12 +69,12 @@ impl LineFramer {
             if self.partial_len == 0 && segment.len() <= self.max {
                 // The common case: the whole line is in this chunk; no copy.
                 let len = segment.len() as u64 + 1;
-                self.emit(segment, len, false, &mut on_line);
+                self.emit(segment, len, false, true, &mut on_line);
             } else {
                 self.append(segment);
                 let partial = std::mem::take(&mut self.partial);
                 let (len, cut) = (self.partial_len + 1, self.cut);
-                self.emit(&partial, len, cut, &mut on_line);
+                self.emit(&partial, len, cut, true, &mut on_line);
                 self.partial = partial;
                 self.partial.clear();
                 self.partial_len = 0;
@@ -102,7 +102,7 @@ impl LineFramer {
         if self.partial_len > 0 {
             let partial = std::mem::take(&mut self.partial);
             let (len, cut) = (self.partial_len, self.cut);
-            self.emit(&partial, len, cut, &mut on_line);
+            self.emit(&partial, len, cut, false, &mut on_line);
             self.partial_len = 0;
             self.cut = false;
         }
@@ -138,11 +138,14 @@ impl LineFramer {
             .extend_from_slice(&segment[..segment.len().min(room)]);
     }
 
+    /// Frames one line of `len` bytes in the input, `bytes` of it kept; `ended`: by a
+    /// newline (not the input's end).
     fn emit(
         &mut self,
         bytes: &[u8],
         len: u64,
         cut: bool,
+        ended: bool,
         on_line: &mut impl FnMut(FramedLine<'_>),
     ) {
         self.line += 1;
@@ -152,8 +155,9 @@ impl LineFramer {
             self.cut_lines += 1;
             bytes = &bytes[..utf8_boundary(bytes)];
         } else if let [head @ .., b'\r'] = bytes {
+            // A last line's `\r` with no newline after it is dropped too, but ends no CRLF.
             bytes = head;
-            crlf = true;
+            crlf = ended;
         }
         if self.line == 1 {
             // A byte-order mark is no part of the text (Windows tools write one):
@@ -325,7 +329,8 @@ mod tests {
             vec![
                 (b"a".to_vec(), true),
                 (b"b".to_vec(), false),
-                (b"c".to_vec(), true)
+                // A last `\r` is dropped, but no newline follows it.
+                (b"c".to_vec(), false)
             ]
         );
     }

@@ -656,12 +656,15 @@ impl Fit<'_> {
         let original = base;
         // Each warning keeps as much as the summary does, up to WARNING_CHARS: what went
         // wrong (an artifact not written: the rest is lost) outweighs another item.
-        let shrunk = |limit: usize, summary_chars: usize| {
+        let shrunk_warned = |limit: usize, summary_chars: usize, warning_chars: usize| {
             let mut base = original.clone();
-            let warning_chars = summary_chars.min(WARNING_CHARS).max(limit / 2);
             shrink_overhead(&mut base, limit, warning_chars);
             base.summary = cut_str(&original.summary, summary_chars).into_owned();
             base
+        };
+        let shrunk = |limit: usize, summary_chars: usize| {
+            let warning_chars = summary_chars.min(WARNING_CHARS).max(limit / 2);
+            shrunk_warned(limit, summary_chars, warning_chars)
         };
         let mut base = original.clone();
         // The fixed part may take at most half the budget: the rest is for the evidence,
@@ -697,11 +700,19 @@ impl Fit<'_> {
             // its least; only then is the item cut to the room left, so that a page always
             // moves forward; when not even a bare cut marker fits beside the fixed part, the
             // fixed part gives way further.
-            // A summary of 20 characters at the least: less says nothing.
-            let whole = [(80, SUMMARY_CHARS), (80, 80), (20, 20)]
-                .into_iter()
-                .map(|(limit, summary_chars)| self.with(&shrunk(limit, summary_chars), 1))
-                .find(|whole| self.fits(whole));
+            // A summary of 20 characters at the least: less says nothing. The first warning
+            // keeps its say before the least (a line cut by the framing, an artifact not
+            // written).
+            let warned = || shrunk_warned(20, 20, WARNING_CHARS);
+            let whole = [
+                shrunk(80, SUMMARY_CHARS),
+                shrunk(80, 80),
+                warned(),
+                shrunk(20, 20),
+            ]
+            .into_iter()
+            .map(|least| self.with(&least, 1))
+            .find(|whole| self.fits(whole));
             if let Some(whole) = whole {
                 return whole;
             }
@@ -709,10 +720,14 @@ impl Fit<'_> {
             // it: its rest is on no page, the summary's is on every other (the summary
             // keeps its say on the cut only while the item loses little by it; beside it,
             // a record became a bare cut marker).
+            // The first warning, again, before the least: the item cut is whole in the
+            // artifact, what the warning says nowhere else.
             let item_chars = |envelope: &Envelope| envelope.items.first().map_or(0, json_chars);
             let with_summary = self.first_item_cut_to_fit(&base);
-            for limit in [20, 8, 0] {
-                let least = shrunk(limit, limit);
+            let least = [warned()]
+                .into_iter()
+                .chain([20, 8, 0].map(|limit| shrunk(limit, limit)));
+            for least in least {
                 if let Some(first) = self.first_item_cut_to_fit(&least) {
                     return match with_summary {
                         Some(kept) if 2 * item_chars(&kept) >= item_chars(&first) => kept,
@@ -810,7 +825,8 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize, warning_chars: usize) 
             None => cut_str(warning, warning_chars).into_owned(),
         };
         chars += warning.chars().count();
-        if chars > (limit * 4).max(warning_chars) {
+        // One warning cut to `warning_chars` stays, with its cut marker.
+        if chars > (limit * 4).max(warning_chars + MARKER_CHARS) {
             let rest: usize = envelope.warnings[i..].iter().map(|w| warnings_in(w)).sum();
             warnings.push(format!("{CUT_MARKER}{rest} warnings]"));
             break;

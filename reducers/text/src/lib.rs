@@ -905,9 +905,13 @@ impl Text {
         }
         if self.first_line.is_none() {
             // Its group is set when its record closes.
+            let mut text = text.to_string();
+            if record.cut {
+                text.push_str(LINE_CUT_MARKER);
+            }
             self.first_line = Some(Edge {
                 line: record.line,
-                text: text.to_string(),
+                text,
                 group: None,
             });
         }
@@ -1303,6 +1307,9 @@ impl FoldBatches for Text {
             last.text.clear();
             last.text
                 .push_str(facts.stripped.as_deref().unwrap_or(record.text));
+            if record.cut {
+                last.text.push_str(LINE_CUT_MARKER);
+            }
             // Set when its record closes.
             last.group = None;
         }
