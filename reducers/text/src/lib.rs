@@ -661,6 +661,12 @@ impl Text {
             _ => message,
         };
         pending.multiline.start(opening, severity, facts.opens);
+        // Under a line with its time, an indented line without one is its message going on
+        // (a validation's list, a database's `DETAIL`); elsewhere it may be a table's.
+        pending.multiline.read_indented(match stamp {
+            Some(_) => Indented::Continue,
+            None => Indented::ByRule,
+        });
         pending.source.clear();
         pending.source.push_str(source_of(text, facts));
         let item = &mut pending.item;
@@ -2177,6 +2183,30 @@ done
             .expect(&json);
         assert_eq!(disk["count"], 3);
         assert_eq!(disk.get("severity_count"), None, "{json}");
+    }
+
+    #[test]
+    fn indented_lines_under_a_stamped_line_are_its_record() {
+        let options = || TextOptions {
+            whole_chars: 0,
+            ..TextOptions::default()
+        };
+        let mut input: String = (0..20)
+            .map(|i| format!("2024-01-05 10:00:{i:02},123 INFO app: tick {i}\n"))
+            .collect();
+        input.push_str("2024-01-05 10:01:00,456 ERROR app: config validation failed:\n");
+        input.push_str("    - field \"replicas\" must be >= 1 (got 0)\n");
+        input.push_str("\tDETAIL: Process 5062 waits for ShareLock on transaction 900\n");
+        input.push_str("2024-01-05 10:01:01,000 INFO app: tick 21\n");
+        let envelope = envelope_of(options(), input.as_bytes());
+        let json = envelope.to_json();
+        assert_eq!(envelope.stats["multiline_records"], 1, "{json}");
+        let error = envelope.items.iter().find(|i| i["line"] == 21).expect(&json);
+        assert_eq!(error["more"].as_array().unwrap().len(), 2, "{json}");
+        // Without times, an indented line may be a table's: a record of its own.
+        let table = "NAME  READY\n  web   1/1\n  db    0/1\n";
+        let envelope = envelope_of(options(), table.as_bytes());
+        assert_eq!(envelope.stats["multiline_records"], 0, "{}", envelope.to_json());
     }
 
     #[test]
