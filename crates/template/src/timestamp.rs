@@ -63,6 +63,7 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 }
 
 /// Where a line's timestamp is: at its start ([`leading_timestamp_range`]), else after
+/// syslog's priority (`<34>Oct 11 22:14:15`, `<165>1 2003-10-11T22:14:15Z`), else after
 /// Redis's pid prefix (`1:M 05 Jan 2024 10:00:04.123`), else in a bracket after at most
 /// three fields, as access logs write it after the client's address, identity and user,
 /// else after `gh run view --log`'s job and step columns, else after a container's name
@@ -86,6 +87,7 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     let bom = bom_len(line);
     let line = &line[bom..];
     let range = leading_timestamp_range(line)
+        .or_else(|| syslog_timestamp_range(line))
         .or_else(|| redis_timestamp_range(line))
         .or_else(|| bracketed_timestamp_range(line))
         .or_else(|| tabbed_timestamp_range(line))
@@ -101,6 +103,26 @@ fn bom_len(text: &str) -> usize {
     } else {
         0
     }
+}
+
+/// The timestamp of [`timestamp_range`] after syslog's priority: RFC 3164's `<34>Oct 11
+/// 22:14:15 host su: …`, RFC 5424's `<165>1 2003-10-11T22:14:15.003Z host …` (its
+/// version, `1`, before the time).
+fn syslog_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    let b = line.as_bytes();
+    let n = digits(b, 1, 3);
+    if at(b, 0) != b'<' || n == 0 || at(b, n + 1) != b'>' {
+        return None;
+    }
+    let start = n
+        + 2
+        + if line[n + 2..].starts_with("1 ") {
+            2
+        } else {
+            0
+        };
+    let (range, _) = leading_moment(&line[start..])?;
+    Some(start + range.start..start + range.end)
 }
 
 /// The timestamp of [`timestamp_range`] after Redis's record prefix: a pid and its role's
@@ -957,6 +979,22 @@ mod tests {
             Some("Sun Dec 04 04:47:44 2005")
         );
         assert_eq!(ts("12:00:01.5 started"), Some("12:00:01.5"));
+    }
+
+    #[test]
+    fn after_syslogs_priority() {
+        let range = |line: &'static str| timestamp_range(line).map(|r| &line[r]);
+        assert_eq!(
+            range("<34>Oct 11 22:14:15 mymachine su: 'su root' failed"),
+            Some("Oct 11 22:14:15")
+        );
+        // RFC 5424's version before it.
+        assert_eq!(
+            range("<165>1 2003-10-11T22:14:15.003Z host app - ID47 - started"),
+            Some("2003-10-11T22:14:15.003Z")
+        );
+        assert_eq!(range("<3>disk failed"), None);
+        assert_eq!(range("<b>Oct 11 22:14:15</b>"), None);
     }
 
     #[test]

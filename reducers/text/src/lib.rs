@@ -2201,12 +2201,36 @@ done
         let envelope = envelope_of(options(), input.as_bytes());
         let json = envelope.to_json();
         assert_eq!(envelope.stats["multiline_records"], 1, "{json}");
-        let error = envelope.items.iter().find(|i| i["line"] == 21).expect(&json);
+        let error = envelope
+            .items
+            .iter()
+            .find(|i| i["line"] == 21)
+            .expect(&json);
         assert_eq!(error["more"].as_array().unwrap().len(), 2, "{json}");
         // Without times, an indented line may be a table's: a record of its own.
         let table = "NAME  READY\n  web   1/1\n  db    0/1\n";
         let envelope = envelope_of(options(), table.as_bytes());
-        assert_eq!(envelope.stats["multiline_records"], 0, "{}", envelope.to_json());
+        assert_eq!(
+            envelope.stats["multiline_records"],
+            0,
+            "{}",
+            envelope.to_json()
+        );
+    }
+
+    #[test]
+    fn since_reads_the_time_after_syslogs_priority() {
+        let input: String = (0..4)
+            .map(|m| format!("<30>1 2024-01-05T10:0{m}:00Z web01 app 1 - - tick\n"))
+            .collect();
+        let options = TextOptions {
+            // 2024-01-05T10:02:00Z
+            since: Some(1_704_448_920),
+            ..TextOptions::default()
+        };
+        let envelope = envelope_of(options, input.as_bytes());
+        assert_eq!(envelope.stats["filtered_out"], 2, "{}", envelope.to_json());
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
     }
 
     #[test]
