@@ -786,6 +786,38 @@ fn a_long_line_is_read_in_pieces_that_pages_go_on_with() {
         "--column 5 is past the end of line 3: it has 4 characters"
     );
     assert_eq!(past["returned_items"], 0);
+    // Past what the framing read of a line longer than --max-line-bytes: said so, with
+    // what would read on.
+    let args = [
+        "--max-line-bytes",
+        "100",
+        "read",
+        file,
+        "--offset",
+        "2",
+        "--column",
+        "150",
+    ];
+    let past = b.envelope(&args, b"", CAP);
+    assert!(
+        past["warnings"].as_array().unwrap().iter().any(|w| {
+            let w = w.as_str().unwrap();
+            w.starts_with("--column 150 is past what was read of line 2: its first ")
+                && w.ends_with(" characters; the line is longer than --max-line-bytes, which a larger one reads on")
+        }),
+        "{past}"
+    );
+    let args = [
+        "--max-line-bytes",
+        "4000",
+        "read",
+        file,
+        "--offset",
+        "2",
+        "--column",
+        "150",
+    ];
+    assert_eq!(b.envelope(&args, b"", CAP)["items"][0]["column"], 150);
     let bad = b.run(&["read", file, "--column", "0"], b"");
     assert!(!bad.status.success());
 }

@@ -9,7 +9,8 @@
 //! The input is UTF-16 when it opens with a byte-order mark (`FF FE`, `FE FF`), or, with
 //! none, when its first [`SNIFF_BYTES`] (at least [`MIN_UNITS_WITHOUT_MARK`] code units)
 //! are all characters below U+0100 other than NUL, as two bytes each: no UTF-8 text has
-//! a NUL in every other byte. Anything else passes as it came.
+//! a NUL in every other byte. Anything else passes as it came; UTF-32, whose marks open
+//! with UTF-16's, too, said in a warning.
 
 /// How many bytes are read before deciding: input shorter than that is decided at its end.
 pub const SNIFF_BYTES: usize = 64;
@@ -31,6 +32,8 @@ enum State {
     Sniffing(Vec<u8>),
     /// As it came.
     AsIs,
+    /// As it came, in an encoding not decoded: UTF-32, by its byte-order mark.
+    Undecoded(&'static str),
     /// Decoded from UTF-16.
     Utf16(Utf16),
 }
@@ -97,7 +100,7 @@ impl InputDecoder {
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> usize {
         out.clear();
         match &mut self.state {
-            State::AsIs => 0,
+            State::AsIs | State::Undecoded(_) => 0,
             State::Utf16(utf16) => {
                 utf16.decode(bytes, out);
                 bytes.len()
@@ -138,8 +141,14 @@ impl InputDecoder {
 
     /// What the decoding did, for the envelope's warnings.
     pub fn warnings(&self) -> Vec<String> {
-        let State::Utf16(utf16) = &self.state else {
-            return Vec::new();
+        let utf16 = match &self.state {
+            State::Utf16(utf16) => utf16,
+            State::Undecoded(encoding) => {
+                return vec![format!(
+                    "the input is {encoding} (by its byte-order mark): not decoded, read as it came"
+                )]
+            }
+            _ => return Vec::new(),
         };
         let order = match utf16.order {
             Order::Little => "UTF-16LE",
@@ -168,6 +177,15 @@ impl InputDecoder {
         };
         let held = std::mem::take(held);
         let (order, marked) = match held.as_slice() {
+            // UTF-32's marks open with UTF-16's.
+            [0xFF, 0xFE, 0, 0, ..] | [0, 0, 0xFE, 0xFF, ..] => {
+                out.extend_from_slice(&held);
+                self.state = State::Undecoded(match held[0] {
+                    0xFF => "UTF-32LE",
+                    _ => "UTF-32BE",
+                });
+                return;
+            }
             [0xFF, 0xFE, ..] => (Some(Order::Little), true),
             [0xFE, 0xFF, ..] => (Some(Order::Big), true),
             _ => (unmarked_order(&held), false),
@@ -196,7 +214,7 @@ impl InputDecoder {
 /// it) is read as UTF-16.
 pub fn is_utf16(head: &[u8]) -> bool {
     let head = &head[..head.len().min(SNIFF_BYTES)];
-    head.starts_with(&[0xFF, 0xFE])
+    (head.starts_with(&[0xFF, 0xFE]) && !head.starts_with(&[0xFF, 0xFE, 0, 0]))
         || head.starts_with(&[0xFE, 0xFF])
         || unmarked_order(head).is_some()
 }
@@ -408,6 +426,29 @@ mod tests {
         assert_eq!(out, &input[..SNIFF_BYTES]);
         assert_eq!(decoder.push(&input, &mut out), 0);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn utf32_is_not_taken_for_utf16() {
+        // UTF-32LE's mark opens with UTF-16LE's: read as UTF-16, every character became
+        // two, one of them a NUL.
+        let le: Vec<u8> = "\u{feff}line ERROR\n"
+            .chars()
+            .flat_map(|c| u32::from(c).to_le_bytes())
+            .collect();
+        let be: Vec<u8> = "\u{feff}line ERROR\n"
+            .chars()
+            .flat_map(|c| u32::from(c).to_be_bytes())
+            .collect();
+        for (input, encoding) in [(le, "UTF-32LE"), (be, "UTF-32BE")] {
+            assert!(!is_utf16(&input), "{encoding}");
+            let (text, warnings) = read(&input, 7);
+            assert_eq!(text, input, "{encoding}");
+            assert_eq!(
+                warnings,
+                [format!("the input is {encoding} (by its byte-order mark): not decoded, read as it came")]
+            );
+        }
     }
 
     #[test]

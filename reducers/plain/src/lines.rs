@@ -51,8 +51,9 @@ pub struct Lines {
     ansi_lines: u64,
     /// Lines read in pieces.
     pieced_lines: u64,
-    /// `--column` was past the end of line `offset`: its length in characters.
-    column_past: Option<u64>,
+    /// `--column` was past the end of line `offset`: its length in characters, and
+    /// whether the framing cut it (the length is then of its head).
+    column_past: Option<(u64, bool)>,
 }
 
 /// What `Lines` reports.
@@ -127,7 +128,7 @@ impl Reducer for Lines {
         }
         let line_chars = shown.chars().count() as u64;
         if from > line_chars {
-            self.column_past = Some(line_chars);
+            self.column_past = Some((line_chars, record.cut));
             return Flow::Continue;
         }
         self.pieced_lines += 1;
@@ -183,13 +184,21 @@ impl Reducer for Lines {
                 briefly_core::plural(self.lines, "line")
             ));
         }
-        if let Some(chars) = self.column_past {
-            outcome.warnings.push(format!(
+        match self.column_past {
+            Some((chars, false)) => outcome.warnings.push(format!(
                 "--column {} is past the end of line {}: it has {}",
                 self.options.column,
                 self.options.offset,
                 briefly_core::plural(chars, "character")
-            ));
+            )),
+            Some((chars, true)) => outcome.warnings.push(format!(
+                "--column {} is past what was read of line {}: its first {}; the line is \
+                 longer than --max-line-bytes, which a larger one reads on",
+                self.options.column,
+                self.options.offset,
+                briefly_core::plural(chars, "character")
+            )),
+            None => {}
         }
         outcome
     }
