@@ -242,6 +242,16 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
         );
         return;
     }
+    // A template of `text`'s: how many records it folds and its text, where they are,
+    // then its example.
+    if let (Some(kind @ ("template" | "other")), Some(template), Some(count)) = (
+        item.get("kind").and_then(Value::as_str),
+        item.get("template").and_then(Value::as_str),
+        item.get("count").and_then(Value::as_u64),
+    ) {
+        template_item(out, item, kind, template, count);
+        return;
+    }
     // A test's report (pytest's): what it is and where, what failed, then its decisive
     // traceback lines and captured output as they were printed.
     let noted = matches!(
@@ -321,6 +331,68 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
     for (n, t) in context(item, "after") {
         shown.push(n);
         let _ = writeln!(out, "  {n}- {t}");
+    }
+}
+
+/// `  ×3492 GET <*> HTTP/<*> status: <*>  [info, lines 1501–29997, 10:00:00 to 11:23:19]`,
+/// then `    e.g. 1501: GET /a HTTP/1.1 status: 200`; the `other` group says what it is.
+fn template_item(out: &mut String, item: &Value, kind: &str, template: &str, count: u64) {
+    let field = |key: &str| item.get(key).and_then(Value::as_str);
+    let number = |key: &str| item.get(key).and_then(Value::as_u64);
+    match kind {
+        "other" => {
+            let _ = write!(out, "  ×{count} other records (past the template cap)");
+        }
+        _ => {
+            let _ = write!(out, "  ×{count} {template}");
+        }
+    }
+    let mut tags = Vec::new();
+    if let Some(severity) = field("severity") {
+        tags.push(match number("severity_count") {
+            Some(at) => format!("{severity} ×{at}"),
+            None => severity.to_string(),
+        });
+    }
+    if let (Some(first), Some(last)) = (number("first_line"), number("last_line")) {
+        tags.push(match first == last {
+            true => format!("line {first}"),
+            false => format!("lines {first}–{last}"),
+        });
+    }
+    match (field("first_time"), field("last_time")) {
+        (Some(first), Some(last)) if first != last => tags.push(format!("{first} to {last}")),
+        (Some(time), _) | (None, Some(time)) => tags.push(time.to_string()),
+        (None, None) => {}
+    }
+    // What a reducer adds of its own (a journal's units, a container log's streams).
+    const SHOWN: [&str; 11] = [
+        "kind",
+        "id",
+        "template",
+        "count",
+        "severity",
+        "severity_count",
+        "first_line",
+        "last_line",
+        "first_time",
+        "last_time",
+        "example",
+    ];
+    let others = item.as_object().into_iter().flatten();
+    for (key, value) in others.filter(|(key, _)| !SHOWN.contains(&key.as_str())) {
+        tags.push(format!("{key} {value}"));
+    }
+    if !tags.is_empty() {
+        let _ = write!(out, "  [{}]", tags.join(", "));
+    }
+    out.push('\n');
+    if let Some(example) = field("example") {
+        match number("first_line") {
+            Some(line) => writeln!(out, "    e.g. {line}: {example}"),
+            None => writeln!(out, "    e.g. {example}"),
+        }
+        .ok();
     }
 }
 
@@ -481,6 +553,30 @@ mod tests {
   1: a
   2: \n  3: c
   4- d
+";
+        assert!(t.ends_with(expected), "{t}");
+    }
+
+    #[test]
+    fn text_shows_a_template_with_its_count_place_and_example() {
+        let mut e = Envelope::new("text", "2 templates");
+        e.items = vec![
+            json!({"kind": "template", "id": 4, "template": "GET <*> status: <*>", "count": 300,
+                   "severity": "error", "severity_count": 1, "first_line": 2, "last_line": 301,
+                   "first_time": "10:00:00", "last_time": "10:04:59", "example": "GET /a status: 200"}),
+            json!({"kind": "other", "template": "other", "count": 12, "first_line": 7,
+                   "last_line": 7, "example": "zq 1"}),
+            json!({"kind": "template", "id": 1, "template": "slow query ms=<*>", "count": 8,
+                   "severity": "warn", "streams": {"stderr": 8}, "first_line": 8,
+                   "example": "slow query ms=907"}),
+        ];
+        let t = text(&e);
+        let expected = "  ×300 GET <*> status: <*>  [error ×1, lines 2–301, 10:00:00 to 10:04:59]
+    e.g. 2: GET /a status: 200
+  ×12 other records (past the template cap)  [line 7]
+    e.g. 7: zq 1
+  ×8 slow query ms=<*>  [warn, streams {\"stderr\":8}]
+    e.g. 8: slow query ms=907
 ";
         assert!(t.ends_with(expected), "{t}");
     }
