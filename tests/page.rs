@@ -788,17 +788,18 @@ fn a_long_line_is_read_in_pieces_that_pages_go_on_with() {
     assert_eq!(past["returned_items"], 0);
     // Past what the framing read of a line longer than --max-line-bytes: said so, with
     // what would read on.
-    let args = [
-        "--max-line-bytes",
-        "100",
-        "read",
-        file,
-        "--offset",
-        "2",
-        "--column",
-        "150",
-    ];
-    let past = b.envelope(&args, b"", CAP);
+    let at_column_150 = |max_line_bytes: &str| {
+        let args = [
+            "--max-line-bytes",
+            max_line_bytes,
+            "read",
+            file,
+            "--offset",
+            "2",
+        ];
+        b.envelope(&[&args[..], &["--column", "150"]].concat(), b"", CAP)
+    };
+    let past = at_column_150("100");
     assert!(
         past["warnings"].as_array().unwrap().iter().any(|w| {
             let w = w.as_str().unwrap();
@@ -807,17 +808,7 @@ fn a_long_line_is_read_in_pieces_that_pages_go_on_with() {
         }),
         "{past}"
     );
-    let args = [
-        "--max-line-bytes",
-        "4000",
-        "read",
-        file,
-        "--offset",
-        "2",
-        "--column",
-        "150",
-    ];
-    assert_eq!(b.envelope(&args, b"", CAP)["items"][0]["column"], 150);
+    assert_eq!(at_column_150("4000")["items"][0]["column"], 150);
     let bad = b.run(&["read", file, "--column", "0"], b"");
     assert!(!bad.status.success());
 }
