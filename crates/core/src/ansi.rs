@@ -11,6 +11,9 @@
 /// use briefly_core::strip_ansi;
 /// assert_eq!(strip_ansi("\x1b[1;31mERROR\x1b[0m x", None).as_deref(), Some("ERROR x"));
 /// assert_eq!(strip_ansi("plain", None), None);
+/// // An OSC that never ends on its line hides nothing after it.
+/// assert_eq!(strip_ansi("a \x1b]8;;http://x ERROR disk full", None).as_deref(), Some("a 8;;http://x ERROR disk full"));
+/// assert_eq!(strip_ansi("\x1b]8;;http://x\x1b\\link\x1b]8;;\x07 ok", None).as_deref(), Some("link ok"));
 /// ```
 pub fn strip_ansi(text: &str, reuse: Option<String>) -> Option<String> {
     memchr::memchr(0x1b, text.as_bytes())?;
@@ -31,9 +34,14 @@ pub fn strip_ansi(text: &str, reuse: Option<String>) -> Option<String> {
                 }
             }
             Some(']') => {
-                while let Some(c) = chars.next() {
-                    if c == '\x07' || (c == '\x1b' && chars.peek() == Some(&'\\')) {
-                        chars.next_if_eq(&'\\');
+                let mut body = chars.clone();
+                while let Some(c) = body.next() {
+                    if c == '\x07' || (c == '\x1b' && body.peek() == Some(&'\\')) {
+                        body.next_if_eq(&'\\');
+                        // Ended on its line: all of it goes. One that is not (cut, or
+                        // garbled) would hide the rest of the line, an error with it:
+                        // only its opening goes.
+                        chars = body;
                         break;
                     }
                 }
