@@ -366,6 +366,21 @@ struct Findings {
 impl Findings {
     /// A line's findings before its words are looked at.
     fn begin(bytes: &[u8]) -> Findings {
+        let none = Findings {
+            opens: None,
+            stated: None,
+            column: None,
+            named: None,
+            signalled: None,
+            hinted: None,
+        };
+        // What is read below opens with one of these bytes: a log's time rules it all out.
+        if !matches!(
+            bytes.first(),
+            Some(b'p' | b'f' | b'T' | b'C' | b' ' | 0xc3 | 0xe2 | b'U' | b'l' | b'/' | b'#' | b'(')
+        ) {
+            return none;
+        }
         let go_panic = bytes.starts_with(b"panic: ") || bytes.starts_with(b"fatal error: ");
         let asyncio_task = bytes.first() == Some(&b'T') && bytes.starts_with(ASYNCIO_TASK);
         Findings {
