@@ -343,6 +343,9 @@ fn template_item(out: &mut String, item: &Value, kind: &str, template: &str, cou
         "other" => {
             let _ = write!(out, "  ×{count} other records (past the template cap)");
         }
+        _ if template.trim().is_empty() => {
+            let _ = write!(out, "  ×{count} blank lines");
+        }
         _ => {
             let _ = write!(out, "  ×{count} {template}");
         }
@@ -387,7 +390,7 @@ fn template_item(out: &mut String, item: &Value, kind: &str, template: &str, cou
         let _ = write!(out, "  [{}]", tags.join(", "));
     }
     out.push('\n');
-    if let Some(example) = field("example") {
+    if let Some(example) = field("example").filter(|e| !e.trim().is_empty()) {
         match number("first_line") {
             Some(line) => writeln!(out, "    e.g. {line}: {example}"),
             None => writeln!(out, "    e.g. {example}"),
@@ -566,6 +569,8 @@ mod tests {
                    "first_time": "10:00:00", "last_time": "10:04:59", "example": "GET /a status: 200"}),
             json!({"kind": "other", "template": "other", "count": 12, "first_line": 7,
                    "last_line": 7, "example": "zq 1"}),
+            json!({"kind": "template", "id": 2, "template": "", "count": 5, "first_line": 3,
+                   "last_line": 9, "example": ""}),
             json!({"kind": "template", "id": 1, "template": "slow query ms=<*>", "count": 8,
                    "severity": "warn", "streams": {"stderr": 8}, "first_line": 8,
                    "example": "slow query ms=907"}),
@@ -575,6 +580,7 @@ mod tests {
     e.g. 2: GET /a status: 200
   ×12 other records (past the template cap)  [line 7]
     e.g. 7: zq 1
+  ×5 blank lines  [lines 3–9]
   ×8 slow query ms=<*>  [warn, streams {\"stderr\":8}]
     e.g. 8: slow query ms=907
 ";
