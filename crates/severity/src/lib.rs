@@ -1296,6 +1296,12 @@ fn is_column(bytes: &[u8], i: usize) -> bool {
         let tag = &bytes[i + 2..];
         tag.iter().take(2).filter(|b| is_word_byte(**b)).count() == 2
     };
+    // A letter of a word spaced out (Maven's `[INFO]  T E S T S`): a letter alone beside it.
+    let lone_letter = |at: usize| {
+        bytes.get(at).is_some_and(u8::is_ascii_alphabetic)
+            && at.checked_sub(1).is_none_or(|p| bytes[p] == b' ')
+            && bytes.get(at + 1).is_none_or(|b| *b == b' ')
+    };
     i > 0
         && bytes[i - 1] == b' '
         && i + 1 < bytes.len().min(COLUMN_WINDOW)
@@ -1304,6 +1310,7 @@ fn is_column(bytes: &[u8], i: usize) -> bool {
             .trim_ascii_end()
             .last()
             .is_some_and(|b| !b.is_ascii_lowercase())
+        && !(i.checked_sub(2).is_some_and(lone_letter) || lone_letter(i + 2))
 }
 
 /// What a word says of its line.
@@ -2028,6 +2035,21 @@ mod tests {
             // A word after a comma and no time is none.
             ("we met at 10, Info  desk", None),
             ("at 10:00, Info  desk", None),
+        ]);
+    }
+
+    #[test]
+    fn a_word_spaced_out_is_no_letter_column() {
+        assert_classified(&[
+            ("[INFO]  T E S T S", Some(Info)),
+            ("[INFO]  R E S U L T S", Some(Info)),
+            ("A E B", None),
+            // logcat's column stays one.
+            (
+                "03-17 16:13:38.811  1702  2395 E WindowManager: boom",
+                Some(Error),
+            ),
+            ("03-17 16:13:38.811  1702  2395 W A: x", Some(Warn)),
         ]);
     }
 
@@ -3027,6 +3049,14 @@ mod tests {
                 let tag = bytes.get(i + 2..i + 4).unwrap_or_default();
                 tag.len() == 2 && tag.iter().all(|b| is_word_byte(*b))
             };
+            // A letter alone, set apart by spaces or the line's ends.
+            let alone = |at: Option<usize>| {
+                at.is_some_and(|at| {
+                    bytes.get(at).is_some_and(u8::is_ascii_alphabetic)
+                        && (at == 0 || bytes[at - 1] == b' ')
+                        && (at + 1 == bytes.len() || bytes.get(at + 1) == Some(&b' '))
+                })
+            };
             (1..head.len().saturating_sub(1))
                 .filter(|&i| {
                     head[i - 1] == b' '
@@ -3036,6 +3066,8 @@ mod tests {
                             .rev()
                             .find(|b| !b.is_ascii_whitespace())
                             .is_some_and(|b| !b.is_ascii_lowercase())
+                        && !alone(i.checked_sub(2))
+                        && !alone(Some(i + 2))
                 })
                 .find_map(|i| letter_level(head[i]))
         }

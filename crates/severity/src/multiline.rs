@@ -212,13 +212,6 @@ impl MultiLine {
         }
     }
 
-    /// Reads the indented lines of the record open, and of those after it, as `indented`
-    /// says: a log that stamps its lines has an indented line under a stamped one go on
-    /// from it (a message's details), where the rest of a text may hold tables.
-    pub fn read_indented(&mut self, indented: Indented) {
-        self.indented = indented;
-    }
-
     /// `line` without the first line's indentation, when it has it. A line indented
     /// less is read as it is: an indented first line may head lines that are not
     /// (Python's `  File "x.py", line 3` over its `SyntaxError`).

@@ -661,12 +661,6 @@ impl Text {
             _ => message,
         };
         pending.multiline.start(opening, severity, facts.opens);
-        // Under a line with its time, an indented line without one is its message going on
-        // (a validation's list, a database's `DETAIL`); elsewhere it may be a table's.
-        pending.multiline.read_indented(match stamp {
-            Some(_) => Indented::Continue,
-            None => Indented::ByRule,
-        });
         pending.source.clear();
         pending.source.push_str(source_of(text, facts));
         let item = &mut pending.item;
@@ -699,10 +693,20 @@ impl Text {
     /// continues only that container's record.
     fn continues(&self, text: &str, message: &str, facts: &LineFacts) -> bool {
         let pending = &self.pending;
+        // Under a line with its time, an indented line without one is its message going on
+        // (a validation's list, a database's `DETAIL`); with a time of its own (a CI job's
+        // log stamps every line), or under a line with none, it may be a step's or a
+        // table's, and the rules of records decide.
+        let detail = || {
+            facts.stamp.is_none()
+                && pending.item.time.is_some()
+                && message.starts_with([' ', '\t'])
+                && !message.trim_start().is_empty()
+        };
         pending.open
             && (facts.stamp.is_none() || (facts.message.is_some() && pending.stamped_lines))
             && same_source(source_of(text, facts), &pending.source)
-            && pending.multiline.continues(message)
+            && (pending.multiline.continues(message) || detail())
     }
 
     /// Adds `text`, whose `message` the rules of records read, to the pending record;
@@ -2216,6 +2220,22 @@ done
             "{}",
             envelope.to_json()
         );
+        // A log that stamps every line (a CI job's): its indented messages are steps, each
+        // a record, the error among them its own.
+        let steps = [
+            "Collecting numpy==1.21.0",
+            "  Downloading chunk 0",
+            "  Downloading chunk 1",
+            "Building wheels for collected packages: numpy",
+            "  error: subprocess-exited-with-error",
+        ];
+        let input: String = (steps.iter().enumerate())
+            .map(|(i, step)| format!("2026-12-03T10:00:{i:02}.000Z {step}\n"))
+            .collect();
+        let envelope = envelope_of(options(), input.as_bytes());
+        let json = envelope.to_json();
+        assert_eq!(envelope.stats["records"], 5, "{json}");
+        assert!(envelope.summary.contains("first error at line 5"), "{json}");
     }
 
     #[test]
