@@ -109,6 +109,9 @@ enum Header {
     TerraformPlain,
     /// Gradle's `* What went wrong:`: what failed follows, up to a blank line.
     GradleFailure,
+    /// webpack's `ERROR in ./src/a.ts:88:5` (or `WARNING in …`): the message (a
+    /// loader's, `TS2322: Type …`) and its code frame follow, up to a blank line.
+    WebpackProblem,
     /// gcc's and clang's context above a diagnostic ([`is_compiler_context`]): more
     /// context, then the diagnostic, which names the record.
     CompilerContext,
@@ -362,7 +365,7 @@ impl MultiLine {
             Header::TerraformPlain => {
                 return !(line.starts_with("Error: ") || line.starts_with("Warning: "))
             }
-            Header::GradleFailure => return !blank(),
+            Header::GradleFailure | Header::WebpackProblem => return !blank(),
             // The includes' chain, the function, the template's instantiation, then the
             // diagnostic they lead to.
             Header::CompilerContext => {
@@ -947,12 +950,19 @@ pub fn is_diagnostic_detail(line: &str) -> bool {
     {
         return trimmed.len() < line.len();
     }
-    // A gutter: spaces, or a line number and a space, before the bar; not a table's
-    // first column (`| a |`), nor pm2's `0|api | …`.
+    // rustc's mark of source lines left out between two it shows.
+    if line == "..." {
+        return true;
+    }
+    // A gutter: spaces, or a line number and spaces (rustc pads a number to the widest
+    // one's width: `9   |`, `188 |`), before the bar; not a table's first column (`| a
+    // |`), nor pm2's `0|api | …`.
     let number = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
     if number.len() < trimmed.len() {
         // rustc marks a suggestion's lines as removed, added or changed: `3 - old`.
-        number.starts_with(" |") || [" - ", " + ", " ~ "].iter().any(|m| number.starts_with(m))
+        let gap = number.trim_start_matches(' ');
+        (gap.len() < number.len() && gap.starts_with('|'))
+            || [" - ", " + ", " ~ "].iter().any(|m| number.starts_with(m))
     } else {
         trimmed.len() < line.len() && trimmed.starts_with('|')
     }
@@ -1360,6 +1370,10 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::TerraformTitle
     } else if line.starts_with('*') && line.trim_end() == GRADLE_FAILURE {
         Header::GradleFailure
+    } else if severity >= Some(Severity::Warn)
+        && (line.starts_with("ERROR in ") || line.starts_with("WARNING in "))
+    {
+        Header::WebpackProblem
     } else if is_compiler_context(line) {
         Header::CompilerContext
     } else if let Some(pid) = valgrind_report(line) {
@@ -1463,6 +1477,49 @@ mod tests {
         let (split, _) = records(Indented::ByRule, &lines);
         let lengths: Vec<usize> = split.iter().map(Vec::len).collect();
         assert_eq!(lengths, [1, 4, 1, 1, 3, 1], "{split:?}");
+    }
+
+    #[test]
+    fn webpacks_problem_holds_its_loaders_message_and_frame() {
+        let lines = [
+            "ERROR in ./src/api/client.ts:88:5",
+            "TS2322: Type 'string | undefined' is not assignable to type 'string'.",
+            "    86 |   const token = getToken();",
+            "  > 88 |     token,",
+            "       |     ^^^^^^^",
+            "",
+            "webpack 5.89.0 compiled with 1 error in 4512 ms",
+        ];
+        let (split, names) = records(Indented::ByRule, &lines);
+        let lengths: Vec<usize> = split.iter().map(Vec::len).collect();
+        assert_eq!(lengths, [5, 1, 1], "{split:?}");
+        assert!(
+            names.is_empty() || names[0].starts_with("TS2322"),
+            "{names:?}"
+        );
+    }
+
+    #[test]
+    fn rustcs_padded_gutter_and_elision_are_its_diagnostic() {
+        let lines = [
+            "   Compiling w v0.1.0 (/w)",
+            "error[E0599]: no method named `frob` found for struct `W` in the current scope",
+            "   --> src/w.rs:188:14",
+            "    |",
+            "9   | pub struct W {",
+            "    | ------------ method `frob` not found for this struct",
+            "...",
+            "188 |         self.frob();",
+            "    |              ^^^^ method not found in `W`",
+            "",
+            "error: could not compile `w` (lib) due to 1 previous error",
+        ];
+        let (split, _) = records(Indented::ByRule, &lines);
+        let lengths: Vec<usize> = split.iter().map(Vec::len).collect();
+        assert_eq!(lengths, [1, 8, 1, 1], "{split:?}");
+        // Elsewhere, a line of three dots is its own.
+        let (split, _) = records(Indented::ByRule, &["INFO start", "...", "INFO done"]);
+        assert_eq!(split.len(), 3, "{split:?}");
     }
 
     #[test]
