@@ -1898,10 +1898,25 @@ fn perl_severity(line: &[u8]) -> Severity {
 /// failed (Result: exit-code) since …`, an error; `Active: activating (auto-restart)
 /// (Result: exit-code)`, a warning: it failed and is restarted), `dotnet test`'s failed
 /// test (`  Failed Api.Tests.Adds [12 ms]`) and verdict (`Failed!  - Failed:     1, …`),
-/// PHPUnit's `FAILURES!` and `ERRORS!`.
+/// PHPUnit's `FAILURES!` and `ERRORS!`, and `kubectl describe`'s container that ended
+/// in error (`Reason:       Error`, `Exit Code:    137`; not `Exit Code:    0`).
 fn reported_state(bytes: &[u8]) -> Option<Severity> {
     let indent = bytes.iter().take_while(|&&b| b == b' ').count();
     let line = bytes[indent..].trim_ascii_end();
+    let value = |key: &[u8]| {
+        line.strip_prefix(key)
+            .filter(|rest| rest.first() == Some(&b' '))
+            .map(<[u8]>::trim_ascii_start)
+    };
+    if indent > 0 {
+        if value(b"Reason:") == Some(b"Error") {
+            return Some(Severity::Error);
+        }
+        if let Some(code) = value(b"Exit Code:") {
+            let failed = !code.is_empty() && code.iter().all(u8::is_ascii_digit) && nonzero(code);
+            return failed.then_some(Severity::Error);
+        }
+    }
     if let Some(state) = line.strip_prefix(b"Active: ") {
         if state.starts_with(b"failed ") {
             return Some(Severity::Error);
@@ -2035,6 +2050,19 @@ mod tests {
             // A word after a comma and no time is none.
             ("we met at 10, Info  desk", None),
             ("at 10:00, Info  desk", None),
+        ]);
+    }
+
+    #[test]
+    fn kubectl_describes_a_container_that_ended_in_error() {
+        assert_classified(&[
+            ("      Reason:       Error", Some(Error)),
+            ("      Exit Code:    137", Some(Error)),
+            ("      Exit Code:    1", Some(Error)),
+            ("      Exit Code:    0", None),
+            ("      Reason:       Completed", None),
+            // Not indented under a container's state: prose.
+            ("Reason: Error", None),
         ]);
     }
 
