@@ -10,7 +10,7 @@ use briefly_logs::{Docker, DockerOptions, Journal, JournalOptions};
 use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
 use briefly_table::{Table, TableOptions};
 use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
-use briefly_text::{block_chars_for, Text, TextOptions};
+use briefly_text::{Text, TextOptions};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -45,13 +45,11 @@ pub const REDUCERS: &[ReducerSpec] = &[
         name: "text",
         reads_output: true,
         build: |options, mut config| {
-            let mut options = options_of::<TextOptions>(options)?;
-            // The runs of a result returned whole, as its first page's budget cuts them:
-            // kept in the cursor, so that its pages cut the same.
-            let block_chars = *options
-                .block_chars
-                .get_or_insert(block_chars_for(config.budget.per_result_chars));
-            config.options["block_chars"] = block_chars.into();
+            // Its runs and records, as its first page's budget makes them: kept in the
+            // cursor, so that its pages make the same.
+            let options =
+                options_of::<TextOptions>(options)?.laid_out_for(config.budget.per_result_chars);
+            config.options["layout_chars"] = options.layout_chars.into();
             Ok(pipe(Text::new(options)?, config))
         },
     },

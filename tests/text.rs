@@ -1922,3 +1922,62 @@ fn at_the_least_budget_a_record_too_large_keeps_its_lines_over_the_summary() {
         "{item}"
     );
 }
+
+#[test]
+fn a_long_record_at_a_small_budget_comes_whole_with_its_root_cause() {
+    // 60 frames, the cause, 20 more: at 2,000 chars every line was cut to its first
+    // eight characters, `Caused by:` with them.
+    let b = Briefly::new();
+    let mut input = String::from(
+        "2024-01-05 10:01:00.000 ERROR 1 --- [main] o.s.boot.SpringApplication : Application run failed\n\
+         org.springframework.beans.factory.BeanCreationException: Error creating bean 'entityManagerFactory'\n",
+    );
+    for k in 0..60 {
+        input.push_str(&format!(
+            "\tat org.springframework.beans.factory.support.AbstractAutowireCapableBeanFactory.m{k}(AbstractAutowireCapableBeanFactory.java:{})\n",
+            1000 + k
+        ));
+    }
+    input.push_str(
+        "Caused by: java.net.ConnectException: Connection refused to host db.internal:5432\n",
+    );
+    for k in 0..20 {
+        input.push_str(&format!(
+            "\tat java.base/sun.nio.ch.Net.connect{k}(Net.java:{})\n",
+            500 + k
+        ));
+    }
+    for i in 0..60 {
+        input.push_str(&format!(
+            "2024-01-05 10:00:{i:02}.123  INFO 1 --- [main] o.s.b.StartupInfoLogger : Starting step {i}\n"
+        ));
+    }
+    for max in [1_500, 2_000] {
+        let envelope = b.envelope(
+            &["text", "--max-chars", &max.to_string()],
+            input.as_bytes(),
+            max,
+        );
+        let record = &envelope["items"][0];
+        let more: Vec<&str> = record["more"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        assert!(
+            more.contains(&"Caused by: java.net.ConnectException: Connection refused to host db.internal:5432"),
+            "at {max}: {envelope}"
+        );
+        assert!(
+            more.iter().all(|line| !line.contains("[cut ")),
+            "at {max}: {envelope}"
+        );
+        // Its pages keep the same records: the cursor says how many lines they keep.
+        let cursor = common::decode_cursor(envelope["next_cursor"].as_str().unwrap());
+        assert_eq!(cursor["o"]["layout_chars"], max, "{cursor}");
+    }
+    // At the budgets of a context window, the whole record's head and tail, as before.
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    assert_eq!(envelope["items"][0]["more"].as_array().unwrap().len(), 40);
+}

@@ -4,7 +4,7 @@ use super::{input_argv, open_input, reduce_input};
 use crate::session::Session;
 use anyhow::{anyhow, bail, Result};
 use briefly_core::{parse_duration, Pipeline};
-use briefly_text::{block_chars_for, time, Text, TextOptions};
+use briefly_text::{time, Text, TextOptions};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -110,11 +110,11 @@ pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
     }
 }
 
-pub fn run(session: &Session, file: Option<&Path>, mut options: TextOptions) -> Result<i32> {
+pub fn run(session: &Session, file: Option<&Path>, options: TextOptions) -> Result<i32> {
     if let Some(groups) = &options.emit_groups {
         refuse_to_overwrite_the_input(groups, file)?;
     }
-    options.block_chars = Some(block_chars_for(session.budget.per_result_chars));
+    let options = options.laid_out_for(session.budget.per_result_chars);
     let mut input = open_input(file)?;
     let artifacts = session.tee(session.global.id.clone(), input_argv(file));
     let config = session.config("text", serde_json::to_value(&options)?, artifacts);

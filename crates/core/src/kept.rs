@@ -45,8 +45,12 @@ pub struct Gap {
 /// assert_eq!(cut, 100 - more.len() as u64);
 /// assert_eq!(gaps, [Gap { after: 20, lines: 29 }, Gap { after: 21, lines: 31 }]);
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct KeptLines {
+    /// Lines kept from the start, from the end, and decisive ones between, at most.
+    head: usize,
+    tail_lines: usize,
+    pinned_lines: usize,
     /// The last lines past the head: (their index among the lines pushed, text, decisive).
     tail: VecDeque<(u64, String, bool)>,
     /// Decisive lines that fell out of the tail, with their indexes, in order: the first
@@ -56,6 +60,14 @@ pub struct KeptLines {
     pushed: u64,
 }
 
+impl Default for KeptLines {
+    /// At most [`KeptLines::MAX_LINES`]: [`KeptLines::HEAD`], [`KeptLines::PINNED`] and
+    /// [`KeptLines::TAIL`].
+    fn default() -> Self {
+        KeptLines::new_with_max_lines(Self::MAX_LINES)
+    }
+}
+
 impl KeptLines {
     /// Lines kept from the start of a record (after its first).
     pub const HEAD: usize = 20;
@@ -63,18 +75,37 @@ impl KeptLines {
     pub const TAIL: usize = 19;
     /// Decisive lines kept between them, at most.
     pub const PINNED: usize = 8;
+    /// All of them.
+    pub const MAX_LINES: usize = Self::HEAD + Self::PINNED + Self::TAIL;
+
+    /// Keeps at most `max` lines of a record after its first (at least 3, at most
+    /// [`Self::MAX_LINES`]), shared as the default's are: a small budget's records come
+    /// whole in fewer lines, their decisive ones kept, rather than cut line by line.
+    pub fn new_with_max_lines(max: usize) -> KeptLines {
+        let max = max.clamp(3, Self::MAX_LINES);
+        let head = (max * Self::HEAD / Self::MAX_LINES).max(1);
+        let pinned_lines = (max * Self::PINNED / Self::MAX_LINES).max(1);
+        KeptLines {
+            head,
+            tail_lines: max - head - pinned_lines,
+            pinned_lines,
+            tail: VecDeque::new(),
+            pinned: Vec::new(),
+            pushed: 0,
+        }
+    }
 
     /// The record's next line, `decisive` when it says what went wrong (a traceback's
-    /// exception, a `Caused by:`, an error): onto `more` while it holds fewer than
-    /// [`Self::HEAD`], else held for [`Self::finish`]. `more` is the item's, empty when
+    /// exception, a `Caused by:`, an error): onto `more` while it holds fewer than the
+    /// head's lines, else held for [`Self::finish`]. `more` is the item's, empty when
     /// the record began.
     pub fn push(&mut self, more: &mut Vec<String>, line: &str, decisive: bool) {
         self.pushed += 1;
-        if more.len() < Self::HEAD {
+        if more.len() < self.head {
             more.push(line.to_string());
             return;
         }
-        let mut text = if self.tail.len() == Self::TAIL {
+        let mut text = if self.tail.len() == self.tail_lines {
             let (index, text, decisive) = self.tail.pop_front().expect("full");
             if decisive {
                 self.pin(index, text)
@@ -91,7 +122,7 @@ impl KeptLines {
 
     /// Keeps a decisive line that fell out of the tail; returns a buffer to reuse.
     fn pin(&mut self, index: u64, text: String) -> String {
-        if self.pinned.len() < Self::PINNED {
+        if self.pinned.len() < self.pinned_lines {
             self.pinned.push((index, text));
             return String::new();
         }
@@ -202,5 +233,28 @@ mod tests {
         }
         kept.finish(&mut more, &mut Vec::new());
         assert!(more.iter().all(|line| line == "y"), "{more:?}");
+    }
+
+    #[test]
+    fn fewer_lines_are_shared_alike_and_keep_the_root_cause() {
+        let record = |kept: &mut KeptLines| {
+            let mut more = Vec::new();
+            for n in 0..100u64 {
+                kept.push(&mut more, &n.to_string(), n == 50);
+            }
+            kept.finish(&mut more, &mut Vec::new());
+            more
+        };
+        // 6 lines: 2 of the head, 1 decisive, 3 of the tail.
+        let more = record(&mut KeptLines::new_with_max_lines(6));
+        assert_eq!(more, ["0", "1", "50", "97", "98", "99"]);
+        // The least is 3; past the most, the default's.
+        assert_eq!(
+            record(&mut KeptLines::new_with_max_lines(0)),
+            ["0", "50", "99"]
+        );
+        let most = record(&mut KeptLines::new_with_max_lines(1_000));
+        assert_eq!(most, record(&mut KeptLines::default()));
+        assert_eq!(most.len(), KeptLines::HEAD + 1 + KeptLines::TAIL);
     }
 }

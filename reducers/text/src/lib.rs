@@ -78,7 +78,7 @@ pub const MORE_PER_TEMPLATE: u32 = 20;
 /// Lines of a multi-line record kept after its first at most: its first lines, its last
 /// ones and the decisive lines between them ([`KeptLines`]); the rest are counted where
 /// they were left out.
-pub const MAX_RECORD_LINES: usize = KeptLines::HEAD + KeptLines::PINNED + KeptLines::TAIL;
+pub const MAX_RECORD_LINES: usize = KeptLines::MAX_LINES;
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
 /// Bytes of text a [`LinesItem`] holds at most, unless its one record is longer: small
@@ -90,13 +90,21 @@ pub const MAX_CONTEXT: usize = 20;
 pub const BLOCK_BYTES: usize = 400;
 
 /// The runs of records returned whole under a per-result budget of `per_result_chars`
-/// ([`TextOptions::block_chars`]): [`BLOCK_BYTES`], less at budgets whose pages hold
+/// ([`TextOptions::layout_chars`]): [`BLOCK_BYTES`], less at budgets whose pages hold
 /// less beside the envelope's other fields (a cursor, an artifact's path), so that a
 /// run fits a page whole even at the least budget.
 pub fn block_chars_for(per_result_chars: usize) -> usize {
     (per_result_chars / 2)
         .saturating_sub(350)
         .clamp(100, BLOCK_BYTES)
+}
+
+/// The lines of a multi-line record its item keeps under a per-result budget of
+/// `per_result_chars` ([`TextOptions::layout_chars`]): [`MAX_RECORD_LINES`], fewer at
+/// budgets whose pages hold less (a stack frame takes about 100 characters), so that a
+/// record comes whole with its decisive lines rather than with every line cut.
+pub fn record_lines_for(per_result_chars: usize) -> usize {
+    ((per_result_chars / 2).saturating_sub(300) / 100).clamp(3, MAX_RECORD_LINES)
 }
 
 /// How a log's times stand, for its span: dates first (`2024-05-01…`) of one length sort
@@ -150,11 +158,33 @@ pub struct TextOptions {
     /// Write `{"line": n, "group": id}` for every input line here.
     #[serde(skip)]
     pub emit_groups: Option<PathBuf>,
-    /// Bytes of text a run of records returned whole holds at most ([`BLOCK_BYTES`] when
-    /// `None`). Set from the budget the first page had ([`block_chars_for`]) and kept in
-    /// its cursor, so that every page of one result cuts the same runs.
+    /// The per-result budget, in characters, the first page had: it sizes the runs of
+    /// records returned whole ([`block_chars_for`]) and the lines a record's item keeps
+    /// ([`record_lines_for`]). Kept in the cursor, so that every page of one result lays
+    /// them out alike; `None`: [`BLOCK_BYTES`] and [`MAX_RECORD_LINES`].
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub block_chars: Option<usize>,
+    pub layout_chars: Option<usize>,
+}
+
+impl TextOptions {
+    /// These options laid out for a per-result budget of `per_result_chars`, unless they
+    /// already are ([`TextOptions::layout_chars`]).
+    pub fn laid_out_for(self, per_result_chars: usize) -> TextOptions {
+        TextOptions {
+            layout_chars: self.layout_chars.or(Some(per_result_chars)),
+            ..self
+        }
+    }
+
+    /// Bytes of text a run of records returned whole holds at most.
+    fn block_chars(&self) -> usize {
+        self.layout_chars.map_or(BLOCK_BYTES, block_chars_for)
+    }
+
+    /// Lines a multi-line record's item keeps after its first.
+    fn record_lines(&self) -> usize {
+        self.layout_chars.map_or(MAX_RECORD_LINES, record_lines_for)
+    }
 }
 
 impl Default for TextOptions {
@@ -170,7 +200,7 @@ impl Default for TextOptions {
             year: 1970,
             now: None,
             emit_groups: None,
-            block_chars: None,
+            layout_chars: None,
         }
     }
 }
@@ -506,7 +536,7 @@ impl Text {
                 name_line: None,
                 cause: String::new(),
                 multiline: MultiLine::new(Indented::ByRule),
-                kept: KeptLines::default(),
+                kept: KeptLines::new_with_max_lines(options.record_lines()),
                 stamped_lines: false,
                 source: String::new(),
             },
@@ -1076,7 +1106,7 @@ impl Text {
     /// Emits an input held whole: every record the options keep, verbatim and whole. The
     /// serious ones come first (worst, then earliest), each an item of its own; the others
     /// follow in order, runs of adjacent records as one [`LinesItem`] (of
-    /// [`TextOptions::block_chars`] at most), so a line costs its text and no fields of its
+    /// [`block_chars_for`] at most), so a line costs its text and no fields of its
     /// own. When the options left records out, each item has `--context`'s lines around it.
     fn emit_whole(&self, whole: Whole, out: &mut dyn Emit<TextItem>) {
         let miner = &self.miner;
@@ -1096,7 +1126,7 @@ impl Text {
                 .map(|n| (n, line(n)))
                 .collect()
         };
-        let block_chars = self.options.block_chars.unwrap_or(BLOCK_BYTES);
+        let block_chars = self.options.block_chars();
         let mut serious: Vec<LineItem> = Vec::new();
         let mut blocks: Vec<LinesItem> = Vec::new();
         for record in &whole.records {
@@ -2141,7 +2171,7 @@ done
         // A smaller budget's runs, as its first page set them.
         let small = TextOptions {
             whole_chars: 100_000,
-            block_chars: Some(block_chars_for(1_000)),
+            layout_chars: Some(1_000),
             ..TextOptions::default()
         };
         let envelope = envelope_of(small, input.as_bytes());
@@ -2254,7 +2284,11 @@ done
     }
 
     #[test]
-    fn runs_returned_whole_shrink_with_the_budget() {
+    fn runs_and_records_shrink_with_the_budget() {
+        assert_eq!(record_lines_for(1_000), 3);
+        assert_eq!(record_lines_for(2_000), 7);
+        assert_eq!(record_lines_for(8_000), 37);
+        assert_eq!(record_lines_for(19_660), MAX_RECORD_LINES);
         assert_eq!(block_chars_for(1_000), 150);
         assert_eq!(block_chars_for(1_200), 250);
         assert_eq!(block_chars_for(1_500), BLOCK_BYTES);
