@@ -1389,7 +1389,10 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
             })
         })
     };
+    // A plural heads a table's column (tsc's `Errors  Files`): a count, not a level.
+    let plural = word.len() > 5 && word.last() == Some(&b's');
     let column = word[0].is_ascii_uppercase()
+        && !plural
         && (start == 0
             || bytes[start - 1] == b'\t'
             || bytes[..start].ends_with(b"  ")
@@ -2050,6 +2053,19 @@ mod tests {
             // A word after a comma and no time is none.
             ("we met at 10, Info  desk", None),
             ("at 10:00, Info  desk", None),
+        ]);
+    }
+
+    #[test]
+    fn a_plural_heads_a_column() {
+        assert_classified(&[
+            ("Errors  Files", None),
+            ("Warnings  Files", None),
+            (
+                "Warning  BackOff  3m  kubelet  Back-off restarting failed container",
+                Some(Warn),
+            ),
+            ("Error  Failed  1m  kubelet  pull failed", Some(Error)),
         ]);
     }
 
