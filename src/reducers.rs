@@ -46,9 +46,12 @@ pub const REDUCERS: &[ReducerSpec] = &[
         reads_output: true,
         build: |options, mut config| {
             // Its runs and records, as its first page's budget makes them: kept in the
-            // cursor, so that its pages make the same.
-            let options =
-                options_of::<TextOptions>(options)?.laid_out_for(config.budget.per_result_chars);
+            // cursor, so that its pages make the same; a record keeps what this page holds.
+            let per_result_chars = config.budget.per_result_chars;
+            let options = TextOptions {
+                page_chars: Some(per_result_chars),
+                ..options_of::<TextOptions>(options)?.laid_out_for(per_result_chars)
+            };
             config.options["layout_chars"] = options.layout_chars.into();
             Ok(pipe(Text::new(options)?, config))
         },

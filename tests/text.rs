@@ -1981,3 +1981,74 @@ fn a_long_record_at_a_small_budget_comes_whole_with_its_root_cause() {
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
     assert_eq!(envelope["items"][0]["more"].as_array().unwrap().len(), 40);
 }
+
+#[test]
+fn records_keep_what_a_smaller_page_holds() {
+    // A short input of one long traceback, returned whole: its record was cut line by
+    // line at 2,000 chars, its exception lost; it keeps its head and its end now.
+    let b = Briefly::new();
+    let mut traceback = String::from("Traceback (most recent call last):\n");
+    for i in 0..40 {
+        traceback.push_str(&format!(
+            "  File \"/srv/app/m{i}.py\", line {i}, in f{i}\n    do_{i}()\n"
+        ));
+    }
+    traceback.push_str("KeyError: missing_key\n");
+    let envelope = b.envelope(
+        &["text", "--max-chars", "2000"],
+        traceback.as_bytes(),
+        2_000,
+    );
+    let record = &envelope["items"][0];
+    let more = record["more"].as_array().unwrap();
+    assert_eq!(more.last().unwrap(), "KeyError: missing_key", "{envelope}");
+    assert!(
+        more.iter().all(|l| !l.as_str().unwrap().contains("[cut ")),
+        "{envelope}"
+    );
+    assert_eq!(record["more_cut"], 81 - more.len(), "{envelope}");
+    // As many lines as a page of 2,000 chars holds: head, decisive ones, end.
+    assert!(more.len() <= 7, "{envelope}");
+    assert!(
+        !envelope["summary"]
+            .as_str()
+            .unwrap()
+            .contains("returned whole"),
+        "{envelope}"
+    );
+    // Laid out at 8,000 chars and paged at 1,000: each page's records keep what it holds,
+    // their exceptions with them, not cut line by line.
+    let mut input = String::new();
+    for r in 0..12 {
+        input.push_str(&format!("2024-01-01 10:00:{r:02} INFO serving {r}\n"));
+        input.push_str("Traceback (most recent call last):\n");
+        for i in 0..15 {
+            input.push_str(&format!(
+                "  File \"/srv/app/r{r}m{i}.py\", line {i}, in f{i}\n"
+            ));
+        }
+        input.push_str(&format!("ValueError: bad record {r}\n"));
+    }
+    let first = b.envelope(&["text", "--max-chars", "8000"], input.as_bytes(), 8_000);
+    let mut items = first["items"].as_array().unwrap().clone();
+    let mut cursor = first["next_cursor"].as_str().map(String::from);
+    while let Some(next) = cursor {
+        let page = b.envelope(&["page", &next, "--max-chars", "1000"], b"", 1_000);
+        items.extend(page["items"].as_array().unwrap().iter().cloned());
+        cursor = page["next_cursor"].as_str().map(String::from);
+    }
+    let tracebacks: Vec<&serde_json::Value> = items
+        .iter()
+        .filter(|i| i["text"] == "Traceback (most recent call last):")
+        .collect();
+    assert_eq!(tracebacks.len(), 12, "{items:?}");
+    for record in tracebacks {
+        let more = record["more"].as_array().unwrap();
+        let last = more.last().unwrap().as_str().unwrap();
+        assert!(last.starts_with("ValueError: bad record "), "{record}");
+        assert!(
+            more.iter().all(|l| !l.as_str().unwrap().contains("[cut ")),
+            "{record}"
+        );
+    }
+}

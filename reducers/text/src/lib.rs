@@ -164,6 +164,11 @@ pub struct TextOptions {
     /// them out alike; `None`: [`BLOCK_BYTES`] and [`MAX_RECORD_LINES`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layout_chars: Option<usize>,
+    /// The per-result budget of the page being made, when another page (a cursor's) may
+    /// have less than the first: a record's item keeps what it holds. Not in cursors:
+    /// the number of items, which the first page's layout fixes, does not change by it.
+    #[serde(skip)]
+    pub page_chars: Option<usize>,
 }
 
 impl TextOptions {
@@ -183,7 +188,11 @@ impl TextOptions {
 
     /// Lines a multi-line record's item keeps after its first.
     fn record_lines(&self) -> usize {
-        self.layout_chars.map_or(MAX_RECORD_LINES, record_lines_for)
+        let budget = [self.layout_chars, self.page_chars]
+            .into_iter()
+            .flatten()
+            .min();
+        budget.map_or(MAX_RECORD_LINES, record_lines_for)
     }
 }
 
@@ -201,6 +210,7 @@ impl Default for TextOptions {
             now: None,
             emit_groups: None,
             layout_chars: None,
+            page_chars: None,
         }
     }
 }
@@ -1108,8 +1118,14 @@ impl Text {
     /// follow in order, runs of adjacent records as one [`LinesItem`] (of
     /// [`block_chars_for`] at most), so a line costs its text and no fields of its
     /// own. When the options left records out, each item has `--context`'s lines around it.
-    fn emit_whole(&self, whole: Whole, out: &mut dyn Emit<TextItem>) {
+    ///
+    /// Returns whether a record was longer than a page holds (the layout's
+    /// [`record_lines_for`]): its item keeps its first lines, its decisive ones and its
+    /// last, as a record's does past the whole input's size, and the input is no longer
+    /// returned whole.
+    fn emit_whole(&self, whole: Whole, out: &mut dyn Emit<TextItem>) -> bool {
         let miner = &self.miner;
+        let mut shortened = false;
         let line = |n: u64| whole.lines[n as usize - 1].clone();
         let context = match self.filtered_out {
             0 => 0,
@@ -1134,9 +1150,16 @@ impl Text {
                 continue;
             };
             if record.severity >= Some(Severity::Warn) {
+                let (more, more_cut, more_gaps) = kept_lines(
+                    (record.first + 1..=record.last).map(line),
+                    self.options.record_lines(),
+                );
+                shortened |= more_cut > 0;
                 serious.push(LineItem {
                     severity: record.severity,
-                    more: (record.first + 1..=record.last).map(line).collect(),
+                    more,
+                    more_cut,
+                    more_gaps,
                     time: record.time.clone(),
                     template: group.shown(),
                     count: miner.count_alike(group),
@@ -1181,6 +1204,7 @@ impl Text {
         for block in blocks {
             out.emit(1, TextItem::Lines(block));
         }
+        shortened
     }
 
     /// Holds line `line` while the input is small enough to be returned whole.
@@ -1274,6 +1298,21 @@ fn source_of<'a>(text: &'a str, facts: &LineFacts) -> &'a str {
 /// thread's samples in `perf` when this ran for every line: measured by hand).
 fn same_source(a: &str, b: &str) -> bool {
     a.len() == b.len() && (a.is_empty() || a == b)
+}
+
+/// The lines of a record after its first that its item keeps, at most `max`
+/// ([`KeptLines`]: the first, the decisive ones — a cause, an error — and the last), with
+/// how many were left out and where.
+fn kept_lines(lines: impl Iterator<Item = String>, max: usize) -> (Vec<String>, u64, Vec<Gap>) {
+    let mut kept = KeptLines::new_with_max_lines(max);
+    let mut more = Vec::new();
+    for line in lines {
+        let decisive = is_cause(&line) || classify(&line) >= Some(Severity::Error);
+        kept.push(&mut more, &line, decisive);
+    }
+    let mut gaps = Vec::new();
+    let cut = kept.finish(&mut more, &mut gaps);
+    (more, cut, gaps)
 }
 
 /// A line as held for an item: at most [`MAX_KEPT_CHARS`], cut with a marker.
@@ -1433,14 +1472,14 @@ impl FoldBatches for Text {
             });
         let templates = miner.templates_by_count();
         let whole = self.whole.take();
-        let returned_whole = whole.is_some();
+        let mut returned_whole = whole.is_some();
         match whole {
             _ if binary => {
                 for (item, _) in kept {
                     out.emit(0, TextItem::Line(item));
                 }
             }
-            Some(whole) => self.emit_whole(whole, out),
+            Some(whole) => returned_whole = !self.emit_whole(whole, out),
             None => self.emit_ranked(kept, &info, &templates, out),
         }
 
