@@ -181,6 +181,9 @@ struct Note {
     kept: u32,
     /// Entries by level: one template may be logged at several.
     levels: [u64; MAX_LEVELS],
+    /// Entries at its severity, the worst (levels of one severity together: journald's
+    /// `crit` and `alert` are both fatal).
+    at_severity: u64,
 }
 
 /// Entries per group, by how serious.
@@ -410,8 +413,14 @@ impl Fold {
             ),
             kept: 0,
             levels: [0; MAX_LEVELS],
+            at_severity: 0,
         });
         note.levels[entry.level] += 1;
+        match entry.severity.cmp(&note.severity) {
+            std::cmp::Ordering::Greater => note.at_severity = 1,
+            std::cmp::Ordering::Equal => note.at_severity += 1,
+            std::cmp::Ordering::Less => {}
+        }
         note.severity = note.severity.max(entry.severity);
         if entry.micros.is_some() {
             note.first_micros = note.first_micros.or(entry.micros);
@@ -485,6 +494,11 @@ impl Fold {
                 }
                 std::collections::hash_map::Entry::Occupied(mut o) => {
                     let kept = o.get_mut();
+                    kept.at_severity = match note.severity.cmp(&kept.severity) {
+                        std::cmp::Ordering::Greater => note.at_severity,
+                        std::cmp::Ordering::Equal => kept.at_severity + note.at_severity,
+                        std::cmp::Ordering::Less => kept.at_severity,
+                    };
                     kept.severity = kept.severity.max(note.severity);
                     kept.kept += note.kept;
                     for (sum, n) in kept.levels.iter_mut().zip(note.levels) {
@@ -630,8 +644,12 @@ impl Fold {
             item.insert("id".into(), t.id().0.into());
             item.insert("template".into(), t.text().into());
             item.insert("count".into(), t.count().into());
-            if let Some(severity) = note.and_then(|n| n.severity) {
+            if let Some((severity, n)) = note.and_then(|n| Some((n.severity?, n))) {
                 item.insert("severity".into(), severity.name().into());
+                // How many are at it, when not all (as `text`'s templates say).
+                if n.at_severity < t.count() {
+                    item.insert("severity_count".into(), n.at_severity.into());
+                }
             }
             if let Some(n) = note {
                 // One template may be logged at several levels: how often at each.

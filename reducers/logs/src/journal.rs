@@ -1097,6 +1097,45 @@ mod tests {
     }
 
     #[test]
+    fn a_template_says_how_many_of_its_entries_are_at_its_severity() {
+        let mut input = Vec::new();
+        for i in 0..150u64 {
+            // One in ten at err (3), the rest at notice (5); another template all at err.
+            let priority = if i % 10 == 0 { 3 } else { 5 };
+            let message = format!(
+                "Failed password for root from 10.0.0.{i} port {} ssh2",
+                1000 + i
+            );
+            let us = 1_764_410_400_000_000 + i * 1_000_000;
+            export_entry(&mut input, us, "sshd.service", priority, message.as_bytes());
+            if i % 30 == 0 {
+                export_entry(
+                    &mut input,
+                    us,
+                    "db.service",
+                    3,
+                    format!("disk {i} full").as_bytes(),
+                );
+            }
+        }
+        let envelope = reduce_all_chunkings(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            &input,
+            &RunConfig::new("journal"),
+        );
+        let json = envelope.to_json();
+        let template = |count: u64| {
+            (envelope.items.iter())
+                .find(|i| i["kind"] == "template" && i["count"] == count)
+                .unwrap_or_else(|| panic!("{json}"))
+        };
+        assert_eq!(template(150)["severity"], "error");
+        assert_eq!(template(150)["severity_count"], 15, "{json}");
+        assert_eq!(template(5)["severity"], "error");
+        assert_eq!(template(5).get("severity_count"), None, "{json}");
+    }
+
+    #[test]
     fn export_is_the_same_for_every_chunking() {
         let input = export_fixture();
         let envelope = reduce_all_chunkings(
