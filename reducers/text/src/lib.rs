@@ -760,13 +760,8 @@ impl Text {
         if self.line_cut {
             line.to_mut().push_str(LINE_CUT_MARKER);
         }
-        // What names it, a cause, an error in it (a failed subtest's `--- FAIL:` in its
-        // parent's record) and a Go test's own frame in a goroutine dump are kept in a long
-        // record's middle.
-        let decisive = names
-            || is_cause(message)
-            || facts.severity >= Some(Severity::Error)
-            || is_go_test_frame(message);
+        // What names it is kept in a long record's middle, as its decisive lines are.
+        let decisive = names || is_decisive(message, facts.severity);
         pending.kept.push(&mut pending.item.more, &line, decisive);
         names
     }
@@ -1300,14 +1295,21 @@ fn same_source(a: &str, b: &str) -> bool {
     a.len() == b.len() && (a.is_empty() || a == b)
 }
 
+/// Whether a line after a record's first, of `severity`, is kept in a long record's
+/// middle: a cause, an error in it (a failed subtest's `--- FAIL:` in its parent's
+/// record) or a Go test's own frame in a goroutine dump.
+fn is_decisive(message: &str, severity: Option<Severity>) -> bool {
+    is_cause(message) || severity >= Some(Severity::Error) || is_go_test_frame(message)
+}
+
 /// The lines of a record after its first that its item keeps, at most `max`
-/// ([`KeptLines`]: the first, the decisive ones — a cause, an error — and the last), with
-/// how many were left out and where.
+/// ([`KeptLines`]: the first, the decisive ones ([`is_decisive`]) and the last), with how
+/// many were left out and where.
 fn kept_lines(lines: impl Iterator<Item = String>, max: usize) -> (Vec<String>, u64, Vec<Gap>) {
     let mut kept = KeptLines::new_with_max_lines(max);
     let mut more = Vec::new();
     for line in lines {
-        let decisive = is_cause(&line) || classify(&line) >= Some(Severity::Error);
+        let decisive = is_decisive(&line, classify(&line));
         kept.push(&mut more, &line, decisive);
     }
     let mut gaps = Vec::new();
