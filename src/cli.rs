@@ -66,12 +66,12 @@ pub enum Format {
 pub enum Command {
     /// Any tool output: unchanged within the per-result budget, else a bounded preview and the artifact.
     Spill {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
     },
     /// Any text or log: repetition folded into templates, the evidence (errors, warnings, rare lines) first; a list of paths or of grep -rn matches mapped by directory and file.
     Text {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
         /// Only records at or above this level (trace, debug, info, warn, error, fatal).
         #[arg(long)]
@@ -100,7 +100,7 @@ pub enum Command {
     },
     /// A unified diff (git diff/show/log -p/format-patch, diff -u): every file with its change first, then the hunks that matter as valid patches; under commits, each file names its commit.
     Diff {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
         /// The map only, no patches.
         #[arg(long)]
@@ -120,9 +120,9 @@ pub enum Command {
     },
     /// pytest's output (any verbosity, colour, -r, xdist) or its --junitxml report: the counts in pytest's words, then every failure and error with its decisive lines.
     Pytest {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
-        /// Read this JUnit XML report (pytest --junitxml) instead of terminal output.
+        /// Read this JUnit XML report (pytest --junitxml) instead of terminal output (`-`: from standard input).
         #[arg(long, value_name = "REPORT", conflicts_with = "file")]
         junit: Option<PathBuf>,
         /// Decisive lines kept per traceback and per captured-output excerpt.
@@ -131,7 +131,7 @@ pub enum Command {
     },
     /// cargo test / cargo nextest run output (text or libtest JSON), with the build's rustc diagnostics: totals in libtest's words, compile errors, then each failing test's panic.
     CargoTest {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
         /// Decisive lines kept per panic, backtrace, captured-output and snippet excerpt.
         #[arg(long, default_value_t = 12, value_name = "N")]
@@ -142,7 +142,7 @@ pub enum Command {
     },
     /// journald entries (`journalctl -o json` or `-o export`, or a journal file): by priority, unit and time, the worst and rarest entries first, repetition folded.
     Journal {
-        /// Read this file (`journalctl -o json` or `-o export` output) instead of standard input.
+        /// Read this file (`journalctl -o json` or `-o export` output) instead of standard input (`-`: standard input).
         input: Option<PathBuf>,
         /// Read this journal file through `journalctl --file PATH -o json`.
         #[arg(long = "file", value_name = "JOURNAL", conflicts_with = "input")]
@@ -188,7 +188,7 @@ pub enum Command {
     },
     /// JSON or NDJSON (auto-detected): the shape without options; records filtered (--where), projected (--fields), counted (--count-by) or sorted (--sort).
     Json {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
         /// Paths to keep of each record, comma-separated (a.b,items[].status; repeatable).
         #[arg(long, value_name = "PATHS")]
@@ -270,7 +270,7 @@ pub enum Command {
     },
     /// A turn's tool results (JSON array or JSONL of {"id","content","persisted"?}): spill the largest until they fit the per-turn budget.
     Turn {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
     },
     /// The next items of a result, computed from its artifact.
@@ -355,7 +355,7 @@ pub enum Command {
 pub enum ContextCommand {
     /// Tokens by role, total, headroom, utilization and status (nominal, watch, compress, critical).
     Measure {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
         #[command(flatten)]
         window: Window,
@@ -365,7 +365,7 @@ pub enum ContextCommand {
     },
     /// The history compacted until the target utilization is met; the report goes to --report or stderr.
     Compact {
-        /// Read this file instead of standard input.
+        /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
         #[command(flatten)]
         window: Window,

@@ -390,3 +390,67 @@ fn metrics_file_from_the_environment() {
         1
     );
 }
+
+#[test]
+fn a_dash_reads_standard_input_for_every_command_that_takes_a_file() {
+    let briefly = Briefly::new();
+    let junit = br#"<testsuite name="t" tests="1" failures="0"><testcase classname="t" name="a"/></testsuite>"#;
+    let turn = br#"[{"id":"a","content":"hello"}]"#;
+    let cases: [(&[&str], &[u8]); 13] = [
+        (&["spill"], b"one\ntwo\n"),
+        (&["text"], b"INFO up\nERROR down\n"),
+        (
+            &["diff"],
+            b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+        ),
+        (&["pytest"], b"==== 1 passed in 0.01s ====\n"),
+        (&["cargo-test"], b"test result: ok. 1 passed; 0 failed\n"),
+        (&["journal"], b"{\"MESSAGE\":\"up\",\"PRIORITY\":\"6\"}\n"),
+        (&["docker"], b"2024-01-01T00:00:00Z up\n"),
+        (&["json"], b"{\"a\": 1}"),
+        (&["table"], b"a,b\n1,2\n"),
+        (&["turn"], turn),
+        (
+            &["context", "measure"],
+            br#"[{"role":"user","content":"hi"}]"#,
+        ),
+        (
+            &["context", "compact"],
+            br#"[{"role":"user","content":"hi"}]"#,
+        ),
+        (&["--format", "text", "text"], b"WARN low disk\n"),
+    ];
+    // What differs from run to run: the artifact's name and its expiry.
+    let comparable = |stdout: &[u8]| {
+        let text = String::from_utf8_lossy(stdout).into_owned();
+        match serde_json::from_str::<Value>(&text) {
+            Ok(mut value) => {
+                if let Some(object) = value.as_object_mut() {
+                    object.remove("artifact_path");
+                    object.remove("artifact_expires");
+                }
+                value.to_string()
+            }
+            Err(_) => text,
+        }
+    };
+    for (args, stdin) in cases {
+        let piped = briefly.run(args, stdin);
+        let dashed = briefly.run(&[args, &["-"]].concat(), stdin);
+        assert!(piped.status.success(), "{args:?}: {piped:?}");
+        assert!(dashed.status.success(), "{args:?} -: {dashed:?}");
+        assert!(!dashed.stdout.is_empty(), "{args:?} -");
+        assert_eq!(
+            comparable(&dashed.stdout),
+            comparable(&piped.stdout),
+            "{args:?} -"
+        );
+    }
+    // `--junit` takes a file: `-` reads the report from standard input.
+    let report = briefly.dir.path().join("report.xml");
+    std::fs::write(&report, junit).unwrap();
+    let from_file = briefly.run(&["pytest", "--junit", report.to_str().unwrap()], b"");
+    let dashed = briefly.run(&["pytest", "--junit", "-"], junit);
+    assert!(dashed.status.success(), "--junit -: {dashed:?}");
+    assert_eq!(comparable(&dashed.stdout), comparable(&from_file.stdout));
+}

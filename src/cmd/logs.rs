@@ -73,7 +73,7 @@ pub fn journal(
     options: JournalOptions,
 ) -> Result<i32> {
     // A journal file given as the input is read as `--file` reads it.
-    let given = input.filter(|path| is_journal_file(path));
+    let given = super::named_file(input).filter(|path| is_journal_file(path));
     let Some(path) = journal_file.or(given) else {
         return super::reduce_file(session, "journal", serde_json::to_value(&options)?, input);
     };

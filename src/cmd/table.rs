@@ -22,7 +22,7 @@ pub fn input_format(name: &str) -> Result<InputFormat> {
 /// Standard input streams through the pipeline with its tee; a file is read by the
 /// reducer itself ([`file_reply`]).
 pub fn run(session: &Session, file: Option<&Path>, options: TableOptions) -> Result<i32> {
-    match file {
+    match super::named_file(file) {
         None => reduce_file(session, "table", serde_json::to_value(options)?, None),
         Some(path) => file_reply(session, path, options)?.print(session),
     }
