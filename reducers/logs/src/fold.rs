@@ -535,7 +535,15 @@ impl Fold {
             if let Some(id) = id.shown() {
                 item.insert("template".into(), id.into());
             }
-            item.insert("count".into(), miner.count_alike(id).into());
+            let count = miner.count_alike(id);
+            item.insert("count".into(), count.into());
+            // How many are at its severity, when not all and it is its template's worst
+            // (as the template's item says): `[error, ×15 of 151]`.
+            if let Some(note) = notes.get(&id).filter(|n| n.severity == k.severity) {
+                if k.severity.is_some() && note.at_severity < count {
+                    item.insert("severity_count".into(), note.at_severity.into());
+                }
+            }
             Value::Object(item)
         };
 

@@ -1133,6 +1133,21 @@ mod tests {
         assert_eq!(template(150)["severity_count"], 15, "{json}");
         assert_eq!(template(5)["severity"], "error");
         assert_eq!(template(5).get("severity_count"), None, "{json}");
+        // Its entries kept at err say it too (the last entry, at notice, does not); those
+        // of a template all at err do not.
+        let entries = |unit: &str| {
+            (envelope.items.iter())
+                .filter(|i| i["kind"] == "entry" && i["unit"] == unit && i["priority"] == "err")
+                .collect::<Vec<_>>()
+        };
+        assert!(!entries("sshd.service").is_empty(), "{json}");
+        for entry in entries("sshd.service") {
+            assert_eq!(entry["severity_count"], 15, "{json}");
+        }
+        assert!(!entries("db.service").is_empty(), "{json}");
+        for entry in entries("db.service") {
+            assert_eq!(entry.get("severity_count"), None, "{json}");
+        }
     }
 
     #[test]
