@@ -132,6 +132,8 @@ struct Failure {
     in_panic: bool,
     location: Option<String>,
     message: Vec<String>,
+    /// How nextest says it ended, when more than that it failed: `timed out after 60.001s`.
+    cause: Option<String>,
     left: Option<String>,
     right: Option<String>,
 }
@@ -146,6 +148,7 @@ impl Failure {
             in_panic: false,
             location: None,
             message: Vec::new(),
+            cause: None,
             left: None,
             right: None,
         }
@@ -217,8 +220,9 @@ impl Failure {
 
     /// The panic message, as the item gives it.
     fn message(&self) -> Option<String> {
-        (!self.message.is_empty())
-            .then(|| briefly_core::cut_str(&self.message.join("\n"), 1_000).into_owned())
+        let lines = self.message.iter().chain(&self.cause);
+        let message = lines.map(String::as_str).collect::<Vec<_>>().join("\n");
+        (!message.is_empty()).then(|| briefly_core::cut_str(&message, 1_000).into_owned())
     }
 
     /// The item, with its [`Failure::message`].
@@ -842,8 +846,16 @@ impl CargoTest {
                 match nextest_status(line.trim_start()) {
                     // Its failure, with what it printed: nextest's report of it (none
                     // under `--no-capture`) goes on with it.
-                    Some((Nextest::Failed, _, retried)) => {
-                        self.failure_retried = retried;
+                    Some(
+                        status @ NextestLine {
+                            outcome: Nextest::Failed,
+                            ..
+                        },
+                    ) => {
+                        self.failure_retried = status.retried;
+                        if let Some(failure) = &mut self.failure {
+                            failure.cause = status.cause();
+                        }
                         self.mode = Mode::NextestReport;
                         return;
                     }
@@ -1050,7 +1062,8 @@ impl CargoTest {
             self.next_binary = Some(format!("Doc-tests {rest}"));
             return;
         }
-        if let Some((status, name, retried)) = nextest_status(trimmed) {
+        if let Some(status) = nextest_status(trimmed) {
+            let NextestLine { name, retried, .. } = status;
             self.format("nextest");
             if self.nextest_done {
                 return;
@@ -1060,7 +1073,7 @@ impl CargoTest {
                 None => (None, name),
             };
             self.close_failure(out);
-            match status {
+            match status.outcome {
                 // Under `--no-capture` the test's output follows its `START`.
                 Nextest::Start => {
                     self.failure = Some(Failure::new(name, binary, self.options.lines));
@@ -1071,7 +1084,9 @@ impl CargoTest {
                 Nextest::Failed => {
                     // Its last attempt failed: the attempts before it are this failure.
                     self.retried.remove(&retried_key(binary.as_deref(), name));
-                    self.failure = Some(Failure::new(name, binary, self.options.lines));
+                    let mut failure = Failure::new(name, binary, self.options.lines);
+                    failure.cause = status.cause();
+                    self.failure = Some(failure);
                     self.failure_retried = retried;
                     self.mode = Mode::NextestReport;
                 }
@@ -1106,12 +1121,18 @@ impl CargoTest {
 }
 
 /// An older nextest's heading of a failed test's output: `--- STDOUT:     binary name ---`
-/// (and `STDERR`).
+/// (and `STDERR`), under `--retries` with its attempt: `--- TRY 1 STDOUT:  binary name ---`.
 fn is_old_nextest_header(line: &str) -> bool {
-    ["--- STDOUT:", "--- STDERR:"]
-        .iter()
-        .any(|head| line.starts_with(head))
-        && line.ends_with(" ---")
+    let Some(rest) = line.strip_prefix("--- ") else {
+        return false;
+    };
+    let rest = match rest.strip_prefix("TRY ") {
+        Some(attempt) => attempt
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start(),
+        None => rest,
+    };
+    (rest.starts_with("STDOUT:") || rest.starts_with("STDERR:")) && line.ends_with(" ---")
 }
 
 /// Whether `line`, printed while the test `name` ran alone under libtest (nextest's
@@ -1144,14 +1165,45 @@ enum Nextest {
     Failed,
 }
 
-/// `FAIL [   0.047s] ( 19/200) demo tests::case_017` → `(Failed, "demo tests::case_017")`;
-/// `PASS [...] …` → `(Passed, …)`; `START [         ] (2/3) demo t` → `(Start, "demo t")`.
+/// A nextest status line: `FAIL [   0.047s] ( 19/200) demo tests::case_017`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct NextestLine<'a> {
+    outcome: Nextest,
+    /// Its status word: `FAIL`, `TIMEOUT`, `SIGSEGV`, … (`TRY 2 FAIL`'s is `FAIL`).
+    status: &'a str,
+    /// How long the test ran, as nextest wrote it: `0.047s`.
+    time: &'a str,
+    /// The binary and the test: `demo tests::case_017`.
+    name: &'a str,
+    /// An attempt nextest may retry (`TRY 1 FAIL`), not counted yet.
+    retried: bool,
+}
+
+impl NextestLine<'_> {
+    /// How a failed test ended, when its status says more than that it failed.
+    fn cause(&self) -> Option<String> {
+        let time = self.time;
+        match self.status {
+            "TIMEOUT" | "TMT" => Some(format!("timed out after {time} (nextest's TIMEOUT)")),
+            "LEAK-FAIL" | "LKFAIL" => {
+                Some("leaked handles: a failure under nextest's leak policy (LEAK-FAIL)".into())
+            }
+            "ABORT" => Some(format!("aborted after {time} (nextest's ABORT)")),
+            signal if signal.starts_with("SIG") => Some(format!("killed by {signal} after {time}")),
+            _ => None,
+        }
+    }
+}
+
+/// `FAIL [   0.047s] ( 19/200) demo tests::case_017` → `Failed`, `"demo tests::case_017"`;
+/// `PASS [...] …` → `Passed`; `START [         ] (2/3) demo t` → `Start`, `"demo t"`.
 /// Under `--retries`, an attempt's status says which (`TRY 2 FAIL`), and a retry's start
 /// how many there are (`RETRY 2/3`).
-fn nextest_status(line: &str) -> Option<(Nextest, &str, bool)> {
+fn nextest_status(line: &str) -> Option<NextestLine<'_>> {
     let (status, rest) = line.split_once(" [")?;
     let status = status.trim();
-    let status = match status.strip_prefix("TRY ") {
+    let attempt = status.strip_prefix("TRY ");
+    let status = match attempt {
         Some(attempt) => attempt.split_once(' ')?.1,
         None => status,
     };
@@ -1159,7 +1211,7 @@ fn nextest_status(line: &str) -> Option<(Nextest, &str, bool)> {
         Some(("RETRY", _)) => "RETRY",
         _ => status,
     };
-    let status = match status {
+    let outcome = match status {
         "START" => Nextest::Start,
         "PASS" | "FLAKY" | "LEAK" => Nextest::Passed,
         "SKIP" | "SLOW" | "RETRY" => Nextest::Noted,
@@ -1167,8 +1219,10 @@ fn nextest_status(line: &str) -> Option<(Nextest, &str, bool)> {
         | "LKFAIL" | "ABORT" => Nextest::Failed,
         _ => return None,
     };
-    let (_, after) = rest.split_once("] ")?;
-    // An attempt to be retried is not counted yet: `(───)`, not `(2/3)`.
+    let (time, after) = rest.split_once("] ")?;
+    // An attempt to be retried is not counted yet: `(───)`, not `(2/3)`. Without the
+    // counter (nextest's docs, older versions) any attempt may be retried: held until a
+    // later attempt or the end of the run says.
     let (name, retried) = match after.strip_prefix('(') {
         Some(counted) => {
             let (count, name) = counted.split_once(") ")?;
@@ -1177,9 +1231,15 @@ fn nextest_status(line: &str) -> Option<(Nextest, &str, bool)> {
                 !count.trim_start().starts_with(|c: char| c.is_ascii_digit()),
             )
         }
-        None => (after, false),
+        None => (after, attempt.is_some()),
     };
-    Some((status, name.trim(), retried))
+    Some(NextestLine {
+        outcome,
+        status,
+        time: time.trim(),
+        name: name.trim(),
+        retried,
+    })
 }
 
 /// The text rustc rendered for a diagnostic in cargo's JSON messages

@@ -348,6 +348,107 @@ mod tests {
     }
 
     #[test]
+    fn nextest_retries_without_the_counter_are_flaky_when_the_last_attempt_passed() {
+        // nextest's docs and older versions print no `(───)` before a retried attempt;
+        // older ones head its output `--- TRY 1 STDERR: … ---`.
+        let new = "    Starting 2 tests across 2 binaries\n\
+            \x20 TRY 1 FAIL [   0.003s] fx::basic flaky\n\
+            \x20 stderr ───\n\n\
+            \x20   thread 'flaky' panicked at tests/basic.rs:53:9:\n\
+            \x20   attempt 1 fails\n\n\
+            \x20 TRY 2 PASS [   0.002s] fx::basic flaky\n\
+            \x20 TRY 1 FAIL [   0.003s] fx::basic always\n\
+            \x20 TRY 2 FAIL [   0.003s] fx::basic always\n\
+            \x20 stderr ───\n\n\
+            \x20   thread 'always' panicked at tests/basic.rs:60:9:\n\
+            \x20   every attempt fails\n\n\
+            ────────────\n\
+            \x20    Summary [   0.021s] 2 tests run: 1 passed (1 flaky), 1 failed, 25 skipped\n\
+            \x20  FLAKY 2/2 [   0.002s] fx::basic flaky\n\
+            \x20 TRY 2 FAIL [   0.003s] fx::basic always\n";
+        let old = "    Starting 1 test across 2 binaries (11 skipped)\n\
+            \x20 TRY 1 FAIL [   0.003s] fx::basic flaky\n\n\
+            --- TRY 1 STDOUT:        fx::basic flaky ---\n\n\
+            running 1 test\ntest flaky ... FAILED\n\nfailures:\n\nfailures:\n    flaky\n\n\
+            test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 17 filtered out; finished in 0.00s\n\n\n\
+            --- TRY 1 STDERR:        fx::basic flaky ---\n\
+            thread 'flaky' panicked at tests/basic.rs:53:9:\n\
+            attempt 1 fails\n\n\
+            \x20 TRY 2 PASS [   0.002s] fx::basic flaky\n\
+            ------------\n\
+            \x20    Summary [   0.021s] 1 test run: 1 passed (1 flaky), 25 skipped\n\
+            \x20  FLAKY 2/3 [   0.002s] fx::basic flaky\n";
+        let kinds = |input: &str| {
+            let envelope = cargo_test(input.as_bytes());
+            let items = (envelope.items.iter())
+                .map(|item| {
+                    (
+                        item["kind"].clone(),
+                        item["name"].clone(),
+                        item["message"].clone(),
+                    )
+                })
+                .collect::<Vec<_>>();
+            (envelope.summary, items)
+        };
+        let (summary, items) = kinds(new);
+        assert!(
+            summary.starts_with("2 tests run: 1 passed; 1 failed; 1 flaky"),
+            "{summary}"
+        );
+        assert_eq!(
+            items,
+            [
+                (
+                    json!("failed"),
+                    json!("always"),
+                    json!("every attempt fails")
+                ),
+                (json!("flaky"), json!("flaky"), json!("attempt 1 fails"))
+            ]
+        );
+        let (summary, items) = kinds(old);
+        assert!(
+            summary.starts_with("1 tests run: 1 passed; 0 failed; 1 flaky"),
+            "{summary}"
+        );
+        assert_eq!(
+            items,
+            [(json!("flaky"), json!("flaky"), json!("attempt 1 fails"))]
+        );
+    }
+
+    #[test]
+    fn a_nextest_timeout_or_signal_is_the_failure_message() {
+        let input = "    Starting 3 tests across 1 binary\n\
+            \x20       PASS [   0.002s] demo t::ok\n\
+            \x20    TIMEOUT [  60.001s] demo t::slow\n\
+            \x20    SIGSEGV [   0.031s] demo t::ffi\n\
+            \x20  LEAK-FAIL [   0.010s] demo t::leaky\n\
+            ------------\n\
+            \x20    Summary [  60.040s] 4 tests run: 1 passed, 3 failed\n";
+        let envelope = cargo_test(input.as_bytes());
+        let messages: Vec<(&Value, &Value)> = (envelope.items.iter())
+            .map(|item| (&item["name"], &item["message"]))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                (
+                    &json!("t::slow"),
+                    &json!("timed out after 60.001s (nextest's TIMEOUT)")
+                ),
+                (&json!("t::ffi"), &json!("killed by SIGSEGV after 0.031s")),
+                (
+                    &json!("t::leaky"),
+                    &json!("leaked handles: a failure under nextest's leak policy (LEAK-FAIL)")
+                ),
+            ],
+            "{envelope:?}"
+        );
+    }
+
+    #[test]
     fn a_doc_test_is_placed_where_it_is_not_where_rustdoc_built_it() {
         // Edition 2024 builds doc-tests in a temporary bundle: its place says nothing.
         let input = "   Doc-tests fl\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... FAILED\n\n\
