@@ -433,7 +433,8 @@ pub struct CargoTest {
     retried: HashMap<String, Failure>,
     /// Within `successes:` (`--show-output`): the reports there are of tests that passed.
     in_successes: bool,
-    /// Hashes of the diagnostics read from cargo's JSON messages, to show each once.
+    /// Hashes of the diagnostics read (rendered in cargo's JSON messages, or as text), to
+    /// show each once.
     rendered_seen: HashSet<String>,
     failed_names: Vec<String>,
     /// Failing tests reported (items made), all of them.
@@ -682,6 +683,18 @@ impl CargoTest {
         let Some(diagnostic) = self.diagnostic.take() else {
             return;
         };
+        // The same diagnostic again, as an older cargo prints it for the library and for
+        // its tests' build (`(lib)`, then `(lib test)`): one error to fix, told once.
+        let key = hash_key(&(
+            diagnostic.error,
+            &diagnostic.code,
+            &diagnostic.message,
+            &diagnostic.location,
+            diagnostic.snippet.text(),
+        ));
+        if !remember(&mut self.rendered_seen, &key) {
+            return;
+        }
         let shape = message_shape(&diagnostic.message);
         let item = CargoItem {
             kind: if diagnostic.error { "error" } else { "warning" },
@@ -952,13 +965,7 @@ impl CargoTest {
             if let Some(rendered) = rendered_diagnostic(line) {
                 // The same diagnostic of the library and of its tests' build, once, as
                 // cargo's text output shows it.
-                let key = {
-                    use std::hash::{Hash, Hasher};
-                    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-                    rendered.hash(&mut hasher);
-                    format!("{:016x}", hasher.finish())
-                };
-                if !remember(&mut self.rendered_seen, &key) {
+                if !remember(&mut self.rendered_seen, &hash_key(&rendered)) {
                     return;
                 }
                 for line in rendered.lines() {
@@ -1273,6 +1280,14 @@ fn doctest_place(name: &str) -> Option<String> {
 /// Attempts held while their test may yet pass.
 const MAX_RETRIED: usize = 256;
 
+/// A short key for `value` in a set of what was seen: its hash, in hex.
+fn hash_key(value: &impl std::hash::Hash) -> String {
+    use std::hash::Hasher;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    value.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
 /// A retried test's key: its binary and name.
 fn retried_key(binary: Option<&str>, name: &str) -> String {
     format!("{}\u{0}{name}", binary.unwrap_or(""))
@@ -1529,8 +1544,9 @@ impl FoldBatches for CargoTest {
                 .map(|(lint, n)| format!("{n} {lint}"))
                 .collect();
             parts.push(format!(
-                "{} warnings ({})",
+                "{} warning{} ({})",
                 stats.warnings,
+                if stats.warnings == 1 { "" } else { "s" },
                 lints.join(", ")
             ));
         }

@@ -419,6 +419,35 @@ mod tests {
     }
 
     #[test]
+    fn a_diagnostic_printed_again_for_the_tests_build_is_one_error() {
+        // An older cargo prints the library's errors again for `(lib test)`.
+        let error = "error[E0308]: mismatched types\n  --> src/store.rs:57:20\n   |\n\
+            57 |         return acct.map(|a| a.cents);\n   |                ^^^^ expected `u64`\n\n";
+        let warning = "warning: unused import: `std::fmt`\n --> src/lib.rs:1:5\n  |\n\
+            1 | use std::fmt;\n  |     ^^^^^^^^\n\n";
+        let input = format!(
+            "   Compiling ledger v0.3.1\n{warning}{error}\
+            error: could not compile `ledger` (lib) due to 1 previous error\n\
+            warning: build failed, waiting for other jobs to finish...\n{warning}{error}\
+            error: could not compile `ledger` (lib test) due to 1 previous error\n"
+        );
+        let envelope = cargo_test(input.as_bytes());
+        assert!(
+            envelope
+                .summary
+                .starts_with("build failed: 1 error (1 E0308); no test results: counts unknown; 1 warning (1 unused import: `_`)"),
+            "{}",
+            envelope.summary
+        );
+        let kinds: Vec<&Value> = envelope.items.iter().map(|item| &item["kind"]).collect();
+        assert_eq!(kinds, [&json!("error")], "{envelope:?}");
+        // The same message at another place is another error.
+        let elsewhere = error.replace("57:20", "58:20");
+        let envelope = cargo_test(format!("{error}{elsewhere}").as_bytes());
+        assert_eq!(envelope.items.len(), 2, "{envelope:?}");
+    }
+
+    #[test]
     fn a_nextest_timeout_or_signal_is_the_failure_message() {
         let input = "    Starting 3 tests across 1 binary\n\
             \x20       PASS [   0.002s] demo t::ok\n\
