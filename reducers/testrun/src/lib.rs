@@ -419,6 +419,72 @@ mod tests {
     }
 
     #[test]
+    fn pytest_9_tb_line_reports_pair_with_their_tests() {
+        // pytest 9 writes each `--tb=line` report's message above it (`E   …`, its
+        // explanation indented), what the test printed between them, and a report with
+        // no place twice; a test that failed and then errored in teardown has both.
+        let input =
+            "=================================== ERRORS ===================================\n\
+            ___________ ERROR at teardown of test_both ___________\n\
+            E   OSError: cleanup failed\n\
+            =================================== FAILURES ===================================\n\
+            E   assert 1 == 2\n\
+            /src/test_a.py:2: assert 1 == 2\n\
+            E   AssertionError: assert 4 == 99\n\
+            \x20    +  where 4 = len('x::y')\n\
+            /src/test_a.py:5: AssertionError: assert 4 == 99\n\
+            [XPASS(strict)] known bug\n\
+            [XPASS(strict)] known bug\n\
+            E   KeyError: 'missing'\n\
+            ----------------------------- Captured stdout call -----------------------------\n\
+            hello from three\n\
+            /src/test_a.py:40: not this one\n\
+            /src/test_a.py:8: KeyError: 'missing'\n\
+            =========================== short test summary info ============================\n\
+            FAILED test_a.py::test_one - assert 1 == 2\n\
+            FAILED test_a.py::test_both - AssertionError: assert 4 == 99\n\
+            FAILED test_a.py::test_strict - [XPASS(strict)] known bug\n\
+            FAILED test_a.py::test_three - KeyError: 'missing'\n\
+            ERROR test_a.py::test_both - OSError: cleanup failed\n\
+            ========================= 4 failed, 1 error in 0.02s =========================\n";
+        let envelope = pytest(input);
+        let mut items: Vec<(String, String, Value)> = (envelope.items.iter())
+            .map(|item| {
+                let id = format!(
+                    "{} {}",
+                    item["kind"].as_str().unwrap(),
+                    item["nodeid"].as_str().unwrap()
+                );
+                (id, item["message"].to_string(), item["line"].clone())
+            })
+            .collect();
+        items.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        let want = [
+            (
+                "error test_a.py::test_both",
+                "\"cleanup failed\"",
+                Value::Null,
+            ),
+            (
+                "failed test_a.py::test_both",
+                "\"assert 4 == 99\"",
+                json!(5),
+            ),
+            ("failed test_a.py::test_one", "\"assert 1 == 2\"", json!(2)),
+            (
+                "failed test_a.py::test_strict",
+                "\"known bug\"",
+                Value::Null,
+            ),
+            ("failed test_a.py::test_three", "\"'missing'\"", json!(8)),
+        ];
+        let want: Vec<(String, String, Value)> = (want.into_iter())
+            .map(|(id, message, line)| (id.to_string(), message.to_string(), line))
+            .collect();
+        assert_eq!(items, want, "{envelope:?}");
+    }
+
+    #[test]
     fn a_diagnostic_printed_again_for_the_tests_build_is_one_error() {
         // An older cargo prints the library's errors again for `(lib test)`.
         let error = "error[E0308]: mismatched types\n  --> src/store.rs:57:20\n   |\n\

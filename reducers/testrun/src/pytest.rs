@@ -457,6 +457,17 @@ impl Pending {
         None
     }
 
+    /// Whether a report of a test's call is held under `key`.
+    fn has_call(&self, key: &str) -> bool {
+        self.by_key.get(key).is_some_and(|seqs| {
+            seqs.iter().any(|seq| {
+                self.reports
+                    .get(seq)
+                    .is_some_and(|r| r.phase == Phase::Call)
+            })
+        })
+    }
+
     /// The oldest report under `key`, of a test's call when `call` (a `FAILED` line's),
     /// else of its setup or teardown (an `ERROR` line's) when there is one: a test that
     /// fails and then errors in teardown has both.
@@ -677,6 +688,12 @@ pub struct Pytest {
     crash_lines: VecDeque<Report>,
     /// `--tb=line` reports let go past the cap: the first tests the summary names.
     crash_lines_dropped: u64,
+    /// pytest 9's `--tb=line`: the message (`E   assert 1 == 2`) written above the report
+    /// to come, with what the test printed between them.
+    crash_message: Option<String>,
+    /// The last `--tb=line` report held if it had no place (`[XPASS(strict)] reason`):
+    /// pytest 9 writes such a report twice in a row.
+    unplaced_report: Option<String>,
     emitted: HashSet<String>,
     ranker: Ranker,
     counts_line: Option<String>,
@@ -742,6 +759,8 @@ impl Pytest {
             pending: Pending::default(),
             crash_lines: VecDeque::new(),
             crash_lines_dropped: 0,
+            crash_message: None,
+            unplaced_report: None,
             emitted: HashSet::new(),
             ranker: Ranker::default(),
             counts_line: None,
@@ -802,6 +821,38 @@ impl Pytest {
 
     /// Holds a `--tb=line` report until the short summary names its test. Past
     /// [`MAX_PENDING`] the oldest place is let go: its test is still named by the summary.
+    /// A line of `--tb=line`'s reports, one line each. pytest 9 writes the report's
+    /// message above it (`E   assert 1 == 2`) and what the test printed between them
+    /// (`--- Captured stdout call ---` and its lines): the report is the line that places
+    /// that message (`/src/test_a.py:2: assert 1 == 2`). A report with no place
+    /// (`[XPASS(strict)] reason`) it writes twice: once in pytest 8 (two tests' alike
+    /// reports in a row then count as one, the second test keeping the summary's message).
+    fn tb_line(&mut self, line: &str, severity: Option<Severity>) {
+        let unplaced = self.unplaced_report.take();
+        if let Some(message) = line.strip_prefix("E   ") {
+            // Its first line: the report's says the same.
+            self.crash_message
+                .get_or_insert_with(|| message.trim().to_string());
+            return;
+        }
+        if let Some(message) = &self.crash_message {
+            let places_it = location(line).is_some_and(|(_, _, rest)| {
+                rest == message || rest.starts_with(message.as_str()) || message.starts_with(rest)
+            });
+            if !places_it {
+                return; // what the test printed
+            }
+            self.crash_message = None;
+        }
+        if location(line).is_none() {
+            if unplaced.as_deref() == Some(line) {
+                return;
+            }
+            self.unplaced_report = Some(line.to_string());
+        }
+        self.hold_crash_line(line, severity);
+    }
+
     fn hold_crash_line(&mut self, line: &str, severity: Option<Severity>) {
         if self.crash_lines.len() == MAX_PENDING {
             self.crash_lines.pop_front();
@@ -978,10 +1029,16 @@ impl Pytest {
         };
         let (nodeid, message) = split_summary(rest);
         let nodeid = nodeid.trim();
-        let report = self.pending.take(&report_key(nodeid), kind != "error");
-        let report = match report {
-            None if kind == "failed" => self.next_crash_line(),
-            report => report,
+        let key = report_key(nodeid);
+        // A failure's `--tb=line` report is the next one held: a report of the same test's
+        // teardown error (headed apart) is not its.
+        let tb_line = !self.crash_lines.is_empty() || self.crash_lines_dropped > 0;
+        let report = match kind == "failed" && tb_line && !self.pending.has_call(&key) {
+            true => self.next_crash_line(),
+            false => match self.pending.take(&key, kind != "error") {
+                None if kind == "failed" => self.next_crash_line(),
+                report => report,
+            },
         };
         self.emit_report(
             report,
@@ -1110,7 +1167,7 @@ impl Pytest {
                         && !line.is_empty()
                         && self.tentative_counts.is_none() =>
                     {
-                        self.hold_crash_line(line, severity);
+                        self.tb_line(line, severity);
                     }
                     None => {}
                 }
