@@ -675,11 +675,15 @@ impl Fit<'_> {
             max_chars: budget - items_chars.min(budget / 2),
             ..self.limit()
         };
+        let grown = |limit: usize| shrunk(limit, limit.max(SUMMARY_CHARS));
+        // The limit the fixed part was cut to, if it was.
+        let mut cut_at = None;
         for limit in [4_000, 1_000, 300, 80, 20] {
             if fixed.fits(&(self.config.render)(&self.with(&base, 0))) {
                 break;
             }
-            base = shrunk(limit, limit.max(SUMMARY_CHARS));
+            base = grown(limit);
+            cut_at = Some(limit);
         }
         // The largest k that fits; sizes grow with k (but for a few digits of cursor).
         let (mut lo, mut hi) = (0, n.saturating_sub(1));
@@ -746,6 +750,27 @@ impl Fit<'_> {
             let mut empty = self.with(&base, 0);
             empty.next_cursor = None;
             return empty;
+        }
+        // The items chosen, the fixed part takes back the room they left (the next item
+        // does not fit however little it keeps): the least cut of it that fits beside
+        // them. Sizes grow with the limit.
+        if let Some(cut_at) = cut_at {
+            let whole = self.with(original, lo);
+            if self.fits(&whole) {
+                return whole;
+            }
+            let (mut low, mut high) = (cut_at, GROWN_CHARS);
+            while low < high {
+                let mid = (low + high).div_ceil(2);
+                if self.fits(&self.with(&grown(mid), lo)) {
+                    low = mid;
+                } else {
+                    high = mid - 1;
+                }
+            }
+            if low > cut_at {
+                return self.with(&grown(low), lo);
+            }
         }
         self.with(&base, lo)
     }
@@ -835,6 +860,10 @@ fn shrink_overhead(envelope: &mut Envelope, limit: usize, warning_chars: usize) 
     }
     envelope.warnings = warnings;
 }
+
+/// The most the fixed part's fields are grown back to beside the items that fit
+/// ([`shrink_overhead`]'s limit), when they were cut to make room.
+const GROWN_CHARS: usize = 4_000;
 
 /// The least of the summary kept while items can give way instead: what the input was,
 /// its counts and its first serious line come first in it.
@@ -1357,6 +1386,37 @@ mod tests {
             envelope.returned_items >= 1,
             "room is left for the evidence"
         );
+    }
+
+    #[test]
+    fn the_fixed_part_takes_back_the_room_the_items_leave() {
+        // The fixed part is cut to make room for items; when the next item does not fit
+        // anyway, what is left goes back to it (the stats were cut to 600 chars with
+        // 600 chars to spare, and 1,200 fit).
+        let dir = tempfile::tempdir().unwrap();
+        let reducer = EveryLine {
+            stats_chars: 1_200,
+            complete: true,
+            warnings: 0,
+        };
+        let line = "x".repeat(700);
+        let input = format!("{line}\n{line}\n{line}\n");
+        let envelope = reduce(reducer, input.as_bytes(), &config(dir.path(), 2_500)).unwrap();
+        check(&envelope, 2_500);
+        assert_eq!(envelope.returned_items, 1);
+        assert_eq!(envelope.stats["blob"], "s".repeat(1_200));
+        // With stats that do not fit beside the item, they keep what it leaves.
+        let reducer = EveryLine {
+            stats_chars: 2_000,
+            complete: true,
+            warnings: 0,
+        };
+        let envelope = reduce(reducer, input.as_bytes(), &config(dir.path(), 2_500)).unwrap();
+        check(&envelope, 2_500);
+        assert_eq!(envelope.returned_items, 1);
+        let blob = envelope.stats["blob"].as_str().unwrap().chars().count();
+        let printed = envelope.to_json().chars().count();
+        assert!(blob > 1_000 && printed > 2_500 - 30, "{blob}, {printed}");
     }
 
     #[test]
