@@ -129,7 +129,9 @@ fn commit_of(out: &mut String, item: &Value) {
 }
 
 /// `  failed test_a.py::test_x (test_a.py:4): AssertionError: assert 0`, then the
-/// traceback and the captured output, indented.
+/// traceback and the captured output, indented. cargo's: `  failed tests::x in demo
+/// (src/lib.rs:3:9): boom`, `  error[E0308] (src/a.rs:5:9): mismatched types`, then the
+/// assertion's sides, the detail and the captured output.
 fn test_report(out: &mut String, item: &Value) {
     let field = |key: &str| {
         item.get(key)
@@ -137,8 +139,14 @@ fn test_report(out: &mut String, item: &Value) {
             .filter(|s| !s.is_empty())
     };
     let _ = write!(out, "  {}", field("kind").unwrap_or("test"));
-    if let Some(nodeid) = field("nodeid") {
-        let _ = write!(out, " {nodeid}");
+    if let Some(code) = field("code") {
+        let _ = write!(out, "[{code}]");
+    }
+    if let Some(name) = field("nodeid").or(field("name")) {
+        let _ = write!(out, " {name}");
+    }
+    if let Some(binary) = field("binary") {
+        let _ = write!(out, " in {binary}");
     }
     match (field("file"), item.get("line").and_then(Value::as_u64)) {
         (Some(file), Some(line)) => {
@@ -149,6 +157,9 @@ fn test_report(out: &mut String, item: &Value) {
         }
         _ => {}
     }
+    if let Some(location) = field("location") {
+        let _ = write!(out, " ({location})");
+    }
     if let Some(phase) = field("phase") {
         let _ = write!(out, " at {phase}");
     }
@@ -157,10 +168,19 @@ fn test_report(out: &mut String, item: &Value) {
         .flatten()
         .collect();
     if !said.is_empty() {
-        let _ = write!(out, ": {}", said.join(": "));
+        let _ = write!(out, ": {}", said.join(": ").replace('\n', "\n    "));
     }
     out.push('\n');
-    for (key, label) in [("traceback", None), ("captured", Some("captured:"))] {
+    for side in ["left", "right"] {
+        if let Some(value) = field(side) {
+            let _ = writeln!(out, "    {side}: {value}");
+        }
+    }
+    for (key, label) in [
+        ("traceback", None),
+        ("detail", None),
+        ("captured", Some("captured:")),
+    ] {
         let Some(text) = field(key) else { continue };
         if let Some(label) = label {
             let _ = writeln!(out, "    {label}");
@@ -258,7 +278,15 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
         item.get("kind").and_then(Value::as_str),
         Some("skipped" | "xfailed" | "warning")
     ) && item.get("file").is_some();
-    if item.get("nodeid").is_some() || item.get("traceback").is_some() || noted {
+    // cargo's: a failing test, a compile error, a crashed binary, a warning.
+    let cargo = matches!(
+        item.get("kind").and_then(Value::as_str),
+        Some("failed" | "flaky" | "error" | "crashed" | "warning")
+    ) && ["name", "code", "detail", "binary"]
+        .iter()
+        .any(|key| item.get(*key).is_some())
+        && item.get("line").is_none();
+    if item.get("nodeid").is_some() || item.get("traceback").is_some() || noted || cargo {
         test_report(out, item);
         return;
     }
@@ -645,6 +673,33 @@ stderr's lines that look like errors or warnings, of the part cut (7 in all):
     captured:
       starting
   skipped (test_m.py:9): needs gpu
+";
+        assert!(t.ends_with(expected), "{t}");
+    }
+
+    #[test]
+    fn text_shows_cargos_failures_and_errors_as_reports() {
+        let mut e = Envelope::new("cargo-test", "1 failed");
+        e.items = vec![
+            json!({"kind": "failed", "name": "tests::sum", "binary": "demo: unittests src/lib.rs",
+                   "message": "assertion `left == right` failed\n  detail", "location": "src/lib.rs:3:9",
+                   "left": "4", "right": "5", "detail": "thread 'tests::sum' panicked at src/lib.rs:3:9:",
+                   "captured": "hello"}),
+            json!({"kind": "error", "code": "E0308", "message": "mismatched types",
+                   "location": "src/a.rs:5:9", "detail": " --> src/a.rs:5:9"}),
+            json!({"kind": "crashed", "binary": "deep: tests/deep.rs", "message": "stack overflow"}),
+        ];
+        let t = text(&e);
+        let expected = "  failed tests::sum in demo: unittests src/lib.rs (src/lib.rs:3:9): assertion `left == right` failed
+      detail
+    left: 4
+    right: 5
+      thread 'tests::sum' panicked at src/lib.rs:3:9:
+    captured:
+      hello
+  error[E0308] (src/a.rs:5:9): mismatched types
+       --> src/a.rs:5:9
+  crashed in deep: tests/deep.rs: stack overflow
 ";
         assert!(t.ends_with(expected), "{t}");
     }
