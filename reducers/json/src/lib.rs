@@ -665,7 +665,11 @@ impl Json {
             if newline.is_some() {
                 if lines.text_before {
                     let (start, line) = (lines.start, lines.line);
-                    self.skip_text_before(start, line, offset + end as u64 + 1);
+                    let mut text = std::mem::take(&mut lines.partial);
+                    if text.is_empty() {
+                        text.extend_from_slice(piece);
+                    }
+                    self.skip_text_before(start, line, offset + end as u64 + 1, &text);
                     return Some(end + 1);
                 }
                 if lines.overlong {
@@ -690,12 +694,13 @@ impl Json {
 
     /// Skips line `line` (at `start`), text before any JSON, and reads the input afresh
     /// from `next`: as a document, or as NDJSON, whichever follows.
-    fn skip_text_before(&mut self, start: u64, line: u64, next: u64) {
+    fn skip_text_before(&mut self, start: u64, line: u64, next: u64, text: &[u8]) {
         self.text_before += 1;
         self.invalid += 1;
         if self.errors.len() < MAX_ERRORS {
             self.errors.push(format!(
-                "line {line} (byte {start}): text before the JSON, skipped"
+                "line {line} (byte {start}): text before the JSON, skipped: {}",
+                quoted_head(text)
             ));
         }
         self.ndjson = false;
@@ -1268,6 +1273,18 @@ fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
                 why.truncate(cut);
             }
             return match line {
+                // A line of text among JSON lines (a tool's error, a progress note): what
+                // it says may be what matters.
+                Some(line)
+                    if !bytes.trim_ascii_start().starts_with(b"{")
+                        && !bytes.trim_ascii_start().starts_with(b"[") =>
+                {
+                    format!(
+                        "line {line} (byte {}): {why}, in text: {}",
+                        offset + at as u64,
+                        quoted_head(bytes)
+                    )
+                }
                 Some(line) => format!("line {line} (byte {}): {why}", offset + at as u64),
                 None => format!("byte {}: {why}", offset + at as u64),
             };
@@ -1275,6 +1292,15 @@ fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
     };
     format!("byte {offset}: {why}")
 }
+
+/// A line of text a warning quotes: its first [`QUOTED_CHARS`] characters, trimmed.
+fn quoted_head(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text.trim_ascii());
+    briefly_core::cut_str(&text, QUOTED_CHARS).into_owned()
+}
+
+/// Characters of a line of text a warning quotes.
+const QUOTED_CHARS: usize = 200;
 
 /// The byte index of 1-based `line` and `column` in `bytes`.
 fn byte_at(bytes: &[u8], line: usize, column: usize) -> usize {
@@ -1399,7 +1425,7 @@ impl Reducer for Json {
                 if lines.text_before {
                     // The last line, text before any JSON, without its newline.
                     let end = lines.start + lines.partial.len() as u64;
-                    self.skip_text_before(lines.start, lines.line, end);
+                    self.skip_text_before(lines.start, lines.line, end, &lines.partial);
                     self.input = Input::Done;
                 } else if lines.overlong {
                     self.overlong_line(lines.start, lines.line);
@@ -1795,9 +1821,10 @@ mod tests {
         assert_eq!(envelope.stats["format"], "ndjson");
         assert_eq!(envelope.stats["invalid"], 1);
         assert_eq!(envelope.stats["text_before"], 1);
+        // What the text says is kept: it may be what matters.
         assert_eq!(
             envelope.warnings,
-            ["line 1 (byte 0): text before the JSON, skipped"]
+            ["line 1 (byte 0): text before the JSON, skipped: starting up"]
         );
         assert_eq!(
             envelope.summary,
@@ -1809,7 +1836,7 @@ mod tests {
         assert_eq!(
             dated.warnings,
             [
-                "line 3 (byte 2): text before the JSON, skipped",
+                "line 3 (byte 2): text before the JSON, skipped: 2024-01-01 boot",
                 "line 5 (byte 28): key must be a string"
             ]
         );
@@ -1836,6 +1863,20 @@ mod tests {
         let long = run(long.as_bytes(), JsonOptions::default());
         assert_eq!(long.stats["text_before"], MAX_TEXT_BEFORE, "{long:?}");
         assert_eq!(long.stats["invalid"], 20, "{long:?}");
+        // A line of text among NDJSON lines (a tool's error after its output) is quoted;
+        // a bad JSON line is not.
+        let failed = run(
+            b"{\"a\": 1}\nError from server (Forbidden): pods \"web-7\" is forbidden\n{\"a\": 2,}\n",
+            fields(),
+        );
+        assert_eq!(
+            failed.warnings,
+            [
+                "line 2 (byte 9): expected value, in text: Error from server (Forbidden): pods \"web-7\" is forbidden",
+                "line 3 (byte 74): key must be a string"
+            ],
+            "{failed:?}"
+        );
         // Scalars that are JSON stay values, even two on a line.
         let scalars = run(b"\"x\" 4\n5\n", JsonOptions::default());
         assert_eq!(scalars.items, [json!("x"), json!(4), json!(5)]);
