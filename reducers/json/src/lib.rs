@@ -37,7 +37,10 @@ use std::collections::{BinaryHeap, HashMap};
 
 /// Records `--sort` keeps without `--limit`.
 pub const SORT_KEEP: usize = 1000;
-/// Groups `--count-by` tracks; records of later groups are counted as `other`.
+/// Groups `--count-by` counts exactly. Past them, counting goes on as Misra and Gries
+/// count frequent items: a new value when the table is full takes one from every group
+/// (groups at none leave it), so a value more frequent than what was taken is still
+/// there, its count at most that under.
 pub const MAX_GROUPS: usize = 100_000;
 /// Group values are told apart by this many characters (memory: at most
 /// [`MAX_GROUPS`] keys of this size).
@@ -283,6 +286,10 @@ pub struct JsonStats {
     /// See `groups`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other_records: Option<u64>,
+    /// Past [`MAX_GROUPS`] values: how much any group's count may be under its value's
+    /// records (a value with more records than this has its group).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts_under_by_at_most: Option<u64>,
     /// Paths in the shape (no options).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paths: Option<usize>,
@@ -326,6 +333,8 @@ pub struct Json {
     whole: Option<(Vec<Value>, usize)>,
     groups: HashMap<String, (Value, u64)>,
     other_records: u64,
+    /// Rounds of taking one from every group, past [`MAX_GROUPS`].
+    groups_taken: u64,
     sorted: BinaryHeap<Held>,
     sort_seq: u64,
     ndjson: bool,
@@ -462,6 +471,7 @@ impl Json {
             shape: Shape::new(MAX_PATHS),
             groups: HashMap::new(),
             other_records: 0,
+            groups_taken: 0,
             sorted: BinaryHeap::new(),
             sort_seq: 0,
             ndjson: false,
@@ -1033,7 +1043,14 @@ impl Json {
         } else if self.groups.len() < MAX_GROUPS {
             self.groups.insert(key, (value(), 1));
         } else {
-            self.other_records += 1;
+            // Full: this record and one of every group's go to `other` (at most as many
+            // rounds as records over the groups' number: linear in all).
+            self.groups_taken += 1;
+            self.other_records += 1 + self.groups.len() as u64;
+            self.groups.retain(|_, group| {
+                group.1 -= 1;
+                group.1 > 0
+            });
         }
     }
 
@@ -1456,6 +1473,7 @@ impl Json {
             matched: (!self.plan.conditions.is_empty()).then_some(self.matched),
             groups: None,
             other_records: None,
+            counts_under_by_at_most: None,
             paths: None,
             invalid: self.invalid,
             text_before: self.text_before,
@@ -1573,12 +1591,26 @@ impl Json {
                 } else {
                     format!("{} of {records} matching {conditions}", self.matched)
                 };
-                let shown = match n > top {
+                let mut shown = match n > top {
                     true => format!("; the {top} largest shown (--top)"),
                     false => String::new(),
                 };
+                let mut in_groups = format!("{n} groups");
+                if self.groups_taken > 0 {
+                    let under = self.groups_taken;
+                    stats.counts_under_by_at_most = Some(under);
+                    in_groups = format!("over {MAX_GROUPS} groups");
+                    let records = briefly_core::plural(under, "record");
+                    shown.push_str(&format!(
+                        "; counts at most {under} under, values of at most {records} may be missing"
+                    ));
+                    self.errors.push(format!(
+                        "--count-by {path}: over {MAX_GROUPS} distinct values; the {} kept to the end count at most {under} under their values' records",
+                        briefly_core::plural(n as u64, "group")
+                    ));
+                }
                 (
-                    format!("{what}: {counted} in {n} groups by {path}{largest}{shown}"),
+                    format!("{what}: {counted} in {in_groups} by {path}{largest}{shown}"),
                     Preview::Ranked,
                 )
             }
@@ -2095,6 +2127,55 @@ mod tests {
         assert_eq!(envelope.items, [json!({"s": "a\u{fffd}xyz"})]);
         assert!(envelope.warnings[0]
             .ends_with("a lone surrogate escape (half of a UTF-16 pair) replaced by U+FFFD"));
+    }
+
+    #[test]
+    fn count_by_past_its_groups_still_finds_the_frequent_values() {
+        // Every value once up to the cap, then one value 20,000 times: it is found, its
+        // count at most the rounds of taking under, and the result says so.
+        let mut input = String::new();
+        for i in 0..MAX_GROUPS + 10 {
+            input += &format!(
+                "{{\"ip\":\"10.{}.{}.{}\"}}\n",
+                i >> 16,
+                (i >> 8) & 255,
+                i & 255
+            );
+        }
+        for _ in 0..20_000 {
+            input += "{\"ip\":\"203.0.113.66\"}\n";
+        }
+        let envelope = run(
+            input.as_bytes(),
+            with(|o| {
+                o.count_by = Some("ip".into());
+                o.top = Some(3);
+            }),
+        );
+        let under = envelope.stats["counts_under_by_at_most"].as_u64().unwrap();
+        assert!((1..=10).contains(&under), "{under}");
+        assert_eq!(envelope.items[0]["value"], "203.0.113.66");
+        let count = envelope.items[0]["count"].as_u64().unwrap();
+        assert!(count <= 20_000 && count + under >= 20_000, "{count}");
+        // Every record is in a group shown or in `other`.
+        let shown: u64 = envelope
+            .items
+            .iter()
+            .map(|i| i["count"].as_u64().unwrap())
+            .sum();
+        let other = envelope.stats["other_records"].as_u64().unwrap();
+        assert_eq!(shown + other, (MAX_GROUPS + 10 + 20_000) as u64);
+        assert!(
+            envelope
+                .summary
+                .contains(&format!("in over {MAX_GROUPS} groups by ip"))
+                && envelope
+                    .summary
+                    .contains(&format!("counts at most {under} under")),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.warnings.len(), 1, "{:?}", envelope.warnings);
     }
 
     #[test]
