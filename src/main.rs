@@ -70,6 +70,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 max_hunk_lines: *max_hunk_lines,
                 context: *context,
                 file: only.clone(),
+                layout_chars: None,
             };
             cmd::reduce_file(
                 &session,

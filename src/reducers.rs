@@ -59,11 +59,15 @@ pub const REDUCERS: &[ReducerSpec] = &[
     ReducerSpec {
         name: "diff",
         reads_output: true,
-        build: |options, config| {
-            Ok(pipe(
-                Diff::new(options_of::<DiffOptions>(options)?)?,
-                config,
-            ))
+        build: |options, mut config| {
+            // `--file`'s parts of a long hunk, as its first page's budget makes them: kept
+            // in the cursor, so that its pages make the same.
+            let mut options = options_of::<DiffOptions>(options)?;
+            options.layout_chars = options
+                .layout_chars
+                .or(Some(config.budget.per_result_chars));
+            config.options["layout_chars"] = options.layout_chars.into();
+            Ok(pipe(Diff::new(options)?, config))
         },
     },
     ReducerSpec {

@@ -553,30 +553,35 @@ fn file_pages_walk_its_hunks_each_a_patch() {
 
 #[test]
 fn a_long_hunks_parts_fit_a_small_page_whole() {
-    // 1,200 lines of one hunk: parts of at most --max-hunk-lines lines and about 2,000
-    // characters, so that 3,000-char pages hold each whole (400-line parts were cut).
-    let mut diff = String::from("--- a/big.txt\n+++ b/big.txt\n@@ -1,200 +1,1000 @@\n");
+    // 1,200 lines of one hunk: parts of at most --max-hunk-lines lines and of what half
+    // the page holds, so that pages hold each whole (400-line parts were cut at 3,000
+    // chars, 2,000-char parts at the least budget, and their rest was on no page), the
+    // file's git header in the first.
+    let mut diff = String::from(
+        "diff --git a/src/big.txt b/src/big.txt\nindex 48f3994..63e988c 100644\n\
+         --- a/src/big.txt\n+++ b/src/big.txt\n@@ -1,200 +1,1000 @@ fn main() {\n",
+    );
     diff.extend((0..200).map(|i| format!("-old line {i}\n")));
     diff.extend((0..1000).map(|i| format!("+new line {i}\n")));
     let b = Briefly::new();
-    let mut page = b.envelope(
-        &["diff", "--file", "big.txt", "--max-chars", "3000"],
-        diff.as_bytes(),
-        3_000,
-    );
-    let mut text = String::new();
-    loop {
-        for part in items(&page) {
-            let lines = part["lines"].as_str().unwrap();
-            assert!(!lines.contains("…[cut "), "whole: {part}");
-            text.push_str(lines);
+    for budget in [1_000, 1_500, 3_000] {
+        let max_chars = budget.to_string();
+        let args = ["diff", "--file", "src/big.txt", "--max-chars", &max_chars];
+        let mut page = b.envelope(&args, diff.as_bytes(), budget);
+        let mut text = String::new();
+        loop {
+            for part in items(&page) {
+                let lines = part["lines"].as_str().unwrap();
+                assert!(!lines.contains("…[cut "), "whole at {budget}: {part}");
+                text.push_str(lines);
+            }
+            match page["next_cursor"].as_str() {
+                Some(cursor) => page = b.envelope(&["page", cursor], b"", budget),
+                None => break,
+            }
         }
-        match page["next_cursor"].as_str() {
-            Some(cursor) => page = b.envelope(&["page", cursor], b"", 3_000),
-            None => break,
-        }
+        assert_eq!(text, diff, "at {budget}");
     }
-    assert_eq!(text, diff);
 }
 
 #[test]

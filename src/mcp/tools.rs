@@ -92,6 +92,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 max_hunk_lines: uint(args, "max_hunk_lines")?.unwrap_or(400) as usize,
                 context: uint(args, "context")?.map(|n| n as usize),
                 file: string(args, "file")?,
+                layout_chars: None,
             };
             Ok(serde_json::to_value(options)?)
         },

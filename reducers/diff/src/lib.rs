@@ -83,6 +83,11 @@ pub struct DiffOptions {
     pub context: Option<usize>,
     /// Only this file, with all its hunks.
     pub file: Option<String>,
+    /// The per-result budget of the first page, which sizes `--file`'s parts of a long
+    /// hunk ([`part_chars_for`]): kept in the cursor, so every page cuts alike. None: the
+    /// most, [`MAX_PART_CHARS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout_chars: Option<usize>,
 }
 
 impl Default for DiffOptions {
@@ -93,6 +98,7 @@ impl Default for DiffOptions {
             max_hunk_lines: 400,
             context: None,
             file: None,
+            layout_chars: None,
         }
     }
 }
@@ -730,7 +736,12 @@ impl Diff {
         // over `max_hunk_lines` comes in parts that say so, so pages walk the rest of it.
         if self.options.file.is_some() {
             if self.listed(file) {
-                for item in hunk_items(file, &hunk, self.options.max_hunk_lines.max(1)) {
+                let part_chars = self
+                    .options
+                    .layout_chars
+                    .map_or(MAX_PART_CHARS, part_chars_for);
+                let max_lines = self.options.max_hunk_lines.max(1);
+                for item in hunk_items(file, &hunk, max_lines, part_chars) {
                     out.emit(0, item);
                 }
             }
@@ -1066,8 +1077,8 @@ fn status_name(status: Status) -> &'static str {
 
 /// One hunk of `--file`'s file as items: a patch of its own, headers included; or, over
 /// `max_lines`, parts of at most that many lines, each marked as a part (not a patch).
-fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
-    let mut items = hunk_parts(file, hunk, max_lines);
+fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize) -> Vec<Value> {
+    let mut items = hunk_parts(file, hunk, max_lines, part_chars);
     for item in &mut items {
         if let Some(commit) = &file.commit {
             item["commit"] = json!(commit);
@@ -1080,22 +1091,24 @@ fn hunk_items(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
 }
 
 /// A hunk's items (see [`hunk_items`]) without its commit.
-fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
+fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize) -> Vec<Value> {
     let number = file.hunks_seen;
     let header = hunk.header_line();
-    // Parts of at most `max_lines` lines and about MAX_PART_CHARS characters (a line's
+    // Parts of at most `max_lines` lines and about `part_chars` characters (a line's
     // end counted twice, as JSON writes it; other escapes not), each line in one part: a
     // part a small page holds whole (the rest of a part cut would be on no page). A line
     // longer than that is a part of its own.
     let chars = |line: &String| line.chars().count() + 1;
     let mut parts: Vec<&[String]> = Vec::new();
-    let (mut start, mut part_chars) = (0, 0);
+    // The first part holds the file's header and the hunk's too.
+    let headers = file.header.chars().count() + header.chars().count() + 2;
+    let (mut start, mut held) = (0, headers);
     for (i, line) in hunk.lines.iter().enumerate() {
-        if i > start && (i - start == max_lines || part_chars + chars(line) > MAX_PART_CHARS) {
+        if i > start && (i - start == max_lines || held + chars(line) > part_chars) {
             parts.push(&hunk.lines[start..i]);
-            (start, part_chars) = (i, 0);
+            (start, held) = (i, 0);
         }
-        part_chars += chars(line);
+        held += chars(line);
     }
     parts.push(&hunk.lines[start..]);
     if parts.len() == 1 {
@@ -1121,8 +1134,17 @@ fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize) -> Vec<Value> {
         .collect()
 }
 
-/// About how many characters of a hunk's lines one of its parts under `--file` holds.
-const MAX_PART_CHARS: usize = 2_000;
+/// About how many characters of a hunk's lines one of its parts under `--file` holds
+/// when no budget says ([`DiffOptions::layout_chars`]): what a small page holds whole.
+pub const MAX_PART_CHARS: usize = 2_000;
+
+/// The characters of a hunk's lines one of `--file`'s parts holds under a per-result
+/// budget of `per_result_chars` ([`DiffOptions::layout_chars`]): half of it, less what
+/// the envelope's other fields take (its summary and stats, a cursor, an artifact's
+/// path), so that a part fits a page whole (the rest of a part cut would be on no page).
+pub fn part_chars_for(per_result_chars: usize) -> usize {
+    (per_result_chars / 2).saturating_sub(350).max(100)
+}
 
 /// A file as an item: path, change, and the patch when shown.
 fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value {
