@@ -477,7 +477,12 @@ impl Findings {
         }
         self.signalled = self.signalled.max(Some(severity));
         match phrase {
-            TRACEBACK => self.opens = Some(Opens::Traceback),
+            // Python writes it as its own line's end, its frames on the lines after: in a
+            // one-line record (JSON's `"exc_info": "Traceback …:\n  File …"`, `failed;
+            // Traceback (most recent call last): see sentry`) it opens nothing.
+            TRACEBACK if matches!(rest[phrase.len()..].trim_ascii(), b"" | b":") => {
+                self.opens = Some(Opens::Traceback);
+            }
             "panicked at" => self.opens = self.opens.or(Some(Opens::Panic)),
             _ => {}
         }
@@ -2995,6 +3000,24 @@ mod tests {
             (traceback.severity, traceback.opens),
             (Some(Error), Some(Opens::Traceback))
         );
+        assert_eq!(
+            inspect("2024-01-05 ERROR app Traceback (most recent call last): ").opens,
+            Some(Opens::Traceback)
+        );
+        // Inside a one-line record, with more after it, it is an error that opens nothing:
+        // the next line is not its.
+        for one_line in [
+            r#"{"level": "error", "exc_info": "Traceback (most recent call last):
+  File "x.py""}"#,
+            "ERROR [worker] job 7 failed; Traceback (most recent call last): see sentry",
+        ] {
+            let inspection = inspect(one_line);
+            assert_eq!(
+                (inspection.severity, inspection.opens),
+                (Some(Error), None),
+                "{one_line}"
+            );
+        }
         assert_eq!(
             inspect("thread 'main' panicked at src/main.rs:2:5:").opens,
             Some(Opens::Panic)
