@@ -140,7 +140,7 @@ pub enum Command {
         #[arg(long)]
         warnings: bool,
     },
-    /// journald entries (`journalctl -o json` or `-o export`, or a journal file): by priority, unit and time, the worst and rarest entries first, repetition folded.
+    /// journald entries (`journalctl -o json`, `json-pretty`, `json-seq` or `-o export`, or a journal file): by priority, unit and time, the worst and rarest entries first, repetition folded.
     Journal {
         /// Read this file (`journalctl -o json` or `-o export` output) instead of standard input (`-`: standard input).
         input: Option<PathBuf>,

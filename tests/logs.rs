@@ -169,6 +169,53 @@ const PHRASES: [&str; 7] = [
 ];
 
 #[test]
+fn journalctl_json_pretty_and_seq_read_as_its_json() {
+    // The same entries as `-o json` writes them, and `-o json-pretty` (over lines) and
+    // `-o json-seq` (RS before each): the same counts and levels (json-pretty was read
+    // a line an entry, "nothing at warning or above").
+    let b = Briefly::new();
+    let mut export = Vec::new();
+    for n in 0..30u64 {
+        let (p, message) = match n {
+            7 => (0, "Kernel panic - not syncing: Fatal exception".to_string()),
+            20 => (
+                3,
+                "server process was terminated by signal 9: Killed".to_string(),
+            ),
+            _ => (6, format!("request {n} done")),
+        };
+        export_entry(&mut export, n * 1_000, "a.service", p, message.as_bytes());
+    }
+    let file = journal_file(b.dir.path(), &export);
+    let path = file.to_str().unwrap();
+    let read = |mode: &str| {
+        let output = journalctl(&["--file", path, "-o", mode]);
+        let e = b.envelope(&["journal"], &output, CAP);
+        (
+            e["stats"]["entries"].clone(),
+            e["stats"]["levels"].clone(),
+            e,
+        )
+    };
+    let (entries, levels, json) = read("json");
+    assert_eq!(entries, 30, "{json}");
+    assert_eq!(
+        levels,
+        serde_json::json!({"emerg": 1, "err": 1, "info": 28}),
+        "{json}"
+    );
+    for mode in ["json-pretty", "json-seq"] {
+        let (mode_entries, mode_levels, e) = read(mode);
+        assert_eq!(
+            (&mode_entries, &mode_levels),
+            (&entries, &levels),
+            "{mode}: {e}"
+        );
+        assert_eq!(e["summary"], json["summary"], "{mode}");
+    }
+}
+
+#[test]
 fn journal_filters_and_paging() {
     let b = Briefly::new();
     let mut export = Vec::new();

@@ -174,6 +174,11 @@ pub struct Journal {
     scratch: String,
     /// A message without its ANSI codes, the buffer kept for the next.
     stripped: Option<String>,
+    /// `-o json-pretty`'s entry being read, over lines from `{` to `}`: its first line
+    /// and its text so far (at most [`MAX_JSON_LINE`] bytes).
+    pretty: Option<(u64, Vec<u8>)>,
+    /// Whether an entry came as `-o json-pretty` writes it.
+    pretty_seen: bool,
 }
 
 impl Journal {
@@ -196,6 +201,8 @@ impl Journal {
             last_cursor: None,
             scratch: String::new(),
             stripped: None,
+            pretty: None,
+            pretty_seen: false,
         })
     }
 
@@ -229,7 +236,8 @@ impl Journal {
     /// The mode the first bytes call for (blank lines before JSON are skipped over).
     fn choose(&self, head: &[u8]) -> Mode {
         let first = head.iter().find(|b| !b.is_ascii_whitespace());
-        if first == Some(&b'{') {
+        // `-o json-seq` opens each entry with RS.
+        if matches!(first, Some(b'{' | 0x1e)) {
             return Mode::Json(LineFramer::new_with_max_length(MAX_JSON_LINE));
         }
         let key_end = head
@@ -258,7 +266,38 @@ impl Journal {
         )
     }
 
+    /// A line of `-o json` (an entry), `-o json-seq` (the same after RS) or `-o
+    /// json-pretty` (an entry over lines, from `{` alone to `}` alone).
     fn json_line(&mut self, bytes: &[u8], line: u64, cut: bool) {
+        let bytes = bytes.strip_prefix(b"\x1e").unwrap_or(bytes);
+        let alone = bytes.trim_ascii();
+        if let Some((_, held)) = &mut self.pretty {
+            if cut || held.len() + bytes.len() >= MAX_JSON_LINE {
+                // Too long for an entry: what was held is a bad line, and so is each
+                // line up to its end.
+                let (first, held) = self.pretty.take().expect("held");
+                self.json_entry(&held, first, true);
+                self.json_entry(bytes, line, true);
+                return;
+            }
+            held.extend_from_slice(bytes);
+            held.push(b'\n');
+            if alone == b"}" {
+                let (first, held) = self.pretty.take().expect("held");
+                self.pretty_seen = true;
+                self.json_entry(&held, first, false);
+            }
+            return;
+        }
+        if alone == b"{" {
+            self.pretty = Some((line, b"{\n".to_vec()));
+            return;
+        }
+        self.json_entry(bytes, line, cut);
+    }
+
+    /// An entry of `-o json` at `line`, or a bad line.
+    fn json_entry(&mut self, bytes: &[u8], line: u64, cut: bool) {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
@@ -524,7 +563,14 @@ impl Reducer for Journal {
             Mode::Sniffing(_) => unreachable!("chosen above"),
             Mode::Json(framer) => {
                 framer.finish(|line| self.json_line(line.bytes, line.line, line.cut));
-                "json"
+                // An entry never closed: a bad line, shown.
+                if let Some((first, held)) = self.pretty.take() {
+                    self.json_entry(&held, first, true);
+                }
+                match self.pretty_seen {
+                    true => "json-pretty",
+                    false => "json",
+                }
             }
             Mode::Export(parser) => {
                 parser.finish(&mut |fields| self.entry(fields));
