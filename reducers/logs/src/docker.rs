@@ -1,8 +1,9 @@
 //! `briefly docker`: container logs, from the json-file log driver's lines
 //! (`{"log":"…\n","stream":"stderr","time":"RFC 3339"}`) or `docker logs --timestamps`
 //! output (`2026-11-29T10:00:00.123456789Z message`, with compose's `service | ` prefix
-//! when there is one), told apart by the first line; anything else is plain `docker logs`
-//! output and is reduced as `briefly text` would.
+//! when there is one), told apart by the first 16 lines (a line cut short or a note of
+//! compose's among them does not decide); anything else is plain `docker logs` output and
+//! is reduced as `briefly text` would.
 //!
 //! Lines the json-file driver split at 16 KiB (no trailing `\n` in `log`) are joined
 //! again (up to [`MAX_JOINED`] bytes); the level and message come from the JSON or
@@ -99,8 +100,15 @@ const OUTPUT: usize = 2;
 /// A line of json-file input that is not a json-file record.
 const UNKNOWN: usize = 3;
 
-/// How the input is read, once the first line has told.
+/// Lines not blank that tell the input's format, at most.
+const SNIFF_LINES: usize = 16;
+/// Bytes of the first lines held to tell the input's format, at most.
+const SNIFF_BYTES: usize = 256 * 1024;
+
+/// How the input is read, once its first lines have told.
 enum Mode {
+    /// Not known yet: the first lines, held until [`SNIFF_LINES`] that are not blank
+    /// (or [`SNIFF_BYTES`]) say which format most of them are in.
     Unknown,
     JsonFile,
     Timestamps,
@@ -211,6 +219,8 @@ pub struct Docker {
     /// Reads the payloads of lines not read ahead.
     payloads: payload::Reader,
     blank_lines: Vec<u64>,
+    /// The first lines, while the mode is not known: (line, text, cut, CRLF).
+    sniffed: Vec<(u64, String, bool, bool)>,
     lines: u64,
     read: u64,
     filtered_out: u64,
@@ -245,6 +255,7 @@ impl Docker {
             spare: Vec::new(),
             payloads: payload::Reader::default(),
             blank_lines: Vec::new(),
+            sniffed: Vec::new(),
             lines: 0,
             read: 0,
             filtered_out: 0,
@@ -254,11 +265,28 @@ impl Docker {
         })
     }
 
-    fn choose(&self, text: &str) -> Mode {
-        if text.starts_with('{') && serde_json::from_str::<JsonFileLine<'_>>(text).is_ok() {
+    /// The mode the first lines call for: json-file when a quarter of them are its
+    /// records (no other text parses as one; a file cut short and `docker logs`'s own
+    /// notes leave bad lines among them), timestamps when half of them have docker's (a
+    /// line cut by `tail -c`, compose's `Attaching to api-1` are not the log's format).
+    fn choose(&self, lines: &[(u64, String, bool, bool)]) -> Mode {
+        let lines: Vec<&str> = (lines.iter())
+            .map(|(_, text, _, _)| text.as_str())
+            .filter(|text| !text.trim().is_empty())
+            .collect();
+        let json_file = (lines.iter())
+            .filter(|text| {
+                text.starts_with('{') && serde_json::from_str::<JsonFileLine<'_>>(text).is_ok()
+            })
+            .count();
+        let stamped = lines
+            .iter()
+            .filter(|text| split_timestamp(text).is_some())
+            .count();
+        if json_file > 0 && 4 * json_file >= lines.len() && json_file >= stamped {
             return Mode::JsonFile;
         }
-        if split_timestamp(text).is_some() {
+        if stamped > 0 && 2 * stamped >= lines.len() {
             return Mode::Timestamps;
         }
         let text = Text::new(TextOptions {
@@ -504,25 +532,58 @@ impl Docker {
             self.problems.cut_lines += 1;
         }
         if matches!(self.mode, Mode::Unknown) {
-            if record.text.trim().is_empty() {
-                self.blank_lines.push(record.line);
-                return;
+            self.sniffed.push((
+                record.line,
+                record.text.to_string(),
+                record.cut,
+                record.crlf,
+            ));
+            let bytes: usize = self.sniffed.iter().map(|(_, text, ..)| text.len()).sum();
+            let told = (self.sniffed.iter())
+                .filter(|(_, text, ..)| !text.trim().is_empty())
+                .count();
+            // Blank lines count too, many of them: what is held stays bounded.
+            if told >= SNIFF_LINES || bytes >= SNIFF_BYTES || self.sniffed.len() >= 64 * SNIFF_LINES
+            {
+                self.decide(out);
             }
-            self.mode = self.choose(record.text);
-            if let Mode::Text(text) = &mut self.mode {
-                for &line in &self.blank_lines {
-                    let blank = Record {
-                        text: "",
-                        bytes: b"",
-                        line,
-                        offset: 0,
-                        cut: false,
-                        crlf: false,
-                    };
-                    text.record(&blank, &mut TextItems(out));
-                }
-            }
+            return;
         }
+        self.known_line(record, facts, out);
+    }
+
+    /// Chooses the mode by the lines held, then reads them in it: blank lines before the
+    /// first that is not are the log's only as text.
+    fn decide(&mut self, out: &mut dyn Emit<Value>) {
+        let sniffed = std::mem::take(&mut self.sniffed);
+        self.mode = self.choose(&sniffed);
+        let text_mode = matches!(self.mode, Mode::Text(_));
+        let mut leading = true;
+        for (line, text, cut, crlf) in &sniffed {
+            leading &= text.trim().is_empty();
+            if leading && !text_mode {
+                self.blank_lines.push(*line);
+                continue;
+            }
+            let record = Record {
+                text,
+                bytes: text.as_bytes(),
+                line: *line,
+                offset: 0,
+                cut: *cut,
+                crlf: *crlf,
+            };
+            self.known_line(&record, &mut LineFacts::default(), out);
+        }
+    }
+
+    /// One line, its mode known.
+    fn known_line(
+        &mut self,
+        record: &Record<'_>,
+        facts: &mut LineFacts,
+        out: &mut dyn Emit<Value>,
+    ) {
         match &mut self.mode {
             Mode::Unknown => unreachable!("chosen above"),
             Mode::JsonFile => self.json_file_line(record, facts),
@@ -654,6 +715,9 @@ impl FoldBatches for Docker {
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
+        if matches!(self.mode, Mode::Unknown) && !self.sniffed.is_empty() {
+            self.decide(out);
+        }
         if let Mode::Text(text) = &mut self.mode {
             let outcome = text.finish(&mut TextItems(out));
             let mut result = Outcome::new(
@@ -1163,6 +1227,43 @@ mod tests {
         let envelope = reduce_with(compose, DockerOptions::default());
         assert_eq!(envelope.stats["groups"]["web-1"]["entries"], 1);
         assert_eq!(envelope.items[0]["stream"], "db-1");
+    }
+
+    #[test]
+    fn a_first_line_out_of_format_does_not_make_the_log_text() {
+        // `tail -c` cut the first record; compose says what it attaches to first.
+        let mut cut = String::from("\": \"half a record\\n\", \"stream\": \"stdout\"}\n");
+        for i in 0..20 {
+            cut.push_str(&json_line(&format!("WARN slow {i}\n"), "stdout", i));
+        }
+        let mut compose = String::from("Attaching to api-1\n");
+        for i in 0..20 {
+            compose.push_str(&format!(
+                "api-1  | 2026-11-29T10:00:{i:02}.000000000Z WARN slow {i}\n"
+            ));
+        }
+        for (input, format) in [(cut, "json-file"), (compose, "timestamps")] {
+            let options = DockerOptions {
+                tail: Some(5),
+                ..DockerOptions::default()
+            };
+            let envelope = reduce_all_chunkings(
+                || Docker::new(options.clone()).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("docker"),
+            );
+            assert_eq!(envelope.stats["format"], format, "{envelope:?}");
+            assert_eq!(envelope.stats["entries"], 5, "--tail holds: {envelope:?}");
+            assert_eq!(envelope.stats["levels"]["warn"], 5, "{envelope:?}");
+        }
+        // Text with a stamped line or two is still text.
+        let text = "starting\n2026-11-29T10:00:00.000000000Z up\nready\nERROR gone\n";
+        let envelope = reduce_with(text, DockerOptions::default());
+        assert!(
+            envelope.summary.starts_with("plain docker logs"),
+            "{}",
+            envelope.summary
+        );
     }
 
     #[test]
