@@ -283,6 +283,10 @@ fn options_stat_only_path_file_max_hunk_lines_and_context() {
 
     let named = diff_of(&b, &diff, &["--path", "docs/*"]);
     assert_eq!(items(&named)[0]["path"], "docs/readme.md");
+    // Under --stat-only too, the rest in input order.
+    let named = diff_of(&b, &diff, &["--stat-only", "--path", "small.txt"]);
+    let paths: Vec<&Value> = items(&named).iter().map(|i| &i["path"]).collect();
+    assert_eq!(paths, ["small.txt", "big.txt", "docs/readme.md"]);
 
     let capped = diff_of(&b, &diff, &["--max-hunk-lines", "50"]);
     let big = items(&capped)

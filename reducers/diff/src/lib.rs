@@ -1468,7 +1468,9 @@ impl Diff {
             self.files_named += u64::from(named);
             let mechanical = is_mechanical(&file) && sharing[&file.pairs] > 1;
             let (rank, order, item) = if stat_only {
-                (0, file.index, file_item(&file, None, false))
+                // In input order, those `--path` names (and conflicted ones) first.
+                let rank = u64::from(!named && file.conflicts == 0);
+                (rank, file.index, file_item(&file, None, false))
             } else if named || file.conflicts > 0 {
                 (0, file.index, file_item(&file, None, true))
             } else if mechanical {
