@@ -76,10 +76,10 @@ pub enum Command {
         /// Only records at or above this level (trace, debug, info, warn, error, fatal).
         #[arg(long)]
         level: Option<String>,
-        /// Only records at or after this time: RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 2h.
+        /// Only records at or after this time, to the second (a fraction is dropped): RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 2h.
         #[arg(long, value_name = "TIME")]
         since: Option<String>,
-        /// Only records before this time (same forms as --since).
+        /// Only records before this time (same forms as --since; a time with a fraction keeps its whole second).
         #[arg(long, value_name = "TIME")]
         until: Option<String>,
         /// Only records matching this regular expression.
@@ -150,10 +150,10 @@ pub enum Command {
         /// Only entries at this priority or more urgent: emerg, alert, crit, err, warning, notice, info, debug, or 0-7.
         #[arg(long, short = 'p')]
         level: Option<String>,
-        /// Only entries at or after this time: RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 2h.
+        /// Only entries at or after this time, to the second (a fraction is dropped): RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 2h.
         #[arg(long, value_name = "TIME")]
         since: Option<String>,
-        /// Only entries before this time (same forms as --since).
+        /// Only entries before this time (same forms as --since; a time with a fraction keeps its whole second).
         #[arg(long, value_name = "TIME")]
         until: Option<String>,
         /// Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM); `db` is `db.service`, and a pattern (`web*`, `app-?`, `db[12]*`) matches whole names, as journalctl -u reads them.
@@ -167,10 +167,10 @@ pub enum Command {
     Docker {
         /// Read this file (e.g. /var/lib/docker/containers/ID/ID-json.log) instead of standard input.
         file: Option<PathBuf>,
-        /// Only records at or after this time: RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 10m.
+        /// Only records at or after this time, to the second (a fraction is dropped): RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 10m.
         #[arg(long, value_name = "TIME")]
         since: Option<String>,
-        /// Only records before this time (same forms as --since).
+        /// Only records before this time (same forms as --since; a time with a fraction keeps its whole second).
         #[arg(long, value_name = "TIME")]
         until: Option<String>,
         /// Only this stream: stdout or stderr.
