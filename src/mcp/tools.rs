@@ -46,7 +46,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
         options_schema: || {
             json!({
                 "level": {"type": "string", "enum": ["trace", "debug", "info", "warn", "error", "fatal"], "description": "Only records at or above this level."},
-                "since": {"type": "string", "description": "Only records at or after this time: RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `2h`."},
+                "since": {"type": "string", "description": "Only records at or after this time, to the second (a fraction is dropped): RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `2h`."},
                 "until": {"type": "string", "description": "Only records before this time (same forms as since)."},
                 "grep": {"type": "string", "description": "Only records matching this regular expression."},
                 "top": {"type": "integer", "minimum": 0, "default": 10, "description": "Templates listed in stats.top_templates."},
@@ -150,7 +150,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
         options_schema: || {
             json!({
                 "level": {"type": "string", "description": "Only entries at this priority or more urgent: emerg, alert, crit, err, warning, notice, info, debug, or 0-7."},
-                "since": {"type": "string", "description": "Only entries at or after this time: RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `2h`."},
+                "since": {"type": "string", "description": "Only entries at or after this time, to the second (a fraction is dropped): RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `2h`."},
                 "until": {"type": "string", "description": "Only entries before this time (same forms as since)."},
                 "unit": {"type": "string", "description": "Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM), e.g. `nginx.service` (`nginx` is `nginx.service`); a pattern such as `web*` matches whole names, as `journalctl -u` reads it."},
                 "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return entries whole when their messages take up to this many characters: each an item, none folded (0: never)."}
@@ -174,7 +174,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
         description: "Reduce container logs (the json-file driver's lines such as /var/lib/docker/containers/ID/ID-json.log, or `docker logs --timestamps` output) by stream, level and time: errors and tracebacks first, repetition folded into templates with counts. Use it on a container's log file or log text; to fetch and reduce in one step, use `run` with [\"docker\", \"logs\", \"--timestamps\", NAME] and reducer `docker`.",
         options_schema: || {
             json!({
-                "since": {"type": "string", "description": "Only records at or after this time: RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `10m`."},
+                "since": {"type": "string", "description": "Only records at or after this time, to the second (a fraction is dropped): RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `10m`."},
                 "until": {"type": "string", "description": "Only records before this time (same forms as since)."},
                 "stream": {"type": "string", "enum": ["stdout", "stderr"], "description": "Only this stream."},
                 "level": {"type": "string", "enum": ["trace", "debug", "info", "warn", "error", "fatal"], "description": "Only records at or above this level."},
