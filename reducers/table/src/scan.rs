@@ -154,6 +154,18 @@ impl Scan {
             .collect()
     }
 
+    /// [`Scan::omitted`] as named in the stats: `name: type`, or the name alone where
+    /// the type would be inferred from values (CSV), which an omitted column has none of.
+    pub fn omitted_names(&self) -> Vec<String> {
+        self.omitted()
+            .iter()
+            .map(|&c| match self.from_text {
+                true => self.names[c].clone(),
+                false => format!("{}: {}", self.names[c], self.types[c]),
+            })
+            .collect()
+    }
+
     /// The columns shown: those chosen from the first rows, or, with no rows to choose
     /// by, the first `max_columns` asked for.
     pub fn shown_columns(&self) -> Vec<usize> {

@@ -894,10 +894,7 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     };
     let shown = scan.shown_columns();
     let omitted: Vec<String> = if table.omitted_parquet.is_empty() {
-        scan.omitted()
-            .iter()
-            .map(|&c| format!("{}: {}", scan.names[c], scan.types[c]))
-            .collect()
+        scan.omitted_names()
     } else {
         table.omitted_parquet.clone()
     };

@@ -552,7 +552,9 @@ fn wide_tables_show_the_most_informative_columns_and_name_the_rest() {
     assert_eq!(fields[1..], expected[..], "varied columns first");
     let omitted = e.stats["omitted_columns"].as_array().unwrap();
     assert_eq!(omitted.len(), 14);
-    assert!(omitted.contains(&json!("c29: string")));
+    // By name alone: a CSV column's type is inferred from values, which an omitted one
+    // has none of (each was said to be a string, numbers too).
+    assert!(omitted.contains(&json!("c29")), "{omitted:?}");
     assert!(
         e.summary.contains("16 of 30 columns shown"),
         "{}",
