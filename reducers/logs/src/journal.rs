@@ -131,11 +131,11 @@ enum Mode {
 pub struct Problems {
     /// Lines that are not JSON objects (truncated, or not JSON at all).
     pub bad_lines: u64,
-    /// Entries without a `MESSAGE`.
+    /// Entries kept without a `MESSAGE`.
     pub missing_message: u64,
-    /// Entries whose `MESSAGE` is null (journalctl's mark for a field too large).
+    /// Entries kept whose `MESSAGE` is null (journalctl's mark for a field too large).
     pub null_message: u64,
-    /// Entries whose `MESSAGE` is binary (not UTF-8): shown with U+FFFD for bad bytes.
+    /// Entries kept whose `MESSAGE` is binary (not UTF-8): shown with U+FFFD for bad bytes.
     pub binary_message: u64,
     /// Entries without a valid `__REALTIME_TIMESTAMP`.
     pub bad_time: u64,
@@ -340,20 +340,21 @@ impl Journal {
         }
         self.scratch.clear();
         let reuse = self.stripped.take();
+        // How the message is shown, counted for the entries kept (the filters' own are
+        // not shown): none, null, bytes.
+        let mut shown_as = [0; 3];
         let message: &str = match &fields.message {
             FieldValue::Missing => {
-                self.problems.missing_message += 1;
+                shown_as[0] = 1;
                 ""
             }
             FieldValue::Null => {
-                self.problems.null_message += 1;
+                shown_as[1] = 1;
                 "(MESSAGE too large: null in journalctl's JSON)"
             }
             FieldValue::Text(text) => text,
             value => {
-                if value.has_invalid_utf8() {
-                    self.problems.binary_message += 1;
-                }
+                shown_as[2] = u64::from(value.has_invalid_utf8());
                 value.join_into(&mut self.scratch);
                 &self.scratch
             }
@@ -393,6 +394,10 @@ impl Journal {
             self.filtered_out += 1;
             return;
         }
+        let [missing, null, binary] = shown_as;
+        self.problems.missing_message += missing;
+        self.problems.null_message += null;
+        self.problems.binary_message += binary;
         let entry = Entry {
             line: fields.line,
             micros,
@@ -1333,6 +1338,33 @@ mod tests {
             .find(|i| i["message"] == "first")
             .unwrap();
         assert_eq!(repeated["more"][0], "second");
+        // Of entries the filters leave out, how their messages would show is not told.
+        let a_only = reduce_all_chunkings(
+            || {
+                Journal::new(JournalOptions {
+                    unit: Some("a.service".into()),
+                    ..JournalOptions::default()
+                })
+                .unwrap()
+            },
+            input.as_bytes(),
+            &RunConfig::new("journal"),
+        );
+        let problems = &a_only.stats["problems"];
+        assert_eq!(
+            [
+                &problems["binary_message"],
+                &problems["null_message"],
+                &problems["missing_message"]
+            ],
+            [0, 0, 0],
+            "{a_only:?}"
+        );
+        assert!(
+            !a_only.warnings.iter().any(|w| w.contains("MESSAGE")),
+            "{:?}",
+            a_only.warnings
+        );
         assert_eq!(repeated["unit"], "x.service");
         assert!(
             envelope
