@@ -194,8 +194,16 @@ impl Junit {
 /// A pytest node id from a test case's `classname`, `name` and, when the report has it,
 /// `file`: `tests.test_m.TestC`, `test_a` → `tests/test_m.py::TestC::test_a`.
 fn nodeid_of(class: &str, test: &str, file: Option<&str>) -> String {
+    // A module's own node (its collection failed): pytest names it by its dotted path,
+    // `tests.test_m`, with no class.
     if class.is_empty() {
-        return test.to_string();
+        return match file {
+            Some(file) if file.ends_with(".py") => file.to_string(),
+            _ if !test.is_empty() && !test.contains(['/', ' ', '[', ':']) => {
+                format!("{}.py", test.replace('.', "/"))
+            }
+            _ => test.to_string(),
+        };
     }
     let (module, classes) = match file {
         Some(file) if file.ends_with(".py") => {
@@ -415,7 +423,10 @@ mod tests {
                 Some("tests/test_a.py"),
                 "tests/test_a.py::tests::test_ab::TestC::test_a",
             ),
-            ("", "test_a", None, "test_a"),
+            // A module whose collection failed: its own node, named by its dotted path.
+            ("", "tests.test_m", None, "tests/test_m.py"),
+            ("", "test_m", Some("test_m.py"), "test_m.py"),
+            ("", "weird name", None, "weird name"),
         ];
         for (class, test, file, nodeid) in cases {
             assert_eq!(nodeid_of(class, test, file), nodeid);

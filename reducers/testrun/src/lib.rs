@@ -240,6 +240,34 @@ mod tests {
     }
 
     #[test]
+    fn a_junit_collection_error_is_its_modules_node() {
+        // pytest names a module whose collection failed by its dotted path, no class; its
+        // traceback may name no place in it.
+        let xml = r#"<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1" failures="0" skipped="0" tests="1"><testcase classname="" name="tests.test_syntax" time="0.000"><error message="collection failure">/usr/lib/python3.11/ast.py:50: in parse
+E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
+        let envelope = reduce_all_chunkings(
+            || Junit::new(PytestOptions::default()).unwrap(),
+            xml.as_bytes(),
+            &RunConfig::new("pytest"),
+        );
+        assert_eq!(
+            item(&envelope, 0)["nodeid"],
+            "tests/test_syntax.py",
+            "{envelope:?}"
+        );
+        assert_eq!(
+            item(&envelope, 0)["file"],
+            "tests/test_syntax.py",
+            "{envelope:?}"
+        );
+        assert!(
+            envelope.summary.ends_with("across 1 module"),
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
     fn pytest_junit() {
         let envelope = reduce_all_chunkings(
             || Junit::new(PytestOptions::default()).unwrap(),

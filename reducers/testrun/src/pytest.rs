@@ -901,9 +901,9 @@ impl Pytest {
             return;
         }
         // A node id without its module (none a report's places named) has the place
-        // where it failed as its file.
-        let moduleless =
-            nodeid.is_empty() || (phase != Phase::Collection && !nodeid.contains("::"));
+        // where it failed as its file; a module's own (`tests/test_m.py`) is its file.
+        let moduleless = nodeid.is_empty()
+            || (phase != Phase::Collection && !nodeid.contains("::") && !nodeid.ends_with(".py"));
         let file = match &report {
             Some(report) if moduleless => report.locations.first().map_or("", |(f, _)| f),
             _ => nodeid.split("::").next().unwrap_or(&nodeid),
