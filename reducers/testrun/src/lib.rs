@@ -240,6 +240,36 @@ mod tests {
     }
 
     #[test]
+    fn a_test_that_kills_python_is_the_crash_and_its_place() {
+        // faulthandler's report, then pytest's and pluggy's frames: the run's last lines
+        // name no test.
+        let mut input = String::from(
+            "collected 10 items\n\ntest_crash.py ........Fatal Python error: Segmentation fault\n\n\
+             Current thread 0x00007f3b01873b80 (most recent call first):\n\
+             \x20 File \"/usr/lib/python3.11/ctypes/__init__.py\", line 519 in string_at\n\
+             \x20 File \"/src/p6/test_crash.py\", line 7 in test_crash\n",
+        );
+        for _ in 0..40 {
+            input += "  File \"/venv/lib/python3.11/site-packages/pluggy/_hooks.py\", line 513 in __call__\n";
+        }
+        let envelope = pytest(&input);
+        assert!(
+            envelope.summary.starts_with(
+                "counts unknown: Python died (Fatal Python error: Segmentation fault, at /src/p6/test_crash.py:7)"
+            ),
+            "{}",
+            envelope.summary
+        );
+        let crashed = item(&envelope, 0);
+        assert_eq!(crashed["kind"], "crashed");
+        assert_eq!(crashed["line"], 7);
+        assert_eq!(
+            crashed["traceback"],
+            "3: Fatal Python error: Segmentation fault\nFile \"/src/p6/test_crash.py\", line 7 in test_crash"
+        );
+    }
+
+    #[test]
     fn a_junit_collection_error_is_its_modules_node() {
         // pytest names a module whose collection failed by its dotted path, no class; its
         // traceback may name no place in it.

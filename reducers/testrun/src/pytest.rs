@@ -710,6 +710,50 @@ pub struct Pytest {
     earlier_sessions: Sessions,
     /// In the `warnings summary`, the tests that raised the warning to come.
     warned_by: Option<String>,
+    /// Python's faulthandler's report of the crash that ended the run, if one did.
+    fatal: Option<Fatal>,
+}
+
+/// `Fatal Python error: Segmentation fault` (Python's faulthandler, as the interpreter
+/// dies: pytest prints nothing after it), with its line and the frames of the tests'
+/// own code below it (not the interpreter's library's or an installed package's).
+#[derive(Debug, Default)]
+struct Fatal {
+    line: u64,
+    text: String,
+    /// `File "/src/test_crash.py", line 7 in test_crash`, the first few.
+    frames: Vec<String>,
+    /// The first of them: its file and line.
+    place: Option<(String, u64)>,
+}
+
+/// Frames of the tests' own code a [`Fatal`] keeps.
+const FATAL_FRAMES: usize = 3;
+
+impl Fatal {
+    /// A line after the report's: a frame of the tests' own code is kept.
+    fn frame(&mut self, line: &str) {
+        let Some(rest) = line.trim_start().strip_prefix("File \"") else {
+            return;
+        };
+        let Some((file, after)) = rest.split_once('"') else {
+            return;
+        };
+        let library = file.contains("/site-packages/")
+            || file.contains("/lib/python3")
+            || file.starts_with('<');
+        if library || self.frames.len() == FATAL_FRAMES {
+            return;
+        }
+        let number = (after.strip_prefix(", line "))
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok());
+        if let (None, Some(number)) = (&self.place, number) {
+            self.place = Some((file.to_string(), number));
+        }
+        self.frames
+            .push(briefly_core::cut_str(line.trim(), MAX_END_LINE_CHARS).into_owned());
+    }
 }
 
 /// The rank category of skipped tests, expected failures and warnings, whose ranks
@@ -772,6 +816,7 @@ impl Pytest {
             end: VecDeque::with_capacity(END_LINES),
             earlier_sessions: Sessions::default(),
             warned_by: None,
+            fatal: None,
         })
     }
 
@@ -1284,6 +1329,19 @@ impl FoldBatches for Pytest {
             let text = facts.text(record.text);
             self.line(text.trim_end(), facts.severity, out);
             self.keep_end(record.line, text.trim_end());
+            match &mut self.fatal {
+                Some(fatal) => fatal.frame(text),
+                None => {
+                    if let Some(at) = text.find("Fatal Python error: ") {
+                        self.fatal = Some(Fatal {
+                            line: record.line,
+                            text: briefly_core::cut_str(text[at..].trim_end(), MAX_END_LINE_CHARS)
+                                .into_owned(),
+                            ..Fatal::default()
+                        });
+                    }
+                }
+            }
         }
     }
 
@@ -1305,6 +1363,20 @@ impl FoldBatches for Pytest {
         let reports = stats.failed.len() + stats.errors.len() + stats.names_left_out as usize;
         let no_counts = counts_line.as_deref().and_then(parse_counts).is_none();
         let show_end = no_counts && reports == 0 && !self.end.is_empty();
+        // The interpreter died: where, in the tests' code, is the run's verdict.
+        let fatal = self.fatal.take().filter(|_| no_counts);
+        if let Some(fatal) = &fatal {
+            let mut item = PytestItem::noted("crashed", "", "", None, &fatal.text);
+            if let Some((file, line)) = &fatal.place {
+                item.file = file.clone();
+                item.line = Some(*line);
+            }
+            item.traceback = std::iter::once(format!("{}: {}", fatal.line, fatal.text))
+                .chain(fatal.frames.iter().cloned())
+                .collect::<Vec<_>>()
+                .join("\n");
+            out.emit(0, item);
+        }
         if show_end {
             // Nothing else says what happened (pytest hung, timed out or crashed): the
             // output's end, first.
@@ -1340,11 +1412,22 @@ impl FoldBatches for Pytest {
                 stats.duration = Some(duration);
                 counts_line.expect("parsed")
             }
-            None => format!(
-                "counts unknown: pytest printed no final counts line (-qq, interrupted or cut off); \
-                 {} failure and {} error reports read",
-                self.reports_read[0], self.reports_read[1]
-            ),
+            None => {
+                let why = match &fatal {
+                    Some(fatal) => match &fatal.place {
+                        Some((file, line)) => {
+                            format!("Python died ({}, at {file}:{line})", fatal.text)
+                        }
+                        None => format!("Python died ({})", fatal.text),
+                    },
+                    None => "pytest printed no final counts line (-qq, interrupted or cut off)"
+                        .to_string(),
+                };
+                format!(
+                    "counts unknown: {why}; {} failure and {} error reports read",
+                    self.reports_read[0], self.reports_read[1]
+                )
+            }
         };
         if reports > 0 {
             let exceptions: Vec<String> = by_count(&stats.by_exception)
