@@ -621,6 +621,8 @@ impl Json {
     /// The document at `offset`, of which `bytes` were read, is too large to hold: a
     /// streaming scanner reads it (and the rest of the input) in pieces.
     fn stream(&mut self, offset: u64, bytes: &[u8], out: &mut dyn Emit<Value>) {
+        // A value of the input, however large.
+        self.values += 1;
         self.streamed = true;
         self.whole = None;
         let Some(split) = split_for(&self.plan, bytes.first().copied()) else {
@@ -2086,6 +2088,14 @@ mod tests {
         );
         assert_eq!(envelope.stats["records"], 12_000);
         assert_eq!(envelope.stats["streamed"], true);
+        // One value, as when it is held: the summary says what it is (it said "no JSON in
+        // the input").
+        assert_eq!(envelope.stats["values"], 1);
+        assert!(
+            envelope.summary.starts_with("JSON document"),
+            "{}",
+            envelope.summary
+        );
     }
 
     #[test]
