@@ -1205,3 +1205,18 @@ fn a_file_mixing_changes_made_elsewhere_keeps_its_patch() {
         "{envelope}"
     );
 }
+
+#[test]
+fn a_line_the_framing_cut_is_marked_in_its_patch() {
+    // Past --max-line-bytes only a line's head is read: its patch says so where it is
+    // (it looked whole, and no longer applies).
+    let long = "b".repeat(3_000);
+    let diff = format!("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+{long}\n c\n");
+    let b = Briefly::new();
+    let envelope = diff_of(&b, diff.as_bytes(), &["--max-line-bytes", "1000"]);
+    let patch = items(&envelope)[0]["patch"].as_str().unwrap();
+    let cut = patch.lines().find(|line| line.starts_with("+b")).unwrap();
+    assert!(cut.ends_with("…[line cut: whole in the artifact]"), "{cut}");
+    assert!(cut.len() < 1_100, "{}", cut.len());
+    assert!(patch.ends_with("\n c\n"), "{patch}");
+}

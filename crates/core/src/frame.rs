@@ -1,5 +1,10 @@
 //! Bounded line framing: bytes in, lines out, no line longer than the limit in memory.
 
+/// Ends the text of a line the framing cut (`--max-line-bytes`), wherever a reducer shows
+/// it (a log's line, a diff's patch): its head is all that was read, the artifact has the
+/// rest.
+pub const LINE_CUT_MARKER: &str = "…[line cut: whole in the artifact]";
+
 /// The longest line kept whole by default; the rest of a longer line is counted, not kept.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
 

@@ -983,6 +983,10 @@ impl Diff {
 fn push_line(hunk: &mut Hunk, record: &Record<'_>) {
     let mut line = String::with_capacity(record.text.len() + 2);
     line.push_str(record.text);
+    // A line the framing cut: the patch says so where it is (it no longer applies).
+    if record.cut {
+        line.push_str(briefly_core::LINE_CUT_MARKER);
+    }
     line.push_str(if record.crlf { "\r\n" } else { "\n" });
     hunk.lines.push(line);
 }

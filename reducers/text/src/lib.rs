@@ -38,7 +38,7 @@ use crate::gotest::GoTestOutput;
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
     counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome, Preview,
-    Record, WholeChars,
+    Record, WholeChars, LINE_CUT_MARKER,
 };
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
@@ -119,10 +119,6 @@ enum TimeOrder {
     /// Times of another kind, or of two lengths: the span is the first and the last.
     Unsorted,
 }
-
-/// Ends the text of a line the framing cut (`--max-line-bytes`): its head is all an item
-/// has.
-const LINE_CUT_MARKER: &str = "…[line cut: whole in the artifact]";
 
 /// Input is binary when one line in this many or more holds NUL bytes,
 const BINARY_SHARE: u64 = 10;
