@@ -1220,3 +1220,14 @@ fn a_line_the_framing_cut_is_marked_in_its_patch() {
     assert!(cut.len() < 1_100, "{}", cut.len());
     assert!(patch.ends_with("\n c\n"), "{patch}");
 }
+
+#[test]
+fn a_crlf_diffs_patch_keeps_its_line_ends_its_hunk_header_too() {
+    let diff =
+        "diff --git a/x b/x\r\n--- a/x\r\n+++ b/x\r\n@@ -1,2 +1,2 @@ fn f()\r\n-a\r\n+b\r\n c\r\n";
+    let b = Briefly::new();
+    let envelope = diff_of(&b, diff.as_bytes(), &[]);
+    assert_eq!(items(&envelope)[0]["patch"], diff);
+    let envelope = diff_of(&b, diff.as_bytes(), &["--file", "x"]);
+    assert_eq!(items(&envelope)[0]["patch"], diff);
+}

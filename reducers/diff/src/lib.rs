@@ -151,6 +151,8 @@ struct Hunk {
     /// Where its lines that fit no unified diff's reading begin, until a word diff's
     /// marks show them to be its lines; not the hunk's lines if none do.
     unread: Option<usize>,
+    /// Its header's line ended in CRLF: the header written again ends so too.
+    crlf: bool,
 }
 
 /// What a combined diff's hunk has besides a unified one's.
@@ -174,8 +176,17 @@ impl Hunk {
     /// Appends the hunk as patch text: its `@@` line, then its body.
     fn write_to(&self, out: &mut String) {
         out.push_str(&self.header_line());
-        out.push('\n');
+        out.push_str(self.header_end());
         self.lines.iter().for_each(|line| out.push_str(line));
+    }
+
+    /// How its header's line ends, as written.
+    fn header_end(&self) -> &'static str {
+        if self.crlf {
+            "\r\n"
+        } else {
+            "\n"
+        }
     }
 
     /// Whether every line its header counts has come.
@@ -1129,7 +1140,7 @@ fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize)
         .into_iter()
         .enumerate()
         .map(|(i, part)| {
-            let mut text = if i == 0 { format!("{}{header}\n", file.header) } else { String::new() };
+            let mut text = if i == 0 { format!("{}{header}{}", file.header, hunk.header_end()) } else { String::new() };
             part.iter().for_each(|line| text.push_str(line));
             let item = json!({"path": file.path(), "hunk": number, "part": format!("{}/{count}", i + 1), "line": line, "lines": text});
             line += part.len() as u64;
@@ -1286,6 +1297,7 @@ impl Diff {
                         .then(words::PorcelainLine::default),
                     unread: None,
                     combined,
+                    crlf: record.crlf,
                 });
                 self.file = Some(file);
                 return Flow::Continue;
