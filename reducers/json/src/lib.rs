@@ -1918,6 +1918,22 @@ mod tests {
     }
 
     #[test]
+    fn a_trailing_comma_is_no_json_and_costs_no_record() {
+        // jq and Python refuse them; the records before it are read.
+        let count_a = || with(|o| o.count_by = Some("a".into()));
+        let array = run(b"[{\"a\":1},{\"a\":2},]\n", count_a());
+        assert_eq!(array.stats["records"], 2, "{array:?}");
+        assert_eq!(array.stats["invalid"], 1, "{array:?}");
+        assert_eq!(array.warnings, ["byte 17: trailing comma"]);
+        assert!(!array.ok);
+        let object = run(b"{\"a\":1,}", JsonOptions::default());
+        assert_eq!(object.warnings, ["byte 7: trailing comma"], "{object:?}");
+        // Commas between values, and empty containers, are JSON.
+        let fine = run(b"[1, 2, [3,4], {\"a\":[]}, {}]", JsonOptions::default());
+        assert!(fine.ok && fine.warnings.is_empty(), "{fine:?}");
+    }
+
+    #[test]
     fn a_bad_record_in_a_document_held_whole_costs_only_itself() {
         // As when the document is streamed: the good records are read.
         let count_v = || with(|o| o.count_by = Some("v".into()));

@@ -125,6 +125,9 @@ pub(crate) struct Scanner {
     state: State,
     unit: Option<Open>,
     failed: bool,
+    /// The last byte read, but for whitespace, was a comma between values: a closing
+    /// bracket may not follow (`[1,]`, `{"a":1,}` are not JSON).
+    after_comma: bool,
     /// Stop feeding after the next top-level unit ends (to look at the first value).
     pub pause_after_unit: bool,
 }
@@ -141,6 +144,7 @@ impl Scanner {
             state: State::Value,
             unit: None,
             failed: false,
+            after_comma: false,
             pause_after_unit: false,
         }
     }
@@ -259,11 +263,13 @@ impl Scanner {
                 State::Value => match b {
                     b' ' | b'\n' | b'\r' | b'\t' => {}
                     b']' if !self.top().object => {
+                        self.trailing_comma(at, events);
                         if self.close(b, at, bytes, &mut keep_from, i, events) {
                             return i + 1;
                         }
                     }
                     _ => {
+                        self.after_comma = false;
                         if self.begin_value(b, at, i, &mut keep_from, events) {
                             return bytes.len();
                         }
@@ -272,6 +278,7 @@ impl Scanner {
                 State::Key => match b {
                     b' ' | b'\n' | b'\r' | b'\t' => {}
                     b'"' => {
+                        self.after_comma = false;
                         let top = self.top_mut();
                         top.key.clear();
                         top.key_escaped = false;
@@ -281,6 +288,7 @@ impl Scanner {
                         };
                     }
                     b'}' => {
+                        self.trailing_comma(at, events);
                         if self.close(b, at, bytes, &mut keep_from, i, events) {
                             return i + 1;
                         }
@@ -309,6 +317,7 @@ impl Scanner {
                 State::After => match b {
                     b' ' | b'\n' | b'\r' | b'\t' => {}
                     b',' => {
+                        self.after_comma = true;
                         self.state = if self.top().object {
                             State::Key
                         } else {
@@ -434,6 +443,18 @@ impl Scanner {
             if let Ok(key) = serde_json::from_slice::<String>(&quoted) {
                 top.key = key.into_bytes();
             }
+        }
+    }
+
+    /// A closing bracket at `offset`: after a comma (`[1,]`, `{"a":1,}`) it is an error,
+    /// said once, outside a record (a record's own parse says it of that record alone);
+    /// the reading goes on as if the comma were not there, so the records before it stay.
+    fn trailing_comma(&mut self, offset: u64, events: &mut Vec<Event>) {
+        if std::mem::take(&mut self.after_comma) && self.unit.is_none() {
+            events.push(Event::Error {
+                offset,
+                message: "trailing comma".into(),
+            });
         }
     }
 
