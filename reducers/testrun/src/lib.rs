@@ -480,12 +480,17 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     fn pytest_9_tb_line_reports_pair_with_their_tests() {
         // pytest 9 writes each `--tb=line` report's message above it (`E   …`, its
         // explanation indented), what the test printed between them, and a report with
-        // no place twice; a test that failed and then errored in teardown has both.
+        // no place twice; a test that failed and then errored in teardown has both; a
+        // chained exception has a message for each, the report placing the last.
         let input =
             "=================================== ERRORS ===================================\n\
             ___________ ERROR at teardown of test_both ___________\n\
             E   OSError: cleanup failed\n\
             =================================== FAILURES ===================================\n\
+            E   KeyError: 'k'\n\n\
+            The above exception was the direct cause of the following exception:\n\
+            E   TypeError: wrapped\n\
+            /src/test_a.py:1: TypeError: wrapped\n\
             E   assert 1 == 2\n\
             /src/test_a.py:2: assert 1 == 2\n\
             E   AssertionError: assert 4 == 99\n\
@@ -499,12 +504,13 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             /src/test_a.py:40: not this one\n\
             /src/test_a.py:8: KeyError: 'missing'\n\
             =========================== short test summary info ============================\n\
+            FAILED test_a.py::test_chained - TypeError: wrapped\n\
             FAILED test_a.py::test_one - assert 1 == 2\n\
             FAILED test_a.py::test_both - AssertionError: assert 4 == 99\n\
             FAILED test_a.py::test_strict - [XPASS(strict)] known bug\n\
             FAILED test_a.py::test_three - KeyError: 'missing'\n\
             ERROR test_a.py::test_both - OSError: cleanup failed\n\
-            ========================= 4 failed, 1 error in 0.02s =========================\n";
+            ========================= 5 failed, 1 error in 0.02s =========================\n";
         let envelope = pytest(input);
         let mut items: Vec<(String, String, Value)> = (envelope.items.iter())
             .map(|item| {
@@ -528,6 +534,7 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
                 "\"assert 4 == 99\"",
                 json!(5),
             ),
+            ("failed test_a.py::test_chained", "\"wrapped\"", json!(1)),
             ("failed test_a.py::test_one", "\"assert 1 == 2\"", json!(2)),
             (
                 "failed test_a.py::test_strict",

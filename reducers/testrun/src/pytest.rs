@@ -688,9 +688,11 @@ pub struct Pytest {
     crash_lines: VecDeque<Report>,
     /// `--tb=line` reports let go past the cap: the first tests the summary names.
     crash_lines_dropped: u64,
-    /// pytest 9's `--tb=line`: the message (`E   assert 1 == 2`) written above the report
-    /// to come, with what the test printed between them.
-    crash_message: Option<String>,
+    /// pytest 9's `--tb=line`: the messages (`E   assert 1 == 2`) written above the report
+    /// to come, with what the test printed between them: a chained exception's each
+    /// (`E   KeyError: 'k'`, then `E   TypeError: wrapped`, which the report places), at
+    /// most [`MAX_CRASH_MESSAGES`].
+    crash_messages: Vec<String>,
     /// The last `--tb=line` report held if it had no place (`[XPASS(strict)] reason`):
     /// pytest 9 writes such a report twice in a row.
     unplaced_report: Option<String>,
@@ -726,6 +728,9 @@ struct Fatal {
     /// The first of them: its file and line.
     place: Option<(String, u64)>,
 }
+
+/// Messages of a chained exception a `--tb=line` report of pytest 9's may follow.
+const MAX_CRASH_MESSAGES: usize = 8;
 
 /// Frames of the tests' own code a [`Fatal`] keeps.
 const FATAL_FRAMES: usize = 3;
@@ -803,7 +808,7 @@ impl Pytest {
             pending: Pending::default(),
             crash_lines: VecDeque::new(),
             crash_lines_dropped: 0,
-            crash_message: None,
+            crash_messages: Vec::new(),
             unplaced_report: None,
             emitted: HashSet::new(),
             ranker: Ranker::default(),
@@ -875,19 +880,27 @@ impl Pytest {
     fn tb_line(&mut self, line: &str, severity: Option<Severity>) {
         let unplaced = self.unplaced_report.take();
         if let Some(message) = line.strip_prefix("E   ") {
-            // Its first line: the report's says the same.
-            self.crash_message
-                .get_or_insert_with(|| message.trim().to_string());
+            // An exception's first line (its explanation is indented): the report says one
+            // of them again.
+            if !message.starts_with(char::is_whitespace)
+                && self.crash_messages.len() < MAX_CRASH_MESSAGES
+            {
+                self.crash_messages.push(message.trim().to_string());
+            }
             return;
         }
-        if let Some(message) = &self.crash_message {
-            let places_it = location(line).is_some_and(|(_, _, rest)| {
-                rest == message || rest.starts_with(message.as_str()) || message.starts_with(rest)
+        if !self.crash_messages.is_empty() {
+            let places_one = location(line).is_some_and(|(_, _, rest)| {
+                self.crash_messages.iter().any(|message| {
+                    rest == message
+                        || rest.starts_with(message.as_str())
+                        || message.starts_with(rest)
+                })
             });
-            if !places_it {
+            if !places_one {
                 return; // what the test printed
             }
-            self.crash_message = None;
+            self.crash_messages.clear();
         }
         if location(line).is_none() {
             if unplaced.as_deref() == Some(line) {
