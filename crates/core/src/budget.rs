@@ -18,6 +18,15 @@ pub const DEFAULT_CONTEXT_TOKENS: u64 = 32_768;
 /// The preview a spilled result keeps inline (characters).
 pub const PREVIEW_CHARS: usize = 1_500;
 
+/// The characters one item laid out for a page of `per_result_chars` may take so that
+/// the page holds it whole: half the page, less what the envelope's other fields take
+/// (its summary and stats, a cursor, an artifact's path). Items cut to fit lose their
+/// rest to no page, so a reducer that lays out its items in pieces (text's runs, diff's
+/// parts of a long hunk) sizes them by this.
+pub fn item_chars_for(per_result_chars: usize) -> usize {
+    (per_result_chars / 2).saturating_sub(350)
+}
+
 /// Budgets derived from a model's context window.
 ///
 /// Characters are the unit throughout (about four to a token); a real tokenizer, where

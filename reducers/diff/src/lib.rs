@@ -1154,11 +1154,10 @@ fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize)
 pub const MAX_PART_CHARS: usize = 2_000;
 
 /// The characters of a hunk's lines one of `--file`'s parts holds under a per-result
-/// budget of `per_result_chars` ([`DiffOptions::layout_chars`]): half of it, less what
-/// the envelope's other fields take (its summary and stats, a cursor, an artifact's
-/// path), so that a part fits a page whole (the rest of a part cut would be on no page).
+/// budget of `per_result_chars` ([`DiffOptions::layout_chars`]): what a page holds of an
+/// item whole ([`briefly_core::item_chars_for`]), at least 100.
 pub fn part_chars_for(per_result_chars: usize) -> usize {
-    (per_result_chars / 2).saturating_sub(350).max(100)
+    briefly_core::item_chars_for(per_result_chars).max(100)
 }
 
 /// A file as an item: path, change, and the patch when shown.

@@ -1294,10 +1294,7 @@ fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
             return match line {
                 // A line of text among JSON lines (a tool's error, a progress note): what
                 // it says may be what matters.
-                Some(line)
-                    if !bytes.trim_ascii_start().starts_with(b"{")
-                        && !bytes.trim_ascii_start().starts_with(b"[") =>
-                {
+                Some(line) if !matches!(bytes.trim_ascii_start().first(), Some(b'{' | b'[')) => {
                     format!(
                         "line {line} (byte {}): {why}, in text: {}",
                         offset + at as u64,

@@ -221,6 +221,9 @@ pub struct Docker {
     blank_lines: Vec<u64>,
     /// The first lines, while the mode is not known: (line, text, cut, CRLF).
     sniffed: Vec<(u64, String, bool, bool)>,
+    /// Of those, the bytes, and the lines not blank.
+    sniffed_bytes: usize,
+    sniffed_told: usize,
     lines: u64,
     read: u64,
     filtered_out: u64,
@@ -256,6 +259,8 @@ impl Docker {
             payloads: payload::Reader::default(),
             blank_lines: Vec::new(),
             sniffed: Vec::new(),
+            sniffed_bytes: 0,
+            sniffed_told: 0,
             lines: 0,
             read: 0,
             filtered_out: 0,
@@ -538,12 +543,12 @@ impl Docker {
                 record.cut,
                 record.crlf,
             ));
-            let bytes: usize = self.sniffed.iter().map(|(_, text, ..)| text.len()).sum();
-            let told = (self.sniffed.iter())
-                .filter(|(_, text, ..)| !text.trim().is_empty())
-                .count();
+            self.sniffed_bytes += record.text.len();
+            self.sniffed_told += usize::from(!record.text.trim().is_empty());
             // Blank lines count too, many of them: what is held stays bounded.
-            if told >= SNIFF_LINES || bytes >= SNIFF_BYTES || self.sniffed.len() >= 64 * SNIFF_LINES
+            if self.sniffed_told >= SNIFF_LINES
+                || self.sniffed_bytes >= SNIFF_BYTES
+                || self.sniffed.len() >= 64 * SNIFF_LINES
             {
                 self.decide(out);
             }

@@ -685,12 +685,13 @@ impl CargoTest {
         };
         // The same diagnostic again, as an older cargo prints it for the library and for
         // its tests' build (`(lib)`, then `(lib test)`): one error to fix, told once.
+        let detail = diagnostic.snippet.text();
         let key = hash_key(&(
             diagnostic.error,
             &diagnostic.code,
             &diagnostic.message,
             &diagnostic.location,
-            diagnostic.snippet.text(),
+            &detail,
         ));
         if !remember(&mut self.rendered_seen, &key) {
             return;
@@ -701,7 +702,7 @@ impl CargoTest {
             code: diagnostic.code.clone().or(diagnostic.lint.clone()),
             message: Some(diagnostic.message.clone()),
             location: diagnostic.location.clone(),
-            detail: diagnostic.snippet.text(),
+            detail,
             ..CargoItem::default()
         };
         if diagnostic.error {

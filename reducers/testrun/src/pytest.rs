@@ -459,12 +459,16 @@ impl Pending {
 
     /// Whether a report of a test's call is held under `key`.
     fn has_call(&self, key: &str) -> bool {
-        self.by_key.get(key).is_some_and(|seqs| {
-            seqs.iter().any(|seq| {
-                self.reports
-                    .get(seq)
-                    .is_some_and(|r| r.phase == Phase::Call)
-            })
+        self.position(key, true).is_some()
+    }
+
+    /// Where under `key` the oldest report of a test's call is when `call`, else of its
+    /// setup or teardown.
+    fn position(&self, key: &str, call: bool) -> Option<usize> {
+        self.by_key.get(key)?.iter().position(|seq| {
+            self.reports
+                .get(seq)
+                .is_some_and(|r| (r.phase == Phase::Call) == call)
         })
     }
 
@@ -472,16 +476,8 @@ impl Pending {
     /// else of its setup or teardown (an `ERROR` line's) when there is one: a test that
     /// fails and then errors in teardown has both.
     fn take(&mut self, key: &str, call: bool) -> Option<Report> {
+        let at = self.position(key, call).unwrap_or(0);
         let seqs = self.by_key.get_mut(key)?;
-        let reports = &self.reports;
-        let at = seqs
-            .iter()
-            .position(|seq| {
-                reports
-                    .get(seq)
-                    .is_some_and(|r| (r.phase == Phase::Call) == call)
-            })
-            .unwrap_or(0);
         let report = seqs.remove(at).and_then(|seq| self.reports.remove(&seq));
         if seqs.is_empty() {
             self.by_key.remove(key);

@@ -94,9 +94,7 @@ pub const BLOCK_BYTES: usize = 400;
 /// less beside the envelope's other fields (a cursor, an artifact's path), so that a
 /// run fits a page whole even at the least budget.
 pub fn block_chars_for(per_result_chars: usize) -> usize {
-    (per_result_chars / 2)
-        .saturating_sub(350)
-        .clamp(100, BLOCK_BYTES)
+    briefly_core::item_chars_for(per_result_chars).clamp(100, BLOCK_BYTES)
 }
 
 /// The lines of a multi-line record its item keeps under a per-result budget of
