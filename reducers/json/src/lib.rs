@@ -262,6 +262,9 @@ struct Lines {
     /// The line is text before any JSON (a tool's notice): skipped, and the input read
     /// afresh after it, as a document or as NDJSON.
     text_before: bool,
+    /// The line is text after a value (kubectl's `Error from server (Forbidden)` after
+    /// its JSON): skipped and quoted, and the input read afresh after it.
+    text_among: bool,
 }
 
 /// Statistics of `briefly json`.
@@ -299,6 +302,10 @@ pub struct JsonStats {
     /// Of those, lines of text before any JSON (a tool's notice), skipped.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub text_before: u64,
+    /// Of those, lines of text after a value, among or after the JSON (an error a tool
+    /// printed after its output), skipped; the warnings quote them.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub text_among: u64,
     /// Records over `max_record_bytes`, skipped.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub oversize: u64,
@@ -368,6 +375,8 @@ pub struct Json {
     first_line_known: bool,
     /// Lines of text before any JSON, skipped (at most [`MAX_TEXT_BEFORE`]).
     text_before: u64,
+    /// Lines of text after a value, skipped.
+    text_among: u64,
 }
 
 /// Lines of text before any JSON read past, each skipped and the input read afresh
@@ -395,7 +404,7 @@ fn split_for(plan: &Plan, first: Option<u8>) -> Option<Split> {
     match (&plan.record, &plan.mode) {
         (Some(record), _) => Some(Split::Records(record.steps.clone())),
         (None, Mode::Shape) => Some(Split::Members),
-        (None, _) if first == Some(b'[') => Some(Split::Records(vec![Step::Each])),
+        (None, _) if first == Some(b'[') => Some(Split::Elements),
         (None, _) => None,
     }
 }
@@ -495,6 +504,7 @@ impl Json {
             first_line: 1,
             first_line_known: false,
             text_before: 0,
+            text_among: 0,
             options,
         })
     }
@@ -568,6 +578,24 @@ impl Json {
                                 line: self.first_line,
                                 overlong: false,
                                 text_before: self.text_before < MAX_TEXT_BEFORE,
+                                text_among: false,
+                            });
+                            continue;
+                        }
+                    }
+                    if !first
+                        && !bytes.contains(&b'\n')
+                        && !matches!(bytes.first(), Some(b'{' | b'[' | b'"'))
+                        && !scan::is_scalar(&bytes)
+                    {
+                        // A bare word after a value (the scanner paused after it): its
+                        // line is text, read to its end and skipped whole.
+                        if let Input::Scan(_) = &self.input {
+                            self.input = Input::Lines(Lines {
+                                partial: bytes,
+                                start: offset,
+                                text_among: true,
+                                ..Lines::default()
                             });
                             continue;
                         }
@@ -589,7 +617,14 @@ impl Json {
                     offset,
                     mut bytes,
                     prefix,
-                }) => self.value(&mut bytes, offset, None, Origin::Piece(&prefix), out),
+                }) => {
+                    // A top-level value that is a record itself, after a streamed
+                    // document (the document's own count is its container's opening).
+                    if prefix.is_empty() && !self.salvaging {
+                        self.values += 1;
+                    }
+                    self.value(&mut bytes, offset, None, Origin::Piece(&prefix), out)
+                }
                 Event::Overflow { offset, bytes } => self.stream(offset, &bytes, out),
                 Event::Oversize { offset, len } => {
                     self.oversize += 1;
@@ -602,6 +637,10 @@ impl Json {
                     }
                 }
                 Event::Open { path, object } => {
+                    // A top-level document opens: each is a value of the input.
+                    if path.is_empty() && self.streamed && !self.salvaging {
+                        self.values += 1;
+                    }
                     if self.plan.mode == Mode::Shape && self.streamed {
                         self.shape.add_container(&path, object);
                     }
@@ -621,11 +660,11 @@ impl Json {
     /// The document at `offset`, of which `bytes` were read, is too large to hold: a
     /// streaming scanner reads it (and the rest of the input) in pieces.
     fn stream(&mut self, offset: u64, bytes: &[u8], out: &mut dyn Emit<Value>) {
-        // A value of the input, however large.
-        self.values += 1;
+        // The document and the values after it are counted as the scanner opens them.
         self.streamed = true;
         self.whole = None;
         let Some(split) = split_for(&self.plan, bytes.first().copied()) else {
+            self.values += 1;
             self.error(format!(
                 "the document at byte {offset} is larger than {} bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed)",
                 self.options.max_document_bytes
@@ -675,13 +714,13 @@ impl Json {
                 return None;
             };
             if newline.is_some() {
-                if lines.text_before {
-                    let (start, line) = (lines.start, lines.line);
+                if lines.text_before || lines.text_among {
+                    let (start, line, among) = (lines.start, lines.line, lines.text_among);
                     let mut text = std::mem::take(&mut lines.partial);
                     if text.is_empty() {
                         text.extend_from_slice(piece);
                     }
-                    self.skip_text_before(start, line, offset + end as u64 + 1, &text);
+                    self.skip_text(start, line, offset + end as u64 + 1, &text, among);
                     return Some(end + 1);
                 }
                 if lines.overlong {
@@ -704,19 +743,29 @@ impl Json {
         None
     }
 
-    /// Skips line `line` (at `start`), text before any JSON, and reads the input afresh
-    /// from `next`: as a document, or as NDJSON, whichever follows.
-    fn skip_text_before(&mut self, start: u64, line: u64, next: u64, text: &[u8]) {
-        self.text_before += 1;
+    /// Skips line `line` (at `start`), text before any JSON or, `among`, after a value
+    /// (`line` 0: not counted), and reads the input afresh from `next`: as a document,
+    /// or as NDJSON, whichever follows.
+    fn skip_text(&mut self, start: u64, line: u64, next: u64, text: &[u8], among: bool) {
         self.invalid += 1;
+        let what = if among {
+            self.text_among += 1;
+            "text after a JSON value"
+        } else {
+            self.text_before += 1;
+            "text before the JSON"
+        };
         if self.errors.len() < MAX_ERRORS {
             self.errors.push(format!(
-                "line {line} (byte {start}): text before the JSON, skipped: {}",
+                "{}: {what}, skipped: {}",
+                line_and_byte(line, start),
                 quoted_head(text)
             ));
         }
         self.ndjson = false;
         self.newline_in = None;
+        // Past a value, the input is a stream (NDJSON is told by the first value): its
+        // lines are not counted then.
         self.first_line = line + 1;
         self.first_line_known = false;
         let mut scanner = Scanner::new(
@@ -734,7 +783,8 @@ impl Json {
         self.values += 1;
         if self.errors.len() < MAX_ERRORS {
             self.errors.push(format!(
-                "line {line} (byte {start}) is over max-record-bytes ({}): skipped",
+                "{} is over max-record-bytes ({}): skipped",
+                line_and_byte(line, start),
                 self.options.max_record_bytes
             ));
         }
@@ -773,7 +823,7 @@ impl Json {
             self.values += 1;
         }
         let at = |index: usize| match line {
-            Some(line) => format!("line {line} (byte {})", offset + index as u64),
+            Some(line) => line_and_byte(line, offset + index as u64),
             None => format!("byte {}", offset + index as u64),
         };
         // simd-json reads a lone surrogate's escape as NUL: made U+FFFD's first, and said.
@@ -1296,17 +1346,25 @@ fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
                 // it says may be what matters.
                 Some(line) if !matches!(bytes.trim_ascii_start().first(), Some(b'{' | b'[')) => {
                     format!(
-                        "line {line} (byte {}): {why}, in text: {}",
-                        offset + at as u64,
+                        "{}: {why}, in text: {}",
+                        line_and_byte(line, offset + at as u64),
                         quoted_head(bytes)
                     )
                 }
-                Some(line) => format!("line {line} (byte {}): {why}", offset + at as u64),
+                Some(line) => format!("{}: {why}", line_and_byte(line, offset + at as u64)),
                 None => format!("byte {}: {why}", offset + at as u64),
             };
         }
     };
     format!("byte {offset}: {why}")
+}
+
+/// Where a warning's line is: `line 3 (byte 40)`, or `byte 40` for line 0 (not known).
+fn line_and_byte(line: u64, byte: u64) -> String {
+    match line {
+        0 => format!("byte {byte}"),
+        line => format!("line {line} (byte {byte})"),
+    }
 }
 
 /// A line of text a warning quotes: its first [`QUOTED_CHARS`] characters, trimmed.
@@ -1438,10 +1496,11 @@ impl Reducer for Json {
         }
         match std::mem::replace(&mut self.input, Input::Done) {
             Input::Lines(mut lines) => {
-                if lines.text_before {
-                    // The last line, text before any JSON, without its newline.
+                if lines.text_before || lines.text_among {
+                    // The last line, text, without its newline.
                     let end = lines.start + lines.partial.len() as u64;
-                    self.skip_text_before(lines.start, lines.line, end, &lines.partial);
+                    let among = lines.text_among;
+                    self.skip_text(lines.start, lines.line, end, &lines.partial, among);
                     self.input = Input::Done;
                 } else if lines.overlong {
                     self.overlong_line(lines.start, lines.line);
@@ -1476,6 +1535,7 @@ impl Json {
             paths: None,
             invalid: self.invalid,
             text_before: self.text_before,
+            text_among: self.text_among,
             oversize: self.oversize,
             duplicate_keys: self.convert.duplicate_keys,
             cut_strings: self.convert.cut_strings,
@@ -1714,8 +1774,15 @@ impl Json {
                 counted(self.text_before, "line of text", "lines of text")
             ));
         }
-        if self.invalid > self.text_before {
-            summary.push_str(&format!("; {} invalid", self.invalid - self.text_before));
+        if self.text_among > 0 {
+            summary.push_str(&format!(
+                "; {} after a value skipped",
+                counted(self.text_among, "line of text", "lines of text")
+            ));
+        }
+        let text_lines = self.text_before + self.text_among;
+        if self.invalid > text_lines {
+            summary.push_str(&format!("; {} invalid", self.invalid - text_lines));
         }
         if self.oversize > 0 {
             // Neither matched nor counted as not matching: read, but not looked into.
@@ -1842,6 +1909,95 @@ mod tests {
         // Paths that some record has: no warning.
         assert!(warned(with(|o| o.count_by = Some("u.login".into()))).is_empty());
         assert!(warned(with(|o| o.conditions = vec!["a=2".into()])).is_empty());
+    }
+
+    #[test]
+    fn a_line_of_text_after_a_document_is_one_quoted_warning_and_the_json_goes_on() {
+        // kubectl's JSON, then its error: the error is said whole, not as bad values.
+        let kubectl = b"{\n  \"items\": [\n    {\"a\": 1}\n  ]\n}\nError from server (Forbidden): pods is forbidden\n";
+        let envelope = run(kubectl, JsonOptions::default());
+        assert_eq!(
+            envelope.warnings,
+            ["byte 34: text after a JSON value, skipped: Error from server (Forbidden): pods is forbidden"]
+        );
+        assert_eq!(envelope.stats["text_among"], 1, "{envelope:?}");
+        assert_eq!(envelope.stats["invalid"], 1);
+        assert_eq!(envelope.stats["values"], 1);
+        assert!(!envelope.ok);
+        assert!(
+            envelope
+                .summary
+                .ends_with("; 1 line of text after a value skipped"),
+            "{}",
+            envelope.summary
+        );
+        // A line opening with a byte no value begins with (it stopped the reading), and
+        // documents after it; a line of scalars stays values.
+        let among = b"{\n \"a\": 1\n}\n(node:42) Warning: x\n{\n \"a\": 2\n}\ntrue  null\n-7.5e3\n";
+        let envelope = run(among, with(|o| o.fields = vec!["a".into()]));
+        assert_eq!(envelope.stats["values"], 5, "{envelope:?}");
+        assert_eq!(envelope.stats["text_among"], 1);
+        assert_eq!(
+            envelope.warnings,
+            ["byte 12: text after a JSON value, skipped: (node:42) Warning: x"]
+        );
+        assert_eq!(envelope.items[..2], [json!({"a": 1}), json!({"a": 2})]);
+        // JSON lines after it: read on as a stream.
+        let ndjson = run(
+            b"{\n\"a\": 1\n}\noops\n{\"a\": 2}\n{bad\n",
+            with(|o| o.fields = vec!["a".into()]),
+        );
+        assert_eq!(
+            ndjson.items,
+            [json!({"a": 1}), json!({"a": 2})],
+            "{ndjson:?}"
+        );
+        assert_eq!(
+            ndjson.warnings,
+            [
+                "byte 11: text after a JSON value, skipped: oops",
+                "byte 26: expected a key, found 'b'"
+            ]
+        );
+    }
+
+    #[test]
+    fn values_after_a_streamed_document_are_counted_and_read_as_in_memory() {
+        let mut input = String::from("[");
+        for i in 0..300 {
+            input.push_str(&format!("{}{{\"a\": {i}}}\n", if i > 0 { "," } else { "" }));
+        }
+        input.push_str("]\n[{\"a\": 1000}]\n{\"a\": 2000}\n7\n");
+        for options in [
+            with(|o| o.conditions = vec!["a>=299".into()]),
+            JsonOptions::default(),
+        ] {
+            let held = run(input.as_bytes(), options.clone());
+            let mut small = options;
+            small.max_document_bytes = 1000;
+            let streamed = run(input.as_bytes(), small);
+            assert_eq!(streamed.stats["streamed"], true, "{streamed:?}");
+            assert_eq!(held.stats["values"], 4, "{held:?}");
+            for key in ["values", "records", "matched", "format", "invalid"] {
+                assert_eq!(
+                    held.stats.get(key),
+                    streamed.stats.get(key),
+                    "{key}: {streamed:?}"
+                );
+            }
+        }
+        let matched = run(
+            input.as_bytes(),
+            with(|o| {
+                o.conditions = vec!["a>=299".into()];
+                o.max_document_bytes = 1000;
+            }),
+        );
+        // The record of the top-level object after the arrays is read too.
+        assert_eq!(
+            matched.items,
+            [json!({"a": 299}), json!({"a": 1000}), json!({"a": 2000})]
+        );
     }
 
     #[test]

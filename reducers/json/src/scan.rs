@@ -20,6 +20,10 @@ pub(crate) enum Split {
     /// A document too large to hold, in pieces: the elements of a top-level array; an
     /// object's members, and the elements of members that are arrays.
     Members,
+    /// The records of arrays read without a record path: the elements of each top-level
+    /// array, and each top-level value that is not an array (as a value held in memory
+    /// is read).
+    Elements,
 }
 
 /// What the scanner found.
@@ -487,6 +491,11 @@ impl Scanner {
                             Step::Each => !frame.object,
                         })
             }
+            Split::Elements => match depth {
+                0 => first != b'[',
+                1 => !self.frames[0].object,
+                _ => false,
+            },
             Split::Members => match depth {
                 0 => first != b'{' && first != b'[',
                 1 => !(self.frames[0].object && first == b'['),
@@ -572,6 +581,16 @@ impl Scanner {
                 }
             }
             b'-' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'.' => {
+                self.state = State::Scalar
+            }
+            // Between top-level values, a byte no value begins with opens a bare word, as
+            // a letter does: a line of text among the values (`(node:42) Warning: …`),
+            // which the reader skips whole, not the end of the input's JSON. JSON's own
+            // punctuation there (`[1]]`) stays an error of the JSON.
+            _ if self.frames.is_empty()
+                && matches!(self.split, Split::TopLevel)
+                && !matches!(b, b']' | b'}' | b',' | b':') =>
+            {
                 self.state = State::Scalar
             }
             _ => {
@@ -664,8 +683,53 @@ impl Scanner {
             self.offset = end;
             return true;
         }
+        // A top-level bare word that is no JSON scalar begins a line of text: the reader
+        // takes the rest of its line from here (the other words are not values either).
+        if matches!(self.split, Split::TopLevel) && self.frames.is_empty() {
+            if let Some(Event::Unit(unit)) = events.last() {
+                if !matches!(unit.bytes.first(), Some(b'"' | b'{' | b'['))
+                    && !is_scalar(&unit.bytes)
+                {
+                    self.offset = end;
+                    return true;
+                }
+            }
+        }
         false
     }
+}
+
+/// Whether `word` is a JSON scalar: `true`, `false`, `null` or a number.
+pub(crate) fn is_scalar(word: &[u8]) -> bool {
+    if matches!(word, b"true" | b"false" | b"null") {
+        return true;
+    }
+    let digits = |s: &[u8]| s.iter().take_while(|b| b.is_ascii_digit()).count();
+    let rest = word.strip_prefix(b"-").unwrap_or(word);
+    let int = digits(rest);
+    if int == 0 || (int > 1 && rest[0] == b'0') {
+        return false;
+    }
+    let mut rest = &rest[int..];
+    if let Some(fraction) = rest.strip_prefix(b".") {
+        let n = digits(fraction);
+        if n == 0 {
+            return false;
+        }
+        rest = &fraction[n..];
+    }
+    if let Some(exponent) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
+        let exponent = exponent
+            .strip_prefix(b"+")
+            .or_else(|| exponent.strip_prefix(b"-"))
+            .unwrap_or(exponent);
+        let n = digits(exponent);
+        if n == 0 {
+            return false;
+        }
+        rest = &exponent[n..];
+    }
+    rest.is_empty()
 }
 
 fn shown(b: u8) -> String {
@@ -679,6 +743,51 @@ fn shown(b: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tells_json_scalars_from_bare_words() {
+        for word in ["true", "null", "0", "-1", "12.5", "1e9", "-0.5E-3", "2E+2"] {
+            assert!(is_scalar(word.as_bytes()), "{word}");
+        }
+        for word in [
+            "True",
+            "nul",
+            "01",
+            "-",
+            "1.",
+            ".5",
+            "1e",
+            "2024-01-01",
+            "0x10",
+            "NaN",
+            "",
+        ] {
+            assert!(!is_scalar(word.as_bytes()), "{word}");
+        }
+    }
+
+    #[test]
+    fn pauses_after_a_bare_word_between_top_level_values() {
+        let mut scanner = Scanner::new(Split::TopLevel, 1000, 100, 0);
+        let mut events = Vec::new();
+        let input = b"{} true Error: x\n(y)";
+        // Past `true`, a value; `Error:` is no value: the rest is not scanned.
+        let took = scanner.feed(input, &mut events);
+        assert_eq!(took, 14, "{events:?}");
+        assert_eq!(events.len(), 3, "{events:?}");
+        let Event::Unit(word) = &events[2] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(word.bytes, b"Error:");
+        // A byte no value begins with is a bare word there, not the end of the JSON.
+        let mut scanner = Scanner::new(Split::TopLevel, 1000, 100, 0);
+        let mut events = Vec::new();
+        scanner.feed(b"(y) 1", &mut events);
+        assert!(
+            matches!(&events[..], [Event::Unit(u)] if u.bytes == b"(y)"),
+            "{events:?}"
+        );
+    }
 
     #[test]
     fn finds_top_level_values() {
