@@ -454,3 +454,37 @@ fn a_dash_reads_standard_input_for_every_command_that_takes_a_file() {
     assert!(dashed.status.success(), "--junit -: {dashed:?}");
     assert_eq!(comparable(&dashed.stdout), comparable(&from_file.stdout));
 }
+
+#[test]
+fn read_and_grep_take_standard_input_and_keep_it_for_the_next_page() {
+    let briefly = Briefly::new();
+    let input = numbered(5000);
+    let page = |args: &[&str], stdin: &[u8]| -> Value {
+        let out = briefly.run(args, stdin);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let first = page(&["read", "-", "--limit", "3"], input.as_bytes());
+    assert_eq!(first["returned_items"], 3, "{first}");
+    assert_eq!(first["stats"]["next_offset"], 4);
+    // The rest is in the kept artifact, byte for byte: the next page reads it.
+    let kept = first["kept_artifact"].as_str().expect("kept").to_string();
+    assert_eq!(std::fs::read(&kept).unwrap(), input.as_bytes());
+    let next = page(&["read", &kept, "--offset", "4", "--limit", "2"], b"");
+    assert_eq!(next["items"][0]["line"], 4, "{next}");
+    let found = page(&["grep", "-", "line 4999"], input.as_bytes());
+    assert_eq!(found["stats"]["matches"], 1, "{found}");
+    assert_eq!(found["items"][0]["line"], 4999);
+    assert!(found["kept_artifact"].is_string(), "{found}");
+}
+
+#[test]
+fn emit_groups_cannot_go_to_standard_output() {
+    let briefly = Briefly::new();
+    let mut command = briefly.command(&["text", "--emit-groups", "-"]);
+    command.current_dir(briefly.dir.path());
+    let out = common::feed(command, b"ERROR x\n");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard output holds the result"));
+    assert!(!briefly.dir.path().join("-").exists());
+}

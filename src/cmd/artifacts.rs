@@ -121,7 +121,7 @@ fn rewritten(path: &Path, meta: &ArtifactMeta) -> bool {
         )
 }
 
-/// `briefly read ARTIFACT`.
+/// `briefly read ARTIFACT`; `-` reads standard input ([`from_stdin`]).
 pub fn read(
     session: &Session,
     path: &Path,
@@ -129,7 +129,11 @@ pub fn read(
     column: u64,
     limit: Option<u64>,
 ) -> Result<i32> {
-    read_reply(session, path, offset, column, limit)?.print(session)
+    let options = read_options(session, offset, column, limit)?;
+    match super::named_file(Some(path)) {
+        None => from_stdin(session, "read", options),
+        Some(path) => existing(session, "read", path, options)?.print(session),
+    }
 }
 
 /// Lines of an artifact from `offset` (its characters from `column`); a line too long
@@ -141,6 +145,11 @@ pub fn read_reply(
     column: u64,
     limit: Option<u64>,
 ) -> Result<Reply> {
+    let options = read_options(session, offset, column, limit)?;
+    existing(session, "read", path, options)
+}
+
+fn read_options(session: &Session, offset: u64, column: u64, limit: Option<u64>) -> Result<Value> {
     // A limit of none would give an empty page whose next offset is its own.
     if limit == Some(0) {
         bail!("the limit must be at least 1 line");
@@ -148,16 +157,15 @@ pub fn read_reply(
     if column == 0 {
         bail!("the column counts from 1");
     }
-    let options = serde_json::to_value(LinesOptions {
+    Ok(serde_json::to_value(LinesOptions {
         offset,
         column,
         limit,
         piece_chars: Some(piece_chars_for(session.budget.per_result_chars)),
-    })?;
-    existing(session, "read", path, options)
+    })?)
 }
 
-/// `briefly grep ARTIFACT PATTERN`.
+/// `briefly grep ARTIFACT PATTERN`; `-` reads standard input (as [`read`] does).
 pub fn grep(
     session: &Session,
     path: &Path,
@@ -165,7 +173,11 @@ pub fn grep(
     context: usize,
     ignore_case: bool,
 ) -> Result<i32> {
-    grep_reply(session, path, pattern, context, ignore_case)?.print(session)
+    let options = grep_options(pattern, context, ignore_case)?;
+    match super::named_file(Some(path)) {
+        None => from_stdin(session, "grep", options),
+        Some(path) => existing(session, "grep", path, options)?.print(session),
+    }
 }
 
 /// Lines of an artifact that match `pattern`.
@@ -176,13 +188,31 @@ pub fn grep_reply(
     context: usize,
     ignore_case: bool,
 ) -> Result<Reply> {
+    let options = grep_options(pattern, context, ignore_case)?;
+    existing(session, "grep", path, options)
+}
+
+fn grep_options(pattern: &str, context: usize, ignore_case: bool) -> Result<Value> {
     let options = GrepOptions {
         pattern: pattern.to_string(),
         context,
         ignore_case,
     };
     briefly_plain::Grep::new(options.clone()).map_err(|e| anyhow!(e))?;
-    existing(session, "grep", path, serde_json::to_value(options)?)
+    Ok(serde_json::to_value(options)?)
+}
+
+/// `read -` and `grep -`: standard input, kept as an artifact whatever the page shows,
+/// so that the next page (`--offset`) or another search has a file to read.
+fn from_stdin(session: &Session, reducer: &str, options: Value) -> Result<i32> {
+    let mut artifacts = session.tee(session.global.id.clone(), vec!["-".into()]);
+    if let Artifacts::Tee { keep, .. } = &mut artifacts {
+        *keep = true;
+    }
+    let spec = reducers::find(reducer).expect("a built-in reducer");
+    let config = session.config(reducer, options.clone(), artifacts);
+    let pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
+    super::reduce_reply(session, reducer, pipeline, &mut std::io::stdin().lock())?.print(session)
 }
 
 fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<Reply> {

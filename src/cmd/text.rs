@@ -131,6 +131,10 @@ pub fn run(session: &Session, file: Option<&Path>, options: TextOptions) -> Resu
 /// from): writing it would destroy what is being read.
 fn refuse_to_overwrite_the_input(groups: &Path, file: Option<&Path>) -> Result<()> {
     use std::os::unix::fs::MetadataExt;
+    // Standard output carries the result: the groups cannot go there too.
+    if groups == Path::new("-") {
+        bail!("--emit-groups -: standard output holds the result; name a file (a file named - is ./-)");
+    }
     let Ok(target) = std::fs::metadata(groups) else {
         return Ok(()); // not there yet: a new file
     };
