@@ -134,6 +134,8 @@ struct Failure {
     message: Vec<String>,
     /// How nextest says it ended, when more than that it failed: `timed out after 60.001s`.
     cause: Option<String>,
+    /// A doc-test that did not compile: rustc's first error in its report.
+    compile_error: Option<String>,
     left: Option<String>,
     right: Option<String>,
 }
@@ -149,6 +151,7 @@ impl Failure {
             location: None,
             message: Vec::new(),
             cause: None,
+            compile_error: None,
             left: None,
             right: None,
         }
@@ -213,14 +216,26 @@ impl Failure {
             self.detail.push(line, own);
             return;
         }
+        // A doc-test's report holds rustc's output when it did not compile: its first
+        // error is why it failed (a test of any other kind printed it itself).
+        if self.compile_error.is_none() && doctest_place(&self.name).is_some() {
+            if let Some((true, _, _)) = diagnostic_start(line) {
+                self.compile_error = Some(line.to_string());
+            }
+        }
         let decisive =
             self.captured.wants_marked() && severity().is_some_and(|s| s >= Severity::Warn);
         self.captured.push(line, decisive);
     }
 
-    /// The panic message, as the item gives it.
+    /// The panic message, as the item gives it; a doc-test's compile error when it had
+    /// none.
     fn message(&self) -> Option<String> {
-        let lines = self.message.iter().chain(&self.cause);
+        let compiled = match self.message.is_empty() {
+            true => self.compile_error.as_ref(),
+            false => None,
+        };
+        let lines = self.message.iter().chain(compiled).chain(&self.cause);
         let message = lines.map(String::as_str).collect::<Vec<_>>().join("\n");
         (!message.is_empty()).then(|| briefly_core::cut_str(&message, 1_000).into_owned())
     }
@@ -582,6 +597,7 @@ impl CargoTest {
                         rank,
                         CargoItem {
                             kind: "crashed",
+                            name: crash.iter().find_map(|line| crashed_test(line)),
                             binary: Some(name.clone()),
                             message: crash.first().cloned(),
                             detail: crash.join("\n"),
@@ -1270,6 +1286,18 @@ fn rendered_diagnostic(line: &str) -> Option<String> {
 }
 
 /// `src/lib.rs - add (line 3)`, a doc-test's name → `src/lib.rs:3`, where it is.
+/// The test a crash line names: the thread whose stack overflowed (libtest names a
+/// test's thread after it), or the test running when the output stopped.
+fn crashed_test(line: &str) -> Option<String> {
+    let name = match line.strip_prefix("thread '") {
+        Some(rest) if line.ends_with("has overflowed its stack") => rest.split_once('\'')?.0,
+        _ => line
+            .strip_prefix("test ")?
+            .strip_suffix(" ... (no outcome: it was running when the output stopped)")?,
+    };
+    (name != "main" && !name.is_empty()).then(|| name.to_string())
+}
+
 fn doctest_place(name: &str) -> Option<String> {
     let (item, line) = name.strip_suffix(')')?.rsplit_once(" (line ")?;
     let (file, _) = item.split_once(" - ")?;

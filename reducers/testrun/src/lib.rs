@@ -609,6 +609,49 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_doc_test_that_did_not_compile_has_rustcs_error_as_its_message() {
+        // As rustdoc 1.95 reports it.
+        let input = "   Doc-tests dt\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... FAILED\n\n\
+            failures:\n\n---- src/lib.rs - add (line 3) stdout ----\n\
+            error[E0425]: cannot find value `x` in this scope\n --> src/lib.rs:6:15\n  |\n\
+            6 | assert_eq!(y, x);\n  |               ^\n\n\
+            error: aborting due to 1 previous error\n\nCouldn't compile the test.\n\n\
+            failures:\n    src/lib.rs - add (line 3)\n\n\
+            test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.03s\n";
+        let envelope = cargo_test(input.as_bytes());
+        assert_eq!(
+            item(&envelope, 0)["message"],
+            "error[E0425]: cannot find value `x` in this scope",
+            "{envelope:?}"
+        );
+        // A unit test that prints an error line is not said to have failed to compile.
+        let printed = "\nrunning 1 test\ntest t::a ... FAILED\n\nfailures:\n\n---- t::a stdout ----\n\
+            error: disk full\n\nfailures:\n    t::a\n\n\
+            test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.03s\n";
+        let envelope = cargo_test(printed.as_bytes());
+        assert_eq!(item(&envelope, 0)["message"], Value::Null, "{envelope:?}");
+    }
+
+    #[test]
+    fn a_stack_overflow_names_its_test() {
+        // As cargo 1.95 prints it, stderr with stdout.
+        let input = "     Running unittests src/lib.rs (target/debug/deps/dt-3ade92ba79ce05d3)\n\n\
+            running 2 tests\ntest tests::fine ... ok\n\n\
+            thread 'tests::overflows' (13367) has overflowed its stack\n\
+            fatal runtime error: stack overflow, aborting\n\
+            error: test failed, to rerun pass `--lib`\n\nCaused by:\n  \
+            process didn't exit successfully: `/tmp/dt-3ade92ba79ce05d3` (signal: 6, SIGABRT: process abort signal)\n";
+        let envelope = cargo_test(input.as_bytes());
+        let crashed = &envelope.items[0];
+        assert_eq!(crashed["kind"], "crashed", "{envelope:?}");
+        assert_eq!(crashed["name"], "tests::overflows");
+        // A thread that is no test's names none.
+        let main = input.replace("'tests::overflows'", "'main'");
+        let envelope = cargo_test(main.as_bytes());
+        assert_eq!(envelope.items[0]["name"], Value::Null, "{envelope:?}");
+    }
+
+    #[test]
     fn a_doc_test_is_placed_where_it_is_not_where_rustdoc_built_it() {
         // Edition 2024 builds doc-tests in a temporary bundle: its place says nothing.
         let input = "   Doc-tests fl\n\nrunning 1 test\ntest src/lib.rs - add (line 3) ... FAILED\n\n\
