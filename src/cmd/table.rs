@@ -1,11 +1,12 @@
 //! `briefly table`: a table's shape, schema, column statistics and rows.
 
-use super::{open_file, reduce_file, reduce_reply, Reply};
+use super::{open_file, reduce_named, reduce_reply, Reply};
 use crate::session::Session;
 use anyhow::{bail, Context, Result};
-use briefly_core::Artifacts;
+use briefly_core::{ArtifactMeta, Artifacts};
 use briefly_table::{Fingerprint, InputFormat, TableOptions};
-use std::path::Path;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 /// `--input-format`'s value.
 pub fn input_format(name: &str) -> Result<InputFormat> {
@@ -19,13 +20,70 @@ pub fn input_format(name: &str) -> Result<InputFormat> {
     })
 }
 
-/// Standard input streams through the pipeline with its tee; a file is read by the
-/// reducer itself ([`file_reply`]).
+/// Standard input streams through the pipeline with its tee, but for a Parquet or Arrow
+/// IPC file, which is saved as an artifact first and read from there; a file is read by
+/// the reducer itself ([`file_reply`]).
 pub fn run(session: &Session, file: Option<&Path>, options: TableOptions) -> Result<i32> {
-    match super::named_file(file) {
-        None => reduce_file(session, "table", serde_json::to_value(options)?, None),
-        Some(path) => file_reply(session, path, options)?.print(session),
+    let Some(path) = super::named_file(file) else {
+        let mut stdin = std::io::stdin().lock();
+        let mut head = Vec::with_capacity(MAGIC_BYTES);
+        (&mut stdin)
+            .take(MAGIC_BYTES as u64)
+            .read_to_end(&mut head)
+            .context("cannot read standard input")?;
+        if needs_random_access(&head, options.input_format) {
+            let saved = save_input(session, &head, &mut stdin)?;
+            let reply = file_reply(session, &saved, options)?;
+            // Kept only when the result leaves some of it out, as every input is.
+            if !reply.envelope.truncated && !session.global.keep {
+                let _ = std::fs::remove_file(briefly_core::sidecar_path(&saved));
+                let _ = std::fs::remove_file(&saved);
+            }
+            return reply.print(session);
+        }
+        let options = serde_json::to_value(options)?;
+        let mut input = std::io::Cursor::new(head).chain(stdin);
+        return reduce_named(session, "table", options, &mut input, Vec::new())?.print(session);
+    };
+    file_reply(session, path, options)?.print(session)
+}
+
+/// Bytes that tell a Parquet (`PAR1`) or Arrow IPC file (`ARROW1`) by its start.
+const MAGIC_BYTES: usize = 6;
+
+/// Whether input that starts with `head` is a file that must be read out of order.
+fn needs_random_access(head: &[u8], forced: Option<InputFormat>) -> bool {
+    match forced {
+        Some(format) => matches!(format, InputFormat::Parquet | InputFormat::Arrow),
+        None => head.starts_with(b"PAR1") || head.starts_with(b"ARROW1"),
     }
+}
+
+/// Saves standard input (`head` already read, then the rest) as an artifact: a file to
+/// read in any order, and what cursors page through.
+fn save_input(session: &Session, head: &[u8], rest: &mut dyn Read) -> Result<PathBuf> {
+    let unavailable = "a Parquet or Arrow IPC file on standard input is read from a copy in the artifact directory";
+    let dir = session.artifact_dir().context(unavailable)?;
+    let mut writer = dir
+        .create(session.global.id.as_deref())
+        .context(unavailable)?;
+    writer.write(head).context(unavailable)?;
+    let mut buffer = vec![0; 64 * 1024];
+    loop {
+        match rest.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => writer.write(&buffer[..n]).context(unavailable)?,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e).context("cannot read standard input"),
+        }
+    }
+    let meta = ArtifactMeta {
+        source: "table".into(),
+        id: session.global.id.clone(),
+        argv: vec!["-".into()],
+        ..ArtifactMeta::default()
+    };
+    Ok(writer.save(meta).context(unavailable)?.path)
 }
 
 /// The table at `path`, read by the reducer itself (Parquet by row group) and its own
@@ -48,4 +106,24 @@ pub fn file_reply(session: &Session, path: &Path, mut options: TableOptions) -> 
     let spec = crate::reducers::find("table").expect("a built-in reducer");
     let pipeline = (spec.build)(&options, config).map_err(anyhow::Error::msg)?;
     reduce_reply(session, "table", pipeline, &mut std::io::empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_access_by_the_magic_bytes_unless_the_format_is_given() {
+        assert!(needs_random_access(b"PAR1\x15\x04", None));
+        assert!(needs_random_access(b"ARROW1", None));
+        assert!(!needs_random_access(b"a,b\n1,", None));
+        assert!(!needs_random_access(b"\xff\xff\xff\xff", None));
+        assert!(needs_random_access(b"a,b", Some(InputFormat::Parquet)));
+        assert!(needs_random_access(b"", Some(InputFormat::Arrow)));
+        assert!(!needs_random_access(b"PAR1", Some(InputFormat::Csv)));
+        assert!(!needs_random_access(
+            b"ARROW1",
+            Some(InputFormat::ArrowStream)
+        ));
+    }
 }
