@@ -152,7 +152,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "level": {"type": "string", "description": "Only entries at this priority or more urgent: emerg, alert, crit, err, warning, notice, info, debug, or 0-7."},
                 "since": {"type": "string", "description": "Only entries at or after this time, to the second (a fraction is dropped): RFC 3339, `YYYY-MM-DD`, epoch seconds, or an age such as `2h`."},
                 "until": {"type": "string", "description": "Only entries before this time (same forms as since)."},
-                "unit": {"type": "string", "description": "Only entries of this unit (_SYSTEMD_UNIT, else SYSLOG_IDENTIFIER, else _COMM), e.g. `nginx.service` (`nginx` is `nginx.service`); a pattern such as `web*` matches whole names, as `journalctl -u` reads it."},
+                "unit": {"type": "string", "description": "Only entries of this unit (the container's name, CONTAINER_NAME; a user unit, _SYSTEMD_USER_UNIT; else _SYSTEMD_UNIT, SYSLOG_IDENTIFIER or _COMM; or the entry's _SYSTEMD_UNIT: `docker.service` takes its containers' entries), e.g. `nginx.service` (`nginx` is `nginx.service`); a pattern such as `web*` matches whole names, as `journalctl -u` reads it."},
                 "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return entries whole when their messages take up to this many characters: each an item, none folded (0: never)."}
             })
         },

@@ -2,7 +2,8 @@
 //! `-o export` (binary-safe, length-prefixed fields), told apart by their first bytes.
 //!
 //! Fields read: `PRIORITY` (0 emerg … 7 debug) as the level, `__REALTIME_TIMESTAMP` (µs)
-//! as the time, `_SYSTEMD_UNIT` (else `SYSLOG_IDENTIFIER`, else `_COMM`) as the unit,
+//! as the time, the unit ([`group_of`]: a container's name, a user unit, `_SYSTEMD_UNIT`,
+//! `SYSLOG_IDENTIFIER`, `_COMM`),
 //! `_PID`, `MESSAGE` (a string; an array of bytes when not UTF-8; null when too large;
 //! an array when repeated) and `__CURSOR`, the last of which goes in the envelope's
 //! `source_cursor` so a caller can go on with `journalctl --after-cursor`.
@@ -54,8 +55,9 @@ pub struct JournalOptions {
     pub since: Option<i64>,
     /// Only entries before this time (seconds since the epoch).
     pub until: Option<i64>,
-    /// Only entries of this unit (`_SYSTEMD_UNIT`, else `SYSLOG_IDENTIFIER`, else `_COMM`);
-    /// a name without a type is a service's, as `journalctl -u` reads it.
+    /// Only entries of this unit (as entries are grouped, [`group_of`], or their
+    /// `_SYSTEMD_UNIT`); a name without a type is a service's, as `journalctl -u` reads
+    /// it.
     pub unit: Option<String>,
     /// Entries whose messages take at most this many characters (one more for
     /// each) are returned whole: each an item, none folded. 0: never.
@@ -309,6 +311,8 @@ impl Journal {
                     message: json.message,
                     priority: json.priority.text(),
                     unit: json.unit.text(),
+                    user_unit: json.user_unit.text(),
+                    container: json.container.text(),
                     identifier: json.identifier.text(),
                     comm: json.comm.text(),
                     pid: json.pid.text(),
@@ -384,13 +388,8 @@ impl Journal {
         } else {
             Some(severity_of(level))
         };
-        let unit = fields
-            .unit
-            .as_deref()
-            .or(fields.identifier.as_deref())
-            .or(fields.comm.as_deref())
-            .unwrap_or("-");
-        if !self.wanted(level, severity, micros, unit) {
+        let unit = group_of(&fields);
+        if !self.wanted(level, severity, micros, unit, fields.unit.as_deref()) {
             self.filtered_out += 1;
             return;
         }
@@ -412,12 +411,15 @@ impl Journal {
         self.stripped = stripped;
     }
 
+    /// Whether the options keep an entry; `unit` is its group, `system_unit` its
+    /// `_SYSTEMD_UNIT` (`--unit docker` keeps the containers' entries dockerd logged).
     fn wanted(
         &self,
         level: usize,
         severity: Option<Severity>,
         micros: Option<i64>,
         unit: &str,
+        system_unit: Option<&str>,
     ) -> bool {
         let options = &self.options;
         if let Some(max) = options.max_priority {
@@ -436,11 +438,30 @@ impl Journal {
                 return false;
             }
         }
-        options
-            .unit
-            .as_deref()
-            .is_none_or(|u| unit_matches(u, unit))
+        options.unit.as_deref().is_none_or(|u| {
+            unit_matches(u, unit) || system_unit.is_some_and(|system| unit_matches(u, system))
+        })
     }
+}
+
+/// What an entry is grouped by: the container that wrote it (`CONTAINER_NAME`, docker's
+/// and podman's journald log driver, whose entries are all `docker.service`'s), the
+/// user's unit that did (`_SYSTEMD_USER_UNIT`, under the `user@1000.service` manager),
+/// else its `_SYSTEMD_UNIT`, `SYSLOG_IDENTIFIER` or `_COMM`.
+fn group_of<'f>(fields: &'f Fields<'_>) -> &'f str {
+    let system = fields.unit.as_deref();
+    let user_unit = fields
+        .user_unit
+        .as_deref()
+        .filter(|_| system.is_none_or(|unit| unit.starts_with("user@")));
+    fields
+        .container
+        .as_deref()
+        .or(user_unit)
+        .or(system)
+        .or(fields.identifier.as_deref())
+        .or(fields.comm.as_deref())
+        .unwrap_or("-")
 }
 
 /// Whether an entry of `unit` is one of `--unit wanted`, as `journalctl -u` reads it: a
@@ -825,6 +846,10 @@ struct JsonEntry<'a> {
     priority: FieldValue<'a>,
     #[serde(rename = "_SYSTEMD_UNIT", default, borrow)]
     unit: FieldValue<'a>,
+    #[serde(rename = "_SYSTEMD_USER_UNIT", default, borrow)]
+    user_unit: FieldValue<'a>,
+    #[serde(rename = "CONTAINER_NAME", default, borrow)]
+    container: FieldValue<'a>,
     #[serde(rename = "SYSLOG_IDENTIFIER", default, borrow)]
     identifier: FieldValue<'a>,
     #[serde(rename = "_COMM", default, borrow)]
@@ -844,6 +869,8 @@ struct Fields<'a> {
     message: FieldValue<'a>,
     priority: Option<Cow<'a, str>>,
     unit: Option<Cow<'a, str>>,
+    user_unit: Option<Cow<'a, str>>,
+    container: Option<Cow<'a, str>>,
     identifier: Option<Cow<'a, str>>,
     comm: Option<Cow<'a, str>>,
     pid: Option<Cow<'a, str>>,
@@ -852,10 +879,12 @@ struct Fields<'a> {
 }
 
 /// The fields of the export format that are read, by key.
-const EXPORT_KEYS: [&[u8]; 8] = [
+const EXPORT_KEYS: [&[u8]; 10] = [
     b"MESSAGE",
     b"PRIORITY",
     b"_SYSTEMD_UNIT",
+    b"_SYSTEMD_USER_UNIT",
+    b"CONTAINER_NAME",
     b"SYSLOG_IDENTIFIER",
     b"_COMM",
     b"_PID",
@@ -901,7 +930,7 @@ struct ExportParser {
     length_have: usize,
     remaining: u64,
     /// The read fields of the current entry, by index in [`EXPORT_KEYS`].
-    values: [Option<Vec<u8>>; 8],
+    values: [Option<Vec<u8>>; EXPORT_KEYS.len()],
     /// The entry has at least one field.
     started: bool,
     /// 1-based line of the next byte, and the line the current entry starts on.
@@ -1065,12 +1094,15 @@ impl ExportParser {
                 Err(e) => FieldValue::Bytes(e.into_bytes()),
             },
         };
-        let [_, priority, unit, identifier, comm, pid, realtime, cursor] = values;
+        let [_, priority, unit, user_unit, container, identifier, comm, pid, realtime, cursor] =
+            values;
         on_entry(Fields {
             line: self.entry_line,
             message,
             priority: text(priority),
             unit: text(unit),
+            user_unit: text(user_unit),
+            container: text(container),
             identifier: text(identifier),
             comm: text(comm),
             pid: text(pid),
@@ -1276,6 +1308,56 @@ mod tests {
                 "{}",
                 envelope.summary
             );
+        }
+    }
+
+    #[test]
+    fn containers_and_user_units_are_grouped_by_their_own_names() {
+        // docker's journald driver logs as docker.service, naming the container; a user
+        // unit runs under its user's manager.
+        let json = concat!(
+            r#"{"MESSAGE":"GET /","PRIORITY":"6","_SYSTEMD_UNIT":"docker.service","CONTAINER_NAME":"web","__REALTIME_TIMESTAMP":"1000000"}"#,
+            "\n",
+            r#"{"MESSAGE":"synced","PRIORITY":"6","_SYSTEMD_UNIT":"user@1000.service","_SYSTEMD_USER_UNIT":"syncthing.service","__REALTIME_TIMESTAMP":"2000000"}"#,
+            "\n",
+            r#"{"MESSAGE":"Started Docker","PRIORITY":"6","_SYSTEMD_UNIT":"docker.service","__REALTIME_TIMESTAMP":"3000000"}"#,
+            "\n",
+            // A user unit's name under a system unit that is no user's manager is not it.
+            r#"{"MESSAGE":"odd","PRIORITY":"6","_SYSTEMD_UNIT":"cron.service","_SYSTEMD_USER_UNIT":"x.service","__REALTIME_TIMESTAMP":"4000000"}"#,
+            "\n",
+        );
+        let mut export = Vec::new();
+        for line in json.lines() {
+            let fields: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+            for (key, value) in fields {
+                export.extend_from_slice(format!("{key}={}\n", value.as_str().unwrap()).as_bytes());
+            }
+            export.push(b'\n');
+        }
+        let run = |input: &[u8], unit: Option<&str>| {
+            let options = JournalOptions {
+                unit: unit.map(str::to_string),
+                ..JournalOptions::default()
+            };
+            reduce_all_chunkings(
+                || Journal::new(options.clone()).unwrap(),
+                input,
+                &RunConfig::new("journal"),
+            )
+        };
+        for input in [json.as_bytes(), &export] {
+            let envelope = run(input, None);
+            let units: Vec<_> = envelope.items.iter().map(|i| i["unit"].clone()).collect();
+            assert_eq!(
+                units,
+                ["web", "syncthing.service", "docker.service", "cron.service"],
+                "{envelope:?}"
+            );
+            // --unit takes the group's name, and the system unit's: docker's takes its
+            // containers' entries too.
+            assert_eq!(run(input, Some("web")).items.len(), 1);
+            assert_eq!(run(input, Some("syncthing")).items.len(), 1);
+            assert_eq!(run(input, Some("docker")).items.len(), 2);
         }
     }
 
