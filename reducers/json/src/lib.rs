@@ -355,6 +355,9 @@ pub struct Json {
     without_records: u64,
     implicit_array: bool,
     streamed: bool,
+    /// The scanner hands out pieces of a document split up (streamed, or salvaged),
+    /// not top-level values.
+    split_units: bool,
     errors: Vec<String>,
     /// A multi-line top-level value held without scanning (see [`Json::defer`]).
     deferred: Option<Deferred>,
@@ -494,6 +497,7 @@ impl Json {
             without_records: 0,
             implicit_array: false,
             streamed: false,
+            split_units: false,
             errors: Vec::new(),
             deferred: None,
             newline_in: None,
@@ -557,49 +561,28 @@ impl Json {
     fn handle(&mut self, events: Vec<Event>, out: &mut dyn Emit<Value>) {
         for event in events {
             match event {
+                // A line of text (the scanner stopped after its first word): read to its
+                // end and skipped whole, not a bad value and then the rest of its line.
+                // Before any JSON, the first few are a tool's notice; past them, the
+                // input is NDJSON with bad lines. What follows is read afresh.
+                Event::Text { offset, bytes } => {
+                    let before = self.values == 0;
+                    if before {
+                        self.ndjson = true;
+                    }
+                    self.input = Input::Lines(Lines {
+                        partial: bytes,
+                        start: offset,
+                        line: if before { self.first_line } else { 0 },
+                        overlong: false,
+                        text_before: before && self.text_before < MAX_TEXT_BEFORE,
+                        text_among: !before,
+                    });
+                }
                 Event::Unit(Unit {
                     offset, mut bytes, ..
-                }) if !self.streamed => {
+                }) if !self.split_units => {
                     let first = self.values == 0;
-                    if first
-                        && !bytes.contains(&b'\n')
-                        && !matches!(bytes.first(), Some(b'{' | b'['))
-                        && !is_json(&bytes)
-                    {
-                        // Not JSON, on its line: read to its end as a line of NDJSON, so
-                        // that a line of text (`starting up`) is one bad line, not a bad
-                        // value and then the rest of its line. The first few such lines
-                        // are text before the JSON: what follows them is read afresh.
-                        if let Input::Scan(_) = &self.input {
-                            self.ndjson = true;
-                            self.input = Input::Lines(Lines {
-                                partial: bytes,
-                                start: offset,
-                                line: self.first_line,
-                                overlong: false,
-                                text_before: self.text_before < MAX_TEXT_BEFORE,
-                                text_among: false,
-                            });
-                            continue;
-                        }
-                    }
-                    if !first
-                        && !bytes.contains(&b'\n')
-                        && !matches!(bytes.first(), Some(b'{' | b'[' | b'"'))
-                        && !scan::is_scalar(&bytes)
-                    {
-                        // A bare word after a value (the scanner paused after it): its
-                        // line is text, read to its end and skipped whole.
-                        if let Input::Scan(_) = &self.input {
-                            self.input = Input::Lines(Lines {
-                                partial: bytes,
-                                start: offset,
-                                text_among: true,
-                                ..Lines::default()
-                            });
-                            continue;
-                        }
-                    }
                     self.value(&mut bytes, offset, None, Origin::Top, out);
                     if first && !bytes.contains(&b'\n') {
                         // The first value fits on its line: NDJSON from here on.
@@ -618,12 +601,13 @@ impl Json {
                     mut bytes,
                     prefix,
                 }) => {
-                    // A top-level value that is a record itself, after a streamed
-                    // document (the document's own count is its container's opening).
-                    if prefix.is_empty() && !self.salvaging {
-                        self.values += 1;
-                    }
-                    self.value(&mut bytes, offset, None, Origin::Piece(&prefix), out)
+                    // A top-level value after a split document is read as one held in
+                    // memory is (the document's own count is its container's opening).
+                    let from = match prefix.is_empty() {
+                        true => Origin::Top,
+                        false => Origin::Piece(&prefix),
+                    };
+                    self.value(&mut bytes, offset, None, from, out)
                 }
                 Event::Overflow { offset, bytes } => self.stream(offset, &bytes, out),
                 Event::Oversize { offset, len } => {
@@ -637,9 +621,16 @@ impl Json {
                     }
                 }
                 Event::Open { path, object } => {
-                    // A top-level document opens: each is a value of the input.
-                    if path.is_empty() && self.streamed && !self.salvaging {
-                        self.values += 1;
+                    // A top-level document opens: each is a value of the input, and an
+                    // object is one record of the shape.
+                    if path.is_empty() && self.split_units {
+                        // (A salvaged document was counted as it was parsed.)
+                        if !self.salvaging {
+                            self.values += 1;
+                        }
+                        if object && self.plan.mode == Mode::Shape {
+                            self.records += 1;
+                        }
                     }
                     if self.plan.mode == Mode::Shape && self.streamed {
                         self.shape.add_container(&path, object);
@@ -662,6 +653,7 @@ impl Json {
     fn stream(&mut self, offset: u64, bytes: &[u8], out: &mut dyn Emit<Value>) {
         // The document and the values after it are counted as the scanner opens them.
         self.streamed = true;
+        self.split_units = true;
         self.whole = None;
         let Some(split) = split_for(&self.plan, bytes.first().copied()) else {
             self.values += 1;
@@ -764,6 +756,7 @@ impl Json {
         }
         self.ndjson = false;
         self.newline_in = None;
+        self.split_units = false;
         // Past a value, the input is a stream (NDJSON is told by the first value): its
         // lines are not counted then.
         self.first_line = line + 1;
@@ -913,6 +906,7 @@ impl Json {
         );
         self.salvaging = true;
         let streamed = std::mem::replace(&mut self.streamed, true);
+        let split_units = std::mem::replace(&mut self.split_units, true);
         let implicit = self.implicit_array;
         self.implicit_array = self.plan.record.is_none() && self.plan.mode != Mode::Shape;
         self.whole = None;
@@ -924,6 +918,7 @@ impl Json {
         scanner.finish(&mut events);
         self.handle(events, out);
         self.streamed = streamed;
+        self.split_units = split_units;
         self.implicit_array |= implicit;
         self.salvaging = false;
         true
@@ -963,9 +958,12 @@ impl Json {
                 Origin::Top => String::new(),
                 Origin::Piece(prefix) => prefix.to_string(),
             };
+            // A record is a top-level value, or an element of a top-level array: a split
+            // document's other pieces are parts of one (counted as it opens).
             self.records += match (from, root.kind()) {
                 (Origin::Top, Kind::Array) => root.len() as u64,
-                _ => 1,
+                (Origin::Top, _) | (Origin::Piece("[]"), _) => 1,
+                (Origin::Piece(_), _) => 0,
             };
             self.shape.add(root, &mut path);
             if let (Some((held, chars)), Origin::Top) = (&mut self.whole, from) {
@@ -1309,11 +1307,6 @@ fn replace_lone_surrogates(bytes: &mut [u8]) -> Option<usize> {
         }
     }
     first
-}
-
-/// Whether `bytes` are one JSON value (with whitespace around it).
-fn is_json(bytes: &[u8]) -> bool {
-    serde_check(bytes).is_ok()
 }
 
 /// serde_json's reading of `bytes` as one JSON value, for what it says when they are not.
@@ -1967,17 +1960,22 @@ mod tests {
         for i in 0..300 {
             input.push_str(&format!("{}{{\"a\": {i}}}\n", if i > 0 { "," } else { "" }));
         }
-        input.push_str("]\n[{\"a\": 1000}]\n{\"a\": 2000}\n7\n");
+        // Then arrays, an object, scalars, a string and a line of text between them.
+        input.push_str("]\n[{\"a\": 1000}]\n{\"a\": 2000}\n7\n\"s\"\n");
+        input.push_str("Error from server (Forbidden): x\n[{\"a\": 3000}]\n");
         for options in [
             with(|o| o.conditions = vec!["a>=299".into()]),
-            JsonOptions::default(),
+            with(|o| o.conditions = vec!["[].a>=299".into()]),
+            with(|o| o.whole_chars = 0),
+            with(|o| o.count_by = Some("a".into())),
         ] {
             let held = run(input.as_bytes(), options.clone());
             let mut small = options;
             small.max_document_bytes = 1000;
             let streamed = run(input.as_bytes(), small);
             assert_eq!(streamed.stats["streamed"], true, "{streamed:?}");
-            assert_eq!(held.stats["values"], 4, "{held:?}");
+            assert_eq!(held.stats["values"], 6, "{held:?}");
+            assert_eq!(held.stats["text_among"], 1, "{held:?}");
             for key in ["values", "records", "matched", "format", "invalid"] {
                 assert_eq!(
                     held.stats.get(key),
@@ -1985,6 +1983,8 @@ mod tests {
                     "{key}: {streamed:?}"
                 );
             }
+            assert_eq!(held.items, streamed.items);
+            assert_eq!(held.warnings, streamed.warnings);
         }
         let matched = run(
             input.as_bytes(),
@@ -1993,10 +1993,16 @@ mod tests {
                 o.max_document_bytes = 1000;
             }),
         );
-        // The record of the top-level object after the arrays is read too.
+        // The record of the top-level object after the arrays is read too, and the
+        // array's after the line of text.
         assert_eq!(
             matched.items,
-            [json!({"a": 299}), json!({"a": 1000}), json!({"a": 2000})]
+            [
+                json!({"a": 299}),
+                json!({"a": 1000}),
+                json!({"a": 2000}),
+                json!({"a": 3000})
+            ]
         );
     }
 

@@ -60,6 +60,15 @@ pub(crate) enum Event {
         /// Its elements.
         len: u64,
     },
+    /// A top-level bare word that is no JSON scalar (`Error`, `(node:42)`, `2024-01-05`):
+    /// the first word of a line of text among the values. The scanner stops after it,
+    /// for its reader to take the rest of the line.
+    Text {
+        /// Where it starts.
+        offset: u64,
+        /// Its bytes.
+        bytes: Vec<u8>,
+    },
     /// The input is not JSON from here on; the scanner stops.
     Error {
         /// The byte where it went wrong.
@@ -113,6 +122,8 @@ struct Open {
     /// Still within the limit (bytes are kept).
     keeping: bool,
     prefix: String,
+    /// A top-level scalar a split that takes none is held for, to tell it from text.
+    held_word: bool,
 }
 
 /// Keys longer than this are cut (a path cannot name them).
@@ -505,6 +516,19 @@ impl Scanner {
         }
     }
 
+    /// Whether a top-level container opening with `first` cannot hold the records of
+    /// a [`Split::Records`] (an object where they are an array's elements).
+    fn holds_no_record(&self, first: u8) -> bool {
+        match &self.split {
+            Split::Records(steps) => match steps.first() {
+                Some(Step::Key(_)) => first == b'[',
+                Some(_) => first == b'{',
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
     fn prefix(&self) -> String {
         let mut prefix = String::new();
         for frame in &self.frames {
@@ -540,7 +564,10 @@ impl Scanner {
                 frame.count += 1;
             }
         }
-        if self.unit.is_none() && self.is_unit(b) {
+        // A top-level scalar is held by every split: a value of the input, and a bare
+        // word may be text; and so is a container no record can be in.
+        let word = self.frames.is_empty() && (!matches!(b, b'{' | b'[') || self.holds_no_record(b));
+        if self.unit.is_none() && (word || self.is_unit(b)) {
             *keep_from = i;
             self.unit = Some(Open {
                 start: at,
@@ -548,6 +575,7 @@ impl Scanner {
                 bytes: Vec::new(),
                 keeping: true,
                 prefix: self.prefix(),
+                held_word: word && !self.is_unit(b),
             });
         }
         match b {
@@ -587,10 +615,7 @@ impl Scanner {
             // a letter does: a line of text among the values (`(node:42) Warning: …`),
             // which the reader skips whole, not the end of the input's JSON. JSON's own
             // punctuation there (`[1]]`) stays an error of the JSON.
-            _ if self.frames.is_empty()
-                && matches!(self.split, Split::TopLevel)
-                && !matches!(b, b']' | b'}' | b',' | b':') =>
-            {
+            _ if self.frames.is_empty() && !matches!(b, b']' | b'}' | b',' | b':') => {
                 self.state = State::Scalar
             }
             _ => {
@@ -656,6 +681,26 @@ impl Scanner {
         if open.keeping {
             open.bytes.extend_from_slice(&bytes[*keep_from..i]);
         }
+        // A top-level bare word that is no JSON scalar begins a line of text: the reader
+        // takes the rest of its line from here (its other words are no values either).
+        let scalar = !matches!(open.bytes.first(), Some(b'"' | b'{' | b'['));
+        if open.depth == 0 && scalar && open.keeping && !is_scalar(&open.bytes) {
+            events.push(Event::Text {
+                offset: open.start,
+                bytes: open.bytes,
+            });
+            self.offset = end;
+            return true;
+        }
+        if open.held_word && open.keeping {
+            // A top-level scalar in a split whose units are deeper: a value of its own.
+            events.push(Event::Unit(Unit {
+                offset: open.start,
+                bytes: open.bytes,
+                prefix: open.prefix,
+            }));
+            return false;
+        }
         let over = len > self.max_unit as u64;
         if over && open.keeping && matches!(self.split, Split::TopLevel) {
             events.push(Event::Overflow {
@@ -682,18 +727,6 @@ impl Scanner {
             self.pause_after_unit = false;
             self.offset = end;
             return true;
-        }
-        // A top-level bare word that is no JSON scalar begins a line of text: the reader
-        // takes the rest of its line from here (the other words are not values either).
-        if matches!(self.split, Split::TopLevel) && self.frames.is_empty() {
-            if let Some(Event::Unit(unit)) = events.last() {
-                if !matches!(unit.bytes.first(), Some(b'"' | b'{' | b'['))
-                    && !is_scalar(&unit.bytes)
-                {
-                    self.offset = end;
-                    return true;
-                }
-            }
         }
         false
     }
@@ -775,18 +808,34 @@ mod tests {
         let took = scanner.feed(input, &mut events);
         assert_eq!(took, 14, "{events:?}");
         assert_eq!(events.len(), 3, "{events:?}");
-        let Event::Unit(word) = &events[2] else {
+        let Event::Text { bytes, offset } = &events[2] else {
             panic!("{events:?}")
         };
-        assert_eq!(word.bytes, b"Error:");
-        // A byte no value begins with is a bare word there, not the end of the JSON.
-        let mut scanner = Scanner::new(Split::TopLevel, 1000, 100, 0);
-        let mut events = Vec::new();
-        scanner.feed(b"(y) 1", &mut events);
-        assert!(
-            matches!(&events[..], [Event::Unit(u)] if u.bytes == b"(y)"),
-            "{events:?}"
-        );
+        assert_eq!((bytes.as_slice(), *offset), (&b"Error:"[..], 8));
+        // A byte no value begins with is a bare word there, not the end of the JSON; in
+        // a split document's scanner too, whose units are deeper.
+        for split in [
+            Split::TopLevel,
+            Split::Elements,
+            Split::Records(vec![Step::Each]),
+        ] {
+            let mut scanner = Scanner::new(split, 1000, 100, 0);
+            let mut events = Vec::new();
+            scanner.feed(b"[1] 7 (y) 1", &mut events);
+            let words: Vec<_> = events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Unit(u) if u.prefix.is_empty() => Some(("unit", u.bytes.clone())),
+                    Event::Text { bytes, .. } => Some(("text", bytes.clone())),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(
+                words[words.len() - 2..],
+                [("unit", b"7".to_vec()), ("text", b"(y)".to_vec())],
+                "{events:?}"
+            );
+        }
     }
 
     #[test]
