@@ -380,6 +380,8 @@ pub struct Json {
     text_before: u64,
     /// Lines of text after a value, skipped.
     text_among: u64,
+    /// The warning of the last line of text skipped past [`MAX_ERRORS`] warnings.
+    last_text: Option<String>,
 }
 
 /// Lines of text before any JSON read past, each skipped and the input read afresh
@@ -509,6 +511,7 @@ impl Json {
             first_line_known: false,
             text_before: 0,
             text_among: 0,
+            last_text: None,
             options,
         })
     }
@@ -747,12 +750,16 @@ impl Json {
             self.text_before += 1;
             "text before the JSON"
         };
-        if self.errors.len() < MAX_ERRORS {
-            self.errors.push(format!(
-                "{}: {what}, skipped: {}",
-                line_and_byte(line, start),
-                quoted_head(text)
-            ));
+        let place = line_and_byte(line, start);
+        let quoted = quoted_head(text);
+        match self.errors.len() < MAX_ERRORS {
+            true => self
+                .errors
+                .push(format!("{place}: {what}, skipped: {quoted}")),
+            false => {
+                let last = format!("{place}: {what} (the last such line), skipped: {quoted}");
+                self.last_text = Some(last);
+            }
         }
         self.ndjson = false;
         self.newline_in = None;
@@ -1551,7 +1558,7 @@ impl Json {
         let mut returned_whole = false;
         let (summary, preview) = match self.plan.mode.clone() {
             Mode::Shape => match (self.whole.take())
-                .filter(|_| self.values > 0 && self.invalid == self.text_before)
+                .filter(|_| self.values > 0 && self.invalid == self.text_before + self.text_among)
             {
                 Some((values, _)) => {
                     for value in values {
@@ -1690,10 +1697,25 @@ impl Json {
             }
         };
         let mut warnings = std::mem::take(&mut self.errors);
-        // Each invalid or oversized value has its warning, up to MAX_ERRORS of them.
+        // Each invalid or oversized value has its warning, up to MAX_ERRORS of them, and
+        // the last line of text past them (a tool's error comes after its notices).
         let listed = warnings.len() as u64;
+        warnings.extend(self.last_text.take());
         if self.invalid > listed {
-            warnings.push(format!("{} values did not parse in all", self.invalid));
+            let text_lines = self.text_before + self.text_among;
+            let values = self.invalid - text_lines;
+            let mut parts = Vec::new();
+            if values > 0 {
+                parts.push(format!(
+                    "{} did not parse",
+                    counted(values, "value", "values")
+                ));
+            }
+            if text_lines > 0 {
+                let lines = counted(text_lines, "line of text", "lines of text");
+                parts.push(format!("{lines} skipped"));
+            }
+            warnings.push(format!("{} in all", parts.join(" and ")));
         }
         for condition in &self.plan.conditions {
             let n = condition.not_numbers();
@@ -1951,6 +1973,49 @@ mod tests {
                 "byte 11: text after a JSON value, skipped: oops",
                 "byte 26: expected a key, found 'b'"
             ]
+        );
+    }
+
+    #[test]
+    fn the_last_line_of_text_is_said_past_the_listed_warnings_and_a_document_is_whole() {
+        // kubectl with 2>&1: a deprecation notice before each namespace's list, then
+        // the error that matters.
+        let mut input = String::new();
+        for ns in 0..8 {
+            input.push_str(&format!(
+                "Warning: v1 ComponentStatus is deprecated ({ns})\n"
+            ));
+            input.push_str("{\n  \"items\": [\n    {\"phase\": \"Running\"}\n  ]\n}\n");
+        }
+        input.push_str("Error from server (Forbidden): pods is forbidden\n");
+        let envelope = run(
+            input.as_bytes(),
+            with(|o| o.count_by = Some("items[].phase".into())),
+        );
+        assert_eq!(envelope.warnings.len(), MAX_ERRORS + 2, "{envelope:?}");
+        assert!(
+            envelope.warnings[MAX_ERRORS].ends_with(
+                ": text after a JSON value (the last such line), skipped: Error from server (Forbidden): pods is forbidden"
+            ),
+            "{:?}",
+            envelope.warnings
+        );
+        assert_eq!(
+            envelope.warnings[MAX_ERRORS + 1],
+            "9 lines of text skipped in all"
+        );
+        // A small document with a line of text after it is returned whole, the line
+        // said: its values are what the caller wants.
+        let pod = "{\n  \"status\": {\"phase\": \"Failed\"}\n}\nError from server (NotFound): x\n";
+        let envelope = run(pod.as_bytes(), JsonOptions::default());
+        assert_eq!(
+            envelope.items,
+            [json!({"status": {"phase": "Failed"}})],
+            "{envelope:?}"
+        );
+        assert_eq!(
+            envelope.summary,
+            "JSON document, returned whole; 1 line of text after a value skipped"
         );
     }
 
