@@ -432,6 +432,9 @@ pub struct CargoTest {
     crash: Vec<String>,
     /// The test libtest (on one thread) named last, before any outcome of it.
     running_test: Option<String>,
+    /// The tests libtest's JSON said started and gave no outcome of yet (at most
+    /// [`MAX_RUNNING`]).
+    started: Vec<String>,
     /// The first crashed binary's first such line, for the summary.
     first_crash: Option<String>,
     totals: Map<String, Value>,
@@ -485,6 +488,7 @@ impl CargoTest {
             current_has_result: false,
             crash: Vec::new(),
             running_test: None,
+            started: Vec::new(),
             first_crash: None,
             totals: Map::new(),
             any_result: false,
@@ -566,6 +570,12 @@ impl CargoTest {
     /// The binary running now ends (its result or the next binary's start).
     fn end_binary(&mut self, out: &mut dyn Emit<CargoItem>) {
         self.close_failure(out);
+        // One test without an outcome in libtest's JSON: the one it stopped in (of
+        // several, none can be told).
+        let started = std::mem::take(&mut self.started);
+        if let [name] = started.as_slice() {
+            self.running_test.get_or_insert_with(|| name.clone());
+        }
         if let Some(name) = self.running_test.take() {
             self.crash_line(&format!(
                 "test {name} ... (no outcome: it was running when the output stopped)"
@@ -761,6 +771,11 @@ impl CargoTest {
         });
         match (event.kind.as_str(), event.event.as_str()) {
             ("suite", "started") => self.start_binary(event.test_count, out),
+            ("test", "started") => {
+                if let Some(name) = event.name.filter(|_| self.started.len() < MAX_RUNNING) {
+                    self.started.push(name);
+                }
+            }
             ("suite", "ok" | "failed") => {
                 let mut counts = Map::new();
                 for key in ["passed", "failed", "ignored", "measured", "filtered_out"] {
@@ -770,8 +785,13 @@ impl CargoTest {
                 }
                 self.result(counts, out);
             }
-            ("test", "failed" | "timeout") => {
+            ("test", outcome) if outcome != "failed" && outcome != "timeout" => {
+                self.started
+                    .retain(|name| Some(name) != event.name.as_ref());
+            }
+            ("test", _) => {
                 let full = event.name.unwrap_or_default();
+                self.started.retain(|name| *name != full);
                 // nextest's libtest-json names tests `crate::binary$path::to::test`; its
                 // human report (on stderr, often read with it) names a library's unit
                 // tests' binary by its crate alone (`demo`, not `demo::demo`): named alike,
@@ -1056,8 +1076,15 @@ impl CargoTest {
                 return;
             }
             // On one thread libtest names a test before its outcome: one the output
-            // stopped in (hung, killed) has none. On more, it names those running long.
-            self.running_test = rest.strip_suffix(" ...").map(str::to_string);
+            // stopped in (hung, killed) has none, or what was written after its name
+            // instead (cargo's `error: test failed` when it aborted). On more, it names
+            // those running long.
+            let rest = rest.trim_end();
+            self.running_test = match rest.split_once(" ... ") {
+                Some((name, after)) if !is_outcome(after) => Some(name.to_string()),
+                Some(_) => None,
+                None => rest.strip_suffix(" ...").map(str::to_string),
+            };
             if rest.ends_with(" has been running for over 60 seconds") {
                 self.crash_line(line);
                 return;
@@ -1295,7 +1322,16 @@ fn crashed_test(line: &str) -> Option<String> {
             .strip_prefix("test ")?
             .strip_suffix(" ... (no outcome: it was running when the output stopped)")?,
     };
-    (name != "main" && !name.is_empty()).then(|| name.to_string())
+    // `main`, and a thread the test spawned without a name (`<unknown>`, `<unnamed>`
+    // before Rust 1.89), name no test.
+    (name != "main" && !name.is_empty() && !name.starts_with('<')).then(|| name.to_string())
+}
+
+/// Whether `after`, what follows `test name ... ` on libtest's line, is its outcome.
+fn is_outcome(after: &str) -> bool {
+    ["ok", "FAILED", "ignored", "bench:"]
+        .iter()
+        .any(|outcome| after.starts_with(outcome))
 }
 
 fn doctest_place(name: &str) -> Option<String> {
@@ -1305,6 +1341,9 @@ fn doctest_place(name: &str) -> Option<String> {
         .ok()
         .map(|line| format!("{file}:{line}"))
 }
+
+/// Tests started and not ended that libtest's JSON is followed for.
+const MAX_RUNNING: usize = 256;
 
 /// Attempts held while their test may yet pass.
 const MAX_RETRIED: usize = 256;

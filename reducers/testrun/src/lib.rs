@@ -649,6 +649,37 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         let main = input.replace("'tests::overflows'", "'main'");
         let envelope = cargo_test(main.as_bytes());
         assert_eq!(envelope.items[0]["name"], Value::Null, "{envelope:?}");
+        // On one thread (`--test-threads=1`) libtest named the test before it crashed,
+        // whatever thread's stack overflowed; an abort's line has cargo's error after it.
+        let crashed = |input: &str| cargo_test(input.as_bytes()).items[0]["name"].clone();
+        let spawned = "\nrunning 1 test\ntest spawns ... \n\
+            thread '<unknown>' (31983) has overflowed its stack\n\
+            fatal runtime error: stack overflow, aborting\n\
+            error: test failed, to rerun pass `--test spawned`\n";
+        assert_eq!(crashed(spawned), "spawns");
+        let aborted = "\nrunning 2 tests\ntest aborts ... error: test failed, to rerun pass `--test segv`\n\n\
+            Caused by:\n  process didn't exit successfully: `/t/segv` (signal: 6, SIGABRT: process abort signal)\n";
+        assert_eq!(crashed(aborted), "aborts");
+        // libtest's JSON: the one test started without an outcome.
+        let json = concat!(
+            r#"{ "type": "suite", "event": "started", "test_count": 2 }"#,
+            "\n",
+            r#"{ "type": "test", "event": "started", "name": "fine" }"#,
+            "\n",
+            r#"{ "type": "test", "name": "fine", "event": "ok" }"#,
+            "\n",
+            r#"{ "type": "test", "event": "started", "name": "spawns" }"#,
+            "\n",
+            "thread '<unknown>' (28424) has overflowed its stack\n",
+            "fatal runtime error: stack overflow, aborting\n",
+        );
+        assert_eq!(crashed(json), "spawns");
+        // Of two started without one, neither can be told.
+        let two = json.replace(
+            r#""name": "fine", "event": "ok""#,
+            r#""name": "other", "event": "ok""#,
+        );
+        assert_eq!(crashed(&two), Value::Null);
     }
 
     #[test]
