@@ -190,6 +190,9 @@ pub struct MultiLine {
     block: Block,
     /// The record before this one was a rule of `=` alone: unittest's, over a report.
     after_rule: bool,
+    /// Lines of Terraform's explanation taken, unindented, under its error without
+    /// its box ([`TERRAFORM_PROSE`] at most).
+    prose: usize,
     /// The first line's indentation (bytes of spaces and tabs): the lines after it
     /// that have it are read without it. A tool's output nested in another's is
     /// indented whole (pip's build log, tox's): its records are read as they would be
@@ -211,6 +214,7 @@ impl MultiLine {
             named: false,
             block: Block::None,
             after_rule: false,
+            prose: 0,
             indent: 0,
         }
     }
@@ -241,6 +245,7 @@ impl MultiLine {
         self.severity = severity;
         self.lines = 0;
         self.named = false;
+        self.prose = 0;
         self.block = Block::None;
         // Python reports a syntax error with the frame alone, no `Traceback` above it
         // ([`is_syntax_error_frame`]).
@@ -362,10 +367,27 @@ impl MultiLine {
                     _ => false,
                 }
             }
+            // Its source (indented) and its explanation: a few lines of prose, set apart
+            // by blank lines. Not the next diagnostic, a line that says something went
+            // wrong, or a shell's next command: what a CI job prints after it.
             Header::TerraformPlain => {
-                return !(line.starts_with("Error: ") || line.starts_with("Warning: "))
+                return blank()
+                    || indented
+                    || (self.prose < TERRAFORM_PROSE
+                        && !line.starts_with("Error: ")
+                        && !line.starts_with("Warning: ")
+                        && !line.starts_with("$ ")
+                        && !line.starts_with("+ ")
+                        && !line.starts_with("##[")
+                        && crate::classify(line).is_none_or(|s| s < Severity::Warn))
             }
-            Header::GradleFailure | Header::WebpackProblem => return !blank(),
+            // Up to a blank line, or the next problem's.
+            Header::WebpackProblem => {
+                return !(blank()
+                    || line.starts_with("ERROR in ")
+                    || line.starts_with("WARNING in "))
+            }
+            Header::GradleFailure => return !blank(),
             // The includes' chain, the function, the template's instantiation, then the
             // diagnostic they lead to.
             Header::CompilerContext => {
@@ -492,6 +514,11 @@ impl MultiLine {
         }
         if self.header == Header::TerraformTitle && self.lines == 2 {
             self.header = Header::TerraformPlain;
+        } else if self.header == Header::TerraformPlain
+            && !line.starts_with([' ', '\t'])
+            && !line.trim().is_empty()
+        {
+            self.prose += 1;
         }
         let names = match self.traceback {
             Traceback::Open => {
@@ -852,6 +879,10 @@ fn valgrind_detail(line: &str) -> Option<u32> {
     let message = &line[start..];
     (message.starts_with(' ') && !message.trim_start().is_empty()).then_some(pid)
 }
+
+/// Lines of explanation Terraform's error without its box holds at most: its own are a
+/// few; past them, what follows is another tool's.
+const TERRAFORM_PROSE: usize = 8;
 
 /// The lines between chained Python tracebacks.
 pub fn is_chain_line(line: &str) -> bool {
@@ -1493,6 +1524,11 @@ mod tests {
         let (split, names) = records(Indented::ByRule, &lines);
         let lengths: Vec<usize> = split.iter().map(Vec::len).collect();
         assert_eq!(lengths, [5, 1, 1], "{split:?}");
+        // The next problem's line, without a blank line before it, is its own.
+        let two = ["ERROR in ./a.ts", "TS1: x", "ERROR in ./b.ts", "TS2: y"];
+        let (split, _) = records(Indented::ByRule, &two);
+        let lengths: Vec<usize> = split.iter().map(Vec::len).collect();
+        assert_eq!(lengths, [2, 2], "{split:?}");
         assert!(
             names.is_empty() || names[0].starts_with("TS2322"),
             "{names:?}"
@@ -2311,6 +2347,45 @@ mod tests {
                     // Not Terraform's: a blank line, then no place.
                     &["Error: connection refused", ""],
                     &["retrying"],
+                ],
+                &[],
+            ),
+            // What a CI job prints after it is not its explanation: a line that says
+            // something failed, the shell's next command, or past a few lines of prose.
+            (
+                &[
+                    &[
+                        "Error: creating EC2 Instance: InvalidParameterValue",
+                        "",
+                        "  with aws_instance.web,",
+                        "  on main.tf line 14, in resource \"aws_instance\" \"web\":",
+                        "  14: resource \"aws_instance\" \"web\" {",
+                        "",
+                    ],
+                    &["make: *** [Makefile:12: plan] Error 1"],
+                    &["$ terraform plan -no-color"],
+                ],
+                &[],
+            ),
+            (
+                &[
+                    &[
+                        "Error: Unsupported argument",
+                        "",
+                        "  on main.tf line 3, in resource \"x\" \"y\":",
+                        "   3:   foo = 1",
+                        "",
+                        "a1",
+                        "a2",
+                        "a3",
+                        "a4",
+                        "a5",
+                        "a6",
+                        "a7",
+                        "a8",
+                    ],
+                    &["a9"],
+                    &["a10"],
                 ],
                 &[],
             ),
