@@ -492,7 +492,14 @@ impl MultiLine {
         {
             return self.severity >= Some(Severity::Error);
         }
-        if first && self.opens != Some(Opens::Panic) && names_a_java_exception(line) {
+        // Under a line that states its level, as a logger writes one (the exception it
+        // logged, at INFO too): `e.printStackTrace()`'s stack after an unrelated line
+        // (`processed batch 7`) is a record of its own.
+        if first
+            && self.opens != Some(Opens::Panic)
+            && self.severity.is_some()
+            && names_a_java_exception(line)
+        {
             return true;
         }
         self.opens == Some(Opens::Panic)
@@ -2726,6 +2733,36 @@ mod tests {
             what_went_wrong("Traceback", rest.into_iter()),
             Some("KeyError: 'a'")
         );
+    }
+
+    #[test]
+    fn a_java_exception_joins_the_line_that_logged_it_not_any_line() {
+        splits_alike(&[
+            // Logged, at any level: one record, named by the exception.
+            (
+                &[
+                    &[
+                        "2024-01-05 10:00:01 INFO retrying upload",
+                        "java.io.IOException: Broken pipe",
+                        "\tat com.example.Sender.send(Sender.java:40)",
+                    ],
+                    &["done"],
+                ],
+                &["java.io.IOException: Broken pipe"],
+            ),
+            // `e.printStackTrace()` after a line that states no level: its own.
+            (
+                &[
+                    &["processed batch 1499 in 49 ms"],
+                    &[
+                        "java.io.IOException: Broken pipe",
+                        "\tat com.example.Sender.send(Sender.java:40)",
+                    ],
+                    &["processed batch 1500 in 51 ms"],
+                ],
+                &[],
+            ),
+        ]);
     }
 
     #[test]
