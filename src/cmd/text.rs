@@ -84,6 +84,13 @@ fn has_fraction(text: &str) -> bool {
 /// An absolute time (any timestamp `text` reads in logs, `YYYYMMDD`, epoch seconds) or an
 /// age (`2h`).
 pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
+    // A log's time without a year is placed in the latest year it fits; an option's
+    // would be too, and a log of another year would then keep nothing, unsaid.
+    if time::lacks_year(text) {
+        bail!(
+            "time {text:?} has no year: write it with one (2024-05-14T09:30:00Z, 2024-05-14 09:30:00), or an age such as 2h"
+        );
+    }
     // Any timestamp `text` reads in logs; a date alone is its midnight (UTC).
     if let Some(epoch) = time::epoch_seconds_read_at(text, time::year_of(now), Some(now)) {
         return Ok(epoch);
@@ -182,5 +189,11 @@ mod tests {
             point_in_time("2015-02-30", now).is_err(),
             "no February 30th"
         );
+        // No year: no guess that may keep nothing of a log of another year.
+        for yearless in ["May 14 09:30:00", "Jan  1 00:00:00"] {
+            let error = point_in_time(yearless, now).unwrap_err().to_string();
+            assert!(error.contains("has no year"), "{error}");
+        }
+        assert!(point_in_time("2024-05-14 09:30:00", now).is_ok());
     }
 }
