@@ -229,7 +229,7 @@ pub enum Command {
     },
     /// A table (Parquet, Arrow IPC file or stream, CSV/TSV): shape, schema, column statistics and rows; Parquet pages seek to the row group.
     Table {
-        /// The file (format from its magic bytes, else its extension); standard input takes CSV/TSV or an Arrow IPC stream.
+        /// The file (format from its magic bytes, else its extension); standard input streams CSV/TSV and Arrow IPC streams, and a Parquet or Arrow IPC file on it is saved as an artifact first and read from there.
         file: Option<PathBuf>,
         /// Only these columns, in this order (read from Parquet alone).
         #[arg(long, value_delimiter = ',', value_name = "A,B")]
@@ -280,7 +280,7 @@ pub enum Command {
     },
     /// Lines of an artifact (or any file), bounded by the per-result budget.
     Read {
-        /// The artifact.
+        /// The artifact (or any file; `-`: standard input, kept as an artifact).
         artifact: PathBuf,
         /// The first line to read (1-based).
         #[arg(long, default_value_t = 1)]
@@ -295,7 +295,7 @@ pub enum Command {
     },
     /// Lines of an artifact (or any file) that match a pattern, with line numbers and a total count.
     Grep {
-        /// The artifact.
+        /// The artifact (or any file; `-`: standard input, kept as an artifact).
         artifact: PathBuf,
         /// A regular expression.
         pattern: String,
