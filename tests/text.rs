@@ -922,6 +922,32 @@ Caused by: java.io.IOException: broken pipe
         assert_eq!(items[0]["line"], line, "{pattern}: {items:?}");
         assert_eq!(envelope["stats"]["filtered_out"], 3, "{pattern}");
     }
+    // In a long record's middle, the line it matched is kept among the decisive ones.
+    let mut long = String::from("2026-11-29 10:00:01 ERROR request failed\n");
+    long.push_str("java.lang.IllegalStateException: closed\n");
+    for i in 0..70 {
+        let class = if i == 35 { "OrderController" } else { "Frame" };
+        long.push_str(&format!(
+            "\tat com.example.{class}.f{i}({class}.java:{i})\n"
+        ));
+    }
+    // Returned whole (small) or folded.
+    for whole_chars in ["4000", "0"] {
+        let args = [
+            "text",
+            "--grep",
+            "OrderController",
+            "--whole-chars",
+            whole_chars,
+        ];
+        let envelope = b.envelope(&args, long.as_bytes(), CAP);
+        let item = &envelope["items"][0];
+        assert!(
+            item["more_gaps"].is_array(),
+            "a long record's middle is cut: {item}"
+        );
+        assert!(item.to_string().contains("OrderController.f35"), "{item}");
+    }
 }
 
 #[test]

@@ -413,6 +413,8 @@ struct Pending {
 /// The generic text reducer.
 pub struct Text {
     options: TextOptions,
+    /// `--grep`'s pattern: the lines it matches are kept in a long record's middle.
+    grep: Option<Regex>,
     /// What each line says by itself, worked out one batch ahead on a second thread.
     ahead: Ahead<Facts>,
     miner: Miner,
@@ -526,7 +528,9 @@ impl Text {
         };
         let miner = Miner::new(config);
         Ok(Text {
-            ahead: Ahead::parallel(Facts::new(miner.config(), grep)).with_batch_bytes(BATCH_BYTES),
+            ahead: Ahead::parallel(Facts::new(miner.config(), grep.clone()))
+                .with_batch_bytes(BATCH_BYTES),
+            grep,
             miner,
             info: HashMap::default(),
             pending: Pending {
@@ -754,8 +758,10 @@ impl Text {
         if self.line_cut {
             line.to_mut().push_str(LINE_CUT_MARKER);
         }
-        // What names it is kept in a long record's middle, as its decisive lines are.
-        let decisive = names || is_decisive(message, facts.severity);
+        // What names it is kept in a long record's middle, as its decisive lines are,
+        // and so is a line `--grep` matched: what the record was kept for.
+        let matched = self.grep.is_some() && facts.grep_match;
+        let decisive = names || matched || is_decisive(message, facts.severity);
         pending.kept.push(&mut pending.item.more, &line, decisive);
         names
     }
@@ -1142,6 +1148,7 @@ impl Text {
                 let (more, more_cut, more_gaps) = kept_lines(
                     (record.first + 1..=record.last).map(line),
                     self.options.record_lines(),
+                    self.grep.as_ref(),
                 );
                 shortened |= more_cut > 0;
                 serious.push(LineItem {
@@ -1297,13 +1304,18 @@ fn is_decisive(message: &str, severity: Option<Severity>) -> bool {
 }
 
 /// The lines of a record after its first that its item keeps, at most `max`
-/// ([`KeptLines`]: the first, the decisive ones ([`is_decisive`]) and the last), with how
-/// many were left out and where.
-fn kept_lines(lines: impl Iterator<Item = String>, max: usize) -> (Vec<String>, u64, Vec<Gap>) {
+/// ([`KeptLines`]: the first, the decisive ones ([`is_decisive`]) and those `grep`
+/// matches, and the last), with how many were left out and where.
+fn kept_lines(
+    lines: impl Iterator<Item = String>,
+    max: usize,
+    grep: Option<&Regex>,
+) -> (Vec<String>, u64, Vec<Gap>) {
     let mut kept = KeptLines::new_with_max_lines(max);
     let mut more = Vec::new();
     for line in lines {
-        let decisive = is_decisive(&line, classify(&line));
+        let matched = grep.is_some_and(|grep| grep.is_match(&line));
+        let decisive = matched || is_decisive(&line, classify(&line));
         kept.push(&mut more, &line, decisive);
     }
     let mut gaps = Vec::new();
