@@ -312,13 +312,13 @@ fn every_option_through_the_binary() {
         "{e}"
     );
 
-    let csv = b"k;v\n1;\"a long value here\"\n";
+    let csv = b"k;v\n1;\"a long value here, long enough to cut\"\n";
     let e = briefly.envelope(
         &["table", "--delimiter", ";", "--max-value-chars", "6"],
         csv,
         CAP,
     );
-    assert_eq!(e["items"][0], json!([0, 1, "a long…[cut 11 chars]"]));
+    assert_eq!(e["items"][0], json!([0, 1, "a long…[cut 31 chars]"]));
     let e = briefly.envelope(&["table", "--no-header"], b"1,2\n", CAP);
     assert_eq!(e["stats"]["row_fields"], json!(["row", "c1", "c2"]));
     let tsv = briefly.dir.path().join("data.txt");

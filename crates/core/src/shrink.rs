@@ -7,7 +7,8 @@ use std::borrow::Cow;
 pub const CUT_MARKER: &str = "…[cut ";
 
 /// `text` with at most `max_chars` characters kept, the rest replaced by a marker that
-/// says how many characters were cut. Never splits a character. A text cut before (it
+/// says how many characters were cut; whole when that would not be shorter (then at
+/// most `max_chars` and a marker's length). Never splits a character. A text cut before (it
 /// ends with a marker) is cut again from its kept head, and the new marker counts every
 /// character cut from the original: the earlier marker's count and the head's now.
 pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
@@ -24,7 +25,12 @@ pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     let cut = head[at..].chars().count() as u64 + earlier;
-    Cow::Owned(with_cut_marker(&head[..at], cut))
+    let shorter = with_cut_marker(&head[..at], cut);
+    // A cut of fewer characters than its marker takes would lengthen the text.
+    if shorter.chars().count() >= text.chars().count() {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(shorter)
 }
 
 /// A text cut before, as what it kept and the count its marker (`…[cut N` then `end`)
@@ -144,8 +150,12 @@ mod tests {
         assert_eq!(cut_str("short", 10), "short");
         assert_eq!(cut_str("exactly", 7), "exactly");
         assert_eq!(cut_str("ééé", 4), "ééé");
-        assert_eq!(cut_str("ééééé", 2), "éé…[cut 3 chars]");
-        assert_eq!(cut_str("日本語", 1), "日…[cut 2 chars]");
+        assert_eq!(cut_str(&"é".repeat(40), 2), "éé…[cut 38 chars]");
+        assert_eq!(cut_str(&"日本語".repeat(10), 1), "日…[cut 29 chars]");
+        // A cut that would take fewer characters than its marker adds leaves it whole.
+        let a20 = "a".repeat(20);
+        assert_eq!(cut_str(&a20, 15), a20);
+        assert_eq!(cut_str("ééééé", 2), "ééééé");
     }
 
     #[test]

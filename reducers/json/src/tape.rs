@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn walks_objects_arrays_and_paths() {
-        let json = r#"{"a":{"b":[1,{"c":"x"},[2,3]]},"d":null,"e":"long string here"}"#;
+        let json = r#"{"a":{"b":[1,{"c":"x"},[2,3]]},"d":null,"e":"long string here, long enough to cut"}"#;
         with_tape(json, |root| {
             assert_eq!(root.kind(), Kind::Object);
             assert_eq!(root.len(), 3);
@@ -365,7 +365,7 @@ mod tests {
             assert_eq!(root.get("d").unwrap().kind(), Kind::Null);
             let mut convert = Convert::new(4);
             let value = root.to_json(&mut convert);
-            assert_eq!(value["e"], "long…[cut 12 chars]");
+            assert_eq!(value["e"], "long…[cut 32 chars]");
             assert_eq!(value["a"]["b"][2][1], 3);
             assert_eq!(convert.cut_strings, 1);
             assert_eq!(depth(&[]), 0);
