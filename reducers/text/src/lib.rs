@@ -669,7 +669,9 @@ impl Text {
     fn start_record(&mut self, line: u64, text: &str, message: &str, facts: &mut LineFacts) {
         let severity = facts.severity;
         let in_time = self.in_time(text, facts.stamp.clone());
-        let stamp = facts.stamp.clone().and_then(|range| text.get(range));
+        let stamp = (facts.stamp.clone())
+            .and_then(|range| text.get(range))
+            .map(shown_time);
         // Mined when the record closes: its tokens wait here.
         std::mem::swap(&mut self.pending.header, &mut facts.masked);
         if let Some(stamp) = stamp {
@@ -1294,6 +1296,21 @@ fn source_of<'a>(text: &'a str, facts: &LineFacts) -> &'a str {
 /// thread's samples in `perf` when this ran for every line: measured by hand).
 fn same_source(a: &str, b: &str) -> bool {
     a.len() == b.len() && (a.is_empty() || a == b)
+}
+
+/// A line's time as items and the time span show it: glog's without the level letter
+/// its stamp is read with (`I0514 09:00:00.000000` is `0514 09:00:00.000000`).
+fn shown_time(stamp: &str) -> &str {
+    let b = stamp.as_bytes();
+    let glog = b.len() > 5
+        && matches!(b[0], b'I' | b'W' | b'E' | b'F')
+        && b[1..5].iter().all(u8::is_ascii_digit)
+        && b[5] == b' ';
+    if glog {
+        &stamp[1..]
+    } else {
+        stamp
+    }
 }
 
 /// Whether a line after a record's first, of `severity`, is kept in a long record's
@@ -2865,6 +2882,12 @@ done
         assert_eq!(
             span(merged),
             json!(["2024-05-01T09:00:00Z", "2024-05-01T23:00:00Z"])
+        );
+        // glog's without the level letter its stamp opens with.
+        let glog = "I0514 09:00:00.000000 1 m.go:1] a\nE0514 09:34:59.650000 1 m.go:2] b\n";
+        assert_eq!(
+            span(glog),
+            json!(["0514 09:00:00.000000", "0514 09:34:59.650000"])
         );
         // Syslog's times do not sort as text: the first and the last seen.
         let syslog = "Jun 14 15:16:01 a x\nJan 02 01:00:00 a y\nMar 03 02:00:00 a z\n";
