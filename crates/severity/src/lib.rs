@@ -794,17 +794,17 @@ static SIGNAL_INDEX: PrefixIndex<{ SIGNALS.len() }> = PrefixIndex::new(SIGNAL_PR
 /// Whether a word that passed the first look may be a level word.
 static LEVEL_INDEX: PrefixIndex<{ LEVEL_WORDS.len() }> = PrefixIndex::new(LEVEL_PREFIXES);
 
-/// Up to 64 prefixes by [`PrefixFilter::slot`]: a word's candidates are those of its
+/// Up to 128 prefixes by [`PrefixFilter::slot`]: a word's candidates are those of its
 /// slot, so a word is compared with the few phrases it may begin, not with all of them.
 struct PrefixIndex<const N: usize> {
     prefixes: [[u8; 3]; N],
     /// For each slot, a bit for each prefix in it.
-    slots: [u64; 1024],
+    slots: [u128; 1024],
 }
 
 impl<const N: usize> PrefixIndex<N> {
     const fn new(prefixes: [[u8; 3]; N]) -> Self {
-        assert!(N <= 64, "a bit for each prefix");
+        assert!(N <= 128, "a bit for each prefix");
         let mut slots = [0; 1024];
         let mut i = 0;
         while i < N {
@@ -831,7 +831,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 64] = [
+const SIGNALS: [(&str, Severity); 71] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -924,6 +924,22 @@ const SIGNALS: [(&str, Severity); 64] = [
     ("CMake Error", Severity::Error),
     ("rejected]", Severity::Error),
     ("CONFLICT (", Severity::Error),
+    // The kernel's words for a machine in trouble that state no level: a CPU hung
+    // (`NMI watchdog: Watchdog detected hard LOCKUP on cpu 2`), a file system's damage
+    // (XFS's `Corruption detected. Unmount and run xfs_repair`), memory the network
+    // stack or the connection tracker ran out of (`TCP: out of memory -- consider
+    // tuning tcp_mem`, `nf_conntrack: table full, dropping packet`), a memory
+    // controller's uncorrected error (EDAC's `1 UE memory read error on …`).
+    ("hard LOCKUP", Severity::Error),
+    ("Corruption detected", Severity::Error),
+    ("out of memory", Severity::Error),
+    ("table full, dropping packet", Severity::Error),
+    ("memory read error", Severity::Error),
+    // The linker's failure on macOS (`ld: symbol(s) not found for architecture arm64`)
+    // and pip's of a package's build (`Command "python setup.py egg_info" failed with
+    // error code 1 in /tmp/…`).
+    ("symbol(s) not found", Severity::Error),
+    ("failed with error code", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found between `before` and `after`, says what it signals:
@@ -2429,6 +2445,18 @@ mod tests {
     #[test]
     fn signals_without_a_level() {
         assert_eq!(classify("Traceback (most recent call last):"), Some(Error));
+        // The kernel's words for a machine in trouble, the macOS linker's, pip's.
+        for line in [
+            "kernel: NMI watchdog: Watchdog detected hard LOCKUP on cpu 2",
+            "XFS (nvme1n1): Corruption detected. Unmount and run xfs_repair",
+            "TCP: out of memory -- consider tuning tcp_mem",
+            "nf_conntrack: table full, dropping packet",
+            "EDAC MC0: 1 UE memory read error on CPU_SrcID#0_Ha#0_Chan#1_DIMM#0",
+            "ld: symbol(s) not found for architecture arm64",
+            "Command \"python setup.py egg_info\" failed with error code 1 in /tmp/pip-build",
+        ] {
+            assert_eq!(classify(line), Some(Error), "{line}");
+        }
         // Runtimes' reports of an error nothing caught: Dart's header, Lua's interpreter
         // by its name; not a program whose name only begins so, nor a sentence.
         for line in [
