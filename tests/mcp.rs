@@ -732,7 +732,32 @@ struct Raw {
     stdout: std::io::BufReader<std::process::ChildStdout>,
 }
 
+/// Ends a server that has not answered in time (so that a read of its answers fails, not
+/// hangs), unless dropped before.
+struct Watchdog(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 impl Raw {
+    /// A [`Watchdog`] over this server for `seconds`.
+    fn watchdog(&self, seconds: u64) -> Watchdog {
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (seen, pid) = (done.clone(), self.child.id());
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(seconds));
+            if !seen.load(std::sync::atomic::Ordering::SeqCst) {
+                let _ = std::process::Command::new("kill")
+                    .arg(pid.to_string())
+                    .status();
+            }
+        });
+        Watchdog(done)
+    }
+
     fn start(briefly: &Briefly, args: &[&str]) -> Raw {
         use std::process::Stdio;
         let mut child = briefly
@@ -1016,6 +1041,26 @@ fn a_batch_is_answered_as_one_array_of_its_answers() {
     );
     assert_eq!(by_id(6.into())["error"]["code"], -32600);
     assert!(by_id(7.into())["result"]["tools"].is_array());
+    // Requests rmcp would answer without their id are answered here with it, and the
+    // batch's other requests are answered with them; a notification with params by
+    // position is not answered. (Were the batch never answered, the read would fail.)
+    let _watchdog = mcp.watchdog(60);
+    mcp.send(serde_json::json!([
+        {"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "spill", "arguments": {"text": "hello"}}},
+        {"jsonrpc": "2.0", "id": "b", "method": "tools/list", "params": []},
+        {"jsonrpc": "2.0", "id": null, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 18446744073709551615u64, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": [1]}
+    ]));
+    let answers = next_line(&mut mcp);
+    let answers = answers.as_array().expect("one array");
+    let ids: Vec<String> = answers.iter().map(|a| a["id"].to_string()).collect();
+    assert_eq!(ids.len(), 4, "{answers:?}");
+    for id in ["\"a\"", "\"b\"", "null", "18446744073709551615"] {
+        assert!(ids.iter().any(|i| i == id), "{id}: {answers:?}");
+    }
+    let errors = answers.iter().filter(|a| a.get("error").is_some()).count();
+    assert_eq!(errors, 3, "{answers:?}");
     // A batch of notifications has no answer: the next line answers the next request.
     mcp.send(serde_json::json!([{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 98}}]));
     let ping = mcp.request(8, "ping", serde_json::json!({}));

@@ -289,6 +289,20 @@ fn check(message: &Value, phase: &mut Phase) -> Checked {
         }
         None => None,
     };
+    // What rmcp answers without the id (so a batch waiting for it would never end):
+    // a request's null id (MCP's may not be null), one past a signed 64-bit integer.
+    if let (Some(id), true) = (&id, message.contains_key("method")) {
+        let why = match id {
+            Value::Null => Some("a request's id is a string or an integer, not null"),
+            Value::Number(n) if !n.is_i64() => {
+                Some("an id is an integer of at most 64 bits, signed")
+            }
+            _ => None,
+        };
+        if let Some(why) = why {
+            return Checked::Refuse(id.clone(), -32600, why.into());
+        }
+    }
     let answer_to = id.clone().unwrap_or(Value::Null);
     if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Checked::Refuse(answer_to, -32600, "\"jsonrpc\" must be \"2.0\"".into());
@@ -299,13 +313,16 @@ fn check(message: &Value, phase: &mut Phase) -> Checked {
         (None, Some(id)) if !is_answer => {
             return Checked::Refuse(id.clone(), -32600, "a request needs a method".into())
         }
-        (Some(_), _)
-            if message
-                .get("params")
-                .is_some_and(|p| !p.is_object() && !p.is_array()) =>
-        {
+        // Params are an object or an array (JSON-RPC's invalid request else); MCP names
+        // its parameters, so an array (by position) is its invalid params. A
+        // notification's are dropped unanswered.
+        (Some(_), _) if message.get("params").is_some_and(|p| !p.is_object()) => {
+            let code = match message.get("params") {
+                Some(Value::Array(_)) => -32602,
+                _ => -32600,
+            };
             return match id {
-                Some(id) => Checked::Refuse(id, -32600, "params must be an object".into()),
+                Some(id) => Checked::Refuse(id, code, "params must be an object".into()),
                 None => Checked::Drop,
             };
         }
