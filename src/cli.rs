@@ -26,6 +26,10 @@ pub struct Global {
     /// What of the window is taken already: system=S,schemas=T,history=H,reserve=R,margin=M (tokens).
     #[arg(long, global = true, value_name = "SPEC")]
     pub remaining_from: Option<String>,
+    /// The budget is a default (`BRIEFLY_CONTEXT_TOKENS`, an MCP server's own), not this
+    /// call's: a cursor's budget wins over it.
+    #[arg(skip)]
+    pub budget_is_default: bool,
     /// Output format.
     #[arg(long, global = true, value_enum, default_value_t = Format::Json)]
     pub format: Format,

@@ -7,7 +7,6 @@ mod reducers;
 mod render;
 mod session;
 
-use clap::Parser;
 use cli::{Cli, Command};
 use session::Session;
 use std::process::ExitCode;
@@ -16,7 +15,14 @@ use std::process::ExitCode;
 const EXIT_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::{parser::ValueSource, CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let global = &mut cli.global;
+    global.budget_is_default = matches.value_source("context_tokens")
+        == Some(ValueSource::EnvVariable)
+        && global.max_chars.is_none()
+        && global.remaining_from.is_none();
     match run(cli) {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -70,11 +70,13 @@ impl Session {
         })
     }
 
-    /// Whether the budget was set on the command line or in the environment.
+    /// Whether the budget was set for this call (on the command line, or a tool call's
+    /// own), not a default (the environment's, an MCP server's).
     pub fn budget_given(&self) -> bool {
-        self.global.context_tokens.is_some()
-            || self.global.max_chars.is_some()
-            || self.global.remaining_from.is_some()
+        !self.global.budget_is_default
+            && (self.global.context_tokens.is_some()
+                || self.global.max_chars.is_some()
+                || self.global.remaining_from.is_some())
     }
 
     /// The artifact directory (`--artifact-dir`, else the default), whose new artifacts

@@ -1100,3 +1100,53 @@ fn the_proxy_answers_a_batch_as_one_its_results_bounded() {
     let ping = proxy.request(5, "ping", serde_json::json!({}));
     assert!(ping["result"].is_object(), "{ping}");
 }
+
+#[test]
+fn a_page_keeps_its_calls_budget_over_the_servers() {
+    let briefly = Briefly::new();
+    let mut mcp = Raw::start(&briefly, &["mcp", "--context-tokens", "200000"]);
+    let log: String = (0..20_000)
+        .map(|i| {
+            format!(
+                "2024-01-05 10:00:{:02} INFO item {i} took {}ms\n",
+                i % 60,
+                i * 7 % 1000
+            )
+        })
+        .collect();
+    let first = mcp.call(
+        1,
+        "spill",
+        serde_json::json!({"text": log, "context_tokens": 8192}),
+    );
+    let size = |result: &Value| {
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .count()
+    };
+    let cursor = first["structuredContent"]["next_cursor"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let page = mcp.call(2, "page", serde_json::json!({"cursor": cursor}));
+    assert!(
+        size(&page) <= size(&first) + 100,
+        "{} then {}",
+        size(&first),
+        size(&page)
+    );
+    // The call's own budget wins over the cursor's.
+    let wide = mcp.call(
+        3,
+        "page",
+        serde_json::json!({"cursor": cursor, "context_tokens": 200000}),
+    );
+    assert!(
+        size(&wide) > 2 * size(&first),
+        "{} then {}",
+        size(&first),
+        size(&wide)
+    );
+}

@@ -69,6 +69,28 @@ fn same_cursor_same_page() {
         small["returned_items"].as_u64()
             < serde_json::from_slice::<Value>(&a.stdout).unwrap()["returned_items"].as_u64()
     );
+    // A budget from the environment is a default: the cursor's own wins over it, and
+    // one given on the command line over both.
+    let chars = |args: &[&str], env: Option<&str>| {
+        let mut command = b.command(args);
+        if let Some(tokens) = env {
+            command.env("BRIEFLY_CONTEXT_TOKENS", tokens);
+        }
+        String::from_utf8(common::feed(command, b"").stdout)
+            .unwrap()
+            .chars()
+            .count()
+    };
+    let first = b.envelope(
+        &["spill", "--max-chars", "3000"],
+        numbered(20_000).as_bytes(),
+        3_000,
+    );
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let paged = chars(&["page", cursor], Some("200000"));
+    assert!(paged <= 3_000, "{paged}");
+    assert!(chars(&["page", cursor, "--max-chars", "2000"], Some("200000")) <= 2_000);
+    assert!(chars(&["page", cursor, "--context-tokens", "200000"], None) > 3_000);
 }
 
 #[test]

@@ -636,9 +636,12 @@ fn session_for(defaults: &Global, args: &Args) -> Result<Session> {
     let mut global = defaults.clone();
     // The envelope is both the text and the structured content: JSON either way.
     global.format = Format::Json;
+    // The server's budget is every call's default; a call's own is its.
+    global.budget_is_default = true;
     if let Some(tokens) = uint(args, "context_tokens")? {
         global.context_tokens = Some(tokens);
         global.max_chars = None;
+        global.budget_is_default = false;
     }
     Session::new(global)
 }
