@@ -44,6 +44,24 @@ fn keeps_the_exit_code_and_reduces_stdout() {
         serde_json::json!(["sh", "-c", "seq 1 100000; exit 3"])
     );
     assert_eq!(sidecar["exit_code"], 3);
+    // A page of its output is of a command that failed too.
+    let spilled = [
+        "run",
+        "--reducer",
+        "spill",
+        "--",
+        "sh",
+        "-c",
+        "seq 1 100000; exit 3",
+    ];
+    let (first, _) = run(&b, &spilled);
+    let (page, code) = run(&b, &["page", first["next_cursor"].as_str().unwrap()]);
+    assert_eq!(code, Some(0), "the page itself was read");
+    assert_eq!(
+        (page["ok"].clone(), page["exit_code"].clone()),
+        (false.into(), 3.into()),
+        "{page}"
+    );
 
     let (ok, code) = run(&b, &["run", "--", "echo", "hello"]);
     assert_eq!(

@@ -51,6 +51,8 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
         }
         _ => {}
     }
+    // A page of a command's output is of a command that exited so (`run`'s sidecar).
+    let exit_code = meta.as_ref().and_then(|m| m.exit_code);
     let mut config = session.config(
         &cursor.reducer,
         cursor.options()?,
@@ -71,13 +73,18 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
     if session.global.tokenizer.is_none() {
         config.tokenizer = cursor.tokenizer.parse()?;
     }
+    let end = End {
+        exit_code,
+        warnings,
+        ..End::default()
+    };
     reduce_artifact(
         session,
         spec,
         &path,
         config.options.clone(),
         config,
-        warnings,
+        end,
         "page",
     )
 }
@@ -241,7 +248,15 @@ fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Re
             sha256,
         },
     );
-    reduce_artifact(session, spec, path, options, config, Vec::new(), reducer)
+    reduce_artifact(
+        session,
+        spec,
+        path,
+        options,
+        config,
+        End::default(),
+        reducer,
+    )
 }
 
 fn reduce_artifact(
@@ -250,7 +265,7 @@ fn reduce_artifact(
     path: &Path,
     options: Value,
     config: briefly_core::RunConfig,
-    mut warnings: Vec<String>,
+    mut end: End,
     tool: &str,
 ) -> Result<Reply> {
     let mut file = open_file(path).map_err(|e| {
@@ -268,11 +283,8 @@ fn reduce_artifact(
     if pipeline.reads_input() {
         pump(&mut file, pipeline.as_mut())?;
     }
-    warnings.extend(session.budget_warning.iter().cloned());
-    let envelope = pipeline.finish(End {
-        warnings,
-        ..End::default()
-    });
+    end.warnings.extend(session.budget_warning.iter().cloned());
+    let envelope = pipeline.finish(end);
     Ok(Reply {
         envelope,
         exit_code: 0,
