@@ -1150,3 +1150,52 @@ fn a_page_keeps_its_calls_budget_over_the_servers() {
         size(&wide)
     );
 }
+
+#[test]
+fn a_schemas_maximum_is_what_a_call_is_refused_past() {
+    let briefly = Briefly::new();
+    let mut mcp = Raw::start(&briefly, &["mcp"]);
+    let list = mcp.request(1, "tools/list", serde_json::json!({}));
+    let artifact = briefly.dir.path().join("log.txt");
+    std::fs::write(&artifact, "a\nERROR b\nc\n").unwrap();
+    let path = artifact.to_str().unwrap();
+    let cases = [
+        (
+            "text",
+            "context",
+            serde_json::json!({"text": "a\nERROR b\n"}),
+        ),
+        (
+            "grep",
+            "context",
+            serde_json::json!({"artifact": path, "pattern": "b"}),
+        ),
+        (
+            "docker",
+            "tail",
+            serde_json::json!({"text": "2024-01-01T00:00:00Z up\n"}),
+        ),
+    ];
+    for (n, (tool, key, arguments)) in cases.into_iter().enumerate() {
+        let schema = list["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == tool)
+            .unwrap();
+        let max = schema["inputSchema"]["properties"][key]["maximum"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{tool}.{key} has a maximum: {schema}"));
+        for (value, refused) in [(max, false), (max + 1, true)] {
+            let mut arguments = arguments.clone();
+            arguments[key] = value.into();
+            let id = 10 + 2 * n as u64 + u64::from(refused);
+            let result = mcp.call(id, tool, arguments);
+            assert_eq!(
+                result["isError"] == true,
+                refused,
+                "{tool}.{key}={value}: {result}"
+            );
+        }
+    }
+}

@@ -50,7 +50,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "until": {"type": "string", "description": "Only records before this time (same forms as since)."},
                 "grep": {"type": "string", "description": "Only records matching this regular expression."},
                 "top": {"type": "integer", "minimum": 0, "default": 10, "description": "Templates listed in stats.top_templates."},
-                "context": {"type": "integer", "minimum": 0, "default": 0, "description": "Lines of context around each error or warning shown."},
+                "context": {"type": "integer", "minimum": 0, "maximum": briefly_text::MAX_CONTEXT, "default": 0, "description": "Lines of context around each error or warning shown."},
                 "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return input up to this many characters whole: every record verbatim, none folded (0: never)."}
             })
         },
@@ -178,7 +178,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "until": {"type": "string", "description": "Only records before this time (same forms as since)."},
                 "stream": {"type": "string", "enum": ["stdout", "stderr"], "description": "Only this stream."},
                 "level": {"type": "string", "enum": ["trace", "debug", "info", "warn", "error", "fatal"], "description": "Only records at or above this level."},
-                "tail": {"type": "integer", "minimum": 0, "description": "Only the last N records (after the other filters)."},
+                "tail": {"type": "integer", "minimum": 0, "maximum": briefly_logs::docker::MAX_TAIL, "description": "Only the last N records (after the other filters)."},
                 "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return records whole when their messages take up to this many characters: each an item, none folded (0: never)."}
             })
         },
@@ -399,7 +399,7 @@ pub fn grep_tool() -> ToolDef {
             json!({
                 "artifact": {"type": "string", "description": "The artifact's path (`artifact_path`)."},
                 "pattern": {"type": "string", "description": "A regular expression (Rust regex syntax)."},
-                "context": {"type": "integer", "minimum": 0, "default": 0, "description": "Lines of context around each match."},
+                "context": {"type": "integer", "minimum": 0, "maximum": briefly_plain::MAX_CONTEXT, "default": 0, "description": "Lines of context around each match."},
                 "ignore_case": {"type": "boolean", "default": false, "description": "Match without regard to case."},
                 "context_tokens": context_tokens_schema()
             }),
