@@ -23,6 +23,11 @@ const REST: Rank = 4;
 /// five runs in turn), at about 2.5 MB more peak RSS (by hand).
 const BATCH_BYTES: usize = 4 * briefly_core::BATCH_BYTES;
 
+/// Characters of a line the preview shows (head, errors, tail), the rest cut with the
+/// marker: one long line near the head would else take the page and leave the errors
+/// and the last line out of it. The rest of the lines, paged, are whole.
+pub const MAX_PREVIEW_CHARS: usize = 1_000;
+
 /// Whether `text` looks like an error or warning line, by the severity engine every
 /// reducer shares: a stated level of warn or worse, an exception's name, or a signal
 /// (traceback, panic, OOM kill, segfault, non-zero exit).
@@ -93,6 +98,8 @@ pub struct Spill {
     error_lines: u64,
     first_error: Option<u64>,
     lines: u64,
+    /// A line of the preview was cut to [`MAX_PREVIEW_CHARS`].
+    shown_cut: bool,
 }
 
 /// What `Spill` counts.
@@ -118,17 +125,27 @@ impl Spill {
             error_lines: 0,
             first_error: None,
             lines: 0,
+            shown_cut: false,
         }
     }
 
+    /// `item` as the preview shows it: at most [`MAX_PREVIEW_CHARS`] of its line.
+    fn previewed(&mut self, mut item: LineItem) -> LineItem {
+        if let std::borrow::Cow::Owned(cut) = briefly_core::cut_str(&item.text, MAX_PREVIEW_CHARS) {
+            item.text = cut;
+            self.shown_cut = true;
+        }
+        item
+    }
+
     fn release(&mut self, (item, is_error): (LineItem, bool), out: &mut dyn Emit<LineItem>) {
-        let rank = if is_error && self.errors_shown < self.options.errors {
+        if is_error && self.errors_shown < self.options.errors {
             self.errors_shown += 1;
-            ERROR
+            let item = self.previewed(item);
+            out.emit(ERROR, item);
         } else {
-            REST
-        };
-        out.emit(rank, item);
+            out.emit(REST, item);
+        }
     }
 
     fn line(&mut self, record: &Record<'_>, is_error: bool, out: &mut dyn Emit<LineItem>) {
@@ -138,7 +155,8 @@ impl Spill {
             self.first_error.get_or_insert(record.line);
         }
         if record.line <= self.options.head {
-            out.emit(HEAD, LineItem::of(record));
+            let item = self.previewed(LineItem::of(record));
+            out.emit(HEAD, item);
             return;
         }
         if self.options.tail == 0 {
@@ -194,10 +212,12 @@ impl FoldBatches for Spill {
 
     fn outcome(&mut self, out: &mut dyn Emit<LineItem>) -> Outcome<SpillStats> {
         let last = self.tail.pop_back();
-        for (item, _) in self.tail.drain(..) {
+        for (item, _) in std::mem::take(&mut self.tail) {
+            let item = self.previewed(item);
             out.emit(TAIL, item);
         }
         if let Some((item, _)) = last {
+            let item = self.previewed(item);
             out.emit(LAST, item);
         }
         let summary = match self.first_error {
@@ -216,7 +236,7 @@ impl FoldBatches for Spill {
         let framed = self.ahead.alterations();
         Outcome {
             preview: Preview::HeadTail,
-            complete: !framed.lossy(),
+            complete: !framed.lossy() && !self.shown_cut,
             warnings: framed.warnings(),
             ..Outcome::new(summary, stats)
         }
@@ -304,6 +324,32 @@ mod tests {
         // The head and the last line, the errors, then the rest of the tail.
         assert_eq!(&shown[..7], &[1, 2, 100, 10, 11, 12, 99]);
         assert_eq!(envelope.stats["error_like_lines"], 80);
+    }
+
+    #[test]
+    fn a_long_line_near_the_head_leaves_room_for_the_errors_and_the_last_line() {
+        let mut input = format!(
+            "npm install started\n{}\nnpm ERR! code ERESOLVE\n",
+            "x".repeat(30_000)
+        );
+        input.extend((1..=500).map(|i| format!("progress {i}\n")));
+        input.push_str("npm ERR! A complete log of this run is in debug.log\n");
+        let config = RunConfig {
+            budget: briefly_core::Budget::default()
+                .with_max_chars(4_000)
+                .unwrap(),
+            ..RunConfig::new("spill")
+        };
+        let envelope = reduce_all_chunkings(
+            || Spill::new(SpillOptions::default()),
+            input.as_bytes(),
+            &config,
+        );
+        let shown = line_numbers(&envelope.items);
+        assert!(shown.contains(&3) && shown.contains(&504), "{shown:?}");
+        let long = envelope.items[1]["text"].as_str().unwrap();
+        assert!(long.ends_with("…[cut 29000 chars]"), "{long:.40}");
+        assert!(envelope.truncated);
     }
 
     #[test]
