@@ -311,3 +311,25 @@ fn a_bad_json_line_names_its_result_and_where_it_is() {
         "{said}"
     );
 }
+
+#[test]
+fn content_given_as_text_blocks_is_spilled_by_its_text_and_stays_blocks() {
+    let b = Briefly::new();
+    let mut log: String = (0..900)
+        .map(|i| format!("INFO handled request {i}\n"))
+        .collect();
+    log.insert_str(log.len() / 2, "ERROR db password rejected for user app\n");
+    // As Anthropic's tool_result, OpenAI's content parts and MCP's results give it.
+    let input = json!([{"id": "toolu_01", "content": [{"type": "text", "text": log}]}]);
+    let out = turn(&b, &input.to_string(), &["--max-chars", "3000"]);
+    assert_eq!(out[0]["persisted"], true, "{}", out[0]);
+    let blocks = out[0]["content"].as_array().expect("blocks stay blocks");
+    assert_eq!(blocks.len(), 1);
+    assert_eq!(blocks[0]["type"], "text");
+    let stub = blocks[0]["text"].as_str().unwrap();
+    assert!(stub.contains("ERROR db password rejected"), "{stub}");
+    assert!(stub.chars().count() <= 3_000);
+    // The artifact holds the text, not its JSON.
+    let artifact = out[0]["artifact_path"].as_str().unwrap();
+    assert_eq!(std::fs::read_to_string(artifact).unwrap(), log);
+}

@@ -202,9 +202,11 @@ fn spill_one(
     stub_chars: usize,
 ) -> Result<Result<(), String>> {
     let content = &value["content"];
-    let raw = match content {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+    let blocks = text_blocks(content).is_some();
+    let raw = match (content, text_blocks(content)) {
+        (Value::String(s), _) => s.clone(),
+        (_, Some(texts)) => texts.join("\n"),
+        (other, None) => other.to_string(),
     };
     let id = call_id(value);
     let options = SpillOptions::default();
@@ -234,7 +236,12 @@ fn spill_one(
     }
     let stub = render::text(&envelope);
     let object = value.as_object_mut().expect("checked when staged");
-    object.insert("content".into(), Value::String(stub.clone()));
+    // Blocks stay blocks: the stub is one text block.
+    let replaced = match blocks {
+        true => serde_json::json!([{"type": "text", "text": stub}]),
+        false => Value::String(stub.clone()),
+    };
+    object.insert("content".into(), replaced);
     object.insert(
         "persisted".into(),
         Value::Bool(envelope.artifact_path.is_some()),
@@ -260,10 +267,25 @@ fn call_id(value: &Value) -> Option<String> {
 }
 
 fn content_chars(content: &Value) -> usize {
-    match content {
-        Value::String(s) => s.chars().count(),
-        other => other.to_string().chars().count(),
+    match (content, text_blocks(content)) {
+        (Value::String(s), _) => s.chars().count(),
+        (_, Some(texts)) => texts.iter().map(|t| t.chars().count()).sum(),
+        (other, None) => other.to_string().chars().count(),
     }
+}
+
+/// The texts of content given as text blocks (`[{"type": "text", "text": …}]`, as
+/// Anthropic's tool results, OpenAI's content parts and MCP's results have it); `None`
+/// for any other content.
+fn text_blocks(content: &Value) -> Option<Vec<&str>> {
+    let blocks = content.as_array().filter(|blocks| !blocks.is_empty())?;
+    blocks
+        .iter()
+        .map(|block| match (block.get("type"), block.get("text")) {
+            (Some(kind), Some(Value::String(text))) if kind == "text" => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Calls a function on each element of a JSON array as it is parsed.
