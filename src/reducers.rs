@@ -351,7 +351,11 @@ fn source_of(argv: &[String]) -> &'static str {
         "cargo" if matches!(word(1), "test" | "nextest") => "cargo-test",
         "git"
             if matches!(word(1), "diff" | "show" | "format-patch" | "log")
-                && (word(1) != "log" || words.iter().any(|w| w == "-p" || w == "--patch"))
+                && (word(1) != "log"
+                    || words.iter().any(|w| {
+                        matches!(w.as_str(), "-p" | "--patch" | "--stat")
+                            || w.starts_with("--stat=")
+                    }))
                 && !prints_no_patch(&words, argv) =>
         {
             "diff"
@@ -777,6 +781,9 @@ mod tests {
         assert_eq!(source("cargo build"), "text");
         assert_eq!(source("git diff HEAD~3 -- src/"), "diff");
         assert_eq!(source("git log -p"), "diff");
+        // Its stat: the diff reducer reads git log's stats per commit.
+        assert_eq!(source("git log --stat -3"), "diff");
+        assert_eq!(source("git log --stat=120"), "diff");
         assert_eq!(source("git log --oneline"), "text");
         // What prints no patch is text.
         for command in [
