@@ -193,6 +193,9 @@ pub struct MultiLine {
     /// Lines of Terraform's explanation taken, unindented, under its error without
     /// its box ([`TERRAFORM_PROSE`] at most).
     prose: usize,
+    /// The caller saw that a blank line under the record's first is followed by a Java
+    /// exception ([`MultiLine::exception_after_blank`]).
+    exception_after_blank: bool,
     /// The first line's indentation (bytes of spaces and tabs): the lines after it
     /// that have it are read without it. A tool's output nested in another's is
     /// indented whole (pip's build log, tox's): its records are read as they would be
@@ -215,6 +218,7 @@ impl MultiLine {
             block: Block::None,
             after_rule: false,
             prose: 0,
+            exception_after_blank: false,
             indent: 0,
         }
     }
@@ -246,6 +250,7 @@ impl MultiLine {
         self.lines = 0;
         self.named = false;
         self.prose = 0;
+        self.exception_after_blank = false;
         self.block = Block::None;
         // Python reports a syntax error with the frame alone, no `Traceback` above it
         // ([`is_syntax_error_frame`]).
@@ -300,6 +305,23 @@ impl MultiLine {
     /// Its lines after the first.
     pub fn lines(&self) -> usize {
         self.lines
+    }
+
+    /// Whether a blank line right under the record's first line may set apart the
+    /// exception it logged, as Spring Boot's default layout (`%wEx`) writes one: the
+    /// first line is a serious log line, and nothing follows it yet. A caller that
+    /// looks one line further ([`MultiLine::exception_after_blank`]) decides.
+    pub fn may_set_apart_an_exception(&self) -> bool {
+        self.lines == 0
+            && self.header == Header::Plain
+            && self.opens.is_none()
+            && self.severity >= Some(Severity::Warn)
+    }
+
+    /// The blank line the caller holds ([`MultiLine::may_set_apart_an_exception`]) is
+    /// followed by a Java exception: both continue the record.
+    pub fn exception_after_blank(&mut self) {
+        self.exception_after_blank = true;
     }
 
     /// Whether it is `go test`'s failure of a test (`--- FAIL: TestName (0.00s)`, its log
@@ -491,6 +513,14 @@ impl MultiLine {
             || (line.starts_with('s') && line.trim_end() == LUA_TRACEBACK)
         {
             return self.severity >= Some(Severity::Error);
+        }
+        // The blank line and the exception a caller saw after it (Spring Boot's layout).
+        if self.exception_after_blank && self.lines <= 1 {
+            return if first {
+                blank()
+            } else {
+                names_a_java_exception(line)
+            };
         }
         // Under a line that states its level, as a logger writes one (the exception it
         // logged, at INFO too): `e.printStackTrace()`'s stack after an unrelated line

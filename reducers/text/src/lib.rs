@@ -45,7 +45,8 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
-    is_cause, is_go_test_frame, is_java_util_logging_header, what_went_wrong, Indented, MultiLine,
+    is_cause, is_go_test_frame, is_java_util_logging_header, names_a_java_exception,
+    what_went_wrong, Indented, MultiLine,
 };
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -437,6 +438,9 @@ pub struct Text {
     awaiting: VecDeque<(usize, u64, usize)>,
     first_line: Option<Edge>,
     last_line: Edge,
+    /// A blank line under a serious log line, held until the next line says whether it
+    /// sets apart the exception that line logged ([`MultiLine::may_set_apart_an_exception`]).
+    held_blank: Option<HeldBlank>,
     /// Records by severity: unmarked, then [`Severity::ALL`] in order.
     histogram: [u64; 7],
     lines: u64,
@@ -556,6 +560,7 @@ impl Text {
             awaiting: VecDeque::new(),
             first_line: None,
             last_line: Edge::default(),
+            held_blank: None,
             histogram: [0; 7],
             lines: 0,
             records: 0,
@@ -906,6 +911,24 @@ impl Text {
             self.awaiting
                 .push_back((slot, self.generation, self.options.context));
         }
+    }
+
+    /// The blank line held ([`Text::held_blank`]), now that the next line is known:
+    /// `exception` when it names a Java exception, which the blank line sets apart.
+    fn fold_held(&mut self, mut held: HeldBlank, exception: bool) {
+        if exception {
+            self.pending.multiline.exception_after_blank();
+        }
+        let text = std::str::from_utf8(&held.bytes).unwrap_or_default();
+        let record = Record {
+            text,
+            bytes: &held.bytes,
+            line: held.line,
+            offset: held.offset,
+            cut: false,
+            crlf: held.crlf,
+        };
+        self.fold_line(&record, &mut held.facts);
     }
 
     /// One line, in input order: it continues the record being assembled or starts one.
@@ -1340,6 +1363,17 @@ fn kept_lines(
     (more, cut, gaps)
 }
 
+/// A blank line held for one line ([`Text::held_blank`]): what its record needs.
+#[derive(Debug)]
+struct HeldBlank {
+    line: u64,
+    offset: u64,
+    crlf: bool,
+    /// Its bytes (spaces and tabs at most).
+    bytes: Vec<u8>,
+    facts: LineFacts,
+}
+
 /// A line as held for an item: at most [`MAX_KEPT_CHARS`], cut with a marker.
 fn kept_line(text: &str) -> String {
     briefly_core::cut_str(text, MAX_KEPT_CHARS).into_owned()
@@ -1401,6 +1435,22 @@ impl FoldBatches for Text {
     fn fold(&mut self, batch: &mut Batch<LineFacts>, _out: &mut dyn Emit<TextItem>) {
         for i in 0..batch.len() {
             let (record, facts) = batch.entry(i);
+            if let Some(held) = self.held_blank.take() {
+                let text = facts.stripped.as_deref().unwrap_or(record.text);
+                let message = facts.message.map_or(text, |at| &text[at..]);
+                self.fold_held(held, names_a_java_exception(message));
+            }
+            let blank = record.text.trim().is_empty() && facts.stripped.is_none();
+            if blank && self.pending.open && self.pending.multiline.may_set_apart_an_exception() {
+                self.held_blank = Some(HeldBlank {
+                    line: record.line,
+                    offset: record.offset,
+                    crlf: record.crlf,
+                    bytes: record.bytes.to_vec(),
+                    facts: std::mem::take(facts),
+                });
+                continue;
+            }
             self.fold_line(&record, facts);
         }
         // The last line is kept once per batch, not copied for every line.
@@ -1420,6 +1470,9 @@ impl FoldBatches for Text {
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
+        if let Some(held) = self.held_blank.take() {
+            self.fold_held(held, false);
+        }
         self.close_record();
         let miner = &self.miner;
         // Merged templates: fold what was noted under old ids into the survivors.
@@ -2870,6 +2923,54 @@ done
         assert_eq!(template["count"], 60, "{template}");
         assert_eq!(template["first_time"], "2024-01-05T10:00:00Z", "{template}");
         assert_eq!(template["last_time"], "2024-01-05T10:00:59Z", "{template}");
+    }
+
+    #[test]
+    fn spring_boots_blank_line_before_the_logged_exception_keeps_them_one_record() {
+        // Spring Boot's default layout (%wEx) sets the stack apart by blank lines.
+        let mut input = String::new();
+        for i in 0..300 {
+            input.push_str(&format!(
+                "2024-05-14T09:16:{:02}.000Z  INFO 1 --- [main] c.e.App : tick {i}\n",
+                i % 60
+            ));
+            if i % 100 == 50 {
+                input.push_str("2024-05-14T09:16:40.500Z ERROR 1 --- [exec-3] c.e.Cart : Servlet.service() threw exception with root cause\n\n");
+                input.push_str("java.lang.NullPointerException: item is null\n\tat com.example.Cart.total(Cart.java:42)\n\n");
+            }
+        }
+        // A blank line under an error that logged nothing is a line of its own.
+        input.push_str(
+            "2024-05-14T09:17:00.000Z ERROR 1 --- [main] c.e.App : shutting down\n\nbye\n",
+        );
+        let envelope = envelope_of(folding(), input.as_bytes());
+        assert_eq!(
+            envelope.stats["severity"]["error"], 4,
+            "{:?}",
+            envelope.stats
+        );
+        let logged = envelope
+            .items
+            .iter()
+            .find(|i| i["text"].as_str().is_some_and(|t| t.contains("root cause")))
+            .unwrap_or_else(|| panic!("{:?}", envelope.items));
+        assert_eq!(logged["more"][0], "");
+        assert_eq!(
+            logged["more"][1],
+            "java.lang.NullPointerException: item is null"
+        );
+        let down = envelope
+            .items
+            .iter()
+            .find(|i| {
+                i["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("shutting down"))
+            })
+            .unwrap();
+        assert!(down.get("more").is_none(), "{down}");
+        // In any chunking the same (the blank line is held across batches).
+        assert_eq!(chunked(input.as_bytes()).stats["severity"]["error"], 4);
     }
 
     #[test]
