@@ -2,8 +2,8 @@
 //! `-o export` (binary-safe, length-prefixed fields), told apart by their first bytes.
 //!
 //! Fields read: `PRIORITY` (0 emerg … 7 debug) as the level, `__REALTIME_TIMESTAMP` (µs)
-//! as the time, the unit ([`group_of`]: a container's name, a user unit, `_SYSTEMD_UNIT`,
-//! `SYSLOG_IDENTIFIER`, `_COMM`),
+//! as the time, the unit (the container that wrote it, `CONTAINER_NAME`; else the user's
+//! unit, `_SYSTEMD_USER_UNIT`; else `_SYSTEMD_UNIT`, `SYSLOG_IDENTIFIER` or `_COMM`),
 //! `_PID`, `MESSAGE` (a string; an array of bytes when not UTF-8; null when too large;
 //! an array when repeated) and `__CURSOR`, the last of which goes in the envelope's
 //! `source_cursor` so a caller can go on with `journalctl --after-cursor`.
@@ -55,9 +55,9 @@ pub struct JournalOptions {
     pub since: Option<i64>,
     /// Only entries before this time (seconds since the epoch).
     pub until: Option<i64>,
-    /// Only entries of this unit (as entries are grouped, [`group_of`], or their
-    /// `_SYSTEMD_UNIT`); a name without a type is a service's, as `journalctl -u` reads
-    /// it.
+    /// Only entries of this unit (as entries are grouped: by container, user unit,
+    /// `_SYSTEMD_UNIT`, `SYSLOG_IDENTIFIER` or `_COMM`; or their `_SYSTEMD_UNIT`); a
+    /// name without a type is a service's, as `journalctl -u` reads it.
     pub unit: Option<String>,
     /// Entries whose messages take at most this many characters (one more for
     /// each) are returned whole: each an item, none folded. 0: never.
