@@ -326,6 +326,21 @@ mod tests {
         assert_eq!(envelope.stats["error_like_lines"], 80);
     }
 
+    /// The spill of `input` at a per-result budget of `max_chars`, in every chunking.
+    fn spilled_at(input: &str, max_chars: usize) -> briefly_core::Envelope {
+        let config = RunConfig {
+            budget: briefly_core::Budget::default()
+                .with_max_chars(max_chars)
+                .unwrap(),
+            ..RunConfig::new("spill")
+        };
+        reduce_all_chunkings(
+            || Spill::new(SpillOptions::default()),
+            input.as_bytes(),
+            &config,
+        )
+    }
+
     #[test]
     fn a_long_line_near_the_head_leaves_room_for_the_errors_and_the_last_line() {
         let mut input = format!(
@@ -334,17 +349,7 @@ mod tests {
         );
         input.extend((1..=500).map(|i| format!("progress {i}\n")));
         input.push_str("npm ERR! A complete log of this run is in debug.log\n");
-        let config = RunConfig {
-            budget: briefly_core::Budget::default()
-                .with_max_chars(4_000)
-                .unwrap(),
-            ..RunConfig::new("spill")
-        };
-        let envelope = reduce_all_chunkings(
-            || Spill::new(SpillOptions::default()),
-            input.as_bytes(),
-            &config,
-        );
+        let envelope = spilled_at(&input, 4_000);
         let shown = line_numbers(&envelope.items);
         assert!(shown.contains(&3) && shown.contains(&504), "{shown:?}");
         let long = envelope.items[1]["text"].as_str().unwrap();
@@ -358,17 +363,7 @@ mod tests {
             .map(|i| format!("compiling module {i} ok\n"))
             .collect();
         input.push_str("FINAL RESULT: 3 tests broken\n");
-        let config = RunConfig {
-            budget: briefly_core::Budget::default()
-                .with_max_chars(1_000)
-                .unwrap(),
-            ..RunConfig::new("spill")
-        };
-        let envelope = reduce_all_chunkings(
-            || Spill::new(SpillOptions::default()),
-            input.as_bytes(),
-            &config,
-        );
+        let envelope = spilled_at(&input, 1_000);
         let shown = line_numbers(&envelope.items);
         assert!(shown.contains(&3001), "{shown:?}");
         assert!(
