@@ -202,8 +202,9 @@ fn spill_one(
     stub_chars: usize,
 ) -> Result<Result<(), String>> {
     let content = &value["content"];
-    let blocks = text_blocks(content).is_some();
-    let raw = match (content, text_blocks(content)) {
+    let texts = text_blocks(content);
+    let blocks = texts.is_some();
+    let raw = match (content, texts) {
         (Value::String(s), _) => s.clone(),
         (_, Some(texts)) => texts.join("\n"),
         (other, None) => other.to_string(),
