@@ -1440,8 +1440,12 @@ impl FoldBatches for Text {
                 let message = facts.message.map_or(text, |at| &text[at..]);
                 self.fold_held(held, names_a_java_exception(message));
             }
-            let blank = record.text.trim().is_empty() && facts.stripped.is_none();
-            if blank && self.pending.open && self.pending.multiline.may_set_apart_an_exception() {
+            // (The record's state first: it rules out nearly every line.)
+            let held = self.pending.open
+                && self.pending.multiline.may_set_apart_an_exception()
+                && record.text.trim().is_empty()
+                && facts.stripped.is_none();
+            if held {
                 self.held_blank = Some(HeldBlank {
                     line: record.line,
                     offset: record.offset,
