@@ -583,6 +583,12 @@ fn a_message_the_server_cannot_read_is_answered_with_its_error() {
         (&bad_utf8["id"], &bad_utf8["error"]["code"]),
         (&13.into(), &(-32700).into())
     );
+    // A lone surrogate's escape (a client cut a string inside a character): said so.
+    let surrogate =
+        answer(br#"{"jsonrpc":"2.0","id":42,"method":"ping","params":{"x":"a \ud83d b"}}"#);
+    assert_eq!(surrogate["id"], 42, "{surrogate}");
+    let why = surrogate["error"]["message"].as_str().unwrap();
+    assert!(why.contains("lone UTF-16 surrogate"), "{why}");
     let no_method = answer(b"{\"jsonrpc\":\"2.0\",\"id\":11}");
     assert_eq!(
         (&no_method["id"], &no_method["error"]["code"]),

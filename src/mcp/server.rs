@@ -122,7 +122,7 @@ impl GuardedStdio {
                             Some(error_answer(
                                 sniff_id(&line, &[]).unwrap_or(Value::Null),
                                 -32700,
-                                &format!("parse error: {e}"),
+                                &parse_error(&e),
                             )),
                         ),
                     },
@@ -190,6 +190,19 @@ fn batch(
         .unwrap_or_else(|e| e.into_inner())
         .open(answers, awaited);
     (lines, answer)
+}
+
+/// What a message that is not JSON is answered with: serde_json's reason, and what a
+/// lone surrogate's escape (`\ud83d` without its other half, from a client that cut a
+/// string inside a character) is, which its reason does not say.
+fn parse_error(e: &serde_json::Error) -> String {
+    let reason = e.to_string();
+    if reason.contains("hex escape") || reason.contains("surrogate") {
+        return format!(
+            "parse error: {reason} (a lone UTF-16 surrogate escape, half of a character cut in two, is not JSON text)"
+        );
+    }
+    format!("parse error: {reason}")
 }
 
 /// `line`, an answer of rmcp's, as it goes out: alone, or with the rest of its batch
