@@ -1957,20 +1957,6 @@ mod tests {
             ["byte 12: text after a JSON value, skipped: (node:42) Warning: x"]
         );
         assert_eq!(envelope.items[..2], [json!({"a": 1}), json!({"a": 2})]);
-        // A log line's bracketed prefix opens no array: the line is text.
-        let bracketed =
-            b"{\n  \"s\": \"ok\"\n}\n[WARN] retrying (attempt 2)\n{\n  \"s\": \"fail\"\n}\n";
-        let envelope = run(bracketed, with(|o| o.fields = vec!["s".into()]));
-        assert_eq!(
-            envelope.items,
-            [json!({"s": "ok"}), json!({"s": "fail"})],
-            "{envelope:?}"
-        );
-        assert_eq!(
-            envelope.warnings,
-            ["byte 16: text after a JSON value, skipped: [WARN] retrying (attempt 2)"]
-        );
-        assert_eq!(envelope.stats.get("record_path"), None, "{envelope:?}");
         // JSON lines after it: read on as a stream.
         let ndjson = run(
             b"{\n\"a\": 1\n}\noops\n{\"a\": 2}\n{bad\n",

@@ -262,10 +262,7 @@ impl Scanner {
                         b,
                         b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'[' | b'{'
                     ) {
-                        if self.bracketed_word(&bytes[keep_from..i], events)
-                            || self.end_value(at, bytes, &mut keep_from, i, events)
-                        {
-                            self.offset = at;
+                        if self.end_value(at, bytes, &mut keep_from, i, events) {
                             return i;
                         }
                         continue; // the delimiter is read in the state after the value
@@ -629,42 +626,6 @@ impl Scanner {
         false
     }
 
-    /// Whether the word ending here, the first in a top-level value that opened
-    /// with `[`, is no JSON scalar: a log line's bracketed prefix (`[WARN] retrying`,
-    /// `[2024-01-05 10:00:00] up`), text, not an array. Then the value so far (its bytes
-    /// not yet kept are `pending`) is handed out as [`Event::Text`], and the scanner
-    /// stops after it, as after any bare word.
-    fn bracketed_word(&mut self, pending: &[u8], events: &mut Vec<Event>) -> bool {
-        let first_in_array =
-            matches!(self.frames.as_slice(), [frame] if !frame.object && frame.count == 1);
-        let Some(open) = self
-            .unit
-            .as_mut()
-            .filter(|open| open.depth == 0 && open.keeping && first_in_array)
-        else {
-            return false;
-        };
-        let start = open.bytes.len();
-        open.bytes.extend_from_slice(pending);
-        let word = open.bytes[1..].trim_ascii();
-        let on_its_line = !open.bytes.contains(&b'\n');
-        if !on_its_line
-            || word.first().is_none_or(|b| !b.is_ascii_alphanumeric())
-            || is_scalar(word)
-        {
-            open.bytes.truncate(start);
-            return false;
-        }
-        let open = self.unit.take().expect("checked");
-        events.push(Event::Text {
-            offset: open.start,
-            bytes: open.bytes,
-        });
-        self.frames.clear();
-        self.state = State::Value;
-        true
-    }
-
     /// Closes the innermost container with `b` at `at`. True when feeding should stop.
     fn close(
         &mut self,
@@ -815,36 +776,6 @@ fn shown(b: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_bracketed_word_opening_a_line_is_text_not_an_array() {
-        for (input, text) in [
-            (&b"[WARN] retrying\n"[..], Some(&b"[WARN"[..])),
-            (
-                b"[2024-01-05T10:00:00Z] up\n",
-                Some(b"[2024-01-05T10:00:00Z"),
-            ),
-            (b"[1, 2]\n", None),
-            (b"[true]\n", None),
-            (b"[\"a\"]\n", None),
-            // Over lines: an array (its bad value the parser's to say).
-            (b"[\n  WARN\n]\n", None),
-        ] {
-            let mut scanner = Scanner::new(Split::TopLevel, 1000, 100, 0);
-            let mut events = Vec::new();
-            scanner.feed(input, &mut events);
-            let found = events.iter().find_map(|e| match e {
-                Event::Text { bytes, .. } => Some(bytes.as_slice()),
-                _ => None,
-            });
-            assert_eq!(
-                found,
-                text,
-                "{:?}: {events:?}",
-                String::from_utf8_lossy(input)
-            );
-        }
-    }
 
     #[test]
     fn tells_json_scalars_from_bare_words() {
