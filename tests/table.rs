@@ -363,6 +363,26 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     assert!(stderr.contains("not a table: binary data"), "{stderr}");
     assert!(!stderr.contains("panicked"));
 
+    // Parquet given as CSV, on stdin or as a file: binary, not rows of noise.
+    for (args, stdin) in [
+        (vec!["table", "--input-format", "csv"], bytes.as_slice()),
+        (
+            vec!["table", "--input-format", "tsv", path_str(&good)],
+            b"".as_slice(),
+        ),
+    ] {
+        // A file is refused before anything is read (exit 2); a stream, as it is read
+        // (`ok: false`, as any stream that is not a table).
+        let out = briefly.run(&args, stdin);
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(said.contains("binary data given as"), "{args:?}: {said}");
+        assert!(!said.contains("\"items\":[[0,"), "no rows: {said}");
+    }
+
     let out = briefly.run(&["table", "--where", "nonsense"], b"a\n1\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--where \"nonsense\""));

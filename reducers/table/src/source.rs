@@ -84,6 +84,7 @@ pub fn detect_file(path: &Path, forced: Option<InputFormat>) -> Result<InputForm
     }
     head.truncate(n);
     if let Some(format) = forced {
+        binary_given_as_text(format, &head)?;
         return Ok(format);
     }
     if head.starts_with(PARQUET_MAGIC) {
@@ -122,6 +123,19 @@ fn looks_like_text(head: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
+/// An error when `--input-format` says CSV or TSV of input that starts with binary
+/// data (NUL bytes, not UTF-16 text): its rows would be noise.
+fn binary_given_as_text(format: InputFormat, head: &[u8]) -> Result<(), Error> {
+    let text = matches!(format, InputFormat::Csv | InputFormat::Tsv);
+    if text && memchr_nul(head) && !briefly_core::utf16::is_utf16(head) {
+        return Err(Error::NotATable(format!(
+            "binary data given as {}: not a table of text (a Parquet or Arrow file is read by its own format)",
+            if format == InputFormat::Csv { "CSV" } else { "TSV" }
+        )));
+    }
+    Ok(())
+}
+
 fn memchr_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
@@ -152,7 +166,10 @@ pub fn push(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Resul
 fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
     let stream = &mut table.stream;
     let format = match stream.forced {
-        Some(format) => format,
+        Some(format) => {
+            binary_given_as_text(format, head)?;
+            format
+        }
         None if head.starts_with(IPC_CONTINUATION) => InputFormat::ArrowStream,
         None if head.starts_with(PARQUET_MAGIC) || head.starts_with(ARROW_MAGIC) => {
             return Err(Error::NotATable(
