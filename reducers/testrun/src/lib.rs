@@ -267,6 +267,27 @@ mod tests {
             crashed["traceback"],
             "3: Fatal Python error: Segmentation fault\nFile \"/src/p6/test_crash.py\", line 7 in test_crash"
         );
+        // The output's end, which holds the same report, is not another item.
+        assert_eq!(envelope.items.len(), 1, "{:?}", envelope.items);
+        // Under -v, the test it was running is named.
+        let verbose = input.replace(
+            "test_crash.py ........",
+            "test_crash.py::test_ok PASSED [ 90%]\ntest_crash.py::test_crash ",
+        );
+        let envelope = pytest(&verbose);
+        assert_eq!(
+            item(&envelope, 0)["nodeid"],
+            "test_crash.py::test_crash",
+            "{envelope:?}"
+        );
+        // Or on the line before the report, when stderr came apart from stdout.
+        let apart = verbose.replace("test_crash Fatal", "test_crash\nFatal");
+        let envelope = pytest(&apart);
+        assert_eq!(
+            item(&envelope, 0)["nodeid"],
+            "test_crash.py::test_crash",
+            "{envelope:?}"
+        );
     }
 
     #[test]

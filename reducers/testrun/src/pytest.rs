@@ -723,6 +723,9 @@ struct Fatal {
     frames: Vec<String>,
     /// The first of them: its file and line.
     place: Option<(String, u64)>,
+    /// The test `-v` named as running when it died: on the line the report opens
+    /// (stderr with stdout), or the line before.
+    nodeid: Option<String>,
 }
 
 /// Messages of a chained exception a `--tb=line` report of pytest 9's may follow.
@@ -1336,13 +1339,16 @@ impl FoldBatches for Pytest {
             let facts = batch.output(i);
             let record = batch.record(i);
             let text = facts.text(record.text);
+            let running = self.stats.running.clone();
             self.line(text.trim_end(), facts.severity, out);
             self.keep_end(record.line, text.trim_end());
             match &mut self.fatal {
                 Some(fatal) => fatal.frame(text),
                 None => {
                     if let Some(at) = text.find("Fatal Python error: ") {
+                        let head = running_test(text[..at].trim_end()).map(str::to_string);
                         self.fatal = Some(Fatal {
+                            nodeid: head.or(running),
                             line: record.line,
                             text: briefly_core::cut_str(text[at..].trim_end(), MAX_END_LINE_CHARS)
                                 .into_owned(),
@@ -1371,11 +1377,15 @@ impl FoldBatches for Pytest {
         let mut stats = std::mem::take(&mut self.stats);
         let reports = stats.failed.len() + stats.errors.len() + stats.names_left_out as usize;
         let no_counts = counts_line.as_deref().and_then(parse_counts).is_none();
-        let show_end = no_counts && reports == 0 && !self.end.is_empty();
-        // The interpreter died: where, in the tests' code, is the run's verdict.
+        // The interpreter died: where, in the tests' code, is the run's verdict (and
+        // the output's end, which holds its report, is not shown again).
         let fatal = self.fatal.take().filter(|_| no_counts);
+        let show_end = no_counts && reports == 0 && !self.end.is_empty() && fatal.is_none();
         if let Some(fatal) = &fatal {
             let mut item = PytestItem::noted("crashed", "", "", None, &fatal.text);
+            if let Some(nodeid) = &fatal.nodeid {
+                item.nodeid = nodeid.clone();
+            }
             if let Some((file, line)) = &fatal.place {
                 item.file = file.clone();
                 item.line = Some(*line);
