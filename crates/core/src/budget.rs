@@ -18,6 +18,11 @@ pub const DEFAULT_CONTEXT_TOKENS: u64 = 32_768;
 /// The preview a spilled result keeps inline (characters).
 pub const PREVIEW_CHARS: usize = 1_500;
 
+/// Characters of one line an item shows at most (a record's lines, a preview's), the
+/// rest cut with the marker: one line of a log that held a whole file must not take a
+/// page. Shared by every reducer that shows lines, so they cut alike.
+pub const MAX_LINE_ITEM_CHARS: usize = 1_000;
+
 /// The characters one item laid out for a page of `per_result_chars` may take so that
 /// the page holds it whole: half the page, less what the envelope's other fields take
 /// (its summary and stats, a cursor, an artifact's path). Items cut to fit lose their

@@ -70,8 +70,8 @@ pub use artifact::{
     GC_INTERVAL,
 };
 pub use budget::{
-    item_chars_for, Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MIN_RESULT_CHARS,
-    MIN_TOKENIZED_CHARS, PREVIEW_CHARS,
+    item_chars_for, Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MAX_LINE_ITEM_CHARS,
+    MIN_RESULT_CHARS, MIN_TOKENIZED_CHARS, PREVIEW_CHARS,
 };
 pub use cursor::{Cursor, ItemKey};
 pub use duration::parse_duration;

@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 /// Verbatim entries kept at most.
 pub const MAX_KEPT: usize = 500;
 /// Characters kept of each line of a kept entry.
-pub const MAX_KEPT_CHARS: usize = 1_000;
+pub const MAX_KEPT_CHARS: usize = briefly_core::MAX_LINE_ITEM_CHARS;
 /// Lines of a multi-line entry kept after its first at most: its first lines, its last
 /// ones and the causes and errors between them ([`KeptLines`]); the rest are counted
 /// where they were left out.

@@ -26,7 +26,7 @@ const BATCH_BYTES: usize = 4 * briefly_core::BATCH_BYTES;
 /// Characters of a line the preview shows (head, errors, tail), the rest cut with the
 /// marker: one long line near the head would else take the page and leave the errors
 /// and the last line out of it. The rest of the lines, paged, are whole.
-pub const MAX_PREVIEW_CHARS: usize = 1_000;
+pub const MAX_PREVIEW_CHARS: usize = briefly_core::MAX_LINE_ITEM_CHARS;
 
 /// Whether `text` looks like an error or warning line, by the severity engine every
 /// reducer shares: a stated level of warn or worse, an exception's name, or a signal

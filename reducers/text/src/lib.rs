@@ -65,7 +65,7 @@ const BATCH_BYTES: usize = 4 * briefly_core::BATCH_BYTES;
 /// Verbatim records kept at most.
 pub const MAX_KEPT: usize = 500;
 /// Characters kept of each line held for an item (record lines and context).
-pub const MAX_KEPT_CHARS: usize = 1_000;
+pub const MAX_KEPT_CHARS: usize = briefly_core::MAX_LINE_ITEM_CHARS;
 
 /// A template of at most this many records is rare: an example of it is shown verbatim,
 /// before the templates by count.
