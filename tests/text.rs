@@ -2078,3 +2078,99 @@ fn records_keep_what_a_smaller_page_holds() {
         );
     }
 }
+
+/// The `line` items on every page of `args` run on `input`.
+fn line_items(b: &Briefly, args: &[&str], input: &str) -> Vec<Value> {
+    let first = b.envelope(args, input.as_bytes(), CAP);
+    let mut items = b.all_items(&first, CAP);
+    items.retain(|item| item["kind"] == "line");
+    items
+}
+
+/// The first lines of `items`, each once, in order. A record is shown twice at most:
+/// ranked as the input's first or last line or a rare template's example, and listed.
+fn first_lines(items: &[Value]) -> Vec<u64> {
+    let mut lines: Vec<u64> = (items.iter())
+        .map(|item| item["line"].as_u64().unwrap())
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    for item in items {
+        assert!(item["count"].as_u64() >= Some(1), "{item}");
+    }
+    assert!(
+        items.len() <= lines.len() + 3,
+        "{} items for {} records",
+        items.len(),
+        lines.len()
+    );
+    lines
+}
+
+/// The line numbers of an item's context after it.
+fn lines_after(item: &Value) -> Vec<u64> {
+    (item["after"].as_array().unwrap().iter())
+        .map(|pair| pair[0].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn every_record_the_options_keep_is_on_a_page() {
+    let b = Briefly::new();
+    // Many errors of one template past the per-template cap, some while the input is
+    // small enough to be held whole (the first 45) and the rest after, in a log too long
+    // to return whole.
+    let mut input = String::new();
+    let mut errors = Vec::new();
+    for n in 1..=20_000u64 {
+        if n <= 90 && n % 2 == 0 || n % 500 == 7 {
+            input.push_str(&format!(
+                "12:00:00 ERROR db timeout after {n}ms on shard 3\n"
+            ));
+            errors.push(n);
+        } else {
+            input.push_str(&format!(
+                "12:00:00 INFO request {n} served in {}ms\n",
+                n % 97
+            ));
+        }
+    }
+    let items = line_items(&b, &["text", "--level", "error"], &input);
+    assert_eq!(first_lines(&items), errors);
+    // Each with its context after it, those held whole too.
+    let items = line_items(&b, &["text", "--level", "error", "--context", "2"], &input);
+    assert_eq!(first_lines(&items), errors);
+    for item in &items {
+        let line = item["line"].as_u64().unwrap();
+        assert_eq!(lines_after(item), [line + 1, line + 2], "{item}");
+    }
+
+    // More serious records than are kept verbatim (20 of each template at most, 500 in
+    // all), after much the options leave out: the warnings the errors after them take
+    // the place of are listed too, the last one kept given way to by the next line,
+    // before its context was in. (A template apart for each length.)
+    let mut input: String = (1..=20_000)
+        .map(|n| format!("INFO request {n} served\n"))
+        .collect();
+    for (level, words, templates) in [("WARN", "stage", 25), ("ERROR", "block", 15)] {
+        for _ in 0..20 {
+            for length in 1..=templates {
+                let words = vec![words; length].join(" ");
+                input.push_str(&format!("{level} queue {words} done\n"));
+            }
+        }
+    }
+    let serious: Vec<u64> = (20_001..=20_800).collect();
+    let items = line_items(&b, &["text", "--level", "warn"], &input);
+    assert_eq!(first_lines(&items), serious);
+    // Those given way with the context they had and the rest.
+    let items = line_items(&b, &["text", "--level", "warn", "--context", "2"], &input);
+    assert_eq!(first_lines(&items), serious);
+    for item in items
+        .iter()
+        .filter(|item| item["line"].as_u64() < Some(20_799))
+    {
+        let line = item["line"].as_u64().unwrap();
+        assert_eq!(lines_after(item), [line + 1, line + 2], "{item}");
+    }
+}

@@ -38,7 +38,7 @@ use crate::gotest::GoTestOutput;
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
     counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome, Preview,
-    Record, WholeChars, LINE_CUT_MARKER,
+    Rank, Record, WholeChars, LINE_CUT_MARKER,
 };
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
@@ -49,7 +49,7 @@ use severity::multiline::{
     what_went_wrong, Indented, MultiLine,
 };
 use severity::{classify, Severity};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::hash::BuildHasherDefault;
 use std::io::{BufWriter, Read, Seek, Write};
 use std::ops::Range;
@@ -82,6 +82,11 @@ pub const MORE_PER_TEMPLATE: u32 = 20;
 pub const MAX_RECORD_LINES: usize = KeptLines::MAX_LINES;
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
+/// The rank of each record the options keep (`--level`, `--since`/`--until`, `--grep`)
+/// that no ranked item shows, listed after them all in input order: when options narrow
+/// an input too large to return whole, every record they keep is on a page, not only the
+/// first few of its template.
+pub const LISTED_RANK: Rank = 6;
 /// Bytes of text a [`LinesItem`] holds at most, unless its one record is longer: small
 /// enough that a page of 1,500 characters holds a run of short lines whole (as JSON,
 /// where each newline takes two), so that the budget can page through a long input
@@ -240,7 +245,9 @@ pub struct LineItem {
     /// one another).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<u32>,
-    /// How many records share the template; 1 for a record past the template cap.
+    /// How many records share the template; 1 for a record past the template cap. Of a
+    /// record listed after the ranked items ([`LISTED_RANK`]), listed as it is read: how
+    /// many shared it by then (its template's id is the one it had then, too).
     pub count: u64,
     /// How many of those are at its severity, when not all: the one `503` among 300
     /// requests of one template.
@@ -436,6 +443,9 @@ pub struct Text {
     recent: VecDeque<(u64, String)>,
     /// Kept records still collecting context after them: (slot, generation, lines left).
     awaiting: VecDeque<(usize, u64, usize)>,
+    /// Records listed at [`LISTED_RANK`] still collecting context after them (lines left),
+    /// in input order: emitted when the first of them has its context.
+    listing: VecDeque<(LineItem, usize)>,
     first_line: Option<Edge>,
     last_line: Edge,
     /// A blank line under a serious log line, held until the next line says whether it
@@ -558,6 +568,7 @@ impl Text {
             go_tests: GoTestOutput::default(),
             recent: VecDeque::with_capacity(options.context + 1),
             awaiting: VecDeque::new(),
+            listing: VecDeque::new(),
             first_line: None,
             last_line: Edge::default(),
             held_blank: None,
@@ -774,7 +785,7 @@ impl Text {
     }
 
     /// Closes the pending record: counts it, and keeps it verbatim when it may be evidence.
-    fn close_record(&mut self) {
+    fn close_record(&mut self, out: &mut dyn Emit<TextItem>) {
         if !self.pending.open {
             return;
         }
@@ -847,18 +858,30 @@ impl Text {
             last.1.clear();
             last.1.push_str(time);
         }
+        let kept = serious && self.keep(group, out);
+        if !kept && self.whole.is_none() && self.narrows() {
+            self.list_pending(group, out);
+        }
+    }
+
+    /// Keeps the pending record, serious and of `group`, verbatim when it may be evidence;
+    /// says whether it did. A record it takes the place of is listed, when the options
+    /// narrow the input ([`LISTED_RANK`]).
+    fn keep(&mut self, group: GroupId, out: &mut dyn Emit<TextItem>) -> bool {
+        let info = &self.info[&group];
+        let item = &mut self.pending.item;
         // The records past the miner's caps are not told apart: each serious one is kept
         // (up to MAX_KEPT in all), not some of them.
         let overflow = group == GroupId::OVERFLOW;
-        if !serious || (info.kept >= MORE_PER_TEMPLATE && !overflow) {
-            return;
+        if info.kept >= MORE_PER_TEMPLATE && !overflow {
+            return false;
         }
         // One past those of its template shown with the evidence: it only fills room,
         // taking no other's place.
         let extra = info.kept >= PER_TEMPLATE && !overflow;
         let full = self.kept.len() == MAX_KEPT;
         if extra && full {
-            return;
+            return false;
         }
         // When full, an extra record gives way to it (the latest kept), else the least
         // severe if it is worse.
@@ -878,7 +901,7 @@ impl Text {
             self.kept_extra[slot] || item.severity > least
         };
         if least_kept.is_some_and(|least| !gives_way(least)) {
-            return;
+            return false;
         }
         // Kept: the record takes its buffers along.
         let mut item = std::mem::replace(item, LineItem::new(0, String::new()));
@@ -889,12 +912,22 @@ impl Text {
         }
         let slot = if let Some((slot, _)) = least_kept {
             // Full: a worse record replaces the least severe one kept.
-            let old_group = self.kept[slot].2;
-            if let Some(old) = self.info.get_mut(&old_group) {
-                old.kept -= 1;
+            let (old_generation, mut old, old_group) =
+                std::mem::replace(&mut self.kept[slot], (0, item, group));
+            if let Some(noted) = self.info.get_mut(&old_group) {
+                noted.kept -= 1;
             }
-            self.kept[slot] = (0, item, group);
             self.kept_extra[slot] = extra;
+            if self.whole.is_none() && self.narrows() {
+                // With the context after it it has so far, and waits for the rest.
+                let left = (self.awaiting.iter())
+                    .find(|&&(s, generation, _)| s == slot && generation == old_generation)
+                    .map_or(0, |&(_, _, left)| left);
+                let old_group = self.miner.resolve(old_group);
+                old.template = old_group.shown();
+                old.count = self.miner.count_alike(old_group);
+                self.list(old, left, out);
+            }
             slot
         } else {
             self.kept.push((0, item, group));
@@ -911,11 +944,51 @@ impl Text {
             self.awaiting
                 .push_back((slot, self.generation, self.options.context));
         }
+        true
+    }
+
+    /// Whether the options narrow the input to some of its records: each record they
+    /// keep is then on a page ([`LISTED_RANK`]) once the input is too large to return
+    /// whole.
+    fn narrows(&self) -> bool {
+        let options = &self.options;
+        options.level.is_some()
+            || options.since.is_some()
+            || options.until.is_some()
+            || options.grep.is_some()
+    }
+
+    /// Lists the pending record, of `group`, which the options kept and no ranked item
+    /// shows.
+    fn list_pending(&mut self, group: GroupId, out: &mut dyn Emit<TextItem>) {
+        let context = self.options.context;
+        if context == 0 && self.listing.is_empty() && !out.wants(LISTED_RANK) {
+            out.skip(LISTED_RANK);
+            return;
+        }
+        let mut item = self.pending.item.clone();
+        if item.text.len() > MAX_KEPT_CHARS {
+            item.text = kept_line(&item.text);
+            self.shown_cut = true;
+        }
+        item.template = group.shown();
+        item.count = self.miner.count_alike(group);
+        self.list(item, context, out);
+    }
+
+    /// Lists a record ([`LISTED_RANK`]) once `left` more lines of context after it are in
+    /// ([`Text::remember`]), after the records listed before it.
+    fn list(&mut self, item: LineItem, left: usize, out: &mut dyn Emit<TextItem>) {
+        if left == 0 && self.listing.is_empty() {
+            out.emit(LISTED_RANK, TextItem::Line(item));
+        } else {
+            self.listing.push_back((item, left));
+        }
     }
 
     /// The blank line held ([`Text::held_blank`]), now that the next line is known:
     /// `exception` when it names a Java exception, which the blank line sets apart.
-    fn fold_held(&mut self, mut held: HeldBlank, exception: bool) {
+    fn fold_held(&mut self, mut held: HeldBlank, exception: bool, out: &mut dyn Emit<TextItem>) {
         if exception {
             self.pending.multiline.exception_after_blank();
         }
@@ -928,11 +1001,16 @@ impl Text {
             cut: false,
             crlf: held.crlf,
         };
-        self.fold_line(&record, &mut held.facts);
+        self.fold_line(&record, &mut held.facts, out);
     }
 
     /// One line, in input order: it continues the record being assembled or starts one.
-    fn fold_line(&mut self, record: &Record<'_>, facts: &mut LineFacts) {
+    fn fold_line(
+        &mut self,
+        record: &Record<'_>,
+        facts: &mut LineFacts,
+        out: &mut dyn Emit<TextItem>,
+    ) {
         self.lines += 1;
         let stripped = facts.stripped.take();
         self.ansi_lines += u64::from(facts.ansi);
@@ -942,7 +1020,7 @@ impl Text {
         let text = stripped.as_deref().unwrap_or(record.text);
         let message = facts.message.map_or(text, |at| &text[at..]);
         self.line_cut = record.cut;
-        self.hold(record.line, text);
+        self.hold(record.line, text, out);
         self.places.push(record.line, text);
         if self.continues(text, message, facts) {
             self.pending.grep_matched |= facts.grep_match;
@@ -960,7 +1038,7 @@ impl Text {
                 cause.push_str(message.trim_start());
             }
         } else {
-            self.close_record();
+            self.close_record(out);
             self.start_record(record.line, text, message, facts);
         }
         self.pending.stamped_lines = facts.message.is_some();
@@ -985,7 +1063,7 @@ impl Text {
                 group: None,
             });
         }
-        self.remember(record.line, text);
+        self.remember(record.line, text, out);
         // Kept for `fold`, which copies the batch's last line.
         facts.stripped = stripped;
     }
@@ -1229,22 +1307,83 @@ impl Text {
     }
 
     /// Holds line `line` while the input is small enough to be returned whole.
-    fn hold(&mut self, line: u64, text: &str) {
+    fn hold(&mut self, line: u64, text: &str, out: &mut dyn Emit<TextItem>) {
         let Some(whole) = &mut self.whole else {
             return;
         };
         // A line the framing cut is not the input whole.
         if self.line_cut || !whole.chars.take(text) || line != whole.lines.len() as u64 + 1 {
-            self.whole = None;
+            self.stop_holding(out);
             return;
         }
         whole.lines.push(text.to_string());
     }
 
-    fn remember(&mut self, line: u64, text: &str) {
+    /// Stops holding the input whole: it is too large to return so. When the options
+    /// narrow it, each record held that they kept and no ranked item will show is listed
+    /// ([`LISTED_RANK`]), as those after it will be.
+    fn stop_holding(&mut self, out: &mut dyn Emit<TextItem>) {
+        let Some(whole) = self.whole.take() else {
+            return;
+        };
+        if !self.narrows() {
+            return;
+        }
+        let shown: HashSet<u64> = self.kept.iter().map(|(_, item, _)| item.line).collect();
+        let context = self.options.context as u64;
+        let line = |n: u64| whole.lines[n as usize - 1].clone();
+        let held_lines = whole.lines.len() as u64;
+        for record in &whole.records {
+            let Some(group) = record.group.map(|g| self.miner.resolve(g)) else {
+                continue;
+            };
+            if shown.contains(&record.first) {
+                continue;
+            }
+            if context == 0 && self.listing.is_empty() && !out.wants(LISTED_RANK) {
+                out.skip(LISTED_RANK);
+                continue;
+            }
+            let (more, more_cut, more_gaps) = kept_lines(
+                (record.first + 1..=record.last).map(line),
+                self.options.record_lines(),
+                self.grep.as_ref(),
+            );
+            let after: Vec<(u64, String)> = (record.last + 1
+                ..=(record.last + context).min(held_lines))
+                .map(|n| (n, line(n)))
+                .collect();
+            let left = context as usize - after.len();
+            let item = LineItem {
+                severity: record.severity,
+                more,
+                more_cut,
+                more_gaps,
+                time: record.time.clone(),
+                template: group.shown(),
+                count: self.miner.count_alike(group),
+                before: (record.first.saturating_sub(context).max(1)..record.first)
+                    .map(|n| (n, line(n)))
+                    .collect(),
+                after,
+                ..LineItem::new(record.first, line(record.first))
+            };
+            self.list(item, left, out);
+        }
+    }
+
+    fn remember(&mut self, line: u64, text: &str, out: &mut dyn Emit<TextItem>) {
         let context = self.options.context;
         if context == 0 {
             return;
+        }
+        for (item, left) in self.listing.iter_mut().filter(|(_, left)| *left > 0) {
+            item.after.push((line, kept_line(text)));
+            *left -= 1;
+        }
+        while self.listing.front().is_some_and(|(_, left)| *left == 0) {
+            let (item, _) = self.listing.pop_front().expect("a front");
+            out.emit(LISTED_RANK, TextItem::Line(item));
         }
         for (slot, generation, left) in self.awaiting.iter_mut() {
             if self.kept[*slot].0 == *generation && *left > 0 {
@@ -1432,13 +1571,13 @@ impl FoldBatches for Text {
     }
 
     /// Folds a batch of lines whose facts are ready, in order.
-    fn fold(&mut self, batch: &mut Batch<LineFacts>, _out: &mut dyn Emit<TextItem>) {
+    fn fold(&mut self, batch: &mut Batch<LineFacts>, out: &mut dyn Emit<TextItem>) {
         for i in 0..batch.len() {
             let (record, facts) = batch.entry(i);
             if let Some(held) = self.held_blank.take() {
                 let text = facts.stripped.as_deref().unwrap_or(record.text);
                 let message = facts.message.map_or(text, |at| &text[at..]);
-                self.fold_held(held, names_a_java_exception(message));
+                self.fold_held(held, names_a_java_exception(message), out);
             }
             // (The record's state first: it rules out nearly every line.)
             let held = self.pending.open
@@ -1455,7 +1594,7 @@ impl FoldBatches for Text {
                 });
                 continue;
             }
-            self.fold_line(&record, facts);
+            self.fold_line(&record, facts, out);
         }
         // The last line is kept once per batch, not copied for every line.
         if let Some(i) = batch.len().checked_sub(1) {
@@ -1475,9 +1614,12 @@ impl FoldBatches for Text {
 
     fn outcome(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
         if let Some(held) = self.held_blank.take() {
-            self.fold_held(held, false);
+            self.fold_held(held, false, out);
         }
-        self.close_record();
+        self.close_record(out);
+        for (item, _) in self.listing.drain(..) {
+            out.emit(LISTED_RANK, TextItem::Line(item));
+        }
         let miner = &self.miner;
         // Merged templates: fold what was noted under old ids into the survivors.
         let mut info: HashMap<GroupId, TemplateInfo> = HashMap::new();
