@@ -564,7 +564,18 @@ fn docker_options() {
         input.as_bytes(),
         CAP,
     );
-    assert!(folded["returned_items"].as_u64() < Some(7), "{folded}");
+    // Folded into templates, ranked, and each record listed after them.
+    let kinds: Vec<&str> = (folded["items"].as_array().unwrap().iter())
+        .map(|item| item["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"template"), "{folded}");
+    assert!(!folded["summary"].as_str().unwrap().contains("whole"));
+    let listed = entry_lines(
+        &b,
+        &["docker", "--tail", "7", "--whole-chars", "0"],
+        input.as_bytes(),
+    );
+    assert_eq!(listed, (94..=100).collect::<Vec<u64>>());
     for bad in [
         &["docker", "--whole-chars", "-1"][..],
         &["docker", "--tail", "1000000"],
@@ -679,4 +690,119 @@ fn a_window_no_time_is_in_is_refused() {
     assert_eq!(kept.status.code(), Some(0));
     let envelope: serde_json::Value = serde_json::from_slice(&kept.stdout).unwrap();
     assert_eq!(envelope["stats"]["filtered_out"], 0, "{envelope}");
+}
+
+/// Journald's export format, with the line each entry starts on.
+#[derive(Default)]
+struct Export {
+    bytes: Vec<u8>,
+    lines: u64,
+}
+
+impl Export {
+    /// Adds an entry ([`export_entry`]); returns its first line.
+    fn push(&mut self, n: u64, unit: &str, priority: u8, message: &str) -> u64 {
+        let start = self.bytes.len();
+        export_entry(&mut self.bytes, n, unit, priority, message.as_bytes());
+        let line = self.lines + 1;
+        self.lines += self.bytes[start..].iter().filter(|&&b| b == b'\n').count() as u64;
+        line
+    }
+}
+
+/// The lines of the `entry` items on every page of `args` run on `input`, each once. An
+/// entry is shown twice at most: ranked as the first or the last, and listed.
+fn entry_lines(b: &Briefly, args: &[&str], input: &[u8]) -> Vec<u64> {
+    let first = b.envelope(args, input, CAP);
+    let items = b.all_items(&first, CAP);
+    let entries: Vec<&Value> = (items.iter())
+        .filter(|item| item["kind"] == "entry")
+        .collect();
+    let mut lines: Vec<u64> = (entries.iter())
+        .map(|item| item["line"].as_u64().unwrap())
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    for item in &entries {
+        assert!(item["count"].as_u64() >= Some(1), "{item}");
+    }
+    assert!(
+        entries.len() <= lines.len() + 2,
+        "{} items for {} entries",
+        entries.len(),
+        lines.len()
+    );
+    lines
+}
+
+#[test]
+fn every_entry_the_options_keep_is_on_a_page() {
+    let b = Briefly::new();
+    // Errors of one template, past the two of a template shown, some while the entries
+    // kept are few enough to return whole (the first 20), the rest after.
+    let mut export = Export::default();
+    let mut errors = Vec::new();
+    for n in 0..3_000u64 {
+        if n < 40 && n % 2 == 0 || n % 20 == 7 {
+            let message = format!("db timeout after {n}ms on shard 3");
+            errors.push(export.push(n, "db.service", 3, &message));
+        } else {
+            let message = format!("request {n} served in {}ms", n % 97);
+            export.push(n, "web.service", 6, &message);
+        }
+    }
+    let export = export.bytes;
+    let level = entry_lines(&b, &["journal", "--level", "err"], &export);
+    assert_eq!(level, errors);
+    let unit = entry_lines(&b, &["journal", "--unit", "db"], &export);
+    assert_eq!(unit, errors);
+
+    // More serious entries than are kept verbatim (500), the warnings the errors after
+    // them take the place of are listed too. (Two of each of 250 templates: `aax aay
+    // aaz`, `abx aby abz`, …)
+    let mut export = Export::default();
+    let mut serious = Vec::new();
+    for n in 0..820u64 {
+        let message = match n {
+            0..=299 => "queue served".to_string(),
+            300..=799 => {
+                let k = ((n - 300) / 2) as u8;
+                let word = format!("{}{}", (b'a' + k / 26) as char, (b'a' + k % 26) as char);
+                format!("{word}x {word}y {word}z")
+            }
+            _ => format!("lost block {}", n % 4),
+        };
+        let priority = [6, 4, 3][(n >= 300) as usize + (n >= 800) as usize];
+        let line = export.push(n, "db.service", priority, &message);
+        if priority < 6 {
+            serious.push(line);
+        }
+    }
+    let warning = entry_lines(&b, &["journal", "--level", "warning"], &export.bytes);
+    assert_eq!(warning, serious);
+
+    // docker: a time window, a stream, `--tail`.
+    let mut input = String::new();
+    let mut stderr = Vec::new();
+    for n in 0..1_600u64 {
+        let stream = if n % 5 == 2 { "stderr" } else { "stdout" };
+        input.push_str(&json_file_line(
+            &format!("request {n} failed with {}\n", n % 13),
+            stream,
+            n,
+        ));
+        if stream == "stderr" {
+            stderr.push(n + 1);
+        }
+    }
+    let docker = ["docker", "--stream", "stderr"];
+    assert_eq!(entry_lines(&b, &docker, input.as_bytes()), stderr);
+    let tail = entry_lines(&b, &["docker", "--tail", "300"], input.as_bytes());
+    assert_eq!(tail, (1_301..=1_600).collect::<Vec<u64>>());
+    let lines = entry_lines(
+        &b,
+        &["docker", "--since", "2026-11-29T10:00:01Z"],
+        input.as_bytes(),
+    );
+    assert_eq!(lines, (1_001..=1_600).collect::<Vec<u64>>());
 }

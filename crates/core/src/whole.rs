@@ -43,9 +43,10 @@ const RETURNED_WHOLE: &str = "returned whole";
 
 /// For an outcome [`returned whole`](crate::Outcome::returned_whole): the summary says
 /// what the budget did to it (after its first [`RETURNED_WHOLE`]), when the items take
-/// more than one page or one of those shown was cut to fit.
+/// more than one page (every page says so, the last too) or one of those shown was cut
+/// to fit.
 pub(crate) fn say_fitted(envelope: &mut crate::Envelope, item_cut: bool) {
-    let what = if envelope.next_cursor.is_some() {
+    let what = if envelope.next_cursor.is_some() || envelope.item_offset > 0 {
         ", over pages (next_cursor)"
     } else if item_cut {
         ", but cut to fit the budget (whole in the artifact)"
@@ -71,6 +72,13 @@ mod tests {
         assert_eq!(
             cut.summary,
             "3 lines; returned whole, but cut to fit the budget (whole in the artifact)"
+        );
+        let mut last_page = envelope.clone();
+        last_page.item_offset = 3;
+        say_fitted(&mut last_page, false);
+        assert_eq!(
+            last_page.summary,
+            "3 lines; returned whole, over pages (next_cursor)"
         );
         envelope.next_cursor = Some("c1".into());
         say_fitted(&mut envelope, false);

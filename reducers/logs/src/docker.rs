@@ -247,6 +247,13 @@ impl Docker {
         }
         let mut fold = Fold::new(NAMES);
         fold.return_whole_up_to(options.whole_chars);
+        let narrowing = [options.since, options.until].iter().any(Option::is_some)
+            || options.stream.is_some()
+            || options.level.is_some()
+            || options.tail.is_some();
+        if narrowing {
+            fold.narrowed();
+        }
         Ok(Docker {
             options,
             ahead: Ahead::parallel(Facts::new(fold.miner_config())),
@@ -717,6 +724,7 @@ impl FoldBatches for Docker {
             let (record, facts) = batch.entry(i);
             self.record_line(&record, facts, out);
         }
+        self.fold.emit_listed(out);
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {

@@ -8,7 +8,10 @@
 //! 1. the first and the last entry;
 //! 2. further warnings and worse (at most [`PER_TEMPLATE`] per template in all);
 //! 3. entries whose template occurs once, verbatim;
-//! 4. every other template by count, with an example.
+//! 4. every other template by count, with an example;
+//! 6. when the reducer's options narrowed the entries ([`Fold::narrowed`]), every entry
+//!    folded in that no item above shows, in input order ([`LISTED_RANK`]), so that
+//!    paging reaches each entry the options kept.
 //!
 //! Entries whose messages take at most [`Fold::return_whole_up_to`]'s characters are not
 //! reduced: each is an item, verbatim and whole, warnings and worse first (worst, then
@@ -20,13 +23,17 @@
 //! entries held while they may be returned whole.
 
 use crate::time::format_micros;
-use briefly_core::{counted, Gap, KeptLines, WholeChars};
+use briefly_core::{counted, Emit, Gap, KeptLines, WholeChars};
 use briefly_severity::multiline::{is_cause, is_go_test_frame, TRACEBACK};
 use briefly_severity::{classify, Severity};
 use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
+
+/// The rank of each entry folded in that no ranked item shows, listed in input order
+/// after them all, when the reducer's options narrowed the entries ([`Fold::narrowed`]).
+pub const LISTED_RANK: u64 = 6;
 
 /// Verbatim entries kept at most.
 pub const MAX_KEPT: usize = 500;
@@ -250,6 +257,11 @@ pub struct Fold {
     /// The entries, while they may be returned whole.
     whole: Option<Whole>,
     returned_whole: bool,
+    /// The reducer's options narrowed the entries: each one no ranked item shows is
+    /// listed.
+    narrowed: bool,
+    /// Entries to list, until [`Fold::emit_listed`] emits them.
+    listed: Vec<Kept>,
 }
 
 /// Entries held while their messages are within the limit.
@@ -282,7 +294,39 @@ impl Fold {
             ansi: 0,
             whole: None,
             returned_whole: false,
+            narrowed: false,
+            listed: Vec::new(),
         }
+    }
+
+    /// Says that the reducer's options (a level, a time window, a unit or stream) left
+    /// entries out: once the entries are too many to return whole, each one folded in
+    /// that no ranked item shows is listed ([`LISTED_RANK`]), so that paging reaches every
+    /// entry the options kept, not only the first of each template. The reducer emits
+    /// them as they are folded in ([`Fold::emit_listed`]).
+    pub fn narrowed(&mut self) {
+        self.narrowed = true;
+    }
+
+    /// Emits the entries listed since it last did, in input order (an entry a worse one
+    /// took the place of among those kept verbatim, when it did). Called as entries are
+    /// folded in, so that few wait; [`Fold::finish`] emits those left.
+    pub fn emit_listed(&mut self, out: &mut dyn Emit<Value>) {
+        let mut listed = std::mem::take(&mut self.listed);
+        for k in listed.drain(..) {
+            if out.wants(LISTED_RANK) {
+                out.emit(LISTED_RANK, self.listed_value(&k));
+            } else {
+                out.skip(LISTED_RANK);
+            }
+        }
+        // Its buffer serves again.
+        self.listed = listed;
+    }
+
+    /// A listed entry's item: its template and count as they are when it is listed.
+    fn listed_value(&self, k: &Kept) -> Value {
+        entry_value(k, &self.miner, self.names, &self.groups, None)
     }
 
     /// Returns the entries whole when their messages take at most `chars` characters
@@ -427,24 +471,52 @@ impl Fold {
             note.last_micros = entry.micros;
         }
         let keep_serious = room && note.kept < PER_TEMPLATE;
+        if keep_serious {
+            note.kept += 1;
+        }
         if self.first.is_none() {
             self.first = Some(kept(entry, first_line, rest, group, template));
         }
         fill(&mut self.last, entry, first_line, rest, group, template);
-        if keep_serious {
-            note.kept += 1;
-            let item = kept(entry, first_line, rest, group, template);
-            self.keep(item);
-        }
         if let Some(whole) = &mut self.whole {
             if whole.chars.take(message) {
                 whole
                     .entries
                     .push(kept_whole(entry, first_line, rest, group, template));
             } else {
-                self.whole = None;
+                self.stop_holding();
             }
         }
+        if keep_serious {
+            let item = kept(entry, first_line, rest, group, template);
+            self.keep(item);
+        } else if self.listing() {
+            self.listed
+                .push(kept(entry, first_line, rest, group, template));
+        }
+    }
+
+    /// Whether entries no ranked item shows are listed now: the options narrowed them
+    /// and they are too many to return whole.
+    fn listing(&self) -> bool {
+        self.narrowed && self.whole.is_none()
+    }
+
+    /// Stops holding the entries to return them whole: they are too many. When the
+    /// options narrowed them, those held that no ranked item will show are listed, as
+    /// those after them will be.
+    fn stop_holding(&mut self) {
+        let Some(whole) = self.whole.take() else {
+            return;
+        };
+        if !self.narrowed {
+            return;
+        }
+        let shown: std::collections::HashSet<u64> = self.kept.iter().map(|k| k.line).collect();
+        // (Held whole, their lines are not cut: they take at most the whole's limit.)
+        let held = whole.entries.into_iter();
+        self.listed
+            .extend(held.filter(|k| !shown.contains(&k.line)));
     }
 
     /// Whether a serious entry of `severity` would be kept.
@@ -468,11 +540,17 @@ impl Fold {
         if let Some(note) = self.notes.get_mut(&old.template) {
             note.kept -= 1;
         }
+        if self.listing() {
+            self.listed.push(old);
+        }
     }
 
     /// End of input: emits the items (as [`Value`]s) and returns the aggregates and the
     /// first entry of the worst severity seen (for the summary).
     pub fn finish(&mut self, out: &mut dyn FnMut(u64, Value)) -> (FoldStats, Option<Value>) {
+        for k in std::mem::take(&mut self.listed) {
+            out(LISTED_RANK, self.listed_value(&k));
+        }
         let whole = self.whole.take().filter(|w| !w.entries.is_empty());
         self.returned_whole = whole.is_some();
         // Entries returned whole are the items, instead of the ranked ones.
@@ -509,43 +587,8 @@ impl Fold {
                 }
             }
         }
-        let group_name = |g: u32| self.groups[g as usize].0.as_str();
-        let entry_value = |k: &Kept| -> Value {
-            let id = miner.resolve(k.template);
-            let mut item = Map::new();
-            item.insert("kind".into(), "entry".into());
-            item.insert("line".into(), k.line.into());
-            item.insert("time".into(), k.micros.map(format_micros).into());
-            item.insert(names.group.into(), group_name(k.group).into());
-            item.insert(names.level.into(), names.levels[k.level].into());
-            if let Some(pid) = &k.pid {
-                item.insert("pid".into(), pid.as_str().into());
-            }
-            item.insert("message".into(), k.text.as_str().into());
-            if !k.more.is_empty() {
-                item.insert("more".into(), k.more.clone().into());
-            }
-            if k.more_cut > 0 {
-                item.insert("more_cut".into(), k.more_cut.into());
-            }
-            if !k.more_gaps.is_empty() {
-                item.insert("more_gaps".into(), json!(k.more_gaps));
-            }
-            // Past the template cap an entry has no template of its own.
-            if let Some(id) = id.shown() {
-                item.insert("template".into(), id.into());
-            }
-            let count = miner.count_alike(id);
-            item.insert("count".into(), count.into());
-            // How many are at its severity, when not all and it is its template's worst
-            // (as the template's item says): `[error, ×15 of 151]`.
-            if let Some(note) = notes.get(&id).filter(|n| n.severity == k.severity) {
-                if k.severity.is_some() && note.at_severity < count {
-                    item.insert("severity_count".into(), note.at_severity.into());
-                }
-            }
-            Value::Object(item)
-        };
+        let groups = &self.groups;
+        let entry_value = |k: &Kept| entry_value(k, miner, names, groups, Some(&notes));
 
         // 0 and 2: serious entries, worst first, then rarest template, then earliest.
         let mut kept = std::mem::take(&mut self.kept);
@@ -682,7 +725,7 @@ impl Fold {
             let spread: Map<String, Value> = spread
                 .iter()
                 .take(TOP_PER_GROUP)
-                .map(|(g, n)| (group_name(*g).to_string(), (*n).into()))
+                .map(|(g, n)| (groups[*g as usize].0.clone(), (*n).into()))
                 .collect();
             item.insert(format!("{}s", names.group), Value::Object(spread));
             // The entries of the groups past those listed (`units_left_out`).
@@ -837,6 +880,58 @@ fn redrawn(message: &str) -> Option<String> {
     }
     let shown = lines().map(|line| briefly_text::drawn_state(line).unwrap_or(line));
     Some(shown.collect::<Vec<_>>().join("\n"))
+}
+
+/// An entry's item. `notes` (the templates', merged) add how many of its template are at
+/// its severity; without them, as for an entry listed as it is folded in, its template
+/// and count are as they are then.
+fn entry_value(
+    k: &Kept,
+    miner: &Miner,
+    names: Names,
+    groups: &[(String, GroupCounts)],
+    notes: Option<&HashMap<GroupId, Note>>,
+) -> Value {
+    let id = miner.resolve(k.template);
+    let mut item = Map::new();
+    item.insert("kind".into(), "entry".into());
+    item.insert("line".into(), k.line.into());
+    item.insert("time".into(), k.micros.map(format_micros).into());
+    item.insert(
+        names.group.into(),
+        groups[k.group as usize].0.as_str().into(),
+    );
+    item.insert(names.level.into(), names.levels[k.level].into());
+    if let Some(pid) = &k.pid {
+        item.insert("pid".into(), pid.as_str().into());
+    }
+    item.insert("message".into(), k.text.as_str().into());
+    if !k.more.is_empty() {
+        item.insert("more".into(), k.more.clone().into());
+    }
+    if k.more_cut > 0 {
+        item.insert("more_cut".into(), k.more_cut.into());
+    }
+    if !k.more_gaps.is_empty() {
+        item.insert("more_gaps".into(), json!(k.more_gaps));
+    }
+    // Past the template cap an entry has no template of its own.
+    if let Some(id) = id.shown() {
+        item.insert("template".into(), id.into());
+    }
+    let count = miner.count_alike(id);
+    item.insert("count".into(), count.into());
+    // How many are at its severity, when not all and it is its template's worst
+    // (as the template's item says): `[error, ×15 of 151]`.
+    if let Some(note) = notes
+        .and_then(|notes| notes.get(&id))
+        .filter(|n| n.severity == k.severity)
+    {
+        if k.severity.is_some() && note.at_severity < count {
+            item.insert("severity_count".into(), note.at_severity.into());
+        }
+    }
+    Value::Object(item)
 }
 
 /// An entry held to be returned whole: its lines as they are, none cut or left out.

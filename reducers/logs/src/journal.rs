@@ -193,6 +193,12 @@ impl Journal {
         }
         let mut fold = Fold::new(NAMES);
         fold.return_whole_up_to(options.whole_chars);
+        let narrowing = [options.since, options.until].iter().any(Option::is_some)
+            || options.max_priority.is_some()
+            || options.unit.is_some();
+        if narrowing {
+            fold.narrowed();
+        }
         Ok(Journal {
             options,
             mode: Mode::Sniffing(Vec::new()),
@@ -567,6 +573,7 @@ impl Reducer for Journal {
 
     fn chunk(&mut self, bytes: &[u8], _offset: u64, out: &mut dyn Emit<Value>) -> Flow {
         self.feed(bytes, out);
+        self.fold.emit_listed(out);
         Flow::Continue
     }
 
