@@ -401,7 +401,8 @@ fn place_of(text: &str) -> Option<(&str, Kind)> {
 }
 
 /// The file `text` opens with when a line number follows it: `src/a.rs:12:…` (`grep
-/// -n`), `C:\src\a.rs:12:5:…`. Not `12:00:01 up`, nor a time after a date.
+/// -n`), `C:\src\a.rs:12:5:…`. Not `12:00:01 up`, nor a time after a date, nor one at
+/// the end of a name (OpenStack's `nova-api.log.1.2017-05-16_13:53:08 2017-…`).
 fn located_file(text: &str) -> Option<&str> {
     let bytes = &text.as_bytes()[..text.len().min(MAX_PATH_BYTES)];
     for colon in memchr::memchr_iter(b':', bytes) {
@@ -419,7 +420,11 @@ fn located_file(text: &str) -> Option<&str> {
         if digits > 0 && bytes.get(colon + 1 + digits) == Some(&b':') {
             let named = path.iter().any(u8::is_ascii_alphabetic)
                 && path.iter().any(|b| matches!(b, b'.' | b'/' | b'\\'));
-            return named.then(|| &text[..colon]);
+            let two_digits = |at: &[u8]| at.len() >= 2 && at[..2].iter().all(u8::is_ascii_digit);
+            let time = digits == 2
+                && two_digits(&path[path.len().saturating_sub(2)..])
+                && two_digits(&bytes[colon + 4..]);
+            return (named && !time).then(|| &text[..colon]);
         }
     }
     None
@@ -622,6 +627,13 @@ mod tests {
             ("file", "tests/a.rs", 30, false, 161, "tests/a.rs:0:x"),
         ];
         assert_eq!(listed(&list), rows(&expected));
+        // A time at the end of a file's name is none of its lines.
+        let lines: Vec<String> = (0..100)
+            .map(|i| format!("nova-api.log.1.2017-05-16_13:53:08 2017-05-16 00:00:{i:02}.008 INFO"))
+            .collect();
+        assert!(list_of(&lines).located_stats().is_none());
+        let lines: Vec<String> = (0..100).map(|i| format!("logs/app12:{i}:x")).collect();
+        assert_eq!(list_of(&lines).located_stats().unwrap().files, 1);
     }
 
     #[test]
