@@ -68,7 +68,8 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// three fields, as access logs write it after the client's address, identity and user,
 /// else after `gh run view --log`'s job and step columns, else after a container's name
 /// (docker compose's, kubectl's: [`container_prefix`]), else as the value of a `time`,
-/// `ts`, `timestamp`, `@timestamp` or `datetime` key in a JSON or logfmt line; after a
+/// `ts`, `timestamp`, `@timestamp` or `datetime` key in a JSON or logfmt line, else after
+/// a file's name (`grep -r`'s `logs/app.log:2024-05-14 10:00:00 …`); after a
 /// byte-order mark, if one opens the line. Only a timestamp with a date counts after the
 /// line's start, and not in an indented line (a stack frame's `[12:00:01]` is no record's
 /// time).
@@ -92,8 +93,36 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         .or_else(|| bracketed_timestamp_range(line))
         .or_else(|| tabbed_timestamp_range(line))
         .or_else(|| container_timestamp_range(line))
-        .or_else(|| keyed_timestamp_range(line))?;
+        .or_else(|| keyed_timestamp_range(line))
+        .or_else(|| named_timestamp_range(line))?;
     Some(range.start + bom..range.end + bom)
+}
+
+/// The timestamp of [`timestamp_range`] after a file's name, where a tool that reads
+/// many files names the one each line is from: `grep -r`'s `logs/app.log:2024-05-14
+/// 10:00:00 …`, a collector's `nova-api.log.1.2017-05-16_13:53:08 2017-05-16 00:00:00.008
+/// …` (OpenStack's, in loghub). The name is the line's first word up to its first colon
+/// or space, within its first 256 bytes, with a letter and a `.` or a `/` in it; only a
+/// dated time right after the colon or the space counts.
+fn named_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    const HEAD: usize = 256;
+    let b = line.as_bytes();
+    let head = &b[..b.len().min(HEAD)];
+    let after_name = |end: usize| {
+        let name = &head[..end];
+        let named = name.iter().any(u8::is_ascii_alphabetic)
+            && name.iter().any(|b| matches!(b, b'.' | b'/'))
+            && !name
+                .iter()
+                .any(|b| b.is_ascii_whitespace() || b.is_ascii_control());
+        let start = end + 1;
+        let (range, moment) = named.then(|| leading_moment(&line[start..]))??;
+        (range.start == 0 && matches!(moment, Moment::Civil(_))).then_some(start..start + range.end)
+    };
+    [memchr::memchr(b':', head), memchr::memchr(b' ', head)]
+        .into_iter()
+        .flatten()
+        .find_map(after_name)
 }
 
 /// The length of the byte-order mark that opens `text`, if one does.
@@ -1255,6 +1284,32 @@ mod tests {
             "build\tstep\t10:00:02 x".to_string(),
             format!("build\tstep\t{stamp}x"),
             format!("build\tstep\t {stamp} x"),
+        ] {
+            assert_eq!(found(&none), None, "{none:?}");
+        }
+    }
+
+    #[test]
+    fn after_a_files_name() {
+        for (line, stamp) in [
+            (
+                "logs/app.log:2024-05-14 10:00:00,123 ERROR x",
+                "2024-05-14 10:00:00,123",
+            ),
+            ("./a/b.txt:2024-05-14T10:00:00Z x", "2024-05-14T10:00:00Z"),
+            (
+                "nova-api.log.1.2017-05-16_13:53:08 2017-05-16 00:00:00.008 25746 INFO",
+                "2017-05-16 00:00:00.008",
+            ),
+        ] {
+            assert_eq!(found(line), Some(stamp), "{line:?}");
+        }
+        for none in [
+            // No `.` or `/` in the name, a time of day alone, the name past the line's
+            // head.
+            "worker:2024-05-14 10:00:00 x".to_string(),
+            "app.log:10:00:00 x".to_string(),
+            format!("{}.log:2024-05-14 10:00:00 x", "a".repeat(300)),
         ] {
             assert_eq!(found(&none), None, "{none:?}");
         }

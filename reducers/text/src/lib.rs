@@ -2547,6 +2547,25 @@ done
     }
 
     #[test]
+    fn since_reads_the_time_after_a_files_name() {
+        // `grep -r` over two logs.
+        let input: String = (0..4)
+            .map(|m| format!("logs/app.log:2024-01-05 10:0{m}:00,000 INFO tick\n"))
+            .chain((0..4).map(|m| format!("logs/db.log:2024-01-05 10:0{m}:30,000 INFO tock\n")))
+            .collect();
+        let options = TextOptions {
+            // 2024-01-05T10:02:00Z
+            since: Some(1_704_448_920),
+            ..TextOptions::default()
+        };
+        let envelope = envelope_of(options, input.as_bytes());
+        assert_eq!(envelope.stats["filtered_out"], 4, "{}", envelope.to_json());
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
+        let span = &envelope.stats["time_span"];
+        assert_eq!(span[0], "2024-01-05 10:00:00,000", "{span}");
+    }
+
+    #[test]
     fn runs_and_records_shrink_with_the_budget() {
         assert_eq!(record_lines_for(1_000), 3);
         assert_eq!(record_lines_for(2_000), 7);
