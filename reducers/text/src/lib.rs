@@ -859,7 +859,7 @@ impl Text {
             last.1.push_str(time);
         }
         let kept = serious && self.keep(group, out);
-        if !kept && self.whole.is_none() && self.narrows() {
+        if !kept && self.listing() {
             self.list_pending(group, out);
         }
     }
@@ -918,7 +918,7 @@ impl Text {
                 noted.kept -= 1;
             }
             self.kept_extra[slot] = extra;
-            if self.whole.is_none() && self.narrows() {
+            if self.listing() {
                 // With the context after it it has so far, and waits for the rest.
                 let left = (self.awaiting.iter())
                     .find(|&&(s, generation, _)| s == slot && generation == old_generation)
@@ -956,6 +956,12 @@ impl Text {
             || options.since.is_some()
             || options.until.is_some()
             || options.grep.is_some()
+    }
+
+    /// Whether records no ranked item shows are listed now: the options narrow the input
+    /// and it is too large to return whole.
+    fn listing(&self) -> bool {
+        self.whole.is_none() && self.narrows()
     }
 
     /// Lists the pending record, of `group`, which the options kept and no ranked item
@@ -1326,7 +1332,7 @@ impl Text {
         let Some(whole) = self.whole.take() else {
             return;
         };
-        if !self.narrows() {
+        if !self.listing() {
             return;
         }
         let shown: HashSet<u64> = self.kept.iter().map(|(_, item, _)| item.line).collect();
