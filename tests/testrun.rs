@@ -1148,11 +1148,16 @@ fn cargo_test_lines_option_and_a_crashed_binary() {
     let envelope = b.envelope(&["cargo-test"], cut.as_bytes(), CAP);
     let summary = envelope["summary"].as_str().unwrap();
     assert!(
-        summary.contains("no test results in the input: counts unknown"),
+        summary.contains("no `test result:` line in the input"),
         "{summary}"
     );
     assert!(
         summary.contains("totals incomplete: 1 binary printed no result"),
+        "{summary}"
+    );
+    // What it printed before it stopped is counted.
+    assert!(
+        summary.contains("before it stopped, libtest printed 197 passed, 3 failed, 0 ignored"),
         "{summary}"
     );
     assert_eq!(envelope["ok"], false);
@@ -1614,6 +1619,42 @@ Caused by:
         "{detail}"
     );
     assert!(detail.contains("(signal: 6, SIGABRT"), "{detail}");
+    // What libtest printed before it stopped is counted, apart from the totals.
+    assert!(
+        summary.starts_with("no `test result:` line in the input; totals incomplete"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("; before it stopped, libtest printed 1 passed, 0 failed, 0 ignored;"),
+        "{summary}"
+    );
+    let after_a_result = format!(
+        "     Running unittests src/main.rs (target/debug/deps/ct1-0123456789abcdef)
+
+running 3 tests
+test m::a ... ok
+test m::b ... ok
+test m::c ... ignored
+
+test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+{}",
+        output.replace(
+            "test tests::a_ok ... ok\n",
+            "test tests::a_ok ... ok\ntest tests::b ... FAILED\ntest tests::c ... ignored, slow\n"
+        )
+    );
+    let envelope = b.envelope(&["cargo-test"], after_a_result.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary
+            .starts_with("2 passed; 0 failed; 1 ignored across 2 test binaries; totals incomplete"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("; before it stopped, libtest printed 1 passed, 1 failed, 1 ignored;"),
+        "{summary}"
+    );
 }
 
 #[test]

@@ -441,6 +441,10 @@ pub struct CargoTest {
     any_result: bool,
     without_result: Vec<String>,
     binaries_without_result: u64,
+    /// The outcomes libtest printed (passed, failed, ignored) in the binary being read,
+    /// and in those that stopped before their result: what is known of their counts.
+    outcomes: [u64; 3],
+    outcomes_without_result: [u64; 3],
     nextest_summary: Option<Map<String, Value>>,
     nextest_done: bool,
     failure: Option<Failure>,
@@ -494,6 +498,8 @@ impl CargoTest {
             any_result: false,
             without_result: Vec::new(),
             binaries_without_result: 0,
+            outcomes: [0; 3],
+            outcomes_without_result: [0; 3],
             nextest_summary: None,
             nextest_done: false,
             failure: None,
@@ -621,8 +627,12 @@ impl CargoTest {
                     self.without_result.push(name);
                 }
                 self.binaries_without_result += 1;
+                for (sum, n) in self.outcomes_without_result.iter_mut().zip(self.outcomes) {
+                    *sum += n;
+                }
             }
         }
+        self.outcomes = [0; 3];
         self.current_has_result = false;
         self.crash.clear();
     }
@@ -1067,6 +1077,15 @@ impl CargoTest {
             return;
         }
         if let Some(rest) = line.strip_prefix("test ") {
+            // Counted, for a binary that stops before its result.
+            if let Some((_, after)) = rest.split_once(" ... ") {
+                let outcome = ["ok", "FAILED", "ignored"]
+                    .iter()
+                    .position(|outcome| after.starts_with(outcome));
+                if let Some(i) = outcome {
+                    self.outcomes[i] += 1;
+                }
+            }
             if let Some(name) = rest.strip_suffix(" ... FAILED").map(without_test_mode) {
                 if !self.pending_names.iter().any(|n| n == name)
                     && self.pending_names.len() < MAX_PENDING_NAMES
@@ -1570,8 +1589,10 @@ impl FoldBatches for CargoTest {
                  and nextest its whole report, on stderr: give both, e.g. 2>&1)"
                     .into(),
             );
-        } else if errors == 0 {
+        } else if errors == 0 && self.outcomes_without_result == [0; 3] {
             parts.push("no test results in the input: counts unknown".into());
+        } else if errors == 0 {
+            parts.push("no `test result:` line in the input".into());
         } else {
             parts.push("no test results: counts unknown".into());
         }
@@ -1588,6 +1609,13 @@ impl FoldBatches for CargoTest {
                 if n == 1 { "y" } else { "ies" },
                 shown.join(", ")
             ));
+            let [passed, failed, ignored] = self.outcomes_without_result;
+            if passed + failed + ignored > 0 {
+                parts.push(format!(
+                    "before it stopped, libtest printed {passed} passed, {failed} failed, \
+                     {ignored} ignored"
+                ));
+            }
             if let Some(crash) = &self.first_crash {
                 parts.push(format!("it stopped: {crash}"));
             }
