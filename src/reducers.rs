@@ -451,11 +451,22 @@ fn json_output(words: &[String]) -> bool {
             .any(|w| w == "--json" || w.starts_with("--json=")),
         "terraform" | "tofu" => has("-json"),
         "npm" | "pnpm" | "yarn" => has("--json"),
-        "jq" | "jaq" | "gojq" => !words
-            .iter()
-            .any(|w| matches!(w.as_str(), "-r" | "--raw-output" | "-j")),
+        "jq" | "jaq" | "gojq" => !words.iter().any(|w| raw_output(w)),
         _ => false,
     }
+}
+
+/// Whether a jq option asks for raw output (strings without quotes: text, not JSON):
+/// `-r`, `-j`, their long forms, or either among short flags run together (`-cr`,
+/// `-er`).
+fn raw_output(word: &str) -> bool {
+    let short = word.strip_prefix('-').filter(|flags| {
+        !flags.starts_with('-')
+            && !flags.is_empty()
+            && flags.bytes().all(|b| b.is_ascii_alphabetic())
+    });
+    matches!(word, "--raw-output" | "--raw-output0" | "--join-output")
+        || short.is_some_and(|flags| flags.contains(['r', 'j']))
 }
 
 /// The words of the command proper: program basenames, wrappers and `VAR=value` removed,
@@ -816,6 +827,15 @@ mod tests {
         assert_eq!(source("npm ls --json"), "json");
         assert_eq!(source("jq .items data.json"), "json");
         assert_eq!(source("jq -r .name data.json"), "text");
+        for raw in ["-cr", "-rc", "-er", "-j", "--raw-output0", "--join-output"] {
+            assert_eq!(
+                source(&format!("jq {raw} .name data.json")),
+                "text",
+                "{raw}"
+            );
+        }
+        assert_eq!(source("jq -c .items data.json"), "json");
+        assert_eq!(source("jq -c --arg r x .items data.json"), "json");
         assert_eq!(source("curl -s https://api.example.com/x"), "text");
         assert_eq!(source("ls -la"), "text");
     }
