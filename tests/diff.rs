@@ -260,6 +260,33 @@ fn statuses_renames_binary_modes_and_quoted_names() {
                 .unwrap_or_else(|e| panic!("{}: {e}\n{patch}", item["path"]));
         }
     }
+
+    // Under diff.mnemonicPrefix the sides' prefixes say what they are (a commit's `c/`,
+    // the work tree's `w/`, the index's `i/`): the paths are the same.
+    let changes = |envelope: &Value| {
+        let mut changes: Vec<String> = (items(envelope).iter())
+            .map(|i| format!("{} {} {}", i["path"], i["change"], i["from"]))
+            .collect();
+        changes.sort();
+        changes
+    };
+    for args in [
+        &["diff", "-M", "HEAD~1"][..],
+        &["diff", "-M", "--cached", "HEAD~1"],
+    ] {
+        let mut mnemonic = vec!["-c", "diff.mnemonicPrefix=true"];
+        mnemonic.extend_from_slice(args);
+        let diff = repo.git(&mnemonic);
+        assert!(
+            diff.starts_with(b"diff --git c/"),
+            "{}",
+            String::from_utf8_lossy(&diff)
+        );
+        let prefixed = diff_of(&b, &diff, &[]);
+        assert_eq!(changes(&prefixed), changes(&envelope), "{args:?}");
+        let file = diff_of(&b, &diff, &["--file", "f.txt"]);
+        assert_eq!(items(&file).len(), 1, "{file}");
+    }
 }
 
 #[test]

@@ -38,7 +38,7 @@ mod commit;
 mod parse;
 mod words;
 
-pub use parse::{header, hunk_header, unquote, Header, HunkHeader};
+pub use parse::{header, hunk_header, unquote, Header, HunkHeader, Prefixes, MNEMONIC_PREFIXES};
 
 use briefly_core::{strip_ansi, Emit, Envelope, Flow, Outcome, Preview, Rank, Record, Reducer};
 use commit::{commit_line, merge_parent, oneline_commit, Commit};
@@ -210,6 +210,8 @@ struct FileDiff {
     /// The parent it is diffed against, for a merge's file under `git log -m`.
     against: Option<String>,
     git_paths: (Option<String>, Option<String>),
+    /// Its sides' prefixes, when its `diff --git` line has others than `a/` and `b/`.
+    prefixes: Option<Prefixes>,
     old_path: Option<String>,
     new_path: Option<String>,
     status: Status,
@@ -239,12 +241,23 @@ struct FileDiff {
 }
 
 impl FileDiff {
+    /// `path`, of side `side` (0: old, 1: new), without the prefix its `diff --git` line
+    /// gave that side, when not `a/` or `b/` (those went with the line's reading).
+    fn without_prefix(&self, path: String, side: usize) -> String {
+        let prefix = self.prefixes.map(|(old, new)| [old, new][side]);
+        match prefix.and_then(|prefix| path.strip_prefix(prefix)) {
+            Some(rest) => rest.to_string(),
+            None => path,
+        }
+    }
+
     fn new(index: u64, commit: Option<String>) -> Self {
         FileDiff {
             index,
             commit,
             against: None,
             git_paths: (None, None),
+            prefixes: None,
             old_path: None,
             new_path: None,
             status: Status::Modified,
@@ -911,10 +924,11 @@ impl Diff {
     }
 
     fn header_line(&mut self, record: &Record<'_>, header: Header, out: &mut dyn Emit<Value>) {
-        if let Header::Git(a, b) = &header {
+        if let Header::Git(a, b, prefixes) = &header {
             self.start_file(out);
             let file = self.file.as_mut().expect("just started");
             file.git_paths = (a.clone(), b.clone());
+            file.prefixes = *prefixes;
         }
         if let Header::Combined(path) = &header {
             self.start_file(out);
@@ -949,13 +963,13 @@ impl Diff {
                 if path.is_none() {
                     file.status = Status::Added;
                 }
-                file.old_path = path;
+                file.old_path = path.map(|path| file.without_prefix(path, 0));
             }
             Header::New(path) => {
                 if path.is_none() {
                     file.status = Status::Deleted;
                 }
-                file.new_path = path;
+                file.new_path = path.map(|path| file.without_prefix(path, 1));
             }
             Header::NewFile(_) => file.status = Status::Added,
             Header::DeletedFile(_) => file.status = Status::Deleted,

@@ -4,8 +4,10 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Header {
     /// `diff --git a/X b/Y`: the paths as the line gives them (best effort when unquoted
-    /// names hold spaces; later headers are exact).
-    Git(Option<String>, Option<String>),
+    /// names hold spaces; later headers are exact), and the prefixes of its sides when
+    /// they are not `a/` and `b/` ([`MNEMONIC_PREFIXES`]), which the `---` and `+++`
+    /// lines under it have too.
+    Git(Option<String>, Option<String>, Option<Prefixes>),
     /// `diff --cc X` or `diff --combined X`: a merge's file against its parents (`git
     /// show` of a merge, `git diff` of a conflicted file), whose hunks are combined
     /// (`@@@ -1,8 -1,8 +1,16 @@@`).
@@ -44,12 +46,32 @@ pub enum Header {
     },
 }
 
+/// The prefixes of a diff's two sides: (old, new).
+pub type Prefixes = (&'static str, &'static str);
+
+/// The prefixes git puts before a diff's paths other than `a/` and `b/`: under
+/// `diff.mnemonicPrefix`, the index's, the work tree's, a commit's and an object's, as
+/// the two sides are (`git diff`: `i/` and `w/`; `git diff HEAD`: `c/` and `w/`; `git
+/// diff --cached`: `c/` and `i/`), and `--no-index`'s `1/` and `2/`.
+pub const MNEMONIC_PREFIXES: [Prefixes; 5] = [
+    ("i/", "w/"),
+    ("c/", "w/"),
+    ("c/", "i/"),
+    ("o/", "w/"),
+    ("1/", "2/"),
+];
+
 /// Reads a header line, if it is one.
 pub fn header(line: &str) -> Option<Header> {
     let field = |prefix: &str| line.strip_prefix(prefix).map(str::to_string);
     if let Some(rest) = line.strip_prefix("diff --git ") {
-        let (a, b) = git_paths(rest);
-        return Some(Header::Git(a, b));
+        // (Either path may be quoted.)
+        let prefixes = MNEMONIC_PREFIXES.into_iter().find(|(old, new)| {
+            rest.strip_prefix('"').unwrap_or(rest).starts_with(old)
+                && (rest.contains(&format!(" {new}")) || rest.contains(&format!(" \"{new}")))
+        });
+        let (a, b) = git_paths(rest, prefixes.unwrap_or(("a/", "b/")));
+        return Some(Header::Git(a, b, prefixes));
     }
     if let Some(path) = line
         .strip_prefix("diff --cc ")
@@ -256,8 +278,9 @@ fn is_epoch(stamp: &str) -> bool {
         && day * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2] - offset == 0
 }
 
-/// The two paths of a `diff --git` line.
-fn git_paths(rest: &str) -> (Option<String>, Option<String>) {
+/// The two paths of a `diff --git` line whose sides' prefixes are `(old, new)`.
+fn git_paths(rest: &str, (old, new): Prefixes) -> (Option<String>, Option<String>) {
+    let strip = |path: &str, prefix: &str| path.strip_prefix(prefix).unwrap_or(path).to_string();
     if rest.starts_with('"') {
         let (a, after) = quoted(rest);
         let b = after.trim_start();
@@ -266,7 +289,7 @@ fn git_paths(rest: &str) -> (Option<String>, Option<String>) {
         } else {
             b.to_string()
         };
-        return (Some(strip_prefix(&a)), Some(strip_prefix(&b)));
+        return (Some(strip(&a, old)), Some(strip(&b, new)));
     }
     // Unquoted: "a/X b/Y". When both sides are the same path the split is exact.
     if rest.len() % 2 == 1 {
@@ -274,14 +297,14 @@ fn git_paths(rest: &str) -> (Option<String>, Option<String>) {
         if rest.is_char_boundary(half) && rest.as_bytes()[half] == b' ' {
             let (a, b) = (&rest[..half], &rest[half + 1..]);
             if a.get(2..) == b.get(2..) {
-                return (Some(strip_prefix(a)), Some(strip_prefix(b)));
+                return (Some(strip(a, old)), Some(strip(b, new)));
             }
         }
     }
-    match rest.find(" b/") {
+    match rest.find(&format!(" {new}")) {
         Some(at) => (
-            Some(strip_prefix(&rest[..at])),
-            Some(strip_prefix(&rest[at + 1..])),
+            Some(strip(&rest[..at], old)),
+            Some(strip(&rest[at + 1..], new)),
         ),
         None => (None, None),
     }
@@ -440,23 +463,51 @@ mod tests {
             header("diff --git a/src/x.rs b/src/x.rs"),
             Some(Header::Git(
                 Some("src/x.rs".into()),
-                Some("src/x.rs".into())
+                Some("src/x.rs".into()),
+                None
             ))
         );
         assert_eq!(
             header("diff --git a/sp ace.txt b/sp ace.txt"),
             Some(Header::Git(
                 Some("sp ace.txt".into()),
-                Some("sp ace.txt".into())
+                Some("sp ace.txt".into()),
+                None
             ))
         );
         assert_eq!(
             header(r#"diff --git "a/\303\274.txt" "b/\303\274.txt""#),
-            Some(Header::Git(Some("ü.txt".into()), Some("ü.txt".into())))
+            Some(Header::Git(
+                Some("ü.txt".into()),
+                Some("ü.txt".into()),
+                None
+            ))
         );
         assert_eq!(
             header("diff --git a/old.txt b/new.txt"),
-            Some(Header::Git(Some("old.txt".into()), Some("new.txt".into())))
+            Some(Header::Git(
+                Some("old.txt".into()),
+                Some("new.txt".into()),
+                None
+            ))
+        );
+        // diff.mnemonicPrefix's sides: the index and the work tree, a commit and the
+        // index.
+        assert_eq!(
+            header("diff --git i/src/x.rs w/src/x.rs"),
+            Some(Header::Git(
+                Some("src/x.rs".into()),
+                Some("src/x.rs".into()),
+                Some(("i/", "w/"))
+            ))
+        );
+        assert_eq!(
+            header("diff --git c/old.txt i/new.txt"),
+            Some(Header::Git(
+                Some("old.txt".into()),
+                Some("new.txt".into()),
+                Some(("c/", "i/"))
+            ))
         );
         assert_eq!(
             header("--- a/sp ace.txt\t"),
