@@ -277,6 +277,15 @@ impl Rows for CsvRows<'_> {
     }
 }
 
+/// Whether a header's name is a number as a row's cell would be (`0`, `-1.5`, `2e3`).
+fn is_number(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.first()
+        .is_some_and(|&c| c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.'))
+        && b.iter().any(u8::is_ascii_digit)
+        && name.parse::<f64>().is_ok()
+}
+
 fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) -> Result<(), Error> {
     let State::Csv { header, .. } = &mut table.stream.state else {
         unreachable!("a CSV batch comes from the CSV state")
@@ -301,6 +310,20 @@ fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) ->
                 .collect()
         };
         let width = names.len();
+        // Numbers as names: most often a first line of data (`sqlite3 -csv`, `psql -At`
+        // print no header), one row the table would otherwise lose unsaid.
+        let numbers: Vec<&str> = (names.iter())
+            .filter(|name| is_number(name))
+            .take(3)
+            .map(String::as_str)
+            .collect();
+        if !table.stream.no_header && !numbers.is_empty() {
+            table.warnings.push(format!(
+                "the first line is read as the header, but {} {}: if it is a row of data, pass --no-header",
+                numbers.join(", "),
+                if numbers.len() == 1 { "is a number" } else { "are numbers" }
+            ));
+        }
         // A name the header repeats: a condition or `--columns` names its first column.
         let repeated: Vec<&str> = names
             .iter()

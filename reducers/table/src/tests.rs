@@ -504,6 +504,16 @@ fn tsv_headerless_and_delimiters() {
     let e = stream(b"1;2\n3;4\n", options);
     assert_eq!(e.stats["row_fields"], json!(["row", "c1", "c2"]));
     assert_eq!(e.items, vec![json!([0, 1, 2]), json!([1, 3, 4])]);
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    // Without --no-header, a first line of numbers is warned of.
+    let e = stream(b"0,0.2072,z\n1,0.2569,x\n", TableOptions::default());
+    assert_eq!(e.stats["row_fields"], json!(["row", "0", "0.2072", "z"]));
+    assert_eq!(
+        e.warnings,
+        ["the first line is read as the header, but 0, 0.2072 are numbers: if it is a row of data, pass --no-header"]
+    );
+    let e = stream(b"id,x2,inf,-\n1,2,3,4\n", TableOptions::default());
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
     let e = stream(b"just words\nmore words\n", TableOptions::default());
     assert!(
         e.warnings[0].contains("read as a single column"),
