@@ -201,6 +201,12 @@ fn a_mass_rename_is_one_pattern_and_the_semantic_change_comes_first() {
     assert!(items(&envelope)[1..]
         .iter()
         .all(|i| i["change"] == "M +1 -1 #1" && i.get("patch").is_none()));
+    // The pattern's first file says what it is, on whatever page it comes.
+    let pattern = json!({"removed": "-use crate::old_name;", "added": "+use crate::new_name;"});
+    assert_eq!(items(&envelope)[1]["pattern"], pattern);
+    assert!(items(&envelope)[2..]
+        .iter()
+        .all(|i| i.get("pattern").is_none()));
     repo.applies_to_parent(first["patch"].as_str().unwrap())
         .unwrap();
 }

@@ -25,7 +25,8 @@
 //! 3. files without hunks (renames, mode changes, binary files);
 //! 4. files whose every change repeats across at least [`PATTERN_FILES`] files (a rename
 //!    done everywhere): listed with the pattern's number, whose example and count are in
-//!    `stats.patterns`.
+//!    `stats.patterns`; the first file of each has the example too (`pattern`), so that
+//!    a page reaches what a pattern is when the stats, cut to the budget, do not.
 //!
 //! With `--file PATH` the items are that file's hunks, in order, each a patch of its
 //! own with the file's headers, and `line` where it starts in the raw diff: pages walk
@@ -40,7 +41,10 @@ mod words;
 
 pub use parse::{header, hunk_header, unquote, Header, HunkHeader, Prefixes, MNEMONIC_PREFIXES};
 
-use briefly_core::{strip_ansi, Emit, Envelope, Flow, Outcome, Preview, Rank, Record, Reducer};
+use briefly_core::{
+    cut_str, strip_ansi, Emit, Envelope, Flow, Outcome, Preview, Rank, Record, Reducer,
+    MAX_LINE_ITEM_CHARS,
+};
 use commit::{commit_line, merge_parent, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use parse::{combined_hunk_header, numstat_line, stat_line, stat_totals, summary_line};
@@ -1505,14 +1509,19 @@ impl Diff {
             } else if mechanical {
                 let next = pattern_ids.len() + 1;
                 let id = *pattern_ids.entry(file.pairs.clone()).or_insert(next);
+                let mut item = file_item(&file, Some(id), false);
                 if id > patterns.len() {
-                    patterns.push(Pattern {
-                        files: 0,
-                        example: first_pair_example(&file),
-                    });
+                    let example = first_pair_example(&file);
+                    // Its first file says what it is, where a page's cursor reaches it
+                    // (stats.patterns, on every page, are cut to the budget).
+                    if let Some((removed, added)) = &example {
+                        let cut = |line: &str| cut_str(line, MAX_LINE_ITEM_CHARS).into_owned();
+                        item["pattern"] = json!({"removed": cut(removed), "added": cut(added)});
+                    }
+                    patterns.push(Pattern { files: 0, example });
                 }
                 patterns[id - 1].files += 1;
-                (3, file.index, file_item(&file, Some(id), false))
+                (3, file.index, item)
             } else if file.hunks.is_empty() && file.hunks_left_out == 0 {
                 (2, file.index, file_item(&file, None, true))
             } else {
