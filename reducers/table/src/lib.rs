@@ -49,8 +49,9 @@ pub enum Error {
     /// A Parquet file that cannot be read.
     #[error("not a readable Parquet file ({0})")]
     Parquet(#[from] parquet::errors::ParquetError),
-    /// Arrow IPC that cannot be read.
-    #[error("not readable Arrow IPC ({0})")]
+    /// Arrow data that cannot be read: Arrow IPC's, or a Parquet file's row groups as
+    /// they are decoded (the error names which).
+    #[error("not readable ({0})")]
     Arrow(#[from] arrow_schema::ArrowError),
     /// The file itself.
     #[error("{0}")]

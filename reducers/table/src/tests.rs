@@ -676,3 +676,25 @@ fn csv_files_and_streams_agree() {
     assert_eq!((&a.items, a.raw), (&b.items, b.raw));
     assert_eq!(a.raw.lines, 4);
 }
+
+#[test]
+fn a_corrupt_parquet_row_group_is_warned_of_as_parquet() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 20_000, 5_000).unwrap();
+    // Noise over the middle of the data pages, the footer intact.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle - 2_000..middle + 2_000] {
+        *b = b.wrapping_mul(31).wrapping_add(7);
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let options = TableOptions {
+        scan: true,
+        ..TableOptions::default()
+    };
+    let e = file(&path, options, 20_000, None);
+    let said = format!("{} {:?}", e.summary, e.warnings);
+    assert!(said.contains("Parquet"), "{said}");
+    assert!(!said.contains("Arrow IPC"), "{said}");
+}
