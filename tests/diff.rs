@@ -832,6 +832,11 @@ fn a_merges_combined_diff_keeps_its_hunks() {
     // page under `--file`.
     let trimmed = diff_of(&b, &conflict, &["--context", "0"]);
     assert_eq!(items(&trimmed)[0]["patch"], file["patch"]);
+    common::assert_warns(&trimmed, &["--context: 1 hunk is as it was"]);
+    assert!(
+        envelope["warnings"].as_array().unwrap().is_empty(),
+        "{envelope}"
+    );
     let pages = diff_of(&b, &conflict, &["--file", "f.txt"]);
     let hunk = &items(&pages)[0];
     assert!(

@@ -426,6 +426,8 @@ pub struct Diff {
     directories: HashMap<String, (u64, u64, u64)>,
     outside_lines: u64,
     truncated_hunks: u64,
+    /// Hunks `--context` left as they are: a merge's combined hunks, a word diff's.
+    context_kept: u64,
     /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
     pending_old: Option<(String, Option<String>)>,
     /// The commits listed (at most [`MAX_COMMITS_LISTED`]).
@@ -562,6 +564,7 @@ impl Diff {
             directories: HashMap::new(),
             outside_lines: 0,
             truncated_hunks: 0,
+            context_kept: 0,
             pending_old: None,
             commits: Vec::new(),
             commits_seen: 0,
@@ -758,6 +761,8 @@ impl Diff {
             // a word diff's, whose lines have no marks of context.
             if hunk.combined.is_none() && !hunk.words {
                 trim_context(&mut hunk, context);
+            } else {
+                self.context_kept += 1;
             }
         }
         // `--file`: its hunks are the items, each a patch of its own, as they come; a hunk
@@ -1651,6 +1656,13 @@ impl Diff {
             outcome.warnings.push(format!(
                 "{} hunks end before their header's line counts: the diff looks truncated",
                 self.truncated_hunks
+            ));
+        }
+        if self.context_kept > 0 {
+            outcome.warnings.push(format!(
+                "--context: {} as it was (a merge's combined hunks and a word diff's are \
+                 not trimmed)",
+                briefly_core::counted(self.context_kept, "hunk is", "hunks are")
             ));
         }
         if self.overflow_files > 0 {
