@@ -353,6 +353,8 @@ pub struct Json {
     oversize: u64,
     replaced_utf8: u64,
     without_records: u64,
+    /// One of those was an array: the path was meant in its elements.
+    array_without_records: bool,
     implicit_array: bool,
     streamed: bool,
     /// The scanner hands out pieces of a document split up (streamed, or salvaged),
@@ -497,6 +499,7 @@ impl Json {
             oversize: 0,
             replaced_utf8: 0,
             without_records: 0,
+            array_without_records: false,
             implicit_array: false,
             streamed: false,
             split_units: false,
@@ -997,6 +1000,7 @@ impl Json {
                 });
                 if arrays.is_empty() {
                     self.without_records += 1;
+                    self.array_without_records |= root.kind() == Kind::Array;
                 }
                 for array in arrays {
                     array
@@ -1763,14 +1767,19 @@ impl Json {
             complete = false;
         }
         if self.without_records > 0 {
+            let record = (self.plan.record.as_ref())
+                .map(|p| p.to_string())
+                .unwrap_or_default();
+            // A path meant in each element of the input's array, written without it.
+            let hint = match self.array_without_records {
+                true => format!(
+                    " (the input is an array: `[].{record}` is that path in each of its elements)"
+                ),
+                false => String::new(),
+            };
             warnings.push(format!(
-                "{} no array at {}",
+                "{} no array at {record}{hint}",
                 briefly_core::counted(self.without_records, "value has", "values have"),
-                self.plan
-                    .record
-                    .as_ref()
-                    .map(|p| p.to_string())
-                    .unwrap_or_default()
             ));
         }
         let left_out = match self.plan.mode {
@@ -1861,6 +1870,23 @@ mod tests {
             o.max_document_bytes = max_document_bytes;
         });
         run(doc.as_bytes(), options)
+    }
+
+    #[test]
+    fn a_record_path_missing_from_an_arrays_elements_names_the_path_in_them() {
+        let input = br#"[{"n": 1, "labels": [{"name": "bug"}]}, {"n": 2, "labels": []}]"#;
+        let fields = with(|o| o.fields = vec!["n,labels[].name".into()]);
+        let envelope = run(input, fields);
+        assert_eq!(
+            envelope.warnings,
+            ["1 value has no array at labels[] (the input is an array: `[].labels[]` is that path in each of its elements)"]
+        );
+        // An object without the array: no hint.
+        let envelope = run(
+            br#"{"n": 1}"#,
+            with(|o| o.fields = vec!["labels[].name".into()]),
+        );
+        assert_eq!(envelope.warnings, ["1 value has no array at labels[]"]);
     }
 
     #[test]
