@@ -183,7 +183,7 @@ pub enum Command {
         /// Only records at or above this level (trace, debug, info, warn, error, fatal).
         #[arg(long)]
         level: Option<String>,
-        /// Only the last N records (after the other filters).
+        /// Only the last N records (after the other filters), at most 10000.
         #[arg(long, value_name = "N")]
         tail: Option<usize>,
         /// Return records whole when their messages take up to this many characters: each an item, none folded (0: never).

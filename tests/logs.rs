@@ -710,8 +710,7 @@ impl Export {
     }
 }
 
-/// The lines of the `entry` items on every page of `args` run on `input`, each once. An
-/// entry is shown twice at most: ranked as the first or the last, and listed.
+/// The lines of the `entry` items on every page of `args` run on `input`, in order.
 fn entry_lines(b: &Briefly, args: &[&str], input: &[u8]) -> Vec<u64> {
     let first = b.envelope(args, input, CAP);
     let items = b.all_items(&first, CAP);
@@ -726,13 +725,66 @@ fn entry_lines(b: &Briefly, args: &[&str], input: &[u8]) -> Vec<u64> {
     for item in &entries {
         assert!(item["count"].as_u64() >= Some(1), "{item}");
     }
-    assert!(
-        entries.len() <= lines.len() + 2,
-        "{} items for {} entries",
-        entries.len(),
-        lines.len()
-    );
+    // Each on one page, once: listed, no ranked item repeats it (the first or last
+    // entry, a template seen once).
+    assert_eq!(entries.len(), lines.len(), "items for entries");
     lines
+}
+
+#[test]
+fn options_that_keep_nothing_say_what_the_input_held() {
+    let b = Briefly::new();
+    let mut export = Export::default();
+    let mut input = String::new();
+    for n in 0..300u64 {
+        export.push(n * 1000, "web.service", 6, &format!("request {n} served"));
+        input.push_str(&json_file_line(
+            &format!("request {n} served\n"),
+            "stdout",
+            n * 1000,
+        ));
+    }
+    // The counts are of the records kept, and the summary says so: not "0 errors" of a
+    // healthy log, but none among the none kept, and what the input held.
+    let docker = b.envelope(&["docker", "--stream", "stderr"], input.as_bytes(), CAP);
+    assert_eq!(
+        docker["summary"],
+        "0 of 300 records kept by the options (json-file); 0 errors, 0 warnings among them; \
+         300 filtered out (the input: 300 stdout, 2026-11-29T10:00:00.000000Z … \
+         2026-11-29T10:04:59.000000Z)"
+    );
+    assert_eq!(
+        docker["stats"]["read_time_span"][1],
+        "2026-11-29T10:04:59.000000Z"
+    );
+    let docker = b.envelope(&["docker", "--tail", "2"], input.as_bytes(), CAP);
+    let summary = docker["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("2 of 300 records kept by the options (json-file): 2 stdout"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("0 errors, 0 warnings among them;"),
+        "{summary}"
+    );
+    assert!(!summary.contains("the input:"), "{summary}");
+
+    let journal = b.envelope(&["journal", "--level", "err"], &export.bytes, CAP);
+    let summary = journal["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("0 of 300 entries kept by the options from 0 units; nothing at warning or above among them; 300 filtered out (the input: "),
+        "{summary}"
+    );
+    let span = &journal["stats"]["read_time_span"];
+    assert!(
+        summary.ends_with(&format!(
+            "{} … {})",
+            span[0].as_str().unwrap(),
+            span[1].as_str().unwrap()
+        )),
+        "{summary}"
+    );
+    assert_eq!(journal["stats"]["time_span"], Value::Null);
 }
 
 #[test]
@@ -780,6 +832,37 @@ fn every_entry_the_options_keep_is_on_a_page() {
     }
     let warning = entry_lines(&b, &["journal", "--level", "warning"], &export.bytes);
     assert_eq!(warning, serious);
+
+    // Templates seen once, each entry once.
+    let word = |n: u64| -> String {
+        let letter = |d: u64| char::from(b'a' + (d % 26) as u8);
+        format!("{}{}{}", letter(n), letter(n / 26), letter(n / 676))
+    };
+    let mut export = Export::default();
+    let mut input = String::new();
+    let mut web = Vec::new();
+    let mut stdout = Vec::new();
+    for n in 0..1_500u64 {
+        let message = format!("{} {} started", word(n), word(n + 7));
+        let unit = if n % 3 == 0 {
+            "db.service"
+        } else {
+            "web.service"
+        };
+        let line = export.push(n, unit, 6, &message);
+        let stream = if n % 3 == 0 { "stderr" } else { "stdout" };
+        input.push_str(&json_file_line(&format!("{message}\n"), stream, n));
+        if n % 3 != 0 {
+            web.push(line);
+            stdout.push(n + 1);
+        }
+    }
+    assert_eq!(
+        entry_lines(&b, &["journal", "--unit", "web"], &export.bytes),
+        web
+    );
+    let docker = ["docker", "--stream", "stdout"];
+    assert_eq!(entry_lines(&b, &docker, input.as_bytes()), stdout);
 
     // docker: a time window, a stream, `--tail`.
     let mut input = String::new();

@@ -178,7 +178,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "until": {"type": "string", "description": "Only records before this time (same forms as since)."},
                 "stream": {"type": "string", "enum": ["stdout", "stderr"], "description": "Only this stream."},
                 "level": {"type": "string", "enum": ["trace", "debug", "info", "warn", "error", "fatal"], "description": "Only records at or above this level."},
-                "tail": {"type": "integer", "minimum": 0, "maximum": briefly_logs::docker::MAX_TAIL, "description": "Only the last N records (after the other filters)."},
+                "tail": {"type": "integer", "minimum": 0, "maximum": briefly_logs::docker::MAX_TAIL, "description": "Only the last N records (after the other filters), at most 10000."},
                 "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return records whole when their messages take up to this many characters: each an item, none folded (0: never)."}
             })
         },

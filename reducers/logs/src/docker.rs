@@ -16,7 +16,7 @@ mod facts;
 
 use crate::fold::{Entry, Fold, FoldStats, Names};
 use crate::payload;
-use crate::time::parse_rfc3339_micros;
+use crate::time::{parse_rfc3339_micros, Span};
 use crate::{OptionError, TextItems};
 use briefly_core::{
     counted, plural, strip_ansi, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer,
@@ -191,6 +191,8 @@ pub struct DockerStats {
     pub records_read: u64,
     /// Records left out by `--since`, `--until`, `--stream`, `--level` or `--tail`.
     pub filtered_out: u64,
+    /// The earliest and latest times of the records read, before the filters.
+    pub read_time_span: Option<(String, String)>,
     /// Records whose application wrote JSON or logfmt with a level or message.
     pub structured: u64,
     /// What was folded.
@@ -226,6 +228,9 @@ pub struct Docker {
     sniffed_told: usize,
     lines: u64,
     read: u64,
+    /// Of the records read (before the filters): per stream, and their times.
+    read_streams: [u64; 4],
+    read_span: Span,
     filtered_out: u64,
     structured: u64,
     last_micros: Option<i64>,
@@ -270,6 +275,8 @@ impl Docker {
             sniffed_told: 0,
             lines: 0,
             read: 0,
+            read_streams: [0; 4],
+            read_span: Span::default(),
             filtered_out: 0,
             structured: 0,
             last_micros: None,
@@ -475,6 +482,10 @@ impl Docker {
         }
         pending.open = false;
         self.read += 1;
+        self.read_streams[stream] += 1;
+        if let Some(micros) = pending.micros {
+            self.read_span.see(micros);
+        }
         if pending.cut_bytes > 0 {
             self.problems.cut_records += 1;
         }
@@ -793,7 +804,14 @@ impl FoldBatches for Docker {
                 self.blank_lines.len()
             ));
         }
-        let mut summary = format!("{} ({format})", plural(fold.entries, "record"));
+        let mut summary = match self.filtered_out {
+            0 => format!("{} ({format})", plural(fold.entries, "record")),
+            _ => format!(
+                "{} of {} kept by the options ({format})",
+                fold.entries,
+                plural(self.read, "record")
+            ),
+        };
         let streams: Vec<String> = fold
             .groups
             .iter()
@@ -811,6 +829,9 @@ impl FoldBatches for Docker {
             plural(count("error") + count("fatal"), "error"),
             plural(count("warn"), "warning")
         ));
+        if self.filtered_out > 0 {
+            summary.push_str(" among them");
+        }
         if self.fold.returned_whole() {
             summary.push_str(match self.filtered_out {
                 0 => "; returned whole",
@@ -820,14 +841,25 @@ impl FoldBatches for Docker {
         if let Some(worst) = worst {
             summary.push_str(&crate::fold::worst_clause(&worst, &NAMES));
         }
+        let read_span = self.read_span.formatted();
         if self.filtered_out > 0 {
             summary.push_str(&format!("; {} filtered out", self.filtered_out));
+        }
+        if fold.entries == 0 && self.read > 0 {
+            // What the options had to choose from.
+            let streams = (STREAMS.iter().zip(self.read_streams))
+                .filter(|(_, n)| *n > 0)
+                .map(|(name, n)| format!("{n} {name}"));
+            let mut input: Vec<String> = streams.collect();
+            input.extend(read_span.as_ref().map(|(a, b)| format!("{a} … {b}")));
+            summary.push_str(&format!(" (the input: {})", input.join(", ")));
         }
         let stats = DockerStats {
             format,
             lines: self.lines,
             records_read: self.read,
             filtered_out: self.filtered_out,
+            read_time_span: read_span,
             structured: self.structured,
             fold,
             problems: self.problems.clone(),

@@ -22,7 +22,7 @@
 //! [`MAX_GROUPS`] units or streams, [`MAX_PAIRS`] (group, template) counters, and the
 //! entries held while they may be returned whole.
 
-use crate::time::format_micros;
+use crate::time::{format_micros, Span};
 use briefly_core::{counted, Emit, Gap, KeptLines, WholeChars};
 use briefly_severity::multiline::{is_cause, is_go_test_frame, TRACEBACK};
 use briefly_severity::{classify, Severity};
@@ -31,8 +31,9 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
-/// The rank of each entry folded in that no ranked item shows, listed in input order
-/// after them all, when the reducer's options narrowed the entries ([`Fold::narrowed`]).
+/// The rank of each entry folded in that no ranked item shows, listed after them all in
+/// input order (an entry kept verbatim, as it gives way to another), when the reducer's
+/// options narrowed the entries ([`Fold::narrowed`]).
 pub const LISTED_RANK: u64 = 6;
 
 /// Verbatim entries kept at most.
@@ -186,6 +187,9 @@ struct Note {
     /// Its first entry, for a template seen once: (line, level, group, pid).
     first: (u64, usize, u32, Option<String>),
     kept: u32,
+    /// Its first entry is listed ([`LISTED_RANK`]): no item of a template seen once
+    /// repeats it.
+    first_listed: bool,
     /// Entries by level: one template may be logged at several.
     levels: [u64; MAX_LEVELS],
     /// Entries at its severity, the worst (levels of one severity together: journald's
@@ -249,7 +253,7 @@ pub struct Fold {
     last: Kept,
     entries: u64,
     multiline: u64,
-    span: Option<(i64, i64)>,
+    span: Span,
     /// Entries redrawn with carriage returns.
     redrawn: u64,
     /// Entries whose messages had ANSI escape codes.
@@ -262,6 +266,8 @@ pub struct Fold {
     narrowed: bool,
     /// Entries to list, until [`Fold::emit_listed`] emits them.
     listed: Vec<Kept>,
+    /// The lines of the first and of the last entry listed: no edge repeats them.
+    listed_edges: Option<[u64; 2]>,
 }
 
 /// Entries held while their messages are within the limit.
@@ -289,13 +295,14 @@ impl Fold {
             last: Kept::default(),
             entries: 0,
             multiline: 0,
-            span: None,
+            span: Span::default(),
             redrawn: 0,
             ansi: 0,
             whole: None,
             returned_whole: false,
             narrowed: false,
             listed: Vec::new(),
+            listed_edges: None,
         }
     }
 
@@ -387,10 +394,7 @@ impl Fold {
         self.entries += 1;
         self.level_counts[entry.level] += 1;
         if let Some(t) = entry.micros {
-            self.span = Some(match self.span {
-                None => (t, t),
-                Some((a, b)) => (a.min(t), b.max(t)),
-            });
+            self.span.see(t);
         }
         let group = self.group_of(entry.group);
         let counts = &mut self.groups[group as usize].1;
@@ -456,6 +460,7 @@ impl Fold {
                 entry.pid.map(str::to_string),
             ),
             kept: 0,
+            first_listed: false,
             levels: [0; MAX_LEVELS],
             at_severity: 0,
         });
@@ -491,9 +496,20 @@ impl Fold {
             let item = kept(entry, first_line, rest, group, template);
             self.keep(item);
         } else if self.listing() {
-            self.listed
-                .push(kept(entry, first_line, rest, group, template));
+            self.list(kept(entry, first_line, rest, group, template));
         }
+    }
+
+    /// Lists an entry ([`LISTED_RANK`]): the ranked items do not repeat it.
+    fn list(&mut self, k: Kept) {
+        if let Some(note) = self.notes.get_mut(&k.template) {
+            note.first_listed |= note.first.0 == k.line;
+        }
+        // Entries given way to are listed late: the first and last by their lines.
+        let edges = self.listed_edges.get_or_insert([k.line; 2]);
+        edges[0] = edges[0].min(k.line);
+        edges[1] = edges[1].max(k.line);
+        self.listed.push(k);
     }
 
     /// Whether entries no ranked item shows are listed now: the options narrowed them
@@ -514,9 +530,11 @@ impl Fold {
         }
         let shown: std::collections::HashSet<u64> = self.kept.iter().map(|k| k.line).collect();
         // (Held whole, their lines are not cut: they take at most the whole's limit.)
-        let held = whole.entries.into_iter();
-        self.listed
-            .extend(held.filter(|k| !shown.contains(&k.line)));
+        for k in whole.entries {
+            if !shown.contains(&k.line) {
+                self.list(k);
+            }
+        }
     }
 
     /// Whether a serious entry of `severity` would be kept.
@@ -541,7 +559,7 @@ impl Fold {
             note.kept -= 1;
         }
         if self.listing() {
-            self.listed.push(old);
+            self.list(old);
         }
     }
 
@@ -619,6 +637,7 @@ impl Fold {
             .min_by_key(|k| (std::cmp::Reverse(urgency(k)), k.line))
             .map(entry_value);
         let mut shown: Vec<u64> = kept.iter().map(|k| k.line).collect();
+        shown.extend(self.listed_edges.into_iter().flatten());
         let mut seen = std::collections::HashSet::new();
         let (firsts, repeats): (Vec<_>, Vec<_>) =
             kept.into_iter().partition(|k| seen.insert(k.template));
@@ -657,6 +676,7 @@ impl Fold {
         let mut once: Vec<_> = templates
             .iter()
             .filter(|t| t.count() == 1 && !shown.contains(&t.first_line()))
+            .filter(|t| !notes.get(&t.id()).is_some_and(|note| note.first_listed))
             .collect();
         once.sort_by_key(|t| {
             let note = notes.get(&t.id());
@@ -787,7 +807,7 @@ impl Fold {
                 .collect(),
             groups,
             distinct_groups: self.groups.len(),
-            time_span: self.span.map(|(a, b)| (format_micros(a), format_micros(b))),
+            time_span: self.span.formatted(),
             templates: miner.len(),
             other_entries: miner.overflow_count(),
             multiline_entries: self.multiline,

@@ -9,6 +9,7 @@
 //! `source_cursor` so a caller can go on with `journalctl --after-cursor`.
 
 use crate::fold::{Entry, Fold, FoldStats, Names};
+use crate::time::Span;
 use crate::{OptionError, TextItems};
 use briefly_core::{
     counted, plural, strip_ansi, Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record,
@@ -156,6 +157,8 @@ pub struct JournalStats {
     pub entries_read: u64,
     /// Entries left out by `--level`, `--since`, `--until` or `--unit`.
     pub filtered_out: u64,
+    /// The earliest and latest times of the entries read, before the filters.
+    pub read_time_span: Option<(String, String)>,
     /// What was folded.
     #[serde(flatten)]
     pub fold: FoldStats,
@@ -169,6 +172,8 @@ pub struct Journal {
     mode: Mode,
     fold: Fold,
     read: u64,
+    /// The times of the entries read, before the filters.
+    read_span: Span,
     filtered_out: u64,
     problems: Problems,
     last_cursor: Option<String>,
@@ -204,6 +209,7 @@ impl Journal {
             mode: Mode::Sniffing(Vec::new()),
             fold,
             read: 0,
+            read_span: Span::default(),
             filtered_out: 0,
             problems: Problems::default(),
             last_cursor: None,
@@ -394,6 +400,9 @@ impl Journal {
         } else {
             Some(severity_of(level))
         };
+        if let Some(micros) = micros {
+            self.read_span.see(micros);
+        }
         let unit = group_of(&fields);
         if !self.wanted(level, severity, micros, unit, fields.unit.as_deref()) {
             self.filtered_out += 1;
@@ -673,15 +682,22 @@ impl Reducer for Journal {
                 warnings.push(format!("{} {what}", counted(n, one, many)));
             }
         }
-        let mut summary = format!(
-            "{} from {}",
-            if fold.entries == 1 {
-                "1 entry".to_string()
-            } else {
-                format!("{} entries", fold.entries)
-            },
+        let entries = |n: u64| match n {
+            1 => "1 entry".to_string(),
+            n => format!("{n} entries"),
+        };
+        let mut summary = match self.filtered_out {
+            0 => entries(fold.entries),
+            _ => format!(
+                "{} of {} kept by the options",
+                fold.entries,
+                entries(self.read)
+            ),
+        };
+        summary.push_str(&format!(
+            " from {}",
             plural(fold.distinct_groups as u64, "unit")
-        );
+        ));
         if let Some((a, b)) = &fold.time_span {
             summary.push_str(&format!(", {a} … {b}"));
         }
@@ -694,6 +710,9 @@ impl Reducer for Journal {
         } else {
             summary.push_str(&format!("; {}", serious.join(", ")));
         }
+        if self.filtered_out > 0 {
+            summary.push_str(" among them");
+        }
         if self.fold.returned_whole() {
             summary.push_str(match self.filtered_out {
                 0 => "; returned whole",
@@ -703,13 +722,19 @@ impl Reducer for Journal {
         if let Some(worst) = worst {
             summary.push_str(&crate::fold::worst_clause(&worst, &NAMES));
         }
+        let read_span = self.read_span.formatted();
         if self.filtered_out > 0 {
             summary.push_str(&format!("; {} filtered out", self.filtered_out));
+        }
+        if let (0, Some((a, b))) = (fold.entries, &read_span) {
+            // What the options had to choose from.
+            summary.push_str(&format!(" (the input: {a} … {b})"));
         }
         let stats = JournalStats {
             format,
             entries_read: self.read,
             filtered_out: self.filtered_out,
+            read_time_span: read_span,
             fold,
             problems: self.problems.clone(),
         };

@@ -3,6 +3,27 @@
 
 use briefly_text::time::{civil, civil_from_days};
 
+/// The earliest and the latest of the times seen (microseconds since the epoch): entries
+/// of two streams, or merged journals, are not in order.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Span(Option<(i64, i64)>);
+
+impl Span {
+    /// Takes a time in.
+    pub fn see(&mut self, micros: i64) {
+        self.0 = Some(match self.0 {
+            None => (micros, micros),
+            Some((a, b)) => (a.min(micros), b.max(micros)),
+        });
+    }
+
+    /// The earliest and the latest, as RFC 3339 UTC ([`format_micros`]); none without
+    /// times.
+    pub fn formatted(&self) -> Option<(String, String)> {
+        self.0.map(|(a, b)| (format_micros(a), format_micros(b)))
+    }
+}
+
 /// `2026-11-29T10:00:00.123456Z` for `micros` since the epoch.
 pub fn format_micros(micros: i64) -> String {
     let secs = micros.div_euclid(1_000_000);

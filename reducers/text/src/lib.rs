@@ -83,9 +83,10 @@ pub const MAX_RECORD_LINES: usize = KeptLines::MAX_LINES;
 /// Most context lines on each side.
 pub const MAX_CONTEXT: usize = 20;
 /// The rank of each record the options keep (`--level`, `--since`/`--until`, `--grep`)
-/// that no ranked item shows, listed after them all in input order: when options narrow
-/// an input too large to return whole, every record they keep is on a page, not only the
-/// first few of its template.
+/// that no ranked item shows, listed after them all in input order (a serious record kept
+/// verbatim, as it gives way to another): when options narrow an input too large to
+/// return whole, every record they keep is on a page, once, not only the first few of its
+/// template.
 pub const LISTED_RANK: Rank = 6;
 /// Bytes of text a [`LinesItem`] holds at most, unless its one record is longer: small
 /// enough that a page of 1,500 characters holds a run of short lines whole (as JSON,
@@ -372,6 +373,8 @@ struct TemplateInfo {
     /// The first and last lines of its first record: an example of a record over several
     /// lines says how many more it has.
     first_record: Option<(u64, u64)>,
+    /// Its first record is listed ([`LISTED_RANK`]): no rare template's example repeats it.
+    first_listed: bool,
 }
 
 impl TemplateInfo {
@@ -446,6 +449,9 @@ pub struct Text {
     /// Records listed at [`LISTED_RANK`] still collecting context after them (lines left),
     /// in input order: emitted when the first of them has its context.
     listing: VecDeque<(LineItem, usize)>,
+    /// The lines of the first and of the last record listed ([`LISTED_RANK`]): no edge
+    /// repeats them.
+    listed_edges: Option<[(u64, u64); 2]>,
     first_line: Option<Edge>,
     last_line: Edge,
     /// A blank line under a serious log line, held until the next line says whether it
@@ -569,6 +575,7 @@ impl Text {
             recent: VecDeque::with_capacity(options.context + 1),
             awaiting: VecDeque::new(),
             listing: VecDeque::new(),
+            listed_edges: None,
             first_line: None,
             last_line: Edge::default(),
             held_blank: None,
@@ -923,6 +930,7 @@ impl Text {
                 let left = (self.awaiting.iter())
                     .find(|&&(s, generation, _)| s == slot && generation == old_generation)
                     .map_or(0, |&(_, _, left)| left);
+                self.note_listed(old_group, old.lines());
                 let old_group = self.miner.resolve(old_group);
                 old.template = old_group.shown();
                 old.count = self.miner.count_alike(old_group);
@@ -967,6 +975,7 @@ impl Text {
     /// Lists the pending record, of `group`, which the options kept and no ranked item
     /// shows.
     fn list_pending(&mut self, group: GroupId, out: &mut dyn Emit<TextItem>) {
+        self.note_listed(group, self.pending.item.lines());
         let context = self.options.context;
         if context == 0 && self.listing.is_empty() && !out.wants(LISTED_RANK) {
             out.skip(LISTED_RANK);
@@ -980,6 +989,18 @@ impl Text {
         item.template = group.shown();
         item.count = self.miner.count_alike(group);
         self.list(item, context, out);
+    }
+
+    /// Notes that the record over `lines`, of `group` as it was mined, is listed
+    /// ([`LISTED_RANK`]), on this page or a later one: the ranked items do not repeat it.
+    fn note_listed(&mut self, group: GroupId, lines: (u64, u64)) {
+        if let Some(info) = self.info.get_mut(&group) {
+            info.first_listed |= info.first_record == Some(lines);
+        }
+        // Records given way to are listed late: the first and last by their lines.
+        let edges = self.listed_edges.get_or_insert([lines; 2]);
+        edges[0] = edges[0].min(lines);
+        edges[1] = edges[1].max(lines);
     }
 
     /// Lists a record ([`LISTED_RANK`]) once `left` more lines of context after it are in
@@ -1086,6 +1107,7 @@ impl Text {
         let miner = &self.miner;
         // The lines of the records shown whole, first to last.
         let mut shown_lines: Vec<(u64, u64)> = kept.iter().map(|(i, _)| i.lines()).collect();
+        shown_lines.extend(self.listed_edges.into_iter().flatten());
         let shown = |lines: &[(u64, u64)], line: u64| {
             lines
                 .iter()
@@ -1151,6 +1173,7 @@ impl Text {
         let mut rare: Vec<_> = templates
             .iter()
             .filter(|t| t.count() <= RARE && !shown(&shown_lines, t.first_line()))
+            .filter(|t| !info.get(&t.id()).is_some_and(|noted| noted.first_listed))
             .collect();
         rare.sort_by_key(|t| (t.count(), t.first_line()));
         for t in &rare {
@@ -1340,12 +1363,14 @@ impl Text {
         let line = |n: u64| whole.lines[n as usize - 1].clone();
         let held_lines = whole.lines.len() as u64;
         for record in &whole.records {
-            let Some(group) = record.group.map(|g| self.miner.resolve(g)) else {
+            let Some(mined) = record.group else {
                 continue;
             };
             if shown.contains(&record.first) {
                 continue;
             }
+            self.note_listed(mined, (record.first, record.last));
+            let group = self.miner.resolve(mined);
             if context == 0 && self.listing.is_empty() && !out.wants(LISTED_RANK) {
                 out.skip(LISTED_RANK);
                 continue;
@@ -1645,10 +1670,14 @@ impl FoldBatches for Text {
                 .into_iter()
                 .flatten()
                 .max_by_key(|(line, _)| *line);
-            entry.first_record = [entry.first_record, noted.first_record]
-                .into_iter()
-                .flatten()
-                .min();
+            // Whether the first of them is listed.
+            let first = [
+                entry.first_record.map(|lines| (lines, entry.first_listed)),
+                noted.first_record.map(|lines| (lines, noted.first_listed)),
+            ];
+            let first = first.into_iter().flatten().min();
+            entry.first_record = first.map(|(lines, _)| lines);
+            entry.first_listed = first.is_some_and(|(_, listed)| listed);
         }
 
         // 1. Serious records: worst first, then rarest template, then earliest.
