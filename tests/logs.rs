@@ -732,6 +732,39 @@ fn entry_lines(b: &Briefly, args: &[&str], input: &[u8]) -> Vec<u64> {
 }
 
 #[test]
+fn the_first_entry_is_the_first_of_either_stream() {
+    // A stream's record ends at that stream's next line (or the input's end): stderr's
+    // first, at line 1, ends after stdout's at line 2.
+    let mut input = json_file_line("worker starting\n", "stderr", 0);
+    for n in 1..200 {
+        input.push_str(&json_file_line(
+            &format!("request {n} served\n"),
+            "stdout",
+            n,
+        ));
+    }
+    input.push_str(&json_file_line("worker stopping\n", "stderr", 200));
+    // The last entry is the last line's.
+    input.push_str(&json_file_line("request 201 served\n", "stdout", 201));
+    let b = Briefly::new();
+    let envelope = b.envelope(&["docker", "--whole-chars", "0"], input.as_bytes(), CAP);
+    let entries: Vec<(u64, &str)> = (envelope["items"].as_array().unwrap().iter())
+        .filter(|item| item["kind"] == "entry")
+        .map(|item| {
+            (
+                item["line"].as_u64().unwrap(),
+                item["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let last = (202, "request 201 served");
+    assert_eq!(
+        entries,
+        [(1, "worker starting"), last, (201, "worker stopping")]
+    );
+}
+
+#[test]
 fn options_that_keep_nothing_say_what_the_input_held() {
     let b = Briefly::new();
     let mut export = Export::default();
@@ -880,6 +913,15 @@ fn every_entry_the_options_keep_is_on_a_page() {
     }
     let docker = ["docker", "--stream", "stderr"];
     assert_eq!(entry_lines(&b, &docker, input.as_bytes()), stderr);
+    // Listed in input order, though a stream's record ends at its stream's next line,
+    // after the other's that follow it.
+    let since = ["docker", "--since", "2026-11-29T10:00:00Z"];
+    let first = b.envelope(&since, input.as_bytes(), CAP);
+    let lines: Vec<u64> = (b.all_items(&first, CAP).iter())
+        .filter(|item| item["kind"] == "entry")
+        .map(|item| item["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, (1..=1_600).collect::<Vec<u64>>());
     let tail = entry_lines(&b, &["docker", "--tail", "300"], input.as_bytes());
     assert_eq!(tail, (1_301..=1_600).collect::<Vec<u64>>());
     let lines = entry_lines(

@@ -735,7 +735,10 @@ impl FoldBatches for Docker {
             let (record, facts) = batch.entry(i);
             self.record_line(&record, facts, out);
         }
-        self.fold.emit_listed(out);
+        // A record of one stream still open holds back those of the other listed after it.
+        let open = self.pending.iter().filter(|p| p.open).map(|p| p.line);
+        let joining = self.partial.iter().flatten().map(|p| p.line);
+        self.fold.emit_listed(open.chain(joining).min(), out);
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {

@@ -38,6 +38,9 @@ pub const LISTED_RANK: u64 = 6;
 
 /// Verbatim entries kept at most.
 pub const MAX_KEPT: usize = 500;
+/// Entries listed that wait at most for one folded in later that starts before them
+/// ([`Fold::emit_listed`]); past that they are emitted out of order.
+pub const MAX_LISTED_WAITING: usize = 500;
 /// Characters kept of each line of a kept entry.
 pub const MAX_KEPT_CHARS: usize = briefly_core::MAX_LINE_ITEM_CHARS;
 /// Lines of a multi-line entry kept after its first at most: its first lines, its last
@@ -315,19 +318,28 @@ impl Fold {
         self.narrowed = true;
     }
 
-    /// Emits the entries listed since it last did, in input order (an entry a worse one
-    /// took the place of among those kept verbatim, when it did). Called as entries are
-    /// folded in, so that few wait; [`Fold::finish`] emits those left.
-    pub fn emit_listed(&mut self, out: &mut dyn Emit<Value>) {
+    /// Emits the entries listed since it last did that start before line `before` (all of
+    /// them for `None`), in input order (an entry a worse one took the place of among
+    /// those kept verbatim, when it did). Called as entries are folded in, so that few
+    /// wait; [`Fold::finish`] emits those left. A reducer whose entries are folded in out
+    /// of order (docker's two streams) says where the first entry still open starts: those
+    /// after it wait for it, [`MAX_LISTED_WAITING`] at most.
+    pub fn emit_listed(&mut self, before: Option<u64>, out: &mut dyn Emit<Value>) {
         let mut listed = std::mem::take(&mut self.listed);
-        for k in listed.drain(..) {
+        // Nearly in order: a stable sort of a few.
+        listed.sort_by_key(|k| k.line);
+        let ready = before.map_or(listed.len(), |line| {
+            listed.partition_point(|k| k.line < line)
+        });
+        let ready = ready.max(listed.len().saturating_sub(MAX_LISTED_WAITING));
+        for k in listed.drain(..ready) {
             if out.wants(LISTED_RANK) {
                 out.emit(LISTED_RANK, self.listed_value(&k));
             } else {
                 out.skip(LISTED_RANK);
             }
         }
-        // Its buffer serves again.
+        // Those waiting, and the buffer, serve again.
         self.listed = listed;
     }
 
@@ -479,7 +491,13 @@ impl Fold {
         if keep_serious {
             note.kept += 1;
         }
-        if self.first.is_none() {
+        // By its line: docker's two streams' entries are folded in as they end (the last
+        // line's entry ends last).
+        if self
+            .first
+            .as_ref()
+            .is_none_or(|first| entry.line < first.line)
+        {
             self.first = Some(kept(entry, first_line, rest, group, template));
         }
         fill(&mut self.last, entry, first_line, rest, group, template);
@@ -566,7 +584,9 @@ impl Fold {
     /// End of input: emits the items (as [`Value`]s) and returns the aggregates and the
     /// first entry of the worst severity seen (for the summary).
     pub fn finish(&mut self, out: &mut dyn FnMut(u64, Value)) -> (FoldStats, Option<Value>) {
-        for k in std::mem::take(&mut self.listed) {
+        let mut listed = std::mem::take(&mut self.listed);
+        listed.sort_by_key(|k| k.line);
+        for k in listed {
             out(LISTED_RANK, self.listed_value(&k));
         }
         let whole = self.whole.take().filter(|w| !w.entries.is_empty());

@@ -582,7 +582,7 @@ impl Reducer for Journal {
 
     fn chunk(&mut self, bytes: &[u8], _offset: u64, out: &mut dyn Emit<Value>) -> Flow {
         self.feed(bytes, out);
-        self.fold.emit_listed(out);
+        self.fold.emit_listed(None, out);
         Flow::Continue
     }
 
