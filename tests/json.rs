@@ -88,6 +88,17 @@ fn shape_without_options_and_small_documents_whole() {
         assert_eq!(status["type"], "string");
         assert_eq!(status["count"], 2000);
         assert_eq!(status["examples"], json!(["ok", "failed"]));
+        // A path of few values counts each: the one failure among the `ok`s.
+        assert_eq!(status["values"], json!([["ok", 1999], ["failed", 1]]));
+        let path = |name: &str| {
+            let path = format!("{prefix}{name}");
+            paths.iter().find(|p| p["path"] == path).unwrap()
+        };
+        let level = json!([["info", 667], ["warn", 667], ["error", 666]]);
+        assert_eq!(path("level")["values"], level);
+        // Not a path of many values: names, numbers.
+        assert_eq!(path("name").get("values"), None);
+        assert_eq!(path("ms").get("values"), None);
         let tags = paths
             .iter()
             .find(|p| p["path"] == format!("{prefix}meta.tags"))

@@ -198,7 +198,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
     ReducerTool {
         name: "json",
         reducer: "json",
-        description: "Reduce JSON or NDJSON (auto-detected; API responses, `kubectl -o json`, JSON logs): without options its shape (keys, types, counts, examples), or the input whole when small; with options the records filtered (`where`), projected (`fields`), counted by a value (`count_by`) or sorted (`sort`). Use it on a JSON file or JSON text instead of reading it raw; a `[]` in a path names the record array (items[].status).",
+        description: "Reduce JSON or NDJSON (auto-detected; API responses, `kubectl -o json`, JSON logs): without options its shape (keys, types, counts, examples, and each value counted where a key has few: the 2 errors among 50,000 `ok`s), or the input whole when small; with options the records filtered (`where`), projected (`fields`), counted by a value (`count_by`) or sorted (`sort`). Use it on a JSON file or JSON text instead of reading it raw; a `[]` in a path names the record array (items[].status).",
         options_schema: || {
             json!({
                 "fields": {"type": "array", "items": {"type": "string"}, "description": "Paths to keep of each record, e.g. [\"name\", \"a.b\", \"items[].status\"]."},

@@ -6,7 +6,8 @@
 //! walks `items`), else the elements of a top-level array, else each top-level value.
 //!
 //! - No options: the shape, one item per path (`{path, type, count, nulls, examples,
-//!   len}`); input whose values take at most `whole_chars` is returned whole instead.
+//!   values, len}`); input whose values take at most `whole_chars` is returned whole
+//!   instead.
 //! - `--where` keeps matching records; `--fields` projects them; `--limit` stops after N.
 //! - `--count-by PATH` makes the items groups (`{value, count}`), largest first; `--top`.
 //! - `--sort PATH` (`--desc`) orders the first `--limit` (default [`SORT_KEEP`]) records.
@@ -2362,6 +2363,37 @@ mod tests {
             "{}",
             envelope.summary
         );
+    }
+
+    #[test]
+    fn a_path_of_few_values_counts_each() {
+        let long = "x".repeat(41);
+        let records: Vec<Value> = (0..40)
+            .map(|i| {
+                let mut record = json!({
+                    "ten": i % 10, "eleven": i % 11, "long": long, "short": &long[1..],
+                    "flag": i == 7,
+                });
+                if i < 3 {
+                    record["rare"] = json!(i);
+                }
+                record
+            })
+            .collect();
+        let ndjson: String = records.iter().map(|r| format!("{r}\n")).collect();
+        let envelope = run(ndjson.as_bytes(), with(|o| o.whole_chars = 0));
+        let values = |path: &str| {
+            let shape = envelope.items.iter().find(|p| p["path"] == path).unwrap();
+            shape.get("values").cloned()
+        };
+        let ten: Vec<Value> = (0..10).map(|n| json!([n, 4])).collect();
+        assert_eq!(values("ten"), Some(Value::from(ten)));
+        assert_eq!(values("flag"), Some(json!([[false, 39], [true, 1]])));
+        assert_eq!(values("short"), Some(json!([[&long[1..], 40]])));
+        // Too many, too long, none repeated: data, not kinds.
+        assert_eq!(values("eleven"), None);
+        assert_eq!(values("long"), None);
+        assert_eq!(values("rare"), None);
     }
 
     #[test]

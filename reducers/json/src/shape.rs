@@ -1,5 +1,6 @@
 //! The shape of JSON values: every path with its types, counts, nulls, a few example
-//! values and, for arrays, the range of their lengths.
+//! values, every value with its count at a path of few values (a status, a level: the
+//! two errors among 50,000 `ok`s) and, for arrays, the range of their lengths.
 
 use crate::tape::{Kind, TapeValue};
 use briefly_core::cut_str;
@@ -11,6 +12,10 @@ use std::collections::{BTreeMap, HashMap};
 const EXAMPLES: usize = 3;
 /// Example strings are cut to this many characters.
 const EXAMPLE_CHARS: usize = 40;
+/// Distinct scalar values a path has at most for each to be counted ([`PathShape::values`]):
+/// past that, or at a string longer than [`EXAMPLE_CHARS`], its values are not a handful
+/// of kinds but data (ids, times, messages).
+pub const MAX_VALUES: usize = 10;
 
 /// One path of the shape, as an item.
 #[derive(Debug, Clone, Serialize)]
@@ -28,6 +33,11 @@ pub struct PathShape {
     /// A few distinct scalar values.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Value>,
+    /// Every scalar value with its count, most frequent first (ties in the order first
+    /// seen), when the path has at most [`MAX_VALUES`] of them, none longer than an
+    /// example, and one is repeated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<(Value, u64)>,
     /// For arrays: the shortest and longest length, `min..max`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub len: Option<String>,
@@ -39,7 +49,45 @@ struct Seen {
     count: u64,
     kinds: BTreeMap<Kind, u64>,
     examples: Vec<Value>,
+    /// Each scalar value and its count, while they are few ([`MAX_VALUES`]).
+    values: Vec<(Value, u64)>,
+    /// Its values are too many or too long to count each.
+    values_many: bool,
     len: Option<(u64, u64)>,
+}
+
+impl Seen {
+    /// Counts a scalar value, while the path's are few.
+    fn count_value(&mut self, value: TapeValue<'_, '_>) {
+        if self.values_many {
+            return;
+        }
+        // A string is compared as it is, made a value only when new.
+        let (known, value) = match value.as_str() {
+            Some(s) if s.chars().nth(EXAMPLE_CHARS).is_some() => (None, None),
+            Some(s) => match self
+                .values
+                .iter()
+                .position(|(seen, _)| seen.as_str() == Some(s))
+            {
+                Some(at) => (Some(at), None),
+                None => (None, Some(Value::String(s.to_string()))),
+            },
+            None => {
+                let value = value.to_json(&mut crate::tape::Convert::new(EXAMPLE_CHARS));
+                let at = self.values.iter().position(|(seen, _)| *seen == value);
+                (at, Some(value))
+            }
+        };
+        match (known, value) {
+            (Some(at), _) => self.values[at].1 += 1,
+            (None, Some(value)) if self.values.len() < MAX_VALUES => self.values.push((value, 1)),
+            _ => {
+                self.values_many = true;
+                self.values = Vec::new();
+            }
+        }
+    }
 }
 
 /// The shape so far, bounded: at most `max_paths` paths are tracked.
@@ -99,6 +147,7 @@ impl Shape {
             Kind::Null => {}
             _ => {
                 let seen = &mut self.seen[at];
+                seen.count_value(value);
                 if seen.examples.len() < EXAMPLES {
                     let example = match value.as_str() {
                         Some(s) => Value::String(cut_str(s, EXAMPLE_CHARS).into_owned()),
@@ -183,6 +232,17 @@ impl Shape {
                     count: seen.count,
                     nulls: seen.kinds.get(&Kind::Null).copied().unwrap_or(0),
                     examples: seen.examples.clone(),
+                    values: {
+                        let mut values = seen.values.clone();
+                        // Stable: ties stay in the order first seen.
+                        values.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+                        let repeated = values.first().is_some_and(|(_, count)| *count > 1);
+                        if repeated {
+                            values
+                        } else {
+                            Vec::new()
+                        }
+                    },
                     len: seen.len.map(|(lo, hi)| {
                         if lo == hi {
                             lo.to_string()
