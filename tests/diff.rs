@@ -1269,3 +1269,54 @@ fn a_crlf_diffs_patch_keeps_its_line_ends_its_hunk_header_too() {
     let envelope = diff_of(&b, diff.as_bytes(), &["--file", "x"]);
     assert_eq!(items(&envelope)[0]["patch"], diff);
 }
+
+#[test]
+fn a_change_inside_a_long_line_is_shown_where_it_is() {
+    // A minified file of one 40 kB line, one value changed in the middle of it.
+    let line = |value: &str| -> String {
+        (0..3_000)
+            .map(|i| match i {
+                1_500 => format!("var a{i}={value};"),
+                _ => format!("var a{i}={};", i * 7 % 1000),
+            })
+            .collect()
+    };
+    let (old, new) = (line("500"), line("\"BROKEN\""));
+    let diff = format!(
+        "diff --git a/app.min.js b/app.min.js\n--- a/app.min.js\n+++ b/app.min.js\n\
+         @@ -1,2 +1,2 @@\n-{old}\n+{new}\n //# sourceMappingURL=app.js.map\n"
+    );
+    let column = old.find("var a1500=").unwrap() as u64 + 11;
+    let b = Briefly::new();
+    for args in [&[][..], &["--max-chars", "2000"], &["--file", "app.min.js"]] {
+        let envelope = diff_of(&b, diff.as_bytes(), args);
+        let changed = &items(&envelope)[0]["changed"];
+        assert_eq!(changed[0]["line"], 1, "{args:?}");
+        assert_eq!(changed[0]["column"], column);
+        let added = changed[0]["added"].as_str().unwrap();
+        assert!(added.contains("var a1500=\"BROKEN\";var a1501="), "{added}");
+        assert!(added.starts_with('…') && added.ends_with('…'), "{added}");
+        let removed = changed[0]["removed"].as_str().unwrap();
+        assert!(removed.contains("var a1500=500;var a1501="), "{removed}");
+        assert!(removed.len() < 200, "{removed}");
+    }
+    // The first three of a file, and how many more.
+    let pairs: String = (1..=4)
+        .map(|n| format!("@@ -{n} +{n} @@\n-{old}\n+{n}{new}\n"))
+        .collect();
+    let four = format!("diff --git a/m.js b/m.js\n--- a/m.js\n+++ b/m.js\n{pairs}");
+    let envelope = diff_of(&b, four.as_bytes(), &[]);
+    let file = &items(&envelope)[0];
+    let lines: Vec<u64> = (file["changed"].as_array().unwrap().iter())
+        .map(|change| change["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [1, 2, 3]);
+    assert_eq!(file["changed"][0]["column"], 1);
+    assert_eq!(file["changed_more"], 1);
+    // The warning names where the hunks are, not as each whole: a long line is cut.
+    let envelope = diff_of(&b, diff.as_bytes(), &[]);
+    common::assert_warns(
+        &envelope,
+        &["`briefly diff --file app.min.js` of the artifact has its hunks, a page at a time"],
+    );
+}

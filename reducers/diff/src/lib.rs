@@ -10,11 +10,13 @@
 //! Items are files (`stats.files` counts them, always exact), then the lines outside any
 //! file's patch that nothing else reads, `{"kind": "line", "line", "text"}` (a commit's
 //! message, `diff -r`'s `Only in a: x`, input that is no diff). A file's item is
-//! `{"path", "change", "from"?, "commit"?, "against"?, "patch"?, "binary_patch_lines"?}`
-//! (the last for a binary file's `GIT binary patch`, its data not shown) where `commit` is the
-//! short hash of the commit the file's change belongs to (`git log -p`, `git show`, `git
-//! format-patch`), listed in `stats.commits`, `against` the parent a merge's file is
-//! diffed against (`git log -m`, a block for each parent), and `change` packs the status
+//! `{"path", "change", "from"?, "commit"?, "against"?, "patch"?, "binary_patch_lines"?,
+//! "changed"?}` (`binary_patch_lines` for a binary file's `GIT binary patch`, its data not
+//! shown; `changed` for changes inside lines of 500 bytes or more, each side's window
+//! around what differs) where `commit` is the short hash of the commit the file's change
+//! belongs to (`git log -p`, `git show`, `git format-patch`), listed in `stats.commits`,
+//! `against` the parent a merge's file is diffed against (`git log -m`, a block for each
+//! parent), and `change` packs the status
 //! and counts compactly (`M +3 -1`, `A +10`, `R096 +0 -0`, `M binary`, `M mode
 //! 100644->100755`, `conflicts N` when it adds conflict markers, and `#N` when the file's
 //! change is repeated pattern `N`). Ranked:
@@ -36,6 +38,7 @@
 //! and in all; past [`MAX_FILES_HELD`] files, files are listed as they come, unranked.
 
 mod commit;
+mod long;
 mod parse;
 mod words;
 
@@ -242,6 +245,9 @@ struct FileDiff {
     unpaired: bool,
     run_removed: Vec<String>,
     run_added: Vec<String>,
+    /// Changes inside long lines, the first [`long::MAX_LONG_CHANGES`], and how many more.
+    long_changes: Vec<long::LongChange>,
+    long_changes_more: u64,
 }
 
 impl FileDiff {
@@ -278,6 +284,8 @@ impl FileDiff {
             hunk: None,
             hunks_seen: 0,
             hunks_left_out: 0,
+            long_changes: Vec::new(),
+            long_changes_more: 0,
             conflicts: 0,
             held_bytes: 0,
             pairs: Vec::new(),
@@ -756,6 +764,11 @@ impl Diff {
             file.hunks_left_out += 1;
             return;
         }
+        // A change inside a long line, where it is: its patch line is cut long before.
+        let changes = match hunk.combined.is_none() && !hunk.words && !self.options.stat_only {
+            true => long::long_changes(&hunk.lines, hunk.header.new_start),
+            false => Vec::new(),
+        };
         if let Some(context) = self.options.context {
             // A combined hunk is kept whole: its header has a range for each parent; so is
             // a word diff's, whose lines have no marks of context.
@@ -774,11 +787,21 @@ impl Diff {
                     .layout_chars
                     .map_or(MAX_PART_CHARS, part_chars_for);
                 let max_lines = self.options.max_hunk_lines.max(1);
-                for item in hunk_items(file, &hunk, max_lines, part_chars) {
+                let mut items = hunk_items(file, &hunk, max_lines, part_chars);
+                if let Some(first) = items.first_mut().filter(|_| !changes.is_empty()) {
+                    first["changed"] = json!(changes);
+                }
+                for item in items {
                     out.emit(0, item);
                 }
             }
             return;
+        }
+        for change in changes {
+            match file.long_changes.len() < long::MAX_LONG_CHANGES {
+                true => file.long_changes.push(change),
+                false => file.long_changes_more += 1,
+            }
         }
         let body = hunk.lines.len();
         let bytes: usize =
@@ -1206,6 +1229,12 @@ fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value
     if file.hunks_left_out > 0 && (with_patch || pattern.is_none()) {
         item["hunks_left_out"] = json!(file.hunks_left_out);
     }
+    if !file.long_changes.is_empty() && (with_patch || pattern.is_none()) {
+        item["changed"] = json!(file.long_changes);
+        if file.long_changes_more > 0 {
+            item["changed_more"] = json!(file.long_changes_more);
+        }
+    }
     item
 }
 
@@ -1272,7 +1301,7 @@ impl Reducer for Diff {
             ),
         };
         envelope.warnings.push(format!(
-            "the patch of {first}{others} was cut, or hunks of it left out (over --max-hunk-lines, or to fit): `briefly diff --file {}` of the artifact has its hunks, each whole, a page at a time",
+            "the patch of {first}{others} was cut, or hunks of it left out (over --max-hunk-lines, or to fit): `briefly diff --file {}` of the artifact has its hunks, a page at a time",
             shell_quoted(first)
         ));
     }

@@ -34,7 +34,7 @@ pub struct PathShape {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Value>,
     /// Every scalar value with its count, most frequent first (ties in the order first
-    /// seen), when the path has at most [`MAX_VALUES`] of them, none longer than an
+    /// seen), when the path has at most `MAX_VALUES` (10) of them, none longer than an
     /// example, and one is repeated.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<(Value, u64)>,
