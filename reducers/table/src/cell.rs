@@ -145,6 +145,9 @@ fn canonical_number(text: &str) -> Option<Value> {
     if let Ok(i) = text.parse::<i64>() {
         return (i.to_string() == text).then(|| Value::from(i));
     }
+    if let Ok(u) = text.parse::<u64>() {
+        return (u.to_string() == text).then(|| Value::from(u));
+    }
     let f = parse_number(text)?;
     let value = float(f);
     let shown = value.to_string();
@@ -261,6 +264,10 @@ mod tests {
         assert_eq!(render("-3.5"), serde_json::json!(-3.5));
         assert_eq!(render("007"), Value::from("007"));
         assert_eq!(render("1.50"), Value::from("1.50"));
+        // Past i64, an unsigned 64-bit one whole; past that, text as written.
+        assert_eq!(render("18446744073709551615"), Value::from(u64::MAX));
+        let past = "18446744073709551616";
+        assert_eq!(render(past), Value::from(past));
         assert_eq!(render("NaN"), Value::from("NaN"));
         assert_eq!(render("abc"), Value::from("abc"));
     }

@@ -182,8 +182,10 @@ pub struct ColumnStats {
     first_text: Option<(u64, String)>,
     num_min: Option<f64>,
     num_max: Option<f64>,
-    int_min: Option<i64>,
-    int_max: Option<i64>,
+    /// Whole numbers' bounds: an unsigned one past `i64::MAX` (Arrow's `UInt64`, CSV's
+    /// `18446744073709551615`) is one too, shown as it is, not as a float.
+    int_min: Option<i128>,
+    int_max: Option<i128>,
     text_min: Option<String>,
     text_max: Option<String>,
     /// CSV: the least and greatest of every value as written, for a column of text that
@@ -253,6 +255,8 @@ impl ColumnStats {
                     self.distinct_value(hash(1, &[text.eq_ignore_ascii_case("true") as u8]));
                 } else if let Ok(i) = text.parse::<i64>() {
                     self.int(i);
+                } else if let Ok(u) = text.parse::<u64>() {
+                    self.uint(u);
                 } else if let Some(f) = parse_number(text) {
                     self.float(f);
                 } else {
@@ -267,10 +271,7 @@ impl ColumnStats {
     }
 
     fn int(&mut self, i: i64) {
-        self.ints += 1;
-        self.int_min = Some(self.int_min.map_or(i, |m| m.min(i)));
-        self.int_max = Some(self.int_max.map_or(i, |m| m.max(i)));
-        self.number(i as f64);
+        self.whole(i128::from(i));
         // An integer and the same float hash alike (CSV `1` and `1.0` are one value);
         // one past 2^53, which no float holds, by its own bytes.
         let float = i as f64;
@@ -281,9 +282,21 @@ impl ColumnStats {
     }
 
     fn uint(&mut self, u: u64) {
-        self.floats += 1;
-        self.number(u as f64);
-        self.distinct_value(hash(4, &u.to_le_bytes()));
+        match i64::try_from(u) {
+            Ok(i) => self.int(i),
+            Err(_) => {
+                self.whole(i128::from(u));
+                self.distinct_value(hash(4, &u.to_le_bytes()));
+            }
+        }
+    }
+
+    /// A whole number's count and bounds.
+    fn whole(&mut self, n: i128) {
+        self.ints += 1;
+        self.int_min = Some(self.int_min.map_or(n, |m| m.min(n)));
+        self.int_max = Some(self.int_max.map_or(n, |m| m.max(n)));
+        self.number(n as f64);
     }
 
     fn float(&mut self, f: f64) {
@@ -385,7 +398,7 @@ impl ColumnStats {
         }
         if self.floats == 0 {
             if let (Some(lo), Some(hi)) = (self.int_min, self.int_max) {
-                return (Value::from(lo), Value::from(hi));
+                return (whole_value(lo), whole_value(hi));
             }
         }
         match (self.num_min, self.num_max) {
@@ -417,6 +430,15 @@ impl ColumnStats {
             .into_iter()
             .map(|(k, n)| (briefly_core::cut_str(&k, BOUND_CHARS).into_owned(), n))
             .collect()
+    }
+}
+
+/// A whole number within `i64` or `u64` as JSON.
+fn whole_value(n: i128) -> Value {
+    match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(i), _) => Value::from(i),
+        (_, Ok(u)) => Value::from(u),
+        _ => float(n as f64),
     }
 }
 
@@ -487,6 +509,36 @@ mod tests {
             let e = hll.estimate() as f64;
             assert!((e - n as f64).abs() / (n as f64) < 0.05, "{n}: {e}");
         }
+    }
+
+    #[test]
+    fn whole_numbers_past_i64_are_whole_and_exact() {
+        // CSV: an unsigned 64-bit id is an int, its bounds exact (not 1.8446744073709552e19).
+        let mut csv = ColumnStats::new(true);
+        for (row, v) in ["5", "18446744073709551615", "9223372036854775808"]
+            .iter()
+            .enumerate()
+        {
+            csv.add(&Cell::Text(Cow::Borrowed(v)), row as u64);
+        }
+        assert_eq!(csv.inferred_type(), "int");
+        let max = Value::from(u64::MAX);
+        assert_eq!(csv.bounds(), (Value::from(5), max.clone()));
+        assert_eq!(csv.distinct(), 3);
+        // Arrow's UInt64, with a negative Int64 beside it (a merged column's bounds).
+        let mut arrow = ColumnStats::new(false);
+        for (row, cell) in [Cell::UInt(u64::MAX), Cell::Int(-3), Cell::UInt(7)]
+            .iter()
+            .enumerate()
+        {
+            arrow.add(cell, row as u64);
+        }
+        assert_eq!(arrow.bounds(), (Value::from(-3), max));
+        // Past u64 too, a float.
+        assert_eq!(
+            whole_value(i128::from(u64::MAX) + 1),
+            float(1.8446744073709552e19)
+        );
     }
 
     #[test]
