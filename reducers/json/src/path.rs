@@ -38,23 +38,36 @@ impl Path {
         while i < bytes.len() {
             match bytes[i] {
                 b'[' => {
-                    let close = text[i..]
-                        .find(']')
-                        .map(|at| i + at)
-                        .ok_or_else(|| bad("unclosed ["))?;
-                    let inner = text[i + 1..close].trim();
-                    if inner.is_empty() {
-                        steps.push(Step::Each);
-                    } else if inner.starts_with('"') {
-                        let key: String = serde_json::from_str(inner)
-                            .map_err(|_| bad("a quoted key must be a JSON string"))?;
+                    let after = &text[i + 1..];
+                    let quoted = after.trim_start();
+                    let close = if quoted.starts_with('"') {
+                        // The key's own `]`s are its (`["a[]"]`): its string's end is read.
+                        let at = i + 1 + after.len() - quoted.len();
+                        let mut strings =
+                            serde_json::Deserializer::from_str(quoted).into_iter::<String>();
+                        let key = strings.next().and_then(Result::ok);
+                        let key = key.ok_or_else(|| bad("a quoted key must be a JSON string"))?;
+                        let end = at + strings.byte_offset();
+                        let rest = &text[end..];
+                        if !rest.trim_start().starts_with(']') {
+                            return Err(bad("a quoted key must be a JSON string"));
+                        }
                         steps.push(Step::Key(key));
+                        end + rest.find(']').expect("starts with it")
                     } else {
-                        let index = inner
-                            .parse()
-                            .map_err(|_| bad("[…] holds an index, a \"key\" or nothing"))?;
-                        steps.push(Step::Index(index));
-                    }
+                        let close = after.find(']').map(|at| i + 1 + at);
+                        let close = close.ok_or_else(|| bad("unclosed ["))?;
+                        let inner = text[i + 1..close].trim();
+                        if inner.is_empty() {
+                            steps.push(Step::Each);
+                        } else {
+                            let index = inner
+                                .parse()
+                                .map_err(|_| bad("[…] holds an index, a \"key\" or nothing"))?;
+                            steps.push(Step::Index(index));
+                        }
+                        close
+                    };
                     i = close + 1;
                     if bytes.get(i) == Some(&b'.') {
                         i += 1;
@@ -153,7 +166,26 @@ mod tests {
         assert_eq!(steps(r#"["a.b"].c"#), [Key("a.b".into()), Key("c".into())]);
         assert_eq!(steps("."), []);
         assert_eq!(steps(""), []);
-        for bad in ["a..b", "a.", "a[", "a[x]", "[].", r#"[""#] {
+        // A quoted key's own `]` and `"` are its: the path the shape prints reads back.
+        assert_eq!(steps(r#"["a[]"]"#), [Key("a[]".into())]);
+        assert_eq!(
+            steps(r#"x[ "b]\"]" ][0]"#),
+            [Key("x".into()), Key("b]\"]".into()), Index(0)]
+        );
+        assert_eq!(
+            Path::parse(r#"["a[]"].b"#).unwrap().to_string(),
+            r#"["a[]"].b"#
+        );
+        for bad in [
+            "a..b",
+            "a.",
+            "a[",
+            "a[x]",
+            "[].",
+            r#"[""#,
+            r#"["a""#,
+            r#"["a"x]"#,
+        ] {
             assert!(Path::parse(bad).is_err(), "{bad}");
         }
     }
