@@ -758,10 +758,78 @@ fn the_first_entry_is_the_first_of_either_stream() {
         })
         .collect();
     let last = (202, "request 201 served");
+    // Returned whole, in input order too.
+    let whole = b.envelope(&["docker"], input.as_bytes(), CAP);
+    let lines: Vec<u64> = (b.all_items(&whole, CAP).iter())
+        .map(|item| item["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, (1..=202).collect::<Vec<u64>>());
     assert_eq!(
         entries,
         [(1, "worker starting"), last, (201, "worker stopping")]
     );
+}
+
+#[test]
+fn compose_containers_lines_stay_apart() {
+    // `docker compose logs -t`: a traceback of one container between another's lines.
+    let input = "\
+worker-1  | 2024-05-14T10:00:03.200000000Z ERROR:celery.worker:Task tasks.run[42] raised
+worker-1  | 2024-05-14T10:00:03.250000000Z Traceback (most recent call last):
+web-1     | 2024-05-14T10:00:03.300000000Z INFO: GET /api/items/74748 200
+worker-1  | 2024-05-14T10:00:03.350000000Z   File \"/app/tasks.py\", line 12, in run
+db-1      | 2024-05-14T10:00:03.500000000Z WARNING: slow query 8753 ms
+worker-1  | 2024-05-14T10:00:03.550000000Z   File \"/app/do.py\", line 7, in do
+web-1     | 2024-05-14T10:00:03.650000000Z INFO: GET /api/items/1 200
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["docker"], input.as_bytes(), CAP);
+    let groups = &envelope["stats"]["groups"];
+    assert_eq!(groups["web-1"]["entries"], 2, "{groups}");
+    assert_eq!(groups["db-1"]["entries"], 1, "{groups}");
+    assert_eq!(groups["db-1"]["errors"], 0, "{groups}");
+    for item in envelope["items"].as_array().unwrap() {
+        let (stream, message) = (
+            item["stream"].as_str().unwrap(),
+            item["message"].as_str().unwrap(),
+        );
+        let worker = message.contains("Traceback") || message.contains("File ");
+        assert_eq!(
+            stream == "worker-1",
+            worker || message.contains("celery"),
+            "{item}"
+        );
+    }
+}
+
+#[test]
+fn a_tracebacks_summary_names_its_exception() {
+    let traceback = [
+        "Traceback (most recent call last):",
+        "  File \"/app/db.py\", line 3, in connect",
+        "    conn = psycopg2.connect(dsn)",
+        "psycopg2.OperationalError: FATAL: password authentication failed for user \"app\"",
+    ];
+    let mut input = json_file_line("request served\n", "stdout", 0);
+    for (n, line) in traceback.iter().enumerate() {
+        input.push_str(&json_file_line(
+            &format!("{line}\n"),
+            "stderr",
+            n as u64 + 1,
+        ));
+    }
+    let mut export = Export::default();
+    export.push(0, "app.service", 3, &traceback.join("\n"));
+    let b = Briefly::new();
+    let exception = "Traceback (most recent call last): … psycopg2.OperationalError: FATAL: \
+                     password authentication failed for user \"app\"";
+    for envelope in [
+        b.envelope(&["docker"], input.as_bytes(), CAP),
+        b.envelope(&["journal"], &export.bytes, CAP),
+    ] {
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(summary.contains(exception), "{summary}");
+    }
 }
 
 #[test]
@@ -913,6 +981,29 @@ fn every_entry_the_options_keep_is_on_a_page() {
     }
     let docker = ["docker", "--stream", "stderr"];
     assert_eq!(entry_lines(&b, &docker, input.as_bytes()), stderr);
+    // The last entry kept is not the last to end: stdout's line 7 ends after stderr's 6,
+    // and is left out. Each once still.
+    let mut small = String::new();
+    for (n, (stream, message)) in [
+        ("stdout", "level=warn msg=\"slow request\""),
+        ("stderr", "level=error msg=\"db query failed\""),
+        ("stdout", "level=warn msg=\"slow request\""),
+        ("stderr", "level=error msg=\"db query failed\""),
+        ("stderr", "level=error msg=\"db query failed\""),
+        ("stderr", "level=error msg=\"db query failed\""),
+        ("stdout", "level=warn msg=\"slow request\""),
+        ("stdout", "level=info msg=\"request\" status=200"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        small.push_str(&json_file_line(&format!("{message}\n"), stream, n as u64));
+    }
+    let warn = ["docker", "--level", "warn", "--whole-chars", "0"];
+    assert_eq!(
+        entry_lines(&b, &warn, small.as_bytes()),
+        (1..=7).collect::<Vec<u64>>()
+    );
     // Listed in input order, though a stream's record ends at its stream's next line,
     // after the other's that follow it.
     let since = ["docker", "--since", "2026-11-29T10:00:00Z"];

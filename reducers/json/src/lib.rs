@@ -2377,6 +2377,8 @@ mod tests {
                 if i < 3 {
                     record["rare"] = json!(i);
                 }
+                record["one"] = [json!(1), json!(1.0), json!(1), json!("1")][i % 4].clone();
+                record["zero"] = [json!(0), json!(-0.0)][i % 2].clone();
                 record
             })
             .collect();
@@ -2389,6 +2391,9 @@ mod tests {
         let ten: Vec<Value> = (0..10).map(|n| json!([n, 4])).collect();
         assert_eq!(values("ten"), Some(Value::from(ten)));
         assert_eq!(values("flag"), Some(json!([[false, 39], [true, 1]])));
+        // A number however written, as --count-by groups them; a string apart.
+        assert_eq!(values("one"), Some(json!([[1, 30], ["1", 10]])));
+        assert_eq!(values("zero"), Some(json!([[0, 40]])));
         assert_eq!(values("short"), Some(json!([[&long[1..], 40]])));
         // Too many, too long, none repeated: data, not kinds.
         assert_eq!(values("eleven"), None);

@@ -75,6 +75,7 @@ impl Seen {
             },
             None => {
                 let value = value.to_json(&mut crate::tape::Convert::new(EXAMPLE_CHARS));
+                let value = one_number(value);
                 let at = self.values.iter().position(|(seen, _)| *seen == value);
                 (at, Some(value))
             }
@@ -87,6 +88,17 @@ impl Seen {
                 self.values = Vec::new();
             }
         }
+    }
+}
+
+/// A whole number written as a float (`1.0`, `-0.0`, `7e0`) as the integer: one value
+/// however written, as `--count-by` groups them.
+fn one_number(value: Value) -> Value {
+    match value.as_f64() {
+        Some(f) if value.is_f64() && f.fract() == 0.0 && f.abs() < 2f64.powi(53) => {
+            Value::from(f as i64)
+        }
+        _ => value,
     }
 }
 

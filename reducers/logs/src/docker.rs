@@ -425,8 +425,14 @@ impl Docker {
         }
         let pending = &mut self.pending[stream];
         let record = &mut pending.multiline.0;
-        // A record of MAX_RECORD_LINES ends there: the next line starts another.
-        if pending.open && record.lines() + 1 < MAX_RECORD_LINES && record.continues(text) {
+        // A record of MAX_RECORD_LINES ends there: the next line starts another; so does
+        // another container's line (compose's `web-1  | `): a record is one container's.
+        let same_source = service.is_none_or(|service| pending.group == service);
+        if pending.open
+            && same_source
+            && record.lines() + 1 < MAX_RECORD_LINES
+            && record.continues(text)
+        {
             let found = inspect(text);
             record.push(text, found.severity, found.opens);
             pending.masked_ok = false;

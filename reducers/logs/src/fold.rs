@@ -24,7 +24,7 @@
 
 use crate::time::{format_micros, Span};
 use briefly_core::{counted, Emit, Gap, KeptLines, WholeChars};
-use briefly_severity::multiline::{is_cause, is_go_test_frame, TRACEBACK};
+use briefly_severity::multiline::{is_cause, is_go_test_frame, what_went_wrong, TRACEBACK};
 use briefly_severity::{classify, Severity};
 use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
@@ -491,8 +491,7 @@ impl Fold {
         if keep_serious {
             note.kept += 1;
         }
-        // By its line: docker's two streams' entries are folded in as they end (the last
-        // line's entry ends last).
+        // By their lines: docker's two streams' entries are folded in as they end.
         if self
             .first
             .as_ref()
@@ -500,7 +499,9 @@ impl Fold {
         {
             self.first = Some(kept(entry, first_line, rest, group, template));
         }
-        fill(&mut self.last, entry, first_line, rest, group, template);
+        if entry.line >= self.last.line {
+            fill(&mut self.last, entry, first_line, rest, group, template);
+        }
         if let Some(whole) = &mut self.whole {
             if whole.chars.take(message) {
                 whole
@@ -836,8 +837,10 @@ impl Fold {
             top_templates,
         };
         if let Some(whole) = whole {
-            let (mut serious, others): (Vec<Kept>, Vec<Kept>) = whole
-                .entries
+            // In input order: docker's two streams' entries were folded in as they ended.
+            let mut entries = whole.entries;
+            entries.sort_by_key(|k| k.line);
+            let (mut serious, others): (Vec<Kept>, Vec<Kept>) = entries
                 .into_iter()
                 .partition(|k| k.severity >= Some(Severity::Warn));
             serious.sort_by_key(|k| (std::cmp::Reverse(urgency(k)), k.line));
@@ -892,14 +895,21 @@ impl Fold {
 }
 
 /// The summary's clause for the worst entry shown: "; first LEVEL at TIME (GROUP):
-/// MESSAGE", its message cut at 160 characters, in the reducer's vocabulary.
+/// MESSAGE", its message cut at 160 characters, in the reducer's vocabulary; an entry
+/// over several lines by its first and the line that says what went wrong (a
+/// traceback's exception), as `text` names a record.
 pub fn worst_clause(worst: &Value, names: &Names) -> String {
-    let message: String = worst["message"]
-        .as_str()
-        .unwrap_or_default()
-        .chars()
-        .take(160)
-        .collect();
+    let first = worst["message"].as_str().unwrap_or_default();
+    // A traceback by what went wrong, after its first line, as `text` names it.
+    let more = worst["more"].as_array().into_iter().flatten();
+    let message = match what_went_wrong(first, more.filter_map(Value::as_str)) {
+        Some(name) => format!(
+            "{} … {}",
+            briefly_core::cut_str(first, 80),
+            briefly_core::cut_str(name.trim_start(), 160)
+        ),
+        None => first.chars().take(160).collect(),
+    };
     format!(
         "; first {} at {} ({}): {message}",
         worst[names.level].as_str().unwrap_or_default(),
