@@ -886,6 +886,25 @@ fn options_that_keep_nothing_say_what_the_input_held() {
         "{summary}"
     );
     assert_eq!(journal["stats"]["time_span"], Value::Null);
+    // A unit that has no entries: those there are, named (a name mistyped).
+    let journal = b.envelope(&["journal", "--unit", "web-api"], &export.bytes, CAP);
+    let summary = journal["summary"].as_str().unwrap();
+    let input = format!(
+        "(the input: 300 web.service; {} … ",
+        span[0].as_str().unwrap()
+    );
+    assert!(summary.contains(&input), "{summary}");
+    // The five with most entries.
+    let mut units = Export::default();
+    for (n, unit) in (0..7u64).flat_map(|n| (0..7).filter(move |u| n < 7 - u).map(move |u| (n, u)))
+    {
+        units.push(n, &format!("u{unit}.service"), 6, "started");
+    }
+    let journal = b.envelope(&["journal", "--unit", "web"], &units.bytes, CAP);
+    let summary = journal["summary"].as_str().unwrap();
+    let named = "(the input: 7 u0.service, 6 u1.service, 5 u2.service, 4 u3.service, \
+                 3 u4.service, 2 more units; ";
+    assert!(summary.contains(named), "{summary}");
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! an array when repeated) and `__CURSOR`, the last of which goes in the envelope's
 //! `source_cursor` so a caller can go on with `journalctl --after-cursor`.
 
-use crate::fold::{Entry, Fold, FoldStats, Names};
+use crate::fold::{Entry, Fold, FoldStats, Names, MAX_GROUPS};
 use crate::time::Span;
 use crate::{OptionError, TextItems};
 use briefly_core::{
@@ -21,6 +21,7 @@ use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 
 /// The longest JSON line read whole; the head of a longer one is read (and fails).
@@ -166,6 +167,9 @@ pub struct JournalStats {
     pub problems: Problems,
 }
 
+/// Units named, those with most entries, when `--unit` keeps none.
+const TOP_UNITS_NAMED: usize = 5;
+
 /// The journald reducer.
 pub struct Journal {
     options: JournalOptions,
@@ -174,6 +178,9 @@ pub struct Journal {
     read: u64,
     /// The times of the entries read, before the filters.
     read_span: Span,
+    /// Under `--unit`: the entries read of each unit (the first [`MAX_GROUPS`]), to name
+    /// those there are when it keeps none (a unit's name mistyped).
+    read_units: Option<HashMap<String, u64>>,
     filtered_out: u64,
     problems: Problems,
     last_cursor: Option<String>,
@@ -204,7 +211,9 @@ impl Journal {
         if narrowing {
             fold.narrowed();
         }
+        let read_units = options.unit.is_some().then(HashMap::new);
         Ok(Journal {
+            read_units,
             options,
             mode: Mode::Sniffing(Vec::new()),
             fold,
@@ -404,6 +413,13 @@ impl Journal {
             self.read_span.see(micros);
         }
         let unit = group_of(&fields);
+        if let Some(units) = &mut self.read_units {
+            if let Some(n) = units.get_mut(unit) {
+                *n += 1;
+            } else if units.len() < MAX_GROUPS {
+                units.insert(unit.to_string(), 1);
+            }
+        }
         if !self.wanted(level, severity, micros, unit, fields.unit.as_deref()) {
             self.filtered_out += 1;
             return;
@@ -726,9 +742,22 @@ impl Reducer for Journal {
         if self.filtered_out > 0 {
             summary.push_str(&format!("; {} filtered out", self.filtered_out));
         }
-        if let (0, Some((a, b))) = (fold.entries, &read_span) {
-            // What the options had to choose from.
-            summary.push_str(&format!(" (the input: {a} … {b})"));
+        if fold.entries == 0 && self.read > 0 {
+            // What the options had to choose from: the units with most entries, the times.
+            let mut input = Vec::new();
+            if let Some(units) = &self.read_units {
+                let mut most: Vec<(&String, &u64)> = units.iter().collect();
+                most.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+                let named = most.iter().take(TOP_UNITS_NAMED);
+                let mut listed: Vec<String> =
+                    named.map(|(unit, n)| format!("{n} {unit}")).collect();
+                if most.len() > TOP_UNITS_NAMED {
+                    listed.push(format!("{} more units", most.len() - TOP_UNITS_NAMED));
+                }
+                input.push(listed.join(", "));
+            }
+            input.extend(read_span.as_ref().map(|(a, b)| format!("{a} … {b}")));
+            summary.push_str(&format!(" (the input: {})", input.join("; ")));
         }
         let stats = JournalStats {
             format,
