@@ -783,12 +783,31 @@ worker-1  | 2024-05-14T10:00:03.550000000Z   File \"/app/do.py\", line 7, in do
 web-1     | 2024-05-14T10:00:03.650000000Z INFO: GET /api/items/1 200
 ";
     let b = Briefly::new();
+    // Each container's record gathered apart: the traceback whole.
     let envelope = b.envelope(&["docker"], input.as_bytes(), CAP);
     let groups = &envelope["stats"]["groups"];
+    assert_eq!(groups["worker-1"]["entries"], 1, "{groups}");
+    let items = envelope["items"].as_array().unwrap();
+    assert_eq!(items[0]["stream"], "worker-1");
+    assert_eq!(
+        items[0]["more"].as_array().unwrap().len(),
+        3,
+        "{}",
+        items[0]
+    );
+    // Past 32 containers, those after share one record being gathered, which another
+    // container's line ends: the lines still go to their own containers.
+    let mut many: String = (0..32)
+        .map(|n| format!("c{n}-1  | 2024-05-14T10:00:0{}.000000000Z started\n", n % 3))
+        .collect();
+    many.push_str(input);
+    let envelope = b.envelope(&["docker"], many.as_bytes(), CAP);
+    let groups = &envelope["stats"]["groups"];
     assert_eq!(groups["web-1"]["entries"], 2, "{groups}");
-    assert_eq!(groups["db-1"]["entries"], 1, "{groups}");
-    assert_eq!(groups["db-1"]["errors"], 0, "{groups}");
-    for item in envelope["items"].as_array().unwrap() {
+    for item in b.all_items(&envelope, CAP) {
+        if item["stream"] == "db-1" {
+            assert_eq!(item["level"], "warn", "{item}");
+        }
         let (stream, message) = (
             item["stream"].as_str().unwrap(),
             item["message"].as_str().unwrap(),

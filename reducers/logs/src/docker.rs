@@ -99,6 +99,10 @@ const STDERR: usize = 1;
 const OUTPUT: usize = 2;
 /// A line of json-file input that is not a json-file record.
 const UNKNOWN: usize = 3;
+/// Compose's containers gathered apart (each a record of its own being gathered, so that
+/// one's traceback between another's lines stays whole), the first this many; the lines
+/// of those after share one, a record ending at another container's line.
+const MAX_CONTAINERS: usize = 32;
 
 /// Lines not blank that tell the input's format, at most.
 const SNIFF_LINES: usize = 16;
@@ -209,9 +213,12 @@ pub struct Docker {
     ahead: Ahead<Facts>,
     mode: Mode,
     fold: Fold,
-    /// Per stream: the record being gathered. Each stays in place, open or not, so a
-    /// record's buffers serve the next one and nothing bigger than them moves.
-    pending: [Pending; 4],
+    /// Per stream ([`STREAMS`]), then per compose container ([`Docker::containers`]): the
+    /// record being gathered. Each stays in place, open or not, so a record's buffers
+    /// serve the next one and nothing bigger than them moves.
+    pending: Vec<Pending>,
+    /// The compose containers with a slot of their own in `pending`, after the streams'.
+    containers: Vec<String>,
     /// Per stream (stdout, stderr): a record split at 16 KiB, being joined.
     partial: [Option<Partial>; 2],
     /// Records held for `--tail`, by first line.
@@ -264,7 +271,8 @@ impl Docker {
             ahead: Ahead::parallel(Facts::new(fold.miner_config())),
             mode: Mode::Unknown,
             fold,
-            pending: Default::default(),
+            pending: (0..STREAMS.len()).map(|_| Pending::default()).collect(),
+            containers: Vec::new(),
             partial: Default::default(),
             tail: VecDeque::new(),
             spare: Vec::new(),
@@ -388,11 +396,26 @@ impl Docker {
     fn timestamps_line(&mut self, record: &Record<'_>) {
         match split_timestamp(record.text) {
             Some((service, time, message)) => {
-                self.line(OUTPUT, Some(time), record.line, message, service, None)
+                let slot = service.map_or(OUTPUT, |service| self.container_slot(service));
+                self.line(slot, Some(time), record.line, message, service, None)
             }
             // A line without a time: a continuation, or an unmarked record.
             None => self.line(OUTPUT, None, record.line, record.text, None, None),
         }
+    }
+
+    /// The slot in `pending` of compose's container `service`: its own, made for the first
+    /// [`MAX_CONTAINERS`], else the one the rest share ([`OUTPUT`]'s).
+    fn container_slot(&mut self, service: &str) -> usize {
+        if let Some(at) = self.containers.iter().position(|c| c == service) {
+            return STREAMS.len() + at;
+        }
+        if self.containers.len() == MAX_CONTAINERS {
+            return OUTPUT;
+        }
+        self.containers.push(service.to_string());
+        self.pending.push(Pending::default());
+        self.pending.len() - 1
     }
 
     /// One line of `stream` (a record's start or its continuation); `facts`, when given,
@@ -476,7 +499,9 @@ impl Docker {
         pending.micros = micros;
         pending.ansi = ansi;
         pending.group.clear();
-        pending.group.push_str(service.unwrap_or(STREAMS[stream]));
+        pending
+            .group
+            .push_str(service.unwrap_or(STREAMS[stream_of(stream)]));
         pending.cut_bytes = 0;
     }
 
@@ -487,6 +512,7 @@ impl Docker {
             return;
         }
         pending.open = false;
+        let stream = stream_of(stream);
         self.read += 1;
         self.read_streams[stream] += 1;
         if let Some(micros) = pending.micros {
@@ -645,6 +671,15 @@ impl Docker {
         while let Some(mut pending) = self.tail.pop_front() {
             fold_in(&mut self.fold, &mut pending);
         }
+    }
+}
+
+/// The stream ([`STREAMS`]) of a slot in [`Docker::pending`]: a compose container's is
+/// the output's.
+fn stream_of(slot: usize) -> usize {
+    match slot < STREAMS.len() {
+        true => slot,
+        false => OUTPUT,
     }
 }
 
