@@ -345,10 +345,23 @@ fn source_of(argv: &[String]) -> &'static str {
         }
         words.drain(1..i.min(words.len()));
     }
+    // cargo's toolchain and own options come before its command too: `cargo +nightly
+    // --locked test`.
+    if words.first().is_some_and(|w| w == "cargo") {
+        let mut i = 1;
+        while let Some(word) = words.get(i) {
+            match word.as_str() {
+                "--color" | "--config" | "-Z" | "-C" => i += 2,
+                w if w.starts_with('-') || w.starts_with('+') => i += 1,
+                _ => break,
+            }
+        }
+        words.drain(1..i.min(words.len()));
+    }
     let word = |i: usize| words.get(i).map(String::as_str).unwrap_or_default();
     match word(0) {
         "pytest" | "py.test" => "pytest",
-        "cargo" if matches!(word(1), "test" | "nextest") => "cargo-test",
+        "cargo" if matches!(word(1), "test" | "t" | "nextest") => "cargo-test",
         "git"
             if matches!(word(1), "diff" | "show" | "format-patch" | "log")
                 && (word(1) != "log"
@@ -790,6 +803,15 @@ mod tests {
         assert_eq!(source("cargo test --workspace"), "cargo-test");
         assert_eq!(source("cargo nextest run"), "cargo-test");
         assert_eq!(source("cargo build"), "text");
+        // Its alias, and its toolchain and options before the command.
+        assert_eq!(source("cargo t -p core"), "cargo-test");
+        assert_eq!(source("cargo +nightly test"), "cargo-test");
+        assert_eq!(
+            source("cargo --locked --color never -Z unstable-options test"),
+            "cargo-test"
+        );
+        assert_eq!(source("cargo +nightly build"), "text");
+        assert_eq!(source("cargo --config x=1 check"), "text");
         assert_eq!(source("git diff HEAD~3 -- src/"), "diff");
         assert_eq!(source("git log -p"), "diff");
         // Its stat: the diff reducer reads git log's stats per commit.

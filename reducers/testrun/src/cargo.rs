@@ -138,7 +138,31 @@ struct Failure {
     compile_error: Option<String>,
     left: Option<String>,
     right: Option<String>,
+    /// The value (`left: Schema {`) whose Debug goes on over the next lines, and how
+    /// many brackets it has open.
+    open_value: Option<(Side, i64)>,
+    /// In pretty_assertions' `Diff < left / right > :` (or `assert_ne`'s `Both sides:`).
+    in_diff: Option<Diff>,
 }
+
+/// Which value of an assertion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Side {
+    Left,
+    Right,
+}
+
+/// The block pretty_assertions prints a failed assertion's values in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Diff {
+    /// `assert_eq`'s: each line marked `<` (left's), `>` (right's) or ` ` (both's).
+    Lines,
+    /// `assert_ne`'s `Both sides:`, the one value both have.
+    Both,
+}
+
+/// Longest assertion value kept, in bytes: the rest is cut with the marker.
+pub(crate) const MAX_VALUE_BYTES: usize = 8 * 1024;
 
 impl Failure {
     fn new(name: &str, binary: Option<String>, lines: usize) -> Self {
@@ -154,6 +178,8 @@ impl Failure {
             compile_error: None,
             left: None,
             right: None,
+            open_value: None,
+            in_diff: None,
         }
     }
 
@@ -201,16 +227,42 @@ impl Failure {
                 return;
             }
             if let Some(left) = trimmed.strip_prefix("left: ") {
-                self.left.get_or_insert_with(|| left.to_string());
+                self.value_starts(Side::Left, left);
             } else if let Some(right) = trimmed.strip_prefix("right: ") {
-                self.right.get_or_insert_with(|| right.to_string());
+                self.value_starts(Side::Right, right);
+            } else if let Some((side, open)) = self.open_value {
+                // A Debug over several lines (`{:#?}`'s, or a type's own): the value's.
+                self.value_goes_on(side, line);
+                let open = open + bracket_balance(line);
+                self.open_value = (open > 0).then_some((side, open));
             } else if self.message.len() < 4 {
                 self.message.push(line.to_string());
             }
             self.detail.push(line, true);
             return;
         }
+        if let Some(diff) = self.in_diff {
+            if line.trim().is_empty() || line.starts_with("note: ") {
+                self.in_diff = None;
+                self.detail.push(line, false);
+                return;
+            }
+            self.diff_line(diff, line);
+            self.detail.push(line, true);
+            return;
+        }
         if self.location.is_some() {
+            // pretty_assertions prints the values after the message and a blank line.
+            if line.starts_with("Diff < left / right > :") {
+                self.in_diff = Some(Diff::Lines);
+                self.detail.push(line, true);
+                return;
+            }
+            if line == "Both sides:" {
+                self.in_diff = Some(Diff::Both);
+                self.detail.push(line, true);
+                return;
+            }
             // After the panic: a backtrace, whose frames in the project are the decisive ones.
             let own = line.trim_start().starts_with("at ./") || line.contains(" at ./");
             self.detail.push(line, own);
@@ -226,6 +278,65 @@ impl Failure {
         let decisive =
             self.captured.wants_marked() && severity().is_some_and(|s| s >= Severity::Warn);
         self.captured.push(line, decisive);
+    }
+
+    /// `left: VALUE` or `right: VALUE` opens the panic's value of `side` (the first such
+    /// line, when a report has several).
+    fn value_starts(&mut self, side: Side, value: &str) {
+        self.open_value = None;
+        let slot = match side {
+            Side::Left => &mut self.left,
+            Side::Right => &mut self.right,
+        };
+        if slot.is_none() {
+            *slot = Some(value.to_string());
+            let open = bracket_balance(value);
+            self.open_value = (open > 0).then_some((side, open));
+        }
+    }
+
+    /// One more line of the value of `side`, kept up to [`MAX_VALUE_BYTES`].
+    fn value_goes_on(&mut self, side: Side, line: &str) {
+        let value = match side {
+            Side::Left => &mut self.left,
+            Side::Right => &mut self.right,
+        };
+        let Some(value) = value else {
+            *value = Some(briefly_core::cut_str(line, MAX_VALUE_BYTES).into_owned());
+            return;
+        };
+        const CUT: &str = "\n…[cut]";
+        if value.ends_with(CUT) {
+            return;
+        }
+        if value.len() + 1 + line.len() > MAX_VALUE_BYTES {
+            value.push_str(CUT);
+            return;
+        }
+        value.push('\n');
+        value.push_str(line);
+    }
+
+    /// One line of pretty_assertions' block: its values, line by line, are the left's and
+    /// the right's.
+    fn diff_line(&mut self, diff: Diff, line: &str) {
+        let (left, right) = match (diff, line.as_bytes().first()) {
+            (Diff::Both, _) => (true, true),
+            (Diff::Lines, Some(b'<')) => (true, false),
+            (Diff::Lines, Some(b'>')) => (false, true),
+            (Diff::Lines, Some(b' ')) => (true, true),
+            (Diff::Lines, _) => return,
+        };
+        let text = match diff {
+            Diff::Both => line,
+            Diff::Lines => &line[1..],
+        };
+        if left {
+            self.value_goes_on(Side::Left, text);
+        }
+        if right {
+            self.value_goes_on(Side::Right, text);
+        }
     }
 
     /// The panic message, as the item gives it; a doc-test's compile error when it had
@@ -266,6 +377,25 @@ impl Failure {
             ..CargoItem::default()
         }
     }
+}
+
+/// How many more brackets (`{`, `[`, `(`) `text` opens than it closes, outside quoted
+/// strings: a Debug value goes on over the next lines while some are open.
+fn bracket_balance(text: &str) -> i64 {
+    let mut balance = 0;
+    let mut quoted = false;
+    let mut escaped = false;
+    for b in text.bytes() {
+        match (quoted, b) {
+            (true, _) if escaped => escaped = false,
+            (true, b'\\') => escaped = true,
+            (true, b'"') | (false, b'"') => quoted = !quoted,
+            (false, b'{' | b'[' | b'(') => balance += 1,
+            (false, b'}' | b']' | b')') => balance -= 1,
+            _ => {}
+        }
+    }
+    balance
 }
 
 /// libtest's note on a `#[should_panic]` test that did not panic (then ` at
@@ -575,6 +705,19 @@ impl CargoTest {
 
     /// The binary running now ends (its result or the next binary's start).
     fn end_binary(&mut self, out: &mut dyn Emit<CargoItem>) {
+        let stopped = self.current_open
+            && !self.current_has_result
+            && self
+                .current
+                .and_then(|i| self.binaries.get(i))
+                .is_none_or(|b| b.result.is_none());
+        // A panic printed as it happened with no outcome after it, in a binary that
+        // stopped short of its result: its test is the one the binary stopped in (a
+        // panic that could not unwind aborts it), one item with the crash.
+        let stopped_in = match (stopped, self.mode) {
+            (true, Mode::InlinePanic) => self.failure.take(),
+            _ => None,
+        };
         self.close_failure(out);
         // One test without an outcome in libtest's JSON: the one it stopped in (of
         // several, none can be told).
@@ -593,43 +736,55 @@ impl CargoTest {
             let failure = Failure::new(&name, self.binary_name(), self.options.lines);
             self.emit_failure(failure, out);
         }
-        if std::mem::take(&mut self.current_open) {
-            let has_result = self
-                .current
-                .and_then(|i| self.binaries.get(i))
-                .is_some_and(|b| b.result.is_some());
-            if !has_result && !self.current_has_result {
-                let name = self
-                    .binary_name()
-                    .unwrap_or_else(|| format!("binary {}", self.binaries_seen));
-                // An item of its own, with why it stopped when the output says.
-                let crash = std::mem::take(&mut self.crash);
-                if self.first_crash.is_none() {
-                    self.first_crash = crash.first().cloned();
+        self.current_open = false;
+        if stopped {
+            let name = self
+                .binary_name()
+                .unwrap_or_else(|| format!("binary {}", self.binaries_seen));
+            // An item of its own, with why it stopped when the output says.
+            let crash = std::mem::take(&mut self.crash);
+            let item = match stopped_in {
+                Some(failure) => {
+                    let message = failure.message().into_iter().chain(crash.clone());
+                    let message = message.collect::<Vec<_>>().join("\n");
+                    let mut item = failure.item(Some(message));
+                    item.kind = "crashed";
+                    item.binary = Some(name.clone());
+                    for line in &crash {
+                        item.detail.push('\n');
+                        item.detail.push_str(line);
+                    }
+                    item
                 }
-                let rank = self.ranker.rank(1, "crashed");
-                if out.wants(rank) {
-                    out.emit(
-                        rank,
-                        CargoItem {
-                            kind: "crashed",
-                            name: crash.iter().find_map(|line| crashed_test(line)),
-                            binary: Some(name.clone()),
-                            message: crash.first().cloned(),
-                            detail: crash.join("\n"),
-                            ..CargoItem::default()
-                        },
-                    );
-                } else {
-                    out.skip(rank);
-                }
-                if self.without_result.len() < MAX_BINARIES {
-                    self.without_result.push(name);
-                }
-                self.binaries_without_result += 1;
-                for (sum, n) in self.outcomes_without_result.iter_mut().zip(self.outcomes) {
-                    *sum += n;
-                }
+                None => CargoItem {
+                    kind: "crashed",
+                    name: crash.iter().find_map(|line| crashed_test(line)),
+                    binary: Some(name.clone()),
+                    message: crash.first().cloned(),
+                    detail: crash.join("\n"),
+                    ..CargoItem::default()
+                },
+            };
+            if self.first_crash.is_none() {
+                self.first_crash = crash.first().map(|first| match &item.name {
+                    Some(test) if !first.contains(test.as_str()) => {
+                        format!("{first} (in {test})")
+                    }
+                    _ => first.clone(),
+                });
+            }
+            let rank = self.ranker.rank(1, "crashed");
+            if out.wants(rank) {
+                out.emit(rank, item);
+            } else {
+                out.skip(rank);
+            }
+            if self.without_result.len() < MAX_BINARIES {
+                self.without_result.push(name);
+            }
+            self.binaries_without_result += 1;
+            for (sum, n) in self.outcomes_without_result.iter_mut().zip(self.outcomes) {
+                *sum += n;
             }
         }
         self.outcomes = [0; 3];
@@ -818,6 +973,10 @@ impl CargoTest {
                 };
                 let mut failure = Failure::new(&name, binary, self.options.lines);
                 for line in event.stdout.as_deref().unwrap_or_default().lines() {
+                    // Read as the text output's lines are, without colour codes
+                    // (pretty_assertions' diff has them).
+                    let stripped = briefly_core::strip_ansi(line, None);
+                    let line = stripped.as_deref().unwrap_or(line);
                     failure.push(line, || briefly_severity::classify(line));
                 }
                 let note = event.message.as_deref().unwrap_or_default();
@@ -885,14 +1044,14 @@ impl CargoTest {
                     || line.trim_start().starts_with("stderr ─");
                 if line.is_empty() || header || content.is_some_and(|c| nextest_status(c).is_none())
                 {
-                    // The test binary's own frame around the output says nothing new.
-                    let frame = content.is_some_and(|c| {
-                        c.starts_with("running ")
-                            || c.starts_with("test ")
-                            || c == "failures:"
-                            || c.starts_with("    ")
-                    });
                     if let (Some(failure), Some(content)) = (&mut self.failure, content) {
+                        // The test binary's own frame around the output says nothing new:
+                        // its list of failures names the test, indented (a value's
+                        // Debug, indented too, is not the frame's).
+                        let frame = content.starts_with("running ")
+                            || content.starts_with("test ")
+                            || content == "failures:"
+                            || content.strip_prefix("    ") == Some(failure.name.as_str());
                         if !frame {
                             failure.push(content, || facts.indented_severity);
                         }
@@ -972,6 +1131,12 @@ impl CargoTest {
                     return;
                 }
             }
+            // How the binary stopped, and cargo's words on it, are not the panic's: read
+            // below, the panic's test kept as the one the binary stopped in.
+            Mode::InlinePanic
+                if is_crash_line(line.trim_start())
+                    || line.starts_with("error: test failed")
+                    || line == "Caused by:" => {}
             Mode::InlinePanic => {
                 if line == "FAILED" {
                     self.close_failure(out);
@@ -1173,10 +1338,7 @@ impl CargoTest {
         }
         // Why a test binary stopped short of its result: its runtime's last words, a
         // thread's overflowed stack, cargo's account of the signal.
-        let crash = trimmed.starts_with("fatal runtime error: ")
-            || (trimmed.starts_with("thread '") && trimmed.ends_with("has overflowed its stack"))
-            || trimmed.starts_with("process didn't exit successfully: ");
-        if crash && self.current_open {
+        if is_crash_line(trimmed) && self.current_open {
             self.crash_line(trimmed);
             return;
         }
@@ -1331,7 +1493,16 @@ fn rendered_diagnostic(line: &str) -> Option<String> {
     (message.reason == "compiler-message").then_some(message.message?.rendered?)
 }
 
-/// `src/lib.rs - add (line 3)`, a doc-test's name → `src/lib.rs:3`, where it is.
+/// Why a test binary stopped short of its result, in its runtime's last words (a
+/// thread's overflowed stack, a panic that could not unwind) or in cargo's account of
+/// the signal.
+fn is_crash_line(trimmed: &str) -> bool {
+    trimmed.starts_with("fatal runtime error: ")
+        || (trimmed.starts_with("thread '") && trimmed.ends_with("has overflowed its stack"))
+        || trimmed == "thread caused non-unwinding panic. aborting."
+        || trimmed.starts_with("process didn't exit successfully: ")
+}
+
 /// The test a crash line names: the thread whose stack overflowed (libtest names a
 /// test's thread after it), or the test running when the output stopped.
 fn crashed_test(line: &str) -> Option<String> {
@@ -1353,6 +1524,7 @@ fn is_outcome(after: &str) -> bool {
         .any(|outcome| after.starts_with(outcome))
 }
 
+/// `src/lib.rs - add (line 3)`, a doc-test's name → `src/lib.rs:3`, where it is.
 fn doctest_place(name: &str) -> Option<String> {
     let (item, line) = name.strip_suffix(')')?.rsplit_once(" (line ")?;
     let (file, _) = item.split_once(" - ")?;

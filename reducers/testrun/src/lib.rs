@@ -722,6 +722,144 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         assert_eq!(item(&envelope, 0)["left"], "4");
     }
 
+    /// One failing test's report in libtest's words, `panic` its lines after the panic's
+    /// place.
+    fn one_failure(panic: &str) -> Vec<u8> {
+        format!(
+            "running 1 test\ntest t ... FAILED\n\nfailures:\n\n---- t stdout ----\n\
+             thread 't' (7) panicked at src/lib.rs:9:5:\n{panic}\n\
+             note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\
+             failures:\n    t\n\n\
+             test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n"
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn a_value_whose_debug_takes_several_lines_is_whole() {
+        let envelope = cargo_test(&one_failure(
+            "assertion `left == right` failed\n  left: Schema {\n    field: \"a}\",\n}\n right: [\n    1,\n]",
+        ));
+        let failed = item(&envelope, 0);
+        assert_eq!(
+            failed["left"], "Schema {\n    field: \"a}\",\n}",
+            "{failed}"
+        );
+        assert_eq!(failed["right"], "[\n    1,\n]");
+        assert_eq!(failed["message"], "assertion `left == right` failed");
+        // A line value followed by the message's own lines: they stay the message's.
+        let envelope = cargo_test(&one_failure(
+            "assertion failed: `(left == right)`\n  left: `1`,\n right: `2`: sums differ",
+        ));
+        assert_eq!(item(&envelope, 0)["right"], "`2`: sums differ");
+        // A value past MAX_VALUE_BYTES is cut, and says so.
+        let long: String = (0..2000).map(|n| format!("    {n},\n")).collect();
+        let envelope = cargo_test(&one_failure(&format!(
+            "assertion `left == right` failed\n  left: [\n{long}]\n right: []"
+        )));
+        let left = item(&envelope, 0)["left"].as_str().unwrap();
+        assert!(left.len() <= cargo::MAX_VALUE_BYTES + 16, "{}", left.len());
+        assert!(
+            left.starts_with("[\n    0,\n") && left.ends_with("\n…[cut]"),
+            "{left}"
+        );
+        assert_eq!(item(&envelope, 0)["right"], "[]");
+        // nextest's report indents the binary's output: the value's own indent is kept,
+        // libtest's list of failures left out.
+        let nextest = "    Starting 1 test across 1 binary\n        FAIL [   0.005s] (1/1) ct t\n\
+            \x20 stdout ───\n\n    running 1 test\n    test t ... FAILED\n\n    failures:\n\n\
+            \x20   failures:\n        t\n\n\
+            \x20   test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n\
+            \x20 stderr ───\n\n    thread 't' (7) panicked at src/lib.rs:9:5:\n\
+            \x20   assertion `left == right` failed\n      left: Schema {\n        field: id,\n    }\n\
+            \x20    right: 1\n\n────────────\n\
+            \x20    Summary [   0.005s] 1 test run: 0 passed, 1 failed, 0 skipped\n\
+            \x20       FAIL [   0.005s] (1/1) ct t\nerror: test run failed\n";
+        let envelope = cargo_test(nextest.as_bytes());
+        let failed = item(&envelope, 0);
+        assert_eq!(failed["left"], "Schema {\n    field: id,\n}", "{failed}");
+        assert_eq!(failed["right"], "1");
+        let detail = failed["detail"].as_str().unwrap();
+        assert!(!detail.contains("failures"), "{detail}");
+        assert!(failed.get("captured").is_none(), "{failed}");
+    }
+
+    #[test]
+    fn a_panic_that_aborts_the_binary_is_one_crashed_item_of_its_test() {
+        // A panic in a destructor while unwinding: libtest never gets the outcome.
+        let input = "     Running unittests src/lib.rs (target/debug/deps/ab-1)\n\n\
+            running 2 tests\ntest tests::fine ... ok\n\n\
+            thread 'tests::double_panic' (1) panicked at src/lib.rs:8:40:\nfirst panic\n\
+            note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\
+            thread 'tests::double_panic' (1) panicked at src/lib.rs:4:47:\ndrop panicked too\n\n\
+            thread 'tests::double_panic' (1) panicked at /rustc/x/library/core/src/panicking.rs:233:5:\n\
+            panic in a destructor during cleanup\nthread caused non-unwinding panic. aborting.\n\
+            error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit \
+            successfully: `/tmp/ab/target/debug/deps/ab-1` (signal: 6, SIGABRT: process abort signal)\n";
+        let envelope = cargo_test(input.as_bytes());
+        assert_eq!(envelope.total_items, 1, "{:?}", envelope.items);
+        let crashed = item(&envelope, 0);
+        assert_eq!(crashed["kind"], "crashed", "{crashed}");
+        assert_eq!(crashed["name"], "tests::double_panic");
+        assert_eq!(crashed["location"], "src/lib.rs:8:40");
+        let message = crashed["message"].as_str().unwrap();
+        assert!(message.starts_with("first panic\n"), "{message}");
+        assert!(
+            message.ends_with("(signal: 6, SIGABRT: process abort signal)"),
+            "{message}"
+        );
+        let detail = crashed["detail"].as_str().unwrap();
+        assert!(!detail.contains("Caused by:"), "{detail}");
+        assert!(
+            envelope.summary.ends_with(
+                "it stopped: thread caused non-unwinding panic. aborting. (in tests::double_panic)"
+            ),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.stats["failed"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn pretty_assertions_values_are_read_from_its_diff() {
+        // Coloured as pretty_assertions prints it, with a message of the test's.
+        let diff = "assertion failed: `(left == right)`: points\n\n\
+            \x1b[1mDiff\x1b[0m \x1b[31m< left\x1b[0m / \x1b[32mright >\x1b[0m :\n \
+            Point {\n     x: 1,\n\x1b[31m<    y: \x1b[0m\x1b[1;48;5;52;31m2\x1b[0m\x1b[31m,\x1b[0m\n\
+            \x1b[32m>    y: \x1b[0m\x1b[1;48;5;22;32m3\x1b[0m\x1b[32m,\x1b[0m\n }\n";
+        let envelope = cargo_test(&one_failure(diff));
+        let failed = item(&envelope, 0);
+        assert_eq!(
+            failed["left"], "Point {\n    x: 1,\n    y: 2,\n}",
+            "{failed}"
+        );
+        assert_eq!(failed["right"], "Point {\n    x: 1,\n    y: 3,\n}");
+        let detail = failed["detail"].as_str().unwrap();
+        assert!(detail.contains("<    y: 2,\n>    y: 3,"), "{detail}");
+        // The same in libtest's JSON, colour codes and all.
+        let stdout = format!("thread 't' (7) panicked at src/lib.rs:9:5:\n{diff}");
+        let event =
+            serde_json::json!({"type": "test", "event": "failed", "name": "t", "stdout": stdout});
+        let json = format!(
+            "{{\"type\":\"suite\",\"event\":\"started\",\"test_count\":1}}\n{event}\n\
+             {{\"type\":\"suite\",\"event\":\"failed\",\"passed\":0,\"failed\":1,\"ignored\":0,\"measured\":0,\"filtered_out\":0}}\n"
+        );
+        let envelope = cargo_test(json.as_bytes());
+        assert_eq!(
+            item(&envelope, 0)["right"],
+            failed["right"],
+            "{:?}",
+            envelope.items
+        );
+        // assert_ne's one value, the same on both sides.
+        let both = "assertion failed: `(left != right)`\n\nBothsides:\n[\n    1,\n]\n"
+            .replace("Bothsides", "Both sides");
+        let envelope = cargo_test(&one_failure(&both));
+        let failed = item(&envelope, 0);
+        assert_eq!(failed["left"], "[\n    1,\n]", "{failed}");
+        assert_eq!(failed["right"], failed["left"]);
+    }
+
     #[test]
     fn cargo_text_nextest_json_and_rustc() {
         let run = |name: &str| cargo_test(&fixture(name));
