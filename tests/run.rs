@@ -405,6 +405,32 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
     );
     let summary = envelope["summary"].as_str().unwrap();
     assert!(!summary.contains("stderr"), "{summary}");
+    // A command that failed says why on stderr, in no words of a level: its last line.
+    let (envelope, _) = run(
+        &b,
+        &[
+            "run",
+            "--",
+            "sh",
+            "-c",
+            "echo out; echo 'could not reach db' >&2; exit 3",
+        ],
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("; stderr ends: could not reach db"),
+        "{summary}"
+    );
+    // One that failed before any output: that, not its reducer's take on no output.
+    let script = "echo 'python3: No module named pytest' >&2; echo >&2; exit 1";
+    let (envelope, _) = run(
+        &b,
+        &["run", "--reducer", "pytest", "--", "sh", "-c", script],
+    );
+    assert_eq!(
+        envelope["summary"],
+        "no output (exit code 1); stderr ends: python3: No module named pytest"
+    );
 }
 
 #[test]

@@ -158,7 +158,7 @@ pub fn reply(
         Outcome::NotStarted(code, why) => return Ok(Ran::NotStarted(code, why)),
     };
     warnings.extend(session.budget_warning.iter().cloned());
-    let stderr_summary = stderr.summary();
+    let stderr_summary = stderr.summary(exit_code);
     let stderr = stderr.finish(argv, exit_code);
     warnings.extend(stderr.warning);
     let envelope = pipeline.finish(End {

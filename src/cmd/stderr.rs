@@ -82,12 +82,18 @@ impl StderrCapture {
 
     /// What the summary says of stderr, kept apart from the output it sums up: how many
     /// of its lines look like errors or warnings, and the first of the worst (`stderr: 1
-    /// error, at its line 3: cp: cannot stat 'x': No such file or directory`); nothing
-    /// when none do. An agent reads the summary first, and a script's failure is often
-    /// on stderr alone.
-    pub fn summary(&mut self) -> Option<String> {
+    /// error, at its line 3: cp: cannot stat 'x': No such file or directory`); when none
+    /// do and the command failed (`exit_code` not 0), its last line (`stderr ends:
+    /// python3: No module named pytest`); else nothing. An agent reads the summary first,
+    /// and a script's failure is often on stderr alone.
+    pub fn summary(&mut self, exit_code: i32) -> Option<String> {
         self.error_like.end_line();
-        let (severity, line, text) = self.error_like.worst.as_ref()?;
+        let Some((severity, line, text)) = self.error_like.worst.as_ref() else {
+            return (exit_code != 0)
+                .then(|| self.last_line())
+                .flatten()
+                .map(|last| format!("stderr ends: {last}"));
+        };
         let errors = self.error_like.errors;
         let warnings = self.error_like.count - errors;
         let counts = match (errors, warnings) {
@@ -104,6 +110,18 @@ impl StderrCapture {
             _ => format!("the first {} at", severity.name()),
         };
         Some(format!("stderr: {counts}, {first} its line {line}: {text}"))
+    }
+
+    /// The last line of stderr that is not blank, cut to 300 characters.
+    fn last_line(&self) -> Option<String> {
+        let end: Vec<u8> = match self.tail.is_empty() {
+            true => self.head.clone(),
+            false => self.tail.iter().copied().collect(),
+        };
+        let text = String::from_utf8_lossy(&end);
+        let last = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
+        let stripped = briefly_core::strip_ansi(last, None);
+        Some(cut_str(stripped.as_deref().unwrap_or(last), 300).into_owned())
     }
 
     /// The `stderr` field; a warning when what was cut could not be kept; for a stderr

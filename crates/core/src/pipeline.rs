@@ -123,7 +123,8 @@ pub struct End {
     /// The command's bounded standard error (`run`).
     pub stderr: Option<Value>,
     /// What the summary adds of the standard error kept apart (`run`): after the
-    /// reducer's summary of the output, with `; `.
+    /// reducer's summary of the output, with `; `, or, when the command wrote no output
+    /// and failed, in its place, after its exit code.
     pub stderr_summary: Option<String>,
     /// Keeps `stderr` whole when the fit cuts it, for a `stderr` the caller held whole
     /// (one it cut already says where its whole is): the path goes into the field's
@@ -298,9 +299,14 @@ impl<R: Reducer> Pipeline<R> {
         let mut warnings = self.framing_warnings();
         warnings.extend(outcome.warnings);
         warnings.extend(end.warnings);
-        let summary = match end.stderr_summary {
-            Some(stderr) => format!("{}; {stderr}", outcome.summary),
-            None => outcome.summary,
+        let summary = match (end.stderr_summary, end.exit_code) {
+            // A command that failed before it wrote any output (`No module named pytest`,
+            // a usage error): what its reducer makes of no output says nothing of why.
+            (Some(stderr), Some(code)) if self.bytes == 0 && code != 0 => {
+                format!("no output (exit code {code}); {stderr}")
+            }
+            (Some(stderr), _) => format!("{}; {stderr}", outcome.summary),
+            (None, _) => outcome.summary,
         };
         let mut base = Envelope::new(self.config.source.clone(), summary);
         base.ok = outcome.ok && end.exit_code.is_none_or(|code| code == 0);

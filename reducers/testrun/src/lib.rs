@@ -108,6 +108,50 @@ mod tests {
     }
 
     #[test]
+    fn a_recursions_repeated_frames_leave_room_for_the_line_that_raised() {
+        // `f` calling itself, and `g` and `h` calling each other, a thousand times.
+        let frames = |calls: &[&str]| -> String {
+            (0..1000)
+                .map(|i| {
+                    let (line, call) = [(2, calls[0]), (5, calls[calls.len() - 1])][i % calls.len()];
+                    format!("test_rec.py:{line}: in {call}\n    return {call}(n + 1)\n           ^^^^^^^^\n")
+                })
+                .collect()
+        };
+        for calls in [&["f"][..], &["g", "h"][..]] {
+            let input = format!(
+                "F                                                                        [100%]\n\
+                 =================================== FAILURES ===================================\n\
+                 ________________________________ test_recursion ________________________________\n\n\
+                 \x20   def test_recursion():\n>       f(0)\n\ntest_rec.py:9: \n\
+                 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\
+                 {}\
+                 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\n\
+                 n = 960\n\n    def f(n):\n>       return f(n + 1)\n               ^^^^^^^^\n\
+                 E       RecursionError: maximum recursion depth exceeded\n\n\
+                 test_rec.py:2: RecursionError\n\
+                 =========================== short test summary info ============================\n\
+                 FAILED test_rec.py::test_recursion - RecursionError: maximum recursion depth ...\n\
+                 1 failed in 0.17s\n",
+                frames(calls)
+            );
+            let envelope = pytest(&input);
+            let traceback = item(&envelope, 0)["traceback"].as_str().unwrap();
+            assert!(
+                traceback.contains(">       return f(n + 1)\n")
+                    && traceback.contains("E       RecursionError"),
+                "{traceback}"
+            );
+            // Each frame once.
+            assert_eq!(
+                traceback.matches(": in ").count(),
+                calls.len(),
+                "{traceback}"
+            );
+        }
+    }
+
+    #[test]
     fn pytest_colour_verbose() {
         let envelope = reduce_all_chunkings(
             || Pytest::new(PytestOptions::default()).unwrap(),

@@ -192,7 +192,14 @@ pub(crate) struct Report {
     /// How deep in an exception group's gutter (`  | `) the exception named in a
     /// native traceback was: one deeper (a sub-exception) does not replace it.
     exception_depth: usize,
+    /// The last frames' lines (`test_a.py:2: in f`), at most [`RECENT_FRAMES`]: one of
+    /// them again (a recursion's, `f` calling `g` calling `f` too) is not decisive, so
+    /// that its thousand frames leave room for the line that raised.
+    recent_frames: VecDeque<String>,
 }
+
+/// Frames a recursion's repeats are found among.
+const RECENT_FRAMES: usize = 4;
 
 /// A line of an exception group's traceback without its gutter (`  | `, deeper for a
 /// sub-exception's), and how deep it was; a line outside a group as it is, at depth 0.
@@ -235,7 +242,23 @@ impl Report {
             exception: None,
             message: None,
             exception_depth: 0,
+            recent_frames: VecDeque::new(),
         }
+    }
+
+    /// Whether `line`, a frame, is none of the last frames again; remembers it.
+    fn new_frame(&mut self, line: &str) -> bool {
+        if self.recent_frames.iter().any(|frame| frame == line) {
+            return false;
+        }
+        let mut frame = match self.recent_frames.len() {
+            RECENT_FRAMES => self.recent_frames.pop_front().unwrap_or_default(),
+            _ => String::new(),
+        };
+        frame.clear();
+        frame.push_str(line);
+        self.recent_frames.push_back(frame);
+        true
     }
 
     /// One line of the report, with its severity.
@@ -309,7 +332,7 @@ impl Report {
             decisive = true;
         } else if let Some((file, number, rest)) = location(line) {
             let own = !is_library(file);
-            decisive = own;
+            decisive = own && self.new_frame(line);
             if own && self.locations.len() < 8 {
                 self.locations.push((file.to_string(), number));
             }
@@ -321,8 +344,8 @@ impl Report {
             // `--tb=native`: Python's own traceback. A frame in the project's files, and
             // its source line under it, say where the test failed.
             let own = !is_library(file);
-            decisive = own;
-            self.after_own_frame = own;
+            decisive = own && self.new_frame(line);
+            self.after_own_frame = decisive;
             if own && self.locations.len() < 8 {
                 self.locations.push((file.to_string(), number));
             }
