@@ -33,10 +33,11 @@ pub struct Match {
     /// that part of a long line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<u64>,
-    /// Lines before it.
+    /// Lines before it, those the match before it did not show (as `grep -C` shows
+    /// each line once).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub before: Vec<(u64, String)>,
-    /// Lines after it.
+    /// Lines after it, up to the next match (which shows its own line).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<(u64, String)>,
 }
@@ -75,8 +76,11 @@ pub struct Grep {
     regex: Regex,
     options: GrepOptions,
     before: VecDeque<(u64, String)>,
-    /// Matches still collecting their after-context.
-    pending: VecDeque<Match>,
+    /// The match still collecting its after-context.
+    pending: Option<Match>,
+    /// The last line a match showed (its own, or one after it): the next shows none
+    /// before it again.
+    last_shown: u64,
     matches: u64,
     lines: u64,
     /// Lines cut by the framing limit: searched in their head only.
@@ -127,7 +131,8 @@ impl Grep {
         Ok(Grep {
             regex,
             before: VecDeque::with_capacity(options.context),
-            pending: VecDeque::new(),
+            pending: None,
+            last_shown: 0,
             options,
             matches: 0,
             lines: 0,
@@ -162,30 +167,38 @@ impl Reducer for Grep {
         let text = crate::visible(record.text);
         self.ansi_lines += u64::from(matches!(text, std::borrow::Cow::Owned(_)));
         let context = self.options.context;
-        for pending in &mut self.pending {
-            pending.after.push((record.line, text.to_string()));
+        let found = self.regex.find(&text);
+        match (&mut self.pending, found) {
+            // This line's match shows it: the one before ends here.
+            (Some(_), Some(_)) => out.emit(0, self.pending.take().expect("checked")),
+            (Some(pending), None) => {
+                pending.after.push((record.line, text.to_string()));
+                self.last_shown = record.line;
+                if pending.after.len() >= context {
+                    out.emit(0, self.pending.take().expect("checked"));
+                }
+            }
+            (None, _) => {}
         }
-        while self
-            .pending
-            .front()
-            .is_some_and(|m| m.after.len() >= context)
-        {
-            out.emit(0, self.pending.pop_front().expect("checked"));
-        }
-        if let Some(found) = self.regex.find(&text) {
+        if let Some(found) = found {
             self.matches += 1;
             let (shown, column) = around(&text, found.start());
+            let last_shown = self.last_shown;
             let found = Match {
                 line: record.line,
                 text: shown,
                 column,
-                before: self.before.iter().cloned().collect(),
+                before: (self.before.iter())
+                    .filter(|(line, _)| *line > last_shown)
+                    .cloned()
+                    .collect(),
                 after: Vec::new(),
             };
+            self.last_shown = record.line;
             if context == 0 {
                 out.emit(0, found);
             } else {
-                self.pending.push_back(found);
+                self.pending = Some(found);
             }
         }
         if context > 0 {
@@ -198,7 +211,7 @@ impl Reducer for Grep {
     }
 
     fn finish(&mut self, out: &mut dyn Emit<Match>) -> Outcome<GrepStats> {
-        for pending in self.pending.drain(..) {
+        if let Some(pending) = self.pending.take() {
             out.emit(0, pending);
         }
         let mut summary = format!(
@@ -321,6 +334,29 @@ mod tests {
         assert_eq!(envelope.items[1]["line"], 7);
         assert!(envelope.items[1].get("after").is_none(), "the file ended");
         assert_eq!(envelope.stats["matches"], 2);
+        // Matches close together: each line shown once, as `grep -C` shows it.
+        let input = "1\n2\nERROR 3\n4\nERROR 5\nERROR 6\n7\n8\n9\n";
+        let envelope =
+            reduce_all_chunkings(grep("ERROR", 2), input.as_bytes(), &RunConfig::new("grep"));
+        let shown: Vec<u64> = envelope
+            .items
+            .iter()
+            .flat_map(|item| {
+                let context = |side: &str| {
+                    item.get(side)
+                        .and_then(|pairs| pairs.as_array())
+                        .into_iter()
+                        .flatten()
+                        .map(|pair| pair[0].as_u64().unwrap())
+                        .collect::<Vec<_>>()
+                };
+                let mut lines = context("before");
+                lines.push(item["line"].as_u64().unwrap());
+                lines.extend(context("after"));
+                lines
+            })
+            .collect();
+        assert_eq!(shown, [1, 2, 3, 4, 5, 6, 7, 8], "{:?}", envelope.items);
     }
 
     #[test]
