@@ -152,6 +152,33 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_fixture_is_named_and_placed() {
+        let report =
+            "E                                                                        [100%]\n\
+            ==================================== ERRORS ====================================\n\
+            _________________________ ERROR at setup of test_needs _________________________\n\
+            file /src/test_fx.py, line 4\n  def test_needs(missing_fixture):\n\
+            E       fixture 'missing_fixture' not found\n\
+            >       available fixtures: cache, capfd, tmp_path\n\
+            >       use 'pytest --fixtures [testpath]' for help on them.\n\n/src/test_fx.py:4\n";
+        let summary =
+            "=========================== short test summary info ============================\n\
+            ERROR test_fx.py::test_needs\n";
+        for input in [
+            format!("{report}{summary}1 error in 0.01s\n"),
+            format!("{report}1 error in 0.01s\n"),
+        ] {
+            let envelope = pytest(&input);
+            let error = item(&envelope, 0);
+            assert_eq!(error["exception"], "FixtureLookupError", "{error}");
+            assert_eq!(error["message"], "fixture 'missing_fixture' not found");
+            assert_eq!(error["line"], 4, "{error}");
+            let nodeid = error["nodeid"].as_str().unwrap();
+            assert!(nodeid.ends_with("test_fx.py::test_needs"), "{nodeid}");
+        }
+    }
+
+    #[test]
     fn pytest_colour_verbose() {
         let envelope = reduce_all_chunkings(
             || Pytest::new(PytestOptions::default()).unwrap(),

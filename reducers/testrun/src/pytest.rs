@@ -314,7 +314,10 @@ impl Report {
         } else if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
             decisive = true;
             let e = e.trim();
-            let named = exception_prefix(e);
+            // pytest's own error, which it reports without its name.
+            let fixture = (e.starts_with("fixture '") && e.ends_with("' not found"))
+                .then_some(("FixtureLookupError", e));
+            let named = exception_prefix(e).or(fixture);
             // The first `E` line says what failed, unless a later one names the exception
             // and none did: a collection error's `SyntaxError: invalid syntax` under its
             // `File "test_a.py", line 1`.
@@ -339,6 +342,12 @@ impl Report {
             // `file:line: KeyError` ends a long traceback and names the exception.
             if is_exception_name(rest) {
                 self.exception = Some(rest.to_string());
+            }
+        } else if let Some((file, number)) = bare_location(line) {
+            let own = !is_library(file);
+            decisive = own && self.new_frame(line);
+            if own && self.locations.len() < 8 {
+                self.locations.push((file.to_string(), number));
             }
         } else if let Some((file, number)) = native_frame(inner) {
             // `--tb=native`: Python's own traceback. A frame in the project's files, and
@@ -582,6 +591,19 @@ fn location(line: &str) -> Option<(&str, u64, &str)> {
         number,
         rest.trim(),
     ))
+}
+
+/// A place pytest gives without a message: a fixture's error's `file /src/test_a.py,
+/// line 1` above the test's signature and `/src/test_a.py:1` below it.
+fn bare_location(line: &str) -> Option<(&str, u64)> {
+    let (file, number) = match line.strip_prefix("file ") {
+        Some(rest) => rest.rsplit_once(", line ")?,
+        None => line
+            .rsplit_once(':')
+            .filter(|(file, _)| !file.contains(' '))?,
+    };
+    let number = number.parse().ok()?;
+    file.ends_with(".py").then_some((file, number))
 }
 
 /// `  File "/src/test_a.py", line 8, in test_fail`: a frame of Python's own traceback
