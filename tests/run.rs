@@ -389,46 +389,29 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
         ),
         "{summary}"
     );
-    let (envelope, _) = run(
-        &b,
-        &["run", "--", "sh", "-c", "echo out; echo 'WARN: slow' >&2"],
-    );
-    let summary = envelope["summary"].as_str().unwrap();
+    // The summary of `briefly run --reducer REDUCER -- sh -c SCRIPT`.
+    let summary_of = |reducer: &str, script: &str| {
+        let (envelope, _) = run(&b, &["run", "--reducer", reducer, "--", "sh", "-c", script]);
+        envelope["summary"].as_str().unwrap().to_string()
+    };
+    let summary = summary_of("text", "echo out; echo 'WARN: slow' >&2");
     assert!(
         summary.ends_with("; stderr: 1 warning, at its line 1: WARN: slow"),
         "{summary}"
     );
     // Nothing of a stderr with nothing wrong in it.
-    let (envelope, _) = run(
-        &b,
-        &["run", "--", "sh", "-c", "echo out; echo progress >&2"],
-    );
-    let summary = envelope["summary"].as_str().unwrap();
+    let summary = summary_of("text", "echo out; echo progress >&2");
     assert!(!summary.contains("stderr"), "{summary}");
     // A command that failed says why on stderr, in no words of a level: its last line.
-    let (envelope, _) = run(
-        &b,
-        &[
-            "run",
-            "--",
-            "sh",
-            "-c",
-            "echo out; echo 'could not reach db' >&2; exit 3",
-        ],
-    );
-    let summary = envelope["summary"].as_str().unwrap();
+    let summary = summary_of("text", "echo out; echo 'could not reach db' >&2; exit 3");
     assert!(
         summary.ends_with("; stderr ends: could not reach db"),
         "{summary}"
     );
     // One that failed before any output: that, not its reducer's take on no output.
     let script = "echo 'python3: No module named pytest' >&2; echo >&2; exit 1";
-    let (envelope, _) = run(
-        &b,
-        &["run", "--reducer", "pytest", "--", "sh", "-c", script],
-    );
     assert_eq!(
-        envelope["summary"],
+        summary_of("pytest", script),
         "no output (exit code 1); stderr ends: python3: No module named pytest"
     );
 }
