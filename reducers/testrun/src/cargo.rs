@@ -389,7 +389,7 @@ fn bracket_balance(text: &str) -> i64 {
         match (quoted, b) {
             (true, _) if escaped => escaped = false,
             (true, b'\\') => escaped = true,
-            (true, b'"') | (false, b'"') => quoted = !quoted,
+            (_, b'"') => quoted = !quoted,
             (false, b'{' | b'[' | b'(') => balance += 1,
             (false, b'}' | b']' | b')') => balance -= 1,
             _ => {}
