@@ -361,7 +361,12 @@ fn source_of(argv: &[String]) -> &'static str {
     let word = |i: usize| words.get(i).map(String::as_str).unwrap_or_default();
     match word(0) {
         "pytest" | "py.test" => "pytest",
-        "cargo" if matches!(word(1), "test" | "t" | "nextest") => "cargo-test",
+        "cargo"
+            if matches!(word(1), "test" | "t")
+                || (word(1) == "nextest" && matches!(word(2), "run" | "r")) =>
+        {
+            "cargo-test"
+        }
         "git"
             if matches!(word(1), "diff" | "show" | "format-patch" | "log")
                 && (word(1) != "log"
@@ -811,6 +816,8 @@ mod tests {
             "cargo-test"
         );
         assert_eq!(source("cargo +nightly build"), "text");
+        assert_eq!(source("cargo nextest r"), "cargo-test");
+        assert_eq!(source("cargo nextest list"), "text");
         assert_eq!(source("cargo --config x=1 check"), "text");
         assert_eq!(source("git diff HEAD~3 -- src/"), "diff");
         assert_eq!(source("git log -p"), "diff");

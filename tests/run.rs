@@ -414,6 +414,12 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
         summary_of("pytest", script),
         "no output (exit code 1); stderr ends: python3: No module named pytest"
     );
+    // Nor anything on stderr; a progress bar on it in its last state.
+    assert_eq!(summary_of("text", "exit 5"), "no output (exit code 5)");
+    assert_eq!(
+        summary_of("text", "printf 'get 10%%\\rget 100%%\\n' >&2; exit 1"),
+        "no output (exit code 1); stderr ends: get 100%"
+    );
 }
 
 #[test]

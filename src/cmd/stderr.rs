@@ -112,7 +112,8 @@ impl StderrCapture {
         Some(format!("stderr: {counts}, {first} its line {line}: {text}"))
     }
 
-    /// The last line of stderr that is not blank, cut to 300 characters.
+    /// The last line of stderr that is not blank, as a terminal showed it, cut to 300
+    /// characters.
     fn last_line(&self) -> Option<String> {
         let end: Vec<u8> = match self.tail.is_empty() {
             true => self.head.clone(),
@@ -120,8 +121,12 @@ impl StderrCapture {
         };
         let text = String::from_utf8_lossy(&end);
         let last = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
+        // As a terminal showed it: without colour codes, a progress bar in its last
+        // state (or a worse one it drew over).
         let stripped = briefly_core::strip_ansi(last, None);
-        Some(cut_str(stripped.as_deref().unwrap_or(last), 300).into_owned())
+        let shown = stripped.as_deref().unwrap_or(last);
+        let shown = briefly_text::drawn_state(shown).unwrap_or(shown);
+        Some(cut_str(shown, 300).into_owned())
     }
 
     /// The `stderr` field; a warning when what was cut could not be kept; for a stderr

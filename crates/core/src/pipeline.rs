@@ -306,6 +306,9 @@ impl<R: Reducer> Pipeline<R> {
                 format!("no output (exit code {code}); {stderr}")
             }
             (Some(stderr), _) => format!("{}; {stderr}", outcome.summary),
+            (None, Some(code)) if self.bytes == 0 && code != 0 => {
+                format!("no output (exit code {code})")
+            }
             (None, _) => outcome.summary,
         };
         let mut base = Envelope::new(self.config.source.clone(), summary);

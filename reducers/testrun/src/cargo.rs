@@ -226,15 +226,16 @@ impl Failure {
                 self.detail.push(line, false);
                 return;
             }
-            if let Some(left) = trimmed.strip_prefix("left: ") {
-                self.value_starts(Side::Left, left);
-            } else if let Some(right) = trimmed.strip_prefix("right: ") {
-                self.value_starts(Side::Right, right);
-            } else if let Some((side, open)) = self.open_value {
-                // A Debug over several lines (`{:#?}`'s, or a type's own): the value's.
+            if let Some((side, open)) = self.open_value {
+                // A Debug over several lines (`{:#?}`'s, or a type's own): the value's,
+                // fields named `left:` and `right:` too.
                 self.value_goes_on(side, line);
                 let open = open + bracket_balance(line);
                 self.open_value = (open > 0).then_some((side, open));
+            } else if let Some(left) = trimmed.strip_prefix("left: ") {
+                self.value_starts(Side::Left, left);
+            } else if let Some(right) = trimmed.strip_prefix("right: ") {
+                self.value_starts(Side::Right, right);
             } else if self.message.len() < 4 {
                 self.message.push(line.to_string());
             }
@@ -278,6 +279,14 @@ impl Failure {
         let decisive =
             self.captured.wants_marked() && severity().is_some_and(|s| s >= Severity::Warn);
         self.captured.push(line, decisive);
+    }
+
+    /// A blank line of a report that leaves its blank lines out (nextest's, around the
+    /// binary's frame): it still ends a panic's message and pretty_assertions' block.
+    fn blank(&mut self) {
+        if self.in_panic || self.in_diff.is_some() {
+            self.push("", || None);
+        }
     }
 
     /// `left: VALUE` or `right: VALUE` opens the panic's value of `side` (the first such
@@ -380,22 +389,43 @@ impl Failure {
 }
 
 /// How many more brackets (`{`, `[`, `(`) `text` opens than it closes, outside quoted
-/// strings: a Debug value goes on over the next lines while some are open.
+/// strings and characters (`"a]"`, `']'`, `'"'`): a Debug value goes on over the next
+/// lines while some are open.
 fn bracket_balance(text: &str) -> i64 {
     let mut balance = 0;
     let mut quoted = false;
     let mut escaped = false;
-    for b in text.bytes() {
-        match (quoted, b) {
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        match (quoted, c) {
             (true, _) if escaped => escaped = false,
-            (true, b'\\') => escaped = true,
-            (_, b'"') => quoted = !quoted,
-            (false, b'{' | b'[' | b'(') => balance += 1,
-            (false, b'}' | b']' | b')') => balance -= 1,
+            (true, '\\') => escaped = true,
+            (_, '"') => quoted = !quoted,
+            (false, '\'') => rest = after_char_literal(rest),
+            (false, '{' | '[' | '(') => balance += 1,
+            (false, '}' | ']' | ')') => balance -= 1,
             _ => {}
         }
     }
     balance
+}
+
+/// `rest`, what follows a `'`, past the character literal it opens (`']'`, `'\''`,
+/// `'\u{7f}'`) when it opens one; else `rest` unchanged.
+fn after_char_literal(rest: &str) -> &str {
+    let mut chars = rest.char_indices();
+    let end = match chars.next() {
+        // An escape: up to the next `'` (Debug writes at most `\u{10ffff}`).
+        Some((_, '\\')) => rest
+            .get(2..)
+            .and_then(|r| r.find('\''))
+            .filter(|&at| at <= 9)
+            .map(|at| at + 2),
+        Some(_) => chars.next().filter(|&(_, c)| c == '\'').map(|(at, _)| at),
+        None => None,
+    };
+    end.map_or(rest, |at| &rest[at + 1..])
 }
 
 /// libtest's note on a `#[should_panic]` test that did not panic (then ` at
@@ -1028,7 +1058,9 @@ impl CargoTest {
                     || line.starts_with("------------");
                 if !nextests {
                     if let Some(failure) = &mut self.failure {
-                        if !is_libtest_frame(line, &failure.name) {
+                        if line.is_empty() {
+                            failure.blank();
+                        } else if !is_libtest_frame(line, &failure.name) {
                             failure.push(line, || facts.severity);
                         }
                     }
@@ -1044,6 +1076,9 @@ impl CargoTest {
                     || line.trim_start().starts_with("stderr ─");
                 if line.is_empty() || header || content.is_some_and(|c| nextest_status(c).is_none())
                 {
+                    if let (Some(failure), true) = (&mut self.failure, line.is_empty()) {
+                        failure.blank();
+                    }
                     if let (Some(failure), Some(content)) = (&mut self.failure, content) {
                         // The test binary's own frame around the output says nothing new:
                         // its list of failures names the test, indented (a value's
@@ -1137,6 +1172,13 @@ impl CargoTest {
                 if is_crash_line(line.trim_start())
                     || line.starts_with("error: test failed")
                     || line == "Caused by:" => {}
+            // Another test's panic: the one before it is done (read below).
+            Mode::InlinePanic
+                if panicking_thread(line).is_some_and(|name| {
+                    self.failure
+                        .as_ref()
+                        .is_some_and(|failure| failure.name != name)
+                }) => {}
             Mode::InlinePanic => {
                 if line == "FAILED" {
                     self.close_failure(out);
@@ -1208,12 +1250,7 @@ impl CargoTest {
         }
         // A panic printed as it happened (`cargo test -- --nocapture`), named by its
         // thread, which is its test's.
-        if let Some(name) = line
-            .strip_prefix("thread '")
-            .and_then(|rest| rest.split_once('\''))
-            .filter(|(_, rest)| rest.contains(" panicked at "))
-            .map(|(name, _)| name)
-        {
+        if let Some(name) = panicking_thread(line) {
             self.close_failure(out);
             let mut failure = Failure::new(name, self.binary_name(), self.options.lines);
             failure.push(line, || Some(Severity::Error));
@@ -1491,6 +1528,13 @@ fn rendered_diagnostic(line: &str) -> Option<String> {
     }
     let message: Message = serde_json::from_str(line).ok()?;
     (message.reason == "compiler-message").then_some(message.message?.rendered?)
+}
+
+/// The thread a panic's first line names (`thread 'tests::x' (12) panicked at …`):
+/// libtest names a test's thread after the test.
+fn panicking_thread(line: &str) -> Option<&str> {
+    let (name, rest) = line.strip_prefix("thread '")?.split_once('\'')?;
+    rest.contains(" panicked at ").then_some(name)
 }
 
 /// Why a test binary stopped short of its result, in its runtime's last words (a

@@ -109,45 +109,56 @@ mod tests {
 
     #[test]
     fn a_recursions_repeated_frames_leave_room_for_the_line_that_raised() {
-        // `f` calling itself, and `g` and `h` calling each other, a thousand times.
-        let frames = |calls: &[&str]| -> String {
-            (0..1000)
-                .map(|i| {
-                    let (line, call) = [(2, calls[0]), (5, calls[calls.len() - 1])][i % calls.len()];
-                    format!("test_rec.py:{line}: in {call}\n    return {call}(n + 1)\n           ^^^^^^^^\n")
-                })
-                .collect()
+        // `f` calling itself, and `g` and `h` calling each other, a thousand times, as
+        // `--tb=short` and `--tb=long` print their frames.
+        let frame = |long: bool, line: u32, call: &str| match long {
+            false => format!(
+                "test_rec.py:{line}: in {call}\n    return {call}(n + 1)\n           ^^^^^^^^\n"
+            ),
+            true => format!(
+                "\n    def {call}(n):\n>       return {call}(n + 1)\n\ntest_rec.py:{line}: \n\
+                 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n"
+            ),
         };
-        for calls in [&["f"][..], &["g", "h"][..]] {
-            let input = format!(
-                "F                                                                        [100%]\n\
-                 =================================== FAILURES ===================================\n\
-                 ________________________________ test_recursion ________________________________\n\n\
-                 \x20   def test_recursion():\n>       f(0)\n\ntest_rec.py:9: \n\
-                 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\
-                 {}\
-                 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\n\
-                 n = 960\n\n    def f(n):\n>       return f(n + 1)\n               ^^^^^^^^\n\
-                 E       RecursionError: maximum recursion depth exceeded\n\n\
-                 test_rec.py:2: RecursionError\n\
-                 =========================== short test summary info ============================\n\
-                 FAILED test_rec.py::test_recursion - RecursionError: maximum recursion depth ...\n\
-                 1 failed in 0.17s\n",
-                frames(calls)
-            );
-            let envelope = pytest(&input);
-            let traceback = item(&envelope, 0)["traceback"].as_str().unwrap();
-            assert!(
-                traceback.contains(">       return f(n + 1)\n")
-                    && traceback.contains("E       RecursionError"),
-                "{traceback}"
-            );
-            // Each frame once.
-            assert_eq!(
-                traceback.matches(": in ").count(),
-                calls.len(),
-                "{traceback}"
-            );
+        for long in [false, true] {
+            for calls in [&["f"][..], &["g", "h"][..]] {
+                let frames: String = (0..1000)
+                    .map(|i| {
+                        let (line, call) =
+                            [(2, calls[0]), (5, calls[calls.len() - 1])][i % calls.len()];
+                        frame(long, line, call)
+                    })
+                    .collect();
+                let input = format!(
+                    "F                                                                        [100%]\n\
+                     =================================== FAILURES ===================================\n\
+                     ________________________________ test_recursion ________________________________\n\n\
+                     \x20   def test_recursion():\n>       f(0)\n\ntest_rec.py:9: \n\
+                     _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\
+                     {frames}\n\
+                     n = 960\n\n    def f(n):\n        if n > 959:\n>           raise ValueError(\"deep\")\n\
+                     E       ValueError: deep\n\n\
+                     test_rec.py:3: ValueError\n\
+                     =========================== short test summary info ============================\n\
+                     FAILED test_rec.py::test_recursion - ValueError: deep\n\
+                     1 failed in 0.17s\n"
+                );
+                let envelope = pytest(&input);
+                let traceback = item(&envelope, 0)["traceback"].as_str().unwrap();
+                assert!(
+                    traceback.contains(">           raise ValueError(\"deep\")\n")
+                        && traceback.contains("E       ValueError: deep"),
+                    "{traceback}"
+                );
+                // Each frame once: its place (the test's too) and, in long, its line.
+                let places = traceback
+                    .lines()
+                    .filter(|line| line.starts_with("test_rec.py:") && !line.ends_with("Error"))
+                    .count();
+                assert_eq!(places, calls.len() + 1, "{traceback}");
+                let at = traceback.matches(">       return").count();
+                assert_eq!(at, if long { calls.len() } else { 0 }, "{traceback}");
+            }
         }
     }
 
@@ -818,6 +829,32 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         );
         assert_eq!(failed["right"], "[\n    1,\n]");
         assert_eq!(failed["message"], "assertion `left == right` failed");
+        // Its fields may be named left and right; characters may be brackets or quotes.
+        let node = |leaf: u8| {
+            format!("Node {{\n    left: Leaf(\n        1,\n    ),\n    right: Leaf(\n        {leaf},\n    ),\n}}")
+        };
+        let envelope = cargo_test(&one_failure(&format!(
+            "assertion `left == right` failed\n  left: {}\n right: {}",
+            node(2),
+            node(3)
+        )));
+        assert_eq!(
+            item(&envelope, 0)["left"],
+            node(2),
+            "{}",
+            item(&envelope, 0)
+        );
+        assert_eq!(item(&envelope, 0)["right"], node(3));
+        let chars = "[\n    \"a\\\"]\",\n    ']',\n    '\\'',\n    '\\u{7f}',\n    '{',\n]";
+        let envelope = cargo_test(&one_failure(&format!(
+            "assertion `left == right` failed\n  left: {chars}\n right: ('\"', [2])"
+        )));
+        assert_eq!(item(&envelope, 0)["left"], chars, "{}", item(&envelope, 0));
+        assert_eq!(item(&envelope, 0)["right"], "('\"', [2])");
+        assert_eq!(
+            item(&envelope, 0)["message"],
+            "assertion `left == right` failed"
+        );
         // A line value followed by the message's own lines: they stay the message's.
         let envelope = cargo_test(&one_failure(
             "assertion failed: `(left == right)`\n  left: `1`,\n right: `2`: sums differ",
@@ -889,6 +926,24 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             envelope.summary
         );
         assert_eq!(envelope.stats["failed"], serde_json::json!([]));
+        // Another test's panic before it is that test's failure, not the crash's.
+        let other = "thread 'tests::a' (2) panicked at src/lib.rs:30:9:\nassertion `left == right` failed\n\
+            \x20 left: 1\n right: 2\n";
+        let envelope = cargo_test(
+            input
+                .replacen(
+                    "thread 'tests::double_panic'",
+                    &format!("{other}thread 'tests::double_panic'"),
+                    1,
+                )
+                .as_bytes(),
+        );
+        assert_eq!(envelope.total_items, 2, "{:?}", envelope.items);
+        assert_eq!(item(&envelope, 0)["kind"], "failed");
+        assert_eq!(item(&envelope, 0)["name"], "tests::a");
+        assert_eq!(item(&envelope, 0)["right"], "2");
+        assert_eq!(item(&envelope, 1)["kind"], "crashed");
+        assert_eq!(item(&envelope, 1)["name"], "tests::double_panic");
     }
 
     #[test]
@@ -922,6 +977,24 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             "{:?}",
             envelope.items
         );
+        // The same in nextest's reports, which leave out the blank lines around it.
+        let indented: String = stdout
+            .lines()
+            .map(|line| match line {
+                "" => "\n".to_string(),
+                _ => format!("    {line}\n"),
+            })
+            .collect();
+        let summary =
+            "────────────\n     Summary [   0.005s] 1 test run: 0 passed, 1 failed, 0 skipped\n\
+            \x20       FAIL [   0.005s] (1/1) ct t\nerror: test run failed\n";
+        for report in [
+            format!("        FAIL [   0.005s] (1/1) ct t\n  stderr ───\n\n{indented}\n{summary}"),
+            format!("        FAIL [   0.005s] ct t\n--- STDERR:              ct t ---\n{stdout}\n{summary}"),
+        ] {
+            let envelope = cargo_test(report.as_bytes());
+            assert_eq!(item(&envelope, 0)["left"], failed["left"], "{report}\n{:?}", envelope.items);
+        }
         // assert_ne's one value, the same on both sides.
         let both = "assertion failed: `(left != right)`\n\nBothsides:\n[\n    1,\n]\n"
             .replace("Bothsides", "Both sides");

@@ -192,14 +192,15 @@ pub(crate) struct Report {
     /// How deep in an exception group's gutter (`  | `) the exception named in a
     /// native traceback was: one deeper (a sub-exception) does not replace it.
     exception_depth: usize,
-    /// The last frames' lines (`test_a.py:2: in f`), at most [`RECENT_FRAMES`]: one of
-    /// them again (a recursion's, `f` calling `g` calling `f` too) is not decisive, so
-    /// that its thousand frames leave room for the line that raised.
+    /// The last frames' lines (`test_a.py:2: in f`, and the `>` line each was at), at
+    /// most [`RECENT_FRAMES`]: one of them again (a recursion's, `f` calling `g` calling
+    /// `f` too) is not decisive, so that its thousand frames leave room for the line that
+    /// raised.
     recent_frames: VecDeque<String>,
 }
 
 /// Frames a recursion's repeats are found among.
-const RECENT_FRAMES: usize = 4;
+const RECENT_FRAMES: usize = 8;
 
 /// A line of an exception group's traceback without its gutter (`  | `, deeper for a
 /// sub-exception's), and how deep it was; a line outside a group as it is, at depth 0.
@@ -332,7 +333,8 @@ impl Report {
                 }
             }
         } else if line.starts_with('>') {
-            decisive = true;
+            // The line each frame was at: a recursion's again and again.
+            decisive = self.new_frame(line);
         } else if let Some((file, number, rest)) = location(line) {
             let own = !is_library(file);
             decisive = own && self.new_frame(line);
