@@ -129,7 +129,8 @@ pub enum Command {
         /// Read this JUnit XML report (pytest --junitxml) instead of terminal output (`-`: from standard input).
         #[arg(long, value_name = "REPORT", conflicts_with = "file")]
         junit: Option<PathBuf>,
-        /// Decisive lines kept per traceback and per captured-output excerpt.
+        /// Decisive lines kept per traceback and per captured-output excerpt (the first
+        /// half of them and the last).
         #[arg(long, default_value_t = 12, value_name = "N")]
         lines: usize,
     },
@@ -137,7 +138,8 @@ pub enum Command {
     CargoTest {
         /// Read this file instead of standard input (`-`: standard input).
         file: Option<PathBuf>,
-        /// Decisive lines kept per panic, backtrace, captured-output and snippet excerpt.
+        /// Decisive lines kept per panic, backtrace, captured-output and snippet excerpt
+        /// (the first half of them and the last).
         #[arg(long, default_value_t = 12, value_name = "N")]
         lines: usize,
         /// List every compiler warning as an item, even when there are errors or failures.

@@ -420,6 +420,12 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
         summary_of("text", "printf 'get 10%%\\rget 100%%\\n' >&2; exit 1"),
         "no output (exit code 1); stderr ends: get 100%"
     );
+    // A last line longer than what is held of stderr: its end, said to be one.
+    let summary = summary_of("text", "head -c 300000 /dev/zero | tr '\\0' y >&2; exit 1");
+    assert!(
+        summary.starts_with("no output (exit code 1); stderr ends: …yyy"),
+        "{summary}"
+    );
 }
 
 #[test]

@@ -115,18 +115,24 @@ impl StderrCapture {
     /// The last line of stderr that is not blank, as a terminal showed it, cut to 300
     /// characters.
     fn last_line(&self) -> Option<String> {
-        let end: Vec<u8> = match self.tail.is_empty() {
-            true => self.head.clone(),
-            false => self.tail.iter().copied().collect(),
+        // Where it starts: all of stderr when nothing of it was dropped, else the tail,
+        // whose first line may have started in what was.
+        let held_all = (self.head.len() + self.tail.len()) as u64 == self.bytes;
+        let (front, back) = self.tail.as_slices();
+        let end = match held_all {
+            true => [&self.head[..], front, back].concat(),
+            false => [front, back].concat(),
         };
         let text = String::from_utf8_lossy(&end);
         let last = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
+        let started_before = !held_all && !text.trim_end().contains('\n');
+        let lead = if started_before { "…" } else { "" };
         // As a terminal showed it: without colour codes, a progress bar in its last
         // state (or a worse one it drew over).
         let stripped = briefly_core::strip_ansi(last, None);
         let shown = stripped.as_deref().unwrap_or(last);
         let shown = briefly_text::drawn_state(shown).unwrap_or(shown);
-        Some(cut_str(shown, 300).into_owned())
+        Some(format!("{lead}{}", cut_str(shown, 300)))
     }
 
     /// The `stderr` field; a warning when what was cut could not be kept; for a stderr

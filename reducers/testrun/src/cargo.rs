@@ -138,11 +138,15 @@ struct Failure {
     compile_error: Option<String>,
     left: Option<String>,
     right: Option<String>,
+    /// `left`, `right` reached [`MAX_VALUE_BYTES`] and were cut there.
+    values_cut: [bool; 2],
     /// The value (`left: Schema {`) whose Debug goes on over the next lines, and how
     /// many brackets it has open.
     open_value: Option<(Side, i64)>,
     /// In pretty_assertions' `Diff < left / right > :` (or `assert_ne`'s `Both sides:`).
     in_diff: Option<Diff>,
+    /// Blank lines since the block's last line: its end, or lines both values have empty.
+    diff_blanks: usize,
 }
 
 /// Which value of an assertion.
@@ -161,8 +165,12 @@ enum Diff {
     Both,
 }
 
-/// Longest assertion value kept, in bytes: the rest is cut with the marker.
+/// Longest assertion value kept, in bytes: the rest is cut, [`VALUE_CUT`] in its place.
 pub(crate) const MAX_VALUE_BYTES: usize = 8 * 1024;
+
+/// What ends an assertion value cut at [`MAX_VALUE_BYTES`] (the whole is in the
+/// artifact).
+const VALUE_CUT: &str = "…[cut]";
 
 impl Failure {
     fn new(name: &str, binary: Option<String>, lines: usize) -> Self {
@@ -178,8 +186,10 @@ impl Failure {
             compile_error: None,
             left: None,
             right: None,
+            values_cut: [false; 2],
             open_value: None,
             in_diff: None,
+            diff_blanks: 0,
         }
     }
 
@@ -223,10 +233,14 @@ impl Failure {
             let trimmed = line.trim_start();
             if line.is_empty() || line.starts_with("note: ") || line == "stack backtrace:" {
                 self.in_panic = false;
+                self.open_value = None;
                 self.detail.push(line, false);
                 return;
             }
-            if let Some((side, open)) = self.open_value {
+            // libtest's own ` right: ` (its column, where a value's field is indented
+            // more) ends the left value, however many brackets that left open.
+            let right_opens = line.starts_with(" right: ");
+            if let Some((side, open)) = self.open_value.filter(|_| !right_opens) {
                 // A Debug over several lines (`{:#?}`'s, or a type's own): the value's,
                 // fields named `left:` and `right:` too.
                 self.value_goes_on(side, line);
@@ -243,14 +257,25 @@ impl Failure {
             return;
         }
         if let Some(diff) = self.in_diff {
-            if line.trim().is_empty() || line.starts_with("note: ") {
-                self.in_diff = None;
+            // A blank line ends the block, unless more of it follows: a line both values
+            // have empty is ` `, read without its space.
+            let more = matches!(diff, Diff::Lines)
+                && matches!(line.as_bytes().first(), Some(b' ' | b'<' | b'>'));
+            if line.is_empty() {
+                self.diff_blanks += 1;
                 self.detail.push(line, false);
                 return;
             }
-            self.diff_line(diff, line);
-            self.detail.push(line, true);
-            return;
+            if more || (self.diff_blanks == 0 && !line.starts_with("note: ")) {
+                for _ in 0..std::mem::take(&mut self.diff_blanks) {
+                    self.diff_line(diff, " ");
+                }
+                self.diff_line(diff, line);
+                self.detail.push(line, true);
+                return;
+            }
+            self.in_diff = None;
+            self.diff_blanks = 0;
         }
         if self.location.is_some() {
             // pretty_assertions prints the values after the message and a blank line.
@@ -293,37 +318,40 @@ impl Failure {
     /// line, when a report has several).
     fn value_starts(&mut self, side: Side, value: &str) {
         self.open_value = None;
-        let slot = match side {
-            Side::Left => &mut self.left,
-            Side::Right => &mut self.right,
+        let started = match side {
+            Side::Left => self.left.is_some(),
+            Side::Right => self.right.is_some(),
         };
-        if slot.is_none() {
-            *slot = Some(value.to_string());
+        if !started {
+            self.value_goes_on(side, value);
             let open = bracket_balance(value);
             self.open_value = (open > 0).then_some((side, open));
         }
     }
 
-    /// One more line of the value of `side`, kept up to [`MAX_VALUE_BYTES`].
+    /// One more line of the value of `side` (its first, when it has none), kept up to
+    /// [`MAX_VALUE_BYTES`].
     fn value_goes_on(&mut self, side: Side, line: &str) {
-        let value = match side {
-            Side::Left => &mut self.left,
-            Side::Right => &mut self.right,
+        let (value, cut) = match side {
+            Side::Left => (&mut self.left, &mut self.values_cut[0]),
+            Side::Right => (&mut self.right, &mut self.values_cut[1]),
         };
-        let Some(value) = value else {
-            *value = Some(briefly_core::cut_str(line, MAX_VALUE_BYTES).into_owned());
-            return;
-        };
-        const CUT: &str = "\n…[cut]";
-        if value.ends_with(CUT) {
+        if *cut {
             return;
         }
-        if value.len() + 1 + line.len() > MAX_VALUE_BYTES {
-            value.push_str(CUT);
-            return;
+        let value = match value {
+            Some(value) => {
+                value.push('\n');
+                value
+            }
+            None => value.insert(String::new()),
+        };
+        let kept = briefly_core::head_bytes(line, MAX_VALUE_BYTES.saturating_sub(value.len()));
+        value.push_str(kept);
+        if kept.len() < line.len() {
+            value.push_str(VALUE_CUT);
+            *cut = true;
         }
-        value.push('\n');
-        value.push_str(line);
     }
 
     /// One line of pretty_assertions' block: its values, line by line, are the left's and
@@ -414,13 +442,15 @@ fn bracket_balance(text: &str) -> i64 {
 /// `rest`, what follows a `'`, past the character literal it opens (`']'`, `'\''`,
 /// `'\u{7f}'`) when it opens one; else `rest` unchanged.
 fn after_char_literal(rest: &str) -> &str {
+    // The longest escape after its `\x` (`\u{10ffff}`'s `{10ffff}`).
+    const MAX_ESCAPE_TAIL: usize = "{10ffff}".len();
     let mut chars = rest.char_indices();
     let end = match chars.next() {
-        // An escape: up to the next `'` (Debug writes at most `\u{10ffff}`).
+        // An escape: up to the next `'`.
         Some((_, '\\')) => rest
             .get(2..)
             .and_then(|r| r.find('\''))
-            .filter(|&at| at <= 9)
+            .filter(|&at| at <= MAX_ESCAPE_TAIL)
             .map(|at| at + 2),
         Some(_) => chars.next().filter(|&(_, c)| c == '\'').map(|(at, _)| at),
         None => None,
@@ -741,10 +771,11 @@ impl CargoTest {
                 .current
                 .and_then(|i| self.binaries.get(i))
                 .is_none_or(|b| b.result.is_none());
-        // A panic printed as it happened with no outcome after it, in a binary that
-        // stopped short of its result: its test is the one the binary stopped in (a
-        // panic that could not unwind aborts it), one item with the crash.
-        let stopped_in = match (stopped, self.mode) {
+        // A panic printed as it happened, then the runtime's word that it could not
+        // unwind, in a binary that stopped short of its result: its test is the one the
+        // binary stopped in, one item with the crash.
+        let aborted_by_panic = self.crash.iter().any(|line| line == NON_UNWINDING);
+        let stopped_in = match (stopped && aborted_by_panic, self.mode) {
             (true, Mode::InlinePanic) => self.failure.take(),
             _ => None,
         };
@@ -775,7 +806,7 @@ impl CargoTest {
             let crash = std::mem::take(&mut self.crash);
             let item = match stopped_in {
                 Some(failure) => {
-                    let message = failure.message().into_iter().chain(crash.clone());
+                    let message = failure.message().into_iter().chain(crash.iter().cloned());
                     let message = message.collect::<Vec<_>>().join("\n");
                     let mut item = failure.item(Some(message));
                     item.kind = "crashed";
@@ -1530,6 +1561,10 @@ fn rendered_diagnostic(line: &str) -> Option<String> {
     (message.reason == "compiler-message").then_some(message.message?.rendered?)
 }
 
+/// The runtime's last words after a panic it could not unwind (one in a destructor while
+/// unwinding, or in a function that cannot unwind): it aborts the binary.
+const NON_UNWINDING: &str = "thread caused non-unwinding panic. aborting.";
+
 /// The thread a panic's first line names (`thread 'tests::x' (12) panicked at …`):
 /// libtest names a test's thread after the test.
 fn panicking_thread(line: &str) -> Option<&str> {
@@ -1543,7 +1578,7 @@ fn panicking_thread(line: &str) -> Option<&str> {
 fn is_crash_line(trimmed: &str) -> bool {
     trimmed.starts_with("fatal runtime error: ")
         || (trimmed.starts_with("thread '") && trimmed.ends_with("has overflowed its stack"))
-        || trimmed == "thread caused non-unwinding panic. aborting."
+        || trimmed == NON_UNWINDING
         || trimmed.starts_with("process didn't exit successfully: ")
 }
 

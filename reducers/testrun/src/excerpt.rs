@@ -8,8 +8,10 @@ use std::collections::VecDeque;
 pub const MAX_LINE_CHARS: usize = 240;
 
 /// Collects the lines of one block in bounded memory: the first `head` lines, up to
-/// `marked` lines the caller marks as decisive, and the last `tail` lines; the rest is
-/// counted, and shown as `… N lines …` where it was left out.
+/// `marked` lines the caller marks as decisive (the first half of them and the last,
+/// so that a traceback's raising line stays however many frames come before it), and
+/// the last `tail` lines; the rest is counted, and shown as `… N lines …` where it was
+/// left out.
 #[derive(Debug, Clone)]
 pub struct Excerpt {
     head: usize,
@@ -17,6 +19,8 @@ pub struct Excerpt {
     tail: usize,
     kept: Vec<(u64, String)>,
     marked_kept: usize,
+    /// The last decisive lines past the first half, at most `marked / 2`.
+    last_marked: VecDeque<(u64, String)>,
     last: VecDeque<(u64, String)>,
     lines: u64,
 }
@@ -30,6 +34,7 @@ impl Excerpt {
             tail,
             kept: Vec::new(),
             marked_kept: 0,
+            last_marked: VecDeque::new(),
             last: VecDeque::new(),
             lines: 0,
         }
@@ -39,11 +44,24 @@ impl Excerpt {
     pub fn push(&mut self, line: &str, decisive: bool) {
         let index = self.lines;
         self.lines += 1;
-        if (index as usize) < self.head || (decisive && self.marked_kept < self.marked) {
+        let first_marked = self.marked - self.marked / 2;
+        if (index as usize) < self.head || (decisive && self.marked_kept < first_marked) {
             if index as usize >= self.head {
                 self.marked_kept += 1;
             }
             self.kept.push((index, cut_line(line).into_owned()));
+        } else if decisive && self.marked / 2 > 0 {
+            let mut slot = match self.last_marked.len() == self.marked / 2 {
+                true => self
+                    .last_marked
+                    .pop_front()
+                    .map(|(_, s)| s)
+                    .unwrap_or_default(),
+                false => String::new(),
+            };
+            slot.clear();
+            slot.push_str(&cut_line(line));
+            self.last_marked.push_back((index, slot));
         } else if self.tail > 0 {
             // The ring reuses its strings: most lines pass through it, few stay.
             let mut slot = if self.last.len() == self.tail {
@@ -57,10 +75,10 @@ impl Excerpt {
         }
     }
 
-    /// Whether a line marked decisive now would be kept as such: when false, a caller
-    /// need not work out whether a line is decisive.
+    /// Whether a line marked decisive now would be kept as such (for a while, at least):
+    /// when false, a caller need not work out whether a line is decisive.
     pub fn wants_marked(&self) -> bool {
-        self.marked_kept < self.marked
+        self.marked_kept < self.marked - self.marked / 2 || self.marked / 2 > 0
     }
 
     /// Lines pushed.
@@ -78,7 +96,10 @@ impl Excerpt {
         let mut out = String::new();
         let mut next = 0u64;
         // In input order: a decisive line kept may come after lines the tail holds.
-        let mut kept: Vec<&(u64, String)> = self.kept.iter().chain(self.last.iter()).collect();
+        let mut kept: Vec<&(u64, String)> = (self.kept.iter())
+            .chain(&self.last_marked)
+            .chain(&self.last)
+            .collect();
         kept.sort_by_key(|(index, _)| *index);
         for (index, line) in kept {
             if *index < next {
@@ -122,14 +143,21 @@ mod tests {
 
     #[test]
     fn keeps_head_marked_and_tail_with_gaps_counted() {
+        // The first decisive line and the last.
         let mut excerpt = Excerpt::new(1, 2, 2);
         for i in 0..100 {
             excerpt.push(&format!("line {i}"), i == 50 || i == 60 || i == 70);
         }
         assert_eq!(
             excerpt.text(),
-            "line 0\n… 49 lines …\nline 50\n… 9 lines …\nline 60\n… 37 lines …\nline 98\nline 99"
+            "line 0\n… 49 lines …\nline 50\n… 19 lines …\nline 70\n… 27 lines …\nline 98\nline 99"
         );
+        // Of 3 kept, the first 2 and the last.
+        let mut excerpt = Excerpt::new(0, 3, 0);
+        for i in 0..10 {
+            excerpt.push(&format!("line {i}"), true);
+        }
+        assert_eq!(excerpt.text(), "line 0\nline 1\n… 7 lines …\nline 9");
     }
 
     #[test]

@@ -109,7 +109,8 @@ mod tests {
 
     #[test]
     fn a_recursions_repeated_frames_leave_room_for_the_line_that_raised() {
-        // `f` calling itself, and `g` and `h` calling each other, a thousand times, as
+        // `f` calling itself, `g` and `h` calling each other, and a cycle of eight
+        // functions, a thousand calls, as
         // `--tb=short` and `--tb=long` print their frames.
         let frame = |long: bool, line: u32, call: &str| match long {
             false => format!(
@@ -121,12 +122,15 @@ mod tests {
             ),
         };
         for long in [false, true] {
-            for calls in [&["f"][..], &["g", "h"][..]] {
+            for calls in [
+                &["f"][..],
+                &["g", "h"],
+                &["a", "b", "c", "d", "e", "g", "h", "k"],
+            ] {
                 let frames: String = (0..1000)
                     .map(|i| {
-                        let (line, call) =
-                            [(2, calls[0]), (5, calls[calls.len() - 1])][i % calls.len()];
-                        frame(long, line, call)
+                        let k = i % calls.len();
+                        frame(long, 2 + 3 * k as u32, calls[k])
                     })
                     .collect();
                 let input = format!(
@@ -150,14 +154,19 @@ mod tests {
                         && traceback.contains("E       ValueError: deep"),
                     "{traceback}"
                 );
-                // Each frame once: its place (the test's too) and, in long, its line.
-                let places = traceback
+                // Each frame once at most: its place (the test's too) and, in long, its
+                // line; all of a short cycle's.
+                let places: Vec<&str> = traceback
                     .lines()
                     .filter(|line| line.starts_with("test_rec.py:") && !line.ends_with("Error"))
-                    .count();
-                assert_eq!(places, calls.len() + 1, "{traceback}");
+                    .collect();
+                let distinct: std::collections::HashSet<&&str> = places.iter().collect();
+                assert_eq!(distinct.len(), places.len(), "{traceback}");
                 let at = traceback.matches(">       return").count();
-                assert_eq!(at, if long { calls.len() } else { 0 }, "{traceback}");
+                if calls.len() <= 2 {
+                    assert_eq!(places.len(), calls.len() + 1, "{traceback}");
+                    assert_eq!(at, if long { calls.len() } else { 0 }, "{traceback}");
+                }
             }
         }
     }
@@ -855,6 +864,17 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             item(&envelope, 0)["message"],
             "assertion `left == right` failed"
         );
+        // A value left open ends at libtest's ` right: `.
+        let envelope = cargo_test(&one_failure(
+            "assertion `left == right` failed\n  left: Foo(1..[\n right: 2",
+        ));
+        assert_eq!(
+            item(&envelope, 0)["left"],
+            "Foo(1..[",
+            "{}",
+            item(&envelope, 0)
+        );
+        assert_eq!(item(&envelope, 0)["right"], "2");
         // A line value followed by the message's own lines: they stay the message's.
         let envelope = cargo_test(&one_failure(
             "assertion failed: `(left == right)`\n  left: `1`,\n right: `2`: sums differ",
@@ -868,7 +888,7 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         let left = item(&envelope, 0)["left"].as_str().unwrap();
         assert!(left.len() <= cargo::MAX_VALUE_BYTES + 16, "{}", left.len());
         assert!(
-            left.starts_with("[\n    0,\n") && left.ends_with("\n…[cut]"),
+            left.starts_with("[\n    0,\n") && left.ends_with("…[cut]"),
             "{left}"
         );
         assert_eq!(item(&envelope, 0)["right"], "[]");
@@ -944,22 +964,38 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         assert_eq!(item(&envelope, 0)["right"], "2");
         assert_eq!(item(&envelope, 1)["kind"], "crashed");
         assert_eq!(item(&envelope, 1)["name"], "tests::double_panic");
+        // An ordinary panic, then another test's stack overflow: the crash is that test's.
+        let overflow = format!(
+            "     Running unittests src/lib.rs (target/debug/deps/ab-1)\n\nrunning 2 tests\n\
+             {other}note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\
+             thread 'tests::deep' (4) has overflowed its stack\n\
+             fatal runtime error: stack overflow, aborting\n\
+             error: test failed, to rerun pass `--lib`\n\nCaused by:\n  process didn't exit \
+             successfully: `/tmp/ab/target/debug/deps/ab-1` (signal: 6, SIGABRT: process abort signal)\n"
+        );
+        let envelope = cargo_test(overflow.as_bytes());
+        assert_eq!(envelope.total_items, 2, "{:?}", envelope.items);
+        assert_eq!(item(&envelope, 0)["kind"], "failed");
+        assert_eq!(item(&envelope, 0)["name"], "tests::a");
+        assert_eq!(item(&envelope, 1)["kind"], "crashed");
+        assert_eq!(item(&envelope, 1)["name"], "tests::deep");
     }
 
     #[test]
     fn pretty_assertions_values_are_read_from_its_diff() {
-        // Coloured as pretty_assertions prints it, with a message of the test's.
+        // Coloured as pretty_assertions prints it, with a message of the test's and a
+        // blank line both sides have (` `).
         let diff = "assertion failed: `(left == right)`: points\n\n\
             \x1b[1mDiff\x1b[0m \x1b[31m< left\x1b[0m / \x1b[32mright >\x1b[0m :\n \
-            Point {\n     x: 1,\n\x1b[31m<    y: \x1b[0m\x1b[1;48;5;52;31m2\x1b[0m\x1b[31m,\x1b[0m\n\
+            Point {\n     x: 1,\n \n\x1b[31m<    y: \x1b[0m\x1b[1;48;5;52;31m2\x1b[0m\x1b[31m,\x1b[0m\n\
             \x1b[32m>    y: \x1b[0m\x1b[1;48;5;22;32m3\x1b[0m\x1b[32m,\x1b[0m\n }\n";
         let envelope = cargo_test(&one_failure(diff));
         let failed = item(&envelope, 0);
         assert_eq!(
-            failed["left"], "Point {\n    x: 1,\n    y: 2,\n}",
+            failed["left"], "Point {\n    x: 1,\n\n    y: 2,\n}",
             "{failed}"
         );
-        assert_eq!(failed["right"], "Point {\n    x: 1,\n    y: 3,\n}");
+        assert_eq!(failed["right"], "Point {\n    x: 1,\n\n    y: 3,\n}");
         let detail = failed["detail"].as_str().unwrap();
         assert!(detail.contains("<    y: 2,\n>    y: 3,"), "{detail}");
         // The same in libtest's JSON, colour codes and all.

@@ -199,8 +199,9 @@ pub(crate) struct Report {
     recent_frames: VecDeque<String>,
 }
 
-/// Frames a recursion's repeats are found among.
-const RECENT_FRAMES: usize = 8;
+/// Frame lines a recursion's repeats are found among: a cycle of 8 frames in
+/// `--tb=long`, which gives each frame two (its place and its `>` line).
+const RECENT_FRAMES: usize = 16;
 
 /// A line of an exception group's traceback without its gutter (`  | `, deeper for a
 /// sub-exception's), and how deep it was; a line outside a group as it is, at depth 0.
