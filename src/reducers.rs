@@ -333,30 +333,15 @@ pub fn adapt_argv(name: &str, argv: &[String]) -> Vec<String> {
 
 fn source_of(argv: &[String]) -> &'static str {
     let mut words = command_words(argv);
-    // git's own options come before its command: `git -C DIR --no-pager diff`.
-    if words.first().is_some_and(|w| w == "git") {
-        let mut i = 1;
-        while let Some(word) = words.get(i) {
-            match word.as_str() {
-                "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
-                w if w.starts_with('-') => i += 1,
-                _ => break,
-            }
-        }
-        words.drain(1..i.min(words.len()));
-    }
-    // cargo's toolchain and own options come before its command too: `cargo +nightly
-    // --locked test`.
-    if words.first().is_some_and(|w| w == "cargo") {
-        let mut i = 1;
-        while let Some(word) = words.get(i) {
-            match word.as_str() {
-                "--color" | "--config" | "-Z" | "-C" => i += 2,
-                w if w.starts_with('-') || w.starts_with('+') => i += 1,
-                _ => break,
-            }
-        }
-        words.drain(1..i.min(words.len()));
+    // A tool's own options come before its command: `git -C DIR --no-pager diff`,
+    // `cargo +nightly --locked test` (a toolchain is one of cargo's).
+    match words.first().map(String::as_str) {
+        Some("git") => drop_own_options(
+            &mut words,
+            &["-C", "-c", "--git-dir", "--work-tree", "--namespace"],
+        ),
+        Some("cargo") => drop_own_options(&mut words, &["--color", "--config", "-Z", "-C"]),
+        _ => {}
     }
     let word = |i: usize| words.get(i).map(String::as_str).unwrap_or_default();
     match word(0) {
@@ -398,6 +383,20 @@ fn source_of(argv: &[String]) -> &'static str {
         }
         _ => "text",
     }
+}
+
+/// Drops the options of the tool `words` names, between it and its command: each word
+/// that starts with `-` or `+`, and the value after one of those named in `valued`.
+fn drop_own_options(words: &mut Vec<String>, valued: &[&str]) {
+    let mut i = 1;
+    while let Some(word) = words.get(i) {
+        match word.as_str() {
+            w if valued.contains(&w) => i += 2,
+            w if w.starts_with('-') || w.starts_with('+') => i += 1,
+            _ => break,
+        }
+    }
+    words.drain(1..i.min(words.len()));
 }
 
 /// Whether `git diff`/`show`/`log` with `words` (from `git`) prints no patch: a list of

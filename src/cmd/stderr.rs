@@ -115,14 +115,8 @@ impl StderrCapture {
     /// The last line of stderr that is not blank, as a terminal showed it, cut to 300
     /// characters.
     fn last_line(&self) -> Option<String> {
-        // Where it starts: all of stderr when nothing of it was dropped, else the tail,
-        // whose first line may have started in what was.
-        let held_all = (self.head.len() + self.tail.len()) as u64 == self.bytes;
-        let (front, back) = self.tail.as_slices();
-        let end = match held_all {
-            true => [&self.head[..], front, back].concat(),
-            false => [front, back].concat(),
-        };
+        // The tail's first line may have started in what was dropped.
+        let (held_all, end) = self.held_end();
         let text = String::from_utf8_lossy(&end);
         let last = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
         let started_before = !held_all && !text.trim_end().contains('\n');
@@ -135,20 +129,27 @@ impl StderrCapture {
         Some(format!("{lead}{}", cut_str(shown, 300)))
     }
 
+    /// The end of stderr as held: all of it when none of it was dropped (and `true`),
+    /// else the tail (the tail fills only once the head is full, so a stderr of a few
+    /// times `keep` is mostly head).
+    fn held_end(&self) -> (bool, Vec<u8>) {
+        let held_all = (self.head.len() + self.tail.len()) as u64 == self.bytes;
+        let (front, back) = self.tail.as_slices();
+        let end = match held_all {
+            true => [&self.head[..], front, back].concat(),
+            false => [front, back].concat(),
+        };
+        (held_all, end)
+    }
+
     /// The `stderr` field; a warning when what was cut could not be kept; for a stderr
     /// held whole, what keeps it whole should the budget cut the field.
     pub fn finish(mut self, argv: &[String], exit_code: i32) -> StderrField {
         if self.bytes == 0 {
             return StderrField::default();
         }
-        // What the shown end is taken from: the tail, or all of stderr when none of it
-        // was dropped (the tail fills only once the head is full, so a stderr of a few
-        // times `keep` is mostly head).
-        let held_all = self.head.len() as u64 + self.tail.len() as u64 == self.bytes;
-        let tail_bytes = match held_all {
-            true => self.head.iter().chain(self.tail.iter()).copied().collect(),
-            false => self.tail.make_contiguous().to_vec(),
-        };
+        // What the shown end is taken from.
+        let (held_all, tail_bytes) = self.held_end();
         let head = String::from_utf8_lossy(&self.head).into_owned();
         let tail = String::from_utf8_lossy(&tail_bytes).into_owned();
         let whole = held_all && tail.chars().count() <= 2 * self.keep;

@@ -299,17 +299,14 @@ impl<R: Reducer> Pipeline<R> {
         let mut warnings = self.framing_warnings();
         warnings.extend(outcome.warnings);
         warnings.extend(end.warnings);
-        let summary = match (end.stderr_summary, end.exit_code) {
-            // A command that failed before it wrote any output (`No module named pytest`,
-            // a usage error): what its reducer makes of no output says nothing of why.
-            (Some(stderr), Some(code)) if self.bytes == 0 && code != 0 => {
-                format!("no output (exit code {code}); {stderr}")
-            }
-            (Some(stderr), _) => format!("{}; {stderr}", outcome.summary),
-            (None, Some(code)) if self.bytes == 0 && code != 0 => {
-                format!("no output (exit code {code})")
-            }
-            (None, _) => outcome.summary,
+        // A command that failed before it wrote any output (`No module named pytest`, a
+        // usage error): what its reducer makes of no output says nothing of why.
+        let failed_silent = end.exit_code.filter(|&code| code != 0 && self.bytes == 0);
+        let summary = match (failed_silent, end.stderr_summary) {
+            (Some(code), Some(stderr)) => format!("no output (exit code {code}); {stderr}"),
+            (Some(code), None) => format!("no output (exit code {code})"),
+            (None, Some(stderr)) => format!("{}; {stderr}", outcome.summary),
+            (None, None) => outcome.summary,
         };
         let mut base = Envelope::new(self.config.source.clone(), summary);
         base.ok = outcome.ok && end.exit_code.is_none_or(|code| code == 0);

@@ -168,17 +168,17 @@ impl Reducer for Grep {
         self.ansi_lines += u64::from(matches!(text, std::borrow::Cow::Owned(_)));
         let context = self.options.context;
         let found = self.regex.find(&text);
-        match (&mut self.pending, found) {
-            // This line's match shows it: the one before ends here.
-            (Some(_), Some(_)) => out.emit(0, self.pending.take().expect("checked")),
-            (Some(pending), None) => {
+        if let Some(mut pending) = self.pending.take() {
+            if found.is_none() {
                 pending.after.push((record.line, text.to_string()));
                 self.last_shown = record.line;
-                if pending.after.len() >= context {
-                    out.emit(0, self.pending.take().expect("checked"));
-                }
             }
-            (None, _) => {}
+            // A match shows its own line: the one before ends at it, else with its context.
+            if found.is_some() || pending.after.len() >= context {
+                out.emit(0, pending);
+            } else {
+                self.pending = Some(pending);
+            }
         }
         if let Some(found) = found {
             self.matches += 1;

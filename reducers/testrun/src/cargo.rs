@@ -136,10 +136,8 @@ struct Failure {
     cause: Option<String>,
     /// A doc-test that did not compile: rustc's first error in its report.
     compile_error: Option<String>,
-    left: Option<String>,
-    right: Option<String>,
-    /// `left`, `right` reached [`MAX_VALUE_BYTES`] and were cut there.
-    values_cut: [bool; 2],
+    left: AssertedValue,
+    right: AssertedValue,
     /// The value (`left: Schema {`) whose Debug goes on over the next lines, and how
     /// many brackets it has open.
     open_value: Option<(Side, i64)>,
@@ -165,6 +163,36 @@ enum Diff {
     Both,
 }
 
+/// An assertion's value (`left: …`), as read so far, line by line.
+#[derive(Debug, Clone, Default)]
+struct AssertedValue {
+    text: Option<String>,
+    /// It reached [`MAX_VALUE_BYTES`] and was cut there.
+    cut: bool,
+}
+
+impl AssertedValue {
+    /// One more line of it (its first, when it has none), kept up to [`MAX_VALUE_BYTES`].
+    fn push_line(&mut self, line: &str) {
+        if self.cut {
+            return;
+        }
+        let text = match &mut self.text {
+            Some(text) => {
+                text.push('\n');
+                text
+            }
+            None => self.text.insert(String::new()),
+        };
+        let kept = briefly_core::head_bytes(line, MAX_VALUE_BYTES.saturating_sub(text.len()));
+        text.push_str(kept);
+        if kept.len() < line.len() {
+            text.push_str(VALUE_CUT);
+            self.cut = true;
+        }
+    }
+}
+
 /// Longest assertion value kept, in bytes: the rest is cut, [`VALUE_CUT`] in its place.
 pub(crate) const MAX_VALUE_BYTES: usize = 8 * 1024;
 
@@ -184,9 +212,8 @@ impl Failure {
             message: Vec::new(),
             cause: None,
             compile_error: None,
-            left: None,
-            right: None,
-            values_cut: [false; 2],
+            left: AssertedValue::default(),
+            right: AssertedValue::default(),
             open_value: None,
             in_diff: None,
             diff_blanks: 0,
@@ -243,7 +270,7 @@ impl Failure {
             if let Some((side, open)) = self.open_value.filter(|_| !right_opens) {
                 // A Debug over several lines (`{:#?}`'s, or a type's own): the value's,
                 // fields named `left:` and `right:` too.
-                self.value_goes_on(side, line);
+                self.value(side).push_line(line);
                 let open = open + bracket_balance(line);
                 self.open_value = (open > 0).then_some((side, open));
             } else if let Some(left) = trimmed.strip_prefix("left: ") {
@@ -318,39 +345,19 @@ impl Failure {
     /// line, when a report has several).
     fn value_starts(&mut self, side: Side, value: &str) {
         self.open_value = None;
-        let started = match side {
-            Side::Left => self.left.is_some(),
-            Side::Right => self.right.is_some(),
-        };
-        if !started {
-            self.value_goes_on(side, value);
+        let asserted = self.value(side);
+        if asserted.text.is_none() {
+            asserted.push_line(value);
             let open = bracket_balance(value);
             self.open_value = (open > 0).then_some((side, open));
         }
     }
 
-    /// One more line of the value of `side` (its first, when it has none), kept up to
-    /// [`MAX_VALUE_BYTES`].
-    fn value_goes_on(&mut self, side: Side, line: &str) {
-        let (value, cut) = match side {
-            Side::Left => (&mut self.left, &mut self.values_cut[0]),
-            Side::Right => (&mut self.right, &mut self.values_cut[1]),
-        };
-        if *cut {
-            return;
-        }
-        let value = match value {
-            Some(value) => {
-                value.push('\n');
-                value
-            }
-            None => value.insert(String::new()),
-        };
-        let kept = briefly_core::head_bytes(line, MAX_VALUE_BYTES.saturating_sub(value.len()));
-        value.push_str(kept);
-        if kept.len() < line.len() {
-            value.push_str(VALUE_CUT);
-            *cut = true;
+    /// The value of `side`.
+    fn value(&mut self, side: Side) -> &mut AssertedValue {
+        match side {
+            Side::Left => &mut self.left,
+            Side::Right => &mut self.right,
         }
     }
 
@@ -369,10 +376,10 @@ impl Failure {
             Diff::Lines => &line[1..],
         };
         if left {
-            self.value_goes_on(Side::Left, text);
+            self.left.push_line(text);
         }
         if right {
-            self.value_goes_on(Side::Right, text);
+            self.right.push_line(text);
         }
     }
 
@@ -407,8 +414,8 @@ impl Failure {
             binary: self.binary,
             message,
             location,
-            left: self.left,
-            right: self.right,
+            left: self.left.text,
+            right: self.right.text,
             detail: self.detail.text(),
             captured: self.captured.text(),
             ..CargoItem::default()

@@ -19,7 +19,7 @@ pub struct Excerpt {
     tail: usize,
     kept: Vec<(u64, String)>,
     marked_kept: usize,
-    /// The last decisive lines past the first half, at most `marked / 2`.
+    /// The last decisive lines past the first ones, at most [`Excerpt::last_marked_cap`].
     last_marked: VecDeque<(u64, String)>,
     last: VecDeque<(u64, String)>,
     lines: u64,
@@ -44,41 +44,33 @@ impl Excerpt {
     pub fn push(&mut self, line: &str, decisive: bool) {
         let index = self.lines;
         self.lines += 1;
-        let first_marked = self.marked - self.marked / 2;
-        if (index as usize) < self.head || (decisive && self.marked_kept < first_marked) {
+        if (index as usize) < self.head || (decisive && self.marked_kept < self.first_marked()) {
             if index as usize >= self.head {
                 self.marked_kept += 1;
             }
             self.kept.push((index, cut_line(line).into_owned()));
-        } else if decisive && self.marked / 2 > 0 {
-            let mut slot = match self.last_marked.len() == self.marked / 2 {
-                true => self
-                    .last_marked
-                    .pop_front()
-                    .map(|(_, s)| s)
-                    .unwrap_or_default(),
-                false => String::new(),
-            };
-            slot.clear();
-            slot.push_str(&cut_line(line));
-            self.last_marked.push_back((index, slot));
+        } else if decisive && self.last_marked_cap() > 0 {
+            let cap = self.last_marked_cap();
+            push_ring(&mut self.last_marked, cap, index, line);
         } else if self.tail > 0 {
-            // The ring reuses its strings: most lines pass through it, few stay.
-            let mut slot = if self.last.len() == self.tail {
-                self.last.pop_front().map(|(_, s)| s).unwrap_or_default()
-            } else {
-                String::new()
-            };
-            slot.clear();
-            slot.push_str(&cut_line(line));
-            self.last.push_back((index, slot));
+            push_ring(&mut self.last, self.tail, index, line);
         }
+    }
+
+    /// The decisive lines kept from the first on: half of them, rounded up.
+    fn first_marked(&self) -> usize {
+        self.marked - self.last_marked_cap()
+    }
+
+    /// The last decisive lines kept past the first ones.
+    fn last_marked_cap(&self) -> usize {
+        self.marked / 2
     }
 
     /// Whether a line marked decisive now would be kept as such (for a while, at least):
     /// when false, a caller need not work out whether a line is decisive.
     pub fn wants_marked(&self) -> bool {
-        self.marked_kept < self.marked - self.marked / 2 || self.marked / 2 > 0
+        self.marked_kept < self.first_marked() || self.last_marked_cap() > 0
     }
 
     /// Lines pushed.
@@ -120,6 +112,18 @@ impl Excerpt {
         }
         out
     }
+}
+
+/// Pushes `line`, number `index`, on `ring`, which holds the last `cap` lines; the string
+/// of the one it drops is reused: most lines pass through a ring, few stay.
+fn push_ring(ring: &mut VecDeque<(u64, String)>, cap: usize, index: u64, line: &str) {
+    let mut slot = match ring.len() == cap {
+        true => ring.pop_front().map(|(_, s)| s).unwrap_or_default(),
+        false => String::new(),
+    };
+    slot.clear();
+    slot.push_str(&cut_line(line));
+    ring.push_back((index, slot));
 }
 
 /// `… 3 lines …`, a run of lines left out.

@@ -248,6 +248,18 @@ impl Report {
         }
     }
 
+    /// `line` gives a place in the traceback, `file` at `number`: one in the project's
+    /// files is remembered (the first few), and is decisive unless a recursion's again.
+    fn place(&mut self, line: &str, file: &str, number: u64) -> bool {
+        if is_library(file) {
+            return false;
+        }
+        if self.locations.len() < 8 {
+            self.locations.push((file.to_string(), number));
+        }
+        self.new_frame(line)
+    }
+
     /// Whether `line`, a frame, is none of the last frames again; remembers it.
     fn new_frame(&mut self, line: &str) -> bool {
         if self.recent_frames.iter().any(|frame| frame == line) {
@@ -337,30 +349,18 @@ impl Report {
             // The line each frame was at: a recursion's again and again.
             decisive = self.new_frame(line);
         } else if let Some((file, number, rest)) = location(line) {
-            let own = !is_library(file);
-            decisive = own && self.new_frame(line);
-            if own && self.locations.len() < 8 {
-                self.locations.push((file.to_string(), number));
-            }
+            decisive = self.place(line, file, number);
             // `file:line: KeyError` ends a long traceback and names the exception.
             if is_exception_name(rest) {
                 self.exception = Some(rest.to_string());
             }
         } else if let Some((file, number)) = bare_location(line) {
-            let own = !is_library(file);
-            decisive = own && self.new_frame(line);
-            if own && self.locations.len() < 8 {
-                self.locations.push((file.to_string(), number));
-            }
+            decisive = self.place(line, file, number);
         } else if let Some((file, number)) = native_frame(inner) {
             // `--tb=native`: Python's own traceback. A frame in the project's files, and
             // its source line under it, say where the test failed.
-            let own = !is_library(file);
-            decisive = own && self.new_frame(line);
+            decisive = self.place(line, file, number);
             self.after_own_frame = decisive;
-            if own && self.locations.len() < 8 {
-                self.locations.push((file.to_string(), number));
-            }
         } else if let Some((name, message)) = exception_prefix(inner)
             .filter(|_| !inner.starts_with(' ') && (depth > 0 || !self.locations.is_empty()))
         {
