@@ -7,7 +7,7 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, SyncSender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
@@ -282,17 +282,24 @@ pub struct ArtifactWriter {
     bytes: u64,
     batch: Vec<u8>,
     sender: Option<SyncSender<Vec<u8>>>,
+    /// Batches the thread is done with, to be filled again: fresh ones would each cost
+    /// the kernel a page fault per page.
+    emptied: Receiver<Vec<u8>>,
     worker: Option<JoinHandle<io::Result<(tempfile::NamedTempFile, String)>>>,
 }
 
 impl ArtifactWriter {
     fn start(dir: PathBuf, name: String, mut file: tempfile::NamedTempFile) -> ArtifactWriter {
         let (sender, receiver) = mpsc::sync_channel::<Vec<u8>>(IN_FLIGHT);
+        let (give_back, emptied) = mpsc::channel();
         let worker = std::thread::spawn(move || {
             let mut hasher = Sha256::new();
-            for batch in receiver {
+            for mut batch in receiver {
                 file.write_all(&batch)?;
                 hasher.update(&batch);
+                batch.clear();
+                // None come back once the writer is done: then they are dropped here.
+                let _ = give_back.send(batch);
             }
             file.flush()?;
             Ok((file, hex(&hasher.finalize())))
@@ -303,6 +310,7 @@ impl ArtifactWriter {
             bytes: 0,
             batch: Vec::with_capacity(BATCH),
             sender: Some(sender),
+            emptied,
             worker: Some(worker),
         }
     }
@@ -323,7 +331,8 @@ impl ArtifactWriter {
     }
 
     fn send(&mut self) -> io::Result<()> {
-        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        let next = (self.emptied.try_recv()).unwrap_or_else(|_| Vec::with_capacity(BATCH));
+        let batch = std::mem::replace(&mut self.batch, next);
         let sent = self.sender.as_ref().map(|s| s.send(batch));
         match sent {
             Some(Ok(())) => Ok(()),

@@ -287,6 +287,18 @@ mod x86 {
         t
     };
 
+    /// `pshufb` controls that move a vector's bytes down by `k` and zero the top `k`:
+    /// the 16 bytes from `k`.
+    const SHIFT_DOWN: [u8; 32] = {
+        let mut t = [0x80; 32];
+        let mut i = 0;
+        while i < 16 {
+            t[i] = i as u8;
+            i += 1;
+        }
+        t
+    };
+
     /// The shape of `line`, written to `out`; returns its length.
     ///
     /// # Safety
@@ -303,9 +315,17 @@ mod x86 {
             *v = _mm_loadu_si128(line.as_ptr().add(16 * j).cast());
         }
         if n % 16 != 0 {
-            let mut tail = [0u8; 16];
-            tail[..n % 16].copy_from_slice(&line[n / 16 * 16..]);
-            vectors[n / 16] = _mm_loadu_si128(tail.as_ptr().cast());
+            vectors[n / 16] = if n >= 16 {
+                // The line's last 16 bytes, moved down past those of the vector before:
+                // a copy to the stack and a load of it would wait for the copy's stores.
+                let last = _mm_loadu_si128(line.as_ptr().add(n - 16).cast());
+                let down = _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(16 - n % 16).cast());
+                _mm_shuffle_epi8(last, down)
+            } else {
+                let mut tail = [0u8; 16];
+                tail[..n].copy_from_slice(line);
+                _mm_loadu_si128(tail.as_ptr().cast())
+            };
         }
         let mut word: Bits = [0; MAX_SHAPE_BYTES / 64];
         let mut digit: Bits = [0; MAX_SHAPE_BYTES / 64];
