@@ -170,8 +170,23 @@ fn commands_that_cannot_run() {
     let out = b.run(&["run", "--", "no-such-command-here"], b"");
     assert_eq!(out.status.code(), Some(127));
     assert!(String::from_utf8_lossy(&out.stderr).contains("command not found"));
+    // The envelope says it too, for a tool that reads stdout alone.
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(envelope["ok"], false);
+    assert_eq!(envelope["exit_code"], 127);
+    assert_eq!(
+        envelope["summary"],
+        "no output (exit code 127); cannot run \"no-such-command-here\": command not found"
+    );
     let out = b.run(&["run", "--", "/etc/passwd"], b"");
     assert_eq!(out.status.code(), Some(126));
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(envelope["exit_code"], 126);
+    assert!(
+        (envelope["summary"].as_str().unwrap())
+            .contains("cannot run \"/etc/passwd\": Permission denied"),
+        "{envelope}"
+    );
     // A script whose interpreter is missing is there: not "command not found".
     let script = b.dir.path().join("bad-shebang.sh");
     std::fs::write(&script, "#!/bin/no-such-interpreter -e\necho hi\n").unwrap();

@@ -40,9 +40,10 @@ pub fn run(
     };
     match reply(session, reducer, timeout, argv, &spawn)? {
         Ran::Reduced(reply) => reply.print(session),
-        Ran::NotStarted(code, why) => {
-            eprintln!("briefly: cannot run {:?}: {why}", argv[0]);
-            Ok(code)
+        Ran::NotStarted { why, reply } => {
+            // As a shell says it, and in the envelope for a tool that reads stdout alone.
+            eprintln!("briefly: {why}");
+            reply.print(session)
         }
     }
 }
@@ -104,8 +105,9 @@ impl StderrMode {
 pub enum Ran {
     /// It ran (to its end, a timeout or a signal): its reduced output.
     Reduced(Box<Reply>),
-    /// It could not be started: the exit code a shell would give, and why.
-    NotStarted(i32, String),
+    /// It could not be started: why (`cannot run "x": command not found`), and the
+    /// envelope of no output, whose summary and exit code (a shell's) say so.
+    NotStarted { why: String, reply: Box<Reply> },
 }
 
 /// Runs `argv` and reduces its output.
@@ -148,6 +150,8 @@ pub fn reply(
         .context("starting the runtime")?;
     let merge = spawn.stderr.merges(name, argv, spawn.cwd.as_deref());
     let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr, spawn, merge))?;
+    let program = crate::reducers::basename(&argv[0]);
+    let event = Event::Result(format!("run:{program}"));
     let Finished {
         pipeline,
         mut stderr,
@@ -155,7 +159,21 @@ pub fn reply(
         mut warnings,
     } = match ran {
         Outcome::Ran(ran) => *ran,
-        Outcome::NotStarted(code, why) => return Ok(Ran::NotStarted(code, why)),
+        Outcome::NotStarted(pipeline, exit_code, why) => {
+            let why = format!("cannot run {:?}: {why}", argv[0]);
+            let envelope = pipeline.finish(End {
+                exit_code: Some(exit_code),
+                warnings: session.budget_warning.iter().cloned().collect(),
+                stderr_summary: Some(why.clone()),
+                ..End::default()
+            });
+            let reply = Box::new(Reply {
+                envelope,
+                exit_code,
+                event,
+            });
+            return Ok(Ran::NotStarted { why, reply });
+        }
     };
     warnings.extend(session.budget_warning.iter().cloned());
     let stderr_summary = stderr.summary(exit_code);
@@ -168,11 +186,10 @@ pub fn reply(
         stderr_summary,
         keep_stderr: stderr.keep,
     });
-    let program = crate::reducers::basename(&argv[0]);
     Ok(Ran::Reduced(Box::new(Reply {
         envelope,
         exit_code,
-        event: Event::Result(format!("run:{program}")),
+        event,
     })))
 }
 
@@ -194,7 +211,8 @@ struct Finished {
 
 enum Outcome {
     Ran(Box<Finished>),
-    NotStarted(i32, String),
+    /// The pipeline back, unfed, with the exit code a shell would give, and why.
+    NotStarted(Box<dyn Push>, i32, String),
 }
 
 async fn drive(
@@ -238,11 +256,13 @@ async fn drive(
             // The program is there, but the interpreter its `#!` line names is not.
             if let Some(interpreter) = script_interpreter(&argv[0], spawn.cwd.as_deref()) {
                 return Ok(Outcome::NotStarted(
+                    pipeline,
                     EXIT_NOT_EXECUTABLE,
                     format!("bad interpreter: its first line, #!{interpreter}, names a program that does not exist"),
                 ));
             }
             return Ok(Outcome::NotStarted(
+                pipeline,
                 EXIT_NOT_FOUND,
                 "command not found".into(),
             ));
@@ -255,9 +275,19 @@ async fn drive(
                 let driven = drive(&by_shell, timeout, pipeline, stderr, spawn, merge_stderr);
                 return Box::pin(driven).await;
             }
-            return Ok(Outcome::NotStarted(EXIT_NOT_EXECUTABLE, e.to_string()));
+            return Ok(Outcome::NotStarted(
+                pipeline,
+                EXIT_NOT_EXECUTABLE,
+                e.to_string(),
+            ));
         }
-        Err(e) => return Ok(Outcome::NotStarted(EXIT_NOT_EXECUTABLE, e.to_string())),
+        Err(e) => {
+            return Ok(Outcome::NotStarted(
+                pipeline,
+                EXIT_NOT_EXECUTABLE,
+                e.to_string(),
+            ))
+        }
     };
     let pgid = child.id().map(|id| id as i32);
     let err_open = merged.is_none();

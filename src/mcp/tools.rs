@@ -573,10 +573,10 @@ fn dispatch(name: &str, args: &Args, defaults: &Global, cancel: Cancel) -> Resul
                 &spawn,
             )? {
                 Ran::Reduced(reply) => *reply,
-                Ran::NotStarted(code, why) => {
+                Ran::NotStarted { why, reply } => {
                     return Ok(Called::Failed(format!(
-                        "cannot run {:?}: {why} (exit code {code})",
-                        command[0]
+                        "{why} (exit code {})",
+                        reply.exit_code
                     )))
                 }
             }
