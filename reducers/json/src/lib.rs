@@ -2136,6 +2136,29 @@ mod tests {
         );
         let shape = run(notice, with(|o| o.whole_chars = 0));
         assert_eq!(shape.items[1]["path"], "a", "{shape:?}");
+        // A line that opens with a bracketed tag is text, not a bad array; an array of
+        // scalars is still JSON.
+        let tagged = run(
+            b"[WARN] slow\n[2024-01-05 10:00:00] up\n[notice] x\n{\"a\": 1}\n{\"a\": 2}\n",
+            fields(),
+        );
+        assert_eq!(
+            tagged.items,
+            [json!({"a": 1}), json!({"a": 2})],
+            "{tagged:?}"
+        );
+        assert_eq!(
+            tagged.warnings,
+            [
+                "line 1 (byte 0): text before the JSON, skipped: [WARN] slow",
+                "line 2 (byte 12): text before the JSON, skipped: [2024-01-05 10:00:00] up",
+                "line 3 (byte 37): text before the JSON, skipped: [notice] x"
+            ]
+        );
+        for array in [&b"[true, -1.5e3]\n"[..], b"[\n  null,\n  \"x\"\n]\n"] {
+            let array = run(array, JsonOptions::default());
+            assert!(array.ok && array.warnings.is_empty(), "{array:?}");
+        }
         // Text alone is no JSON; past the first lines, text is bad NDJSON lines.
         let text = run(b"a\nb\n", JsonOptions::default());
         assert!(text.summary.starts_with("no JSON in the input"), "{text:?}");

@@ -145,6 +145,8 @@ pub(crate) struct Scanner {
     after_comma: bool,
     /// Stop feeding after the next top-level unit ends (to look at the first value).
     pub pause_after_unit: bool,
+    /// Where the bare word being read (a number, `true`, or no JSON) began.
+    word_start: u64,
 }
 
 impl Scanner {
@@ -161,6 +163,7 @@ impl Scanner {
             failed: false,
             after_comma: false,
             pause_after_unit: false,
+            word_start: 0,
         }
     }
 
@@ -262,7 +265,9 @@ impl Scanner {
                         b,
                         b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'[' | b'{'
                     ) {
-                        if self.end_value(at, bytes, &mut keep_from, i, events) {
+                        if self.bracketed_text(at, bytes, keep_from, i, events)
+                            || self.end_value(at, bytes, &mut keep_from, i, events)
+                        {
                             return i;
                         }
                         continue; // the delimiter is read in the state after the value
@@ -609,14 +614,16 @@ impl Scanner {
                 }
             }
             b'-' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'.' => {
-                self.state = State::Scalar
+                self.state = State::Scalar;
+                self.word_start = at;
             }
             // Between top-level values, a byte no value begins with opens a bare word, as
             // a letter does: a line of text among the values (`(node:42) Warning: …`),
             // which the reader skips whole, not the end of the input's JSON. JSON's own
             // punctuation there (`[1]]`) stays an error of the JSON.
             _ if self.frames.is_empty() && !matches!(b, b']' | b'}' | b',' | b':') => {
-                self.state = State::Scalar
+                self.state = State::Scalar;
+                self.word_start = at;
             }
             _ => {
                 self.fail(at, format!("unexpected {}", shown(b)), events, 0);
@@ -624,6 +631,44 @@ impl Scanner {
             }
         }
         false
+    }
+
+    /// Whether the bare word ending at `at` (chunk index `i`) says that the top-level
+    /// array it is the first element of was a line's bracketed tag (`[WARN] starting`,
+    /// `[2024-01-05 10:00:00] …`): it is no JSON scalar. The line is then text, as a
+    /// top-level bare word's is ([`Event::Text`]), and feeding stops there.
+    fn bracketed_text(
+        &mut self,
+        at: u64,
+        bytes: &[u8],
+        keep_from: usize,
+        i: usize,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let first_of_top_array =
+            matches!(self.frames.as_slice(), [frame] if !frame.object && frame.count == 1);
+        let Some(open) = self
+            .unit
+            .as_ref()
+            .filter(|open| open.depth == 0 && open.keeping && first_of_top_array)
+        else {
+            return false;
+        };
+        let mut held = open.bytes.clone();
+        held.extend_from_slice(&bytes[keep_from..i]);
+        let word = (self.word_start - open.start) as usize;
+        if held.get(word..).is_none_or(is_scalar) {
+            return false;
+        }
+        events.push(Event::Text {
+            offset: open.start,
+            bytes: held,
+        });
+        self.unit = None;
+        self.frames.clear();
+        self.state = State::After;
+        self.offset = at;
+        true
     }
 
     /// Closes the innermost container with `b` at `at`. True when feeding should stop.
