@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         && global.remaining_from.is_none();
     match run(cli) {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if cmd::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("briefly: {e:#}");
             ExitCode::from(EXIT_ERROR)
@@ -260,13 +260,4 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             command,
         } => mcp::proxy::run(session.global, *max_message_bytes, command),
     }
-}
-
-/// A closed stdout (the reader went away) is not an error: exit quietly.
-fn is_broken_pipe(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }

@@ -165,6 +165,27 @@ fn timeout_kills_the_whole_process_group() {
 }
 
 #[test]
+fn a_closed_stdout_keeps_the_commands_exit_code() {
+    let b = Briefly::new();
+    // `true` is gone before the command ends: the envelope's write meets EPIPE.
+    let script = format!(
+        "{} run -- sh -c 'sleep 0.3; exit 3' | true; exit ${{PIPESTATUS[0]}}",
+        env!("CARGO_BIN_EXE_briefly")
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .env("BRIEFLY_ARTIFACT_DIR", b.artifacts())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn commands_that_cannot_run() {
     let b = Briefly::new();
     let out = b.run(&["run", "--", "no-such-command-here"], b"");

@@ -65,10 +65,14 @@ pub enum Event {
 }
 
 impl Reply {
-    /// Prints the envelope, records the metrics event, returns the exit code.
+    /// Prints the envelope, records the metrics event, returns the exit code: also when
+    /// nobody reads stdout any more, quietly (`briefly run -- make | true` keeps make's).
     pub fn print(self, session: &Session) -> Result<i32> {
-        let printed = session.print(&self.envelope)?;
-        self.record(session, printed);
+        match session.print(&self.envelope) {
+            Ok(printed) => self.record(session, printed),
+            Err(e) if is_broken_pipe(&e) => {}
+            Err(e) => return Err(e),
+        }
         Ok(self.exit_code)
     }
 
@@ -166,6 +170,15 @@ pub fn reduce_named(
 pub fn input_argv(file: Option<&Path>) -> Vec<String> {
     file.map(|f| vec![f.display().to_string()])
         .unwrap_or_default()
+}
+
+/// A closed stdout (the reader went away) is not an error: briefly exits quietly.
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Reads `input` to its end into `push`.
