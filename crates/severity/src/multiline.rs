@@ -509,7 +509,8 @@ impl MultiLine {
         }
         // A traceback or a Java exception right under the serious line that logged it
         // (Python's `logger.exception`, log4j, logback), Lua's under its error.
-        if line.starts_with(TRACEBACK)
+        // A long prefix is compared by a call: the first byte is looked at first.
+        if (line.starts_with('T') && line.starts_with(TRACEBACK))
             || (line.starts_with('s') && line.trim_end() == LUA_TRACEBACK)
         {
             return self.severity >= Some(Severity::Error);
@@ -1448,7 +1449,7 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::Valgrind(pid)
     } else if is_sanitizer_header(line.as_bytes()) {
         Header::SanitizerReport
-    } else if line.starts_with("Shadow bytes around the buggy address:") {
+    } else if line.starts_with('S') && line.starts_with("Shadow bytes around the buggy address:") {
         Header::ShadowBytes
     } else if line.starts_with("WARNING: DATA RACE") {
         Header::GoRace
