@@ -1349,7 +1349,10 @@ fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
             return match line {
                 // A line of text among JSON lines (a tool's error, a progress note): what
                 // it says may be what matters.
-                Some(line) if !matches!(bytes.trim_ascii_start().first(), Some(b'{' | b'[')) => {
+                Some(line)
+                    if !matches!(bytes.trim_ascii_start().first(), Some(b'{' | b'['))
+                        || scan::opens_with_a_tag(bytes.trim_ascii_start()) =>
+                {
                     format!(
                         "{}: {why}, in text: {}",
                         line_and_byte(line, offset + at as u64),
@@ -2159,6 +2162,12 @@ mod tests {
             let array = run(array, JsonOptions::default());
             assert!(array.ok && array.warnings.is_empty(), "{array:?}");
         }
+        // Among NDJSON lines, a tagged line is quoted as text is.
+        let among = run(b"{\"a\": 1}\n[WARN] slow\n{\"a\": 2}\n", fields());
+        assert_eq!(
+            among.warnings,
+            ["line 2 (byte 10): expected value, in text: [WARN] slow"]
+        );
         // Text alone is no JSON; past the first lines, text is bad NDJSON lines.
         let text = run(b"a\nb\n", JsonOptions::default());
         assert!(text.summary.starts_with("no JSON in the input"), "{text:?}");

@@ -777,6 +777,25 @@ impl Scanner {
     }
 }
 
+/// Whether a line opens with a bracketed tag (`[WARN] …`, `[2024-01-05 10:00:00] …`),
+/// not a JSON array: its first element is a bare word that is no JSON scalar, as the
+/// scanner tells a top-level one (`Scanner::bracketed_text`).
+pub(crate) fn opens_with_a_tag(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"[") else {
+        return false;
+    };
+    let rest = rest.trim_ascii_start();
+    let word = (rest.iter())
+        .take_while(|b| {
+            !matches!(
+                b,
+                b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'[' | b'{'
+            )
+        })
+        .count();
+    word > 0 && !is_scalar(&rest[..word])
+}
+
 /// Whether `word` is a JSON scalar: `true`, `false`, `null` or a number.
 pub(crate) fn is_scalar(word: &[u8]) -> bool {
     if matches!(word, b"true" | b"false" | b"null") {
