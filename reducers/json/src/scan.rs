@@ -656,8 +656,8 @@ impl Scanner {
         };
         let mut held = open.bytes.clone();
         held.extend_from_slice(&bytes[keep_from..i]);
-        let word = (self.word_start - open.start) as usize;
-        if held.get(word..).is_none_or(is_scalar) {
+        let word = (self.word_start.checked_sub(open.start)).and_then(|w| held.get(w as usize..));
+        if word.is_none_or(is_scalar) {
             return false;
         }
         events.push(Event::Text {
