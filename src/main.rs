@@ -1,5 +1,14 @@
 //! `briefly`: reduces command output for LLM agents.
 
+/// `eprintln!`, but a stderr nobody reads (a closed pipe) is no panic: there is no one
+/// left to tell then.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
 mod cmd;
 mod mcp;
@@ -27,7 +36,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
         Err(e) if cmd::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("briefly: {e:#}");
+            say!("briefly: {e:#}");
             ExitCode::from(EXIT_ERROR)
         }
     }

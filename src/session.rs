@@ -161,7 +161,7 @@ impl Session {
         if let Err(e) =
             append_event(path, &event).with_context(|| format!("metrics file {}", path.display()))
         {
-            eprintln!("briefly: warning: {e:#}");
+            say!("briefly: warning: {e:#}");
         }
     }
 

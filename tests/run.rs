@@ -164,25 +164,46 @@ fn timeout_kills_the_whole_process_group() {
     assert_eq!(envelope["items"][0]["text"], "done");
 }
 
+/// Runs `script` with `bash -c` (`BRIEFLY` names the binary), its exit code that of the
+/// first command of its last pipeline.
+fn first_of_pipeline(b: &Briefly, script: &str) -> std::process::Output {
+    std::process::Command::new("bash")
+        .args(["-c", &format!("{script}; exit ${{PIPESTATUS[0]}}")])
+        .env("BRIEFLY", env!("CARGO_BIN_EXE_briefly"))
+        .env("BRIEFLY_ARTIFACT_DIR", b.artifacts())
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_closed_stdout_keeps_the_commands_exit_code() {
     let b = Briefly::new();
+    let metrics = b.dir.path().join("metrics.jsonl");
     // `true` is gone before the command ends: the envelope's write meets EPIPE.
-    let script = format!(
-        "{} run -- sh -c 'sleep 0.3; exit 3' | true; exit ${{PIPESTATUS[0]}}",
-        env!("CARGO_BIN_EXE_briefly")
+    let out = first_of_pipeline(
+        &b,
+        &format!(
+            "$BRIEFLY --metrics {} run -- sh -c 'sleep 0.3; exit 3' | true",
+            metrics.display()
+        ),
     );
-    let out = std::process::Command::new("bash")
-        .args(["-c", &script])
-        .env("BRIEFLY_ARTIFACT_DIR", b.artifacts())
-        .output()
-        .unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert!(
         out.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The call is still recorded, with nothing shown inline.
+    let event: Value = serde_json::from_str(&std::fs::read_to_string(&metrics).unwrap()).unwrap();
+    assert_eq!(event["inline_chars"], 0, "{event}");
+    // Nor is a closed stderr a panic: what briefly would say there goes unsaid.
+    let out = first_of_pipeline(
+        &b,
+        "(sleep 0.3; $BRIEFLY run -- no-such-command-here 2>&1) | true",
+    );
+    assert_eq!(out.status.code(), Some(127));
+    let out = first_of_pipeline(&b, "(sleep 0.3; $BRIEFLY read /no/such/file 2>&1) | true");
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -122,7 +122,7 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             match report {
                 Some(path) => std::fs::write(path, report_json)
                     .with_context(|| format!("writing {}", path.display()))?,
-                None => eprintln!("briefly: context compact report: {report_json}"),
+                None => say!("briefly: context compact report: {report_json}"),
             }
             Ok(0)
         }

@@ -66,13 +66,15 @@ pub enum Event {
 
 impl Reply {
     /// Prints the envelope, records the metrics event, returns the exit code: also when
-    /// nobody reads stdout any more, quietly (`briefly run -- make | true` keeps make's).
+    /// nobody reads stdout any more, quietly (`briefly run -- make | true` keeps make's),
+    /// the event then showing nothing inline.
     pub fn print(self, session: &Session) -> Result<i32> {
-        match session.print(&self.envelope) {
-            Ok(printed) => self.record(session, printed),
-            Err(e) if is_broken_pipe(&e) => {}
+        let shown = match session.print(&self.envelope) {
+            Ok(printed) => printed,
+            Err(e) if is_broken_pipe(&e) => 0,
             Err(e) => return Err(e),
-        }
+        };
+        self.record(session, shown);
         Ok(self.exit_code)
     }
 

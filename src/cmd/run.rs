@@ -42,7 +42,7 @@ pub fn run(
         Ran::Reduced(reply) => reply.print(session),
         Ran::NotStarted { why, reply } => {
             // As a shell says it, and in the envelope for a tool that reads stdout alone.
-            eprintln!("briefly: {why}");
+            say!("briefly: {why}");
             reply.print(session)
         }
     }

@@ -41,7 +41,7 @@ pub fn run(session: &Session, file: Option<&Path>) -> Result<i32> {
             // Nothing was left out, but the artifact was asked for: the output is the
             // input itself, so its path goes to stderr and the metrics.
             let saved = keep(session, &held, file)?;
-            eprintln!("briefly: kept {}", saved.display());
+            say!("briefly: kept {}", saved.display());
             event.persisted = true;
             event.artifact = Some(saved.display().to_string());
         }

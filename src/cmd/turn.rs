@@ -119,7 +119,7 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
         Ok(smaller.then_some(chars))
     })?;
     for warning in &kept_whole {
-        eprintln!("briefly: warning: {warning}");
+        say!("briefly: warning: {warning}");
     }
     staging.rewind()?;
 
@@ -161,7 +161,7 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     }
     stdout.flush()?;
     if total > cap {
-        eprintln!("briefly: warning: the turn still takes {total} chars, over its budget of {cap}: nothing more could be spilled (the rest is persisted already, small, or could not be kept)");
+        say!("briefly: warning: the turn still takes {total} chars, over its budget of {cap}: nothing more could be spilled (the rest is persisted already, small, or could not be kept)");
     }
     Ok(0)
 }

@@ -160,7 +160,7 @@ impl Shared {
             state.calls_outstanding = 0;
             state.turn_used_chars = 0;
             if !state.closing {
-                eprintln!("briefly mcp-proxy: {why}");
+                say!("briefly mcp-proxy: {why}");
             }
             state.pending.drain().map(|(_, p)| p).collect()
         };
@@ -516,7 +516,7 @@ async fn fail_sniffed(shared: &Shared, head: &[u8], tail: &[u8], why: String) {
             }
             shared.send_error(request.id, SERVER_FAILED, why).await;
         }
-        None => eprintln!("briefly mcp-proxy: {why} (answering no pending request; dropped)"),
+        None => say!("briefly mcp-proxy: {why} (answering no pending request; dropped)"),
     }
 }
 

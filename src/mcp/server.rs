@@ -27,7 +27,7 @@ pub fn serve(global: Global) -> Result<i32> {
     if global.format == crate::cli::Format::Text {
         // Each result is the envelope twice, as text and as structured content: JSON, so
         // that both are what the budget measured.
-        eprintln!("briefly mcp: --format text is not used: tool results are JSON envelopes");
+        say!("briefly mcp: --format text is not used: tool results are JSON envelopes");
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -2162,12 +2162,22 @@ mod tests {
             let array = run(array, JsonOptions::default());
             assert!(array.ok && array.warnings.is_empty(), "{array:?}");
         }
+        // A bad array over several lines is a bad document (its good elements read), not
+        // a tag and lines: its first word ends at a comma, or on a line after the
+        // bracket's.
+        for bad in [&b"[abc, 1,\n 2,\n 3\n]\n"[..], b"[\nWARN] x\n{\"a\": 1}\n"] {
+            let bad = run(bad, JsonOptions::default());
+            assert_eq!(bad.stats.get("text_before"), None, "{bad:?}");
+        }
         // Among NDJSON lines, a tagged line is quoted as text is.
         let among = run(b"{\"a\": 1}\n[WARN] slow\n{\"a\": 2}\n", fields());
         assert_eq!(
             among.warnings,
             ["line 2 (byte 10): expected value, in text: [WARN] slow"]
         );
+        // A bad array is no text, though its first element is no JSON either.
+        let bad_array = run(b"{\"a\": 1}\n[abc, 1]\n{\"a\": 2}\n", fields());
+        assert_eq!(bad_array.warnings, ["line 2 (byte 10): expected value"]);
         // Text alone is no JSON; past the first lines, text is bad NDJSON lines.
         let text = run(b"a\nb\n", JsonOptions::default());
         assert!(text.summary.starts_with("no JSON in the input"), "{text:?}");

@@ -635,7 +635,9 @@ impl Scanner {
 
     /// Whether the bare word ending at `at` (chunk index `i`) says that the top-level
     /// array it is the first element of was a line's bracketed tag (`[WARN] starting`,
-    /// `[2024-01-05 10:00:00] …`): it is no JSON scalar. The line is then text, as a
+    /// `[2024-01-05 10:00:00] …`): it is no JSON scalar, it is on the bracket's line, and
+    /// a `]` or a space ends it (not a `,`: `[abc, 1,` opens a bad array over several
+    /// lines, whose elements are no lines of their own). The line is then text, as a
     /// top-level bare word's is ([`Event::Text`]), and feeding stops there.
     fn bracketed_text(
         &mut self,
@@ -647,6 +649,9 @@ impl Scanner {
     ) -> bool {
         let first_of_top_array =
             matches!(self.frames.as_slice(), [frame] if !frame.object && frame.count == 1);
+        if !matches!(bytes[i], b']' | b' ' | b'\t') {
+            return false;
+        }
         let Some(open) = self
             .unit
             .as_ref()
@@ -657,7 +662,7 @@ impl Scanner {
         let mut held = open.bytes.clone();
         held.extend_from_slice(&bytes[keep_from..i]);
         let word = (self.word_start.checked_sub(open.start)).and_then(|w| held.get(w as usize..));
-        if word.is_none_or(is_scalar) {
+        if word.is_none_or(is_scalar) || held.contains(&b'\n') {
             return false;
         }
         events.push(Event::Text {
@@ -778,8 +783,8 @@ impl Scanner {
 }
 
 /// Whether a line opens with a bracketed tag (`[WARN] …`, `[2024-01-05 10:00:00] …`),
-/// not a JSON array: its first element is a bare word that is no JSON scalar, as the
-/// scanner tells a top-level one (`Scanner::bracketed_text`).
+/// not a JSON array: its first element is a bare word that is no JSON scalar, ended by
+/// a `]` or a space, as the scanner tells a top-level one (`Scanner::bracketed_text`).
 pub(crate) fn opens_with_a_tag(line: &[u8]) -> bool {
     let Some(rest) = line.strip_prefix(b"[") else {
         return false;
@@ -793,7 +798,7 @@ pub(crate) fn opens_with_a_tag(line: &[u8]) -> bool {
             )
         })
         .count();
-    word > 0 && !is_scalar(&rest[..word])
+    word > 0 && matches!(rest.get(word), Some(b']' | b' ' | b'\t')) && !is_scalar(&rest[..word])
 }
 
 /// Whether `word` is a JSON scalar: `true`, `false`, `null` or a number.
