@@ -220,6 +220,17 @@ fn commands_that_cannot_run() {
         envelope["summary"],
         "no output (exit code 127); cannot run \"no-such-command-here\": command not found"
     );
+    // Whatever the reducer, whose own words for no input would say nothing of why.
+    let out = b.run(
+        &["run", "--reducer", "read", "--", "no-such-command-here"],
+        b"",
+    );
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        envelope["summary"],
+        "no output (exit code 127); cannot run \"no-such-command-here\": command not found"
+    );
+    assert_eq!(envelope["warnings"], json!([]));
     let out = b.run(&["run", "--", "/etc/passwd"], b"");
     assert_eq!(out.status.code(), Some(126));
     let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -161,7 +161,10 @@ impl Reducer for Lines {
     }
 
     fn finish(&mut self, _out: &mut dyn Emit<LineItem>) -> Outcome<LinesStats> {
-        let summary = format!("{} lines from line {}", self.lines, self.options.offset);
+        let summary = match self.lines {
+            0 => "no lines: the input is empty".to_string(),
+            lines => format!("{lines} lines from line {}", self.options.offset),
+        };
         let stats = LinesStats {
             total_lines: self.lines,
             offset: self.options.offset,
@@ -177,7 +180,8 @@ impl Reducer for Lines {
         outcome
             .warnings
             .extend(crate::ansi_warning(self.ansi_lines));
-        if self.options.offset > self.lines {
+        // (Line 1 of an empty input is where it ends: no warning for the default.)
+        if self.options.offset > self.lines.max(1) {
             outcome.warnings.push(format!(
                 "--offset {} is past the end: the input has {}",
                 self.options.offset,
@@ -259,6 +263,10 @@ impl Lines {
     /// [`Reducer::fitted`] for a page with no item: from the line it starts at, which
     /// the page's place among the items gives when every line is one item.
     fn fitted_none(&self, envelope: &mut Envelope) {
+        if self.lines == 0 {
+            // The summary given (`run`'s `no output (exit code 127); cannot run …`).
+            return;
+        }
         if self.pieced_lines > 0 && envelope.item_offset > 0 {
             envelope.summary = format!("no lines fit, of {}", self.lines);
             return;
@@ -345,6 +353,22 @@ mod tests {
             envelope.warnings,
             ["--offset 51 is past the end: the input has 50 lines"]
         );
+        // An empty input: said so, and line 1 (the default) is no offset past its end.
+        for (offset, warnings) in [
+            (1, &[][..]),
+            (
+                3,
+                &["--offset 3 is past the end: the input has 0 lines"][..],
+            ),
+        ] {
+            let reader = Lines::new(LinesOptions {
+                offset,
+                ..LinesOptions::default()
+            });
+            let empty = reduce_all_chunkings(reader, b"", &RunConfig::new("read"));
+            assert_eq!(empty.summary, "no lines: the input is empty");
+            assert_eq!(empty.warnings, warnings);
+        }
     }
 
     #[test]
