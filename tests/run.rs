@@ -251,6 +251,35 @@ fn commands_that_cannot_run() {
         said.contains("bad interpreter: its first line, #!/bin/no-such-interpreter -e, names a program that does not exist"),
         "{said}"
     );
+    // Saved with Windows' line ends, its interpreter's name ends in `\r`.
+    let script = b.dir.path().join("crlf.sh");
+    std::fs::write(&script, "#!/bin/sh\r\necho hi\r\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = b.run(&["run", "--", script.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(126));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("bad interpreter: its first line, #!/bin/sh, ends with a carriage return (Windows' line ends)"),
+        "{said}"
+    );
+    // A binary whose loader is missing is there too (where the loader's path is known).
+    let binary = std::fs::read("/bin/true").unwrap();
+    let loader = b"/lib64/ld-linux-x86-64.so.2";
+    if let Some(at) = binary.windows(loader.len()).position(|w| w == loader) {
+        let mut patched = binary.clone();
+        patched[at..at + loader.len()].copy_from_slice(b"/nonexistent/ld-linux.so.22");
+        let path = b.dir.path().join("no-loader");
+        std::fs::write(&path, patched).unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let out = b.run(&["run", "--", path.to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(127));
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("its file is there, but not the program that loads it"),
+            "{said}"
+        );
+    }
     // One with no `#!` line at all runs by the shell, as it would from a shell.
     let script = b.dir.path().join("no-shebang.sh");
     std::fs::write(&script, "echo hi from \"$1\"\nexit 3\n").unwrap();

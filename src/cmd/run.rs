@@ -93,7 +93,7 @@ impl StderrMode {
                     || (name == "text"
                         && argv[0].contains('/')
                         && script_interpreter(&argv[0], cwd)
-                            .is_some_and(|line| reducers::names_an_interpreter(&line)))
+                            .is_some_and(|line| reducers::names_an_interpreter(line.trim())))
             }
             StderrMode::Merge => true,
             StderrMode::Apart => false,
@@ -255,10 +255,20 @@ async fn drive(
         Err(e) if e.kind() == ErrorKind::NotFound => {
             // The program is there, but the interpreter its `#!` line names is not.
             if let Some(interpreter) = script_interpreter(&argv[0], spawn.cwd.as_deref()) {
+                let why = match interpreter.strip_suffix('\r') {
+                    // Saved with Windows' line ends: the kernel looks for `/bin/sh\r`.
+                    Some(name) => format!("bad interpreter: its first line, #!{}, ends with a carriage return (Windows' line ends), which is read as part of the program's name", name.trim()),
+                    None => format!("bad interpreter: its first line, #!{}, names a program that does not exist", interpreter.trim()),
+                };
+                return Ok(Outcome::NotStarted(pipeline, EXIT_NOT_EXECUTABLE, why));
+            }
+            // A binary whose loader (its ELF interpreter) is missing: built for another
+            // system, or for a libc that is not installed. A shell says 127 too.
+            if program_file(&argv[0], spawn.cwd.as_deref()).is_some() {
                 return Ok(Outcome::NotStarted(
                     pipeline,
-                    EXIT_NOT_EXECUTABLE,
-                    format!("bad interpreter: its first line, #!{interpreter}, names a program that does not exist"),
+                    EXIT_NOT_FOUND,
+                    "its file is there, but not the program that loads it (a binary built for another system, or its dynamic loader missing)".into(),
                 ));
             }
             return Ok(Outcome::NotStarted(
@@ -455,22 +465,29 @@ fn program_path(program: &str) -> Option<String> {
         .map(|path| path.display().to_string())
 }
 
+/// The file `program` (run from `cwd`) is, when there is one ([`program_path`]).
+fn program_file(program: &str, cwd: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+    let path = std::path::PathBuf::from(program_path(program)?);
+    let path = match cwd {
+        Some(dir) if program.contains('/') => dir.join(path),
+        _ => path,
+    };
+    path.is_file().then_some(path)
+}
+
 /// The interpreter a script's `#!` line names, when `program` (run from `cwd`, or
 /// found in `PATH`) is a script that has one: for what `ENOENT` means (the kernel says
 /// so both when the program is missing and when its interpreter is), and to read a
 /// script's stderr as its interpreter's.
 fn script_interpreter(program: &str, cwd: Option<&std::path::Path>) -> Option<String> {
     use std::io::Read;
-    let path = std::path::PathBuf::from(program_path(program)?);
-    let path = match cwd {
-        Some(dir) if program.contains('/') => dir.join(path),
-        _ => path,
-    };
+    let path = program_file(program, cwd)?;
     let mut head = [0u8; 256];
     let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
     let line = head[..n].split(|&b| b == b'\n').next()?;
     let interpreter = String::from_utf8_lossy(line.strip_prefix(b"#!")?);
-    Some(interpreter.trim().to_string())
+    // A `\r` ending it stays: the kernel reads it as part of the name.
+    Some(interpreter.trim_matches([' ', '\t']).to_string())
 }
 
 /// What a command's death by a signal says, when it died so: `killed by signal 9
