@@ -1796,7 +1796,14 @@ impl Json {
             complete = false;
         }
         let mut summary = summary;
-        if self.text_before > 0 {
+        let no_json = self.values == 0 && self.text_before > 0;
+        if no_json {
+            // Nothing to shape, filter or count: the text is all there is.
+            summary = format!(
+                "no JSON in the input: {} skipped",
+                counted(self.text_before, "line of text", "lines of text")
+            );
+        } else if self.text_before > 0 {
             summary.push_str(&format!(
                 "; {} before it skipped",
                 counted(self.text_before, "line of text", "lines of text")
@@ -1827,7 +1834,9 @@ impl Json {
             ));
         }
         Outcome {
-            ok: self.invalid == 0,
+            // A tool's notice before its JSON (`npm warn …`) is no failure of the JSON;
+            // text after a value may be one (kubectl's `Error from server`).
+            ok: self.invalid == self.text_before && !no_json,
             summary,
             stats,
             preview,
@@ -2118,6 +2127,8 @@ mod tests {
             envelope.summary,
             "NDJSON, 2 values: 2 records; 1 line of text before it skipped"
         );
+        // A tool's notice before its JSON is no failure of the JSON.
+        assert!(envelope.ok);
         // After blank lines, and beginning like a number: the lines are counted.
         let dated = run(b"\n\n2024-01-01 boot\n{\"a\": 1}\n{bad\n", fields());
         assert_eq!(dated.items, [json!({"a": 1})]);
@@ -2180,7 +2191,10 @@ mod tests {
         assert_eq!(bad_array.warnings, ["line 2 (byte 10): expected value"]);
         // Text alone is no JSON; past the first lines, text is bad NDJSON lines.
         let text = run(b"a\nb\n", JsonOptions::default());
-        assert!(text.summary.starts_with("no JSON in the input"), "{text:?}");
+        assert_eq!(
+            text.summary, "no JSON in the input: 2 lines of text skipped",
+            "{text:?}"
+        );
         assert!(!text.ok);
         // Without its last newline, the same.
         let unended = run(b"a\nb", JsonOptions::default());
