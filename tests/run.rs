@@ -231,6 +231,21 @@ fn commands_that_cannot_run() {
         "no output (exit code 127); cannot run \"no-such-command-here\": command not found"
     );
     assert_eq!(envelope["warnings"], json!([]));
+    // With output, its page is summed up, and what stderr says after it.
+    let out = b.run(
+        &[
+            "run",
+            "--reducer",
+            "read",
+            "--",
+            "sh",
+            "-c",
+            "echo out; echo boom >&2; exit 1",
+        ],
+        b"",
+    );
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(envelope["summary"], "line 1 of 1; stderr ends: boom");
     let out = b.run(&["run", "--", "/etc/passwd"], b"");
     assert_eq!(out.status.code(), Some(126));
     let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();

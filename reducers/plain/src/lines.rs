@@ -161,10 +161,7 @@ impl Reducer for Lines {
     }
 
     fn finish(&mut self, _out: &mut dyn Emit<LineItem>) -> Outcome<LinesStats> {
-        let summary = match self.lines {
-            0 => "no lines: the input is empty".to_string(),
-            lines => format!("{lines} lines from line {}", self.options.offset),
-        };
+        let summary = self.summary();
         let stats = LinesStats {
             total_lines: self.lines,
             offset: self.options.offset,
@@ -231,7 +228,7 @@ impl Reducer for Lines {
         // to where the last ends.
         let from = first.column.filter(|&column| column > 1);
         let to = last_end.filter(|&(_, inside)| inside).map(|(end, _)| end);
-        envelope.summary = match (from, to) {
+        let shown = match (from, to) {
             (None, None) => lines,
             (from, to) if first.line == last.line => format!(
                 "{lines}, characters {}–{} of {}",
@@ -251,6 +248,7 @@ impl Reducer for Lines {
                 parts.join(", ")
             }
         };
+        self.resummarize(envelope, shown);
         let (next, column) = match last_end {
             Some((end, true)) => (Some(last.line), Some(end + 1)),
             _ => ((last.line < self.lines).then_some(last.line + 1), None),
@@ -260,6 +258,23 @@ impl Reducer for Lines {
 }
 
 impl Lines {
+    /// The summary before the budget stage: what [`Reducer::fitted`] says better.
+    fn summary(&self) -> String {
+        match self.lines {
+            0 => "no lines: the input is empty".to_string(),
+            lines => format!("{lines} lines from line {}", self.options.offset),
+        }
+    }
+
+    /// Puts `shown` in the place of [`Lines::summary`], keeping what was added after it
+    /// (`run`'s `; stderr ends: …`).
+    fn resummarize(&self, envelope: &mut Envelope, shown: String) {
+        envelope.summary = match envelope.summary.strip_prefix(&self.summary()) {
+            Some(rest) => format!("{shown}{rest}"),
+            None => shown,
+        };
+    }
+
     /// [`Reducer::fitted`] for a page with no item: from the line it starts at, which
     /// the page's place among the items gives when every line is one item.
     fn fitted_none(&self, envelope: &mut Envelope) {
@@ -268,11 +283,14 @@ impl Lines {
             return;
         }
         if self.pieced_lines > 0 && envelope.item_offset > 0 {
-            envelope.summary = format!("no lines fit, of {}", self.lines);
+            self.resummarize(envelope, format!("no lines fit, of {}", self.lines));
             return;
         }
         let first = self.options.offset + envelope.item_offset;
-        envelope.summary = format!("no lines from line {first} of {}", self.lines);
+        self.resummarize(
+            envelope,
+            format!("no lines from line {first} of {}", self.lines),
+        );
         let column = (self.pieced_lines > 0).then_some(self.options.column);
         set_next(envelope, (first <= self.lines).then_some(first), column);
     }
