@@ -511,6 +511,20 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
         summary.ends_with("; stderr: 1 warning, at its line 1: WARN: slow"),
         "{summary}"
     );
+    // The first of the worst, named by what it is.
+    assert_eq!(
+        summary_of(
+            "text",
+            "echo 'FATAL: disk gone' >&2; echo 'ERROR: x' >&2; exit 1"
+        ),
+        "no output (exit code 1); stderr: 2 errors, the first fatal error at its line 1: \
+         FATAL: disk gone"
+    );
+    let summary = summary_of("text", "echo out; echo 'WARN: a' >&2; echo 'WARN: b' >&2");
+    assert!(
+        summary.ends_with("; stderr: 2 warnings, the first warning at its line 1: WARN: a"),
+        "{summary}"
+    );
     // Nothing of a stderr with nothing wrong in it.
     let summary = summary_of("text", "echo out; echo progress >&2");
     assert!(!summary.contains("stderr"), "{summary}");

@@ -107,7 +107,14 @@ impl StderrCapture {
         };
         let first = match (errors, warnings) {
             (1, 0) | (0, 1) => "at".to_string(),
-            _ => format!("the first {} at", severity.name()),
+            _ => {
+                let what = match severity {
+                    Severity::Fatal => "fatal error",
+                    Severity::Error => "error",
+                    _ => "warning",
+                };
+                format!("the first {what} at")
+            }
         };
         Some(format!("stderr: {counts}, {first} its line {line}: {text}"))
     }
