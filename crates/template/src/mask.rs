@@ -400,10 +400,26 @@ fn bracket_close(bytes: &[u8], start: usize) -> Option<usize> {
         b'{' => b'}',
         _ => return None,
     };
+    let span = &bytes[start..bytes.len().min(start + MAX_GROUP_BYTES)];
+    // Whitespace but ' ' (`\t`, `\n`, `\x0b`, `\x0c`, `\r`: 9 to 13) is rare in a line:
+    // without it, only the brackets and the spaces need a look, found by memchr3 a
+    // vector at a time instead of a byte at a time. (A fold, not `any`: it vectorizes.)
+    let other_space = span
+        .iter()
+        .fold(false, |seen, &b| seen | (b.wrapping_sub(9) < 5));
+    if other_space {
+        return group_close(open, close, span.iter().copied().enumerate()).map(|j| start + j);
+    }
+    let found = memchr::memchr3_iter(open, close, b' ', span).map(|j| (j, span[j]));
+    group_close(open, close, found).map(|j| start + j)
+}
+
+/// [`bracket_close`] over the bytes of a span that opens with `open`, as `bytes` gives
+/// them with their indexes: at least every bracket and whitespace byte, in order.
+fn group_close(open: u8, close: u8, bytes: impl Iterator<Item = (usize, u8)>) -> Option<usize> {
     let mut depth = 0usize;
     let mut spaces = 0usize;
-    let end = bytes.len().min(start + MAX_GROUP_BYTES);
-    for (j, &b) in bytes.iter().enumerate().take(end).skip(start) {
+    for (j, b) in bytes {
         if b == open {
             depth += 1;
         } else if b == close {
@@ -996,6 +1012,43 @@ const fn const_hash(b: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_groups_close_is_found_alike_by_its_brackets_and_spaces_and_byte_by_byte() {
+        // Random spans of brackets, spaces (a tab now and then) and words, and longer
+        // than the limit: the close memchr3 finds is the one a look at every byte finds.
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let alphabet = b"[[]](){}    ab1-\t";
+        for _ in 0..3_000 {
+            let len = (next() % 300) as usize + 1;
+            let mut bytes: Vec<u8> = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            if next() % 2 == 0 {
+                bytes.retain(|&b| b != b'\t');
+            }
+            for start in 0..bytes.len() {
+                let expected = match bytes[start] {
+                    b'[' => Some(b']'),
+                    b'(' => Some(b')'),
+                    b'{' => Some(b'}'),
+                    _ => None,
+                }
+                .and_then(|close| {
+                    let span = &bytes[start..bytes.len().min(start + MAX_GROUP_BYTES)];
+                    group_close(bytes[start], close, span.iter().copied().enumerate())
+                })
+                .map(|j| start + j);
+                assert_eq!(bracket_close(&bytes, start), expected, "{bytes:?} {start}");
+            }
+        }
+    }
 
     fn tok(s: &str) -> (String, TokenKind) {
         let mut out = Vec::new();
