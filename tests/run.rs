@@ -220,6 +220,15 @@ fn commands_that_cannot_run() {
         envelope["summary"],
         "no output (exit code 127); cannot run \"no-such-command-here\": command not found"
     );
+    // A name too long to run is cut, and the reason stays in the summary.
+    let long = format!("./{}", "a".repeat(5000));
+    let out = b.run(&["--max-chars", "1000", "run", "--", &long], b"");
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(": File name too long (os error 36)"),
+        "{summary}"
+    );
     // Whatever the reducer, whose own words for no input would say nothing of why.
     let out = b.run(
         &["run", "--reducer", "read", "--", "no-such-command-here"],

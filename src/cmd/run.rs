@@ -21,6 +21,8 @@ const EXIT_TIMEOUT: i32 = 124;
 const EXIT_NOT_EXECUTABLE: i32 = 126;
 /// Exit code when the command was not found (as the shell).
 const EXIT_NOT_FOUND: i32 = 127;
+/// Characters of a command's name said when it cannot run.
+const MAX_NAME_CHARS: usize = 200;
 /// How long a timed-out command gets between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_secs(2);
 /// How long a command's output is still read after it exited, while a process it left
@@ -160,7 +162,9 @@ pub fn reply(
     } = match ran {
         Outcome::Ran(ran) => *ran,
         Outcome::NotStarted(pipeline, exit_code, why) => {
-            let why = format!("cannot run {:?}: {why}", argv[0]);
+            // A name of thousands of characters would push the reason out of the summary.
+            let program = briefly_core::cut_str(&argv[0], MAX_NAME_CHARS);
+            let why = format!("cannot run {program:?}: {why}");
             let envelope = pipeline.finish(End {
                 exit_code: Some(exit_code),
                 warnings: session.budget_warning.iter().cloned().collect(),
