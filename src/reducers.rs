@@ -7,7 +7,7 @@ use briefly_core::{Artifacts, Pipeline, Push, Reducer, RunConfig};
 use briefly_diff::{Diff, DiffOptions};
 use briefly_json::{Json, JsonOptions};
 use briefly_logs::{Docker, DockerOptions, Journal, JournalOptions};
-use briefly_plain::{Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
+use briefly_plain::{piece_chars_for, Grep, GrepOptions, Lines, LinesOptions, Spill, SpillOptions};
 use briefly_table::{Table, TableOptions};
 use briefly_testrun::{CargoTest, CargoTestOptions, Junit, Pytest, PytestOptions};
 use briefly_text::{Text, TextOptions};
@@ -141,10 +141,11 @@ pub const REDUCERS: &[ReducerSpec] = &[
         name: "read",
         reads_output: true,
         build: |options, config| {
-            Ok(pipe(
-                Lines::new(options_of::<LinesOptions>(options)?),
-                config,
-            ))
+            let mut options = options_of::<LinesOptions>(options)?;
+            // A long line comes in pieces, as `briefly read` cuts them, under `run` too:
+            // the budget would cut it, and no page would hold the rest.
+            (options.piece_chars).get_or_insert(piece_chars_for(config.budget.per_result_chars));
+            Ok(pipe(Lines::new(options), config))
         },
     },
     ReducerSpec {
