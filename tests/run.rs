@@ -555,6 +555,11 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
         summary.ends_with("; stderr: 2 warnings, the first warning at its line 1: WARN: a"),
         "{summary}"
     );
+    // Coloured, as a terminal shows it.
+    assert_eq!(
+        summary_of("text", "printf '\\033[31merror:\\033[0m a\\n' >&2; exit 1"),
+        "no output (exit code 1); stderr: 1 error, at its line 1: error: a"
+    );
     // Nothing of a stderr with nothing wrong in it.
     let summary = summary_of("text", "echo out; echo progress >&2");
     assert!(!summary.contains("stderr"), "{summary}");

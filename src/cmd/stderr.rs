@@ -366,6 +366,9 @@ impl ErrorLikeLines {
     fn line_ends(&mut self, end: u64) {
         let text = String::from_utf8_lossy(&self.line);
         let text = text.strip_suffix('\r').unwrap_or(&text);
+        // Read as a terminal shows it: a compiler's coloured `error:` is an error.
+        let stripped = briefly_core::strip_ansi(text, None);
+        let text = stripped.as_deref().unwrap_or(text);
         if let Some(severity) = classify(text).filter(|s| *s >= Severity::Warn) {
             self.count += 1;
             self.errors += u64::from(severity > Severity::Warn);
