@@ -296,6 +296,16 @@ fn commands_that_cannot_run() {
         said.contains("bad interpreter: its first line, #!/bin/no-such-interpreter -e, names a program that does not exist"),
         "{said}"
     );
+    // A missing one with Windows' line ends too is missing, whatever its line ends.
+    let script = b.dir.path().join("crlf-missing.sh");
+    std::fs::write(&script, "#!/bin/no-such-interpreter\r\necho hi\r\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = b.run(&["run", "--", script.to_str().unwrap()], b"");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("names a program that does not exist"),
+        "{said}"
+    );
     // Saved with Windows' line ends, its interpreter's name ends in `\r`.
     let script = b.dir.path().join("crlf.sh");
     std::fs::write(&script, "#!/bin/sh\r\necho hi\r\n").unwrap();
@@ -322,6 +332,18 @@ fn commands_that_cannot_run() {
         let said = String::from_utf8_lossy(&out.stderr);
         assert!(
             said.contains("its file is there, but not the program that loads it"),
+            "{said}"
+        );
+        // And a script it is the interpreter of.
+        let script = b.dir.path().join("run-by-no-loader.sh");
+        std::fs::write(&script, format!("#!{}\necho hi\n", path.display())).unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let out = b.run(&["run", "--", script.to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(126));
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("names a program that is there but cannot start"),
             "{said}"
         );
     }

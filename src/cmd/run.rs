@@ -259,10 +259,17 @@ async fn drive(
         Err(e) if e.kind() == ErrorKind::NotFound => {
             // The program is there, but the interpreter its `#!` line names is not.
             if let Some(interpreter) = script_interpreter(&argv[0], spawn.cwd.as_deref()) {
-                let why = match interpreter.strip_suffix('\r') {
+                let line = interpreter.trim();
+                // The program it names, before its arguments; relative to where it runs.
+                let program = line.split([' ', '\t']).next().unwrap_or(line);
+                let there = (spawn.cwd.as_deref())
+                    .map_or_else(|| program.into(), |dir| dir.join(program))
+                    .is_file();
+                let why = match (there, interpreter.ends_with('\r')) {
                     // Saved with Windows' line ends: the kernel looks for `/bin/sh\r`.
-                    Some(name) => format!("bad interpreter: its first line, #!{}, ends with a carriage return (Windows' line ends), which is read as part of the program's name", name.trim()),
-                    None => format!("bad interpreter: its first line, #!{}, names a program that does not exist", interpreter.trim()),
+                    (true, true) => format!("bad interpreter: its first line, #!{line}, ends with a carriage return (Windows' line ends), which is read as part of the program's name"),
+                    (true, false) => format!("bad interpreter: its first line, #!{line}, names a program that is there but cannot start (its own loader is missing: built for another system?)"),
+                    (false, _) => format!("bad interpreter: its first line, #!{line}, names a program that does not exist"),
                 };
                 return Ok(Outcome::NotStarted(pipeline, EXIT_NOT_EXECUTABLE, why));
             }
