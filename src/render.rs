@@ -20,8 +20,10 @@ pub fn text(e: &Envelope) -> String {
     let status = if e.ok { "ok" } else { "FAILED" };
     let _ = write!(
         out,
-        "[{}] {status} · {} lines, {} bytes",
-        e.source, e.raw.lines, e.raw.bytes
+        "[{}] {status} · {}, {}",
+        e.source,
+        briefly_core::plural(e.raw.lines, "line"),
+        briefly_core::plural(e.raw.bytes, "byte")
     );
     if let Some(code) = e.exit_code {
         let _ = write!(out, " · exit {code}");

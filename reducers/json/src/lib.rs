@@ -1591,11 +1591,13 @@ impl Json {
                     for path in paths {
                         out.emit(0, serde_json::to_value(path).unwrap_or(Value::Null));
                     }
+                    let paths = counted(n as u64, "path", "paths");
                     let mut summary =
-                        format!("{what}: shape of {n} paths (path, type, count, examples)");
+                        format!("{what}: shape of {paths} (path, type, count, examples)");
                     if let Some((path, len)) = self.shape.largest_array() {
                         let path = if path.is_empty() { "." } else { path };
-                        summary.push_str(&format!("; largest array {path} ({len} elements)"));
+                        let len = counted(len, "element", "elements");
+                        summary.push_str(&format!("; largest array {path} ({len})"));
                     }
                     if self.shape.untracked > 0 {
                         summary.push_str(&format!(
@@ -1936,6 +1938,18 @@ mod tests {
         // A whole document too.
         let whole = run(&input[..33], JsonOptions::default());
         assert_eq!(whole.items.len(), 1, "{whole:?}");
+    }
+
+    #[test]
+    fn the_shapes_summary_counts_in_the_singular_too() {
+        let one = run(b"{\"items\": [1]}", with(|o| o.whole_chars = 0));
+        assert_eq!(
+            one.summary,
+            "JSON document (one line): shape of 3 paths (path, type, count, examples); \
+             largest array items (1 element)"
+        );
+        let scalar = run(b"7", with(|o| o.whole_chars = 0));
+        assert!(scalar.summary.contains("shape of 1 path "), "{scalar:?}");
     }
 
     #[test]

@@ -220,12 +220,16 @@ impl FoldBatches for Spill {
             let item = self.previewed(item);
             out.emit(LAST, item);
         }
+        let lines = briefly_core::plural(self.lines, "line");
         let summary = match self.first_error {
+            Some(first) if self.error_lines == 1 => {
+                format!("{lines}; 1 looks like an error or warning (at line {first})")
+            }
             Some(first) => format!(
-                "{} lines; {} look like errors or warnings (first at line {first})",
-                self.lines, self.error_lines
+                "{lines}; {} look like errors or warnings (first at line {first})",
+                self.error_lines
             ),
-            None => format!("{} lines; none look like errors", self.lines),
+            None => format!("{lines}; none look like errors"),
         };
         let stats = SpillStats {
             lines: self.lines,
@@ -286,6 +290,21 @@ mod tests {
         sorted.sort();
         assert_eq!(sorted, (1..=100).collect::<Vec<_>>());
         assert!(!envelope.truncated, "everything fits the default budget");
+        // One error, and one line: counted in the singular.
+        for (input, summary) in [
+            (
+                lines(100, &[50]),
+                "100 lines; 1 looks like an error or warning (at line 50)",
+            ),
+            (lines(1, &[]), "1 line; none look like errors"),
+        ] {
+            let envelope = reduce_all_chunkings(
+                || Spill::new(SpillOptions::default()),
+                input.as_bytes(),
+                &RunConfig::new("spill"),
+            );
+            assert_eq!(envelope.summary, summary);
+        }
     }
 
     #[test]
