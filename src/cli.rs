@@ -289,7 +289,7 @@ pub enum Command {
         /// The artifact (or any file; `-`: standard input, kept as an artifact).
         artifact: PathBuf,
         /// The first line to read (1-based).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         offset: u64,
         /// The column of that line to read from (1-based, in characters): a page that
         /// ended inside a long line says where in its `next_column`.

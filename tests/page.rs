@@ -833,4 +833,7 @@ fn a_long_line_is_read_in_pieces_that_pages_go_on_with() {
     assert_eq!(at_column_150("4000")["items"][0]["column"], 150);
     let bad = b.run(&["read", file, "--column", "0"], b"");
     assert!(!bad.status.success());
+    // Lines count from 1 too.
+    let bad = b.run(&["read", file, "--offset", "0"], b"");
+    assert_eq!(bad.status.code(), Some(2));
 }

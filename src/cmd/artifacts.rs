@@ -161,6 +161,9 @@ fn read_options(session: &Session, offset: u64, column: u64, limit: Option<u64>)
     if limit == Some(0) {
         bail!("the limit must be at least 1 line");
     }
+    if offset == 0 {
+        bail!("the offset counts from 1");
+    }
     if column == 0 {
         bail!("the column counts from 1");
     }
