@@ -145,8 +145,6 @@ pub(crate) struct Scanner {
     after_comma: bool,
     /// Stop feeding after the next top-level unit ends (to look at the first value).
     pub pause_after_unit: bool,
-    /// Where the bare word being read (a number, `true`, or no JSON) began.
-    word_start: u64,
 }
 
 impl Scanner {
@@ -163,7 +161,6 @@ impl Scanner {
             failed: false,
             after_comma: false,
             pause_after_unit: false,
-            word_start: 0,
         }
     }
 
@@ -261,10 +258,7 @@ impl Scanner {
                     }
                 }
                 State::Scalar => {
-                    if matches!(
-                        b,
-                        b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'[' | b'{'
-                    ) {
+                    if ends_a_word(b) {
                         if self.bracketed_text(at, bytes, keep_from, i, events)
                             || self.end_value(at, bytes, &mut keep_from, i, events)
                         {
@@ -614,16 +608,14 @@ impl Scanner {
                 }
             }
             b'-' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'.' => {
-                self.state = State::Scalar;
-                self.word_start = at;
+                self.state = State::Scalar
             }
             // Between top-level values, a byte no value begins with opens a bare word, as
             // a letter does: a line of text among the values (`(node:42) Warning: …`),
             // which the reader skips whole, not the end of the input's JSON. JSON's own
             // punctuation there (`[1]]`) stays an error of the JSON.
             _ if self.frames.is_empty() && !matches!(b, b']' | b'}' | b',' | b':') => {
-                self.state = State::Scalar;
-                self.word_start = at;
+                self.state = State::Scalar
             }
             _ => {
                 self.fail(at, format!("unexpected {}", shown(b)), events, 0);
@@ -634,10 +626,8 @@ impl Scanner {
     }
 
     /// Whether the bare word ending at `at` (chunk index `i`) says that the top-level
-    /// array it is the first element of was a line's bracketed tag (`[WARN] starting`,
-    /// `[2024-01-05 10:00:00] …`): it is no JSON scalar, it is on the bracket's line, and
-    /// a `]` or a space ends it (not a `,`: `[abc, 1,` opens a bad array over several
-    /// lines, whose elements are no lines of their own). The line is then text, as a
+    /// array it is the first element of was a line's bracketed tag ([`opens_with_a_tag`]),
+    /// on the bracket's line (`[\nWARN]` is a bad array). The line is then text, as a
     /// top-level bare word's is ([`Event::Text`]), and feeding stops there.
     fn bracketed_text(
         &mut self,
@@ -649,9 +639,6 @@ impl Scanner {
     ) -> bool {
         let first_of_top_array =
             matches!(self.frames.as_slice(), [frame] if !frame.object && frame.count == 1);
-        if !matches!(bytes[i], b']' | b' ' | b'\t') {
-            return false;
-        }
         let Some(open) = self
             .unit
             .as_ref()
@@ -659,12 +646,14 @@ impl Scanner {
         else {
             return false;
         };
+        // The unit so far, with the byte that ended the word.
         let mut held = open.bytes.clone();
-        held.extend_from_slice(&bytes[keep_from..i]);
-        let word = (self.word_start.checked_sub(open.start)).and_then(|w| held.get(w as usize..));
-        if word.is_none_or(is_scalar) || held.contains(&b'\n') {
+        held.extend_from_slice(&bytes[keep_from..=i]);
+        if held.contains(&b'\n') || !opens_with_a_tag(&held) {
             return false;
         }
+        // The line's reader takes it from the byte that ended the word.
+        held.pop();
         events.push(Event::Text {
             offset: open.start,
             bytes: held,
@@ -784,21 +773,24 @@ impl Scanner {
 
 /// Whether a line opens with a bracketed tag (`[WARN] …`, `[2024-01-05 10:00:00] …`),
 /// not a JSON array: its first element is a bare word that is no JSON scalar, ended by
-/// a `]` or a space, as the scanner tells a top-level one (`Scanner::bracketed_text`).
+/// a `]` or a space (not a `,`: `[abc, 1,` opens a bad array over several lines, whose
+/// elements are no lines of their own).
 pub(crate) fn opens_with_a_tag(line: &[u8]) -> bool {
     let Some(rest) = line.strip_prefix(b"[") else {
         return false;
     };
     let rest = rest.trim_ascii_start();
-    let word = (rest.iter())
-        .take_while(|b| {
-            !matches!(
-                b,
-                b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'[' | b'{'
-            )
-        })
-        .count();
+    let word = rest.iter().take_while(|&&b| !ends_a_word(b)).count();
     word > 0 && matches!(rest.get(word), Some(b']' | b' ' | b'\t')) && !is_scalar(&rest[..word])
+}
+
+/// Whether `b` ends a bare word (a number, `true`, or no JSON) where a value may follow
+/// it: a delimiter, whitespace, or what opens another value.
+fn ends_a_word(b: u8) -> bool {
+    matches!(
+        b,
+        b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | b'"' | b'[' | b'{'
+    )
 }
 
 /// Whether `word` is a JSON scalar: `true`, `false`, `null` or a number.
