@@ -253,6 +253,23 @@ fn the_read_reducer_under_run_keeps_runs_summary_and_pieces_long_lines() {
     assert_eq!(envelope["summary"], "line 1 of 1; stderr ends: boom");
 }
 
+/// Writes an executable file `name` in `b`'s directory.
+fn executable(b: &Briefly, name: &str, content: impl AsRef<[u8]>) -> std::path::PathBuf {
+    let path = b.dir.path().join(name);
+    std::fs::write(&path, content).unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    path
+}
+
+/// `briefly run -- PATH`: its exit code, and what it said on stderr.
+fn run_path(b: &Briefly, path: &std::path::Path) -> (Option<i32>, String) {
+    let out = b.run(&["run", "--", path.to_str().unwrap()], b"");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn commands_that_cannot_run() {
     let b = Briefly::new();
@@ -286,33 +303,31 @@ fn commands_that_cannot_run() {
         "{envelope}"
     );
     // A script whose interpreter is missing is there: not "command not found".
-    let script = b.dir.path().join("bad-shebang.sh");
-    std::fs::write(&script, "#!/bin/no-such-interpreter -e\necho hi\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let out = b.run(&["run", "--", script.to_str().unwrap()], b"");
-    assert_eq!(out.status.code(), Some(126));
-    let said = String::from_utf8_lossy(&out.stderr);
+    let script = executable(
+        &b,
+        "bad-shebang.sh",
+        "#!/bin/no-such-interpreter -e\necho hi\n",
+    );
+    let (code, said) = run_path(&b, &script);
+    assert_eq!(code, Some(126));
     assert!(
         said.contains("bad interpreter: its first line, #!/bin/no-such-interpreter -e, names a program that does not exist"),
         "{said}"
     );
     // A missing one with Windows' line ends too is missing, whatever its line ends.
-    let script = b.dir.path().join("crlf-missing.sh");
-    std::fs::write(&script, "#!/bin/no-such-interpreter\r\necho hi\r\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let out = b.run(&["run", "--", script.to_str().unwrap()], b"");
-    let said = String::from_utf8_lossy(&out.stderr);
+    let script = executable(
+        &b,
+        "crlf-missing.sh",
+        "#!/bin/no-such-interpreter\r\necho hi\r\n",
+    );
+    let (_, said) = run_path(&b, &script);
     assert!(
         said.contains("names a program that does not exist"),
         "{said}"
     );
     // Saved with Windows' line ends, its interpreter's name ends in `\r`.
-    let script = b.dir.path().join("crlf.sh");
-    std::fs::write(&script, "#!/bin/sh\r\necho hi\r\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let out = b.run(&["run", "--", script.to_str().unwrap()], b"");
-    assert_eq!(out.status.code(), Some(126));
-    let said = String::from_utf8_lossy(&out.stderr);
+    let (code, said) = run_path(&b, &executable(&b, "crlf.sh", "#!/bin/sh\r\necho hi\r\n"));
+    assert_eq!(code, Some(126));
     assert!(
         said.contains("bad interpreter: its first line, #!/bin/sh, ends with a carriage return (Windows' line ends)"),
         "{said}"
@@ -323,34 +338,28 @@ fn commands_that_cannot_run() {
     if let Some(at) = binary.windows(loader.len()).position(|w| w == loader) {
         let mut patched = binary.clone();
         patched[at..at + loader.len()].copy_from_slice(b"/nonexistent/ld-linux.so.22");
-        let path = b.dir.path().join("no-loader");
-        std::fs::write(&path, patched).unwrap();
-        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .unwrap();
-        let out = b.run(&["run", "--", path.to_str().unwrap()], b"");
-        assert_eq!(out.status.code(), Some(127));
-        let said = String::from_utf8_lossy(&out.stderr);
+        let path = executable(&b, "no-loader", patched);
+        let (code, said) = run_path(&b, &path);
+        assert_eq!(code, Some(127));
         assert!(
             said.contains("its file is there, but not the program that loads it"),
             "{said}"
         );
         // And a script it is the interpreter of.
-        let script = b.dir.path().join("run-by-no-loader.sh");
-        std::fs::write(&script, format!("#!{}\necho hi\n", path.display())).unwrap();
-        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .unwrap();
-        let out = b.run(&["run", "--", script.to_str().unwrap()], b"");
-        assert_eq!(out.status.code(), Some(126));
-        let said = String::from_utf8_lossy(&out.stderr);
+        let script = executable(
+            &b,
+            "run-by-no-loader.sh",
+            format!("#!{}\necho hi\n", path.display()),
+        );
+        let (code, said) = run_path(&b, &script);
+        assert_eq!(code, Some(126));
         assert!(
             said.contains("names a program that is there but cannot start"),
             "{said}"
         );
     }
     // One with no `#!` line at all runs by the shell, as it would from a shell.
-    let script = b.dir.path().join("no-shebang.sh");
-    std::fs::write(&script, "echo hi from \"$1\"\nexit 3\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = executable(&b, "no-shebang.sh", "echo hi from \"$1\"\nexit 3\n");
     let out = b.run(&["run", "--", script.to_str().unwrap(), "there"], b"");
     assert_eq!(
         out.status.code(),

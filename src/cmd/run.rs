@@ -265,12 +265,13 @@ async fn drive(
                 let there = (spawn.cwd.as_deref())
                     .map_or_else(|| program.into(), |dir| dir.join(program))
                     .is_file();
-                let why = match (there, interpreter.ends_with('\r')) {
+                let wrong = match (there, interpreter.ends_with('\r')) {
                     // Saved with Windows' line ends: the kernel looks for `/bin/sh\r`.
-                    (true, true) => format!("bad interpreter: its first line, #!{line}, ends with a carriage return (Windows' line ends), which is read as part of the program's name"),
-                    (true, false) => format!("bad interpreter: its first line, #!{line}, names a program that is there but cannot start (its own loader is missing: built for another system?)"),
-                    (false, _) => format!("bad interpreter: its first line, #!{line}, names a program that does not exist"),
+                    (true, true) => "ends with a carriage return (Windows' line ends), which is read as part of the program's name",
+                    (true, false) => "names a program that is there but cannot start (its own loader is missing: built for another system?)",
+                    (false, _) => "names a program that does not exist",
                 };
+                let why = format!("bad interpreter: its first line, #!{line}, {wrong}");
                 return Ok(Outcome::NotStarted(pipeline, EXIT_NOT_EXECUTABLE, why));
             }
             // A binary whose loader (its ELF interpreter) is missing: built for another

@@ -1013,17 +1013,21 @@ const fn const_hash(b: &[u8]) -> u64 {
 mod tests {
     use super::*;
 
+    /// Pseudo-random numbers from `seed`, the same every run.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     #[test]
     fn a_groups_close_is_found_alike_by_its_brackets_and_spaces_and_byte_by_byte() {
         // Random spans of brackets, spaces (a tab now and then) and words, and longer
         // than the limit: the close memchr3 finds is the one a look at every byte finds.
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let alphabet = b"[[]](){}    ab1-\t";
         for _ in 0..3_000 {
             let len = (next() % 300) as usize + 1;
@@ -1207,13 +1211,7 @@ mod tests {
             "0x", ".", "/", "\\", "@", "=", ":", "\"", "-", "_", ",", "+", "[", "]", "(", ")", "{",
             "}", "<", ">", "*", "é", "#", "<*>", "=\"", "key=", "id=",
         ];
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x1234_5678_9abc_def0);
         for _ in 0..20_000 {
             let len = (next() % 40) as usize;
             let line: String = (0..len)
