@@ -307,6 +307,11 @@ pub struct JsonStats {
     /// printed after its output), skipped; the warnings quote them.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub text_among: u64,
+    /// Lines whose JSON object came after text on the same line (a timestamp from
+    /// `docker logs -t` or `kubectl logs --timestamps`, a `[WARN]` tag): read past that
+    /// text, which the items leave out.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub prefixed: u64,
     /// Records over `max_record_bytes`, skipped.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub oversize: u64,
@@ -385,6 +390,10 @@ pub struct Json {
     text_among: u64,
     /// The warning of the last line of text skipped past [`MAX_ERRORS`] warnings.
     last_text: Option<String>,
+    /// Lines whose JSON came after text on the same line, read past it.
+    prefixed: u64,
+    /// The first of them: where, and the text read past.
+    first_prefix: Option<(String, String)>,
 }
 
 /// Lines of text before any JSON read past, each skipped and the input read afresh
@@ -515,6 +524,8 @@ impl Json {
             first_line_known: false,
             text_before: 0,
             text_among: 0,
+            prefixed: 0,
+            first_prefix: None,
             last_text: None,
             options,
         })
@@ -719,7 +730,7 @@ impl Json {
                     if text.is_empty() {
                         text.extend_from_slice(piece);
                     }
-                    self.skip_text(start, line, offset + end as u64 + 1, &text, among);
+                    self.skip_text(start, line, offset + end as u64 + 1, &text, among, out);
                     return Some(end + 1);
                 }
                 if lines.overlong {
@@ -744,8 +755,52 @@ impl Json {
 
     /// Skips line `line` (at `start`), text before any JSON or, `among`, after a value
     /// (`line` 0: not counted), and reads the input afresh from `next`: as a document,
-    /// or as NDJSON, whichever follows.
-    fn skip_text(&mut self, start: u64, line: u64, next: u64, text: &[u8], among: bool) {
+    /// or as NDJSON, whichever follows. A line of text that ends with a JSON object is
+    /// that object ([`json_after_text`]): before any JSON, the first line of NDJSON.
+    fn skip_text(
+        &mut self,
+        start: u64,
+        line: u64,
+        next: u64,
+        text: &[u8],
+        among: bool,
+        out: &mut dyn Emit<Value>,
+    ) {
+        let trimmed = text.trim_ascii_end();
+        if let Some(at) = json_after_text(trimmed) {
+            self.read_past_text(trimmed, at, start, line, out);
+            if !among {
+                self.ndjson = true;
+                self.input = Input::Lines(Lines {
+                    start: next,
+                    line: line + 1,
+                    ..Lines::default()
+                });
+                return;
+            }
+        } else {
+            self.count_text(start, line, text, among);
+        }
+        self.ndjson = false;
+        self.newline_in = None;
+        self.split_units = false;
+        // Past a value, the input is a stream (NDJSON is told by the first value): its
+        // lines are not counted then.
+        self.first_line = line + 1;
+        self.first_line_known = false;
+        let mut scanner = Scanner::new(
+            Split::TopLevel,
+            self.options.max_document_bytes,
+            self.options.max_depth,
+            next,
+        );
+        scanner.pause_after_unit = true;
+        self.input = Input::Scan(scanner);
+    }
+
+    /// Counts line `line` (at `start`), text before any JSON or, `among`, after a value,
+    /// and quotes it in a warning.
+    fn count_text(&mut self, start: u64, line: u64, text: &[u8], among: bool) {
         self.invalid += 1;
         let what = if among {
             self.text_among += 1;
@@ -765,21 +820,34 @@ impl Json {
                 self.last_text = Some(last);
             }
         }
-        self.ndjson = false;
-        self.newline_in = None;
-        self.split_units = false;
-        // Past a value, the input is a stream (NDJSON is told by the first value): its
-        // lines are not counted then.
-        self.first_line = line + 1;
-        self.first_line_known = false;
-        let mut scanner = Scanner::new(
-            Split::TopLevel,
-            self.options.max_document_bytes,
-            self.options.max_depth,
-            next,
+    }
+
+    /// A line of text then a JSON object (`at` bytes in; see [`json_after_text`]): the
+    /// object is read as the line's value, and the text is counted and told of once.
+    fn read_past_text(
+        &mut self,
+        trimmed: &[u8],
+        at: usize,
+        start: u64,
+        line: u64,
+        out: &mut dyn Emit<Value>,
+    ) {
+        self.prefixed += 1;
+        if self.first_prefix.is_none() {
+            let text = quoted_head(&trimmed[..at]);
+            self.first_prefix = Some((line_and_byte(line, start), text));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.extend_from_slice(&trimmed[at..]);
+        self.value(
+            &mut scratch,
+            start + at as u64,
+            Some(line),
+            Origin::Top,
+            out,
         );
-        scanner.pause_after_unit = true;
-        self.input = Input::Scan(scanner);
+        self.scratch = scratch;
     }
 
     fn overlong_line(&mut self, start: u64, line: u64) {
@@ -799,6 +867,10 @@ impl Json {
         let lead = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
         let trimmed = bytes[lead..].trim_ascii_end();
         if trimmed.is_empty() {
+            return;
+        }
+        if let Some(at) = json_after_text(trimmed) {
+            self.read_past_text(trimmed, at, start + lead as u64, line, out);
             return;
         }
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -1321,6 +1393,24 @@ fn replace_lone_surrogates(bytes: &mut [u8]) -> Option<usize> {
     first
 }
 
+/// Where the JSON object in a line of text begins, when the line is text and then one
+/// object: `2024-01-05T10:00:00.123Z {"level":"info",…}` (`docker logs -t`, `kubectl logs
+/// --timestamps`) or `[WARN] {"a":1}`. The object follows a space or a tab, ends the
+/// (trimmed) line and parses; the first of a few such candidates is taken. `None` for
+/// anything else, and always for a line that may be one JSON value by itself (none
+/// that ends with `}` begins with anything but `{`).
+fn json_after_text(line: &[u8]) -> Option<usize> {
+    /// Candidates tried: text with more ` {` in it than this is rare in logs.
+    const MAX_TRIED: usize = 4;
+    if line.first() == Some(&b'{') || line.last() != Some(&b'}') {
+        return None;
+    }
+    memchr::memchr_iter(b'{', line)
+        .filter(|&at| at > 0 && matches!(line[at - 1], b' ' | b'\t'))
+        .take(MAX_TRIED)
+        .find(|&at| serde_check(&line[at..]).is_ok())
+}
+
 /// serde_json's reading of `bytes` as one JSON value, for what it says when they are not.
 fn serde_check(bytes: &[u8]) -> serde_json::Result<()> {
     let mut reader = serde_json::Deserializer::from_slice(bytes);
@@ -1508,7 +1598,8 @@ impl Reducer for Json {
                     // The last line, text, without its newline.
                     let end = lines.start + lines.partial.len() as u64;
                     let among = lines.text_among;
-                    self.skip_text(lines.start, lines.line, end, &lines.partial, among);
+                    let partial = std::mem::take(&mut lines.partial);
+                    self.skip_text(lines.start, lines.line, end, &partial, among, out);
                     self.input = Input::Done;
                 } else if lines.overlong {
                     self.overlong_line(lines.start, lines.line);
@@ -1544,6 +1635,7 @@ impl Json {
             invalid: self.invalid,
             text_before: self.text_before,
             text_among: self.text_among,
+            prefixed: self.prefixed,
             oversize: self.oversize,
             duplicate_keys: self.convert.duplicate_keys,
             cut_strings: self.convert.cut_strings,
@@ -1766,6 +1858,15 @@ impl Json {
                 counted(self.convert.wide_numbers, "whole number", "whole numbers")
             ));
         }
+        if let Some((place, text)) = self.first_prefix.take() {
+            // The timestamps or tags are the input's: the artifact keeps them.
+            complete = false;
+            warnings.push(format!(
+                "{} text before {} JSON, read past it (the items leave it out; the raw input is in the artifact); the first, {place}: {text}",
+                counted(self.prefixed, "line began with", "lines began with"),
+                if self.prefixed == 1 { "its" } else { "their" }
+            ));
+        }
         if self.convert.cut_strings > 0 {
             complete = false;
         }
@@ -1809,6 +1910,12 @@ impl Json {
             summary.push_str(&format!(
                 "; {} before it skipped",
                 counted(self.text_before, "line of text", "lines of text")
+            ));
+        }
+        if self.prefixed > 0 {
+            summary.push_str(&format!(
+                "; text before the JSON on {} read past",
+                counted(self.prefixed, "line", "lines")
             ));
         }
         if self.text_among > 0 {
@@ -2122,6 +2229,59 @@ mod tests {
                 json!({"a": 3000})
             ]
         );
+    }
+
+    #[test]
+    fn json_after_a_timestamp_or_a_tag_on_its_line_is_read_past_the_text() {
+        // `kubectl logs --timestamps`: every line, the first too.
+        let stamped = b"2024-01-05T10:00:00.1Z {\"level\":\"info\"}\r\n2024-01-05T10:00:01.2Z {\"level\":\"error\"}\n";
+        let envelope = run(stamped, with(|o| o.fields = vec!["level".into()]));
+        assert_eq!(
+            envelope.items,
+            [json!({"level": "info"}), json!({"level": "error"})]
+        );
+        assert_eq!(envelope.stats["format"], "ndjson");
+        assert_eq!(envelope.stats["prefixed"], 2);
+        assert_eq!(envelope.stats["invalid"], 0);
+        assert!(envelope.ok);
+        assert_eq!(
+            envelope.summary,
+            "NDJSON, 2 values: 2 records; text before the JSON on 2 lines read past"
+        );
+        // What was read past is said, and kept in the artifact.
+        assert_eq!(
+            envelope.warnings,
+            ["2 lines began with text before their JSON, read past it (the items leave it out; the raw input is in the artifact); the first, line 1 (byte 0): 2024-01-05T10:00:00.1Z"]
+        );
+        assert!(envelope.truncated);
+        // Among NDJSON lines and after a notice; a tag; text with a brace before the
+        // object; a bad object after text stays a bad line; `{…} x` is no such line.
+        let mixed = b"npm warn x\n{\"a\": 1}\n[WARN] {\"a\": 2}\nsaw {b} at\t{\"a\": 3}\nat 4 {\"a\":}\n{\"a\": 5} {\"a\": 6}\n";
+        let envelope = run(mixed, with(|o| o.fields = vec!["a".into()]));
+        assert_eq!(
+            envelope.items,
+            [json!({"a": 1}), json!({"a": 2}), json!({"a": 3})]
+        );
+        assert_eq!(envelope.stats["prefixed"], 2);
+        assert_eq!(envelope.stats["text_before"], 1);
+        assert_eq!(envelope.stats["invalid"], 3);
+        assert!(
+            envelope.warnings[3].starts_with("2 lines began with"),
+            "{envelope:?}"
+        );
+        assert!(envelope.warnings[3].ends_with("line 3 (byte 20): [WARN]"));
+        // One line, alone: the singular.
+        let one = run(b"[INFO] {\"a\": 1}", JsonOptions::default());
+        assert_eq!(one.items, [json!({"a": 1})]);
+        assert!(one.warnings[0].starts_with("1 line began with text before its JSON"));
+        // After a document (a stream of values), a stamped line is a value too.
+        let stream = run(
+            b"{\n\"a\": 1\n}\nT1 {\"a\": 2}\n",
+            with(|o| o.fields = vec!["a".into()]),
+        );
+        assert_eq!(stream.items, [json!({"a": 1}), json!({"a": 2})]);
+        assert_eq!(stream.stats["prefixed"], 1);
+        assert_eq!(stream.stats["invalid"], 0);
     }
 
     #[test]
