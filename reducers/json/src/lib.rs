@@ -392,6 +392,8 @@ pub struct Json {
     last_text: Option<String>,
     /// Lines whose JSON came after text on the same line, read past it.
     prefixed: u64,
+    /// Bytes of input so far.
+    input_bytes: u64,
     /// The first of them: where, and the text read past.
     first_prefix: Option<(String, String)>,
 }
@@ -526,6 +528,7 @@ impl Json {
             text_among: 0,
             prefixed: 0,
             first_prefix: None,
+            input_bytes: 0,
             last_text: None,
             options,
         })
@@ -1396,7 +1399,8 @@ fn replace_lone_surrogates(bytes: &mut [u8]) -> Option<usize> {
 /// Where the JSON object in a line of text begins, when the line is text and then one
 /// object: `2024-01-05T10:00:00.123Z {"level":"info",…}` (`docker logs -t`, `kubectl logs
 /// --timestamps`) or `[WARN] {"a":1}`. The object follows a space or a tab, ends the
-/// (trimmed) line and parses; the first of a few such candidates is taken. `None` for
+/// (trimmed) line and parses, and the text before it is no JSON value (`[1] {"a":1}` is
+/// two); the first of a few such candidates is taken. `None` for
 /// anything else, and always for a line that may be one JSON value by itself (none
 /// that ends with `}` begins with anything but `{`).
 fn json_after_text(line: &[u8]) -> Option<usize> {
@@ -1408,7 +1412,7 @@ fn json_after_text(line: &[u8]) -> Option<usize> {
     memchr::memchr_iter(b'{', line)
         .filter(|&at| at > 0 && matches!(line[at - 1], b' ' | b'\t'))
         .take(MAX_TRIED)
-        .find(|&at| serde_check(&line[at..]).is_ok())
+        .find(|&at| serde_check(&line[..at]).is_err() && serde_check(&line[at..]).is_ok())
 }
 
 /// serde_json's reading of `bytes` as one JSON value, for what it says when they are not.
@@ -1545,6 +1549,7 @@ impl Reducer for Json {
     }
 
     fn chunk(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> Flow {
+        self.input_bytes = offset + bytes.len() as u64;
         if self.opened {
             self.take(bytes, offset, out);
         } else {
@@ -1650,8 +1655,8 @@ impl Json {
             _ => "JSON document".to_string(),
         };
         let records = match &stats.record_path {
-            Some(path) => format!("{} records at {path}", self.records),
-            None => format!("{} records", self.records),
+            Some(path) => format!("{} at {path}", counted(self.records, "record", "records")),
+            None => counted(self.records, "record", "records"),
         };
         let conditions = self.options.conditions.join(" and ");
         let mut complete = true;
@@ -1900,7 +1905,15 @@ impl Json {
         }
         let mut summary = summary;
         let no_json = self.values == 0 && self.text_before > 0;
-        if no_json {
+        if self.values == 0 && self.invalid == 0 && self.oversize == 0 {
+            // Nothing was given to shape: no failure, but not a document of no paths;
+            // and whitespace left out is nothing left out.
+            complete = true;
+            summary = match self.input_bytes {
+                0 => "no JSON: the input is empty".to_string(),
+                _ => "no JSON: the input is only whitespace".to_string(),
+            };
+        } else if no_json {
             // Nothing to shape, filter or count: the text is all there is.
             summary = format!(
                 "no JSON in the input: {} skipped",
@@ -2048,7 +2061,7 @@ mod tests {
     }
 
     #[test]
-    fn the_shapes_summary_counts_in_the_singular_too() {
+    fn the_summary_counts_in_the_singular_and_names_an_empty_input() {
         let one = run(b"{\"items\": [1]}", with(|o| o.whole_chars = 0));
         assert_eq!(
             one.summary,
@@ -2057,6 +2070,27 @@ mod tests {
         );
         let scalar = run(b"7", with(|o| o.whole_chars = 0));
         assert!(scalar.summary.contains("shape of 1 path "), "{scalar:?}");
+        for (input, summary) in [
+            (&b""[..], "no JSON: the input is empty"),
+            (b" \n\r\n\t", "no JSON: the input is only whitespace"),
+        ] {
+            for options in [
+                JsonOptions::default(),
+                with(|o| o.fields = vec!["a".into()]),
+            ] {
+                let envelope = run(input, options);
+                assert_eq!(envelope.summary, summary);
+                assert!(envelope.ok && envelope.items.is_empty());
+                assert!(!envelope.truncated && envelope.artifact_path.is_none());
+            }
+        }
+        let record = run(b"{\"a\": 1}\n", with(|o| o.fields = vec!["a".into()]));
+        assert_eq!(record.summary, "JSON document (one line): 1 record");
+        let at = run(
+            b"{\"r\": [{\"a\": 1}]}",
+            with(|o| o.fields = vec!["r[].a".into()]),
+        );
+        assert_eq!(at.summary, "JSON document (one line): 1 record at r[]");
     }
 
     #[test]
@@ -2282,6 +2316,66 @@ mod tests {
         assert_eq!(stream.items, [json!({"a": 1}), json!({"a": 2})]);
         assert_eq!(stream.stats["prefixed"], 1);
         assert_eq!(stream.stats["invalid"], 0);
+    }
+
+    #[test]
+    fn a_line_opening_with_a_number_or_a_bracket_then_a_word_is_text() {
+        let notices = b"123 packages installed\ntrue story\n[1]+ Done  make\n[42] INFO x\nnull pointer\n{\"a\": 1}\n{\"a\": 2}\n";
+        let envelope = run(notices, JsonOptions::default());
+        assert_eq!(envelope.items, [json!({"a": 1}), json!({"a": 2})]);
+        assert_eq!(envelope.stats["text_before"], 5);
+        assert_eq!(envelope.stats["values"], 2);
+        assert!(envelope.ok);
+        // Each is quoted whole, from its first byte.
+        assert_eq!(
+            envelope.warnings[..3],
+            [
+                "line 1 (byte 0): text before the JSON, skipped: 123 packages installed",
+                "line 2 (byte 23): text before the JSON, skipped: true story",
+                "line 3 (byte 34): text before the JSON, skipped: [1]+ Done  make"
+            ]
+        );
+        // Values side by side on a line are values still, and so is one at the end.
+        for (input, values) in [
+            (&b"1 2\n"[..], vec![json!(1), json!(2)]),
+            (b"[1] {\"a\": 1}\n", vec![json!([1]), json!({"a": 1})]),
+            (b"[3, 4]  ", vec![json!([3, 4])]),
+        ] {
+            let envelope = run(input, JsonOptions::default());
+            assert_eq!(envelope.items, values);
+            assert_eq!(envelope.stats["invalid"], 0);
+        }
+        // A word on the next line is no part of the value's line.
+        let next_line = run(b"7\nok\n", JsonOptions::default());
+        assert_eq!(
+            next_line.warnings,
+            ["line 2 (byte 2): expected value, in text: ok"]
+        );
+        // Among NDJSON lines, JSON before an object is no text to read past: the line
+        // is a bad one.
+        let ndjson = run(
+            b"{\"a\": 0}\n[1] {\"a\": 1}\n",
+            with(|o| o.fields = vec!["a".into()]),
+        );
+        assert_eq!(ndjson.items, [json!({"a": 0})]);
+        assert_eq!(
+            (
+                ndjson.stats["invalid"].as_u64(),
+                ndjson.stats.get("prefixed")
+            ),
+            (Some(1), None)
+        );
+        // After a document: the line is text among the values, from its number on.
+        let among = run(
+            b"{\n\"a\": 1}\n7 apples\n{\"b\": 2}\n",
+            JsonOptions::default(),
+        );
+        assert_eq!(among.items, [json!({"a": 1}), json!({"b": 2})]);
+        assert_eq!(among.stats["text_among"], 1);
+        assert_eq!(
+            among.warnings,
+            ["byte 10: text after a JSON value, skipped: 7 apples"]
+        );
     }
 
     #[test]

@@ -145,6 +145,11 @@ pub(crate) struct Scanner {
     after_comma: bool,
     /// Stop feeding after the next top-level unit ends (to look at the first value).
     pub pause_after_unit: bool,
+    /// A top-level scalar or array on one line ([`Split::TopLevel`]), with the spaces
+    /// after it, held while its line goes on: a word after it that is no JSON makes the
+    /// line text (`123 packages installed`, `[1]+ Done`, `true story`), not a value and
+    /// then text.
+    held: Option<Open>,
 }
 
 impl Scanner {
@@ -161,6 +166,7 @@ impl Scanner {
             failed: false,
             after_comma: false,
             pause_after_unit: false,
+            held: None,
         }
     }
 
@@ -268,6 +274,18 @@ impl Scanner {
                     }
                 }
                 State::Value | State::After if self.frames.is_empty() => {
+                    if let Some(held) = &mut self.held {
+                        if b != b'\n' && b.is_ascii_whitespace() {
+                            held.bytes.push(b);
+                            i += 1;
+                            continue;
+                        }
+                        // The line ends, or a value that is no bare word begins: the held
+                        // value is one. (A bare word is told when it ends: `end_value`.)
+                        if !begins_a_word(b) && self.release_held(at, events) {
+                            return i;
+                        }
+                    }
                     if !b.is_ascii_whitespace()
                         && self.begin_value(b, at, i, &mut keep_from, events)
                     {
@@ -391,6 +409,7 @@ impl Scanner {
             let mut keep_from = 0;
             self.end_value(self.offset, &[], &mut keep_from, 0, events);
         }
+        self.release_held(self.offset, events);
         let at = self.offset;
         if let State::Str { .. } = self.state {
             self.fail(at, "input ends inside a string".into(), events, 0);
@@ -665,6 +684,33 @@ impl Scanner {
         true
     }
 
+    /// Hands out the held value, if any, its line having gone on with no text; stops
+    /// feeding at `at` when a unit was to pause the scanner. True when feeding stops.
+    fn release_held(&mut self, at: u64, events: &mut Vec<Event>) -> bool {
+        let Some(unit) = self.held_unit() else {
+            return false;
+        };
+        events.push(unit);
+        if self.pause_after_unit {
+            self.pause_after_unit = false;
+            self.offset = at;
+            return true;
+        }
+        false
+    }
+
+    /// The held value as a unit (without the spaces after it), if any.
+    fn held_unit(&mut self) -> Option<Event> {
+        let held = self.held.take()?;
+        let mut bytes = held.bytes;
+        bytes.truncate(bytes.trim_ascii_end().len());
+        Some(Event::Unit(Unit {
+            offset: held.start,
+            bytes,
+            prefix: held.prefix,
+        }))
+    }
+
     /// Closes the innermost container with `b` at `at`. True when feeding should stop.
     fn close(
         &mut self,
@@ -724,13 +770,20 @@ impl Scanner {
         // takes the rest of its line from here (its other words are no values either).
         let scalar = !matches!(open.bytes.first(), Some(b'"' | b'{' | b'['));
         if open.depth == 0 && scalar && open.keeping && !is_scalar(&open.bytes) {
-            events.push(Event::Text {
-                offset: open.start,
-                bytes: open.bytes,
-            });
+            // From the value held on its line, if any.
+            let (offset, bytes) = match self.held.take() {
+                Some(mut held) => {
+                    held.bytes.extend_from_slice(&open.bytes);
+                    (held.start, held.bytes)
+                }
+                None => (open.start, open.bytes),
+            };
+            events.push(Event::Text { offset, bytes });
             self.offset = end;
             return true;
         }
+        // A scalar after the held value: both are values (`1 2`), handed out now.
+        let released = self.held_unit().map(|unit| events.push(unit)).is_some();
         if open.held_word && open.keeping {
             // A top-level scalar in a split whose units are deeper: a value of its own.
             events.push(Event::Unit(Unit {
@@ -749,6 +802,17 @@ impl Scanner {
             self.failed = true;
             self.offset = end;
             return true;
+        }
+        let one_line = || !open.bytes.contains(&b'\n');
+        if matches!(self.split, Split::TopLevel)
+            && !over
+            && open.keeping
+            && !matches!(open.bytes.first(), Some(b'"' | b'{'))
+            && !released
+            && one_line()
+        {
+            self.held = Some(open);
+            return false;
         }
         if over || !open.keeping {
             events.push(Event::Oversize {
@@ -782,6 +846,12 @@ pub(crate) fn opens_with_a_tag(line: &[u8]) -> bool {
     let rest = rest.trim_ascii_start();
     let word = rest.iter().take_while(|&&b| !ends_a_word(b)).count();
     word > 0 && matches!(rest.get(word), Some(b']' | b' ' | b'\t')) && !is_scalar(&rest[..word])
+}
+
+/// Whether a top-level value beginning with `b` is a bare word (a number, `true`, or no
+/// JSON): not whitespace, nor what opens a container or a string, nor punctuation.
+fn begins_a_word(b: u8) -> bool {
+    !b.is_ascii_whitespace() && !matches!(b, b'{' | b'[' | b'"' | b']' | b'}' | b',' | b':')
 }
 
 /// Whether `b` ends a bare word (a number, `true`, or no JSON) where a value may follow
@@ -865,14 +935,15 @@ mod tests {
         let mut scanner = Scanner::new(Split::TopLevel, 1000, 100, 0);
         let mut events = Vec::new();
         let input = b"{} true Error: x\n(y)";
-        // Past `true`, a value; `Error:` is no value: the rest is not scanned.
+        // `Error:` is no value: the rest is not scanned, and the line is text from the
+        // scalar before it on the line.
         let took = scanner.feed(input, &mut events);
         assert_eq!(took, 14, "{events:?}");
-        assert_eq!(events.len(), 3, "{events:?}");
-        let Event::Text { bytes, offset } = &events[2] else {
+        assert_eq!(events.len(), 2, "{events:?}");
+        let Event::Text { bytes, offset } = &events[1] else {
             panic!("{events:?}")
         };
-        assert_eq!((bytes.as_slice(), *offset), (&b"Error:"[..], 8));
+        assert_eq!((bytes.as_slice(), *offset), (&b"true Error:"[..], 3));
         // A byte no value begins with is a bare word there, not the end of the JSON; in
         // a split document's scanner too, whose units are deeper.
         for split in [
