@@ -412,7 +412,7 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
         (b"[1,\n-Infinity]".to_vec(), "byte 5: invalid number"),
         (
             deep.clone().into_bytes(),
-            "byte 512: nesting deeper than 512 levels",
+            "(byte 512): nesting deeper than 512 levels",
         ),
         (
             b"{\"s\": \"caf\xe9\"}\n{\"s\": \"\xff\"}\n".to_vec(),
@@ -452,7 +452,7 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
     assert!(envelope["warnings"][0]
         .as_str()
         .unwrap()
-        .contains("byte 3: nesting deeper than 3 levels"));
+        .contains("(byte 3): nesting deeper than 3 levels"));
 
     // Duplicate keys: the last value is kept, and said so.
     let envelope = b.envelope(&["json", "--where", "a=2"], b"{\"a\": 1, \"a\": 2}\n", CAP);

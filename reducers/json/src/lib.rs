@@ -244,7 +244,7 @@ impl Plan {
 #[derive(Debug)]
 enum Input {
     /// Values found by the scanner.
-    Scan(Scanner),
+    Scan(Box<Scanner>),
     /// NDJSON: a line at a time.
     Lines(Lines),
     /// Nothing more can be read (the reason is in the errors).
@@ -266,6 +266,9 @@ struct Lines {
     /// The line is text after a value (kubectl's `Error from server (Forbidden)` after
     /// its JSON): skipped and quoted, and the input read afresh after it.
     text_among: bool,
+    /// With either: the line is a value that failed on it, not text (`{notjson} hello`):
+    /// where and why, for its warning.
+    failure: Option<(u64, String)>,
 }
 
 /// Statistics of `briefly json`.
@@ -490,7 +493,7 @@ impl Json {
             whole: (plan.mode == Mode::Shape).then(|| (Vec::new(), 0)),
             convert: Convert::new(options.max_string_chars),
             plan,
-            input: Input::Scan(scanner),
+            input: Input::Scan(Box::new(scanner)),
             events: Vec::new(),
             scratch: Vec::new(),
             buffers: None,
@@ -598,6 +601,30 @@ impl Json {
                         overlong: false,
                         text_before: before && self.text_before < MAX_TEXT_BEFORE,
                         text_among: !before,
+                        failure: None,
+                    });
+                }
+                // A value that failed on the line it began on: that line is a bad one,
+                // skipped as a line of text is (the first few before any JSON), and the
+                // input read on after it.
+                Event::BadLine {
+                    offset,
+                    bytes,
+                    failed_at,
+                    message,
+                } => {
+                    let before = self.values == 0;
+                    if before {
+                        self.ndjson = true;
+                    }
+                    self.input = Input::Lines(Lines {
+                        partial: bytes,
+                        start: offset,
+                        line: if before { self.first_line } else { 0 },
+                        overlong: false,
+                        text_before: before && self.invalid < MAX_TEXT_BEFORE,
+                        text_among: !before,
+                        failure: Some((failed_at, message)),
                     });
                 }
                 Event::Unit(Unit {
@@ -686,12 +713,12 @@ impl Json {
             return;
         };
         self.implicit_array = self.plan.record.is_none() && self.plan.mode != Mode::Shape;
-        self.input = Input::Scan(Scanner::new(
+        self.input = Input::Scan(Box::new(Scanner::new(
             split,
             self.options.max_record_bytes,
             self.options.max_depth,
             offset,
-        ));
+        )));
         // In pieces: the events of one feed are held until it returns, and those of
         // up to max-document-bytes of small records would take several times that.
         // (The scanner reads the same in any chunking.)
@@ -729,11 +756,13 @@ impl Json {
             if newline.is_some() {
                 if lines.text_before || lines.text_among {
                     let (start, line, among) = (lines.start, lines.line, lines.text_among);
+                    let failure = lines.failure.take();
                     let mut text = std::mem::take(&mut lines.partial);
                     if text.is_empty() {
                         text.extend_from_slice(piece);
                     }
-                    self.skip_text(start, line, offset + end as u64 + 1, &text, among, out);
+                    let next = offset + end as u64 + 1;
+                    self.skip_text(start, line, next, &text, among, failure, out);
                     return Some(end + 1);
                 }
                 if lines.overlong {
@@ -759,7 +788,9 @@ impl Json {
     /// Skips line `line` (at `start`), text before any JSON or, `among`, after a value
     /// (`line` 0: not counted), and reads the input afresh from `next`: as a document,
     /// or as NDJSON, whichever follows. A line of text that ends with a JSON object is
-    /// that object ([`json_after_text`]): before any JSON, the first line of NDJSON.
+    /// that object ([`json_after_text`]): before any JSON, the first line of NDJSON. A
+    /// line with a `failure` is a bad value, not text.
+    #[allow(clippy::too_many_arguments)]
     fn skip_text(
         &mut self,
         start: u64,
@@ -767,6 +798,7 @@ impl Json {
         next: u64,
         text: &[u8],
         among: bool,
+        failure: Option<(u64, String)>,
         out: &mut dyn Emit<Value>,
     ) {
         let trimmed = text.trim_ascii_end();
@@ -779,6 +811,16 @@ impl Json {
                     line: line + 1,
                     ..Lines::default()
                 });
+                return;
+            }
+        } else if let Some((at, why)) = failure {
+            let place = line_and_byte(line, at);
+            self.error(format!("{place}: {why}, in: {}", quoted_head(text)));
+            if !closes_what_it_opens(text) {
+                // The first line of a bad document over several lines: the rest is no
+                // JSON of its own.
+                self.ndjson = false;
+                self.input = Input::Done;
                 return;
             }
         } else {
@@ -798,7 +840,7 @@ impl Json {
             next,
         );
         scanner.pause_after_unit = true;
-        self.input = Input::Scan(scanner);
+        self.input = Input::Scan(Box::new(scanner));
     }
 
     /// Counts line `line` (at `start`), text before any JSON or, `among`, after a value,
@@ -1415,6 +1457,23 @@ fn json_after_text(line: &[u8]) -> Option<usize> {
         .find(|&at| serde_check(&line[..at]).is_err() && serde_check(&line[at..]).is_ok())
 }
 
+/// Whether `line` closes as many brackets as it opens, outside strings: a line on its own
+/// (`{notjson} hello`), not the first line of a document over several (`{ bad`).
+fn closes_what_it_opens(line: &[u8]) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0i64, false, false);
+    for &b in line {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if in_string => escaped = true,
+            b'"' => in_string = !in_string,
+            b'{' | b'[' if !in_string => depth += 1,
+            b'}' | b']' if !in_string => depth -= 1,
+            _ => {}
+        }
+    }
+    depth <= 0
+}
+
 /// serde_json's reading of `bytes` as one JSON value, for what it says when they are not.
 fn serde_check(bytes: &[u8]) -> serde_json::Result<()> {
     let mut reader = serde_json::Deserializer::from_slice(bytes);
@@ -1604,7 +1663,8 @@ impl Reducer for Json {
                     let end = lines.start + lines.partial.len() as u64;
                     let among = lines.text_among;
                     let partial = std::mem::take(&mut lines.partial);
-                    self.skip_text(lines.start, lines.line, end, &partial, among, out);
+                    let failure = lines.failure.take();
+                    self.skip_text(lines.start, lines.line, end, &partial, among, failure, out);
                     self.input = Input::Done;
                 } else if lines.overlong {
                     self.overlong_line(lines.start, lines.line);
@@ -2165,7 +2225,7 @@ mod tests {
             ndjson.warnings,
             [
                 "byte 11: text after a JSON value, skipped: oops",
-                "byte 26: expected a key, found 'b'"
+                "byte 26: expected a key, found 'b', in: {bad"
             ]
         );
     }
@@ -2376,6 +2436,39 @@ mod tests {
             among.warnings,
             ["byte 10: text after a JSON value, skipped: 7 apples"]
         );
+    }
+
+    #[test]
+    fn a_value_bad_on_its_own_line_costs_that_line_not_the_json_after_it() {
+        let fields = || with(|o| o.fields = vec!["a".into()]);
+        let before = run(b"{notjson} hello\n{\"a\": 1}\n{\"a\": 2}\n", fields());
+        assert_eq!(before.items, [json!({"a": 1}), json!({"a": 2})]);
+        assert_eq!(
+            before.warnings,
+            ["line 1 (byte 1): expected a key, found 'n', in: {notjson} hello"]
+        );
+        // A bad value is no notice: the JSON failed.
+        assert_eq!(before.stats["invalid"], 1);
+        assert!(!before.ok);
+        // After a document, and a string's brackets are no brackets.
+        let after = run(b"{\n\"a\": 1}\n{\"s\": \"{{\", x}\n{\"a\": 2}\n", fields());
+        assert_eq!(after.items, [json!({"a": 1}), json!({"a": 2})]);
+        assert_eq!(
+            after.warnings,
+            ["byte 22: expected a key, found 'x', in: {\"s\": \"{{\", x}"]
+        );
+        // The first line of a document over several lines (or a later one): the rest
+        // is no JSON of its own, and the reading stops there as before.
+        for input in [
+            &b"{\n\"a\": 1,\nbad}\n{\"a\": 3}\n"[..],
+            &b"{ bad\n \"a\": 1\n}\n{\"a\": 3}\n"[..],
+            b"{\"s\": \"}\", bad\n\"x\"}\n{\"a\": 3}\n",
+        ] {
+            let document = run(input, fields());
+            assert!(document.items.is_empty(), "{document:?}");
+            assert_eq!(document.warnings.len(), 1, "{document:?}");
+            assert_eq!(document.stats["format"], "json");
+        }
     }
 
     #[test]
@@ -2911,7 +3004,7 @@ mod tests {
         let envelope = run(deep.as_bytes(), JsonOptions::default());
         assert!(!envelope.ok);
         assert!(
-            envelope.warnings[0].contains("byte 512: nesting deeper than 512 levels"),
+            envelope.warnings[0].contains("(byte 512): nesting deeper than 512 levels"),
             "{:?}",
             envelope.warnings
         );

@@ -69,6 +69,19 @@ pub(crate) enum Event {
         /// Its bytes.
         bytes: Vec<u8>,
     },
+    /// A top-level value failed on the line it began on: the line so far (from the
+    /// value), and why. The scanner stops at the failing byte, for its reader to take
+    /// the rest of the line as a bad one and read on after it.
+    BadLine {
+        /// Where the value starts.
+        offset: u64,
+        /// The line's bytes from there to the failing byte.
+        bytes: Vec<u8>,
+        /// The failing byte.
+        failed_at: u64,
+        /// What went wrong.
+        message: String,
+    },
     /// The input is not JSON from here on; the scanner stops.
     Error {
         /// The byte where it went wrong.
@@ -150,6 +163,8 @@ pub(crate) struct Scanner {
     /// line text (`123 packages installed`, `[1]+ Done`, `true story`), not a value and
     /// then text.
     held: Option<Open>,
+    /// The unit open when the scanner failed, for [`Scanner::failed_line`].
+    failed_unit: Option<Open>,
 }
 
 impl Scanner {
@@ -167,6 +182,7 @@ impl Scanner {
             after_comma: false,
             pause_after_unit: false,
             held: None,
+            failed_unit: None,
         }
     }
 
@@ -286,10 +302,8 @@ impl Scanner {
                             return i;
                         }
                     }
-                    if !b.is_ascii_whitespace()
-                        && self.begin_value(b, at, i, &mut keep_from, events)
-                    {
-                        return bytes.len();
+                    if !b.is_ascii_whitespace() {
+                        self.begin_value(b, at, i, &mut keep_from, events);
                     }
                 }
                 State::Value => match b {
@@ -302,9 +316,7 @@ impl Scanner {
                     }
                     _ => {
                         self.after_comma = false;
-                        if self.begin_value(b, at, i, &mut keep_from, events) {
-                            return bytes.len();
-                        }
+                        self.begin_value(b, at, i, &mut keep_from, events);
                     }
                 },
                 State::Key => match b {
@@ -325,26 +337,12 @@ impl Scanner {
                             return i + 1;
                         }
                     }
-                    _ => {
-                        return self.fail(
-                            at,
-                            format!("expected a key, found {}", shown(b)),
-                            events,
-                            bytes.len(),
-                        )
-                    }
+                    _ => self.fail(at, format!("expected a key, found {}", shown(b)), events),
                 },
                 State::Colon => match b {
                     b' ' | b'\n' | b'\r' | b'\t' => {}
                     b':' => self.state = State::Value,
-                    _ => {
-                        return self.fail(
-                            at,
-                            format!("expected ':', found {}", shown(b)),
-                            events,
-                            bytes.len(),
-                        )
-                    }
+                    _ => self.fail(at, format!("expected ':', found {}", shown(b)), events),
                 },
                 State::After => match b {
                     b' ' | b'\n' | b'\r' | b'\t' => {}
@@ -361,18 +359,15 @@ impl Scanner {
                             return i + 1;
                         }
                     }
-                    _ => {
-                        return self.fail(
-                            at,
-                            format!("expected ',' or a closing bracket, found {}", shown(b)),
-                            events,
-                            bytes.len(),
-                        )
-                    }
+                    _ => self.fail(
+                        at,
+                        format!("expected ',' or a closing bracket, found {}", shown(b)),
+                        events,
+                    ),
                 },
             }
             if self.failed {
-                return bytes.len();
+                return self.failed_line(bytes, keep_from, i, events);
             }
             i += 1;
         }
@@ -412,7 +407,7 @@ impl Scanner {
         self.release_held(self.offset, events);
         let at = self.offset;
         if let State::Str { .. } = self.state {
-            self.fail(at, "input ends inside a string".into(), events, 0);
+            self.fail(at, "input ends inside a string".into(), events);
         } else if let Some(frame) = self.frames.last() {
             let what = if frame.object {
                 "an object"
@@ -424,7 +419,7 @@ impl Scanner {
                 frame.start,
                 self.frames.len()
             );
-            self.fail(at, message, events, 0);
+            self.fail(at, message, events);
         }
         self.failed = true;
     }
@@ -491,17 +486,45 @@ impl Scanner {
         }
     }
 
-    fn fail(
-        &mut self,
-        offset: u64,
-        message: String,
-        events: &mut Vec<Event>,
-        took: usize,
-    ) -> usize {
+    fn fail(&mut self, offset: u64, message: String, events: &mut Vec<Event>) {
         self.failed = true;
-        self.unit = None;
+        self.failed_unit = self.unit.take();
         events.push(Event::Error { offset, message });
-        took
+    }
+
+    /// After a failure at chunk index `i`: a top-level value ([`Split::TopLevel`]) that
+    /// failed on the line it began on makes that line bad, not the rest of the input
+    /// (`{notjson} hello` before NDJSON): its error becomes an [`Event::BadLine`], and
+    /// feeding stops at the failing byte, for the reader to take the rest of the line
+    /// and read on after it. Returns how many bytes were taken.
+    fn failed_line(
+        &mut self,
+        bytes: &[u8],
+        keep_from: usize,
+        i: usize,
+        events: &mut Vec<Event>,
+    ) -> usize {
+        let Some(mut open) = self.failed_unit.take() else {
+            return bytes.len();
+        };
+        if !matches!(self.split, Split::TopLevel) || open.depth != 0 || !open.keeping {
+            return bytes.len();
+        }
+        open.bytes.extend_from_slice(&bytes[keep_from.min(i)..i]);
+        if open.bytes.contains(&b'\n') {
+            return bytes.len();
+        }
+        let Some(Event::Error { offset, message }) = events.pop() else {
+            unreachable!("a failure's event is its error")
+        };
+        events.push(Event::BadLine {
+            offset: open.start,
+            bytes: open.bytes,
+            failed_at: offset,
+            message,
+        });
+        self.offset += i as u64;
+        i
     }
 
     /// Whether a value beginning now with `first` is a unit.
@@ -567,8 +590,8 @@ impl Scanner {
         prefix
     }
 
-    /// A value begins with byte `b` at `at` (index `i` of the chunk). True when the
-    /// scanner failed.
+    /// A value begins with byte `b` at `at` (index `i` of the chunk); the scanner fails
+    /// on a byte no value begins with there, or past the nesting limit.
     fn begin_value(
         &mut self,
         b: u8,
@@ -576,7 +599,7 @@ impl Scanner {
         i: usize,
         keep_from: &mut usize,
         events: &mut Vec<Event>,
-    ) -> bool {
+    ) {
         if let Some(frame) = self.frames.last_mut() {
             if !frame.object {
                 frame.count += 1;
@@ -600,8 +623,8 @@ impl Scanner {
             b'{' | b'[' => {
                 if self.frames.len() >= self.max_depth {
                     let message = format!("nesting deeper than {} levels", self.max_depth);
-                    self.fail(at, message, events, 0);
-                    return true;
+                    self.fail(at, message, events);
+                    return;
                 }
                 let outside = self.unit.is_none();
                 if outside {
@@ -636,12 +659,8 @@ impl Scanner {
             _ if self.frames.is_empty() && !matches!(b, b']' | b'}' | b',' | b':') => {
                 self.state = State::Scalar
             }
-            _ => {
-                self.fail(at, format!("unexpected {}", shown(b)), events, 0);
-                return true;
-            }
+            _ => self.fail(at, format!("unexpected {}", shown(b)), events),
         }
-        false
     }
 
     /// Whether the bare word ending at `at` (chunk index `i`) says that the top-level
@@ -729,7 +748,6 @@ impl Scanner {
                 at,
                 format!("{} closes {open} opened at byte {start}", shown(b)),
                 events,
-                0,
             );
             return false;
         }
@@ -989,7 +1007,11 @@ mod tests {
         let mut scanner = Scanner::new(split, 100, 100, 0);
         let mut events = Vec::new();
         for piece in input.chunks(chunk) {
-            assert_eq!(scanner.feed(piece, &mut events), piece.len());
+            if scanner.feed(piece, &mut events) < piece.len() {
+                // A bad line: its reader reads on, not the scanner.
+                assert!(matches!(events.last(), Some(Event::BadLine { .. })));
+                break;
+            }
         }
         scanner.finish(&mut events);
         events
@@ -1003,7 +1025,12 @@ mod tests {
                 Event::Oversize { offset, len } => {
                     Some((offset, "oversize".into(), len.to_string()))
                 }
-                Event::Error { offset, message } => Some((offset, "error".into(), message)),
+                Event::Error { offset, message }
+                | Event::BadLine {
+                    failed_at: offset,
+                    message,
+                    ..
+                } => Some((offset, "error".into(), message)),
                 _ => None,
             })
             .collect()
