@@ -299,9 +299,38 @@ fn commands_that_cannot_run() {
     assert_eq!(envelope["exit_code"], 126);
     assert!(
         (envelope["summary"].as_str().unwrap())
-            .contains("cannot run \"/etc/passwd\": Permission denied"),
+            .contains("cannot run \"/etc/passwd\": Permission denied (os error 13): it is a file without execute permission"),
         "{envelope}"
     );
+    // A directory is refused so too, and said to be one.
+    let (code, said) = run_path(&b, b.dir.path());
+    assert_eq!(code, Some(126));
+    assert!(
+        said.ends_with("Permission denied (os error 13): it is a directory\n"),
+        "{said}"
+    );
+    // An interpreter that is a directory, or a file without execute permission: the
+    // kernel says only "Permission denied".
+    let dir = b.dir.path().display();
+    let text = b.dir.path().join("notes.txt");
+    std::fs::write(&text, "x").unwrap();
+    for (line, what) in [
+        (format!("#!{dir}"), "a directory"),
+        (
+            format!("#!{} -x", text.display()),
+            "a file without execute permission",
+        ),
+    ] {
+        let script = executable(&b, "denied.sh", format!("{line}\necho hi\n"));
+        let (code, said) = run_path(&b, &script);
+        assert_eq!(code, Some(126));
+        assert!(
+            said.contains(&format!(
+                "bad interpreter: its first line, {line}, names {what}"
+            )),
+            "{said}"
+        );
+    }
     // A script whose interpreter is missing is there: not "command not found".
     let script = executable(
         &b,

@@ -260,11 +260,7 @@ async fn drive(
             // The program is there, but the interpreter its `#!` line names is not.
             if let Some(interpreter) = script_interpreter(&argv[0], spawn.cwd.as_deref()) {
                 let line = interpreter.trim();
-                // The program it names, before its arguments; relative to where it runs.
-                let program = line.split([' ', '\t']).next().unwrap_or(line);
-                let there = (spawn.cwd.as_deref())
-                    .map_or_else(|| program.into(), |dir| dir.join(program))
-                    .is_file();
+                let there = interpreter_path(line, spawn.cwd.as_deref()).is_file();
                 let wrong = match (there, interpreter.ends_with('\r')) {
                     // Saved with Windows' line ends: the kernel looks for `/bin/sh\r`.
                     (true, true) => "ends with a carriage return (Windows' line ends), which is read as part of the program's name",
@@ -302,6 +298,10 @@ async fn drive(
                 EXIT_NOT_EXECUTABLE,
                 e.to_string(),
             ));
+        }
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => {
+            let why = why_denied(&argv[0], spawn.cwd.as_deref(), &e);
+            return Ok(Outcome::NotStarted(pipeline, EXIT_NOT_EXECUTABLE, why));
         }
         Err(e) => {
             return Ok(Outcome::NotStarted(
@@ -485,6 +485,41 @@ fn program_file(program: &str, cwd: Option<&std::path::Path>) -> Option<std::pat
         _ => path,
     };
     path.is_file().then_some(path)
+}
+
+/// The program a `#!` line names (before its arguments), where it runs from `cwd`.
+fn interpreter_path(line: &str, cwd: Option<&std::path::Path>) -> std::path::PathBuf {
+    let program = line.split([' ', '\t']).next().unwrap_or(line);
+    cwd.map_or_else(|| program.into(), |dir| dir.join(program))
+}
+
+/// Why the kernel would not run `program` (from `cwd`), refused with `e` (`EACCES`):
+/// the program, or the interpreter its `#!` line names, is a directory or has no
+/// execute permission. Else (a file system mounted noexec, say) `e` as it is.
+fn why_denied(program: &str, cwd: Option<&std::path::Path>, e: &std::io::Error) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let what = |path: &std::path::Path| match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Some("a directory"),
+        Ok(meta) if meta.permissions().mode() & 0o111 == 0 => {
+            Some("a file without execute permission")
+        }
+        _ => None,
+    };
+    let path = program_path(program).map(std::path::PathBuf::from);
+    let path = match (path, cwd) {
+        (Some(path), Some(dir)) if program.contains('/') => Some(dir.join(path)),
+        (path, _) => path,
+    };
+    if let Some(what) = path.as_deref().and_then(what) {
+        return format!("{e}: it is {what}");
+    }
+    if let Some(interpreter) = script_interpreter(program, cwd) {
+        let line = interpreter.trim();
+        if let Some(what) = what(&interpreter_path(line, cwd)) {
+            return format!("bad interpreter: its first line, #!{line}, names {what}");
+        }
+    }
+    e.to_string()
 }
 
 /// The interpreter a script's `#!` line names, when `program` (run from `cwd`, or
