@@ -2447,6 +2447,10 @@ mod tests {
             before.warnings,
             ["line 1 (byte 1): expected a key, found 'n', in: {notjson} hello"]
         );
+        // Failing at its first byte: one warning.
+        let closing = run(b"}\n{\"a\": 2}\n", fields());
+        assert_eq!(closing.items, [json!({"a": 2})]);
+        assert_eq!(closing.warnings, ["line 1 (byte 0): unexpected '}', in: }"]);
         // A bad value is no notice: the JSON failed.
         assert_eq!(before.stats["invalid"], 1);
         assert!(!before.ok);

@@ -70,12 +70,12 @@ pub(crate) enum Event {
         bytes: Vec<u8>,
     },
     /// A top-level value failed on the line it began on: the line so far (from the
-    /// value), and why. The scanner stops at the failing byte, for its reader to take
+    /// value), and why. The scanner stops past the failing byte, for its reader to take
     /// the rest of the line as a bad one and read on after it.
     BadLine {
         /// Where the value starts.
         offset: u64,
-        /// The line's bytes from there to the failing byte.
+        /// The line's bytes from there to the failing byte, with it.
         bytes: Vec<u8>,
         /// The failing byte.
         failed_at: u64,
@@ -495,7 +495,7 @@ impl Scanner {
     /// After a failure at chunk index `i`: a top-level value ([`Split::TopLevel`]) that
     /// failed on the line it began on makes that line bad, not the rest of the input
     /// (`{notjson} hello` before NDJSON): its error becomes an [`Event::BadLine`], and
-    /// feeding stops at the failing byte, for the reader to take the rest of the line
+    /// feeding stops past the failing byte, for the reader to take the rest of the line
     /// and read on after it. Returns how many bytes were taken.
     fn failed_line(
         &mut self,
@@ -510,7 +510,9 @@ impl Scanner {
         if !matches!(self.split, Split::TopLevel) || open.depth != 0 || !open.keeping {
             return bytes.len();
         }
-        open.bytes.extend_from_slice(&bytes[keep_from.min(i)..i]);
+        // With the failing byte (never a newline: whitespace fails nowhere), so that the
+        // line so far is never empty.
+        open.bytes.extend_from_slice(&bytes[keep_from.min(i)..=i]);
         if open.bytes.contains(&b'\n') {
             return bytes.len();
         }
@@ -523,8 +525,8 @@ impl Scanner {
             failed_at: offset,
             message,
         });
-        self.offset += i as u64;
-        i
+        self.offset += i as u64 + 1;
+        i + 1
     }
 
     /// Whether a value beginning now with `first` is a unit.
