@@ -740,9 +740,18 @@ impl Json {
             let end = newline.unwrap_or(bytes.len());
             let piece = &bytes[from..end];
             if lines.overlong || lines.partial.len() + piece.len() > max {
+                let text = lines.text_before || lines.text_among;
                 if !lines.overlong {
                     lines.overlong = true;
-                    lines.partial = Vec::new();
+                    if !text {
+                        lines.partial = Vec::new();
+                    }
+                }
+                if text {
+                    // A line of text is only quoted: its head is kept for that.
+                    let room = QUOTED_BYTES.saturating_sub(lines.partial.len());
+                    let head = &piece[..room.min(piece.len())];
+                    lines.partial.extend_from_slice(head);
                 }
             } else if newline.is_some() && lines.partial.is_empty() {
                 let (start, line) = (lines.start, lines.line);
@@ -802,6 +811,11 @@ impl Json {
         out: &mut dyn Emit<Value>,
     ) {
         let trimmed = text.trim_ascii_end();
+        // Of a line over the limit, `text` is its head.
+        let quoted = match (next - start).saturating_sub(1) {
+            whole if (text.len() as u64) < whole => quoted_cut(text, whole),
+            _ => quoted_head(text),
+        };
         if let Some(at) = json_after_text(trimmed) {
             self.read_past_text(trimmed, at, start, line, out);
             if !among {
@@ -815,7 +829,7 @@ impl Json {
             }
         } else if let Some((at, why)) = failure {
             let place = line_and_byte(line, at);
-            self.error(format!("{place}: {why}, in: {}", quoted_head(text)));
+            self.error(format!("{place}: {why}, in: {quoted}"));
             if !closes_what_it_opens(text) {
                 // The first line of a bad document over several lines: the rest is no
                 // JSON of its own.
@@ -823,29 +837,44 @@ impl Json {
                 self.input = Input::Done;
                 return;
             }
+        } else if let Some(at) = document_after_text(trimmed) {
+            // `Response: {` and a document over the lines after it: read from its bracket.
+            self.note_prefix(trimmed, at, start, line);
+            self.read_afresh(start + at as u64, line);
+            self.first_line_known = true;
+            let mut opening = text[at..].to_vec();
+            opening.push(b'\n');
+            self.scan(&opening, out);
+            return;
         } else {
-            self.count_text(start, line, text, among);
+            self.count_text(start, line, quoted, among);
         }
+        // Past a value, the input is a stream (NDJSON is told by the first value): its
+        // lines are not counted then.
+        self.read_afresh(next, line + 1);
+        self.first_line_known = false;
+    }
+
+    /// Reads the input afresh from byte `from` (on line `line`): as a document, or as
+    /// NDJSON, whichever follows.
+    fn read_afresh(&mut self, from: u64, line: u64) {
         self.ndjson = false;
         self.newline_in = None;
         self.split_units = false;
-        // Past a value, the input is a stream (NDJSON is told by the first value): its
-        // lines are not counted then.
-        self.first_line = line + 1;
-        self.first_line_known = false;
+        self.first_line = line;
         let mut scanner = Scanner::new(
             Split::TopLevel,
             self.options.max_document_bytes,
             self.options.max_depth,
-            next,
+            from,
         );
         scanner.pause_after_unit = true;
         self.input = Input::Scan(Box::new(scanner));
     }
 
     /// Counts line `line` (at `start`), text before any JSON or, `among`, after a value,
-    /// and quotes it in a warning.
-    fn count_text(&mut self, start: u64, line: u64, text: &[u8], among: bool) {
+    /// and quotes it (as `quoted`) in a warning.
+    fn count_text(&mut self, start: u64, line: u64, quoted: String, among: bool) {
         self.invalid += 1;
         let what = if among {
             self.text_among += 1;
@@ -855,7 +884,6 @@ impl Json {
             "text before the JSON"
         };
         let place = line_and_byte(line, start);
-        let quoted = quoted_head(text);
         match self.errors.len() < MAX_ERRORS {
             true => self
                 .errors
@@ -877,11 +905,7 @@ impl Json {
         line: u64,
         out: &mut dyn Emit<Value>,
     ) {
-        self.prefixed += 1;
-        if self.first_prefix.is_none() {
-            let text = quoted_head(&trimmed[..at]);
-            self.first_prefix = Some((line_and_byte(line, start), text));
-        }
+        self.note_prefix(trimmed, at, start, line);
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend_from_slice(&trimmed[at..]);
@@ -893,6 +917,16 @@ impl Json {
             out,
         );
         self.scratch = scratch;
+    }
+
+    /// Counts line `line` (at `start`) as one whose JSON begins `at` bytes in, after
+    /// text read past; the first such is told of.
+    fn note_prefix(&mut self, trimmed: &[u8], at: usize, start: u64, line: u64) {
+        self.prefixed += 1;
+        if self.first_prefix.is_none() {
+            let text = quoted_head(&trimmed[..at]);
+            self.first_prefix = Some((line_and_byte(line, start), text));
+        }
     }
 
     fn overlong_line(&mut self, start: u64, line: u64) {
@@ -1457,6 +1491,16 @@ fn json_after_text(line: &[u8]) -> Option<usize> {
         .find(|&at| serde_check(&line[..at]).is_err() && serde_check(&line[at..]).is_ok())
 }
 
+/// Where a document begins in a line of text that ends by opening it (`Response: {`,
+/// `Results: [`): its bracket, after a space or a tab, ends the (trimmed) line, and the
+/// text before it is no JSON value.
+fn document_after_text(line: &[u8]) -> Option<usize> {
+    let at = line.len().checked_sub(1)?;
+    let opens = matches!(line[at], b'{' | b'[');
+    let after_space = at > 0 && matches!(line[at - 1], b' ' | b'\t');
+    (opens && after_space && serde_check(&line[..at]).is_err()).then_some(at)
+}
+
 /// Whether `line` closes as many brackets as it opens, outside strings: a line on its own
 /// (`{notjson} hello`), not the first line of a document over several (`{ bad`).
 fn closes_what_it_opens(line: &[u8]) -> bool {
@@ -1534,8 +1578,19 @@ fn quoted_head(text: &[u8]) -> String {
     briefly_core::cut_str(&text, QUOTED_CHARS).into_owned()
 }
 
+/// The head of a line of `whole` bytes a warning quotes, of which `head` was kept.
+fn quoted_cut(head: &[u8], whole: u64) -> String {
+    let head = String::from_utf8_lossy(head.trim_ascii_start());
+    let shown: String = head.chars().take(QUOTED_CHARS).collect();
+    format!("{shown}…[a line of {whole} bytes, cut]")
+}
+
 /// Characters of a line of text a warning quotes.
 const QUOTED_CHARS: usize = 200;
+
+/// Bytes of a line of text over the line limit kept to quote it: enough for
+/// [`QUOTED_CHARS`] characters of any UTF-8, and the cut's marker.
+const QUOTED_BYTES: usize = 4 * QUOTED_CHARS + 4;
 
 /// The byte index of 1-based `line` and `column` in `bytes`.
 fn byte_at(bytes: &[u8], line: usize, column: usize) -> usize {
@@ -2368,6 +2423,30 @@ mod tests {
         let one = run(b"[INFO] {\"a\": 1}", JsonOptions::default());
         assert_eq!(one.items, [json!({"a": 1})]);
         assert!(one.warnings[0].starts_with("1 line began with text before its JSON"));
+        // Text that opens a document over the lines after it: read from its bracket.
+        for (input, value) in [
+            (&b"INFO {\n  \"a\": 1\n}\n"[..], json!({"a": 1})),
+            (b"Response: [\r\n 1,\r\n 2\r\n]\r\n", json!([1, 2])),
+        ] {
+            let document = run(input, JsonOptions::default());
+            assert_eq!(document.items, [value], "{document:?}");
+            assert_eq!(document.stats["format"], "json");
+            assert_eq!(document.stats["prefixed"], 1);
+        }
+        // A line of text over the line limit is quoted by its head, with its length.
+        let long = format!("INFO {{\"a\":\"{}\"}}\n{{\"b\":1}}\n", "x".repeat(2000));
+        let cut = run(long.as_bytes(), with(|o| o.max_record_bytes = 100));
+        assert_eq!(cut.items, [json!({"b": 1})]);
+        let warning = &cut.warnings[0];
+        assert!(
+            warning
+                .starts_with("line 1 (byte 0): text before the JSON, skipped: INFO {\"a\":\"xxx"),
+            "{warning}"
+        );
+        assert!(
+            warning.ends_with("x…[a line of 2013 bytes, cut]"),
+            "{warning}"
+        );
         // After a document (a stream of values), a stamped line is a value too.
         let stream = run(
             b"{\n\"a\": 1\n}\nT1 {\"a\": 2}\n",
