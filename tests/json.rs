@@ -406,7 +406,7 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
         ),
         (
             b"{\"a\": 1} garbage\n".to_vec(),
-            "line 1 (byte 9): expected value",
+            "line 1 (byte 9): text after a JSON value, skipped: garbage",
         ),
         (b"{\"a\":\n NaN}".to_vec(), "byte 7: expected value"),
         (b"[1,\n-Infinity]".to_vec(), "byte 5: invalid number"),

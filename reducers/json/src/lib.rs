@@ -952,6 +952,23 @@ impl Json {
             self.read_past_text(trimmed, at, start + lead as u64, line, out);
             return;
         }
+        // A line of text among the values (`Done.`, `123 packages installed`, `[WARN] …`,
+        // `[1]+ Done`): counted as text, not as a value that did not parse. A line opening
+        // like an object, or an array but for those, is JSON, bad or not.
+        let text = match trimmed[0] {
+            b'{' => false,
+            b'[' => {
+                let array_then_text = memchr::memchr(b']', trimmed).is_some_and(|end| {
+                    end + 1 < trimmed.len() && serde_check(&trimmed[..=end]).is_ok()
+                });
+                array_then_text || scan::opens_with_a_tag(trimmed)
+            }
+            _ => !scan::is_scalar(trimmed) && serde_check(trimmed).is_err(),
+        };
+        if text {
+            self.count_text(start + lead as u64, line, quoted_head(trimmed), true);
+            return;
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend_from_slice(trimmed);
@@ -1543,19 +1560,8 @@ fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
             if let Some(cut) = why.rfind(" at line ") {
                 why.truncate(cut);
             }
+            // (A line of text among JSON lines is counted and quoted as text: `line`.)
             return match line {
-                // A line of text among JSON lines (a tool's error, a progress note): what
-                // it says may be what matters.
-                Some(line)
-                    if !matches!(bytes.trim_ascii_start().first(), Some(b'{' | b'['))
-                        || scan::opens_with_a_tag(bytes.trim_ascii_start()) =>
-                {
-                    format!(
-                        "{}: {why}, in text: {}",
-                        line_and_byte(line, offset + at as u64),
-                        quoted_head(bytes)
-                    )
-                }
                 Some(line) => format!("{}: {why}", line_and_byte(line, offset + at as u64)),
                 None => format!("byte {}: {why}", offset + at as u64),
             };
@@ -2488,7 +2494,7 @@ mod tests {
         let next_line = run(b"7\nok\n", JsonOptions::default());
         assert_eq!(
             next_line.warnings,
-            ["line 2 (byte 2): expected value, in text: ok"]
+            ["line 2 (byte 2): text after a JSON value, skipped: ok"]
         );
         // Among NDJSON lines, JSON before an object is no text to read past: the line
         // is a bad one.
@@ -2624,12 +2630,22 @@ mod tests {
             let bad = run(bad, JsonOptions::default());
             assert_eq!(bad.stats.get("text_before"), None, "{bad:?}");
         }
-        // Among NDJSON lines, a tagged line is quoted as text is.
-        let among = run(b"{\"a\": 1}\n[WARN] slow\n{\"a\": 2}\n", fields());
+        // Among NDJSON lines, a tagged line is text after a value, as any line of text
+        // there is: counted so, not as a value.
+        let among = run(
+            b"{\"a\": 1}\n[WARN] slow\n{\"a\": 2}\nDone.\n[1]+ Done\n",
+            fields(),
+        );
         assert_eq!(
             among.warnings,
-            ["line 2 (byte 10): expected value, in text: [WARN] slow"]
+            [
+                "line 2 (byte 9): text after a JSON value, skipped: [WARN] slow",
+                "line 4 (byte 30): text after a JSON value, skipped: Done.",
+                "line 5 (byte 36): text after a JSON value, skipped: [1]+ Done"
+            ]
         );
+        assert_eq!(among.stats["text_among"], 3);
+        assert_eq!(among.stats["values"], 2);
         // A bad array is no text, though its first element is no JSON either.
         let bad_array = run(b"{\"a\": 1}\n[abc, 1]\n{\"a\": 2}\n", fields());
         assert_eq!(bad_array.warnings, ["line 2 (byte 10): expected value"]);
@@ -2657,7 +2673,7 @@ mod tests {
         assert_eq!(
             failed.warnings,
             [
-                "line 2 (byte 9): expected value, in text: Error from server (Forbidden): pods \"web-7\" is forbidden",
+                "line 2 (byte 9): text after a JSON value, skipped: Error from server (Forbidden): pods \"web-7\" is forbidden",
                 "line 3 (byte 74): key must be a string"
             ],
             "{failed:?}"
