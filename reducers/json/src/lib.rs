@@ -387,7 +387,7 @@ pub struct Json {
     /// until a byte other than whitespace is fed.
     first_line: u64,
     first_line_known: bool,
-    /// Lines of text before any JSON, skipped (at most [`MAX_TEXT_BEFORE`]).
+    /// Lines of text before any JSON, skipped.
     text_before: u64,
     /// Lines of text after a value, skipped.
     text_among: u64,
@@ -400,10 +400,6 @@ pub struct Json {
     /// The first of them: where, and the text read past.
     first_prefix: Option<(String, String)>,
 }
-
-/// Lines of text before any JSON read past, each skipped and the input read afresh
-/// after it; past them, the input is NDJSON with bad lines.
-const MAX_TEXT_BEFORE: u64 = 16;
 
 use briefly_core::UTF8_BOM as BOM;
 
@@ -599,7 +595,7 @@ impl Json {
                         start: offset,
                         line: if before { self.first_line } else { 0 },
                         overlong: false,
-                        text_before: before && self.text_before < MAX_TEXT_BEFORE,
+                        text_before: before,
                         text_among: !before,
                         failure: None,
                     });
@@ -622,7 +618,7 @@ impl Json {
                         start: offset,
                         line: if before { self.first_line } else { 0 },
                         overlong: false,
-                        text_before: before && self.invalid < MAX_TEXT_BEFORE,
+                        text_before: before,
                         text_among: !before,
                         failure: Some((failed_at, message)),
                     });
@@ -2660,10 +2656,14 @@ mod tests {
         let unended = run(b"a\nb", JsonOptions::default());
         assert_eq!(unended.summary, text.summary);
         assert_eq!(unended.stats["text_before"], 2, "{unended:?}");
-        let long: String = (0..20).map(|i| format!("text {i}\n")).collect();
-        let long = run(long.as_bytes(), JsonOptions::default());
-        assert_eq!(long.stats["text_before"], MAX_TEXT_BEFORE, "{long:?}");
-        assert_eq!(long.stats["invalid"], 20, "{long:?}");
+        // However many lines of text come first, and a document after them.
+        let long: String = (0..40).map(|i| format!("text {i}\n")).collect();
+        let text = run(long.as_bytes(), JsonOptions::default());
+        assert_eq!(text.stats["text_before"], 40, "{text:?}");
+        assert_eq!(text.stats["invalid"], 40, "{text:?}");
+        let document = run(format!("{long}{{\n \"a\": 1\n}}\n").as_bytes(), fields());
+        assert_eq!(document.items, [json!({"a": 1})], "{document:?}");
+        assert_eq!(document.stats["text_before"], 40);
         // A line of text among NDJSON lines (a tool's error after its output) is quoted;
         // a bad JSON line is not.
         let failed = run(
