@@ -801,6 +801,9 @@ fn a_long_line_is_read_in_pieces_that_pages_go_on_with() {
     );
     assert_eq!(on["items"][0], page["items"][0]);
     assert_eq!(on["items"][0]["column"], first["stats"]["next_column"]);
+    // The page's stats are of the page: from its own first line, as that read's are.
+    assert_eq!(page["stats"]["offset"], 2, "{page}");
+    assert_eq!(page["stats"], on["stats"]);
     // Past the line's end: said, and the next lines read.
     let past = b.envelope(&["read", file, "--offset", "3", "--column", "5"], b"", CAP);
     assert_eq!(

@@ -61,7 +61,7 @@ pub struct Lines {
 pub struct LinesStats {
     /// Lines in the whole file.
     pub total_lines: u64,
-    /// The first line asked for.
+    /// The first line asked for: on a page (`briefly page`), the page's own first line.
     pub offset: u64,
     /// Pass as `--offset` to read on; `null` at the end.
     pub next_offset: Option<u64>,
@@ -249,6 +249,7 @@ impl Reducer for Lines {
             }
         };
         self.resummarize(envelope, shown);
+        set_offset(envelope, first.line);
         let (next, column) = match last_end {
             Some((end, true)) => (Some(last.line), Some(end + 1)),
             _ => ((last.line < self.lines).then_some(last.line + 1), None),
@@ -287,6 +288,7 @@ impl Lines {
             return;
         }
         let first = self.options.offset + envelope.item_offset;
+        set_offset(envelope, first);
         self.resummarize(
             envelope,
             format!("no lines from line {first} of {}", self.lines),
@@ -315,6 +317,13 @@ impl Shown {
 }
 
 /// The envelope's `next_offset` and `next_column`.
+/// Puts the first line the result is of in its stats (a page's, past the read's own).
+fn set_offset(envelope: &mut Envelope, first: u64) {
+    if let Some(stats) = envelope.stats.as_object_mut() {
+        stats.insert("offset".into(), first.into());
+    }
+}
+
 fn set_next(envelope: &mut Envelope, next: Option<u64>, column: Option<u64>) {
     if let Some(stats) = envelope.stats.as_object_mut() {
         stats.insert("next_offset".into(), next.map_or(Value::Null, Value::from));
