@@ -119,21 +119,20 @@ impl StderrCapture {
         Some(format!("stderr: {counts}, {first} its line {line}: {text}"))
     }
 
-    /// The last line of stderr that is not blank, as a terminal showed it, cut to 300
-    /// characters.
+    /// The last line of stderr that is not blank, as a terminal showed it (a progress
+    /// bar in its last state, or a worse one it drew over), cut to 300 characters.
     fn last_line(&self) -> Option<String> {
-        // The tail's first line may have started in what was dropped.
-        let (held_all, end) = self.held_end();
-        let text = String::from_utf8_lossy(&end);
-        let last = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
-        let started_before = !held_all && !text.trim_end().contains('\n');
-        let lead = if started_before { "…" } else { "" };
-        // As a terminal showed it: without colour codes, a progress bar in its last
-        // state (or a worse one it drew over).
-        let stripped = briefly_core::strip_ansi(last, None);
-        let shown = stripped.as_deref().unwrap_or(last);
-        let shown = briefly_text::drawn_state(shown).unwrap_or(shown);
-        Some(format!("{lead}{}", cut_str(shown, 300)))
+        let (last, bytes) = (self.error_like.last.as_str(), self.error_like.last_bytes);
+        let shown = briefly_text::drawn_state(last).unwrap_or(last);
+        if shown.is_empty() {
+            return None;
+        }
+        // Longer than what was read of it: its head, and its length.
+        if bytes > SCANNED_BYTES as u64 {
+            let head: String = shown.chars().take(300).collect();
+            return Some(format!("{head}…[a line of {bytes} bytes, cut]"));
+        }
+        Some(cut_str(shown, 300).into_owned())
     }
 
     /// The end of stderr as held: all of it when none of it was dropped (and `true`),
@@ -299,6 +298,10 @@ struct ErrorLikeLines {
     errors: u64,
     /// The first line of the worst severity found: its severity, number and text.
     worst: Option<(Severity, u64, String)>,
+    /// The last line that is not blank, without colour codes (its first
+    /// [`SCANNED_BYTES`]), and its length in bytes.
+    last: String,
+    last_bytes: u64,
 }
 
 /// The errors, or the warnings, of one template.
@@ -328,6 +331,8 @@ impl ErrorLikeLines {
             count: 0,
             errors: 0,
             worst: None,
+            last: String::new(),
+            last_bytes: 0,
         }
     }
 
@@ -369,6 +374,11 @@ impl ErrorLikeLines {
         // Read as a terminal shows it: a compiler's coloured `error:` is an error.
         let stripped = briefly_core::strip_ansi(text, None);
         let text = stripped.as_deref().unwrap_or(text);
+        if !text.trim().is_empty() {
+            self.last.clear();
+            self.last.push_str(text.trim());
+            self.last_bytes = end - self.start;
+        }
         if let Some(severity) = classify(text).filter(|s| *s >= Severity::Warn) {
             self.count += 1;
             self.errors += u64::from(severity > Severity::Warn);
