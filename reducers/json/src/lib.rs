@@ -583,46 +583,15 @@ impl Json {
             match event {
                 // A line of text (the scanner stopped after its first word): read to its
                 // end and skipped whole, not a bad value and then the rest of its line.
-                // Before any JSON, the first few are a tool's notice; past them, the
-                // input is NDJSON with bad lines. What follows is read afresh.
-                Event::Text { offset, bytes } => {
-                    let before = self.values == 0;
-                    if before {
-                        self.ndjson = true;
-                    }
-                    self.input = Input::Lines(Lines {
-                        partial: bytes,
-                        start: offset,
-                        line: if before { self.first_line } else { 0 },
-                        overlong: false,
-                        text_before: before,
-                        text_among: !before,
-                        failure: None,
-                    });
-                }
+                Event::Text { offset, bytes } => self.line_past_values(offset, bytes, None),
                 // A value that failed on the line it began on: that line is a bad one,
-                // skipped as a line of text is (the first few before any JSON), and the
-                // input read on after it.
+                // skipped as a line of text is, and the input read on after it.
                 Event::BadLine {
                     offset,
                     bytes,
                     failed_at,
                     message,
-                } => {
-                    let before = self.values == 0;
-                    if before {
-                        self.ndjson = true;
-                    }
-                    self.input = Input::Lines(Lines {
-                        partial: bytes,
-                        start: offset,
-                        line: if before { self.first_line } else { 0 },
-                        overlong: false,
-                        text_before: before,
-                        text_among: !before,
-                        failure: Some((failed_at, message)),
-                    });
-                }
+                } => self.line_past_values(offset, bytes, Some((failed_at, message))),
                 Event::Unit(Unit {
                     offset, mut bytes, ..
                 }) if !self.split_units => {
@@ -690,6 +659,25 @@ impl Json {
                 }
             }
         }
+    }
+
+    /// Reads the line the scanner stopped in (at `offset`, `bytes` of it so far) to its
+    /// end, as text before any JSON or after a value ([`Json::skip_text`]), or as a bad
+    /// value with its `failure`. What follows is read afresh.
+    fn line_past_values(&mut self, offset: u64, bytes: Vec<u8>, failure: Option<(u64, String)>) {
+        let before = self.values == 0;
+        if before {
+            self.ndjson = true;
+        }
+        self.input = Input::Lines(Lines {
+            partial: bytes,
+            start: offset,
+            line: if before { self.first_line } else { 0 },
+            overlong: false,
+            text_before: before,
+            text_among: !before,
+            failure,
+        });
     }
 
     /// The document at `offset`, of which `bytes` were read, is too large to hold: a
