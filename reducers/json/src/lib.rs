@@ -727,8 +727,9 @@ impl Json {
                 let text = lines.text_before || lines.text_among;
                 if !lines.overlong {
                     lines.overlong = true;
-                    if !text {
-                        lines.partial = Vec::new();
+                    match text {
+                        true => lines.partial.truncate(QUOTED_BYTES),
+                        false => lines.partial = Vec::new(),
                     }
                 }
                 if text {
@@ -748,14 +749,9 @@ impl Json {
             };
             if newline.is_some() {
                 if lines.text_before || lines.text_among {
-                    let (start, line, among) = (lines.start, lines.line, lines.text_among);
-                    let failure = lines.failure.take();
-                    let mut text = std::mem::take(&mut lines.partial);
-                    if text.is_empty() {
-                        text.extend_from_slice(piece);
-                    }
-                    let next = offset + end as u64 + 1;
-                    self.skip_text(start, line, next, &text, among, failure, out);
+                    let text = std::mem::take(lines);
+                    let line_end = offset + end as u64;
+                    self.skip_text(text, line_end, line_end + 1, out);
                     return Some(end + 1);
                 }
                 if lines.overlong {
@@ -778,29 +774,31 @@ impl Json {
         None
     }
 
-    /// Skips line `line` (at `start`), text before any JSON or, `among`, after a value
-    /// (`line` 0: not counted), and reads the input afresh from `next`: as a document,
-    /// or as NDJSON, whichever follows. A line of text that ends with a JSON object is
-    /// that object ([`json_after_text`]): before any JSON, the first line of NDJSON. A
-    /// line with a `failure` is a bad value, not text.
-    #[allow(clippy::too_many_arguments)]
-    fn skip_text(
-        &mut self,
-        start: u64,
-        line: u64,
-        next: u64,
-        text: &[u8],
-        among: bool,
-        failure: Option<(u64, String)>,
-        out: &mut dyn Emit<Value>,
-    ) {
+    /// Skips the line of text `lines` holds (before any JSON or, `text_among`, after a
+    /// value; its number 0: not counted), which ends at `line_end`, and reads the input
+    /// afresh from `next`: as a document, or as NDJSON, whichever follows. A line of
+    /// text that ends with a JSON object is that object ([`json_after_text`]): before
+    /// any JSON, the first line of NDJSON; one that opens a document over the lines
+    /// after it is read from its bracket ([`document_after_text`]). A line with a
+    /// `failure` is a bad value, not text.
+    fn skip_text(&mut self, lines: Lines, line_end: u64, next: u64, out: &mut dyn Emit<Value>) {
+        let Lines {
+            partial: text,
+            start,
+            line,
+            overlong: cut,
+            text_among: among,
+            failure,
+            ..
+        } = lines;
+        let text = text.as_slice();
         let trimmed = text.trim_ascii_end();
-        // Of a line over the limit, `text` is its head.
-        let quoted = match (next - start).saturating_sub(1) {
-            whole if (text.len() as u64) < whole => quoted_cut(text, whole),
-            _ => quoted_head(text),
+        // Of a line over the limit, `text` is its head: quoted so, and not read.
+        let quoted = match cut {
+            true => quoted_cut(text, line_end - start),
+            false => quoted_head(text),
         };
-        if let Some(at) = json_after_text(trimmed) {
+        if let Some(at) = json_after_text(trimmed).filter(|_| !cut) {
             self.read_past_text(trimmed, at, start, line, out);
             if !among {
                 self.ndjson = true;
@@ -814,14 +812,14 @@ impl Json {
         } else if let Some((at, why)) = failure {
             let place = line_and_byte(line, at);
             self.error(format!("{place}: {why}, in: {quoted}"));
-            if !closes_what_it_opens(text) {
+            if !cut && !closes_what_it_opens(text) {
                 // The first line of a bad document over several lines: the rest is no
                 // JSON of its own.
                 self.ndjson = false;
                 self.input = Input::Done;
                 return;
             }
-        } else if let Some(at) = document_after_text(trimmed) {
+        } else if let Some(at) = document_after_text(trimmed).filter(|_| !cut) {
             // `Response: {` and a document over the lines after it: read from its bracket.
             self.note_prefix(trimmed, at, start, line);
             self.read_afresh(start + at as u64, line);
@@ -1492,14 +1490,15 @@ fn json_after_text(line: &[u8]) -> Option<usize> {
         .find(|&at| serde_check(&line[..at]).is_err() && serde_check(&line[at..]).is_ok())
 }
 
-/// Where a document begins in a line of text that ends by opening it (`Response: {`,
-/// `Results: [`): its bracket, after a space or a tab, ends the (trimmed) line, and the
-/// text before it is no JSON value.
+/// Where a document begins in a line of text that ends by opening it after a label
+/// (`Response: {`, `data = [`): its bracket ends the (trimmed) line, after a `:` or an
+/// `=` and a space. A line of code (`fn main() {`) does not: what follows it is no JSON,
+/// and a document read from it would stop the reading at its next line.
 fn document_after_text(line: &[u8]) -> Option<usize> {
     let at = line.len().checked_sub(1)?;
     let opens = matches!(line[at], b'{' | b'[');
-    let after_space = at > 0 && matches!(line[at - 1], b' ' | b'\t');
-    (opens && after_space && serde_check(&line[..at]).is_err()).then_some(at)
+    let label = line[..at].strip_suffix(b" ").unwrap_or(b"");
+    (opens && matches!(label.last(), Some(b':' | b'='))).then_some(at)
 }
 
 /// Whether `line` closes as many brackets as it opens, outside strings: a line on its own
@@ -1705,11 +1704,14 @@ impl Reducer for Json {
             Input::Lines(mut lines) => {
                 if lines.text_before || lines.text_among {
                     // The last line, text, without its newline.
-                    let end = lines.start + lines.partial.len() as u64;
-                    let among = lines.text_among;
-                    let partial = std::mem::take(&mut lines.partial);
-                    let failure = lines.failure.take();
-                    self.skip_text(lines.start, lines.line, end, &partial, among, failure, out);
+                    let end = self.input_bytes;
+                    self.skip_text(std::mem::take(&mut lines), end, end, out);
+                    // What it began (`Response: {`) ends here too.
+                    if let Input::Scan(scanner) = &mut self.input {
+                        scanner.finish(&mut self.events);
+                        let events = std::mem::take(&mut self.events);
+                        self.handle(events, out);
+                    }
                     self.input = Input::Done;
                 } else if lines.overlong {
                     self.overlong_line(lines.start, lines.line);
@@ -2010,7 +2012,7 @@ impl Json {
         }
         let mut summary = summary;
         let no_json = self.values == 0 && self.text_before > 0;
-        if self.values == 0 && self.invalid == 0 && self.oversize == 0 {
+        if self.values == 0 && self.invalid == 0 && self.oversize == 0 && self.prefixed == 0 {
             // Nothing was given to shape: no failure, but not a document of no paths;
             // and whitespace left out is nothing left out.
             complete = true;
@@ -2413,9 +2415,10 @@ mod tests {
         let one = run(b"[INFO] {\"a\": 1}", JsonOptions::default());
         assert_eq!(one.items, [json!({"a": 1})]);
         assert!(one.warnings[0].starts_with("1 line began with text before its JSON"));
-        // Text that opens a document over the lines after it: read from its bracket.
+        // Text that opens a document over the lines after it, after a label: read from
+        // its bracket.
         for (input, value) in [
-            (&b"INFO {\n  \"a\": 1\n}\n"[..], json!({"a": 1})),
+            (&b"data = {\n  \"a\": 1\n}\n"[..], json!({"a": 1})),
             (b"Response: [\r\n 1,\r\n 2\r\n]\r\n", json!([1, 2])),
         ] {
             let document = run(input, JsonOptions::default());
@@ -2423,6 +2426,20 @@ mod tests {
             assert_eq!(document.stats["format"], "json");
             assert_eq!(document.stats["prefixed"], 1);
         }
+        // A line of code is no label: its next lines are text, and the JSON after them
+        // is read.
+        let code = run(
+            b"fn main() {\n    run();\n}\n{\"a\": 1}\n",
+            with(|o| o.fields = vec!["a".into()]),
+        );
+        assert_eq!(code.items, [json!({"a": 1})], "{code:?}");
+        // The input ends inside the document its last line opens: said.
+        let open = run(b"Response: {", JsonOptions::default());
+        assert!(!open.ok, "{open:?}");
+        assert!(
+            open.warnings[0].contains("input ends inside an object"),
+            "{open:?}"
+        );
         // A line of text over the line limit is quoted by its head, with its length.
         let long = format!("INFO {{\"a\":\"{}\"}}\n{{\"b\":1}}\n", "x".repeat(2000));
         let cut = run(long.as_bytes(), with(|o| o.max_record_bytes = 100));
@@ -2480,8 +2497,8 @@ mod tests {
             next_line.warnings,
             ["line 2 (byte 2): text after a JSON value, skipped: ok"]
         );
-        // Among NDJSON lines, JSON before an object is no text to read past: the line
-        // is a bad one.
+        // Among NDJSON lines, JSON before an object is no text to read past, and the
+        // line (an array, then more) is text after a value: NDJSON has one value a line.
         let ndjson = run(
             b"{\"a\": 0}\n[1] {\"a\": 1}\n",
             with(|o| o.fields = vec!["a".into()]),
@@ -2489,7 +2506,7 @@ mod tests {
         assert_eq!(ndjson.items, [json!({"a": 0})]);
         assert_eq!(
             (
-                ndjson.stats["invalid"].as_u64(),
+                ndjson.stats["text_among"].as_u64(),
                 ndjson.stats.get("prefixed")
             ),
             (Some(1), None)

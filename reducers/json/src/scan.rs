@@ -60,9 +60,10 @@ pub(crate) enum Event {
         /// Its elements.
         len: u64,
     },
-    /// A top-level bare word that is no JSON scalar (`Error`, `(node:42)`, `2024-01-05`):
-    /// the first word of a line of text among the values. The scanner stops after it,
-    /// for its reader to take the rest of the line.
+    /// A top-level bare word that is no JSON scalar (`Error`, `(node:42)`, `2024-01-05`),
+    /// with the value before it on its line (`123 packages`), or a line's bracketed tag
+    /// (`[WARN`): the start of a line of text among the values. The scanner stops after
+    /// it, for its reader to take the rest of the line.
     Text {
         /// Where it starts.
         offset: u64,
@@ -159,10 +160,10 @@ pub(crate) struct Scanner {
     /// Stop feeding after the next top-level unit ends (to look at the first value).
     pub pause_after_unit: bool,
     /// A top-level scalar or array on one line ([`Split::TopLevel`]), with the spaces
-    /// after it, held while its line goes on: a word after it that is no JSON makes the
-    /// line text (`123 packages installed`, `[1]+ Done`, `true story`), not a value and
-    /// then text.
-    held: Option<Open>,
+    /// after it (up to the unit limit), held while its line goes on: a word after it
+    /// that is no JSON makes the line text (`123 packages installed`, `[1]+ Done`, `true
+    /// story`), not a value and then text.
+    line_value: Option<Open>,
     /// The unit open when the scanner failed, for [`Scanner::failed_line`].
     failed_unit: Option<Open>,
 }
@@ -181,13 +182,14 @@ impl Scanner {
             failed: false,
             after_comma: false,
             pause_after_unit: false,
-            held: None,
+            line_value: None,
             failed_unit: None,
         }
     }
 
     /// Scans `bytes`, pushing what it finds to `events`; returns how many bytes it took
-    /// (fewer than all after an [`Event::Overflow`], or a unit with `pause_after_unit`).
+    /// (fewer than all after an [`Event::Overflow`], [`Event::Text`] or
+    /// [`Event::BadLine`], or a unit with `pause_after_unit`).
     pub fn feed(&mut self, bytes: &[u8], events: &mut Vec<Event>) -> usize {
         if self.failed {
             return bytes.len();
@@ -210,6 +212,7 @@ impl Scanner {
             {
                 let mut open = self.unit.take().expect("checked");
                 open.bytes.extend_from_slice(&bytes[keep_from..i]);
+                events.extend(self.line_value_unit());
                 events.push(Event::Overflow {
                     offset: open.start,
                     bytes: open.bytes,
@@ -290,15 +293,17 @@ impl Scanner {
                     }
                 }
                 State::Value | State::After if self.frames.is_empty() => {
-                    if let Some(held) = &mut self.held {
+                    if let Some(value) = &mut self.line_value {
                         if b != b'\n' && b.is_ascii_whitespace() {
-                            held.bytes.push(b);
+                            if value.bytes.len() < self.max_unit {
+                                value.bytes.push(b);
+                            }
                             i += 1;
                             continue;
                         }
                         // The line ends, or a value that is no bare word begins: the held
                         // value is one. (A bare word is told when it ends: `end_value`.)
-                        if !begins_a_word(b) && self.release_held(at, events) {
+                        if !begins_a_word(b) && self.release_line_value(at, events) {
                             return i;
                         }
                     }
@@ -380,6 +385,7 @@ impl Scanner {
             if len > self.max_unit as u64 && open.keeping {
                 if matches!(self.split, Split::TopLevel) {
                     let open = self.unit.take().expect("open");
+                    events.extend(self.line_value_unit());
                     events.push(Event::Overflow {
                         offset: open.start,
                         bytes: open.bytes,
@@ -404,7 +410,7 @@ impl Scanner {
             let mut keep_from = 0;
             self.end_value(self.offset, &[], &mut keep_from, 0, events);
         }
-        self.release_held(self.offset, events);
+        self.release_line_value(self.offset, events);
         let at = self.offset;
         if let State::Str { .. } = self.state {
             self.fail(at, "input ends inside a string".into(), events);
@@ -657,7 +663,8 @@ impl Scanner {
             // Between top-level values, a byte no value begins with opens a bare word, as
             // a letter does: a line of text among the values (`(node:42) Warning: …`),
             // which the reader skips whole, not the end of the input's JSON. JSON's own
-            // punctuation there (`[1]]`) stays an error of the JSON.
+            // punctuation there (`[1]]`) is an error of the JSON: of its line, when the
+            // value began on it (`failed_line`).
             _ if self.frames.is_empty() && !matches!(b, b']' | b'}' | b',' | b':') => {
                 self.state = State::Scalar
             }
@@ -705,10 +712,11 @@ impl Scanner {
         true
     }
 
-    /// Hands out the held value, if any, its line having gone on with no text; stops
-    /// feeding at `at` when a unit was to pause the scanner. True when feeding stops.
-    fn release_held(&mut self, at: u64, events: &mut Vec<Event>) -> bool {
-        let Some(unit) = self.held_unit() else {
+    /// Hands out the value held on its line, if any, the line having gone on with no
+    /// text; stops feeding at `at` when a unit was to pause the scanner. True when
+    /// feeding stops.
+    fn release_line_value(&mut self, at: u64, events: &mut Vec<Event>) -> bool {
+        let Some(unit) = self.line_value_unit() else {
             return false;
         };
         events.push(unit);
@@ -720,15 +728,15 @@ impl Scanner {
         false
     }
 
-    /// The held value as a unit (without the spaces after it), if any.
-    fn held_unit(&mut self) -> Option<Event> {
-        let held = self.held.take()?;
-        let mut bytes = held.bytes;
+    /// The value held on its line as a unit (without the spaces after it), if any.
+    fn line_value_unit(&mut self) -> Option<Event> {
+        let value = self.line_value.take()?;
+        let mut bytes = value.bytes;
         bytes.truncate(bytes.trim_ascii_end().len());
         Some(Event::Unit(Unit {
-            offset: held.start,
+            offset: value.start,
             bytes,
-            prefix: held.prefix,
+            prefix: value.prefix,
         }))
     }
 
@@ -791,10 +799,10 @@ impl Scanner {
         let scalar = !matches!(open.bytes.first(), Some(b'"' | b'{' | b'['));
         if open.depth == 0 && scalar && open.keeping && !is_scalar(&open.bytes) {
             // From the value held on its line, if any.
-            let (offset, bytes) = match self.held.take() {
-                Some(mut held) => {
-                    held.bytes.extend_from_slice(&open.bytes);
-                    (held.start, held.bytes)
+            let (offset, bytes) = match self.line_value.take() {
+                Some(mut value) => {
+                    value.bytes.extend_from_slice(&open.bytes);
+                    (value.start, value.bytes)
                 }
                 None => (open.start, open.bytes),
             };
@@ -803,7 +811,10 @@ impl Scanner {
             return true;
         }
         // A scalar after the held value: both are values (`1 2`), handed out now.
-        let released = self.held_unit().map(|unit| events.push(unit)).is_some();
+        let released = self
+            .line_value_unit()
+            .map(|unit| events.push(unit))
+            .is_some();
         if open.held_word && open.keeping {
             // A top-level scalar in a split whose units are deeper: a value of its own.
             events.push(Event::Unit(Unit {
@@ -831,7 +842,7 @@ impl Scanner {
             && !released
             && one_line()
         {
-            self.held = Some(open);
+            self.line_value = Some(open);
             return false;
         }
         if over || !open.keeping {
@@ -988,6 +999,28 @@ mod tests {
                 "{events:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_value_held_on_its_line_is_bounded_and_never_lost() {
+        // The spaces after it are kept up to the unit limit.
+        let mut scanner = Scanner::new(Split::TopLevel, 100, 100, 0);
+        let mut events = Vec::new();
+        let line = format!("1{}word\n", " ".repeat(1000));
+        scanner.feed(line.as_bytes(), &mut events);
+        let Some(Event::Text { bytes, offset: 0 }) = events.first() else {
+            panic!("{events:?}")
+        };
+        assert!(bytes.starts_with(b"1 ") && bytes.ends_with(b" word"));
+        assert!(bytes.len() <= 100 + 4, "{}", bytes.len());
+        // A word after it that overflows: the value comes first.
+        let mut scanner = Scanner::new(Split::TopLevel, 10, 100, 0);
+        let mut events = Vec::new();
+        scanner.feed(format!("1 {}", "a".repeat(50)).as_bytes(), &mut events);
+        assert!(
+            matches!(&events[..], [Event::Unit(u), Event::Overflow { offset: 2, .. }] if u.bytes == b"1"),
+            "{events:?}"
+        );
     }
 
     #[test]

@@ -316,7 +316,6 @@ impl Shown {
     }
 }
 
-/// The envelope's `next_offset` and `next_column`.
 /// Puts the first line the result is of in its stats (a page's, past the read's own).
 fn set_offset(envelope: &mut Envelope, first: u64) {
     if let Some(stats) = envelope.stats.as_object_mut() {
@@ -324,6 +323,7 @@ fn set_offset(envelope: &mut Envelope, first: u64) {
     }
 }
 
+/// The envelope's `next_offset` and `next_column`.
 fn set_next(envelope: &mut Envelope, next: Option<u64>, column: Option<u64>) {
     if let Some(stats) = envelope.stats.as_object_mut() {
         stats.insert("next_offset".into(), next.map_or(Value::Null, Value::from));
