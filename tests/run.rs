@@ -641,6 +641,12 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
         summary_of("text", "printf 'get 10%%\\rget 100%%\\n' >&2; exit 1"),
         "no output (exit code 1); stderr ends: get 100%"
     );
+    // And one redrawn past what is read of a line: as last drawn.
+    let script = "(head -c 5000 /dev/zero | tr '\\0' '#'; printf '\\rget 100%%\\n') >&2; exit 1";
+    assert_eq!(
+        summary_of("text", script),
+        "no output (exit code 1); stderr ends: get 100%"
+    );
     // A last line longer than what is read of a line: its start, and its length.
     let script = "printf 'first\\n' >&2; head -c 300000 /dev/zero | tr '\\0' y >&2; exit 1";
     let summary = summary_of("text", script);

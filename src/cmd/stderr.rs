@@ -271,8 +271,9 @@ const ERROR_LIKE_TEMPLATES: usize = 256;
 /// The lines of stderr that look like errors or warnings (by the severity engine every
 /// reducer shares), found as they pass and folded by the template engine: for each
 /// template, its first line the field's text does not show and how many lines share
-/// it. Memory is bounded: one line's first [`SCANNED_BYTES`], and a line for each of at
-/// most [`ERROR_LIKE_TEMPLATES`] templates.
+/// it. Memory is bounded: one line's first [`SCANNED_BYTES`] (and as many past its last
+/// carriage return, and of the last line not blank), and a line for each of at most
+/// [`ERROR_LIKE_TEMPLATES`] templates.
 struct ErrorLikeLines {
     /// Characters the text shows from the start: a line that ends within them is shown.
     keep: usize,
@@ -299,9 +300,12 @@ struct ErrorLikeLines {
     /// The first line of the worst severity found: its severity, number and text.
     worst: Option<(Severity, u64, String)>,
     /// The last line that is not blank, without colour codes (its first
-    /// [`SCANNED_BYTES`]), and its length in bytes.
+    /// [`SCANNED_BYTES`], or as last redrawn), and its length in bytes.
     last: String,
     last_bytes: u64,
+    /// The line being read past its last carriage return, when it has one (its first
+    /// [`SCANNED_BYTES`]).
+    redrawn: Option<Vec<u8>>,
 }
 
 /// The errors, or the warnings, of one template.
@@ -333,6 +337,7 @@ impl ErrorLikeLines {
             worst: None,
             last: String::new(),
             last_bytes: 0,
+            redrawn: None,
         }
     }
 
@@ -365,6 +370,16 @@ impl ErrorLikeLines {
     fn take(&mut self, bytes: &[u8]) {
         let room = SCANNED_BYTES.saturating_sub(self.line.len());
         self.line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        // The line as last redrawn, past a carriage return (a progress bar's last state).
+        let mut bytes = bytes;
+        if let Some(cr) = memchr::memrchr(b'\r', bytes) {
+            self.redrawn = Some(Vec::new());
+            bytes = &bytes[cr + 1..];
+        }
+        if let Some(redrawn) = &mut self.redrawn {
+            let room = SCANNED_BYTES.saturating_sub(redrawn.len());
+            redrawn.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        }
     }
 
     /// The line being read ends at byte `end` (its newline, or the end of stderr).
@@ -376,8 +391,19 @@ impl ErrorLikeLines {
         let text = stripped.as_deref().unwrap_or(text);
         if !text.trim().is_empty() {
             self.last.clear();
-            self.last.push_str(text.trim());
             self.last_bytes = end - self.start;
+            // A line longer than what is read of it, redrawn past that: as last drawn.
+            let redrawn = (self.redrawn.take())
+                .filter(|_| self.last_bytes > SCANNED_BYTES as u64)
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .map(|text| briefly_core::strip_ansi(&text, None).unwrap_or(text));
+            match redrawn.as_deref().map(str::trim) {
+                Some(drawn) if !drawn.is_empty() => {
+                    self.last.push_str(drawn);
+                    self.last_bytes = drawn.len() as u64;
+                }
+                _ => self.last.push_str(text.trim()),
+            }
         }
         if let Some(severity) = classify(text).filter(|s| *s >= Severity::Warn) {
             self.count += 1;
@@ -400,6 +426,7 @@ impl ErrorLikeLines {
             }
         }
         self.line.clear();
+        self.redrawn = None;
         self.number += 1;
         self.start = end + 1;
     }
