@@ -477,14 +477,18 @@ fn program_path(program: &str) -> Option<String> {
         .map(|path| path.display().to_string())
 }
 
-/// The file `program` (run from `cwd`) is, when there is one ([`program_path`]).
-fn program_file(program: &str, cwd: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+/// Where `program` (run from `cwd`) is, whatever is there ([`program_path`]).
+fn program_location(program: &str, cwd: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
     let path = std::path::PathBuf::from(program_path(program)?);
-    let path = match cwd {
+    Some(match cwd {
         Some(dir) if program.contains('/') => dir.join(path),
         _ => path,
-    };
-    path.is_file().then_some(path)
+    })
+}
+
+/// The file `program` (run from `cwd`) is, when there is one.
+fn program_file(program: &str, cwd: Option<&std::path::Path>) -> Option<std::path::PathBuf> {
+    program_location(program, cwd).filter(|path| path.is_file())
 }
 
 /// The program a `#!` line names (before its arguments), where it runs from `cwd`.
@@ -505,12 +509,7 @@ fn why_denied(program: &str, cwd: Option<&std::path::Path>, e: &std::io::Error) 
         }
         _ => None,
     };
-    let path = program_path(program).map(std::path::PathBuf::from);
-    let path = match (path, cwd) {
-        (Some(path), Some(dir)) if program.contains('/') => Some(dir.join(path)),
-        (path, _) => path,
-    };
-    if let Some(what) = path.as_deref().and_then(what) {
+    if let Some(what) = program_location(program, cwd).as_deref().and_then(what) {
         return format!("{e}: it is {what}");
     }
     if let Some(interpreter) = script_interpreter(program, cwd) {

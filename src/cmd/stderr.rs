@@ -129,8 +129,7 @@ impl StderrCapture {
         }
         // Longer than what was read of it: its head, and its length.
         if bytes > SCANNED_BYTES as u64 {
-            let head: String = shown.chars().take(300).collect();
-            return Some(format!("{head}…[a line of {bytes} bytes, cut]"));
+            return Some(briefly_core::cut_line_head(shown, 300, bytes));
         }
         Some(cut_str(shown, 300).into_owned())
     }

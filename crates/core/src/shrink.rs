@@ -33,6 +33,14 @@ pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
     Cow::Owned(shorter)
 }
 
+/// The first `max_chars` characters of `head`, the start of a line of `line_bytes` bytes
+/// read only in part, and a marker that says so (its characters were not all read, so
+/// not counted): `…[a line of 300000 bytes, cut]`.
+pub fn cut_line_head(head: &str, max_chars: usize, line_bytes: u64) -> String {
+    let shown: String = head.chars().take(max_chars).collect();
+    format!("{shown}…[a line of {line_bytes} bytes, cut]")
+}
+
 /// A text cut before, as what it kept and the count its marker (`…[cut N` then `end`)
 /// gives; a text without one, whole, and 0.
 fn earlier_cut<'a>(text: &'a str, end: &str) -> (&'a str, u64) {

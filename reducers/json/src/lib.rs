@@ -888,16 +888,16 @@ impl Json {
         out: &mut dyn Emit<Value>,
     ) {
         self.note_prefix(trimmed, at, start, line);
+        self.parse_line(&trimmed[at..], start + at as u64, line, out);
+    }
+
+    /// Reads `bytes` (at `start`, on line `line`) as a top-level value, parsed in the
+    /// scratch buffer (simd-json parses in place).
+    fn parse_line(&mut self, bytes: &[u8], start: u64, line: u64, out: &mut dyn Emit<Value>) {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
-        scratch.extend_from_slice(&trimmed[at..]);
-        self.value(
-            &mut scratch,
-            start + at as u64,
-            Some(line),
-            Origin::Top,
-            out,
-        );
+        scratch.extend_from_slice(bytes);
+        self.value(&mut scratch, start, Some(line), Origin::Top, out);
         self.scratch = scratch;
     }
 
@@ -951,17 +951,7 @@ impl Json {
             self.count_text(start + lead as u64, line, quoted_head(trimmed), true);
             return;
         }
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
-        scratch.extend_from_slice(trimmed);
-        self.value(
-            &mut scratch,
-            start + lead as u64,
-            Some(line),
-            Origin::Top,
-            out,
-        );
-        self.scratch = scratch;
+        self.parse_line(trimmed, start + lead as u64, line, out);
     }
 
     /// Parses one value (a top-level value or a streamed piece) and reads its records.
@@ -1570,8 +1560,7 @@ fn quoted_head(text: &[u8]) -> String {
 /// The head of a line of `whole` bytes a warning quotes, of which `head` was kept.
 fn quoted_cut(head: &[u8], whole: u64) -> String {
     let head = String::from_utf8_lossy(head.trim_ascii_start());
-    let shown: String = head.chars().take(QUOTED_CHARS).collect();
-    format!("{shown}…[a line of {whole} bytes, cut]")
+    briefly_core::cut_line_head(&head, QUOTED_CHARS, whole)
 }
 
 /// Characters of a line of text a warning quotes.
