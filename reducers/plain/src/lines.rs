@@ -205,8 +205,9 @@ impl Reducer for Lines {
     }
 
     /// The lines shown, in the summary (`lines 100–113 of 2000`, with the characters of
-    /// a line shown in part), and where the next page starts: the line after the last
-    /// one shown, or the rest of a long line (`next_column`); null at the end.
+    /// a line shown in part), the first line shown (`offset`), and where the next page
+    /// starts: the line after the last one shown, or the rest of a long line
+    /// (`next_column`); null at the end.
     fn fitted(&self, envelope: &mut Envelope) {
         let (first, last) = match (envelope.items.first(), envelope.items.last()) {
             (Some(first), Some(last)) => (Shown::of(first), Shown::of(last)),
