@@ -522,15 +522,19 @@ impl Scanner {
         if open.bytes.contains(&b'\n') {
             return bytes.len();
         }
-        let Some(Event::Error { offset, message }) = events.pop() else {
-            unreachable!("a failure's event is its error")
-        };
-        events.push(Event::BadLine {
-            offset: open.start,
-            bytes: open.bytes,
-            failed_at: offset,
-            message,
-        });
+        // A failure's last event is its error.
+        match events.pop() {
+            Some(Event::Error { offset, message }) => events.push(Event::BadLine {
+                offset: open.start,
+                bytes: open.bytes,
+                failed_at: offset,
+                message,
+            }),
+            other => {
+                events.extend(other);
+                return bytes.len();
+            }
+        }
         self.offset += i as u64 + 1;
         i + 1
     }
