@@ -2480,6 +2480,15 @@ mod tests {
             assert_eq!(envelope.items, values);
             assert_eq!(envelope.stats["invalid"], 0);
         }
+        // A string then a word is text too; and a key and its colon, whose object's
+        // opening was on a line of text: no string value is made up of it.
+        let opening_lost = run(
+            b"\"str\" word\nINFO {\n  \"a\": 1\n}\n{\"b\": 2}\n",
+            with(|o| o.fields = vec!["b".into()]),
+        );
+        assert_eq!(opening_lost.items, [json!({"b": 2})], "{opening_lost:?}");
+        assert_eq!(opening_lost.stats["text_before"], 3);
+        assert_eq!(opening_lost.stats["values"], 1);
         // A word on the next line is no part of the value's line.
         let next_line = run(b"7\nok\n", JsonOptions::default());
         assert_eq!(

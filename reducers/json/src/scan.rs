@@ -159,10 +159,11 @@ pub(crate) struct Scanner {
     after_comma: bool,
     /// Stop feeding after the next top-level unit ends (to look at the first value).
     pub pause_after_unit: bool,
-    /// A top-level scalar or array on one line ([`Split::TopLevel`]), with the spaces
-    /// after it (up to the unit limit), held while its line goes on: a word after it
-    /// that is no JSON makes the line text (`123 packages installed`, `[1]+ Done`, `true
-    /// story`), not a value and then text.
+    /// A top-level scalar, string or array on one line ([`Split::TopLevel`]), with the
+    /// spaces after it (up to the unit limit), held while its line goes on: a word after
+    /// it that is no JSON makes the line text (`123 packages installed`, `[1]+ Done`,
+    /// `true story`), not a value and then text; and so does a colon (`"a": 1`, a
+    /// member whose object's opening was lost).
     line_value: Option<Open>,
     /// The unit open when the scanner failed, for [`Scanner::failed_line`].
     failed_unit: Option<Open>,
@@ -300,6 +301,19 @@ impl Scanner {
                             }
                             i += 1;
                             continue;
+                        }
+                        // A key and its colon, the object's opening lost (`INFO {` on the
+                        // line before): no value, but a line of text.
+                        if b == b':' {
+                            let mut bytes = std::mem::take(&mut value.bytes);
+                            bytes.push(b);
+                            events.push(Event::Text {
+                                offset: value.start,
+                                bytes,
+                            });
+                            self.line_value = None;
+                            self.offset = at + 1;
+                            return i + 1;
                         }
                         // The line ends, or a value that is no bare word begins: the held
                         // value is one. (A bare word is told when it ends: `end_value`.)
@@ -842,7 +856,7 @@ impl Scanner {
         if matches!(self.split, Split::TopLevel)
             && !over
             && open.keeping
-            && !matches!(open.bytes.first(), Some(b'"' | b'{'))
+            && open.bytes.first() != Some(&b'{')
             && !released
             && one_line()
         {
