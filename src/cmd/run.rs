@@ -256,35 +256,6 @@ async fn drive(
     drop(command);
     let mut child = match spawned {
         Ok(child) => child,
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            // The program is there, but the interpreter its `#!` line names is not.
-            if let Some(interpreter) = script_interpreter(&argv[0], spawn.cwd.as_deref()) {
-                let line = interpreter.trim();
-                let there = interpreter_path(line, spawn.cwd.as_deref()).is_file();
-                let wrong = match (there, interpreter.ends_with('\r')) {
-                    // Saved with Windows' line ends: the kernel looks for `/bin/sh\r`.
-                    (true, true) => "ends with a carriage return (Windows' line ends), which is read as part of the program's name",
-                    (true, false) => "names a program that is there but cannot start (its own loader is missing: built for another system?)",
-                    (false, _) => "names a program that does not exist",
-                };
-                let why = format!("bad interpreter: its first line, #!{line}, {wrong}");
-                return Ok(Outcome::NotStarted(pipeline, EXIT_NOT_EXECUTABLE, why));
-            }
-            // A binary whose loader (its ELF interpreter) is missing: built for another
-            // system, or for a libc that is not installed. A shell says 127 too.
-            if program_file(&argv[0], spawn.cwd.as_deref()).is_some() {
-                return Ok(Outcome::NotStarted(
-                    pipeline,
-                    EXIT_NOT_FOUND,
-                    "its file is there, but not the program that loads it (a binary built for another system, or its dynamic loader missing)".into(),
-                ));
-            }
-            return Ok(Outcome::NotStarted(
-                pipeline,
-                EXIT_NOT_FOUND,
-                "command not found".into(),
-            ));
-        }
         // A script without a `#!` line: the shell runs it, as a shell and execvp(3) do.
         Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) && argv[0] != SHELL => {
             if let Some(script) = program_path(&argv[0]) {
@@ -293,22 +264,12 @@ async fn drive(
                 let driven = drive(&by_shell, timeout, pipeline, stderr, spawn, merge_stderr);
                 return Box::pin(driven).await;
             }
-            return Ok(Outcome::NotStarted(
-                pipeline,
-                EXIT_NOT_EXECUTABLE,
-                e.to_string(),
-            ));
-        }
-        Err(e) if e.kind() == ErrorKind::PermissionDenied => {
-            let why = why_denied(&argv[0], spawn.cwd.as_deref(), &e);
-            return Ok(Outcome::NotStarted(pipeline, EXIT_NOT_EXECUTABLE, why));
+            let (code, why) = why_not_started(&argv[0], spawn.cwd.as_deref(), &e);
+            return Ok(Outcome::NotStarted(pipeline, code, why));
         }
         Err(e) => {
-            return Ok(Outcome::NotStarted(
-                pipeline,
-                EXIT_NOT_EXECUTABLE,
-                e.to_string(),
-            ))
+            let (code, why) = why_not_started(&argv[0], spawn.cwd.as_deref(), &e);
+            return Ok(Outcome::NotStarted(pipeline, code, why));
         }
     };
     let pgid = child.id().map(|id| id as i32);
@@ -495,6 +456,41 @@ fn program_file(program: &str, cwd: Option<&std::path::Path>) -> Option<std::pat
 fn interpreter_path(line: &str, cwd: Option<&std::path::Path>) -> std::path::PathBuf {
     let program = line.split([' ', '\t']).next().unwrap_or(line);
     cwd.map_or_else(|| program.into(), |dir| dir.join(program))
+}
+
+/// The exit code a shell gives for `program` (run from `cwd`) that could not be
+/// started with `e`, and why, in words.
+fn why_not_started(
+    program: &str,
+    cwd: Option<&std::path::Path>,
+    e: &std::io::Error,
+) -> (i32, String) {
+    match e.kind() {
+        ErrorKind::NotFound => {
+            // The program is there, but the interpreter its `#!` line names is not.
+            if let Some(interpreter) = script_interpreter(program, cwd) {
+                let line = interpreter.trim();
+                let there = interpreter_path(line, cwd).is_file();
+                let wrong = match (there, interpreter.ends_with('\r')) {
+                    // Saved with Windows' line ends: the kernel looks for `/bin/sh\r`.
+                    (true, true) => "ends with a carriage return (Windows' line ends), which is read as part of the program's name",
+                    (true, false) => "names a program that is there but cannot start (its own loader is missing: built for another system?)",
+                    (false, _) => "names a program that does not exist",
+                };
+                let why = format!("bad interpreter: its first line, #!{line}, {wrong}");
+                return (EXIT_NOT_EXECUTABLE, why);
+            }
+            // A binary whose loader (its ELF interpreter) is missing: built for another
+            // system, or for a libc that is not installed. A shell says 127 too.
+            let why = match program_file(program, cwd) {
+                Some(_) => "its file is there, but not the program that loads it (a binary built for another system, or its dynamic loader missing)",
+                None => "command not found",
+            };
+            (EXIT_NOT_FOUND, why.into())
+        }
+        ErrorKind::PermissionDenied => (EXIT_NOT_EXECUTABLE, why_denied(program, cwd, e)),
+        _ => (EXIT_NOT_EXECUTABLE, e.to_string()),
+    }
 }
 
 /// Why the kernel would not run `program` (from `cwd`), refused with `e` (`EACCES`):
