@@ -260,13 +260,12 @@ struct Lines {
     line: u64,
     /// The line is over the limit: skipped up to its newline.
     overlong: bool,
-    /// The line is text before any JSON (a tool's notice): skipped, and the input read
-    /// afresh after it, as a document or as NDJSON.
-    text_before: bool,
-    /// The line is text after a value (kubectl's `Error from server (Forbidden)` after
-    /// its JSON): skipped and quoted, and the input read afresh after it.
-    text_among: bool,
-    /// With either: the line is a value that failed on it, not text (`{notjson} hello`):
+    /// The line is text, skipped and quoted, and the input read afresh after it, as a
+    /// document or as NDJSON ([`Json::skip_text`]): before any JSON (a tool's notice),
+    /// or, `among`, after a value (kubectl's `Error from server (Forbidden)`).
+    skip: bool,
+    among: bool,
+    /// With `skip`: the line is a value that failed on it, not text (`{notjson} hello`):
     /// where and why, for its warning.
     failure: Option<(u64, String)>,
 }
@@ -674,8 +673,8 @@ impl Json {
             start: offset,
             line: if before { self.first_line } else { 0 },
             overlong: false,
-            text_before: before,
-            text_among: !before,
+            skip: true,
+            among: !before,
             failure,
         });
     }
@@ -724,7 +723,7 @@ impl Json {
             let end = newline.unwrap_or(bytes.len());
             let piece = &bytes[from..end];
             if lines.overlong || lines.partial.len() + piece.len() > max {
-                let text = lines.text_before || lines.text_among;
+                let text = lines.skip;
                 if !lines.overlong {
                     lines.overlong = true;
                     match text {
@@ -748,7 +747,7 @@ impl Json {
                 return None;
             };
             if newline.is_some() {
-                if lines.text_before || lines.text_among {
+                if lines.skip {
                     let text = std::mem::take(lines);
                     let line_end = offset + end as u64;
                     self.skip_text(text, line_end, line_end + 1, out);
@@ -774,7 +773,7 @@ impl Json {
         None
     }
 
-    /// Skips the line of text `lines` holds (before any JSON or, `text_among`, after a
+    /// Skips the line of text `lines` holds (before any JSON or, `among`, after a
     /// value; its number 0: not counted), which ends at `line_end`, and reads the input
     /// afresh from `next`: as a document, or as NDJSON, whichever follows. A line of
     /// text that ends with a JSON object is that object ([`json_after_text`]): before
@@ -787,7 +786,7 @@ impl Json {
             start,
             line,
             overlong: cut,
-            text_among: among,
+            among,
             failure,
             ..
         } = lines;
@@ -1691,7 +1690,7 @@ impl Reducer for Json {
         }
         match std::mem::replace(&mut self.input, Input::Done) {
             Input::Lines(mut lines) => {
-                if lines.text_before || lines.text_among {
+                if lines.skip {
                     // The last line, text, without its newline.
                     let end = self.input_bytes;
                     self.skip_text(std::mem::take(&mut lines), end, end, out);
