@@ -665,9 +665,6 @@ impl Json {
     /// value with its `failure`. What follows is read afresh.
     fn line_past_values(&mut self, offset: u64, bytes: Vec<u8>, failure: Option<(u64, String)>) {
         let before = self.values == 0;
-        if before {
-            self.ndjson = true;
-        }
         self.input = Input::Lines(Lines {
             partial: bytes,
             start: offset,
