@@ -811,7 +811,6 @@ impl Json {
             if !cut && !closes_what_it_opens(text) {
                 // The first line of a bad document over several lines: the rest is no
                 // JSON of its own.
-                self.ndjson = false;
                 self.input = Input::Done;
                 return;
             }
