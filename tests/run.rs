@@ -209,47 +209,24 @@ fn a_closed_stdout_keeps_the_commands_exit_code() {
 #[test]
 fn the_read_reducer_under_run_keeps_runs_summary_and_pieces_long_lines() {
     let b = Briefly::new();
+    let read = |command: &[&str]| -> Value {
+        let args = [&["run", "--reducer", "read", "--"][..], command].concat();
+        serde_json::from_slice(&b.run(&args, b"").stdout).unwrap()
+    };
     // Whatever the reducer, whose own words for no input would say nothing of why.
-    let out = b.run(
-        &["run", "--reducer", "read", "--", "no-such-command-here"],
-        b"",
-    );
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let envelope = read(&["no-such-command-here"]);
     assert_eq!(
         envelope["summary"],
         "no output (exit code 127); cannot run \"no-such-command-here\": command not found"
     );
     assert_eq!(envelope["warnings"], json!([]));
     // A line too long for a page comes in pieces, the next one a page away.
-    let out = b.run(
-        &[
-            "run",
-            "--reducer",
-            "read",
-            "--",
-            "sh",
-            "-c",
-            "head -c 200000 /dev/zero | tr '\\0' x; echo",
-        ],
-        b"",
-    );
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let long_line = "head -c 200000 /dev/zero | tr '\\0' x; echo";
+    let envelope = read(&["sh", "-c", long_line]);
     assert_eq!(envelope["items"][0]["line_chars"], 200_000, "{envelope}");
     assert!(envelope["next_cursor"].is_string(), "{envelope}");
     // With output, its page is summed up, and what stderr says after it.
-    let out = b.run(
-        &[
-            "run",
-            "--reducer",
-            "read",
-            "--",
-            "sh",
-            "-c",
-            "echo out; echo boom >&2; exit 1",
-        ],
-        b"",
-    );
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let envelope = read(&["sh", "-c", "echo out; echo boom >&2; exit 1"]);
     assert_eq!(envelope["summary"], "line 1 of 1; stderr ends: boom");
 }
 
