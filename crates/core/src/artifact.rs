@@ -266,10 +266,13 @@ pub struct SavedArtifact {
     pub meta: ArtifactMeta,
 }
 
-/// Bytes gathered before a batch goes to the writing thread.
-const BATCH: usize = 256 * 1024;
+/// Bytes gathered before a batch goes to the writing thread. Small, so that a batch is
+/// still in the cache when that thread hashes and writes it: by benches/ab.sh against
+/// batches of 256 KiB (8 in flight), `text` 1.05–1.19× and `spill` 1.11× as fast on a
+/// 1 GB log, with less CPU time.
+const BATCH: usize = 64 * 1024;
 /// Batches in flight at most: bounds the memory the writer holds.
-const IN_FLIGHT: usize = 8;
+const IN_FLIGHT: usize = 16;
 
 /// The raw input on its way to disk: bytes are written and hashed as they arrive, on a
 /// thread of their own so that reducing and writing overlap, with at most
@@ -316,11 +319,15 @@ impl ArtifactWriter {
     }
 
     /// Appends raw bytes. An error means the artifact is lost: stop writing.
-    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+    pub fn write(&mut self, mut bytes: &[u8]) -> io::Result<()> {
         self.bytes += bytes.len() as u64;
-        self.batch.extend_from_slice(bytes);
-        if self.batch.len() >= BATCH {
-            self.send()?;
+        while !bytes.is_empty() {
+            let (now, rest) = bytes.split_at(bytes.len().min(BATCH - self.batch.len()));
+            self.batch.extend_from_slice(now);
+            bytes = rest;
+            if self.batch.len() == BATCH {
+                self.send()?;
+            }
         }
         Ok(())
     }
@@ -671,6 +678,31 @@ mod tests {
         // No partial file is left behind.
         let names = files_in(dir.path());
         assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn writes_of_any_size_across_batches_arrive_in_order() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path()).unwrap();
+        let input: Vec<u8> = (0..BATCH * (IN_FLIGHT + 3) + 17)
+            .map(|i| (i % 251) as u8)
+            .collect();
+        let mut writer = dir.create(None).unwrap();
+        // Pieces shorter than a batch, exactly one, and many at once.
+        let mut rest = &input[..];
+        for size in [1, BATCH - 1, BATCH, 3 * BATCH + 5, 7].into_iter().cycle() {
+            let (piece, after) = rest.split_at(size.min(rest.len()));
+            writer.write(piece).unwrap();
+            assert!(writer.batch.len() < BATCH, "a full batch is sent at once");
+            rest = after;
+            if rest.is_empty() {
+                break;
+            }
+        }
+        assert_eq!(writer.bytes(), input.len() as u64);
+        let saved = writer.save(ArtifactMeta::default()).unwrap();
+        assert!(fs::read(&saved.path).unwrap() == input, "bytes differ");
+        assert_eq!(saved.meta.sha256, hex(&Sha256::digest(&input)));
     }
 
     #[test]
