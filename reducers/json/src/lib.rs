@@ -275,7 +275,8 @@ struct Lines {
 pub struct JsonStats {
     /// `json` (one document), `json-stream` (several), or `ndjson`.
     pub format: &'static str,
-    /// Top-level values.
+    /// Top-level values read, and those over max-record-bytes; not a line that did not
+    /// parse (in `invalid`).
     pub values: u64,
     /// Records read.
     pub records: u64,
@@ -892,7 +893,7 @@ impl Json {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend_from_slice(bytes);
-        self.value(&mut scratch, start, Some(line), Origin::Top, out);
+        self.value(&mut scratch, start, Some((line, bytes)), Origin::Top, out);
         self.scratch = scratch;
     }
 
@@ -954,14 +955,14 @@ impl Json {
         &mut self,
         bytes: &mut [u8],
         offset: u64,
-        line: Option<u64>,
+        line: Option<(u64, &[u8])>,
         from: Origin<'_>,
         out: &mut dyn Emit<Value>,
     ) {
         if matches!(from, Origin::Top) {
             self.values += 1;
         }
-        let at = |index: usize| match line {
+        let at = |index: usize| match line.map(|(line, _)| line) {
             Some(line) => line_and_byte(line, offset + index as u64),
             None => format!("byte {}", offset + index as u64),
         };
@@ -996,7 +997,7 @@ impl Json {
                     Ok(()) => self.read_tape(tape, &at, from, out),
                     Err(_) => {
                         self.nodes = reuse(tape.0);
-                        self.error(explain(&lossy, offset, line));
+                        self.bad_value(&lossy, offset, line);
                     }
                 }
             }
@@ -1025,12 +1026,26 @@ impl Json {
                     && line.is_none()
                     && self.salvage(bytes, offset, out))
                 {
-                    self.error(explain(bytes, offset, line));
+                    self.bad_value(bytes, offset, line);
                 }
                 return;
             }
         }
         self.buffers = Some(buffers);
+    }
+
+    /// Tells of `bytes`, a value at `offset` that is not JSON. A bad NDJSON `line` is
+    /// quoted as it was given, and is no value, as a bad first line is not
+    /// ([`Event::BadLine`]).
+    fn bad_value(&mut self, bytes: &[u8], offset: u64, line: Option<(u64, &[u8])>) {
+        let why = explain(bytes, offset, line.map(|(line, _)| line));
+        match line {
+            Some((_, given)) => {
+                self.values -= 1;
+                self.error(format!("{why}, in: {}", quoted_head(given)));
+            }
+            None => self.error(why),
+        }
     }
 
     /// Reads a document that did not parse whole (`1e400` or a stray comma in one of its
@@ -1739,9 +1754,11 @@ impl Json {
         };
         let what = match stats.format {
             _ if self.values == 0 && self.text_before > 0 => "no JSON in the input".to_string(),
-            // A line alone is a document on one line.
-            "ndjson" if self.values == 1 => "JSON document (one line)".to_string(),
-            "ndjson" => format!("NDJSON, {} values", self.values),
+            // A line alone is a document on one line; beside a bad line, it is NDJSON.
+            "ndjson" if self.values == 1 && self.invalid == self.text_before + self.text_among => {
+                "JSON document (one line)".to_string()
+            }
+            "ndjson" => format!("NDJSON, {}", counted(self.values, "value", "values")),
             "json-stream" => format!("{} JSON values", self.values),
             _ => "JSON document".to_string(),
         };
@@ -2580,8 +2597,15 @@ mod tests {
             dated.warnings,
             [
                 "line 3 (byte 2): text before the JSON, skipped: 2024-01-01 boot",
-                "line 5 (byte 28): key must be a string"
+                "line 5 (byte 28): key must be a string, in: {bad"
             ]
+        );
+        // The bad line is no value, as a bad first line is not.
+        assert_eq!(dated.stats["values"], 1);
+        assert_eq!(dated.stats["invalid"], 2);
+        assert_eq!(
+            dated.summary,
+            "NDJSON, 1 value: 1 record; 1 line of text before it skipped; 1 invalid"
         );
         // Before a document over several lines (a tool's notice, then its JSON): the
         // document is read, and returned whole when small.
@@ -2642,7 +2666,12 @@ mod tests {
         assert_eq!(among.stats["values"], 2);
         // A bad array is no text, though its first element is no JSON either.
         let bad_array = run(b"{\"a\": 1}\n[abc, 1]\n{\"a\": 2}\n", fields());
-        assert_eq!(bad_array.warnings, ["line 2 (byte 10): expected value"]);
+        assert_eq!(
+            bad_array.warnings,
+            ["line 2 (byte 10): expected value, in: [abc, 1]"]
+        );
+        assert_eq!(bad_array.stats["values"], 2);
+        assert_eq!(bad_array.summary, "NDJSON, 2 values: 2 records; 1 invalid");
         // Text alone is no JSON; past the first lines, text is bad NDJSON lines.
         let text = run(b"a\nb\n", JsonOptions::default());
         assert_eq!(
@@ -2662,8 +2691,8 @@ mod tests {
         let document = run(format!("{long}{{\n \"a\": 1\n}}\n").as_bytes(), fields());
         assert_eq!(document.items, [json!({"a": 1})], "{document:?}");
         assert_eq!(document.stats["text_before"], 40);
-        // A line of text among NDJSON lines (a tool's error after its output) is quoted;
-        // a bad JSON line is not.
+        // A line of text among NDJSON lines (a tool's error after its output) is quoted
+        // as text; a bad JSON line, with why it is bad.
         let failed = run(
             b"{\"a\": 1}\nError from server (Forbidden): pods \"web-7\" is forbidden\n{\"a\": 2,}\n",
             fields(),
@@ -2672,7 +2701,7 @@ mod tests {
             failed.warnings,
             [
                 "line 2 (byte 9): text after a JSON value, skipped: Error from server (Forbidden): pods \"web-7\" is forbidden",
-                "line 3 (byte 74): key must be a string"
+                "line 3 (byte 74): key must be a string, in: {\"a\": 2,}"
             ],
             "{failed:?}"
         );
