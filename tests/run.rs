@@ -805,18 +805,8 @@ fn a_scripts_traceback_and_log_are_read_with_its_output() {
     assert_eq!(envelope["raw"]["lines"], 3001 + 7, "{envelope}");
     // The same run by its `#!` line, by its path.
     let source = std::fs::read_to_string(&script).unwrap();
-    let executable = b.dir.path().join("app");
-    std::fs::write(
-        &executable,
-        format!("#!/usr/bin/env -S python3 -u\n{source}"),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        &executable,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    let (envelope, code) = run(&b, &["run", "--", executable.to_str().unwrap()]);
+    let app = executable(&b, "app", format!("#!/usr/bin/env -S python3 -u\n{source}"));
+    let (envelope, code) = run(&b, &["run", "--", app.to_str().unwrap()]);
     assert_eq!(code, Some(1));
     assert!(envelope.get("stderr").is_none(), "{envelope}");
     assert_eq!(
@@ -871,12 +861,10 @@ fn stderr_goes_to_the_reducers_that_read_it_unless_kept_apart() {
 
     // But not a build tool's (here a `make` of our own): its compiler's diagnostic is
     // one record, under the command that printed it.
-    let make = b.dir.path().join("make");
     let script = "#!/bin/sh\necho 'cc -c a.c'\n\
                   printf 'a.c:4:20: error: y undeclared\\n    4 |  f(y);\\n      |    ^\\n' >&2\n\
                   echo 'make: *** [Makefile:2: all] Error 1' >&2\nexit 2\n";
-    std::fs::write(&make, script).unwrap();
-    std::fs::set_permissions(&make, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let make = executable(&b, "make", script);
     let (build, code) = run(&b, &["run", "--", make.to_str().unwrap()]);
     assert_eq!(code, Some(2));
     assert_eq!(build["raw"]["lines"], 5, "{build}");
