@@ -790,8 +790,9 @@ impl Json {
         } = lines;
         let text = text.as_slice();
         let trimmed = text.trim_ascii_end();
-        // Of a line over the limit, `text` is its head: quoted so, and not read.
-        let quoted = match cut {
+        // Of a line over the limit, `text` is its head: quoted so, and not read. (Quoted
+        // only when told of: a line read as JSON after all is not.)
+        let quoted = || match cut {
             true => quoted_cut(text, line_end - start),
             false => quoted_head(text),
         };
@@ -808,7 +809,7 @@ impl Json {
             }
         } else if let Some((at, why)) = failure {
             let place = line_and_byte(line, at);
-            self.error(format!("{place}: {why}, in: {quoted}"));
+            self.error(format!("{place}: {why}, in: {}", quoted()));
             if !cut && !closes_what_it_opens(text) {
                 // The first line of a bad document over several lines: the rest is no
                 // JSON of its own.
@@ -825,7 +826,7 @@ impl Json {
             self.scan(&opening, out);
             return;
         } else {
-            self.count_text(start, line, quoted, among);
+            self.count_text(start, line, quoted(), among);
         }
         // Past a value, the input is a stream (NDJSON is told by the first value): its
         // lines are not counted then.
