@@ -1536,22 +1536,19 @@ fn reuse<'b>(mut nodes: Vec<simd_json::Node<'_>>) -> Vec<simd_json::Node<'b>> {
 /// failed, serde_json says why and at which line and column.
 fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
     // Nesting is bounded before this (the scanner, or the depth check after simd-json).
-    let why = match serde_check(bytes) {
-        Ok(()) => "invalid JSON".to_string(),
+    let (at, why) = match serde_check(bytes) {
+        Ok(()) => (0, "invalid JSON".to_string()),
         Err(e) => {
-            let at = byte_at(bytes, e.line(), e.column());
             let mut why = e.to_string();
             if let Some(cut) = why.rfind(" at line ") {
                 why.truncate(cut);
             }
-            // (A line of text among JSON lines is counted and quoted as text: `line`.)
-            return match line {
-                Some(line) => format!("{}: {why}", line_and_byte(line, offset + at as u64)),
-                None => format!("byte {}: {why}", offset + at as u64),
-            };
+            (byte_at(bytes, e.line(), e.column()), why)
         }
     };
-    format!("byte {offset}: {why}")
+    // (A line of text among JSON lines is counted and quoted as text: `line`.)
+    let place = line_and_byte(line.unwrap_or(0), offset + at as u64);
+    format!("{place}: {why}")
 }
 
 /// Where a warning's line is: `line 3 (byte 40)`, or `byte 40` for line 0 (not known).
@@ -2665,6 +2662,12 @@ mod tests {
         );
         assert_eq!(among.stats["text_among"], 3);
         assert_eq!(among.stats["values"], 2);
+        // A number JSON's grammar allows, past a double's range: its line is bad.
+        let huge = run(b"{\"a\": 1}\n{\"a\": 1e400}\n", fields());
+        assert_eq!(
+            huge.warnings,
+            ["line 2 (byte 9): invalid JSON, in: {\"a\": 1e400}"]
+        );
         // A bad array is no text, though its first element is no JSON either.
         let bad_array = run(b"{\"a\": 1}\n[abc, 1]\n{\"a\": 2}\n", fields());
         assert_eq!(
