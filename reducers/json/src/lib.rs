@@ -478,18 +478,12 @@ impl Json {
     pub fn new(options: JsonOptions) -> Result<Json, JsonError> {
         let plan = Plan::new(&options)?;
         let unseen = plan.named.clone();
-        let mut scanner = Scanner::new(
-            Split::TopLevel,
-            options.max_document_bytes,
-            options.max_depth,
-            0,
-        );
-        scanner.pause_after_unit = true;
+        let scanner = top_scanner(&options, 0);
         Ok(Json {
             whole: (plan.mode == Mode::Shape).then(|| (Vec::new(), 0)),
             convert: Convert::new(options.max_string_chars),
             plan,
-            input: Input::Scan(Box::new(scanner)),
+            input: Input::Scan(scanner),
             events: Vec::new(),
             scratch: Vec::new(),
             buffers: None,
@@ -544,8 +538,10 @@ impl Json {
         self.opened = true;
         let held = std::mem::take(&mut self.opening);
         let rest_at = offset + head.len() as u64;
-        if held != BOM {
-            self.take(&held, rest_at - held.len() as u64, out);
+        match held == BOM {
+            // Offsets count the mark: they are the artifact's.
+            true => self.input = Input::Scan(top_scanner(&self.options, rest_at)),
+            false => self.take(&held, rest_at - held.len() as u64, out),
         }
         if !rest.is_empty() {
             self.take(rest, rest_at, out);
@@ -841,14 +837,7 @@ impl Json {
         self.newline_in = None;
         self.split_units = false;
         self.first_line = line;
-        let mut scanner = Scanner::new(
-            Split::TopLevel,
-            self.options.max_document_bytes,
-            self.options.max_depth,
-            from,
-        );
-        scanner.pause_after_unit = true;
-        self.input = Input::Scan(Box::new(scanner));
+        self.input = Input::Scan(top_scanner(&self.options, from));
     }
 
     /// Counts line `line` (at `start`), text before any JSON or, `among`, after a value,
@@ -1604,6 +1593,19 @@ fn group_key(value: TapeValue<'_, '_>) -> String {
         (_, Some(n)) if n.is_finite() && n.abs() < 9_007_199_254_740_992.0 => format!("n{n}"),
         _ => format!("j{}", value.text(GROUP_KEY_CHARS)),
     }
+}
+
+/// A scanner of top-level values from byte `offset` on, which pauses after each (the
+/// first tells NDJSON from a document).
+fn top_scanner(options: &JsonOptions, offset: u64) -> Box<Scanner> {
+    let mut scanner = Scanner::new(
+        Split::TopLevel,
+        options.max_document_bytes,
+        options.max_depth,
+        offset,
+    );
+    scanner.pause_after_unit = true;
+    Box::new(scanner)
 }
 
 /// The group of records without the value: one with those where it is null, as both
@@ -2799,6 +2801,23 @@ mod tests {
             with(|o| o.fields = vec!["a".into()]),
         );
         assert_eq!(ndjson.items, [json!({"a": 1}), json!({"a": 2})]);
+        // Offsets in warnings count the mark, as the artifact holds it.
+        let text_after = run(
+            b"\xef\xbb\xbf{\n\"a\": 1}\nError x\n",
+            JsonOptions::default(),
+        );
+        assert_eq!(
+            text_after.warnings,
+            ["byte 13: text after a JSON value, skipped: Error x"]
+        );
+        let bad_line = run(
+            b"\xef\xbb\xbf{\"a\":1}\n{\"a\": 2,}\n",
+            JsonOptions::default(),
+        );
+        assert_eq!(
+            bad_line.warnings,
+            ["line 2 (byte 19): key must be a string, in: {\"a\": 2,}"]
+        );
         // Bytes that only begin like one are the input's, and as invalid as before.
         let half = run(b"\xef\xbb{\"a\": 1}", JsonOptions::default());
         assert!(!half.ok);
