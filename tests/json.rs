@@ -402,7 +402,7 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
         ),
         (
             b"{\"a\": 1,\n \"b\": 2}\n]".to_vec(),
-            "byte 18: unexpected ']'",
+            "line 3 (byte 18): unexpected ']', in: ]",
         ),
         (
             b"{\"a\": 1} garbage\n".to_vec(),

@@ -34,6 +34,7 @@ use scan::{Event, Scanner, Split, Unit};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use shape::Shape;
+use std::cell::Cell;
 use std::collections::{BinaryHeap, HashMap};
 
 /// Records `--sort` keeps without `--limit`.
@@ -387,6 +388,11 @@ pub struct Json {
     /// until a byte other than whitespace is fed.
     first_line: u64,
     first_line_known: bool,
+    /// The line of the next byte the top-level scanner reads, when known (not after a
+    /// line of unknown number, nor in a document streamed in pieces).
+    scan_line: Option<u64>,
+    /// The line of the document being read, when known, for [`Json::salvage`].
+    unit_line: Option<u64>,
     /// Lines of text before any JSON, skipped.
     text_before: u64,
     /// Lines of text after a value, skipped.
@@ -517,6 +523,8 @@ impl Json {
             opened: false,
             first_line: 1,
             first_line_known: false,
+            scan_line: Some(1),
+            unit_line: None,
             text_before: 0,
             text_among: 0,
             prefixed: 0,
@@ -549,9 +557,14 @@ impl Json {
     }
 
     fn error(&mut self, message: String) {
+        self.error_by(|| message);
+    }
+
+    /// [`Json::error`], its message made only when it is listed.
+    fn error_by(&mut self, message: impl FnOnce() -> String) {
         self.invalid += 1;
         if self.errors.len() < MAX_ERRORS {
-            self.errors.push(message);
+            self.errors.push(message());
         }
     }
 
@@ -561,9 +574,14 @@ impl Json {
         let Input::Scan(scanner) = &mut self.input else {
             return bytes;
         };
+        let base = scanner.offset();
         let took = scanner.feed(bytes, &mut self.events);
         let events = std::mem::take(&mut self.events);
-        self.handle(events, out);
+        let fed = &bytes[..took];
+        let lines = LineOf::new(base, fed, self.scan_line);
+        // (A new scanner made while its events are handled sets its own.)
+        self.scan_line = self.scan_line.map(|line| line + newlines(fed));
+        self.handle(events, lines, out);
         let rest = &bytes[took..];
         match self.input {
             _ if rest.is_empty() => rest,
@@ -574,12 +592,15 @@ impl Json {
         }
     }
 
-    fn handle(&mut self, events: Vec<Event>, out: &mut dyn Emit<Value>) {
+    /// Handles the scanner's `events`, the lines of their offsets known by `lines`.
+    fn handle(&mut self, events: Vec<Event>, lines: LineOf<'_>, out: &mut dyn Emit<Value>) {
         for event in events {
             match event {
                 // A line of text (the scanner stopped after its first word): read to its
                 // end and skipped whole, not a bad value and then the rest of its line.
-                Event::Text { offset, bytes } => self.line_past_values(offset, bytes, None),
+                Event::Text { offset, bytes } => {
+                    self.line_past_values(offset, lines.at(offset), bytes, None)
+                }
                 // A value that failed on the line it began on: that line is a bad one,
                 // skipped as a line of text is, and the input read on after it.
                 Event::BadLine {
@@ -587,12 +608,18 @@ impl Json {
                     bytes,
                     failed_at,
                     message,
-                } => self.line_past_values(offset, bytes, Some((failed_at, message))),
+                } => {
+                    let line = lines.at(offset);
+                    self.line_past_values(offset, line, bytes, Some((failed_at, message)))
+                }
                 Event::Unit(Unit {
                     offset, mut bytes, ..
                 }) if !self.split_units => {
                     let first = self.values == 0;
+                    // For a document read in pieces after all ([`Json::salvage`]).
+                    self.unit_line = lines.before(offset + bytes.len() as u64, &bytes);
                     self.value(&mut bytes, offset, None, Origin::Top, out);
+                    self.unit_line = None;
                     if first && !bytes.contains(&b'\n') {
                         // The first value fits on its line: NDJSON from here on.
                         if let Input::Scan(scanner) = &self.input {
@@ -618,7 +645,10 @@ impl Json {
                     };
                     self.value(&mut bytes, offset, None, from, out)
                 }
-                Event::Overflow { offset, bytes } => self.stream(offset, &bytes, out),
+                Event::Overflow { offset, bytes } => {
+                    let line = lines.before(offset + bytes.len() as u64, &bytes);
+                    self.stream(offset, line, &bytes, out)
+                }
                 Event::Oversize { offset, len } => {
                     self.oversize += 1;
                     self.records += 1;
@@ -650,9 +680,8 @@ impl Json {
                         self.shape.array_closed(&path, len);
                     }
                 }
-                Event::Error { offset, message } => {
-                    self.error(format!("byte {offset}: {message}"));
-                }
+                Event::Error { offset, message } => self
+                    .error_by(|| format!("{}: {message}", line_and_byte(lines.at(offset), offset))),
             }
         }
     }
@@ -660,12 +689,18 @@ impl Json {
     /// Reads the line the scanner stopped in (at `offset`, `bytes` of it so far) to its
     /// end, as text before any JSON or after a value ([`Json::skip_text`]), or as a bad
     /// value with its `failure`. What follows is read afresh.
-    fn line_past_values(&mut self, offset: u64, bytes: Vec<u8>, failure: Option<(u64, String)>) {
+    fn line_past_values(
+        &mut self,
+        offset: u64,
+        line: u64,
+        bytes: Vec<u8>,
+        failure: Option<(u64, String)>,
+    ) {
         let before = self.values == 0;
         self.input = Input::Lines(Lines {
             partial: bytes,
             start: offset,
-            line: if before { self.first_line } else { 0 },
+            line: if before { self.first_line } else { line },
             overlong: false,
             skip: true,
             among: !before,
@@ -673,9 +708,10 @@ impl Json {
         });
     }
 
-    /// The document at `offset`, of which `bytes` were read, is too large to hold: a
-    /// streaming scanner reads it (and the rest of the input) in pieces.
-    fn stream(&mut self, offset: u64, bytes: &[u8], out: &mut dyn Emit<Value>) {
+    /// The document at `offset` (on `line`, when known), of which `bytes` were read, is
+    /// too large to hold: a streaming scanner reads it (and the rest of the input) in
+    /// pieces.
+    fn stream(&mut self, offset: u64, line: Option<u64>, bytes: &[u8], out: &mut dyn Emit<Value>) {
         // The document and the values after it are counted as the scanner opens them.
         self.streamed = true;
         self.split_units = true;
@@ -690,6 +726,7 @@ impl Json {
             return;
         };
         self.implicit_array = self.plan.record.is_none() && self.plan.mode != Mode::Shape;
+        self.scan_line = line;
         self.input = Input::Scan(Box::new(Scanner::new(
             split,
             self.options.max_record_bytes,
@@ -768,7 +805,7 @@ impl Json {
     }
 
     /// Skips the line of text `lines` holds (before any JSON or, `among`, after a
-    /// value; its number 0: not counted), which ends at `line_end`, and reads the input
+    /// value; its number 0 when not known), which ends at `line_end`, and reads the input
     /// afresh from `next`: as a document, or as NDJSON, whichever follows. A line of
     /// text that ends with a JSON object is that object ([`json_after_text`]): before
     /// any JSON, the first line of NDJSON; one that opens a document over the lines
@@ -824,19 +861,21 @@ impl Json {
         } else {
             self.count_text(start, line, quoted(), among);
         }
-        // Past a value, the input is a stream (NDJSON is told by the first value): its
-        // lines are not counted then.
-        self.read_afresh(next, line + 1);
+        // Past a value, the input is a stream (NDJSON is told by the first value), its
+        // lines counted by the scanner's bytes; the next line's number is known when this
+        // one's is.
+        self.read_afresh(next, if line == 0 { 0 } else { line + 1 });
         self.first_line_known = false;
     }
 
-    /// Reads the input afresh from byte `from` (on line `line`): as a document, or as
-    /// NDJSON, whichever follows.
+    /// Reads the input afresh from byte `from` (on line `line`, 0 when not known): as a
+    /// document, or as NDJSON, whichever follows.
     fn read_afresh(&mut self, from: u64, line: u64) {
         self.ndjson = false;
         self.newline_in = None;
         self.split_units = false;
         self.first_line = line;
+        self.scan_line = (line > 0).then_some(line);
         self.input = Input::Scan(top_scanner(&self.options, from));
     }
 
@@ -1028,7 +1067,7 @@ impl Json {
     /// quoted as it was given, and is no value, as a bad first line is not
     /// ([`Event::BadLine`]).
     fn bad_value(&mut self, bytes: &[u8], offset: u64, line: Option<(u64, &[u8])>) {
-        let why = explain(bytes, offset, line.map(|(line, _)| line));
+        let why = explain(bytes, offset, line.map(|(line, _)| line).or(self.unit_line));
         match line {
             Some((_, given)) => {
                 self.values -= 1;
@@ -1062,12 +1101,15 @@ impl Json {
         self.implicit_array = self.plan.record.is_none() && self.plan.mode != Mode::Shape;
         self.whole = None;
         let mut events = Vec::new();
+        let (mut base, mut line) = (offset, self.unit_line.take());
         for piece in bytes.chunks(STREAM_PIECE) {
             scanner.feed(piece, &mut events);
-            self.handle(std::mem::take(&mut events), out);
+            let lines = LineOf::new(base, piece, line);
+            (base, line) = (base + piece.len() as u64, line.map(|l| l + newlines(piece)));
+            self.handle(std::mem::take(&mut events), lines, out);
         }
         scanner.finish(&mut events);
-        self.handle(events, out);
+        self.handle(events, LineOf::unknown(), out);
         self.streamed = streamed;
         self.split_units = split_units;
         self.implicit_array |= implicit;
@@ -1521,8 +1563,8 @@ fn reuse<'b>(mut nodes: Vec<simd_json::Node<'_>>) -> Vec<simd_json::Node<'b>> {
     nodes.into_iter().map(|_| unreachable!("cleared")).collect()
 }
 
-/// Why `bytes` (a value at `offset`) is not JSON, where: simd-json says only that it
-/// failed, serde_json says why and at which line and column.
+/// Why `bytes` (a value at `offset`, on `line` when known) is not JSON, where: simd-json
+/// says only that it failed, serde_json says why and at which line and column.
 fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
     // Nesting is bounded before this (the scanner, or the depth check after simd-json).
     let (at, why) = match serde_check(bytes) {
@@ -1536,8 +1578,8 @@ fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
         }
     };
     // (A line of text among JSON lines is counted and quoted as text: `line`.)
-    let place = line_and_byte(line.unwrap_or(0), offset + at as u64);
-    format!("{place}: {why}")
+    let line = line.map_or(0, |line| line + newlines(&bytes[..at.min(bytes.len())]));
+    format!("{}: {why}", line_and_byte(line, offset + at as u64))
 }
 
 /// Where a warning's line is: `line 3 (byte 40)`, or `byte 40` for line 0 (not known).
@@ -1593,6 +1635,64 @@ fn group_key(value: TapeValue<'_, '_>) -> String {
         (_, Some(n)) if n.is_finite() && n.abs() < 9_007_199_254_740_992.0 => format!("n{n}"),
         _ => format!("j{}", value.text(GROUP_KEY_CHARS)),
     }
+}
+
+/// Which line an offset of the scanner's events is on: `line` is that of `base`, where
+/// `fed`, the bytes the scanner was just given, begin. An event at an offset before them
+/// is on their first line (the text before it in a line of text, or a bad line, has no
+/// newline).
+struct LineOf<'a> {
+    base: u64,
+    fed: &'a [u8],
+    line: Option<u64>,
+    /// How far into `fed` newlines were counted, and the line there: events come in
+    /// the order of their offsets, so that many events cost one count over `fed`.
+    counted: Cell<(usize, u64)>,
+}
+
+impl<'a> LineOf<'a> {
+    /// `fed`, the bytes from `base` on, its first byte on `line` (when known).
+    fn new(base: u64, fed: &'a [u8], line: Option<u64>) -> LineOf<'a> {
+        LineOf {
+            base,
+            fed,
+            line,
+            counted: Cell::new((0, line.unwrap_or(0))),
+        }
+    }
+
+    /// For events whose lines are not known: every offset's line is 0.
+    fn unknown() -> LineOf<'static> {
+        LineOf::new(0, &[], None)
+    }
+
+    /// The line of `offset`, or 0 when not known.
+    fn at(&self, offset: u64) -> u64 {
+        let Some(first) = self.line else {
+            return 0;
+        };
+        let before = usize::try_from(offset.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        let before = before.min(self.fed.len());
+        let (mut at, mut line) = self.counted.get();
+        if before < at {
+            (at, line) = (0, first);
+        }
+        line += newlines(&self.fed[at..before]);
+        self.counted.set((before, line));
+        line
+    }
+
+    /// The line where `held` begins, which ends at `end`, in what was fed (the scanner
+    /// holds what it was given): None when not known.
+    fn before(&self, end: u64, held: &[u8]) -> Option<u64> {
+        let line = self.at(end);
+        (line > 0).then(|| line - newlines(held))
+    }
+}
+
+/// The newlines in `bytes`.
+fn newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// A scanner of top-level values from byte `offset` on, which pauses after each (the
@@ -1683,7 +1783,7 @@ impl Reducer for Json {
                     && split_for(&self.plan, kept.first().copied()).is_some()
                 {
                     let kept = kept.to_vec();
-                    self.stream(start, &kept, out);
+                    self.stream(start, None, &kept, out);
                     continue;
                 }
             }
@@ -1692,7 +1792,7 @@ impl Reducer for Json {
             };
             scanner.finish(&mut self.events);
             let events = std::mem::take(&mut self.events);
-            self.handle(events, out);
+            self.handle(events, LineOf::unknown(), out);
             if let Input::Scan(scanner) = &self.input {
                 if scanner.finished() {
                     self.input = Input::Done;
@@ -1709,7 +1809,7 @@ impl Reducer for Json {
                     if let Input::Scan(scanner) = &mut self.input {
                         scanner.finish(&mut self.events);
                         let events = std::mem::take(&mut self.events);
-                        self.handle(events, out);
+                        self.handle(events, LineOf::unknown(), out);
                     }
                     self.input = Input::Done;
                 } else if lines.overlong {
@@ -2235,7 +2335,7 @@ mod tests {
         let envelope = run(kubectl, JsonOptions::default());
         assert_eq!(
             envelope.warnings,
-            ["byte 34: text after a JSON value, skipped: Error from server (Forbidden): pods is forbidden"]
+            ["line 6 (byte 34): text after a JSON value, skipped: Error from server (Forbidden): pods is forbidden"]
         );
         assert_eq!(envelope.stats["text_among"], 1, "{envelope:?}");
         assert_eq!(envelope.stats["invalid"], 1);
@@ -2256,7 +2356,7 @@ mod tests {
         assert_eq!(envelope.stats["text_among"], 1);
         assert_eq!(
             envelope.warnings,
-            ["byte 12: text after a JSON value, skipped: (node:42) Warning: x"]
+            ["line 4 (byte 12): text after a JSON value, skipped: (node:42) Warning: x"]
         );
         assert_eq!(envelope.items[..2], [json!({"a": 1}), json!({"a": 2})]);
         // JSON lines after it: read on as a stream.
@@ -2272,8 +2372,8 @@ mod tests {
         assert_eq!(
             ndjson.warnings,
             [
-                "byte 11: text after a JSON value, skipped: oops",
-                "byte 26: expected a key, found 'b', in: {bad"
+                "line 4 (byte 11): text after a JSON value, skipped: oops",
+                "line 6 (byte 26): expected a key, found 'b', in: {bad"
             ]
         );
     }
@@ -2352,6 +2452,11 @@ mod tests {
             }
             assert_eq!(held.items, streamed.items);
             assert_eq!(held.warnings, streamed.warnings);
+            // Its line counted through the document, streamed or not.
+            assert_eq!(
+                streamed.warnings[0],
+                "line 306 (byte 3524): text after a JSON value, skipped: Error from server (Forbidden): x"
+            );
         }
         let matched = run(
             input.as_bytes(),
@@ -2530,7 +2635,7 @@ mod tests {
         assert_eq!(among.stats["text_among"], 1);
         assert_eq!(
             among.warnings,
-            ["byte 10: text after a JSON value, skipped: 7 apples"]
+            ["line 3 (byte 10): text after a JSON value, skipped: 7 apples"]
         );
     }
 
@@ -2555,7 +2660,7 @@ mod tests {
         assert_eq!(after.items, [json!({"a": 1}), json!({"a": 2})]);
         assert_eq!(
             after.warnings,
-            ["byte 22: expected a key, found 'x', in: {\"s\": \"{{\", x}"]
+            ["line 3 (byte 22): expected a key, found 'x', in: {\"s\": \"{{\", x}"]
         );
         // The first line of a document over several lines (or a later one): the rest
         // is no JSON of its own, and the reading stops there as before.
@@ -2724,10 +2829,14 @@ mod tests {
         let array = run(b"[{\"a\":1},{\"a\":2},]\n", count_a());
         assert_eq!(array.stats["records"], 2, "{array:?}");
         assert_eq!(array.stats["invalid"], 1, "{array:?}");
-        assert_eq!(array.warnings, ["byte 17: trailing comma"]);
+        assert_eq!(array.warnings, ["line 1 (byte 17): trailing comma"]);
         assert!(!array.ok);
         let object = run(b"{\"a\":1,}", JsonOptions::default());
-        assert_eq!(object.warnings, ["byte 7: trailing comma"], "{object:?}");
+        assert_eq!(
+            object.warnings,
+            ["line 1 (byte 7): trailing comma"],
+            "{object:?}"
+        );
         // Commas between values, and empty containers, are JSON.
         let fine = run(b"[1, 2, [3,4], {\"a\":[]}, {}]", JsonOptions::default());
         assert!(fine.ok && fine.warnings.is_empty(), "{fine:?}");
@@ -2791,6 +2900,16 @@ mod tests {
     }
 
     #[test]
+    fn an_event_s_line_is_counted_from_the_bytes_fed_in_any_order() {
+        let lines = LineOf::new(10, b"a\nb\nc", Some(5));
+        assert_eq!(lines.at(14), 7);
+        assert_eq!(lines.at(12), 6, "an earlier offset after a later one");
+        assert_eq!(lines.at(3), 5, "before the bytes fed: on their first line");
+        assert_eq!(lines.at(100), 7, "past them: on their last");
+        assert_eq!(LineOf::unknown().at(5), 0);
+    }
+
+    #[test]
     fn a_byte_order_mark_opening_the_input_is_read_past() {
         // As PowerShell writes a file; jq reads it.
         let envelope = run(b"\xef\xbb\xbf{\"a\": 1}", JsonOptions::default());
@@ -2808,7 +2927,7 @@ mod tests {
         );
         assert_eq!(
             text_after.warnings,
-            ["byte 13: text after a JSON value, skipped: Error x"]
+            ["line 3 (byte 13): text after a JSON value, skipped: Error x"]
         );
         let bad_line = run(
             b"\xef\xbb\xbf{\"a\":1}\n{\"a\": 2,}\n",
@@ -3132,7 +3251,7 @@ mod tests {
             (b"{\"a\": [1, 2", "byte 11: input ends inside an array"),
             (b"{\"a\": 1}\n}", "line 2 (byte 9)"),
             (b"{\"a\":\n NaN}", "byte 7: expected value"),
-            (b"[\n1,\n2]]", "byte 7: unexpected ']'"),
+            (b"[\n1,\n2]]", "line 3 (byte 7): unexpected ']'"),
             (b"{\"s\": \"a\xffb\"}\n", "invalid UTF-8 replaced"),
         ];
         for (input, expected) in cases {
