@@ -398,7 +398,7 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (
             b"{\"a\": [1,\n 2".to_vec(),
-            "byte 12: input ends inside an array opened at byte 6",
+            "line 2 (byte 12): input ends inside an array opened at byte 6",
         ),
         (
             b"{\"a\": 1,\n \"b\": 2}\n]".to_vec(),
@@ -408,8 +408,14 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
             b"{\"a\": 1} garbage\n".to_vec(),
             "line 1 (byte 9): text after a JSON value, skipped: garbage",
         ),
-        (b"{\"a\":\n NaN}".to_vec(), "byte 7: expected value"),
-        (b"[1,\n-Infinity]".to_vec(), "byte 5: invalid number"),
+        (
+            b"{\"a\":\n NaN}".to_vec(),
+            "line 2 (byte 7): expected value",
+        ),
+        (
+            b"[1,\n-Infinity]".to_vec(),
+            "line 2 (byte 5): invalid number",
+        ),
         (
             deep.clone().into_bytes(),
             "(byte 512): nesting deeper than 512 levels",

@@ -643,7 +643,9 @@ impl Json {
                         true => Origin::Top,
                         false => Origin::Piece(&prefix),
                     };
-                    self.value(&mut bytes, offset, None, from, out)
+                    self.unit_line = lines.before(offset + bytes.len() as u64, &bytes);
+                    self.value(&mut bytes, offset, None, from, out);
+                    self.unit_line = None;
                 }
                 Event::Overflow { offset, bytes } => {
                     let line = lines.before(offset + bytes.len() as u64, &bytes);
@@ -1004,6 +1006,17 @@ impl Json {
                 ));
             }
         }
+        // simd-json unescapes strings in place (`\n` becomes a newline) before it may
+        // fail: a document that fails is read again in pieces from the bytes as given.
+        let kept;
+        let given = match line {
+            Some((_, given)) => Some(given),
+            None if matches!(from, Origin::Top) && memchr::memchr(b'\\', bytes).is_some() => {
+                kept = bytes.to_vec();
+                Some(kept.as_slice())
+            }
+            None => None,
+        };
         let mut buffers = self.buffers.take().unwrap_or_default();
         let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
         match simd_json::fill_tape(bytes, &mut buffers, &mut tape) {
@@ -1032,6 +1045,7 @@ impl Json {
             }
             Err(_) => {
                 self.nodes = reuse(tape.0);
+                let bytes = given.unwrap_or(bytes);
                 // JSON simd-json does not take (a whole number below -2^63, which JSON
                 // allows): read by serde_json, its numbers as doubles, which the items'
                 // warnings then tell of.
@@ -1049,8 +1063,7 @@ impl Json {
                 }
                 self.buffers = Some(buffers);
                 // A document held whole with one bad value in it is read in pieces, the
-                // good ones kept. simd-json unescapes strings in place: their bytes may
-                // have moved within them, never the structure around them.
+                // good ones kept.
                 if !(matches!(from, Origin::Top)
                     && line.is_none()
                     && self.salvage(bytes, offset, out))
@@ -1783,16 +1796,21 @@ impl Reducer for Json {
                     && split_for(&self.plan, kept.first().copied()).is_some()
                 {
                     let kept = kept.to_vec();
-                    self.stream(start, None, &kept, out);
+                    // The scanner's line is that of the input's end, where `kept` ends.
+                    let line = self.scan_line.map(|line| line - newlines(&kept));
+                    self.stream(start, line, &kept, out);
                     continue;
                 }
             }
             let Input::Scan(scanner) = &mut self.input else {
                 break;
             };
+            // What ends with the input is on its last line (a line of text, a value or a
+            // bad line has no newline between its start and the end).
+            let end = LineOf::new(scanner.offset(), &[], self.scan_line);
             scanner.finish(&mut self.events);
             let events = std::mem::take(&mut self.events);
-            self.handle(events, LineOf::unknown(), out);
+            self.handle(events, end, out);
             if let Input::Scan(scanner) = &self.input {
                 if scanner.finished() {
                     self.input = Input::Done;
@@ -2900,6 +2918,48 @@ mod tests {
     }
 
     #[test]
+    fn a_warning_s_line_is_the_same_held_or_streamed() {
+        let cases: [(&[u8], &[&str]); 7] = [
+            // An escaped newline is no line, and no control character in a string.
+            (b"{\"a\":\"\\n\",}", &["line 1 (byte 10): trailing comma"]),
+            (
+                b"[{\"s\":\"a\\nb\"},\n{\"a\":2},\n{\"a\":3},]\nError x\n",
+                &[
+                    "line 3 (byte 32): trailing comma",
+                    "line 4 (byte 34): text after a JSON value, skipped: Error x",
+                ],
+            ),
+            // What the input's end tells: on its last line.
+            (
+                b"{\n}\noops",
+                &["line 3 (byte 4): text after a JSON value, skipped: oops"],
+            ),
+            (b"{\n}\n1e400", &["line 3 (byte 4): invalid JSON"]),
+            (b"[\n1\n]\n1e400\n", &["line 4 (byte 6): invalid JSON"]),
+            (
+                b"{\"x\":[\n1,\n],\n\"y\":[",
+                &[
+                    "line 3 (byte 10): trailing comma",
+                    "line 4 (byte 18): input ends inside an array opened at byte 17 (2 levels deep): truncated",
+                ],
+            ),
+            // A bad record in a document read in pieces.
+            (
+                b"[{\"a\":1},\n{\"a\":2,},\n{\"a\":3}]",
+                &["line 2 (byte 17): key must be a string"],
+            ),
+        ];
+        for (input, warnings) in cases {
+            let held = run(input, JsonOptions::default());
+            let streamed = run(input, with(|o| o.max_document_bytes = 5));
+            let text = String::from_utf8_lossy(input);
+            assert_eq!(held.warnings, warnings, "{text}");
+            assert_eq!(streamed.warnings, warnings, "{text}, streamed");
+            assert_eq!(held.stats["records"], streamed.stats["records"], "{text}");
+        }
+    }
+
+    #[test]
     fn an_event_s_line_is_counted_from_the_bytes_fed_in_any_order() {
         let lines = LineOf::new(10, b"a\nb\nc", Some(5));
         assert_eq!(lines.at(14), 7);
@@ -3248,9 +3308,12 @@ mod tests {
     #[test]
     fn bad_input_is_reported_with_its_offset() {
         let cases: [(&[u8], &str); 5] = [
-            (b"{\"a\": [1, 2", "byte 11: input ends inside an array"),
+            (
+                b"{\"a\": [1, 2",
+                "line 1 (byte 11): input ends inside an array",
+            ),
             (b"{\"a\": 1}\n}", "line 2 (byte 9)"),
-            (b"{\"a\":\n NaN}", "byte 7: expected value"),
+            (b"{\"a\":\n NaN}", "line 2 (byte 7): expected value"),
             (b"[\n1,\n2]]", "line 3 (byte 7): unexpected ']'"),
             (b"{\"s\": \"a\xffb\"}\n", "invalid UTF-8 replaced"),
         ];
