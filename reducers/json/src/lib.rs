@@ -388,10 +388,11 @@ pub struct Json {
     /// until a byte other than whitespace is fed.
     first_line: u64,
     first_line_known: bool,
-    /// The line of the next byte the top-level scanner reads, when known (not after a
-    /// line of unknown number, nor in a document streamed in pieces).
+    /// The line of the next byte the scanner reads, when known (not after a line whose
+    /// number is not known).
     scan_line: Option<u64>,
-    /// The line of the document being read, when known, for [`Json::salvage`].
+    /// The line of the value being read, when known: for its warnings, and for
+    /// [`Json::salvage`]'s.
     unit_line: Option<u64>,
     /// Lines of text before any JSON, skipped.
     text_before: u64,
@@ -616,7 +617,7 @@ impl Json {
                     offset, mut bytes, ..
                 }) if !self.split_units => {
                     let first = self.values == 0;
-                    // For a document read in pieces after all ([`Json::salvage`]).
+                    // For its warnings, and for a document read in pieces after all.
                     self.unit_line = lines.before(offset + bytes.len() as u64, &bytes);
                     self.value(&mut bytes, offset, None, Origin::Top, out);
                     self.unit_line = None;
