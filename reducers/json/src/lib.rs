@@ -391,9 +391,6 @@ pub struct Json {
     /// The line of the next byte the scanner reads, when known (not after a line whose
     /// number is not known).
     scan_line: Option<u64>,
-    /// The line of the value being read, when known: for its warnings, and for
-    /// [`Json::salvage`]'s.
-    unit_line: Option<u64>,
     /// Lines of text before any JSON, skipped.
     text_before: u64,
     /// Lines of text after a value, skipped.
@@ -525,7 +522,6 @@ impl Json {
             first_line: 1,
             first_line_known: false,
             scan_line: Some(1),
-            unit_line: None,
             text_before: 0,
             text_among: 0,
             prefixed: 0,
@@ -617,10 +613,8 @@ impl Json {
                     offset, mut bytes, ..
                 }) if !self.split_units => {
                     let first = self.values == 0;
-                    // For its warnings, and for a document read in pieces after all.
-                    self.unit_line = lines.before(offset + bytes.len() as u64, &bytes);
-                    self.value(&mut bytes, offset, None, Origin::Top, out);
-                    self.unit_line = None;
+                    let place = Place::Document(lines.start_of(offset, &bytes));
+                    self.value(&mut bytes, offset, place, Origin::Top, out);
                     if first && !bytes.contains(&b'\n') {
                         // The first value fits on its line: NDJSON from here on.
                         if let Input::Scan(scanner) = &self.input {
@@ -644,12 +638,11 @@ impl Json {
                         true => Origin::Top,
                         false => Origin::Piece(&prefix),
                     };
-                    self.unit_line = lines.before(offset + bytes.len() as u64, &bytes);
-                    self.value(&mut bytes, offset, None, from, out);
-                    self.unit_line = None;
+                    let place = Place::Document(lines.start_of(offset, &bytes));
+                    self.value(&mut bytes, offset, place, from, out);
                 }
                 Event::Overflow { offset, bytes } => {
-                    let line = lines.before(offset + bytes.len() as u64, &bytes);
+                    let line = lines.start_of(offset, &bytes);
                     self.stream(offset, line, &bytes, out)
                 }
                 Event::Oversize { offset, len } => {
@@ -925,7 +918,13 @@ impl Json {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend_from_slice(bytes);
-        self.value(&mut scratch, start, Some((line, bytes)), Origin::Top, out);
+        self.value(
+            &mut scratch,
+            start,
+            Place::Line(line, bytes),
+            Origin::Top,
+            out,
+        );
         self.scratch = scratch;
     }
 
@@ -987,16 +986,16 @@ impl Json {
         &mut self,
         bytes: &mut [u8],
         offset: u64,
-        line: Option<(u64, &[u8])>,
+        place: Place<'_>,
         from: Origin<'_>,
         out: &mut dyn Emit<Value>,
     ) {
         if matches!(from, Origin::Top) {
             self.values += 1;
         }
-        let at = |index: usize| match line.map(|(line, _)| line) {
-            Some(line) => line_and_byte(line, offset + index as u64),
-            None => format!("byte {}", offset + index as u64),
+        let at = |index: usize| match place {
+            Place::Line(line, _) => line_and_byte(line, offset + index as u64),
+            Place::Document(_) => format!("byte {}", offset + index as u64),
         };
         // simd-json reads a lone surrogate's escape as NUL: made U+FFFD's first, and said.
         if let Some(first) = replace_lone_surrogates(bytes) {
@@ -1010,13 +1009,15 @@ impl Json {
         // simd-json unescapes strings in place (`\n` becomes a newline) before it may
         // fail: a document that fails is read again in pieces from the bytes as given.
         let kept;
-        let given = match line {
-            Some((_, given)) => Some(given),
-            None if matches!(from, Origin::Top) && memchr::memchr(b'\\', bytes).is_some() => {
+        let given = match place {
+            Place::Line(_, given) => Some(given),
+            Place::Document(_)
+                if matches!(from, Origin::Top) && memchr::memchr(b'\\', bytes).is_some() =>
+            {
                 kept = bytes.to_vec();
                 Some(kept.as_slice())
             }
-            None => None,
+            Place::Document(_) => None,
         };
         let mut buffers = self.buffers.take().unwrap_or_default();
         let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
@@ -1040,7 +1041,7 @@ impl Json {
                     Ok(()) => self.read_tape(tape, &at, from, out),
                     Err(_) => {
                         self.nodes = reuse(tape.0);
-                        self.bad_value(&lossy, offset, line);
+                        self.bad_value(&lossy, offset, place);
                     }
                 }
             }
@@ -1065,11 +1066,14 @@ impl Json {
                 self.buffers = Some(buffers);
                 // A document held whole with one bad value in it is read in pieces, the
                 // good ones kept.
-                if !(matches!(from, Origin::Top)
-                    && line.is_none()
-                    && self.salvage(bytes, offset, out))
-                {
-                    self.bad_value(bytes, offset, line);
+                let salvaged = match place {
+                    Place::Document(line) if matches!(from, Origin::Top) => {
+                        self.salvage(bytes, offset, line, out)
+                    }
+                    _ => false,
+                };
+                if !salvaged {
+                    self.bad_value(bytes, offset, place);
                 }
                 return;
             }
@@ -1077,24 +1081,31 @@ impl Json {
         self.buffers = Some(buffers);
     }
 
-    /// Tells of `bytes`, a value at `offset` that is not JSON. A bad NDJSON `line` is
+    /// Tells of `bytes`, a value at `offset` that is not JSON. A bad NDJSON line is
     /// quoted as it was given, and is no value, as a bad first line is not
     /// ([`Event::BadLine`]).
-    fn bad_value(&mut self, bytes: &[u8], offset: u64, line: Option<(u64, &[u8])>) {
-        let why = explain(bytes, offset, line.map(|(line, _)| line).or(self.unit_line));
-        match line {
-            Some((_, given)) => {
+    fn bad_value(&mut self, bytes: &[u8], offset: u64, place: Place<'_>) {
+        match place {
+            Place::Line(line, given) => {
+                let why = explain(bytes, offset, Some(line));
                 self.values -= 1;
                 self.error(format!("{why}, in: {}", quoted_head(given)));
             }
-            None => self.error(why),
+            Place::Document(line) => self.error(explain(bytes, offset, line)),
         }
     }
 
-    /// Reads a document that did not parse whole (`1e400` or a stray comma in one of its
-    /// records) as a document too large to hold is read: record by record, each bad one
+    /// Reads a document (at `offset`, on `line` when known) that did not parse whole
+    /// (`1e400` or a stray comma in one of its records) as a document too large to hold
+    /// is read: record by record, each bad one
     /// an error where it is, the rest read. False when it cannot be split so.
-    fn salvage(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) -> bool {
+    fn salvage(
+        &mut self,
+        bytes: &[u8],
+        offset: u64,
+        line: Option<u64>,
+        out: &mut dyn Emit<Value>,
+    ) -> bool {
         let first = bytes.first().copied();
         if !matches!(first, Some(b'[' | b'{')) || self.salvaging {
             return false;
@@ -1115,7 +1126,7 @@ impl Json {
         self.implicit_array = self.plan.record.is_none() && self.plan.mode != Mode::Shape;
         self.whole = None;
         let mut events = Vec::new();
-        let (mut base, mut line) = (offset, self.unit_line.take());
+        let (mut base, mut line) = (offset, line);
         for piece in bytes.chunks(STREAM_PIECE) {
             scanner.feed(piece, &mut events);
             let lines = LineOf::new(base, piece, line);
@@ -1651,6 +1662,15 @@ fn group_key(value: TapeValue<'_, '_>) -> String {
     }
 }
 
+/// Where a top-level value was read, for its warnings.
+#[derive(Clone, Copy)]
+enum Place<'a> {
+    /// An NDJSON line: its number, and the line as given.
+    Line(u64, &'a [u8]),
+    /// A document, or a value of a stream: the line it begins on, when known.
+    Document(Option<u64>),
+}
+
 /// Which line an offset of the scanner's events is on: `line` is that of `base`, where
 /// `fed`, the bytes the scanner was just given, begin. An event at an offset before them
 /// is on their first line (the text before it in a line of text, or a bad line, has no
@@ -1696,10 +1716,10 @@ impl<'a> LineOf<'a> {
         line
     }
 
-    /// The line where `held` begins, which ends at `end`, in what was fed (the scanner
-    /// holds what it was given): None when not known.
-    fn before(&self, end: u64, held: &[u8]) -> Option<u64> {
-        let line = self.at(end);
+    /// The line of `held`, the bytes the scanner holds from `offset` on (it was given
+    /// them: they end in what was fed), when known.
+    fn start_of(&self, offset: u64, held: &[u8]) -> Option<u64> {
+        let line = self.at(offset + held.len() as u64);
         (line > 0).then(|| line - newlines(held))
     }
 }
