@@ -384,10 +384,6 @@ pub struct Json {
     opening: Vec<u8>,
     /// Past the input's first bytes.
     opened: bool,
-    /// The line the first value starts on (blank lines may come before it), counted
-    /// until a byte other than whitespace is fed.
-    first_line: u64,
-    first_line_known: bool,
     /// The line of the next byte the scanner reads, when known (not after a line whose
     /// number is not known).
     scan_line: Option<u64>,
@@ -519,8 +515,6 @@ impl Json {
             unseen,
             opening: Vec::new(),
             opened: false,
-            first_line: 1,
-            first_line_known: false,
             scan_line: Some(1),
             text_before: 0,
             text_among: 0,
@@ -621,7 +615,7 @@ impl Json {
                             self.ndjson = true;
                             self.input = Input::Lines(Lines {
                                 start: scanner.offset(),
-                                line: self.first_line,
+                                line: self.scan_line.unwrap_or(0),
                                 ..Lines::default()
                             });
                         }
@@ -696,7 +690,7 @@ impl Json {
         self.input = Input::Lines(Lines {
             partial: bytes,
             start: offset,
-            line: if before { self.first_line } else { line },
+            line,
             overlong: false,
             skip: true,
             among: !before,
@@ -849,7 +843,6 @@ impl Json {
             // `Response: {` and a document over the lines after it: read from its bracket.
             self.note_prefix(trimmed, at, start, line);
             self.read_afresh(start + at as u64, line);
-            self.first_line_known = true;
             let mut opening = text[at..].to_vec();
             opening.push(b'\n');
             self.scan(&opening, out);
@@ -861,7 +854,6 @@ impl Json {
         // lines counted by the scanner's bytes; the next line's number is known when this
         // one's is.
         self.read_afresh(next, if line == 0 { 0 } else { line + 1 });
-        self.first_line_known = false;
     }
 
     /// Reads the input afresh from byte `from` (on line `line`, 0 when not known): as a
@@ -870,7 +862,6 @@ impl Json {
         self.ndjson = false;
         self.newline_in = None;
         self.split_units = false;
-        self.first_line = line;
         self.scan_line = (line > 0).then_some(line);
         self.input = Input::Scan(top_scanner(&self.options, from));
     }
@@ -1350,7 +1341,6 @@ impl Json {
 
     /// Input bytes at `offset`: scanned, then read as NDJSON lines when it turns out to be.
     fn feed(&mut self, bytes: &[u8], offset: u64, out: &mut dyn Emit<Value>) {
-        self.count_leading_blank_lines(bytes);
         let (mut bytes, mut offset) = (bytes, offset);
         loop {
             let rest = match self.input {
@@ -1361,24 +1351,12 @@ impl Json {
                 let at = offset + (bytes.len() - rest.len()) as u64;
                 if let Some(afresh) = self.lines(rest, at, out) {
                     (bytes, offset) = (&rest[afresh..], at + afresh as u64);
-                    self.count_leading_blank_lines(bytes);
                     continue;
                 }
             }
             break;
         }
         self.note_newline(bytes.len());
-    }
-
-    /// Counts the blank lines before the first value, until a byte other than whitespace
-    /// is fed.
-    fn count_leading_blank_lines(&mut self, bytes: &[u8]) {
-        if !self.first_line_known {
-            let lead = bytes.iter().position(|b| !b.is_ascii_whitespace());
-            let blank = &bytes[..lead.unwrap_or(bytes.len())];
-            self.first_line += memchr::memchr_iter(b'\n', blank).count() as u64;
-            self.first_line_known = lead.is_some();
-        }
     }
 
     /// Remembers whether the top-level value open after `fed` more bytes spans lines
