@@ -1088,8 +1088,8 @@ impl Json {
 
     /// Reads a document (at `offset`, on `line` when known) that did not parse whole
     /// (`1e400` or a stray comma in one of its records) as a document too large to hold
-    /// is read: record by record, each bad one
-    /// an error where it is, the rest read. False when it cannot be split so.
+    /// is read: record by record, each bad one an error where it is, the rest read. False
+    /// when it cannot be split so.
     fn salvage(
         &mut self,
         bytes: &[u8],
