@@ -315,6 +315,9 @@ struct Scratch {
     words: Vec<u64>,
     /// How many of them are known header fields.
     line_fields: usize,
+    /// Sorted hashes of every token of the line being placed, of any kind, for
+    /// [`Miner::cannot_align`].
+    tokens: Vec<u64>,
     /// Candidate shapes.
     cands: Vec<u32>,
     /// The plain words each candidate shares with the line ([`common`]), worked out once
@@ -1147,6 +1150,9 @@ impl Miner {
         let mut scratch = std::mem::take(&mut self.scratch);
         let line_words = scratch.words.len();
         let line_fields = scratch.line_fields;
+        scratch.tokens.clear();
+        scratch.tokens.extend((0..n).map(|i| m.token_hash(i)));
+        scratch.tokens.sort_unstable();
         let mut best: Option<Candidate> = None;
         let lo = n.saturating_sub(d).max(1);
         for len in lo..=n + d {
@@ -1171,6 +1177,9 @@ impl Miner {
                 {
                     continue;
                 }
+                if self.cannot_align(&shape.toks, &scratch.tokens) {
+                    continue;
+                }
                 if let Some(score) = self.cross_score(&shape.toks, m, &mut scratch) {
                     if best.as_ref().is_none_or(|b| score > b.score) {
                         best = Some(Candidate { shape: s, score });
@@ -1181,6 +1190,19 @@ impl Miner {
         }
         self.scratch = scratch;
         best
+    }
+
+    /// Whether [`Miner::cross_score`] refuses the pair for a reason seen without the
+    /// alignment, which costs the product of the lengths: a word of the template that
+    /// no token of the line equals (`line_tokens`: their hashes, sorted) is left
+    /// unaligned, where only a header field or a unit may stand.
+    fn cannot_align(&self, toks: &[Tok], line_tokens: &[u64]) -> bool {
+        toks.iter().enumerate().any(|(i, t)| {
+            t.kind == TokenKind::Word
+                && line_tokens.binary_search(&t.hash).is_err()
+                && !self.is_field(i, t.hash)
+                && !is_unit(&t.text)
+        })
     }
 
     fn cross_score(&self, toks: &[Tok], m: &Masked, scratch: &mut Scratch) -> Option<u32> {
@@ -2004,6 +2026,72 @@ mod tests {
         // ... and different messages stay apart.
         assert_ne!(m.resolve(ids[0]), m.resolve(ids[2]));
         assert_ne!(m.resolve(ids[2]), m.resolve(ids[4]));
+    }
+
+    #[test]
+    fn a_pair_refused_before_aligning_is_one_the_alignment_refuses() {
+        // `cannot_align` spares `cross_score` its alignment: it may refuse only what
+        // that refuses. Every pair of lines of nearby lengths, with header fields
+        // known (the states of `header_fields_merge_once_known`) and unit words.
+        let config = Config::default();
+        let mut m = Miner::new(config.clone());
+        let mut lines: Vec<String> = (0..120).map(changing_line).collect();
+        for (i, msg) in ["Link ok", "Link error", "Link in reset", "Fan failed"]
+            .iter()
+            .enumerate()
+        {
+            for state in ["error", "bcast-error"] {
+                lines.push(format!(
+                    "{i}00 Interconnect-0T0{i} switch_module {state} 10{i} 1 {msg}"
+                ));
+                lines.push(format!("{i}00 Interconnect-0T0{i} 10{i} 1 {msg}"));
+            }
+        }
+        for size in ["18.4 KB", "1024", "3 MiB"] {
+            lines.push(format!("copied {size} to backup in 3 sec"));
+            lines.push(format!("copied {size} to backup in 3"));
+        }
+        for line in &lines {
+            m.add(line);
+        }
+        let masked: Vec<Masked> = lines
+            .iter()
+            .map(|line| {
+                let mut masked = MaskedLine::default();
+                masked.fill(line, &config);
+                masked.0.hash_tokens();
+                masked.0
+            })
+            .collect();
+        let (mut refused, mut aligned) = (0, 0);
+        let mut scratch = Scratch::default();
+        for a in &masked {
+            let toks: Vec<Tok> = (0..a.len())
+                .map(|i| Tok {
+                    text: a.text(i).into(),
+                    kind: a.kind(i),
+                    hash: a.token_hash(i),
+                })
+                .collect();
+            for b in &masked {
+                if a.len() == b.len() || a.len().abs_diff(b.len()) > config.max_length_delta {
+                    continue;
+                }
+                let mut hashes: Vec<u64> = (0..b.len()).map(|i| b.token_hash(i)).collect();
+                hashes.sort_unstable();
+                let score = m.cross_score(&toks, b, &mut scratch);
+                if m.cannot_align(&toks, &hashes) {
+                    assert_eq!(score, None, "{:?} / {:?}", tokens_of(a), tokens_of(b));
+                    refused += 1;
+                } else if score.is_some() {
+                    aligned += 1;
+                }
+            }
+        }
+        assert!(
+            refused > 1000 && aligned > 20,
+            "{refused} refused, {aligned} aligned"
+        );
     }
 
     #[test]
