@@ -279,6 +279,10 @@ pub struct Miner {
     /// word; shapes without plain words are listed under word 0. Candidate
     /// templates for a line are those sharing a word with it.
     postings: IdMap<u64, Vec<u32>>,
+    /// Plain word (0 for none) -> the lengths it has postings at, a bit each
+    /// ([`length_bit`]): may say more than the postings (lengths from 63 up share a
+    /// bit), never less.
+    lengths: IdMap<u64, u64>,
     /// Masked-line hash -> shape that the line fits.
     cache: IdMap<u64, u32>,
     /// Stamped masked lines ([`Masked::stamp`]) that fit a shape, while no shape changes.
@@ -318,6 +322,9 @@ struct Scratch {
     /// Sorted hashes of every token of the line being placed, of any kind, for
     /// [`Miner::cannot_align`].
     tokens: Vec<u64>,
+    /// Per nearby length, how many of the line's words have postings at it
+    /// ([`Miner::find_other_len`]).
+    words_at: Vec<usize>,
     /// Candidate shapes.
     cands: Vec<u32>,
     /// The plain words each candidate shares with the line ([`common`]), worked out once
@@ -385,6 +392,7 @@ impl Miner {
             live_groups: 0,
             by_len: IdMap::default(),
             postings: IdMap::default(),
+            lengths: IdMap::default(),
             cache: IdMap::default(),
             fitted: Fitted::new(),
             fields: IdMap::default(),
@@ -726,45 +734,56 @@ impl Miner {
         let old = std::mem::replace(&mut shape.words, new);
         self.unindex(s, len, &old);
         let words = std::mem::take(&mut self.shapes[s as usize].words);
+        let mut index = |w: u64| {
+            self.postings
+                .entry(posting_key(len, w))
+                .or_default()
+                .push(s);
+            *self.lengths.entry(w).or_default() |= length_bit(len);
+        };
         let mut prev = None;
         for &w in words.iter() {
             if prev != Some(w) {
-                self.postings
-                    .entry(posting_key(len, w))
-                    .or_default()
-                    .push(s);
+                index(w);
                 prev = Some(w);
             }
         }
         if words.is_empty() {
-            self.postings
-                .entry(posting_key(len, 0))
-                .or_default()
-                .push(s);
+            index(0);
         }
         self.shapes[s as usize].words = words;
     }
 
     fn unindex(&mut self, s: u32, len: u32, words: &[u64]) {
-        let mut remove = |key: u64| {
+        let mut remove = |w: u64| {
+            let key = posting_key(len, w);
             if let Some(v) = self.postings.get_mut(&key) {
                 if let Some(p) = v.iter().position(|&x| x == s) {
                     v.swap_remove(p);
                 }
                 if v.is_empty() {
                     self.postings.remove(&key);
+                    // The bit of lengths from 63 up stands for them all.
+                    if len < 63 {
+                        if let Some(bits) = self.lengths.get_mut(&w) {
+                            *bits &= !length_bit(len);
+                            if *bits == 0 {
+                                self.lengths.remove(&w);
+                            }
+                        }
+                    }
                 }
             }
         };
         let mut prev = None;
         for &w in words {
             if prev != Some(w) {
-                remove(posting_key(len, w));
+                remove(w);
                 prev = Some(w);
             }
         }
         if words.is_empty() {
-            remove(posting_key(len, 0));
+            remove(0);
         }
     }
 
@@ -1155,9 +1174,27 @@ impl Miner {
         scratch.tokens.sort_unstable();
         let mut best: Option<Candidate> = None;
         let lo = n.saturating_sub(d).max(1);
+        // Per length, the line's words (with repeats, as `common` counts them) that
+        // have postings at it: no shape of that length shares more with the line.
+        let at = &mut scratch.words_at;
+        at.clear();
+        at.resize(n + d + 1 - lo, 0);
+        for w in &scratch.words {
+            let bits = self.lengths.get(w).copied().unwrap_or(0);
+            for (k, count) in at.iter_mut().enumerate() {
+                *count += usize::from(bits & length_bit((lo + k) as u32) != 0);
+            }
+        }
         for len in lo..=n + d {
             // No live shape of that length: no candidate (the index holds live ones).
             if len == n || self.by_len.get(&(len as u32)).is_none_or(Vec::is_empty) {
+                continue;
+            }
+            // Too few words in common for any of its shapes (the bounds below).
+            let most = scratch.words_at[len - lo];
+            if most == 0
+                || !self.similar(most as u32, 0, line_words) && line_words - most > line_fields
+            {
                 continue;
             }
             let mut cands = std::mem::take(&mut scratch.cands);
@@ -1504,6 +1541,11 @@ const MAX_CANDIDATES: usize = 32;
 
 /// Most index entries gathered when looking for candidates.
 const MAX_POSTINGS: usize = 256;
+
+/// A length's bit in [`Miner::lengths`]: lengths from 63 up share the last one.
+fn length_bit(len: u32) -> u64 {
+    1 << len.min(63)
+}
 
 fn posting_key(len: u32, w: u64) -> u64 {
     (w ^ u64::from(len).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)).rotate_left(23)
@@ -2091,6 +2133,64 @@ mod tests {
         assert!(
             refused > 1000 && aligned > 20,
             "{refused} refused, {aligned} aligned"
+        );
+    }
+
+    #[test]
+    fn a_line_joins_a_template_of_another_length() {
+        // The same message with a value of more tokens, and with a header of known
+        // fields before it: its words are fewer than the similarity rule asks of the
+        // longer line, its other words all header fields.
+        let mut m = miner();
+        let short = m.add("copied 12 bytes to backup disk in 3 sec");
+        let long = m.add("copied 18846 bytes (18.4 KB) to backup disk in 3 sec");
+        assert_eq!(m.resolve(short), m.resolve(long));
+        let bare = m.add("disk check passed");
+        for message in ["alpha beta gamma", "delta epsilon zeta", "eta theta iota"] {
+            m.add(&format!("calvisitor INFO {message}"));
+        }
+        let headed = m.add("calvisitor INFO disk check passed");
+        assert_eq!(m.resolve(bare), m.resolve(headed));
+        assert_eq!(m.len(), 5);
+    }
+
+    #[test]
+    fn every_live_shape_s_words_have_its_length() {
+        // `find_other_len` skips a length when few of the line's words have postings
+        // at it: `lengths` may say more than there is, never less, as shapes are made,
+        // widened, merged and dropped. A cap of 8 templates sends lines to the overflow.
+        // Distinct words in one place (`user alice`, `user bob`, ...) make shapes that
+        // merge, all but one dropped.
+        let (mut dropped, mut cleared) = (0, 0);
+        for max_templates in [8, 10_000] {
+            let mut m = Miner::new(Config {
+                max_templates,
+                ..Config::default()
+            });
+            for n in 0..3000 {
+                let (live, before) = (m.live_shapes, m.lengths.clone());
+                m.add(&changing_line(n));
+                let user = ["root", "alice", "bob", "carol", "dave"][n as usize / 7 % 5];
+                m.add(&format!("user {user} logged in from console {}", n % 3));
+                for shape in m.shapes.iter().filter(|shape| shape.live) {
+                    let len = shape.toks.len() as u32;
+                    let none = shape.words.is_empty().then_some(0);
+                    for w in shape.words.iter().copied().chain(none) {
+                        let bits = m.lengths.get(&w).copied().unwrap_or(0);
+                        assert_ne!(bits & length_bit(len), 0, "line {n}, length {len}");
+                    }
+                }
+                dropped += usize::from(m.live_shapes < live);
+                cleared += before
+                    .iter()
+                    .filter(|(w, bits)| **bits & !m.lengths.get(w).copied().unwrap_or(0) != 0)
+                    .count();
+            }
+        }
+        // Shapes were dropped, and their lengths cleared, not only set.
+        assert!(
+            dropped > 0 && cleared > 0,
+            "{dropped} dropped, {cleared} cleared"
         );
     }
 
