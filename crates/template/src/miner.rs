@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher as StdHasher};
+use std::sync::{Arc, LazyLock};
 
 use crate::align::{align, align_into, Step};
 use crate::mask::{bytes_eq, hash_bytes, Masked, TokenKind, WILDCARD};
@@ -128,7 +129,7 @@ impl Default for Config {
 #[derive(Clone, Debug)]
 pub struct Template {
     id: GroupId,
-    tokens: Vec<Box<str>>,
+    tokens: Vec<Text>,
     count: u64,
     first_line: u64,
     last_line: u64,
@@ -228,21 +229,26 @@ impl StdHasher for IdHasher {
 
 type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
+/// A token's text, shared by the shapes and displays that hold it: most are copied
+/// from one to another as templates change, and a copy is then a count.
+type Text = Arc<str>;
+
 /// One token of a shape.
 #[derive(Clone, Debug)]
 struct Tok {
-    text: Box<str>,
+    text: Text,
     kind: TokenKind,
     hash: u64,
 }
 
 impl Tok {
     fn wild() -> Tok {
-        Tok {
+        static WILD: LazyLock<Tok> = LazyLock::new(|| Tok {
             text: WILDCARD.into(),
             kind: TokenKind::Wild,
             hash: hash_bytes(WILDCARD.as_bytes()),
-        }
+        });
+        WILD.clone()
     }
 }
 
@@ -311,6 +317,8 @@ struct Tally {
     counts: Vec<u16>,
     /// (shape, count) of the shapes counted.
     counted: Vec<(u32, u16)>,
+    /// (length, key) of the posting lists holding the line's words.
+    lists: Vec<(usize, u64)>,
 }
 
 #[derive(Debug, Default)]
@@ -401,7 +409,7 @@ impl Miner {
             cache_capacity,
             overflow: Template {
                 id: GroupId::OVERFLOW,
-                tokens: vec![WILDCARD.into()],
+                tokens: vec![Tok::wild().text],
                 count: 0,
                 first_line: 0,
                 last_line: 0,
@@ -479,7 +487,7 @@ impl Miner {
             let root = self.find(self.shapes[s as usize].group);
             let template = &mut self.groups[root as usize];
             if template.keyed {
-                merge_display(&mut template.tokens, &tokens_of(m), Seen::Lines);
+                merge_display(&mut template.tokens, &texts_of(m), Seen::Lines);
             }
             return self.hit(root, line, line_no);
         }
@@ -495,11 +503,11 @@ impl Miner {
             let g = self.shapes[c.shape as usize].group;
             let root = self.find(g);
             if self.live_shapes < self.max_shapes() {
-                let s = self.push_shape(m, root);
+                let texts = texts_of(m);
+                let s = self.push_shape(m, &texts, root);
                 self.remember(h, s);
-                let other = tokens_of(m);
                 let template = &mut self.groups[root as usize];
-                template.keyed |= merge_display(&mut template.tokens, &other, Seen::Lines);
+                template.keyed |= merge_display(&mut template.tokens, &texts, Seen::Lines);
             }
             let id = self.hit(root, line, line_no);
             self.merge_promoted();
@@ -511,8 +519,9 @@ impl Miner {
         {
             return self.hit_overflow(line, line_no);
         }
-        let g = self.new_group(m, line, line_no);
-        let s = self.push_shape(m, g);
+        let texts = texts_of(m);
+        let g = self.new_group(texts.clone(), line, line_no);
+        let s = self.push_shape(m, &texts, g);
         self.remember(h, s);
         self.hit(g, line, line_no);
         self.merge_distinct(s);
@@ -660,12 +669,13 @@ impl Miner {
         GroupId::OVERFLOW
     }
 
-    fn new_group(&mut self, m: &Masked, line: &str, line_no: u64) -> u32 {
+    /// A group of one line whose display is `tokens`.
+    fn new_group(&mut self, tokens: Vec<Text>, line: &str, line_no: u64) -> u32 {
         let g = self.groups.len() as u32;
         self.parent.push(g);
         let mut template = Template {
             id: GroupId(g),
-            tokens: tokens_of(m),
+            tokens,
             count: 0,
             first_line: line_no,
             last_line: line_no,
@@ -679,10 +689,11 @@ impl Miner {
         g
     }
 
-    fn push_shape(&mut self, m: &Masked, group: u32) -> u32 {
+    /// A shape of the masked line `m` (its tokens' `texts`) in `group`.
+    fn push_shape(&mut self, m: &Masked, texts: &[Text], group: u32) -> u32 {
         let toks: Vec<Tok> = (0..m.len())
             .map(|i| Tok {
-                text: m.text(i).into(),
+                text: texts[i].clone(),
                 kind: m.kind(i),
                 hash: m.token_hash(i),
             })
@@ -802,22 +813,31 @@ impl Miner {
                 new
             })
         };
-        // Each word's list looked up once.
-        let mut lists: Vec<&Vec<u32>> = distinct()
-            .filter_map(|&w| self.postings.get(&posting_key(len, w)))
-            .collect();
-        if lists.iter().map(|l| l.len()).sum::<usize>() <= MAX_POSTINGS {
-            for l in lists {
-                out.extend_from_slice(l);
+        let mut tally = self.tally.borrow_mut();
+        let Tally {
+            counts,
+            counted,
+            lists,
+        } = &mut *tally;
+        // The words that have a list, with its length.
+        lists.clear();
+        lists.extend(distinct().filter_map(|&w| {
+            let key = posting_key(len, w);
+            self.postings.get(&key).map(|l| (l.len(), key))
+        }));
+        let list = |key| &self.postings[&key];
+        if lists.iter().map(|l| l.0).sum::<usize>() <= MAX_POSTINGS {
+            for &(_, key) in lists.iter() {
+                out.extend_from_slice(list(key));
             }
         } else {
             // Rare words first; very common words add little and cost much.
-            lists.sort_by_key(|l| l.len());
-            for l in lists {
-                if !out.is_empty() && out.len() + l.len() > MAX_POSTINGS {
+            lists.sort_by_key(|l| l.0);
+            for &(n, key) in lists.iter() {
+                if !out.is_empty() && out.len() + n > MAX_POSTINGS {
                     break;
                 }
-                out.extend_from_slice(&l[..l.len().min(MAX_POSTINGS)]);
+                out.extend_from_slice(&list(key)[..n.min(MAX_POSTINGS)]);
             }
         }
         if out.len() <= MAX_CANDIDATES {
@@ -828,8 +848,6 @@ impl Miner {
         // Count shared words per shape in one pass (at most MAX_POSTINGS entries, so
         // a count fits), keep the best.
         debug_assert!(out.len() <= MAX_POSTINGS && MAX_POSTINGS <= u16::MAX as usize);
-        let mut tally = self.tally.borrow_mut();
-        let Tally { counts, counted } = &mut *tally;
         if counts.len() < self.shapes.len() {
             counts.resize(self.shapes.len(), 0);
         }
@@ -1116,7 +1134,7 @@ impl Miner {
                     );
                     let root = self.union(ga, gb);
                     self.kill_shape(gone);
-                    let toks: Vec<Box<str>> = self.shapes[keep as usize]
+                    let toks: Vec<Text> = self.shapes[keep as usize]
                         .toks
                         .iter()
                         .map(|t| t.text.clone())
@@ -1319,7 +1337,7 @@ impl Miner {
         }
         // The display learns from the line's own tokens where the shape has none: a
         // value of a key (`rhost=<*>`) stays one.
-        let toks: Vec<Box<str>> = (shape.toks.iter().enumerate())
+        let toks: Vec<Text> = (shape.toks.iter().enumerate())
             .map(|(i, t)| match t.kind {
                 TokenKind::Wild => m.text(i).into(),
                 _ => t.text.clone(),
@@ -1361,7 +1379,7 @@ impl Miner {
             self.union(ga, gb);
             self.kill_shape(o);
             let root = self.find(self.shapes[s as usize].group);
-            let toks: Vec<Box<str>> = self.shapes[s as usize]
+            let toks: Vec<Text> = self.shapes[s as usize]
                 .toks
                 .iter()
                 .map(|t| t.text.clone())
@@ -1475,7 +1493,7 @@ impl Miner {
             self.kill_shape(o);
         }
         let root = self.find(self.shapes[target as usize].group);
-        let toks: Vec<Box<str>> = self.shapes[target as usize]
+        let toks: Vec<Text> = self.shapes[target as usize]
             .toks
             .iter()
             .map(|t| t.text.clone())
@@ -1714,7 +1732,7 @@ fn is_unit(t: &str) -> bool {
     )
 }
 
-fn tokens_of(m: &Masked) -> Vec<Box<str>> {
+fn texts_of(m: &Masked) -> Vec<Text> {
     (0..m.len()).map(|i| m.text(i).into()).collect()
 }
 
@@ -1732,7 +1750,7 @@ enum Seen {
 /// values of one key (`rhost=10.0.0.1`, `rhost=ec2-…`) become the key's `rhost=<*>`,
 /// other aligned tokens and unaligned stretches one `<*>` each (consecutive ones merge).
 /// Returns whether a key's `<*>` was made of values that differed.
-fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>], seen: Seen) -> bool {
+fn merge_display(a: &mut Vec<Text>, b: &[Text], seen: Seen) -> bool {
     let keeps = |x: &str, y: &str| {
         covers(x, y) || (seen == Seen::Shape && y == WILDCARD && is_key_wildcard(x))
     };
@@ -1744,15 +1762,19 @@ fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>], seen: Seen) -> bool {
     if b.is_empty() {
         return false;
     }
+    let (at, bt) = (aligned(a), aligned(b));
     let steps = align(a.len(), b.len(), |i, j| {
-        if a[i] == b[j] || shared_key(&a[i], &b[j]).is_some() {
+        let (x, y) = (&at[i], &bt[j]);
+        if (x.hash == y.hash && a[i] == b[j])
+            || (x.key != 0 && x.key == y.key && shared_key(&a[i], &b[j]).is_some())
+        {
             2
         } else {
-            u16::from(&*a[i] == WILDCARD || &*b[j] == WILDCARD)
+            u16::from(x.wild || y.wild)
         }
     });
     let mut keyed = false;
-    let mut out: Vec<Box<str>> = Vec::with_capacity(a.len().max(b.len()));
+    let mut out: Vec<Text> = Vec::with_capacity(a.len().max(b.len()));
     for st in steps {
         let kept = match st {
             Step::Match(i, _) if &*a[i] == WILDCARD => None,
@@ -1768,12 +1790,30 @@ fn merge_display(a: &mut Vec<Box<str>>, b: &[Box<str>], seen: Seen) -> bool {
         };
         match kept {
             Some(token) => out.push(token),
-            None if out.last().is_none_or(|t| &**t != WILDCARD) => out.push(WILDCARD.into()),
+            None if out.last().is_none_or(|t| &**t != WILDCARD) => out.push(Tok::wild().text),
             None => {}
         }
     }
     *a = out;
     keyed
+}
+
+/// What [`merge_display`]'s alignment compares of a display token, worked out once per
+/// token rather than once per pair.
+struct Aligned {
+    hash: u64,
+    /// The hash of its key ([`value_key`]), odd; 0 when it has none.
+    key: u64,
+    wild: bool,
+}
+
+fn aligned(tokens: &[Text]) -> Vec<Aligned> {
+    let aligned = |t: &str| Aligned {
+        hash: hash_bytes(t.as_bytes()),
+        key: value_key(t).map_or(0, |key| hash_bytes(key.as_bytes()) | 1),
+        wild: t == WILDCARD,
+    };
+    tokens.iter().map(|t| aligned(t)).collect()
 }
 
 /// Whether the display token `shown` stands for `token` as it is: the same, `<*>`, or
@@ -2123,7 +2163,7 @@ mod tests {
                 hashes.sort_unstable();
                 let score = m.cross_score(&toks, b, &mut scratch);
                 if m.cannot_align(&toks, &hashes) {
-                    assert_eq!(score, None, "{:?} / {:?}", tokens_of(a), tokens_of(b));
+                    assert_eq!(score, None, "{:?} / {:?}", texts_of(a), texts_of(b));
                     refused += 1;
                 } else if score.is_some() {
                     aligned += 1;
@@ -2374,7 +2414,7 @@ mod tests {
 
     #[test]
     fn display_merges_lengths() {
-        let mut t: Vec<Box<str>> = ["a", "b", "c"].map(Into::into).to_vec();
+        let mut t: Vec<Text> = ["a", "b", "c"].map(Into::into).to_vec();
         merge_display(&mut t, &["a", "x", "y", "c"].map(Into::into), Seen::Lines);
         assert_eq!(t.join(" "), "a <*> c");
         merge_display(&mut t, &["a", "q", "c"].map(Into::into), Seen::Lines);
@@ -2405,7 +2445,7 @@ mod tests {
 
     #[test]
     fn display_keeps_the_key_of_values_that_differ() {
-        let tokens = |line: &str| line.split(' ').map(Into::into).collect::<Vec<Box<str>>>();
+        let tokens = |line: &str| line.split(' ').map(Into::into).collect::<Vec<Text>>();
         let mut t = tokens("ruser= rhost=10.0.0.1");
         merge_display(
             &mut t,
