@@ -489,6 +489,11 @@ fn why_not_started(
             (EXIT_NOT_FOUND, why.into())
         }
         ErrorKind::PermissionDenied => (EXIT_NOT_EXECUTABLE, why_denied(program, cwd, e)),
+        // A bare name is looked for on PATH, where a name too long is found nowhere: a
+        // shell says 127 for it, as for any name it cannot find.
+        _ if !program.contains('/') && e.raw_os_error() == Some(libc::ENAMETOOLONG) => {
+            (EXIT_NOT_FOUND, e.to_string())
+        }
         _ => (EXIT_NOT_EXECUTABLE, e.to_string()),
     }
 }
