@@ -285,10 +285,8 @@ pub struct Miner {
     /// word; shapes without plain words are listed under word 0. Candidate
     /// templates for a line are those sharing a word with it.
     postings: IdMap<u64, Vec<u32>>,
-    /// Plain word (0 for none) -> the lengths it has postings at, a bit each
-    /// ([`length_bit`]): may say more than the postings (lengths from 63 up share a
-    /// bit), never less.
-    lengths: IdMap<u64, u64>,
+    /// Plain word (0 for none) -> the lengths it has postings at; no entry when none.
+    lengths: IdMap<u64, Lengths>,
     /// Masked-line hash -> shape that the line fits.
     cache: IdMap<u64, u32>,
     /// Stamped masked lines ([`Masked::stamp`]) that fit a shape, while no shape changes.
@@ -746,11 +744,11 @@ impl Miner {
         self.unindex(s, len, &old);
         let words = std::mem::take(&mut self.shapes[s as usize].words);
         let mut index = |w: u64| {
-            self.postings
-                .entry(posting_key(len, w))
-                .or_default()
-                .push(s);
-            *self.lengths.entry(w).or_default() |= length_bit(len);
+            let list = self.postings.entry(posting_key(len, w)).or_default();
+            if list.is_empty() {
+                self.lengths.entry(w).or_default().add(len);
+            }
+            list.push(s);
         };
         let mut prev = None;
         for &w in words.iter() {
@@ -774,13 +772,10 @@ impl Miner {
                 }
                 if v.is_empty() {
                     self.postings.remove(&key);
-                    // The bit of lengths from 63 up stands for them all.
-                    if len < 63 {
-                        if let Some(bits) = self.lengths.get_mut(&w) {
-                            *bits &= !length_bit(len);
-                            if *bits == 0 {
-                                self.lengths.remove(&w);
-                            }
+                    if let Some(lengths) = self.lengths.get_mut(&w) {
+                        lengths.remove(len);
+                        if lengths.bits == 0 {
+                            self.lengths.remove(&w);
                         }
                     }
                 }
@@ -1198,7 +1193,7 @@ impl Miner {
         at.clear();
         at.resize(n + d + 1 - lo, 0);
         for w in &scratch.words {
-            let bits = self.lengths.get(w).copied().unwrap_or(0);
+            let bits = self.lengths.get(w).map_or(0, |lengths| lengths.bits);
             for (k, count) in at.iter_mut().enumerate() {
                 *count += usize::from(bits & length_bit((lo + k) as u32) != 0);
             }
@@ -1560,7 +1555,35 @@ const MAX_CANDIDATES: usize = 32;
 /// Most index entries gathered when looking for candidates.
 const MAX_POSTINGS: usize = 256;
 
-/// A length's bit in [`Miner::lengths`]: lengths from 63 up share the last one.
+/// The lengths a word has posting lists at ([`Miner::lengths`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Lengths {
+    /// A bit per length ([`length_bit`]).
+    bits: u64,
+    /// The lists at lengths from 63 up, which share the last bit.
+    long: u32,
+}
+
+impl Lengths {
+    /// A list at `len` was made.
+    fn add(&mut self, len: u32) {
+        self.bits |= length_bit(len);
+        self.long += u32::from(len >= 63);
+    }
+
+    /// The list at `len` went.
+    fn remove(&mut self, len: u32) {
+        if len >= 63 {
+            self.long -= 1;
+            if self.long > 0 {
+                return;
+            }
+        }
+        self.bits &= !length_bit(len);
+    }
+}
+
+/// A length's bit in [`Lengths`]: lengths from 63 up share the last one.
 fn length_bit(len: u32) -> u64 {
     1 << len.min(63)
 }
@@ -2195,12 +2218,13 @@ mod tests {
     }
 
     #[test]
-    fn every_live_shape_s_words_have_its_length() {
+    fn lengths_are_those_of_the_live_shapes() {
         // `find_other_len` skips a length when few of the line's words have postings
-        // at it: `lengths` may say more than there is, never less, as shapes are made,
-        // widened, merged and dropped. A cap of 8 templates sends lines to the overflow.
-        // Distinct words in one place (`user alice`, `user bob`, ...) make shapes that
-        // merge, all but one dropped.
+        // at it; `lengths` says which, exactly, as shapes are made, widened, merged and
+        // dropped, so that it holds no more words than the live shapes. A cap of 8
+        // templates sends lines to the overflow. Distinct words in one place (`user
+        // alice`, `user bob`, ...) make shapes that merge, all but one dropped: short
+        // lines, and lines of 63 tokens and more (whose lengths share a bit).
         let (mut dropped, mut cleared) = (0, 0);
         for max_templates in [8, 10_000] {
             let mut m = Miner::new(Config {
@@ -2212,18 +2236,24 @@ mod tests {
                 m.add(&changing_line(n));
                 let user = ["root", "alice", "bob", "carol", "dave"][n as usize / 7 % 5];
                 m.add(&format!("user {user} logged in from console {}", n % 3));
+                let long = "x ".repeat(58 + n as usize % 6);
+                m.add(&format!("user {user} sent {long}to console"));
+                let mut expected: IdMap<u64, Lengths> = IdMap::default();
+                let mut lists = std::collections::HashSet::new();
                 for shape in m.shapes.iter().filter(|shape| shape.live) {
                     let len = shape.toks.len() as u32;
                     let none = shape.words.is_empty().then_some(0);
                     for w in shape.words.iter().copied().chain(none) {
-                        let bits = m.lengths.get(&w).copied().unwrap_or(0);
-                        assert_ne!(bits & length_bit(len), 0, "line {n}, length {len}");
+                        if lists.insert((w, len)) {
+                            expected.entry(w).or_default().add(len);
+                        }
                     }
                 }
+                assert_eq!(m.lengths, expected, "line {n}");
                 dropped += usize::from(m.live_shapes < live);
                 cleared += before
                     .iter()
-                    .filter(|(w, bits)| **bits & !m.lengths.get(w).copied().unwrap_or(0) != 0)
+                    .filter(|(w, was)| m.lengths.get(w) != Some(was))
                     .count();
             }
         }
