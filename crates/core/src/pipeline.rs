@@ -892,11 +892,10 @@ const MARKER_CHARS: usize = 24;
 /// Cuts a field of the fixed part (`stats`, `run`'s `stderr`) to about `limit`
 /// characters member by member, the largest first (stderr's text, a long list of
 /// templates), each to the room the others leave, so that it stays an object and its
-/// small members (counts, where the whole of stderr is) stay whole; a member that
-/// would be its cut marker alone (an object of counts) is not cut. When that is not
-/// enough, members go: first those that say least (`null`, `0`, `false`, empty), then
-/// the largest, and [`CUT_MEMBERS`] says how many; the cut marker alone when even that
-/// is too long. Members named in `kept` are neither cut nor dropped.
+/// small members (counts, where the whole of stderr is) stay whole. When that is not
+/// enough, the largest members go, and [`CUT_MEMBERS`] says how many; the cut marker
+/// alone when even that is too long. Members named in `kept` are neither cut nor
+/// dropped.
 fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
     if json_chars(value) <= limit {
         return;
@@ -914,20 +913,10 @@ fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
                 break;
             }
             let room = limit.saturating_sub(total - size).max(MARKER_CHARS);
-            // A member that only its marker would stand for (an object of counts) is
-            // left whole here, and goes below if it must.
-            match shrink_to_fit(&fields[key], room) {
-                Some(Value::Null) => {}
-                Some(Value::String(marker))
-                    if !fields[key].is_string() && marker.starts_with(CUT_MARKER) => {}
-                Some(cut) => {
-                    fields.insert(key.clone(), cut);
-                }
-                None => {}
+            if let Some(cut) = shrink_to_fit(&fields[key], room) {
+                fields.insert(key.clone(), cut);
             }
         }
-        // A stable sort: the empty ones first, each part still largest first.
-        by_size.sort_by_key(|(key, _)| !says_least(&fields[key]));
         let mut dropped = 0;
         for (key, _) in &by_size {
             if json_chars(fields) <= limit {
@@ -943,18 +932,6 @@ fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
     }
     if let Some(cut) = shrink_to_fit(value, limit) {
         *value = cut;
-    }
-}
-
-/// Whether a member's value says least of all: `null`, zero, `false`, or empty.
-fn says_least(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::Bool(b) => !b,
-        Value::Number(n) => n.as_f64() == Some(0.0),
-        Value::String(s) => s.is_empty(),
-        Value::Array(items) => items.is_empty(),
-        Value::Object(members) => members.is_empty(),
     }
 }
 
@@ -983,31 +960,6 @@ mod tests {
     use super::*;
     use crate::{Emit, Flow, Outcome, Record, Reducer};
     use serde_json::json;
-
-    #[test]
-    fn stats_that_say_least_go_before_the_others() {
-        // Room for all but the six members that say nothing: they go, and the
-        // severity histogram (which cut would leave as its marker alone) stays whole.
-        let kept = json!({
-            "lines": 2000, "severity": {"error": 3, "fatal": 12, "info": 1985},
-            "templates": 112, "crlf_lines": 1999,
-        });
-        let mut stats = kept.clone();
-        for (key, empty) in [
-            ("filtered_out", json!(0)),
-            ("time_span", json!(null)),
-            ("ansi", json!(false)),
-            ("note", json!("")),
-            ("top", json!([])),
-            ("by", json!({})),
-        ] {
-            stats[key] = empty;
-        }
-        let mut expected = kept;
-        expected[CUT_MEMBERS] = json!(format!("{CUT_MARKER}6 members]"));
-        shrink_members(&mut stats, json_chars(&expected), &[]);
-        assert_eq!(stats, expected);
-    }
 
     #[test]
     fn stats_give_way_by_their_largest_members_and_stay_an_object() {
