@@ -21,6 +21,9 @@ const EXIT_TIMEOUT: i32 = 124;
 const EXIT_NOT_EXECUTABLE: i32 = 126;
 /// Exit code when the command was not found (as the shell).
 const EXIT_NOT_FOUND: i32 = 127;
+
+/// The longest a file's name can be (Linux's `NAME_MAX`, in bytes).
+const NAME_MAX: usize = 255;
 /// Characters of a command's name said when it cannot run.
 const MAX_NAME_CHARS: usize = 200;
 /// How long a timed-out command gets between SIGTERM and SIGKILL.
@@ -489,9 +492,13 @@ fn why_not_started(
             (EXIT_NOT_FOUND, why.into())
         }
         ErrorKind::PermissionDenied => (EXIT_NOT_EXECUTABLE, why_denied(program, cwd, e)),
-        // A bare name is looked for on PATH, where a name too long is found nowhere: a
-        // shell says 127 for it, as for any name it cannot find.
-        _ if !program.contains('/') && e.raw_os_error() == Some(libc::ENAMETOOLONG) => {
+        // A bare name is looked for on PATH, where a name longer than any file's can be
+        // is found nowhere: a shell says 127 for it, as for any name it cannot find. (A
+        // shorter name's ENAMETOOLONG comes from elsewhere, a long --cwd say.)
+        _ if !program.contains('/')
+            && program.len() > NAME_MAX
+            && e.raw_os_error() == Some(libc::ENAMETOOLONG) =>
+        {
             (EXIT_NOT_FOUND, e.to_string())
         }
         _ => (EXIT_NOT_EXECUTABLE, e.to_string()),
