@@ -1182,9 +1182,8 @@ impl Miner {
         let mut scratch = std::mem::take(&mut self.scratch);
         let line_words = scratch.words.len();
         let line_fields = scratch.line_fields;
+        // Filled for the first candidate that needs them.
         scratch.tokens.clear();
-        scratch.tokens.extend((0..n).map(|i| m.token_hash(i)));
-        scratch.tokens.sort_unstable();
         let mut best: Option<Candidate> = None;
         let lo = n.saturating_sub(d).max(1);
         // Per length, the line's words (with repeats, as `common` counts them) that
@@ -1226,6 +1225,10 @@ impl Miner {
                     && (line_words - u > line_fields || tw - u > self.fields_in(&shape.toks))
                 {
                     continue;
+                }
+                if scratch.tokens.is_empty() {
+                    scratch.tokens.extend((0..n).map(|i| m.token_hash(i)));
+                    scratch.tokens.sort_unstable();
                 }
                 if self.cannot_align(&shape.toks, &scratch.tokens) {
                     continue;
