@@ -331,8 +331,12 @@ struct Scratch {
     /// Per nearby length, how many of the line's words have postings at it
     /// ([`Miner::find_other_len`]).
     words_at: Vec<usize>,
-    /// Candidate shapes.
+    /// Candidate shapes of the line's length ([`Miner::line_words`]).
     cands: Vec<u32>,
+    /// The entries of the lists they were gathered from.
+    postings: usize,
+    /// Candidate shapes of another length ([`Miner::find_other_len`]).
+    other: Vec<u32>,
     /// The plain words each candidate shares with the line ([`common`]), worked out once
     /// for the searches that read them.
     shared: Vec<usize>,
@@ -796,8 +800,9 @@ impl Miner {
     /// Live shapes of length `len` sharing a plain word with `words` (sorted)
     /// or without plain words, into `out`: the [`MAX_CANDIDATES`] sharing
     /// the most words, by index. Bounds the work per new line however many
-    /// templates there are.
-    fn candidates(&self, len: usize, words: &[u64], out: &mut Vec<u32>) {
+    /// templates there are. Returns the entries of the lists looked at, all of them
+    /// when they are more than [`MAX_POSTINGS`].
+    fn candidates(&self, len: usize, words: &[u64], out: &mut Vec<u32>) -> usize {
         out.clear();
         let len = len as u32;
         let distinct = || {
@@ -821,7 +826,8 @@ impl Miner {
             self.postings.get(&key).map(|l| (l.len(), key))
         }));
         let list = |key| &self.postings[&key];
-        if lists.iter().map(|l| l.0).sum::<usize>() <= MAX_POSTINGS {
+        let postings = lists.iter().map(|l| l.0).sum::<usize>();
+        if postings <= MAX_POSTINGS {
             for &(_, key) in lists.iter() {
                 out.extend_from_slice(list(key));
             }
@@ -838,7 +844,7 @@ impl Miner {
         if out.len() <= MAX_CANDIDATES {
             out.sort_unstable();
             out.dedup();
-            return;
+            return postings;
         }
         // Count shared words per shape in one pass (at most MAX_POSTINGS entries, so
         // a count fits), keep the best.
@@ -866,6 +872,7 @@ impl Miner {
         out.clear();
         out.extend(counted.iter().map(|c| c.0));
         out.sort_unstable();
+        postings
     }
 
     fn kill_shape(&mut self, s: u32) {
@@ -1040,7 +1047,7 @@ impl Miner {
         );
         words.sort_unstable();
         let mut cands = std::mem::take(&mut self.scratch.cands);
-        self.candidates(m.len(), &words, &mut cands);
+        self.scratch.postings = self.candidates(m.len(), &words, &mut cands);
         let mut shared = std::mem::take(&mut self.scratch.shared);
         shared.clear();
         shared.extend(
@@ -1209,7 +1216,7 @@ impl Miner {
             {
                 continue;
             }
-            let mut cands = std::mem::take(&mut scratch.cands);
+            let mut cands = std::mem::take(&mut scratch.other);
             self.candidates(len, &scratch.words, &mut cands);
             for &s in &cands {
                 let shape = &self.shapes[s as usize];
@@ -1239,7 +1246,7 @@ impl Miner {
                     }
                 }
             }
-            scratch.cands = cands;
+            scratch.other = cands;
         }
         self.scratch = scratch;
         best
@@ -1395,9 +1402,24 @@ impl Miner {
         if k < 2 {
             return;
         }
-        let len = self.shapes[s as usize].toks.len();
+        let shape = &self.shapes[s as usize];
+        let (len, words) = (shape.toks.len(), &shape.words);
+        // The line's candidates ([`Miner::line_words`]) and the shape just made of it
+        // are what `candidates` gives now (the shape added itself to a list per distinct
+        // word), while no list is cut short and all candidates are kept, not the best.
         let mut bucket = std::mem::take(&mut self.scratch.cands);
-        self.candidates(len, &self.shapes[s as usize].words, &mut bucket);
+        let added = words.chunk_by(|a, b| a == b).count().max(1);
+        if self.scratch.postings + added <= MAX_POSTINGS && bucket.len() < MAX_CANDIDATES {
+            let at = bucket.partition_point(|&o| o < s);
+            bucket.insert(at, s);
+            debug_assert_eq!(bucket, {
+                let mut fresh = Vec::new();
+                self.candidates(len, words, &mut fresh);
+                fresh
+            });
+        } else {
+            self.candidates(len, words, &mut bucket);
+        }
         self.merge_distinct_among(s, &bucket);
         self.scratch.cands = bucket;
     }
@@ -2220,6 +2242,32 @@ mod tests {
         let headed = m.add("calvisitor INFO disk check passed");
         assert_eq!(m.resolve(bare), m.resolve(headed));
         assert_eq!(m.len(), 5);
+    }
+
+    #[test]
+    fn a_new_shape_in_a_freed_slot_is_compared_with_those_after_it() {
+        // `merge_distinct` takes the line's candidates and the new shape as they come
+        // from `candidates` (a debug assertion compares), in order of slot: a merge
+        // frees slots, and a new shape takes one below a live shape it shares words with.
+        let mut m = miner();
+        for user in ["alice", "bob", "carol"] {
+            m.add(&format!("user {user} logged in from console"));
+        }
+        m.add("user admin logged out from terminal");
+        let merged = m.add("user dave logged in from console");
+        assert_eq!(text(&m, merged), "user <*> logged in from console");
+        // Three slots freed; the last freed is taken first, by another line.
+        assert_eq!(m.free_shapes.len(), 3);
+        m.add("disk check passed");
+        let erin = m.add("user erin logged out from console");
+        let slot_of = |word: &str| {
+            let holds = |shape: &Shape| shape.live && shape.toks[1].text.as_ref() == word;
+            m.shapes.iter().position(holds)
+        };
+        let (slot, admin) = (slot_of("erin"), slot_of("admin"));
+        assert!(slot < admin, "{slot:?} {admin:?}");
+        assert_eq!(text(&m, erin), "user erin logged out from console");
+        assert_eq!(m.len(), 4);
     }
 
     #[test]
