@@ -1748,42 +1748,27 @@ fn gap_token(kind: TokenKind, text: &str, insertion: bool) -> bool {
 
 /// Unit words that follow a number inside a value (`18.4 KB`, `3 sec`).
 fn is_unit(t: &str) -> bool {
+    const UNITS: [&str; 26] = [
+        "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "bytes", "byte", "ns", "us", "ms",
+        "s", "sec", "secs", "second", "seconds", "min", "mins", "minutes", "h", "hr", "hrs",
+        "hours",
+    ];
     let w = t.trim_matches(|c: char| !c.is_ascii_alphabetic());
     if w.len() != t.len() && w.len() + 2 < t.len() {
         return false;
     }
-    matches!(
-        w.to_ascii_lowercase().as_str(),
-        "b" | "kb"
-            | "mb"
-            | "gb"
-            | "tb"
-            | "kib"
-            | "mib"
-            | "gib"
-            | "tib"
-            | "bytes"
-            | "byte"
-            | "ns"
-            | "us"
-            | "ms"
-            | "s"
-            | "sec"
-            | "secs"
-            | "second"
-            | "seconds"
-            | "min"
-            | "mins"
-            | "minutes"
-            | "h"
-            | "hr"
-            | "hrs"
-            | "hours"
-    )
+    UNITS.iter().any(|unit| unit.eq_ignore_ascii_case(w))
 }
 
+/// The texts of a masked line's tokens; its variables share one.
 fn texts_of(m: &Masked) -> Vec<Text> {
-    (0..m.len()).map(|i| m.text(i).into()).collect()
+    let wild = Tok::wild().text;
+    (0..m.len())
+        .map(|i| match m.text(i) {
+            WILDCARD => wild.clone(),
+            text => text.into(),
+        })
+        .collect()
 }
 
 /// What the tokens a display is generalized with stand for.
