@@ -335,6 +335,19 @@ impl Masked {
         self.spans.len()
     }
 
+    /// The masked texts of all tokens, concatenated (`None` if they are not one
+    /// string, which they always are), and the range of token `i` in it ([`Masked::span`]).
+    pub(crate) fn all_text(&self) -> Option<&str> {
+        let end = self.spans.iter().map(|span| span.1).max().unwrap_or(0);
+        std::str::from_utf8(&self.buf[..end as usize]).ok()
+    }
+
+    /// Where token `i`'s masked text is in [`Masked::all_text`].
+    pub(crate) fn span(&self, i: usize) -> (u32, u32) {
+        let (s, e, _) = self.spans[i];
+        (s, e)
+    }
+
     /// Masked text of token `i`.
     pub(crate) fn text(&self, i: usize) -> &str {
         let (s, e, _) = self.spans[i];

@@ -229,9 +229,57 @@ impl StdHasher for IdHasher {
 
 type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
-/// A token's text, shared by the shapes and displays that hold it: most are copied
-/// from one to another as templates change, and a copy is then a count.
-type Text = Arc<str>;
+/// A token's text: a piece of a masked line's text, which the tokens of the line share
+/// with each other and with the shapes and displays that hold them. Most are copied from
+/// one to another as templates change, and a copy is then a count.
+#[derive(Clone)]
+struct Text {
+    all: Arc<str>,
+    start: u32,
+    end: u32,
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.all[self.start as usize..self.end as usize]
+    }
+}
+
+impl std::borrow::Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        self
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Text {
+        Text {
+            all: text.into(),
+            start: 0,
+            end: text.len() as u32,
+        }
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Text {
+        Text::from(text.as_str())
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
 
 /// One token of a shape.
 #[derive(Clone, Debug)]
@@ -1760,13 +1808,23 @@ fn is_unit(t: &str) -> bool {
     UNITS.iter().any(|unit| unit.eq_ignore_ascii_case(w))
 }
 
-/// The texts of a masked line's tokens; its variables share one.
+/// The texts of a masked line's tokens: pieces of one copy of its text, but for its
+/// variables, which share the one wildcard.
 fn texts_of(m: &Masked) -> Vec<Text> {
     let wild = Tok::wild().text;
+    let all: Option<Arc<str>> = m.all_text().map(Into::into);
     (0..m.len())
-        .map(|i| match m.text(i) {
-            WILDCARD => wild.clone(),
-            text => text.into(),
+        .map(|i| match (m.text(i), &all) {
+            (WILDCARD, _) => wild.clone(),
+            (_, Some(all)) => {
+                let (start, end) = m.span(i);
+                Text {
+                    all: all.clone(),
+                    start,
+                    end,
+                }
+            }
+            (text, None) => text.into(),
         })
         .collect()
 }
@@ -2246,7 +2304,7 @@ mod tests {
         m.add("disk check passed");
         let erin = m.add("user erin logged out from console");
         let slot_of = |word: &str| {
-            let holds = |shape: &Shape| shape.live && shape.toks[1].text.as_ref() == word;
+            let holds = |shape: &Shape| shape.live && &*shape.toks[1].text == word;
             m.shapes.iter().position(holds)
         };
         let (slot, admin) = (slot_of("erin"), slot_of("admin"));
