@@ -335,8 +335,9 @@ impl Masked {
         self.spans.len()
     }
 
-    /// The masked texts of all tokens, concatenated (`None` if they are not one
-    /// string, which they always are), and the range of token `i` in it ([`Masked::span`]).
+    /// The buffer up to the end of the last token: the masked tokens back to back,
+    /// token `i` at [`Masked::span`]`(i)`. `None` only if that is not UTF-8, which it
+    /// always is (see [`Masked::text`]).
     pub(crate) fn all_text(&self) -> Option<&str> {
         let end = self.spans.iter().map(|span| span.1).max().unwrap_or(0);
         std::str::from_utf8(&self.buf[..end as usize]).ok()

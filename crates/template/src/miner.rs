@@ -229,9 +229,12 @@ impl StdHasher for IdHasher {
 
 type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
-/// A token's text: a piece of a masked line's text, which the tokens of the line share
-/// with each other and with the shapes and displays that hold them. Most are copied from
-/// one to another as templates change, and a copy is then a count.
+/// A token's text. Those of a new line's tokens are pieces of one copy of its masked
+/// text, which they share with each other and with the shapes and displays that hold
+/// them (a piece keeps its whole line alive); others (the wildcard, `key=<*>`) stand
+/// alone. Most are copied from one to another as templates change, and a copy is then
+/// a count. Any `Hash`, `Eq` or `Ord` must go through the text, as `PartialEq` does
+/// (`Borrow<str>` says they agree).
 #[derive(Clone)]
 struct Text {
     all: Arc<str>,
@@ -258,7 +261,7 @@ impl From<&str> for Text {
         Text {
             all: text.into(),
             start: 0,
-            end: text.len() as u32,
+            end: u32::try_from(text.len()).expect("a token is shorter than 4 GiB"),
         }
     }
 }
@@ -381,7 +384,8 @@ struct Scratch {
     words_at: Vec<usize>,
     /// Candidate shapes of the line's length ([`Miner::line_words`]).
     cands: Vec<u32>,
-    /// The entries of the lists they were gathered from.
+    /// The entries of the posting lists of the line's words at its length, in all
+    /// (what `candidates` returns): at most [`MAX_POSTINGS`], none was cut short.
     postings: usize,
     /// Candidate shapes of another length ([`Miner::find_other_len`]).
     other: Vec<u32>,
@@ -848,8 +852,8 @@ impl Miner {
     /// Live shapes of length `len` sharing a plain word with `words` (sorted)
     /// or without plain words, into `out`: the [`MAX_CANDIDATES`] sharing
     /// the most words, by index. Bounds the work per new line however many
-    /// templates there are. Returns the entries of the lists looked at, all of them
-    /// when they are more than [`MAX_POSTINGS`].
+    /// templates there are. Returns how many entries those lists hold in all, those
+    /// left out too when they are more than [`MAX_POSTINGS`].
     fn candidates(&self, len: usize, words: &[u64], out: &mut Vec<u32>) -> usize {
         out.clear();
         let len = len as u32;
@@ -1445,6 +1449,9 @@ impl Miner {
     /// The "distinct values" rule: when `min_distinct_values` live shapes of
     /// one length are identical except in one position holding distinct
     /// literal words, that position is variable: they merge into one.
+    ///
+    /// For shape `s` just made of the line [`Miner::line_words`] looked at, no other
+    /// shape changed since: it takes that line's candidates.
     fn merge_distinct(&mut self, s: u32) {
         let k = self.config.min_distinct_values;
         if k < 2 {
@@ -1816,12 +1823,18 @@ fn texts_of(m: &Masked) -> Vec<Text> {
     (0..m.len())
         .map(|i| match (m.text(i), &all) {
             (WILDCARD, _) => wild.clone(),
-            (_, Some(all)) => {
+            (text, Some(all)) => {
                 let (start, end) = m.span(i);
-                Text {
-                    all: all.clone(),
-                    start,
-                    end,
+                let whole = |at: u32| all.is_char_boundary(at as usize);
+                if whole(start) && whole(end) {
+                    Text {
+                        all: all.clone(),
+                        start,
+                        end,
+                    }
+                } else {
+                    // Never (tokens end at ASCII bytes); a copy rather than a panic.
+                    text.into()
                 }
             }
             (text, None) => text.into(),
@@ -2290,8 +2303,9 @@ mod tests {
     #[test]
     fn a_new_shape_in_a_freed_slot_is_compared_with_those_after_it() {
         // `merge_distinct` takes the line's candidates and the new shape as they come
-        // from `candidates` (a debug assertion compares), in order of slot: a merge
-        // frees slots, and a new shape takes one below a live shape it shares words with.
+        // from `candidates`, in order of slot: a merge frees slots, and a new shape
+        // takes one below a live shape it shares words with. (The debug assertion that
+        // compares fails this test; a release build runs it without.)
         let mut m = miner();
         for user in ["alice", "bob", "carol"] {
             m.add(&format!("user {user} logged in from console"));
