@@ -8,7 +8,8 @@ For each set, Drain3's TemplateMiner with its default configuration is fed
 (b) the message part only (the Content column of <Set>_2k.log_structured.csv),
 for reference. Grouping accuracy (a line is correct when the set of lines of
 its predicted cluster equals the set of lines of its true EventId) and
-lines/second (raw lines, in memory, best of a few rounds) are printed as JSON.
+lines/second (raw lines, in memory; the median of five rounds, and the best) are
+printed as JSON.
 """
 
 import csv
@@ -77,30 +78,35 @@ def main():
         ga_raw = grouping_accuracy(run(raw), truth)
         ga_content = grouping_accuracy(run(content), truth)
 
-        best = None
-        for _ in range(3):
+        # Five rounds: the median, and the best, as the miner's example measures its own.
+        rounds = []
+        for _ in range(5):
             start = time.perf_counter()
             run(raw)
-            secs = time.perf_counter() - start
-            best = secs if best is None else min(best, secs)
+            rounds.append(time.perf_counter() - start)
+        rounds.sort()
+        median, best = rounds[len(rounds) // 2], rounds[0]
         results.append({
             "set": name,
             "lines": n,
             "accuracy_raw": round(ga_raw, 4),
             "accuracy_content": round(ga_content, 4),
-            "lines_per_sec": round(n / best),
+            "lines_per_sec": round(n / median),
+            "best_lines_per_sec": round(n / best),
         })
-        print(f"{name}: raw {ga_raw:.4f} content {ga_content:.4f} {n / best:.0f} lines/s",
+        print(f"{name}: raw {ga_raw:.4f} content {ga_content:.4f} {n / median:.0f} lines/s",
               file=sys.stderr)
     k = len(results)
     total_lines = sum(r["lines"] for r in results)
     total_secs = sum(r["lines"] / r["lines_per_sec"] for r in results)
+    best_secs = sum(r["lines"] / r["best_lines_per_sec"] for r in results)
     print(json.dumps({
         "drain3_version": drain3_version(),
         "sets": results,
         "average_accuracy_raw": round(sum(r["accuracy_raw"] for r in results) / k, 4),
         "average_accuracy_content": round(sum(r["accuracy_content"] for r in results) / k, 4),
         "lines_per_sec": round(total_lines / total_secs),
+        "best_lines_per_sec": round(total_lines / best_secs),
     }))
 
 

@@ -67,6 +67,11 @@ mid = len(ratios) // 2
 median = ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
 print(f"per-set speed ratio: min {ratios[0]:.1f}x, median {median:.1f}x, "
       f"geometric mean {geo:.1f}x, max {ratios[-1]:.1f}x")
+best = sorted(s["best_lines_per_sec"] / dsets[s["set"]]["best_lines_per_sec"] for s in b["sets"])
+print(f"the same by each side's fastest round: {b['best_lines_per_sec'] / d['best_lines_per_sec']:.1f}x "
+      f"over all sets, per set min {best[0]:.1f}x, median {best[len(best) // 2]:.1f}x, "
+      f"{sum(r < 10 for r in best)} under 10x")
 print(f"(drain3 {d['drain3_version']}, default TemplateMiner config; average row: "
-      "mean GA, lines/s over all sets; fresh miner per pass, lines in memory)")
+      "mean GA, lines/s over all sets; lines/s in each side's median round, a fresh miner "
+      "per round, lines in memory)")
 EOF
