@@ -871,7 +871,7 @@ impl Miner {
             counted,
             lists,
         } = &mut *tally;
-        // The words that have a list, with its length.
+        // The words that have a list, with how many entries it holds.
         lists.clear();
         lists.extend(distinct().filter_map(|&w| {
             let key = posting_key(len, w);
