@@ -745,13 +745,7 @@ impl Miner {
 
     /// A shape of the masked line `m` (its tokens' `texts`) in `group`.
     fn push_shape(&mut self, m: &Masked, texts: &[Text], group: u32) -> u32 {
-        let toks: Vec<Tok> = (0..m.len())
-            .map(|i| Tok {
-                text: texts[i].clone(),
-                kind: m.kind(i),
-                hash: m.token_hash(i),
-            })
-            .collect();
+        let toks = toks_of(m, texts);
         let shape = Shape {
             words: Box::new([]),
             toks,
@@ -1815,6 +1809,17 @@ fn is_unit(t: &str) -> bool {
     UNITS.iter().any(|unit| unit.eq_ignore_ascii_case(w))
 }
 
+/// The tokens of a masked line (with hashes), its tokens' texts `texts`.
+fn toks_of(m: &Masked, texts: &[Text]) -> Vec<Tok> {
+    (0..m.len())
+        .map(|i| Tok {
+            text: texts[i].clone(),
+            kind: m.kind(i),
+            hash: m.token_hash(i),
+        })
+        .collect()
+}
+
 /// The texts of a masked line's tokens: pieces of one copy of its text, but for its
 /// variables, which share the one wildcard.
 fn texts_of(m: &Masked) -> Vec<Text> {
@@ -2254,13 +2259,7 @@ mod tests {
         let (mut refused, mut aligned) = (0, 0);
         let mut scratch = Scratch::default();
         for a in &masked {
-            let toks: Vec<Tok> = (0..a.len())
-                .map(|i| Tok {
-                    text: a.text(i).into(),
-                    kind: a.kind(i),
-                    hash: a.token_hash(i),
-                })
-                .collect();
+            let toks = toks_of(a, &texts_of(a));
             for b in &masked {
                 if a.len() == b.len() || a.len().abs_diff(b.len()) > config.max_length_delta {
                     continue;

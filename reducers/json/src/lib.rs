@@ -537,10 +537,11 @@ impl Json {
         self.opened = true;
         let held = std::mem::take(&mut self.opening);
         let rest_at = offset + head.len() as u64;
-        match held == BOM {
+        if held == BOM {
             // Offsets count the mark: they are the artifact's.
-            true => self.input = Input::Scan(top_scanner(&self.options, rest_at)),
-            false => self.take(&held, rest_at - held.len() as u64, out),
+            self.input = Input::Scan(top_scanner(&self.options, rest_at));
+        } else {
+            self.take(&held, rest_at - held.len() as u64, out);
         }
         if !rest.is_empty() {
             self.take(rest, rest_at, out);
