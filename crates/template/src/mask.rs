@@ -453,7 +453,7 @@ fn group_close(open: u8, close: u8, bytes: impl Iterator<Item = (usize, u8)>) ->
 
 /// Longest span of a bracketed group or quoted value, in bytes.
 const MAX_GROUP_BYTES: usize = 256;
-/// Most whitespace runs inside a bracketed group or quoted value.
+/// Most whitespace bytes inside a bracketed group or quoted value.
 const MAX_GROUP_SPACES: usize = 12;
 
 /// If a quoted value (`tag="View Lock"`) opens at `start` (a `"`), the index
@@ -528,9 +528,9 @@ fn scan_token(bytes: &[u8], start: usize) -> (usize, u8) {
 /// Scans and masks the token starting at `start` in one pass, writing
 /// the masked text to `out` from `o` (`out` has room for three times the
 /// rest of the line): `Some((end, out_end, kind))`, exactly what
-/// [`scan_token`] and [`mask_token_with`] give, for the common tokens;
-/// `None` for the rare ones that need them: a quoted value or bracketed
-/// group with whitespace inside, or a calendar word in a long token
+/// [`scan_token`] and [`mask_token_with`] give, for the common tokens and
+/// leading bracketed groups; `None` for the rare ones that need them: a
+/// quoted value with whitespace inside, or a calendar word in a long token
 /// without digits.
 #[inline]
 fn mask_plain_token(
@@ -550,6 +550,9 @@ fn mask_plain_token(
     const ANY_VAR: u8 = SPACE;
     // A word was masked only for being a calendar name.
     const CALENDAR: u8 = GROUPED;
+    // The closing bracket of a leading group with whitespace inside, once
+    // found at the first whitespace: the token runs over whitespace to it.
+    let mut group_close_at = None;
     let mut i = start;
     while i < n {
         let b = bytes[i];
@@ -576,9 +579,27 @@ fn mask_plain_token(
                 o = copy_word(out, o, bytes, s, i);
             }
         } else if c & SPACE != 0 {
-            break;
+            match group_close_at {
+                Some(close_at) if i < close_at => {}
+                Some(_) => break,
+                None if depth > 0 => match bracket_close(bytes, start) {
+                    Some(close_at) => group_close_at = Some(close_at),
+                    None => break,
+                },
+                None => break,
+            }
+            // Inside the group: one space per run, as `mask_token_with` writes it.
+            out[o] = b' ';
+            o += 1;
+            while i < n && class(bytes[i]) & SPACE != 0 {
+                i += 1;
+            }
         } else {
-            if b == b'"' && i > start && matches!(bytes[i - 1], b'=' | b':') {
+            if group_close_at.is_none()
+                && b == b'"'
+                && i > start
+                && matches!(bytes[i - 1], b'=' | b':')
+            {
                 if quote_close(bytes, i).is_some() {
                     return None;
                 }
@@ -595,17 +616,14 @@ fn mask_plain_token(
             i += 1;
         }
     }
-    if depth > 0 && i < n && bracket_close(bytes, start).is_some() {
-        return None;
-    }
-    // Calendar names are masked in short tokens or tokens with digits only
-    // (see `mask_token_with`).
-    if flags & (CALENDAR | DIGIT) == CALENDAR && i - start > 8 {
+    // Calendar names are masked in short tokens or tokens with digits only,
+    // and in every word of a group (see `mask_token_with`).
+    if group_close_at.is_none() && flags & (CALENDAR | DIGIT) == CALENDAR && i - start > 8 {
         return None;
     }
     let tok = &out[out_start..o];
     let kind = if flags & ANY_VAR == 0 {
-        if flags & PUNCT == 0 {
+        if flags & PUNCT == 0 && group_close_at.is_none() {
             TokenKind::Word
         } else {
             literal_kind(tok)
