@@ -452,7 +452,7 @@ fn group_close(open: u8, close: u8, bytes: impl Iterator<Item = (usize, u8)>) ->
 }
 
 /// Longest span of a bracketed group or quoted value, in bytes.
-const MAX_GROUP_BYTES: usize = 256;
+pub(crate) const MAX_GROUP_BYTES: usize = 512;
 /// Most whitespace bytes inside a bracketed group or quoted value.
 const MAX_GROUP_SPACES: usize = 12;
 

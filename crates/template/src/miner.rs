@@ -104,7 +104,7 @@ pub struct Config {
     /// of a longer line is treated as one variable tail. Default 128.
     pub max_tokens: usize,
     /// Tokens longer than this many bytes are treated as variables. Default
-    /// 256.
+    /// 512.
     pub max_token_bytes: usize,
     /// Example lines kept with templates are truncated to this many bytes.
     /// Default 4096.
@@ -119,7 +119,7 @@ impl Default for Config {
             min_distinct_values: 4,
             max_length_delta: 4,
             max_tokens: 128,
-            max_token_bytes: 256,
+            max_token_bytes: 512,
             max_example_bytes: 4096,
         }
     }
