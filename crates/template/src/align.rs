@@ -16,6 +16,22 @@ pub(crate) enum Step {
     },
 }
 
+impl Step {
+    /// This step in the alignment of the same sequences after `by` more
+    /// tokens on both sides.
+    pub(crate) fn shifted(self, by: usize) -> Step {
+        match self {
+            Step::Match(i, j) => Step::Match(i + by, j + by),
+            Step::Gap { a0, a1, b0, b1 } => Step::Gap {
+                a0: a0 + by,
+                a1: a1 + by,
+                b0: b0 + by,
+                b1: b1 + by,
+            },
+        }
+    }
+}
+
 /// Aligns `a` (length `n`) with `b` (length `m`) by a heaviest common
 /// subsequence: `score(i, j)` is the weight of aligning `a[i]` with `b[j]`
 /// (0: they cannot be aligned), and returns the alignment as matches and

@@ -1873,17 +1873,8 @@ fn merge_display(a: &mut Vec<Text>, b: &[Text], seen: Seen) -> bool {
     if b.is_empty() {
         return false;
     }
-    let (at, bt) = (aligned(a), aligned(b));
-    let steps = align(a.len(), b.len(), |i, j| {
-        let (x, y) = (&at[i], &bt[j]);
-        if (x.hash == y.hash && a[i] == b[j])
-            || (x.key != 0 && x.key == y.key && shared_key(&a[i], &b[j]).is_some())
-        {
-            2
-        } else {
-            u16::from(x.wild || y.wild)
-        }
-    });
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let steps = display_steps(a, b, same);
     let mut keyed = false;
     let mut out: Vec<Text> = Vec::with_capacity(a.len().max(b.len()));
     for st in steps {
@@ -1907,6 +1898,30 @@ fn merge_display(a: &mut Vec<Text>, b: &[Text], seen: Seen) -> bool {
     }
     *a = out;
     keyed
+}
+
+/// The alignment [`merge_display`] merges displays `a` and `b` by, given that their
+/// first `same` tokens are alike.
+///
+/// Those are matched whatever follows, and only the rest is aligned: the alignment
+/// `align` picks matches a pair of the top weight (2) at the front, as no pair weighs
+/// more and it prefers matching early.
+fn display_steps(a: &[Text], b: &[Text], same: usize) -> Vec<Step> {
+    let (at, bt) = (aligned(&a[same..]), aligned(&b[same..]));
+    let rest = align(a.len() - same, b.len() - same, |i, j| {
+        let (x, y) = (&at[i], &bt[j]);
+        let (i, j) = (same + i, same + j);
+        if (x.hash == y.hash && a[i] == b[j])
+            || (x.key != 0 && x.key == y.key && shared_key(&a[i], &b[j]).is_some())
+        {
+            2
+        } else {
+            u16::from(x.wild || y.wild)
+        }
+    });
+    let mut steps: Vec<Step> = (0..same).map(|i| Step::Match(i, i)).collect();
+    steps.extend(rest.into_iter().map(|st| st.shifted(same)));
+    steps
 }
 
 /// What [`merge_display`]'s alignment compares of a display token, worked out once per
@@ -2550,6 +2565,42 @@ mod tests {
         let total: u64 = m.templates().map(Template::count).sum::<u64>() + m.overflow_count();
         assert_eq!(total, 3000);
         assert!(m.len() <= 50);
+    }
+
+    #[test]
+    fn displays_alike_at_the_front_align_as_whole_ones_do() {
+        const TOKENS: &[&str] = &["a", "b", "<*>", "k=1", "k=2", "k=<*>", "id=x", "x=", "=1"];
+        let mut rng = 0x5eed_0f_d15b_1a75_u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let (mut fronts, mut skipped) = (0, 0);
+        for _ in 0..20_000 {
+            // A front alike, then each side's own tokens.
+            let front: Vec<Text> = (0..next() % 4)
+                .map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize].into())
+                .collect();
+            let mut side = || {
+                let mut t = front.clone();
+                t.extend(
+                    (0..next() % 6).map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize].into()),
+                );
+                t
+            };
+            let (a, b) = (side(), side());
+            let same = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            assert_eq!(
+                display_steps(&a, &b, same),
+                display_steps(&a, &b, 0),
+                "{a:?} {b:?}"
+            );
+            fronts += usize::from(same > 0);
+            skipped += usize::from(same > 0 && same < a.len().min(b.len()));
+        }
+        assert!(fronts > 10_000 && skipped > 5_000, "{fronts} {skipped}");
     }
 
     #[test]
