@@ -2570,7 +2570,7 @@ mod tests {
     #[test]
     fn displays_alike_at_the_front_align_as_whole_ones_do() {
         const TOKENS: &[&str] = &["a", "b", "<*>", "k=1", "k=2", "k=<*>", "id=x", "x=", "=1"];
-        let mut rng = 0x5eed_0f_d15b_1a75_u64;
+        let mut rng = 0x5eed_0fd1_5b1a_7500_u64;
         let mut next = move || {
             rng ^= rng << 13;
             rng ^= rng >> 7;
