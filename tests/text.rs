@@ -174,6 +174,41 @@ fn every_bgl_alert_category_is_inline() {
 }
 
 #[test]
+fn at_a_tight_budget_the_stats_keep_their_severities_and_let_the_last_members_go() {
+    // At 2,000 characters the stats have no room for all their members: the last ones
+    // go (BGL's lines end in CRLF: `crlf_lines`; the templates' list), not the
+    // severities before them, and the rest keep their order.
+    let b = Briefly::new();
+    let path = loghub("BGL");
+    let envelope = b.envelope(
+        &["text", path.to_str().unwrap(), "--max-chars", "2000"],
+        b"",
+        2_000,
+    );
+    let stats = &envelope["stats"];
+    assert_eq!(stats["severity"]["fatal"], 355, "{stats}");
+    assert!(
+        stats.get("crlf_lines").is_none() && stats.get("top_templates").is_none(),
+        "{stats}"
+    );
+    let keys: Vec<&str> = stats
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(
+        keys[..4],
+        ["lines", "records", "templates", "severity"],
+        "{stats}"
+    );
+    assert!(
+        keys.last() == Some(&"cut") && stats["cut"].as_str().unwrap().starts_with("…[cut "),
+        "{stats}"
+    );
+}
+
+#[test]
 fn repetition_folds_into_templates_with_counts() {
     let b = Briefly::new();
     let mut input = String::new();

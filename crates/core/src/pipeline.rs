@@ -890,43 +890,57 @@ const WARNING_CHARS: usize = 120;
 const MARKER_CHARS: usize = 24;
 
 /// Cuts a field of the fixed part (`stats`, `run`'s `stderr`) to about `limit`
-/// characters member by member, the largest first (stderr's text, a long list of
-/// templates), each to the room the others leave, so that it stays an object and its
-/// small members (counts, where the whole of stderr is) stay whole. When that is not
-/// enough, the largest members go, and [`CUT_MEMBERS`] says how many; the cut marker
-/// alone when even that is too long. Members named in `kept` are neither cut nor
-/// dropped.
+/// characters, so that it stays an object whose most telling members stay whole. While
+/// it is too long: the largest member (stderr's text, a long list of templates) is cut
+/// to the room the others leave, when that room holds more than a cut marker; else the
+/// last member goes, as a reducer lists its stats most telling first (see
+/// [`Reducer::Stats`]), and [`CUT_MEMBERS`], last, says how many went. The members left
+/// keep their order. The cut marker alone when even that is too long. Members named in
+/// `kept` are neither cut nor dropped.
+///
+/// [`Reducer::Stats`]: crate::Reducer::Stats
 fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
     if json_chars(value) <= limit {
         return;
     }
     if let Some(fields) = value.as_object_mut() {
-        let mut by_size: Vec<(String, usize)> = fields
-            .iter()
-            .filter(|(key, _)| !kept.contains(&key.as_str()))
-            .map(|(key, member)| (key.clone(), json_chars(member)))
-            .collect();
-        by_size.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
-        for (key, size) in &by_size {
-            let total = json_chars(fields);
-            if total <= limit || *size <= MARKER_CHARS {
+        // Members that went at an earlier fit (of a page's stored envelope) still count.
+        let mut dropped = fields
+            .shift_remove(CUT_MEMBERS)
+            .and_then(|marker| cut_members(marker.as_str()?))
+            .unwrap_or(0);
+        let may_go = |key: &&String| !kept.contains(&key.as_str());
+        let mut cut = Vec::new();
+        loop {
+            let total = json_chars(fields) + marker_chars(dropped);
+            if total <= limit {
                 break;
             }
-            let room = limit.saturating_sub(total - size).max(MARKER_CHARS);
-            if let Some(cut) = shrink_to_fit(&fields[key], room) {
-                fields.insert(key.clone(), cut);
+            let largest = (fields.iter())
+                .filter(|(key, _)| may_go(key) && !cut.contains(*key))
+                .map(|(key, member)| (json_chars(member), key))
+                .max_by_key(|&(size, _)| size);
+            if let Some((size, key)) = largest {
+                let room = limit.saturating_sub(total - size);
+                if room >= 2 * MARKER_CHARS {
+                    let key = key.clone();
+                    if let Some(shrunk) = shrink_to_fit(&fields[&key], room) {
+                        fields.insert(key.clone(), shrunk);
+                    }
+                    cut.push(key);
+                    continue;
+                }
             }
-        }
-        let mut dropped = 0;
-        for (key, _) in &by_size {
-            if json_chars(fields) <= limit {
+            let Some(last) = fields.keys().rev().find(may_go).cloned() else {
                 break;
-            }
-            fields.remove(key);
+            };
+            fields.shift_remove(&last);
             dropped += 1;
+        }
+        if dropped > 0 {
             fields.insert(
                 CUT_MEMBERS.to_string(),
-                Value::String(format!("{CUT_MARKER}{dropped} members]")),
+                Value::String(members_marker(dropped)),
             );
         }
     }
@@ -937,6 +951,30 @@ fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
 
 /// The member that says how many members of a field the budget left out.
 const CUT_MEMBERS: &str = "cut";
+
+/// The value of [`CUT_MEMBERS`] for `dropped` members.
+fn members_marker(dropped: usize) -> String {
+    format!("{CUT_MARKER}{dropped} members]")
+}
+
+/// What [`CUT_MEMBERS`] adds to a field when `dropped` members went (the comma, the
+/// key, the marker); 0 when none did.
+fn marker_chars(dropped: usize) -> usize {
+    if dropped == 0 {
+        0
+    } else {
+        json_chars(&Value::String(members_marker(dropped))) + CUT_MEMBERS.len() + 4
+    }
+}
+
+/// The count in a marker of cut members (`…[cut 2 members]`).
+fn cut_members(marker: &str) -> Option<usize> {
+    marker
+        .strip_prefix(CUT_MARKER)?
+        .strip_suffix(" members]")?
+        .parse()
+        .ok()
+}
 /// The member of `run`'s stderr field that says where its whole is.
 const STDERR_PATH: &str = "artifact_path";
 
@@ -986,6 +1024,49 @@ mod tests {
             stats[CUT_MEMBERS].as_str().unwrap().starts_with(CUT_MARKER),
             "{stats}"
         );
+    }
+
+    #[test]
+    fn stats_members_go_from_the_last_back_and_the_rest_keep_their_order() {
+        let stats = json!({
+            "lines": 2000, "templates": 112,
+            "severity": {"error": 40, "fatal": 355, "info": 1597, "warn": 8},
+            "top_templates": (0..50).map(|i| json!({"id": i, "count": i})).collect::<Vec<_>>(),
+            "ansi_lines": 0, "crlf_lines": 1999,
+        });
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        // Room for the templates' list cut: it is, and the members after it stay.
+        let mut fit = stats.clone();
+        shrink_members(&mut fit, 220, &[]);
+        assert!(json_chars(&fit) <= 220, "{fit}");
+        assert_eq!(keys(&fit), keys(&stats), "{fit}");
+        assert!(
+            fit["top_templates"].to_string().contains(CUT_MARKER),
+            "{fit}"
+        );
+        assert_eq!(fit["crlf_lines"], 1999, "{fit}");
+        // Not even for that: the last members go, the list with them, not the
+        // severities before them (though they are larger than the last ones).
+        let mut fit = stats.clone();
+        shrink_members(&mut fit, 130, &[]);
+        assert!(json_chars(&fit) <= 130, "{fit}");
+        assert_eq!(
+            keys(&fit),
+            ["lines", "templates", "severity", CUT_MEMBERS],
+            "{fit}"
+        );
+        assert_eq!(fit["severity"], stats["severity"], "{fit}");
+        assert_eq!(fit[CUT_MEMBERS], "…[cut 3 members]", "{fit}");
+        // Fitted again to less room (a page of a stored envelope): the count goes on.
+        let mut again = fit.clone();
+        shrink_members(&mut again, 100, &[]);
+        assert!(json_chars(&again) <= 100, "{again}");
+        assert_eq!(keys(&again), ["lines", "templates", CUT_MEMBERS], "{again}");
+        assert_eq!(again[CUT_MEMBERS], "…[cut 4 members]", "{again}");
+        // Members kept after the one that goes stay in their order.
+        let mut kept = json!({"m1": 1, "m2": "x".repeat(50), "k1": 1, "k2": 2});
+        shrink_members(&mut kept, 60, &["k1", "k2"]);
+        assert_eq!(keys(&kept), ["m1", "k1", "k2", CUT_MEMBERS], "{kept}");
     }
 
     #[test]

@@ -117,7 +117,9 @@ impl<S> Outcome<S> {
 pub trait Reducer {
     /// One piece of evidence.
     type Item: Serialize;
-    /// The aggregates.
+    /// The aggregates: an object whose members come most telling first. When the budget
+    /// has no room for all of them, it cuts the largest, then drops those it cut and the
+    /// others from the last one back.
     type Stats: Serialize;
 
     /// One record of the input (with [`Framing::Lines`]).

@@ -102,10 +102,6 @@ pub struct CargoStats {
     pub totals: Option<Map<String, Value>>,
     /// False when some binary printed no result or none printed any.
     pub counts_known: bool,
-    /// Formats recognized: `libtest`, `libtest-json`, `nextest`, `rustc`.
-    pub formats: Vec<&'static str>,
-    /// Per-binary results (the first [`MAX_BINARIES`]).
-    pub binaries: Vec<BinaryResult>,
     /// Names of the failing tests (the first [`MAX_NAMES`]).
     pub failed: Vec<String>,
     /// Failing tests left out of `failed` past [`MAX_NAMES`].
@@ -113,13 +109,17 @@ pub struct CargoStats {
     pub names_left_out: u64,
     /// Compile errors by code (or message, when they have none).
     pub errors_by_code: BTreeMap<String, u64>,
-    /// Compiler warnings by lint (or message shape).
-    pub warnings_by_lint: BTreeMap<String, u64>,
-    /// Compiler warnings in all.
-    pub warnings: u64,
     /// Lines cargo or nextest printed about the run as a whole (`could not compile …`, `N tests were not run …`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Compiler warnings in all.
+    pub warnings: u64,
+    /// Compiler warnings by lint (or message shape).
+    pub warnings_by_lint: BTreeMap<String, u64>,
+    /// Per-binary results (the first [`MAX_BINARIES`]).
+    pub binaries: Vec<BinaryResult>,
+    /// Formats recognized: `libtest`, `libtest-json`, `nextest`, `rustc`.
+    pub formats: Vec<&'static str>,
 }
 
 /// A test's failure report, as read so far: its captured output, its panic.

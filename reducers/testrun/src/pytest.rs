@@ -122,26 +122,6 @@ pub struct PytestStats {
     /// False when pytest printed no final counts: then `counts` is null and only what
     /// the reports show is known.
     pub counts_known: bool,
-    /// The run's duration as pytest printed it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub duration: Option<String>,
-    /// Tests collected, as pytest printed it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub collected: Option<u64>,
-    /// Failure and error reports read, by exception type.
-    pub by_exception: BTreeMap<String, u64>,
-    /// Failure and error reports read, by module.
-    pub by_module: BTreeMap<String, u64>,
-    /// Node ids of the failed tests (the first [`MAX_NAMES`]).
-    pub failed: Vec<String>,
-    /// Node ids (or modules) with errors (the first [`MAX_NAMES`]).
-    pub errors: Vec<String>,
-    /// Node ids that passed unexpectedly (`XPASS` lines of the short summary).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub xpassed: Vec<String>,
-    /// Names left out of `failed` and `errors` past [`MAX_NAMES`].
-    #[serde(skip_serializing_if = "briefly_core::is_zero")]
-    pub names_left_out: u64,
     /// Why pytest stopped early (`stopping after 1 failures`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
@@ -152,6 +132,26 @@ pub struct PytestStats {
     /// killed): a `-v` progress line naming a test with no outcome after it, last.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub running: Option<String>,
+    /// Node ids of the failed tests (the first [`MAX_NAMES`]).
+    pub failed: Vec<String>,
+    /// Node ids (or modules) with errors (the first [`MAX_NAMES`]).
+    pub errors: Vec<String>,
+    /// Names left out of `failed` and `errors` past [`MAX_NAMES`].
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub names_left_out: u64,
+    /// Node ids that passed unexpectedly (`XPASS` lines of the short summary).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub xpassed: Vec<String>,
+    /// Failure and error reports read, by exception type.
+    pub by_exception: BTreeMap<String, u64>,
+    /// Failure and error reports read, by module.
+    pub by_module: BTreeMap<String, u64>,
+    /// The run's duration as pytest printed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration: Option<String>,
+    /// Tests collected, as pytest printed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collected: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1556,19 +1556,26 @@ pub struct TextStats {
     pub lines: u64,
     /// Records (a multi-line record counts once).
     pub records: u64,
-    /// Records of more than one line.
-    pub multiline_records: u64,
     /// Templates mined.
     pub templates: usize,
-    /// Records past the template cap, counted in an "other" group.
-    pub other_records: u64,
-    /// Records left out by `--level`, `--since`, `--until` or `--grep`.
-    pub filtered_out: u64,
     /// Records by severity.
     pub severity: BTreeMap<&'static str, u64>,
     /// The earliest and latest timestamps, when every one is a date first of one length
     /// (they sort as their text does); else the first and last seen.
     pub time_span: Option<(String, String)>,
+    /// Records left out by `--level`, `--since`, `--until` or `--grep`.
+    pub filtered_out: u64,
+    /// Records past the template cap, counted in an "other" group.
+    pub other_records: u64,
+    /// Records of more than one line.
+    pub multiline_records: u64,
+    /// The input is a list of paths: how many, in how many directories.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_list: Option<PathStats>,
+    /// The input is a list of lines at files' lines (`grep -rn`): how many, in how many
+    /// files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub located_lines: Option<LocatedStats>,
     /// The most frequent templates.
     pub top_templates: Vec<Value>,
     /// Lines with ANSI colour codes (stripped for matching).
@@ -1579,13 +1586,6 @@ pub struct TextStats {
     /// Lines that ended in CRLF: read and shown without the `\r`.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub crlf_lines: u64,
-    /// The input is a list of paths: how many, in how many directories.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path_list: Option<PathStats>,
-    /// The input is a list of lines at files' lines (`grep -rn`): how many, in how many
-    /// files.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub located_lines: Option<LocatedStats>,
 }
 
 impl FoldBatches for Text {
