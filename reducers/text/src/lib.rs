@@ -131,6 +131,19 @@ const BINARY_SHARE: u64 = 10;
 /// three is a log.
 const BINARY_LINES: u64 = 8;
 
+/// Whether `lines` of which `nul_lines` hold NUL bytes are binary data.
+fn is_binary(nul_lines: u64, lines: u64) -> bool {
+    nul_lines > 0
+        && nul_lines * BINARY_SHARE >= lines
+        && (nul_lines >= BINARY_LINES || nul_lines * 2 >= lines)
+}
+
+/// Whether a line holds none of binary data's bytes (NUL, or invalid UTF-8, replaced):
+/// such lines alone are shown of binary input.
+fn is_text(line: &str) -> bool {
+    !line.contains(['\0', '\u{FFFD}'])
+}
+
 /// What to look at and how much.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -469,6 +482,9 @@ pub struct Text {
     crlf_lines: u64,
     /// Lines holding NUL bytes.
     nul_lines: u64,
+    /// Records the options kept, not listed for holding binary data's bytes while the
+    /// input looked binary.
+    binary_unlisted: u64,
     /// The line being folded is the head of a longer line the framing cut.
     line_cut: bool,
     first_time: Option<String>,
@@ -588,6 +604,7 @@ impl Text {
             redrawn_lines: 0,
             crlf_lines: 0,
             nul_lines: 0,
+            binary_unlisted: 0,
             line_cut: false,
             first_time: None,
             last_time: None,
@@ -1005,7 +1022,15 @@ impl Text {
 
     /// Lists a record ([`LISTED_RANK`]) once `left` more lines of context after it are in
     /// ([`Text::remember`]), after the records listed before it.
+    /// A record of binary data's bytes is not listed while the input looks binary (as
+    /// it would not be shown at the end, see [`Text::outcome`]).
     fn list(&mut self, item: LineItem, left: usize, out: &mut dyn Emit<TextItem>) {
+        if is_binary(self.nul_lines, self.lines)
+            && !(is_text(&item.text) && item.more.iter().all(|l| is_text(l)))
+        {
+            self.binary_unlisted += 1;
+            return;
+        }
         if left == 0 && self.listing.is_empty() {
             out.emit(LISTED_RANK, TextItem::Line(item));
         } else {
@@ -1708,12 +1733,20 @@ impl FoldBatches for Text {
         // Binary data: its templates and lines would be noise that fills the result (the
         // artifact has it); only its serious records of text are shown (an error a
         // program wrote after it).
-        let binary = self.nul_lines > 0
-            && self.nul_lines * BINARY_SHARE >= self.lines
-            && (self.nul_lines >= BINARY_LINES || self.nul_lines * 2 >= self.lines);
+        let binary = is_binary(self.nul_lines, self.lines);
         if binary {
-            let text = |line: &str| !line.contains(['\0', '\u{FFFD}']);
-            kept.retain(|(i, _)| text(&i.text) && i.more.iter().all(|l| text(l)));
+            kept.retain(|(i, _)| is_text(&i.text) && i.more.iter().all(|l| is_text(l)));
+        } else if self.binary_unlisted > 0 {
+            self.warnings.push(format!(
+                "{} the options kept held binary data's bytes (NUL) while the input looked \
+                 binary, and {} not listed in order (the artifact has them)",
+                counted(self.binary_unlisted, "record", "records"),
+                if self.binary_unlisted == 1 {
+                    "was"
+                } else {
+                    "were"
+                }
+            ));
         }
         // The summary names the first record of the worst severity seen, by its first
         // line and the line that says what went wrong, when another does.
@@ -2318,6 +2351,67 @@ PermissionError: [Errno 13] Permission denied: '/srv/x'
             assert_eq!(first["more"].as_array().unwrap().last().unwrap(), exception);
             assert_eq!(envelope.stats["records"], 2);
         }
+    }
+
+    #[test]
+    fn records_of_binary_data_the_options_keep_are_not_listed() {
+        let grep = || {
+            let options = TextOptions {
+                grep: Some("disk".into()),
+                ..TextOptions::default()
+            };
+            Text::new(options).unwrap()
+        };
+        let reduce = |input: &[u8]| reduce_all_chunkings(grep, input, &RunConfig::new("text"));
+        // An executable's bytes holding the pattern, and an error written after them.
+        let mut binary = Vec::new();
+        for i in 0..400u32 {
+            binary.extend_from_slice(b"\x7fELF\x02\0\0disk\x01");
+            binary.extend_from_slice(i.to_string().as_bytes());
+            binary.push(b'\n');
+        }
+        binary.extend_from_slice(b"ERROR: disk full\n");
+        let envelope = reduce(&binary);
+        assert!(
+            envelope.summary.starts_with("binary data"),
+            "{}",
+            envelope.summary
+        );
+        let texts: Vec<&Value> = envelope.items.iter().map(|i| &i["text"]).collect();
+        assert_eq!(
+            texts,
+            [&json!("ERROR: disk full")],
+            "{}",
+            envelope.to_json()
+        );
+        // Binary data at the start of a log: its records are not listed, and a warning
+        // says so once the input turns out not binary.
+        let mut log = binary[..binary.len() - "ERROR: disk full\n".len()].to_vec();
+        for i in 0..5000 {
+            log.extend_from_slice(format!("INFO step {i}\n").as_bytes());
+        }
+        log.extend_from_slice(b"INFO disk checked\n");
+        let envelope = reduce(&log);
+        assert!(
+            !envelope.summary.starts_with("binary data"),
+            "{}",
+            envelope.summary
+        );
+        let texts: Vec<&str> = (envelope.items.iter())
+            .filter_map(|i| i["text"].as_str())
+            .collect();
+        assert!(
+            texts.contains(&"INFO disk checked"),
+            "{}",
+            envelope.to_json()
+        );
+        assert!(texts.iter().all(|t| is_text(t)), "{}", envelope.to_json());
+        let warning = "records the options kept held binary data's bytes";
+        assert!(
+            envelope.warnings.iter().any(|w| w.contains(warning)),
+            "{:?}",
+            envelope.warnings
+        );
     }
 
     #[test]
