@@ -55,7 +55,7 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             let mut stats = serde_json::to_value(&m)?;
             // The items are the largest messages: not twice.
             if let Some(stats) = stats.as_object_mut() {
-                stats.remove("largest");
+                stats.shift_remove("largest");
             }
             let options = RowsOptions {
                 summary,

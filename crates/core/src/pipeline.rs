@@ -892,8 +892,8 @@ const MARKER_CHARS: usize = 24;
 /// Cuts a field of the fixed part (`stats`, `run`'s `stderr`) to about `limit`
 /// characters, so that it stays an object whose most telling members stay whole. While
 /// it is too long: the largest member (stderr's text, a long list of templates) is cut
-/// to the room the others leave, when that room holds more than a cut marker; else the
-/// last member goes, as a reducer lists its stats most telling first (see
+/// to the room the others leave, when that keeps some of it, not a bare cut marker; else
+/// the last member goes, as a reducer lists its stats most telling first (see
 /// [`Reducer::Stats`]), and [`CUT_MEMBERS`], last, says how many went. The members left
 /// keep their order. The cut marker alone when even that is too long. Members named in
 /// `kept` are neither cut nor dropped.
@@ -904,31 +904,27 @@ fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
         return;
     }
     if let Some(fields) = value.as_object_mut() {
-        // Members that went at an earlier fit (of a page's stored envelope) still count.
-        let mut dropped = fields
-            .shift_remove(CUT_MEMBERS)
-            .and_then(|marker| cut_members(marker.as_str()?))
-            .unwrap_or(0);
         let may_go = |key: &&String| !kept.contains(&key.as_str());
-        let mut cut = Vec::new();
+        let mut dropped = 0;
         loop {
             let total = json_chars(fields) + marker_chars(dropped);
             if total <= limit {
                 break;
             }
             let largest = (fields.iter())
-                .filter(|(key, _)| may_go(key) && !cut.contains(*key))
+                .filter(|(key, _)| may_go(key))
                 .map(|(key, member)| (json_chars(member), key))
                 .max_by_key(|&(size, _)| size);
             if let Some((size, key)) = largest {
                 let room = limit.saturating_sub(total - size);
-                if room >= 2 * MARKER_CHARS {
-                    let key = key.clone();
-                    if let Some(shrunk) = shrink_to_fit(&fields[&key], room) {
-                        fields.insert(key.clone(), shrunk);
-                    }
-                    cut.push(key);
-                    continue;
+                let shrunk = (room > MARKER_CHARS)
+                    .then(|| shrink_to_fit(&fields[key], room))
+                    .flatten()
+                    .filter(|shrunk| !is_bare_marker(shrunk));
+                if let Some(shrunk) = shrunk {
+                    // It fits now: the others and the marker leave it `room`.
+                    fields.insert(key.clone(), shrunk);
+                    break;
                 }
             }
             let Some(last) = fields.keys().rev().find(may_go).cloned() else {
@@ -949,6 +945,11 @@ fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
     }
 }
 
+/// Whether a member cut to fit kept nothing of itself: it is the cut marker alone.
+fn is_bare_marker(value: &Value) -> bool {
+    value.as_str().is_some_and(|s| s.starts_with(CUT_MARKER))
+}
+
 /// The member that says how many members of a field the budget left out.
 const CUT_MEMBERS: &str = "cut";
 
@@ -967,14 +968,6 @@ fn marker_chars(dropped: usize) -> usize {
     }
 }
 
-/// The count in a marker of cut members (`…[cut 2 members]`).
-fn cut_members(marker: &str) -> Option<usize> {
-    marker
-        .strip_prefix(CUT_MARKER)?
-        .strip_suffix(" members]")?
-        .parse()
-        .ok()
-}
 /// The member of `run`'s stderr field that says where its whole is.
 const STDERR_PATH: &str = "artifact_path";
 
@@ -1000,7 +993,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn stats_give_way_by_their_largest_members_and_stay_an_object() {
+    fn stats_give_way_by_their_largest_member_cut_or_their_last_ones_and_stay_an_object() {
         let mut stats = json!({
             "lines": 2000, "records": 1990, "severity": {"error": 3, "info": 1987},
             "top_templates": (0..50).map(|i| json!({"id": i, "template": format!("t {i} <*>"), "count": i})).collect::<Vec<_>>(),
@@ -1016,7 +1009,7 @@ mod tests {
             stats["top_templates"].to_string().contains(CUT_MARKER),
             "{stats}"
         );
-        // Less room: the largest members go, and the rest says how many.
+        // Less room: the last members go, and the rest says how many.
         shrink_members(&mut stats, 60, &[]);
         assert!(json_chars(&stats) <= 60, "{stats}");
         assert_eq!(stats["lines"], 2000, "{stats}");
@@ -1057,15 +1050,33 @@ mod tests {
         );
         assert_eq!(fit["severity"], stats["severity"], "{fit}");
         assert_eq!(fit[CUT_MEMBERS], "…[cut 3 members]", "{fit}");
-        // Fitted again to less room (a page of a stored envelope): the count goes on.
-        let mut again = fit.clone();
-        shrink_members(&mut again, 100, &[]);
-        assert!(json_chars(&again) <= 100, "{again}");
-        assert_eq!(keys(&again), ["lines", "templates", CUT_MEMBERS], "{again}");
-        assert_eq!(again[CUT_MEMBERS], "…[cut 4 members]", "{again}");
+        // At every room: the members left are the first ones, none of them a bare
+        // marker (the severities were one, at some limits, while later zeros stayed).
+        let stats = json!({
+            "lines": 2000, "templates": 112,
+            "severity": {"error": 40, "fatal": 355, "info": 1597, "warn": 8, "debug": 3},
+            "time_span": null,
+            "top_templates": (0..50).map(|i| json!({"id": i, "count": i})).collect::<Vec<_>>(),
+            "ansi_lines": 0, "crlf_lines": 1999,
+        });
+        for limit in 60..400 {
+            let mut fit = stats.clone();
+            shrink_members(&mut fit, limit, &[]);
+            assert!(json_chars(&fit) <= limit, "{limit}: {fit}");
+            let left: Vec<String> = keys(&fit)
+                .into_iter()
+                .filter(|k| k != CUT_MEMBERS)
+                .collect();
+            assert_eq!(left, keys(&stats)[..left.len()], "{limit}: {fit}");
+            assert!(
+                left.iter().all(|k| !is_bare_marker(&fit[k])),
+                "{limit}: {fit}"
+            );
+        }
         // Members kept after the one that goes stay in their order.
-        let mut kept = json!({"m1": 1, "m2": "x".repeat(50), "k1": 1, "k2": 2});
-        shrink_members(&mut kept, 60, &["k1", "k2"]);
+        let mut kept =
+            json!({"m1": 1, "m2": "x".repeat(50), "k1": "a".repeat(20), "k2": "b".repeat(20)});
+        shrink_members(&mut kept, 92, &["k1", "k2"]);
         assert_eq!(keys(&kept), ["m1", "k1", "k2", CUT_MEMBERS], "{kept}");
     }
 

@@ -118,8 +118,8 @@ pub trait Reducer {
     /// One piece of evidence.
     type Item: Serialize;
     /// The aggregates: an object whose members come most telling first. When the budget
-    /// has no room for all of them, it cuts the largest, then drops those it cut and the
-    /// others from the last one back.
+    /// has no room for all of them, it cuts the largest to the room the others leave, or,
+    /// when that would leave nothing of it, drops the last member and tries again.
     type Stats: Serialize;
 
     /// One record of the input (with [`Framing::Lines`]).

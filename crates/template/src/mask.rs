@@ -93,7 +93,8 @@ pub(crate) struct Masked {
     /// Non-zero when a [`crate::Masker`] gave these tokens: equal stamps, equal
     /// tokens (see [`Masked::stamp`]).
     stamp: u64,
-    /// Scratch for a token with groups, masked apart and then copied into `buf`.
+    /// Scratch for a token with a quoted value (or a long one with a calendar name),
+    /// masked apart and then copied into `buf`.
     token: Vec<u8>,
 }
 
@@ -148,8 +149,8 @@ impl Masked {
             } else if let Some((end, out_end, kind)) =
                 mask_plain_token(bytes, start, &mut self.buf, o)
             {
-                // The common case: a token without groups, scanned and
-                // masked in one pass.
+                // The common case (a leading bracketed group too): scanned
+                // and masked in one pass.
                 i = end;
                 if i - start > max_token_bytes {
                     o = put_wild(&mut self.buf, out_start);

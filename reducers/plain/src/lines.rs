@@ -330,7 +330,7 @@ fn set_next(envelope: &mut Envelope, next: Option<u64>, column: Option<u64>) {
         stats.insert("next_offset".into(), next.map_or(Value::Null, Value::from));
         match column.filter(|&c| c > 1 && next.is_some()) {
             Some(column) => stats.insert("next_column".into(), column.into()),
-            None => stats.remove("next_column"),
+            None => stats.shift_remove("next_column"),
         };
     }
 }
