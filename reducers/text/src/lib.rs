@@ -1022,6 +1022,7 @@ impl Text {
 
     /// Lists a record ([`LISTED_RANK`]) once `left` more lines of context after it are in
     /// ([`Text::remember`]), after the records listed before it.
+    ///
     /// A record of binary data's bytes is not listed while the input looks binary (as
     /// it would not be shown at the end, see [`Text::outcome`]).
     fn list(&mut self, item: LineItem, left: usize, out: &mut dyn Emit<TextItem>) {
