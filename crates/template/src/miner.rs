@@ -229,6 +229,11 @@ impl StdHasher for IdHasher {
 
 type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
+/// A posting list: the live shapes of one length holding one word. Most hold a few
+/// (a rare word's one shape), kept inline: a new template's words cost no allocation
+/// each, and a list takes no more room than a `Vec`.
+type Posting = smallvec::SmallVec<[u32; 4]>;
+
 /// A token's text. Those of a new line's tokens are pieces of one copy of its masked
 /// text, which they share with each other and with the shapes and displays that hold
 /// them (a piece keeps its whole line alive); others (the wildcard, `key=<*>`) stand
@@ -335,7 +340,7 @@ pub struct Miner {
     /// (token count, plain word) -> live shapes of that length holding the
     /// word; shapes without plain words are listed under word 0. Candidate
     /// templates for a line are those sharing a word with it.
-    postings: IdMap<u64, Vec<u32>>,
+    postings: IdMap<u64, Posting>,
     /// Plain word (0 for none) -> the lengths it has postings at; no entry when none.
     lengths: IdMap<u64, Lengths>,
     /// Masked-line hash -> shape that the line fits.
