@@ -96,6 +96,13 @@ fn stderr_is_captured_apart_and_bounded() {
         json!({"line": 10_001, "text": "error: in the middle", "count": 1})
     );
     assert_eq!(stderr["error_like"].as_array().unwrap().len(), 2);
+    // Its ends last: a tight budget cuts or drops them before the error lines.
+    let keys: Vec<&String> = stderr.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys[keys.len() - 3..],
+        ["error_like_lines", "error_like", "text"],
+        "{stderr}"
+    );
     let text = stderr["text"].as_str().unwrap();
     assert!(text.starts_with("warning: noise 1\n"));
     assert!(

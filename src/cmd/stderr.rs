@@ -218,7 +218,9 @@ impl StderrCapture {
         let stripped = briefly_core::strip_ansi(&text, None);
         let ansi = stripped.is_some();
         let text = stripped.unwrap_or(text);
-        let mut value = json!({"text": text, "bytes": self.bytes, "lines": lines, "truncated": !whole, "artifact_path": artifact_path});
+        // Its ends last: under a tight budget the last members go first (as the stats'
+        // do, see `Reducer::Stats`), and the error lines of the part cut say more.
+        let mut value = json!({"bytes": self.bytes, "lines": lines, "truncated": !whole, "artifact_path": artifact_path});
         if ansi {
             value["ansi_stripped"] = true.into();
         }
@@ -229,6 +231,7 @@ impl StderrCapture {
             value["error_like_lines"] = count.into();
             value["error_like"] = cut.into();
         }
+        value["text"] = text.into();
         StderrField {
             value: Some(value),
             warning,

@@ -1082,22 +1082,29 @@ mod tests {
 
     #[test]
     fn stderr_gives_way_by_its_text_and_keeps_where_the_whole_is() {
+        // As `run` lays it out: its ends (`text`) last.
         let path = "/tmp/briefly/r1-stderr";
-        let mut stderr = json!({
-            "text": "e".repeat(2_000), "bytes": 50_000, "lines": 3_000, "truncated": true,
-            "artifact_path": path, "error_like_lines": 9, "error_like": vec!["x".repeat(100); 9],
+        let stderr = json!({
+            "bytes": 50_000, "lines": 3_000, "truncated": true, "artifact_path": path,
+            "error_like_lines": 9, "error_like": vec!["x".repeat(100); 9],
+            "text": "e".repeat(2_000),
         });
-        shrink_members(&mut stderr, 300, &[STDERR_PATH]);
-        assert!(json_chars(&stderr) <= 300, "{stderr}");
-        assert_eq!(stderr["artifact_path"], path);
+        // Room for the error lines of the part cut and some of the ends.
+        let mut fit = stderr.clone();
+        shrink_members(&mut fit, 1_200, &[STDERR_PATH]);
+        assert!(json_chars(&fit) <= 1_200, "{fit}");
+        assert_eq!(fit["error_like"], stderr["error_like"], "{fit}");
+        assert!(fit["text"].as_str().unwrap().contains(CUT_MARKER), "{fit}");
+        // Less: those are cut, and what the others say stays.
+        let mut fit = stderr.clone();
+        shrink_members(&mut fit, 300, &[STDERR_PATH]);
+        assert!(json_chars(&fit) <= 300, "{fit}");
+        assert_eq!(fit["artifact_path"], path);
         assert_eq!(
-            (stderr["bytes"].clone(), stderr["truncated"].clone()),
+            (fit["bytes"].clone(), fit["truncated"].clone()),
             (json!(50_000), json!(true))
         );
-        assert!(
-            stderr["text"].as_str().unwrap().contains(CUT_MARKER),
-            "{stderr}"
-        );
+        assert!(fit["error_like"].to_string().contains(CUT_MARKER), "{fit}");
         // The least room the fit gives: where the whole is stays, the rest is counted.
         let mut envelope = Envelope::new("text", "");
         envelope.stderr =
