@@ -144,6 +144,11 @@ fn is_text(line: &str) -> bool {
     !line.contains(['\0', '\u{FFFD}'])
 }
 
+/// Whether every line of a record is text ([`is_text`]).
+fn all_text(item: &LineItem) -> bool {
+    is_text(&item.text) && item.more.iter().all(|l| is_text(l))
+}
+
 /// What to look at and how much.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -1026,9 +1031,7 @@ impl Text {
     /// A record of binary data's bytes is not listed while the input looks binary (as
     /// it would not be shown at the end, see [`Text::outcome`]).
     fn list(&mut self, item: LineItem, left: usize, out: &mut dyn Emit<TextItem>) {
-        if is_binary(self.nul_lines, self.lines)
-            && !(is_text(&item.text) && item.more.iter().all(|l| is_text(l)))
-        {
+        if is_binary(self.nul_lines, self.lines) && !all_text(&item) {
             self.binary_unlisted += 1;
             return;
         }
@@ -1736,7 +1739,7 @@ impl FoldBatches for Text {
         // program wrote after it).
         let binary = is_binary(self.nul_lines, self.lines);
         if binary {
-            kept.retain(|(i, _)| is_text(&i.text) && i.more.iter().all(|l| is_text(l)));
+            kept.retain(|(item, _)| all_text(item));
         } else if self.binary_unlisted > 0 {
             self.warnings.push(format!(
                 "{} the options kept held binary data's bytes (NUL) while the input looked \
