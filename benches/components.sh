@@ -18,6 +18,17 @@ echo "severity classification:"
 cargo run --release -q -p briefly-severity --example classify_speed -- "$input"
 echo "template miner (add_numbered) and masking (MaskedLine::fill, Masker::fill):"
 cargo run --release -q -p briefly-template --example throughput -- "$input" --mask
+# The same on each loghub set once its lines are known (after the example's first
+# pass): what masking costs beside the rest of the miner's work on a line it has seen.
+echo "on each loghub set, lines known (medians, ns/line):"
+printf '%-12s %13s %17s %13s\n' set add_numbered MaskedLine::fill Masker::fill
+for log in "$root"/../shared/data/loghub/*/*_2k.log; do
+  out=$("$root/target/release/examples/throughput" "$log" --rounds 20 --mask)
+  # The median of a line `NAME: x ns/line median, …`.
+  of() { awk -v name="$1" '$1 == name { print $2 }' <<< "$out"; }
+  printf '%-12s %13s %17s %13s\n' "$(basename "$log" _2k.log)" \
+    "$(of add_numbered:)" "$(of MaskedLine::fill:)" "$(of Masker::fill:)"
+done
 
 if [ -n "${BASE_TREE:-}" ]; then
   runs=${RUNS:-5}
