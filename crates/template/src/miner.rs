@@ -563,7 +563,7 @@ impl Miner {
             let root = self.find(g);
             if self.live_shapes < self.max_shapes() {
                 let texts = texts_of(m);
-                let s = self.push_shape(m, &texts, root);
+                let s = self.push_shape(m, toks_of(m, &texts), root);
                 self.remember(h, s);
                 let template = &mut self.groups[root as usize];
                 template.keyed |= merge_display(&mut template.tokens, &texts, Seen::Lines);
@@ -579,8 +579,9 @@ impl Miner {
             return self.hit_overflow(line, line_no);
         }
         let texts = texts_of(m);
-        let g = self.new_group(texts.clone(), line, line_no);
-        let s = self.push_shape(m, &texts, g);
+        let toks = toks_of(m, &texts);
+        let g = self.new_group(texts, line, line_no);
+        let s = self.push_shape(m, toks, g);
         self.remember(h, s);
         self.hit(g, line, line_no);
         self.merge_distinct(s);
@@ -748,9 +749,8 @@ impl Miner {
         g
     }
 
-    /// A shape of the masked line `m` (its tokens' `texts`) in `group`.
-    fn push_shape(&mut self, m: &Masked, texts: &[Text], group: u32) -> u32 {
-        let toks = toks_of(m, texts);
+    /// A shape of the masked line `m` (its tokens `toks`, made by [`toks_of`]) in `group`.
+    fn push_shape(&mut self, m: &Masked, toks: Vec<Tok>, group: u32) -> u32 {
         let shape = Shape {
             words: Box::new([]),
             toks,
@@ -1831,23 +1831,25 @@ fn texts_of(m: &Masked) -> Vec<Text> {
     let wild = Tok::wild().text;
     let all: Option<Arc<str>> = m.all_text().map(Into::into);
     (0..m.len())
-        .map(|i| match (m.text(i), &all) {
-            (WILDCARD, _) => wild.clone(),
-            (text, Some(all)) => {
-                let (start, end) = m.span(i);
-                let whole = |at: u32| all.is_char_boundary(at as usize);
-                if whole(start) && whole(end) {
+        .map(|i| {
+            if m.kind(i) == TokenKind::Wild {
+                return wild.clone();
+            }
+            let (start, end) = m.span(i);
+            match &all {
+                Some(all)
+                    if all.is_char_boundary(start as usize)
+                        && all.is_char_boundary(end as usize) =>
+                {
                     Text {
                         all: all.clone(),
                         start,
                         end,
                     }
-                } else {
-                    // Never (tokens end at ASCII bytes); a copy rather than a panic.
-                    text.into()
                 }
+                // Never (tokens end at ASCII bytes); a copy rather than a panic.
+                _ => m.text(i).into(),
             }
-            (text, None) => text.into(),
         })
         .collect()
 }
