@@ -437,6 +437,14 @@ impl Side<'_> {
     }
 }
 
+/// A table with room for [`PRESIZED`] entries, or `bound` if fewer.
+fn presized<K, V>(bound: usize) -> IdMap<K, V> {
+    IdMap::with_capacity_and_hasher(bound.min(PRESIZED), Default::default())
+}
+
+/// How many entries [`Miner::new`] makes room for in its tables up front.
+const PRESIZED: usize = 2048;
+
 /// Result of comparing a line with a shape.
 struct Candidate {
     shape: u32,
@@ -447,6 +455,7 @@ impl Miner {
     /// A miner with the given settings.
     pub fn new(config: Config) -> Self {
         let cache_capacity = config.max_templates.saturating_mul(8).max(1024);
+        let max_templates = config.max_templates;
         Miner {
             masker: Masker::new(&config),
             config,
@@ -458,9 +467,12 @@ impl Miner {
             groups: Vec::new(),
             live_groups: 0,
             by_len: IdMap::default(),
-            postings: IdMap::default(),
-            lengths: IdMap::default(),
-            cache: IdMap::default(),
+            // Room for the words of the first hundred or so templates, which would
+            // otherwise be moved each time a table doubles. Only a control byte per
+            // slot is written before use, so a short input costs little more.
+            postings: presized(max_templates),
+            lengths: presized(max_templates),
+            cache: presized(cache_capacity),
             fitted: Fitted::new(),
             fields: IdMap::default(),
             promoted: Vec::new(),
