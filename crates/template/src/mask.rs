@@ -1067,7 +1067,7 @@ mod tests {
             let mut bytes: Vec<u8> = (0..len)
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
-            if next() % 2 == 0 {
+            if next().is_multiple_of(2) {
                 bytes.retain(|&b| b != b'\t');
             }
             for start in 0..bytes.len() {

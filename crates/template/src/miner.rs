@@ -2571,7 +2571,7 @@ mod tests {
                 x ^= x >> 7;
                 x ^= x << 17;
                 line.push_str(pieces[(x % pieces.len() as u64) as usize]);
-                if x % 3 == 0 {
+                if x.is_multiple_of(3) {
                     line.push(' ');
                 }
             }

@@ -16,8 +16,8 @@
 //! that short), and a token longer than `max_token_bytes` is a wildcard
 //! whatever its bytes.
 //!
-//! Finding a shape costs a few vector instructions per 16 bytes and has no
-//! branch that depends on the text; masking costs a few unpredictable
+//! Finding a shape costs a few vector instructions per 16 bytes (per 64 with
+//! AVX-512) and has no branch that depends on the text; masking costs a few unpredictable
 //! branches per token. [`Masker`] finds the shape first and looks it up.
 
 use crate::mask::{hash_bytes, is_word, Masked, MAX_GROUP_BYTES};
@@ -78,8 +78,8 @@ pub struct Masker {
     max_token_bytes: usize,
     /// Longest line looked up by shape.
     limit: usize,
-    /// The vector path's CPU features (SSSE3, POPCNT) are there.
-    vector: bool,
+    /// How shapes are found on this CPU.
+    kernel: Kernel,
     /// The shape of the line being masked.
     shape: Box<[u8; SHAPE_ROOM]>,
     slots: Vec<Slot>,
@@ -105,7 +105,7 @@ impl Masker {
             max_tokens: config.max_tokens,
             max_token_bytes: config.max_token_bytes,
             limit: MAX_SHAPE_BYTES.min(config.max_token_bytes),
-            vector: vector_available(),
+            kernel: Kernel::best(),
             shape: Box::new([0; SHAPE_ROOM]),
             slots: vec![Slot::default(); SLOTS],
             window_lines: 0,
@@ -124,11 +124,7 @@ impl Masker {
             out.0.fill(line, self.max_tokens, self.max_token_bytes);
             return;
         }
-        let len = if self.vector {
-            shape_vector(line.as_bytes(), &mut self.shape)
-        } else {
-            shape_scalar(line.as_bytes(), &mut self.shape[..])
-        };
+        let len = self.kernel.shape(line.as_bytes(), &mut self.shape);
         let shape = &self.shape[..len];
         let hash = hash_bytes(shape);
         let slot = &mut self.slots[(hash >> SLOT_SHIFT) as usize];
@@ -154,21 +150,62 @@ impl Masker {
     }
 }
 
-/// Whether [`shape_vector`] can run here.
-fn vector_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("ssse3")
-            && std::arch::is_x86_feature_detected!("popcnt")
+/// A way to find a line's shape: each gives [`shape_scalar`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    /// A byte at a time.
+    Scalar,
+    /// 16 bytes at a time, with SSSE3 and POPCNT ([`x86::shape`]).
+    Ssse3,
+    /// 64 bytes at a time, with AVX-512 (BW and VBMI2, whose byte compression packs
+    /// the kept bytes in one instruction) ([`x86::shape_avx512`]).
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU can run.
+    fn best() -> Kernel {
+        Kernel::available()
+            .last()
+            .copied()
+            .unwrap_or(Kernel::Scalar)
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+
+    /// The kernels this CPU can run, slowest first.
+    fn available() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("ssse3") && has!("popcnt") {
+                kernels.push(Kernel::Ssse3);
+            }
+            if has!("avx512f") && has!("avx512bw") && has!("avx512vbmi2") && has!("popcnt") {
+                kernels.push(Kernel::Avx512);
+            }
+        }
+        kernels
+    }
+
+    /// Writes the shape of `line` (at most [`MAX_SHAPE_BYTES`] bytes) to `out`,
+    /// returning its length.
+    fn shape(self, line: &[u8], out: &mut [u8; SHAPE_ROOM]) -> usize {
+        debug_assert!(line.len() <= MAX_SHAPE_BYTES);
+        match self {
+            Kernel::Scalar => shape_scalar(line, &mut out[..]),
+            // SAFETY: `available` saw the CPU features each needs, and the line fits.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ssse3 => unsafe { x86::shape(line, out) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => unsafe { x86::shape_avx512(line, out) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Ssse3 | Kernel::Avx512 => shape_scalar(line, &mut out[..]),
+        }
     }
 }
 
 /// Writes the shape of `line` to `out`, returning its length: the
-/// reference for [`shape_vector`], and the path where it cannot run.
+/// reference for the vector kernels ([`Kernel`]), and the path where they cannot run.
 fn shape_scalar(line: &[u8], out: &mut [u8]) -> usize {
     let n = line.len();
     let mut o = 0;
@@ -195,21 +232,6 @@ fn shape_scalar(line: &[u8], out: &mut [u8]) -> usize {
         }
     }
     o
-}
-
-/// [`shape_scalar`] with SSSE3 and POPCNT, for a line of at most [`MAX_SHAPE_BYTES`]
-/// bytes; falls back to it elsewhere.
-fn shape_vector(line: &[u8], out: &mut [u8; SHAPE_ROOM]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        debug_assert!(line.len() <= MAX_SHAPE_BYTES);
-        // SAFETY: `Masker::new` saw SSSE3 and POPCNT, and the line fits.
-        unsafe { x86::shape(line, out) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        shape_scalar(line, &mut out[..])
-    }
 }
 
 /// Bit `i` set in each 64-bit block: a bit set per byte of a line of at most
@@ -318,7 +340,7 @@ mod x86 {
         for (j, v) in vectors.iter_mut().enumerate().take(n / 16) {
             *v = _mm_loadu_si128(line.as_ptr().add(16 * j).cast());
         }
-        if n % 16 != 0 {
+        if !n.is_multiple_of(16) {
             vectors[n / 16] = if n >= 16 {
                 // The line's last 16 bytes, moved down past those of the vector before:
                 // a copy to the stack and a load of it would wait for the copy's stores.
@@ -390,6 +412,62 @@ mod x86 {
         }
         o
     }
+
+    /// [`shape`] 64 bytes at a time.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 (F, BW, VBMI2) and POPCNT, and `line` has at most
+    /// [`MAX_SHAPE_BYTES`] bytes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+    pub(super) unsafe fn shape_avx512(line: &[u8], out: &mut [u8; SHAPE_ROOM]) -> usize {
+        let n = line.len();
+        let blocks = n.div_ceil(64);
+        // The bytes of block `b` that are the line's.
+        let valid = |b: usize| match n - 64 * b {
+            v if v >= 64 => u64::MAX,
+            v => (1u64 << v) - 1,
+        };
+        let mut vectors = [_mm512_setzero_si512(); MAX_SHAPE_BYTES / 64];
+        let mut word: Bits = [0; MAX_SHAPE_BYTES / 64];
+        let mut digit: Bits = [0; MAX_SHAPE_BYTES / 64];
+        for b in 0..blocks {
+            // Bytes past the line are not read (a masked load does not fault) and are 0.
+            let x = _mm512_maskz_loadu_epi8(valid(b), line.as_ptr().add(64 * b).cast());
+            let d = _mm512_sub_epi8(x, _mm512_set1_epi8(b'0' as i8));
+            let is_digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
+            let l = _mm512_sub_epi8(
+                _mm512_or_si512(x, _mm512_set1_epi8(0x20)),
+                _mm512_set1_epi8(b'a' as i8),
+            );
+            let is_letter = _mm512_cmplt_epu8_mask(l, _mm512_set1_epi8(26));
+            // Bytes of multi-byte UTF-8 sequences (high bit set) are letters.
+            word[b] = is_digit | is_letter | _mm512_movepi8_mask(x);
+            digit[b] = is_digit;
+            vectors[b] = x;
+        }
+        let var = runs_with_digit(&word, &digit, blocks);
+        let zero_char = _mm512_set1_epi8(b'0' as i8);
+        let mut o = 0;
+        let mut prev = 0;
+        for b in 0..blocks {
+            // A run's first byte stays (as `0`), the rest of it goes.
+            let start = var[b] & !((var[b] << 1) | prev);
+            prev = var[b] >> 63;
+            let keep = (!var[b] | start) & valid(b);
+            let x = _mm512_mask_blend_epi8(start, vectors[b], zero_char);
+            let packed = _mm512_maskz_compress_epi8(keep, x);
+            let kept = keep.count_ones() as usize;
+            // Only the kept bytes are stored: 64 from `o` may pass the end of `out`.
+            let written = if kept == 64 {
+                u64::MAX
+            } else {
+                (1u64 << kept) - 1
+            };
+            _mm512_mask_storeu_epi8(out.as_mut_ptr().add(o).cast(), written, packed);
+            o += kept;
+        }
+        o
+    }
 }
 
 #[cfg(test)]
@@ -436,10 +514,10 @@ mod tests {
         let mut b = String::new();
         while a.len() < max_len && b.len() < max_len {
             let r = next(rng);
-            if r % 5 == 0 {
+            if r.is_multiple_of(5) {
                 // A run with a digit, and another one for the twin line;
                 // glued to letters on either side half of the time.
-                let glue = if r % 2 == 0 { "k" } else { "" };
+                let glue = if r.is_multiple_of(2) { "k" } else { "" };
                 a.push_str(&format!("{glue}{}", next(rng) % 1000));
                 b.push_str(&format!("{glue}{:x}9z", next(rng) % 100_000));
             } else {
@@ -475,27 +553,30 @@ mod tests {
     }
 
     #[test]
-    fn the_vector_shape_is_the_scalar_shape() {
-        if !vector_available() {
-            return;
-        }
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    fn the_vector_shapes_are_the_scalar_shape() {
+        let kernels = Kernel::available();
         let mut out = Box::new([0u8; SHAPE_ROOM]);
-        for i in 0..20_000 {
-            // Pieces are at most 10 bytes: the line stays within the limit.
-            let (line, _) = line_pair(&mut rng, 1 + i % (MAX_SHAPE_BYTES - 10));
-            let n = shape_vector(line.as_bytes(), &mut out);
-            assert_eq!(&out[..n], &scalar(&line)[..], "{line:?}");
-        }
-        // Runs across 64-byte blocks, and lines of exactly the limit.
-        for line in [
-            format!("{}7{}", "a".repeat(100), "b".repeat(100)),
-            format!("{} {}", "x".repeat(62), "12345"),
-            "9".repeat(MAX_SHAPE_BYTES),
-            format!("{}1", "q".repeat(MAX_SHAPE_BYTES - 1)),
-        ] {
-            let n = shape_vector(line.as_bytes(), &mut out);
-            assert_eq!(&out[..n], &scalar(&line)[..], "{line:?}");
+        for kernel in kernels {
+            let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+            for i in 0..20_000 {
+                // Pieces are at most 10 bytes: the line stays within the limit.
+                let (line, _) = line_pair(&mut rng, 1 + i % (MAX_SHAPE_BYTES - 10));
+                let n = kernel.shape(line.as_bytes(), &mut out);
+                assert_eq!(&out[..n], &scalar(&line)[..], "{kernel:?} {line:?}");
+            }
+            // Runs across 64-byte blocks, and lines of exactly the limit.
+            for line in [
+                format!("{}7{}", "a".repeat(100), "b".repeat(100)),
+                format!("{} {}", "x".repeat(62), "12345"),
+                format!("{}12{}", "x".repeat(63), "y".repeat(70)),
+                "9".repeat(MAX_SHAPE_BYTES),
+                format!("{}1", "q".repeat(MAX_SHAPE_BYTES - 1)),
+                "-".repeat(MAX_SHAPE_BYTES),
+                "é".repeat(MAX_SHAPE_BYTES / 2),
+            ] {
+                let n = kernel.shape(line.as_bytes(), &mut out);
+                assert_eq!(&out[..n], &scalar(&line)[..], "{kernel:?} {line:?}");
+            }
         }
     }
 
@@ -561,10 +642,10 @@ mod tests {
             max_tokens: 9,
             ..Config::default()
         };
-        // The vector path where the CPU has it, and the scalar one everywhere.
-        for vector in [vector_available(), false] {
+        // Each kernel the CPU has, the scalar one everywhere.
+        for kernel in Kernel::available() {
             let mut masker = Masker::new(&config);
-            masker.vector = vector;
+            masker.kernel = kernel;
             let mut rng = 0x1234_5678_9abc_def1u64;
             let mut cached = MaskedLine::default();
             let mut plain = MaskedLine::default();

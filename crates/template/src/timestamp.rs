@@ -943,7 +943,7 @@ mod tests {
                 let at = (seed >> 40) as usize % line.len();
                 line[at] = swaps[(seed >> 20) as usize % swaps.len()];
             }
-            if seed % 7 == 0 {
+            if seed.is_multiple_of(7) {
                 line.truncate((seed >> 50) as usize % line.len());
             }
             let line = String::from_utf8(line).expect("ASCII");
