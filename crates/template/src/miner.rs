@@ -240,6 +240,9 @@ type Posting = smallvec::SmallVec<[u32; 4]>;
 /// alone. Most are copied from one to another as templates change, and a copy is then
 /// a count. Any `Hash`, `Eq` or `Ord` must go through the text, as `PartialEq` does
 /// (`Borrow<str>` says they agree).
+///
+/// `start..end` is a range of char boundaries of `all`: [`From<&str>`] and
+/// [`Text::piece`], which make every `Text`, see to it, and `Deref` relies on it.
 #[derive(Clone)]
 struct Text {
     all: Arc<str>,
@@ -247,11 +250,28 @@ struct Text {
     end: u32,
 }
 
+impl Text {
+    /// `all[start..end]`, if that is a range of char boundaries of `all`.
+    fn piece(all: &Arc<str>, start: u32, end: u32) -> Option<Text> {
+        let boundary = |at: u32| all.is_char_boundary(at as usize);
+        (start <= end && boundary(start) && boundary(end)).then(|| Text {
+            all: all.clone(),
+            start,
+            end,
+        })
+    }
+}
+
 impl std::ops::Deref for Text {
     type Target = str;
 
     fn deref(&self) -> &str {
-        &self.all[self.start as usize..self.end as usize]
+        // SAFETY: a range of char boundaries of `all` (see the type's doc). Slicing
+        // would check them again on every use.
+        unsafe {
+            self.all
+                .get_unchecked(self.start as usize..self.end as usize)
+        }
     }
 }
 
@@ -1848,20 +1868,10 @@ fn texts_of(m: &Masked) -> Vec<Text> {
                 return wild.clone();
             }
             let (start, end) = m.span(i);
-            match &all {
-                Some(all)
-                    if all.is_char_boundary(start as usize)
-                        && all.is_char_boundary(end as usize) =>
-                {
-                    Text {
-                        all: all.clone(),
-                        start,
-                        end,
-                    }
-                }
+            all.as_ref()
+                .and_then(|all| Text::piece(all, start, end))
                 // Never (tokens end at ASCII bytes); a copy rather than a panic.
-                _ => m.text(i).into(),
-            }
+                .unwrap_or_else(|| m.text(i).into())
         })
         .collect()
 }
@@ -2584,6 +2594,17 @@ mod tests {
         let total: u64 = m.templates().map(Template::count).sum::<u64>() + m.overflow_count();
         assert_eq!(total, 3000);
         assert!(m.len() <= 50);
+    }
+
+    #[test]
+    fn a_piece_of_a_text_is_a_range_of_its_char_boundaries() {
+        let all: Arc<str> = "aé b".into();
+        assert_eq!(Text::piece(&all, 0, 3).as_deref(), Some("aé"));
+        assert_eq!(Text::piece(&all, 4, 5).as_deref(), Some("b"));
+        assert_eq!(Text::piece(&all, 5, 5).as_deref(), Some(""));
+        for (start, end) in [(0, 2), (2, 3), (3, 1), (4, 6), (6, 6)] {
+            assert!(Text::piece(&all, start, end).is_none(), "{start}..{end}");
+        }
     }
 
     #[test]
