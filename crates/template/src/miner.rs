@@ -266,12 +266,12 @@ impl std::ops::Deref for Text {
     type Target = str;
 
     fn deref(&self) -> &str {
+        let (start, end) = (self.start as usize, self.end as usize);
+        debug_assert!(start <= end && self.all.is_char_boundary(start));
+        debug_assert!(self.all.is_char_boundary(end));
         // SAFETY: a range of char boundaries of `all` (see the type's doc). Slicing
         // would check them again on every use.
-        unsafe {
-            self.all
-                .get_unchecked(self.start as usize..self.end as usize)
-        }
+        unsafe { self.all.get_unchecked(start..end) }
     }
 }
 
