@@ -290,6 +290,33 @@ fn spread_up(mut seed: u64, within: u64) -> u64 {
     seed
 }
 
+/// The bytes of block `b` of a line of `n` bytes that are the line's (`64 * b < n`).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+fn block_bytes(n: usize, b: usize) -> u64 {
+    match n - 64 * b {
+        v if v >= 64 => u64::MAX,
+        v => (1u64 << v) - 1,
+    }
+}
+
+/// For a line of `n` bytes whose runs with a digit are `var` ([`runs_with_digit`]):
+/// the first byte of each run, which becomes `0`, and the bytes the shape keeps (the
+/// rest of a run goes, and so do the bytes past the line).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+fn starts_and_kept(var: &Bits, n: usize) -> (Bits, Bits) {
+    let mut start: Bits = [0; MAX_SHAPE_BYTES / 64];
+    let mut keep: Bits = [0; MAX_SHAPE_BYTES / 64];
+    let mut prev = 0;
+    for b in 0..n.div_ceil(64) {
+        start[b] = var[b] & !((var[b] << 1) | prev);
+        prev = var[b] >> 63;
+        keep[b] = (!var[b] | start[b]) & block_bytes(n, b);
+    }
+    (start, keep)
+}
+
 /// `seed` spread to lower bits along the runs of `within`.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
@@ -306,7 +333,7 @@ fn spread_down(mut seed: u64, within: u64) -> u64 {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{runs_with_digit, Bits, MAX_SHAPE_BYTES, SHAPE_ROOM};
+    use super::{block_bytes, runs_with_digit, starts_and_kept, Bits, MAX_SHAPE_BYTES, SHAPE_ROOM};
 
     /// For each 8-bit mask, the indices of its set bits in order: a
     /// `pshufb` control that packs the kept bytes of 8.
@@ -388,20 +415,7 @@ mod x86 {
         }
         let blocks = n.div_ceil(64);
         let var = runs_with_digit(&word, &digit, blocks);
-        // A run's first byte stays (as `0`), the rest of it goes; so do the
-        // padding bytes.
-        let mut start: Bits = [0; MAX_SHAPE_BYTES / 64];
-        let mut keep: Bits = [0; MAX_SHAPE_BYTES / 64];
-        let mut prev = 0;
-        for b in 0..blocks {
-            start[b] = var[b] & !((var[b] << 1) | prev);
-            prev = var[b] >> 63;
-            let valid = match n - 64 * b {
-                v if v >= 64 => u64::MAX,
-                v => (1u64 << v) - 1,
-            };
-            keep[b] = (!var[b] | start[b]) & valid;
-        }
+        let (start, keep) = starts_and_kept(&var, n);
         let spread = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
         let bit_of_byte = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
         let zero_char = _mm_set1_epi8(b'0' as i8);
@@ -439,17 +453,12 @@ mod x86 {
     pub(super) unsafe fn shape_avx512(line: &[u8], out: &mut [u8; SHAPE_ROOM]) -> usize {
         let n = line.len();
         let blocks = n.div_ceil(64);
-        // The bytes of block `b` that are the line's.
-        let valid = |b: usize| match n - 64 * b {
-            v if v >= 64 => u64::MAX,
-            v => (1u64 << v) - 1,
-        };
         let mut vectors = [_mm512_setzero_si512(); MAX_SHAPE_BYTES / 64];
         let mut word: Bits = [0; MAX_SHAPE_BYTES / 64];
         let mut digit: Bits = [0; MAX_SHAPE_BYTES / 64];
         for b in 0..blocks {
             // Bytes past the line are not read (a masked load does not fault) and are 0.
-            let x = _mm512_maskz_loadu_epi8(valid(b), line.as_ptr().add(64 * b).cast());
+            let x = _mm512_maskz_loadu_epi8(block_bytes(n, b), line.as_ptr().add(64 * b).cast());
             let d = _mm512_sub_epi8(x, _mm512_set1_epi8(b'0' as i8));
             let is_digit = _mm512_cmplt_epu8_mask(d, _mm512_set1_epi8(10));
             let l = _mm512_sub_epi8(
@@ -463,17 +472,13 @@ mod x86 {
             vectors[b] = x;
         }
         let var = runs_with_digit(&word, &digit, blocks);
+        let (start, keep) = starts_and_kept(&var, n);
         let zero_char = _mm512_set1_epi8(b'0' as i8);
         let mut o = 0;
-        let mut prev = 0;
         for b in 0..blocks {
-            // A run's first byte stays (as `0`), the rest of it goes.
-            let start = var[b] & !((var[b] << 1) | prev);
-            prev = var[b] >> 63;
-            let keep = (!var[b] | start) & valid(b);
-            let x = _mm512_mask_blend_epi8(start, vectors[b], zero_char);
-            let packed = _mm512_maskz_compress_epi8(keep, x);
-            let kept = keep.count_ones() as usize;
+            let x = _mm512_mask_blend_epi8(start[b], vectors[b], zero_char);
+            let packed = _mm512_maskz_compress_epi8(keep[b], x);
+            let kept = keep[b].count_ones() as usize;
             // Only the kept bytes are stored: 64 from `o` may pass the end of `out`. (A
             // conditional move as compiled; a shift of a `u128` measured slower.)
             let written = if kept == 64 {
