@@ -1742,8 +1742,8 @@ impl FoldBatches for Text {
             kept.retain(|(item, _)| all_text(item));
         } else if self.binary_unlisted > 0 {
             self.warnings.push(format!(
-                "{} the options kept held binary data's bytes (NUL) while the input looked \
-                 binary, and {} not listed in order (the artifact has them)",
+                "{} the options kept held binary data's bytes (NUL, invalid UTF-8) while the \
+                 input looked binary, and {} not listed in order (the artifact has them)",
                 counted(self.binary_unlisted, "record", "records"),
                 if self.binary_unlisted == 1 {
                     "was"
