@@ -20,11 +20,6 @@ use cli::{Cli, Command};
 use session::Session;
 use std::process::ExitCode;
 
-// Mining allocates a little for each new template and shape; mimalloc serves that 1.1x
-// faster than glibc's malloc on loghub's slowest sets (benches/loghub/ab.sh).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// briefly's own errors (bad options, unreadable input) exit with this.
 const EXIT_ERROR: u8 = 2;
 

@@ -20,10 +20,6 @@ mkdir -p "$OUT"
 git -C "$ROOT" worktree add -q --detach "$TREE" "$BASE"
 trap 'git -C "$ROOT" worktree remove --force "$TREE"' EXIT
 cp "$ROOT/crates/template/examples/loghub.rs" "$TREE/crates/template/examples/loghub.rs"
-# The example runs on the binary's allocator, which a BASE from before c441f26 lacks.
-grep -q mimalloc "$TREE/crates/template/Cargo.toml" ||
-  cargo add --quiet --dev --no-default-features mimalloc@0.1.52 \
-    --manifest-path "$TREE/crates/template/Cargo.toml"
 build() { # TREE -> the example's path
   cargo build --quiet --release --example loghub --manifest-path "$1/crates/template/Cargo.toml" \
     --target-dir "$1/target"

@@ -271,10 +271,6 @@ fn print_errors(name: &str, lines: &[&str], ids: &[GroupId], truth: &Truth, mine
     }
 }
 
-// The allocator the briefly binary uses: this times the miner as briefly runs it.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() {
     let mut dir: Option<PathBuf> = None;
     let mut json = false;

@@ -16,10 +16,6 @@ use std::time::Instant;
 
 use briefly_template::{Config, MaskedLine, Masker, Miner};
 
-// The allocator the briefly binary uses: this times the miner as briefly runs it.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() {
     let mut path = None;
     let mut rounds = 5usize;
