@@ -1589,6 +1589,138 @@ error: test failed, to rerun pass `--lib`
 }
 
 #[test]
+fn panics_printed_before_other_tests_results_wait_for_their_own() {
+    // `cargo test -- --nocapture` on several threads: two panics, then another test's
+    // `ok`, then their tests' results; a `should_panic` test's panic (expected) among them.
+    let output = "running 4 tests
+thread 'tests::a' (100) panicked at src/lib.rs:10:5:
+assertion `left == right` failed: a's message
+  left: 1
+ right: 2
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+thread 'tests::expected' (102) panicked at src/lib.rs:30:5:
+expected to panic
+thread 'tests::b' (101) panicked at src/lib.rs:20:5:
+assertion `left == right` failed: b's message
+  left: 3
+ right: 4
+test tests::c ... ok
+test tests::expected - should panic ... ok
+test tests::b ... FAILED
+test tests::a ... FAILED
+
+failures:
+
+failures:
+    tests::a
+    tests::b
+
+test result: FAILED. 2 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    let mut failed = names(&envelope, "failed");
+    failed.sort();
+    assert_eq!(failed, ["tests::a", "tests::b"], "{envelope}");
+    for (name, message, location) in [
+        ("tests::a", "a's message", "src/lib.rs:10:5"),
+        ("tests::b", "b's message", "src/lib.rs:20:5"),
+    ] {
+        let item = item_named(&envelope, name);
+        assert!(
+            item["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(message)),
+            "{envelope}"
+        );
+        assert_eq!(item["location"], location, "{envelope}");
+    }
+    assert_eq!(envelope["total_items"], 2, "{envelope}");
+}
+
+#[test]
+fn expected_panics_do_not_crowd_out_a_failures_panic_waiting_for_its_result() {
+    // A failing test's panic, then twenty `should_panic` tests' panics, each followed by
+    // its `ok`, then the failing test's result: more than the panics held waiting.
+    let mut output = String::from(
+        "running 21 tests\nthread 'tests::a' (1) panicked at src/lib.rs:10:5:\na's message\n",
+    );
+    for i in 0..20 {
+        output.push_str(&format!(
+            "thread 'tests::e{i}' ({}) panicked at src/lib.rs:{}:5:\nexpected {i}\n\
+             test tests::e{i} - should panic ... ok\n",
+            i + 2,
+            30 + i
+        ));
+    }
+    output.push_str(
+        "test tests::a ... FAILED\n\nfailures:\n\nfailures:\n    tests::a\n\n\
+         test result: FAILED. 20 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; \
+         finished in 0.00s\n",
+    );
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_eq!(names(&envelope, "failed"), ["tests::a"], "{envelope}");
+    let a = item_named(&envelope, "tests::a");
+    assert_eq!(a["message"], "a's message", "{envelope}");
+    assert_eq!(a["location"], "src/lib.rs:10:5", "{envelope}");
+    assert_eq!(envelope["total_items"], 1, "{envelope}");
+}
+
+#[test]
+fn panics_waiting_for_their_results_are_bounded_the_oldest_let_go() {
+    // Twenty tests' panics before any of their results: the last 16 wait, the first four
+    // are let go (their tests are still listed as failed, without a message).
+    let mut output = String::from("running 20 tests\n");
+    for i in 0..20 {
+        output.push_str(&format!(
+            "thread 'tests::f{i:02}' ({i}) panicked at src/lib.rs:{}:5:\nmessage {i}\n",
+            10 + i
+        ));
+    }
+    for i in 0..20 {
+        output.push_str(&format!("test tests::f{i:02} ... FAILED\n"));
+    }
+    output.push_str(
+        "\nfailures:\n\ntest result: FAILED. 0 passed; 20 failed; 0 ignored; 0 measured; \
+         0 filtered out; finished in 0.00s\n",
+    );
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_eq!(envelope["total_items"], 20, "{envelope}");
+    for i in 0..20 {
+        let item = item_named(&envelope, &format!("tests::f{i:02}"));
+        let message = (i >= 4).then(|| format!("message {i}"));
+        assert_eq!(item["message"].as_str(), message.as_deref(), "{envelope}");
+    }
+}
+
+#[test]
+fn a_panic_waiting_for_a_result_line_run_into_by_output_is_named_by_the_failures_list() {
+    // Another test's output, unterminated, runs into the failed test's result line: the
+    // panic is its report when the list of failures names the test.
+    let output = "running 2 tests
+thread 'tests::b' (101) panicked at src/lib.rs:20:5:
+b's message
+test tests::c ... ok
+test tests::b ... FAILEDhello from c
+
+failures:
+
+failures:
+    tests::b
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_eq!(names(&envelope, "failed"), ["tests::b"], "{envelope}");
+    let item = item_named(&envelope, "tests::b");
+    assert_eq!(item["message"], "b's message", "{envelope}");
+    assert_eq!(item["location"], "src/lib.rs:20:5", "{envelope}");
+}
+
+#[test]
 fn a_test_binary_that_crashed_is_an_item_saying_how() {
     // A test overflowed its stack: the binary aborted before its result (Rust 1.95).
     let output = "     Running unittests src/lib.rs (target/debug/deps/ct2-3dae4a4c680ac6a0)

@@ -18,7 +18,7 @@ use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, DEFAULT_MAX_LINE_BY
 use briefly_severity::Severity;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// Test binaries listed in `stats.binaries`.
 pub const MAX_BINARIES: usize = 500;
@@ -26,6 +26,9 @@ pub const MAX_BINARIES: usize = 500;
 pub const MAX_NAMES: usize = 100;
 /// Names of failed tests held per binary until its result, for those without a report.
 pub const MAX_PENDING_NAMES: usize = 10_000;
+/// Panics printed as they happened held until their tests' outcomes; past it, the
+/// oldest is let go.
+const MAX_WAITING_PANICS: usize = 16;
 /// Warnings held to list when nothing worse turns up.
 pub const MAX_HELD_WARNINGS: usize = 200;
 
@@ -661,6 +664,11 @@ pub struct CargoTest {
     reported: HashSet<String>,
     /// Names marked FAILED in the binary running now, to report those without a report.
     pending_names: Vec<String>,
+    /// Panics printed as they happened (`--nocapture`) whose tests' outcomes have not
+    /// come yet, another test's line having come between (tests run on threads): each is
+    /// its test's report at its `... FAILED`, and nothing at its `... ok` (a panic the
+    /// test expected). At most [`MAX_WAITING_PANICS`].
+    waiting_panics: VecDeque<Failure>,
     diagnostic: Option<Diagnostic>,
     lint_of_shape: HashMap<String, String>,
     held_warnings: Vec<CargoItem>,
@@ -708,6 +716,7 @@ impl CargoTest {
             failures: 0,
             reported: HashSet::new(),
             pending_names: Vec::new(),
+            waiting_panics: VecDeque::new(),
             diagnostic: None,
             lint_of_shape: HashMap::new(),
             held_warnings: Vec::new(),
@@ -798,6 +807,14 @@ impl CargoTest {
                 "test {name} ... (no outcome: it was running when the output stopped)"
             ));
         }
+        // A panic still waiting for its test's outcome is its report if the binary
+        // stopped short (no outcome came for it) or the test was marked FAILED (a line
+        // not read as its outcome); else its test passed, or the output says nothing.
+        for panic in std::mem::take(&mut self.waiting_panics) {
+            if stopped || self.pending_names.contains(&panic.name) {
+                self.emit_failure(panic, out);
+            }
+        }
         // Tests marked FAILED with no report of their own still get an item.
         // (`emit_failure` skips those that had one.)
         for name in std::mem::take(&mut self.pending_names) {
@@ -875,6 +892,24 @@ impl CargoTest {
             binary.result = Some(counts);
         }
         self.end_binary(out);
+    }
+
+    /// The panic printed as it happened (the failure read now) waits for its test's
+    /// outcome.
+    fn wait_for_outcome(&mut self) {
+        let Some(failure) = self.failure.take() else {
+            return;
+        };
+        if self.waiting_panics.len() == MAX_WAITING_PANICS {
+            self.waiting_panics.pop_front();
+        }
+        self.waiting_panics.push_back(failure);
+    }
+
+    /// The panic of test `name` that waited for its outcome, no longer waiting.
+    fn waited_panic(&mut self, name: &str) -> Option<Failure> {
+        let at = self.waiting_panics.iter().position(|f| f.name == name)?;
+        self.waiting_panics.remove(at)
     }
 
     fn close_failure(&mut self, out: &mut dyn Emit<CargoItem>) {
@@ -1210,13 +1245,16 @@ impl CargoTest {
                 if is_crash_line(line.trim_start())
                     || line.starts_with("error: test failed")
                     || line == "Caused by:" => {}
-            // Another test's panic: the one before it is done (read below).
+            // Another test's panic: the one before it waits for its test's outcome.
             Mode::InlinePanic
                 if panicking_thread(line).is_some_and(|name| {
                     self.failure
                         .as_ref()
                         .is_some_and(|failure| failure.name != name)
-                }) => {}
+                }) =>
+            {
+                self.wait_for_outcome();
+            }
             Mode::InlinePanic => {
                 if line == "FAILED" {
                     self.close_failure(out);
@@ -1234,15 +1272,22 @@ impl CargoTest {
                     return;
                 }
                 // Its test's result line, printed once the panic was (tests run on
-                // several threads): its failure. Any other line: not its test's failure
-                // (a `should_panic` test's panic), what follows says.
-                let failed = line
+                // several threads): its failure. Another test's: it waits for its own.
+                // Any other line: not its test's failure (a `should_panic` test's panic),
+                // what follows says.
+                let outcome = line
                     .strip_prefix("test ")
-                    .and_then(|rest| rest.strip_suffix(" ... FAILED"));
-                if failed.is_some() && failed == self.failure.as_ref().map(|f| f.name.as_str()) {
-                    self.close_failure(out);
-                } else {
-                    self.failure = None;
+                    .and_then(|rest| rest.split_once(" ... "))
+                    .filter(|(_, after)| is_outcome(after));
+                match outcome {
+                    Some((name, "FAILED"))
+                        if (self.failure.as_ref())
+                            .is_some_and(|f| f.name == without_test_mode(name)) =>
+                    {
+                        self.close_failure(out)
+                    }
+                    Some(_) => self.wait_for_outcome(),
+                    None => self.failure = None,
                 }
                 self.mode = Mode::Normal;
             }
@@ -1327,12 +1372,18 @@ impl CargoTest {
                 }
             }
             if let Some(name) = rest.strip_suffix(" ... FAILED").map(without_test_mode) {
+                if let Some(panic) = self.waited_panic(name) {
+                    self.emit_failure(panic, out);
+                }
                 if !self.pending_names.iter().any(|n| n == name)
                     && self.pending_names.len() < MAX_PENDING_NAMES
                 {
                     self.pending_names.push(name.to_string());
                 }
                 return;
+            }
+            if let Some(name) = rest.strip_suffix(" ... ok").map(without_test_mode) {
+                self.waited_panic(name);
             }
             // On one thread libtest names a test before its outcome: one the output
             // stopped in (hung, killed) has none, or what was written after its name
