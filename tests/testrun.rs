@@ -1671,7 +1671,11 @@ fn expected_panics_do_not_crowd_out_a_failures_panic_waiting_for_its_result() {
 fn panics_waiting_for_their_results_are_bounded_the_oldest_let_go() {
     // Twenty tests' panics before any of their results: the last 16 wait, the first four
     // are let go (their tests are still listed as failed, without a message).
-    let mut output = String::from("running 20 tests\n");
+    // A failure whose result came before them is reported at it, not held among them.
+    let mut output = String::from(
+        "running 21 tests\nthread 'tests::early' (99) panicked at src/lib.rs:5:5:\n\
+         early message\ntest tests::c ... ok\ntest tests::early ... FAILED\n",
+    );
     for i in 0..20 {
         output.push_str(&format!(
             "thread 'tests::f{i:02}' ({i}) panicked at src/lib.rs:{}:5:\nmessage {i}\n",
@@ -1682,12 +1686,17 @@ fn panics_waiting_for_their_results_are_bounded_the_oldest_let_go() {
         output.push_str(&format!("test tests::f{i:02} ... FAILED\n"));
     }
     output.push_str(
-        "\nfailures:\n\ntest result: FAILED. 0 passed; 20 failed; 0 ignored; 0 measured; \
+        "\nfailures:\n\ntest result: FAILED. 1 passed; 21 failed; 0 ignored; 0 measured; \
          0 filtered out; finished in 0.00s\n",
     );
     let b = Briefly::new();
     let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
-    assert_eq!(envelope["total_items"], 20, "{envelope}");
+    assert_eq!(envelope["total_items"], 21, "{envelope}");
+    assert_eq!(
+        item_named(&envelope, "tests::early")["message"],
+        "early message",
+        "{envelope}"
+    );
     for i in 0..20 {
         let item = item_named(&envelope, &format!("tests::f{i:02}"));
         let message = (i >= 4).then(|| format!("message {i}"));
@@ -1718,6 +1727,81 @@ test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
     let item = item_named(&envelope, "tests::b");
     assert_eq!(item["message"], "b's message", "{envelope}");
     assert_eq!(item["location"], "src/lib.rs:20:5", "{envelope}");
+}
+
+#[test]
+fn panics_with_no_result_line_of_their_own_are_reported_but_a_doc_tests() {
+    // `-q --nocapture`: no result lines, the list of failures names the tests; a thread a
+    // test started panicked first (the cause), with no result line ever; a doc-test's
+    // panic (thread `main`) names no test, and its report is its own.
+    let output = "running 2 tests
+thread 'worker' (3) panicked at src/lib.rs:5:9:
+real cause
+thread 'tests::a' (1) panicked at src/lib.rs:10:5:
+a msg
+thread 'tests::b' (2) panicked at src/lib.rs:20:5:
+b msg
+FF
+
+failures:
+
+failures:
+    tests::a
+    tests::b
+
+test result: FAILED. 0 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+running 1 test
+thread 'main' (7) panicked at /tmp/rustdoctestX/doctest_bundle_2024.rs:6:1:
+doc msg
+test src/lib.rs - add (line 3) ... FAILED
+
+failures:
+
+failures:
+    src/lib.rs - add (line 3)
+
+test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    for (name, message) in [
+        ("worker", "real cause"),
+        ("tests::a", "a msg"),
+        ("tests::b", "b msg"),
+    ] {
+        let item = item_named(&envelope, name);
+        assert!(
+            (item["message"].as_str()).is_some_and(|m| m.starts_with(message)),
+            "{envelope}"
+        );
+    }
+    item_named(&envelope, "src/lib.rs - add (line 3)");
+    assert_eq!(envelope["total_items"], 4, "no item for `main`: {envelope}");
+}
+
+#[test]
+fn a_test_that_aborts_after_its_first_panic_waited_is_one_crashed_item_with_it() {
+    // Its first panic, then another test's result, then a panic in a destructor that
+    // could not unwind: one item, the first panic its message.
+    let output = "running 2 tests
+thread 'tests::dp' (1) panicked at src/lib.rs:8:40:
+first panic
+test tests::fine ... ok
+thread 'tests::dp' (1) panicked at src/lib.rs:4:47:
+drop panicked too
+thread caused non-unwinding panic. aborting.
+error: test failed, to rerun pass `--lib`
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_eq!(envelope["total_items"], 1, "{envelope}");
+    let crashed = item_named(&envelope, "tests::dp");
+    assert_eq!(crashed["kind"], "crashed", "{envelope}");
+    assert!(
+        (crashed["message"].as_str()).is_some_and(|m| m.starts_with("first panic\n")),
+        "{envelope}"
+    );
 }
 
 #[test]

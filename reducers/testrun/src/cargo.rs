@@ -792,7 +792,11 @@ impl CargoTest {
         // binary stopped in, one item with the crash.
         let aborted_by_panic = self.crash.iter().any(|line| line == NON_UNWINDING);
         let stopped_in = match (stopped && aborted_by_panic, self.mode) {
-            (true, Mode::InlinePanic) => self.failure.take(),
+            // Its first panic, when that one waited (another test's line came between):
+            // the cause, where the panic read now is the one that could not unwind.
+            (true, Mode::InlinePanic) => {
+                (self.failure.take()).map(|last| self.waited_panic(&last.name).unwrap_or(last))
+            }
             _ => None,
         };
         self.close_failure(out);
@@ -807,11 +811,12 @@ impl CargoTest {
                 "test {name} ... (no outcome: it was running when the output stopped)"
             ));
         }
-        // A panic still waiting for its test's outcome is its report if the binary
-        // stopped short (no outcome came for it) or the test was marked FAILED (a line
-        // not read as its outcome); else its test passed, or the output says nothing.
+        // A panic still waiting had no outcome of its own read: its thread was one a
+        // test started (`worker`: often the cause), the binary stopped short, or output
+        // ran into its test's result line (`-q` prints none): each is reported. But a
+        // doc-test's, on thread `main`, which names no test, as before.
         for panic in std::mem::take(&mut self.waiting_panics) {
-            if stopped || self.pending_names.contains(&panic.name) {
+            if panic.name != "main" {
                 self.emit_failure(panic, out);
             }
         }
@@ -1271,23 +1276,20 @@ impl CargoTest {
                     }
                     return;
                 }
-                // Its test's result line, printed once the panic was (tests run on
-                // several threads): its failure. Another test's: it waits for its own.
-                // Any other line: not its test's failure (a `should_panic` test's panic),
-                // what follows says.
-                let outcome = line
+                // Its test's `FAILED`, printed once the panic was (tests run on several
+                // threads): its failure. A bare `ok` ends a `should_panic` test's
+                // expected panic (one thread: `test x - should panic ... ` came before
+                // it). Any other line (another test's result, its own `ok`, the list of
+                // failures): it waits for its test's outcome, read below or not at all.
+                let failed = line
                     .strip_prefix("test ")
-                    .and_then(|rest| rest.split_once(" ... "))
-                    .filter(|(_, after)| is_outcome(after));
-                match outcome {
-                    Some((name, "FAILED"))
-                        if (self.failure.as_ref())
-                            .is_some_and(|f| f.name == without_test_mode(name)) =>
-                    {
+                    .and_then(|rest| rest.strip_suffix(" ... FAILED"));
+                match failed {
+                    Some(name) if self.failure.as_ref().is_some_and(|f| f.name == name) => {
                         self.close_failure(out)
                     }
-                    Some(_) => self.wait_for_outcome(),
-                    None => self.failure = None,
+                    _ if line == "ok" => self.failure = None,
+                    _ => self.wait_for_outcome(),
                 }
                 self.mode = Mode::Normal;
             }
