@@ -53,16 +53,19 @@ pub fn serve(global: Global) -> Result<i32> {
 }
 
 /// Has glibc's malloc give back what is freed past 128 KiB at the top of a heap, as it
-/// does until a larger block is freed: then it raises that to twice the block's size
-/// (its dynamic threshold, which setting this turns off), and a long-running server,
-/// whose calls run on threads of their own, held 28–32 MB after the 1,000 calls of
-/// `benches/mcp.sh` (3 runs), 18–20 MB with this; each call took 3.4–3.6 ms then and
-/// 3.7–3.8 ms now (the pages given back are faulted in again).
+/// does until a mapped block is freed: then it raises that to twice the block's size (its
+/// dynamic thresholds, which setting this turns off; blocks of 128 KiB or more are then
+/// mapped and unmapped each time). A long-running server, whose calls run on threads of
+/// their own, held 28–32 MB after the 1,000 calls of `benches/mcp.sh` (3 runs), 18–20 MB
+/// with this; a call took 3.4–3.6 ms then and 3.7–3.8 ms now. A threshold the user set
+/// (`MALLOC_TRIM_THRESHOLD_`) stays.
 fn keep_memory_returned() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: a C call with no preconditions; it sets the tunable under malloc's lock.
-    unsafe {
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 10);
+    if std::env::var_os("MALLOC_TRIM_THRESHOLD_").is_none() {
+        // SAFETY: a C call with no preconditions; it sets the tunable under malloc's lock.
+        unsafe {
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 10);
+        }
     }
 }
 
