@@ -1730,26 +1730,22 @@ test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
 }
 
 #[test]
-fn panics_with_no_result_line_of_their_own_are_reported_but_a_doc_tests() {
-    // `-q --nocapture`: no result lines, the list of failures names the tests; a thread a
-    // test started panicked first (the cause), with no result line ever; a doc-test's
-    // panic (thread `main`) names no test, and its report is its own.
-    let output = "running 2 tests
+fn a_panic_no_result_line_names_is_reported_but_a_doc_tests() {
+    // A thread a test started panicked first (the cause) and no result line names it; a
+    // doc-test's panic (thread `main`) names no test, and its report is its own.
+    let output = "running 1 test
 thread 'worker' (3) panicked at src/lib.rs:5:9:
 real cause
 thread 'tests::a' (1) panicked at src/lib.rs:10:5:
 a msg
-thread 'tests::b' (2) panicked at src/lib.rs:20:5:
-b msg
-FF
+test tests::a ... FAILED
 
 failures:
 
 failures:
     tests::a
-    tests::b
 
-test result: FAILED. 0 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
 
 running 1 test
 thread 'main' (7) panicked at /tmp/rustdoctestX/doctest_bundle_2024.rs:6:1:
@@ -1765,19 +1761,125 @@ test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
 ";
     let b = Briefly::new();
     let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
-    for (name, message) in [
-        ("worker", "real cause"),
-        ("tests::a", "a msg"),
-        ("tests::b", "b msg"),
-    ] {
-        let item = item_named(&envelope, name);
-        assert!(
-            (item["message"].as_str()).is_some_and(|m| m.starts_with(message)),
-            "{envelope}"
-        );
-    }
+    assert_eq!(
+        item_named(&envelope, "worker")["message"],
+        "real cause",
+        "{envelope}"
+    );
+    assert_eq!(
+        item_named(&envelope, "tests::a")["message"],
+        "a msg",
+        "{envelope}"
+    );
     item_named(&envelope, "src/lib.rs - add (line 3)");
-    assert_eq!(envelope["total_items"], 4, "no item for `main`: {envelope}");
+    assert_eq!(envelope["total_items"], 3, "no item for `main`: {envelope}");
+}
+
+#[test]
+fn quiet_nocapture_panics_are_their_failures_reports_and_expected_ones_nothing() {
+    // `cargo test -q -- --nocapture` (Rust 1.95): no result lines but `NAME --- FAILED`
+    // and dots; a `should_panic` test's expected panic among the failures' panics.
+    let output = "running 4 tests
+a says hi
+
+thread 'tests::a_fails' (22355) panicked at src/lib.rs:5:77:
+assertion `left == right` failed: a's sum
+  left: 2
+ right: 3
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+tests::a_fails --- FAILED
+
+thread 'tests::b_fails' (22356) panicked at src/lib.rs:7:54:
+b broke
+tests::b_fails --- FAILED
+
+thread 'tests::c_expected' (22357) panicked at src/lib.rs:10:57:
+expected boom
+d no newline..
+failures:
+
+failures:
+    tests::a_fails
+    tests::b_fails
+
+test result: FAILED. 2 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s
+
+error: test failed, to rerun pass `--lib`
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    let mut failed = names(&envelope, "failed");
+    failed.sort();
+    assert_eq!(failed, ["tests::a_fails", "tests::b_fails"], "{envelope}");
+    assert_eq!(
+        item_named(&envelope, "tests::b_fails")["message"],
+        "b broke",
+        "{envelope}"
+    );
+    let a = item_named(&envelope, "tests::a_fails");
+    assert_eq!(
+        (a["left"].as_str(), a["right"].as_str()),
+        (Some("2"), Some("3"))
+    );
+    assert_eq!(envelope["total_items"], 2, "{envelope}");
+}
+
+#[test]
+fn quiet_failures_are_reported_at_their_lines_however_many() {
+    // Twenty failures under `-q --nocapture`: each panic is its test's report at its
+    // `--- FAILED`, none let go for those after it.
+    let mut output = String::from("running 20 tests\n");
+    for i in 0..20 {
+        output.push_str(&format!(
+            "thread 'tests::q{i:02}' ({i}) panicked at src/lib.rs:{}:5:\nmessage {i}\n\
+             tests::q{i:02} --- FAILED\n",
+            10 + i
+        ));
+    }
+    output.push_str(
+        "\nfailures:\n\ntest result: FAILED. 0 passed; 20 failed; 0 ignored; 0 measured; \
+         0 filtered out; finished in 0.00s\n",
+    );
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_eq!(envelope["total_items"], 20, "{envelope}");
+    for i in 0..20 {
+        let item = item_named(&envelope, &format!("tests::q{i:02}"));
+        assert_eq!(item["message"], format!("message {i}"), "{envelope}");
+    }
+}
+
+#[test]
+fn panics_without_result_lines_under_q_are_named_by_the_failures_list() {
+    // `-q` with tests that print no `--- FAILED` (older libtest: dots only): the list of
+    // failures names each panic's test, the last one's too.
+    let output = "running 2 tests
+thread 'tests::a' (1) panicked at src/lib.rs:10:5:
+a msg
+thread 'tests::b' (2) panicked at src/lib.rs:20:5:
+b msg
+
+failures:
+
+failures:
+    tests::a
+    tests::b
+
+test result: FAILED. 0 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_eq!(
+        item_named(&envelope, "tests::a")["message"],
+        "a msg",
+        "{envelope}"
+    );
+    assert_eq!(
+        item_named(&envelope, "tests::b")["message"],
+        "b msg",
+        "{envelope}"
+    );
+    assert_eq!(envelope["total_items"], 2, "{envelope}");
 }
 
 #[test]

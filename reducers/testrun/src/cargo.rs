@@ -26,6 +26,9 @@ pub const MAX_BINARIES: usize = 500;
 pub const MAX_NAMES: usize = 100;
 /// Names of failed tests held per binary until its result, for those without a report.
 pub const MAX_PENDING_NAMES: usize = 10_000;
+/// How `cargo test -q` names a failed test (Rust 1.95: `tests::a --- FAILED`), after
+/// the panic printed as it happened under `--nocapture`.
+const QUIET_FAILED: &str = " --- FAILED";
 /// Panics printed as they happened held until their tests' outcomes; past it, the
 /// oldest is let go.
 const MAX_WAITING_PANICS: usize = 16;
@@ -811,12 +814,18 @@ impl CargoTest {
                 "test {name} ... (no outcome: it was running when the output stopped)"
             ));
         }
-        // A panic still waiting had no outcome of its own read: its thread was one a
-        // test started (`worker`: often the cause), the binary stopped short, or output
-        // ran into its test's result line (`-q` prints none): each is reported. But a
-        // doc-test's, on thread `main`, which names no test, as before.
+        // A panic still waiting had no outcome of its own read. It is reported when the
+        // binary stopped short, when the list of failures names its test (output ran
+        // into its result line), and when the tests' results were named (not `-q`'s
+        // dots, which hide a `should_panic` test's `ok`) but none was its: a thread a
+        // test started (`worker`: often the cause). Not a doc-test's (thread `main`,
+        // which names no test), as before.
+        let results_named = self.outcomes.iter().sum::<u64>() > 0;
         for panic in std::mem::take(&mut self.waiting_panics) {
-            if panic.name != "main" {
+            let report = stopped
+                || self.pending_names.contains(&panic.name)
+                || (results_named && panic.name != "main");
+            if report {
                 self.emit_failure(panic, out);
             }
         }
@@ -1269,7 +1278,8 @@ impl CargoTest {
                 let ends = line == "ok"
                     || line.starts_with("test ")
                     || line == "failures:"
-                    || line.starts_with("---- ");
+                    || line.starts_with("---- ")
+                    || line.ends_with(QUIET_FAILED);
                 if !ends {
                     if let Some(failure) = &mut self.failure {
                         failure.push(line, || facts.severity);
@@ -1401,6 +1411,12 @@ impl CargoTest {
                 self.crash_line(line);
                 return;
             }
+        }
+        if let Some(name) = line.strip_suffix(QUIET_FAILED) {
+            if let Some(panic) = self.waited_panic(name) {
+                self.emit_failure(panic, out);
+            }
+            return;
         }
         if let Some((error, code, message)) = diagnostic_start(line) {
             self.close_diagnostic(out);
