@@ -1330,6 +1330,11 @@ fn item_named(envelope: &Value, name: &str) -> Value {
     item_where(envelope, |i| i["name"] == name)
 }
 
+/// The message of the item of test `name`, which must be `message`.
+fn assert_message(envelope: &Value, name: &str, message: &str) {
+    assert_eq!(item_named(envelope, name)["message"], message, "{envelope}");
+}
+
 /// `cargo test` of three failing tests, two `#[should_panic]` (Rust 1.95's output).
 const SHOULD_PANIC: &str = r#"   Compiling cr v0.1.0 (/tmp/cr)
     Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s
@@ -1692,11 +1697,7 @@ fn panics_waiting_for_their_results_are_bounded_the_oldest_let_go() {
     let b = Briefly::new();
     let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
     assert_eq!(envelope["total_items"], 21, "{envelope}");
-    assert_eq!(
-        item_named(&envelope, "tests::early")["message"],
-        "early message",
-        "{envelope}"
-    );
+    assert_message(&envelope, "tests::early", "early message");
     for i in 0..20 {
         let item = item_named(&envelope, &format!("tests::f{i:02}"));
         let message = (i >= 4).then(|| format!("message {i}"));
@@ -1761,16 +1762,8 @@ test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
 ";
     let b = Briefly::new();
     let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
-    assert_eq!(
-        item_named(&envelope, "worker")["message"],
-        "real cause",
-        "{envelope}"
-    );
-    assert_eq!(
-        item_named(&envelope, "tests::a")["message"],
-        "a msg",
-        "{envelope}"
-    );
+    assert_message(&envelope, "worker", "real cause");
+    assert_message(&envelope, "tests::a", "a msg");
     item_named(&envelope, "src/lib.rs - add (line 3)");
     assert_eq!(envelope["total_items"], 3, "no item for `main`: {envelope}");
 }
@@ -1811,11 +1804,7 @@ error: test failed, to rerun pass `--lib`
     let mut failed = names(&envelope, "failed");
     failed.sort();
     assert_eq!(failed, ["tests::a_fails", "tests::b_fails"], "{envelope}");
-    assert_eq!(
-        item_named(&envelope, "tests::b_fails")["message"],
-        "b broke",
-        "{envelope}"
-    );
+    assert_message(&envelope, "tests::b_fails", "b broke");
     let a = item_named(&envelope, "tests::a_fails");
     assert_eq!(
         (a["left"].as_str(), a["right"].as_str()),
@@ -1869,16 +1858,8 @@ test result: FAILED. 0 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; 
 ";
     let b = Briefly::new();
     let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
-    assert_eq!(
-        item_named(&envelope, "tests::a")["message"],
-        "a msg",
-        "{envelope}"
-    );
-    assert_eq!(
-        item_named(&envelope, "tests::b")["message"],
-        "b msg",
-        "{envelope}"
-    );
+    assert_message(&envelope, "tests::a", "a msg");
+    assert_message(&envelope, "tests::b", "b msg");
     assert_eq!(envelope["total_items"], 2, "{envelope}");
 }
 
