@@ -1814,6 +1814,24 @@ error: test failed, to rerun pass `--lib`
 }
 
 #[test]
+fn an_expected_panic_on_one_thread_ends_at_its_ok() {
+    // `--nocapture --test-threads 1`: libtest names a test, its panic follows, then its
+    // outcome alone on a line; a test that printed nothing has its result on one line.
+    let output = "running 2 tests
+test tests::quiet ... ok
+test tests::expected - should panic ... 
+thread 'tests::expected' (2) panicked at src/lib.rs:9:9:
+expected
+ok
+
+test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_eq!(envelope["total_items"], 0, "{envelope}");
+}
+
+#[test]
 fn quiet_failures_are_reported_at_their_lines_however_many() {
     // Twenty failures under `-q --nocapture`: each panic is its test's report at its
     // `--- FAILED`, none let go for those after it.

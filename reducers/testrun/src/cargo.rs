@@ -926,6 +926,13 @@ impl CargoTest {
         self.waiting_panics.remove(at)
     }
 
+    /// Test `name` failed: its panic that waited, if any, is its report.
+    fn report_waited_panic(&mut self, name: &str, out: &mut dyn Emit<CargoItem>) {
+        if let Some(panic) = self.waited_panic(name) {
+            self.emit_failure(panic, out);
+        }
+    }
+
     fn close_failure(&mut self, out: &mut dyn Emit<CargoItem>) {
         let Some(failure) = self.failure.take() else {
             return;
@@ -1286,20 +1293,14 @@ impl CargoTest {
                     }
                     return;
                 }
-                // Its test's `FAILED`, printed once the panic was (tests run on several
-                // threads): its failure. A bare `ok` ends a `should_panic` test's
-                // expected panic (one thread: `test x - should panic ... ` came before
-                // it). Any other line (another test's result, its own `ok`, the list of
-                // failures): it waits for its test's outcome, read below or not at all.
-                let failed = line
-                    .strip_prefix("test ")
-                    .and_then(|rest| rest.strip_suffix(" ... FAILED"));
-                match failed {
-                    Some(name) if self.failure.as_ref().is_some_and(|f| f.name == name) => {
-                        self.close_failure(out)
-                    }
-                    _ if line == "ok" => self.failure = None,
-                    _ => self.wait_for_outcome(),
+                // A bare `ok` ends a `should_panic` test's expected panic (one thread:
+                // `test x - should panic ... ` came before it). Any other line (a result,
+                // the list of failures): the panic waits for its test's outcome, which
+                // this line may be (read below), or a later one, or none.
+                if line == "ok" {
+                    self.failure = None;
+                } else {
+                    self.wait_for_outcome();
                 }
                 self.mode = Mode::Normal;
             }
@@ -1384,9 +1385,7 @@ impl CargoTest {
                 }
             }
             if let Some(name) = rest.strip_suffix(" ... FAILED").map(without_test_mode) {
-                if let Some(panic) = self.waited_panic(name) {
-                    self.emit_failure(panic, out);
-                }
+                self.report_waited_panic(name, out);
                 if !self.pending_names.iter().any(|n| n == name)
                     && self.pending_names.len() < MAX_PENDING_NAMES
                 {
@@ -1413,9 +1412,7 @@ impl CargoTest {
             }
         }
         if let Some(name) = line.strip_suffix(QUIET_FAILED) {
-            if let Some(panic) = self.waited_panic(name) {
-                self.emit_failure(panic, out);
-            }
+            self.report_waited_panic(name, out);
             return;
         }
         if let Some((error, code, message)) = diagnostic_start(line) {
