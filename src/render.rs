@@ -280,10 +280,11 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
         item.get("kind").and_then(Value::as_str),
         Some("skipped" | "xfailed" | "warning")
     ) && item.get("file").is_some();
-    // cargo's: a failing test, a compile error, a crashed binary, a warning.
+    // cargo's: a failing test, a flaky one, a thread's panic, a compile error, a crashed
+    // binary, a warning.
     let cargo = matches!(
         item.get("kind").and_then(Value::as_str),
-        Some("failed" | "flaky" | "error" | "crashed" | "warning")
+        Some("failed" | "flaky" | "panic" | "error" | "crashed" | "warning")
     ) && ["name", "code", "detail", "binary"]
         .iter()
         .any(|key| item.get(*key).is_some())
@@ -690,6 +691,8 @@ stderr's lines that look like errors or warnings, of the part cut (7 in all):
             json!({"kind": "error", "code": "E0308", "message": "mismatched types",
                    "location": "src/a.rs:5:9", "detail": " --> src/a.rs:5:9"}),
             json!({"kind": "crashed", "binary": "deep: tests/deep.rs", "message": "stack overflow"}),
+            json!({"kind": "panic", "name": "worker", "message": "worker died",
+                   "location": "src/lib.rs:15:7", "detail": "thread 'worker' panicked at src/lib.rs:15:7:"}),
         ];
         let t = text(&e);
         let expected = "  failed tests::sum in demo: unittests src/lib.rs (src/lib.rs:3:9): assertion `left == right` failed
@@ -702,6 +705,8 @@ stderr's lines that look like errors or warnings, of the part cut (7 in all):
   error[E0308] (src/a.rs:5:9): mismatched types
        --> src/a.rs:5:9
   crashed in deep: tests/deep.rs: stack overflow
+  panic worker (src/lib.rs:15:7): worker died
+      thread 'worker' panicked at src/lib.rs:15:7:
 ";
         assert!(t.ends_with(expected), "{t}");
     }

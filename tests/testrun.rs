@@ -1731,9 +1731,10 @@ test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
 }
 
 #[test]
-fn a_panic_no_result_line_names_is_reported_but_a_doc_tests() {
-    // A thread a test started panicked first (the cause) and no result line names it; a
-    // doc-test's panic (thread `main`) names no test, and its report is its own.
+fn a_panic_no_result_line_names_is_its_threads_item_and_a_doc_tests_its_report() {
+    // A thread a test started panicked first (the cause) and no result line names it:
+    // an item, not a failure. A doc-test's panic (thread `main`, its own process's)
+    // is the report of the doc-test that failed next.
     let output = "running 1 test
 thread 'worker' (3) panicked at src/lib.rs:5:9:
 real cause
@@ -1763,9 +1764,145 @@ test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
     let b = Briefly::new();
     let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
     assert_message(&envelope, "worker", "real cause");
+    assert_eq!(item_named(&envelope, "worker")["kind"], "panic");
     assert_message(&envelope, "tests::a", "a msg");
-    item_named(&envelope, "src/lib.rs - add (line 3)");
+    let doc = item_named(&envelope, "src/lib.rs - add (line 3)");
+    assert_eq!(
+        (&doc["message"], &doc["location"]),
+        (&json!("doc msg"), &json!("src/lib.rs:3"))
+    );
     assert_eq!(envelope["total_items"], 3, "no item for `main`: {envelope}");
+    let failed = names(&envelope, "failed");
+    assert_eq!(
+        failed,
+        ["tests::a", "src/lib.rs - add (line 3)"],
+        "{envelope}"
+    );
+    assert!(
+        envelope["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("failed: tests::a, src/lib.rs - add (line 3)"),
+        "{envelope}"
+    );
+}
+
+#[test]
+fn quiet_progress_between_a_panics_lines_is_not_the_panics() {
+    // `RUST_BACKTRACE=1 cargo test -q -- --nocapture 2>&1` (Rust 1.95, frames cut): the
+    // dots on stdout run into the panics' lines on stderr, and the count at a failure
+    // comes between them. A thread's panic under `-q` is not told from a `should_panic`
+    // test's expected one: neither is reported.
+    let output = "
+running 4 tests
+
+thread 'tests::b_fail' (20989) panicked at src/lib.rs:11:27:
+assertion `left == right` failed: one plus one
+  left: 2
+ right: 5
+.stack backtrace:
+   0: __rustc::rust_begin_unwind
+             at /rustc/5980/library/std/src/panicking.rs:689:5
+   4: ct::tests::b_fail
+             at ./src/lib.rs:11:27
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+ 1/4
+tests::b_fail --- FAILED
+.
+thread 'worker' (20994) panicked at src/lib.rs:15:76:
+worker died
+stack backtrace:
+   2: ct::tests::e_worker::{{closure}}
+             at ./src/lib.rs:15:76
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+Fthread 'tests::f_fail2' (20993) panicked at src/lib.rs:18:63:
+index out of bounds: the len is 0 but the index is 3
+stack backtrace:
+.   0: __rustc::rust_begin_unwind
+   6: ct::tests::f_fail2
+             at ./src/lib.rs:18:63
+ 3/4
+tests::f_fail2 --- FAILED
+
+failures:
+
+failures:
+    tests::b_fail
+    tests::f_fail2
+
+test result: FAILED. 2 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.06s
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_message(
+        &envelope,
+        "tests::b_fail",
+        "assertion `left == right` failed: one plus one",
+    );
+    assert_message(
+        &envelope,
+        "tests::f_fail2",
+        "index out of bounds: the len is 0 but the index is 3",
+    );
+    let f = item_named(&envelope, "tests::f_fail2");
+    assert_eq!(f["location"], "src/lib.rs:18:63");
+    assert!(!f["detail"].as_str().unwrap().contains("3/4"), "{envelope}");
+    assert_eq!(envelope["total_items"], 2, "{envelope}");
+}
+
+#[test]
+fn a_doc_tests_panic_under_nocapture_is_its_report() {
+    // `cargo test --doc -- --nocapture`, with `-q` and without (Rust 1.95, edition 2024):
+    // rustdoc prints a failed doc-test's stderr, its panic on thread `main`, before the
+    // result that names it; under `-q` the list of failures names it (with spaces).
+    let panic = "Test executable failed (exit status: 101).
+
+stderr:
+
+thread 'main' (21243) panicked at /tmp/rustdoctestpg/doctest_bundle_2024.rs:6:1:
+assertion `left == right` failed
+  left: 2
+ right: 3
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+";
+    let end = "
+failures:
+
+failures:
+    src/lib.rs - add_one (line 3)
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.07s
+
+all doctests ran in 0.23s; merged doctests compilation took 0.16s
+error: doctest failed, to rerun pass `--doc`
+";
+    let named = format!(
+        "   Doc-tests ct2\n\nrunning 2 tests\ntest src/lib.rs - add_two (line 10) ... ok\n{panic}test src/lib.rs - add_one (line 3) ... FAILED\n{end}"
+    );
+    let quiet =
+        format!("\nrunning 2 tests\n.{panic} 1/2\nsrc/lib.rs - add_one (line 3) --- FAILED\n{end}");
+    let b = Briefly::new();
+    for output in [named, quiet] {
+        let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+        let doc = item_named(&envelope, "src/lib.rs - add_one (line 3)");
+        assert_eq!(
+            doc["message"], "assertion `left == right` failed",
+            "{envelope}"
+        );
+        assert_eq!(
+            (doc["left"].as_str(), doc["right"].as_str()),
+            (Some("2"), Some("3"))
+        );
+        assert_eq!(doc["location"], "src/lib.rs:3");
+        assert_eq!(envelope["total_items"], 1, "{envelope}");
+    }
+    // An older libtest's `-q` (dots only): the list of failures names it, an item
+    // without its panic (which names no test).
+    let dots = format!("\nrunning 2 tests\n.{panic}F{end}");
+    let envelope = b.envelope(&["cargo-test"], dots.as_bytes(), CAP);
+    let doc = item_named(&envelope, "src/lib.rs - add_one (line 3)");
+    assert_eq!(doc["location"], "src/lib.rs:3", "{envelope}");
 }
 
 #[test]

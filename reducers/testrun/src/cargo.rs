@@ -57,9 +57,11 @@ impl Default for CargoTestOptions {
 /// A failing test, a compile error, a crashed binary or (when listed) a warning.
 #[derive(Debug, Clone, Serialize, PartialEq, Default)]
 pub struct CargoItem {
-    /// `failed` (a test), `error` (a compile error), `crashed` (a binary with no result), `warning`.
+    /// `failed` (a test), `error` (a compile error), `crashed` (a binary with no result),
+    /// `flaky`, `panic` (a thread's panic no test's result names: one a test started,
+    /// not a failure of its own), `warning`.
     pub kind: &'static str,
-    /// The test's name.
+    /// The test's name (a `panic`'s: its thread's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The test binary, when the output names it.
@@ -814,19 +816,18 @@ impl CargoTest {
                 "test {name} ... (no outcome: it was running when the output stopped)"
             ));
         }
-        // A panic still waiting had no outcome of its own read. It is reported when the
-        // binary stopped short, when the list of failures names its test (output ran
-        // into its result line), and when the tests' results were named (not `-q`'s
-        // dots, which hide a `should_panic` test's `ok`) but none was its: a thread a
-        // test started (`worker`: often the cause). Not a doc-test's (thread `main`,
-        // which names no test), as before.
+        // A panic still waiting had no outcome of its own read. It is a failure's report
+        // when the binary stopped short or the list of failures names its test (output
+        // ran into its result line); an item of its own, not a failure, when the tests'
+        // results were named (not `-q`'s dots, which hide a `should_panic` test's `ok`)
+        // but none was its: a thread a test started (`worker`: often the cause). Not a
+        // doc-test's (thread `main`: one that failed took it at its result).
         let results_named = self.outcomes.iter().sum::<u64>() > 0;
         for panic in std::mem::take(&mut self.waiting_panics) {
-            let report = stopped
-                || self.pending_names.contains(&panic.name)
-                || (results_named && panic.name != "main");
-            if report {
+            if stopped || self.pending_names.contains(&panic.name) {
                 self.emit_failure(panic, out);
+            } else if results_named && panic.name != "main" {
+                self.emit_thread_panic(panic, out);
             }
         }
         // Tests marked FAILED with no report of their own still get an item.
@@ -926,10 +927,25 @@ impl CargoTest {
         self.waiting_panics.remove(at)
     }
 
-    /// Test `name` failed: its panic that waited, if any, is its report.
-    fn report_waited_panic(&mut self, name: &str, out: &mut dyn Emit<CargoItem>) {
-        if let Some(panic) = self.waited_panic(name) {
+    /// Test `name` failed (libtest's `... FAILED`, `-q`'s `--- FAILED`): its panic that
+    /// waited, if any, is its report; with none, it gets an item at the binary's end
+    /// (from the names marked FAILED).
+    fn failed(&mut self, name: &str, out: &mut dyn Emit<CargoItem>) {
+        // A doc-test runs as a process of its own, whose panic (printed before its
+        // result under `--nocapture`) names its thread `main`: the first one waiting is
+        // the next failed doc-test's.
+        let panic = self.waited_panic(name).or_else(|| {
+            let mut panic = doctest_place(name).and_then(|_| self.waited_panic("main"))?;
+            panic.name = name.to_string();
+            Some(panic)
+        });
+        if let Some(panic) = panic {
             self.emit_failure(panic, out);
+        }
+        if !self.pending_names.iter().any(|n| n == name)
+            && self.pending_names.len() < MAX_PENDING_NAMES
+        {
+            self.pending_names.push(name.to_string());
         }
     }
 
@@ -945,6 +961,21 @@ impl CargoTest {
             }
         }
         self.emit_failure(failure, out);
+    }
+
+    /// A panic on a thread no test's result names (one a test started, `worker`): not
+    /// a failure of its own (its test's result says whether the test failed), but often
+    /// the cause of one, so an item after the failures.
+    fn emit_thread_panic(&mut self, panic: Failure, out: &mut dyn Emit<CargoItem>) {
+        let rank = self.ranker.rank(2, "panic");
+        if !out.wants(rank) {
+            out.skip(rank);
+            return;
+        }
+        let message = panic.message();
+        let mut item = panic.item(message);
+        item.kind = "panic";
+        out.emit(rank, item);
     }
 
     /// A test's last attempt under `--retries` passed: the attempt that failed is
@@ -1123,7 +1154,10 @@ impl CargoTest {
 
     /// One line without ANSI codes, and what was found of it ahead.
     fn line(&mut self, raw: &str, facts: &LineFacts, out: &mut dyn Emit<CargoItem>) {
-        let line = raw.trim_end();
+        let mut line = raw.trim_end();
+        if matches!(self.mode, Mode::Normal | Mode::InlinePanic) {
+            line = without_progress(line);
+        }
         match self.mode {
             Mode::LibtestReport => {
                 // A report ends at the next, or at the list of failures (or of successes,
@@ -1222,7 +1256,9 @@ impl CargoTest {
                 }
             }
             Mode::FailureList => {
-                if let Some(name) = line.strip_prefix("    ").filter(|n| !n.contains(' ')) {
+                let name = line.strip_prefix("    ");
+                if let Some(name) = name.filter(|n| !n.contains(' ') || doctest_place(n).is_some())
+                {
                     if !self.pending_names.iter().any(|n| n == name)
                         && self.pending_names.len() < MAX_PENDING_NAMES
                     {
@@ -1276,6 +1312,9 @@ impl CargoTest {
             {
                 self.wait_for_outcome();
             }
+            // `-q`'s count at a failure (and every 88 tests), printed between the panic's
+            // lines (stdout beside stderr): not the panic's.
+            Mode::InlinePanic if is_progress_count(line) => return,
             Mode::InlinePanic => {
                 if line == "FAILED" {
                     self.close_failure(out);
@@ -1385,12 +1424,7 @@ impl CargoTest {
                 }
             }
             if let Some(name) = rest.strip_suffix(" ... FAILED").map(without_test_mode) {
-                self.report_waited_panic(name, out);
-                if !self.pending_names.iter().any(|n| n == name)
-                    && self.pending_names.len() < MAX_PENDING_NAMES
-                {
-                    self.pending_names.push(name.to_string());
-                }
+                self.failed(name, out);
                 return;
             }
             if let Some(name) = rest.strip_suffix(" ... ok").map(without_test_mode) {
@@ -1412,7 +1446,7 @@ impl CargoTest {
             }
         }
         if let Some(name) = line.strip_suffix(QUIET_FAILED) {
-            self.report_waited_panic(name, out);
+            self.failed(name, out);
             return;
         }
         if let Some((error, code, message)) = diagnostic_start(line) {
@@ -1643,6 +1677,32 @@ const NON_UNWINDING: &str = "thread caused non-unwinding panic. aborting.";
 fn panicking_thread(line: &str) -> Option<&str> {
     let (name, rest) = line.strip_prefix("thread '")?.split_once('\'')?;
     rest.contains(" panicked at ").then_some(name)
+}
+
+/// `line` without the progress characters of `cargo test -q` (`.`, `F`, `i`: one per
+/// result, on stdout) written before it on the same line, when what follows them is a
+/// panic's line (on stderr: a panic printed as it happened, under `--nocapture`).
+fn without_progress(line: &str) -> &str {
+    let rest = line.trim_start_matches(['.', 'F', 'i']);
+    let panics = rest.len() < line.len()
+        && (panicking_thread(rest).is_some()
+            || rest == "stack backtrace:"
+            || rest.starts_with("note: ")
+            || is_crash_line(rest));
+    if panics {
+        rest
+    } else {
+        line
+    }
+}
+
+/// `cargo test -q`'s count of tests run (` 6/7`), on a line of its own at a failure
+/// and every 88 results.
+fn is_progress_count(line: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    line.strip_prefix(' ')
+        .and_then(|count| count.split_once('/'))
+        .is_some_and(|(done, total)| digits(done) && digits(total))
 }
 
 /// Why a test binary stopped short of its result, in its runtime's last words (a
