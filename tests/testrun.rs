@@ -1821,7 +1821,7 @@ stack backtrace:
 .   0: __rustc::rust_begin_unwind
    6: ct::tests::f_fail2
              at ./src/lib.rs:18:63
- 3/4
+. 3/4
 tests::f_fail2 --- FAILED
 
 failures:

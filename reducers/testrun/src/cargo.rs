@@ -1696,11 +1696,12 @@ fn without_progress(line: &str) -> &str {
     }
 }
 
-/// `cargo test -q`'s count of tests run (` 6/7`), on a line of its own at a failure
-/// and every 88 results.
+/// `cargo test -q`'s count of tests run (` 6/7`), ending a line at a failure and
+/// every 88 results (after the line's dots, when a panic's lines came before them).
 fn is_progress_count(line: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    line.strip_prefix(' ')
+    line.trim_start_matches(['.', 'F', 'i'])
+        .strip_prefix(' ')
         .and_then(|count| count.split_once('/'))
         .is_some_and(|(done, total)| digits(done) && digits(total))
 }
