@@ -2112,6 +2112,105 @@ test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; fini
 }
 
 #[test]
+fn libtest_json_panics_printed_as_they_happen_are_their_tests_reports() {
+    // `RUST_BACKTRACE=1 cargo test -- -Z unstable-options --format json --nocapture`
+    // (Rust 1.95, frames cut): panics between the events, a `should_panic` test's among
+    // them, a worker thread's, an event after output that did not end its line.
+    let output = r#"{ "type": "suite", "event": "started", "test_count": 7 }
+{ "type": "test", "event": "started", "name": "tests::a_pass" }
+{ "type": "test", "event": "started", "name": "tests::b_fail" }
+
+thread 'tests::b_fail' (4991) panicked at src/lib.rs:11:27:
+assertion `left == right` failed: one plus one
+  left: 2
+ right: 5
+stack backtrace:
+{ "type": "test", "name": "tests::a_pass", "event": "ok" }
+{ "type": "test", "event": "started", "name": "tests::c_expected" }
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+
+thread 'tests::c_expected' (4992) panicked at src/lib.rs:12:47:
+expected boom
+stack backtrace:
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+{ "type": "test", "name": "tests::b_fail", "event": "failed" }
+{ "type": "test", "event": "started", "name": "tests::d_print" }
+{ "type": "test", "name": "tests::c_expected", "event": "ok" }
+{ "type": "test", "event": "started", "name": "tests::e_worker" }
+no newline here{ "type": "test", "name": "tests::d_print", "event": "ok" }
+{ "type": "test", "event": "started", "name": "tests::f_fail2" }
+
+thread 'tests::f_fail2' (4995) panicked at src/lib.rs:18:63:
+index out of bounds: the len is 0 but the index is 3
+stack backtrace:
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+
+thread 'worker' (4996) panicked at src/lib.rs:15:76:
+worker died
+stack backtrace:
+{ "type": "test", "name": "tests::f_fail2", "event": "failed" }
+{ "type": "test", "event": "started", "name": "tests::g_pass" }
+{ "type": "test", "name": "tests::g_pass", "event": "ok" }
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+{ "type": "test", "name": "tests::e_worker", "event": "ok" }
+{ "type": "suite", "event": "failed", "passed": 5, "failed": 2, "ignored": 0, "measured": 0, "filtered_out": 0 }
+error: test failed, to rerun pass `--lib`
+"#;
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("5 passed; 2 failed; 0 ignored across 1 test binary"),
+        "{summary}"
+    );
+    assert_eq!(
+        names(&envelope, "failed"),
+        ["tests::b_fail", "tests::f_fail2"],
+        "{envelope}"
+    );
+    let b_fail = item_named(&envelope, "tests::b_fail");
+    assert_eq!(
+        b_fail["message"],
+        "assertion `left == right` failed: one plus one"
+    );
+    assert_eq!(
+        (b_fail["left"].as_str(), b_fail["right"].as_str()),
+        (Some("2"), Some("5"))
+    );
+    assert_message(
+        &envelope,
+        "tests::f_fail2",
+        "index out of bounds: the len is 0 but the index is 3",
+    );
+    assert_eq!(item_named(&envelope, "worker")["kind"], "panic");
+    assert_eq!(envelope["total_items"], 3, "{envelope}");
+    // A failure's event after what the test printed without ending its line.
+    let output = r#"{ "type": "suite", "event": "started", "test_count": 1 }
+{ "type": "test", "event": "started", "name": "tests::h_err" }
+partial line{ "type": "test", "name": "tests::h_err", "event": "failed" }
+{ "type": "suite", "event": "failed", "passed": 0, "failed": 1, "ignored": 0, "measured": 0, "filtered_out": 0 }
+"#;
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    assert_eq!(names(&envelope, "failed"), ["tests::h_err"], "{envelope}");
+    // A binary that stopped short: what its events said before.
+    let output = r#"{ "type": "suite", "event": "started", "test_count": 2 }
+{ "type": "test", "event": "started", "name": "tests::a" }
+{ "type": "test", "name": "tests::a", "event": "ok" }
+{ "type": "test", "event": "started", "name": "tests::b" }
+"#;
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("no suite result (libtest's JSON) in the input; "),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("before it stopped, libtest printed 1 passed, 0 failed, 0 ignored"),
+        "{summary}"
+    );
+}
+
+#[test]
 fn libtest_json_notes_on_should_panic_tests_are_their_messages() {
     let output = r#"{ "type": "suite", "event": "started", "test_count": 2 }
 { "type": "test", "event": "started", "name": "tests::none" }

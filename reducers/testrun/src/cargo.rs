@@ -1108,8 +1108,19 @@ impl CargoTest {
             ("test", outcome) if outcome != "failed" && outcome != "timeout" => {
                 self.started
                     .retain(|name| Some(name) != event.name.as_ref());
+                if let Some(i) = ["ok", "failed", "ignored"]
+                    .iter()
+                    .position(|o| *o == outcome)
+                {
+                    self.outcomes[i] += 1;
+                }
+                // Passed: a panic it printed as it happened was expected (`should_panic`).
+                if let Some(name) = &event.name {
+                    self.waited_panic(name);
+                }
             }
             ("test", _) => {
+                self.outcomes[1] += 1;
                 let full = event.name.unwrap_or_default();
                 self.started.retain(|name| *name != full);
                 // nextest's libtest-json names tests `crate::binary$path::to::test`; its
@@ -1126,7 +1137,12 @@ impl CargoTest {
                     }
                     None => (self.binary_name(), full),
                 };
-                let mut failure = Failure::new(&name, binary, self.options.lines);
+                // Its panic printed as it happened (`--nocapture`: no `stdout` in the
+                // event) is its report.
+                let mut failure = match self.waited_panic(&name) {
+                    Some(panic) => Failure { binary, ..panic },
+                    None => Failure::new(&name, binary, self.options.lines),
+                };
                 for line in event.stdout.as_deref().unwrap_or_default().lines() {
                     // Read as the text output's lines are, without colour codes
                     // (pretty_assertions' diff has them).
@@ -1322,6 +1338,7 @@ impl CargoTest {
                     return;
                 }
                 let ends = line == "ok"
+                    || is_json_event(line)
                     || line.starts_with("test ")
                     || line == "failures:"
                     || line.starts_with("---- ")
@@ -1349,6 +1366,13 @@ impl CargoTest {
     }
 
     fn normal(&mut self, line: &str, out: &mut dyn Emit<CargoItem>) {
+        // libtest's JSON event after a test's output that did not end its line
+        // (`--nocapture`).
+        if let Some(at) = line.find(LIBTEST_JSON_START).filter(|&at| at > 0) {
+            if self.json(&line[at..], out) {
+                return;
+            }
+        }
         if line.starts_with('{') {
             // `cargo test --message-format=json`: a diagnostic is read as rustc renders it.
             if let Some(rendered) = rendered_diagnostic(line) {
@@ -1679,6 +1703,16 @@ fn panicking_thread(line: &str) -> Option<&str> {
     rest.contains(" panicked at ").then_some(name)
 }
 
+/// How libtest's JSON events start (nextest's libtest-json has no spaces).
+const LIBTEST_JSON_START: &str = "{ \"type\": ";
+
+/// Whether `line` holds an event of libtest's JSON format (`-Z unstable-options
+/// --format json`), or nextest's, maybe after a test's output that did not end its line.
+fn is_json_event(line: &str) -> bool {
+    (line.starts_with("{\"type\":") || line.contains(LIBTEST_JSON_START))
+        && line.contains("\"event\"")
+}
+
 /// `line` without the progress characters of `cargo test -q` (`.`, `F`, `i`: one per
 /// result, on stdout) written before it on the same line, when what follows them is a
 /// panic's line (on stderr: a panic printed as it happened, under `--nocapture`).
@@ -1977,7 +2011,11 @@ impl FoldBatches for CargoTest {
         } else if errors == 0 && self.outcomes_without_result == [0; 3] {
             parts.push("no test results in the input: counts unknown".into());
         } else if errors == 0 {
-            parts.push("no `test result:` line in the input".into());
+            let json = stats.formats.iter().any(|f| f.starts_with("libtest-json"));
+            parts.push(match json {
+                true => "no suite result (libtest's JSON) in the input".into(),
+                false => "no `test result:` line in the input".into(),
+            });
         } else {
             parts.push("no test results: counts unknown".into());
         }
