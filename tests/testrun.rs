@@ -2230,3 +2230,85 @@ fn libtest_json_notes_on_should_panic_tests_are_their_messages() {
         "panic did not contain expected string\npanic message: \"bang\"\nexpected substring: \"boom\""
     );
 }
+
+#[test]
+fn pytest_collect_only_lists_each_test_in_every_form() {
+    // A package with a directory below it, classes nested, parameters with a space and
+    // a `>`: the tree's node ids are those `-q` prints, each test an item.
+    let project = tempfile::tempdir().unwrap();
+    write(project.path(), "tests/__init__.py", "");
+    write(
+        project.path(),
+        "tests/test_a.py",
+        "import pytest\n\nclass TestX:\n    def test_one(self):\n        pass\n\n    class TestInner:\n        def test_deep(self):\n            pass\n\n@pytest.mark.parametrize('v', [1, 'a b', 'c>d'])\ndef test_p(v):\n    print()\n    print('printed', v)\n",
+    );
+    write(
+        project.path(),
+        "tests/sub/test_b.py",
+        "def test_b():\n    pass\n",
+    );
+    let b = Briefly::new();
+    let listed = |args: &[&str]| {
+        let output = pytest(project.path(), args);
+        let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+        let items = envelope["items"].as_array().unwrap().clone();
+        assert!(items.iter().all(|i| i["kind"] == "collected"), "{envelope}");
+        let ids = items
+            .iter()
+            .map(|i| i["nodeid"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>();
+        (envelope, ids)
+    };
+    let (envelope, quiet) = listed(&["--co", "-q", "tests"]);
+    assert_eq!(quiet.len(), 6, "{envelope}");
+    assert!(quiet.contains(&"tests/test_a.py::TestX::TestInner::test_deep".to_string()));
+    assert!(quiet.contains(&"tests/test_a.py::test_p[a b]".to_string()));
+    assert_eq!(
+        envelope["summary"].as_str().unwrap().split(" in ").next(),
+        Some("6 tests collected")
+    );
+    assert_eq!(envelope["stats"]["counts"], json!({"collected": 6}));
+    assert_eq!(envelope["ok"], true);
+    assert_eq!(
+        envelope["items"][0]["file"],
+        quiet[0].split("::").next().unwrap()
+    );
+    let (envelope, tree) = listed(&["--co", "tests"]);
+    assert_eq!(tree, quiet, "{envelope}");
+    // `-qq`: the files and their tests, and no counts line.
+    let (envelope, files) = listed(&["--co", "-qq", "tests"]);
+    assert_eq!(
+        files,
+        ["tests/sub/test_b.py", "tests/test_a.py"],
+        "{envelope}"
+    );
+    assert_eq!(envelope["items"][1]["message"], "5 tests");
+    assert!(
+        envelope["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("--collect-only -qq listed 6 tests in 2 files"),
+        "{envelope}"
+    );
+    assert_eq!(envelope["ok"], true);
+    // Deselected, and none selected (pytest exits 5: not ok).
+    let (envelope, some) = listed(&["--co", "-q", "-k", "deep", "tests"]);
+    assert_eq!(some, ["tests/test_a.py::TestX::TestInner::test_deep"]);
+    assert_eq!(
+        envelope["stats"]["counts"],
+        json!({"collected": 1, "deselected": 5})
+    );
+    let (envelope, none) = listed(&["--co", "-q", "-k", "zzz", "tests"]);
+    assert!(none.is_empty());
+    assert_eq!(envelope["ok"], false, "{envelope}");
+    // A run, not a listing: `-v -s` prints each test's node id alone before its output.
+    let output = pytest(project.path(), &["-v", "-s", "tests"]);
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        printed.contains("::test_p[1] \nprinted 1\nPASSED"),
+        "{printed}"
+    );
+    assert_eq!(envelope["total_items"], 0, "{envelope}");
+    assert_eq!(envelope["ok"], true);
+}

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod cargo;
+pub mod collect;
 mod excerpt;
 mod facts;
 pub mod junit;

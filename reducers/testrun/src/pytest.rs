@@ -5,8 +5,10 @@
 //! when there is none (`-qq`, an interrupted or cut-off run) they are reported unknown,
 //! never reconstructed. Items are the failure and error reports (the `FAILURES` and
 //! `ERRORS` sections, and short-summary lines that have no report), each with its
-//! decisive traceback lines and a bounded excerpt of its captured output.
+//! decisive traceback lines and a bounded excerpt of its captured output; under
+//! `--collect-only`, the tests it listed ([`crate::collect`]).
 
+use crate::collect::Collection;
 use crate::excerpt::Excerpt;
 use crate::facts::{Facts, LineFacts};
 use crate::rank::Ranker;
@@ -67,9 +69,10 @@ pub struct PytestItem {
     pub line: Option<u64>,
     /// `failed` or `error`; after them, as the short summary and the warnings summary
     /// name them, `skipped` (`file`, `line`, the reason as `message`), `xfailed` and
-    /// `warning` (its category as `exception`); or `end`: the output's last lines (in
-    /// `traceback`, each after its line number), when pytest printed neither a counts
-    /// line nor a report (it hung, timed out or crashed).
+    /// `warning` (its category as `exception`); `collected`: a test `--collect-only`
+    /// listed (under `-qq`, a file, its tests counted in `message`); or `end`: the
+    /// output's last lines (in `traceback`, each after its line number), when pytest
+    /// printed neither a counts line nor a report (it hung, timed out or crashed).
     pub kind: &'static str,
     /// For errors: `collection`, `setup` or `teardown`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -152,6 +155,10 @@ pub struct PytestStats {
     /// Tests collected, as pytest printed it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub collected: Option<u64>,
+    /// Under `--collect-only`, entries of its listing left out past
+    /// [`crate::collect::MAX_COLLECTED`] (the artifact has them).
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub collected_left_out: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -700,6 +707,10 @@ fn parse_counts_shaped(line: &str) -> Option<(Map<String, Value>, String)> {
         return Some((map, duration.to_string()));
     }
     for part in counts.split(", ") {
+        if let Some(listed) = collect_only_counts(part.trim()) {
+            map.extend(listed);
+            continue;
+        }
         let (n, word) = part.trim().split_once(' ')?;
         let n: u64 = n.parse().ok()?;
         let word = match word {
@@ -713,6 +724,32 @@ fn parse_counts_shaped(line: &str) -> Option<(Map<String, Value>, String)> {
         map.insert(word.to_string(), Value::from(n));
     }
     (!map.is_empty()).then(|| (map, duration.to_string()))
+}
+
+/// `--collect-only`'s counts: `6 tests collected`, `1 test collected`, `5/6 tests
+/// collected (1 deselected)`, `no tests collected`, `no tests collected (6 deselected)`;
+/// as `collected` (the tests selected) and `deselected`.
+fn collect_only_counts(part: &str) -> Option<Map<String, Value>> {
+    let (head, deselected) = match part.split_once(" (") {
+        Some((head, rest)) => (
+            head,
+            Some(rest.strip_suffix(" deselected)")?.parse::<u64>().ok()?),
+        ),
+        None => (part, None),
+    };
+    let n = head
+        .strip_suffix(" tests collected")
+        .or(head.strip_suffix(" test collected"))?;
+    let selected = match n {
+        "no" => 0,
+        n => n.split('/').next()?.parse().ok()?,
+    };
+    let mut map = Map::new();
+    map.insert("collected".into(), Value::from(selected));
+    if let Some(deselected) = deselected {
+        map.insert("deselected".into(), Value::from(deselected));
+    }
+    Some(map)
 }
 
 /// The pytest reducer.
@@ -758,6 +795,8 @@ pub struct Pytest {
     warned_by: Option<String>,
     /// Python's faulthandler's report of the crash that ended the run, if one did.
     fatal: Option<Fatal>,
+    /// What `--collect-only` listed, if that is what ran.
+    collection: Collection,
 }
 
 /// `Fatal Python error: Segmentation fault` (Python's faulthandler, as the interpreter
@@ -869,6 +908,7 @@ impl Pytest {
             earlier_sessions: Sessions::default(),
             warned_by: None,
             fatal: None,
+            collection: Collection::default(),
         })
     }
 
@@ -1187,7 +1227,8 @@ impl Pytest {
         self.emit_noted(item, out);
     }
 
-    /// A skipped or expected failure, or a warning: after every failure and error.
+    /// A skipped or expected failure, a warning, or a test `--collect-only` listed:
+    /// after every failure and error.
     fn emit_noted(&mut self, item: PytestItem, out: &mut dyn Emit<PytestItem>) {
         let rank = AFTER_FAILURES + self.ranker.rank(NOTED, item.kind);
         if out.wants(rank) {
@@ -1290,8 +1331,10 @@ impl Pytest {
                     self.counts(line);
                 } else if let Some(n) = collected(line) {
                     self.stats.collected = Some(n);
+                } else if self.collection.line(line) {
                 } else if let Some(nodeid) = running_test(line) {
                     self.stats.running = Some(nodeid.to_string());
+                    self.collection.nodeid(nodeid);
                 } else if let Some((kind, nodeid)) = progress_failure(line) {
                     let known = self.progress.iter().any(|(_, id)| id == nodeid);
                     if !known && self.progress.len() < MAX_NAMES {
@@ -1422,13 +1465,41 @@ impl FoldBatches for Pytest {
             self.emit_report(None, nodeid, Some((kind, "")), out);
         }
         let counts_line = self.counts_line.take().or(self.tentative_counts.take());
+        // `--collect-only`: each test listed, after any error collecting. Its counts
+        // line says so; under `-qq` there is none, but its lines (`a.py: 4`) are its own.
+        let (entries, left_out) = std::mem::take(&mut self.collection).finish();
+        let files_listed = entries.iter().filter(|e| e.tests.is_some()).count();
+        let tests_listed: u64 = entries.iter().filter_map(|e| e.tests).sum();
+        let listing = files_listed > 0
+            || counts_line
+                .as_deref()
+                .and_then(parse_counts)
+                .is_some_and(|(counts, _)| counts.contains_key("collected"));
+        if listing {
+            self.stats.collected_left_out = left_out;
+            for entry in entries {
+                let file = entry.nodeid.split("::").next().unwrap_or_default();
+                let tests = entry
+                    .tests
+                    .map(|n| format!("{n} test{}", if n == 1 { "" } else { "s" }));
+                let item = PytestItem::noted(
+                    "collected",
+                    &entry.nodeid,
+                    file,
+                    None,
+                    tests.as_deref().unwrap_or_default(),
+                );
+                self.emit_noted(item, out);
+            }
+        }
         let mut stats = std::mem::take(&mut self.stats);
         let reports = stats.failed.len() + stats.errors.len() + stats.names_left_out as usize;
         let no_counts = counts_line.as_deref().and_then(parse_counts).is_none();
         // The interpreter died: where, in the tests' code, is the run's verdict (and
         // the output's end, which holds its report, is not shown again).
         let fatal = self.fatal.take().filter(|_| no_counts);
-        let show_end = no_counts && reports == 0 && !self.end.is_empty() && fatal.is_none();
+        let show_end =
+            no_counts && reports == 0 && !self.end.is_empty() && fatal.is_none() && !listing;
         if let Some(fatal) = &fatal {
             let mut item = PytestItem::noted("crashed", "", "", None, &fatal.text);
             if let Some(nodeid) = &fatal.nodeid {
@@ -1490,10 +1561,16 @@ impl FoldBatches for Pytest {
                     None => "pytest printed no final counts line (-qq, interrupted or cut off)"
                         .to_string(),
                 };
-                format!(
+                let mut summary = format!(
                     "counts unknown: {why}; {} failure and {} error reports read",
                     self.reports_read[0], self.reports_read[1]
-                )
+                );
+                if files_listed > 0 {
+                    summary.push_str(&format!(
+                        "; --collect-only -qq listed {tests_listed} tests in {files_listed} files"
+                    ));
+                }
+                summary
             }
         };
         if reports > 0 {
@@ -1510,6 +1587,12 @@ impl FoldBatches for Pytest {
         }
         if let Some(stopped) = &stats.stopped {
             summary.push_str(&format!("; stopped early ({stopped})"));
+        }
+        if stats.collected_left_out > 0 {
+            summary.push_str(&format!(
+                "; {} more listed than are held (the artifact has them)",
+                stats.collected_left_out
+            ));
         }
         if stats.counts_known {
             stats.running = None;
@@ -1543,10 +1626,14 @@ impl FoldBatches for Pytest {
         // `no tests ran` (exit 5) is not a pass, and neither is a run whose every test was
         // deselected (`-k` matching none: exit 5 too).
         let ran_any = stats.counts.as_ref().is_some_and(|c| {
-            c.keys()
-                .any(|k| !matches!(k.as_str(), "deselected" | "warnings" | "warning"))
+            c.iter().any(|(k, n)| {
+                !matches!(k.as_str(), "deselected" | "warnings" | "warning")
+                    && n.as_u64() != Some(0)
+            })
         });
-        let ok = stats.counts_known
+        // `--collect-only -qq` prints no counts: its listing of some tests is its verdict.
+        let ran_any = ran_any || (!stats.counts_known && tests_listed > 0);
+        let ok = (stats.counts_known || tests_listed > 0)
             && ran_any
             && count("failed") == 0
             && count("errors") == 0
