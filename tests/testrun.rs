@@ -2211,6 +2211,118 @@ partial line{ "type": "test", "name": "tests::h_err", "event": "failed" }
 }
 
 #[test]
+fn panics_printed_as_they_happen_go_to_their_own_tests_only() {
+    let b = Briefly::new();
+    let envelope_of = |output: &str| b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    // A `should_panic` doc-test's expected panic (rustdoc lets an edition 2021 doc-test
+    // write to the terminal under `--nocapture`) is not the next failed doc-test's.
+    let envelope = envelope_of(
+        r#"   Doc-tests demo
+
+running 2 tests
+
+thread 'main' panicked at src/lib.rs:5:5:
+expected boom
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+test src/lib.rs - boom (line 3) - should panic ... ok
+Error: ParseIntError { kind: InvalidDigit }
+Test executable failed (exit status: 1).
+
+test src/lib.rs - parse (line 10) ... FAILED
+
+failures:
+
+failures:
+    src/lib.rs - parse (line 10)
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.30s
+"#,
+    );
+    let parse = item_named(&envelope, "src/lib.rs - parse (line 10)");
+    assert_eq!(
+        (&parse["message"], &parse["location"]),
+        (&Value::Null, &json!("src/lib.rs:10")),
+        "{envelope}"
+    );
+    // libtest's JSON: `timeout` says a test has run for 60 seconds, and it goes on: its
+    // panic is its failure's report; passing after it, it is no failure.
+    let envelope = envelope_of(
+        r#"{ "type": "suite", "event": "started", "test_count": 1 }
+{ "type": "test", "event": "started", "name": "tests::slow" }
+{ "type": "test", "event": "timeout", "name": "tests::slow" }
+
+thread 'tests::slow' (7) panicked at src/lib.rs:20:5:
+real reason
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+{ "type": "test", "name": "tests::slow", "event": "failed" }
+{ "type": "suite", "event": "failed", "passed": 0, "failed": 1, "ignored": 0, "measured": 0, "filtered_out": 0 }
+"#,
+    );
+    assert_message(&envelope, "tests::slow", "real reason");
+    assert_eq!(envelope["total_items"], 1, "{envelope}");
+    let passed = r#"{ "type": "suite", "event": "started", "test_count": 1 }
+{ "type": "test", "event": "started", "name": "tests::slow" }
+{ "type": "test", "event": "timeout", "name": "tests::slow" }
+{ "type": "test", "name": "tests::slow", "event": "ok" }
+{ "type": "suite", "event": "ok", "passed": 1, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0 }
+"#;
+    let envelope = envelope_of(passed);
+    assert_eq!(
+        (envelope["ok"].as_bool(), envelope["total_items"].as_u64()),
+        (Some(true), Some(0)),
+        "{envelope}"
+    );
+    // Cut off after it: the test it stopped in.
+    let envelope = envelope_of(&passed[..passed.find(r#"{ "type": "test", "name""#).unwrap()]);
+    let crashed = item_where(&envelope, |i| i["kind"] == "crashed");
+    assert_eq!(crashed["name"], "tests::slow", "{envelope}");
+    // A doc-test's in JSON too.
+    let doc = r#"{ "type": "suite", "event": "started", "test_count": 1 }
+{ "type": "test", "event": "started", "name": "src/lib.rs - add (line 3)" }
+Test executable failed (exit status: 101).
+
+stderr:
+
+thread 'main' (5) panicked at /tmp/rustdoctestX/doctest_bundle_2024.rs:6:1:
+doc msg
+{ "type": "test", "name": "src/lib.rs - add (line 3)", "event": "failed" }
+{ "type": "suite", "event": "failed", "passed": 0, "failed": 1, "ignored": 0, "measured": 0, "filtered_out": 0 }
+"#;
+    assert_message(&envelope_of(doc), "src/lib.rs - add (line 3)", "doc msg");
+    // nextest's libtest-json names the test by its binary too: a `should_panic` test's
+    // expected panic goes at its `ok`.
+    let envelope = envelope_of(
+        r#"{"type":"suite","event":"started","test_count":1}
+{"type":"test","event":"started","name":"demo::demo$tests::sp"}
+
+thread 'tests::sp' (9) panicked at src/lib.rs:9:9:
+expected
+{"type":"test","name":"demo::demo$tests::sp","event":"ok"}
+{"type":"suite","event":"ok","passed":1,"failed":0,"ignored":0,"measured":0,"filtered_out":0}
+"#,
+    );
+    assert_eq!(envelope["total_items"], 0, "{envelope}");
+    // In the text format a JSON event in a panic's message is the message's.
+    let text = r#"running 1 test
+printed { "type": "test", "name": "tests::ghost", "event": "failed" }
+thread 'tests::parse' (2) panicked at src/lib.rs:4:9:
+bad line: { "type": "test", "event": "ok" }
+test tests::parse ... FAILED
+
+failures:
+
+failures:
+    tests::parse
+
+test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+"#;
+    let envelope = envelope_of(text);
+    let message = r#"bad line: { "type": "test", "event": "ok" }"#;
+    assert_message(&envelope, "tests::parse", message);
+    assert_eq!(envelope["total_items"], 1, "{envelope}");
+}
+
+#[test]
 fn libtest_json_notes_on_should_panic_tests_are_their_messages() {
     let output = r#"{ "type": "suite", "event": "started", "test_count": 2 }
 { "type": "test", "event": "started", "name": "tests::none" }

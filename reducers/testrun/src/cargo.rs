@@ -6,8 +6,9 @@
 //! suite event, nextest's `Summary`); a binary that started and printed no result makes
 //! them incomplete, and the summary says so. Items: compile errors first, then failing
 //! tests (panic message, `file:line:col`, left/right, captured stdout excerpt), each
-//! distinct kind before repeats; warnings are counted by lint and listed only when there
-//! is nothing worse (or with `warnings`).
+//! distinct kind before repeats, then flaky tests and panics of threads no test's result
+//! names; warnings are counted by lint and listed only when there is nothing worse (or
+//! with `warnings`).
 
 use crate::excerpt::Excerpt;
 use crate::facts::{Facts, LineFacts};
@@ -54,7 +55,8 @@ impl Default for CargoTestOptions {
     }
 }
 
-/// A failing test, a compile error, a crashed binary or (when listed) a warning.
+/// A failing or flaky test, a compile error, a crashed binary, a thread's panic or (when
+/// listed) a warning.
 #[derive(Debug, Clone, Serialize, PartialEq, Default)]
 pub struct CargoItem {
     /// `failed` (a test), `error` (a compile error), `crashed` (a binary with no result),
@@ -585,12 +587,21 @@ enum Mode {
     FailureList,
     Diagnostic,
     /// A test's panic printed as it happened (`--nocapture`), up to the test's `FAILED`
-    /// (its report) or `ok` (a panic the test expected or caught: none).
+    /// (its report) or `ok` (a panic the test expected or caught: none), or up to another
+    /// line of libtest's (a result, a JSON event), where it waits for its test's outcome.
     InlinePanic,
 }
 
 /// Lines kept of how a test binary crashed.
 const MAX_CRASH_LINES: usize = 5;
+
+/// A test's result, counted for a binary that stops before its own.
+#[derive(Debug, Clone, Copy)]
+enum TestOutcome {
+    Passed,
+    Failed,
+    Ignored,
+}
 
 /// A libtest JSON event (both libtest's own and nextest's libtest-json).
 #[derive(Debug, Deserialize)]
@@ -648,6 +659,7 @@ pub struct CargoTest {
     binaries_without_result: u64,
     /// The outcomes libtest printed (passed, failed, ignored) in the binary being read,
     /// and in those that stopped before their result: what is known of their counts.
+    /// Results read in the binary running now, by [`TestOutcome`].
     outcomes: [u64; 3],
     outcomes_without_result: [u64; 3],
     nextest_summary: Option<Map<String, Value>>,
@@ -671,8 +683,9 @@ pub struct CargoTest {
     pending_names: Vec<String>,
     /// Panics printed as they happened (`--nocapture`) whose tests' outcomes have not
     /// come yet, another test's line having come between (tests run on threads): each is
-    /// its test's report at its `... FAILED`, and nothing at its `... ok` (a panic the
-    /// test expected). At most [`MAX_WAITING_PANICS`].
+    /// its test's report at its `... FAILED` (or JSON `failed` event; a doc-test's, on
+    /// thread `main`, the next failed doc-test's), and nothing at its `... ok` (a panic
+    /// the test expected). At most [`MAX_WAITING_PANICS`].
     waiting_panics: VecDeque<Failure>,
     diagnostic: Option<Diagnostic>,
     lint_of_shape: HashMap<String, String>,
@@ -740,6 +753,29 @@ impl CargoTest {
 
     fn binary_name(&self) -> Option<String> {
         self.current_label.clone()
+    }
+
+    /// Whether libtest's JSON events were read (a line of one is then libtest's, not
+    /// what a test printed).
+    fn reads_json(&self) -> bool {
+        has_json(&self.formats)
+    }
+
+    /// A JSON event's test name → its binary and its name. nextest's libtest-json names
+    /// tests `crate::binary$path::to::test`; its human report (on stderr, often read
+    /// with it) names a library's unit tests' binary by its crate alone (`demo`, not
+    /// `demo::demo`): named alike, a failure reported both ways is one.
+    fn json_test_name(&self, full: String) -> (Option<String>, String) {
+        match full.split_once('$') {
+            Some((binary, name)) => {
+                let binary = match binary.split_once("::") {
+                    Some((krate, target)) if krate == target => krate,
+                    _ => binary,
+                };
+                (Some(binary.to_string()), name.to_string())
+            }
+            None => (self.binary_name(), full),
+        }
     }
 
     fn start_binary(&mut self, running: Option<u64>, out: &mut dyn Emit<CargoItem>) {
@@ -821,7 +857,7 @@ impl CargoTest {
         // ran into its result line); an item of its own, not a failure, when the tests'
         // results were named (not `-q`'s dots, which hide a `should_panic` test's `ok`)
         // but none was its: a thread a test started (`worker`: often the cause). Not a
-        // doc-test's (thread `main`: one that failed took it at its result).
+        // doc-test's (thread `main`, which names no test).
         let results_named = self.outcomes.iter().sum::<u64>() > 0;
         for panic in std::mem::take(&mut self.waiting_panics) {
             if stopped || self.pending_names.contains(&panic.name) {
@@ -927,19 +963,25 @@ impl CargoTest {
         self.waiting_panics.remove(at)
     }
 
+    /// The panic of test `name`, which failed, that waited for its outcome, if any. A
+    /// doc-test runs as a process of its own, whose panic (printed before its result
+    /// under `--nocapture`) names its thread `main`: a failed doc-test's is taken to be
+    /// the first such panic waiting (`should_panic` doc-tests' let go at their `ok`;
+    /// under `-q`, which prints none, or when doc-tests end in another order than they
+    /// printed, it may be another's).
+    fn take_waited_panic(&mut self, name: &str) -> Option<Failure> {
+        self.waited_panic(name).or_else(|| {
+            let mut panic = is_doctest(name).then(|| self.waited_panic("main"))??;
+            panic.name = name.to_string();
+            Some(panic)
+        })
+    }
+
     /// Test `name` failed (libtest's `... FAILED`, `-q`'s `--- FAILED`): its panic that
     /// waited, if any, is its report; with none, it gets an item at the binary's end
     /// (from the names marked FAILED).
-    fn failed(&mut self, name: &str, out: &mut dyn Emit<CargoItem>) {
-        // A doc-test runs as a process of its own, whose panic (printed before its
-        // result under `--nocapture`) names its thread `main`: the first one waiting is
-        // the next failed doc-test's.
-        let panic = self.waited_panic(name).or_else(|| {
-            let mut panic = doctest_place(name).and_then(|_| self.waited_panic("main"))?;
-            panic.name = name.to_string();
-            Some(panic)
-        });
-        if let Some(panic) = panic {
+    fn test_failed(&mut self, name: &str, out: &mut dyn Emit<CargoItem>) {
+        if let Some(panic) = self.take_waited_panic(name) {
             self.emit_failure(panic, out);
         }
         if !self.pending_names.iter().any(|n| n == name)
@@ -967,31 +1009,32 @@ impl CargoTest {
     /// a failure of its own (its test's result says whether the test failed), but often
     /// the cause of one, so an item after the failures.
     fn emit_thread_panic(&mut self, panic: Failure, out: &mut dyn Emit<CargoItem>) {
-        let rank = self.ranker.rank(2, "panic");
+        self.emit_after_failures("panic", panic, out);
+    }
+
+    /// `failure` as an item of `kind`, after the failures (not counted as one).
+    fn emit_after_failures(
+        &mut self,
+        kind: &'static str,
+        failure: Failure,
+        out: &mut dyn Emit<CargoItem>,
+    ) {
+        let rank = self.ranker.rank(2, kind);
         if !out.wants(rank) {
             out.skip(rank);
             return;
         }
-        let message = panic.message();
-        let mut item = panic.item(message);
-        item.kind = "panic";
+        let message = failure.message();
+        let mut item = failure.item(message);
+        item.kind = kind;
         out.emit(rank, item);
     }
 
     /// A test's last attempt under `--retries` passed: the attempt that failed is
     /// reported as flaky, after the failures.
     fn flaky(&mut self, binary: Option<&str>, name: &str, out: &mut dyn Emit<CargoItem>) {
-        let Some(failure) = self.retried.remove(&retried_key(binary, name)) else {
-            return;
-        };
-        let message = failure.message();
-        let rank = self.ranker.rank(2, "flaky");
-        if out.wants(rank) {
-            let mut item = failure.item(message);
-            item.kind = "flaky";
-            out.emit(rank, item);
-        } else {
-            out.skip(rank);
+        if let Some(failure) = self.retried.remove(&retried_key(binary, name)) {
+            self.emit_after_failures("flaky", failure, out);
         }
     }
 
@@ -1105,41 +1148,32 @@ impl CargoTest {
                 }
                 self.result(counts, out);
             }
-            ("test", outcome) if outcome != "failed" && outcome != "timeout" => {
+            // libtest's word that a test has run for over 60 seconds (it goes on), as
+            // its text format's line is read.
+            ("test", "timeout") => {
+                let name = event.name.unwrap_or_default();
+                self.crash_line(&format!("test {name} has been running for over 60 seconds"));
+            }
+            ("test", outcome) if outcome != "failed" => {
                 self.started
                     .retain(|name| Some(name) != event.name.as_ref());
-                if let Some(i) = ["ok", "failed", "ignored"]
-                    .iter()
-                    .position(|o| *o == outcome)
-                {
-                    self.outcomes[i] += 1;
+                match outcome {
+                    "ok" => self.outcomes[TestOutcome::Passed as usize] += 1,
+                    "ignored" => self.outcomes[TestOutcome::Ignored as usize] += 1,
+                    _ => {}
                 }
                 // Passed: a panic it printed as it happened was expected (`should_panic`).
-                if let Some(name) = &event.name {
-                    self.waited_panic(name);
-                }
+                let (_, name) = self.json_test_name(event.name.unwrap_or_default());
+                self.waited_panic(&name);
             }
             ("test", _) => {
-                self.outcomes[1] += 1;
+                self.outcomes[TestOutcome::Failed as usize] += 1;
                 let full = event.name.unwrap_or_default();
                 self.started.retain(|name| *name != full);
-                // nextest's libtest-json names tests `crate::binary$path::to::test`; its
-                // human report (on stderr, often read with it) names a library's unit
-                // tests' binary by its crate alone (`demo`, not `demo::demo`): named alike,
-                // a failure reported both ways is one.
-                let (binary, name) = match full.split_once('$') {
-                    Some((binary, name)) => {
-                        let binary = match binary.split_once("::") {
-                            Some((krate, target)) if krate == target => krate,
-                            _ => binary,
-                        };
-                        (Some(binary.to_string()), name.to_string())
-                    }
-                    None => (self.binary_name(), full),
-                };
+                let (binary, name) = self.json_test_name(full);
                 // Its panic printed as it happened (`--nocapture`: no `stdout` in the
                 // event) is its report.
-                let mut failure = match self.waited_panic(&name) {
+                let mut failure = match self.take_waited_panic(&name) {
                     Some(panic) => Failure { binary, ..panic },
                     None => Failure::new(&name, binary, self.options.lines),
                 };
@@ -1157,9 +1191,6 @@ impl CargoTest {
                         _ => line.to_string(),
                     };
                     failure.push(&line, || None);
-                }
-                if event.event == "timeout" {
-                    failure.message.push("timed out".into());
                 }
                 self.emit_failure(failure, out);
             }
@@ -1273,8 +1304,7 @@ impl CargoTest {
             }
             Mode::FailureList => {
                 let name = line.strip_prefix("    ");
-                if let Some(name) = name.filter(|n| !n.contains(' ') || doctest_place(n).is_some())
-                {
+                if let Some(name) = name.filter(|n| !n.contains(' ') || is_doctest(n)) {
                     if !self.pending_names.iter().any(|n| n == name)
                         && self.pending_names.len() < MAX_PENDING_NAMES
                     {
@@ -1338,7 +1368,7 @@ impl CargoTest {
                     return;
                 }
                 let ends = line == "ok"
-                    || is_json_event(line)
+                    || (self.reads_json() && is_json_event(line))
                     || line.starts_with("test ")
                     || line == "failures:"
                     || line.starts_with("---- ")
@@ -1368,7 +1398,8 @@ impl CargoTest {
     fn normal(&mut self, line: &str, out: &mut dyn Emit<CargoItem>) {
         // libtest's JSON event after a test's output that did not end its line
         // (`--nocapture`).
-        if let Some(at) = line.find(LIBTEST_JSON_START).filter(|&at| at > 0) {
+        let glued = || line.find(LIBTEST_JSON_START).filter(|&at| at > 0);
+        if let Some(at) = glued().filter(|_| self.reads_json()) {
             if self.json(&line[at..], out) {
                 return;
             }
@@ -1440,19 +1471,29 @@ impl CargoTest {
         if let Some(rest) = line.strip_prefix("test ") {
             // Counted, for a binary that stops before its result.
             if let Some((_, after)) = rest.split_once(" ... ") {
-                let outcome = ["ok", "FAILED", "ignored"]
-                    .iter()
-                    .position(|outcome| after.starts_with(outcome));
-                if let Some(i) = outcome {
-                    self.outcomes[i] += 1;
+                let outcome = [
+                    ("ok", TestOutcome::Passed),
+                    ("FAILED", TestOutcome::Failed),
+                    ("ignored", TestOutcome::Ignored),
+                ]
+                .into_iter()
+                .find(|(word, _)| after.starts_with(word));
+                if let Some((_, outcome)) = outcome {
+                    self.outcomes[outcome as usize] += 1;
                 }
             }
             if let Some(name) = rest.strip_suffix(" ... FAILED").map(without_test_mode) {
-                self.failed(name, out);
+                self.test_failed(name, out);
                 return;
             }
-            if let Some(name) = rest.strip_suffix(" ... ok").map(without_test_mode) {
+            if let Some(test) = rest.strip_suffix(" ... ok") {
+                let name = without_test_mode(test);
                 self.waited_panic(name);
+                // A `should_panic` doc-test's expected panic, printed under `--nocapture`
+                // (rustdoc lets its process write to the terminal), is no other's report.
+                if is_doctest(name) && test.ends_with(" - should panic") {
+                    self.waited_panic("main");
+                }
             }
             // On one thread libtest names a test before its outcome: one the output
             // stopped in (hung, killed) has none, or what was written after its name
@@ -1470,7 +1511,7 @@ impl CargoTest {
             }
         }
         if let Some(name) = line.strip_suffix(QUIET_FAILED) {
-            self.failed(name, out);
+            self.test_failed(name, out);
             return;
         }
         if let Some((error, code, message)) = diagnostic_start(line) {
@@ -1706,8 +1747,14 @@ fn panicking_thread(line: &str) -> Option<&str> {
 /// How libtest's JSON events start (nextest's libtest-json has no spaces).
 const LIBTEST_JSON_START: &str = "{ \"type\": ";
 
+/// Whether `formats` (as read) hold libtest's JSON, its own or nextest's.
+fn has_json(formats: &[&str]) -> bool {
+    formats.iter().any(|f| f.starts_with("libtest-json"))
+}
+
 /// Whether `line` holds an event of libtest's JSON format (`-Z unstable-options
-/// --format json`), or nextest's, maybe after a test's output that did not end its line.
+/// --format json`), maybe after a test's output that did not end its line, or of
+/// nextest's.
 fn is_json_event(line: &str) -> bool {
     (line.starts_with("{\"type\":") || line.contains(LIBTEST_JSON_START))
         && line.contains("\"event\"")
@@ -1769,6 +1816,11 @@ fn is_outcome(after: &str) -> bool {
     ["ok", "FAILED", "ignored", "bench:"]
         .iter()
         .any(|outcome| after.starts_with(outcome))
+}
+
+/// Whether `name` is a doc-test's (`src/lib.rs - add (line 3)`).
+fn is_doctest(name: &str) -> bool {
+    doctest_place(name).is_some()
 }
 
 /// `src/lib.rs - add (line 3)`, a doc-test's name → `src/lib.rs:3`, where it is.
@@ -2011,10 +2063,10 @@ impl FoldBatches for CargoTest {
         } else if errors == 0 && self.outcomes_without_result == [0; 3] {
             parts.push("no test results in the input: counts unknown".into());
         } else if errors == 0 {
-            let json = stats.formats.iter().any(|f| f.starts_with("libtest-json"));
-            parts.push(match json {
-                true => "no suite result (libtest's JSON) in the input".into(),
-                false => "no `test result:` line in the input".into(),
+            parts.push(if has_json(&stats.formats) {
+                "no suite result (libtest's JSON) in the input".into()
+            } else {
+                "no `test result:` line in the input".into()
             });
         } else {
             parts.push("no test results: counts unknown".into());
