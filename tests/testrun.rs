@@ -2241,7 +2241,10 @@ test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
     let parse = item_named(&envelope, "src/lib.rs - parse (line 10)");
     assert_eq!(
         (&parse["message"], &parse["location"]),
-        (&Value::Null, &json!("src/lib.rs:10")),
+        (
+            &json!("Test executable failed (exit status: 1)."),
+            &json!("src/lib.rs:10")
+        ),
         "{envelope}"
     );
     // libtest's JSON: `timeout` says a test has run for 60 seconds, and it goes on: its
@@ -2320,6 +2323,137 @@ test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
     let message = r#"bad line: { "type": "test", "event": "ok" }"#;
     assert_message(&envelope, "tests::parse", message);
     assert_eq!(envelope["total_items"], 1, "{envelope}");
+}
+
+#[test]
+fn doc_tests_that_fail_without_a_panic_say_why_with_nocapture_or_not() {
+    // `cargo test --doc` of four failing doc-tests (Rust 1.95, edition 2024): one does
+    // not compile, one exits with 3, one was to panic, one panics. Under `--nocapture`
+    // rustdoc prints its verdict as each ends (some with libtest's result on the same
+    // line) and rustc's error as the doc-test is built: no error of the build.
+    let captured = r#"    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s
+   Doc-tests ct2
+
+running 4 tests
+test src/lib.rs - nc (line 26) ... FAILED
+test src/lib.rs - exits (line 12) ... FAILED
+test src/lib.rs - parse (line 3) ... FAILED
+test src/lib.rs - sp (line 19) ... FAILED
+
+failures:
+
+---- src/lib.rs - nc (line 26) stdout ----
+error[E0308]: mismatched types
+  --> src/lib.rs:27:14
+   |
+27 | let x: i32 = "s";
+   |        ---   ^^^ expected `i32`, found `&str`
+   |        |
+   |        expected due to this
+
+error: aborting due to 1 previous error
+
+For more information about this error, try `rustc --explain E0308`.
+Couldn't compile the test.
+---- src/lib.rs - exits (line 12) stdout ----
+Test executable failed (exit status: 3).
+
+---- src/lib.rs - parse (line 3) stdout ----
+Test executable failed (exit status: 101).
+
+stderr:
+
+thread 'main' (13107) panicked at src/lib.rs:6:34:
+called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+
+---- src/lib.rs - sp (line 19) stdout ----
+Test executable succeeded, but it's marked `should_panic`.
+
+failures:
+    src/lib.rs - exits (line 12)
+    src/lib.rs - nc (line 26)
+    src/lib.rs - parse (line 3)
+    src/lib.rs - sp (line 19)
+
+test result: FAILED. 0 passed; 4 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.15s
+
+all doctests ran in 0.21s; merged doctests compilation took 0.05s
+error: doctest failed, to rerun pass `--doc`
+"#;
+    let nocapture = r#"    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.00s
+   Doc-tests ct2
+
+running 4 tests
+error[E0308]: mismatched types
+  --> src/lib.rs:27:14
+   |
+27 | let x: i32 = "s";
+   |        ---   ^^^ expected `i32`, found `&str`
+   |        |
+   |        expected due to this
+
+error: aborting due to 1 previous error
+
+For more information about this error, try `rustc --explain E0308`.
+Couldn't compile the test.test src/lib.rs - nc (line 26) ... FAILED
+Test executable failed (exit status: 3).
+test src/lib.rs - exits (line 12) ... FAILED
+Test executable failed (exit status: 101).
+
+stderr:
+
+thread 'main' (13169) panicked at src/lib.rs:6:34:
+called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+test src/lib.rs - parse (line 3) ... FAILED
+Test executable succeeded, but it's marked `should_panic`.test src/lib.rs - sp (line 19) ... FAILED
+
+failures:
+
+failures:
+    src/lib.rs - exits (line 12)
+    src/lib.rs - nc (line 26)
+    src/lib.rs - parse (line 3)
+    src/lib.rs - sp (line 19)
+
+test result: FAILED. 0 passed; 4 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.14s
+
+all doctests ran in 0.17s; merged doctests compilation took 0.03s
+error: doctest failed, to rerun pass `--doc`
+"#;
+    let b = Briefly::new();
+    for output in [captured, nocapture] {
+        let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(
+            summary.starts_with("0 passed; 4 failed; 0 ignored"),
+            "{summary}"
+        );
+        assert_message(
+            &envelope,
+            "src/lib.rs - nc (line 26)",
+            "error[E0308]: mismatched types",
+        );
+        assert_message(
+            &envelope,
+            "src/lib.rs - exits (line 12)",
+            "Test executable failed (exit status: 3).",
+        );
+        assert_message(
+            &envelope,
+            "src/lib.rs - sp (line 19)",
+            "Test executable succeeded, but it's marked `should_panic`.",
+        );
+        assert_message(
+            &envelope,
+            "src/lib.rs - parse (line 3)",
+            "called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }",
+        );
+        assert_eq!(envelope["total_items"], 4, "{envelope}");
+    }
 }
 
 #[test]

@@ -144,7 +144,9 @@ struct Failure {
     message: Vec<String>,
     /// How nextest says it ended, when more than that it failed: `timed out after 60.001s`.
     cause: Option<String>,
-    /// A doc-test that did not compile: rustc's first error in its report.
+    /// Why rustdoc says a doc-test failed when it did not panic: rustc's first error in
+    /// its report (it did not compile), or rustdoc's word on its executable
+    /// ([`RUSTDOC_VERDICTS`]).
     compile_error: Option<String>,
     left: AssertedValue,
     right: AssertedValue,
@@ -332,9 +334,11 @@ impl Failure {
             return;
         }
         // A doc-test's report holds rustc's output when it did not compile: its first
-        // error is why it failed (a test of any other kind printed it itself).
-        if self.compile_error.is_none() && doctest_place(&self.name).is_some() {
-            if let Some((true, _, _)) = diagnostic_start(line) {
+        // error is why it failed (a test of any other kind printed it itself); else
+        // rustdoc's word on how its executable ended.
+        if self.compile_error.is_none() && is_doctest(&self.name) {
+            let error = matches!(diagnostic_start(line), Some((true, _, _)));
+            if error || rustdoc_verdict(line).is_some() {
                 self.compile_error = Some(line.to_string());
             }
         }
@@ -393,8 +397,8 @@ impl Failure {
         }
     }
 
-    /// The panic message, as the item gives it; a doc-test's compile error when it had
-    /// none.
+    /// The panic message, as the item gives it; a doc-test's compile error or rustdoc's
+    /// verdict when it had none.
     fn message(&self) -> Option<String> {
         let compiled = match self.message.is_empty() {
             true => self.compile_error.as_ref(),
@@ -687,6 +691,10 @@ pub struct CargoTest {
     /// thread `main`, the next failed doc-test's), and nothing at its `... ok` (a panic
     /// the test expected). At most [`MAX_WAITING_PANICS`].
     waiting_panics: VecDeque<Failure>,
+    /// Under `--nocapture`, why the next doc-test to fail without a panic of its own
+    /// failed, as printed before its result: rustc's first error (it did not compile),
+    /// else rustdoc's last verdict ([`RUSTDOC_VERDICTS`]).
+    doctest_verdict: Option<(String, bool)>,
     diagnostic: Option<Diagnostic>,
     lint_of_shape: HashMap<String, String>,
     held_warnings: Vec<CargoItem>,
@@ -735,6 +743,7 @@ impl CargoTest {
             reported: HashSet::new(),
             pending_names: Vec::new(),
             waiting_panics: VecDeque::new(),
+            doctest_verdict: None,
             diagnostic: None,
             lint_of_shape: HashMap::new(),
             held_warnings: Vec::new(),
@@ -983,6 +992,11 @@ impl CargoTest {
     fn test_failed(&mut self, name: &str, out: &mut dyn Emit<CargoItem>) {
         if let Some(panic) = self.take_waited_panic(name) {
             self.emit_failure(panic, out);
+        } else if let Some((verdict, _)) = self.doctest_verdict.take().filter(|_| is_doctest(name))
+        {
+            let mut failure = Failure::new(name, self.binary_name(), self.options.lines);
+            failure.compile_error = Some(verdict);
+            self.emit_failure(failure, out);
         }
         if !self.pending_names.iter().any(|n| n == name)
             && self.pending_names.len() < MAX_PENDING_NAMES
@@ -1514,6 +1528,36 @@ impl CargoTest {
             self.test_failed(name, out);
             return;
         }
+        // rustdoc's word on a doc-test, printed as it ends under `--nocapture` (some
+        // without a newline: libtest's result follows on the same line).
+        if let Some((verdict, rest)) = rustdoc_verdict(line) {
+            let compiled = self
+                .doctest_verdict
+                .as_ref()
+                .is_some_and(|(_, error)| *error);
+            if !(compiled && verdict == COULD_NOT_COMPILE) {
+                self.doctest_verdict = Some((verdict.to_string(), false));
+            }
+            if !rest.is_empty() {
+                self.normal(rest, out);
+            }
+            return;
+        }
+        // A doc-test that does not compile, under `--nocapture`: rustc's errors come
+        // as it is built, while the doc-tests run. Its first is why it failed, not an
+        // error of the build.
+        let doctests_running = self.current_open
+            && (self.current_label.as_deref()).is_some_and(|l| l.starts_with("Doc-tests "));
+        if let Some((true, _, _)) = diagnostic_start(line).filter(|_| doctests_running) {
+            let compiled = self
+                .doctest_verdict
+                .as_ref()
+                .is_some_and(|(_, error)| *error);
+            if !compiled {
+                self.doctest_verdict = Some((line.to_string(), true));
+            }
+            return;
+        }
         if let Some((error, code, message)) = diagnostic_start(line) {
             self.close_diagnostic(out);
             self.format("rustc");
@@ -1746,6 +1790,30 @@ fn panicking_thread(line: &str) -> Option<&str> {
 
 /// How libtest's JSON events start (nextest's libtest-json has no spaces).
 const LIBTEST_JSON_START: &str = "{ \"type\": ";
+
+/// rustdoc's word that a doc-test did not compile.
+const COULD_NOT_COMPILE: &str = "Couldn't compile the test.";
+
+/// What rustdoc says of a doc-test that failed without a panic: it did not compile, it
+/// exited with an error (`Test executable failed (exit status: 3).`), or it was to panic
+/// and did not.
+const RUSTDOC_VERDICTS: [&str; 3] = [
+    COULD_NOT_COMPILE,
+    "Test executable failed (",
+    "Test executable succeeded, but it's marked `should_panic`.",
+];
+
+/// A line that starts with rustdoc's verdict on a doc-test ([`RUSTDOC_VERDICTS`]): the
+/// verdict, and what follows it on the line (libtest's result, when rustdoc wrote no
+/// newline).
+fn rustdoc_verdict(line: &str) -> Option<(&str, &str)> {
+    let start = RUSTDOC_VERDICTS.iter().find(|v| line.starts_with(**v))?;
+    let end = match start.ends_with('(') {
+        true => line.find(").")? + 2,
+        false => start.len(),
+    };
+    Some((&line[..end], &line[end..]))
+}
 
 /// Whether `formats` (as read) hold libtest's JSON, its own or nextest's.
 fn has_json(formats: &[&str]) -> bool {
