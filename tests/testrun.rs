@@ -2479,20 +2479,22 @@ fn libtest_json_notes_on_should_panic_tests_are_their_messages() {
 
 #[test]
 fn pytest_collect_only_lists_each_test_in_every_form() {
-    // A package with a directory below it, classes nested, parameters with a space and
-    // a `>`: the tree's node ids are those `-q` prints, each test an item.
+    // A package with a directory below it, classes nested (with docstrings, which `-v`
+    // prints under their nodes), parameters with a space and a `>`, a text file's
+    // doctest: the tree's node ids are those `-q` prints, each test an item.
     let project = tempfile::tempdir().unwrap();
     write(project.path(), "tests/__init__.py", "");
     write(
         project.path(),
         "tests/test_a.py",
-        "import pytest\n\nclass TestX:\n    def test_one(self):\n        pass\n\n    class TestInner:\n        def test_deep(self):\n            pass\n\n@pytest.mark.parametrize('v', [1, 'a b', 'c>d'])\ndef test_p(v):\n    print()\n    print('printed', v)\n",
+        "import pytest\n\nclass TestX:\n    \"\"\"Class doc.\n\n    db.pool_size: 5\n    \"\"\"\n    def test_one(self):\n        \"\"\"One.\"\"\"\n        print('<Config prod>')\n        print('db.pool_size: 5')\n\n    class TestInner:\n        def test_deep(self):\n            pass\n\n@pytest.mark.parametrize('v', [1, 'a b', 'c>d'])\ndef test_p(v):\n    print()\n    print('printed', v)\n",
     );
     write(
         project.path(),
         "tests/sub/test_b.py",
         "def test_b():\n    pass\n",
     );
+    write(project.path(), "tests/guide.txt", ">>> 1 + 1\n2\n");
     let b = Briefly::new();
     let listed = |args: &[&str]| {
         let output = pytest(project.path(), args);
@@ -2505,22 +2507,26 @@ fn pytest_collect_only_lists_each_test_in_every_form() {
             .collect::<Vec<_>>();
         (envelope, ids)
     };
-    let (envelope, quiet) = listed(&["--co", "-q", "tests"]);
-    assert_eq!(quiet.len(), 6, "{envelope}");
+    let glob = "--doctest-glob=*.txt";
+    let (envelope, quiet) = listed(&["--co", "-q", glob, "tests"]);
+    assert_eq!(quiet.len(), 7, "{envelope}");
+    assert!(quiet.contains(&"tests/guide.txt::guide.txt".to_string()));
     assert!(quiet.contains(&"tests/test_a.py::TestX::TestInner::test_deep".to_string()));
     assert!(quiet.contains(&"tests/test_a.py::test_p[a b]".to_string()));
     assert_eq!(
         envelope["summary"].as_str().unwrap().split(" in ").next(),
-        Some("6 tests collected")
+        Some("7 tests collected")
     );
-    assert_eq!(envelope["stats"]["counts"], json!({"collected": 6}));
+    assert_eq!(envelope["stats"]["counts"], json!({"collected": 7}));
     assert_eq!(envelope["ok"], true);
     assert_eq!(
         envelope["items"][0]["file"],
         quiet[0].split("::").next().unwrap()
     );
-    let (envelope, tree) = listed(&["--co", "tests"]);
-    assert_eq!(tree, quiet, "{envelope}");
+    for verbosity in ["--co", "-v", "-vv"] {
+        let (envelope, tree) = listed(&["--co", verbosity, glob, "tests"]);
+        assert_eq!(tree, quiet, "{verbosity}: {envelope}");
+    }
     // `-qq`: the files and their tests, and no counts line.
     let (envelope, files) = listed(&["--co", "-qq", "tests"]);
     assert_eq!(
@@ -2536,7 +2542,7 @@ fn pytest_collect_only_lists_each_test_in_every_form() {
             .ends_with("--collect-only -qq listed 6 tests in 2 files"),
         "{envelope}"
     );
-    assert_eq!(envelope["ok"], true);
+    assert_eq!(envelope["ok"], false, "counts unknown");
     // Deselected, and none selected (pytest exits 5: not ok).
     let (envelope, some) = listed(&["--co", "-q", "-k", "deep", "tests"]);
     assert_eq!(some, ["tests/test_a.py::TestX::TestInner::test_deep"]);
@@ -2547,7 +2553,21 @@ fn pytest_collect_only_lists_each_test_in_every_form() {
     let (envelope, none) = listed(&["--co", "-q", "-k", "zzz", "tests"]);
     assert!(none.is_empty());
     assert_eq!(envelope["ok"], false, "{envelope}");
-    // A run, not a listing: `-v -s` prints each test's node id alone before its output.
+    // A module that cannot be imported, its report last (no short summary): the counts
+    // line after it is pytest's.
+    let broken = tempfile::tempdir().unwrap();
+    write(broken.path(), "test_ok.py", "def test_ok():\n    pass\n");
+    write(broken.path(), "test_bad.py", "import no_such_module\n");
+    let args = ["--co", "-q", "-rN", "--continue-on-collection-errors"];
+    let envelope = b.envelope(&["pytest"], &pytest(broken.path(), &args).stdout, CAP);
+    assert_eq!(
+        envelope["stats"]["counts"],
+        json!({"collected": 1, "errors": 1})
+    );
+    let listed = item_where(&envelope, |i| i["kind"] == "collected");
+    assert_eq!(listed["nodeid"], "test_ok.py::test_ok", "{envelope}");
+    // A run, not a listing: `-v -s` prints each test's node id alone before its output,
+    // and a test prints lines shaped as a tree's node and a `-qq` file's.
     let output = pytest(project.path(), &["-v", "-s", "tests"]);
     let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
     let printed = String::from_utf8_lossy(&output.stdout);

@@ -1,12 +1,16 @@
 //! What `pytest --collect-only` lists, in each of its forms: node ids one per line
-//! (`-q`), the tree of collectors (`<Module test_a.py>`, `  <Function test_x>`), and the
-//! tests per file (`-qq`: `tests/test_a.py: 4`).
+//! (`-q`), the tree of collectors (`<Module test_a.py>`, `  <Function test_x>`, with
+//! docstrings under them from `-v` on), and the tests per file (`-qq`:
+//! `tests/test_a.py: 4`).
 //!
-//! A bare node id on a line of its own is also what `-v` prints before a test's outcome
-//! (with `-s`, the test's output follows it): only the final counts line tells a listing
-//! from a run, so what was listed is held, up to a bound, until then.
+//! A run prints lines of the same shapes (`-v` prints a bare node id before a test's
+//! outcome; with `-s`, a test prints what it likes): only the session's counts line
+//! tells a listing from a run, so what may be a listing is held, up to a bound, until
+//! then ([`Collection::confirm`], [`Collection::discard`]). `-qq` prints no counts line:
+//! its files are a listing when nothing else came before them
+//! ([`Collection::confirm_files`]).
 
-/// Tests (or files, under `-qq`) held until the counts line; past it, counted only.
+/// Tests (or files, under `-qq`) held; past it, counted only.
 pub const MAX_COLLECTED: usize = 10_000;
 
 /// One entry of a listing: a test's node id, or (under `-qq`) a file and its tests.
@@ -18,15 +22,22 @@ pub struct Collected {
     pub tests: Option<u64>,
 }
 
-/// A listing read so far.
+/// The listings read, and what the session read now may list.
 #[derive(Debug, Default)]
 pub struct Collection {
-    /// The last directory of the `rootdir:` header: the tree's root collector, which
-    /// node ids are relative to.
+    /// The last directory of the `rootdir:` header: pytest 7's root collector, when it
+    /// is a package, which node ids are relative to.
     root: Option<String>,
-    entries: Vec<Collected>,
-    /// Entries past [`MAX_COLLECTED`].
-    left_out: u64,
+    /// Entries of sessions whose counts line said they were listings.
+    listed: Vec<Collected>,
+    /// Entries of the session read now, which may be one.
+    pending: Vec<Collected>,
+    /// Entries past [`MAX_COLLECTED`], listed and pending.
+    listed_left_out: u64,
+    pending_left_out: u64,
+    /// The session read now printed a line that is none of a listing's (a header, a
+    /// progress line, what a test printed): its `file: N` lines are no `-qq` listing.
+    other_lines: bool,
     /// The tree's collectors above the node read last: (indent, name, whether a
     /// directory's).
     parents: Vec<(usize, String, bool)>,
@@ -36,47 +47,84 @@ pub struct Collection {
 }
 
 impl Collection {
-    /// Reads `line` of the output's top (before any report); false when it is none of a
-    /// listing's. A bare node id is kept and still false (it may be `-v`'s progress).
+    /// Reads `line` of the output's top (before any report). Returns whether it was
+    /// read as part of a listing (a tree's node or docstring, a `-qq` file); a bare node
+    /// id is the caller's to tell ([`Collection::nodeid`]).
     pub fn line(&mut self, line: &str) -> bool {
-        if let Some(rest) = line.strip_prefix("rootdir: ") {
-            let dir = rest
-                .split(", ")
-                .next()
-                .unwrap_or(rest)
-                .trim_end_matches('/');
-            self.root = dir.rsplit('/').next().map(str::to_string);
-            return false;
-        }
         if let Some((indent, kind, name)) = tree_node(line) {
             self.node(indent, kind, name);
             return true;
         }
+        // A docstring (`--collect-only -v`) is indented under its node.
+        if let Some((indent, _, _)) = &self.last {
+            if line.trim().is_empty() || line.len() - line.trim_start().len() > *indent {
+                return true;
+            }
+        }
         self.end_tree();
+        if let Some(dir) = line.strip_prefix("rootdir: ") {
+            // pytest 7 put the config file on the line too.
+            let dir = dir.split(", configfile: ").next().unwrap_or(dir);
+            let dir = dir.trim_end_matches(['/', '\\']);
+            self.root = dir.rsplit(['/', '\\']).next().map(str::to_string);
+        }
         if let Some((file, tests)) = file_tests(line) {
             self.push(file.to_string(), Some(tests));
             return true;
         }
+        if !line.trim().is_empty() {
+            self.other_lines = true;
+        }
         false
     }
 
-    /// A bare node id (`tests/test_a.py::test_x[1]`).
+    /// A bare node id (`tests/test_a.py::test_x[1]`, `README.txt::README.txt`).
     pub fn nodeid(&mut self, nodeid: &str) {
         self.end_tree();
         self.push(nodeid.to_string(), None);
+        self.other_lines = true;
     }
 
-    /// The entries read, and how many more were left out past [`MAX_COLLECTED`].
-    pub fn finish(mut self) -> (Vec<Collected>, u64) {
+    /// The session's counts line says it was a listing: what it printed is listed.
+    pub fn confirm(&mut self) {
         self.end_tree();
-        (self.entries, self.left_out)
+        self.listed.append(&mut self.pending);
+        self.listed_left_out += std::mem::take(&mut self.pending_left_out);
+        self.other_lines = false;
+    }
+
+    /// The session's counts line says it ran tests: nothing it printed is listed.
+    pub fn discard(&mut self) {
+        self.end_tree();
+        self.pending.clear();
+        self.pending_left_out = 0;
+        self.other_lines = false;
+    }
+
+    /// The output ended without a counts line: `-qq`'s files, when nothing else came
+    /// before them in the session, are its listing; whether they were.
+    pub fn confirm_files(&mut self) -> bool {
+        self.end_tree();
+        let files = !self.other_lines
+            && !self.pending.is_empty()
+            && self.pending.iter().all(|e| e.tests.is_some());
+        match files {
+            true => self.confirm(),
+            false => self.discard(),
+        }
+        files
+    }
+
+    /// The entries listed, and how many more were left out past [`MAX_COLLECTED`].
+    pub fn finish(self) -> (Vec<Collected>, u64) {
+        (self.listed, self.listed_left_out)
     }
 
     fn push(&mut self, nodeid: String, tests: Option<u64>) {
-        if self.entries.len() < MAX_COLLECTED {
-            self.entries.push(Collected { nodeid, tests });
+        if self.listed.len() + self.pending.len() < MAX_COLLECTED {
+            self.pending.push(Collected { nodeid, tests });
         } else {
-            self.left_out += 1;
+            self.pending_left_out += 1;
         }
     }
 
@@ -93,8 +141,10 @@ impl Collection {
             self.parents.pop();
         }
         let directory = matches!(kind, "Dir" | "Package");
-        // The root collector is the rootdir, which node ids start below.
-        let root = indent == 0 && directory && self.root.as_deref() == Some(name);
+        // The root collector is the rootdir (pytest 8's `Dir`, or the `Package` it is),
+        // which node ids start below.
+        let root = indent == 0
+            && (kind == "Dir" || (kind == "Package" && self.root.as_deref() == Some(name)));
         let name = if root { "" } else { name };
         self.last = Some((indent, name.to_string(), directory));
     }
@@ -152,22 +202,27 @@ mod tests {
         for line in lines.lines() {
             collection.line(line);
         }
+        collection.confirm();
         let (entries, _) = collection.finish();
         entries.into_iter().map(|e| e.nodeid).collect()
     }
 
     #[test]
     fn the_tree_gives_node_ids_below_the_rootdir() {
-        // pytest 8.4's `--collect-only`.
+        // pytest 8.4's `--collect-only -v`: docstrings under their nodes.
         let tree = "rootdir: /tmp/pyc
 <Dir pyc>
   <Package tests>
     <Dir sub>
       <Module test_b.py>
+        Module doc.
+
+        Second paragraph.
         <Function test_b>
     <Module test_a.py>
       <Class TestX>
         <Function test_one>
+          Checks one.
         <Class TestInner>
           <Function test_deep>
       <Function test_p[a b]>
@@ -183,8 +238,12 @@ mod tests {
                 "tests/test_a.py::test_p[a>b]",
             ]
         );
-        // pytest 7's: no root collector, the module named by its path.
-        let tree = "rootdir: /src, configfile: pytest.ini
+        // pytest 7's: no root collector but a package the rootdir is, the module named
+        // by its path.
+        let tree = "rootdir: /src/app, configfile: pytest.ini
+<Package app>
+  <Module test_c.py>
+    <Function test_c>
 <Module tests/test_a.py>
   <Function test_x>
 <DoctestTextfile README.txt>
@@ -192,27 +251,56 @@ mod tests {
 ";
         assert_eq!(
             listed(tree),
-            ["tests/test_a.py::test_x", "README.txt::README.txt"]
+            [
+                "test_c.py::test_c",
+                "tests/test_a.py::test_x",
+                "README.txt::README.txt"
+            ]
         );
     }
 
     #[test]
-    fn files_with_their_tests_and_the_bound() {
+    fn only_a_sessions_counts_line_makes_what_it_printed_a_listing() {
+        let mut collection = Collection::default();
+        collection.nodeid("t.py::test_ran");
+        collection.discard();
+        collection.nodeid("t.py::test_listed");
+        collection.confirm();
+        let (entries, _) = collection.finish();
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].nodeid, "t.py::test_listed");
+    }
+
+    #[test]
+    fn files_are_a_listing_only_alone() {
         let mut collection = Collection::default();
         assert!(collection.line("tests/test_a.py: 4"));
-        assert!(!collection.line("collected 4 items"));
+        assert!(collection.confirm_files());
+        let (entries, _) = collection.finish();
+        let file = Collected {
+            nodeid: "tests/test_a.py".into(),
+            tests: Some(4),
+        };
+        assert_eq!(entries, [file]);
+        // What a test printed (`pytest -s`), shaped alike, after the header.
+        let mut collection = Collection::default();
+        assert!(!collection.line("platform linux -- Python 3.11.7, pytest-8.4.2"));
+        assert!(collection.line("db.pool_size: 5"));
+        assert!(!collection.confirm_files());
+        assert!(collection.finish().0.is_empty());
+    }
+
+    #[test]
+    fn entries_past_the_bound_are_counted() {
+        let mut collection = Collection::default();
         for i in 0..MAX_COLLECTED + 2 {
             collection.nodeid(&format!("t.py::test_{i}"));
         }
+        collection.confirm();
+        collection.nodeid("t.py::test_more");
+        collection.confirm();
         let (entries, left_out) = collection.finish();
         assert_eq!(entries.len(), MAX_COLLECTED);
-        assert_eq!(
-            entries[0],
-            Collected {
-                nodeid: "tests/test_a.py".into(),
-                tests: Some(4)
-            }
-        );
         assert_eq!(left_out, 3);
     }
 }

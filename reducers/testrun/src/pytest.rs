@@ -740,9 +740,10 @@ fn collect_only_counts(part: &str) -> Option<Map<String, Value>> {
     let n = head
         .strip_suffix(" tests collected")
         .or(head.strip_suffix(" test collected"))?;
-    let selected = match n {
-        "no" => 0,
-        n => n.split('/').next()?.parse().ok()?,
+    let selected: u64 = match n.split_once('/') {
+        _ if n == "no" => 0,
+        Some((selected, of)) => of.parse::<u64>().ok().and(selected.parse().ok())?,
+        None => n.parse().ok()?,
     };
     let mut map = Map::new();
     map.insert("collected".into(), Value::from(selected));
@@ -1241,8 +1242,19 @@ impl Pytest {
     /// A session's final counts line. Another session's came before it when one did
     /// (`make test` or tox running pytest twice).
     fn counts(&mut self, line: &str) {
+        self.decide_listing(line);
         if let Some(earlier) = self.counts_line.replace(line.to_string()) {
             self.earlier_sessions.add(earlier);
+        }
+    }
+
+    /// What the session printed is a listing if its counts line, `counts_line`, is
+    /// `--collect-only`'s.
+    fn decide_listing(&mut self, counts_line: &str) {
+        let listing = parse_counts(counts_line).is_some_and(|(c, _)| c.contains_key("collected"));
+        match listing {
+            true => self.collection.confirm(),
+            false => self.collection.discard(),
         }
     }
 
@@ -1332,6 +1344,7 @@ impl Pytest {
                 } else if let Some(n) = collected(line) {
                     self.stats.collected = Some(n);
                 } else if self.collection.line(line) {
+                    // A listing's (`--collect-only`): a node of its tree, a `-qq` file.
                 } else if let Some(nodeid) = running_test(line) {
                     self.stats.running = Some(nodeid.to_string());
                     self.collection.nodeid(nodeid);
@@ -1340,6 +1353,10 @@ impl Pytest {
                     if !known && self.progress.len() < MAX_NAMES {
                         self.progress.push((kind, nodeid.to_string()));
                     }
+                } else if line.contains("::") && !line.ends_with("%]") {
+                    // `--collect-only -q`'s node id of an item in no Python file
+                    // (`README.txt::README.txt`, a plugin's), or under a path with spaces.
+                    self.collection.nodeid(line);
                 }
             }
         }
@@ -1464,17 +1481,21 @@ impl FoldBatches for Pytest {
         for (kind, nodeid) in std::mem::take(&mut self.progress) {
             self.emit_report(None, nodeid, Some((kind, "")), out);
         }
+        // `--collect-only`: each test listed, after any error collecting. A session's
+        // counts line said whether it listed; a counts line inside a report is decided
+        // on now; with none, `-qq`'s files (`a.py: 4`) are a listing alone.
+        match (&self.counts_line, &self.tentative_counts) {
+            (None, Some(tentative)) => self.decide_listing(&tentative.clone()),
+            (None, None) => {
+                self.collection.confirm_files();
+            }
+            _ => self.collection.discard(),
+        }
         let counts_line = self.counts_line.take().or(self.tentative_counts.take());
-        // `--collect-only`: each test listed, after any error collecting. Its counts
-        // line says so; under `-qq` there is none, but its lines (`a.py: 4`) are its own.
         let (entries, left_out) = std::mem::take(&mut self.collection).finish();
         let files_listed = entries.iter().filter(|e| e.tests.is_some()).count();
         let tests_listed: u64 = entries.iter().filter_map(|e| e.tests).sum();
-        let listing = files_listed > 0
-            || counts_line
-                .as_deref()
-                .and_then(parse_counts)
-                .is_some_and(|(counts, _)| counts.contains_key("collected"));
+        let listing = !entries.is_empty();
         if listing {
             self.stats.collected_left_out = left_out;
             for entry in entries {
@@ -1566,8 +1587,11 @@ impl FoldBatches for Pytest {
                     self.reports_read[0], self.reports_read[1]
                 );
                 if files_listed > 0 {
+                    let plural = |n: u64| if n == 1 { "" } else { "s" };
                     summary.push_str(&format!(
-                        "; --collect-only -qq listed {tests_listed} tests in {files_listed} files"
+                        "; --collect-only -qq listed {tests_listed} test{} in {files_listed} file{}",
+                        plural(tests_listed),
+                        plural(files_listed as u64)
                     ));
                 }
                 summary
@@ -1631,9 +1655,7 @@ impl FoldBatches for Pytest {
                     && n.as_u64() != Some(0)
             })
         });
-        // `--collect-only -qq` prints no counts: its listing of some tests is its verdict.
-        let ran_any = ran_any || (!stats.counts_known && tests_listed > 0);
-        let ok = (stats.counts_known || tests_listed > 0)
+        let ok = stats.counts_known
             && ran_any
             && count("failed") == 0
             && count("errors") == 0
