@@ -1655,8 +1655,10 @@ impl FoldBatches for Pytest {
                     && n.as_u64() != Some(0)
             })
         });
-        let ok = stats.counts_known
-            && ran_any
+        // `--collect-only -qq` prints no counts: its listing of some tests, with no error
+        // reported, is its verdict (`run` holds it to the exit code, too).
+        let listed_alone = !stats.counts_known && tests_listed > 0;
+        let ok = ((stats.counts_known && ran_any) || listed_alone)
             && count("failed") == 0
             && count("errors") == 0
             && reports == 0
