@@ -2518,6 +2518,15 @@ fn pytest_collect_only_lists_each_test_in_every_form() {
         Some("7 tests collected")
     );
     assert_eq!(envelope["stats"]["counts"], json!({"collected": 7}));
+    let by_file = json!({"tests/test_a.py": 5, "tests/sub/test_b.py": 1, "tests/guide.txt": 1});
+    assert_eq!(envelope["stats"]["collected_by_file"], by_file);
+    assert!(
+        envelope["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("; in 3 files"),
+        "{envelope}"
+    );
     assert_eq!(envelope["ok"], true);
     assert_eq!(
         envelope["items"][0]["file"],
@@ -2577,4 +2586,22 @@ fn pytest_collect_only_lists_each_test_in_every_form() {
     );
     assert_eq!(envelope["total_items"], 0, "{envelope}");
     assert_eq!(envelope["ok"], true);
+}
+
+#[test]
+fn pytest_collect_only_listings_past_the_bound_say_how_many_more() {
+    let mut output = String::new();
+    for i in 0..10_005 {
+        output.push_str(&format!("tests/test_{}.py::test_{i}\n", i % 3));
+    }
+    output.push_str("\n10005 tests collected in 1.00s\n");
+    let b = Briefly::new();
+    let envelope = b.envelope(&["pytest"], output.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("; the first 10000 listed in 3 files, 5 more (the artifact has them)"),
+        "{summary}"
+    );
+    assert_eq!(envelope["stats"]["collected_left_out"], 5);
+    assert_eq!(envelope["total_items"], 10_000);
 }

@@ -159,6 +159,13 @@ pub struct PytestStats {
     /// [`crate::collect::MAX_COLLECTED`] (the artifact has them).
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub collected_left_out: u64,
+    /// Under `--collect-only`, files with tests listed (of the entries held).
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub collected_files: u64,
+    /// Under `--collect-only`, tests listed per file: the [`MAX_NAMES`] files with the
+    /// most.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub collected_by_file: BTreeMap<String, u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1496,8 +1503,30 @@ impl FoldBatches for Pytest {
         let files_listed = entries.iter().filter(|e| e.tests.is_some()).count();
         let tests_listed: u64 = entries.iter().filter_map(|e| e.tests).sum();
         let listing = !entries.is_empty();
+        // What the summary says of the listing.
+        let mut listed = None;
         if listing {
             self.stats.collected_left_out = left_out;
+            let mut by_file = BTreeMap::new();
+            for entry in &entries {
+                let file = entry.nodeid.split("::").next().unwrap_or_default();
+                *by_file.entry(file.to_string()).or_default() += entry.tests.unwrap_or(1);
+            }
+            self.stats.collected_files = by_file.len() as u64;
+            let plural = |n: usize| if n == 1 { "" } else { "s" };
+            let files = format!("{} file{}", by_file.len(), plural(by_file.len()));
+            listed = Some(match left_out {
+                0 => format!("; in {files}"),
+                more => format!(
+                    "; the first {} listed in {files}, {more} more (the artifact has them)",
+                    entries.len()
+                ),
+            });
+            self.stats.collected_by_file = by_count(&by_file)
+                .into_iter()
+                .take(MAX_NAMES)
+                .map(|(file, n)| (file.to_string(), n))
+                .collect();
             for entry in entries {
                 let file = entry.nodeid.split("::").next().unwrap_or_default();
                 let tests = entry
@@ -1612,11 +1641,8 @@ impl FoldBatches for Pytest {
         if let Some(stopped) = &stats.stopped {
             summary.push_str(&format!("; stopped early ({stopped})"));
         }
-        if stats.collected_left_out > 0 {
-            summary.push_str(&format!(
-                "; {} more listed than are held (the artifact has them)",
-                stats.collected_left_out
-            ));
+        if let Some(listed) = listed.filter(|_| stats.counts_known) {
+            summary.push_str(&listed);
         }
         if stats.counts_known {
             stats.running = None;
