@@ -2605,3 +2605,106 @@ fn pytest_collect_only_listings_past_the_bound_say_how_many_more() {
     assert_eq!(envelope["stats"]["collected_left_out"], 5);
     assert_eq!(envelope["total_items"], 10_000);
 }
+
+#[test]
+fn doc_tests_causes_under_nocapture_go_to_their_results_in_order() {
+    // Doc-tests run on threads: each prints why it failed as it ends (rustc's errors,
+    // rustdoc's verdict, some without a newline), their results come after, in the
+    // same order. A unit test that prints a line shaped as a verdict gives none.
+    let output = "     Running unittests src/lib.rs (target/debug/deps/x-1)
+
+running 1 test
+Test executable failed (exit status: 2).
+test tests::prints ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+   Doc-tests x
+
+running 5 tests
+error[E0308]: mismatched types
+  --> src/lib.rs:27:14
+   |
+error[E0425]: cannot find value `y` in this scope
+error: aborting due to 2 previous errors
+
+Couldn't compile the test.Test executable failed (exit status: 3).
+Test executable failed (exit status: 101).
+
+stderr:
+
+thread 'main' (5) panicked at src/lib.rs:6:34:
+boom
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+Test compiled successfully, but it's marked `compile_fail`.test src/lib.rs - nc (line 26) ... FAILED
+test src/lib.rs - exits (line 12) ... FAILED
+test src/lib.rs - boom (line 3) ... FAILED
+test src/lib.rs - cf (line 30) ... FAILED
+test src/lib.rs - fine (line 40) ... ok
+
+failures:
+
+failures:
+    src/lib.rs - boom (line 3)
+    src/lib.rs - cf (line 30)
+    src/lib.rs - exits (line 12)
+    src/lib.rs - nc (line 26)
+
+test result: FAILED. 1 passed; 4 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["cargo-test"], output.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("2 passed; 4 failed; 0 ignored"),
+        "{summary}"
+    );
+    assert_message(
+        &envelope,
+        "src/lib.rs - nc (line 26)",
+        "error[E0308]: mismatched types",
+    );
+    assert_message(
+        &envelope,
+        "src/lib.rs - exits (line 12)",
+        "Test executable failed (exit status: 3).",
+    );
+    assert_message(&envelope, "src/lib.rs - boom (line 3)", "boom");
+    assert_message(
+        &envelope,
+        "src/lib.rs - cf (line 30)",
+        "Test compiled successfully, but it's marked `compile_fail`.",
+    );
+    assert_eq!(envelope["total_items"], 4, "{envelope}");
+    // `-q`: no binary named, the dots before a verdict; a panic's verdict is its own.
+    let quiet = "
+running 3 tests
+Test executable failed (exit status: 101).
+
+stderr:
+
+thread 'main' (5) panicked at src/lib.rs:6:34:
+boom
+ 1/3
+src/lib.rs - a (line 3) --- FAILED
+..Test executable failed (exit status: 3).
+ 3/3
+src/lib.rs - c (line 20) --- FAILED
+
+failures:
+
+failures:
+    src/lib.rs - a (line 3)
+    src/lib.rs - c (line 20)
+
+test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s
+";
+    let envelope = b.envelope(&["cargo-test"], quiet.as_bytes(), CAP);
+    assert_message(&envelope, "src/lib.rs - a (line 3)", "boom");
+    assert_message(
+        &envelope,
+        "src/lib.rs - c (line 20)",
+        "Test executable failed (exit status: 3).",
+    );
+}

@@ -147,7 +147,7 @@ struct Failure {
     /// Why rustdoc says a doc-test failed when it did not panic: rustc's first error in
     /// its report (it did not compile), or rustdoc's word on its executable
     /// ([`RUSTDOC_VERDICTS`]).
-    compile_error: Option<String>,
+    doctest_cause: Option<String>,
     left: AssertedValue,
     right: AssertedValue,
     /// The value (`left: Schema {`) whose Debug goes on over the next lines, and how
@@ -223,7 +223,7 @@ impl Failure {
             location: None,
             message: Vec::new(),
             cause: None,
-            compile_error: None,
+            doctest_cause: None,
             left: AssertedValue::default(),
             right: AssertedValue::default(),
             open_value: None,
@@ -336,10 +336,10 @@ impl Failure {
         // A doc-test's report holds rustc's output when it did not compile: its first
         // error is why it failed (a test of any other kind printed it itself); else
         // rustdoc's word on how its executable ended.
-        if self.compile_error.is_none() && is_doctest(&self.name) {
+        if self.doctest_cause.is_none() && is_doctest(&self.name) {
             let error = matches!(diagnostic_start(line), Some((true, _, _)));
             if error || rustdoc_verdict(line).is_some() {
-                self.compile_error = Some(line.to_string());
+                self.doctest_cause = Some(line.to_string());
             }
         }
         let decisive =
@@ -401,7 +401,7 @@ impl Failure {
     /// verdict when it had none.
     fn message(&self) -> Option<String> {
         let compiled = match self.message.is_empty() {
-            true => self.compile_error.as_ref(),
+            true => self.doctest_cause.as_ref(),
             false => None,
         };
         let lines = self.message.iter().chain(compiled).chain(&self.cause);
@@ -691,10 +691,15 @@ pub struct CargoTest {
     /// thread `main`, the next failed doc-test's), and nothing at its `... ok` (a panic
     /// the test expected). At most [`MAX_WAITING_PANICS`].
     waiting_panics: VecDeque<Failure>,
-    /// Under `--nocapture`, why the next doc-test to fail without a panic of its own
-    /// failed, as printed before its result: rustc's first error (it did not compile),
-    /// else rustdoc's last verdict ([`RUSTDOC_VERDICTS`]).
-    doctest_verdict: Option<(String, bool)>,
+    /// Under `--nocapture`, why each doc-test that failed and whose result has not come
+    /// yet failed, as rustdoc printed it when the doc-test ended (doc-tests run on
+    /// threads; their results come in the same order): rustc's first error when it did
+    /// not compile, else rustdoc's verdict ([`RUSTDOC_VERDICTS`]; a panic's follows
+    /// it). At most [`MAX_WAITING_PANICS`].
+    doctest_causes: VecDeque<String>,
+    /// rustc's errors of a doc-test are being read, up to rustdoc's `Couldn't compile
+    /// the test.`, which is of the same doc-test.
+    doctest_compiling: bool,
     diagnostic: Option<Diagnostic>,
     lint_of_shape: HashMap<String, String>,
     held_warnings: Vec<CargoItem>,
@@ -743,7 +748,8 @@ impl CargoTest {
             reported: HashSet::new(),
             pending_names: Vec::new(),
             waiting_panics: VecDeque::new(),
-            doctest_verdict: None,
+            doctest_causes: VecDeque::new(),
+            doctest_compiling: false,
             diagnostic: None,
             lint_of_shape: HashMap::new(),
             held_warnings: Vec::new(),
@@ -789,6 +795,8 @@ impl CargoTest {
 
     fn start_binary(&mut self, running: Option<u64>, out: &mut dyn Emit<CargoItem>) {
         self.end_binary(out);
+        self.doctest_causes.clear();
+        self.doctest_compiling = false;
         self.binaries_seen += 1;
         let binary = self
             .next_binary
@@ -986,16 +994,34 @@ impl CargoTest {
         })
     }
 
+    /// Why a doc-test failed, as it ended ([`CargoTest::doctest_causes`]).
+    fn doctest_cause(&mut self, cause: &str) {
+        if self.doctest_causes.len() == MAX_WAITING_PANICS {
+            self.doctest_causes.pop_front();
+        }
+        self.doctest_causes.push_back(cause.to_string());
+    }
+
     /// Test `name` failed (libtest's `... FAILED`, `-q`'s `--- FAILED`): its panic that
     /// waited, if any, is its report; with none, it gets an item at the binary's end
     /// (from the names marked FAILED).
     fn test_failed(&mut self, name: &str, out: &mut dyn Emit<CargoItem>) {
-        if let Some(panic) = self.take_waited_panic(name) {
+        // Each failed doc-test printed its cause: the first one waiting is this one's.
+        // One whose cause is known panicked only if it exited as a panic does.
+        let cause = match is_doctest(name) {
+            true => self.doctest_causes.pop_front(),
+            false => None,
+        };
+        let panicked = cause.as_deref().is_none_or(|c| c == PANICKED_VERDICT);
+        let panic = match panicked {
+            true => self.take_waited_panic(name),
+            false => self.waited_panic(name),
+        };
+        if let Some(panic) = panic {
             self.emit_failure(panic, out);
-        } else if let Some((verdict, _)) = self.doctest_verdict.take().filter(|_| is_doctest(name))
-        {
+        } else if let Some(cause) = cause {
             let mut failure = Failure::new(name, self.binary_name(), self.options.lines);
-            failure.compile_error = Some(verdict);
+            failure.doctest_cause = Some(cause);
             self.emit_failure(failure, out);
         }
         if !self.pending_names.iter().any(|n| n == name)
@@ -1383,6 +1409,7 @@ impl CargoTest {
                 }
                 let ends = line == "ok"
                     || (self.reads_json() && is_json_event(line))
+                    || rustdoc_verdict(line).is_some()
                     || line.starts_with("test ")
                     || line == "failures:"
                     || line.starts_with("---- ")
@@ -1528,33 +1555,30 @@ impl CargoTest {
             self.test_failed(name, out);
             return;
         }
-        // rustdoc's word on a doc-test, printed as it ends under `--nocapture` (some
-        // without a newline: libtest's result follows on the same line).
+        // Under `--nocapture`, doc-tests print why they failed as they end: rustdoc's
+        // verdict (some without a newline: libtest's result follows on the same line;
+        // a verdict-like line a unit test printed is let go with its binary), and for
+        // one that does not compile, rustc's errors before it, as it is built while the
+        // doc-tests run (no errors of the build).
         if let Some((verdict, rest)) = rustdoc_verdict(line) {
-            let compiled = self
-                .doctest_verdict
-                .as_ref()
-                .is_some_and(|(_, error)| *error);
-            if !(compiled && verdict == COULD_NOT_COMPILE) {
-                self.doctest_verdict = Some((verdict.to_string(), false));
+            if verdict == COULD_NOT_COMPILE && self.doctest_compiling {
+                self.doctest_compiling = false;
+            } else {
+                self.doctest_cause(verdict);
             }
             if !rest.is_empty() {
                 self.normal(rest, out);
             }
             return;
         }
-        // A doc-test that does not compile, under `--nocapture`: rustc's errors come
-        // as it is built, while the doc-tests run. Its first is why it failed, not an
-        // error of the build.
+        // (`-q` names no binary: one of them may be the doc-tests.)
         let doctests_running = self.current_open
-            && (self.current_label.as_deref()).is_some_and(|l| l.starts_with("Doc-tests "));
+            && (self.current_label.as_deref())
+                .is_some_and(|l| l.starts_with("Doc-tests ") || l.starts_with("binary "));
         if let Some((true, _, _)) = diagnostic_start(line).filter(|_| doctests_running) {
-            let compiled = self
-                .doctest_verdict
-                .as_ref()
-                .is_some_and(|(_, error)| *error);
-            if !compiled {
-                self.doctest_verdict = Some((line.to_string(), true));
+            if !self.doctest_compiling {
+                self.doctest_cause(line);
+                self.doctest_compiling = true;
             }
             return;
         }
@@ -1794,24 +1818,39 @@ const LIBTEST_JSON_START: &str = "{ \"type\": ";
 /// rustdoc's word that a doc-test did not compile.
 const COULD_NOT_COMPILE: &str = "Couldn't compile the test.";
 
-/// What rustdoc says of a doc-test that failed without a panic: it did not compile, it
-/// exited with an error (`Test executable failed (exit status: 3).`), or it was to panic
-/// and did not.
-const RUSTDOC_VERDICTS: [&str; 3] = [
+/// rustdoc's word on a doc-test that panicked (a panic's exit code), its stderr after.
+const PANICKED_VERDICT: &str = "Test executable failed (exit status: 101).";
+
+/// How rustdoc's verdicts on a failed doc-test start: it did not compile, it compiled
+/// but was to fail to, its errors were not the expected ones, it could not run, it
+/// exited with an error (`Test executable failed (exit status: 3).`; a panic's comes
+/// before its stderr), or it was to panic and did not.
+const RUSTDOC_VERDICTS: [&str; 6] = [
     COULD_NOT_COMPILE,
+    "Test compiled successfully, but it's marked `compile_fail`.",
+    "Some expected error codes were not found: ",
+    "Couldn't run the test: ",
     "Test executable failed (",
     "Test executable succeeded, but it's marked `should_panic`.",
 ];
 
 /// A line that starts with rustdoc's verdict on a doc-test ([`RUSTDOC_VERDICTS`]): the
-/// verdict, and what follows it on the line (libtest's result, when rustdoc wrote no
-/// newline).
+/// verdict, and what follows it on the line when rustdoc wrote no newline: libtest's
+/// result (`test NAME ... FAILED`), or another doc-test's verdict.
 fn rustdoc_verdict(line: &str) -> Option<(&str, &str)> {
-    let start = RUSTDOC_VERDICTS.iter().find(|v| line.starts_with(**v))?;
-    let end = match start.ends_with('(') {
-        true => line.find(").")? + 2,
-        false => start.len(),
+    let start = RUSTDOC_VERDICTS
+        .iter()
+        .find(|v| line.starts_with(**v))?
+        .len();
+    let next = |at: usize| {
+        let rest = &line[at..];
+        (rest.starts_with("test ") && rest.contains(" ... "))
+            || RUSTDOC_VERDICTS.iter().any(|v| rest.starts_with(v))
     };
+    let end = (start..line.len())
+        .filter(|&at| line.is_char_boundary(at))
+        .find(|&at| next(at))
+        .unwrap_or(line.len());
     Some((&line[..end], &line[end..]))
 }
 
@@ -1830,14 +1869,16 @@ fn is_json_event(line: &str) -> bool {
 
 /// `line` without the progress characters of `cargo test -q` (`.`, `F`, `i`: one per
 /// result, on stdout) written before it on the same line, when what follows them is a
-/// panic's line (on stderr: a panic printed as it happened, under `--nocapture`).
+/// panic's line (on stderr: a panic printed as it happened, under `--nocapture`) or
+/// rustdoc's verdict on a doc-test.
 fn without_progress(line: &str) -> &str {
     let rest = line.trim_start_matches(['.', 'F', 'i']);
     let panics = rest.len() < line.len()
         && (panicking_thread(rest).is_some()
             || rest == "stack backtrace:"
             || rest.starts_with("note: ")
-            || is_crash_line(rest));
+            || is_crash_line(rest)
+            || rustdoc_verdict(rest).is_some());
     if panics {
         rest
     } else {
