@@ -2589,6 +2589,39 @@ fn pytest_collect_only_lists_each_test_in_every_form() {
 }
 
 #[test]
+fn pytest_collect_only_lists_node_ids_not_log_lines() {
+    // `--collect-only -q -s` with `log_cli` on: a log line and what a conftest printed
+    // hold `::` too; node ids of a path with spaces and of a text file's doctest.
+    let output = "connecting to ::1 at import
+WARNING  app.net:test_a.py:2 binding to [::1]:8080
+my tests/test_s.py::test_x
+docs/guide.txt::guide.txt
+
+2 tests collected in 0.01s
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["pytest"], output.as_bytes(), CAP);
+    let ids: Vec<&str> = envelope["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["nodeid"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["my tests/test_s.py::test_x", "docs/guide.txt::guide.txt"]
+    );
+    // `-qq` (no counts line) with a path with spaces.
+    let envelope = b.envelope(
+        &["pytest"],
+        b"my tests/test_s.py: 2\ntests/test_a.py: 1\n",
+        CAP,
+    );
+    assert_eq!(envelope["total_items"], 2, "{envelope}");
+    assert_eq!(envelope["items"][0]["nodeid"], "my tests/test_s.py");
+}
+
+#[test]
 fn pytest_collect_only_listings_past_the_bound_say_how_many_more() {
     let mut output = String::new();
     for i in 0..10_005 {

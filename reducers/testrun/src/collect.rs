@@ -82,7 +82,6 @@ impl Collection {
     pub fn nodeid(&mut self, nodeid: &str) {
         self.end_tree();
         self.push(nodeid.to_string(), None);
-        self.other_lines = true;
     }
 
     /// The session's counts line says it was a listing: what it printed is listed.
@@ -185,10 +184,12 @@ fn tree_node(line: &str) -> Option<(usize, &str, &str)> {
     known.then_some((line.len() - inner.len(), kind, name))
 }
 
-/// `-qq`'s `tests/test_a.py: 4` → the file and its tests.
+/// `-qq`'s `tests/test_a.py: 4` → the file (its last part with an extension; the path
+/// may hold spaces) and its tests.
 fn file_tests(line: &str) -> Option<(&str, u64)> {
     let (file, tests) = line.rsplit_once(": ")?;
-    let plain = !file.is_empty() && !file.contains(char::is_whitespace) && file.contains('.');
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let plain = !file.starts_with(char::is_whitespace) && name.contains('.');
     plain.then_some(())?;
     Some((file, tests.parse().ok()?))
 }

@@ -747,11 +747,13 @@ fn collect_only_counts(part: &str) -> Option<Map<String, Value>> {
     let n = head
         .strip_suffix(" tests collected")
         .or(head.strip_suffix(" test collected"))?;
-    let selected: u64 = match n.split_once('/') {
-        _ if n == "no" => 0,
-        Some((selected, of)) => of.parse::<u64>().ok().and(selected.parse().ok())?,
-        None => n.parse().ok()?,
+    // `5/6`: the tests selected of those collected.
+    let (selected, of) = n.split_once('/').unwrap_or((n, "0"));
+    let selected: u64 = match selected {
+        "no" => 0,
+        selected => selected.parse().ok()?,
     };
+    of.parse::<u64>().ok()?;
     let mut map = Map::new();
     map.insert("collected".into(), Value::from(selected));
     if let Some(deselected) = deselected {
@@ -1360,7 +1362,7 @@ impl Pytest {
                     if !known && self.progress.len() < MAX_NAMES {
                         self.progress.push((kind, nodeid.to_string()));
                     }
-                } else if line.contains("::") && !line.ends_with("%]") {
+                } else if is_listed_nodeid(line) {
                     // `--collect-only -q`'s node id of an item in no Python file
                     // (`README.txt::README.txt`, a plugin's), or under a path with spaces.
                     self.collection.nodeid(line);
@@ -1383,6 +1385,20 @@ fn split_summary(rest: &str) -> (&str, &str) {
         Some(at) => (&rest[..from + at], &rest[from + at + 3..]),
         None => (rest, ""),
     }
+}
+
+/// Whether `line` may be a node id `--collect-only -q` lists: a file's path (its last
+/// part with an extension; no `:`, `[` or run of spaces, as a log line's
+/// `WARNING  app:a.py:2 bound [::1]` has) before the first `::`.
+fn is_listed_nodeid(line: &str) -> bool {
+    let Some((path, _)) = line.split_once("::") else {
+        return false;
+    };
+    let file = path.rsplit('/').next().unwrap_or(path);
+    !path.starts_with(char::is_whitespace)
+        && !path.contains([':', '['])
+        && !path.contains("  ")
+        && file.contains('.')
 }
 
 /// `-v` progress before the test's outcome is known: `a.py::test_x[a b]` alone on its
@@ -1705,7 +1721,37 @@ pub(crate) fn by_count(map: &BTreeMap<String, u64>) -> Vec<(&str, u64)> {
 
 #[cfg(test)]
 mod tests {
-    use super::split_summary;
+    use super::{is_listed_nodeid, parse_counts, split_summary};
+
+    #[test]
+    fn listed_node_ids_are_told_from_other_lines_holding_two_colons() {
+        for (line, listed) in [
+            ("docs/guide.txt::guide.txt", true),
+            ("my tests/test_s.py::test_x[a b]", true),
+            (" tests/a.py::x", false),
+            ("app:a.py::x", false),
+            ("log [a.py::x", false),
+            ("two  spaces/a.py::x", false),
+            ("connecting to ::1", false),
+        ] {
+            assert_eq!(is_listed_nodeid(line), listed, "{line}");
+        }
+    }
+
+    #[test]
+    fn collect_only_counts_need_their_numbers() {
+        let counts = |line| parse_counts(line).map(|(c, _)| serde_json::Value::from(c));
+        let listed = serde_json::json!({"collected": 5, "deselected": 1});
+        assert_eq!(
+            counts("5/6 tests collected (1 deselected) in 0.01s"),
+            Some(listed)
+        );
+        assert_eq!(counts("5/x tests collected (1 deselected) in 0.01s"), None);
+        assert_eq!(
+            counts("no tests collected in 0.01s"),
+            Some(serde_json::json!({"collected": 0}))
+        );
+    }
 
     #[test]
     fn a_summary_line_splits_into_its_node_id_and_message() {
