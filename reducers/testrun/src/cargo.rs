@@ -400,11 +400,11 @@ impl Failure {
     /// The panic message, as the item gives it; a doc-test's compile error or rustdoc's
     /// verdict when it had none.
     fn message(&self) -> Option<String> {
-        let compiled = match self.message.is_empty() {
+        let doctest_cause = match self.message.is_empty() {
             true => self.doctest_cause.as_ref(),
             false => None,
         };
-        let lines = self.message.iter().chain(compiled).chain(&self.cause);
+        let lines = self.message.iter().chain(doctest_cause).chain(&self.cause);
         let message = lines.map(String::as_str).collect::<Vec<_>>().join("\n");
         (!message.is_empty()).then(|| briefly_core::cut_str(&message, 1_000).into_owned())
     }
@@ -661,9 +661,8 @@ pub struct CargoTest {
     any_result: bool,
     without_result: Vec<String>,
     binaries_without_result: u64,
-    /// The outcomes libtest printed (passed, failed, ignored) in the binary being read,
-    /// and in those that stopped before their result: what is known of their counts.
-    /// Results read in the binary running now, by [`TestOutcome`].
+    /// The outcomes libtest printed (by [`TestOutcome`]) in the binary being read, and in
+    /// those that stopped before their result: what is known of their counts.
     outcomes: [u64; 3],
     outcomes_without_result: [u64; 3],
     nextest_summary: Option<Map<String, Value>>,
@@ -995,7 +994,7 @@ impl CargoTest {
     }
 
     /// Why a doc-test failed, as it ended ([`CargoTest::doctest_causes`]).
-    fn doctest_cause(&mut self, cause: &str) {
+    fn push_doctest_cause(&mut self, cause: &str) {
         if self.doctest_causes.len() == MAX_WAITING_PANICS {
             self.doctest_causes.pop_front();
         }
@@ -1564,7 +1563,7 @@ impl CargoTest {
             if verdict == COULD_NOT_COMPILE && self.doctest_compiling {
                 self.doctest_compiling = false;
             } else {
-                self.doctest_cause(verdict);
+                self.push_doctest_cause(verdict);
             }
             if !rest.is_empty() {
                 self.normal(rest, out);
@@ -1577,7 +1576,7 @@ impl CargoTest {
                 .is_some_and(|l| l.starts_with("Doc-tests ") || l.starts_with("binary "));
         if let Some((true, _, _)) = diagnostic_start(line).filter(|_| doctests_running) {
             if !self.doctest_compiling {
-                self.doctest_cause(line);
+                self.push_doctest_cause(line);
                 self.doctest_compiling = true;
             }
             return;
@@ -1842,9 +1841,11 @@ fn rustdoc_verdict(line: &str) -> Option<(&str, &str)> {
         .iter()
         .find(|v| line.starts_with(**v))?
         .len();
+    // (Found once: a line may be long.)
+    let result_dots = line.rfind(" ... ");
     let next = |at: usize| {
         let rest = &line[at..];
-        (rest.starts_with("test ") && rest.contains(" ... "))
+        (rest.starts_with("test ") && result_dots.is_some_and(|dots| dots > at))
             || RUSTDOC_VERDICTS.iter().any(|v| rest.starts_with(v))
     };
     let end = (start..line.len())
