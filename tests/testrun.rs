@@ -2693,6 +2693,7 @@ test result: FAILED. 1 passed; 4 failed; 0 ignored; 0 measured; 0 filtered out; 
         summary.starts_with("2 passed; 4 failed; 0 ignored"),
         "{summary}"
     );
+    assert!(envelope["stats"].get("notes").is_none(), "{envelope}");
     assert_message(
         &envelope,
         "src/lib.rs - nc (line 26)",

@@ -1574,6 +1574,11 @@ impl CargoTest {
         let doctests_running = self.current_open
             && (self.current_label.as_deref())
                 .is_some_and(|l| l.starts_with("Doc-tests ") || l.starts_with("binary "));
+        // rustc's last word on a doc-test's errors is no note on the run.
+        if doctests_running && self.doctest_compiling && line.starts_with("error: aborting due to")
+        {
+            return;
+        }
         if let Some((true, _, _)) = diagnostic_start(line).filter(|_| doctests_running) {
             if !self.doctest_compiling {
                 self.push_doctest_cause(line);
