@@ -879,7 +879,7 @@ impl CargoTest {
             if stopped || self.pending_names.contains(&panic.name) {
                 self.emit_failure(panic, out);
             } else if results_named && panic.name != "main" {
-                self.emit_thread_panic(panic, out);
+                self.emit_after_failures("panic", panic, out);
             }
         }
         // Tests marked FAILED with no report of their own still get an item.
@@ -1023,6 +1023,12 @@ impl CargoTest {
             failure.doctest_cause = Some(cause);
             self.emit_failure(failure, out);
         }
+        self.mark_failed(name);
+    }
+
+    /// Test `name` is marked FAILED in the binary running now (by its result or the list
+    /// of failures): it gets an item at the binary's end if it had no report.
+    fn mark_failed(&mut self, name: &str) {
         if !self.pending_names.iter().any(|n| n == name)
             && self.pending_names.len() < MAX_PENDING_NAMES
         {
@@ -1044,14 +1050,10 @@ impl CargoTest {
         self.emit_failure(failure, out);
     }
 
-    /// A panic on a thread no test's result names (one a test started, `worker`): not
-    /// a failure of its own (its test's result says whether the test failed), but often
-    /// the cause of one, so an item after the failures.
-    fn emit_thread_panic(&mut self, panic: Failure, out: &mut dyn Emit<CargoItem>) {
-        self.emit_after_failures("panic", panic, out);
-    }
-
-    /// `failure` as an item of `kind`, after the failures (not counted as one).
+    /// `failure` as an item of `kind`, after the failures (not counted as one): a flaky
+    /// test's failed attempt, a panic on a thread no test's result names (one a test
+    /// started, `worker`: its test's result says whether the test failed, but it is
+    /// often the cause of one).
     fn emit_after_failures(
         &mut self,
         kind: &'static str,
@@ -1344,11 +1346,7 @@ impl CargoTest {
             Mode::FailureList => {
                 let name = line.strip_prefix("    ");
                 if let Some(name) = name.filter(|n| !n.contains(' ') || is_doctest(n)) {
-                    if !self.pending_names.iter().any(|n| n == name)
-                        && self.pending_names.len() < MAX_PENDING_NAMES
-                    {
-                        self.pending_names.push(name.to_string());
-                    }
+                    self.mark_failed(name);
                     return;
                 }
                 if !line.is_empty() {
@@ -1873,12 +1871,15 @@ fn is_json_event(line: &str) -> bool {
         && line.contains("\"event\"")
 }
 
+/// `cargo test -q`'s progress characters: one per result (passed, failed, ignored).
+const QUIET_PROGRESS: [char; 3] = ['.', 'F', 'i'];
+
 /// `line` without the progress characters of `cargo test -q` (`.`, `F`, `i`: one per
 /// result, on stdout) written before it on the same line, when what follows them is a
 /// panic's line (on stderr: a panic printed as it happened, under `--nocapture`) or
 /// rustdoc's verdict on a doc-test.
 fn without_progress(line: &str) -> &str {
-    let rest = line.trim_start_matches(['.', 'F', 'i']);
+    let rest = line.trim_start_matches(QUIET_PROGRESS);
     let panics = rest.len() < line.len()
         && (panicking_thread(rest).is_some()
             || rest == "stack backtrace:"
@@ -1896,7 +1897,7 @@ fn without_progress(line: &str) -> &str {
 /// every 88 results (after the line's dots, when a panic's lines came before them).
 fn is_progress_count(line: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    line.trim_start_matches(['.', 'F', 'i'])
+    line.trim_start_matches(QUIET_PROGRESS)
         .strip_prefix(' ')
         .and_then(|count| count.split_once('/'))
         .is_some_and(|(done, total)| digits(done) && digits(total))

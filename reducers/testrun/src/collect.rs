@@ -184,14 +184,28 @@ fn tree_node(line: &str) -> Option<(usize, &str, &str)> {
     known.then_some((line.len() - inner.len(), kind, name))
 }
 
-/// `-qq`'s `tests/test_a.py: 4` → the file (its last part with an extension; the path
-/// may hold spaces) and its tests.
+/// `-qq`'s `tests/test_a.py: 4` → the file (the path may hold spaces) and its tests.
 fn file_tests(line: &str) -> Option<(&str, u64)> {
     let (file, tests) = line.rsplit_once(": ")?;
-    let name = file.rsplit('/').next().unwrap_or(file);
-    let plain = !file.starts_with(char::is_whitespace) && name.contains('.');
-    plain.then_some(())?;
+    is_file_path(file).then_some(())?;
     Some((file, tests.parse().ok()?))
+}
+
+/// Whether `line` may be a node id `--collect-only -q` lists: a file's path before the
+/// first `::`, without a `:`, `[` or run of spaces (as a log line's
+/// `WARNING  app:a.py:2 bound [::1]` has).
+pub fn is_listed_nodeid(line: &str) -> bool {
+    let Some((path, _)) = line.split_once("::") else {
+        return false;
+    };
+    is_file_path(path) && !path.contains([':', '[']) && !path.contains("  ")
+}
+
+/// Whether `path` may be a file's path as pytest names it: not indented, its last part
+/// with an extension.
+fn is_file_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    !path.starts_with(char::is_whitespace) && name.contains('.')
 }
 
 #[cfg(test)]
@@ -258,6 +272,21 @@ mod tests {
                 "README.txt::README.txt"
             ]
         );
+    }
+
+    #[test]
+    fn listed_node_ids_are_told_from_other_lines_holding_two_colons() {
+        for (line, listed) in [
+            ("docs/guide.txt::guide.txt", true),
+            ("my tests/test_s.py::test_x[a b]", true),
+            (" tests/a.py::x", false),
+            ("app:a.py::x", false),
+            ("log [a.py::x", false),
+            ("two  spaces/a.py::x", false),
+            ("connecting to ::1", false),
+        ] {
+            assert_eq!(is_listed_nodeid(line), listed, "{line}");
+        }
     }
 
     #[test]

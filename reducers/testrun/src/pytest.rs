@@ -8,7 +8,7 @@
 //! decisive traceback lines and a bounded excerpt of its captured output; under
 //! `--collect-only`, the tests it listed ([`crate::collect`]).
 
-use crate::collect::Collection;
+use crate::collect::{is_listed_nodeid, Collection};
 use crate::excerpt::Excerpt;
 use crate::facts::{Facts, LineFacts};
 use crate::rank::Ranker;
@@ -1387,20 +1387,6 @@ fn split_summary(rest: &str) -> (&str, &str) {
     }
 }
 
-/// Whether `line` may be a node id `--collect-only -q` lists: a file's path (its last
-/// part with an extension; no `:`, `[` or run of spaces, as a log line's
-/// `WARNING  app:a.py:2 bound [::1]` has) before the first `::`.
-fn is_listed_nodeid(line: &str) -> bool {
-    let Some((path, _)) = line.split_once("::") else {
-        return false;
-    };
-    let file = path.rsplit('/').next().unwrap_or(path);
-    !path.starts_with(char::is_whitespace)
-        && !path.contains([':', '['])
-        && !path.contains("  ")
-        && file.contains('.')
-}
-
 /// `-v` progress before the test's outcome is known: `a.py::test_x[a b]` alone on its
 /// line (pytest writes the outcome after it when the test ends); the node id.
 fn running_test(line: &str) -> Option<&str> {
@@ -1523,31 +1509,12 @@ impl FoldBatches for Pytest {
         let mut listed = None;
         if listing {
             self.stats.collected_left_out = left_out;
+            let held = entries.len();
             let mut by_file = BTreeMap::new();
-            for entry in &entries {
-                let file = entry.nodeid.split("::").next().unwrap_or_default();
-                *by_file.entry(file.to_string()).or_default() += entry.tests.unwrap_or(1);
-            }
-            self.stats.collected_files = by_file.len() as u64;
-            let plural = |n: usize| if n == 1 { "" } else { "s" };
-            let files = format!("{} file{}", by_file.len(), plural(by_file.len()));
-            listed = Some(match left_out {
-                0 => format!("; in {files}"),
-                more => format!(
-                    "; the first {} listed in {files}, {more} more (the artifact has them)",
-                    entries.len()
-                ),
-            });
-            self.stats.collected_by_file = by_count(&by_file)
-                .into_iter()
-                .take(MAX_NAMES)
-                .map(|(file, n)| (file.to_string(), n))
-                .collect();
             for entry in entries {
                 let file = entry.nodeid.split("::").next().unwrap_or_default();
-                let tests = entry
-                    .tests
-                    .map(|n| format!("{n} test{}", if n == 1 { "" } else { "s" }));
+                *by_file.entry(file.to_string()).or_default() += entry.tests.unwrap_or(1);
+                let tests = entry.tests.map(|n| briefly_core::plural(n, "test"));
                 let item = PytestItem::noted(
                     "collected",
                     &entry.nodeid,
@@ -1557,6 +1524,19 @@ impl FoldBatches for Pytest {
                 );
                 self.emit_noted(item, out);
             }
+            self.stats.collected_files = by_file.len() as u64;
+            let files = briefly_core::plural(by_file.len() as u64, "file");
+            listed = Some(match left_out {
+                0 => format!("; in {files}"),
+                more => format!(
+                    "; the first {held} listed in {files}, {more} more (the artifact has them)"
+                ),
+            });
+            self.stats.collected_by_file = by_count(&by_file)
+                .into_iter()
+                .take(MAX_NAMES)
+                .map(|(file, n)| (file.to_string(), n))
+                .collect();
         }
         let mut stats = std::mem::take(&mut self.stats);
         let reports = stats.failed.len() + stats.errors.len() + stats.names_left_out as usize;
@@ -1632,11 +1612,10 @@ impl FoldBatches for Pytest {
                     self.reports_read[0], self.reports_read[1]
                 );
                 if files_listed > 0 {
-                    let plural = |n: u64| if n == 1 { "" } else { "s" };
                     summary.push_str(&format!(
-                        "; --collect-only -qq listed {tests_listed} test{} in {files_listed} file{}",
-                        plural(tests_listed),
-                        plural(files_listed as u64)
+                        "; --collect-only -qq listed {} in {}",
+                        briefly_core::plural(tests_listed, "test"),
+                        briefly_core::plural(files_listed as u64, "file")
                     ));
                 }
                 summary
@@ -1721,22 +1700,7 @@ pub(crate) fn by_count(map: &BTreeMap<String, u64>) -> Vec<(&str, u64)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_listed_nodeid, parse_counts, split_summary};
-
-    #[test]
-    fn listed_node_ids_are_told_from_other_lines_holding_two_colons() {
-        for (line, listed) in [
-            ("docs/guide.txt::guide.txt", true),
-            ("my tests/test_s.py::test_x[a b]", true),
-            (" tests/a.py::x", false),
-            ("app:a.py::x", false),
-            ("log [a.py::x", false),
-            ("two  spaces/a.py::x", false),
-            ("connecting to ::1", false),
-        ] {
-            assert_eq!(is_listed_nodeid(line), listed, "{line}");
-        }
-    }
+    use super::{parse_counts, split_summary};
 
     #[test]
     fn collect_only_counts_need_their_numbers() {
