@@ -62,6 +62,15 @@ fn pytest(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The node ids of the envelope's items, in order.
+fn nodeids(envelope: &Value) -> Vec<String> {
+    let items = envelope["items"].as_array().unwrap();
+    items
+        .iter()
+        .map(|i| i["nodeid"].as_str().unwrap().to_string())
+        .collect()
+}
+
 fn names(envelope: &Value, key: &str) -> Vec<String> {
     envelope["stats"][key]
         .as_array()
@@ -515,14 +524,8 @@ fn pytest_a_headline_a_test_printed_is_its_output_not_a_failure() {
     for args in [&["-q"][..], &["-q", "-rN"]] {
         let output = pytest(project.path(), args);
         let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
-        let names: Vec<&str> = envelope["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|i| i["nodeid"].as_str().unwrap())
-            .collect();
         assert_eq!(
-            names,
+            nodeids(&envelope),
             ["test_p.py::test_a", "test_p.py::test_b"],
             "{args:?}: {envelope}"
         );
@@ -2499,12 +2502,9 @@ fn pytest_collect_only_lists_each_test_in_every_form() {
     let listed = |args: &[&str]| {
         let output = pytest(project.path(), args);
         let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
-        let items = envelope["items"].as_array().unwrap().clone();
+        let items = envelope["items"].as_array().unwrap();
         assert!(items.iter().all(|i| i["kind"] == "collected"), "{envelope}");
-        let ids = items
-            .iter()
-            .map(|i| i["nodeid"].as_str().unwrap().to_string())
-            .collect::<Vec<_>>();
+        let ids = nodeids(&envelope);
         (envelope, ids)
     };
     let glob = "--doctest-glob=*.txt";
@@ -2601,14 +2601,8 @@ docs/guide.txt::guide.txt
 ";
     let b = Briefly::new();
     let envelope = b.envelope(&["pytest"], output.as_bytes(), CAP);
-    let ids: Vec<&str> = envelope["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["nodeid"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        ids,
+        nodeids(&envelope),
         ["my tests/test_s.py::test_x", "docs/guide.txt::guide.txt"]
     );
     // `-qq` (no counts line) with a path with spaces.
