@@ -535,6 +535,47 @@ fn pytest_a_headline_a_test_printed_is_its_output_not_a_failure() {
 }
 
 #[test]
+fn pytest_output_cut_above_its_short_summary_still_names_what_failed() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_t.py",
+        "import pytest\n\n@pytest.fixture\ndef fx():\n    raise OSError('no disk')\n\n\
+         def test_a():\n    assert 1 == 2\n\n\
+         def test_b():\n    raise KeyError('k')\n\n\
+         def test_c(fx):\n    pass\n\n\
+         def test_d():\n    pass\n",
+    );
+    let output = pytest(project.path(), &["-q"]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    // What `pytest -q | tail -n 4` keeps: the summary's lines and the counts.
+    let (_, tail) = stdout.split_once("short test summary info").unwrap();
+    let tail = tail.split_once('\n').unwrap().1;
+    assert_eq!(tail.lines().count(), 4, "{stdout}");
+    let envelope = Briefly::new().envelope(&["pytest"], tail.as_bytes(), CAP);
+    assert_eq!(
+        nodeids(&envelope),
+        [
+            "test_t.py::test_a",
+            "test_t.py::test_b",
+            "test_t.py::test_c"
+        ],
+        "{envelope}"
+    );
+    assert_eq!(
+        names(&envelope, "failed"),
+        ["test_t.py::test_a", "test_t.py::test_b"]
+    );
+    assert_eq!(names(&envelope, "errors"), ["test_t.py::test_c"]);
+    let items = &envelope["items"];
+    assert_eq!(items[1]["exception"], "KeyError", "{envelope}");
+    assert_eq!(items[1]["message"], "'k'", "{envelope}");
+    assert_eq!(items[2]["kind"], "error", "{envelope}");
+    assert_eq!(items[2]["exception"], "OSError", "{envelope}");
+    assert_eq!(items[2]["message"], "no disk", "{envelope}");
+}
+
+#[test]
 fn pytest_a_fixtures_error_is_not_said_to_be_its_conftests_test() {
     let project = tempfile::tempdir().unwrap();
     write(

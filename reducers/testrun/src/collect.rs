@@ -203,7 +203,7 @@ pub fn is_listed_nodeid(line: &str) -> bool {
 
 /// Whether `path` may be a file's path as pytest names it: not indented, its last part
 /// with an extension.
-fn is_file_path(path: &str) -> bool {
+pub fn is_file_path(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     !path.starts_with(char::is_whitespace) && name.contains('.')
 }

@@ -8,7 +8,7 @@
 //! decisive traceback lines and a bounded excerpt of its captured output; under
 //! `--collect-only`, the tests it listed ([`crate::collect`]).
 
-use crate::collect::{is_listed_nodeid, Collection};
+use crate::collect::{is_file_path, is_listed_nodeid, Collection};
 use crate::excerpt::Excerpt;
 use crate::facts::{Facts, LineFacts};
 use crate::rank::Ranker;
@@ -1357,6 +1357,9 @@ impl Pytest {
                 } else if let Some(nodeid) = running_test(line) {
                     self.stats.running = Some(nodeid.to_string());
                     self.collection.nodeid(nodeid);
+                } else if is_headless_summary_line(line) {
+                    // The short test summary's, its heading cut off (`pytest | tail -n 5`).
+                    self.short_summary(line, out);
                 } else if let Some((kind, nodeid)) = progress_failure(line) {
                     let known = self.progress.iter().any(|(_, id)| id == nodeid);
                     if !known && self.progress.len() < MAX_NAMES {
@@ -1385,6 +1388,20 @@ fn split_summary(rest: &str) -> (&str, &str) {
         Some(at) => (&rest[..from + at], &rest[from + at + 3..]),
         None => (rest, ""),
     }
+}
+
+/// `FAILED a.py::test_x - msg`, `ERROR a.py - ImportError: …`, `XFAIL a.py::test_y`:
+/// a line of the short test summary, known without its heading by the node id after the
+/// outcome: a file's path, alone or before `::`.
+fn is_headless_summary_line(line: &str) -> bool {
+    let Some((outcome, rest)) = line.split_once(' ') else {
+        return false;
+    };
+    let (nodeid, _) = split_summary(rest);
+    let path = nodeid.split("::").next().unwrap_or(nodeid);
+    matches!(outcome, "FAILED" | "ERROR" | "XFAIL" | "XPASS")
+        && is_file_path(path)
+        && !path.contains([':', ' '])
 }
 
 /// `-v` progress before the test's outcome is known: `a.py::test_x[a b]` alone on its
@@ -1700,7 +1717,33 @@ pub(crate) fn by_count(map: &BTreeMap<String, u64>) -> Vec<(&str, u64)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_counts, split_summary};
+    use super::{is_headless_summary_line, parse_counts, split_summary};
+
+    #[test]
+    fn a_summary_line_is_known_without_its_heading_by_its_node_id() {
+        for line in [
+            "FAILED a.py::test_x[a - b] - KeyError: 'k'",
+            "FAILED tests/a.py::T::test_y",
+            "ERROR tests/test_bad.py - ModuleNotFoundError: No module named 'x'",
+            "ERROR tests/test_bad.py",
+            "XFAIL a.py::test_z - not yet",
+            "XPASS a.py::test_w",
+        ] {
+            assert!(is_headless_summary_line(line), "{line}");
+        }
+        for line in [
+            // A log line, a test's output, another outcome, no file.
+            "ERROR app.py could not bind",
+            "ERROR 12:00:01 app.py:3 - bind failed",
+            "ERROR app.py:3 - bind failed",
+            "FAILED: 3 of 10",
+            "PASSED a.py::test_x",
+            "FAILED test_x - assert 0",
+            "FAILED",
+        ] {
+            assert!(!is_headless_summary_line(line), "{line}");
+        }
+    }
 
     #[test]
     fn collect_only_counts_need_their_numbers() {
