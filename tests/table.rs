@@ -148,6 +148,54 @@ fn parquet_and_arrow_files_on_standard_input_are_read_from_an_artifact() {
 }
 
 #[test]
+fn a_commands_parquet_or_arrow_output_is_read_from_its_artifact() {
+    let briefly = Briefly::new();
+    let dir = briefly.dir.path();
+    let (parquet, arrow) = (dir.join("t.parquet"), dir.join("t.arrow"));
+    fixtures::write_parquet(&parquet, 3_000, 700).unwrap();
+    fixtures::write_arrow(&arrow, 3_000).unwrap();
+    for (file, format) in [(&parquet, "parquet"), (&arrow, "arrow")] {
+        // The command fails after writing the file, and says why on its stderr.
+        let script = format!("cat '{}'; echo 'upload failed' >&2; exit 3", file.display());
+        let args = [
+            "--max-chars",
+            "6000",
+            "run",
+            "--reducer",
+            "table",
+            "--",
+            "sh",
+            "-c",
+        ];
+        let e = briefly.envelope(&[&args[..], &[&script]].concat(), b"", 6_000);
+        assert_eq!(e["stats"]["rows"], 3_000, "{e}");
+        assert_eq!(e["stats"]["format"], format);
+        assert_eq!(e["exit_code"], 3);
+        assert_eq!(e["ok"], false);
+        assert_eq!(e["stderr"]["text"], "upload failed\n", "{e}");
+        let summary = e["summary"].as_str().unwrap();
+        assert!(summary.starts_with(&format!("{format}: 3000 rows")), "{e}");
+        assert!(summary.ends_with("upload failed"), "{e}");
+        let artifact = e["artifact_path"].as_str().expect("an artifact");
+        assert_eq!(
+            std::fs::read(artifact).unwrap(),
+            std::fs::read(file).unwrap()
+        );
+        let rows = page_all(&briefly, e, 6_000);
+        assert_eq!(rows, (0..3_000).collect::<Vec<u64>>(), "{format}");
+    }
+    // A result that leaves nothing out keeps no copy.
+    let small = dir.join("small.parquet");
+    fixtures::write_parquet(&small, 3, 3).unwrap();
+    let before = briefly.artifact_files().len();
+    let command = ["run", "--reducer", "table", "--", "cat", path_str(&small)];
+    let e = briefly.envelope(&command, b"", CAP);
+    assert_eq!(e["stats"]["rows"], 3, "{e}");
+    assert_eq!((&e["truncated"], &e["ok"]), (&json!(false), &json!(true)));
+    assert_eq!(briefly.artifact_files().len(), before);
+}
+
+#[test]
 fn standard_input_streams_csv_and_arrow_with_the_tee() {
     let briefly = Briefly::new();
     let csv = std::fs::read({

@@ -56,6 +56,17 @@ pub struct Reply {
     pub event: Event,
 }
 
+impl Reply {
+    /// A reducer command's `envelope`, of no command that exited (`exit_code` 0).
+    pub fn of(tool: &str, envelope: Envelope) -> Reply {
+        Reply {
+            envelope,
+            exit_code: 0,
+            event: Event::Result(tool.to_string()),
+        }
+    }
+}
+
 /// The kind of metrics event a reply records.
 pub enum Event {
     /// A result that went through the budget stage, by the tool that made it.
@@ -132,11 +143,7 @@ pub fn reduce_warned(
         warnings,
         ..End::default()
     });
-    Ok(Reply {
-        envelope,
-        exit_code: 0,
-        event: Event::Result(tool.to_string()),
-    })
+    Ok(Reply::of(tool, envelope))
 }
 
 /// The whole of a reducer command: the reducer named `name`, built from `options` as a

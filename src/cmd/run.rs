@@ -162,6 +162,7 @@ pub fn reply(
         mut stderr,
         exit_code,
         mut warnings,
+        output_head,
     } = match ran {
         Outcome::Ran(ran) => *ran,
         Outcome::NotStarted(pipeline, exit_code, why) => {
@@ -186,18 +187,48 @@ pub fn reply(
     let stderr_summary = stderr.summary(exit_code);
     let stderr = stderr.finish(argv, exit_code);
     warnings.extend(stderr.warning);
-    let envelope = pipeline.finish(End {
+    let end = End {
         exit_code: Some(exit_code),
         warnings,
         stderr: stderr.value,
         stderr_summary,
         keep_stderr: stderr.keep,
-    });
+    };
+    let envelope = if name == "table" && super::table::needs_random_access(&output_head, None) {
+        table_from_artifact(session, pipeline, end)?
+    } else {
+        pipeline.finish(end)
+    };
     Ok(Ran::Reduced(Box::new(Reply {
         envelope,
         exit_code,
         event,
     })))
+}
+
+/// A command's output that is a Parquet or Arrow IPC file, which the table reducer reads
+/// out of order: from the artifact `pipeline` teed it to (kept by the reducer's refusal
+/// to read it in order), as `briefly table` reads one on standard input.
+fn table_from_artifact(
+    session: &Session,
+    pipeline: Box<dyn Push>,
+    end: End,
+) -> Result<briefly_core::Envelope> {
+    if session.artifact_dir().is_err() {
+        return Ok(pipeline.finish(end));
+    }
+    let refused = pipeline.finish(End {
+        exit_code: end.exit_code,
+        ..End::default()
+    });
+    match &refused.artifact_path {
+        Some(saved) => {
+            let options = briefly_table::TableOptions::default();
+            super::table::saved_envelope(session, std::path::Path::new(saved), options, end)
+        }
+        // Not written (a full disk): the refusal, and why it was not saved.
+        None => Ok(refused),
+    }
 }
 
 fn names() -> String {
@@ -214,7 +245,12 @@ struct Finished {
     stderr: StderrCapture,
     exit_code: i32,
     warnings: Vec<String>,
+    /// The output's first bytes, which tell a Parquet or Arrow IPC file.
+    output_head: Vec<u8>,
 }
+
+/// Bytes of the output [`Finished::output_head`] holds.
+const OUTPUT_HEAD: usize = 8;
 
 enum Outcome {
     Ran(Box<Finished>),
@@ -292,6 +328,7 @@ async fn drive(
     let (mut out_buf, mut err_buf) = (vec![0u8; super::CHUNK], vec![0u8; 64 * 1024]);
     let (mut out_open, mut err_open) = (true, err_open);
     let mut warnings = Vec::new();
+    let mut output_head = Vec::with_capacity(OUTPUT_HEAD);
     let deadline = timeout.map(|t| tokio::time::Instant::now() + t);
     let mut timed_out = false;
     let mut interrupted = None;
@@ -315,7 +352,11 @@ async fn drive(
         tokio::select! {
             n = out.read(&mut out_buf), if out_open => match n {
                 Ok(0) | Err(_) => out_open = false,
-                Ok(n) => pipeline.push(&out_buf[..n]),
+                Ok(n) => {
+                    let wanted = OUTPUT_HEAD.saturating_sub(output_head.len()).min(n);
+                    output_head.extend_from_slice(&out_buf[..wanted]);
+                    pipeline.push(&out_buf[..n]);
+                }
             },
             n = err.read(&mut err_buf), if err_open => match n {
                 Ok(0) | Err(_) => err_open = false,
@@ -392,6 +433,7 @@ async fn drive(
         stderr,
         exit_code,
         warnings,
+        output_head,
     })))
 }
 

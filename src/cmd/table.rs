@@ -1,9 +1,9 @@
 //! `briefly table`: a table's shape, schema, column statistics and rows.
 
-use super::{open_file, reduce_named, reduce_reply, Reply};
+use super::{open_file, reduce_named, Reply};
 use crate::session::Session;
 use anyhow::{bail, Context, Result};
-use briefly_core::{ArtifactMeta, Artifacts};
+use briefly_core::{ArtifactMeta, Artifacts, End, Envelope};
 use briefly_table::{Fingerprint, InputFormat, TableOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -33,13 +33,8 @@ pub fn run(session: &Session, file: Option<&Path>, options: TableOptions) -> Res
             .context("cannot read standard input")?;
         if needs_random_access(&head, options.input_format) {
             let saved = save_input(session, &head, &mut stdin)?;
-            let reply = file_reply(session, &saved, options)?;
-            // Kept only when the result leaves some of it out, as every input is.
-            if !reply.envelope.truncated && !session.global.keep {
-                let _ = std::fs::remove_file(briefly_core::sidecar_path(&saved));
-                let _ = std::fs::remove_file(&saved);
-            }
-            return reply.print(session);
+            let envelope = saved_envelope(session, &saved, options, ended(session))?;
+            return Reply::of("table", envelope).print(session);
         }
         let options = serde_json::to_value(options)?;
         let mut input = std::io::Cursor::new(head).chain(stdin);
@@ -48,11 +43,19 @@ pub fn run(session: &Session, file: Option<&Path>, options: TableOptions) -> Res
     file_reply(session, path, options)?.print(session)
 }
 
+/// The end of a reduction with no command: the session's own warnings.
+fn ended(session: &Session) -> End {
+    End {
+        warnings: session.budget_warning.iter().cloned().collect(),
+        ..End::default()
+    }
+}
+
 /// Bytes that tell a Parquet (`PAR1`) or Arrow IPC file (`ARROW1`) by its start.
 const MAGIC_BYTES: usize = 6;
 
 /// Whether input that starts with `head` is a file that must be read out of order.
-fn needs_random_access(head: &[u8], forced: Option<InputFormat>) -> bool {
+pub fn needs_random_access(head: &[u8], forced: Option<InputFormat>) -> bool {
     match forced {
         Some(format) => matches!(format, InputFormat::Parquet | InputFormat::Arrow),
         None => head.starts_with(b"PAR1") || head.starts_with(b"ARROW1"),
@@ -89,7 +92,35 @@ fn save_input(session: &Session, head: &[u8], rest: &mut dyn Read) -> Result<Pat
 /// The table at `path`, read by the reducer itself (Parquet by row group) and its own
 /// artifact: a cursor carries its size and mtime, so a page of a file that changed is
 /// refused.
-pub fn file_reply(session: &Session, path: &Path, mut options: TableOptions) -> Result<Reply> {
+pub fn file_reply(session: &Session, path: &Path, options: TableOptions) -> Result<Reply> {
+    let envelope = file_envelope(session, path, options, ended(session))?;
+    Ok(Reply::of("table", envelope))
+}
+
+/// The table in `saved`, a copy briefly made of its input (standard input, a command's
+/// output): the copy is kept only when the result leaves some of it out, as every input
+/// is.
+pub fn saved_envelope(
+    session: &Session,
+    saved: &Path,
+    options: TableOptions,
+    end: End,
+) -> Result<Envelope> {
+    let envelope = file_envelope(session, saved, options, end)?;
+    if !envelope.truncated && !session.global.keep {
+        let _ = std::fs::remove_file(briefly_core::sidecar_path(saved));
+        let _ = std::fs::remove_file(saved);
+    }
+    Ok(envelope)
+}
+
+/// [`file_reply`]'s envelope, with `end` added.
+fn file_envelope(
+    session: &Session,
+    path: &Path,
+    mut options: TableOptions,
+    end: End,
+) -> Result<Envelope> {
     open_file(path)?;
     let path =
         std::fs::canonicalize(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -105,7 +136,7 @@ pub fn file_reply(session: &Session, path: &Path, mut options: TableOptions) -> 
     );
     let spec = crate::reducers::find("table").expect("a built-in reducer");
     let pipeline = (spec.build)(&options, config).map_err(anyhow::Error::msg)?;
-    reduce_reply(session, "table", pipeline, &mut std::io::empty())
+    Ok(pipeline.finish(end))
 }
 
 #[cfg(test)]

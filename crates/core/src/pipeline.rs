@@ -299,9 +299,15 @@ impl<R: Reducer> Pipeline<R> {
         let mut warnings = self.framing_warnings();
         warnings.extend(outcome.warnings);
         warnings.extend(end.warnings);
+        // A reducer that reads its own input (a table's file) counts it in its `raw`.
+        let raw = self.reducer.raw().unwrap_or(Raw {
+            bytes: self.bytes,
+            lines: self.framer.lines(),
+            chars: self.chars,
+        });
         // A command that failed before it wrote any output (`No module named pytest`, a
         // usage error): what its reducer makes of no output says nothing of why.
-        let failed_silent = end.exit_code.filter(|&code| code != 0 && self.bytes == 0);
+        let failed_silent = end.exit_code.filter(|&code| code != 0 && raw.bytes == 0);
         let summary = match (failed_silent, end.stderr_summary) {
             (Some(code), Some(stderr)) => format!("no output (exit code {code}); {stderr}"),
             (Some(code), None) => format!("no output (exit code {code})"),
@@ -313,11 +319,7 @@ impl<R: Reducer> Pipeline<R> {
         base.stats = stats;
         base.preview = outcome.preview;
         base.exit_code = end.exit_code;
-        base.raw = self.reducer.raw().unwrap_or(Raw {
-            bytes: self.bytes,
-            lines: self.framer.lines(),
-            chars: self.chars,
-        });
+        base.raw = raw;
         base.item_offset = self.selection.before;
         base.stderr = end.stderr;
         base.warnings = warnings;
