@@ -1373,6 +1373,71 @@ impl Pytest {
             }
         }
     }
+
+    /// `--collect-only`'s listing, after any error collecting: each test listed (or
+    /// `-qq`'s file) as a `collected` item, and the stats of them. A session's counts
+    /// line said whether it listed; a counts line inside a report is decided on now;
+    /// with none, `-qq`'s files (`a.py: 4`) are a listing alone.
+    fn emit_listing(&mut self, out: &mut dyn Emit<PytestItem>) -> Listed {
+        match (&self.counts_line, &self.tentative_counts) {
+            (None, Some(tentative)) => self.decide_listing(&tentative.clone()),
+            (None, None) => {
+                self.collection.confirm_files();
+            }
+            _ => self.collection.discard(),
+        }
+        let (entries, left_out) = std::mem::take(&mut self.collection).finish();
+        let mut listed = Listed {
+            any: !entries.is_empty(),
+            phrase: None,
+            files: entries.iter().filter(|e| e.tests.is_some()).count(),
+            tests: entries.iter().filter_map(|e| e.tests).sum(),
+        };
+        if !listed.any {
+            return listed;
+        }
+        self.stats.collected_left_out = left_out;
+        let held = entries.len();
+        let mut by_file = BTreeMap::new();
+        for entry in entries {
+            let file = entry.nodeid.split("::").next().unwrap_or_default();
+            *by_file.entry(file.to_string()).or_default() += entry.tests.unwrap_or(1);
+            let tests = entry.tests.map(|n| briefly_core::plural(n, "test"));
+            let item = PytestItem::noted(
+                "collected",
+                &entry.nodeid,
+                file,
+                None,
+                tests.as_deref().unwrap_or_default(),
+            );
+            self.emit_noted(item, out);
+        }
+        self.stats.collected_files = by_file.len() as u64;
+        let files = briefly_core::plural(by_file.len() as u64, "file");
+        listed.phrase = Some(match left_out {
+            0 => format!("; in {files}"),
+            more => {
+                format!("; the first {held} listed in {files}, {more} more (the artifact has them)")
+            }
+        });
+        self.stats.collected_by_file = by_count(&by_file)
+            .into_iter()
+            .take(MAX_NAMES)
+            .map(|(file, n)| (file.to_string(), n))
+            .collect();
+        listed
+    }
+}
+
+/// What the summary says of a `--collect-only` listing ([`Pytest::emit_listing`]).
+struct Listed {
+    /// Whether anything was listed.
+    any: bool,
+    /// `; in 3 files`, or how many more than were held the artifact has.
+    phrase: Option<String>,
+    /// `-qq`'s files listed, and the tests they hold.
+    files: usize,
+    tests: u64,
 }
 
 /// `a.py::test_x[a - b] - KeyError: 'k'` → the node id and the message: a parameter id
@@ -1507,54 +1572,8 @@ impl FoldBatches for Pytest {
         for (kind, nodeid) in std::mem::take(&mut self.progress) {
             self.emit_report(None, nodeid, Some((kind, "")), out);
         }
-        // `--collect-only`: each test listed, after any error collecting. A session's
-        // counts line said whether it listed; a counts line inside a report is decided
-        // on now; with none, `-qq`'s files (`a.py: 4`) are a listing alone.
-        match (&self.counts_line, &self.tentative_counts) {
-            (None, Some(tentative)) => self.decide_listing(&tentative.clone()),
-            (None, None) => {
-                self.collection.confirm_files();
-            }
-            _ => self.collection.discard(),
-        }
+        let listed = self.emit_listing(out);
         let counts_line = self.counts_line.take().or(self.tentative_counts.take());
-        let (entries, left_out) = std::mem::take(&mut self.collection).finish();
-        let files_listed = entries.iter().filter(|e| e.tests.is_some()).count();
-        let tests_listed: u64 = entries.iter().filter_map(|e| e.tests).sum();
-        let listing = !entries.is_empty();
-        // What the summary says of the listing.
-        let mut listed = None;
-        if listing {
-            self.stats.collected_left_out = left_out;
-            let held = entries.len();
-            let mut by_file = BTreeMap::new();
-            for entry in entries {
-                let file = entry.nodeid.split("::").next().unwrap_or_default();
-                *by_file.entry(file.to_string()).or_default() += entry.tests.unwrap_or(1);
-                let tests = entry.tests.map(|n| briefly_core::plural(n, "test"));
-                let item = PytestItem::noted(
-                    "collected",
-                    &entry.nodeid,
-                    file,
-                    None,
-                    tests.as_deref().unwrap_or_default(),
-                );
-                self.emit_noted(item, out);
-            }
-            self.stats.collected_files = by_file.len() as u64;
-            let files = briefly_core::plural(by_file.len() as u64, "file");
-            listed = Some(match left_out {
-                0 => format!("; in {files}"),
-                more => format!(
-                    "; the first {held} listed in {files}, {more} more (the artifact has them)"
-                ),
-            });
-            self.stats.collected_by_file = by_count(&by_file)
-                .into_iter()
-                .take(MAX_NAMES)
-                .map(|(file, n)| (file.to_string(), n))
-                .collect();
-        }
         let mut stats = std::mem::take(&mut self.stats);
         let reports = stats.failed.len() + stats.errors.len() + stats.names_left_out as usize;
         let no_counts = counts_line.as_deref().and_then(parse_counts).is_none();
@@ -1562,7 +1581,7 @@ impl FoldBatches for Pytest {
         // the output's end, which holds its report, is not shown again).
         let fatal = self.fatal.take().filter(|_| no_counts);
         let show_end =
-            no_counts && reports == 0 && !self.end.is_empty() && fatal.is_none() && !listing;
+            no_counts && reports == 0 && !self.end.is_empty() && fatal.is_none() && !listed.any;
         if let Some(fatal) = &fatal {
             let mut item = PytestItem::noted("crashed", "", "", None, &fatal.text);
             if let Some(nodeid) = &fatal.nodeid {
@@ -1628,11 +1647,11 @@ impl FoldBatches for Pytest {
                     "counts unknown: {why}; {} failure and {} error reports read",
                     self.reports_read[0], self.reports_read[1]
                 );
-                if files_listed > 0 {
+                if listed.files > 0 {
                     summary.push_str(&format!(
                         "; --collect-only -qq listed {} in {}",
-                        briefly_core::plural(tests_listed, "test"),
-                        briefly_core::plural(files_listed as u64, "file")
+                        briefly_core::plural(listed.tests, "test"),
+                        briefly_core::plural(listed.files as u64, "file")
                     ));
                 }
                 summary
@@ -1653,8 +1672,8 @@ impl FoldBatches for Pytest {
         if let Some(stopped) = &stats.stopped {
             summary.push_str(&format!("; stopped early ({stopped})"));
         }
-        if let Some(listed) = listed.filter(|_| stats.counts_known) {
-            summary.push_str(&listed);
+        if let Some(phrase) = listed.phrase.filter(|_| stats.counts_known) {
+            summary.push_str(&phrase);
         }
         if stats.counts_known {
             stats.running = None;
@@ -1695,7 +1714,7 @@ impl FoldBatches for Pytest {
         });
         // `--collect-only -qq` prints no counts: its listing of some tests, with no error
         // reported, is its verdict (`run` holds it to the exit code, too).
-        let listed_alone = !stats.counts_known && tests_listed > 0;
+        let listed_alone = !stats.counts_known && listed.tests > 0;
         let ok = ((stats.counts_known && ran_any) || listed_alone)
             && count("failed") == 0
             && count("errors") == 0
