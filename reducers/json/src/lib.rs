@@ -960,7 +960,9 @@ impl Json {
             b'{' => false,
             b'[' => {
                 let array_then_text = memchr::memchr(b']', trimmed).is_some_and(|end| {
-                    end + 1 < trimmed.len() && serde_check(&trimmed[..=end]).is_ok()
+                    end + 1 < trimmed.len()
+                        && serde_check(&trimmed[..=end]).is_ok()
+                        && concatenated(trimmed).is_none()
                 });
                 array_then_text || scan::opens_with_a_tag(trimmed)
             }
@@ -1064,8 +1066,24 @@ impl Json {
                     }
                     _ => false,
                 };
-                if !salvaged {
-                    self.bad_value(bytes, offset, place);
+                if salvaged {
+                    return;
+                }
+                match place {
+                    Place::Line(line, given) if matches!(from, Origin::Top) => {
+                        match concatenated(given) {
+                            // Each value of the line read alone, the line no value itself.
+                            Some(values) => {
+                                self.values -= 1;
+                                for value in values {
+                                    let at = offset + value.start as u64;
+                                    self.parse_line(&given[value], at, line, out);
+                                }
+                            }
+                            None => self.bad_value(bytes, offset, place),
+                        }
+                    }
+                    _ => self.bad_value(bytes, offset, place),
                 }
                 return;
             }
@@ -1552,6 +1570,36 @@ fn closes_what_it_opens(line: &[u8]) -> bool {
         }
     }
     depth <= 0
+}
+
+/// Where each value of `line` is, when it holds values written one after another, all
+/// objects or all arrays (`gh api --paginate`'s pages, `[…][…][…]`, or `{…} {…}`): two
+/// at the least, nothing else on the line. Not a value before others of another kind
+/// (`[1] {"a": 1}`: a tag, then a record).
+fn concatenated(line: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+    let kind = *line.first()?;
+    if !matches!(kind, b'{' | b'[') {
+        return None;
+    }
+    let mut values = Vec::new();
+    let mut stream =
+        serde_json::Deserializer::from_slice(line).into_iter::<serde::de::IgnoredAny>();
+    let mut start = 0;
+    while let Some(value) = stream.next() {
+        value.ok()?;
+        let end = stream.byte_offset();
+        let from = start
+            + line[start..end]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+        if line[from] != kind {
+            return None;
+        }
+        values.push(from..end);
+        start = end;
+    }
+    (values.len() > 1 && line[start..].trim_ascii().is_empty()).then_some(values)
 }
 
 /// serde_json's reading of `bytes` as one JSON value, for what it says when they are not.
@@ -2234,6 +2282,30 @@ mod tests {
     }
 
     #[test]
+    fn values_written_one_after_another_on_a_line_are_each_read() {
+        let a = with(|o| o.fields = vec!["a".into()]);
+        let records = [json!({"a": 1}), json!({"a": 2}), json!({"a": 3})];
+        // `gh api --paginate`'s pages; objects with or without spaces; on a later line.
+        for input in [
+            &b"[{\"a\":1}][{\"a\":2}][{\"a\":3}]"[..],
+            b"[{\"a\":1}]\n[{\"a\":2}] [{\"a\":3}]\n",
+            b"{\"a\":1}{\"a\":2}{\"a\":3}",
+            b"{\"a\":1}\n{\"a\":2} {\"a\":3}\n",
+        ] {
+            let envelope = run(input, a.clone());
+            let input = String::from_utf8_lossy(input);
+            assert_eq!(envelope.items, records, "{input}: {envelope:?}");
+            assert_eq!(envelope.stats["values"], 3, "{input}");
+            assert!(envelope.warnings.is_empty(), "{input}: {envelope:?}");
+        }
+        // Not values of one kind, or not all values: the line as before.
+        assert_eq!(concatenated(b"[1] {\"a\": 1}"), None);
+        assert_eq!(concatenated(b"{\"a\": 1} {\"a\": 2} x"), None);
+        assert_eq!(concatenated(b"{\"a\": 1}"), None);
+        assert_eq!(concatenated(b"[1]  [2]"), Some(vec![0..3, 5..8]));
+    }
+
+    #[test]
     fn a_record_path_missing_from_an_arrays_elements_names_the_path_in_them() {
         let input = br#"[{"n": 1, "labels": [{"name": "bug"}]}, {"n": 2, "labels": []}]"#;
         let fields = with(|o| o.fields = vec!["n,labels[].name".into()]);
@@ -2520,13 +2592,12 @@ mod tests {
         );
         assert!(envelope.truncated);
         // Among NDJSON lines and after a notice; a tag; text with a brace before the
-        // object; a bad object after text stays a bad line; `{…} x` is no such line.
-        let mixed = b"npm warn x\n{\"a\": 1}\n[WARN] {\"a\": 2}\nsaw {b} at\t{\"a\": 3}\nat 4 {\"a\":}\n{\"a\": 5} {\"a\": 6}\n";
+        // object; a bad object after text stays a bad line; `{…} x` is no such line,
+        // and `{…} {…}` two values.
+        let mixed = b"npm warn x\n{\"a\": 1}\n[WARN] {\"a\": 2}\nsaw {b} at\t{\"a\": 3}\nat 4 {\"a\":}\n{\"a\": 5} {\"a\": 6}\n{\"a\": 7} x\n";
         let envelope = run(mixed, with(|o| o.fields = vec!["a".into()]));
-        assert_eq!(
-            envelope.items,
-            [json!({"a": 1}), json!({"a": 2}), json!({"a": 3})]
-        );
+        let a = |n| json!({ "a": n });
+        assert_eq!(envelope.items, [a(1), a(2), a(3), a(5), a(6)]);
         assert_eq!(envelope.stats["prefixed"], 2);
         assert_eq!(envelope.stats["text_before"], 1);
         assert_eq!(envelope.stats["invalid"], 3);
