@@ -831,6 +831,13 @@ impl Json {
                 });
                 return;
             }
+        } else if failure.is_some()
+            && !cut
+            && text.first() == Some(&b'[')
+            && closes_what_it_opens(text)
+            && self.salvage_line(text, start, line, out)
+        {
+            // An array on its line with a bad record in it: its other records read.
         } else if let Some((at, why)) = failure {
             let place = line_and_byte(line, at);
             self.error(format!("{place}: {why}, in: {}", quoted()));
@@ -1150,6 +1157,23 @@ impl Json {
         self.implicit_array |= implicit;
         self.salvaging = false;
         true
+    }
+
+    /// [`Json::salvage`] of a bad line `text` (at `start`, line `line`), a value of the
+    /// input (a bad line is no value until then).
+    fn salvage_line(
+        &mut self,
+        text: &[u8],
+        start: u64,
+        line: u64,
+        out: &mut dyn Emit<Value>,
+    ) -> bool {
+        self.values += 1;
+        let salvaged = self.salvage(text, start, (line > 0).then_some(line), out);
+        if !salvaged {
+            self.values -= 1;
+        }
+        salvaged
     }
 
     /// Checks a parsed value's depth, reads its records, keeps the tape's allocation.
@@ -2958,6 +2982,45 @@ mod tests {
         let shape = run(input, JsonOptions::default());
         assert!(
             shape.items.iter().any(|item| item["path"] == "[].v"),
+            "{shape:?}"
+        );
+    }
+
+    #[test]
+    fn a_record_that_breaks_json_inside_it_costs_only_itself() {
+        // A stray comma, a missing one, a missing colon: on one line, over several
+        // lines, under a record path, held whole or streamed.
+        let count_v = |max_document_bytes| {
+            with(|o| {
+                o.count_by = Some("[].v".into());
+                o.max_document_bytes = max_document_bytes;
+            })
+        };
+        let one_line = br#"[{"v":1},{"v":2,,"w":1},{"v":3 "s": "\"]}"},{"v":4}]"#;
+        let pretty = b"[\n {\"v\": 1},\n {\"v\": 2\n  \"w\": 1},\n {\"v\": 3}\n]\n";
+        for (input, good, bad) in [(&one_line[..], [1, 4], 2), (pretty, [1, 3], 1)] {
+            for max_document_bytes in [1 << 20, 16] {
+                let envelope = run(input, count_v(max_document_bytes));
+                let counted = good.map(|v| json!({"value": v, "count": 1}));
+                let input = String::from_utf8_lossy(input);
+                assert_eq!(envelope.items, counted, "{input}: {envelope:?}");
+                assert_eq!(envelope.stats["invalid"], bad, "{input}");
+                assert_eq!(envelope.stats["values"], 1, "{input}");
+            }
+        }
+        let held = run(pretty, count_v(1 << 20));
+        assert_eq!(
+            held.warnings,
+            ["line 4 (byte 24): expected ',' or a closing bracket, found '\"': the record at byte 14 skipped"]
+        );
+        // Under a record path, and with the shape of the good records.
+        let items = b"{\"items\": [\n {\"v\": 1, \"ok\": true},\n {\"v\": 2,, \"ok\": false},\n {\"v\": 3}\n]}\n";
+        let envelope = run(items, with(|o| o.count_by = Some("items[].v".into())));
+        let counted = [1, 3].map(|v| json!({"value": v, "count": 1}));
+        assert_eq!(envelope.items, counted, "{envelope:?}");
+        let shape = run(items, JsonOptions::default());
+        assert!(
+            shape.items.iter().any(|item| item["path"] == "items[].ok"),
             "{shape:?}"
         );
     }

@@ -167,6 +167,44 @@ pub(crate) struct Scanner {
     line_value: Option<Open>,
     /// The unit open when the scanner failed, for [`Scanner::failed_line`].
     failed_unit: Option<Open>,
+    /// A record that broke JSON inside it, read past to its end ([`Scanner::fail`]).
+    skipping: Option<Skip>,
+    /// The byte a record broke at is read again, as the skipped record's.
+    skip_began: bool,
+}
+
+/// How far into a skipped record the scanner is: its brackets still open (it ends when
+/// none is), and whether inside a string, so that brackets there do not count.
+#[derive(Debug)]
+struct Skip {
+    open: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Skip {
+    /// Reads byte `b` of the record; true when it closed the record.
+    fn ends_at(&mut self, b: u8) -> bool {
+        if self.in_string {
+            match b {
+                _ if self.escaped => self.escaped = false,
+                b'\\' => self.escaped = true,
+                b'"' => self.in_string = false,
+                _ => {}
+            }
+            return false;
+        }
+        match b {
+            b'"' => self.in_string = true,
+            b'{' | b'[' => self.open += 1,
+            b'}' | b']' => {
+                self.open -= 1;
+                return self.open == 0;
+            }
+            _ => {}
+        }
+        false
+    }
 }
 
 impl Scanner {
@@ -185,6 +223,8 @@ impl Scanner {
             pause_after_unit: false,
             line_value: None,
             failed_unit: None,
+            skipping: None,
+            skip_began: false,
         }
     }
 
@@ -221,6 +261,15 @@ impl Scanner {
                 self.failed = true;
                 self.offset = at;
                 return i;
+            }
+            if let Some(skip) = &mut self.skipping {
+                if skip.ends_at(b) {
+                    // The record is over: what follows is read as after any value.
+                    self.skipping = None;
+                    self.state = State::After;
+                }
+                i += 1;
+                continue;
             }
             if !top_level
                 && matches!(b, b' ' | b'\n' | b'\r' | b'\t')
@@ -388,6 +437,9 @@ impl Scanner {
             if self.failed {
                 return self.failed_line(bytes, keep_from, i, events);
             }
+            if std::mem::take(&mut self.skip_began) {
+                continue;
+            }
             i += 1;
         }
         self.offset = base + bytes.len() as u64;
@@ -507,6 +559,25 @@ impl Scanner {
     }
 
     fn fail(&mut self, offset: u64, message: String, events: &mut Vec<Event>) {
+        // A record (of a split, not a top-level value, whose line is bad) that breaks
+        // JSON inside it (`{"a": 2,, "b": 1}`, a comma missing): that record is skipped
+        // to its closing bracket, an error where it broke, and the records after it read.
+        if !matches!(self.split, Split::TopLevel) {
+            if let Some(open) = self.unit.take_if(|open| self.frames.len() > open.depth) {
+                self.skipping = Some(Skip {
+                    open: self.frames.len() - open.depth,
+                    in_string: false,
+                    escaped: false,
+                });
+                self.skip_began = true;
+                self.frames.truncate(open.depth);
+                events.push(Event::Error {
+                    offset,
+                    message: format!("{message}: the record at byte {} skipped", open.start),
+                });
+                return;
+            }
+        }
         self.failed = true;
         self.failed_unit = self.unit.take();
         events.push(Event::Error { offset, message });
@@ -530,10 +601,24 @@ impl Scanner {
         if !matches!(self.split, Split::TopLevel) || open.depth != 0 || !open.keeping {
             return bytes.len();
         }
+        let before = open.bytes.len();
         // With the failing byte (never a newline: whitespace fails nowhere), so that the
         // line so far is never empty.
         open.bytes.extend_from_slice(&bytes[keep_from.min(i)..=i]);
         if open.bytes.contains(&b'\n') {
+            // A document over several lines broke inside one of its values (a record's
+            // stray comma): a splitting scanner reads it again from its start, which
+            // skips that value alone ([`Scanner::fail`]), up to the failing byte here.
+            if self.frames.len() >= 2 && matches!(events.last(), Some(Event::Error { .. })) {
+                events.pop();
+                open.bytes.truncate(before + i - keep_from.min(i));
+                events.push(Event::Overflow {
+                    offset: open.start,
+                    bytes: open.bytes,
+                });
+                self.offset += i as u64;
+                return i;
+            }
             return bytes.len();
         }
         // A failure's last event is its error.
