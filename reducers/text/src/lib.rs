@@ -388,6 +388,9 @@ struct TemplateInfo {
     first_time: Option<(u64, String)>,
     last_time: Option<(u64, String)>,
     kept: u32,
+    /// Its records kept, by severity (slots as in `by_severity`): the least severe of
+    /// them is the one a worse record of the template takes the place of.
+    kept_by_severity: [u32; 7],
     /// The first and last lines of its first record: an example of a record over several
     /// lines says how many more it has.
     first_record: Option<(u64, u64)>,
@@ -396,6 +399,12 @@ struct TemplateInfo {
 }
 
 impl TemplateInfo {
+    /// The severity of its least severe record kept, when any is.
+    fn least_kept(&self) -> Option<Option<Severity>> {
+        let slot = self.kept_by_severity.iter().position(|&n| n > 0)?;
+        Some(slot.checked_sub(1).map(|s| Severity::ALL[s]))
+    }
+
     /// Of the template's `count` records, how many are at `severity`, when it is one and
     /// not all of them are.
     fn severity_count(&self, severity: Option<Severity>, count: u64) -> Option<u64> {
@@ -903,7 +912,17 @@ impl Text {
         // (up to MAX_KEPT in all), not some of them.
         let overflow = group == GroupId::OVERFLOW;
         if info.kept >= MORE_PER_TEMPLATE && !overflow {
-            return false;
+            // A record worse than one its template kept takes that one's place (the
+            // error among a file's warnings), else the worst is on no page.
+            if info.least_kept().is_none_or(|least| item.severity <= least) {
+                return false;
+            }
+            return match least_kept(&self.kept, |of| of == group) {
+                Some((slot, least)) if item.severity > least => {
+                    self.keep_at(Some(slot), false, group, out)
+                }
+                _ => false,
+            };
         }
         // One past those of its template shown with the evidence: it only fills room,
         // taking no other's place.
@@ -924,7 +943,7 @@ impl Text {
         let least_kept = match self.extra_slots.last() {
             _ if !full => None,
             Some(&slot) => Some((slot, self.kept[slot].1.severity)),
-            None => least_kept(&self.kept),
+            None => least_kept(&self.kept, |_| true),
         };
         let gives_way = |(slot, least): (usize, Option<Severity>)| {
             self.kept_extra[slot] || item.severity > least
@@ -932,19 +951,35 @@ impl Text {
         if least_kept.is_some_and(|least| !gives_way(least)) {
             return false;
         }
+        self.keep_at(least_kept.map(|(slot, _)| slot), extra, group, out)
+    }
+
+    /// Keeps the pending record, of `group`, in place of the one at `replaced` or in a
+    /// new slot; `extra` when it is one past those of its template shown with the
+    /// evidence.
+    fn keep_at(
+        &mut self,
+        replaced: Option<usize>,
+        extra: bool,
+        group: GroupId,
+        out: &mut dyn Emit<TextItem>,
+    ) -> bool {
         // Kept: the record takes its buffers along.
+        let item = &mut self.pending.item;
+        let severity_slot = item.severity.map_or(0, |s| s as usize + 1);
         let mut item = std::mem::replace(item, LineItem::new(0, String::new()));
         if item.text.len() > MAX_KEPT_CHARS {
             let kept = kept_line(&item.text);
             self.shown_cut |= kept != item.text;
             item.text = kept;
         }
-        let slot = if let Some((slot, _)) = least_kept {
-            // Full: a worse record replaces the least severe one kept.
+        let slot = if let Some(slot) = replaced {
+            // A worse record replaces a less severe one kept.
             let (old_generation, mut old, old_group) =
                 std::mem::replace(&mut self.kept[slot], (0, item, group));
             if let Some(noted) = self.info.get_mut(&old_group) {
                 noted.kept -= 1;
+                noted.kept_by_severity[old.severity.map_or(0, |s| s as usize + 1)] -= 1;
             }
             self.kept_extra[slot] = extra;
             if self.listing() {
@@ -969,7 +1004,9 @@ impl Text {
         }
         self.generation += 1;
         self.kept[slot].0 = self.generation;
-        self.info.get_mut(&group).expect("inserted above").kept += 1;
+        let info = self.info.get_mut(&group).expect("inserted above");
+        info.kept += 1;
+        info.kept_by_severity[severity_slot] += 1;
         if self.options.context > 0 {
             self.awaiting
                 .push_back((slot, self.generation, self.options.context));
@@ -1485,10 +1522,15 @@ impl std::hash::Hasher for IdHasher {
     }
 }
 
-/// The slot of the least severe record kept (the latest of them), and its severity.
-fn least_kept(kept: &[(u64, LineItem, GroupId)]) -> Option<(usize, Option<Severity>)> {
+/// The slot of the least severe record kept of the templates `of` takes (the latest of
+/// them), and its severity.
+fn least_kept(
+    kept: &[(u64, LineItem, GroupId)],
+    of: impl Fn(GroupId) -> bool,
+) -> Option<(usize, Option<Severity>)> {
     kept.iter()
         .enumerate()
+        .filter(|(_, (_, _, group))| of(*group))
         .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
         .map(|(i, (_, k, _))| (i, k.severity))
 }
@@ -3065,6 +3107,40 @@ done
             .unwrap();
         let first_extra = items.iter().position(|(rank, _)| *rank == 5).unwrap();
         assert!(last_template < first_extra);
+    }
+
+    #[test]
+    fn a_templates_worst_record_is_kept_past_its_first_ones() {
+        // ESLint's stylish output: a file's path, its problems indented under it; the
+        // one error in the 40th file of 40 that are each one record of one template.
+        let mut input = String::new();
+        for file in 0..40 {
+            input.push_str(&format!("/home/ci/app/src/mod{file}.js\n"));
+            for k in 0..5 {
+                input.push_str(&format!(
+                    "  {}:5  warning  Unexpected console statement  no-console\n",
+                    k * 10 + 3
+                ));
+            }
+            if file == 39 {
+                input.push_str("  12:3   error    'conn' is not defined  no-undef\n");
+            }
+            input.push('\n');
+        }
+        input.push_str("✖ 201 problems (1 error, 200 warnings)\n");
+        let envelope = chunked(input.as_bytes());
+        // With the other error (the count's line, a rarer template), first.
+        let error = envelope.items[..2].iter().find(|i| i["line"] == 274);
+        let error = error.unwrap_or_else(|| panic!("{envelope:?}"));
+        assert_eq!(error["text"], "/home/ci/app/src/mod39.js");
+        assert_eq!(error["severity"], "error");
+        assert!(
+            envelope
+                .summary
+                .contains("first error at line 274: /home/ci/app/src/mod39.js"),
+            "{}",
+            envelope.summary
+        );
     }
 
     #[test]
