@@ -1232,7 +1232,12 @@ mod tests {
             (2, Some(Severity::Error), &traceback),
             (0, None, "served 3"),
         ];
-        let chars: usize = entries.iter().map(|e| e.2.chars().count() + 1).sum();
+        // Each message, and the end of each before the last.
+        let chars = entries
+            .iter()
+            .map(|e| e.2.chars().count() + 1)
+            .sum::<usize>()
+            - 1;
         let fold_with = |limit: usize| {
             let mut fold = Fold::new(names);
             fold.return_whole_up_to(limit);

@@ -2755,7 +2755,8 @@ done
 
     #[test]
     fn whole_chars_bounds_what_is_returned_whole() {
-        // Characters, not bytes, with each line's end: 2 lines of 3 characters and 6 bytes.
+        // Characters, not bytes, with each line's end but the last's: 2 lines of 3
+        // characters and 6 bytes, the same with a last newline or without.
         let input = "été\nété\n";
         let whole = |whole_chars: usize, input: &str| {
             let options = TextOptions {
@@ -2766,8 +2767,10 @@ done
                 .summary
                 .contains("returned whole")
         };
-        assert!(whole(8, input));
-        assert!(!whole(7, input));
+        assert!(whole(7, input));
+        assert!(whole(7, input.trim_end()));
+        assert!(!whole(6, input));
+        assert!(!whole(6, input.trim_end()));
         assert!(!whole(0, input), "0 never returns input whole");
         // A line of more bytes than four times what is left.
         assert!(!whole(8, &"x".repeat(100_000)));
