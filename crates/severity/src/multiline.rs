@@ -450,7 +450,14 @@ impl MultiLine {
             Header::TapResult => {
                 return (first && line.trim() == "---") || line.trim_start().starts_with("#  ")
             }
-            Header::Postgres => return is_postgres_detail(line),
+            // Or a traceback the line logged (uvicorn's `ERROR:    Exception in ASGI
+            // application`, whose level is padded as PostgreSQL's is).
+            Header::Postgres => {
+                return is_postgres_detail(line)
+                    || (first
+                        && line.starts_with(TRACEBACK)
+                        && self.severity >= Some(Severity::Error))
+            }
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
                 return if first {
@@ -1984,6 +1991,21 @@ mod tests {
                     &["UTC [4243] LOG:  DETAIL:  not a part of a message"],
                 ],
                 &[],
+            ),
+            // A traceback under uvicorn's line, whose level is padded as PostgreSQL's.
+            (
+                &[
+                    &["INFO:     Started server process [1]"],
+                    &[
+                        "ERROR:    Exception in ASGI application",
+                        "Traceback (most recent call last):",
+                        "  File \"/app/main.py\", line 40, in checkout",
+                        "    order = await db.fetch_one(q)",
+                        "asyncpg.exceptions.UndefinedColumnError: column orders.coupon_id does not exist",
+                    ],
+                    &["INFO:     172.18.0.1:5000 - \"GET /health HTTP/1.1\" 200 OK"],
+                ],
+                &["asyncpg.exceptions.UndefinedColumnError: column orders.coupon_id does not exist"],
             ),
             // Java: a suppressed exception, with its cause, is the thrown one's.
             (
