@@ -1742,6 +1742,9 @@ fn placed_finding(place: &Place<'_>) -> Option<Severity> {
     if path.len() > 3 && path.ends_with(b".go") {
         return Some(Severity::Error);
     }
+    if let Some(level) = bracketed_level(message) {
+        return Some(level);
+    }
     let letters = message
         .iter()
         .take_while(|b| b.is_ascii_uppercase())
@@ -1751,6 +1754,18 @@ fn placed_finding(place: &Place<'_>) -> Option<Severity> {
         && (2..=4).contains(&number)
         && matches!(message.get(letters + number), Some(b' ' | b':'));
     (code && path.iter().any(|b| matches!(b, b'.' | b'/'))).then_some(Severity::Warn)
+}
+
+/// The level ESLint's `unix` format ends a finding with: `[Error/no-undef]`,
+/// `[Warning/no-console]`, `[Error]` (a rule's name may have a plugin's and slashes).
+fn bracketed_level(message: &[u8]) -> Option<Severity> {
+    let inner = message.trim_ascii_end().strip_suffix(b"]")?;
+    let tag = &inner[inner.iter().rposition(|&b| b == b'[')? + 1..];
+    match tag.split(|&b| b == b'/').next()? {
+        b"Error" => Some(Severity::Error),
+        b"Warning" => Some(Severity::Warn),
+        _ => None,
+    }
 }
 
 /// Errors a message ends with, after the `: ` that gives them as its cause: the C
@@ -2255,6 +2270,12 @@ mod tests {
             ("app.py:1:8: imported but unused", None),
             ("app.py:1:8: F4 too short a code", None),
             ("app.py:1: F401 no column", None),
+            // ESLint's `unix` format: the level in brackets at the end.
+            ("src/db.js:12:3: 'conn' is not defined. [Error/no-undef]", Some(Error)),
+            ("src/a.ts:1:5: Unexpected any. [Warning/@typescript-eslint/no-explicit-any]", Some(Warn)),
+            ("src/a.js:1:1: Parsing error: Unexpected token [Error]", Some(Error)),
+            ("src/a.js:1:1: picks items[Info/x]", None),
+            ("src/a.js:1: no column [Error/no-undef]", None),
             // The linker, Maven and Gradle.
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
             ("[INFO] BUILD FAILURE", Some(Error)),
