@@ -519,10 +519,13 @@ impl Findings {
         if is_long_listing(bytes) || is_passed_test(bytes) {
             return Inspection::default();
         }
-        // cargo's count of a crate's warnings, each of which came before it.
+        // cargo's count of a crate's warnings, each of which came before it; Maven's
+        // heading of the compiler's errors and its advice after a failure, at ERROR
+        // though they are not what went wrong.
         if bytes
             .strip_prefix(b"warning:")
             .is_some_and(is_cargo_warning_count)
+            || bytes.strip_prefix(b"[ERROR]").is_some_and(is_maven_aside)
         {
             return Inspection::default();
         }
@@ -1500,6 +1503,26 @@ fn is_cargo_warning_count(rest: &[u8]) -> bool {
         })
 }
 
+/// Whether `rest`, what follows `[ERROR]`, is what Maven prints around what failed: the
+/// heading of the compiler's errors (each of which says so), and the advice under a
+/// failure (`-> [Help 1]`, `Re-run Maven using the -X switch …`, a blank line).
+fn is_maven_aside(rest: &[u8]) -> bool {
+    const ADVICE: [&[u8]; 8] = [
+        b"COMPILATION ERROR :",
+        b"-> [Help ",
+        b"To see the full stack trace of the errors",
+        b"Re-run Maven using the -X switch",
+        b"For more information about the errors and possible solutions",
+        b"[Help ",
+        b"After correcting the problems, you can resume the build",
+        b"  mvn <args> -rf ",
+    ];
+    let Some(advice) = rest.strip_prefix(b" ") else {
+        return rest.trim_ascii().is_empty();
+    };
+    advice.trim_ascii().is_empty() || ADVICE.iter().any(|start| advice.starts_with(start))
+}
+
 /// `12:5`: a line and a column, all of `text`.
 fn is_position(text: &[u8]) -> bool {
     number_and_colon(text).is_some_and(|line| {
@@ -2279,6 +2302,15 @@ mod tests {
             // The linker, Maven and Gradle.
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
             ("[INFO] BUILD FAILURE", Some(Error)),
+            // Maven's advice under it: not what failed.
+            ("[ERROR] COMPILATION ERROR : ", None),
+            ("[ERROR] -> [Help 1]", None),
+            ("[ERROR] ", None),
+            ("[ERROR]", None),
+            ("[ERROR] Re-run Maven using the -X switch to enable full debug logging.", None),
+            ("[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException", None),
+            ("[ERROR]   mvn <args> -rf :shop-core", None),
+            ("[ERROR] Failed to execute goal o.a.m.p:maven-compiler-plugin:3.11.0:compile", Some(Error)),
             ("FAILURE: Build failed with an exception.", Some(Error)),
             // Test runners' and linters' counts of what failed, when no level is stated;
             // not a count of none, a version, or a count a stated level explains.

@@ -45,8 +45,8 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
-    is_cause, is_go_test_frame, is_java_util_logging_header, names_a_java_exception,
-    what_went_wrong, Indented, MultiLine,
+    is_cause, is_diagnostic_header, is_go_test_frame, is_java_util_logging_header,
+    names_a_java_exception, what_went_wrong, Indented, MultiLine,
 };
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -1751,7 +1751,9 @@ impl FoldBatches for Text {
             entry.first_listed = first.is_some_and(|(_, listed)| listed);
         }
 
-        // 1. Serious records: worst first, then rarest template, then earliest.
+        // 1. Serious records: worst first, a compiler's diagnostic before what ran it
+        // (`make: *** … Error 1`, Maven's `Failed to execute goal`), then rarest
+        // template, then earliest.
         let mut kept: Vec<(LineItem, GroupId)> = self
             .kept
             .drain(..)
@@ -1765,11 +1767,13 @@ impl FoldBatches for Text {
                 .get(group)
                 .and_then(|noted| noted.severity_count(item.severity, item.count));
         }
-        kept.sort_by(|(a, _), (b, _)| {
-            b.severity
-                .cmp(&a.severity)
-                .then(a.count.cmp(&b.count))
-                .then(a.line.cmp(&b.line))
+        kept.sort_by_cached_key(|(item, _)| {
+            (
+                std::cmp::Reverse(item.severity),
+                !is_diagnostic_header(&item.text),
+                item.count,
+                item.line,
+            )
         });
         // Multi-line records shown whole: kept to the end, none of their lines left out.
         let multiline_shown = kept
@@ -3141,6 +3145,38 @@ done
             envelope
                 .summary
                 .contains("first error at line 274: /home/ci/app/src/mod39.js"),
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
+    fn a_compilers_diagnostic_comes_before_what_ran_the_compiler() {
+        // Maven prints javac's error twice, between its own lines at ERROR: its heading
+        // and advice are no errors, and the diagnostic, though not the rarest, is first.
+        let mut input: String = (0..300)
+            .map(|i| format!("[INFO] Downloaded from central: lib{i}-1.0.jar ({i} kB)\n"))
+            .collect();
+        let diagnostic =
+            "[ERROR] /b/Cart.java:[27,16] incompatible types: String cannot be converted to int";
+        for line in [
+            "[ERROR] COMPILATION ERROR : ",
+            diagnostic,
+            "[INFO] BUILD FAILURE",
+            "[ERROR] Failed to execute goal o.a.m.p:maven-compiler-plugin:3.11.0:compile: Compilation failure",
+            diagnostic,
+            "[ERROR] -> [Help 1]",
+            "[ERROR] ",
+            "[ERROR] Re-run Maven using the -X switch to enable full debug logging.",
+        ] {
+            input.push_str(line);
+            input.push('\n');
+        }
+        let envelope = chunked(input.as_bytes());
+        assert_eq!(envelope.items[0]["text"], diagnostic, "{envelope:?}");
+        assert_eq!(envelope.stats["severity"]["error"], 4, "{envelope:?}");
+        assert!(
+            (envelope.summary).contains(&format!("first error at line 302: {diagnostic}")),
             "{}",
             envelope.summary
         );
