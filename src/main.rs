@@ -188,6 +188,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 max_depth: *max_depth,
                 max_string_chars: *max_string_chars,
                 whole_chars: *whole_chars,
+                whole_value_chars: None,
             };
             // Options that do not parse are briefly's own error, before any input is read.
             briefly_json::Json::new(options.clone())?;

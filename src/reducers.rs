@@ -113,9 +113,14 @@ pub const REDUCERS: &[ReducerSpec] = &[
     ReducerSpec {
         name: "json",
         reads_output: true,
-        build: |options, config| {
-            let reducer =
-                Json::new(options_of::<JsonOptions>(options)?).map_err(|e| e.to_string())?;
+        build: |options, mut config| {
+            // A value returned whole takes at most half a page, as its first page's budget
+            // makes it: kept in the cursor, so that its pages decide the same.
+            let mut options = options_of::<JsonOptions>(options)?;
+            let half_page = config.budget.per_result_chars / 2;
+            options.whole_value_chars = options.whole_value_chars.or(Some(half_page));
+            config.options["whole_value_chars"] = options.whole_value_chars.into();
+            let reducer = Json::new(options).map_err(|e| e.to_string())?;
             Ok(pipe(reducer, config))
         },
     },

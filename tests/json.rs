@@ -121,16 +121,36 @@ fn shape_without_options_and_small_documents_whole() {
     let shape = b.envelope(&["json", "--whole-chars", "0"], small, CAP);
     assert_eq!(shape["items"][2]["path"], "ports");
     assert_eq!(shape["items"][2]["len"], "2");
-    // Whole, but more than the budget holds: the summary says what the budget did.
+    // A document small enough to return whole, but more than half a page, one item no
+    // page can split: its shape, paged; the same on each page, at another budget too.
     let values: Vec<Value> = (0..60)
         .map(|i| json!({"id": i, "name": "x".repeat(20)}))
         .collect();
     let document = serde_json::to_string(&values).unwrap();
-    let cut = b.envelope(&["--max-chars", "1500", "json"], document.as_bytes(), 1_500);
-    assert_eq!(
-        cut["summary"],
-        "JSON document (one line), returned whole, but cut to fit the budget (whole in the artifact)"
+    let shape = b.envelope(&["--max-chars", "1500", "json"], document.as_bytes(), 1_500);
+    let summary = shape["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("JSON document (one line): shape of 4 paths"),
+        "{shape}"
     );
+    assert_eq!(shape["items"][1]["path"], "[]", "{shape}");
+    let whole = b.envelope(
+        &["--max-chars", "40000", "json"],
+        document.as_bytes(),
+        40_000,
+    );
+    assert_eq!(whole["items"], json!([values]));
+    // Of 60 paths, over pages: a page at a larger budget pages the same shape.
+    let keyed: Vec<Value> = (0..60)
+        .map(|i| json!({format!("key_{i}"): "x".repeat(10)}))
+        .collect();
+    let document = serde_json::to_string(&keyed).unwrap();
+    let shape = b.envelope(&["--max-chars", "1500", "json"], document.as_bytes(), 1_500);
+    let paths = b.all_items(&shape, 1_500);
+    assert_eq!(paths.len(), 62, "{shape}");
+    let cursor = shape["next_cursor"].as_str().expect("a next page");
+    let page = b.envelope(&["--max-chars", "40000", "page", cursor], b"", 40_000);
+    assert_eq!(page["summary"], shape["summary"]);
     let lines: String = values.iter().map(|v| format!("{v}\n")).collect();
     let paged = b.envelope(&["--max-chars", "1500", "json"], lines.as_bytes(), 1_500);
     assert_eq!(

@@ -234,6 +234,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 max_depth: size("max_depth", defaults.max_depth)?,
                 max_string_chars: size("max_string_chars", defaults.max_string_chars)?,
                 whole_chars: size("whole_chars", defaults.whole_chars)?,
+                whole_value_chars: None,
             };
             // Options that do not parse are the call's error, before any input is read.
             briefly_json::Json::new(options.clone())?;

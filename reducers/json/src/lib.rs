@@ -113,6 +113,10 @@ pub struct JsonOptions {
     /// Without options, input whose values take at most this many characters is
     /// returned whole instead of its shape.
     pub whole_chars: usize,
+    /// A value returned whole is one item, which no page splits: none of more than this
+    /// many characters is (set from the per-result budget, and kept in a cursor so that
+    /// its pages decide the same).
+    pub whole_value_chars: Option<usize>,
 }
 
 impl Default for JsonOptions {
@@ -130,6 +134,7 @@ impl Default for JsonOptions {
             max_depth: 512,
             max_string_chars: 1000,
             whole_chars: 4000,
+            whole_value_chars: None,
         }
     }
 }
@@ -1220,9 +1225,11 @@ impl Json {
             self.shape.add(root, &mut path);
             if let (Some((held, chars)), Origin::Top) = (&mut self.whole, from) {
                 let value = root.to_json(&mut self.convert);
-                *chars += value.to_string().chars().count();
+                let value_chars = value.to_string().chars().count();
+                *chars += value_chars;
                 held.push(value);
-                if *chars > self.options.whole_chars {
+                let most = self.options.whole_value_chars.unwrap_or(usize::MAX);
+                if *chars > self.options.whole_chars || value_chars > most {
                     self.whole = None;
                 }
             } else {
