@@ -61,6 +61,9 @@ impl Condition {
         let rest = &text[at..];
         let (op, len) = if rest.starts_with("!=") {
             (Op::Ne, 2)
+        } else if rest.starts_with("==") {
+            // As jq and most languages write equality (and `briefly table` takes).
+            (Op::Eq, 2)
         } else if rest.starts_with(">=") {
             (Op::Ge, 2)
         } else if rest.starts_with("<=") {
@@ -213,7 +216,7 @@ fn as_number(text: &str) -> Option<f64> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SortKey {
     /// A number.
-    Number(f64),
+    Number(Number),
     /// A string (its first 256 characters).
     Text(String),
     /// A boolean.
@@ -228,7 +231,12 @@ impl SortKey {
         match record.first(&path.steps) {
             None => SortKey::Null,
             Some(value) => match value.kind() {
-                Kind::Number => value.as_f64().map_or(SortKey::Null, SortKey::Number),
+                Kind::Number => match (value.as_i128(), value.as_f64()) {
+                    (Some(whole), _) => SortKey::Number(Number::Whole(whole)),
+                    // -0 is 0, as a whole number is.
+                    (None, Some(double)) => SortKey::Number(Number::Double(double + 0.0)),
+                    (None, None) => SortKey::Null,
+                },
                 Kind::String => {
                     SortKey::Text(value.as_str().unwrap_or("").chars().take(256).collect())
                 }
@@ -268,12 +276,48 @@ impl PartialOrd for SortKey {
 impl Ord for SortKey {
     fn cmp(&self, other: &Self) -> Ordering {
         match (self, other) {
-            (SortKey::Number(a), SortKey::Number(b)) => a.total_cmp(b),
+            (SortKey::Number(a), SortKey::Number(b)) => a.cmp(b),
             (SortKey::Text(a), SortKey::Text(b)) => a.cmp(b),
             (SortKey::Bool(a), SortKey::Bool(b)) => a.cmp(b),
             _ => self.class().cmp(&other.class()),
         }
     }
+}
+
+/// A number as a sort key: a whole one as written, exactly (ids past 2^53 told apart,
+/// which a double is not), else a double; the two kinds ordered by their exact values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number {
+    /// A whole number.
+    Whole(i128),
+    /// Any other (finite, never -0).
+    Double(f64),
+}
+
+impl Number {
+    fn cmp(&self, other: &Number) -> Ordering {
+        match (*self, *other) {
+            (Number::Whole(a), Number::Whole(b)) => a.cmp(&b),
+            (Number::Double(a), Number::Double(b)) => a.total_cmp(&b),
+            (Number::Whole(a), Number::Double(b)) => whole_against_double(a, b),
+            (Number::Double(a), Number::Whole(b)) => whole_against_double(b, a).reverse(),
+        }
+    }
+}
+
+/// `whole` against `double`, exactly: by the double's whole part, then its fraction.
+fn whole_against_double(whole: i128, double: f64) -> Ordering {
+    let part = double.trunc();
+    // Past what an i128 holds (about 1.7e38), the double is the larger or the smaller.
+    if part >= 1e38 {
+        return Ordering::Less;
+    }
+    if part <= -1e38 {
+        return Ordering::Greater;
+    }
+    whole
+        .cmp(&(part as i128))
+        .then_with(|| 0.0f64.total_cmp(&(double - part)))
 }
 
 #[cfg(test)]
@@ -293,6 +337,8 @@ mod tests {
         let rec =
             r#"{"status":"failed","code":500,"ok":false,"tags":["a","b"],"n":null,"s":"200"}"#;
         assert!(check("status=failed", rec));
+        assert!(check("status == failed", rec), "`==` as jq writes it");
+        assert!(check("code==500", rec));
         assert!(!check("status=ok", rec));
         assert!(check("status!=ok", rec));
         assert!(check("code=500", rec));
@@ -389,17 +435,17 @@ mod tests {
             SortKey::Null,
             SortKey::Bool(true),
             SortKey::Text("b".into()),
-            SortKey::Number(2.0),
+            SortKey::Number(Number::Double(2.5)),
             SortKey::Text("a".into()),
-            SortKey::Number(-1.0),
+            SortKey::Number(Number::Whole(-1)),
         ];
         let mut descending = keys.clone();
         descending.sort_by(SortKey::cmp_descending);
         assert_eq!(
             descending,
             [
-                SortKey::Number(2.0),
-                SortKey::Number(-1.0),
+                SortKey::Number(Number::Double(2.5)),
+                SortKey::Number(Number::Whole(-1)),
                 SortKey::Text("b".into()),
                 SortKey::Text("a".into()),
                 SortKey::Bool(true),
@@ -410,12 +456,51 @@ mod tests {
         assert_eq!(
             keys,
             [
-                SortKey::Number(-1.0),
-                SortKey::Number(2.0),
+                SortKey::Number(Number::Whole(-1)),
+                SortKey::Number(Number::Double(2.5)),
                 SortKey::Text("a".into()),
                 SortKey::Text("b".into()),
                 SortKey::Bool(true),
                 SortKey::Null
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_sort_by_their_exact_values() {
+        use Number::{Double, Whole};
+        // Ids past 2^53, which one double holds all of; whole numbers beside doubles.
+        let mut numbers = vec![
+            Whole(1_234_567_890_123_460_701),
+            Whole(1_234_567_890_123_460_342),
+            Double(1_234_567_890_123_460_454.0),
+            Whole(1_234_567_890_123_460_454),
+            Double(2.5),
+            Whole(2),
+            Whole(3),
+            Double(-0.5),
+            Whole(0),
+            Whole(-1),
+            Double(1e300),
+            Double(-1e300),
+        ];
+        numbers.sort_by(Number::cmp);
+        assert_eq!(
+            numbers,
+            [
+                Double(-1e300),
+                Whole(-1),
+                Double(-0.5),
+                Whole(0),
+                Whole(2),
+                Double(2.5),
+                Whole(3),
+                Whole(1_234_567_890_123_460_342),
+                // The double is 1234567890123460352: above the whole 342, below 454.
+                Double(1_234_567_890_123_460_454.0),
+                Whole(1_234_567_890_123_460_454),
+                Whole(1_234_567_890_123_460_701),
+                Double(1e300),
             ]
         );
     }

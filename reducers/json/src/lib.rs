@@ -2313,6 +2313,29 @@ mod tests {
     }
 
     #[test]
+    fn ids_past_two_to_the_53_sort_exactly() {
+        let input = b"{\"id\":1234567890123460701}\n{\"id\":1234567890123460342}\n{\"id\":1234567890123460454}\n";
+        let envelope = run(
+            input,
+            with(|o| {
+                o.sort = Some("id".into());
+                o.desc = true;
+            }),
+        );
+        let ids: Vec<String> = (envelope.items.iter())
+            .map(|item| item["id"].to_string())
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "1234567890123460701",
+                "1234567890123460454",
+                "1234567890123460342"
+            ]
+        );
+    }
+
+    #[test]
     fn values_written_one_after_another_on_a_line_are_each_read() {
         let a = with(|o| o.fields = vec!["a".into()]);
         let records = [json!({"a": 1}), json!({"a": 2}), json!({"a": 3})];
