@@ -440,6 +440,9 @@ pub struct Diff {
     pending_old: Option<(String, Option<String>)>,
     /// The commits listed (at most [`MAX_COMMITS_LISTED`]).
     commits: Vec<Commit>,
+    /// The commit being read when it is past those listed: its fields are read (and
+    /// dropped, counted in `commits_total`), so that only its message is lines outside.
+    unlisted: Option<Commit>,
     commits_seen: u64,
     /// The short hash of the commit whose files are being read, and the parent they are
     /// diffed against (a merge's, under `git log -m`).
@@ -575,6 +578,7 @@ impl Diff {
             context_kept: 0,
             pending_old: None,
             commits: Vec::new(),
+            unlisted: None,
             commits_seen: 0,
             commit: None,
             against: None,
@@ -640,8 +644,11 @@ impl Diff {
         self.against = commit.against.clone();
         self.in_commit_header = true;
         self.in_mail = commit.mail;
+        self.unlisted = None;
         if self.commits.len() < MAX_COMMITS_LISTED {
             self.commits.push(commit);
+        } else {
+            self.unlisted = Some(commit);
         }
     }
 
@@ -1419,12 +1426,11 @@ impl Diff {
                 self.outside_lines += 1;
                 // A commit's fields are in its stats; those of commits past the ones
                 // listed are counted with them.
-                let listed = self.commits_seen as usize <= self.commits.len();
-                if self.in_commit_header && !listed {
-                    self.other_left_out += u64::from(!text.trim().is_empty());
-                } else if !(self.in_commit_header
-                    && self.commits.last_mut().is_some_and(|c| c.header_line(text)))
-                {
+                let commit = match &mut self.unlisted {
+                    Some(unlisted) => Some(unlisted),
+                    None => self.commits.last_mut(),
+                };
+                if !(self.in_commit_header && commit.is_some_and(|c| c.header_line(text))) {
                     self.keep_other(record.line, text);
                 }
             }
@@ -2070,6 +2076,27 @@ diff --git a/b.txt b/b.txt
             .find(|i| i["path"] == format!("f{}", n - 1))
             .unwrap();
         assert_eq!(last["commit"], format!("{:04x}aaaaaaaa", n - 1));
+        // Their fields are no lines outside the patches, no more than a listed one's; a
+        // message past the subject is, as of a listed commit.
+        assert!(
+            !envelope.summary.contains("outside"),
+            "{}",
+            envelope.summary
+        );
+        let with_body = input.replace(
+            &format!("    change {}\n", n - 1),
+            &format!("    change {}\n\n    why it changed\n", n - 1),
+        );
+        let envelope = reduce_all_chunkings(
+            || Diff::new(DiffOptions::default()).unwrap(),
+            with_body.as_bytes(),
+            &RunConfig::new("diff"),
+        );
+        let others: Vec<&Value> = (envelope.items.iter())
+            .filter(|i| i["kind"] == "line")
+            .map(|i| &i["text"])
+            .collect();
+        assert_eq!(others, [&json!("    why it changed")], "{envelope:?}");
     }
 
     #[test]
