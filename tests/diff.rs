@@ -622,6 +622,52 @@ fn a_long_hunks_parts_fit_a_small_page_whole() {
 }
 
 #[test]
+fn a_long_paths_header_does_not_crowd_its_hunks_off_a_small_page() {
+    // A path of 160 characters: its git header, four lines, takes more than half of a
+    // small page's part; the parts hold the hunks' headers and lines whole without it.
+    let path = format!(
+        "src/{}/module.py",
+        ["very_long_directory_name"; 6].join("/")
+    );
+    let header = format!(
+        "diff --git a/{path} b/{path}\nindex c73d065..f9c5c1d 100644\n--- a/{path}\n+++ b/{path}\n"
+    );
+    let mut hunks = String::new();
+    for start in [47, 147, 247] {
+        hunks.push_str(&format!("@@ -{start},7 +{start},7 @@\n"));
+        hunks.extend((0..3).map(|i| format!(" line {} {}\n", start + i, "q".repeat(40))));
+        hunks.push_str(&format!("-line {} {}\n", start + 3, "q".repeat(40)));
+        hunks.push_str(&format!("+line {} {} X\n", start + 3, "q".repeat(40)));
+        hunks.extend((4..7).map(|i| format!(" line {} {}\n", start + i, "q".repeat(40))));
+    }
+    let diff = format!("{header}{hunks}");
+    let b = Briefly::new();
+    for budget in [1_000, 1_500] {
+        let max_chars = budget.to_string();
+        let args = ["diff", "--file", &path, "--max-chars", &max_chars];
+        let mut page = b.envelope(&args, diff.as_bytes(), budget);
+        let mut text = String::new();
+        loop {
+            for part in items(&page) {
+                assert_eq!(part["path"], path.as_str());
+                let lines = part["lines"].as_str().expect("in parts");
+                assert!(!lines.contains("…[cut "), "whole at {budget}: {part}");
+                text.push_str(lines);
+            }
+            match page["next_cursor"].as_str() {
+                Some(cursor) => page = b.envelope(&["page", cursor], b"", budget),
+                None => break,
+            }
+        }
+        assert_eq!(text, hunks, "at {budget}");
+    }
+    // At a budget whose parts hold it, each hunk is a patch with the file's header.
+    let whole = b.envelope(&["diff", "--file", &path], diff.as_bytes(), CAP);
+    let patch = items(&whole)[0]["patch"].as_str().unwrap();
+    assert!(patch.starts_with(&header), "{whole}");
+}
+
+#[test]
 fn each_file_names_its_commit_in_git_log_and_format_patch() {
     let repo = Repo::new();
     repo.write("a.txt", "1\n");

@@ -1168,8 +1168,17 @@ fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize)
     // longer than that is a part of its own.
     let chars = |line: &String| line.chars().count() + 1;
     let mut parts: Vec<&[String]> = Vec::new();
-    // The first part holds the file's header and the hunk's too.
-    let headers = file.header.chars().count() + header.chars().count() + 2;
+    // The first part holds the hunk's header, and the file's unless that alone takes
+    // more than a part: a long path's would crowd the hunk out of a small page's part
+    // (whose rest would be on no page); the item's `path` names the file.
+    let file_chars = file.header.chars().count();
+    let (file_header, headers) = match file_chars <= part_chars {
+        true => (
+            file.header.as_str(),
+            file_chars + header.chars().count() + 2,
+        ),
+        false => ("", header.chars().count() + 1),
+    };
     let (mut start, mut held) = (0, headers);
     for (i, line) in hunk.lines.iter().enumerate() {
         if i > start && (i - start == max_lines || held + chars(line) > part_chars) {
@@ -1179,7 +1188,8 @@ fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize)
         held += chars(line);
     }
     parts.push(&hunk.lines[start..]);
-    if parts.len() == 1 {
+    // Whole, a patch; but a hunk whose file's header would crowd it out is a part of one.
+    if parts.len() == 1 && !file_header.is_empty() {
         let mut patch = file.header.clone();
         hunk.write_to(&mut patch);
         return vec![
@@ -1193,7 +1203,10 @@ fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize)
         .into_iter()
         .enumerate()
         .map(|(i, part)| {
-            let mut text = if i == 0 { format!("{}{header}{}", file.header, hunk.header_end()) } else { String::new() };
+            let mut text = match i {
+                0 => format!("{file_header}{header}{}", hunk.header_end()),
+                _ => String::new(),
+            };
             part.iter().for_each(|line| text.push_str(line));
             let item = json!({"path": file.path(), "hunk": number, "part": format!("{}/{count}", i + 1), "line": line, "lines": text});
             line += part.len() as u64;
