@@ -234,7 +234,10 @@ fn the_read_reducer_under_run_keeps_runs_summary_and_pieces_long_lines() {
     assert!(envelope["next_cursor"].is_string(), "{envelope}");
     // With output, its page is summed up, and what stderr says after it.
     let envelope = read(&["sh", "-c", "echo out; echo boom >&2; exit 1"]);
-    assert_eq!(envelope["summary"], "line 1 of 1; stderr ends: boom");
+    assert_eq!(
+        envelope["summary"],
+        "line 1 of 1; exit code 1; stderr ends: boom"
+    );
 }
 
 /// Writes an executable file `name` in `b`'s directory.
@@ -590,6 +593,12 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
     // Nothing of a stderr with nothing wrong in it.
     let summary = summary_of("text", "echo out; echo progress >&2");
     assert!(!summary.contains("stderr"), "{summary}");
+    // A command that failed after its output: its exit code after what the output says.
+    assert_eq!(
+        summary_of("text", "echo hi; exit 1"),
+        "1 line, 1 record in 1 template; 0 errors, 0 warnings; returned whole; exit code 1"
+    );
+    assert!(!summary_of("text", "echo hi").contains("exit code"));
     // A command that failed says why on stderr, in no words of a level: its last line.
     let summary = summary_of("text", "echo out; echo 'could not reach db' >&2; exit 3");
     assert!(

@@ -308,11 +308,16 @@ impl<R: Reducer> Pipeline<R> {
         // A command that failed before it wrote any output (`No module named pytest`, a
         // usage error): what its reducer makes of no output says nothing of why.
         let failed_silent = end.exit_code.filter(|&code| code != 0 && raw.bytes == 0);
+        // A command that failed after it wrote output: the line an agent acts on says so.
+        let output = match end.exit_code.filter(|&code| code != 0) {
+            Some(code) => format!("{}; exit code {code}", outcome.summary),
+            None => outcome.summary,
+        };
         let summary = match (failed_silent, end.stderr_summary) {
             (Some(code), Some(stderr)) => format!("no output (exit code {code}); {stderr}"),
             (Some(code), None) => format!("no output (exit code {code})"),
-            (None, Some(stderr)) => format!("{}; {stderr}", outcome.summary),
-            (None, None) => outcome.summary,
+            (None, Some(stderr)) => format!("{output}; {stderr}"),
+            (None, None) => output,
         };
         let mut base = Envelope::new(self.config.source.clone(), summary);
         base.ok = outcome.ok && end.exit_code.is_none_or(|code| code == 0);
