@@ -343,6 +343,14 @@ fn every_option_through_the_binary() {
             .contains("mixed > 50: 1 value is not a number in column \\\"mixed\\\""),
         "{e}"
     );
+    // And so is a value that is no date against one.
+    let csv = b"id,shipped\n1,2024-01-05\n2,N/A\n3,2023-12-01\n4,pending\n5,2024-02-10\n";
+    let e = briefly.envelope(&["table", "--where", "shipped > 2024-01-01"], csv, CAP);
+    assert_eq!(e["stats"]["matched_rows"], 2, "{e}");
+    assert_eq!(
+        e["warnings"][0],
+        "shipped > 2024-01-01: 2 values are not dates or times in column \"shipped\": not ordered against one, left out"
+    );
 
     // A repeated column name, and a quote never closed, are warned of.
     let e = briefly.envelope(&["table"], b"a,a,b\n1,2,3\n", CAP);

@@ -104,6 +104,11 @@ impl Condition {
         self.number.is_some()
     }
 
+    /// Whether the value compared with is a date or a time (and no number).
+    pub fn is_time(&self) -> bool {
+        self.at.is_some() && self.number.is_none()
+    }
+
     /// The condition as written, `COL OP VALUE`.
     pub fn text(&self) -> String {
         let op = OPS
@@ -125,7 +130,8 @@ impl Condition {
     /// What the condition says of `cell`. Numbers compare as numbers when both sides are
     /// numbers (whole ones exactly, past 2^53 too), else as text; a null passes only `=
     /// null` and `!= VALUE`. An order (`<`, `<=`, `>`, `>=`) with a number of what is not
-    /// one (`N/A > 50`, or `12 > abc`) is not judged: the value does not pass, and is
+    /// one (`N/A > 50`, or `12 > abc`), or with a time of what is not one (`N/A >
+    /// 2024-01-01`), is not judged: the value does not pass, and is
     /// [`Verdict::Incomparable`] for a warning.
     pub fn judge(&self, cell: &Cell<'_>) -> Verdict {
         Verdict::from(self.holds(cell))
@@ -154,6 +160,9 @@ impl Condition {
             (Some(_), None) if ordered && self.at.is_none() && !matches!(cell, Cell::Text(_)) => {
                 return None
             }
+            // A time to order by: what is no time (`N/A`, `03/01/2024`, a number) is not
+            // ordered as text against it.
+            _ if ordered && self.is_time() && instant(&text).is_none() => return None,
             // Times in time, not as text: `2024-03-01T00:00:00Z` is not after
             // `2024-03-01`, and offsets count.
             _ => match (cell, self.at.and_then(|b| Some((instant(&text)?, b)))) {
@@ -347,5 +356,19 @@ mod tests {
         assert!(at.test(&text("2024-03-01T00:00:00.000Z")));
         // Text that is no time compares as text.
         assert!(Condition::parse("s < b").unwrap().test(&text("2024")) == ("2024" < "b"));
+        // Against a time, what is no time is not ordered: left out, and told of.
+        for no_time in ["N/A", "pending", "03/01/2024", "1709251200"] {
+            assert_eq!(
+                after.judge(&text(no_time)),
+                Verdict::Incomparable,
+                "{no_time}"
+            );
+        }
+        assert_eq!(
+            Condition::parse("ts = 2024-03-01")
+                .unwrap()
+                .judge(&text("N/A")),
+            Verdict::Fail
+        );
     }
 }

@@ -359,14 +359,24 @@ impl Scan {
             .iter()
             .zip(&self.incomparable)
             .filter(|(_, n)| **n > 0)
-            .map(|((_, f), n)| match f.is_numeric() {
-                true => format!(
+            .map(|((_, f), n)| match (f.is_numeric(), f.is_time()) {
+                (true, _) => format!(
                     "{}: {} in column {:?}: not ordered against one, left out",
                     f.text(),
                     briefly_core::counted(*n, "value is not a number", "values are not numbers"),
                     f.column,
                 ),
-                false => format!(
+                (false, true) => format!(
+                    "{}: {} in column {:?}: not ordered against one, left out",
+                    f.text(),
+                    briefly_core::counted(
+                        *n,
+                        "value is not a date or time",
+                        "values are not dates or times"
+                    ),
+                    f.column,
+                ),
+                (false, false) => format!(
                     "{}: {} in column {:?}, not ordered against {:?}, which is none: left out",
                     f.text(),
                     briefly_core::counted(*n, "value is a number", "values are numbers"),
