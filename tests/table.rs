@@ -514,7 +514,7 @@ pq.write_table(t, sys.argv[1], compression="zstd", row_group_size=1000)
     assert_eq!(e["stats"]["row_groups"], 5);
     assert_eq!(
         e["items"][1],
-        json!([1, "2024-01-01T00:01:00", "0.01", "[a]", "warn"])
+        json!([1, "2024-01-01T00:01:00", "0.01", "[\"a\"]", "warn"])
     );
     assert_eq!(column(&e, "ts")["min"], "2024-01-01T00:00:00");
     assert_eq!(column(&e, "amount")["max"], "49.99");

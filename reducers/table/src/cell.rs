@@ -222,11 +222,72 @@ impl<'a> BatchCells<'a> {
             DataType::Utf8 => Cell::Text(Cow::Borrowed(a.as_string::<i32>().value(row))),
             DataType::LargeUtf8 => Cell::Text(Cow::Borrowed(a.as_string::<i64>().value(row))),
             DataType::Utf8View => Cell::Text(Cow::Borrowed(a.as_string_view().value(row))),
+            DataType::List(_)
+            | DataType::LargeList(_)
+            | DataType::FixedSizeList(..)
+            | DataType::Struct(_)
+            | DataType::Map(..) => Cell::Text(Cow::Owned(nested_json(a.as_ref(), row).to_string())),
             _ => match &c.formatter {
                 Some(formatter) => Cell::Text(Cow::Owned(formatter.value(row).to_string())),
                 None => Cell::Text(Cow::Owned(format!("<{}>", a.data_type()))),
             },
         }
+    }
+}
+
+/// A value of a nested type (a list, a struct, a map) as JSON: each element its own
+/// value, a null `null`, a map's entries `[key, value]` pairs. (Arrow's display writes
+/// `[a, , b]` for `["a", null, "b"]`, `[]` for `[null]`, and `[x, y, z]` for `["x, y",
+/// "z"]`.)
+fn nested_json(array: &dyn Array, row: usize) -> Value {
+    if array.is_null(row) || array.data_type() == &DataType::Null {
+        return Value::Null;
+    }
+    let elements = |values: ArrayRef| {
+        Value::Array(
+            (0..values.len())
+                .map(|i| nested_json(values.as_ref(), i))
+                .collect(),
+        )
+    };
+    match array.data_type() {
+        DataType::List(_) => elements(array.as_list::<i32>().value(row)),
+        DataType::LargeList(_) => elements(array.as_list::<i64>().value(row)),
+        DataType::FixedSizeList(..) => elements(array.as_fixed_size_list().value(row)),
+        DataType::Struct(fields) => Value::Object(
+            (fields.iter().zip(array.as_struct().columns()))
+                .map(|(field, column)| (field.name().clone(), nested_json(column.as_ref(), row)))
+                .collect(),
+        ),
+        DataType::Map(..) => {
+            let entries = array.as_map().value(row);
+            let pair = |i| {
+                let key = nested_json(entries.column(0).as_ref(), i);
+                Value::Array(vec![key, nested_json(entries.column(1).as_ref(), i)])
+            };
+            Value::Array((0..entries.len()).map(pair).collect())
+        }
+        DataType::Boolean => array.as_boolean().value(row).into(),
+        DataType::Int8 => array.as_primitive::<Int8Type>().value(row).into(),
+        DataType::Int16 => array.as_primitive::<Int16Type>().value(row).into(),
+        DataType::Int32 => array.as_primitive::<Int32Type>().value(row).into(),
+        DataType::Int64 => array.as_primitive::<Int64Type>().value(row).into(),
+        DataType::UInt8 => array.as_primitive::<UInt8Type>().value(row).into(),
+        DataType::UInt16 => array.as_primitive::<UInt16Type>().value(row).into(),
+        DataType::UInt32 => array.as_primitive::<UInt32Type>().value(row).into(),
+        DataType::UInt64 => array.as_primitive::<UInt64Type>().value(row).into(),
+        DataType::Float32 => f64::from(array.as_primitive::<Float32Type>().value(row)).into(),
+        DataType::Float64 => array.as_primitive::<Float64Type>().value(row).into(),
+        DataType::Utf8 => array.as_string::<i32>().value(row).into(),
+        DataType::LargeUtf8 => array.as_string::<i64>().value(row).into(),
+        DataType::Utf8View => array.as_string_view().value(row).into(),
+        // Dates, decimals and the rest as Arrow displays them.
+        _ => ArrayFormatter::try_new(array, &FormatOptions::default())
+            .map_or_else(
+                |_| format!("<{}>", array.data_type()),
+                |f| f.value(row).to_string(),
+            )
+            .into(),
     }
 }
 
@@ -270,6 +331,56 @@ mod tests {
         assert_eq!(render(past), Value::from(past));
         assert_eq!(render("NaN"), Value::from("NaN"));
         assert_eq!(render("abc"), Value::from("abc"));
+    }
+
+    #[test]
+    fn nested_values_are_json() {
+        use arrow_array::builder::{ListBuilder, StringBuilder};
+        use arrow_array::{Int64Array, StructArray};
+        use std::sync::Arc;
+        let mut lists = ListBuilder::new(StringBuilder::new());
+        lists.values().append_value("a");
+        lists.values().append_null();
+        lists.values().append_value("b");
+        lists.append(true);
+        lists.values().append_null();
+        lists.append(true);
+        lists.append(true);
+        lists.values().append_value("x, y");
+        lists.values().append_value("z");
+        lists.append(true);
+        lists.append(false);
+        let tags: ArrayRef = Arc::new(lists.finish());
+        let struct_field = arrow_schema::Field::new("b", DataType::Int64, true);
+        let pair: ArrayRef = Arc::new(StructArray::from(vec![(
+            Arc::new(struct_field),
+            Arc::new(Int64Array::from(vec![
+                Some(1),
+                None,
+                Some(3),
+                None,
+                Some(5),
+            ])) as ArrayRef,
+        )]));
+        let batch = RecordBatch::try_from_iter([("tags", tags), ("pair", pair)]).unwrap();
+        let cells = BatchCells::new(&batch);
+        let shown = |column, row| match cells.cell(column, row) {
+            Cell::Text(text) => text.into_owned(),
+            other => format!("{other:?}"),
+        };
+        let tags: Vec<String> = (0..5).map(|row| shown(0, row)).collect();
+        assert_eq!(
+            tags,
+            [
+                r#"["a",null,"b"]"#,
+                "[null]",
+                "[]",
+                r#"["x, y","z"]"#,
+                "Null"
+            ]
+        );
+        assert_eq!(shown(1, 0), r#"{"b":1}"#);
+        assert_eq!(shown(1, 1), r#"{"b":null}"#);
     }
 
     #[test]
