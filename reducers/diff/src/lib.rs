@@ -1706,6 +1706,14 @@ impl Diff {
                 self.truncated_hunks
             ));
         }
+        if self.options.context == Some(0) && self.files_seen > 0 {
+            // git checks a hunk's place by its context: with none, only so.
+            outcome.warnings.push(
+                "--context 0: the patches have no context lines; `git apply --unidiff-zero` \
+                 applies them"
+                    .into(),
+            );
+        }
         if self.context_kept > 0 {
             outcome.warnings.push(format!(
                 "--context: {} as it was (a merge's combined hunks and a word diff's are \
@@ -2028,7 +2036,22 @@ diff --git a/b.txt b/b.txt
             );
             let patch = envelope.items[0]["patch"].as_str().unwrap();
             assert!(patch.ends_with(header), "{patch}");
+            // Such patches apply only so.
+            assert!(
+                envelope
+                    .warnings
+                    .iter()
+                    .any(|w| w.contains("--unidiff-zero")),
+                "{:?}",
+                envelope.warnings
+            );
         }
+        let one = DiffOptions {
+            context: Some(1),
+            ..DiffOptions::default()
+        };
+        let envelope = reduce(b"--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n", one);
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
     }
 
     #[test]
