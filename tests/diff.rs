@@ -1185,6 +1185,7 @@ fn gits_lists_of_files_without_patches_are_read() {
         "3 files changed, 3 insertions(+), 1 deletion(-)"
     );
     assert_eq!(envelope["stats"]["other_lines"], 0);
+    assert_eq!(envelope["stats"]["binary"], 1);
     let warnings = envelope["warnings"].to_string();
     assert!(
         warnings.contains("no patches, only git's summary of them"),
@@ -1207,6 +1208,7 @@ fn gits_lists_of_files_without_patches_are_read() {
         .collect();
     assert_eq!(changes, [json!("+2 -1"), json!("+1 -0"), json!("binary")]);
     assert_eq!(envelope["stats"]["added"], 3);
+    assert_eq!(envelope["stats"]["binary"], 1);
     let shortstat = repo.git(&["diff", "--shortstat", "HEAD~2"]);
     assert_eq!(
         String::from_utf8_lossy(&shortstat).trim(),

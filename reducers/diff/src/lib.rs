@@ -475,6 +475,8 @@ pub struct Diff {
     listed_lines: u64,
     listed_totals: Option<(u64, u64, u64)>,
     listed_counts: (u64, u64),
+    /// Of the files listed, the binary ones (`Bin 0 -> 1234 bytes`, `-\t-\t`).
+    listed_binary: u64,
     /// The last of them without its codes; its buffer is reused.
     plain: Option<String>,
     /// Lines outside any file's patch that no commit's fields hold and no list counts
@@ -596,6 +598,7 @@ impl Diff {
             listed_lines: 0,
             listed_totals: None,
             listed_counts: (0, 0),
+            listed_binary: 0,
             plain: None,
             other: BinaryHeap::new(),
             other_left_out: 0,
@@ -1491,6 +1494,7 @@ impl Diff {
         };
         self.listed_lines += 1;
         self.listed_files += 1;
+        self.listed_binary += u64::from(change == "binary" || change.starts_with("Bin "));
         if self.listed.len() < MAX_FILES_HELD {
             let mut item = json!({"path": path, "change": change});
             if let Some(commit) = &self.commit {
@@ -1513,6 +1517,7 @@ impl Diff {
                 self.listed_counts.0,
                 self.listed_counts.1,
             ));
+            self.binary = self.listed_binary;
             for item in std::mem::take(&mut self.listed) {
                 out.emit(0, item);
             }
