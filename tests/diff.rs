@@ -588,6 +588,24 @@ fn file_pages_walk_its_hunks_each_a_patch() {
     }
 }
 
+/// The `lines` of `--file`'s parts from `page` on, paged at `budget`, each whole (none
+/// cut), and the parts.
+fn parts_text(b: &Briefly, mut page: Value, budget: usize) -> (String, Vec<Value>) {
+    let (mut text, mut parts) = (String::new(), Vec::new());
+    loop {
+        for part in items(&page) {
+            let lines = part["lines"].as_str().expect("in parts");
+            assert!(!lines.contains("…[cut "), "whole at {budget}: {part}");
+            text.push_str(lines);
+            parts.push(part.clone());
+        }
+        match page["next_cursor"].as_str() {
+            Some(cursor) => page = b.envelope(&["page", cursor], b"", budget),
+            None => return (text, parts),
+        }
+    }
+}
+
 #[test]
 fn a_long_hunks_parts_fit_a_small_page_whole() {
     // 1,200 lines of one hunk: parts of at most --max-hunk-lines lines and of what half
@@ -604,19 +622,8 @@ fn a_long_hunks_parts_fit_a_small_page_whole() {
     for budget in [1_000, 1_500, 3_000] {
         let max_chars = budget.to_string();
         let args = ["diff", "--file", "src/big.txt", "--max-chars", &max_chars];
-        let mut page = b.envelope(&args, diff.as_bytes(), budget);
-        let mut text = String::new();
-        loop {
-            for part in items(&page) {
-                let lines = part["lines"].as_str().unwrap();
-                assert!(!lines.contains("…[cut "), "whole at {budget}: {part}");
-                text.push_str(lines);
-            }
-            match page["next_cursor"].as_str() {
-                Some(cursor) => page = b.envelope(&["page", cursor], b"", budget),
-                None => break,
-            }
-        }
+        let page = b.envelope(&args, diff.as_bytes(), budget);
+        let (text, _) = parts_text(&b, page, budget);
         assert_eq!(text, diff, "at {budget}");
     }
 }
@@ -645,21 +652,10 @@ fn a_long_paths_header_does_not_crowd_its_hunks_off_a_small_page() {
     for budget in [1_000, 1_500] {
         let max_chars = budget.to_string();
         let args = ["diff", "--file", &path, "--max-chars", &max_chars];
-        let mut page = b.envelope(&args, diff.as_bytes(), budget);
-        let mut text = String::new();
-        loop {
-            for part in items(&page) {
-                assert_eq!(part["path"], path.as_str());
-                let lines = part["lines"].as_str().expect("in parts");
-                assert!(!lines.contains("…[cut "), "whole at {budget}: {part}");
-                text.push_str(lines);
-            }
-            match page["next_cursor"].as_str() {
-                Some(cursor) => page = b.envelope(&["page", cursor], b"", budget),
-                None => break,
-            }
-        }
+        let page = b.envelope(&args, diff.as_bytes(), budget);
+        let (text, parts) = parts_text(&b, page, budget);
         assert_eq!(text, hunks, "at {budget}");
+        assert!(parts.iter().all(|part| part["path"] == path.as_str()));
     }
     // At a budget whose parts hold it, each hunk is a patch with the file's header.
     let whole = b.envelope(&["diff", "--file", &path], diff.as_bytes(), CAP);

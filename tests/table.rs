@@ -112,14 +112,19 @@ fn pages_cover_every_row_once_for_every_format() {
     }
 }
 
+/// A Parquet file and an Arrow IPC file of 3,000 rows in `dir`, each with its format.
+fn parquet_and_arrow_files(dir: &Path) -> [(PathBuf, &'static str); 2] {
+    let (parquet, arrow) = (dir.join("t.parquet"), dir.join("t.arrow"));
+    fixtures::write_parquet(&parquet, 3_000, 700).unwrap();
+    fixtures::write_arrow(&arrow, 3_000).unwrap();
+    [(parquet, "parquet"), (arrow, "arrow")]
+}
+
 #[test]
 fn parquet_and_arrow_files_on_standard_input_are_read_from_an_artifact() {
     let briefly = Briefly::new();
     let dir = briefly.dir.path();
-    let (parquet, arrow) = (dir.join("t.parquet"), dir.join("t.arrow"));
-    fixtures::write_parquet(&parquet, 3_000, 700).unwrap();
-    fixtures::write_arrow(&arrow, 3_000).unwrap();
-    for (file, format) in [(&parquet, "parquet"), (&arrow, "arrow")] {
+    for (file, format) in parquet_and_arrow_files(dir) {
         let bytes = std::fs::read(file).unwrap();
         let e = briefly.envelope(&["--max-chars", "6000", "table"], &bytes, 6_000);
         assert_eq!(e["stats"]["rows"], 3_000, "{e}");
@@ -151,10 +156,7 @@ fn parquet_and_arrow_files_on_standard_input_are_read_from_an_artifact() {
 fn a_commands_parquet_or_arrow_output_is_read_from_its_artifact() {
     let briefly = Briefly::new();
     let dir = briefly.dir.path();
-    let (parquet, arrow) = (dir.join("t.parquet"), dir.join("t.arrow"));
-    fixtures::write_parquet(&parquet, 3_000, 700).unwrap();
-    fixtures::write_arrow(&arrow, 3_000).unwrap();
-    for (file, format) in [(&parquet, "parquet"), (&arrow, "arrow")] {
+    for (file, format) in parquet_and_arrow_files(dir) {
         // The command fails after writing the file, and says why on its stderr.
         let script = format!("cat '{}'; echo 'upload failed' >&2; exit 3", file.display());
         let args = [
