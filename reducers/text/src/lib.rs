@@ -402,13 +402,14 @@ impl TemplateInfo {
     /// The severity of its least severe record kept, when any is.
     fn least_kept(&self) -> Option<Option<Severity>> {
         let slot = self.kept_by_severity.iter().position(|&n| n > 0)?;
+        // The inverse of `slot_of`.
         Some(slot.checked_sub(1).map(|s| Severity::ALL[s]))
     }
 
     /// Of the template's `count` records, how many are at `severity`, when it is one and
     /// not all of them are.
     fn severity_count(&self, severity: Option<Severity>, count: u64) -> Option<u64> {
-        let at = self.by_severity[severity? as usize + 1];
+        let at = self.by_severity[slot_of(Some(severity?))];
         (at < count).then_some(at)
     }
 }
@@ -875,7 +876,7 @@ impl Text {
             }
         }
         self.records += 1;
-        let severity_slot = item.severity.map_or(0, |s| s as usize + 1);
+        let severity_slot = slot_of(item.severity);
         self.histogram[severity_slot] += 1;
         if !item.more.is_empty() {
             self.multiline += 1;
@@ -966,7 +967,7 @@ impl Text {
     ) -> bool {
         // Kept: the record takes its buffers along.
         let item = &mut self.pending.item;
-        let severity_slot = item.severity.map_or(0, |s| s as usize + 1);
+        let severity_slot = slot_of(item.severity);
         let mut item = std::mem::replace(item, LineItem::new(0, String::new()));
         if item.text.len() > MAX_KEPT_CHARS {
             let kept = kept_line(&item.text);
@@ -979,7 +980,7 @@ impl Text {
                 std::mem::replace(&mut self.kept[slot], (0, item, group));
             if let Some(noted) = self.info.get_mut(&old_group) {
                 noted.kept -= 1;
-                noted.kept_by_severity[old.severity.map_or(0, |s| s as usize + 1)] -= 1;
+                noted.kept_by_severity[slot_of(old.severity)] -= 1;
             }
             self.kept_extra[slot] = extra;
             if self.listing() {
@@ -1533,6 +1534,12 @@ fn least_kept(
         .filter(|(_, (_, _, group))| of(*group))
         .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
         .map(|(i, (_, k, _))| (i, k.severity))
+}
+
+/// Where a record of `severity` is counted in a histogram by severity: unmarked, then
+/// [`Severity::ALL`] in order.
+fn slot_of(severity: Option<Severity>) -> usize {
+    severity.map_or(0, |s| s as usize + 1)
 }
 
 /// Whether a template is blank lines' (or lines of spaces): it has no words.
