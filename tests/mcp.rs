@@ -1067,6 +1067,9 @@ fn a_batch_is_answered_as_one_array_of_its_answers() {
     }
     let errors = answers.iter().filter(|a| a.get("error").is_some()).count();
     assert_eq!(errors, 3, "{answers:?}");
+    // Params by position: a request JSON-RPC allows, whose params MCP's methods refuse.
+    let by_position = answers.iter().find(|a| a["id"] == "b").unwrap();
+    assert_eq!(by_position["error"]["code"], -32602, "{by_position}");
     // A batch of notifications has no answer: the next line answers the next request.
     mcp.send(serde_json::json!([{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 98}}]));
     let ping = mcp.request(8, "ping", serde_json::json!({}));
