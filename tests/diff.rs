@@ -853,6 +853,14 @@ fn a_merges_combined_diff_keeps_its_hunks() {
         "as git counts it: {envelope}"
     );
     assert_eq!(envelope["stats"]["by_status"], json!({"unmerged": 1}));
+    // What a combined diff leaves out (here nothing: both hunks conflict) is said.
+    assert!(
+        envelope["warnings"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("1 file is a combined diff (`diff --cc`, a merge's)"),
+        "{envelope}"
+    );
     assert_eq!(envelope["stats"]["conflicts"], 2);
     assert!(
         envelope["summary"]
@@ -875,8 +883,9 @@ fn a_merges_combined_diff_keeps_its_hunks() {
     let trimmed = diff_of(&b, &conflict, &["--context", "0"]);
     assert_eq!(items(&trimmed)[0]["patch"], file["patch"]);
     common::assert_warns(&trimmed, &["--context: 1 hunk is as it was"]);
-    assert!(
-        envelope["warnings"].as_array().unwrap().is_empty(),
+    assert_eq!(
+        envelope["warnings"].as_array().unwrap().len(),
+        1,
         "{envelope}"
     );
     let pages = diff_of(&b, &conflict, &["--file", "f.txt"]);

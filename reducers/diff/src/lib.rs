@@ -477,6 +477,8 @@ pub struct Diff {
     listed_counts: (u64, u64),
     /// Of the files listed, the binary ones (`Bin 0 -> 1234 bytes`, `-\t-\t`).
     listed_binary: u64,
+    /// Files of combined diffs (`diff --cc`), which show no hunk merged cleanly.
+    combined_files: u64,
     /// The last of them without its codes; its buffer is reused.
     plain: Option<String>,
     /// Lines outside any file's patch that no commit's fields hold and no list counts
@@ -599,6 +601,7 @@ impl Diff {
             listed_totals: None,
             listed_counts: (0, 0),
             listed_binary: 0,
+            combined_files: 0,
             plain: None,
             other: BinaryHeap::new(),
             other_left_out: 0,
@@ -973,6 +976,7 @@ impl Diff {
             file.prefixes = *prefixes;
         }
         if let Header::Combined(path) = &header {
+            self.combined_files += 1;
             self.start_file(out);
             let file = self.file.as_mut().expect("just started");
             file.git_paths = (Some(path.clone()), Some(path.clone()));
@@ -1718,6 +1722,18 @@ impl Diff {
                  applies them"
                     .into(),
             );
+        }
+        if self.combined_files > 0 {
+            outcome.warnings.push(format!(
+                "{} (`diff --cc`, a merge's): git leaves out of one the hunks merged cleanly \
+                 from one parent, so they are not in the counts either (`git diff --stat` \
+                 counts them, against the first parent)",
+                briefly_core::counted(
+                    self.combined_files,
+                    "file is a combined diff",
+                    "files are combined diffs"
+                )
+            ));
         }
         if self.context_kept > 0 {
             outcome.warnings.push(format!(
