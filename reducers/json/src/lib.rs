@@ -2066,7 +2066,7 @@ impl Json {
                     true => format!("; the {top} largest shown (--top)"),
                     false => String::new(),
                 };
-                let mut in_groups = format!("{n} groups");
+                let mut in_groups = briefly_core::plural(n as u64, "group");
                 if self.groups_taken > 0 {
                     let under = self.groups_taken;
                     stats.counts_under_by_at_most = Some(under);
@@ -2101,7 +2101,12 @@ impl Json {
                 } else {
                     "smallest"
                 };
-                let mut summary = format!("{what}: {matching}, sorted by {path}");
+                let direction = if self.options.desc {
+                    ", largest first"
+                } else {
+                    ""
+                };
+                let mut summary = format!("{what}: {matching}, sorted by {path}{direction}");
                 if (n as u64) < self.matched {
                     summary.push_str(&format!("; the {n} {order} kept"));
                 }
@@ -2313,6 +2318,19 @@ mod tests {
     }
 
     #[test]
+    fn one_group_is_one() {
+        let envelope = run(
+            b"{\"a\": 1}\n{\"a\": 1}\n",
+            with(|o| o.count_by = Some("a".into())),
+        );
+        assert!(
+            envelope.summary.contains("2 records in 1 group by a"),
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
     fn ids_past_two_to_the_53_sort_exactly() {
         let input = b"{\"id\":1234567890123460701}\n{\"id\":1234567890123460342}\n{\"id\":1234567890123460454}\n";
         let envelope = run(
@@ -2332,6 +2350,11 @@ mod tests {
                 "1234567890123460454",
                 "1234567890123460342"
             ]
+        );
+        assert!(
+            envelope.summary.ends_with("sorted by id, largest first"),
+            "{}",
+            envelope.summary
         );
     }
 
