@@ -387,6 +387,14 @@ fn every_option_through_the_binary() {
         CAP,
     );
     assert_eq!(e["items"][0], json!([0, 1, 2]));
+    // A tab as a shell passes `'\t'`, or named; two characters are refused.
+    for tab in ["\\t", "tab"] {
+        let args = ["table", path_str(&tsv), "--delimiter", tab];
+        let e = briefly.envelope(&args, b"", CAP);
+        assert_eq!(e["items"][0], json!([0, 1, 2]), "{tab}: {e}");
+    }
+    let two = briefly.run(&["table", "--delimiter", ";;"], b"a;b\n");
+    assert_eq!(two.status.code(), Some(2));
 
     let out = briefly.run(&["--format", "text", "table", p, "--rows", "1"], b"");
     let text = String::from_utf8(out.stdout).unwrap();

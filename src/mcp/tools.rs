@@ -256,7 +256,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "max_columns": {"type": "integer", "minimum": 1, "default": 20, "description": "At most this many columns in rows and stats: the most informative; the rest are listed as omitted."},
                 "max_value_chars": {"type": "integer", "minimum": 1, "default": 80, "description": "Values longer than this are cut with a marker."},
                 "input_format": {"type": "string", "enum": ["parquet", "arrow", "arrow-stream", "csv", "tsv"], "description": "The input's format, when not detected (inline text is CSV/TSV or an Arrow IPC stream)."},
-                "delimiter": {"type": "string", "minLength": 1, "maxLength": 1, "description": "CSV: the field delimiter [default: sniffed from the first line]."},
+                "delimiter": {"type": "string", "minLength": 1, "maxLength": 3, "description": "CSV: the field delimiter, one character or \\t [default: sniffed from the first line]."},
                 "no_header": {"type": "boolean", "default": false, "description": "CSV: the first line is data; columns are named c1, c2, …."},
                 "scan": {"type": "boolean", "default": false, "description": "Parquet: also read every row, for distinct counts and top values (default: statistics from the footer only)."}
             })
@@ -276,16 +276,10 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
             if seed.is_some() && sample.is_none() {
                 bail!("`seed` needs `sample`");
             }
-            let delimiter = match string(args, "delimiter")? {
-                None => None,
-                Some(d) => {
-                    let mut chars = d.chars();
-                    match (chars.next(), chars.next()) {
-                        (Some(c), None) => Some(c),
-                        _ => bail!("`delimiter` must be one character, not {d:?}"),
-                    }
-                }
-            };
+            let delimiter = string(args, "delimiter")?
+                .map(|d| briefly_table::parse_delimiter(&d))
+                .transpose()
+                .map_err(|why| anyhow!("`delimiter` must be {why}"))?;
             let options = briefly_table::TableOptions {
                 columns: strings(args, "columns")?.unwrap_or_default(),
                 filters: strings(args, "where")?.unwrap_or_default(),
@@ -848,6 +842,8 @@ mod tests {
         assert_eq!(table["max_columns"], 20);
         assert!(options("table", json!({"sample": 3, "tail": true})).is_err());
         assert!(options("table", json!({"delimiter": ";;"})).is_err());
+        let tab = options("table", json!({"delimiter": "\\t"})).unwrap();
+        assert_eq!(tab["delimiter"], "\t");
         assert!(options("table", json!({"input_format": "xlsx"})).is_err());
     }
 }

@@ -446,6 +446,27 @@ impl Reducer for Table {
     }
 }
 
+/// A CSV delimiter as written on a command line: one character, or a tab as a shell
+/// passes it unexpanded (`\t`) or named (`tab`).
+///
+/// ```
+/// use briefly_table::parse_delimiter;
+/// assert_eq!(parse_delimiter(";"), Ok(';'));
+/// assert_eq!(parse_delimiter("\\t"), Ok('\t'));
+/// assert_eq!(parse_delimiter("tab"), Ok('\t'));
+/// assert!(parse_delimiter(";;").is_err());
+/// ```
+pub fn parse_delimiter(text: &str) -> Result<char, String> {
+    if text == "\\t" || text.eq_ignore_ascii_case("tab") {
+        return Ok('\t');
+    }
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(format!("one character (or \\t, tab), not {text:?}")),
+    }
+}
+
 pub mod fixtures;
 
 #[cfg(test)]
