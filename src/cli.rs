@@ -81,10 +81,10 @@ pub enum Command {
         #[arg(long)]
         level: Option<String>,
         /// Only records at or after this time, to the second (a fraction is dropped): RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 2h.
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
         since: Option<String>,
         /// Only records before this time (same forms as --since; a time with a fraction keeps its whole second).
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
         until: Option<String>,
         /// Only records matching this regular expression.
         #[arg(long, value_name = "PATTERN")]
@@ -157,10 +157,10 @@ pub enum Command {
         #[arg(long, short = 'p')]
         level: Option<String>,
         /// Only entries at or after this time, to the second (a fraction is dropped): RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 2h.
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
         since: Option<String>,
         /// Only entries before this time (same forms as --since; a time with a fraction keeps its whole second).
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
         until: Option<String>,
         /// Only entries of this unit (the container's name, CONTAINER_NAME; a user unit, _SYSTEMD_USER_UNIT; else _SYSTEMD_UNIT, SYSLOG_IDENTIFIER or _COMM; or the entry's _SYSTEMD_UNIT: `docker` takes its containers' entries); `db` is `db.service`, and a pattern (`web*`, `app-?`, `db[12]*`) matches whole names, as journalctl -u reads them.
         #[arg(long, short = 'u')]
@@ -174,10 +174,10 @@ pub enum Command {
         /// Read this file (e.g. /var/lib/docker/containers/ID/ID-json.log) instead of standard input.
         file: Option<PathBuf>,
         /// Only records at or after this time, to the second (a fraction is dropped): RFC 3339 / `YYYY-MM-DD HH:MM:SS` (UTC), epoch seconds, or an age such as 10m.
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
         since: Option<String>,
         /// Only records before this time (same forms as --since; a time with a fraction keeps its whole second).
-        #[arg(long, value_name = "TIME")]
+        #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
         until: Option<String>,
         /// Only this stream: stdout or stderr.
         #[arg(long)]

@@ -1634,6 +1634,9 @@ fn options_filter_and_shape_the_result() {
     assert_eq!(window["stats"]["time_span"][1], "2026-11-29T10:01:30Z");
     // Lines without a time briefly reads are kept, and the envelope says so.
     let untimed = b.envelope(&["text", "--since", "2h"], b"no time 1\nno time 2\n", CAP);
+    // An age written as systemd does, a value opening with `-`, is one.
+    let hyphen = b.envelope(&["text", "--since", "-2h"], b"no time 1\nno time 2\n", CAP);
+    assert_eq!(hyphen["summary"], untimed["summary"], "{hyphen}");
     assert_eq!(untimed["stats"]["filtered_out"], 0);
     assert_warns(&untimed, &["2 records have no time briefly can read"]);
 

@@ -111,9 +111,10 @@ pub(crate) fn point_in_time(text: &str, now: i64) -> Result<i64> {
             epoch
         });
     }
-    match parse_duration(text) {
+    // An age, or as systemd writes one too, `-2h`.
+    match parse_duration(text.strip_prefix('-').unwrap_or(text)) {
         Ok(age) => Ok(now - age.as_secs() as i64),
-        Err(_) => bail!("invalid time {text:?}: use 2026-11-29T12:00:00Z, 2026-11-29, an epoch, or an age such as 2h"),
+        Err(_) => bail!("invalid time {text:?}: use 2026-11-29T12:00:00Z, 2026-11-29, an epoch, or an age such as 2h or -2h"),
     }
 }
 
@@ -171,6 +172,12 @@ mod tests {
     fn times_absolute_and_relative() {
         let now = 1_800_000_000;
         assert_eq!(point_in_time("2h", now).unwrap(), now - 7200);
+        assert_eq!(
+            point_in_time("-2h", now).unwrap(),
+            now - 7200,
+            "as systemd writes it"
+        );
+        assert!(point_in_time("--2h", now).is_err());
         assert_eq!(point_in_time("1117838570", now).unwrap(), 1_117_838_570);
         assert_eq!(point_in_time("1970-01-02T00:00:00Z", now).unwrap(), 86_400);
         assert_eq!(point_in_time("1970-01-02", now).unwrap(), 86_400);
