@@ -387,7 +387,6 @@ struct TemplateInfo {
     /// the miner merged are folded together by them.
     first_time: Option<(u64, String)>,
     last_time: Option<(u64, String)>,
-    kept: u32,
     /// Its records kept, by severity (slots as in `by_severity`): the least severe of
     /// them is the one a worse record of the template takes the place of.
     kept_by_severity: [u32; 7],
@@ -399,6 +398,11 @@ struct TemplateInfo {
 }
 
 impl TemplateInfo {
+    /// Its records kept.
+    fn kept(&self) -> u32 {
+        self.kept_by_severity.iter().sum()
+    }
+
     /// The severity of its least severe record kept, when any is.
     fn least_kept(&self) -> Option<Option<Severity>> {
         let slot = self.kept_by_severity.iter().position(|&n| n > 0)?;
@@ -912,7 +916,7 @@ impl Text {
         // The records past the miner's caps are not told apart: each serious one is kept
         // (up to MAX_KEPT in all), not some of them.
         let overflow = group == GroupId::OVERFLOW;
-        if info.kept >= MORE_PER_TEMPLATE && !overflow {
+        if info.kept() >= MORE_PER_TEMPLATE && !overflow {
             // A record worse than one its template kept takes that one's place (the
             // error among a file's warnings), else the worst is on no page.
             if info.least_kept().is_none_or(|least| item.severity <= least) {
@@ -927,7 +931,7 @@ impl Text {
         }
         // One past those of its template shown with the evidence: it only fills room,
         // taking no other's place.
-        let extra = info.kept >= PER_TEMPLATE && !overflow;
+        let extra = info.kept() >= PER_TEMPLATE && !overflow;
         let full = self.kept.len() == MAX_KEPT;
         if extra && full {
             return false;
@@ -979,7 +983,6 @@ impl Text {
             let (old_generation, mut old, old_group) =
                 std::mem::replace(&mut self.kept[slot], (0, item, group));
             if let Some(noted) = self.info.get_mut(&old_group) {
-                noted.kept -= 1;
                 noted.kept_by_severity[slot_of(old.severity)] -= 1;
             }
             self.kept_extra[slot] = extra;
@@ -1006,7 +1009,6 @@ impl Text {
         self.generation += 1;
         self.kept[slot].0 = self.generation;
         let info = self.info.get_mut(&group).expect("inserted above");
-        info.kept += 1;
         info.kept_by_severity[severity_slot] += 1;
         if self.options.context > 0 {
             self.awaiting
@@ -1286,7 +1288,7 @@ impl Text {
         let other = miner.overflow();
         let mut other_item = (other.count() > 0).then(|| item("other", other, OTHER.to_string()));
         for t in &templates {
-            let kept = info.get(&t.id()).map_or(0, |noted| u64::from(noted.kept));
+            let kept = info.get(&t.id()).map_or(0, |noted| u64::from(noted.kept()));
             if t.count() > RARE && kept < t.count() {
                 if t.count() < other.count() {
                     if let Some(other_item) = other_item.take() {
@@ -1738,7 +1740,13 @@ impl FoldBatches for Text {
             for (sum, n) in entry.by_severity.iter_mut().zip(noted.by_severity) {
                 *sum += n;
             }
-            entry.kept += noted.kept;
+            for (sum, kept) in entry
+                .kept_by_severity
+                .iter_mut()
+                .zip(noted.kept_by_severity)
+            {
+                *sum += kept;
+            }
             // In the order of the input, not of the map.
             entry.first_time = [entry.first_time.take(), noted.first_time]
                 .into_iter()
