@@ -160,6 +160,13 @@ pub struct JournalStats {
     pub filtered_out: u64,
     /// The earliest and latest times of the entries read, before the filters.
     pub read_time_span: Option<(String, String)>,
+    /// Entries kept without a PRIORITY whose text reads as an error or worse (`ERROR:`,
+    /// a traceback): counted in their group's `errors`, and under `unset` in `levels`.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub unset_errors: u64,
+    /// Entries kept without a PRIORITY whose text reads as a warning.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub unset_warnings: u64,
     /// What was folded.
     #[serde(flatten)]
     pub fold: FoldStats,
@@ -182,6 +189,8 @@ pub struct Journal {
     /// those there are when it keeps none (a unit's name mistyped).
     read_units: Option<HashMap<String, u64>>,
     filtered_out: u64,
+    /// Entries kept without a PRIORITY whose text reads as an error, and as a warning.
+    unset_serious: [u64; 2],
     problems: Problems,
     last_cursor: Option<String>,
     /// Scratch for a message made of bytes or repeated fields.
@@ -220,6 +229,7 @@ impl Journal {
             read: 0,
             read_span: Span::default(),
             filtered_out: 0,
+            unset_serious: [0; 2],
             problems: Problems::default(),
             last_cursor: None,
             scratch: String::new(),
@@ -423,6 +433,13 @@ impl Journal {
         if !self.wanted(level, severity, micros, unit, fields.unit.as_deref()) {
             self.filtered_out += 1;
             return;
+        }
+        if level == UNSET {
+            match severity {
+                Some(s) if s >= Severity::Error => self.unset_serious[0] += 1,
+                Some(Severity::Warn) => self.unset_serious[1] += 1,
+                _ => {}
+            }
         }
         let [missing, null, binary] = shown_as;
         self.problems.missing_message += missing;
@@ -721,10 +738,32 @@ impl Reducer for Journal {
             .iter()
             .filter_map(|p| fold.levels.get(p).map(|n| format!("{n} {p}")))
             .collect();
-        if serious.is_empty() {
-            summary.push_str("; nothing at warning or above");
-        } else {
-            summary.push_str(&format!("; {}", serious.join(", ")));
+        let [unset_errors, unset_warnings] = self.unset_serious;
+        match (serious.is_empty(), unset_errors + unset_warnings) {
+            (true, 0) => summary.push_str("; nothing at warning or above"),
+            (true, _) => summary.push_str("; no PRIORITY at warning or above"),
+            (false, _) => summary.push_str(&format!("; {}", serious.join(", "))),
+        }
+        // Their text's severity ranks them and counts in `groups`: the summary says so
+        // rather than disagree with it.
+        let unset: Vec<String> = [
+            (unset_errors, "an error", "errors"),
+            (unset_warnings, "a warning", "warnings"),
+        ]
+        .iter()
+        .filter(|(n, ..)| *n > 0)
+        .map(|&(n, one, many)| match n {
+            1 => one.to_string(),
+            n => format!("{n} {many}"),
+        })
+        .collect();
+        if !unset.is_empty() {
+            let n = unset_errors + unset_warnings;
+            let (entries, verb) = match n {
+                1 => ("1 unset entry".to_string(), "reads as"),
+                n => (format!("{n} unset entries"), "read as"),
+            };
+            summary.push_str(&format!("; {entries} {verb} {}", unset.join(" and ")));
         }
         if self.filtered_out > 0 {
             summary.push_str(" among them");
@@ -764,6 +803,8 @@ impl Reducer for Journal {
             entries_read: self.read,
             filtered_out: self.filtered_out,
             read_time_span: read_span,
+            unset_errors,
+            unset_warnings,
             fold,
             problems: self.problems.clone(),
         };
@@ -1619,5 +1660,60 @@ mod tests {
         );
         assert_eq!(envelope.stats["entries"], 2);
         assert_eq!(envelope.stats["problems"]["cut_fields"], 2);
+    }
+
+    #[test]
+    fn entries_without_a_priority_that_read_as_errors_are_in_the_summary() {
+        let entry = |message: &str, priority: Option<u8>| {
+            let priority = priority.map_or(String::new(), |p| format!(r#","PRIORITY":"{p}""#));
+            format!(
+                r#"{{"__REALTIME_TIMESTAMP":"1700000000000000","_SYSTEMD_UNIT":"app.service","MESSAGE":"{message}"{priority}}}"#
+            ) + "\n"
+        };
+        let reduce = |input: &str| {
+            reduce_all_chunkings(
+                || Journal::new(JournalOptions::default()).unwrap(),
+                input.as_bytes(),
+                &RunConfig::new("journal"),
+            )
+        };
+        // No PRIORITY: the text's severity counts in the unit's errors, and the summary
+        // says so rather than "nothing at warning or above".
+        let one =
+            reduce(&(entry("ERROR: database unreachable", None) + &entry("started", Some(6))));
+        assert_eq!(one.stats["groups"]["app.service"]["errors"], 1);
+        assert_eq!(one.stats["unset_errors"], 1);
+        assert_eq!(one.stats.get("unset_warnings"), None);
+        assert!(
+            one.summary
+                .contains("; no PRIORITY at warning or above; 1 unset entry reads as an error;"),
+            "{}",
+            one.summary
+        );
+        let input = [
+            entry("ERROR: a", None),
+            entry("ERROR: b", None),
+            entry("WARNING: disk 91% full", None),
+            entry("plain", None),
+            entry("oops", Some(3)),
+        ]
+        .concat();
+        let many = reduce(&input);
+        assert_eq!(many.stats["unset_errors"], 2);
+        assert_eq!(many.stats["unset_warnings"], 1);
+        assert!(
+            many.summary
+                .contains("; 1 err; 3 unset entries read as 2 errors and a warning;"),
+            "{}",
+            many.summary
+        );
+        // Unset entries of no severity change nothing.
+        let plain = reduce(&entry("started", None));
+        assert!(
+            plain.summary.contains("; nothing at warning or above;"),
+            "{}",
+            plain.summary
+        );
+        assert_eq!(plain.stats.get("unset_errors"), None);
     }
 }
