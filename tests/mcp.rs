@@ -194,8 +194,15 @@ fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
     assert_eq!(failing["is_error"], true);
     assert_eq!(failing["structured"]["exit_code"], 3);
     assert_eq!(failing["structured"]["stderr"]["text"], "boom\n");
+    // A program that cannot start: the envelope the CLI prints, its summary saying why.
     let missing = &report["missing"];
     assert_eq!(missing["is_error"], true);
+    assert_eq!(missing["structured"]["exit_code"], 127);
+    assert_eq!(missing["structured"]["ok"], false);
+    assert!(missing["structured"]["summary"]
+        .as_str()
+        .unwrap()
+        .contains("command not found"));
     assert!(missing["texts"][0]
         .as_str()
         .unwrap()

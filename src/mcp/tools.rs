@@ -455,8 +455,8 @@ pub fn envelope_schema() -> Value {
 /// What a call came to: the command's reply, or why it could not give one.
 pub enum Called {
     Reply(Box<(Reply, Session)>),
-    /// The tool failed before any envelope (bad arguments, a missing file, a command
-    /// that could not start): the message for the model.
+    /// The tool failed before any envelope (bad arguments, a missing file): the message
+    /// for the model.
     Failed(String),
 }
 
@@ -567,13 +567,9 @@ fn dispatch(name: &str, args: &Args, defaults: &Global, cancel: Cancel) -> Resul
                 &command,
                 &spawn,
             )? {
-                Ran::Reduced(reply) => *reply,
-                Ran::NotStarted { why, reply } => {
-                    return Ok(Called::Failed(format!(
-                        "{why} (exit code {})",
-                        reply.exit_code
-                    )))
-                }
+                // A command that could not start is answered as the CLI prints it: the
+                // envelope of no output, its summary saying why, with its exit code.
+                Ran::Reduced(reply) | Ran::NotStarted { reply, .. } => *reply,
             }
         }
         "page" => cmd::artifacts::page_reply(&session, &required_string(args, "cursor")?)?,
