@@ -178,7 +178,8 @@ pub struct ColumnStats {
     floats: u64,
     bools: u64,
     texts: u64,
-    /// The first text that is not a number, in a column that is otherwise numeric.
+    /// CSV: the first value that is not a number (text, or `true`, `false`), for a
+    /// column that is otherwise numeric.
     first_text: Option<(u64, String)>,
     num_min: Option<f64>,
     num_max: Option<f64>,
@@ -251,6 +252,9 @@ impl ColumnStats {
                     }
                     self.text(text);
                 } else if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
+                    if self.first_text.is_none() {
+                        self.first_text = Some((row, text.to_string()));
+                    }
                     self.bools += 1;
                     self.distinct_value(hash(1, &[text.eq_ignore_ascii_case("true") as u8]));
                 } else if let Ok(i) = text.parse::<i64>() {
@@ -362,7 +366,7 @@ impl ColumnStats {
         let numbers = self.ints + self.floats;
         if self.mixed().is_some() {
             "mixed"
-        } else if self.texts > 0 {
+        } else if self.not_numbers() > 0 {
             "string"
         } else if self.floats > 0 {
             "float"
@@ -378,19 +382,30 @@ impl ColumnStats {
     /// For CSV: a column of numbers with some text in it: (count of texts, first row, first text).
     pub fn mixed(&self) -> Option<(u64, u64, &str)> {
         let numbers = self.ints + self.floats;
+        let others = self.not_numbers();
         // Mostly numbers: at least as many numbers as texts.
-        if self.from_text && numbers > 0 && self.texts > 0 && numbers >= self.texts {
+        if self.from_text && numbers > 0 && others > 0 && numbers >= others {
             let (row, text) = self.first_text.as_ref()?;
-            return Some((self.texts, *row, text));
+            return Some((others, *row, text));
         }
         None
+    }
+
+    /// The values that make a column of numbers something else: its texts and, beside
+    /// numbers in CSV, its `true` and `false` (a column of `1`, `2`, `true` is no `int`).
+    fn not_numbers(&self) -> u64 {
+        let numbers = self.ints + self.floats;
+        match self.from_text && numbers > 0 {
+            true => self.texts + self.bools,
+            false => self.texts,
+        }
     }
 
     /// The smallest and largest value, as JSON (numbers for a numeric column; for a CSV
     /// column of text, every value as written, numbers and booleans among them too).
     pub fn bounds(&self) -> (Value, Value) {
         let text_bound = |t: &Option<String>| t.as_deref().map_or(Value::Null, bounded_text);
-        if self.texts > 0 && self.mixed().is_none() {
+        if self.not_numbers() > 0 && self.mixed().is_none() {
             return match self.from_text {
                 true => (text_bound(&self.written_min), text_bound(&self.written_max)),
                 false => (text_bound(&self.text_min), text_bound(&self.text_max)),
@@ -574,6 +589,19 @@ mod tests {
             ("string", (Value::from("00501"), Value::from("10001")))
         );
         assert_eq!(column(&["0", "10", "0.5"]).0, "float");
+        assert_eq!(column(&["true", "FALSE"]).0, "bool");
+        // Numbers with a few `true`/`false`: mixed, the first of them named; mostly
+        // booleans: text, bounded as written.
+        let mut stats = ColumnStats::new(true);
+        for (row, v) in ["1", "2", "true", "false", "3"].iter().enumerate() {
+            stats.add(&Cell::Text(Cow::Borrowed(v)), row as u64);
+        }
+        assert_eq!(stats.mixed(), Some((2, 2, "true")));
+        assert_eq!(stats.inferred_type(), "mixed");
+        assert_eq!(
+            column(&["true", "false", "TRUE", "7"]),
+            ("string", (Value::from("7"), Value::from("true")))
+        );
     }
 
     #[test]
