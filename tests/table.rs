@@ -429,6 +429,20 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     assert!(stderr.contains("not a table: binary data"), "{stderr}");
     assert!(!stderr.contains("panicked"));
 
+    // An empty file is answered as empty standard input is: an envelope saying so.
+    let empty = dir.join("empty.csv");
+    std::fs::write(&empty, b"").unwrap();
+    let from_file = briefly.envelope(&["table", path_str(&empty)], b"", CAP);
+    let from_stdin = briefly.envelope(&["table"], b"", CAP);
+    assert_eq!(from_file["ok"], false);
+    assert_eq!(
+        from_file["summary"],
+        "table: not a table: the input is empty"
+    );
+    assert_eq!(from_file["summary"], from_stdin["summary"]);
+    assert_eq!(from_file["truncated"], false);
+    assert_eq!(from_file["artifact_path"], Value::Null);
+
     // Parquet given as CSV, on stdin or as a file: binary, not rows of noise.
     for (args, stdin) in [
         (vec!["table", "--input-format", "csv"], bytes.as_slice()),

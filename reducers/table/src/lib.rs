@@ -46,6 +46,9 @@ pub enum Error {
     /// The input is none of the formats read.
     #[error("not a table: {0}")]
     NotATable(String),
+    /// The input is empty.
+    #[error("not a table: the input is empty")]
+    Empty,
     /// A Parquet file that cannot be read.
     #[error("not a readable Parquet file ({0})")]
     Parquet(#[from] parquet::errors::ParquetError),
@@ -262,7 +265,8 @@ impl Table {
 
     /// A reducer that reads the file at `path` itself (any format; Parquet by random
     /// access). Fails at once when the file is unreadable, is not a table, or no longer
-    /// matches the options' fingerprint.
+    /// matches the options' fingerprint; an empty file is reduced as empty standard
+    /// input is, to an envelope that says so.
     pub fn file(options: TableOptions, path: &Path) -> Result<Table, Error> {
         if let Some(then) = options.fingerprint {
             let now = Fingerprint::of(path)?;
@@ -276,7 +280,11 @@ impl Table {
             }
         }
         let mut table = Table::new(options, Some(path.to_path_buf()))?;
-        table.format = Some(source::detect_file(path, table.options.input_format)?);
+        match source::detect_file(path, table.options.input_format) {
+            Ok(format) => table.format = Some(format),
+            Err(Error::Empty) => table.fail(Error::Empty),
+            Err(e) => return Err(e),
+        }
         Ok(table)
     }
 
@@ -428,9 +436,9 @@ impl Reducer for Table {
 
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
         let result = match self.file.clone() {
+            _ if self.error.is_some() => Ok(()),
             Some(path) => source::read_file(self, &path, out),
-            None if self.error.is_none() => source::push(self, &[], out),
-            None => Ok(()),
+            None => source::push(self, &[], out),
         };
         if let Err(e) = result {
             self.fail(e);

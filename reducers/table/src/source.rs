@@ -112,7 +112,7 @@ pub fn detect_file(path: &Path, forced: Option<InputFormat>) -> Result<InputForm
 
 fn looks_like_text(head: &[u8]) -> Result<(), Error> {
     if head.is_empty() {
-        return Err(Error::NotATable("the input is empty".into()));
+        return Err(Error::Empty);
     }
     if memchr_nul(head) {
         return Err(Error::NotATable(
@@ -920,6 +920,8 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
             .unwrap_or_else(|| "no table in the input".into());
         let mut outcome = Outcome::new(format!("{format}: {why}"), Value::Null);
         outcome.ok = false;
+        // An empty file leaves nothing out (empty standard input neither).
+        outcome.complete = why == Error::Empty.to_string();
         outcome.preview = briefly_core::Preview::Summary;
         outcome.warnings = warnings;
         return outcome;
