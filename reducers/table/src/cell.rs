@@ -77,34 +77,177 @@ impl Cell<'_> {
     }
 }
 
-/// A number as read: an integer exactly (an `i64`, a `u64`, digits in a CSV field), else
-/// a float. Integers past 2^53 are told apart, as a float would not.
+/// A number as read: an integer exactly (an `i64`, a `u64`, digits in a CSV field), a
+/// number written with a decimal point exactly (a CSV field, an Arrow decimal), else a
+/// float. Integers past 2^53 and decimals past a float's 17 digits are told apart, as a
+/// float would not.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Number {
     /// A whole number, exactly.
     Int(i128),
-    /// Any other.
+    /// A number written with a decimal point and no exponent (`-12.50`), exactly.
+    Decimal(Decimal),
+    /// Any other (`1e9`; a float column's value).
     Float(f64),
 }
 
 impl Number {
     /// `text` as a number when it is written as one ([`parse_number`]): an integer when it
-    /// is digits alone.
+    /// is digits alone, a [`Decimal`] when it has a decimal point and no exponent.
     pub fn parse(text: &str) -> Option<Number> {
         let t = text.trim();
-        match t.parse::<i128>() {
-            Ok(i) => Some(Number::Int(i)),
-            Err(_) => parse_number(t).map(Number::Float),
+        if let Ok(i) = t.parse::<i128>() {
+            return Some(Number::Int(i));
         }
+        if let Some(d) = Decimal::parse(t) {
+            return Some(Number::Decimal(d));
+        }
+        parse_number(t).map(Number::Float)
     }
 
-    /// How `self` compares with `other`, exactly; `None` with NaN.
+    /// How `self` compares with `other`, exactly (but for a float beside a decimal, which
+    /// compares with the decimal's nearest float); `None` with NaN.
     pub fn compare(self, other: Number) -> Option<Ordering> {
         match (self, other) {
             (Number::Int(a), Number::Int(b)) => Some(a.cmp(&b)),
             (Number::Int(a), Number::Float(b)) => int_with_float(a, b),
             (Number::Float(a), Number::Int(b)) => int_with_float(b, a).map(Ordering::reverse),
             (Number::Float(a), Number::Float(b)) => a.partial_cmp(&b),
+            (Number::Decimal(a), Number::Decimal(b)) => Some(a.cmp(&b)),
+            (Number::Int(a), Number::Decimal(b)) => Some(Decimal::of_int(a).cmp(&b)),
+            (Number::Decimal(a), Number::Int(b)) => Some(a.cmp(&Decimal::of_int(b))),
+            (Number::Decimal(a), Number::Float(b)) => a.approx.partial_cmp(&b),
+            (Number::Float(a), Number::Decimal(b)) => a.partial_cmp(&b.approx),
+        }
+    }
+}
+
+/// A number written in decimal digits with at most one decimal point and no exponent,
+/// held exactly: a whole part a `u128` holds (39 digits, an `i128` too) and up to 38
+/// digits after the point (any Arrow `Decimal128`; past that, [`Decimal::parse`] gives
+/// none and the number is read as a float).
+#[derive(Debug, Clone, Copy)]
+pub struct Decimal {
+    /// Below zero (never for zero itself, `-0.0`).
+    negative: bool,
+    /// The digits before the point.
+    whole: u128,
+    /// The digits after the point, in units of 10^-38.
+    fraction: u128,
+    /// The nearest float.
+    approx: f64,
+}
+
+/// Digits a [`Decimal`] holds after the point.
+const DECIMAL_DIGITS: usize = 38;
+
+impl Decimal {
+    /// `text` (`12.50`, `-0.001`, `+3.`, `.5`, `42`) when it is a decimal number that
+    /// a [`Decimal`] holds.
+    pub fn parse(text: &str) -> Option<Decimal> {
+        let (negative, digits) = match text.as_bytes().first()? {
+            b'-' => (true, &text[1..]),
+            b'+' => (false, &text[1..]),
+            _ => (false, text),
+        };
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+        let all_digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+        if whole.len() + fraction.len() == 0 || !all_digits(whole) || !all_digits(fraction) {
+            return None;
+        }
+        let (whole, fraction) = (
+            whole.trim_start_matches('0'),
+            fraction.trim_end_matches('0'),
+        );
+        if fraction.len() > DECIMAL_DIGITS {
+            return None;
+        }
+        let number = |t: &str| {
+            if t.is_empty() {
+                Some(0)
+            } else {
+                t.parse::<u128>().ok()
+            }
+        };
+        let scale = 10u128.pow((DECIMAL_DIGITS - fraction.len()) as u32);
+        let (whole, fraction) = (number(whole)?, number(fraction)? * scale);
+        Some(Decimal {
+            negative: negative && (whole, fraction) != (0, 0),
+            whole,
+            fraction,
+            approx: text.parse::<f64>().ok()?,
+        })
+    }
+
+    /// The whole number `n`.
+    pub fn of_int(n: i128) -> Decimal {
+        Decimal {
+            negative: n < 0,
+            whole: n.unsigned_abs(),
+            fraction: 0,
+            approx: n as f64,
+        }
+    }
+
+    /// `text` as a decimal when no float stands for it: it has more than the 15 digits
+    /// every float reads back as written, and its nearest float is written otherwise.
+    /// Cheap for the rest, which is most numbers.
+    pub fn parse_past_float(text: &str) -> Option<Decimal> {
+        if text.bytes().filter(u8::is_ascii_digit).count() <= 15 {
+            return None;
+        }
+        Decimal::parse(text).filter(|d| !d.is_float())
+    }
+
+    /// Its sign (below zero), digits before the point and after (in units of 10^-38):
+    /// equal decimals have equal parts.
+    pub fn parts(&self) -> (bool, u128, u128) {
+        (self.negative, self.whole, self.fraction)
+    }
+
+    /// The nearest float.
+    pub fn approx(&self) -> f64 {
+        self.approx
+    }
+
+    /// The number, when it is whole and an `i128` holds it.
+    pub fn whole(&self) -> Option<i128> {
+        let n = i128::try_from(self.whole)
+            .ok()
+            .filter(|_| self.fraction == 0)?;
+        Some(if self.negative { -n } else { n })
+    }
+
+    /// Whether its nearest float, written as JSON writes it (the fewest digits that read
+    /// back as that float), is this very number: `0.1` is; `0.30000000000000001` and
+    /// `12345678901234567890.123456789` are not.
+    pub fn is_float(&self) -> bool {
+        self.approx.is_finite() && Decimal::parse(&self.approx.to_string()) == Some(*self)
+    }
+}
+
+impl PartialEq for Decimal {
+    fn eq(&self, other: &Decimal) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Decimal {}
+
+impl PartialOrd for Decimal {
+    fn partial_cmp(&self, other: &Decimal) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Decimal {
+    fn cmp(&self, other: &Decimal) -> Ordering {
+        let magnitude = (self.whole, self.fraction).cmp(&(other.whole, other.fraction));
+        match (self.negative, other.negative) {
+            (false, false) => magnitude,
+            (true, true) => magnitude.reverse(),
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
         }
     }
 }
@@ -389,5 +532,45 @@ mod tests {
         let (value, cut) = Cell::Text(Cow::Owned(long)).render(10, false);
         assert!(cut);
         assert_eq!(value, Value::from("xxxxxxxxxx…[cut 190 chars]"));
+    }
+
+    #[test]
+    fn decimals_compare_exactly_past_a_floats_digits() {
+        let d = |t: &str| Decimal::parse(t).unwrap();
+        // As floats these two are one value.
+        assert!(d("12345678901234567890.123456789") > d("12345678901234567890.123456788"));
+        assert!(d("-12345678901234567890.123456789") < d("-12345678901234567890.123456788"));
+        assert_eq!(d("1.50"), d("01.5"));
+        assert_eq!(d("-0.0"), d("0"));
+        assert_eq!(d(".5"), d("0.5"));
+        assert!(d("-0.5") < d("0.25"));
+        for bad in ["1e5", "", "-", ".", "1.2.3", "0x10", "1 2", "nan"] {
+            assert!(Decimal::parse(bad).is_none(), "{bad}");
+        }
+        // Whole parts a u128 holds, 38 digits after the point at most.
+        assert!(Decimal::parse(&format!("{}.5", "9".repeat(38))).is_some());
+        assert!(Decimal::parse(&format!("{}.5", u128::MAX)).is_some());
+        assert!(Decimal::parse(&format!("{}0.5", u128::MAX)).is_none());
+        assert!(Decimal::parse(&format!("{}.5", "9".repeat(39))).is_none());
+        assert!(Decimal::parse(&format!("0.{}", "1".repeat(39))).is_none());
+        assert_eq!(d("-12.000").whole(), Some(-12));
+        assert_eq!(d("12.5").whole(), None);
+        assert!(d("0.1").is_float() && d("-2.5").is_float() && d("1000.0").is_float());
+        assert!(!d("0.30000000000000001").is_float());
+        assert!(!d("12345678901234567890.123456789").is_float());
+        // Numbers of every kind, exactly.
+        let n = |t: &str| Number::parse(t).unwrap();
+        assert_eq!(
+            n("12345678901234567890.123456789").compare(n("12345678901234567890.123456788")),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            n("170141183460469231731687303715884105727")
+                .compare(n("170141183460469231731687303715884105726.5")),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(n("-3").compare(n("-3.0")), Some(Ordering::Equal));
+        assert_eq!(n("2.5").compare(n("2.5e0")), Some(Ordering::Equal));
+        assert_eq!(Number::parse("1e400"), None); // past a float: no number
     }
 }

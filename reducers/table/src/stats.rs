@@ -1,7 +1,7 @@
 //! Per-column statistics in one bounded pass: nulls, min/max, a distinct estimate
 //! (HyperLogLog) and the most frequent strings (space-saving), each of fixed size.
 
-use crate::cell::{float, parse_number, Cell};
+use crate::cell::{float, parse_number, Cell, Decimal, Number};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -181,12 +181,10 @@ pub struct ColumnStats {
     /// CSV: the first value that is not a number (text, or `true`, `false`), for a
     /// column that is otherwise numeric.
     first_text: Option<(u64, String)>,
-    num_min: Option<f64>,
-    num_max: Option<f64>,
-    /// Whole numbers' bounds: an unsigned one past `i64::MAX` (Arrow's `UInt64`, CSV's
-    /// `18446744073709551615`) is one too, shown as it is, not as a float.
-    int_min: Option<i128>,
-    int_max: Option<i128>,
+    /// The least and greatest number, exactly: a whole one past `i64::MAX` (Arrow's
+    /// `UInt64`, CSV's `18446744073709551615`) and a decimal past a float's digits too.
+    low: Option<Bound>,
+    high: Option<Bound>,
     text_min: Option<String>,
     text_max: Option<String>,
     /// CSV: the least and greatest of every value as written, for a column of text that
@@ -213,10 +211,8 @@ impl ColumnStats {
             bools: 0,
             texts: 0,
             first_text: None,
-            num_min: None,
-            num_max: None,
-            int_min: None,
-            int_max: None,
+            low: None,
+            high: None,
             text_min: None,
             text_max: None,
             written_min: None,
@@ -261,6 +257,11 @@ impl ColumnStats {
                     self.int(i);
                 } else if let Ok(u) = text.parse::<u64>() {
                     self.uint(u);
+                } else if let Ok(n) = text.parse::<i128>() {
+                    self.whole(n);
+                    self.distinct_value(hash(4, &n.to_le_bytes()));
+                } else if let Some(d) = Decimal::parse_past_float(text.trim()) {
+                    self.decimal(d, text.trim());
                 } else if let Some(f) = parse_number(text) {
                     self.float(f);
                 } else {
@@ -298,15 +299,27 @@ impl ColumnStats {
     /// A whole number's count and bounds.
     fn whole(&mut self, n: i128) {
         self.ints += 1;
-        self.int_min = Some(self.int_min.map_or(n, |m| m.min(n)));
-        self.int_max = Some(self.int_max.map_or(n, |m| m.max(n)));
-        self.number(n as f64);
+        self.number(Number::Int(n), None);
     }
 
     fn float(&mut self, f: f64) {
         self.floats += 1;
-        self.number(f);
+        self.number(Number::Float(f), None);
         self.distinct_value(hash(2, &f.to_bits().to_le_bytes()));
+    }
+
+    /// A decimal that no float stands for, `written` so.
+    fn decimal(&mut self, d: Decimal, written: &str) {
+        self.floats += 1;
+        self.number(Number::Decimal(d), Some(written));
+        let (negative, whole, fraction) = d.parts();
+        let key = [
+            &[u8::from(negative)][..],
+            &whole.to_le_bytes(),
+            &fraction.to_le_bytes(),
+        ]
+        .concat();
+        self.distinct_value(hash(5, &key));
     }
 
     /// A value, by its hash: estimated among all, counted while they are few.
@@ -323,12 +336,25 @@ impl ColumnStats {
         }
     }
 
-    fn number(&mut self, f: f64) {
-        if f.is_nan() {
+    /// `number` into the bounds (NaN into none), `written` kept for a decimal.
+    fn number(&mut self, number: Number, written: Option<&str>) {
+        let bound = || Bound {
+            number,
+            written: written.map(str::to_string),
+        };
+        let Some(low) = &self.low else {
+            if number.compare(number).is_some() {
+                (self.low, self.high) = (Some(bound()), Some(bound()));
+            }
             return;
+        };
+        if number.compare(low.number) == Some(std::cmp::Ordering::Less) {
+            self.low = Some(bound());
         }
-        self.num_min = Some(self.num_min.map_or(f, |m| m.min(f)));
-        self.num_max = Some(self.num_max.map_or(f, |m| m.max(f)));
+        let high = self.high.as_ref().map(|b| b.number);
+        if high.and_then(|h| number.compare(h)) == Some(std::cmp::Ordering::Greater) {
+            self.high = Some(bound());
+        }
     }
 
     fn text(&mut self, text: &str) {
@@ -411,15 +437,17 @@ impl ColumnStats {
                 false => (text_bound(&self.text_min), text_bound(&self.text_max)),
             };
         }
-        if self.floats == 0 {
-            if let (Some(lo), Some(hi)) = (self.int_min, self.int_max) {
-                return (whole_value(lo), whole_value(hi));
-            }
-        }
-        match (self.num_min, self.num_max) {
-            (Some(lo), Some(hi)) => (float(lo), float(hi)),
-            _ => (Value::Null, Value::Null),
-        }
+        let shown = |bound: &Option<Bound>| match bound {
+            None => Value::Null,
+            Some(b) => match (b.number, &b.written) {
+                (Number::Int(n), _) if self.floats == 0 => whole_value(n),
+                (Number::Int(n), _) => float(n as f64),
+                (Number::Decimal(_), Some(written)) => Value::String(written.clone()),
+                (Number::Decimal(d), None) => float(d.approx()),
+                (Number::Float(f), _) => float(f),
+            },
+        };
+        (shown(&self.low), shown(&self.high))
     }
 
     /// Whether [`ColumnStats::distinct`] is the HyperLogLog estimate, not a count.
@@ -448,12 +476,21 @@ impl ColumnStats {
     }
 }
 
-/// A whole number within `i64` or `u64` as JSON.
+/// A least or greatest number of a column, and how it was written when no JSON number
+/// says it exactly (a decimal past a float's digits).
+#[derive(Debug, Clone)]
+struct Bound {
+    number: Number,
+    written: Option<String>,
+}
+
+/// A whole number as JSON: a number within `i64` or `u64`, else its digits as a string
+/// (a float would change it).
 fn whole_value(n: i128) -> Value {
     match (i64::try_from(n), u64::try_from(n)) {
         (Ok(i), _) => Value::from(i),
         (_, Ok(u)) => Value::from(u),
-        _ => float(n as f64),
+        _ => Value::String(n.to_string()),
     }
 }
 
@@ -549,11 +586,27 @@ mod tests {
             arrow.add(cell, row as u64);
         }
         assert_eq!(arrow.bounds(), (Value::from(-3), max));
-        // Past u64 too, a float.
+        // Past u64, its digits (a float would change it).
         assert_eq!(
             whole_value(i128::from(u64::MAX) + 1),
-            float(1.8446744073709552e19)
+            Value::from("18446744073709551616")
         );
+        let mut wide = ColumnStats::new(true);
+        for (row, v) in ["1", "123456789012345678901234", "-123456789012345678901234"]
+            .iter()
+            .enumerate()
+        {
+            wide.add(&Cell::Text(Cow::Borrowed(v)), row as u64);
+        }
+        assert_eq!(wide.inferred_type(), "int");
+        assert_eq!(
+            wide.bounds(),
+            (
+                Value::from("-123456789012345678901234"),
+                Value::from("123456789012345678901234")
+            )
+        );
+        assert_eq!(wide.distinct(), 3);
     }
 
     #[test]

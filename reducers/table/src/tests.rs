@@ -698,3 +698,59 @@ fn a_corrupt_parquet_row_group_is_warned_of_as_parquet() {
     assert!(said.contains("Parquet"), "{said}");
     assert!(!said.contains("Arrow IPC"), "{said}");
 }
+
+#[test]
+fn decimals_past_a_floats_digits_are_told_apart_bounded_and_filtered_exactly() {
+    use arrow_array::{ArrayRef, Decimal128Array, RecordBatch};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("decimals.parquet");
+    // 12345678901234567890.123456787, …788, …789 at scale 9: one float, three values.
+    let amounts: Vec<i128> = (787..=789)
+        .map(|last| 12_345_678_901_234_567_890_123_456_000 + last)
+        .collect();
+    let amounts = Decimal128Array::from(amounts)
+        .with_precision_and_scale(38, 9)
+        .unwrap();
+    let batch = RecordBatch::try_from_iter([("amount", Arc::new(amounts) as ArrayRef)]).unwrap();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        batch.schema(),
+        None,
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+
+    let scan = TableOptions {
+        scan: true,
+        ..TableOptions::default()
+    };
+    let e = file(&path, scan.clone(), 20_000, None);
+    let amount = column(&e, "amount");
+    assert_eq!(amount["distinct"], 3, "{}", e.to_json());
+    assert_eq!(amount["min"], "12345678901234567890.123456787");
+    assert_eq!(amount["max"], "12345678901234567890.123456789");
+    let matched = |filter: &str| {
+        let options = TableOptions {
+            filters: vec![filter.into()],
+            ..scan.clone()
+        };
+        let e = file(&path, options, 20_000, None);
+        e.stats["matched_rows"].clone()
+    };
+    assert_eq!(matched("amount > 12345678901234567890.123456788"), 1);
+    assert_eq!(matched("amount >= 12345678901234567890.123456788"), 2);
+    assert_eq!(matched("amount = 12345678901234567890.12345678800"), 1);
+    assert_eq!(matched("amount < 12345678901234567891"), 3);
+    // A CSV column of them too.
+    let e = stream(
+        b"amount\n12345678901234567890.123456789\n12345678901234567890.123456788\n0.5\n",
+        TableOptions::default(),
+    );
+    let amount = column(&e, "amount");
+    assert_eq!(amount["type"], "float");
+    assert_eq!(amount["distinct"], 3, "{}", e.to_json());
+    assert_eq!(amount["min"], 0.5);
+    assert_eq!(amount["max"], "12345678901234567890.123456789");
+}
