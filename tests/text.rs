@@ -284,7 +284,7 @@ note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
     assert_eq!(python["more"].as_array().unwrap().len(), 5);
     let summary = envelope["summary"].as_str().unwrap();
     assert!(
-        summary.ends_with("line 2: Traceback (most recent call last): … KeyError: 'user'"),
+        summary.contains("line 2: Traceback (most recent call last): … KeyError: 'user';"),
         "the summary says what went wrong: {summary}"
     );
     assert_eq!(python["more"][4], "KeyError: 'user'");
@@ -346,7 +346,7 @@ info: loaded [plugins]
     assert_eq!(logged["more"][3], "ValueError: bad");
     let summary = envelope["summary"].as_str().unwrap();
     assert!(
-        summary.ends_with("request failed … ValueError: bad"),
+        summary.contains("request failed … ValueError: bad;"),
         "{summary}"
     );
     // After an INFO line a traceback is a record of its own.
@@ -686,8 +686,15 @@ main.main()
     // The header holds the message: the summary names no frame after it.
     let summary = envelope["summary"].as_str().unwrap();
     assert!(
+        summary.contains(
+            "first fatal at line 2: panic: runtime error: invalid memory address or nil pointer dereference;"
+        ),
+        "{summary}"
+    );
+    // The deadlock ends the output: the summary names it too.
+    assert!(
         summary.ends_with(
-            "line 2: panic: runtime error: invalid memory address or nil pointer dereference"
+            "; the output ends in a fatal at line 15: fatal error: all goroutines are asleep - deadlock!"
         ),
         "{summary}"
     );
@@ -2224,5 +2231,47 @@ fn every_record_the_options_keep_is_on_a_page() {
     {
         let line = item["line"].as_u64().unwrap();
         assert_eq!(lines_after(item), [line + 1, line + 2], "{item}");
+    }
+}
+
+#[test]
+fn the_traceback_an_output_ends_in_is_ranked_first_and_named() {
+    let b = Briefly::new();
+    // A program logs an error it survives, runs on, and dies of an uncaught exception.
+    let mut input = String::new();
+    for i in 0..2_000 {
+        input.push_str(&format!("2026-11-29 10:00:00,000 INFO step {i} done\n"));
+        if i == 100 {
+            input.push_str("2026-11-29 10:00:00,000 ERROR cache miss storm: falling back\n");
+        }
+    }
+    let traceback = "Traceback (most recent call last):\n  File \"/app/die.py\", line 6, in <module>\n    json.loads(text)\nValueError: Illegal trailing comma at char 8\n";
+    let died = input.clone() + traceback;
+    let envelope = b.envelope(&["text"], died.as_bytes(), CAP);
+    assert_eq!(envelope["items"][0]["line"], 2_002, "{envelope}");
+    assert_eq!(envelope["items"][1]["line"], 102, "{envelope}");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary
+            .contains("; first error at line 102: 2026-11-29 10:00:00,000 ERROR cache miss storm"),
+        "{summary}"
+    );
+    assert!(
+        summary.ends_with("; the output ends in an error at line 2002: Traceback (most recent call last): … ValueError: Illegal trailing comma at char 8"),
+        "{summary}"
+    );
+    // A few lines of no record after it (Node's version line, a prompt) change nothing.
+    let then = died.clone() + "\nNode.js v20.20.2\n";
+    let envelope = b.envelope(&["text"], then.as_bytes(), CAP);
+    assert_eq!(envelope["items"][0]["line"], 2_002, "{envelope}");
+    // A traceback the program ran on after is not its last words; nor is a one-line error
+    // that ends the output (`make: *** … Error 1` after the compiler's diagnostic).
+    let ran_on = input.clone() + traceback + &"2026-11-29 10:00:01,000 INFO retrying\n".repeat(10);
+    let oneline = input + "2026-11-29 10:00:01,000 ERROR gave up\n";
+    for input in [ran_on, oneline] {
+        let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+        assert_eq!(envelope["items"][0]["line"], 102, "{envelope}");
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(!summary.contains("the output ends in"), "{summary}");
     }
 }

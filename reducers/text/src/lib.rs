@@ -132,6 +132,10 @@ const BINARY_SHARE: u64 = 10;
 const BINARY_LINES: u64 = 8;
 
 /// Whether `lines` of which `nul_lines` hold NUL bytes are binary data.
+/// Lines of no record that may follow the one an output ends in (Node's `Node.js v20.1.0`
+/// after its stack, a shell's prompt).
+const ENDING_SLACK: u64 = 3;
+
 fn is_binary(nul_lines: u64, lines: u64) -> bool {
     nul_lines > 0
         && nul_lines * BINARY_SHARE >= lines
@@ -1782,9 +1786,24 @@ impl FoldBatches for Text {
                 .get(group)
                 .and_then(|noted| noted.severity_count(item.severity, item.count));
         }
+        // The record the output ends in, when it is an error of several lines (an uncaught
+        // traceback, a panic, a Java stack): a program's last words, why it stopped, come
+        // after whatever it logged before, and are ranked first among records of their
+        // severity.
+        let ending = kept
+            .iter()
+            .map(|(item, _)| item)
+            .filter(|item| item.severity >= Some(Severity::Error))
+            .max_by_key(|item| item.line)
+            .filter(|item| {
+                let last = item.line + item.more.len() as u64 + item.more_cut;
+                !item.more.is_empty() && last + ENDING_SLACK >= self.lines
+            })
+            .map(|item| item.line);
         kept.sort_by_cached_key(|(item, _)| {
             (
                 std::cmp::Reverse(item.severity),
+                Some(item.line) != ending,
                 !is_diagnostic_header(&item.text),
                 item.count,
                 item.line,
@@ -1815,18 +1834,25 @@ impl FoldBatches for Text {
         }
         // The summary names the first record of the worst severity seen, by its first
         // line and the line that says what went wrong, when another does.
+        let said = |i: &LineItem| {
+            // The lines' messages, in a log that stamps every line.
+            let messages = i.more.iter().map(|line| facts::message(line));
+            let text = match what_went_wrong(facts::message(&i.text), messages) {
+                Some(name) => format!("{} … {}", cut_str(&i.text, 80), name.trim_start()),
+                None => i.text.clone(),
+            };
+            (i.line, i.severity.unwrap_or(Severity::Warn), text)
+        };
         let first_serious = kept
             .iter()
             .min_by_key(|(i, _)| (std::cmp::Reverse(i.severity), i.line))
-            .map(|(i, _)| {
-                // The lines' messages, in a log that stamps every line.
-                let messages = i.more.iter().map(|line| facts::message(line));
-                let text = match what_went_wrong(facts::message(&i.text), messages) {
-                    Some(name) => format!("{} … {}", cut_str(&i.text, 80), name.trim_start()),
-                    None => i.text.clone(),
-                };
-                (i.line, i.severity.unwrap_or(Severity::Warn), text)
-            });
+            .map(|(i, _)| said(i));
+        // The output's last words when they are not its first serious record.
+        let ended_in = kept
+            .first()
+            .filter(|(i, _)| Some(i.line) == ending)
+            .filter(|(i, _)| first_serious.as_ref().is_some_and(|f| f.0 != i.line))
+            .map(|(i, _)| said(i));
         let templates = miner.templates_by_count();
         let whole = self.whole.take();
         let mut returned_whole = whole.is_some();
@@ -1927,6 +1953,17 @@ impl FoldBatches for Text {
         if let Some((line, severity, text)) = first_serious {
             let text = cut_str(&text, 200);
             summary.push_str(&format!("; first {severity} at line {line}: {text}"));
+        }
+        if let Some((line, severity, text)) = ended_in {
+            let text = cut_str(&text, 200);
+            let article = if severity == Severity::Error {
+                "an"
+            } else {
+                "a"
+            };
+            summary.push_str(&format!(
+                "; the output ends in {article} {severity} at line {line}: {text}"
+            ));
         }
         let top_templates = match binary {
             true => Vec::new(),
