@@ -667,6 +667,9 @@ pub struct CargoTest {
     outcomes_without_result: [u64; 3],
     nextest_summary: Option<Map<String, Value>>,
     nextest_done: bool,
+    /// Failures named only by nextest's closing list, their reports not in the input
+    /// (cut off above it: `| tail`).
+    named_only: u64,
     failure: Option<Failure>,
     /// The failure being read is an attempt nextest retries (`TRY 1 FAIL`): held, not
     /// reported, until the test's last attempt says whether it failed or was flaky.
@@ -737,6 +740,7 @@ impl CargoTest {
             outcomes_without_result: [0; 3],
             nextest_summary: None,
             nextest_done: false,
+            named_only: 0,
             failure: None,
             failure_retried: false,
             retried: HashMap::new(),
@@ -1074,8 +1078,44 @@ impl CargoTest {
     /// A test's last attempt under `--retries` passed: the attempt that failed is
     /// reported as flaky, after the failures.
     fn flaky(&mut self, binary: Option<&str>, name: &str, out: &mut dyn Emit<CargoItem>) {
-        if let Some(failure) = self.retried.remove(&retried_key(binary, name)) {
+        let key = retried_key(binary, name);
+        if let Some(failure) = self.retried.remove(&key) {
+            remember(&mut self.reported, &format!("flaky\u{0}{key}"));
             self.emit_after_failures("flaky", failure, out);
+        }
+    }
+
+    /// A line of the list nextest closes with, after its `Summary`: each test that failed
+    /// or was flaky, again. One whose report is in the input was reported from it; one
+    /// whose report was cut off above the list (`| tail -n 30`) is named from here.
+    fn closing_list(
+        &mut self,
+        status: NextestLine<'_>,
+        binary: Option<String>,
+        name: &str,
+        out: &mut dyn Emit<CargoItem>,
+    ) {
+        let held = self.retried.remove(&retried_key(binary.as_deref(), name));
+        let reported = self.failures;
+        match status.outcome {
+            Nextest::Failed => {
+                let failure = held.unwrap_or_else(|| {
+                    let mut failure = Failure::new(name, binary, self.options.lines);
+                    failure.cause = status.cause();
+                    failure
+                });
+                self.emit_failure(failure, out);
+                self.named_only += u64::from(self.failures > reported);
+            }
+            Nextest::Passed if status.status == "FLAKY" => {
+                let key = format!("flaky\u{0}{}", retried_key(binary.as_deref(), name));
+                if remember(&mut self.reported, &key) {
+                    let failure =
+                        held.unwrap_or_else(|| Failure::new(name, binary, self.options.lines));
+                    self.emit_after_failures("flaky", failure, out);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -1610,13 +1650,14 @@ impl CargoTest {
         if let Some(status) = nextest_status(trimmed) {
             let NextestLine { name, retried, .. } = status;
             self.format("nextest");
-            if self.nextest_done {
-                return;
-            }
             let (binary, name) = match name.split_once(' ') {
                 Some((binary, name)) => (Some(binary.to_string()), name),
                 None => (None, name),
             };
+            if self.nextest_done {
+                self.closing_list(status, binary, name, out);
+                return;
+            }
             self.close_failure(out);
             match status.outcome {
                 // Under `--no-capture` the test's output follows its `START`.
@@ -1749,8 +1790,9 @@ fn nextest_status(line: &str) -> Option<NextestLine<'_>> {
         Some(attempt) => attempt.split_once(' ')?.1,
         None => status,
     };
+    // `RETRY 2/3`, and `FLAKY 2/2` in the list that closes a run.
     let status = match status.split_once(' ') {
-        Some(("RETRY", _)) => "RETRY",
+        Some((word @ ("RETRY" | "FLAKY"), _)) => word,
         _ => status,
     };
     let outcome = match status {
@@ -2250,6 +2292,13 @@ impl FoldBatches for CargoTest {
             warnings.push(format!(
                 "{} JSON event lines could not be read (cut or malformed); see the artifact",
                 self.json_errors
+            ));
+        }
+        if self.named_only > 0 {
+            warnings.push(format!(
+                "{} named only by nextest's closing list, without a report: the input starts after {} (cut, as by `tail`?)",
+                briefly_core::counted(self.named_only, "failure is", "failures are"),
+                if self.named_only == 1 { "it" } else { "them" }
             ));
         }
         let ok = counts_known && errors == 0 && failures == 0 && failed_total == 0;

@@ -519,6 +519,57 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn nextest_failures_cut_off_above_its_closing_list_are_named_from_it() {
+        // `cargo nextest run --retries 1 2>&1 | tail -n 12`: one report and the list.
+        let input = "\x20 TRY 2 FAIL [   0.005s] (6/6) c2 tests::d_fail\n\
+            \x20 stderr ───\n\n\
+            \x20   thread 'tests::d_fail' (6654) panicked at src/lib.rs:6:27:\n\
+            \x20   assertion failed: it holds\n\n\
+            ────────────\n\
+            \x20    Summary [   0.057s] 6 tests run: 2 passed (1 flaky), 4 failed, 0 skipped\n\
+            \x20  FLAKY 2/2 [   0.011s] (2/6) c2 flaky::flaky_once\n\
+            \x20 TRY 2 FAIL [   0.005s] (1/6) c2 flaky::always_fails\n\
+            \x20    TIMEOUT [  60.001s] (3/6) c2 tests::hangs\n\
+            \x20 TRY 2 FAIL [   0.010s] (4/6) c2 tests::b_wrong_msg\n\
+            \x20 TRY 2 FAIL [   0.005s] (6/6) c2 tests::d_fail\n\
+            error: test run failed\n";
+        let envelope = cargo_test(input.as_bytes());
+        let mut items: Vec<(&Value, &Value, &Value)> = envelope
+            .items
+            .iter()
+            .map(|item| (&item["kind"], &item["name"], &item["message"]))
+            .collect();
+        items.sort_by_key(|item| item.1.as_str());
+        assert_eq!(
+            items,
+            [
+                (
+                    &json!("failed"),
+                    &json!("flaky::always_fails"),
+                    &Value::Null
+                ),
+                (&json!("flaky"), &json!("flaky::flaky_once"), &Value::Null),
+                (&json!("failed"), &json!("tests::b_wrong_msg"), &Value::Null),
+                (
+                    &json!("failed"),
+                    &json!("tests::d_fail"),
+                    &json!("assertion failed: it holds")
+                ),
+                (
+                    &json!("failed"),
+                    &json!("tests::hangs"),
+                    &json!("timed out after 60.001s (nextest's TIMEOUT)")
+                ),
+            ],
+            "{envelope:?}"
+        );
+        assert_eq!(
+            envelope.warnings,
+            ["3 failures are named only by nextest's closing list, without a report: the input starts after them (cut, as by `tail`?)"]
+        );
+    }
+
+    #[test]
     fn nextest_retries_without_the_counter_are_flaky_when_the_last_attempt_passed() {
         // nextest's docs and older versions print no `(───)` before a retried attempt;
         // older ones head its output `--- TRY 1 STDERR: … ---`.
