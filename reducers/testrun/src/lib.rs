@@ -519,6 +519,34 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_fixture_that_fails_in_conftest_is_placed_there_not_in_the_tests_file() {
+        let input =
+            "E                                                                        [100%]\n\
+            ==================================== ERRORS ====================================\n\
+            __________________________ ERROR at setup of test_one __________________________\n\n\
+            \x20   @pytest.fixture\n\
+            \x20   def db():\n\
+            >       raise RuntimeError(\"no db\")\n\
+            E       RuntimeError: no db\n\n\
+            conftest.py:5: RuntimeError\n\
+            =========================== short test summary info ============================\n\
+            ERROR test_x.py::test_one - RuntimeError: no db\n\
+            1 error in 0.01s\n";
+        let envelope = pytest(input);
+        let item = &envelope.items[0];
+        assert_eq!(item["nodeid"], "test_x.py::test_one", "{item}");
+        assert_eq!(item["file"], "test_x.py");
+        // test_x.py has no line 5: the place is conftest's.
+        assert_eq!(item.get("line"), None, "{item}");
+        assert_eq!(item["location"], "conftest.py:5");
+        // A failure in the test's own file keeps its line there.
+        let own = input.replace("conftest.py:5", "test_x.py:2");
+        let item = &pytest(&own).items[0];
+        assert_eq!(item["line"], 2, "{item}");
+        assert_eq!(item.get("location"), None, "{item}");
+    }
+
+    #[test]
     fn nextest_failures_cut_off_above_its_closing_list_are_named_from_it() {
         // `cargo nextest run --retries 1 2>&1 | tail -n 12`: one report and the list.
         let input = "\x20 TRY 2 FAIL [   0.005s] (6/6) c2 tests::d_fail\n\

@@ -67,6 +67,10 @@ pub struct PytestItem {
     /// The line in the test's file where it failed, when the traceback says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
+    /// Where it failed, `file:line`, when the traceback places it in no line of the
+    /// test's file (a fixture in `conftest.py`, a helper module).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
     /// `failed` or `error`; after them, as the short summary and the warnings summary
     /// name them, `skipped` (`file`, `line`, the reason as `message`), `xfailed` and
     /// `warning` (its category as `exception`); `collected`: a test `--collect-only`
@@ -106,6 +110,7 @@ impl PytestItem {
             nodeid: nodeid.to_string(),
             file: file.to_string(),
             line,
+            location: None,
             kind,
             phase: None,
             exception: None,
@@ -1078,6 +1083,7 @@ impl Pytest {
             nodeid,
             file,
             line: None,
+            location: None,
             kind,
             phase: match phase {
                 Phase::Call => None,
@@ -1091,12 +1097,14 @@ impl Pytest {
             captured: String::new(),
         };
         if let Some(report) = &mut report {
-            item.line = report
+            let own = report
                 .locations
                 .iter()
-                .find(|(f, _)| same_file(f, &item.file))
-                .or(report.locations.first())
-                .map(|(_, n)| *n);
+                .find(|(f, _)| same_file(f, &item.file));
+            item.line = own.map(|(_, n)| *n);
+            if own.is_none() {
+                item.location = (report.locations.first()).map(|(f, n)| format!("{f}:{n}"));
+            }
             exception = report.exception.take().or(exception);
             message = report.message.take().or(message);
         }
