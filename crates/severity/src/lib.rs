@@ -834,7 +834,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 71] = [
+const SIGNALS: [(&str, Severity); 75] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -901,9 +901,16 @@ const SIGNALS: [(&str, Severity); 71] = [
     ("No space left on device", Severity::Error),
     // An access log's request that failed on the server: `"GET / HTTP/1.1" 502 157`.
     ("HTTP/", Severity::Error),
-    // The linker's error, which names no level (`main.o: in function `main': undefined
-    // reference to `foo'`), and Maven's and Gradle's verdicts, Maven's logged at INFO.
+    // The linker's errors, which name no level (`main.o: in function `main': undefined
+    // reference to `foo'`, a symbol defined twice, code that cannot be linked as it was
+    // compiled; macOS ld's), and Maven's and Gradle's verdicts, Maven's logged at INFO.
+    // Each by a word whose first letters the filter holds already or that few words
+    // share (`multiple …` would share its slot with `request`): a look at every word.
     ("undefined reference to", Severity::Error),
+    ("first defined here", Severity::Error),
+    ("recompile with -f", Severity::Error),
+    ("failed to set dynamic section sizes", Severity::Error),
+    ("Undefined symbols for architecture", Severity::Error),
     ("BUILD FAILURE", Severity::Error),
     ("FAILURE: Build", Severity::Error),
     ("What went wrong:", Severity::Error),
@@ -2301,6 +2308,10 @@ mod tests {
             ("src/a.js:1: no column [Error/no-undef]", None),
             // The linker, Maven and Gradle.
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
+            ("d2.c:(.text+0x0): multiple definition of `dup'; /tmp/ccW.o:d1.c:(.text+0x0): first defined here", Some(Error)),
+            ("/usr/bin/ld: a.o: relocation R_X86_64_32 against `.rodata' can not be used when making a PIE object; recompile with -fPIE", Some(Error)),
+            ("/usr/bin/ld: failed to set dynamic section sizes: bad value", Some(Error)),
+            ("Undefined symbols for architecture arm64:", Some(Error)),
             ("[INFO] BUILD FAILURE", Some(Error)),
             // Maven's advice under it: not what failed.
             ("[ERROR] COMPILATION ERROR : ", None),
