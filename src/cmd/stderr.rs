@@ -391,6 +391,9 @@ impl ErrorLikeLines {
         // Read as a terminal shows it: a compiler's coloured `error:` is an error.
         let stripped = briefly_core::strip_ansi(text, None);
         let text = stripped.as_deref().unwrap_or(text);
+        // Redrawn over with carriage returns (`Rebasing (1/1)\rerror: could not apply …`):
+        // as last drawn, or a worse state it drew over.
+        let text = briefly_text::drawn_state(text).unwrap_or(text);
         if !text.trim().is_empty() {
             self.last.clear();
             self.last_bytes = end - self.start;
@@ -530,6 +533,17 @@ mod tests {
         assert_eq!(value["text"], "Error: Unsupported argument\n");
         assert_eq!(value["ansi_stripped"], true);
         assert_eq!(value["bytes"], 41, "the bytes written, codes and all");
+    }
+
+    #[test]
+    fn a_line_redrawn_over_is_summed_up_as_last_drawn() {
+        // `git rebase`'s progress, then its error, on one line.
+        let mut capture = StderrCapture::new(100, None, None);
+        capture.push(b"Rebasing (1/1)\rerror: could not apply 65604ae... main\nhint: resolve\n");
+        assert_eq!(
+            capture.summary(1).as_deref(),
+            Some("stderr: 1 error, at its line 1: error: could not apply 65604ae... main")
+        );
     }
 
     #[test]
