@@ -139,6 +139,17 @@ fn timeout_kills_the_whole_process_group() {
     assert!(envelope["warnings"]
         .to_string()
         .contains("timed out after 1s"));
+    // The summary says why it ended, after its exit code.
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("; exit code 124, timed out after 1s"),
+        "{summary}"
+    );
+    let (silent, _) = run(&b, &["run", "--timeout", "1s", "--", "sleep", "5"]);
+    assert_eq!(
+        silent["summary"],
+        "no output (exit code 124, timed out after 1s)"
+    );
     assert_eq!(
         envelope["items"][0]["text"], "started",
         "output before the timeout is kept"
@@ -401,20 +412,34 @@ fn the_reducer_can_be_named() {
 #[test]
 fn a_command_killed_by_a_signal_says_which() {
     let b = Briefly::new();
-    for (signal, number, says) in [
+    for (signal, number, says, summed_up) in [
         (
             "KILL",
             9,
             "signal 9 (SIGKILL: killed outright, as by the kernel's OOM killer",
+            "killed by SIGKILL",
         ),
-        ("SEGV", 11, "signal 11 (SIGSEGV: a segmentation fault"),
-        ("ABRT", 6, "signal 6 (SIGABRT: it aborted"),
-        ("USR1", 10, "killed by signal 10;"),
+        (
+            "SEGV",
+            11,
+            "signal 11 (SIGSEGV: a segmentation fault",
+            "killed by SIGSEGV",
+        ),
+        (
+            "ABRT",
+            6,
+            "signal 6 (SIGABRT: it aborted",
+            "killed by SIGABRT",
+        ),
+        ("USR1", 10, "killed by signal 10;", "killed by signal 10"),
     ] {
         let script = format!("echo up; kill -{signal} $$");
         let (envelope, code) = run(&b, &["run", "--", "sh", "-c", &script]);
         assert_eq!(code, Some(128 + number));
         assert_eq!(envelope["exit_code"], 128 + number);
+        let summary = envelope["summary"].as_str().unwrap();
+        let exit = format!("; exit code {}, {summed_up}", 128 + number);
+        assert!(summary.ends_with(&exit), "{summary}");
         let warnings = envelope["warnings"].to_string();
         assert!(warnings.contains(says), "{warnings}");
         assert!(
@@ -433,6 +458,10 @@ fn a_command_killed_by_a_signal_says_which() {
         assert!(code.is_some_and(|code| code != 0));
         assert!(
             !envelope["warnings"].to_string().contains("killed"),
+            "{envelope}"
+        );
+        assert!(
+            !envelope["summary"].to_string().contains("killed"),
             "{envelope}"
         );
     }

@@ -161,6 +161,7 @@ pub fn reply(
         pipeline,
         mut stderr,
         exit_code,
+        ended_by,
         mut warnings,
         output_head,
     } = match ran {
@@ -189,6 +190,7 @@ pub fn reply(
     warnings.extend(stderr.warning);
     let end = End {
         exit_code: Some(exit_code),
+        ended_by,
         warnings,
         stderr: stderr.value,
         stderr_summary,
@@ -244,6 +246,8 @@ struct Finished {
     pipeline: Box<dyn Push>,
     stderr: StderrCapture,
     exit_code: i32,
+    /// Why it ended, when not of its own accord ([`End::ended_by`]).
+    ended_by: Option<String>,
     warnings: Vec<String>,
     /// The output's first bytes, which tell a Parquet or Arrow IPC file.
     output_head: Vec<u8>,
@@ -399,19 +403,26 @@ async fn drive(
     }
     let status = status.expect("the loop ends only once the command has exited");
     let mut exit_code = exit_code_of(status);
+    let mut ended_by = None;
     // Why a command killed by a signal failed, which its exit code only encodes (137:
     // often the kernel's OOM killer); not when briefly itself sent the signal.
     if !timed_out && !cancelled && interrupted.is_none() {
         warnings.extend(killed_by(status, reducers::runs_a_shell_script(argv)));
+        ended_by = signal_of(status).map(|signal| match signal_meaning(signal) {
+            Some((name, _)) => format!("killed by {name}"),
+            None => format!("killed by signal {signal}"),
+        });
     }
     if timed_out {
         exit_code = EXIT_TIMEOUT;
+        let after = humantime::format_duration(timeout.unwrap_or_default());
+        ended_by = Some(format!("timed out after {after}"));
         warnings.push(format!(
-            "timed out after {}: the command's process group was killed; its output so far is reduced here",
-            humantime::format_duration(timeout.unwrap_or_default())
+            "timed out after {after}: the command's process group was killed; its output so far is reduced here",
         ));
     }
     if cancelled {
+        ended_by = Some("cancelled".into());
         warnings.push("the call was cancelled: the command's process group was ended".into());
     }
     if left_open {
@@ -432,6 +443,7 @@ async fn drive(
         pipeline,
         stderr,
         exit_code,
+        ended_by,
         warnings,
         output_head,
     })))
@@ -593,7 +605,7 @@ fn script_interpreter(program: &str, cwd: Option<&std::path::Path>) -> Option<St
 /// likely, since a script may exit so of its own accord.
 fn killed_by(status: ExitStatus, shell_script: bool) -> Option<String> {
     use std::os::unix::process::ExitStatusExt;
-    if let Some(signal) = status.signal() {
+    if let Some(signal) = signal_of(status) {
         let core = if status.core_dumped() {
             ", core dumped"
         } else {
@@ -614,6 +626,12 @@ fn killed_by(status: ExitStatus, shell_script: bool) -> Option<String> {
          ran that was killed by {} (unless the script exited so itself)",
         signal_name(signal)
     ))
+}
+
+/// The signal that killed the command, when one did.
+fn signal_of(status: ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
 }
 
 /// A signal's number, name and what it usually means: `signal 9 (SIGKILL: killed

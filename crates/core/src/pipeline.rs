@@ -118,6 +118,9 @@ pub type KeepWhole = Box<dyn FnOnce() -> Result<String, String>>;
 pub struct End {
     /// The command's exit code (`run`); non-zero makes the envelope not ok.
     pub exit_code: Option<i32>,
+    /// Why the command ended when not of its own accord, in a few words (`timed out
+    /// after 1s`, `killed by SIGKILL`): after its exit code in the summary.
+    pub ended_by: Option<String>,
     /// Warnings of the caller's own.
     pub warnings: Vec<String>,
     /// The command's bounded standard error (`run`).
@@ -136,6 +139,7 @@ impl std::fmt::Debug for End {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("End")
             .field("exit_code", &self.exit_code)
+            .field("ended_by", &self.ended_by)
             .field("warnings", &self.warnings)
             .field("stderr", &self.stderr)
             .field("stderr_summary", &self.stderr_summary)
@@ -308,14 +312,18 @@ impl<R: Reducer> Pipeline<R> {
         // A command that failed before it wrote any output (`No module named pytest`, a
         // usage error): what its reducer makes of no output says nothing of why.
         let failed_silent = end.exit_code.filter(|&code| code != 0 && raw.bytes == 0);
+        let exit = |code: i32| match &end.ended_by {
+            Some(why) => format!("exit code {code}, {why}"),
+            None => format!("exit code {code}"),
+        };
         // A command that failed after it wrote output: the line an agent acts on says so.
         let output = match end.exit_code.filter(|&code| code != 0) {
-            Some(code) => format!("{}; exit code {code}", outcome.summary),
+            Some(code) => format!("{}; {}", outcome.summary, exit(code)),
             None => outcome.summary,
         };
         let summary = match (failed_silent, end.stderr_summary) {
-            (Some(code), Some(stderr)) => format!("no output (exit code {code}); {stderr}"),
-            (Some(code), None) => format!("no output (exit code {code})"),
+            (Some(code), Some(stderr)) => format!("no output ({}); {stderr}", exit(code)),
+            (Some(code), None) => format!("no output ({})", exit(code)),
             (None, Some(stderr)) => format!("{output}; {stderr}"),
             (None, None) => output,
         };
