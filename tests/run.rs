@@ -586,7 +586,7 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
     assert!(
         summary.ends_with(
             "; stderr: 2 errors, 1 warning, the first error at its line 2: ls: cannot access \
-             '/no-such-dir-zz': No such file or directory"
+             '/no-such-dir-zz': No such file or directory; stderr ends: error: retry failed"
         ),
         "{summary}"
     );
@@ -607,7 +607,7 @@ fn the_summary_names_what_stderr_kept_apart_says_went_wrong() {
             "echo 'FATAL: disk gone' >&2; echo 'ERROR: x' >&2; exit 1"
         ),
         "no output (exit code 1); stderr: 2 errors, the first fatal error at its line 1: \
-         FATAL: disk gone"
+         FATAL: disk gone; stderr ends: ERROR: x"
     );
     let summary = summary_of("text", "echo out; echo 'WARN: a' >&2; echo 'WARN: b' >&2");
     assert!(

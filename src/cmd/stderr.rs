@@ -82,9 +82,10 @@ impl StderrCapture {
 
     /// What the summary says of stderr, kept apart from the output it sums up: how many
     /// of its lines look like errors or warnings, and the first of the worst (`stderr: 1
-    /// error, at its line 3: cp: cannot stat 'x': No such file or directory`); when none
-    /// do and the command failed (`exit_code` not 0), its last line (`stderr ends:
-    /// python3: No module named pytest`); else nothing. An agent reads the summary first,
+    /// error, at its line 3: cp: cannot stat 'x': No such file or directory`), and when
+    /// the command failed (`exit_code` not 0) its last line too, when another error (`…;
+    /// stderr ends: ValueError: bad`); when none do and the command failed, its last line
+    /// (`stderr ends: python3: No module named pytest`); else nothing. An agent reads the summary first,
     /// and a script's failure is often on stderr alone.
     pub fn summary(&mut self, exit_code: i32) -> Option<String> {
         self.error_like.end_line();
@@ -116,7 +117,16 @@ impl StderrCapture {
                 format!("the first {what} at")
             }
         };
-        Some(format!("stderr: {counts}, {first} its line {line}: {text}"))
+        let mut summary = format!("stderr: {counts}, {first} its line {line}: {text}");
+        // A failed command's last words, when an error (an uncaught exception's line
+        // under its traceback), are often not its first error.
+        if exit_code != 0 {
+            let serious = |last: &String| classify(last).is_some_and(|s| s >= Severity::Error);
+            if let Some(last) = (self.last_line()).filter(|last| last != text && serious(last)) {
+                summary.push_str(&format!("; stderr ends: {last}"));
+            }
+        }
+        Some(summary)
     }
 
     /// The last line of stderr that is not blank, as a terminal showed it (a progress
@@ -533,6 +543,31 @@ mod tests {
         assert_eq!(value["text"], "Error: Unsupported argument\n");
         assert_eq!(value["ansi_stripped"], true);
         assert_eq!(value["bytes"], 41, "the bytes written, codes and all");
+    }
+
+    #[test]
+    fn a_failed_commands_last_words_follow_its_first_error() {
+        let stderr = b"ERROR cache miss\nTraceback (most recent call last):\n  File \"a.py\", line 6\nValueError: bad\n";
+        let summary = |exit_code| {
+            let mut capture = StderrCapture::new(100, None, None);
+            capture.push(stderr);
+            capture.summary(exit_code)
+        };
+        assert_eq!(
+            summary(1).as_deref(),
+            Some("stderr: 3 errors, the first error at its line 1: ERROR cache miss; stderr ends: ValueError: bad")
+        );
+        // Of a command that succeeded, and when the last line is the error named, once.
+        assert_eq!(
+            summary(0).as_deref(),
+            Some("stderr: 3 errors, the first error at its line 1: ERROR cache miss")
+        );
+        let mut capture = StderrCapture::new(100, None, None);
+        capture.push(b"warming up\nERROR: disk full\n");
+        assert_eq!(
+            capture.summary(1).as_deref(),
+            Some("stderr: 1 error, at its line 2: ERROR: disk full")
+        );
     }
 
     #[test]
