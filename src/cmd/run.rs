@@ -422,7 +422,6 @@ async fn drive(
         ));
     }
     if cancelled {
-        ended_by = Some("cancelled".into());
         warnings.push("the call was cancelled: the command's process group was ended".into());
     }
     if left_open {

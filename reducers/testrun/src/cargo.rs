@@ -1096,6 +1096,8 @@ impl CargoTest {
         out: &mut dyn Emit<CargoItem>,
     ) {
         let held = self.retried.remove(&retried_key(binary.as_deref(), name));
+        // A failure whose earlier attempt's report was read is reported from that.
+        let from_list = held.is_none();
         let reported = self.failures;
         match status.outcome {
             Nextest::Failed => {
@@ -1105,7 +1107,7 @@ impl CargoTest {
                     failure
                 });
                 self.emit_failure(failure, out);
-                self.named_only += u64::from(self.failures > reported);
+                self.named_only += u64::from(from_list && self.failures > reported);
             }
             Nextest::Passed if status.status == "FLAKY" => {
                 let key = format!("flaky\u{0}{}", retried_key(binary.as_deref(), name));

@@ -595,6 +595,19 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             envelope.warnings,
             ["3 failures are named only by nextest's closing list, without a report: the input starts after them (cut, as by `tail`?)"]
         );
+        // A failure whose first attempt's report was read, its last one's cut: reported
+        // from the first, not named only.
+        let input = "\x20 TRY 1 FAIL [   0.005s] (───) c2 tests::d_fail\n\
+            \x20 stderr ───\n\n\
+            \x20   thread 'tests::d_fail' (6654) panicked at src/lib.rs:6:27:\n\
+            \x20   first attempt\n\n\
+            ────────────\n\
+            \x20    Summary [   0.057s] 1 test run: 0 passed, 1 failed, 0 skipped\n\
+            \x20 TRY 2 FAIL [   0.005s] (1/1) c2 tests::d_fail\n";
+        let envelope = cargo_test(input.as_bytes());
+        assert_eq!(envelope.items.len(), 1, "{envelope:?}");
+        assert_eq!(envelope.items[0]["message"], "first attempt");
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
     }
 
     #[test]

@@ -131,11 +131,11 @@ const BINARY_SHARE: u64 = 10;
 /// three is a log.
 const BINARY_LINES: u64 = 8;
 
-/// Whether `lines` of which `nul_lines` hold NUL bytes are binary data.
 /// Lines of no record that may follow the one an output ends in (Node's `Node.js v20.1.0`
 /// after its stack, a shell's prompt).
 const ENDING_SLACK: u64 = 3;
 
+/// Whether `lines` of which `nul_lines` hold NUL bytes are binary data.
 fn is_binary(nul_lines: u64, lines: u64) -> bool {
     nul_lines > 0
         && nul_lines * BINARY_SHARE >= lines
