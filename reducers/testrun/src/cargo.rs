@@ -1442,6 +1442,11 @@ impl CargoTest {
             Mode::InlinePanic if is_progress_count(line) => return,
             Mode::InlinePanic => {
                 if line == "FAILED" {
+                    // Its test is marked FAILED: its report's heading in the list after
+                    // (`---- name stdout ----`) heads a report, not another's output.
+                    if let Some(name) = self.failure.as_ref().map(|f| f.name.clone()) {
+                        self.mark_failed(&name);
+                    }
                     self.close_failure(out);
                     self.mode = Mode::Normal;
                     return;

@@ -547,6 +547,50 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn should_panic_reports_under_nocapture_are_each_their_own_tests() {
+        // `cargo test -- --nocapture --test-threads=1`: b's panic printed before its
+        // `FAILED`, then the reports, one heading right after the other.
+        let input = "running 3 tests\n\
+            test tests::a_no_panic - should panic ... FAILED\n\
+            test tests::b_wrong_msg - should panic ... \n\
+            thread 'tests::b_wrong_msg' (5879) panicked at src/lib.rs:4:67:\n\
+            bang\n\
+            note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\
+            FAILED\n\
+            test tests::c_ok - should panic ... \n\
+            thread 'tests::c_ok' (5911) panicked at src/lib.rs:5:41:\n\
+            expected one\n\
+            ok\n\n\
+            failures:\n\n\
+            ---- tests::a_no_panic stdout ----\n\
+            note: test did not panic as expected at src/lib.rs:3:32\n\
+            ---- tests::b_wrong_msg stdout ----\n\
+            note: panic did not contain expected string\n\
+            \x20     panic message: \"bang\"\n\
+            \x20expected substring: \"boom\"\n\n\
+            failures:\n    tests::a_no_panic\n    tests::b_wrong_msg\n\n\
+            test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.17s\n";
+        let envelope = cargo_test(input.as_bytes());
+        let mut items: Vec<(&Value, &Value)> = envelope
+            .items
+            .iter()
+            .map(|item| (&item["name"], &item["message"]))
+            .collect();
+        items.sort_by_key(|item| item.0.as_str());
+        assert_eq!(
+            items,
+            [
+                (
+                    &json!("tests::a_no_panic"),
+                    &json!("test did not panic as expected")
+                ),
+                (&json!("tests::b_wrong_msg"), &json!("bang")),
+            ],
+            "{envelope:?}"
+        );
+    }
+
+    #[test]
     fn nextest_failures_cut_off_above_its_closing_list_are_named_from_it() {
         // `cargo nextest run --retries 1 2>&1 | tail -n 12`: one report and the list.
         let input = "\x20 TRY 2 FAIL [   0.005s] (6/6) c2 tests::d_fail\n\
