@@ -1216,12 +1216,13 @@ pub fn what_went_wrong<'a>(
     mut rest: impl Iterator<Item = &'a str>,
 ) -> Option<&'a str> {
     if is_node_throw_site(first) {
-        // Past the source and its caret.
-        return rest
-            .nth(2)
-            .into_iter()
-            .chain(rest)
-            .find(|l| !l.trim().is_empty());
+        // Past the source and its caret (which a record cut to a budget may leave out).
+        let mut rest = rest.skip(1).peekable();
+        rest.next_if(|l| {
+            let caret = l.trim();
+            !caret.is_empty() && caret.chars().all(|c| c == '^' || c == '~')
+        });
+        return rest.find(|l| !l.trim().is_empty());
     }
     if is_cmake_message(first) {
         return rest.find(|l| !l.trim().is_empty());
@@ -2750,6 +2751,16 @@ mod tests {
         assert_eq!(
             what_went_wrong("Traceback (most recent call last):", rest.into_iter()),
             Some("RuntimeError: config broken")
+        );
+        // A record cut to a budget: its caret left out, the lines after the error too.
+        let rest = [
+            "  throw err;",
+            "Error: Cannot find module './config.json'",
+            "}",
+        ];
+        assert_eq!(
+            what_went_wrong("node:internal/modules/cjs/loader:1210", rest.into_iter()),
+            Some("Error: Cannot find module './config.json'")
         );
         let rest = ["throw \"boom\";", "^", "boom"];
         assert_eq!(
