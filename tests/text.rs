@@ -2264,14 +2264,50 @@ fn the_traceback_an_output_ends_in_is_ranked_first_and_named() {
     let then = died.clone() + "\nNode.js v20.20.2\n";
     let envelope = b.envelope(&["text"], then.as_bytes(), CAP);
     assert_eq!(envelope["items"][0]["line"], 2_002, "{envelope}");
-    // A traceback the program ran on after is not its last words; nor is a one-line error
-    // that ends the output (`make: *** … Error 1` after the compiler's diagnostic).
+    // A traceback the program ran on after is not its last words (it still comes before
+    // a one-line error as rare); nor is a one-line error that ends the output (`make: ***
+    // … Error 1` after the compiler's diagnostic).
     let ran_on = input.clone() + traceback + &"2026-11-29 10:00:01,000 INFO retrying\n".repeat(10);
     let oneline = input + "2026-11-29 10:00:01,000 ERROR gave up\n";
-    for input in [ran_on, oneline] {
+    for (input, first) in [(ran_on, 2_002), (oneline, 102)] {
         let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
-        assert_eq!(envelope["items"][0]["line"], 102, "{envelope}");
+        assert_eq!(envelope["items"][0]["line"], first, "{envelope}");
         let summary = envelope["summary"].as_str().unwrap();
         assert!(!summary.contains("the output ends in"), "{summary}");
     }
+}
+
+#[test]
+fn a_report_of_several_lines_comes_before_a_line_alone_as_rare() {
+    // `python -m unittest -v`: each failing test's progress line, then its report.
+    let mut input = String::from(
+        "test_cache (test_u.T.test_cache) ... ERROR\ntest_invoice (test_u.T.test_invoice) ... FAIL\n",
+    );
+    for i in 0..300 {
+        input.push_str(&format!("test_ok_{i} (test_u.T.test_ok_{i}) ... ok\n"));
+    }
+    input.push_str(
+        "\n======================================================================\n\
+         ERROR: test_cache (test_u.T.test_cache)\n\
+         ----------------------------------------------------------------------\n\
+         Traceback (most recent call last):\n\
+         \x20 File \"/tmp/test_u.py\", line 11, in err\n\
+         \x20   raise ConnectionError(\"redis unreachable at 10.0.0.5:6379\")\n\
+         ConnectionError: redis unreachable at 10.0.0.5:6379\n\n\
+         ----------------------------------------------------------------------\n\
+         Ran 302 tests in 0.005s\n\nFAILED (failures=1, errors=1)\n",
+    );
+    let b = Briefly::new();
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let first = &envelope["items"][0];
+    assert_eq!(
+        first["text"], "ERROR: test_cache (test_u.T.test_cache)",
+        "{envelope}"
+    );
+    assert!(
+        first["more"]
+            .to_string()
+            .contains("ConnectionError: redis unreachable"),
+        "{first}"
+    );
 }

@@ -1806,6 +1806,9 @@ impl FoldBatches for Text {
                 Some(item.line) != ending,
                 !is_diagnostic_header(&item.text),
                 item.count,
+                // Of records as rare, one of several lines (a traceback, a test's report)
+                // before a line alone (unittest's `test_x (…) ... ERROR` above its report).
+                item.more.is_empty(),
                 item.line,
             )
         });
