@@ -53,6 +53,7 @@ mod error;
 mod frame;
 mod kept;
 mod metrics;
+mod number;
 mod pipeline;
 mod records;
 mod reducer;
@@ -82,6 +83,7 @@ pub use frame::{
 };
 pub use kept::{Gap, KeptLines};
 pub use metrics::{append_event, MetricsEvent};
+pub use number::whole_against_double;
 pub use pipeline::{reduce, Artifacts, End, KeepWhole, Pipeline, Push, RunConfig};
 pub use records::{Alterations, RecordFramer};
 pub use reducer::{Emit, Flow, FoldBatches, Framing, Outcome, Rank, Record, Reducer};

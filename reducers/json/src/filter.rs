@@ -4,6 +4,7 @@
 use crate::path::Path;
 use crate::tape::{Kind, TapeValue};
 use crate::JsonError;
+use briefly_core::whole_against_double;
 use regex::Regex;
 use std::cmp::Ordering;
 
@@ -303,21 +304,6 @@ impl Number {
             (Number::Double(a), Number::Whole(b)) => whole_against_double(b, a).reverse(),
         }
     }
-}
-
-/// `whole` against `double`, exactly: by the double's whole part, then its fraction.
-fn whole_against_double(whole: i128, double: f64) -> Ordering {
-    let part = double.trunc();
-    // Past what an i128 holds (about 1.7e38), the double is the larger or the smaller.
-    if part >= 1e38 {
-        return Ordering::Less;
-    }
-    if part <= -1e38 {
-        return Ordering::Greater;
-    }
-    whole
-        .cmp(&(part as i128))
-        .then_with(|| 0.0f64.total_cmp(&(double - part)))
 }
 
 #[cfg(test)]

@@ -252,17 +252,9 @@ impl Ord for Decimal {
     }
 }
 
-/// How the integer `a` compares with the float `b`, exactly: a whole `b` as an integer;
-/// a `b` with a fraction is below 2^52, where `a` as a float is `a` or beyond `b` either
-/// way.
+/// How the integer `a` compares with the float `b`, exactly; `None` with NaN.
 fn int_with_float(a: i128, b: f64) -> Option<Ordering> {
-    if b.is_nan() {
-        return None;
-    }
-    if b.fract() == 0.0 && b.abs() < 1e38 {
-        return Some(a.cmp(&(b as i128)));
-    }
-    (a as f64).partial_cmp(&b)
+    (!b.is_nan()).then(|| briefly_core::whole_against_double(a, b))
 }
 
 /// A finite float as a JSON number; NaN and infinities as strings.
