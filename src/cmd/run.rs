@@ -8,6 +8,7 @@ use anyhow::{anyhow, Context, Result};
 use briefly_core::{parse_duration, End, Push};
 use serde_json::Value;
 use std::io::ErrorKind;
+use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -408,7 +409,7 @@ async fn drive(
     // often the kernel's OOM killer); not when briefly itself sent the signal.
     if !timed_out && !cancelled && interrupted.is_none() {
         warnings.extend(killed_by(status, reducers::runs_a_shell_script(argv)));
-        ended_by = signal_of(status).map(|signal| match signal_meaning(signal) {
+        ended_by = status.signal().map(|signal| match signal_meaning(signal) {
             Some((name, _)) => format!("killed by {name}"),
             None => format!("killed by signal {signal}"),
         });
@@ -603,8 +604,7 @@ fn script_interpreter(program: &str, cwd: Option<&std::path::Path>) -> Option<St
 /// itself (dash, or any shell with more to run after it): said of those codes too, as
 /// likely, since a script may exit so of its own accord.
 fn killed_by(status: ExitStatus, shell_script: bool) -> Option<String> {
-    use std::os::unix::process::ExitStatusExt;
-    if let Some(signal) = signal_of(status) {
+    if let Some(signal) = status.signal() {
         let core = if status.core_dumped() {
             ", core dumped"
         } else {
@@ -625,12 +625,6 @@ fn killed_by(status: ExitStatus, shell_script: bool) -> Option<String> {
          ran that was killed by {} (unless the script exited so itself)",
         signal_name(signal)
     ))
-}
-
-/// The signal that killed the command, when one did.
-fn signal_of(status: ExitStatus) -> Option<i32> {
-    use std::os::unix::process::ExitStatusExt;
-    status.signal()
 }
 
 /// A signal's number, name and what it usually means: `signal 9 (SIGKILL: killed
@@ -666,7 +660,6 @@ fn signal_meaning(signal: i32) -> Option<(&'static str, &'static str)> {
 }
 
 fn exit_code_of(status: ExitStatus) -> i32 {
-    use std::os::unix::process::ExitStatusExt;
     status
         .code()
         .unwrap_or_else(|| 128 + status.signal().unwrap_or(0))

@@ -1098,7 +1098,6 @@ impl CargoTest {
         let held = self.retried.remove(&retried_key(binary.as_deref(), name));
         // A failure whose earlier attempt's report was read is reported from that.
         let from_list = held.is_none();
-        let reported = self.failures;
         match status.outcome {
             Nextest::Failed => {
                 let failure = held.unwrap_or_else(|| {
@@ -1106,8 +1105,8 @@ impl CargoTest {
                     failure.cause = status.cause();
                     failure
                 });
-                self.emit_failure(failure, out);
-                self.named_only += u64::from(from_list && self.failures > reported);
+                let new = self.emit_failure(failure, out);
+                self.named_only += u64::from(from_list && new);
             }
             Nextest::Passed if status.status == "FLAKY" => {
                 let key = format!("flaky\u{0}{}", retried_key(binary.as_deref(), name));
@@ -1121,7 +1120,8 @@ impl CargoTest {
         }
     }
 
-    fn emit_failure(&mut self, failure: Failure, out: &mut dyn Emit<CargoItem>) {
+    /// Reports `failure`; false when its test was reported before (and it is not again).
+    fn emit_failure(&mut self, failure: Failure, out: &mut dyn Emit<CargoItem>) -> bool {
         // The same test name in another binary is another failure. nextest names each
         // binary; libtest's own output may not, and its binaries are told apart by when
         // they ran.
@@ -1135,7 +1135,7 @@ impl CargoTest {
             failure.name
         );
         if !remember(&mut self.reported, &key) {
-            return;
+            return false;
         }
         self.failures += 1;
         if self.failed_names.len() < MAX_NAMES {
@@ -1146,9 +1146,10 @@ impl CargoTest {
         if !out.wants(rank) {
             // Past what fits: counted without writing out its excerpts.
             out.skip(rank);
-            return;
+            return true;
         }
         out.emit(rank, failure.item(message));
+        true
     }
 
     fn close_diagnostic(&mut self, out: &mut dyn Emit<CargoItem>) {
