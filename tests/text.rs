@@ -1285,7 +1285,7 @@ fn eslints_findings_stay_under_their_file() {
         ));
         if i == 150 {
             input.push_str(
-                "/home/me/app/src/util.js\n  4:1  error  Parsing error: Unexpected token }\n\n",
+                "/home/me/app/src/util.js\n   4:10  error  Parsing error: Unexpected token }\n\n",
             );
         }
     }
@@ -1295,15 +1295,17 @@ fn eslints_findings_stay_under_their_file() {
     assert_eq!(error["text"], "/home/me/app/src/util.js", "{envelope}");
     assert_eq!(error["severity"], "error");
     assert_eq!(
-        error["more"][0], "  4:1  error  Parsing error: Unexpected token }",
+        error["more"][0], "   4:10  error  Parsing error: Unexpected token }",
         "{error}"
     );
     let summary = envelope["summary"].as_str().unwrap();
     assert!(
         summary
-            .contains("/home/me/app/src/util.js … 4:1  error  Parsing error: Unexpected token }"),
+            .contains("/home/me/app/src/util.js … 4:10  error  Parsing error: Unexpected token }"),
         "{summary}"
     );
+    // `4:10`, a line and a column, is no time of day: the input has none.
+    assert_eq!(envelope["stats"]["time_span"], Value::Null, "{envelope}");
 }
 
 #[test]

@@ -438,8 +438,10 @@ pub fn leading_moment(line: &str) -> Option<(std::ops::Range<usize>, Moment)> {
     while p < b.len() && (b[p] == b' ' || b[p] == b'\t') {
         p += 1;
     }
+    let mut indented = p > 0;
     if p < b.len() && b[p] == b'[' {
         p += 1;
+        indented = false;
     }
     let (end, moment) = glog(b, p)
         .or_else(|| iso_date_time(b, p))
@@ -447,6 +449,12 @@ pub fn leading_moment(line: &str) -> Option<(std::ops::Range<usize>, Moment)> {
         .or_else(|| full_reading(b, p))?;
     // Must end at a token boundary.
     if end < b.len() && (b[end].is_ascii_alphanumeric()) {
+        return None;
+    }
+    // An indented `1:13` with no seconds, out of brackets, is a place in a file, as
+    // linters write a line and a column (ESLint's `   1:13  error  …`), not a time.
+    if indented && moment == Moment::TimeOfDay && memchr::memchr_iter(b':', &b[p..end]).count() < 2
+    {
         return None;
     }
     Some((p..end, moment))
@@ -1024,6 +1032,29 @@ mod tests {
         );
         assert_eq!(range("<3>disk failed"), None);
         assert_eq!(range("<b>Oct 11 22:14:15</b>"), None);
+    }
+
+    #[test]
+    fn an_indented_line_and_column_is_no_time() {
+        // ESLint's table of findings: a line and a column, not a time of day.
+        assert_eq!(
+            super::leading_timestamp("   1:13  error  'x' is unused  no-unused-vars"),
+            None
+        );
+        assert_eq!(
+            super::leading_timestamp("  12:10  warning  Unexpected console"),
+            None
+        );
+        // With seconds, or not indented, or in brackets, it is one.
+        assert_eq!(
+            super::leading_timestamp("  12:10:01 worker up"),
+            Some("12:10:01")
+        );
+        assert_eq!(super::leading_timestamp("12:10 worker up"), Some("12:10"));
+        assert_eq!(
+            super::leading_timestamp("  [12:10] <ann> hi"),
+            Some("12:10")
+        );
     }
 
     #[test]
