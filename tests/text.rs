@@ -2312,4 +2312,69 @@ fn a_report_of_several_lines_comes_before_a_line_alone_as_rare() {
             .contains("ConnectionError: redis unreachable"),
         "{first}"
     );
+    // The summary's first error, a progress line, with its report: why it failed (the
+    // report's `-----` rule under its header says nothing).
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "; first error at line 1: test_cache (test_u.T.test_cache) ... ERROR, reported at \
+             line 305: ERROR: test_cache (test_u.T.test_cache) … ConnectionError: redis \
+             unreachable at 10.0.0.5:6379"
+        ),
+        "{summary}"
+    );
+    // Cut after the report (`| head`), the output ends in it: said once.
+    let cut = &input[..input.find("\n\n-----").unwrap() + 1];
+    let envelope = b.envelope(&["text"], cut.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.contains(", reported at line 305: "), "{summary}");
+    assert!(!summary.contains("the output ends in"), "{summary}");
+}
+
+#[test]
+fn a_failed_rust_test_is_named_with_its_panic() {
+    // `cargo test`'s progress line of a failed test, then its captured panic (after
+    // what it logged, and before another test's, named alike).
+    let input = "\
+running 3 tests
+test tests::ok ... ok
+test tests::sums ... FAILED
+test tests::sums_twice ... FAILED
+
+failures:
+
+---- tests::sums stdout ----
+ERROR retrying: connection refused
+thread 'tests::sums' (11510) panicked at src/lib.rs:4:17:
+assertion `left == right` failed
+  left: 2
+ right: 3
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+---- tests::sums_twice stdout ----
+
+thread 'tests::sums_twice' (11511) panicked at src/lib.rs:6:17:
+explicit panic
+
+
+failures:
+    tests::sums
+    tests::sums_twice
+
+test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+";
+    let b = Briefly::new();
+    // Returned whole, and ranked (the summary cut to the least it keeps).
+    for args in [&["text"][..], &["--max-chars", "1500", "text"]] {
+        let envelope = b.envelope(args, input.as_bytes(), CAP);
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(
+            summary.contains(
+                "; first error at line 3: test tests::sums ... FAILED, reported at line 10: \
+                 thread 'tests::sums' (11510) panicked at src/lib.rs:4:17"
+            ),
+            "{args:?}: {summary}"
+        );
+    }
 }

@@ -1293,6 +1293,17 @@ fn names_what_went_wrong(line: &str) -> bool {
         && !in_go_trace(line)
         && !is_compiler_context(line)
         && !is_instantiation_step(line)
+        && !is_rule(line)
+}
+
+/// A line drawn across to set parts apart (unittest's `-----` under a report's header,
+/// `=====`), which says nothing.
+fn is_rule(line: &str) -> bool {
+    let line = line.trim_end();
+    line.chars().count() >= 3
+        && line
+            .chars()
+            .all(|c| matches!(c, '-' | '=' | '_' | '─' | '━' | '*' | '~'))
 }
 
 /// Where Terraform's error is, under its title without the box: `  on main.tf line 3, in
@@ -2751,6 +2762,17 @@ mod tests {
         assert_eq!(
             what_went_wrong("Traceback (most recent call last):", rest.into_iter()),
             Some("RuntimeError: config broken")
+        );
+        // unittest's report: a rule under its header, then the traceback.
+        let rest = [
+            "----------------------------------------------------------------------",
+            "Traceback (most recent call last):",
+            "  File \"t.py\", line 4, in test_a",
+            "KeyError: 'k'",
+        ];
+        assert_eq!(
+            what_went_wrong("ERROR: test_a (t.T.test_a)", rest.into_iter()),
+            Some("KeyError: 'k'")
         );
         // A record cut to a budget: its caret left out, the lines after the error too.
         let rest = [

@@ -135,6 +135,20 @@ const BINARY_LINES: u64 = 8;
 /// after its stack, a shell's prompt).
 const ENDING_SLACK: u64 = 3;
 
+/// The most the summary says of a record: its first line and what went wrong.
+const SAID_CHARS: usize = 200;
+
+/// The test a test runner's progress line says failed, whose report, later, says why:
+/// unittest's `test_cache (t.T.test_cache) ... ERROR`, libtest's `test tests::sums ...
+/// FAILED` (`tests::sums`), and with `-q`, `tests::sums --- FAILED`.
+fn failed_test_named(line: &str) -> Option<&str> {
+    let line = line.trim_end();
+    let (name, verdict) = (line.rsplit_once(" ... ")).or_else(|| line.rsplit_once(" --- "))?;
+    let name = name.trim();
+    let name = name.strip_prefix("test ").unwrap_or(name);
+    (matches!(verdict, "FAILED" | "FAIL" | "ERROR") && !name.is_empty()).then_some(name)
+}
+
 /// Whether `lines` of which `nul_lines` hold NUL bytes are binary data.
 fn is_binary(nul_lines: u64, lines: u64) -> bool {
     nul_lines > 0
@@ -1848,13 +1862,38 @@ impl FoldBatches for Text {
         };
         let first_serious = kept
             .iter()
-            .min_by_key(|(i, _)| (std::cmp::Reverse(i.severity), i.line))
-            .map(|(i, _)| said(i));
-        // The output's last words when they are not its first serious record.
+            .map(|(i, _)| i)
+            .min_by_key(|i| (std::cmp::Reverse(i.severity), i.line));
+        // A test runner's line that a test failed says why only in its report, later:
+        // the first serious record after it that names the test.
+        let report = first_serious.and_then(|first| {
+            let test = failed_test_named(&first.text)?;
+            kept.iter()
+                .map(|(i, _)| i)
+                .filter(|i| i.line > first.line && i.severity >= first.severity)
+                .filter(|i| i.text.contains(test) && failed_test_named(&i.text).is_none())
+                .min_by_key(|i| i.line)
+        });
+        let first_serious = first_serious.map(|first| {
+            let (line, severity, text) = said(first);
+            let text = match report {
+                Some(report) => format!(
+                    "{}, reported at line {}: {}",
+                    cut_str(&text, 80),
+                    report.line,
+                    cut_str(&said(report).2, SAID_CHARS)
+                ),
+                None => cut_str(&text, SAID_CHARS).into_owned(),
+            };
+            (line, severity, text)
+        });
+        // The output's last words when they are not its first serious record (or that
+        // record's report).
         let ended_in = kept
             .first()
             .filter(|(i, _)| Some(i.line) == ending)
             .filter(|(i, _)| first_serious.as_ref().is_some_and(|f| f.0 != i.line))
+            .filter(|(i, _)| report.is_none_or(|r| r.line != i.line))
             .map(|(i, _)| said(i));
         let templates = miner.templates_by_count();
         let whole = self.whole.take();
@@ -1954,11 +1993,10 @@ impl FoldBatches for Text {
             });
         }
         if let Some((line, severity, text)) = first_serious {
-            let text = cut_str(&text, 200);
             summary.push_str(&format!("; first {severity} at line {line}: {text}"));
         }
         if let Some((line, severity, text)) = ended_in {
-            let text = cut_str(&text, 200);
+            let text = cut_str(&text, SAID_CHARS);
             let article = if severity == Severity::Error {
                 "an"
             } else {
@@ -2156,6 +2194,24 @@ mod tests {
             input,
             &RunConfig::new("text"),
         )
+    }
+
+    #[test]
+    fn a_test_runners_failed_test_is_named() {
+        let named = failed_test_named;
+        assert_eq!(named("test tests::sums ... FAILED"), Some("tests::sums"));
+        assert_eq!(named("tests::sums --- FAILED"), Some("tests::sums"));
+        assert_eq!(
+            named("test_a (t.T.test_a) ... ERROR"),
+            Some("test_a (t.T.test_a)")
+        );
+        assert_eq!(
+            named("test_b (t.T.test_b) ... FAIL  "),
+            Some("test_b (t.T.test_b)")
+        );
+        assert_eq!(named("test tests::ok ... ok"), None);
+        assert_eq!(named("loading ... ERROR: disk full"), None);
+        assert_eq!(named(" ... FAILED"), None);
     }
 
     #[test]
