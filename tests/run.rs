@@ -180,6 +180,29 @@ fn timeout_kills_the_whole_process_group() {
     );
     assert_eq!(code, Some(0), "{envelope}");
     assert_eq!(envelope["items"][0]["text"], "done");
+    // Its pages say why it ended too, from the sidecar.
+    let spilled = [
+        "run",
+        "--timeout",
+        "1s",
+        "--reducer",
+        "spill",
+        "--",
+        "sh",
+        "-c",
+        "seq 1 100000; sleep 5",
+    ];
+    let (first, _) = run(&b, &spilled);
+    let artifact = first["artifact_path"].as_str().unwrap();
+    let sidecar: Value =
+        serde_json::from_slice(&std::fs::read(format!("{artifact}.meta.json")).unwrap()).unwrap();
+    assert_eq!(sidecar["ended_by"], "timed out after 1s");
+    let (page, _) = run(&b, &["page", first["next_cursor"].as_str().unwrap()]);
+    let summary = page["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with("; exit code 124, timed out after 1s"),
+        "{summary}"
+    );
 }
 
 /// Runs `script` with `bash -c` (`BRIEFLY` names the binary), its exit code that of the

@@ -53,6 +53,7 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
     }
     // A page of a command's output is of a command that exited so (`run`'s sidecar).
     let exit_code = meta.as_ref().and_then(|m| m.exit_code);
+    let ended_by = meta.as_ref().and_then(|m| m.ended_by.clone());
     let mut config = session.config(
         &cursor.reducer,
         cursor.options()?,
@@ -75,6 +76,7 @@ pub fn page_reply(session: &Session, text: &str) -> Result<Reply> {
     }
     let end = End {
         exit_code,
+        ended_by,
         warnings,
         ..End::default()
     };

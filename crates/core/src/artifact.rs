@@ -245,6 +245,10 @@ pub struct ArtifactMeta {
     pub argv: Vec<String>,
     /// The command's exit code (for `run`).
     pub exit_code: Option<i32>,
+    /// Why the command ended, when not of its own accord (`run`: `timed out after 1s`,
+    /// `killed by SIGKILL`): for its pages' summaries as for the first's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_by: Option<String>,
     /// Size in bytes.
     pub bytes: u64,
     /// Lines.

@@ -312,7 +312,8 @@ impl<R: Reducer> Pipeline<R> {
         // A command that failed before it wrote any output (`No module named pytest`, a
         // usage error): what its reducer makes of no output says nothing of why.
         let failed_silent = end.exit_code.filter(|&code| code != 0 && raw.bytes == 0);
-        let exit = |code: i32| match &end.ended_by {
+        let ended_by = end.ended_by;
+        let exit = |code: i32| match &ended_by {
             Some(why) => format!("exit code {code}, {why}"),
             None => format!("exit code {code}"),
         };
@@ -358,7 +359,9 @@ impl<R: Reducer> Pipeline<R> {
                 expires: None,
             },
             Artifacts::Tee { keep, .. } => match self.tee.take() {
-                Some(writer) if keep || lossy || left_out > 0 => self.save(writer, end.exit_code),
+                Some(writer) if keep || lossy || left_out > 0 => {
+                    self.save(writer, end.exit_code, ended_by.clone())
+                }
                 Some(writer) => Store::Pending(writer),
                 None => Store::Failed(self.tee_error.take().unwrap_or_default()),
             },
@@ -399,7 +402,7 @@ impl<R: Reducer> Pipeline<R> {
         }
         if envelope.truncated && matches!(store, Store::Pending(_)) {
             if let Store::Pending(writer) = std::mem::replace(&mut store, Store::None) {
-                store = self.save(writer, end.exit_code);
+                store = self.save(writer, end.exit_code, ended_by.clone());
                 envelope = fit(&store, &base);
             }
         }
@@ -426,7 +429,12 @@ impl<R: Reducer> Pipeline<R> {
         envelope
     }
 
-    fn save(&self, writer: ArtifactWriter, exit_code: Option<i32>) -> Store {
+    fn save(
+        &self,
+        writer: ArtifactWriter,
+        exit_code: Option<i32>,
+        ended_by: Option<String>,
+    ) -> Store {
         let (id, argv) = match &self.config.artifacts {
             Artifacts::Tee { id, argv, .. } => (id.clone(), argv.clone()),
             _ => (None, Vec::new()),
@@ -436,6 +444,7 @@ impl<R: Reducer> Pipeline<R> {
             id,
             argv,
             exit_code,
+            ended_by,
             lines: self.framer.lines(),
             ..ArtifactMeta::default()
         };
