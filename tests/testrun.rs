@@ -2777,3 +2777,34 @@ test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; 
         "Test executable failed (exit status: 3).",
     );
 }
+
+#[test]
+fn pytest_quiet_counts_after_the_warnings_summary() {
+    // `pytest -q` of tests that pass with a warning: its counts line follows the warnings
+    // summary's link to the docs, without a title's `=`; it was read as a test's name.
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_w.py",
+        "import warnings\n\ndef test_w():\n    warnings.warn(DeprecationWarning('old api'))\n\n\
+         def test_ok():\n    pass\n",
+    );
+    let b = Briefly::new();
+    let output = pytest(project.path(), &["-q"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("-- Docs:"), "{stdout}");
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert_eq!(envelope["stats"]["counts_known"], true, "{envelope}");
+    assert!(
+        (envelope["summary"].as_str().unwrap()).starts_with("2 passed, 1 warning in "),
+        "{envelope}"
+    );
+    // Named as the test's id names its file, not by pytest's absolute path.
+    let warning = &envelope["items"][0];
+    assert_eq!(
+        (warning["kind"].as_str(), warning["file"].as_str()),
+        (Some("warning"), Some("test_w.py")),
+        "{envelope}"
+    );
+}

@@ -1525,7 +1525,7 @@ XFAIL test_w.py::test_x - bug 12
         let items: Vec<Value> = envelope.items.clone();
         assert_eq!(
             items[0],
-            json!({"nodeid": "test_w.py::test_w", "file": "/tmp/two/w/test_w.py", "line": 2,
+            json!({"nodeid": "test_w.py::test_w", "file": "test_w.py", "line": 2,
                    "kind": "warning", "exception": "DeprecationWarning", "message": "old api DECISIVE_W"})
         );
         let import = items
@@ -1536,6 +1536,10 @@ XFAIL test_w.py::test_x - bug 12
             import.get("nodeid").is_none(),
             "an import's place is no test: {import}"
         );
+        assert_eq!(
+            import["file"],
+            "/venv/lib/python3.11/site-packages/pkg/x.py"
+        );
         let skipped = items.iter().find(|i| i["kind"] == "skipped").unwrap();
         assert_eq!(
             skipped,
@@ -1545,6 +1549,21 @@ XFAIL test_w.py::test_x - bug 12
         assert_eq!(xfailed["nodeid"], "test_w.py::test_x");
         assert_eq!(xfailed["message"], "bug 12");
         assert_eq!(envelope.total_items, 4);
+    }
+
+    #[test]
+    fn a_warning_in_another_file_keeps_its_path() {
+        // Raised in a file of which the test's is only the end of the name.
+        let input = r#"=============================== warnings summary ===============================
+w.py::test_w
+  /tmp/app/test_w.py:2: UserWarning: elsewhere
+    warnings.warn("elsewhere")
+
+-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html
+1 passed, 1 warning in 0.03s
+"#;
+        let envelope = pytest(input);
+        assert_eq!(item(&envelope, 0)["file"], "/tmp/app/test_w.py");
     }
 
     #[test]

@@ -1240,6 +1240,13 @@ impl Pytest {
             .rsplit_once(':')
             .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
         let nodeid = if place { "" } else { nodeid };
+        // pytest writes the warning's place absolute (`/home/me/app/tests/test_a.py`): in
+        // the test's own file, it is named as the test's id names it, as failures are.
+        let test_file = nodeid.split("::").next().unwrap_or("");
+        let file = match file.strip_suffix(test_file) {
+            Some(root) if !test_file.is_empty() && root.ends_with('/') => test_file,
+            _ => file,
+        };
         let mut item = PytestItem::noted("warning", nodeid, file, Some(number), message.trim());
         item.exception = (!category.is_empty()).then(|| category.to_string());
         self.emit_noted(item, out);
@@ -1347,7 +1354,14 @@ impl Pytest {
                     None => {}
                 }
             }
-            Section::Warnings => self.warnings_summary(line, out),
+            // The summary's last line is its link to the docs: `pytest -q` writes its
+            // counts right after it, without a title's `=`.
+            Section::Warnings => {
+                self.warnings_summary(line, out);
+                if line.starts_with("-- Docs:") {
+                    self.section = Section::Other;
+                }
+            }
             Section::ShortSummary => {
                 if is_counts(line) {
                     self.counts(line);
