@@ -588,3 +588,58 @@ fn run_picks_json_for_jq() {
     assert_eq!(envelope["stats"]["format"], "ndjson");
     assert_eq!(envelope["stats"]["records"], 300);
 }
+
+#[test]
+fn an_array_in_fields_beside_other_paths_is_in_each_record() {
+    // GitHub's issues: `labels[].name` in --fields beside `number` is each issue's
+    // labels, not the records (they made "0 of 0 records at labels[]").
+    let b = Briefly::new();
+    let issues: Vec<Value> = (0..50)
+        .map(|i| {
+            json!({"number": i, "state": if i % 2 == 1 { "open" } else { "closed" },
+                   "labels": [{"name": "bug"}, {"name": format!("p{}", i % 3)}]})
+        })
+        .collect();
+    let array = b.dir.path().join("issues.json");
+    std::fs::write(&array, serde_json::to_vec(&issues).unwrap()).unwrap();
+    let ndjson = b.dir.path().join("issues.ndjson");
+    let lines: String = issues.iter().map(|i| format!("{i}\n")).collect();
+    std::fs::write(&ndjson, lines).unwrap();
+    let expected: Vec<Value> = (0..50)
+        .filter(|i| i % 2 == 1 && *i > 40)
+        .map(|i| json!({"number": i, "labels[].name": ["bug", format!("p{}", i % 3)]}))
+        .collect();
+    for input in [&array, &ndjson] {
+        let envelope = b.envelope(
+            &[
+                "json",
+                s(input),
+                "--where",
+                "state=open",
+                "--where",
+                "number>40",
+                "--fields",
+                "number,labels[].name",
+            ],
+            b"",
+            CAP,
+        );
+        assert_eq!(envelope["items"], json!(expected), "{envelope}");
+        assert_eq!(envelope["stats"]["records"], 50, "{envelope}");
+    }
+    // Every field through one array: its elements are the records.
+    let wrapped = b.dir.path().join("wrapped.json");
+    std::fs::write(&wrapped, json!({ "items": issues }).to_string()).unwrap();
+    let envelope = b.envelope(
+        &[
+            "json",
+            s(&wrapped),
+            "--fields",
+            "items[].number,items[].state",
+        ],
+        b"",
+        CAP,
+    );
+    assert_eq!(envelope["stats"]["record_path"], "items[]", "{envelope}");
+    assert_eq!(envelope["items"][1], json!({"number": 1, "state": "open"}));
+}

@@ -190,7 +190,19 @@ impl Plan {
             .chain(&sort)
             .chain(&fields)
             .collect();
-        let record = all.iter().find_map(|p| p.record_prefix());
+        // The records are the elements of the first array a path names (`items[]`) in
+        // --where, --count-by or --sort; named by --fields alone, only when every path
+        // goes through it (`--fields items[].id,items[].status`): beside others
+        // (`--fields number,labels[].name`), it is an array in each record.
+        let record = all.iter().find_map(|p| p.record_prefix()).filter(|prefix| {
+            let named_elsewhere = conditions
+                .iter()
+                .map(|c| &c.path)
+                .chain(&count_by)
+                .chain(&sort)
+                .any(|p| p.record_prefix().as_ref() == Some(prefix));
+            named_elsewhere || all.iter().all(|p| p.relative_to(prefix) != **p)
+        });
         let prefix = record.clone().unwrap_or_default();
         let named = conditions
             .iter()
@@ -2385,8 +2397,8 @@ mod tests {
     #[test]
     fn a_record_path_missing_from_an_arrays_elements_names_the_path_in_them() {
         let input = br#"[{"n": 1, "labels": [{"name": "bug"}]}, {"n": 2, "labels": []}]"#;
-        let fields = with(|o| o.fields = vec!["n,labels[].name".into()]);
-        let envelope = run(input, fields);
+        let count_by = with(|o| o.count_by = Some("labels[].name".into()));
+        let envelope = run(input, count_by);
         assert_eq!(
             envelope.warnings,
             ["1 value has no array at labels[] (the input is an array: `[].labels[]` is that path in each of its elements)"]
