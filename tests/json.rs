@@ -643,3 +643,21 @@ fn an_array_in_fields_beside_other_paths_is_in_each_record() {
     assert_eq!(envelope["stats"]["record_path"], "items[]", "{envelope}");
     assert_eq!(envelope["items"][1], json!({"number": 1, "state": "open"}));
 }
+
+#[test]
+fn a_record_under_a_long_key_keeps_its_other_members() {
+    // A key of 3,000 characters: the records were bare cut markers, all "returned",
+    // and paging ended with nothing of them shown.
+    let b = Briefly::new();
+    let key = format!("src/{}", "k".repeat(3_000));
+    let lines: String = (0..20)
+        .map(|i| format!("{}\n", json!({"id": i, key.as_str(): i})))
+        .collect();
+    let envelope = b.envelope(
+        &["--max-chars", "3000", "json", "--where", "id>3"],
+        lines.as_bytes(),
+        3000,
+    );
+    assert_eq!(envelope["items"][0]["id"], 4, "{envelope}");
+    assert!(envelope["next_cursor"].is_string(), "{envelope}");
+}

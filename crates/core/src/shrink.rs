@@ -77,9 +77,13 @@ pub fn json_chars<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     serde_json::to_string(value).map_or(0, |s| s.chars().count())
 }
 
+/// The member that stands for an object's members cut (`"…": "…[cut 12 more members]"`),
+/// after those kept.
+pub const CUT_MEMBERS_KEY: &str = "…";
+
 /// A copy of `value` cut until its compact JSON takes at most `max_chars` characters,
-/// or `None` when it already fits. Long strings are cut first (longest first, by lowering
-/// one limit for all), then long arrays; the result always fits.
+/// or `None` when it already fits. Long strings and keys are cut first (longest first,
+/// by lowering one limit for all), then long arrays and objects; the result always fits.
 pub fn shrink_to_fit(value: &Value, max_chars: usize) -> Option<Value> {
     let size = json_chars(value);
     if size <= max_chars {
@@ -139,11 +143,25 @@ fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
             }
             Value::Array(out)
         }
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), cut_value(v, string_limit, array_limit)))
-                .collect(),
-        ),
+        Value::Object(map) => {
+            let mut out = serde_json::Map::new();
+            for (key, v) in map.iter().take(array_limit) {
+                // A long key is cut as a string is, unless its cut is another key's.
+                let cut = match cut_str(key, string_limit) {
+                    Cow::Owned(cut) if !map.contains_key(&cut) && !out.contains_key(&cut) => cut,
+                    _ => key.clone(),
+                };
+                out.insert(cut, cut_value(v, string_limit, array_limit));
+            }
+            let cut = map.len().saturating_sub(array_limit);
+            if cut > 0 {
+                out.insert(
+                    CUT_MEMBERS_KEY.into(),
+                    Value::String(format!("{CUT_MARKER}{cut} more members]")),
+                );
+            }
+            Value::Object(out)
+        }
         other => other.clone(),
     }
 }
@@ -209,6 +227,28 @@ mod tests {
         let small = shrink_to_fit(&json!({ "n": many }), 300).unwrap();
         assert!(json_chars(&small) <= 300, "{small}");
         assert!(small.to_string().contains("more elements"));
+    }
+
+    #[test]
+    fn long_keys_and_wide_objects_are_cut_too() {
+        // A record under a key of 3,000 characters keeps its other members.
+        let long_key = json!({"id": 7, "k".repeat(3_000): 1});
+        let small = shrink_to_fit(&long_key, 300).unwrap();
+        assert!(json_chars(&small) <= 300, "{small}");
+        assert_eq!(small["id"], 7, "{small}");
+        assert!(small.to_string().contains("[cut 2"), "{small}");
+        // Two keys alike up to the cut: neither is lost.
+        let alike = json!({"a".repeat(50) + "x": 1, "a".repeat(50) + "y": 2});
+        let cut = cut_value(&alike, 10, usize::MAX);
+        assert_eq!(cut.as_object().unwrap().len(), 2, "{cut}");
+        // An object of many members: its first kept, the rest counted.
+        let wide: serde_json::Map<String, Value> =
+            (0..5_000).map(|i| (format!("m{i}"), json!(i))).collect();
+        let small = shrink_to_fit(&Value::Object(wide), 400).unwrap();
+        assert!(json_chars(&small) <= 400, "{small}");
+        assert_eq!(small["m0"], 0, "{small}");
+        let marker = small[CUT_MEMBERS_KEY].as_str().unwrap();
+        assert!(marker.ends_with(" more members]"), "{small}");
     }
 
     #[test]
