@@ -316,7 +316,10 @@ pub fn adapt_argv(name: &str, argv: &[String]) -> Vec<String> {
         "journal" => {
             if let Some(at) = argv.iter().position(|w| basename(w) == "journalctl") {
                 if journal_output(&argv[at..]).is_none() {
-                    argv.splice(at + 1..at + 1, ["-o".to_string(), "json".to_string()]);
+                    // `--all`: else a field over 4096 bytes (a traceback) is null.
+                    let all = has(&argv[at..], &|w| w == "-a" || w == "--all");
+                    let asked = ["-o", "json"].into_iter().chain((!all).then_some("--all"));
+                    argv.splice(at + 1..at + 1, asked.map(str::to_string));
                 }
             }
         }
@@ -970,7 +973,11 @@ mod tests {
         };
         assert_eq!(
             adapt("journal", "sudo journalctl -u app --since 2h -p warning"),
-            "sudo journalctl -o json -u app --since 2h -p warning"
+            "sudo journalctl -o json --all -u app --since 2h -p warning"
+        );
+        assert_eq!(
+            adapt("journal", "journalctl -a -u app"),
+            "journalctl -o json -a -u app"
         );
         assert_eq!(
             adapt("journal", "journalctl -o export -u app"),

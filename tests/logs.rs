@@ -1061,3 +1061,35 @@ fn every_entry_the_options_keep_is_on_a_page() {
     );
     assert_eq!(lines, (1_001..=1_600).collect::<Vec<u64>>());
 }
+
+#[test]
+fn a_journal_files_long_messages_and_unset_priorities_are_read() {
+    let b = Briefly::new();
+    let mut export = Vec::new();
+    // A traceback of 8 KB: past 4096 bytes, journalctl's JSON has it null without --all.
+    let mut traceback = String::from("Traceback (most recent call last):\n");
+    for k in 0..150 {
+        traceback.push_str(&format!(
+            "  File \"/app/m{k}.py\", line {k}, in f{k}\n    c{k}()\n"
+        ));
+    }
+    traceback.push_str("RuntimeError: real cause");
+    assert!(traceback.len() > 4096);
+    export_entry(&mut export, 0, "a.service", 3, traceback.as_bytes());
+    // No PRIORITY, its text an error: journalctl's --priority drops it.
+    export.extend_from_slice(
+        format!(
+            "__REALTIME_TIMESTAMP={}\n_SYSTEMD_UNIT=b.service\nMESSAGE=ERROR: disk quota exceeded\n\n",
+            T0 + 2_000_000
+        )
+        .as_bytes(),
+    );
+    export_entry(&mut export, 3_000, "a.service", 6, b"started");
+    let file = journal_file(b.dir.path(), &export);
+    let path = file.to_str().unwrap();
+    let e = b.envelope(&["journal", "--file", path, "--level", "err"], b"", CAP);
+    let shown = e["items"].to_string();
+    assert!(shown.contains("RuntimeError: real cause"), "{e}");
+    assert!(shown.contains("ERROR: disk quota exceeded"), "{e}");
+    assert_eq!(e["stats"]["entries"], 2, "{e}");
+}

@@ -64,8 +64,8 @@ fn is_journal_file(path: &Path) -> bool {
 }
 
 /// `briefly journal`: `input` (or standard input), or the journal file `journal_file`
-/// read through `journalctl --file`, which is given the time and priority filters so
-/// that it does the filtering at the source.
+/// read through `journalctl --file`, which is given the time filters so that it does
+/// that filtering at the source.
 pub fn journal(
     session: &Session,
     input: Option<&Path>,
@@ -86,6 +86,8 @@ pub fn journal(
         path.display().to_string(),
         "-o".to_string(),
         "json".to_string(),
+        // Else a field over 4096 bytes (a traceback's MESSAGE) is null, lost.
+        "--all".to_string(),
         "--no-pager".to_string(),
     ];
     if let Some(since) = options.since {
@@ -95,9 +97,8 @@ pub fn journal(
         // journalctl's --until is inclusive, ours is not: the reducer drops the edge.
         argv.extend(["--until".to_string(), format!("@{until}")]);
     }
-    if let Some(p) = options.max_priority {
-        argv.extend(["--priority".to_string(), p.to_string()]);
-    }
+    // No `--priority`: journalctl's drops the entries without a PRIORITY, which the
+    // reducer reads by their text (`ERROR: …`) as it does in JSON given it.
     let mut child = Command::new(&argv[0])
         .args(&argv[1..])
         .stdin(Stdio::null())
