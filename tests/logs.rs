@@ -5,7 +5,7 @@
 mod common;
 
 use common::{assert_warns, Briefly};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -1092,4 +1092,38 @@ fn a_journal_files_long_messages_and_unset_priorities_are_read() {
     assert!(shown.contains("RuntimeError: real cause"), "{e}");
     assert!(shown.contains("ERROR: disk quota exceeded"), "{e}");
     assert_eq!(e["stats"]["entries"], 2, "{e}");
+}
+
+#[test]
+fn a_long_messages_cut_counts_all_it_cut() {
+    // Among other entries, a message of 40,004 characters, shown as one of its
+    // template's example: the marker said 3,096, as if the line were 4,096 long.
+    let b = Briefly::new();
+    let long = format!("{} END", "Y".repeat(40_000));
+    let messages = ["starting server", long.as_str(), "interleaved line"];
+    let journal: String = (0..3u64)
+        .map(|n| {
+            let entry = json!({"__REALTIME_TIMESTAMP": (T0 + n * 1_000_000).to_string(),
+                "PRIORITY": "6", "_SYSTEMD_UNIT": "a.service", "MESSAGE": messages[n as usize]});
+            format!("{entry}\n")
+        })
+        .collect();
+    let docker: String = (0..3u64)
+        .map(|n| json_file_line(&format!("{}\n", messages[n as usize]), "stdout", n))
+        .collect();
+    for (reducer, input) in [("journal", journal), ("docker", docker)] {
+        let e = b.envelope(&[reducer], input.as_bytes(), CAP);
+        let items = e["items"].as_array().unwrap();
+        let shown = items
+            .iter()
+            .filter_map(|i| i["message"].as_str())
+            .find(|t| t.starts_with("YYY"))
+            .unwrap_or_else(|| panic!("{reducer}: {e}"));
+        let kept = shown.split('…').next().unwrap().chars().count();
+        assert!(
+            shown.ends_with(&format!("…[cut {} chars]", 40_004 - kept)),
+            "{reducer}: {}",
+            &shown[shown.len() - 40..]
+        );
+    }
 }

@@ -718,7 +718,7 @@ impl Fold {
                 severity: note.severity,
                 group,
                 pid,
-                text: briefly_core::cut_str(t.example(), MAX_KEPT_CHARS).into_owned(),
+                text: briefly_core::cut_str(&briefly_text::example(t), MAX_KEPT_CHARS).into_owned(),
                 more: Vec::new(),
                 more_cut: 0,
                 more_gaps: Vec::new(),
@@ -776,7 +776,7 @@ impl Fold {
             item.insert("first_line".into(), t.first_line().into());
             item.insert(
                 "example".into(),
-                briefly_core::cut_str(t.example(), MAX_KEPT_CHARS).into(),
+                briefly_core::cut_str(&briefly_text::example(t), MAX_KEPT_CHARS).into(),
             );
             ranked(4, Value::Object(item));
         }

@@ -1567,8 +1567,9 @@ fn is_blank(t: &Template) -> bool {
     t.example().trim().is_empty()
 }
 
-/// A template's example as shown: with a marker where the miner cut it.
-fn example(t: &Template) -> String {
+/// A template's example as shown: with a marker where the miner cut it (which
+/// [`briefly_core::cut_str`] counts in, cutting it further).
+pub fn example(t: &Template) -> String {
     match t.example_cut() {
         0 => t.example().to_string(),
         cut => briefly_core::with_cut_marker(t.example(), cut),
