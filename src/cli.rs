@@ -240,7 +240,7 @@ pub enum Command {
         /// Only these columns, in this order (read from Parquet alone).
         #[arg(long, value_delimiter = ',', value_name = "A,B")]
         columns: Vec<String>,
-        /// Only rows where COL OP VALUE holds, OP one of = != < <= > >= ~ (contains) !~; `= null` tests for null (repeatable: all must hold).
+        /// Only rows where COL OP VALUE holds, OP one of = != < <= > >= ~ (matches the regex) !~; `= null` tests for null (repeatable: all must hold).
         #[arg(long = "where", value_name = "'COL OP VALUE'")]
         filters: Vec<String>,
         /// At most this many rows as items [default: all, paged; 20 with --tail].

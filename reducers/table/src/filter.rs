@@ -3,6 +3,7 @@
 use crate::cell::{Cell, Number};
 use crate::Error;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -22,14 +23,15 @@ pub enum Op {
     Gt,
     /// `>=`
     Ge,
-    /// `~`: the value's text contains VALUE.
-    Contains,
-    /// `!~`: the value's text does not contain VALUE.
-    NotContains,
+    /// `~`: the value's text matches the regular expression VALUE (somewhere in it, as
+    /// `json --where` and `text --grep` match).
+    Matches,
+    /// `!~`: the value's text does not match VALUE.
+    NotMatches,
 }
 
 /// One parsed `--where`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Condition {
     /// The column's name.
     pub column: String,
@@ -43,6 +45,9 @@ pub struct Condition {
     /// The value as a number, when it is one: read once, here.
     #[serde(skip)]
     number: Option<Number>,
+    /// The value as a regular expression, for `~` and `!~`: compiled once, here.
+    #[serde(skip)]
+    regex: Option<Regex>,
 }
 
 /// Operators, longest first so that `<=` is not read as `<`.
@@ -52,11 +57,11 @@ const OPS: &[(&str, Op)] = &[
     ("==", Op::Eq),
     ("<=", Op::Le),
     (">=", Op::Ge),
-    ("!~", Op::NotContains),
+    ("!~", Op::NotMatches),
     ("=", Op::Eq),
     ("<", Op::Lt),
     (">", Op::Gt),
-    ("~", Op::Contains),
+    ("~", Op::Matches),
 ];
 
 impl Condition {
@@ -90,12 +95,19 @@ impl Condition {
         }
         let at = value.as_deref().and_then(instant);
         let number = value.as_deref().and_then(Number::parse);
+        let regex = match (op, &value) {
+            (Op::Matches | Op::NotMatches, Some(pattern)) => {
+                Some(Regex::new(pattern).map_err(|e| bad(&format!("not a regex: {e}")))?)
+            }
+            _ => None,
+        };
         Ok(Condition {
             column: column.to_string(),
             op,
             value,
             at,
             number,
+            regex,
         })
     }
 
@@ -142,13 +154,11 @@ impl Condition {
             return Some((self.op == Op::Eq) == (*cell == Cell::Null));
         };
         if *cell == Cell::Null {
-            return Some(matches!(self.op, Op::Ne | Op::NotContains));
+            return Some(matches!(self.op, Op::Ne | Op::NotMatches));
         }
         let text = cell.text();
-        match self.op {
-            Op::Contains => return Some(text.contains(value.as_str())),
-            Op::NotContains => return Some(!text.contains(value.as_str())),
-            _ => {}
+        if let Some(regex) = &self.regex {
+            return Some(regex.is_match(&text) == (self.op == Op::Matches));
         }
         let ordered = matches!(self.op, Op::Lt | Op::Le | Op::Gt | Op::Ge);
         let ordering = match (cell.number(), self.number) {
@@ -187,7 +197,7 @@ impl Condition {
             Op::Le => ordering != Ordering::Greater,
             Op::Gt => ordering == Ordering::Greater,
             Op::Ge => ordering != Ordering::Less,
-            Op::Contains | Op::NotContains => unreachable!("handled above"),
+            Op::Matches | Op::NotMatches => unreachable!("handled above"),
         })
     }
 }
@@ -269,7 +279,7 @@ mod tests {
         let c = Condition::parse("\"full name\"~'a b'").unwrap();
         assert_eq!(
             (c.column.as_str(), c.op, c.value.as_deref()),
-            ("full name", Op::Contains, Some("a b"))
+            ("full name", Op::Matches, Some("a b"))
         );
         assert_eq!(Condition::parse("x = null").unwrap().value, None);
         assert!(Condition::parse("no operator").is_err());
@@ -280,6 +290,21 @@ mod tests {
             Condition::parse("s = ''").is_ok(),
             "an empty string, quoted"
         );
+    }
+
+    #[test]
+    fn a_tilde_matches_a_regex() {
+        let starts = Condition::parse("name ~ ^a").unwrap();
+        assert!(starts.test(&text("abc")) && !starts.test(&text("cab")));
+        assert!(!starts.test(&text("^a")), "a pattern, not the text");
+        let not = Condition::parse("name !~ ^a").unwrap();
+        assert!(not.test(&text("cab")) && !not.test(&text("abc")));
+        assert!(not.test(&Cell::Null), "a null does not match");
+        assert!(!starts.test(&Cell::Null));
+        // Somewhere in the text, as grep; of a number, its text.
+        assert!(Condition::parse("n ~ 4.$").unwrap().test(&Cell::Int(1042)));
+        let bad = Condition::parse("name ~ (").unwrap_err().to_string();
+        assert!(bad.contains("not a regex"), "{bad}");
     }
 
     #[test]
