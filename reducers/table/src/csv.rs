@@ -91,6 +91,9 @@ pub struct CsvParser {
     quotes: u64,
     /// The last record's first line, and the lines it took.
     last_record: (u64, u64),
+    /// The last record ended at a `\r`: a `\n` after it (CRLF) is counted in the next
+    /// record's first line, which csv-core counts only once it reads on.
+    after_cr: bool,
     /// The last record ran to the end of the input in a quoted field never closed: its
     /// first line, and the lines it took (the rest of the input, held in one field).
     pub unclosed: Option<(u64, u64)>,
@@ -111,6 +114,7 @@ impl CsvParser {
             dropped: (0, None),
             quotes: 0,
             last_record: (0, 0),
+            after_cr: false,
             unclosed: None,
         }
     }
@@ -127,8 +131,13 @@ impl CsvParser {
             if input.is_empty() && !end {
                 return;
             }
+            if let Some(&first) = input.first().filter(|_| self.after_cr) {
+                self.after_cr = false;
+                self.record_line += u64::from(first == b'\n');
+            }
             let (result, read, written, ended) =
                 self.reader.read_record(input, &mut out, &mut ends);
+            let terminator = input[..read].last().copied();
             input = &input[read..];
             if !self.overlong {
                 self.batch.data.extend_from_slice(&out[..written]);
@@ -151,6 +160,7 @@ impl CsvParser {
                 ReadRecordResult::OutputFull | ReadRecordResult::OutputEndsFull => {}
                 ReadRecordResult::Record => {
                     self.end_record();
+                    self.after_cr = terminator == Some(b'\r');
                     if self.batch.len() >= BATCH_RECORDS || self.batch.data.len() >= BATCH_BYTES {
                         on_batch(std::mem::take(&mut self.batch));
                         self.record_start = 0;
@@ -252,6 +262,29 @@ mod tests {
         ];
         for chunk in [1, 3, 7, 1000] {
             assert_eq!(parse(input, chunk), expected, "chunks of {chunk}");
+        }
+    }
+
+    #[test]
+    fn each_record_has_its_first_line_whatever_the_line_ends() {
+        let lines = |input: &[u8], chunk: usize| {
+            let mut parser = CsvParser::new(b',', 1 << 20);
+            let mut lines = Vec::new();
+            let mut take = |records: Records| lines.extend_from_slice(&records.lines);
+            for piece in input.chunks(chunk) {
+                parser.push(piece, &mut take);
+            }
+            parser.push(&[], &mut take);
+            lines
+        };
+        for chunk in [1, 2, 3, 1000] {
+            for input in [
+                &b"a,b,c\n1,\"x\ny\",3\n4,5\n6,7,8\n"[..],
+                b"a,b,c\r\n1,\"x\ny\",3\r\n4,5\r\n6,7,8\r\n",
+            ] {
+                let shown = String::from_utf8_lossy(input);
+                assert_eq!(lines(input, chunk), [1, 2, 4, 5], "{shown:?} by {chunk}");
+            }
         }
     }
 
