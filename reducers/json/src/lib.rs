@@ -2815,6 +2815,23 @@ mod tests {
             among.warnings,
             ["line 3 (byte 10): text after a JSON value, skipped: 7 apples"]
         );
+        // An array of records, or a long one, then a word on its line (curl's `-w
+        // 'HTTP %{http_code}'`): the array is a value, the word text after it.
+        let long: Vec<u32> = (0..40).collect();
+        for (input, items) in [
+            (
+                b"[{\"a\": 1}, {\"a\": 2}]HTTP 200\n".to_vec(),
+                vec![json!({"a": 1}), json!({"a": 2})],
+            ),
+            (
+                format!("{}HTTP 200\n", json!(long)).into_bytes(),
+                long[..10].iter().map(|&n| json!(n)).collect(),
+            ),
+        ] {
+            let envelope = run(&input, with(|o| o.limit = Some(10)));
+            assert_eq!(envelope.items, items, "{envelope:?}");
+            assert_eq!(envelope.stats["text_among"], 1, "{envelope:?}");
+        }
     }
 
     #[test]

@@ -938,10 +938,20 @@ impl Scanner {
             return true;
         }
         let one_line = || !open.bytes.contains(&b'\n');
+        // An array that may be a line's text (`[1]+ Done`) is short and holds no
+        // container: records (`[{"id":1},…]HTTP 200`, curl's `-w`) are a value.
+        let text_like = match open.bytes.first() {
+            Some(b'{') => false,
+            Some(b'[') => {
+                open.bytes.len() <= TEXT_LIKE_ARRAY_BYTES
+                    && !open.bytes[1..].iter().any(|&b| b == b'[' || b == b'{')
+            }
+            _ => true,
+        };
         if matches!(self.split, Split::TopLevel)
             && !over
             && open.keeping
-            && open.bytes.first() != Some(&b'{')
+            && text_like
             && !released
             && one_line()
         {
@@ -968,6 +978,10 @@ impl Scanner {
         false
     }
 }
+
+/// The longest top-level array on a line that a word after it makes text (`[1]+ Done`,
+/// a shell's job); a longer one is a value, the word after it text of its own.
+const TEXT_LIKE_ARRAY_BYTES: usize = 64;
 
 /// Whether a line opens with a bracketed tag (`[WARN] …`, `[2024-01-05 10:00:00] …`),
 /// not a JSON array: its first element is a bare word that is no JSON scalar, ended by
