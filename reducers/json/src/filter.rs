@@ -148,7 +148,8 @@ impl Condition {
         }
     }
 
-    /// Strings that are no number met by this order against a number ([`Op::Gt`] …).
+    /// Values that are no number (strings that are none, nulls, booleans, containers)
+    /// met by this order against a number ([`Op::Gt`] …).
     pub fn not_numbers(&self) -> u64 {
         self.not_numbers.get()
     }
@@ -197,7 +198,13 @@ impl Condition {
                     _ => Some(text.cmp(self.text.as_str())),
                 }
             }
-            _ => None,
+            // A null, a boolean, an array or an object is no number either.
+            _ => {
+                if self.number.is_some() {
+                    self.not_numbers.set(self.not_numbers.get() + 1);
+                }
+                None
+            }
         }
     }
 }

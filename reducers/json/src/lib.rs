@@ -2749,6 +2749,19 @@ mod tests {
     }
 
     #[test]
+    fn an_order_against_a_number_counts_each_value_that_is_none() {
+        let input = b"{\"v\": 1}\n{\"v\": 10}\n{\"v\": \"abc\"}\n{\"v\": null}\n{\"v\": true}\n{\"v\": [5]}\n{\"v\": {\"a\": 5}}\n{\"w\": 7}\n";
+        let envelope = run(input, with(|o| o.conditions = vec!["v>5".into()]));
+        assert_eq!(envelope.items, [json!({"v": 10})]);
+        // The string, the null, the boolean, the array and the object; not the record
+        // without the value.
+        assert_eq!(
+            envelope.warnings,
+            ["--where v: 5 values were no number, left out (neither more nor less than 5)"]
+        );
+    }
+
+    #[test]
     fn a_line_opening_with_a_number_or_a_bracket_then_a_word_is_text() {
         let notices = b"123 packages installed\ntrue story\n[1]+ Done  make\n[42] INFO x\nnull pointer\n{\"a\": 1}\n{\"a\": 2}\n";
         let envelope = run(notices, JsonOptions::default());
