@@ -104,6 +104,21 @@ fn a_patch_cut_to_fit_says_where_its_hunks_are_whole() {
             "@@ -{at},4 +{at},4 @@ def fn{h}():\n ctx a\n-    old = {h}\n+    new = {h} + 1\n ctx b\n ctx c\n"
         ));
     }
+    // Cut to fit, the patch keeps whole hunks only: what it shows applies.
+    for budget in [1_000, 1_500, 3_000] {
+        let max_chars = budget.to_string();
+        let envelope = b.envelope(
+            &["diff", "--max-chars", &max_chars],
+            diff.as_bytes(),
+            budget,
+        );
+        let patch = items(&envelope)[0]["patch"].as_str().unwrap();
+        let (kept, _) = patch.split_once("…[cut ").expect("cut");
+        let hunks = kept.matches("\n@@ -").count();
+        assert!(hunks > 0, "{patch}");
+        assert_eq!(kept.matches("\n ctx c\n").count(), hunks, "{patch}");
+        assert!(kept.ends_with("\n ctx c\n"), "{budget}: {patch}");
+    }
     let envelope = b.envelope(&["diff", "--max-chars", "3000"], diff.as_bytes(), 3_000);
     let warning = "the patch of f.py was cut, or hunks of it left out (over --max-hunk-lines, or to fit): `briefly diff --file f.py` of the artifact has its hunks";
     assert!(

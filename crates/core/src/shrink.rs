@@ -41,6 +41,22 @@ pub fn cut_line_head(head: &str, max_chars: usize, line_bytes: u64) -> String {
     format!("{shown}…[a line of {line_bytes} bytes, cut]")
 }
 
+/// What a text cut with [`cut_str`] kept, and how many characters its marker says were
+/// cut after it; `None` for a text not cut.
+///
+/// ```
+/// use briefly_core::{cut_str, split_cut};
+/// let cut = cut_str("abcdefghijklmnopqrstuvwxyz0123456789", 4);
+/// assert_eq!(split_cut(&cut), Some(("abcd", 32)));
+/// assert_eq!(split_cut("whole"), None);
+/// ```
+pub fn split_cut(text: &str) -> Option<(&str, u64)> {
+    match earlier_cut(text, " chars]") {
+        (_, 0) => None,
+        cut => Some(cut),
+    }
+}
+
 /// A text cut before, as what it kept and the count its marker (`…[cut N` then `end`)
 /// gives; a text without one, whole, and 0.
 fn earlier_cut<'a>(text: &'a str, end: &str) -> (&'a str, u64) {

@@ -1309,6 +1309,14 @@ impl Reducer for Diff {
     /// too long (not under `--stat-only`, nor cut short in a truncated diff) shows none of
     /// them: where its hunks are, whole.
     fn fitted(&self, envelope: &mut Envelope) {
+        // A patch cut to fit keeps its whole hunks only, so that it still applies.
+        for item in &mut envelope.items {
+            if let Some(Value::String(patch)) = item.get_mut("patch") {
+                if let Some(whole) = whole_hunks(patch) {
+                    *patch = whole;
+                }
+            }
+        }
         let pageable = !self.options.stat_only && self.truncated_hunks == 0;
         let mut cut = envelope.items.iter().filter_map(|item| {
             let path = item.get("path")?.as_str()?;
@@ -1332,6 +1340,43 @@ impl Reducer for Diff {
             shell_quoted(first)
         ));
     }
+}
+
+/// A patch cut mid-hunk, cut back to the end of its last whole hunk (the marker counting
+/// what more it cuts), when it has one: what is left still applies. `None` when it
+/// was not cut, or was cut in its first hunk.
+fn whole_hunks(patch: &str) -> Option<String> {
+    let (kept, cut) = briefly_core::split_cut(patch)?;
+    let last = kept.rfind("\n@@")? + 1;
+    if is_whole_hunk(&kept[last..]) {
+        return None;
+    }
+    let first = kept.find("\n@@")? + 1;
+    (last > first).then(|| {
+        let (whole, rest) = kept.split_at(last);
+        briefly_core::with_cut_marker(whole, cut + rest.chars().count() as u64)
+    })
+}
+
+/// Whether `hunk` (its header, then its lines) holds every line its header counts.
+fn is_whole_hunk(hunk: &str) -> bool {
+    let mut lines = hunk.split_inclusive('\n');
+    let Some((header, _)) = lines.next().and_then(hunk_header) else {
+        return false;
+    };
+    let (mut old, mut new) = (0, 0);
+    for line in lines {
+        if !line.ends_with('\n') {
+            return false;
+        }
+        match line.as_bytes()[0] {
+            b' ' => (old, new) = (old + 1, new + 1),
+            b'-' => old += 1,
+            b'+' => new += 1,
+            _ => {}
+        }
+    }
+    (old, new) == (header.old_count, header.new_count)
 }
 
 impl Diff {
@@ -1836,6 +1881,23 @@ fn git_stat_words(files: u64, added: u64, removed: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_patch_cut_mid_hunk_keeps_its_whole_hunks() {
+        use briefly_core::with_cut_marker;
+        let head = "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n";
+        let second = "@@ -9,2 +9,2 @@\n x\n-y\n+z\n";
+        // Cut in the second hunk: back to the end of the first, the marker counting it.
+        let cut = with_cut_marker(&format!("{head}{}", &second[..20]), 5);
+        assert_eq!(whole_hunks(&cut), Some(with_cut_marker(head, 25)));
+        // Cut right after a whole hunk, or in the first: as it is.
+        assert_eq!(
+            whole_hunks(&with_cut_marker(&format!("{head}{second}"), 9)),
+            None
+        );
+        assert_eq!(whole_hunks(&with_cut_marker(&head[..30], 9)), None);
+        assert_eq!(whole_hunks(head), None, "not cut");
+    }
 
     #[test]
     fn totals_are_in_gits_words() {
