@@ -437,7 +437,7 @@ pub struct Diff {
     /// Hunks `--context` left as they are: a merge's combined hunks, a word diff's.
     context_kept: u64,
     /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
-    pending_old: Option<(String, Option<String>)>,
+    pending_old: Option<(u64, String, Option<String>)>,
     /// The commits listed (at most [`MAX_COMMITS_LISTED`]).
     commits: Vec<Commit>,
     /// The commit being read when it is past those listed: its fields are read (and
@@ -636,10 +636,19 @@ impl Diff {
         self.other.push((line, kept.into_owned()));
     }
 
+    /// A `---` line held for a `+++` line that did not come (a context diff's, `diff -c`):
+    /// a line outside the patches, as any other.
+    fn release_pending_old(&mut self) {
+        if let Some((line, text, _)) = self.pending_old.take() {
+            self.outside_lines += 1;
+            self.keep_other(line, &text);
+        }
+    }
+
     /// A commit's first line: the files that follow are its.
     fn start_commit(&mut self, mut commit: Commit, out: &mut dyn Emit<Value>) {
         self.finish_file(out);
-        self.pending_old = None;
+        self.release_pending_old();
         self.in_signature = false;
         self.commits_seen += 1;
         commit.hash.truncate(SHORT_HASH);
@@ -1386,6 +1395,9 @@ impl Diff {
             return Flow::Continue;
         }
         let text = record.text;
+        if self.pending_old.is_some() && !matches!(header(text), Some(Header::New(_))) {
+            self.release_pending_old();
+        }
         let in_binary_patch = self.file.as_ref().is_some_and(|f| f.binary_patch);
         let hunk = match hunk_header(text) {
             Some((header, section)) => Some((header, section, None)),
@@ -1434,10 +1446,10 @@ impl Diff {
                     f.hunk.is_some() || !f.hunks.is_empty() || f.hunks_seen > 0 || f.binary
                 }) =>
             {
-                self.pending_old = Some((text.to_string(), path));
+                self.pending_old = Some((record.line, text.to_string(), path));
             }
             Some(Header::New(path)) if self.pending_old.is_some() => {
-                let (old_line, old_path) = self.pending_old.take().expect("checked");
+                let (_, old_line, old_path) = self.pending_old.take().expect("checked");
                 self.start_file(out);
                 let file = self.file.as_mut().expect("just started");
                 file.header.push_str(&old_line);
@@ -1456,7 +1468,6 @@ impl Diff {
             Some(header)
                 if !in_binary_patch || matches!(header, Header::Git(..) | Header::Combined(_)) =>
             {
-                self.pending_old = None;
                 self.header_line(record, header, out);
             }
             _ => {
@@ -1556,6 +1567,8 @@ impl Diff {
 
     /// The outcome once the input has ended: its last file, the patterns, the stats.
     fn outcome(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
+        let dangling_old = self.pending_old.is_some();
+        self.release_pending_old();
         self.finish_file(out);
         // No patches, only git's lists of files (`--stat`, `--numstat`, `--shortstat`):
         // the files as listed, counted as git counts them.
@@ -1793,7 +1806,7 @@ impl Diff {
                 self.overflow_files
             ));
         }
-        if self.pending_old.is_some() {
+        if dangling_old {
             outcome
                 .warnings
                 .push("a `---` line at the end had no `+++` line after it".into());
@@ -1913,6 +1926,38 @@ mod tests {
     }
     use briefly_core::testkit::reduce_all_chunkings;
     use briefly_core::{Envelope, RunConfig};
+
+    #[test]
+    fn a_context_diffs_lines_are_all_kept() {
+        // `diff -c`: its `---` lines have no `+++` after them; they were dropped.
+        let context = "\
+*** da/x.txt\t2026-12-05 15:40:03 +0000
+--- db/x.txt\t2026-12-05 15:40:03 +0000
+***************
+*** 1,2 ****
+! b
+  c
+--- 1,3 ----
+! B
+  c
++ e
+";
+        let envelope = reduce(context.as_bytes(), DiffOptions::default());
+        let lines: Vec<&str> = envelope
+            .items
+            .iter()
+            .map(|i| i["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(lines, context.lines().collect::<Vec<_>>());
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
+        // A `---` line at the end, alone: kept, and said.
+        let dangling = reduce(b"some text\n--- dangling\n", DiffOptions::default());
+        assert_eq!(dangling.items[1]["text"], "--- dangling");
+        assert_eq!(
+            dangling.warnings,
+            ["a `---` line at the end had no `+++` line after it"]
+        );
+    }
 
     #[test]
     fn a_path_is_quoted_for_the_shell_when_it_needs_to_be() {
