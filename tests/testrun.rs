@@ -2808,3 +2808,29 @@ fn pytest_quiet_counts_after_the_warnings_summary() {
         "{envelope}"
     );
 }
+
+#[test]
+fn pytest_a_long_dict_comparison_keeps_how_the_dicts_differ() {
+    // `pytest -vv`: the items two dicts have in common come first, 60 lines of them;
+    // how they differ, after them, was left out with the middle of the report.
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_d.py",
+        "def test_dict():\n    a = {f'key{i}': i for i in range(60)}\n    b = dict(a)\n    \
+         b['key31'] = -1\n    assert a == b\n",
+    );
+    let b = Briefly::new();
+    let output = pytest(project.path(), &["-vv"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Common items:"), "{stdout}");
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    let traceback = envelope["items"][0]["traceback"].as_str().unwrap();
+    assert!(traceback.contains("Differing items:"), "{traceback}");
+    assert!(
+        traceback.contains("{'key31': 31} != {'key31': -1}"),
+        "{traceback}"
+    );
+    assert!(traceback.contains("-     'key31': -1,"), "{traceback}");
+    assert!(traceback.contains("+     'key31': 31,"), "{traceback}");
+}

@@ -216,6 +216,47 @@ pub(crate) struct Report {
     /// `f` too) is not decisive, so that its thousand frames leave room for the line that
     /// raised.
     recent_frames: VecDeque<String>,
+    /// The part of pytest's explanation of an assertion the `E` lines are in: the items
+    /// two dicts have in common say nothing of how they differ.
+    explaining: Explaining,
+}
+
+/// A part of pytest's explanation of a failed comparison, under its `E` lines.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Explaining {
+    /// Anything else: every `E` line is decisive.
+    Other,
+    /// `Common items:`: the items both sides have, not decisive.
+    Common,
+    /// `Full diff:`: its `-`, `+` and `?` lines are decisive, its context not.
+    FullDiff,
+}
+
+impl Explaining {
+    /// What an `E` line's text (after the `E` and its spaces) makes of the part it is in,
+    /// and whether it is decisive.
+    fn read(self, e: &str) -> (Explaining, bool) {
+        match e {
+            _ if e.starts_with("Common items:") => (Explaining::Common, false),
+            _ if e.starts_with("Full diff:") => (Explaining::FullDiff, true),
+            _ if [
+                "Differing items:",
+                "Left contains ",
+                "Right contains ",
+                "Omitting ",
+            ]
+            .iter()
+            .any(|heading| e.starts_with(heading)) =>
+            {
+                (Explaining::Other, true)
+            }
+            _ => match self {
+                Explaining::Other => (self, true),
+                Explaining::Common => (self, false),
+                Explaining::FullDiff => (self, e.starts_with(['-', '+', '?'])),
+            },
+        }
+    }
 }
 
 /// Frame lines a recursion's repeats are found among: a cycle of 8 frames in
@@ -260,6 +301,7 @@ impl Report {
             in_captured: false,
             locations: Vec::new(),
             after_own_frame: false,
+            explaining: Explaining::Other,
             exception: None,
             message: None,
             exception_depth: 0,
@@ -345,8 +387,8 @@ impl Report {
             self.exception_depth = 0;
             self.locations.clear();
         } else if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
-            decisive = true;
             let e = e.trim();
+            (self.explaining, decisive) = self.explaining.read(e);
             // pytest's own error, which it reports without its name.
             let fixture = (e.starts_with("fixture '") && e.ends_with("' not found"))
                 .then_some(("FixtureLookupError", e));
