@@ -95,7 +95,7 @@ pub fn json_chars<T: serde::Serialize + ?Sized>(value: &T) -> usize {
 
 /// The member that stands for an object's members cut (`"…": "…[cut 12 more members]"`),
 /// after those kept.
-pub const CUT_MEMBERS_KEY: &str = "…";
+const CUT_MEMBERS_KEY: &str = "…";
 
 /// A copy of `value` cut until its compact JSON takes at most `max_chars` characters,
 /// or `None` when it already fits. Long strings and keys are cut first (longest first,

@@ -1314,9 +1314,9 @@ impl Reducer for Diff {
         self.outcome(out)
     }
 
-    /// A file's patch the budget cut is no patch, and a file whose hunks were left out as
-    /// too long (not under `--stat-only`, nor cut short in a truncated diff) shows none of
-    /// them: where its hunks are, whole.
+    /// A patch the budget cut in a later hunk keeps its whole hunks only. A file's patch
+    /// the budget cut, and a file whose hunks were left out as too long (not under
+    /// `--stat-only`, nor cut short in a truncated diff): where its hunks are, whole.
     fn fitted(&self, envelope: &mut Envelope) {
         // A patch cut to fit keeps its whole hunks only, so that it still applies.
         for item in &mut envelope.items {

@@ -30,8 +30,8 @@ pub enum Op {
     NotMatches,
 }
 
-/// One parsed `--where`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// One parsed `--where` ([`Condition::parse`] makes it, the regex compiled).
+#[derive(Debug, Clone)]
 pub struct Condition {
     /// The column's name.
     pub column: String,
@@ -40,13 +40,10 @@ pub struct Condition {
     /// The value compared with; `None` for `null`.
     pub value: Option<String>,
     /// The value as an instant, when it is an ISO date or time: read once, here.
-    #[serde(skip)]
     at: Option<DateTime<Utc>>,
     /// The value as a number, when it is one: read once, here.
-    #[serde(skip)]
     number: Option<Number>,
     /// The value as a regular expression, for `~` and `!~`: compiled once, here.
-    #[serde(skip)]
     regex: Option<Regex>,
 }
 
