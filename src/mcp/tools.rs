@@ -248,7 +248,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
         options_schema: || {
             json!({
                 "columns": {"type": "array", "items": {"type": "string"}, "description": "Only these columns, in this order (read from Parquet alone)."},
-                "where": {"type": "array", "items": {"type": "string"}, "description": "Only rows where every `COL OP VALUE` holds, OP one of = != < <= > >= ~ (contains) !~; `= null` tests for null (e.g. \"status = failed\", \"latency > 200\")."},
+                "where": {"type": "array", "items": {"type": "string"}, "description": "Only rows where every `COL OP VALUE` holds, OP one of = != < <= > >= ~ (matches the regex) !~; `= null` tests for null (e.g. \"status = failed\", \"latency > 200\")."},
                 "rows": {"type": "integer", "minimum": 0, "description": "At most this many rows as items [default: all, paged; 20 with tail]."},
                 "tail": {"type": "boolean", "default": false, "description": "The last rows instead of the first (not with sample)."},
                 "sample": {"type": "integer", "minimum": 1, "description": "N rows drawn at random, in row order, reproducible with seed (not with rows or tail)."},
