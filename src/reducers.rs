@@ -599,9 +599,9 @@ pub fn basename(word: &str) -> &str {
 /// the script is one command after steps that set up where and how it runs (`cd DIR`,
 /// `source FILE`, `export A=B`, `set -e`), joined by `&&`, `;` or new lines: agents'
 /// tools wrap what they run so (`bash -lc 'cd repo && pytest -q'`). `None` for any
-/// other command, and for a script of more than one command, a pipe, `||`, a
-/// redirection other than `2>&1`, a substitution, a group or a keyword: its output is
-/// not one command's as written.
+/// other command, and for a script of more than one command, a pipe (but into `tail` or
+/// `head`, which cut the command's lines), `||`, a redirection other than `2>&1`, a
+/// substitution, a group or a keyword: its output is not one command's as written.
 fn script_command(words: &[String]) -> Option<Vec<String>> {
     let mut commands = script_commands_of(words)?.into_iter();
     let command = commands.next()?;
@@ -663,6 +663,12 @@ fn script_commands(script: &str) -> Option<Vec<Vec<String>>> {
             '2' if word.is_none() && rest.starts_with(">&1") => {
                 rest = &rest[">&1".len()..];
             }
+            // A pipe into `tail` or `head` (checked below): the command's lines still.
+            '|' if !rest.starts_with('|') => {
+                let command = commands.last_mut()?;
+                command.extend(word.take());
+                command.push(PIPE.to_string());
+            }
             '|' | '(' | ')' | '{' | '}' | '`' | '<' | '>' | '\\' => return None,
             '$' if rest.starts_with('(') => return None,
             // `${REPO}`: a variable, as `$REPO`.
@@ -680,6 +686,21 @@ fn script_commands(script: &str) -> Option<Vec<Vec<String>>> {
         commands.last_mut()?.push(word);
     }
     commands.retain(|command| !command.is_empty());
+    // A command piped into `tail` or `head` is the command, its output cut; into
+    // anything else (`grep`, `tee`, `sort`), its output is not its own as written.
+    for command in &mut commands {
+        let mut parts = command.split(|word| word == PIPE);
+        let own = parts.next()?.len();
+        for filter in parts {
+            if !matches!(filter.first().map(|w| basename(w)), Some("tail" | "head")) {
+                return None;
+            }
+        }
+        command.truncate(own);
+        if command.is_empty() {
+            return None;
+        }
+    }
     let keyword = |command: &Vec<String>| {
         matches!(
             command[0].as_str(),
@@ -688,6 +709,9 @@ fn script_commands(script: &str) -> Option<Vec<Vec<String>>> {
     };
     (!commands.iter().any(keyword)).then_some(commands)
 }
+
+/// Stands for a pipe between a script's words (no word of a script holds a NUL).
+const PIPE: &str = "\0|";
 
 /// A step of a script that sets up where and how its command runs, and prints nothing
 /// of its own: `cd`, `source`, `.`, `export`, `set`, `umask`, `ulimit`, `VAR=value`.
@@ -930,10 +954,26 @@ mod tests {
         assert_eq!(pick_in(&bash, "FOO=1 timeout 60 pytest"), "pytest");
         assert_eq!(pick_in(&bash, "docker logs api"), "docker");
         assert_eq!(pick_in(&bash, "journalctl -u app -o json"), "journal");
+        // Its output cut by `tail` or `head`: its lines still, its words without them.
+        assert_eq!(
+            pick_in(&bash, "cd p && pytest -q 2>&1 | tail -n 50"),
+            "pytest"
+        );
+        assert_eq!(
+            script_commands("pytest -q 2>&1 | tail -n 50"),
+            Some(vec![argv(&["pytest", "-q"])])
+        );
+        assert_eq!(
+            pick_in(&bash, "cargo test 2>&1 | head -100 | tail -20"),
+            "cargo-test"
+        );
         // Not one command's output as written, or not read as the reducer reads it: the
         // generic reducer.
         for script in [
-            "pytest -q | tail -n 50",
+            "pytest -q | grep FAILED",
+            "pytest -q | tee out.log",
+            "pytest |& tail",
+            "pytest | | tail",
             "pytest || true",
             "make && pytest",
             "pytest > out.txt",
