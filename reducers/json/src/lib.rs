@@ -1936,8 +1936,11 @@ impl Reducer for Json {
 
 impl Json {
     fn finish_items(&mut self, out: &mut dyn Emit<Value>) -> Outcome<JsonStats> {
+        // A line alone is a document on one line; beside a bad line, it is NDJSON.
+        let one_line_document =
+            self.ndjson && self.values == 1 && self.invalid == self.text_before + self.text_among;
         let mut stats = JsonStats {
-            format: if self.ndjson {
+            format: if self.ndjson && !one_line_document {
                 "ndjson"
             } else if self.values > 1 {
                 "json-stream"
@@ -1963,10 +1966,7 @@ impl Json {
         };
         let what = match stats.format {
             _ if self.values == 0 && self.text_before > 0 => "no JSON in the input".to_string(),
-            // A line alone is a document on one line; beside a bad line, it is NDJSON.
-            "ndjson" if self.values == 1 && self.invalid == self.text_before + self.text_among => {
-                "JSON document (one line)".to_string()
-            }
+            _ if one_line_document => "JSON document (one line)".to_string(),
             "ndjson" => format!("NDJSON, {}", counted(self.values, "value", "values")),
             "json-stream" => format!("{} JSON values", self.values),
             _ => "JSON document".to_string(),
@@ -2473,6 +2473,7 @@ mod tests {
         }
         let record = run(b"{\"a\": 1}\n", with(|o| o.fields = vec!["a".into()]));
         assert_eq!(record.summary, "JSON document (one line): 1 record");
+        assert_eq!(record.stats["format"], "json", "as its summary says");
         let at = run(
             b"{\"r\": [{\"a\": 1}]}",
             with(|o| o.fields = vec!["r[].a".into()]),
