@@ -50,7 +50,8 @@ pub struct Condition {
 impl Condition {
     /// Parses `PATH=VALUE`, `PATH!=VALUE`, `PATH>N`, `PATH>=N`, `PATH<N`, `PATH<=N`,
     /// `PATH~REGEX`, spaces around the operator allowed (`v > 5`). A value in double
-    /// quotes is a JSON string (`status="a b"`, `name=" padded "` to keep its spaces).
+    /// quotes is a JSON string (`status="a b"`, `name=" padded "` to keep its spaces); in
+    /// single quotes, the text between them (`status='a b'`), a string too.
     pub fn parse(text: &str) -> Result<Condition, JsonError> {
         let bad = |why: String| JsonError::Where {
             condition: text.to_string(),
@@ -80,8 +81,13 @@ impl Condition {
         };
         let path = Path::parse(text[..at].trim())?;
         let mut value = text[at + len..].trim().to_string();
-        let quoted = value.starts_with('"');
-        if quoted {
+        // In single quotes, as a shell's or SQL's string is written: the text between, as
+        // it is (`name='a b'`, `briefly table` reads it so too).
+        let single = value.len() >= 2 && value.starts_with('\'') && value.ends_with('\'');
+        let quoted = single || value.starts_with('"');
+        if single {
+            value = value[1..value.len() - 1].to_string();
+        } else if quoted {
             value = serde_json::from_str(&value)
                 .map_err(|e| bad(format!("quoted value is not a JSON string: {e}")))?;
         }
@@ -413,6 +419,14 @@ mod tests {
             assert!(check(condition, rec), "{condition}");
         }
         assert!(check(r#"s=" padded ""#, rec), "quoted, the spaces stay");
+        // In single quotes too, and a string then: `v='10'` is not the number 10.
+        assert!(check("s=' padded '", rec));
+        assert!(check("v='10'", rec) && !check("n='9'", rec));
+        assert!(
+            check("v = 'it's'", r#"{"v": "it's"}"#),
+            "the text between, as it is"
+        );
+        assert!(check("v='", r#"{"v": "'"}"#), "one quote is the value");
     }
 
     #[test]
