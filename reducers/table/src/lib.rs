@@ -243,7 +243,8 @@ pub struct Table {
     format: Option<InputFormat>,
     raw: Option<Raw>,
     warnings: Vec<String>,
-    error: Option<String>,
+    /// What stopped the reading, the first thing that did.
+    error: Option<Error>,
     row_groups: Option<usize>,
     /// Column summaries from Parquet metadata (instead of the scan's).
     metadata_stats: Option<Vec<ColumnSummary>>,
@@ -402,7 +403,7 @@ impl Table {
 
     fn fail(&mut self, error: Error) {
         if self.error.is_none() {
-            self.error = Some(error.to_string());
+            self.error = Some(error);
         }
     }
 }

@@ -914,14 +914,12 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
         }
     }
     let Some(scan) = &table.scan else {
-        let why = table
-            .error
-            .clone()
-            .unwrap_or_else(|| "no table in the input".into());
+        let why =
+            (table.error.as_ref()).map_or_else(|| "no table in the input".into(), Error::to_string);
         let mut outcome = Outcome::new(format!("{format}: {why}"), Value::Null);
         outcome.ok = false;
         // An empty file leaves nothing out (empty standard input neither).
-        outcome.complete = why == Error::Empty.to_string();
+        outcome.complete = matches!(table.error, Some(Error::Empty));
         outcome.preview = briefly_core::Preview::Summary;
         outcome.warnings = warnings;
         return outcome;
