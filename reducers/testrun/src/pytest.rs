@@ -1257,8 +1257,15 @@ impl Pytest {
     /// test_x`, `test_a.py: 12 warnings`), then the warning at its place, indented
     /// (`  /app/a.py:3: DeprecationWarning: old api`), then its source line.
     fn warnings_summary(&mut self, line: &str, out: &mut dyn Emit<PytestItem>) {
-        if line.is_empty() || line.starts_with("-- Docs:") {
+        if line.is_empty() {
             self.warned_by = None;
+            return;
+        }
+        // The summary's last line is its link to the docs: `pytest -q` writes its counts
+        // right after it, without a title's `=`.
+        if line.starts_with("-- Docs:") {
+            self.warned_by = None;
+            self.section = Section::Other;
             return;
         }
         if !line.starts_with(' ') {
@@ -1285,9 +1292,9 @@ impl Pytest {
         // pytest writes the warning's place absolute (`/home/me/app/tests/test_a.py`): in
         // the test's own file, it is named as the test's id names it, as failures are.
         let test_file = nodeid.split("::").next().unwrap_or("");
-        let file = match file.strip_suffix(test_file) {
-            Some(root) if !test_file.is_empty() && root.ends_with('/') => test_file,
-            _ => file,
+        let file = match !test_file.is_empty() && same_file(file, test_file) {
+            true => test_file,
+            false => file,
         };
         let mut item = PytestItem::noted("warning", nodeid, file, Some(number), message.trim());
         item.exception = (!category.is_empty()).then(|| category.to_string());
@@ -1396,14 +1403,7 @@ impl Pytest {
                     None => {}
                 }
             }
-            // The summary's last line is its link to the docs: `pytest -q` writes its
-            // counts right after it, without a title's `=`.
-            Section::Warnings => {
-                self.warnings_summary(line, out);
-                if line.starts_with("-- Docs:") {
-                    self.section = Section::Other;
-                }
-            }
+            Section::Warnings => self.warnings_summary(line, out),
             Section::ShortSummary => {
                 if is_counts(line) {
                     self.counts(line);
