@@ -189,8 +189,10 @@ pub struct Journal {
     /// those there are when it keeps none (a unit's name mistyped).
     read_units: Option<HashMap<String, u64>>,
     filtered_out: u64,
-    /// Entries kept without a PRIORITY whose text reads as an error, and as a warning.
-    unset_serious: [u64; 2],
+    /// Entries kept without a PRIORITY whose text reads as an error or worse.
+    unset_errors: u64,
+    /// Entries kept without a PRIORITY whose text reads as a warning.
+    unset_warnings: u64,
     problems: Problems,
     last_cursor: Option<String>,
     /// Scratch for a message made of bytes or repeated fields.
@@ -229,7 +231,8 @@ impl Journal {
             read: 0,
             read_span: Span::default(),
             filtered_out: 0,
-            unset_serious: [0; 2],
+            unset_errors: 0,
+            unset_warnings: 0,
             problems: Problems::default(),
             last_cursor: None,
             scratch: String::new(),
@@ -436,8 +439,8 @@ impl Journal {
         }
         if level == UNSET {
             match severity {
-                Some(s) if s >= Severity::Error => self.unset_serious[0] += 1,
-                Some(Severity::Warn) => self.unset_serious[1] += 1,
+                Some(s) if s >= Severity::Error => self.unset_errors += 1,
+                Some(Severity::Warn) => self.unset_warnings += 1,
                 _ => {}
             }
         }
@@ -738,7 +741,7 @@ impl Reducer for Journal {
             .iter()
             .filter_map(|p| fold.levels.get(p).map(|n| format!("{n} {p}")))
             .collect();
-        let [unset_errors, unset_warnings] = self.unset_serious;
+        let (unset_errors, unset_warnings) = (self.unset_errors, self.unset_warnings);
         match (serious.is_empty(), unset_errors + unset_warnings) {
             (true, 0) => summary.push_str("; nothing at warning or above"),
             (true, _) => summary.push_str("; no PRIORITY at warning or above"),
@@ -759,11 +762,8 @@ impl Reducer for Journal {
         .collect();
         if !unset.is_empty() {
             let n = unset_errors + unset_warnings;
-            let (entries, verb) = match n {
-                1 => ("1 unset entry".to_string(), "reads as"),
-                n => (format!("{n} unset entries"), "read as"),
-            };
-            summary.push_str(&format!("; {entries} {verb} {}", unset.join(" and ")));
+            let entries = counted(n, "unset entry reads as", "unset entries read as");
+            summary.push_str(&format!("; {entries} {}", unset.join(" and ")));
         }
         if self.filtered_out > 0 {
             summary.push_str(" among them");
