@@ -5,7 +5,7 @@ use crate::artifact::{
     options_path, options_sha256, write_options, ArtifactDir, ArtifactMeta, ArtifactWriter,
 };
 use crate::select::{Kept, Limit, Selection};
-use crate::shrink::{cut_str, json_chars, shrink_to_fit, with_cut_marker};
+use crate::shrink::{cut_str, json_chars, lost_members, shrink_to_fit, with_cut_marker};
 use crate::utf16::InputDecoder;
 use crate::{
     Budget, Cursor, Envelope, Error, Framing, ItemKey, Raw, Record, RecordFramer, Reducer,
@@ -916,7 +916,8 @@ const MARKER_CHARS: usize = 24;
 /// Cuts a field of the fixed part (`stats`, `run`'s `stderr`) to about `limit`
 /// characters, so that it stays an object whose most telling members stay whole. While
 /// it is too long: the largest member (stderr's text, a long list of templates) is cut
-/// to the room the others leave, when that keeps some of it, not a bare cut marker; else
+/// to the room the others leave, when that keeps some of it, not a bare cut marker nor
+/// an object with members left out (a histogram keeps every count); else
 /// the last member goes, as a reducer lists its stats most telling first (see
 /// [`Reducer::Stats`]), and [`CUT_MEMBERS`], last, says how many went. The members left
 /// keep their order. The cut marker alone when even that is too long. Members named in
@@ -941,10 +942,12 @@ fn shrink_members(value: &mut Value, limit: usize, kept: &[&str]) {
                 .max_by_key(|&(size, _)| size);
             if let Some((size, key)) = largest {
                 let room = limit.saturating_sub(total - size);
+                // Cut within (a long text, a long list), not by its own members: a
+                // histogram keeps all its counts while later members can go instead.
                 let shrunk = (room > MARKER_CHARS)
                     .then(|| shrink_to_fit(&fields[key], room))
                     .flatten()
-                    .filter(|shrunk| !is_bare_marker(shrunk));
+                    .filter(|shrunk| !is_bare_marker(shrunk) && !lost_members(shrunk));
                 if let Some(shrunk) = shrunk {
                     // It fits now: the others and the marker leave it `room`.
                     fields.insert(key.clone(), shrunk);
@@ -1041,6 +1044,21 @@ mod tests {
             stats[CUT_MEMBERS].as_str().unwrap().starts_with(CUT_MARKER),
             "{stats}"
         );
+    }
+
+    #[test]
+    fn a_histogram_keeps_every_count_while_later_members_can_go() {
+        // The largest member, the severities, could be cut by its members; the members
+        // after it go first.
+        let mut stats = json!({
+            "lines": 2000,
+            "severity": {"error": 40, "fatal": 355, "info": 1597, "warn": 8, "debug": 3},
+            "time_span": null, "filtered_out": 0,
+        });
+        shrink_members(&mut stats, 110, &[]);
+        assert!(json_chars(&stats) <= 110, "{stats}");
+        assert_eq!(stats["severity"]["debug"], 3, "{stats}");
+        assert!(stats.get("filtered_out").is_none(), "{stats}");
     }
 
     #[test]

@@ -97,6 +97,14 @@ pub fn json_chars<T: serde::Serialize + ?Sized>(value: &T) -> usize {
 /// after those kept.
 const CUT_MEMBERS_KEY: &str = "…";
 
+/// Whether `value` is an object that [`shrink_to_fit`] cut by its members (some of them
+/// left out, [`CUT_MEMBERS_KEY`] counting them).
+pub(crate) fn lost_members(value: &Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|members| members.contains_key(CUT_MEMBERS_KEY))
+}
+
 /// A copy of `value` cut until its compact JSON takes at most `max_chars` characters,
 /// or `None` when it already fits. Long strings and keys are cut first (longest first,
 /// by lowering one limit for all), then long arrays and objects; the result always fits.
