@@ -1902,8 +1902,7 @@ fn merge_display(a: &mut Vec<Text>, b: &[Text], seen: Seen) -> bool {
     if b.is_empty() {
         return false;
     }
-    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let steps = display_steps(a, b, same);
+    let steps = display_alignment(a, b);
     let mut keyed = false;
     let mut out: Vec<Text> = Vec::with_capacity(a.len().max(b.len()));
     for st in steps {
@@ -1929,8 +1928,28 @@ fn merge_display(a: &mut Vec<Text>, b: &[Text], seen: Seen) -> bool {
     keyed
 }
 
-/// The alignment [`merge_display`] merges displays `a` and `b` by, given that their
-/// first `same` tokens are alike.
+/// The alignment [`merge_display`] merges displays `a` and `b` by: their alike front
+/// and back matched as they are, and the rest aligned by [`display_steps`].
+///
+/// A line that differs from its template in one value (the commonest merge) leaves
+/// one token to align rather than the product of the lengths. Matching the alike back
+/// loses no weight (an alike pair weighs the most, and any alignment that leaves the
+/// last pair unmatched can swap its last match for it); where another alignment
+/// weighs as much, the back is matched at the back.
+fn display_alignment(a: &[Text], b: &[Text]) -> Vec<Step> {
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let back = (a[same..].iter().rev())
+        .zip(b[same..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a_end, b_end) = (a.len() - back, b.len() - back);
+    let mut steps = display_steps(&a[..a_end], &b[..b_end], same);
+    steps.extend((0..back).map(|k| Step::Match(a_end + k, b_end + k)));
+    steps
+}
+
+/// The alignment of displays `a` and `b`, given that their first `same` tokens are
+/// alike.
 ///
 /// Those are matched whatever follows, and only the rest is aligned: the alignment
 /// `align` picks matches a pair of the top weight (2) at the front, as no pair weighs
@@ -2641,6 +2660,65 @@ mod tests {
             skipped += usize::from(same > 0 && same < a.len().min(b.len()));
         }
         assert!(fronts > 10_000 && skipped > 5_000, "{fronts} {skipped}");
+    }
+
+    #[test]
+    fn displays_alike_at_the_back_align_as_well_as_whole_ones_do() {
+        const TOKENS: &[&str] = &["a", "b", "<*>", "k=1", "k=2", "k=<*>", "id=x", "x=", "=1"];
+        let mut rng = 0x0bac_0fd1_5b1a_7500_u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let token = |r: u64| -> Text { TOKENS[(r % TOKENS.len() as u64) as usize].into() };
+        // The weight of an alignment, and that it walks both sides in order, each
+        // token once.
+        let weight = |a: &[Text], b: &[Text], steps: &[Step]| {
+            let (mut i, mut j, mut w) = (0, 0, 0);
+            for st in steps {
+                match *st {
+                    Step::Match(x, y) => {
+                        assert_eq!((x, y), (i, j), "{a:?} {b:?} {steps:?}");
+                        w += if a[x] == b[y]
+                            || value_key(&a[x]).is_some_and(|k| value_key(&b[y]) == Some(k))
+                        {
+                            2
+                        } else {
+                            assert!(&*a[x] == WILDCARD || &*b[y] == WILDCARD);
+                            1
+                        };
+                        (i, j) = (x + 1, y + 1);
+                    }
+                    Step::Gap { a0, a1, b0, b1 } => {
+                        assert_eq!((a0, b0), (i, j), "{a:?} {b:?} {steps:?}");
+                        (i, j) = (a1, b1);
+                    }
+                }
+            }
+            assert_eq!((i, j), (a.len(), b.len()), "{a:?} {b:?} {steps:?}");
+            w
+        };
+        let mut backs = 0;
+        for _ in 0..20_000 {
+            let back: Vec<Text> = (0..next() % 4).map(|_| token(next())).collect();
+            let mut side = || {
+                let mut t: Vec<Text> = (0..next() % 6).map(|_| token(next())).collect();
+                t.extend(back.iter().cloned());
+                t
+            };
+            let (a, b) = (side(), side());
+            let trimmed = display_alignment(&a, &b);
+            let whole = display_steps(&a, &b, 0);
+            assert_eq!(
+                weight(&a, &b, &trimmed),
+                weight(&a, &b, &whole),
+                "{a:?} {b:?}"
+            );
+            backs += usize::from(!back.is_empty() && a != b);
+        }
+        assert!(backs > 10_000, "{backs}");
     }
 
     #[test]
