@@ -666,6 +666,36 @@ fn a_message_out_of_turn_or_out_of_form_is_answered_by_its_id_and_the_server_ser
     );
     let early = exchange(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
     assert_eq!(error_of(&early), (json!(1), json!(-32002)), "{early}");
+    // A call's params are not read before the session: it is not initialized.
+    let early_call = exchange(
+        r#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"text","arguments":[1]}}"#,
+    );
+    assert_eq!(
+        error_of(&early_call),
+        (json!("c"), json!(-32002)),
+        "{early_call}"
+    );
+    // An initialize that cannot be read is refused, and the session waits for another.
+    for (id, params) in [
+        (20, json!({})),
+        (21, json!({"capabilities": {}})),
+        (
+            22,
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}}),
+        ),
+    ] {
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": params});
+        let refused = exchange(&line.to_string());
+        assert_eq!(error_of(&refused), (json!(id), json!(-32602)), "{refused}");
+        let why = refused["error"]["message"].as_str().unwrap();
+        assert!(why.starts_with("initialize needs params"), "{why}");
+    }
+    let without_params = exchange(r#"{"jsonrpc":"2.0","id":23,"method":"initialize"}"#);
+    assert_eq!(
+        error_of(&without_params),
+        (json!(23), json!(-32602)),
+        "{without_params}"
+    );
     let init = exchange(
         r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
     );

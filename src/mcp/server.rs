@@ -6,8 +6,8 @@ use crate::cli::Global;
 use anyhow::{Context, Result};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    InitializeRequestParams, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -359,7 +359,9 @@ fn check(message: &Value, phase: &mut Phase) -> Checked {
         }
         _ => {}
     }
-    if let (Some("tools/call"), Some(id)) = (method, &id) {
+    // Before the session, any request but initialize and ping is refused below, as not
+    // initialized: that says more than its params would.
+    if let (Some("tools/call"), Some(id), false) = (method, &id, *phase == Phase::New) {
         let params = message.get("params").unwrap_or(&Value::Null);
         let named = params["name"].is_string();
         let arguments = params
@@ -377,6 +379,20 @@ fn check(message: &Value, phase: &mut Phase) -> Checked {
     let request = method.is_some() && id.is_some();
     match (*phase, method) {
         (Phase::New, Some("initialize")) if request => {
+            // rmcp answers an initialize it cannot read with an error and ends the
+            // session: refused here, the session still waits for one it can read.
+            let params = message.get("params").cloned().unwrap_or(Value::Null);
+            if let Err(e) = serde_json::from_value::<InitializeRequestParams>(params) {
+                return Checked::Refuse(
+                    answer_to,
+                    -32602,
+                    format!(
+                        "initialize needs params {{\"protocolVersion\": a string, \
+                         \"capabilities\": an object, \"clientInfo\": {{\"name\", \
+                         \"version\"}}}}: {e}"
+                    ),
+                );
+            }
             *phase = Phase::Initializing;
             Checked::Pass(false)
         }
