@@ -228,6 +228,12 @@ fn the_summarizer_replaces_whole_middle_turns() {
         })
         .unwrap();
     assert_eq!(summary["role"], "user");
+    // The newline that ends what it printed is no part of the summary, nor a cut.
+    let content = summary["content"].as_str().unwrap();
+    assert!(
+        content.ends_with(|c: char| c.is_ascii_digit()) && !content.contains("…[cut"),
+        "{content}"
+    );
     assert_pairs_intact(&after);
     assert_eq!(after[1], history[1]);
     // The messages it replaced are kept whole, and the summary says where.
@@ -294,6 +300,52 @@ fn the_summarizer_replaces_whole_middle_turns() {
         b"[]",
     );
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_system_message_in_the_middle_parts_the_turns_summarized_not_ends_them() {
+    let b = Briefly::new();
+    let mut history = session(30);
+    // A reminder after the fourth turn: the turns before it and after it are summarized
+    // apart, each stretch whole, and the reminder stays where it was.
+    let at = users(&history)[4];
+    let reminder = json!({"role": "system", "content": "Reminder: keep the build green."});
+    history.insert(at, reminder.clone());
+    let (after, report) = compact(
+        &b,
+        &history,
+        &[
+            "--collapse-tokens",
+            "1000000",
+            "--placeholder-tokens",
+            "1000000",
+            "--context-tokens",
+            "16384",
+            "--summarizer-cmd",
+            "cat > /dev/null; echo summary",
+        ],
+    );
+    let changed: Vec<usize> = report["steps"][2]["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_u64().unwrap() as usize)
+        .collect();
+    assert!(
+        changed.first() < Some(&at) && changed.last() > Some(&at) && !changed.contains(&at),
+        "{report}"
+    );
+    assert!(after.contains(&reminder));
+    let summaries: Vec<&str> = after
+        .iter()
+        .filter_map(|m| m["content"].as_str())
+        .filter(|c| c.starts_with("[briefly: a summary of messages "))
+        .collect();
+    assert_eq!(summaries.len(), 2, "{summaries:?}");
+    // Numbered as the history given has them.
+    let first = format!("[briefly: a summary of messages {}–{} ", changed[0], at - 1);
+    assert!(summaries[0].starts_with(&first), "{}", summaries[0]);
+    assert_pairs_intact(&after);
 }
 
 #[test]

@@ -263,10 +263,17 @@ fn run_summarizer(command: &str, messages: &[Value], timeout: Duration) -> Resul
         None => summary,
     };
     let kept_chars = kept.chars().count() as u64;
-    // What it printed past what was read counts as cut too, not only what was read.
-    // Whitespace before the summary was printed too, and is no part of the cut.
-    let trimmed_before = (printed.chars().count() - printed.trim_start().chars().count()) as u64;
-    let cut = printed_chars.saturating_sub(trimmed_before + kept_chars);
+    let cut = if stdout.len() < MAX_SUMMARY_CHARS * 4 {
+        // Read whole: the summary's characters past those kept (the whitespace around
+        // it, a closing newline say, is no part of it).
+        summary.chars().count() as u64 - kept_chars
+    } else {
+        // What it printed past what was read counts as cut too, not only what was read.
+        // Whitespace before the summary was printed too, and is no part of the cut.
+        let trimmed_before =
+            (printed.chars().count() - printed.trim_start().chars().count()) as u64;
+        printed_chars.saturating_sub(trimmed_before + kept_chars)
+    };
     Ok(match kept.len() < summary.len() || cut > 0 {
         true => briefly_core::with_cut_marker(kept.trim_end(), cut),
         false => kept.to_string(),

@@ -425,11 +425,24 @@ pub fn compact(
         }
     }
 
-    // (3) Summarize the middle turns.
+    // (3) Summarize the middle turns: each stretch of them between protected messages
+    // (a system message in the middle parts two), oldest first, until the target is met.
     let mut summarize = Step::new("summarize");
+    let stretches = middles(&work.messages, &protected);
     if work.utilization() <= options.target {
         summarize.skipped = Some("the target was met".into());
-    } else if let Some((start, end)) = middle(&work.messages, &protected) {
+    } else if stretches.is_empty() {
+        summarize.skipped = Some("no middle turns that can be summarized whole".into());
+    }
+    // Messages gone from before the next stretch: each summary replaces a stretch.
+    let mut gone = 0;
+    // Why the last summary was not used, if it was not.
+    let mut unused = None;
+    for (first, past) in stretches {
+        if summarize.skipped.is_some() || work.utilization() <= options.target {
+            break;
+        }
+        let (start, end) = (first - gone, past - gone);
         match services.summarize(&work.messages[start..end]) {
             None => summarize.skipped = Some("no --summarizer-cmd given".into()),
             Some(Err(e)) => {
@@ -445,31 +458,37 @@ pub fn compact(
                     let why = format!(
                         "the summary ({summary_tokens} tokens) is no smaller than the messages it would replace ({replaced} tokens)"
                     );
-                    warnings.push(format!("summary not used: {why}"));
-                    summarize.skipped = Some(why);
-                } else {
-                    // The messages summarized are kept whole, as collapsed results are.
-                    match services.keep("summarized", &whole) {
-                        Err(e) => {
-                            let why =
-                                format!("the messages it would replace could not be kept ({e})");
-                            warnings.push(format!("summary not used: {why}"));
-                            summarize.skipped = Some(why);
-                        }
-                        Ok(path) => {
-                            let replacement = json!({
-                                "role": "user",
-                                "content": format!("[briefly: a summary of messages {start}–{} of the conversation; they are whole in {path} (JSON)]\n{summary}", end - 1),
-                            });
-                            summarize.changed = (start..end).map(|i| json!(i)).collect();
-                            summarize.tokens_saved = work.splice(start..end, replacement);
-                        }
+                    warnings.push(format!(
+                        "summary not used for messages {first}–{}: {why}",
+                        past - 1
+                    ));
+                    // Another stretch may still gain.
+                    unused = Some(why);
+                    continue;
+                }
+                // The messages summarized are kept whole, as collapsed results are.
+                match services.keep("summarized", &whole) {
+                    Err(e) => {
+                        let why = format!("the messages it would replace could not be kept ({e})");
+                        warnings.push(format!("summary not used: {why}"));
+                        summarize.skipped = Some(why);
+                    }
+                    Ok(path) => {
+                        // Numbered as the history given has them.
+                        let replacement = json!({
+                            "role": "user",
+                            "content": format!("[briefly: a summary of messages {first}–{} of the conversation; they are whole in {path} (JSON)]\n{summary}", past - 1),
+                        });
+                        summarize.changed.extend((first..past).map(|i| json!(i)));
+                        summarize.tokens_saved += work.splice(start..end, replacement);
+                        gone += end - start - 1;
                     }
                 }
             }
         }
-    } else {
-        summarize.skipped = Some("no middle turns that can be summarized whole".into());
+    }
+    if summarize.changed.is_empty() && summarize.skipped.is_none() {
+        summarize.skipped = unused;
     }
 
     // (4) At critical, drop the schemas of tools not used in the last turns.
@@ -669,23 +688,35 @@ fn protected(messages: &[Value], keep_turns: usize) -> Vec<bool> {
         .collect()
 }
 
-/// The middle turns: from the turn after the first user message up to the protected
-/// tail, a range of whole turns, so no tool call is parted from its result.
-fn middle(messages: &[Value], protected: &[bool]) -> Option<(usize, usize)> {
-    let first_user = messages.iter().position(|m| role(m) == "user")?;
-    let start = (first_user + 1..messages.len()).find(|&i| !protected[i])?;
-    let end = (start..messages.len())
-        .find(|&i| protected[i])
-        .unwrap_or(messages.len());
-    // Only whole turns: end where a user message begins (or where the protected tail does).
-    let range = &messages[start..end];
-    let calls: BTreeSet<&str> = range.iter().flat_map(call_ids).collect();
-    let results: BTreeSet<&str> = range
-        .iter()
-        .filter(|m| role(m) == "tool")
-        .filter_map(|m| m.get("tool_call_id").and_then(Value::as_str))
-        .collect();
-    (end > start + 1 && calls == results).then_some((start, end))
+/// The middle turns: each stretch of messages after the first user message that nothing
+/// protects, from one protected message to the next, when it holds more than one message
+/// and only whole turns (no tool call parted from its result).
+fn middles(messages: &[Value], protected: &[bool]) -> Vec<(usize, usize)> {
+    let Some(first_user) = messages.iter().position(|m| role(m) == "user") else {
+        return Vec::new();
+    };
+    let mut stretches = Vec::new();
+    let mut i = first_user + 1;
+    while i < messages.len() {
+        let Some(start) = (i..messages.len()).find(|&i| !protected[i]) else {
+            break;
+        };
+        let end = (start..messages.len())
+            .find(|&i| protected[i])
+            .unwrap_or(messages.len());
+        let range = &messages[start..end];
+        let calls: BTreeSet<&str> = range.iter().flat_map(call_ids).collect();
+        let results: BTreeSet<&str> = range
+            .iter()
+            .filter(|m| role(m) == "tool")
+            .filter_map(|m| m.get("tool_call_id").and_then(Value::as_str))
+            .collect();
+        if end > start + 1 && calls == results {
+            stretches.push((start, end));
+        }
+        i = end;
+    }
+    stretches
 }
 
 #[cfg(test)]
