@@ -834,7 +834,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 75] = [
+const SIGNALS: [(&str, Severity); 76] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -876,6 +876,8 @@ const SIGNALS: [(&str, Severity); 75] = [
     // call's error at the end of a message (`cat: x: No such file or directory`).
     ("FAIL", Severity::Error),
     ("Killed", Severity::Error),
+    // strace's report of a process a signal ended: `+++ killed by SIGKILL +++`.
+    ("killed by SIG", Severity::Error),
     ("terminate called after throwing", Severity::Error),
     // Python's uncaught exception in a thread, over its traceback (Java's names the
     // exception on the line).
@@ -1001,11 +1003,13 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
         "non-zero" => [&b" exit"[..], b" status", b" code", b" return"]
             .iter()
             .any(|what| after.starts_with(what)),
+        // strace's `+++ exited with 3 +++` last: `exited with code 0` is no failure.
         "exit" | "Exit" => [
             &b" code"[..],
             b" status",
             b"ed with code",
             b"ed with status",
+            b"ed with",
         ]
         .iter()
         .find_map(|what| after.strip_prefix(*what))
@@ -2583,6 +2587,9 @@ mod tests {
             "Exit code: 3",
             "Process exited with status 1",
             "worker exited with code=1",
+            "+++ exited with 3 +++",
+            "[pid  4243] +++ killed by SIGTERM +++",
+            "[pid  4242] +++ exited with 1 +++",
             "gmake: *** [all] Error 1",
             "make: *** [Makefile:12: all] Error 2",
             "make[2]: *** [CMakeFiles/app.dir/build.make:76: app.o] Error 1",
@@ -2610,6 +2617,8 @@ mod tests {
             "please make sure the Error 2 is gone",
             "a non-zero value",
             "Exit code: 0",
+            "+++ exited with 0 +++",
+            "the child exited with signal 9",
             "systemd[1]: foo.service: Main process exited, code=exited, status=0/SUCCESS",
             "the code=exited field and the code=killed one",
             "Failed tests are listed below",
