@@ -551,7 +551,10 @@ impl Findings {
             .or_else(|| opening_level(bytes))
             .or_else(|| numeric_level(bytes))
             .or(self.column);
-        let severity = self.stated.max(opening).or(self.named).max(self.signalled);
+        // A stack's frame names code: `    at genericNodeError (node:internal/…)` is a
+        // function, `\tat app.ValidationError.<init>(…)` a constructor, not an error.
+        let named = self.named.filter(|_| !is_indented_frame(bytes));
+        let severity = self.stated.max(opening).or(named).max(self.signalled);
         Inspection {
             severity: severity
                 .or(self.hinted)
@@ -1750,6 +1753,12 @@ fn names_a_file(bytes: &[u8], start: usize, end: usize) -> bool {
         Some(b'.') if bytes.get(end + 1).is_some_and(u8::is_ascii_alphanumeric) => true,
         _ => start > 0 && bytes[start - 1] == b'/',
     }
+}
+
+/// Java's, .NET's and JavaScript's stack frame: an indented `at …`.
+fn is_indented_frame(bytes: &[u8]) -> bool {
+    let code = bytes.trim_ascii_start();
+    code.len() < bytes.len() && code.starts_with(b"at ")
 }
 
 /// `KeyError`, `NullPointerException`: a name ending in a capitalized `Error`/`Exception`.
@@ -3068,6 +3077,21 @@ mod tests {
             ("Fatal errors are rare", None),
         ];
         assert_classified(&cases);
+    }
+
+    #[test]
+    fn a_stack_frame_names_code_not_an_error() {
+        for frame in [
+            "    at genericNodeError (node:internal/errors:983:15)",
+            "    at new ValidationError (/app/errors.js:3:11)",
+            "\tat com.example.ConfigError.<init>(ConfigError.java:12)",
+        ] {
+            assert_eq!(classify(frame), None, "{frame}");
+        }
+        // Not indented, it is no frame; an indented exception's line is named still.
+        for named in ["at startup: KeyError: 'x'", "    KeyError: 'x'"] {
+            assert_eq!(classify(named), Some(Error), "{named}");
+        }
     }
 
     #[test]
