@@ -2093,8 +2093,14 @@ fn records_keep_what_a_smaller_page_holds() {
         "{envelope}"
     );
     assert_eq!(record["more_cut"], 81 - more.len(), "{envelope}");
-    // As many lines as a page of 2,000 chars holds: head, decisive ones, end.
-    assert!(more.len() <= 7, "{envelope}");
+    // As many lines as a page of 2,000 chars holds a record (600 characters, a line
+    // counted with its quotes and comma): head, decisive ones, end; of short lines,
+    // more than long ones would leave.
+    let chars: usize = more
+        .iter()
+        .map(|l| l.as_str().unwrap().chars().count() + 3)
+        .sum();
+    assert!(chars <= 600 && more.len() > 20, "{chars}: {envelope}");
     assert!(
         !envelope["summary"]
             .as_str()
@@ -2137,6 +2143,45 @@ fn records_keep_what_a_smaller_page_holds() {
             "{record}"
         );
     }
+}
+
+#[test]
+fn a_chained_traceback_cut_to_a_page_keeps_its_exceptions_not_its_headers() {
+    // Three tracebacks, each raised while handling the one before: cut to what a page of
+    // 2,000 chars holds, the record keeps the middle exception, not the third's
+    // `Traceback (most recent call last):`, which says nothing of what went wrong.
+    let mut input = String::new();
+    for (n, exception) in ["ValueError: bad port", "RuntimeError: config parse failed"]
+        .iter()
+        .enumerate()
+    {
+        input.push_str("Traceback (most recent call last):\n");
+        for i in 0..8 {
+            input.push_str(&format!(
+                "  File \"/srv/app/chain{n}/module{i}.py\", line {i}, in step{i}\n"
+            ));
+        }
+        input.push_str(&format!("{exception}\n\nDuring handling of the above exception, another exception occurred:\n\n"));
+    }
+    input.push_str("Traceback (most recent call last):\n");
+    for i in 0..8 {
+        input.push_str(&format!(
+            "  File \"/srv/app/main/module{i}.py\", line {i}, in run{i}\n"
+        ));
+    }
+    input.push_str("KeyError: 'missing'\n");
+    let b = Briefly::new();
+    let envelope = b.envelope(&["text", "--max-chars", "2000"], input.as_bytes(), 2_000);
+    let record = &envelope["items"][0];
+    let more: Vec<&str> = (record["more"].as_array().unwrap().iter())
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(record["more_cut"].as_u64().unwrap() > 0, "{envelope}");
+    assert!(
+        more.contains(&"RuntimeError: config parse failed"),
+        "{more:?}"
+    );
+    assert_eq!(more.last(), Some(&"KeyError: 'missing'"), "{more:?}");
 }
 
 /// The `line` items on every page of `args` run on `input`.
@@ -2373,15 +2418,19 @@ test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; 
 
 ";
     let b = Briefly::new();
-    // Returned whole, and ranked (the summary cut to the least it keeps).
-    for args in [&["text"][..], &["--max-chars", "1500", "text"]] {
+    // Returned whole, and over pages with the summary cut to the least it keeps (200
+    // characters, which end in the panic's file).
+    for (args, named) in [
+        (&["text"][..], "src/lib.rs:4:17"),
+        (&["--max-chars", "1500", "text"], "src/lib.rs…[cut "),
+    ] {
         let envelope = b.envelope(args, input.as_bytes(), CAP);
         let summary = envelope["summary"].as_str().unwrap();
         assert!(
-            summary.contains(
+            summary.contains(&format!(
                 "; first error at line 3: test tests::sums ... FAILED, reported at line 10: \
-                 thread 'tests::sums' (11510) panicked at src/lib.rs:4:17"
-            ),
+                 thread 'tests::sums' (11510) panicked at {named}"
+            )),
             "{args:?}: {summary}"
         );
     }

@@ -58,6 +58,11 @@ pub struct KeptLines {
     pinned: Vec<(u64, String)>,
     /// Lines pushed since the record began.
     pushed: u64,
+    /// Which lines of the head (on the item's `more`) were pushed as decisive.
+    head_decisive: Vec<bool>,
+    /// The most characters the lines kept may take, if bounded
+    /// ([`KeptLines::with_max_chars`]).
+    max_chars: Option<usize>,
 }
 
 impl Default for KeptLines {
@@ -92,7 +97,21 @@ impl KeptLines {
             tail: VecDeque::new(),
             pinned: Vec::new(),
             pushed: 0,
+            head_decisive: Vec::new(),
+            max_chars: None,
         }
+    }
+
+    /// Keeps no more of a record's lines than take `max_chars` characters (each line
+    /// counted with [`LINE_OVERHEAD`] for its quotes and comma), fewer lines than the
+    /// most when they are long: a record of short lines comes whole where a line count
+    /// fitted to long ones would cut it. The lines left are those
+    /// [`KeptLines::new_with_max_lines`] of fewer lines keeps (the first, the decisive
+    /// ones, the last), as many as fit; never fewer than 3 (the budget stage cuts those
+    /// further when they must be).
+    pub fn with_max_chars(mut self, max_chars: usize) -> KeptLines {
+        self.max_chars = Some(max_chars);
+        self
     }
 
     /// The record's next line, `decisive` when it says what went wrong (a traceback's
@@ -103,6 +122,7 @@ impl KeptLines {
         self.pushed += 1;
         if more.len() < self.head {
             more.push(line.to_string());
+            self.head_decisive.push(decisive);
             return;
         }
         let mut text = if self.tail.len() == self.tail_lines {
@@ -137,34 +157,90 @@ impl KeptLines {
     /// line pushed, which is kept. Ready for the next record after.
     pub fn finish(&mut self, more: &mut Vec<String>, gaps: &mut Vec<Gap>) -> u64 {
         gaps.clear();
-        self.pushed = 0;
+        let pushed = std::mem::take(&mut self.pushed);
+        let head_decisive = std::mem::take(&mut self.head_decisive);
+        let fits = |lines: &mut dyn Iterator<Item = &String>| {
+            self.max_chars
+                .is_none_or(|max| lines.map(|line| chars(line)).sum::<usize>() <= max)
+        };
         // Nearly every record: all its lines in the head (a line is pinned only from a
-        // full tail).
-        if self.tail.is_empty() {
+        // full tail), and within the characters.
+        if self.tail.is_empty() && fits(&mut more.iter()) {
             return 0;
         }
-        // The index of the first line not yet accounted for.
-        let mut next = more.len() as u64;
-        let mut skip_to = |more: &Vec<String>, next: &mut u64, to: u64| {
-            if to > *next {
+        // Every line held, with its index among those pushed and whether it is decisive.
+        let mut lines: Vec<(u64, String, bool)> = (more.drain(..).zip(head_decisive))
+            .enumerate()
+            .map(|(index, (text, decisive))| (index as u64, text, decisive))
+            .collect();
+        lines.extend(
+            self.pinned
+                .drain(..)
+                .map(|(index, text)| (index, text, true)),
+        );
+        lines.extend(self.tail.drain(..));
+        if !fits(&mut lines.iter().map(|(_, text, _)| text)) {
+            let max = self.max_chars.unwrap_or(usize::MAX);
+            let held = lines.len();
+            // The most lines whose share fits; the least share when none does.
+            let keep = (Self::LEAST..held)
+                .rev()
+                .map(|n| self.share(&lines, pushed, n))
+                .find(|keep| {
+                    let taken = lines.iter().zip(keep).filter(|(_, &kept)| kept);
+                    taken.map(|((_, text, _), _)| chars(text)).sum::<usize>() <= max
+                })
+                .unwrap_or_else(|| self.share(&lines, pushed, Self::LEAST));
+            let mut keep = keep.into_iter();
+            lines.retain(|_| keep.next().unwrap_or(false));
+        }
+        let mut next = 0;
+        for (index, text, _) in lines {
+            if index > next {
                 gaps.push(Gap {
                     after: more.len(),
-                    lines: to - *next,
+                    lines: index - next,
                 });
             }
-            *next = to;
-        };
-        for (index, text) in self.pinned.drain(..) {
-            skip_to(more, &mut next, index);
             more.push(text);
-            next += 1;
+            next = index + 1;
         }
-        if let Some(&(first, _, _)) = self.tail.front() {
-            skip_to(more, &mut next, first);
-        }
-        more.extend(self.tail.drain(..).map(|(_, text, _)| text));
         gaps.iter().map(|gap| gap.lines).sum()
     }
+
+    /// The least a record keeps of its lines after its first.
+    const LEAST: usize = 3;
+
+    /// Which of the `lines` held (of `pushed` in all) a record keeping `n` lines keeps,
+    /// shared as [`KeptLines::new_with_max_lines`] shares them: its first, of the
+    /// decisive ones between the first `n − 1` and the last, its last.
+    fn share(&self, lines: &[(u64, String, bool)], pushed: u64, n: usize) -> Vec<bool> {
+        let most = self.head + self.pinned_lines + self.tail_lines;
+        let head = (n * self.head / most).max(1) as u64;
+        let pinned = (n * self.pinned_lines / most).max(1);
+        let tail = n.saturating_sub(head as usize + pinned) as u64;
+        let tail_from = pushed.saturating_sub(tail);
+        let between = |index: u64| index >= head && index < tail_from;
+        let decisive: Vec<u64> = (lines.iter())
+            .filter(|&&(index, _, decisive)| decisive && between(index))
+            .map(|&(index, _, _)| index)
+            .collect();
+        let last = decisive.last().copied();
+        let first = &decisive[..decisive.len().min(pinned - 1)];
+        lines
+            .iter()
+            .map(|&(index, _, _)| !between(index) || Some(index) == last || first.contains(&index))
+            .collect()
+    }
+}
+
+/// What a line kept for an item takes of a result, besides its characters: its quotes
+/// and the comma after it.
+pub const LINE_OVERHEAD: usize = 3;
+
+/// The characters a line kept takes of a result.
+fn chars(line: &str) -> usize {
+    line.chars().count() + LINE_OVERHEAD
 }
 
 #[cfg(test)]
@@ -233,6 +309,71 @@ mod tests {
         }
         kept.finish(&mut more, &mut Vec::new());
         assert!(more.iter().all(|line| line == "y"), "{more:?}");
+    }
+
+    #[test]
+    fn within_characters_short_lines_stay_and_long_ones_give_way_as_fewer_lines_do() {
+        let record = |kept: KeptLines, width: usize, lines: u64| {
+            let mut kept = kept;
+            let mut more = Vec::new();
+            for n in 0..lines {
+                let line = format!("{n:0width$}");
+                kept.push(&mut more, &line, n == lines / 2);
+            }
+            let mut gaps = Vec::new();
+            let cut = kept.finish(&mut more, &mut gaps);
+            (more, gaps, cut)
+        };
+        // 30 lines of 7 characters (10 counted): whole within 300 characters.
+        let (more, gaps, cut) = record(KeptLines::default().with_max_chars(300), 7, 30);
+        assert_eq!((more.len(), cut), (30, 0));
+        assert!(gaps.is_empty());
+        // Of 97 characters (100 counted), 6 lines fit 600: as 6 lines share them, the
+        // decisive one in the middle kept.
+        let (more, gaps, cut) = record(KeptLines::default().with_max_chars(600), 97, 100);
+        let (six, ..) = record(KeptLines::new_with_max_lines(6), 97, 100);
+        assert_eq!(more, six);
+        assert_eq!(more.len(), 6);
+        assert!(more.contains(&format!("{:097}", 50)), "{more:?}");
+        assert_eq!(cut, 94);
+        assert_eq!(gaps.iter().map(|gap| gap.lines).sum::<u64>(), cut);
+        // A decisive line among the first 20, past the 2 of 6 lines' head, is kept too.
+        let mut kept = KeptLines::default().with_max_chars(600);
+        let mut more = Vec::new();
+        for n in 0..30 {
+            kept.push(&mut more, &format!("{n:097}"), n == 10);
+        }
+        kept.finish(&mut more, &mut Vec::new());
+        let kept: Vec<u64> = more.iter().map(|line| line.parse().unwrap()).collect();
+        assert_eq!(kept, [0, 1, 10, 27, 28, 29]);
+        // 12 lines of 50 counted: 5 of the head, of the decisive ones the first and the
+        // last, 5 of the tail.
+        let mut kept = KeptLines::default().with_max_chars(600);
+        let mut more = Vec::new();
+        for n in 0..100 {
+            kept.push(&mut more, &format!("{n:047}"), [30, 40, 50].contains(&n));
+        }
+        kept.finish(&mut more, &mut Vec::new());
+        let kept: Vec<u64> = more.iter().map(|line| line.parse().unwrap()).collect();
+        assert_eq!(kept, [0, 1, 2, 3, 4, 30, 50, 95, 96, 97, 98, 99]);
+        // A short record of long lines is cut too, its last line kept; never below 3.
+        let (more, gaps, cut) = record(KeptLines::default().with_max_chars(10), 97, 12);
+        assert_eq!(more.len(), 3);
+        assert_eq!(more.last().unwrap(), &format!("{:097}", 11));
+        assert_eq!((cut, gaps.iter().map(|gap| gap.lines).sum::<u64>()), (9, 9));
+        // Ready for the next record.
+        let mut kept = KeptLines::default().with_max_chars(300);
+        let mut more = Vec::new();
+        for n in 0..100 {
+            kept.push(&mut more, &"x".repeat(50), n == 7);
+        }
+        kept.finish(&mut more, &mut Vec::new());
+        let mut more = Vec::new();
+        for _ in 0..5 {
+            kept.push(&mut more, "y", false);
+        }
+        assert_eq!(kept.finish(&mut more, &mut Vec::new()), 0);
+        assert_eq!(more, ["y"; 5]);
     }
 
     #[test]

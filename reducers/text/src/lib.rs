@@ -104,12 +104,15 @@ pub fn block_chars_for(per_result_chars: usize) -> usize {
     briefly_core::item_chars_for(per_result_chars).clamp(100, BLOCK_BYTES)
 }
 
-/// The lines of a multi-line record its item keeps under a per-result budget of
-/// `per_result_chars` ([`TextOptions::layout_chars`]): [`MAX_RECORD_LINES`], fewer at
-/// budgets whose pages hold less (a stack frame takes about 100 characters), so that a
-/// record comes whole with its decisive lines rather than with every line cut.
-pub fn record_lines_for(per_result_chars: usize) -> usize {
-    ((per_result_chars / 2).saturating_sub(300) / 100).clamp(3, MAX_RECORD_LINES)
+/// The characters the lines of a multi-line record its item keeps may take under a
+/// per-result budget of `per_result_chars` ([`TextOptions::layout_chars`]): half of it,
+/// less 400 for the item's other fields (and the least budget's cursor and path). Its
+/// lines are kept within
+/// them ([`KeptLines::with_max_chars`]), [`MAX_RECORD_LINES`] at most: a record of short
+/// lines comes whole where one of long lines keeps its first, decisive and last ones,
+/// rather than every line cut.
+pub fn record_chars_for(per_result_chars: usize) -> usize {
+    (per_result_chars / 2).saturating_sub(400)
 }
 
 /// How a log's times stand, for its span: dates first (`2024-05-01…`) of one length sort
@@ -197,7 +200,7 @@ pub struct TextOptions {
     pub emit_groups: Option<PathBuf>,
     /// The per-result budget, in characters, the first page had: it sizes the runs of
     /// records returned whole ([`block_chars_for`]) and the lines a record's item keeps
-    /// ([`record_lines_for`]). Kept in the cursor, so that every page of one result lays
+    /// ([`record_chars_for`]). Kept in the cursor, so that every page of one result lays
     /// them out alike; `None`: [`BLOCK_BYTES`] and [`MAX_RECORD_LINES`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layout_chars: Option<usize>,
@@ -223,13 +226,17 @@ impl TextOptions {
         self.layout_chars.map_or(BLOCK_BYTES, block_chars_for)
     }
 
-    /// Lines a multi-line record's item keeps after its first.
-    fn record_lines(&self) -> usize {
+    /// What a multi-line record's item keeps of its lines after its first: at most
+    /// [`MAX_RECORD_LINES`], within the characters of the budget, if one is known.
+    fn record_kept(&self) -> KeptLines {
         let budget = [self.layout_chars, self.page_chars]
             .into_iter()
             .flatten()
             .min();
-        budget.map_or(MAX_RECORD_LINES, record_lines_for)
+        match budget {
+            Some(chars) => KeptLines::default().with_max_chars(record_chars_for(chars)),
+            None => KeptLines::default(),
+        }
     }
 }
 
@@ -617,7 +624,7 @@ impl Text {
                 name_line: None,
                 cause: String::new(),
                 multiline: MultiLine::new(Indented::ByRule),
-                kept: KeptLines::new_with_max_lines(options.record_lines()),
+                kept: options.record_kept(),
                 stamped_lines: false,
                 source: String::new(),
             },
@@ -1334,7 +1341,7 @@ impl Text {
     /// own. When the options left records out, each item has `--context`'s lines around it.
     ///
     /// Returns whether a record was longer than a page holds (the layout's
-    /// [`record_lines_for`]): its item keeps its first lines, its decisive ones and its
+    /// [`record_chars_for`]): its item keeps its first lines, its decisive ones and its
     /// last, as a record's does past the whole input's size, and the input is no longer
     /// returned whole.
     fn emit_whole(&self, whole: Whole, out: &mut dyn Emit<TextItem>) -> bool {
@@ -1366,7 +1373,7 @@ impl Text {
             if record.severity >= Some(Severity::Warn) {
                 let (more, more_cut, more_gaps) = kept_lines(
                     (record.first + 1..=record.last).map(line),
-                    self.options.record_lines(),
+                    self.options.record_kept(),
                     self.grep.as_ref(),
                 );
                 shortened |= more_cut > 0;
@@ -1464,7 +1471,7 @@ impl Text {
             }
             let (more, more_cut, more_gaps) = kept_lines(
                 (record.first + 1..=record.last).map(line),
-                self.options.record_lines(),
+                self.options.record_kept(),
                 self.grep.as_ref(),
             );
             let after: Vec<(u64, String)> = (record.last + 1
@@ -1607,20 +1614,23 @@ fn shown_time(stamp: &str) -> &str {
 
 /// Whether a line after a record's first, of `severity`, is kept in a long record's
 /// middle: a cause, an error in it (a failed subtest's `--- FAIL:` in its parent's
-/// record) or a Go test's own frame in a goroutine dump.
+/// record; not a chained traceback's `Traceback (most recent call last):`, whose
+/// exception says what went wrong) or a Go test's own frame in a goroutine dump.
 fn is_decisive(message: &str, severity: Option<Severity>) -> bool {
-    is_cause(message) || severity >= Some(Severity::Error) || is_go_test_frame(message)
+    is_cause(message)
+        || (severity >= Some(Severity::Error)
+            && !message.starts_with(severity::multiline::TRACEBACK))
+        || is_go_test_frame(message)
 }
 
-/// The lines of a record after its first that its item keeps, at most `max`
+/// The lines of a record after its first that `kept` keeps
 /// ([`KeptLines`]: the first, the decisive ones ([`is_decisive`]) and those `grep`
 /// matches, and the last), with how many were left out and where.
 fn kept_lines(
     lines: impl Iterator<Item = String>,
-    max: usize,
+    mut kept: KeptLines,
     grep: Option<&Regex>,
 ) -> (Vec<String>, u64, Vec<Gap>) {
-    let mut kept = KeptLines::new_with_max_lines(max);
     let mut more = Vec::new();
     for line in lines {
         let matched = grep.is_some_and(|grep| grep.is_match(&line));
@@ -2858,10 +2868,9 @@ done
 
     #[test]
     fn runs_and_records_shrink_with_the_budget() {
-        assert_eq!(record_lines_for(1_000), 3);
-        assert_eq!(record_lines_for(2_000), 7);
-        assert_eq!(record_lines_for(8_000), 37);
-        assert_eq!(record_lines_for(19_660), MAX_RECORD_LINES);
+        assert_eq!(record_chars_for(1_000), 100);
+        assert_eq!(record_chars_for(2_000), 600);
+        assert_eq!(record_chars_for(8_000), 3_600);
         assert_eq!(block_chars_for(1_000), 150);
         assert_eq!(block_chars_for(1_200), 250);
         assert_eq!(block_chars_for(1_500), BLOCK_BYTES);
