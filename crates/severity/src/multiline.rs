@@ -1243,15 +1243,17 @@ pub fn what_went_wrong<'a>(
     }
     // A chain of causes names its root, the last: `Caused by: …FileNotFoundException`,
     // not the wrapper that logged it. Python prints its chain the other way round, the
-    // exception the program ended with last: that one.
+    // exception the program ended with last: that one, known by the lines between the
+    // tracebacks or, when a record cut to a page left those out, by a traceback's
+    // heading (a traceback names its exception last, after its frames).
+    let mut python_chain = first.starts_with(TRACEBACK);
     let mut first = None;
     let mut last = None;
     let mut root = None;
-    let mut python_chain = false;
     for line in rest {
         if is_cause(line) {
             root = Some(line);
-        } else if PYTHON_CHAIN.contains(&line.trim()) {
+        } else if PYTHON_CHAIN.contains(&line.trim()) || line.starts_with(TRACEBACK) {
             python_chain = true;
         } else if names_what_went_wrong(line) {
             first = first.or(Some(line));
@@ -2818,6 +2820,29 @@ mod tests {
         assert_eq!(
             what_went_wrong("Traceback", rest.into_iter()),
             Some("KeyError: 'a'")
+        );
+        // A Python chain cut to a page, the lines between its tracebacks left out: the
+        // exception it ended with, last, whether the record opens with a traceback or
+        // holds a second one.
+        let rest = [
+            "  File \"w.py\", line 3, in walk",
+            "RecursionError: maximum recursion depth exceeded",
+            "    raise SystemError(\"walker crashed\") from e",
+            "SystemError: walker crashed",
+        ];
+        assert_eq!(
+            what_went_wrong("Traceback (most recent call last):", rest.into_iter()),
+            Some("SystemError: walker crashed")
+        );
+        let rest = [
+            "Traceback (most recent call last):",
+            "KeyError: 'a'",
+            "Traceback (most recent call last):",
+            "ValueError: b",
+        ];
+        assert_eq!(
+            what_went_wrong("ERROR:root:job failed", rest.into_iter()),
+            Some("ValueError: b")
         );
     }
 
