@@ -515,11 +515,13 @@ impl MultiLine {
             return true;
         }
         // A traceback or a Java exception right under the serious line that logged it
-        // (Python's `logger.exception`, log4j, logback), Lua's under its error.
+        // (Python's `logger.exception`, `logger.warning(…, exc_info=True)`, log4j,
+        // logback), Lua's under its error.
         // A long prefix is compared by a call: the first byte is looked at first.
-        if (line.starts_with('T') && line.starts_with(TRACEBACK))
-            || (line.starts_with('s') && line.trim_end() == LUA_TRACEBACK)
-        {
+        if line.starts_with('T') && line.starts_with(TRACEBACK) {
+            return self.severity >= Some(Severity::Warn);
+        }
+        if line.starts_with('s') && line.trim_end() == LUA_TRACEBACK {
             return self.severity >= Some(Severity::Error);
         }
         // The blank line and the exception a caller saw after it (Spring Boot's layout).
@@ -1684,6 +1686,16 @@ mod tests {
                     "ValueError: v",
                 ]],
                 &["ValueError: v"],
+            ),
+            // Under a warning that logged it (`exc_info=True`).
+            (
+                &[&[
+                    "WARNING retry: transient failure, will retry",
+                    TRACEBACK_COLON,
+                    "  File \"a.py\"",
+                    "TimeoutError: upstream slow",
+                ]],
+                &["TimeoutError: upstream slow"],
             ),
             (
                 &[
