@@ -132,6 +132,9 @@ enum Header {
     /// the source line, a caret, a blank line, then the exception, which names the record
     /// and whose stack follows.
     NodeThrowSite,
+    /// npm's error report, `npm error code ECONNREFUSED` (`npm ERR! …` before npm 10):
+    /// every line of it behind the same prefix ([`npm_error_prefix`]).
+    NpmError,
     /// CMake's `CMake Error at CMakeLists.txt:3 (project):` ([`is_cmake_message`]): the
     /// message follows, indented, in paragraphs; its first line names the record.
     CMakeMessage,
@@ -420,6 +423,7 @@ impl MultiLine {
                     || is_diagnostic_header(line)
             }
             Header::Valgrind(pid) => return valgrind_detail(line) == Some(pid),
+            Header::NpmError => return npm_error_prefix(line).is_some(),
             Header::SanitizerReport => {
                 return blank()
                     || indented
@@ -931,6 +935,18 @@ fn valgrind_detail(line: &str) -> Option<u32> {
 /// few; past them, what follows is another tool's.
 const TERRAFORM_PROSE: usize = 8;
 
+/// The prefix of a line of npm's error report, `npm error ` (`npm ERR! ` before npm 10),
+/// or the whole of a blank one of it (`npm error`).
+fn npm_error_prefix(line: &str) -> Option<&'static str> {
+    if !line.starts_with("npm ") {
+        return None;
+    }
+    ["npm error", "npm ERR!"].into_iter().find(|prefix| {
+        line.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+    })
+}
+
 /// The lines between chained Python tracebacks.
 pub fn is_chain_line(line: &str) -> bool {
     line.starts_with("During handling of the above exception")
@@ -1229,6 +1245,18 @@ pub fn what_went_wrong<'a>(
     if is_cmake_message(first) {
         return rest.find(|l| !l.trim().is_empty());
     }
+    if let Some(prefix) = npm_error_prefix(first) {
+        // The error it reports (`FetchError: request to … failed`), below its code.
+        let is_error = |said: &str| {
+            said.split_once(": ").is_some_and(|(name, _)| {
+                name.ends_with("Error") && name.bytes().all(|b| b.is_ascii_alphanumeric())
+            })
+        };
+        return rest.find(|l| {
+            l.strip_prefix(prefix)
+                .is_some_and(|said| is_error(said.trim()))
+        });
+    }
     if is_shellcheck_place(first) {
         return rest.find(|l| l.trim_start().starts_with("^-- "));
     }
@@ -1472,6 +1500,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::Valgrind(pid)
     } else if is_sanitizer_header(line.as_bytes()) {
         Header::SanitizerReport
+    } else if severity >= Some(Severity::Error) && npm_error_prefix(line).is_some() {
+        Header::NpmError
     } else if line.starts_with('S') && line.starts_with("Shadow bytes around the buggy address:") {
         Header::ShadowBytes
     } else if line.starts_with("WARNING: DATA RACE") {
@@ -1659,6 +1689,33 @@ mod tests {
     fn a_driver_field_continues_an_error_only() {
         let (_, starts) = split_by_rule(&["INFO next", "  Detail: not under an error"]);
         assert_eq!(starts, ["INFO next", "  Detail: not under an error"]);
+    }
+
+    #[test]
+    fn an_npm_error_report_is_one_record_named_by_its_error() {
+        let report = [
+            "npm error code ECONNREFUSED",
+            "npm error syscall connect",
+            "npm error Found: react@18.2.0",
+            "npm error FetchError: request to http://127.0.0.1:9/x failed, reason: connect",
+            "npm error     at ClientRequest.emit (node:events:524:28)",
+            "npm error",
+            "npm error A complete log of this run can be found in: /root/.npm/_logs/x.log",
+        ];
+        splits_alike(&[(&[&report, &["added 3 packages"]], &[])]);
+        assert_eq!(
+            what_went_wrong(report[0], report[1..].iter().copied()),
+            Some(report[3])
+        );
+        // npm before 10; a report that names no error is named by its first line.
+        let old = [
+            "npm ERR! code E404",
+            "npm ERR! 404 Not Found - GET https://r/x",
+        ];
+        splits_alike(&[(&[&old, &["npm warn config"]], &[])]);
+        assert_eq!(what_went_wrong(old[0], old[1..].iter().copied()), None);
+        // Not npm's: `npm errors` is no prefix of its report.
+        splits_alike(&[(&[&["npm errors: 3"], &["npm error x"]], &[])]);
     }
 
     #[test]
