@@ -132,6 +132,10 @@ enum Header {
     /// the source line, a caret, a blank line, then the exception, which names the record
     /// and whose stack follows.
     NodeThrowSite,
+    /// Python's exception group, `+ Exception Group Traceback (most recent call last):`:
+    /// its traceback, its exception and each sub-exception's traceback follow, every line
+    /// behind a `|` or a `+` ([`is_exception_group_line`]).
+    ExceptionGroup,
     /// npm's error report, `npm error code ECONNREFUSED` (`npm ERR! …` before npm 10):
     /// every line of it behind the same prefix ([`npm_error_prefix`]).
     NpmError,
@@ -277,6 +281,10 @@ impl MultiLine {
                 self.indent = 0;
             }
         }
+        if self.header == Header::ExceptionGroup {
+            // Its tracebacks are behind the group's bars: the header says where it ends.
+            self.traceback = Traceback::None;
+        }
         // unittest's report comes under its rule of `=`: a `FAIL: x (a.b)` elsewhere (a
         // health check's) is a line of its own.
         let after_rule = std::mem::replace(&mut self.after_rule, is_rule_of(line, b'='));
@@ -343,6 +351,7 @@ impl MultiLine {
         match self.header {
             Header::UnittestReport => return !is_rule_of(line, b'='),
             Header::UnittestBody => return !(is_rule_of(line, b'=') || is_rule_of(line, b'-')),
+            Header::ExceptionGroup => return is_exception_group_line(line),
             _ => {}
         }
         let indented = line.starts_with([' ', '\t']);
@@ -588,6 +597,10 @@ impl MultiLine {
                 false
             }
             Traceback::None => match self.opens {
+                // The group's exception, behind its bar.
+                _ if self.header == Header::ExceptionGroup => {
+                    !self.named && behind_group_bar(line).is_some_and(names_what_went_wrong)
+                }
                 Some(Opens::Panic) => {
                     first && self.header == Header::PanicMessageNext && is_panic_message(line)
                 }
@@ -935,6 +948,24 @@ fn valgrind_detail(line: &str) -> Option<u32> {
 /// few; past them, what follows is another tool's.
 const TERRAFORM_PROSE: usize = 8;
 
+/// The line that opens a Python exception group's report (3.11 on), after its indentation.
+const EXCEPTION_GROUP: &str = "+ Exception Group Traceback (most recent call last)";
+
+/// A line of a Python exception group's report: behind a `|` (its tracebacks and
+/// exceptions) or a `+` (the rules between its sub-exceptions), after indentation; not
+/// the next group's first.
+fn is_exception_group_line(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with(['|', '+']) && !line.starts_with(EXCEPTION_GROUP)
+}
+
+/// What an exception group's line says behind its `|`: `ExceptionGroup: …`, a frame
+/// indented as in a traceback.
+fn behind_group_bar(line: &str) -> Option<&str> {
+    let said = line.trim_start().strip_prefix('|')?;
+    Some(said.strip_prefix(' ').unwrap_or(said))
+}
+
 /// The prefix of a line of npm's error report, `npm error ` (`npm ERR! ` before npm 10),
 /// or the whole of a blank one of it (`npm error`).
 fn npm_error_prefix(line: &str) -> Option<&'static str> {
@@ -1245,6 +1276,11 @@ pub fn what_went_wrong<'a>(
     if is_cmake_message(first) {
         return rest.find(|l| !l.trim().is_empty());
     }
+    if first.trim_start().starts_with(EXCEPTION_GROUP) {
+        // The group's own exception (`ExceptionGroup: unhandled errors in a TaskGroup
+        // (2 sub-exceptions)`), the first a bar holds.
+        return rest.find_map(|l| behind_group_bar(l).filter(|said| names_what_went_wrong(said)));
+    }
     if let Some(prefix) = npm_error_prefix(first) {
         // The error it reports (`FetchError: request to … failed`), below its code.
         let is_error = |said: &str| {
@@ -1502,6 +1538,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::SanitizerReport
     } else if severity >= Some(Severity::Error) && npm_error_prefix(line).is_some() {
         Header::NpmError
+    } else if opens == Some(Opens::Traceback) && line.starts_with(EXCEPTION_GROUP) {
+        Header::ExceptionGroup
     } else if line.starts_with('S') && line.starts_with("Shadow bytes around the buggy address:") {
         Header::ShadowBytes
     } else if line.starts_with("WARNING: DATA RACE") {
@@ -1689,6 +1727,30 @@ mod tests {
     fn a_driver_field_continues_an_error_only() {
         let (_, starts) = split_by_rule(&["INFO next", "  Detail: not under an error"]);
         assert_eq!(starts, ["INFO next", "  Detail: not under an error"]);
+    }
+
+    #[test]
+    fn an_exception_group_is_one_record_named_by_its_exception() {
+        let group = [
+            "  + Exception Group Traceback (most recent call last):",
+            "  |   File \"eg.py\", line 7, in <module>",
+            "  |     asyncio.run(main())",
+            "  | ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)",
+            "  +-+---------------- 1 ----------------",
+            "    | Traceback (most recent call last):",
+            "    |   File \"eg.py\", line 2, in a",
+            "    | ValueError: task a failed",
+            "    +---------------- 2 ----------------",
+            "    | Traceback (most recent call last):",
+            "    | KeyError: 'task b missing'",
+            "    +------------------------------------",
+        ];
+        // Two in a row are two; a line behind no bar ends one.
+        splits_alike(&[(&[&group, &group, &["done"]], &[group[3], group[3]])]);
+        assert_eq!(
+            what_went_wrong(group[0], group[1..].iter().copied()),
+            Some("ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)")
+        );
     }
 
     #[test]

@@ -1614,12 +1614,13 @@ fn shown_time(stamp: &str) -> &str {
 
 /// Whether a line after a record's first, of `severity`, is kept in a long record's
 /// middle: a cause, an error in it (a failed subtest's `--- FAIL:` in its parent's
-/// record; not a chained traceback's `Traceback (most recent call last):`, whose
-/// exception says what went wrong) or a Go test's own frame in a goroutine dump.
+/// record; not a chained traceback's `Traceback (most recent call last):`, an exception
+/// group's behind its bar too, whose exception says what went wrong) or a Go test's own frame in a goroutine dump.
 fn is_decisive(message: &str, severity: Option<Severity>) -> bool {
     is_cause(message)
         || (severity >= Some(Severity::Error)
-            && !message.starts_with(severity::multiline::TRACEBACK))
+            && !(message.trim_start_matches([' ', '|']))
+                .starts_with(severity::multiline::TRACEBACK))
         || is_go_test_frame(message)
 }
 
