@@ -136,6 +136,10 @@ enum Header {
     /// its traceback, its exception and each sub-exception's traceback follow, every line
     /// behind a `|` or a `+` ([`is_exception_group_line`]).
     ExceptionGroup,
+    /// The linker's context, `/usr/bin/ld: a.o: in function `main':` ([`is_linker_context`]):
+    /// its findings in that function follow ([`is_linker_finding`]), the first naming the
+    /// record.
+    LinkerContext,
     /// npm's error report, `npm error code ECONNREFUSED` (`npm ERR! …` before npm 10):
     /// every line of it behind the same prefix ([`npm_error_prefix`]).
     NpmError,
@@ -433,6 +437,7 @@ impl MultiLine {
             }
             Header::Valgrind(pid) => return valgrind_detail(line) == Some(pid),
             Header::NpmError => return npm_error_prefix(line).is_some(),
+            Header::LinkerContext => return is_linker_finding(line),
             Header::SanitizerReport => {
                 return blank()
                     || indented
@@ -614,6 +619,8 @@ impl MultiLine {
                 }
                 // What failed, on the line under Gradle's header.
                 None if self.header == Header::GradleFailure => first,
+                // The linker's first finding in the function.
+                None if self.header == Header::LinkerContext => first,
                 // The diagnostic under its context: its source and notes follow.
                 None if self.header == Header::CompilerContext && is_diagnostic_header(line) => {
                     self.header = Header::Diagnostic;
@@ -947,6 +954,20 @@ fn valgrind_detail(line: &str) -> Option<u32> {
 /// Lines of explanation Terraform's error without its box holds at most: its own are a
 /// few; past them, what follows is another tool's.
 const TERRAFORM_PROSE: usize = 8;
+
+/// The linker's context of what it found next, the function it was linking:
+/// `/usr/bin/ld: /tmp/cc9E.o: in function `main':` (GNU ld, gold and lld alike).
+fn is_linker_context(line: &str) -> bool {
+    // Looked at at every record's start: the colon that ends it first.
+    (line.ends_with("':") || line.ends_with("’:"))
+        && (line.contains(": in function `") || line.contains(": in function ‘"))
+}
+
+/// The linker's finding at a place in a section (`y.c:(.text+0x15): undefined reference
+/// to `ext1'`, after `/usr/bin/ld: ` too): a function's context names none.
+fn is_linker_finding(line: &str) -> bool {
+    line.contains(":(.")
+}
 
 /// The line that opens a Python exception group's report (3.11 on), after its indentation.
 const EXCEPTION_GROUP: &str = "+ Exception Group Traceback (most recent call last)";
@@ -1540,6 +1561,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::NpmError
     } else if opens == Some(Opens::Traceback) && line.starts_with(EXCEPTION_GROUP) {
         Header::ExceptionGroup
+    } else if is_linker_context(line) {
+        Header::LinkerContext
     } else if line.starts_with('S') && line.starts_with("Shadow bytes around the buggy address:") {
         Header::ShadowBytes
     } else if line.starts_with("WARNING: DATA RACE") {
@@ -1751,6 +1774,27 @@ mod tests {
             what_went_wrong(group[0], group[1..].iter().copied()),
             Some("ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)")
         );
+    }
+
+    #[test]
+    fn the_linkers_findings_stay_with_the_function_they_are_in() {
+        let main = [
+            "/usr/bin/ld: /tmp/ccc9.o: in function `main':",
+            "y.c:(.text+0x15): undefined reference to `ext1'",
+            "/usr/bin/ld: y.c:(.text+0x1c): undefined reference to `ext2'",
+        ];
+        let other = [
+            "/usr/bin/ld: /tmp/ccrJ.o: in function ‘other’:",
+            "z.c:(.text+0x5): undefined reference to ‘ext1’",
+        ];
+        splits_alike(&[(
+            &[
+                &main,
+                &other,
+                &["collect2: error: ld returned 1 exit status"],
+            ],
+            &[main[1], other[1]],
+        )]);
     }
 
     #[test]
