@@ -633,3 +633,21 @@ fn keep_turns_target_and_largest() {
     assert!(tokens.windows(2).all(|w| w[0] >= w[1]), "largest first");
     assert_eq!(many["raw"]["bytes"], input.len());
 }
+
+#[test]
+fn a_lone_surrogate_escape_in_the_history_is_read_as_u_fffd() {
+    let b = Briefly::new();
+    let history = br#"[{"role":"user","content":"cut \ud83d"}]"#;
+    let envelope = b.envelope(
+        &["context", "measure", "--context-tokens", "8000"],
+        history,
+        100_000,
+    );
+    let warning = envelope["warnings"][0].as_str().unwrap();
+    assert!(
+        warning
+            .starts_with("the history: a lone surrogate escape (half of a UTF-16 pair) at byte 31"),
+        "{warning}"
+    );
+    assert_eq!(envelope["total_items"], 1, "{envelope}");
+}

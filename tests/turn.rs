@@ -333,3 +333,30 @@ fn content_given_as_text_blocks_is_spilled_by_its_text_and_stays_blocks() {
     let artifact = out[0]["artifact_path"].as_str().unwrap();
     assert_eq!(std::fs::read_to_string(artifact).unwrap(), log);
 }
+
+#[test]
+fn a_lone_surrogate_escape_is_read_as_u_fffd_not_a_failed_turn() {
+    // A JavaScript harness that cut a string inside a character writes half of it:
+    // `\ud83d`. The turn is read, the half replaced and said, its pair kept (in an
+    // array, and in JSON lines cut between reads by the reader's chunks).
+    let b = Briefly::new();
+    let padding = "x".repeat(10_000);
+    for input in [
+        format!(r#" [{{"id":"a","content":"cut \ud83d"}},{{"id":"b","content":"pair \ud83d\ude00 {padding}"}}]"#),
+        format!("{{\"id\":\"b\",\"content\":\"{padding}\"}}\n{{\"id\":\"a\",\"content\":\"cut \\ud83d\"}}\n"),
+    ] {
+        let out = b.run(&["turn"], input.as_bytes());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.contains("cut \u{fffd}"), "{stdout}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("1 lone surrogate escape (half of a UTF-16 pair) replaced by U+FFFD"),
+            "{stderr}"
+        );
+        if input.starts_with(' ') {
+            assert!(stdout.contains("pair \u{1f600}"), "{stdout}");
+            assert!(stderr.contains("the first at byte 27"), "{stderr}");
+        }
+    }
+}

@@ -6,7 +6,7 @@ use crate::cli::{ContextCommand, Window};
 use crate::session::Session;
 use anyhow::{anyhow, bail, Context, Result};
 use briefly_context::{check, compact, measure, reserve_for, CompactOptions, Services};
-use briefly_core::{ArtifactMeta, Raw};
+use briefly_core::{replace_lone_surrogates, ArtifactMeta, Raw};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -143,7 +143,10 @@ fn reserve(window: &Window) -> Result<f64> {
     Ok(reserve)
 }
 
-fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, u64)> {
+/// The JSON value `input` holds, its size in bytes, and a warning when a lone surrogate's
+/// escape (a string a JavaScript harness cut inside a character) was read as U+FFFD
+/// rather than failing it all.
+fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, u64, Option<String>)> {
     let mut limited = input.take(MAX_HISTORY_BYTES + 1);
     let mut bytes = Vec::new();
     limited
@@ -152,15 +155,21 @@ fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, u64)> {
     if bytes.len() as u64 > MAX_HISTORY_BYTES {
         bail!("{what} is over {} MiB: refused", MAX_HISTORY_BYTES >> 20);
     }
+    let replaced = replace_lone_surrogates(&mut bytes).map(|first| {
+        format!(
+            "{what}: a lone surrogate escape (half of a UTF-16 pair) at byte {first}, and any after it, replaced by U+FFFD"
+        )
+    });
     let value =
         serde_json::from_slice(&bytes).with_context(|| format!("{what} is not valid JSON"))?;
-    Ok((value, bytes.len() as u64))
+    Ok((value, bytes.len() as u64, replaced))
 }
 
 /// The messages, warnings about them, and the size of the input in bytes.
 fn read_history(file: Option<&Path>) -> Result<(Vec<Value>, Vec<String>, u64)> {
-    let (history, bytes) = read_json(&mut open_input(file)?, "the history")?;
-    let warnings = check(&history)?;
+    let (history, bytes, replaced) = read_json(&mut open_input(file)?, "the history")?;
+    let mut warnings: Vec<String> = replaced.into_iter().collect();
+    warnings.extend(check(&history)?);
     let Value::Array(messages) = history else {
         unreachable!("checked")
     };

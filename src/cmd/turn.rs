@@ -4,7 +4,9 @@ use super::open_input;
 use crate::render;
 use crate::session::Session;
 use anyhow::{Context, Result};
-use briefly_core::{Budget, End, MetricsEvent, Pipeline, MIN_RESULT_CHARS};
+use briefly_core::{
+    counted, Budget, End, LoneSurrogates, MetricsEvent, Pipeline, MIN_RESULT_CHARS,
+};
 use briefly_plain::{Spill, SpillOptions};
 use serde::de::{self, SeqAccess, Visitor};
 use serde_json::Value;
@@ -23,25 +25,27 @@ struct Entry {
 
 pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     let mut input = BufReader::new(open_input(file)?);
+    // Bytes before the JSON: a byte order mark, white space.
+    let mut skipped = 0;
     let is_array = loop {
         let buf = input.fill_buf().context("reading input")?;
         // A UTF-8 byte order mark opening the input is no part of the JSON.
-        if buf.starts_with(briefly_core::UTF8_BOM) {
-            input.consume(briefly_core::UTF8_BOM.len());
-            continue;
-        }
-        match buf.iter().position(|b| !b.is_ascii_whitespace()) {
-            Some(i) => {
-                let first = buf[i];
-                input.consume(i);
-                break first == b'[';
+        let n = if buf.starts_with(briefly_core::UTF8_BOM) {
+            briefly_core::UTF8_BOM.len()
+        } else {
+            match buf.iter().position(|b| !b.is_ascii_whitespace()) {
+                Some(i) => {
+                    let first = buf[i];
+                    input.consume(i);
+                    skipped += i as u64;
+                    break first == b'[';
+                }
+                None if buf.is_empty() => break false,
+                None => buf.len(),
             }
-            None if buf.is_empty() => break false,
-            None => {
-                let n = buf.len();
-                input.consume(n);
-            }
-        }
+        };
+        input.consume(n);
+        skipped += n as u64;
     };
 
     // Stage every result on disk, one JSON line each, so memory holds one at a time
@@ -74,6 +78,9 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
         offset += line.len() as u64;
         staging.write_all(&line).map_err(|e| e.to_string())
     };
+    // A lone surrogate's escape (a string a JavaScript harness cut inside a character)
+    // would fail the whole turn: read as U+FFFD, and said.
+    let mut input = BufReader::new(LoneSurrogates::new(input));
     if is_array {
         let mut de = serde_json::Deserializer::from_reader(&mut input);
         de::Deserializer::deserialize_seq(&mut de, Each(&mut stage))
@@ -90,6 +97,13 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
         }
     }
     let mut staging = staging.into_inner().context("writing the staging file")?;
+    if let (replaced @ 1.., Some(first)) = input.get_ref().replaced() {
+        say!(
+            "briefly: warning: {} (half of a UTF-16 pair) replaced by U+FFFD, the first at byte {}",
+            counted(replaced, "lone surrogate escape", "lone surrogate escapes"),
+            skipped + first
+        );
+    }
 
     let cap = session.budget.per_turn_chars;
     let per_result = session.budget.per_result_chars;

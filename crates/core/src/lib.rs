@@ -59,6 +59,7 @@ mod records;
 mod reducer;
 mod select;
 mod shrink;
+mod surrogates;
 pub mod testkit;
 mod tokenize;
 pub mod utf16;
@@ -92,6 +93,7 @@ pub use shrink::{
     cut_line_head, cut_str, head_bytes, json_chars, shrink_to_fit, split_cut, with_cut_marker,
     CUT_MARKER,
 };
+pub use surrogates::{replace_lone_surrogates, LoneSurrogates};
 pub use tokenize::Tokenizer;
 pub use utf16::InputDecoder;
 pub use whole::WholeChars;

@@ -29,7 +29,9 @@ pub use path::{Path, Step};
 pub use shape::PathShape;
 pub use tape::{Convert, Kind, TapeValue};
 
-use briefly_core::{counted, Emit, Flow, Framing, Outcome, Preview, Record, Reducer};
+use briefly_core::{
+    counted, replace_lone_surrogates, Emit, Flow, Framing, Outcome, Preview, Record, Reducer,
+};
 use scan::{Event, Scanner, Split, Unit};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -1525,47 +1527,6 @@ impl Json {
             None => None,
         }
     }
-}
-
-/// Rewrites each escape of a lone surrogate in `bytes` (`\ud83d` with no low half after
-/// it, or a low half alone) as `\ufffd`, of the same length; returns where the first was.
-fn replace_lone_surrogates(bytes: &mut [u8]) -> Option<usize> {
-    let hex = |at: usize, bytes: &[u8]| -> Option<u16> {
-        let digits = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
-        u16::from_str_radix(digits, 16).ok()
-    };
-    let mut first = None;
-    let mut i = 0;
-    while let Some(found) = bytes.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
-        let at = i + found;
-        if bytes.get(at + 1) != Some(&b'u') {
-            i = at + 2; // another escape, `\\` among them
-            continue;
-        }
-        i = at + 6;
-        let Some(unit) = hex(at + 2, bytes) else {
-            continue;
-        };
-        let lone = match unit {
-            0xD800..=0xDBFF => {
-                let low = (bytes.get(at + 6..at + 8) == Some(b"\\u"))
-                    .then(|| hex(at + 8, bytes))
-                    .flatten();
-                let paired = low.is_some_and(|low| (0xDC00..=0xDFFF).contains(&low));
-                if paired {
-                    i = at + 12;
-                }
-                !paired
-            }
-            0xDC00..=0xDFFF => true,
-            _ => false,
-        };
-        if lone {
-            bytes[at + 2..at + 6].copy_from_slice(b"fffd");
-            first.get_or_insert(at);
-        }
-    }
-    first
 }
 
 /// Where the JSON object in a line of text begins, when the line is text and then one
@@ -3400,17 +3361,6 @@ mod tests {
 
     #[test]
     fn a_lone_surrogate_escape_is_u_fffd_not_nul() {
-        let mut bytes =
-            br#"{"s":"a\ud83dx","t":"\ud83d\ude00","u":"\\ud83d","v":"\udc00"}"#.to_vec();
-        assert_eq!(replace_lone_surrogates(&mut bytes), Some(7));
-        assert_eq!(
-            std::str::from_utf8(&bytes).unwrap(),
-            r#"{"s":"a\ufffdx","t":"\ud83d\ude00","u":"\\ud83d","v":"\ufffd"}"#
-        );
-        let mut plain = br#"{"a":"\u00e9\n"}"#.to_vec();
-        assert_eq!(replace_lone_surrogates(&mut plain), None);
-        // A cut escape at the end is left to the parser.
-        assert_eq!(replace_lone_surrogates(&mut br#""\ud8"#.to_vec()), None);
         let envelope = run(b"{\"s\":\"a\\ud83dxyz\"}\n", JsonOptions::default());
         assert_eq!(envelope.items, [json!({"s": "a\u{fffd}xyz"})]);
         assert!(envelope.warnings[0]
