@@ -631,7 +631,10 @@ fn keep_turns_target_and_largest() {
         .collect();
     assert_eq!(tokens.len(), asked);
     assert!(tokens.windows(2).all(|w| w[0] >= w[1]), "largest first");
+    // What was read: its bytes, lines and characters, as every result says them.
     assert_eq!(many["raw"]["bytes"], input.len());
+    assert_eq!(many["raw"]["chars"], input.chars().count());
+    assert_eq!(many["raw"]["lines"], input.lines().count());
 }
 
 #[test]

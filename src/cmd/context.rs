@@ -30,7 +30,7 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             window,
             largest,
         } => {
-            let (messages, mut warnings, bytes) = read_history(file.as_deref())?;
+            let (messages, mut warnings, raw) = read_history(file.as_deref())?;
             warnings.extend(ignored);
             let tools = read_tools(window)?;
             let context_tokens = session.budget.context_tokens;
@@ -60,10 +60,7 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             let options = RowsOptions {
                 summary,
                 stats,
-                raw: Raw {
-                    bytes,
-                    ..Raw::default()
-                },
+                raw,
             };
             // The items are the answer to "which messages are largest", complete as such.
             let rows = m
@@ -143,10 +140,10 @@ fn reserve(window: &Window) -> Result<f64> {
     Ok(reserve)
 }
 
-/// The JSON value `input` holds, its size in bytes, and a warning when a lone surrogate's
+/// The JSON value `input` holds, what was read of it, and a warning when a lone surrogate's
 /// escape (a string a JavaScript harness cut inside a character) was read as U+FFFD
 /// rather than failing it all.
-fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, u64, Option<String>)> {
+fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, Raw, Option<String>)> {
     let mut limited = input.take(MAX_HISTORY_BYTES + 1);
     let mut bytes = Vec::new();
     limited
@@ -155,6 +152,11 @@ fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, u64, Option<Str
     if bytes.len() as u64 > MAX_HISTORY_BYTES {
         bail!("{what} is over {} MiB: refused", MAX_HISTORY_BYTES >> 20);
     }
+    let raw = Raw {
+        bytes: bytes.len() as u64,
+        lines: count_lines(&bytes),
+        chars: briefly_core::count_chars(&bytes),
+    };
     let replaced = replace_lone_surrogates(&mut bytes).map(|first| {
         format!(
             "{what}: a lone surrogate escape (half of a UTF-16 pair) at byte {first}, and any after it, replaced by U+FFFD"
@@ -162,18 +164,24 @@ fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, u64, Option<Str
     });
     let value =
         serde_json::from_slice(&bytes).with_context(|| format!("{what} is not valid JSON"))?;
-    Ok((value, bytes.len() as u64, replaced))
+    Ok((value, raw, replaced))
 }
 
-/// The messages, warnings about them, and the size of the input in bytes.
-fn read_history(file: Option<&Path>) -> Result<(Vec<Value>, Vec<String>, u64)> {
-    let (history, bytes, replaced) = read_json(&mut open_input(file)?, "the history")?;
+/// Lines in `bytes`, a last one without its newline counted.
+fn count_lines(bytes: &[u8]) -> u64 {
+    let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    newlines + u64::from(bytes.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// The messages, warnings about them, and what was read of the input.
+fn read_history(file: Option<&Path>) -> Result<(Vec<Value>, Vec<String>, Raw)> {
+    let (history, raw, replaced) = read_json(&mut open_input(file)?, "the history")?;
     let mut warnings: Vec<String> = replaced.into_iter().collect();
     warnings.extend(check(&history)?);
     let Value::Array(messages) = history else {
         unreachable!("checked")
     };
-    Ok((messages, warnings, bytes))
+    Ok((messages, warnings, raw))
 }
 
 fn read_tools(window: &Window) -> Result<Vec<Value>> {
