@@ -20,7 +20,8 @@ pub struct Global {
     /// The model's context window in tokens; sets the per-result and per-turn budgets.
     #[arg(long, global = true, env = "BRIEFLY_CONTEXT_TOKENS", value_name = "N")]
     pub context_tokens: Option<u64>,
-    /// The per-result budget in characters, directly (at least 1000).
+    /// The per-result budget in characters, directly (at least 1000; 2000 with a real
+    /// `--tokenizer`, whose limit, a quarter of it in tokens, must hold a cursor and an item).
     #[arg(long, global = true, value_name = "N")]
     pub max_chars: Option<usize>,
     /// What of the window is taken already: system=S,schemas=T,history=H,reserve=R,margin=M (tokens).
