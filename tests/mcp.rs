@@ -346,17 +346,44 @@ fn the_python_sdk_calls_each_reducer_tool() {
 fn the_proxy_bounds_results_and_answers_for_a_broken_server() {
     let briefly = Briefly::new();
     let server = script("server.py");
+    let metrics = briefly.dir.path().join("metrics.jsonl");
     let report = client(
         &briefly,
         "proxy",
         &[
             env!("CARGO_BIN_EXE_briefly"),
             "mcp-proxy",
+            "--metrics",
+            metrics.to_str().unwrap(),
             "--",
             python().to_str().unwrap(),
             server.to_str().unwrap(),
         ],
     );
+    // One metrics event per result, named by the server's tool: the big one spilled, the
+    // small one not.
+    let events: Vec<Value> = std::fs::read_to_string(&metrics)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let of = |tool: &str| -> Vec<&Value> { events.iter().filter(|e| e["tool"] == tool).collect() };
+    let (big, small) = (of("big"), of("small"));
+    assert_eq!((big.len(), small.len()), (1, 1), "{events:?}");
+    assert_eq!(big[0]["persisted"], true);
+    assert!(
+        big[0]["raw_chars"].as_u64().unwrap() > 1_000_000,
+        "{}",
+        big[0]
+    );
+    assert!(
+        big[0]["inline_chars"].as_u64().unwrap() <= PER_RESULT as u64,
+        "{}",
+        big[0]
+    );
+    assert_eq!(small[0]["persisted"], false);
+    assert_eq!(small[0]["raw_chars"], small[0]["inline_chars"]);
+    assert!(of("mcp-proxy").is_empty(), "{events:?}");
     assert_eq!(report["server"], "briefly-test-server");
     let tools = report["tools"].as_object().unwrap();
     for name in ["small", "big", "read", "page"] {

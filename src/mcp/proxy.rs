@@ -21,7 +21,7 @@ use crate::render;
 use crate::session::Session;
 use anyhow::{bail, Context, Result};
 use briefly_core::{
-    json_chars, shrink_to_fit, ArtifactMeta, Budget, End, Pipeline, MIN_RESULT_CHARS,
+    json_chars, shrink_to_fit, ArtifactMeta, Budget, End, MetricsEvent, Pipeline, MIN_RESULT_CHARS,
 };
 use briefly_plain::{Spill, SpillOptions};
 use serde_json::{json, Value};
@@ -82,6 +82,8 @@ struct State {
 struct Pending {
     id: Value,
     method: String,
+    /// A `tools/call`'s tool, for its result's metrics event.
+    tool: Option<String>,
 }
 
 impl State {
@@ -398,11 +400,13 @@ async fn from_client_message(
         (Some("tools/call"), Some(id)) => {
             let mut state = shared.state();
             state.calls_outstanding += 1;
+            let tool = message["params"]["name"].as_str().map(String::from);
             state.pending.insert(
                 id.to_string(),
                 Pending {
                     id,
                     method: "tools/call".into(),
+                    tool,
                 },
             );
         }
@@ -412,6 +416,7 @@ async fn from_client_message(
                 Pending {
                     id,
                     method: method.to_string(),
+                    tool: None,
                 },
             );
         }
@@ -555,11 +560,27 @@ async fn from_server_line(shared: &Shared, line: Vec<u8>) {
         Some("tools/call") => {
             let mut message = message;
             let allowance = shared.state().allowance(&shared.budget);
-            let shown = match message.get_mut("result") {
-                Some(result) => stage_result(shared, result, allowance),
-                None => bound_error(shared, &mut message, allowance),
+            let (raw, shown) = match message.get_mut("result") {
+                Some(result) => (text_chars(result), stage_result(shared, result, allowance)),
+                None => (
+                    message.get("error").map_or(0, json_chars),
+                    bound_error(shared, &mut message, allowance),
+                ),
             };
             shared.state().answered(shown);
+            // One event per result, by the server's tool: the noisiest tools are named.
+            if let (Some(pending), Ok(session)) = (&pending, Session::new(shared.defaults.clone()))
+            {
+                session.metrics(MetricsEvent {
+                    event: "tool_result_budget".into(),
+                    tool: pending.tool.clone().unwrap_or_else(|| "mcp-proxy".into()),
+                    tool_call_id: Some(pending.id.to_string()),
+                    raw_chars: raw as u64,
+                    inline_chars: shown as u64,
+                    persisted: shown < raw,
+                    ..MetricsEvent::default()
+                });
+            }
             shared.send(message).await;
         }
         Some("tools/list") => {
@@ -734,7 +755,6 @@ fn spill_text(shared: &Shared, text: &str, stub_chars: usize, read: &str, page: 
         }
         stub.push_str("]\n");
     }
-    session.metrics(session.result_event("mcp-proxy", &envelope, stub.chars().count()));
     stub
 }
 
