@@ -103,7 +103,7 @@ impl KeptLines {
     }
 
     /// Keeps no more of a record's lines than take `max_chars` characters (each line
-    /// counted with [`LINE_OVERHEAD`] for its quotes and comma), fewer lines than the
+    /// counted with 3 more, for its quotes and comma), fewer lines than the
     /// most when they are long: a record of short lines comes whole where a line count
     /// fitted to long ones would cut it. The lines left are those
     /// [`KeptLines::new_with_max_lines`] of fewer lines keeps (the first, the decisive
@@ -236,7 +236,7 @@ impl KeptLines {
 
 /// What a line kept for an item takes of a result, besides its characters: its quotes
 /// and the comma after it.
-pub const LINE_OVERHEAD: usize = 3;
+const LINE_OVERHEAD: usize = 3;
 
 /// The characters a line kept takes of a result.
 fn chars(line: &str) -> usize {

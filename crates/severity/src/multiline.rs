@@ -1332,15 +1332,18 @@ pub fn what_went_wrong<'a>(
     // not the wrapper that logged it. Python prints its chain the other way round, the
     // exception the program ended with last: that one, known by the lines between the
     // tracebacks or, when a record cut to a page left those out, by a traceback's
-    // heading (a traceback names its exception last, after its frames).
-    let mut python_chain = first.starts_with(TRACEBACK);
+    // heading or frame after an exception (a traceback names its exception after its
+    // frames; the lines after a single one's are its message's).
+    let mut python_chain = false;
     let mut first = None;
     let mut last = None;
     let mut root = None;
     for line in rest {
+        let after_exception = first.is_some()
+            && (line.starts_with(TRACEBACK) || line.trim_start().starts_with("File \""));
         if is_cause(line) {
             root = Some(line);
-        } else if PYTHON_CHAIN.contains(&line.trim()) || line.starts_with(TRACEBACK) {
+        } else if PYTHON_CHAIN.contains(&line.trim()) || after_exception {
             python_chain = true;
         } else if names_what_went_wrong(line) {
             first = first.or(Some(line));
@@ -3002,12 +3005,24 @@ mod tests {
         let rest = [
             "  File \"w.py\", line 3, in walk",
             "RecursionError: maximum recursion depth exceeded",
+            "  File \"w.py\", line 8, in <module>",
             "    raise SystemError(\"walker crashed\") from e",
             "SystemError: walker crashed",
         ];
         assert_eq!(
             what_went_wrong("Traceback (most recent call last):", rest.into_iter()),
             Some("SystemError: walker crashed")
+        );
+        // One traceback whose exception's message goes on over lines: the exception.
+        let rest = [
+            "  File \"m.py\", line 3, in <module>",
+            "pydantic_core._pydantic_core.ValidationError: 1 validation error for User",
+            "name",
+            "  Field required [type=missing, input_value={}, input_type=dict]",
+        ];
+        assert_eq!(
+            what_went_wrong("Traceback (most recent call last):", rest.into_iter()),
+            Some(rest[1])
         );
         let rest = [
             "Traceback (most recent call last):",
