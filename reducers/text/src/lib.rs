@@ -107,10 +107,9 @@ pub fn block_chars_for(per_result_chars: usize) -> usize {
 /// The characters the lines of a multi-line record its item keeps may take under a
 /// per-result budget of `per_result_chars` ([`TextOptions::layout_chars`]): half of it,
 /// less 400 for the item's other fields (and the least budget's cursor and path). Its
-/// lines are kept within
-/// them ([`KeptLines::with_max_chars`]), [`MAX_RECORD_LINES`] at most: a record of short
-/// lines comes whole where one of long lines keeps its first, decisive and last ones,
-/// rather than every line cut.
+/// lines are kept within them ([`KeptLines::with_max_chars`]), [`MAX_RECORD_LINES`] at
+/// most: a record of short lines comes whole where one of long lines keeps its first,
+/// decisive and last ones, rather than every line cut.
 pub fn record_chars_for(per_result_chars: usize) -> usize {
     (per_result_chars / 2).saturating_sub(400)
 }
@@ -1615,7 +1614,8 @@ fn shown_time(stamp: &str) -> &str {
 /// Whether a line after a record's first, of `severity`, is kept in a long record's
 /// middle: a cause, an error in it (a failed subtest's `--- FAIL:` in its parent's
 /// record; not a chained traceback's `Traceback (most recent call last):`, an exception
-/// group's behind its bar too, whose exception says what went wrong) or a Go test's own frame in a goroutine dump.
+/// group's behind its bar too, whose exception says what went wrong) or a Go test's own
+/// frame in a goroutine dump.
 fn is_decisive(message: &str, severity: Option<Severity>) -> bool {
     is_cause(message)
         || (severity >= Some(Severity::Error)
