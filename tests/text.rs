@@ -2385,6 +2385,32 @@ fn a_report_of_several_lines_comes_before_a_line_alone_as_rare() {
 }
 
 #[test]
+fn a_builds_verdict_is_named_with_the_error_after_it() {
+    // Maven says BUILD FAILURE (at INFO) before the errors that say why.
+    let input = "\
+[INFO] Building demo 1.0
+[WARNING] The POM for org.apache.maven.plugins:maven-resources-plugin:jar:2.6 is missing
+[INFO] ------------------------------------------------------------------------
+[INFO] BUILD FAILURE
+[INFO] ------------------------------------------------------------------------
+[INFO] Total time:  0.090 s
+[ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 could not be resolved
+[ERROR] 
+[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.
+";
+    let b = Briefly::new();
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.contains(
+            "first error at line 4: [INFO] BUILD FAILURE, reported at line 7: [ERROR] Plugin \
+             org.apache.maven.plugins:maven-resources-plugin:2.6 could not be resolved"
+        ),
+        "{summary}"
+    );
+}
+
+#[test]
 fn a_failed_rust_test_is_named_with_its_panic() {
     // `cargo test`'s progress line of a failed test, then its captured panic (after
     // what it logged, and before another test's, named alike).

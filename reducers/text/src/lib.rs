@@ -151,6 +151,13 @@ fn failed_test_named(line: &str) -> Option<&str> {
     (matches!(verdict, "FAILED" | "FAIL" | "ERROR") && !name.is_empty()).then_some(name)
 }
 
+/// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
+/// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`
+fn is_build_verdict(line: &str) -> bool {
+    let line = line.trim_end();
+    line.ends_with("] BUILD FAILURE") || line.starts_with("FAILURE: Build failed")
+}
+
 /// Whether `lines` of which `nul_lines` hold NUL bytes are binary data.
 fn is_binary(nul_lines: u64, lines: u64) -> bool {
     nul_lines > 0
@@ -1877,12 +1884,19 @@ impl FoldBatches for Text {
             .map(|(i, _)| i)
             .min_by_key(|i| (std::cmp::Reverse(i.severity), i.line));
         // A test runner's line that a test failed says why only in its report, later:
-        // the first serious record after it that names the test.
+        // the first serious record after it that names the test. A build's verdict
+        // (Maven's `[INFO] BUILD FAILURE`) comes before the errors that say why: the
+        // first of them.
         let report = first_serious.and_then(|first| {
-            let test = failed_test_named(&first.text)?;
-            kept.iter()
+            let after = kept
+                .iter()
                 .map(|(i, _)| i)
-                .filter(|i| i.line > first.line && i.severity >= first.severity)
+                .filter(|i| i.line > first.line && i.severity >= first.severity);
+            if is_build_verdict(&first.text) {
+                return after.min_by_key(|i| i.line);
+            }
+            let test = failed_test_named(&first.text)?;
+            after
                 .filter(|i| i.text.contains(test) && failed_test_named(&i.text).is_none())
                 .min_by_key(|i| i.line)
         });
