@@ -2385,6 +2385,47 @@ fn a_report_of_several_lines_comes_before_a_line_alone_as_rare() {
 }
 
 #[test]
+fn a_compilers_errors_folded_into_one_template_show_every_file_they_are_in() {
+    // javac's 16 errors in each of 12 files, alike but for the file and the line: the
+    // records kept of the template (20) are spread over the files, so every file is on
+    // a page, not only the first one's first 20.
+    let mut input = String::new();
+    for file in 1..=12 {
+        for line in 1..=16 {
+            input.push_str(&format!(
+                "src/C{file}.java:{line}: error: cannot find symbol\n  symbol:   variable x{line}\n  location: class C{file}\n"
+            ));
+        }
+    }
+    input.push_str("192 errors\n");
+    let b = Briefly::new();
+    let first = b.envelope(&["text"], input.as_bytes(), CAP);
+    let items = b.all_items(&first, CAP);
+    let files: std::collections::BTreeSet<&str> = items
+        .iter()
+        .filter_map(|i| i["text"].as_str()?.split_once(':').map(|(file, _)| file))
+        .filter(|file| file.starts_with("src/"))
+        .collect();
+    assert_eq!(files.len(), 12, "{files:?}");
+    // Each file's first error, not a later one of a file shown already.
+    for file in 1..=12 {
+        let first_error = format!("src/C{file}.java:1: error: cannot find symbol");
+        assert!(
+            items
+                .iter()
+                .any(|i| i["text"].as_str() == Some(&first_error)),
+            "{first_error}"
+        );
+    }
+    // The first error is kept, and named.
+    let summary = first["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("first error at line 1: src/C1.java:1: error"),
+        "{summary}"
+    );
+}
+
+#[test]
 fn a_builds_verdict_is_named_with_the_error_after_it() {
     // Maven says BUILD FAILURE (at INFO) before the errors that say why.
     let input = "\

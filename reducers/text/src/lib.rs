@@ -151,6 +151,15 @@ fn failed_test_named(line: &str) -> Option<&str> {
     (matches!(verdict, "FAILED" | "FAIL" | "ERROR") && !name.is_empty()).then_some(name)
 }
 
+/// The source file a line opens with as a compiler's diagnostic does, before its line
+/// number or gcc's context: `src/C1.java` of `src/C1.java:12: error: …`, `a.c` of
+/// `a.c:3:5: …` and of `a.c: In function ‘main’:`.
+fn source_place(line: &str) -> Option<&str> {
+    let (path, rest) = line.trim_start().split_once(':')?;
+    let placed = rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with(" In ");
+    (placed && path.contains('.') && !path.contains(' ')).then_some(path)
+}
+
 /// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
 /// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`
 fn is_build_verdict(line: &str) -> bool {
@@ -426,6 +435,9 @@ struct TemplateInfo {
     first_record: Option<(u64, u64)>,
     /// Its first record is listed ([`LISTED_RANK`]): no rare template's example repeats it.
     first_listed: bool,
+    /// Its records kept name each a file of their own, or none ([`Text::keep_elsewhere`]):
+    /// a record at another file takes no place.
+    places_spread: bool,
 }
 
 impl TemplateInfo {
@@ -951,7 +963,7 @@ impl Text {
             // A record worse than one its template kept takes that one's place (the
             // error among a file's warnings), else the worst is on no page.
             if info.least_kept().is_none_or(|least| item.severity <= least) {
-                return false;
+                return self.keep_elsewhere(group, out);
             }
             return match least_kept(&self.kept, |of| of == group) {
                 Some((slot, least)) if item.severity > least => {
@@ -988,6 +1000,49 @@ impl Text {
             return false;
         }
         self.keep_at(least_kept.map(|(slot, _)| slot), extra, group, out)
+    }
+
+    /// Keeps the pending record, of `group`, whose template kept its most already, when
+    /// it is at a file ([`source_place`]) none of them is at: in place of the latest kept
+    /// of as severe a record at a file another kept is at. A compiler's errors folded
+    /// into one template (`src/<*>.java:<*>: error: cannot find symbol`) show every file
+    /// they are in, not the first file's first 20. Scans the records kept (at most
+    /// [`MAX_KEPT`]) until each of the template's names a file of its own.
+    fn keep_elsewhere(&mut self, group: GroupId, out: &mut dyn Emit<TextItem>) -> bool {
+        let item = &self.pending.item;
+        let Some(place) = source_place(&item.text) else {
+            return false;
+        };
+        if self.info[&group].places_spread {
+            return false;
+        }
+        let mut places: Vec<&str> = Vec::new();
+        let mut gives_way = None;
+        for (slot, (_, kept, of)) in self.kept.iter().enumerate() {
+            if *of != group || kept.severity != item.severity {
+                continue;
+            }
+            let Some(at) = source_place(&kept.text) else {
+                continue;
+            };
+            if at == place {
+                return false;
+            }
+            if places.contains(&at) {
+                gives_way = Some(slot);
+            } else {
+                places.push(at);
+            }
+        }
+        match gives_way {
+            Some(slot) => self.keep_at(Some(slot), false, group, out),
+            None => {
+                if let Some(info) = self.info.get_mut(&group) {
+                    info.places_spread = true;
+                }
+                false
+            }
+        }
     }
 
     /// Keeps the pending record, of `group`, in place of the one at `replaced` or in a
