@@ -837,7 +837,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 76] = [
+const SIGNALS: [(&str, Severity); 77] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -881,6 +881,9 @@ const SIGNALS: [(&str, Severity); 76] = [
     ("Killed", Severity::Error),
     // strace's report of a process a signal ended: `+++ killed by SIGKILL +++`.
     ("killed by SIG", Severity::Error),
+    // A Java thread dump's (jstack's, `kill -3`'s) finding, by the words that open it
+    // (`Found` has its slot of the word filter already).
+    ("Found one Java-level deadlock", Severity::Error),
     ("terminate called after throwing", Severity::Error),
     // Python's uncaught exception in a thread, over its traceback (Java's names the
     // exception on the line).
@@ -2598,6 +2601,7 @@ mod tests {
             "worker exited with code=1",
             "+++ exited with 3 +++",
             "[pid  4243] +++ killed by SIGTERM +++",
+            "Found one Java-level deadlock:",
             "[pid  4242] +++ exited with 1 +++",
             "gmake: *** [all] Error 1",
             "make: *** [Makefile:12: all] Error 2",

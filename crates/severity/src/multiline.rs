@@ -665,8 +665,8 @@ impl MultiLine {
     }
 }
 
-/// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`,
-/// Python's `File "…"`, Ruby's `from app.rb:5:in …`, Java's `... 12 more` and its
+/// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`
+/// (and a Java thread dump's state and monitors), Python's `File "…"`, Ruby's `from app.rb:5:in …`, Java's `... 12 more` and its
 /// suppressed exceptions (`\tSuppressed: …`, with their own `\t\tCaused by: …`), .NET's inner
 /// exceptions (` ---> …`, `--- End of inner exception …`), the sanitizers' numbered
 /// frames (`#0 0x4f3c in main a.c:7`), given an indented line.
@@ -687,6 +687,13 @@ fn is_frame(indented: &str) -> bool {
         "--- End of ",
         "Suppressed: ",
         "Caused by: ",
+        // A Java thread dump's (jstack's, `kill -3`'s): a thread's state, and the
+        // monitors it holds and waits for among its frames.
+        "java.lang.Thread.State: ",
+        "- waiting to lock <",
+        "- locked <",
+        "- waiting on <",
+        "- parking to wait for <",
     ]
     .iter()
     .any(|start| trimmed.starts_with(start))
@@ -1777,6 +1784,19 @@ mod tests {
             what_went_wrong(group[0], group[1..].iter().copied()),
             Some("ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)")
         );
+    }
+
+    #[test]
+    fn a_thread_dumps_thread_is_one_record_with_its_state_and_monitors() {
+        let worker = [
+            "\"worker-1\" #12 prio=5 os_prio=0 tid=0x7fd3 nid=0x6c1 waiting for monitor entry",
+            "   java.lang.Thread.State: BLOCKED (on object monitor)",
+            "\tat Dead.lambda$main$0(Dead.java:4)",
+            "\t- waiting to lock <0x000000069e019458> (a java.lang.Object)",
+            "\t- locked <0x000000069e019448> (a java.lang.Object)",
+            "\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)",
+        ];
+        splits_alike(&[(&[&worker, &[""], &["Found 1 deadlock."]], &[])]);
     }
 
     #[test]
