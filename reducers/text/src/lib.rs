@@ -963,7 +963,8 @@ impl Text {
             // A record worse than one its template kept takes that one's place (the
             // error among a file's warnings), else the worst is on no page.
             if info.least_kept().is_none_or(|least| item.severity <= least) {
-                return self.keep_elsewhere(group, out);
+                // As severe as its least: it may show another file. Less: it shows none.
+                return info.least_kept() == Some(item.severity) && self.keep_elsewhere(group, out);
             }
             return match least_kept(&self.kept, |of| of == group) {
                 Some((slot, least)) if item.severity > least => {
