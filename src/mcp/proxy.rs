@@ -560,12 +560,12 @@ async fn from_server_line(shared: &Shared, line: Vec<u8>) {
         Some("tools/call") => {
             let mut message = message;
             let allowance = shared.state().allowance(&shared.budget);
-            let (raw, shown) = match message.get_mut("result") {
-                Some(result) => (text_chars(result), stage_result(shared, result, allowance)),
-                None => (
-                    message.get("error").map_or(0, json_chars),
-                    bound_error(shared, &mut message, allowance),
-                ),
+            let Staged { raw, shown } = match message.get_mut("result") {
+                Some(result) => stage_result(shared, result, allowance),
+                None => Staged {
+                    raw: message.get("error").map_or(0, json_chars),
+                    shown: bound_error(shared, &mut message, allowance),
+                },
             };
             shared.state().answered(shown);
             // One event per result, by the server's tool: the noisiest tools are named.
@@ -637,11 +637,14 @@ fn add_own_tools(shared: &Shared, message: &mut Value) {
 /// by a bounded preview; when the previews of many blocks still take too much, the text
 /// blocks are spilled together, as one preview. Structured content over what is left
 /// is kept whole in an artifact and cut to fit. Images and binary resources pass
-/// through. Returns the characters of text the result now takes.
-fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize {
+/// through. Returns the characters of text the result took, and now takes.
+fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> Staged {
     let total = text_chars(result);
     if total <= allowance {
-        return total;
+        return Staged {
+            raw: total,
+            shown: total,
+        };
     }
     let stub_chars = shared.budget.preview_chars + STUB_OVERHEAD;
     let stub_budget = stub_chars.min(allowance / 2).max(MIN_RESULT_CHARS / 2);
@@ -715,7 +718,17 @@ fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> usize 
             }
         }
     }
-    left
+    Staged {
+        raw: total,
+        shown: left,
+    }
+}
+
+/// The characters of text a tool result took as the server sent it, and takes as staged.
+#[derive(Debug, Clone, Copy)]
+struct Staged {
+    raw: usize,
+    shown: usize,
 }
 
 /// A bounded preview of `text` (briefly's spill reducer), its whole kept as an artifact.
@@ -868,7 +881,7 @@ mod tests {
             "isError": false
         });
         let allowance = shared.budget.per_result_chars;
-        let shown = stage_result(&shared, &mut result, allowance);
+        let shown = stage_result(&shared, &mut result, allowance).shown;
         assert!(shown <= allowance, "{shown} > {allowance}");
         assert_eq!(shown, text_chars(&result));
         assert_eq!(result["content"][1], image);
@@ -918,7 +931,7 @@ mod tests {
         let mut content = blocks.clone();
         content.insert(1, image.clone());
         let mut result = json!({ "content": content });
-        let shown = stage_result(&shared, &mut result, 2_000);
+        let shown = stage_result(&shared, &mut result, 2_000).shown;
         assert!(shown <= 2_000, "{shown}");
         assert_eq!(shown, text_chars(&result));
         let content = result["content"].as_array().unwrap();
@@ -942,7 +955,7 @@ mod tests {
         content.push(json!({"type": "text", "text": "line\n".repeat(20_000)}));
         let mut result = json!({ "content": content });
         let allowance = shared.budget.per_result_chars;
-        assert!(stage_result(&shared, &mut result, allowance) <= allowance);
+        assert!(stage_result(&shared, &mut result, allowance).shown <= allowance);
         let blocks = result["content"].as_array().unwrap();
         assert_eq!(blocks.len(), 31);
         assert_eq!(blocks[..30], (0..30).map(small).collect::<Vec<_>>()[..]);
@@ -951,7 +964,7 @@ mod tests {
             .map(|i| json!({"type": "text", "text": format!("{i} ").repeat(50)}))
             .collect();
         let mut result = json!({ "content": many });
-        let shown = stage_result(&shared, &mut result, allowance);
+        let shown = stage_result(&shared, &mut result, allowance).shown;
         assert!(shown <= allowance, "{shown}");
         assert_eq!(result["content"].as_array().unwrap().len(), 1);
     }
@@ -963,7 +976,7 @@ mod tests {
         let text = "R".repeat(500_000);
         let resource = json!({"uri": "file:///r.txt", "mimeType": "text/plain", "text": text});
         let mut result = json!({"content": [{"type": "resource", "resource": resource}]});
-        let shown = stage_result(&shared, &mut result, 2_000);
+        let shown = stage_result(&shared, &mut result, 2_000).shown;
         assert!(shown <= 2_000, "{shown}");
         let block = &result["content"][0];
         assert_eq!(block["resource"]["uri"], "file:///r.txt");
@@ -993,7 +1006,7 @@ mod tests {
         let original =
             json!({"content": [{"type": "text", "text": "small"}], "structuredContent": {"n": 1}});
         let mut result = original.clone();
-        assert_eq!(stage_result(&shared, &mut result, 1_000), 5 + 7);
+        assert_eq!(stage_result(&shared, &mut result, 1_000).shown, 5 + 7);
         assert_eq!(result, original);
         assert!(shared.state().pending.is_empty());
     }
