@@ -45,8 +45,8 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
-    is_cause, is_diagnostic_header, is_go_test_frame, is_java_util_logging_header,
-    names_a_java_exception, what_went_wrong, Indented, MultiLine,
+    is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
+    is_java_util_logging_header, names_a_java_exception, what_went_wrong, Indented, MultiLine,
 };
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -152,12 +152,14 @@ fn failed_test_named(line: &str) -> Option<&str> {
 }
 
 /// The source file a line opens with as a compiler's diagnostic does, before its line
-/// number or gcc's context: `src/C1.java` of `src/C1.java:12: error: …`, `a.c` of
-/// `a.c:3:5: …` and of `a.c: In function ‘main’:`.
+/// number ([`places::located_file`]) or gcc's context: `src/C1.java` of `src/C1.java:12:
+/// error: …`, `a.c` of `a.c:3:5: …` and of `a.c: In function ‘main’:`.
 fn source_place(line: &str) -> Option<&str> {
-    let (path, rest) = line.trim_start().split_once(':')?;
-    let placed = rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with(" In ");
-    (placed && path.contains('.') && !path.contains(' ')).then_some(path)
+    let line = line.trim_start();
+    places::located_file(line).or_else(|| {
+        let (path, _) = line.split_once(": ")?;
+        (is_compiler_context(line) && !path.contains(' ')).then_some(path)
+    })
 }
 
 /// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
@@ -2935,6 +2937,19 @@ done
         assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
         let span = &envelope.stats["time_span"];
         assert_eq!(span[0], "2024-01-05 10:00:00,000", "{span}");
+    }
+
+    #[test]
+    fn a_diagnostics_source_file_is_read_at_its_line_or_in_gccs_context() {
+        assert_eq!(
+            source_place("src/C1.java:12: error: cannot find symbol"),
+            Some("src/C1.java")
+        );
+        assert_eq!(source_place("a.c:3:5: error: x"), Some("a.c"));
+        assert_eq!(source_place("a.c: In function ‘main’:"), Some("a.c"));
+        for none in ["2024-01-05 10:00:01 ERROR x", "error: x", "said: In short"] {
+            assert_eq!(source_place(none), None, "{none}");
+        }
     }
 
     #[test]

@@ -403,7 +403,7 @@ fn place_of(text: &str) -> Option<(&str, Kind)> {
 /// The file `text` opens with when a line number follows it: `src/a.rs:12:…` (`grep
 /// -n`), `C:\src\a.rs:12:5:…`. Not `12:00:01 up`, nor a time after a date, nor one at
 /// the end of a name (OpenStack's `nova-api.log.1.2017-05-16_13:53:08 2017-…`).
-fn located_file(text: &str) -> Option<&str> {
+pub(crate) fn located_file(text: &str) -> Option<&str> {
     let bytes = &text.as_bytes()[..text.len().min(MAX_PATH_BYTES)];
     for colon in memchr::memchr_iter(b':', bytes) {
         let path = &bytes[..colon];
