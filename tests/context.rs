@@ -54,6 +54,28 @@ fn compact(b: &Briefly, history: &[Value], args: &[&str]) -> (Vec<Value>, Value)
     (messages, report)
 }
 
+/// `history` compacted in a 16K window where only `summarizer`'s summaries can make room
+/// (no collapsing, no placeholders), with `more` options.
+fn summarized(
+    b: &Briefly,
+    history: &[Value],
+    summarizer: &str,
+    more: &[&str],
+) -> (Vec<Value>, Value) {
+    let mut args = vec![
+        "--collapse-tokens",
+        "1000000",
+        "--placeholder-tokens",
+        "1000000",
+        "--context-tokens",
+        "16384",
+        "--summarizer-cmd",
+        summarizer,
+    ];
+    args.extend_from_slice(more);
+    compact(b, history, &args)
+}
+
 fn users(messages: &[Value]) -> Vec<usize> {
     messages
         .iter()
@@ -198,20 +220,8 @@ fn the_summarizer_replaces_whole_middle_turns() {
     let b = Briefly::new();
     let history = session(30);
     // No collapsing or placeholders: only a summary can make room.
-    let summarized_by = |summarizer: &str, more: &[&str]| {
-        let mut args = vec![
-            "--collapse-tokens",
-            "1000000",
-            "--placeholder-tokens",
-            "1000000",
-            "--context-tokens",
-            "16384",
-            "--summarizer-cmd",
-            summarizer,
-        ];
-        args.extend_from_slice(more);
-        compact(&b, &history, &args)
-    };
+    let summarized_by =
+        |summarizer: &str, more: &[&str]| summarized(&b, &history, summarizer, more);
     let (after, report) = summarized_by("wc -c | sed 's/^ */summary of this many bytes: /'", &[]);
     let summarized = &report["steps"][2];
     assert_eq!(summarized["step"], "summarize");
@@ -311,20 +321,7 @@ fn a_system_message_in_the_middle_parts_the_turns_summarized_not_ends_them() {
     let at = users(&history)[4];
     let reminder = json!({"role": "system", "content": "Reminder: keep the build green."});
     history.insert(at, reminder.clone());
-    let (after, report) = compact(
-        &b,
-        &history,
-        &[
-            "--collapse-tokens",
-            "1000000",
-            "--placeholder-tokens",
-            "1000000",
-            "--context-tokens",
-            "16384",
-            "--summarizer-cmd",
-            "cat > /dev/null; echo summary",
-        ],
-    );
+    let (after, report) = summarized(&b, &history, "cat > /dev/null; echo summary", &[]);
     let changed: Vec<usize> = report["steps"][2]["changed"]
         .as_array()
         .unwrap()
