@@ -6,7 +6,13 @@
 # figure: its median round) and their ratio; for a change's speed, where the Drain3
 # comparison (run.sh) moves with the machine.
 #
-#   benches/loghub/ab.sh BASE [RUNS=3] [LOGHUB_DIR]
+# With INSTRUCTIONS=1, each build runs once per set under callgrind instead (one round,
+# `--rounds 1`, and the accuracy pass before it: two passes over the set's lines), counting
+# the instructions of `Miner::add_numbered` alone: each set's instructions per line added
+# and their ratio, deterministic where the clock of a shared machine is not. Needs
+# valgrind; RUNS is not used.
+#
+#   [INSTRUCTIONS=1] benches/loghub/ab.sh BASE [RUNS=3] [LOGHUB_DIR]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 [ $# -ge 1 ] || { sed -n 2,9p "$0" >&2; exit 2; }
@@ -27,6 +33,28 @@ build() { # TREE -> the example's path
 }
 base_bin=$(build "$TREE")
 head_bin=$(build "$ROOT")
+if [ "${INSTRUCTIONS:-0}" = 1 ]; then
+  sets=$("$head_bin" "$LOGHUB" --json --rounds 1 | python3 -c \
+    'import json, sys; print(" ".join("%s:%s" % (s["set"], s["lines"]) for s in json.load(sys.stdin)["sets"]))')
+  count() { # BIN SET -> instructions of Miner::add_numbered
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      --toggle-collect='*Miner::add_numbered' "$1" "$LOGHUB" --set "$2" --rounds 1 2>&1 >/dev/null |
+      sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  }
+  fmt="%-12s %16s %16s %7s\n"
+  echo "the miner at $BASE (base) and HEAD: instructions a line added (callgrind, Miner::add_numbered)"
+  printf "$fmt" set base head ratio
+  total_base=0 total_head=0 total_lines=0
+  for entry in $sets; do
+    name=${entry%%:*} lines=$((2 * ${entry##*:}))
+    b=$(count "$base_bin" "$name") h=$(count "$head_bin" "$name")
+    total_base=$((total_base + b)) total_head=$((total_head + h)) total_lines=$((total_lines + lines))
+    printf "$fmt" "$name" "$((b / lines))" "$((h / lines))" "$(python3 -c "print(f'{$h / $b:.3f}x')")"
+  done
+  printf "$fmt" "all sets" "$((total_base / total_lines))" "$((total_head / total_lines))" \
+    "$(python3 -c "print(f'{$total_head / $total_base:.3f}x')")"
+  exit 0
+fi
 for ((run = 1; run <= RUNS; run++)); do
   "$base_bin" "$LOGHUB" --json > "$OUT/base-$run.json"
   "$head_bin" "$LOGHUB" --json > "$OUT/head-$run.json"

@@ -11,6 +11,9 @@
 //! lines of its predicted group equals the set of lines of its true event).
 //! Throughput is measured on the lines held in memory.
 //!
+//! `--rounds N` times exactly N rounds (for an instruction count under callgrind, which
+//! a clock-bound number of rounds would make vary).
+//!
 //! `--errors` prints, for each set, the true events that were not grouped
 //! exactly, with the predicted groups their lines went to; `--templates`
 //! prints the most frequent templates.
@@ -150,6 +153,7 @@ fn run_set(
     dir: &Path,
     name: &str,
     config: &Config,
+    rounds: Option<usize>,
     errors: bool,
     show_templates: bool,
 ) -> Result<SetResult, String> {
@@ -178,7 +182,11 @@ fn run_set(
     let mut round_secs = Vec::new();
     let start = Instant::now();
     let mut sink = 0u64;
-    while round_secs.len() < 5 || start.elapsed().as_secs_f64() < 0.3 {
+    let more = |done: usize| match rounds {
+        Some(n) => done < n,
+        None => done < 5 || start.elapsed().as_secs_f64() < 0.3,
+    };
+    while more(round_secs.len()) {
         let round = Instant::now();
         let mut m = Miner::new(config.clone());
         for l in &lines {
@@ -277,6 +285,7 @@ fn main() {
     let mut errors = false;
     let mut show_templates = false;
     let mut only: Option<String> = None;
+    let mut rounds: Option<usize> = None;
     let mut config = Config::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -285,6 +294,13 @@ fn main() {
             "--errors" => errors = true,
             "--templates" => show_templates = true,
             "--set" => only = args.next(),
+            "--rounds" => {
+                let n = args.next().and_then(|v| v.parse().ok()).filter(|&n| n > 0);
+                rounds = Some(n.unwrap_or_else(|| {
+                    eprintln!("--rounds takes a number of rounds, 1 or more");
+                    std::process::exit(2)
+                }))
+            }
             "--similarity" => config.similarity = args.next().and_then(|v| v.parse().ok()).unwrap(),
             "--min-distinct" => {
                 config.min_distinct_values = args.next().and_then(|v| v.parse().ok()).unwrap()
@@ -295,7 +311,7 @@ fn main() {
             "-h" | "--help" => {
                 println!(
                     "usage: loghub [DIR] [--json] [--errors] [--templates] [--set NAME] \
-                     [--similarity F] [--min-distinct N] [--max-length-delta N]"
+                     [--rounds N] [--similarity F] [--min-distinct N] [--max-length-delta N]"
                 );
                 return;
             }
@@ -308,7 +324,7 @@ fn main() {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
-        match run_set(&dir, name, &config, errors, show_templates) {
+        match run_set(&dir, name, &config, rounds, errors, show_templates) {
             Ok(r) => results.push(r),
             Err(e) => {
                 eprintln!("error: {e}");
