@@ -171,8 +171,13 @@ const COLUMN_WINDOW: usize = 64;
 /// (kubectl's `Warning  BackOff`, Windows' CBS log's `04:30:31, Error  CSI`), or in
 /// ESLint's table after a line and a column (`  12:5  error  …`); a lone capital letter
 /// among the first words (`E1129`, logcat's ` E `) and syslog's priority opening a line
-/// (`<3>`, `<34>Oct 11 …`) count too. A stated level outranks an exception's name in the
-/// message (`INFO … KeeperException`); signals outrank both: tracebacks, `Caused by:`,
+/// (`<3>`, `<34>Oct 11 …`) count too. The first level stated is the line's, or the one
+/// after its key (`level=info`, `"level":"warn"`): a level word later in the message does
+/// not outrank it (`INFO retrying after error: timeout`, klog's `I1205 … sync error:`),
+/// unless it opens a line relayed right after it (Maven's `[INFO] [ERROR] …`); a syslog
+/// priority may be a relay's, and the worse of it and the message's level counts. A
+/// stated level outranks an exception's name in the message (`INFO … KeeperException`);
+/// signals outrank both: tracebacks, `Caused by:`,
 /// Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
 /// `Failed to start`, the kernel's `I/O error`s, file system errors, machine checks and
@@ -229,6 +234,11 @@ pub struct Inspection {
     pub severity: Option<Severity>,
     /// The record the line begins.
     pub opens: Option<Opens>,
+    /// Its severity rests on a level the line states (`ERROR`, `level=warn`, glog's
+    /// `E`), not on what its words imply alone (an exception's name, a signal): the
+    /// writer's judgment, which the lines of a record under it do not overrule
+    /// ([`multiline::MultiLine::start`]).
+    pub stated: bool,
 }
 
 /// [`classify`], and whether the line begins a traceback or a panic, in the same pass.
@@ -255,6 +265,7 @@ pub fn opening(message: &str) -> Inspection {
     Inspection {
         severity: found.signalled,
         opens: found.opens,
+        stated: false,
     }
 }
 
@@ -348,8 +359,13 @@ pub fn inspect_lines(
 /// What the words of one line say so far.
 struct Findings {
     opens: Option<Opens>,
-    /// The level the line states in words (`ERROR`, `level=warn`).
+    /// The level the line states in words (`ERROR`, `[warn]`): the first such word's, or
+    /// a later one's that opens a line relayed right after it ([`relays`]).
     stated: Option<Severity>,
+    /// Where the word that stated [`Findings::stated`] last ends.
+    stated_end: usize,
+    /// The level given by its key (`level=warn`, `"level":"error"`): the first.
+    keyed: Option<Severity>,
     /// The level of its first letter column (logcat's ` E `).
     column: Option<Severity>,
     /// An error or exception's name in it.
@@ -369,6 +385,8 @@ impl Findings {
         let none = Findings {
             opens: None,
             stated: None,
+            stated_end: 0,
+            keyed: None,
             column: None,
             named: None,
             signalled: None,
@@ -390,6 +408,8 @@ impl Findings {
                 _ => None,
             },
             stated: None,
+            stated_end: 0,
+            keyed: None,
             column: None,
             named: None,
             signalled: if bytes.starts_with(b"Caused by:") || asyncio_task {
@@ -441,9 +461,18 @@ impl Findings {
             .position(|b| !is_word_byte(*b))
             .map_or(bytes.len(), |p| start + p);
         match word_level(bytes, start, end, &bytes[start..end]) {
-            Some(Found::Stated(level)) => self.stated = self.stated.max(Some(level)),
+            Some(Found::Keyed(level)) => self.keyed = self.keyed.or(Some(level)),
+            // The first level stated is the line's: one later is its message's words
+            // (`INFO retrying after error: timeout`), unless it opens a line relayed
+            // after it (Maven's `[INFO] [ERROR] …`).
+            Some(Found::Stated(level))
+                if self.stated.is_none() || relays(&bytes[self.stated_end..start]) =>
+            {
+                self.stated = self.stated.max(Some(level));
+                self.stated_end = end;
+            }
             Some(Found::Named) => self.named = Some(Severity::Error),
-            None => {}
+            Some(Found::Stated(_)) | None => {}
         }
     }
 
@@ -533,6 +562,7 @@ impl Findings {
             return Inspection {
                 severity,
                 opens: self.opens,
+                stated: false,
             };
         }
         // A line of source code a search found (`src/a.rs:12: fn f() -> Result<(),
@@ -544,18 +574,28 @@ impl Findings {
                 severity: code_opening(code.text, code.indent)
                     .or_else(|| placed_finding(&code.place)),
                 opens: None,
+                stated: false,
             };
         }
-        let opening = glog_letter(bytes)
-            .or_else(|| syslog_priority(bytes))
-            .or_else(|| opening_level(bytes))
+        // glog's letter and a level by its key are the logger's own: what the message
+        // says after them is its words (klog's `I1205 … sync error: boom`). A syslog
+        // priority may be a relay's (docker's syslog driver sends stdout at info): the
+        // worse of it and the level the message states.
+        let level = glog_letter(bytes)
+            .or(self.keyed)
             .or_else(|| numeric_level(bytes))
-            .or(self.column);
+            .or_else(|| {
+                let opening = syslog_priority(bytes)
+                    .or_else(|| opening_level(bytes))
+                    .or(self.column);
+                self.stated.max(opening)
+            });
         // A stack's frame names code: `    at genericNodeError (node:internal/…)` is a
         // function, `\tat app.ValidationError.<init>(…)` a constructor, not an error.
         let named = self.named.filter(|_| !is_indented_frame(bytes));
-        let severity = self.stated.max(opening).or(named).max(self.signalled);
+        let severity = level.or(named).max(self.signalled);
         Inspection {
+            stated: level.is_some(),
             severity: severity
                 .or(self.hinted)
                 // `go vet` puts its name before a package's type errors.
@@ -1354,10 +1394,32 @@ fn is_column(bytes: &[u8], i: usize) -> bool {
         && !(i.checked_sub(2).is_some_and(lone_letter) || lone_letter(i + 2))
 }
 
+/// Whether what lies between a level stated and a later one, `between`, makes the later
+/// one open a line relayed after the first: no word (Maven's `[INFO] [ERROR] …`) or
+/// one, a tool's name or a logger's (`[INFO] npm ERR! …`, Python's `INFO:app:error: …`).
+/// Two or more are a message's words (`INFO retrying after error: timeout`).
+fn relays(between: &[u8]) -> bool {
+    let mut words = 0;
+    let mut in_word = false;
+    for &b in between {
+        let word = is_word_byte(b);
+        if word && !in_word {
+            words += 1;
+            if words > 1 {
+                return false;
+            }
+        }
+        in_word = word;
+    }
+    true
+}
+
 /// What a word says of its line.
 enum Found {
     /// A level, written as one.
     Stated(Severity),
+    /// A level after its key: `level=warn`, `"severity": "ERROR"`.
+    Keyed(Severity),
     /// An error or exception type's name.
     Named,
 }
@@ -1458,6 +1520,9 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         && bytes[end..]
             .strip_prefix(b" near line ")
             .is_some_and(|rest| digits(rest) > 0 && rest.get(digits(rest)) == Some(&b':'));
+    if preceded_by_level_key(bytes, start) {
+        return Some(Found::Keyed(level));
+    }
     let stated = capitals
         || bracketed
         || after_module
@@ -1466,8 +1531,7 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         || positioned
         || coded
         || numbered
-        || near_line
-        || preceded_by_level_key(bytes, start);
+        || near_line;
     stated.then_some(Found::Stated(level))
 }
 
@@ -1572,10 +1636,10 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
         .iter()
         .rposition(|b| !b.is_ascii_alphabetic())
         .map_or(0, |p| p + 1);
-    matches!(
-        head[key_start..].to_ascii_lowercase().as_slice(),
-        b"level" | b"lvl" | b"severity" | b"loglevel" | b"priority"
-    )
+    let key = &head[key_start..];
+    ["level", "lvl", "severity", "loglevel", "priority"]
+        .iter()
+        .any(|name| key.eq_ignore_ascii_case(name.as_bytes()))
 }
 
 /// A place in a file that a line opens with: `path:line:`, and `column:` where one
@@ -2261,6 +2325,61 @@ mod tests {
             ("the meeting at noon line 3.", None),
             ("served at app.pl line one.", None),
             ("looked at a.pl line 3. Fine", None),
+        ]);
+    }
+
+    #[test]
+    fn the_first_level_stated_is_the_lines() {
+        assert_classified(&[
+            // A level word in the message is its words.
+            (
+                "2024-01-01 10:00:00 INFO retrying after error: timeout",
+                Some(Info),
+            ),
+            (
+                "2024-01-01 10:00:01 INFO client sent WARNING: deprecated",
+                Some(Info),
+            ),
+            (
+                "2024-01-01 10:00:02 WARN bad record ERROR in field 3",
+                Some(Warn),
+            ),
+            (
+                "- 1123030687 R00-M0-N2 NULL DISCOVERY ERROR Node card status: ALERT 0",
+                Some(Error),
+            ),
+            // glog's letter and a level by its key are the logger's.
+            (
+                "I1205 10:00:00.123 123 main.go:10] sync error: boom",
+                Some(Info),
+            ),
+            (
+                "W1205 10:00:00.123 123 main.go:10] ERROR in reply",
+                Some(Warn),
+            ),
+            ("{\"msg\":\"ERROR: lost\",\"level\":\"info\"}", Some(Info)),
+            ("msg=\"error: x\" level=debug", Some(Debug)),
+            ("{\"level\":30,\"msg\":\"error: x\"}", Some(Info)),
+            // A line relayed after the level: right after it, or after one word.
+            ("[INFO] [ERROR] Failed to compile", Some(Error)),
+            ("[INFO] ERROR in ./src/index.js", Some(Error)),
+            ("[INFO] npm ERR! code E404", Some(Error)),
+            ("INFO:app:error: connection reset", Some(Error)),
+            // A syslog priority may be a relay's: the worse of it and the message's level.
+            (
+                "<30>Dec  5 10:00:00 host app[1]: ERROR db down",
+                Some(Error),
+            ),
+            (
+                "<27>Dec  5 10:00:00 host app[1]: INFO lost the disk",
+                Some(Error),
+            ),
+            ("<30>Dec  5 10:00:00 host app[1]: started", Some(Info)),
+            // Signals outrank a stated level.
+            (
+                "2024-01-01 INFO Out of memory: Killed process 42 (java)",
+                Some(Error),
+            ),
         ]);
     }
 

@@ -40,7 +40,7 @@
 use crate::checkers::{
     is_sanitizer_header, is_sanitizer_report_line, is_sanitizer_summary, valgrind_prefix,
 };
-use crate::{Opens, Severity};
+use crate::{Inspection, Opens, Severity};
 
 /// The line that opens a Python traceback (without the colon some tools leave out).
 pub const TRACEBACK: &str = "Traceback (most recent call last)";
@@ -193,6 +193,8 @@ pub struct MultiLine {
     opens: Option<Opens>,
     header: Header,
     severity: Option<Severity>,
+    /// The first line stated its level ([`Inspection::stated`]): the record's.
+    stated: bool,
     /// Lines after the first.
     lines: usize,
     traceback: Traceback,
@@ -223,6 +225,7 @@ impl MultiLine {
             opens: None,
             header: Header::Plain,
             severity: None,
+            stated: false,
             lines: 0,
             traceback: Traceback::None,
             named: false,
@@ -247,9 +250,15 @@ impl MultiLine {
         }
     }
 
-    /// Starts a record at `line`, of `severity`, opening `opens` (as [`crate::inspect`]
-    /// says of it).
-    pub fn start(&mut self, line: &str, severity: Option<Severity>, opens: Option<Opens>) {
+    /// Starts a record at `line`, as `found` ([`crate::inspect`]) says of it. A line that
+    /// states its level gives the record its severity: the lines under it are what it
+    /// logged (a WARN line's stack, a WARNING's traceback), not a judgment of their own.
+    pub fn start(&mut self, line: &str, found: Inspection) {
+        let Inspection {
+            severity,
+            opens,
+            stated,
+        } = found;
         let whole = line;
         self.indent = line
             .bytes()
@@ -258,6 +267,7 @@ impl MultiLine {
         let line = &line[self.indent..];
         self.opens = opens;
         self.severity = severity;
+        self.stated = stated;
         self.lines = 0;
         self.named = false;
         self.prose = 0;
@@ -312,7 +322,7 @@ impl MultiLine {
         };
     }
 
-    /// The worst severity of its lines.
+    /// The severity its first line states, or else the worst of its lines.
     pub fn severity(&self) -> Option<Severity> {
         self.severity
     }
@@ -572,7 +582,9 @@ impl MultiLine {
         let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
-        self.severity = self.severity.max(severity);
+        if !self.stated {
+            self.severity = self.severity.max(severity);
+        }
         self.follow_block(line, first);
         if self.header == Header::UnittestReport && is_rule_of(line, b'-') {
             self.header = Header::UnittestBody;
@@ -1622,7 +1634,7 @@ mod tests {
                     }
                 }
                 _ => {
-                    record.start(line, found.severity, found.opens);
+                    record.start(line, found);
                     records.push(vec![line]);
                 }
             }
@@ -1651,6 +1663,45 @@ mod tests {
     }
 
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
+
+    #[test]
+    fn a_record_is_at_the_level_its_first_line_states() {
+        let severity_of = |lines: &[&str]| {
+            let mut record = MultiLine::new(Indented::ByRule);
+            record.start(lines[0], inspect(lines[0]));
+            for line in &lines[1..] {
+                assert!(record.continues(line), "{line}");
+                let found = inspect(line);
+                record.push(line, found.severity, found.opens);
+            }
+            record.severity()
+        };
+        let stack = [
+            "\tat a.B.c(B.java:1)",
+            "Caused by: java.io.IOException: disk full",
+            "\tat a.B.d(B.java:2)",
+        ];
+        for (header, want) in [
+            (
+                "2024-01-01 10:00:00 WARN Bad record 12, skipped",
+                Some(Severity::Warn),
+            ),
+            ("2024-01-01 10:00:00 INFO retrying", Some(Severity::Info)),
+            ("2024-01-01 10:00:00 ERROR lost it", Some(Severity::Error)),
+            // A first line that states none: the worst of the lines.
+            ("2024-01-01 10:00:00 retrying", Some(Severity::Error)),
+        ] {
+            let lines: Vec<&str> = [header].into_iter().chain(stack).collect();
+            assert_eq!(severity_of(&lines), want, "{header}");
+        }
+        let traceback = [
+            "WARNING:root:could not reach the cache",
+            "Traceback (most recent call last):",
+            "  File \"app.py\", line 3, in <module>",
+            "ConnectionError: refused",
+        ];
+        assert_eq!(severity_of(&traceback), Some(Severity::Warn));
+    }
 
     #[test]
     fn a_builds_next_step_ends_a_diagnostic() {

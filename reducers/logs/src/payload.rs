@@ -20,6 +20,20 @@ pub struct Payload<'a> {
     pub structured: bool,
     /// The multi-line record a plain line begins (a Python traceback, a panic).
     pub opens: Option<Opens>,
+    /// The level is stated: by its key, or in a plain line's words
+    /// ([`Inspection::stated`]).
+    pub stated: bool,
+}
+
+impl Payload<'_> {
+    /// What the payload says of its line, as [`inspect`] says it of a plain one.
+    pub fn inspection(&self) -> Inspection {
+        Inspection {
+            severity: self.severity,
+            opens: self.opens,
+            stated: self.stated,
+        }
+    }
 }
 
 /// Reads `line`'s level and message.
@@ -94,6 +108,7 @@ impl Reader {
             message,
             structured: true,
             opens: None,
+            stated: severity.is_some(),
         })
     }
 }
@@ -263,6 +278,7 @@ pub fn plain(line: &str, inspection: Inspection) -> Payload<'_> {
         message: Cow::Borrowed(line),
         structured: false,
         opens: inspection.opens,
+        stated: inspection.stated,
     }
 }
 
@@ -461,6 +477,7 @@ fn json(line: &str) -> Option<Payload<'_>> {
         message,
         structured: true,
         opens: None,
+        stated: severity.is_some(),
     })
 }
 
@@ -503,6 +520,7 @@ fn logfmt(line: &str) -> Option<Payload<'_>> {
         message,
         structured: true,
         opens: None,
+        stated: severity.is_some(),
     })
 }
 

@@ -804,7 +804,12 @@ impl Text {
             }
             _ => message,
         };
-        pending.multiline.start(opening, severity, facts.opens);
+        let found = severity::Inspection {
+            severity,
+            opens: facts.opens,
+            stated: facts.stated,
+        };
+        pending.multiline.start(opening, found);
         pending.source.clear();
         pending.source.push_str(source_of(text, facts));
         let item = &mut pending.item;
@@ -922,6 +927,7 @@ impl Text {
         for edge in self.first_line.iter_mut().chain([&mut self.last_line]) {
             if (first..=last).contains(&edge.line) {
                 edge.group = group;
+                edge.severity = item.severity;
             }
         }
         self.records += 1;
@@ -1246,6 +1252,7 @@ impl Text {
                 line: record.line,
                 text,
                 group: None,
+                severity: None,
             });
         }
         self.remember(record.line, text, out);
@@ -1299,7 +1306,7 @@ impl Text {
                 continue;
             }
             shown_lines.push((edge.line, edge.line));
-            let severity = classify(&edge.text);
+            let severity = edge.severity;
             let count = miner.count_alike(group);
             out.emit(
                 1,
@@ -2187,12 +2194,14 @@ impl FoldBatches for Text {
 const OTHER: &str = "(records past the template cap, not told apart)";
 
 /// The first or the last line of the input, with the group of its record (`None` when
-/// the options leave that record out).
+/// the options leave that record out) and the record's severity: a line under a WARN
+/// line is at WARN, whatever it says alone, as its template counts it.
 #[derive(Debug, Default)]
 struct Edge {
     line: u64,
     text: String,
     group: Option<GroupId>,
+    severity: Option<Severity>,
 }
 
 /// `--emit-groups`: one line's group id per line, written raw while reading (4 bytes a
