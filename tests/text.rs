@@ -2513,3 +2513,46 @@ test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; 
         );
     }
 }
+
+#[test]
+fn an_exceptions_message_over_several_lines_stays_with_it() {
+    // Lines a serious line announces (a colon, pydantic's count of errors) go on with its
+    // message: amid 300 lines of noise, pydantic's fields and a Java exception's list
+    // are in their records' items, up to the frames or the next line with a level.
+    let mut input = String::new();
+    for i in 0..150 {
+        input.push_str(&format!("2024-01-05 10:00:{:02} INFO served {i}\n", i % 60));
+    }
+    let python = [
+        "Traceback (most recent call last):",
+        "  File \"m.py\", line 9, in <module>",
+        "pydantic_core._pydantic_core.ValidationError: 2 validation errors for Order",
+        "qty",
+        "  Input should be greater than 0 [type=greater_than, input_value=-1]",
+        "sku",
+        "  Field required [type=missing, input_value={}, input_type=dict]",
+    ];
+    let java = [
+        "2024-01-05 10:02:31 ERROR [main] c.e.Orders - rejected",
+        "java.lang.IllegalArgumentException: invalid order 77:",
+        "- field qty: must be positive",
+        "\tat c.e.Orders.check(Orders.java:10)",
+    ];
+    for line in python.iter().chain(&java) {
+        input.push_str(line);
+        input.push('\n');
+    }
+    for i in 150..300 {
+        input.push_str(&format!("2024-01-05 10:03:{:02} INFO served {i}\n", i % 60));
+    }
+    let b = Briefly::new();
+    let envelope = b.envelope(&["text", "--whole-chars", "0"], input.as_bytes(), CAP);
+    for (at, record) in [(151, &python[..]), (158, &java[..])] {
+        let item = item_at(&envelope, at);
+        let more: Vec<&str> = (item["more"].as_array().unwrap().iter())
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        assert_eq!(more, record[1..], "{item}");
+    }
+    assert_eq!(envelope["stats"]["records"], 302, "{}", envelope["stats"]);
+}

@@ -200,6 +200,9 @@ pub struct MultiLine {
     traceback: Traceback,
     /// A line after the first named it ([`MultiLine::push`]).
     named: bool,
+    /// A serious line of it announced a message over the lines under it
+    /// ([`announces_more`]), and this many of them came ([`goes_on_message`]).
+    message: Option<u8>,
     block: Block,
     /// The record before this one was a rule of `=` alone: unittest's, over a report.
     after_rule: bool,
@@ -229,6 +232,7 @@ impl MultiLine {
             lines: 0,
             traceback: Traceback::None,
             named: false,
+            message: None,
             block: Block::None,
             after_rule: false,
             prose: 0,
@@ -270,6 +274,7 @@ impl MultiLine {
         self.stated = stated;
         self.lines = 0;
         self.named = false;
+        self.message = None;
         self.prose = 0;
         self.exception_after_blank = false;
         self.block = Block::None;
@@ -298,6 +303,13 @@ impl MultiLine {
         if self.header == Header::ExceptionGroup {
             // Its tracebacks are behind the group's bars: the header says where it ends.
             self.traceback = Traceback::None;
+        }
+        if self.header == Header::Plain
+            && opens.is_none()
+            && severity >= Some(Severity::Warn)
+            && announces_more(line)
+        {
+            self.message = Some(0);
         }
         // unittest's report comes under its rule of `=`: a `FAIL: x (a.b)` elsewhere (a
         // health check's) is a line of its own.
@@ -370,6 +382,14 @@ impl MultiLine {
         }
         let indented = line.starts_with([' ', '\t']);
         let blank = || line.trim().is_empty();
+        if self
+            .message
+            .is_some_and(|lines| usize::from(lines) < MAX_MESSAGE_LINES)
+            && !blank()
+            && goes_on_message(line)
+        {
+            return true;
+        }
         match self.traceback {
             Traceback::Open => return true,
             Traceback::Ended => {
@@ -582,6 +602,13 @@ impl MultiLine {
         let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
+        // A frame ends the message its exception announced; so does anything else.
+        self.message = match self.message {
+            Some(lines) if !line.trim().is_empty() && !is_frame(line) && goes_on_message(line) => {
+                Some(lines.saturating_add(1))
+            }
+            _ => None,
+        };
         if !self.stated {
             self.severity = self.severity.max(severity);
         }
@@ -672,9 +699,52 @@ impl MultiLine {
                 self.traceback = Traceback::Open;
             }
         }
+        if (names || line.starts_with("Caused by:")) && announces_more(line) {
+            self.message = Some(0);
+        }
         self.named |= names;
         names
     }
+}
+
+/// Lines of a message announced ([`announces_more`]) under the line that announced it, at
+/// most.
+const MAX_MESSAGE_LINES: usize = 40;
+
+/// Whether `line`, serious or naming what went wrong, announces that its message goes on
+/// over the lines under it: it ends with a colon (`ValueError: invalid config:`, `ERROR
+/// validation failed for order 77:`), or it counts pydantic's errors (`2 validation
+/// errors for Model`, each field's under it).
+fn announces_more(line: &str) -> bool {
+    let line = line.trim_end();
+    // Read from the end, where both are: no search of a long line.
+    line.ends_with(':')
+        || line
+            .rsplit_once(' ')
+            .and_then(|(head, _model)| head.strip_suffix(" for"))
+            .is_some_and(|head| {
+                head.ends_with(" validation error") || head.ends_with(" validation errors")
+            })
+}
+
+/// Whether `line`, not blank, under a line that announced a message ([`announces_more`])
+/// or a line of it, goes on with it (`- port: must be int`, pydantic's `port` and its
+/// indented error): not a line that states a level or says something went wrong (`INFO
+/// next`, `make: *** [all] Error 1`), opens a traceback, is a rule or a heading of one
+/// (`======`, pytest's `____ test_a ____`), or a shell's or a CI runner's command (`+
+/// make`, `$ ls`, `##[error]…`).
+fn goes_on_message(line: &str) -> bool {
+    let ruled = ["===", "---", "___", "***"]
+        .iter()
+        .any(|rule| line.starts_with(rule));
+    let command = ["+ ", "$ ", "##["]
+        .iter()
+        .any(|start| line.starts_with(start));
+    if ruled || command {
+        return false;
+    }
+    let found = crate::inspect(line);
+    !found.stated && found.severity.is_none_or(|s| s < Severity::Warn) && found.opens.is_none()
 }
 
 /// A stack's frame or what stands among them: Java's, .NET's and JavaScript's `at …`
@@ -1701,6 +1771,102 @@ mod tests {
             "ConnectionError: refused",
         ];
         assert_eq!(severity_of(&traceback), Some(Severity::Warn));
+    }
+
+    #[test]
+    fn a_message_announced_goes_on_under_its_line() {
+        splits_alike(&[
+            // Python's exception line ends with a colon: its message's lines follow.
+            (
+                &[
+                    &[
+                        "Traceback (most recent call last):",
+                        "  File \"app.py\", line 3, in <module>",
+                        "ValueError: invalid config:",
+                        "- port: must be int",
+                        "- host: required",
+                    ],
+                    &["INFO next"],
+                ],
+                &["ValueError: invalid config:"],
+            ),
+            // A Java exception's, up to its frames; a serious line's own, to a blank line.
+            (
+                &[
+                    &[
+                        "ERROR c.e.Orders - rejected",
+                        "java.lang.IllegalArgumentException: invalid order 77:",
+                        "- field qty: must be positive",
+                        "\tat c.e.Orders.check(Orders.java:10)",
+                        "Caused by: java.sql.SQLException: constraints failed:",
+                        "- orders.qty > 0",
+                        "\tat c.e.Db.insert(Db.java:4)",
+                    ],
+                    &["processing order 78"],
+                    &[
+                        "ERROR validation failed for order 78:",
+                        "- field qty: must be positive",
+                    ],
+                    &[""],
+                    &["done"],
+                ],
+                &["java.lang.IllegalArgumentException: invalid order 77:"],
+            ),
+            // Up to what a program runs or reports next.
+            (
+                &[
+                    &["ValueError: bad input:", "x = 3"],
+                    &["+ make"],
+                    &["ValueError: bad input:"],
+                    &["make: *** [all] Error 2"],
+                    &["ValueError: bad input:"],
+                    &["========================================"],
+                ],
+                &[],
+            ),
+            // Unannounced, the next line is the program's.
+            (
+                &[
+                    &[
+                        "Traceback (most recent call last):",
+                        "  File \"app.py\", line 3, in <module>",
+                        "KeyError: 'user'",
+                    ],
+                    &["ok done"],
+                ],
+                &["KeyError: 'user'"],
+            ),
+        ]);
+        // pydantic's count of errors announces them, each field's indented under it.
+        let lines = [
+            "Traceback (most recent call last):",
+            "  File \"m.py\", line 9, in <module>",
+            "pydantic_core._pydantic_core.ValidationError: 2 validation errors for Model",
+            "port",
+            "  Input should be a valid integer [type=int_parsing, input_value='x']",
+            "host",
+            "  Field required [type=missing, input_value={}, input_type=dict]",
+        ];
+        let (split, _) = records(Indented::ByRule, &lines);
+        assert_eq!(split, [lines.to_vec()]);
+        for (line, announces) in [
+            ("ValidationError: 1 validation error for Model", true),
+            ("ValidationError: 2 validation errors for Model", true),
+            (
+                "error: Your local changes would be overwritten by merge: ",
+                true,
+            ),
+            ("ValueError: 2 validation errors", false),
+            ("KeyError: 'user'", false),
+        ] {
+            assert_eq!(announces_more(line), announces, "{line}");
+        }
+        // At most MAX_MESSAGE_LINES of it.
+        let mut lines = vec!["ERROR these failed:"];
+        lines.extend(["- a"; MAX_MESSAGE_LINES + 1]);
+        let (split, _) = records(Indented::ByRule, &lines);
+        let lengths: Vec<usize> = split.iter().map(Vec::len).collect();
+        assert_eq!(lengths, [MAX_MESSAGE_LINES + 1, 1]);
     }
 
     #[test]
