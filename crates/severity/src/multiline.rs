@@ -200,6 +200,10 @@ pub struct MultiLine {
     traceback: Traceback,
     /// A line after the first named it ([`MultiLine::push`]).
     named: bool,
+    /// The first line is a notice as the JVM prints its own (`WARNING: An illegal
+    /// reflective access …`), or a program to its stderr: no logger's line, which a
+    /// Java exception under it was logged with.
+    notice: bool,
     /// A serious line of it announced a message over the lines under it
     /// ([`announces_more`]), and this many of them came ([`goes_on_message`]).
     message: Option<u8>,
@@ -232,6 +236,7 @@ impl MultiLine {
             lines: 0,
             traceback: Traceback::None,
             named: false,
+            notice: false,
             message: None,
             block: Block::None,
             after_rule: false,
@@ -274,6 +279,7 @@ impl MultiLine {
         self.stated = stated;
         self.lines = 0;
         self.named = false;
+        self.notice = line.starts_with("WARNING: ");
         self.message = None;
         self.prose = 0;
         self.exception_after_blank = false;
@@ -586,6 +592,7 @@ impl MultiLine {
         if first
             && self.opens != Some(Opens::Panic)
             && self.severity.is_some()
+            && !self.notice
             && names_a_java_exception(line)
         {
             return true;
@@ -3297,6 +3304,18 @@ mod tests {
                         "\tat com.example.Sender.send(Sender.java:40)",
                     ],
                     &["processed batch 1500 in 51 ms"],
+                ],
+                &[],
+            ),
+            // After a notice printed as the JVM prints its own (`WARNING: …`, no time, no
+            // logger): its own too.
+            (
+                &[
+                    &["WARNING: All illegal access operations will be denied in a future release"],
+                    &[
+                        "java.lang.IllegalStateException: boom",
+                        "\tat Main.main(Main.java:3)",
+                    ],
                 ],
                 &[],
             ),
