@@ -392,7 +392,7 @@ impl MultiLine {
             .message
             .is_some_and(|lines| usize::from(lines) < MAX_MESSAGE_LINES)
             && !blank()
-            && goes_on_message(line)
+            && (goes_on_message(line) || (self.message == Some(0) && is_underline(line)))
         {
             return true;
         }
@@ -611,6 +611,7 @@ impl MultiLine {
         self.lines += 1;
         // A frame ends the message its exception announced; so does anything else.
         self.message = match self.message {
+            Some(0) if is_underline(line) => Some(1),
             Some(lines) if !line.trim().is_empty() && !is_frame(line) && goes_on_message(line) => {
                 Some(lines.saturating_add(1))
             }
@@ -732,6 +733,13 @@ fn announces_more(line: &str) -> bool {
             .is_some_and(|head| {
                 head.ends_with(" validation error") || head.ends_with(" validation errors")
             })
+}
+
+/// A rule of `=` or `-` right under a line that announced a message: its underline, as
+/// jstack's `Found one Java-level deadlock:` has one.
+fn is_underline(line: &str) -> bool {
+    let line = line.trim_end();
+    line.len() >= 3 && (line.bytes().all(|b| b == b'=') || line.bytes().all(|b| b == b'-'))
 }
 
 /// Whether `line`, not blank, under a line that announced a message ([`announces_more`])
@@ -1819,15 +1827,23 @@ mod tests {
                 ],
                 &["java.lang.IllegalArgumentException: invalid order 77:"],
             ),
-            // Up to what a program runs or reports next.
+            // Up to what a program runs or reports next, or a rule (but its underline).
             (
                 &[
                     &["ValueError: bad input:", "x = 3"],
                     &["+ make"],
                     &["ValueError: bad input:"],
                     &["make: *** [all] Error 2"],
-                    &["ValueError: bad input:"],
+                    &["ValueError: bad input:", "x = 3"],
                     &["========================================"],
+                    &[
+                        "Found one Java-level deadlock:",
+                        "=============================",
+                        "\"Thread-1\":",
+                        "  waiting to lock monitor 0x00007f3c (object 0x0000000712, a java.lang.Object),",
+                        "  which is held by \"Thread-0\"",
+                    ],
+                    &[""],
                 ],
                 &[],
             ),
