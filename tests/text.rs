@@ -1181,7 +1181,7 @@ SyntaxError: '(' was never closed
         &envelope,
         3001,
         3,
-        "line 3001:   File \"/tmp/t/s.py\", line 2 … SyntaxError: '(' was never closed",
+        "line 3001: File \"/tmp/t/s.py\", line 2 … SyntaxError: '(' was never closed",
     );
 }
 
@@ -2555,4 +2555,45 @@ fn an_exceptions_message_over_several_lines_stays_with_it() {
         assert_eq!(more, record[1..], "{item}");
     }
     assert_eq!(envelope["stats"]["records"], 302, "{}", envelope["stats"]);
+}
+
+#[test]
+fn pips_failed_build_step_is_reported_by_its_output() {
+    // pip's `error: subprocess-exited-with-error` comes before the output that says why;
+    // the summary names that output's traceback, read without its box's indentation.
+    let b = Briefly::new();
+    let input = r#"Collecting badpkg==1.0
+  Downloading badpkg-1.0.tar.gz (1.2 kB)
+  Preparing metadata (setup.py) ... error
+  error: subprocess-exited-with-error
+  
+  × python setup.py egg_info did not run successfully.
+  │ exit code: 1
+  ╰─> [6 lines of output]
+      Traceback (most recent call last):
+        File "<string>", line 2, in <module>
+        File "<pip-setuptools-caller>", line 34, in <module>
+        File "/tmp/pip-install-x/badpkg/setup.py", line 1, in <module>
+          import numpy
+      ModuleNotFoundError: No module named 'numpy'
+      [end of output]
+  
+  note: This error originates from a subprocess, and is likely not a problem with pip.
+error: metadata-generation-failed
+
+× Encountered error while generating package metadata.
+╰─> See above for output.
+
+note: This is an issue with the package mentioned above, not pip.
+hint: See above for details.
+"#;
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "first error at line 4: error: subprocess-exited-with-error, reported at line 9: \
+             Traceback (most recent call last): … ModuleNotFoundError: No module named 'numpy'"
+        ),
+        "{summary}"
+    );
 }

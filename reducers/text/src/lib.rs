@@ -166,7 +166,15 @@ fn source_place(line: &str) -> Option<&str> {
 /// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`
 fn is_build_verdict(line: &str) -> bool {
     let line = line.trim_end();
-    line.ends_with("] BUILD FAILURE") || line.starts_with("FAILURE: Build failed")
+    line.ends_with("] BUILD FAILURE")
+        || line.starts_with("FAILURE: Build failed")
+        || is_subprocess_verdict(line)
+}
+
+/// Whether `line` is pip's verdict that a build step it ran failed, whose output (a
+/// traceback, a compiler's error) follows in its box: `error: subprocess-exited-with-error`.
+fn is_subprocess_verdict(line: &str) -> bool {
+    line.trim() == "error: subprocess-exited-with-error"
 }
 
 /// Whether `lines` of which `nul_lines` hold NUL bytes are binary data.
@@ -1936,11 +1944,28 @@ impl FoldBatches for Text {
         // The summary names the first record of the worst severity seen, by its first
         // line and the line that says what went wrong, when another does.
         let said = |i: &LineItem| {
-            // The lines' messages, in a log that stamps every line.
-            let messages = i.more.iter().map(|line| facts::message(line));
-            let text = match what_went_wrong(facts::message(&i.text), messages) {
-                Some(name) => format!("{} … {}", cut_str(&i.text, 80), name.trim_start()),
-                None => i.text.clone(),
+            // The lines' messages, in a log that stamps every line, read without the
+            // first's indentation, as its record was (pip's box holds a traceback).
+            let first = facts::message(&i.text);
+            let indent = first.len() - first.trim_start_matches([' ', '\t']).len();
+            let messages = i.more.iter().map(|line| {
+                let message = facts::message(line);
+                match message.get(..indent) {
+                    Some(head) if head.bytes().all(|b| b == b' ' || b == b'\t') => {
+                        &message[indent..]
+                    }
+                    _ => message,
+                }
+            });
+            let text = match what_went_wrong(&first[indent..], messages) {
+                Some(name) => {
+                    format!(
+                        "{} … {}",
+                        cut_str(i.text.trim_start(), 80),
+                        name.trim_start()
+                    )
+                }
+                None => i.text.trim_start().to_string(),
             };
             (i.line, i.severity.unwrap_or(Severity::Warn), text)
         };
@@ -1957,6 +1982,11 @@ impl FoldBatches for Text {
                 .iter()
                 .map(|(i, _)| i)
                 .filter(|i| i.line > first.line && i.severity >= first.severity);
+            if is_subprocess_verdict(&first.text) {
+                // The output's record of several lines (its traceback) says why, not the
+                // box's `× … did not run successfully.` over it.
+                return after.min_by_key(|i| (i.more.is_empty(), i.line));
+            }
             if is_build_verdict(&first.text) {
                 return after.min_by_key(|i| i.line);
             }
