@@ -171,13 +171,14 @@ const COLUMN_WINDOW: usize = 64;
 /// (kubectl's `Warning  BackOff`, Windows' CBS log's `04:30:31, Error  CSI`), or in
 /// ESLint's table after a line and a column (`  12:5  error  …`); a lone capital letter
 /// among the first words (`E1129`, logcat's ` E `) and syslog's priority opening a line
-/// (`<3>`, `<34>Oct 11 …`) count too. The first level stated is the line's, or the one
-/// after its key (`level=info`, `"level":"warn"`): a level word later in the message does
-/// not outrank it (`INFO retrying after error: timeout`, klog's `I1205 … sync error:`),
-/// unless it opens a line relayed right after it (Maven's `[INFO] [ERROR] …`); a syslog
-/// priority may be a relay's, and the worse of it and the message's level counts. A
-/// stated level outranks an exception's name in the message (`INFO … KeeperException`);
-/// signals outrank both: tracebacks, `Caused by:`,
+/// (`<3>`, `<34>Oct 11 …`) count too. The worst level stated counts (a line relayed in
+/// another's, `[info] … [main] ERROR …`, is as bad as it says), but a word in lower case
+/// before a colon after the first level is its message's prose (`INFO retrying after
+/// error: timeout`, klog's `I1205 … sync error:`), unless it opens a line relayed right
+/// after it (`INFO:app:error: …`); a level after its key (`level=info`,
+/// `"level":"warn"`) is the line's, whatever the message says. A stated level outranks
+/// an exception's name in the message (`INFO … KeeperException`); signals outrank both:
+/// tracebacks, `Caused by:`,
 /// Rust's `panicked at`, OOM kills, segfaults, non-zero exit reports,
 /// make's `make: *** [all] Error 2`, systemd's `code=exited, status=1/FAILURE` and
 /// `Failed to start`, the kernel's `I/O error`s, file system errors, machine checks and
@@ -234,10 +235,8 @@ pub struct Inspection {
     pub severity: Option<Severity>,
     /// The record the line begins.
     pub opens: Option<Opens>,
-    /// Its severity rests on a level the line states (`ERROR`, `level=warn`, glog's
-    /// `E`), not on what its words imply alone (an exception's name, a signal): the
-    /// writer's judgment, which the lines of a record under it do not overrule
-    /// ([`multiline::MultiLine::start`]).
+    /// The line states a level (`ERROR`, `level=warn`, glog's `I`), as a logger's line
+    /// does: not a line of an exception's message, say.
     pub stated: bool,
 }
 
@@ -359,11 +358,14 @@ pub fn inspect_lines(
 /// What the words of one line say so far.
 struct Findings {
     opens: Option<Opens>,
-    /// The level the line states in words (`ERROR`, `[warn]`): the first such word's, or
-    /// a later one's that opens a line relayed right after it ([`relays`]).
+    /// The level the line states in words (`ERROR`, `[warn]`, `error:`): the worst of
+    /// them, but a word in lower case before a colon after the first (`INFO retrying
+    /// after error: timeout`), unless it opens a line relayed right after it ([`relays`]).
     stated: Option<Severity>,
-    /// Where the word that stated [`Findings::stated`] last ends.
+    /// Where the last word counted in [`Findings::stated`] ends.
     stated_end: usize,
+    /// The worst level its words state as a level is written, not as prose's `error:`.
+    written: Option<Severity>,
     /// The level given by its key (`level=warn`, `"level":"error"`): the first.
     keyed: Option<Severity>,
     /// The level of its first letter column (logcat's ` E `).
@@ -386,6 +388,7 @@ impl Findings {
             opens: None,
             stated: None,
             stated_end: 0,
+            written: None,
             keyed: None,
             column: None,
             named: None,
@@ -409,6 +412,7 @@ impl Findings {
             },
             stated: None,
             stated_end: 0,
+            written: None,
             keyed: None,
             column: None,
             named: None,
@@ -462,17 +466,20 @@ impl Findings {
             .map_or(bytes.len(), |p| start + p);
         match word_level(bytes, start, end, &bytes[start..end]) {
             Some(Found::Keyed(level)) => self.keyed = self.keyed.or(Some(level)),
-            // The first level stated is the line's: one later is its message's words
-            // (`INFO retrying after error: timeout`), unless it opens a line relayed
-            // after it (Maven's `[INFO] [ERROR] …`).
-            Some(Found::Stated(level))
-                if self.stated.is_none() || relays(&bytes[self.stated_end..start]) =>
+            // A word in lower case before a colon after the first level stated is its
+            // message's prose (`INFO retrying after error: timeout`), unless it opens a
+            // line relayed right after it (Python's `INFO:app:error: …`).
+            Some(Found::Stated { level, prose })
+                if !prose || self.stated.is_none() || relays(&bytes[self.stated_end..start]) =>
             {
                 self.stated = self.stated.max(Some(level));
                 self.stated_end = end;
+                if !prose {
+                    self.written = self.written.max(Some(level));
+                }
             }
             Some(Found::Named) => self.named = Some(Severity::Error),
-            Some(Found::Stated(_)) | None => {}
+            Some(Found::Stated { .. }) | None => {}
         }
     }
 
@@ -577,19 +584,23 @@ impl Findings {
                 stated: false,
             };
         }
-        // glog's letter and a level by its key are the logger's own: what the message
-        // says after them is its words (klog's `I1205 … sync error: boom`). A syslog
-        // priority may be a relay's (docker's syslog driver sends stdout at info): the
-        // worse of it and the level the message states.
-        let level = glog_letter(bytes)
-            .or(self.keyed)
-            .or_else(|| numeric_level(bytes))
-            .or_else(|| {
-                let opening = syslog_priority(bytes)
-                    .or_else(|| opening_level(bytes))
-                    .or(self.column);
-                self.stated.max(opening)
-            });
+        // A level by its key is the logger's own, whatever the message says. A level that
+        // opens the line (glog's letter, logcat's column, apt's `E: `) is stated before
+        // any word: the message's prose after it is words (klog's `I1205 … sync error:
+        // boom`), a level written as one is a line relayed (`[info] … [main] ERROR …`).
+        // A syslog priority may be a relay's (docker's syslog driver sends stdout at
+        // info): the worse of it and what the message states.
+        let level = self.keyed.or_else(|| numeric_level(bytes)).or_else(|| {
+            let leading = glog_letter(bytes)
+                .or_else(|| opening_level(bytes))
+                .or(self.column);
+            let words = if leading.is_some() {
+                self.written
+            } else {
+                self.stated
+            };
+            leading.max(words).max(syslog_priority(bytes))
+        });
         // A stack's frame names code: `    at genericNodeError (node:internal/…)` is a
         // function, `\tat app.ValidationError.<init>(…)` a constructor, not an error.
         let named = self.named.filter(|_| !is_indented_frame(bytes));
@@ -1394,10 +1405,10 @@ fn is_column(bytes: &[u8], i: usize) -> bool {
         && !(i.checked_sub(2).is_some_and(lone_letter) || lone_letter(i + 2))
 }
 
-/// Whether what lies between a level stated and a later one, `between`, makes the later
-/// one open a line relayed after the first: no word (Maven's `[INFO] [ERROR] …`) or
-/// one, a tool's name or a logger's (`[INFO] npm ERR! …`, Python's `INFO:app:error: …`).
-/// Two or more are a message's words (`INFO retrying after error: timeout`).
+/// Whether what lies between a level stated and a later one in prose's form, `between`,
+/// makes the later one open a line relayed after the first: no word (`[INFO] error: …`)
+/// or one, a tool's name or a logger's (Python's `INFO:app:error: …`). Two or more are a
+/// message's words (`INFO retrying after error: timeout`).
 fn relays(between: &[u8]) -> bool {
     let mut words = 0;
     let mut in_word = false;
@@ -1416,8 +1427,9 @@ fn relays(between: &[u8]) -> bool {
 
 /// What a word says of its line.
 enum Found {
-    /// A level, written as one.
-    Stated(Severity),
+    /// A level, written as one; `prose` when only by a colon after it, in lower case
+    /// (`error:`), as a message's words may be.
+    Stated { level: Severity, prose: bool },
     /// A level after its key: `level=warn`, `"severity": "ERROR"`.
     Keyed(Severity),
     /// An error or exception type's name.
@@ -1523,16 +1535,16 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
     if preceded_by_level_key(bytes, start) {
         return Some(Found::Keyed(level));
     }
-    let stated = capitals
+    let written = capitals
         || bracketed
         || after_module
-        || colon
         || column
         || positioned
         || coded
         || numbered
         || near_line;
-    stated.then_some(Found::Stated(level))
+    let prose = !written && colon && word[0].is_ascii_lowercase();
+    (written || colon).then_some(Found::Stated { level, prose })
 }
 
 /// Whether `rest`, what follows a level word's colon, is a count of none to the line's
@@ -2329,57 +2341,36 @@ mod tests {
     }
 
     #[test]
-    fn the_first_level_stated_is_the_lines() {
+    fn prose_after_the_level_stated_does_not_outrank_it() {
         assert_classified(&[
-            // A level word in the message is its words.
-            (
-                "2024-01-01 10:00:00 INFO retrying after error: timeout",
-                Some(Info),
-            ),
-            (
-                "2024-01-01 10:00:01 INFO client sent WARNING: deprecated",
-                Some(Info),
-            ),
-            (
-                "2024-01-01 10:00:02 WARN bad record ERROR in field 3",
-                Some(Warn),
-            ),
-            (
-                "- 1123030687 R00-M0-N2 NULL DISCOVERY ERROR Node card status: ALERT 0",
-                Some(Error),
-            ),
-            // glog's letter and a level by its key are the logger's.
-            (
-                "I1205 10:00:00.123 123 main.go:10] sync error: boom",
-                Some(Info),
-            ),
-            (
-                "W1205 10:00:00.123 123 main.go:10] ERROR in reply",
-                Some(Warn),
-            ),
-            ("{\"msg\":\"ERROR: lost\",\"level\":\"info\"}", Some(Info)),
-            ("msg=\"error: x\" level=debug", Some(Debug)),
-            ("{\"level\":30,\"msg\":\"error: x\"}", Some(Info)),
-            // A line relayed after the level: right after it, or after one word.
-            ("[INFO] [ERROR] Failed to compile", Some(Error)),
-            ("[INFO] ERROR in ./src/index.js", Some(Error)),
-            ("[INFO] npm ERR! code E404", Some(Error)),
+            // A word in lower case before a colon, after the level: the message's words.
+            ("2024-01-01 10:00:00 INFO retrying after error: timeout", Some(Info)),
+            ("I1205 10:00:00.123 123 main.go:10] sync error: boom", Some(Info)),
+            ("03-17 16:13:38.811  1702  2395 W Sync: retry after error: x", Some(Warn)),
+            // One right after the level, or after a word, opens a line relayed.
             ("INFO:app:error: connection reset", Some(Error)),
+            ("[INFO] error: a relayed line", Some(Error)),
+            // A level written as one is a line relayed, or worse news: the worse counts.
+            ("2024-01-01 10:00:01 INFO client sent WARNING: deprecated", Some(Warn)),
+            ("2015-10-18 18:06:26,029 INFO [IPC] Diagnostics report: Error: java.net.NoRouteToHostException", Some(Error)),
+            ("2016-09-28 04:30:31, Info                  CBS    SQM: Warning: Failed to upload", Some(Warn)),
+            ("[INFO] [ERROR] Failed to compile", Some(Error)),
+            ("[INFO] npm ERR! code E404", Some(Error)),
+            ("[INFO] src/api/client.ts(12,7): error TS2322: Type 'string' is not assignable", Some(Error)),
+            ("[info] 10:00:00.000 [main] ERROR com.acme.App - Failed to bind port 8080", Some(Error)),
+            ("[2024-03-01, 10:00:01 UTC] {subprocess.py:93} INFO - 10:00:01,000 ERROR load: down", Some(Error)),
+            ("[2024-03-01 10:00:01,500: WARNING/ForkPoolWorker-1] ERROR: could not open", Some(Error)),
+            ("10:00:00.000 [INFO-pool-2] ERROR c.a.Db - Connection refused", Some(Error)),
+            ("W1205 10:00:00.123 123 main.go:10] ERROR in reply", Some(Error)),
+            ("- 1123030687 R00-M0-N2 NULL DISCOVERY ERROR Node card status: ALERT 0", Some(Fatal)),
+            // A level by its key is the logger's, whatever the message says.
+            ("{\"msg\":\"ERROR: lost\",\"level\":\"info\"}", Some(Info)),
+            ("msg=\"ERROR budget exceeded\" level=debug", Some(Debug)),
+            ("{\"level\":30,\"msg\":\"error: x\"}", Some(Info)),
             // A syslog priority may be a relay's: the worse of it and the message's level.
-            (
-                "<30>Dec  5 10:00:00 host app[1]: ERROR db down",
-                Some(Error),
-            ),
-            (
-                "<27>Dec  5 10:00:00 host app[1]: INFO lost the disk",
-                Some(Error),
-            ),
+            ("<30>Dec  5 10:00:00 host app[1]: ERROR db down", Some(Error)),
+            ("<27>Dec  5 10:00:00 host app[1]: INFO lost the disk", Some(Error)),
             ("<30>Dec  5 10:00:00 host app[1]: started", Some(Info)),
-            // Signals outrank a stated level.
-            (
-                "2024-01-01 INFO Out of memory: Killed process 42 (java)",
-                Some(Error),
-            ),
         ]);
     }
 

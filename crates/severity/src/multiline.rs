@@ -40,7 +40,7 @@
 use crate::checkers::{
     is_sanitizer_header, is_sanitizer_report_line, is_sanitizer_summary, valgrind_prefix,
 };
-use crate::{Inspection, Opens, Severity};
+use crate::{Opens, Severity};
 
 /// The line that opens a Python traceback (without the colon some tools leave out).
 pub const TRACEBACK: &str = "Traceback (most recent call last)";
@@ -193,8 +193,6 @@ pub struct MultiLine {
     opens: Option<Opens>,
     header: Header,
     severity: Option<Severity>,
-    /// The first line stated its level ([`Inspection::stated`]): the record's.
-    stated: bool,
     /// Lines after the first.
     lines: usize,
     traceback: Traceback,
@@ -232,7 +230,6 @@ impl MultiLine {
             opens: None,
             header: Header::Plain,
             severity: None,
-            stated: false,
             lines: 0,
             traceback: Traceback::None,
             named: false,
@@ -259,15 +256,9 @@ impl MultiLine {
         }
     }
 
-    /// Starts a record at `line`, as `found` ([`crate::inspect`]) says of it. A line that
-    /// states its level gives the record its severity: the lines under it are what it
-    /// logged (a WARN line's stack, a WARNING's traceback), not a judgment of their own.
-    pub fn start(&mut self, line: &str, found: Inspection) {
-        let Inspection {
-            severity,
-            opens,
-            stated,
-        } = found;
+    /// Starts a record at `line`, of `severity`, opening `opens` (as [`crate::inspect`]
+    /// says of it).
+    pub fn start(&mut self, line: &str, severity: Option<Severity>, opens: Option<Opens>) {
         let whole = line;
         self.indent = line
             .bytes()
@@ -276,7 +267,6 @@ impl MultiLine {
         let line = &line[self.indent..];
         self.opens = opens;
         self.severity = severity;
-        self.stated = stated;
         self.lines = 0;
         self.named = false;
         self.notice = line.starts_with("WARNING: ");
@@ -310,9 +300,11 @@ impl MultiLine {
             // Its tracebacks are behind the group's bars: the header says where it ends.
             self.traceback = Traceback::None;
         }
+        // A Java exception that opens a record (an uncaught one's, as `printStackTrace`
+        // writes it) and jstack's report of a deadlock; not any log line that ends with
+        // a colon: the lines under that are as likely the log's next.
         if self.header == Header::Plain
-            && opens.is_none()
-            && severity >= Some(Severity::Warn)
+            && (line == DEADLOCK_REPORT || names_a_java_exception(line))
             && announces_more(line)
         {
             self.message = Some(0);
@@ -340,7 +332,7 @@ impl MultiLine {
         };
     }
 
-    /// The severity its first line states, or else the worst of its lines.
+    /// The worst severity of its lines.
     pub fn severity(&self) -> Option<Severity> {
         self.severity
     }
@@ -617,9 +609,7 @@ impl MultiLine {
             }
             _ => None,
         };
-        if !self.stated {
-            self.severity = self.severity.max(severity);
-        }
+        self.severity = self.severity.max(severity);
         self.follow_block(line, first);
         if self.header == Header::UnittestReport && is_rule_of(line, b'-') {
             self.header = Header::UnittestBody;
@@ -734,6 +724,10 @@ fn announces_more(line: &str) -> bool {
                 head.ends_with(" validation error") || head.ends_with(" validation errors")
             })
 }
+
+/// jstack's heading of a deadlock it found, the threads and the locks they wait for under
+/// it.
+const DEADLOCK_REPORT: &str = "Found one Java-level deadlock:";
 
 /// A rule of `=` or `-` right under a line that announced a message: its underline, as
 /// jstack's `Found one Java-level deadlock:` has one.
@@ -1719,7 +1713,7 @@ mod tests {
                     }
                 }
                 _ => {
-                    record.start(line, found);
+                    record.start(line, found.severity, found.opens);
                     records.push(vec![line]);
                 }
             }
@@ -1750,10 +1744,13 @@ mod tests {
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
 
     #[test]
-    fn a_record_is_at_the_level_its_first_line_states() {
+    fn a_record_is_at_the_worst_level_of_its_lines() {
+        // What a WARN line logged may be a crash printed after it, which one cannot tell
+        // apart: an error under it is not hidden as a warning.
         let severity_of = |lines: &[&str]| {
             let mut record = MultiLine::new(Indented::ByRule);
-            record.start(lines[0], inspect(lines[0]));
+            let found = inspect(lines[0]);
+            record.start(lines[0], found.severity, found.opens);
             for line in &lines[1..] {
                 assert!(record.continues(line), "{line}");
                 let found = inspect(line);
@@ -1766,18 +1763,13 @@ mod tests {
             "Caused by: java.io.IOException: disk full",
             "\tat a.B.d(B.java:2)",
         ];
-        for (header, want) in [
-            (
-                "2024-01-01 10:00:00 WARN Bad record 12, skipped",
-                Some(Severity::Warn),
-            ),
-            ("2024-01-01 10:00:00 INFO retrying", Some(Severity::Info)),
-            ("2024-01-01 10:00:00 ERROR lost it", Some(Severity::Error)),
-            // A first line that states none: the worst of the lines.
-            ("2024-01-01 10:00:00 retrying", Some(Severity::Error)),
+        for header in [
+            "2024-01-01 10:00:00 WARN Bad record 12, skipped",
+            "2024-01-01 10:00:00 INFO retrying",
+            "2024-01-01 10:00:00 retrying",
         ] {
             let lines: Vec<&str> = [header].into_iter().chain(stack).collect();
-            assert_eq!(severity_of(&lines), want, "{header}");
+            assert_eq!(severity_of(&lines), Some(Severity::Error), "{header}");
         }
         let traceback = [
             "WARNING:root:could not reach the cache",
@@ -1785,7 +1777,7 @@ mod tests {
             "  File \"app.py\", line 3, in <module>",
             "ConnectionError: refused",
         ];
-        assert_eq!(severity_of(&traceback), Some(Severity::Warn));
+        assert_eq!(severity_of(&traceback), Some(Severity::Error));
     }
 
     #[test]
@@ -1805,7 +1797,7 @@ mod tests {
                 ],
                 &["ValueError: invalid config:"],
             ),
-            // A Java exception's, up to its frames; a serious line's own, to a blank line.
+            // A Java exception's, up to its frames; not a log line's that ends with one.
             (
                 &[
                     &[
@@ -1818,10 +1810,8 @@ mod tests {
                         "\tat c.e.Db.insert(Db.java:4)",
                     ],
                     &["processing order 78"],
-                    &[
-                        "ERROR validation failed for order 78:",
-                        "- field qty: must be positive",
-                    ],
+                    &["ERROR validation failed for order 78:"],
+                    &["- field qty: must be positive"],
                     &[""],
                     &["done"],
                 ],
@@ -1830,11 +1820,12 @@ mod tests {
             // Up to what a program runs or reports next, or a rule (but its underline).
             (
                 &[
-                    &["ValueError: bad input:", "x = 3"],
+                    &["java.io.IOException: bad input:", "x = 3"],
                     &["+ make"],
-                    &["ValueError: bad input:"],
+                    &["java.io.IOException: bad input:"],
                     &["make: *** [all] Error 2"],
-                    &["ValueError: bad input:", "x = 3"],
+                    &["done"],
+                    &["java.io.IOException: bad input:", "x = 3"],
                     &["========================================"],
                     &[
                         "Found one Java-level deadlock:",
@@ -1885,7 +1876,7 @@ mod tests {
             assert_eq!(announces_more(line), announces, "{line}");
         }
         // At most MAX_MESSAGE_LINES of it.
-        let mut lines = vec!["ERROR these failed:"];
+        let mut lines = vec!["java.io.IOException: these failed:"];
         lines.extend(["- a"; MAX_MESSAGE_LINES + 1]);
         let (split, _) = records(Indented::ByRule, &lines);
         let lengths: Vec<usize> = split.iter().map(Vec::len).collect();

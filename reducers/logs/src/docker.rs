@@ -22,7 +22,7 @@ use briefly_core::{
     counted, plural, strip_ansi, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer,
 };
 use briefly_severity::multiline::{Indented, MultiLine};
-use briefly_severity::{inspect, Inspection, Severity};
+use briefly_severity::{inspect, Severity};
 use briefly_template::MaskedLine;
 use briefly_text::{Text, TextOptions};
 use facts::{Facts, LineFacts};
@@ -475,12 +475,7 @@ impl Docker {
         match facts {
             Some(facts) => {
                 let record = &mut pending.multiline.0;
-                let found = Inspection {
-                    severity: facts.severity,
-                    opens: facts.opens,
-                    stated: facts.stated,
-                };
-                record.start(&facts.message, found);
+                record.start(&facts.message, facts.severity, facts.opens);
                 // Buffers change hands instead of being copied: the facts' go on with
                 // the record, the record's old ones serve the next batch.
                 std::mem::swap(&mut pending.message, &mut facts.message);
@@ -491,7 +486,7 @@ impl Docker {
             None => {
                 let read = self.payloads.read(text);
                 let record = &mut pending.multiline.0;
-                record.start(&read.message, read.inspection());
+                record.start(&read.message, read.severity, read.opens);
                 pending.message.clear();
                 pending
                     .message
@@ -1070,40 +1065,6 @@ mod tests {
             "{:?}",
             envelope.items
         );
-    }
-
-    #[test]
-    fn a_record_is_at_the_level_its_first_line_states() {
-        // The exception a WARN line logged is a warning, read ahead (json-file, past the
-        // lines the format is told by) or not (`--timestamps`, a logfmt level).
-        let mut input = String::new();
-        for i in 0..SNIFF_LINES {
-            input.push_str(&json_line(&format!("served {i}\n"), "stdout", 0));
-        }
-        for line in [
-            "WARN retrying the upload\n",
-            "java.io.IOException: closed\n",
-            "\tat a.B.c(B.java:1)\n",
-        ] {
-            input.push_str(&json_line(line, "stderr", 1));
-        }
-        let envelope = reduce_with(&input, DockerOptions::default());
-        let item = (envelope.items.iter())
-            .find(|i| i["message"] == "WARN retrying the upload")
-            .unwrap_or_else(|| panic!("{:?}", envelope.items));
-        assert_eq!(item["more"][0], "java.io.IOException: closed");
-        assert_eq!(item["level"], "warn", "{item}");
-        let input = "2026-11-29T10:00:00.000000001Z starting\n\
-                     2026-11-29T10:00:01Z level=warn msg=\"retrying\"\n\
-                     \tat a.B.c(B.java:1)\nCaused by: java.io.IOException: closed\n\
-                     2026-11-29T10:00:02Z done\n";
-        let envelope = reduce_with(input, DockerOptions::default());
-        assert_eq!(envelope.stats["format"], "timestamps");
-        assert_eq!(
-            envelope.items[0]["more"][1],
-            "Caused by: java.io.IOException: closed"
-        );
-        assert_eq!(envelope.items[0]["level"], "warn", "{:?}", envelope.items);
     }
 
     const MAX_KEPT_TEST: usize = crate::fold::MAX_KEPT_CHARS + "…[cut 31754 chars]".len();

@@ -20,20 +20,6 @@ pub struct Payload<'a> {
     pub structured: bool,
     /// The multi-line record a plain line begins (a Python traceback, a panic).
     pub opens: Option<Opens>,
-    /// The level is stated: by its key, or in a plain line's words
-    /// ([`Inspection::stated`]).
-    pub stated: bool,
-}
-
-impl Payload<'_> {
-    /// What the payload says of its line, as [`inspect`] says it of a plain one.
-    pub fn inspection(&self) -> Inspection {
-        Inspection {
-            severity: self.severity,
-            opens: self.opens,
-            stated: self.stated,
-        }
-    }
 }
 
 /// Reads `line`'s level and message.
@@ -108,7 +94,6 @@ impl Reader {
             message,
             structured: true,
             opens: None,
-            stated: severity.is_some(),
         })
     }
 }
@@ -278,7 +263,6 @@ pub fn plain(line: &str, inspection: Inspection) -> Payload<'_> {
         message: Cow::Borrowed(line),
         structured: false,
         opens: inspection.opens,
-        stated: inspection.stated,
     }
 }
 
@@ -477,7 +461,6 @@ fn json(line: &str) -> Option<Payload<'_>> {
         message,
         structured: true,
         opens: None,
-        stated: severity.is_some(),
     })
 }
 
@@ -520,7 +503,6 @@ fn logfmt(line: &str) -> Option<Payload<'_>> {
         message,
         structured: true,
         opens: None,
-        stated: severity.is_some(),
     })
 }
 

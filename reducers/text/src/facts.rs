@@ -34,8 +34,6 @@ pub struct LineFacts {
     pub(crate) redrawn: bool,
     pub(crate) severity: Option<Severity>,
     pub(crate) opens: Option<Opens>,
-    /// Its severity is a level it states ([`severity::Inspection::stated`]).
-    pub(crate) stated: bool,
     /// Where its timestamp is ([`timestamp_range`]).
     pub(crate) stamp: Option<Range<usize>>,
     /// Where its message starts, when a time or a container's name opens it
@@ -109,11 +107,11 @@ impl Facts {
             _ => None,
         };
         let opening = message.map_or_else(severity::Inspection::default, severity::opening);
-        (out.severity, out.stated) = match message.and_then(severity::checker_verdict) {
+        out.severity = match message.and_then(severity::checker_verdict) {
             // A memory checker's own words outrank the line's (valgrind's `ERROR SUMMARY:
             // 0 errors` is none).
-            Some(verdict) => (verdict, false),
-            None => (inspection.severity.max(opening.severity), inspection.stated),
+            Some(verdict) => verdict,
+            None => inspection.severity.max(opening.severity),
         };
         out.opens = inspection.opens.or(opening.opens);
         self.masker.fill(text, &mut out.masked);

@@ -812,12 +812,7 @@ impl Text {
             }
             _ => message,
         };
-        let found = severity::Inspection {
-            severity,
-            opens: facts.opens,
-            stated: facts.stated,
-        };
-        pending.multiline.start(opening, found);
+        pending.multiline.start(opening, severity, facts.opens);
         pending.source.clear();
         pending.source.push_str(source_of(text, facts));
         let item = &mut pending.item;
@@ -935,7 +930,6 @@ impl Text {
         for edge in self.first_line.iter_mut().chain([&mut self.last_line]) {
             if (first..=last).contains(&edge.line) {
                 edge.group = group;
-                edge.severity = item.severity;
             }
         }
         self.records += 1;
@@ -1260,7 +1254,6 @@ impl Text {
                 line: record.line,
                 text,
                 group: None,
-                severity: None,
             });
         }
         self.remember(record.line, text, out);
@@ -1314,7 +1307,7 @@ impl Text {
                 continue;
             }
             shown_lines.push((edge.line, edge.line));
-            let severity = edge.severity;
+            let severity = classify(&edge.text);
             let count = miner.count_alike(group);
             out.emit(
                 1,
@@ -2224,14 +2217,12 @@ impl FoldBatches for Text {
 const OTHER: &str = "(records past the template cap, not told apart)";
 
 /// The first or the last line of the input, with the group of its record (`None` when
-/// the options leave that record out) and the record's severity: a line under a WARN
-/// line is at WARN, whatever it says alone, as its template counts it.
+/// the options leave that record out).
 #[derive(Debug, Default)]
 struct Edge {
     line: u64,
     text: String,
     group: Option<GroupId>,
-    severity: Option<Severity>,
 }
 
 /// `--emit-groups`: one line's group id per line, written raw while reading (4 bytes a

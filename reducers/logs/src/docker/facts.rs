@@ -109,8 +109,6 @@ pub struct LineFacts {
     pub(super) micros: Option<i64>,
     pub(super) severity: Option<Severity>,
     pub(super) opens: Option<Opens>,
-    /// Its payload states its level ([`payload::Payload::stated`]).
-    pub(super) stated: bool,
     pub(super) structured: bool,
     /// The message, at most [`MAX_JOINED`] bytes.
     pub(super) message: String,
@@ -199,7 +197,6 @@ impl Facts {
 fn fill(masker: &mut Masker, read: payload::Payload<'_>, out: &mut LineFacts) {
     out.severity = read.severity;
     out.opens = read.opens;
-    out.stated = read.stated;
     out.structured = read.structured;
     out.message.clear();
     out.message
