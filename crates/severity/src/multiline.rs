@@ -303,9 +303,10 @@ impl MultiLine {
         // A Java exception that opens a record (an uncaught one's, as `printStackTrace`
         // writes it) and jstack's report of a deadlock; not any log line that ends with
         // a colon: the lines under that are as likely the log's next.
-        if self.header == Header::Plain
+        // The colon first: read at the start of every record.
+        if line.trim_end().ends_with(':')
+            && self.header == Header::Plain
             && (line == DEADLOCK_REPORT || names_a_java_exception(line))
-            && announces_more(line)
         {
             self.message = Some(0);
         }
