@@ -202,8 +202,9 @@ pub struct MultiLine {
     /// reflective access …`), or a program to its stderr: no logger's line, which a
     /// Java exception under it was logged with.
     notice: bool,
-    /// A serious line of it announced a message over the lines under it
-    /// ([`announces_more`]), and this many of them came ([`goes_on_message`]).
+    /// A line of it (an exception's, jstack's heading of a deadlock) announced a message
+    /// over the lines under it ([`announces_more`]), and this many of them came
+    /// ([`goes_on_message`]).
     message: Option<u8>,
     block: Block,
     /// The record before this one was a rule of `=` alone: unittest's, over a report.
@@ -250,10 +251,7 @@ impl MultiLine {
         if self.indent == 0 {
             return line; // nearly every record
         }
-        match line.as_bytes().get(..self.indent) {
-            Some(head) if head.iter().all(|b| matches!(b, b' ' | b'\t')) => &line[self.indent..],
-            _ => line,
-        }
+        without_indent(line, self.indent)
     }
 
     /// Starts a record at `line`, of `severity`, opening `opens` (as [`crate::inspect`]
@@ -300,10 +298,10 @@ impl MultiLine {
             // Its tracebacks are behind the group's bars: the header says where it ends.
             self.traceback = Traceback::None;
         }
-        // A Java exception that opens a record (an uncaught one's, as `printStackTrace`
-        // writes it) and jstack's report of a deadlock; not any log line that ends with
-        // a colon: the lines under that are as likely the log's next.
-        // The colon first: read at the start of every record.
+        // A Java exception that opens a record (as `printStackTrace` writes it) and
+        // jstack's report of a deadlock announce a message; not any log line that ends
+        // with a colon: the lines under that are as likely the log's next. The colon is
+        // asked first: this is read at the start of every record.
         if line.trim_end().ends_with(':')
             && self.header == Header::Plain
             && (line == DEADLOCK_REPORT || names_a_java_exception(line))
@@ -706,14 +704,31 @@ impl MultiLine {
     }
 }
 
+/// `line` without its first `indent` bytes when they are spaces and tabs, else as it is:
+/// a record's line read as its first line's indentation leaves it ([`MultiLine`] reads a
+/// tool's output nested indented in another's so).
+///
+/// ```
+/// use briefly_severity::multiline::without_indent;
+///
+/// assert_eq!(without_indent("      KeyError: 'a'", 4), "  KeyError: 'a'");
+/// assert_eq!(without_indent("  SyntaxError: x", 4), "  SyntaxError: x");
+/// ```
+pub fn without_indent(line: &str, indent: usize) -> &str {
+    match line.as_bytes().get(..indent) {
+        Some(head) if head.iter().all(|b| matches!(b, b' ' | b'\t')) => &line[indent..],
+        _ => line,
+    }
+}
+
 /// Lines of a message announced ([`announces_more`]) under the line that announced it, at
 /// most.
 const MAX_MESSAGE_LINES: usize = 40;
 
-/// Whether `line`, serious or naming what went wrong, announces that its message goes on
-/// over the lines under it: it ends with a colon (`ValueError: invalid config:`, `ERROR
-/// validation failed for order 77:`), or it counts pydantic's errors (`2 validation
-/// errors for Model`, each field's under it).
+/// Whether `line`, an exception's, announces that its message goes on over the lines
+/// under it: it ends with a colon (`ValueError: invalid config:`,
+/// `java.lang.IllegalArgumentException: invalid order 77:`), or it counts pydantic's
+/// errors (`2 validation errors for Model`, each field's under it).
 fn announces_more(line: &str) -> bool {
     let line = line.trim_end();
     // Read from the end, where both are: no search of a long line.

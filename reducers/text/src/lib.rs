@@ -46,7 +46,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
     is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
-    is_java_util_logging_header, names_a_java_exception, what_went_wrong, Indented, MultiLine,
+    is_java_util_logging_header, names_a_java_exception, what_went_wrong, without_indent, Indented,
+    MultiLine,
 };
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -163,7 +164,8 @@ fn source_place(line: &str) -> Option<&str> {
 }
 
 /// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
-/// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`
+/// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`,
+/// pip's `error: subprocess-exited-with-error` ([`is_subprocess_verdict`]).
 fn is_build_verdict(line: &str) -> bool {
     let line = line.trim_end();
     line.ends_with("] BUILD FAILURE")
@@ -1941,15 +1943,7 @@ impl FoldBatches for Text {
             // first's indentation, as its record was (pip's box holds a traceback).
             let first = facts::message(&i.text);
             let indent = first.len() - first.trim_start_matches([' ', '\t']).len();
-            let messages = i.more.iter().map(|line| {
-                let message = facts::message(line);
-                match message.get(..indent) {
-                    Some(head) if head.bytes().all(|b| b == b' ' || b == b'\t') => {
-                        &message[indent..]
-                    }
-                    _ => message,
-                }
-            });
+            let messages = (i.more.iter()).map(|line| without_indent(facts::message(line), indent));
             let text = match what_went_wrong(&first[indent..], messages) {
                 Some(name) => {
                     format!(
