@@ -81,8 +81,12 @@ impl FromStr for Severity {
 /// The words that name a level, in lower case, with the level each names (Serilog's
 /// three letters among them, `[VRB]`, `[WRN]`, `[FTL]`; not `INF`, which says infinity
 /// as often).
-const LEVEL_WORDS: [(&str, Severity); 24] = [
+const LEVEL_WORDS: [(&str, Severity); 27] = [
     ("trace", Severity::Trace),
+    // log15's (Go: geth's `EROR[03-01|10:00:00.000]`, `lvl=eror`).
+    ("trce", Severity::Trace),
+    ("dbug", Severity::Debug),
+    ("eror", Severity::Error),
     ("verbose", Severity::Trace),
     ("vrb", Severity::Trace),
     ("debug", Severity::Debug),
@@ -1649,9 +1653,11 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
         .rposition(|b| !b.is_ascii_alphabetic())
         .map_or(0, |p| p + 1);
     let key = &head[key_start..];
-    ["level", "lvl", "severity", "loglevel", "priority"]
-        .iter()
-        .any(|name| key.eq_ignore_ascii_case(name.as_bytes()))
+    // Serilog's compact JSON names it `@l`; Heroku's router, `at=error`.
+    (key == b"l" && key_start > 0 && head[key_start - 1] == b'@')
+        || ["level", "lvl", "severity", "loglevel", "priority", "at"]
+            .iter()
+            .any(|name| key.eq_ignore_ascii_case(name.as_bytes()))
 }
 
 /// A place in a file that a line opens with: `path:line:`, and `column:` where one
@@ -2386,6 +2392,14 @@ mod tests {
             ("{\"level\" : \"error\"}", Some(Error)),
             ("{\"severity\": \"warning\"}", Some(Warn)),
             ("ts=1 lvl = error msg=x", Some(Error)),
+            // log15's levels (geth's), Serilog's compact JSON, Heroku's router.
+            ("t=2024-03-01T10:00:00+0000 lvl=eror msg=\"lost peer\"", Some(Error)),
+            ("EROR[03-01|10:00:00.000] Failed to sync err=\"timeout\"", Some(Error)),
+            ("DBUG[03-01|10:00:00.000] Dialing peer", Some(Debug)),
+            ("{\"@t\":\"2024-03-01T10:00:00Z\",\"@mt\":\"Lost {Peer}\",\"@l\":\"Error\"}", Some(Error)),
+            ("{\"@t\":\"2024-03-01T10:00:00Z\",\"l\":\"error\"}", None),
+            ("at=error code=H12 desc=\"Request timeout\" method=GET path=\"/\"", Some(Error)),
+            ("at=info method=GET path=\"/\" status=200", Some(Info)),
             ("level: debug", Some(Debug)),
             ("the level error was fixed", None),
             ("an error \"error\" quoted", None),
