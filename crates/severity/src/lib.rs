@@ -1643,8 +1643,12 @@ fn is_diagnostic_code(rest: &[u8]) -> bool {
 fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
     let head = &bytes[..start];
     let head = head.strip_suffix(b"\"").unwrap_or(head).trim_ascii_end();
-    let Some(head) = head.strip_suffix(b"=").or_else(|| head.strip_suffix(b":")) else {
-        return false;
+    let (head, equals) = match head.strip_suffix(b"=") {
+        Some(head) => (head, true),
+        None => match head.strip_suffix(b":") {
+            Some(head) => (head, false),
+            None => return false,
+        },
     };
     let head = head.trim_ascii_end();
     let head = head.strip_suffix(b"\"").unwrap_or(head);
@@ -1653,9 +1657,11 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
         .rposition(|b| !b.is_ascii_alphabetic())
         .map_or(0, |p| p + 1);
     let key = &head[key_start..];
-    // Serilog's compact JSON names it `@l`; Heroku's router, `at=error`.
+    // Serilog's compact JSON names it `@l`; Heroku's router, `at=error` (not prose's
+    // `stopped at: error handling`).
     (key == b"l" && key_start > 0 && head[key_start - 1] == b'@')
-        || ["level", "lvl", "severity", "loglevel", "priority", "at"]
+        || (key == b"at" && equals)
+        || ["level", "lvl", "severity", "loglevel", "priority"]
             .iter()
             .any(|name| key.eq_ignore_ascii_case(name.as_bytes()))
 }
@@ -2400,6 +2406,7 @@ mod tests {
             ("{\"@t\":\"2024-03-01T10:00:00Z\",\"l\":\"error\"}", None),
             ("at=error code=H12 desc=\"Request timeout\" method=GET path=\"/\"", Some(Error)),
             ("at=info method=GET path=\"/\" status=200", Some(Info)),
+            ("2024-03-01 INFO stopped at: error handler", Some(Info)),
             ("level: debug", Some(Debug)),
             ("the level error was fixed", None),
             ("an error \"error\" quoted", None),
