@@ -383,7 +383,8 @@ impl MultiLine {
             .message
             .is_some_and(|lines| usize::from(lines) < MAX_MESSAGE_LINES)
             && !blank()
-            && (goes_on_message(line) || (self.message == Some(0) && is_underline(line)))
+            // A rule right under the line that announced it is its underline (jstack's).
+            && (goes_on_message(line) || (self.message == Some(0) && is_rule(line)))
         {
             return true;
         }
@@ -602,7 +603,7 @@ impl MultiLine {
         self.lines += 1;
         // A frame ends the message its exception announced; so does anything else.
         self.message = match self.message {
-            Some(0) if is_underline(line) => Some(1),
+            Some(0) if is_rule(line) => Some(1),
             Some(lines) if !line.trim().is_empty() && !is_frame(line) && goes_on_message(line) => {
                 Some(lines.saturating_add(1))
             }
@@ -744,13 +745,6 @@ fn announces_more(line: &str) -> bool {
 /// jstack's heading of a deadlock it found, the threads and the locks they wait for under
 /// it.
 const DEADLOCK_REPORT: &str = "Found one Java-level deadlock:";
-
-/// A rule of `=` or `-` right under a line that announced a message: its underline, as
-/// jstack's `Found one Java-level deadlock:` has one.
-fn is_underline(line: &str) -> bool {
-    let line = line.trim_end();
-    line.len() >= 3 && (line.bytes().all(|b| b == b'=') || line.bytes().all(|b| b == b'-'))
-}
 
 /// Whether `line`, not blank, under a line that announced a message ([`announces_more`])
 /// or a line of it, goes on with it (`- port: must be int`, pydantic's `port` and its
