@@ -164,17 +164,15 @@ fn source_place(line: &str) -> Option<&str> {
 }
 
 /// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
-/// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`,
-/// pip's `error: subprocess-exited-with-error` ([`is_subprocess_verdict`]).
+/// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`
 fn is_build_verdict(line: &str) -> bool {
     let line = line.trim_end();
-    line.ends_with("] BUILD FAILURE")
-        || line.starts_with("FAILURE: Build failed")
-        || is_subprocess_verdict(line)
+    line.ends_with("] BUILD FAILURE") || line.starts_with("FAILURE: Build failed")
 }
 
 /// Whether `line` is pip's verdict that a build step it ran failed, whose output (a
-/// traceback, a compiler's error) follows in its box: `error: subprocess-exited-with-error`.
+/// traceback, a compiler's error) follows in its box, as a build's errors follow its
+/// verdict ([`is_build_verdict`]): `error: subprocess-exited-with-error`.
 fn is_subprocess_verdict(line: &str) -> bool {
     line.trim() == "error: subprocess-exited-with-error"
 }
