@@ -1,6 +1,7 @@
 //! The lines of a long multi-line record that its item keeps: its head, its end, and
 //! the last decisive line between them, with where the rest were left out.
 
+use crate::frame::count_chars;
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -182,13 +183,15 @@ impl KeptLines {
         if !fits(&mut lines.iter().map(|(_, text, _)| text)) {
             let max = self.max_chars.unwrap_or(usize::MAX);
             let held = lines.len();
+            // Each line counted once, for every share tried.
+            let widths: Vec<usize> = lines.iter().map(|(_, text, _)| chars(text)).collect();
             // The most lines whose share fits; the least share when none does.
             let keep = (Self::LEAST..held)
                 .rev()
                 .map(|n| self.share(&lines, pushed, n))
                 .find(|keep| {
-                    let taken = lines.iter().zip(keep).filter(|(_, &kept)| kept);
-                    taken.map(|((_, text, _), _)| chars(text)).sum::<usize>() <= max
+                    let taken = widths.iter().zip(keep).filter(|(_, &kept)| kept);
+                    taken.map(|(width, _)| width).sum::<usize>() <= max
                 })
                 .unwrap_or_else(|| self.share(&lines, pushed, Self::LEAST));
             let mut keep = keep.into_iter();
@@ -240,7 +243,7 @@ const LINE_OVERHEAD: usize = 3;
 
 /// The characters a line kept takes of a result.
 fn chars(line: &str) -> usize {
-    line.chars().count() + LINE_OVERHEAD
+    count_chars(line.as_bytes()) as usize + LINE_OVERHEAD
 }
 
 #[cfg(test)]
