@@ -568,18 +568,24 @@ async fn from_server_line(shared: &Shared, line: Vec<u8>) {
                 },
             };
             shared.state().answered(shown);
-            // One event per result, by the server's tool: the noisiest tools are named.
-            if let (Some(pending), Ok(session)) = (&pending, Session::new(shared.defaults.clone()))
-            {
-                session.metrics(MetricsEvent {
-                    event: "tool_result_budget".into(),
-                    tool: pending.tool.clone().unwrap_or_else(|| "mcp-proxy".into()),
-                    tool_call_id: Some(pending.id.to_string()),
-                    raw_chars: raw as u64,
-                    inline_chars: shown as u64,
-                    persisted: shown < raw,
-                    ..MetricsEvent::default()
-                });
+            // One event per result, by the server's tool: the noisiest tools are named. A
+            // session (with `--tokenizer cl100k`, a tokenizer loaded) only when there is a
+            // metrics file to write to.
+            let metered = pending
+                .as_ref()
+                .filter(|_| shared.defaults.metrics.is_some());
+            if let Some(pending) = metered {
+                if let Ok(session) = Session::new(shared.defaults.clone()) {
+                    session.metrics(MetricsEvent {
+                        event: "tool_result_budget".into(),
+                        tool: pending.tool.clone().unwrap_or_else(|| "mcp-proxy".into()),
+                        tool_call_id: Some(pending.id.to_string()),
+                        raw_chars: raw as u64,
+                        inline_chars: shown as u64,
+                        persisted: shown < raw,
+                        ..MetricsEvent::default()
+                    });
+                }
             }
             shared.send(message).await;
         }
