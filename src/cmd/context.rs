@@ -152,11 +152,7 @@ fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, Raw, Option<Str
     if bytes.len() as u64 > MAX_HISTORY_BYTES {
         bail!("{what} is over {} MiB: refused", MAX_HISTORY_BYTES >> 20);
     }
-    let raw = Raw {
-        bytes: bytes.len() as u64,
-        lines: count_lines(&bytes),
-        chars: briefly_core::count_chars(&bytes),
-    };
+    let raw = Raw::of(&bytes);
     let replaced = replace_lone_surrogates(&mut bytes).map(|first| {
         format!(
             "{what}: a lone surrogate escape (half of a UTF-16 pair) at byte {first}, and any after it, replaced by U+FFFD"
@@ -165,12 +161,6 @@ fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, Raw, Option<Str
     let value =
         serde_json::from_slice(&bytes).with_context(|| format!("{what} is not valid JSON"))?;
     Ok((value, raw, replaced))
-}
-
-/// Lines in `bytes`, a last one without its newline counted.
-fn count_lines(bytes: &[u8]) -> u64 {
-    let newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
-    newlines + u64::from(bytes.last().is_some_and(|&b| b != b'\n'))
 }
 
 /// The messages, warnings about them, and what was read of the input.

@@ -39,6 +39,28 @@ pub struct Raw {
     pub chars: u64,
 }
 
+impl Raw {
+    /// The size of `bytes`, input read whole, counted as the pipeline counts what it
+    /// reads.
+    ///
+    /// ```
+    /// use briefly_core::Raw;
+    ///
+    /// let raw = Raw::of("a\né\nlast".as_bytes());
+    /// assert_eq!((raw.bytes, raw.lines, raw.chars), (9, 3, 8));
+    /// assert_eq!(Raw::of(b"a\n").lines, 1);
+    /// assert_eq!(Raw::of(b"").lines, 0);
+    /// ```
+    pub fn of(bytes: &[u8]) -> Raw {
+        let newlines = crate::frame::count_bytes(bytes, b'\n');
+        Raw {
+            bytes: bytes.len() as u64,
+            lines: newlines + u64::from(bytes.last().is_some_and(|&b| b != b'\n')),
+            chars: crate::frame::count_chars(bytes),
+        }
+    }
+}
+
 /// The standard result: a summary, aggregates, the evidence, and where the rest is.
 ///
 /// Invariants (held by the budget stage, checked by tests on every reducer):

@@ -183,7 +183,7 @@ impl LineFramer {
 
 /// How many bytes of `bytes` equal `byte`: byte-wide counters over blocks of 255, which
 /// the compiler vectorises (an iterator of matches costs a call per match).
-fn count_bytes(bytes: &[u8], byte: u8) -> u64 {
+pub(crate) fn count_bytes(bytes: &[u8], byte: u8) -> u64 {
     bytes
         .chunks(255)
         .map(|block| block.iter().fold(0u8, |n, &b| n + u8::from(b == byte)) as u64)
