@@ -319,6 +319,33 @@ note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
 }
 
 #[test]
+fn a_services_level_behind_its_syslog_tag_and_a_go_stack_under_zaps_line() {
+    let b = Briefly::new();
+    let input = "\
+Dec 05 10:00:00 node1 kubelet[1234]: I1205 10:00:00.123456    1234 kubelet.go:2100] \"SyncLoop ADD\"
+Dec 05 10:00:01 node1 kubelet[1234]: E1205 10:00:01.123456    1234 pod_workers.go:190] \"Error syncing pod, skipping\"
+Dec 05 10:00:02 node1 kubelet[1234]: W1205 10:00:02.123456    1234 reflector.go:424] watch ended
+2024-03-01T10:00:00.100Z\tERROR\tapp/main.go:20\trequest failed\t{\"error\": \"boom\"}
+main.handle
+\t/home/u/app/main.go:20
+main.main
+\t/home/u/app/main.go:12
+2024-03-01T10:00:00.200Z\tINFO\tapp/main.go:22\tdone
+";
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let stats = &envelope["stats"];
+    assert_eq!(stats["severity"]["error"], 2, "{stats}");
+    assert_eq!(stats["severity"]["warn"], 1, "{stats}");
+    assert_eq!(stats["severity"]["info"], 2, "{stats}");
+    assert_eq!(stats["records"], 5, "{stats}");
+    let zap = item_at(&envelope, 4);
+    assert_eq!(zap["more"].as_array().unwrap().len(), 4, "{zap}");
+    assert_eq!(zap["more"][3], "\t/home/u/app/main.go:12");
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.contains("first error at line 2: "), "{summary}");
+}
+
+#[test]
 fn python_and_dotnet_records_keep_their_exceptions() {
     let b = Briefly::new();
     let input = "\

@@ -597,7 +597,16 @@ impl Findings {
         let level = self.keyed.or_else(|| numeric_level(bytes)).or_else(|| {
             let leading = glog_letter(bytes)
                 .or_else(|| opening_level(bytes))
-                .or(self.column);
+                .or(self.column)
+                // A level written as one (`INFO`) is the line's, or a relay's: its tag
+                // is looked for in lines that write none (this is read of every line).
+                .or_else(|| {
+                    if self.written.is_some() {
+                        return None;
+                    }
+                    let message = tagged_message(bytes)?;
+                    glog_letter(message).or_else(|| opening_level(message))
+                });
             let words = if leading.is_some() {
                 self.written
             } else {
@@ -1276,6 +1285,40 @@ fn glog_letter(bytes: &[u8]) -> Option<Severity> {
     None
 }
 
+/// The message after syslog's tag, `ident[pid]: `, within a line's first
+/// [`TAG_WINDOW`] bytes: a service's line as journalctl and rsyslog write it (`Dec 05
+/// 10:00:01 node1 kubelet[1234]: E1205 …`), whose level opens the message, not the line.
+fn tagged_message(bytes: &[u8]) -> Option<&[u8]> {
+    let head = &bytes[..bytes.len().min(TAG_WINDOW)];
+    let mut from = 0;
+    while let Some(found) = memchr::memchr(b']', &head[from..]) {
+        let close = from + found;
+        from = close + 1;
+        let pid = head[..close]
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let Some(open) = (close - pid).checked_sub(1) else {
+            continue;
+        };
+        let tagged = pid > 0
+            && head[open] == b'['
+            && open
+                .checked_sub(1)
+                .is_some_and(|p| !head[p].is_ascii_whitespace())
+            && bytes[close + 1..].starts_with(b": ");
+        if tagged {
+            return Some(&bytes[close + 3..]);
+        }
+    }
+    None
+}
+
+/// How far into a line [`tagged_message`] looks for syslog's tag: past a time, a host
+/// and a service's name.
+const TAG_WINDOW: usize = 128;
+
 /// The level of syslog's priority opening a line, `<PRI>` with PRI = facility × 8 +
 /// severity (0 to 191): RFC 3164's `<34>Oct 11 22:14:15 host su: …`, RFC 5424's
 /// `<165>1 2003-10-11T22:14:15Z …`, and the kernel's and systemd's `<3>message` (as
@@ -1307,9 +1350,18 @@ fn syslog_priority(bytes: &[u8]) -> Option<Severity> {
 
 /// The level a few tools write as a line's first word: apt's and debootstrap's `E: `,
 /// `W: `, `I: `, `N: `, .NET's console logger's `fail: `, `dbug: `, `trce: ` (its
-/// `info:`, `warn:` and `crit:` are level words), and GitHub Actions' `::error …::` and
-/// `::warning …::`.
+/// `info:`, `warn:` and `crit:` are level words), GitHub Actions' `::error …::` and
+/// `::warning …::`, and dpkg's errors in its own words (`dpkg: error processing package
+/// foo (--configure):`, `dpkg: dependency problems prevent configuration of foo:`) and
+/// apt's heading of them (`Errors were encountered while processing:`).
 fn opening_level(bytes: &[u8]) -> Option<Severity> {
+    // The bytes these open with: one rules out nearly every line (this is read of each).
+    if !matches!(
+        bytes.first(),
+        Some(b'E' | b'f' | b'e' | b'w' | b':' | b'W' | b'I' | b'N' | b'd' | b't')
+    ) {
+        return None;
+    }
     Some(match bytes {
         [b'E', b':', b' ', ..] | [b'f', b'a', b'i', b'l', b':', b' ', ..] => Severity::Error,
         // kotlinc's diagnostics, a file's place after them: `e: file:///a/App.kt:17:20
@@ -1331,6 +1383,16 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
         [b'I' | b'N', b':', b' ', ..] => Severity::Info,
         [b'd', b'b', b'u', b'g', b':', b' ', ..] => Severity::Debug,
         [b't', b'r', b'c', b'e', b':', b' ', ..] => Severity::Trace,
+        [b'd', b'p', b'k', b'g', b':', b' ', rest @ ..]
+            if rest.starts_with(b"error ") || rest.starts_with(b"dependency problems ") =>
+        {
+            Severity::Error
+        }
+        [b'E', b'r', b'r', b'o', b'r', b's', b' ', rest @ ..]
+            if rest.starts_with(b"were encountered while processing:") =>
+        {
+            Severity::Error
+        }
         _ => return None,
     })
 }
@@ -2421,6 +2483,31 @@ mod tests {
             ("SEVERE: servlet failed", Some(Fatal)),
             ("CRITICAL: disk gone", Some(Fatal)),
             ("Jun 14 15:16:01 combo sshd[19939]: authentication failure", None),
+            // A level opening the message after syslog's tag, as journalctl writes a
+            // service's lines: klog's letter (kubelet), .NET's `fail: `.
+            (
+                "Dec 05 10:00:01 node1 kubelet[1234]: E1205 10:00:01.123456    1234 pod_workers.go:190] \"Error syncing pod\"",
+                Some(Error),
+            ),
+            (
+                "Dec 05 10:00:02 node1 kubelet[1234]: W1205 10:00:02.123456    1234 reflector.go:424] watch ended",
+                Some(Warn),
+            ),
+            (
+                "2024-12-05T10:00:03+0000 node1 kubelet[1234]: I1205 10:00:03.123456    1234 kubelet.go:2100] sync error: boom",
+                Some(Info),
+            ),
+            ("Dec 05 10:00:04 web1 dotnet[88]: fail: Microsoft.AspNetCore.Server.Kestrel[13]", Some(Error)),
+            // No pid in the brackets, a space before them, no space after the colon.
+            ("12:00:00 [main]: E1205 10:00:00.1 x.go:1] boom", None),
+            ("12:00:00 x [1234]: E1205 10:00:00.1 x.go:1] boom", None),
+            ("12:00:00 app1234]: E1205 10:00:00.1 x.go:1] boom", None),
+            ("12:00:00 app[]: E1205 10:00:00.1 x.go:1] boom", None),
+            ("]: E1205 10:00:00.1 x.go:1] boom", None),
+            // The tag after other brackets; a level written as one is the line's.
+            ("[10:00:00] host app[12]: E1205 10:00:00.1 x.go:1] boom", Some(Error)),
+            ("Dec 05 10:00:00 host app[12]: E1205 10:00:00.1 x.go:1] WARN boom", Some(Warn)),
+            ("12:00:00 x[1234]:E1205 10:00:00.1 x.go:1] boom", None),
             // tsc, csc and MSBuild: the level before a code and a colon.
             ("src/app.ts(12,5): error TS2322: Type 'string' is not assignable", Some(Error)),
             ("src/app.ts:12:5 - error TS2322: Type 'string' is not assignable", Some(Error)),
@@ -3591,9 +3678,25 @@ mod tests {
             "[12345.678902] BUG: kernel NULL pointer dereference, address: 0000000000000000",
             "[12345.678903] general protection fault, probably for non-canonical address",
             "E: Unable to locate package foo",
+            "dpkg: error processing package foo-daemon (--configure):",
+            "dpkg: dependency problems prevent configuration of foo:",
+            "Errors were encountered while processing:",
         ] {
             assert_eq!(classify(line), Some(Error), "{line}");
         }
+        for line in [
+            "dpkg: errors are listed below",
+            "dpkg: dependency tree built",
+            "Errors were counted",
+        ] {
+            assert_eq!(classify(line), None, "{line}");
+        }
+        // The tag is looked for in a line's first bytes only.
+        let far = format!(
+            "{} app[12]: E1205 10:00:00.1 x.go:1] boom",
+            "x".repeat(TAG_WINDOW)
+        );
+        assert_eq!(classify(&far), None);
         assert_eq!(classify("npm warn deprecated glob@7.2.3"), Some(Warn));
         // npm's debug log (npm 11), which its last line points to.
         assert_eq!(

@@ -220,6 +220,10 @@ pub struct MultiLine {
     /// indented whole (pip's build log, tox's): its records are read as they would be
     /// alone, not as one record of indented lines.
     indent: usize,
+    /// A Go stack's function may follow ([`is_go_stack_function`]): the last line taken
+    /// is a Go stack's file and line ([`is_go_stack_place`]), or the record is one line,
+    /// a serious one of zap's development logger ([`is_zap_console_line`]).
+    go_function_may_follow: bool,
 }
 
 impl MultiLine {
@@ -241,6 +245,7 @@ impl MultiLine {
             prose: 0,
             exception_after_blank: false,
             indent: 0,
+            go_function_may_follow: false,
         }
     }
 
@@ -271,6 +276,9 @@ impl MultiLine {
         self.message = None;
         self.prose = 0;
         self.exception_after_blank = false;
+        // zap's levels with a stack are serious: the severity is asked first, the line
+        // searched only then (this is read at the start of every record).
+        self.go_function_may_follow = severity >= Some(Severity::Warn) && is_zap_console_line(line);
         self.block = Block::None;
         // Python reports a syntax error with the frame alone, no `Traceback` above it
         // ([`is_syntax_error_frame`]).
@@ -589,6 +597,15 @@ impl MultiLine {
         {
             return true;
         }
+        // A Go stack under the line that logged it, as zap's development logger (at
+        // WARN and worse) and `pkg/errors`' `%+v` print it: a function's name, then its
+        // file and line indented by a tab, in turn.
+        if self.severity >= Some(Severity::Warn)
+            && ((indented && is_go_stack_place(line))
+                || (self.go_function_may_follow && is_go_stack_function(line)))
+        {
+            return true;
+        }
         self.opens == Some(Opens::Panic)
             && (indented || line.starts_with("stack backtrace:") || line.starts_with("note: "))
     }
@@ -601,6 +618,7 @@ impl MultiLine {
         let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
+        self.go_function_may_follow = is_go_stack_place(line);
         // A frame ends the message its exception announced; so does anything else.
         self.message = match self.message {
             Some(0) if is_rule(line) => Some(1),
@@ -1631,6 +1649,52 @@ pub fn in_go_trace(line: &str) -> bool {
     })
 }
 
+/// A line of zap's development logger (its console encoder's fields, apart by tabs) at a
+/// level that has it print a stack, with its time or without (the message a reader
+/// found after it): `2024-03-01T10:00:00.100Z\tERROR\tapp/main.go:20\t…`,
+/// `ERROR\tapp/main.go:20\t…`.
+fn is_zap_console_line(line: &str) -> bool {
+    let mut fields = line.split('\t');
+    let time = fields.next();
+    let level = fields.next();
+    [time, level]
+        .into_iter()
+        .flatten()
+        .any(|field| matches!(field, "WARN" | "ERROR" | "DPANIC" | "PANIC" | "FATAL"))
+        && level.is_some()
+}
+
+/// A Go stack's function as zap and `pkg/errors` print it, without arguments:
+/// `main.handle`, `main.(*Server).serve.func1`, `net/http.HandlerFunc.ServeHTTP`: a dotted
+/// name of no blanks, not an exception's (`java.io.IOException`, which opens a record).
+fn is_go_stack_function(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_alphabetic)
+        && bytes.contains(&b'.')
+        && bytes.iter().all(|&b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'.' | b'/' | b'(' | b')' | b'*' | b'-' | b'[' | b']'
+                )
+        })
+        && !line.ends_with('.')
+        && !line.ends_with("Exception")
+        && !line.ends_with("Error")
+}
+
+/// A Go stack's file and line under its function, indented by a tab:
+/// `\t/home/u/app/main.go:20`, and as a goroutine dump writes it, `\t/app/main.go:42 +0x1d`.
+fn is_go_stack_place(line: &str) -> bool {
+    line.strip_prefix('\t')
+        .and_then(|place| place.split_once(".go:"))
+        .is_some_and(|(file, rest)| {
+            !file.is_empty()
+                && !file.contains(' ')
+                && rest.starts_with(|c: char| c.is_ascii_digit())
+        })
+}
+
 /// The header a record's first line, `line`, opens, of `severity`, opening `opens`.
 fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> Header {
     if opens == Some(Opens::Panic) && line.trim_end().ends_with(':') {
@@ -2086,6 +2150,61 @@ mod tests {
         assert_eq!(what_went_wrong(old[0], old[1..].iter().copied()), None);
         // Not npm's: `npm errors` is no prefix of its report.
         splits_alike(&[(&[&["npm errors: 3"], &["npm error x"]], &[])]);
+    }
+
+    #[test]
+    fn a_go_stack_stays_under_the_line_that_logged_it() {
+        let logged = "2024-03-01T10:00:00.100Z\tERROR\tapp/main.go:20\trequest failed";
+        splits_alike(&[
+            // zap's development logger: each function, then its file and line.
+            (
+                &[
+                    &[
+                        logged,
+                        "main.handle",
+                        "\t/home/u/app/main.go:20",
+                        "main.(*Server).serve.func1",
+                        "\t/home/u/app/server.go:12 +0x1d",
+                        "net/http.HandlerFunc.ServeHTTP",
+                        "\t/usr/local/go/src/net/http/server.go:2136",
+                    ],
+                    &["2024-03-01T10:00:00.200Z\tINFO\tapp/main.go:22\tdone"],
+                ],
+                &[],
+            ),
+            // A dotted name under a function (not its place) is a line of its own, and so
+            // is a sentence under a place.
+            (&[&[logged, "main.handle"], &["main.main"]], &[]),
+            (
+                &[&[logged, "main.handle", "\t/a/main.go:20"], &["done."]],
+                &[],
+            ),
+            // Under zap's line at INFO, and under another logger's error (a file ESLint
+            // lists after its count of problems), a dotted name is a line of its own.
+            (&[&["ts\tINFO\ta.go:1\tstarted"], &["main.handle"]], &[]),
+            (&[&["ERROR failed"], &["src/a.js"]], &[]),
+        ]);
+        for line in [
+            "config.Error",
+            "java.io.IOException",
+            "end.",
+            "a b.c",
+            "9.main",
+            "main",
+        ] {
+            assert!(!is_go_stack_function(line), "{line}");
+        }
+        // Under a line of no level, a Go stack's place is no frame of it.
+        let (split, _) = records(Indented::ByRule, &["started", "\t/a/main.go:20"]);
+        assert_eq!(split.len(), 2);
+        assert!(is_zap_console_line("ts\tDPANIC\tx"));
+        assert!(is_zap_console_line("ERROR\tapp/main.go:20\trequest failed"));
+        assert!(!is_zap_console_line("ERROR"));
+        assert!(!is_zap_console_line("ts\tx\tERROR"));
+        assert!(!is_zap_console_line("ts ERROR x"));
+        for line in ["\t.go:1", "\ta b.go:1", " /a/main.go:1", "\t/a/main.go:"] {
+            assert!(!is_go_stack_place(line), "{line}");
+        }
     }
 
     #[test]
