@@ -52,7 +52,7 @@ impl Raw {
     /// assert_eq!(Raw::of(b"").lines, 0);
     /// ```
     pub fn of(bytes: &[u8]) -> Raw {
-        let newlines = crate::frame::count_bytes(bytes, b'\n');
+        let newlines = crate::count_newlines(bytes);
         Raw {
             bytes: bytes.len() as u64,
             lines: newlines + u64::from(bytes.last().is_some_and(|&b| b != b'\n')),

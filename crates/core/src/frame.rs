@@ -95,7 +95,7 @@ impl LineFramer {
         self.bytes += chunk.len() as u64;
         match memchr::memrchr(b'\n', chunk) {
             Some(last) => {
-                self.line += count_bytes(chunk, b'\n');
+                self.line += count_newlines(chunk);
                 self.partial_len = (chunk.len() - last - 1) as u64;
             }
             None => self.partial_len += chunk.len() as u64,
@@ -181,17 +181,22 @@ impl LineFramer {
     }
 }
 
-/// How many bytes of `bytes` equal `byte`: byte-wide counters over blocks of 255, which
-/// the compiler vectorises (an iterator of matches costs a call per match).
-pub(crate) fn count_bytes(bytes: &[u8], byte: u8) -> u64 {
+/// The newlines (`\n`) in `bytes`, as the pipeline counts lines: byte-wide counters over
+/// blocks of 255, which the compiler vectorises (an iterator of matches costs a call per
+/// match).
+///
+/// ```
+/// assert_eq!(briefly_core::count_newlines(b"a\nb\r\n\nc"), 3);
+/// ```
+pub fn count_newlines(bytes: &[u8]) -> u64 {
     bytes
         .chunks(255)
-        .map(|block| block.iter().fold(0u8, |n, &b| n + u8::from(b == byte)) as u64)
+        .map(|block| block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n')) as u64)
         .sum()
 }
 
 /// Characters in UTF-8 bytes as the budget counts them: each byte that does not continue
-/// a sequence counts one (so does each invalid byte), counted as `count_bytes` counts.
+/// a sequence counts one (so does each invalid byte), counted as [`count_newlines`] counts.
 pub fn count_chars(bytes: &[u8]) -> u64 {
     bytes
         .chunks(255)

@@ -80,7 +80,8 @@ pub use duration::parse_duration;
 pub use envelope::{counted, is_zero, plural, Envelope, Preview, Raw};
 pub use error::Error;
 pub use frame::{
-    count_chars, FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES, LINE_CUT_MARKER, UTF8_BOM,
+    count_chars, count_newlines, FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES, LINE_CUT_MARKER,
+    UTF8_BOM,
 };
 pub use kept::{Gap, KeptLines};
 pub use metrics::{append_event, MetricsEvent};

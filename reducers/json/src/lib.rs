@@ -30,7 +30,8 @@ pub use shape::PathShape;
 pub use tape::{Convert, Kind, TapeValue};
 
 use briefly_core::{
-    counted, replace_lone_surrogates, Emit, Flow, Framing, Outcome, Preview, Record, Reducer,
+    count_newlines, counted, replace_lone_surrogates, Emit, Flow, Framing, Outcome, Preview,
+    Record, Reducer,
 };
 use scan::{Event, Scanner, Split, Unit};
 use serde::{Deserialize, Serialize};
@@ -591,7 +592,7 @@ impl Json {
         let fed = &bytes[..took];
         let lines = LineOf::new(base, fed, self.scan_line);
         // (A new scanner made while its events are handled sets its own.)
-        self.scan_line = self.scan_line.map(|line| line + newlines(fed));
+        self.scan_line = self.scan_line.map(|line| line + count_newlines(fed));
         self.handle(events, lines, out);
         let rest = &bytes[took..];
         match self.input {
@@ -1166,7 +1167,10 @@ impl Json {
         for piece in bytes.chunks(STREAM_PIECE) {
             scanner.feed(piece, &mut events);
             let lines = LineOf::new(base, piece, line);
-            (base, line) = (base + piece.len() as u64, line.map(|l| l + newlines(piece)));
+            (base, line) = (
+                base + piece.len() as u64,
+                line.map(|l| l + count_newlines(piece)),
+            );
             self.handle(std::mem::take(&mut events), lines, out);
         }
         scanner.finish(&mut events);
@@ -1634,7 +1638,9 @@ fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
         }
     };
     // (A line of text among JSON lines is counted and quoted as text: `line`.)
-    let line = line.map_or(0, |line| line + newlines(&bytes[..at.min(bytes.len())]));
+    let line = line.map_or(0, |line| {
+        line + count_newlines(&bytes[..at.min(bytes.len())])
+    });
     format!("{}: {why}", line_and_byte(line, offset + at as u64))
 }
 
@@ -1742,7 +1748,7 @@ impl<'a> LineOf<'a> {
         if before < at {
             (at, line) = (0, first);
         }
-        line += newlines(&self.fed[at..before]);
+        line += count_newlines(&self.fed[at..before]);
         self.counted.set((before, line));
         line
     }
@@ -1751,13 +1757,8 @@ impl<'a> LineOf<'a> {
     /// them: they end in what was fed), when known.
     fn start_of(&self, offset: u64, held: &[u8]) -> Option<u64> {
         let line = self.at(offset + held.len() as u64);
-        (line > 0).then(|| line - newlines(held))
+        (line > 0).then(|| line - count_newlines(held))
     }
-}
-
-/// The newlines in `bytes`.
-fn newlines(bytes: &[u8]) -> u64 {
-    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// A scanner of top-level values from byte `offset` on, which pauses after each (the
@@ -1849,7 +1850,7 @@ impl Reducer for Json {
                 {
                     let kept = kept.to_vec();
                     // The scanner's line is that of the input's end, where `kept` ends.
-                    let line = self.scan_line.map(|line| line - newlines(&kept));
+                    let line = self.scan_line.map(|line| line - count_newlines(&kept));
                     self.stream(start, line, &kept, out);
                     continue;
                 }

@@ -12,8 +12,8 @@ use crate::fold::{Entry, Fold, FoldStats, Names, MAX_GROUPS};
 use crate::time::Span;
 use crate::{OptionError, TextItems};
 use briefly_core::{
-    counted, plural, strip_ansi, Emit, Envelope, Flow, Framing, LineFramer, Outcome, Record,
-    Reducer,
+    count_newlines, counted, plural, strip_ansi, Emit, Envelope, Flow, Framing, LineFramer,
+    Outcome, Record, Reducer,
 };
 use briefly_severity::{classify, Severity};
 use briefly_text::{Text, TextOptions};
@@ -1225,10 +1225,6 @@ impl ExportParser {
         }
         self.end_entry(on_entry);
     }
-}
-
-fn count_newlines(bytes: &[u8]) -> u64 {
-    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 #[cfg(test)]
