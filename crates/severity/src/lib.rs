@@ -594,26 +594,29 @@ impl Findings {
         // boom`), a level written as one is a line relayed (`[info] … [main] ERROR …`).
         // A syslog priority may be a relay's (docker's syslog driver sends stdout at
         // info): the worse of it and what the message states.
-        let level = self.keyed.or_else(|| numeric_level(bytes)).or_else(|| {
-            let leading = glog_letter(bytes)
-                .or_else(|| opening_level(bytes))
-                .or(self.column)
-                // A level written as one (`INFO`) is the line's, or a relay's: its tag
-                // is looked for in lines that write none (this is read of every line).
-                .or_else(|| {
-                    if self.written.is_some() {
-                        return None;
-                    }
-                    let message = tagged_message(bytes)?;
-                    glog_letter(message).or_else(|| opening_level(message))
-                });
-            let words = if leading.is_some() {
-                self.written
-            } else {
-                self.stated
-            };
-            leading.max(words).max(syslog_priority(bytes))
-        });
+        let level = (self.keyed)
+            .or_else(|| numeric_level(bytes))
+            .or_else(|| mongodb_level(bytes))
+            .or_else(|| {
+                let leading = glog_letter(bytes)
+                    .or_else(|| opening_level(bytes))
+                    .or(self.column)
+                    // A level written as one (`INFO`) is the line's, or a relay's: its tag
+                    // is looked for in lines that write none (this is read of every line).
+                    .or_else(|| {
+                        if self.written.is_some() {
+                            return None;
+                        }
+                        let message = tagged_message(bytes)?;
+                        glog_letter(message).or_else(|| opening_level(message))
+                    });
+                let words = if leading.is_some() {
+                    self.written
+                } else {
+                    self.stated
+                };
+                leading.max(words).max(syslog_priority(bytes))
+            });
         // A stack's frame names code: `    at genericNodeError (node:internal/…)` is a
         // function, `\tat app.ValidationError.<init>(…)` a constructor, not an error.
         let named = self.named.filter(|_| !is_indented_frame(bytes));
@@ -901,7 +904,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 77] = [
+const SIGNALS: [(&str, Severity); 79] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -1004,6 +1007,8 @@ const SIGNALS: [(&str, Severity); 77] = [
     // denied`), CMake's error, git's refused push and its merge conflict.
     ("denied:", Severity::Error),
     ("CMake Error", Severity::Error),
+    ("CMake Warning", Severity::Warn),
+    ("CMake Deprecation Warning", Severity::Warn),
     ("rejected]", Severity::Error),
     ("CONFLICT (", Severity::Error),
     // The kernel's words for a machine in trouble that state no level: a CPU hung
@@ -1044,6 +1049,11 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
     match phrase {
         "FAIL" => {
             let after = after.strip_prefix(b"ED").unwrap_or(after);
+            // Ansible's task retried (`FAILED - RETRYING: [web1]: wait (5 retries
+            // left).`): a warning, read where the line opens ([`opening_level`]).
+            if after.starts_with(b" - RETRYING: ") {
+                return false;
+            }
             match after.first() {
                 None | Some(b' ' | b'\t' | b'.' | b'!' | b']' | b')') => true,
                 Some(b':') => !counts_none(&after[1..]),
@@ -1274,7 +1284,10 @@ fn make_failure(after: &[u8]) -> bool {
     let line = after.trim_ascii_end();
     let digits = line.iter().rev().take_while(|b| b.is_ascii_digit()).count();
     let (head, code) = line.split_at(line.len() - digits);
-    line.ends_with(b"Stop.") || (head.ends_with(b"] Error ") && nonzero_code(code))
+    line.ends_with(b"Stop.")
+        || (head.ends_with(b"] Error ") && nonzero_code(code))
+        // `make -k` goes on without its `Stop.`.
+        || after.starts_with(b": *** No rule to make target ")
 }
 
 /// glog's `E1129 …`: a level letter, then the date's four digits.
@@ -1351,14 +1364,15 @@ fn syslog_priority(bytes: &[u8]) -> Option<Severity> {
 /// The level a few tools write as a line's first word: apt's and debootstrap's `E: `,
 /// `W: `, `I: `, `N: `, .NET's console logger's `fail: `, `dbug: `, `trce: ` (its
 /// `info:`, `warn:` and `crit:` are level words), GitHub Actions' `::error …::` and
-/// `::warning …::`, and dpkg's errors in its own words (`dpkg: error processing package
+/// `::warning …::`, Ansible's `failed: [host]` and `FAILED - RETRYING: `, and dpkg's
+/// errors in its own words (`dpkg: error processing package
 /// foo (--configure):`, `dpkg: dependency problems prevent configuration of foo:`) and
 /// apt's heading of them (`Errors were encountered while processing:`).
 fn opening_level(bytes: &[u8]) -> Option<Severity> {
     // The bytes these open with: one rules out nearly every line (this is read of each).
     if !matches!(
         bytes.first(),
-        Some(b'E' | b'f' | b'e' | b'w' | b':' | b'W' | b'I' | b'N' | b'd' | b't')
+        Some(b'E' | b'f' | b'e' | b'w' | b':' | b'W' | b'I' | b'N' | b'd' | b't' | b'F')
     ) {
         return None;
     }
@@ -1392,6 +1406,15 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
             if rest.starts_with(b"were encountered while processing:") =>
         {
             Severity::Error
+        }
+        // Ansible's task that failed for a host or a loop's item (`failed: [web1]
+        // (item=a.conf) => {…}`; its `fatal: [web1]: FAILED! …` states a level), and
+        // one it retries (`FAILED - RETRYING: [web1]: wait (5 retries left).`).
+        [b'f', b'a', b'i', b'l', b'e', b'd', b':', b' ', b'[', ..] => Severity::Error,
+        [b'F', b'A', b'I', b'L', b'E', b'D', b' ', b'-', b' ', b'R', rest @ ..]
+            if rest.starts_with(b"ETRYING: ") =>
+        {
+            Severity::Warn
         }
         _ => return None,
     })
@@ -1442,6 +1465,23 @@ fn numeric_level(bytes: &[u8]) -> Option<Severity> {
         _ => return None,
     };
     matches!(value.get(2), Some(b',' | b'}' | b' ')).then_some(level)
+}
+
+/// The level of MongoDB's structured log (4.4 and later), its `"s"` after its time:
+/// `{"t":{"$date":"…"},"s":"E",  "c":"STORAGE", …}`: `F` fatal, `E` error, `W` warning,
+/// `I` info, `D1` to `D5` debug.
+fn mongodb_level(bytes: &[u8]) -> Option<Severity> {
+    let rest = bytes.strip_prefix(b"{\"t\":{\"$date\":")?;
+    let close = rest.iter().position(|&b| b == b'}')?;
+    let value = rest[close + 1..].strip_prefix(b",\"s\":\"")?;
+    Some(match value {
+        [b'F', b'"', ..] => Severity::Fatal,
+        [b'E', b'"', ..] => Severity::Error,
+        [b'W', b'"', ..] => Severity::Warn,
+        [b'I', b'"', ..] => Severity::Info,
+        [b'D', b'1'..=b'5', b'"', ..] => Severity::Debug,
+        _ => return None,
+    })
 }
 
 /// Whether the byte at `i` stands as a column within the head: after a space, before a
@@ -2013,6 +2053,20 @@ const LONGEST_CAUSE: usize = {
     longest
 };
 
+/// bash's own error in a script or `-c`'s command, at its line: `deploy.sh: line 4: syntax
+/// error near unexpected token `done'`, `bash: line 1: x: unbound variable` (how `set -u`
+/// ends a script). Its warnings state their level (`… line 9: warning: here-document …`).
+fn is_shell_error(line: &[u8]) -> bool {
+    let Some(name) = line.iter().position(|&b| b == b':' || b == b' ') else {
+        return false;
+    };
+    let Some(rest) = line[name..].strip_prefix(b": line ") else {
+        return false;
+    };
+    let digits = digits(rest);
+    name > 0 && digits > 0 && rest[digits..].starts_with(b": ")
+}
+
 /// What a failed command's last words say where nothing else gives a level: an error
 /// given as the message's cause ([`CAUSES`]); kubectl and docker unable to reach their
 /// server (`… was refused - did you specify the right host or port?`, `… Is the docker
@@ -2023,7 +2077,24 @@ const LONGEST_CAUSE: usize = {
 fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     let line = bytes.trim_ascii_end();
     let (&last, _) = line.split_last()?;
+    if is_shell_error(line) {
+        return Some(Severity::Error);
+    }
     match last {
+        // make's failure at a makefile's line: `Makefile:2: *** missing separator.  Stop.`.
+        b'.' if line.ends_with(b"Stop.") && memmem(line, b": *** ") => {
+            return Some(Severity::Error)
+        }
+        // R's error (`Error in library(x) : there is no package called 'x'`), and its
+        // script's end after one.
+        _ if line[0] == b'E'
+            && ((line.starts_with(b"Error in ") && memmem(line, b" : "))
+                || line == b"Execution halted") =>
+        {
+            return Some(Severity::Error)
+        }
+        // pre-commit's hook that failed: `black.......................Failed`.
+        b'd' if line.ends_with(b"...Failed") => return Some(Severity::Error),
         // A failed assertion aborts the process.
         b'.' if line.ends_with(b"' failed.") && memmem(line, b": Assertion `") => {
             return Some(Severity::Fatal)
@@ -3106,6 +3177,60 @@ mod tests {
             (r#"{"game":"x","level":50}"#, None),
         ];
         assert_classified(&cases);
+    }
+
+    #[test]
+    fn what_make_bash_r_cmake_ansible_pre_commit_and_mongodb_say() {
+        assert_classified(&[
+            // make's failure at a makefile's line, and under `-k`.
+            ("Makefile:2: *** missing separator.  Stop.", Some(Error)),
+            ("Makefile:4: *** custom error here.  Stop.", Some(Error)),
+            ("make: *** No rule to make target 'dep.o', needed by 'all'.", Some(Error)),
+            ("make: Nothing to be done for 'all'.", None),
+            ("the build will Stop.", None),
+            // bash's own errors at a line, not its warnings.
+            ("s2.sh: line 4: syntax error near unexpected token `done'", Some(Error)),
+            ("bash: line 1: undefinedvar: unbound variable", Some(Error)),
+            ("bash: line 1: 1/0: division by 0 (error token is \"0\")", Some(Error)),
+            ("s.sh: line 9: warning: here-document at line 3 delimited by end-of-file", Some(Warn)),
+            ("s.sh: line x: not a line", None),
+            ("s.sh: line : no number", None),
+            ("deploy: line: 4: no", None),
+            (": line 4: no name", None),
+            ("step one: line 4: prose", None),
+            // R's error and its script's end; not prose's `Error in`.
+            ("Error in library(dplyrx) : there is no package called 'dplyrx'", Some(Error)),
+            ("Execution halted", Some(Error)),
+            ("Error in the docs", None),
+            // CMake's warnings.
+            ("CMake Warning at CMakeLists.txt:4 (project):", Some(Warn)),
+            ("CMake Warning (dev) at CMakeLists.txt:9 (find_package):", Some(Warn)),
+            ("CMake Deprecation Warning at CMakeLists.txt:1 (cmake_minimum_required):", Some(Warn)),
+            // Ansible: a loop's item failed; a task retried (not failed).
+            (
+                "failed: [web1] (item=a.conf) => {\"changed\": false, \"msg\": \"Could not find\"}",
+                Some(Error),
+            ),
+            ("FAILED - RETRYING: [web1]: wait for app health (5 retries left).", Some(Warn)),
+            ("FAILED - RETRIED", Some(Error)),
+            ("failed: nothing in brackets", None),
+            // pre-commit's hook that failed, and one that passed.
+            ("black....................................................................Failed", Some(Error)),
+            ("black....................................................................Passed", None),
+            ("the job Failed", None),
+            // MongoDB's structured log: its `"s"` after its time.
+            (
+                "{\"t\":{\"$date\":\"2024-03-05T10:00:00.300+00:00\"},\"s\":\"E\",  \"c\":\"STORAGE\",  \"msg\":\"WiredTiger reported a problem\"}",
+                Some(Error),
+            ),
+            ("{\"t\":{\"$date\":\"x\"},\"s\":\"F\",  \"msg\":\"Fatal assertion\"}", Some(Fatal)),
+            ("{\"t\":{\"$date\":\"x\"},\"s\":\"W\",  \"msg\":\"slow\"}", Some(Warn)),
+            ("{\"t\":{\"$date\":\"x\"},\"s\":\"I\",  \"msg\":\"error: in prose\"}", Some(Info)),
+            ("{\"t\":{\"$date\":\"x\"},\"s\":\"D2\", \"msg\":\"x\"}", Some(Debug)),
+            ("{\"t\":{\"$date\":\"x\"},\"s\":\"D9\", \"msg\":\"x\"}", None),
+            ("{\"t\":{\"$date\":\"x\"},\"c\":\"E\"}", None),
+            ("{\"s\":\"E\"}", None),
+        ]);
     }
 
     #[test]
