@@ -168,6 +168,16 @@ fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
             Value::Array(out)
         }
         Value::Object(map) => {
+            // An object cut before holds its marker: counted with what is cut now.
+            let earlier = match map.get(CUT_MEMBERS_KEY).and_then(Value::as_str) {
+                Some(marker) => match earlier_cut(marker, " more members]") {
+                    ("", n) if n > 0 => n,
+                    _ => 0,
+                },
+                None => 0,
+            };
+            // The marker is its last member (the map keeps its members' order): reached
+            // only when every member is, then replaced below.
             let mut out = serde_json::Map::new();
             for (key, v) in map.iter().take(array_limit) {
                 // A long key is cut as a string is, unless its cut is another key's.
@@ -177,7 +187,8 @@ fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
                 };
                 out.insert(cut, cut_value(v, string_limit, array_limit));
             }
-            let cut = map.len().saturating_sub(array_limit);
+            let members = map.len() - usize::from(earlier > 0);
+            let cut = members.saturating_sub(array_limit) as u64 + earlier;
             if cut > 0 {
                 out.insert(
                     CUT_MEMBERS_KEY.into(),
@@ -223,6 +234,22 @@ mod tests {
         assert_eq!(once[50], "…[cut 50 more elements]");
         let twice = cut_value(&once, usize::MAX, 4);
         assert_eq!(twice, json!([0, 1, 2, 3, "…[cut 96 more elements]"]));
+        // An object's members alike.
+        let wide: serde_json::Map<String, Value> =
+            (0..100).map(|k| (format!("k{k:03}"), json!(k))).collect();
+        let once = cut_value(&Value::Object(wide), usize::MAX, 50);
+        assert_eq!(once[CUT_MEMBERS_KEY], "…[cut 50 more members]");
+        let twice = cut_value(&once, usize::MAX, 4);
+        assert_eq!(twice.as_object().unwrap().len(), 5, "{twice}");
+        assert_eq!(twice[CUT_MEMBERS_KEY], "…[cut 96 more members]");
+        // Cut again where all that is left fits: the marker stays, its count too.
+        assert_eq!(cut_value(&twice, usize::MAX, 10), twice);
+        // The members before the marker are kept in their order; a member of the
+        // marker's key whose value is no marker is a member.
+        let after = json!({"a": 1, "日": 2, CUT_MEMBERS_KEY: "…[cut 1 more members]"});
+        assert_eq!(cut_value(&after, usize::MAX, 2), after);
+        let odd = json!({"a": 1, CUT_MEMBERS_KEY: "x…[cut 3 more members]"});
+        assert_eq!(cut_value(&odd, usize::MAX, 5), odd);
     }
 
     #[test]
