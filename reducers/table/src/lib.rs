@@ -393,6 +393,7 @@ impl Table {
             nullable,
             from_text,
             candidates,
+            !self.options.columns.is_empty(),
             self.options.max_columns,
             filters,
             self.options.pick(),

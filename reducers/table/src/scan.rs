@@ -67,6 +67,9 @@ pub struct Scan {
     from_text: bool,
     /// The columns the user asked for (all when none), in the order asked.
     candidates: Vec<usize>,
+    /// The candidates are the columns asked for (`--columns`), in the order asked: the
+    /// first `max_columns` are shown, not the most informative.
+    asked: bool,
     max_columns: usize,
     /// The columns shown in rows and stats, most informative first; chosen at the first
     /// batch unless given.
@@ -100,6 +103,7 @@ impl Scan {
         nullable: Vec<bool>,
         from_text: bool,
         candidates: Vec<usize>,
+        asked: bool,
         max_columns: usize,
         filters: Vec<(usize, Condition)>,
         pick: Pick,
@@ -116,6 +120,7 @@ impl Scan {
             nullable,
             from_text,
             candidates,
+            asked,
             max_columns,
             shown: None,
             stats: with_stats.then(Vec::new),
@@ -181,11 +186,14 @@ impl Scan {
     }
 
     /// Chooses the shown columns from `rows` (the first batch): all when few enough,
-    /// else the most informative (varied, or present in some rows only, before constant
-    /// before all-null), in the order asked.
+    /// else the first asked for (`--columns`), in their order, or the most informative
+    /// (varied, or present in some rows only, before constant before all-null), most
+    /// informative first.
     pub fn choose_from(&mut self, rows: &dyn Rows) {
         let mut order = self.candidates.clone();
-        if order.len() > self.max_columns {
+        if self.asked {
+            order.truncate(self.max_columns);
+        } else if order.len() > self.max_columns {
             // Values that differ, or a value in some rows only (`ERR` or nothing), tell
             // rows apart; one value in every row does not.
             let score = |c: usize| {

@@ -574,6 +574,25 @@ fn wide_tables_show_the_most_informative_columns_and_name_the_rest() {
 }
 
 #[test]
+fn columns_asked_past_max_columns_are_the_first_asked_in_their_order() {
+    let mut input = String::from("c0,c1,c2,c3,c4,c5\n");
+    for r in 0..20 {
+        // c1 and c3 constant, the others vary: asked for, the order asked decides.
+        input.push_str(&format!("{r},same,{},same,{},{}\n", r * 2, r * 3, r * 5));
+    }
+    let options = TableOptions {
+        columns: ["c3", "c5", "c1", "c0"].map(String::from).to_vec(),
+        max_columns: 3,
+        ..TableOptions::default()
+    };
+    let e = stream(input.as_bytes(), options);
+    let fields = e.stats["row_fields"].as_array().unwrap();
+    assert_eq!(fields[1..], [json!("c3"), json!("c5"), json!("c1")]);
+    assert_eq!(e.stats["omitted_columns"], json!(["c0"]));
+    assert_eq!(e.items[1], json!([1, "same", 5, "same"]));
+}
+
+#[test]
 fn long_values_are_cut_with_the_marker() {
     let input = format!("k,v\n1,{}\n", "z".repeat(500));
     let options = TableOptions {
