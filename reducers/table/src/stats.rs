@@ -148,18 +148,25 @@ impl TopValues {
 
     fn top(&self) -> Vec<(String, u64)> {
         // Once values were evicted, a value not counted now may have been seen as often
-        // as the least counted one: only a value surely seen more often than that is
-        // surely among the most frequent. Near-uniform values have none such, and their
-        // guaranteed counts (a lower bound) would be far below the true ones.
+        // as the least counted one, and one counted as often as its count (an upper
+        // bound): a value is surely among the `TOP_SHOWN` most frequent when it was
+        // surely seen more often than the least counted, and fewer than `TOP_SHOWN`
+        // others may have been seen more often. Near-uniform values have none such, and
+        // their guaranteed counts (a lower bound) would be far below the true ones.
         let floor = match self.exact() {
             true => 1,
             false => self.counters.iter().map(|(_, n, _)| *n).min().unwrap_or(0),
         };
-        let mut top: Vec<(String, u64)> = self
-            .counters
-            .iter()
-            .map(|(k, n, over)| (k.to_string(), n - over))
-            .filter(|(_, n)| *n > floor)
+        let surely = |(i, &(_, n, over)): &(usize, &(Box<str>, u64, u64))| {
+            let seen = n - over;
+            let more_often = (self.counters.iter().enumerate())
+                .filter(|&(j, &(_, other, _))| j != *i && other > seen)
+                .count();
+            seen > floor && more_often < TOP_SHOWN
+        };
+        let mut top: Vec<(String, u64)> = (self.counters.iter().enumerate())
+            .filter(surely)
+            .map(|(_, (k, n, over))| (k.to_string(), n - over))
             .collect();
         top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         top.truncate(TOP_SHOWN);
@@ -738,6 +745,45 @@ mod tests {
         assert_eq!(top[0].0, "hot");
         assert!((5_000..=10_000).contains(&top[0].1), "{top:?}");
         assert!(skewed.top_at_least());
+    }
+
+    #[test]
+    fn a_value_listed_is_among_the_most_frequent_whatever_the_order_of_values() {
+        // Four frequent values, nulls (not counted), and 40 rare ones, in many orders
+        // (the counters' evictions differ): a value listed is one of the five most
+        // frequent (ties counted alike), with a count it reached. The fifth is a rare
+        // one, a count or two above others.
+        for seed in 0..40u64 {
+            let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            let mut top = TopValues::default();
+            let mut counts: HashMap<String, u64> = HashMap::new();
+            for i in 0..1_000u64 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let value = match state % 6 {
+                    0 => "H".to_string(),
+                    1 => "L".to_string(),
+                    2 => "Q".to_string(),
+                    3 => "N".to_string(),
+                    4 => continue,
+                    _ => format!("t{}", i % 40),
+                };
+                top.add(&value);
+                *counts.entry(value).or_default() += 1;
+            }
+            let mut sorted: Vec<u64> = counts.values().copied().collect();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            let fifth = sorted[TOP_SHOWN - 1];
+            for (value, n) in top.top() {
+                let truth = counts[&value];
+                assert!(
+                    truth >= fifth,
+                    "seed {seed}: {value:?} seen {truth}, fifth {fifth}"
+                );
+                assert!(n <= truth, "seed {seed}: {value:?} said {n}, seen {truth}");
+            }
+        }
     }
 
     #[test]
