@@ -970,8 +970,8 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     }
     if filtered {
         summary.push_str(&format!(
-            "; {} rows match {}",
-            scan.matched,
+            "; {} {}",
+            briefly_core::counted(scan.matched, "row matches", "rows match"),
             table.options.filters.join(" and ")
         ));
     }

@@ -244,8 +244,21 @@ fn parquet_where_scan_and_unknown_columns() {
     };
     let e = file(&path, options, 20_000, None);
     assert_eq!(e.stats["matched_rows"], 200);
+    assert!(
+        e.summary
+            .contains("; 200 rows match city = Oslo and id >= 1000"),
+        "{}",
+        e.summary
+    );
     assert_eq!(e.total_items, 200);
     assert_eq!(rows_of(&e)[0], 1_001);
+    let one = TableOptions {
+        filters: vec!["id = 1001".into()],
+        ..TableOptions::default()
+    };
+    let single = file(&path, one, 20_000, None);
+    let summary = &single.summary;
+    assert!(summary.contains("; 1 row matches id = 1001"), "{summary}");
     assert!(e.items.iter().all(|i| i[5] == "Oslo"));
     assert_eq!(e.preview, Preview::Matches);
     assert_eq!(e.stats["stats_from"], "scan");
