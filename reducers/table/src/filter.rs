@@ -118,6 +118,20 @@ impl Condition {
         self.at.is_some() && self.number.is_none()
     }
 
+    /// Whether an order by text alone (its value neither a number nor a date or time:
+    /// `id > 1OO`, `ts > 2024-13-45`) met `cell`, a CSV field that is one: it was
+    /// ordered as text, as a CSV field is, which such a value may not mean.
+    pub fn ordered_as_text(&self, cell: &Cell<'_>) -> bool {
+        let by_text = matches!(self.op, Op::Lt | Op::Le | Op::Gt | Op::Ge)
+            && self.number.is_none()
+            && self.at.is_none();
+        by_text
+            && match cell {
+                Cell::Text(text) => cell.number().is_some() || instant(text).is_some(),
+                _ => false,
+            }
+    }
+
     /// The condition as written, `COL OP VALUE`.
     pub fn text(&self) -> String {
         let op = OPS
@@ -358,6 +372,22 @@ mod tests {
         assert_eq!(over.judge(&Cell::Null), Verdict::Fail);
         assert!(Condition::parse("mixed != 50").unwrap().test(&text("N/A")));
         assert_eq!(over.text(), "mixed > 50");
+        // A CSV field that is a number or a time, ordered by what is neither, is ordered
+        // as text, and said to be.
+        let typo = Condition::parse("id > 1OO").unwrap();
+        assert_eq!(typo.judge(&text("1500")), Verdict::Fail, "`5` before `O`");
+        assert!(typo.ordered_as_text(&text("1500")));
+        assert!(typo.ordered_as_text(&text("2024-03-01")));
+        assert!(!typo.ordered_as_text(&text("abc")));
+        assert!(!typo.ordered_as_text(&Cell::Null));
+        assert!(!Condition::parse("id = 1OO")
+            .unwrap()
+            .ordered_as_text(&text("1500")));
+        assert!(!Condition::parse("id > 100")
+            .unwrap()
+            .ordered_as_text(&text("1500")));
+        let date = Condition::parse("ts > 2024-03-01").unwrap();
+        assert!(!date.ordered_as_text(&text("2024-04-01")));
     }
 
     #[test]

@@ -80,6 +80,9 @@ pub struct Scan {
     /// For each filter, the values it could not order (a number against text): they
     /// did not pass.
     incomparable: Vec<u64>,
+    /// For each filter, the numbers and times in CSV fields it ordered as text
+    /// ([`Condition::ordered_as_text`]).
+    ordered_as_text: Vec<u64>,
     pick: Pick,
     held: VecDeque<(u64, Value)>,
     rng: Rng,
@@ -125,6 +128,7 @@ impl Scan {
             shown: None,
             stats: with_stats.then(Vec::new),
             incomparable: vec![0; filters.len()],
+            ordered_as_text: vec![0; filters.len()],
             filters,
             pick,
             held: VecDeque::new(),
@@ -244,8 +248,11 @@ impl Scan {
                     s.add(&rows.cell(c, r), row);
                 }
             }
+            let counts = &mut self.ordered_as_text;
             let failed = self.filters.iter().enumerate().find_map(|(i, (c, f))| {
-                match f.judge(&rows.cell(*c, r)) {
+                let cell = rows.cell(*c, r);
+                counts[i] += u64::from(f.ordered_as_text(&cell));
+                match f.judge(&cell) {
                     Verdict::Pass => None,
                     verdict => Some((i, verdict)),
                 }
@@ -391,6 +398,23 @@ impl Scan {
                     f.column,
                     f.value.as_deref().unwrap_or_default(),
                 ),
+            })
+            .collect()
+    }
+
+    /// Warnings about filters that ordered numbers or times as text, by a value that is
+    /// neither (a typo's `1OO`, an impossible `2024-13-45`).
+    pub fn ordered_as_text_warnings(&self) -> Vec<String> {
+        (self.filters.iter().zip(&self.ordered_as_text))
+            .filter(|(_, n)| **n > 0)
+            .map(|((_, f), n)| {
+                format!(
+                    "{}: {} in column {:?} ordered as text against {:?}, which is no number, date or time",
+                    f.text(),
+                    briefly_core::counted(*n, "number or time", "numbers or times"),
+                    f.column,
+                    f.value.as_deref().unwrap_or_default(),
+                )
             })
             .collect()
     }

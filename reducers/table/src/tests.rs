@@ -606,6 +606,42 @@ fn columns_asked_past_max_columns_are_the_first_asked_in_their_order() {
 }
 
 #[test]
+fn numbers_ordered_as_text_by_a_value_that_is_none_are_warned_of() {
+    let input = "id,ts\n5,2024-03-01\n150,2024-04-01\nabc,x\n";
+    for (filter, warned) in [
+        (
+            "id > 1OO",
+            "id > 1OO: 2 numbers or times in column \"id\" ordered as text",
+        ),
+        (
+            "ts > 2024-13-45",
+            "ts > 2024-13-45: 2 numbers or times in column \"ts\"",
+        ),
+    ] {
+        let options = TableOptions {
+            filters: vec![filter.into()],
+            ..TableOptions::default()
+        };
+        let e = stream(input.as_bytes(), options);
+        assert!(
+            e.warnings.iter().any(|w| w.starts_with(warned)),
+            "{filter}: {:?}",
+            e.warnings
+        );
+    }
+    let options = TableOptions {
+        filters: vec!["id > 100".into()],
+        ..TableOptions::default()
+    };
+    let e = stream(input.as_bytes(), options);
+    assert!(
+        !e.warnings.iter().any(|w| w.contains("ordered as text")),
+        "{:?}",
+        e.warnings
+    );
+}
+
+#[test]
 fn long_values_are_cut_with_the_marker() {
     let input = format!("k,v\n1,{}\n", "z".repeat(500));
     let options = TableOptions {
