@@ -7,7 +7,7 @@
 mod common;
 
 use common::{assert_warns, Briefly};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::PathBuf;
 
 const CAP: usize = 19_660;
@@ -343,6 +343,43 @@ main.main
     assert_eq!(zap["more"][3], "\t/home/u/app/main.go:12");
     let summary = envelope["summary"].as_str().unwrap();
     assert!(summary.contains("first error at line 2: "), "{summary}");
+}
+
+#[test]
+fn a_rare_record_named_by_a_later_line_is_listed_from_its_first() {
+    let b = Briefly::new();
+    let input = "\
+start
+
+In deploy.sh line 3:
+echo $1 $2
+     ^-- SC2086 (info): Double quote to prevent globbing and word splitting.
+        ^-- SC2086 (info): Double quote to prevent globbing and word splitting.
+
+end
+";
+    let envelope = b.envelope(&["text", "--whole-chars", "0"], input.as_bytes(), CAP);
+    // Its first line, the line that names it, and where the others were left out.
+    let item = item_at(&envelope, 3);
+    assert_eq!(item["text"], "In deploy.sh line 3:", "{item}");
+    assert_eq!(
+        item["more"],
+        json!(["     ^-- SC2086 (info): Double quote to prevent globbing and word splitting."])
+    );
+    assert_eq!(item["more_cut"], 2, "{item}");
+    assert_eq!(
+        item["more_gaps"],
+        json!([{"after": 0, "lines": 1}, {"after": 1, "lines": 1}])
+    );
+    // Named by its last line: the one gap before it.
+    let one = input.replace(
+        "        ^-- SC2086 (info): Double quote to prevent globbing and word splitting.\n",
+        "",
+    );
+    let envelope = b.envelope(&["text", "--whole-chars", "0"], one.as_bytes(), CAP);
+    let item = item_at(&envelope, 3);
+    assert_eq!(item["more_cut"], 1, "{item}");
+    assert_eq!(item["more_gaps"], json!([{"after": 0, "lines": 1}]));
 }
 
 #[test]

@@ -443,6 +443,10 @@ struct TemplateInfo {
     /// The first and last lines of its first record: an example of a record over several
     /// lines says how many more it has.
     first_record: Option<(u64, u64)>,
+    /// The first line of its first record, when a later line of it names the template
+    /// (CMake's `CMake Warning at …:` over the message that names it): a rare template's
+    /// example, that later line, is listed under it.
+    first_heading: Option<String>,
     /// Its first record is listed ([`LISTED_RANK`]): no rare template's example repeats it.
     first_listed: bool,
     /// Its records kept name each a file of their own, or none ([`Text::keep_elsewhere`]):
@@ -945,7 +949,12 @@ impl Text {
         let info = self.info.entry(group).or_default();
         info.severity = info.severity.max(item.severity);
         info.by_severity[severity_slot] += 1;
-        info.first_record.get_or_insert((first, last));
+        if info.first_record.is_none() {
+            info.first_record = Some((first, last));
+            if self.pending.name_line.is_some_and(|named| named > first) {
+                info.first_heading = Some(item.text.clone());
+            }
+        }
         if let Some(time) = &item.time {
             info.first_time
                 .get_or_insert_with(|| (item.line, time.clone()));
@@ -1343,27 +1352,51 @@ impl Text {
             .collect();
         rare.sort_by_key(|t| (t.count(), t.first_line()));
         for t in &rare {
-            let noted = info.get(&t.id()).cloned().unwrap_or_default();
-            // The lines of its record after the one shown, left out: `briefly read` has
-            // them.
-            let more_cut = match noted.first_record {
-                Some((first, last)) if (first..=last).contains(&t.first_line()) => {
-                    last - t.first_line()
+            let mut noted = info.get(&t.id()).cloned().unwrap_or_default();
+            // The lines of its record left out: `briefly read` has them.
+            let named = t.first_line();
+            let mut item = match (noted.first_record, noted.first_heading.take()) {
+                // Its first line, the example under it, and where the lines between and
+                // after them were left out.
+                (Some((first, last)), Some(heading)) if first < named && named <= last => {
+                    let between = named - first - 1;
+                    let after = last - named;
+                    let more_gaps = match (between, after) {
+                        (0, _) => Vec::new(),
+                        (_, 0) => vec![Gap {
+                            after: 0,
+                            lines: between,
+                        }],
+                        _ => vec![
+                            Gap {
+                                after: 0,
+                                lines: between,
+                            },
+                            Gap {
+                                after: 1,
+                                lines: after,
+                            },
+                        ],
+                    };
+                    LineItem {
+                        more: vec![example(t)],
+                        more_cut: between + after,
+                        more_gaps,
+                        ..LineItem::new(first, heading)
+                    }
                 }
-                _ => 0,
+                (Some((first, last)), _) if (first..=last).contains(&named) => LineItem {
+                    more_cut: last - named,
+                    ..LineItem::new(named, example(t))
+                },
+                _ => LineItem::new(named, example(t)),
             };
-            out.emit(
-                3,
-                TextItem::Line(LineItem {
-                    severity: noted.severity,
-                    severity_count: noted.severity_count(noted.severity, t.count()),
-                    time: noted.first_time.map(|(_, time)| time),
-                    template: t.id().shown(),
-                    count: t.count(),
-                    more_cut,
-                    ..LineItem::new(t.first_line(), example(t))
-                }),
-            );
+            item.severity = noted.severity;
+            item.severity_count = noted.severity_count(noted.severity, t.count());
+            item.time = noted.first_time.map(|(_, time)| time);
+            item.template = t.id().shown();
+            item.count = t.count();
+            out.emit(3, TextItem::Line(item));
         }
         let item = |kind: &'static str, t: &Template, template: String| {
             let noted = info.get(&t.id()).cloned().unwrap_or_default();
@@ -1861,12 +1894,15 @@ impl FoldBatches for Text {
                 .max_by_key(|(line, _)| *line);
             // Whether the first of them is listed.
             let first = [
-                entry.first_record.map(|lines| (lines, entry.first_listed)),
-                noted.first_record.map(|lines| (lines, noted.first_listed)),
+                (entry.first_record)
+                    .map(|lines| (lines, entry.first_listed, entry.first_heading.take())),
+                (noted.first_record).map(|lines| (lines, noted.first_listed, noted.first_heading)),
             ];
-            let first = first.into_iter().flatten().min();
-            entry.first_record = first.map(|(lines, _)| lines);
-            entry.first_listed = first.is_some_and(|(_, listed)| listed);
+            let first = first.into_iter().flatten().min_by_key(|(lines, ..)| *lines);
+            (entry.first_record, entry.first_listed, entry.first_heading) = match first {
+                Some((lines, listed, heading)) => (Some(lines), listed, heading),
+                None => (None, false, None),
+            };
         }
 
         // 1. Serious records: worst first, a compiler's diagnostic before what ran it
