@@ -1365,9 +1365,9 @@ fn syslog_priority(bytes: &[u8]) -> Option<Severity> {
 /// `W: `, `I: `, `N: `, .NET's console logger's `fail: `, `dbug: `, `trce: ` (its
 /// `info:`, `warn:` and `crit:` are level words), GitHub Actions' `::error …::` and
 /// `::warning …::`, Ansible's `failed: [host]` and `FAILED - RETRYING: `, and dpkg's
-/// errors in its own words (`dpkg: error processing package
-/// foo (--configure):`, `dpkg: dependency problems prevent configuration of foo:`) and
-/// apt's heading of them (`Errors were encountered while processing:`).
+/// errors in its own words (`dpkg: error processing package foo (--configure):`,
+/// `dpkg: dependency problems prevent configuration of foo:`) and apt's heading of them
+/// (`Errors were encountered while processing:`).
 fn opening_level(bytes: &[u8]) -> Option<Severity> {
     // The bytes these open with: one rules out nearly every line (this is read of each).
     if !matches!(
@@ -1411,11 +1411,7 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
         // (item=a.conf) => {…}`; its `fatal: [web1]: FAILED! …` states a level), and
         // one it retries (`FAILED - RETRYING: [web1]: wait (5 retries left).`).
         [b'f', b'a', b'i', b'l', b'e', b'd', b':', b' ', b'[', ..] => Severity::Error,
-        [b'F', b'A', b'I', b'L', b'E', b'D', b' ', b'-', b' ', b'R', rest @ ..]
-            if rest.starts_with(b"ETRYING: ") =>
-        {
-            Severity::Warn
-        }
+        _ if bytes.starts_with(b"FAILED - RETRYING: ") => Severity::Warn,
         _ => return None,
     })
 }

@@ -1590,11 +1590,10 @@ fn is_rule_of(line: &str, byte: u8) -> bool {
 /// assert!(!is_go_test_frame("store_test.go:12: got 4"));
 /// ```
 pub fn is_go_test_frame(line: &str) -> bool {
-    line.strip_prefix('\t').is_some_and(|frame| {
-        frame.split_once("_test.go:").is_some_and(|(file, rest)| {
-            !file.contains(' ') && rest.starts_with(|c: char| c.is_ascii_digit())
-        })
-    })
+    is_go_stack_place(line)
+        && line
+            .split_once(".go:")
+            .is_some_and(|(file, _)| file.ends_with("_test"))
 }
 
 /// A line a Go test logged (`t.Errorf`, `t.Fatal`), after its file and line:
