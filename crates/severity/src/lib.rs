@@ -601,6 +601,7 @@ impl Findings {
                 let leading = glog_letter(bytes)
                     .or_else(|| opening_level(bytes))
                     .or(self.column)
+                    .or_else(|| redis_level(bytes))
                     // A level written as one (`INFO`) is the line's, or a relay's: its tag
                     // is looked for in lines that write none (this is read of every line).
                     .or_else(|| {
@@ -1461,6 +1462,32 @@ fn numeric_level(bytes: &[u8]) -> Option<Severity> {
         _ => return None,
     };
     matches!(value.get(2), Some(b',' | b'}' | b' ')).then_some(level)
+}
+
+/// The level of Redis's log line (`1:M 05 Mar 2024 10:00:00.104 # Failed listening on
+/// port 6379 (tcp), aborting.`): its process id, role and time, then its mark: `#` a
+/// warning, `*` a notice (info), `-` verbose and `.` debug.
+fn redis_level(bytes: &[u8]) -> Option<Severity> {
+    // `PID:R `, then the time's fixed 24 bytes (`05 Mar 2024 10:00:00.104`) and a space.
+    const TIME: usize = 24;
+    let pid = digits(bytes);
+    let rest = bytes.get(pid..).filter(|_| pid > 0)?;
+    let [b':', b'X' | b'C' | b'S' | b'M', b' ', rest @ ..] = rest else {
+        return None;
+    };
+    let [b' ', mark, b' ', ..] = rest.get(TIME..)? else {
+        return None;
+    };
+    let month = rest.get(3..6)?;
+    if !(rest[2] == b' ' && month.iter().all(u8::is_ascii_alphabetic) && rest[TIME - 4] == b'.') {
+        return None;
+    }
+    match mark {
+        b'#' => Some(Severity::Warn),
+        b'*' => Some(Severity::Info),
+        b'-' | b'.' => Some(Severity::Debug),
+        _ => None,
+    }
 }
 
 /// The level of MongoDB's structured log (4.4 and later), its `"s"` after its time:
@@ -3176,7 +3203,7 @@ mod tests {
     }
 
     #[test]
-    fn what_make_bash_r_cmake_ansible_pre_commit_and_mongodb_say() {
+    fn what_build_tools_shells_and_servers_say_in_their_own_words() {
         assert_classified(&[
             // make's failure at a makefile's line, and under `-k`.
             ("Makefile:2: *** missing separator.  Stop.", Some(Error)),
@@ -3226,6 +3253,17 @@ mod tests {
             ("{\"t\":{\"$date\":\"x\"},\"s\":\"D9\", \"msg\":\"x\"}", None),
             ("{\"t\":{\"$date\":\"x\"},\"c\":\"E\"}", None),
             ("{\"s\":\"E\"}", None),
+            // Redis's mark after its time: `#` a warning, `*` a notice.
+            ("1:M 05 Mar 2024 10:00:00.104 # Failed listening on port 6379 (tcp), aborting.", Some(Warn)),
+            ("1:M 05 Mar 2024 10:00:00.104 * Ready to accept connections tcp", Some(Info)),
+            ("1:C 05 Mar 2024 10:00:00.104 . debug line", Some(Debug)),
+            ("1:M 05 Mar 2024 10:00:00.104 # WARNING overcommit_memory is set to 0!", Some(Warn)),
+            ("1:M 05 Mar 2024 10:05:00.000 # Background saving error", Some(Warn)),
+            ("1:Q 05 Mar 2024 10:00:00.104 # not a role", None),
+            ("1:M 05-Mar-2024 10:00:00.104 # no time", None),
+            ("1:M 05 123 2024 10:00:00.104 # no month", None),
+            ("1:M 05 Mar 2024 10:00:00:104 # no fraction of a second", None),
+            (":M 05 Mar 2024 10:00:00.104 # no pid", None),
         ]);
     }
 
