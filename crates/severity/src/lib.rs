@@ -1365,15 +1365,35 @@ fn syslog_priority(bytes: &[u8]) -> Option<Severity> {
 /// The level a few tools write as a line's first word: apt's and debootstrap's `E: `,
 /// `W: `, `I: `, `N: `, .NET's console logger's `fail: `, `dbug: `, `trce: ` (its
 /// `info:`, `warn:` and `crit:` are level words), GitHub Actions' `::error …::` and
-/// `::warning …::`, Ansible's `failed: [host]` and `FAILED - RETRYING: `, and dpkg's
+/// `::warning …::`, Ansible's `failed: [host]` and `FAILED - RETRYING: `, dpkg's
 /// errors in its own words (`dpkg: error processing package foo (--configure):`,
 /// `dpkg: dependency problems prevent configuration of foo:`) and apt's heading of them
-/// (`Errors were encountered while processing:`).
+/// (`Errors were encountered while processing:`), PHP's levels that are no level words
+/// (`PHP Deprecated:  …`, `Deprecated: …`, `PHP Notice:  …`; its `Warning:` and `Fatal
+/// error:` are), kubectl's refusal of an object (`The Deployment "api" is invalid:
+/// …`), and the heading of an Erlang/OTP report that names no level (`=CRASH
+/// REPORT==== 5-Mar-2024::10:00:01 ===`, `=SUPERVISOR REPORT====`, `=PROGRESS
+/// REPORT====`).
 fn opening_level(bytes: &[u8]) -> Option<Severity> {
     // The bytes these open with: one rules out nearly every line (this is read of each).
     if !matches!(
         bytes.first(),
-        Some(b'E' | b'f' | b'e' | b'w' | b':' | b'W' | b'I' | b'N' | b'd' | b't' | b'F')
+        Some(
+            b'E' | b'f'
+                | b'e'
+                | b'w'
+                | b':'
+                | b'W'
+                | b'I'
+                | b'N'
+                | b'd'
+                | b't'
+                | b'F'
+                | b'D'
+                | b'P'
+                | b'T'
+                | b'='
+        )
     ) {
         return None;
     }
@@ -1413,8 +1433,43 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
         // one it retries (`FAILED - RETRYING: [web1]: wait (5 retries left).`).
         [b'f', b'a', b'i', b'l', b'e', b'd', b':', b' ', b'[', ..] => Severity::Error,
         _ if bytes.starts_with(b"FAILED - RETRYING: ") => Severity::Warn,
+        [b'D' | b'P' | b'N', ..] => return php_level(bytes.strip_prefix(b"PHP ").unwrap_or(bytes)),
+        [b'T', b'h', b'e', b' ', rest @ ..] if is_kubectl_invalid(rest) => Severity::Error,
+        [b'=', rest @ ..] if rest.starts_with(b"CRASH REPORT====") => Severity::Error,
+        [b'=', rest @ ..] if rest.starts_with(b"SUPERVISOR REPORT====") => Severity::Error,
+        [b'=', rest @ ..] if rest.starts_with(b"PROGRESS REPORT====") => Severity::Info,
         _ => return None,
     })
+}
+
+/// PHP's levels that are no level words, at the start of its message: `Deprecated: `
+/// a warning, as Python's `DeprecationWarning` is, and `Notice: ` information, as
+/// syslog's `notice` is.
+fn php_level(message: &[u8]) -> Option<Severity> {
+    if message.starts_with(b"Deprecated: ") {
+        Some(Severity::Warn)
+    } else if message.starts_with(b"Notice: ") {
+        Some(Severity::Info)
+    } else {
+        None
+    }
+}
+
+/// Whether `rest`, after a line's `The `, is kubectl's refusal of an object it was
+/// given: a kind, its name quoted, then ` is invalid: ` (`Deployment "api" is invalid:
+/// spec.template…: Required value`).
+fn is_kubectl_invalid(rest: &[u8]) -> bool {
+    let kind = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    let Some(name) = rest[kind..].strip_prefix(b" \"").filter(|_| kind > 0) else {
+        return false;
+    };
+    let Some(close) = name.iter().position(|&b| b == b'"') else {
+        return false;
+    };
+    name[close + 1..].starts_with(b" is invalid: ")
 }
 
 /// Whether `rest`, after kotlinc's `e: ` or `w: `, opens with a file's place: a URL
@@ -3264,6 +3319,34 @@ mod tests {
             ("1:M 05 123 2024 10:00:00.104 # no month", None),
             ("1:M 05 Mar 2024 10:00:00:104 # no fraction of a second", None),
             (":M 05 Mar 2024 10:00:00.104 # no pid", None),
+            // PHP's levels that are no level words, to stderr and to its output.
+            (
+                "PHP Deprecated:  Creation of dynamic property App\\User::$age is deprecated in /a/User.php on line 21",
+                Some(Warn),
+            ),
+            ("Deprecated: strlen(): Passing null to parameter #1 in /a/R.php on line 50", Some(Warn)),
+            ("PHP Notice:  Only variables should be passed by reference in /a/R.php on line 40", Some(Info)),
+            ("Notice: Undefined index: id in /a/R.php on line 7", Some(Info)),
+            ("PHP Deprecation of nothing", None),
+            ("Deprecated features are listed below", None),
+            // kubectl's refusal of an object; not prose about one.
+            (
+                "The Deployment \"api\" is invalid: spec.template.spec.containers[0].image: Required value",
+                Some(Error),
+            ),
+            ("The Service \"web\" is invalid: spec.ports[0].port: Invalid value: 0", Some(Error)),
+            ("The \"api\" is invalid: no kind", None),
+            ("The  \"api\" is invalid: no kind", None),
+            ("Noticed: nothing", None),
+            ("The Deployment \"api\" is ready: 3 replicas", None),
+            ("The Deployment api is invalid: unquoted", None),
+            ("The Deployment \"api is invalid: unclosed", None),
+            // Erlang/OTP's reports that name no level.
+            ("=CRASH REPORT==== 5-Mar-2024::10:00:01.123789 ===", Some(Error)),
+            ("=SUPERVISOR REPORT==== 5-Mar-2024::10:00:01.124000 ===", Some(Error)),
+            ("=PROGRESS REPORT==== 5-Mar-2024::10:00:00.1 ===", Some(Info)),
+            ("=ERROR REPORT==== 5-Mar-2024::10:00:01.123456 ===", Some(Error)),
+            ("=CRASH course", None),
         ]);
     }
 

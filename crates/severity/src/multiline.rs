@@ -169,6 +169,22 @@ enum Header {
     /// ([`is_postgres_message`]): its `DETAIL:`, `HINT:`, `LINE 1:` and caret, `CONTEXT:`
     /// and `QUERY:` lines follow ([`is_postgres_detail`]).
     Postgres,
+    /// PHP's uncaught exception, `PHP Fatal error:  Uncaught RuntimeException: … in
+    /// /a/Db.php:9` ([`is_php_uncaught`]): its `Stack trace:`, numbered frames (`#0
+    /// /a/index.php(5): App\Db->connect()`, `#1 {main}`) and `  thrown in … on line 9`.
+    PhpUncaught,
+    /// A diagnostic or a failed test as sbt prints it, every line behind its level
+    /// (`[error] -- [E006] Not Found Error: /a/Main.scala:5:12`, `[info] - adds ***
+    /// FAILED ***`, [`sbt_header`]): the lines behind the same level whose rest is
+    /// indented or a gutter (`[error] 5 |    val x = fooo()`, `[info]   3 did not equal 4`).
+    Sbt(&'static str),
+    /// An Erlang/OTP report, `=ERROR REPORT==== 5-Mar-2024::10:00:01.123456 ===`
+    /// ([`is_erlang_report`]): its lines follow, each indented or behind `** `.
+    ErlangReport,
+    /// Elixir's crash under the line that logged it, past its `** (ArithmeticError) …`
+    /// ([`is_elixir_exception`]): the stack's frames, indented, and a GenServer's `Last
+    /// message …`, `State: …` and `Client #PID<…> is alive`.
+    ElixirCrash,
 }
 
 /// A part of a record whose lines go on up to a line of their own kind.
@@ -512,6 +528,23 @@ impl MultiLine {
                         && line.starts_with(TRACEBACK)
                         && self.severity >= Some(Severity::Error))
             }
+            Header::PhpUncaught => {
+                return (first && line.trim_end() == "Stack trace:")
+                    || is_numbered_frame(line)
+                    || line.starts_with("  thrown in ")
+            }
+            Header::Sbt(level) => {
+                return line
+                    .strip_prefix(level)
+                    .is_some_and(|rest| rest.starts_with(' ') || is_numbered_gutter(rest))
+            }
+            Header::ErlangReport => return (indented && !blank()) || line.starts_with("** "),
+            Header::ElixirCrash => {
+                return (indented && !blank())
+                    || line.starts_with("Last message")
+                    || line.starts_with("State: ")
+                    || (line.starts_with("Client ") && line.trim_end().ends_with(" is alive"))
+            }
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
                 return if first {
@@ -595,6 +628,11 @@ impl MultiLine {
             && !self.notice
             && names_a_java_exception(line)
         {
+            return true;
+        }
+        // Elixir's exception under the line that logged it (`[error] GenServer x
+        // terminating`).
+        if first && self.severity >= Some(Severity::Error) && is_elixir_exception(line) {
             return true;
         }
         // A Go stack under the line that logged it, as zap's development logger (at
@@ -700,6 +738,10 @@ impl MultiLine {
                         self.header = Header::Plain;
                     }
                     false
+                }
+                None if first && is_elixir_exception(line) => {
+                    self.header = Header::ElixirCrash;
+                    true
                 }
                 None => first && names_a_java_exception(line),
             },
@@ -817,6 +859,7 @@ fn is_frame(indented: &str) -> bool {
     .iter()
     .any(|start| trimmed.starts_with(start))
         || is_lua_frame(trimmed)
+        || (trimmed.starts_with('(') && is_elixir_frame(trimmed))
 }
 
 /// A frame by its number: the sanitizers' `#0 0x4f3c in main a.c:7`, Dart's `#0
@@ -826,6 +869,89 @@ fn is_numbered_frame(line: &str) -> bool {
         let digits = number.bytes().take_while(u8::is_ascii_digit).count();
         digits > 0 && number[digits..].starts_with(' ')
     })
+}
+
+/// A gutter's line of source, its number first: `5 |    val x = fooo()` (Scala 3's
+/// under sbt's level).
+fn is_numbered_gutter(line: &str) -> bool {
+    let number = line.trim_start_matches(|c: char| c.is_ascii_digit());
+    number.len() < line.len() && number.starts_with(' ') && number.trim_start().starts_with('|')
+}
+
+/// Whether `line` reports PHP's uncaught exception: `PHP Fatal error:  Uncaught
+/// TypeError: …` (to stderr, or in a server's log after its time), `Fatal error: Uncaught
+/// RuntimeException: …` (to its output).
+fn is_php_uncaught(line: &str) -> bool {
+    line.split_once("Fatal error: ")
+        .is_some_and(|(_, rest)| rest.trim_start_matches(' ').starts_with("Uncaught "))
+}
+
+/// The level sbt puts before `line`, when `line` heads what sbt prints under one level:
+/// a compiler's diagnostic (Scala 3's `[error] -- [E006] Not Found Error: /a/M.scala:5:12`,
+/// `[warn] -- Warning: …`, Scala 2's `[error] /a/Main.scala:5:13: not found: value x`),
+/// or ScalaTest's failed test (`[info] - should add *** FAILED ***`).
+fn sbt_header(line: &str, severity: Option<Severity>) -> Option<&'static str> {
+    // Read at the start of every record: one byte rules out nearly every line.
+    if !line.starts_with('[') || severity < Some(Severity::Warn) {
+        return None;
+    }
+    let level = ["[error] ", "[warn] ", "[info] "]
+        .into_iter()
+        .find(|level| line.starts_with(level))?;
+    let rest = &line[level.len()..];
+    let failed_test = rest.starts_with("- ") && rest.trim_end().ends_with("*** FAILED ***");
+    let diagnostic = || {
+        // Scala 3's title, or Scala 2's (and javac's) place.
+        let scala3 =
+            rest.starts_with("-- ") && (rest.contains("Error: ") || rest.contains("Warning: "));
+        let placed = rest.split_once(':').is_some_and(|(path, after)| {
+            [".scala", ".java", ".sbt"]
+                .iter()
+                .any(|ext| path.ends_with(ext))
+                && after.starts_with(|c: char| c.is_ascii_digit())
+        });
+        scala3 || placed
+    };
+    (failed_test || (level != "[info] " && diagnostic())).then_some(level)
+}
+
+/// Whether `line` heads an Erlang/OTP report: `=ERROR REPORT==== 5-Mar-2024::10:00:01 ===`,
+/// `=CRASH REPORT====`, `=SUPERVISOR REPORT====`, `=INFO REPORT====`.
+pub(crate) fn is_erlang_report(line: &str) -> bool {
+    line.strip_prefix('=')
+        .and_then(|rest| rest.split_once(" REPORT===="))
+        .is_some_and(|(kind, _)| {
+            !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_uppercase() || b == b' ')
+        })
+}
+
+/// Whether `line` is Elixir's exception as its logger writes it under the line that
+/// logged it: `** (ArithmeticError) bad argument in arithmetic expression`.
+fn is_elixir_exception(line: &str) -> bool {
+    line.strip_prefix("** (").is_some_and(|rest| {
+        let name = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b'_')
+            .count();
+        name > 0 && rest[name..].starts_with(')')
+    })
+}
+
+/// Whether `trimmed` is a frame of an Elixir or Erlang stack as Elixir prints it: its
+/// application and version, then the place (`(my_app 0.1.0) lib/cache.ex:42:
+/// MyApp.Cache.handle_call/3`, `(stdlib 5.2) gen_server.erl:1131: …`).
+fn is_elixir_frame(trimmed: &str) -> bool {
+    let Some((app, rest)) = trimmed.strip_prefix('(').and_then(|r| r.split_once(") ")) else {
+        return false;
+    };
+    let Some((name, version)) = app.split_once(' ') else {
+        return false;
+    };
+    !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && version.starts_with(|c: char| c.is_ascii_digit())
+        && !version.contains(' ')
+        && rest.contains(':')
 }
 
 /// A build's quiet line for a step, indented: a tool's name in capitals, then what it
@@ -1761,6 +1887,12 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::Postgres
     } else if severity >= Some(Severity::Error) && is_unittest_report(line) {
         Header::UnittestReport
+    } else if severity >= Some(Severity::Error) && is_php_uncaught(line) {
+        Header::PhpUncaught
+    } else if let Some(level) = sbt_header(line, severity) {
+        Header::Sbt(level)
+    } else if line.starts_with('=') && is_erlang_report(line) {
+        Header::ErlangReport
     } else {
         Header::Plain
     }
@@ -3476,6 +3608,190 @@ mod tests {
             "",
         ] {
             assert!(!names_a_java_exception(not_one), "{not_one}");
+        }
+    }
+
+    #[test]
+    fn php_sbt_erlang_and_elixir_reports_stay_whole() {
+        splits_alike(&[
+            // PHP's uncaught exception, to stderr and to its output, and its stack.
+            (
+                &[
+                    &[
+                        "PHP Fatal error:  Uncaught TypeError: f(): Argument #1 ($id) must be of type int in /a/Repo.php:18",
+                        "Stack trace:",
+                        "#0 /a/index.php(12): App\\Repo->find('abc')",
+                        "#1 {main}",
+                        "  thrown in /a/Repo.php on line 18",
+                    ],
+                    &["Stack trace:"],
+                    &[
+                        "Fatal error: Uncaught RuntimeException: down in /a/Db.php:9",
+                        "Stack trace:",
+                        "#0 {main}",
+                    ],
+                    &["thrown in prose"],
+                    &["PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted"],
+                    &["Stack trace:"],
+                    &["#0 {main}"],
+                ],
+                &[],
+            ),
+            // sbt's diagnostics and failed tests, every line behind its level.
+            (
+                &[
+                    &[
+                        "[error] -- [E006] Not Found Error: /a/Main.scala:5:12 ",
+                        "[error] 5 |    val x = fooo()",
+                        "[error]   |            ^^^^",
+                        "[error]   |            Not found: fooo",
+                    ],
+                    &[
+                        "[warn] -- Warning: /a/Util.scala:3:6 ",
+                        "[warn] 3 |  def f(x: Int) = 1",
+                        "[warn]   |      unused explicit parameter",
+                    ],
+                    &["[error] one error found"],
+                    &[
+                        "[error] /a/Main.scala:5:13: not found: value fooo",
+                        "[error]     val x = fooo()",
+                        "[error]             ^",
+                    ],
+                    &["[warn]     no header above"],
+                    &[
+                        "[info] - should subtract *** FAILED ***",
+                        "[info]   3 did not equal 4 (CalcSpec.scala:10)",
+                    ],
+                    &["[info] - should add"],
+                    &["[info]   not under a failure"],
+                    &["[error] Failed tests:"],
+                    &["[error] 12 | no header above"],
+                ],
+                &[],
+            ),
+            // Erlang/OTP's reports.
+            (
+                &[
+                    &[
+                        "=ERROR REPORT==== 5-Mar-2024::10:00:01.123456 ===",
+                        "** Generic server my_server terminating ",
+                        "** {badarg,[{erlang,list_to_integer,[\"abc\"],[]},",
+                        "            {my_server,handle_call,3,[{line,42}]}]}",
+                    ],
+                    &[
+                        "=CRASH REPORT==== 5-Mar-2024::10:00:01.123789 ===",
+                        "  crasher:",
+                        "    exception error: bad argument",
+                    ],
+                    &["  "],
+                    &[""],
+                    &["** not in a report"],
+                    &["=NOT A REPORT=== x"],
+                    &["** nor under this"],
+                    // An Elixir exception's name in it is no crash's under a log line.
+                    &[
+                        "=ERROR REPORT==== 5-Mar-2024::10:00:02 ===",
+                        "** Generic server x terminating",
+                        "** (ArithmeticError) bad argument",
+                    ],
+                    &["Last message (from #PID<0.5.0>): :x"],
+                ],
+                &[],
+            ),
+            // Elixir's crash under the line that logged it, named by its exception.
+            (
+                &[
+                    &[
+                        "[error] GenServer MyApp.Cache terminating",
+                        "** (ArithmeticError) bad argument in arithmetic expression",
+                        "    (my_app 0.1.0) lib/my_app/cache.ex:42: MyApp.Cache.handle_call/3",
+                        "    (stdlib 5.2) gen_server.erl:1131: :gen_server.try_handle_call/4",
+                        "Last message (from #PID<0.512.0>): {:get, :users}",
+                        "State: %{hits: 0}",
+                        "Client #PID<0.512.0> is alive",
+                    ],
+                    &["Client #PID<0.512.0> connected"],
+                    &[
+                        "[error] GenServer B terminating",
+                        "** (KeyError) key :a not found",
+                    ],
+                    &["Last login: Monday"],
+                    &["[info] all good"],
+                    &["** (ArithmeticError) not under a serious line"],
+                    &["Last message (from #PID<0.5.0>): :x"],
+                ],
+                &[
+                    "** (ArithmeticError) bad argument in arithmetic expression",
+                    "** (KeyError) key :a not found",
+                ],
+            ),
+        ]);
+        for frame in [
+            "(my_app 0.1.0) lib/my_app/cache.ex:42: MyApp.Cache.handle_call/3",
+            "(elixir 1.16.0) lib/gen_server.ex:1071: GenServer.call/3",
+        ] {
+            assert!(is_frame(&format!("    {frame}")), "{frame}");
+        }
+        for line in [
+            "(my app 0.1.0) lib/a.ex:1: f/0",
+            "(my_app) lib/a.ex:1: f/0",
+            "(my_app v1) lib/a.ex:1: f/0",
+            "(my_app 0.1.0 x) lib/a.ex:1: f/0",
+            "(my_app 0.1.0) no place",
+            "(my_app 0.1.0)",
+            "(: 1) x:1",
+            "( 0.1.0) lib/a.ex:1: f/0",
+        ] {
+            assert!(!is_frame(line), "{line}");
+        }
+        use Severity::{Error, Info};
+        for (line, severity, level) in [
+            (
+                "[error] -- [E006] Not Found Error: /a/M.scala:5:12",
+                Error,
+                Some("[error] "),
+            ),
+            ("[warn] -- Warning: /a/U.scala:3:6", Error, Some("[warn] ")),
+            ("[error] /a/B.java:7: error: x", Error, Some("[error] ")),
+            ("[info] - adds *** FAILED ***  ", Error, Some("[info] ")),
+            // No level sbt writes, no test's line, no diagnostic, too mild.
+            ("[debug] -- Error: /a/M.scala:5:12", Error, None),
+            ("[info] *** 2 TESTS FAILED ***", Error, None),
+            ("[info] Run *** FAILED ***", Error, None),
+            ("[info] -- Error: /a/M.scala:5:12", Error, None),
+            ("[error] -- [E006] a rule", Error, None),
+            ("[error] Error: -- a title", Error, None),
+            ("[error] /a/M.scala:x: not a place", Error, None),
+            ("[error] /a/M.rs:5: not Scala", Error, None),
+            ("[error] -- Error: /a/M.scala:5:12", Info, None),
+            ("error -- Error: /a/M.scala:5:12", Error, None),
+        ] {
+            assert_eq!(sbt_header(line, Some(severity)), level, "{line}");
+        }
+        assert!(is_numbered_gutter("12 |  x"));
+        assert!(is_erlang_report(
+            "=WARNING REPORT==== 5-Mar-2024::10:00:02 ==="
+        ));
+        for line in [
+            "= REPORT==== x",
+            "=Crash REPORT==== x",
+            "=CRASH-1 REPORT==== x",
+        ] {
+            assert!(!is_erlang_report(line), "{line}");
+        }
+        assert!(
+            !is_numbered_gutter("12|x") && !is_numbered_gutter(" |") && !is_numbered_gutter("12 x")
+        );
+        for line in ["** (ArithmeticError) x", "** (Foo.Bar_Error) x"] {
+            assert!(is_elixir_exception(line), "{line}");
+        }
+        for line in [
+            "** () x",
+            "** (Arith Error) x",
+            "** ArithmeticError",
+            "* (E) x",
+        ] {
+            assert!(!is_elixir_exception(line), "{line}");
         }
     }
 
