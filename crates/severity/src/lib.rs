@@ -905,7 +905,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 79] = [
+const SIGNALS: [(&str, Severity); 80] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -977,6 +977,8 @@ const SIGNALS: [(&str, Severity); 79] = [
     ("No space left on device", Severity::Error),
     // An access log's request that failed on the server: `"GET / HTTP/1.1" 502 157`.
     ("HTTP/", Severity::Error),
+    // Rails' log of a request that failed on the server, at INFO.
+    ("Completed 5", Severity::Error),
     // The linker's errors, which name no level (`main.o: in function `main': undefined
     // reference to `foo'`, a symbol defined twice, code that cannot be linked as it was
     // compiled; macOS ld's), and Maven's and Gradle's verdicts, Maven's logged at INFO.
@@ -1095,7 +1097,14 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
         .iter()
         .find_map(|what| after.strip_prefix(*what))
         .is_some_and(nonzero_code),
-        "HTTP/" => server_error_status(after) || (before.is_empty() && status_line_error(after)),
+        "HTTP/" => {
+            server_error_status(after)
+                || ((before.is_empty() || before == b"< ") && status_line_error(after))
+        }
+        // Rails' `Completed 500 Internal Server Error in 12ms`.
+        "Completed 5" => {
+            matches!(after, [b'0'..=b'9', b'0'..=b'9', b' ', ..])
+        }
         "Fatal error" => after.starts_with(b":"),
         "Found" | "compiled with" => {
             let count = after.strip_prefix(b" ").unwrap_or_default();
@@ -3391,6 +3400,21 @@ mod tests {
             ("HTTP/1.1 404 Not Found", None),
             ("HTTP/1.1 200 OK", None),
             ("see HTTP/1.1 500 in the spec", None),
+            // ... and as `curl -v` prints it, behind its `< `.
+            ("< HTTP/1.1 503 Service Unavailable", Some(Error)),
+            ("< HTTP/1.0 404 File not found", None),
+            ("<< HTTP/1.1 503 x", None),
+            // Rails' request that failed on the server, logged at INFO.
+            (
+                "I, [2024-03-05T10:00:00.113 #4120]  INFO -- : [a1b2c3] Completed 500 Internal Server Error in 12ms",
+                Some(Error),
+            ),
+            ("Completed 503 Service Unavailable in 3ms", Some(Error)),
+            ("INFO -- : Completed 404 Not Found in 3ms", Some(Info)),
+            ("Completed 5000 rows", None),
+            ("Completed 5 of 7 steps", None),
+            ("Completed 5xx checks", None),
+            ("Completed 50x checks", None),
             // systemctl status's state of a unit.
             ("     Active: failed (Result: exit-code) since Tue 2023-12-01 10:00:00 UTC; 5s ago", Some(Error)),
             (
@@ -3878,6 +3902,7 @@ mod tests {
                 | "Connection refused"
                 | "No space left on device" => ".",
                 "HTTP/" => "1.1\" 500 3",
+                "Completed 5" => "00 Internal Server Error",
                 "Fatal error" => ": boom",
                 "Found" | "compiled with" => " 3 errors",
                 "ERR_" => "MODULE_NOT_FOUND",

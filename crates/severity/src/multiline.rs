@@ -169,10 +169,17 @@ enum Header {
     /// ([`is_postgres_message`]): its `DETAIL:`, `HINT:`, `LINE 1:` and caret, `CONTEXT:`
     /// and `QUERY:` lines follow ([`is_postgres_detail`]).
     Postgres,
-    /// PHP's uncaught exception, `PHP Fatal error:  Uncaught RuntimeException: … in
-    /// /a/Db.php:9` ([`is_php_uncaught`]): its `Stack trace:`, numbered frames (`#0
-    /// /a/index.php(5): App\Db->connect()`, `#1 {main}`) and `  thrown in … on line 9`.
-    PhpUncaught,
+    /// PHP's and Swift's fatal error, `PHP Fatal error:  Uncaught RuntimeException: … in
+    /// /a/Db.php:9`, `App/main.swift:3: Fatal error: Unexpectedly found nil …`
+    /// ([`is_fatal_error`]): the stack under it, PHP's `Stack trace:`, numbered frames
+    /// (`#0 /a/index.php(5): App\Db->connect()`, `#1 {main}`) and `  thrown in … on line
+    /// 9`, Swift's `Current stack trace:` and frames ([`is_swift_frame`]).
+    FatalError,
+    /// A Rails request's error logged with its tag (`F, [… #4120] FATAL -- : [a1b2c3]`,
+    /// [`rails_tag`]): the lines behind the same tag (`[a1b2c3] ActiveRecord::RecordNotFound
+    /// (…):`, the backtrace's `[a1b2c3] app/controllers/users_controller.rb:5:in 'show'`);
+    /// the tag's hash ([`tag_hash`]).
+    RailsTagged(u64),
     /// A diagnostic or a failed test as sbt prints it, every line behind its level
     /// (`[error] -- [E006] Not Found Error: /a/Main.scala:5:12`, `[info] - adds ***
     /// FAILED ***`, [`sbt_header`]): the lines behind the same level whose rest is
@@ -528,10 +535,20 @@ impl MultiLine {
                         && line.starts_with(TRACEBACK)
                         && self.severity >= Some(Severity::Error))
             }
-            Header::PhpUncaught => {
-                return (first && line.trim_end() == "Stack trace:")
+            Header::FatalError => {
+                return (first
+                    && matches!(line.trim_end(), "Stack trace:" | "Current stack trace:"))
                     || is_numbered_frame(line)
                     || line.starts_with("  thrown in ")
+                    || is_swift_frame(line)
+            }
+            Header::RailsTagged(hash) => {
+                return line
+                    .strip_prefix('[')
+                    .and_then(|rest| rest.split_once(']'))
+                    .is_some_and(|(tag, rest)| {
+                        (rest.is_empty() || rest.starts_with(' ')) && tag_hash(tag) == hash
+                    })
             }
             Header::Sbt(level) => {
                 return line
@@ -728,6 +745,10 @@ impl MultiLine {
                 None if self.header == Header::ShellCheckPlace && !self.named => {
                     line.trim_start().starts_with("^-- ")
                 }
+                // The error's line behind the tag names it.
+                None if matches!(self.header, Header::RailsTagged(_)) && !self.named => line
+                    .split_once(']')
+                    .is_some_and(|(_, rest)| !rest.trim().is_empty()),
                 // The message's first line names it.
                 None if self.header == Header::CMakeMessage && !self.named => {
                     !line.trim().is_empty()
@@ -757,7 +778,11 @@ impl MultiLine {
                 self.traceback = Traceback::Open;
             }
         }
-        if (names || line.starts_with("Caused by:")) && announces_more(line) {
+        // Rails' exception ends with a colon whatever follows: its lines carry their tag.
+        if (names || line.starts_with("Caused by:"))
+            && announces_more(line)
+            && !matches!(self.header, Header::RailsTagged(_))
+        {
             self.message = Some(0);
         }
         self.named |= names;
@@ -878,12 +903,44 @@ fn is_numbered_gutter(line: &str) -> bool {
     number.len() < line.len() && number.starts_with(' ') && number.trim_start().starts_with('|')
 }
 
-/// Whether `line` reports PHP's uncaught exception: `PHP Fatal error:  Uncaught
-/// TypeError: …` (to stderr, or in a server's log after its time), `Fatal error: Uncaught
-/// RuntimeException: …` (to its output).
-fn is_php_uncaught(line: &str) -> bool {
-    line.split_once("Fatal error: ")
-        .is_some_and(|(_, rest)| rest.trim_start_matches(' ').starts_with("Uncaught "))
+/// Whether `line` reports a fatal error a stack may follow: PHP's (`PHP Fatal error:
+/// Uncaught TypeError: …` to stderr or in a server's log after its time, `Fatal error:
+/// Uncaught RuntimeException: …` to its output) and Swift's (`App/main.swift:3: Fatal
+/// error: Unexpectedly found nil while unwrapping an Optional value`).
+fn is_fatal_error(line: &str) -> bool {
+    line.contains("Fatal error: ")
+}
+
+/// A frame of Swift's `Current stack trace:`: its number, the module and the address
+/// (`0    libswiftCore.so    0x00007f3e1c2a1b20 swift_reportError + 50`).
+fn is_swift_frame(line: &str) -> bool {
+    let mut fields = line.split_ascii_whitespace();
+    let number = fields.next().unwrap_or_default();
+    let _module = fields.next();
+    let address = fields.next().unwrap_or_default();
+    !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && line.starts_with(number)
+        && line.as_bytes().get(number.len()) == Some(&b' ')
+        && address
+            .strip_prefix("0x")
+            .is_some_and(|hex| !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The tag a Rails request's line carries after Ruby's logger's header (`F, [… #4120]
+/// FATAL -- : [a1b2c3]   `): its first, without the brackets.
+fn rails_tag(line: &str) -> Option<&str> {
+    let (_, rest) = line.split_once(" -- : [")?;
+    let (tag, _) = rest.split_once(']')?;
+    (!tag.is_empty() && !tag.contains(' ')).then_some(tag)
+}
+
+/// A hash of a record's tag ([`Header::RailsTagged`]): a header holds no text.
+fn tag_hash(tag: &str) -> u64 {
+    // FNV-1a.
+    tag.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The level sbt puts before `line`, when `line` heads what sbt prints under one level:
@@ -1887,8 +1944,10 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::Postgres
     } else if severity >= Some(Severity::Error) && is_unittest_report(line) {
         Header::UnittestReport
-    } else if severity >= Some(Severity::Error) && is_php_uncaught(line) {
-        Header::PhpUncaught
+    } else if severity >= Some(Severity::Error) && is_fatal_error(line) {
+        Header::FatalError
+    } else if let Some(tag) = rails_tag(line).filter(|_| severity >= Some(Severity::Error)) {
+        Header::RailsTagged(tag_hash(tag))
     } else if let Some(level) = sbt_header(line, severity) {
         Header::Sbt(level)
     } else if line.starts_with('=') && is_erlang_report(line) {
@@ -3612,7 +3671,7 @@ mod tests {
     }
 
     #[test]
-    fn php_sbt_erlang_and_elixir_reports_stay_whole() {
+    fn reports_of_php_swift_rails_sbt_erlang_and_elixir_stay_whole() {
         splits_alike(&[
             // PHP's uncaught exception, to stderr and to its output, and its stack.
             (
@@ -3632,10 +3691,47 @@ mod tests {
                     ],
                     &["thrown in prose"],
                     &["PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted"],
-                    &["Stack trace:"],
+                    &["No stack trace:"],
                     &["#0 {main}"],
+                    // Swift's, and its stack.
+                    &[
+                        "App/main.swift:3: Fatal error: Unexpectedly found nil while unwrapping an Optional value",
+                        "Current stack trace:",
+                        "0    libswiftCore.so                    0x00007f3e1c2a1b20 swift_reportError + 50",
+                        "12   App                                0x000055d4c1a0f1d4 main + 212",
+                    ],
+                    &["Trace/breakpoint trap (core dumped)"],
+                    &["Current stack trace:"],
+                    &["0    libswiftCore.so    0x00007f3e1c2a1b20 swift_reportError + 50"],
                 ],
                 &[],
+            ),
+            // Rails' error logged with its request's tag, named by its exception.
+            (
+                &[
+                    &[
+                        "F, [2024-03-05T10:00:00.114000 #4120] FATAL -- : [a1b2c3]   ",
+                        "[a1b2c3] ActiveRecord::RecordNotFound (Couldn't find User with 'id'=1):",
+                        "[a1b2c3]   ",
+                        "[a1b2c3] app/controllers/users_controller.rb:5:in `show'",
+                        "[a1b2c3]",
+                    ],
+                    &["[d4e5f6] another request"],
+                    &["[a1b2c3] not under an error"],
+                    &["E, [2024-03-05T10:00:01 #4120] ERROR -- : [a1b2c3] boom"],
+                    &["[a1b2c3]x not the tag"],
+                    &["I, [2024-03-05T10:00:02 #4120]  INFO -- : [d4e5f6] Started GET /"],
+                    &["[d4e5f6] not under an error"],
+                    &[
+                        "E, [2024-03-05T10:00:03 #4120] ERROR -- : [b7]",
+                        "[b7]   ",
+                        "[b7] NoMethodError (undefined method `x' for nil):",
+                    ],
+                ],
+                &[
+                    "[a1b2c3] ActiveRecord::RecordNotFound (Couldn't find User with 'id'=1):",
+                    "[b7] NoMethodError (undefined method `x' for nil):",
+                ],
             ),
             // sbt's diagnostics and failed tests, every line behind its level.
             (
@@ -3769,6 +3865,20 @@ mod tests {
             assert_eq!(sbt_header(line, Some(severity)), level, "{line}");
         }
         assert!(is_numbered_gutter("12 |  x"));
+        for line in [
+            "12",
+            "12 App",
+            "  1 App 0x1f x",
+            "1x App 0x1f",
+            "1 App 0x",
+            "1 App 0xg",
+            "1 App 1f",
+        ] {
+            assert!(!is_swift_frame(line), "{line}");
+        }
+        assert_eq!(rails_tag("E, [t #1] ERROR -- : [a b] x"), None);
+        assert_eq!(rails_tag("E, [t #1] ERROR -- : [] x"), None);
+        assert_eq!(rails_tag("E, [t #1] ERROR -- : [id"), None);
         assert!(is_erlang_report(
             "=WARNING REPORT==== 5-Mar-2024::10:00:02 ==="
         ));
