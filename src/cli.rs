@@ -265,7 +265,7 @@ pub enum Command {
         /// The input's format, when not detected: parquet, arrow, arrow-stream, csv or tsv.
         #[arg(long, value_name = "FORMAT")]
         input_format: Option<String>,
-        /// CSV: the field delimiter, one character or \t [default: sniffed from the first line].
+        /// CSV: the field delimiter, one character or \t [default: sniffed from the first record].
         #[arg(long, value_name = "CHAR", value_parser = briefly_table::parse_delimiter)]
         delimiter: Option<char>,
         /// CSV: the first line is data; columns are named c1, c2, ….

@@ -472,9 +472,12 @@ impl Findings {
             Some(Found::Keyed(level)) => self.keyed = self.keyed.or(Some(level)),
             // A word in lower case before a colon after the first level stated is its
             // message's prose (`INFO retrying after error: timeout`), unless it opens a
-            // line relayed right after it (Python's `INFO:app:error: …`).
+            // line relayed right after it (Python's `INFO:app:error: …`); a mild one
+            // after a comma is a key among the message's (HAProxy's `reason: …, info:
+            // "Connection refused"`), no level.
             Some(Found::Stated { level, prose })
-                if !prose || self.stated.is_none() || relays(&bytes[self.stated_end..start]) =>
+                if (!prose || self.stated.is_none() || relays(&bytes[self.stated_end..start]))
+                    && !(prose && level < Severity::Warn && is_listed_key(bytes, start)) =>
             {
                 self.stated = self.stated.max(Some(level));
                 self.stated_end = end;
@@ -1442,7 +1445,9 @@ fn opening_level(bytes: &[u8]) -> Option<Severity> {
         // one it retries (`FAILED - RETRYING: [web1]: wait (5 retries left).`).
         [b'f', b'a', b'i', b'l', b'e', b'd', b':', b' ', b'[', ..] => Severity::Error,
         _ if bytes.starts_with(b"FAILED - RETRYING: ") => Severity::Warn,
-        [b'D' | b'P' | b'N', ..] => return php_level(bytes.strip_prefix(b"PHP ").unwrap_or(bytes)),
+        // Their first bytes in the pattern: a syslog's `Dec 05 …` is ruled out in it.
+        [b'P', b'H', b'P', b' ', rest @ ..] => return php_level(rest),
+        [b'D', b'e', b'p', ..] | [b'N', b'o', b't', ..] => return php_level(bytes),
         [b'T', b'h', b'e', b' ', rest @ ..] if is_kubectl_invalid(rest) => Severity::Error,
         [b'=', rest @ ..] if rest.starts_with(b"CRASH REPORT====") => Severity::Error,
         [b'=', rest @ ..] if rest.starts_with(b"SUPERVISOR REPORT====") => Severity::Error,
@@ -1462,6 +1467,12 @@ fn php_level(message: &[u8]) -> Option<Severity> {
     } else {
         None
     }
+}
+
+/// Whether the word at `start` follows a comma or a semicolon and a space: a key in a
+/// list of them (`reason: timeout, info: "Connection refused"`, `aborted; debug: see x`).
+fn is_listed_key(bytes: &[u8], start: usize) -> bool {
+    start >= 2 && matches!(&bytes[start - 2..start], b", " | b"; ")
 }
 
 /// Whether `rest`, after a line's `The `, is kubectl's refusal of an object it was
@@ -2147,7 +2158,10 @@ fn is_shell_error(line: &[u8]) -> bool {
     let Some(name) = line.iter().position(|&b| b == b':' || b == b' ') else {
         return false;
     };
-    let Some(rest) = line[name..].strip_prefix(b": line ") else {
+    // `bash -c`'s script names itself `-c`: `bash: -c: line 1: syntax error …`.
+    let rest = &line[name..];
+    let rest = rest.strip_prefix(b": -c").unwrap_or(rest);
+    let Some(rest) = rest.strip_prefix(b": line ") else {
         return false;
     };
     let digits = digits(rest);
@@ -2182,6 +2196,18 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
         }
         // pre-commit's hook that failed: `black.......................Failed`.
         b'd' if line.ends_with(b"...Failed") => return Some(Severity::Error),
+        // tar's last words after a failure.
+        // (A short end first: it rules out nearly every line at once.)
+        b's' if line.ends_with(b"previous errors")
+            && line.ends_with(b": Exiting with failure status due to previous errors") =>
+        {
+            return Some(Severity::Error)
+        }
+        b'w' if line.ends_with(b"exiting now")
+            && line.ends_with(b": Error is not recoverable: exiting now") =>
+        {
+            return Some(Severity::Error)
+        }
         // A failed assertion aborts the process.
         b'.' if line.ends_with(b"' failed.") && memmem(line, b": Assertion `") => {
             return Some(Severity::Fatal)
@@ -3346,6 +3372,23 @@ mod tests {
             ("The Service \"web\" is invalid: spec.ports[0].port: Invalid value: 0", Some(Error)),
             ("The \"api\" is invalid: no kind", None),
             ("The  \"api\" is invalid: no kind", None),
+            // tar's last words after a failure; bash -c's own error.
+            ("tar: Exiting with failure status due to previous errors", Some(Error)),
+            ("tar (child): Error is not recoverable: exiting now", Some(Error)),
+            ("bash: -c: line 1: syntax error near unexpected token `then'", Some(Error)),
+            ("bash: -x: line 1: not -c", None),
+            ("Exiting with failure status due to previous errors", None),
+            // A mild level's word as a key in a message's list: no level, so its cause
+            // counts; a serious one's, or after anything else, a level still.
+            (
+                "Server be_app/app1 is DOWN, reason: Layer4 connection problem, info: \"Connection refused\"",
+                None,
+            ),
+            ("backup failed, info: Connection refused", Some(Error)),
+            ("upload aborted; debug: see /tmp/x", None),
+            ("request failed, error: timeout", Some(Error)),
+            ("retrying, warning: slow disk", Some(Warn)),
+            ("status info: up", Some(Info)),
             ("Noticed: nothing", None),
             ("The Deployment \"api\" is ready: 3 replicas", None),
             ("The Deployment api is invalid: unquoted", None),

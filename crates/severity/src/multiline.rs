@@ -188,6 +188,21 @@ enum Header {
     /// An Erlang/OTP report, `=ERROR REPORT==== 5-Mar-2024::10:00:01.123456 ===`
     /// ([`is_erlang_report`]): its lines follow, each indented or behind `** `.
     ErlangReport,
+    /// Ansible's task that failed for a host (`fatal: [web1]: FAILED! => changed=false`,
+    /// `failed: [web1] (item=a.conf) => …`): what its YAML callback prints of the result
+    /// follows, indented (`  msg: |-`, `  rc: 1`).
+    AnsibleFailure,
+    /// Julia's logging box, `┌ Error: Exception while generating log record …`: its
+    /// lines behind `│`, up to the `└ @ Main /app/main.jl:5` that closes it.
+    JuliaLogBox,
+    /// Julia's `Stacktrace:` under its error (`ERROR: LoadError: UndefVarError: …`): the
+    /// frames, indented (` [1] top-level scope`, `   @ /app/main.jl:3`), and `in
+    /// expression starting at /app/main.jl:3`.
+    JuliaStacktrace,
+    /// Deno's error (`error: TS2322 [ERROR]: Type 'string' is not assignable …`,
+    /// `error: Uncaught (in promise) PermissionDenied: …`, [`is_deno_error`]): the source
+    /// line, its caret (`^`, `~~~~`), then its frames (`    at file:///app/main.ts:1:7`).
+    DenoError,
     /// Elixir's crash under the line that logged it, past its `** (ArithmeticError) …`
     /// ([`is_elixir_exception`]): the stack's frames, indented, and a GenServer's `Last
     /// message …`, `State: …` and `Client #PID<…> is alive`.
@@ -556,6 +571,21 @@ impl MultiLine {
                     .is_some_and(|rest| rest.starts_with(' ') || is_numbered_gutter(rest))
             }
             Header::ErlangReport => return (indented && !blank()) || line.starts_with("** "),
+            Header::AnsibleFailure | Header::JuliaStacktrace if indented && !blank() => {
+                return true
+            }
+            Header::JuliaStacktrace => return line.starts_with("in expression starting at "),
+            Header::JuliaLogBox => return line.starts_with('│') || line.starts_with('└'),
+            Header::DenoError => {
+                return match self.lines {
+                    0 => !blank(),
+                    1 => {
+                        let mark = line.trim();
+                        !mark.is_empty() && mark.bytes().all(|b| b == b'^' || b == b'~')
+                    }
+                    _ => false,
+                }
+            }
             Header::ElixirCrash => {
                 return (indented && !blank())
                     || line.starts_with("Last message")
@@ -645,6 +675,10 @@ impl MultiLine {
             && !self.notice
             && names_a_java_exception(line)
         {
+            return true;
+        }
+        // Julia's stack under its error.
+        if first && self.severity >= Some(Severity::Error) && line.trim_end() == "Stacktrace:" {
             return true;
         }
         // Elixir's exception under the line that logged it (`[error] GenServer x
@@ -763,6 +797,10 @@ impl MultiLine {
                 None if first && is_elixir_exception(line) => {
                     self.header = Header::ElixirCrash;
                     true
+                }
+                None if first && line.trim_end() == "Stacktrace:" => {
+                    self.header = Header::JuliaStacktrace;
+                    false
                 }
                 None => first && names_a_java_exception(line),
             },
@@ -908,7 +946,9 @@ fn is_numbered_gutter(line: &str) -> bool {
 /// Uncaught RuntimeException: …` to its output) and Swift's (`App/main.swift:3: Fatal
 /// error: Unexpectedly found nil while unwrapping an Optional value`).
 fn is_fatal_error(line: &str) -> bool {
-    line.contains("Fatal error: ")
+    // By its capital (a search's setup costs more on these short lines: BGL's `FATAL`s).
+    memchr::memchr_iter(b'F', line.as_bytes())
+        .any(|at| line.as_bytes()[at..].starts_with(b"Fatal error: "))
 }
 
 /// A frame of Swift's `Current stack trace:`: its number, the module and the address
@@ -935,6 +975,15 @@ fn rails_tag(line: &str) -> Option<&str> {
     (!tag.is_empty() && !tag.contains(' ')).then_some(tag)
 }
 
+/// Whether `line` opens as Ruby's logger writes a serious line, `E, [` or `F, [` (its
+/// time and process id follow), or is its part after the time (`#4120] FATAL -- : …`).
+fn is_ruby_logger_line(line: &str) -> bool {
+    matches!(
+        line.as_bytes(),
+        [b'E' | b'F', b',', b' ', b'[', ..] | [b'#', ..]
+    )
+}
+
 /// A hash of a record's tag ([`Header::RailsTagged`]): a header holds no text.
 fn tag_hash(tag: &str) -> u64 {
     // FNV-1a.
@@ -945,23 +994,33 @@ fn tag_hash(tag: &str) -> u64 {
 
 /// The level sbt puts before `line`, when `line` heads what sbt prints under one level:
 /// a compiler's diagnostic (Scala 3's `[error] -- [E006] Not Found Error: /a/M.scala:5:12`,
-/// `[warn] -- Warning: …`, Scala 2's `[error] /a/Main.scala:5:13: not found: value x`),
-/// or ScalaTest's failed test (`[info] - should add *** FAILED ***`).
+/// `[warn] -- Warning: …`, Scala 2's at an absolute path, `[error] /a/Main.scala:5:13: not
+/// found: value x`, `[error] C:\a\Main.scala:5:13: …`), or ScalaTest's failed test
+/// (`[info] - should add *** FAILED ***`).
 fn sbt_header(line: &str, severity: Option<Severity>) -> Option<&'static str> {
-    // Read at the start of every record: one byte rules out nearly every line.
-    if !line.starts_with('[') || severity < Some(Severity::Warn) {
+    if severity < Some(Severity::Warn) {
         return None;
     }
-    let level = ["[error] ", "[warn] ", "[info] "]
-        .into_iter()
-        .find(|level| line.starts_with(level))?;
+    let level = match line.as_bytes() {
+        [b'[', b'e', b'r', b'r', b'o', b'r', b']', b' ', ..] => "[error] ",
+        [b'[', b'w', b'a', b'r', b'n', b']', b' ', ..] => "[warn] ",
+        [b'[', b'i', b'n', b'f', b'o', b']', b' ', ..] => "[info] ",
+        _ => return None,
+    };
     let rest = &line[level.len()..];
+    // The test's `- `, the diagnostic's `-- ` or its absolute path opens it: Apache's
+    // `[error] mod_jk child …` is ruled out without a search.
+    let drive = rest.as_bytes().get(1..3) == Some(b":\\");
+    if !(matches!(rest.as_bytes().first(), Some(b'-' | b'/')) || drive) {
+        return None;
+    }
     let failed_test = rest.starts_with("- ") && rest.trim_end().ends_with("*** FAILED ***");
     let diagnostic = || {
         // Scala 3's title, or Scala 2's (and javac's) place.
         let scala3 =
             rest.starts_with("-- ") && (rest.contains("Error: ") || rest.contains("Warning: "));
-        let placed = rest.split_once(':').is_some_and(|(path, after)| {
+        let path_on = if drive { &rest[2..] } else { rest };
+        let placed = path_on.split_once(':').is_some_and(|(path, after)| {
             [".scala", ".java", ".sbt"]
                 .iter()
                 .any(|ext| path.ends_with(ext))
@@ -979,6 +1038,26 @@ pub(crate) fn is_erlang_report(line: &str) -> bool {
         .and_then(|rest| rest.split_once(" REPORT===="))
         .is_some_and(|(kind, _)| {
             !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_uppercase() || b == b' ')
+        })
+}
+
+/// Whether `line` opens Julia's logging box: `┌ Error: …`, `┌ Warning: …`, `┌ Info: …`.
+fn is_julia_log_box(line: &str) -> bool {
+    line.strip_prefix("┌ ").is_some_and(|rest| {
+        let level = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+        level > 0 && rest[level..].starts_with(':')
+    })
+}
+
+/// Whether `line` is Deno's error over the source it points at: a type check's
+/// (`error: TS2322 [ERROR]: …`, the next one's `TS2304 [ERROR]: …`) or an uncaught
+/// error's (`error: Uncaught (in promise) PermissionDenied: …`).
+fn is_deno_error(line: &str) -> bool {
+    let rest = line.strip_prefix("error: ").unwrap_or(line);
+    (rest.starts_with("Uncaught ") && line.len() > rest.len())
+        || rest.strip_prefix("TS").is_some_and(|code| {
+            let digits = code.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && code[digits..].starts_with(" [ERROR]: ")
         })
 }
 
@@ -1132,6 +1211,13 @@ fn is_syntax_error_frame(indented: &str) -> bool {
 fn is_node_throw_site(line: &str) -> bool {
     if !line.ends_with(|c: char| c.is_ascii_digit()) {
         return false;
+    }
+    // A script given on the command line (`node -e`) or on its input: `[eval]:1`.
+    if let Some(number) = line
+        .strip_prefix("[eval]:")
+        .or_else(|| line.strip_prefix("[stdin]:"))
+    {
+        return number.bytes().all(|b| b.is_ascii_digit());
     }
     // Node's own modules: `node:internal/modules/cjs/loader:1210`.
     if let Some(module) = line.strip_prefix("node:") {
@@ -1936,6 +2022,11 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::DartUnhandled
     } else if matches!(line.as_bytes().first(), Some(b' ' | b'o' | b'n')) && is_tap_result(line) {
         Header::TapResult
+    } else if matches!(line.as_bytes().first(), Some(b'e' | b'T'))
+        && severity >= Some(Severity::Error)
+        && is_deno_error(line)
+    {
+        Header::DenoError
     } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
         // Every compiler's diagnostic states its level; the test for one searches
         // the line, so only lines that state one pay for it.
@@ -1944,16 +2035,32 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::Postgres
     } else if severity >= Some(Severity::Error) && is_unittest_report(line) {
         Header::UnittestReport
-    } else if severity >= Some(Severity::Error) && is_fatal_error(line) {
-        Header::FatalError
-    } else if let Some(tag) = rails_tag(line).filter(|_| severity >= Some(Severity::Error)) {
-        Header::RailsTagged(tag_hash(tag))
-    } else if let Some(level) = sbt_header(line, severity) {
-        Header::Sbt(level)
-    } else if line.starts_with('=') && is_erlang_report(line) {
-        Header::ErlangReport
     } else {
-        Header::Plain
+        tool_header(line, severity).unwrap_or(Header::Plain)
+    }
+}
+
+/// [`header_of`] for the headers a runtime's or a tool's report opens with, each told by
+/// its first byte at once (this is read at the start of every record).
+#[inline(always)] // a call's cost is most of this one's on nearly every line
+fn tool_header(line: &str, severity: Option<Severity>) -> Option<Header> {
+    if severity == Some(Severity::Fatal) && is_fatal_error(line) {
+        return Some(Header::FatalError);
+    }
+    let serious = severity >= Some(Severity::Error);
+    match line.as_bytes().first()? {
+        b'=' => is_erlang_report(line).then_some(Header::ErlangReport),
+        b'[' => sbt_header(line, severity).map(Header::Sbt),
+        b'f' if serious && (line.starts_with("fatal: [") || line.starts_with("failed: [")) => {
+            Some(Header::AnsibleFailure)
+        }
+        // `┌`'s first byte.
+        0xE2 => is_julia_log_box(line).then_some(Header::JuliaLogBox),
+        // Finding the tag searches the line.
+        b'E' | b'F' | b'#' if serious && is_ruby_logger_line(line) => {
+            rails_tag(line).map(|tag| Header::RailsTagged(tag_hash(tag)))
+        }
+        _ => None,
     }
 }
 
@@ -2530,8 +2637,24 @@ mod tests {
                     &["done"],
                     &["Require stack:"],
                     &["- /app/x.js"],
+                    // A script given to `node -e`, and on its input.
+                    &[
+                        "[eval]:1",
+                        "let o=null; o.x",
+                        "              ^",
+                        "",
+                        "TypeError: Cannot read properties of null (reading 'x')",
+                        "    at [eval]:1:15",
+                    ],
+                    &["[stdin]:3", "boom()", "^", "", "ReferenceError: boom is not defined"],
+                    &["[eval]:a1"],
+                    &["[other]:1"],
                 ],
-                &["Error: Cannot find module './cfg.json'"],
+                &[
+                    "Error: Cannot find module './cfg.json'",
+                    "TypeError: Cannot read properties of null (reading 'x')",
+                    "ReferenceError: boom is not defined",
+                ],
             ),
             // TAP's results with their YAML blocks (`node --test`).
             (
@@ -3671,7 +3794,7 @@ mod tests {
     }
 
     #[test]
-    fn reports_of_php_swift_rails_sbt_erlang_and_elixir_stay_whole() {
+    fn runtimes_and_tools_reports_stay_whole() {
         splits_alike(&[
             // PHP's uncaught exception, to stderr and to its output, and its stack.
             (
@@ -3701,6 +3824,8 @@ mod tests {
                         "12   App                                0x000055d4c1a0f1d4 main + 212",
                     ],
                     &["Trace/breakpoint trap (core dumped)"],
+                    &["[FATAL] Fatality in the log"],
+                    &["Current stack trace:"],
                     &["Current stack trace:"],
                     &["0    libswiftCore.so    0x00007f3e1c2a1b20 swift_reportError + 50"],
                 ],
@@ -3720,6 +3845,9 @@ mod tests {
                     &["[a1b2c3] not under an error"],
                     &["E, [2024-03-05T10:00:01 #4120] ERROR -- : [a1b2c3] boom"],
                     &["[a1b2c3]x not the tag"],
+                    &["ERROR -- : [a1b2c3] no Ruby logger's line"],
+                    &["[a1b2c3] not under one"],
+                    &["#4120] ERROR -- : [a1b2c3] its part after the time", "[a1b2c3] under it"],
                     &["I, [2024-03-05T10:00:02 #4120]  INFO -- : [d4e5f6] Started GET /"],
                     &["[d4e5f6] not under an error"],
                     &[
@@ -3730,6 +3858,7 @@ mod tests {
                 ],
                 &[
                     "[a1b2c3] ActiveRecord::RecordNotFound (Couldn't find User with 'id'=1):",
+                    "[a1b2c3] under it",
                     "[b7] NoMethodError (undefined method `x' for nil):",
                 ],
             ),
@@ -3821,6 +3950,68 @@ mod tests {
                     "** (KeyError) key :a not found",
                 ],
             ),
+            // Ansible's result under its failure, Julia's and Deno's errors.
+            (
+                &[
+                    &[
+                        "fatal: [web1]: FAILED! => changed=false ",
+                        "  msg: |-",
+                        "    Failed to import the required Python library",
+                        "  rc: 1",
+                    ],
+                    &["   "],
+                    &[
+                        "failed: [web1] (item=a.conf) => changed=false",
+                        "  msg: Could not find or access 'a.conf'",
+                    ],
+                    &["ok: [web1] => changed=false"],
+                    &[
+                        "ERROR: LoadError: UndefVarError: `fooo` not defined",
+                        "Stacktrace:",
+                        " [1] top-level scope",
+                        "   @ /app/main.jl:3",
+                        "in expression starting at /app/main.jl:3",
+                        "in expression starting at /app/run.jl:9",
+                    ],
+                    &["in other words"],
+                    &["INFO: all good"],
+                    &["Stacktrace:"],
+                    &[
+                        "┌ Error: Exception while generating log record in module Main",
+                        "│   exception =",
+                        "│    BoundsError: attempt to access 3-element Vector{Int64} at index [5]",
+                        "└ @ Main /app/main.jl:5",
+                    ],
+                    &["[ Info: done"],
+                    &["│ not in a box"],
+                    &[
+                        "error: TS2322 [ERROR]: Type 'string' is not assignable to type 'number'.",
+                        "const x: number = \"a\";",
+                        "      ^",
+                        "    at file:///app/main.ts:1:7",
+                    ],
+                    &[""],
+                    &[
+                        "TS2304 [ERROR]: Cannot find name 'fooo'.",
+                        "fooo();",
+                        "~~~~",
+                        "    at file:///app/main.ts:2:1",
+                    ],
+                    &[
+                        "error: Uncaught (in promise) PermissionDenied: Requires read access",
+                        "const text = await Deno.readTextFile(\"/etc/app.json\");",
+                        "                        ^",
+                        "    at read (ext:deno_fs/30_fs.js:700:7)",
+                    ],
+                    &["Found 2 errors."],
+                    &["error: TS2304 [ERROR]: no source", "Found 2 errors."],
+                    &[""],
+                    &["not a caret"],
+                    &["TS2305 [ERROR]: no source"],
+                    &[""],
+                ],
+                &[],
+            ),
         ]);
         for frame in [
             "(my_app 0.1.0) lib/my_app/cache.ex:42: MyApp.Cache.handle_call/3",
@@ -3849,6 +4040,13 @@ mod tests {
             ),
             ("[warn] -- Warning: /a/U.scala:3:6", Error, Some("[warn] ")),
             ("[error] /a/B.java:7: error: x", Error, Some("[error] ")),
+            (
+                "[error] C:\\a\\Main.scala:5:13: not found",
+                Error,
+                Some("[error] "),
+            ),
+            ("[error] a/Main.scala:5:13: not absolute", Error, None),
+            ("[error] C:/a/Main.scala:5:13: no backslash", Error, None),
             ("[info] - adds *** FAILED ***  ", Error, Some("[info] ")),
             // No level sbt writes, no test's line, no diagnostic, too mild.
             ("[debug] -- Error: /a/M.scala:5:12", Error, None),
@@ -3877,6 +4075,18 @@ mod tests {
             assert!(!is_swift_frame(line), "{line}");
         }
         assert_eq!(rails_tag("E, [t #1] ERROR -- : [a b] x"), None);
+        assert!(is_julia_log_box("┌ Warning: x"));
+        for line in ["┌ : x", "┌ Warning x", "┌Warning: x"] {
+            assert!(!is_julia_log_box(line), "{line}");
+        }
+        for line in [
+            "Uncaught Error: x",
+            "error: TS [ERROR]: x",
+            "error: TS12 [WARN]: x",
+            "TSX1 [ERROR]: x",
+        ] {
+            assert!(!is_deno_error(line), "{line}");
+        }
         assert_eq!(rails_tag("E, [t #1] ERROR -- : [] x"), None);
         assert_eq!(rails_tag("E, [t #1] ERROR -- : [id"), None);
         assert!(is_erlang_report(

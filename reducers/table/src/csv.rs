@@ -205,15 +205,18 @@ impl CsvParser {
     }
 }
 
-/// The delimiter of a CSV/TSV whose first line is `line`: the most frequent of tab,
-/// comma, semicolon and pipe outside quotes (comma when none occurs).
-pub fn sniff_delimiter(line: &[u8]) -> Option<u8> {
+/// The delimiter of a CSV/TSV that opens with `head`: the most frequent of tab, comma,
+/// semicolon and pipe outside quotes in its first record, up to its first newline
+/// outside quotes (a quoted header may hold one). None when none occurs.
+pub fn sniff_delimiter(head: &[u8]) -> Option<u8> {
     let mut counts = [0usize; 4];
     let candidates = [b'\t', b',', b';', b'|'];
     let mut quoted = false;
-    for &b in line {
+    for &b in head {
         if b == b'"' {
             quoted = !quoted;
+        } else if b == b'\n' && !quoted {
+            break;
         } else if !quoted {
             if let Some(i) = candidates.iter().position(|&c| c == b) {
                 counts[i] += 1;
@@ -326,5 +329,8 @@ mod tests {
         assert_eq!(sniff_delimiter(b"a;b;\"c,d,e\""), Some(b';'));
         assert_eq!(sniff_delimiter(b"a,b"), Some(b','));
         assert_eq!(sniff_delimiter(b"just text"), None);
+        // The first record, not the first line: a quoted header may hold a newline.
+        assert_eq!(sniff_delimiter(b"\"a\nb\";c;d\n1;2;3"), Some(b';'));
+        assert_eq!(sniff_delimiter(b"a;b\nc,d,e,f"), Some(b';'));
     }
 }

@@ -152,7 +152,7 @@ pub struct TableOptions {
     pub max_value_chars: usize,
     /// The format, when not taken from the magic bytes and the extension.
     pub input_format: Option<InputFormat>,
-    /// CSV: the field delimiter (default: sniffed from the first line).
+    /// CSV: the field delimiter (default: sniffed from the first record).
     pub delimiter: Option<char>,
     /// CSV: the first line is data; columns are named c1, c2, ….
     pub no_header: bool,

@@ -185,8 +185,7 @@ fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
     stream.state = match format {
         InputFormat::ArrowStream => State::Ipc(Box::new(StreamDecoder::new())),
         InputFormat::Csv | InputFormat::Tsv => {
-            let first_line = head.split(|&b| b == b'\n').next().unwrap_or_default();
-            let sniffed = sniff_delimiter(first_line);
+            let sniffed = sniff_delimiter(head);
             let single =
                 stream.delimiter.is_none() && format == InputFormat::Csv && sniffed.is_none();
             let delimiter = match (stream.delimiter, format) {
@@ -198,7 +197,7 @@ fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
             };
             if single {
                 table.warnings.push(
-                    "no delimiter (, tab ; |) in the first line: read as a single column".into(),
+                    "no delimiter (, tab ; |) in the first record: read as a single column".into(),
                 );
             }
             if delimiter == b'\t' {

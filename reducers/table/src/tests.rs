@@ -516,6 +516,16 @@ fn tsv_headerless_and_delimiters() {
     };
     let e = stream(b"1;2\n3;4\n", options);
     assert_eq!(e.stats["row_fields"], json!(["row", "c1", "c2"]));
+    // Sniffed from the first record, whose quoted header holds a newline (and a comma).
+    let quoted = stream(
+        b"\"first\nname, given\";age;city\nAda;36;London\n",
+        TableOptions::default(),
+    );
+    assert_eq!(
+        quoted.stats["row_fields"],
+        json!(["row", "first\nname, given", "age", "city"])
+    );
+    assert_eq!(quoted.items, vec![json!([0, "Ada", 36, "London"])]);
     assert_eq!(e.items, vec![json!([0, 1, 2]), json!([1, 3, 4])]);
     assert!(e.warnings.is_empty(), "{:?}", e.warnings);
     // Without --no-header, a first line of numbers is warned of.
