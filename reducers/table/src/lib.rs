@@ -282,7 +282,10 @@ impl Table {
         }
         let mut table = Table::new(options, Some(path.to_path_buf()))?;
         match source::detect_file(path, table.options.input_format) {
-            Ok(format) => table.format = Some(format),
+            Ok(format) => {
+                table.format = Some(format);
+                table.warnings.extend(unheeded_scan(&table.options, format));
+            }
             Err(Error::Empty) => table.fail(Error::Empty),
             Err(e) => return Err(e),
         }
@@ -454,6 +457,17 @@ impl Reducer for Table {
     fn raw(&self) -> Option<Raw> {
         self.raw
     }
+}
+
+/// The warning `--scan` calls for when the input is of `format`: only a Parquet file's
+/// reading heeds it (its statistics come from its footer without it).
+fn unheeded_scan(options: &TableOptions, format: InputFormat) -> Option<String> {
+    (options.scan && format != InputFormat::Parquet).then(|| {
+        format!(
+            "--scan is for Parquet, whose statistics come from its footer: a {} is read whole anyway",
+            format.name()
+        )
+    })
 }
 
 /// A CSV delimiter as written on a command line: one character, or a tab as a shell

@@ -181,7 +181,12 @@ fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
             InputFormat::Csv
         }
     };
-    table.format = Some(format);
+    // A file's was warned of as its format was found ([`Table::file`]).
+    if table.format.replace(format).is_none() {
+        table
+            .warnings
+            .extend(crate::unheeded_scan(&table.options, format));
+    }
     stream.state = match format {
         InputFormat::ArrowStream => State::Ipc(Box::new(StreamDecoder::new())),
         InputFormat::Csv | InputFormat::Tsv => {

@@ -832,3 +832,32 @@ fn decimals_past_a_floats_digits_are_told_apart_bounded_and_filtered_exactly() {
     assert_eq!(amount["min"], 0.5);
     assert_eq!(amount["max"], "12345678901234567890.123456789");
 }
+
+#[test]
+fn scan_is_warned_of_where_it_changes_nothing() {
+    let options = TableOptions {
+        scan: true,
+        ..TableOptions::default()
+    };
+    let e = stream(b"a,b\n1,2\n", options.clone());
+    assert_eq!(
+        e.warnings,
+        ["--scan is for Parquet, whose statistics come from its footer: a csv is read whole anyway"]
+    );
+    assert_eq!(e.items, vec![json!([0, 1, 2])]);
+    let e = stream(b"a,b\n1,2\n", TableOptions::default());
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    // A file alike; a Parquet file heeds it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tsv");
+    std::fs::write(&path, "a\tb\n1\t2\n").unwrap();
+    let e = file(&path, options.clone(), 20_000, None);
+    assert_eq!(
+        e.warnings,
+        ["--scan is for Parquet, whose statistics come from its footer: a tsv is read whole anyway"]
+    );
+    let path = dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 10, 10).unwrap();
+    let e = file(&path, options, 20_000, None);
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+}
