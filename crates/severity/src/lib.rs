@@ -1388,25 +1388,17 @@ fn syslog_priority(bytes: &[u8]) -> Option<Severity> {
 /// REPORT====`).
 fn opening_level(bytes: &[u8]) -> Option<Severity> {
     // The bytes these open with: one rules out nearly every line (this is read of each).
-    if !matches!(
-        bytes.first(),
-        Some(
-            b'E' | b'f'
-                | b'e'
-                | b'w'
-                | b':'
-                | b'W'
-                | b'I'
-                | b'N'
-                | b'd'
-                | b't'
-                | b'F'
-                | b'D'
-                | b'P'
-                | b'T'
-                | b'='
-        )
-    ) {
+    const OPENING: [bool; 256] = {
+        let mut opening = [false; 256];
+        let bytes = b"EFINWTDP:=efwdt";
+        let mut i = 0;
+        while i < bytes.len() {
+            opening[bytes[i] as usize] = true;
+            i += 1;
+        }
+        opening
+    };
+    if !bytes.first().is_some_and(|&b| OPENING[usize::from(b)]) {
         return None;
     }
     Some(match bytes {

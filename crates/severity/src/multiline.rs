@@ -579,10 +579,7 @@ impl MultiLine {
             Header::DenoError => {
                 return match self.lines {
                     0 => !blank(),
-                    1 => {
-                        let mark = line.trim();
-                        !mark.is_empty() && mark.bytes().all(|b| b == b'^' || b == b'~')
-                    }
+                    1 => is_caret(line),
                     _ => false,
                 }
             }
@@ -677,13 +674,12 @@ impl MultiLine {
         {
             return true;
         }
-        // Julia's stack under its error.
-        if first && self.severity >= Some(Severity::Error) && line.trim_end() == "Stacktrace:" {
-            return true;
-        }
-        // Elixir's exception under the line that logged it (`[error] GenServer x
-        // terminating`).
-        if first && self.severity >= Some(Severity::Error) && is_elixir_exception(line) {
+        // Julia's stack under its error, Elixir's exception under the line that logged it
+        // (`[error] GenServer x terminating`).
+        if first
+            && self.severity >= Some(Severity::Error)
+            && (line.trim_end() == "Stacktrace:" || is_elixir_exception(line))
+        {
             return true;
         }
         // A Go stack under the line that logged it, as zap's development logger (at
@@ -1302,10 +1298,11 @@ fn is_cmake_message(line: &str) -> bool {
     rest.starts_with(" at ") || rest.starts_with(':')
 }
 
-/// A line of carets under the source it points at (`        ^`).
+/// A line of carets under the source it points at (`        ^`), or of tildes under a
+/// span of it (Deno's `~~~~`).
 fn is_caret(line: &str) -> bool {
     let mark = line.trim();
-    !mark.is_empty() && mark.bytes().all(|b| b == b'^')
+    !mark.is_empty() && mark.bytes().all(|b| b == b'^' || b == b'~')
 }
 
 /// A part of a report of Go's race detector: an access (`Read at 0x… by goroutine 7:`,
