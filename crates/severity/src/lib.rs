@@ -2160,6 +2160,40 @@ fn is_shell_error(line: &[u8]) -> bool {
     name > 0 && digits > 0 && rest[digits..].starts_with(b": ")
 }
 
+/// Whether `line` is sed's or awk's error in the script it was given: `sed: -e expression
+/// #1, char 5: unterminated `s' command`, `sed: file s.sed line 2: …`, `awk: line 2:
+/// missing } near end of file`, gawk's `awk: cmd. line:1: …`.
+fn is_script_error(line: &[u8]) -> bool {
+    match line {
+        [b's', b'e', b'd', b':', b' ', rest @ ..] => {
+            rest.starts_with(b"-e expression #") || rest.starts_with(b"file ")
+        }
+        [b'a', b'w', b'k', b':', b' ', rest @ ..] => {
+            rest.starts_with(b"line ") || rest.starts_with(b"cmd. line:")
+        }
+        _ => false,
+    }
+}
+
+/// A Bazel test's result in its summary, where it did not pass: `//app:slow_test
+/// TIMEOUT in 60.0s` (an error, as `FAILED in 0.5s` is), `//app:flaky_test  FLAKY,
+/// failed in 1 out of 2 in 0.9s` (a warning).
+fn bazel_test_result(line: &[u8]) -> Option<Severity> {
+    // Its label, `//package:name`, then the status.
+    let target = line.iter().position(|&b| b == b' ')?;
+    if !line[..target].contains(&b':') {
+        return None;
+    }
+    let status = line[target..].trim_ascii_start();
+    if status.starts_with(b"TIMEOUT in ") || status.starts_with(b"NO STATUS") {
+        Some(Severity::Error)
+    } else if status.starts_with(b"FLAKY, failed in ") {
+        Some(Severity::Warn)
+    } else {
+        None
+    }
+}
+
 /// What a failed command's last words say where nothing else gives a level: an error
 /// given as the message's cause ([`CAUSES`]); kubectl and docker unable to reach their
 /// server (`… was refused - did you specify the right host or port?`, `… Is the docker
@@ -2170,8 +2204,11 @@ fn is_shell_error(line: &[u8]) -> bool {
 fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     let line = bytes.trim_ascii_end();
     let (&last, _) = line.split_last()?;
-    if is_shell_error(line) {
+    if is_shell_error(line) || is_script_error(line) {
         return Some(Severity::Error);
+    }
+    if line[0] == b'/' && line.starts_with(b"//") {
+        return bazel_test_result(line);
     }
     match last {
         // make's failure at a makefile's line: `Makefile:2: *** missing separator.  Stop.`.
@@ -3369,6 +3406,22 @@ mod tests {
             ("tar (child): Error is not recoverable: exiting now", Some(Error)),
             ("bash: -c: line 1: syntax error near unexpected token `then'", Some(Error)),
             ("bash: -x: line 1: not -c", None),
+            // sed's and awk's errors in their scripts.
+            ("sed: -e expression #1, char 5: unterminated `s' command", Some(Error)),
+            ("sed: file s.sed line 2: unknown command: `x'", Some(Error)),
+            ("awk: line 2: missing } near end of file", Some(Error)),
+            ("awk: cmd. line:1: {print $1", Some(Error)),
+            ("sed: the stream editor", None),
+            ("awk: a pattern language", None),
+            // A Bazel test's result that is no pass.
+            ("//app:slow_test                                    TIMEOUT in 60.0s", Some(Error)),
+            ("//app:calc_test                                    FAILED in 0.5s", Some(Error)),
+            ("//app:flaky_test                FLAKY, failed in 1 out of 2 in 0.9s", Some(Warn)),
+            ("//app:util_test                                    PASSED in 0.1s", None),
+            ("//app:cached_test                        (cached) PASSED in 0.1s", None),
+            ("//app:t                                  NO STATUS", Some(Error)),
+            ("// TIMEOUT in a comment", None),
+            ("//app:t TIMEOUTS in 3 tests", None),
             ("Exiting with failure status due to previous errors", None),
             // A mild level's word as a key in a message's list: no level, so its cause
             // counts; a serious one's, or after anything else, a level still.
