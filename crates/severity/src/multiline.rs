@@ -568,7 +568,7 @@ impl MultiLine {
             Header::Sbt(level) => {
                 return line
                     .strip_prefix(level)
-                    .is_some_and(|rest| rest.starts_with(' ') || is_numbered_gutter(rest))
+                    .is_some_and(|rest| rest.starts_with(' ') || is_diagnostic_detail(rest))
             }
             Header::ErlangReport => return (indented && !blank()) || line.starts_with("** "),
             Header::AnsibleFailure | Header::JuliaStacktrace if indented && !blank() => {
@@ -930,13 +930,6 @@ fn is_numbered_frame(line: &str) -> bool {
     })
 }
 
-/// A gutter's line of source, its number first: `5 |    val x = fooo()` (Scala 3's
-/// under sbt's level).
-fn is_numbered_gutter(line: &str) -> bool {
-    let number = line.trim_start_matches(|c: char| c.is_ascii_digit());
-    number.len() < line.len() && number.starts_with(' ') && number.trim_start().starts_with('|')
-}
-
 /// Whether `line` reports a fatal error a stack may follow: PHP's (`PHP Fatal error:
 /// Uncaught TypeError: …` to stderr or in a server's log after its time, `Fatal error:
 /// Uncaught RuntimeException: …` to its output) and Swift's (`App/main.swift:3: Fatal
@@ -1029,7 +1022,7 @@ fn sbt_header(line: &str, severity: Option<Severity>) -> Option<&'static str> {
 
 /// Whether `line` heads an Erlang/OTP report: `=ERROR REPORT==== 5-Mar-2024::10:00:01 ===`,
 /// `=CRASH REPORT====`, `=SUPERVISOR REPORT====`, `=INFO REPORT====`.
-pub(crate) fn is_erlang_report(line: &str) -> bool {
+fn is_erlang_report(line: &str) -> bool {
     line.strip_prefix('=')
         .and_then(|rest| rest.split_once(" REPORT===="))
         .is_some_and(|(kind, _)| {
@@ -4059,7 +4052,8 @@ mod tests {
         ] {
             assert_eq!(sbt_header(line, Some(severity)), level, "{line}");
         }
-        assert!(is_numbered_gutter("12 |  x"));
+        // Behind sbt's level, Scala 3's gutter is read as rustc's and gcc's are.
+        assert!(is_diagnostic_detail("12 |  x"));
         for line in [
             "12",
             "12 App",
@@ -4096,9 +4090,7 @@ mod tests {
         ] {
             assert!(!is_erlang_report(line), "{line}");
         }
-        assert!(
-            !is_numbered_gutter("12|x") && !is_numbered_gutter(" |") && !is_numbered_gutter("12 x")
-        );
+        assert!(!is_diagnostic_detail("12|x") && !is_diagnostic_detail("12 x"));
         for line in ["** (ArithmeticError) x", "** (Foo.Bar_Error) x"] {
             assert!(is_elixir_exception(line), "{line}");
         }
