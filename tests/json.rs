@@ -429,13 +429,10 @@ fn bad_input_gets_an_error_with_its_byte_offset() {
             "line 1 (byte 9): text after a JSON value, skipped: garbage",
         ),
         (
-            b"{\"a\":\n NaN}".to_vec(),
+            b"{\"a\":\n Nope}".to_vec(),
             "line 2 (byte 7): expected value",
         ),
-        (
-            b"[1,\n-Infinity]".to_vec(),
-            "line 2 (byte 5): invalid number",
-        ),
+        (b"[1,\n-1.e5]".to_vec(), "line 2 (byte 7): invalid number"),
         (
             deep.clone().into_bytes(),
             "(byte 512): nesting deeper than 512 levels",

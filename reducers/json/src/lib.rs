@@ -382,6 +382,14 @@ pub struct Json {
     invalid: u64,
     oversize: u64,
     replaced_utf8: u64,
+    /// Numbers beyond a double's range (`1e400`) read as the nearest double.
+    huge_numbers: u64,
+    /// The first of them: where, and as written.
+    first_huge: Option<String>,
+    /// `NaN`, `Infinity` and `-Infinity` (no JSON) read as strings.
+    non_json_numbers: u64,
+    /// The first of them: where, and as written.
+    first_non_json: Option<String>,
     without_records: u64,
     /// One of those was an array: the path was meant in its elements.
     array_without_records: bool,
@@ -523,6 +531,10 @@ impl Json {
             invalid: 0,
             oversize: 0,
             replaced_utf8: 0,
+            huge_numbers: 0,
+            first_huge: None,
+            non_json_numbers: 0,
+            first_non_json: None,
             without_records: 0,
             array_without_records: false,
             implicit_array: false,
@@ -1069,15 +1081,35 @@ impl Json {
             Err(_) => {
                 self.nodes = reuse(tape.0);
                 let bytes = given.unwrap_or(bytes);
+                // A number beyond a double's range (`1e400`), which simd-json and
+                // serde_json refuse though JSON allows it, and Python's `NaN` and
+                // `Infinity`: read as the nearest double (and strings), and said.
+                let rewritten = rewrite_numbers(bytes);
+                if let Some(rewritten) = &rewritten {
+                    let mut copy = rewritten.text.clone();
+                    let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
+                    if simd_json::fill_tape(&mut copy, &mut buffers, &mut tape).is_ok() {
+                        self.rewritten(rewritten, bytes, offset, place);
+                        self.read_tape(tape, &at, from, out);
+                        self.buffers = Some(buffers);
+                        return;
+                    }
+                    self.nodes = reuse(tape.0);
+                }
+                // (Pieces and errors are read from the bytes as given, for their offsets.)
+                let readable = rewritten.as_ref().map_or(bytes, |r| r.text.as_slice());
                 // JSON simd-json does not take (a whole number below -2^63, which JSON
                 // allows): read by serde_json, its numbers as doubles, which the items'
                 // warnings then tell of.
-                if let Some(mut written) = serde_json::from_slice::<Value>(bytes)
+                if let Some(mut written) = serde_json::from_slice::<Value>(readable)
                     .ok()
                     .and_then(|value| serde_json::to_vec(&value).ok())
                 {
                     let mut tape = simd_json::Tape(reuse(std::mem::take(&mut self.nodes)));
                     if simd_json::fill_tape(&mut written, &mut buffers, &mut tape).is_ok() {
+                        if let Some(rewritten) = &rewritten {
+                            self.rewritten(rewritten, bytes, offset, place);
+                        }
                         self.read_tape(tape, &at, from, out);
                         self.buffers = Some(buffers);
                         return;
@@ -1116,6 +1148,30 @@ impl Json {
             }
         }
         self.buffers = Some(buffers);
+    }
+
+    /// Counts the numbers of a value (`bytes`, at `offset`) read as `rewritten` says.
+    fn rewritten(&mut self, rewritten: &Rewritten, bytes: &[u8], offset: u64, place: Place<'_>) {
+        let place = |first: &Option<(usize, String)>| {
+            let (index, token) = first.as_ref()?;
+            let at = offset + *index as u64;
+            let place = match place {
+                Place::Line(line, _) => line_and_byte(line, at),
+                Place::Document(Some(line)) => {
+                    line_and_byte(line + count_newlines(&bytes[..*index]), at)
+                }
+                Place::Document(None) => format!("byte {at}"),
+            };
+            Some(format!("{place}: {token}"))
+        };
+        self.huge_numbers += rewritten.huge;
+        self.non_json_numbers += rewritten.words;
+        if self.first_huge.is_none() {
+            self.first_huge = place(&rewritten.first_huge);
+        }
+        if self.first_non_json.is_none() {
+            self.first_non_json = place(&rewritten.first_word);
+        }
     }
 
     /// Tells of `bytes`, a value at `offset` that is not JSON. A bad NDJSON line is
@@ -1625,6 +1681,133 @@ fn reuse<'b>(mut nodes: Vec<simd_json::Node<'_>>) -> Vec<simd_json::Node<'b>> {
 
 /// Why `bytes` (a value at `offset`, on `line` when known) is not JSON, where: simd-json
 /// says only that it failed, serde_json says why and at which line and column.
+/// A value's text with the numbers JSON cannot hold as a double rewritten
+/// ([`rewrite_numbers`]).
+#[derive(Debug, Default)]
+struct Rewritten {
+    text: Vec<u8>,
+    /// Numbers beyond a double's range (`1e400`), now the nearest double.
+    huge: u64,
+    /// `NaN`, `Infinity` and `-Infinity`, now strings.
+    words: u64,
+    /// The first of each: its index in the value, and as written.
+    first_huge: Option<(usize, String)>,
+    first_word: Option<(usize, String)>,
+}
+
+/// The largest double, as items show it: what a number beyond a double's range reads as.
+const LARGEST: &str = "1.7976931348623157e+308";
+
+/// `text` with every number beyond a double's range (`1e400`, `-2.5E999`: JSON, which
+/// sets no limit) written as the nearest double, `±1.7976931348623157e+308`, and
+/// Python's `NaN`, `Infinity` and `-Infinity` (no JSON, which `json.dumps` writes) as
+/// strings, `"NaN"` (as the table reducer shows them: no number stands for them);
+/// `None` when it has none of them. Strings are left as they are, and so is anything
+/// else.
+fn rewrite_numbers(text: &[u8]) -> Option<Rewritten> {
+    let mut out: Option<Rewritten> = None;
+    // Where the bytes not yet copied to `out` begin.
+    let mut copied = 0;
+    let (mut i, mut in_string) = (0, false);
+    while i < text.len() {
+        let b = text[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if b == b'"' {
+            in_string = true;
+            i += 1;
+            continue;
+        }
+        if !(b == b'-' || b.is_ascii_alphanumeric()) {
+            i += 1;
+            continue;
+        }
+        let len = text[i..]
+            .iter()
+            .skip(1)
+            .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.')))
+            .map_or(text.len() - i, |n| n + 1);
+        let token = &text[i..i + len];
+        let (sign, written, huge) = match token {
+            b"NaN" | b"Infinity" | b"-Infinity" => ("\"", token, false),
+            _ if is_json_number(token)
+                && std::str::from_utf8(token)
+                    .ok()
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .is_some_and(f64::is_infinite) =>
+            {
+                let sign = if token[0] == b'-' { "-" } else { "" };
+                (sign, LARGEST.as_bytes(), true)
+            }
+            _ => {
+                i += len;
+                continue;
+            }
+        };
+        let rewritten = out.get_or_insert_with(|| Rewritten {
+            text: Vec::with_capacity(text.len() + 32),
+            ..Rewritten::default()
+        });
+        rewritten.text.extend_from_slice(&text[copied..i]);
+        rewritten.text.extend_from_slice(sign.as_bytes());
+        rewritten.text.extend_from_slice(written);
+        if !huge {
+            rewritten.text.push(b'"');
+        }
+        let (count, first) = match huge {
+            true => (&mut rewritten.huge, &mut rewritten.first_huge),
+            false => (&mut rewritten.words, &mut rewritten.first_word),
+        };
+        *count += 1;
+        first.get_or_insert_with(|| (i, String::from_utf8_lossy(token).into_owned()));
+        i += len;
+        copied = i;
+    }
+    let mut rewritten = out?;
+    rewritten.text.extend_from_slice(&text[copied..]);
+    Some(rewritten)
+}
+
+/// Whether `literal` is a number as JSON writes one: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn is_json_number(literal: &[u8]) -> bool {
+    let digits = |at: usize| {
+        literal[at.min(literal.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut at = usize::from(literal.first() == Some(&b'-'));
+    match digits(at) {
+        0 => return false,
+        n if n > 1 && literal[at] == b'0' => return false,
+        n => at += n,
+    }
+    if literal.get(at) == Some(&b'.') {
+        match digits(at + 1) {
+            0 => return false,
+            n => at += 1 + n,
+        }
+    }
+    if matches!(literal.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(literal.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        match digits(at) {
+            0 => return false,
+            n => at += n,
+        }
+    }
+    at == literal.len()
+}
+
 fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
     // Nesting is bounded before this (the scanner, or the depth check after simd-json).
     let (at, why) = match serde_check(bytes) {
@@ -2156,6 +2339,21 @@ impl Json {
                 if self.prefixed == 1 { "its" } else { "their" }
             ));
         }
+        if let Some(first) = &self.first_huge {
+            // Not the input's numbers: the artifact keeps them.
+            complete = false;
+            warnings.push(format!(
+                "{} beyond a double's range read as the nearest double, ±{LARGEST} (the raw input is in the artifact); the first, {first}",
+                counted(self.huge_numbers, "number", "numbers"),
+            ));
+        }
+        if let Some(first) = &self.first_non_json {
+            complete = false;
+            warnings.push(format!(
+                "{} NaN or Infinity (no JSON; Python's json.dumps writes them) read as strings, \"NaN\" (the raw input is in the artifact); the first, {first}",
+                counted(self.non_json_numbers, "number written", "numbers written"),
+            ));
+        }
         if self.convert.cut_strings > 0 {
             complete = false;
         }
@@ -2407,6 +2605,18 @@ mod tests {
         // A whole document too.
         let whole = run(&input[..33], JsonOptions::default());
         assert_eq!(whole.items.len(), 1, "{whole:?}");
+        // Beside a number past a double's range, which is read as the nearest double.
+        let both = run(
+            b"{\"e\":-9223372036854775809,\"x\":1e400}\n",
+            with(|o| o.conditions = vec!["x>=1".into()]),
+        );
+        assert_eq!(both.stats["invalid"], 0, "{both:?}");
+        assert_eq!(both.items[0]["x"].as_f64(), Some(f64::MAX));
+        assert!(
+            both.warnings[1].ends_with("line 1 (byte 30): 1e400"),
+            "{:?}",
+            both.warnings
+        );
     }
 
     #[test]
@@ -2940,12 +3150,6 @@ mod tests {
         );
         assert_eq!(among.stats["text_among"], 3);
         assert_eq!(among.stats["values"], 2);
-        // A number JSON's grammar allows, past a double's range: its line is bad.
-        let huge = run(b"{\"a\": 1}\n{\"a\": 1e400}\n", fields());
-        assert_eq!(
-            huge.warnings,
-            ["line 2 (byte 9): invalid JSON, in: {\"a\": 1e400}"]
-        );
         // A bad array is no text, though its first element is no JSON either.
         let bad_array = run(b"{\"a\": 1}\n[abc, 1]\n{\"a\": 2}\n", fields());
         assert_eq!(
@@ -3017,7 +3221,7 @@ mod tests {
     fn a_bad_record_in_a_document_held_whole_costs_only_itself() {
         // As when the document is streamed: the good records are read.
         let count_v = || with(|o| o.count_by = Some("v".into()));
-        let input = br#"[{"v":1},{"v":1e400},{"v":3},{"v":1,}]"#;
+        let input = br#"[{"v":1},{"v":01},{"v":3},{"v":1,}]"#;
         let held = run(input, count_v());
         assert_eq!(
             held.items,
@@ -3109,6 +3313,9 @@ mod tests {
         }
     }
 
+    const HUGE_AT_LINE_3: &str = "1 number beyond a double's range read as the nearest double, ±1.7976931348623157e+308 (the raw input is in the artifact); the first, line 3 (byte 4): 1e400";
+    const HUGE_AT_LINE_5: &str = "1 number beyond a double's range read as the nearest double, ±1.7976931348623157e+308 (the raw input is in the artifact); the first, line 5 (byte 12): 1e400";
+
     #[test]
     fn a_warning_s_line_is_the_same_held_or_streamed() {
         let cases: [(&[u8], &[&str]); 7] = [
@@ -3126,8 +3333,8 @@ mod tests {
                 b"{\n}\noops",
                 &["line 3 (byte 4): text after a JSON value, skipped: oops"],
             ),
-            (b"{\n}\n1e400", &["line 3 (byte 4): invalid JSON"]),
-            (b"[\n1\n]\n1e400\n", &["line 4 (byte 6): invalid JSON"]),
+            (b"{\n}\n1e400", &[HUGE_AT_LINE_3]),
+            (b"[\n1\n]\n{\"a\":\n1e400}\n", &[HUGE_AT_LINE_5]),
             (
                 b"{\"x\":[\n1,\n],\n\"y\":[",
                 &[
@@ -3250,6 +3457,95 @@ mod tests {
             "{}",
             one.summary
         );
+    }
+
+    #[test]
+    fn numbers_past_a_doubles_range_and_pythons_nan_are_read_and_warned_of() {
+        let fields = || with(|o| o.fields = vec!["a".into(), "s".into()]);
+        let ndjson = b"{\"a\": 1}\n{\"a\": 1e400, \"s\": \"NaN 1e400\"}\n{\"a\": -2.5E+999}\n{\"a\": NaN}\n{\"a\": -Infinity}\n{\"a\": Infinity}\n";
+        let envelope = run(ndjson, fields());
+        assert_eq!(
+            envelope.items,
+            [
+                json!({"a": 1}),
+                json!({"a": f64::MAX, "s": "NaN 1e400"}),
+                json!({"a": -f64::MAX}),
+                json!({"a": "NaN"}),
+                json!({"a": "-Infinity"}),
+                json!({"a": "Infinity"}),
+            ]
+        );
+        assert_eq!(envelope.stats["invalid"], 0);
+        assert_eq!(
+            envelope.warnings,
+            [
+                "2 numbers beyond a double's range read as the nearest double, ±1.7976931348623157e+308 (the raw input is in the artifact); the first, line 2 (byte 15): 1e400",
+                "3 numbers written NaN or Infinity (no JSON; Python's json.dumps writes them) read as strings, \"NaN\" (the raw input is in the artifact); the first, line 4 (byte 63): NaN"
+            ]
+        );
+        assert!(
+            envelope.truncated,
+            "the input's numbers are in the artifact"
+        );
+        // In a document read whole, and in one read in pieces: the same values, the
+        // pieces placed where they are in the input.
+        let doc = b"{\"items\": [{\"a\": 1e400}, {\"a\": NaN}, {\"a\": 2}]}";
+        for max_document_bytes in [1 << 20, 30] {
+            let envelope = run(
+                doc,
+                with(|o| {
+                    o.fields = vec!["items[].a".into()];
+                    o.max_document_bytes = max_document_bytes;
+                }),
+            );
+            assert_eq!(
+                envelope.items,
+                [json!({"a": f64::MAX}), json!({"a": "NaN"}), json!({"a": 2})],
+                "{max_document_bytes}"
+            );
+            assert_eq!(envelope.warnings.len(), 2, "{:?}", envelope.warnings);
+            assert!(
+                envelope.warnings[0].ends_with("line 1 (byte 17): 1e400"),
+                "{:?}",
+                envelope.warnings
+            );
+        }
+        // Numbers JSON's grammar refuses stay errors (`01`, `1.`, `NaNa`), and with one
+        // of them beside, a huge number's record is read as the rest of its document is.
+        for bad in ["01", "1.", "NaNa", "-Infinityx", "1e"] {
+            let line = format!("{{\"a\": 1}}\n{{\"a\": {bad}}}\n");
+            let envelope = run(line.as_bytes(), with(|o| o.fields = vec!["a".into()]));
+            assert_eq!(envelope.stats["invalid"], 1, "{bad}: {envelope:?}");
+            assert_eq!(envelope.warnings.len(), 1, "{bad}: {envelope:?}");
+        }
+        let mixed = b"[\n {\"a\": 1e400},\n {\"a\": 01}\n]\n";
+        let envelope = run(mixed, fields());
+        assert_eq!(envelope.stats["records"], 1, "{envelope:?}");
+        assert_eq!(envelope.warnings[0], "line 3 (byte 25): invalid number");
+    }
+
+    #[test]
+    fn tells_json_numbers_by_the_grammar() {
+        for good in ["0", "-0", "1", "12", "1.5", "-1.5e10", "1E+400", "0.0e-0"] {
+            assert!(is_json_number(good.as_bytes()), "{good}");
+        }
+        for bad in [
+            "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1.5.5", "--1", "1-",
+        ] {
+            assert!(!is_json_number(bad.as_bytes()), "{bad}");
+        }
+        let rewritten = rewrite_numbers(b"[1e400,\"1e400\\\"NaN\",NaN]").unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&rewritten.text),
+            "[1.7976931348623157e+308,\"1e400\\\"NaN\",\"NaN\"]"
+        );
+        assert_eq!((rewritten.huge, rewritten.words), (1, 1));
+        assert_eq!(rewritten.first_word, Some((20, "NaN".into())));
+        assert!(rewritten_none(b"[1, 1e308, \"NaN\", true]"));
+    }
+
+    fn rewritten_none(text: &[u8]) -> bool {
+        rewrite_numbers(text).is_none()
     }
 
     #[test]
@@ -3494,7 +3790,7 @@ mod tests {
                 "line 1 (byte 11): input ends inside an array",
             ),
             (b"{\"a\": 1}\n}", "line 2 (byte 9)"),
-            (b"{\"a\":\n NaN}", "line 2 (byte 7): expected value"),
+            (b"{\"a\":\n Nope}", "line 2 (byte 7): expected value"),
             (b"[\n1,\n2]]", "line 3 (byte 7): unexpected ']'"),
             (b"{\"s\": \"a\xffb\"}\n", "invalid UTF-8 replaced"),
         ];

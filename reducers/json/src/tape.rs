@@ -246,8 +246,9 @@ fn static_json(node: &StaticNode, convert: &mut Convert) -> Value {
         StaticNode::I64(n) => Value::Number(n.into()),
         StaticNode::U64(n) => Value::Number(n.into()),
         StaticNode::F64(n) => {
-            // An integer past 64 bits is read as the nearest double (`1e+23`).
-            if n.fract() == 0.0 && n.abs() >= WIDE {
+            // An integer past 64 bits is read as the nearest double (`1e+23`). (The
+            // largest double stands for a number beyond a double's range, told of apart.)
+            if n.fract() == 0.0 && n.abs() >= WIDE && n.abs() != f64::MAX {
                 convert.wide_numbers += 1;
                 convert.first_wide.get_or_insert(n);
             }
