@@ -403,6 +403,9 @@ pub struct Json {
     deferred: Option<Deferred>,
     /// The start of the open top-level value known to span lines.
     newline_in: Option<u64>,
+    /// A value printed over several lines among NDJSON lines is being read (by the
+    /// scanner): NDJSON lines follow it.
+    lines_around: bool,
     /// Whether values may be deferred (off only to test that it changes nothing).
     defer: bool,
     /// The paths the options name that no record had so far (a typo reads as "no
@@ -543,6 +546,7 @@ impl Json {
             errors: Vec::new(),
             deferred: None,
             newline_in: None,
+            lines_around: false,
             defer: true,
             unseen,
             opening: Vec::new(),
@@ -642,7 +646,18 @@ impl Json {
                     let first = self.values == 0;
                     let place = Place::Document(lines.start_of(offset, &bytes));
                     self.value(&mut bytes, offset, place, Origin::Top, out);
-                    if first && !bytes.contains(&b'\n') {
+                    if std::mem::take(&mut self.lines_around) {
+                        // A value printed over several lines among NDJSON lines: they
+                        // go on after it.
+                        if let Input::Scan(scanner) = &self.input {
+                            self.ndjson = true;
+                            self.input = Input::Lines(Lines {
+                                start: scanner.offset(),
+                                line: self.scan_line.unwrap_or(0),
+                                ..Lines::default()
+                            });
+                        }
+                    } else if first && !bytes.contains(&b'\n') {
                         // The first value fits on its line: NDJSON from here on.
                         if let Input::Scan(scanner) = &self.input {
                             self.ndjson = true;
@@ -705,6 +720,27 @@ impl Json {
                 }
                 Event::Error { offset, message } => self
                     .error_by(|| format!("{}: {message}", line_and_byte(lines.at(offset), offset))),
+                // A value printed over several lines among NDJSON lines broke: the NDJSON
+                // is read on from the line it broke on.
+                Event::BadLines {
+                    line_start,
+                    line,
+                    failed_at,
+                    message,
+                } => {
+                    let at = lines.at(failed_at);
+                    self.error(format!(
+                        "{}: {message}, in a value over several lines",
+                        line_and_byte(at, failed_at)
+                    ));
+                    self.lines_around = false;
+                    self.input = Input::Lines(Lines {
+                        partial: line,
+                        start: line_start,
+                        line: at,
+                        ..Lines::default()
+                    });
+                }
             }
         }
     }
@@ -793,6 +829,10 @@ impl Json {
                 }
             } else if newline.is_some() && lines.partial.is_empty() {
                 let (start, line) = (lines.start, lines.line);
+                if opens_alone(piece) {
+                    self.read_value_over_lines(start, line);
+                    return Some(from);
+                }
                 self.line(piece, start, line, out);
             } else {
                 lines.partial.extend_from_slice(piece);
@@ -811,8 +851,14 @@ impl Json {
                     let (start, line) = (lines.start, lines.line);
                     self.overlong_line(start, line);
                 } else if !lines.partial.is_empty() {
-                    let partial = std::mem::take(&mut lines.partial);
+                    let mut partial = std::mem::take(&mut lines.partial);
                     let (start, line) = (lines.start, lines.line);
+                    if opens_alone(&partial) {
+                        self.read_value_over_lines(start, line);
+                        partial.push(b'\n');
+                        self.scan(&partial, out);
+                        return Some(end + 1);
+                    }
                     self.line(&partial, start, line, out);
                 }
                 let Input::Lines(lines) = &mut self.input else {
@@ -894,6 +940,18 @@ impl Json {
         // lines counted by the scanner's bytes; the next line's number is known when this
         // one's is.
         self.read_afresh(next, if line == 0 { 0 } else { line + 1 });
+    }
+
+    /// Reads a value printed over several lines among NDJSON lines (jq's and most
+    /// printers' first line, `{` alone), from byte `from` on line `line`, and NDJSON
+    /// lines again after it, or from the line it broke on.
+    fn read_value_over_lines(&mut self, from: u64, line: u64) {
+        self.read_afresh(from, line);
+        self.ndjson = true;
+        self.lines_around = true;
+        if let Input::Scan(scanner) = &mut self.input {
+            scanner.lines_around = true;
+        }
     }
 
     /// Reads the input afresh from byte `from` (on line `line`, 0 when not known): as a
@@ -1617,6 +1675,12 @@ fn document_after_text(line: &[u8]) -> Option<usize> {
     let opens = matches!(line[at], b'{' | b'[');
     let label = line[..at].strip_suffix(b" ").unwrap_or(b"");
     (opens && matches!(label.last(), Some(b':' | b'='))).then_some(at)
+}
+
+/// Whether `line` is a bracket alone, `{` or `[` (spaces aside): the first line of a value
+/// printed over several lines.
+fn opens_alone(line: &[u8]) -> bool {
+    matches!(line.trim_ascii(), b"{" | b"[")
 }
 
 /// Whether `line` closes as many brackets as it opens, outside strings: a line on its own
@@ -3284,6 +3348,59 @@ mod tests {
         assert!(
             shape.items.iter().any(|item| item["path"] == "items[].ok"),
             "{shape:?}"
+        );
+    }
+
+    #[test]
+    fn a_value_printed_over_lines_among_ndjson_is_one_value_and_the_lines_go_on() {
+        let fields = || with(|o| o.fields = vec!["a".into()]);
+        // jq's `-c` and then its pretty output; an array too, as on one line.
+        let input = b"{\"a\": 1}\n{\n  \"a\": 2,\n  \"b\": \"{\\n[\"\n}\n{\"a\": 3}\n  [\n  4\n  ]\n{\"a\": 5}\n{\n\"a\": 6}\n";
+        let envelope = run(input, fields());
+        assert_eq!(
+            envelope.items,
+            [
+                json!({"a": 1}),
+                json!({"a": 2}),
+                json!({"a": 3}),
+                json!({}),
+                json!({"a": 5}),
+                json!({"a": 6})
+            ],
+            "{envelope:?}"
+        );
+        assert_eq!(envelope.stats["format"], "ndjson");
+        assert_eq!(envelope.stats["values"], 6);
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
+        // One that breaks: its error where it broke, and the lines read on from there
+        // (each line after it that is no JSON is one of text).
+        let broken = b"{\"a\": 1}\n{\n  \"a\": 2\n  \"b\": 1\n}\n{\"a\": 3}\n";
+        let envelope = run(broken, fields());
+        assert_eq!(envelope.items, [json!({"a": 1}), json!({"a": 3})]);
+        assert_eq!(
+            envelope.warnings,
+            [
+                "line 4 (byte 22): expected ',' or a closing bracket, found '\"', in a value over several lines",
+                "line 4 (byte 22): text after a JSON value, skipped: \"b\": 1",
+                "line 5 (byte 29): text after a JSON value, skipped: }"
+            ]
+        );
+        assert_eq!(envelope.stats["values"], 2);
+        assert_eq!(envelope.stats["format"], "ndjson");
+        // A bracket alone and then NDJSON: the NDJSON line is read.
+        let opened = run(b"{\"a\": 1}\n{\n{\"a\": 3}\n", fields());
+        assert_eq!(opened.items, [json!({"a": 1}), json!({"a": 3})]);
+        assert_eq!(
+            opened.warnings,
+            ["line 3 (byte 11): expected a key, found '{', in a value over several lines"]
+        );
+        // Cut off at the end.
+        let cut = run(b"{\"a\": 1}\n{\n  \"a\": [1,\n", fields());
+        assert_eq!(cut.items, [json!({"a": 1})]);
+        assert_eq!(cut.stats["format"], "ndjson");
+        assert_eq!(
+            cut.warnings,
+            ["line 4 (byte 22): input ends inside an array opened at byte 18 (2 levels deep): truncated"]
         );
     }
 

@@ -83,6 +83,19 @@ pub(crate) enum Event {
         /// What went wrong.
         message: String,
     },
+    /// A top-level value over several lines failed, with [`Scanner::lines_around`] set:
+    /// the line it failed on, up to the failing byte, and why. The scanner stops at the
+    /// failing byte, for its reader to read on by lines from that line.
+    BadLines {
+        /// Where the line it failed on starts.
+        line_start: u64,
+        /// That line's bytes before the failing byte.
+        line: Vec<u8>,
+        /// The failing byte.
+        failed_at: u64,
+        /// What went wrong.
+        message: String,
+    },
     /// The input is not JSON from here on; the scanner stops.
     Error {
         /// The byte where it went wrong.
@@ -159,6 +172,9 @@ pub(crate) struct Scanner {
     after_comma: bool,
     /// Stop feeding after the next top-level unit ends (to look at the first value).
     pub pause_after_unit: bool,
+    /// The input is NDJSON around the value being read (one printed over several lines
+    /// among NDJSON lines): a failure inside it is an [`Event::BadLines`], not the end.
+    pub lines_around: bool,
     /// A top-level scalar, string or array on one line ([`Split::TopLevel`]), with the
     /// spaces after it (up to the unit limit), held while its line goes on: a word after
     /// it that is no JSON makes the line text (`123 packages installed`, `[1]+ Done`,
@@ -221,6 +237,7 @@ impl Scanner {
             failed: false,
             after_comma: false,
             pause_after_unit: false,
+            lines_around: false,
             line_value: None,
             failed_unit: None,
             skipping: None,
@@ -618,6 +635,24 @@ impl Scanner {
                 });
                 self.offset += i as u64;
                 return i;
+            }
+            if self.lines_around {
+                match events.pop() {
+                    Some(Event::Error { offset, message }) => {
+                        // The failing byte is read again, on its line.
+                        let line = &open.bytes[..open.bytes.len() - 1];
+                        let from = memchr::memrchr(b'\n', line).map_or(0, |at| at + 1);
+                        events.push(Event::BadLines {
+                            line_start: open.start + from as u64,
+                            line: line[from..].to_vec(),
+                            failed_at: offset,
+                            message,
+                        });
+                        self.offset += i as u64;
+                        return i;
+                    }
+                    other => events.extend(other),
+                }
             }
             return bytes.len();
         }
