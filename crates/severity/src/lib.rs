@@ -2098,7 +2098,7 @@ fn bracketed_level(message: &[u8]) -> Option<Severity> {
 /// library's (`ssh: connect to host x port 22: Connection timed out`) and Go's, in lower
 /// case (`dial tcp 10.0.0.5:5432: connect: connection refused`, `open /x: permission
 /// denied`, `context deadline exceeded`).
-const CAUSES: [&str; 29] = [
+const CAUSES: [&str; 46] = [
     "Connection timed out",
     "Connection reset by peer",
     "No route to host",
@@ -2128,6 +2128,23 @@ const CAUSES: [&str; 29] = [
     "too many open files",
     "no space left on device",
     "TLS handshake timeout",
+    "Is a directory",
+    "Not a directory",
+    "Directory not empty",
+    "File exists",
+    "No such process",
+    "Text file busy",
+    "Exec format error",
+    "Bad file descriptor",
+    "Invalid argument",
+    "Address already in use",
+    "Operation timed out",
+    "No such device",
+    "is a directory",
+    "not a directory",
+    "directory not empty",
+    "file exists",
+    "address already in use",
 ];
 
 /// The length of the longest of [`CAUSES`].
@@ -2175,6 +2192,41 @@ fn is_script_error(line: &[u8]) -> bool {
     }
 }
 
+/// A tool's own report of its failure, by the words it opens with: unzip's, docker
+/// build's and exec's, zsh's of a job a signal ended, systemctl's, git's failed merge,
+/// sudo's, wget's, gzip's, gcc's `-Werror`; glibc's abort of a process that corrupted its
+/// heap or stack (fatal).
+fn tool_failure(line: &[u8]) -> Option<Severity> {
+    let error = |opening: &[u8]| line.starts_with(opening).then_some(Severity::Error);
+    let fatal = |opening: &[u8]| line.starts_with(opening).then_some(Severity::Fatal);
+    match line[0] {
+        b'u' => error(b"unzip:  cannot find or open ")
+            .or_else(|| error(b"unzip:  cannot find zipfile directory"))
+            .or_else(|| error(b"unable to prepare context: ")),
+        b'O' => error(b"OCI runtime "),
+        b'z' => error(b"zsh: killed ").or_else(|| fatal(b"zsh: segmentation fault")),
+        b'J' if line.starts_with(b"Job for ") => {
+            memmem(line, b" failed ").then_some(Severity::Error)
+        }
+        b'A' => error(b"Automatic merge failed; "),
+        b's' => error(b"sudo: a password is required")
+            .or_else(|| error(b"sudo: a terminal is required")),
+        b'w' => error(b"wget: unable to "),
+        b'g' if line.starts_with(b"gzip: ") => line
+            .ends_with(b": not in gzip format")
+            .then_some(Severity::Error),
+        b'c' => error(b"cc1: all warnings being treated as errors")
+            .or_else(|| error(b"cc1plus: all warnings being treated as errors"))
+            .or_else(|| fatal(b"corrupted size vs. prev_size")),
+        b'd' => fatal(b"double free or corruption"),
+        b'*' => fatal(b"*** stack smashing detected ***"),
+        b'f' => fatal(b"free(): "),
+        b'm' => fatal(b"malloc(): ").or_else(|| fatal(b"munmap_chunk(): ")),
+        b'r' => fatal(b"realloc(): "),
+        _ => None,
+    }
+}
+
 /// A Bazel test's result in its summary, where it did not pass: `//app:slow_test
 /// TIMEOUT in 60.0s` (an error, as `FAILED in 0.5s` is), `//app:flaky_test  FLAKY,
 /// failed in 1 out of 2 in 0.9s` (a warning).
@@ -2206,6 +2258,9 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     let (&last, _) = line.split_last()?;
     if is_shell_error(line) || is_script_error(line) {
         return Some(Severity::Error);
+    }
+    if let Some(severity) = tool_failure(line) {
+        return Some(severity);
     }
     if line[0] == b'/' && line.starts_with(b"//") {
         return bazel_test_result(line);
@@ -2424,6 +2479,12 @@ fn ends_a_cause(word: &[u8]) -> bool {
             | b"directory"
             | b"device"
             | b"denied"
+            | b"empty"
+            | b"exists"
+            | b"process"
+            | b"descriptor"
+            | b"argument"
+            | b"use"
     )
 }
 
@@ -3413,6 +3474,44 @@ mod tests {
             ("awk: cmd. line:1: {print $1", Some(Error)),
             ("sed: the stream editor", None),
             ("awk: a pattern language", None),
+            // Tools' own reports of their failure, and glibc's abort.
+            ("unzip:  cannot find or open x.zip, x.zip.zip or x.zip.ZIP.", Some(Error)),
+            ("unzip:  cannot find zipfile directory in one of x.zip or", Some(Error)),
+            ("unable to prepare context: path \"x\" not found", Some(Error)),
+            (
+                "OCI runtime exec failed: exec failed: unable to start container process: exec: \"bash\": executable file not found in $PATH: unknown",
+                Some(Error),
+            ),
+            ("zsh: killed     python x.py", Some(Error)),
+            ("zsh: segmentation fault  ./a.out", Some(Fatal)),
+            (
+                "Job for nginx.service failed because the control process exited with error code.",
+                Some(Error),
+            ),
+            ("Job for nginx.service queued", None),
+            ("Automatic merge failed; fix conflicts and then commit the result.", Some(Error)),
+            ("sudo: a password is required", Some(Error)),
+            ("sudo: a terminal is required to read the password; either use the -S option", Some(Error)),
+            ("wget: unable to resolve host address 'x'", Some(Error)),
+            ("gzip: x.gz: not in gzip format", Some(Error)),
+            ("gzip: x.gz:\t 61.2% -- replaced with x.gz.gz", None),
+            ("cc1: all warnings being treated as errors", Some(Error)),
+            ("cc1plus: all warnings being treated as errors", Some(Error)),
+            ("double free or corruption (out)", Some(Fatal)),
+            ("*** stack smashing detected ***: terminated", Some(Fatal)),
+            ("free(): invalid pointer", Some(Fatal)),
+            ("malloc(): corrupted top size", Some(Fatal)),
+            ("munmap_chunk(): invalid pointer", Some(Fatal)),
+            ("realloc(): invalid next size", Some(Fatal)),
+            ("corrupted size vs. prev_size", Some(Fatal)),
+            ("unzip -l x.zip", None),
+            ("zsh: correct 'gti' to 'git' [nyae]?", None),
+            // A system call's error as the cause, after the last `: `.
+            ("rm: cannot remove 'x': Is a directory", Some(Error)),
+            ("mv: cannot move 'a' to 'b': Directory not empty", Some(Error)),
+            ("ln: failed to create symbolic link 'x': File exists", Some(Error)),
+            ("listen tcp :8080: bind: address already in use", Some(Error)),
+            ("The directory is not empty", None),
             // A Bazel test's result that is no pass.
             ("//app:slow_test                                    TIMEOUT in 60.0s", Some(Error)),
             ("//app:calc_test                                    FAILED in 0.5s", Some(Error)),
