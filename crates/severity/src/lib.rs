@@ -477,7 +477,9 @@ impl Findings {
             // "Connection refused"`), no level.
             Some(Found::Stated { level, prose })
                 if (!prose || self.stated.is_none() || relays(&bytes[self.stated_end..start]))
-                    && !(prose && level < Severity::Warn && is_listed_key(bytes, start)) =>
+                    && !(prose
+                        && level < Severity::Warn
+                        && (is_listed_key(bytes, start) || is_stack_trace(bytes, start))) =>
             {
                 self.stated = self.stated.max(Some(level));
                 self.stated_end = end;
@@ -1465,6 +1467,13 @@ fn php_level(message: &[u8]) -> Option<Severity> {
 /// list of them (`reason: timeout, info: "Connection refused"`, `aborted; debug: see x`).
 fn is_listed_key(bytes: &[u8], start: usize) -> bool {
     start >= 2 && matches!(&bytes[start - 2..start], b", " | b"; ")
+}
+
+/// Whether the word at `start` is the `trace` of `Stack trace:` (PHP's and others' header
+/// of a stack's frames), no level.
+fn is_stack_trace(bytes: &[u8], start: usize) -> bool {
+    let before = &bytes[..start];
+    before.ends_with(b"Stack ") || before.ends_with(b"stack ")
 }
 
 /// Whether `rest`, after a line's `The `, is kubectl's refusal of an object it was
@@ -3534,6 +3543,11 @@ mod tests {
             ("retrying, warning: slow disk", Some(Warn)),
             ("status info: up", Some(Info)),
             ("Noticed: nothing", None),
+            // A stack's header is no trace level; the level word alone still is one.
+            ("Stack trace:", None),
+            ("stack trace: see below", None),
+            ("trace: entering f", Some(Trace)),
+            ("Stack TRACE: x", Some(Trace)),
             ("The Deployment \"api\" is ready: 3 replicas", None),
             ("The Deployment api is invalid: unquoted", None),
             ("The Deployment \"api is invalid: unclosed", None),
