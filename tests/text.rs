@@ -380,6 +380,17 @@ end
     let item = item_at(&envelope, 3);
     assert_eq!(item["more_cut"], 1, "{item}");
     assert_eq!(item["more_gaps"], json!([{"after": 0, "lines": 1}]));
+    // Named by the line right under its first: the lines left out are all after it.
+    let under = input.replace("echo $1 $2\n", "");
+    let envelope = b.envelope(&["text", "--whole-chars", "0"], under.as_bytes(), CAP);
+    let item = item_at(&envelope, 3);
+    assert_eq!(
+        item["more"],
+        json!(["     ^-- SC2086 (info): Double quote to prevent globbing and word splitting."]),
+        "{item}"
+    );
+    assert_eq!(item["more_cut"], 1, "{item}");
+    assert!(item.get("more_gaps").is_none(), "{item}");
 }
 
 #[test]
