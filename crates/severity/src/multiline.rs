@@ -173,7 +173,9 @@ enum Header {
     /// /a/Db.php:9`, `App/main.swift:3: Fatal error: Unexpectedly found nil …`
     /// ([`is_fatal_error`]): the stack under it, PHP's `Stack trace:`, numbered frames
     /// (`#0 /a/index.php(5): App\Db->connect()`, `#1 {main}`) and `  thrown in … on line
-    /// 9`, Swift's `Current stack trace:` and frames ([`is_swift_frame`]).
+    /// 9`, Swift's `Current stack trace:` and frames ([`is_swift_frame`]); and PHP's
+    /// exception chained to it, after a blank line (`Next RuntimeException: … in
+    /// /a/Service.php:22`, [`is_php_next`]), with its own.
     FatalError,
     /// A Rails request's error logged with its tag (`F, [… #4120] FATAL -- : [a1b2c3]`,
     /// [`rails_tag`]): the lines behind the same tag (`[a1b2c3] ActiveRecord::RecordNotFound
@@ -938,6 +940,21 @@ fn is_fatal_error(line: &str) -> bool {
     // By its capital (a search's setup costs more on these short lines: BGL's `FATAL`s).
     memchr::memchr_iter(b'F', line.as_bytes())
         .any(|at| line.as_bytes()[at..].starts_with(b"Fatal error: "))
+}
+
+/// Whether `line` is PHP's exception chained to an uncaught one (`Next RuntimeException:
+/// lookup failed in /a/Service.php:22`): `Next `, a class whose name ends as a
+/// throwable's does (`Exception`, `Error`), and the place after ` in `.
+fn is_php_next(line: &str) -> bool {
+    let Some((class, message)) = line
+        .strip_prefix("Next ")
+        .and_then(|rest| rest.split_once(": "))
+    else {
+        return false;
+    };
+    !class.contains(' ')
+        && (class.ends_with("Exception") || class.ends_with("Error"))
+        && message.contains(" in ")
 }
 
 /// A frame of Swift's `Current stack trace:`: its number, the module and the address
@@ -2044,6 +2061,7 @@ fn tool_header(line: &str, severity: Option<Severity>) -> Option<Header> {
         b'f' if serious && (line.starts_with("fatal: [") || line.starts_with("failed: [")) => {
             Some(Header::AnsibleFailure)
         }
+        b'N' if serious && is_php_next(line) => Some(Header::FatalError),
         // `┌`'s first byte.
         0xE2 => is_julia_log_box(line).then_some(Header::JuliaLogBox),
         // Finding the tag searches the line.
@@ -3803,6 +3821,24 @@ mod tests {
                         "#0 {main}",
                     ],
                     &["thrown in prose"],
+                    // And an exception chained to it, after a blank line, with its stack.
+                    &[""],
+                    &[
+                        "Next App\\LookupException: lookup failed in /a/Service.php:22",
+                        "Stack trace:",
+                        "#0 /a/index.php(5): App\\Service->get('x')",
+                        "#1 {main}",
+                        "  thrown in /a/Service.php on line 22",
+                    ],
+                    &["Next steps: see the docs in /a/README"],
+                    &["Stack trace:"],
+                    &["Next step Error: disk failed in /a/x.php:3"],
+                    &["Stack trace:"],
+                    &["Next RuntimeException: lookup failed"],
+                    &["Stack trace:"],
+                    &["Next attempt: exit code 1 in 5s"],
+                    &["Stack trace:"],
+                    &["Next TypeError: f(): Argument #1 ($id) must be of type int in /a/R.php:3", "#0 {main}"],
                     &["PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted"],
                     &["No stack trace:"],
                     &["#0 {main}"],
