@@ -2301,6 +2301,8 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
         {
             return Some(Severity::Error)
         }
+        // Tcl's error trace (its `errorInfo`) opens so under the error's message.
+        b'g' if line == b"    while executing" => return Some(Severity::Error),
         // A failed assertion aborts the process.
         b'.' if line.ends_with(b"' failed.") && memmem(line, b": Assertion `") => {
             return Some(Severity::Fatal)
@@ -3543,6 +3545,9 @@ mod tests {
             ("retrying, warning: slow disk", Some(Warn)),
             ("status info: up", Some(Info)),
             ("Noticed: nothing", None),
+            // Tcl's error trace, under the error's message.
+            ("    while executing", Some(Error)),
+            ("while executing", None),
             // A stack's header is no trace level; the level word alone still is one.
             ("Stack trace:", None),
             ("stack trace: see below", None),

@@ -264,6 +264,9 @@ pub struct MultiLine {
     /// is a Go stack's file and line ([`is_go_stack_place`]), or the record is one line,
     /// a serious one of zap's development logger ([`is_zap_console_line`]).
     go_function_may_follow: bool,
+    /// The last line taken is a step of Tcl's error trace that the command it ran
+    /// follows, quoted at the line's start (`    while executing`, then `"puts $x"`).
+    tcl_command_next: bool,
 }
 
 impl MultiLine {
@@ -286,6 +289,7 @@ impl MultiLine {
             exception_after_blank: false,
             indent: 0,
             go_function_may_follow: false,
+            tcl_command_next: false,
         }
     }
 
@@ -316,6 +320,7 @@ impl MultiLine {
         self.message = None;
         self.prose = 0;
         self.exception_after_blank = false;
+        self.tcl_command_next = false;
         // zap's levels with a stack are serious: the severity is asked first, the line
         // searched only then (this is read at the start of every record).
         self.go_function_may_follow = severity >= Some(Severity::Warn) && is_zap_console_line(line);
@@ -424,6 +429,9 @@ impl MultiLine {
             Header::UnittestBody => return !(is_rule_of(line, b'=') || is_rule_of(line, b'-')),
             Header::ExceptionGroup => return is_exception_group_line(line),
             _ => {}
+        }
+        if self.tcl_command_next && line.starts_with('"') {
+            return true;
         }
         let indented = line.starts_with([' ', '\t']);
         let blank = || line.trim().is_empty();
@@ -706,6 +714,7 @@ impl MultiLine {
         let first = self.lines == 0;
         self.lines += 1;
         self.go_function_may_follow = is_go_stack_place(line);
+        self.tcl_command_next = is_tcl_command_step(line);
         // A frame ends the message its exception announced; so does anything else.
         self.message = match self.message {
             Some(0) if is_rule(line) => Some(1),
@@ -920,7 +929,24 @@ fn is_frame(indented: &str) -> bool {
     .iter()
     .any(|start| trimmed.starts_with(start))
         || is_lua_frame(trimmed)
-        || (trimmed.starts_with('(') && is_elixir_frame(trimmed))
+        || (trimmed.starts_with('(') && (is_elixir_frame(trimmed) || is_tcl_place(trimmed)))
+        || is_tcl_command_step(indented)
+}
+
+/// Whether `line` is a step of Tcl's error trace (its `errorInfo`) that names the command
+/// run next, quoted on the line after it: `    while executing`, `    invoked from within`.
+fn is_tcl_command_step(line: &str) -> bool {
+    line.starts_with("    ") && matches!(line.trim(), "while executing" | "invoked from within")
+}
+
+/// Whether `trimmed` is where a step of Tcl's error trace ran: `(procedure "f" line 1)`,
+/// `(file "t.tcl" line 3)`, `("foreach" body line 2)`.
+fn is_tcl_place(trimmed: &str) -> bool {
+    trimmed
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|place| place.rsplit_once(" line "))
+        .is_some_and(|(_, number)| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A frame by its number: the sanitizers' `#0 0x4f3c in main a.c:7`, Dart's `#0
@@ -3802,6 +3828,20 @@ mod tests {
     }
 
     #[test]
+    fn tells_where_a_tcl_trace_step_ran() {
+        for place in [
+            "(procedure \"f\" line 1)",
+            "(file \"t.tcl\" line 3)",
+            "(\"foreach\" body line 12)",
+        ] {
+            assert!(is_tcl_place(place), "{place}");
+        }
+        for not_one in ["(not a place line)", "(see line )", "(line 3", "(line 3x)"] {
+            assert!(!is_tcl_place(not_one), "{not_one}");
+        }
+    }
+
+    #[test]
     fn runtimes_and_tools_reports_stay_whole() {
         splits_alike(&[
             // PHP's uncaught exception, to stderr and to its output, and its stack.
@@ -3842,6 +3882,23 @@ mod tests {
                     &["PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted"],
                     &["No stack trace:"],
                     &["#0 {main}"],
+                    // Tcl's error trace under its message, the commands it ran quoted at
+                    // the lines' start.
+                    &[
+                        "config missing",
+                        "    while executing",
+                        "\"error \"config missing\" \"",
+                        "    (procedure \"f\" line 1)",
+                        "    invoked from within",
+                        "\"f\"",
+                        "    (file \"t.tcl\" line 3)",
+                    ],
+                    &["\"quoted\" after it"],
+                    &["while executing"],
+                    &["\"quoted\""],
+                    &["boom", "    while executing"],
+                    &["unquoted"],
+                    &["\"quoted\" again"],
                     // Swift's, and its stack.
                     &[
                         "App/main.swift:3: Fatal error: Unexpectedly found nil while unwrapping an Optional value",
