@@ -267,6 +267,9 @@ pub struct MultiLine {
     /// The last line taken is a step of Tcl's error trace that the command it ran
     /// follows, quoted at the line's start (`    while executing`, then `"puts $x"`).
     tcl_command_next: bool,
+    /// The last line taken is Elixir's `Client #PID<…> is alive` under a crash, which a
+    /// blank line and the client's stack follow.
+    client_stack_next: bool,
 }
 
 impl MultiLine {
@@ -290,6 +293,7 @@ impl MultiLine {
             indent: 0,
             go_function_may_follow: false,
             tcl_command_next: false,
+            client_stack_next: false,
         }
     }
 
@@ -597,7 +601,8 @@ impl MultiLine {
                 return (indented && !blank())
                     || line.starts_with("Last message")
                     || line.starts_with("State: ")
-                    || (line.starts_with("Client ") && line.trim_end().ends_with(" is alive"))
+                    || is_elixir_client(line)
+                    || (self.client_stack_next && blank())
             }
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
@@ -715,6 +720,7 @@ impl MultiLine {
         self.lines += 1;
         self.go_function_may_follow = is_go_stack_place(line);
         self.tcl_command_next = is_tcl_command_step(line);
+        self.client_stack_next = is_elixir_client(line);
         // A frame ends the message its exception announced; so does anything else.
         self.message = match self.message {
             Some(0) if is_rule(line) => Some(1),
@@ -931,6 +937,12 @@ fn is_frame(indented: &str) -> bool {
         || is_lua_frame(trimmed)
         || (trimmed.starts_with('(') && (is_elixir_frame(trimmed) || is_tcl_place(trimmed)))
         || is_tcl_command_step(indented)
+}
+
+/// Whether `line` is Elixir's `Client #PID<0.512.0> is alive` under a process's crash
+/// (the client's stack follows after a blank line).
+fn is_elixir_client(line: &str) -> bool {
+    line.starts_with("Client ") && line.trim_end().ends_with(" is alive")
 }
 
 /// Whether `line` is a step of Tcl's error trace (its `errorInfo`) that names the command
@@ -4017,12 +4029,17 @@ mod tests {
                         "Last message (from #PID<0.512.0>): {:get, :users}",
                         "State: %{hits: 0}",
                         "Client #PID<0.512.0> is alive",
+                        "",
+                        "    (stdlib 5.2) gen.erl:240: :gen.do_call/4",
+                        "    (elixir 1.16.0) lib/gen_server.ex:1071: GenServer.call/3",
                     ],
                     &["Client #PID<0.512.0> connected"],
+                    &[""],
                     &[
                         "[error] GenServer B terminating",
                         "** (KeyError) key :a not found",
                     ],
+                    &[""],
                     &["Last login: Monday"],
                     &["[info] all good"],
                     &["** (ArithmeticError) not under a serious line"],
