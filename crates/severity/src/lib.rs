@@ -2203,7 +2203,7 @@ fn is_script_error(line: &[u8]) -> bool {
 
 /// A tool's own report of its failure, by the words it opens with: unzip's, docker
 /// build's and exec's, zsh's of a job a signal ended, systemctl's, git's failed merge,
-/// sudo's, wget's, gzip's, gcc's `-Werror`; glibc's abort of a process that corrupted its
+/// Bazel's, sudo's, wget's, gzip's, gcc's `-Werror`; glibc's abort of a process that corrupted its
 /// heap or stack (fatal).
 fn tool_failure(line: &[u8]) -> Option<Severity> {
     let error = |opening: &[u8]| line.starts_with(opening).then_some(Severity::Error);
@@ -2218,6 +2218,17 @@ fn tool_failure(line: &[u8]) -> Option<Severity> {
             memmem(line, b" failed ").then_some(Severity::Error)
         }
         b'A' => error(b"Automatic merge failed; "),
+        // Bazel's: a target that did not build, and the tally of tests that failed.
+        b'T' if line.starts_with(b"Target ") => line
+            .ends_with(b" failed to build")
+            .then_some(Severity::Error),
+        b'E' if line.starts_with(b"Executed ") => {
+            let at = |place: &[u8]| {
+                line.strip_suffix(place)
+                    .is_some_and(|count| count.ends_with(b" fail") || count.ends_with(b" fails"))
+            };
+            (at(b" locally.") || at(b" remotely.")).then_some(Severity::Error)
+        }
         b's' => error(b"sudo: a password is required")
             .or_else(|| error(b"sudo: a terminal is required")),
         b'w' => error(b"wget: unable to "),
@@ -3516,6 +3527,13 @@ mod tests {
             ("realloc(): invalid next size", Some(Fatal)),
             ("corrupted size vs. prev_size", Some(Fatal)),
             ("unzip -l x.zip", None),
+            ("Target //app:main failed to build", Some(Error)),
+            ("Target //app:main up-to-date:", None),
+            ("Executed 3 out of 3 tests: 1 test passes and 2 fail locally.", Some(Error)),
+            ("Executed 1 out of 1 test: 1 fails locally.", Some(Error)),
+            ("Executed 1 out of 1 test: 1 test passes locally.", None),
+            ("Executed 2 out of 2 tests: 1 test passes and 1 fail remotely.", Some(Error)),
+            ("Executed 3 out of 3 tests: 3 tests pass.", None),
             ("zsh: correct 'gti' to 'git' [nyae]?", None),
             // A system call's error as the cause, after the last `: `.
             ("rm: cannot remove 'x': Is a directory", Some(Error)),
