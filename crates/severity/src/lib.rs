@@ -2203,7 +2203,7 @@ fn is_script_error(line: &[u8]) -> bool {
 
 /// A tool's own report of its failure, by the words it opens with: unzip's, docker
 /// build's and exec's, zsh's of a job a signal ended, systemctl's, git's failed merge,
-/// Bazel's, sudo's, wget's, gzip's, gcc's `-Werror`; glibc's abort of a process that corrupted its
+/// Bazel's, the go command's, sudo's, wget's, gzip's, gcc's `-Werror`; glibc's abort of a process that corrupted its
 /// heap or stack (fatal).
 fn tool_failure(line: &[u8]) -> Option<Severity> {
     let error = |opening: &[u8]| line.starts_with(opening).then_some(Severity::Error);
@@ -2235,6 +2235,11 @@ fn tool_failure(line: &[u8]) -> Option<Severity> {
         b'g' if line.starts_with(b"gzip: ") => line
             .ends_with(b": not in gzip format")
             .then_some(Severity::Error),
+        // The go command's refusals (not its `go: downloading …`).
+        b'g' if line.starts_with(b"go: ") => error(b"go: cannot find main module")
+            .or_else(|| error(b"go: go.mod file not found"))
+            .or_else(|| error(b"go: updates to go.mod needed"))
+            .or_else(|| error(b"go: errors parsing go.mod")),
         b'c' => error(b"cc1: all warnings being treated as errors")
             .or_else(|| error(b"cc1plus: all warnings being treated as errors"))
             .or_else(|| fatal(b"corrupted size vs. prev_size")),
@@ -3527,6 +3532,11 @@ mod tests {
             ("realloc(): invalid next size", Some(Fatal)),
             ("corrupted size vs. prev_size", Some(Fatal)),
             ("unzip -l x.zip", None),
+            ("go: cannot find main module, but found .git/config in /x", Some(Error)),
+            ("go: go.mod file not found in current directory or any parent directory; see 'go help modules'", Some(Error)),
+            ("go: updates to go.mod needed; to update it:", Some(Error)),
+            ("go: errors parsing go.mod:", Some(Error)),
+            ("go: downloading github.com/x/y v1.2.3", None),
             ("Target //app:main failed to build", Some(Error)),
             ("Target //app:main up-to-date:", None),
             ("Executed 3 out of 3 tests: 1 test passes and 2 fail locally.", Some(Error)),
