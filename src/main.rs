@@ -25,6 +25,8 @@ const EXIT_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
     use clap::{parser::ValueSource, CommandFactory, FromArgMatches};
+    // A reader's panic on a malformed file is told in the envelope, not on stderr.
+    briefly_core::quiet_contained_panics();
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let global = &mut cli.global;

@@ -46,6 +46,7 @@ mod ahead;
 mod ansi;
 mod artifact;
 mod budget;
+mod contain;
 mod cursor;
 mod duration;
 mod envelope;
@@ -75,6 +76,7 @@ pub use budget::{
     item_chars_for, Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MAX_LINE_ITEM_CHARS,
     MIN_RESULT_CHARS, MIN_TOKENIZED_CHARS, PREVIEW_CHARS,
 };
+pub use contain::{contain, quiet_contained_panics};
 pub use cursor::{Cursor, ItemKey};
 pub use duration::parse_duration;
 pub use envelope::{counted, is_zero, plural, Envelope, Preview, Raw};

@@ -56,6 +56,10 @@ pub enum Error {
     /// they are decoded (the error names which).
     #[error("not readable ({0})")]
     Arrow(#[from] arrow_schema::ArrowError),
+    /// Data the Parquet or Arrow reader broke on (it panicked: a length or an offset the
+    /// file states that its data does not bear out).
+    #[error("not readable: malformed data the reader stopped at ({0})")]
+    Malformed(String),
     /// The file itself.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -432,7 +436,7 @@ impl Reducer for Table {
         if self.error.is_some() {
             return Flow::Stop;
         }
-        if let Err(e) = source::push(self, bytes, out) {
+        if let Err(e) = contained(|| source::push(self, bytes, out)) {
             self.fail(e);
             return Flow::Stop;
         }
@@ -442,8 +446,8 @@ impl Reducer for Table {
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<Value> {
         let result = match self.file.clone() {
             _ if self.error.is_some() => Ok(()),
-            Some(path) => source::read_file(self, &path, out),
-            None => source::push(self, &[], out),
+            Some(path) => contained(|| source::read_file(self, &path, out)),
+            None => contained(|| source::push(self, &[], out)),
         };
         if let Err(e) = result {
             self.fail(e);
@@ -457,6 +461,12 @@ impl Reducer for Table {
     fn raw(&self) -> Option<Raw> {
         self.raw
     }
+}
+
+/// Runs a read through the Parquet or Arrow reader, its panic on malformed data an error
+/// of the input ([`Error::Malformed`]) rather than a crash.
+fn contained(read: impl FnOnce() -> Result<(), Error>) -> Result<(), Error> {
+    briefly_core::contain(read).unwrap_or_else(|panic| Err(Error::Malformed(panic)))
 }
 
 /// The warning `--scan` calls for when the input is of `format`: only a Parquet file's

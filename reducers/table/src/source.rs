@@ -261,6 +261,9 @@ fn feed(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Result<()
     }
 }
 
+/// Names a header repeats listed in its warning; the rest are counted.
+const MAX_REPEATED_LISTED: usize = 10;
+
 /// The cells of a batch of CSV records, with missing fields as nulls.
 struct CsvRows<'a> {
     fields: Vec<Option<Cow<'a, str>>>,
@@ -329,20 +332,25 @@ fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) ->
             ));
         }
         // A name the header repeats: a condition or `--columns` names its first column.
+        // (A set: a header of many thousand names is read in linear time.)
+        let mut seen = std::collections::HashSet::with_capacity(names.len());
         let repeated: Vec<&str> = names
             .iter()
-            .enumerate()
-            .filter(|(i, name)| names[..*i].contains(name))
-            .map(|(_, name)| name.as_str())
+            .filter(|name| !seen.insert(name.as_str()))
+            .map(String::as_str)
             .collect();
         if !repeated.is_empty() {
+            let mut listed: Vec<String> = repeated
+                .iter()
+                .take(MAX_REPEATED_LISTED)
+                .map(|name| format!("{name:?}"))
+                .collect();
+            if repeated.len() > MAX_REPEATED_LISTED {
+                listed.push(format!("{} more", repeated.len() - MAX_REPEATED_LISTED));
+            }
             table.warnings.push(format!(
                 "the header repeats {}: --columns and --where name the first column of each",
-                repeated
-                    .iter()
-                    .map(|name| format!("{name:?}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                listed.join(", ")
             ));
         }
         *header = Some(names.clone());
@@ -438,6 +446,7 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
                     return arrow_page(table, path, limit, out);
                 }
             }
+            ipc_batch_rows(path)?;
             let reader = FileReader::try_new(File::open(path)?, None)?;
             let schema = reader.schema();
             for batch in reader {
@@ -562,24 +571,65 @@ fn arrow_page(
     Ok(())
 }
 
-/// The rows of each record batch of an Arrow IPC file, from its footer and each batch's
-/// message header (the bodies are not read).
-fn ipc_batch_rows(path: &Path) -> Result<Vec<u64>, Error> {
+/// An Arrow IPC file's error.
+fn bad_ipc(why: String) -> Error {
+    Error::Arrow(arrow_schema::ArrowError::IpcError(why))
+}
+
+/// The footer of the Arrow IPC file `file` of `size` bytes, as stored (its length checked
+/// against the file's first: a corrupt one is not read).
+fn ipc_footer(file: &mut File, size: u64) -> Result<Vec<u8>, Error> {
     use std::io::{Seek, SeekFrom};
-    let bad = |why: String| Error::Arrow(arrow_schema::ArrowError::IpcError(why));
-    let mut file = File::open(path)?;
     let mut trailer = [0u8; 10];
     file.seek(SeekFrom::End(-10))?;
     file.read_exact(&mut trailer)?;
     let footer_len = arrow_ipc::reader::read_footer_length(trailer)?;
+    if footer_len as u64 + 10 > size {
+        return Err(bad_ipc(format!(
+            "a footer of {footer_len} bytes in a file of {size}"
+        )));
+    }
     let mut footer = vec![0u8; footer_len];
     file.seek(SeekFrom::End(-10 - footer_len as i64))?;
     file.read_exact(&mut footer)?;
-    let footer = arrow_ipc::root_as_footer(&footer).map_err(|e| bad(e.to_string()))?;
+    Ok(footer)
+}
+
+/// A buffer of an Arrow IPC file stating more bytes than this once decompressed is taken
+/// for a corrupt length: the reader allocates what it states before it decompresses, and
+/// an allocation that fails aborts the process (no panic handler sees it).
+const MAX_IPC_BUFFER_BYTES: i64 = 1 << 32;
+
+/// The rows of each record batch of an Arrow IPC file, from its footer and each batch's
+/// message header (the bodies are not read but for the first bytes of compressed
+/// buffers). Every block the footer lists is checked first to lie within the file, and
+/// every compressed buffer to state a length within [`MAX_IPC_BUFFER_BYTES`]: the reader
+/// trusts both.
+fn ipc_batch_rows(path: &Path) -> Result<Vec<u64>, Error> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path)?;
+    let size = file.metadata()?.len();
+    let footer = ipc_footer(&mut file, size)?;
+    let footer = arrow_ipc::root_as_footer(&footer).map_err(|e| bad_ipc(e.to_string()))?;
+    let batches = footer.recordBatches();
+    let dictionaries = footer.dictionaries();
+    let blocks = batches.iter().flatten().map(|b| (b, true));
+    let blocks = blocks.chain(dictionaries.iter().flatten().map(|b| (b, false)));
     let mut rows = Vec::new();
-    for block in footer.recordBatches().iter().flatten() {
-        let mut header = vec![0u8; block.metaDataLength().max(0) as usize];
-        file.seek(SeekFrom::Start(block.offset().max(0) as u64))?;
+    for (block, counted) in blocks {
+        let (offset, meta, body) = (block.offset(), block.metaDataLength(), block.bodyLength());
+        let end = u64::try_from(offset)
+            .ok()
+            .zip(u64::try_from(meta).ok())
+            .zip(u64::try_from(body).ok())
+            .and_then(|((offset, meta), body)| offset.checked_add(meta)?.checked_add(body));
+        if end.is_none_or(|end| end > size) {
+            return Err(bad_ipc(format!(
+                "a block at byte {offset} of {meta} + {body} bytes in a file of {size}"
+            )));
+        }
+        let mut header = vec![0u8; meta as usize];
+        file.seek(SeekFrom::Start(offset as u64))?;
         file.read_exact(&mut header)?;
         // A continuation marker and a length come before the message.
         let skip = if header.starts_with(IPC_CONTINUATION) {
@@ -589,12 +639,43 @@ fn ipc_batch_rows(path: &Path) -> Result<Vec<u64>, Error> {
         };
         let message = header
             .get(skip..)
-            .ok_or_else(|| bad("a record batch block too short".into()))
-            .and_then(|m| arrow_ipc::root_as_message(m).map_err(|e| bad(e.to_string())))?;
-        let batch = message
-            .header_as_record_batch()
-            .ok_or_else(|| bad("a block that is not a record batch".into()))?;
-        rows.push(batch.length().max(0) as u64);
+            .ok_or_else(|| bad_ipc("a record batch block too short".into()))
+            .and_then(|m| arrow_ipc::root_as_message(m).map_err(|e| bad_ipc(e.to_string())))?;
+        let batch = match counted {
+            true => message.header_as_record_batch(),
+            false => message
+                .header_as_dictionary_batch()
+                .and_then(|dictionary| dictionary.data()),
+        }
+        .ok_or_else(|| bad_ipc("a block that is not a record batch".into()))?;
+        if batch.compression().is_some() {
+            // Each compressed buffer opens with its length decompressed (-1: stored as is).
+            let body_start = offset as u64 + meta as u64;
+            for buffer in batch.buffers().iter().flatten() {
+                if buffer.length() < 8 {
+                    continue;
+                }
+                let at = u64::try_from(buffer.offset())
+                    .ok()
+                    .and_then(|at| body_start.checked_add(at))
+                    .filter(|&at| at + 8 <= size)
+                    .ok_or_else(|| {
+                        bad_ipc(format!("a buffer at {} past the file", buffer.offset()))
+                    })?;
+                let mut stated = [0u8; 8];
+                file.seek(SeekFrom::Start(at))?;
+                file.read_exact(&mut stated)?;
+                let stated = i64::from_le_bytes(stated);
+                if stated > MAX_IPC_BUFFER_BYTES {
+                    return Err(bad_ipc(format!(
+                        "a compressed buffer at byte {at} states {stated} bytes decompressed (over {MAX_IPC_BUFFER_BYTES})"
+                    )));
+                }
+            }
+        }
+        if counted {
+            rows.push(batch.length().max(0) as u64);
+        }
     }
     Ok(rows)
 }

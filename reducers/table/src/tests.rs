@@ -861,3 +861,140 @@ fn scan_is_warned_of_where_it_changes_nothing() {
     let e = file(&path, options, 20_000, None);
     assert!(e.warnings.is_empty(), "{:?}", e.warnings);
 }
+
+#[test]
+fn malformed_parquet_and_arrow_data_is_an_error_of_the_input_not_a_crash() {
+    // Files a fuzzer made from fixtures' (helper-89): the readers panic on each.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let e = file(
+        &dir.join("float_precision.arrow"),
+        TableOptions::default(),
+        20_000,
+        None,
+    );
+    assert!(!e.ok);
+    assert!(
+        e.summary.contains(
+            "not readable: malformed data the reader stopped at (FloatingPoint type with precision of <UNKNOWN 219> not supported)"
+        ),
+        "{}",
+        e.summary
+    );
+    // Parquet's statistics come from the footer: the rows read before it are shown.
+    let e = file(
+        &dir.join("negative_column_start.parquet"),
+        TableOptions::default(),
+        20_000,
+        None,
+    );
+    assert!(!e.ok);
+    assert_eq!(
+        e.warnings,
+        ["stopped: not readable: malformed data the reader stopped at (column start and length should not be negative); what was read before is shown"]
+    );
+    let bytes = std::fs::read(dir.join("type_none.arrows")).unwrap();
+    let e = stream(&bytes, TableOptions::default());
+    assert!(!e.ok);
+    assert!(
+        e.summary.contains("Type NONE not supported"),
+        "{}",
+        e.summary
+    );
+    // A block the footer lists past the file's end is refused before the reader sees it.
+    let e = file(
+        &dir.join("int_bit_width.arrow"),
+        TableOptions::default(),
+        20_000,
+        None,
+    );
+    assert!(
+        e.summary
+            .contains("a block at byte 816 of 864 + 28536 bytes in a file of 856"),
+        "{}",
+        e.summary
+    );
+}
+
+#[test]
+fn an_arrow_file_stating_lengths_past_its_bytes_is_refused_before_it_is_read() {
+    use arrow_array::{Int64Array, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    use std::fs::File;
+    use std::sync::Arc;
+    // 1000 whole numbers: their buffer is 8000 bytes, which the compressed buffer states
+    // in its first 8 bytes.
+    let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false)]));
+    let values = Int64Array::from_iter_values((0..1000).map(|i| i * 7919 % 1013));
+    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(values)]).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.arrow");
+    let options = arrow_ipc::writer::IpcWriteOptions::default()
+        .try_with_compression(Some(arrow_ipc::CompressionType::LZ4_FRAME))
+        .unwrap();
+    let mut writer = arrow_ipc::writer::FileWriter::try_new_with_options(
+        File::create(&path).unwrap(),
+        &schema,
+        options,
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    assert!(file(&path, TableOptions::default(), 20_000, None).ok);
+    let good = std::fs::read(&path).unwrap();
+    let stated = 8000i64.to_le_bytes();
+    let at: Vec<usize> = (0..good.len() - 8)
+        .filter(|&i| good[i..i + 8] == stated)
+        .collect();
+    assert_eq!(at.len(), 1, "the buffer's stated length is found once");
+    // A corrupt stated length: the allocation it asks for would abort the process.
+    let mut bad = good.clone();
+    bad[at[0]..at[0] + 8].copy_from_slice(&(1i64 << 56).to_le_bytes());
+    std::fs::write(&path, &bad).unwrap();
+    let e = file(&path, TableOptions::default(), 20_000, None);
+    assert!(!e.ok);
+    assert!(
+        e.summary
+            .contains("states 72057594037927936 bytes decompressed (over 4294967296)"),
+        "{}",
+        e.summary
+    );
+    // A page of it too.
+    let e = file(&path, TableOptions::default(), 20_000, Some(0));
+    assert!(!e.ok, "{}", e.summary);
+    // A footer whose block runs past the file's end.
+    let mut cut = good.clone();
+    let trailer = cut.split_off(cut.len() - 10);
+    let footer_len = u32::from_le_bytes(trailer[..4].try_into().unwrap()) as usize;
+    let footer = cut.split_off(cut.len() - footer_len);
+    cut.truncate(64);
+    cut.extend_from_slice(&footer);
+    cut.extend_from_slice(&trailer);
+    std::fs::write(&path, &cut).unwrap();
+    let e = file(&path, TableOptions::default(), 20_000, None);
+    assert!(!e.ok);
+    assert!(e.summary.contains("bytes in a file of"), "{}", e.summary);
+}
+
+#[test]
+fn a_header_that_repeats_names_is_warned_of_with_the_first_ten_listed() {
+    let two = stream(b"a,a,b,b,b\n1,2,3,4,5\n", TableOptions::default());
+    assert!(
+        two.warnings
+            .contains(&"the header repeats \"a\", \"b\", \"b\": --columns and --where name the first column of each".to_string()),
+        "{:?}",
+        two.warnings
+    );
+    // Many thousand columns, every name twice: linear in the header, the list cut.
+    let names: Vec<String> = (0..20_000).map(|i| format!("c{}", i / 2)).collect();
+    let input = format!("{}\n", names.join(","));
+    let many = stream(input.as_bytes(), TableOptions::default());
+    let warning = many
+        .warnings
+        .iter()
+        .find(|w| w.starts_with("the header repeats"))
+        .expect("warned");
+    assert!(
+        warning.starts_with("the header repeats \"c0\", \"c1\", \"c2\", \"c3\", \"c4\", \"c5\", \"c6\", \"c7\", \"c8\", \"c9\", 9990 more:"),
+        "{warning}"
+    );
+}
