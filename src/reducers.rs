@@ -191,10 +191,12 @@ fn pipe<R: Reducer + 'static>(reducer: R, config: RunConfig) -> Box<dyn Push> {
 
 /// A reducer's options from a cursor; none at all means every option's default.
 fn options_of<T: DeserializeOwned>(options: &Value) -> Result<T, String> {
-    let options = if options.is_null() {
-        &Value::Object(Default::default())
-    } else {
-        options
+    let options = match options {
+        Value::Null => &Value::Object(Default::default()),
+        // (serde would read an array's elements as the fields in order; a cursor's
+        // options are an object, which a builder adds to.)
+        Value::Object(_) => options,
+        other => return Err(format!("reducer options: not an object: {other}")),
     };
     serde_json::from_value(options.clone()).map_err(|e| format!("reducer options: {e}"))
 }
@@ -726,6 +728,23 @@ fn is_setup_step(command: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reducer_options_are_an_object_or_nothing() {
+        for name in ["text", "diff", "spill", "json"] {
+            let spec = find(name).expect("a reducer");
+            let built = (spec.build)(&serde_json::json!([]), RunConfig::new(name));
+            assert_eq!(
+                built.err().as_deref(),
+                Some("reducer options: not an object: []"),
+                "{name}"
+            );
+            assert!(
+                (spec.build)(&Value::Null, RunConfig::new(name)).is_ok(),
+                "{name}"
+            );
+        }
+    }
 
     fn source(command: &str) -> &'static str {
         let argv: Vec<String> = command.split_whitespace().map(String::from).collect();

@@ -183,10 +183,14 @@ pub fn input_argv(file: Option<&Path>) -> Vec<String> {
 
 /// A closed stdout (the reader went away) is not an error: briefly exits quietly.
 pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    let broken = Some(std::io::ErrorKind::BrokenPipe);
     error.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        cause.downcast_ref::<std::io::Error>().map(|e| e.kind()) == broken
+            // serde_json's writer holds its io::Error out of the chain.
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                == broken
     })
 }
 
@@ -200,5 +204,35 @@ pub fn pump(input: &mut dyn Read, push: &mut dyn Push) -> Result<()> {
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(e) => return Err(e).context("reading input"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer whose reader went away.
+    struct Closed;
+
+    impl std::io::Write for Closed {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_stdout_is_told_apart_through_serde_json_too() {
+        let io = anyhow::Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert!(is_broken_pipe(&io));
+        let json = serde_json::to_writer(Closed, &serde_json::json!({"a": 1})).unwrap_err();
+        assert!(is_broken_pipe(
+            &anyhow::Error::from(json).context("printing")
+        ));
+        let other = serde_json::from_str::<u8>("x").unwrap_err();
+        assert!(!is_broken_pipe(&anyhow::Error::from(other)));
     }
 }

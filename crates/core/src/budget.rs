@@ -6,6 +6,13 @@ use serde::Serialize;
 /// The smallest per-result budget that still holds an envelope with a preview.
 pub const MIN_RESULT_CHARS: usize = 1_000;
 
+/// The largest per-result budget `--max-chars` may set: far past any model's context
+/// window (about 4 million tokens). A result's memory grows with what it prints (read's
+/// lines of 27 MB printed took 1 GB in helper-89's fuzzing), and a budget past every
+/// input let that grow without bound (`--max-chars 18446744073709551615` on 50 MB ran
+/// out of the machine's 24 GB).
+pub const MAX_RESULT_CHARS: usize = 16 * 1024 * 1024;
+
 /// The smallest per-result budget under a real tokenizer: its token limit, a quarter of
 /// it, must hold a cursor (base64, which tokenizes densely) and the fixed part beside an
 /// item. At 1,000 chars a cl100k result held no item and its page never moved (the
@@ -67,6 +74,11 @@ impl Budget {
         if max_chars < MIN_RESULT_CHARS {
             return Err(Error::Option(format!(
                 "--max-chars {max_chars} is below the minimum of {MIN_RESULT_CHARS} (an envelope needs room)"
+            )));
+        }
+        if max_chars > MAX_RESULT_CHARS {
+            return Err(Error::Option(format!(
+                "--max-chars {max_chars} is above the maximum of {MAX_RESULT_CHARS} (a result's memory grows with what it prints; no context window holds more)"
             )));
         }
         self.per_result_chars = max_chars;
@@ -239,6 +251,14 @@ mod tests {
         let budget = Budget::default().with_max_chars(5_000).unwrap();
         assert_eq!(budget.per_result_chars, 5_000);
         assert!(Budget::default().with_max_chars(10).is_err());
+        assert!(Budget::default().with_max_chars(MAX_RESULT_CHARS).is_ok());
+        let past = Budget::default().with_max_chars(MAX_RESULT_CHARS + 1);
+        assert!(
+            past.unwrap_err()
+                .to_string()
+                .contains("is above the maximum of 16777216"),
+            "a budget past any context window"
+        );
     }
 
     #[test]

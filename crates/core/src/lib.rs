@@ -74,7 +74,7 @@ pub use artifact::{
 };
 pub use budget::{
     item_chars_for, Budget, Remaining, DEFAULT_CONTEXT_TOKENS, MAX_LINE_ITEM_CHARS,
-    MIN_RESULT_CHARS, MIN_TOKENIZED_CHARS, PREVIEW_CHARS,
+    MAX_RESULT_CHARS, MIN_RESULT_CHARS, MIN_TOKENIZED_CHARS, PREVIEW_CHARS,
 };
 pub use contain::{contain, quiet_contained_panics};
 pub use cursor::{Cursor, ItemKey};
