@@ -267,8 +267,8 @@ pub struct MultiLine {
     /// The last line taken is a step of Tcl's error trace that the command it ran
     /// follows, quoted at the line's start (`    while executing`, then `"puts $x"`).
     tcl_command_next: bool,
-    /// The last line taken is Elixir's `Client #PID<…> is alive` under a crash, which a
-    /// blank line and the client's stack follow.
+    /// The last line taken is Elixir's `Client #PID<…> is alive`, which a blank line and
+    /// the client's stack follow under a crash (read in [`Header::ElixirCrash`]'s record).
     client_stack_next: bool,
 }
 

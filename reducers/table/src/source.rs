@@ -446,6 +446,7 @@ pub fn read_file(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> R
                     return arrow_page(table, path, limit, out);
                 }
             }
+            // Read for its checks of what the footer states, which the reader trusts.
             ipc_batch_rows(path)?;
             let reader = FileReader::try_new(File::open(path)?, None)?;
             let schema = reader.schema();

@@ -866,12 +866,8 @@ fn scan_is_warned_of_where_it_changes_nothing() {
 fn malformed_parquet_and_arrow_data_is_an_error_of_the_input_not_a_crash() {
     // Files a fuzzer made from fixtures' (helper-89): the readers panic on each.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let e = file(
-        &dir.join("float_precision.arrow"),
-        TableOptions::default(),
-        20_000,
-        None,
-    );
+    let read = |name: &str| file(&dir.join(name), TableOptions::default(), 20_000, None);
+    let e = read("float_precision.arrow");
     assert!(!e.ok);
     assert!(
         e.summary.contains(
@@ -881,12 +877,7 @@ fn malformed_parquet_and_arrow_data_is_an_error_of_the_input_not_a_crash() {
         e.summary
     );
     // Parquet's statistics come from the footer: the rows read before it are shown.
-    let e = file(
-        &dir.join("negative_column_start.parquet"),
-        TableOptions::default(),
-        20_000,
-        None,
-    );
+    let e = read("negative_column_start.parquet");
     assert!(!e.ok);
     assert_eq!(
         e.warnings,
@@ -901,12 +892,7 @@ fn malformed_parquet_and_arrow_data_is_an_error_of_the_input_not_a_crash() {
         e.summary
     );
     // A block the footer lists past the file's end is refused before the reader sees it.
-    let e = file(
-        &dir.join("int_bit_width.arrow"),
-        TableOptions::default(),
-        20_000,
-        None,
-    );
+    let e = read("int_bit_width.arrow");
     assert!(
         e.summary
             .contains("a block at byte 816 of 864 + 28536 bytes in a file of 856"),
