@@ -15,6 +15,7 @@
 mod cell;
 mod csv;
 mod filter;
+mod ipc;
 mod scan;
 mod source;
 mod stats;

@@ -3,6 +3,7 @@
 
 use crate::cell::BatchCells;
 use crate::csv::{sniff_delimiter, CsvParser, Records};
+use crate::ipc::{bad_ipc, check_stated, compressed_buffers, StreamGuard};
 use crate::scan::{sample_rows, Pick, Rows, ROW};
 use crate::stats::{bounded_text, ColumnSummary};
 use crate::{Cell, Error, InputFormat, Table, TableOptions, TableStats};
@@ -53,7 +54,10 @@ enum State {
         parser: Box<CsvParser>,
         header: Option<Vec<String>>,
     },
-    Ipc(Box<StreamDecoder>),
+    Ipc {
+        decoder: Box<StreamDecoder>,
+        guard: StreamGuard,
+    },
 }
 
 impl Stream {
@@ -188,7 +192,10 @@ fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
             .extend(crate::unheeded_scan(&table.options, format));
     }
     stream.state = match format {
-        InputFormat::ArrowStream => State::Ipc(Box::new(StreamDecoder::new())),
+        InputFormat::ArrowStream => State::Ipc {
+            decoder: Box::new(StreamDecoder::new()),
+            guard: StreamGuard::default(),
+        },
         InputFormat::Csv | InputFormat::Tsv => {
             let sniffed = sniff_delimiter(head);
             let single =
@@ -233,9 +240,14 @@ fn feed(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Result<()
             }
             Ok(())
         }
-        State::Ipc(decoder) => {
+        State::Ipc { decoder, guard } => {
             let mut batches = Vec::new();
-            if bytes.is_empty() {
+            // A corrupt length stops the reading where the reader would act on it.
+            let (bytes, corrupt) = match guard.check(bytes) {
+                Ok(()) => (bytes, None),
+                Err((safe, error)) => (&bytes[..safe], Some(error)),
+            };
+            if bytes.is_empty() && corrupt.is_none() {
                 decoder.finish().map_err(|e| {
                     Error::NotATable(format!("the Arrow IPC stream ends mid-message ({e})"))
                 })?;
@@ -256,7 +268,7 @@ fn feed(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Result<()
             for batch in batches {
                 arrow_batch(table, &batch, true, out)?;
             }
-            Ok(())
+            corrupt.map_or(Ok(()), Err)
         }
     }
 }
@@ -572,11 +584,6 @@ fn arrow_page(
     Ok(())
 }
 
-/// An Arrow IPC file's error.
-fn bad_ipc(why: String) -> Error {
-    Error::Arrow(arrow_schema::ArrowError::IpcError(why))
-}
-
 /// The footer of the Arrow IPC file `file` of `size` bytes, as stored (its length checked
 /// against the file's first: a corrupt one is not read).
 fn ipc_footer(file: &mut File, size: u64) -> Result<Vec<u8>, Error> {
@@ -596,15 +603,11 @@ fn ipc_footer(file: &mut File, size: u64) -> Result<Vec<u8>, Error> {
     Ok(footer)
 }
 
-/// A buffer of an Arrow IPC file stating more bytes than this once decompressed is taken
-/// for a corrupt length: the reader allocates what it states before it decompresses, and
-/// an allocation that fails aborts the process (no panic handler sees it).
-const MAX_IPC_BUFFER_BYTES: i64 = 1 << 32;
-
 /// The rows of each record batch of an Arrow IPC file, from its footer and each batch's
 /// message header (the bodies are not read but for the first bytes of compressed
 /// buffers). Every block the footer lists is checked first to lie within the file, and
-/// every compressed buffer to state a length within [`MAX_IPC_BUFFER_BYTES`]: the reader
+/// every compressed buffer to state a length within
+/// [`crate::ipc::MAX_IPC_BUFFER_BYTES`]: the reader
 /// trusts both.
 fn ipc_batch_rows(path: &Path) -> Result<Vec<u64>, Error> {
     use std::io::{Seek, SeekFrom};
@@ -642,39 +645,22 @@ fn ipc_batch_rows(path: &Path) -> Result<Vec<u64>, Error> {
             .get(skip..)
             .ok_or_else(|| bad_ipc("a record batch block too short".into()))
             .and_then(|m| arrow_ipc::root_as_message(m).map_err(|e| bad_ipc(e.to_string())))?;
-        let batch = match counted {
-            true => message.header_as_record_batch(),
-            false => message
-                .header_as_dictionary_batch()
-                .and_then(|dictionary| dictionary.data()),
-        }
-        .ok_or_else(|| bad_ipc("a block that is not a record batch".into()))?;
-        if batch.compression().is_some() {
-            // Each compressed buffer opens with its length decompressed (-1: stored as is).
-            let body_start = offset as u64 + meta as u64;
-            for buffer in batch.buffers().iter().flatten() {
-                if buffer.length() < 8 {
-                    continue;
-                }
-                let at = u64::try_from(buffer.offset())
-                    .ok()
-                    .and_then(|at| body_start.checked_add(at))
-                    .filter(|&at| at + 8 <= size)
-                    .ok_or_else(|| {
-                        bad_ipc(format!("a buffer at {} past the file", buffer.offset()))
-                    })?;
-                let mut stated = [0u8; 8];
-                file.seek(SeekFrom::Start(at))?;
-                file.read_exact(&mut stated)?;
-                let stated = i64::from_le_bytes(stated);
-                if stated > MAX_IPC_BUFFER_BYTES {
-                    return Err(bad_ipc(format!(
-                        "a compressed buffer at byte {at} states {stated} bytes decompressed (over {MAX_IPC_BUFFER_BYTES})"
-                    )));
-                }
-            }
+        // Each compressed buffer opens with its length decompressed.
+        let body_start = offset as u64 + meta as u64;
+        for buffer in compressed_buffers(&message) {
+            let at = body_start
+                .checked_add(buffer)
+                .filter(|&at| at + 8 <= size)
+                .ok_or_else(|| bad_ipc(format!("a buffer at {buffer} past the file")))?;
+            let mut stated = [0u8; 8];
+            file.seek(SeekFrom::Start(at))?;
+            file.read_exact(&mut stated)?;
+            check_stated(stated, at)?;
         }
         if counted {
+            let batch = message
+                .header_as_record_batch()
+                .ok_or_else(|| bad_ipc("a block that is not a record batch".into()))?;
             rows.push(batch.length().max(0) as u64);
         }
     }

@@ -984,3 +984,96 @@ fn a_header_that_repeats_names_is_warned_of_with_the_first_ten_listed() {
         "{warning}"
     );
 }
+
+#[test]
+fn an_arrow_stream_stating_a_buffer_past_any_memory_is_refused() {
+    use arrow_array::{Int64Array, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    use std::sync::Arc;
+    let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false)]));
+    let values = Int64Array::from_iter_values((0..1000).map(|i| i * 7919 % 1013));
+    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(values)]).unwrap();
+    let options = arrow_ipc::writer::IpcWriteOptions::default()
+        .try_with_compression(Some(arrow_ipc::CompressionType::LZ4_FRAME))
+        .unwrap();
+    let mut good = Vec::new();
+    let mut writer =
+        arrow_ipc::writer::StreamWriter::try_new_with_options(&mut good, &schema, options).unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    drop(writer);
+    assert!(stream(&good, TableOptions::default()).ok);
+    let stated = 8000i64.to_le_bytes();
+    let at: Vec<usize> = (0..good.len() - 8)
+        .filter(|&i| good[i..i + 8] == stated)
+        .collect();
+    assert_eq!(at.len(), 1, "the buffer's stated length is found once");
+    let mut bad = good.clone();
+    bad[at[0]..at[0] + 8].copy_from_slice(&(1i64 << 56).to_le_bytes());
+    // The same in any chunking (the schema before it read alike): no abort.
+    let e = stream(&bad, TableOptions::default());
+    assert!(!e.ok, "{}", e.summary);
+    assert_eq!(
+        e.warnings.last().map(String::as_str),
+        Some(format!("stopped: not readable (Ipc error: a compressed buffer at byte {} states 72057594037927936 bytes decompressed (over 4294967296)); what was read before is shown", at[0]).as_str()),
+        "{e:?}"
+    );
+    // A message stating a body past any memory: its length in its header.
+    let length = |at: usize| i32::from_le_bytes(good[at..at + 4].try_into().unwrap()) as usize;
+    let second = 8 + length(4);
+    let meta = second + 8..second + 8 + length(second + 4);
+    let body = arrow_ipc::root_as_message(&good[meta.clone()])
+        .unwrap()
+        .bodyLength();
+    let written: Vec<usize> = meta
+        .clone()
+        .filter(|&i| good[i..i + 8] == body.to_le_bytes())
+        .collect();
+    assert_eq!(written.len(), 1, "the body's length is found once");
+    let mut bad = good.clone();
+    bad[written[0]..written[0] + 8].copy_from_slice(&(1i64 << 40).to_le_bytes());
+    let e = stream(&bad, TableOptions::default());
+    assert!(
+        e.warnings
+            .iter()
+            .any(|w| w.contains("states a body of 1099511627776 bytes (over 4294967296)")),
+        "{e:?}"
+    );
+    // The format before 1.0, without the continuation marker: the same.
+    let legacy =
+        arrow_ipc::writer::IpcWriteOptions::try_new(8, true, arrow_ipc::MetadataVersion::V4)
+            .unwrap();
+    let mut old = Vec::new();
+    let mut writer =
+        arrow_ipc::writer::StreamWriter::try_new_with_options(&mut old, &schema, legacy).unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    drop(writer);
+    // (Told by its format given: it opens with no marker to sniff.)
+    let forced = TableOptions {
+        input_format: Some(InputFormat::ArrowStream),
+        ..TableOptions::default()
+    };
+    assert!(stream(&old, forced.clone()).ok);
+    let length = |at: usize| i32::from_le_bytes(old[at..at + 4].try_into().unwrap()) as usize;
+    let second = 4 + length(0);
+    let meta = second + 4..second + 4 + length(second);
+    let body = arrow_ipc::root_as_message(&old[meta.clone()])
+        .unwrap()
+        .bodyLength();
+    let written: Vec<usize> = meta
+        .filter(|&i| old[i..i + 8] == body.to_le_bytes())
+        .collect();
+    // (Its one buffer is as long as the body: both lengths are written so.)
+    assert_eq!(written.len(), 2, "the body's length and its buffer's");
+    for at in written {
+        old[at..at + 8].copy_from_slice(&(1i64 << 40).to_le_bytes());
+    }
+    let e = stream(&old, forced);
+    assert!(
+        e.warnings
+            .iter()
+            .any(|w| w.contains("states a body of 1099511627776 bytes (over 4294967296)")),
+        "{e:?}"
+    );
+}
