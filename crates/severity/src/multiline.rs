@@ -580,9 +580,9 @@ impl MultiLine {
                     })
             }
             Header::Sbt(level) => {
-                return line
-                    .strip_prefix(level)
-                    .is_some_and(|rest| rest.starts_with(' ') || is_diagnostic_detail(rest))
+                return line.strip_prefix(level).is_some_and(|rest| {
+                    rest.starts_with([' ', '\t']) || is_diagnostic_detail(rest)
+                })
             }
             Header::ErlangReport => return (indented && !blank()) || line.starts_with("** "),
             Header::AnsibleFailure | Header::JuliaStacktrace if indented && !blank() => {
@@ -1039,8 +1039,8 @@ fn tag_hash(tag: &str) -> u64 {
 /// The level sbt puts before `line`, when `line` heads what sbt prints under one level:
 /// a compiler's diagnostic (Scala 3's `[error] -- [E006] Not Found Error: /a/M.scala:5:12`,
 /// `[warn] -- Warning: …`, Scala 2's at an absolute path, `[error] /a/Main.scala:5:13: not
-/// found: value x`, `[error] C:\a\Main.scala:5:13: …`), or ScalaTest's failed test
-/// (`[info] - should add *** FAILED ***`).
+/// found: value x`, `[error] C:\a\Main.scala:5:13: …`), ScalaTest's failed test
+/// (`[info] - should add *** FAILED ***`), or the summary's `[error] Failed tests:`.
 fn sbt_header(line: &str, severity: Option<Severity>) -> Option<&'static str> {
     if severity < Some(Severity::Warn) {
         return None;
@@ -1052,6 +1052,10 @@ fn sbt_header(line: &str, severity: Option<Severity>) -> Option<&'static str> {
         _ => return None,
     };
     let rest = &line[level.len()..];
+    // The summary's list of the suites that failed, each tab-indented under it.
+    if level == "[error] " && rest.trim_end() == "Failed tests:" {
+        return Some(level);
+    }
     // The test's `- `, the diagnostic's `-- ` or its absolute path opens it: Apache's
     // `[error] mod_jk child …` is ruled out without a search.
     let drive = rest.as_bytes().get(1..3) == Some(b":\\");
@@ -3984,7 +3988,13 @@ mod tests {
                     ],
                     &["[info] - should add"],
                     &["[info]   not under a failure"],
-                    &["[error] Failed tests:"],
+                    // The summary's suites that failed, tab-indented.
+                    &[
+                        "[error] Failed tests:",
+                        "[error] \texample.CalcSpec",
+                        "[error] \texample.UtilSpec",
+                    ],
+                    &["[error] (Test / test) sbt.TestsFailedException: Tests unsuccessful"],
                     &["[error] 12 | no header above"],
                 ],
                 &[],
@@ -4148,6 +4158,8 @@ mod tests {
             ("[error] a/Main.scala:5:13: not absolute", Error, None),
             ("[error] C:/a/Main.scala:5:13: no backslash", Error, None),
             ("[info] - adds *** FAILED ***  ", Error, Some("[info] ")),
+            ("[error] Failed tests:", Error, Some("[error] ")),
+            ("[info] Failed tests:", Error, None),
             // No level sbt writes, no test's line, no diagnostic, too mild.
             ("[debug] -- Error: /a/M.scala:5:12", Error, None),
             ("[info] *** 2 TESTS FAILED ***", Error, None),
