@@ -919,6 +919,17 @@ impl Json {
         } else if let Some((at, why)) = failure {
             let place = line_and_byte(line, at);
             self.error(format!("{place}: {why}, in: {}", quoted()));
+            if std::mem::take(&mut self.lines_around) {
+                // A value that was to go on over the lines among NDJSON broke on its
+                // first: the NDJSON is read on after it.
+                self.ndjson = true;
+                self.input = Input::Lines(Lines {
+                    start: next,
+                    line: line + 1,
+                    ..Lines::default()
+                });
+                return;
+            }
             if !cut && !closes_what_it_opens(text) {
                 // The first line of a bad document over several lines: the rest is no
                 // JSON of its own.
@@ -3387,6 +3398,31 @@ mod tests {
         );
         assert_eq!(envelope.stats["values"], 2);
         assert_eq!(envelope.stats["format"], "ndjson");
+        // Broken inside a container in it: the same (it was read again as a document too
+        // large, and the lines after it were lost).
+        let nested = b"{\"a\": 1}\n{\n\"b\": [\n1\n2\n]\n}\n{\"a\": 2}\n";
+        let envelope = run(nested, fields());
+        assert_eq!(
+            envelope.items,
+            [json!({"a": 1}), json!({}), json!({"a": 2})],
+            "{envelope:?}"
+        );
+        assert_eq!(
+            envelope.warnings,
+            [
+                "line 5 (byte 20): expected ',' or a closing bracket, found '2', in a value over several lines",
+                "line 6 (byte 22): text after a JSON value, skipped: ]",
+                "line 7 (byte 24): text after a JSON value, skipped: }"
+            ]
+        );
+        // A bracket and a form feed, which is no JSON space: the value breaks on its first
+        // line, and the lines after it are read (they were lost).
+        let feed = run(b"{\"a\": 1}\n{\x0c\n{\"a\": 3}\n{\"a\": 4}\n", fields());
+        assert_eq!(
+            feed.items,
+            [json!({"a": 1}), json!({"a": 3}), json!({"a": 4})]
+        );
+        assert_eq!(feed.stats["invalid"], 1, "{feed:?}");
         // A bracket alone and then NDJSON: the NDJSON line is read.
         let opened = run(b"{\"a\": 1}\n{\n{\"a\": 3}\n", fields());
         assert_eq!(opened.items, [json!({"a": 1}), json!({"a": 3})]);

@@ -623,19 +623,6 @@ impl Scanner {
         // line so far is never empty.
         open.bytes.extend_from_slice(&bytes[keep_from.min(i)..=i]);
         if open.bytes.contains(&b'\n') {
-            // A document over several lines broke inside one of its values (a record's
-            // stray comma): a splitting scanner reads it again from its start, which
-            // skips that value alone ([`Scanner::fail`]), up to the failing byte here.
-            if self.frames.len() >= 2 && matches!(events.last(), Some(Event::Error { .. })) {
-                events.pop();
-                open.bytes.truncate(before + i - keep_from.min(i));
-                events.push(Event::Overflow {
-                    offset: open.start,
-                    bytes: open.bytes,
-                });
-                self.offset += i as u64;
-                return i;
-            }
             if self.lines_around {
                 match events.pop() {
                     Some(Event::Error { offset, message }) => {
@@ -653,6 +640,19 @@ impl Scanner {
                     }
                     other => events.extend(other),
                 }
+            }
+            // A document over several lines broke inside one of its values (a record's
+            // stray comma): a splitting scanner reads it again from its start, which
+            // skips that value alone ([`Scanner::fail`]), up to the failing byte here.
+            if self.frames.len() >= 2 && matches!(events.last(), Some(Event::Error { .. })) {
+                events.pop();
+                open.bytes.truncate(before + i - keep_from.min(i));
+                events.push(Event::Overflow {
+                    offset: open.start,
+                    bytes: open.bytes,
+                });
+                self.offset += i as u64;
+                return i;
             }
             return bytes.len();
         }

@@ -243,7 +243,7 @@ fn feed(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Result<()
         State::Ipc { decoder, guard } => {
             let mut batches = Vec::new();
             // A corrupt length stops the reading where the reader would act on it.
-            let (bytes, corrupt) = match guard.check(bytes) {
+            let (bytes, mut corrupt) = match guard.check(bytes) {
                 Ok(()) => (bytes, None),
                 Err((safe, error)) => (&bytes[..safe], Some(error)),
             };
@@ -254,8 +254,13 @@ fn feed(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Result<()
             } else {
                 let mut buffer = arrow_buffer::Buffer::from(bytes.to_vec());
                 while !buffer.is_empty() {
-                    if let Some(batch) = decoder.decode(&mut buffer)? {
-                        batches.push(batch);
+                    match decoder.decode(&mut buffer) {
+                        Ok(batch) => batches.extend(batch),
+                        // The batches before it are read, as in any chunking.
+                        Err(e) => {
+                            corrupt = corrupt.or(Some(e.into()));
+                            break;
+                        }
                     }
                 }
                 if batches.is_empty() && table.scan.is_none() {

@@ -1077,3 +1077,32 @@ fn an_arrow_stream_stating_a_buffer_past_any_memory_is_refused() {
         "{e:?}"
     );
 }
+
+#[test]
+fn an_arrow_stream_that_breaks_keeps_the_batches_read_before_it() {
+    // Two streams one after another (`>>`): the second's schema is no batch of the first.
+    let one_stream = || {
+        let mut bytes = Vec::new();
+        let mut writer =
+            arrow_ipc::writer::StreamWriter::try_new(&mut bytes, &fixtures::schema()).unwrap();
+        for from in [0, 100] {
+            writer.write(&fixtures::batch(from, from + 100)).unwrap();
+        }
+        writer.finish().unwrap();
+        drop(writer);
+        bytes
+    };
+    let mut both = one_stream();
+    both.extend(one_stream());
+    let e = stream(&both, TableOptions::default());
+    assert!(!e.ok);
+    assert_eq!(e.stats["rows"], 200, "{e:?}");
+    assert!(
+        e.warnings
+            .last()
+            .is_some_and(|w| w.starts_with("stopped: not readable")
+                && w.ends_with("what was read before is shown")),
+        "{:?}",
+        e.warnings
+    );
+}
