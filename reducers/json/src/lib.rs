@@ -778,7 +778,7 @@ impl Json {
         let Some(split) = split_for(&self.plan, bytes.first().copied()) else {
             self.values += 1;
             self.error(format!(
-                "the document at byte {offset} is larger than {} bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed)",
+                "the document at byte {offset} is larger than {} bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed); the input from it on is not read (the artifact keeps it)",
                 self.options.max_document_bytes
             ));
             self.input = Input::Done;
@@ -3423,6 +3423,21 @@ mod tests {
             [json!({"a": 1}), json!({"a": 3}), json!({"a": 4})]
         );
         assert_eq!(feed.stats["invalid"], 1, "{feed:?}");
+        // One over the document limit that no path splits: the input from it on is not
+        // read, and the warning says so.
+        let big = b"{\"a\": 1}\n{\n  \"a\": 2,\n  \"b\": [1, 2, 3, 4, 5, 6, 7, 8]\n}\n{\"a\": 3}\n";
+        let envelope = run(
+            big,
+            with(|o| {
+                o.fields = vec!["a".into()];
+                o.max_document_bytes = 24;
+            }),
+        );
+        assert_eq!(envelope.items, [json!({"a": 1})]);
+        assert_eq!(
+            envelope.warnings,
+            ["the document at byte 9 is larger than 24 bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed); the input from it on is not read (the artifact keeps it)"]
+        );
         // A bracket alone and then NDJSON: the NDJSON line is read.
         let opened = run(b"{\"a\": 1}\n{\n{\"a\": 3}\n", fields());
         assert_eq!(opened.items, [json!({"a": 1}), json!({"a": 3})]);
