@@ -646,27 +646,13 @@ impl Json {
                     let first = self.values == 0;
                     let place = Place::Document(lines.start_of(offset, &bytes));
                     self.value(&mut bytes, offset, place, Origin::Top, out);
-                    if std::mem::take(&mut self.lines_around) {
-                        // A value printed over several lines among NDJSON lines: they
-                        // go on after it.
-                        if let Input::Scan(scanner) = &self.input {
-                            self.ndjson = true;
-                            self.input = Input::Lines(Lines {
-                                start: scanner.offset(),
-                                line: self.scan_line.unwrap_or(0),
-                                ..Lines::default()
-                            });
-                        }
-                    } else if first && !bytes.contains(&b'\n') {
-                        // The first value fits on its line: NDJSON from here on.
-                        if let Input::Scan(scanner) = &self.input {
-                            self.ndjson = true;
-                            self.input = Input::Lines(Lines {
-                                start: scanner.offset(),
-                                line: self.scan_line.unwrap_or(0),
-                                ..Lines::default()
-                            });
-                        }
+                    // A value printed over several lines among NDJSON lines, which go
+                    // on after it; or the first value, which fits on its line: NDJSON
+                    // from here on.
+                    let lines_after = std::mem::take(&mut self.lines_around)
+                        || (first && !bytes.contains(&b'\n'));
+                    if let (true, Input::Scan(scanner)) = (lines_after, &self.input) {
+                        self.read_ndjson(scanner.offset(), self.scan_line.unwrap_or(0));
                     }
                 }
                 Event::Unit(Unit {
@@ -901,12 +887,7 @@ impl Json {
         if let Some(at) = json_after_text(trimmed).filter(|_| !cut) {
             self.read_past_text(trimmed, at, start, line, out);
             if !among {
-                self.ndjson = true;
-                self.input = Input::Lines(Lines {
-                    start: next,
-                    line: line + 1,
-                    ..Lines::default()
-                });
+                self.read_ndjson(next, line + 1);
                 return;
             }
         } else if failure.is_some()
@@ -922,12 +903,7 @@ impl Json {
             if std::mem::take(&mut self.lines_around) {
                 // A value that was to go on over the lines among NDJSON broke on its
                 // first: the NDJSON is read on after it.
-                self.ndjson = true;
-                self.input = Input::Lines(Lines {
-                    start: next,
-                    line: line + 1,
-                    ..Lines::default()
-                });
+                self.read_ndjson(next, line + 1);
                 return;
             }
             if !cut && !closes_what_it_opens(text) {
@@ -951,6 +927,17 @@ impl Json {
         // lines counted by the scanner's bytes; the next line's number is known when this
         // one's is.
         self.read_afresh(next, if line == 0 { 0 } else { line + 1 });
+    }
+
+    /// Reads the input as NDJSON lines from byte `start`, on line `line` (0 when not
+    /// known).
+    fn read_ndjson(&mut self, start: u64, line: u64) {
+        self.ndjson = true;
+        self.input = Input::Lines(Lines {
+            start,
+            line,
+            ..Lines::default()
+        });
     }
 
     /// Reads a value printed over several lines among NDJSON lines (jq's and most
