@@ -669,9 +669,14 @@ impl Json {
                     let place = Place::Document(lines.start_of(offset, &bytes));
                     self.value(&mut bytes, offset, place, from, out);
                 }
-                Event::Overflow { offset, bytes } => {
+                Event::Overflow {
+                    offset,
+                    bytes,
+                    broke,
+                } => {
                     let line = lines.start_of(offset, &bytes);
-                    self.stream(offset, line, &bytes, out)
+                    let broke = broke.map(|(at, why)| (line_and_byte(lines.at(at), at), why));
+                    self.stream(offset, line, &bytes, broke, out)
                 }
                 Event::Oversize { offset, len } => {
                     self.oversize += 1;
@@ -754,15 +759,30 @@ impl Json {
     }
 
     /// The document at `offset` (on `line`, when known), of which `bytes` were read, is
-    /// too large to hold: a streaming scanner reads it (and the rest of the input) in
-    /// pieces.
-    fn stream(&mut self, offset: u64, line: Option<u64>, bytes: &[u8], out: &mut dyn Emit<Value>) {
+    /// too large to hold, or `broke` inside one of its values (where, why): a streaming
+    /// scanner reads it (and the rest of the input) in pieces.
+    fn stream(
+        &mut self,
+        offset: u64,
+        line: Option<u64>,
+        bytes: &[u8],
+        broke: Option<(String, String)>,
+        out: &mut dyn Emit<Value>,
+    ) {
         // The document and the values after it are counted as the scanner opens them.
         self.streamed = true;
         self.split_units = true;
         self.whole = None;
         let Some(split) = split_for(&self.plan, bytes.first().copied()) else {
             self.values += 1;
+            if let Some((place, why)) = broke {
+                // Not too large: broken, and no record of it can be read apart.
+                self.error(format!(
+                    "{place}: {why}; the input from there on is not read (the artifact keeps it)"
+                ));
+                self.input = Input::Done;
+                return;
+            }
             self.error(format!(
                 "the document at byte {offset} is larger than {} bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed); the input from it on is not read (the artifact keeps it)",
                 self.options.max_document_bytes
@@ -2096,7 +2116,7 @@ impl Reducer for Json {
                     let kept = kept.to_vec();
                     // The scanner's line is that of the input's end, where `kept` ends.
                     let line = self.scan_line.map(|line| line - count_newlines(&kept));
-                    self.stream(start, line, &kept, out);
+                    self.stream(start, line, &kept, None, out);
                     continue;
                 }
             }
@@ -3308,6 +3328,20 @@ mod tests {
             shape.items.iter().any(|item| item["path"] == "[].v"),
             "{shape:?}"
         );
+    }
+
+    #[test]
+    fn a_document_broken_inside_that_no_path_splits_says_where_it_broke() {
+        // Not "larger than max-document-bytes": it is 20 bytes.
+        let broken = run(
+            b"{\n\"b\": [\n1\n2\n]\n}\n{\"a\": 3}\n",
+            with(|o| o.fields = vec!["a".into()]),
+        );
+        assert_eq!(
+            broken.warnings,
+            ["line 4 (byte 11): expected ',' or a closing bracket, found '2'; the input from there on is not read (the artifact keeps it)"]
+        );
+        assert!(!broken.ok);
     }
 
     #[test]

@@ -38,13 +38,16 @@ pub(crate) enum Event {
         /// Its length.
         len: u64,
     },
-    /// A top-level unit went over the limit ([`Split::TopLevel`] only): its bytes so far,
-    /// from `offset`, for a scanner that splits it.
+    /// A top-level unit went over the limit ([`Split::TopLevel`] only), or broke inside
+    /// one of its values over several lines: its bytes so far, from `offset`, for a
+    /// scanner that splits it.
     Overflow {
         /// Where it starts.
         offset: u64,
         /// Its bytes so far.
         bytes: Vec<u8>,
+        /// Where and why it broke, when it did (it is not over the limit then).
+        broke: Option<(u64, String)>,
     },
     /// A container outside any unit has opened.
     Open {
@@ -274,6 +277,7 @@ impl Scanner {
                 events.push(Event::Overflow {
                     offset: open.start,
                     bytes: open.bytes,
+                    broke: None,
                 });
                 self.failed = true;
                 self.offset = at;
@@ -472,6 +476,7 @@ impl Scanner {
                     events.push(Event::Overflow {
                         offset: open.start,
                         bytes: open.bytes,
+                        broke: None,
                     });
                     self.failed = true; // this scanner is done: a splitting one takes over
                 } else {
@@ -645,11 +650,15 @@ impl Scanner {
             // stray comma): a splitting scanner reads it again from its start, which
             // skips that value alone ([`Scanner::fail`]), up to the failing byte here.
             if self.frames.len() >= 2 && matches!(events.last(), Some(Event::Error { .. })) {
-                events.pop();
+                let broke = match events.pop() {
+                    Some(Event::Error { offset, message }) => Some((offset, message)),
+                    _ => None,
+                };
                 open.bytes.truncate(before + i - keep_from.min(i));
                 events.push(Event::Overflow {
                     offset: open.start,
                     bytes: open.bytes,
+                    broke,
                 });
                 self.offset += i as u64;
                 return i;
@@ -967,6 +976,7 @@ impl Scanner {
             events.push(Event::Overflow {
                 offset: open.start,
                 bytes: open.bytes,
+                broke: None,
             });
             self.failed = true;
             self.offset = end;
