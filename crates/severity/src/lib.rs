@@ -2186,25 +2186,14 @@ fn is_shell_error(line: &[u8]) -> bool {
     name > 0 && digits > 0 && rest[digits..].starts_with(b": ")
 }
 
-/// Whether `line` is sed's or awk's error in the script it was given: `sed: -e expression
-/// #1, char 5: unterminated `s' command`, `sed: file s.sed line 2: …`, `awk: line 2:
-/// missing } near end of file`, gawk's `awk: cmd. line:1: …`.
-fn is_script_error(line: &[u8]) -> bool {
-    match line {
-        [b's', b'e', b'd', b':', b' ', rest @ ..] => {
-            rest.starts_with(b"-e expression #") || rest.starts_with(b"file ")
-        }
-        [b'a', b'w', b'k', b':', b' ', rest @ ..] => {
-            rest.starts_with(b"line ") || rest.starts_with(b"cmd. line:")
-        }
-        _ => false,
-    }
-}
-
-/// A tool's own report of its failure, by the words it opens with: unzip's, docker
-/// build's and exec's, zsh's of a job a signal ended, systemctl's, git's failed merge,
-/// Bazel's, the go command's, sudo's, wget's, gzip's, gcc's `-Werror`; glibc's abort of a process that corrupted its
-/// heap or stack (fatal).
+/// A tool's own report of its failure, by the words it opens with (told by its first byte
+/// at once): unzip's, docker build's and exec's, zsh's of a job a signal ended,
+/// systemctl's, git's failed merge, Bazel's, the go command's, sudo's, wget's, gzip's,
+/// gcc's `-Werror`, R's; sed's and awk's in the script they were given (`sed: -e
+/// expression #1, char 5: unterminated `s' command`, `sed: file s.sed line 2: …`, `awk:
+/// line 2: missing } near end of file`, gawk's `awk: cmd. line:1: …`); glibc's abort of a
+/// process that corrupted its heap or stack, and the BSDs' and macOS's failed assertion
+/// (`Assertion failed: (x > 0), function main, file a.c, line 3.`), fatal.
 fn tool_failure(line: &[u8]) -> Option<Severity> {
     let error = |opening: &[u8]| line.starts_with(opening).then_some(Severity::Error);
     let fatal = |opening: &[u8]| line.starts_with(opening).then_some(Severity::Fatal);
@@ -2217,7 +2206,7 @@ fn tool_failure(line: &[u8]) -> Option<Severity> {
         b'J' if line.starts_with(b"Job for ") => {
             memmem(line, b" failed ").then_some(Severity::Error)
         }
-        b'A' => error(b"Automatic merge failed; "),
+        b'A' => error(b"Automatic merge failed; ").or_else(|| fatal(b"Assertion failed: ")),
         // Bazel's: a target that did not build, and the tally of tests that failed.
         b'T' if line.starts_with(b"Target ") => line
             .ends_with(b" failed to build")
@@ -2229,8 +2218,16 @@ fn tool_failure(line: &[u8]) -> Option<Severity> {
             };
             (at(b" locally.") || at(b" remotely.")).then_some(Severity::Error)
         }
+        // R's error (`Error in library(x) : there is no package called 'x'`), and its
+        // script's end after one.
+        b'E' => ((line.starts_with(b"Error in ") && memmem(line, b" : "))
+            || line == b"Execution halted")
+            .then_some(Severity::Error),
         b's' => error(b"sudo: a password is required")
-            .or_else(|| error(b"sudo: a terminal is required")),
+            .or_else(|| error(b"sudo: a terminal is required"))
+            .or_else(|| error(b"sed: -e expression #"))
+            .or_else(|| error(b"sed: file ")),
+        b'a' => error(b"awk: line ").or_else(|| error(b"awk: cmd. line:")),
         b'w' => error(b"wget: unable to "),
         b'g' if line.starts_with(b"gzip: ") => line
             .ends_with(b": not in gzip format")
@@ -2281,26 +2278,19 @@ fn bazel_test_result(line: &[u8]) -> Option<Severity> {
 fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     let line = bytes.trim_ascii_end();
     let (&last, _) = line.split_last()?;
-    if is_shell_error(line) || is_script_error(line) {
+    if is_shell_error(line) {
         return Some(Severity::Error);
     }
     if let Some(severity) = tool_failure(line) {
         return Some(severity);
     }
+    // A Bazel label opens the line: its test's result, or nothing.
     if line[0] == b'/' && line.starts_with(b"//") {
         return bazel_test_result(line);
     }
     match last {
         // make's failure at a makefile's line: `Makefile:2: *** missing separator.  Stop.`.
         b'.' if line.ends_with(b"Stop.") && memmem(line, b": *** ") => {
-            return Some(Severity::Error)
-        }
-        // R's error (`Error in library(x) : there is no package called 'x'`), and its
-        // script's end after one.
-        _ if line[0] == b'E'
-            && ((line.starts_with(b"Error in ") && memmem(line, b" : "))
-                || line == b"Execution halted") =>
-        {
             return Some(Severity::Error)
         }
         // pre-commit's hook that failed: `black.......................Failed`.
@@ -2321,9 +2311,6 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
         b'g' if line == b"    while executing" => return Some(Severity::Error),
         // A failed assertion aborts the process.
         b'.' if line.ends_with(b"' failed.") && memmem(line, b": Assertion `") => {
-            return Some(Severity::Fatal)
-        }
-        _ if line[0] == b'A' && line.starts_with(b"Assertion failed: ") => {
             return Some(Severity::Fatal)
         }
         b'?' => {
