@@ -4,6 +4,8 @@ use super::*;
 use briefly_core::testkit::reduce_all_chunkings;
 use briefly_core::{reduce, Budget, Envelope, ItemKey, RunConfig};
 use serde_json::json;
+use std::ops::Range;
+use std::sync::Arc;
 
 fn config(max_chars: usize) -> RunConfig {
     RunConfig {
@@ -901,36 +903,45 @@ fn malformed_parquet_and_arrow_data_is_an_error_of_the_input_not_a_crash() {
     );
 }
 
+/// 1000 whole numbers in one batch: their buffer is 8000 bytes, which a compressed buffer
+/// states in its first 8 bytes.
+fn thousand_numbers() -> arrow_array::RecordBatch {
+    use arrow_schema::{DataType, Field, Schema};
+    let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false)]));
+    let values = arrow_array::Int64Array::from_iter_values((0..1000).map(|i| i * 7919 % 1013));
+    arrow_array::RecordBatch::try_new(schema, vec![Arc::new(values)]).unwrap()
+}
+
+/// Arrow IPC written LZ4-compressed, as Feather is by default.
+fn lz4() -> arrow_ipc::writer::IpcWriteOptions {
+    arrow_ipc::writer::IpcWriteOptions::default()
+        .try_with_compression(Some(arrow_ipc::CompressionType::LZ4_FRAME))
+        .unwrap()
+}
+
+/// Where `bytes` (from `within`) hold `value` as 8 little-endian bytes.
+fn places_of(bytes: &[u8], within: Range<usize>, value: i64) -> Vec<usize> {
+    within
+        .filter(|&i| i + 8 <= bytes.len() && bytes[i..i + 8] == value.to_le_bytes())
+        .collect()
+}
+
 #[test]
 fn an_arrow_file_stating_lengths_past_its_bytes_is_refused_before_it_is_read() {
-    use arrow_array::{Int64Array, RecordBatch};
-    use arrow_schema::{DataType, Field, Schema};
-    use std::fs::File;
-    use std::sync::Arc;
-    // 1000 whole numbers: their buffer is 8000 bytes, which the compressed buffer states
-    // in its first 8 bytes.
-    let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false)]));
-    let values = Int64Array::from_iter_values((0..1000).map(|i| i * 7919 % 1013));
-    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(values)]).unwrap();
+    let batch = thousand_numbers();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.arrow");
-    let options = arrow_ipc::writer::IpcWriteOptions::default()
-        .try_with_compression(Some(arrow_ipc::CompressionType::LZ4_FRAME))
-        .unwrap();
     let mut writer = arrow_ipc::writer::FileWriter::try_new_with_options(
-        File::create(&path).unwrap(),
-        &schema,
-        options,
+        std::fs::File::create(&path).unwrap(),
+        &batch.schema(),
+        lz4(),
     )
     .unwrap();
     writer.write(&batch).unwrap();
     writer.finish().unwrap();
     assert!(file(&path, TableOptions::default(), 20_000, None).ok);
     let good = std::fs::read(&path).unwrap();
-    let stated = 8000i64.to_le_bytes();
-    let at: Vec<usize> = (0..good.len() - 8)
-        .filter(|&i| good[i..i + 8] == stated)
-        .collect();
+    let at = places_of(&good, 0..good.len(), 8000);
     assert_eq!(at.len(), 1, "the buffer's stated length is found once");
     // A corrupt stated length: the allocation it asks for would abort the process.
     let mut bad = good.clone();
@@ -987,26 +998,21 @@ fn a_header_that_repeats_names_is_warned_of_with_the_first_ten_listed() {
 
 #[test]
 fn an_arrow_stream_stating_a_buffer_past_any_memory_is_refused() {
-    use arrow_array::{Int64Array, RecordBatch};
-    use arrow_schema::{DataType, Field, Schema};
-    use std::sync::Arc;
-    let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false)]));
-    let values = Int64Array::from_iter_values((0..1000).map(|i| i * 7919 % 1013));
-    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(values)]).unwrap();
-    let options = arrow_ipc::writer::IpcWriteOptions::default()
-        .try_with_compression(Some(arrow_ipc::CompressionType::LZ4_FRAME))
-        .unwrap();
-    let mut good = Vec::new();
-    let mut writer =
-        arrow_ipc::writer::StreamWriter::try_new_with_options(&mut good, &schema, options).unwrap();
-    writer.write(&batch).unwrap();
-    writer.finish().unwrap();
-    drop(writer);
+    let batch = thousand_numbers();
+    let schema = batch.schema();
+    let write = |options| {
+        let mut bytes = Vec::new();
+        let mut writer =
+            arrow_ipc::writer::StreamWriter::try_new_with_options(&mut bytes, &schema, options)
+                .unwrap();
+        writer.write(&batch).unwrap();
+        writer.finish().unwrap();
+        drop(writer);
+        bytes
+    };
+    let good = write(lz4());
     assert!(stream(&good, TableOptions::default()).ok);
-    let stated = 8000i64.to_le_bytes();
-    let at: Vec<usize> = (0..good.len() - 8)
-        .filter(|&i| good[i..i + 8] == stated)
-        .collect();
+    let at = places_of(&good, 0..good.len(), 8000);
     assert_eq!(at.len(), 1, "the buffer's stated length is found once");
     let mut bad = good.clone();
     bad[at[0]..at[0] + 8].copy_from_slice(&(1i64 << 56).to_le_bytes());
@@ -1018,64 +1024,47 @@ fn an_arrow_stream_stating_a_buffer_past_any_memory_is_refused() {
         Some(format!("stopped: not readable (Ipc error: a compressed buffer at byte {} states 72057594037927936 bytes decompressed (over 4294967296)); what was read before is shown", at[0]).as_str()),
         "{e:?}"
     );
-    // A message stating a body past any memory: its length in its header.
-    let length = |at: usize| i32::from_le_bytes(good[at..at + 4].try_into().unwrap()) as usize;
-    let second = 8 + length(4);
-    let meta = second + 8..second + 8 + length(second + 4);
-    let body = arrow_ipc::root_as_message(&good[meta.clone()])
-        .unwrap()
-        .bodyLength();
-    let written: Vec<usize> = meta
-        .clone()
-        .filter(|&i| good[i..i + 8] == body.to_le_bytes())
-        .collect();
+    // A message stating a body past any memory: its length in the batch's header. (A
+    // message opens with `prefix` bytes, the last 4 its metadata's length.)
+    let body_length_at = |bytes: &[u8], prefix: usize| {
+        let length = |at: usize| i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        let second = prefix + length(prefix - 4);
+        let meta = second + prefix..second + prefix + length(second + prefix - 4);
+        let body = arrow_ipc::root_as_message(&bytes[meta.clone()])
+            .unwrap()
+            .bodyLength();
+        places_of(bytes, meta, body)
+    };
+    let refused = |mut bytes: Vec<u8>, at: Vec<usize>, options: TableOptions| {
+        for at in at {
+            bytes[at..at + 8].copy_from_slice(&(1i64 << 40).to_le_bytes());
+        }
+        let e = stream(&bytes, options);
+        assert!(
+            e.warnings
+                .iter()
+                .any(|w| w.contains("states a body of 1099511627776 bytes (over 4294967296)")),
+            "{e:?}"
+        );
+    };
+    let written = body_length_at(&good, 8);
     assert_eq!(written.len(), 1, "the body's length is found once");
-    let mut bad = good.clone();
-    bad[written[0]..written[0] + 8].copy_from_slice(&(1i64 << 40).to_le_bytes());
-    let e = stream(&bad, TableOptions::default());
-    assert!(
-        e.warnings
-            .iter()
-            .any(|w| w.contains("states a body of 1099511627776 bytes (over 4294967296)")),
-        "{e:?}"
-    );
+    refused(good, written, TableOptions::default());
     // The format before 1.0, without the continuation marker: the same.
-    let legacy =
+    let old = write(
         arrow_ipc::writer::IpcWriteOptions::try_new(8, true, arrow_ipc::MetadataVersion::V4)
-            .unwrap();
-    let mut old = Vec::new();
-    let mut writer =
-        arrow_ipc::writer::StreamWriter::try_new_with_options(&mut old, &schema, legacy).unwrap();
-    writer.write(&batch).unwrap();
-    writer.finish().unwrap();
-    drop(writer);
+            .unwrap(),
+    );
     // (Told by its format given: it opens with no marker to sniff.)
     let forced = TableOptions {
         input_format: Some(InputFormat::ArrowStream),
         ..TableOptions::default()
     };
     assert!(stream(&old, forced.clone()).ok);
-    let length = |at: usize| i32::from_le_bytes(old[at..at + 4].try_into().unwrap()) as usize;
-    let second = 4 + length(0);
-    let meta = second + 4..second + 4 + length(second);
-    let body = arrow_ipc::root_as_message(&old[meta.clone()])
-        .unwrap()
-        .bodyLength();
-    let written: Vec<usize> = meta
-        .filter(|&i| old[i..i + 8] == body.to_le_bytes())
-        .collect();
     // (Its one buffer is as long as the body: both lengths are written so.)
+    let written = body_length_at(&old, 4);
     assert_eq!(written.len(), 2, "the body's length and its buffer's");
-    for at in written {
-        old[at..at + 8].copy_from_slice(&(1i64 << 40).to_le_bytes());
-    }
-    let e = stream(&old, forced);
-    assert!(
-        e.warnings
-            .iter()
-            .any(|w| w.contains("states a body of 1099511627776 bytes (over 4294967296)")),
-        "{e:?}"
-    );
+    refused(old, written, forced);
 }
 
 #[test]
