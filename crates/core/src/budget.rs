@@ -7,10 +7,9 @@ use serde::Serialize;
 pub const MIN_RESULT_CHARS: usize = 1_000;
 
 /// The largest per-result budget `--max-chars` may set: far past any model's context
-/// window (about 4 million tokens). A result's memory grows with what it prints (read's
-/// lines of 27 MB printed took 1 GB in helper-89's fuzzing), and a budget past every
-/// input let that grow without bound (`--max-chars 18446744073709551615` on 50 MB ran
-/// out of the machine's 24 GB).
+/// window (about 4 million tokens). A result's memory grows with what it prints (its
+/// items are held until the page is fitted), so a budget past every input let it grow
+/// without bound.
 pub const MAX_RESULT_CHARS: usize = 16 * 1024 * 1024;
 
 /// The smallest per-result budget under a real tokenizer: its token limit, a quarter of

@@ -260,16 +260,24 @@ pub struct MultiLine {
     /// indented whole (pip's build log, tox's): its records are read as they would be
     /// alone, not as one record of indented lines.
     indent: usize,
-    /// A Go stack's function may follow ([`is_go_stack_function`]): the last line taken
-    /// is a Go stack's file and line ([`is_go_stack_place`]), or the record is one line,
-    /// a serious one of zap's development logger ([`is_zap_console_line`]).
-    go_function_may_follow: bool,
-    /// The last line taken is a step of Tcl's error trace that the command it ran
-    /// follows, quoted at the line's start (`    while executing`, then `"puts $x"`).
-    tcl_command_next: bool,
-    /// The last line taken is Elixir's `Client #PID<…> is alive`, which a blank line and
-    /// the client's stack follow under a crash (read in [`Header::ElixirCrash`]'s record).
-    client_stack_next: bool,
+    /// What the last line taken lets follow that would not go on the record otherwise.
+    follows: Follows,
+}
+
+/// What the last line a record took lets follow ([`MultiLine::push`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Follows {
+    Nothing,
+    /// A Go stack's function ([`is_go_stack_function`]): the line is a Go stack's file
+    /// and line ([`is_go_stack_place`]), or the record is one line, a serious one of zap's
+    /// development logger ([`is_zap_console_line`]).
+    GoFunction,
+    /// The command a step of Tcl's error trace ran, quoted at the line's start (`    while
+    /// executing`, then `"puts $x"`).
+    TclCommand,
+    /// A blank line, then the client's stack: the line is Elixir's `Client #PID<…> is
+    /// alive` (read in [`Header::ElixirCrash`]'s record).
+    ClientStack,
 }
 
 impl MultiLine {
@@ -291,9 +299,7 @@ impl MultiLine {
             prose: 0,
             exception_after_blank: false,
             indent: 0,
-            go_function_may_follow: false,
-            tcl_command_next: false,
-            client_stack_next: false,
+            follows: Follows::Nothing,
         }
     }
 
@@ -324,10 +330,12 @@ impl MultiLine {
         self.message = None;
         self.prose = 0;
         self.exception_after_blank = false;
-        self.tcl_command_next = false;
         // zap's levels with a stack are serious: the severity is asked first, the line
         // searched only then (this is read at the start of every record).
-        self.go_function_may_follow = severity >= Some(Severity::Warn) && is_zap_console_line(line);
+        self.follows = match severity >= Some(Severity::Warn) && is_zap_console_line(line) {
+            true => Follows::GoFunction,
+            false => Follows::Nothing,
+        };
         self.block = Block::None;
         // Python reports a syntax error with the frame alone, no `Traceback` above it
         // ([`is_syntax_error_frame`]).
@@ -434,7 +442,7 @@ impl MultiLine {
             Header::ExceptionGroup => return is_exception_group_line(line),
             _ => {}
         }
-        if self.tcl_command_next && line.starts_with('"') {
+        if self.follows == Follows::TclCommand && line.starts_with('"') {
             return true;
         }
         let indented = line.starts_with([' ', '\t']);
@@ -602,7 +610,7 @@ impl MultiLine {
                     || line.starts_with("Last message")
                     || line.starts_with("State: ")
                     || is_elixir_client(line)
-                    || (self.client_stack_next && blank())
+                    || (self.follows == Follows::ClientStack && blank())
             }
             // The exception, then its frames and the asynchronous gaps between them.
             Header::DartUnhandled => {
@@ -702,7 +710,7 @@ impl MultiLine {
         // file and line indented by a tab, in turn.
         if self.severity >= Some(Severity::Warn)
             && ((indented && is_go_stack_place(line))
-                || (self.go_function_may_follow && is_go_stack_function(line)))
+                || (self.follows == Follows::GoFunction && is_go_stack_function(line)))
         {
             return true;
         }
@@ -718,9 +726,15 @@ impl MultiLine {
         let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
-        self.go_function_may_follow = is_go_stack_place(line);
-        self.tcl_command_next = is_tcl_command_step(line);
-        self.client_stack_next = is_elixir_client(line);
+        self.follows = if is_go_stack_place(line) {
+            Follows::GoFunction
+        } else if is_tcl_command_step(line) {
+            Follows::TclCommand
+        } else if is_elixir_client(line) {
+            Follows::ClientStack
+        } else {
+            Follows::Nothing
+        };
         // A frame ends the message its exception announced; so does anything else.
         self.message = match self.message {
             Some(0) if is_rule(line) => Some(1),

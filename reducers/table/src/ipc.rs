@@ -2,7 +2,7 @@
 //! and a message's header state, and the decompressed length each compressed buffer
 //! states in its first bytes. arrow-ipc allocates what they state before it reads or
 //! decompresses, and an allocation that fails aborts the process (no panic handler sees
-//! it): a corrupt length of 128 PB did.
+//! it), as a fuzzed file's corrupt LZ4 length did.
 
 use crate::Error;
 
