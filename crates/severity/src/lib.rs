@@ -2200,7 +2200,13 @@ fn tool_failure(line: &[u8]) -> Option<Severity> {
     match line[0] {
         b'u' => error(b"unzip:  cannot find or open ")
             .or_else(|| error(b"unzip:  cannot find zipfile directory"))
-            .or_else(|| error(b"unable to prepare context: ")),
+            .or_else(|| error(b"unable to prepare context: "))
+            .or_else(|| {
+                let umount = line.strip_prefix(b"u");
+                umount
+                    .is_some_and(is_mount_failure)
+                    .then_some(Severity::Error)
+            }),
         b'O' => error(b"OCI runtime "),
         b'z' => error(b"zsh: killed ").or_else(|| fatal(b"zsh: segmentation fault")),
         b'J' if line.starts_with(b"Job for ") => {
@@ -2241,12 +2247,32 @@ fn tool_failure(line: &[u8]) -> Option<Severity> {
             .or_else(|| error(b"cc1plus: all warnings being treated as errors"))
             .or_else(|| fatal(b"corrupted size vs. prev_size")),
         b'd' => fatal(b"double free or corruption"),
-        b'*' => fatal(b"*** stack smashing detected ***"),
+        b'*' => {
+            fatal(b"*** stack smashing detected ***").or_else(|| fatal(b"*** Program crashed: "))
+        }
+        // Swift's backtrace of a crashed program (its `💣`).
+        0xF0 => fatal("💣 Program crashed: ".as_bytes()),
         b'f' => fatal(b"free(): "),
-        b'm' => fatal(b"malloc(): ").or_else(|| fatal(b"munmap_chunk(): ")),
+        b'm' => fatal(b"malloc(): ")
+            .or_else(|| fatal(b"munmap_chunk(): "))
+            .or_else(|| is_mount_failure(line).then_some(Severity::Error)),
         b'r' => fatal(b"realloc(): "),
         _ => None,
     }
+}
+
+/// util-linux `mount`'s (and, less its `u`, `umount`'s) refusal, which names the mount
+/// point first: `mount: /mnt: special device /dev/sdz1 does not exist.`, `umount: /mnt:
+/// target is busy.`; not its verbose reports (`mount: /dev/sdb1 mounted on /mnt.`) or
+/// hints (`mount: (hint) your fstab has been modified, …`).
+fn is_mount_failure(line: &[u8]) -> bool {
+    let Some(place) = line.strip_prefix(b"mount: /") else {
+        return false;
+    };
+    place
+        .iter()
+        .position(|&b| b == b' ')
+        .is_some_and(|space| space > 0 && place[space - 1] == b':')
 }
 
 /// A Bazel test's result in its summary, where it did not pass: `//app:slow_test
@@ -2356,10 +2382,15 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     if !ends_a_cause(&message[last..]) {
         return None;
     }
-    // The cause follows the last `: `, within the longest cause's length of the end.
-    let tail = &message[message.len().saturating_sub(LONGEST_CAUSE + 2)..];
-    let at = tail.windows(2).rposition(|pair| pair == b": ")?;
-    let cause = &tail[at + 2..];
+    // The cause follows the last `: `, within the longest cause's length of the end, or
+    // procps kill's process in parentheses (`kill: (123) - No such process`).
+    let tail = &message[message.len().saturating_sub(LONGEST_CAUSE + 4)..];
+    let after_colon = tail
+        .windows(2)
+        .rposition(|pair| pair == b": ")
+        .map(|at| at + 2);
+    let after_process = tail.windows(4).rposition(|w| w == b") - ").map(|at| at + 4);
+    let cause = &tail[after_colon.max(after_process)?..];
     let known = CAUSES.iter().any(|known| known.as_bytes() == cause);
     known.then_some(Severity::Error)
 }
@@ -3517,6 +3548,9 @@ mod tests {
             ("malloc(): corrupted top size", Some(Fatal)),
             ("munmap_chunk(): invalid pointer", Some(Fatal)),
             ("realloc(): invalid next size", Some(Fatal)),
+            ("💣 Program crashed: Bad pointer dereference at 0x0000000000000000", Some(Fatal)),
+            ("*** Program crashed: System trap at 0x00005555555b1e4c ***", Some(Fatal)),
+            ("💣 Program ok", None),
             ("corrupted size vs. prev_size", Some(Fatal)),
             ("unzip -l x.zip", None),
             ("go: cannot find main module, but found .git/config in /x", Some(Error)),
@@ -3537,6 +3571,19 @@ mod tests {
             ("mv: cannot move 'a' to 'b': Directory not empty", Some(Error)),
             ("ln: failed to create symbolic link 'x': File exists", Some(Error)),
             ("listen tcp :8080: bind: address already in use", Some(Error)),
+            // procps kill's and bash's: the process in parentheses, then the cause.
+            ("kill: (123) - No such process", Some(Error)),
+            ("bash: kill: (4242) - Operation not permitted", Some(Error)),
+            ("kill: (123) - sent", None),
+            // util-linux mount's refusals name the mount point first.
+            ("mount: /mnt/x: special device /dev/sdz1 does not exist.", Some(Error)),
+            ("mount: /mnt: mount point does not exist.", Some(Error)),
+            ("umount: /mnt: target is busy.", Some(Error)),
+            ("mount: /dev/sdb1 mounted on /mnt.", None),
+            ("umount: /mnt unmounted", None),
+            ("mount: (hint) your fstab has been modified, but systemd still uses the old version;", None),
+            ("mount: /: wrong fs type, bad option, bad superblock on /dev/sdz1", Some(Error)),
+            ("mount: /proc", None),
             ("The directory is not empty", None),
             // A Bazel test's result that is no pass.
             ("//app:slow_test                                    TIMEOUT in 60.0s", Some(Error)),

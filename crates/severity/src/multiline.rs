@@ -205,6 +205,12 @@ enum Header {
     /// `error: Uncaught (in promise) PermissionDenied: …`, [`is_deno_error`]): the source
     /// line, its caret (`^`, `~~~~`), then its frames (`    at file:///app/main.ts:1:7`).
     DenoError,
+    /// Swift's backtrace of a crashed program (5.9 and later), `💣 Program crashed: Bad
+    /// pointer dereference at 0x0000000000000000` (`*** Program crashed: … ***` without
+    /// colour, [`is_swift_crash`]): the crashed thread's frames, its registers and
+    /// images, in parts set apart by blank lines, up to and with its `Backtrace took
+    /// 0.02s` (`ended`).
+    SwiftCrash { ended: bool },
     /// Elixir's crash under the line that logged it, past its `** (ArithmeticError) …`
     /// ([`is_elixir_exception`]): the stack's frames, indented, and a GenServer's `Last
     /// message …`, `State: …` and `Client #PID<…> is alive`.
@@ -572,6 +578,7 @@ impl MultiLine {
                         && line.starts_with(TRACEBACK)
                         && self.severity >= Some(Severity::Error))
             }
+            Header::SwiftCrash { ended } => return !ended,
             Header::FatalError => {
                 return (first
                     && matches!(line.trim_end(), "Stack trace:" | "Current stack trace:"))
@@ -747,6 +754,10 @@ impl MultiLine {
         self.follow_block(line, first);
         if self.header == Header::UnittestReport && is_rule_of(line, b'-') {
             self.header = Header::UnittestBody;
+        }
+        if self.header == (Header::SwiftCrash { ended: false }) && line.starts_with(SWIFT_CRASH_END)
+        {
+            self.header = Header::SwiftCrash { ended: true };
         }
         if self.header == Header::TerraformTitle && self.lines == 2 {
             self.header = Header::TerraformPlain;
@@ -992,6 +1003,17 @@ fn is_fatal_error(line: &str) -> bool {
     // By its capital (a search's setup costs more on these short lines: BGL's `FATAL`s).
     memchr::memchr_iter(b'F', line.as_bytes())
         .any(|at| line.as_bytes()[at..].starts_with(b"Fatal error: "))
+}
+
+/// How Swift's backtrace ends: `Backtrace took 0.02s`.
+const SWIFT_CRASH_END: &str = "Backtrace took ";
+
+/// Whether `line` opens Swift's backtrace of a crashed program: `💣 Program crashed: …`,
+/// or `*** Program crashed: … ***` where its output has no colour.
+fn is_swift_crash(line: &str) -> bool {
+    line.strip_prefix("💣 ")
+        .or_else(|| line.strip_prefix("*** "))
+        .is_some_and(|rest| rest.starts_with("Program crashed: "))
 }
 
 /// Whether `line` is PHP's exception chained to an uncaught one (`Next RuntimeException:
@@ -2112,6 +2134,10 @@ fn tool_header(line: &str, severity: Option<Severity>) -> Option<Header> {
     }
     let serious = severity >= Some(Severity::Error);
     match line.as_bytes().first()? {
+        // `💣`'s first byte.
+        0xF0 | b'*' if severity == Some(Severity::Fatal) && is_swift_crash(line) => {
+            Some(Header::SwiftCrash { ended: false })
+        }
         b'=' => is_erlang_report(line).then_some(Header::ErlangReport),
         b'[' => sbt_header(line, severity).map(Header::Sbt),
         b'f' if serious && (line.starts_with("fatal: [") || line.starts_with("failed: [")) => {
@@ -2177,6 +2203,51 @@ mod tests {
     }
 
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
+
+    #[test]
+    fn swift_backtrace_is_one_record_up_to_its_time() {
+        splits_alike(&[
+            (
+                &[
+                    &["App/main.swift:3: Fatal error: Unexpectedly found nil"],
+                    &[""],
+                    &[
+                        "💣 Program crashed: System trap at 0x00005555555b1e4c",
+                        "",
+                        "Thread 0 \"crash\" crashed:",
+                        "",
+                        "0 0x00005555555b1e4c main + 108 in crash at /src/main.swift:3:15",
+                        "1 [ra] 0x00007ffff7829d90 __libc_start_call_main + 128 in libc.so.6",
+                        "",
+                        "Registers:",
+                        "",
+                        "rax 0x0000000000000000  0",
+                        "",
+                        "Backtrace took 0.03s",
+                    ],
+                    &["Illegal instruction (core dumped)"],
+                    &["done"],
+                ],
+                &[],
+            ),
+            // Without colour; and cut short, what follows is taken (up to the caller's cap).
+            (
+                &[&[
+                    "*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***",
+                    "",
+                    "Thread 0 crashed:",
+                    "done",
+                ]],
+                &[],
+            ),
+            // Prose that says so is no report, nor is glibc's abort under the same stars.
+            (&[&["*** Program crashed: "], &[""]], &[]),
+            (
+                &[&["*** stack smashing detected ***: terminated"], &["done"]],
+                &[],
+            ),
+        ]);
+    }
 
     #[test]
     fn a_record_is_at_the_worst_level_of_its_lines() {
