@@ -3356,7 +3356,25 @@ mod tests {
         };
         let one_line = br#"[{"v":1},{"v":2,,"w":1},{"v":3 "s": "\"]}"},{"v":4}]"#;
         let pretty = b"[\n {\"v\": 1},\n {\"v\": 2\n  \"w\": 1},\n {\"v\": 3}\n]\n";
-        for (input, good, bad) in [(&one_line[..], [1, 4], 2), (pretty, [1, 3], 1)] {
+        // A stray quote: the quotes after it, paired the other way round, would make
+        // strings of the brackets of every record after it. Right after a string, or
+        // later on the line (a string ends with its line); two strings with no comma
+        // between them are no stray.
+        let stray_quote = b"[\n {\"v\": 1},\n {\"v\": 2, \"s\": \"a\"b\"},\n {\"v\": 3}\n]\n";
+        let stray_later = b"[\n {\"v\": 1},\n {\"v\": 2, \"s\": \"a\" b\"\n },\n {\"v\": 3}\n]\n";
+        let no_comma = b"[\n {\"v\": 1},\n {\"v\": 2, \"s\": \"a\"\"t\": 1},\n {\"v\": 3}\n]\n";
+        let stray_in_key = b"[\n {\"v\": 1},\n {\"v\": 2, \"na\"me\": 1},\n {\"v\": 3}\n]\n";
+        let after_number = b"[\n {\"v\": 1},\n {\"v\": 2 3, \"s\": \"x\"},\n {\"v\": 3}\n]\n";
+        let cases = [
+            (&one_line[..], [1, 4], 2),
+            (stray_in_key, [1, 3], 1),
+            (after_number, [1, 3], 1),
+            (pretty, [1, 3], 1),
+            (stray_quote, [1, 3], 1),
+            (stray_later, [1, 3], 1),
+            (no_comma, [1, 3], 1),
+        ];
+        for (input, good, bad) in cases {
             for max_document_bytes in [1 << 20, 16] {
                 let envelope = run(input, count_v(max_document_bytes));
                 let counted = good.map(|v| json!({"value": v, "count": 1}));

@@ -190,6 +190,8 @@ pub(crate) struct Scanner {
     skipping: Option<Skip>,
     /// The byte a record broke at is read again, as the skipped record's.
     skip_began: bool,
+    /// Where the byte after the last string's closing quote is.
+    string_closed_at: u64,
 }
 
 /// How far into a skipped record the scanner is: its brackets still open (it ends when
@@ -206,6 +208,14 @@ impl Skip {
     fn ends_at(&mut self, b: u8) -> bool {
         if self.in_string {
             match b {
+                // No string holds a raw newline: the quote that seemed to open this one was
+                // a stray (`"name": "a"b",` broke the record), and pairing the quotes after
+                // it the other way round would read the brackets of every record after it
+                // as strings'. A pretty document's strings end with their line.
+                b'\n' => {
+                    self.in_string = false;
+                    self.escaped = false;
+                }
                 _ if self.escaped => self.escaped = false,
                 b'\\' => self.escaped = true,
                 b'"' => self.in_string = false,
@@ -245,6 +255,7 @@ impl Scanner {
             failed_unit: None,
             skipping: None,
             skip_began: false,
+            string_closed_at: u64::MAX,
         }
     }
 
@@ -338,6 +349,7 @@ impl Scanner {
                         }
                         Some(close) => {
                             i = close;
+                            self.string_closed_at = base + close as u64 + 1;
                             if key {
                                 self.state = State::Colon;
                                 self.decode_key();
@@ -431,7 +443,12 @@ impl Scanner {
                 State::Colon => match b {
                     b' ' | b'\n' | b'\r' | b'\t' => {}
                     b':' => self.state = State::Value,
-                    _ => self.fail(at, format!("expected ':', found {}", shown(b)), events),
+                    _ => self.fail_past_string(
+                        at,
+                        b,
+                        format!("expected ':', found {}", shown(b)),
+                        events,
+                    ),
                 },
                 State::After => match b {
                     b' ' | b'\n' | b'\r' | b'\t' => {}
@@ -448,8 +465,9 @@ impl Scanner {
                             return i + 1;
                         }
                     }
-                    _ => self.fail(
+                    _ => self.fail_past_string(
                         at,
+                        b,
                         format!("expected ',' or a closing bracket, found {}", shown(b)),
                         events,
                     ),
@@ -603,6 +621,18 @@ impl Scanner {
         self.failed = true;
         self.failed_unit = self.unit.take();
         events.push(Event::Error { offset, message });
+    }
+
+    /// [`Scanner::fail`] at byte `b`, where a key or a value was over. Right after a
+    /// string's closing quote, that quote was more likely a stray one inside the string
+    /// (`"name": "a"b",`, `"na"me": 1`, or a closing quote missing before it) than its end:
+    /// a record skipped for it is read from inside the string on, so that its quotes pair
+    /// as they were meant to. Not when `b` is a quote itself (`"a""b"`: a comma missing).
+    fn fail_past_string(&mut self, offset: u64, b: u8, message: String, events: &mut Vec<Event>) {
+        self.fail(offset, message, events);
+        if let Some(skip) = &mut self.skipping {
+            skip.in_string = offset == self.string_closed_at && b != b'"';
+        }
     }
 
     /// After a failure at chunk index `i`: a top-level value ([`Split::TopLevel`]) that
@@ -1282,6 +1312,29 @@ mod tests {
                 )
             ]
         );
+    }
+
+    #[test]
+    fn a_record_broken_by_a_stray_quote_is_skipped_alone_in_any_chunking() {
+        // The quote after `a` ends no string, and the one after `b` is not an opening
+        // one; both records after it are read. (Offsets as Python's bytes.index gives.)
+        let input =
+            b"[{\"a\": 1},\n {\"s\": \"a\"b\", \"t\": [\"]\"]},\n {\"a\": 2},\n {\"a\": 3}]";
+        let expected = vec![
+            (1, "[]".to_string(), r#"{"a": 1}"#.to_string()),
+            (
+                21,
+                "error".into(),
+                "expected ',' or a closing bracket, found 'b': the record at byte 12 skipped"
+                    .into(),
+            ),
+            (39, "[]".into(), r#"{"a": 2}"#.into()),
+            (50, "[]".into(), r#"{"a": 3}"#.into()),
+        ];
+        for chunk in 1..=input.len() {
+            let got = units(Split::Records(vec![Step::Each]), input, chunk);
+            assert_eq!(got, expected, "chunk {chunk}");
+        }
     }
 
     #[test]
