@@ -1373,15 +1373,24 @@ impl Json {
                 (Origin::Piece(_), _) => 0,
             };
             self.shape.add(root, &mut path);
+            let most = self.options.whole_value_chars.unwrap_or(usize::MAX);
             if let (Some((held, chars)), Origin::Top) = (&mut self.whole, from) {
-                let value = root.to_json(&mut self.convert);
-                let value_chars = value.to_string().chars().count();
-                *chars += value_chars;
-                held.push(value);
-                let most = self.options.whole_value_chars.unwrap_or(usize::MAX);
-                if *chars > self.options.whole_chars || value_chars > most {
-                    self.whole = None;
+                // A value of more nodes than the room has characters cannot come whole:
+                // it is not made a tree to find that out (a large document's tree takes
+                // many times its bytes).
+                let fits = |value_chars: usize| {
+                    *chars + value_chars <= self.options.whole_chars && value_chars <= most
+                };
+                if fits(root.nodes()) {
+                    let value = root.to_json(&mut self.convert);
+                    let value_chars = value.to_string().chars().count();
+                    if fits(value_chars) {
+                        *chars += value_chars;
+                        held.push(value);
+                        return;
+                    }
                 }
+                self.whole = None;
             } else {
                 self.whole = None;
             }
@@ -2698,6 +2707,54 @@ mod tests {
             both.warnings[1].ends_with("line 1 (byte 30): 1e400"),
             "{:?}",
             both.warnings
+        );
+    }
+
+    #[test]
+    fn a_value_comes_whole_up_to_whole_chars_exactly() {
+        // Compact, 18 characters in 8 nodes; pretty, many more bytes: what counts is the
+        // compact JSON, over every value.
+        for input in [
+            &b"[0,[],{\"a\":[1,2]}]"[..],
+            b"[\n  0,\n  [],\n  {\"a\": [1, 2]}\n]\n",
+        ] {
+            let whole = |whole_chars| run(input, with(|o| o.whole_chars = whole_chars));
+            assert!(
+                whole(18).summary.contains("returned whole"),
+                "{:?}",
+                whole(18)
+            );
+            assert!(
+                !whole(17).summary.contains("returned whole"),
+                "{:?}",
+                whole(17)
+            );
+            let most = |most| run(input, with(|o| o.whole_value_chars = Some(most)));
+            assert!(
+                most(18).summary.contains("returned whole"),
+                "{:?}",
+                most(18)
+            );
+            assert!(
+                !most(17).summary.contains("returned whole"),
+                "{:?}",
+                most(17)
+            );
+        }
+        // A digit is a value of one node in one character.
+        let digit = run(b"7", with(|o| o.whole_chars = 1));
+        assert!(digit.summary.contains("returned whole"), "{digit:?}");
+        let values = b"[1,2]\n[3]\n";
+        let whole = |whole_chars| run(values, with(|o| o.whole_chars = whole_chars));
+        assert!(
+            whole(8).summary.contains("returned whole"),
+            "{:?}",
+            whole(8)
+        );
+        assert!(
+            !whole(7).summary.contains("returned whole"),
+            "{:?}",
+            whole(7)
         );
     }
 

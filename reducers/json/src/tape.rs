@@ -150,6 +150,12 @@ impl<'t, 'i> TapeValue<'t, 'i> {
         }
     }
 
+    /// The nodes it takes on the tape, itself and everything inside it: no more than
+    /// the characters of its compact JSON, where each prints at least one.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// No elements or members (or a scalar).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -342,6 +348,29 @@ mod tests {
         let mut bytes = json.as_bytes().to_vec();
         let tape = simd_json::to_tape(&mut bytes).unwrap();
         f(TapeValue::root(&tape.0))
+    }
+
+    #[test]
+    fn a_value_has_no_more_nodes_than_its_compact_json_has_characters() {
+        // The least each kind prints: an empty string, object and array, a digit, and
+        // an empty key (a node of its own, printed with its quotes and colon).
+        for json in [
+            "\"\"",
+            "0",
+            "[]",
+            "{}",
+            "[0,[],{},\"\",[[[]]]]",
+            r#"{"":{"":[]},"a":0}"#,
+            "[null,true,false,-1,1.5]",
+        ] {
+            let nodes = with_tape(json, |root| root.nodes());
+            let chars = serde_json::from_str::<Value>(json)
+                .unwrap()
+                .to_string()
+                .len();
+            assert!(nodes <= chars, "{json}: {nodes} nodes, {chars} characters");
+        }
+        assert_eq!(with_tape("[0,[],{}]", |root| root.nodes()), 4);
     }
 
     #[test]
