@@ -109,6 +109,57 @@ mod tests {
     }
 
     #[test]
+    fn verbose_progress_names_parametrized_tests_and_both_outcomes_of_one() {
+        // `pytest -v --tb=no -rN`: the progress lines are all that name the failures;
+        // parameters may hold spaces and brackets, and a test that failed and then
+        // errored in teardown is listed as both.
+        let input = "============================= test session starts ==============================\n\
+            collecting ... collected 6 items\n\n\
+            test_p.py::test_param[[x]] FAILED                                        [ 16%]\n\
+            test_p.py::test_param[a b] FAILED                                        [ 33%]\n\
+            test_p.py::test_param[z] FAILED                                          [ 50%]\n\
+            test_p.py::test_param[ok] PASSED                                         [ 66%]\n\
+            test_p.py::test_td FAILED                                                [ 83%]\n\
+            test_p.py::test_td ERROR                                                 [ 83%]\n\
+            test_p.py::T::test_k[1] FAILED\n\
+            ========================= 5 failed, 1 passed, 1 error in 0.45s =========================\n";
+        let envelope = pytest(input);
+        let stats = &envelope.stats;
+        assert_eq!(
+            stats["failed"],
+            json!([
+                "test_p.py::test_param[[x]]",
+                "test_p.py::test_param[a b]",
+                "test_p.py::test_param[z]",
+                "test_p.py::test_td",
+                "test_p.py::T::test_k[1]"
+            ]),
+            "{envelope:?}"
+        );
+        assert_eq!(
+            stats["errors"],
+            json!(["test_p.py::test_td"]),
+            "{envelope:?}"
+        );
+        // Cut off after a test's outcome, nothing was running; cut off before it, that
+        // test was.
+        let cut = &input[..input.find("test_p.py::test_param[ok]").unwrap()];
+        assert!(pytest(cut).stats.get("running").is_none_or(Value::is_null));
+        let running = format!("{cut}test_p.py::test_param[ok] ");
+        assert_eq!(
+            pytest(&running).stats["running"],
+            "test_p.py::test_param[ok]"
+        );
+        // Parameters that end as a percentage would, but with no number in it.
+        for nodeid in [
+            "test_p.py::test_param[rate [x%]",
+            "test_p.py::test_param[a [%]",
+        ] {
+            assert_eq!(pytest(&format!("{cut}{nodeid}")).stats["running"], nodeid);
+        }
+    }
+
+    #[test]
     fn a_recursions_repeated_frames_leave_room_for_the_line_that_raised() {
         // `f` calling itself, `g` and `h` calling each other, and a cycle of eight
         // functions, a thousand calls, as

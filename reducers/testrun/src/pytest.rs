@@ -1425,7 +1425,11 @@ impl Pytest {
                     // The short test summary's, its heading cut off (`pytest | tail -n 5`).
                     self.short_summary(line, out);
                 } else if let Some((kind, nodeid)) = progress_failure(line) {
-                    let known = self.progress.iter().any(|(_, id)| id == nodeid);
+                    // A test that failed and then errored in teardown is listed twice.
+                    let known = self
+                        .progress
+                        .iter()
+                        .any(|&(k, ref id)| k == kind && id == nodeid);
                     if !known && self.progress.len() < MAX_NAMES {
                         self.progress.push((kind, nodeid.to_string()));
                     }
@@ -1533,18 +1537,41 @@ fn is_headless_summary_line(line: &str) -> bool {
         && !path.contains([':', ' '])
 }
 
-/// `-v` progress before the test's outcome is known: `a.py::test_x[a b]` alone on its
-/// line (pytest writes the outcome after it when the test ends); the node id.
-fn running_test(line: &str) -> Option<&str> {
-    let (path, rest) = line.split_once("::")?;
+/// Whether `text` is a test's node id as pytest prints it: its file, `::`, its name
+/// (after its class's), and its parameters in brackets, which may hold anything
+/// (`a.py::T::test_x[a b]`, `a.py::test_y[[]`).
+fn is_nodeid(text: &str) -> bool {
+    let Some((path, rest)) = text.split_once("::") else {
+        return false;
+    };
     let name = rest.find('[').map_or(rest, |at| &rest[..at]);
     let params_end = rest.len() == name.len() || rest.ends_with(']');
     let plain = |part: &str| !part.is_empty() && !part.contains(char::is_whitespace);
-    (path.ends_with(".py") && plain(path) && plain(name) && params_end).then_some(line)
+    plain(path) && plain(name) && params_end
 }
 
-/// `-v` progress: `a.py::test_x FAILED   [ 10%]`, or with xdist
-/// `[gw0] [ 10%] FAILED a.py::test_x`; the kind and the node id.
+/// `line` without the run's percentage that `-v` progress ends with (`  [ 10%]`), if it
+/// has one.
+fn without_percentage(line: &str) -> Option<&str> {
+    let (head, percent) = line.rsplit_once(" [")?;
+    let number = percent.strip_suffix("%]")?.trim_start();
+    (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())).then_some(head)
+}
+
+/// `-v` progress before the test's outcome is known: `a.py::test_x[a b]` alone on its
+/// line (pytest writes the outcome after it when the test ends); the node id. Not a
+/// test's line with its outcome and the percentage (`a.py::test_x[a] PASSED  [ 10%]`),
+/// which parameters could otherwise end.
+fn running_test(line: &str) -> Option<&str> {
+    let module = line
+        .split_once("::")
+        .is_some_and(|(path, _)| path.ends_with(".py"));
+    (module && is_nodeid(line) && without_percentage(line).is_none()).then_some(line)
+}
+
+/// `-v` progress: `a.py::test_x FAILED   [ 10%]` (`a.py::test_x[a b] FAILED` in the
+/// classic style), or with xdist `[gw0] [ 10%] FAILED a.py::test_x`; the kind and the
+/// node id.
 fn progress_failure(line: &str) -> Option<(&'static str, &str)> {
     let kind = |status: &str| match status {
         "FAILED" => Some("failed"),
@@ -1560,15 +1587,11 @@ fn progress_failure(line: &str) -> Option<(&'static str, &str)> {
             .filter(|_| nodeid.contains("::"))
             .map(|k| (k, nodeid));
     }
-    let head = match line.rsplit_once(" [") {
-        Some((head, percent)) if percent.ends_with("%]") => head,
-        _ => line,
-    };
+    let head = without_percentage(line).unwrap_or(line);
     let (nodeid, status) = head.trim_end().rsplit_once(' ')?;
     let nodeid = nodeid.trim();
-    (nodeid.contains("::") && !nodeid.contains(' '))
-        .then_some(())
-        .and(kind(status))
+    kind(status)
+        .filter(|_| is_nodeid(nodeid))
         .map(|k| (k, nodeid))
 }
 
