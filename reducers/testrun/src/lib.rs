@@ -160,6 +160,59 @@ mod tests {
     }
 
     #[test]
+    fn a_fixtures_error_without_a_summary_is_no_conftests_and_takes_its_module_from_progress() {
+        // `pytest -rN`: no short summary names the tests; the error is in a conftest.py
+        // fixture, which is no test's module (its place is the item's location).
+        let reports =
+            "==================================== ERRORS ====================================\n\
+            _______________________ ERROR at setup of test_setup_err _______________________\n\n\
+            \x20   @pytest.fixture\n\
+            \x20   def broken_setup():\n\
+            >       raise RuntimeError(\"setup exploded\")\n\
+            E       RuntimeError: setup exploded\n\n\
+            conftest.py:4: RuntimeError\n\
+            =================================== FAILURES ===================================\n\
+            _________________________________ test_fail_eq _________________________________\n\n\
+            >   def test_fail_eq(): assert 1 == 2\n\
+            E   assert 1 == 2\n\n\
+            test_a.py:3: AssertionError\n\
+            ========================= 1 failed, 1 error in 0.05s ==========================\n";
+        let head =
+            "============================= test session starts ==============================\n\
+            collected 2 items\n\n";
+        let quiet = pytest(&format!(
+            "{head}test_a.py EF                                        [100%]\n\n{reports}"
+        ));
+        assert_eq!(
+            quiet.stats["errors"],
+            json!(["test_setup_err"]),
+            "{quiet:?}"
+        );
+        let error = item(&quiet, 0);
+        assert_eq!(
+            (&error["location"], error.get("file")),
+            (&json!("conftest.py:4"), None)
+        );
+        assert_eq!(quiet.stats["by_module"], json!({"test_a.py": 1}));
+        // Under -v, progress names it with its module, and it is listed once: by its
+        // error's line, not by a failure of the same name or an error of a name that
+        // ends as its does.
+        let verbose = pytest(&format!(
+            "{head}test_b.py::test_setup_err FAILED                         [ 25%]\n\
+             test_b.py::my_test_setup_err ERROR                                       [ 50%]\n\
+             test_a.py::test_setup_err ERROR                                          [ 75%]\n\
+             test_a.py::test_fail_eq FAILED                                           [100%]\n\n{reports}"
+        ));
+        let stats = &verbose.stats;
+        let errors = ["test_a.py::test_setup_err", "test_b.py::my_test_setup_err"];
+        assert_eq!(stats["errors"], json!(errors), "{verbose:?}");
+        let failed = ["test_a.py::test_fail_eq", "test_b.py::test_setup_err"];
+        assert_eq!(stats["failed"], json!(failed), "{verbose:?}");
+        assert_eq!(stats["by_module"], json!({"test_a.py": 2, "test_b.py": 2}));
+        assert_eq!(verbose.items.len(), 4, "{verbose:?}");
+    }
+
+    #[test]
     fn a_recursions_repeated_frames_leave_room_for_the_line_that_raised() {
         // `f` calling itself, `g` and `h` calling each other, and a cycle of eight
         // functions, a thousand calls, as

@@ -1106,8 +1106,15 @@ impl Pytest {
         // where it failed as its file; a module's own (`tests/test_m.py`) is its file.
         let moduleless = nodeid.is_empty()
             || (phase != Phase::Collection && !nodeid.contains("::") && !nodeid.ends_with(".py"));
+        // Not a conftest.py's, where a fixture failed: that is no test's module (its
+        // place is the item's `location`).
         let file = match &report {
-            Some(report) if moduleless => report.locations.first().map_or("", |(f, _)| f),
+            Some(report) if moduleless => report
+                .locations
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .find(|f| f.rsplit('/').next() != Some("conftest.py"))
+                .unwrap_or(""),
             _ => nodeid.split("::").next().unwrap_or(&nodeid),
         }
         .to_string();
@@ -1652,7 +1659,21 @@ impl FoldBatches for Pytest {
             .chain(std::mem::take(&mut self.crash_lines))
             .collect::<Vec<_>>();
         for report in unnamed {
-            let nodeid = report.derived_nodeid();
+            let mut nodeid = report.derived_nodeid();
+            // A name without its module (a fixture's error in a conftest.py) that `-v`
+            // progress gave with it (`-rN -v`): that one, listed once.
+            if !nodeid.contains("::") && report.phase != Phase::Collection {
+                let kind = match report.phase {
+                    Phase::Call => "failed",
+                    _ => "error",
+                };
+                let named = self.progress.iter().position(|&(k, ref id)| {
+                    k == kind && id.strip_suffix(&nodeid).is_some_and(|m| m.ends_with("::"))
+                });
+                if let Some(at) = named {
+                    nodeid = self.progress.remove(at).1;
+                }
+            }
             self.emit_report(Some(report), nodeid, None, out);
         }
         // Named only by `-v` progress (`--tb=no -rN`, or a run cut off before its reports).
