@@ -1442,6 +1442,20 @@ impl CargoTest {
             // lines (stdout beside stderr): not the panic's.
             Mode::InlinePanic if is_progress_count(line) => return,
             Mode::InlinePanic => {
+                // A doc-test's panic (its process's thread `main`), on one thread: its
+                // test was named before it, and its `FAILED` is that test's.
+                let doctest_running = (self.running_test.as_deref())
+                    .is_some_and(|test| is_doctest(without_test_mode(test)));
+                // A `should_panic` test's panic, on one thread: no cause of its failure
+                // (its report in the list of failures says what was expected).
+                let should_panic = (self.running_test.as_deref())
+                    .is_some_and(|test| test.ends_with(" - should panic"));
+                if line == "FAILED" && (doctest_running || should_panic) {
+                    self.wait_for_outcome();
+                    self.mode = Mode::Normal;
+                    self.normal(line, out);
+                    return;
+                }
                 if line == "FAILED" {
                     // Its test is marked FAILED: its report's heading in the list after
                     // (`---- name stdout ----`) heads a report, not another's output.
@@ -1568,7 +1582,16 @@ impl CargoTest {
                     self.outcomes[outcome as usize] += 1;
                 }
             }
-            if let Some(name) = rest.strip_suffix(" ... FAILED").map(without_test_mode) {
+            if let Some(shown) = rest.strip_suffix(" ... FAILED") {
+                let name = without_test_mode(shown);
+                // A `should_panic` test fails when it did not panic as it was to: the panic
+                // it printed (`--nocapture`) is no cause; its report in the list of failures
+                // says what was expected (`note: panic did not contain expected string`).
+                if shown.ends_with(" - should panic") && !is_doctest(name) {
+                    self.waited_panic(name);
+                    self.mark_failed(name);
+                    return;
+                }
                 self.test_failed(name, out);
                 return;
             }
@@ -1595,10 +1618,14 @@ impl CargoTest {
                 self.crash_line(line);
                 return;
             }
-        }
-        if let Some(name) = line.strip_suffix(QUIET_FAILED) {
-            self.test_failed(name, out);
-            return;
+            // What a doc-test printed as it ended, after its name (one thread,
+            // `--nocapture`): rustdoc's verdict, and libtest's `FAILED` glued to it.
+            if let Some((name, after)) = rest.split_once(" ... ") {
+                if is_doctest(without_test_mode(name)) && rustdoc_verdict(after).is_some() {
+                    self.normal(after, out);
+                    return;
+                }
+            }
         }
         // Under `--nocapture`, doc-tests print why they failed as they end: rustdoc's
         // verdict (some without a newline: libtest's result follows on the same line;
@@ -1613,6 +1640,18 @@ impl CargoTest {
             }
             if !rest.is_empty() {
                 self.normal(rest, out);
+            }
+            return;
+        }
+        if let Some(name) = line.strip_suffix(QUIET_FAILED) {
+            self.test_failed(name, out);
+            return;
+        }
+        // On one thread, the outcome of the test named before what it printed.
+        if line == "FAILED" || line == "ok" {
+            if let Some(test) = self.running_test.take() {
+                let line = format!("test {test} ... {line}");
+                self.normal(&line, out);
             }
             return;
         }
@@ -1890,10 +1929,22 @@ const RUSTDOC_VERDICTS: [&str; 6] = [
 /// verdict, and what follows it on the line when rustdoc wrote no newline: libtest's
 /// result (`test NAME ... FAILED`), or another doc-test's verdict.
 fn rustdoc_verdict(line: &str) -> Option<(&str, &str)> {
-    let start = RUSTDOC_VERDICTS
-        .iter()
-        .find(|v| line.starts_with(**v))?
-        .len();
+    let verdict = RUSTDOC_VERDICTS.iter().find(|v| line.starts_with(**v))?;
+    let start = verdict.len();
+    // Where the verdict itself ends: a fixed one's end, an exit status's `).`, the codes'
+    // `]`; libtest's word on the test may follow at once (`FAILED` on one thread, `-q`'s
+    // `NAME --- FAILED`).
+    let own_end = match *verdict {
+        "Test executable failed (" => line.find(").").map(|at| at + 2),
+        "Some expected error codes were not found: " => {
+            line[start..].find(']').map(|at| start + at + 1)
+        }
+        "Couldn't run the test: " => None,
+        fixed => Some(fixed.len()),
+    };
+    if let Some(end) = own_end {
+        return Some((&line[..end], &line[end..]));
+    }
     // (Found once: a line may be long.)
     let result_dots = line.rfind(" ... ");
     let next = |at: usize| {

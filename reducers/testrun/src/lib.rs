@@ -688,10 +688,104 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
                     &json!("tests::a_no_panic"),
                     &json!("test did not panic as expected")
                 ),
-                (&json!("tests::b_wrong_msg"), &json!("bang")),
+                // Its own panic is no cause: it failed for what it said.
+                (
+                    &json!("tests::b_wrong_msg"),
+                    &json!("panic did not contain expected string\npanic message: \"bang\"\nexpected substring: \"boom\"")
+                ),
             ],
             "{envelope:?}"
         );
+        // The same on two threads, where the panic comes before its test's line.
+        let two_threads = input
+            .replace("test tests::b_wrong_msg - should panic ... \n", "")
+            .replace(
+                "FAILED\ntest tests::c_ok",
+                "test tests::b_wrong_msg - should panic ... FAILED\ntest tests::c_ok",
+            );
+        let envelope = cargo_test(two_threads.as_bytes());
+        let b = envelope
+            .items
+            .iter()
+            .find(|item| item["name"] == "tests::b_wrong_msg");
+        assert_eq!(
+            b.map(|b| &b["message"]),
+            Some(items[1].1),
+            "{two_threads}\n{envelope:?}"
+        );
+    }
+
+    #[test]
+    fn doc_tests_under_nocapture_on_one_thread_or_quiet_are_named_by_their_own_lines() {
+        // As cargo 1.95 prints them (`cargo test --doc [-q] -- --nocapture
+        // [--test-threads=1]`, backtraces left out): rustdoc's verdict right after the
+        // test's name, libtest's `FAILED` glued to it or on a line of its own after the
+        // panic of the doc-test's process (thread `main`); `-q`'s name glued to it.
+        let panic = "\nstderr:\n\nthread 'main' (1816) panicked at src/lib.rs:5:1:\n\
+            assertion `left == right` failed\n  left: 2\n right: 3\n\
+            note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n";
+        let end = "\nfailures:\n\nfailures:\n\n\
+            test result: FAILED. 1 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.26s\n";
+        let one_thread = format!(
+            "   Doc-tests rs1\n\nrunning 4 tests\n\
+             test src/lib.rs - add (line 11) - compile fail ... Test compiled successfully, but it's marked `compile_fail`.FAILED\n\
+             test src/lib.rs - add (line 2) ... Test executable failed (exit status: 101).\n{panic}FAILED\n\
+             test src/lib.rs - add (line 5) ... ok\n\
+             test src/lib.rs - add (line 8) ... Test executable succeeded, but it's marked `should_panic`.FAILED\n{end}"
+        );
+        let quiet = format!(
+            "\nrunning 4 tests\n\
+             Test compiled successfully, but it's marked `compile_fail`.src/lib.rs - add (line 11) --- FAILED\n\
+             Test executable failed (exit status: 101).\n{panic}src/lib.rs - add (line 2) --- FAILED\n\
+             .Test executable succeeded, but it's marked `should_panic`. 3/4\n\
+             src/lib.rs - add (line 8) --- FAILED\n{end}"
+        );
+        for input in [one_thread, quiet] {
+            let envelope = cargo_test(input.as_bytes());
+            let items: Vec<(&Value, &Value)> = envelope
+                .items
+                .iter()
+                .map(|item| (&item["name"], &item["message"]))
+                .collect();
+            assert_eq!(
+                items,
+                [
+                    (
+                        &json!("src/lib.rs - add (line 11)"),
+                        &json!("Test compiled successfully, but it's marked `compile_fail`.")
+                    ),
+                    (
+                        &json!("src/lib.rs - add (line 2)"),
+                        &json!("assertion `left == right` failed")
+                    ),
+                    (
+                        &json!("src/lib.rs - add (line 8)"),
+                        &json!("Test executable succeeded, but it's marked `should_panic`.")
+                    ),
+                ],
+                "{input}\n{envelope:?}"
+            );
+        }
+        // A process that exited with an error of its own, printing nothing; a doc-test
+        // that failed to compile with other errors than it expected.
+        for (verdict, name) in [
+            (
+                "Test executable failed (exit status: 3).",
+                "src/lib.rs - quit (line 20)",
+            ),
+            (
+                "Some expected error codes were not found: [\"E0308\"]",
+                "src/lib.rs - codes (line 30)",
+            ),
+        ] {
+            let input = format!(
+                "\nrunning 1 test\n{verdict}{name} --- FAILED\n\nfailures:\n\nfailures:\n\n\
+                 test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.26s\n"
+            );
+            let envelope = cargo_test(input.as_bytes());
+            let failed = (&item(&envelope, 0)["name"], &item(&envelope, 0)["message"]);
+            assert_eq!(failed, (&json!(name), &json!(verdict)), "{envelope:?}");
+        }
     }
 
     #[test]
