@@ -652,6 +652,10 @@ pub struct CargoTest {
     crash: Vec<String>,
     /// The test libtest (on one thread) named last, before any outcome of it.
     running_test: Option<String>,
+    /// The failure read now began at a block of nextest's output that no status line
+    /// announced (`--status-level=none`): it is named by what its test binary printed
+    /// in it, and the next `stdout ───` block is the next test's.
+    unannounced_output: bool,
     /// The tests libtest's JSON said started and gave no outcome of yet (at most
     /// [`MAX_RUNNING`]).
     started: Vec<String>,
@@ -730,6 +734,7 @@ impl CargoTest {
             current_has_result: false,
             crash: Vec::new(),
             running_test: None,
+            unannounced_output: false,
             started: Vec::new(),
             first_crash: None,
             totals: Map::new(),
@@ -1099,6 +1104,8 @@ impl CargoTest {
         // A failure whose earlier attempt's report was read is reported from that.
         let from_list = held.is_none();
         match status.outcome {
+            // Reported from its output, which named no binary (`--status-level=none`).
+            Nextest::Failed if self.reported.contains(&self.failure_key(None, name)) => {}
             Nextest::Failed => {
                 let failure = held.unwrap_or_else(|| {
                     let mut failure = Failure::new(name, binary, self.options.lines);
@@ -1120,20 +1127,20 @@ impl CargoTest {
         }
     }
 
-    /// Reports `failure`; false when its test was reported before (and it is not again).
-    fn emit_failure(&mut self, failure: Failure, out: &mut dyn Emit<CargoItem>) -> bool {
-        // The same test name in another binary is another failure. nextest names each
-        // binary; libtest's own output may not, and its binaries are told apart by when
-        // they ran.
+    /// What tells a failure of test `name` in `binary` from the others reported. The same
+    /// test name in another binary is another failure. nextest names each binary;
+    /// libtest's own output may not, and its binaries are told apart by when they ran.
+    fn failure_key(&self, binary: Option<&str>, name: &str) -> String {
         let run = match self.formats.iter().any(|format| format.contains("nextest")) {
             true => 0,
             false => self.binaries_seen,
         };
-        let key = format!(
-            "{run}\u{0}{}\u{0}{}",
-            failure.binary.as_deref().unwrap_or(""),
-            failure.name
-        );
+        format!("{run}\u{0}{}\u{0}{name}", binary.unwrap_or(""))
+    }
+
+    /// Reports `failure`; false when its test was reported before (and it is not again).
+    fn emit_failure(&mut self, failure: Failure, out: &mut dyn Emit<CargoItem>) -> bool {
+        let key = self.failure_key(failure.binary.as_deref(), &failure.name);
         if !remember(&mut self.reported, &key) {
             return false;
         }
@@ -1330,9 +1337,25 @@ impl CargoTest {
             }
             Mode::NextestReport => {
                 let content = line.strip_prefix("    ");
-                let header = matches!(line.trim(), "stdout ───" | "stderr ───" | "output ───")
-                    || line.trim_start().starts_with("stdout ─")
-                    || line.trim_start().starts_with("stderr ─");
+                let header = is_nextest_output_header(line);
+                if header && self.unannounced_output && line.trim_start().starts_with("stdout") {
+                    self.close_failure(out);
+                    self.failure = Some(Failure::new("", None, self.options.lines));
+                    return;
+                }
+                if let (Some(failure), Some(content), true) =
+                    (&mut self.failure, content, self.unannounced_output)
+                {
+                    if failure.name.is_empty() {
+                        let libtests = content
+                            .strip_prefix("test ")
+                            .and_then(|rest| rest.strip_suffix(" ... FAILED"))
+                            .map(without_test_mode);
+                        if let Some(name) = libtests.or_else(|| panicking_thread(content)) {
+                            failure.name = name.to_string();
+                        }
+                    }
+                }
                 if line.is_empty() || header || content.is_some_and(|c| nextest_status(c).is_none())
                 {
                     if let (Some(failure), true) = (&mut self.failure, line.is_empty()) {
@@ -1353,6 +1376,7 @@ impl CargoTest {
                     return;
                 }
                 self.close_failure(out);
+                self.unannounced_output = false;
                 self.mode = Mode::Normal;
             }
             Mode::NextestOutput => {
@@ -1694,6 +1718,15 @@ impl CargoTest {
             self.next_binary = Some(format!("Doc-tests {rest}"));
             return;
         }
+        // A failed test's output with no status line before it (`--status-level=none`).
+        if is_nextest_output_header(line) && !self.nextest_done {
+            self.format("nextest");
+            self.close_failure(out);
+            self.failure = Some(Failure::new("", None, self.options.lines));
+            self.unannounced_output = true;
+            self.mode = Mode::NextestReport;
+            return;
+        }
         if let Some(status) = nextest_status(trimmed) {
             let NextestLine { name, retried, .. } = status;
             self.format("nextest");
@@ -1748,6 +1781,17 @@ impl CargoTest {
                 .push(briefly_core::cut_str(line, 300).into_owned());
         }
     }
+}
+
+/// nextest's heading of a block of a test's output: `  stdout ───`, `  stderr ───`,
+/// `  output ───` (both, interleaved), or with the block's kind after the rule.
+fn is_nextest_output_header(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    matches!(
+        trimmed.trim_end(),
+        "stdout ───" | "stderr ───" | "output ───"
+    ) || trimmed.starts_with("stdout ─")
+        || trimmed.starts_with("stderr ─")
 }
 
 /// An older nextest's heading of a failed test's output: `--- STDOUT:     binary name ---`

@@ -789,6 +789,54 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn nextest_without_status_lines_names_each_failure_by_its_output() {
+        // `cargo nextest run --status-level=none --final-status-level=none` (0.9.143):
+        // each failed test's output in blocks, no line naming it.
+        let block = |name: &str, panic: &str| {
+            format!(
+                "  stdout ───\n\n    running 1 test\n    test {name} ... FAILED\n\n    failures:\n\n\
+                 \x20   failures:\n        {name}\n\n\
+                 \x20   test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 12 filtered out; finished in 0.07s\n\n\
+                 \x20 stderr ───\n\n    thread '{name}' (32179) panicked at src/lib.rs:32:9:\n    {panic}\n\
+                 \x20   note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n"
+            )
+        };
+        let input = format!(
+            "    Starting 3 tests across 1 binary\n{}{}\
+             ────────────\n     Summary [   0.095s] 3 tests run: 1 passed, 2 failed\n",
+            block(
+                "tests::multi_line_debug",
+                "assertion `left == right` failed"
+            ),
+            block("tests::sp_wrong_msg - should panic", "different"),
+        );
+        let envelope = cargo_test(input.as_bytes());
+        let mut items: Vec<(&Value, &Value)> = (envelope.items.iter())
+            .map(|item| (&item["name"], &item["message"]))
+            .collect();
+        items.sort_by_key(|item| item.0.as_str());
+        assert_eq!(
+            items,
+            [
+                (
+                    &json!("tests::multi_line_debug"),
+                    &json!("assertion `left == right` failed")
+                ),
+                (&json!("tests::sp_wrong_msg"), &json!("different")),
+            ],
+            "{envelope:?}"
+        );
+        // `--status-level=none` alone: the final list names them again, with their
+        // binary; each is one failure still.
+        let listed = format!(
+            "{input}\x20       FAIL [   0.074s] rs1 tests::multi_line_debug\n\
+             \x20       FAIL [   0.073s] rs1 tests::sp_wrong_msg\n"
+        );
+        let envelope = cargo_test(listed.as_bytes());
+        assert_eq!(envelope.items.len(), 2, "{envelope:?}");
+    }
+
+    #[test]
     fn nextest_failures_cut_off_above_its_closing_list_are_named_from_it() {
         // `cargo nextest run --retries 1 2>&1 | tail -n 12`: one report and the list.
         let input = "\x20 TRY 2 FAIL [   0.005s] (6/6) c2 tests::d_fail\n\
