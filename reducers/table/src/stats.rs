@@ -12,7 +12,7 @@ const HLL_BITS: u32 = 12;
 const TOP_COUNTERS: usize = 32;
 /// Top values listed in the stats.
 const TOP_SHOWN: usize = 5;
-/// Strings longer than this are counted by their first bytes in the top values.
+/// Of a frequent string, this many first bytes are kept (it is counted by all of them).
 const TOP_KEY_BYTES: usize = 120;
 /// Min/max strings are kept to this many characters.
 const BOUND_CHARS: usize = 60;
@@ -108,37 +108,57 @@ type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FnvHasher>>;
 /// most `TOP_COUNTERS` distinct values, an upper bound on each count after that).
 #[derive(Debug, Default, Clone)]
 struct TopValues {
-    /// Each value counted, its count and the count it inherited (its overestimate).
-    counters: Vec<(Box<str>, u64, u64)>,
-    index: FnvMap<Box<str>, usize>,
+    counters: Vec<Counter>,
+    /// Each counter's by the hash of its whole value.
+    index: FnvMap<u64, usize>,
     evictions: u64,
 }
 
+/// One value counted.
+#[derive(Debug, Clone)]
+struct Counter {
+    /// Its first [`TOP_KEY_BYTES`]: what is shown of it.
+    head: Box<str>,
+    /// The hash of the whole of it: long values alike in their heads (paths, URLs) are
+    /// counted apart.
+    hash: u64,
+    count: u64,
+    /// The count it inherited from the value it replaced: its overestimate.
+    inherited: u64,
+}
+
 impl TopValues {
-    fn add(&mut self, text: &str) {
-        let key = briefly_core::head_bytes(text, TOP_KEY_BYTES);
-        if let Some(&i) = self.index.get(key) {
-            self.counters[i].1 += 1;
+    /// Counts `text`, whose hash is `hash` (of the whole of it).
+    fn add(&mut self, text: &str, hash: u64) {
+        if let Some(&i) = self.index.get(&hash) {
+            self.counters[i].count += 1;
             return;
         }
+        let head = briefly_core::head_bytes(text, TOP_KEY_BYTES).into();
         if self.counters.len() < TOP_COUNTERS {
-            self.index.insert(key.into(), self.counters.len());
-            self.counters.push((key.into(), 1, 0));
+            self.index.insert(hash, self.counters.len());
+            self.counters.push(Counter {
+                head,
+                hash,
+                count: 1,
+                inherited: 0,
+            });
             return;
         }
         // Replace the least counted; the newcomer inherits its count (an upper bound).
-        let (i, _) = self
-            .counters
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, (_, n, _))| *n)
+        let (i, _) = (self.counters.iter().enumerate())
+            .min_by_key(|(_, counter)| counter.count)
             .expect("full");
         self.evictions += 1;
-        let old = std::mem::replace(&mut self.counters[i].0, key.into());
-        self.index.remove(&old);
-        self.index.insert(key.into(), i);
-        self.counters[i].2 = self.counters[i].1;
-        self.counters[i].1 += 1;
+        let counter = &mut self.counters[i];
+        self.index.remove(&counter.hash);
+        self.index.insert(hash, i);
+        *counter = Counter {
+            head,
+            hash,
+            count: counter.count + 1,
+            inherited: counter.count,
+        };
     }
 
     /// Whether the counts are exact: no value was ever evicted.
@@ -155,18 +175,18 @@ impl TopValues {
         // their guaranteed counts (a lower bound) would be far below the true ones.
         let floor = match self.exact() {
             true => 1,
-            false => self.counters.iter().map(|(_, n, _)| *n).min().unwrap_or(0),
+            false => self.counters.iter().map(|c| c.count).min().unwrap_or(0),
         };
-        let surely = |(i, &(_, n, over)): &(usize, &(Box<str>, u64, u64))| {
-            let seen = n - over;
+        let surely = |(i, counter): &(usize, &Counter)| {
+            let seen = counter.count - counter.inherited;
             let more_often = (self.counters.iter().enumerate())
-                .filter(|&(j, &(_, other, _))| j != *i && other > seen)
+                .filter(|&(j, other)| j != *i && other.count > seen)
                 .count();
             seen > floor && more_often < TOP_SHOWN
         };
         let mut top: Vec<(String, u64)> = (self.counters.iter().enumerate())
             .filter(surely)
-            .map(|(_, (k, n, over))| (k.to_string(), n - over))
+            .map(|(_, c)| (c.head.to_string(), c.count - c.inherited))
             .collect();
         top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         top.truncate(TOP_SHOWN);
@@ -366,11 +386,12 @@ impl ColumnStats {
 
     fn text(&mut self, text: &str) {
         self.texts += 1;
-        self.distinct_value(hash(3, text.as_bytes()));
+        let hashed = hash(3, text.as_bytes());
+        self.distinct_value(hashed);
         keep_bounds(&mut self.text_min, &mut self.text_max, text);
         if !self.top_off {
-            self.top.add(text);
-            if self.texts == UNIQUE_PROBE && self.top.counters.iter().all(|(_, n, _)| *n == 1) {
+            self.top.add(text, hashed);
+            if self.texts == UNIQUE_PROBE && self.top.counters.iter().all(|c| c.count == 1) {
                 self.top_off = true;
             }
         }
@@ -672,6 +693,19 @@ mod tests {
         }
         assert_eq!(stats.top(), vec![("a".into(), 3), ("b".into(), 2)]);
         assert!(!stats.top_at_least());
+        // Long values alike in what is kept of them are counted apart (paths, URLs).
+        let mut long = ColumnStats::new(false);
+        let prefix = "k".repeat(TOP_KEY_BYTES + 80);
+        for (row, (end, times)) in [("a", 3), ("b", 2), ("c", 1)].into_iter().enumerate() {
+            for _ in 0..times {
+                long.add(
+                    &Cell::Text(Cow::Owned(format!("{prefix}{end}"))),
+                    row as u64,
+                );
+            }
+        }
+        let counts: Vec<u64> = long.top().iter().map(|(_, n)| *n).collect();
+        assert_eq!(counts, [3, 2]);
         assert_eq!(stats.distinct(), 3);
         assert!(!stats.distinct_estimated());
         assert_eq!(stats.bounds(), (Value::from("a"), Value::from("c")));
@@ -769,7 +803,7 @@ mod tests {
                     4 => continue,
                     _ => format!("t{}", i % 40),
                 };
-                top.add(&value);
+                top.add(&value, hash(3, value.as_bytes()));
                 *counts.entry(value).or_default() += 1;
             }
             let mut sorted: Vec<u64> = counts.values().copied().collect();
