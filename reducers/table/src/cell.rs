@@ -2,11 +2,14 @@
 //! it is rendered in a row.
 
 use arrow_array::cast::AsArray;
+use arrow_array::temporal_conversions::date64_to_datetime;
+use arrow_array::types::{Date64Type, RunEndIndexType};
 use arrow_array::types::{
     Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type,
     UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_array::{Array, ArrayRef, RecordBatch, RunArray};
+use arrow_buffer::ArrowNativeType;
 use arrow_cast::display::{ArrayFormatter, FormatOptions};
 use arrow_schema::DataType;
 use serde_json::Value;
@@ -300,43 +303,63 @@ struct ColumnCells<'a> {
     array: &'a ArrayRef,
     /// For types without a native cell (dates, decimals, lists…): Arrow's own display.
     formatter: Option<ArrayFormatter<'a>>,
+    /// A dictionary's or a run-end encoded array's values, each row read at its value's
+    /// index: its cells are its values' (numbers, a run's null), not their display.
+    encoded: Option<Box<Encoded<'a>>>,
 }
 
-impl<'a> BatchCells<'a> {
-    /// The cells of `batch`.
-    pub fn new(batch: &'a RecordBatch) -> Self {
-        let options = FormatOptions::default();
-        let columns = batch
-            .columns()
-            .iter()
-            .map(|array| ColumnCells {
-                array,
-                formatter: if native(array.data_type()) {
-                    None
-                } else {
-                    ArrayFormatter::try_new(array.as_ref(), &options).ok()
-                },
-            })
-            .collect();
-        BatchCells {
-            columns,
-            rows: batch.num_rows(),
+/// The values of an encoded column and, for each of its rows, the index of its value.
+struct Encoded<'a> {
+    index: Vec<usize>,
+    values: ColumnCells<'a>,
+}
+
+impl<'a> ColumnCells<'a> {
+    fn new(array: &'a ArrayRef) -> Self {
+        let encoded = match array.data_type() {
+            DataType::Dictionary(..) => {
+                let dictionary = array.as_any_dictionary();
+                Some((dictionary.normalized_keys(), dictionary.values()))
+            }
+            DataType::RunEndEncoded(ends, _) => {
+                let runs = |index: Vec<usize>, values| Some((index, values));
+                match ends.data_type() {
+                    DataType::Int16 => run_values(array.as_run::<Int16Type>(), runs),
+                    DataType::Int32 => run_values(array.as_run::<Int32Type>(), runs),
+                    DataType::Int64 => run_values(array.as_run::<Int64Type>(), runs),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let formatter = match native(array.data_type()) || encoded.is_some() {
+            true => None,
+            false => ArrayFormatter::try_new(array.as_ref(), &FormatOptions::default()).ok(),
+        };
+        ColumnCells {
+            array,
+            formatter,
+            encoded: encoded.map(|(index, values)| {
+                Box::new(Encoded {
+                    index,
+                    values: ColumnCells::new(values),
+                })
+            }),
         }
     }
 
-    /// Rows in the batch.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
-    /// The cell at `column`, `row`.
-    pub fn cell(&self, column: usize, row: usize) -> Cell<'a> {
-        let c = &self.columns[column];
-        let a = c.array;
+    fn cell(&self, row: usize) -> Cell<'a> {
+        let a = self.array;
         // A column of type Null (pyarrow's `pa.nulls(n)`) has no validity bits: every
         // value is null all the same.
         if a.is_null(row) || a.data_type() == &DataType::Null {
             return Cell::Null;
+        }
+        if let Some(encoded) = &self.encoded {
+            return match encoded.index.get(row) {
+                Some(&at) => encoded.values.cell(at),
+                None => Cell::Null,
+            };
         }
         match a.data_type() {
             DataType::Boolean => Cell::Bool(a.as_boolean().value(row)),
@@ -362,12 +385,65 @@ impl<'a> BatchCells<'a> {
             | DataType::FixedSizeList(..)
             | DataType::Struct(_)
             | DataType::Map(..) => Cell::Text(Cow::Owned(nested_json(a.as_ref(), row).to_string())),
-            _ => match &c.formatter {
-                Some(formatter) => Cell::Text(Cow::Owned(formatter.value(row).to_string())),
-                None => Cell::Text(Cow::Owned(format!("<{}>", a.data_type()))),
-            },
+            // A date in milliseconds, as a date is written (Arrow's display adds the time
+            // of day: a value off midnight keeps it).
+            DataType::Date64 => {
+                let millis = a.as_primitive::<Date64Type>().value(row);
+                match date64_to_datetime(millis).filter(|_| millis % MILLIS_A_DAY == 0) {
+                    Some(midnight) => Cell::Text(Cow::Owned(midnight.date().to_string())),
+                    None => self.formatted(row),
+                }
+            }
+            _ => self.formatted(row),
         }
     }
+
+    /// Arrow's display of the value at `row`.
+    fn formatted(&self, row: usize) -> Cell<'a> {
+        match &self.formatter {
+            Some(formatter) => Cell::Text(Cow::Owned(formatter.value(row).to_string())),
+            None => Cell::Text(Cow::Owned(format!("<{}>", self.array.data_type()))),
+        }
+    }
+}
+
+/// Milliseconds in a day (a Date64 is a whole number of them).
+const MILLIS_A_DAY: i64 = 86_400_000;
+
+impl<'a> BatchCells<'a> {
+    /// The cells of `batch`.
+    pub fn new(batch: &'a RecordBatch) -> Self {
+        BatchCells {
+            columns: batch.columns().iter().map(ColumnCells::new).collect(),
+            rows: batch.num_rows(),
+        }
+    }
+
+    /// Rows in the batch.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The cell at `column`, `row`.
+    pub fn cell(&self, column: usize, row: usize) -> Cell<'a> {
+        self.columns[column].cell(row)
+    }
+}
+
+/// A run-end encoded array's values and each row's index among them, given to `with`.
+fn run_values<'a, R: RunEndIndexType, T>(
+    runs: &'a RunArray<R>,
+    with: impl FnOnce(Vec<usize>, &'a ArrayRef) -> T,
+) -> T {
+    let mut index = Vec::with_capacity(runs.len());
+    let mut start = 0;
+    // (An array sliced from the middle of a run starts at its offset.)
+    for (run, end) in runs.run_ends().values().iter().enumerate() {
+        let end = end.as_usize().saturating_sub(runs.offset()).min(runs.len());
+        index.extend(std::iter::repeat_n(run, end.saturating_sub(start)));
+        start = start.max(end);
+    }
+    with(index, runs.values())
 }
 
 /// A value of a nested type (a list, a struct, a map) as JSON: each element its own
@@ -452,6 +528,31 @@ fn native(data_type: &DataType) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slice_of_runs_reads_the_values_of_its_rows() {
+        use arrow_array::{Int32Array, StringArray};
+        let runs = RunArray::<Int32Type>::try_new(
+            &Int32Array::from(vec![2, 3, 6]),
+            &StringArray::from(vec![Some("p"), None, Some("q")]),
+        )
+        .unwrap();
+        let rows = |array: ArrayRef| {
+            let batch = RecordBatch::try_from_iter([("s", array)]).unwrap();
+            let cells = BatchCells::new(&batch);
+            (0..cells.rows())
+                .map(|row| cells.cell(0, row).text().into_owned())
+                .collect::<Vec<_>>()
+        };
+        let all = rows(std::sync::Arc::new(runs.clone()));
+        assert_eq!(all, ["p", "p", "", "q", "q", "q"]);
+        let batch =
+            RecordBatch::try_from_iter([("s", std::sync::Arc::new(runs.clone()) as ArrayRef)])
+                .unwrap();
+        assert_eq!(BatchCells::new(&batch).cell(0, 2), Cell::Null);
+        let sliced = rows(std::sync::Arc::new(runs.slice(1, 3)));
+        assert_eq!(sliced, all[1..4]);
+    }
 
     #[test]
     fn csv_numbers_render_as_numbers_only_when_unchanged() {

@@ -672,11 +672,39 @@ fn ipc_batch_rows(path: &Path) -> Result<Vec<u64>, Error> {
     Ok(rows)
 }
 
+/// `metadata` reading a column that the Arrow schema stored in the file names as a
+/// dictionary (pandas' categoricals) as its values: the Parquet reader decodes some
+/// dictionaries of values (booleans, decimals) as no dictionary array, and fails on the
+/// whole file. A Parquet column is dictionary encoded whatever the Arrow type says.
+fn plain_values(metadata: ArrowReaderMetadata) -> Result<ArrowReaderMetadata, Error> {
+    let schema = metadata.schema();
+    if !(schema.fields().iter()).any(|f| matches!(f.data_type(), DataType::Dictionary(..))) {
+        return Ok(metadata);
+    }
+    let fields: Vec<arrow_schema::FieldRef> = (schema.fields().iter())
+        .map(|field| match field.data_type() {
+            DataType::Dictionary(_, values) => std::sync::Arc::new(
+                field
+                    .as_ref()
+                    .clone()
+                    .with_data_type(values.as_ref().clone()),
+            ),
+            _ => field.clone(),
+        })
+        .collect();
+    let plain = arrow_schema::Schema::new_with_metadata(fields, schema.metadata().clone());
+    let options = ArrowReaderOptions::new().with_schema(std::sync::Arc::new(plain));
+    Ok(ArrowReaderMetadata::try_new(
+        metadata.metadata().clone(),
+        options,
+    )?)
+}
+
 /// Parquet: the shape and statistics from the footer; rows by row group and selection,
 /// only those that can be shown (a page decodes only the row groups it needs).
 fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Result<(), Error> {
     let file = File::open(path)?;
-    let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())?;
+    let metadata = plain_values(ArrowReaderMetadata::load(&file, ArrowReaderOptions::new())?)?;
     let schema = metadata.schema().clone();
     let parquet_meta = metadata.metadata().clone();
     let total = parquet_meta.file_metadata().num_rows().max(0) as u64;

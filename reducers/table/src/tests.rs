@@ -1095,3 +1095,113 @@ fn an_arrow_stream_that_breaks_keeps_the_batches_read_before_it() {
         e.warnings
     );
 }
+
+/// A batch of encoded columns, as pandas' categoricals and pyarrow's run-end encoding
+/// write them: `flag` (a dictionary of booleans), `code` (of whole numbers), `price` (of
+/// decimals), `s` (strings in runs, one a run of nulls) and `day` (a Date64 at midnight).
+fn encoded_batch(with_runs: bool) -> arrow_array::RecordBatch {
+    use arrow_array::types::{Int32Type, Int8Type};
+    use arrow_array::{
+        ArrayRef, BooleanArray, Date64Array, Decimal128Array, DictionaryArray, Int32Array,
+        Int64Array, Int8Array, RunArray, StringArray,
+    };
+    let flags = DictionaryArray::<Int32Type>::try_new(
+        Int32Array::from(vec![Some(0), Some(1), None, Some(0)]),
+        Arc::new(BooleanArray::from(vec![true, false])),
+    )
+    .unwrap();
+    let codes = DictionaryArray::<Int8Type>::try_new(
+        Int8Array::from(vec![Some(0), Some(1), Some(0), None]),
+        Arc::new(Int64Array::from(vec![200, 3])),
+    )
+    .unwrap();
+    let prices = DictionaryArray::<Int32Type>::try_new(
+        Int32Array::from(vec![Some(1), Some(0), Some(1), Some(1)]),
+        Arc::new(
+            Decimal128Array::from(vec![150, 225])
+                .with_precision_and_scale(5, 2)
+                .unwrap(),
+        ),
+    )
+    .unwrap();
+    let day = 86_400_000;
+    let mut columns: Vec<(&str, ArrayRef)> = vec![
+        ("id", Arc::new(Int64Array::from(vec![0, 1, 2, 3]))),
+        ("flag", Arc::new(flags)),
+        ("code", Arc::new(codes)),
+        ("price", Arc::new(prices)),
+        (
+            "day",
+            Arc::new(Date64Array::from(vec![19_723 * day, 19_724 * day, 0, 1])),
+        ),
+    ];
+    if with_runs {
+        let runs = RunArray::<Int32Type>::try_new(
+            &Int32Array::from(vec![2, 3, 4]),
+            &StringArray::from(vec![Some("p"), None, Some("q")]),
+        )
+        .unwrap();
+        columns.push(("s", Arc::new(runs)));
+    }
+    arrow_array::RecordBatch::try_from_iter(columns).unwrap()
+}
+
+#[test]
+fn encoded_columns_read_as_their_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let parquet = dir.path().join("encoded.parquet");
+    let batch = encoded_batch(false);
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&parquet).unwrap(),
+        batch.schema(),
+        None,
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let ipc = dir.path().join("encoded.arrow");
+    let batch = encoded_batch(true);
+    let mut writer = arrow_ipc::writer::FileWriter::try_new(
+        std::fs::File::create(&ipc).unwrap(),
+        &batch.schema(),
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    let rows = [
+        json!([0, 0, true, 200, "2.25", "2024-01-01", "p"]),
+        json!([1, 1, false, 3, "1.50", "2024-01-02", "p"]),
+        json!([2, 2, null, 200, "2.25", "1970-01-01", null]),
+        json!([3, 3, true, null, "2.25", "1970-01-01T00:00:00.001", "q"]),
+    ];
+    for (path, columns) in [(&parquet, 6), (&ipc, 7)] {
+        for scan in [false, true] {
+            let options = TableOptions {
+                scan,
+                ..TableOptions::default()
+            };
+            let e = file(path, options, 20_000, None);
+            let expected: Vec<Value> = rows
+                .iter()
+                .map(|row| Value::from(row.as_array().unwrap()[..columns].to_vec()))
+                .collect();
+            assert_eq!(e.items, expected, "{path:?} {}", e.to_json());
+            let code = column(&e, "code");
+            assert_eq!(
+                (&code["min"], &code["max"]),
+                (&json!(3), &json!(200)),
+                "{}",
+                e.to_json()
+            );
+        }
+    }
+    // A run of nulls is null to a filter and in the stats.
+    let options = TableOptions {
+        filters: vec!["s = null".into()],
+        scan: true,
+        ..TableOptions::default()
+    };
+    let e = file(&ipc, options, 20_000, None);
+    assert_eq!(rows_of(&e), [2], "{}", e.to_json());
+    assert_eq!(column(&e, "s")["nulls"], 1, "{}", e.to_json());
+}
