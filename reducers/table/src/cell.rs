@@ -374,8 +374,8 @@ impl<'a> ColumnCells<'a> {
                 let u = a.as_primitive::<UInt64Type>().value(row);
                 i64::try_from(u).map_or(Cell::UInt(u), Cell::Int)
             }
-            DataType::Float16 => Cell::Float(a.as_primitive::<Float16Type>().value(row).into()),
-            DataType::Float32 => Cell::Float(a.as_primitive::<Float32Type>().value(row).into()),
+            DataType::Float16 => Cell::Float(widened(a.as_primitive::<Float16Type>().value(row))),
+            DataType::Float32 => Cell::Float(widened(a.as_primitive::<Float32Type>().value(row))),
             DataType::Float64 => Cell::Float(a.as_primitive::<Float64Type>().value(row)),
             DataType::Utf8 => Cell::Text(Cow::Borrowed(a.as_string::<i32>().value(row))),
             DataType::LargeUtf8 => Cell::Text(Cow::Borrowed(a.as_string::<i64>().value(row))),
@@ -405,6 +405,13 @@ impl<'a> ColumnCells<'a> {
             None => Cell::Text(Cow::Owned(format!("<{}>", self.array.data_type()))),
         }
     }
+}
+
+/// A float narrower than a double as the double its shortest decimal names: `0.1` for
+/// the `f32` nearest 0.1, not 0.10000000149011612. What it was written as, and what a
+/// filter's `0.1` is compared with, as pandas and DuckDB show and compare it.
+fn widened(value: impl std::fmt::Display) -> f64 {
+    value.to_string().parse().unwrap_or(f64::NAN)
 }
 
 /// Milliseconds in a day (a Date64 is a whole number of them).
@@ -487,7 +494,7 @@ fn nested_json(array: &dyn Array, row: usize) -> Value {
         DataType::UInt16 => array.as_primitive::<UInt16Type>().value(row).into(),
         DataType::UInt32 => array.as_primitive::<UInt32Type>().value(row).into(),
         DataType::UInt64 => array.as_primitive::<UInt64Type>().value(row).into(),
-        DataType::Float32 => f64::from(array.as_primitive::<Float32Type>().value(row)).into(),
+        DataType::Float32 => float(widened(array.as_primitive::<Float32Type>().value(row))),
         DataType::Float64 => array.as_primitive::<Float64Type>().value(row).into(),
         DataType::Utf8 => array.as_string::<i32>().value(row).into(),
         DataType::LargeUtf8 => array.as_string::<i64>().value(row).into(),
@@ -528,6 +535,15 @@ fn native(data_type: &DataType) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn narrow_floats_in_a_list_are_the_decimals_they_were_written_as() {
+        use arrow_array::types::Float32Type;
+        use arrow_array::ListArray;
+        let list =
+            ListArray::from_iter_primitive::<Float32Type, _, _>([Some(vec![Some(0.1), None])]);
+        assert_eq!(nested_json(&list, 0), serde_json::json!([0.1, null]));
+    }
 
     #[test]
     fn a_slice_of_runs_reads_the_values_of_its_rows() {

@@ -1205,3 +1205,33 @@ fn encoded_columns_read_as_their_values() {
     assert_eq!(rows_of(&e), [2], "{}", e.to_json());
     assert_eq!(column(&e, "s")["nulls"], 1, "{}", e.to_json());
 }
+
+#[test]
+fn narrow_floats_read_as_the_decimals_they_were_written_as() {
+    use arrow_array::{Float32Array, RecordBatch};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f32.arrow");
+    let batch = RecordBatch::try_from_iter([(
+        "score",
+        Arc::new(Float32Array::from(vec![0.0, 0.1, 0.3, 0.7])) as arrow_array::ArrayRef,
+    )])
+    .unwrap();
+    let mut writer = arrow_ipc::writer::FileWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        &batch.schema(),
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    let filtered = |filter: &str| {
+        let options = TableOptions {
+            filters: vec![filter.into()],
+            ..TableOptions::default()
+        };
+        file(&path, options, 20_000, None)
+    };
+    let e = filtered("score = 0.1");
+    assert_eq!(e.items, [json!([1, 0.1])], "{}", e.to_json());
+    assert_eq!(rows_of(&filtered("score <= 0.3")), [0, 1, 2]);
+    assert_eq!(column(&filtered("score >= 0"), "score")["max"], json!(0.7));
+}
