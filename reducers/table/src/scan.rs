@@ -350,6 +350,7 @@ impl Scan {
                     distinct_estimated: false,
                     top: Vec::new(),
                     top_at_least: false,
+                    bounds_cut: false,
                 };
                 if let Some(stats) = stats {
                     if self.from_text {

@@ -672,6 +672,33 @@ fn ipc_batch_rows(path: &Path) -> Result<Vec<u64>, Error> {
     Ok(rows)
 }
 
+/// Whether a row group's string bounds of Parquet column `leaf` may be cut by the file's
+/// writer: not marked exact, and as long as writers cut them to (64 bytes). pyarrow marks
+/// its bounds exact; polars marks none, its short ones exact all the same.
+fn footer_bounds_cut(meta: &parquet::file::metadata::ParquetMetaData, leaf: usize) -> bool {
+    use parquet::file::statistics::Statistics;
+    const CUT_BYTES: usize = 64;
+    let may_be_cut =
+        |bound: Option<usize>, exact: bool| !exact && bound.is_some_and(|n| n >= CUT_BYTES);
+    meta.row_groups().iter().any(|group| {
+        match group
+            .columns()
+            .get(leaf)
+            .and_then(|chunk| chunk.statistics())
+        {
+            Some(Statistics::ByteArray(s)) => {
+                may_be_cut(s.min_opt().map(|b| b.len()), s.min_is_exact())
+                    || may_be_cut(s.max_opt().map(|b| b.len()), s.max_is_exact())
+            }
+            Some(Statistics::FixedLenByteArray(s)) => {
+                may_be_cut(s.min_opt().map(|b| b.len()), s.min_is_exact())
+                    || may_be_cut(s.max_opt().map(|b| b.len()), s.max_is_exact())
+            }
+            _ => false,
+        }
+    })
+}
+
 /// `metadata` reading a column that the Arrow schema stored in the file names as a
 /// dictionary (pandas' categoricals) as its values: the Parquet reader decodes some
 /// dictionaries of values (booleans, decimals) as no dictionary array, and fails on the
@@ -734,6 +761,7 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             distinct_estimated: false,
             top: Vec::new(),
             top_at_least: false,
+            bounds_cut: false,
         };
         let mut score = 2;
         if *field.data_type() == DataType::Null {
@@ -786,6 +814,8 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             };
             summary.min = bound(converter.row_group_mins(groups.clone()), true).unwrap_or_default();
             summary.max = bound(converter.row_group_maxes(groups), false).unwrap_or_default();
+            summary.bounds_cut = (converter.parquet_column_index())
+                .is_some_and(|leaf| footer_bounds_cut(&parquet_meta, leaf));
             if summary.nulls == Some(total) {
                 score = 0;
             } else if !summary.min.is_null() && summary.min == summary.max {

@@ -571,6 +571,12 @@ pub struct ColumnSummary {
     /// `top`'s counts are lower bounds.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub top_at_least: bool,
+    /// `min` and `max` are a Parquet footer's that its writer may have cut (polars and
+    /// parquet-rs cut string bounds to 64 bytes, and do not mark them exact): a prefix of
+    /// the least value and a bound above the greatest, perhaps no values of the column
+    /// (`--scan` reads them).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bounds_cut: bool,
 }
 
 #[cfg(test)]

@@ -1235,3 +1235,75 @@ fn narrow_floats_read_as_the_decimals_they_were_written_as() {
     assert_eq!(rows_of(&filtered("score <= 0.3")), [0, 1, 2]);
     assert_eq!(column(&filtered("score >= 0"), "score")["max"], json!(0.7));
 }
+
+#[test]
+fn parquet_string_bounds_a_writer_cut_are_flagged() {
+    use arrow_array::{RecordBatch, StringArray};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("urls.parquet");
+    let long = |i: u32| {
+        format!("https://api.example.com/v1/organizations/acme/projects/widgets/builds/{i}/logs")
+    };
+    let batch = RecordBatch::try_from_iter([
+        (
+            "url",
+            Arc::new(StringArray::from_iter_values((0..100).map(long))) as arrow_array::ArrayRef,
+        ),
+        (
+            "short",
+            Arc::new(StringArray::from_iter_values(
+                (0..100).map(|i| format!("s{i}")),
+            )),
+        ),
+    ])
+    .unwrap();
+    // parquet-rs cuts string bounds to 64 bytes by default, and marks them not exact.
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        batch.schema(),
+        None,
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let e = file(&path, TableOptions::default(), 20_000, None);
+    assert_eq!(column(&e, "url")["bounds_cut"], true, "{}", e.to_json());
+    assert_eq!(
+        column(&e, "short").get("bounds_cut"),
+        None,
+        "{}",
+        e.to_json()
+    );
+    // Long bounds marked exact (pyarrow's, or parquet-rs told not to cut) are not; nor
+    // are short ones no flag marks exact (polars 2.1's `"a"`, `"b"`).
+    let whole = parquet::file::properties::WriterProperties::builder()
+        .set_statistics_truncate_length(None)
+        .build();
+    let exact = dir.path().join("exact.parquet");
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&exact).unwrap(),
+        batch.schema(),
+        Some(whole),
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let e = file(&exact, TableOptions::default(), 20_000, None);
+    assert_eq!(column(&e, "url").get("bounds_cut"), None, "{}", e.to_json());
+    let polars =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/polars_short_strings.parquet");
+    let e = file(&polars, TableOptions::default(), 20_000, None);
+    assert_eq!(
+        (&column(&e, "s")["max"], column(&e, "s").get("bounds_cut")),
+        (&json!("b"), None)
+    );
+    let scan = TableOptions {
+        scan: true,
+        ..TableOptions::default()
+    };
+    let e = file(&path, scan, 20_000, None);
+    let url = column(&e, "url");
+    let max = long(99);
+    let shown = format!("{}…[cut {} chars]", &max[..60], max.len() - 60);
+    assert_eq!((url.get("bounds_cut"), &url["max"]), (None, &json!(shown)));
+}
