@@ -266,10 +266,18 @@ pub fn float(f: f64) -> Value {
     serde_json::Number::from_f64(f).map_or_else(|| Value::String(f.to_string()), Value::Number)
 }
 
-/// `text` as a number when it is written as a plain decimal number (`12`, `-3.5`, `1e9`),
-/// not `0x1f`, `inf` or `NaN`.
+/// `text` as a number when it is written as a plain decimal number (`12`, `-3.5`, `1e9`)
+/// or an infinity as pandas and R write one (`inf`, `-Inf`; JavaScript's `Infinity`),
+/// not `0x1f` or `NaN`.
 pub fn parse_number(text: &str) -> Option<f64> {
     let t = text.trim();
+    let unsigned = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if unsigned.eq_ignore_ascii_case("inf") || unsigned.eq_ignore_ascii_case("infinity") {
+        return Some(match t.starts_with('-') {
+            true => f64::NEG_INFINITY,
+            false => f64::INFINITY,
+        });
+    }
     let first = *t.as_bytes().first()?;
     if !(first.is_ascii_digit() || first == b'-' || first == b'.' || first == b'+') {
         return None;

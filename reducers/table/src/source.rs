@@ -320,16 +320,22 @@ fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) ->
             (1..=records.width(0)).map(|i| format!("c{i}")).collect()
         } else {
             first = 1;
-            records
-                .fields(0)
-                .enumerate()
-                .map(|(i, f)| {
-                    let name = String::from_utf8_lossy(f).trim().to_string();
-                    if name.is_empty() {
-                        format!("c{}", i + 1)
-                    } else {
-                        name
-                    }
+            let written: Vec<String> = (records.fields(0))
+                .map(|f| String::from_utf8_lossy(f).trim().to_string())
+                .collect();
+            // An empty name is its place's (`c2`), or one more `_` after it while another
+            // column has that name (`c2,,c3`: `c2_`), so that every column can be named.
+            let positional = |i: usize| {
+                let mut name = format!("c{}", i + 1);
+                while written.contains(&name) {
+                    name.push('_');
+                }
+                name
+            };
+            (written.iter().enumerate())
+                .map(|(i, name)| match name.is_empty() {
+                    true => positional(i),
+                    false => name.clone(),
                 })
                 .collect()
         };

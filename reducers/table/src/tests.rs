@@ -1307,3 +1307,45 @@ fn parquet_string_bounds_a_writer_cut_are_flagged() {
     let shown = format!("{}…[cut {} chars]", &max[..60], max.len() - 60);
     assert_eq!((url.get("bounds_cut"), &url["max"]), (None, &json!(shown)));
 }
+
+#[test]
+fn csv_infinities_are_numbers() {
+    // As pandas writes them (`inf`, `-inf`), R (`Inf`) and JavaScript (`Infinity`).
+    let input = b"id,ratio\n0,0.5\n1,inf\n2,-inf\n3,2.0\n4,-Infinity\n5,Inf\n";
+    let filtered = |filter: &str| {
+        let options = TableOptions {
+            filters: vec![filter.into()],
+            ..TableOptions::default()
+        };
+        stream(input, options)
+    };
+    let e = filtered("ratio > 1");
+    assert_eq!(rows_of(&e), [1, 3, 5], "{}", e.to_json());
+    let ratio = column(&e, "ratio");
+    assert_eq!(
+        (&ratio["type"], &ratio["min"], &ratio["max"]),
+        (&json!("float"), &json!("-inf"), &json!("inf")),
+        "{}",
+        e.to_json()
+    );
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    assert_eq!(rows_of(&filtered("ratio < 0")), [2, 4]);
+}
+
+#[test]
+fn an_empty_header_cell_is_named_by_its_place_unless_that_name_is_taken() {
+    let input = b"c2,,c3,\n1,x,7,a\n2,y,8,b\n";
+    let e = stream(input, TableOptions::default());
+    assert_eq!(
+        e.stats["row_fields"],
+        json!(["row", "c2", "c2_", "c3", "c4"]),
+        "{}",
+        e.to_json()
+    );
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    let options = TableOptions {
+        filters: vec!["c2_ = y".into()],
+        ..TableOptions::default()
+    };
+    assert_eq!(rows_of(&stream(input, options)), [1]);
+}
