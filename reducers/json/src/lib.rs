@@ -1957,10 +1957,10 @@ fn byte_at(bytes: &[u8], line: usize, column: usize) -> usize {
     (start + column.saturating_sub(1)).min(bytes.len())
 }
 
-/// `group_key` distinguishes `"200"` from `200`.
-/// A value's group for `--count-by`: strings by their text, numbers by their value
-/// (`7`, `7.0` and `7e0` are one, as `--where v=7` finds all three), anything else by
-/// its JSON.
+/// A value's group for `--count-by`: strings by their text (`"200"` is not `200`),
+/// numbers by their value (`7`, `7.0` and `7e0` are one, as `--where v=7` finds all
+/// three), anything else by its JSON, its objects' keys in order and its numbers by
+/// value (`{"b":1,"a":2.0}` is `{"a":2,"b":1}`).
 fn group_key(value: TapeValue<'_, '_>) -> String {
     match (value.as_str(), value.as_f64()) {
         (Some(s), _) => format!("s{}", briefly_core::cut_str(s, GROUP_KEY_CHARS)),
@@ -1969,7 +1969,31 @@ fn group_key(value: TapeValue<'_, '_>) -> String {
             format!("n{}", n as i64)
         }
         (_, Some(n)) if n.is_finite() && n.abs() < 9_007_199_254_740_992.0 => format!("n{n}"),
-        _ => format!("j{}", value.text(GROUP_KEY_CHARS)),
+        _ => {
+            let json = value.to_json(&mut tape::Convert::new(GROUP_KEY_CHARS));
+            let text = grouped(json).to_string();
+            format!("j{}", briefly_core::cut_str(&text, GROUP_KEY_CHARS))
+        }
+    }
+}
+
+/// `value` as [`group_key`] tells values apart: objects' keys sorted, whole numbers
+/// written as doubles (`2.0`) as integers.
+fn grouped(value: Value) -> Value {
+    match value {
+        Value::Object(members) => {
+            let mut members: Vec<(String, Value)> = members.into_iter().collect();
+            members.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(members.into_iter().map(|(k, v)| (k, grouped(v))).collect())
+        }
+        Value::Array(elements) => Value::Array(elements.into_iter().map(grouped).collect()),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+                Value::from(f as i64)
+            }
+            _ => Value::Number(n),
+        },
+        other => other,
     }
 }
 
@@ -2707,6 +2731,27 @@ mod tests {
             both.warnings[1].ends_with("line 1 (byte 30): 1e400"),
             "{:?}",
             both.warnings
+        );
+    }
+
+    #[test]
+    fn count_by_groups_equal_objects_and_arrays_however_written() {
+        let input = b"{\"l\": {\"team\": \"db\", \"env\": \"prod\"}}\n\
+            {\"l\": {\"env\": \"prod\", \"team\": \"db\"}}\n\
+            {\"l\": [1, 2.0]}\n{\"l\": [1, 2]}\n{\"l\": [2, 1]}\n{\"l\": {\"env\": \"prod\"}}\n";
+        let envelope = run(input, with(|o| o.count_by = Some("l".into())));
+        let counts: Vec<(&Value, &Value)> = (envelope.items.iter())
+            .map(|item| (&item["value"], &item["count"]))
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                (&json!([1, 2.0]), &json!(2)),
+                (&json!({"team": "db", "env": "prod"}), &json!(2)),
+                (&json!([2, 1]), &json!(1)),
+                (&json!({"env": "prod"}), &json!(1)),
+            ],
+            "{envelope:?}"
         );
     }
 
