@@ -2,7 +2,7 @@
 //! keys `--sort` orders by.
 
 use crate::path::Path;
-use crate::tape::{Kind, TapeValue};
+use crate::tape::{Kind, TapeValue, WideRead};
 use crate::JsonError;
 use briefly_core::whole_against_double;
 use regex::Regex;
@@ -121,12 +121,14 @@ impl Condition {
         }
     }
 
-    /// Whether `record` meets it: some value at the path does (`!=`: none is equal).
-    pub fn matches(&self, record: TapeValue<'_, '_>) -> bool {
+    /// Whether `record` meets it: some value at the path does (`!=`: none is equal). The
+    /// values read past a double's digits are noted in `wide`.
+    pub fn matches(&self, record: TapeValue<'_, '_>, wide: &mut WideRead) -> bool {
         let mut any = false;
         let mut found = false;
         record.select(&self.path.steps, &mut |value| {
             found = true;
+            wide.note(value);
             if !any {
                 any = match self.op {
                     Op::Eq | Op::Ne => self.equals(value),
@@ -240,17 +242,21 @@ pub enum SortKey {
 }
 
 impl SortKey {
-    /// The key of the first value at `path` in `record`.
-    pub fn of(record: TapeValue<'_, '_>, path: &Path) -> SortKey {
+    /// The key of the first value at `path` in `record`, noted in `wide` if it is read
+    /// past a double's digits.
+    pub fn of(record: TapeValue<'_, '_>, path: &Path, wide: &mut WideRead) -> SortKey {
         match record.first(&path.steps) {
             None => SortKey::Null,
             Some(value) => match value.kind() {
-                Kind::Number => match (value.as_i128(), value.as_f64()) {
-                    (Some(whole), _) => SortKey::Number(Number::Whole(whole)),
-                    // -0 is 0, as a whole number is.
-                    (None, Some(double)) => SortKey::Number(Number::Double(double + 0.0)),
-                    (None, None) => SortKey::Null,
-                },
+                Kind::Number => {
+                    wide.note(value);
+                    match (value.as_i128(), value.as_f64()) {
+                        (Some(whole), _) => SortKey::Number(Number::Whole(whole)),
+                        // -0 is 0, as a whole number is.
+                        (None, Some(double)) => SortKey::Number(Number::Double(double + 0.0)),
+                        (None, None) => SortKey::Null,
+                    }
+                }
                 Kind::String => {
                     SortKey::Text(value.as_str().unwrap_or("").chars().take(256).collect())
                 }
@@ -328,7 +334,7 @@ mod tests {
         let tape = simd_json::to_tape(&mut bytes).unwrap();
         Condition::parse(condition)
             .unwrap()
-            .matches(TapeValue::root(&tape.0))
+            .matches(TapeValue::root(&tape.0), &mut WideRead::default())
     }
 
     #[test]

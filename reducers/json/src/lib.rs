@@ -27,7 +27,7 @@ mod tape;
 pub use filter::{Condition, Op, SortKey};
 pub use path::{Path, Step};
 pub use shape::PathShape;
-pub use tape::{Convert, Kind, TapeValue};
+pub use tape::{Convert, Kind, TapeValue, WideRead};
 
 use briefly_core::{
     count_newlines, counted, replace_lone_surrogates, Emit, Flow, Framing, Outcome, Preview,
@@ -363,6 +363,8 @@ pub struct Json {
     /// The tape's nodes, kept between values for their allocation.
     nodes: Vec<simd_json::Node<'static>>,
     convert: Convert,
+    /// Numbers past a double's digits that `--where`, `--count-by` or `--sort` read.
+    wide_read: WideRead,
     /// A document that did not parse whole is being read in pieces ([`Json::salvage`]).
     salvaging: bool,
     shape: Shape,
@@ -513,6 +515,7 @@ impl Json {
         Ok(Json {
             whole: (plan.mode == Mode::Shape).then(|| (Vec::new(), 0)),
             convert: Convert::new(options.max_string_chars),
+            wide_read: WideRead::default(),
             plan,
             input: Input::Scan(scanner),
             events: Vec::new(),
@@ -1439,7 +1442,8 @@ impl Json {
                 !found
             });
         }
-        if !self.plan.conditions.iter().all(|c| c.matches(record)) {
+        let wide = &mut self.wide_read;
+        if !self.plan.conditions.iter().all(|c| c.matches(record, wide)) {
             return;
         }
         self.matched += 1;
@@ -1464,6 +1468,7 @@ impl Json {
             Mode::CountBy(path) => {
                 let mut keys = Vec::new();
                 record.select(&path.steps, &mut |value| {
+                    self.wide_read.note(value);
                     if !keys
                         .iter()
                         .any(|(k, _): &(String, TapeValue)| *k == group_key(value))
@@ -1480,7 +1485,7 @@ impl Json {
                 }
             }
             Mode::Sort(path) => {
-                let key = SortKey::of(record, path);
+                let key = SortKey::of(record, path, &mut self.wide_read);
                 let keep = self.options.limit.unwrap_or(SORT_KEEP);
                 if keep == 0 {
                     return;
@@ -2445,6 +2450,15 @@ impl Json {
                 counted(self.convert.wide_numbers, "whole number", "whole numbers")
             ));
         }
+        if self.wide_read.count > 0 {
+            let first = (self.wide_read.first)
+                .and_then(serde_json::Number::from_f64)
+                .map_or_else(String::new, |n| format!(", the first {n}"));
+            warnings.push(format!(
+                "{} of 2^63 or more compared, grouped or sorted by their nearest double{first}: numbers alike in their first 17 digits count as equal (the raw input is in the artifact)",
+                counted(self.wide_read.count, "whole number", "whole numbers")
+            ));
+        }
         if let Some((place, text)) = self.first_prefix.take() {
             // The timestamps or tags are the input's: the artifact keeps them.
             complete = false;
@@ -2732,6 +2746,33 @@ mod tests {
             "{:?}",
             both.warnings
         );
+    }
+
+    #[test]
+    fn numbers_past_a_doubles_digits_that_options_read_are_warned_of() {
+        // 2^64 and 2^64 + 1: one double.
+        let input = b"{\"v\": 18446744073709551616}\n{\"v\": 18446744073709551617}\n{\"v\": 7}\n";
+        let warned = |options| run(input, options).warnings;
+        let expected = "2 whole numbers of 2^63 or more compared, grouped or sorted by their nearest double, the first 1.8446744073709552e+19";
+        for options in [
+            with(|o| o.count_by = Some("v".into())),
+            with(|o| o.conditions = vec!["v>1".into()]),
+            with(|o| o.sort = Some("v".into())),
+        ] {
+            let warnings = warned(options);
+            assert!(
+                warnings.iter().any(|w| w.starts_with(expected)),
+                "{warnings:?}"
+            );
+        }
+        // Read by no option, they are not.
+        let shape = warned(JsonOptions::default());
+        assert!(!shape.iter().any(|w| w.contains("compared")), "{shape:?}");
+        let small = run(
+            b"{\"v\": 7}\n{\"v\": 1e3}\n",
+            with(|o| o.count_by = Some("v".into())),
+        );
+        assert!(small.warnings.is_empty(), "{:?}", small.warnings);
     }
 
     #[test]

@@ -252,9 +252,7 @@ fn static_json(node: &StaticNode, convert: &mut Convert) -> Value {
         StaticNode::I64(n) => Value::Number(n.into()),
         StaticNode::U64(n) => Value::Number(n.into()),
         StaticNode::F64(n) => {
-            // An integer past 64 bits is read as the nearest double (`1e+23`). (The
-            // largest double stands for a number beyond a double's range, told of apart.)
-            if n.fract() == 0.0 && n.abs() >= WIDE && n.abs() != f64::MAX {
+            if is_wide(n) {
                 convert.wide_numbers += 1;
                 convert.first_wide.get_or_insert(n);
             }
@@ -263,9 +261,40 @@ fn static_json(node: &StaticNode, convert: &mut Convert) -> Value {
     }
 }
 
+/// Whether a double read is a whole number of 2^63 or more (every double this large is
+/// whole): an integer past 64 bits is read as the nearest double (`1e+23`), which may
+/// not hold every digit written. (The largest double stands for a number beyond a
+/// double's range, told of apart.)
+fn is_wide(n: f64) -> bool {
+    n.abs() >= WIDE && n.abs() != f64::MAX
+}
+
 /// 2^63: a whole number this large, as a double, may have been written with more digits
 /// than a double holds.
 const WIDE: f64 = 9_223_372_036_854_775_808.0;
+
+/// Whole numbers of 2^63 or more ([`is_wide`]) that options compared, grouped or
+/// sorted by: as their nearest doubles, numbers alike in their first 17 digits are
+/// equal to them.
+#[derive(Debug, Clone, Default)]
+pub struct WideRead {
+    /// How many.
+    pub count: u64,
+    /// The first, as read.
+    pub first: Option<f64>,
+}
+
+impl WideRead {
+    /// Counts `value` if it is such a number.
+    pub fn note(&mut self, value: TapeValue<'_, '_>) {
+        if let Node::Static(StaticNode::F64(n)) = value.head() {
+            if is_wide(*n) {
+                self.count += 1;
+                self.first.get_or_insert(*n);
+            }
+        }
+    }
+}
 
 /// What converting values to `serde_json::Value` altered.
 #[derive(Debug, Clone, Default)]
