@@ -160,6 +160,56 @@ mod tests {
     }
 
     #[test]
+    fn a_session_a_test_ran_within_its_own_is_its_captured_output() {
+        // pytester's `runpytest`, printed under the test's failure (pytest 9.2), and a
+        // test that printed a line like a session's counts.
+        let input =
+            "============================= test session starts ==============================\n\
+            collected 3 items\n\ntest_inner.py F.F                                      [100%]\n\n\
+            =================================== FAILURES ===================================\n\
+            ________________________________ test_inner_run ________________________________\n\n\
+            >       r.assert_outcomes(passed=2)\nE       AssertionError: assert 1 == 2\n\n\
+            /tmp/t/test_inner.py:8: AssertionError\n\
+            ----------------------------- Captured stdout call -----------------------------\n\
+            ============================= test session starts ==============================\n\
+            collecting ... collected 2 items\n\n\
+            test_inner_run.py::test_x FAILED                                         [ 50%]\n\
+            test_inner_run.py::test_y PASSED                                         [100%]\n\n\
+            =================================== FAILURES ===================================\n\
+            ____________________________________ test_x ____________________________________\n\n\
+            >   def test_x(): assert 0\nE   assert 0\n\ntest_inner_run.py:1: AssertionError\n\
+            =========================== short test summary info ============================\n\
+            FAILED test_inner_run.py::test_x - assert 0\n\
+            ========================= 1 failed, 1 passed in 0.58s ==========================\n\
+            _______________________________ test_prints_fail _______________________________\n\n\
+            >       assert 0\nE       assert 0\n\n/tmp/t/test_inner.py:16: AssertionError\n\
+            ----------------------------- Captured stdout call -----------------------------\n\
+            ============ 12 passed in 0.10s ============\n\
+            =========================== short test summary info ============================\n\
+            FAILED test_inner.py::test_inner_run - AssertionError: assert 1 == 2\n\
+            FAILED test_inner.py::test_prints_fail - assert 0\n\
+            ========================= 2 failed, 1 passed in 1.18s ==========================\n";
+        let envelope = pytest(input);
+        assert_eq!(
+            envelope.summary, "2 failed, 1 passed in 1.18s; 2 AssertionError across 1 module",
+            "{envelope:?}"
+        );
+        assert_eq!(
+            envelope.stats["failed"],
+            json!([
+                "test_inner.py::test_inner_run",
+                "test_inner.py::test_prints_fail"
+            ])
+        );
+        // The session within is in its test's captured output.
+        let captured = item(&envelope, 0)["captured"].as_str().unwrap_or_default();
+        assert!(
+            captured.contains("FAILED test_inner_run.py::test_x"),
+            "{captured}"
+        );
+    }
+
+    #[test]
     fn a_fixtures_error_without_a_summary_is_no_conftests_and_takes_its_module_from_progress() {
         // `pytest -rN`: no short summary names the tests; the error is in a conftest.py
         // fixture, which is no test's module (its place is the item's location).

@@ -839,6 +839,9 @@ pub struct Pytest {
     counts_line: Option<String>,
     /// A counts line inside a report: pytest's own only if nothing follows it.
     tentative_counts: Option<String>,
+    /// A session a test ran within this one (pytester's `runpytest`) is being read in
+    /// its report's captured output, up to its counts line: its lines are the report's.
+    nested_session: bool,
     /// Failures named by `-v` progress lines, for runs that print no report of them.
     progress: Vec<(&'static str, String)>,
     stats: PytestStats,
@@ -957,6 +960,7 @@ impl Pytest {
             ranker: Ranker::default(),
             counts_line: None,
             tentative_counts: None,
+            nested_session: false,
             headline_width: None,
             progress: Vec::new(),
             stats: PytestStats::default(),
@@ -1342,6 +1346,15 @@ impl Pytest {
     fn line(&mut self, line: &str, severity: Option<Severity>, out: &mut dyn Emit<PytestItem>) {
         if !line.is_empty() {
             self.stats.running = None;
+        }
+        // (A report is open only in the reports' sections.)
+        if let Some(report) = &mut self.report {
+            let title = section_title(line);
+            if self.nested_session || title == Some("test session starts") {
+                report.push(line, severity);
+                self.nested_session = !title.is_some_and(is_counts);
+                return;
+            }
         }
         if let Some(title) = section_title(line) {
             // Inside reports a counts line may be a test's own output: pytest's only if
