@@ -41,6 +41,9 @@ pub struct Condition {
     pub value: Option<String>,
     /// The value as an instant, when it is an ISO date or time: read once, here.
     at: Option<DateTime<Utc>>,
+    /// The value as a span of time in seconds, when it is an ISO 8601 duration (`PT90S`,
+    /// `P1DT2H`), as Arrow shows a duration column's values: read once, here.
+    span: Option<f64>,
     /// The value as a number, when it is one: read once, here.
     number: Option<Number>,
     /// The value as a regular expression, for `~` and `!~`: compiled once, here.
@@ -91,6 +94,7 @@ impl Condition {
             return Err(bad("null can only be compared with = or !="));
         }
         let at = value.as_deref().and_then(instant);
+        let span = value.as_deref().and_then(seconds);
         let number = value.as_deref().and_then(Number::parse);
         let regex = match (op, &value) {
             (Op::Matches | Op::NotMatches, Some(pattern)) => {
@@ -103,6 +107,7 @@ impl Condition {
             op,
             value,
             at,
+            span,
             number,
             regex,
         })
@@ -184,6 +189,13 @@ impl Condition {
             // A time to order by: what is no time (`N/A`, `03/01/2024`, a number) is not
             // ordered as text against it.
             _ if ordered && self.is_time() && instant(&text).is_none() => return None,
+            // Spans of time by their length, not as text (`PT600S` is longer than
+            // `PT60S`); what is none is not ordered against one.
+            _ if self.span.is_some() => match seconds(&text) {
+                Some(a) => a.partial_cmp(&self.span?),
+                None if ordered => return None,
+                None => Some(text.as_ref().cmp(value.as_str())),
+            },
             // Times in time, not as text: `2024-03-01T00:00:00Z` is not after
             // `2024-03-01`, and offsets count.
             _ => match (cell, self.at.and_then(|b| Some((instant(&text)?, b)))) {
@@ -261,6 +273,40 @@ fn instant(text: &str) -> Option<DateTime<Utc>> {
         .iter()
         .find_map(|format| NaiveDateTime::parse_from_str(&time, format).ok())
         .map(|at| at.and_utc())
+}
+
+/// `text` as seconds when it is an ISO 8601 duration of days, hours, minutes and seconds
+/// (`PT90S`, `-PT1.5S`, `P1DT2H30M`; not years or months, whose length varies).
+fn seconds(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let (sign, text) = match text.strip_prefix('-') {
+        Some(rest) => (-1.0, rest),
+        None => (1.0, text),
+    };
+    let rest = text.strip_prefix('P')?;
+    let (date, time) = rest.split_once('T').unwrap_or((rest, ""));
+    if date.is_empty() && time.is_empty() {
+        return None;
+    }
+    // Each part: a number, then its unit.
+    let parts = |text: &str, units: &[(char, f64)]| -> Option<f64> {
+        let mut total = 0.0;
+        let mut rest = text;
+        let mut units = units.iter();
+        while !rest.is_empty() {
+            let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+            let number: f64 = rest[..end].parse().ok()?;
+            let unit = rest[end..].chars().next()?;
+            // Units in their order, each once.
+            let &(_, length) = units.find(|(u, _)| *u == unit)?;
+            total += number * length;
+            rest = &rest[end + unit.len_utf8()..];
+        }
+        Some(total)
+    };
+    let days = parts(date, &[('W', 604_800.0), ('D', 86_400.0)])?;
+    let clock = parts(time, &[('H', 3_600.0), ('M', 60.0), ('S', 1.0)])?;
+    Some(sign * (days + clock))
 }
 
 fn unquote(text: &str) -> &str {
@@ -388,6 +434,35 @@ mod tests {
             .ordered_as_text(&text("1500")));
         let date = Condition::parse("ts > 2024-03-01").unwrap();
         assert!(!date.ordered_as_text(&text("2024-04-01")));
+    }
+
+    #[test]
+    fn durations_compare_by_their_length() {
+        for (written, length) in [
+            ("PT90S", Some(90.0)),
+            ("-PT1.5S", Some(-1.5)),
+            ("P1DT2H30M", Some(95_400.0)),
+            ("P2W", Some(1_209_600.0)),
+            ("PT1M30S", Some(90.0)),
+            ("P1M", None),
+            ("PT30S1M", None),
+            ("PT", None),
+            ("P", None),
+            ("PTS", None),
+            ("90", None),
+        ] {
+            assert_eq!(seconds(written), length, "{written}");
+        }
+        let longer = Condition::parse("dur > PT60S").unwrap();
+        assert!(
+            longer.test(&text("PT600S")),
+            "longer, though before it as text"
+        );
+        assert!(!longer.test(&text("PT6S")));
+        assert!(longer.test(&text("P1D")));
+        assert!(Condition::parse("dur = PT1M").unwrap().test(&text("PT60S")));
+        assert_eq!(longer.judge(&text("soon")), Verdict::Incomparable);
+        assert!(!Condition::parse("dur = PT1M").unwrap().test(&text("soon")));
     }
 
     #[test]

@@ -1349,3 +1349,42 @@ fn an_empty_header_cell_is_named_by_its_place_unless_that_name_is_taken() {
     };
     assert_eq!(rows_of(&stream(input, options)), [1]);
 }
+
+#[test]
+fn duration_columns_filter_by_length() {
+    use arrow_array::{DurationMillisecondArray, DurationSecondArray, RecordBatch};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dur.arrow");
+    let batch = RecordBatch::try_from_iter([
+        (
+            "s",
+            Arc::new(DurationSecondArray::from(vec![6, 60, 90, 600, 86_400]))
+                as arrow_array::ArrayRef,
+        ),
+        (
+            "ms",
+            Arc::new(DurationMillisecondArray::from(vec![
+                500, 60_000, 1_500, 0, 90_000,
+            ])),
+        ),
+    ])
+    .unwrap();
+    let mut writer = arrow_ipc::writer::FileWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        &batch.schema(),
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    let filtered = |filter: &str| {
+        let options = TableOptions {
+            filters: vec![filter.into()],
+            ..TableOptions::default()
+        };
+        rows_of(&file(&path, options, 20_000, None))
+    };
+    assert_eq!(filtered("s > PT60S"), [2, 3, 4]);
+    assert_eq!(filtered("s >= PT1M"), [1, 2, 3, 4]);
+    assert_eq!(filtered("ms < PT1S"), [0, 3]);
+    assert_eq!(filtered("ms = PT1M30S"), [4]);
+}
