@@ -1724,6 +1724,11 @@ ERROR test_syntax.py
         assert_eq!(error["phase"], "collection");
         assert_eq!(error["exception"], "SyntaxError", "{error}");
         assert_eq!(error["message"], "invalid syntax");
+        // Its place is in its message.
+        assert_eq!(
+            (&error["file"], &error["line"]),
+            (&json!("test_syntax.py"), &json!(1))
+        );
     }
 
     #[test]

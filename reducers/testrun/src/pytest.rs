@@ -389,6 +389,10 @@ impl Report {
         } else if let Some(e) = line.strip_prefix('E').filter(|rest| rest.starts_with(' ')) {
             let e = e.trim();
             (self.explaining, decisive) = self.explaining.read(e);
+            // A syntax error's place, in its message (`E     File "test_a.py", line 1`).
+            if let Some((file, number)) = native_frame(e) {
+                decisive |= self.place(line, file, number);
+            }
             // pytest's own error, which it reports without its name.
             let fixture = (e.starts_with("fixture '") && e.ends_with("' not found"))
                 .then_some(("FixtureLookupError", e));
