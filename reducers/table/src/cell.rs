@@ -3,6 +3,7 @@
 
 use arrow_array::cast::AsArray;
 use arrow_array::temporal_conversions::date64_to_datetime;
+use arrow_array::timezone::Tz;
 use arrow_array::types::{Date64Type, RunEndIndexType};
 use arrow_array::types::{
     Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type,
@@ -11,7 +12,7 @@ use arrow_array::types::{
 use arrow_array::{Array, ArrayRef, RecordBatch, RunArray};
 use arrow_buffer::ArrowNativeType;
 use arrow_cast::display::{ArrayFormatter, FormatOptions};
-use arrow_schema::DataType;
+use arrow_schema::{DataType, TimeUnit};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -314,6 +315,8 @@ struct ColumnCells<'a> {
     /// A dictionary's or a run-end encoded array's values, each row read at its value's
     /// index: its cells are its values' (numbers, a run's null), not their display.
     encoded: Option<Box<Encoded<'a>>>,
+    /// A timestamp column's zone, read once.
+    zone: Option<Tz>,
 }
 
 /// The values of an encoded column and, for each of its rows, the index of its value.
@@ -344,9 +347,14 @@ impl<'a> ColumnCells<'a> {
             true => None,
             false => ArrayFormatter::try_new(array.as_ref(), &FormatOptions::default()).ok(),
         };
+        let zone = match array.data_type() {
+            DataType::Timestamp(_, Some(zone)) => zone.parse().ok(),
+            _ => None,
+        };
         ColumnCells {
             array,
             formatter,
+            zone,
             encoded: encoded.map(|(index, values)| {
                 Box::new(Encoded {
                     index,
@@ -402,6 +410,12 @@ impl<'a> ColumnCells<'a> {
                     None => self.formatted(row),
                 }
             }
+            DataType::Timestamp(unit, Some(_)) => {
+                match (self.zone).and_then(|zone| zoned_with_seconds(a, unit, zone, row)) {
+                    Some(shown) => Cell::Text(Cow::Owned(shown)),
+                    None => self.formatted(row),
+                }
+            }
             _ => self.formatted(row),
         }
     }
@@ -420,6 +434,47 @@ impl<'a> ColumnCells<'a> {
 /// filter's `0.1` is compared with, as pandas and DuckDB show and compare it.
 fn widened(value: impl std::fmt::Display) -> f64 {
     value.to_string().parse().unwrap_or(f64::NAN)
+}
+
+/// A time in a named zone whose offset then had seconds (local mean time: Kolkata's
+/// +05:21:10 before 1906, Monrovia's −00:44:30 until 1972), with them: Arrow's display
+/// cuts the offset to minutes and keeps the local time, another instant. `None` for every
+/// other time, which Arrow's display shows right.
+fn zoned_with_seconds(array: &ArrayRef, unit: &TimeUnit, zone: Tz, row: usize) -> Option<String> {
+    use arrow_array::temporal_conversions::as_datetime_with_timezone;
+    use arrow_array::types::{
+        TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
+        TimestampSecondType,
+    };
+    use chrono::Offset;
+    // No zone has had such an offset since 1972: later times are not looked up.
+    const SINCE_1973: i64 = 94_694_400;
+    let (value, per_second) = match unit {
+        TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().value(row), 1),
+        TimeUnit::Millisecond => (
+            array.as_primitive::<TimestampMillisecondType>().value(row),
+            1_000,
+        ),
+        TimeUnit::Microsecond => (
+            array.as_primitive::<TimestampMicrosecondType>().value(row),
+            1_000_000,
+        ),
+        TimeUnit::Nanosecond => (
+            array.as_primitive::<TimestampNanosecondType>().value(row),
+            1_000_000_000,
+        ),
+    };
+    if value / per_second >= SINCE_1973 {
+        return None;
+    }
+    let at = match unit {
+        TimeUnit::Second => as_datetime_with_timezone::<TimestampSecondType>(value, zone),
+        TimeUnit::Millisecond => as_datetime_with_timezone::<TimestampMillisecondType>(value, zone),
+        TimeUnit::Microsecond => as_datetime_with_timezone::<TimestampMicrosecondType>(value, zone),
+        TimeUnit::Nanosecond => as_datetime_with_timezone::<TimestampNanosecondType>(value, zone),
+    }?;
+    let offset = at.offset().fix().local_minus_utc();
+    (offset % 60 != 0).then(|| at.format("%Y-%m-%dT%H:%M:%S%.f%::z").to_string())
 }
 
 /// Milliseconds in a day (a Date64 is a whole number of them).

@@ -269,10 +269,34 @@ fn instant(text: &str) -> Option<DateTime<Utc>> {
     if let Ok(at) = DateTime::parse_from_rfc3339(&time) {
         return Some(at.with_timezone(&Utc));
     }
+    if let Some(at) = with_offset_seconds(&time) {
+        return Some(at);
+    }
     ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"]
         .iter()
         .find_map(|format| NaiveDateTime::parse_from_str(&time, format).ok())
         .map(|at| at.and_utc())
+}
+
+/// `time` as an instant when its offset has seconds, as a zone's local mean time is shown
+/// (`1900-01-01T12:00:00+05:21:10`; chrono reads no such offset).
+fn with_offset_seconds(time: &str) -> Option<DateTime<Utc>> {
+    let split = time.len().checked_sub(9)?;
+    let (local, offset) = (time.get(..split)?, time.get(split..)?.as_bytes());
+    let sign = match offset {
+        [b'+', _, _, b':', _, _, b':', _, _] => 1,
+        [b'-', _, _, b':', _, _, b':', _, _] => -1,
+        _ => return None,
+    };
+    let number = |at: usize| {
+        std::str::from_utf8(&offset[at..at + 2])
+            .ok()?
+            .parse::<i64>()
+            .ok()
+    };
+    let seconds = number(1)? * 3_600 + number(4)? * 60 + number(7)?;
+    let local = NaiveDateTime::parse_from_str(local, "%Y-%m-%dT%H:%M:%S%.f").ok()?;
+    Some((local - chrono::TimeDelta::seconds(sign * seconds)).and_utc())
 }
 
 /// `text` as seconds when it is an ISO 8601 duration of days, hours, minutes and seconds
@@ -467,6 +491,15 @@ mod tests {
 
     #[test]
     fn times_compare_as_instants() {
+        // A zone's local mean time has seconds in its offset.
+        let lmt = Condition::parse("ts = 1900-01-01T06:38:50Z").unwrap();
+        assert!(lmt.test(&text("1900-01-01T12:00:00+05:21:10")));
+        assert!(Condition::parse("ts < 1970-06-01T12:44:31Z")
+            .unwrap()
+            .test(&text("1970-06-01T12:00:00-00:44:30")));
+        assert!(!Condition::parse("ts < 1970-06-01T12:44:30Z")
+            .unwrap()
+            .test(&text("1970-06-01T12:00:00-00:44:30")));
         let after = Condition::parse("ts > 2024-03-01").unwrap();
         assert!(
             !after.test(&text("2024-03-01T00:00:00Z")),

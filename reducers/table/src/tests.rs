@@ -1388,3 +1388,37 @@ fn duration_columns_filter_by_length() {
     assert_eq!(filtered("ms < PT1S"), [0, 3]);
     assert_eq!(filtered("ms = PT1M30S"), [4]);
 }
+
+#[test]
+fn a_zones_offset_with_seconds_keeps_them() {
+    use arrow_array::{RecordBatch, TimestampSecondArray};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lmt.arrow");
+    // 1900-01-01T06:38:50Z (Kolkata's local mean time, +05:21:10) and 1960-01-01T00:00Z.
+    let times = TimestampSecondArray::from(vec![-2_208_964_870, -315_619_200])
+        .with_timezone("Asia/Kolkata");
+    let batch =
+        RecordBatch::try_from_iter([("t", Arc::new(times) as arrow_array::ArrayRef)]).unwrap();
+    let mut writer = arrow_ipc::writer::FileWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        &batch.schema(),
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    let e = file(&path, TableOptions::default(), 20_000, None);
+    assert_eq!(
+        e.items,
+        [
+            json!([0, "1900-01-01T12:00:00+05:21:10"]),
+            json!([1, "1960-01-01T05:30:00+05:30"])
+        ],
+        "{}",
+        e.to_json()
+    );
+    let options = TableOptions {
+        filters: vec!["t = 1900-01-01T06:38:50Z".into()],
+        ..TableOptions::default()
+    };
+    assert_eq!(rows_of(&file(&path, options, 20_000, None)), [0]);
+}
