@@ -56,6 +56,36 @@ fn csv(rows: u64) -> Vec<u8> {
     out
 }
 
+/// `batch` written at `path` as an Arrow IPC file.
+fn write_arrow_file(path: &Path, batch: &arrow_array::RecordBatch) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = arrow_ipc::writer::FileWriter::try_new(file, &batch.schema()).unwrap();
+    writer.write(batch).unwrap();
+    writer.finish().unwrap();
+}
+
+/// `batch` written at `path` as Parquet, with `properties` (parquet-rs's defaults when none).
+fn write_parquet(
+    path: &Path,
+    batch: &arrow_array::RecordBatch,
+    properties: Option<parquet::file::properties::WriterProperties>,
+) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(file, batch.schema(), properties).unwrap();
+    writer.write(batch).unwrap();
+    writer.close().unwrap();
+}
+
+/// The reducer over the file at `path` with one `--where`.
+fn filtered(path: &Path, filter: &str) -> Envelope {
+    let options = TableOptions {
+        filters: vec![filter.into()],
+        ..TableOptions::default()
+    };
+    file(path, options, 20_000, None)
+}
+
 #[test]
 fn parquet_shape_and_statistics_come_from_the_footer() {
     let dir = tempfile::tempdir().unwrap();
@@ -1150,24 +1180,9 @@ fn encoded_batch(with_runs: bool) -> arrow_array::RecordBatch {
 fn encoded_columns_read_as_their_values() {
     let dir = tempfile::tempdir().unwrap();
     let parquet = dir.path().join("encoded.parquet");
-    let batch = encoded_batch(false);
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(&parquet).unwrap(),
-        batch.schema(),
-        None,
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.close().unwrap();
+    write_parquet(&parquet, &encoded_batch(false), None);
     let ipc = dir.path().join("encoded.arrow");
-    let batch = encoded_batch(true);
-    let mut writer = arrow_ipc::writer::FileWriter::try_new(
-        std::fs::File::create(&ipc).unwrap(),
-        &batch.schema(),
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.finish().unwrap();
+    write_arrow_file(&ipc, &encoded_batch(true));
     let rows = [
         json!([0, 0, true, 200, "2.25", "2024-01-01", "p"]),
         json!([1, 1, false, 3, "1.50", "2024-01-02", "p"]),
@@ -1211,29 +1226,16 @@ fn narrow_floats_read_as_the_decimals_they_were_written_as() {
     use arrow_array::{Float32Array, RecordBatch};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("f32.arrow");
-    let batch = RecordBatch::try_from_iter([(
-        "score",
-        Arc::new(Float32Array::from(vec![0.0, 0.1, 0.3, 0.7])) as arrow_array::ArrayRef,
-    )])
-    .unwrap();
-    let mut writer = arrow_ipc::writer::FileWriter::try_new(
-        std::fs::File::create(&path).unwrap(),
-        &batch.schema(),
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.finish().unwrap();
-    let filtered = |filter: &str| {
-        let options = TableOptions {
-            filters: vec![filter.into()],
-            ..TableOptions::default()
-        };
-        file(&path, options, 20_000, None)
-    };
-    let e = filtered("score = 0.1");
+    let scores = Float32Array::from(vec![0.0, 0.1, 0.3, 0.7]);
+    let batch = RecordBatch::try_from_iter([("score", Arc::new(scores) as arrow_array::ArrayRef)]);
+    write_arrow_file(&path, &batch.unwrap());
+    let e = filtered(&path, "score = 0.1");
     assert_eq!(e.items, [json!([1, 0.1])], "{}", e.to_json());
-    assert_eq!(rows_of(&filtered("score <= 0.3")), [0, 1, 2]);
-    assert_eq!(column(&filtered("score >= 0"), "score")["max"], json!(0.7));
+    assert_eq!(rows_of(&filtered(&path, "score <= 0.3")), [0, 1, 2]);
+    assert_eq!(
+        column(&filtered(&path, "score >= 0"), "score")["max"],
+        json!(0.7)
+    );
 }
 
 #[test]
@@ -1258,14 +1260,7 @@ fn parquet_string_bounds_a_writer_cut_are_flagged() {
     ])
     .unwrap();
     // parquet-rs cuts string bounds to 64 bytes by default, and marks them not exact.
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(&path).unwrap(),
-        batch.schema(),
-        None,
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.close().unwrap();
+    write_parquet(&path, &batch, None);
     let e = file(&path, TableOptions::default(), 20_000, None);
     assert_eq!(column(&e, "url")["bounds_cut"], true, "{}", e.to_json());
     assert_eq!(
@@ -1280,14 +1275,7 @@ fn parquet_string_bounds_a_writer_cut_are_flagged() {
         .set_statistics_truncate_length(None)
         .build();
     let exact = dir.path().join("exact.parquet");
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(&exact).unwrap(),
-        batch.schema(),
-        Some(whole),
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.close().unwrap();
+    write_parquet(&exact, &batch, Some(whole));
     let e = file(&exact, TableOptions::default(), 20_000, None);
     assert_eq!(column(&e, "url").get("bounds_cut"), None, "{}", e.to_json());
     let polars =
@@ -1312,14 +1300,14 @@ fn parquet_string_bounds_a_writer_cut_are_flagged() {
 fn csv_infinities_are_numbers() {
     // As pandas writes them (`inf`, `-inf`), R (`Inf`) and JavaScript (`Infinity`).
     let input = b"id,ratio\n0,0.5\n1,inf\n2,-inf\n3,2.0\n4,-Infinity\n5,Inf\n";
-    let filtered = |filter: &str| {
+    let streamed = |filter: &str| {
         let options = TableOptions {
             filters: vec![filter.into()],
             ..TableOptions::default()
         };
         stream(input, options)
     };
-    let e = filtered("ratio > 1");
+    let e = streamed("ratio > 1");
     assert_eq!(rows_of(&e), [1, 3, 5], "{}", e.to_json());
     let ratio = column(&e, "ratio");
     assert_eq!(
@@ -1329,7 +1317,7 @@ fn csv_infinities_are_numbers() {
         e.to_json()
     );
     assert!(e.warnings.is_empty(), "{:?}", e.warnings);
-    assert_eq!(rows_of(&filtered("ratio < 0")), [2, 4]);
+    assert_eq!(rows_of(&streamed("ratio < 0")), [2, 4]);
 }
 
 #[test]
@@ -1369,24 +1357,12 @@ fn duration_columns_filter_by_length() {
         ),
     ])
     .unwrap();
-    let mut writer = arrow_ipc::writer::FileWriter::try_new(
-        std::fs::File::create(&path).unwrap(),
-        &batch.schema(),
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.finish().unwrap();
-    let filtered = |filter: &str| {
-        let options = TableOptions {
-            filters: vec![filter.into()],
-            ..TableOptions::default()
-        };
-        rows_of(&file(&path, options, 20_000, None))
-    };
-    assert_eq!(filtered("s > PT60S"), [2, 3, 4]);
-    assert_eq!(filtered("s >= PT1M"), [1, 2, 3, 4]);
-    assert_eq!(filtered("ms < PT1S"), [0, 3]);
-    assert_eq!(filtered("ms = PT1M30S"), [4]);
+    write_arrow_file(&path, &batch);
+    let rows = |filter: &str| rows_of(&filtered(&path, filter));
+    assert_eq!(rows("s > PT60S"), [2, 3, 4]);
+    assert_eq!(rows("s >= PT1M"), [1, 2, 3, 4]);
+    assert_eq!(rows("ms < PT1S"), [0, 3]);
+    assert_eq!(rows("ms = PT1M30S"), [4]);
 }
 
 #[test]
@@ -1397,15 +1373,8 @@ fn a_zones_offset_with_seconds_keeps_them() {
     // 1900-01-01T06:38:50Z (Kolkata's local mean time, +05:21:10) and 1960-01-01T00:00Z.
     let times = TimestampSecondArray::from(vec![-2_208_964_870, -315_619_200])
         .with_timezone("Asia/Kolkata");
-    let batch =
-        RecordBatch::try_from_iter([("t", Arc::new(times) as arrow_array::ArrayRef)]).unwrap();
-    let mut writer = arrow_ipc::writer::FileWriter::try_new(
-        std::fs::File::create(&path).unwrap(),
-        &batch.schema(),
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.finish().unwrap();
+    let batch = RecordBatch::try_from_iter([("t", Arc::new(times) as arrow_array::ArrayRef)]);
+    write_arrow_file(&path, &batch.unwrap());
     let e = file(&path, TableOptions::default(), 20_000, None);
     assert_eq!(
         e.items,
@@ -1416,9 +1385,5 @@ fn a_zones_offset_with_seconds_keeps_them() {
         "{}",
         e.to_json()
     );
-    let options = TableOptions {
-        filters: vec!["t = 1900-01-01T06:38:50Z".into()],
-        ..TableOptions::default()
-    };
-    assert_eq!(rows_of(&file(&path, options, 20_000, None)), [0]);
+    assert_eq!(rows_of(&filtered(&path, "t = 1900-01-01T06:38:50Z")), [0]);
 }
