@@ -2798,50 +2798,23 @@ mod tests {
 
     #[test]
     fn a_value_comes_whole_up_to_whole_chars_exactly() {
+        let whole = |input: &[u8], options| run(input, options).summary.contains("returned whole");
         // Compact, 18 characters in 8 nodes; pretty, many more bytes: what counts is the
         // compact JSON, over every value.
         for input in [
             &b"[0,[],{\"a\":[1,2]}]"[..],
             b"[\n  0,\n  [],\n  {\"a\": [1, 2]}\n]\n",
         ] {
-            let whole = |whole_chars| run(input, with(|o| o.whole_chars = whole_chars));
-            assert!(
-                whole(18).summary.contains("returned whole"),
-                "{:?}",
-                whole(18)
-            );
-            assert!(
-                !whole(17).summary.contains("returned whole"),
-                "{:?}",
-                whole(17)
-            );
-            let most = |most| run(input, with(|o| o.whole_value_chars = Some(most)));
-            assert!(
-                most(18).summary.contains("returned whole"),
-                "{:?}",
-                most(18)
-            );
-            assert!(
-                !most(17).summary.contains("returned whole"),
-                "{:?}",
-                most(17)
-            );
+            let chars = |n| with(move |o| o.whole_chars = n);
+            let most = |n| with(move |o| o.whole_value_chars = Some(n));
+            assert!(whole(input, chars(18)) && !whole(input, chars(17)));
+            assert!(whole(input, most(18)) && !whole(input, most(17)));
         }
         // A digit is a value of one node in one character.
-        let digit = run(b"7", with(|o| o.whole_chars = 1));
-        assert!(digit.summary.contains("returned whole"), "{digit:?}");
+        assert!(whole(b"7", with(|o| o.whole_chars = 1)));
         let values = b"[1,2]\n[3]\n";
-        let whole = |whole_chars| run(values, with(|o| o.whole_chars = whole_chars));
-        assert!(
-            whole(8).summary.contains("returned whole"),
-            "{:?}",
-            whole(8)
-        );
-        assert!(
-            !whole(7).summary.contains("returned whole"),
-            "{:?}",
-            whole(7)
-        );
+        assert!(whole(values, with(|o| o.whole_chars = 8)));
+        assert!(!whole(values, with(|o| o.whole_chars = 7)));
     }
 
     #[test]
