@@ -211,6 +211,15 @@ enum Header {
     /// images, in parts set apart by blank lines, up to and with its `Backtrace took
     /// 0.02s` (`ended`).
     SwiftCrash { ended: bool },
+    /// Python's `Fatal Python error: Segmentation fault` (faulthandler's): each thread's
+    /// frames, the current one's too (`Current thread 0x… (most recent call first):`,
+    /// `  File "app.py", line 6 in read_header`), set apart by blank lines, and its
+    /// extension modules ([`is_faulthandler_line`]).
+    FatalPython,
+    /// A linter's finding headed by its rule's code, as ruff prints it by default: `F821
+    /// Undefined name `x``; its place (` --> a.py:7:12`) on the next line makes it a
+    /// finding ([`Header::Diagnostic`], a warning), whose source follows in a gutter.
+    RuleFinding,
     /// Elixir's crash under the line that logged it, past its `** (ArithmeticError) …`
     /// ([`is_elixir_exception`]): the stack's frames, indented, and a GenServer's `Last
     /// message …`, `State: …` and `Client #PID<…> is alive`.
@@ -579,6 +588,7 @@ impl MultiLine {
                         && self.severity >= Some(Severity::Error))
             }
             Header::SwiftCrash { ended } => return !ended,
+            Header::FatalPython => return blank() || is_faulthandler_line(line),
             Header::FatalError => {
                 return (first
                     && matches!(line.trim_end(), "Stack trace:" | "Current stack trace:"))
@@ -660,6 +670,7 @@ impl MultiLine {
             {
                 return true
             }
+            Header::RuleFinding if first && line.starts_with(" --> ") => return true,
             // The message, or a note or a backtrace where it is empty.
             Header::PanicMessageNext if first => return true,
             Header::JavaUtilLogging if first && is_java_util_logging_message(line) => return true,
@@ -754,6 +765,10 @@ impl MultiLine {
         self.follow_block(line, first);
         if self.header == Header::UnittestReport && is_rule_of(line, b'-') {
             self.header = Header::UnittestBody;
+        }
+        if self.header == Header::RuleFinding && first && line.starts_with(" --> ") {
+            self.header = Header::Diagnostic;
+            self.severity = self.severity.max(Some(Severity::Warn));
         }
         if self.header == (Header::SwiftCrash { ended: false }) && line.starts_with(SWIFT_CRASH_END)
         {
@@ -1003,6 +1018,41 @@ fn is_fatal_error(line: &str) -> bool {
     // By its capital (a search's setup costs more on these short lines: BGL's `FATAL`s).
     memchr::memchr_iter(b'F', line.as_bytes())
         .any(|at| line.as_bytes()[at..].starts_with(b"Fatal error: "))
+}
+
+/// How faulthandler's report of a crashed Python process starts.
+const FATAL_PYTHON: &str = "Fatal Python error: ";
+
+/// Whether `line` is of faulthandler's report under its `Fatal Python error: …`: a
+/// thread's heading, a frame of its stack (`  File "app.py", line 6 in read_header`, or
+/// none), the runtime's state, the extension modules loaded.
+fn is_faulthandler_line(line: &str) -> bool {
+    let thread = |heading: &str| {
+        line.strip_prefix(heading)
+            .is_some_and(|rest| rest.ends_with("(most recent call first):"))
+    };
+    thread("Current thread 0x")
+        || thread("Thread 0x")
+        || line == "Stack (most recent call first):"
+        || (line.starts_with("  File \"") && line.contains("\", line "))
+        || line == "  <no Python frame>"
+        || line.starts_with("Python runtime state: ")
+        || line.starts_with("Extension modules: ")
+}
+
+/// Whether `line` opens with a linter rule's code and a space, as ruff's findings do by
+/// default (`F821 Undefined name`, `PLR0913 Too many arguments`, `UP006 [*] Use …`): one
+/// to four capitals, then three or four digits.
+fn is_rule_code_line(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let letters = bytes.iter().take_while(|b| b.is_ascii_uppercase()).count();
+    let digits = bytes[letters..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    (1..=4).contains(&letters)
+        && (3..=4).contains(&digits)
+        && bytes.get(letters + digits) == Some(&b' ')
 }
 
 /// How Swift's backtrace ends: `Backtrace took 0.02s`.
@@ -1777,6 +1827,10 @@ pub fn what_went_wrong<'a>(
     if is_cmake_message(first) {
         return rest.find(|l| !l.trim().is_empty());
     }
+    // faulthandler's first line says it all; its threads' headings say nothing.
+    if first.starts_with(FATAL_PYTHON) {
+        return None;
+    }
     if first.trim_start().starts_with(EXCEPTION_GROUP) {
         // The group's own exception (`ExceptionGroup: unhandled errors in a TaskGroup
         // (2 sub-exceptions)`), the first a bar holds.
@@ -2150,6 +2204,8 @@ fn tool_header(line: &str, severity: Option<Severity>) -> Option<Header> {
         b'E' | b'F' | b'#' if serious && is_ruby_logger_line(line) => {
             rails_tag(line).map(|tag| Header::RailsTagged(tag_hash(tag)))
         }
+        b'F' if serious && line.starts_with(FATAL_PYTHON) => Some(Header::FatalPython),
+        b'A'..=b'Z' if is_rule_code_line(line) => Some(Header::RuleFinding),
         _ => None,
     }
 }
@@ -2203,6 +2259,86 @@ mod tests {
     }
 
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
+
+    #[test]
+    fn faulthandlers_report_is_one_record_with_every_threads_frames() {
+        // CPython 3.11's, under a log's last line; a blank line ends it as well as any.
+        let report = [
+            "Fatal Python error: Segmentation fault",
+            "",
+            "Thread 0x00007f3a2b7fe640 (most recent call first):",
+            "  File \"/usr/lib/python3.11/threading.py\", line 320 in wait",
+            "",
+            "Current thread 0x00007fe4b147ab80 (most recent call first):",
+            "  File \"/app/app.py\", line 6 in read_header",
+            "  File \"/app/app.py\", line 18 in <module>",
+            "",
+            "Extension modules: numpy.core._multiarray_umath (total: 1)",
+        ];
+        // An abort's, with the runtime's state and a stack of no Python frame.
+        let abort = [
+            "Fatal Python error: _PyThreadState_Attach: non-NULL old thread state",
+            "Python runtime state: initialized",
+            "",
+            "Stack (most recent call first):",
+            "  <no Python frame>",
+        ];
+        splits_alike(&[(
+            &[
+                &["2026-12-06 05:51:55,193 INFO decoded frame 2999"],
+                &report,
+                &["Segmentation fault (core dumped)"],
+                &abort,
+                &["Aborted (core dumped)"],
+            ],
+            &[],
+        )]);
+        assert_eq!(
+            what_went_wrong(report[0], report[1..].iter().copied()),
+            None
+        );
+    }
+
+    #[test]
+    fn ruffs_finding_is_one_record_with_its_place_and_source() {
+        // ruff 0.17's default output.
+        let finding = [
+            "F821 Undefined name `undefined_config_value`",
+            " --> pkg/m5_core.py:7:12",
+            "  |",
+            "7 |     return undefined_config_value",
+            "  |            ^^^^^^^^^^^^^^^^^^^^^^",
+            "help: Define the name",
+        ];
+        splits_alike(&[(
+            &[
+                &finding,
+                &[""],
+                &["F401 [*] `os` imported but unused", " --> pkg/m1.py:1:8"],
+                &["Found 2 errors."],
+                // A code with no place under it is no finding.
+                &["HTTP200 OK"],
+                &["next"],
+            ],
+            &[],
+        )]);
+        let mut record = MultiLine::new(Indented::ByRule);
+        record.start(finding[0], None, None);
+        assert_eq!(record.severity(), None);
+        for line in &finding[1..] {
+            assert!(record.continues(line), "{line}");
+            record.push(line, None, None);
+        }
+        assert_eq!(record.severity(), Some(Severity::Warn));
+        for not_a_code in [
+            "F8 too short",
+            "F12345 too long",
+            "ABCDE123 too long",
+            "F821: colon",
+        ] {
+            assert!(!is_rule_code_line(not_a_code), "{not_a_code}");
+        }
+    }
 
     #[test]
     fn swift_backtrace_is_one_record_up_to_its_time() {
