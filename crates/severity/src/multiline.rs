@@ -216,6 +216,9 @@ enum Header {
     /// `  File "app.py", line 6 in read_header`), set apart by blank lines, and its
     /// extension modules ([`is_faulthandler_line`]).
     FatalPython,
+    /// The C++ runtime's `terminate called after throwing an instance of
+    /// 'std::runtime_error'`: the exception's `  what():  …` under it names it.
+    CppTerminate,
     /// A linter's finding headed by its rule's code, as ruff prints it by default: `F821
     /// Undefined name `x``; its place (` --> a.py:7:12`) on the next line makes it a
     /// finding ([`Header::Diagnostic`], a warning), whose source follows in a gutter.
@@ -671,6 +674,7 @@ impl MultiLine {
                 return true
             }
             Header::RuleFinding if first && line.starts_with(" --> ") => return true,
+            Header::CppTerminate if first && line.starts_with(CPP_WHAT) => return true,
             // The message, or a note or a backtrace where it is empty.
             Header::PanicMessageNext if first => return true,
             Header::JavaUtilLogging if first && is_java_util_logging_message(line) => return true,
@@ -827,6 +831,7 @@ impl MultiLine {
                 None if self.header == Header::NodeThrowSite && !self.named => {
                     self.lines > 2 && !line.trim().is_empty()
                 }
+                None if self.header == Header::CppTerminate => first && line.starts_with(CPP_WHAT),
                 // Its first finding names it; Dart's exception, its.
                 None if matches!(self.header, Header::FileHeading | Header::DartUnhandled) => first,
                 None if self.header == Header::ShellCheckPlace && !self.named => {
@@ -1019,6 +1024,10 @@ fn is_fatal_error(line: &str) -> bool {
     memchr::memchr_iter(b'F', line.as_bytes())
         .any(|at| line.as_bytes()[at..].starts_with(b"Fatal error: "))
 }
+
+/// How the C++ runtime reports an exception nothing caught, and its message under that.
+const CPP_TERMINATE: &str = "terminate called after throwing an instance of ";
+const CPP_WHAT: &str = "  what():  ";
 
 /// How faulthandler's report of a crashed Python process starts.
 const FATAL_PYTHON: &str = "Fatal Python error: ";
@@ -1502,6 +1511,13 @@ fn is_linker_finding(line: &str) -> bool {
 /// The line that opens a Python exception group's report (3.11 on), after its indentation.
 const EXCEPTION_GROUP: &str = "+ Exception Group Traceback (most recent call last)";
 
+/// Whether `line` opens Python's report of an exception group, indented as it is
+/// (`  + Exception Group Traceback (most recent call last):`): a record of its own, not
+/// a line of the one above it (as an indented line under a log's line may be).
+pub fn is_exception_group_heading(line: &str) -> bool {
+    line.trim_start().starts_with(EXCEPTION_GROUP)
+}
+
 /// A line of a Python exception group's report: behind a `|` (its tracebacks and
 /// exceptions) or a `+` (the rules between its sub-exceptions), after indentation; not
 /// the next group's first.
@@ -1830,6 +1846,9 @@ pub fn what_went_wrong<'a>(
     // faulthandler's first line says it all; its threads' headings say nothing.
     if first.starts_with(FATAL_PYTHON) {
         return None;
+    }
+    if first.starts_with(CPP_TERMINATE) {
+        return rest.find(|l| l.starts_with(CPP_WHAT));
     }
     if first.trim_start().starts_with(EXCEPTION_GROUP) {
         // The group's own exception (`ExceptionGroup: unhandled errors in a TaskGroup
@@ -2204,6 +2223,7 @@ fn tool_header(line: &str, severity: Option<Severity>) -> Option<Header> {
         b'E' | b'F' | b'#' if serious && is_ruby_logger_line(line) => {
             rails_tag(line).map(|tag| Header::RailsTagged(tag_hash(tag)))
         }
+        b't' if serious && line.starts_with(CPP_TERMINATE) => Some(Header::CppTerminate),
         b'F' if serious && line.starts_with(FATAL_PYTHON) => Some(Header::FatalPython),
         b'A'..=b'Z' if is_rule_code_line(line) => Some(Header::RuleFinding),
         _ => None,
@@ -2259,6 +2279,24 @@ mod tests {
     }
 
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
+
+    #[test]
+    fn cpps_uncaught_exception_is_named_by_what_it_says() {
+        let terminate = [
+            "terminate called after throwing an instance of 'std::runtime_error'",
+            "  what():  config file not found: /etc/app.conf",
+        ];
+        splits_alike(&[(
+            &[
+                &["warmup step 2999 of 2999"],
+                &terminate,
+                &["Aborted (core dumped)"],
+            ],
+            &[terminate[1]],
+        )]);
+        let said = what_went_wrong(terminate[0], terminate[1..].iter().copied());
+        assert_eq!(said, Some(terminate[1]));
+    }
 
     #[test]
     fn faulthandlers_report_is_one_record_with_every_threads_frames() {

@@ -858,6 +858,7 @@ impl Text {
                 && pending.item.time.is_some()
                 && message.starts_with([' ', '\t'])
                 && !message.trim_start().is_empty()
+                && !severity::multiline::is_exception_group_heading(message)
         };
         pending.open
             && (facts.stamp.is_none() || (facts.message.is_some() && pending.stamped_lines))
@@ -2336,6 +2337,25 @@ mod tests {
             input,
             &RunConfig::new("text"),
         )
+    }
+
+    #[test]
+    fn an_exception_group_under_a_log_line_is_its_own_record() {
+        // asyncio's TaskGroup failing after its log's lines (CPython 3.11): the group's
+        // report opens indented, as a log line's message may go on.
+        let input = "2026-12-06 05:55:44,020 INFO poller: poll 3999: queue depth=4\n\
+            \x20 + Exception Group Traceback (most recent call last):\n\
+            \x20 |   File \"/app/app.py\", line 17, in <module>\n\
+            \x20 | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n\
+            \x20 +-+---------------- 1 ----------------\n\
+            \x20   | ValueError: bad frame\n\
+            \x20   +------------------------------------\n";
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let summary = &envelope.summary;
+        assert!(
+            summary.contains("first error at line 2: + Exception Group Traceback (most recent call last): … ExceptionGroup: unhandled errors"),
+            "{summary}"
+        );
     }
 
     #[test]
