@@ -763,11 +763,29 @@ fn a_message_out_of_turn_or_out_of_form_is_answered_by_its_id_and_the_server_ser
             json!(10),
             -32602,
         ),
+        // What rmcp reads as no message it knows (it answered without the id).
+        (
+            r#"{"jsonrpc":"2.0","id":51,"method":"tools/list","params":{"_meta":5}}"#,
+            json!(51),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":52,"method":"tools/list","params":{"_meta":[]}}"#,
+            json!(52),
+            -32602,
+        ),
     ] {
         let answer = exchange(line);
         assert_eq!(error_of(&answer), (id, json!(code)), "{line}: {answer}");
         assert!(answer.as_object().unwrap().contains_key("id"), "{answer}");
     }
+    // A key given twice is read once, the last, as the message was checked.
+    let twice = exchange(r#"{"jsonrpc":"2.0","id":54,"method":"ping","id":54}"#);
+    assert_eq!(
+        (&twice["id"], &twice["result"]),
+        (&json!(54), &json!({})),
+        "{twice}"
+    );
     let call = exchange(
         r#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"text","arguments":{"text":"hello"}}}"#,
     );

@@ -5,9 +5,9 @@ use super::tools::{self, Called, ToolDef};
 use crate::cli::Global;
 use anyhow::{Context, Result};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeRequestParams, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientJsonRpcMessage, ContentBlock,
+    Implementation, InitializeRequestParams, InitializeResult, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -129,10 +129,12 @@ impl GuardedStdio {
                         Ok(Value::Array(messages)) => {
                             batch(messages, &mut phase, &batches)
                         }
+                        // What rmcp reads is the message as parsed here: a key given twice
+                        // once (serde_json's last), as it was checked.
                         Ok(message) => {
                             let checked = check(&message, &mut phase);
                             let answer = answer_of(&checked);
-                            (passed(&checked, line), answer)
+                            (passed(&checked, to_line(&message)), answer)
                         }
                         // Its id, when one can be made out, for the client to match.
                         Err(e) => (
@@ -300,8 +302,34 @@ enum Checked {
     Refuse(Value, i64, String),
 }
 
-/// Checks a message the way JSON-RPC 2.0 and the session's phase ask, before rmcp sees it.
+/// Checks a message the way JSON-RPC 2.0 and the session's phase ask, before rmcp sees it;
+/// one rmcp would not read as any message it knows (a `_meta` that is no object) is
+/// refused here with its id (rmcp's answer would have none, and a client waiting for
+/// it would wait for ever).
 fn check(message: &Value, phase: &mut Phase) -> Checked {
+    let checked = check_shape(message, phase);
+    if !matches!(checked, Checked::Pass(_)) {
+        return checked;
+    }
+    let Err(e) = serde_json::from_value::<ClientJsonRpcMessage>(message.clone()) else {
+        return checked;
+    };
+    let Some(id) = message
+        .get("id")
+        .filter(|_| message.get("method").is_some())
+    else {
+        return Checked::Drop;
+    };
+    let meta = &message["params"]["_meta"];
+    let why = match meta.is_null() || meta.is_object() {
+        true => format!("invalid params: {e}"),
+        false => "invalid params: params._meta must be an object".into(),
+    };
+    Checked::Refuse(id.clone(), -32602, why)
+}
+
+/// [`check`] by JSON-RPC's rules and the session's phase.
+fn check_shape(message: &Value, phase: &mut Phase) -> Checked {
     let Value::Object(message) = message else {
         // A batch is read before (`batch`): this is one inside another, or no message.
         return Checked::Refuse(Value::Null, -32600, "a message is a JSON object".into());
