@@ -63,6 +63,41 @@ fn error_of(result: &Value) -> &str {
         .unwrap_or_else(|| panic!("expected an error: {result}"))
 }
 
+/// The pid a command writes to `path`, once it has. (A generous deadline: it waits for
+/// an event, it times nothing.)
+fn pid_written(path: &std::path::Path) -> u32 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let pid = std::fs::read_to_string(path).ok();
+        if let Some(pid) = pid.and_then(|s| s.trim().parse().ok()) {
+            return pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the command never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Waits for process `pid` to end (or to be a zombie no one reaps yet, in a container
+/// whose init does not), failing after a generous deadline: `what` outlived its end.
+fn ended(pid: u32, what: &str) {
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            (stat.rsplit_once(") ")).is_some_and(|(_, rest)| !rest.starts_with('Z'))
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while running() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what} ({pid}) ran on"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
     let briefly = Briefly::new();
@@ -514,25 +549,7 @@ fn what_the_proxied_server_left_running_ends_with_the_proxy() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let pid = std::fs::read_to_string(&pid_file).unwrap();
-    let stat = format!("/proc/{}/stat", pid.trim());
-    // Gone, or a zombie no one reaps yet (in a container whose init does not).
-    let running = || {
-        std::fs::read_to_string(&stat).is_ok_and(|s| {
-            s.rsplit_once(") ")
-                .is_some_and(|(_, rest)| !rest.starts_with('Z'))
-        })
-    };
-    for _ in 0..100 {
-        if !running() {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    panic!(
-        "the server's `sleep 300` ({}) outlived the proxy",
-        pid.trim()
-    );
+    ended(pid_written(&pid_file), "the server's `sleep 300`");
 }
 
 #[test]
@@ -1029,45 +1046,59 @@ fn a_cancelled_run_ends_the_command() {
         serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "run", "arguments": {"command": ["sh", "-c", script]}}}),
     );
-    // Generous deadlines: these wait for events, they do not time anything.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let pid = loop {
-        if let Some(pid) = std::fs::read_to_string(&pid_file)
-            .ok()
-            .and_then(|s| s.trim().parse::<u32>().ok())
-        {
-            break pid;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the command never started"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let pid = pid_written(&pid_file);
     mcp.send(
         serde_json::json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": 1, "reason": "the user gave up"}}),
     );
-    let running = || {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            !stat
-                .rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-    };
-    while running() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the command was not ended"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    ended(pid, "the cancelled command");
     // The server goes on.
     let after = mcp.call(2, "text", serde_json::json!({"text": "still here\n"}));
     assert_eq!(after["isError"], false);
+}
+
+#[test]
+fn a_signal_that_ends_the_server_ends_what_it_runs() {
+    let briefly = Briefly::new();
+    let dir = tempfile::tempdir().unwrap();
+    for signal in ["TERM", "INT", "HUP"] {
+        // A command `run` runs, in a process group of its own.
+        let pid_file = dir.path().join(format!("run-{signal}"));
+        let mut mcp = Raw::start(&briefly, &["mcp"]);
+        let script = format!("echo $$ > {}; exec sleep 300", pid_file.display());
+        mcp.send(
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "run", "arguments": {"command": ["sh", "-c", script]}}}),
+        );
+        let pid = pid_written(&pid_file);
+        let kill = |pid: u32| {
+            let sent = std::process::Command::new("kill")
+                .args([format!("-{signal}"), pid.to_string()])
+                .status();
+            assert!(sent.unwrap().success());
+        };
+        kill(mcp.child.id());
+        assert!(!mcp.child.wait().unwrap().success());
+        ended(pid, &format!("run's command, after SIG{signal}"));
+        // What the proxied server started, in the server's group.
+        let pid_file = dir.path().join(format!("proxied-{signal}"));
+        let script = format!(
+            "sleep 300 > /dev/null 2>&1 & echo $! > {}; cat > /dev/null",
+            pid_file.display()
+        );
+        let mut proxy = briefly
+            .command(&["mcp-proxy", "--", "sh", "-c", &script])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = pid_written(&pid_file);
+        kill(proxy.id());
+        assert!(!proxy.wait().unwrap().success());
+        ended(
+            pid,
+            &format!("the proxied server's `sleep 300`, after SIG{signal}"),
+        );
+    }
 }
 
 #[test]

@@ -317,6 +317,8 @@ async fn drive(
         }
     };
     let pgid = child.id().map(|id| id as i32);
+    // A server's command ends with the server, whatever signal ends that.
+    let _held = pgid.filter(|_| spawn.detached).map(crate::groups::hold);
     let err_open = merged.is_none();
     let (mut out, mut err): (Box<dyn AsyncRead + Unpin>, Box<dyn AsyncRead + Unpin>) = match merged
     {

@@ -197,6 +197,9 @@ async fn proxy(
         Err(e) => bail!("cannot start the MCP server {:?}: {e}", argv[0]),
     };
     let pid = child.id().map(|pid| pid as i32);
+    // The server's group ends with the proxy, whatever signal ends that.
+    let _held = pid.map(crate::groups::hold);
+    crate::groups::end_with_signals().context("handling signals")?;
     let child_in = child.stdin.take().expect("piped");
     let child_out = child.stdout.take().expect("piped");
     let artifact_dir = Session::new(defaults.clone())?.artifact_dir().ok();

@@ -35,6 +35,7 @@ pub fn serve(global: Global) -> Result<i32> {
         .build()
         .context("starting the runtime")?;
     runtime.block_on(async {
+        crate::groups::end_with_signals().context("handling signals")?;
         let server = Server {
             defaults: global,
             tools: tools::all().iter().map(to_rmcp_tool).collect(),
