@@ -18,6 +18,8 @@ pub struct Session {
     pub tokenizer: Tokenizer,
     /// A warning about the budget itself (what is left of the window is below the floor).
     pub budget_warning: Option<String>,
+    /// An MCP call's: once the client cancels it, its input is read no further.
+    pub cancel: Option<tokio_util::sync::CancellationToken>,
     started: Instant,
 }
 
@@ -66,6 +68,7 @@ impl Session {
             budget,
             tokenizer,
             budget_warning,
+            cancel: None,
             started: Instant::now(),
         })
     }

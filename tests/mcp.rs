@@ -1058,6 +1058,40 @@ fn a_cancelled_run_ends_the_command() {
 }
 
 #[test]
+fn the_server_ends_with_its_input_though_a_call_waits_on_one_that_never_ends() {
+    use std::io::Write;
+    let briefly = Briefly::new();
+    let dir = tempfile::tempdir().unwrap();
+    // A named pipe no one writes to: its read never returns.
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut server = briefly
+        .command(&["mcp"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "text", "arguments": {"path": fifo}}});
+    let messages = [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string(),
+        call.to_string(),
+    ];
+    for message in messages {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    drop(stdin);
+    ended(server.id(), "the server, after its input closed");
+    assert!(server.wait().unwrap().success());
+}
+
+#[test]
 fn a_signal_that_ends_the_server_ends_what_it_runs() {
     let briefly = Briefly::new();
     let dir = tempfile::tempdir().unwrap();

@@ -286,7 +286,7 @@ fn reduce_artifact(
     let mut pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
     // A reducer that reads the file itself (Parquet: only the row groups of this page).
     if pipeline.reads_input() {
-        pump(&mut file, pipeline.as_mut())?;
+        pump(&mut file, pipeline.as_mut(), session)?;
     }
     end.warnings.extend(session.budget_warning.iter().cloned());
     let envelope = pipeline.finish(end);

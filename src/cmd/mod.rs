@@ -137,7 +137,7 @@ pub fn reduce_warned(
     input: &mut dyn Read,
     mut warnings: Vec<String>,
 ) -> Result<Reply> {
-    pump(input, pipeline.as_mut())?;
+    pump(input, pipeline.as_mut(), session)?;
     warnings.extend(session.budget_warning.iter().cloned());
     let envelope = pipeline.finish(End {
         warnings,
@@ -194,10 +194,14 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
-/// Reads `input` to its end into `push`.
-pub fn pump(input: &mut dyn Read, push: &mut dyn Push) -> Result<()> {
+/// Reads `input` to its end into `push`, or until the session's call is cancelled (an
+/// MCP client gave up on it: an endless input, `/dev/zero`, would be read for ever).
+pub fn pump(input: &mut dyn Read, push: &mut dyn Push, session: &Session) -> Result<()> {
     let mut buf = vec![0u8; CHUNK];
     loop {
+        if session.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+            bail!("the call was cancelled: its input was read no further");
+        }
         match input.read(&mut buf) {
             Ok(0) => return Ok(()),
             Ok(n) => push.push(&buf[..n]),

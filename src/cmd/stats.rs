@@ -138,7 +138,7 @@ pub fn run(session: &Session, path: &Path) -> Result<i32> {
     };
     let config = session.config("stats", serde_json::Value::Null, existing);
     let mut pipeline = Pipeline::new(MetricsSummary::default(), config);
-    super::pump(&mut file, &mut pipeline)?;
+    super::pump(&mut file, &mut pipeline, session)?;
     session.print(&pipeline.finish(End::default()))?;
     Ok(0)
 }

@@ -49,8 +49,12 @@ pub fn serve(global: Global) -> Result<i32> {
         // Every answer out before the process ends.
         stdio.reading.abort();
         let _ = stdio.writing.await;
-        Ok(0)
-    })
+        Ok::<_, anyhow::Error>(0)
+    })?;
+    // A call still reading what never ends (a named pipe no one writes to) is not waited
+    // for: the client is gone, and the process ends with its threads.
+    runtime.shutdown_background();
+    Ok(0)
 }
 
 /// Has glibc's malloc give back what is freed past 128 KiB at the top of a heap, as it

@@ -534,7 +534,8 @@ fn check_arguments(tool: &ToolDef, args: &Args) -> Result<()> {
 pub type Cancel = Option<tokio_util::sync::CancellationToken>;
 
 fn dispatch(name: &str, args: &Args, defaults: &Global, cancel: Cancel) -> Result<Called> {
-    let session = session_for(defaults, args)?;
+    let mut session = session_for(defaults, args)?;
+    session.cancel = cancel.clone();
     let reply = match name {
         "run" => {
             let command = strings(args, "command")?.unwrap_or_default();
@@ -692,6 +693,33 @@ fn strings(args: &Args, key: &str) -> Result<Option<Vec<String>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cancelled_call_reads_its_input_no_further() {
+        use clap::Parser;
+        let dir = tempfile::tempdir().unwrap();
+        let at = dir.path().to_str().unwrap();
+        let cli = crate::cli::Cli::parse_from(["briefly", "--artifact-dir", at, "budget"]);
+        // The input of a call the client gave up on (were it /dev/zero, it would be read
+        // for ever), and the same as an artifact.
+        let input = dir.path().join("input.log");
+        std::fs::write(&input, "a line\n".repeat(100_000)).unwrap();
+        let cancel = tokio_util::sync::CancellationToken::new();
+        cancel.cancel();
+        for (tool, key) in [("text", "path"), ("read", "artifact")] {
+            let args = serde_json::json!({ key: input });
+            let called = call(
+                tool,
+                args.as_object().unwrap(),
+                &cli.global,
+                Some(cancel.clone()),
+            );
+            match called {
+                Some(Called::Failed(why)) => assert!(why.contains("cancelled"), "{why}"),
+                _ => panic!("{tool}: not refused"),
+            }
+        }
+    }
 
     #[test]
     fn every_tool_has_a_closed_object_schema_and_a_description() {
