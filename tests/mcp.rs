@@ -986,6 +986,17 @@ fn context_tokens_at_startup_sets_the_budget_and_a_call_overrides_it() {
 fn the_proxy_bounds_a_wrapped_briefly_and_renames_its_own_tools() {
     let briefly = Briefly::new();
     let mut proxy = Raw::proxied_briefly(&briefly);
+    // Before any list, a `briefly_…` name is the proxy's (listed so in an earlier session).
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.log");
+    std::fs::write(&small, "one\ntwo\n").unwrap();
+    let early = proxy.call(9, "briefly_read", serde_json::json!({"artifact": small}));
+    assert_eq!(early["structuredContent"]["source"], "read", "{early}");
+    let early_page = proxy.call(10, "briefly_page", serde_json::json!({"cursor": "b1.x"}));
+    let said = early_page["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(said.contains("cursor"), "{early_page}");
     let list = proxy.request(1, "tools/list", serde_json::json!({}));
     let names: Vec<&str> = list["result"]["tools"]
         .as_array()

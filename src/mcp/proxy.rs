@@ -372,14 +372,16 @@ async fn from_client_message(
     // artifacts can still be read.
     if let (Some("tools/call"), Some(id)) = (method, &id) {
         let tool = message["params"]["name"].as_str().unwrap_or_default();
+        // Its `briefly_…` names are its own whatever the server's tools are (a client may
+        // call a tool listed in an earlier session before it lists them in this one).
         let own = {
             let state = shared.state();
-            if tool == state.read_name() {
-                Some(ArtifactTool::Read)
-            } else if tool == state.page_name() {
-                Some(ArtifactTool::Page)
-            } else {
-                None
+            match tool {
+                "briefly_read" => Some(ArtifactTool::Read),
+                "briefly_page" => Some(ArtifactTool::Page),
+                "read" if !state.read_renamed => Some(ArtifactTool::Read),
+                "page" if !state.page_renamed => Some(ArtifactTool::Page),
+                _ => None,
             }
         };
         if let Some(which) = own {
