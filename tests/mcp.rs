@@ -1263,6 +1263,27 @@ fn the_proxy_answers_a_batch_as_one_its_results_bounded() {
     assert!(raw_shown(spilled) <= 8_000, "{} chars", raw_shown(spilled));
     assert_eq!(by_id(3)["result"]["isError"], true, "the proxy's own read");
     assert!(by_id(4)["result"].is_object());
+    // What is no message is answered in the batch, not sent on; a batch of only that is
+    // answered at once.
+    for (batch, expected) in [
+        (
+            serde_json::json!([{"jsonrpc": "2.0", "id": 6, "method": "ping"}, 5, "x"]),
+            3,
+        ),
+        (serde_json::json!([5]), 1),
+    ] {
+        proxy.send(batch);
+        let mut line = String::new();
+        assert!(proxy.stdout.read_line(&mut line).unwrap() > 0, "closed");
+        let answers: Value = serde_json::from_str(&line).unwrap();
+        let answers = answers.as_array().expect("one array");
+        assert_eq!(answers.len(), expected, "{line}");
+        let refused = answers
+            .iter()
+            .filter(|a| a["error"]["code"] == -32600)
+            .count();
+        assert_eq!(refused, expected.min(2), "{line}");
+    }
     // And the proxy reads on.
     let ping = proxy.request(5, "ping", serde_json::json!({}));
     assert!(ping["result"].is_object(), "{ping}");

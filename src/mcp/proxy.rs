@@ -337,11 +337,20 @@ async fn from_client(
                     shared.send_error(Value::Null, -32600, why).await;
                     continue;
                 }
-                // Opened before any is answered; with no answer made yet, it never
-                // comes back complete from here.
+                // What is no message is answered here, in the batch's answers, and not
+                // sent on (a server may not survive it).
+                let (messages, no_messages): (Vec<Value>, Vec<Value>) =
+                    messages.into_iter().partition(Value::is_object);
+                let refused = (no_messages.iter())
+                    .map(|_| error_answer(Value::Null, -32600, "a message is a JSON object"))
+                    .collect();
+                // Opened before any is answered: complete from here only when none of it
+                // waits for the server.
                 let awaited = framing::request_ids(&messages);
-                let none = shared.state().batches.open(Vec::new(), awaited);
-                debug_assert!(none.is_none());
+                let opened = shared.state().batches.open(refused, awaited);
+                if let Some(answers) = opened {
+                    forward(shared, answers.to_string().into_bytes()).await;
+                }
                 let mut forwarded = true;
                 for message in messages {
                     let line = message.to_string().into_bytes();
