@@ -471,7 +471,7 @@ async fn answer_here(shared: Arc<Shared>, id: Value, which: ArtifactTool, args: 
             json!({"content": [{"type": "text", "text": format!("briefly: {e}")}], "isError": true})
         }
     };
-    shared.state().answered(text_chars(&result));
+    shared.state().answered(read_chars(&result));
     shared
         .send(json!({"jsonrpc": "2.0", "id": id, "result": result}))
         .await;
@@ -659,13 +659,14 @@ fn add_own_tools(shared: &Shared, message: &mut Value) {
 /// is kept whole in an artifact and cut to fit. Images and binary resources pass
 /// through. Returns the characters of text the result took, and now takes.
 fn stage_result(shared: &Shared, result: &mut Value, allowance: usize) -> Staged {
-    let total = text_chars(result);
-    if total <= allowance {
+    let read = read_chars(result);
+    if read <= allowance {
         return Staged {
-            raw: total,
-            shown: total,
+            raw: read,
+            shown: read,
         };
     }
+    let total = text_chars(result);
     let stub_chars = shared.budget.preview_chars + STUB_OVERHEAD;
     let stub_budget = stub_chars.min(allowance / 2).max(MIN_RESULT_CHARS / 2);
     let read = shared.state().read_name();
@@ -858,8 +859,8 @@ fn set_block_text(block: &mut Value, text: String) {
     }
 }
 
-/// The characters of a tool result a model reads: its text content (text blocks and
-/// embedded resources' text) and its structured content.
+/// The characters of a tool result: its text content (text blocks and embedded
+/// resources' text) and its structured content.
 fn text_chars(result: &Value) -> usize {
     let text: usize = result["content"]
         .as_array()
@@ -871,10 +872,55 @@ fn text_chars(result: &Value) -> usize {
     text + result.get("structuredContent").map_or(0, json_chars)
 }
 
+/// The characters of a tool result a model reads: [`text_chars`], but a text block that
+/// is the structured content serialized (as MCP has a tool return it too, for clients
+/// that read text only; `briefly mcp`'s envelope) counted once, as the structured content.
+fn read_chars(result: &Value) -> usize {
+    let Some(structured) = result.get("structuredContent") else {
+        return text_chars(result);
+    };
+    let repeated: usize = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(block_text)
+        .filter(|text| serializes(text, structured))
+        .map(|text| text.chars().count())
+        .sum();
+    text_chars(result) - repeated
+}
+
+/// Whether `text` is `value` serialized (as JSON, in any layout).
+fn serializes(text: &str, value: &Value) -> bool {
+    text.trim_start().starts_with(['{', '['])
+        && serde_json::from_str::<Value>(text).is_ok_and(|parsed| parsed == *value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::Parser;
+
+    #[test]
+    fn structured_content_repeated_as_text_is_read_once() {
+        let envelope = json!({"ok": true, "summary": "3 lines"});
+        let repeated = json!({"content": [{"type": "text", "text": envelope.to_string()}],
+            "structuredContent": envelope});
+        let chars = envelope.to_string().chars().count();
+        assert_eq!(
+            (text_chars(&repeated), read_chars(&repeated)),
+            (2 * chars, chars)
+        );
+        // Pretty, it is the same value; another text is read besides it.
+        let pretty = serde_json::to_string_pretty(&envelope).unwrap();
+        let laid_out =
+            json!({"content": [{"type": "text", "text": pretty}], "structuredContent": envelope});
+        assert_eq!(read_chars(&laid_out), chars);
+        let other = json!({"content": [{"type": "text", "text": "{\"ok\": false}"}], "structuredContent": envelope});
+        assert_eq!(read_chars(&other), text_chars(&other));
+        let plain = json!({"content": [{"type": "text", "text": "hello"}]});
+        assert_eq!(read_chars(&plain), 5);
+    }
 
     fn shared(artifacts: &std::path::Path) -> Shared {
         let dir = artifacts.to_str().unwrap();
@@ -925,6 +971,23 @@ mod tests {
             .unwrap();
         let whole: Value = serde_json::from_slice(&std::fs::read(kept).unwrap()).unwrap();
         assert_eq!(whole["result"], text);
+    }
+
+    #[test]
+    fn a_result_read_once_within_the_allowance_passes_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(&dir.path().join("artifacts"));
+        // `briefly mcp`'s envelope, as text and as structured content: within the
+        // allowance once, not twice.
+        let envelope = json!({"ok": true, "summary": "x".repeat(1_000)});
+        let text = envelope.to_string();
+        let mut result =
+            json!({"content": [{"type": "text", "text": text}], "structuredContent": envelope});
+        let before = result.clone();
+        let once = read_chars(&result);
+        let staged = stage_result(&shared, &mut result, once + 10);
+        assert_eq!((staged.raw, staged.shown), (once, once));
+        assert_eq!(result, before);
     }
 
     /// The artifact a stub or note names (`"artifact": "PATH"` or `artifact PATH `).
