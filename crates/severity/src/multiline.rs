@@ -296,6 +296,9 @@ enum Follows {
     /// A blank line, then the client's stack: the line is Elixir's `Client #PID<…> is
     /// alive` (read in [`Header::ElixirCrash`]'s record).
     ClientStack,
+    /// A cause's lines ([`is_cause_line`]): the line is `Caused by:` alone, as cargo heads
+    /// the causes of an error (`  process didn't exit successfully: …`), or one of them.
+    CauseLines,
 }
 
 impl MultiLine {
@@ -425,12 +428,13 @@ impl MultiLine {
     }
 
     /// Whether a blank line right under the record's first line may set apart the
-    /// exception it logged, as Spring Boot's default layout (`%wEx`) writes one: the
-    /// first line is a serious log line, and nothing follows it yet. A caller that
+    /// exception it logged, as Spring Boot's default layout (`%wEx`) writes one, or the
+    /// causes of an error (cargo's `Caused by:`): the first line is a serious log line or
+    /// a diagnostic, and nothing follows it yet. A caller that
     /// looks one line further ([`MultiLine::exception_after_blank`]) decides.
     pub fn may_set_apart_an_exception(&self) -> bool {
         self.lines == 0
-            && self.header == Header::Plain
+            && matches!(self.header, Header::Plain | Header::Diagnostic)
             && self.opens.is_none()
             && self.severity >= Some(Severity::Warn)
     }
@@ -461,6 +465,9 @@ impl MultiLine {
             _ => {}
         }
         if self.follows == Follows::TclCommand && line.starts_with('"') {
+            return true;
+        }
+        if self.follows == Follows::CauseLines && is_cause_line(line) {
             return true;
         }
         let indented = line.starts_with([' ', '\t']);
@@ -748,12 +755,15 @@ impl MultiLine {
         let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
+        let cause_line = self.follows == Follows::CauseLines && is_cause_line(line);
         self.follows = if is_go_stack_place(line) {
             Follows::GoFunction
         } else if is_tcl_command_step(line) {
             Follows::TclCommand
         } else if is_elixir_client(line) {
             Follows::ClientStack
+        } else if cause_line || line.trim_end() == "Caused by:" {
+            Follows::CauseLines
         } else {
             Follows::Nothing
         };
@@ -1025,6 +1035,13 @@ fn is_fatal_error(line: &str) -> bool {
         .any(|at| line.as_bytes()[at..].starts_with(b"Fatal error: "))
 }
 
+/// Whether `line` is one of the causes listed under a `Caused by:` alone, indented:
+/// cargo's (`  process didn't exit successfully: …`), anyhow's (`    0: reading x`); not
+/// a build's next step (cargo's status, right-aligned: `   Compiling app`).
+fn is_cause_line(line: &str) -> bool {
+    line.starts_with("  ") && !line.trim().is_empty() && !is_build_step(line)
+}
+
 /// How the C++ runtime reports an exception nothing caught, and its message under that.
 const CPP_TERMINATE: &str = "terminate called after throwing an instance of ";
 const CPP_WHAT: &str = "  what():  ";
@@ -1235,9 +1252,25 @@ fn is_elixir_frame(trimmed: &str) -> bool {
 
 /// A build's quiet line for a step, indented: a tool's name in capitals, then what it
 /// makes (kbuild's and many Makefiles' `  CC      init/main.o`, `  LD [M]  x.ko`,
-/// `  GEN     Makefile`).
+/// `  GEN     Makefile`), or cargo's status, right-aligned (`   Compiling app v0.1.0`).
 fn is_build_step(indented: &str) -> bool {
     let trimmed = indented.trim_start();
+    const CARGO_STATUSES: [&str; 8] = [
+        "Compiling ",
+        "Checking ",
+        "Finished ",
+        "Running ",
+        "Fresh ",
+        "Building ",
+        "Downloaded ",
+        "Documenting ",
+    ];
+    if CARGO_STATUSES
+        .iter()
+        .any(|status| trimmed.starts_with(status))
+    {
+        return true;
+    }
     let name = trimmed
         .bytes()
         .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
@@ -1891,10 +1924,16 @@ pub fn what_went_wrong<'a>(
     let mut first = None;
     let mut last = None;
     let mut root = None;
+    // cargo's `Caused by:` heads its cause, indented on the next line.
+    let mut cause_next = false;
     for line in rest {
         let after_exception = first.is_some()
             && (line.starts_with(TRACEBACK) || line.trim_start().starts_with("File \""));
-        if is_cause(line) {
+        if std::mem::take(&mut cause_next) && !line.trim().is_empty() {
+            root = Some(line.trim_start());
+        } else if line.trim_end() == "Caused by:" {
+            cause_next = true;
+        } else if is_cause(line) {
             root = Some(line);
         } else if PYTHON_CHAIN.contains(&line.trim()) || after_exception {
             python_chain = true;
@@ -2279,6 +2318,47 @@ mod tests {
     }
 
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
+
+    #[test]
+    fn cargos_causes_of_an_error_are_its_own() {
+        // `cargo build -v`: the error, a blank line, then its causes, indented.
+        let error = [
+            "error: could not compile `app` (lib) due to 1 previous error",
+            "",
+            "Caused by:",
+            "  process didn't exit successfully: `rustc --crate-name app` (exit status: 1)",
+            "  --- stderr",
+        ];
+        let mut record = MultiLine::new(Indented::ByRule);
+        let found = inspect(error[0]);
+        record.start(error[0], found.severity, found.opens);
+        assert!(record.may_set_apart_an_exception());
+        record.exception_after_blank();
+        for line in &error[1..] {
+            assert!(record.continues(line), "{line}");
+            let found = inspect(line);
+            record.push(line, found.severity, found.opens);
+        }
+        assert!(!record.continues("   Compiling other v0.1.0"));
+        let root = what_went_wrong(error[0], error[1..].iter().copied());
+        assert_eq!(root, Some(error[3].trim_start()));
+        // anyhow's chain under a log's line, numbered.
+        let logged = [
+            "ERROR failed to start",
+            "",
+            "Caused by:",
+            "    0: reading /etc/app.toml",
+            "    1: No such file or directory (os error 2)",
+        ];
+        let mut record = MultiLine::new(Indented::ByRule);
+        record.start(logged[0], Some(Severity::Error), None);
+        assert!(record.may_set_apart_an_exception());
+        record.exception_after_blank();
+        for line in &logged[1..] {
+            assert!(record.continues(line), "{line}");
+            record.push(line, None, None);
+        }
+    }
 
     #[test]
     fn cpps_uncaught_exception_is_named_by_what_it_says() {

@@ -1825,7 +1825,10 @@ impl FoldBatches for Text {
             if let Some(held) = self.held_blank.take() {
                 let text = facts.stripped.as_deref().unwrap_or(record.text);
                 let message = facts.message.map_or(text, |at| &text[at..]);
-                self.fold_held(held, names_a_java_exception(message), out);
+                // A Java exception the blank line sets apart, or the causes cargo gives
+                // of its error (`Caused by:`).
+                let set_apart = names_a_java_exception(message) || message == "Caused by:";
+                self.fold_held(held, set_apart, out);
             }
             // (The record's state first: it rules out nearly every line.)
             let held = self.pending.open
@@ -2337,6 +2340,20 @@ mod tests {
             input,
             &RunConfig::new("text"),
         )
+    }
+
+    #[test]
+    fn cargos_error_keeps_its_causes_across_the_blank_line() {
+        // `cargo build -v` 1.95, at its end.
+        let input = "error: could not compile `app` (lib) due to 1 previous error\n\n\
+            Caused by:\n\
+            \x20 process didn't exit successfully: `rustc --crate-name app` (exit status: 1)\n";
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let summary = &envelope.summary;
+        assert!(
+            summary.contains("1 record in 1 template; 1 error, 0 warnings; first error at line 1: error: could not compile `app` (lib) due to 1 previous error … process didn't exit successfully: `rustc --crate-name app` (exit status: 1)"),
+            "{summary}"
+        );
     }
 
     #[test]
