@@ -293,6 +293,9 @@ pub fn checker_verdict(message: &str) -> Option<Option<Severity>> {
 /// needs no copy then), and left out.
 fn inspect_in(text: &[u8], line: Range<usize>) -> Inspection {
     let bytes = &text[line.clone()];
+    if is_shell_trace(bytes) {
+        return Inspection::default();
+    }
     let mut found = Findings::begin(bytes);
     // Each window's bits, and the next window's for the words that end at its end.
     let mut bits = window_bits(text, line.start, bytes.len());
@@ -340,6 +343,14 @@ fn inspect_in(text: &[u8], line: Range<usize>) -> Inspection {
         at += 64;
     }
     found.end(bytes)
+}
+
+/// Whether `line` is a shell's trace of a command it runs (`set -x`: `+ grep -c ERROR
+/// app.log`, `++ date`): the command's words, which name no level of its own. Not
+/// strace's report of an exit between its marks (`+++ exited with 3 +++`).
+fn is_shell_trace(line: &[u8]) -> bool {
+    let plus = line.iter().take_while(|&&b| b == b'+').count();
+    plus > 0 && line.get(plus) == Some(&b' ') && !line.trim_ascii_end().ends_with(b" +++")
 }
 
 /// [`inspect`] for many lines at once: `out` is cleared, then `out[i]` becomes what
@@ -3571,6 +3582,11 @@ mod tests {
             ("mv: cannot move 'a' to 'b': Directory not empty", Some(Error)),
             ("ln: failed to create symbolic link 'x': File exists", Some(Error)),
             ("listen tcp :8080: bind: address already in use", Some(Error)),
+            // A shell's trace of its commands (`set -x`) states no level.
+            ("+ grep -c ERROR ./app.log", None),
+            ("++ echo FATAL: disk full", None),
+            ("+++ panic: x", None),
+            ("+1 ERROR x", Some(Error)),
             // procps kill's and bash's: the process in parentheses, then the cause.
             ("kill: (123) - No such process", Some(Error)),
             ("bash: kill: (4242) - Operation not permitted", Some(Error)),
