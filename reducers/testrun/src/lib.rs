@@ -99,6 +99,20 @@ mod tests {
         &envelope.items[i]
     }
 
+    /// Each item's `name` and `message`, in the items' order.
+    fn named(envelope: &briefly_core::Envelope) -> Vec<(&Value, &Value)> {
+        (envelope.items.iter())
+            .map(|item| (&item["name"], &item["message"]))
+            .collect()
+    }
+
+    /// [`named`], ordered by name.
+    fn by_name(envelope: &briefly_core::Envelope) -> Vec<(&Value, &Value)> {
+        let mut items = named(envelope);
+        items.sort_by_key(|(name, _)| name.as_str());
+        items
+    }
+
     /// `input` reduced by `briefly pytest` in every chunking.
     fn pytest(input: &str) -> Envelope {
         reduce_all_chunkings(
@@ -725,12 +739,7 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             failures:\n    tests::a_no_panic\n    tests::b_wrong_msg\n\n\
             test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.17s\n";
         let envelope = cargo_test(input.as_bytes());
-        let mut items: Vec<(&Value, &Value)> = envelope
-            .items
-            .iter()
-            .map(|item| (&item["name"], &item["message"]))
-            .collect();
-        items.sort_by_key(|item| item.0.as_str());
+        let items = by_name(&envelope);
         assert_eq!(
             items,
             [
@@ -792,13 +801,8 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         );
         for input in [one_thread, quiet] {
             let envelope = cargo_test(input.as_bytes());
-            let items: Vec<(&Value, &Value)> = envelope
-                .items
-                .iter()
-                .map(|item| (&item["name"], &item["message"]))
-                .collect();
             assert_eq!(
-                items,
+                named(&envelope),
                 [
                     (
                         &json!("src/lib.rs - add (line 11)"),
@@ -861,12 +865,8 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             block("tests::sp_wrong_msg - should panic", "different"),
         );
         let envelope = cargo_test(input.as_bytes());
-        let mut items: Vec<(&Value, &Value)> = (envelope.items.iter())
-            .map(|item| (&item["name"], &item["message"]))
-            .collect();
-        items.sort_by_key(|item| item.0.as_str());
         assert_eq!(
-            items,
+            by_name(&envelope),
             [
                 (
                     &json!("tests::multi_line_debug"),
@@ -1133,11 +1133,8 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             ------------\n\
             \x20    Summary [  60.040s] 4 tests run: 1 passed, 3 failed\n";
         let envelope = cargo_test(input.as_bytes());
-        let messages: Vec<(&Value, &Value)> = (envelope.items.iter())
-            .map(|item| (&item["name"], &item["message"]))
-            .collect();
         assert_eq!(
-            messages,
+            named(&envelope),
             [
                 (
                     &json!("t::slow"),
