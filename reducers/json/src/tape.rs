@@ -273,9 +273,9 @@ fn is_wide(n: f64) -> bool {
 /// than a double holds.
 const WIDE: f64 = 9_223_372_036_854_775_808.0;
 
-/// Whole numbers of 2^63 or more ([`is_wide`]) that options compared, grouped or
-/// sorted by: as their nearest doubles, numbers alike in their first 17 digits are
-/// equal to them.
+/// Whole numbers of 2^63 or more (read as doubles: past 64 bits, their digits may not
+/// all be held) that options compared, grouped or sorted by: as their nearest doubles,
+/// numbers alike in their first 17 digits are equal to them.
 #[derive(Debug, Clone, Default)]
 pub struct WideRead {
     /// How many.
