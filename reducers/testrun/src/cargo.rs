@@ -1035,6 +1035,31 @@ impl CargoTest {
         self.mark_failed(name);
     }
 
+    /// Test `shown` (its name as libtest's progress shows it, with its mode) ended, and
+    /// `failed`.
+    fn test_ended(&mut self, shown: &str, failed: bool, out: &mut dyn Emit<CargoItem>) {
+        let name = without_test_mode(shown);
+        let should_panic = shown.ends_with(" - should panic");
+        match failed {
+            // A `should_panic` test fails when it did not panic as it was to: the panic it
+            // printed (`--nocapture`) is no cause; its report in the list of failures says
+            // what was expected (`note: panic did not contain expected string`).
+            true if should_panic && !is_doctest(name) => {
+                self.waited_panic(name);
+                self.mark_failed(name);
+            }
+            true => self.test_failed(name, out),
+            false => {
+                self.waited_panic(name);
+                // A `should_panic` doc-test's expected panic, printed under `--nocapture`
+                // (rustdoc lets its process write to the terminal), is no other's report.
+                if should_panic && is_doctest(name) {
+                    self.waited_panic("main");
+                }
+            }
+        }
+    }
+
     /// Test `name` is marked FAILED in the binary running now (by its result or the list
     /// of failures): it gets an item at the binary's end if it had no report.
     fn mark_failed(&mut self, name: &str) {
@@ -1607,26 +1632,11 @@ impl CargoTest {
                 }
             }
             if let Some(shown) = rest.strip_suffix(" ... FAILED") {
-                let name = without_test_mode(shown);
-                // A `should_panic` test fails when it did not panic as it was to: the panic
-                // it printed (`--nocapture`) is no cause; its report in the list of failures
-                // says what was expected (`note: panic did not contain expected string`).
-                if shown.ends_with(" - should panic") && !is_doctest(name) {
-                    self.waited_panic(name);
-                    self.mark_failed(name);
-                    return;
-                }
-                self.test_failed(name, out);
+                self.test_ended(shown, true, out);
                 return;
             }
-            if let Some(test) = rest.strip_suffix(" ... ok") {
-                let name = without_test_mode(test);
-                self.waited_panic(name);
-                // A `should_panic` doc-test's expected panic, printed under `--nocapture`
-                // (rustdoc lets its process write to the terminal), is no other's report.
-                if is_doctest(name) && test.ends_with(" - should panic") {
-                    self.waited_panic("main");
-                }
+            if let Some(shown) = rest.strip_suffix(" ... ok") {
+                self.test_ended(shown, false, out);
             }
             // On one thread libtest names a test before its outcome: one the output
             // stopped in (hung, killed) has none, or what was written after its name
@@ -1673,9 +1683,14 @@ impl CargoTest {
         }
         // On one thread, the outcome of the test named before what it printed.
         if line == "FAILED" || line == "ok" {
-            if let Some(test) = self.running_test.take() {
-                let line = format!("test {test} ... {line}");
-                self.normal(&line, out);
+            if let Some(shown) = self.running_test.take() {
+                let failed = line == "FAILED";
+                let outcome = match failed {
+                    true => TestOutcome::Failed,
+                    false => TestOutcome::Passed,
+                };
+                self.outcomes[outcome as usize] += 1;
+                self.test_ended(&shown, failed, out);
             }
             return;
         }

@@ -1608,7 +1608,7 @@ fn progress_failure(line: &str) -> Option<(&'static str, &str)> {
         let (status, nodeid) = rest.split_once(' ')?;
         let nodeid = nodeid.trim();
         return kind(status)
-            .filter(|_| nodeid.contains("::"))
+            .filter(|_| is_nodeid(nodeid))
             .map(|k| (k, nodeid));
     }
     let head = without_percentage(line).unwrap_or(line);
