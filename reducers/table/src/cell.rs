@@ -441,7 +441,6 @@ fn widened(value: impl std::fmt::Display) -> f64 {
 /// cuts the offset to minutes and keeps the local time, another instant. `None` for every
 /// other time, which Arrow's display shows right.
 fn zoned_with_seconds(array: &ArrayRef, unit: &TimeUnit, zone: Tz, row: usize) -> Option<String> {
-    use arrow_array::temporal_conversions::as_datetime_with_timezone;
     use arrow_array::types::{
         TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
         TimestampSecondType,
@@ -464,15 +463,12 @@ fn zoned_with_seconds(array: &ArrayRef, unit: &TimeUnit, zone: Tz, row: usize) -
             1_000_000_000,
         ),
     };
-    if value / per_second >= SINCE_1973 {
+    let seconds = value.div_euclid(per_second);
+    if seconds >= SINCE_1973 {
         return None;
     }
-    let at = match unit {
-        TimeUnit::Second => as_datetime_with_timezone::<TimestampSecondType>(value, zone),
-        TimeUnit::Millisecond => as_datetime_with_timezone::<TimestampMillisecondType>(value, zone),
-        TimeUnit::Microsecond => as_datetime_with_timezone::<TimestampMicrosecondType>(value, zone),
-        TimeUnit::Nanosecond => as_datetime_with_timezone::<TimestampNanosecondType>(value, zone),
-    }?;
+    let nanos = value.rem_euclid(per_second) * (1_000_000_000 / per_second);
+    let at = chrono::DateTime::from_timestamp(seconds, nanos as u32)?.with_timezone(&zone);
     let offset = at.offset().fix().local_minus_utc();
     (offset % 60 != 0).then(|| at.format("%Y-%m-%dT%H:%M:%S%.f%::z").to_string())
 }
