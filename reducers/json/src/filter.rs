@@ -128,7 +128,7 @@ impl Condition {
         let mut found = false;
         record.select(&self.path.steps, &mut |value| {
             found = true;
-            wide.note(value);
+            wide.note(value.wide());
             if !any {
                 any = match self.op {
                     Op::Eq | Op::Ne => self.equals(value),
@@ -249,7 +249,7 @@ impl SortKey {
             None => SortKey::Null,
             Some(value) => match value.kind() {
                 Kind::Number => {
-                    wide.note(value);
+                    wide.note(value.wide());
                     match (value.as_i128(), value.as_f64()) {
                         (Some(whole), _) => SortKey::Number(Number::Whole(whole)),
                         // -0 is 0, as a whole number is.

@@ -27,7 +27,7 @@ mod tape;
 pub use filter::{Condition, Op, SortKey};
 pub use path::{Path, Step};
 pub use shape::PathShape;
-pub use tape::{Convert, Kind, TapeValue, WideRead};
+pub use tape::{Convert, Kind, Tally, TapeValue, WideRead};
 
 use briefly_core::{
     count_newlines, counted, replace_lone_surrogates, Emit, Flow, Framing, Outcome, Preview,
@@ -384,14 +384,12 @@ pub struct Json {
     invalid: u64,
     oversize: u64,
     replaced_utf8: u64,
-    /// Numbers beyond a double's range (`1e400`) read as the nearest double.
-    huge_numbers: u64,
-    /// The first of them: where, and as written.
-    first_huge: Option<String>,
-    /// `NaN`, `Infinity` and `-Infinity` (no JSON) read as strings.
-    non_json_numbers: u64,
-    /// The first of them: where, and as written.
-    first_non_json: Option<String>,
+    /// Numbers beyond a double's range (`1e400`) read as the nearest double; the first:
+    /// where, and as written.
+    huge_numbers: Tally<String>,
+    /// `NaN`, `Infinity` and `-Infinity` (no JSON) read as strings; the first: where, and
+    /// as written.
+    non_json_numbers: Tally<String>,
     without_records: u64,
     /// One of those was an array: the path was meant in its elements.
     array_without_records: bool,
@@ -537,10 +535,8 @@ impl Json {
             invalid: 0,
             oversize: 0,
             replaced_utf8: 0,
-            huge_numbers: 0,
-            first_huge: None,
-            non_json_numbers: 0,
-            first_non_json: None,
+            huge_numbers: Tally::default(),
+            non_json_numbers: Tally::default(),
             without_records: 0,
             array_without_records: false,
             implicit_array: false,
@@ -1231,8 +1227,8 @@ impl Json {
 
     /// Counts the numbers of a value (`bytes`, at `offset`) read as `rewritten` says.
     fn rewritten(&mut self, rewritten: &Rewritten, bytes: &[u8], offset: u64, place: Place<'_>) {
-        let place = |first: &Option<(usize, String)>| {
-            let (index, token) = first.as_ref()?;
+        let place = |tally: &Tally<(usize, String)>| {
+            let (index, token) = tally.first.as_ref()?;
             let at = offset + *index as u64;
             let place = match place {
                 Place::Line(line, _) => line_and_byte(line, at),
@@ -1243,14 +1239,9 @@ impl Json {
             };
             Some(format!("{place}: {token}"))
         };
-        self.huge_numbers += rewritten.huge;
-        self.non_json_numbers += rewritten.words;
-        if self.first_huge.is_none() {
-            self.first_huge = place(&rewritten.first_huge);
-        }
-        if self.first_non_json.is_none() {
-            self.first_non_json = place(&rewritten.first_word);
-        }
+        let (huge, words) = (&rewritten.huge, &rewritten.words);
+        self.huge_numbers.add(huge.count, || place(huge));
+        self.non_json_numbers.add(words.count, || place(words));
     }
 
     /// Tells of `bytes`, a value at `offset` that is not JSON. A bad NDJSON line is
@@ -1468,7 +1459,7 @@ impl Json {
             Mode::CountBy(path) => {
                 let mut keys = Vec::new();
                 record.select(&path.steps, &mut |value| {
-                    self.wide_read.note(value);
+                    self.wide_read.note(value.wide());
                     if !keys
                         .iter()
                         .any(|(k, _): &(String, TapeValue)| *k == group_key(value))
@@ -1775,20 +1766,16 @@ fn reuse<'b>(mut nodes: Vec<simd_json::Node<'_>>) -> Vec<simd_json::Node<'b>> {
     nodes.into_iter().map(|_| unreachable!("cleared")).collect()
 }
 
-/// Why `bytes` (a value at `offset`, on `line` when known) is not JSON, where: simd-json
-/// says only that it failed, serde_json says why and at which line and column.
 /// A value's text with the numbers JSON cannot hold as a double rewritten
 /// ([`rewrite_numbers`]).
 #[derive(Debug, Default)]
 struct Rewritten {
     text: Vec<u8>,
-    /// Numbers beyond a double's range (`1e400`), now the nearest double.
-    huge: u64,
-    /// `NaN`, `Infinity` and `-Infinity`, now strings.
-    words: u64,
-    /// The first of each: its index in the value, and as written.
-    first_huge: Option<(usize, String)>,
-    first_word: Option<(usize, String)>,
+    /// Numbers beyond a double's range (`1e400`), now the nearest double; the first: its
+    /// index in the value, and as written.
+    huge: Tally<(usize, String)>,
+    /// `NaN`, `Infinity` and `-Infinity`, now strings; the first, so.
+    words: Tally<(usize, String)>,
 }
 
 /// The largest double, as items show it: what a number beyond a double's range reads as.
@@ -1857,12 +1844,11 @@ fn rewrite_numbers(text: &[u8]) -> Option<Rewritten> {
         if !huge {
             rewritten.text.push(b'"');
         }
-        let (count, first) = match huge {
-            true => (&mut rewritten.huge, &mut rewritten.first_huge),
-            false => (&mut rewritten.words, &mut rewritten.first_word),
+        let tally = match huge {
+            true => &mut rewritten.huge,
+            false => &mut rewritten.words,
         };
-        *count += 1;
-        first.get_or_insert_with(|| (i, String::from_utf8_lossy(token).into_owned()));
+        tally.note(Some((i, String::from_utf8_lossy(token).into_owned())));
         i += len;
         copied = i;
     }
@@ -1904,6 +1890,8 @@ fn is_json_number(literal: &[u8]) -> bool {
     at == literal.len()
 }
 
+/// Why `bytes` (a value at `offset`, on `line` when known) is not JSON, where: simd-json
+/// says only that it failed, serde_json says why and at which line and column.
 fn explain(bytes: &[u8], offset: u64, line: Option<u64>) -> String {
     // Nesting is bounded before this (the scanner, or the depth check after simd-json).
     let (at, why) = match serde_check(bytes) {
@@ -2437,26 +2425,25 @@ impl Json {
                 counted(self.convert.duplicate_keys, "duplicate key", "duplicate keys")
             ));
         }
-        if self.convert.wide_numbers > 0 {
-            // Not the input's digits: the artifact keeps them.
-            complete = false;
-            let first = self
-                .convert
-                .first_wide
+        // Whole numbers of 2^63 or more, and the first (`, the first 1e+23`).
+        let wide = |tally: &Tally<f64>| {
+            let first = (tally.first)
                 .and_then(serde_json::Number::from_f64)
                 .map_or_else(String::new, |n| format!(", the first {n}"));
+            (counted(tally.count, "whole number", "whole numbers"), first)
+        };
+        if self.convert.wide.count > 0 {
+            // Not the input's digits: the artifact keeps them.
+            complete = false;
+            let (numbers, first) = wide(&self.convert.wide);
             warnings.push(format!(
-                "{} of 2^63 or more in the items shown as the nearest double{first}: digits past the 17th may differ from the input's (the raw input is in the artifact)",
-                counted(self.convert.wide_numbers, "whole number", "whole numbers")
+                "{numbers} of 2^63 or more in the items shown as the nearest double{first}: digits past the 17th may differ from the input's (the raw input is in the artifact)",
             ));
         }
         if self.wide_read.count > 0 {
-            let first = (self.wide_read.first)
-                .and_then(serde_json::Number::from_f64)
-                .map_or_else(String::new, |n| format!(", the first {n}"));
+            let (numbers, first) = wide(&self.wide_read);
             warnings.push(format!(
-                "{} of 2^63 or more compared, grouped or sorted by their nearest double{first}: numbers alike in their first 17 digits count as equal (the raw input is in the artifact)",
-                counted(self.wide_read.count, "whole number", "whole numbers")
+                "{numbers} of 2^63 or more compared, grouped or sorted by their nearest double{first}: numbers alike in their first 17 digits count as equal (the raw input is in the artifact)",
             ));
         }
         if let Some((place, text)) = self.first_prefix.take() {
@@ -2468,19 +2455,19 @@ impl Json {
                 if self.prefixed == 1 { "its" } else { "their" }
             ));
         }
-        if let Some(first) = &self.first_huge {
+        if let Some(first) = &self.huge_numbers.first {
             // Not the input's numbers: the artifact keeps them.
             complete = false;
             warnings.push(format!(
                 "{} beyond a double's range read as the nearest double, ±{LARGEST} (the raw input is in the artifact); the first, {first}",
-                counted(self.huge_numbers, "number", "numbers"),
+                counted(self.huge_numbers.count, "number", "numbers"),
             ));
         }
-        if let Some(first) = &self.first_non_json {
+        if let Some(first) = &self.non_json_numbers.first {
             complete = false;
             warnings.push(format!(
                 "{} NaN or Infinity (no JSON; Python's json.dumps writes them) read as strings, \"NaN\" (the raw input is in the artifact); the first, {first}",
-                counted(self.non_json_numbers, "number written", "numbers written"),
+                counted(self.non_json_numbers.count, "number written", "numbers written"),
             ));
         }
         if self.convert.cut_strings > 0 {
@@ -3862,8 +3849,8 @@ mod tests {
             String::from_utf8_lossy(&rewritten.text),
             "[1.7976931348623157e+308,\"1e400\\\"NaN\",\"NaN\"]"
         );
-        assert_eq!((rewritten.huge, rewritten.words), (1, 1));
-        assert_eq!(rewritten.first_word, Some((20, "NaN".into())));
+        assert_eq!((rewritten.huge.count, rewritten.words.count), (1, 1));
+        assert_eq!(rewritten.words.first, Some((20, "NaN".into())));
         assert!(rewritten_none(b"[1, 1e308, \"NaN\", true]"));
     }
 

@@ -150,6 +150,15 @@ impl<'t, 'i> TapeValue<'t, 'i> {
         }
     }
 
+    /// The number, if it is a whole number of 2^63 or more read as a double: past 64
+    /// bits, its digits may not all be held.
+    pub fn wide(&self) -> Option<f64> {
+        match self.head() {
+            Node::Static(StaticNode::F64(n)) if is_wide(*n) => Some(*n),
+            _ => None,
+        }
+    }
+
     /// The nodes it takes on the tape, itself and everything inside it: no more than
     /// the characters of its compact JSON, where each prints at least one.
     pub fn nodes(&self) -> usize {
@@ -252,10 +261,7 @@ fn static_json(node: &StaticNode, convert: &mut Convert) -> Value {
         StaticNode::I64(n) => Value::Number(n.into()),
         StaticNode::U64(n) => Value::Number(n.into()),
         StaticNode::F64(n) => {
-            if is_wide(n) {
-                convert.wide_numbers += 1;
-                convert.first_wide.get_or_insert(n);
-            }
+            convert.wide.note(is_wide(n).then_some(n));
             Number::from_f64(n).map_or(Value::Null, Value::Number)
         }
     }
@@ -273,28 +279,38 @@ fn is_wide(n: f64) -> bool {
 /// than a double holds.
 const WIDE: f64 = 9_223_372_036_854_775_808.0;
 
-/// Whole numbers of 2^63 or more (read as doubles: past 64 bits, their digits may not
-/// all be held) that options compared, grouped or sorted by: as their nearest doubles,
-/// numbers alike in their first 17 digits are equal to them.
-#[derive(Debug, Clone, Default)]
-pub struct WideRead {
+/// How many of a kind were met, and the first of them (what a warning quotes).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tally<T> {
     /// How many.
     pub count: u64,
-    /// The first, as read.
-    pub first: Option<f64>,
+    /// The first.
+    pub first: Option<T>,
 }
 
-impl WideRead {
-    /// Counts `value` if it is such a number.
-    pub fn note(&mut self, value: TapeValue<'_, '_>) {
-        if let Node::Static(StaticNode::F64(n)) = value.head() {
-            if is_wide(*n) {
-                self.count += 1;
-                self.first.get_or_insert(*n);
+impl<T> Tally<T> {
+    /// Counts `count` more, `first` the first of them when none came before.
+    pub fn add(&mut self, count: u64, first: impl FnOnce() -> Option<T>) {
+        if count > 0 {
+            self.count += count;
+            if self.first.is_none() {
+                self.first = first();
             }
         }
     }
+
+    /// Counts one more if there is `one`.
+    pub fn note(&mut self, one: Option<T>) {
+        if let Some(one) = one {
+            self.add(1, || Some(one));
+        }
+    }
 }
+
+/// Whole numbers of 2^63 or more ([`TapeValue::wide`]) that options compared, grouped
+/// or sorted by: as their nearest doubles, numbers alike in their first 17 digits are
+/// equal to them.
+pub type WideRead = Tally<f64>;
 
 /// What converting values to `serde_json::Value` altered.
 #[derive(Debug, Clone, Default)]
@@ -307,9 +323,7 @@ pub struct Convert {
     pub duplicate_keys: u64,
     /// Whole numbers of 2^63 or more (an integer beyond 64 bits, or written so: `1e20`),
     /// shown as the nearest double, which may not hold every digit written.
-    pub wide_numbers: u64,
-    /// The first of them, as read.
-    pub first_wide: Option<f64>,
+    pub wide: Tally<f64>,
 }
 
 impl Convert {
