@@ -11,6 +11,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
@@ -316,7 +317,8 @@ fn check(message: &Value, phase: &mut Phase) -> Checked {
     if !matches!(checked, Checked::Pass(_)) {
         return checked;
     }
-    let Err(e) = serde_json::from_value::<ClientJsonRpcMessage>(message.clone()) else {
+    // Read in place: a call's arguments may be megabytes of text.
+    let Err(e) = ClientJsonRpcMessage::deserialize(message) else {
         return checked;
     };
     let Some(id) = message
