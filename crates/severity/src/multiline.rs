@@ -762,7 +762,7 @@ impl MultiLine {
             Follows::TclCommand
         } else if is_elixir_client(line) {
             Follows::ClientStack
-        } else if cause_line || line.trim_end() == "Caused by:" {
+        } else if cause_line || heads_causes(line) {
             Follows::CauseLines
         } else {
             Follows::Nothing
@@ -1033,6 +1033,12 @@ fn is_fatal_error(line: &str) -> bool {
     // By its capital (a search's setup costs more on these short lines: BGL's `FATAL`s).
     memchr::memchr_iter(b'F', line.as_bytes())
         .any(|at| line.as_bytes()[at..].starts_with(b"Fatal error: "))
+}
+
+/// Whether `line` is `Caused by:` alone, heading the causes of an error indented under
+/// it ([`is_cause_line`]): cargo's, anyhow's.
+pub fn heads_causes(line: &str) -> bool {
+    line.trim_end() == "Caused by:"
 }
 
 /// Whether `line` is one of the causes listed under a `Caused by:` alone, indented:
@@ -1931,7 +1937,7 @@ pub fn what_went_wrong<'a>(
             && (line.starts_with(TRACEBACK) || line.trim_start().starts_with("File \""));
         if std::mem::take(&mut cause_next) && !line.trim().is_empty() {
             root = Some(line.trim_start());
-        } else if line.trim_end() == "Caused by:" {
+        } else if heads_causes(line) {
             cause_next = true;
         } else if is_cause(line) {
             root = Some(line);

@@ -45,7 +45,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
-    is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
+    heads_causes, is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
     is_java_util_logging_header, names_a_java_exception, what_went_wrong, without_indent, Indented,
     MultiLine,
 };
@@ -1827,7 +1827,7 @@ impl FoldBatches for Text {
                 let message = facts.message.map_or(text, |at| &text[at..]);
                 // A Java exception the blank line sets apart, or the causes cargo gives
                 // of its error (`Caused by:`).
-                let set_apart = names_a_java_exception(message) || message == "Caused by:";
+                let set_apart = names_a_java_exception(message) || heads_causes(message);
                 self.fold_held(held, set_apart, out);
             }
             // (The record's state first: it rules out nearly every line.)
