@@ -349,6 +349,10 @@ fn inspect_in(text: &[u8], line: Range<usize>) -> Inspection {
 /// app.log`, `++ date`): the command's words, which name no level of its own. Not
 /// strace's report of an exit between its marks (`+++ exited with 3 +++`).
 fn is_shell_trace(line: &[u8]) -> bool {
+    // (Its first byte rules out nearly every line: this is read at every line.)
+    if line.first() != Some(&b'+') {
+        return false;
+    }
     let plus = line.iter().take_while(|&&b| b == b'+').count();
     plus > 0 && line.get(plus) == Some(&b' ') && !line.trim_ascii_end().ends_with(b" +++")
 }

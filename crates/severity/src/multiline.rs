@@ -1077,6 +1077,12 @@ fn is_faulthandler_line(line: &str) -> bool {
 /// to four capitals, then three or four digits.
 fn is_rule_code_line(line: &str) -> bool {
     let bytes = line.as_bytes();
+    // A digit at the fourth byte, or the fifth after four capitals: two bytes rule out a
+    // log's level word (`INFO `, `ERROR`), read at every record opening with a capital.
+    let digit_at = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
+    if !(digit_at(3) || (bytes.get(3).is_some_and(u8::is_ascii_uppercase) && digit_at(4))) {
+        return false;
+    }
     let letters = bytes.iter().take_while(|b| b.is_ascii_uppercase()).count();
     let digits = bytes[letters..]
         .iter()
