@@ -332,15 +332,12 @@ impl<'a> ColumnCells<'a> {
                 let dictionary = array.as_any_dictionary();
                 Some((dictionary.normalized_keys(), dictionary.values()))
             }
-            DataType::RunEndEncoded(ends, _) => {
-                let runs = |index: Vec<usize>, values| Some((index, values));
-                match ends.data_type() {
-                    DataType::Int16 => run_values(array.as_run::<Int16Type>(), runs),
-                    DataType::Int32 => run_values(array.as_run::<Int32Type>(), runs),
-                    DataType::Int64 => run_values(array.as_run::<Int64Type>(), runs),
-                    _ => None,
-                }
-            }
+            DataType::RunEndEncoded(ends, _) => match ends.data_type() {
+                DataType::Int16 => Some(run_values(array.as_run::<Int16Type>())),
+                DataType::Int32 => Some(run_values(array.as_run::<Int32Type>())),
+                DataType::Int64 => Some(run_values(array.as_run::<Int64Type>())),
+                _ => None,
+            },
             _ => None,
         };
         let formatter = match native(array.data_type()) || encoded.is_some() {
@@ -496,11 +493,8 @@ impl<'a> BatchCells<'a> {
     }
 }
 
-/// A run-end encoded array's values and each row's index among them, given to `with`.
-fn run_values<'a, R: RunEndIndexType, T>(
-    runs: &'a RunArray<R>,
-    with: impl FnOnce(Vec<usize>, &'a ArrayRef) -> T,
-) -> T {
+/// Each row's index among a run-end encoded array's values, and the values.
+fn run_values<R: RunEndIndexType>(runs: &RunArray<R>) -> (Vec<usize>, &ArrayRef) {
     let mut index = Vec::with_capacity(runs.len());
     let mut start = 0;
     // (An array sliced from the middle of a run starts at its offset.)
@@ -509,7 +503,7 @@ fn run_values<'a, R: RunEndIndexType, T>(
         index.extend(std::iter::repeat_n(run, end.saturating_sub(start)));
         start = start.max(end);
     }
-    with(index, runs.values())
+    (index, runs.values())
 }
 
 /// A value of a nested type (a list, a struct, a map) as JSON: each element its own
