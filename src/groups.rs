@@ -37,7 +37,7 @@ fn alive() -> std::sync::MutexGuard<'static, Vec<i32>> {
 }
 
 /// Sends `signal` to every group held.
-pub fn signal_all(signal: i32) {
+fn signal_all(signal: i32) {
     for &pgid in alive().iter() {
         // SAFETY: kill(2) of a process group briefly created; one gone is ESRCH.
         unsafe { libc::kill(-pgid, signal) };
