@@ -381,15 +381,8 @@ fn write_with_a_null_column(
     }
     let (fields, arrays): (Vec<Field>, Vec<ArrayRef>) = columns.into_iter().unzip();
     let schema = Arc::new(Schema::new(fields));
-    let batch = RecordBatch::try_new(schema.clone(), arrays).unwrap();
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(path).unwrap(),
-        schema,
-        properties,
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.close().unwrap();
+    let batch = RecordBatch::try_new(schema, arrays).unwrap();
+    write_parquet(path, &batch, properties);
 }
 
 #[test]
@@ -823,14 +816,7 @@ fn decimals_past_a_floats_digits_are_told_apart_bounded_and_filtered_exactly() {
         .with_precision_and_scale(38, 9)
         .unwrap();
     let batch = RecordBatch::try_from_iter([("amount", Arc::new(amounts) as ArrayRef)]).unwrap();
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(&path).unwrap(),
-        batch.schema(),
-        None,
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.close().unwrap();
+    write_parquet(&path, &batch, None);
 
     let scan = TableOptions {
         scan: true,
