@@ -1036,7 +1036,7 @@ fn is_fatal_error(line: &str) -> bool {
 }
 
 /// Whether `line` is `Caused by:` alone, heading the causes of an error indented under
-/// it ([`is_cause_line`]): cargo's, anyhow's.
+/// it: cargo's, anyhow's.
 pub fn heads_causes(line: &str) -> bool {
     line.trim_end() == "Caused by:"
 }
