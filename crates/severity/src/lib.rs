@@ -1752,8 +1752,17 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         && bytes[end..]
             .strip_prefix(b" near line ")
             .is_some_and(|rest| digits(rest) > 0 && rest.get(digits(rest)) == Some(&b':'));
+    // A compiler's macro is the value it defines (`cc -DLOG_LEVEL=ERROR -c a.c`).
+    if defines_a_macro(&bytes[..start]) {
+        return None;
+    }
     if preceded_by_level_key(bytes, start) {
         return Some(Found::Keyed(level));
+    }
+    // A value in single quotes, not a level's, is a string a command or a program names
+    // (make's echo of `! grep -q 'ERROR' app.log`).
+    if before == Some(b'\'') && after == Some(b'\'') {
+        return None;
     }
     let written = capitals
         || bracketed
@@ -1858,7 +1867,11 @@ fn is_diagnostic_code(rest: &[u8]) -> bool {
 /// level key, `=` or `:`, with optional quotes and spaces around them.
 fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
     let head = &bytes[..start];
-    let head = head.strip_suffix(b"\"").unwrap_or(head).trim_ascii_end();
+    let head = head
+        .strip_suffix(b"\"")
+        .or_else(|| head.strip_suffix(b"'"))
+        .unwrap_or(head)
+        .trim_ascii_end();
     let (head, equals) = match head.strip_suffix(b"=") {
         Some(head) => (head, true),
         None => match head.strip_suffix(b":") {
@@ -1867,7 +1880,10 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
         },
     };
     let head = head.trim_ascii_end();
-    let head = head.strip_suffix(b"\"").unwrap_or(head);
+    let head = head
+        .strip_suffix(b"\"")
+        .or_else(|| head.strip_suffix(b"'"))
+        .unwrap_or(head);
     let key_start = head
         .iter()
         .rposition(|b| !b.is_ascii_alphabetic())
@@ -1877,9 +1893,26 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
     // `stopped at: error handling`).
     (key == b"l" && key_start > 0 && head[key_start - 1] == b'@')
         || (key == b"at" && equals)
-        || ["level", "lvl", "severity", "loglevel", "priority"]
-            .iter()
-            .any(|name| key.eq_ignore_ascii_case(name.as_bytes()))
+        || [
+            "level",
+            "lvl",
+            "severity",
+            "loglevel",
+            "priority",
+            "levelname",
+        ]
+        .iter()
+        .any(|name| key.eq_ignore_ascii_case(name.as_bytes()))
+}
+
+/// Whether `head`, what comes before a word, ends in a compiler's definition of a macro
+/// (`-DLOG_LEVEL=`): its last word opens with `-D` and ends at `=`.
+fn defines_a_macro(head: &[u8]) -> bool {
+    let word = head
+        .iter()
+        .rposition(u8::is_ascii_whitespace)
+        .map_or(head, |p| &head[p + 1..]);
+    word.starts_with(b"-D") && word.ends_with(b"=")
 }
 
 /// A place in a file that a line opens with: `path:line:`, and `column:` where one
@@ -3591,6 +3624,18 @@ mod tests {
             ("++ echo FATAL: disk full", None),
             ("+++ panic: x", None),
             ("+1 ERROR x", Some(Error)),
+            // A level word in single quotes is a string named (make's echo of a recipe),
+            // unless a key before it names a level; a compiler's macro is the value it
+            // defines.
+            ("! grep -q 'ERROR' logs/l1.log", None),
+            ("grep -c 'FATAL' app.log", None),
+            ("cc -O2 -DDEFAULT_LOG_LEVEL=ERROR -c src/f1.c -o src/f1.o", None),
+            ("g++ -DLEVEL=WARN -Wall -c x.cc", None),
+            ("{'levelname': 'ERROR', 'msg': 'disk full'}", Some(Error)),
+            ("{'level': 'WARNING', 'msg': 'slow'}", Some(Warn)),
+            ("msg='boom' level='ERROR'", Some(Error)),
+            ("LOG_LEVEL=ERROR ./app", Some(Error)),
+            ("ERROR 'x' failed", Some(Error)),
             // procps kill's and bash's: the process in parentheses, then the cause.
             ("kill: (123) - No such process", Some(Error)),
             ("bash: kill: (4242) - Operation not permitted", Some(Error)),

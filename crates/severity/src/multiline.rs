@@ -676,7 +676,8 @@ impl MultiLine {
             Header::Diagnostic
                 if (indented && !blank() && !is_build_step(line))
                     || is_diagnostic_detail(line)
-                    || is_diagnostic_note(line) =>
+                    || is_diagnostic_note(line)
+                    || (first && is_wrapped_error_code(line)) =>
             {
                 return true
             }
@@ -1614,6 +1615,18 @@ pub fn is_diagnostic_header(line: &str) -> bool {
         || is_maven_diagnostic(line)
 }
 
+/// Whether `line` is a compiler driver's verdict on the diagnostics it printed before
+/// (cargo's `error: could not compile `app` (lib) due to 3 previous errors`, rustc's
+/// `error: aborting due to 2 previous errors`, gcc's `collect2: error: ld returned 1 exit
+/// status`, clang's `clang: error: linker command failed …`): written as a diagnostic,
+/// though what went wrong is in those.
+pub fn sums_up_diagnostics(line: &str) -> bool {
+    line.starts_with("error: could not compile `")
+        || line.starts_with("error: aborting due to ")
+        || line.starts_with("collect2: error: ld returned ")
+        || (line.contains(": error: linker command failed") && !line.starts_with(' '))
+}
+
 /// Maven's line of a compiler's diagnostic: `[ERROR] /src/Main.java:[5,13] cannot find
 /// symbol`, `[WARNING] …:[6,5] …` (its details follow, indented).
 fn is_maven_diagnostic(line: &str) -> bool {
@@ -1673,6 +1686,24 @@ fn is_instantiation_step(line: &str) -> bool {
     [":   required from ", ":   required by "]
         .iter()
         .any(|step| line.contains(step))
+}
+
+/// The end of a message mypy wrapped (`--pretty`, at its terminal's width) onto the line
+/// under its diagnostic, at the line's start: its error code after two spaces (`"str")
+/// [return-value]`), or the code alone (`[name-defined]`).
+fn is_wrapped_error_code(line: &str) -> bool {
+    let Some((text, code)) = line
+        .trim_end()
+        .strip_suffix(']')
+        .and_then(|head| head.rsplit_once('['))
+    else {
+        return false;
+    };
+    (text.is_empty() || (text.ends_with("  ") && !text.starts_with([' ', '\t'])))
+        && code.starts_with(|c: char| c.is_ascii_lowercase())
+        && code
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// A line under a compiler's warning or error: rustc's ` --> src/main.rs:4:18`,
@@ -2467,6 +2498,71 @@ mod tests {
             "F821: colon",
         ] {
             assert!(!is_rule_code_line(not_a_code), "{not_a_code}");
+        }
+    }
+
+    #[test]
+    fn a_drivers_verdict_sums_up_diagnostics() {
+        for verdict in [
+            "error: could not compile `app` (lib) due to 3 previous errors; 600 warnings emitted",
+            "error: aborting due to 2 previous errors",
+            "collect2: error: ld returned 1 exit status",
+            "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+            "clang-17: error: linker command failed with exit code 1",
+        ] {
+            assert!(is_diagnostic_header(verdict), "{verdict}");
+            assert!(sums_up_diagnostics(verdict), "{verdict}");
+        }
+        for diagnostic in [
+            "error[E0308]: mismatched types",
+            "error: linking with `cc` failed: exit status: 1",
+            "main.c:3:5: error: expected ';' before '}' token",
+            "  clang: error: linker command failed",
+        ] {
+            assert!(!sums_up_diagnostics(diagnostic), "{diagnostic}");
+        }
+    }
+
+    #[test]
+    fn mypys_wrapped_message_stays_with_its_diagnostic() {
+        // mypy 2.4 `--strict --pretty` in a pipe: a long message wraps at 80 columns, its
+        // code on the next line, the source and caret under it.
+        splits_alike(&[(
+            &[
+                &[
+                    "pkg/m1.py:1: error: Function is missing a type annotation  [no-untyped-def]",
+                    "    def f1(x):",
+                    "    ^~~~~~~~~~",
+                ],
+                &[
+                    "pkg/core.py:5: error: Incompatible return value type (got \"int\", expected",
+                    "\"str\")  [return-value]",
+                    "        return n",
+                    "               ^",
+                ],
+                &[
+                    "pkg/core.py:7: error: Name \"undefined_config_value\" is not defined ",
+                    "[name-defined]",
+                    "    print(undefined_config_value)",
+                    "          ^~~~~~~~~~~~~~~~~~~~~~",
+                ],
+                &["Found 3 errors in 2 files (checked 402 source files)"],
+                // Only the line right under it, and only a code mypy would write.
+                &["a.c:3:5: error: expected ';' before '}' token"],
+                &["[Makefile:3] done"],
+                &["a.c:4:5: error: expected ';' before '}' token"],
+                &["make: *** [Makefile:3: a.o] Error 1"],
+            ],
+            &[],
+        )]);
+        for not_a_code in [
+            "[-Wunused-variable]",
+            "  [name-defined]",
+            "x [name-defined]",
+            "x  [Name]",
+            "[]",
+        ] {
+            assert!(!is_wrapped_error_code(not_a_code), "{not_a_code}");
         }
     }
 

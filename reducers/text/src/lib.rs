@@ -46,8 +46,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
     heads_causes, is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
-    is_java_util_logging_header, names_a_java_exception, what_went_wrong, without_indent, Indented,
-    MultiLine,
+    is_java_util_logging_header, names_a_java_exception, sums_up_diagnostics, what_went_wrong,
+    without_indent, Indented, MultiLine,
 };
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -1910,8 +1910,9 @@ impl FoldBatches for Text {
         }
 
         // 1. Serious records: worst first, a compiler's diagnostic before what ran it
-        // (`make: *** … Error 1`, Maven's `Failed to execute goal`), then rarest
-        // template, then earliest.
+        // (`make: *** … Error 1`, Maven's `Failed to execute goal`) and before its
+        // driver's verdict on them (cargo's `could not compile`, `collect2: error: ld
+        // returned 1`), then rarest template, then earliest.
         let mut kept: Vec<(LineItem, GroupId)> = self
             .kept
             .drain(..)
@@ -1943,7 +1944,7 @@ impl FoldBatches for Text {
             (
                 std::cmp::Reverse(item.severity),
                 Some(item.line) != ending,
-                !is_diagnostic_header(&item.text),
+                !is_diagnostic_header(&item.text) || sums_up_diagnostics(&item.text),
                 item.count,
                 // Of records as rare, one of several lines (a traceback, a test's report)
                 // before a line alone (unittest's `test_x (…) ... ERROR` above its report).
@@ -3481,6 +3482,53 @@ done
             (envelope.summary).contains(&format!("first error at line 302: {diagnostic}")),
             "{}",
             envelope.summary
+        );
+    }
+
+    #[test]
+    fn a_compilers_diagnostics_come_before_its_drivers_verdict_on_them() {
+        // cargo: three E0308s of one template, then the verdict, rarer; gcc under make:
+        // the linker's record, then collect2's verdict and make's line. Past what is
+        // returned whole, in the input's order.
+        let steps = |step: &str| -> String {
+            (0..300)
+                .map(|i| format!("{}\n", step.replace('N', &i.to_string())))
+                .collect()
+        };
+        let mut cargo = steps("   Compiling depN v0.1.0");
+        cargo += &(0..3)
+            .map(|i| {
+                format!(
+                    "error[E0308]: mismatched types\n  --> src/lib.rs:{}:55\n   |\n\n",
+                    401 + i
+                )
+            })
+            .collect::<String>();
+        cargo.push_str(
+            "error: could not compile `rcrate` (lib) due to 3 previous errors; 600 warnings emitted\n",
+        );
+        let envelope = chunked(cargo.as_bytes());
+        assert_eq!(
+            envelope.items[0]["text"], "error[E0308]: mismatched types",
+            "{envelope:?}"
+        );
+        let ld = steps("cc -O2 -c src/fN.c -o src/fN.o")
+            + "/usr/bin/ld: src/main.o: in function `main':\n\
+                  main.c:(.text+0x5): undefined reference to `missing_fn'\n\
+                  collect2: error: ld returned 1 exit status\n\
+                  make: *** [Makefile:4: app] Error 1\n";
+        let envelope = chunked(ld.as_bytes());
+        let texts: Vec<&str> = (envelope.items.iter())
+            .filter_map(|item| item["text"].as_str())
+            .collect();
+        assert_eq!(
+            texts[..3],
+            [
+                "/usr/bin/ld: src/main.o: in function `main':",
+                "collect2: error: ld returned 1 exit status",
+                "make: *** [Makefile:4: app] Error 1",
+            ],
+            "{envelope:?}"
         );
     }
 
