@@ -2,7 +2,8 @@
 
 use briefly_core::{cut_str, ArtifactDir, ArtifactMeta, ArtifactWriter, KeepWhole};
 use briefly_template::{Config, GroupId, Miner};
-use briefly_text::severity::{classify, Severity};
+use briefly_text::severity::multiline::{Indented, MultiLine};
+use briefly_text::severity::{classify, inspect, Severity};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 
@@ -279,12 +280,17 @@ const ERROR_LIKE_CHARS: usize = 300;
 const SCANNED_BYTES: usize = 4096;
 /// Templates told apart among them; lines past the cap are one more, shown by its first.
 const ERROR_LIKE_TEMPLATES: usize = 256;
+/// Lines of its record shown under one of them (a traceback's frames, a Go runtime's
+/// first goroutine), each cut to [`ERROR_LIKE_CHARS`].
+const MAX_RECORD_LINES: usize = 20;
 
 /// The lines of stderr that look like errors or warnings (by the severity engine every
 /// reducer shares), found as they pass and folded by the template engine: for each
 /// template, its first line the field's text does not show and how many lines share
-/// it. Memory is bounded: one line's first [`SCANNED_BYTES`] (and as many past its last
-/// carriage return, and of the last line not blank), and a line for each of at most
+/// it, with the lines of the record it opens (as the text reducer reads records: a
+/// traceback, a panic's goroutines). Memory is bounded: one line's first
+/// [`SCANNED_BYTES`] (and as many past its last carriage return, and of the last line not
+/// blank), and a line and [`MAX_RECORD_LINES`] more for each of at most
 /// [`ERROR_LIKE_TEMPLATES`] templates.
 struct ErrorLikeLines {
     /// Characters the text shows from the start: a line that ends within them is shown.
@@ -318,14 +324,29 @@ struct ErrorLikeLines {
     /// The line being read past its last carriage return, when it has one (its first
     /// [`SCANNED_BYTES`]).
     redrawn: Option<Vec<u8>>,
+    /// The record the last line began or continued, and its lines after the first.
+    record: MultiLine,
+    record_lines: usize,
+    /// The key in `found` whose first line cut began that record: its lines go under it.
+    gathering: Option<(GroupId, bool)>,
 }
 
 /// The errors, or the warnings, of one template.
 #[derive(Default)]
 struct Found {
     count: u64,
-    /// The first not shown from the start: its number, where it starts, its text.
-    first_cut: Option<(u64, u64, String)>,
+    /// The first not shown from the start.
+    first_cut: Option<Cut>,
+}
+
+/// A line that looks like an error or a warning, not shown from the start.
+struct Cut {
+    /// Its number, where it starts, its text.
+    number: u64,
+    start: u64,
+    text: String,
+    /// The lines of the record it begins, after it.
+    more: Vec<String>,
 }
 
 impl ErrorLikeLines {
@@ -350,6 +371,9 @@ impl ErrorLikeLines {
             last: String::new(),
             last_bytes: 0,
             redrawn: None,
+            record: MultiLine::new(Indented::ByRule),
+            record_lines: 0,
+            gathering: None,
         }
     }
 
@@ -420,7 +444,28 @@ impl ErrorLikeLines {
                 _ => self.last.push_str(text.trim()),
             }
         }
-        if let Some(severity) = classify(text).filter(|s| *s >= Severity::Warn) {
+        let inspection = inspect(text);
+        // The record the line continues, or begins.
+        let continues =
+            self.number > 1 && self.record_lines < MAX_RECORD_LINES && self.record.continues(text);
+        if continues {
+            self.record
+                .push(text, inspection.severity, inspection.opens);
+            self.record_lines += 1;
+            let gathered = (self.gathering)
+                .and_then(|key| self.found.get_mut(&key))
+                .and_then(|found| found.first_cut.as_mut());
+            if let Some(cut) = gathered {
+                cut.more.push(cut_str(text, ERROR_LIKE_CHARS).into_owned());
+            }
+        } else {
+            self.record
+                .start(text, inspection.severity, inspection.opens);
+            self.record_lines = 0;
+            self.gathering = None;
+        }
+        let severity = inspection.severity.filter(|s| *s >= Severity::Warn);
+        if let Some(severity) = severity {
             self.count += 1;
             self.errors += u64::from(severity > Severity::Warn);
             if self
@@ -435,9 +480,16 @@ impl ErrorLikeLines {
             let found = self.found.entry(key).or_default();
             found.count += 1;
             let shown = self.head_end.is_none_or(|head_end| end <= head_end);
-            if !shown && found.first_cut.is_none() {
-                let text = cut_str(text, ERROR_LIKE_CHARS).into_owned();
-                found.first_cut = Some((self.number, self.start, text));
+            // A line of a record gathered is shown under its first.
+            let gathered = continues && self.gathering.is_some();
+            if !shown && !gathered && found.first_cut.is_none() {
+                found.first_cut = Some(Cut {
+                    number: self.number,
+                    start: self.start,
+                    text: cut_str(text, ERROR_LIKE_CHARS).into_owned(),
+                    more: Vec::new(),
+                });
+                self.gathering = Some(key);
             }
         }
         self.line.clear();
@@ -471,33 +523,48 @@ impl ErrorLikeLines {
                 if template
                     .first_cut
                     .as_ref()
-                    .is_none_or(|first| cut.0 < first.0)
+                    .is_none_or(|first| cut.number < first.number)
                 {
                     template.first_cut = Some(cut);
                 }
             }
         }
-        let mut cut: Vec<(bool, u64, String, u64)> = templates
+        let mut cut: Vec<(bool, Cut, u64)> = templates
             .into_iter()
             .filter_map(|((_, error), t)| {
-                let (number, start, text) = t.first_cut?;
-                (start < tail_start).then_some((error, number, text, t.count))
+                let cut = t.first_cut?;
+                (cut.start < tail_start).then_some((error, cut, t.count))
             })
             .collect();
-        cut.sort_by_key(|&(error, number, _, _)| (!error, number));
+        cut.sort_by_key(|(error, cut, _)| (!error, cut.number));
         let mut chars = 0;
         let mut shown = Vec::new();
-        for (_, number, text, count) in cut {
-            chars += text.chars().count();
+        for (_, mut cut, count) in cut {
+            // A record's blank last lines (before the next goroutine's) say nothing.
+            while cut.more.last().is_some_and(|line| line.trim().is_empty()) {
+                cut.more.pop();
+            }
+            chars += cut.text.chars().count();
+            chars += cut
+                .more
+                .iter()
+                .map(|line| line.chars().count())
+                .sum::<usize>();
             if shown.len() == MAX_ERROR_LIKE || (chars > self.keep && !shown.is_empty()) {
                 break;
             }
-            shown.push((number, text, count));
+            shown.push((cut, count));
         }
-        shown.sort();
+        shown.sort_by_key(|(cut, _)| cut.number);
         let shown = shown
             .into_iter()
-            .map(|(line, text, count)| json!({"line": line, "text": text, "count": count}))
+            .map(|(cut, count)| {
+                let mut item = json!({"line": cut.number, "text": cut.text, "count": count});
+                if !cut.more.is_empty() {
+                    item["more"] = cut.more.into();
+                }
+                item
+            })
             .collect();
         (self.count, shown)
     }
@@ -603,6 +670,49 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_error_shows_the_record_it_begins() {
+        // A Go program's log, then the runtime's report: the main goroutine's frames name
+        // the line that deadlocked (go1.19); then a traceback longer than is shown.
+        let mut input: String = (0..300)
+            .map(|i| format!("2026/12/06 05:50:45 level=info msg=\"job done\" job={i}\n"))
+            .collect();
+        let report = [
+            "fatal error: all goroutines are asleep - deadlock!",
+            "",
+            "goroutine 1 [semacquire]:",
+            "sync.(*WaitGroup).Wait(0x405359?)",
+            "\t/usr/lib/go-1.19/src/sync/waitgroup.go:139 +0x52",
+            "main.main()",
+            "\t/app/main.go:25 +0x105",
+            "",
+        ];
+        input += &report.join("\n");
+        input.push_str("\nTraceback (most recent call last):\n");
+        for i in 0..30 {
+            input.push_str(&format!("  File \"app.py\", line {i}, in f{i}\n"));
+        }
+        input.push_str("ValueError: bad\nafter\n");
+        let end = input.len() as u64;
+        for piece in [1, 7, 4096] {
+            let (count, cut) = listed(&input, 4000, piece, end);
+            assert_eq!(count, 3, "pieces of {piece}: {cut:?}");
+            assert_eq!(cut[0]["line"], 301);
+            // The blank line that ends it is left out.
+            assert_eq!(cut[0]["more"], json!(report[1..7]), "pieces of {piece}");
+            // At most MAX_RECORD_LINES of a record; its exception line is not listed again.
+            assert_eq!(cut[1]["text"], "Traceback (most recent call last):");
+            let more = cut[1]["more"].as_array().unwrap();
+            assert_eq!(more.len(), MAX_RECORD_LINES, "pieces of {piece}");
+            assert_eq!(more[0], "  File \"app.py\", line 0, in f0");
+            assert_eq!(cut.len(), 3, "pieces of {piece}: {cut:?}");
+            assert_eq!(cut[2]["text"], "ValueError: bad");
+        }
+        // A record's lines count among the characters shown.
+        let (_, cut) = listed(&input, 200, 4096, end);
+        assert_eq!(cut.len(), 1, "{cut:?}");
+    }
+
+    #[test]
     fn the_cut_part_s_errors_come_first_one_per_template() {
         let mut input = String::from("ERROR shown at the start\n");
         for i in 0..100 {
@@ -618,8 +728,9 @@ mod tests {
                 Value::from(cut),
                 json!([
                     {"line": 12, "text": "warning: slow query 5 ms", "count": 100},
-                    {"line": 202, "text": "Traceback (most recent call last):", "count": 1},
-                    {"line": 203, "text": "fatal: disk gone", "count": 1},
+                    // The traceback's exception line is its record's.
+                    {"line": 202, "text": "Traceback (most recent call last):", "count": 1,
+                     "more": ["fatal: disk gone"]},
                 ]),
                 "pieces of {piece}"
             );
