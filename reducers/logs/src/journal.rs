@@ -147,6 +147,9 @@ pub struct Problems {
     pub bad_priority: u64,
     /// Export fields longer than [`MAX_FIELD_BYTES`], or export input cut short.
     pub cut_fields: u64,
+    /// Lines of export input that are no field (journalctl's own message on its
+    /// stderr, merged in by `2>&1`; JSON after it): skipped.
+    pub stray_lines: u64,
 }
 
 /// Statistics of `briefly journal`.
@@ -653,6 +656,7 @@ impl Reducer for Journal {
             Mode::Export(parser) => {
                 parser.finish(&mut |fields| self.entry(fields));
                 self.problems.cut_fields += parser.cut_fields;
+                self.problems.stray_lines += parser.stray_lines;
                 "export"
             }
             Mode::Text(framer, text) => {
@@ -712,6 +716,12 @@ impl Reducer for Journal {
                 "export field was",
                 "export fields were",
                 "cut (over 64 KiB, or the input ended inside one)",
+            ),
+            (
+                p.stray_lines,
+                "line is not an export field",
+                "lines are not export fields",
+                "(skipped: the artifact keeps every line)",
             ),
         ] {
             if n > 0 {
@@ -993,8 +1003,19 @@ const EXPORT_KEYS: [&[u8]; 10] = [
     b"__REALTIME_TIMESTAMP",
     b"__CURSOR",
 ];
-/// The longest key read; a longer one is not a key (the input is not export format).
+/// The longest key read; a longer one is not a key (journald's are 64 bytes at most).
 const MAX_KEY: usize = 256;
+
+/// Whether `key` may name a journal field: journald's are upper-case letters, digits and
+/// `_` (`MESSAGE`, `__CURSOR`), not opening with a digit. A line of prose (`Journal file
+/// … is truncated, ignoring file.`) or of JSON is not one, and its bytes are no field's
+/// length: read as one, it would swallow the entries after it.
+fn is_field_name(key: &[u8]) -> bool {
+    key.first().is_some_and(|b| !b.is_ascii_digit())
+        && key
+            .iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
 
 /// Where the export parser is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -1012,7 +1033,7 @@ enum State {
     Binary,
     /// Expecting the newline after a binary value.
     BinaryEnd,
-    /// In a line that is not a field (a key too long, say): skipped to its newline.
+    /// In a line that is not a field ([`is_field_name`]): skipped to its newline.
     Garbage,
 }
 
@@ -1039,6 +1060,8 @@ struct ExportParser {
     line: u64,
     entry_line: u64,
     cut_fields: u64,
+    /// Lines that are no field, skipped.
+    stray_lines: u64,
 }
 
 impl ExportParser {
@@ -1054,10 +1077,6 @@ impl ExportParser {
                         bytes = &bytes[1..];
                         self.end_entry(on_entry);
                     } else {
-                        if !self.started {
-                            self.started = true;
-                            self.entry_line = self.line;
-                        }
                         self.key.clear();
                         self.state = State::Key;
                     }
@@ -1067,13 +1086,22 @@ impl ExportParser {
                     let take = stop.unwrap_or(bytes.len());
                     self.key.extend_from_slice(&bytes[..take.min(MAX_KEY + 1)]);
                     if self.key.len() > MAX_KEY {
-                        self.cut_fields += 1;
+                        self.stray_lines += 1;
                         self.state = State::Garbage;
                         continue;
                     }
                     bytes = &bytes[take..];
                     let Some(&sep) = bytes.first() else { continue };
+                    if !is_field_name(&self.key) {
+                        self.stray_lines += 1;
+                        self.state = State::Garbage;
+                        continue;
+                    }
                     bytes = &bytes[1..];
+                    if !self.started {
+                        self.started = true;
+                        self.entry_line = self.line;
+                    }
                     self.field = EXPORT_KEYS.iter().position(|k| *k == self.key.as_slice());
                     self.value.clear();
                     self.value_cut = false;
@@ -1351,6 +1379,47 @@ mod tests {
         assert_eq!(first["time"], "2025-11-29T10:02:30.000000Z");
         assert_eq!(envelope.source_cursor.as_deref(), Some("c1764410699000000"));
         assert_eq!(envelope.stats["problems"]["binary_message"], 1);
+    }
+
+    #[test]
+    fn a_line_that_is_no_export_field_is_skipped_not_read_as_a_binary_fields_name() {
+        // journalctl's own message on stderr, merged in by `2>&1`, between entries, then
+        // JSON inside an entry: each a line skipped, no entry lost.
+        let mut input = Vec::new();
+        export_entry(&mut input, 1_764_410_400_000_000, "a.service", 6, b"one");
+        input.extend_from_slice(
+            b"Journal file /var/log/journal/0123/system@0005f1-2b.journal~ is truncated, ignoring file.\n",
+        );
+        export_entry(&mut input, 1_764_410_401_000_000, "a.service", 6, b"two");
+        input.truncate(input.len() - 1);
+        input.extend_from_slice(b"{\"MESSAGE\":\"x\"}\n\n");
+        for i in 0..50u64 {
+            export_entry(
+                &mut input,
+                1_764_410_402_000_000 + i,
+                "b.service",
+                3,
+                b"disk full",
+            );
+        }
+        input.extend_from_slice(b"-- No entries --\n\n");
+        let envelope = reduce_all_chunkings(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            &input,
+            &RunConfig::new("journal"),
+        );
+        assert_eq!(envelope.stats["entries_read"], 52, "{envelope:?}");
+        assert_eq!(envelope.stats["levels"]["err"], 50);
+        assert_eq!(envelope.stats["problems"]["stray_lines"], 3);
+        assert_eq!(envelope.stats["problems"]["missing_message"], 0);
+        assert!(
+            (envelope.warnings.iter())
+                .any(|w| w
+                    == "3 lines are not export fields (skipped: the artifact keeps every line)"),
+            "{:?}",
+            envelope.warnings
+        );
+        assert_eq!(envelope.items[0]["message"], "disk full");
     }
 
     #[test]
