@@ -163,7 +163,7 @@ pub enum Command {
         /// Only entries before this time (same forms as --since; a time with a fraction keeps its whole second).
         #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
         until: Option<String>,
-        /// Only entries of this unit (the container's name, CONTAINER_NAME; a user unit, _SYSTEMD_USER_UNIT; else _SYSTEMD_UNIT, SYSLOG_IDENTIFIER or _COMM; or the entry's _SYSTEMD_UNIT: `docker` takes its containers' entries); `db` is `db.service`, and a pattern (`web*`, `app-?`, `db[12]*`) matches whole names, as journalctl -u reads them.
+        /// Only entries of this unit (the container's name, CONTAINER_NAME; a user unit, _SYSTEMD_USER_UNIT; else _SYSTEMD_UNIT, SYSLOG_IDENTIFIER or _COMM; or the entry's _SYSTEMD_UNIT: `docker` takes its containers' entries; or the unit it was written of, systemd's UNIT from PID 1, COREDUMP_UNIT, OBJECT_SYSTEMD_UNIT: `Failed to start db.service`); `db` is `db.service`, and a pattern (`web*`, `app-?`, `db[12]*`) matches whole names, as journalctl -u reads them.
         #[arg(long, short = 'u')]
         unit: Option<String>,
         /// Return entries whole when their messages take up to this many characters: each an item, none folded (0: never).

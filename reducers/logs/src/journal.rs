@@ -355,6 +355,16 @@ impl Journal {
                     pid: json.pid.text(),
                     realtime: json.realtime.text(),
                     cursor: json.cursor.text(),
+                    about_unit: None,
+                };
+                let fields = Fields {
+                    about_unit: Fields::about_unit(
+                        json.manager_unit.text(),
+                        json.coredump_unit.text(),
+                        json.object_unit.text(),
+                        fields.pid.as_deref(),
+                    ),
+                    ..fields
                 };
                 self.entry(fields);
             }
@@ -436,7 +446,8 @@ impl Journal {
                 units.insert(unit.to_string(), 1);
             }
         }
-        if !self.wanted(level, severity, micros, unit, fields.unit.as_deref()) {
+        let system_units = [fields.unit.as_deref(), fields.about_unit.as_deref()];
+        if !self.wanted(level, severity, micros, unit, system_units) {
             self.filtered_out += 1;
             return;
         }
@@ -465,15 +476,16 @@ impl Journal {
         self.stripped = stripped;
     }
 
-    /// Whether the options keep an entry; `unit` is its group, `system_unit` its
-    /// `_SYSTEMD_UNIT` (`--unit docker` keeps the containers' entries dockerd logged).
+    /// Whether the options keep an entry; `unit` is its group, `system_units` its
+    /// `_SYSTEMD_UNIT` (`--unit docker` keeps the containers' entries dockerd logged) and
+    /// the unit it was written of ([`Fields::about_unit`]).
     fn wanted(
         &self,
         level: usize,
         severity: Option<Severity>,
         micros: Option<i64>,
         unit: &str,
-        system_unit: Option<&str>,
+        system_units: [Option<&str>; 2],
     ) -> bool {
         let options = &self.options;
         if let Some(max) = options.max_priority {
@@ -493,7 +505,7 @@ impl Journal {
             }
         }
         options.unit.as_deref().is_none_or(|u| {
-            unit_matches(u, unit) || system_unit.is_some_and(|system| unit_matches(u, system))
+            unit_matches(u, unit) || system_units.iter().flatten().any(|s| unit_matches(u, s))
         })
     }
 }
@@ -972,6 +984,12 @@ struct JsonEntry<'a> {
     realtime: FieldValue<'a>,
     #[serde(rename = "__CURSOR", default, borrow)]
     cursor: FieldValue<'a>,
+    #[serde(rename = "UNIT", default, borrow)]
+    manager_unit: FieldValue<'a>,
+    #[serde(rename = "COREDUMP_UNIT", default, borrow)]
+    coredump_unit: FieldValue<'a>,
+    #[serde(rename = "OBJECT_SYSTEMD_UNIT", default, borrow)]
+    object_unit: FieldValue<'a>,
 }
 
 /// An entry's fields, from either format.
@@ -988,10 +1006,29 @@ struct Fields<'a> {
     pid: Option<Cow<'a, str>>,
     realtime: Option<Cow<'a, str>>,
     cursor: Option<Cow<'a, str>>,
+    /// The unit another process wrote of (`journalctl -u` shows these entries with the
+    /// unit's own): systemd's (`UNIT`, from PID 1: `Failed to start db.service`),
+    /// systemd-coredump's (`COREDUMP_UNIT`), or a privileged program's
+    /// (`OBJECT_SYSTEMD_UNIT`).
+    about_unit: Option<Cow<'a, str>>,
+}
+
+impl<'a> Fields<'a> {
+    /// [`Fields::about_unit`] of an entry's fields: `UNIT` counts from PID 1 alone.
+    fn about_unit(
+        manager_unit: Option<Cow<'a, str>>,
+        coredump_unit: Option<Cow<'a, str>>,
+        object_unit: Option<Cow<'a, str>>,
+        pid: Option<&str>,
+    ) -> Option<Cow<'a, str>> {
+        coredump_unit
+            .or(object_unit)
+            .or(manager_unit.filter(|_| pid == Some("1")))
+    }
 }
 
 /// The fields of the export format that are read, by key.
-const EXPORT_KEYS: [&[u8]; 10] = [
+const EXPORT_KEYS: [&[u8]; 13] = [
     b"MESSAGE",
     b"PRIORITY",
     b"_SYSTEMD_UNIT",
@@ -1002,6 +1039,9 @@ const EXPORT_KEYS: [&[u8]; 10] = [
     b"_PID",
     b"__REALTIME_TIMESTAMP",
     b"__CURSOR",
+    b"UNIT",
+    b"COREDUMP_UNIT",
+    b"OBJECT_SYSTEMD_UNIT",
 ];
 /// The longest key read; a longer one is not a key (journald's are 64 bytes at most).
 const MAX_KEY: usize = 256;
@@ -1224,8 +1264,15 @@ impl ExportParser {
                 Err(e) => FieldValue::Bytes(e.into_bytes()),
             },
         };
-        let [_, priority, unit, user_unit, container, identifier, comm, pid, realtime, cursor] =
+        let [_, priority, unit, user_unit, container, identifier, comm, pid, realtime, cursor, manager_unit, coredump_unit, object_unit] =
             values;
+        let pid = text(pid);
+        let about_unit = Fields::about_unit(
+            text(manager_unit),
+            text(coredump_unit),
+            text(object_unit),
+            pid.as_deref(),
+        );
         on_entry(Fields {
             line: self.entry_line,
             message,
@@ -1235,9 +1282,10 @@ impl ExportParser {
             container: text(container),
             identifier: text(identifier),
             comm: text(comm),
-            pid: text(pid),
+            pid,
             realtime: text(realtime),
             cursor: text(cursor),
+            about_unit,
         });
     }
 
@@ -1525,6 +1573,52 @@ mod tests {
             assert_eq!(run(input, Some("web")).items.len(), 1);
             assert_eq!(run(input, Some("syncthing")).items.len(), 1);
             assert_eq!(run(input, Some("docker")).items.len(), 2);
+        }
+    }
+
+    #[test]
+    fn unit_takes_what_systemd_and_others_wrote_of_the_unit() {
+        // As `journalctl -u nginx` shows them: PID 1's `UNIT`, systemd-coredump's
+        // `COREDUMP_UNIT`, a privileged program's `OBJECT_SYSTEMD_UNIT`; not `UNIT` from
+        // another process.
+        let json = concat!(
+            r#"{"MESSAGE":"bind() failed","PRIORITY":"3","_SYSTEMD_UNIT":"nginx.service","_PID":"902","__REALTIME_TIMESTAMP":"1000000"}"#,
+            "\n",
+            r#"{"MESSAGE":"Failed to start nginx.service","PRIORITY":"3","_SYSTEMD_UNIT":"init.scope","_PID":"1","UNIT":"nginx.service","__REALTIME_TIMESTAMP":"2000000"}"#,
+            "\n",
+            r#"{"MESSAGE":"Process 902 (nginx) dumped core.","PRIORITY":"2","_SYSTEMD_UNIT":"systemd-coredump@0.service","_PID":"7","COREDUMP_UNIT":"nginx.service","__REALTIME_TIMESTAMP":"3000000"}"#,
+            "\n",
+            r#"{"MESSAGE":"reloaded","PRIORITY":"6","_SYSTEMD_UNIT":"polkit.service","_PID":"8","OBJECT_SYSTEMD_UNIT":"nginx.service","__REALTIME_TIMESTAMP":"4000000"}"#,
+            "\n",
+            r#"{"MESSAGE":"about nginx","PRIORITY":"6","_SYSTEMD_UNIT":"app.service","_PID":"9","UNIT":"nginx.service","__REALTIME_TIMESTAMP":"5000000"}"#,
+            "\n",
+        );
+        let mut export = Vec::new();
+        for line in json.lines() {
+            let fields: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+            for (key, value) in fields {
+                export.extend_from_slice(format!("{key}={}\n", value.as_str().unwrap()).as_bytes());
+            }
+            export.push(b'\n');
+        }
+        for input in [json.as_bytes(), &export] {
+            let options = JournalOptions {
+                unit: Some("nginx".into()),
+                ..JournalOptions::default()
+            };
+            let envelope = reduce_all_chunkings(
+                || Journal::new(options.clone()).unwrap(),
+                input,
+                &RunConfig::new("journal"),
+            );
+            let mut lines: Vec<_> = envelope.items.iter().map(|i| i["line"].clone()).collect();
+            lines.sort_by_key(|line| line.as_u64());
+            let expected = match input == json.as_bytes() {
+                true => [1, 2, 3, 4],
+                false => [1, 7, 14, 21],
+            };
+            assert_eq!(lines, expected, "{envelope:?}");
+            assert_eq!(envelope.stats["filtered_out"], 1);
         }
     }
 
