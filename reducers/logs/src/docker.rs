@@ -40,6 +40,10 @@ const MAX_TAIL_RECORD: usize = 2048;
 pub const MAX_JOINED: usize = 256 * 1024;
 /// The most lines one multi-line record gathers; a longer run starts a new record.
 const MAX_RECORD_LINES: usize = 200;
+/// The longest pause between two lines of one record, by their own times: a program
+/// writes a traceback's lines at once, so a line minutes after an error line is no part
+/// of it, whatever it says (a traceback under an old `level=warn` line).
+const MAX_RECORD_PAUSE_MICROS: i64 = 2_000_000;
 
 /// Level names, by severity; index 0 is a record that states none.
 pub const LEVELS: [&str; 7] = [
@@ -126,6 +130,8 @@ struct Pending {
     open: bool,
     line: u64,
     micros: Option<i64>,
+    /// The time of its last line that had one.
+    last_micros: Option<i64>,
     /// A compose service name, else the stream's name.
     group: String,
     message: String,
@@ -451,11 +457,17 @@ impl Docker {
         // A record of MAX_RECORD_LINES ends there: the next line starts another; so does
         // another container's line (compose's `web-1  | `): a record is one container's.
         let same_source = service.is_none_or(|service| pending.group == service);
+        let paused = match (pending.last_micros, micros) {
+            (Some(last), Some(now)) => now.saturating_sub(last) > MAX_RECORD_PAUSE_MICROS,
+            _ => false,
+        };
         if pending.open
             && same_source
+            && !paused
             && record.lines() + 1 < MAX_RECORD_LINES
             && record.continues(text)
         {
+            pending.last_micros = micros.or(pending.last_micros);
             let found = inspect(text);
             record.push(text, found.severity, found.opens);
             pending.masked_ok = false;
@@ -497,6 +509,7 @@ impl Docker {
         }
         pending.line = line;
         pending.micros = micros;
+        pending.last_micros = micros;
         pending.ansi = ansi;
         pending.group.clear();
         pending
@@ -1097,6 +1110,44 @@ mod tests {
             .collect();
         assert_eq!(counts, [1, 2, 2], "{:?}", envelope.items);
         assert_eq!(envelope.items[1]["more"][1], "ValueError: bad value 17");
+    }
+
+    #[test]
+    fn a_line_long_after_a_record_begins_its_own() {
+        // A traceback 8 minutes after a warning on the same stream is no part of it; one
+        // a second after the error line that logged it is.
+        let traceback = [
+            "Traceback (most recent call last):",
+            "  File \"/app/db.py\", line 88, in connect",
+            "ConnectionRefusedError: [Errno 111] Connection refused",
+        ];
+        let mut json_file = json_line("level=warn msg=\"slow query\"\n", "stderr", 0);
+        json_file += &json_line("GET /items/1 200\n", "stdout", 1);
+        let mut timestamps = String::from("2026-11-29T10:00:00.5Z level=warn msg=\"slow query\"\n");
+        for line in traceback {
+            json_file += &json_line(&format!("{line}\n"), "stderr", 493);
+            timestamps += &format!("2026-11-29T10:08:13.5Z {line}\n");
+        }
+        json_file += &json_line("ERROR reconnect failed\n", "stderr", 600);
+        timestamps += "2026-11-29T10:10:00.5Z ERROR reconnect failed\n";
+        for line in traceback {
+            json_file += &json_line(&format!("{line}\n"), "stderr", 601);
+            timestamps += &format!("2026-11-29T10:10:01.5Z {line}\n");
+        }
+        for (input, records) in [(json_file, 4), (timestamps, 3)] {
+            let envelope = reduce_with(&input, folding());
+            assert_eq!(envelope.stats["entries"], records, "{:?}", envelope.items);
+            assert_eq!(envelope.stats["levels"]["warn"], 1, "{:?}", envelope.stats);
+            let first_lines: Vec<&str> = (envelope.items.iter())
+                .filter_map(|item| item["message"].as_str())
+                .collect();
+            assert!(first_lines.contains(&traceback[0]), "{first_lines:?}");
+            assert!(
+                first_lines.contains(&"ERROR reconnect failed"),
+                "{first_lines:?}"
+            );
+            assert!(!first_lines.contains(&"Traceback (most recent call last):\n"));
+        }
     }
 
     #[test]
