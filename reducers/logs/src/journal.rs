@@ -24,7 +24,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
-/// The longest JSON line read whole; the head of a longer one is read (and fails).
+/// The longest JSON line read whole by default (`--max-line-bytes` sets it); the head of
+/// a longer one is read (and fails).
 pub const MAX_JSON_LINE: usize = briefly_core::DEFAULT_MAX_LINE_BYTES;
 /// The most bytes of one export field kept; the rest is skipped (and counted).
 pub const MAX_FIELD_BYTES: usize = 64 * 1024;
@@ -135,6 +136,9 @@ enum Mode {
 pub struct Problems {
     /// Lines that are not JSON objects (truncated, or not JSON at all).
     pub bad_lines: u64,
+    /// JSON lines (or json-pretty entries) longer than the line limit, read as lines
+    /// that are no entry.
+    pub long_lines: u64,
     /// Entries kept without a `MESSAGE`.
     pub missing_message: u64,
     /// Entries kept whose `MESSAGE` is null (journalctl's mark for a field too large).
@@ -203,8 +207,11 @@ pub struct Journal {
     /// A message without its ANSI codes, the buffer kept for the next.
     stripped: Option<String>,
     /// `-o json-pretty`'s entry being read, over lines from `{` to `}`: its first line
-    /// and its text so far (at most [`MAX_JSON_LINE`] bytes).
+    /// and its text so far (at most `max_line` bytes).
     pretty: Option<(u64, Vec<u8>)>,
+    /// The longest line (or json-pretty entry) read whole: [`MAX_JSON_LINE`] unless the
+    /// pipeline says otherwise ([`Reducer::line_limit`]).
+    max_line: usize,
     /// Whether an entry came as `-o json-pretty` writes it.
     pretty_seen: bool,
 }
@@ -242,6 +249,7 @@ impl Journal {
             stripped: None,
             pretty: None,
             pretty_seen: false,
+            max_line: MAX_JSON_LINE,
         })
     }
 
@@ -277,18 +285,13 @@ impl Journal {
         let first = head.iter().find(|b| !b.is_ascii_whitespace());
         // `-o json-seq` opens each entry with RS.
         if matches!(first, Some(b'{' | 0x1e)) {
-            return Mode::Json(LineFramer::new_with_max_length(MAX_JSON_LINE));
+            return Mode::Json(LineFramer::new_with_max_length(self.max_line));
         }
         let key_end = head
             .iter()
             .position(|b| *b == b'=' || *b == b'\n')
             .unwrap_or(head.len());
-        let key = &head[..key_end];
-        if !key.is_empty()
-            && key
-                .iter()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
-        {
+        if is_field_name(&head[..key_end]) {
             return Mode::Export(Box::default());
         }
         let text = Text::new(TextOptions {
@@ -300,7 +303,7 @@ impl Journal {
         })
         .expect("no grep pattern, no context, no file");
         Mode::Text(
-            LineFramer::new_with_max_length(MAX_JSON_LINE),
+            LineFramer::new_with_max_length(self.max_line),
             Box::new(text),
         )
     }
@@ -311,7 +314,7 @@ impl Journal {
         let bytes = bytes.strip_prefix(b"\x1e").unwrap_or(bytes);
         let alone = bytes.trim_ascii();
         if let Some((_, held)) = &mut self.pretty {
-            if cut || held.len() + bytes.len() >= MAX_JSON_LINE {
+            if cut || held.len() + bytes.len() >= self.max_line {
                 // Too long for an entry: what was held is a bad line, and so is each
                 // line up to its end.
                 let (first, held) = self.pretty.take().expect("held");
@@ -370,7 +373,10 @@ impl Journal {
             }
             _ => {
                 // Not an entry: counted, and shown as an unset entry so nothing is lost.
-                self.problems.bad_lines += 1;
+                match cut {
+                    true => self.problems.long_lines += 1,
+                    false => self.problems.bad_lines += 1,
+                }
                 let text = String::from_utf8_lossy(bytes);
                 self.entry(Fields {
                     line,
@@ -631,6 +637,10 @@ impl Reducer for Journal {
         Framing::Raw
     }
 
+    fn line_limit(&mut self, max_line_bytes: usize) {
+        self.max_line = max_line_bytes;
+    }
+
     fn chunk(&mut self, bytes: &[u8], _offset: u64, out: &mut dyn Emit<Value>) -> Flow {
         self.feed(bytes, out);
         self.fold.emit_listed(None, out);
@@ -702,6 +712,16 @@ impl Reducer for Journal {
                 "line is not a JSON journal entry",
                 "lines are not JSON journal entries",
                 "(shown as unset entries)",
+            ),
+            (
+                p.long_lines,
+                "line is",
+                "lines are",
+                &format!(
+                    "longer than the line limit ({} bytes; --max-line-bytes sets it), not \
+                     read as entries (shown as unset entries)",
+                    self.max_line
+                ),
             ),
             (p.missing_message, entry, entries, "no MESSAGE"),
             (
@@ -1468,6 +1488,38 @@ mod tests {
             envelope.warnings
         );
         assert_eq!(envelope.items[0]["message"], "disk full");
+    }
+
+    #[test]
+    fn an_entry_longer_than_the_line_limit_is_said_so_and_the_limit_is_the_pipelines() {
+        let message = "x".repeat(3000);
+        let input = format!(
+            "{{\"__REALTIME_TIMESTAMP\":\"1000000\",\"PRIORITY\":\"3\",\"MESSAGE\":\"{message}\"}}\n"
+        );
+        let run = |max_line_bytes| {
+            let mut config = RunConfig::new("journal");
+            config.max_line_bytes = max_line_bytes;
+            reduce_all_chunkings(
+                || Journal::new(JournalOptions::default()).unwrap(),
+                input.as_bytes(),
+                &config,
+            )
+        };
+        let envelope = run(2000);
+        assert_eq!(envelope.stats["problems"]["long_lines"], 1);
+        assert_eq!(envelope.stats["problems"]["bad_lines"], 0);
+        assert!(
+            envelope.warnings.contains(
+                &"1 line is longer than the line limit (2000 bytes; --max-line-bytes sets it), \
+                  not read as entries (shown as unset entries)"
+                    .to_string()
+            ),
+            "{:?}",
+            envelope.warnings
+        );
+        let envelope = run(4000);
+        assert_eq!(envelope.stats["levels"]["err"], 1, "{envelope:?}");
+        assert_eq!(envelope.stats["problems"]["long_lines"], 0);
     }
 
     #[test]
