@@ -1583,8 +1583,17 @@ fn redis_level(bytes: &[u8]) -> Option<Severity> {
 
 /// The level of MongoDB's structured log (4.4 and later), its `"s"` after its time:
 /// `{"t":{"$date":"…"},"s":"E",  "c":"STORAGE", …}`: `F` fatal, `E` error, `W` warning,
-/// `I` info, `D1` to `D5` debug.
-fn mongodb_level(bytes: &[u8]) -> Option<Severity> {
+/// `I` info, `D1` to `D5` debug. For a reader of JSON lines that takes their level by its
+/// key (docker's payloads), where `"s"` names none elsewhere.
+///
+/// ```
+/// use briefly_severity::{mongodb_level, Severity};
+///
+/// let line = br#"{"t":{"$date":"2026-11-29T10:00:00.000+00:00"},"s":"E","c":"NETWORK","msg":"x"}"#;
+/// assert_eq!(mongodb_level(line), Some(Severity::Error));
+/// assert_eq!(mongodb_level(br#"{"s":"E","msg":"x"}"#), None);
+/// ```
+pub fn mongodb_level(bytes: &[u8]) -> Option<Severity> {
     let rest = bytes.strip_prefix(b"{\"t\":{\"$date\":")?;
     let close = rest.iter().position(|&b| b == b'}')?;
     let value = rest[close + 1..].strip_prefix(b",\"s\":\"")?;

@@ -451,7 +451,8 @@ fn json(line: &str) -> Option<Payload<'_>> {
     if parsed.level.is_none() && parsed.msg.is_none() {
         return None;
     }
-    let severity = parsed.level.as_ref().and_then(Level::severity);
+    let severity = (parsed.level.as_ref().and_then(Level::severity))
+        .or_else(|| briefly_severity::mongodb_level(line.as_bytes()));
     let message = match parsed.msg {
         Some(msg) => with_fields(msg, &parsed.fields, parsed.error),
         None => Cow::Borrowed(line),
@@ -577,6 +578,12 @@ mod tests {
         assert_eq!(p.message, "db down n=1\nconnection refused");
         let p = read(r#"{"level":50,"time":1,"msg":"pino says"}"#);
         assert_eq!(p.severity, Some(Severity::Error));
+        // MongoDB 4.4's: its level is `"s"` after its time.
+        let mongo = read(
+            r#"{"t":{"$date":"2026-11-29T10:00:00.000+00:00"},"s":"W","c":"STORAGE","id":22430,"ctx":"initandlisten","msg":"Recovering data"}"#,
+        );
+        assert_eq!(mongo.severity, Some(Severity::Warn));
+        assert!(mongo.message.starts_with("Recovering data"), "{}", mongo.message);
         assert_eq!(p.message, "pino says");
         let p = read(r#"{"levelname":"WARNING","message":"python json"}"#);
         assert_eq!(p.severity, Some(Severity::Warn));
