@@ -1151,6 +1151,55 @@ mod tests {
     }
 
     #[test]
+    fn a_templates_times_are_its_earliest_and_latest() {
+        // Records of two streams are folded in as they end: stderr's first here.
+        let input = [
+            json_line("job 1 done\n", "stdout", 10),
+            json_line("job 2 done\n", "stderr", 20),
+            json_line("job 3 done\n", "stderr", 30),
+            json_line("job 4 done\n", "stdout", 40),
+        ]
+        .concat();
+        let envelope = reduce_with(&input, folding());
+        let template = (envelope.items.iter())
+            .find(|item| item["kind"] == "template")
+            .expect("a template");
+        assert_eq!(template["count"], 4, "{template}");
+        assert_eq!(template["first_time"], "2026-11-29T10:00:10.123456Z");
+        assert_eq!(template["last_time"], "2026-11-29T10:00:40.123456Z");
+    }
+
+    #[test]
+    fn a_template_keeps_its_first_entries_though_they_end_last() {
+        // stdout's traceback ends with the input; stderr's errors of its template end
+        // before it, one by one: the traceback, first by its line, is kept and named.
+        let mut input = String::new();
+        for line in [
+            "Traceback (most recent call last):",
+            "  File \"a.py\", line 1, in f",
+            "ValueError: bad 0",
+        ] {
+            input += &json_line(&format!("{line}\n"), "stdout", 1);
+        }
+        for i in 1..5 {
+            input += &json_line(&format!("ValueError: bad {i}\n"), "stderr", 2 + i);
+        }
+        let envelope = reduce_with(&input, folding());
+        let lines: Vec<u64> = (envelope.items.iter())
+            .filter(|item| item["kind"] == "entry" && item["level"] == "error")
+            .filter_map(|item| item["line"].as_u64())
+            .collect();
+        assert!(lines.contains(&1), "{:?}", envelope.items);
+        assert!(!lines.contains(&5), "{:?}", envelope.items);
+        assert!(
+            (envelope.summary)
+                .contains("(stdout): Traceback (most recent call last): … ValueError: bad 0"),
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
     fn the_fast_path_reads_what_serde_reads() {
         let mut log = String::new();
         // `stream` and `time` as the text they are in the line.

@@ -181,15 +181,29 @@ impl Default for Kept {
     }
 }
 
+/// The earlier of two times, where either may be unknown.
+fn earliest(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    [a, b].into_iter().flatten().min()
+}
+
+/// The later of two times, where either may be unknown.
+fn latest(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    [a, b].into_iter().flatten().max()
+}
+
 /// What is known of a template beyond the miner's count.
 #[derive(Debug, Clone)]
 struct Note {
     severity: Option<Severity>,
+    /// The earliest and the latest time of its entries: docker's records of two streams
+    /// and of compose's containers are folded in as they end, not in the order of time.
     first_micros: Option<i64>,
     last_micros: Option<i64>,
     /// Its first entry, for a template seen once: (line, level, group, pid).
     first: (u64, usize, u32, Option<String>),
+    /// Its entries kept verbatim, and the last line of those.
     kept: u32,
+    kept_last: u64,
     /// Its first entry is listed ([`LISTED_RANK`]): no item of a template seen once
     /// repeats it.
     first_listed: bool,
@@ -472,6 +486,7 @@ impl Fold {
                 entry.pid.map(str::to_string),
             ),
             kept: 0,
+            kept_last: 0,
             first_listed: false,
             levels: [0; MAX_LEVELS],
             at_severity: 0,
@@ -483,14 +498,17 @@ impl Fold {
             std::cmp::Ordering::Less => {}
         }
         note.severity = note.severity.max(entry.severity);
-        if entry.micros.is_some() {
-            note.first_micros = note.first_micros.or(entry.micros);
-            note.last_micros = entry.micros;
-        }
+        note.first_micros = earliest(note.first_micros, entry.micros);
+        note.last_micros = latest(note.last_micros, entry.micros);
         let keep_serious = room && note.kept < PER_TEMPLATE;
         if keep_serious {
             note.kept += 1;
+            note.kept_last = note.kept_last.max(entry.line);
         }
+        // Folded in after one of its template kept, though before it (docker's records
+        // of two streams or of compose's containers end out of order): it takes that
+        // one's place, so that a template shows its first entries.
+        let earlier = serious && !keep_serious && note.kept > 0 && entry.line < note.kept_last;
         // By their lines: docker's two streams' entries are folded in as they end.
         if self
             .first
@@ -514,6 +532,9 @@ impl Fold {
         if keep_serious {
             let item = kept(entry, first_line, rest, group, template);
             self.keep(item);
+        } else if earlier {
+            let item = kept(entry, first_line, rest, group, template);
+            self.keep_earlier(item);
         } else if self.listing() {
             self.list(kept(entry, first_line, rest, group, template));
         }
@@ -582,6 +603,35 @@ impl Fold {
         }
     }
 
+    /// Keeps `item` in place of the last entry kept of its template, which comes after
+    /// it; that one is listed where entries are.
+    fn keep_earlier(&mut self, item: Kept) {
+        let template = self.miner.resolve(item.template);
+        let of_template = |k: &Kept| self.miner.resolve(k.template) == template;
+        let last = (self.kept.iter().enumerate())
+            .filter(|(_, k)| of_template(k) && k.line > item.line)
+            .max_by_key(|(_, k)| k.line)
+            .map(|(slot, _)| slot);
+        let Some(slot) = last else {
+            if self.listing() {
+                self.list(item);
+            }
+            return;
+        };
+        let old = std::mem::replace(&mut self.kept[slot], item);
+        let kept_last = (self.kept.iter())
+            .filter(|k| of_template(k))
+            .map(|k| k.line)
+            .max()
+            .unwrap_or(0);
+        if let Some(note) = self.notes.get_mut(&old.template) {
+            note.kept_last = kept_last;
+        }
+        if self.listing() {
+            self.list(old);
+        }
+    }
+
     /// End of input: emits the items (as [`Value`]s) and returns the aggregates and the
     /// first entry of the worst severity seen (for the summary).
     pub fn finish(&mut self, out: &mut dyn FnMut(u64, Value)) -> (FoldStats, Option<Value>) {
@@ -621,8 +671,8 @@ impl Fold {
                     for (sum, n) in kept.levels.iter_mut().zip(note.levels) {
                         *sum += n;
                     }
-                    kept.first_micros = kept.first_micros.or(note.first_micros);
-                    kept.last_micros = note.last_micros.or(kept.last_micros);
+                    kept.first_micros = earliest(kept.first_micros, note.first_micros);
+                    kept.last_micros = latest(kept.last_micros, note.last_micros);
                 }
             }
         }

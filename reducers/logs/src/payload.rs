@@ -583,7 +583,11 @@ mod tests {
             r#"{"t":{"$date":"2026-11-29T10:00:00.000+00:00"},"s":"W","c":"STORAGE","id":22430,"ctx":"initandlisten","msg":"Recovering data"}"#,
         );
         assert_eq!(mongo.severity, Some(Severity::Warn));
-        assert!(mongo.message.starts_with("Recovering data"), "{}", mongo.message);
+        assert!(
+            mongo.message.starts_with("Recovering data"),
+            "{}",
+            mongo.message
+        );
         assert_eq!(p.message, "pino says");
         let p = read(r#"{"levelname":"WARNING","message":"python json"}"#);
         assert_eq!(p.severity, Some(Severity::Warn));
