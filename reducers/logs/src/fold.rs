@@ -1022,13 +1022,15 @@ fn entry_value(
     let count = miner.count_alike(id);
     item.insert("count".into(), count.into());
     // How many are at its severity, when not all and it is its template's worst
-    // (as the template's item says): `[error, ×15 of 151]`.
-    if let Some(note) = notes
-        .and_then(|notes| notes.get(&id))
-        .filter(|n| n.severity == k.severity)
-    {
-        if k.severity.is_some() && note.at_severity < count {
-            item.insert("severity_count".into(), note.at_severity.into());
+    // (as the template's item says): `[error, ×15 of 151]`; below that, how many are at
+    // its level (journald's 4 `debug` of a template of 8 `notice` and them).
+    if let Some(note) = notes.and_then(|notes| notes.get(&id)) {
+        let at = match note.severity == k.severity {
+            true => k.severity.map(|_| note.at_severity),
+            false => note.levels.get(k.level).copied(),
+        };
+        if let Some(at) = at.filter(|&at| at < count) {
+            item.insert("severity_count".into(), at.into());
         }
     }
     Value::Object(item)

@@ -1523,6 +1523,38 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_below_its_templates_worst_counts_its_own_priority() {
+        let input: String = (0..12)
+            .map(|i| {
+                let priority = if i < 8 { 5 } else { 7 };
+                format!(
+                    "{{\"MESSAGE\":\"checkpoint complete: wrote {i} buffers\",\"PRIORITY\":\"{priority}\",\"_SYSTEMD_UNIT\":\"pg.service\",\"__REALTIME_TIMESTAMP\":\"{}\"}}\n",
+                    1_000_000 * (i + 1)
+                )
+            })
+            .collect();
+        let options = JournalOptions {
+            whole_chars: 0,
+            ..JournalOptions::default()
+        };
+        let envelope = reduce_all_chunkings(
+            || Journal::new(options.clone()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("journal"),
+        );
+        let counts: Vec<(&str, &Value)> = (envelope.items.iter())
+            .filter(|item| item["kind"] == "entry")
+            .map(|item| (item["priority"].as_str().unwrap(), &item["severity_count"]))
+            .collect();
+        assert_eq!(
+            counts,
+            [("notice", &Value::from(8)), ("debug", &Value::from(4))],
+            "{:?}",
+            envelope.items
+        );
+    }
+
+    #[test]
     fn no_input_is_said_so_not_read_as_a_format_it_is_not() {
         let envelope = reduce_all_chunkings(
             || Journal::new(JournalOptions::default()).unwrap(),
