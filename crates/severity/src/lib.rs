@@ -579,6 +579,15 @@ impl Findings {
         if is_long_listing(bytes) || is_passed_test(bytes) {
             return Inspection::default();
         }
+        // A Go test's log: a passing test logs the errors it expects; its verdict (`---
+        // FAIL:`) says whether it failed. A crash still counts.
+        if is_go_test_log(bytes) {
+            return Inspection {
+                severity: self.signalled.filter(|s| *s == Severity::Fatal),
+                opens: self.opens,
+                stated: false,
+            };
+        }
         // cargo's count of a crate's warnings, each of which came before it; Maven's
         // heading of the compiler's errors and its advice after a failure, at ERROR
         // though they are not what went wrong.
@@ -677,6 +686,26 @@ fn is_node_warning(bytes: &[u8]) -> bool {
     }
     let word = rest.iter().take_while(|&&b| is_word_byte(b)).count();
     rest[..word].ends_with(b"Warning") && rest.get(word) == Some(&b':')
+}
+
+/// A line of a Go test's log as `go test` writes it (`t.Log`, `t.Errorf`), indented under
+/// its test (4 spaces, 8 under a subtest) with its file and line: `    p_test.go:5: got
+/// expected error: connection refused`.
+fn is_go_test_log(bytes: &[u8]) -> bool {
+    // Its first bytes rule out nearly every line: this is read at every line.
+    if !bytes.starts_with(b"    ") {
+        return false;
+    }
+    let rest = bytes.trim_ascii_start();
+    let Some(colon) = rest.iter().position(|&b| b == b':' || b == b' ') else {
+        return false;
+    };
+    let line = &rest[colon + 1..];
+    let digits = digits(line);
+    rest[colon] == b':'
+        && rest[..colon].ends_with(b"_test.go")
+        && digits > 0
+        && line[digits..].starts_with(b": ")
 }
 
 /// A test that passed as Jest, Vitest and Mocha list it: a check mark (`✓`, `✔`, `√` on
@@ -2266,6 +2295,12 @@ fn tool_failure(line: &[u8]) -> Option<Severity> {
             }),
         b'O' => error(b"OCI runtime "),
         b'z' => error(b"zsh: killed ").or_else(|| fatal(b"zsh: segmentation fault")),
+        // Jest's coverage below its threshold, which fails the run though every test
+        // passed: `Jest: Coverage for lines (22.2%) does not meet "global" threshold (90%)`
+        // (Jest 27 and later), `Jest: "global" coverage threshold for lines (90%) not met`.
+        b'J' if line.starts_with(b"Jest: ") => {
+            memmem(line, b" threshold").then_some(Severity::Error)
+        }
         b'J' if line.starts_with(b"Job for ") => {
             memmem(line, b" failed ").then_some(Severity::Error)
         }
@@ -2366,6 +2401,11 @@ fn closing_failure(bytes: &[u8]) -> Option<Severity> {
     }
     if let Some(severity) = tool_failure(line) {
         return Some(severity);
+    }
+    // The go command's missing dependency, under the package that imports it (`go mod
+    // tidy`'s, `go get`'s): `\tgithub.com/x/y: cannot find module providing package …`.
+    if line[0] == b'\t' && memmem(line, b": cannot find module providing package ") {
+        return Some(Severity::Error);
     }
     // A Bazel label opens the line: its test's result, or nothing.
     if line[0] == b'/' && line.starts_with(b"//") {
@@ -3633,6 +3673,20 @@ mod tests {
             ("++ echo FATAL: disk full", None),
             ("+++ panic: x", None),
             ("+1 ERROR x", Some(Error)),
+            // A Go test's log states no level: its verdict says whether it failed.
+            ("    p_test.go:5: got expected error: connection refused", None),
+            ("        p_test.go:12: ERROR: want 1, got 2", None),
+            ("    p_test.go:5: Segmentation fault", Some(Fatal)),
+            ("    p_test.go: error: x", Some(Error)),
+            ("    p.go:5: error: x", Some(Error)),
+            ("p_test.go:5: error: x", Some(Error)),
+            // Jest's coverage below its threshold fails the run.
+            ("Jest: Coverage for branches (6.25%) does not meet \"global\" threshold (80%)", Some(Error)),
+            ("Jest: \"global\" coverage threshold for lines (90%) not met: 22.22%", Some(Error)),
+            ("Jest: a note", None),
+            // The go command's missing dependency (`go mod tidy`, `go get`).
+            ("\tgithub.com/foo/bar: cannot find module providing package github.com/foo/bar: module lookup disabled by GOPROXY=off", Some(Error)),
+            ("\tat cannot find module providing package", None),
             // A level word in single quotes is a string named (make's echo of a recipe),
             // unless a key before it names a level; a compiler's macro is the value it
             // defines.

@@ -693,6 +693,7 @@ impl MultiLine {
             _ => {}
         }
         if line.starts_with("Caused by:")
+            || line.starts_with(PIP_CONFLICT)
             || line.starts_with("\tat ")
             || (indented && self.severity >= Some(Severity::Error) && is_pgjdbc_field(line))
         {
@@ -1037,10 +1038,14 @@ fn is_fatal_error(line: &str) -> bool {
 }
 
 /// Whether `line` is `Caused by:` alone, heading the causes of an error indented under
-/// it: cargo's, anyhow's.
+/// it (cargo's, anyhow's), or pip's `The conflict is caused by:`.
 pub fn heads_causes(line: &str) -> bool {
-    line.trim_end() == "Caused by:"
+    matches!(line.trim_end(), "Caused by:" | PIP_CONFLICT)
 }
+
+/// pip's heading of a dependency conflict's causes, under its `ERROR: Cannot install …`
+/// and a blank line (`    requests 2.31.0 depends on urllib3<3` under it).
+const PIP_CONFLICT: &str = "The conflict is caused by:";
 
 /// Whether `line` is one of the causes listed under a `Caused by:` alone, indented:
 /// cargo's (`  process didn't exit successfully: …`), anyhow's (`    0: reading x`); not

@@ -2358,6 +2358,29 @@ mod tests {
     }
 
     #[test]
+    fn pips_conflict_keeps_its_causes_across_the_blank_line() {
+        // pip 23.2's, at its end.
+        let input = "Collecting six\n\
+            ERROR: Cannot install -r r.txt (line 18) and urllib3==1.20 because these package versions have conflicting dependencies.\n\
+            \n\
+            The conflict is caused by:\n\
+            \x20   The user requested urllib3==1.20\n\
+            \x20   requests 2.31.0 depends on urllib3<3 and >=1.21.1\n\
+            \n\
+            To fix this you could try to:\n";
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let item = (envelope.items.iter())
+            .find(|item| item["line"] == 2)
+            .expect("the error's item");
+        assert_eq!(
+            item["more"][3],
+            "    requests 2.31.0 depends on urllib3<3 and >=1.21.1",
+            "{item}"
+        );
+        assert_eq!(envelope.stats["records"], 4, "{envelope:?}");
+    }
+
+    #[test]
     fn an_exception_group_under_a_log_line_is_its_own_record() {
         // asyncio's TaskGroup failing after its log's lines (CPython 3.11): the group's
         // report opens indented, as a log line's message may go on.
