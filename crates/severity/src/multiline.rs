@@ -94,6 +94,10 @@ enum Header {
     /// Jest's `  ● Suite › test` ([`is_jest_failure`]): what failed follows,
     /// indented, in parts set apart by blank lines.
     JestFailure,
+    /// Vitest's ` FAIL  test/a.test.ts > suite > adds` in its list of failures
+    /// ([`is_vitest_failure`]): the error, its diff, where (` ❯ test/a.test.ts:47:27`) and
+    /// the code frame follow, up to the rule that closes it.
+    VitestFailure,
     /// Mocha's `  1) Suite` in its list of failures ([`is_mocha_failure`]): the test's
     /// title, what failed and its stack follow, indented, in parts set apart by blank
     /// lines.
@@ -650,6 +654,10 @@ impl MultiLine {
                 };
             }
             Header::DotNet | Header::GoTestFailure if indented => return true,
+            // Up to the rule under it (`⎯⎯⎯⎯[1/3]⎯`), or the next failure's header.
+            Header::VitestFailure => {
+                return !line.trim_start().starts_with('⎯') && !is_vitest_failure(line)
+            }
             // Up to the next test's header or suite's result.
             Header::JestFailure if indented || blank() => {
                 let trimmed = line.trim_start_matches(' ');
@@ -1780,6 +1788,14 @@ pub fn is_jest_failure(line: &[u8]) -> bool {
         .is_some_and(|rest| !rest.starts_with(b"Console"))
 }
 
+/// Vitest's header of a failed test in its list of failures, ` FAIL  test/a.test.ts >
+/// suite > adds` (its file, suites and test apart by ` > `). Read at the start of every
+/// record: the first bytes rule out nearly every line.
+fn is_vitest_failure(line: &str) -> bool {
+    line.strip_prefix(" FAIL  ")
+        .is_some_and(|test| test.contains(" > "))
+}
+
 /// Mocha's header of a failed test in its list of failures, `  1) Suite`: two spaces, a
 /// number and `) `. Read at the start of every record: the first bytes rule out nearly
 /// every line.
@@ -2223,6 +2239,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::GoTestFailure
     } else if is_jest_failure(line.as_bytes()) {
         Header::JestFailure
+    } else if is_vitest_failure(line) {
+        Header::VitestFailure
     } else if is_mocha_failure(line) {
         Header::MochaFailure
     } else if line.starts_with('│')
@@ -2504,6 +2522,43 @@ mod tests {
         ] {
             assert!(!is_rule_code_line(not_a_code), "{not_a_code}");
         }
+    }
+
+    #[test]
+    fn vitests_failure_is_one_record_up_to_its_rule() {
+        // vitest 4.1's list of failures (colour stripped).
+        let failure = [
+            " FAIL  test/s2.test.mjs > suite2 > float sum 2",
+            "AssertionError: expected 0.30000000000000004 to be 0.3 // Object.is equality",
+            "",
+            "- Expected",
+            "+ Received",
+            "",
+            " ❯ test/s2.test.mjs:47:27",
+            "     47|     expect(add(0.1, 0.2)).toBe(0.3);",
+            "       |                           ^",
+            "",
+        ];
+        let next = [
+            " FAIL  test/s5.test.mjs > suite5 > parses config",
+            "SyntaxError: Expected property name or '}' in JSON at position 1",
+            " ❯ parse math.js:2:33",
+        ];
+        let split: &[&[&str]] = &[
+            &["⎯⎯⎯⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯⎯⎯⎯"],
+            &[""],
+            &failure,
+            &["⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/2]⎯"],
+            &[""],
+            &next,
+            &[" FAIL  test/s6.test.mjs > suite6 > x", "Error: boom"],
+            &["⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[3/3]⎯"],
+            &[" FAIL  no suite here"],
+            &["next"],
+        ];
+        // (Not as docker's lines are read: an indented header goes on the blank line.)
+        let (got, _) = records(Indented::ByRule, &split.concat());
+        assert_eq!(got, split);
     }
 
     #[test]

@@ -2373,8 +2373,7 @@ mod tests {
             .find(|item| item["line"] == 2)
             .expect("the error's item");
         assert_eq!(
-            item["more"][3],
-            "    requests 2.31.0 depends on urllib3<3 and >=1.21.1",
+            item["more"][3], "    requests 2.31.0 depends on urllib3<3 and >=1.21.1",
             "{item}"
         );
         assert_eq!(envelope.stats["records"], 4, "{envelope:?}");
