@@ -318,6 +318,11 @@ fn journal_small_output_comes_back_whole() {
     // `journalctl -n 20`: every entry an item, the error first, then the rest in order.
     let whole = b.envelope(&["journal"], input.as_bytes(), CAP);
     assert_eq!(whole["returned_items"], 20, "{whole}");
+    // A pipe named as the input (`<(journalctl -o json)`) is read whole: no byte of it
+    // goes to the look for a journal file's signature.
+    let piped = b.envelope(&["journal", "/dev/stdin"], input.as_bytes(), CAP);
+    assert_eq!(piped["summary"], whole["summary"], "{piped}");
+    assert_eq!(piped["items"], whole["items"]);
     // At a budget that holds a few of them, the rest are on the next pages, and said so.
     let paged = b.envelope(&["--max-chars", "1500", "journal"], input.as_bytes(), 1_500);
     assert!(paged["returned_items"].as_u64() < Some(20), "{paged}");

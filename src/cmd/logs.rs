@@ -56,11 +56,14 @@ pub fn docker_options(
 }
 
 /// Whether the file at `path` is a binary journal file (systemd's, by its signature).
+/// Only a regular file is looked at: a pipe's first bytes (`<(journalctl -o json)`,
+/// `/dev/stdin`) would be read here and lost to the reducer.
 fn is_journal_file(path: &Path) -> bool {
     let mut signature = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut file| file.read_exact(&mut signature))
-        .is_ok_and(|()| &signature == b"LPKSHHRH")
+    path.is_file()
+        && std::fs::File::open(path)
+            .and_then(|mut file| file.read_exact(&mut signature))
+            .is_ok_and(|()| &signature == b"LPKSHHRH")
 }
 
 /// `briefly journal`: `input` (or standard input), or the journal file `journal_file`
