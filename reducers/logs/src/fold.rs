@@ -161,6 +161,10 @@ struct Kept {
     more_cut: u64,
     more_gaps: Vec<Gap>,
     template: GroupId,
+    /// Listed: its template's count when it was ([`Fold::list`]), its template resolved
+    /// then. A fold event, where the time it is emitted depends on how the input came
+    /// in chunks: the same input gives the same item.
+    listed_count: Option<u64>,
 }
 
 impl Default for Kept {
@@ -177,6 +181,7 @@ impl Default for Kept {
             more_cut: 0,
             more_gaps: Vec::new(),
             template: GroupId(0),
+            listed_count: None,
         }
     }
 }
@@ -541,10 +546,12 @@ impl Fold {
     }
 
     /// Lists an entry ([`LISTED_RANK`]): the ranked items do not repeat it.
-    fn list(&mut self, k: Kept) {
+    fn list(&mut self, mut k: Kept) {
         if let Some(note) = self.notes.get_mut(&k.template) {
             note.first_listed |= note.first.0 == k.line;
         }
+        k.template = self.miner.resolve(k.template);
+        k.listed_count = Some(self.miner.count_alike(k.template));
         // Entries given way to are listed late: the first and last by their lines.
         let edges = self.listed_edges.get_or_insert([k.line; 2]);
         edges[0] = edges[0].min(k.line);
@@ -773,6 +780,7 @@ impl Fold {
                 more_cut: 0,
                 more_gaps: Vec::new(),
                 template: t.id(),
+                listed_count: None,
             };
             ranked(3, entry_value(&item));
         }
@@ -992,7 +1000,10 @@ fn entry_value(
     groups: &[(String, GroupCounts)],
     notes: Option<&HashMap<GroupId, Note>>,
 ) -> Value {
-    let id = miner.resolve(k.template);
+    let id = match k.listed_count {
+        Some(_) => k.template,
+        None => miner.resolve(k.template),
+    };
     let mut item = Map::new();
     item.insert("kind".into(), "entry".into());
     item.insert("line".into(), k.line.into());
@@ -1019,7 +1030,7 @@ fn entry_value(
     if let Some(id) = id.shown() {
         item.insert("template".into(), id.into());
     }
-    let count = miner.count_alike(id);
+    let count = k.listed_count.unwrap_or_else(|| miner.count_alike(id));
     item.insert("count".into(), count.into());
     // How many are at its severity, when not all and it is its template's worst
     // (as the template's item says): `[error, ×15 of 151]`; below that, how many are at
@@ -1057,6 +1068,7 @@ fn kept_whole(
         more_cut: 0,
         more_gaps: Vec::new(),
         template,
+        listed_count: None,
     }
 }
 

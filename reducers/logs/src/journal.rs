@@ -1555,6 +1555,34 @@ mod tests {
     }
 
     #[test]
+    fn entries_listed_under_a_filter_are_the_same_for_every_chunking() {
+        // --level lists every entry kept that no ranked item shows, as it goes: each
+        // item's count is its template's when it was listed, not when it was emitted.
+        let input: String = (0..3000u64)
+            .map(|i| {
+                let (priority, message) = match i % 100 {
+                    7 => (3, format!("disk {i} failed")),
+                    _ => (6, format!("GET /api/items/{i} 200 {}", i % 977)),
+                };
+                format!(
+                    "{{\"MESSAGE\":\"{message}\",\"PRIORITY\":\"{priority}\",\"_SYSTEMD_UNIT\":\"web.service\",\"__REALTIME_TIMESTAMP\":\"{}\"}}\n",
+                    1_000_000 * (i + 1)
+                )
+            })
+            .collect();
+        let options = JournalOptions {
+            max_priority: Some(6),
+            ..JournalOptions::default()
+        };
+        let envelope = reduce_all_chunkings(
+            || Journal::new(options.clone()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("journal"),
+        );
+        assert!(envelope.total_items > 100, "{}", envelope.total_items);
+    }
+
+    #[test]
     fn no_input_is_said_so_not_read_as_a_format_it_is_not() {
         let envelope = reduce_all_chunkings(
             || Journal::new(JournalOptions::default()).unwrap(),
