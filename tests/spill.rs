@@ -476,6 +476,18 @@ fn read_and_grep_take_standard_input_and_keep_it_for_the_next_page() {
     assert_eq!(found["stats"]["matches"], 1, "{found}");
     assert_eq!(found["items"][0]["line"], 4999);
     assert!(found["kept_artifact"].is_string(), "{found}");
+    // A pipe named as the file (`<(cmd)`, `/dev/stdin`) is read once, as `-` is: its
+    // copy is the artifact the cursor pages, not the pipe.
+    for reducer in ["read", "grep"] {
+        let args: &[&str] = match reducer {
+            "read" => &["read", "/dev/stdin", "--limit", "3"],
+            _ => &["grep", "/dev/stdin", "line 4999"],
+        };
+        let piped = page(args, input.as_bytes());
+        let kept = piped["kept_artifact"].as_str().expect("kept");
+        assert_eq!(std::fs::read(kept).unwrap(), input.as_bytes(), "{piped}");
+        assert_ne!(piped["artifact_path"], "/dev/stdin", "{piped}");
+    }
 }
 
 #[test]

@@ -139,10 +139,7 @@ pub fn read(
     limit: Option<u64>,
 ) -> Result<i32> {
     let options = read_options(session, offset, column, limit)?;
-    match super::named_file(Some(path)) {
-        None => from_stdin(session, "read", options),
-        Some(path) => existing(session, "read", path, options)?.print(session),
-    }
+    named_or_stdin(session, "read", path, options)
 }
 
 /// Lines of an artifact from `offset` (its characters from `column`); a line too long
@@ -186,10 +183,7 @@ pub fn grep(
     ignore_case: bool,
 ) -> Result<i32> {
     let options = grep_options(pattern, context, ignore_case)?;
-    match super::named_file(Some(path)) {
-        None => from_stdin(session, "grep", options),
-        Some(path) => existing(session, "grep", path, options)?.print(session),
-    }
+    named_or_stdin(session, "grep", path, options)
 }
 
 /// Lines of an artifact that match `pattern`.
@@ -214,17 +208,39 @@ fn grep_options(pattern: &str, context: usize, ignore_case: bool) -> Result<Valu
     Ok(serde_json::to_value(options)?)
 }
 
-/// `read -` and `grep -`: standard input, kept as an artifact whatever the page shows,
+/// `read PATH` and `grep PATH`: a file read in place, or, for `-` and a path that cannot
+/// be read twice (a pipe: `<(kubectl logs …)`, `/dev/stdin`), a stream ([`streamed`]).
+fn named_or_stdin(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<i32> {
+    let Some(path) = super::named_file(Some(path)) else {
+        return streamed(session, reducer, "-", options, &mut std::io::stdin().lock());
+    };
+    // (Not a file here at all: `existing` looks in the artifact directory, or says so.)
+    let stream = std::fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir());
+    if stream {
+        let mut input = super::open_file(path)?;
+        let name = path.display().to_string();
+        return streamed(session, reducer, &name, options, &mut input);
+    }
+    existing(session, reducer, path, options)?.print(session)
+}
+
+/// `read` and `grep` of a stream, `input`: kept as an artifact whatever the page shows,
 /// so that the next page (`--offset`) or another search has a file to read.
-fn from_stdin(session: &Session, reducer: &str, options: Value) -> Result<i32> {
-    let mut artifacts = session.tee(session.global.id.clone(), vec!["-".into()]);
+fn streamed(
+    session: &Session,
+    reducer: &str,
+    name: &str,
+    options: Value,
+    input: &mut dyn std::io::Read,
+) -> Result<i32> {
+    let mut artifacts = session.tee(session.global.id.clone(), vec![name.into()]);
     if let Artifacts::Tee { keep, .. } = &mut artifacts {
         *keep = true;
     }
     let spec = reducers::find(reducer).expect("a built-in reducer");
     let config = session.config(reducer, options.clone(), artifacts);
     let pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
-    super::reduce_reply(session, reducer, pipeline, &mut std::io::stdin().lock())?.print(session)
+    super::reduce_reply(session, reducer, pipeline, input)?.print(session)
 }
 
 fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<Reply> {
