@@ -98,9 +98,11 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             )
         }
         Command::Pytest { file, junit, lines } => {
+            // A report named as the file is read as one (`briefly pytest report.xml`).
+            let report = file.as_deref().is_some_and(cmd::is_junit_file);
             let options = briefly_testrun::PytestOptions {
                 lines: *lines,
-                junit: junit.is_some(),
+                junit: junit.is_some() || report,
             };
             let input = junit.as_deref().or(file.as_deref());
             cmd::reduce_file(&session, "pytest", serde_json::to_value(options)?, input)

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{python, Briefly};
+use common::{assert_warns, python, Briefly};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output};
@@ -201,6 +201,12 @@ fn pytest_junit_report() {
         .unwrap()
         .contains("E       assert ("));
     assert!(first["captured"].as_str().unwrap().contains("noise"));
+    // The report named as the file is read as one; on standard input it is said to be
+    // one (a pipe cannot be looked at first).
+    let named = b.envelope(&["pytest", report.to_str().unwrap()], b"", CAP);
+    assert_eq!(named["summary"], envelope["summary"]);
+    let piped = b.envelope(&["pytest"], &std::fs::read(&report).unwrap(), CAP);
+    assert_warns(&piped, &["the input is a JUnit XML report"]);
     // A test in a class in a package's module, an xfail and a skip: node ids that
     // pytest takes back, xfailed counted apart, in either junit family.
     let package = tempfile::tempdir().unwrap();

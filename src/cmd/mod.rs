@@ -39,6 +39,18 @@ pub fn named_file(file: Option<&Path>) -> Option<&Path> {
     file.filter(|path| *path != Path::new("-"))
 }
 
+/// Whether `path` is a regular file that opens as a JUnit XML report does
+/// ([`briefly_testrun::junit::is_junit_report`]). A pipe is not read here: its bytes
+/// would be lost to the reducer.
+pub fn is_junit_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 64];
+    path.is_file()
+        && File::open(path)
+            .and_then(|mut file| file.read(&mut head))
+            .is_ok_and(|n| briefly_testrun::junit::is_junit_report(&head[..n]))
+}
+
 /// Opens a file to read, with an error that names it.
 pub fn open_file(path: &Path) -> Result<File> {
     if path.is_dir() {

@@ -861,6 +861,9 @@ pub struct Pytest {
     fatal: Option<Fatal>,
     /// What `--collect-only` listed, if that is what ran.
     collection: Collection,
+    /// The input opens as a JUnit XML report does ([`crate::junit::is_junit_report`]):
+    /// said so, as [`crate::Junit`] reads it.
+    junit_input: bool,
 }
 
 /// `Fatal Python error: Segmentation fault` (Python's faulthandler, as the interpreter
@@ -974,6 +977,7 @@ impl Pytest {
             warned_by: None,
             fatal: None,
             collection: Collection::default(),
+            junit_input: false,
         })
     }
 
@@ -1649,6 +1653,9 @@ impl FoldBatches for Pytest {
             let facts = batch.output(i);
             let record = batch.record(i);
             let text = facts.text(record.text);
+            if record.line == 1 && crate::junit::is_junit_report(text.as_bytes()) {
+                self.junit_input = true;
+            }
             let running = self.stats.running.clone();
             self.line(text.trim_end(), facts.severity, out);
             self.keep_end(record.line, text.trim_end());
@@ -1821,6 +1828,13 @@ impl FoldBatches for Pytest {
         };
         // What framing altered (cut lines, invalid UTF-8), as the stage would say it.
         let mut warnings = self.ahead.alterations().warnings();
+        if self.junit_input {
+            warnings.push(
+                "the input is a JUnit XML report, not pytest's terminal output: read it with \
+                 --junit (MCP: `junit`)"
+                    .to_string(),
+            );
+        }
         if stats.counts_known {
             let reported = count("failed") + count("errors");
             if (reports as u64) > reported {
