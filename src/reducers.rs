@@ -35,10 +35,9 @@ pub const REDUCERS: &[ReducerSpec] = &[
         name: "spill",
         reads_output: true,
         build: |options, config| {
-            Ok(pipe(
-                Spill::new(options_of::<SpillOptions>(options)?),
-                config,
-            ))
+            let options = options_of::<SpillOptions>(options)?;
+            options.validate()?;
+            Ok(pipe(Spill::new(options), config))
         },
     },
     ReducerSpec {

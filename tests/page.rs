@@ -3,7 +3,7 @@
 mod common;
 
 use common::{feed, numbered, Briefly};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
 const CAP: usize = 19_660;
@@ -705,6 +705,30 @@ fn a_read_cursor_notices_that_its_file_changed() {
     std::fs::write(&file, numbered(30_000)).unwrap();
     let changed = b.envelope(&["page", &cursor], b"", CAP);
     common::assert_warns(&changed, &["the file changed since the cursor was made"]);
+}
+
+#[test]
+fn an_edited_cursors_budget_and_options_are_bounded() {
+    // A cursor is text anyone can edit: past the bounds the command line sets, it is an
+    // error of briefly's (exit 2), never an abort or a page of any size.
+    let b = Briefly::new();
+    let first = b.envelope(&["spill"], numbered(20_000).as_bytes(), CAP);
+    let cursor = common::decode_cursor(first["next_cursor"].as_str().unwrap());
+    for (key, value, said) in [
+        ("c", json!(100_000_000), "above the maximum of 16777216"),
+        (
+            "o",
+            json!({"tail": 10_000_000_000_000_u64}),
+            "tail of 10000000000000 lines",
+        ),
+    ] {
+        let mut edited = cursor.clone();
+        edited[key] = value;
+        let out = b.run(&["page", &common::encode_cursor(&edited)], b"");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{key}: {stderr}");
+        assert!(stderr.contains(said), "{key}: {stderr}");
+    }
 }
 
 #[test]

@@ -94,6 +94,15 @@ impl Cursor {
             .map_err(|e| Error::Cursor(format!("damaged ({e})")))?;
         let cursor: Cursor =
             serde_json::from_slice(&json).map_err(|e| Error::Cursor(format!("damaged ({e})")))?;
+        // Its budget no more than `--max-chars` may ask for (a cursor is text anyone can
+        // edit): what a page prints, and holds, is bounded.
+        if cursor.max_chars > crate::MAX_RESULT_CHARS {
+            return Err(Error::Cursor(format!(
+                "damaged (its budget of {} characters is above the maximum of {})",
+                cursor.max_chars,
+                crate::MAX_RESULT_CHARS
+            )));
+        }
         // The hash becomes part of a file name: nothing but hex digits may get there.
         if let Some(hash) = &cursor.options_sha256 {
             if !is_options_hash(hash) {

@@ -51,6 +51,28 @@ pub struct SpillOptions {
     pub errors: u64,
 }
 
+/// The most lines of a kind [`SpillOptions`] may ask for: more than any budget shows.
+pub const MAX_SPILL_LINES: u64 = 10_000;
+
+impl SpillOptions {
+    /// Options a preview can be made with: none asks for more than [`MAX_SPILL_LINES`]
+    /// (a cursor carries them, and anyone can edit one).
+    pub fn validate(&self) -> Result<(), String> {
+        for (name, lines) in [
+            ("head", self.head),
+            ("tail", self.tail as u64),
+            ("errors", self.errors),
+        ] {
+            if lines > MAX_SPILL_LINES {
+                return Err(format!(
+                    "spill's {name} of {lines} lines is above the maximum of {MAX_SPILL_LINES}"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for SpillOptions {
     fn default() -> Self {
         SpillOptions {
