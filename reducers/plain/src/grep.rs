@@ -87,6 +87,8 @@ pub struct Grep {
     cut_lines: u64,
     /// Lines searched (and shown) without their ANSI codes.
     ansi_lines: u64,
+    /// Matching lines shown in part ([`around`]).
+    shown_in_part: u64,
 }
 
 /// What `Grep` counts.
@@ -138,6 +140,7 @@ impl Grep {
             lines: 0,
             cut_lines: 0,
             ansi_lines: 0,
+            shown_in_part: 0,
         })
     }
 }
@@ -183,6 +186,7 @@ impl Reducer for Grep {
         if let Some(found) = found {
             self.matches += 1;
             let (shown, column) = around(&text, found.start());
+            self.shown_in_part += u64::from(column.is_some());
             let last_shown = self.last_shown;
             let found = Match {
                 line: record.line,
@@ -238,9 +242,10 @@ impl Reducer for Grep {
             cut_lines: self.cut_lines,
             ansi_lines: self.ansi_lines,
         };
+        // A line shown in part leaves the rest of it out: the file has it.
         let mut outcome = Outcome {
             preview: Preview::Matches,
-            complete: true,
+            complete: self.shown_in_part == 0,
             ..Outcome::new(summary, stats)
         };
         outcome
@@ -316,10 +321,16 @@ mod tests {
         let text = found["text"].as_str().unwrap();
         assert!(text.starts_with("…[cut 29800 chars]aaa"), "{text}");
         assert!(text.contains("FATAL_ERROR"), "{text}");
+        // The rest of the line is left out, however large the budget: said so.
+        let whole_budget = RunConfig::new("grep");
+        let envelope = reduce_all_chunkings(grep("FATAL_ERROR", 0), line.as_bytes(), &whole_budget);
+        assert_eq!(envelope.returned_items, envelope.total_items);
+        assert!(envelope.truncated);
         // A short line is shown whole, with no column.
         let envelope = reduce_all_chunkings(grep("b", 0), b"abc\n", &RunConfig::new("grep"));
         assert_eq!(envelope.items[0]["text"], "abc");
         assert_eq!(envelope.items[0].get("column"), None);
+        assert!(!envelope.truncated);
     }
 
     #[test]
