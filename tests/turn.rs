@@ -81,6 +81,33 @@ fn spills_the_largest_first_until_the_turn_fits() {
 }
 
 #[test]
+fn a_real_tokenizer_counts_a_results_tokens_against_the_budgets() {
+    // Hex digits: about 0.7 cl100k tokens a character. 18,000 of them fit the per-result
+    // budget's 19,660 characters, not its 4,915 tokens.
+    let mut digits = String::new();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    while digits.len() < 18_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        digits.push_str(&format!("{x:016x}"));
+    }
+    digits.truncate(18_000);
+    let input = json!([{"id": "1", "content": digits}]).to_string();
+    let b = Briefly::new();
+    let by_chars = turn(&b, &input, &[]);
+    assert_eq!(by_chars[0]["content"], digits.as_str());
+    let out = b.run(&["--tokenizer", "cl100k", "turn"], input.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let by_tokens: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(by_tokens[0]["persisted"], true, "{:?}", by_tokens[0]);
+}
+
+#[test]
 fn a_stubs_cursor_pages_at_the_full_budget() {
     let b = Briefly::new();
     let lines: String = (1..=5_000).map(|i| format!("log line {i}\n")).collect();

@@ -18,6 +18,8 @@ const STUB_OVERHEAD: usize = 1_000;
 
 struct Entry {
     chars: usize,
+    /// What it takes of the budgets ([`content_size`]).
+    size: usize,
     persisted: bool,
     /// Where its line starts in the staging file.
     offset: u64,
@@ -72,6 +74,7 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
         };
         entries.push(Entry {
             chars: content_chars(content),
+            size: content_size(content, &session.tokenizer),
             persisted,
             offset,
         });
@@ -114,7 +117,7 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     choose(&entries, cap, per_result, |index| {
         let entry = &entries[index];
         // A stub takes at most `stub_chars`, and less than the result it replaces.
-        let limit = stub_chars.min(entry.chars - 1);
+        let limit = stub_chars.min(entry.chars.min(entry.size) - 1);
         if limit < MIN_RESULT_CHARS {
             return Ok(None);
         }
@@ -127,10 +130,10 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
             kept_whole.push(format!("result {index} kept whole: {why}"));
             return Ok(None);
         }
-        let chars = content_chars(&value["content"]);
-        let smaller = chars < entry.chars;
+        let size = content_size(&value["content"], &session.tokenizer);
+        let smaller = size < entry.size;
         stubs[index] = smaller.then_some(value);
-        Ok(smaller.then_some(chars))
+        Ok(smaller.then_some(size))
     })?;
     for warning in &kept_whole {
         say!("briefly: warning: {warning}");
@@ -161,7 +164,7 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
                 value
             }
         };
-        total += content_chars(&value["content"]);
+        total += content_size(&value["content"], &session.tokenizer);
         if is_array && index > 0 {
             stdout.write_all(b",")?;
         }
@@ -175,12 +178,16 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     }
     stdout.flush()?;
     if total > cap {
-        say!("briefly: warning: the turn still takes {total} chars, over its budget of {cap}: nothing more could be spilled (the rest is persisted already, small, or could not be kept)");
+        let unit = match session.tokenizer.is_exact() {
+            true => "chars (four a token, where the tokenizer counts more)",
+            false => "chars",
+        };
+        say!("briefly: warning: the turn still takes {total} {unit}, over its budget of {cap}: nothing more could be spilled (the rest is persisted already, small, or could not be kept)");
     }
     Ok(0)
 }
 
-/// Spills results not yet persisted: each over `per_result`, then the largest first
+/// Spills results not yet persisted (by their [`Entry::size`]): each over `per_result`, then the largest first
 /// until the total fits `cap`. `spill(i)` spills result `i` and gives its stub's size,
 /// or nothing when no stub would be smaller than the result (it is kept as it is). Says
 /// which were spilled.
@@ -191,18 +198,18 @@ fn choose(
     mut spill: impl FnMut(usize) -> Result<Option<usize>>,
 ) -> Result<Vec<bool>> {
     let mut spilled = vec![false; entries.len()];
-    let mut total: usize = entries.iter().map(|e| e.chars).sum();
+    let mut total: usize = entries.iter().map(|e| e.size).sum();
     let mut order: Vec<usize> = (0..entries.len())
         .filter(|&i| !entries[i].persisted)
         .collect();
-    order.sort_by(|&a, &b| entries[b].chars.cmp(&entries[a].chars).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| entries[b].size.cmp(&entries[a].size).then(a.cmp(&b)));
     for i in order {
-        if total <= cap && entries[i].chars <= per_result {
+        if total <= cap && entries[i].size <= per_result {
             break;
         }
         if let Some(stub) = spill(i)? {
             spilled[i] = true;
-            total -= entries[i].chars - stub;
+            total -= entries[i].size - stub;
         }
     }
     Ok(spilled)
@@ -281,6 +288,22 @@ fn call_id(value: &Value) -> Option<String> {
     }
 }
 
+/// What a result's content takes of the budgets, which count characters: its
+/// characters, or, under a real tokenizer, four for each of its tokens where that is
+/// more (dense text: JSON, hashes, CJK), as the budgets hold a quarter as many tokens.
+fn content_size(content: &Value, tokenizer: &briefly_core::Tokenizer) -> usize {
+    let chars = content_chars(content);
+    if !tokenizer.is_exact() {
+        return chars;
+    }
+    let tokens = match (content, text_blocks(content)) {
+        (Value::String(s), _) => tokenizer.count(s),
+        (_, Some(texts)) => texts.iter().map(|t| tokenizer.count(t)).sum(),
+        (other, None) => tokenizer.count(&other.to_string()),
+    };
+    chars.max(tokens.saturating_mul(4))
+}
+
 fn content_chars(content: &Value) -> usize {
     match (content, text_blocks(content)) {
         (Value::String(s), _) => s.chars().count(),
@@ -328,8 +351,9 @@ mod tests {
     fn entries(sizes: &[(usize, bool)]) -> Vec<Entry> {
         sizes
             .iter()
-            .map(|&(chars, persisted)| Entry {
-                chars,
+            .map(|&(size, persisted)| Entry {
+                chars: size,
+                size,
                 persisted,
                 offset: 0,
             })
