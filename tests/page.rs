@@ -708,6 +708,37 @@ fn a_read_cursor_notices_that_its_file_changed() {
 }
 
 #[test]
+fn read_and_grep_reach_the_end_of_a_line_of_megabytes() {
+    // A minified document of 2 MB on one line, past the 1 MiB other commands read of a
+    // line: `read` and `grep` are the way back to its bytes.
+    let b = Briefly::new();
+    let file = b.dir.path().join("minified.json");
+    let line = format!(
+        "{{\"a\":\"{}\",\"end\":\"FAILED_AT_END\"}}",
+        "x".repeat(2_000_000)
+    );
+    std::fs::write(&file, format!("{line}\nnext line\n")).unwrap();
+    let path = file.to_str().unwrap();
+    let found = b.envelope(&["grep", path, "FAILED_AT_END"], b"", CAP);
+    assert_eq!(found["stats"]["matches"], 1, "{found}");
+    let column = (line.len() - 20).to_string();
+    let read = b.envelope(
+        &["read", path, "--column", &column, "--limit", "1"],
+        b"",
+        CAP,
+    );
+    let text = read["items"][0]["text"].as_str().unwrap();
+    assert!(text.contains("FAILED_AT_END"), "{read}");
+    // Given, --max-line-bytes holds for them too.
+    let cut = b.envelope(
+        &["--max-line-bytes", "1000000", "grep", path, "FAILED_AT_END"],
+        b"",
+        CAP,
+    );
+    assert_eq!(cut["stats"]["matches"], 0, "{cut}");
+}
+
+#[test]
 fn an_edited_cursors_budget_and_options_are_bounded() {
     // A cursor is text anyone can edit: past the bounds the command line sets, it is an
     // error of briefly's (exit 2), never an abort or a page of any size.

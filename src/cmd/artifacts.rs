@@ -238,9 +238,24 @@ fn streamed(
         *keep = true;
     }
     let spec = reducers::find(reducer).expect("a built-in reducer");
-    let config = session.config(reducer, options.clone(), artifacts);
+    let mut config = session.config(reducer, options.clone(), artifacts);
+    config.max_line_bytes = read_line_limit(session);
     let pipeline = (spec.build)(&options, config).map_err(|e| anyhow!(e))?;
     super::reduce_reply(session, reducer, pipeline, input)?.print(session)
+}
+
+/// The longest line `read` and `grep` take whole, unless `--max-line-bytes` says
+/// otherwise: they are the way back to an artifact's bytes, and a minified JSON
+/// document or a bundle is one line of megabytes. A line of more comes cut, as
+/// elsewhere.
+pub const READ_MAX_LINE_BYTES: usize = 16 << 20;
+
+/// [`READ_MAX_LINE_BYTES`], or `--max-line-bytes` when given.
+fn read_line_limit(session: &Session) -> usize {
+    match session.global.max_line_bytes {
+        briefly_core::DEFAULT_MAX_LINE_BYTES => READ_MAX_LINE_BYTES,
+        given => given,
+    }
 }
 
 fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<Reply> {
@@ -261,7 +276,7 @@ fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Re
         .map(|m| m.sha256)
         .or_else(|| fingerprint(path))
         .unwrap_or_default();
-    let config = session.config(
+    let mut config = session.config(
         reducer,
         options.clone(),
         Artifacts::Existing {
@@ -269,6 +284,7 @@ fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Re
             sha256,
         },
     );
+    config.max_line_bytes = read_line_limit(session);
     reduce_artifact(
         session,
         spec,
