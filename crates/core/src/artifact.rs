@@ -395,12 +395,8 @@ impl ArtifactWriter {
         meta.created = humantime::format_rfc3339_seconds(created).to_string();
         meta.expires = humantime::format_rfc3339_seconds(created + DEFAULT_TTL).to_string();
         let sidecar = sidecar_path(&path);
-        let written = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&sidecar)
-            .and_then(|mut f| f.write_all(&serde_json::to_vec_pretty(&meta).unwrap_or_default()));
+        let json = serde_json::to_vec_pretty(&meta).unwrap_or_default();
+        let written = write_new_file(&sidecar, &json, |file, json| file.write_all(json));
         if let Err(source) = written {
             let _ = fs::remove_file(&path);
             return Err(Error::Artifact {
@@ -417,6 +413,24 @@ impl Drop for ArtifactWriter {
     fn drop(&mut self) {
         let _ = self.join();
     }
+}
+
+/// Writes `bytes` to a file made at `path` (none may be there), by `write`. A file made
+/// but not written whole (a full disk) is removed: a sidecar of nothing, which no gc
+/// would know as briefly's, would outlive its artifact.
+fn write_new_file(
+    path: &Path,
+    bytes: &[u8],
+    write: impl FnOnce(&mut fs::File, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    write(&mut file, bytes).inspect_err(|_| {
+        let _ = fs::remove_file(path);
+    })
 }
 
 /// Where an artifact's sidecar is.
@@ -898,6 +912,18 @@ mod tests {
             Some(true)
         );
         assert_eq!(options_owner("r1-abc.meta.json"), None);
+    }
+
+    #[test]
+    fn a_file_not_written_whole_is_removed_and_one_there_before_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.meta.json");
+        let full = |_: &mut fs::File, _: &[u8]| Err(io::Error::from(io::ErrorKind::StorageFull));
+        assert!(write_new_file(&path, b"{}", full).is_err());
+        assert!(!path.exists(), "a file of nothing left behind");
+        fs::write(&path, b"theirs").unwrap();
+        assert!(write_new_file(&path, b"{}", |f, b| f.write_all(b)).is_err());
+        assert_eq!(fs::read(&path).unwrap(), b"theirs");
     }
 
     #[test]
