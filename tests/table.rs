@@ -571,7 +571,9 @@ fn utf16_text_tables_are_read_decoded_from_a_file_and_a_pipe() {
     std::fs::write(&path, &input).unwrap();
     let from_file = b.envelope(&["table", path_str(&path)], b"", CAP);
     let piped = b.envelope(&["table"], &input, CAP);
-    for envelope in [&from_file, &piped] {
+    // A pipe named as the file (`<(cat export.tsv)`) is read as standard input is.
+    let named_pipe = b.envelope(&["table", "/dev/stdin"], &input, CAP);
+    for envelope in [&from_file, &piped, &named_pipe] {
         assert_eq!(envelope["stats"]["rows"], 20, "{envelope}");
         assert_eq!(column(envelope, "name")["min"], "caf\u{e9}0");
         assert_eq!(column(envelope, "qty")["max"], 19);

@@ -215,8 +215,7 @@ fn named_or_stdin(session: &Session, reducer: &str, path: &Path, options: Value)
         return streamed(session, reducer, "-", options, &mut std::io::stdin().lock());
     };
     // (Not a file here at all: `existing` looks in the artifact directory, or says so.)
-    let stream = std::fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir());
-    if stream {
+    if super::is_stream(path) {
         let mut input = super::open_file(path)?;
         let name = path.display().to_string();
         return streamed(session, reducer, &name, options, &mut input);

@@ -51,6 +51,12 @@ pub fn is_junit_file(path: &Path) -> bool {
             .is_ok_and(|n| briefly_testrun::junit::is_junit_report(&head[..n]))
 }
 
+/// Whether `path` names a stream, which cannot be read twice nor out of order (a pipe:
+/// `<(cmd)`, `/dev/stdin`): neither a file nor a directory.
+pub fn is_stream(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir())
+}
+
 /// Opens a file to read, with an error that names it.
 pub fn open_file(path: &Path) -> Result<File> {
     if path.is_dir() {

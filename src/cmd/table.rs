@@ -24,23 +24,32 @@ pub fn input_format(name: &str) -> Result<InputFormat> {
 /// IPC file, which is saved as an artifact first and read from there; a file is read by
 /// the reducer itself ([`file_reply`]).
 pub fn run(session: &Session, file: Option<&Path>, options: TableOptions) -> Result<i32> {
-    let Some(path) = super::named_file(file) else {
-        let mut stdin = std::io::stdin().lock();
-        let mut head = Vec::with_capacity(MAGIC_BYTES);
-        (&mut stdin)
-            .take(MAGIC_BYTES as u64)
-            .read_to_end(&mut head)
-            .context("cannot read standard input")?;
-        if needs_random_access(&head, options.input_format) {
-            let saved = save_input(session, &head, &mut stdin)?;
-            let envelope = saved_envelope(session, &saved, options, ended(session))?;
-            return Reply::of("table", envelope).print(session);
+    match super::named_file(file) {
+        None => streamed(session, &mut std::io::stdin().lock(), options),
+        // A pipe named as the file (`<(cat t.csv)`) is read once, as standard input is.
+        Some(path) if super::is_stream(path) => {
+            streamed(session, &mut super::open_file(path)?, options)
         }
-        let options = serde_json::to_value(options)?;
-        let mut input = std::io::Cursor::new(head).chain(stdin);
-        return reduce_named(session, "table", options, &mut input, Vec::new())?.print(session);
-    };
-    file_reply(session, path, options)?.print(session)
+        Some(path) => file_reply(session, path, options)?.print(session),
+    }
+}
+
+/// A table read once, from standard input or a pipe: streamed, or saved first when it
+/// must be read out of order.
+fn streamed(session: &Session, input: &mut dyn Read, options: TableOptions) -> Result<i32> {
+    let mut head = Vec::with_capacity(MAGIC_BYTES);
+    input
+        .take(MAGIC_BYTES as u64)
+        .read_to_end(&mut head)
+        .context("cannot read standard input")?;
+    if needs_random_access(&head, options.input_format) {
+        let saved = save_input(session, &head, input)?;
+        let envelope = saved_envelope(session, &saved, options, ended(session))?;
+        return Reply::of("table", envelope).print(session);
+    }
+    let options = serde_json::to_value(options)?;
+    let mut input = std::io::Cursor::new(head).chain(input);
+    reduce_named(session, "table", options, &mut input, Vec::new())?.print(session)
 }
 
 /// The end of a reduction with no command: the session's own warnings.
