@@ -693,19 +693,8 @@ fn is_node_warning(bytes: &[u8]) -> bool {
 /// expected error: connection refused`.
 fn is_go_test_log(bytes: &[u8]) -> bool {
     // Its first bytes rule out nearly every line: this is read at every line.
-    if !bytes.starts_with(b"    ") {
-        return false;
-    }
-    let rest = bytes.trim_ascii_start();
-    let Some(colon) = rest.iter().position(|&b| b == b':' || b == b' ') else {
-        return false;
-    };
-    let line = &rest[colon + 1..];
-    let digits = digits(line);
-    rest[colon] == b':'
-        && rest[..colon].ends_with(b"_test.go")
-        && digits > 0
-        && line[digits..].starts_with(b": ")
+    bytes.starts_with(b"    ")
+        && std::str::from_utf8(bytes).is_ok_and(|line| multiline::is_go_test_log(line.trim_start()))
 }
 
 /// A test that passed as Jest, Vitest and Mocha list it: a check mark (`✓`, `✔`, `√` on

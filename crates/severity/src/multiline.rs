@@ -855,7 +855,7 @@ impl MultiLine {
                 // Its first finding names it; Dart's exception, its.
                 None if matches!(self.header, Header::FileHeading | Header::DartUnhandled) => first,
                 None if self.header == Header::ShellCheckPlace && !self.named => {
-                    line.trim_start().starts_with("^-- ")
+                    shellcheck_finding_level(line).is_some()
                 }
                 // The error's line behind the tag names it.
                 None if matches!(self.header, Header::RailsTagged(_)) && !self.named => line
@@ -1486,6 +1486,32 @@ fn is_shellcheck_place(line: &str) -> bool {
     line.starts_with("In ") && line.ends_with(':') && line.contains(" line ")
 }
 
+/// How serious a ShellCheck finding under its place is, `^-- SC2035 (info): …` (or under
+/// a span, `^-----^ SC2045 (error): …`): 3 for an error, 2 a warning, 1 info, 0 style;
+/// `None` for any other line.
+fn shellcheck_finding_level(line: &str) -> Option<u8> {
+    let marks = line.trim_start().strip_prefix('^')?;
+    let code = marks.trim_start_matches(['-', '^']).strip_prefix(" SC")?;
+    let digits = code.bytes().take_while(u8::is_ascii_digit).count();
+    let level = code[digits..].strip_prefix(" (")?.split_once(')')?.0;
+    (digits > 0).then_some(match level {
+        "error" => 3,
+        "warning" => 2,
+        "info" => 1,
+        _ => 0,
+    })
+}
+
+/// Whether `said` opens with an error's name and a colon, a code between them or not:
+/// `FetchError: request to … failed`, `AssertionError [ERR_ASSERTION]: Expected …`.
+fn opens_with_an_error_name(said: &str) -> bool {
+    said.split_once(':').is_some_and(|(head, _)| {
+        let name = head.split_once(" [").map_or(head, |(name, _)| name);
+        (name.ends_with("Error") || name.ends_with("Exception"))
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+    })
+}
+
 /// CMake's message of an error or a warning, its message indented on the lines after:
 /// `CMake Error at CMakeLists.txt:3 (project):`, `CMake Warning (dev) at …:`, `CMake
 /// Deprecation Warning at …:`, `CMake Error: …`. Read at the start of every record.
@@ -1800,11 +1826,13 @@ fn is_vitest_failure(line: &str) -> bool {
 /// number and `) `. Read at the start of every record: the first bytes rule out nearly
 /// every line.
 fn is_mocha_failure(line: &str) -> bool {
-    let Some(rest) = line.strip_prefix("  ") else {
-        return false;
-    };
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && rest[digits..].starts_with(") ")
+    line.strip_prefix("  ").is_some_and(is_numbered_title)
+}
+
+/// Mocha's failure's header without its indentation: a number and `) ` (`1) Suite`).
+fn is_numbered_title(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && line[digits..].starts_with(") ")
 }
 
 /// A line of Node's assertion message that Mocha prints as it is, unindented: the
@@ -1953,11 +1981,14 @@ pub fn what_went_wrong<'a>(
         return rest.find_map(|l| behind_group_bar(l).filter(|said| names_what_went_wrong(said)));
     }
     if let Some(prefix) = npm_error_prefix(first) {
-        // The error it reports (`FetchError: request to … failed`), below its code.
+        // The error it reports (`FetchError: request to … failed`), below its code, or
+        // the compiler's that failed its install script (`../src/binding.cc:42:10: fatal
+        // error: sqlite3.h: No such file or directory`).
         let is_error = |said: &str| {
-            said.split_once(": ").is_some_and(|(name, _)| {
-                name.ends_with("Error") && name.bytes().all(|b| b.is_ascii_alphanumeric())
-            })
+            opens_with_an_error_name(said)
+                || [": fatal error: ", ": error: "]
+                    .iter()
+                    .any(|kind| said.contains(kind))
         };
         return rest.find(|l| {
             l.strip_prefix(prefix)
@@ -1965,7 +1996,19 @@ pub fn what_went_wrong<'a>(
         });
     }
     if is_shellcheck_place(first) {
-        return rest.find(|l| l.trim_start().starts_with("^-- "));
+        // Its worst finding, the first of those.
+        return rest
+            .filter_map(|l| shellcheck_finding_level(l).map(|level| (level, l)))
+            .fold(None, |worst: Option<(u8, &str)>, (level, l)| match worst {
+                Some((worse, _)) if worse >= level => worst,
+                _ => Some((level, l)),
+            })
+            .map(|(_, l)| l);
+    }
+    if is_numbered_title(first.trim_start()) {
+        // The error under the test's title, indented (`AssertionError [ERR_ASSERTION]:
+        // Expected values to be strictly deep-equal:`), not its diff's legend.
+        return rest.find(|l| opens_with_an_error_name(l.trim_start()));
     }
     if is_file_heading(first) {
         // Its first error, else its first finding.
@@ -2128,7 +2171,7 @@ pub fn is_go_test_frame(line: &str) -> bool {
 
 /// A line a Go test logged (`t.Errorf`, `t.Fatal`), after its file and line:
 /// `store_test.go:12: expected 3, got 4`.
-fn is_go_test_log(line: &str) -> bool {
+pub(crate) fn is_go_test_log(line: &str) -> bool {
     let Some((file, rest)) = line.split_once("_test.go:") else {
         return false;
     };
@@ -2522,6 +2565,40 @@ mod tests {
         ] {
             assert!(!is_rule_code_line(not_a_code), "{not_a_code}");
         }
+    }
+
+    #[test]
+    fn what_a_linters_runners_and_npms_record_says_went_wrong() {
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        // ShellCheck 0.9: the worst finding, under a span's carets too.
+        let shellcheck = [
+            "In warn.sh line 202:",
+            "for f in $(ls *.txt); do cat $f; done",
+            "         ^---------^ SC2045 (error): Iterating over ls output is fragile. Use globs.",
+            "              ^-- SC2035 (info): Use ./*glob* or -- *glob* so names with dashes won't become options.",
+        ];
+        assert_eq!(said(&shellcheck), Some(shellcheck[2]));
+        let mut infos = shellcheck;
+        infos[2] =
+            "         ^-- SC2086 (info): Double quote to prevent globbing and word splitting.";
+        assert_eq!(said(&infos), Some(infos[2]), "the first of the worst");
+        // Mocha 10, its title read without its indentation: the error, not the diff's legend.
+        let mocha = [
+            "3) mod8",
+            "     deep:",
+            "",
+            "    AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:",
+            "+ actual - expected",
+        ];
+        assert_eq!(said(&mocha), Some(mocha[3]));
+        // npm 10: the compiler's error that failed a package's install script.
+        let npm = [
+            "npm error code 1",
+            "npm error path /app/node_modules/sqlite3",
+            "npm error ../src/binding.cc:42:10: fatal error: sqlite3.h: No such file or directory",
+        ];
+        assert_eq!(said(&npm), Some(npm[2]));
     }
 
     #[test]
