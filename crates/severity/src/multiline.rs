@@ -94,6 +94,10 @@ enum Header {
     /// Jest's `  ● Suite › test` ([`is_jest_failure`]): what failed follows,
     /// indented, in parts set apart by blank lines.
     JestFailure,
+    /// Jest's `  console.error` (`.warn`, `.log`…) over what a test logged: the message,
+    /// the code frame and where it was logged (`at Object.error (c.test.js:3:34)`) follow,
+    /// indented, in parts set apart by blank lines ([`is_jest_console`]).
+    JestConsole,
     /// Vitest's ` FAIL  test/a.test.ts > suite > adds` in its list of failures
     /// ([`is_vitest_failure`]): the error, its diff, where (` ❯ test/a.test.ts:47:27`) and
     /// the code frame follow, up to the rule that closes it.
@@ -587,7 +591,11 @@ impl MultiLine {
             // The message's paragraphs, up to a line that is not indented.
             Header::CMakeMessage => return indented || blank(),
             Header::FileHeading => return is_lint_finding(line),
-            Header::ShellCheckPlace => return !blank(),
+            // Its source line may be blank (a parse error at the end of the file).
+            Header::ShellCheckPlace => return !blank() || first,
+            // Up to the next block's header (`console.log`, unindented as read here), a
+            // test's header or a suite's result.
+            Header::JestConsole => return (indented || blank()) && !opens_a_jest_part(line),
             // Its YAML block, or Test::More's diagnostics under it (`#   Failed test 'adds'`,
             // `#          got: '3'`), not a summary's `# Looks like you failed 1 test`.
             Header::TapResult => {
@@ -659,12 +667,7 @@ impl MultiLine {
                 return !line.trim_start().starts_with('⎯') && !is_vitest_failure(line)
             }
             // Up to the next test's header or suite's result.
-            Header::JestFailure if indented || blank() => {
-                let trimmed = line.trim_start_matches(' ');
-                return !["● ", "PASS ", "FAIL "]
-                    .iter()
-                    .any(|start| trimmed.starts_with(start));
-            }
+            Header::JestFailure if indented || blank() => return !opens_a_jest_part(line),
             // Up to the next failure, or a passing test or the tally where the failure
             // is a top-level test's in the list of tests (`  1) works`, `  ✓ adds`).
             Header::MochaFailure if indented || blank() || is_node_assert_detail(line) => {
@@ -1814,6 +1817,27 @@ pub fn is_jest_failure(line: &[u8]) -> bool {
         .is_some_and(|rest| !rest.starts_with(b"Console"))
 }
 
+/// Whether `line` opens a part of Jest's output, however indented: a test's header (`●
+/// adds › works`), a suite's result (`PASS src/a.test.ts`, `FAIL …`).
+fn opens_a_jest_part(line: &str) -> bool {
+    let trimmed = line.trim_start_matches(' ');
+    ["● ", "PASS ", "FAIL "]
+        .iter()
+        .any(|start| trimmed.starts_with(start))
+}
+
+/// Jest's header of what a test logged (indented, read here without it):
+/// `console.error`, `console.warn`, `console.log`, `console.info`, `console.debug`
+/// alone. Read at the start of every record: the first bytes rule out nearly every line.
+fn is_jest_console(line: &str) -> bool {
+    line.strip_prefix("console.").is_some_and(|method| {
+        matches!(
+            method.trim_end(),
+            "error" | "warn" | "log" | "info" | "debug"
+        )
+    })
+}
+
 /// Vitest's header of a failed test in its list of failures, ` FAIL  test/a.test.ts >
 /// suite > adds` (its file, suites and test apart by ` > `). Read at the start of every
 /// record: the first bytes rule out nearly every line.
@@ -2282,6 +2306,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::GoTestFailure
     } else if is_jest_failure(line.as_bytes()) {
         Header::JestFailure
+    } else if is_jest_console(line) {
+        Header::JestConsole
     } else if is_vitest_failure(line) {
         Header::VitestFailure
     } else if is_mocha_failure(line) {
@@ -2599,6 +2625,41 @@ mod tests {
             "npm error ../src/binding.cc:42:10: fatal error: sqlite3.h: No such file or directory",
         ];
         assert_eq!(said(&npm), Some(npm[2]));
+    }
+
+    #[test]
+    fn jests_console_block_is_one_record() {
+        // Jest 30's, under a test that logged a warning (colour stripped).
+        let block = [
+            "  console.error",
+            "    Warning: An update to Widget inside a test was not wrapped in act(...).",
+            "",
+            "      1 | const { add } = require('../src/math');",
+            "    > 3 |   test('call 0', () => { console.error('Warning: An update'); });",
+            "        |                                  ^",
+            "",
+            "      at Object.error (__tests__console/c.test.js:3:34)",
+            "",
+        ];
+        let split: &[&[&str]] = &[
+            &block,
+            &["  console.log", "    fetched item 0", ""],
+            &["PASS __tests__console/c.test.js"],
+        ];
+        let (got, _) = records(Indented::ByRule, &split.concat());
+        assert_eq!(got, split);
+        // ShellCheck's finding at the end of a file, under its blank source line.
+        let split: &[&[&str]] = &[
+            &[
+                "In script.sh line 204:",
+                "",
+                "^-- SC1047 (error): Expected 'fi' matching previously mentioned 'if'.",
+            ],
+            &[""],
+            &["For more information:"],
+        ];
+        let (got, _) = records(Indented::ByRule, &split.concat());
+        assert_eq!(got, split);
     }
 
     #[test]
