@@ -1349,6 +1349,19 @@ mod tests {
         out.push(b'\n');
     }
 
+    /// `-o json` lines of text fields as `-o export` writes the same entries.
+    fn as_export(json: &str) -> Vec<u8> {
+        let mut export = Vec::new();
+        for line in json.lines() {
+            let fields: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+            for (key, value) in fields {
+                export.extend_from_slice(format!("{key}={}\n", value.as_str().unwrap()).as_bytes());
+            }
+            export.push(b'\n');
+        }
+        export
+    }
+
     fn export_fixture() -> Vec<u8> {
         let mut input = Vec::new();
         for i in 0..300u64 {
@@ -1653,14 +1666,7 @@ mod tests {
             r#"{"MESSAGE":"odd","PRIORITY":"6","_SYSTEMD_UNIT":"cron.service","_SYSTEMD_USER_UNIT":"x.service","__REALTIME_TIMESTAMP":"4000000"}"#,
             "\n",
         );
-        let mut export = Vec::new();
-        for line in json.lines() {
-            let fields: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
-            for (key, value) in fields {
-                export.extend_from_slice(format!("{key}={}\n", value.as_str().unwrap()).as_bytes());
-            }
-            export.push(b'\n');
-        }
+        let export = as_export(json);
         let run = |input: &[u8], unit: Option<&str>| {
             let options = JournalOptions {
                 unit: unit.map(str::to_string),
@@ -1705,14 +1711,7 @@ mod tests {
             r#"{"MESSAGE":"about nginx","PRIORITY":"6","_SYSTEMD_UNIT":"app.service","_PID":"9","UNIT":"nginx.service","__REALTIME_TIMESTAMP":"5000000"}"#,
             "\n",
         );
-        let mut export = Vec::new();
-        for line in json.lines() {
-            let fields: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
-            for (key, value) in fields {
-                export.extend_from_slice(format!("{key}={}\n", value.as_str().unwrap()).as_bytes());
-            }
-            export.push(b'\n');
-        }
+        let export = as_export(json);
         for input in [json.as_bytes(), &export] {
             let options = JournalOptions {
                 unit: Some("nginx".into()),
