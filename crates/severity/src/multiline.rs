@@ -857,6 +857,11 @@ impl MultiLine {
                 None if self.header == Header::CppTerminate => first && line.starts_with(CPP_WHAT),
                 // Its first finding names it; Dart's exception, its.
                 None if matches!(self.header, Header::FileHeading | Header::DartUnhandled) => first,
+                // The test's title under its suites' (`       computes the total:`): each
+                // failure of a list is a test of its own, however alike their headers.
+                None if self.header == Header::MochaFailure && !self.named => {
+                    line.trim_end().ends_with(':') && line.starts_with(' ')
+                }
                 None if self.header == Header::ShellCheckPlace && !self.named => {
                     shellcheck_finding_level(line).is_some()
                 }

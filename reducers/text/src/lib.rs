@@ -2358,6 +2358,45 @@ mod tests {
     }
 
     #[test]
+    fn each_of_mochas_failures_is_ranked_before_the_templates() {
+        // Mocha 10: failures whose headers are alike (`  3) module2`) are tests of their
+        // own, told apart by their titles: none waits behind the passing tests' template.
+        let titles = [
+            "computes the total",
+            "rejects an empty cart",
+            "applies the discount",
+            "rounds to cents",
+            "parses the config",
+            "keeps the order",
+        ];
+        let mut input: String = (0..300).map(|i| format!("    ✔ case {i}\n")).collect();
+        input.push_str("\n  300 passing (40ms)\n  6 failing\n\n");
+        for (i, title) in titles.iter().enumerate() {
+            input.push_str(&format!(
+                "  {}) module{i}\n       {title}:\n\n      AssertionError [ERR_ASSERTION]: \
+                 Expected values to be strictly equal:\n\n{i} !== {}\n\n      \
+                 at Context.<anonymous> (test/m.test.js:{}:12)\n\n",
+                i + 1,
+                i + 1,
+                20 + i
+            ));
+        }
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let first_template = (envelope.items.iter())
+            .position(|item| item["kind"] == "template")
+            .expect("a template");
+        let failures = envelope.items[..first_template]
+            .iter()
+            .filter(|item| {
+                item["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains(") module"))
+            })
+            .count();
+        assert_eq!(failures, titles.len(), "{:?}", envelope.items);
+    }
+
+    #[test]
     fn pips_conflict_keeps_its_causes_across_the_blank_line() {
         // pip 23.2's, at its end.
         let input = "Collecting six\n\
