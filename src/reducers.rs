@@ -502,15 +502,37 @@ fn command_words(argv: &[String]) -> Vec<String> {
     module_run(launched_words(argv))
 }
 
-/// `words` without `python -m` before a module's name (`python -m pytest`: `pytest`).
+/// `words` without `python -m` before a module's name, and the interpreter's options
+/// before it (`python -u -X dev -m pytest`: `pytest`).
 fn module_run(mut words: Vec<String>) -> Vec<String> {
-    if words.first().is_some_and(|w| w.starts_with("python"))
-        && words.get(1).is_some_and(|w| w == "-m")
-        && words.len() > 2
-    {
-        words.drain(..2);
+    if !words.first().is_some_and(|w| w.starts_with("python")) {
+        return words;
+    }
+    let mut at = 1;
+    while let Some(word) = words.get(at) {
+        match word.as_str() {
+            "-m" if words.len() > at + 1 => {
+                words.drain(..=at);
+                return words;
+            }
+            // Options whose value is the next word.
+            "-X" | "-W" => at += 2,
+            // A command (`-c`), a script, or `-m` with nothing after it.
+            "-c" | "-m" => return words,
+            option if option.starts_with('-') => at += 1,
+            _ => return words,
+        }
     }
     words
+}
+
+/// The name of the program `argv` launches, wrappers and a shell's `-c` looked through
+/// (`bash -lc 'cd x && python -m pytest'`: `pytest`): what a metrics event names.
+pub fn launched_program(argv: &[String]) -> String {
+    command_words(argv).into_iter().next().unwrap_or_else(|| {
+        argv.first()
+            .map_or_else(String::new, |w| basename(w).to_string())
+    })
 }
 
 /// The words of the program launched: program basenames, wrappers (`env`, `sudo`,
@@ -532,30 +554,103 @@ fn launched_words(argv: &[String]) -> Vec<String> {
     }
 }
 
-/// How many of `words`' first words launch the rest (`env`, `sudo`, `timeout 60`, `uv
-/// run`, `VAR=value`): 0 when the first is the program itself.
+/// How many of `words`' first words launch the rest (`env -i`, `sudo -E`, `timeout -k 5
+/// 60`, `nice -n 5`, `uv run --no-project --`, `VAR=value`): the wrapper, its options (and
+/// the values of those that take one as the next word) and `timeout`'s duration; 0 when
+/// the first is the program itself.
 fn wrapper_len(words: &[String]) -> usize {
     let first = words.first().map(String::as_str).unwrap_or_default();
-    let drop = match basename(first) {
-        "env" | "sudo" | "time" | "nice" | "nohup" | "command" | "exec" => 1,
-        _ if first.contains('=') && !first.starts_with('-') => 1,
-        "uv" | "poetry" | "pipenv" | "pdm" | "hatch"
-            if words.get(1).is_some_and(|w| w == "run") =>
-        {
-            2
-        }
-        "timeout" => 2,
-        _ => 0,
+    let name = basename(first);
+    let run = words.get(1).is_some_and(|w| w == "run");
+    // The wrapper's words before its options, and its options that take a value.
+    let (start, valued): (usize, &[&str]) = match name {
+        "env" => (
+            1,
+            &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+        ),
+        "sudo" => (
+            1,
+            &[
+                "-u",
+                "--user",
+                "-g",
+                "--group",
+                "-h",
+                "--host",
+                "-p",
+                "--prompt",
+                "-C",
+                "--close-from",
+                "-D",
+                "--chdir",
+                "-r",
+                "--role",
+                "-t",
+                "--type",
+                "-T",
+                "--command-timeout",
+                "-U",
+                "--other-user",
+            ],
+        ),
+        "time" => (1, &["-f", "--format", "-o", "--output"]),
+        "nice" => (1, &["-n", "--adjustment"]),
+        "timeout" => (1, &["-k", "--kill-after", "-s", "--signal"]),
+        "exec" => (1, &["-a"]),
+        "nohup" | "command" => (1, &[]),
+        "uv" if run => (
+            2,
+            &[
+                "--with",
+                "--with-editable",
+                "--with-requirements",
+                "--python",
+                "-p",
+                "--project",
+                "--directory",
+                "--package",
+                "--env-file",
+                "--extra",
+                "--group",
+                "--only-group",
+                "--index",
+                "--default-index",
+                "--index-url",
+                "--extra-index-url",
+                "--script",
+            ],
+        ),
+        "poetry" | "pipenv" | "pdm" | "hatch" if run => (2, &[]),
+        _ if first.contains('=') && !first.starts_with('-') => return 1,
+        _ => return 0,
     };
-    if drop > words.len() {
+    let mut at = start;
+    while let Some(word) = words.get(at) {
+        at += 1;
+        if word == "--" {
+            break;
+        }
+        if !word.starts_with('-') || word == "-" {
+            at -= 1;
+            break;
+        }
+        // (`--signal=KILL`, `-n5` carry their value.)
+        if valued.contains(&word.as_str()) {
+            at += 1;
+        }
+    }
+    if name == "timeout" {
+        at += 1; // its duration
+    }
+    if at > words.len() {
         0
     } else {
-        drop
+        at
     }
 }
 
 /// `argv` without the wrappers that launch the rest ([`wrapper_len`]).
-fn unwrapped(mut argv: &[String]) -> &[String] {
+pub fn unwrapped(mut argv: &[String]) -> &[String] {
     loop {
         match wrapper_len(argv) {
             0 => return argv,
@@ -616,8 +711,13 @@ fn script_of(options: &[String]) -> Option<&str> {
     loop {
         let option = rest.next()?;
         match option.as_str() {
-            // `-o pipefail`: an option's name follows.
-            "-o" | "+o" => {
+            // `-o pipefail`, `-euo pipefail`: an option's name follows.
+            cluster
+                if (cluster.starts_with('-') || cluster.starts_with('+'))
+                    && !cluster.starts_with("--")
+                    && cluster.ends_with('o')
+                    && !cluster.contains('c') =>
+            {
                 rest.next()?;
             }
             long if long.starts_with("--") => {}
@@ -855,6 +955,38 @@ mod tests {
         assert_eq!(source("python3 -m pytest -x"), "pytest");
         assert_eq!(source("uv run pytest"), "pytest");
         assert_eq!(source("env CI=1 /usr/bin/pytest"), "pytest");
+        // Wrappers with options before the command, as harnesses write them.
+        for command in [
+            "timeout -k 5 30 pytest -q",
+            "timeout -s KILL 30 pytest -q",
+            "timeout --signal=INT --preserve-status 30 pytest -q",
+            "env -i PATH=/usr/bin pytest -q",
+            "env -u HOME -C /repo pytest -q",
+            "python -u -m pytest",
+            "python3 -X dev -W error -m pytest -x",
+            "uv run --no-project pytest",
+            "uv run --with pytest-xdist -- pytest -n 2",
+            "nice -n 5 pytest",
+            "sudo -E -u ci pytest",
+            "time -p pytest",
+        ] {
+            assert_eq!(source(command), "pytest", "{command}");
+        }
+        assert_eq!(source("python -c 'import pytest' -m x"), "text");
+        // What a metrics event names: the program launched.
+        for (command, program) in [
+            (
+                &["bash", "-lc", "cd x && python -m pytest -q"][..],
+                "pytest",
+            ),
+            (&["timeout", "-k", "5", "30", "./app.py"], "app.py"),
+            (&["seq", "1", "10"], "seq"),
+            (&["env"], "env"),
+        ] {
+            let argv: Vec<String> = command.iter().map(|w| w.to_string()).collect();
+            assert_eq!(launched_program(&argv), program, "{command:?}");
+        }
+        assert_eq!(source("timeout 30"), "text");
         assert_eq!(source("cargo test --workspace"), "cargo-test");
         assert_eq!(source("cargo nextest run"), "cargo-test");
         assert_eq!(source("cargo build"), "text");
@@ -970,6 +1102,14 @@ mod tests {
             "diff"
         );
         assert_eq!(pick_in(&bash, "FOO=1 timeout 60 pytest"), "pytest");
+        assert_eq!(
+            pick_in(&["bash", "-euo", "pipefail", "-c"], "pytest -q"),
+            "pytest"
+        );
+        assert_eq!(
+            pick_in(&["bash", "+o", "posix", "-c"], "pytest -q"),
+            "pytest"
+        );
         assert_eq!(pick_in(&bash, "docker logs api"), "docker");
         assert_eq!(pick_in(&bash, "journalctl -u app -o json"), "journal");
         // Its output cut by `tail` or `head`: its lines still, its words without them.

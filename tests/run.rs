@@ -878,13 +878,18 @@ fn a_scripts_traceback_and_log_are_read_with_its_output() {
     // The same run by its `#!` line, by its path.
     let source = std::fs::read_to_string(&script).unwrap();
     let app = executable(&b, "app", format!("#!/usr/bin/env -S python3 -u\n{source}"));
-    let (envelope, code) = run(&b, &["run", "--", app.to_str().unwrap()]);
-    assert_eq!(code, Some(1));
-    assert!(envelope.get("stderr").is_none(), "{envelope}");
-    assert_eq!(
-        envelope["items"][0]["text"],
-        "Traceback (most recent call last):"
-    );
+    for wrapped in [
+        &["run", "--"][..],
+        &["run", "--", "timeout", "-k", "5", "60"],
+    ] {
+        let (envelope, code) = run(&b, &[wrapped, &[app.to_str().unwrap()]].concat());
+        assert_eq!(code, Some(1));
+        assert!(envelope.get("stderr").is_none(), "{wrapped:?}: {envelope}");
+        assert_eq!(
+            envelope["items"][0]["text"],
+            "Traceback (most recent call last):"
+        );
+    }
     // The same through a shell, as agents' tools run commands: its script's command.
     let script = format!("cd '{}' && python3 app.py", b.dir.path().display());
     let (envelope, code) = run(&b, &["run", "--", "sh", "-c", &script]);

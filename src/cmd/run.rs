@@ -93,13 +93,16 @@ impl StderrMode {
         match self {
             StderrMode::Auto => {
                 reducers::reads_stderr(name, argv)
-                    // A script named by its path and run by its `#!` line (`./app.py`), as
-                    // by its interpreter; not a program found in PATH, a tool that may
-                    // be written in any language.
+                    // A script named by its path and run by its `#!` line (`./app.py`,
+                    // behind wrappers: `timeout 30 ./app.py`), as by its interpreter; not
+                    // a program found in PATH, a tool that may be written in any language.
                     || (name == "text"
-                        && argv[0].contains('/')
-                        && script_interpreter(&argv[0], cwd)
-                            .is_some_and(|line| reducers::names_an_interpreter(line.trim())))
+                        && reducers::unwrapped(argv).first().is_some_and(|program| {
+                            program.contains('/')
+                                && script_interpreter(program, cwd).is_some_and(|line| {
+                                    reducers::names_an_interpreter(line.trim())
+                                })
+                        }))
             }
             StderrMode::Merge => true,
             StderrMode::Apart => false,
@@ -156,7 +159,7 @@ pub fn reply(
         .context("starting the runtime")?;
     let merge = spawn.stderr.merges(name, argv, spawn.cwd.as_deref());
     let ran = runtime.block_on(drive(argv, timeout, pipeline, stderr, spawn, merge))?;
-    let program = crate::reducers::basename(&argv[0]);
+    let program = crate::reducers::launched_program(argv);
     let event = Event::Result(format!("run:{program}"));
     let Finished {
         pipeline,
