@@ -37,13 +37,14 @@ impl Tokenizer {
         !matches!(self, Tokenizer::Chars4)
     }
 
-    /// Tokens in `text`.
+    /// Tokens in `text`, read as ordinary text (a special token's name in it is text, as
+    /// an API encodes a message's content).
     pub fn count(&self, text: &str) -> usize {
         match self {
             Tokenizer::Chars4 => text.chars().count().div_ceil(4),
             #[cfg(feature = "tokenizers")]
             Tokenizer::Cl100k(bpe) | Tokenizer::O200k(bpe) => {
-                bpe.encode_with_special_tokens(text).len()
+                bpe.encode_ordinary(text).len()
             }
         }
     }
@@ -100,6 +101,9 @@ mod tests {
         let cjk = "日本語のテキストを数える";
         assert!(cl.count(cjk) > Tokenizer::Chars4.count(cjk));
         assert!(cl.is_exact() && !Tokenizer::Chars4.is_exact());
+        // A special token's name in text is text: 7 tokens, as the model receives it,
+        // not the 1 of the token itself.
+        assert_eq!(cl.count("<|endoftext|>"), 7);
     }
 
     #[test]
