@@ -943,7 +943,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 80] = [
+const SIGNALS: [(&str, Severity); 84] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -1068,6 +1068,15 @@ const SIGNALS: [(&str, Severity); 80] = [
     // error code 1 in /tmp/…`).
     ("symbol(s) not found", Severity::Error),
     ("failed with error code", Severity::Error),
+    // HAProxy's server out of its backend and a backend with none left (`Server be/s1 is
+    // DOWN, reason: Layer4 connection problem, …`, `backend be has no server
+    // available!`); uWSGI's worker killed for its time and its death (`*** HARAKIRI ON
+    // WORKER 2 (pid: 1202, try: 1) ***`, `DAMN ! worker 2 (pid: 1202) died, killed by
+    // signal 9 :(`).
+    ("DOWN, reason:", Severity::Error),
+    ("no server available", Severity::Error),
+    ("HARAKIRI ON WORKER", Severity::Error),
+    ("DAMN ! worker", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found between `before` and `after`, says what it signals:
@@ -3715,9 +3724,18 @@ mod tests {
             // A mild level's word as a key in a message's list: no level, so its cause
             // counts; a serious one's, or after anything else, a level still.
             (
-                "Server be_app/app1 is DOWN, reason: Layer4 connection problem, info: \"Connection refused\"",
+                "Server be_app/app1 is UP, reason: Layer4 check passed, info: \"Connection refused\"",
                 None,
             ),
+            // HAProxy's server down and backend left with none; uWSGI's worker killed.
+            (
+                "Dec  6 08:04:53 lb1 haproxy[25738]: Server be_app/s1 is DOWN, reason: Layer4 connection problem, info: \"Connection refused\", check duration: 0ms.",
+                Some(Error),
+            ),
+            ("backend be_app has no server available!", Some(Error)),
+            ("*** HARAKIRI ON WORKER 2 (pid: 1202, try: 1) ***", Some(Error)),
+            ("DAMN ! worker 2 (pid: 1202) died, killed by signal 9 :( trying respawn ...", Some(Error)),
+            ("worker 2 (pid: 1202) is taking too much time to die...NO MERCY !!!", None),
             ("backup failed, info: Connection refused", Some(Error)),
             ("upload aborted; debug: see /tmp/x", None),
             ("request failed, error: timeout", Some(Error)),
