@@ -43,9 +43,7 @@ impl Tokenizer {
         match self {
             Tokenizer::Chars4 => text.chars().count().div_ceil(4),
             #[cfg(feature = "tokenizers")]
-            Tokenizer::Cl100k(bpe) | Tokenizer::O200k(bpe) => {
-                bpe.encode_ordinary(text).len()
-            }
+            Tokenizer::Cl100k(bpe) | Tokenizer::O200k(bpe) => bpe.encode_ordinary(text).len(),
         }
     }
 }

@@ -459,6 +459,13 @@ impl MultiLine {
         self.header == Header::GoTestFailure
     }
 
+    /// Whether `line`, with a time of its own under a line of the record that had none,
+    /// still continues it: a part of PostgreSQL's message (its server log stamps each
+    /// part, `HINT:  …`, and indents a part's further lines with a tab, unstamped).
+    pub fn continues_after_unstamped(&self, line: &str) -> bool {
+        self.header == Header::Postgres && is_postgres_detail(line)
+    }
+
     /// Whether `line` continues the record. The caller decides what else ends one (a
     /// line with a timestamp of its own, a cap on its lines).
     pub fn continues(&self, line: &str) -> bool {

@@ -860,8 +860,12 @@ impl Text {
                 && !message.trim_start().is_empty()
                 && !severity::multiline::is_exception_group_heading(message)
         };
+        let stamped_goes_on = || {
+            facts.message.is_some()
+                && (pending.stamped_lines || pending.multiline.continues_after_unstamped(message))
+        };
         pending.open
-            && (facts.stamp.is_none() || (facts.message.is_some() && pending.stamped_lines))
+            && (facts.stamp.is_none() || stamped_goes_on())
             && same_source(source_of(text, facts), &pending.source)
             && (pending.multiline.continues(message) || detail())
     }
@@ -2394,6 +2398,35 @@ mod tests {
             })
             .count();
         assert_eq!(failures, titles.len(), "{:?}", envelope.items);
+    }
+
+    #[test]
+    fn a_postgres_error_keeps_its_parts_after_their_tabbed_lines() {
+        // PostgreSQL 15's server log stamps each part of a message and indents a part's
+        // further lines with a tab, unstamped: the HINT, CONTEXT and STATEMENT after them
+        // are the error's still.
+        let prefix = "2026-12-06 08:01:25.089 UTC [1517] postgres@postgres";
+        let input = format!(
+            "{prefix} LOG:  checkpoint starting\n\
+             {prefix} ERROR:  deadlock detected\n\
+             {prefix} DETAIL:  Process 1517 waits for ShareLock on transaction 726.\n\
+             \tProcess 1515 waits for ShareLock on transaction 727.\n\
+             \tProcess 1517: update acct set bal=bal-1 where id=1;\n\
+             {prefix} HINT:  See server log for query details.\n\
+             {prefix} STATEMENT:  update acct set bal=bal-1 where id=1;\n\
+             {prefix} LOG:  checkpoint complete\n"
+        );
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let error = (envelope.items.iter())
+            .find(|item| item["line"] == 2)
+            .expect("the error's item");
+        let more = error["more"].as_array().unwrap();
+        assert_eq!(more.len(), 5, "{error}");
+        assert!(more[4]
+            .as_str()
+            .unwrap()
+            .ends_with("STATEMENT:  update acct set bal=bal-1 where id=1;"));
+        assert_eq!(envelope.stats["records"], 3, "{envelope:?}");
     }
 
     #[test]
