@@ -647,6 +647,12 @@ fn date_time(b: &[u8], p: usize) -> Option<(usize, Civil)> {
         if let Some((end, clock)) = clock_time(b, date_end + 1, 1) {
             return Some((end, date.at(clock)));
         }
+        // MariaDB's and MySQL 5's hour before 10 padded with a space: `2026-12-06  8:06:05`.
+        if at(b, date_end) == b' ' && at(b, date_end + 1) == b' ' && at(b, date_end + 3) == b':' {
+            if let Some((end, clock)) = clock_time(b, date_end + 2, 1) {
+                return Some((end, date.at(clock)));
+            }
+        }
         // Compact time: 20240105T100001Z
         if at(b, date_end) == b'T' && digits(b, date_end + 1, 7) == 6 {
             let (end, offset) = zone(b, date_end + 7);
@@ -995,6 +1001,12 @@ mod tests {
         );
         assert_eq!(ts("20240105T100001Z x"), Some("20240105T100001Z"));
         assert_eq!(ts("20171223-23:8:9:233|Step"), Some("20171223-23:8:9:233"));
+        // MariaDB's hour padded with a space; the time read, not the date alone.
+        assert_eq!(
+            ts("2026-12-06  8:06:05 1208 [Warning] x"),
+            Some("2026-12-06  8:06:05")
+        );
+        assert_eq!(ts("2026-12-06  x"), Some("2026-12-06"));
         assert_eq!(ts("12:5 x"), None, "a time alone has two-digit minutes");
         assert_eq!(
             ts("2024-01-05 05:00:01-0500 x"),
