@@ -651,3 +651,42 @@ fn a_lone_surrogate_escape_in_the_history_is_read_as_u_fffd() {
     );
     assert_eq!(envelope["total_items"], 1, "{envelope}");
 }
+
+#[test]
+fn a_history_in_utf16_or_with_a_byte_order_mark_or_bad_bytes_is_read() {
+    // Windows PowerShell 5's `>` writes UTF-16LE after its mark; other tools a UTF-8 mark.
+    let b = Briefly::new();
+    let history = json!([
+        {"role": "system", "content": "You are an agent."},
+        {"role": "user", "content": "hello from powershell"}
+    ])
+    .to_string();
+    let plain = b.envelope(&["context", "measure"], history.as_bytes(), 19_660);
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(history.encode_utf16().flat_map(u16::to_le_bytes));
+    let utf8_marked = [briefly_core::UTF8_BOM, history.as_bytes()].concat();
+    for (input, said) in [
+        (utf16, "the input is UTF-16LE"),
+        (utf8_marked, ""),
+        (
+            history
+                .replace("powershell", "power\u{fffd}shell")
+                .into_bytes(),
+            "",
+        ),
+    ] {
+        let measured = b.envelope(&["context", "measure"], &input, 19_660);
+        assert_eq!(
+            measured["stats"]["by_role"]["system"], plain["stats"]["by_role"]["system"],
+            "{measured}"
+        );
+        if !said.is_empty() {
+            assert_warns(&measured, &[said]);
+        }
+    }
+    let mut bad = history.into_bytes();
+    let at = bad.iter().position(|&b| b == b'p').unwrap();
+    bad[at] = 0xFF;
+    let measured = b.envelope(&["context", "measure"], &bad, 19_660);
+    assert_warns(&measured, &["invalid UTF-8 from byte"]);
+}

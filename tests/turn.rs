@@ -108,6 +108,23 @@ fn a_real_tokenizer_counts_a_results_tokens_against_the_budgets() {
 }
 
 #[test]
+fn a_turn_in_utf16_is_read() {
+    let b = Briefly::new();
+    let text = json!([{"id": "a", "content": "x"}]).to_string();
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let out = b.run(&["turn"], &utf16);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results[0]["content"], "x");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the input is UTF-16LE"));
+}
+
+#[test]
 fn a_stubs_cursor_pages_at_the_full_budget() {
     let b = Briefly::new();
     let lines: String = (1..=5_000).map(|i| format!("log line {i}\n")).collect();

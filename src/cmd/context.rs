@@ -143,30 +143,46 @@ fn reserve(window: &Window) -> Result<f64> {
 /// The JSON value `input` holds, what was read of it, and a warning when a lone surrogate's
 /// escape (a string a JavaScript harness cut inside a character) was read as U+FFFD
 /// rather than failing it all.
-fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, Raw, Option<String>)> {
-    let mut limited = input.take(MAX_HISTORY_BYTES + 1);
+/// A JSON document, read whole (up to [`MAX_HISTORY_BYTES`]): UTF-16 (Windows' `>`)
+/// decoded, a UTF-8 byte order mark left out, invalid UTF-8 and lone surrogate escapes
+/// read as U+FFFD, each said in a warning.
+fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, Raw, Vec<String>)> {
+    let mut decoded = briefly_core::utf16::DecodingReader::new(input);
     let mut bytes = Vec::new();
-    limited
+    (&mut decoded)
+        .take(MAX_HISTORY_BYTES + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {what}"))?;
     if bytes.len() as u64 > MAX_HISTORY_BYTES {
         bail!("{what} is over {} MiB: refused", MAX_HISTORY_BYTES >> 20);
     }
+    let mut warnings: Vec<String> = (decoded.warnings().into_iter())
+        .map(|warning| format!("{what}: {warning}"))
+        .collect();
+    if bytes.starts_with(briefly_core::UTF8_BOM) {
+        bytes.drain(..briefly_core::UTF8_BOM.len());
+    }
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        warnings.push(format!(
+            "{what}: invalid UTF-8 from byte {}, and any after it, read as U+FFFD",
+            e.valid_up_to()
+        ));
+        bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
+    }
     let raw = Raw::of(&bytes);
-    let replaced = replace_lone_surrogates(&mut bytes).map(|first| {
+    warnings.extend(replace_lone_surrogates(&mut bytes).map(|first| {
         format!(
             "{what}: a lone surrogate escape (half of a UTF-16 pair) at byte {first}, and any after it, replaced by U+FFFD"
         )
-    });
+    }));
     let value =
         serde_json::from_slice(&bytes).with_context(|| format!("{what} is not valid JSON"))?;
-    Ok((value, raw, replaced))
+    Ok((value, raw, warnings))
 }
 
 /// The messages, warnings about them, and what was read of the input.
 fn read_history(file: Option<&Path>) -> Result<(Vec<Value>, Vec<String>, Raw)> {
-    let (history, raw, replaced) = read_json(&mut open_input(file)?, "the history")?;
-    let mut warnings: Vec<String> = replaced.into_iter().collect();
+    let (history, raw, mut warnings) = read_json(&mut open_input(file)?, "the history")?;
     warnings.extend(check(&history)?);
     let Value::Array(messages) = history else {
         unreachable!("checked")

@@ -26,7 +26,8 @@ struct Entry {
 }
 
 pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
-    let mut input = BufReader::new(open_input(file)?);
+    // UTF-16 (Windows PowerShell's `>`) decoded first.
+    let mut input = BufReader::new(briefly_core::utf16::DecodingReader::new(open_input(file)?));
     // Bytes before the JSON: a byte order mark, white space.
     let mut skipped = 0;
     let is_array = loop {
@@ -100,6 +101,9 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
         }
     }
     let mut staging = staging.into_inner().context("writing the staging file")?;
+    for warning in input.get_ref().get_ref().get_ref().warnings() {
+        say!("briefly: warning: {warning}");
+    }
     if let (replaced @ 1.., Some(first)) = input.get_ref().replaced() {
         say!(
             "briefly: warning: {} (half of a UTF-16 pair) replaced by U+FFFD, the first at byte {}",

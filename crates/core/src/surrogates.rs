@@ -98,6 +98,11 @@ impl<R: Read> LoneSurrogates<R> {
     pub fn replaced(&self) -> (u64, Option<u64>) {
         (self.replaced, self.first)
     }
+
+    /// The reader it reads.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
 }
 
 impl<R: Read> Read for LoneSurrogates<R> {

@@ -210,6 +210,75 @@ impl InputDecoder {
     }
 }
 
+/// A reader of input through an [`InputDecoder`]: UTF-16 comes out as UTF-8, anything
+/// else as it came. For a command that reads a document with a parser of its own
+/// (`context`'s history, `turn`'s results) rather than through the budget stage.
+///
+/// ```
+/// use briefly_core::utf16::DecodingReader;
+/// use std::io::Read;
+///
+/// let input: Vec<u8> = [0xFEFF].into_iter()
+///     .chain("[1, 2]".encode_utf16())
+///     .flat_map(u16::to_le_bytes)
+///     .collect();
+/// let mut reader = DecodingReader::new(&input[..]);
+/// let mut text = String::new();
+/// reader.read_to_string(&mut text).unwrap();
+/// assert_eq!(text, "[1, 2]");
+/// assert!(reader.warnings()[0].starts_with("the input is UTF-16LE"));
+/// ```
+pub struct DecodingReader<R> {
+    inner: R,
+    decoder: InputDecoder,
+    /// Text decoded and not yet read, from `at`.
+    decoded: Vec<u8>,
+    at: usize,
+    chunk: Vec<u8>,
+    ended: bool,
+}
+
+impl<R: std::io::Read> DecodingReader<R> {
+    /// Reads `inner` through a decoder.
+    pub fn new(inner: R) -> Self {
+        DecodingReader {
+            inner,
+            decoder: InputDecoder::default(),
+            decoded: Vec::new(),
+            at: 0,
+            chunk: vec![0; 8 * 1024],
+            ended: false,
+        }
+    }
+
+    /// What the decoding did ([`InputDecoder::warnings`]), once the input is read.
+    pub fn warnings(&self) -> Vec<String> {
+        self.decoder.warnings()
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for DecodingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.at == self.decoded.len() && !self.ended {
+            let n = self.inner.read(&mut self.chunk)?;
+            let mut out = Vec::new();
+            if n == 0 {
+                self.decoder.finish(&mut out);
+                self.ended = true;
+            } else {
+                let rest = self.decoder.push(&self.chunk[..n], &mut out);
+                out.extend_from_slice(&self.chunk[rest..n]);
+            }
+            self.decoded = out;
+            self.at = 0;
+        }
+        let n = buf.len().min(self.decoded.len() - self.at);
+        buf[..n].copy_from_slice(&self.decoded[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
 /// Whether input that opens with `head` (its first [`SNIFF_BYTES`] or more, or all of
 /// it) is read as UTF-16.
 pub fn is_utf16(head: &[u8]) -> bool {
