@@ -52,10 +52,10 @@ pub struct SpillOptions {
 }
 
 /// The most lines of a kind [`SpillOptions`] may ask for: more than any budget shows.
-pub const MAX_SPILL_LINES: u64 = 10_000;
+const MAX_SPILL_LINES: u64 = 10_000;
 
 impl SpillOptions {
-    /// Options a preview can be made with: none asks for more than [`MAX_SPILL_LINES`]
+    /// Options a preview can be made with: none asks for more than 10,000 lines
     /// (a cursor carries them, and anyone can edit one).
     pub fn validate(&self) -> Result<(), String> {
         for (name, lines) in [
