@@ -1989,11 +1989,12 @@ impl FoldBatches for Text {
             let messages = (i.more.iter()).map(|line| without_indent(facts::message(line), indent));
             let text = match what_went_wrong(&first[indent..], messages) {
                 Some(name) => {
-                    format!(
-                        "{} … {}",
-                        cut_str(i.text.trim_start(), 80),
-                        name.trim_start()
-                    )
+                    // Its first 80 characters after its time: a long prefix (PostgreSQL's
+                    // `… UTC [2735] app@postgres`) leaves what failed in them.
+                    let line = i.text.trim_start();
+                    let stamp = line.len() - facts::message(line).len();
+                    let chars = line[..stamp].chars().count() + 80;
+                    format!("{} … {}", cut_str(line, chars), name.trim_start())
                 }
                 None => i.text.trim_start().to_string(),
             };
@@ -2427,6 +2428,18 @@ mod tests {
             .unwrap()
             .ends_with("STATEMENT:  update acct set bal=bal-1 where id=1;"));
         assert_eq!(envelope.stats["records"], 3, "{envelope:?}");
+        // The summary quotes 80 characters of its first line after its time: what failed.
+        let input = format!(
+            "{prefix} FATAL:  password authentication failed for user \"app\"\n\
+             {prefix} DETAIL:  Connection matched pg_hba.conf line 90: \"host all all\"\n"
+        );
+        let envelope = envelope_of(folding(), input.as_bytes());
+        assert!(
+            (envelope.summary)
+                .contains("FATAL:  password authentication failed for user \"app\" … "),
+            "{}",
+            envelope.summary
+        );
     }
 
     #[test]
