@@ -40,7 +40,7 @@ pub struct Global {
     /// Where artifacts go [default: $XDG_RUNTIME_DIR/briefly, else <tmp>/briefly-<uid>].
     #[arg(long, global = true, env = "BRIEFLY_ARTIFACT_DIR", value_name = "DIR")]
     pub artifact_dir: Option<PathBuf>,
-    /// Append one JSON event per invocation to this file.
+    /// Append a JSON event for each result to this file: a reduction, a run, a read or page, each of a turn's results, a compaction, `budget`'s table (`gc` writes none).
     #[arg(long, global = true, env = "BRIEFLY_METRICS", value_name = "FILE")]
     pub metrics: Option<PathBuf>,
     /// How tokens are counted: chars4 (4 characters a token), cl100k or o200k (offline BPE).

@@ -690,3 +690,31 @@ fn a_history_in_utf16_or_with_a_byte_order_mark_or_bad_bytes_is_read() {
     let measured = b.envelope(&["context", "measure"], &bad, 19_660);
     assert_warns(&measured, &["invalid UTF-8 from byte"]);
 }
+
+#[test]
+fn a_compaction_is_one_metrics_event() {
+    let b = Briefly::new();
+    let metrics = b.dir.path().join("metrics.jsonl");
+    let history = session(90);
+    let (messages, report) = compact(
+        &b,
+        &history,
+        &[
+            "--metrics",
+            metrics.to_str().unwrap(),
+            "--context-tokens",
+            "32768",
+        ],
+    );
+    let events: Vec<Value> = std::fs::read_to_string(&metrics)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0]["tool"], "context compact");
+    let collapsed = report["steps"][0]["changed"].as_array().map_or(0, Vec::len);
+    assert_eq!(events[0]["persisted"], collapsed > 0, "{report}");
+    let printed = serde_json::to_string(&messages).unwrap().chars().count();
+    assert_eq!(events[0]["inline_chars"], printed);
+}

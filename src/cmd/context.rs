@@ -6,7 +6,7 @@ use crate::cli::{ContextCommand, Window};
 use crate::session::Session;
 use anyhow::{anyhow, bail, Context, Result};
 use briefly_context::{check, compact, measure, reserve_for, CompactOptions, Services};
-use briefly_core::{replace_lone_surrogates, ArtifactMeta, Raw};
+use briefly_core::{replace_lone_surrogates, ArtifactMeta, MetricsEvent, Raw};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -85,7 +85,7 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
             if !(0.0..=1.0).contains(target) {
                 bail!("--target takes a utilization from 0 to 1, got {target}");
             }
-            let (messages, mut warnings, _) = read_history(file.as_deref())?;
+            let (messages, mut warnings, raw) = read_history(file.as_deref())?;
             warnings.extend(ignored);
             let tools = read_tools(window)?;
             let options = CompactOptions {
@@ -103,14 +103,28 @@ pub fn run(session: &Session, command: &ContextCommand) -> Result<i32> {
                 summarizer: summarizer_cmd.as_deref(),
                 timeout: briefly_core::parse_duration(summarizer_timeout)
                     .map_err(|e| anyhow!("--summarizer-timeout: {e}"))?,
+                kept: 0,
+                keep_error: None,
             };
             let (messages, tools, mut done) =
                 compact(messages, tools, &options, &session.tokenizer, &mut services);
             done.warnings.splice(0..0, warnings);
+            let printed = serde_json::to_string(&messages)?;
             let mut stdout = std::io::stdout().lock();
-            serde_json::to_writer(&mut stdout, &messages)?;
+            stdout.write_all(printed.as_bytes())?;
             stdout.write_all(b"\n")?;
             stdout.flush()?;
+            // The compaction as one result: the history read, what is printed of it, and
+            // whether tool results went to artifacts.
+            session.metrics(MetricsEvent {
+                event: "tool_result_budget".into(),
+                tool: "context compact".into(),
+                raw_chars: raw.chars,
+                inline_chars: printed.chars().count() as u64,
+                persisted: services.kept > 0,
+                artifact_error: services.keep_error.take(),
+                ..MetricsEvent::default()
+            });
             if let Some(path) = tools_out {
                 std::fs::write(path, serde_json::to_vec(&tools)?)
                     .with_context(|| format!("writing {}", path.display()))?;
@@ -205,10 +219,32 @@ struct CliServices<'a> {
     summarizer: Option<&'a str>,
     /// How long the summarizer may run.
     timeout: Duration,
+    /// Tool results kept as artifacts, and why the first that could not be was not.
+    kept: u64,
+    keep_error: Option<String>,
 }
 
 impl Services for CliServices<'_> {
     fn keep(&mut self, tool_call_id: &str, content: &[u8]) -> Result<String, String> {
+        let kept = self.write_artifact(tool_call_id, content);
+        match &kept {
+            Ok(_) => self.kept += 1,
+            Err(why) => {
+                self.keep_error.get_or_insert_with(|| why.clone());
+            }
+        }
+        kept
+    }
+
+    fn summarize(&mut self, messages: &[Value]) -> Option<Result<String, String>> {
+        let command = self.summarizer?;
+        Some(run_summarizer(command, messages, self.timeout))
+    }
+}
+
+impl CliServices<'_> {
+    /// `content` as an artifact named after `tool_call_id`: its path.
+    fn write_artifact(&self, tool_call_id: &str, content: &[u8]) -> Result<String, String> {
         let dir = self.session.artifact_dir().map_err(|e| e.to_string())?;
         let mut writer = dir.create(Some(tool_call_id)).map_err(|e| e.to_string())?;
         writer.write(content).map_err(|e| e.to_string())?;
@@ -220,11 +256,6 @@ impl Services for CliServices<'_> {
         };
         let saved = writer.save(meta).map_err(|e| e.to_string())?;
         Ok(saved.path.display().to_string())
-    }
-
-    fn summarize(&mut self, messages: &[Value]) -> Option<Result<String, String>> {
-        let command = self.summarizer?;
-        Some(run_summarizer(command, messages, self.timeout))
     }
 }
 
