@@ -53,9 +53,9 @@ pub struct Global {
     /// artifact removes briefly's files older than a day, at most once an hour).
     #[arg(long, global = true, env = "BRIEFLY_NO_GC", value_parser = clap::builder::BoolishValueParser::new())]
     pub no_gc: bool,
-    /// Lines longer than this are cut (whole in the artifact); `read` and `grep`, the way back to an artifact's bytes, take lines of up to 16 MiB unless it is given.
-    #[arg(long, global = true, value_name = "BYTES", default_value_t = briefly_core::DEFAULT_MAX_LINE_BYTES)]
-    pub max_line_bytes: usize,
+    /// Lines longer than this are cut (whole in the artifact) [default: 1048576]; `read` and `grep`, the way back to an artifact's bytes, take lines of up to 16 MiB unless it is given.
+    #[arg(long, global = true, value_name = "BYTES")]
+    pub max_line_bytes: Option<usize>,
 }
 
 /// How results are printed.

@@ -395,18 +395,38 @@ fn source_of(argv: &[String]) -> &'static str {
     }
 }
 
-/// Drops the options of the tool `words` names, between it and its command: each word
-/// that starts with `-` or `+`, and the value after one of those named in `valued`.
+/// Drops the options of the tool `words` names, between it and its command
+/// ([`options_end`]).
 fn drop_own_options(words: &mut Vec<String>, valued: &[&str]) {
-    let mut i = 1;
-    while let Some(word) = words.get(i) {
-        match word.as_str() {
-            w if valued.contains(&w) => i += 2,
-            w if w.starts_with('-') || w.starts_with('+') => i += 1,
-            _ => break,
+    let end = options_end(words, 1, valued);
+    words.drain(1..end.min(words.len()));
+}
+
+/// Where the words after a tool's options start in `words`, read from `from`: each word
+/// that starts with `-` or `+` is an option (`-` alone too: `env -`), and so is the value
+/// after one named in `valued`, or after a run of short ones ending in one (`sudo -Eu
+/// postgres`); `--` ends them. Past the end when a value is missing.
+fn options_end(words: &[String], from: usize, valued: &[&str]) -> usize {
+    let mut at = from;
+    while let Some(word) = words.get(at) {
+        if !(word.starts_with('-') || word.starts_with('+')) {
+            break;
+        }
+        at += 1;
+        if word == "--" {
+            break;
+        }
+        let cluster_ends_valued = !word.starts_with("--")
+            && word.len() > 2
+            && word
+                .chars()
+                .last()
+                .is_some_and(|last| valued.iter().any(|v| v.len() == 2 && v.ends_with(last)));
+        if valued.contains(&word.as_str()) || cluster_ends_valued {
+            at += 1;
         }
     }
-    words.drain(1..i.min(words.len()));
+    at
 }
 
 /// Whether `git diff`/`show`/`log` with `words` (from `git`) prints no patch: a list of
@@ -503,23 +523,27 @@ fn command_words(argv: &[String]) -> Vec<String> {
 }
 
 /// `words` without `python -m` before a module's name, and the interpreter's options
-/// before it (`python -u -X dev -m pytest`: `pytest`).
+/// before it (`python -u -X dev -m pytest`, `python -Im pytest`: `pytest`).
 fn module_run(mut words: Vec<String>) -> Vec<String> {
     if !words.first().is_some_and(|w| w.starts_with("python")) {
         return words;
     }
     let mut at = 1;
     while let Some(word) = words.get(at) {
+        let short = !word.starts_with("--");
         match word.as_str() {
-            "-m" if words.len() > at + 1 => {
-                words.drain(..=at);
+            // A command, not a module.
+            "-c" => return words,
+            _ if short && word.starts_with('-') && word.ends_with('m') => {
+                if at + 1 < words.len() {
+                    words.drain(..=at);
+                }
                 return words;
             }
             // Options whose value is the next word.
             "-X" | "-W" => at += 2,
-            // A command (`-c`), a script, or `-m` with nothing after it.
-            "-c" | "-m" => return words,
             option if option.starts_with('-') => at += 1,
+            // A script.
             _ => return words,
         }
     }
@@ -560,14 +584,16 @@ fn launched_words(argv: &[String]) -> Vec<String> {
 /// the first is the program itself.
 fn wrapper_len(words: &[String]) -> usize {
     let first = words.first().map(String::as_str).unwrap_or_default();
+    // (Before the wrappers' names: `T=/usr/bin/timeout pytest` sets a variable.)
+    if first.contains('=') && !first.starts_with('-') {
+        return 1;
+    }
     let name = basename(first);
     let run = words.get(1).is_some_and(|w| w == "run");
     // The wrapper's words before its options, and its options that take a value.
     let (start, valued): (usize, &[&str]) = match name {
-        "env" => (
-            1,
-            &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
-        ),
+        // (`-S STRING` is the command, split: not looked through.)
+        "env" => (1, &["-u", "--unset", "-C", "--chdir"]),
         "sudo" => (
             1,
             &[
@@ -597,6 +623,8 @@ fn wrapper_len(words: &[String]) -> usize {
         "nice" => (1, &["-n", "--adjustment"]),
         "timeout" => (1, &["-k", "--kill-after", "-s", "--signal"]),
         "exec" => (1, &["-a"]),
+        // `command -v x` prints where x is: it runs nothing.
+        "command" if words.get(1).is_some_and(|w| w == "-v" || w == "-V") => return 0,
         "nohup" | "command" => (1, &[]),
         "uv" if run => (
             2,
@@ -613,32 +641,40 @@ fn wrapper_len(words: &[String]) -> usize {
                 "--extra",
                 "--group",
                 "--only-group",
+                "--no-group",
+                "--no-extra",
                 "--index",
                 "--default-index",
                 "--index-url",
+                "-i",
                 "--extra-index-url",
-                "--script",
+                "--find-links",
+                "-f",
+                "--config-setting",
+                "-C",
+                "--upgrade-package",
+                "-P",
+                "--reinstall-package",
+                "--index-strategy",
+                "--keyring-provider",
+                "--exclude-newer",
+                "--cache-dir",
+                "--config-file",
+                "--color",
+                "--prerelease",
+                "--resolution",
+                "--link-mode",
+                "--refresh-package",
+                "--no-binary-package",
+                "--no-build-package",
+                "--python-preference",
+                "--allow-insecure-host",
             ],
         ),
         "poetry" | "pipenv" | "pdm" | "hatch" if run => (2, &[]),
-        _ if first.contains('=') && !first.starts_with('-') => return 1,
         _ => return 0,
     };
-    let mut at = start;
-    while let Some(word) = words.get(at) {
-        at += 1;
-        if word == "--" {
-            break;
-        }
-        if !word.starts_with('-') || word == "-" {
-            at -= 1;
-            break;
-        }
-        // (`--signal=KILL`, `-n5` carry their value.)
-        if valued.contains(&word.as_str()) {
-            at += 1;
-        }
-    }
+    let mut at = options_end(words, start, valued);
     if name == "timeout" {
         at += 1; // its duration
     }
@@ -968,7 +1004,12 @@ mod tests {
             "uv run --with pytest-xdist -- pytest -n 2",
             "nice -n 5 pytest",
             "sudo -E -u ci pytest",
+            "sudo -Eu ci pytest",
             "time -p pytest",
+            "uv run --no-group dev pytest",
+            "T=/usr/bin/timeout pytest",
+            "env - PATH=/usr/bin pytest",
+            "python -Im pytest",
         ] {
             assert_eq!(source(command), "pytest", "{command}");
         }
@@ -981,12 +1022,15 @@ mod tests {
             ),
             (&["timeout", "-k", "5", "30", "./app.py"], "app.py"),
             (&["seq", "1", "10"], "seq"),
+            (&["uv", "run", "--script", "app.py"], "app.py"),
             (&["env"], "env"),
         ] {
             let argv: Vec<String> = command.iter().map(|w| w.to_string()).collect();
             assert_eq!(launched_program(&argv), program, "{command:?}");
         }
         assert_eq!(source("timeout 30"), "text");
+        // `command -v` runs nothing: it prints where the program is.
+        assert_eq!(source("command -v pytest"), "text");
         assert_eq!(source("cargo test --workspace"), "cargo-test");
         assert_eq!(source("cargo nextest run"), "cargo-test");
         assert_eq!(source("cargo build"), "text");

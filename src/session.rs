@@ -29,7 +29,7 @@ impl Session {
         if context_tokens == 0 {
             bail!("--context-tokens 0: a window holds at least one token");
         }
-        if global.max_line_bytes == 0 {
+        if global.max_line_bytes == Some(0) {
             bail!("--max-line-bytes 0: a line keeps at least one byte");
         }
         let mut budget = Budget::for_context(context_tokens);
@@ -119,7 +119,8 @@ impl Session {
             options_dir,
             budget: self.budget,
             tokenizer: self.tokenizer.clone(),
-            max_line_bytes: self.global.max_line_bytes,
+            max_line_bytes: (self.global.max_line_bytes)
+                .unwrap_or(briefly_core::DEFAULT_MAX_LINE_BYTES),
             artifacts,
             render: self.renderer(),
             ..RunConfig::new(source)

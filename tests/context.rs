@@ -665,23 +665,15 @@ fn a_history_in_utf16_or_with_a_byte_order_mark_or_bad_bytes_is_read() {
     let mut utf16 = vec![0xFF, 0xFE];
     utf16.extend(history.encode_utf16().flat_map(u16::to_le_bytes));
     let utf8_marked = [briefly_core::UTF8_BOM, history.as_bytes()].concat();
-    for (input, said) in [
-        (utf16, "the input is UTF-16LE"),
-        (utf8_marked, ""),
-        (
-            history
-                .replace("powershell", "power\u{fffd}shell")
-                .into_bytes(),
-            "",
-        ),
-    ] {
+    for (input, said) in [(utf16, Some("the input is UTF-16LE")), (utf8_marked, None)] {
         let measured = b.envelope(&["context", "measure"], &input, 19_660);
         assert_eq!(
-            measured["stats"]["by_role"]["system"], plain["stats"]["by_role"]["system"],
+            measured["stats"]["by_role"], plain["stats"]["by_role"],
             "{measured}"
         );
-        if !said.is_empty() {
-            assert_warns(&measured, &[said]);
+        match said {
+            Some(said) => assert_warns(&measured, &[said]),
+            None => assert_eq!(measured["warnings"], json!([]), "{measured}"),
         }
     }
     let mut bad = history.into_bytes();
@@ -714,7 +706,8 @@ fn a_compaction_is_one_metrics_event() {
     assert_eq!(events.len(), 1, "{events:?}");
     assert_eq!(events[0]["tool"], "context compact");
     let collapsed = report["steps"][0]["changed"].as_array().map_or(0, Vec::len);
-    assert_eq!(events[0]["persisted"], collapsed > 0, "{report}");
+    assert!(collapsed > 0, "{report}");
+    assert_eq!(events[0]["persisted"], true, "{report}");
     let printed = serde_json::to_string(&messages).unwrap().chars().count();
     assert_eq!(events[0]["inline_chars"], printed);
 }

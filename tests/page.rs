@@ -731,7 +731,7 @@ fn read_and_grep_reach_the_end_of_a_line_of_megabytes() {
     assert!(text.contains("FAILED_AT_END"), "{read}");
     // Given, --max-line-bytes holds for them too.
     let cut = b.envelope(
-        &["--max-line-bytes", "1000000", "grep", path, "FAILED_AT_END"],
+        &["--max-line-bytes", "1048576", "grep", path, "FAILED_AT_END"],
         b"",
         CAP,
     );

@@ -251,10 +251,7 @@ pub const READ_MAX_LINE_BYTES: usize = 16 << 20;
 
 /// [`READ_MAX_LINE_BYTES`], or `--max-line-bytes` when given.
 fn read_line_limit(session: &Session) -> usize {
-    match session.global.max_line_bytes {
-        briefly_core::DEFAULT_MAX_LINE_BYTES => READ_MAX_LINE_BYTES,
-        given => given,
-    }
+    session.global.max_line_bytes.unwrap_or(READ_MAX_LINE_BYTES)
 }
 
 fn existing(session: &Session, reducer: &str, path: &Path, options: Value) -> Result<Reply> {

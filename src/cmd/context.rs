@@ -154,12 +154,10 @@ fn reserve(window: &Window) -> Result<f64> {
     Ok(reserve)
 }
 
-/// The JSON value `input` holds, what was read of it, and a warning when a lone surrogate's
-/// escape (a string a JavaScript harness cut inside a character) was read as U+FFFD
-/// rather than failing it all.
-/// A JSON document, read whole (up to [`MAX_HISTORY_BYTES`]): UTF-16 (Windows' `>`)
-/// decoded, a UTF-8 byte order mark left out, invalid UTF-8 and lone surrogate escapes
-/// read as U+FFFD, each said in a warning.
+/// The JSON value `input` holds, read whole (up to [`MAX_HISTORY_BYTES`]), what was read
+/// of it, and warnings: UTF-16 (Windows' `>`) is decoded, a UTF-8 byte order mark left
+/// out, invalid UTF-8 and a lone surrogate's escape (a string a JavaScript harness cut
+/// inside a character) read as U+FFFD rather than failing it all.
 fn read_json(input: &mut dyn Read, what: &str) -> Result<(Value, Raw, Vec<String>)> {
     let mut decoded = briefly_core::utf16::DecodingReader::new(input);
     let mut bytes = Vec::new();

@@ -44,7 +44,7 @@ pub fn named_file(file: Option<&Path>) -> Option<&Path> {
 /// would be lost to the reducer.
 pub fn is_junit_file(path: &Path) -> bool {
     use std::io::Read;
-    let mut head = [0u8; 64];
+    let mut head = [0u8; 256];
     path.is_file()
         && File::open(path)
             .and_then(|mut file| file.read(&mut head))

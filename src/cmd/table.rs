@@ -25,10 +25,16 @@ pub fn input_format(name: &str) -> Result<InputFormat> {
 /// the reducer itself ([`file_reply`]).
 pub fn run(session: &Session, file: Option<&Path>, options: TableOptions) -> Result<i32> {
     match super::named_file(file) {
-        None => streamed(session, &mut std::io::stdin().lock(), options),
+        None => streamed(
+            session,
+            "standard input",
+            &mut std::io::stdin().lock(),
+            options,
+        ),
         // A pipe named as the file (`<(cat t.csv)`) is read once, as standard input is.
         Some(path) if super::is_stream(path) => {
-            streamed(session, &mut super::open_file(path)?, options)
+            let name = path.display().to_string();
+            streamed(session, &name, &mut super::open_file(path)?, options)
         }
         Some(path) => file_reply(session, path, options)?.print(session),
     }
@@ -36,12 +42,17 @@ pub fn run(session: &Session, file: Option<&Path>, options: TableOptions) -> Res
 
 /// A table read once, from standard input or a pipe: streamed, or saved first when it
 /// must be read out of order.
-fn streamed(session: &Session, input: &mut dyn Read, options: TableOptions) -> Result<i32> {
+fn streamed(
+    session: &Session,
+    name: &str,
+    input: &mut dyn Read,
+    options: TableOptions,
+) -> Result<i32> {
     let mut head = Vec::with_capacity(MAGIC_BYTES);
     input
         .take(MAGIC_BYTES as u64)
         .read_to_end(&mut head)
-        .context("cannot read standard input")?;
+        .with_context(|| format!("cannot read {name}"))?;
     if needs_random_access(&head, options.input_format) {
         let saved = save_input(session, &head, input)?;
         let envelope = saved_envelope(session, &saved, options, ended(session))?;

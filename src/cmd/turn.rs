@@ -121,7 +121,7 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     choose(&entries, cap, per_result, |index| {
         let entry = &entries[index];
         // A stub takes at most `stub_chars`, and less than the result it replaces.
-        let limit = stub_chars.min(entry.chars.min(entry.size) - 1);
+        let limit = stub_chars.min(entry.chars - 1);
         if limit < MIN_RESULT_CHARS {
             return Ok(None);
         }

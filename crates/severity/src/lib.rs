@@ -1942,13 +1942,29 @@ fn preceded_by_level_key(bytes: &[u8], start: usize) -> bool {
 }
 
 /// Whether `head`, what comes before a word, ends in a compiler's definition of a macro
-/// (`-DLOG_LEVEL=`): its last word opens with `-D` and ends at `=`.
+/// (`-DLOG_LEVEL=`, `-DLEVEL=\"`, `-D LOG_LEVEL=`): its last word ends at `=` (and a
+/// quote) and opens with `-D`, or follows `-D` alone.
 fn defines_a_macro(head: &[u8]) -> bool {
-    let word = head
-        .iter()
-        .rposition(u8::is_ascii_whitespace)
-        .map_or(head, |p| &head[p + 1..]);
-    word.starts_with(b"-D") && word.ends_with(b"=")
+    let last_word = |text: &[u8]| -> (usize, usize) {
+        let start = text
+            .iter()
+            .rposition(u8::is_ascii_whitespace)
+            .map_or(0, |p| p + 1);
+        (start, text.len())
+    };
+    let (start, end) = last_word(head);
+    let word = &head[start..end];
+    let unquoted = word
+        .strip_suffix(b"\\\"")
+        .or_else(|| word.strip_suffix(b"\""))
+        .or_else(|| word.strip_suffix(b"'"))
+        .unwrap_or(word);
+    if !unquoted.ends_with(b"=") {
+        return false;
+    }
+    let before = head[..start].trim_ascii_end();
+    let (previous, _) = last_word(before);
+    word.starts_with(b"-D") || &before[previous..] == b"-D"
 }
 
 /// A place in a file that a line opens with: `path:line:`, and `column:` where one
@@ -3692,6 +3708,10 @@ mod tests {
             ("grep -c 'FATAL' app.log", None),
             ("cc -O2 -DDEFAULT_LOG_LEVEL=ERROR -c src/f1.c -o src/f1.o", None),
             ("g++ -DLEVEL=WARN -Wall -c x.cc", None),
+            ("cc -DLOG_LEVEL=\\\"ERROR\\\" -c a.c", None),
+            ("cc -DLEVEL='WARN' -c a.c", None),
+            ("cc -D LOG_LEVEL=ERROR -c a.c", None),
+            ("x LOG_LEVEL=ERROR boom", Some(Error)),
             ("{'levelname': 'ERROR', 'msg': 'disk full'}", Some(Error)),
             ("{'level': 'WARNING', 'msg': 'slow'}", Some(Warn)),
             ("msg='boom' level='ERROR'", Some(Error)),

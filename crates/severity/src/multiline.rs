@@ -2041,11 +2041,10 @@ pub fn what_went_wrong<'a>(
             })
             .map(|(_, l)| l);
     }
-    if is_numbered_title(first.trim_start()) {
-        // The error under the test's title, indented (`AssertionError [ERR_ASSERTION]:
-        // Expected values to be strictly deep-equal:`), not its diff's legend.
-        return rest.find(|l| opens_with_an_error_name(l.trim_start()));
-    }
+    // Mocha's failure (`3) mod8`, read without its indentation): the error under the
+    // test's title, indented (`AssertionError [ERR_ASSERTION]: Expected values to be
+    // strictly deep-equal:`), not its diff's legend; else what any record's says.
+    let numbered = is_numbered_title(first.trim_start());
     if is_file_heading(first) {
         // Its first error, else its first finding.
         let mut finding = None;
@@ -2070,6 +2069,9 @@ pub fn what_went_wrong<'a>(
     // cargo's `Caused by:` heads its cause, indented on the next line.
     let mut cause_next = false;
     for line in rest {
+        if numbered && opens_with_an_error_name(line.trim_start()) {
+            return Some(line);
+        }
         let after_exception = first.is_some()
             && (line.starts_with(TRACEBACK) || line.trim_start().starts_with("File \""));
         if std::mem::take(&mut cause_next) && !line.trim().is_empty() {

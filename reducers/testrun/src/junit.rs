@@ -191,21 +191,28 @@ impl Junit {
     }
 }
 
-/// Whether `head`, an input's first bytes, opens as a JUnit XML report does: an XML
-/// declaration or a `<testsuites>`/`<testsuite>` element, after a byte order mark or
-/// blank space.
+/// Whether `head`, an input's first bytes, opens as a JUnit XML report does: a
+/// `<testsuites>` or `<testsuite>` element, after an XML declaration, a byte order mark
+/// or blank space. Other XML (a coverage report) is not one.
 ///
 /// ```
 /// use briefly_testrun::junit::is_junit_report;
 ///
 /// assert!(is_junit_report(b"<?xml version=\"1.0\" encoding=\"utf-8\"?><testsuites>"));
 /// assert!(is_junit_report(b"\xef\xbb\xbf  <testsuite name=\"pytest\">"));
+/// assert!(!is_junit_report(b"<?xml version=\"1.0\" ?>\n<coverage version=\"7.4\">"));
 /// assert!(!is_junit_report(b"============ test session starts ============"));
 /// ```
 pub fn is_junit_report(head: &[u8]) -> bool {
     let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
-    let head = head.trim_ascii_start();
-    head.starts_with(b"<?xml") || head.starts_with(b"<testsuite")
+    let mut head = head.trim_ascii_start();
+    if head.starts_with(b"<?xml") {
+        let Some(end) = head.windows(2).position(|pair| pair == b"?>") else {
+            return false;
+        };
+        head = head[end + 2..].trim_ascii_start();
+    }
+    head.starts_with(b"<testsuite")
 }
 
 /// A pytest node id from a test case's `classname`, `name` and, when the report has it,
