@@ -565,7 +565,7 @@ pub fn launched_program(argv: &[String]) -> String {
 fn launched_words(argv: &[String]) -> Vec<String> {
     let mut words = argv.to_vec();
     loop {
-        if let Some(command) = script_command(&words) {
+        if let Some(command) = script_command(&words).or_else(|| env_split_string(&words)) {
             words = command;
             continue;
         }
@@ -576,6 +576,37 @@ fn launched_words(argv: &[String]) -> Vec<String> {
             }
         }
     }
+}
+
+/// The command of `env -S STRING` (as a script's `#!/usr/bin/env -S pytest -q` has it):
+/// the string's words, then the words after it.
+fn env_split_string(words: &[String]) -> Option<Vec<String>> {
+    if basename(words.first()?) != "env" {
+        return None;
+    }
+    let mut at = 1;
+    while let Some(word) = words.get(at) {
+        let string = match word.as_str() {
+            "-S" | "--split-string" => words.get(at + 1).map(String::as_str),
+            long if long.starts_with("--split-string=") => Some(&long["--split-string=".len()..]),
+            short if short.starts_with("-S") => Some(&short[2..]),
+            option if option.starts_with('-') => {
+                at += 1;
+                continue;
+            }
+            _ => return None,
+        }?;
+        let after = at
+            + if word == "-S" || word == "--split-string" {
+                2
+            } else {
+                1
+            };
+        let mut command: Vec<String> = string.split_whitespace().map(String::from).collect();
+        command.extend(words[after.min(words.len())..].iter().cloned());
+        return Some(command);
+    }
+    None
 }
 
 /// How many of `words`' first words launch the rest (`env -i`, `sudo -E`, `timeout -k 5
@@ -1023,6 +1054,8 @@ mod tests {
             (&["timeout", "-k", "5", "30", "./app.py"], "app.py"),
             (&["seq", "1", "10"], "seq"),
             (&["uv", "run", "--script", "app.py"], "app.py"),
+            (&["env", "-S", "pytest -q", "tests/"], "pytest"),
+            (&["env", "-i", "--split-string=cargo test"], "cargo"),
             (&["env"], "env"),
         ] {
             let argv: Vec<String> = command.iter().map(|w| w.to_string()).collect();
