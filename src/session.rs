@@ -85,12 +85,12 @@ impl Session {
     /// The artifact directory (`--artifact-dir`, else the default), whose new artifacts
     /// remove expired ones now and then unless `--no-gc`.
     pub fn artifact_dir(&self) -> Result<ArtifactDir, briefly_core::Error> {
-        let path = self
-            .global
-            .artifact_dir
-            .clone()
-            .unwrap_or_else(ArtifactDir::default_path);
-        Ok(ArtifactDir::open(path)?.with_auto_gc(!self.global.no_gc))
+        Ok(ArtifactDir::open(self.artifact_dir_path())?.with_auto_gc(!self.global.no_gc))
+    }
+
+    /// Where the artifact directory is (`--artifact-dir`, else the default), made or not.
+    pub fn artifact_dir_path(&self) -> std::path::PathBuf {
+        (self.global.artifact_dir.clone()).unwrap_or_else(ArtifactDir::default_path)
     }
 
     /// Artifacts for new raw input: a tee into the artifact directory, or, when the

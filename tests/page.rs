@@ -390,6 +390,15 @@ fn gc_removes_old_artifacts() {
         b.run(&["gc", "--older-than", "soon"], b"").status.code(),
         Some(2)
     );
+    // A directory that is not there is not made to find nothing in it.
+    let missing = b.dir.path().join("never-made");
+    let none = b.envelope(
+        &["--artifact-dir", missing.to_str().unwrap(), "gc"],
+        b"",
+        CAP,
+    );
+    assert_eq!(none["stats"]["removed_files"], 0, "{none}");
+    assert!(!missing.exists());
 }
 
 /// Every page from `envelope` on at `cap` (each checked by `Briefly::envelope`), failing

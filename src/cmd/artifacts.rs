@@ -336,6 +336,18 @@ fn read_sidecar(artifact: &Path) -> Option<ArtifactMeta> {
 /// `briefly gc`.
 pub fn gc(session: &Session, older_than: &str) -> Result<i32> {
     let age = parse_duration(older_than)?;
+    // A directory that is not there holds nothing to remove: it is not made for that.
+    let path = session.artifact_dir_path();
+    if !path.is_dir() {
+        let summary = format!(
+            "no artifact directory at {}: nothing to remove",
+            path.display()
+        );
+        let mut envelope = Envelope::new("gc", summary);
+        envelope.stats = json!(briefly_core::GcReport::default());
+        session.print(&envelope)?;
+        return Ok(0);
+    }
     let dir = session.artifact_dir()?;
     let report = dir.gc(age)?;
     let mut envelope = Envelope::new(

@@ -191,7 +191,13 @@ impl ArtifactDir {
                 report.others += 1;
                 continue;
             }
-            files.push((entry.path(), name, meta.len(), age > older_than));
+            // A file being written is a running command's, whatever age was asked for:
+            // its writes keep it young, and one left by a command that died ages.
+            let limit = match name.starts_with('.') {
+                true => older_than.max(PART_FILE_GRACE),
+                false => older_than,
+            };
+            files.push((entry.path(), name, meta.len(), age > limit));
         }
         // Options files go with their artifact, so no stray one outlives it.
         let removed: std::collections::HashSet<String> = files
@@ -218,6 +224,10 @@ impl ArtifactDir {
         Ok(report)
     }
 }
+
+/// How long a file being written (`.<artifact>.<random>.part`) is left by `gc`, however
+/// young a file it was asked to remove: a command still writing it touches it.
+pub const PART_FILE_GRACE: Duration = Duration::from_secs(3600);
 
 /// What `briefly gc` did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -804,6 +814,22 @@ mod tests {
         let left: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
         assert_eq!(left.len(), 1, "only the stamp of the gc that create ran");
         assert_eq!(left[0].file_name(), GC_STAMP);
+    }
+
+    #[test]
+    fn gc_leaves_a_file_being_written_however_young_a_file_it_removes() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ArtifactDir::open(root.path()).unwrap().with_auto_gc(false);
+        let writing = root.path().join(".x-0123456789ab.Ab3xYz.part");
+        fs::write(&writing, b"x").unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        let report = dir.gc(Duration::from_millis(1)).unwrap();
+        assert!(writing.exists(), "a running command's file");
+        assert_eq!(report.removed_files, 0);
+        // One its command left, older than the grace, goes.
+        age(&writing, PART_FILE_GRACE + Duration::from_secs(60));
+        assert_eq!(dir.gc(Duration::from_millis(1)).unwrap().removed_files, 1);
+        assert!(!writing.exists());
     }
 
     /// Sets `path`'s modification time `age` back.
