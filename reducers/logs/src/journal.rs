@@ -145,9 +145,9 @@ pub struct Problems {
     pub null_message: u64,
     /// Entries kept whose `MESSAGE` is binary (not UTF-8): shown with U+FFFD for bad bytes.
     pub binary_message: u64,
-    /// Entries without a valid `__REALTIME_TIMESTAMP`.
+    /// Entries kept without a valid `__REALTIME_TIMESTAMP`.
     pub bad_time: u64,
-    /// Entries whose `PRIORITY` is not 0-7 (counted as `unset`).
+    /// Entries kept whose `PRIORITY` is not 0-7 (counted as `unset`).
     pub bad_priority: u64,
     /// Export fields longer than [`MAX_FIELD_BYTES`], or export input cut short.
     pub cut_fields: u64,
@@ -421,20 +421,15 @@ impl Journal {
         let stripped = strip_ansi(message, reuse);
         let ansi = stripped.is_some();
         let message = stripped.as_deref().unwrap_or(message);
+        // Counted of the entries kept, as the messages are (the options' own are not shown).
         let micros = match fields.realtime.as_deref().map(str::parse::<i64>) {
             Some(Ok(us)) => Some(us),
-            _ => {
-                self.problems.bad_time += 1;
-                None
-            }
+            _ => None,
         };
-        let level = match fields.priority.as_deref().map(str::parse::<usize>) {
-            Some(Ok(p)) if p < UNSET => p,
-            Some(_) => {
-                self.problems.bad_priority += 1;
-                UNSET
-            }
-            None => UNSET,
+        let (level, bad_priority) = match fields.priority.as_deref().map(str::parse::<usize>) {
+            Some(Ok(p)) if p < UNSET => (p, false),
+            Some(_) => (UNSET, true),
+            None => (UNSET, false),
         };
         let severity = if level == UNSET {
             classify(message)
@@ -465,6 +460,8 @@ impl Journal {
             }
         }
         let [missing, null, binary] = shown_as;
+        self.problems.bad_time += u64::from(micros.is_none());
+        self.problems.bad_priority += u64::from(bad_priority);
         self.problems.missing_message += missing;
         self.problems.null_message += null;
         self.problems.binary_message += binary;
@@ -1593,6 +1590,31 @@ mod tests {
             &RunConfig::new("journal"),
         );
         assert!(envelope.total_items > 100, "{}", envelope.total_items);
+    }
+
+    #[test]
+    fn an_entrys_problems_are_counted_when_the_options_keep_it() {
+        let input = concat!(
+            r#"{"MESSAGE":"odd","PRIORITY":"9","_SYSTEMD_UNIT":"a.service"}"#,
+            "\n",
+            r#"{"MESSAGE":"ok","PRIORITY":"6","_SYSTEMD_UNIT":"b.service","__REALTIME_TIMESTAMP":"1000000"}"#,
+            "\n",
+        );
+        let options = JournalOptions {
+            unit: Some("b".into()),
+            ..JournalOptions::default()
+        };
+        let envelope = reduce_all_chunkings(
+            || Journal::new(options.clone()).unwrap(),
+            input.as_bytes(),
+            &RunConfig::new("journal"),
+        );
+        assert_eq!(
+            envelope.stats["problems"]["bad_priority"], 0,
+            "{envelope:?}"
+        );
+        assert_eq!(envelope.stats["problems"]["bad_time"], 0);
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
     }
 
     #[test]
