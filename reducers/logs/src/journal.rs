@@ -356,7 +356,8 @@ impl Journal {
                     identifier: json.identifier.text(),
                     comm: json.comm.text(),
                     pid: json.pid.text(),
-                    realtime: json.realtime.text(),
+                    // When journald's own time is missing, the one the client gave.
+                    realtime: json.realtime.text().or(json.source_realtime.text()),
                     cursor: json.cursor.text(),
                     about_unit: None,
                 };
@@ -1007,6 +1008,8 @@ struct JsonEntry<'a> {
     coredump_unit: FieldValue<'a>,
     #[serde(rename = "OBJECT_SYSTEMD_UNIT", default, borrow)]
     object_unit: FieldValue<'a>,
+    #[serde(rename = "_SOURCE_REALTIME_TIMESTAMP", default, borrow)]
+    source_realtime: FieldValue<'a>,
 }
 
 /// An entry's fields, from either format.
@@ -1045,7 +1048,7 @@ impl<'a> Fields<'a> {
 }
 
 /// The fields of the export format that are read, by key.
-const EXPORT_KEYS: [&[u8]; 13] = [
+const EXPORT_KEYS: [&[u8]; 14] = [
     b"MESSAGE",
     b"PRIORITY",
     b"_SYSTEMD_UNIT",
@@ -1059,6 +1062,7 @@ const EXPORT_KEYS: [&[u8]; 13] = [
     b"UNIT",
     b"COREDUMP_UNIT",
     b"OBJECT_SYSTEMD_UNIT",
+    b"_SOURCE_REALTIME_TIMESTAMP",
 ];
 /// The longest key read; a longer one is not a key (journald's are 64 bytes at most).
 const MAX_KEY: usize = 256;
@@ -1281,7 +1285,7 @@ impl ExportParser {
                 Err(e) => FieldValue::Bytes(e.into_bytes()),
             },
         };
-        let [_, priority, unit, user_unit, container, identifier, comm, pid, realtime, cursor, manager_unit, coredump_unit, object_unit] =
+        let [_, priority, unit, user_unit, container, identifier, comm, pid, realtime, cursor, manager_unit, coredump_unit, object_unit, source_realtime] =
             values;
         let pid = text(pid);
         let about_unit = Fields::about_unit(
@@ -1300,7 +1304,7 @@ impl ExportParser {
             identifier: text(identifier),
             comm: text(comm),
             pid,
-            realtime: text(realtime),
+            realtime: text(realtime).or_else(|| text(source_realtime)),
             cursor: text(cursor),
             about_unit,
         });
@@ -1615,6 +1619,19 @@ mod tests {
         );
         assert_eq!(envelope.stats["problems"]["bad_time"], 0);
         assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
+        // journald's own time missing, the client's is read.
+        let input = r#"{"MESSAGE":"x","PRIORITY":"6","_SOURCE_REALTIME_TIMESTAMP":"2000000"}"#;
+        for input in [input.as_bytes().to_vec(), as_export(input)] {
+            let envelope = reduce_all_chunkings(
+                || Journal::new(JournalOptions::default()).unwrap(),
+                &input,
+                &RunConfig::new("journal"),
+            );
+            assert_eq!(
+                envelope.items[0]["time"], "1970-01-01T00:00:02.000000Z",
+                "{envelope:?}"
+            );
+        }
     }
 
     #[test]
