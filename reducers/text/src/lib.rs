@@ -143,9 +143,17 @@ const SAID_CHARS: usize = 200;
 
 /// The test a test runner's progress line says failed, whose report, later, says why:
 /// unittest's `test_cache (t.T.test_cache) ... ERROR`, libtest's `test tests::sums ...
-/// FAILED` (`tests::sums`), and with `-q`, `tests::sums --- FAILED`.
+/// FAILED` (`tests::sums`), and with `-q`, `tests::sums --- FAILED`; pytest's `-v`
+/// `test_calc.py::test_total FAILED   [100%]`. Read of the line's message, after a time
+/// that opens it (a CI job's log stamps every line).
 fn failed_test_named(line: &str) -> Option<&str> {
-    let line = line.trim_end();
+    let line = facts::message(line).trim();
+    // pytest's percentage after the verdict, its node id before it.
+    if let Some((progress, _)) = line.strip_suffix("%]").and_then(|l| l.rsplit_once('[')) {
+        let (name, verdict) = progress.trim_end().rsplit_once(' ')?;
+        let name = name.trim();
+        return (matches!(verdict, "FAILED" | "ERROR") && name.contains("::")).then_some(name);
+    }
     let (name, verdict) = (line.rsplit_once(" ... ")).or_else(|| line.rsplit_once(" --- "))?;
     let name = name.trim();
     let name = name.strip_prefix("test ").unwrap_or(name);
@@ -2499,6 +2507,17 @@ mod tests {
         assert_eq!(named("test tests::ok ... ok"), None);
         assert_eq!(named("loading ... ERROR: disk full"), None);
         assert_eq!(named(" ... FAILED"), None);
+        // Behind a CI job's time; pytest's `-v`.
+        assert_eq!(
+            named("2026-12-06T08:00:18.0000000Z test_total (__main__.T.test_total) ... FAIL"),
+            Some("test_total (__main__.T.test_total)")
+        );
+        assert_eq!(
+            named("test_calc.py::test_total FAILED                  [100%]"),
+            Some("test_calc.py::test_total")
+        );
+        assert_eq!(named("test_calc.py::test_ok PASSED [ 50%]"), None);
+        assert_eq!(named("downloading FAILED [ 50%]"), None);
     }
 
     #[test]
