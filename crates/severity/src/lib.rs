@@ -651,6 +651,11 @@ impl Findings {
         // function, `\tat app.ValidationError.<init>(…)` a constructor, not an error.
         let named = self.named.filter(|_| !is_indented_frame(bytes));
         let severity = level.or(named).max(self.signalled);
+        // A test that passed behind a CI job's time or a container's name (`2026-…Z     ✓
+        // throws TypeError`), looked for only where something was found.
+        if severity.is_some() && is_passed_test_behind_a_prefix(bytes) {
+            return Inspection::default();
+        }
         Inspection {
             stated: level.is_some(),
             severity: severity
@@ -709,6 +714,21 @@ fn is_passed_test(bytes: &[u8]) -> bool {
         && ["✓ ", "✔ ", "√ "]
             .iter()
             .any(|mark| name.starts_with(mark.as_bytes()))
+}
+
+/// [`is_passed_test`] behind a prefix a log puts on every line: one word (a time) or a
+/// container's name and its bar (`api-1  | `), then blank space.
+#[inline(never)] // Read of lines with a severity only: kept out of the scan's loop.
+fn is_passed_test_behind_a_prefix(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(128)];
+    let Some(mark) = memchr::memchr(0xE2, head) else {
+        return false;
+    };
+    let prefix = head[..mark].trim_ascii();
+    let one_word = !prefix.is_empty() && !prefix.iter().any(u8::is_ascii_whitespace);
+    (one_word || prefix.ends_with(b"|"))
+        && head[..mark].last().is_some_and(u8::is_ascii_whitespace)
+        && is_passed_test(&bytes[mark - 1..])
 }
 
 /// An entry of `ls -l`: its type and permissions (`drwxr-xr-x`, `-rw-r--r--.`), then its
@@ -3698,6 +3718,10 @@ mod tests {
             ("Jest: Coverage for branches (6.25%) does not meet \"global\" threshold (80%)", Some(Error)),
             ("Jest: \"global\" coverage threshold for lines (90%) not met: 22.22%", Some(Error)),
             ("Jest: a note", None),
+            // A test that passed behind a CI job's time or a container's name.
+            ("2026-12-06T08:00:20.1000000Z     ✓ throws TypeError on non-string input #0 (4 ms)", None),
+            ("api-1  |     ✔ returns NotFoundError payload unchanged", None),
+            ("2026-12-06T08:00:20Z ERROR ✓ TypeError", Some(Error)),
             // The go command's missing dependency (`go mod tidy`, `go get`).
             ("\tgithub.com/foo/bar: cannot find module providing package github.com/foo/bar: module lookup disabled by GOPROXY=off", Some(Error)),
             ("\tat cannot find module providing package", None),
