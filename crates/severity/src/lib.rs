@@ -1789,10 +1789,21 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
             || bytes[..start].ends_with(b"  ")
             || after_time(&bytes[..start]))
         && apart(&bytes[end..]);
-    // ESLint's table, the level apart after a position: `  12:5  error  'x' is unused`.
-    let positioned = bytes[..start].ends_with(b"  ")
-        && apart(&bytes[end..])
-        && is_position(bytes[..start].trim_ascii());
+    // ESLint's table, the level apart after a position: `  12:5  error  'x' is unused`,
+    // behind a CI job's time too (`2026-…Z   12:5  error  …`).
+    let positioned = bytes[..start].ends_with(b"  ") && apart(&bytes[end..]) && {
+        let head = bytes[..start].trim_ascii();
+        is_position(head)
+            || head
+                .iter()
+                .rposition(u8::is_ascii_whitespace)
+                .is_some_and(|gap| {
+                    let time = head[..gap].trim_ascii();
+                    !time.is_empty()
+                        && !time.iter().any(u8::is_ascii_whitespace)
+                        && is_position(&head[gap + 1..])
+                })
+    };
     // A compiler's coded diagnostic: tsc's `error TS2322:`, csc's `error CS0103:`,
     // MSBuild's `warning MSB3277:`.
     let coded = after == Some(b' ') && is_diagnostic_code(&bytes[end + 1..]);
@@ -3718,6 +3729,10 @@ mod tests {
             ("Jest: Coverage for branches (6.25%) does not meet \"global\" threshold (80%)", Some(Error)),
             ("Jest: \"global\" coverage threshold for lines (90%) not met: 22.22%", Some(Error)),
             ("Jest: a note", None),
+            // ESLint's finding behind a CI job's time.
+            ("2026-12-06T08:00:20.1000000Z   4:10  error    'undefinedThing' is not defined  no-undef", Some(Error)),
+            ("2026-12-06T08:00:20.1000000Z   3:3   warning  Unexpected console statement  no-console", Some(Warn)),
+            ("a b   4:10  error    x", None),
             // A test that passed behind a CI job's time or a container's name.
             ("2026-12-06T08:00:20.1000000Z     ✓ throws TypeError on non-string input #0 (4 ms)", None),
             ("api-1  |     ✔ returns NotFoundError payload unchanged", None),
