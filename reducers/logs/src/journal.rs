@@ -422,11 +422,9 @@ impl Journal {
         let stripped = strip_ansi(message, reuse);
         let ansi = stripped.is_some();
         let message = stripped.as_deref().unwrap_or(message);
-        // Counted of the entries kept, as the messages are (the options' own are not shown).
-        let micros = match fields.realtime.as_deref().map(str::parse::<i64>) {
-            Some(Ok(us)) => Some(us),
-            _ => None,
-        };
+        // A bad time or priority is counted of the entries kept, as a message's problems
+        // are (the options' own are not shown).
+        let micros = (fields.realtime.as_deref()).and_then(|us| us.parse::<i64>().ok());
         let (level, bad_priority) = match fields.priority.as_deref().map(str::parse::<usize>) {
             Some(Ok(p)) if p < UNSET => (p, false),
             Some(_) => (UNSET, true),
