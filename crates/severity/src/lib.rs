@@ -964,7 +964,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 84] = [
+const SIGNALS: [(&str, Severity); 85] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -1098,6 +1098,8 @@ const SIGNALS: [(&str, Severity); 84] = [
     ("no server available", Severity::Error),
     ("HARAKIRI ON WORKER", Severity::Error),
     ("DAMN ! worker", Severity::Error),
+    // A database's deadlock, whatever level it is logged at (InnoDB's at `[Note]`).
+    ("deadlock detected", Severity::Error),
 ];
 
 /// Whether a signal's phrase, found between `before` and `after`, says what it signals:
@@ -3794,6 +3796,7 @@ mod tests {
             ),
             ("backend be_app has no server available!", Some(Error)),
             ("*** HARAKIRI ON WORKER 2 (pid: 1202, try: 1) ***", Some(Error)),
+            ("2026-12-06  8:06:00 806 [Note] InnoDB: Transactions deadlock detected, dumping detailed information.", Some(Error)),
             ("DAMN ! worker 2 (pid: 1202) died, killed by signal 9 :( trying respawn ...", Some(Error)),
             ("worker 2 (pid: 1202) is taking too much time to die...NO MERCY !!!", None),
             ("backup failed, info: Connection refused", Some(Error)),

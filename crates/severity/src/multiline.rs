@@ -102,6 +102,11 @@ enum Header {
     /// ([`is_vitest_failure`]): the error, its diff, where (` ❯ test/a.test.ts:47:27`) and
     /// the code frame follow, up to the rule that closes it.
     VitestFailure,
+    /// InnoDB's dump of a deadlock (MariaDB's and MySQL's error log, `InnoDB: Transactions
+    /// deadlock detected, dumping detailed information.`): each transaction, its lock
+    /// and its statement, over stamped and unstamped lines, up to `*** WE ROLL BACK
+    /// TRANSACTION (1)`, which ends it.
+    InnoDbDeadlock { ended: bool },
     /// Mocha's `  1) Suite` in its list of failures ([`is_mocha_failure`]): the test's
     /// title, what failed and its stack follow, indented, in parts set apart by blank
     /// lines.
@@ -463,7 +468,8 @@ impl MultiLine {
     /// still continues it: a part of PostgreSQL's message (its server log stamps each
     /// part, `HINT:  …`, and indents a part's further lines with a tab, unstamped).
     pub fn continues_after_unstamped(&self, line: &str) -> bool {
-        self.header == Header::Postgres && is_postgres_detail(line)
+        (self.header == Header::Postgres && is_postgres_detail(line))
+            || self.header == (Header::InnoDbDeadlock { ended: false })
     }
 
     /// Whether `line` continues the record. The caller decides what else ends one (a
@@ -617,6 +623,7 @@ impl MultiLine {
                         && self.severity >= Some(Severity::Error))
             }
             Header::SwiftCrash { ended } => return !ended,
+            Header::InnoDbDeadlock { ended } => return !ended,
             Header::FatalPython => return blank() || is_faulthandler_line(line),
             Header::FatalError => {
                 return (first
@@ -807,6 +814,11 @@ impl MultiLine {
         if self.header == (Header::SwiftCrash { ended: false }) && line.starts_with(SWIFT_CRASH_END)
         {
             self.header = Header::SwiftCrash { ended: true };
+        }
+        if self.header == (Header::InnoDbDeadlock { ended: false })
+            && line.contains(INNODB_ROLL_BACK)
+        {
+            self.header = Header::InnoDbDeadlock { ended: true };
         }
         if self.header == Header::TerraformTitle && self.lines == 2 {
             self.header = Header::TerraformPlain;
@@ -1850,6 +1862,10 @@ fn is_jest_console(line: &str) -> bool {
     })
 }
 
+/// How InnoDB's dump of a deadlock begins, and the line that ends it.
+const INNODB_DEADLOCK: &str = "InnoDB: Transactions deadlock detected";
+const INNODB_ROLL_BACK: &str = "*** WE ROLL BACK TRANSACTION";
+
 /// Vitest's header of a failed test in its list of failures, ` FAIL  test/a.test.ts >
 /// suite > adds` (its file, suites and test apart by ` > `). Read at the start of every
 /// record: the first bytes rule out nearly every line.
@@ -2003,6 +2019,10 @@ pub fn what_went_wrong<'a>(
     }
     if is_cmake_message(first) {
         return rest.find(|l| !l.trim().is_empty());
+    }
+    // InnoDB's dump says it in its first line; its parts' stamped headings say nothing.
+    if first.contains(INNODB_DEADLOCK) {
+        return None;
     }
     // faulthandler's first line says it all; its threads' headings say nothing.
     if first.starts_with(FATAL_PYTHON) {
@@ -2322,6 +2342,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::JestFailure
     } else if is_jest_console(line) {
         Header::JestConsole
+    } else if severity >= Some(Severity::Error) && line.contains(INNODB_DEADLOCK) {
+        Header::InnoDbDeadlock { ended: false }
     } else if is_vitest_failure(line) {
         Header::VitestFailure
     } else if is_mocha_failure(line) {

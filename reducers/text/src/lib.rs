@@ -2451,6 +2451,49 @@ mod tests {
     }
 
     #[test]
+    fn innodbs_deadlock_dump_is_one_record_over_its_stamped_and_unstamped_lines() {
+        // MariaDB 10.11's error log (its hour padded with a space).
+        let at = "2026-12-06  8:06:00 806";
+        let input = format!(
+            "{at} [Note] InnoDB: Transactions deadlock detected, dumping detailed information.\n\
+             {at} [Note] InnoDB: \n\
+             *** (1) TRANSACTION:\n\
+             \n\
+             TRANSACTION 24, ACTIVE 1 sec starting index read\n\
+             update acct set bal=bal-1 where id=1\n\
+             {at} [Note] InnoDB: *** WAITING FOR THIS LOCK TO BE GRANTED:\n\
+             \n\
+             RECORD LOCKS space id 5 page no 3 n bits 320 index PRIMARY of table `shop`.`acct`\n\
+             {at} [Note] InnoDB: *** WE ROLL BACK TRANSACTION (1)\n\
+             \n\
+             {at} [ERROR] InnoDB: Transaction was aborted due to Deadlock\n"
+        );
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let dump = (envelope.items.iter())
+            .find(|item| item["line"] == 1)
+            .expect("the dump's item");
+        assert_eq!(dump["severity"], "error", "{dump}");
+        let more = dump["more"].as_array().unwrap();
+        assert!(
+            more.iter()
+                .any(|l| l == "update acct set bal=bal-1 where id=1"),
+            "{dump}"
+        );
+        assert!(
+            more.last()
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .contains("WE ROLL BACK"),
+            "{dump}"
+        );
+        assert!(
+            (envelope.items.iter()).any(|item| item["line"] == 12),
+            "the abort after it is a record of its own: {envelope:?}"
+        );
+    }
+
+    #[test]
     fn pips_conflict_keeps_its_causes_across_the_blank_line() {
         // pip 23.2's, at its end.
         let input = "Collecting six\n\
