@@ -278,13 +278,12 @@ fn launches_a_stderr_reader(argv: &[String]) -> bool {
 /// Whether a script's `#!` line (`/usr/bin/env python3`, `/usr/bin/node`, without the
 /// `#!`) runs it with a program that runs scripts ([`is_interpreter`]).
 pub fn names_an_interpreter(shebang: &str) -> bool {
-    let mut words = shebang.split_whitespace().map(basename);
-    let program = match words.next() {
-        // `env`'s options (`-S`) and settings (`A=1`) come before the program.
-        Some("env") => words.find(|w| !w.starts_with('-') && !w.contains('=')),
-        first => first,
-    };
-    program.is_some_and(is_interpreter)
+    // `env`'s options (`-S`) and settings (`A=1`) come before the program, as on a
+    // command line.
+    let words: Vec<String> = shebang.split_whitespace().map(String::from).collect();
+    launched_words(&words)
+        .first()
+        .is_some_and(|program| is_interpreter(program))
 }
 
 /// A program that runs scripts: Python (any version, PyPy), Node, Deno, Bun, Ruby,

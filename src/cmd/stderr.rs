@@ -341,9 +341,11 @@ struct Found {
 
 /// A line that looks like an error or a warning, not shown from the start.
 struct Cut {
-    /// Its number, where it starts, its text.
+    /// Its line's number.
     number: u64,
+    /// Where it starts, in bytes.
     start: u64,
+    /// Its text, cut to [`ERROR_LIKE_CHARS`].
     text: String,
     /// The lines of the record it begins, after it.
     more: Vec<String>,

@@ -718,7 +718,7 @@ impl MultiLine {
             _ => {}
         }
         if line.starts_with("Caused by:")
-            || line.starts_with(PIP_CONFLICT)
+            || heads_causes(line)
             || line.starts_with("\tat ")
             || (indented && self.severity >= Some(Severity::Error) && is_pgjdbc_field(line))
         {

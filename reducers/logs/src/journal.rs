@@ -346,7 +346,14 @@ impl Journal {
         let object = crate::is_json_object(bytes);
         match serde_json::from_slice::<JsonEntry<'_>>(bytes) {
             Ok(json) if !cut && object => {
-                let fields = Fields {
+                let pid = json.pid.text();
+                let about_unit = Fields::about_unit(
+                    json.manager_unit.text(),
+                    json.coredump_unit.text(),
+                    json.object_unit.text(),
+                    pid.as_deref(),
+                );
+                self.entry(Fields {
                     line,
                     message: json.message,
                     priority: json.priority.text(),
@@ -355,22 +362,12 @@ impl Journal {
                     container: json.container.text(),
                     identifier: json.identifier.text(),
                     comm: json.comm.text(),
-                    pid: json.pid.text(),
+                    pid,
                     // When journald's own time is missing, the one the client gave.
                     realtime: json.realtime.text().or(json.source_realtime.text()),
                     cursor: json.cursor.text(),
-                    about_unit: None,
-                };
-                let fields = Fields {
-                    about_unit: Fields::about_unit(
-                        json.manager_unit.text(),
-                        json.coredump_unit.text(),
-                        json.object_unit.text(),
-                        fields.pid.as_deref(),
-                    ),
-                    ..fields
-                };
-                self.entry(fields);
+                    about_unit,
+                });
             }
             _ => {
                 // Not an entry: counted, and shown as an unset entry so nothing is lost.
