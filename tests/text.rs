@@ -2662,3 +2662,212 @@ hint: See above for details.
         "{summary}"
     );
 }
+
+/// A `go test -json` stream (test2json's events, as Go 1.22 writes them) of two packages:
+/// `passing` tests that log a line each, then one that fails with its log and one that
+/// panics; with the output the events carry, line by line (what `go test -v` prints),
+/// and for each of those lines the number of the event line that carries it.
+fn go_test_json(passing: usize) -> (String, String, Vec<u64>) {
+    let mut events = Vec::new();
+    let mut event = |action: &str, package: &str, test: Option<&str>, output: Option<&str>| {
+        let mut e = json!({"Time": format!("2026-12-06T10:00:{:02}.{:06}Z", events.len() / 100_000, events.len() % 100_000), "Action": action, "Package": package});
+        if let Some(test) = test {
+            e["Test"] = json!(test);
+        }
+        if let Some(output) = output {
+            e["Output"] = json!(output);
+        }
+        if matches!(action, "pass" | "fail") {
+            e["Elapsed"] = json!(0.01);
+        }
+        events.push(e);
+    };
+    let cart = "example.com/shop/cart";
+    event("start", cart, None, None);
+    for i in 0..passing {
+        let name = format!("TestCart{i}");
+        event("run", cart, Some(&name), None);
+        event(
+            "output",
+            cart,
+            Some(&name),
+            Some(&format!("=== RUN   {name}\n")),
+        );
+        let log = format!("    cart_test.go:{}: added item {i}\n", 20 + i);
+        event("output", cart, Some(&name), Some(&log));
+        let result = format!("--- PASS: {name} (0.00s)\n");
+        event("output", cart, Some(&name), Some(&result));
+        event("pass", cart, Some(&name), None);
+    }
+    event("output", cart, None, Some("PASS\n"));
+    event(
+        "output",
+        cart,
+        None,
+        Some(&format!("ok  \t{cart}\t0.012s\n")),
+    );
+    event("pass", cart, None, None);
+    let ledger = "example.com/shop/ledger";
+    event("start", ledger, None, None);
+    let balance = "TestBalance";
+    event("run", ledger, Some(balance), None);
+    event(
+        "output",
+        ledger,
+        Some(balance),
+        Some("=== RUN   TestBalance\n"),
+    );
+    let mismatch = "    ledger_test.go:88: balance mismatch: got 10, want 12\n";
+    event("output", ledger, Some(balance), Some(mismatch));
+    event(
+        "output",
+        ledger,
+        Some(balance),
+        Some("--- FAIL: TestBalance (0.00s)\n"),
+    );
+    event("fail", ledger, Some(balance), None);
+    let refund = "TestRefund";
+    event("run", ledger, Some(refund), None);
+    for line in [
+        "=== RUN   TestRefund",
+        "--- FAIL: TestRefund (0.00s)",
+        "panic: runtime error: index out of range [3] with length 3 [recovered]",
+        "\tpanic: runtime error: index out of range [3] with length 3",
+        "",
+        "goroutine 7 [running]:",
+        "testing.tRunner.func1.2({0x5a1f20, 0xc000018150})",
+        "\t/usr/local/go/src/testing/testing.go:1632 +0x230",
+        "example.com/shop/ledger.Refund(...)",
+        "\t/src/ledger/refund.go:14",
+        "example.com/shop/ledger.TestRefund(0xc0000a6820)",
+        "\t/src/ledger/refund_test.go:9 +0x1d",
+        "created by testing.(*T).Run in goroutine 1",
+        "\t/usr/local/go/src/testing/testing.go:1743 +0x390",
+    ] {
+        event("output", ledger, Some(refund), Some(&format!("{line}\n")));
+    }
+    event("fail", ledger, Some(refund), None);
+    event(
+        "output",
+        ledger,
+        None,
+        Some(&format!("FAIL\t{ledger}\t0.005s\n")),
+    );
+    event("fail", ledger, None, None);
+
+    let mut json_lines = String::new();
+    let mut output = String::new();
+    let mut carried_by = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        json_lines.push_str(&format!("{e}\n"));
+        if let Some(text) = e["Output"].as_str() {
+            output.push_str(text);
+            carried_by.push(i as u64 + 1);
+        }
+    }
+    (json_lines, output, carried_by)
+}
+
+#[test]
+fn go_test_json_is_read_as_the_output_its_events_carry() {
+    // Each event was an item or a template of its own (`{"Time":"<*>","Action":"run",…}`),
+    // the failing test's log and the panic's frames apart from them. Read as their
+    // output, the events give what `go test -v`'s output gives, at the events' lines.
+    let b = Briefly::new();
+    let (events, output, carried_by) = go_test_json(300);
+    let groups = b.dir.path().join("groups.jsonl");
+    let args = ["text", "--emit-groups", groups.to_str().unwrap()];
+    let read = b.envelope(&args, events.as_bytes(), CAP);
+    let verbose = b.envelope(&["text"], output.as_bytes(), CAP);
+    assert_eq!(read["truncated"], verbose["truncated"]);
+    // The same items, with each line number the event's that carried the line.
+    let at_event = |n: &Value| json!(carried_by[n.as_u64().unwrap() as usize - 1]);
+    let mut expected = verbose["items"].as_array().unwrap().clone();
+    assert!(expected.len() > 5, "{expected:?}");
+    for item in &mut expected {
+        for key in ["line", "first_line", "last_line"] {
+            if !item[key].is_null() {
+                item[key] = at_event(&item[key]);
+            }
+        }
+        let before = item.get_mut("before").and_then(Value::as_array_mut);
+        for before in before.into_iter().flatten() {
+            before[0] = at_event(&before[0]);
+        }
+    }
+    assert_eq!(read["items"].as_array().unwrap(), &expected);
+    let shown = shown_texts(&read);
+    assert!(
+        shown.contains("balance mismatch: got 10, want 12"),
+        "{shown}"
+    );
+    assert!(!shown.contains("\"Action\""), "{shown}");
+    let summary = read["summary"].as_str().unwrap();
+    let events_count = events.lines().count();
+    assert!(
+        summary.starts_with(&format!("{events_count} lines, ")),
+        "{summary}"
+    );
+    assert!(summary.contains("first fatal at line"), "{summary}");
+    let bare = events_count - carried_by.len();
+    assert_eq!(read["stats"]["go_test_events"], events_count);
+    assert_eq!(read["stats"]["bare_events"], bare);
+    assert_eq!(read["stats"]["records"], verbose["stats"]["records"]);
+    assert_eq!(read["stats"]["severity"], verbose["stats"]["severity"]);
+    assert_warns(
+        &read,
+        &[&format!(
+            "{events_count} lines were test events (go test -json), each read and shown as the \
+             output line it carries ({bare} with no output, as run and pass, not shown)"
+        )],
+    );
+    // A run cut short (killed at a timeout) ends with an event with no output: the
+    // last line shown is the last output's.
+    let cut: String = events
+        .lines()
+        .take_while(|l| !l.contains("\"Output\":\"PASS\\n\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(cut.ends_with("\"Action\":\"pass\",\"Package\":\"example.com/shop/cart\",\"Test\":\"TestCart299\",\"Elapsed\":0.01}\n"), "{cut}");
+    let envelope = b.envelope(&["text"], cut.as_bytes(), CAP);
+    let last = item_at(&envelope, cut.lines().count() as u64 - 1);
+    assert_eq!(last["text"], "--- PASS: TestCart299 (0.00s)", "{envelope}");
+    // Every line has a row: an event with no output in no group, one with output in its
+    // line's group.
+    let rows = group_rows(&groups);
+    assert_eq!(rows.len(), events_count);
+    let run_line = events.lines().position(|l| l.contains("\"run\"")).unwrap();
+    assert_eq!(rows[run_line]["group"], Value::Null, "{:?}", rows[run_line]);
+    assert!(rows[carried_by[0] as usize - 1]["group"].is_u64());
+    assert_eq!(
+        rows.iter().filter(|r| r["group"].is_null()).count(),
+        bare,
+        "only the events with no output are in no group"
+    );
+}
+
+#[test]
+fn a_json_log_with_an_action_field_is_no_go_test_event() {
+    // Only test2json's actions, of a package: an app's own events stay as they are.
+    let b = Briefly::new();
+    let input = r#"{"Time":"2026-12-06T10:00:00Z","Action":"login","User":"ann"}
+{"Time":"2026-12-06T10:00:01Z","Action":"output","Output":"no package\n"}
+{"Action":"run","Package":"example.com/x","Test":"TestA"}
+"#;
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["go_test_events"], 1, "{envelope}");
+    assert_eq!(envelope["stats"]["bare_events"], 1, "{envelope}");
+    let shown = shown_texts(&envelope);
+    assert!(shown.contains(r#"\"Action\":\"login\""#), "{shown}");
+    // Every line of a passing test is shown, but as its output: the events are whole in
+    // the artifact only.
+    let passed = [
+        r#"{"Action":"output","Package":"a","Test":"TestA","Output":"=== RUN   TestA\n"}"#,
+        r#"{"Action":"output","Package":"a","Test":"TestA","Output":"--- PASS: TestA (0.00s)\n"}"#,
+        r#"{"Action":"output","Package":"a","Output":"ok  \ta\t0.01s\n"}"#,
+    ];
+    let envelope = b.envelope(&["text"], passed.join("\n").as_bytes(), CAP);
+    assert_eq!(envelope["stats"]["go_test_events"], 3, "{envelope}");
+    assert!(envelope["artifact_path"].is_string(), "{envelope}");
+    assert!(shown.contains(r#"\"Output\":\"no package\\n\""#), "{shown}");
+}

@@ -1,10 +1,11 @@
 //! What a line says by itself, worked out ahead of the folding on [`Ahead`]'s threads:
-//! its text as a terminal shows it (without ANSI codes, a progress bar's last state),
-//! severity, timestamp, masked tokens and whether it
+//! its text as a terminal shows it (without ANSI codes, a progress bar's last state;
+//! a `go test -json` event's output), severity, timestamp, masked tokens and whether it
 //! matches `--grep`.
 //!
 //! [`Ahead`]: briefly_core::Ahead
 
+use crate::gotest::{go_test_event, GoTestEvent};
 use crate::severity::{self, Opens, Severity};
 use briefly_core::{last_drawn, strip_ansi, Prepare, Record, Records};
 use briefly_template::{container_prefix, timestamp_range, MaskedLine, Masker};
@@ -26,7 +27,7 @@ pub struct Facts {
 pub struct LineFacts {
     /// The line as a terminal shows it, when that differs: without its ANSI codes, and
     /// a line redrawn with carriage returns in its last state, or a worse one it drew
-    /// over ([`drawn_state`]).
+    /// over ([`drawn_state`]); a `go test -json` event's output line.
     pub(crate) stripped: Option<String>,
     /// It had ANSI codes.
     pub(crate) ansi: bool,
@@ -46,22 +47,24 @@ pub struct LineFacts {
     pub(crate) grep_match: bool,
     /// It holds a NUL byte: binary data, not text.
     pub(crate) nul: bool,
+    /// It is a `go test -json` event ([`go_test_event`]), read as the output it carries
+    /// (in `stripped`).
+    pub(crate) go_test_event: bool,
+    /// It is such an event with no output: there is nothing of it to fold.
+    pub(crate) bare_event: bool,
 }
 
 impl Prepare for Facts {
     type Output = LineFacts;
 
     fn prepare(&mut self, record: &Record<'_>, out: &mut LineFacts) {
-        out.nul = memchr::memchr(0, record.text.as_bytes()).is_some();
-        let stripped = strip_ansi(record.text, out.stripped.take());
-        out.ansi = stripped.is_some();
-        let text = stripped.as_deref().unwrap_or(record.text);
-        let last = drawn_state(text).map(str::to_string);
-        out.redrawn = last.is_some();
-        let shown = last.or(stripped);
-        let text = shown.as_deref().unwrap_or(record.text);
-        self.fill(text, severity::inspect(text), out);
-        out.stripped = shown;
+        match go_test_event(record.text) {
+            Some(event) => self.read_event(event, out),
+            None => {
+                (out.go_test_event, out.bare_event) = (false, false);
+                self.read_line(record.text, out);
+            }
+        }
     }
 
     /// A batch without ANSI codes, carriage returns or NUL bytes (nearly every one) has its lines'
@@ -77,11 +80,17 @@ impl Prepare for Facts {
         let lines = (0..records.len()).map(|i| records.text_range(i));
         severity::inspect_lines(joined, lines, &mut self.inspections);
         for (i, out) in outs.iter_mut().enumerate() {
+            let text = &joined[records.text_range(i)];
+            if let Some(event) = go_test_event(text) {
+                self.read_event(event, out);
+                continue;
+            }
             out.stripped = None;
             out.ansi = false;
             out.redrawn = false;
             out.nul = false;
-            self.fill(&joined[records.text_range(i)], self.inspections[i], out);
+            (out.go_test_event, out.bare_event) = (false, false);
+            self.fill(text, self.inspections[i], out);
         }
     }
 }
@@ -93,6 +102,36 @@ impl Facts {
             masker: Masker::new(config),
             grep,
             inspections: Vec::new(),
+        }
+    }
+
+    /// The facts of `text`, a line as it came or the output a `go test -json` event
+    /// carried: as a terminal shows it, without ANSI codes, in its last drawn state.
+    fn read_line(&mut self, text: &str, out: &mut LineFacts) {
+        out.nul = memchr::memchr(0, text.as_bytes()).is_some();
+        let stripped = strip_ansi(text, out.stripped.take());
+        out.ansi = stripped.is_some();
+        let unstyled = stripped.as_deref().unwrap_or(text);
+        let last = drawn_state(unstyled).map(str::to_string);
+        out.redrawn = last.is_some();
+        let shown = last.or(stripped);
+        let text = shown.as_deref().unwrap_or(text);
+        self.fill(text, severity::inspect(text), out);
+        out.stripped = shown;
+    }
+
+    /// The facts of a `go test -json` event: those of the output line it carries.
+    fn read_event(&mut self, event: GoTestEvent, out: &mut LineFacts) {
+        out.go_test_event = true;
+        out.bare_event = event == GoTestEvent::Bare;
+        match event {
+            GoTestEvent::Output(output) => {
+                self.read_line(&output, out);
+                if out.stripped.is_none() {
+                    out.stripped = Some(output);
+                }
+            }
+            GoTestEvent::Bare => out.stripped = None,
         }
     }
 

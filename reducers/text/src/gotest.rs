@@ -5,6 +5,8 @@
 //! These lines are held per test until its result, so that a failure's item shows them
 //! as the lines before it.
 
+use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 
 /// Most output lines held, of all the tests still running (a table test's subtests all
@@ -166,9 +168,144 @@ fn shape_of(text: &str) -> u64 {
         })
 }
 
+/// A line of `go test -json` (test2json's events, one JSON object a line), by what it
+/// carries of the test's output: the concatenation of the events' `Output` fields is
+/// exactly what `go test -v` prints, so an event is read as its line of that output.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum GoTestEvent {
+    /// An `output` (or `bench`, `build-output`) event: its output line, without the
+    /// newline that ends it.
+    Output(String),
+    /// An event that carries no output (`start`, `run`, `pass`, `fail` …): what it says
+    /// is in the output lines too (`=== RUN`, `--- FAIL: …`, `FAIL\tpkg`).
+    Bare,
+}
+
+/// The events' actions (`go doc cmd/test2json`; `build-output`, `build-fail` since Go
+/// 1.24).
+const ACTIONS: [&str; 12] = [
+    "start",
+    "run",
+    "pause",
+    "cont",
+    "pass",
+    "bench",
+    "fail",
+    "output",
+    "skip",
+    "build-output",
+    "build-fail",
+    "attr",
+];
+
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(rename = "Action", borrow)]
+    action: Cow<'a, str>,
+    #[serde(rename = "Package", default)]
+    package: Option<Cow<'a, str>>,
+    #[serde(rename = "ImportPath", default)]
+    import_path: Option<Cow<'a, str>>,
+    #[serde(rename = "Output", default)]
+    output: Option<String>,
+}
+
+/// `line` read as a test2json event: a JSON object that opens with one of the keys
+/// test2json writes first (`Time`; `Action` when no time is written, `ImportPath` for a
+/// build's), names a known action and the package or build it is of. Output holding a
+/// line break inside (test2json writes one line an event) is not read: the line stays
+/// as it is.
+#[inline]
+pub(crate) fn go_test_event(line: &str) -> Option<GoTestEvent> {
+    // Read at every line: its first bytes rule out nearly every one, here.
+    match line.as_bytes() {
+        [b'{', b'"', ..] => decode_event(line),
+        _ => None,
+    }
+}
+
+fn decode_event(line: &str) -> Option<GoTestEvent> {
+    // The keys rule out JSON logs' lines.
+    let opens = ["{\"Time\":\"", "{\"Action\":\"", "{\"ImportPath\":\""];
+    if !opens.iter().any(|key| line.starts_with(key)) {
+        return None;
+    }
+    let event: Event<'_> = serde_json::from_str(line).ok()?;
+    if !ACTIONS.contains(&&*event.action) || event.package.or(event.import_path).is_none() {
+        return None;
+    }
+    match event.output {
+        None => Some(GoTestEvent::Bare),
+        Some(mut output) => {
+            if output.ends_with('\n') {
+                output.pop();
+                if output.ends_with('\r') {
+                    output.pop();
+                }
+            }
+            (!output.contains('\n')).then_some(GoTestEvent::Output(output))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{GoTestOutput, MAX_HELD_LINES};
+    use super::{go_test_event, GoTestEvent, GoTestOutput, MAX_HELD_LINES};
+
+    #[test]
+    fn a_test2json_event_is_read_as_the_output_it_carries() {
+        let output = |s: &str| Some(GoTestEvent::Output(s.to_string()));
+        for (line, expected) in [
+            (
+                r#"{"Time":"2026-12-06T10:00:00.1Z","Action":"output","Package":"example.com/a","Test":"TestA","Output":"    a_test.go:9: got 1\n"}"#,
+                output("    a_test.go:9: got 1"),
+            ),
+            // A cached result's events have no time; a line written in parts, no newline.
+            (
+                r#"{"Action":"output","Package":"example.com/a","Output":"ok  \texample.com/a\t(cached)\r\n"}"#,
+                output("ok  \texample.com/a\t(cached)"),
+            ),
+            (
+                r#"{"Action":"output","Package":"example.com/a","Output":"partial"}"#,
+                output("partial"),
+            ),
+            // Go 1.24's build events name the build, not a package.
+            (
+                r#"{"ImportPath":"example.com/a [example.com/a.test]","Action":"build-output","Output":"./a.go:3:2: undefined: x\n"}"#,
+                output("./a.go:3:2: undefined: x"),
+            ),
+            (
+                r#"{"Time":"2026-12-06T10:00:00Z","Action":"run","Package":"example.com/a","Test":"TestA"}"#,
+                Some(GoTestEvent::Bare),
+            ),
+            (
+                r#"{"Time":"2026-12-06T10:00:00Z","Action":"fail","Package":"example.com/a","Elapsed":0.01,"FailedBuild":"example.com/a"}"#,
+                Some(GoTestEvent::Bare),
+            ),
+            // No package, an action test2json has not, two lines in one event, not JSON,
+            // another key first.
+            (
+                r#"{"Time":"2026-12-06T10:00:00Z","Action":"run","Test":"TestA"}"#,
+                None,
+            ),
+            (
+                r#"{"Time":"2026-12-06T10:00:00Z","Action":"login","Package":"a"}"#,
+                None,
+            ),
+            (
+                r#"{"Action":"output","Package":"a","Output":"one\ntwo\n"}"#,
+                None,
+            ),
+            (
+                r#"{"Time":"2026-12-06T10:00:00Z","Action":"run","Package":"#,
+                None,
+            ),
+            (r#"{"level":"error","Action":"run","Package":"a"}"#, None),
+            ("=== RUN   TestA", None),
+        ] {
+            assert_eq!(go_test_event(line), expected, "{line}");
+        }
+    }
 
     /// Reads `lines`; the lines taken at each failure, by the failure's line.
     fn read(lines: &[&str]) -> Vec<(u64, Vec<(u64, String)>)> {

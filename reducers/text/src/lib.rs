@@ -562,6 +562,10 @@ pub struct Text {
     multiline: u64,
     ansi_lines: u64,
     redrawn_lines: u64,
+    /// Lines that were `go test -json` events, read as the output they carry.
+    go_test_events: u64,
+    /// Of them, events that carry no output (`run`, `pass`, …): not folded.
+    bare_events: u64,
     /// Lines that ended in CRLF, read and shown without the `\r`.
     crlf_lines: u64,
     /// Lines holding NUL bytes.
@@ -686,6 +690,8 @@ impl Text {
             multiline: 0,
             ansi_lines: 0,
             redrawn_lines: 0,
+            go_test_events: 0,
+            bare_events: 0,
             crlf_lines: 0,
             nul_lines: 0,
             binary_unlisted: 0,
@@ -942,7 +948,7 @@ impl Text {
             });
         }
         if let Some(groups) = &mut self.groups {
-            groups.push(group, last - first + 1);
+            groups.push(group, first, last);
         }
         for edge in self.first_line.iter_mut().chain([&mut self.last_line]) {
             if (first..=last).contains(&edge.line) {
@@ -1220,6 +1226,13 @@ impl Text {
     }
 
     /// One line, in input order: it continues the record being assembled or starts one.
+    /// Counts a `go test -json` event that carries no output, in no record. (Input held
+    /// whole stops being held at the next line: [`Text::hold`] takes lines in a row.)
+    fn skip_bare_event(&mut self) {
+        self.lines += 1;
+        self.bare_events += 1;
+    }
+
     fn fold_line(
         &mut self,
         record: &Record<'_>,
@@ -1815,6 +1828,14 @@ pub struct TextStats {
     /// Lines that ended in CRLF: read and shown without the `\r`.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub crlf_lines: u64,
+    /// Lines that were `go test -json` events, read as the output line each carries
+    /// (what `go test -v` prints).
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub go_test_events: u64,
+    /// Of them, events that carry no output (`start`, `run`, `pass`, `fail` …; their
+    /// output lines say the same): in no record or template.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub bare_events: u64,
 }
 
 impl FoldBatches for Text {
@@ -1832,8 +1853,17 @@ impl FoldBatches for Text {
 
     /// Folds a batch of lines whose facts are ready, in order.
     fn fold(&mut self, batch: &mut Batch<LineFacts>, out: &mut dyn Emit<TextItem>) {
+        let mut last_shown = None;
         for i in 0..batch.len() {
             let (record, facts) = batch.entry(i);
+            if facts.go_test_event {
+                self.go_test_events += 1;
+                if facts.bare_event {
+                    self.skip_bare_event();
+                    continue;
+                }
+            }
+            last_shown = Some(i);
             if let Some(held) = self.held_blank.take() {
                 let text = facts.stripped.as_deref().unwrap_or(record.text);
                 let message = facts.message.map_or(text, |at| &text[at..]);
@@ -1860,7 +1890,7 @@ impl FoldBatches for Text {
             self.fold_line(&record, facts, out);
         }
         // The last line is kept once per batch, not copied for every line.
-        if let Some(i) = batch.len().checked_sub(1) {
+        if let Some(i) = last_shown {
             let (record, facts) = batch.entry(i);
             let last = &mut self.last_line;
             last.line = record.line;
@@ -2090,7 +2120,7 @@ impl FoldBatches for Text {
             ));
         }
         if let Some(groups) = self.groups.take() {
-            if let Err(e) = groups.finish(&self.miner) {
+            if let Err(e) = groups.finish(&self.miner, self.lines) {
                 self.warnings.push(format!("--emit-groups: {e}"));
             }
         }
@@ -2206,6 +2236,8 @@ impl FoldBatches for Text {
             ansi_lines: self.ansi_lines,
             redrawn_lines: self.redrawn_lines,
             crlf_lines: self.crlf_lines,
+            go_test_events: self.go_test_events,
+            bare_events: self.bare_events,
             path_list,
             located_lines,
         };
@@ -2215,7 +2247,8 @@ impl FoldBatches for Text {
         // own template, a one-line record verbatim (as a serious, edge or once-seen
         // line), a multi-line one as a serious record kept with all its lines; and no
         // colour codes stripped (items show the lines without them).
-        let as_they_are = self.ansi_lines == 0 && self.redrawn_lines == 0;
+        let as_they_are =
+            self.ansi_lines == 0 && self.redrawn_lines == 0 && self.go_test_events == 0;
         outcome.returned_whole = returned_whole && !binary;
         outcome.complete = self.filtered_out == 0 && as_they_are && returned_whole
             || self.filtered_out == 0
@@ -2237,6 +2270,21 @@ impl FoldBatches for Text {
                 "{} redrawn with carriage returns (progress bars): each is read and shown in \
                  its last state (or a worse one it drew over), the whole in the artifact",
                 counted(self.redrawn_lines, "line was", "lines were")
+            ));
+        }
+        if self.go_test_events > 0 {
+            outcome.warnings.push(format!(
+                "{} (go test -json), each read and shown as the output line it carries{}; \
+                 the events whole in the artifact",
+                counted(
+                    self.go_test_events,
+                    "line was a test event",
+                    "lines were test events"
+                ),
+                match self.bare_events {
+                    0 => String::new(),
+                    n => format!(" ({n} with no output, as run and pass, not shown)"),
+                }
             ));
         }
         if self.crlf_lines > 0 {
@@ -2277,6 +2325,8 @@ struct Edge {
 struct GroupWriter {
     path: PathBuf,
     raw: BufWriter<std::fs::File>,
+    /// Lines written.
+    lines: u64,
 }
 
 const NO_GROUP: u32 = u32::MAX - 1;
@@ -2294,18 +2344,28 @@ impl GroupWriter {
         Ok(GroupWriter {
             path,
             raw: BufWriter::new(raw),
+            lines: 0,
         })
     }
 
-    /// The group of the next `lines` lines: one record's.
-    fn push(&mut self, group: Option<GroupId>, lines: u64) {
-        let id = group.map_or(NO_GROUP, |g| g.0).to_le_bytes();
-        for _ in 0..lines {
-            let _ = self.raw.write_all(&id);
-        }
+    /// The group of one record's lines, `first` to `last`; lines before it in none (a
+    /// `go test -json` event that carries no output is in no record).
+    fn push(&mut self, group: Option<GroupId>, first: u64, last: u64) {
+        self.write_through(first.saturating_sub(1), NO_GROUP);
+        self.write_through(last, group.map_or(NO_GROUP, |g| g.0));
     }
 
-    fn finish(self, miner: &Miner) -> std::io::Result<()> {
+    /// Writes `id` for each line up to `line`.
+    fn write_through(&mut self, line: u64, id: u32) {
+        for _ in self.lines..line {
+            let _ = self.raw.write_all(&id.to_le_bytes());
+        }
+        self.lines = self.lines.max(line);
+    }
+
+    /// Writes the file of the input's `lines` lines (those after the last record in none).
+    fn finish(mut self, miner: &Miner, lines: u64) -> std::io::Result<()> {
+        self.write_through(lines, NO_GROUP);
         let mut raw = self.raw.into_inner().map_err(|e| e.into_error())?;
         raw.rewind()?;
         let mut raw = std::io::BufReader::new(raw);
@@ -3444,6 +3504,15 @@ done
         // One redrawn line, and one coloured and redrawn: the same.
         let redrawn = format!("{plain}get 10%\rget 100%\n\x1b[31m1%\r\x1b[0mERROR db-1\n{plain}");
         assert_batch_prepares_as_each(make, &redrawn);
+
+        // `go test -json`'s events, with output and without, among plain lines.
+        let events = format!(
+            "{plain}{}\n{}\n{}\n{plain}",
+            r#"{"Time":"2026-12-06T10:00:00Z","Action":"run","Package":"a","Test":"TestA"}"#,
+            r#"{"Time":"2026-12-06T10:00:00Z","Action":"output","Package":"a","Test":"TestA","Output":"--- FAIL: TestA (0.00s)\n"}"#,
+            r#"{"Action":"output","Package":"a","Output":"\u001b[31mFAIL\u001b[0m\ta\t0.01s\n"}"#,
+        );
+        assert_batch_prepares_as_each(make, &events);
     }
 
     #[test]
