@@ -1,7 +1,8 @@
 //! `briefly journal`: journald entries, from `journalctl -o json` (one object a line) or
 //! `-o export` (binary-safe, length-prefixed fields), told apart by their first bytes.
 //!
-//! Fields read: `PRIORITY` (0 emerg … 7 debug) as the level, `__REALTIME_TIMESTAMP` (µs)
+//! Fields read: `PRIORITY` (0 emerg … 7 debug) as the level (with the level a line states
+//! when worse, for a service's output, `_TRANSPORT=stdout`), `__REALTIME_TIMESTAMP` (µs)
 //! as the time, the unit (the container that wrote it, `CONTAINER_NAME`; else the user's
 //! unit, `_SYSTEMD_USER_UNIT`; else `_SYSTEMD_UNIT`, `SYSLOG_IDENTIFIER` or `_COMM`),
 //! `_PID`, `MESSAGE` (a string; an array of bytes when not UTF-8; null when too large;
@@ -174,6 +175,15 @@ pub struct JournalStats {
     /// Entries kept without a PRIORITY whose text reads as a warning.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub unset_warnings: u64,
+    /// Entries kept that a service wrote to its stdout or stderr (`_TRANSPORT=stdout`)
+    /// whose text reads as an error or worse at a less urgent PRIORITY (journald gives
+    /// such lines the unit's level, info): ranked and counted in their group's `errors`
+    /// as errors, shown with their PRIORITY.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub output_errors: u64,
+    /// The same whose text reads as a warning.
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub output_warnings: u64,
     /// What was folded.
     #[serde(flatten)]
     pub fold: FoldStats,
@@ -200,6 +210,10 @@ pub struct Journal {
     unset_errors: u64,
     /// Entries kept without a PRIORITY whose text reads as a warning.
     unset_warnings: u64,
+    /// Entries kept a service wrote to its output whose text reads as an error or worse,
+    /// and as a warning, at a less urgent PRIORITY.
+    output_errors: u64,
+    output_warnings: u64,
     problems: Problems,
     last_cursor: Option<String>,
     /// Scratch for a message made of bytes or repeated fields.
@@ -243,6 +257,8 @@ impl Journal {
             filtered_out: 0,
             unset_errors: 0,
             unset_warnings: 0,
+            output_errors: 0,
+            output_warnings: 0,
             problems: Problems::default(),
             last_cursor: None,
             scratch: String::new(),
@@ -367,6 +383,7 @@ impl Journal {
                     realtime: json.realtime.text().or(json.source_realtime.text()),
                     cursor: json.cursor.text(),
                     about_unit,
+                    transport: json.transport.text(),
                 });
             }
             _ => {
@@ -429,6 +446,9 @@ impl Journal {
         };
         let severity = if level == UNSET {
             classify(message)
+        } else if fields.is_output_line() {
+            // What the line itself states, when worse than its unit's level.
+            Some(severity_of(level)).max(classify(message))
         } else {
             Some(severity_of(level))
         };
@@ -448,10 +468,17 @@ impl Journal {
             self.filtered_out += 1;
             return;
         }
-        if level == UNSET {
+        let read_as = match level {
+            UNSET => Some([&mut self.unset_errors, &mut self.unset_warnings]),
+            _ if severity > Some(severity_of(level)) => {
+                Some([&mut self.output_errors, &mut self.output_warnings])
+            }
+            _ => None,
+        };
+        if let Some([errors, warnings]) = read_as {
             match severity {
-                Some(s) if s >= Severity::Error => self.unset_errors += 1,
-                Some(Severity::Warn) => self.unset_warnings += 1,
+                Some(s) if s >= Severity::Error => *errors += 1,
+                Some(Severity::Warn) => *warnings += 1,
                 _ => {}
             }
         }
@@ -488,10 +515,11 @@ impl Journal {
     ) -> bool {
         let options = &self.options;
         if let Some(max) = options.max_priority {
-            let priority = if level == UNSET {
-                severity.map_or(6, priority_of)
-            } else {
-                level as u8
+            // An entry's priority, or what its message states when worse (a service's
+            // output line: `severity` is then the worse of the two).
+            let priority = match level {
+                UNSET => severity.map_or(6, priority_of),
+                _ => (level as u8).min(severity.map_or(7, priority_of)),
             };
             if priority > max {
                 return false;
@@ -776,29 +804,41 @@ impl Reducer for Journal {
             .iter()
             .filter_map(|p| fold.levels.get(p).map(|n| format!("{n} {p}")))
             .collect();
-        let (unset_errors, unset_warnings) = (self.unset_errors, self.unset_warnings);
-        match (serious.is_empty(), unset_errors + unset_warnings) {
-            (true, 0) => summary.push_str("; nothing at warning or above"),
-            (true, _) => summary.push_str("; no PRIORITY at warning or above"),
+        let read_as = [
+            (self.unset_errors, self.unset_warnings),
+            (self.output_errors, self.output_warnings),
+        ];
+        match (serious.is_empty(), read_as.iter().any(|&(e, w)| e + w > 0)) {
+            (true, false) => summary.push_str("; nothing at warning or above"),
+            (true, true) => summary.push_str("; no PRIORITY at warning or above"),
             (false, _) => summary.push_str(&format!("; {}", serious.join(", "))),
         }
         // Their text's severity ranks them and counts in `groups`: the summary says so
         // rather than disagree with it.
-        let unset: Vec<String> = [
-            (unset_errors, "an error", "errors"),
-            (unset_warnings, "a warning", "warnings"),
-        ]
-        .iter()
-        .filter(|(n, ..)| *n > 0)
-        .map(|&(n, one, many)| match n {
-            1 => one.to_string(),
-            n => format!("{n} {many}"),
-        })
-        .collect();
-        if !unset.is_empty() {
-            let n = unset_errors + unset_warnings;
-            let entries = counted(n, "unset entry reads as", "unset entries read as");
-            summary.push_str(&format!("; {entries} {}", unset.join(" and ")));
+        let [unset, output] = read_as;
+        for ((errors, warnings), one, many) in [
+            (unset, "unset entry reads as", "unset entries read as"),
+            (
+                output,
+                "output line (a unit's stdout or stderr) reads as",
+                "output lines (units' stdout or stderr) read as",
+            ),
+        ] {
+            let read: Vec<String> = [
+                (errors, "an error", "errors"),
+                (warnings, "a warning", "warnings"),
+            ]
+            .iter()
+            .filter(|(n, ..)| *n > 0)
+            .map(|&(n, one, many)| match n {
+                1 => one.to_string(),
+                n => format!("{n} {many}"),
+            })
+            .collect();
+            if !read.is_empty() {
+                let entries = counted(errors + warnings, one, many);
+                summary.push_str(&format!("; {entries} {}", read.join(" and ")));
+            }
         }
         if self.filtered_out > 0 {
             summary.push_str(" among them");
@@ -838,8 +878,10 @@ impl Reducer for Journal {
             entries_read: self.read,
             filtered_out: self.filtered_out,
             read_time_span: read_span,
-            unset_errors,
-            unset_warnings,
+            unset_errors: self.unset_errors,
+            unset_warnings: self.unset_warnings,
+            output_errors: self.output_errors,
+            output_warnings: self.output_warnings,
             fold,
             problems: self.problems.clone(),
         };
@@ -1005,6 +1047,8 @@ struct JsonEntry<'a> {
     object_unit: FieldValue<'a>,
     #[serde(rename = "_SOURCE_REALTIME_TIMESTAMP", default, borrow)]
     source_realtime: FieldValue<'a>,
+    #[serde(rename = "_TRANSPORT", default, borrow)]
+    transport: FieldValue<'a>,
 }
 
 /// An entry's fields, from either format.
@@ -1026,6 +1070,9 @@ struct Fields<'a> {
     /// systemd-coredump's (`COREDUMP_UNIT`), or a privileged program's
     /// (`OBJECT_SYSTEMD_UNIT`).
     about_unit: Option<Cow<'a, str>>,
+    /// How journald received it (`_TRANSPORT`): `stdout` for a line a service wrote to
+    /// its output ([`Fields::is_output_line`]).
+    transport: Option<Cow<'a, str>>,
 }
 
 impl<'a> Fields<'a> {
@@ -1040,10 +1087,18 @@ impl<'a> Fields<'a> {
             .or(object_unit)
             .or(manager_unit.filter(|_| pid == Some("1")))
     }
+
+    /// Whether a service wrote it to its stdout or stderr: journald gives each such line
+    /// the unit's `SyslogLevel=` (info) unless the line opens with a `<3>` prefix, which
+    /// few programs write, so its `PRIORITY` says little of it (a Python service's
+    /// `ERROR:app:…` and traceback are all `info`).
+    fn is_output_line(&self) -> bool {
+        self.transport.as_deref() == Some("stdout")
+    }
 }
 
 /// The fields of the export format that are read, by key.
-const EXPORT_KEYS: [&[u8]; 14] = [
+const EXPORT_KEYS: [&[u8]; 15] = [
     b"MESSAGE",
     b"PRIORITY",
     b"_SYSTEMD_UNIT",
@@ -1058,6 +1113,7 @@ const EXPORT_KEYS: [&[u8]; 14] = [
     b"COREDUMP_UNIT",
     b"OBJECT_SYSTEMD_UNIT",
     b"_SOURCE_REALTIME_TIMESTAMP",
+    b"_TRANSPORT",
 ];
 /// The longest key read; a longer one is not a key (journald's are 64 bytes at most).
 const MAX_KEY: usize = 256;
@@ -1280,7 +1336,7 @@ impl ExportParser {
                 Err(e) => FieldValue::Bytes(e.into_bytes()),
             },
         };
-        let [_, priority, unit, user_unit, container, identifier, comm, pid, realtime, cursor, manager_unit, coredump_unit, object_unit, source_realtime] =
+        let [_, priority, unit, user_unit, container, identifier, comm, pid, realtime, cursor, manager_unit, coredump_unit, object_unit, source_realtime, transport] =
             values;
         let pid = text(pid);
         let about_unit = Fields::about_unit(
@@ -1302,6 +1358,7 @@ impl ExportParser {
             realtime: text(realtime).or_else(|| text(source_realtime)),
             cursor: text(cursor),
             about_unit,
+            transport: text(transport),
         });
     }
 
@@ -1964,6 +2021,86 @@ mod tests {
         );
         assert_eq!(envelope.stats["entries"], 2);
         assert_eq!(envelope.stats["problems"]["cut_fields"], 2);
+    }
+
+    #[test]
+    fn a_services_output_line_is_read_at_the_level_it_states_when_worse() {
+        // A Python service under systemd: journald gives each line it writes to stderr
+        // the unit's level, info, so its error and traceback read as nothing at all.
+        let entry = |us: u64, message: &str, transport: &str| {
+            format!(
+                r#"{{"__REALTIME_TIMESTAMP":"{us}","_SYSTEMD_UNIT":"shop.service","PRIORITY":"6","_TRANSPORT":"{transport}","MESSAGE":"{message}"}}"#
+            ) + "\n"
+        };
+        let mut json = String::new();
+        for i in 0..200 {
+            json.push_str(&entry(
+                1_700_000_000_000_000 + i,
+                &format!("INFO:shop:served {i}"),
+                "stdout",
+            ));
+        }
+        json.push_str(&entry(
+            1_700_000_001_000_000,
+            "ERROR:shop:order 7 failed",
+            "stdout",
+        ));
+        json.push_str(&entry(
+            1_700_000_001_000_001,
+            "IndexError: list index out of range",
+            "stdout",
+        ));
+        json.push_str(&entry(
+            1_700_000_001_000_002,
+            "WARNING:shop:retrying",
+            "stdout",
+        ));
+        // A line it sent to syslog itself at info: its PRIORITY stands.
+        json.push_str(&entry(
+            1_700_000_002_000_000,
+            "ERROR counts reset",
+            "syslog",
+        ));
+        for input in [json.as_bytes().to_vec(), as_export(&json)] {
+            let reduce = |options: JournalOptions| {
+                reduce_all_chunkings(
+                    || Journal::new(options.clone()).unwrap(),
+                    &input,
+                    &RunConfig::new("journal"),
+                )
+            };
+            let envelope = reduce(JournalOptions::default());
+            assert_eq!(envelope.stats["output_errors"], 2);
+            assert_eq!(envelope.stats["output_warnings"], 1);
+            assert_eq!(envelope.stats["groups"]["shop.service"]["errors"], 2);
+            assert!(
+                envelope.summary.contains(
+                    "; no PRIORITY at warning or above; 3 output lines (units' stdout or \
+                     stderr) read as 2 errors and a warning; first info at"
+                ),
+                "{}",
+                envelope.summary
+            );
+            assert!(
+                envelope.summary.ends_with("ERROR:shop:order 7 failed"),
+                "{}",
+                envelope.summary
+            );
+            let first = &envelope.items[0];
+            assert_eq!(first["message"], "ERROR:shop:order 7 failed");
+            assert_eq!(first["priority"], "info");
+            // `--level err` keeps what reads as an error, not the syslog line.
+            let errors = reduce(JournalOptions {
+                max_priority: Some(3),
+                ..JournalOptions::default()
+            });
+            assert_eq!(errors.stats["entries"], 2, "{}", errors.summary);
+            let warnings = reduce(JournalOptions {
+                max_priority: Some(4),
+                ..JournalOptions::default()
+            });
+            assert_eq!(warnings.stats["entries"], 3, "{}", warnings.summary);
+        }
     }
 
     #[test]
