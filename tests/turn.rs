@@ -404,3 +404,48 @@ fn a_lone_surrogate_escape_is_read_as_u_fffd_not_a_failed_turn() {
         }
     }
 }
+
+#[test]
+fn an_image_block_stays_as_it_is_and_takes_nothing_of_the_budgets() {
+    // A screenshot beside a log (MCP's `{"type": "image", "data": …, "mimeType": …}`):
+    // its base64 is no text to reduce. It counted as 400,000 characters of JSON, was
+    // spilled first and came back as the JSON's text.
+    let b = Briefly::new();
+    let image =
+        json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0K".repeat(50_000)});
+    let mut log: String = (0..900)
+        .map(|i| format!("INFO handled request {i}\n"))
+        .collect();
+    log.insert_str(log.len() / 2, "ERROR db password rejected for user app\n");
+    let text = |t: &str| json!({"type": "text", "text": t});
+    let input = json!([
+        {"id": "shot", "content": [image.clone()]},
+        {"id": "small", "content": [text("page rendered"), image.clone()]},
+        {"id": "log", "content": [text(&log), image.clone(), text("exit 0")]},
+    ]);
+    let out = turn(&b, &input.to_string(), &["--max-chars", "3000"]);
+    // Only their text counts: the image alone and the small text with one stay.
+    assert_eq!(out[0]["content"], json!([image]), "{}", out[0]);
+    assert_eq!(out[0].get("persisted"), None);
+    assert_eq!(
+        out[1]["content"],
+        json!([text("page rendered"), image.clone()])
+    );
+    // The log is spilled: one text block of its stub, the image after it.
+    assert_eq!(out[2]["persisted"], true, "{}", out[2]);
+    let blocks = out[2]["content"].as_array().unwrap();
+    assert_eq!(blocks.len(), 2, "{blocks:?}");
+    let stub = blocks[0]["text"].as_str().unwrap();
+    assert!(stub.contains("ERROR db password rejected"), "{stub}");
+    assert!(stub.chars().count() <= 3_000);
+    assert_eq!(blocks[1], image);
+    let artifact = out[2]["artifact_path"].as_str().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(artifact).unwrap(),
+        format!("{log}\nexit 0")
+    );
+    // Content that is no blocks (an element without a type) counts whole, as JSON.
+    let untyped = json!([{"id": "odd", "content": [{"note": "x".repeat(20_000)}]}]);
+    let out = turn(&b, &untyped.to_string(), &["--max-chars", "3000"]);
+    assert_eq!(out[0]["persisted"], true, "{}", out[0]);
+}

@@ -234,6 +234,11 @@ fn spill_one(
         (_, Some(texts)) => texts.join("\n"),
         (other, None) => other.to_string(),
     };
+    // An image's or a document's block stays as it is, after the stub.
+    let kept_blocks: Vec<Value> = match (blocks, content.as_array()) {
+        (true, Some(all)) => all.iter().filter(|b| !is_text_block(b)).cloned().collect(),
+        _ => Vec::new(),
+    };
     let id = call_id(value);
     let options = SpillOptions::default();
     let mut config = session.config(
@@ -262,9 +267,12 @@ fn spill_one(
     }
     let stub = render::text(&envelope);
     let object = value.as_object_mut().expect("checked when staged");
-    // Blocks stay blocks: the stub is one text block.
+    // Blocks stay blocks: the stub is one text block, the other blocks after it.
     let replaced = match blocks {
-        true => serde_json::json!([{"type": "text", "text": stub}]),
+        true => {
+            let stub = serde_json::json!({"type": "text", "text": stub});
+            Value::Array(std::iter::once(stub).chain(kept_blocks).collect())
+        }
         false => Value::String(stub.clone()),
     };
     object.insert("content".into(), replaced);
@@ -316,18 +324,31 @@ fn content_chars(content: &Value) -> usize {
     }
 }
 
-/// The texts of content given as text blocks (`[{"type": "text", "text": …}]`, as
+/// The texts of content given as blocks (`[{"type": "text", "text": …}]`, as
 /// Anthropic's tool results, OpenAI's content parts and MCP's results have it); `None`
-/// for any other content.
+/// for any other content. The other blocks (an image's, a document's: `{"type":
+/// "image", …}`) are no text to reduce: they take nothing of the budgets here and stay
+/// as they are.
 fn text_blocks(content: &Value) -> Option<Vec<&str>> {
-    let blocks = content.as_array().filter(|blocks| !blocks.is_empty())?;
-    blocks
-        .iter()
-        .map(|block| match (block.get("type"), block.get("text")) {
-            (Some(kind), Some(Value::String(text))) if kind == "text" => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
+    let blocks = content.as_array()?;
+    let typed = |block: &Value| block.get("type").is_some_and(Value::is_string);
+    if !blocks.iter().all(typed) {
+        return None;
+    }
+    Some(
+        (blocks.iter())
+            .filter_map(|block| match block.get("text") {
+                Some(Value::String(text)) if is_text_block(block) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// A block of text: `{"type": "text", "text": "…"}`.
+fn is_text_block(block: &Value) -> bool {
+    block.get("type").is_some_and(|kind| kind == "text")
+        && block.get("text").is_some_and(Value::is_string)
 }
 
 /// Calls a function on each element of a JSON array as it is parsed.
