@@ -17,7 +17,7 @@ mod facts;
 use crate::fold::{Entry, Fold, FoldStats, Names};
 use crate::payload;
 use crate::time::{parse_rfc3339_micros, Span};
-use crate::{OptionError, TextItems};
+use crate::{OptionError, TextItems, MAX_RECORD_LINES, MAX_RECORD_PAUSE_MICROS};
 use briefly_core::{
     counted, plural, strip_ansi, Ahead, Batch, Emit, FoldBatches, Outcome, Record, Reducer,
 };
@@ -38,12 +38,6 @@ const MAX_TAIL_RECORD: usize = 2048;
 /// The most bytes of one record kept, partial lines joined and continuation lines
 /// included; the rest is counted.
 pub const MAX_JOINED: usize = 256 * 1024;
-/// The most lines one multi-line record gathers; a longer run starts a new record.
-const MAX_RECORD_LINES: usize = 200;
-/// The longest pause between two lines of one record, by their own times: a program
-/// writes a traceback's lines at once, so a line minutes after an error line is no part
-/// of it, whatever it says (a traceback under an old `level=warn` line).
-const MAX_RECORD_PAUSE_MICROS: i64 = 2_000_000;
 
 /// Level names, by severity; index 0 is a record that states none.
 pub const LEVELS: [&str; 7] = [

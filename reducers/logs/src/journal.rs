@@ -7,16 +7,20 @@
 //! unit, `_SYSTEMD_USER_UNIT`; else `_SYSTEMD_UNIT`, `SYSLOG_IDENTIFIER` or `_COMM`),
 //! `_PID`, `MESSAGE` (a string; an array of bytes when not UTF-8; null when too large;
 //! an array when repeated) and `__CURSOR`, the last of which goes in the envelope's
-//! `source_cursor` so a caller can go on with `journalctl --after-cursor`.
+//! `source_cursor` so a caller can go on with `journalctl --after-cursor`. A service's
+//! output lines, which journald stores one an entry, are joined back into the records
+//! they were written as (a traceback is one entry again).
 
+use crate::docker::MAX_JOINED;
 use crate::fold::{Entry, Fold, FoldStats, Names, MAX_GROUPS};
 use crate::time::Span;
-use crate::{OptionError, TextItems};
+use crate::{OptionError, TextItems, MAX_RECORD_LINES, MAX_RECORD_PAUSE_MICROS};
 use briefly_core::{
     count_newlines, counted, plural, strip_ansi, Emit, Envelope, Flow, Framing, LineFramer,
     Outcome, Record, Reducer,
 };
-use briefly_severity::{classify, Severity};
+use briefly_severity::multiline::{Indented, MultiLine};
+use briefly_severity::{classify, inspect, Severity};
 use briefly_text::{Text, TextOptions};
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -184,6 +188,12 @@ pub struct JournalStats {
     /// The same whose text reads as a warning.
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub output_warnings: u64,
+    /// Entries kept that are lines of the entry above them: a service's output lines
+    /// (a traceback and its frames) that journald stored one an entry, joined back into
+    /// the record they were written as, by the rules `text` reads records by (counted in
+    /// `entries`; the record is one item, at its first entry's line).
+    #[serde(skip_serializing_if = "briefly_core::is_zero")]
+    pub joined_entries: u64,
     /// What was folded.
     #[serde(flatten)]
     pub fold: FoldStats,
@@ -214,6 +224,10 @@ pub struct Journal {
     /// and as a warning, at a less urgent PRIORITY.
     output_errors: u64,
     output_warnings: u64,
+    /// A service's output lines being joined into one record.
+    output: Option<OutputRecord>,
+    /// Entries kept that were joined to the entry above them.
+    joined_entries: u64,
     problems: Problems,
     last_cursor: Option<String>,
     /// Scratch for a message made of bytes or repeated fields.
@@ -259,6 +273,8 @@ impl Journal {
             unset_warnings: 0,
             output_errors: 0,
             output_warnings: 0,
+            output: None,
+            joined_entries: 0,
             problems: Problems::default(),
             last_cursor: None,
             scratch: String::new(),
@@ -404,13 +420,21 @@ impl Journal {
 
     /// One entry, from either format.
     fn entry(&mut self, fields: Fields<'_>) {
+        // Lent out, as a message made in it is held while the entry is folded.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.entry_with(fields, &mut scratch);
+        self.scratch = scratch;
+    }
+
+    /// [`Journal::entry`], with `scratch` for a message made of bytes or repeated fields.
+    fn entry_with(&mut self, fields: Fields<'_>, scratch: &mut String) {
         self.read += 1;
         if let Some(cursor) = fields.cursor.as_deref() {
             let last = self.last_cursor.get_or_insert_with(String::new);
             last.clear();
             last.push_str(cursor);
         }
-        self.scratch.clear();
+        scratch.clear();
         let reuse = self.stripped.take();
         // How the message is shown, counted for the entries kept (the filters' own are
         // not shown): none, null, bytes.
@@ -427,8 +451,8 @@ impl Journal {
             FieldValue::Text(text) => text,
             value => {
                 shown_as[2] = u64::from(value.has_invalid_utf8());
-                value.join_into(&mut self.scratch);
-                &self.scratch
+                value.join_into(scratch);
+                scratch
             }
         };
         // Colour codes (journalctl writes a message with them as bytes) are no part of
@@ -463,11 +487,91 @@ impl Journal {
                 units.insert(unit.to_string(), 1);
             }
         }
-        let system_units = [fields.unit.as_deref(), fields.about_unit.as_deref()];
-        if !self.wanted(level, severity, micros, unit, system_units) {
-            self.filtered_out += 1;
+        // A service's output line, whole and well-formed, may go on the record above it.
+        let joins = fields.is_output_line() && shown_as == [0; 3] && !bad_priority;
+        let pid = fields.pid.as_deref();
+        if let (true, Some(micros)) = (joins, micros) {
+            if let Some(record) = &mut self.output {
+                if record.continues_with(unit, pid, micros, message) {
+                    record.push(message, micros, ansi);
+                    self.stripped = stripped;
+                    return;
+                }
+            }
+            self.close_output();
+            self.output = Some(OutputRecord::start(
+                &fields, unit, micros, level, message, ansi,
+            ));
+            self.stripped = stripped;
             return;
         }
+        self.close_output();
+        let entry = Entry {
+            line: fields.line,
+            micros,
+            level,
+            severity,
+            group: unit,
+            pid,
+            message,
+            ansi,
+        };
+        let system_units = [fields.unit.as_deref(), fields.about_unit.as_deref()];
+        let [missing, null, binary] = shown_as;
+        let problems = Problems {
+            bad_time: u64::from(micros.is_none()),
+            bad_priority: u64::from(bad_priority),
+            missing_message: missing,
+            null_message: null,
+            binary_message: binary,
+            ..Problems::default()
+        };
+        self.fold_entry(&entry, system_units, 0, problems);
+        self.stripped = stripped;
+    }
+
+    /// Folds the output record being joined, if any, as one entry (its lines joined).
+    fn close_output(&mut self) {
+        let Some(record) = self.output.take() else {
+            return;
+        };
+        // What its lines state, when worse than the unit's level.
+        let severity = Some(severity_of(record.level)).max(record.multiline.severity());
+        let entry = Entry {
+            line: record.line,
+            micros: Some(record.micros),
+            level: record.level,
+            severity,
+            group: &record.group,
+            pid: record.pid.as_deref(),
+            message: &record.message,
+            ansi: record.ansi,
+        };
+        let system_units = [record.unit.as_deref(), record.about_unit.as_deref()];
+        self.fold_entry(&entry, system_units, record.joined, Problems::default());
+    }
+
+    /// Folds an entry the options keep, with `joined` more entries joined to it as lines
+    /// of one record and the `problems` of its fields (counted of the entries kept).
+    fn fold_entry(
+        &mut self,
+        entry: &Entry<'_>,
+        system_units: [Option<&str>; 2],
+        joined: u64,
+        problems: Problems,
+    ) {
+        let Entry {
+            level,
+            severity,
+            micros,
+            group: unit,
+            ..
+        } = *entry;
+        if !self.wanted(level, severity, micros, unit, system_units) {
+            self.filtered_out += 1 + joined;
+            return;
+        }
+        self.joined_entries += joined;
         let read_as = match level {
             UNSET => Some([&mut self.unset_errors, &mut self.unset_warnings]),
             _ if severity > Some(severity_of(level)) => {
@@ -482,24 +586,13 @@ impl Journal {
                 _ => {}
             }
         }
-        let [missing, null, binary] = shown_as;
-        self.problems.bad_time += u64::from(micros.is_none());
-        self.problems.bad_priority += u64::from(bad_priority);
-        self.problems.missing_message += missing;
-        self.problems.null_message += null;
-        self.problems.binary_message += binary;
-        let entry = Entry {
-            line: fields.line,
-            micros,
-            level,
-            severity,
-            group: unit,
-            pid: fields.pid.as_deref(),
-            message,
-            ansi,
-        };
-        self.fold.add(&entry);
-        self.stripped = stripped;
+        let p = &mut self.problems;
+        p.bad_time += problems.bad_time;
+        p.bad_priority += problems.bad_priority;
+        p.missing_message += problems.missing_message;
+        p.null_message += problems.null_message;
+        p.binary_message += problems.binary_message;
+        self.fold.add(entry);
     }
 
     /// Whether the options keep an entry; `unit` is its group, `system_units` its
@@ -534,6 +627,76 @@ impl Journal {
         options.unit.as_deref().is_none_or(|u| {
             unit_matches(u, unit) || system_units.iter().flatten().any(|s| unit_matches(u, s))
         })
+    }
+}
+
+/// A service's output lines that journald stored one an entry each, joined back into
+/// the record they were written as (a Python traceback and its frames, a Java stack), by
+/// the rules `text` and `docker` read records by ([`MultiLine`]): the lines of one
+/// process, written within [`MAX_RECORD_PAUSE_MICROS`] of each other.
+struct OutputRecord {
+    line: u64,
+    micros: i64,
+    last_micros: i64,
+    level: usize,
+    group: String,
+    pid: Option<String>,
+    unit: Option<String>,
+    about_unit: Option<String>,
+    message: String,
+    ansi: bool,
+    multiline: MultiLine,
+    /// Entries joined after the first.
+    joined: u64,
+}
+
+impl OutputRecord {
+    fn start(
+        fields: &Fields<'_>,
+        group: &str,
+        micros: i64,
+        level: usize,
+        message: &str,
+        ansi: bool,
+    ) -> OutputRecord {
+        let found = inspect(message);
+        let mut multiline = MultiLine::new(Indented::Continue);
+        multiline.start(message, found.severity, found.opens);
+        OutputRecord {
+            line: fields.line,
+            micros,
+            last_micros: micros,
+            level,
+            group: group.to_string(),
+            pid: fields.pid.as_deref().map(str::to_string),
+            unit: fields.unit.as_deref().map(str::to_string),
+            about_unit: fields.about_unit.as_deref().map(str::to_string),
+            message: message.to_string(),
+            ansi,
+            multiline,
+            joined: 0,
+        }
+    }
+
+    /// Whether `message`, of an output entry of `group` and `pid` at `micros`, goes on
+    /// this record.
+    fn continues_with(&self, group: &str, pid: Option<&str>, micros: i64, message: &str) -> bool {
+        group == self.group
+            && pid == self.pid.as_deref()
+            && micros.saturating_sub(self.last_micros) <= MAX_RECORD_PAUSE_MICROS
+            && self.multiline.lines() + 1 < MAX_RECORD_LINES
+            && self.message.len() + message.len() < MAX_JOINED
+            && self.multiline.continues(message)
+    }
+
+    fn push(&mut self, message: &str, micros: i64, ansi: bool) {
+        let found = inspect(message);
+        self.multiline.push(message, found.severity, found.opens);
+        self.message.push('\n');
+        self.message.push_str(message);
+        self.last_micros = micros;
+        self.ansi |= ansi;
+        self.joined += 1;
     }
 }
 
@@ -722,8 +885,11 @@ impl Reducer for Journal {
                 return result;
             }
         };
+        self.close_output();
         let mut emit = |rank, item| out.emit(rank, item);
-        let (fold, worst) = self.fold.finish(&mut emit);
+        let (mut fold, worst) = self.fold.finish(&mut emit);
+        // Entries joined as lines of the one above them are entries kept too.
+        fold.entries += self.joined_entries;
         let mut warnings = self.fold.warnings();
         let p = &self.problems;
         let (entry, entries) = ("entry has", "entries have");
@@ -882,6 +1048,7 @@ impl Reducer for Journal {
             unset_warnings: self.unset_warnings,
             output_errors: self.output_errors,
             output_warnings: self.output_warnings,
+            joined_entries: self.joined_entries,
             fold,
             problems: self.problems.clone(),
         };
@@ -2101,6 +2268,128 @@ mod tests {
             });
             assert_eq!(warnings.stats["entries"], 3, "{}", warnings.summary);
         }
+    }
+
+    #[test]
+    fn a_traceback_journald_stored_a_line_an_entry_is_one_record_again() {
+        // A Python service's stderr under systemd: journald stores each line of its
+        // traceback as an entry of its own, microseconds apart.
+        let entry = |us: u64, pid: u32, message: &str, transport: &str| {
+            serde_json::json!({
+                "__REALTIME_TIMESTAMP": us.to_string(),
+                "_SYSTEMD_UNIT": "shop.service",
+                "_PID": pid.to_string(),
+                "PRIORITY": "6",
+                "_TRANSPORT": transport,
+                "MESSAGE": message,
+            })
+            .to_string()
+                + "\n"
+        };
+        let traceback = [
+            "ERROR:shop:order 7 failed",
+            "Traceback (most recent call last):",
+            "  File \"/srv/shop/app.py\", line 88, in handle",
+            "    total = price(order)",
+            "IndexError: list index out of range",
+        ];
+        let base = 1_700_000_000_000_000;
+        let mut json = String::new();
+        for i in 0..200 {
+            json.push_str(&entry(
+                base + i,
+                812,
+                &format!("INFO:shop:served {i}"),
+                "stdout",
+            ));
+        }
+        for (i, line) in traceback.iter().enumerate() {
+            json.push_str(&entry(base + 1_000_000 + i as u64, 812, line, "stdout"));
+        }
+        // Another process's frame, a frame 3 s later, and one journald got by syslog:
+        // each an entry of its own.
+        json.push_str(&entry(
+            base + 5_000_000,
+            812,
+            "Traceback (most recent call last):",
+            "stdout",
+        ));
+        json.push_str(&entry(
+            base + 5_000_001,
+            900,
+            "  File \\\"/srv/other.py\\\", line 1, in f",
+            "stdout",
+        ));
+        json.push_str(&entry(
+            base + 9_000_000,
+            812,
+            "Traceback (most recent call last):",
+            "stdout",
+        ));
+        json.push_str(&entry(base + 12_000_000, 812, "    late = True", "stdout"));
+        json.push_str(&entry(
+            base + 15_000_000,
+            812,
+            "Traceback (most recent call last):",
+            "syslog",
+        ));
+        json.push_str(&entry(base + 15_000_001, 812, "    sent = True", "syslog"));
+        let lines = json.lines().count() as u64;
+        for input in [json.as_bytes().to_vec(), as_export(&json)] {
+            let reduce = |options: JournalOptions| {
+                reduce_all_chunkings(
+                    || Journal::new(options.clone()).unwrap(),
+                    &input,
+                    &RunConfig::new("journal"),
+                )
+            };
+            let envelope = reduce(JournalOptions::default());
+            assert_eq!(envelope.stats["joined_entries"], 4, "{}", envelope.summary);
+            assert_eq!(envelope.stats["entries"], lines);
+            let record = &envelope.items[0];
+            assert_eq!(record["message"], traceback[0], "{}", envelope.summary);
+            assert_eq!(record["more"], serde_json::json!(traceback[1..]));
+            assert!(
+                envelope
+                    .summary
+                    .ends_with("ERROR:shop:order 7 failed … IndexError: list index out of range"),
+                "{}",
+                envelope.summary
+            );
+            for apart in ["/srv/other.py", "late = True", "sent = True"] {
+                assert!(
+                    envelope
+                        .items
+                        .iter()
+                        .any(|i| i["message"].as_str().is_some_and(|m| m.contains(apart))),
+                    "{apart} is an entry of its own: {:?}",
+                    envelope.items
+                );
+            }
+            // The options take or leave the record whole, by its first entry's time.
+            let level = reduce(JournalOptions {
+                max_priority: Some(3),
+                ..JournalOptions::default()
+            });
+            // (With the two output lines apart that open a traceback: errors too.)
+            assert_eq!(level.stats["entries"], 5 + 2, "{}", level.summary);
+            assert_eq!(level.stats["joined_entries"], 4);
+            assert_eq!(level.stats["filtered_out"], lines - 7);
+            let since = reduce(JournalOptions {
+                since: Some((base as i64 + 1_000_001) / 1_000_000 + 1),
+                ..JournalOptions::default()
+            });
+            assert_eq!(since.stats["filtered_out"], 205, "{}", since.summary);
+        }
+        // A record the input ends with is folded too.
+        let ending: String = json.lines().take(205).map(|l| format!("{l}\n")).collect();
+        let envelope = reduce_all_chunkings(
+            || Journal::new(JournalOptions::default()).unwrap(),
+            ending.as_bytes(),
+            &RunConfig::new("journal"),
+        );
+        assert_eq!(envelope.stats["entries"], 205);
+        assert_eq!(envelope.items[0]["more"], serde_json::json!(traceback[1..]));
     }
 
     #[test]

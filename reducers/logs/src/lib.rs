@@ -64,6 +64,13 @@ impl Emit<TextItem> for TextItems<'_> {
     }
 }
 
+/// The most lines one multi-line record gathers; a longer run starts a new record.
+pub(crate) const MAX_RECORD_LINES: usize = 200;
+/// The longest pause between two lines of one record, by their own times: a program
+/// writes a traceback's lines at once, so a line minutes after an error line is no part
+/// of it, whatever it says (a traceback under an old `level=warn` line).
+pub(crate) const MAX_RECORD_PAUSE_MICROS: i64 = 2_000_000;
+
 /// Whether a line of JSON is an object, as an entry or record is: serde would read an
 /// array's values into a struct's fields by position (`["disk", "0", "sda"]`).
 pub(crate) fn is_json_object(line: &[u8]) -> bool {
