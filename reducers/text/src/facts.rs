@@ -211,7 +211,66 @@ pub(crate) fn opening(
         Some(stamp) => message_start(text, from, stamp),
         None => source.as_ref().map(|(_, message)| *message),
     };
-    (source.map(|(name, _)| name), message)
+    match (source, message, stamp) {
+        // journalctl's and syslog's host and tag after the time: the process is the
+        // line's source, as a container's name is, and its message follows them.
+        (None, Some(at), Some(stamp)) if is_syslog_time(&text.as_bytes()[stamp.clone()]) => {
+            match syslog_tag_len(&text[at..]) {
+                Some(len) => (Some(at..at + len - ": ".len()), Some(at + len)),
+                None => (None, Some(at)),
+            }
+        }
+        (source, message, _) => (source.map(|(name, _)| name), message),
+    }
+}
+
+/// Whether `stamp` is a time as syslog and journalctl write one: by month or weekday
+/// first (`Dec 06 10:05:00`, `Sat 2026-12-06 10:05:00 UTC`), or with its zone as an
+/// offset (`2026-12-06T10:05:00+0000`, rsyslog's `…+00:00`). Applications' own logs
+/// mostly write `Z` or no zone: their lines are not looked at for a tag.
+fn is_syslog_time(stamp: &[u8]) -> bool {
+    let (Some(first), Some(last)) = (stamp.first(), stamp.last()) else {
+        return false;
+    };
+    // (A `Z` rules out nearly every application's stamped line at its last byte.)
+    if first.is_ascii_alphabetic() {
+        return true;
+    }
+    if !last.is_ascii_digit() {
+        return false;
+    }
+    let digits = |b: &[u8]| b.iter().all(u8::is_ascii_digit);
+    match stamp {
+        [.., b'+' | b'-', h1, h2, m1, m2] => digits(&[*h1, *h2, *m1, *m2]),
+        [.., b'+' | b'-', h1, h2, b':', m1, m2] => digits(&[*h1, *h2, *m1, *m2]),
+        _ => false,
+    }
+}
+
+/// The length of syslog's host and tag opening `rest` with the space after them, `web1
+/// shop[812]: ` (as journalctl and rsyslog write a line after its time), or of the
+/// kernel's, `web1 kernel: `; `None` when `rest` opens with neither.
+fn syslog_tag_len(rest: &str) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    // Read at nearly every line's start: memchr keeps it to a few instructions there.
+    let host = memchr::memchr(b' ', bytes)?;
+    let tag = &bytes[host + 1..];
+    if host == 0 || tag.first().is_none_or(|&b| b == b' ' || b == b'[') {
+        return None;
+    }
+    if tag.starts_with(b"kernel: ") {
+        return Some(host + 1 + "kernel: ".len());
+    }
+    let open = memchr::memchr2(b'[', b' ', tag)?;
+    if tag[open] != b'[' {
+        return None;
+    }
+    let pid = (tag[open + 1..].iter())
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let close = open + 1 + pid;
+    let tagged = pid > 0 && tag[close..].starts_with(b"]: ");
+    tagged.then_some(host + 1 + close + "]: ".len())
 }
 
 /// Where the message of `text` starts when its timestamp, at `stamp`, opens it, read from
@@ -249,7 +308,28 @@ fn message_start(text: &str, from: usize, stamp: &Range<usize>) -> Option<usize>
 
 #[cfg(test)]
 mod tests {
-    use super::message;
+    use super::{message, opening};
+    use briefly_template::timestamp_range;
+
+    #[test]
+    fn syslogs_tag_names_a_lines_source() {
+        let source = |line: &str| {
+            let (source, _) = opening(line, timestamp_range(line).as_ref());
+            source.map(|range| line[range].to_string())
+        };
+        let tagged = "Dec 06 10:05:00 web1 shop[812]: Traceback (most recent call last):";
+        assert_eq!(source(tagged).as_deref(), Some("web1 shop[812]"));
+        assert_eq!(
+            source("Dec 06 10:05:00 web1 kernel: oom").as_deref(),
+            Some("web1 kernel")
+        );
+        assert_eq!(source("2024-01-05 10:00:00 worker retry: x"), None);
+        // A container's name stays the source.
+        assert_eq!(
+            source("web-1  | 2024-01-05 10:00:00 web1 shop[812]: x").as_deref(),
+            Some("web-1")
+        );
+    }
 
     #[test]
     fn a_redrawn_line_is_read_in_its_last_state_unless_one_drawn_over_was_worse() {
@@ -289,6 +369,32 @@ mod tests {
             ("web-1  |", ""),
             ("web-1  | [pid 3] no time read", "[pid 3] no time read"),
             ("0|api  | pm2's", "pm2's"),
+            // journalctl's (and rsyslog's) host and tag after the time.
+            (
+                "Dec 06 10:05:00 web1 shop[812]:   File \"a.py\", line 1",
+                "  File \"a.py\", line 1",
+            ),
+            (
+                "2026-12-06T10:05:00+0000 web1 kernel: Out of memory: Killed process 7",
+                "Out of memory: Killed process 7",
+            ),
+            (
+                "Jun 14 15:16:01 combo sshd(pam_unix)[19939]: check pass",
+                "check pass",
+            ),
+            // No tag: a word and a colon are the message's.
+            ("2024-01-05 10:00:00 worker retry: x", "worker retry: x"),
+            ("2024-01-05 10:00:00 worker [12]: x", "worker [12]: x"),
+            ("2024-01-05 10:00:00 web1 app[12] x", "web1 app[12] x"),
+            ("Dec 06 10:00:00 web1 app[]: x", "web1 app[]: x"),
+            ("Dec 06 10:00:00 web1 app 7: x", "web1 app 7: x"),
+            ("2026-12-06T10:05:00.123+00:00 web1 shop[812]: x", "x"),
+            // An application's own time (`Z`, no zone): its words are its message's.
+            (
+                "2026-12-06T10:05:00Z web1 shop[812]: x",
+                "web1 shop[812]: x",
+            ),
+            ("2026-12-06 10:05:00 web1 shop[812]: x", "web1 shop[812]: x"),
         ] {
             assert_eq!(message(line), expected, "{line:?}");
         }

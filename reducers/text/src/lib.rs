@@ -2417,6 +2417,52 @@ mod tests {
     }
 
     #[test]
+    fn a_traceback_journalctl_prints_is_one_record_of_its_process() {
+        // `journalctl -u shop` (its short format): every line is stamped and tagged, so
+        // its records are read by the message after the tag, and another process's line
+        // ends one.
+        let line = |tag: &str, message: &str| format!("Dec 06 10:05:00 web1 {tag}: {message}\n");
+        let mut input: String = (0..300)
+            .map(|i| line("shop[812]", &format!("INFO:shop:served request {i}")))
+            .collect();
+        for message in [
+            "ERROR:shop:order 7 failed",
+            "Traceback (most recent call last):",
+            "  File \"/srv/shop/app.py\", line 88, in handle",
+            "    total = price(order)",
+            "IndexError: list index out of range",
+        ] {
+            input.push_str(&line("shop[812]", message));
+        }
+        input.push_str(&line("shop[812]", "ERROR:shop:order 8 failed"));
+        input.push_str(&line("shop[812]", "Traceback (most recent call last):"));
+        input.push_str(&line(
+            "cron[90]",
+            "  (root) CMD (run-parts /etc/cron.hourly)",
+        ));
+        input.push_str(&line(
+            "shop[812]",
+            "  File \"/srv/shop/app.py\", line 90, in handle",
+        ));
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let at = |n: u64| envelope.items.iter().find(|i| i["line"] == n).unwrap();
+        let first = at(301);
+        assert_eq!(first["more"].as_array().map(Vec::len), Some(4), "{first}");
+        assert!(
+            envelope
+                .summary
+                .contains("ERROR:shop:order 7 failed … IndexError: list index out of range;"),
+            "{}",
+            envelope.summary
+        );
+        // cron's line is a record of its own, and the frame after it is not shop's
+        // second traceback's.
+        let second = at(306);
+        assert_eq!(second["more"].as_array().map(Vec::len), Some(1), "{second}");
+        assert!(at(308)["more"].is_null() && at(309)["more"].is_null());
+    }
+
+    #[test]
     fn cargos_error_keeps_its_causes_across_the_blank_line() {
         // `cargo build -v` 1.95, at its end.
         let input = "error: could not compile `app` (lib) due to 1 previous error\n\n\
