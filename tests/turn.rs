@@ -444,6 +444,24 @@ fn an_image_block_stays_as_it_is_and_takes_nothing_of_the_budgets() {
         std::fs::read_to_string(artifact).unwrap(),
         format!("{log}\nexit 0")
     );
+    // A turn over its budget by what is persisted already: what has no text (the image
+    // alone, an empty result) stays as it is, and the turn is said to be over.
+    let persisted = "x".repeat(100_000);
+    let over = json!([
+        {"id": "done", "content": persisted, "persisted": true},
+        {"id": "shot", "content": [image.clone()]},
+        {"id": "empty", "content": ""},
+    ]);
+    let output = b.run(
+        &["turn", "--max-chars", "3000"],
+        over.to_string().as_bytes(),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let out: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(out[1]["content"], json!([image]));
+    assert_eq!(out[2]["content"], "");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("over its budget"), "{said}");
     // Content that is no blocks (an element without a type) counts whole, as JSON.
     let untyped = json!([{"id": "odd", "content": [{"note": "x".repeat(20_000)}]}]);
     let out = turn(&b, &untyped.to_string(), &["--max-chars", "3000"]);

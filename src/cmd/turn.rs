@@ -120,8 +120,12 @@ pub fn run(session: &Session, file: Option<&std::path::Path>) -> Result<i32> {
     let mut kept_whole = Vec::new();
     choose(&entries, cap, per_result, |index| {
         let entry = &entries[index];
-        // A stub takes at most `stub_chars`, and less than the result it replaces.
-        let limit = stub_chars.min(entry.chars - 1);
+        // A stub takes at most `stub_chars`, and less than the result it replaces (an
+        // empty one, or an image alone, has no text to take less than).
+        let Some(less) = entry.chars.checked_sub(1) else {
+            return Ok(None);
+        };
+        let limit = stub_chars.min(less);
         if limit < MIN_RESULT_CHARS {
             return Ok(None);
         }

@@ -2190,52 +2190,61 @@ mod tests {
         assert_eq!(envelope.stats["problems"]["cut_fields"], 2);
     }
 
+    /// A JSON entry of `shop.service`'s at info that journald got by `transport`
+    /// (`stdout`: a line the service wrote to its output).
+    fn shop_entry(us: u64, pid: u32, message: &str, transport: &str) -> String {
+        let entry = serde_json::json!({
+            "__REALTIME_TIMESTAMP": us.to_string(),
+            "_SYSTEMD_UNIT": "shop.service",
+            "_PID": pid.to_string(),
+            "PRIORITY": "6",
+            "_TRANSPORT": transport,
+            "MESSAGE": message,
+        });
+        format!("{entry}\n")
+    }
+
+    /// `input` reduced with `options`, the same in every chunking.
+    fn reduce_with(options: JournalOptions, input: &[u8]) -> briefly_core::Envelope {
+        reduce_all_chunkings(
+            || Journal::new(options.clone()).unwrap(),
+            input,
+            &RunConfig::new("journal"),
+        )
+    }
+
     #[test]
     fn a_services_output_line_is_read_at_the_level_it_states_when_worse() {
         // A Python service under systemd: journald gives each line it writes to stderr
         // the unit's level, info, so its error and traceback read as nothing at all.
-        let entry = |us: u64, message: &str, transport: &str| {
-            format!(
-                r#"{{"__REALTIME_TIMESTAMP":"{us}","_SYSTEMD_UNIT":"shop.service","PRIORITY":"6","_TRANSPORT":"{transport}","MESSAGE":"{message}"}}"#
-            ) + "\n"
-        };
-        let mut json = String::new();
-        for i in 0..200 {
-            json.push_str(&entry(
-                1_700_000_000_000_000 + i,
-                &format!("INFO:shop:served {i}"),
+        let base = 1_700_000_000_000_000;
+        let mut json: String = (0..200)
+            .map(|i| shop_entry(base + i, 812, &format!("INFO:shop:served {i}"), "stdout"))
+            .collect();
+        for (i, message) in [
+            "ERROR:shop:order 7 failed",
+            "IndexError: list index out of range",
+            "WARNING:shop:retrying",
+        ]
+        .iter()
+        .enumerate()
+        {
+            json.push_str(&shop_entry(
+                base + 1_000_000 + i as u64,
+                812,
+                message,
                 "stdout",
             ));
         }
-        json.push_str(&entry(
-            1_700_000_001_000_000,
-            "ERROR:shop:order 7 failed",
-            "stdout",
-        ));
-        json.push_str(&entry(
-            1_700_000_001_000_001,
-            "IndexError: list index out of range",
-            "stdout",
-        ));
-        json.push_str(&entry(
-            1_700_000_001_000_002,
-            "WARNING:shop:retrying",
-            "stdout",
-        ));
         // A line it sent to syslog itself at info: its PRIORITY stands.
-        json.push_str(&entry(
-            1_700_000_002_000_000,
+        json.push_str(&shop_entry(
+            base + 2_000_000,
+            812,
             "ERROR counts reset",
             "syslog",
         ));
         for input in [json.as_bytes().to_vec(), as_export(&json)] {
-            let reduce = |options: JournalOptions| {
-                reduce_all_chunkings(
-                    || Journal::new(options.clone()).unwrap(),
-                    &input,
-                    &RunConfig::new("journal"),
-                )
-            };
+            let reduce = |options: JournalOptions| reduce_with(options, &input);
             let envelope = reduce(JournalOptions::default());
             assert_eq!(envelope.stats["output_errors"], 2);
             assert_eq!(envelope.stats["output_warnings"], 1);
@@ -2274,18 +2283,6 @@ mod tests {
     fn a_traceback_journald_stored_a_line_an_entry_is_one_record_again() {
         // A Python service's stderr under systemd: journald stores each line of its
         // traceback as an entry of its own, microseconds apart.
-        let entry = |us: u64, pid: u32, message: &str, transport: &str| {
-            serde_json::json!({
-                "__REALTIME_TIMESTAMP": us.to_string(),
-                "_SYSTEMD_UNIT": "shop.service",
-                "_PID": pid.to_string(),
-                "PRIORITY": "6",
-                "_TRANSPORT": transport,
-                "MESSAGE": message,
-            })
-            .to_string()
-                + "\n"
-        };
         let traceback = [
             "ERROR:shop:order 7 failed",
             "Traceback (most recent call last):",
@@ -2296,7 +2293,7 @@ mod tests {
         let base = 1_700_000_000_000_000;
         let mut json = String::new();
         for i in 0..200 {
-            json.push_str(&entry(
+            json.push_str(&shop_entry(
                 base + i,
                 812,
                 &format!("INFO:shop:served {i}"),
@@ -2304,45 +2301,54 @@ mod tests {
             ));
         }
         for (i, line) in traceback.iter().enumerate() {
-            json.push_str(&entry(base + 1_000_000 + i as u64, 812, line, "stdout"));
+            json.push_str(&shop_entry(
+                base + 1_000_000 + i as u64,
+                812,
+                line,
+                "stdout",
+            ));
         }
         // Another process's frame, a frame 3 s later, and one journald got by syslog:
         // each an entry of its own.
-        json.push_str(&entry(
+        json.push_str(&shop_entry(
             base + 5_000_000,
             812,
             "Traceback (most recent call last):",
             "stdout",
         ));
-        json.push_str(&entry(
+        json.push_str(&shop_entry(
             base + 5_000_001,
             900,
             "  File \\\"/srv/other.py\\\", line 1, in f",
             "stdout",
         ));
-        json.push_str(&entry(
+        json.push_str(&shop_entry(
             base + 9_000_000,
             812,
             "Traceback (most recent call last):",
             "stdout",
         ));
-        json.push_str(&entry(base + 12_000_000, 812, "    late = True", "stdout"));
-        json.push_str(&entry(
+        json.push_str(&shop_entry(
+            base + 12_000_000,
+            812,
+            "    late = True",
+            "stdout",
+        ));
+        json.push_str(&shop_entry(
             base + 15_000_000,
             812,
             "Traceback (most recent call last):",
             "syslog",
         ));
-        json.push_str(&entry(base + 15_000_001, 812, "    sent = True", "syslog"));
+        json.push_str(&shop_entry(
+            base + 15_000_001,
+            812,
+            "    sent = True",
+            "syslog",
+        ));
         let lines = json.lines().count() as u64;
         for input in [json.as_bytes().to_vec(), as_export(&json)] {
-            let reduce = |options: JournalOptions| {
-                reduce_all_chunkings(
-                    || Journal::new(options.clone()).unwrap(),
-                    &input,
-                    &RunConfig::new("journal"),
-                )
-            };
+            let reduce = |options: JournalOptions| reduce_with(options, &input);
             let envelope = reduce(JournalOptions::default());
             assert_eq!(envelope.stats["joined_entries"], 4, "{}", envelope.summary);
             assert_eq!(envelope.stats["entries"], lines);
@@ -2383,11 +2389,7 @@ mod tests {
         }
         // A record the input ends with is folded too.
         let ending: String = json.lines().take(205).map(|l| format!("{l}\n")).collect();
-        let envelope = reduce_all_chunkings(
-            || Journal::new(JournalOptions::default()).unwrap(),
-            ending.as_bytes(),
-            &RunConfig::new("journal"),
-        );
+        let envelope = reduce_with(JournalOptions::default(), ending.as_bytes());
         assert_eq!(envelope.stats["entries"], 205);
         assert_eq!(envelope.items[0]["more"], serde_json::json!(traceback[1..]));
     }
