@@ -11,6 +11,7 @@ macro_rules! say {
 
 mod cli;
 mod cmd;
+mod content;
 mod groups;
 mod mcp;
 mod reducers;

@@ -462,6 +462,24 @@ fn an_image_block_stays_as_it_is_and_takes_nothing_of_the_budgets() {
     assert_eq!(out[2]["content"], "");
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("over its budget"), "{said}");
+    // Text kept by other kinds of block counts and is spilled alike: an embedded
+    // resource's (MCP), a plain-text document's (Anthropic), an `input_text` part's.
+    let resource =
+        json!({"type": "resource", "resource": {"uri": "file:///var/log/app.log", "text": log}});
+    let document = json!({"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": log}});
+    let part = json!({"type": "input_text", "text": log});
+    for block in [resource, document, part] {
+        let input = json!([{"id": "read", "content": [block, image.clone()]}]);
+        let out = turn(&b, &input.to_string(), &["--max-chars", "3000"]);
+        assert_eq!(out[0]["persisted"], true, "{}", out[0]);
+        let blocks = out[0]["content"].as_array().unwrap();
+        assert_eq!(blocks.len(), 2, "{blocks:?}");
+        assert!(blocks[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("ERROR db password"));
+        assert_eq!(blocks[1], image);
+    }
     // Content that is no blocks (an element without a type) counts whole, as JSON.
     let untyped = json!([{"id": "odd", "content": [{"note": "x".repeat(20_000)}]}]);
     let out = turn(&b, &untyped.to_string(), &["--max-chars", "3000"]);

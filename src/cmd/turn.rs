@@ -1,6 +1,7 @@
 //! `briefly turn`: one turn's tool results under the per-turn budget, largest spilled first.
 
 use super::open_input;
+use crate::content::block_text;
 use crate::render;
 use crate::session::Session;
 use anyhow::{Context, Result};
@@ -238,9 +239,12 @@ fn spill_one(
         (_, Some(texts)) => texts.join("\n"),
         (other, None) => other.to_string(),
     };
-    // An image's or a document's block stays as it is, after the stub.
+    // A block of no text (an image) stays as it is, after the stub.
     let kept_blocks: Vec<Value> = match (blocks, content.as_array()) {
-        (true, Some(all)) => all.iter().filter(|b| !is_text_block(b)).cloned().collect(),
+        (true, Some(all)) => (all.iter())
+            .filter(|b| block_text(b).is_none())
+            .cloned()
+            .collect(),
         _ => Vec::new(),
     };
     let id = call_id(value);
@@ -329,30 +333,17 @@ fn content_chars(content: &Value) -> usize {
 }
 
 /// The texts of content given as blocks (`[{"type": "text", "text": …}]`, as
-/// Anthropic's tool results, OpenAI's content parts and MCP's results have it); `None`
-/// for any other content. The other blocks (an image's, a document's: `{"type":
-/// "image", …}`) are no text to reduce: they take nothing of the budgets here and stay
-/// as they are.
+/// Anthropic's tool results, OpenAI's content parts and MCP's results have it, and the
+/// text of the other blocks that hold some: [`block_text`]); `None` for any other
+/// content. A block of no text (an image's) is nothing to reduce: it takes nothing of
+/// the budgets here and stays as it is.
 fn text_blocks(content: &Value) -> Option<Vec<&str>> {
     let blocks = content.as_array()?;
     let typed = |block: &Value| block.get("type").is_some_and(Value::is_string);
     if !blocks.iter().all(typed) {
         return None;
     }
-    Some(
-        (blocks.iter())
-            .filter_map(|block| match block.get("text") {
-                Some(Value::String(text)) if is_text_block(block) => Some(text.as_str()),
-                _ => None,
-            })
-            .collect(),
-    )
-}
-
-/// A block of text: `{"type": "text", "text": "…"}`.
-fn is_text_block(block: &Value) -> bool {
-    block.get("type").is_some_and(|kind| kind == "text")
-        && block.get("text").is_some_and(Value::is_string)
+    Some(blocks.iter().filter_map(block_text).collect())
 }
 
 /// Calls a function on each element of a JSON array as it is parsed.

@@ -17,6 +17,7 @@ use super::framing::{self, error_answer, sniff_id, Batches, Collected, Frame, Fr
 use super::server::{to_result, to_rmcp_tool};
 use super::tools::{self, ArtifactTool};
 use crate::cli::Global;
+use crate::content::{block_text, set_block_text};
 use crate::render;
 use crate::session::Session;
 use anyhow::{bail, Context, Result};
@@ -841,22 +842,6 @@ fn bound_error(shared: &Shared, message: &mut Value, allowance: usize) -> usize 
         *text = Value::String(format!("{said} {note}"));
     }
     json_chars(error)
-}
-
-/// A content block's text a model reads: a text block's, or an embedded resource's.
-fn block_text(block: &Value) -> Option<&str> {
-    block["text"]
-        .as_str()
-        .or_else(|| block["resource"]["text"].as_str())
-}
-
-/// Sets the text [`block_text`] reads.
-fn set_block_text(block: &mut Value, text: String) {
-    if block["text"].is_string() {
-        block["text"] = Value::String(text);
-    } else if block["resource"]["text"].is_string() {
-        block["resource"]["text"] = Value::String(text);
-    }
 }
 
 /// The characters of a tool result: its text content (text blocks and embedded
