@@ -2847,6 +2847,27 @@ fn go_test_json_is_read_as_the_output_its_events_carry() {
 }
 
 #[test]
+fn go_test_json_filtered_to_its_results_says_what_failed_is_in_the_artifact() {
+    // `go test -json | jq -c 'select(.Action == "fail")'`: no event carries output, so
+    // no record is shown; the summary was "0 records …; returned whole".
+    let b = Briefly::new();
+    let (events, ..) = go_test_json(20);
+    let results: String = events
+        .lines()
+        .filter(|l| l.contains("\"Action\":\"fail\"") || l.contains("\"Action\":\"pass\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let envelope = b.envelope(&["text"], results.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert_eq!(
+        summary,
+        "24 lines: go test -json events that carry no output, 3 of them a failure (`fail`, \
+         `build-fail`); none shown: the events are whole in the artifact"
+    );
+    assert!(envelope["artifact_path"].is_string(), "{envelope}");
+}
+
+#[test]
 fn a_json_log_with_an_action_field_is_no_go_test_event() {
     // Only test2json's actions, of a package: an app's own events stay as they are.
     let b = Briefly::new();

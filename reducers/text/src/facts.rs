@@ -52,6 +52,8 @@ pub struct LineFacts {
     pub(crate) go_test_event: bool,
     /// It is such an event with no output: there is nothing of it to fold.
     pub(crate) bare_event: bool,
+    /// It is such an event of a failure (`fail`, `build-fail`).
+    pub(crate) failed_event: bool,
 }
 
 impl Prepare for Facts {
@@ -123,7 +125,10 @@ impl Facts {
     /// The facts of a `go test -json` event: those of the output line it carries.
     fn read_event(&mut self, event: GoTestEvent, out: &mut LineFacts) {
         out.go_test_event = true;
-        out.bare_event = event == GoTestEvent::Bare;
+        (out.bare_event, out.failed_event) = match event {
+            GoTestEvent::Bare { failed } => (true, failed),
+            GoTestEvent::Output(_) => (false, false),
+        };
         match event {
             GoTestEvent::Output(output) => {
                 self.read_line(&output, out);
@@ -131,7 +136,7 @@ impl Facts {
                     out.stripped = Some(output);
                 }
             }
-            GoTestEvent::Bare => out.stripped = None,
+            GoTestEvent::Bare { .. } => out.stripped = None,
         }
     }
 

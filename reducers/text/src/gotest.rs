@@ -177,8 +177,9 @@ pub(crate) enum GoTestEvent {
     /// newline that ends it.
     Output(String),
     /// An event that carries no output (`start`, `run`, `pass`, `fail` …): what it says
-    /// is in the output lines too (`=== RUN`, `--- FAIL: …`, `FAIL\tpkg`).
-    Bare,
+    /// is in the output lines too (`=== RUN`, `--- FAIL: …`, `FAIL\tpkg`). `failed`: a
+    /// test's, a package's or a build's failure (`fail`, `build-fail`).
+    Bare { failed: bool },
 }
 
 /// The events' actions (`go doc cmd/test2json`; `build-output`, `build-fail` since Go
@@ -235,7 +236,9 @@ fn decode_event(line: &str) -> Option<GoTestEvent> {
         return None;
     }
     match event.output {
-        None => Some(GoTestEvent::Bare),
+        None => Some(GoTestEvent::Bare {
+            failed: matches!(&*event.action, "fail" | "build-fail"),
+        }),
         Some(mut output) => {
             if output.ends_with('\n') {
                 output.pop();
@@ -276,11 +279,11 @@ mod tests {
             ),
             (
                 r#"{"Time":"2026-12-06T10:00:00Z","Action":"run","Package":"example.com/a","Test":"TestA"}"#,
-                Some(GoTestEvent::Bare),
+                Some(GoTestEvent::Bare { failed: false }),
             ),
             (
                 r#"{"Time":"2026-12-06T10:00:00Z","Action":"fail","Package":"example.com/a","Elapsed":0.01,"FailedBuild":"example.com/a"}"#,
-                Some(GoTestEvent::Bare),
+                Some(GoTestEvent::Bare { failed: true }),
             ),
             // No package, an action test2json has not, two lines in one event, not JSON,
             // another key first.

@@ -566,6 +566,8 @@ pub struct Text {
     go_test_events: u64,
     /// Of them, events that carry no output (`run`, `pass`, …): not folded.
     bare_events: u64,
+    /// Of those, failures' (`fail`, `build-fail`).
+    bare_failures: u64,
     /// Lines that ended in CRLF, read and shown without the `\r`.
     crlf_lines: u64,
     /// Lines holding NUL bytes.
@@ -692,6 +694,7 @@ impl Text {
             redrawn_lines: 0,
             go_test_events: 0,
             bare_events: 0,
+            bare_failures: 0,
             crlf_lines: 0,
             nul_lines: 0,
             binary_unlisted: 0,
@@ -1228,9 +1231,10 @@ impl Text {
     /// One line, in input order: it continues the record being assembled or starts one.
     /// Counts a `go test -json` event that carries no output, in no record. (Input held
     /// whole stops being held at the next line: [`Text::hold`] takes lines in a row.)
-    fn skip_bare_event(&mut self) {
+    fn skip_bare_event(&mut self, failed: bool) {
         self.lines += 1;
         self.bare_events += 1;
+        self.bare_failures += u64::from(failed);
     }
 
     fn fold_line(
@@ -1859,7 +1863,7 @@ impl FoldBatches for Text {
             if facts.go_test_event {
                 self.go_test_events += 1;
                 if facts.bare_event {
-                    self.skip_bare_event();
+                    self.skip_bare_event(facts.failed_event);
                     continue;
                 }
             }
@@ -2175,6 +2179,14 @@ impl FoldBatches for Text {
             summary = format!(
                 "binary data, not shown (the artifact has it): {lines}, {} of them with NUL bytes",
                 self.nul_lines
+            );
+        } else if self.records == 0 && self.bare_events > 0 {
+            // Events filtered to their results (`jq 'select(.Action == "fail")'`): what
+            // they say is in no output line to show.
+            summary = format!(
+                "{lines}: go test -json events that carry no output, {} of them a failure \
+                 (`fail`, `build-fail`); none shown: the events are whole in the artifact",
+                self.bare_failures
             );
         } else if returned_whole {
             summary.push_str(match self.filtered_out {
