@@ -2868,6 +2868,67 @@ fn go_test_json_filtered_to_its_results_says_what_failed_is_in_the_artifact() {
 }
 
 #[test]
+fn a_go_test_record_with_its_subtests_events_among_its_lines_keeps_them_in_its_group() {
+    // A parent's `--- FAIL:` lists its subtests' results; test2json puts each subtest's
+    // `pass` or `fail` event, with no output, after its line: the record's lines are
+    // not in a row, and its last line is past its first by more than its lines.
+    let b = Briefly::new();
+    let event = |action: &str, test: Option<&str>, output: Option<&str>| {
+        let mut e = json!({"Action": action, "Package": "a"});
+        if let Some(test) = test {
+            e["Test"] = json!(test);
+        }
+        if let Some(output) = output {
+            e["Output"] = json!(format!("{output}\n"));
+        }
+        format!("{e}\n")
+    };
+    let input = [
+        event("run", Some("TestC"), None),
+        event("output", Some("TestC"), Some("=== RUN   TestC")),
+        event("output", Some("TestC"), Some("--- FAIL: TestC (0.01s)")),
+        event(
+            "output",
+            Some("TestC/a"),
+            Some("    --- PASS: TestC/a (0.00s)"),
+        ),
+        event("pass", Some("TestC/a"), None),
+        event(
+            "output",
+            Some("TestC/b"),
+            Some("    --- FAIL: TestC/b (0.00s)"),
+        ),
+        event("fail", Some("TestC/b"), None),
+        event(
+            "output",
+            Some("TestC/c"),
+            Some("    --- PASS: TestC/c (0.00s)"),
+        ),
+        event("pass", Some("TestC/c"), None),
+        event("fail", Some("TestC"), None),
+        event("output", None, Some("FAIL\ta\t0.01s")),
+    ]
+    .concat();
+    let groups = b.dir.path().join("groups.jsonl");
+    let envelope = b.envelope(
+        &["text", "--emit-groups", groups.to_str().unwrap()],
+        input.as_bytes(),
+        CAP,
+    );
+    let record = item_at(&envelope, 3);
+    assert_eq!(record["more"].as_array().map(Vec::len), Some(3), "{record}");
+    let rows = group_rows(&groups);
+    assert_eq!(rows.len(), 11);
+    let group = |line: usize| rows[line - 1]["group"].clone();
+    assert!(group(3).is_u64(), "{rows:?}");
+    for line in [4, 6, 8] {
+        assert_eq!(group(line), group(3), "line {line}: {rows:?}");
+    }
+    assert_eq!(group(10), Value::Null, "{rows:?}");
+    assert!(group(11).is_u64() && group(11) != group(3), "{rows:?}");
+}
+
+#[test]
 fn a_json_log_with_an_action_field_is_no_go_test_event() {
     // Only test2json's actions, of a package: an app's own events stay as they are.
     let b = Briefly::new();

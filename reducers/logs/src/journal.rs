@@ -182,7 +182,7 @@ pub struct JournalStats {
     /// Entries kept that a service wrote to its stdout or stderr (`_TRANSPORT=stdout`)
     /// whose text reads as an error or worse at a less urgent PRIORITY (journald gives
     /// such lines the unit's level, info): ranked and counted in their group's `errors`
-    /// as errors, shown with their PRIORITY.
+    /// as errors, shown with their PRIORITY (a record of joined entries once).
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub output_errors: u64,
     /// The same whose text reads as a warning.
@@ -190,8 +190,9 @@ pub struct JournalStats {
     pub output_warnings: u64,
     /// Entries kept that are lines of the entry above them: a service's output lines
     /// (a traceback and its frames) that journald stored one an entry, joined back into
-    /// the record they were written as, by the rules `text` reads records by (counted in
-    /// `entries`; the record is one item, at its first entry's line).
+    /// the record they were written as, by the rules `docker` reads records by (counted
+    /// in `entries`; the record is one item, at its first entry's line and time, and
+    /// `groups`, the levels and `time_span` count it once).
     #[serde(skip_serializing_if = "briefly_core::is_zero")]
     pub joined_entries: u64,
     /// What was folded.
@@ -505,7 +506,15 @@ impl Journal {
             self.stripped = stripped;
             return;
         }
-        self.close_output();
+        // Another process's entry between a record's lines (cron's, the kernel's) leaves
+        // it open, as `journalctl -u` would not show it there; its own or a later one
+        // closes it.
+        let apart = self.output.as_ref().is_some_and(|record| {
+            !record.is_of(unit, pid) && micros.is_some_and(|m| !record.paused_at(m))
+        });
+        if !apart {
+            self.close_output();
+        }
         let entry = Entry {
             line: fields.line,
             micros,
@@ -632,8 +641,9 @@ impl Journal {
 
 /// A service's output lines that journald stored one an entry each, joined back into
 /// the record they were written as (a Python traceback and its frames, a Java stack), by
-/// the rules `text` and `docker` read records by ([`MultiLine`]): the lines of one
-/// process, written within [`MAX_RECORD_PAUSE_MICROS`] of each other.
+/// the rules `docker` reads records by ([`MultiLine`], an indented line going on the one
+/// above): the lines of one process, each written within [`MAX_RECORD_PAUSE_MICROS`]
+/// after the last.
 struct OutputRecord {
     line: u64,
     micros: i64,
@@ -681,12 +691,22 @@ impl OutputRecord {
     /// Whether `message`, of an output entry of `group` and `pid` at `micros`, goes on
     /// this record.
     fn continues_with(&self, group: &str, pid: Option<&str>, micros: i64, message: &str) -> bool {
-        group == self.group
-            && pid == self.pid.as_deref()
-            && micros.saturating_sub(self.last_micros) <= MAX_RECORD_PAUSE_MICROS
+        self.is_of(group, pid)
+            && !self.paused_at(micros)
             && self.multiline.lines() + 1 < MAX_RECORD_LINES
             && self.message.len() + message.len() < MAX_JOINED
             && self.multiline.continues(message)
+    }
+
+    /// Whether an entry of `group` and `pid` is of this record's process.
+    fn is_of(&self, group: &str, pid: Option<&str>) -> bool {
+        group == self.group && pid == self.pid.as_deref()
+    }
+
+    /// Whether a line at `micros` is past the record's end: written before its last
+    /// line (`journalctl -r` writes the newest first) or after a pause.
+    fn paused_at(&self, micros: i64) -> bool {
+        !(0..=MAX_RECORD_PAUSE_MICROS).contains(&micros.saturating_sub(self.last_micros))
     }
 
     fn push(&mut self, message: &str, micros: i64, ansi: bool) {
@@ -2387,6 +2407,29 @@ mod tests {
             });
             assert_eq!(since.stats["filtered_out"], 205, "{}", since.summary);
         }
+        // `journalctl -r` writes the newest first: no line goes on a later one.
+        let reversed: String = json.lines().rev().map(|l| format!("{l}\n")).collect();
+        let envelope = reduce_with(JournalOptions::default(), reversed.as_bytes());
+        assert_eq!(
+            envelope.stats.get("joined_entries"),
+            None,
+            "{}",
+            envelope.summary
+        );
+        // cron's entry by syslog among the frames leaves the record open.
+        let mut lines: Vec<String> = json.lines().map(|l| format!("{l}\n")).collect();
+        let cron = serde_json::json!({
+            "__REALTIME_TIMESTAMP": (base + 1_000_002).to_string(),
+            "_SYSTEMD_UNIT": "cron.service",
+            "_PID": "90",
+            "PRIORITY": "6",
+            "_TRANSPORT": "syslog",
+            "MESSAGE": "(root) CMD (run-parts /etc/cron.hourly)",
+        });
+        lines.insert(203, format!("{cron}\n"));
+        let envelope = reduce_with(JournalOptions::default(), lines.concat().as_bytes());
+        assert_eq!(envelope.stats["joined_entries"], 4, "{}", envelope.summary);
+        assert_eq!(envelope.items[0]["more"], serde_json::json!(traceback[1..]));
         // A record the input ends with is folded too.
         let ending: String = json.lines().take(205).map(|l| format!("{l}\n")).collect();
         let envelope = reduce_with(JournalOptions::default(), ending.as_bytes());

@@ -337,15 +337,17 @@ pub struct LineItem {
     /// Context after, as `[line, text]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<(u64, String)>,
+    /// The record's last line, when lines in no record lie among its own (`go test
+    /// -json`'s events that carry no output): past `line` by more than its lines.
+    #[serde(skip)]
+    last_line: u64,
 }
 
 impl LineItem {
     /// The first and last line numbers of the record.
     fn lines(&self) -> (u64, u64) {
-        (
-            self.line,
-            self.line + self.more.len() as u64 + self.more_cut,
-        )
+        let counted = self.line + self.more.len() as u64 + self.more_cut;
+        (self.line, counted.max(self.last_line))
     }
 
     /// Line `line` with `text`, nothing else known yet.
@@ -364,6 +366,7 @@ impl LineItem {
             severity_count: None,
             before: Vec::new(),
             after: Vec::new(),
+            last_line: line,
         }
     }
 }
@@ -838,6 +841,7 @@ impl Text {
         pending.source.push_str(source_of(text, facts));
         let item = &mut pending.item;
         item.line = line;
+        item.last_line = line;
         item.severity = severity;
         item.text.clear();
         item.text.push_str(text);
@@ -1256,6 +1260,7 @@ impl Text {
         self.places.push(record.line, text);
         if self.continues(text, message, facts) {
             self.pending.grep_matched |= facts.grep_match;
+            self.pending.item.last_line = record.line;
             if self.continue_record(text, message, facts) {
                 // Its template is the record's: records are told apart by what went
                 // wrong, not where.
@@ -1981,10 +1986,7 @@ impl FoldBatches for Text {
             .map(|(item, _)| item)
             .filter(|item| item.severity >= Some(Severity::Error))
             .max_by_key(|item| item.line)
-            .filter(|item| {
-                let last = item.line + item.more.len() as u64 + item.more_cut;
-                !item.more.is_empty() && last + ENDING_SLACK >= self.lines
-            })
+            .filter(|item| !item.more.is_empty() && item.lines().1 + ENDING_SLACK >= self.lines)
             .map(|item| item.line);
         kept.sort_by_cached_key(|(item, _)| {
             (
