@@ -229,10 +229,11 @@ pub(crate) fn opening(
     }
 }
 
-/// Whether `stamp` is a time as syslog and journalctl write one: by month or weekday
-/// first (`Dec 06 10:05:00`, `Sat 2026-12-06 10:05:00 UTC`), or with its zone as an
-/// offset (`2026-12-06T10:05:00+0000`, rsyslog's `…+00:00`). Applications' own logs
-/// mostly write `Z` or no zone: their lines are not looked at for a tag.
+/// Whether `stamp` is a time as syslog and journalctl write one: by month first (`Dec
+/// 06 10:05:00`), or with its zone as an offset (`2026-12-06T10:05:00+0000`, rsyslog's
+/// `…+00:00`). Applications' own logs mostly write `Z` or no zone: their lines are not
+/// looked at for a tag. (journalctl's `-o short-full`, weekday first, is no time that
+/// opens a line here.)
 fn is_syslog_time(stamp: &[u8]) -> bool {
     let (Some(first), Some(last)) = (stamp.first(), stamp.last()) else {
         return false;

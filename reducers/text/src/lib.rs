@@ -1232,7 +1232,6 @@ impl Text {
         self.fold_line(&record, &mut held.facts, out);
     }
 
-    /// One line, in input order: it continues the record being assembled or starts one.
     /// Counts a `go test -json` event that carries no output, in no record. (Input held
     /// whole stops being held at the next line: [`Text::hold`] takes lines in a row.)
     fn skip_bare_event(&mut self, failed: bool) {
@@ -1241,6 +1240,7 @@ impl Text {
         self.bare_failures += u64::from(failed);
     }
 
+    /// One line, in input order: it continues the record being assembled or starts one.
     fn fold_line(
         &mut self,
         record: &Record<'_>,
