@@ -51,6 +51,7 @@ const NAMES: Names = Names {
     levels_key: "levels",
 
     worst_first: false,
+    level_severities: &[],
 };
 
 fn level_index(severity: Option<Severity>) -> usize {

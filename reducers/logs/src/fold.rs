@@ -142,6 +142,10 @@ pub struct Names {
     /// Whether `levels` names the most urgent first (journald's priorities: `emerg`
     /// before `crit`, both fatal), else last: what ranks entries of one severity.
     pub worst_first: bool,
+    /// The severity each level names, indexed as `levels`; empty where the levels are
+    /// the severities. An entry ranked by a worse one than its level's (what a service's
+    /// output line states at journald's `info`) says so in its item (`severity`).
+    pub level_severities: &'static [Option<Severity>],
 }
 
 /// Levels a reducer may name.
@@ -968,9 +972,14 @@ pub fn worst_clause(worst: &Value, names: &Names) -> String {
         ),
         None => first.chars().take(160).collect(),
     };
+    let level = worst[names.level].as_str().unwrap_or_default();
+    // An entry its text ranks above its level: by both (`error (priority info)`).
+    let level = match worst["severity"].as_str() {
+        Some(severity) => format!("{severity} ({} {level})", names.level),
+        None => level.to_string(),
+    };
     format!(
-        "; first {} at {} ({}): {message}",
-        worst[names.level].as_str().unwrap_or_default(),
+        "; first {level} at {} ({}): {message}",
         worst["time"].as_str().unwrap_or("unknown time"),
         worst[names.group].as_str().unwrap_or_default(),
     )
@@ -1013,6 +1022,12 @@ fn entry_value(
         groups[k.group as usize].0.as_str().into(),
     );
     item.insert(names.level.into(), names.levels[k.level].into());
+    let named = names.level_severities.get(k.level).copied().flatten();
+    if let Some(severity) = k.severity.filter(|_| !names.level_severities.is_empty()) {
+        if Some(severity) > named {
+            item.insert("severity".into(), severity.name().into());
+        }
+    }
     if let Some(pid) = &k.pid {
         item.insert("pid".into(), pid.as_str().into());
     }
@@ -1140,6 +1155,7 @@ mod tests {
             levels_key: "levels",
 
             worst_first: false,
+            level_severities: &[],
         });
         let mut add = |group: &str| {
             fold.add(&Entry {
@@ -1180,6 +1196,7 @@ mod tests {
             levels_key: "levels",
 
             worst_first: false,
+            level_severities: &[],
         });
         // 4 units log the same message, 40, 30, 20 and 10 times.
         for (unit, times) in [("a", 40), ("b", 30), ("c", 20), ("d", 10)] {
@@ -1220,6 +1237,7 @@ mod tests {
             levels_key: "levels",
 
             worst_first: false,
+            level_severities: &[],
         });
         fold.miner = Miner::new(briefly_template::Config {
             max_templates: 2,
@@ -1285,6 +1303,7 @@ mod tests {
             levels_key: "levels",
 
             worst_first: false,
+            level_severities: &[],
         };
         let long_line = "x".repeat(MAX_KEPT_CHARS + 10);
         let many_lines = "at frame\n".repeat(MAX_ENTRY_LINES + 5);
@@ -1354,6 +1373,7 @@ mod tests {
             levels_key: "levels",
 
             worst_first: false,
+            level_severities: &[],
         });
         fold.return_whole_up_to(1_000);
         let messages = [

@@ -50,6 +50,18 @@ const NAMES: Names = Names {
     levels_key: "priorities",
 
     worst_first: true,
+    level_severities: &PRIORITY_SEVERITIES,
+};
+
+/// The severity each of [`PRIORITIES`] names ([`severity_of`]); `unset` none.
+const PRIORITY_SEVERITIES: [Option<Severity>; PRIORITIES.len()] = {
+    let mut severities = [None; PRIORITIES.len()];
+    let mut priority = 0;
+    while priority < UNSET {
+        severities[priority] = Some(severity_of(priority));
+        priority += 1;
+    }
+    severities
 };
 
 /// What to look at.
@@ -116,7 +128,7 @@ fn priority_of(severity: Severity) -> u8 {
 }
 
 /// The severity a priority corresponds to.
-fn severity_of(priority: usize) -> Severity {
+const fn severity_of(priority: usize) -> Severity {
     match priority {
         0..=2 => Severity::Fatal,
         3 => Severity::Error,
@@ -2272,7 +2284,7 @@ mod tests {
             assert!(
                 envelope.summary.contains(
                     "; no PRIORITY at warning or above; 3 output lines (units' stdout or \
-                     stderr) read as 2 errors and a warning; first info at"
+                     stderr) read as 2 errors and a warning; first error (priority info) at"
                 ),
                 "{}",
                 envelope.summary
@@ -2285,6 +2297,10 @@ mod tests {
             let first = &envelope.items[0];
             assert_eq!(first["message"], "ERROR:shop:order 7 failed");
             assert_eq!(first["priority"], "info");
+            assert_eq!(first["severity"], "error");
+            // An entry at the level its priority names says no more.
+            let info = envelope.items.iter().find(|i| i["line"] == 1).unwrap();
+            assert_eq!(info.get("severity"), None, "{info}");
             // `--level err` keeps what reads as an error, not the syslog line.
             let errors = reduce(JournalOptions {
                 max_priority: Some(3),
