@@ -20,7 +20,7 @@ use briefly_core::{
     Outcome, Record, Reducer,
 };
 use briefly_severity::multiline::{Indented, MultiLine};
-use briefly_severity::{classify, inspect, Severity};
+use briefly_severity::{inspect, Inspection, Severity};
 use briefly_text::{Text, TextOptions};
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -481,13 +481,14 @@ impl Journal {
             Some(_) => (UNSET, true),
             None => (UNSET, false),
         };
-        let severity = if level == UNSET {
-            classify(message)
-        } else if fields.is_output_line() {
-            // What the line itself states, when worse than its unit's level.
-            Some(severity_of(level)).max(classify(message))
-        } else {
-            Some(severity_of(level))
+        // What the text states counts for an entry without a PRIORITY, and for a
+        // service's output line when worse than its unit's level (read once: a record
+        // joined of such lines is read by it too).
+        let found = (level == UNSET || fields.is_output_line()).then(|| inspect(message));
+        let stated = found.and_then(|found| found.severity);
+        let severity = match level {
+            UNSET => stated,
+            _ => Some(severity_of(level)).max(stated),
         };
         if let Some(micros) = micros {
             self.read_span.see(micros);
@@ -503,17 +504,17 @@ impl Journal {
         // A service's output line, whole and well-formed, may go on the record above it.
         let joins = fields.is_output_line() && shown_as == [0; 3] && !bad_priority;
         let pid = fields.pid.as_deref();
-        if let (true, Some(micros)) = (joins, micros) {
+        if let (true, Some(micros), Some(found)) = (joins, micros, found) {
             if let Some(record) = &mut self.output {
                 if record.continues_with(unit, pid, micros, message) {
-                    record.push(message, micros, ansi);
+                    record.push(message, found, micros, ansi);
                     self.stripped = stripped;
                     return;
                 }
             }
             self.close_output();
             self.output = Some(OutputRecord::start(
-                &fields, unit, micros, level, message, ansi,
+                &fields, unit, micros, level, message, found, ansi,
             ));
             self.stripped = stripped;
             return;
@@ -679,9 +680,9 @@ impl OutputRecord {
         micros: i64,
         level: usize,
         message: &str,
+        found: Inspection,
         ansi: bool,
     ) -> OutputRecord {
-        let found = inspect(message);
         let mut multiline = MultiLine::new(Indented::Continue);
         multiline.start(message, found.severity, found.opens);
         OutputRecord {
@@ -721,8 +722,7 @@ impl OutputRecord {
         !(0..=MAX_RECORD_PAUSE_MICROS).contains(&micros.saturating_sub(self.last_micros))
     }
 
-    fn push(&mut self, message: &str, micros: i64, ansi: bool) {
-        let found = inspect(message);
+    fn push(&mut self, message: &str, found: Inspection, micros: i64, ansi: bool) {
         self.multiline.push(message, found.severity, found.opens);
         self.message.push('\n');
         self.message.push_str(message);
