@@ -47,13 +47,18 @@ pub struct LineFacts {
     pub(crate) grep_match: bool,
     /// It holds a NUL byte: binary data, not text.
     pub(crate) nul: bool,
-    /// It is a `go test -json` event ([`go_test_event`]), read as the output it carries
-    /// (in `stripped`).
-    pub(crate) go_test_event: bool,
-    /// It is such an event with no output: there is nothing of it to fold.
-    pub(crate) bare_event: bool,
-    /// It is such an event of a failure (`fail`, `build-fail`).
-    pub(crate) failed_event: bool,
+    /// It is a `go test -json` event ([`go_test_event`]): what it is to the folding.
+    pub(crate) go_test_event: Option<EventLine>,
+}
+
+/// What a `go test -json` event's line is to the folding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EventLine {
+    /// It carries an output line, read as the line (in [`LineFacts::stripped`]).
+    Output,
+    /// It carries none: there is nothing of it to fold. `failed`: it is a failure's
+    /// (`fail`, `build-fail`).
+    Bare { failed: bool },
 }
 
 impl Prepare for Facts {
@@ -63,7 +68,7 @@ impl Prepare for Facts {
         match go_test_event(record.text) {
             Some(event) => self.read_event(event, out),
             None => {
-                (out.go_test_event, out.bare_event) = (false, false);
+                out.go_test_event = None;
                 self.read_line(record.text, out);
             }
         }
@@ -91,7 +96,7 @@ impl Prepare for Facts {
             out.ansi = false;
             out.redrawn = false;
             out.nul = false;
-            (out.go_test_event, out.bare_event) = (false, false);
+            out.go_test_event = None;
             self.fill(text, self.inspections[i], out);
         }
     }
@@ -124,19 +129,18 @@ impl Facts {
 
     /// The facts of a `go test -json` event: those of the output line it carries.
     fn read_event(&mut self, event: GoTestEvent, out: &mut LineFacts) {
-        out.go_test_event = true;
-        (out.bare_event, out.failed_event) = match event {
-            GoTestEvent::Bare { failed } => (true, failed),
-            GoTestEvent::Output(_) => (false, false),
-        };
         match event {
             GoTestEvent::Output(output) => {
                 self.read_line(&output, out);
                 if out.stripped.is_none() {
                     out.stripped = Some(output);
                 }
+                out.go_test_event = Some(EventLine::Output);
             }
-            GoTestEvent::Bare { .. } => out.stripped = None,
+            GoTestEvent::Bare { failed } => {
+                out.stripped = None;
+                out.go_test_event = Some(EventLine::Bare { failed });
+            }
         }
     }
 

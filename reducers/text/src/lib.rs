@@ -33,7 +33,7 @@ pub mod time;
 pub use briefly_severity as severity;
 pub use facts::drawn_state;
 
-use crate::facts::{Facts, LineFacts};
+use crate::facts::{EventLine, Facts, LineFacts};
 use crate::gotest::GoTestOutput;
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
@@ -1236,6 +1236,7 @@ impl Text {
     /// whole stops being held at the next line: [`Text::hold`] takes lines in a row.)
     fn skip_bare_event(&mut self, failed: bool) {
         self.lines += 1;
+        self.go_test_events += 1;
         self.bare_events += 1;
         self.bare_failures += u64::from(failed);
     }
@@ -1865,12 +1866,13 @@ impl FoldBatches for Text {
         let mut last_shown = None;
         for i in 0..batch.len() {
             let (record, facts) = batch.entry(i);
-            if facts.go_test_event {
-                self.go_test_events += 1;
-                if facts.bare_event {
-                    self.skip_bare_event(facts.failed_event);
+            match facts.go_test_event {
+                Some(EventLine::Bare { failed }) => {
+                    self.skip_bare_event(failed);
                     continue;
                 }
+                Some(EventLine::Output) => self.go_test_events += 1,
+                None => {}
             }
             last_shown = Some(i);
             if let Some(held) = self.held_blank.take() {
