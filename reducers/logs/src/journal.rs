@@ -34,6 +34,9 @@ use std::fmt;
 pub const MAX_JSON_LINE: usize = briefly_core::DEFAULT_MAX_LINE_BYTES;
 /// The most bytes of one export field kept; the rest is skipped (and counted).
 pub const MAX_FIELD_BYTES: usize = 64 * 1024;
+/// The most output records joined at once, one a process (the workers of a service
+/// writing tracebacks at the same time); a record past them closes the oldest.
+const MAX_OPEN_RECORDS: usize = 8;
 /// Bytes looked at to tell JSON from export from text.
 const SNIFF_BYTES: usize = 4096;
 
@@ -237,8 +240,9 @@ pub struct Journal {
     /// and as a warning, at a less urgent PRIORITY.
     output_errors: u64,
     output_warnings: u64,
-    /// A service's output lines being joined into one record.
-    output: Option<OutputRecord>,
+    /// Services' output lines being joined into records: one open record a process, at
+    /// most [`MAX_OPEN_RECORDS`], in the order they were opened.
+    output: Vec<OutputRecord>,
     /// Entries kept that were joined to the entry above them.
     joined_entries: u64,
     problems: Problems,
@@ -286,7 +290,7 @@ impl Journal {
             unset_warnings: 0,
             output_errors: 0,
             output_warnings: 0,
-            output: None,
+            output: Vec::new(),
             joined_entries: 0,
             problems: Problems::default(),
             last_cursor: None,
@@ -505,28 +509,33 @@ impl Journal {
         let joins = fields.is_output_line() && shown_as == [0; 3] && !bad_priority;
         let pid = fields.pid.as_deref();
         if let (true, Some(micros), Some(found)) = (joins, micros, found) {
-            if let Some(record) = &mut self.output {
-                if record.continues_with(unit, pid, micros, message) {
-                    record.push(message, found, micros, ansi);
-                    self.stripped = stripped;
-                    return;
-                }
+            let own = self
+                .output
+                .iter_mut()
+                .find(|record| record.is_of(unit, pid));
+            if let Some(record) = own.filter(|r| r.continues_with(unit, pid, micros, message)) {
+                record.push(message, found, micros, ansi);
+                self.stripped = stripped;
+                return;
             }
-            self.close_output();
-            self.output = Some(OutputRecord::start(
+            self.close_output(|record| record.is_of(unit, pid) || record.paused_at(micros));
+            if self.output.len() == MAX_OPEN_RECORDS {
+                self.close_output_at(0);
+            }
+            self.output.push(OutputRecord::start(
                 &fields, unit, micros, level, message, found, ansi,
             ));
             self.stripped = stripped;
             return;
         }
-        // Another process's entry between a record's lines (cron's, the kernel's) leaves
-        // it open, as `journalctl -u` would not show it there; its own or a later one
-        // closes it.
-        let apart = self.output.as_ref().is_some_and(|record| {
-            !record.is_of(unit, pid) && micros.is_some_and(|m| !record.paused_at(m))
-        });
-        if !apart {
-            self.close_output();
+        // Another process's entry between a record's lines (cron's, the kernel's, another
+        // worker's) leaves it open, as `journalctl -u` or `_PID=` would not show it there;
+        // its own or a later one closes it.
+        match micros {
+            Some(micros) => {
+                self.close_output(|record| record.is_of(unit, pid) || record.paused_at(micros))
+            }
+            None => self.close_output(|_| true),
         }
         let entry = Entry {
             line: fields.line,
@@ -552,11 +561,22 @@ impl Journal {
         self.stripped = stripped;
     }
 
-    /// Folds the output record being joined, if any, as one entry (its lines joined).
-    fn close_output(&mut self) {
-        let Some(record) = self.output.take() else {
-            return;
-        };
+    /// Folds the open output records that `ended` says no later entry goes on, each as one
+    /// entry (its lines joined), in the order they were opened.
+    fn close_output(&mut self, ended: impl Fn(&OutputRecord) -> bool) {
+        let mut at = 0;
+        while at < self.output.len() {
+            if ended(&self.output[at]) {
+                self.close_output_at(at);
+            } else {
+                at += 1;
+            }
+        }
+    }
+
+    /// Folds the open output record at `at` as one entry (its lines joined).
+    fn close_output_at(&mut self, at: usize) {
+        let record = self.output.remove(at);
         // What its lines state, when worse than the unit's level.
         let severity = Some(severity_of(record.level)).max(record.multiline.severity());
         let entry = Entry {
@@ -656,7 +676,7 @@ impl Journal {
 /// the record they were written as (a Python traceback and its frames, a Java stack), by
 /// the rules `docker` reads records by ([`MultiLine`], an indented line going on the one
 /// above): the lines of one process, each written within [`MAX_RECORD_PAUSE_MICROS`]
-/// after the last.
+/// after the last; one open a process, other processes' entries between its lines.
 struct OutputRecord {
     line: u64,
     micros: i64,
@@ -917,7 +937,7 @@ impl Reducer for Journal {
                 return result;
             }
         };
-        self.close_output();
+        self.close_output(|_| true);
         let mut emit = |rank, item| out.emit(rank, item);
         let (mut fold, worst) = self.fold.finish(&mut emit);
         // Entries joined as lines of the one above them are entries kept too.
@@ -2451,6 +2471,92 @@ mod tests {
         let envelope = reduce_with(JournalOptions::default(), ending.as_bytes());
         assert_eq!(envelope.stats["entries"], 205);
         assert_eq!(envelope.items[0]["more"], serde_json::json!(traceback[1..]));
+    }
+
+    #[test]
+    fn workers_tracebacks_written_at_once_are_each_one_record() {
+        // Gunicorn's workers (one unit, a pid each) fail at the same moment: their lines
+        // interleave in the journal.
+        let traceback = |worker: usize| {
+            [
+                format!("ERROR:shop:worker {worker} failed"),
+                "Traceback (most recent call last):".to_string(),
+                format!("  File \"/srv/shop/w{worker}.py\", line 8, in run"),
+                format!("ValueError: worker {worker}"),
+            ]
+        };
+        let base = 1_700_000_000_000_000;
+        let interleaved = |workers: usize| {
+            let mut json = String::new();
+            for line in 0..4 {
+                for worker in 0..workers {
+                    let us = base + (line * workers + worker) as u64;
+                    let message = &traceback(worker)[line];
+                    json.push_str(&shop_entry(us, 800 + worker as u32, message, "stdout"));
+                }
+            }
+            json
+        };
+        let envelope = reduce_with(
+            JournalOptions::default(),
+            interleaved(MAX_OPEN_RECORDS).as_bytes(),
+        );
+        assert_eq!(
+            envelope.stats["joined_entries"],
+            3 * MAX_OPEN_RECORDS as u64,
+            "{}",
+            envelope.summary
+        );
+        for worker in 0..MAX_OPEN_RECORDS {
+            let lines = traceback(worker);
+            let record = envelope
+                .items
+                .iter()
+                .find(|i| i["message"] == lines[0].as_str())
+                .unwrap_or_else(|| panic!("worker {worker}: {:?}", envelope.items));
+            assert_eq!(record["more"], serde_json::json!(lines[1..]));
+        }
+        // One worker more than are joined at once: each new one closes the oldest, so
+        // each record holds its first line only.
+        let envelope = reduce_with(
+            JournalOptions::default(),
+            interleaved(MAX_OPEN_RECORDS + 1).as_bytes(),
+        );
+        assert_eq!(
+            envelope.stats.get("joined_entries"),
+            None,
+            "{}",
+            envelope.summary
+        );
+        // An entry a worker sent otherwise (by syslog) between two of its lines ends its
+        // record; another worker's output does not.
+        let json = [
+            shop_entry(base, 801, "Traceback (most recent call last):", "stdout"),
+            shop_entry(
+                base + 1,
+                800,
+                "Traceback (most recent call last):",
+                "stdout",
+            ),
+            shop_entry(base + 2, 800, "connected", "syslog"),
+            shop_entry(base + 3, 801, "  File \"a.py\", line 1, in f", "stdout"),
+            shop_entry(base + 4, 800, "  File \"b.py\", line 1, in g", "stdout"),
+        ]
+        .concat();
+        let envelope = reduce_with(JournalOptions::default(), json.as_bytes());
+        assert_eq!(envelope.stats["joined_entries"], 1, "{}", envelope.summary);
+        assert_eq!(envelope.stats["entries"], 5);
+        // So does any entry without a time: it may be anywhere between them.
+        let untimed = r#"{"_SYSTEMD_UNIT":"cron.service","PRIORITY":"6","MESSAGE":"tick"}"#;
+        let mut lines: Vec<&str> = json.lines().collect();
+        lines[2] = untimed;
+        let envelope = reduce_with(JournalOptions::default(), lines.join("\n").as_bytes());
+        assert_eq!(
+            envelope.stats.get("joined_entries"),
+            None,
+            "{}",
+            envelope.summary
+        );
     }
 
     #[test]
