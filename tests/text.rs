@@ -2844,6 +2844,22 @@ fn go_test_json_is_read_as_the_output_its_events_carry() {
         bare,
         "only the events with no output are in no group"
     );
+    // `go tool test2json` run without `-p` names no package (and writes no `start`,
+    // `go test`'s own): its events are read alike.
+    let named: String = events
+        .lines()
+        .filter(|l| !l.contains(r#""Action":"start""#))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let unnamed = named
+        .replace(r#","Package":"example.com/shop/cart""#, "")
+        .replace(r#","Package":"example.com/shop/ledger""#, "");
+    assert!(!unnamed.contains("Package"), "{unnamed}");
+    let [named, unnamed] =
+        [named, unnamed].map(|events| b.envelope(&["text"], events.as_bytes(), CAP));
+    assert_eq!(unnamed["items"], named["items"]);
+    assert_eq!(unnamed["summary"], named["summary"]);
+    assert_eq!(unnamed["stats"]["bare_events"], bare - 2);
 }
 
 #[test]
@@ -2930,10 +2946,11 @@ fn a_go_test_record_with_its_subtests_events_among_its_lines_keeps_them_in_its_g
 
 #[test]
 fn a_json_log_with_an_action_field_is_no_go_test_event() {
-    // Only test2json's actions, of a package: an app's own events stay as they are.
+    // Only test2json's actions, of a package or with test2json's keys only: an app's own
+    // events stay as they are.
     let b = Briefly::new();
     let input = r#"{"Time":"2026-12-06T10:00:00Z","Action":"login","User":"ann"}
-{"Time":"2026-12-06T10:00:01Z","Action":"output","Output":"no package\n"}
+{"Time":"2026-12-06T10:00:01Z","Action":"output","Output":"no package\n","User":"ann"}
 {"Action":"run","Package":"example.com/x","Test":"TestA"}
 "#;
     let envelope = b.envelope(&["text"], input.as_bytes(), CAP);

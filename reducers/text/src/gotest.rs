@@ -5,6 +5,7 @@
 //! These lines are held per test until its result, so that a failure's item shows them
 //! as the lines before it.
 
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -209,12 +210,36 @@ struct Event<'a> {
     import_path: Option<Cow<'a, str>>,
     #[serde(rename = "Output", default)]
     output: Option<String>,
+    #[serde(rename = "Test", default, borrow)]
+    test: Option<Cow<'a, str>>,
+    #[serde(rename = "Elapsed", default)]
+    elapsed: Option<IgnoredAny>,
+}
+
+/// The keys a test2json event may have (`go doc cmd/test2json`; `Key` and `Value` of an
+/// `attr` event, `OutputType` since Go 1.25): an event of `go tool test2json` run
+/// without `-p`, which names no package, is told from an application's JSON by having
+/// no other.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, non_snake_case)]
+struct EventKeys {
+    Time: Option<IgnoredAny>,
+    Action: Option<IgnoredAny>,
+    Test: Option<IgnoredAny>,
+    Elapsed: Option<IgnoredAny>,
+    Output: Option<IgnoredAny>,
+    FailedBuild: Option<IgnoredAny>,
+    Key: Option<IgnoredAny>,
+    Value: Option<IgnoredAny>,
+    OutputType: Option<IgnoredAny>,
 }
 
 /// `line` read as a test2json event: a JSON object that opens with one of the keys
 /// test2json writes first (`Time`; `Action` when no time is written, `ImportPath` for a
-/// build's), names a known action and the package or build it is of. Output holding a
-/// line break inside (test2json writes one line an event) is not read: the line stays
+/// build's), names a known action and the package or build it is of (or, as `go tool
+/// test2json` without `-p` writes them, has only test2json's keys and is a test's event,
+/// output or a result). Output holding a line break inside (test2json writes one line an event) is not read: the line stays
 /// as it is.
 #[inline]
 pub(crate) fn go_test_event(line: &str) -> Option<GoTestEvent> {
@@ -232,8 +257,15 @@ fn decode_event(line: &str) -> Option<GoTestEvent> {
         return None;
     }
     let event: Event<'_> = serde_json::from_str(line).ok()?;
-    if !ACTIONS.contains(&&*event.action) || event.package.or(event.import_path).is_none() {
+    if !ACTIONS.contains(&&*event.action) {
         return None;
+    }
+    if event.package.is_none() && event.import_path.is_none() {
+        // A test's event, output, or a result (with its time taken).
+        let of_a_test = event.test.is_some() || event.output.is_some() || event.elapsed.is_some();
+        if !of_a_test || serde_json::from_str::<EventKeys>(line).is_err() {
+            return None;
+        }
     }
     match event.output {
         None => Some(GoTestEvent::Bare {
@@ -285,11 +317,29 @@ mod tests {
                 r#"{"Time":"2026-12-06T10:00:00Z","Action":"fail","Package":"example.com/a","Elapsed":0.01,"FailedBuild":"example.com/a"}"#,
                 Some(GoTestEvent::Bare { failed: true }),
             ),
-            // No package, an action test2json has not, two lines in one event, not JSON,
-            // another key first.
+            // `go tool test2json` without `-p`: no package, only test2json's keys.
             (
                 r#"{"Time":"2026-12-06T10:00:00Z","Action":"run","Test":"TestA"}"#,
+                Some(GoTestEvent::Bare { failed: false }),
+            ),
+            (
+                r#"{"Time":"2026-12-06T10:00:00Z","Action":"output","Output":"FAIL\n"}"#,
+                output("FAIL"),
+            ),
+            (
+                r#"{"Action":"fail","Test":"TestA","Elapsed":0.5}"#,
+                Some(GoTestEvent::Bare { failed: true }),
+            ),
+            // No package and a key of another's, or no test; an action test2json has not,
+            // two lines in one event, not JSON, another key first.
+            (
+                r#"{"Time":"2026-12-06T10:00:00Z","Action":"run","Test":"TestA","user":"x"}"#,
                 None,
+            ),
+            (r#"{"Time":"2026-12-06T10:00:00Z","Action":"start"}"#, None),
+            (
+                r#"{"Time":"2026-12-06T10:00:00Z","Action":"pass","Elapsed":0.5}"#,
+                Some(GoTestEvent::Bare { failed: false }),
             ),
             (
                 r#"{"Time":"2026-12-06T10:00:00Z","Action":"login","Package":"a"}"#,
