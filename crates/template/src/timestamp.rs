@@ -10,6 +10,7 @@
 //! | compact dates | `20171223-22:15:29:606`, `20240105T100001Z` |
 //! | month-day with time | `03-17 16:13:38.811`, `10.30 16:49:06` |
 //! | syslog / ctime | `Jun 14 15:16:01`, `Sun Dec 04 04:47:44 2005` |
+//! | journalctl's `short-full` | `Sun 2026-12-06 10:05:00 UTC` |
 //! | java.util.logging | `Jan 05, 2024 10:00:06 AM` |
 //! | RFC 2822 (mail, HTTP) | `Fri, 05 Jan 2024 10:00:00 +0000` |
 //! | day and month name | `05 Jan 2024 10:00:04.123`, `14 Nov 07:01:22.119` (Redis) |
@@ -819,6 +820,7 @@ fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
     let word = |p: usize| b.get(p..p + 3);
     if word(p).is_some_and(|w| DAYS.contains(&w)) {
         match at(b, p + 3) {
+            b' ' if at(b, p + 4).is_ascii_digit() => return weekday_iso(b, p + 4),
             b' ' => p += 4,
             b',' if at(b, p + 4) == b' ' => return rfc2822(b, p + 5),
             _ => {}
@@ -849,6 +851,26 @@ fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
         return Some((e + 5, Civil::date(Some(year), month, day).at(clock)));
     }
     Some((e, Civil::date(None, month, day).at(clock)))
+}
+
+/// The rest of journalctl's `-o short-full` time, `Sun 2026-12-06 10:05:00 UTC`, after
+/// its weekday, at `p`: an ISO date and time, and the zone's name (`UTC`, `CET`) after a
+/// space. A name other than `UTC` or `GMT` says no offset here: the time is read as
+/// one with no zone.
+fn weekday_iso(b: &[u8], p: usize) -> Option<(usize, Civil)> {
+    let (end, civil) = iso_date_time(b, p)?;
+    if at(b, end) != b' ' {
+        return Some((end, civil));
+    }
+    let name = b[end + 1..]
+        .iter()
+        .take_while(|c| c.is_ascii_uppercase())
+        .count();
+    let after = at(b, end + 1 + name);
+    match (2..=5).contains(&name) && (after == 0 || after == b' ') {
+        true => Some((end + 1 + name, civil)),
+        false => Some((end, civil)),
+    }
 }
 
 /// The rest of java.util.logging's `Jan 05, 2024 10:00:06 AM` after its `Jan 05, `, at
@@ -934,7 +956,7 @@ fn epoch(b: &[u8], p: usize) -> Option<(usize, i64)> {
 #[cfg(test)]
 mod tests {
     use super::leading_timestamp as ts;
-    use super::{leading_moment, timestamp_range, Civil, Moment};
+    use super::{leading_moment, read_timestamp, timestamp_range, Civil, Moment};
 
     /// The timestamp [`timestamp_range`] finds anywhere in `line`.
     fn found(line: &str) -> Option<&str> {
@@ -1028,6 +1050,28 @@ mod tests {
             Some("Sun Dec 04 04:47:44 2005")
         );
         assert_eq!(ts("12:00:01.5 started"), Some("12:00:01.5"));
+        // journalctl's `-o short-full`, its zone's name with it; another word is not one.
+        assert_eq!(
+            ts("Sun 2026-12-06 10:05:00 UTC web1 shop[812]: x"),
+            Some("Sun 2026-12-06 10:05:00 UTC")
+        );
+        assert_eq!(
+            ts("Sun 2026-12-06 10:05:00 CEST"),
+            Some("Sun 2026-12-06 10:05:00 CEST")
+        );
+        assert_eq!(
+            ts("Sun 2026-12-06 10:05:00 web1 x"),
+            Some("Sun 2026-12-06 10:05:00")
+        );
+        assert_eq!(
+            ts("Sun 2026-12-06 10:05:00 UTCX1 x"),
+            Some("Sun 2026-12-06 10:05:00")
+        );
+        assert_eq!(
+            read_timestamp("Sun 2026-12-06 10:05:00 UTC"),
+            read_timestamp("2026-12-06 10:05:00")
+        );
+        assert_eq!(ts("Sun 2026-13-06 10:05:00 UTC"), None);
     }
 
     #[test]

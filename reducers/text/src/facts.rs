@@ -234,10 +234,10 @@ pub(crate) fn opening(
 }
 
 /// Whether `stamp` is a time as syslog and journalctl write one: by month first (`Dec
-/// 06 10:05:00`), or with its zone as an offset (`2026-12-06T10:05:00+0000`, rsyslog's
-/// `…+00:00`). Applications' own logs mostly write `Z` or no zone: their lines are not
-/// looked at for a tag. (journalctl's `-o short-full`, weekday first, is no time that
-/// opens a line here.)
+/// 06 10:05:00`) or weekday first (`-o short-full`'s `Sun 2026-12-06 10:05:00 UTC`), or
+/// with its zone as an offset (`2026-12-06T10:05:00+0000`, rsyslog's `…+00:00`).
+/// Applications' own logs mostly write `Z` or no zone: their lines are not looked at for
+/// a tag.
 fn is_syslog_time(stamp: &[u8]) -> bool {
     let (Some(first), Some(last)) = (stamp.first(), stamp.last()) else {
         return false;
@@ -399,6 +399,9 @@ mod tests {
             ("Dec 06 10:00:00 web1 app[]: x", "web1 app[]: x"),
             ("Dec 06 10:00:00 web1 app 7: x", "web1 app 7: x"),
             ("2026-12-06T10:05:00.123+00:00 web1 shop[812]: x", "x"),
+            // journalctl's `-o short-full` and `-o with-unit`.
+            ("Sun 2026-12-06 10:05:00 UTC web1 shop[812]: x", "x"),
+            ("Sun 2026-12-06 10:05:00 CET web1 shop.service[812]: x", "x"),
             // An application's own time (`Z`, no zone): its words are its message's.
             (
                 "2026-12-06T10:05:00Z web1 shop[812]: x",
