@@ -1681,17 +1681,95 @@ pub fn is_diagnostic_header(line: &str) -> bool {
         || is_maven_diagnostic(line)
 }
 
-/// Whether `line` is a compiler driver's verdict on the diagnostics it printed before
+/// Whether `line` is a tool's verdict on what it printed before, written as an error
+/// though what went wrong is in those lines: a compiler driver's on its diagnostics
 /// (cargo's `error: could not compile `app` (lib) due to 3 previous errors`, rustc's
 /// `error: aborting due to 2 previous errors`, gcc's `collect2: error: ld returned 1 exit
-/// status`, clang's `clang: error: linker command failed …`): written as a diagnostic,
-/// though what went wrong is in those.
+/// status`, clang's `clang: error: linker command failed …`), a tally of them (javac's
+/// `2 errors`, Mocha's `  2 failing`, tsc's `Found 3 errors in 2 files.`, ESLint's `✖ 12 problems (1 error, 11
+/// warnings)`), a runner's that what it ran failed (make's `make: *** [Makefile:4: app]
+/// Error 1`, cargo's `error: test failed, to rerun pass `--lib`` and `error: 2 targets
+/// failed:`, yarn's `error Command failed with exit code 1.`, pnpm's `ELIFECYCLE  Command
+/// failed with exit code 1.`, GitHub Actions' `Error: Process completed with exit code
+/// 1.`) and pip's closing `error: metadata-generation-failed` (and its like: not its
+/// `error: subprocess-exited-with-error`, whose box holds what the build wrote).
 pub fn sums_up_diagnostics(line: &str) -> bool {
+    // `1 error`, `12 warnings`: a count and the word alone.
+    let counted = |rest: &str, words: &[&str]| {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && {
+            let rest = &rest[digits..];
+            words.iter().any(|word| rest.starts_with(word))
+        }
+    };
+    let tally = |line: &str| {
+        ["error", "errors", "warning", "warnings", "failing"]
+            .iter()
+            .any(|word| {
+                line.strip_suffix(word)
+                    .and_then(|n| n.strip_suffix(' '))
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+    };
+    // Mocha's `  2 failing`, under its `  5 passing (12ms)`.
+    if line.starts_with("  ") && tally(line.trim()) {
+        return true;
+    }
+    if line.starts_with(' ') {
+        return false;
+    }
+    let line = line.trim_end();
     line.starts_with("error: could not compile `")
         || line.starts_with("error: aborting due to ")
         || line.starts_with("collect2: error: ld returned ")
-        || (line.contains(": error: linker command failed") && !line.starts_with(' '))
+        || line.contains(": error: linker command failed")
+        || line.starts_with("error: test failed, to rerun pass ")
+        || line
+            .strip_prefix("error: ")
+            .is_some_and(|rest| counted(rest, &[" target failed", " targets failed"]))
+        || tally(line)
+        || line
+            .strip_prefix("Found ")
+            .is_some_and(|rest| counted(rest, &[" error"]))
+        || line
+            .strip_prefix("✖ ")
+            .is_some_and(|rest| counted(rest, &[" problem"]))
+        || is_make_verdict(line)
+        || line.starts_with("error Command failed with exit code ")
+        || (line.contains("ELIFECYCLE") && line.contains("Command failed with exit code "))
+        || ["Error: ", "##[error]"].iter().any(|prefix| {
+            line.strip_prefix(prefix)
+                .is_some_and(|rest| rest.starts_with("Process completed with exit code "))
+        })
+        || line
+            .strip_prefix("error: ")
+            .is_some_and(|code| PIP_CLOSING_CODES.contains(&code))
 }
+
+/// make's line that a recipe failed: `make: *** [Makefile:4: app] Error 1`, a sub-make's
+/// `make[1]: *** […] Error 2` (not `make: *** No rule to make target 'x'.  Stop.`, an
+/// error of its own).
+fn is_make_verdict(line: &str) -> bool {
+    let Some((tool, rest)) = line.split_once(": *** [") else {
+        return false;
+    };
+    let tool = tool.split_once('[').map_or(tool, |(tool, _)| tool);
+    matches!(tool, "make" | "gmake")
+        && rest.rsplit_once("] Error ").is_some_and(|(_, code)| {
+            let code = code.strip_suffix(" (ignored)").unwrap_or(code);
+            !code.is_empty() && code.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// pip's codes of a failure whose cause its output showed above (`error:
+/// metadata-generation-failed` closes a failed build's `error:
+/// subprocess-exited-with-error`, whose box holds what the build wrote); its other codes,
+/// `externally-managed-environment`, say what is wrong themselves.
+const PIP_CLOSING_CODES: [&str; 3] = [
+    "metadata-generation-failed",
+    "failed-wheel-build-for-install",
+    "legacy-install-failure",
+];
 
 /// Maven's line of a compiler's diagnostic: `[ERROR] /src/Main.java:[5,13] cannot find
 /// symbol`, `[WARNING] …:[6,5] …` (its details follow, indented).
@@ -2747,11 +2825,45 @@ mod tests {
             assert!(is_diagnostic_header(verdict), "{verdict}");
             assert!(sums_up_diagnostics(verdict), "{verdict}");
         }
+        // Tallies, runners' verdicts, pip's closing code.
+        for verdict in [
+            "2 errors",
+            "1 error",
+            "  2 failing",
+            "480 warnings",
+            "Found 121 errors in 3 files.",
+            "Found 1 error in src/a.ts:3",
+            "✖ 570 problems (1 error, 569 warnings)",
+            "✖ 1 problem (1 error, 0 warnings)",
+            "make: *** [Makefile:4: app] Error 1",
+            "make[2]: *** [src/Makefile:10: a.o] Error 2",
+            "gmake: *** [all] Error 1 (ignored)",
+            "error: test failed, to rerun pass `--lib`",
+            "error: 2 targets failed:",
+            "error Command failed with exit code 1.",
+            " ELIFECYCLE  Command failed with exit code 1.".trim_start(),
+            "Error: Process completed with exit code 1.",
+            "##[error]Process completed with exit code 2.",
+            "error: metadata-generation-failed",
+            "error: failed-wheel-build-for-install",
+        ] {
+            assert!(sums_up_diagnostics(verdict), "{verdict}");
+        }
         for diagnostic in [
             "error[E0308]: mismatched types",
             "error: linking with `cc` failed: exit status: 1",
             "main.c:3:5: error: expected ';' before '}' token",
             "  clang: error: linker command failed",
+            "make: *** No rule to make target 'x'.  Stop.",
+            "make: *** [Makefile:4: app] Error",
+            "cmake: *** [x] Error 1",
+            "error: subprocess-exited-with-error",
+            "error: externally-managed-environment",
+            "2 errors occurred while reading the config",
+            "    at 2 failing",
+            "Found 3 warnings",
+            "✖ 3 tests failed",
+            "error: 2 of them failed",
         ] {
             assert!(!sums_up_diagnostics(diagnostic), "{diagnostic}");
         }

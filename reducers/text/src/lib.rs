@@ -171,6 +171,13 @@ fn source_place(line: &str) -> Option<&str> {
     })
 }
 
+/// Whether `message` is a numbered report past a list's first, as Mocha lists its failures
+/// (`2) suite`, after `1) suite`).
+fn is_numbered_past_first(message: &str) -> bool {
+    let digits = message.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && message[digits..].starts_with(") ") && &message[..digits] != "1"
+}
+
 /// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
 /// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`
 fn is_build_verdict(line: &str) -> bool {
@@ -1560,7 +1567,11 @@ impl Text {
                 }),
             }
         }
-        serious.sort_by_key(|item| (std::cmp::Reverse(item.severity), item.line));
+        // A tool's verdict on what it printed (`make: *** … Error 1`) after the rest.
+        serious.sort_by_cached_key(|item| {
+            let verdict = sums_up_diagnostics(facts::message(&item.text));
+            (std::cmp::Reverse(item.severity), verdict, item.line)
+        });
         for item in serious {
             out.emit(0, TextItem::Line(item));
         }
@@ -1962,10 +1973,10 @@ impl FoldBatches for Text {
             };
         }
 
-        // 1. Serious records: worst first, a compiler's diagnostic before what ran it
-        // (`make: *** … Error 1`, Maven's `Failed to execute goal`) and before its
-        // driver's verdict on them (cargo's `could not compile`, `collect2: error: ld
-        // returned 1`), then rarest template, then earliest.
+        // 1. Serious records: worst first, a compiler's diagnostic before other records
+        // (Maven's `Failed to execute goal`) and a tool's verdict on what it printed after
+        // every other (cargo's `could not compile`, `collect2: error: ld returned 1`,
+        // `make: *** … Error 1`, javac's `2 errors`), then rarest template, then earliest.
         let mut kept: Vec<(LineItem, GroupId)> = self
             .kept
             .drain(..)
@@ -1983,18 +1994,36 @@ impl FoldBatches for Text {
         // traceback, a panic, a Java stack): a program's last words, why it stopped, come
         // after whatever it logged before, and are ranked first among records of their
         // severity.
+        // Not so: a tool's verdict on what it printed, a compiler's diagnostic or a test's
+        // report that is the last of a list of them (of its template: Mocha's `  2) …`).
+        let serious = |item: &LineItem| item.severity >= Some(Severity::Error);
         let ending = kept
             .iter()
-            .map(|(item, _)| item)
-            .filter(|item| item.severity >= Some(Severity::Error))
-            .max_by_key(|item| item.line)
-            .filter(|item| !item.more.is_empty() && item.lines().1 + ENDING_SLACK >= self.lines)
-            .map(|item| item.line);
+            .filter(|(item, _)| serious(item))
+            .max_by_key(|(item, _)| item.line)
+            .filter(|(item, _)| {
+                !item.more.is_empty() && item.lines().1 + ENDING_SLACK >= self.lines
+            })
+            .filter(|(item, group)| {
+                let message = facts::message(&item.text).trim_start();
+                let in_list = is_numbered_past_first(message)
+                    || kept.iter().any(|(other, of)| {
+                        of == group && other.line != item.line && serious(other)
+                    });
+                !sums_up_diagnostics(message)
+                    && !is_diagnostic_header(message)
+                    && !is_compiler_context(message)
+                    && !in_list
+            })
+            .map(|(item, _)| item.line);
         kept.sort_by_cached_key(|(item, _)| {
+            let message = facts::message(&item.text);
+            let verdict = sums_up_diagnostics(message);
             (
                 std::cmp::Reverse(item.severity),
                 Some(item.line) != ending,
-                !is_diagnostic_header(&item.text) || sums_up_diagnostics(&item.text),
+                verdict,
+                !is_diagnostic_header(message) && !verdict,
                 item.count,
                 // Of records as rare, one of several lines (a traceback, a test's report)
                 // before a line alone (unittest's `test_x (…) ... ERROR` above its report).
@@ -2046,10 +2075,12 @@ impl FoldBatches for Text {
             };
             (i.line, i.severity.unwrap_or(Severity::Warn), text)
         };
-        let first_serious = kept
-            .iter()
-            .map(|(i, _)| i)
-            .min_by_key(|i| (std::cmp::Reverse(i.severity), i.line));
+        // (A tool's verdict on what it printed, Mocha's `  2 failing`, names it only when
+        // nothing else of its severity does.)
+        let first_serious = kept.iter().map(|(i, _)| i).min_by_key(|i| {
+            let verdict = sums_up_diagnostics(facts::message(&i.text));
+            (std::cmp::Reverse(i.severity), verdict, i.line)
+        });
         // A test runner's line that a test failed says why only in its report, later:
         // the first serious record after it that names the test. A build's verdict
         // (Maven's `[INFO] BUILD FAILURE`) comes before the errors that say why: the
@@ -3138,17 +3169,18 @@ done
         // Every line, each once; the repeated template is not folded.
         let expected: Vec<(u64, String)> = (1..).zip(input.lines().map(String::from)).collect();
         assert_eq!(lines_shown(&envelope.items), expected);
-        // Serious records first, worst then earliest, each an item with its lines; then
-        // the rest in order, adjacent records as one run of lines.
+        // Serious records first, worst then earliest (a verdict, Mocha's `2 failing`, after
+        // the rest of its severity), each an item with its lines; then the rest in order,
+        // adjacent records as one run of lines.
         let items: Vec<Value> = envelope
             .items
             .iter()
             .map(|i| json!([i["kind"], i["line"], i["last"]]))
             .collect();
         let expected = json!([
-            ["line", 4, null],
             ["line", 7, null],
             ["line", 13, null],
+            ["line", 4, null],
             ["line", 3, null],
             ["lines", 1, 2],
             ["lines", 5, 6],
@@ -3830,6 +3862,126 @@ done
             ],
             "{envelope:?}"
         );
+    }
+
+    #[test]
+    fn a_tools_verdict_comes_after_every_record_it_sums_up() {
+        // A rarer verdict than the errors it sums up (a template of 30 undefined
+        // references, then collect2's line; javac's tally; cargo test's verdict after two
+        // panics of one template; pip's closing code after the build's output) came
+        // first, the one after a record of several lines as what the output ends in.
+        let steps: String = (0..300).map(|i| format!("cc -c src/f{i}.c\n")).collect();
+        let linker: String = (0..30)
+            .map(|i| {
+                format!(
+                    "/usr/bin/ld: m{i}.o: in function `caller_{i}':\n\
+                     m{i}.c:(.text+0x5): undefined reference to `sym_{i}'\n"
+                )
+            })
+            .collect();
+        let eslint: String = (0..2)
+            .map(|i| format!("/src/m{i}.js\n  1:10  error  'x{i}' is not defined  no-undef\n\n"))
+            .collect();
+        let jobs: String = (0..2).map(|i| format!("ERROR: job {i} failed\n")).collect();
+        let panics: String = (0..2)
+            .map(|i| {
+                format!(
+                    "thread 'tests::t{i}' panicked at src/lib.rs:{i}:5:\nassertion failed: ok\n"
+                )
+            })
+            .collect();
+        for (input, verdict) in [
+            (
+                steps.clone() + &linker + "collect2: error: ld returned 1 exit status\n",
+                "collect2: error: ld returned 1 exit status",
+            ),
+            (
+                steps.clone() + &eslint + "✖ 2 problems (2 errors, 0 warnings)\n",
+                "✖ 2 problems (2 errors, 0 warnings)",
+            ),
+            (steps.clone() + &jobs + "2 errors\n", "2 errors"),
+            (
+                steps.clone() + &panics + "\nerror: test failed, to rerun pass `--lib`\n",
+                "error: test failed, to rerun pass `--lib`",
+            ),
+            // With `--no-fail-fast`, a verdict of several lines the output ends in.
+            (
+                steps.clone()
+                    + &panics
+                    + "error: 2 targets failed:\n    `--lib`\n    `--test api`\n",
+                "error: 2 targets failed:",
+            ),
+            (
+                steps.clone()
+                    + "  error: subprocess-exited-with-error\n  \n\
+                       \x20 × Preparing metadata (pyproject.toml) did not run successfully.\n\
+                       \x20 ╰─> [3 lines of output]\n\
+                       \x20     Traceback (most recent call last):\n\
+                       \x20       File \"<string>\", line 4, in <module>\n\
+                       \x20     ModuleNotFoundError: No module named 'nope'\n\
+                       \x20     [end of output]\n\
+                       error: metadata-generation-failed\n\n\
+                       × Encountered error while generating package metadata.\n\
+                       ╰─> See above for output.\n",
+                "error: metadata-generation-failed",
+            ),
+        ] {
+            let envelope = chunked(input.as_bytes());
+            let texts: Vec<&str> = (envelope.items.iter())
+                .filter_map(|item| item["text"].as_str())
+                .collect();
+            let at = texts.iter().position(|text| *text == verdict);
+            let serious = (envelope.items.iter())
+                .take_while(|item| item["severity"] == "error")
+                .count();
+            assert!(
+                at.is_some_and(|at| at + 1 == serious || serious == 1),
+                "{verdict} after the other errors: {texts:?}"
+            );
+            assert!(
+                !envelope.summary.contains("ends in"),
+                "{}",
+                envelope.summary
+            );
+        }
+    }
+
+    #[test]
+    fn the_last_of_a_list_of_reports_is_not_what_the_output_ends_in() {
+        // Mocha's list of failures and a compiler's diagnostics end the output with the
+        // last of them: it is no program's last words, and the first is named first
+        // (returned whole, and folded).
+        for steps in [3, 300].map(|n| {
+            (0..n)
+                .map(|i| format!("  ok {i}: step of the suite done\n"))
+                .collect::<String>()
+        }) {
+            let mocha = steps.clone()
+            + "  298 passing (40ms)\n  2 failing\n\n\
+               \x20 1) Cart\n       adds:\n     AssertionError: 1 == 2\n      at Context.<anonymous> (cart.js:3:9)\n\n\
+               \x20 2) Ledger\n       parses:\n     SyntaxError: bad JSON\n      at parse (ledger.js:2:32)\n";
+            let gcc = steps.clone()
+            + "a.c: In function 'main':\na.c:3:5: error: 'x' undeclared\n    3 |   x = 1;\n      |   ^\n\
+               b.c: In function 'f':\nb.c:9:5: error: 'y' undeclared\n    9 |   y = 1;\n      |   ^\n";
+            for (input, first) in [(mocha, "  1) Cart"), (gcc, "a.c: In function 'main':")] {
+                let envelope = chunked(input.as_bytes());
+                assert_eq!(envelope.items[0]["text"], first, "{:?}", envelope.items);
+                assert!(
+                    !envelope.summary.contains("ends in"),
+                    "{}",
+                    envelope.summary
+                );
+                assert!(
+                    envelope.summary.contains(&format!(
+                        "first error at line {}: {}",
+                        envelope.items[0]["line"],
+                        first.trim_start()
+                    )),
+                    "{}",
+                    envelope.summary
+                );
+            }
+        }
     }
 
     #[test]
