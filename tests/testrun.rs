@@ -579,6 +579,27 @@ fn pytest_output_cut_above_its_short_summary_still_names_what_failed() {
     assert_eq!(items[2]["kind"], "error", "{envelope}");
     assert_eq!(items[2]["exception"], "OSError", "{envelope}");
     assert_eq!(items[2]["message"], "no disk", "{envelope}");
+    // `| tail -n 20`: from inside test_a's report, its headline and the FAILURES heading
+    // cut off. test_b's report is whole, and read (it was dropped: no heading, no report).
+    let lines: Vec<&str> = stdout.lines().collect();
+    let headline = lines.iter().position(|l| l.contains(" test_a ")).unwrap();
+    assert!(lines[headline].starts_with("____"), "{stdout}");
+    let tail = lines[headline + 2..].join("\n");
+    let envelope = Briefly::new().envelope(&["pytest"], tail.as_bytes(), CAP);
+    let test_b = item_where(&envelope, |i| i["nodeid"] == "test_t.py::test_b");
+    assert_eq!(test_b["exception"], "KeyError", "{envelope}");
+    assert!(
+        test_b["traceback"]
+            .as_str()
+            .is_some_and(|t| t.contains("raise KeyError('k')")),
+        "{envelope}"
+    );
+    assert_eq!(test_b["line"], 11, "{envelope}");
+    let warnings = envelope["warnings"].to_string();
+    assert!(
+        warnings.contains("the output opens inside pytest's reports, their FAILURES heading cut off (`pytest | tail`?): the "),
+        "{warnings}"
+    );
 }
 
 #[test]

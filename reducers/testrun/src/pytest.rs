@@ -13,7 +13,7 @@ use crate::excerpt::Excerpt;
 use crate::facts::{Facts, LineFacts};
 use crate::rank::Ranker;
 use crate::{remember, tally, TestRunError};
-use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, DEFAULT_MAX_LINE_BYTES};
+use briefly_core::{counted, Ahead, Batch, Emit, FoldBatches, Outcome, DEFAULT_MAX_LINE_BYTES};
 use briefly_severity::{multiline::PYTHON_CHAIN, Severity};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -825,6 +825,12 @@ pub struct Pytest {
     /// The width of the first report's headline, which pytest fills to its terminal's:
     /// one of another width in what a test printed is what it printed.
     headline_width: Option<usize>,
+    /// Lines read before any section's heading, in which a report's headline was then
+    /// found (the output opens inside the reports, `pytest | tail -n 60`): how many
+    /// lines, of a report whose headline was cut, came before it.
+    headless_reports: Option<u64>,
+    /// Lines read before any section's heading (not blank).
+    top_lines: u64,
     pending: Pending,
     /// `--tb=line` reports, in order, until the short summary names their tests.
     crash_lines: VecDeque<Report>,
@@ -919,6 +925,9 @@ impl Fatal {
 const NOTED: u64 = 3;
 const AFTER_FAILURES: u64 = 1 << 40;
 
+/// The shortest line read as a report's headline outside the reports' sections.
+const MIN_HEADLINE_CHARS: usize = 60;
+
 /// Sessions whose counts lines are named in the summary: the last ones.
 const MAX_SESSIONS: usize = 20;
 
@@ -969,6 +978,8 @@ impl Pytest {
             tentative_counts: None,
             nested_session: false,
             headline_width: None,
+            headless_reports: None,
+            top_lines: 0,
             progress: Vec::new(),
             stats: PytestStats::default(),
             reports_read: [0; 2],
@@ -1397,6 +1408,17 @@ impl Pytest {
             }
             self.section = Section::Other;
             return;
+        }
+        if self.section == Section::Top {
+            // A report's headline before any section's heading: the output opens inside
+            // the reports, their `FAILURES` heading cut off. (pytest fills its width, 80
+            // columns at least, with a headline's fences.)
+            if line.len() >= MIN_HEADLINE_CHARS && report_headline(line).is_some() {
+                self.section = Section::Reports;
+                self.headless_reports = Some(self.top_lines);
+            } else if !line.is_empty() {
+                self.top_lines += 1;
+            }
         }
         match self.section {
             Section::Reports | Section::Passes => {
@@ -1834,6 +1856,20 @@ impl FoldBatches for Pytest {
                  --junit (MCP: `junit`)"
                     .to_string(),
             );
+        }
+        if let Some(lines) = self.headless_reports {
+            let before = match lines {
+                0 => String::new(),
+                n => format!(
+                    ": the {} before the first report's headline, of a report whose own was cut, \
+                     are not read (the artifact has them)",
+                    counted(n, "line", "lines")
+                ),
+            };
+            warnings.push(format!(
+                "the output opens inside pytest's reports, their FAILURES heading cut off \
+                 (`pytest | tail`?){before}"
+            ));
         }
         if stats.counts_known {
             let reported = count("failed") + count("errors");
