@@ -1715,7 +1715,7 @@ impl Diff {
             summary = "no diff in the input: it is empty".to_string();
         } else if others > 0 {
             summary.push_str(&format!(
-                "; {} outside the files' patches after them (a message, `Only in …`, `Binary files … differ`)",
+                "; {} outside the files' patches and the commits' headers (a commit's message, `Only in …`, `Binary files … differ`)",
                 briefly_core::counted(others, "line", "lines")
             ));
         }
