@@ -579,6 +579,15 @@ impl Findings {
         if is_long_listing(bytes) || is_passed_test(bytes) {
             return Inspection::default();
         }
+        // A test that failed as `node --test`'s spec reporter lists it, whatever its name
+        // says (`✖ rounds totals (1.6ms)`).
+        if multiline::is_node_test_failure(bytes) {
+            return Inspection {
+                severity: Some(Severity::Error),
+                opens: self.opens,
+                stated: false,
+            };
+        }
         // A Go test's log: a passing test logs the errors it expects; its verdict (`---
         // FAIL:`) says whether it failed. A crash still counts.
         if is_go_test_log(bytes) {
@@ -3034,6 +3043,11 @@ mod tests {
             ("=== 1 passed, 2 warnings in 0.12s ===", Some(Warn)),
             ("=== 1 failed, 2 warnings in 0.12s ===", Some(Error)),
             ("✖ 3 problems (0 errors, 0 warnings)", None),
+            // `node --test`'s spec reporter: a failed test, and the heading of their list.
+            ("✖ rounds totals (1.638572ms)", Some(Error)),
+            ("  ✖ ok when all is well (0.2ms)", Some(Error)),
+            ("✖ failing tests:", None),
+            ("✖ f(2ms)", None),
             ("upgraded to 1.2 failed over", None),
             ("build12 failed", None),
             ("3 failedx", None),

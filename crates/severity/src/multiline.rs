@@ -107,6 +107,10 @@ enum Header {
     /// and its statement, over stamped and unstamped lines, up to `*** WE ROLL BACK
     /// TRANSACTION (1)`, which ends it.
     InnoDbDeadlock { ended: bool },
+    /// `node --test`'s spec reporter's failed test, `✖ adds (1.2ms)`
+    /// ([`is_node_test_failure`]): the error, its diff, stack and properties follow,
+    /// indented (blank lines of it too), up to an empty line.
+    NodeTestFailure,
     /// Mocha's `  1) Suite` in its list of failures ([`is_mocha_failure`]): the test's
     /// title, what failed and its stack follow, indented, in parts set apart by blank
     /// lines.
@@ -682,6 +686,8 @@ impl MultiLine {
             }
             // Up to the next test's header or suite's result.
             Header::JestFailure if indented || blank() => return !opens_a_jest_part(line),
+            // Its lines are indented, a blank one of it too (`  `, in a diff's).
+            Header::NodeTestFailure => return indented,
             // Up to the next failure, or a passing test or the tally where the failure
             // is a top-level test's in the list of tests (`  1) works`, `  ✓ adds`).
             Header::MochaFailure if indented || blank() || is_node_assert_detail(line) => {
@@ -1919,6 +1925,30 @@ pub fn is_jest_failure(line: &[u8]) -> bool {
         .is_some_and(|rest| !rest.starts_with(b"Console"))
 }
 
+/// `node --test`'s spec reporter's line of a failed test, however indented: `✖`, its
+/// name and how long it took (`✖ rounds totals (1.638572ms)`; not the heading of their
+/// list, `✖ failing tests:`, nor ESLint's `✖ 3 problems (…)`).
+pub fn is_node_test_failure(line: &[u8]) -> bool {
+    // The mark's UTF-8 begins with 0xE2: one byte rules out nearly every line.
+    if !matches!(line.first(), Some(b' ' | 0xE2)) {
+        return false;
+    }
+    let Some(rest) = line.trim_ascii_start().strip_prefix("✖ ".as_bytes()) else {
+        return false;
+    };
+    let Some(took) = rest.strip_suffix(b"ms)") else {
+        return false;
+    };
+    let open = took.iter().rposition(|&b| b == b'(');
+    open.is_some_and(|open| {
+        let number = &took[open + 1..];
+        open > 0
+            && took[open - 1] == b' '
+            && !number.is_empty()
+            && number.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+    })
+}
+
 /// Whether `line` opens a part of Jest's output, however indented: a test's header (`●
 /// adds › works`), a suite's result (`PASS src/a.test.ts`, `FAIL …`).
 fn opens_a_jest_part(line: &str) -> bool {
@@ -2142,7 +2172,8 @@ pub fn what_went_wrong<'a>(
     // Mocha's failure (`3) mod8`, read without its indentation): the error under the
     // test's title, indented (`AssertionError [ERR_ASSERTION]: Expected values to be
     // strictly deep-equal:`), not its diff's legend; else what any record's says.
-    let numbered = is_numbered_title(first.trim_start());
+    // So is `node --test`'s (`✖ adds (1.2ms)`).
+    let numbered = is_numbered_title(first.trim_start()) || is_node_test_failure(first.as_bytes());
     if is_file_heading(first) {
         // Its first error, else its first finding.
         let mut finding = None;
@@ -2426,6 +2457,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::VitestFailure
     } else if is_mocha_failure(line) {
         Header::MochaFailure
+    } else if is_node_test_failure(line.as_bytes()) {
+        Header::NodeTestFailure
     } else if line.starts_with('│')
         && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
     {

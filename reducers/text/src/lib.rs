@@ -3985,6 +3985,60 @@ done
     }
 
     #[test]
+    fn node_tests_spec_reporter_keeps_a_failed_test_whole() {
+        // `node --test`'s default reporter in a terminal (everywhere from Node 23): a
+        // failed test's error, diff, stack and properties under its `✖` line, a blank
+        // line of the diff indented too; its tests in a suite indented under it.
+        let mut input: String = (0..80)
+            .map(|i| format!("✔ adds {i} (0.0{i}ms)\n"))
+            .collect();
+        input.push_str(
+            "▶ cart\n\
+             \x20 ✔ empty (0.1ms)\n\
+             \x20 ✖ rounds totals (1.638572ms)\n\
+             \x20   AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\
+             \x20   \n\
+             \x20   8 !== 7\n\
+             \x20   \n\
+             \x20       at TestContext.<anonymous> (/app/cart.test.js:3:38)\n\
+             \x20       at Test.run (node:internal/test_runner/test:796:25) {\n\
+             \x20     generatedMessage: true,\n\
+             \x20     code: 'ERR_ASSERTION',\n\
+             \x20   }\n\
+             \x20 ✔ sums (0.2ms)\n\
+             ✖ cart (3.1ms)\n\
+             \n\
+             ℹ tests 83\n\
+             ℹ fail 1\n",
+        );
+        let envelope = chunked(input.as_bytes());
+        let first = &envelope.items[0];
+        assert_eq!(
+            first["text"], "  ✖ rounds totals (1.638572ms)",
+            "{:?}",
+            envelope.items
+        );
+        let more = first["more"].as_array().unwrap();
+        assert_eq!(more.len(), 9, "{first}");
+        assert_eq!(more[2], "    8 !== 7");
+        assert_eq!(more[8], "    }");
+        assert!(
+            envelope.summary.contains(
+                "first error at line 83: ✖ rounds totals (1.638572ms) … AssertionError \
+                 [ERR_ASSERTION]: Expected values to be strictly equal:"
+            ),
+            "{}",
+            envelope.summary
+        );
+        // The suite's verdict is an error of its own; the passing tests none.
+        assert_eq!(
+            envelope.stats["severity"]["error"], 2,
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
     fn extra_records_give_way_to_other_templates_first_records() {
         // An error of one template 20 times, then as many errors of other templates as
         // fill every place kept: each of those keeps its first record.
