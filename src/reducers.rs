@@ -853,13 +853,17 @@ fn script_commands(script: &str) -> Option<Vec<Vec<String>>> {
         commands.last_mut()?.push(word);
     }
     commands.retain(|command| !command.is_empty());
-    // A command piped into `tail` or `head` is the command, its output cut; into
-    // anything else (`grep`, `tee`, `sort`), its output is not its own as written.
+    // A command piped into `tail` or `head` is the command, its output cut, and into
+    // `tee` the command, its output kept; into anything else (`grep`, `sort`), its output
+    // is not its own as written.
     for command in &mut commands {
         let mut parts = command.split(|word| word == PIPE);
         let own = parts.next()?.len();
         for filter in parts {
-            if !matches!(filter.first().map(|w| basename(w)), Some("tail" | "head")) {
+            if !matches!(
+                filter.first().map(|w| basename(w)),
+                Some("tail" | "head" | "tee")
+            ) {
                 return None;
             }
         }
@@ -1012,7 +1016,8 @@ mod tests {
             "echo start; python3 app.py; echo done"
         ));
         assert!(!script(&["bash", "-c"], "cd x && ls && git status"));
-        assert!(!script(&["bash", "-c"], "make 2>&1 | tee build.log"));
+        assert!(script(&["bash", "-c"], "make 2>&1 | tee build.log"));
+        assert!(!script(&["bash", "-c"], "make 2>&1 | grep -v Entering"));
     }
 
     #[test]
@@ -1201,11 +1206,17 @@ mod tests {
             pick_in(&bash, "cargo test 2>&1 | head -100 | tail -20"),
             "cargo-test"
         );
+        // Kept by `tee` as well as shown: its output as written.
+        assert_eq!(pick_in(&bash, "pytest 2>&1 | tee log.txt"), "pytest");
+        assert_eq!(
+            pick_in(&bash, "pytest -q | tee -a out.log | tail -5"),
+            "pytest"
+        );
         // Not one command's output as written, or not read as the reducer reads it: the
         // generic reducer.
         for script in [
             "pytest -q | grep FAILED",
-            "pytest -q | tee out.log",
+            "pytest -q | tee out.log | grep x",
             "pytest |& tail",
             "pytest | | tail",
             "pytest || true",
