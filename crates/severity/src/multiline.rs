@@ -2125,7 +2125,9 @@ pub fn what_went_wrong<'a>(
         });
         return rest.find(|l| !l.trim().is_empty());
     }
-    if is_cmake_message(first) {
+    // Jest's failed test says it first under its header: the error, or the matcher that
+    // failed (`expect(received).toEqual(expected) // deep equality`).
+    if is_cmake_message(first) || is_jest_failure(first.as_bytes()) {
         return rest.find(|l| !l.trim().is_empty());
     }
     // InnoDB's dump says it in its first line; its parts' stamped headings say nothing.

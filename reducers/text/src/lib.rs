@@ -185,6 +185,15 @@ fn is_build_verdict(line: &str) -> bool {
     line.ends_with("] BUILD FAILURE") || line.starts_with("FAILURE: Build failed")
 }
 
+/// Whether `line` is Jest's verdict on a test file, `FAIL test/cart.test.js` (its time
+/// after it, `(5.2 s)`), which its failed tests' reports follow (after their list,
+/// `✕ adds (2 ms)`, under `--verbose`).
+fn is_test_file_verdict(line: &str) -> bool {
+    let path = line.strip_prefix("FAIL ").map(str::trim_start);
+    let path = path.and_then(|rest| rest.split(' ').next());
+    path.is_some_and(|path| path.contains('.') && !path.contains(':'))
+}
+
 /// Whether `line` is pip's verdict that a build step it ran failed, whose output (a
 /// traceback, a compiler's error) follows in its box, as a build's errors follow its
 /// verdict ([`is_build_verdict`]): `error: subprocess-exited-with-error`.
@@ -2090,9 +2099,10 @@ impl FoldBatches for Text {
                 .iter()
                 .map(|(i, _)| i)
                 .filter(|i| i.line > first.line && i.severity >= first.severity);
-            if is_subprocess_verdict(&first.text) {
-                // The output's record of several lines (its traceback) says why, not the
-                // box's `× … did not run successfully.` over it.
+            if is_subprocess_verdict(&first.text) || is_test_file_verdict(&first.text) {
+                // The output's record of several lines (its traceback, a test's report)
+                // says why, not the box's `× … did not run successfully.` over it or the
+                // list of the tests that failed.
                 return after.min_by_key(|i| (i.more.is_empty(), i.line));
             }
             if is_build_verdict(&first.text) {
@@ -4036,6 +4046,43 @@ done
             "{}",
             envelope.summary
         );
+    }
+
+    #[test]
+    fn jests_verdict_on_a_file_is_named_with_its_first_failed_tests_report() {
+        // `FAIL test/cart.test.js` said only which file; under `--verbose` the list of
+        // its tests (`✕ adds (1 ms)`) comes before the reports.
+        let report = "  ● cart › adds\n\
+                      \n\
+                      \x20   expect(received).toEqual(expected) // deep equality\n\
+                      \n\
+                      \x20   Expected: -6\n\
+                      \x20   Received: -5\n\
+                      \n\
+                      \x20     at Object.toEqual (test/cart.test.js:28:60)\n\
+                      \n";
+        let quiet = format!("FAIL test/cart.test.js\n{report}PASS test/a.test.js\n");
+        let verbose = format!(
+            "FAIL test/cart.test.js (5.2 s)\n  cart\n    ✓ empty (1 ms)\n    ✕ adds (2 ms)\n\n{report}"
+        );
+        for input in [quiet, verbose] {
+            let envelope = chunked(input.as_bytes());
+            let reported = format!(
+                ", reported at line {}: ● cart › adds … expect(received).toEqual(expected) // deep equality",
+                input.lines().position(|l| l.starts_with("  ●")).unwrap() + 1
+            );
+            assert!(
+                envelope
+                    .summary
+                    .contains("first error at line 1: FAIL test/cart.test.js")
+                    && envelope.summary.contains(&reported),
+                "{}",
+                envelope.summary
+            );
+        }
+        // A Go package's `FAIL\texample.com/a\t0.01s` is no file's.
+        assert!(!is_test_file_verdict("FAIL\texample.com/a\t0.01s"));
+        assert!(!is_test_file_verdict("FAIL: TestA"));
     }
 
     #[test]
