@@ -2130,6 +2130,17 @@ pub fn what_went_wrong<'a>(
     if is_cmake_message(first) || is_jest_failure(first.as_bytes()) {
         return rest.find(|l| !l.trim().is_empty());
     }
+    // A TAP result's YAML block says it by its `error` key: its value (`error: 'boom'`),
+    // or a block's first line (`error: |-`, then `Expected values to be strictly equal:`).
+    if is_tap_result(first) {
+        let mut rest = rest.skip_while(|l| !l.trim_start().starts_with("error: "));
+        let error = rest.next()?;
+        let value = error.trim_start()["error: ".len()..].trim();
+        return match value.starts_with(['|', '>']) {
+            true => rest.find(|l| !l.trim().is_empty()),
+            false => Some(error),
+        };
+    }
     // InnoDB's dump says it in its first line; its parts' stamped headings say nothing.
     if first.contains(INNODB_DEADLOCK) {
         return None;
@@ -4229,6 +4240,38 @@ mod tests {
                 &["Execution failed for task ':compileJava'."],
             ),
         ]);
+    }
+
+    #[test]
+    fn a_test_runners_report_is_named_by_what_it_says_first() {
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        // Jest's: the matcher, or the error.
+        let jest = [
+            "● cart › adds",
+            "",
+            "  expect(received).toEqual(expected) // deep equality",
+            "  Expected: -6",
+        ];
+        assert_eq!(said(&jest), Some(jest[2]));
+        // TAP's: its YAML block's `error`, a block's first line or the value.
+        let tap = [
+            "not ok 61 - multiplies correctly",
+            "  ---",
+            "  duration_ms: 3.27",
+            "  error: |-",
+            "    Expected values to be strictly deep-equal:",
+            "    + actual - expected",
+        ];
+        assert_eq!(said(&tap), Some(tap[4]));
+        let tap = [
+            "not ok 2 - loads",
+            "  ---",
+            "  error: 'boom'",
+            "  code: 'ERR'",
+        ];
+        assert_eq!(said(&tap), Some(tap[2]));
+        assert_eq!(said(&["not ok 3 - x", "  ---", "  duration_ms: 1"]), None);
     }
 
     #[test]
