@@ -107,6 +107,10 @@ enum Header {
     /// and its statement, over stamped and unstamped lines, up to `*** WE ROLL BACK
     /// TRANSACTION (1)`, which ends it.
     InnoDbDeadlock { ended: bool },
+    /// tsc's diagnostic as `--pretty` writes it, `src/a.ts:3:7 - error TS2322: …`
+    /// ([`is_tsc_pretty_header`]): a blank line, then its source lines and their `~~~`
+    /// marks (and related places), up to a blank line.
+    TscPretty,
     /// `node --test`'s spec reporter's failed test, `✖ adds (1.2ms)`
     /// ([`is_node_test_failure`]): the error, its diff, stack and properties follow,
     /// indented (blank lines of it too), up to an empty line.
@@ -544,6 +548,9 @@ impl MultiLine {
         match self.header {
             // The box's lines, and nothing after it (its `╵`, the next box's `╷`).
             Header::TerraformBox => return line.starts_with('│'),
+            Header::TscPretty => {
+                return (first && blank()) || !(blank() || is_tsc_pretty_header(line))
+            }
             Header::TerraformTitle => {
                 return match self.lines {
                     0 => blank(),
@@ -1685,6 +1692,29 @@ pub fn is_diagnostic_header(line: &str) -> bool {
         .iter()
         .any(|kind| line.contains(kind))
         || is_maven_diagnostic(line)
+        || is_tsc_pretty_header(line)
+}
+
+/// tsc's diagnostic as `--pretty` writes it (its default in a terminal, and with
+/// `"pretty": true`): `src/a.ts:3:7 - error TS2322: …` (or `warning`, `message`), at a
+/// place with its line and column.
+pub fn is_tsc_pretty_header(line: &str) -> bool {
+    let Some((place, rest)) = line.split_once(" - ") else {
+        return false;
+    };
+    let kind = ["error TS", "warning TS", "message TS"]
+        .iter()
+        .any(|kind| rest.starts_with(kind));
+    let mut parts = place.rsplitn(3, ':');
+    let numbers = parts
+        .by_ref()
+        .take(2)
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .count();
+    kind && numbers == 2
+        && parts
+            .next()
+            .is_some_and(|path| !path.is_empty() && !path.contains(' '))
 }
 
 /// Whether `line` is a tool's verdict on what it printed before, written as an error
@@ -2127,6 +2157,10 @@ pub fn what_went_wrong<'a>(
     }
     // Jest's failed test says it first under its header: the error, or the matcher that
     // failed (`expect(received).toEqual(expected) // deep equality`).
+    // tsc's `--pretty` diagnostic says it all in its first line; its source follows.
+    if is_tsc_pretty_header(first) {
+        return None;
+    }
     if is_cmake_message(first) || is_jest_failure(first.as_bytes()) {
         return rest.find(|l| !l.trim().is_empty());
     }
@@ -2519,6 +2553,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         && is_deno_error(line)
     {
         Header::DenoError
+    } else if severity >= Some(Severity::Warn) && is_tsc_pretty_header(line) {
+        Header::TscPretty
     } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
         // Every compiler's diagnostic states its level; the test for one searches
         // the line, so only lines that state one pay for it.

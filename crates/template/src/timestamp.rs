@@ -854,20 +854,29 @@ fn syslog(b: &[u8], mut p: usize) -> Option<(usize, Civil)> {
 }
 
 /// The rest of journalctl's `-o short-full` time, `Sun 2026-12-06 10:05:00 UTC`, after
-/// its weekday, at `p`: an ISO date and time, and the zone's name (`UTC`, `CET`) after a
-/// space. A name other than `UTC` or `GMT` says no offset here: the time is read as
-/// one with no zone.
+/// its weekday, at `p`: an ISO date and time, and the zone after a space, by its name
+/// (`UTC`, `CET`, `ChST`) or, where tzdata has none, its offset (`+03`, `-0330`). A name
+/// says no offset here: the time is read as one with no zone.
 fn weekday_iso(b: &[u8], p: usize) -> Option<(usize, Civil)> {
-    let (end, civil) = iso_date_time(b, p)?;
+    let (end, mut civil) = iso_date_time(b, p)?;
     if at(b, end) != b' ' {
+        return Some((end, civil));
+    }
+    let ends_word = |e: usize| matches!(at(b, e), 0 | b' ');
+    if matches!(at(b, end + 1), b'+' | b'-') {
+        let (zone_end, offset) = zone(b, end + 1);
+        if zone_end > end + 1 && ends_word(zone_end) {
+            civil.offset = offset;
+            return Some((zone_end, civil));
+        }
         return Some((end, civil));
     }
     let name = b[end + 1..]
         .iter()
-        .take_while(|c| c.is_ascii_uppercase())
+        .take_while(|c| c.is_ascii_alphabetic())
         .count();
-    let after = at(b, end + 1 + name);
-    match (2..=5).contains(&name) && (after == 0 || after == b' ') {
+    let named = (2..=5).contains(&name) && at(b, end + 1).is_ascii_uppercase();
+    match named && ends_word(end + 1 + name) {
         true => Some((end + 1 + name, civil)),
         false => Some((end, civil)),
     }
@@ -1072,6 +1081,23 @@ mod tests {
             read_timestamp("2026-12-06 10:05:00")
         );
         assert_eq!(ts("Sun 2026-13-06 10:05:00 UTC"), None);
+        // A zone tzdata names by its offset, or in mixed case.
+        assert_eq!(
+            ts("Sun 2026-12-06 10:05:00 +03 web1 x"),
+            Some("Sun 2026-12-06 10:05:00 +03")
+        );
+        assert_eq!(
+            read_timestamp("Sun 2026-12-06 10:05:00 -0330"),
+            read_timestamp("2026-12-06T10:05:00-0330")
+        );
+        assert_eq!(
+            ts("Sun 2026-12-06 10:05:00 ChST web1 x"),
+            Some("Sun 2026-12-06 10:05:00 ChST")
+        );
+        assert_eq!(
+            ts("Sun 2026-12-06 10:05:00 +3x web1"),
+            Some("Sun 2026-12-06 10:05:00")
+        );
     }
 
     #[test]

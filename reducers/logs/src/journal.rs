@@ -35,7 +35,8 @@ pub const MAX_JSON_LINE: usize = briefly_core::DEFAULT_MAX_LINE_BYTES;
 /// The most bytes of one export field kept; the rest is skipped (and counted).
 pub const MAX_FIELD_BYTES: usize = 64 * 1024;
 /// The most output records joined at once, one a process (the workers of a service
-/// writing tracebacks at the same time); a record past them closes the oldest.
+/// writing tracebacks at the same time); a record past them closes the one written to
+/// longest ago.
 const MAX_OPEN_RECORDS: usize = 8;
 /// Bytes looked at to tell JSON from export from text.
 const SNIFF_BYTES: usize = 4096;
@@ -519,8 +520,10 @@ impl Journal {
                 return;
             }
             self.close_output(|record| record.is_of(unit, pid) || record.paused_at(micros));
+            // The one written to longest ago gives way.
             if self.output.len() == MAX_OPEN_RECORDS {
-                self.close_output_at(0);
+                let oldest = (0..self.output.len()).min_by_key(|&at| self.output[at].last_micros);
+                self.close_output_at(oldest.expect("full"));
             }
             self.output.push(OutputRecord::start(
                 &fields, unit, micros, level, message, found, ansi,
@@ -2528,6 +2531,24 @@ mod tests {
             "{}",
             envelope.summary
         );
+        // Eight workers' single lines among one's traceback: the record written to longest
+        // ago gives way, not the traceback opened first.
+        let mut json = shop_entry(base, 900, "Traceback (most recent call last):", "stdout");
+        for worker in 0..MAX_OPEN_RECORDS as u64 {
+            let us = base + 1 + worker;
+            json.push_str(&shop_entry(us, 800 + worker as u32, "GET / 200", "stdout"));
+            if worker == 3 {
+                json.push_str(&shop_entry(
+                    us,
+                    900,
+                    "  File \"a.py\", line 1, in f",
+                    "stdout",
+                ));
+            }
+        }
+        json.push_str(&shop_entry(base + 20, 900, "KeyError: 'k'", "stdout"));
+        let envelope = reduce_with(JournalOptions::default(), json.as_bytes());
+        assert_eq!(envelope.stats["joined_entries"], 2, "{}", envelope.summary);
         // An entry a worker sent otherwise (by syslog) between two of its lines ends its
         // record; another worker's output does not.
         let json = [

@@ -123,6 +123,46 @@ mod tests {
     }
 
     #[test]
+    fn a_headline_printed_before_the_reports_heading_opens_no_report() {
+        // A conftest's banner before the session, a test's under `-s` before the reports'
+        // heading: read as a report's headline at first (output cut by `| tail` opens
+        // with one), until the heading says otherwise.
+        let session =
+            "============================= test session starts ==============================\n\
+            collected 3 items\n\n\
+            tests/test_a.py .F.                                                      [100%]\n\n";
+        let reports =
+            "=================================== FAILURES ===================================\n\
+            ___________________________________ test_b ____________________________________\n\n\
+            \x20   def test_b():\n\
+            >       assert 1 == 2\n\
+            E       assert 1 == 2\n\n\
+            tests/test_a.py:5: AssertionError\n\
+            =========================== short test summary info ============================\n\
+            FAILED tests/test_a.py::test_b - assert 1 == 2\n\
+            ========================= 1 failed, 2 passed in 0.05s ==========================\n";
+        let banner = "_____________________________ Using database postgres://localhost/test _____________________________\n\
+            seeding fixtures\n";
+        let printed =
+            "___________________________ Monthly report ____________________________\nrows: 3\n";
+        for input in [
+            format!("{banner}{session}{reports}"),
+            format!("{printed}{reports}"),
+        ] {
+            let envelope = pytest(&input);
+            assert!(
+                envelope
+                    .summary
+                    .starts_with("1 failed, 2 passed in 0.05s; 1 AssertionError"),
+                "{}",
+                envelope.summary
+            );
+            assert_eq!(envelope.items.len(), 1, "{:?}", envelope.items);
+            assert_eq!(envelope.warnings, Vec::<String>::new());
+        }
+    }
+
+    #[test]
     fn verbose_progress_names_parametrized_tests_and_both_outcomes_of_one() {
         // `pytest -v --tb=no -rN`: the progress lines are all that name the failures;
         // parameters may hold spaces and brackets, and a test that failed and then

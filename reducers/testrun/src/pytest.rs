@@ -1366,6 +1366,16 @@ impl Pytest {
         if !line.is_empty() {
             self.stats.running = None;
         }
+        // A headline before any heading opened the reports (`pytest | tail`), but the
+        // session or its reports' heading comes after it: it was a line the session's
+        // setup or a test printed (under `-s`), and its report none.
+        if self.headless_reports.is_some() && self.section == Section::Reports {
+            let title = section_title(line);
+            if matches!(title, Some("test session starts" | "FAILURES" | "ERRORS")) {
+                self.report = None;
+                self.headless_reports = None;
+            }
+        }
         // (A report is open only in the reports' sections.)
         if let Some(report) = &mut self.report {
             let title = section_title(line);
@@ -1413,7 +1423,7 @@ impl Pytest {
             // A report's headline before any section's heading: the output opens inside
             // the reports, their `FAILURES` heading cut off. (pytest fills its width, 80
             // columns at least, with a headline's fences.)
-            if line.len() >= MIN_HEADLINE_CHARS && report_headline(line).is_some() {
+            if line.chars().count() >= MIN_HEADLINE_CHARS && report_headline(line).is_some() {
                 self.section = Section::Reports;
                 self.headless_reports = Some(self.top_lines);
             } else if !line.is_empty() {
@@ -1862,8 +1872,10 @@ impl FoldBatches for Pytest {
                 0 => String::new(),
                 n => format!(
                     ": the {} before the first report's headline, of a report whose own was cut, \
-                     are not read (the artifact has them)",
-                    counted(n, "line", "lines")
+                     {} not read (the artifact has {})",
+                    counted(n, "line", "lines"),
+                    if n == 1 { "is" } else { "are" },
+                    if n == 1 { "it" } else { "them" },
                 ),
             };
             warnings.push(format!(

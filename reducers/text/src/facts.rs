@@ -402,6 +402,7 @@ mod tests {
             // journalctl's `-o short-full` and `-o with-unit`.
             ("Sun 2026-12-06 10:05:00 UTC web1 shop[812]: x", "x"),
             ("Sun 2026-12-06 10:05:00 CET web1 shop.service[812]: x", "x"),
+            ("Sun 2026-12-06 10:05:00 +03 web1 shop[812]: x", "x"),
             // An application's own time (`Z`, no zone): its words are its message's.
             (
                 "2026-12-06T10:05:00Z web1 shop[812]: x",

@@ -189,7 +189,8 @@ fn is_build_verdict(line: &str) -> bool {
 /// after it, `(5.2 s)`), which its failed tests' reports follow (after their list,
 /// `✕ adds (2 ms)`, under `--verbose`).
 fn is_test_file_verdict(line: &str) -> bool {
-    let path = line.strip_prefix("FAIL ").map(str::trim_start);
+    // In colour, its mark is padded: ` FAIL  test/cart.test.js`.
+    let path = line.trim_start().strip_prefix("FAIL ").map(str::trim_start);
     let path = path.and_then(|rest| rest.split(' ').next());
     path.is_some_and(|path| path.contains('.') && !path.contains(':'))
 }
@@ -2003,8 +2004,8 @@ impl FoldBatches for Text {
         // traceback, a panic, a Java stack): a program's last words, why it stopped, come
         // after whatever it logged before, and are ranked first among records of their
         // severity.
-        // Not so: a tool's verdict on what it printed, a compiler's diagnostic or a test's
-        // report that is the last of a list of them (of its template: Mocha's `  2) …`).
+        // Not so: a tool's verdict on what it printed, a compiler's diagnostic, or a test's
+        // report past the first of a numbered list (Mocha's `  2) …`).
         let serious = |item: &LineItem| item.severity >= Some(Severity::Error);
         let ending = kept
             .iter()
@@ -2013,16 +2014,12 @@ impl FoldBatches for Text {
             .filter(|(item, _)| {
                 !item.more.is_empty() && item.lines().1 + ENDING_SLACK >= self.lines
             })
-            .filter(|(item, group)| {
+            .filter(|(item, _)| {
                 let message = facts::message(&item.text).trim_start();
-                let in_list = is_numbered_past_first(message)
-                    || kept.iter().any(|(other, of)| {
-                        of == group && other.line != item.line && serious(other)
-                    });
                 !sums_up_diagnostics(message)
                     && !is_diagnostic_header(message)
                     && !is_compiler_context(message)
-                    && !in_list
+                    && !is_numbered_past_first(message)
             })
             .map(|(item, _)| item.line);
         kept.sort_by_cached_key(|(item, _)| {
@@ -2450,6 +2447,7 @@ mod tests {
     use super::*;
     use briefly_core::testkit::{assert_batch_prepares_as_each, reduce_all_chunkings};
     use briefly_core::{reduce, Reducer, RunConfig};
+    use severity::multiline::is_tsc_pretty_header;
 
     /// The default options, with input never returned whole: for the rules of folding.
     fn folding() -> TextOptions {
@@ -4049,6 +4047,78 @@ done
     }
 
     #[test]
+    fn a_crash_of_a_traceback_logged_before_is_what_the_output_ends_in() {
+        // The same traceback handled twice, then uncaught: the program's last words.
+        let traceback =
+            "Traceback (most recent call last):\n  File \"/app/db.py\", line 9, in connect\n\
+                         ConnectionError: db3 refused\n";
+        let mut input: String = (0..300).map(|i| format!("INFO step {i} done\n")).collect();
+        for _ in 0..2 {
+            input.push_str("ERROR retrying\n");
+            input.push_str(traceback);
+            input.push_str("INFO retry scheduled\n");
+        }
+        input.push_str("INFO giving up\n");
+        input.push_str(traceback);
+        let envelope = chunked(input.as_bytes());
+        let end = input.lines().count() as u64 - 2;
+        assert!(
+            envelope.summary.contains(&format!(
+                "; the output ends in an error at line {end}: Traceback"
+            )),
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
+    fn tscs_pretty_diagnostic_is_one_record_with_its_source() {
+        // `tsc --pretty` (its default in a terminal): the source line, unindented, and its
+        // marks after a blank line were items and templates of their own.
+        let mut input = String::new();
+        for i in 0..120 {
+            input.push_str(&format!(
+                "src/m{i}.ts:1:41 - error TS2322: Type 'number' is not assignable to type 'string'.\n\n\
+                 1 export function f{i}(a: number): string {{ return a; }}\n\
+                 \x20                                         ~~~~~~\n\n"
+            ));
+        }
+        input.push_str("Found 120 errors in 120 files.\n");
+        let envelope = chunked(input.as_bytes());
+        let first = &envelope.items[0];
+        assert_eq!(
+            first["more"],
+            serde_json::json!([
+                "",
+                "1 export function f0(a: number): string { return a; }",
+                "                                          ~~~~~~"
+            ]),
+            "{:?}",
+            envelope.items
+        );
+        // A record each, and the blank line after it (the tally's too).
+        assert_eq!(
+            envelope.stats["records"],
+            2 * 120 + 1,
+            "{}",
+            envelope.summary
+        );
+        assert!(
+            envelope.summary.ends_with(
+                "first error at line 1: src/m0.ts:1:41 - error TS2322: Type 'number' is not \
+                 assignable to type 'string'."
+            ),
+            "{}",
+            envelope.summary
+        );
+        assert!(!is_tsc_pretty_header("C:/a b/x.ts:3:7 - warning TS6133: x"));
+        assert!(is_tsc_pretty_header(
+            "a.ts:3:7 - message TS6194: Found 0 errors."
+        ));
+        assert!(!is_tsc_pretty_header("a.ts:3 - error TS1: x"));
+    }
+
+    #[test]
     fn jests_verdict_on_a_file_is_named_with_its_first_failed_tests_report() {
         // `FAIL test/cart.test.js` said only which file; under `--verbose` the list of
         // its tests (`✕ adds (1 ms)`) comes before the reports.
@@ -4062,19 +4132,19 @@ done
                       \x20     at Object.toEqual (test/cart.test.js:28:60)\n\
                       \n";
         let quiet = format!("FAIL test/cart.test.js\n{report}PASS test/a.test.js\n");
+        // In colour, its mark padded (colour codes stripped).
+        let coloured = format!("\x1b[7m FAIL \x1b[27m test/cart.test.js\n{report}");
         let verbose = format!(
             "FAIL test/cart.test.js (5.2 s)\n  cart\n    ✓ empty (1 ms)\n    ✕ adds (2 ms)\n\n{report}"
         );
-        for input in [quiet, verbose] {
+        for input in [quiet, verbose, coloured] {
             let envelope = chunked(input.as_bytes());
             let reported = format!(
                 ", reported at line {}: ● cart › adds … expect(received).toEqual(expected) // deep equality",
                 input.lines().position(|l| l.starts_with("  ●")).unwrap() + 1
             );
             assert!(
-                envelope
-                    .summary
-                    .contains("first error at line 1: FAIL test/cart.test.js")
+                envelope.summary.contains("first error at line 1: FAIL ")
                     && envelope.summary.contains(&reported),
                 "{}",
                 envelope.summary
