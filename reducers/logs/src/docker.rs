@@ -523,7 +523,8 @@ impl Docker {
         let stream = stream_of(stream);
         self.read += 1;
         self.read_streams[stream] += 1;
-        if let Some(micros) = pending.micros {
+        // Its first line's time and its last's.
+        for micros in [pending.micros, pending.last_micros].into_iter().flatten() {
             self.read_span.see(micros);
         }
         if pending.cut_bytes > 0 {
@@ -733,6 +734,10 @@ fn fold_in(fold: &mut Fold, pending: &mut Pending) {
         fold.add_prepared(&entry, &mut pending.masked);
     } else {
         fold.add(&entry);
+    }
+    // Its last line's time ends the span, if it is the latest.
+    if let Some(last) = pending.last_micros {
+        fold.see_time(last);
     }
 }
 
@@ -951,6 +956,29 @@ mod tests {
             &RunConfig::new("docker"),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn a_records_last_line_ends_the_time_span() {
+        // The output ends in a traceback written over 900 ms: the span ends at its last
+        // line, not at its first.
+        let input = "2024-01-05T10:00:00.000000000Z INFO start\n\
+                     2024-01-05T10:00:01.000000000Z Traceback (most recent call last):\n\
+                     2024-01-05T10:00:01.500000000Z   File \"a.py\", line 1, in f\n\
+                     2024-01-05T10:00:01.900000000Z ValueError: x\n";
+        let envelope = reduce_with(input, DockerOptions::default());
+        assert_eq!(envelope.stats["records_read"], 2, "{}", envelope.stats);
+        assert_eq!(
+            envelope.stats["time_span"],
+            envelope.stats["read_time_span"]
+        );
+        assert!(
+            envelope.stats["time_span"][1]
+                .as_str()
+                .is_some_and(|end| end.starts_with("2024-01-05T10:00:01.9")),
+            "{}",
+            envelope.stats
+        );
     }
 
     #[test]

@@ -408,6 +408,12 @@ impl Fold {
         i
     }
 
+    /// Widens the time span of the entries folded to `micros`: the time of a line of an
+    /// entry joined of several, after its first.
+    pub fn see_time(&mut self, micros: i64) {
+        self.span.see(micros);
+    }
+
     /// Folds one entry in.
     pub fn add(&mut self, entry: &Entry<'_>) {
         self.add_masked(entry, None);

@@ -593,18 +593,22 @@ impl Journal {
             ansi: record.ansi,
         };
         let system_units = [record.unit.as_deref(), record.about_unit.as_deref()];
-        self.fold_entry(&entry, system_units, record.joined, Problems::default());
+        if self.fold_entry(&entry, system_units, record.joined, Problems::default()) {
+            // Its last line's time ends the span, if it is the latest.
+            self.fold.see_time(record.last_micros);
+        }
     }
 
     /// Folds an entry the options keep, with `joined` more entries joined to it as lines
-    /// of one record and the `problems` of its fields (counted of the entries kept).
+    /// of one record and the `problems` of its fields (counted of the entries kept);
+    /// whether they kept it.
     fn fold_entry(
         &mut self,
         entry: &Entry<'_>,
         system_units: [Option<&str>; 2],
         joined: u64,
         problems: Problems,
-    ) {
+    ) -> bool {
         let Entry {
             level,
             severity,
@@ -614,7 +618,7 @@ impl Journal {
         } = *entry;
         if !self.wanted(level, severity, micros, unit, system_units) {
             self.filtered_out += 1 + joined;
-            return;
+            return false;
         }
         self.joined_entries += joined;
         let read_as = match level {
@@ -638,6 +642,7 @@ impl Journal {
         p.null_message += problems.null_message;
         p.binary_message += problems.binary_message;
         self.fold.add(entry);
+        true
     }
 
     /// Whether the options keep an entry; `unit` is its group, `system_units` its
@@ -2500,17 +2505,26 @@ mod tests {
             }
             json
         };
-        let envelope = reduce_with(
-            JournalOptions::default(),
-            interleaved(MAX_OPEN_RECORDS).as_bytes(),
-        );
+        let envelope = reduce_with(JournalOptions::default(), interleaved(3).as_bytes());
         assert_eq!(
             envelope.stats["joined_entries"],
-            3 * MAX_OPEN_RECORDS as u64,
+            3 * 3,
             "{}",
             envelope.summary
         );
-        for worker in 0..MAX_OPEN_RECORDS {
+        // The span ends at the last line's time, not at its record's first line's.
+        assert_eq!(
+            envelope.stats["time_span"],
+            envelope.stats["read_time_span"]
+        );
+        assert!(
+            envelope.stats["time_span"][1]
+                .as_str()
+                .is_some_and(|end| end.ends_with(".000011Z")),
+            "{}",
+            envelope.stats
+        );
+        for worker in 0..3 {
             let lines = traceback(worker);
             let record = envelope
                 .items
