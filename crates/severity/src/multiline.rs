@@ -1699,7 +1699,13 @@ pub fn is_diagnostic_header(line: &str) -> bool {
 /// `"pretty": true`): `src/a.ts:3:7 - error TS2322: …` (or `warning`, `message`), at a
 /// place with its line and column.
 pub fn is_tsc_pretty_header(line: &str) -> bool {
-    let Some((place, rest)) = line.split_once(" - ") else {
+    // The place is the first word (read at serious lines: a search of the line for ` - `
+    // cost 1.5% of all the instructions on loghub's sets).
+    let Some(space) = memchr::memchr(b' ', line.as_bytes()) else {
+        return false;
+    };
+    let (place, rest) = (&line[..space], &line[space..]);
+    let Some(rest) = rest.strip_prefix(" - ") else {
         return false;
     };
     let kind = ["error TS", "warning TS", "message TS"]
