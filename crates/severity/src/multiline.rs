@@ -1733,7 +1733,8 @@ pub fn is_tsc_pretty_header(line: &str) -> bool {
 /// Error 1`, cargo's `error: test failed, to rerun pass `--lib`` and `error: 2 targets
 /// failed:`, yarn's `error Command failed with exit code 1.`, pnpm's `ELIFECYCLE  Command
 /// failed with exit code 1.`, GitHub Actions' `Error: Process completed with exit code
-/// 1.`) and pip's closing `error: metadata-generation-failed` (and its like: not its
+/// 1.`, BuildKit's `ERROR: failed to solve: …`) and pip's closing `error:
+/// metadata-generation-failed` (and its like: not its
 /// `error: subprocess-exited-with-error`, whose box holds what the build wrote).
 pub fn sums_up_diagnostics(line: &str) -> bool {
     // `1 error`, `12 warnings`: a count and the word alone.
@@ -1786,6 +1787,23 @@ pub fn sums_up_diagnostics(line: &str) -> bool {
         || line
             .strip_prefix("error: ")
             .is_some_and(|code| PIP_CLOSING_CODES.contains(&code))
+        || is_buildkit_verdict(line)
+}
+
+/// BuildKit's verdict on a step whose output came before it: `ERROR: failed to solve: …`
+/// and the step's own, `#8 ERROR: process "/bin/sh -c …" did not complete successfully:
+/// exit code: 1`.
+fn is_buildkit_verdict(line: &str) -> bool {
+    if line.starts_with("ERROR: failed to solve: ") {
+        return true;
+    }
+    let Some(rest) = line.strip_prefix('#') else {
+        return false;
+    };
+    let step = rest.bytes().take_while(u8::is_ascii_digit).count();
+    step > 0
+        && rest[step..].starts_with(" ERROR: process \"")
+        && rest.contains("\" did not complete successfully: exit code: ")
 }
 
 /// make's line that a recipe failed: `make: *** [Makefile:4: app] Error 1`, a sub-make's
@@ -2934,6 +2952,8 @@ mod tests {
             "##[error]Process completed with exit code 2.",
             "error: metadata-generation-failed",
             "error: failed-wheel-build-for-install",
+            "ERROR: failed to solve: process \"/bin/sh -c make\" did not complete successfully: exit code: 2",
+            "#8 ERROR: process \"/bin/sh -c make\" did not complete successfully: exit code: 2",
         ] {
             assert!(sums_up_diagnostics(verdict), "{verdict}");
         }
@@ -2952,6 +2972,8 @@ mod tests {
             "Found 3 warnings",
             "✖ 3 tests failed",
             "error: 2 of them failed",
+            "#8 2.345 ERROR: No matching distribution found for x",
+            "#8 ERROR: failed to copy files",
         ] {
             assert!(!sums_up_diagnostics(diagnostic), "{diagnostic}");
         }
