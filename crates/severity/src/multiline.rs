@@ -715,7 +715,7 @@ impl MultiLine {
                 if (indented && !blank() && !is_build_step(line))
                     || is_diagnostic_detail(line)
                     || is_diagnostic_note(line)
-                    || (first && is_wrapped_error_code(line)) =>
+                    || (first && is_wrapped_error_code(line) && !is_diagnostic_header(line)) =>
             {
                 return true
             }
@@ -1894,7 +1894,8 @@ fn is_instantiation_step(line: &str) -> bool {
 
 /// The end of a message mypy wrapped (`--pretty`, at its terminal's width) onto the line
 /// under its diagnostic, at the line's start: its error code after two spaces (`"str")
-/// [return-value]`), or the code alone (`[name-defined]`).
+/// [return-value]`), or the code alone (`[name-defined]`). (mypy's next diagnostic ends
+/// so too: the caller tells it apart.)
 fn is_wrapped_error_code(line: &str) -> bool {
     let Some((text, code)) = line
         .trim_end()
@@ -3003,6 +3004,15 @@ mod tests {
                     "          ^~~~~~~~~~~~~~~~~~~~~~",
                 ],
                 &["Found 3 errors in 2 files (checked 402 source files)"],
+                // Without `--pretty`, a diagnostic a line, its code at its end: the next
+                // diagnostic is no wrapped end of the one above (they were joined in
+                // pairs); its note is.
+                &["pkg/m1.py:1: error: Function is missing a return type annotation  [no-untyped-def]"],
+                &[
+                    "pkg/m2.py:2: error: Function is missing a return type annotation  [no-untyped-def]",
+                    "pkg/m2.py:2: note: Use \"-> None\" if function does not return a value",
+                ],
+                &["pkg/m3.py:3: error: Name \"x\" is not defined  [name-defined]"],
                 // Only the line right under it, and only a code mypy would write.
                 &["a.c:3:5: error: expected ';' before '}' token"],
                 &["[Makefile:3] done"],
