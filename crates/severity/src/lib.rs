@@ -2209,7 +2209,8 @@ fn camel_error(word: &[u8]) -> Option<Found> {
 /// A finding at a place in a file, `path:line:column: message`, from a tool that names no
 /// level: Go's compiler and vet (`./main.go:5:2: undefined: foo`, an error), or a linter
 /// whose message opens with its rule's code (ruff's and flake8's `app.py:1:8: F401 …`,
-/// pylint's `app.py:1:0: C0114: …`, a warning). The path names a file (a `.` or a `/` in
+/// pylint's `app.py:1:0: C0114: …`, a warning; pylint's error, `E1101: …`, and fatal,
+/// `F0001: …`, an error). The path names a file (a `.` or a `/` in
 /// it: not a time's `10:00:00`). Read only where nothing else said a severity.
 fn placed_finding(place: &Place<'_>) -> Option<Severity> {
     if !place.column {
@@ -2231,7 +2232,17 @@ fn placed_finding(place: &Place<'_>) -> Option<Severity> {
     let code = (1..=3).contains(&letters)
         && (2..=4).contains(&number)
         && matches!(message.get(letters + number), Some(b' ' | b':'));
-    (code && path.iter().any(|b| matches!(b, b'.' | b'/'))).then_some(Severity::Warn)
+    if !code || !path.iter().any(|b| matches!(b, b'.' | b'/')) {
+        return None;
+    }
+    // pylint's message ids, a letter, four digits and a colon: `E1101:` an error,
+    // `F0001:` a fatal one (the file could not be read); flake8's and ruff's `E501 ` are
+    // style.
+    let pylint = letters == 1 && number == 4 && message.get(5) == Some(&b':');
+    match message[0] {
+        b'E' | b'F' if pylint => Some(Severity::Error),
+        _ => Some(Severity::Warn),
+    }
 }
 
 /// The level ESLint's `unix` format ends a finding with: `[Error/no-undef]`,
@@ -3003,6 +3014,11 @@ mod tests {
             ("app.py:1:8: F401 [*] `os` imported but unused", Some(Warn)),
             ("src/app.py:3:1: E302 expected 2 blank lines, found 1", Some(Warn)),
             ("app.py:1:0: C0114: Missing module docstring (missing-module-docstring)", Some(Warn)),
+            // pylint's error and fatal ids; its warning's.
+            ("app.py:40:8: E1101: Instance of 'Foo' has no 'bar' member (no-member)", Some(Error)),
+            ("app.py:1:0: F0001: No module named app (fatal)", Some(Error)),
+            ("app.py:3:4: W0612: Unused variable 'x' (unused-variable)", Some(Warn)),
+            ("app.py:1:80: E501 line too long (88 > 79 characters)", Some(Warn)),
             ("10:00:00: F401 not a file", None),
             ("app.py:1:8: imported but unused", None),
             ("app.py:1:8: F4 too short a code", None),

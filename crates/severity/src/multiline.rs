@@ -1745,14 +1745,25 @@ pub fn sums_up_diagnostics(line: &str) -> bool {
             words.iter().any(|word| rest.starts_with(word))
         }
     };
+    // `2 errors`, or counts of several kinds (pyright's `1 error, 120 warnings, 0
+    // informations`).
     let tally = |line: &str| {
-        ["error", "errors", "warning", "warnings", "failing"]
-            .iter()
-            .any(|word| {
-                line.strip_suffix(word)
-                    .and_then(|n| n.strip_suffix(' '))
-                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        line.split(", ").all(|count| {
+            count.split_once(' ').is_some_and(|(n, word)| {
+                !n.is_empty()
+                    && n.bytes().all(|b| b.is_ascii_digit())
+                    && [
+                        "error",
+                        "errors",
+                        "warning",
+                        "warnings",
+                        "information",
+                        "informations",
+                        "failing",
+                    ]
+                    .contains(&word)
             })
+        })
     };
     // Mocha's `  2 failing`, under its `  5 passing (12ms)`.
     if line.starts_with("  ") && tally(line.trim()) {
@@ -2937,6 +2948,7 @@ mod tests {
             "2 errors",
             "1 error",
             "  2 failing",
+            "1 error, 120 warnings, 0 informations ",
             "480 warnings",
             "Found 121 errors in 3 files.",
             "Found 1 error in src/a.ts:3",
@@ -2971,6 +2983,9 @@ mod tests {
             "2 errors occurred while reading the config",
             "    at 2 failing",
             "Found 3 warnings",
+            "1 error, and more",
+            "2 errors,",
+            "3 tests, 1 error",
             "✖ 3 tests failed",
             "error: 2 of them failed",
             "#8 2.345 ERROR: No matching distribution found for x",
