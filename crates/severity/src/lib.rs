@@ -580,8 +580,9 @@ impl Findings {
             return Inspection::default();
         }
         // A test that failed as `node --test`'s spec reporter lists it, whatever its name
-        // says (`✖ rounds totals (1.6ms)`).
-        if multiline::is_node_test_failure(bytes) {
+        // says (`✖ rounds totals (1.6ms)`); PHPUnit's assertion that failed (`Failed
+        // asserting that 4 matches expected 3.`).
+        if multiline::is_node_test_failure(bytes) || bytes.starts_with(b"Failed asserting that ") {
             return Inspection {
                 severity: Some(Severity::Error),
                 opens: self.opens,
@@ -3064,6 +3065,8 @@ mod tests {
             ("  ✖ ok when all is well (0.2ms)", Some(Error)),
             ("✖ failing tests:", None),
             ("✖ f(2ms)", None),
+            // PHPUnit's assertion that failed.
+            ("Failed asserting that 4 matches expected 3.", Some(Error)),
             ("upgraded to 1.2 failed over", None),
             ("build12 failed", None),
             ("3 failedx", None),

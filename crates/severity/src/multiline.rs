@@ -107,6 +107,10 @@ enum Header {
     /// and its statement, over stamped and unstamped lines, up to `*** WE ROLL BACK
     /// TRANSACTION (1)`, which ends it.
     InnoDbDeadlock { ended: bool },
+    /// PHPUnit's report of a failed test, `1) Tests\\CartTest::testTotal`
+    /// ([`is_phpunit_report`]): what failed (`Failed asserting that …`, an exception), a
+    /// diff, and where, up to the next report, a rule or its verdict.
+    PhpUnitReport,
     /// tsc's diagnostic as `--pretty` writes it, `src/a.ts:3:7 - error TS2322: …`
     /// ([`is_tsc_pretty_header`]): a blank line, then its source lines and their `~~~`
     /// marks (and related places), up to a blank line.
@@ -548,6 +552,7 @@ impl MultiLine {
         match self.header {
             // The box's lines, and nothing after it (its `╵`, the next box's `╷`).
             Header::TerraformBox => return line.starts_with('│'),
+            Header::PhpUnitReport => return !ends_phpunit_report(line),
             Header::TscPretty => {
                 return (first && blank()) || !(blank() || is_tsc_pretty_header(line))
             }
@@ -1799,6 +1804,7 @@ pub fn sums_up_diagnostics(line: &str) -> bool {
             .strip_prefix("error: ")
             .is_some_and(|code| PIP_CLOSING_CODES.contains(&code))
         || is_buildkit_verdict(line)
+        || matches!(line, "FAILURES!" | "ERRORS!")
 }
 
 /// BuildKit's verdict on a step whose output came before it: `ERROR: failed to solve: …`
@@ -2053,6 +2059,31 @@ fn is_vitest_failure(line: &str) -> bool {
 /// every line.
 fn is_mocha_failure(line: &str) -> bool {
     line.strip_prefix("  ").is_some_and(is_numbered_title)
+}
+
+/// PHPUnit's report of a failed or erroring test in its list: a number, `) ` and the
+/// test's class and method, unindented (`1) Tests\\CartTest::testTotal`, a data set's
+/// `with data set #2 (…)` after it).
+pub fn is_phpunit_report(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let test = (digits > 0)
+        .then(|| line[digits..].strip_prefix(") "))
+        .flatten();
+    test.and_then(|test| test.split(' ').next())
+        .is_some_and(|test| test.contains("::"))
+}
+
+/// A line that ends a PHPUnit report: the next report, the rule between its lists
+/// (`--`), a list's heading (`There was 1 failure:`), the verdict (`FAILURES!`) or the
+/// counts (`Tests: 3, Assertions: 3, Failures: 1.`).
+fn ends_phpunit_report(line: &str) -> bool {
+    is_phpunit_report(line)
+        || line == "--"
+        || line.starts_with("There was ")
+        || line.starts_with("There were ")
+        || matches!(line.trim_end(), "FAILURES!" | "ERRORS!" | "WARNINGS!")
+        || line.starts_with("Tests: ")
+        || line.starts_with("OK (")
 }
 
 /// Mocha's failure's header without its indentation: a number and `) ` (`1) Suite`).
@@ -2542,6 +2573,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::MochaFailure
     } else if is_node_test_failure(line.as_bytes()) {
         Header::NodeTestFailure
+    } else if is_phpunit_report(line) {
+        Header::PhpUnitReport
     } else if line.starts_with('│')
         && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
     {
@@ -2949,6 +2982,7 @@ mod tests {
             "1 error",
             "  2 failing",
             "1 error, 120 warnings, 0 informations ",
+            "FAILURES!",
             "480 warnings",
             "Found 121 errors in 3 files.",
             "Found 1 error in src/a.ts:3",

@@ -4119,6 +4119,59 @@ done
     }
 
     #[test]
+    fn phpunits_report_of_a_failed_test_is_one_record_named_by_its_assertion() {
+        // Its reports are unindented and say no level but `Failed asserting that`: only
+        // its verdict, `FAILURES!`, was an error.
+        let dots = ".".repeat(59);
+        let input = format!(
+            "PHPUnit 10.5.0 by Sebastian Bergmann and contributors.\n\n\
+             {dots}F 60 / 60 (100%)\n\n\
+             There were 2 failures:\n\n\
+             1) Tests\\CalcTest::testAdd\n\
+             Failed asserting that 4 matches expected 3.\n\n\
+             /app/tests/CalcTest.php:9\n\n\
+             2) Tests\\CalcTest::testDiv with data set #1 (1, 0)\n\
+             DivisionByZeroError: Division by zero\n\n\
+             /app/src/Calc.php:12\n\
+             /app/tests/CalcTest.php:15\n\n\
+             FAILURES!\n\
+             Tests: 60, Assertions: 60, Failures: 2.\n"
+        );
+        let envelope = chunked(input.as_bytes());
+        let texts: Vec<&str> = (envelope.items.iter())
+            .filter_map(|i| i["text"].as_str())
+            .collect();
+        assert_eq!(
+            texts[..3],
+            [
+                "1) Tests\\CalcTest::testAdd",
+                "2) Tests\\CalcTest::testDiv with data set #1 (1, 0)",
+                "FAILURES!"
+            ],
+            "{:?}",
+            envelope.items
+        );
+        assert_eq!(
+            envelope.items[1]["more"],
+            serde_json::json!([
+                "DivisionByZeroError: Division by zero",
+                "",
+                "/app/src/Calc.php:12",
+                "/app/tests/CalcTest.php:15",
+                ""
+            ])
+        );
+        assert!(
+            envelope.summary.ends_with(
+                "first error at line 7: 1) Tests\\CalcTest::testAdd … Failed asserting that 4 \
+                 matches expected 3."
+            ),
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
     fn jests_verdict_on_a_file_is_named_with_its_first_failed_tests_report() {
         // `FAIL test/cart.test.js` said only which file; under `--verbose` the list of
         // its tests (`✕ adds (1 ms)`) comes before the reports.
