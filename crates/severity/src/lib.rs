@@ -582,7 +582,9 @@ impl Findings {
         // A test that failed as `node --test`'s spec reporter lists it, whatever its name
         // says (`✖ rounds totals (1.6ms)`); PHPUnit's assertion that failed (`Failed
         // asserting that 4 matches expected 3.`).
-        if multiline::is_node_test_failure(bytes) || bytes.starts_with(b"Failed asserting that ") {
+        let phpunit =
+            || bytes.first() == Some(&b'F') && bytes.starts_with(b"Failed asserting that ");
+        if multiline::is_node_test_failure(bytes) || phpunit() {
             return Inspection {
                 severity: Some(Severity::Error),
                 opens: self.opens,

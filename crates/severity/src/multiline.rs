@@ -2065,10 +2065,13 @@ fn is_mocha_failure(line: &str) -> bool {
 /// test's class and method, unindented (`1) Tests\\CartTest::testTotal`, a data set's
 /// `with data set #2 (…)` after it).
 pub fn is_phpunit_report(line: &str) -> bool {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    let test = (digits > 0)
-        .then(|| line[digits..].strip_prefix(") "))
-        .flatten();
+    // Read at the start of every record: its first bytes rule out nearly every line (a
+    // time's digits end in another byte than `)`).
+    let digits = line.bytes().take(6).take_while(u8::is_ascii_digit).count();
+    if digits == 0 || line.as_bytes().get(digits) != Some(&b')') {
+        return false;
+    }
+    let test = line[digits..].strip_prefix(") ");
     test.and_then(|test| test.split(' ').next())
         .is_some_and(|test| test.contains("::"))
 }
