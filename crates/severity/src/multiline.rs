@@ -2315,7 +2315,9 @@ pub fn what_went_wrong<'a>(
     // cargo's `Caused by:` heads its cause, indented on the next line.
     let mut cause_next = false;
     for line in rest {
-        if numbered && opens_with_an_error_name(line.trim_start()) {
+        // (rspec's, numbered as Mocha's, says it after `Failure/Error: `.)
+        let said = line.trim_start();
+        if numbered && (opens_with_an_error_name(said) || said.starts_with("Failure/Error: ")) {
             return Some(line);
         }
         let after_exception = first.is_some()
@@ -4398,6 +4400,14 @@ mod tests {
         ];
         assert_eq!(said(&tap), Some(tap[2]));
         assert_eq!(said(&["not ok 3 - x", "  ---", "  duration_ms: 1"]), None);
+        // rspec's: its `Failure/Error:` line.
+        let rspec = [
+            "  1) Calculator adds",
+            "     Failure/Error: expect(calc.add(1, 2)).to eq(3)",
+            "",
+            "       expected: 3",
+        ];
+        assert_eq!(said(&rspec), Some(rspec[1]));
     }
 
     #[test]
