@@ -2058,21 +2058,15 @@ fn is_vitest_failure(line: &str) -> bool {
 /// number and `) `. Read at the start of every record: the first bytes rule out nearly
 /// every line.
 fn is_mocha_failure(line: &str) -> bool {
-    line.strip_prefix("  ").is_some_and(is_numbered_title)
+    line.strip_prefix("  ").and_then(numbered_title).is_some()
 }
 
 /// PHPUnit's report of a failed or erroring test in its list: a number, `) ` and the
 /// test's class and method, unindented (`1) Tests\\CartTest::testTotal`, a data set's
 /// `with data set #2 (…)` after it).
 pub fn is_phpunit_report(line: &str) -> bool {
-    // Read at the start of every record: its first bytes rule out nearly every line (a
-    // time's digits end in another byte than `)`).
-    let digits = line.bytes().take(6).take_while(u8::is_ascii_digit).count();
-    if digits == 0 || line.as_bytes().get(digits) != Some(&b')') {
-        return false;
-    }
-    let test = line[digits..].strip_prefix(") ");
-    test.and_then(|test| test.split(' ').next())
+    numbered_title(line)
+        .and_then(|(_, test)| test.split(' ').next())
         .is_some_and(|test| test.contains("::"))
 }
 
@@ -2089,10 +2083,17 @@ fn ends_phpunit_report(line: &str) -> bool {
         || line.starts_with("OK (")
 }
 
-/// Mocha's failure's header without its indentation: a number and `) ` (`1) Suite`).
-fn is_numbered_title(line: &str) -> bool {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && line[digits..].starts_with(") ")
+/// A report numbered in a list, as Mocha, rspec and PHPUnit list failures (Mocha's read
+/// without its indentation): its number and its title (`2) Suite` is `("2", "Suite")`).
+/// Read at the start of every record: the first bytes rule out nearly every line (a
+/// time's digits end in another byte than `)`).
+pub fn numbered_title(line: &str) -> Option<(&str, &str)> {
+    let digits = line.bytes().take(6).take_while(u8::is_ascii_digit).count();
+    if digits == 0 || line.as_bytes().get(digits) != Some(&b')') {
+        return None;
+    }
+    let title = line[digits..].strip_prefix(") ")?;
+    Some((&line[..digits], title))
 }
 
 /// A line of Node's assertion message that Mocha prints as it is, unindented: the
@@ -2290,7 +2291,8 @@ pub fn what_went_wrong<'a>(
     // test's title, indented (`AssertionError [ERR_ASSERTION]: Expected values to be
     // strictly deep-equal:`), not its diff's legend; else what any record's says.
     // So is `node --test`'s (`✖ adds (1.2ms)`).
-    let numbered = is_numbered_title(first.trim_start()) || is_node_test_failure(first.as_bytes());
+    let numbered =
+        numbered_title(first.trim_start()).is_some() || is_node_test_failure(first.as_bytes());
     if is_file_heading(first) {
         // Its first error, else its first finding.
         let mut finding = None;

@@ -46,8 +46,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
     heads_causes, is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
-    is_java_util_logging_header, names_a_java_exception, sums_up_diagnostics, what_went_wrong,
-    without_indent, Indented, MultiLine,
+    is_java_util_logging_header, names_a_java_exception, numbered_title, sums_up_diagnostics,
+    what_went_wrong, without_indent, Indented, MultiLine,
 };
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -174,8 +174,7 @@ fn source_place(line: &str) -> Option<&str> {
 /// Whether `message` is a numbered report past a list's first, as Mocha lists its failures
 /// (`2) suite`, after `1) suite`).
 fn is_numbered_past_first(message: &str) -> bool {
-    let digits = message.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && message[digits..].starts_with(") ") && &message[..digits] != "1"
+    numbered_title(message).is_some_and(|(number, _)| number != "1")
 }
 
 /// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
