@@ -10,6 +10,7 @@
 
 mod checkers;
 pub mod multiline;
+pub mod verdict;
 
 pub use multiline::in_go_trace;
 use multiline::TRACEBACK;

@@ -46,9 +46,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
     heads_causes, is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
-    is_java_util_logging_header, names_a_java_exception, numbered_title, sums_up_diagnostics,
-    what_went_wrong, without_indent, Indented, MultiLine,
+    is_java_util_logging_header, names_a_java_exception, numbered_title, what_went_wrong,
+    without_indent, Indented, MultiLine,
 };
+use severity::verdict::{verdict, Verdict};
 use severity::{classify, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -177,28 +178,10 @@ fn is_numbered_past_first(message: &str) -> bool {
     numbered_title(message).is_some_and(|(number, _)| number != "1")
 }
 
-/// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
-/// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`
-fn is_build_verdict(line: &str) -> bool {
-    let line = line.trim_end();
-    line.ends_with("] BUILD FAILURE") || line.starts_with("FAILURE: Build failed")
-}
-
-/// Whether `line` is Jest's verdict on a test file, `FAIL test/cart.test.js` (its time
-/// after it, `(5.2 s)`), which its failed tests' reports follow (after their list,
-/// `✕ adds (2 ms)`, under `--verbose`).
-fn is_test_file_verdict(line: &str) -> bool {
-    // In colour, its mark is padded: ` FAIL  test/cart.test.js`.
-    let path = line.trim_start().strip_prefix("FAIL ").map(str::trim_start);
-    let path = path.and_then(|rest| rest.split(' ').next());
-    path.is_some_and(|path| path.contains('.') && !path.contains(':'))
-}
-
-/// Whether `line` is pip's verdict that a build step it ran failed, whose output (a
-/// traceback, a compiler's error) follows in its box, as a build's errors follow its
-/// verdict ([`is_build_verdict`]): `error: subprocess-exited-with-error`.
-fn is_subprocess_verdict(line: &str) -> bool {
-    line.trim() == "error: subprocess-exited-with-error"
+/// Whether `item` is a tool's verdict on what it printed before it
+/// ([`Verdict::SumsUp`]): ranked and named after the errors it sums up.
+fn sums_up(item: &LineItem) -> bool {
+    verdict(facts::message(&item.text)) == Some(Verdict::SumsUp)
 }
 
 /// Whether `lines` of which `nul_lines` hold NUL bytes are binary data.
@@ -1578,8 +1561,7 @@ impl Text {
         }
         // A tool's verdict on what it printed (`make: *** … Error 1`) after the rest.
         serious.sort_by_cached_key(|item| {
-            let verdict = sums_up_diagnostics(facts::message(&item.text));
-            (std::cmp::Reverse(item.severity), verdict, item.line)
+            (std::cmp::Reverse(item.severity), sums_up(item), item.line)
         });
         for item in serious {
             out.emit(0, TextItem::Line(item));
@@ -2015,7 +1997,7 @@ impl FoldBatches for Text {
             })
             .filter(|(item, _)| {
                 let message = facts::message(&item.text).trim_start();
-                !sums_up_diagnostics(message)
+                verdict(message) != Some(Verdict::SumsUp)
                     && !is_diagnostic_header(message)
                     && !is_compiler_context(message)
                     && !is_numbered_past_first(message)
@@ -2023,12 +2005,12 @@ impl FoldBatches for Text {
             .map(|(item, _)| item.line);
         kept.sort_by_cached_key(|(item, _)| {
             let message = facts::message(&item.text);
-            let verdict = sums_up_diagnostics(message);
+            let sums_up = sums_up(item);
             (
                 std::cmp::Reverse(item.severity),
                 Some(item.line) != ending,
-                verdict,
-                !is_diagnostic_header(message) && !verdict,
+                sums_up,
+                !is_diagnostic_header(message) && !sums_up,
                 item.count,
                 // Of records as rare, one of several lines (a traceback, a test's report)
                 // before a line alone (unittest's `test_x (…) ... ERROR` above its report).
@@ -2082,10 +2064,8 @@ impl FoldBatches for Text {
         };
         // (A tool's verdict on what it printed, Mocha's `  2 failing`, names it only when
         // nothing else of its severity does.)
-        let first_serious = kept.iter().map(|(i, _)| i).min_by_key(|i| {
-            let verdict = sums_up_diagnostics(facts::message(&i.text));
-            (std::cmp::Reverse(i.severity), verdict, i.line)
-        });
+        let first_serious = (kept.iter().map(|(i, _)| i))
+            .min_by_key(|i| (std::cmp::Reverse(i.severity), sums_up(i), i.line));
         // A test runner's line that a test failed says why only in its report, later:
         // the first serious record after it that names the test. A build's verdict
         // (Maven's `[INFO] BUILD FAILURE`) comes before the errors that say why: the
@@ -2095,14 +2075,15 @@ impl FoldBatches for Text {
                 .iter()
                 .map(|(i, _)| i)
                 .filter(|i| i.line > first.line && i.severity >= first.severity);
-            if is_subprocess_verdict(&first.text) || is_test_file_verdict(&first.text) {
+            match verdict(facts::message(&first.text)) {
                 // The output's record of several lines (its traceback, a test's report)
                 // says why, not the box's `× … did not run successfully.` over it or the
                 // list of the tests that failed.
-                return after.min_by_key(|i| (i.more.is_empty(), i.line));
-            }
-            if is_build_verdict(&first.text) {
-                return after.min_by_key(|i| i.line);
+                Some(Verdict::ReportFollows) => {
+                    return after.min_by_key(|i| (i.more.is_empty(), i.line))
+                }
+                Some(Verdict::ErrorsFollow) => return after.min_by_key(|i| i.line),
+                _ => {}
             }
             let test = failed_test_named(&first.text)?;
             after
@@ -4202,9 +4183,6 @@ done
                 envelope.summary
             );
         }
-        // A Go package's `FAIL\texample.com/a\t0.01s` is no file's.
-        assert!(!is_test_file_verdict("FAIL\texample.com/a\t0.01s"));
-        assert!(!is_test_file_verdict("FAIL: TestA"));
     }
 
     #[test]
