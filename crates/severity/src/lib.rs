@@ -493,9 +493,9 @@ impl Findings {
             // "Connection refused"`), no level.
             Some(Found::Stated { level, prose })
                 if (!prose || self.stated.is_none() || relays(&bytes[self.stated_end..start]))
-                    && !(prose
-                        && level < Severity::Warn
-                        && (is_listed_key(bytes, start) || is_stack_trace(bytes, start))) =>
+                    && !(level < Severity::Warn
+                        && ((prose && is_listed_key(bytes, start))
+                            || is_stack_trace(bytes, start, end))) =>
             {
                 self.stated = self.stated.max(Some(level));
                 self.stated_end = end;
@@ -1547,11 +1547,15 @@ fn is_listed_key(bytes: &[u8], start: usize) -> bool {
     start >= 2 && matches!(&bytes[start - 2..start], b", " | b"; ")
 }
 
-/// Whether the word at `start` is the `trace` of `Stack trace:` (PHP's and others' header
-/// of a stack's frames), no level.
-fn is_stack_trace(bytes: &[u8], start: usize) -> bool {
+/// Whether the word at `start` (to `end`) is the `trace` of a header of a stack's frames,
+/// no level: `Stack trace:` (PHP's), `Stack Trace:` (`dotnet test`'s), the kernel's `Call
+/// Trace:`, testify's `Error Trace:`. In capitals it is a level still (`Stack TRACE: x`).
+fn is_stack_trace(bytes: &[u8], start: usize, end: usize) -> bool {
     let before = &bytes[..start];
-    before.ends_with(b"Stack ") || before.ends_with(b"stack ")
+    bytes[start..end].iter().any(u8::is_ascii_lowercase)
+        && ["Stack ", "stack ", "Call ", "Error "]
+            .iter()
+            .any(|heading| before.ends_with(heading.as_bytes()))
 }
 
 /// Whether `rest`, after a line's `The `, is kubectl's refusal of an object it was
@@ -2123,6 +2127,17 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
             b'F' => return Some(Severity::Fatal),
             _ => {}
         }
+    }
+    // The linker's finding at a line of the source (an object built with `-g`):
+    // `src/link.c:2: undefined reference to `foo'`, `multiple definition of `x'`, the
+    // symbol quoted in ASCII or in a locale's marks (`‘foo’`).
+    let symbol = |rest: &[u8]| rest.starts_with(b"`") || rest.starts_with("‘".as_bytes());
+    if indent == 1
+        && [&b"undefined reference to "[..], b"multiple definition of "]
+            .iter()
+            .any(|finding| code.strip_prefix(*finding).is_some_and(symbol))
+    {
+        return Some(Severity::Error);
     }
     // Ruby's `a.rb:3: syntax error, unexpected …`.
     if code.starts_with(b"syntax error") && matches!(code.get(12), Some(b',' | b':')) {
@@ -3036,6 +3051,13 @@ mod tests {
             // The linker, Maven and Gradle.
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
             ("d2.c:(.text+0x0): multiple definition of `dup'; /tmp/ccW.o:d1.c:(.text+0x0): first defined here", Some(Error)),
+            // At a line of the source, when the object has debug information.
+            ("/tmp/src/link.c:2: undefined reference to `foo'", Some(Error)),
+            ("src/link.c:2: undefined reference to ‘foo’", Some(Error)),
+            ("d2.c:1: multiple definition of `dup'; /tmp/ccW.o:d1.c:1: first defined here", Some(Error)),
+            // Not a search's hit in a comment or in code.
+            ("src/a.c:2: // undefined reference to `foo' here", None),
+            ("src/a.c:2:     undefined reference to `foo'", None),
             ("/usr/bin/ld: a.o: relocation R_X86_64_32 against `.rodata' can not be used when making a PIE object; recompile with -fPIE", Some(Error)),
             ("/usr/bin/ld: failed to set dynamic section sizes: bad value", Some(Error)),
             ("Undefined symbols for architecture arm64:", Some(Error)),
@@ -3847,6 +3869,10 @@ mod tests {
             // A stack's header is no trace level; the level word alone still is one.
             ("Stack trace:", None),
             ("stack trace: see below", None),
+            ("  Stack Trace:", None),
+            ("[   12.345678] Call Trace:", None),
+            ("        \tError Trace:\t/home/dev/x_test.go:12", None),
+            ("Trace: entering f", Some(Trace)),
             ("trace: entering f", Some(Trace)),
             ("Stack TRACE: x", Some(Trace)),
             ("The Deployment \"api\" is ready: 3 replicas", None),

@@ -107,6 +107,11 @@ enum Header {
     /// and its statement, over stamped and unstamped lines, up to `*** WE ROLL BACK
     /// TRANSACTION (1)`, which ends it.
     InnoDbDeadlock { ended: bool },
+    /// jstack's report of a deadlock (and the JVM's on `SIGQUIT`), `Found one Java-level
+    /// deadlock:`: the threads and the locks each waits for, then each thread's stack
+    /// (`Java stack information for the threads listed above:`), over blank lines, up to
+    /// the next deadlock's report or the count that ends them, `Found 1 deadlock.`
+    JstackDeadlock { ended: bool },
     /// PHPUnit's report of a failed test, `1) Tests\\CartTest::testTotal`
     /// ([`is_phpunit_report`]): what failed (`Failed asserting that …`, an exception), a
     /// diff, and where, up to the next report, a rule or its verdict.
@@ -305,6 +310,10 @@ pub struct MultiLine {
     indent: usize,
     /// What the last line taken lets follow that would not go on the record otherwise.
     follows: Follows,
+    /// The first line is blank: it takes no line after it. A blank line's record is
+    /// folded with the others into their template, whose example shows nothing: a stack's
+    /// frame under it (bun's `      at src/cart.test.ts:51:23`) would be shown nowhere.
+    blank: bool,
 }
 
 /// What the last line a record took lets follow ([`MultiLine::push`]).
@@ -346,6 +355,7 @@ impl MultiLine {
             exception_after_blank: false,
             indent: 0,
             follows: Follows::Nothing,
+            blank: false,
         }
     }
 
@@ -368,6 +378,7 @@ impl MultiLine {
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
         let line = &line[self.indent..];
+        self.blank = line.trim_end().is_empty();
         self.opens = opens;
         self.severity = severity;
         self.lines = 0;
@@ -409,13 +420,13 @@ impl MultiLine {
             // Its tracebacks are behind the group's bars: the header says where it ends.
             self.traceback = Traceback::None;
         }
-        // A Java exception that opens a record (as `printStackTrace` writes it) and
-        // jstack's report of a deadlock announce a message; not any log line that ends
-        // with a colon: the lines under that are as likely the log's next. The colon is
-        // asked first: this is read at the start of every record.
+        // A Java exception that opens a record (as `printStackTrace` writes it) announces
+        // a message; not any log line that ends with a colon: the lines under that are as
+        // likely the log's next. The colon is asked first: this is read at the start of
+        // every record.
         if line.trim_end().ends_with(':')
             && self.header == Header::Plain
-            && (line == DEADLOCK_REPORT || names_a_java_exception(line))
+            && names_a_java_exception(line)
         {
             self.message = Some(0);
         }
@@ -487,6 +498,9 @@ impl MultiLine {
     /// Whether `line` continues the record. The caller decides what else ends one (a
     /// line with a timestamp of its own, a cap on its lines).
     pub fn continues(&self, line: &str) -> bool {
+        if self.blank {
+            return false;
+        }
         let whole = line;
         let line = self.within(line);
         // unittest's report holds its traceback and whatever follows it, blank lines and
@@ -495,6 +509,9 @@ impl MultiLine {
             Header::UnittestReport => return !is_rule_of(line, b'='),
             Header::UnittestBody => return !(is_rule_of(line, b'=') || is_rule_of(line, b'-')),
             Header::ExceptionGroup => return is_exception_group_line(line),
+            Header::JstackDeadlock { ended } => {
+                return !ended && line.trim_end() != DEADLOCK_REPORT
+            }
             _ => {}
         }
         if self.follows == Follows::TclCommand && line.starts_with('"') {
@@ -838,6 +855,9 @@ impl MultiLine {
         {
             self.header = Header::InnoDbDeadlock { ended: true };
         }
+        if self.header == (Header::JstackDeadlock { ended: false }) && counts_deadlocks(line) {
+            self.header = Header::JstackDeadlock { ended: true };
+        }
         if self.header == Header::TerraformTitle && self.lines == 2 {
             self.header = Header::TerraformPlain;
         } else if self.header == Header::TerraformPlain
@@ -989,8 +1009,17 @@ fn announces_more(line: &str) -> bool {
 }
 
 /// jstack's heading of a deadlock it found, the threads and the locks they wait for under
-/// it.
+/// it ([`Header::JstackDeadlock`]).
 const DEADLOCK_REPORT: &str = "Found one Java-level deadlock:";
+
+/// Whether `line` is jstack's count of the deadlocks it reported, which ends their
+/// reports: `Found 1 deadlock.`, `Found 2 deadlocks.`
+fn counts_deadlocks(line: &str) -> bool {
+    line.strip_prefix("Found ").is_some_and(|rest| {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && matches!(rest[digits..].trim_end(), " deadlock." | " deadlocks.")
+    })
+}
 
 /// Whether `line`, not blank, under a line that announced a message ([`announces_more`])
 /// or a line of it, goes on with it (`- port: must be int`, pydantic's `port` and its
@@ -2454,6 +2483,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::JestConsole
     } else if severity >= Some(Severity::Error) && line.contains(INNODB_DEADLOCK) {
         Header::InnoDbDeadlock { ended: false }
+    } else if line.starts_with('F') && line.trim_end() == DEADLOCK_REPORT {
+        Header::JstackDeadlock { ended: false }
     } else if is_vitest_failure(line) {
         Header::VitestFailure
     } else if is_mocha_failure(line) {
@@ -2602,6 +2633,73 @@ mod tests {
                 assert_eq!(named, *names, "{split:?} {indented:?}");
             }
         }
+    }
+
+    #[test]
+    fn jstacks_deadlock_is_one_record_up_to_its_count() {
+        // OpenJDK 17's `jstack` (and `kill -QUIT`) of two threads that wait on each other:
+        // the locks they wait for, then each thread's stack, over blank lines.
+        let deadlock = |first: &'static str, second: &'static str| {
+            vec![
+                "Found one Java-level deadlock:",
+                "=============================",
+                first,
+                "  waiting to lock monitor 0x00007fbfa80667f0 (object 0x000000069ec1e7b0, a java.lang.Object),",
+                "  which is held by \"worker-2\"",
+                "",
+                second,
+                "  waiting to lock monitor 0x00007fbfb40015a0 (object 0x000000069ec1e7a0, a java.lang.Object),",
+                "  which is held by \"worker-1\"",
+                "",
+                "Java stack information for the threads listed above:",
+                "===================================================",
+                first,
+                "\tat App.lambda$main$0(App.java:20)",
+                "\t- waiting to lock <0x000000069ec1e7b0> (a java.lang.Object)",
+                "\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)",
+                second,
+                "\tat App.lambda$main$1(App.java:21)",
+                "",
+            ]
+        };
+        let mut two = deadlock("\"worker-1\":", "\"worker-2\":");
+        two.push("Found 1 deadlock.");
+        splits_alike(&[(
+            &[
+                &["JNI global refs: 7, weak refs: 0"],
+                &[""],
+                &two,
+                &[""],
+                &["Heap"],
+            ],
+            &[],
+        )]);
+        // Two deadlocks: a report each, the count ending the second.
+        let first = deadlock("\"a\":", "\"b\":");
+        let mut second = deadlock("\"c\":", "\"d\":");
+        second.push("Found 2 deadlocks.");
+        splits_alike(&[(&[&first, &second, &["Heap"]], &[])]);
+        assert!(counts_deadlocks("Found 12 deadlocks."));
+        for not_a_count in ["Found deadlock.", "Found 1 deadlock", "Found one deadlock."] {
+            assert!(!counts_deadlocks(not_a_count), "{not_a_count}");
+        }
+    }
+
+    #[test]
+    fn a_blank_line_takes_no_line_after_it() {
+        // bun's failure: where it failed is set apart from its error by a blank line.
+        // The blank lines' records fold into one template that shows nothing: under one,
+        // the frame would be shown nowhere.
+        splits_alike(&[(
+            &[
+                &["error: expect(received).toBe(expected)"],
+                &[""],
+                &["      at /home/dev/web/src/cart.test.ts:51:23"],
+                &[""],
+                &["done"],
+            ],
+            &[],
+        )]);
     }
 
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
@@ -3032,14 +3130,6 @@ mod tests {
                     &["done"],
                     &["java.io.IOException: bad input:", "x = 3"],
                     &["========================================"],
-                    &[
-                        "Found one Java-level deadlock:",
-                        "=============================",
-                        "\"Thread-1\":",
-                        "  waiting to lock monitor 0x00007f3c (object 0x0000000712, a java.lang.Object),",
-                        "  which is held by \"Thread-0\"",
-                    ],
-                    &[""],
                 ],
                 &[],
             ),
