@@ -116,6 +116,12 @@ enum Header {
     /// ([`is_phpunit_report`]): what failed (`Failed asserting that …`, an exception), a
     /// diff, and where, up to the next report, a rule or its verdict.
     PhpUnitReport,
+    /// `dotnet test`'s failed test (its console logger's, indented: `  Failed
+    /// Shop.Tests.OrderTests.PlaceOrder [12 ms]`, [`dotnet_test_result`]): its `Error
+    /// Message:` (lines that may be unindented: xUnit's `Expected: …`), `Stack Trace:` and
+    /// `Standard Output Messages:`, up to a blank line, the next test's result or the
+    /// run's counts.
+    DotNetTestFailure,
     /// tsc's diagnostic as `--pretty` writes it, `src/a.ts:3:7 - error TS2322: …`
     /// ([`is_tsc_pretty_header`]): a blank line, then its source lines and their `~~~`
     /// marks (and related places), up to a blank line.
@@ -570,6 +576,13 @@ impl MultiLine {
             // The box's lines, and nothing after it (its `╵`, the next box's `╷`).
             Header::TerraformBox => return line.starts_with('│'),
             Header::PhpUnitReport => return !ends_phpunit_report(line),
+            Header::DotNetTestFailure => {
+                return !(blank()
+                    || dotnet_test_result(line.trim_start()).is_some()
+                    || ["Failed!", "Passed!", "Total tests: ", "Results File: "]
+                        .iter()
+                        .any(|end| line.starts_with(end)))
+            }
             Header::TscPretty => {
                 return (first && blank()) || !(blank() || is_tsc_pretty_header(line))
             }
@@ -1992,6 +2005,22 @@ fn ends_phpunit_report(line: &str) -> bool {
         || line.starts_with("OK (")
 }
 
+/// The outcome of `dotnet test`'s result of a test, read without its indentation: its
+/// word (`Failed`, `Passed`, `Skipped`), then the test's name and how long it took in
+/// brackets (`[12 ms]`, `[< 1 ms]`, `[1 s]`, `[1 m 2 s]`).
+fn dotnet_test_result(line: &str) -> Option<&str> {
+    let (outcome, rest) = line.split_once(' ')?;
+    if !matches!(outcome, "Failed" | "Passed" | "Skipped") {
+        return None;
+    }
+    let (name, took) = rest.trim_end().strip_suffix(']')?.rsplit_once(" [")?;
+    let unit = [" ms", " s", " m", " h"]
+        .iter()
+        .any(|unit| took.ends_with(unit));
+    let number = took.starts_with(|c: char| c.is_ascii_digit() || c == '<');
+    (!name.is_empty() && !name.contains(' ') && unit && number).then_some(outcome)
+}
+
 /// A report numbered in a list, as Mocha, rspec and PHPUnit list failures (Mocha's read
 /// without its indentation): its number and its title (`2) Suite` is `("2", "Suite")`).
 /// Read at the start of every record: the first bytes rule out nearly every line (a
@@ -2142,6 +2171,11 @@ pub fn what_went_wrong<'a>(
         return None;
     }
     if is_cmake_message(first) || is_jest_failure(first.as_bytes()) {
+        return rest.find(|l| !l.trim().is_empty());
+    }
+    // `dotnet test`'s failed test says it under its `Error Message:`.
+    if dotnet_test_result(first.trim_start()) == Some("Failed") {
+        let mut rest = rest.skip_while(|l| l.trim() != "Error Message:").skip(1);
         return rest.find(|l| !l.trim().is_empty());
     }
     // A TAP result's YAML block says it by its `error` key: its value (`error: 'boom'`),
@@ -2493,6 +2527,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::NodeTestFailure
     } else if is_phpunit_report(line) {
         Header::PhpUnitReport
+    } else if line.starts_with('F') && dotnet_test_result(line) == Some("Failed") {
+        Header::DotNetTestFailure
     } else if line.starts_with('│')
         && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
     {
@@ -2682,6 +2718,59 @@ mod tests {
         assert!(counts_deadlocks("Found 12 deadlocks."));
         for not_a_count in ["Found deadlock.", "Found 1 deadlock", "Found one deadlock."] {
             assert!(!counts_deadlocks(not_a_count), "{not_a_count}");
+        }
+    }
+
+    #[test]
+    fn dotnet_tests_failure_is_one_record_named_by_its_message() {
+        // `dotnet test` (vstest 17.9, xUnit) in a pipe: its console logger's failures.
+        let throws = [
+            "  Failed Shop.Tests.OrderTests.PlaceOrder_WithExpiredCoupon_Throws [12 ms]",
+            "  Error Message:",
+            "   Assert.Throws() Failure: No exception was thrown",
+            "Expected: typeof(Shop.CouponExpiredException)",
+            "  Stack Trace:",
+            "     at Shop.Tests.OrderTests.PlaceOrder_WithExpiredCoupon_Throws() in /src/OrderTests.cs:line 88",
+            "   at System.RuntimeMethodHandle.InvokeMethod(Object target, Void** arguments)",
+        ];
+        let null = [
+            "  Failed Shop.Tests.OrderTests.GetOrder [< 1 ms]",
+            "  Error Message:",
+            "   System.NullReferenceException : Object reference not set to an instance of an object.",
+            "  Stack Trace:",
+            "     at Shop.OrderService.ToDto(Order order) in /src/OrderService.cs:line 57",
+            "  Standard Output Messages:",
+            " loading order 7",
+        ];
+        splits_alike(&[(
+            &[
+                &["  Passed Shop.Tests.PricingTests.Price(sku: \"A\") [1 ms]"],
+                &throws,
+                &null,
+                &["  Skipped Shop.Tests.OrderTests.Refund [1 s]"],
+                &[""],
+                &["Failed!  - Failed:     2, Passed:   150, Skipped:     1, Total:   153"],
+            ],
+            &[],
+        )]);
+        // Up to a blank line, or the counts right under it.
+        splits_alike(&[
+            (&[&null, &[""], &["Attachments:"]], &[]),
+            (&[&null, &["Failed!  - Failed:     1, Passed:     0"]], &[]),
+            (&[&null, &["Total tests: 1"]], &[]),
+        ]);
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        assert_eq!(said(&throws), Some(throws[2]));
+        assert_eq!(said(&null), Some(null[2]));
+        assert_eq!(dotnet_test_result("Failed A.B [1 m 2 s]"), Some("Failed"));
+        for not_a_result in [
+            "Failed to start the test host [12 ms]",
+            "Failed A.B",
+            "Failed A.B [soon]",
+            "Errored A.B [1 ms]",
+        ] {
+            assert_eq!(dotnet_test_result(not_a_result), None, "{not_a_result}");
         }
     }
 

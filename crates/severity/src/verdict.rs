@@ -40,7 +40,7 @@ pub fn verdict(message: &str) -> Option<Verdict> {
 /// Error 1`, cargo's `error: test failed, to rerun pass `--lib`` and `error: 2 targets
 /// failed:`, yarn's `error Command failed with exit code 1.`, pnpm's `ELIFECYCLE  Command
 /// failed with exit code 1.`, GitHub Actions' `Error: Process completed with exit code
-/// 1.`, BuildKit's `ERROR: failed to solve: …`) and pip's closing `error:
+/// 1.`, BuildKit's `ERROR: failed to solve: …`, `dotnet test`'s `Failed!  - Failed: 2, …`) and pip's closing `error:
 /// metadata-generation-failed` (and its like: not its
 /// `error: subprocess-exited-with-error`, whose box holds what the build wrote: a
 /// [`Verdict::ReportFollows`]).
@@ -108,6 +108,8 @@ fn sums_up_diagnostics(line: &str) -> bool {
             .is_some_and(|code| PIP_CLOSING_CODES.contains(&code))
         || is_buildkit_verdict(line)
         || matches!(line, "FAILURES!" | "ERRORS!")
+        // `dotnet test`'s counts: `Failed!  - Failed:     2, Passed:   150, …`.
+        || line.starts_with("Failed!  - Failed: ")
 }
 
 /// BuildKit's verdict on a step whose output came before it: `ERROR: failed to solve: …`
@@ -198,6 +200,7 @@ mod tests {
             "  2 failing",
             "1 error, 120 warnings, 0 informations ",
             "FAILURES!",
+            "Failed!  - Failed:     2, Passed:   150, Skipped:     1, Total:   153, Duration: 1 s - Shop.Tests.dll (net8.0)",
             "480 warnings",
             "Found 121 errors in 3 files.",
             "Found 1 error in src/a.ts:3",
