@@ -122,6 +122,11 @@ enum Header {
     /// `Standard Output Messages:`, up to a blank line, the next test's result or the
     /// run's counts.
     DotNetTestFailure,
+    /// Minitest's report of a failed test (`  1) Failure:`) or of one that raised (`  2)
+    /// Error:`), [`minitest_report`]: the test and where (`CartTest#test_total
+    /// [test/cart_test.rb:42]:`), what failed or the exception and its backtrace, up to a
+    /// blank line.
+    MinitestReport,
     /// tsc's diagnostic as `--pretty` writes it, `src/a.ts:3:7 - error TS2322: …`
     /// ([`is_tsc_pretty_header`]): a blank line, then its source lines and their `~~~`
     /// marks (and related places), up to a blank line.
@@ -422,6 +427,13 @@ impl MultiLine {
                 self.indent = 0;
             }
         }
+        // Minitest's and ExUnit's reports say a test failed in no word of a level (`1)
+        // Failure:`, `1) test adds (CartTest)`).
+        if self.header == Header::MinitestReport
+            || (self.header == Header::MochaFailure && is_exunit_failure(line.trim_start()))
+        {
+            self.severity = self.severity.max(Some(Severity::Error));
+        }
         if self.header == Header::ExceptionGroup {
             // Its tracebacks are behind the group's bars: the header says where it ends.
             self.traceback = Traceback::None;
@@ -576,6 +588,7 @@ impl MultiLine {
             // The box's lines, and nothing after it (its `╵`, the next box's `╷`).
             Header::TerraformBox => return line.starts_with('│'),
             Header::PhpUnitReport => return !ends_phpunit_report(line),
+            Header::MinitestReport => return !blank(),
             Header::DotNetTestFailure => {
                 return !(blank()
                     || dotnet_test_result(line.trim_start()).is_some()
@@ -1983,6 +1996,37 @@ fn is_mocha_failure(line: &str) -> bool {
     line.strip_prefix("  ").and_then(numbered_title).is_some()
 }
 
+/// ExUnit's header of a failed test in its list (read as Mocha's, [`is_mocha_failure`]):
+/// `1) test checkout applies discount (Shop.CartTest)`, a doctest's or a property's
+/// (`2) doctest Shop.add/2 (1) (Shop.MathTest)`), its module in parentheses last.
+fn is_exunit_failure(line: &str) -> bool {
+    let Some((_, title)) = numbered_title(line) else {
+        return false;
+    };
+    let kind = ["test ", "doctest ", "property "]
+        .iter()
+        .any(|kind| title.starts_with(kind));
+    let module = title
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|head| head.rsplit_once(" ("))
+        .map(|(_, module)| module);
+    kind && module.is_some_and(|module| {
+        module.starts_with(|c: char| c.is_ascii_uppercase()) && !module.contains(' ')
+    })
+}
+
+/// What Minitest's report of a test says befell it, read without its indentation: `1)
+/// Failure:` (an assertion failed) is `Failure`, `2) Error:` (the test raised) is `Error`.
+fn minitest_report(line: &str) -> Option<&str> {
+    let (_, title) = numbered_title(line)?;
+    match title.trim_end() {
+        "Failure:" => Some("Failure"),
+        "Error:" => Some("Error"),
+        _ => None,
+    }
+}
+
 /// PHPUnit's report of a failed or erroring test in its list: a number, `) ` and the
 /// test's class and method, unindented (`1) Tests\\CartTest::testTotal`, a data set's
 /// `with data set #2 (…)` after it).
@@ -2172,6 +2216,19 @@ pub fn what_went_wrong<'a>(
     }
     if is_cmake_message(first) || is_jest_failure(first.as_bytes()) {
         return rest.find(|l| !l.trim().is_empty());
+    }
+    // Minitest's failed assertion is named by its test and where
+    // (`InvoiceTest#test_total [test/invoice_test.rb:42]:`), the line under it; a test
+    // that raised, by its exception, under that.
+    match minitest_report(first.trim_start()) {
+        Some("Failure") => return rest.next(),
+        Some(_) => return rest.nth(1),
+        None => {}
+    }
+    // ExUnit's says it under its test's place (`test/cart_test.exs:42`): `Assertion with
+    // == failed`, `** (Ecto.NoResultsError) …`.
+    if is_exunit_failure(first.trim_start()) {
+        return rest.skip(1).find(|l| !l.trim().is_empty());
     }
     // `dotnet test`'s failed test says it under its `Error Message:`.
     if dotnet_test_result(first.trim_start()) == Some("Failed") {
@@ -2521,6 +2578,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::JstackDeadlock { ended: false }
     } else if is_vitest_failure(line) {
         Header::VitestFailure
+    } else if minitest_report(line).is_some() {
+        Header::MinitestReport
     } else if is_mocha_failure(line) {
         Header::MochaFailure
     } else if is_node_test_failure(line.as_bytes()) {
@@ -2772,6 +2831,71 @@ mod tests {
         ] {
             assert_eq!(dotnet_test_result(not_a_result), None, "{not_a_result}");
         }
+    }
+
+    #[test]
+    fn minitests_and_exunits_reports_are_errors_named_by_what_failed() {
+        // Minitest 5 (`rails test`): a failed assertion and a test that raised.
+        let failure = [
+            "  1) Failure:",
+            "InvoiceTest#test_total_includes_vat [/home/dev/shop/test/models/invoice_test.rb:42]:",
+            "Expected: 119.0",
+            "  Actual: 100.0",
+        ];
+        let error = [
+            "  2) Error:",
+            "CartTest#test_checkout_with_empty_cart:",
+            "NoMethodError: undefined method `price' for nil",
+            "    app/models/cart.rb:31:in `total'",
+        ];
+        // ExUnit (`mix test`).
+        let exunit = [
+            "  1) test checkout applies discount (Shop.CartTest)",
+            "     test/shop/cart_test.exs:42",
+            "     Assertion with == failed",
+            "     code:  assert Cart.total(cart) == Decimal.new(\"90.00\")",
+            "     left:  Decimal.new(\"100.00\")",
+            "     stacktrace:",
+            "       test/shop/cart_test.exs:47: (test)",
+            // (A blank line under it is its, as under Mocha's.)
+            "",
+        ];
+        splits_alike(&[(
+            &[
+                &failure,
+                &[""],
+                &error,
+                &[""],
+                &exunit,
+                &["233 tests, 2 failures"],
+            ],
+            &["     stacktrace:"],
+        )]);
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        assert_eq!(said(&failure), Some(failure[1]));
+        assert_eq!(said(&error), Some(error[2]));
+        assert_eq!(said(&exunit), Some(exunit[2]));
+        for report in [&failure[..], &error, &exunit] {
+            let mut record = MultiLine::new(Indented::ByRule);
+            record.start(report[0], inspect(report[0]).severity, None);
+            assert_eq!(record.severity(), Some(Severity::Error), "{}", report[0]);
+        }
+        assert!(is_exunit_failure(
+            "2) doctest Shop.add/2 (1) (Shop.MathTest)"
+        ));
+        for not_exunits in [
+            "1) test the build (by hand)",
+            "1) test it again (twice)",
+            "1) install the deps (Shop.Deps)",
+            "1) test adds",
+        ] {
+            assert!(!is_exunit_failure(not_exunits), "{not_exunits}");
+            let mut record = MultiLine::new(Indented::ByRule);
+            record.start(&format!("  {not_exunits}"), None, None);
+            assert_eq!(record.severity(), None, "{not_exunits}");
+        }
+        assert_eq!(minitest_report("3) Skipped:"), None);
     }
 
     #[test]
