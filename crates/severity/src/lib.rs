@@ -977,7 +977,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 85] = [
+const SIGNALS: [(&str, Severity); 88] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -1028,6 +1028,12 @@ const SIGNALS: [(&str, Severity); 85] = [
     // Python's uncaught exception in a thread, over its traceback (Java's names the
     // exception on the line).
     ("Exception in thread", Severity::Error),
+    // CTest's result of a test that did not pass: `  57/120 Test  #57: polygon_area
+    // ....***Failed    0.04 sec`, `***Timeout`, `***Exception: SegFault` (after its
+    // three stars: `Failed` and `Exception` have their slots of the word filter already).
+    ("Failed", Severity::Error),
+    ("Exception:", Severity::Error),
+    ("Timeout", Severity::Error),
     ("npm error", Severity::Error),
     ("npm warn", Severity::Warn),
     ("curl: (", Severity::Error),
@@ -1146,6 +1152,7 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
                 Some(_) => false,
             }
         }
+        "Failed" | "Exception:" | "Timeout" => before.ends_with(b"***"),
         "Killed" | "Evicted" | "Init:Error" | "InvalidImageName" => {
             after.trim_ascii_end().is_empty() || after.starts_with(b"  ")
         }
@@ -2128,6 +2135,10 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
             _ => {}
         }
     }
+    // GoogleTest's failed assertion: `tests/polygon_test.cpp:42: Failure`.
+    if indent == 1 && code.trim_ascii_end() == b"Failure" {
+        return Some(Severity::Error);
+    }
     // The linker's finding at a line of the source (an object built with `-g`):
     // `src/link.c:2: undefined reference to `foo'`, `multiple definition of `x'`, the
     // symbol quoted in ASCII or in a locale's marks (`‘foo’`).
@@ -3051,6 +3062,15 @@ mod tests {
             // The linker, Maven and Gradle.
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
             ("d2.c:(.text+0x0): multiple definition of `dup'; /tmp/ccW.o:d1.c:(.text+0x0): first defined here", Some(Error)),
+            // GoogleTest's failed assertion, and CTest's results of tests that did not pass.
+            ("/home/dev/geo/tests/polygon_test.cpp:42: Failure", Some(Error)),
+            ("tests/a.cc:7:     Failure", None),
+            ("  57/120 Test  #57: polygon_area .....................***Failed    0.04 sec", Some(Error)),
+            ("  88/120 Test  #88: mesh_load_large ..................***Timeout  60.01 sec", Some(Error)),
+            ("  99/120 Test  #99: rtree_query ......................***Exception: SegFault  0.12 sec", Some(Error)),
+            ("  12/120 Test  #12: vec_add ..........................   Passed    0.01 sec", None),
+            ("Failed: 0", None),
+            ("Timeout after 30 s, retrying", None),
             // At a line of the source, when the object has debug information.
             ("/tmp/src/link.c:2: undefined reference to `foo'", Some(Error)),
             ("src/link.c:2: undefined reference to ‘foo’", Some(Error)),
@@ -4442,6 +4462,7 @@ mod tests {
             let before = match phrase {
                 "fail" | "error" | "warning" => "x: 3 ",
                 "not ok" => "",
+                "Failed" | "Exception:" | "Timeout" => "x ....***",
                 _ => "x: ",
             };
             let line = format!("{before}{phrase}{after}");

@@ -127,6 +127,13 @@ enum Header {
     /// [test/cart_test.rb:42]:`), what failed or the exception and its backtrace, up to a
     /// blank line.
     MinitestReport,
+    /// GoogleTest's failed assertion, `tests/polygon_test.cpp:42: Failure`: what it
+    /// expected and what it found, up to GoogleTest's next line of its own (`[  FAILED
+    /// ]`), the next failure or a blank line.
+    GtestFailure,
+    /// CTest's list of the tests that did not pass, `The following tests FAILED:`, each
+    /// under it after a tab (`\t 57 - polygon_area (Failed)`).
+    CtestFailedList,
     /// tsc's diagnostic as `--pretty` writes it, `src/a.ts:3:7 - error TS2322: …`
     /// ([`is_tsc_pretty_header`]): a blank line, then its source lines and their `~~~`
     /// marks (and related places), up to a blank line.
@@ -589,6 +596,10 @@ impl MultiLine {
             Header::TerraformBox => return line.starts_with('│'),
             Header::PhpUnitReport => return !ends_phpunit_report(line),
             Header::MinitestReport => return !blank(),
+            Header::CtestFailedList => return line.starts_with('\t') && !blank(),
+            Header::GtestFailure => {
+                return !(blank() || line.starts_with('[') || line.ends_with(GTEST_FAILURE))
+            }
             Header::DotNetTestFailure => {
                 return !(blank()
                     || dotnet_test_result(line.trim_start()).is_some()
@@ -2016,6 +2027,12 @@ fn is_exunit_failure(line: &str) -> bool {
     })
 }
 
+/// CTest's heading of the tests that did not pass ([`Header::CtestFailedList`]).
+pub const CTEST_FAILED_LIST: &str = "The following tests FAILED:";
+
+/// How GoogleTest's failed assertion ends its first line, after the place.
+const GTEST_FAILURE: &str = ": Failure";
+
 /// What Minitest's report of a test says befell it, read without its indentation: `1)
 /// Failure:` (an assertion failed) is `Failure`, `2) Error:` (the test raised) is `Error`.
 fn minitest_report(line: &str) -> Option<&str> {
@@ -2578,6 +2595,10 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::JstackDeadlock { ended: false }
     } else if is_vitest_failure(line) {
         Header::VitestFailure
+    } else if severity >= Some(Severity::Error) && line.trim_end().ends_with(GTEST_FAILURE) {
+        Header::GtestFailure
+    } else if line.starts_with('T') && line.trim_end() == CTEST_FAILED_LIST {
+        Header::CtestFailedList
     } else if minitest_report(line).is_some() {
         Header::MinitestReport
     } else if is_mocha_failure(line) {
@@ -2896,6 +2917,50 @@ mod tests {
             assert_eq!(record.severity(), None, "{not_exunits}");
         }
         assert_eq!(minitest_report("3) Skipped:"), None);
+    }
+
+    #[test]
+    fn googletests_failure_is_one_record_up_to_its_verdict() {
+        // GoogleTest 1.14 under `ctest --output-on-failure`.
+        let equality = [
+            "/home/dev/geo/tests/polygon_test.cpp:42: Failure",
+            "Expected equality of these values:",
+            "  poly.area()",
+            "    Which is: 10.5",
+            "  12.0",
+        ];
+        let truth = [
+            "/home/dev/geo/tests/polygon_test.cpp:50: Failure",
+            "Value of: poly.closed()",
+            "  Actual: false",
+            "Expected: true",
+        ];
+        splits_alike(&[(
+            &[
+                &["[ RUN      ] Polygon.AreaOfConcave"],
+                &equality,
+                &truth,
+                &["[  FAILED  ] Polygon.AreaOfConcave (0 ms)"],
+                &truth,
+                &[""],
+                &["Done"],
+            ],
+            &[],
+        )]);
+        // CTest's list of what did not pass, after its counts.
+        splits_alike(&[(
+            &[
+                &["97% tests passed, 3 tests failed out of 120"],
+                &[""],
+                &[
+                    "The following tests FAILED:",
+                    "\t 57 - polygon_area (Failed)",
+                    "\t 99 - rtree_query (SEGFAULT)",
+                ],
+                &["Errors while running CTest"],
+            ],
+            &[],
+        )]);
     }
 
     #[test]

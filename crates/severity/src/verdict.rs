@@ -110,6 +110,8 @@ fn sums_up_diagnostics(line: &str) -> bool {
         || matches!(line, "FAILURES!" | "ERRORS!")
         // `dotnet test`'s counts: `Failed!  - Failed:     2, Passed:   150, …`.
         || line.starts_with("Failed!  - Failed: ")
+        // CTest's list of the tests that did not pass, each reported above it.
+        || line == crate::multiline::CTEST_FAILED_LIST
 }
 
 /// BuildKit's verdict on a step whose output came before it: `ERROR: failed to solve: …`
@@ -200,6 +202,7 @@ mod tests {
             "  2 failing",
             "1 error, 120 warnings, 0 informations ",
             "FAILURES!",
+            "The following tests FAILED:",
             "Failed!  - Failed:     2, Passed:   150, Skipped:     1, Total:   153, Duration: 1 s - Shop.Tests.dll (net8.0)",
             "480 warnings",
             "Found 121 errors in 3 files.",
