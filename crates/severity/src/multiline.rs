@@ -396,7 +396,8 @@ impl MultiLine {
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
         let line = &line[self.indent..];
-        self.blank = line.trim_end().is_empty();
+        // (Its indentation is off it: a line of text opens with no space or tab now.)
+        self.blank = line.as_bytes().first().is_none_or(u8::is_ascii_whitespace);
         self.opens = opens;
         self.severity = severity;
         self.lines = 0;
@@ -436,9 +437,12 @@ impl MultiLine {
         }
         // Minitest's and ExUnit's reports say a test failed in no word of a level (`1)
         // Failure:`, `1) test adds (CartTest)`).
-        if self.header == Header::MinitestReport
-            || (self.header == Header::MochaFailure && is_exunit_failure(line.trim_start()))
-        {
+        let failed = match self.header {
+            Header::MinitestReport => true,
+            Header::MochaFailure => is_exunit_failure(line.trim_start()),
+            _ => false,
+        };
+        if failed {
             self.severity = self.severity.max(Some(Severity::Error));
         }
         if self.header == Header::ExceptionGroup {
@@ -2033,6 +2037,17 @@ pub const CTEST_FAILED_LIST: &str = "The following tests FAILED:";
 /// How GoogleTest's failed assertion ends its first line, after the place.
 const GTEST_FAILURE: &str = ": Failure";
 
+/// The header of a report numbered in a list, unindented: PHPUnit's or Minitest's.
+/// Read at the start of every record: one [`numbered_title`] for both.
+fn numbered_report(line: &str) -> Option<Header> {
+    let (_, title) = numbered_title(line)?;
+    if matches!(title.trim_end(), "Failure:" | "Error:") {
+        return Some(Header::MinitestReport);
+    }
+    let test = title.split(' ').next()?;
+    test.contains("::").then_some(Header::PhpUnitReport)
+}
+
 /// What Minitest's report of a test says befell it, read without its indentation: `1)
 /// Failure:` (an assertion failed) is `Failure`, `2) Error:` (the test raised) is `Error`.
 fn minitest_report(line: &str) -> Option<&str> {
@@ -2048,9 +2063,7 @@ fn minitest_report(line: &str) -> Option<&str> {
 /// test's class and method, unindented (`1) Tests\\CartTest::testTotal`, a data set's
 /// `with data set #2 (…)` after it).
 pub fn is_phpunit_report(line: &str) -> bool {
-    numbered_title(line)
-        .and_then(|(_, test)| test.split(' ').next())
-        .is_some_and(|test| test.contains("::"))
+    numbered_report(line) == Some(Header::PhpUnitReport)
 }
 
 /// A line that ends a PHPUnit report: the next report, the rule between its lists
@@ -2599,14 +2612,13 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::GtestFailure
     } else if line.starts_with('T') && line.trim_end() == CTEST_FAILED_LIST {
         Header::CtestFailedList
-    } else if minitest_report(line).is_some() {
-        Header::MinitestReport
     } else if is_mocha_failure(line) {
         Header::MochaFailure
     } else if is_node_test_failure(line.as_bytes()) {
         Header::NodeTestFailure
-    } else if is_phpunit_report(line) {
-        Header::PhpUnitReport
+    } else if let Some(header) = numbered_report(line) {
+        // (Read without its indentation first: Minitest's `  1) Failure:` is no Mocha's.)
+        header
     } else if line.starts_with('F') && dotnet_test_result(line) == Some("Failed") {
         Header::DotNetTestFailure
     } else if line.starts_with('│')
