@@ -2136,6 +2136,16 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
             _ => {}
         }
     }
+    // esbuild's (under Vite's `Transform failed with 1 error:`), in capitals:
+    // `src/Cart.tsx:48:21: ERROR: Expected ")" but found "}"`, `WARNING: …`.
+    if indent == 1 {
+        if code.starts_with(b"ERROR: ") {
+            return Some(Severity::Error);
+        }
+        if code.starts_with(b"WARNING: ") {
+            return Some(Severity::Warn);
+        }
+    }
     // GoogleTest's failed assertion: `tests/polygon_test.cpp:42: Failure`.
     if indent == 1 && code.trim_ascii_end() == b"Failure" {
         return Some(Severity::Error);
@@ -3063,6 +3073,10 @@ mod tests {
             // The linker, Maven and Gradle.
             ("/usr/bin/ld: main.o: in function `main': undefined reference to `foo'", Some(Error)),
             ("d2.c:(.text+0x0): multiple definition of `dup'; /tmp/ccW.o:d1.c:(.text+0x0): first defined here", Some(Error)),
+            // esbuild's.
+            ("/home/dev/web/src/components/Cart.tsx:48:21: ERROR: Expected \")\" but found \"}\"", Some(Error)),
+            ("src/a.ts:3:1: WARNING: Duplicate key \"x\" in object literal", Some(Warn)),
+            ("src/a.ts:3:     ERROR: \"a string in code\"", None),
             // GoogleTest's failed assertion, and CTest's results of tests that did not pass.
             ("/home/dev/geo/tests/polygon_test.cpp:42: Failure", Some(Error)),
             ("tests/a.cc:7:     Failure", None),

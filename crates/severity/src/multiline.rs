@@ -131,6 +131,9 @@ enum Header {
     /// expected and what it found, up to GoogleTest's next line of its own (`[  FAILED
     /// ]`), the next failure or a blank line.
     GtestFailure,
+    /// Gradle's line of a failed test, `CartServiceTest > checkoutAppliesDiscount()
+    /// FAILED` ([`is_gradle_test_failure`]): its exception and frames follow, indented.
+    GradleTestFailure,
     /// CTest's list of the tests that did not pass, `The following tests FAILED:`, each
     /// under it after a tab (`\t 57 - polygon_area (Failed)`).
     CtestFailedList,
@@ -600,6 +603,7 @@ impl MultiLine {
             Header::TerraformBox => return line.starts_with('│'),
             Header::PhpUnitReport => return !ends_phpunit_report(line),
             Header::MinitestReport => return !blank(),
+            Header::GradleTestFailure => return indented && !blank(),
             Header::CtestFailedList => return line.starts_with('\t') && !blank(),
             Header::GtestFailure => {
                 return !(blank() || line.starts_with('[') || line.ends_with(GTEST_FAILURE))
@@ -2031,6 +2035,16 @@ fn is_exunit_failure(line: &str) -> bool {
     })
 }
 
+/// Gradle's line of a failed test: its class, ` > `, the test, and ` FAILED`
+/// (`com.acme.CartServiceTest > checkoutAppliesDiscount() FAILED`; a display name may
+/// have spaces); not its task's `> Task :app:test FAILED`.
+fn is_gradle_test_failure(line: &str) -> bool {
+    line.trim_end()
+        .strip_suffix(" FAILED")
+        .and_then(|test| test.split_once(" > "))
+        .is_some_and(|(class, test)| !class.is_empty() && !class.contains(' ') && !test.is_empty())
+}
+
 /// CTest's heading of the tests that did not pass ([`Header::CtestFailedList`]).
 pub const CTEST_FAILED_LIST: &str = "The following tests FAILED:";
 
@@ -2259,6 +2273,10 @@ pub fn what_went_wrong<'a>(
     // == failed`, `** (Ecto.NoResultsError) …`.
     if is_exunit_failure(first.trim_start()) {
         return rest.skip(1).find(|l| !l.trim().is_empty());
+    }
+    // Gradle's failed test, by its exception, the first line under it.
+    if is_gradle_test_failure(first) {
+        return rest.find(|l| !l.trim().is_empty());
     }
     // `dotnet test`'s failed test says it under its `Error Message:`.
     if dotnet_test_result(first.trim_start()) == Some("Failed") {
@@ -2610,6 +2628,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::VitestFailure
     } else if severity >= Some(Severity::Error) && line.trim_end().ends_with(GTEST_FAILURE) {
         Header::GtestFailure
+    } else if severity >= Some(Severity::Error) && is_gradle_test_failure(line) {
+        Header::GradleTestFailure
     } else if line.starts_with('T') && line.trim_end() == CTEST_FAILED_LIST {
         Header::CtestFailedList
     } else if is_mocha_failure(line) {
@@ -2973,6 +2993,42 @@ mod tests {
             ],
             &[],
         )]);
+    }
+
+    #[test]
+    fn gradles_failed_test_takes_its_exception() {
+        // Gradle 8.7's test task, `testLogging { exceptionFormat "full" }`.
+        let failed = [
+            "com.acme.shop.cart.CartServiceTest > checkoutAppliesDiscount() FAILED",
+            "    org.opentest4j.AssertionFailedError: expected: <90.00> but was: <100.00>",
+            "        at app//org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)",
+            "        at app//com.acme.shop.cart.CartServiceTest.checkoutAppliesDiscount(CartServiceTest.java:58)",
+        ];
+        let short = [
+            "CartServiceTest > remove item from an empty cart FAILED",
+            "    java.lang.IllegalStateException at CartServiceTest.java:73",
+            "        Caused by: java.util.NoSuchElementException at CartService.java:41",
+        ];
+        splits_alike(&[(
+            &[
+                &failed,
+                &[""],
+                &short,
+                &[""],
+                &["> Task :app:test FAILED"],
+                &["BUILD FAILED in 14s"],
+            ],
+            &[],
+        )]);
+        splits_alike(&[(
+            &[&short, &["185 tests completed, 2 failed, 1 skipped"]],
+            &[],
+        )]);
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        assert_eq!(said(&failed), Some(failed[1]));
+        assert!(!is_gradle_test_failure("> Task :app:test FAILED"));
+        assert!(!is_gradle_test_failure("two words > x FAILED"));
     }
 
     #[test]

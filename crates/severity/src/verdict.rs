@@ -156,10 +156,24 @@ const PIP_CLOSING_CODES: [&str; 3] = [
 ];
 
 /// Whether `line` is a build's verdict that it failed, which the errors saying why follow:
-/// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`
+/// Maven's `[INFO] BUILD FAILURE`, Gradle's `FAILURE: Build failed with an exception.`,
+/// esbuild's `Build failed with 1 error:` (and Vite's `[vite:esbuild] Transform failed
+/// with 2 errors:`).
 fn is_build_verdict(line: &str) -> bool {
     let line = line.trim_end();
-    line.ends_with("] BUILD FAILURE") || line.starts_with("FAILURE: Build failed")
+    line.ends_with("] BUILD FAILURE")
+        || line.starts_with("FAILURE: Build failed")
+        || line
+            .strip_suffix(':')
+            .and_then(|line| line.rsplit_once(" failed with "))
+            .is_some_and(|(what, count)| {
+                let what_failed = what.ends_with("Build") || what.ends_with("Transform");
+                let (n, errors) = count.split_once(' ').unwrap_or_default();
+                what_failed
+                    && !n.is_empty()
+                    && n.bytes().all(|b| b.is_ascii_digit())
+                    && matches!(errors, "error" | "errors")
+            })
 }
 
 /// Whether `line` is Jest's verdict on a test file, `FAIL test/cart.test.js` (its time
@@ -267,6 +281,11 @@ mod tests {
                 Verdict::ReportFollows,
             ),
             ("FAIL test/cart.test.js (5.2 s)", Verdict::ReportFollows),
+            ("Build failed with 1 error:", Verdict::ErrorsFollow),
+            (
+                "[vite:esbuild] Transform failed with 2 errors:",
+                Verdict::ErrorsFollow,
+            ),
             (" FAIL  test/cart.test.js", Verdict::ReportFollows),
         ] {
             assert_eq!(verdict(line), Some(expected), "{line}");
@@ -274,6 +293,9 @@ mod tests {
         for line in [
             "[INFO] BUILD SUCCESS",
             "FAILURE: 1 test failed",
+            "Build failed with 1 error",
+            "Upload failed with 2 errors:",
+            "Build failed with some errors:",
             "FAIL\texample.com/a\t0.01s",
             "FAIL: TestA",
             "error: subprocess-exited-with-error, and more",
