@@ -134,6 +134,13 @@ enum Header {
     /// Gradle's line of a failed test, `CartServiceTest > checkoutAppliesDiscount()
     /// FAILED` ([`is_gradle_test_failure`]): its exception and frames follow, indented.
     GradleTestFailure,
+    /// gdb's report of a signal that stopped the program ([`is_gdb_signal`]): where it
+    /// stopped (its thread, place and source line) and, when `bt` follows, the backtrace
+    /// (`#1  0x… in handle_request (r=0x…) at src/app.c:9`).
+    GdbSignal,
+    /// gdb's heading of a thread's backtrace under `thread apply all bt`, `Thread 17
+    /// (Thread 0x7ffff05c26c0 (LWP 32160) "app"):`, its numbered frames under it.
+    GdbThread,
     /// CTest's list of the tests that did not pass, `The following tests FAILED:`, each
     /// under it after a tab (`\t 57 - polygon_area (Failed)`).
     CtestFailedList,
@@ -604,6 +611,17 @@ impl MultiLine {
             Header::PhpUnitReport => return !ends_phpunit_report(line),
             Header::MinitestReport => return !blank(),
             Header::GradleTestFailure => return indented && !blank(),
+            // Where it stopped (a thread's switch, the place, its source line), then the
+            // frames.
+            Header::GdbSignal => {
+                let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+                let place = line.contains(") at ") || line.contains(") from ");
+                let source = digits > 0 && line.as_bytes().get(digits) == Some(&b'\t');
+                return is_numbered_frame(line)
+                    || (self.lines < 3 && (place || source))
+                    || (first && line.starts_with("[Switching to "));
+            }
+            Header::GdbThread => return is_numbered_frame(line),
             Header::CtestFailedList => return line.starts_with('\t') && !blank(),
             Header::GtestFailure => {
                 return !(blank() || line.starts_with('[') || line.ends_with(GTEST_FAILURE))
@@ -2035,6 +2053,29 @@ fn is_exunit_failure(line: &str) -> bool {
     })
 }
 
+/// gdb's report of a signal that stopped the program: `Program received signal SIGSEGV,
+/// Segmentation fault.`, or a thread's, `Thread 18 "app" received signal SIGABRT,
+/// Aborted.`
+fn is_gdb_signal(line: &str) -> bool {
+    line.starts_with("Program received signal SIG")
+        || (line.starts_with("Thread ") && line.contains(" received signal SIG"))
+}
+
+/// Of a backtrace's numbered frames, as gdb prints them, the first in the program's own
+/// code: at a place not in the C library's or the system's sources (`#1  0x… in
+/// handle_request (r=0x…) at src/app.c:9`, not `#0  __strlen_evex () at
+/// ../sysdeps/x86_64/multiarch/strlen-evex.S:79`).
+fn first_own_frame<'a>(mut lines: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    lines.find(|line| {
+        is_numbered_frame(line)
+            && line.rsplit_once(" at ").is_some_and(|(_, place)| {
+                !place.starts_with(['.', '<'])
+                    && !place.starts_with("/usr/")
+                    && !place.starts_with("/lib")
+            })
+    })
+}
+
 /// Gradle's line of a failed test: its class, ` > `, the test, and ` FAILED`
 /// (`com.acme.CartServiceTest > checkoutAppliesDiscount() FAILED`; a display name may
 /// have spaces); not its task's `> Task :app:test FAILED`.
@@ -2273,6 +2314,10 @@ pub fn what_went_wrong<'a>(
     // == failed`, `** (Ecto.NoResultsError) …`.
     if is_exunit_failure(first.trim_start()) {
         return rest.skip(1).find(|l| !l.trim().is_empty());
+    }
+    // gdb's signal, by where in the program's code it came.
+    if is_gdb_signal(first) {
+        return first_own_frame(rest);
     }
     // Gradle's failed test, by its exception, the first line under it.
     if is_gradle_test_failure(first) {
@@ -2628,6 +2673,10 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::VitestFailure
     } else if severity >= Some(Severity::Error) && line.trim_end().ends_with(GTEST_FAILURE) {
         Header::GtestFailure
+    } else if line.starts_with(['P', 'T']) && is_gdb_signal(line) {
+        Header::GdbSignal
+    } else if line.starts_with("Thread ") && line.contains(" (LWP ") && line.ends_with("):") {
+        Header::GdbThread
     } else if severity >= Some(Severity::Error) && is_gradle_test_failure(line) {
         Header::GradleTestFailure
     } else if line.starts_with('T') && line.trim_end() == CTEST_FAILED_LIST {
@@ -3029,6 +3078,57 @@ mod tests {
         assert_eq!(said(&failed), Some(failed[1]));
         assert!(!is_gradle_test_failure("> Task :app:test FAILED"));
         assert!(!is_gradle_test_failure("two words > x FAILED"));
+    }
+
+    #[test]
+    fn gdbs_signal_and_backtraces_are_records() {
+        // gdb 13 (`gdb -batch -ex run -ex bt -ex 'thread apply all bt'`).
+        let signal = [
+            "Thread 18 \"segvmt\" received signal SIGSEGV, Segmentation fault.",
+            "[Switching to Thread 0x7fffefdc16c0 (LWP 32161)]",
+            "__strlen_evex () at ../sysdeps/x86_64/multiarch/strlen-evex.S:79",
+            "79\t../sysdeps/x86_64/multiarch/strlen-evex.S: No such file or directory.",
+            "#0  __strlen_evex () at ../sysdeps/x86_64/multiarch/strlen-evex.S:79",
+            "#1  0x00005555555551fa in handle_request (r=0x7fffefdc0ec0) at src/segvmt.c:9",
+            "#2  0x0000555555555238 in crasher (a=0x0) at src/segvmt.c:10",
+            "#3  0x00007ffff7e5e1f5 in start_thread (arg=<optimized out>) at ./nptl/pthread_create.c:442",
+        ];
+        let thread = [
+            "Thread 17 (Thread 0x7ffff05c26c0 (LWP 32160) \"segvmt\"):",
+            "#0  __futex_abstimed_wait_common64 (private=0) at ./nptl/futex-internal.c:57",
+            "#5  0x00005555555551dd in idle_worker (a=0x0) at src/segvmt.c:7",
+            "#10 0x00007ffff7ede8ec in clone3 () at ../sysdeps/unix/sysv/linux/x86_64/clone3.S:81",
+        ];
+        let split: &[&[&str]] = &[
+            &["started worker 15"],
+            &signal,
+            &[""],
+            &thread,
+            &[""],
+            &[
+                "Program received signal SIGABRT, Aborted.",
+                "#0  0x1 in raise () from /lib/libc.so.6",
+            ],
+            &["[Inferior 1 (process 32145) killed]"],
+        ];
+        let (got, _) = records(Indented::ByRule, &split.concat());
+        assert_eq!(got, split);
+        // What gdb prints next, right under the frames, is no frame.
+        let split: &[&[&str]] = &[
+            &[
+                "Program received signal SIGABRT, Aborted.",
+                "#0  0x1 in raise () from /lib/libc.so.6",
+            ],
+            &["A debugging session is active."],
+            &thread,
+            &["A debugging session is active."],
+        ];
+        let (got, _) = records(Indented::ByRule, &split.concat());
+        assert_eq!(got, split);
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        assert_eq!(said(&signal), Some(signal[5]));
+        assert_eq!(said(&["Program received signal SIGABRT, Aborted."]), None);
     }
 
     #[test]
