@@ -2053,6 +2053,27 @@ fn is_exunit_failure(line: &str) -> bool {
     })
 }
 
+/// The header a test runner's or a debugger's report opens with that its first byte tells
+/// (or its severity, an error): jstack's deadlock, `dotnet test`'s failed test, gdb's
+/// signal and threads, CTest's list of failures, GoogleTest's and Gradle's failures.
+/// Read at the start of every record: one look at the first byte rules out nearly all.
+fn test_or_debugger_header(line: &str, severity: Option<Severity>) -> Option<Header> {
+    let header = match line.as_bytes().first()? {
+        b'F' if line.trim_end() == DEADLOCK_REPORT => Header::JstackDeadlock { ended: false },
+        b'F' if dotnet_test_result(line) == Some("Failed") => Header::DotNetTestFailure,
+        b'P' | b'T' if is_gdb_signal(line) => Header::GdbSignal,
+        b'T' if line.starts_with("Thread ") && line.contains(" (LWP ") && line.ends_with("):") => {
+            Header::GdbThread
+        }
+        b'T' if line.trim_end() == CTEST_FAILED_LIST => Header::CtestFailedList,
+        _ if severity < Some(Severity::Error) => return None,
+        _ if line.trim_end().ends_with(GTEST_FAILURE) => Header::GtestFailure,
+        _ if is_gradle_test_failure(line) => Header::GradleTestFailure,
+        _ => return None,
+    };
+    Some(header)
+}
+
 /// gdb's report of a signal that stopped the program: `Program received signal SIGSEGV,
 /// Segmentation fault.`, or a thread's, `Thread 18 "app" received signal SIGABRT,
 /// Aborted.`
@@ -2667,20 +2688,10 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::JestConsole
     } else if severity >= Some(Severity::Error) && line.contains(INNODB_DEADLOCK) {
         Header::InnoDbDeadlock { ended: false }
-    } else if line.starts_with('F') && line.trim_end() == DEADLOCK_REPORT {
-        Header::JstackDeadlock { ended: false }
+    } else if let Some(header) = test_or_debugger_header(line, severity) {
+        header
     } else if is_vitest_failure(line) {
         Header::VitestFailure
-    } else if severity >= Some(Severity::Error) && line.trim_end().ends_with(GTEST_FAILURE) {
-        Header::GtestFailure
-    } else if line.starts_with(['P', 'T']) && is_gdb_signal(line) {
-        Header::GdbSignal
-    } else if line.starts_with("Thread ") && line.contains(" (LWP ") && line.ends_with("):") {
-        Header::GdbThread
-    } else if severity >= Some(Severity::Error) && is_gradle_test_failure(line) {
-        Header::GradleTestFailure
-    } else if line.starts_with('T') && line.trim_end() == CTEST_FAILED_LIST {
-        Header::CtestFailedList
     } else if is_mocha_failure(line) {
         Header::MochaFailure
     } else if is_node_test_failure(line.as_bytes()) {
@@ -2688,8 +2699,6 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
     } else if let Some(header) = numbered_report(line) {
         // (Read without its indentation first: Minitest's `  1) Failure:` is no Mocha's.)
         header
-    } else if line.starts_with('F') && dotnet_test_result(line) == Some("Failed") {
-        Header::DotNetTestFailure
     } else if line.starts_with('│')
         && (line.starts_with("│ Error: ") || line.starts_with("│ Warning: "))
     {
