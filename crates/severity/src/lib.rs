@@ -1153,7 +1153,7 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
                 Some(_) => false,
             }
         }
-        "Failed" | "Exception:" => before.ends_with(b"***"),
+        "Failed" | "Exception:" => is_ctest_result(before, after),
         "Killed" | "Evicted" | "Init:Error" | "InvalidImageName" => {
             after.trim_ascii_end().is_empty() || after.starts_with(b"  ")
         }
@@ -1257,6 +1257,18 @@ fn status_line_error(after: &[u8]) -> bool {
 /// ([`is_system_error`]), a count of what failed or warned, a registry's `denied:`.
 fn counts_unless_stated(phrase: &str) -> bool {
     is_system_error(phrase) || matches!(phrase, "fail" | "error" | "warning" | "denied:")
+}
+
+/// Whether the word between `before` and `after` is CTest's outcome of a test, after its
+/// three stars, the test's number and its name padded with dots: `  57/120 Test  #57:
+/// polygon_area ....***Failed    0.04 sec`, `***Exception: SegFault  0.12 sec`.
+fn is_ctest_result(before: &[u8], after: &[u8]) -> bool {
+    let Some(head) = before.strip_suffix(b"***") else {
+        return false;
+    };
+    let test = memchr::memmem::find(head, b"Test ").is_some_and(|at| head[at..].contains(&b'#'));
+    test && (head.ends_with(b".") || head.ends_with(b" "))
+        && after.first().is_none_or(|&b| b == b' ' || b == b'\t')
 }
 
 /// The signals that are a system call's error, which end the message they close.
@@ -3085,6 +3097,10 @@ mod tests {
             ("  12/120 Test  #12: vec_add ..........................   Passed    0.01 sec", None),
             ("Failed: 0", None),
             ("Timeout after 30 s, retrying", None),
+            ("INFO stats: ***Failed=0 ***Passed=12", Some(Info)),
+            ("INFO ***FailedOver*** cluster state", Some(Info)),
+            ("  3/9 Test  #3: a .......***FailedOver", None),
+            ("# ***Exception: handling notes for the docs***", None),
             // At a line of the source, when the object has debug information.
             ("/tmp/src/link.c:2: undefined reference to `foo'", Some(Error)),
             ("src/link.c:2: undefined reference to ‘foo’", Some(Error)),
@@ -4476,7 +4492,7 @@ mod tests {
             let before = match phrase {
                 "fail" | "error" | "warning" => "x: 3 ",
                 "not ok" => "",
-                "Failed" | "Exception:" => "x ....***",
+                "Failed" | "Exception:" => "Test #3: x ....***",
                 _ => "x: ",
             };
             let line = format!("{before}{phrase}{after}");

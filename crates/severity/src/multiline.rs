@@ -445,10 +445,9 @@ impl MultiLine {
                 self.indent = 0;
             }
         }
-        // Minitest's and ExUnit's reports say a test failed in no word of a level (`1)
-        // Failure:`, `1) test adds (CartTest)`).
+        // ExUnit's report says a test failed in no word of a level (`1) test adds
+        // (CartTest)`); Minitest's, once its test's line is under it ([`MultiLine::push`]).
         let failed = match self.header {
-            Header::MinitestReport => true,
             Header::MochaFailure => is_exunit_failure(line.trim_start()),
             _ => false,
         };
@@ -549,7 +548,9 @@ impl MultiLine {
             Header::UnittestBody => return !(is_rule_of(line, b'=') || is_rule_of(line, b'-')),
             Header::ExceptionGroup => return is_exception_group_line(line),
             Header::JstackDeadlock { ended } => {
-                return !ended && line.trim_end() != DEADLOCK_REPORT
+                return !ended
+                    && line.trim_end() != DEADLOCK_REPORT
+                    && is_deadlock_report_line(line)
             }
             _ => {}
         }
@@ -609,29 +610,42 @@ impl MultiLine {
             // The box's lines, and nothing after it (its `╵`, the next box's `╷`).
             Header::TerraformBox => return line.starts_with('│'),
             Header::PhpUnitReport => return !ends_phpunit_report(line),
+            Header::MinitestReport if first => return is_minitest_test(line),
             Header::MinitestReport => return !blank(),
             Header::GradleTestFailure => return indented && !blank(),
             // Where it stopped (a thread's switch, the place, its source line), then the
             // frames.
             Header::GdbSignal => {
                 let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-                let place = line.contains(") at ") || line.contains(") from ");
+                let place = line.contains(") at ")
+                    || line.contains(") from ")
+                    || (line.starts_with("0x") && line.contains(" in "));
                 let source = digits > 0 && line.as_bytes().get(digits) == Some(&b'\t');
                 return is_numbered_frame(line)
                     || (self.lines < 3 && (place || source))
-                    || (first && line.starts_with("[Switching to "));
+                    || (first && line.starts_with("[Switching to "))
+                    || (!first && indented && !blank());
             }
-            Header::GdbThread => return is_numbered_frame(line),
+            // (A frame too long for the terminal goes on indented.)
+            Header::GdbThread => {
+                return is_numbered_frame(line) || (!first && indented && !blank())
+            }
             Header::CtestFailedList => return line.starts_with('\t') && !blank(),
             Header::GtestFailure => {
                 return !(blank() || line.starts_with('[') || line.ends_with(GTEST_FAILURE))
             }
             Header::DotNetTestFailure => {
+                if first {
+                    return matches!(
+                        line.trim(),
+                        "Error Message:" | "Stack Trace:" | "Standard Output Messages:"
+                    );
+                }
                 return !(blank()
                     || dotnet_test_result(line.trim_start()).is_some()
                     || ["Failed!", "Passed!", "Total tests: ", "Results File: "]
                         .iter()
-                        .any(|end| line.starts_with(end)))
+                        .any(|end| line.starts_with(end)));
             }
             Header::TscPretty => {
                 return (first && blank()) || !(blank() || is_tsc_pretty_header(line))
@@ -880,6 +894,10 @@ impl MultiLine {
         let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
+        // Minitest's `1) Failure:` says a test failed in no word of a level.
+        if first && self.header == Header::MinitestReport {
+            self.severity = self.severity.max(Some(Severity::Error));
+        }
         let cause_line = self.follows == Follows::CauseLines && is_cause_line(line);
         self.follows = if is_go_stack_place(line) {
             Follows::GoFunction
@@ -1074,6 +1092,17 @@ fn announces_more(line: &str) -> bool {
 /// jstack's heading of a deadlock it found, the threads and the locks they wait for under
 /// it ([`Header::JstackDeadlock`]).
 const DEADLOCK_REPORT: &str = "Found one Java-level deadlock:";
+
+/// Whether `line` may be a line of jstack's report of a deadlock: a thread's name quoted
+/// (`"worker-1":`), what it waits for and its frames (indented), a rule of `=`, the
+/// heading of the stacks, a blank line between its parts, or the count that ends it. A
+/// report cut short (a dump interleaved with a program's output) ends at any other line.
+fn is_deadlock_report_line(line: &str) -> bool {
+    line.trim().is_empty()
+        || line.starts_with(['"', ' ', '\t', '='])
+        || line.trim_end() == "Java stack information for the threads listed above:"
+        || counts_deadlocks(line)
+}
 
 /// Whether `line` is jstack's count of the deadlocks it reported, which ends their
 /// reports: `Found 1 deadlock.`, `Found 2 deadlocks.`
@@ -1712,6 +1741,22 @@ fn valgrind_detail(line: &str) -> Option<u32> {
     (message.starts_with(' ') && !message.trim_start().is_empty()).then_some(pid)
 }
 
+/// Of a frame of a valgrind report's stack (`==1234==    at 0x4C2F: main (a.c:7)`, `by
+/// 0x…: …`), whether it is at a line of a source file (`(a.c:7)`, not a library's `(in
+/// /usr/lib/…/libc.so.6)`); `None` for a line that is no frame.
+fn valgrind_frame(line: &str) -> Option<bool> {
+    let (start, _) = valgrind_prefix(line.as_bytes())?;
+    let frame = line[start..].trim();
+    if !(frame.starts_with("at 0x") || frame.starts_with("by 0x")) {
+        return None;
+    }
+    let place = frame
+        .strip_suffix(')')
+        .and_then(|frame| frame.rsplit_once(" ("))
+        .map(|(_, place)| place);
+    Some(place.is_some_and(|place| !place.starts_with("in ") && place.contains(':')))
+}
+
 /// Lines of explanation Terraform's error without its box holds at most: its own are a
 /// few; past them, what follows is another tool's.
 const TERRAFORM_PROSE: usize = 8;
@@ -2067,7 +2112,7 @@ fn test_or_debugger_header(line: &str, severity: Option<Severity>) -> Option<Hea
         }
         b'T' if line.trim_end() == CTEST_FAILED_LIST => Header::CtestFailedList,
         _ if severity < Some(Severity::Error) => return None,
-        _ if line.trim_end().ends_with(GTEST_FAILURE) => Header::GtestFailure,
+        _ if is_gtest_failure(line) => Header::GtestFailure,
         _ if is_gradle_test_failure(line) => Header::GradleTestFailure,
         _ => return None,
     };
@@ -2112,6 +2157,30 @@ pub const CTEST_FAILED_LIST: &str = "The following tests FAILED:";
 
 /// How GoogleTest's failed assertion ends its first line, after the place.
 const GTEST_FAILURE: &str = ": Failure";
+
+/// GoogleTest's failed assertion, a source file's place and `Failure`:
+/// `tests/polygon_test.cpp:42: Failure` (not a log's `ERROR payment gateway: Failure`).
+fn is_gtest_failure(line: &str) -> bool {
+    line.trim_end()
+        .strip_suffix(GTEST_FAILURE)
+        .and_then(|place| place.rsplit_once(':'))
+        .is_some_and(|(path, number)| {
+            !path.is_empty()
+                && !path.contains(' ')
+                && !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// Minitest's line of the test under its report's number: its class, `#`, the test and a
+/// colon, where it failed in brackets before it (`InvoiceTest#test_total
+/// [test/invoice_test.rb:42]:`, `CartTest#test_checkout:`).
+fn is_minitest_test(line: &str) -> bool {
+    line.trim_end().ends_with(':')
+        && line
+            .split_once('#')
+            .is_some_and(|(class, _)| !class.is_empty() && !class.contains(' '))
+}
 
 /// The header of a report numbered in a list, unindented: PHPUnit's or Minitest's.
 /// Read at the start of every record: one [`numbered_title`] for both.
@@ -2335,6 +2404,20 @@ pub fn what_went_wrong<'a>(
     // == failed`, `** (Ecto.NoResultsError) …`.
     if is_exunit_failure(first.trim_start()) {
         return rest.skip(1).find(|l| !l.trim().is_empty());
+    }
+    // valgrind's report, by its first frame in the program's own code (`by 0x10919F:
+    // dup_name (vg.c:4)`, under `at 0x48478F6: strcpy (in …vgpreload_memcheck….so)`),
+    // else by its first.
+    if valgrind_report(first).is_some() {
+        let mut first_frame = None;
+        for line in rest {
+            match valgrind_frame(line) {
+                Some(true) => return Some(line),
+                Some(false) => first_frame = first_frame.or(Some(line)),
+                None => {}
+            }
+        }
+        return first_frame;
     }
     // gdb's signal, by where in the program's code it came.
     if is_gdb_signal(first) {
@@ -2990,8 +3073,19 @@ mod tests {
         for report in [&failure[..], &error, &exunit] {
             let mut record = MultiLine::new(Indented::ByRule);
             record.start(report[0], inspect(report[0]).severity, None);
+            for line in &report[1..] {
+                assert!(record.continues(line), "{line}");
+                record.push(line, inspect(line).severity, None);
+            }
             assert_eq!(record.severity(), Some(Severity::Error), "{}", report[0]);
         }
+        // Prose numbered so is no report: a line of its own, no error.
+        let prose = ["  1) Failure:", "The login page may time out."];
+        let (got, _) = records(Indented::ByRule, &prose);
+        assert_eq!(got, [[prose[0]], [prose[1]]]);
+        let mut record = MultiLine::new(Indented::ByRule);
+        record.start(prose[0], None, None);
+        assert_eq!(record.severity(), None);
         assert!(is_exunit_failure(
             "2) doctest Shop.add/2 (1) (Shop.MathTest)"
         ));
@@ -3138,6 +3232,88 @@ mod tests {
             |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
         assert_eq!(said(&signal), Some(signal[5]));
         assert_eq!(said(&["Program received signal SIGABRT, Aborted."]), None);
+    }
+
+    #[test]
+    fn valgrinds_report_is_named_by_its_frame_in_the_programs_code() {
+        // valgrind 3.19's memcheck.
+        let write = [
+            "==31915== Invalid write of size 1",
+            "==31915==    at 0x48478F6: strcpy (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)",
+            "==31915==    by 0x10919F: dup_name (vg.c:4)",
+            "==31915==    by 0x109222: main (vg.c:8)",
+        ];
+        let stripped = [
+            "==31915== Invalid read of size 1",
+            "==31915==    at 0x4847794: strlen (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)",
+            "==31915==    by 0x10924D: main (in /tmp/vg)",
+        ];
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        assert_eq!(said(&write), Some(write[2]));
+        assert_eq!(said(&stripped), Some(stripped[1]));
+        assert_eq!(
+            valgrind_frame("==31915==  Address 0x4a4108b is 0 bytes after"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_reports_header_in_a_logs_words_takes_no_line() {
+        // A log's line that reads as a test runner's or jstack's takes none of the lines
+        // under it: GoogleTest's needs its place, `dotnet test`'s its `Error Message:`,
+        // and jstack's report ends at a line that is none of its own.
+        let split: &[&[&str]] = &[
+            &["2024-05-01 10:00:00 ERROR payment gateway: Failure"],
+            &["2024-05-01 10:00:01 ERROR db timeout"],
+            &["ERROR payment gateway: Failure"],
+            &["WARN retrying payment"],
+            &["Failed login [3 ms]"],
+            &["ERROR db connection lost"],
+            &[
+                "Found one Java-level deadlock:",
+                "=============================",
+                "\"worker-1\":",
+                "  waiting to lock monitor 0x00007fbfa80667f0 (object 0x000000069ec1e7b0, a java.lang.Object),",
+                "",
+            ],
+            &["INFO step 1"],
+            &["ERROR db timeout"],
+        ];
+        let (got, _) = records(Indented::ByRule, &split.concat());
+        assert_eq!(got, split);
+        assert!(is_gtest_failure("tests/a_test.cc:7: Failure"));
+        for not_gtest in [
+            "gateway: Failure",
+            "a b.cc:7: Failure",
+            "a.cc:x: Failure",
+            ":7: Failure",
+        ] {
+            assert!(!is_gtest_failure(not_gtest), "{not_gtest}");
+        }
+    }
+
+    #[test]
+    fn gdbs_wrapped_frame_stays_with_its_backtrace() {
+        // A frame too long for the terminal goes on indented (gdb without `-batch`).
+        let signal = [
+            "Program received signal SIGSEGV, Segmentation fault.",
+            "0x0000555555555161 in handle_request (r=0x0, len=14,",
+            "    flags=0) at src/app.c:9",
+            "9\t  return strlen(r->name);",
+            "#0  0x0000555555555161 in handle_request (r=0x0, len=14,",
+            "    flags=0) at src/app.c:9",
+            "#1  0x00005555555551a2 in main () at src/app.c:14",
+        ];
+        let thread = [
+            "Thread 1 (Thread 0x7ffff7d8a740 (LWP 4242) \"app\"):",
+            "#0  0x0000555555555161 in handle_request (r=0x0, len=14,",
+            "    flags=0) at src/app.c:9",
+            "#1  0x00005555555551a2 in main () at src/app.c:14",
+        ];
+        let split: &[&[&str]] = &[&signal, &[""], &thread, &["done"]];
+        let (got, _) = records(Indented::ByRule, &split.concat());
+        assert_eq!(got, split);
     }
 
     #[test]

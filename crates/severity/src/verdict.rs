@@ -163,17 +163,28 @@ fn is_build_verdict(line: &str) -> bool {
     let line = line.trim_end();
     line.ends_with("] BUILD FAILURE")
         || line.starts_with("FAILURE: Build failed")
-        || line
-            .strip_suffix(':')
-            .and_then(|line| line.rsplit_once(" failed with "))
-            .is_some_and(|(what, count)| {
-                let what_failed = what.ends_with("Build") || what.ends_with("Transform");
-                let (n, errors) = count.split_once(' ').unwrap_or_default();
-                what_failed
-                    && !n.is_empty()
-                    && n.bytes().all(|b| b.is_ascii_digit())
-                    && matches!(errors, "error" | "errors")
-            })
+        || is_esbuild_verdict(line)
+}
+
+/// esbuild's verdict, its errors listed under it: `Build failed with 1 error:` (the
+/// message of its API's error, `Error: Build failed …`), or Vite's for its plugin,
+/// `[vite:esbuild] Transform failed with 2 errors:`; not a log's line that says so after
+/// its level (`ERROR Build failed with 2 errors:`), whose next error is its own.
+fn is_esbuild_verdict(line: &str) -> bool {
+    let line = match line
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once("] "))
+    {
+        Some((_plugin, rest)) => rest,
+        None => line.strip_prefix("Error: ").unwrap_or(line),
+    };
+    let Some(count) = (line.strip_prefix("Build failed with "))
+        .or_else(|| line.strip_prefix("Transform failed with "))
+    else {
+        return false;
+    };
+    let (n, errors) = count.split_once(' ').unwrap_or_default();
+    !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && matches!(errors, "error:" | "errors:")
 }
 
 /// Whether `line` is Jest's verdict on a test file, `FAIL test/cart.test.js` (its time
@@ -282,6 +293,7 @@ mod tests {
             ),
             ("FAIL test/cart.test.js (5.2 s)", Verdict::ReportFollows),
             ("Build failed with 1 error:", Verdict::ErrorsFollow),
+            ("Error: Build failed with 3 errors:", Verdict::ErrorsFollow),
             (
                 "[vite:esbuild] Transform failed with 2 errors:",
                 Verdict::ErrorsFollow,
@@ -296,6 +308,8 @@ mod tests {
             "Build failed with 1 error",
             "Upload failed with 2 errors:",
             "Build failed with some errors:",
+            "ERROR Build failed with 2 errors:",
+            "[vite:esbuild] Upload failed with 2 errors:",
             "FAIL\texample.com/a\t0.01s",
             "FAIL: TestA",
             "error: subprocess-exited-with-error, and more",
