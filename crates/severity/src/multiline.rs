@@ -120,12 +120,12 @@ enum Header {
     /// Shop.Tests.OrderTests.PlaceOrder [12 ms]`, [`dotnet_test_result`]): its `Error
     /// Message:` (lines that may be unindented: xUnit's `Expected: …`), `Stack Trace:` and
     /// `Standard Output Messages:`, up to a blank line, the next test's result or the
-    /// run's counts.
+    /// run's counts. Without one of those right under it, it is a line alone.
     DotNetTestFailure,
     /// Minitest's report of a failed test (`  1) Failure:`) or of one that raised (`  2)
     /// Error:`), [`minitest_report`]: the test and where (`CartTest#test_total
-    /// [test/cart_test.rb:42]:`), what failed or the exception and its backtrace, up to a
-    /// blank line.
+    /// [test/cart_test.rb:42]:`, right under it, else it is a line alone), what failed
+    /// or the exception and its backtrace, up to a blank line.
     MinitestReport,
     /// GoogleTest's failed assertion, `tests/polygon_test.cpp:42: Failure`: what it
     /// expected and what it found, up to GoogleTest's next line of its own (`[  FAILED
@@ -2153,7 +2153,7 @@ fn is_gradle_test_failure(line: &str) -> bool {
 }
 
 /// CTest's heading of the tests that did not pass ([`Header::CtestFailedList`]).
-pub const CTEST_FAILED_LIST: &str = "The following tests FAILED:";
+pub(crate) const CTEST_FAILED_LIST: &str = "The following tests FAILED:";
 
 /// How GoogleTest's failed assertion ends its first line, after the place.
 const GTEST_FAILURE: &str = ": Failure";
