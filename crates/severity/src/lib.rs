@@ -2148,30 +2148,10 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
             _ => {}
         }
     }
-    // esbuild's (under Vite's `Transform failed with 1 error:`), in capitals:
-    // `src/Cart.tsx:48:21: ERROR: Expected ")" but found "}"`, `WARNING: …`.
     if indent == 1 {
-        if code.starts_with(b"ERROR: ") {
-            return Some(Severity::Error);
+        if let Some(severity) = tools_finding_after_its_place(code) {
+            return Some(severity);
         }
-        if code.starts_with(b"WARNING: ") {
-            return Some(Severity::Warn);
-        }
-    }
-    // GoogleTest's failed assertion: `tests/polygon_test.cpp:42: Failure`.
-    if indent == 1 && code.trim_ascii_end() == b"Failure" {
-        return Some(Severity::Error);
-    }
-    // The linker's finding at a line of the source (an object built with `-g`):
-    // `src/link.c:2: undefined reference to `foo'`, `multiple definition of `x'`, the
-    // symbol quoted in ASCII or in a locale's marks (`‘foo’`).
-    let symbol = |rest: &[u8]| rest.starts_with(b"`") || rest.starts_with("‘".as_bytes());
-    if indent == 1
-        && [&b"undefined reference to "[..], b"multiple definition of "]
-            .iter()
-            .any(|finding| code.strip_prefix(*finding).is_some_and(symbol))
-    {
-        return Some(Severity::Error);
     }
     // Ruby's `a.rb:3: syntax error, unexpected …`.
     if code.starts_with(b"syntax error") && matches!(code.get(12), Some(b',' | b':')) {
@@ -2212,6 +2192,27 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
         at = end + 1;
     }
     None
+}
+
+/// What a tool that names no level in lower case says right after a place in a source
+/// file (and one space), `code`: esbuild's, in capitals (`src/Cart.tsx:48:21: ERROR:
+/// Expected ")" but found "}"`, `WARNING: …`, under Vite's `Transform failed with 1
+/// error:`), GoogleTest's failed assertion (`tests/polygon_test.cpp:42: Failure`), and
+/// the linker's finding at a line of the source, an object built with `-g` (`src/link.c:2:
+/// undefined reference to `foo'`, `multiple definition of `x'`, the symbol quoted in
+/// ASCII or in a locale's marks, `‘foo’`).
+fn tools_finding_after_its_place(code: &[u8]) -> Option<Severity> {
+    if code.starts_with(b"ERROR: ") || code.trim_ascii_end() == b"Failure" {
+        return Some(Severity::Error);
+    }
+    if code.starts_with(b"WARNING: ") {
+        return Some(Severity::Warn);
+    }
+    let symbol = |rest: &[u8]| rest.starts_with(b"`") || rest.starts_with("‘".as_bytes());
+    [&b"undefined reference to "[..], b"multiple definition of "]
+        .iter()
+        .any(|finding| code.strip_prefix(*finding).is_some_and(symbol))
+        .then_some(Severity::Error)
 }
 
 /// Ruby's uncaught exception after its place, its method, its message and its class in

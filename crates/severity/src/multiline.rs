@@ -447,11 +447,7 @@ impl MultiLine {
         }
         // ExUnit's report says a test failed in no word of a level (`1) test adds
         // (CartTest)`); Minitest's, once its test's line is under it ([`MultiLine::push`]).
-        let failed = match self.header {
-            Header::MochaFailure => is_exunit_failure(line.trim_start()),
-            _ => false,
-        };
-        if failed {
+        if matches!(self.header, Header::MochaFailure) && is_exunit_failure(line.trim_start()) {
             self.severity = self.severity.max(Some(Severity::Error));
         }
         if self.header == Header::ExceptionGroup {
@@ -2186,7 +2182,7 @@ fn is_minitest_test(line: &str) -> bool {
 /// Read at the start of every record: one [`numbered_title`] for both.
 fn numbered_report(line: &str) -> Option<Header> {
     let (_, title) = numbered_title(line)?;
-    if matches!(title.trim_end(), "Failure:" | "Error:") {
+    if minitest_outcome(title).is_some() {
         return Some(Header::MinitestReport);
     }
     let test = title.split(' ').next()?;
@@ -2195,8 +2191,13 @@ fn numbered_report(line: &str) -> Option<Header> {
 
 /// What Minitest's report of a test says befell it, read without its indentation: `1)
 /// Failure:` (an assertion failed) is `Failure`, `2) Error:` (the test raised) is `Error`.
-fn minitest_report(line: &str) -> Option<&str> {
-    let (_, title) = numbered_title(line)?;
+fn minitest_report(line: &str) -> Option<&'static str> {
+    numbered_title(line).and_then(|(_, title)| minitest_outcome(title))
+}
+
+/// What a numbered report's `title` says befell a test, as Minitest titles it: `Failure:`
+/// or `Error:` alone.
+fn minitest_outcome(title: &str) -> Option<&'static str> {
     match title.trim_end() {
         "Failure:" => Some("Failure"),
         "Error:" => Some("Error"),

@@ -1146,6 +1146,15 @@ fn push_kept(out: &mut String, text: &str) {
     out.push_str(&briefly_core::cut_str(text, MAX_KEPT_CHARS));
 }
 
+/// Asserts that an envelope's `stats` have the span of the entries folded end where the
+/// span of those read does, at a time `end` accepts: a record's last line's, not its
+/// first's (docker's and journal's tests of records of several lines).
+#[cfg(test)]
+pub(crate) fn assert_span_ends_at_last_line(stats: &Value, end: impl Fn(&str) -> bool) {
+    assert_eq!(stats["time_span"], stats["read_time_span"], "{stats}");
+    assert!(stats["time_span"][1].as_str().is_some_and(end), "{stats}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

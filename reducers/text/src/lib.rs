@@ -2005,7 +2005,7 @@ impl FoldBatches for Text {
             .map(|(item, _)| item.line);
         kept.sort_by_cached_key(|(item, _)| {
             let message = facts::message(&item.text);
-            let sums_up = sums_up(item);
+            let sums_up = verdict(message) == Some(Verdict::SumsUp);
             (
                 std::cmp::Reverse(item.severity),
                 Some(item.line) != ending,
