@@ -342,6 +342,24 @@ pub struct MultiLine {
     /// folded with the others into their template, whose example shows nothing: a stack's
     /// frame under it (bun's `      at src/cart.test.ts:51:23`) would be shown nowhere.
     blank: bool,
+    /// How far a Go panic's dump is read for the frame at fault ([`MultiLine::at_fault`]).
+    go_fault: GoFault,
+    /// The line last pushed shows where it went wrong ([`MultiLine::at_fault`]).
+    at_fault: bool,
+}
+
+/// How far a Go panic's dump is read for the panicking goroutine's first frame in the
+/// program's code ([`MultiLine::at_fault`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GoFault {
+    /// Before `goroutine N [running]:`.
+    Seeking,
+    /// In the panicking goroutine, past the runtime's and the standard library's frames.
+    Running,
+    /// The frame's function was the last line: its file and line follow.
+    Function,
+    /// Found, or the goroutine ended without a frame of the program's.
+    Done,
 }
 
 /// What the last line a record took lets follow ([`MultiLine::push`]).
@@ -384,6 +402,8 @@ impl MultiLine {
             indent: 0,
             follows: Follows::Nothing,
             blank: false,
+            go_fault: GoFault::Seeking,
+            at_fault: false,
         }
     }
 
@@ -416,6 +436,8 @@ impl MultiLine {
         self.message = None;
         self.prose = 0;
         self.exception_after_blank = false;
+        self.go_fault = GoFault::Seeking;
+        self.at_fault = false;
         // zap's levels with a stack are serious: the severity is asked first, the line
         // searched only then (this is read at the start of every record).
         self.follows = match severity >= Some(Severity::Warn) && is_zap_console_line(line) {
@@ -620,6 +642,7 @@ impl MultiLine {
                 return is_numbered_frame(line)
                     || (self.lines < 3 && (place || source))
                     || (first && line.starts_with("[Switching to "))
+                    || asks_gdb_for_a_backtrace(line)
                     || (!first && indented && !blank());
             }
             // (A frame too long for the terminal goes on indented.)
@@ -882,6 +905,34 @@ impl MultiLine {
             && (indented || line.starts_with("stack backtrace:") || line.starts_with("note: "))
     }
 
+    /// Whether the line last pushed shows where it went wrong, though it does not name
+    /// it ([`MultiLine::push`]): under Go's `panic:`, the panicking goroutine's first
+    /// frame in the program's code ([`is_own_go_frame`]), its function and its file and
+    /// line (`/app/store/cache.go:42 +0x2a`), past the runtime's frames and the standard
+    /// library's. A record cut short keeps it, as it keeps a cause.
+    pub fn at_fault(&self) -> bool {
+        self.at_fault
+    }
+
+    /// Reads `line`, the next of a Go panic's dump, for the frame at fault; says whether
+    /// it is a line of it.
+    fn go_fault_at(&mut self, line: &str) -> bool {
+        let (next, at_fault) = match self.go_fault {
+            GoFault::Seeking if line.starts_with("goroutine ") && line.contains(" [running") => {
+                (GoFault::Running, false)
+            }
+            GoFault::Seeking | GoFault::Done => (self.go_fault, false),
+            GoFault::Running if line.is_empty() || line.starts_with("goroutine ") => {
+                (GoFault::Done, false)
+            }
+            GoFault::Running if is_own_go_frame(line) => (GoFault::Function, true),
+            GoFault::Running => (GoFault::Running, false),
+            GoFault::Function => (GoFault::Done, is_go_stack_place(line)),
+        };
+        self.go_fault = next;
+        at_fault
+    }
+
     /// Adds `line`, which [`MultiLine::continues`] the record, of `severity`, opening
     /// `opens`. Says whether it names what went wrong: a traceback's exception line, a
     /// panic's message on the line after its header, a Java exception right under the
@@ -890,6 +941,7 @@ impl MultiLine {
         let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
+        self.at_fault = self.opens == Some(Opens::GoPanic) && self.go_fault_at(line);
         // Minitest's `1) Failure:` says a test failed in no word of a level.
         if first && self.header == Header::MinitestReport {
             self.severity = self.severity.max(Some(Severity::Error));
@@ -2123,6 +2175,14 @@ fn is_gdb_signal(line: &str) -> bool {
         || (line.starts_with("Thread ") && line.contains(" received signal SIG"))
 }
 
+/// gdb's prompt with the command that prints the backtrace under it, as an interactive
+/// session's transcript has it: `(gdb) bt`, `(gdb) backtrace full`, `(gdb) where 5`.
+fn asks_gdb_for_a_backtrace(line: &str) -> bool {
+    line.strip_prefix("(gdb) ")
+        .and_then(|command| command.split_whitespace().next())
+        .is_some_and(|command| matches!(command, "bt" | "backtrace" | "where"))
+}
+
 /// Of a backtrace's numbered frames, as gdb prints them, the first in the program's own
 /// code: at a place not in the C library's or the system's sources (`#1  0x… in
 /// handle_request (r=0x…) at src/app.c:9`, not `#0  __strlen_evex () at
@@ -2722,6 +2782,29 @@ fn is_zap_console_line(line: &str) -> bool {
         && level.is_some()
 }
 
+/// Whether `line` is a goroutine dump's function (`store.(*Cache).Get(0x0, {0xc0001a2f30,
+/// 0x9})`) of the program's code or its modules': its package's path opens with a
+/// domain (`github.com/acme/app/store`) or is `main`. The standard library's paths
+/// (`net/http`, `internal/runtime/maps`, `testing`) have no dot in their first element,
+/// and the runtime's `panic(…)` none at all.
+fn is_own_go_frame(line: &str) -> bool {
+    let Some(open) = line.find('(') else {
+        return false;
+    };
+    let name = &line[..open];
+    if !in_go_trace(line) || name.contains(' ') || line.starts_with([' ', '\t']) {
+        return false;
+    }
+    // The package's path ends at the first dot after its last slash.
+    let base = name.rfind('/').map_or(0, |slash| slash + 1);
+    let Some(dot) = name[base..].find('.') else {
+        return false;
+    };
+    let path = &name[..base + dot];
+    let first = path.split('/').next().unwrap_or(path);
+    path == "main" || first.contains('.')
+}
+
 /// A Go stack's function as zap and `pkg/errors` print it, without arguments:
 /// `main.handle`, `main.(*Server).serve.func1`, `net/http.HandlerFunc.ServeHTTP`: a dotted
 /// name of no blanks, not an exception's (`java.io.IOException`, which opens a record).
@@ -3229,8 +3312,20 @@ mod tests {
         ];
         let (got, _) = records(Indented::ByRule, &split.concat());
         assert_eq!(got, split);
+        // An interactive session's: the prompt asks for the backtrace; the next ends it.
+        let asked = [
+            "Program received signal SIGSEGV, Segmentation fault.",
+            "0x00007ffff7e3c8b5 in __strlen_evex () from /lib/x86_64-linux-gnu/libc.so.6",
+            "(gdb) bt full",
+            "#0  0x00007ffff7e3c8b5 in __strlen_evex () from /lib/x86_64-linux-gnu/libc.so.6",
+            "#1  0x0000555555555189 in handle_request (req=0x0) at src/segv.c:9",
+        ];
+        let split: &[&[&str]] = &[&asked, &["(gdb) quit"], &["(gdb) btx"]];
+        let (got, _) = records(Indented::ByRule, &split.concat());
+        assert_eq!(got, split);
         let said =
             |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        assert_eq!(said(&asked), Some(asked[4]));
         assert_eq!(said(&signal), Some(signal[5]));
         assert_eq!(said(&["Program received signal SIGABRT, Aborted."]), None);
     }
@@ -5801,6 +5896,89 @@ mod tests {
             "done()",
         ] {
             assert!(!in_go_trace(line), "{line:?}");
+        }
+    }
+
+    /// The lines of a record, opened by its first, that [`MultiLine::at_fault`] says
+    /// show where it went wrong.
+    fn at_fault<'a>(lines: &[&'a str]) -> Vec<&'a str> {
+        let mut record = MultiLine::new(Indented::ByRule);
+        let found = inspect(lines[0]);
+        record.start(lines[0], found.severity, found.opens);
+        let mut shown = Vec::new();
+        for &line in &lines[1..] {
+            assert!(record.continues(line), "{line:?}");
+            let found = inspect(line);
+            record.push(line, found.severity, found.opens);
+            if record.at_fault() {
+                shown.push(line);
+            }
+        }
+        shown
+    }
+
+    #[test]
+    fn a_go_panic_is_at_fault_in_the_panicking_goroutines_first_frame_of_the_program() {
+        // Past the runtime's and the standard library's frames, not in a goroutine after.
+        let panic = [
+            "panic: boom [recovered]",
+            "\tpanic: boom",
+            "",
+            "goroutine 7 gp=0xc000007c00 m=0 mp=0x6b2f10 [running]:",
+            "testing.tRunner.func1.2({0x5ed1a0, 0x6b2f10})",
+            "\t/usr/local/go/src/testing/testing.go:1631 +0x24a",
+            "panic({0x5ed1a0?, 0x6b2f10?})",
+            "\t/usr/local/go/src/runtime/panic.go:770 +0x132",
+            "internal/runtime/maps.fatal({0x4d5e2a?, 0x0?})",
+            "\t/usr/local/go/src/runtime/panic.go:1058 +0x18",
+            "github.com/acme/shop/cart.(*Cart).Add(...)",
+            "\t/home/dev/shop/cart/cart.go:42 +0x2a",
+            "main.main()",
+            "\t/home/dev/shop/main.go:9 +0x1d",
+            "",
+            "goroutine 1 [chan receive]:",
+            "main.wait(0xc000012345)",
+            "\t/home/dev/shop/main.go:20 +0x1d",
+        ];
+        assert_eq!(
+            at_fault(&panic),
+            [
+                "github.com/acme/shop/cart.(*Cart).Add(...)",
+                "\t/home/dev/shop/cart/cart.go:42 +0x2a"
+            ]
+        );
+        // `main`'s is the program's; a goroutine of the standard library's frames alone
+        // has none (a test's timeout's alarm), and the goroutines after it are not read.
+        let main = [
+            "panic: x",
+            "",
+            "goroutine 1 [running]:",
+            "main.main()",
+            "\t/app/main.go:4 +0x1d",
+        ];
+        assert_eq!(at_fault(&main), ["main.main()", "\t/app/main.go:4 +0x1d"]);
+        let alarm = [
+            "panic: test timed out after 1s",
+            "",
+            "goroutine 18 [running]:",
+            "testing.(*M).startAlarm.func1()",
+            "\t/usr/local/go/src/testing/testing.go:2366 +0x385",
+            "created by time.goFunc",
+            "\t/usr/local/go/src/time/sleep.go:177 +0x2d",
+            "",
+            "goroutine 6 [sleep]:",
+            "example.com/app.TestSlow(0xc000003380)",
+            "\t/app/slow_test.go:9 +0x1d",
+        ];
+        assert!(at_fault(&alarm).is_empty());
+        // Only under a panic.
+        let logged = ["ERROR boom", "goroutine 1 [running]:", "main.main()"];
+        let found = inspect(logged[0]);
+        let mut record = MultiLine::new(Indented::ByRule);
+        record.start(logged[0], found.severity, found.opens);
+        for line in &logged[1..] {
+            record.push(line, None, None);
+            assert!(!record.at_fault(), "{line:?}");
         }
     }
 }

@@ -902,9 +902,11 @@ impl Text {
             line.to_mut().push_str(LINE_CUT_MARKER);
         }
         // What names it is kept in a long record's middle, as its decisive lines are,
-        // and so is a line `--grep` matched: what the record was kept for.
+        // and so is where it went wrong and a line `--grep` matched: what the record was
+        // kept for.
         let matched = self.grep.is_some() && facts.grep_match;
-        let decisive = names || matched || is_decisive(message, facts.severity);
+        let at_fault = pending.multiline.at_fault();
+        let decisive = names || matched || at_fault || is_decisive(message, facts.severity);
         pending.kept.push(&mut pending.item.more, &line, decisive);
         names
     }
@@ -2846,6 +2848,46 @@ mod tests {
         assert!(
             more.contains(&json!("\t/app/hang_test.go:13 +0xdf")),
             "{record}"
+        );
+    }
+
+    #[test]
+    fn a_go_panic_cut_short_keeps_the_frame_that_panicked() {
+        // A nil dereference in a server: the panicking goroutine comes first, a hundred
+        // idle ones after it. At a small budget the record keeps three lines after its
+        // first: the signal, the frame at fault, and its last.
+        let mut input = String::from(
+            "panic: runtime error: invalid memory address or nil pointer dereference\n\
+             [signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x6b1f2a]\n\n\
+             goroutine 87 [running]:\n\
+             github.com/acme/inventory/store.(*Cache).Get(0x0, {0xc0001a2f30, 0x9})\n\
+             \t/home/dev/inventory/store/cache.go:42 +0x2a\n\
+             net/http.HandlerFunc.ServeHTTP(0xc000110000?, {0x8a3e20?, 0xc0002a61c0?})\n\
+             \t/usr/local/go/src/net/http/server.go:2136 +0x29\n\n",
+        );
+        for g in 1..100 {
+            input.push_str(&format!(
+                "goroutine {g} [IO wait]:\ninternal/poll.runtime_pollWait(0x7f3c, 0x72)\n\
+                 \t/usr/local/go/src/runtime/netpoll.go:345 +0x85\n\n"
+            ));
+        }
+        let small = TextOptions {
+            layout_chars: Some(1_000),
+            ..folding()
+        };
+        let envelope = envelope_of(small, input.as_bytes());
+        let json = envelope.to_json();
+        let record = (envelope.items.iter())
+            .find(|item| item["severity"] == "fatal")
+            .expect(&json);
+        assert_eq!(
+            record["more"],
+            json!([
+                "[signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x6b1f2a]",
+                "\t/home/dev/inventory/store/cache.go:42 +0x2a",
+                ""
+            ]),
+            "{json}"
         );
     }
 
