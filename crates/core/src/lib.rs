@@ -93,8 +93,8 @@ pub use records::{Alterations, RecordFramer};
 pub use reducer::{Emit, Flow, FoldBatches, Framing, Outcome, Rank, Record, Reducer};
 pub use select::Limit;
 pub use shrink::{
-    cut_line_head, cut_str, head_bytes, json_chars, shrink_to_fit, split_cut, with_cut_marker,
-    CUT_MARKER,
+    cut_line_head, cut_middle, cut_str, head_bytes, json_chars, shrink_to_fit, split_cut,
+    with_cut_marker, CUT_MARKER,
 };
 pub use surrogates::{replace_lone_surrogates, LoneSurrogates};
 pub use tokenize::Tokenizer;

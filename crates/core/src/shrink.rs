@@ -33,6 +33,42 @@ pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
     Cow::Owned(shorter)
 }
 
+/// `text` with at most `max_chars` characters kept, its first two thirds and its last
+/// third, and a marker between them that says how many characters were cut
+/// (`head…[cut 12 chars]…tail`): for a line read as one, a summary's, whose end often
+/// says why (a chain of wrapped errors ends in its root cause, Node's rejection in its
+/// reason). Whole when that would not be shorter. A text cut before is cut as
+/// [`cut_str`] cuts it, its marker last.
+///
+/// ```
+/// use briefly_core::cut_middle;
+/// let said = "dial tcp 10.0.0.5:5432: connect: connection refused";
+/// assert_eq!(cut_middle(said, 30), "dial tcp 10.0.0.5:54…[cut 21 chars]…on refused");
+/// ```
+pub fn cut_middle(text: &str, max_chars: usize) -> Cow<'_, str> {
+    if text.len() <= max_chars || split_cut(text).is_some() {
+        return cut_str(text, max_chars);
+    }
+    let chars = text.chars().count();
+    if chars <= max_chars {
+        return Cow::Borrowed(text);
+    }
+    let tail = max_chars / 3;
+    let head = max_chars - tail;
+    let at = |n: usize| text.char_indices().nth(n).map_or(text.len(), |(at, _)| at);
+    let cut = chars - head - tail;
+    let shorter = format!(
+        "{}{CUT_MARKER}{cut} chars]…{}",
+        &text[..at(head)],
+        &text[at(chars - tail)..]
+    );
+    // A cut of fewer characters than its marker takes would lengthen the text.
+    if shorter.chars().count() >= chars {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(shorter)
+}
+
 /// The first `max_chars` characters of `head`, the start of a line of `line_bytes` bytes
 /// read only in part, and a marker that says so (its characters were not all read, so
 /// not counted): `…[a line of 300000 bytes, cut]`.
@@ -217,6 +253,25 @@ mod tests {
         let a20 = "a".repeat(20);
         assert_eq!(cut_str(&a20, 15), a20);
         assert_eq!(cut_str("ééééé", 2), "ééééé");
+    }
+
+    #[test]
+    fn cut_middle_keeps_both_ends_and_whole_characters() {
+        assert_eq!(cut_middle("short", 10), "short");
+        let line = format!("{}{}", "é".repeat(40), "日".repeat(20));
+        assert_eq!(
+            cut_middle(&line, 30),
+            format!("{}…[cut 30 chars]…{}", "é".repeat(20), "日".repeat(10))
+        );
+        // Not shorter with its marker: whole.
+        let a40 = "a".repeat(40);
+        assert_eq!(cut_middle(&a40, 30), a40);
+        // Cut before: cut again from its head, every character cut counted.
+        let once = cut_str(&"a".repeat(5_000), 1_000).into_owned();
+        assert_eq!(
+            cut_middle(&once, 300),
+            format!("{}…[cut 4700 chars]", "a".repeat(300))
+        );
     }
 
     #[test]

@@ -959,6 +959,28 @@ mod tests {
     }
 
     #[test]
+    fn the_summary_cuts_a_long_message_in_its_middle_keeping_why() {
+        let mut input = String::new();
+        for i in 0..100 {
+            input.push_str(&json_line(
+                &format!("INFO served request {i}\n"),
+                "stdout",
+                i,
+            ));
+        }
+        let cause = "dial tcp 10.0.0.5:5432: connect: connection refused";
+        let failed = format!(
+            "ERROR sync failed: loading the tenants' settings for the nightly billing run from \
+             the primary database: opening a pooled connection after 3 retries: {cause}\n"
+        );
+        input.push_str(&json_line(&failed, "stderr", 100));
+        let summary = reduce_with(&input, folding()).summary;
+        assert!(summary.contains("(stderr): ERROR sync failed"), "{summary}");
+        assert!(summary.contains("chars]…"), "{summary}");
+        assert!(summary.ends_with("connection refused"), "{summary}");
+    }
+
+    #[test]
     fn a_records_last_line_ends_the_time_span() {
         // The output ends in a traceback written over 900 ms: the span ends at its last
         // line, not at its first.

@@ -963,7 +963,8 @@ impl Fold {
 }
 
 /// The summary's clause for the worst entry shown: "; first LEVEL at TIME (GROUP):
-/// MESSAGE", its message cut at 160 characters, in the reducer's vocabulary; an entry
+/// MESSAGE", its message cut in its middle to 160 characters
+/// ([`briefly_core::cut_middle`]: its end often says why), in the reducer's vocabulary; an entry
 /// over several lines by its first and the line that says what went wrong (a
 /// traceback's exception), as `text` names a record.
 pub fn worst_clause(worst: &Value, names: &Names) -> String {
@@ -974,9 +975,9 @@ pub fn worst_clause(worst: &Value, names: &Names) -> String {
         Some(name) => format!(
             "{} … {}",
             briefly_core::cut_str(first, 80),
-            briefly_core::cut_str(name.trim_start(), 160)
+            briefly_core::cut_middle(name.trim_start(), 160)
         ),
-        None => first.chars().take(160).collect(),
+        None => briefly_core::cut_middle(first, 160).into_owned(),
     };
     let level = worst[names.level].as_str().unwrap_or_default();
     // An entry its text ranks above its level: by both (`error (priority info)`).

@@ -37,8 +37,8 @@ use crate::facts::{EventLine, Facts, LineFacts};
 use crate::gotest::GoTestOutput;
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
-    counted, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome, Preview,
-    Rank, Record, WholeChars, LINE_CUT_MARKER,
+    counted, cut_middle, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome,
+    Preview, Rank, Record, WholeChars, LINE_CUT_MARKER,
 };
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
@@ -139,7 +139,8 @@ const BINARY_LINES: u64 = 8;
 /// after its stack, a shell's prompt).
 const ENDING_SLACK: u64 = 3;
 
-/// The most the summary says of a record: its first line and what went wrong.
+/// The most the summary says of a record: its first line and what went wrong, its
+/// middle cut when longer ([`cut_middle`]).
 const SAID_CHARS: usize = 200;
 
 /// The test a test runner's progress line says failed, whose report, later, says why:
@@ -2099,9 +2100,9 @@ impl FoldBatches for Text {
                     "{}, reported at line {}: {}",
                     cut_str(&text, 80),
                     report.line,
-                    cut_str(&said(report).2, SAID_CHARS)
+                    cut_middle(&said(report).2, SAID_CHARS)
                 ),
-                None => cut_str(&text, SAID_CHARS).into_owned(),
+                None => cut_middle(&text, SAID_CHARS).into_owned(),
             };
             (line, severity, text)
         });
@@ -2222,7 +2223,7 @@ impl FoldBatches for Text {
             summary.push_str(&format!("; first {severity} at line {line}: {text}"));
         }
         if let Some((line, severity, text)) = ended_in {
-            let text = cut_str(&text, SAID_CHARS);
+            let text = cut_middle(&text, SAID_CHARS);
             let article = if severity == Severity::Error {
                 "an"
             } else {
@@ -3263,6 +3264,29 @@ done
         let envelope = envelope_of(small, input.as_bytes());
         assert_eq!(lines_shown(&envelope.items), expected);
         assert_eq!(runs_of(&envelope, 150), 80);
+    }
+
+    #[test]
+    fn the_summary_cuts_a_long_line_in_its_middle_keeping_why() {
+        // Go's wrapped errors end in their root cause.
+        let mut input = String::new();
+        for i in 0..300 {
+            input.push_str(&format!("worker {} processed job {i}\n", i % 4));
+        }
+        let cause = "dial tcp 10.0.0.5:5432: connect: connection refused";
+        input.push_str(&format!(
+            "ERROR sync failed: loading the tenants' settings for the nightly billing run of \
+             region eu-west-1 from the primary database (cluster orders-pg, replica set 2): \
+             opening a pooled connection after 3 retries: {cause}\n"
+        ));
+        let envelope = chunked(input.as_bytes());
+        let summary = &envelope.summary;
+        assert!(
+            summary.contains("first error at line 301: ERROR sync failed"),
+            "{summary}"
+        );
+        assert!(summary.contains("chars]…"), "{summary}");
+        assert!(summary.ends_with("connection refused"), "{summary}");
     }
 
     #[test]
