@@ -2202,7 +2202,7 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
 /// undefined reference to `foo'`, `multiple definition of `x'`, the symbol quoted in
 /// ASCII or in a locale's marks, `‘foo’`).
 fn tools_finding_after_its_place(code: &[u8]) -> Option<Severity> {
-    if code.starts_with(b"ERROR: ") || code.trim_ascii_end() == b"Failure" {
+    if code.starts_with(b"ERROR: ") || code.trim_ascii_end() == GTEST_FAILURE {
         return Some(Severity::Error);
     }
     if code.starts_with(b"WARNING: ") {
@@ -2213,6 +2213,17 @@ fn tools_finding_after_its_place(code: &[u8]) -> Option<Severity> {
         .iter()
         .any(|finding| code.strip_prefix(*finding).is_some_and(symbol))
         .then_some(Severity::Error)
+}
+
+/// What GoogleTest writes after the place of a failed assertion.
+const GTEST_FAILURE: &[u8] = b"Failure";
+
+/// Whether `line` is GoogleTest's failed assertion, a source file's place and
+/// `Failure` (`tests/polygon_test.cpp:42: Failure`; not a log's `ERROR payment gateway:
+/// Failure`): read as [`inspect`] reads it an error, by [`quoted_code`]'s place.
+pub(crate) fn is_gtest_failure(line: &str) -> bool {
+    quoted_code(line.as_bytes())
+        .is_some_and(|code| code.indent == 1 && code.text.trim_ascii_end() == GTEST_FAILURE)
 }
 
 /// Ruby's uncaught exception after its place, its method, its message and its class in

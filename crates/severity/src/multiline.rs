@@ -40,7 +40,7 @@
 use crate::checkers::{
     is_sanitizer_header, is_sanitizer_report_line, is_sanitizer_summary, valgrind_prefix,
 };
-use crate::{Opens, Severity};
+use crate::{is_gtest_failure, Opens, Severity};
 
 /// The line that opens a Python traceback (without the colon some tools leave out).
 pub const TRACEBACK: &str = "Traceback (most recent call last)";
@@ -651,7 +651,7 @@ impl MultiLine {
             }
             Header::CtestFailedList => return line.starts_with('\t') && !blank(),
             Header::GtestFailure => {
-                return !(blank() || line.starts_with('[') || line.ends_with(GTEST_FAILURE))
+                return !(blank() || line.starts_with('[') || is_gtest_failure(line))
             }
             Header::DotNetTestFailure => {
                 if first {
@@ -2211,23 +2211,6 @@ fn is_gradle_test_failure(line: &str) -> bool {
 /// CTest's heading of the tests that did not pass ([`Header::CtestFailedList`]).
 pub(crate) const CTEST_FAILED_LIST: &str = "The following tests FAILED:";
 
-/// How GoogleTest's failed assertion ends its first line, after the place.
-const GTEST_FAILURE: &str = ": Failure";
-
-/// GoogleTest's failed assertion, a source file's place and `Failure`:
-/// `tests/polygon_test.cpp:42: Failure` (not a log's `ERROR payment gateway: Failure`).
-fn is_gtest_failure(line: &str) -> bool {
-    line.trim_end()
-        .strip_suffix(GTEST_FAILURE)
-        .and_then(|place| place.rsplit_once(':'))
-        .is_some_and(|(path, number)| {
-            !path.is_empty()
-                && !path.contains(' ')
-                && !number.is_empty()
-                && number.bytes().all(|b| b.is_ascii_digit())
-        })
-}
-
 /// Minitest's line of the test under its report's number: its class, `#`, the test and a
 /// colon, where it failed in brackets before it (`InvoiceTest#test_total
 /// [test/invoice_test.rb:42]:`, `CartTest#test_checkout:`).
@@ -3195,6 +3178,9 @@ mod tests {
             "Expected equality of these values:",
             "  poly.area()",
             "    Which is: 10.5",
+            "  state",
+            "    Which is: Failure",
+            "expected: Failure",
             "  12.0",
         ];
         let truth = [

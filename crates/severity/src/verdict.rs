@@ -81,11 +81,8 @@ fn sums_up_diagnostics(line: &str) -> bool {
         return false;
     }
     let line = line.trim_end();
-    line.starts_with("error: could not compile `")
-        || line.starts_with("error: aborting due to ")
-        || line.starts_with("collect2: error: ld returned ")
+    VERDICT_OPENINGS.iter().any(|opening| line.starts_with(opening))
         || line.contains(": error: linker command failed")
-        || line.starts_with("error: test failed, to rerun pass ")
         || line
             .strip_prefix("error: ")
             .is_some_and(|rest| counted(rest, &[" target failed", " targets failed"]))
@@ -97,7 +94,6 @@ fn sums_up_diagnostics(line: &str) -> bool {
             .strip_prefix("✖ ")
             .is_some_and(|rest| counted(rest, &[" problem"]))
         || is_make_verdict(line)
-        || line.starts_with("error Command failed with exit code ")
         || (line.contains("ELIFECYCLE") && line.contains("Command failed with exit code "))
         || ["Error: ", "##[error]"].iter().any(|prefix| {
             line.strip_prefix(prefix)
@@ -108,11 +104,20 @@ fn sums_up_diagnostics(line: &str) -> bool {
             .is_some_and(|code| PIP_CLOSING_CODES.contains(&code))
         || is_buildkit_verdict(line)
         || matches!(line, "FAILURES!" | "ERRORS!")
-        // `dotnet test`'s counts: `Failed!  - Failed:     2, Passed:   150, …`.
-        || line.starts_with("Failed!  - Failed: ")
         // CTest's list of the tests that did not pass, each reported above it.
         || line == crate::multiline::CTEST_FAILED_LIST
 }
+
+/// How the verdicts [`sums_up_diagnostics`] reads by their first words open.
+const VERDICT_OPENINGS: [&str; 6] = [
+    "error: could not compile `",
+    "error: aborting due to ",
+    "collect2: error: ld returned ",
+    "error: test failed, to rerun pass ",
+    "error Command failed with exit code ",
+    // `dotnet test`'s counts: `Failed!  - Failed:     2, Passed:   150, …`.
+    "Failed!  - Failed: ",
+];
 
 /// BuildKit's verdict on a step whose output came before it: `ERROR: failed to solve: …`
 /// and the step's own, `#8 ERROR: process "/bin/sh -c …" did not complete successfully:
