@@ -141,7 +141,12 @@ struct Failure {
     detail: Excerpt,
     in_panic: bool,
     location: Option<String>,
+    /// The thread whose panic gave `location` (the test's own, or one it spawned).
+    panic_thread: Option<String>,
     message: Vec<String>,
+    /// What the first panic said, when its thread panicked again
+    /// ([`Failure::into_first_panicked`]).
+    first_panic: Option<Box<FirstPanic>>,
     /// How nextest says it ended, when more than that it failed: `timed out after 60.001s`.
     cause: Option<String>,
     /// Why rustdoc says a doc-test failed when it did not panic: rustc's first error in
@@ -212,7 +217,29 @@ pub(crate) const MAX_VALUE_BYTES: usize = 8 * 1024;
 /// artifact).
 const VALUE_CUT: &str = "…[cut]";
 
+/// What a test's first panic said ([`Failure::into_first_panicked`]).
+#[derive(Debug, Clone)]
+struct FirstPanic {
+    location: Option<String>,
+    message: Vec<String>,
+    left: AssertedValue,
+    right: AssertedValue,
+}
+
 impl Failure {
+    /// The failure as its first panic said it: a panic in a destructor while unwinding
+    /// panics the thread again and aborts the binary, and the first says why (where a
+    /// test that goes on past a panic it caught fails by its last).
+    fn into_first_panicked(mut self) -> Failure {
+        if let Some(first) = self.first_panic.take() {
+            self.location = first.location;
+            self.message = first.message;
+            self.left = first.left;
+            self.right = first.right;
+        }
+        self
+    }
+
     fn new(name: &str, binary: Option<String>, lines: usize) -> Self {
         Failure {
             name: name.to_string(),
@@ -221,7 +248,9 @@ impl Failure {
             detail: Excerpt::new(0, lines, 1),
             in_panic: false,
             location: None,
+            panic_thread: None,
             message: Vec::new(),
+            first_panic: None,
             cause: None,
             doctest_cause: None,
             left: AssertedValue::default(),
@@ -263,7 +292,25 @@ impl Failure {
             }
         }
         if let Some(location) = panic_location(line) {
-            self.location.get_or_insert(location);
+            let thread = panicking_thread(line.trim_start());
+            // The same thread panicking again: the panic before was caught
+            // (`catch_unwind`), this one failed the test. (A thread the test spawned
+            // panics first, and the test's own thread then at its `join().unwrap()`:
+            // the first says why.)
+            if self.location.is_some() && thread.is_some() && thread == self.panic_thread.as_deref()
+            {
+                let said = FirstPanic {
+                    location: self.location.replace(location),
+                    message: std::mem::take(&mut self.message),
+                    left: std::mem::take(&mut self.left),
+                    right: std::mem::take(&mut self.right),
+                };
+                self.first_panic.get_or_insert_with(|| Box::new(said));
+                self.open_value = None;
+            } else if self.location.is_none() {
+                self.location = Some(location);
+                self.panic_thread = thread.map(str::to_string);
+            }
             self.in_panic = true;
             self.detail.push(line, true);
             return;
@@ -682,6 +729,9 @@ pub struct CargoTest {
     retried: HashMap<String, Failure>,
     /// Within `successes:` (`--show-output`): the reports there are of tests that passed.
     in_successes: bool,
+    /// The last line of a libtest report read was blank: libtest sets its list of
+    /// failures apart from the last report so, where a test's own `failures:` is not.
+    report_line_blank: bool,
     /// Hashes of the diagnostics read (rendered in cargo's JSON messages, or as text), to
     /// show each once.
     rendered_seen: HashSet<String>,
@@ -751,6 +801,7 @@ impl CargoTest {
             retried: HashMap::new(),
             rendered_seen: HashSet::new(),
             in_successes: false,
+            report_line_blank: false,
             failed_names: Vec::new(),
             failures: 0,
             reported: HashSet::new(),
@@ -860,9 +911,8 @@ impl CargoTest {
         let stopped_in = match (stopped && aborted_by_panic, self.mode) {
             // Its first panic, when that one waited (another test's line came between):
             // the cause, where the panic read now is the one that could not unwind.
-            (true, Mode::InlinePanic) => {
-                (self.failure.take()).map(|last| self.waited_panic(&last.name).unwrap_or(last))
-            }
+            (true, Mode::InlinePanic) => (self.failure.take())
+                .map(|last| (self.waited_panic(&last.name).unwrap_or(last)).into_first_panicked()),
             _ => None,
         };
         self.close_failure(out);
@@ -1328,7 +1378,9 @@ impl CargoTest {
                 // within is what the test printed, and so is a report's heading naming
                 // no test marked FAILED, when the run named them.
                 let next = line.starts_with("---- ") && !self.printed_heading(line);
-                if next || line == "failures:" || line == "successes:" {
+                let list = matches!(line, "failures:" | "successes:") && self.report_line_blank;
+                self.report_line_blank = line.is_empty();
+                if next || list {
                     self.close_failure(out);
                     self.mode = Mode::Normal;
                 } else {
@@ -1585,6 +1637,7 @@ impl CargoTest {
             self.close_failure(out);
             self.failure = Some(Failure::new(name, self.binary_name(), self.options.lines));
             self.mode = Mode::LibtestReport;
+            self.report_line_blank = false;
             return;
         }
         // A panic printed as it happened (`cargo test -- --nocapture`), named by its
@@ -2310,11 +2363,18 @@ impl FoldBatches for CargoTest {
             stats.totals = Some(summary);
         } else if self.any_result {
             let n = |k: &str| self.totals.get(k).and_then(Value::as_u64).unwrap_or(0);
+            // A binary that stopped short of its result: the outcomes libtest printed
+            // before, counted in, so that the totals do not read as all clear.
+            let [passed, failed, ignored] = self.outcomes_without_result;
+            let at_least = match self.binaries_without_result {
+                0 => "",
+                _ => "at least ",
+            };
             let mut text = format!(
-                "{} passed; {} failed; {} ignored",
-                n("passed"),
-                n("failed"),
-                n("ignored")
+                "{at_least}{} passed; {} failed; {} ignored",
+                n("passed") + passed,
+                n("failed") + failed,
+                n("ignored") + ignored
             );
             for key in ["measured", "filtered_out"] {
                 if n(key) > 0 {
@@ -2361,7 +2421,7 @@ impl FoldBatches for CargoTest {
                 shown.join(", ")
             ));
             let [passed, failed, ignored] = self.outcomes_without_result;
-            if passed + failed + ignored > 0 {
+            if passed + failed + ignored > 0 && !self.any_result {
                 parts.push(format!(
                     "before it stopped, libtest printed {passed} passed, {failed} failed, \
                      {ignored} ignored"

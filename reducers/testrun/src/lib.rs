@@ -1383,6 +1383,48 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_test_fails_by_its_last_panic_and_its_own_lines_in_the_list_are_its_output() {
+        // A test that caught a panic (`catch_unwind`) and then panicked; one that printed
+        // libtest's own lines, `failures:` and a report's heading among them; one whose
+        // thread panicked, then the test at its `join().unwrap()`: the first says why.
+        let input = "     Running unittests src/lib.rs (target/debug/deps/ct-1)\n\n\
+            running 3 tests\ntest tests::caught ... FAILED\ntest tests::prints ... FAILED\n\
+            test tests::spawns ... FAILED\n\n\
+            failures:\n\n---- tests::caught stdout ----\n\n\
+            thread 'tests::caught' (7) panicked at src/lib.rs:12:45:\ninner caught panic\n\
+            note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\
+            thread 'tests::caught' (7) panicked at src/lib.rs:13:9:\nouter real failure\n\n\
+            ---- tests::prints stdout ----\nfailures:\n---- fake::other stdout ----\n\n\
+            thread 'tests::prints' (8) panicked at src/lib.rs:9:9:\nreal failure\n\n\
+            ---- tests::spawns stdout ----\n\n\
+            thread '<unnamed>' (9) panicked at src/lib.rs:20:13:\nworker gave up\n\n\
+            thread 'tests::spawns' (10) panicked at src/lib.rs:22:18:\n\
+            called `Result::unwrap()` on an `Err` value: Any { .. }\n\n\n\
+            failures:\n    tests::caught\n    tests::prints\n    tests::spawns\n\n\
+            test result: FAILED. 0 passed; 3 failed; 0 ignored; 0 measured; 0 filtered out; \
+            finished in 0.00s\n\n";
+        let envelope = cargo_test(input.as_bytes());
+        assert_eq!(envelope.total_items, 3, "{:?}", envelope.items);
+        assert_eq!(
+            envelope.stats["failed"],
+            serde_json::json!(["tests::caught", "tests::prints", "tests::spawns"])
+        );
+        let spawns = item(&envelope, 2);
+        assert_eq!(spawns["location"], "src/lib.rs:20:13", "{spawns}");
+        let caught = item(&envelope, 0);
+        assert_eq!(caught["location"], "src/lib.rs:13:9", "{caught}");
+        assert_eq!(caught["message"], "outer real failure", "{caught}");
+        let prints = item(&envelope, 1);
+        assert_eq!(prints["location"], "src/lib.rs:9:9", "{prints}");
+        assert_eq!(prints["message"], "real failure", "{prints}");
+        let captured = prints["captured"].as_str().unwrap();
+        assert!(
+            captured.contains("failures:\n---- fake::other stdout ----"),
+            "{captured}"
+        );
+    }
+
+    #[test]
     fn a_panic_that_aborts_the_binary_is_one_crashed_item_of_its_test() {
         // A panic in a destructor while unwinding: libtest never gets the outcome.
         let input = "     Running unittests src/lib.rs (target/debug/deps/ab-1)\n\n\

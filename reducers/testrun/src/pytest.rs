@@ -76,7 +76,12 @@ pub struct PytestItem {
     /// `warning` (its category as `exception`); `collected`: a test `--collect-only`
     /// listed (under `-qq`, a file, its tests counted in `message`); or `end`: the
     /// output's last lines (in `traceback`, each after its line number), when pytest
-    /// printed neither a counts line nor a report (it hung, timed out or crashed).
+    /// printed neither a counts line nor a report (it hung, timed out or crashed);
+    /// `crashed`: the interpreter died (`Fatal Python error: …`); `usage`: pytest would
+    /// not run the tests (a path or node id not found, an unknown option, a conftest
+    /// that failed to import: its message, and its lines in `traceback`); `internalerror`:
+    /// pytest itself failed (`INTERNALERROR> …`: its exception, message and `location`,
+    /// the first frame in the project's code, a plugin's or conftest's hook).
     pub kind: &'static str,
     /// For errors: `collection`, `setup` or `teardown`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -309,6 +314,13 @@ impl Report {
         }
     }
 
+    /// A line of what the test printed, under a `Captured …` heading, with its severity.
+    pub(crate) fn push_output(&mut self, line: &str, severity: Option<Severity>) {
+        let decisive =
+            self.captured.wants_marked() && severity.is_some_and(|s| s >= Severity::Warn);
+        self.captured.push(line, decisive);
+    }
+
     /// `line` gives a place in the traceback, `file` at `number`: one in the project's
     /// files is remembered (the first few), and is decisive unless a recursion's again.
     fn place(&mut self, line: &str, file: &str, number: u64) -> bool {
@@ -344,9 +356,7 @@ impl Report {
             return;
         }
         if self.in_captured {
-            let decisive =
-                self.captured.wants_marked() && severity.is_some_and(|s| s >= Severity::Warn);
-            self.captured.push(line, decisive);
+            self.push_output(line, severity);
             return;
         }
         if line.trim().is_empty() {
@@ -865,6 +875,11 @@ pub struct Pytest {
     warned_by: Option<String>,
     /// Python's faulthandler's report of the crash that ended the run, if one did.
     fatal: Option<Fatal>,
+    /// pytest's own crash, its `INTERNALERROR>` lines: their exception (the last line of
+    /// it) and the first frames of the project's code (a plugin's or conftest's hook).
+    internal_error: Option<Fatal>,
+    /// Why pytest would not run the tests, if it would not ([`UsageError`]).
+    usage_error: Option<UsageError>,
     /// What `--collect-only` listed, if that is what ran.
     collection: Collection,
     /// The input opens as a JUnit XML report does ([`crate::junit::is_junit_report`]):
@@ -891,6 +906,81 @@ struct Fatal {
 /// Messages of a chained exception a `--tb=line` report of pytest 9's may follow.
 const MAX_CRASH_MESSAGES: usize = 8;
 
+/// Why pytest would not run the tests (its `UsageError`, exit code 4), as it says so
+/// first or after its counts: `ERROR: file or directory not found: tests/a.py`, `ERROR:
+/// not found: …::test_x`, an unknown option (`ERROR: usage: …`, then `pytest: error:
+/// unrecognized arguments: --x`), a conftest that failed to import (`ImportError while
+/// loading conftest '…/conftest.py'.`, then its traceback and `E   ModuleNotFoundError:
+/// …`).
+#[derive(Debug)]
+struct UsageError {
+    line: u64,
+    /// What it says went wrong.
+    message: String,
+    /// Its lines (the first [`USAGE_LINES`]), with their numbers.
+    lines: Vec<String>,
+}
+
+/// Lines of a [`UsageError`] kept.
+const USAGE_LINES: usize = 12;
+
+impl UsageError {
+    /// Opens one at `text`, the output's line `line`, if it is one's first line.
+    fn open(line: u64, text: &str) -> Option<UsageError> {
+        let message = match text.strip_prefix("ERROR: ") {
+            Some(message) => message,
+            None if text.starts_with("ImportError while loading conftest '") => text,
+            None => return None,
+        };
+        Some(UsageError {
+            line,
+            message: briefly_core::cut_str(message, MAX_END_LINE_CHARS).into_owned(),
+            lines: vec![format!("{line}: {text}")],
+        })
+    }
+
+    /// A line after its first: kept, and read for what went wrong when the first did
+    /// not say (argparse's `pytest: error: …` under `ERROR: usage: …`; a conftest's
+    /// exception, `E   ModuleNotFoundError: …`).
+    fn push(&mut self, line: u64, text: &str) {
+        if text.is_empty() || self.lines.len() == USAGE_LINES {
+            return;
+        }
+        // (The program's name is `pytest`, or `__main__.py` under `python -m pytest`.)
+        let said = (text.split_once(": error: "))
+            .filter(|(program, _)| !program.contains(' ') && self.message.starts_with("usage: "))
+            .map(|(_, said)| said)
+            .or_else(|| {
+                (text.strip_prefix("E   "))
+                    .filter(|_| {
+                        self.message
+                            .starts_with("ImportError while loading conftest")
+                    })
+                    .map(str::trim_start)
+            });
+        if let Some(said) = said {
+            self.message = briefly_core::cut_str(said, MAX_END_LINE_CHARS).into_owned();
+        }
+        self.lines.push(format!(
+            "{line}: {}",
+            briefly_core::cut_str(text, MAX_END_LINE_CHARS)
+        ));
+    }
+}
+
+/// The titles of pytest's sections after the tests ran (`==== FAILURES ====`).
+const PYTEST_SECTIONS: [&str; 6] = [
+    "FAILURES",
+    "ERRORS",
+    "PASSES",
+    "warnings summary",
+    "short test summary info",
+    "test session starts",
+];
+
+/// How pytest prefixes each line of its own crash's traceback.
+const INTERNAL_ERROR: &str = "INTERNALERROR> ";
+
 /// Frames of the tests' own code a [`Fatal`] keeps.
 const FATAL_FRAMES: usize = 3;
 
@@ -909,8 +999,9 @@ impl Fatal {
         if library || self.frames.len() == FATAL_FRAMES {
             return;
         }
+        // (faulthandler's `, line 7 in test_crash`; a traceback's `, line 3, in hook`.)
         let number = (after.strip_prefix(", line "))
-            .and_then(|rest| rest.split(' ').next())
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
             .and_then(|n| n.parse().ok());
         if let (None, Some(number)) = (&self.place, number) {
             self.place = Some((file.to_string(), number));
@@ -987,9 +1078,77 @@ impl Pytest {
             earlier_sessions: Sessions::default(),
             warned_by: None,
             fatal: None,
+            internal_error: None,
+            usage_error: None,
             collection: Collection::default(),
             junit_input: false,
         })
+    }
+
+    /// The output's line `line`, `text`, read for a [`UsageError`]: one opens at the
+    /// output's first line or after a session's counts (pytest prints it then), and
+    /// takes the lines after it up to another session's heading.
+    fn usage_error_line(&mut self, line: u64, text: &str) {
+        match &mut self.usage_error {
+            Some(_) if section_title(text) == Some("test session starts") => {}
+            Some(usage) => return usage.push(line, text),
+            None => {}
+        }
+        let first = self.section == Section::Top && self.top_lines == 0;
+        if first || (self.counts_line.is_some() && self.section == Section::Other) {
+            if let Some(usage) = UsageError::open(line, text) {
+                self.usage_error = Some(usage);
+            }
+        }
+    }
+
+    /// A line of pytest's internal error after its `INTERNALERROR> ` (the output's line
+    /// `line`): a frame, or the exception, which its last such line is.
+    fn internal_error_line(&mut self, line: u64, rest: &str) {
+        let internal = self.internal_error.get_or_insert_with(|| Fatal {
+            line,
+            ..Fatal::default()
+        });
+        let chained = [
+            "Traceback (most recent call last)",
+            "During handling ",
+            "The above ",
+        ];
+        if rest.starts_with([' ', '\t']) {
+            internal.frame(rest);
+        } else if !rest.is_empty() && !chained.iter().any(|c| rest.starts_with(c)) {
+            internal.line = line;
+            internal.text = briefly_core::cut_str(rest, MAX_END_LINE_CHARS).into_owned();
+        }
+    }
+
+    /// pytest's internal error as an item of its own (`internalerror`: its exception and
+    /// message, the first place in the project's code, its line and frames), and as what
+    /// interrupted the run: the tests after it did not run, and the reports of those
+    /// before it were not printed.
+    fn emit_internal_error(&mut self, internal: Fatal, out: &mut dyn Emit<PytestItem>) {
+        let (exception, message) = match internal.text.split_once(": ") {
+            Some((exception, message)) if !exception.contains(' ') => (exception, message),
+            _ => (internal.text.as_str(), ""),
+        };
+        let mut item = PytestItem::noted("internalerror", "", "", None, message);
+        item.exception = (!exception.is_empty()).then(|| exception.to_string());
+        item.location = (internal.place.as_ref()).map(|(file, line)| format!("{file}:{line}"));
+        item.traceback = std::iter::once(format!(
+            "{}: {INTERNAL_ERROR}{}",
+            internal.line, internal.text
+        ))
+        .chain(internal.frames.iter().cloned())
+        .collect::<Vec<_>>()
+        .join("\n");
+        out.emit(0, item);
+        self.stats.interrupted.get_or_insert_with(|| {
+            let at = match &internal.place {
+                Some((file, line)) => format!(" at {file}:{line}"),
+                None => String::new(),
+            };
+            format!("pytest stopped on an INTERNALERROR ({}{at})", internal.text)
+        });
     }
 
     /// Keeps `text`, line `line`, among the output's last lines.
@@ -1005,19 +1164,40 @@ impl Pytest {
         self.end.push_back(kept);
     }
 
-    /// Sets the final counts line, as pytest would print it (for the JUnit reader).
-    /// Whether `line`, a report's headline by its look, is what a test printed: in a
-    /// report's captured output, of another width than the reports' (a headline too long
-    /// for the width has one fence character on each side).
-    fn printed_headline(&self, line: &str) -> bool {
-        let (Some(report), Some(width)) = (&self.report, self.headline_width) else {
+    /// Whether `line`, fenced as pytest's headings and headlines are (`=== title ===`,
+    /// `--- Captured stdout call ---`, `___ test_a ___`), is what a test printed: in a
+    /// report's captured output, a rule alone (pytest's have a title) or of another width
+    /// than the reports' headlines (pytest fills the terminal's width; a title too long
+    /// for it has one fence character on each side). Never a heading of pytest's own
+    /// sections ([`PYTEST_SECTIONS`]): read as a test's, it would hide the sections after.
+    fn printed_fence(&self, line: &str) -> bool {
+        if !self
+            .report
+            .as_ref()
+            .is_some_and(|report| report.in_captured)
+        {
+            return false;
+        }
+        let Some(fence) = line.chars().next().filter(|c| matches!(c, '=' | '-' | '_')) else {
+            return false;
+        };
+        if line.len() > 6 && line.chars().all(|c| c == fence) {
+            return true;
+        }
+        if section_title(line).is_some_and(|title| PYTEST_SECTIONS.contains(&title)) {
+            return false;
+        }
+        let Some(width) = self.headline_width else {
             return false;
         };
         let chars = line.chars().count();
-        let overlong = chars > width && line.starts_with("_ ") && line.ends_with(" _");
-        report.in_captured && chars != width && !overlong
+        let overlong = chars > width
+            && line[fence.len_utf8()..].starts_with(' ')
+            && line.ends_with(&format!(" {fence}"));
+        chars != width && !overlong
     }
 
+    /// Sets the final counts line, as pytest would print it (for the JUnit reader).
     pub(crate) fn set_counts_line(&mut self, line: String) {
         self.counts_line = Some(line);
     }
@@ -1385,6 +1565,14 @@ impl Pytest {
                 return;
             }
         }
+        // A test's own banner (`print("=" * 70)`, `=== phase 1 ===`) is its output, not
+        // a section's heading that would end its report.
+        if self.printed_fence(line) {
+            if let Some(report) = &mut self.report {
+                report.push_output(line, severity);
+            }
+            return;
+        }
         if let Some(title) = section_title(line) {
             // Inside reports a counts line may be a test's own output: pytest's only if
             // nothing follows it.
@@ -1432,7 +1620,7 @@ impl Pytest {
         }
         match self.section {
             Section::Reports | Section::Passes => {
-                let headline = report_headline(line).filter(|_| !self.printed_headline(line));
+                let headline = report_headline(line);
                 if let Some(headline) = headline {
                     self.headline_width.get_or_insert(line.chars().count());
                     self.close_report(out);
@@ -1689,6 +1877,10 @@ impl FoldBatches for Pytest {
                 self.junit_input = true;
             }
             let running = self.stats.running.clone();
+            if let Some(rest) = text.strip_prefix(INTERNAL_ERROR) {
+                self.internal_error_line(record.line, rest.trim_end());
+            }
+            self.usage_error_line(record.line, text.trim_end());
             self.line(text.trim_end(), facts.severity, out);
             self.keep_end(record.line, text.trim_end());
             match &mut self.fatal {
@@ -1711,6 +1903,19 @@ impl FoldBatches for Pytest {
 
     fn outcome(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {
         self.close_report(out);
+        if let Some(internal) = self.internal_error.take() {
+            self.emit_internal_error(internal, out);
+        }
+        let usage_error = self.usage_error.take();
+        if let Some(usage) = &usage_error {
+            let mut item = PytestItem::noted("usage", "", "", None, &usage.message);
+            item.traceback = usage.lines.join("\n");
+            out.emit(0, item);
+            self.stats.interrupted = Some(format!(
+                "pytest would not run the tests (line {}: {})",
+                usage.line, usage.message
+            ));
+        }
         let unnamed = std::iter::from_fn(|| self.pending.pop_oldest())
             .chain(std::mem::take(&mut self.crash_lines))
             .collect::<Vec<_>>();
@@ -1744,8 +1949,12 @@ impl FoldBatches for Pytest {
         // The interpreter died: where, in the tests' code, is the run's verdict (and
         // the output's end, which holds its report, is not shown again).
         let fatal = self.fatal.take().filter(|_| no_counts);
-        let show_end =
-            no_counts && reports == 0 && !self.end.is_empty() && fatal.is_none() && !listed.any;
+        let show_end = no_counts
+            && reports == 0
+            && !self.end.is_empty()
+            && fatal.is_none()
+            && usage_error.is_none()
+            && !listed.any;
         if let Some(fatal) = &fatal {
             let mut item = PytestItem::noted("crashed", "", "", None, &fatal.text);
             if let Some(nodeid) = &fatal.nodeid {
@@ -1773,6 +1982,7 @@ impl FoldBatches for Pytest {
             item.traceback = lines.join("\n");
             out.emit(0, item);
         }
+        let said_why_unknown = no_counts && usage_error.is_some();
         let mut summary = match counts_line.as_deref().and_then(parse_counts) {
             Some((counts, duration)) if self.earlier_sessions.count > 0 => {
                 // Each session's counts in its words, and their sums in the stats.
@@ -1804,6 +2014,8 @@ impl FoldBatches for Pytest {
                         }
                         None => format!("Python died ({})", fatal.text),
                     },
+                    // (Said here, not again after the counts.)
+                    None if usage_error.is_some() => stats.interrupted.clone().unwrap_or_default(),
                     None => "pytest printed no final counts line (-qq, interrupted or cut off)"
                         .to_string(),
                 };
@@ -1847,7 +2059,7 @@ impl FoldBatches for Pytest {
         if show_end {
             summary.push_str("; the output's last lines are shown");
         }
-        if let Some(interrupted) = &stats.interrupted {
+        if let Some(interrupted) = stats.interrupted.as_ref().filter(|_| !said_why_unknown) {
             summary.push_str(&format!("; {interrupted}"));
         }
         let count = |key: &str| {
