@@ -729,6 +729,10 @@ pub struct CargoTest {
     retried: HashMap<String, Failure>,
     /// Within `successes:` (`--show-output`): the reports there are of tests that passed.
     in_successes: bool,
+    /// The line read last, when it was a returned error as libtest prints it (`Error:
+    /// "…"`), and the one before the line read now ([`Self::test_failed`]'s).
+    error_line: Option<String>,
+    error_before: Option<String>,
     /// The last line of a libtest report read was blank: libtest sets its list of
     /// failures apart from the last report so, where a test's own `failures:` is not.
     report_line_blank: bool,
@@ -801,6 +805,8 @@ impl CargoTest {
             retried: HashMap::new(),
             rendered_seen: HashSet::new(),
             in_successes: false,
+            error_line: None,
+            error_before: None,
             report_line_blank: false,
             failed_names: Vec::new(),
             failures: 0,
@@ -1080,6 +1086,10 @@ impl CargoTest {
         } else if let Some(cause) = cause {
             let mut failure = Failure::new(name, self.binary_name(), self.options.lines);
             failure.doctest_cause = Some(cause);
+            self.emit_failure(failure, out);
+        } else if let Some(error) = self.error_before.take() {
+            let mut failure = Failure::new(name, self.binary_name(), self.options.lines);
+            failure.message = vec![error];
             self.emit_failure(failure, out);
         }
         self.mark_failed(name);
@@ -1597,6 +1607,10 @@ impl CargoTest {
     }
 
     fn normal(&mut self, line: &str, out: &mut dyn Emit<CargoItem>) {
+        // A test that returned `Err` has it printed, `Error: "…"`, right before its
+        // `... FAILED` (under `--nocapture`; captured, in its report): for its item.
+        let error = line.starts_with("Error: ").then(|| line.to_string());
+        self.error_before = std::mem::replace(&mut self.error_line, error);
         // libtest's JSON event after a test's output that did not end its line
         // (`--nocapture`).
         let glued = || line.find(LIBTEST_JSON_START).filter(|&at| at > 0);

@@ -1425,6 +1425,31 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_test_that_returned_an_error_under_nocapture_is_named_by_it() {
+        let input = "     Running unittests src/lib.rs (target/debug/deps/ct-1)\n\n\
+            running 2 tests\ntest tests::fine ... ok\nError: \"returned error\"\n\
+            test tests::result_err ... FAILED\n\nfailures:\n    tests::result_err\n\n\
+            test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; \
+            finished in 0.00s\n\n";
+        let envelope = cargo_test(input.as_bytes());
+        assert_eq!(envelope.total_items, 1, "{:?}", envelope.items);
+        let failed = item(&envelope, 0);
+        assert_eq!(failed["name"], "tests::result_err", "{failed}");
+        assert_eq!(failed["message"], "Error: \"returned error\"", "{failed}");
+        // Not a line before another's result.
+        let other = input.replace(
+            "test tests::fine ... ok\nError: \"returned error\"\n",
+            "Error: \"x\"\ntest tests::fine ... ok\n",
+        );
+        let envelope = cargo_test(other.as_bytes());
+        assert!(
+            item(&envelope, 0).get("message").is_none(),
+            "{:?}",
+            envelope.items
+        );
+    }
+
+    #[test]
     fn a_panic_that_aborts_the_binary_is_one_crashed_item_of_its_test() {
         // A panic in a destructor while unwinding: libtest never gets the outcome.
         let input = "     Running unittests src/lib.rs (target/debug/deps/ab-1)\n\n\
