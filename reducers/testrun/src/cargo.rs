@@ -147,6 +147,8 @@ struct Failure {
     /// What the first panic said, when its thread panicked again
     /// ([`Failure::into_first_panicked`]).
     first_panic: Option<Box<FirstPanic>>,
+    /// Where the first error is of a doc-test that did not compile (rustc's ` -->`).
+    error_place: Option<String>,
     /// How nextest says it ended, when more than that it failed: `timed out after 60.001s`.
     cause: Option<String>,
     /// Why rustdoc says a doc-test failed when it did not panic: rustc's first error in
@@ -251,6 +253,7 @@ impl Failure {
             panic_thread: None,
             message: Vec::new(),
             first_panic: None,
+            error_place: None,
             cause: None,
             doctest_cause: None,
             left: AssertedValue::default(),
@@ -389,8 +392,18 @@ impl Failure {
                 self.doctest_cause = Some(line.to_string());
             }
         }
-        let decisive =
-            self.captured.wants_marked() && severity().is_some_and(|s| s >= Severity::Warn);
+        // rustc's place of that error (` --> src/lib.rs:2:14`, which rustdoc maps to the
+        // file's line; the name gives where the block starts) and its marks (`^^^^
+        // expected `i32`, …`) are what a reader fixes it by.
+        let place = line.trim_start().strip_prefix("--> ");
+        let compile_error =
+            || (self.doctest_cause.as_deref()).is_some_and(|c| diagnostic_start(c).is_some());
+        if let Some(place) = place.filter(|_| self.error_place.is_none() && compile_error()) {
+            self.error_place = Some(place.to_string());
+        }
+        let marks = || line.trim_start().starts_with('|') && line.contains('^');
+        let decisive = self.captured.wants_marked()
+            && (place.is_some() || marks() || severity().is_some_and(|s| s >= Severity::Warn));
         self.captured.push(line, decisive);
     }
 
@@ -460,14 +473,15 @@ impl Failure {
     fn item(self, message: Option<String>) -> CargoItem {
         // A doc-test's panic is placed in the file rustdoc built it in (a temporary one
         // under edition 2024): its own place is in its name.
-        let location = match (&self.location, doctest_place(&self.name)) {
+        let location = self.location.or(self.error_place);
+        let location = match (&location, doctest_place(&self.name)) {
             (Some(at), Some(own))
                 if at.contains("rustdoctest") || at.contains("doctest_bundle") =>
             {
                 Some(own)
             }
             (None, own) => own,
-            _ => self.location,
+            _ => location,
         };
         CargoItem {
             kind: "failed",

@@ -1206,6 +1206,19 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             "error[E0425]: cannot find value `x` in this scope",
             "{envelope:?}"
         );
+        // Where the error is, not where the block starts, with its marks kept.
+        assert_eq!(item(&envelope, 0)["location"], "src/lib.rs:6:15");
+        let with_notes = input.replace(
+            "  |               ^\n",
+            "  |               ^\n  |\n  = note: a\n  = note: b\n  = note: c\n  = note: d\n\
+             \x20 = note: e\n  = note: f\n  = note: g\n  = note: h\n",
+        );
+        let envelope = cargo_test(with_notes.as_bytes());
+        let captured = item(&envelope, 0)["captured"].as_str().unwrap().to_string();
+        assert!(
+            captured.contains(" --> src/lib.rs:6:15") && captured.contains("  |               ^"),
+            "{captured}"
+        );
         // A unit test that prints an error line is not said to have failed to compile.
         let printed = "\nrunning 1 test\ntest t::a ... FAILED\n\nfailures:\n\n---- t::a stdout ----\n\
             error: disk full\n\nfailures:\n    t::a\n\n\
