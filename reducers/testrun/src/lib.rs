@@ -1703,6 +1703,34 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_run_cut_off_in_its_progress_says_what_the_progress_marked() {
+        // `timeout 4 pytest`: killed while its fourth test ran.
+        let input = "============================= test session starts ==============================\n\
+            collected 9 items\n\ntest_a.py .E.                                                           [ 33%]\n\
+            test_hang.py .FF";
+        let envelope = pytest(input);
+        assert!(
+            envelope.summary.contains(
+                "; the progress marked 2 failed and 1 error (F, E) in test_a.py, test_hang.py"
+            ),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(
+            envelope.stats["progress_marked"],
+            serde_json::json!({"test_a.py": [0, 1], "test_hang.py": [2, 0]})
+        );
+        // With the counts, they say it.
+        let counted = format!("{input}\n======================== 2 failed, 4 passed, 1 error in 4.00s ========================\n");
+        let envelope = pytest(&counted);
+        assert!(
+            envelope.stats.get("progress_marked").is_none(),
+            "{}",
+            envelope.stats
+        );
+    }
+
+    #[test]
     fn a_counts_line_a_test_printed_is_not_the_runs() {
         let input =
             "=================================== FAILURES ===================================\n\

@@ -145,6 +145,11 @@ pub struct PytestStats {
     /// killed): a `-v` progress line naming a test with no outcome after it, last.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub running: Option<String>,
+    /// Without counts, what the progress marked failed (`F`) and errors (`E`) in each
+    /// file (`test_a.py .FF`), when no report named them: the first [`MAX_NAMES`]
+    /// files.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub progress_marked: BTreeMap<String, [u64; 2]>,
     /// Node ids of the failed tests (the first [`MAX_NAMES`]).
     pub failed: Vec<String>,
     /// Node ids (or modules) with errors (the first [`MAX_NAMES`]).
@@ -1672,6 +1677,17 @@ impl Pytest {
                 } else if is_headless_summary_line(line) {
                     // The short test summary's, its heading cut off (`pytest | tail -n 5`).
                     self.short_summary(line, out);
+                } else if let Some((file, marks)) = progress_marks(line) {
+                    let failed = marks.bytes().filter(|&b| b == b'F').count() as u64;
+                    let errors = marks.bytes().filter(|&b| b == b'E').count() as u64;
+                    let marked = &mut self.stats.progress_marked;
+                    if failed + errors > 0
+                        && (marked.len() < MAX_NAMES || marked.contains_key(file))
+                    {
+                        let counts = marked.entry(file.to_string()).or_default();
+                        counts[0] += failed;
+                        counts[1] += errors;
+                    }
                 } else if let Some((kind, nodeid)) = progress_failure(line) {
                     // A test that failed and then errored in teardown is listed twice.
                     let known = self
@@ -1815,6 +1831,17 @@ fn running_test(line: &str) -> Option<&str> {
         .split_once("::")
         .is_some_and(|(path, _)| path.ends_with(".py"));
     (module && is_nodeid(line) && without_percentage(line).is_none()).then_some(line)
+}
+
+/// The default progress: a test file and a mark per test that ran (`.` passed, `F`
+/// failed, `E` error, `s` skipped, `x` xfailed, `X` xpassed), then the percentage
+/// unless cut off (`test_a.py .FF`, `tests/test_b.py ..s.  [ 40%]`); the file and the
+/// marks.
+fn progress_marks(line: &str) -> Option<(&str, &str)> {
+    let head = without_percentage(line).unwrap_or(line).trim_end();
+    let (file, marks) = head.split_once(' ')?;
+    let marked = !marks.is_empty() && marks.bytes().all(|b| b".FEsxX".contains(&b));
+    (file.ends_with(".py") && marked).then_some((file, marks))
 }
 
 /// `-v` progress: `a.py::test_x FAILED   [ 10%]` (`a.py::test_x[a b] FAILED` in the
@@ -2055,6 +2082,24 @@ impl FoldBatches for Pytest {
             stats.running = None;
         } else if let Some(running) = &stats.running {
             summary.push_str(&format!("; the output stopped while {running} was running"));
+        }
+        // Without counts or reports, the progress's marks are all that says what failed.
+        if stats.counts_known || reports > 0 {
+            stats.progress_marked.clear();
+        } else if !stats.progress_marked.is_empty() {
+            let [failed, errors] = (stats.progress_marked.values())
+                .fold([0, 0], |sum, n| [sum[0] + n[0], sum[1] + n[1]]);
+            let files: Vec<&str> = stats
+                .progress_marked
+                .keys()
+                .take(5)
+                .map(String::as_str)
+                .collect();
+            summary.push_str(&format!(
+                "; the progress marked {failed} failed and {} (F, E) in {}",
+                counted(errors, "error", "errors"),
+                files.join(", ")
+            ));
         }
         if show_end {
             summary.push_str("; the output's last lines are shown");
