@@ -177,8 +177,14 @@ impl Condition {
             return Some(regex.is_match(&text) == (self.op == Op::Matches));
         }
         let ordered = matches!(self.op, Op::Lt | Op::Le | Op::Gt | Op::Ge);
+        // A field written with leading zeros is an identifier (a ZIP code, `02134`; a
+        // code, `0000123`): equal to the same text only, not to any number it reads as.
+        let identifier = match cell {
+            Cell::Text(t) => !ordered && (zero_led(t) || zero_led(value)),
+            _ => false,
+        };
         let ordering = match (cell.number(), self.number) {
-            (Some(a), Some(b)) => a.compare(b),
+            (Some(a), Some(b)) if !identifier => a.compare(b),
             // A number to order by: the value is meant as a number; and a numbers'
             // column (Parquet's, Arrow's) ordered by what is no number nor a time
             // (`id > abc`) is not ordered as text. A CSV field is text first.
@@ -223,6 +229,13 @@ impl Condition {
             Op::Matches | Op::NotMatches => unreachable!("handled above"),
         })
     }
+}
+
+/// Whether `text` is a number written with a zero before its first digit
+/// (`02134`, `-007`), as identifiers are and numbers are not (`0`, `0.5`).
+fn zero_led(text: &str) -> bool {
+    let digits = text.trim_start_matches(['-', '+']).as_bytes();
+    digits.len() > 1 && digits[0] == b'0' && digits[1].is_ascii_digit()
 }
 
 /// What a [`Condition`] says of a value.
@@ -408,6 +421,27 @@ mod tests {
         assert!(t.test(&text("True")) && !t.test(&text("False")));
         assert!(Condition::parse("b != false").unwrap().test(&text("True")));
         assert!(!Condition::parse("s = abc").unwrap().test(&text("ABC")));
+    }
+
+    #[test]
+    fn a_field_with_leading_zeros_is_equal_to_its_text_only() {
+        // ZIP codes and codes in CSV: `= 2134` is not `02134`.
+        let zip = Condition::parse("zip = 2134").unwrap();
+        assert!(!zip.test(&text("02134")) && zip.test(&text("2134")));
+        assert!(Condition::parse("zip = 02134")
+            .unwrap()
+            .test(&text("02134")));
+        assert!(!Condition::parse("zip = 02134").unwrap().test(&text("2134")));
+        assert!(Condition::parse("code != 123")
+            .unwrap()
+            .test(&text("0000123")));
+        // Numbers as numbers still: `0.5`, `0`, a number column, and an order.
+        assert!(Condition::parse("x = .5").unwrap().test(&text("0.5")));
+        assert!(Condition::parse("x = 0").unwrap().test(&text("0")));
+        assert!(Condition::parse("x = 02134")
+            .unwrap()
+            .test(&Cell::Int(2134)));
+        assert!(Condition::parse("zip > 2000").unwrap().test(&text("02134")));
     }
 
     #[test]
