@@ -715,7 +715,7 @@ fn each_file_names_its_commit_in_git_log_and_format_patch() {
             envelope["summary"]
                 .as_str()
                 .unwrap()
-                .starts_with("2 commits: 3 files changed"),
+                .starts_with("2 commits: 3 file changes"),
             "{envelope}"
         );
         let commits = envelope["stats"]["commits"].as_array().unwrap();

@@ -1683,7 +1683,13 @@ impl Diff {
         let mut summary = git_stat_words(self.files_seen, self.added, self.removed);
         let commits = self.commits_seen - self.merge_blocks;
         if commits > 1 {
-            summary = format!("{commits} commits: {summary}");
+            // Each commit's files, summed: a file two commits change is two changes.
+            let changes = match self.files_seen {
+                1 => "1 file change".to_string(),
+                n => format!("{n} file changes"),
+            };
+            let (_, rest) = summary.split_once(" changed").unwrap_or(("", &summary));
+            summary = format!("{commits} commits: {changes}{rest}");
         }
         if self.merge_blocks > 0 {
             // The files counted once for each parent.
@@ -2233,7 +2239,7 @@ diff --git a/b.txt b/b.txt
         assert_eq!(stats["commits"][1]["files"], 1);
         assert!(envelope
             .summary
-            .starts_with(&format!("{n} commits: {n} files changed")));
+            .starts_with(&format!("{n} commits: {n} file changes")));
         let last = envelope
             .items
             .iter()
