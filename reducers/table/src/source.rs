@@ -53,6 +53,9 @@ enum State {
     Csv {
         parser: Box<CsvParser>,
         header: Option<Vec<String>>,
+        /// The first line is Excel's `sep=;`, which names the delimiter: not the
+        /// header, and not read yet.
+        excel_sep: bool,
     },
     Ipc {
         decoder: Box<StreamDecoder>,
@@ -197,7 +200,8 @@ fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
             guard: StreamGuard::default(),
         },
         InputFormat::Csv | InputFormat::Tsv => {
-            let sniffed = sniff_delimiter(head);
+            let excel_sep = excel_delimiter(head);
+            let sniffed = excel_sep.or_else(|| sniff_delimiter(head));
             let single =
                 stream.delimiter.is_none() && format == InputFormat::Csv && sniffed.is_none();
             let delimiter = match (stream.delimiter, format) {
@@ -218,6 +222,7 @@ fn start(table: &mut Table, head: &[u8]) -> Result<(), Error> {
             State::Csv {
                 parser: Box::new(CsvParser::new(delimiter, MAX_RECORD_BYTES)),
                 header: None,
+                excel_sep: excel_sep.is_some(),
             }
         }
         InputFormat::Parquet | InputFormat::Arrow => {
@@ -310,17 +315,38 @@ fn is_number(name: &str) -> bool {
         && name.parse::<f64>().is_ok()
 }
 
+/// The delimiter Excel's first line names (`sep=;`, then the header), if `head` opens
+/// with one.
+fn excel_delimiter(head: &[u8]) -> Option<u8> {
+    let line = head.strip_prefix(b"sep=")?;
+    match line {
+        [delimiter, b'\n', ..] | [delimiter, b'\r', b'\n', ..] if *delimiter != b'"' => {
+            Some(*delimiter)
+        }
+        _ => None,
+    }
+}
+
 fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) -> Result<(), Error> {
-    let State::Csv { header, .. } = &mut table.stream.state else {
+    let State::Csv {
+        header, excel_sep, ..
+    } = &mut table.stream.state
+    else {
         unreachable!("a CSV batch comes from the CSV state")
     };
     let mut first = 0;
-    if header.is_none() {
+    if *excel_sep && !records.is_empty() {
+        *excel_sep = false;
+        first = 1;
+    }
+    if header.is_none() && first < records.len() {
         let names: Vec<String> = if table.stream.no_header {
-            (1..=records.width(0)).map(|i| format!("c{i}")).collect()
+            (1..=records.width(first))
+                .map(|i| format!("c{i}"))
+                .collect()
         } else {
-            first = 1;
-            let written: Vec<String> = (records.fields(0))
+            first += 1;
+            let written: Vec<String> = (records.fields(first - 1))
                 .map(|f| String::from_utf8_lossy(f).trim().to_string())
                 .collect();
             // An empty name is its place's (`c2`), or one more `_` after it while another

@@ -1283,6 +1283,25 @@ fn parquet_string_bounds_a_writer_cut_are_flagged() {
 }
 
 #[test]
+fn excels_sep_line_names_the_delimiter_and_is_no_header() {
+    for input in [
+        &b"sep=;\na;b\n1;2\n3;4\n"[..],
+        b"sep=;\r\na;b\r\n1;2\r\n3;4\r\n",
+    ] {
+        let e = stream(input, TableOptions::default());
+        assert_eq!(rows_of(&e), [0, 1], "{}", e.to_json());
+        assert_eq!(column(&e, "b")["type"], "int", "{}", e.to_json());
+        assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    }
+    // (`stream` reads it in every chunking: the line alone in the first batch too.)
+    let e = stream(b"sep=|\nname|n\nx|1\n", TableOptions::default());
+    assert_eq!(column(&e, "n")["type"], "int", "{}", e.to_json());
+    // A first field that merely starts so is the header's.
+    let e = stream(b"sep=x,n\n1,2\n", TableOptions::default());
+    assert_eq!(column(&e, "sep=x")["type"], "int", "{}", e.to_json());
+}
+
+#[test]
 fn csv_infinities_are_numbers() {
     // As pandas writes them (`inf`, `-inf`), R (`Inf`) and JavaScript (`Infinity`).
     let input = b"id,ratio\n0,0.5\n1,inf\n2,-inf\n3,2.0\n4,-Infinity\n5,Inf\n";
