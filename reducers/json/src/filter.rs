@@ -122,29 +122,39 @@ impl Condition {
     }
 
     /// Whether `record` meets it: some value at the path does (`!=`: none is equal). The
-    /// values read past a double's digits are noted in `wide`.
-    pub fn matches(&self, record: TapeValue<'_, '_>, wide: &mut WideRead) -> bool {
+    /// values read past a double's digits are noted in `wide`, the keys on the path its
+    /// object has twice counted in `duplicated`.
+    pub fn matches(
+        &self,
+        record: TapeValue<'_, '_>,
+        wide: &mut WideRead,
+        duplicated: &mut u64,
+    ) -> bool {
         let mut any = false;
         let mut found = false;
-        record.select(&self.path.steps, &mut |value| {
-            found = true;
-            wide.note(value.wide());
-            if !any {
-                any = match self.op {
-                    Op::Eq | Op::Ne => self.equals(value),
-                    Op::Match => self
-                        .regex
-                        .as_ref()
-                        .is_some_and(|re| re.is_match(&value.text(4096))),
-                    op => self.compare(value).is_some_and(|ord| match op {
-                        Op::Gt => ord == Ordering::Greater,
-                        Op::Ge => ord != Ordering::Less,
-                        Op::Lt => ord == Ordering::Less,
-                        _ => ord != Ordering::Greater,
-                    }),
-                };
-            }
-        });
+        record.select_counting(
+            &self.path.steps,
+            &mut |value| {
+                found = true;
+                wide.note(value.wide());
+                if !any {
+                    any = match self.op {
+                        Op::Eq | Op::Ne => self.equals(value),
+                        Op::Match => self
+                            .regex
+                            .as_ref()
+                            .is_some_and(|re| re.is_match(&value.text(4096))),
+                        op => self.compare(value).is_some_and(|ord| match op {
+                            Op::Gt => ord == Ordering::Greater,
+                            Op::Ge => ord != Ordering::Less,
+                            Op::Lt => ord == Ordering::Less,
+                            _ => ord != Ordering::Greater,
+                        }),
+                    };
+                }
+            },
+            duplicated,
+        );
         if !found {
             // Missing is null.
             any = matches!(self.op, Op::Eq | Op::Ne) && self.is_literal("null");
@@ -243,9 +253,15 @@ pub enum SortKey {
 
 impl SortKey {
     /// The key of the first value at `path` in `record`, noted in `wide` if it is read
-    /// past a double's digits.
-    pub fn of(record: TapeValue<'_, '_>, path: &Path, wide: &mut WideRead) -> SortKey {
-        match record.first(&path.steps) {
+    /// past a double's digits (the keys on the path its object has twice counted in
+    /// `duplicated`).
+    pub fn of(
+        record: TapeValue<'_, '_>,
+        path: &Path,
+        wide: &mut WideRead,
+        duplicated: &mut u64,
+    ) -> SortKey {
+        match record.first(&path.steps, duplicated) {
             None => SortKey::Null,
             Some(value) => match value.kind() {
                 Kind::Number => {
@@ -332,9 +348,11 @@ mod tests {
     fn check(condition: &str, json: &str) -> bool {
         let mut bytes = json.as_bytes().to_vec();
         let tape = simd_json::to_tape(&mut bytes).unwrap();
-        Condition::parse(condition)
-            .unwrap()
-            .matches(TapeValue::root(&tape.0), &mut WideRead::default())
+        Condition::parse(condition).unwrap().matches(
+            TapeValue::root(&tape.0),
+            &mut WideRead::default(),
+            &mut 0,
+        )
     }
 
     #[test]

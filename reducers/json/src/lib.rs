@@ -365,6 +365,8 @@ pub struct Json {
     convert: Convert,
     /// Numbers past a double's digits that `--where`, `--count-by` or `--sort` read.
     wide_read: WideRead,
+    /// Keys the options' paths read that their object has twice (the last one read).
+    duplicated_read: u64,
     /// A document that did not parse whole is being read in pieces ([`Json::salvage`]).
     salvaging: bool,
     shape: Shape,
@@ -514,6 +516,7 @@ impl Json {
             whole: (plan.mode == Mode::Shape).then(|| (Vec::new(), 0)),
             convert: Convert::new(options.max_string_chars),
             wide_read: WideRead::default(),
+            duplicated_read: 0,
             plan,
             input: Input::Scan(scanner),
             events: Vec::new(),
@@ -1433,8 +1436,8 @@ impl Json {
                 !found
             });
         }
-        let wide = &mut self.wide_read;
-        if !self.plan.conditions.iter().all(|c| c.matches(record, wide)) {
+        let (wide, duplicated) = (&mut self.wide_read, &mut self.duplicated_read);
+        if !(self.plan.conditions.iter()).all(|c| c.matches(record, wide, duplicated)) {
             return;
         }
         self.matched += 1;
@@ -1458,15 +1461,21 @@ impl Json {
             }
             Mode::CountBy(path) => {
                 let mut keys = Vec::new();
-                record.select(&path.steps, &mut |value| {
-                    self.wide_read.note(value.wide());
-                    if !keys
-                        .iter()
-                        .any(|(k, _): &(String, TapeValue)| *k == group_key(value))
-                    {
-                        keys.push((group_key(value), value));
-                    }
-                });
+                let wide = &mut self.wide_read;
+                let steps = &path.steps;
+                record.select_counting(
+                    steps,
+                    &mut |value| {
+                        wide.note(value.wide());
+                        if !keys
+                            .iter()
+                            .any(|(k, _): &(String, TapeValue)| *k == group_key(value))
+                        {
+                            keys.push((group_key(value), value));
+                        }
+                    },
+                    &mut self.duplicated_read,
+                );
                 if keys.is_empty() {
                     self.count_group(NULL_GROUP.into(), || Value::Null);
                 }
@@ -1476,7 +1485,7 @@ impl Json {
                 }
             }
             Mode::Sort(path) => {
-                let key = SortKey::of(record, path, &mut self.wide_read);
+                let key = SortKey::of(record, path, &mut self.wide_read, &mut self.duplicated_read);
                 let keep = self.options.limit.unwrap_or(SORT_KEEP);
                 if keep == 0 {
                     return;
@@ -1527,9 +1536,9 @@ impl Json {
         let mut projected = Map::new();
         for (name, path) in &self.plan.fields {
             let mut found = Vec::new();
-            record.select(&path.steps, &mut |value| {
-                found.push(value.to_json(&mut self.convert))
-            });
+            let convert = &mut self.convert;
+            let push = &mut |value| found.push(TapeValue::to_json(&value, convert));
+            record.select_counting(&path.steps, push, &mut self.duplicated_read);
             let many = path.steps.contains(&Step::Each);
             match (many, found.len()) {
                 (false, 0) => {}
@@ -2425,6 +2434,15 @@ impl Json {
                 counted(self.convert.duplicate_keys, "duplicate key", "duplicate keys")
             ));
         }
+        if self.duplicated_read > 0 {
+            // Which value a filter, a count or a sort took decides its answer.
+            complete = false;
+            warnings.push(format!(
+                "{} of a key its object has twice or more, by --where, --count-by, --sort or \
+                 --fields: the last value was taken (the raw input is in the artifact)",
+                counted(self.duplicated_read, "read", "reads")
+            ));
+        }
         // Whole numbers of 2^63 or more, and the first (`, the first 1e+23`).
         let wide = |tally: &Tally<f64>| {
             let first = (tally.first)
@@ -2587,6 +2605,35 @@ mod tests {
         let mut options = JsonOptions::default();
         f(&mut options);
         options
+    }
+
+    #[test]
+    fn a_key_the_options_read_twice_in_its_object_is_warned_of_and_kept() {
+        // `{"status":"ok","status":"failed"}`: the last is read, as parsers keep it; the
+        // answer depends on it, so it is said, and the input kept.
+        let input = br#"[{"id":1,"status":"ok","status":"failed"},{"id":2,"status":"ok"}]"#;
+        let options: [fn(&mut JsonOptions); 4] = [
+            |o| o.conditions = vec!["status=ok".into()],
+            |o| o.count_by = Some("status".into()),
+            |o| o.sort = Some("status".into()),
+            |o| o.fields = vec!["status".into()],
+        ];
+        for set in options {
+            let envelope = run(input, with(set));
+            assert!(
+                (envelope.warnings.iter())
+                    .any(|w| w.starts_with("1 read of a key its object has twice or more")),
+                "{:?}",
+                envelope.warnings
+            );
+            assert!(envelope.truncated, "the input is kept");
+        }
+        // A path through no key its object has twice: the record shown says it has one.
+        let envelope = run(input, with(|o| o.conditions = vec!["id=1".into()]));
+        assert_eq!(
+            envelope.warnings,
+            ["1 duplicate key in the items: the last value of each is kept (the raw input is in the artifact)"]
+        );
     }
 
     fn document(n: usize) -> String {

@@ -172,41 +172,69 @@ impl<'t, 'i> TapeValue<'t, 'i> {
 
     /// The member with `key` (the last one, as with duplicate keys a parser keeps).
     pub fn get(&self, key: &str) -> Option<TapeValue<'t, 'i>> {
-        self.members()
-            .filter(|(k, _)| *k == key)
-            .last()
-            .map(|m| m.1)
+        self.member(key).0
+    }
+
+    /// The member with `key` (the last one), and whether another member has that key.
+    fn member(&self, key: &str) -> (Option<TapeValue<'t, 'i>>, bool) {
+        let mut last = None;
+        let mut duplicated = false;
+        for (k, value) in self.members() {
+            if k == key {
+                duplicated |= last.is_some();
+                last = Some(value);
+            }
+        }
+        (last, duplicated)
     }
 
     /// Calls `found` with every value `steps` lead to (`[]` fans out).
     pub fn select(&self, steps: &[Step], found: &mut dyn FnMut(TapeValue<'t, 'i>)) {
+        self.select_counting(steps, found, &mut 0);
+    }
+
+    /// [`TapeValue::select`], adding to `duplicated` each key on the way that its
+    /// object has more than once (the last member of it is read): a filter's answer
+    /// would differ by which one a reader took.
+    pub fn select_counting(
+        &self,
+        steps: &[Step],
+        found: &mut dyn FnMut(TapeValue<'t, 'i>),
+        duplicated: &mut u64,
+    ) {
         let Some((step, rest)) = steps.split_first() else {
             found(*self);
             return;
         };
         match step {
             Step::Key(key) => {
-                if let Some(value) = self.get(key) {
-                    value.select(rest, found);
+                let (value, twice) = self.member(key);
+                *duplicated += u64::from(twice);
+                if let Some(value) = value {
+                    value.select_counting(rest, found, duplicated);
                 }
             }
             Step::Index(index) => {
                 if let Some(value) = self.elements().nth(*index) {
-                    value.select(rest, found);
+                    value.select_counting(rest, found, duplicated);
                 }
             }
-            Step::Each => self.elements().for_each(|value| value.select(rest, found)),
+            Step::Each => {
+                (self.elements()).for_each(|value| value.select_counting(rest, found, duplicated))
+            }
         }
     }
 
-    /// The first value `steps` lead to.
-    pub fn first(&self, steps: &[Step]) -> Option<TapeValue<'t, 'i>> {
+    /// The first value `steps` lead to, counting duplicated keys on the way as
+    /// [`TapeValue::select_counting`] does.
+    pub fn first(&self, steps: &[Step], duplicated: &mut u64) -> Option<TapeValue<'t, 'i>> {
         let mut first = None;
-        self.select(steps, &mut |value| {
+        let found = &mut |value| {
             if first.is_none() {
                 first = Some(value);
             }
-        });
+        };
+        self.select_counting(steps, found, duplicated);
         first
     }
 
@@ -422,10 +450,12 @@ mod tests {
         with_tape(json, |root| {
             assert_eq!(root.kind(), Kind::Object);
             assert_eq!(root.len(), 3);
-            let b = root.first(&Path::parse("a.b").unwrap().steps).unwrap();
+            let b = root
+                .first(&Path::parse("a.b").unwrap().steps, &mut 0)
+                .unwrap();
             assert_eq!(b.len(), 3);
             assert_eq!(
-                root.first(&Path::parse("a.b[1].c").unwrap().steps)
+                root.first(&Path::parse("a.b[1].c").unwrap().steps, &mut 0)
                     .unwrap()
                     .as_str(),
                 Some("x")
