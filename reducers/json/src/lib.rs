@@ -2408,6 +2408,28 @@ impl Json {
             }
             warnings.push(format!("{} in all", parts.join(" and ")));
         }
+        // Paths through an array inside each record: each condition is met by any of its
+        // elements, and a count puts a record in the group of each element's value.
+        let inner: Vec<String> = (self.plan.conditions.iter())
+            .filter(|c| c.path.steps.contains(&Step::Each))
+            .map(|c| c.path.to_string())
+            .collect();
+        if inner.len() > 1 && self.records > 0 {
+            warnings.push(format!(
+                "--where {}: each goes through an array inside the records, and is met by \
+                 any of its elements, not by one element meeting them all",
+                inner.join(", ")
+            ));
+        }
+        if let Mode::CountBy(path) = &self.plan.mode {
+            if path.steps.contains(&Step::Each) && self.records > 0 {
+                warnings.push(format!(
+                    "--count-by {path} goes through an array inside the records: a record is \
+                     counted in the group of each of its elements' values, so the groups may \
+                     add up to more than the records"
+                ));
+            }
+        }
         for condition in &self.plan.conditions {
             let n = condition.not_numbers();
             if n > 0 {
@@ -2634,6 +2656,34 @@ mod tests {
             envelope.warnings,
             ["1 duplicate key in the items: the last value of each is kept (the raw input is in the artifact)"]
         );
+    }
+
+    #[test]
+    fn paths_through_an_array_inside_the_records_are_warned_of() {
+        // AWS's `Reservations[].Instances[]`: the records are the reservations.
+        let input = br#"{"Reservations":[{"Instances":[{"State":"running","Type":"m5"},{"State":"stopped","Type":"t3"}]},{"Instances":[{"State":"running","Type":"t3"}]}]}"#;
+        let both = with(|o| {
+            o.conditions = vec![
+                "Reservations[].Instances[].State=running".into(),
+                "Reservations[].Instances[].Type=t3".into(),
+            ]
+        });
+        let envelope = run(input, both);
+        assert!(
+            (envelope.warnings.iter()).any(|w| w.contains("not by one element meeting them all")),
+            "{:?}",
+            envelope.warnings
+        );
+        let count = with(|o| o.count_by = Some("Reservations[].Instances[].State".into()));
+        let envelope = run(input, count);
+        assert!(
+            (envelope.warnings.iter()).any(|w| w.contains("add up to more than the records")),
+            "{:?}",
+            envelope.warnings
+        );
+        // One condition, or a path in the records themselves: nothing to say.
+        let one = with(|o| o.conditions = vec!["Reservations[].Instances[].State=running".into()]);
+        assert!(run(input, one).warnings.is_empty());
     }
 
     fn document(n: usize) -> String {
