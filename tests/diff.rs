@@ -1125,8 +1125,15 @@ fn a_word_diff_is_counted_as_git_counts_its_lines() {
         text.push_str(&String::from_utf8(repo.git(&["diff", "--", "c.txt"])).unwrap());
         let envelope = diff_of(&b, text.as_bytes(), &[]);
         let warnings = envelope["warnings"].to_string();
-        assert!(warnings.contains("1 hunks end before"), "{warnings}");
+        assert!(warnings.contains("1 hunk ends before its"), "{warnings}");
         assert!(!warnings.contains("word diff"), "{warnings}");
+        // What the hunk cut short held, as it came, beside the file's patch.
+        let cut_file = items(&envelope).iter().find(|i| i["change"] == "M +0 -1");
+        assert_eq!(
+            cut_file.map(|i| &i["cut_hunk"]),
+            Some(&json!("@@ -1,2 +1,2 @@\n keep {+this+} as is\n-old")),
+            "{envelope}"
+        );
         assert_eq!(envelope["stats"]["other_lines"], prose, "{envelope}");
         assert_eq!(envelope["stats"]["files"], 2, "{envelope}");
         let changes: Vec<_> = items(&envelope)

@@ -237,6 +237,9 @@ struct FileDiff {
     hunks_seen: u64,
     /// Hunks not held: over `max_hunk_lines`, or over the byte caps.
     hunks_left_out: u64,
+    /// The first of its hunks the input cut short (`git diff | head`), as it came
+    /// ([`CUT_HUNK_CHARS`] at most): shown beside the patch, which cannot hold it.
+    cut_hunk: Option<String>,
     /// Conflicts it adds: lines a merge's conflict opens with (`<<<<<<< HEAD`).
     conflicts: u64,
     held_bytes: usize,
@@ -284,6 +287,7 @@ impl FileDiff {
             hunk: None,
             hunks_seen: 0,
             hunks_left_out: 0,
+            cut_hunk: None,
             long_changes: Vec::new(),
             long_changes_more: 0,
             conflicts: 0,
@@ -784,6 +788,12 @@ impl Diff {
         if !hunk.is_complete() {
             self.truncated_hunks += 1;
             file.hunks_left_out += 1;
+            if file.cut_hunk.is_none() {
+                let mut text = String::new();
+                hunk.write_to(&mut text);
+                let text = text.trim_end_matches(['\n', '\r']);
+                file.cut_hunk = Some(briefly_core::cut_str(text, CUT_HUNK_CHARS).into_owned());
+            }
             return;
         }
         // A change inside a long line, where it is: its patch line is cut long before.
@@ -1243,6 +1253,9 @@ pub fn part_chars_for(per_result_chars: usize) -> usize {
 }
 
 /// A file as an item: path, change, and the patch when shown.
+/// The most of a hunk the input cut short that a file's item shows.
+const CUT_HUNK_CHARS: usize = 2_000;
+
 fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value {
     let mut item = json!({"path": file.path(), "change": file.change(pattern)});
     if let Some(commit) = &file.commit {
@@ -1264,6 +1277,9 @@ fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value
     }
     if file.hunks_left_out > 0 && (with_patch || pattern.is_none()) {
         item["hunks_left_out"] = json!(file.hunks_left_out);
+        if let Some(cut) = &file.cut_hunk {
+            item["cut_hunk"] = json!(cut);
+        }
     }
     if !file.long_changes.is_empty() && (with_patch || pattern.is_none()) {
         item["changed"] = json!(file.long_changes);
@@ -1775,8 +1791,14 @@ impl Diff {
         };
         if self.truncated_hunks > 0 {
             outcome.warnings.push(format!(
-                "{} hunks end before their header's line counts: the diff looks truncated",
-                self.truncated_hunks
+                "{} before {} header's line counts: the diff looks truncated (each file's \
+                 first such hunk is its item's `cut_hunk`, as it came; no patch holds one)",
+                briefly_core::counted(self.truncated_hunks, "hunk ends", "hunks end"),
+                if self.truncated_hunks == 1 {
+                    "its"
+                } else {
+                    "their"
+                }
             ));
         }
         if self.options.context == Some(0) && self.files_seen > 0 {
