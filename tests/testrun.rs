@@ -617,7 +617,7 @@ fn pytest_an_internal_error_is_an_item_and_interrupts_the_run() {
 }
 
 #[test]
-fn pytest_that_would_not_run_the_tests_says_why() {
+fn pytest_saying_what_went_wrong_is_an_item_and_in_the_summary() {
     // What an agent's typo or a broken conftest makes pytest print, with `2>&1`: a
     // usage error (exit code 4) after the counts, or alone.
     let project = tempfile::tempdir().unwrap();
@@ -637,16 +637,13 @@ fn pytest_that_would_not_run_the_tests_says_why() {
         let merged = [output.stdout, output.stderr].concat();
         let envelope = b.envelope(&["pytest"], &merged, CAP);
         let item = &envelope["items"][0];
-        assert_eq!(item["kind"], "usage", "{args:?}: {envelope}");
+        assert_eq!(item["kind"], "pytest-error", "{args:?}: {envelope}");
         assert!(
             item["message"].as_str().unwrap().starts_with(said),
             "{envelope}"
         );
         let summary = envelope["summary"].as_str().unwrap();
-        assert!(
-            summary.contains("pytest would not run the tests ("),
-            "{envelope}"
-        );
+        assert!(summary.contains("pytest said: "), "{envelope}");
         assert!(summary.contains(said), "{envelope}");
         assert_eq!(envelope["ok"], false, "{envelope}");
     }
@@ -662,7 +659,7 @@ fn pytest_that_would_not_run_the_tests_says_why() {
         envelope["summary"]
             .as_str()
             .unwrap()
-            .starts_with("counts unknown: pytest would not run"),
+            .starts_with("counts unknown: pytest said: ModuleNotFoundError"),
         "{envelope}"
     );
 }

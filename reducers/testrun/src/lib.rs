@@ -1731,6 +1731,29 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn what_pytest_says_after_its_counts_is_its_verdict_too() {
+        // pytest-cov's verdict under `--cov-fail-under`, after the tests passed.
+        let input = "============================= test session starts ==============================\n\
+            collected 3 items\n\ntest_a.py ...                                                            [100%]\n\n\
+            ============================== 3 passed in 0.10s ===============================\n\
+            ERROR: Coverage failure: total of 50 is less than fail-under=80\n";
+        let envelope = pytest(input);
+        assert_eq!(
+            envelope.summary,
+            "3 passed in 0.10s; pytest said: Coverage failure: total of 50 is less than fail-under=80 (line 7)"
+        );
+        assert_eq!(item(&envelope, 0)["kind"], "pytest-error");
+        assert!(!envelope.ok);
+        // A line a test printed under `-s`, among the progress, is no verdict.
+        let printed = input.replace("test_a.py ...", "test_a.py \nERROR: db not ready\n...");
+        let printed = printed.replace(
+            "ERROR: Coverage failure: total of 50 is less than fail-under=80\n",
+            "",
+        );
+        assert!(pytest(&printed).ok, "{}", pytest(&printed).summary);
+    }
+
+    #[test]
     fn a_counts_line_a_test_printed_is_not_the_runs() {
         let input =
             "=================================== FAILURES ===================================\n\

@@ -77,9 +77,10 @@ pub struct PytestItem {
     /// listed (under `-qq`, a file, its tests counted in `message`); or `end`: the
     /// output's last lines (in `traceback`, each after its line number), when pytest
     /// printed neither a counts line nor a report (it hung, timed out or crashed);
-    /// `crashed`: the interpreter died (`Fatal Python error: …`); `usage`: pytest would
-    /// not run the tests (a path or node id not found, an unknown option, a conftest
-    /// that failed to import: its message, and its lines in `traceback`); `internalerror`:
+    /// `crashed`: the interpreter died (`Fatal Python error: …`); `pytest-error`: pytest
+    /// itself said what went wrong (a path or node id not found, an unknown option, a
+    /// conftest that failed to import, a plugin's verdict: its message, and its lines in
+    /// `traceback`); `internalerror`:
     /// pytest itself failed (`INTERNALERROR> …`: its exception, message and `location`,
     /// the first frame in the project's code, a plugin's or conftest's hook).
     pub kind: &'static str,
@@ -138,6 +139,11 @@ pub struct PytestStats {
     /// Why pytest stopped early (`stopping after 1 failures`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// What pytest itself said went wrong, `ERROR: …` before or after its session (a
+    /// path or node id not found, an unknown option, a conftest that failed to import,
+    /// a plugin's verdict such as pytest-cov's `Coverage failure: …`), and its line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pytest_error: Option<String>,
     /// What interrupted the run (`Interrupted: 1 error during collection`, `KeyboardInterrupt`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
@@ -883,8 +889,8 @@ pub struct Pytest {
     /// pytest's own crash, its `INTERNALERROR>` lines: their exception (the last line of
     /// it) and the first frames of the project's code (a plugin's or conftest's hook).
     internal_error: Option<Fatal>,
-    /// Why pytest would not run the tests, if it would not ([`UsageError`]).
-    usage_error: Option<UsageError>,
+    /// What pytest itself said went wrong, if it did ([`PytestError`]).
+    pytest_error_read: Option<PytestError>,
     /// What `--collect-only` listed, if that is what ran.
     collection: Collection,
     /// The input opens as a JUnit XML report does ([`crate::junit::is_junit_report`]):
@@ -911,33 +917,35 @@ struct Fatal {
 /// Messages of a chained exception a `--tb=line` report of pytest 9's may follow.
 const MAX_CRASH_MESSAGES: usize = 8;
 
-/// Why pytest would not run the tests (its `UsageError`, exit code 4), as it says so
-/// first or after its counts: `ERROR: file or directory not found: tests/a.py`, `ERROR:
-/// not found: …::test_x`, an unknown option (`ERROR: usage: …`, then `pytest: error:
-/// unrecognized arguments: --x`), a conftest that failed to import (`ImportError while
-/// loading conftest '…/conftest.py'.`, then its traceback and `E   ModuleNotFoundError:
-/// …`).
+/// What pytest itself said went wrong, first or after its counts: why it would not run
+/// the tests (its `UsageError`, exit code 4: `ERROR: file or directory not found:
+/// tests/a.py`, `ERROR: not found: …::test_x`, an unknown option, `ERROR: usage: …`
+/// then `pytest: error: unrecognized arguments: --x`, a conftest that failed to import,
+/// `ImportError while loading conftest '…/conftest.py'.` then its traceback and `E
+/// ModuleNotFoundError: …`), or a plugin's verdict after them (pytest-cov's `ERROR:
+/// Coverage failure: …`).
 #[derive(Debug)]
-struct UsageError {
+struct PytestError {
     line: u64,
     /// What it says went wrong.
     message: String,
-    /// Its lines (the first [`USAGE_LINES`]), with their numbers.
+    /// Its lines (the first [`PYTEST_ERROR_LINES`]), with their numbers.
     lines: Vec<String>,
 }
 
-/// Lines of a [`UsageError`] kept.
-const USAGE_LINES: usize = 12;
+/// Lines of a [`PytestError`] kept.
+const PYTEST_ERROR_LINES: usize = 12;
 
-impl UsageError {
+impl PytestError {
     /// Opens one at `text`, the output's line `line`, if it is one's first line.
-    fn open(line: u64, text: &str) -> Option<UsageError> {
+    fn open(line: u64, text: &str) -> Option<PytestError> {
+        // (Its `UsageError`'s, and a plugin's: pytest writes both so.)
         let message = match text.strip_prefix("ERROR: ") {
             Some(message) => message,
             None if text.starts_with("ImportError while loading conftest '") => text,
             None => return None,
         };
-        Some(UsageError {
+        Some(PytestError {
             line,
             message: briefly_core::cut_str(message, MAX_END_LINE_CHARS).into_owned(),
             lines: vec![format!("{line}: {text}")],
@@ -948,7 +956,7 @@ impl UsageError {
     /// not say (argparse's `pytest: error: …` under `ERROR: usage: …`; a conftest's
     /// exception, `E   ModuleNotFoundError: …`).
     fn push(&mut self, line: u64, text: &str) {
-        if text.is_empty() || self.lines.len() == USAGE_LINES {
+        if text.is_empty() || self.lines.len() == PYTEST_ERROR_LINES {
             return;
         }
         // (The program's name is `pytest`, or `__main__.py` under `python -m pytest`.)
@@ -1084,25 +1092,25 @@ impl Pytest {
             warned_by: None,
             fatal: None,
             internal_error: None,
-            usage_error: None,
+            pytest_error_read: None,
             collection: Collection::default(),
             junit_input: false,
         })
     }
 
-    /// The output's line `line`, `text`, read for a [`UsageError`]: one opens at the
+    /// The output's line `line`, `text`, read for a [`PytestError`]: one opens at the
     /// output's first line or after a session's counts (pytest prints it then), and
     /// takes the lines after it up to another session's heading.
-    fn usage_error_line(&mut self, line: u64, text: &str) {
-        match &mut self.usage_error {
+    fn pytest_error_line(&mut self, line: u64, text: &str) {
+        match &mut self.pytest_error_read {
             Some(_) if section_title(text) == Some("test session starts") => {}
             Some(usage) => return usage.push(line, text),
             None => {}
         }
         let first = self.section == Section::Top && self.top_lines == 0;
         if first || (self.counts_line.is_some() && self.section == Section::Other) {
-            if let Some(usage) = UsageError::open(line, text) {
-                self.usage_error = Some(usage);
+            if let Some(usage) = PytestError::open(line, text) {
+                self.pytest_error_read = Some(usage);
             }
         }
     }
@@ -1907,7 +1915,7 @@ impl FoldBatches for Pytest {
             if let Some(rest) = text.strip_prefix(INTERNAL_ERROR) {
                 self.internal_error_line(record.line, rest.trim_end());
             }
-            self.usage_error_line(record.line, text.trim_end());
+            self.pytest_error_line(record.line, text.trim_end());
             self.line(text.trim_end(), facts.severity, out);
             self.keep_end(record.line, text.trim_end());
             match &mut self.fatal {
@@ -1933,14 +1941,14 @@ impl FoldBatches for Pytest {
         if let Some(internal) = self.internal_error.take() {
             self.emit_internal_error(internal, out);
         }
-        let usage_error = self.usage_error.take();
-        if let Some(usage) = &usage_error {
-            let mut item = PytestItem::noted("usage", "", "", None, &usage.message);
+        let pytest_error_read = self.pytest_error_read.take();
+        if let Some(usage) = &pytest_error_read {
+            let mut item = PytestItem::noted("pytest-error", "", "", None, &usage.message);
             item.traceback = usage.lines.join("\n");
             out.emit(0, item);
-            self.stats.interrupted = Some(format!(
-                "pytest would not run the tests (line {}: {})",
-                usage.line, usage.message
+            self.stats.pytest_error = Some(format!(
+                "pytest said: {} (line {})",
+                usage.message, usage.line
             ));
         }
         let unnamed = std::iter::from_fn(|| self.pending.pop_oldest())
@@ -1980,7 +1988,7 @@ impl FoldBatches for Pytest {
             && reports == 0
             && !self.end.is_empty()
             && fatal.is_none()
-            && usage_error.is_none()
+            && pytest_error_read.is_none()
             && !listed.any;
         if let Some(fatal) = &fatal {
             let mut item = PytestItem::noted("crashed", "", "", None, &fatal.text);
@@ -2009,7 +2017,7 @@ impl FoldBatches for Pytest {
             item.traceback = lines.join("\n");
             out.emit(0, item);
         }
-        let said_why_unknown = no_counts && usage_error.is_some();
+        let said_why_unknown = no_counts && pytest_error_read.is_some();
         let mut summary = match counts_line.as_deref().and_then(parse_counts) {
             Some((counts, duration)) if self.earlier_sessions.count > 0 => {
                 // Each session's counts in its words, and their sums in the stats.
@@ -2042,7 +2050,9 @@ impl FoldBatches for Pytest {
                         None => format!("Python died ({})", fatal.text),
                     },
                     // (Said here, not again after the counts.)
-                    None if usage_error.is_some() => stats.interrupted.clone().unwrap_or_default(),
+                    None if pytest_error_read.is_some() => {
+                        stats.pytest_error.clone().unwrap_or_default()
+                    }
                     None => "pytest printed no final counts line (-qq, interrupted or cut off)"
                         .to_string(),
                 };
@@ -2104,7 +2114,10 @@ impl FoldBatches for Pytest {
         if show_end {
             summary.push_str("; the output's last lines are shown");
         }
-        if let Some(interrupted) = stats.interrupted.as_ref().filter(|_| !said_why_unknown) {
+        if let Some(said) = stats.pytest_error.as_ref().filter(|_| !said_why_unknown) {
+            summary.push_str(&format!("; {said}"));
+        }
+        if let Some(interrupted) = &stats.interrupted {
             summary.push_str(&format!("; {interrupted}"));
         }
         let count = |key: &str| {
@@ -2163,7 +2176,8 @@ impl FoldBatches for Pytest {
             && count("failed") == 0
             && count("errors") == 0
             && reports == 0
-            && stats.interrupted.is_none();
+            && stats.interrupted.is_none()
+            && stats.pytest_error.is_none();
         let mut outcome = Outcome::new(summary, stats);
         outcome.ok = ok;
         outcome.warnings = warnings;
