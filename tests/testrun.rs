@@ -2961,6 +2961,31 @@ fn pytest_quiet_counts_after_the_warnings_summary() {
 }
 
 #[test]
+fn pytest_a_warning_says_how_many_times_pytest_counted_it() {
+    // pytest groups a file's many warnings alike (`test_w.py: 20 warnings`), and lists
+    // the tests of a few over them.
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "test_w.py",
+        "import pytest, warnings\n\n@pytest.mark.parametrize('i', range(20))\n\
+         def test_w(i):\n    warnings.warn(DeprecationWarning('old api'))\n\n\
+         def test_a():\n    warnings.warn(UserWarning('once'))\n",
+    );
+    let output = pytest(project.path(), &[]);
+    let envelope = Briefly::new().envelope(&["pytest"], &output.stdout, CAP);
+    let counts: Vec<(&str, Option<u64>)> = (envelope["items"].as_array().unwrap().iter())
+        .filter(|i| i["kind"] == "warning")
+        .map(|i| (i["exception"].as_str().unwrap(), i["count"].as_u64()))
+        .collect();
+    assert_eq!(
+        counts,
+        [("DeprecationWarning", Some(20)), ("UserWarning", None)],
+        "{envelope}"
+    );
+}
+
+#[test]
 fn pytest_a_long_dict_comparison_keeps_how_the_dicts_differ() {
     // `pytest -vv`: the items two dicts have in common come first, 60 lines of them;
     // how they differ, after them, was left out with the middle of the report.

@@ -100,6 +100,10 @@ pub struct PytestItem {
     /// A bounded excerpt of the captured output: error-like lines and the last lines.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub captured: String,
+    /// For a warning: how many times pytest counted it, when more than once (the tests
+    /// its summary lists over it, or its `test_a.py: 20 warnings`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
 }
 
 impl PytestItem {
@@ -123,6 +127,7 @@ impl PytestItem {
             message: (!message.is_empty()).then(|| message.to_string()),
             traceback: String::new(),
             captured: String::new(),
+            count: None,
         }
     }
 }
@@ -882,8 +887,10 @@ pub struct Pytest {
     end: VecDeque<(u64, String)>,
     /// The sessions before the last.
     earlier_sessions: Sessions,
-    /// In the `warnings summary`, the tests that raised the warning to come.
+    /// In the `warnings summary`, the tests that raised the warning to come (the first
+    /// named), and how many times they did.
     warned_by: Option<String>,
+    warned_times: u64,
     /// Python's faulthandler's report of the crash that ended the run, if one did.
     fatal: Option<Fatal>,
     /// pytest's own crash, its `INTERNALERROR>` lines: their exception (the last line of
@@ -1090,6 +1097,7 @@ impl Pytest {
             end: VecDeque::with_capacity(END_LINES),
             earlier_sessions: Sessions::default(),
             warned_by: None,
+            warned_times: 0,
             fatal: None,
             internal_error: None,
             pytest_error_read: None,
@@ -1360,6 +1368,7 @@ impl Pytest {
             message: None,
             traceback: String::new(),
             captured: String::new(),
+            count: None,
         };
         if let Some(report) = &mut report {
             let own = report
@@ -1492,10 +1501,16 @@ impl Pytest {
             return;
         }
         if !line.starts_with(' ') {
-            // The first of the tests named.
+            // The tests named, the first kept: each once, or a file's many at once
+            // (`test_a.py: 20 warnings`).
             if self.warned_by.is_none() {
                 self.warned_by = Some(line.to_string());
+                self.warned_times = 0;
             }
+            let times = (line.rsplit_once(": "))
+                .and_then(|(_, n)| n.strip_suffix(" warnings"))
+                .and_then(|n| n.parse().ok());
+            self.warned_times += times.unwrap_or(1);
             return;
         }
         let Some(by) = self.warned_by.take() else {
@@ -1521,6 +1536,7 @@ impl Pytest {
         };
         let mut item = PytestItem::noted("warning", nodeid, file, Some(number), message.trim());
         item.exception = (!category.is_empty()).then(|| category.to_string());
+        item.count = (self.warned_times > 1).then_some(self.warned_times);
         self.emit_noted(item, out);
     }
 
