@@ -1791,6 +1791,15 @@ impl CargoTest {
             }
             return;
         }
+        // A test binary cargo ran that stopped before it named its tests: what it wrote
+        // (libtest's `error: the option `Z` is only accepted on the nightly compiler`,
+        // an unknown flag) is its own error, not the build's.
+        let unstarted = (self.next_binary.as_deref()).is_some_and(|b| !b.starts_with("Doc-tests "));
+        if unstarted && matches!(diagnostic_start(line), Some((true, None, _))) {
+            self.start_binary(None, out);
+            self.crash_line(line);
+            return;
+        }
         if let Some((error, code, message)) = diagnostic_start(line) {
             self.close_diagnostic(out);
             self.format("rustc");

@@ -1438,6 +1438,31 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_test_binary_that_rejects_its_arguments_stopped_and_is_no_build_error() {
+        // `cargo test -- -Z unstable-options` on a stable toolchain.
+        let input = "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.03s\n\
+            \x20    Running unittests src/lib.rs (target/debug/deps/ct1-6c70)\n\
+            error: the option `Z` is only accepted on the nightly compiler\n\
+            error: test failed, to rerun pass `--lib`\n";
+        let envelope = cargo_test(input.as_bytes());
+        assert!(
+            !envelope.summary.starts_with("build failed"),
+            "{}",
+            envelope.summary
+        );
+        assert!(
+            envelope.summary.contains(
+                "it stopped: error: the option `Z` is only accepted on the nightly compiler"
+            ),
+            "{}",
+            envelope.summary
+        );
+        let crashed = item(&envelope, 0);
+        assert_eq!(crashed["kind"], "crashed", "{crashed}");
+        assert_eq!(crashed["binary"], "ct1: unittests src/lib.rs", "{crashed}");
+    }
+
+    #[test]
     fn a_test_that_returned_an_error_under_nocapture_is_named_by_it() {
         let input = "     Running unittests src/lib.rs (target/debug/deps/ct-1)\n\n\
             running 2 tests\ntest tests::fine ... ok\nError: \"returned error\"\n\
