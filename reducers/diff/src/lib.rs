@@ -438,6 +438,8 @@ pub struct Diff {
     directories: HashMap<String, (u64, u64, u64)>,
     outside_lines: u64,
     truncated_hunks: u64,
+    /// `diff -r`'s `Only in DIR: NAME` lines: files in one of the trees only.
+    only_in: u64,
     /// Hunks `--context` left as they are: a merge's combined hunks, a word diff's.
     context_kept: u64,
     /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
@@ -583,6 +585,7 @@ impl Diff {
             directories: HashMap::new(),
             outside_lines: 0,
             truncated_hunks: 0,
+            only_in: 0,
             context_kept: 0,
             pending_old: None,
             commits: Vec::new(),
@@ -627,6 +630,8 @@ impl Diff {
         if self.in_signature || command || rule || text.trim().is_empty() {
             return;
         }
+        // `diff -r`'s file in one directory only (`Only in a/src: old.c`): a change too.
+        self.only_in += u64::from(text.starts_with("Only in ") && text.contains(": "));
         // The first lines by number: a truncated hunk's lines come back after later ones.
         self.other_left_out += u64::from(self.other.len() == MAX_OTHER_LINES);
         if self.other.len() == MAX_OTHER_LINES {
@@ -1707,6 +1712,16 @@ impl Diff {
             let (_, rest) = summary.split_once(" changed").unwrap_or(("", &summary));
             summary = format!("{commits} commits: {changes}{rest}");
         }
+        if self.only_in > 0 {
+            summary.push_str(&format!(
+                "; {} one tree only (`Only in …`, listed after the files)",
+                briefly_core::counted(
+                    self.only_in,
+                    "file or directory in",
+                    "files or directories in"
+                )
+            ));
+        }
         if self.merge_blocks > 0 {
             // The files counted once for each parent.
             summary.push_str(&format!(
@@ -2066,6 +2081,13 @@ Only in b: only_b.txt
             envelope
                 .summary
                 .contains("2 lines outside the files' patches"),
+            "{}",
+            envelope.summary
+        );
+        assert!(
+            (envelope.summary).contains(
+                "; 2 files or directories in one tree only (`Only in …`, listed after the files)"
+            ),
             "{}",
             envelope.summary
         );
