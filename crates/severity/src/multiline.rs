@@ -907,9 +907,10 @@ impl MultiLine {
 
     /// Whether the line last pushed shows where it went wrong, though it does not name
     /// it ([`MultiLine::push`]): under Go's `panic:`, the panicking goroutine's first
-    /// frame in the program's code ([`is_own_go_frame`]), its function and its file and
-    /// line (`/app/store/cache.go:42 +0x2a`), past the runtime's frames and the standard
-    /// library's. A record cut short keeps it, as it keeps a cause.
+    /// frame in the program's code (its package's path opens with a domain, or is
+    /// `main`), its function and its file and line (`/app/store/cache.go:42 +0x2a`),
+    /// past the runtime's frames and the standard library's. A record cut short keeps
+    /// it, as it keeps a cause.
     pub fn at_fault(&self) -> bool {
         self.at_fault
     }
