@@ -2304,6 +2304,13 @@ test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; fini
         "{summary}"
     );
     assert!(!summary.contains("before it stopped"), "{summary}");
+    let totals = &envelope["stats"]["totals"];
+    assert_eq!(
+        (&totals["passed"], &totals["failed"], &totals["ignored"]),
+        (&json!(3), &json!(1), &json!(2)),
+        "{envelope}"
+    );
+    assert_eq!(envelope["stats"]["counts_known"], false, "{envelope}");
 }
 
 #[test]

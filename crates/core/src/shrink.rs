@@ -24,7 +24,7 @@ pub fn cut_str(text: &str, max_chars: usize) -> Cow<'_, str> {
         // Only the earlier marker is past the limit: the text is as cut as it can be.
         return Cow::Borrowed(text);
     }
-    let cut = head[at..].chars().count() as u64 + earlier;
+    let cut = original_chars(&head[at..]) + earlier;
     let shorter = with_cut_marker(&head[..at], cut);
     // A cut of fewer characters than its marker takes would lengthen the text.
     if shorter.chars().count() >= text.chars().count() {
@@ -91,6 +91,30 @@ pub fn split_cut(text: &str) -> Option<(&str, u64)> {
         (_, 0) => None,
         cut => Some(cut),
     }
+}
+
+/// The characters `text` stood for before any middle cut in it ([`cut_middle`]'s
+/// `…[cut N chars]…`, counted as the N it took).
+fn original_chars(text: &str) -> u64 {
+    let mut chars = 0;
+    let mut rest = text;
+    while let Some(at) = rest.find(CUT_MARKER) {
+        let after = &rest[at + CUT_MARKER.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let marker_end = after[digits..].strip_prefix(" chars]…");
+        match (after[..digits].parse::<u64>(), marker_end) {
+            (Ok(n), Some(tail)) => {
+                chars += rest[..at].chars().count() as u64 + n;
+                rest = tail;
+            }
+            _ => {
+                let end = at + CUT_MARKER.len();
+                chars += rest[..end].chars().count() as u64;
+                rest = &rest[end..];
+            }
+        }
+    }
+    chars + rest.chars().count() as u64
 }
 
 /// A text cut before, as what it kept and the count its marker (`…[cut N` then `end`)
@@ -271,6 +295,16 @@ mod tests {
         assert_eq!(
             cut_middle(&once, 300),
             format!("{}…[cut 4700 chars]", "a".repeat(300))
+        );
+        // A middle cut cut again at its end counts what the middle cut took too.
+        let middle = cut_middle(&"b".repeat(600), 300).into_owned();
+        assert_eq!(
+            middle,
+            format!("{}…[cut 300 chars]…{}", "b".repeat(200), "b".repeat(100))
+        );
+        assert_eq!(
+            cut_str(&middle, 50),
+            format!("{}…[cut 550 chars]", "b".repeat(50))
         );
     }
 

@@ -1259,7 +1259,7 @@ pub fn part_chars_for(per_result_chars: usize) -> usize {
 
 /// A file as an item: path, change, and the patch when shown.
 /// The most of a hunk the input cut short that a file's item shows.
-const CUT_HUNK_CHARS: usize = 2_000;
+const CUT_HUNK_CHARS: usize = 500;
 
 fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value {
     let mut item = json!({"path": file.path(), "change": file.change(pattern)});
@@ -1750,10 +1750,11 @@ impl Diff {
             );
         } else if no_diff {
             summary = "no diff in the input: it is empty".to_string();
-        } else if others > 0 {
+        } else if others > self.only_in {
+            // (`Only in …` lines were said above.)
             summary.push_str(&format!(
-                "; {} outside the files' patches and the commits' headers (a commit's message, `Only in …`, `Binary files … differ`)",
-                briefly_core::counted(others, "line", "lines")
+                "; {} outside the files' patches and the commits' headers (a commit's message, `Binary files … differ`)",
+                briefly_core::counted(others - self.only_in, "other line", "other lines")
             ));
         }
         if self.conflicts > 0 {
@@ -2077,10 +2078,19 @@ Only in b: only_b.txt
                 &json!("Only in b: only_b.txt")
             ]
         );
+        // Said once, as what they are.
         assert!(
-            envelope
-                .summary
-                .contains("2 lines outside the files' patches"),
+            !envelope.summary.contains("outside the files' patches"),
+            "{}",
+            envelope.summary
+        );
+        let noted = format!("{tree}a note\n");
+        let envelope = reduce(noted.as_bytes(), DiffOptions::default());
+        assert!(
+            (envelope.summary).ends_with(
+                "; 1 other line outside the files' patches and the \
+                 commits' headers (a commit's message, `Binary files … differ`)"
+            ),
             "{}",
             envelope.summary
         );

@@ -2408,18 +2408,28 @@ impl Json {
             }
             warnings.push(format!("{} in all", parts.join(" and ")));
         }
-        // Paths through an array inside each record: each condition is met by any of its
-        // elements, and a count puts a record in the group of each element's value.
-        let inner: Vec<String> = (self.plan.conditions.iter())
-            .filter(|c| c.path.steps.contains(&Step::Each))
-            .map(|c| c.path.to_string())
-            .collect();
-        if inner.len() > 1 && self.records > 0 {
-            warnings.push(format!(
-                "--where {}: each goes through an array inside the records, and is met by \
-                 any of its elements, not by one element meeting them all",
-                inner.join(", ")
-            ));
+        // Paths through the same array inside each record: each condition is met by any
+        // of its elements, and a count puts a record in the group of each element's value.
+        let mut by_array: Vec<(&[Step], Vec<String>)> = Vec::new();
+        for condition in &self.plan.conditions {
+            let steps = &condition.path.steps;
+            let Some(each) = steps.iter().position(|step| *step == Step::Each) else {
+                continue;
+            };
+            let array = &steps[..=each];
+            match by_array.iter_mut().find(|(seen, _)| *seen == array) {
+                Some((_, paths)) => paths.push(condition.path.to_string()),
+                None => by_array.push((array, vec![condition.path.to_string()])),
+            }
+        }
+        for (_, paths) in by_array.iter().filter(|(_, paths)| paths.len() > 1) {
+            if self.records > 0 {
+                warnings.push(format!(
+                    "--where {}: each goes through the same array inside the records, and is \
+                     met by any of its elements, not by one element meeting them all",
+                    paths.join(", ")
+                ));
+            }
         }
         if let Mode::CountBy(path) = &self.plan.mode {
             if path.steps.contains(&Step::Each) && self.records > 0 {
@@ -2681,9 +2691,20 @@ mod tests {
             "{:?}",
             envelope.warnings
         );
-        // One condition, or a path in the records themselves: nothing to say.
+        // One condition, or conditions through different arrays: nothing to say.
         let one = with(|o| o.conditions = vec!["Reservations[].Instances[].State=running".into()]);
         assert!(run(input, one).warnings.is_empty());
+        let apart = with(|o| {
+            o.conditions = vec![
+                "Reservations[].Instances[].State=running".into(),
+                "Reservations[].Groups[].Name=web".into(),
+            ]
+        });
+        let warnings = run(input, apart).warnings;
+        assert!(
+            !warnings.iter().any(|w| w.contains("same array")),
+            "{warnings:?}"
+        );
     }
 
     fn document(n: usize) -> String {

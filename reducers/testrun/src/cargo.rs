@@ -108,7 +108,9 @@ pub struct BinaryResult {
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct CargoStats {
     /// Sums of every binary's result (`passed`, `failed`, `ignored`, `measured`,
-    /// `filtered_out`), or nextest's summary; null when no result was printed.
+    /// `filtered_out`), with the outcomes a binary that stopped short of its result
+    /// printed before (then `counts_known` is false), or nextest's summary; null when no
+    /// result was printed.
     pub totals: Option<Map<String, Value>>,
     /// False when some binary printed no result or none printed any.
     pub counts_known: bool,
@@ -1791,11 +1793,11 @@ impl CargoTest {
             }
             return;
         }
-        // A test binary cargo ran that stopped before it named its tests: what it wrote
-        // (libtest's `error: the option `Z` is only accepted on the nightly compiler`,
-        // an unknown flag) is its own error, not the build's.
-        let unstarted = (self.next_binary.as_deref()).is_some_and(|b| !b.starts_with("Doc-tests "));
-        if unstarted && matches!(diagnostic_start(line), Some((true, None, _))) {
+        // A test binary cargo ran (or rustdoc, for the doc-tests) that stopped before it
+        // named its tests: what it wrote (libtest's `error: the option `Z` is only
+        // accepted on the nightly compiler`, an unknown flag) is its own error, not the
+        // build's. (A doc-test's compile errors come in its report, after.)
+        if self.next_binary.is_some() && matches!(diagnostic_start(line), Some((true, None, _))) {
             self.start_binary(None, out);
             self.crash_line(line);
             return;
@@ -2425,6 +2427,10 @@ impl FoldBatches for CargoTest {
             ));
             parts.push(text);
             counts_known = self.binaries_without_result == 0;
+            for (key, n) in [("passed", passed), ("failed", failed), ("ignored", ignored)] {
+                let sum = n + self.totals.get(key).and_then(Value::as_u64).unwrap_or(0);
+                self.totals.insert(key.to_string(), sum.into());
+            }
             stats.totals = Some(std::mem::take(&mut self.totals));
         } else if errors == 0 && stats.formats.is_empty() && stats.warnings == 0 {
             // Nothing recognized at all: most often `briefly run` given only stdout.
