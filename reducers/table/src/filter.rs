@@ -137,6 +137,16 @@ impl Condition {
             }
     }
 
+    /// Whether `cell`, a CSV field written with leading zeros that reads as a number
+    /// (`02134`), met an equality with a number (`zip = 2134`): compared by its text, as
+    /// an identifier, it is not equal to the number it reads as.
+    pub fn compared_as_identifier(&self, cell: &Cell<'_>) -> bool {
+        matches!(self.op, Op::Eq | Op::Ne)
+            && self.number.is_some()
+            && matches!(cell, Cell::Text(t) if zero_led(t))
+            && cell.number().is_some()
+    }
+
     /// The condition as written, `COL OP VALUE`.
     pub fn text(&self) -> String {
         let op = OPS
@@ -442,6 +452,15 @@ mod tests {
             .unwrap()
             .test(&Cell::Int(2134)));
         assert!(Condition::parse("zip > 2000").unwrap().test(&text("02134")));
+        // Said, for a warning: the fields the number did not find for it.
+        assert!(zip.compared_as_identifier(&text("02134")));
+        assert!(!zip.compared_as_identifier(&text("2134")));
+        assert!(!Condition::parse("zip = ab")
+            .unwrap()
+            .compared_as_identifier(&text("02134")));
+        assert!(!Condition::parse("zip > 2000")
+            .unwrap()
+            .compared_as_identifier(&text("02134")));
     }
 
     #[test]

@@ -83,6 +83,9 @@ pub struct Scan {
     /// For each filter, the numbers and times in CSV fields it ordered as text
     /// ([`Condition::ordered_as_text`]).
     ordered_as_text: Vec<u64>,
+    /// For each filter, the CSV fields written with leading zeros it compared by their
+    /// text with a number ([`Condition::compared_as_identifier`]).
+    compared_as_identifier: Vec<u64>,
     pick: Pick,
     held: VecDeque<(u64, Value)>,
     rng: Rng,
@@ -129,6 +132,7 @@ impl Scan {
             stats: with_stats.then(Vec::new),
             incomparable: vec![0; filters.len()],
             ordered_as_text: vec![0; filters.len()],
+            compared_as_identifier: vec![0; filters.len()],
             filters,
             pick,
             held: VecDeque::new(),
@@ -248,10 +252,12 @@ impl Scan {
                     s.add(&rows.cell(c, r), row);
                 }
             }
-            let counts = &mut self.ordered_as_text;
+            let (counts, identifiers) =
+                (&mut self.ordered_as_text, &mut self.compared_as_identifier);
             let failed = self.filters.iter().enumerate().find_map(|(i, (c, f))| {
                 let cell = rows.cell(*c, r);
                 counts[i] += u64::from(f.ordered_as_text(&cell));
+                identifiers[i] += u64::from(f.compared_as_identifier(&cell));
                 match f.judge(&cell) {
                     Verdict::Pass => None,
                     verdict => Some((i, verdict)),
@@ -415,6 +421,23 @@ impl Scan {
                     briefly_core::counted(*n, "number or time", "numbers or times"),
                     f.column,
                     f.value.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+
+    /// Warnings about filters that compared a number with fields written with leading
+    /// zeros by their text (`zip = 2134` does not find `02134`).
+    pub fn identifier_warnings(&self) -> Vec<String> {
+        (self.filters.iter().zip(&self.compared_as_identifier))
+            .filter(|(_, n)| **n > 0)
+            .map(|((_, f), n)| {
+                format!(
+                    "{}: {} in column {:?} written with leading zeros, compared as text: an \
+                     identifier's digits, not a number (write the value as the column does)",
+                    f.text(),
+                    briefly_core::counted(*n, "value", "values"),
+                    f.column,
                 )
             })
             .collect()

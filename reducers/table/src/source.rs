@@ -1094,6 +1094,7 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     warnings.extend(scan.mixed_warnings());
     warnings.extend(scan.incomparable_warnings());
     warnings.extend(scan.ordered_as_text_warnings());
+    warnings.extend(scan.identifier_warnings());
     let rows = table.total_rows.unwrap_or(scan.rows);
     let columns = if table.options.columns.is_empty() {
         table.total_columns.unwrap_or(scan.names.len())

@@ -1283,6 +1283,21 @@ fn parquet_string_bounds_a_writer_cut_are_flagged() {
 }
 
 #[test]
+fn a_number_that_finds_no_field_written_with_leading_zeros_says_so() {
+    let input = b"zip,city\n02134,Boston\n10001,New York\n02134,Boston\n";
+    let options = TableOptions {
+        filters: vec!["zip = 2134".into()],
+        ..TableOptions::default()
+    };
+    let e = stream(input, options);
+    assert!(rows_of(&e).is_empty(), "{}", e.to_json());
+    assert_eq!(
+        e.warnings,
+        ["zip == 2134: 2 values in column \"zip\" written with leading zeros, compared as text: an identifier's digits, not a number (write the value as the column does)"]
+    );
+}
+
+#[test]
 fn excels_sep_line_names_the_delimiter_and_is_no_header() {
     for input in [
         &b"sep=;\na;b\n1;2\n3;4\n"[..],
