@@ -1236,6 +1236,48 @@ fn gits_lists_of_files_without_patches_are_read() {
     assert_eq!(changes, [json!("+2 -1"), json!("+1 -0"), json!("binary")]);
     assert_eq!(envelope["stats"]["added"], 3);
     assert_eq!(envelope["stats"]["binary"], 1);
+    // `--name-status`: each file's status as git writes it, a rename's old path; no
+    // lines counted, none said.
+    repo.git(&["mv", "b/c.txt", "b/d.txt"]);
+    let envelope = diff_of(
+        &b,
+        &repo.git(&["diff", "--name-status", "-M", "HEAD~2", "--cached"]),
+        &[],
+    );
+    let listed: Vec<_> = items(&envelope)
+        .iter()
+        .map(|item| {
+            (
+                item["path"].clone(),
+                item["change"].clone(),
+                item.get("from").cloned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (json!("a.txt"), json!("M"), None),
+            (json!("b/d.txt"), json!("A"), None),
+            (json!("logo.png"), json!("M"), None)
+        ],
+        "{envelope}"
+    );
+    assert_eq!(
+        envelope["summary"],
+        "3 files changed (--name-status: no lines counted)"
+    );
+    let renamed = diff_of(
+        &b,
+        &repo.git(&["diff", "--name-status", "-M", "HEAD", "--cached"]),
+        &[],
+    );
+    assert_eq!(
+        (&items(&renamed)[0]["change"], &items(&renamed)[0]["from"]),
+        (&json!("R100"), &json!("b/c.txt")),
+        "{renamed}"
+    );
+    repo.git(&["mv", "b/d.txt", "b/c.txt"]);
     let shortstat = repo.git(&["diff", "--shortstat", "HEAD~2"]);
     assert_eq!(
         String::from_utf8_lossy(&shortstat).trim(),

@@ -5,7 +5,8 @@
 //! --stat` gives them, a file a merge left in conflict `U` with its conflicts counted;
 //! so is a coloured diff (`--color=always`), without its codes, and a word diff
 //! (`--word-diff`, plain or porcelain), its lines counted by their marks. Input without
-//! patches, git's `--stat`, `--numstat` or `--shortstat`, has its files as git lists them.
+//! patches, git's `--stat`, `--numstat`, `--name-status` or `--shortstat`, has its
+//! files as git lists them.
 //!
 //! Items are files (`stats.files` counts them, always exact), then the lines outside any
 //! file's patch that nothing else reads, `{"kind": "line", "line", "text"}` (a commit's
@@ -50,7 +51,9 @@ use briefly_core::{
 };
 use commit::{commit_line, merge_parent, oneline_commit, Commit};
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use parse::{combined_hunk_header, numstat_line, stat_line, stat_totals, summary_line};
+use parse::{
+    combined_hunk_header, name_status_line, numstat_line, stat_line, stat_totals, summary_line,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::hash_map::DefaultHasher;
@@ -483,6 +486,8 @@ pub struct Diff {
     listed_counts: (u64, u64),
     /// Of the files listed, the binary ones (`Bin 0 -> 1234 bytes`, `-\t-\t`).
     listed_binary: u64,
+    /// Of the files listed, those `--name-status` lists, which counts no lines.
+    listed_uncounted: u64,
     /// Files of combined diffs (`diff --cc`), which show no hunk merged cleanly.
     combined_files: u64,
     /// The last of them without its codes; its buffer is reused.
@@ -607,6 +612,7 @@ impl Diff {
             listed_lines: 0,
             listed_totals: None,
             listed_counts: (0, 0),
+            listed_uncounted: 0,
             listed_binary: 0,
             combined_files: 0,
             plain: None,
@@ -1535,9 +1541,9 @@ impl Diff {
         Flow::Continue
     }
 
-    /// Reads `text`, outside any file's patch, when it is a line of git's `--stat` or
-    /// `--numstat` list of files or a `--stat` total (`git diff --stat`, `git log
-    /// --stat`, `git show --numstat`). Whether it was.
+    /// Reads `text`, outside any file's patch, when it is a line of git's `--stat`,
+    /// `--numstat` or `--name-status` list of files or a `--stat` total (`git diff
+    /// --stat`, `git log --stat`, `git show --numstat`). Whether it was.
     fn read_listed(&mut self, text: &str) -> bool {
         if let Some((files, added, removed)) = stat_totals(text) {
             let totals = self.listed_totals.get_or_insert((0, 0, 0));
@@ -1558,8 +1564,13 @@ impl Diff {
             self.listed_lines += 1;
             return true;
         }
+        let mut from = None;
         let (path, change) = if let Some((path, stat)) = stat_line(text) {
             (path, stat.to_string())
+        } else if let Some((status, path, old)) = name_status_line(text) {
+            from = old;
+            self.listed_uncounted += 1;
+            (path, status.to_string())
         } else if let Some((counts, path)) = numstat_line(text) {
             let change = match counts {
                 Some((added, removed)) => {
@@ -1578,6 +1589,9 @@ impl Diff {
         self.listed_binary += u64::from(change == "binary" || change.starts_with("Bin "));
         if self.listed.len() < MAX_FILES_HELD {
             let mut item = json!({"path": path, "change": change});
+            if let Some(from) = from {
+                item["from"] = json!(from);
+            }
             if let Some(commit) = &self.commit {
                 item["commit"] = json!(commit);
             }
@@ -1702,6 +1716,14 @@ impl Diff {
             })
             .collect();
         let mut summary = git_stat_words(self.files_seen, self.added, self.removed);
+        // `--name-status` alone counts no lines: none are said.
+        if listed_only && self.listed_uncounted == self.listed_files && self.listed_totals.is_none()
+        {
+            summary = match self.files_seen {
+                1 => "1 file changed (--name-status: no lines counted)".to_string(),
+                n => format!("{n} files changed (--name-status: no lines counted)"),
+            };
+        }
         let commits = self.commits_seen - self.merge_blocks;
         if commits > 1 {
             // Each commit's files, summed: a file two commits change is two changes.
@@ -1878,7 +1900,8 @@ impl Diff {
                 n => format!("the {n} files as git lists them"),
             };
             outcome.warnings.push(format!(
-                "no patches, only git's summary of them (--stat, --numstat or --shortstat): \
+                "no patches, only git's summary of them (--stat, --numstat, --name-status or \
+                 --shortstat): \
                  {listed}, with the counts it gives; `git diff` without the option has the hunks"
             ));
         }

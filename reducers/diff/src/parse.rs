@@ -453,9 +453,50 @@ pub fn numstat_line(line: &str) -> Option<(Option<(u64, u64)>, &str)> {
     }
 }
 
+/// A line of git's `--name-status`: `M\tsrc/a.rs`, `A\tnew.rs`, a rename or copy with
+/// its score and both paths, `R096\told.rs\tnew.rs`; the status as git wrote it, the
+/// path (the new one), and the old path of a rename or copy.
+pub fn name_status_line(line: &str) -> Option<(&str, &str, Option<&str>)> {
+    let (status, rest) = line.split_once('\t')?;
+    let (letter, score) = status.split_at(status.len().min(1));
+    let known = matches!(letter, "A" | "M" | "D" | "R" | "C" | "T" | "U" | "X");
+    if !known || !score.bytes().all(|b| b.is_ascii_digit()) || rest.is_empty() {
+        return None;
+    }
+    match rest.split_once('\t') {
+        Some((from, to)) if matches!(letter, "R" | "C") && !to.contains('\t') => {
+            Some((status, to, Some(from)))
+        }
+        None if score.is_empty() => Some((status, rest, None)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_status_lines() {
+        assert_eq!(
+            name_status_line("M\tsrc/a.rs"),
+            Some(("M", "src/a.rs", None))
+        );
+        assert_eq!(
+            name_status_line("R096\told.rs\tnew.rs"),
+            Some(("R096", "new.rs", Some("old.rs")))
+        );
+        for not in [
+            "M src/a.rs",
+            "Q\tx",
+            "M\t",
+            "M1\tx",
+            "M\ta\tb",
+            "10\t2\tsrc/a.rs",
+        ] {
+            assert_eq!(name_status_line(not), None, "{not:?}");
+        }
+    }
 
     #[test]
     fn git_lines() {
