@@ -645,6 +645,19 @@ fn dashed_title(line: &str) -> Option<&str> {
     }
 }
 
+/// The section a heading of pytest's own opens (`==== FAILURES ====`, `==== test session
+/// starts ====`); `None` for any other title.
+fn pytest_section(title: &str) -> Option<Section> {
+    Some(match title {
+        "FAILURES" | "ERRORS" => Section::Reports,
+        "PASSES" => Section::Passes,
+        "short test summary info" => Section::ShortSummary,
+        "warnings summary" => Section::Warnings,
+        "test session starts" => Section::Other,
+        _ => return None,
+    })
+}
+
 /// `==== title ====` → `title`.
 fn section_title(line: &str) -> Option<&str> {
     if line.len() > 6 && line.bytes().all(|b| b == b'=') {
@@ -892,12 +905,12 @@ pub struct Pytest {
     warned_by: Option<String>,
     warned_times: u64,
     /// Python's faulthandler's report of the crash that ended the run, if one did.
-    fatal: Option<Fatal>,
+    fatal: Option<Crash>,
     /// pytest's own crash, its `INTERNALERROR>` lines: their exception (the last line of
     /// it) and the first frames of the project's code (a plugin's or conftest's hook).
-    internal_error: Option<Fatal>,
+    internal_error: Option<Crash>,
     /// What pytest itself said went wrong, if it did ([`PytestError`]).
-    pytest_error_read: Option<PytestError>,
+    pytest_said: Option<PytestError>,
     /// What `--collect-only` listed, if that is what ran.
     collection: Collection,
     /// The input opens as a JUnit XML report does ([`crate::junit::is_junit_report`]):
@@ -905,11 +918,13 @@ pub struct Pytest {
     junit_input: bool,
 }
 
-/// `Fatal Python error: Segmentation fault` (Python's faulthandler, as the interpreter
-/// dies: pytest prints nothing after it), with its line and the frames of the tests'
-/// own code below it (not the interpreter's library's or an installed package's).
+/// A crash's report, with its line and the frames of the tests' own code below it (not
+/// the interpreter's library's or an installed package's): the interpreter's,
+/// `Fatal Python error: Segmentation fault` (Python's faulthandler, as it dies: pytest
+/// prints nothing after it), or pytest's own, its `INTERNALERROR>` lines (`text` the
+/// exception they end in).
 #[derive(Debug, Default)]
-struct Fatal {
+struct Crash {
     line: u64,
     text: String,
     /// `File "/src/test_crash.py", line 7 in test_crash`, the first few.
@@ -988,23 +1003,13 @@ impl PytestError {
     }
 }
 
-/// The titles of pytest's sections after the tests ran (`==== FAILURES ====`).
-const PYTEST_SECTIONS: [&str; 6] = [
-    "FAILURES",
-    "ERRORS",
-    "PASSES",
-    "warnings summary",
-    "short test summary info",
-    "test session starts",
-];
-
 /// How pytest prefixes each line of its own crash's traceback.
 const INTERNAL_ERROR: &str = "INTERNALERROR> ";
 
-/// Frames of the tests' own code a [`Fatal`] keeps.
-const FATAL_FRAMES: usize = 3;
+/// Frames of the tests' own code a [`Crash`] keeps.
+const CRASH_FRAMES: usize = 3;
 
-impl Fatal {
+impl Crash {
     /// A line after the report's: a frame of the tests' own code is kept.
     fn frame(&mut self, line: &str) {
         let Some(rest) = line.trim_start().strip_prefix("File \"") else {
@@ -1016,7 +1021,7 @@ impl Fatal {
         let library = file.contains("/site-packages/")
             || file.contains("/lib/python3")
             || file.starts_with('<');
-        if library || self.frames.len() == FATAL_FRAMES {
+        if library || self.frames.len() == CRASH_FRAMES {
             return;
         }
         // (faulthandler's `, line 7 in test_crash`; a traceback's `, line 3, in hook`.)
@@ -1100,7 +1105,7 @@ impl Pytest {
             warned_times: 0,
             fatal: None,
             internal_error: None,
-            pytest_error_read: None,
+            pytest_said: None,
             collection: Collection::default(),
             junit_input: false,
         })
@@ -1110,7 +1115,7 @@ impl Pytest {
     /// output's first line or after a session's counts (pytest prints it then), and
     /// takes the lines after it up to another session's heading.
     fn pytest_error_line(&mut self, line: u64, text: &str) {
-        match &mut self.pytest_error_read {
+        match &mut self.pytest_said {
             Some(_) if section_title(text) == Some("test session starts") => {}
             Some(usage) => return usage.push(line, text),
             None => {}
@@ -1118,7 +1123,7 @@ impl Pytest {
         let first = self.section == Section::Top && self.top_lines == 0;
         if first || (self.counts_line.is_some() && self.section == Section::Other) {
             if let Some(usage) = PytestError::open(line, text) {
-                self.pytest_error_read = Some(usage);
+                self.pytest_said = Some(usage);
             }
         }
     }
@@ -1126,9 +1131,9 @@ impl Pytest {
     /// A line of pytest's internal error after its `INTERNALERROR> ` (the output's line
     /// `line`): a frame, or the exception, which its last such line is.
     fn internal_error_line(&mut self, line: u64, rest: &str) {
-        let internal = self.internal_error.get_or_insert_with(|| Fatal {
+        let internal = self.internal_error.get_or_insert_with(|| Crash {
             line,
-            ..Fatal::default()
+            ..Crash::default()
         });
         let chained = [
             "Traceback (most recent call last)",
@@ -1147,7 +1152,7 @@ impl Pytest {
     /// message, the first place in the project's code, its line and frames), and as what
     /// interrupted the run: the tests after it did not run, and the reports of those
     /// before it were not printed.
-    fn emit_internal_error(&mut self, internal: Fatal, out: &mut dyn Emit<PytestItem>) {
+    fn emit_internal_error(&mut self, internal: Crash, out: &mut dyn Emit<PytestItem>) {
         let (exception, message) = match internal.text.split_once(": ") {
             Some((exception, message)) if !exception.contains(' ') => (exception, message),
             _ => (internal.text.as_str(), ""),
@@ -1190,7 +1195,7 @@ impl Pytest {
     /// report's captured output, a rule alone (pytest's have a title) or of another width
     /// than the reports' headlines (pytest fills the terminal's width; a title too long
     /// for it has one fence character on each side). Never a heading of pytest's own
-    /// sections ([`PYTEST_SECTIONS`]): read as a test's, it would hide the sections after.
+    /// sections ([`pytest_section`]): read as a test's, it would hide the sections after.
     fn printed_fence(&self, line: &str) -> bool {
         if !self
             .report
@@ -1205,7 +1210,7 @@ impl Pytest {
         if line.len() > 6 && line.chars().all(|c| c == fence) {
             return true;
         }
-        if section_title(line).is_some_and(|title| PYTEST_SECTIONS.contains(&title)) {
+        if section_title(line).and_then(pytest_section).is_some() {
             return false;
         }
         let Some(width) = self.headline_width else {
@@ -1616,13 +1621,7 @@ impl Pytest {
                 self.section = Section::Other;
                 return;
             }
-            self.section = match title {
-                "FAILURES" | "ERRORS" => Section::Reports,
-                "PASSES" => Section::Passes,
-                "short test summary info" => Section::ShortSummary,
-                "warnings summary" => Section::Warnings,
-                _ => Section::Other,
-            };
+            self.section = pytest_section(title).unwrap_or(Section::Other);
             return;
         }
         if line.len() > 4 && line.starts_with("!!") && line.ends_with("!!") {
@@ -1939,12 +1938,12 @@ impl FoldBatches for Pytest {
                 None => {
                     if let Some(at) = text.find("Fatal Python error: ") {
                         let head = running_test(text[..at].trim_end()).map(str::to_string);
-                        self.fatal = Some(Fatal {
+                        self.fatal = Some(Crash {
                             nodeid: head.or(running),
                             line: record.line,
                             text: briefly_core::cut_str(text[at..].trim_end(), MAX_END_LINE_CHARS)
                                 .into_owned(),
-                            ..Fatal::default()
+                            ..Crash::default()
                         });
                     }
                 }
@@ -1957,8 +1956,8 @@ impl FoldBatches for Pytest {
         if let Some(internal) = self.internal_error.take() {
             self.emit_internal_error(internal, out);
         }
-        let pytest_error_read = self.pytest_error_read.take();
-        if let Some(usage) = &pytest_error_read {
+        let pytest_said = self.pytest_said.take();
+        if let Some(usage) = &pytest_said {
             let mut item = PytestItem::noted("pytest-error", "", "", None, &usage.message);
             item.traceback = usage.lines.join("\n");
             out.emit(0, item);
@@ -2004,7 +2003,7 @@ impl FoldBatches for Pytest {
             && reports == 0
             && !self.end.is_empty()
             && fatal.is_none()
-            && pytest_error_read.is_none()
+            && pytest_said.is_none()
             && !listed.any;
         if let Some(fatal) = &fatal {
             let mut item = PytestItem::noted("crashed", "", "", None, &fatal.text);
@@ -2033,7 +2032,7 @@ impl FoldBatches for Pytest {
             item.traceback = lines.join("\n");
             out.emit(0, item);
         }
-        let said_why_unknown = no_counts && pytest_error_read.is_some();
+        let said_why_unknown = no_counts && pytest_said.is_some();
         let mut summary = match counts_line.as_deref().and_then(parse_counts) {
             Some((counts, duration)) if self.earlier_sessions.count > 0 => {
                 // Each session's counts in its words, and their sums in the stats.
@@ -2066,9 +2065,7 @@ impl FoldBatches for Pytest {
                         None => format!("Python died ({})", fatal.text),
                     },
                     // (Said here, not again after the counts.)
-                    None if pytest_error_read.is_some() => {
-                        stats.pytest_error.clone().unwrap_or_default()
-                    }
+                    None if pytest_said.is_some() => stats.pytest_error.clone().unwrap_or_default(),
                     None => "pytest printed no final counts line (-qq, interrupted or cut off)"
                         .to_string(),
                 };
