@@ -665,6 +665,88 @@ fn pytest_saying_what_went_wrong_is_an_item_and_in_the_summary() {
 }
 
 #[test]
+fn pytest_plugins_verdicts_coverage_under_its_minimum_and_a_timeout() {
+    let project = tempfile::tempdir().unwrap();
+    write(
+        project.path(),
+        "mod.py",
+        "def a(x):\n    if x:\n        return 1\n    return 2\n\ndef b():\n    return 3\n",
+    );
+    write(
+        project.path(),
+        "test_m.py",
+        "import mod\n\ndef test_a():\n    assert mod.a(1) == 1\n",
+    );
+    let b = Briefly::new();
+    // pytest-cov: the tests passed, the run failed (exit 1) on coverage.
+    let output = pytest(project.path(), &["--cov=mod", "--cov-fail-under=90"]);
+    assert_eq!(output.status.code(), Some(1));
+    let envelope = b.envelope(&["pytest"], &output.stdout, CAP);
+    assert_eq!(envelope["ok"], false, "{envelope}");
+    let item = &envelope["items"][0];
+    assert_eq!(item["kind"], "pytest-error", "{envelope}");
+    let message = item["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("FAIL Required test coverage of 90% not reached. Total coverage: "),
+        "{envelope}"
+    );
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(summary.starts_with("1 passed in "), "{summary}");
+    assert!(
+        summary.contains(&format!("; pytest said: {message} (line ")),
+        "{summary}"
+    );
+
+    // pytest-timeout's thread method: every thread's stack, then the process ends.
+    write(
+        project.path(),
+        "test_hang.py",
+        "import time\n\ndef test_fine():\n    pass\n\n\
+         def wait():\n    time.sleep(60)\n\ndef test_hangs():\n    wait()\n",
+    );
+    let args = ["test_hang.py", "--timeout=1", "--timeout-method=thread"];
+    for verbose in [false, true] {
+        let mut args = args.to_vec();
+        if verbose {
+            args.push("-v");
+        }
+        let output = pytest(project.path(), &args);
+        assert_ne!(output.status.code(), Some(0));
+        let merged = [output.stdout, output.stderr].concat();
+        let envelope = b.envelope(&["pytest"], &merged, CAP);
+        assert_eq!(envelope["ok"], false, "{envelope}");
+        let item = &envelope["items"][0];
+        assert_eq!(item["kind"], "timeout", "{envelope}");
+        assert_eq!(item["file"], "test_hang.py", "{envelope}");
+        assert_eq!(item["line"], 10, "{envelope}");
+        let nodeid = if verbose {
+            "test_hang.py::test_hangs"
+        } else {
+            "test_hangs"
+        };
+        assert_eq!(item["nodeid"].as_str().unwrap_or("test_hangs"), nodeid);
+        let summary = envelope["summary"].as_str().unwrap();
+        assert!(
+            summary.starts_with(&format!(
+                "counts unknown: pytest-timeout stopped the run: {nodeid} ran past its \
+                 timeout (>1.0s) at test_hang.py:10;"
+            )),
+            "{summary}"
+        );
+        // Its frames from the test's on, the innermost (where it hung) last.
+        let traceback = item["traceback"].as_str().unwrap();
+        assert!(
+            traceback.contains("line 10, in test_hangs\n    wait()"),
+            "{traceback}"
+        );
+        assert!(
+            traceback.ends_with("in wait\n    time.sleep(60)"),
+            "{traceback}"
+        );
+    }
+}
+
+#[test]
 fn pytest_output_cut_above_its_short_summary_still_names_what_failed() {
     let project = tempfile::tempdir().unwrap();
     write(

@@ -1779,6 +1779,119 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn pytest_covs_verdict_above_the_counts_fails_the_run() {
+        // pytest 9.2 with pytest-cov 7.1, `--cov-fail-under=90`: its `ERROR:` amid the
+        // progress, its `FAIL` in its section, then the counts say only `1 passed`.
+        let input = "============================= test session starts ==============================\n\
+            collected 1 item\n\ntest_m.py .\n\
+            ERROR: Coverage failure: total of 67 is less than fail-under=90\n\
+            \x20                                                                        [100%]\n\n\
+            ================================ tests coverage ================================\n\
+            _______________ coverage: platform linux, python 3.11.7-final-0 ________________\n\n\
+            Name     Stmts   Miss  Cover\n----------------------------\nmod.py       6      2    67%\n\
+            ----------------------------\nTOTAL        6      2    67%\n\
+            FAIL Required test coverage of 90% not reached. Total coverage: 66.67%\n\
+            ============================== 1 passed in 0.05s ===============================\n";
+        let envelope = pytest(input);
+        assert!(!envelope.ok);
+        assert_eq!(
+            envelope.summary,
+            "1 passed in 0.05s; pytest said: FAIL Required test coverage of 90% not reached. \
+             Total coverage: 66.67% (line 16)"
+        );
+        assert_eq!(item(&envelope, 0)["kind"], "pytest-error");
+        // Its lines end at the counts' heading.
+        let lines = item(&envelope, 0)["traceback"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(lines.lines().count(), 1, "{lines}");
+        // Printed by a test, in its report, it is the test's output.
+        let captured =
+            "=================================== FAILURES ===================================\n\
+            ____________________________________ test_a ____________________________________\n\n\
+            E       assert 1 == 2\n\ntest_x.py:3: AssertionError\n\
+            ----------------------------- Captured stdout call -----------------------------\n\
+            FAIL Required test coverage of 90% not reached. Total coverage: 66.67%\n\
+            ============================== 1 failed in 0.05s ===============================\n";
+        let envelope = pytest(captured);
+        assert_eq!(
+            envelope.summary,
+            "1 failed in 0.05s; 1 AssertionError across 1 module"
+        );
+        assert!(envelope.stats.get("pytest_error").is_none());
+    }
+
+    #[test]
+    fn pytest_timeouts_stacks_under_the_signal_method_are_the_tests_output() {
+        // `--timeout-method=signal`: the test fails, its report holds the stacks.
+        let input = "============================= test session starts ==============================\n\
+            timeout: 1.0s\ncollected 1 item\n\ntest_to.py F                                                      [100%]\n\n\
+            =================================== FAILURES ===================================\n\
+            __________________________________ test_hangs __________________________________\n\n\
+            \x20   def test_hangs():\n>       time.sleep(10)\nE       Failed: Timeout (>1.0s) from pytest-timeout.\n\n\
+            test_to.py:4: Failed\n\
+            ----------------------------- Captured stdout call -----------------------------\n\
+            +++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++\n\
+            ~~~~~~~~~~~~~~~~~~~~ Stack of MainThread (139832993168256) ~~~~~~~~~~~~~~~~~~~~~\n\
+            \x20 File \"/src/test_to.py\", line 4, in test_hangs\n    time.sleep(10)\n\
+            +++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++\n\
+            =========================== short test summary info ============================\n\
+            FAILED test_to.py::test_hangs - Failed: Timeout (>1.0s) from pytest-timeout.\n\
+            ============================== 1 failed in 1.02s ===============================\n";
+        let envelope = pytest(input);
+        assert_eq!(envelope.total_items, 1);
+        assert_eq!(item(&envelope, 0)["kind"], "failed");
+        // So it is with the output cut before the counts.
+        let cut = &input[..input.find("==== short test summary").unwrap()];
+        let envelope = pytest(cut);
+        assert!(
+            envelope.items.iter().all(|i| i["kind"] == "failed"),
+            "{:?}",
+            envelope.items
+        );
+        // The thread method's, outside any report, ends the run: its item says where.
+        let thread = "============================= test session starts ==============================\n\
+            rootdir: /src\ntimeout: 1.0s\ncollected 1 item\n\n\
+            test_to.py +++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++\n\
+            ~~~~~~~~~~~~~~~~~ Stack of Thread-1 (worker) (139832958547648) ~~~~~~~~~~~~~~~\n\
+            \x20 File \"/src/test_to.py\", line 9, in worker\n    q.get()\n\
+            ~~~~~~~~~~~~~~~~~~~~ Stack of MainThread (139832993168256) ~~~~~~~~~~~~~~~~~~~~~\n\
+            \x20 File \"/venv/lib/python3.11/site-packages/_pytest/python.py\", line 187, in pytest_pyfunc_call\n\
+            \x20   result = testfunction(**testargs)\n\
+            \x20 File \"/src/test_to.py\", line 4, in test_hangs\n    time.sleep(10)\n\
+            ~~~~~~~~~~~~~~~~~ Stack of Thread-2 (worker) (139832958547649) ~~~~~~~~~~~~~~~\n\
+            \x20 File \"/src/test_to.py\", line 9, in worker\n    q.get()\n\
+            +++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++\n\
+            \x20 File \"/src/after.py\", line 1, in later\n";
+        let envelope = pytest(thread);
+        let timeout = item(&envelope, 0);
+        assert_eq!(timeout["kind"], "timeout");
+        assert_eq!(
+            (&timeout["file"], &timeout["line"]),
+            (&"test_to.py".into(), &4.into())
+        );
+        // The main thread's frames, from the test's.
+        assert_eq!(
+            timeout["traceback"],
+            "6: +++ Timeout +++\n  File \"/src/test_to.py\", line 4, in test_hangs\n    time.sleep(10)"
+        );
+        assert_eq!(
+            envelope.summary,
+            "counts unknown: pytest-timeout stopped the run: test_hangs ran past its timeout \
+             (>1.0s) at test_to.py:4; 0 failure and 0 error reports read"
+        );
+        assert_eq!(envelope.total_items, 1);
+        // The main thread's stack last, then what came after the report.
+        let worker =
+            "~~~~~~~~~~~~~~~~~ Stack of Thread-2 (worker) (139832958547649) ~~~~~~~~~~~~~~~\n\
+            \x20 File \"/src/test_to.py\", line 9, in worker\n    q.get()\n";
+        assert!(thread.contains(worker));
+        let envelope = pytest(&thread.replace(worker, ""));
+        assert_eq!(item(&envelope, 0)["traceback"], timeout["traceback"]);
+    }
+
+    #[test]
     fn a_counts_line_a_test_printed_is_not_the_runs() {
         let input =
             "=================================== FAILURES ===================================\n\
@@ -1855,7 +1968,9 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             "{}",
             envelope.summary
         );
-        let end = item(&envelope, 0);
+        // (The stacks' report cut off: the timeout is known, its test not.)
+        assert_eq!(item(&envelope, 0)["kind"], "timeout");
+        let end = item(&envelope, 1);
         assert_eq!(end["kind"], "end");
         let lines = end["traceback"].as_str().unwrap();
         assert_eq!(lines.lines().count(), 30, "{lines}");

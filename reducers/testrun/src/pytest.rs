@@ -77,7 +77,9 @@ pub struct PytestItem {
     /// listed (under `-qq`, a file, its tests counted in `message`); or `end`: the
     /// output's last lines (in `traceback`, each after its line number), when pytest
     /// printed neither a counts line nor a report (it hung, timed out or crashed);
-    /// `crashed`: the interpreter died (`Fatal Python error: …`); `pytest-error`: pytest
+    /// `crashed`: the interpreter died (`Fatal Python error: …`); `timeout`:
+    /// pytest-timeout's thread method stopped the run in a test (its frames, the
+    /// innermost where it hung, in `traceback`); `pytest-error`: pytest
     /// itself said what went wrong (a path or node id not found, an unknown option, a
     /// conftest that failed to import, a plugin's verdict: its message, and its lines in
     /// `traceback`); `internalerror`:
@@ -906,6 +908,13 @@ pub struct Pytest {
     warned_times: u64,
     /// Python's faulthandler's report of the crash that ended the run, if one did.
     fatal: Option<Crash>,
+    /// pytest-timeout's report of the test that ran past its timeout, if one did.
+    timeout: Option<ThreadTimeout>,
+    /// The timeout pytest-timeout's header names (`timeout: 1.0s`).
+    timeout_setting: Option<String>,
+    /// The session header's `rootdir: /src/app`, with a slash after it: what frames'
+    /// paths are made relative to, as pytest's reports write them.
+    rootdir: Option<String>,
     /// pytest's own crash, its `INTERNALERROR>` lines: their exception (the last line of
     /// it) and the first frames of the project's code (a plugin's or conftest's hook).
     internal_error: Option<Crash>,
@@ -945,7 +954,8 @@ const MAX_CRASH_MESSAGES: usize = 8;
 /// then `pytest: error: unrecognized arguments: --x`, a conftest that failed to import,
 /// `ImportError while loading conftest '…/conftest.py'.` then its traceback and `E
 /// ModuleNotFoundError: …`), or a plugin's verdict after them (pytest-cov's `ERROR:
-/// Coverage failure: …`).
+/// Coverage failure: …`, or its `FAIL Required test coverage of 90% not reached. …`
+/// above them).
 #[derive(Debug)]
 struct PytestError {
     line: u64,
@@ -953,7 +963,13 @@ struct PytestError {
     message: String,
     /// Its lines (the first [`PYTEST_ERROR_LINES`]), with their numbers.
     lines: Vec<String>,
+    /// A heading came after it: its lines are all read.
+    ended: bool,
 }
+
+/// How pytest-cov says the run failed `--cov-fail-under` (7.x, in its `tests coverage`
+/// section; its `ERROR: Coverage failure: …` comes amid the progress then).
+const COVERAGE_FAIL: &str = "FAIL Required test coverage of ";
 
 /// Lines of a [`PytestError`] kept.
 const PYTEST_ERROR_LINES: usize = 12;
@@ -965,12 +981,14 @@ impl PytestError {
         let message = match text.strip_prefix("ERROR: ") {
             Some(message) => message,
             None if text.starts_with("ImportError while loading conftest '") => text,
+            None if text.starts_with(COVERAGE_FAIL) => text,
             None => return None,
         };
         Some(PytestError {
             line,
             message: briefly_core::cut_str(message, MAX_END_LINE_CHARS).into_owned(),
             lines: vec![format!("{line}: {text}")],
+            ended: false,
         })
     }
 
@@ -1034,6 +1052,94 @@ impl Crash {
         self.frames
             .push(briefly_core::cut_str(line.trim(), MAX_END_LINE_CHARS).into_owned());
     }
+}
+
+/// pytest-timeout's report of a test that ran past its `--timeout` under the thread
+/// method (`--timeout-method=thread`, or where there is no `SIGALRM`): every thread's
+/// stack between two `+++ Timeout +++` banners, and then it ends the process, so no
+/// report and no counts follow. (The signal method fails the test instead, and its
+/// report says so.)
+#[derive(Debug, Default)]
+struct ThreadTimeout {
+    /// The first banner's line.
+    line: u64,
+    /// The node id `-v` wrote before the banner, on its line.
+    nodeid: Option<String>,
+    /// Reading the main thread's stack (`~~~ Stack of MainThread (…) ~~~`).
+    in_main: bool,
+    /// The second banner was read: the report is whole.
+    closed: bool,
+    /// The last frame was pytest's call of the test function (`pytest_pyfunc_call`):
+    /// the next is the test's.
+    calls_test: bool,
+    /// The test's frame: its file, line and function.
+    test: Option<(String, u64, String)>,
+    /// The main thread's frames from the test's on, each its `File …` line and its
+    /// code: the last [`CRASH_FRAMES`] (the innermost, where it hung, last).
+    frames: VecDeque<String>,
+}
+
+impl ThreadTimeout {
+    /// A line after the first banner, up to the second.
+    fn push(&mut self, line: &str) {
+        if is_timeout_banner(line) {
+            self.closed = true;
+            return;
+        }
+        if let Some(thread) = (line.strip_prefix('~'))
+            .and_then(|rest| rest.trim_start_matches('~').strip_prefix(" Stack of "))
+        {
+            self.in_main = thread.starts_with("MainThread ");
+            return;
+        }
+        if !self.in_main {
+            return;
+        }
+        let frame = line.trim_start();
+        let Some(rest) = frame.strip_prefix("File \"") else {
+            // The frame's code, under its `File` line.
+            if self.test.is_some() && line.starts_with("    ") {
+                if let Some(last) = self.frames.back_mut() {
+                    last.push('\n');
+                    last.push_str(&briefly_core::cut_str(line, MAX_END_LINE_CHARS));
+                }
+            }
+            return;
+        };
+        // `File "/src/test_to.py", line 4, in test_hangs`.
+        let parts = rest.split_once("\", line ").and_then(|(file, rest)| {
+            let (number, function) = rest.split_once(", in ")?;
+            Some((file, number.parse::<u64>().ok()?, function))
+        });
+        let Some((file, number, function)) = parts else {
+            return;
+        };
+        if std::mem::take(&mut self.calls_test) && self.test.is_none() {
+            self.test = Some((file.to_string(), number, function.to_string()));
+        }
+        self.calls_test = function == "pytest_pyfunc_call" && file.ends_with("/_pytest/python.py");
+        if self.test.is_some() {
+            if self.frames.len() == CRASH_FRAMES {
+                self.frames.pop_front();
+            }
+            self.frames
+                .push_back(briefly_core::cut_str(line, MAX_END_LINE_CHARS).into_owned());
+        }
+    }
+}
+
+/// pytest-timeout's banner, `+++… Timeout +++…`, after what the line held before it
+/// (the progress: `test_to.py ` or `-v`'s `test_to.py::test_hangs `).
+fn is_timeout_banner(line: &str) -> bool {
+    timeout_banner_at(line).is_some()
+}
+
+/// Where pytest-timeout's banner starts in `line`.
+fn timeout_banner_at(line: &str) -> Option<usize> {
+    let (before, after) = line.trim_end().split_once(" Timeout ")?;
+    let fence = |run: &str| run.len() >= 3 && run.bytes().all(|b| b == b'+');
+    let plus = before.trim_end_matches('+');
+    (fence(&before[plus.len()..]) && fence(after)).then_some(plus.len())
 }
 
 /// The rank category of skipped tests, expected failures and warnings, whose ranks
@@ -1104,6 +1210,9 @@ impl Pytest {
             warned_by: None,
             warned_times: 0,
             fatal: None,
+            timeout: None,
+            timeout_setting: None,
+            rootdir: None,
             internal_error: None,
             pytest_said: None,
             collection: Collection::default(),
@@ -1112,16 +1221,20 @@ impl Pytest {
     }
 
     /// The output's line `line`, `text`, read for a [`PytestError`]: one opens at the
-    /// output's first line or after a session's counts (pytest prints it then), and
-    /// takes the lines after it up to another session's heading.
+    /// output's first line or after a session's counts (pytest prints it then), or at
+    /// pytest-cov's verdict outside the tests' reports, and takes the lines after it up
+    /// to a heading.
     fn pytest_error_line(&mut self, line: u64, text: &str) {
         match &mut self.pytest_said {
-            Some(_) if section_title(text) == Some("test session starts") => {}
-            Some(usage) => return usage.push(line, text),
+            Some(said) if said.ended => return,
+            Some(said) if section_title(text).is_some() => said.ended = true,
+            Some(said) => return said.push(line, text),
             None => {}
         }
         let first = self.section == Section::Top && self.top_lines == 0;
-        if first || (self.counts_line.is_some() && self.section == Section::Other) {
+        let coverage = text.starts_with(COVERAGE_FAIL)
+            && !matches!(self.section, Section::Reports | Section::Passes);
+        if first || coverage || (self.counts_line.is_some() && self.section == Section::Other) {
             if let Some(usage) = PytestError::open(line, text) {
                 self.pytest_said = Some(usage);
             }
@@ -1175,6 +1288,72 @@ impl Pytest {
             };
             format!("pytest stopped on an INTERNALERROR ({}{at})", internal.text)
         });
+    }
+
+    /// The output's line `line`, `text`, read for a [`ThreadTimeout`] (outside the
+    /// tests' reports: under the signal method its banners are a test's captured
+    /// output), and for the header's `timeout: 1.0s`.
+    fn timeout_line(&mut self, line: u64, text: &str) {
+        match &mut self.timeout {
+            Some(timeout) if !timeout.closed => timeout.push(text),
+            Some(_) => {}
+            None if matches!(self.section, Section::Reports | Section::Passes) => {}
+            None => {
+                if let Some(at) = timeout_banner_at(text) {
+                    self.timeout = Some(ThreadTimeout {
+                        line,
+                        nodeid: running_test(text[..at].trim_end()).map(str::to_string),
+                        ..ThreadTimeout::default()
+                    });
+                } else if self.stats.collected.is_none() && self.counts_line.is_none() {
+                    // The session's header.
+                    if let Some(setting) = text.strip_prefix("timeout: ") {
+                        self.timeout_setting = Some(setting.to_string());
+                    } else if let Some(rootdir) = text.strip_prefix("rootdir: ") {
+                        // (pytest before 7 wrote `, inifile: …` after it.)
+                        let rootdir = rootdir.split(", inifile: ").next().unwrap_or(rootdir);
+                        let rootdir = rootdir.split(", configfile: ").next().unwrap_or(rootdir);
+                        self.rootdir = Some(format!("{}/", rootdir.trim_end_matches('/')));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Emits the `timeout` item of pytest-timeout's report; what the summary says of it.
+    fn emit_timeout(&self, mut timeout: ThreadTimeout, out: &mut dyn Emit<PytestItem>) -> String {
+        let after = match &self.timeout_setting {
+            Some(setting) => format!(" (>{setting})"),
+            None => String::new(),
+        };
+        if let (Some(rootdir), Some((file, _, _))) = (&self.rootdir, &mut timeout.test) {
+            if let Some(relative) = file.strip_prefix(rootdir.as_str()) {
+                *file = relative.to_string();
+            }
+        }
+        let (test, place) = match (&timeout.nodeid, &timeout.test) {
+            (Some(nodeid), Some((file, line, _))) => (nodeid.clone(), format!(" at {file}:{line}")),
+            (Some(nodeid), None) => (nodeid.clone(), String::new()),
+            (None, Some((file, line, function))) => {
+                (function.clone(), format!(" at {file}:{line}"))
+            }
+            (None, None) => ("a test".to_string(), String::new()),
+        };
+        let message = format!(
+            "Timeout{after} from pytest-timeout: it stopped the run in {test}{place} (thread method)"
+        );
+        let mut item = PytestItem::noted("timeout", "", "", None, &message);
+        item.nodeid = timeout.nodeid.unwrap_or_default();
+        if let Some((file, line, _)) = timeout.test {
+            item.file = file;
+            item.line = Some(line);
+        }
+        item.traceback = std::iter::once(format!("{}: +++ Timeout +++", timeout.line))
+            .chain(timeout.frames)
+            .collect::<Vec<_>>()
+            .join("\n");
+        out.emit(0, item);
+        format!("pytest-timeout stopped the run: {test} ran past its timeout{after}{place}")
     }
 
     /// Keeps `text`, line `line`, among the output's last lines.
@@ -1933,6 +2112,7 @@ impl FoldBatches for Pytest {
             self.pytest_error_line(record.line, text.trim_end());
             self.line(text.trim_end(), facts.severity, out);
             self.keep_end(record.line, text.trim_end());
+            self.timeout_line(record.line, text.trim_end());
             match &mut self.fatal {
                 Some(fatal) => fatal.frame(text),
                 None => {
@@ -1999,10 +2179,15 @@ impl FoldBatches for Pytest {
         // The interpreter died: where, in the tests' code, is the run's verdict (and
         // the output's end, which holds its report, is not shown again).
         let fatal = self.fatal.take().filter(|_| no_counts);
+        let timeout = self.timeout.take().filter(|_| no_counts);
+        // (A report cut off before the test's frame leaves the output's end to say more.)
+        let timeout_placed = timeout.as_ref().is_some_and(|t| t.test.is_some());
+        let timed_out = timeout.map(|timeout| self.emit_timeout(timeout, out));
         let show_end = no_counts
             && reports == 0
             && !self.end.is_empty()
             && fatal.is_none()
+            && !timeout_placed
             && pytest_said.is_none()
             && !listed.any;
         if let Some(fatal) = &fatal {
@@ -2064,6 +2249,7 @@ impl FoldBatches for Pytest {
                         }
                         None => format!("Python died ({})", fatal.text),
                     },
+                    None if timed_out.is_some() => timed_out.clone().unwrap_or_default(),
                     // (Said here, not again after the counts.)
                     None if pytest_said.is_some() => stats.pytest_error.clone().unwrap_or_default(),
                     None => "pytest printed no final counts line (-qq, interrupted or cut off)"
