@@ -200,7 +200,7 @@ pub enum Command {
         /// Paths to keep of each record, comma-separated (a.b,items[].status; repeatable).
         #[arg(long, value_name = "PATHS")]
         fields: Vec<String>,
-        /// Keep records where PATH=VALUE (also !=, >, >=, <, <=, ~REGEX); a [] path names the record array (items[].status=failed). Repeatable: all must hold.
+        /// Keep records where PATH=VALUE (also !=, >, >=, <, <=, ~REGEX, !~REGEX); a [] path names the record array (items[].status=failed). Repeatable: all must hold.
         #[arg(long = "where", value_name = "COND")]
         conditions: Vec<String>,
         /// Count records by the value at PATH: the items are groups, largest first.

@@ -202,7 +202,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
         options_schema: || {
             json!({
                 "fields": {"type": "array", "items": {"type": "string"}, "description": "Paths to keep of each record, e.g. [\"name\", \"a.b\", \"items[].status\"]."},
-                "where": {"type": "array", "items": {"type": "string"}, "description": "Keep records where every condition holds: PATH=VALUE, also !=, >, >=, <, <=, ~REGEX (e.g. \"status=failed\", \"items[].code>=500\")."},
+                "where": {"type": "array", "items": {"type": "string"}, "description": "Keep records where every condition holds: PATH=VALUE, also !=, >, >=, <, <=, ~REGEX, !~REGEX (e.g. \"status=failed\", \"items[].code>=500\")."},
                 "count_by": {"type": "string", "description": "Count records by the value at this path: the items are groups, largest first."},
                 "top": {"type": "integer", "minimum": 1, "description": "With count_by: only the N largest groups."},
                 "sort": {"type": "string", "description": "Order records by the value at this path (numbers, then strings, then booleans, then null); keeps the first `limit` (default 1000)."},

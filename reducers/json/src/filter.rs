@@ -1,4 +1,4 @@
-//! `--where PATH=VALUE` conditions (also `!=`, `>`, `>=`, `<`, `<=`, `~regex`) and the
+//! `--where PATH=VALUE` conditions (also `!=`, `>`, `>=`, `<`, `<=`, `~regex`, `!~regex`) and the
 //! keys `--sort` orders by.
 
 use crate::path::Path;
@@ -25,6 +25,8 @@ pub enum Op {
     Le,
     /// `~`: the regular expression matches the value's text.
     Match,
+    /// `!~`: the regular expression matches no value's text (a missing value's neither).
+    NotMatch,
 }
 
 /// One `--where` condition.
@@ -49,7 +51,7 @@ pub struct Condition {
 
 impl Condition {
     /// Parses `PATH=VALUE`, `PATH!=VALUE`, `PATH>N`, `PATH>=N`, `PATH<N`, `PATH<=N`,
-    /// `PATH~REGEX`, spaces around the operator allowed (`v > 5`). A value in double
+    /// `PATH~REGEX`, `PATH!~REGEX`, spaces around the operator allowed (`v > 5`). A value in double
     /// quotes is a JSON string (`status="a b"`, `name=" padded "` to keep its spaces); in
     /// single quotes, the text between them (`status='a b'`), a string too.
     pub fn parse(text: &str) -> Result<Condition, JsonError> {
@@ -59,10 +61,13 @@ impl Condition {
         };
         let at = text
             .find(['=', '!', '<', '>', '~'])
-            .ok_or_else(|| bad("no operator (=, !=, >, >=, <, <=, ~)".into()))?;
+            .ok_or_else(|| bad("no operator (=, !=, >, >=, <, <=, ~, !~)".into()))?;
         let rest = &text[at..];
         let (op, len) = if rest.starts_with("!=") {
             (Op::Ne, 2)
+        } else if rest.starts_with("!~") {
+            // As `briefly table` and awk write it.
+            (Op::NotMatch, 2)
         } else if rest.starts_with("==") {
             // As jq and most languages write equality (and `briefly table` takes).
             (Op::Eq, 2)
@@ -76,7 +81,7 @@ impl Condition {
                 b'>' => (Op::Gt, 1),
                 b'<' => (Op::Lt, 1),
                 b'~' => (Op::Match, 1),
-                _ => return Err(bad("'!' must be followed by '='".into())),
+                _ => return Err(bad("'!' must be followed by '=' or '~'".into())),
             }
         };
         let path = Path::parse(text[..at].trim())?;
@@ -92,7 +97,7 @@ impl Condition {
                 .map_err(|e| bad(format!("quoted value is not a JSON string: {e}")))?;
         }
         let regex = match op {
-            Op::Match => Some(Regex::new(&value).map_err(|e| bad(e.to_string()))?),
+            Op::Match | Op::NotMatch => Some(Regex::new(&value).map_err(|e| bad(e.to_string()))?),
             _ => None,
         };
         // A quoted value is a string: it compares as text.
@@ -140,7 +145,7 @@ impl Condition {
                 if !any {
                     any = match self.op {
                         Op::Eq | Op::Ne => self.equals(value),
-                        Op::Match => self
+                        Op::Match | Op::NotMatch => self
                             .regex
                             .as_ref()
                             .is_some_and(|re| re.is_match(&value.text(4096))),
@@ -159,7 +164,7 @@ impl Condition {
             // Missing is null.
             any = matches!(self.op, Op::Eq | Op::Ne) && self.is_literal("null");
         }
-        if self.op == Op::Ne {
+        if matches!(self.op, Op::Ne | Op::NotMatch) {
             !any
         } else {
             any
@@ -375,6 +380,12 @@ mod tests {
         assert!(!check("tags[]!=b", rec));
         assert!(check("status~^fail", rec));
         assert!(check("code~^5", rec));
+        // `!~`: no value matches, a missing one neither; any tag matching fails it.
+        assert!(!check("status!~^fail", rec));
+        assert!(check("status !~ ^ok", rec));
+        assert!(check("missing!~x", rec));
+        assert!(!check("tags[]!~^b$", rec));
+        assert!(check("tags[]!~^z$", rec));
         assert!(check("n=null", rec));
         assert!(check("missing=null", rec));
         assert!(!check("missing=x", rec));
@@ -455,7 +466,15 @@ mod tests {
 
     #[test]
     fn rejects_malformed_conditions() {
-        for bad in ["status", "a!b", "x~(", "x>", "a..b=1", r#"x="unclosed"#] {
+        for bad in [
+            "status",
+            "a!b",
+            "x~(",
+            "x!~(",
+            "x>",
+            "a..b=1",
+            r#"x="unclosed"#,
+        ] {
             assert!(Condition::parse(bad).is_err(), "{bad}");
         }
     }
