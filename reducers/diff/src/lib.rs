@@ -443,6 +443,11 @@ pub struct Diff {
     truncated_hunks: u64,
     /// `diff -r`'s `Only in DIR: NAME` lines: files in one of the trees only.
     only_in: u64,
+    /// Hunks of a context diff (`diff -c`: `***************` then `*** 1,4 ****`),
+    /// which is not read: said so, not "no diff".
+    context_hunks: u64,
+    /// The last line outside the patches was a context diff's hunk rule.
+    after_context_rule: bool,
     /// Hunks `--context` left as they are: a merge's combined hunks, a word diff's.
     context_kept: u64,
     /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
@@ -589,6 +594,8 @@ impl Diff {
             conflicted_paths: Vec::new(),
             directories: HashMap::new(),
             outside_lines: 0,
+            context_hunks: 0,
+            after_context_rule: false,
             truncated_hunks: 0,
             only_in: 0,
             context_kept: 0,
@@ -1527,6 +1534,11 @@ impl Diff {
                     return Flow::Continue;
                 }
                 self.outside_lines += 1;
+                if std::mem::replace(&mut self.after_context_rule, text == CONTEXT_HUNK_RULE)
+                    && is_context_old_range(text)
+                {
+                    self.context_hunks += 1;
+                }
                 // A commit's fields are in its stats; those of commits past the ones
                 // listed are counted with them.
                 let commit = match &mut self.unlisted {
@@ -1759,6 +1771,13 @@ impl Diff {
                 "no diff in the input: {} without a patch (`git log -p` and `git show` print one)",
                 briefly_core::counted(commits, "commit", "commits")
             );
+        } else if no_diff && self.context_hunks > 0 {
+            summary = format!(
+                "no unified diff in the input: a context diff (`diff -c`, {}), not read: {} as \
+                 they are (`diff -u` writes one briefly reads)",
+                briefly_core::counted(self.context_hunks, "hunk", "hunks"),
+                briefly_core::counted(others, "line", "lines"),
+            );
         } else if no_diff && others > 0 {
             // Not a diff (`git diff --name-only`, `git show HEAD:a.txt`).
             summary = format!(
@@ -1956,6 +1975,18 @@ fn git_stat_words(files: u64, added: u64, removed: u64) -> String {
         };
     }
     words
+}
+
+/// The rule a context diff (`diff -c`) opens each hunk with.
+const CONTEXT_HUNK_RULE: &str = "***************";
+
+/// A context diff's hunk's old range, under its rule: `*** 1,4 ****`.
+fn is_context_old_range(line: &str) -> bool {
+    (line.strip_prefix("*** "))
+        .and_then(|rest| rest.strip_suffix(" ****"))
+        .is_some_and(|range| {
+            !range.is_empty() && range.bytes().all(|b| b.is_ascii_digit() || b == b',')
+        })
 }
 
 #[cfg(test)]
@@ -2161,6 +2192,24 @@ diff --git a/b.txt b/b.txt
             envelope.summary
         );
         assert_eq!(envelope.items.len(), 2);
+        // A context diff (`diff -c`) is not read, and not said to be no diff.
+        let context = "*** x1\t2026-12-06 20:58:39.961209724 +0000\n\
+            --- x2\t2026-12-06 20:58:39.961209724 +0000\n***************\n*** 1,4 ****\n\
+            \x20 a\n! b\n  c\n  d\n--- 1,5 ----\n  a\n! B\n  c\n  d\n+ e\n\
+            ***************\n*** 9 ****\n- z\n--- 9 ----\n";
+        let envelope = reduce(context.as_bytes(), DiffOptions::default());
+        assert_eq!(
+            envelope.summary,
+            "no unified diff in the input: a context diff (`diff -c`, 2 hunks), not read: \
+             18 lines as they are (`diff -u` writes one briefly reads)"
+        );
+        // (A rule of stars alone is no hunk, nor a range alone.)
+        for alone in ["***************\n*** note ****\n", "*** 1,4 ****\n  a\n"] {
+            let envelope = reduce(alone.as_bytes(), DiffOptions::default());
+            assert!(envelope
+                .summary
+                .starts_with("no diff in the input: 2 lines"));
+        }
         // Empty input, and commits with no patch (`git log`, `git show -s`).
         let envelope = reduce(b"", DiffOptions::default());
         assert_eq!(envelope.summary, "no diff in the input: it is empty");
