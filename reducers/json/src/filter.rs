@@ -1,7 +1,7 @@
 //! `--where PATH=VALUE` conditions (also `!=`, `>`, `>=`, `<`, `<=`, `~regex`, `!~regex`) and the
 //! keys `--sort` orders by.
 
-use crate::path::Path;
+use crate::path::{Path, Step};
 use crate::tape::{Kind, TapeValue, WideRead};
 use crate::JsonError;
 use briefly_core::whole_against_double;
@@ -135,10 +135,22 @@ impl Condition {
         wide: &mut WideRead,
         duplicated: &mut u64,
     ) -> bool {
+        self.matches_at(record, &self.path.steps, wide, duplicated)
+    }
+
+    /// [`Condition::matches`] with its path's `steps` from `value` on (the rest of the
+    /// path, from an array's element).
+    fn matches_at(
+        &self,
+        value: TapeValue<'_, '_>,
+        steps: &[Step],
+        wide: &mut WideRead,
+        duplicated: &mut u64,
+    ) -> bool {
         let mut any = false;
         let mut found = false;
-        record.select_counting(
-            &self.path.steps,
+        value.select_counting(
+            steps,
             &mut |value| {
                 found = true;
                 wide.note(value.wide());
@@ -227,6 +239,93 @@ impl Condition {
                     self.not_numbers.set(self.not_numbers.get() + 1);
                 }
                 None
+            }
+        }
+    }
+}
+
+/// How a record is checked against the `--where` conditions: each alone, but those whose
+/// paths go through the same array inside the record and on into its elements
+/// (`Instances[].State=running` and `Instances[].Type=t3`) together, on each element: the
+/// record meets them when one element meets them all (an instance that is a running
+/// t3), as jq's `any(.Instances[]; .State == "running" and .Type == "t3")` says. So
+/// again inside the element, for paths through a further array they share.
+#[derive(Debug, Clone)]
+pub enum Test {
+    /// The condition at this index, its path's steps from here on.
+    One(usize, Vec<Step>),
+    /// Some element of the array these steps lead to (the last is [`Step::Each`]) passes
+    /// every test.
+    Element(Vec<Step>, Vec<Test>),
+}
+
+/// A condition's index, and the steps left of its path.
+type ConditionAt = (usize, Vec<Step>);
+
+impl Test {
+    /// The tests of `conditions`, from the record on.
+    pub fn plan(conditions: &[Condition]) -> Vec<Test> {
+        let paths = conditions.iter().enumerate();
+        Test::group(paths.map(|(i, c)| (i, c.path.steps.clone())).collect())
+    }
+
+    /// The tests of the conditions at these indexes, with these steps left of their paths.
+    fn group(paths: Vec<ConditionAt>) -> Vec<Test> {
+        // Each path by the array it first goes through, when it goes on past it.
+        let array_of = |steps: &[Step]| {
+            let each = steps.iter().position(|step| *step == Step::Each)?;
+            (each + 1 < steps.len()).then(|| steps[..=each].to_vec())
+        };
+        let mut tests = Vec::new();
+        let mut arrays: Vec<(Vec<Step>, Vec<ConditionAt>)> = Vec::new();
+        for (i, steps) in paths {
+            match array_of(&steps) {
+                Some(array) => {
+                    let rest = steps[array.len()..].to_vec();
+                    match arrays.iter_mut().find(|(seen, _)| *seen == array) {
+                        Some((_, members)) => members.push((i, rest)),
+                        None => arrays.push((array, vec![(i, rest)])),
+                    }
+                }
+                None => tests.push(Test::One(i, steps)),
+            }
+        }
+        for (array, mut members) in arrays {
+            if members.len() == 1 {
+                let (i, rest) = members.pop().expect("one");
+                tests.push(Test::One(i, [array, rest].concat()));
+            } else {
+                tests.push(Test::Element(array, Test::group(members)));
+            }
+        }
+        tests
+    }
+
+    /// Whether `value` passes it, by `conditions` (those [`Test::plan`] was given); the
+    /// values read noted as [`Condition::matches`] notes them.
+    pub fn passes(
+        &self,
+        conditions: &[Condition],
+        value: TapeValue<'_, '_>,
+        wide: &mut WideRead,
+        duplicated: &mut u64,
+    ) -> bool {
+        match self {
+            Test::One(i, steps) => conditions[*i].matches_at(value, steps, wide, duplicated),
+            Test::Element(array, tests) => {
+                let mut any = false;
+                let mut duplicates = 0;
+                value.select_counting(
+                    array,
+                    &mut |element| {
+                        any = any
+                            || (tests.iter())
+                                .all(|t| t.passes(conditions, element, wide, &mut duplicates));
+                    },
+                    duplicated,
+                );
+                *duplicated += duplicates;
+                any
             }
         }
     }

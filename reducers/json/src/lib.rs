@@ -24,7 +24,7 @@ mod scan;
 mod shape;
 mod tape;
 
-pub use filter::{Condition, Op, SortKey};
+pub use filter::{Condition, Op, SortKey, Test};
 pub use path::{Path, Step};
 pub use shape::PathShape;
 pub use tape::{Convert, Kind, Tally, TapeValue, WideRead};
@@ -158,6 +158,8 @@ struct Plan {
     /// The array whose elements are records (ends in `[]`), when a path names one.
     record: Option<Path>,
     conditions: Vec<Condition>,
+    /// How a record is checked against them.
+    tests: Vec<Test>,
     fields: Vec<(String, Path)>,
     /// Every path the options name, as written with its option, and relative to the
     /// records.
@@ -245,9 +247,12 @@ impl Plan {
         if options.desc && !matches!(mode, Mode::Sort(_)) {
             return Err(JsonError::Options("--desc applies to --sort".into()));
         }
+        let conditions: Vec<Condition> =
+            conditions.iter().map(|c| c.relative_to(&prefix)).collect();
         Ok(Plan {
             mode,
-            conditions: conditions.iter().map(|c| c.relative_to(&prefix)).collect(),
+            tests: Test::plan(&conditions),
+            conditions,
             fields: fields
                 .iter()
                 .map(|f| {
@@ -1437,7 +1442,8 @@ impl Json {
             });
         }
         let (wide, duplicated) = (&mut self.wide_read, &mut self.duplicated_read);
-        if !(self.plan.conditions.iter()).all(|c| c.matches(record, wide, duplicated)) {
+        let conditions = &self.plan.conditions;
+        if !(self.plan.tests.iter()).all(|t| t.passes(conditions, record, wide, duplicated)) {
             return;
         }
         self.matched += 1;
@@ -2408,29 +2414,6 @@ impl Json {
             }
             warnings.push(format!("{} in all", parts.join(" and ")));
         }
-        // Paths through the same array inside each record: each condition is met by any
-        // of its elements, and a count puts a record in the group of each element's value.
-        let mut by_array: Vec<(&[Step], Vec<String>)> = Vec::new();
-        for condition in &self.plan.conditions {
-            let steps = &condition.path.steps;
-            let Some(each) = steps.iter().position(|step| *step == Step::Each) else {
-                continue;
-            };
-            let array = &steps[..=each];
-            match by_array.iter_mut().find(|(seen, _)| *seen == array) {
-                Some((_, paths)) => paths.push(condition.path.to_string()),
-                None => by_array.push((array, vec![condition.path.to_string()])),
-            }
-        }
-        for (_, paths) in by_array.iter().filter(|(_, paths)| paths.len() > 1) {
-            if self.records > 0 {
-                warnings.push(format!(
-                    "--where {}: each goes through the same array inside the records, and is \
-                     met by any of its elements, not by one element meeting them all",
-                    paths.join(", ")
-                ));
-            }
-        }
         if let Mode::CountBy(path) = &self.plan.mode {
             if path.steps.contains(&Step::Each) && self.records > 0 {
                 warnings.push(format!(
@@ -2669,41 +2652,62 @@ mod tests {
     }
 
     #[test]
-    fn paths_through_an_array_inside_the_records_are_warned_of() {
-        // AWS's `Reservations[].Instances[]`: the records are the reservations.
-        let input = br#"{"Reservations":[{"Instances":[{"State":"running","Type":"m5"},{"State":"stopped","Type":"t3"}]},{"Instances":[{"State":"running","Type":"t3"}]}]}"#;
-        let both = with(|o| {
-            o.conditions = vec![
-                "Reservations[].Instances[].State=running".into(),
-                "Reservations[].Instances[].Type=t3".into(),
-            ]
-        });
-        let envelope = run(input, both);
-        assert!(
-            (envelope.warnings.iter()).any(|w| w.contains("not by one element meeting them all")),
-            "{:?}",
-            envelope.warnings
+    fn conditions_through_an_arrays_elements_are_met_by_one_element() {
+        // AWS's `Reservations[].Instances[]`: the records are the reservations; the
+        // first has a running m5 and a stopped t3, no running t3.
+        let input = br#"{"Reservations":[{"Instances":[{"State":"running","Type":"m5","Tags":[{"Key":"Name","Value":"db"},{"Key":"env","Value":"web"}]},{"State":"stopped","Type":"t3"}]},{"Instances":[{"State":"running","Type":"t3","Tags":[{"Key":"Name","Value":"web"}]}]}]}"#;
+        let matched = |conditions: &[&str]| {
+            let options =
+                with(|o| o.conditions = conditions.iter().map(|c| c.to_string()).collect());
+            let envelope = run(input, options);
+            let known = |w: &String| w.contains("Groups[].Name: no record has this path");
+            assert!(
+                envelope.warnings.iter().all(known),
+                "{:?}",
+                envelope.warnings
+            );
+            envelope.stats["matched"].as_u64().unwrap()
+        };
+        let running = "Reservations[].Instances[].State=running";
+        assert_eq!(matched(&[running, "Reservations[].Instances[].Type=t3"]), 1);
+        assert_eq!(matched(&[running, "Reservations[].Instances[].Type=m5"]), 1);
+        assert_eq!(matched(&[running]), 2);
+        // `!=` on the element: a t3 that is not running; alone, no instance running.
+        let not_running = "Reservations[].Instances[].State!=running";
+        assert_eq!(
+            matched(&[not_running, "Reservations[].Instances[].Type=t3"]),
+            1
         );
+        assert_eq!(matched(&[not_running]), 0);
+        // Together again inside the element: one tag that is Name=web (the first
+        // reservation's instance has a Name and a web, in different tags).
+        let tag = |key: &str, value: &str| {
+            [
+                format!("Reservations[].Instances[].Tags[].Key={key}"),
+                format!("Reservations[].Instances[].Tags[].Value={value}"),
+            ]
+        };
+        let [key, value] = tag("Name", "web");
+        assert_eq!(matched(&[&key, &value]), 1);
+        let [key, value] = tag("env", "web");
+        assert_eq!(matched(&[&key, &value, running]), 1);
+        // An array's values themselves: each condition by any of them.
+        let tags = br#"[{"t":["a","b"]},{"t":["a"]}]"#;
+        let both = with(|o| o.conditions = vec!["[].t[]=a".into(), "[].t[]=b".into()]);
+        assert_eq!(run(tags, both).stats["matched"], 1);
+        // Conditions through different arrays: each alone.
+        let apart = [
+            "Reservations[].Instances[].Type=t3",
+            "Reservations[].Groups[].Name=web",
+        ];
+        assert_eq!(matched(&apart), 0);
+        // A count through the array counts a record in each element's group.
         let count = with(|o| o.count_by = Some("Reservations[].Instances[].State".into()));
         let envelope = run(input, count);
         assert!(
             (envelope.warnings.iter()).any(|w| w.contains("add up to more than the records")),
             "{:?}",
             envelope.warnings
-        );
-        // One condition, or conditions through different arrays: nothing to say.
-        let one = with(|o| o.conditions = vec!["Reservations[].Instances[].State=running".into()]);
-        assert!(run(input, one).warnings.is_empty());
-        let apart = with(|o| {
-            o.conditions = vec![
-                "Reservations[].Instances[].State=running".into(),
-                "Reservations[].Groups[].Name=web".into(),
-            ]
-        });
-        let warnings = run(input, apart).warnings;
-        assert!(
-            !warnings.iter().any(|w| w.contains("same array")),
-            "{warnings:?}"
         );
     }
 
