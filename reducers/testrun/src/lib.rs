@@ -2176,6 +2176,46 @@ w.py::test_w
     }
 
     #[test]
+    fn a_warnings_message_keeps_its_lines() {
+        // pytest 9.2: each line of the message indented by two, its source by four.
+        let mut input = String::from(
+            "=============================== warnings summary ===============================\n\
+            test_w.py::test_multi\n\
+            \x20 /tmp/s58/pw/test_w.py:4: UserWarning: first line of the warning\n\
+            \x20 second line says why\n\
+            \x20 third line: fix it\n\
+            \x20   warnings.warn(\"first line of the warning\\nsecond line says why\")\n\n\
+            test_w.py::test_dep\n\
+            \x20 /tmp/s58/pw/test_w.py:6: DeprecationWarning: old api\n",
+        );
+        for i in 0..12 {
+            input.push_str(&format!("  more {i}\n"));
+        }
+        input.push_str(
+            "\x20   warnings.warn(\"old api\", DeprecationWarning)\n\n\
+            -- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html\n\
+            2 passed, 2 warnings in 0.03s\n",
+        );
+        let envelope = pytest(&input);
+        assert_eq!(
+            item(&envelope, 0)["message"],
+            "first line of the warning\nsecond line says why\nthird line: fix it"
+        );
+        // The first eight lines after the first.
+        let long = item(&envelope, 1)["message"].as_str().unwrap().to_string();
+        assert_eq!(long.lines().count(), 9, "{long}");
+        assert!(long.ends_with("\nmore 7"), "{long}");
+        // An output that ends inside its message keeps what came.
+        let cut = &input[..input.find("  third line").unwrap()];
+        let envelope = pytest(cut);
+        assert_eq!(item(&envelope, 0)["kind"], "end");
+        assert_eq!(
+            item(&envelope, 1)["message"],
+            "first line of the warning\nsecond line says why"
+        );
+    }
+
+    #[test]
     fn a_strict_xfail_that_passed_says_so() {
         let input = r#"F                                                                        [100%]
 =================================== FAILURES ===================================

@@ -906,6 +906,9 @@ pub struct Pytest {
     /// named), and how many times they did.
     warned_by: Option<String>,
     warned_times: u64,
+    /// The warning read last, and its message's lines after its first: emitted once
+    /// they have all come.
+    warning: Option<(PytestItem, usize)>,
     /// Python's faulthandler's report of the crash that ended the run, if one did.
     fatal: Option<Crash>,
     /// pytest-timeout's report of the test that ran past its timeout, if one did.
@@ -1180,6 +1183,9 @@ const END_LINES: usize = 30;
 /// Characters kept of each of them.
 const MAX_END_LINE_CHARS: usize = 300;
 
+/// Lines of a warning's message after its first kept.
+const MAX_WARNING_LINES: usize = 8;
+
 impl Pytest {
     /// A reducer with these options.
     pub fn new(options: PytestOptions) -> Result<Self, TestRunError> {
@@ -1209,6 +1215,7 @@ impl Pytest {
             earlier_sessions: Sessions::default(),
             warned_by: None,
             warned_times: 0,
+            warning: None,
             fatal: None,
             timeout: None,
             timeout_setting: None,
@@ -1672,7 +1679,7 @@ impl Pytest {
     /// A line of the `warnings summary`: the tests that raised a warning (`test_a.py::
     /// test_x`, `test_a.py: 12 warnings`), then the warning at its place, indented
     /// (`  /app/a.py:3: DeprecationWarning: old api`), then its source line.
-    fn warnings_summary(&mut self, line: &str, out: &mut dyn Emit<PytestItem>) {
+    fn warnings_summary(&mut self, line: &str) {
         if line.is_empty() {
             self.warned_by = None;
             return;
@@ -1721,7 +1728,41 @@ impl Pytest {
         let mut item = PytestItem::noted("warning", nodeid, file, Some(number), message.trim());
         item.exception = (!category.is_empty()).then(|| category.to_string());
         item.count = (self.warned_times > 1).then_some(self.warned_times);
-        self.emit_noted(item, out);
+        // (Emitted when its message's lines have all come.)
+        self.warning = Some((item, 0));
+    }
+
+    /// Whether `line` goes on the message of the warning read last: pytest indents
+    /// each of its lines by two spaces (and its source line under them by four). It is
+    /// added when it does, up to [`MAX_WARNING_LINES`].
+    fn warning_continues(&mut self, line: &str) -> bool {
+        let Some((item, lines)) = self
+            .warning
+            .as_mut()
+            .filter(|_| self.section == Section::Warnings)
+        else {
+            return false;
+        };
+        let continues = line
+            .strip_prefix("  ")
+            .is_some_and(|rest| !rest.starts_with(' '));
+        if continues && *lines < MAX_WARNING_LINES {
+            *lines += 1;
+            let message = item.message.get_or_insert_with(String::new);
+            message.push('\n');
+            message.push_str(&briefly_core::cut_str(
+                line[2..].trim_end(),
+                MAX_END_LINE_CHARS,
+            ));
+        }
+        continues
+    }
+
+    /// Emits the warning read last, its message whole.
+    fn emit_warning(&mut self, out: &mut dyn Emit<PytestItem>) {
+        if let Some((item, _)) = self.warning.take() {
+            self.emit_noted(item, out);
+        }
     }
 
     /// A skipped or expected failure, a warning, or a test `--collect-only` listed:
@@ -1756,6 +1797,9 @@ impl Pytest {
 
     /// One line, without ANSI codes and trailing space; `severity` is the line's.
     fn line(&mut self, line: &str, severity: Option<Severity>, out: &mut dyn Emit<PytestItem>) {
+        if self.warning.is_some() && !self.warning_continues(line) {
+            self.emit_warning(out);
+        }
         if !line.is_empty() {
             self.stats.running = None;
         }
@@ -1858,7 +1902,7 @@ impl Pytest {
                     None => {}
                 }
             }
-            Section::Warnings => self.warnings_summary(line, out),
+            Section::Warnings => self.warnings_summary(line),
             Section::ShortSummary => {
                 if is_counts(line) {
                     self.counts(line);
@@ -2132,6 +2176,7 @@ impl FoldBatches for Pytest {
     }
 
     fn outcome(&mut self, out: &mut dyn Emit<PytestItem>) -> Outcome<PytestStats> {
+        self.emit_warning(out);
         self.close_report(out);
         if let Some(internal) = self.internal_error.take() {
             self.emit_internal_error(internal, out);
