@@ -729,7 +729,7 @@ fn pytest_plugins_verdicts_coverage_under_its_minimum_and_a_timeout() {
         assert!(
             summary.starts_with(&format!(
                 "counts unknown: pytest-timeout stopped the run: {nodeid} ran past its \
-                 timeout (>1.0s) at test_hang.py:10;"
+                 timeout (the session's: 1.0s) at test_hang.py:10;"
             )),
             "{summary}"
         );

@@ -1852,14 +1852,24 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         );
         // The thread method's, outside any report, ends the run: its item says where.
         let thread = "============================= test session starts ==============================\n\
-            rootdir: /src\ntimeout: 1.0s\ncollected 1 item\n\n\
-            test_to.py +++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++\n\
+            rootdir: /src\ntimeout: 1.0s\ntimeout method: thread\ncollected 2 items\n\n\
+            test_to.py F+++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++\n\
+            ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~ Captured stdout ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\
+            connecting to db at 10.0.0.5:5432\n\
             ~~~~~~~~~~~~~~~~~ Stack of Thread-1 (worker) (139832958547648) ~~~~~~~~~~~~~~~\n\
             \x20 File \"/src/test_to.py\", line 9, in worker\n    q.get()\n\
             ~~~~~~~~~~~~~~~~~~~~ Stack of MainThread (139832993168256) ~~~~~~~~~~~~~~~~~~~~~\n\
+            \x20 File \"/venv/bin/pytest\", line 8, in <module>\n    sys.exit(console_main())\n\
             \x20 File \"/venv/lib/python3.11/site-packages/_pytest/python.py\", line 187, in pytest_pyfunc_call\n\
             \x20   result = testfunction(**testargs)\n\
-            \x20 File \"/src/test_to.py\", line 4, in test_hangs\n    time.sleep(10)\n\
+            \x20 File \"/usr/lib/python3.11/unittest/mock.py\", line 1375, in patched\n\
+            \x20   return func(*newargs, **newkeywargs)\n\
+            \x20 File \"/src/helpers.py\", line 3, in wrapper\n    return f()\n\
+            \x20 File \"/src/test_to.py\", line 4, in test_hangs\n    run_tool()\n\
+            \x20 File \"/src/app/client.py\", line 7, in run_tool\n    return subprocess.run([\"sleep\", \"5\"])\n\
+            \x20 File \"/usr/lib/python3.11/subprocess.py\", line 1264, in wait\n    return self._wait(timeout=timeout)\n\
+            \x20 File \"/usr/lib/python3.11/subprocess.py\", line 2046, in _wait\n    (pid, sts) = self._try_wait(0)\n\
+            \x20 File \"/usr/lib/python3.11/subprocess.py\", line 2008, in _try_wait\n    (pid, sts) = os.waitpid(self.pid, wait_flags)\n\
             ~~~~~~~~~~~~~~~~~ Stack of Thread-2 (worker) (139832958547649) ~~~~~~~~~~~~~~~\n\
             \x20 File \"/src/test_to.py\", line 9, in worker\n    q.get()\n\
             +++++++++++++++++++++++++++++++++++ Timeout ++++++++++++++++++++++++++++++++++++\n\
@@ -1867,19 +1877,37 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         let envelope = pytest(thread);
         let timeout = item(&envelope, 0);
         assert_eq!(timeout["kind"], "timeout");
+        // The test's frame past the decorators' wrappers (`mock.patch`'s, the project's
+        // own), made relative to the rootdir.
         assert_eq!(
             (&timeout["file"], &timeout["line"]),
             (&"test_to.py".into(), &4.into())
         );
-        // The main thread's frames, from the test's.
-        assert_eq!(
-            timeout["traceback"],
-            "6: +++ Timeout +++\n  File \"/src/test_to.py\", line 4, in test_hangs\n    time.sleep(10)"
+        // The main thread's frames in the project's code, and the innermost.
+        let frames = timeout["traceback"].as_str().unwrap();
+        assert!(
+            frames.starts_with(
+                "7: +++ Timeout +++\n  …\n  File \"/src/helpers.py\", line 3, in wrapper\n    return f()\n  \
+                 File \"/src/test_to.py\", line 4, in test_hangs\n    run_tool()\n  \
+                 File \"/src/app/client.py\", line 7, in run_tool\n"
+            ),
+            "{frames}"
         );
+        assert!(
+            frames.ends_with("in _try_wait\n    (pid, sts) = os.waitpid(self.pid, wait_flags)"),
+            "{frames}"
+        );
+        assert_eq!(frames.matches("  File ").count(), 6, "{frames}");
+        assert_eq!(
+            timeout["captured"],
+            "[Captured stdout]\nconnecting to db at 10.0.0.5:5432"
+        );
+        // The progress before the banner still counts.
         assert_eq!(
             envelope.summary,
             "counts unknown: pytest-timeout stopped the run: test_hangs ran past its timeout \
-             (>1.0s) at test_to.py:4; 0 failure and 0 error reports read"
+             (the session's: 1.0s) at test_to.py:4; 0 failure and 0 error reports read; the \
+             progress marked 1 failed and 0 errors (F, E) in test_to.py"
         );
         assert_eq!(envelope.total_items, 1);
         // The main thread's stack last, then what came after the report.
@@ -1889,6 +1917,41 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         assert!(thread.contains(worker));
         let envelope = pytest(&thread.replace(worker, ""));
         assert_eq!(item(&envelope, 0)["traceback"], timeout["traceback"]);
+        // No test's frame (a fixture hung): the first of the project's code.
+        let wrapper = "\x20 File \"/src/helpers.py\", line 3, in wrapper\n    return f()\n";
+        assert!(thread.contains(wrapper));
+        let fixture = thread
+            .replace(wrapper, "")
+            .replace("in test_hangs", "in slow_db");
+        let envelope = pytest(&fixture);
+        assert!(
+            envelope
+                .summary
+                .contains(": slow_db ran past its timeout (the session's: 1.0s) at test_to.py:4;"),
+            "{}",
+            envelope.summary
+        );
+        // Another session's counts do not hide it.
+        let passed = "============================= test session starts ==============================\n\
+            collected 1 item\n\ntest_ok.py .\n\n============================== 1 passed in 0.01s ===============================\n";
+        let envelope = pytest(&format!("{passed}{thread}"));
+        assert!(!envelope.ok);
+        assert!(
+            envelope.summary.starts_with(
+                "1 passed in 0.01s; pytest-timeout stopped the run: test_hangs ran past its \
+                 timeout (the session's: 1.0s)"
+            ),
+            "{}",
+            envelope.summary
+        );
+        // Under the signal method (`-s` shows its stacks, and the run goes on), none.
+        let signal = thread.replace("timeout method: thread", "timeout method: signal");
+        let envelope = pytest(&signal);
+        assert!(
+            envelope.items.iter().all(|i| i["kind"] != "timeout"),
+            "{:?}",
+            envelope.items
+        );
     }
 
     #[test]

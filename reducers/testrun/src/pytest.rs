@@ -913,8 +913,12 @@ pub struct Pytest {
     fatal: Option<Crash>,
     /// pytest-timeout's report of the test that ran past its timeout, if one did.
     timeout: Option<ThreadTimeout>,
-    /// The timeout pytest-timeout's header names (`timeout: 1.0s`).
+    /// The timeout pytest-timeout's header names (`timeout: 1.0s`), and its method
+    /// (`timeout method: thread`).
     timeout_setting: Option<String>,
+    timeout_method: Option<String>,
+    /// Reading a session's header (or the output's first lines).
+    in_header: bool,
     /// The session header's `rootdir: /src/app`, with a slash after it: what frames'
     /// paths are made relative to, as pytest's reports write them.
     rootdir: Option<String>,
@@ -1058,28 +1062,54 @@ impl Crash {
 }
 
 /// pytest-timeout's report of a test that ran past its `--timeout` under the thread
-/// method (`--timeout-method=thread`, or where there is no `SIGALRM`): every thread's
-/// stack between two `+++ Timeout +++` banners, and then it ends the process, so no
-/// report and no counts follow. (The signal method fails the test instead, and its
-/// report says so.)
+/// method (`--timeout-method=thread`, or where there is no `SIGALRM`): the test's
+/// captured output and every thread's stack between two `+++ Timeout +++` banners, and
+/// then it ends the process, so no report and no counts follow. (The signal method
+/// fails the test instead, and its report says so.)
 #[derive(Debug, Default)]
 struct ThreadTimeout {
     /// The first banner's line.
     line: u64,
-    /// The node id `-v` wrote before the banner, on its line.
+    /// The test `-v` named on the banner's line or the line before.
     nodeid: Option<String>,
-    /// Reading the main thread's stack (`~~~ Stack of MainThread (…) ~~~`).
-    in_main: bool,
+    /// The part of the report being read.
+    part: TimeoutPart,
     /// The second banner was read: the report is whole.
     closed: bool,
-    /// The last frame was pytest's call of the test function (`pytest_pyfunc_call`):
-    /// the next is the test's.
-    calls_test: bool,
-    /// The test's frame: its file, line and function.
-    test: Option<(String, u64, String)>,
-    /// The main thread's frames from the test's on, each its `File …` line and its
-    /// code: the last [`CRASH_FRAMES`] (the innermost, where it hung, last).
-    frames: VecDeque<String>,
+    /// The main thread's frames read.
+    frames_read: usize,
+    /// The first frame of the project's code whose function is named as a test's
+    /// (`test_x`: past a decorator's wrapper, `mock.patch`'s), and the first of the
+    /// project's code at all (a fixture's): file, line and function.
+    test: Option<Frame>,
+    first_own: Option<Frame>,
+    /// Frames of the project's code (the first [`TIMEOUT_OWN_FRAMES`]) and the last
+    /// [`CRASH_FRAMES`] frames, each its `File …` line and its code, by their place in
+    /// the stack.
+    own_frames: Vec<(usize, String)>,
+    last_frames: VecDeque<(usize, String)>,
+    /// What the test printed, as the report gives it: its first [`TIMEOUT_CAPTURED_LINES`].
+    captured: Vec<String>,
+}
+
+/// A frame of a Python stack: its file, line and function.
+type Frame = (String, u64, String);
+
+/// Frames of the project's code a [`ThreadTimeout`] keeps.
+const TIMEOUT_OWN_FRAMES: usize = 8;
+
+/// Lines of a timed-out test's captured output kept.
+const TIMEOUT_CAPTURED_LINES: usize = 20;
+
+/// The part of a [`ThreadTimeout`]'s report a line is in.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum TimeoutPart {
+    #[default]
+    Other,
+    /// `~~~ Captured stdout ~~~`, `~~~ Captured stderr ~~~`.
+    Captured,
+    /// `~~~ Stack of MainThread (…) ~~~`.
+    MainStack,
 }
 
 impl ThreadTimeout {
@@ -1089,22 +1119,47 @@ impl ThreadTimeout {
             self.closed = true;
             return;
         }
-        if let Some(thread) = (line.strip_prefix('~'))
-            .and_then(|rest| rest.trim_start_matches('~').strip_prefix(" Stack of "))
+        if let Some(title) = (line.strip_prefix("~~~"))
+            .map(|rest| rest.trim_matches('~').trim())
+            .filter(|_| line.ends_with("~~~"))
         {
-            self.in_main = thread.starts_with("MainThread ");
+            self.part = match title {
+                _ if title.starts_with("Stack of MainThread ") => TimeoutPart::MainStack,
+                _ if title.starts_with("Captured ") => TimeoutPart::Captured,
+                _ => TimeoutPart::Other,
+            };
+            if self.part == TimeoutPart::Captured && self.captured.len() < TIMEOUT_CAPTURED_LINES {
+                self.captured.push(format!("[{title}]"));
+            }
             return;
         }
-        if !self.in_main {
-            return;
+        match self.part {
+            TimeoutPart::Other => {}
+            TimeoutPart::Captured => {
+                if self.captured.len() < TIMEOUT_CAPTURED_LINES {
+                    self.captured
+                        .push(briefly_core::cut_str(line, MAX_END_LINE_CHARS).into_owned());
+                }
+            }
+            TimeoutPart::MainStack => self.stack_line(line),
         }
-        let frame = line.trim_start();
-        let Some(rest) = frame.strip_prefix("File \"") else {
+    }
+
+    /// A line of the main thread's stack: a frame's `File …` line, or its code under it.
+    fn stack_line(&mut self, line: &str) {
+        let kept = briefly_core::cut_str(line, MAX_END_LINE_CHARS);
+        let Some(rest) = line.trim_start().strip_prefix("File \"") else {
             // The frame's code, under its `File` line.
-            if self.test.is_some() && line.starts_with("    ") {
-                if let Some(last) = self.frames.back_mut() {
-                    last.push('\n');
-                    last.push_str(&briefly_core::cut_str(line, MAX_END_LINE_CHARS));
+            let last = self
+                .last_frames
+                .back_mut()
+                .filter(|(at, _)| *at + 1 == self.frames_read);
+            if let Some((at, frame)) = last.filter(|_| line.starts_with("    ")) {
+                frame.push('\n');
+                frame.push_str(&kept);
+                if let Some((_, own)) = self.own_frames.last_mut().filter(|(own, _)| own == at) {
+                    own.push('\n');
+                    own.push_str(&kept);
                 }
             }
             return;
@@ -1114,20 +1169,51 @@ impl ThreadTimeout {
             let (number, function) = rest.split_once(", in ")?;
             Some((file, number.parse::<u64>().ok()?, function))
         });
+        let at = self.frames_read;
+        self.frames_read += 1;
+        if self.last_frames.len() == CRASH_FRAMES {
+            self.last_frames.pop_front();
+        }
+        self.last_frames.push_back((at, kept.to_string()));
         let Some((file, number, function)) = parts else {
             return;
         };
-        if std::mem::take(&mut self.calls_test) && self.test.is_none() {
-            self.test = Some((file.to_string(), number, function.to_string()));
+        // The project's code: not the interpreter's library's, an installed package's,
+        // or a script's top level (the `pytest` command's).
+        let library = file.contains("/site-packages/")
+            || file.contains("/dist-packages/")
+            || file.contains("/lib/python")
+            || file.starts_with('<')
+            || function == "<module>";
+        if library {
+            return;
         }
-        self.calls_test = function == "pytest_pyfunc_call" && file.ends_with("/_pytest/python.py");
-        if self.test.is_some() {
-            if self.frames.len() == CRASH_FRAMES {
-                self.frames.pop_front();
+        let frame = || (file.to_string(), number, function.to_string());
+        self.first_own.get_or_insert_with(frame);
+        if self.test.is_none() && function.starts_with("test") {
+            self.test = Some(frame());
+        }
+        if self.own_frames.len() < TIMEOUT_OWN_FRAMES {
+            self.own_frames.push((at, kept.to_string()));
+        }
+    }
+
+    /// Its frames kept, in the stack's order, `…` where some were left out.
+    fn frames(&self) -> Vec<String> {
+        let mut frames: Vec<&(usize, String)> =
+            self.own_frames.iter().chain(&self.last_frames).collect();
+        frames.sort_by_key(|(at, _)| *at);
+        frames.dedup_by_key(|(at, _)| *at);
+        let mut lines = Vec::new();
+        let mut next = 0;
+        for (at, frame) in frames {
+            if *at > next {
+                lines.push("  …".to_string());
             }
-            self.frames
-                .push_back(briefly_core::cut_str(line, MAX_END_LINE_CHARS).into_owned());
+            lines.push(frame.clone());
+            next = at + 1;
         }
+        lines
     }
 }
 
@@ -1219,6 +1305,8 @@ impl Pytest {
             fatal: None,
             timeout: None,
             timeout_setting: None,
+            timeout_method: None,
+            in_header: true,
             rootdir: None,
             internal_error: None,
             pytest_said: None,
@@ -1300,22 +1388,41 @@ impl Pytest {
     /// The output's line `line`, `text`, read for a [`ThreadTimeout`] (outside the
     /// tests' reports: under the signal method its banners are a test's captured
     /// output), and for the header's `timeout: 1.0s`.
-    fn timeout_line(&mut self, line: u64, text: &str) {
+    fn timeout_line(&mut self, line: u64, text: &str, running: Option<&String>) -> Option<usize> {
         match &mut self.timeout {
             Some(timeout) if !timeout.closed => timeout.push(text),
             Some(_) => {}
             None if matches!(self.section, Section::Reports | Section::Passes) => {}
+            // (Its header said so: the signal method's report of a test it failed, which
+            // carries on, printed under `-s`.)
+            None if self.timeout_method.as_deref() == Some("signal") => {}
             None => {
                 if let Some(at) = timeout_banner_at(text) {
+                    // `-v`'s node id before the banner, with its outcome when the test
+                    // hung in its teardown (`a.py::test_x PASSED [ 50%]`), or on the line
+                    // before (pytest-timeout 2.1).
+                    let before = text[..at].trim_end();
+                    let nodeid = (running_test(before))
+                        .or_else(|| before.split(' ').next().filter(|id| id.contains(".py::")))
+                        .or(running.map(String::as_str).filter(|_| before.is_empty()));
                     self.timeout = Some(ThreadTimeout {
                         line,
-                        nodeid: running_test(text[..at].trim_end()).map(str::to_string),
+                        nodeid: nodeid.map(str::to_string),
                         ..ThreadTimeout::default()
                     });
-                } else if self.stats.collected.is_none() && self.counts_line.is_none() {
-                    // The session's header.
+                    return Some(at);
+                }
+                // The session's header, up to its `collected 3 items`.
+                if section_title(text) == Some("test session starts") {
+                    self.in_header = true;
+                } else if text.starts_with("collect") || collected(text).is_some() {
+                    self.in_header = false;
+                }
+                if self.in_header {
                     if let Some(setting) = text.strip_prefix("timeout: ") {
                         self.timeout_setting = Some(setting.to_string());
+                    } else if let Some(method) = text.strip_prefix("timeout method: ") {
+                        self.timeout_method = Some(method.to_string());
                     } else if let Some(rootdir) = text.strip_prefix("rootdir: ") {
                         // (pytest before 7 wrote `, inifile: …` after it.)
                         let rootdir = rootdir.split(", inifile: ").next().unwrap_or(rootdir);
@@ -1325,20 +1432,23 @@ impl Pytest {
                 }
             }
         }
+        None
     }
 
     /// Emits the `timeout` item of pytest-timeout's report; what the summary says of it.
-    fn emit_timeout(&self, mut timeout: ThreadTimeout, out: &mut dyn Emit<PytestItem>) -> String {
+    fn emit_timeout(&self, timeout: ThreadTimeout, out: &mut dyn Emit<PytestItem>) -> String {
+        // (A test's own marker may set another: the session's is what is known.)
         let after = match &self.timeout_setting {
-            Some(setting) => format!(" (>{setting})"),
+            Some(setting) => format!(" (the session's: {setting})"),
             None => String::new(),
         };
-        if let (Some(rootdir), Some((file, _, _))) = (&self.rootdir, &mut timeout.test) {
+        let mut frame = timeout.test.clone().or(timeout.first_own.clone());
+        if let (Some(rootdir), Some((file, _, _))) = (&self.rootdir, &mut frame) {
             if let Some(relative) = file.strip_prefix(rootdir.as_str()) {
                 *file = relative.to_string();
             }
         }
-        let (test, place) = match (&timeout.nodeid, &timeout.test) {
+        let (test, place) = match (&timeout.nodeid, &frame) {
             (Some(nodeid), Some((file, line, _))) => (nodeid.clone(), format!(" at {file}:{line}")),
             (Some(nodeid), None) => (nodeid.clone(), String::new()),
             (None, Some((file, line, function))) => {
@@ -1347,18 +1457,21 @@ impl Pytest {
             (None, None) => ("a test".to_string(), String::new()),
         };
         let message = format!(
-            "Timeout{after} from pytest-timeout: it stopped the run in {test}{place} (thread method)"
+            "Timeout from pytest-timeout{after}: it stopped the run in {test}{place} (thread method)"
         );
         let mut item = PytestItem::noted("timeout", "", "", None, &message);
-        item.nodeid = timeout.nodeid.unwrap_or_default();
-        if let Some((file, line, _)) = timeout.test {
+        item.nodeid = timeout.nodeid.clone().unwrap_or_default();
+        if let Some((file, line, _)) = frame {
             item.file = file;
             item.line = Some(line);
         }
         item.traceback = std::iter::once(format!("{}: +++ Timeout +++", timeout.line))
-            .chain(timeout.frames)
+            .chain(timeout.frames())
             .collect::<Vec<_>>()
             .join("\n");
+        if !timeout.captured.is_empty() {
+            item.captured = timeout.captured.join("\n");
+        }
         out.emit(0, item);
         format!("pytest-timeout stopped the run: {test} ran past its timeout{after}{place}")
     }
@@ -2154,9 +2267,13 @@ impl FoldBatches for Pytest {
                 self.internal_error_line(record.line, rest.trim_end());
             }
             self.pytest_error_line(record.line, text.trim_end());
-            self.line(text.trim_end(), facts.severity, out);
+            // (The progress before a timeout's banner on its line is read as any: `test_b.py F`.)
+            let read = match self.timeout_line(record.line, text.trim_end(), running.as_ref()) {
+                Some(banner) => &text[..banner],
+                None => text,
+            };
+            self.line(read.trim_end(), facts.severity, out);
             self.keep_end(record.line, text.trim_end());
-            self.timeout_line(record.line, text.trim_end());
             match &mut self.fatal {
                 Some(fatal) => fatal.frame(text),
                 None => {
@@ -2224,9 +2341,11 @@ impl FoldBatches for Pytest {
         // The interpreter died: where, in the tests' code, is the run's verdict (and
         // the output's end, which holds its report, is not shown again).
         let fatal = self.fatal.take().filter(|_| no_counts);
-        let timeout = self.timeout.take().filter(|_| no_counts);
+        // (Another session's counts may come before or after it: it still stopped one.)
+        let timeout = self.timeout.take();
         // (A report cut off before the test's frame leaves the output's end to say more.)
-        let timeout_placed = timeout.as_ref().is_some_and(|t| t.test.is_some());
+        let timeout_placed =
+            (timeout.as_ref()).is_some_and(|t| t.test.is_some() || t.first_own.is_some());
         let timed_out = timeout.map(|timeout| self.emit_timeout(timeout, out));
         let show_end = no_counts
             && reports == 0
@@ -2332,7 +2451,7 @@ impl FoldBatches for Pytest {
         if let Some(phrase) = listed.phrase.filter(|_| stats.counts_known) {
             summary.push_str(&phrase);
         }
-        if stats.counts_known {
+        if stats.counts_known || timed_out.is_some() {
             stats.running = None;
         } else if let Some(running) = &stats.running {
             summary.push_str(&format!("; the output stopped while {running} was running"));
@@ -2363,6 +2482,9 @@ impl FoldBatches for Pytest {
         }
         if let Some(interrupted) = &stats.interrupted {
             summary.push_str(&format!("; {interrupted}"));
+        }
+        if let Some(timed_out) = timed_out.as_ref().filter(|_| !no_counts) {
+            summary.push_str(&format!("; {timed_out}"));
         }
         let count = |key: &str| {
             stats
@@ -2421,7 +2543,8 @@ impl FoldBatches for Pytest {
             && count("errors") == 0
             && reports == 0
             && stats.interrupted.is_none()
-            && stats.pytest_error.is_none();
+            && stats.pytest_error.is_none()
+            && timed_out.is_none();
         let mut outcome = Outcome::new(summary, stats);
         outcome.ok = ok;
         outcome.warnings = warnings;
