@@ -264,13 +264,25 @@ type ConditionAt = (usize, Vec<Step>);
 
 impl Test {
     /// The tests of `conditions`, from the record on.
-    pub fn plan(conditions: &[Condition]) -> Vec<Test> {
+    /// But conditions that ask one value of an element to equal two (`…Type=t3.micro` and
+    /// `…Type=t3.small`: a reservation with both) cannot be met by one element: those
+    /// through that array are each met by any element, and listed, by their indexes, in
+    /// the groups returned beside the tests.
+    pub fn plan(conditions: &[Condition]) -> (Vec<Test>, Vec<Vec<usize>>) {
         let paths = conditions.iter().enumerate();
-        Test::group(paths.map(|(i, c)| (i, c.path.steps.clone())).collect())
+        let mut apart = Vec::new();
+        let paths = paths.map(|(i, c)| (i, c.path.steps.clone())).collect();
+        let tests = Test::group(conditions, paths, &mut apart);
+        (tests, apart)
     }
 
-    /// The tests of the conditions at these indexes, with these steps left of their paths.
-    fn group(paths: Vec<ConditionAt>) -> Vec<Test> {
+    /// The tests of the conditions at these indexes, with these steps left of their
+    /// paths; the groups of them left apart added to `apart`.
+    fn group(
+        conditions: &[Condition],
+        paths: Vec<ConditionAt>,
+        apart: &mut Vec<Vec<usize>>,
+    ) -> Vec<Test> {
         // Each path by the array it first goes through, when it goes on past it.
         let array_of = |steps: &[Step]| {
             let each = steps.iter().position(|step| *step == Step::Each)?;
@@ -290,12 +302,30 @@ impl Test {
                 None => tests.push(Test::One(i, steps)),
             }
         }
-        for (array, mut members) in arrays {
-            if members.len() == 1 {
-                let (i, rest) = members.pop().expect("one");
-                tests.push(Test::One(i, [array, rest].concat()));
+        for (array, members) in arrays {
+            // (An element's value past any further array is one value.)
+            let both = |(a, rest): &ConditionAt, (b, other): &ConditionAt| {
+                let (a, b) = (&conditions[*a], &conditions[*b]);
+                rest == other
+                    && !rest.contains(&Step::Each)
+                    && a.op == Op::Eq
+                    && b.op == Op::Eq
+                    && a.text != b.text
+            };
+            let impossible = (members.iter().enumerate())
+                .any(|(n, a)| members[n + 1..].iter().any(|b| both(a, b)));
+            if members.len() == 1 || impossible {
+                if impossible {
+                    apart.push(members.iter().map(|(i, _)| *i).collect());
+                }
+                for (i, rest) in members {
+                    tests.push(Test::One(i, [array.clone(), rest].concat()));
+                }
             } else {
-                tests.push(Test::Element(array, Test::group(members)));
+                tests.push(Test::Element(
+                    array,
+                    Test::group(conditions, members, apart),
+                ));
             }
         }
         tests

@@ -160,6 +160,9 @@ struct Plan {
     conditions: Vec<Condition>,
     /// How a record is checked against them.
     tests: Vec<Test>,
+    /// Conditions, by index, through an array that one element could not meet together
+    /// ([`Test::plan`]).
+    apart: Vec<Vec<usize>>,
     fields: Vec<(String, Path)>,
     /// Every path the options name, as written with its option, and relative to the
     /// records.
@@ -249,9 +252,11 @@ impl Plan {
         }
         let conditions: Vec<Condition> =
             conditions.iter().map(|c| c.relative_to(&prefix)).collect();
+        let (tests, apart) = Test::plan(&conditions);
         Ok(Plan {
             mode,
-            tests: Test::plan(&conditions),
+            tests,
+            apart,
             conditions,
             fields: fields
                 .iter()
@@ -2414,6 +2419,16 @@ impl Json {
             }
             warnings.push(format!("{} in all", parts.join(" and ")));
         }
+        for apart in &self.plan.apart {
+            let paths: Vec<String> = (apart.iter())
+                .map(|&i| self.options.conditions[i].clone())
+                .collect();
+            warnings.push(format!(
+                "--where {}: one value asked to equal two, so no element of the array they go \
+                 through could meet them all: each is met by any element",
+                paths.join(", ")
+            ));
+        }
         if let Mode::CountBy(path) = &self.plan.mode {
             if path.steps.contains(&Step::Each) && self.records > 0 {
                 warnings.push(format!(
@@ -2691,6 +2706,32 @@ mod tests {
         assert_eq!(matched(&[&key, &value]), 1);
         let [key, value] = tag("env", "web");
         assert_eq!(matched(&[&key, &value, running]), 1);
+        // One value asked to equal two: no element could; each by any, said so.
+        let both = with(|o| {
+            o.conditions = vec![
+                "Reservations[].Instances[].Type=t3".into(),
+                "Reservations[].Instances[].Type=m5".into(),
+                running.into(),
+            ]
+        });
+        let envelope = run(input, both);
+        assert_eq!(envelope.stats["matched"], 1);
+        assert_eq!(
+            envelope.warnings,
+            [
+                "--where Reservations[].Instances[].Type=t3, Reservations[].Instances[].Type=m5, \
+              Reservations[].Instances[].State=running: one value asked to equal two, so no \
+              element of the array they go through could meet them all: each is met by any \
+              element"
+            ]
+        );
+        // Two tags' keys: one instance, each tag its own.
+        let [name, _] = tag("Name", "");
+        let [env, _] = tag("env", "");
+        let keys = with(|o| o.conditions = vec![name.clone(), env.clone(), running.into()]);
+        let envelope = run(input, keys);
+        assert_eq!(envelope.stats["matched"], 1);
+        assert!(envelope.warnings[0].starts_with(&format!("--where {name}, {env}: one value")));
         // An array's values themselves: each condition by any of them.
         let tags = br#"[{"t":["a","b"]},{"t":["a"]}]"#;
         let both = with(|o| o.conditions = vec!["[].t[]=a".into(), "[].t[]=b".into()]);
