@@ -448,6 +448,8 @@ pub struct Diff {
     context_hunks: u64,
     /// The last line outside the patches was a context diff's hunk rule.
     after_context_rule: bool,
+    /// A context diff's file header was read (`*** a.txt\t2024-01-01 …`).
+    context_header_seen: bool,
     /// Hunks `--context` left as they are: a merge's combined hunks, a word diff's.
     context_kept: u64,
     /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
@@ -596,6 +598,7 @@ impl Diff {
             outside_lines: 0,
             context_hunks: 0,
             after_context_rule: false,
+            context_header_seen: false,
             truncated_hunks: 0,
             only_in: 0,
             context_kept: 0,
@@ -633,6 +636,15 @@ impl Diff {
     /// Keeps `text`, at `line`, outside any file's patch and read as nothing else
     /// ([`Diff`]'s `other`), unless it is blank or a mail's signature.
     fn keep_other(&mut self, line: u64, text: &str) {
+        // A context diff's hunks, counted after its first file's header (`*** a.txt\t…`).
+        if std::mem::replace(&mut self.after_context_rule, text == CONTEXT_HUNK_RULE)
+            && is_context_old_range(text)
+            && self.context_header_seen
+        {
+            self.context_hunks += 1;
+        }
+        self.context_header_seen |=
+            text.starts_with("*** ") && !text.ends_with(" ****") && text != CONTEXT_HUNK_RULE;
         if text == "-- " && self.in_mail {
             self.in_signature = true;
         }
@@ -1534,11 +1546,6 @@ impl Diff {
                     return Flow::Continue;
                 }
                 self.outside_lines += 1;
-                if std::mem::replace(&mut self.after_context_rule, text == CONTEXT_HUNK_RULE)
-                    && is_context_old_range(text)
-                {
-                    self.context_hunks += 1;
-                }
                 // A commit's fields are in its stats; those of commits past the ones
                 // listed are counted with them.
                 let commit = match &mut self.unlisted {
@@ -1797,6 +1804,13 @@ impl Diff {
                 "; {} outside the files' patches and the commits' headers (a commit's message, `Binary files … differ`)",
                 briefly_core::counted(others - self.only_in, "other line", "other lines")
             ));
+            if self.context_hunks > 0 {
+                summary.push_str(&format!(
+                    ", among them a context diff (`diff -c`, {}), not read (`diff -u` writes \
+                     one briefly reads)",
+                    briefly_core::counted(self.context_hunks, "hunk", "hunks"),
+                ));
+            }
         }
         if self.conflicts > 0 {
             let more = self.conflicted_files - self.conflicted_paths.len() as u64;
@@ -2203,12 +2217,35 @@ diff --git a/b.txt b/b.txt
             "no unified diff in the input: a context diff (`diff -c`, 2 hunks), not read: \
              18 lines as they are (`diff -u` writes one briefly reads)"
         );
-        // (A rule of stars alone is no hunk, nor a range alone.)
-        for alone in ["***************\n*** note ****\n", "*** 1,4 ****\n  a\n"] {
+        // Beside a unified diff, said among the other lines.
+        let unified = "--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-x\n+y\n";
+        let envelope = reduce(
+            format!("{unified}{context}").as_bytes(),
+            DiffOptions::default(),
+        );
+        assert!(
+            envelope.summary.ends_with(
+                "18 other lines outside the files' patches and the commits' headers (a commit's \
+                 message, `Binary files … differ`), among them a context diff (`diff -c`, 2 \
+                 hunks), not read (`diff -u` writes one briefly reads)"
+            ),
+            "{}",
+            envelope.summary
+        );
+        // (A rule of stars alone is no hunk, nor a range alone, nor both without a file's
+        // header: Markdown's.)
+        let markdown = "# Notes\n\n***************\n*** 1,4 ****\n";
+        for alone in [
+            "***************\n*** note ****\n",
+            "*** 1,4 ****\n  a\n",
+            markdown,
+        ] {
             let envelope = reduce(alone.as_bytes(), DiffOptions::default());
-            assert!(envelope
-                .summary
-                .starts_with("no diff in the input: 2 lines"));
+            assert!(
+                envelope.summary.starts_with("no diff in the input: "),
+                "{}",
+                envelope.summary
+            );
         }
         // Empty input, and commits with no patch (`git log`, `git show -s`).
         let envelope = reduce(b"", DiffOptions::default());
