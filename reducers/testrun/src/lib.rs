@@ -1806,6 +1806,20 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             .unwrap()
             .to_string();
         assert_eq!(lines.lines().count(), 1, "{lines}");
+        // Printed by a test under `-s`, amid the progress, it is the test's output; once
+        // the progress is done (pytest-cov 4 without a report), pytest-cov's.
+        let printed =
+            "============================= test session starts ==============================\n\
+            collected 1 item\n\ntest_p.py checking coverage gate\n\
+            FAIL Required test coverage of 90% not reached. Total coverage: 10.00%\n.\n\n\
+            ============================== 1 passed in 0.01s ===============================\n";
+        assert!(pytest(printed).ok);
+        let done = printed.replace(
+            "test_p.py checking coverage gate\n",
+            "test_p.py .                                                              [100%]\n",
+        );
+        let done = done.replace("10.00%\n.\n", "10.00%\n");
+        assert!(!pytest(&done).ok, "{}", pytest(&done).summary);
         // Printed by a test, in its report, it is the test's output.
         let captured =
             "=================================== FAILURES ===================================\n\
@@ -2302,5 +2316,12 @@ FAILED test_xp.py::test_xp
         assert_eq!(duration, "0.10s");
         assert!(parse_counts("no tests ran in 0.01s").unwrap().0.is_empty());
         assert!(parse_counts("we ran 3 failed tests in 1s").is_none());
+        // pytest before 5.1.
+        let (counts, duration) = parse_counts("1 failed, 2 passed in 0.04 seconds").unwrap();
+        assert_eq!(
+            (counts["failed"].as_u64(), duration.as_str()),
+            (Some(1), "0.04 seconds")
+        );
+        assert!(parse_counts("1 passed in many seconds").is_none());
     }
 }

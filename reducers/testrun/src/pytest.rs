@@ -798,7 +798,10 @@ fn parse_counts_shaped(line: &str) -> Option<(Map<String, Value>, String)> {
     let (counts, duration) = line.rsplit_once(" in ")?;
     let duration = duration.trim();
     let seconds = duration.split_whitespace().next()?;
-    if !seconds.ends_with('s') || seconds[..seconds.len() - 1].parse::<f64>().is_err() {
+    // (pytest before 5.1 wrote `in 0.01 seconds`.)
+    let spelled_out = (duration.strip_suffix(" seconds")).is_some_and(|n| n.parse::<f64>().is_ok());
+    let short = seconds.ends_with('s') && seconds[..seconds.len() - 1].parse::<f64>().is_ok();
+    if !(short || spelled_out) {
         return None;
     }
     let mut map = Map::new();
@@ -919,6 +922,8 @@ pub struct Pytest {
     timeout_method: Option<String>,
     /// Reading a session's header (or the output's first lines).
     in_header: bool,
+    /// The session's tests have run ([`Pytest::pytest_error_line`]).
+    tests_ran: bool,
     /// The session header's `rootdir: /src/app`, with a slash after it: what frames'
     /// paths are made relative to, as pytest's reports write them.
     rootdir: Option<String>,
@@ -1307,6 +1312,7 @@ impl Pytest {
             timeout_setting: None,
             timeout_method: None,
             in_header: true,
+            tests_ran: false,
             rootdir: None,
             internal_error: None,
             pytest_said: None,
@@ -1317,9 +1323,18 @@ impl Pytest {
 
     /// The output's line `line`, `text`, read for a [`PytestError`]: one opens at the
     /// output's first line or after a session's counts (pytest prints it then), or at
-    /// pytest-cov's verdict outside the tests' reports, and takes the lines after it up
-    /// to a heading.
+    /// pytest-cov's verdict outside the tests' reports once they ran, and takes the lines
+    /// after it up to a heading.
     fn pytest_error_line(&mut self, line: u64, text: &str) {
+        // The tests ran: the progress reached `[100%]`, pytest-cov's report began (`----
+        // coverage: platform …`), or a heading after the session's first came.
+        match section_title(text) {
+            Some("test session starts") => self.tests_ran = false,
+            Some(_) => self.tests_ran = true,
+            None => {
+                self.tests_ran |= text.ends_with("[100%]") || text.contains("coverage: platform ")
+            }
+        }
         match &mut self.pytest_said {
             Some(said) if said.ended => return,
             Some(said) if section_title(text).is_some() => said.ended = true,
@@ -1327,7 +1342,9 @@ impl Pytest {
             None => {}
         }
         let first = self.section == Section::Top && self.top_lines == 0;
+        // (Under `-s`, a test's own line among the progress is not it.)
         let coverage = text.starts_with(COVERAGE_FAIL)
+            && self.tests_ran
             && !matches!(self.section, Section::Reports | Section::Passes);
         if first || coverage || (self.counts_line.is_some() && self.section == Section::Other) {
             if let Some(usage) = PytestError::open(line, text) {
