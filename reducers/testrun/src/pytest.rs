@@ -1048,10 +1048,7 @@ impl Crash {
         let Some((file, after)) = rest.split_once('"') else {
             return;
         };
-        let library = file.contains("/site-packages/")
-            || file.contains("/lib/python3")
-            || file.starts_with('<');
-        if library || self.frames.len() == CRASH_FRAMES {
+        if in_library(file) || self.frames.len() == CRASH_FRAMES {
             return;
         }
         // (faulthandler's `, line 7 in test_crash`; a traceback's `, line 3, in hook`.)
@@ -1183,14 +1180,8 @@ impl ThreadTimeout {
         let Some((file, number, function)) = parts else {
             return;
         };
-        // The project's code: not the interpreter's library's, an installed package's,
-        // or a script's top level (the `pytest` command's).
-        let library = file.contains("/site-packages/")
-            || file.contains("/dist-packages/")
-            || file.contains("/lib/python")
-            || file.starts_with('<')
-            || function == "<module>";
-        if library {
+        // The project's code, not a script's top level (the `pytest` command's).
+        if in_library(file) || function == "<module>" {
             return;
         }
         let frame = || (file.to_string(), number, function.to_string());
@@ -1220,6 +1211,16 @@ impl ThreadTimeout {
         }
         lines
     }
+}
+
+/// Whether a frame's `file` is the interpreter's library's or an installed package's
+/// (`/usr/lib/python3.11/…`, `…/site-packages/…`, Debian's `dist-packages`, `<frozen
+/// runpy>`), not the project's.
+fn in_library(file: &str) -> bool {
+    file.contains("/site-packages/")
+        || file.contains("/dist-packages/")
+        || file.contains("/lib/python")
+        || file.starts_with('<')
 }
 
 /// pytest-timeout's banner, `+++… Timeout +++…`, after what the line held before it
@@ -1404,7 +1405,9 @@ impl Pytest {
 
     /// The output's line `line`, `text`, read for a [`ThreadTimeout`] (outside the
     /// tests' reports: under the signal method its banners are a test's captured
-    /// output), and for the header's `timeout: 1.0s`.
+    /// output), and for the session header's `timeout: 1.0s`, `timeout method: thread`
+    /// and `rootdir: /src`; where its first banner starts, when it opens one. `running`
+    /// is the test `-v` named on the line before.
     fn timeout_line(&mut self, line: u64, text: &str, running: Option<&String>) -> Option<usize> {
         match &mut self.timeout {
             Some(timeout) if !timeout.closed => timeout.push(text),
