@@ -2429,14 +2429,21 @@ impl Json {
                 paths.join(", ")
             ));
         }
-        if let Mode::CountBy(path) = &self.plan.mode {
-            if path.steps.contains(&Step::Each) && self.records > 0 {
+        match &self.plan.mode {
+            Mode::CountBy(path) if path.steps.contains(&Step::Each) && self.records > 0 => {
                 warnings.push(format!(
                     "--count-by {path} goes through an array inside the records: a record is \
                      counted in the group of each of its elements' values, so the groups may \
                      add up to more than the records"
                 ));
             }
+            Mode::Sort(path) if path.steps.contains(&Step::Each) && self.records > 0 => {
+                warnings.push(format!(
+                    "--sort {path} goes through an array inside the records: a record is \
+                     ordered by its first element's value"
+                ));
+            }
+            _ => {}
         }
         for condition in &self.plan.conditions {
             let n = condition.not_numbers();
@@ -2742,6 +2749,15 @@ mod tests {
             "Reservations[].Groups[].Name=web",
         ];
         assert_eq!(matched(&apart), 0);
+        // A sort through the array orders a record by its first element.
+        let sort = with(|o| o.sort = Some("Reservations[].Instances[].Type".into()));
+        assert_eq!(
+            run(input, sort).warnings,
+            [
+                "--sort Instances[].Type goes through an array inside the records: a record is \
+              ordered by its first element's value"
+            ]
+        );
         // A count through the array counts a record in each element's group.
         let count = with(|o| o.count_by = Some("Reservations[].Instances[].State".into()));
         let envelope = run(input, count);
