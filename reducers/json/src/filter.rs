@@ -183,6 +183,34 @@ impl Condition {
         }
     }
 
+    /// Whether no one value could meet both it and `other` (at the same path): one asks
+    /// it to equal a value the other's equality, regex or `!=` rules out (`t=a` and
+    /// `t=b`, `name=web` and `name~^s`).
+    fn excludes(&self, other: &Condition) -> bool {
+        let (equal, other) = match (self.op, other.op) {
+            (Op::Eq, _) => (self, other),
+            (_, Op::Eq) => (other, self),
+            _ => return false,
+        };
+        let same = match (equal.number, other.number) {
+            (Some(a), Some(b)) => a == b,
+            _ => equal.text == other.text,
+        };
+        let matched = || {
+            other
+                .regex
+                .as_ref()
+                .is_some_and(|re| re.is_match(&equal.text))
+        };
+        match other.op {
+            Op::Eq => !same,
+            Op::Ne => same,
+            Op::Match => !matched(),
+            Op::NotMatch => matched(),
+            _ => false,
+        }
+    }
+
     /// Values that are no number (strings that are none, nulls, booleans, containers)
     /// met by this order against a number ([`Op::Gt`] …).
     pub fn not_numbers(&self) -> u64 {
@@ -265,7 +293,8 @@ type ConditionAt = (usize, Vec<Step>);
 impl Test {
     /// The tests of `conditions`, from the record on.
     /// But conditions that ask one value of an element to equal two (`…Type=t3.micro` and
-    /// `…Type=t3.small`: a reservation with both) cannot be met by one element: those
+    /// `…Type=t3.small`: a reservation with both), or to equal one the other rules out
+    /// (`…name=web` and `…name~^s`), cannot be met by one element: those
     /// through that array are each met by any element, and listed, by their indexes, in
     /// the groups returned beside the tests.
     pub fn plan(conditions: &[Condition]) -> (Vec<Test>, Vec<Vec<usize>>) {
@@ -305,12 +334,9 @@ impl Test {
         for (array, members) in arrays {
             // (An element's value past any further array is one value.)
             let both = |(a, rest): &ConditionAt, (b, other): &ConditionAt| {
-                let (a, b) = (&conditions[*a], &conditions[*b]);
                 rest == other
                     && !rest.contains(&Step::Each)
-                    && a.op == Op::Eq
-                    && b.op == Op::Eq
-                    && a.text != b.text
+                    && conditions[*a].excludes(&conditions[*b])
             };
             let impossible = (members.iter().enumerate())
                 .any(|(n, a)| members[n + 1..].iter().any(|b| both(a, b)));

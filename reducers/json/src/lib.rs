@@ -2424,8 +2424,9 @@ impl Json {
                 .map(|&i| self.options.conditions[i].clone())
                 .collect();
             warnings.push(format!(
-                "--where {}: one value asked to equal two, so no element of the array they go \
-                 through could meet them all: each is met by any element",
+                "--where {}: one value asked to equal two, or one another condition rules out, so no \
+                 element of the array they go through could meet them all: each is met by any \
+                 element",
                 paths.join(", ")
             ));
         }
@@ -2727,11 +2728,41 @@ mod tests {
             envelope.warnings,
             [
                 "--where Reservations[].Instances[].Type=t3, Reservations[].Instances[].Type=m5, \
-              Reservations[].Instances[].State=running: one value asked to equal two, so no \
-              element of the array they go through could meet them all: each is met by any \
-              element"
+              Reservations[].Instances[].State=running: one value asked to equal two, or one \
+              another condition rules out, so no element of the array they go through could \
+              meet them all: each is met by any element"
             ]
         );
+        // So with one it equals that a regex, or `!=`, rules out; not one it allows.
+        // (Apart, `~^m` is met by a record with a t3 and an m5; `!~` and `!=` by one
+        // with none, so by no record with a t3; together, `~^t` by each t3.)
+        let cases = [
+            ("Type~^m", 1),
+            ("Type!~^t", 0),
+            ("Type!=t3", 0),
+            ("Type~^t", 2),
+        ];
+        for (other, matched) in cases {
+            let conditions = vec![
+                "Reservations[].Instances[].Type=t3".to_string(),
+                format!("Reservations[].Instances[].{other}"),
+            ];
+            let envelope = run(input, with(|o| o.conditions = conditions.clone()));
+            let apart = other != "Type~^t";
+            assert_eq!(
+                !envelope.warnings.is_empty(),
+                apart,
+                "{other}: {:?}",
+                envelope.warnings
+            );
+            assert_eq!(envelope.stats["matched"], matched, "{other}");
+        }
+        // Numbers equal as numbers.
+        let numbers = br#"[{"a":[{"n":1,"m":2}]}]"#;
+        let same = with(|o| o.conditions = vec!["[].a[].n=1".into(), "[].a[].n=1.0".into()]);
+        let envelope = run(numbers, same);
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
+        assert_eq!(envelope.stats["matched"], 1);
         // Two tags' keys: one instance, each tag its own.
         let [name, _] = tag("Name", "");
         let [env, _] = tag("env", "");

@@ -1939,24 +1939,45 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
             .replace("in test_hangs", "in slow_db");
         let envelope = pytest(&fixture);
         assert!(
-            envelope
-                .summary
-                .contains(": slow_db ran past its timeout (the session's: 1.0s) at test_to.py:4;"),
-            "{}",
-            envelope.summary
-        );
-        // Another session's counts do not hide it.
-        let passed = "============================= test session starts ==============================\n\
-            collected 1 item\n\ntest_ok.py .\n\n============================== 1 passed in 0.01s ===============================\n";
-        let envelope = pytest(&format!("{passed}{thread}"));
-        assert!(!envelope.ok);
-        assert!(
-            envelope.summary.starts_with(
-                "1 passed in 0.01s; pytest-timeout stopped the run: test_hangs ran past its \
-                 timeout (the session's: 1.0s)"
+            envelope.summary.contains(
+                ": a test in test_to.py ran past its timeout (the session's: 1.0s) in slow_db \
+                 at test_to.py:4;"
             ),
             "{}",
             envelope.summary
+        );
+        // Another session's counts do not hide it, nor what its progress marked (but
+        // what theirs did, they count).
+        let passed = "============================= test session starts ==============================\n\
+            collected 2 items\n\ntest_ok.py .F\n\n============================== 1 failed, 1 passed in 0.01s ===============================\n";
+        let envelope = pytest(&format!("{passed}{thread}"));
+        assert!(!envelope.ok);
+        assert_eq!(
+            envelope.summary,
+            "1 failed, 1 passed in 0.01s; the progress marked 1 failed and 0 errors (F, E) in \
+             test_to.py; pytest-timeout stopped the run: test_hangs ran past its timeout (the \
+             session's: 1.0s) at test_to.py:4"
+        );
+        // Stopped first, then another session: its progress's marks are said still.
+        let envelope = pytest(&format!("{thread}{passed}"));
+        assert!(
+            envelope.summary.starts_with(
+                "1 failed, 1 passed in 0.01s; the progress marked 1 failed and 0 errors (F, E) \
+                 in test_to.py; pytest-timeout stopped the run: test_hangs"
+            ),
+            "{}",
+            envelope.summary
+        );
+        // Its first banner cut off (`| tail -n 20`): the stack's last lines before the
+        // second still place it.
+        let lines: Vec<&str> = thread.lines().collect();
+        let tail = lines[lines.len() - 20..].join("\n");
+        let envelope = pytest(&tail);
+        let timeout = item(&envelope, 0);
+        assert_eq!(timeout["kind"], "timeout");
+        assert_eq!(
+            (&timeout["file"], &timeout["line"]),
+            (&"/src/test_to.py".into(), &4.into())
         );
         // Under the signal method (`-s` shows its stacks, and the run goes on), none.
         let signal = thread.replace("timeout method: thread", "timeout method: signal");

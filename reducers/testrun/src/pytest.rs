@@ -158,9 +158,9 @@ pub struct PytestStats {
     /// killed): a `-v` progress line naming a test with no outcome after it, last.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub running: Option<String>,
-    /// Without counts, what the progress marked failed (`F`) and errors (`E`) in each
-    /// file (`test_a.py .FF`), when no report named them: the first [`MAX_NAMES`]
-    /// files.
+    /// Of a session that printed no counts (the last), what the progress marked failed
+    /// (`F`) and errors (`E`) in each file (`test_a.py .FF`), when no report named them
+    /// (or pytest-timeout stopped it): the first [`MAX_NAMES`] files.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub progress_marked: BTreeMap<String, [u64; 2]>,
     /// Node ids of the failed tests (the first [`MAX_NAMES`]).
@@ -1074,6 +1074,8 @@ struct ThreadTimeout {
     line: u64,
     /// The test `-v` named on the banner's line or the line before.
     nodeid: Option<String>,
+    /// Else the test file the progress named before the banner (`tests/test_a.py `).
+    module: Option<String>,
     /// The part of the report being read.
     part: TimeoutPart,
     /// The second banner was read: the report is whole.
@@ -1092,6 +1094,8 @@ struct ThreadTimeout {
     last_frames: VecDeque<(usize, String)>,
     /// What the test printed, as the report gives it: its first [`TIMEOUT_CAPTURED_LINES`].
     captured: Vec<String>,
+    /// What the session's progress marked failed and errors, when the report closed.
+    marked: BTreeMap<String, [u64; 2]>,
 }
 
 /// A frame of a Python stack: its file, line and function.
@@ -1410,7 +1414,12 @@ impl Pytest {
     /// is the test `-v` named on the line before.
     fn timeout_line(&mut self, line: u64, text: &str, running: Option<&String>) -> Option<usize> {
         match &mut self.timeout {
-            Some(timeout) if !timeout.closed => timeout.push(text),
+            Some(timeout) if !timeout.closed => {
+                timeout.push(text);
+                if timeout.closed {
+                    timeout.marked = self.stats.progress_marked.clone();
+                }
+            }
             Some(_) => {}
             None if matches!(self.section, Section::Reports | Section::Passes) => {}
             // (Its header said so: the signal method's report of a test it failed, which
@@ -1425,9 +1434,14 @@ impl Pytest {
                     let nodeid = (running_test(before))
                         .or_else(|| before.split(' ').next().filter(|id| id.contains(".py::")))
                         .or(running.map(String::as_str).filter(|_| before.is_empty()));
+                    let module = before
+                        .split(' ')
+                        .next()
+                        .filter(|file| file.ends_with(".py"));
                     self.timeout = Some(ThreadTimeout {
                         line,
                         nodeid: nodeid.map(str::to_string),
+                        module: module.map(str::to_string),
                         ..ThreadTimeout::default()
                     });
                     return Some(at);
@@ -1456,25 +1470,51 @@ impl Pytest {
     }
 
     /// Emits the `timeout` item of pytest-timeout's report; what the summary says of it.
+    /// `timeout`, its first banner cut off (`pytest | tail -n 40`): the one read closed
+    /// it, and the stack's last lines, kept among the output's last, came before it.
+    fn read_cut_timeout(&self, timeout: &mut ThreadTimeout) {
+        if timeout.frames_read > 0 {
+            return;
+        }
+        let mut closing = ThreadTimeout {
+            part: TimeoutPart::MainStack,
+            ..ThreadTimeout::default()
+        };
+        (self.end.iter())
+            .filter(|(n, _)| *n < timeout.line)
+            .for_each(|(_, text)| closing.push(text));
+        timeout.frames_read = closing.frames_read;
+        timeout.test = closing.test;
+        timeout.first_own = closing.first_own;
+        timeout.own_frames = closing.own_frames;
+        timeout.last_frames = closing.last_frames;
+    }
+
     fn emit_timeout(&self, timeout: ThreadTimeout, out: &mut dyn Emit<PytestItem>) -> String {
         // (A test's own marker may set another: the session's is what is known.)
         let after = match &self.timeout_setting {
             Some(setting) => format!(" (the session's: {setting})"),
             None => String::new(),
         };
+        let test_frame = timeout.test.is_some();
         let mut frame = timeout.test.clone().or(timeout.first_own.clone());
         if let (Some(rootdir), Some((file, _, _))) = (&self.rootdir, &mut frame) {
             if let Some(relative) = file.strip_prefix(rootdir.as_str()) {
                 *file = relative.to_string();
             }
         }
-        let (test, place) = match (&timeout.nodeid, &frame) {
-            (Some(nodeid), Some((file, line, _))) => (nodeid.clone(), format!(" at {file}:{line}")),
-            (Some(nodeid), None) => (nodeid.clone(), String::new()),
-            (None, Some((file, line, function))) => {
-                (function.clone(), format!(" at {file}:{line}"))
-            }
-            (None, None) => ("a test".to_string(), String::new()),
+        // The test by its node id, or its function; where it hung, in another function
+        // (a fixture's) when no test's frame was in the stack.
+        let test = match (&timeout.nodeid, &frame, &timeout.module) {
+            (Some(nodeid), _, _) => nodeid.clone(),
+            (None, Some((_, _, function)), _) if test_frame => function.clone(),
+            (None, _, Some(module)) => format!("a test in {module}"),
+            (None, _, None) => "a test".to_string(),
+        };
+        let place = match &frame {
+            Some((file, line, _)) if test_frame => format!(" at {file}:{line}"),
+            Some((file, line, function)) => format!(" in {function} at {file}:{line}"),
+            None => String::new(),
         };
         let message = format!(
             "Timeout from pytest-timeout{after}: it stopped the run in {test}{place} (thread method)"
@@ -1913,6 +1953,8 @@ impl Pytest {
     /// (`make test` or tox running pytest twice).
     fn counts(&mut self, line: &str) {
         self.decide_listing(line);
+        // (A session's counts count what its progress marked.)
+        self.stats.progress_marked.clear();
         if let Some(earlier) = self.counts_line.replace(line.to_string()) {
             self.earlier_sessions.add(earlier);
         }
@@ -2362,7 +2404,15 @@ impl FoldBatches for Pytest {
         // the output's end, which holds its report, is not shown again).
         let fatal = self.fatal.take().filter(|_| no_counts);
         // (Another session's counts may come before or after it: it still stopped one.)
-        let timeout = self.timeout.take();
+        let mut timeout = self.timeout.take();
+        if let Some(timeout) = &mut timeout {
+            self.read_cut_timeout(timeout);
+            // What the stopped session's progress marked, another session's counts after
+            // it notwithstanding.
+            for (file, marks) in std::mem::take(&mut timeout.marked) {
+                stats.progress_marked.entry(file).or_insert(marks);
+            }
+        }
         // (A report cut off before the test's frame leaves the output's end to say more.)
         let timeout_placed =
             (timeout.as_ref()).is_some_and(|t| t.test.is_some() || t.first_own.is_some());
@@ -2476,8 +2526,9 @@ impl FoldBatches for Pytest {
         } else if let Some(running) = &stats.running {
             summary.push_str(&format!("; the output stopped while {running} was running"));
         }
-        // Without counts or reports, the progress's marks are all that says what failed.
-        if stats.counts_known || reports > 0 {
+        // Without counts or reports, the progress's marks are all that says what failed:
+        // of the last session, which ended without its counts (another's came before).
+        if reports > 0 && timed_out.is_none() {
             stats.progress_marked.clear();
         } else if !stats.progress_marked.is_empty() {
             let [failed, errors] = (stats.progress_marked.values())
