@@ -1437,3 +1437,58 @@ fn a_change_inside_a_long_line_is_shown_where_it_is() {
         &["`briefly diff --file app.min.js` of the artifact has its hunks, a page at a time"],
     );
 }
+
+#[test]
+fn a_context_diff_reads_as_the_unified_diff_of_the_same_files() {
+    // Two trees of files changed at random (a fixed seed): `diff -c`, `-C 1`, `-C 0` and
+    // `-r` read as `diff -u` of the same context reads.
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::create_dir_all(&new).unwrap();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) % n
+    };
+    for f in 0..24 {
+        let lines: Vec<String> = (0..next(40)).map(|i| format!("line {i} of {f}")).collect();
+        let mut changed = Vec::new();
+        for line in &lines {
+            match next(10) {
+                0 => {}                                              // removed
+                1 => changed.push(format!("{line} changed")),        // changed
+                2 => changed.extend([line.clone(), "added".into()]), // added after
+                _ => changed.push(line.clone()),
+            }
+        }
+        if f % 7 == 3 {
+            changed.clear(); // emptied
+        }
+        let name = format!("f{f:02}.txt");
+        std::fs::write(old.join(&name), lines.join("\n") + "\n").unwrap();
+        std::fs::write(new.join(&name), changed.join("\n") + "\n").unwrap();
+    }
+    let b = Briefly::new();
+    for (context, unified) in [("-c", "-u"), ("-C1", "-U1"), ("-C0", "-U0")] {
+        let run = |style: &str| {
+            let out = Command::new("diff")
+                .args(["-r", style, "a", "b"])
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(1), "{style}");
+            diff_of(&b, &out.stdout, &[])
+        };
+        let (read, expected) = (run(context), run(unified));
+        assert_eq!(read["summary"], expected["summary"], "{context}");
+        assert_eq!(read["stats"], expected["stats"], "{context}");
+        let patches =
+            |e: &Value| -> Vec<Value> { items(e).iter().map(|i| i["patch"].clone()).collect() };
+        assert_eq!(patches(&read), patches(&expected), "{context}");
+        assert!(
+            !read["summary"].as_str().unwrap().starts_with("no diff"),
+            "{read}"
+        );
+    }
+}

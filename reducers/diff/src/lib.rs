@@ -39,10 +39,12 @@
 //! and in all; past [`MAX_FILES_HELD`] files, files are listed as they come, unranked.
 
 mod commit;
+mod context;
 mod long;
 mod parse;
 mod words;
 
+use crate::context::ContextDiff;
 pub use parse::{header, hunk_header, unquote, Header, HunkHeader, Prefixes, MNEMONIC_PREFIXES};
 
 use briefly_core::{
@@ -443,13 +445,10 @@ pub struct Diff {
     truncated_hunks: u64,
     /// `diff -r`'s `Only in DIR: NAME` lines: files in one of the trees only.
     only_in: u64,
-    /// Hunks of a context diff (`diff -c`: `***************` then `*** 1,4 ****`),
-    /// which is not read: said so, not "no diff".
-    context_hunks: u64,
-    /// The last line outside the patches was a context diff's hunk rule.
-    after_context_rule: bool,
-    /// A context diff's file header was read (`*** a.txt\t2024-01-01 …`).
-    context_header_seen: bool,
+    /// Reads a context diff as the unified diff it stands for.
+    context_diff: ContextDiff,
+    /// The lines it gave for the last line read (kept for their room).
+    context_lines: Vec<(u64, String)>,
     /// Hunks `--context` left as they are: a merge's combined hunks, a word diff's.
     context_kept: u64,
     /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
@@ -596,9 +595,8 @@ impl Diff {
             conflicted_paths: Vec::new(),
             directories: HashMap::new(),
             outside_lines: 0,
-            context_hunks: 0,
-            after_context_rule: false,
-            context_header_seen: false,
+            context_diff: ContextDiff::default(),
+            context_lines: Vec::new(),
             truncated_hunks: 0,
             only_in: 0,
             context_kept: 0,
@@ -636,15 +634,6 @@ impl Diff {
     /// Keeps `text`, at `line`, outside any file's patch and read as nothing else
     /// ([`Diff`]'s `other`), unless it is blank or a mail's signature.
     fn keep_other(&mut self, line: u64, text: &str) {
-        // A context diff's hunks, counted after its first file's header (`*** a.txt\t…`).
-        if std::mem::replace(&mut self.after_context_rule, text == CONTEXT_HUNK_RULE)
-            && is_context_old_range(text)
-            && self.context_header_seen
-        {
-            self.context_hunks += 1;
-        }
-        self.context_header_seen |=
-            text.starts_with("*** ") && !text.ends_with(" ****") && text != CONTEXT_HUNK_RULE;
         if text == "-- " && self.in_mail {
             self.in_signature = true;
         }
@@ -1357,6 +1346,9 @@ impl Reducer for Diff {
     }
 
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
+        let mut lines = Vec::new();
+        self.context_diff.finish(&mut lines);
+        self.read_unified(lines, 0, false, out);
         self.outcome(out)
     }
 
@@ -1437,6 +1429,45 @@ fn is_whole_hunk(hunk: &str) -> bool {
 impl Diff {
     /// One line of the diff, without colour codes.
     fn read_record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+        // A context diff's lines are read as the unified diff's they stand for.
+        let mut lines = std::mem::take(&mut self.context_lines);
+        let taken = self.context_diff.push(record.line, record.text, &mut lines);
+        let flow = self.read_unified(lines, record.offset, record.crlf, out);
+        if taken || flow != Flow::Continue {
+            return flow;
+        }
+        self.read_line(record, out)
+    }
+
+    /// Reads `lines` ([`ContextDiff::push`]'s), each at its line, then leaves the
+    /// vector empty for the next.
+    fn read_unified(
+        &mut self,
+        mut lines: Vec<(u64, String)>,
+        offset: u64,
+        crlf: bool,
+        out: &mut dyn Emit<Value>,
+    ) -> Flow {
+        let mut flow = Flow::Continue;
+        for (line, text) in lines.drain(..) {
+            let record = Record {
+                text: &text,
+                bytes: text.as_bytes(),
+                line,
+                offset,
+                cut: false,
+                crlf,
+            };
+            if flow == Flow::Continue {
+                flow = self.read_line(&record, out);
+            }
+        }
+        self.context_lines = lines;
+        flow
+    }
+
+    /// One line of a unified diff (or any other), without colour codes.
+    fn read_line(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
         if self.hunk_line(record) {
             return Flow::Continue;
         }
@@ -1778,13 +1809,6 @@ impl Diff {
                 "no diff in the input: {} without a patch (`git log -p` and `git show` print one)",
                 briefly_core::counted(commits, "commit", "commits")
             );
-        } else if no_diff && self.context_hunks > 0 {
-            summary = format!(
-                "no unified diff in the input: a context diff (`diff -c`, {}), not read: {} as \
-                 they are (`diff -u` writes one briefly reads)",
-                briefly_core::counted(self.context_hunks, "hunk", "hunks"),
-                briefly_core::counted(others, "line", "lines"),
-            );
         } else if no_diff && others > 0 {
             // Not a diff (`git diff --name-only`, `git show HEAD:a.txt`).
             summary = format!(
@@ -1804,13 +1828,6 @@ impl Diff {
                 "; {} outside the files' patches and the commits' headers (a commit's message, `Binary files … differ`)",
                 briefly_core::counted(others - self.only_in, "other line", "other lines")
             ));
-            if self.context_hunks > 0 {
-                summary.push_str(&format!(
-                    ", among them a context diff (`diff -c`, {}), not read (`diff -u` writes \
-                     one briefly reads)",
-                    briefly_core::counted(self.context_hunks, "hunk", "hunks"),
-                ));
-            }
         }
         if self.conflicts > 0 {
             let more = self.conflicted_files - self.conflicted_paths.len() as u64;
@@ -1991,18 +2008,6 @@ fn git_stat_words(files: u64, added: u64, removed: u64) -> String {
     words
 }
 
-/// The rule a context diff (`diff -c`) opens each hunk with.
-const CONTEXT_HUNK_RULE: &str = "***************";
-
-/// A context diff's hunk's old range, under its rule: `*** 1,4 ****`.
-fn is_context_old_range(line: &str) -> bool {
-    (line.strip_prefix("*** "))
-        .and_then(|rest| rest.strip_suffix(" ****"))
-        .is_some_and(|range| {
-            !range.is_empty() && range.bytes().all(|b| b.is_ascii_digit() || b == b',')
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2040,8 +2045,8 @@ mod tests {
     use briefly_core::{Envelope, RunConfig};
 
     #[test]
-    fn a_context_diffs_lines_are_all_kept() {
-        // `diff -c`: its `---` lines have no `+++` after them; they were dropped.
+    fn a_context_diff_is_read_as_the_unified_diff_it_stands_for() {
+        // `diff -c`: read as `diff -u` would have printed it.
         let context = "\
 *** da/x.txt\t2026-12-05 15:40:03 +0000
 --- db/x.txt\t2026-12-05 15:40:03 +0000
@@ -2054,13 +2059,26 @@ mod tests {
   c
 + e
 ";
+        let unified = "\
+--- da/x.txt\t2026-12-05 15:40:03 +0000
++++ db/x.txt\t2026-12-05 15:40:03 +0000
+@@ -1,2 +1,3 @@
+-b
++B
+ c
++e
+";
         let envelope = reduce(context.as_bytes(), DiffOptions::default());
-        let lines: Vec<&str> = envelope
-            .items
-            .iter()
-            .map(|i| i["text"].as_str().unwrap())
-            .collect();
-        assert_eq!(lines, context.lines().collect::<Vec<_>>());
+        let expected = reduce(unified.as_bytes(), DiffOptions::default());
+        assert_eq!(
+            envelope.summary,
+            "1 file changed, 2 insertions(+), 1 deletion(-)"
+        );
+        assert_eq!(
+            (&envelope.summary, &envelope.stats),
+            (&expected.summary, &expected.stats)
+        );
+        assert_eq!(envelope.items[0]["patch"], expected.items[0]["patch"]);
         assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
         // A `---` line at the end, alone: kept, and said.
         let dangling = reduce(b"some text\n--- dangling\n", DiffOptions::default());
@@ -2206,7 +2224,7 @@ diff --git a/b.txt b/b.txt
             envelope.summary
         );
         assert_eq!(envelope.items.len(), 2);
-        // A context diff (`diff -c`) is not read, and not said to be no diff.
+        // A context diff (`diff -c`) is read, of its own and beside a unified one.
         let context = "*** x1\t2026-12-06 20:58:39.961209724 +0000\n\
             --- x2\t2026-12-06 20:58:39.961209724 +0000\n***************\n*** 1,4 ****\n\
             \x20 a\n! b\n  c\n  d\n--- 1,5 ----\n  a\n! B\n  c\n  d\n+ e\n\
@@ -2214,24 +2232,31 @@ diff --git a/b.txt b/b.txt
         let envelope = reduce(context.as_bytes(), DiffOptions::default());
         assert_eq!(
             envelope.summary,
-            "no unified diff in the input: a context diff (`diff -c`, 2 hunks), not read: \
-             18 lines as they are (`diff -u` writes one briefly reads)"
+            "1 file changed, 2 insertions(+), 2 deletions(-)"
         );
-        // Beside a unified diff, said among the other lines.
         let unified = "--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-x\n+y\n";
         let envelope = reduce(
             format!("{unified}{context}").as_bytes(),
             DiffOptions::default(),
         );
+        assert_eq!(
+            envelope.summary,
+            "2 files changed, 3 insertions(+), 3 deletions(-)"
+        );
+        // A hunk too long to hold till its new side is left as it came.
+        let mut long = String::from("*** x1\n--- x2\n***************\n*** 1,30000 ****\n");
+        (0..30_000).for_each(|i| long.push_str(&format!("- {i}\n")));
+        long.push_str("--- 0 ----\n");
+        let envelope = reduce(long.as_bytes(), DiffOptions::default());
         assert!(
-            envelope.summary.ends_with(
-                "18 other lines outside the files' patches and the commits' headers (a commit's \
-                 message, `Binary files … differ`), among them a context diff (`diff -c`, 2 \
-                 hunks), not read (`diff -u` writes one briefly reads)"
-            ),
+            envelope
+                .summary
+                .contains("other lines outside the files' patches"),
             "{}",
             envelope.summary
         );
+        // (Its range and old side; its `--- 0 ----` is read as the file's `---` header.)
+        assert_eq!(envelope.stats["other_lines"], 30_001, "{}", envelope.stats);
         // (A rule of stars alone is no hunk, nor a range alone, nor both without a file's
         // header: Markdown's.)
         let markdown = "# Notes\n\n***************\n*** 1,4 ****\n";
