@@ -14,10 +14,30 @@ static ALIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 #[derive(Debug)]
 pub struct Held(i32);
 
-/// Holds the group led by `pgid` until the guard is dropped.
-pub fn hold(pgid: i32) -> Held {
-    alive().push(pgid);
-    Held(pgid)
+/// Runs `spawn`, and holds the group its child leads (`pid_of` it, the child made the
+/// leader of a group of its own) when `held`: with the list locked throughout, so that a
+/// signal ending briefly while the child starts waits for it to be held, not misses it
+/// (the child may run, and be waited for, before `spawn` returns).
+pub fn spawn_held<T>(
+    held: bool,
+    spawn: impl FnOnce() -> std::io::Result<T>,
+    pid_of: impl Fn(&T) -> Option<u32>,
+) -> (std::io::Result<T>, Option<Held>) {
+    if !held {
+        return (spawn(), None);
+    }
+    let mut alive = alive();
+    let spawned = spawn();
+    let pgid = spawned
+        .as_ref()
+        .ok()
+        .and_then(&pid_of)
+        .map(|pid| pid as i32);
+    let held = pgid.map(|pgid| {
+        alive.push(pgid);
+        Held(pgid)
+    });
+    (spawned, held)
 }
 
 impl Drop for Held {
@@ -71,9 +91,15 @@ mod tests {
     #[test]
     fn a_group_is_held_until_its_guard_is_dropped() {
         // No process has this pid: nothing could be signalled.
-        let held = hold(i32::MAX);
-        assert!(alive().contains(&i32::MAX));
+        let (spawned, held) = spawn_held(true, || Ok(()), |_| Some(i32::MAX as u32));
+        assert!(spawned.is_ok() && alive().contains(&i32::MAX));
         drop(held);
         assert!(!alive().contains(&i32::MAX));
+        // Not held, or not spawned: nothing is.
+        let (_, held) = spawn_held(false, || Ok(()), |_| Some(7));
+        assert!(held.is_none());
+        let failed = || Err::<(), _>(std::io::Error::other("no"));
+        let (spawned, held) = spawn_held(true, failed, |_| Some(7));
+        assert!(spawned.is_err() && held.is_none() && !alive().contains(&7));
     }
 }

@@ -298,7 +298,9 @@ async fn drive(
         command.stdout(Stdio::piped()).stderr(Stdio::piped());
         None
     };
-    let spawned = command.spawn();
+    // A server's command ends with the server, whatever signal ends that.
+    let (spawned, _held) =
+        crate::groups::spawn_held(spawn.detached, || command.spawn(), |c| c.id());
     // The command holds the pipe's write ends: drop them so the output ends with the command.
     drop(command);
     let mut child = match spawned {
@@ -320,8 +322,6 @@ async fn drive(
         }
     };
     let pgid = child.id().map(|id| id as i32);
-    // A server's command ends with the server, whatever signal ends that.
-    let _held = pgid.filter(|_| spawn.detached).map(crate::groups::hold);
     let err_open = merged.is_none();
     let (mut out, mut err): (Box<dyn AsyncRead + Unpin>, Box<dyn AsyncRead + Unpin>) = match merged
     {

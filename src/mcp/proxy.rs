@@ -184,23 +184,23 @@ async fn proxy(
     max_message_bytes: usize,
     argv: &[String],
 ) -> Result<i32> {
-    let mut child = match Command::new(&argv[0])
+    // The server's group ends with the proxy, whatever signal ends that.
+    crate::groups::end_with_signals().context("handling signals")?;
+    let mut command = Command::new(&argv[0]);
+    command
         .args(&argv[1..])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         // Its own process group: what it starts (`npx`, a shell's children) ends with it.
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
-    {
+        .kill_on_drop(true);
+    let (spawned, _held) = crate::groups::spawn_held(true, || command.spawn(), |c| c.id());
+    let mut child = match spawned {
         Ok(child) => child,
         Err(e) => bail!("cannot start the MCP server {:?}: {e}", argv[0]),
     };
     let pid = child.id().map(|pid| pid as i32);
-    // The server's group ends with the proxy, whatever signal ends that.
-    let _held = pid.map(crate::groups::hold);
-    crate::groups::end_with_signals().context("handling signals")?;
     let child_in = child.stdin.take().expect("piped");
     let child_out = child.stdout.take().expect("piped");
     let artifact_dir = Session::new(defaults.clone())?.artifact_dir().ok();

@@ -30,9 +30,21 @@ enum State {
     New,
 }
 
-/// A line of a hunk's side: its mark (`b' '`, `b'-'`, `b'+'`, `b'!'`), its text, and its
-/// line in the input.
-type SideLine = (u8, String, u64);
+/// A line of a hunk's side: its mark (`b' '`, `b'-'`, `b'+'`, `b'!'`), its text, its
+/// line in the input, whether it ended in `\r\n`, and the `\ No newline at end of file`
+/// under it, if one was.
+#[derive(Debug, Clone)]
+struct SideLine {
+    mark: u8,
+    text: String,
+    line: u64,
+    crlf: bool,
+    no_newline: Option<(u64, String)>,
+}
+
+/// A line to read in the input's place: its line, its text, and whether it ended in
+/// `\r\n`.
+pub type Line = (u64, String, bool);
 
 /// Turns a context diff's lines into the unified diff's they stand for; any other line
 /// passes as it is.
@@ -41,7 +53,7 @@ pub struct ContextDiff {
     state: State,
     /// The lines read since the state left [`State::Idle`] or the last hunk ended, as
     /// they came, given back as they are when they turn out not to be a context diff's.
-    held: Vec<(u64, String)>,
+    held: Vec<Line>,
     /// Their bytes, and the sides' (each line is held twice).
     held_bytes: usize,
     old_start: u64,
@@ -57,26 +69,26 @@ impl ContextDiff {
     /// Reads `text`, the input's line `line`: pushes to `out` the lines to read in its
     /// place and before it, in order (unified lines, or lines held and given back).
     /// Whether it was taken: when not, the caller reads it, after those.
-    pub fn push(&mut self, line: u64, text: &str, out: &mut Vec<(u64, String)>) -> bool {
+    pub fn push(&mut self, line: u64, text: &str, crlf: bool, out: &mut Vec<Line>) -> bool {
         match self.state {
             State::Idle => {
                 let header = text.starts_with("*** ") && range(text, "*** ", " ****").is_none();
                 if !header {
                     return false;
                 }
-                self.hold(line, text, State::OldHeader);
+                self.hold(line, text, crlf, State::OldHeader);
                 true
             }
             State::OldHeader if text.starts_with("--- ") => {
-                self.hold(line, text, State::NewHeader);
+                self.hold(line, text, crlf, State::NewHeader);
                 true
             }
             State::NewHeader if text == HUNK_RULE => {
                 // `*** a.txt\t2024-…` and `--- b.txt\t2024-…`: unified's `---` and `+++`.
-                let (old_line, old) = self.held.remove(0);
-                let (new_line, new) = self.held.remove(0);
-                out.push((old_line, format!("--- {}", &old[4..])));
-                out.push((new_line, format!("+++ {}", &new[4..])));
+                let (old_line, old, old_crlf) = self.held.remove(0);
+                let (new_line, new, new_crlf) = self.held.remove(0);
+                out.push((old_line, format!("--- {}", &old[4..]), old_crlf));
+                out.push((new_line, format!("+++ {}", &new[4..]), new_crlf));
                 self.held.clear();
                 self.state = State::Rule;
                 true
@@ -84,33 +96,39 @@ impl ContextDiff {
             State::Rule => match range(text, "*** ", " ****") {
                 Some((start, _)) => {
                     self.old_start = start;
-                    self.hold(line, text, State::Old);
+                    self.hold(line, text, crlf, State::Old);
                     true
                 }
-                None => self.give_back(line, text, out),
+                None => self.give_back(line, text, crlf, out),
             },
             State::Old => {
                 if let Some((start, count)) = range(text, "--- ", " ----") {
                     self.new_start = start;
                     // (A one-line range is its first number alone.)
                     self.new_left = count.unwrap_or(1);
-                    self.hold(line, text, State::New);
+                    self.hold(line, text, crlf, State::New);
+                    return true;
+                }
+                if text.starts_with("\\ ") && self.no_newline(false, line, text, crlf) {
                     return true;
                 }
                 match side_line(text, b"-! ") {
                     Some(mark) if self.has_room() => {
-                        self.old.push((mark, text[2..].to_string(), line));
-                        self.hold(line, text, State::Old);
+                        self.old.push(SideLine::new(mark, text, line, crlf));
+                        self.hold(line, text, crlf, State::Old);
                         true
                     }
-                    _ => self.give_back(line, text, out),
+                    _ => self.give_back(line, text, crlf, out),
                 }
+            }
+            State::New if text.starts_with("\\ ") && !self.new.is_empty() => {
+                self.no_newline(true, line, text, crlf)
             }
             State::New => match side_line(text, b"+! ") {
                 Some(mark) if self.new_left > 0 && self.has_room() => {
-                    self.new.push((mark, text[2..].to_string(), line));
+                    self.new.push(SideLine::new(mark, text, line, crlf));
                     self.new_left -= 1;
-                    self.hold(line, text, State::New);
+                    self.hold(line, text, crlf, State::New);
                     true
                 }
                 _ => {
@@ -119,15 +137,15 @@ impl ContextDiff {
                         self.state = State::Rule;
                         return true;
                     }
-                    self.push(line, text, out)
+                    self.push(line, text, crlf, out)
                 }
             },
-            State::OldHeader | State::NewHeader => self.give_back(line, text, out),
+            State::OldHeader | State::NewHeader => self.give_back(line, text, crlf, out),
         }
     }
 
     /// The input ended: what is held, pushed to `out` (a whole last hunk made unified).
-    pub fn finish(&mut self, out: &mut Vec<(u64, String)>) {
+    pub fn finish(&mut self, out: &mut Vec<Line>) {
         match self.state {
             State::New => self.end_hunk(out),
             State::Idle => {}
@@ -138,10 +156,27 @@ impl ContextDiff {
         }
     }
 
-    fn hold(&mut self, line: u64, text: &str, state: State) {
-        self.held.push((line, text.to_string()));
+    fn hold(&mut self, line: u64, text: &str, crlf: bool, state: State) {
+        self.held.push((line, text.to_string(), crlf));
         self.held_bytes += 2 * text.len();
         self.state = state;
+    }
+
+    /// `text`, diff's `\ No newline at end of file`, under the last line of the new
+    /// side or the old: noted on that line, and held. Whether there was one.
+    fn no_newline(&mut self, new_side: bool, line: u64, text: &str, crlf: bool) -> bool {
+        let side = if new_side {
+            &mut self.new
+        } else {
+            &mut self.old
+        };
+        let Some(last) = side.last_mut() else {
+            return false;
+        };
+        last.no_newline = Some((line, text.to_string()));
+        let state = self.state;
+        self.hold(line, text, crlf, state);
+        true
     }
 
     /// Whether another line of a hunk may be held.
@@ -151,10 +186,10 @@ impl ContextDiff {
 
     /// The lines held, and `text`, were not a context diff's after all: given back, and
     /// `text` read again from [`State::Idle`].
-    fn give_back(&mut self, line: u64, text: &str, out: &mut Vec<(u64, String)>) -> bool {
+    fn give_back(&mut self, line: u64, text: &str, crlf: bool, out: &mut Vec<Line>) -> bool {
         out.append(&mut self.held);
         self.reset();
-        self.push(line, text, out)
+        self.push(line, text, crlf, out)
     }
 
     fn reset(&mut self) {
@@ -168,10 +203,10 @@ impl ContextDiff {
     /// The hunk read, as unified lines: its header, then its lines in order, a change's
     /// old lines before its new ones. A side left out (only additions, or only
     /// removals) is the other's context.
-    fn end_hunk(&mut self, out: &mut Vec<(u64, String)>) {
+    fn end_hunk(&mut self, out: &mut Vec<Line>) {
         let context = |side: &[SideLine]| -> Vec<SideLine> {
             (side.iter())
-                .filter(|(mark, _, _)| *mark == b' ')
+                .filter(|side| side.mark == b' ')
                 .cloned()
                 .collect()
         };
@@ -180,7 +215,7 @@ impl ContextDiff {
         } else if self.new.is_empty() {
             self.new = context(&self.old);
         }
-        let header_line = self.held.first().map_or(0, |(line, _)| *line);
+        let (header_line, header_crlf) = self.held.first().map_or((0, false), |h| (h.0, h.2));
         out.push((
             header_line,
             format!(
@@ -190,41 +225,62 @@ impl ContextDiff {
                 self.new_start,
                 self.new.len()
             ),
+            header_crlf,
         ));
         let (old, new) = (&self.old, &self.new);
         let (mut i, mut j) = (0, 0);
-        let line = |mark: char, (_, text, at): &SideLine| (*at, format!("{mark}{text}"));
+        let line = |mark: char, side: &SideLine, out: &mut Vec<Line>| {
+            out.push((side.line, format!("{mark}{}", side.text), side.crlf));
+            if let Some((at, text)) = &side.no_newline {
+                out.push((*at, text.clone(), false));
+            }
+        };
         while i < old.len() || j < new.len() {
-            let (o, n) = (old.get(i).map(|l| l.0), new.get(j).map(|l| l.0));
+            let (o, n) = (old.get(i).map(|l| l.mark), new.get(j).map(|l| l.mark));
             if o == Some(b'-') {
-                out.push(line('-', &old[i]));
+                line('-', &old[i], out);
                 i += 1;
             } else if n == Some(b'+') {
-                out.push(line('+', &new[j]));
+                line('+', &new[j], out);
                 j += 1;
             } else if o == Some(b'!') || n == Some(b'!') {
                 // A change: its old lines, then its new ones.
-                while old.get(i).is_some_and(|l| l.0 == b'!') {
-                    out.push(line('-', &old[i]));
+                while old.get(i).is_some_and(|l| l.mark == b'!') {
+                    line('-', &old[i], out);
                     i += 1;
                 }
-                while new.get(j).is_some_and(|l| l.0 == b'!') {
-                    out.push(line('+', &new[j]));
+                while new.get(j).is_some_and(|l| l.mark == b'!') {
+                    line('+', &new[j], out);
                     j += 1;
                 }
             } else if o == Some(b' ') && n == Some(b' ') {
-                out.push(line(' ', &old[i]));
+                line(' ', &old[i], out);
                 i += 1;
                 j += 1;
             } else {
                 // Sides that do not agree (a hand-edited or cut hunk): the rest as it is.
-                old[i..].iter().for_each(|l| out.push(line('-', l)));
-                new[j..].iter().for_each(|l| out.push(line('+', l)));
+                old[i..].iter().for_each(|l| line('-', l, out));
+                new[j..].iter().for_each(|l| line('+', l, out));
                 break;
             }
         }
         self.hunks += 1;
         self.reset();
+    }
+}
+
+impl SideLine {
+    /// `text`, the input's line `line`, a side's line marked `mark`.
+    fn new(mark: u8, text: &str, line: u64, crlf: bool) -> SideLine {
+        let text = text[2..].to_string();
+        let no_newline = None;
+        SideLine {
+            mark,
+            text,
+            line,
+            crlf,
+            no_newline,
+        }
     }
 }
 
@@ -258,13 +314,13 @@ mod tests {
         let mut out = Vec::new();
         let mut lines = Vec::new();
         for (i, text) in context.lines().enumerate() {
-            if !reader.push(i as u64 + 1, text, &mut out) {
-                out.push((i as u64 + 1, text.to_string()));
+            if !reader.push(i as u64 + 1, text, false, &mut out) {
+                out.push((i as u64 + 1, text.to_string(), false));
             }
             lines.append(&mut out);
         }
         reader.finish(&mut lines);
-        lines.into_iter().map(|(_, t)| t + "\n").collect()
+        lines.into_iter().map(|(_, t, _)| t + "\n").collect()
     }
 
     #[test]

@@ -448,7 +448,7 @@ pub struct Diff {
     /// Reads a context diff as the unified diff it stands for.
     context_diff: ContextDiff,
     /// The lines it gave for the last line read (kept for their room).
-    context_lines: Vec<(u64, String)>,
+    context_lines: Vec<context::Line>,
     /// Hunks `--context` left as they are: a merge's combined hunks, a word diff's.
     context_kept: u64,
     /// The `--- X` line of a plain `diff -u`, waiting for its `+++ Y`.
@@ -1348,7 +1348,7 @@ impl Reducer for Diff {
     fn finish(&mut self, out: &mut dyn Emit<Value>) -> Outcome<DiffStats> {
         let mut lines = Vec::new();
         self.context_diff.finish(&mut lines);
-        self.read_unified(lines, 0, false, out);
+        self.read_unified(lines, 0, out);
         self.outcome(out)
     }
 
@@ -1431,8 +1431,8 @@ impl Diff {
     fn read_record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
         // A context diff's lines are read as the unified diff's they stand for.
         let mut lines = std::mem::take(&mut self.context_lines);
-        let taken = self.context_diff.push(record.line, record.text, &mut lines);
-        let flow = self.read_unified(lines, record.offset, record.crlf, out);
+        let taken = (self.context_diff).push(record.line, record.text, record.crlf, &mut lines);
+        let flow = self.read_unified(lines, record.offset, out);
         if taken || flow != Flow::Continue {
             return flow;
         }
@@ -1443,13 +1443,12 @@ impl Diff {
     /// vector empty for the next.
     fn read_unified(
         &mut self,
-        mut lines: Vec<(u64, String)>,
+        mut lines: Vec<context::Line>,
         offset: u64,
-        crlf: bool,
         out: &mut dyn Emit<Value>,
     ) -> Flow {
         let mut flow = Flow::Continue;
-        for (line, text) in lines.drain(..) {
+        for (line, text, crlf) in lines.drain(..) {
             let record = Record {
                 text: &text,
                 bytes: text.as_bytes(),
