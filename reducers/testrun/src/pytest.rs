@@ -733,7 +733,8 @@ fn same_file(file: &str, nodeid_file: &str) -> bool {
             .is_some_and(|head| head.ends_with('/'))
 }
 
-/// Installed code, not the project's: frames there are not the test's own.
+/// Installed code, not the project's (`…/site-packages/…`, Debian's `dist-packages`,
+/// `/usr/lib/python3.11/…`, `<frozen runpy>`): frames there are not the test's own.
 fn is_library(file: &str) -> bool {
     file.contains("site-packages")
         || file.contains("dist-packages")
@@ -1048,7 +1049,7 @@ impl Crash {
         let Some((file, after)) = rest.split_once('"') else {
             return;
         };
-        if in_library(file) || self.frames.len() == CRASH_FRAMES {
+        if is_library(file) || self.frames.len() == CRASH_FRAMES {
             return;
         }
         // (faulthandler's `, line 7 in test_crash`; a traceback's `, line 3, in hook`.)
@@ -1185,7 +1186,7 @@ impl ThreadTimeout {
             return;
         };
         // The project's code, not a script's top level (the `pytest` command's).
-        if in_library(file) || function == "<module>" {
+        if is_library(file) || function == "<module>" {
             return;
         }
         let frame = || (file.to_string(), number, function.to_string());
@@ -1215,16 +1216,6 @@ impl ThreadTimeout {
         }
         lines
     }
-}
-
-/// Whether a frame's `file` is the interpreter's library's or an installed package's
-/// (`/usr/lib/python3.11/…`, `…/site-packages/…`, Debian's `dist-packages`, `<frozen
-/// runpy>`), not the project's.
-fn in_library(file: &str) -> bool {
-    file.contains("/site-packages/")
-        || file.contains("/dist-packages/")
-        || file.contains("/lib/python")
-        || file.starts_with('<')
 }
 
 /// pytest-timeout's banner, `+++… Timeout +++…`, after what the line held before it
