@@ -61,8 +61,6 @@ pub struct ContextDiff {
     new_left: u64,
     old: Vec<SideLine>,
     new: Vec<SideLine>,
-    /// Hunks read and made unified.
-    pub hunks: u64,
 }
 
 impl ContextDiff {
@@ -264,7 +262,6 @@ impl ContextDiff {
                 break;
             }
         }
-        self.hunks += 1;
         self.reset();
     }
 }

@@ -418,7 +418,7 @@ impl Report {
             let e = e.trim();
             (self.explaining, decisive) = self.explaining.read(e);
             // A syntax error's place, in its message (`E     File "test_a.py", line 1`).
-            if let Some((file, number)) = native_frame(e) {
+            if let Some((file, number, _)) = native_frame(e) {
                 decisive |= self.place(line, file, number);
             }
             // pytest's own error, which it reports without its name.
@@ -449,7 +449,7 @@ impl Report {
             }
         } else if let Some((file, number)) = bare_location(line) {
             decisive = self.place(line, file, number);
-        } else if let Some((file, number)) = native_frame(inner) {
+        } else if let Some((file, number, _)) = native_frame(inner) {
             // `--tb=native`: Python's own traceback. A frame in the project's files, and
             // its source line under it, say where the test failed.
             decisive = self.place(line, file, number);
@@ -716,12 +716,18 @@ fn bare_location(line: &str) -> Option<(&str, u64)> {
 }
 
 /// `  File "/src/test_a.py", line 8, in test_fail`: a frame of Python's own traceback
-/// (`--tb=native`), as its file and line.
-fn native_frame(line: &str) -> Option<(&str, u64)> {
+/// (`--tb=native`, pytest-timeout's stacks; faulthandler's `line 7 in test_crash`), as
+/// its file, line and function (empty when it names none).
+fn native_frame(line: &str) -> Option<(&str, u64, &str)> {
     let rest = line.trim_start().strip_prefix("File \"")?;
     let (file, rest) = rest.split_once("\", line ")?;
     let digits = rest.split(|c: char| !c.is_ascii_digit()).next()?;
-    Some((file, digits.parse().ok()?))
+    let after = rest[digits.len()..].trim_start_matches(',').trim_start();
+    Some((
+        file,
+        digits.parse().ok()?,
+        after.strip_prefix("in ").unwrap_or(""),
+    ))
 }
 
 /// Whether a traceback's `file` (absolute in a native one) is the node id's `nodeid_file`
@@ -1043,22 +1049,14 @@ const CRASH_FRAMES: usize = 3;
 impl Crash {
     /// A line after the report's: a frame of the tests' own code is kept.
     fn frame(&mut self, line: &str) {
-        let Some(rest) = line.trim_start().strip_prefix("File \"") else {
-            return;
-        };
-        let Some((file, after)) = rest.split_once('"') else {
+        // (faulthandler's `, line 7 in test_crash`; a traceback's `, line 3, in hook`.)
+        let Some((file, number, _)) = native_frame(line) else {
             return;
         };
         if is_library(file) || self.frames.len() == CRASH_FRAMES {
             return;
         }
-        // (faulthandler's `, line 7 in test_crash`; a traceback's `, line 3, in hook`.)
-        let number = (after.strip_prefix(", line "))
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|n| n.parse().ok());
-        if let (None, Some(number)) = (&self.place, number) {
-            self.place = Some((file.to_string(), number));
-        }
+        self.place.get_or_insert_with(|| (file.to_string(), number));
         self.frames
             .push(briefly_core::cut_str(line.trim(), MAX_END_LINE_CHARS).into_owned());
     }
@@ -1122,7 +1120,7 @@ enum TimeoutPart {
 impl ThreadTimeout {
     /// A line after the first banner, up to the second.
     fn push(&mut self, line: &str) {
-        if is_timeout_banner(line) {
+        if timeout_banner_at(line).is_some() {
             self.closed = true;
             return;
         }
@@ -1155,7 +1153,7 @@ impl ThreadTimeout {
     /// A line of the main thread's stack: a frame's `File …` line, or its code under it.
     fn stack_line(&mut self, line: &str) {
         let kept = briefly_core::cut_str(line, MAX_END_LINE_CHARS);
-        let Some(rest) = line.trim_start().strip_prefix("File \"") else {
+        if !line.trim_start().starts_with("File \"") {
             // The frame's code, under its `File` line.
             let last = self
                 .last_frames
@@ -1171,18 +1169,13 @@ impl ThreadTimeout {
             }
             return;
         };
-        // `File "/src/test_to.py", line 4, in test_hangs`.
-        let parts = rest.split_once("\", line ").and_then(|(file, rest)| {
-            let (number, function) = rest.split_once(", in ")?;
-            Some((file, number.parse::<u64>().ok()?, function))
-        });
         let at = self.frames_read;
         self.frames_read += 1;
         if self.last_frames.len() == CRASH_FRAMES {
             self.last_frames.pop_front();
         }
         self.last_frames.push_back((at, kept.to_string()));
-        let Some((file, number, function)) = parts else {
+        let Some((file, number, function)) = native_frame(line) else {
             return;
         };
         // The project's code, not a script's top level (the `pytest` command's).
@@ -1218,13 +1211,8 @@ impl ThreadTimeout {
     }
 }
 
-/// pytest-timeout's banner, `+++… Timeout +++…`, after what the line held before it
-/// (the progress: `test_to.py ` or `-v`'s `test_to.py::test_hangs `).
-fn is_timeout_banner(line: &str) -> bool {
-    timeout_banner_at(line).is_some()
-}
-
-/// Where pytest-timeout's banner starts in `line`.
+/// Where pytest-timeout's banner, `+++… Timeout +++…`, starts in `line`, after what the
+/// line held before it (the progress: `test_to.py ` or `-v`'s `test_to.py::test_hangs `).
 fn timeout_banner_at(line: &str) -> Option<usize> {
     let (before, after) = line.trim_end().split_once(" Timeout ")?;
     let fence = |run: &str| run.len() >= 3 && run.bytes().all(|b| b == b'+');
@@ -1474,11 +1462,25 @@ impl Pytest {
         (self.end.iter())
             .filter(|(n, _)| *n < timeout.line)
             .for_each(|(_, text)| closing.push(text));
-        timeout.frames_read = closing.frames_read;
-        timeout.test = closing.test;
-        timeout.first_own = closing.first_own;
-        timeout.own_frames = closing.own_frames;
-        timeout.last_frames = closing.last_frames;
+        // Its stack from there; the rest as read.
+        let ThreadTimeout {
+            line,
+            nodeid,
+            module,
+            closed,
+            captured,
+            marked,
+            ..
+        } = std::mem::take(timeout);
+        *timeout = ThreadTimeout {
+            line,
+            nodeid,
+            module,
+            closed,
+            captured,
+            marked,
+            ..closing
+        };
     }
 
     fn emit_timeout(&self, timeout: ThreadTimeout, out: &mut dyn Emit<PytestItem>) -> String {
