@@ -218,6 +218,9 @@ pub enum Command {
         /// At most N records.
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
+        /// What the records are: the array whose elements they are (items[]), or . for each value as it comes (each NDJSON line, arrays too), its arrays inside it (--records . --where ns=a --where containers[].ready=false: lines with a container not ready). Unset, the first [] path of --where, --count-by or --sort names the array.
+        #[arg(long, value_name = "PATH")]
+        records: Option<String>,
         /// Skip records (NDJSON lines, elements of a streamed array) longer than this.
         #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
         max_record_bytes: usize,

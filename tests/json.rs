@@ -561,6 +561,55 @@ fn a_huge_string_is_skipped_with_bounded_memory_and_long_strings_are_cut() {
 }
 
 #[test]
+fn records_named_as_the_lines_keep_their_arrays_inside_and_page() {
+    let b = Briefly::new();
+    let (_, ndjson) = jobs(b.dir.path(), 1500);
+    let args = |records: Option<&'static str>| {
+        let mut args = vec![
+            "json",
+            s(&ndjson),
+            "--where",
+            "meta.tags[]=b",
+            "--where",
+            "level=error",
+            "--fields",
+            "id",
+            "--max-chars",
+            "3000",
+        ];
+        if let Some(records) = records {
+            args.extend(["--records", records]);
+        }
+        args
+    };
+    // The first `[]` path makes the tags the records: `level` is read in each tag.
+    let tags = b.envelope(&args(None), b"", 3000);
+    assert_eq!(tags["total_items"], 0, "{tags}");
+    assert!(
+        tags["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("--records . makes each value of the input a record"),
+        "{tags}"
+    );
+    // The lines are the records: every job with an error and a `b` tag, page by page.
+    let mut envelope = b.envelope(&args(Some(".")), b"", 3000);
+    assert_eq!(envelope["total_items"], 500, "{envelope}");
+    let mut ids: Vec<u64> = Vec::new();
+    loop {
+        let items = envelope["items"].as_array().unwrap();
+        ids.extend(items.iter().map(|i| i["id"].as_u64().unwrap()));
+        let Some(cursor) = envelope["next_cursor"].as_str().map(String::from) else {
+            break;
+        };
+        envelope = b.envelope(&["page", &cursor], b"", 3000);
+    }
+    // Python's jobs: level "error" and tags ["a", "b"] both where i % 3 == 2.
+    let expected: Vec<u64> = (0..1500).filter(|i| i % 3 == 2).collect();
+    assert_eq!(ids, expected);
+}
+
+#[test]
 fn bad_options_are_errors_before_reading() {
     let b = Briefly::new();
     for args in [
@@ -569,6 +618,7 @@ fn bad_options_are_errors_before_reading() {
         &["json", "--count-by", "a", "--sort", "b"],
         &["json", "--fields", "a..b"],
         &["json", "--where", "x~("],
+        &["json", "--records", "items"],
     ] {
         let out = b.run(args, b"{}");
         assert_eq!(out.status.code(), Some(2), "{args:?}");

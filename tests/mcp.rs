@@ -136,6 +136,7 @@ fn the_python_sdk_runs_a_command_and_reads_the_rest_back() {
                 "sort",
                 "desc",
                 "limit",
+                "records",
                 "max_record_bytes",
                 "max_document_bytes",
                 "max_depth",

@@ -208,6 +208,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "sort": {"type": "string", "description": "Order records by the value at this path (numbers, then strings, then booleans, then null); keeps the first `limit` (default 1000)."},
                 "desc": {"type": "boolean", "default": false, "description": "With sort: largest first."},
                 "limit": {"type": "integer", "minimum": 0, "description": "At most this many records."},
+                "records": {"type": "string", "description": "What the records are: the array whose elements they are (\"items[]\"), or \".\" for each value as it comes (each NDJSON line), its arrays inside it (records \".\" with where [\"ns=a\", \"containers[].ready=false\"]: lines with a container not ready). Unset, the first [] path of where, count_by or sort names the array."},
                 "max_record_bytes": {"type": "integer", "minimum": 1, "default": 16777216, "description": "Skip records (NDJSON lines, elements of a streamed array) longer than this."},
                 "max_document_bytes": {"type": "integer", "minimum": 0, "default": 67108864, "description": "Hold a document in memory up to this size; stream it above."},
                 "max_depth": {"type": "integer", "minimum": 1, "default": 512, "description": "Containers nested deeper than this are an error."},
@@ -229,6 +230,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 sort: string(args, "sort")?,
                 desc: boolean(args, "desc")?.unwrap_or(false),
                 limit: uint(args, "limit")?.map(|n| n as usize),
+                records: string(args, "records")?,
                 max_record_bytes: size("max_record_bytes", defaults.max_record_bytes)?,
                 max_document_bytes: size("max_document_bytes", defaults.max_document_bytes)?,
                 max_depth: size("max_depth", defaults.max_depth)?,
@@ -860,6 +862,9 @@ mod tests {
         assert_eq!(json_options["where"], json!(["status=failed"]));
         assert_eq!(json_options["whole_chars"], 4000);
         assert!(options("json", json!({"where": ["no operator"]})).is_err());
+        let records = options("json", json!({"records": "."})).unwrap();
+        assert_eq!(records["records"], ".");
+        assert!(options("json", json!({"records": "items"})).is_err());
         let table = options("table", json!({"columns": ["a"], "delimiter": ";"})).unwrap();
         assert_eq!(table["columns"], json!(["a"]));
         assert_eq!(table["delimiter"], ";");

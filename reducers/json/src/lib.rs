@@ -105,6 +105,11 @@ pub struct JsonOptions {
     pub desc: bool,
     /// At most this many records.
     pub limit: Option<usize>,
+    /// What the records are, named outright: the array whose elements they are
+    /// (`items[]`, `[]`), or `.` for each value of the input as it comes (an NDJSON
+    /// line, a document, arrays too), whatever the other paths go through. Unset, the
+    /// first `[]` path of `--where`, `--count-by` or `--sort` names the array.
+    pub records: Option<String>,
     /// A record (an NDJSON line, an element of a streamed array) longer than this is skipped.
     pub max_record_bytes: usize,
     /// A document longer than this is streamed, not held.
@@ -132,6 +137,7 @@ impl Default for JsonOptions {
             sort: None,
             desc: false,
             limit: None,
+            records: None,
             max_record_bytes: 16 << 20,
             max_document_bytes: 64 << 20,
             max_depth: 512,
@@ -157,6 +163,9 @@ struct Plan {
     mode: Mode,
     /// The array whose elements are records (ends in `[]`), when a path names one.
     record: Option<Path>,
+    /// `--records .`: each value of the input is a record, an array too (no array is
+    /// taken as holding them).
+    values_are_records: bool,
     conditions: Vec<Condition>,
     /// How a record is checked against them.
     tests: Vec<Test>,
@@ -164,9 +173,20 @@ struct Plan {
     /// ([`Test::plan`]).
     apart: Vec<Vec<usize>>,
     fields: Vec<(String, Path)>,
-    /// Every path the options name, as written with its option, and relative to the
-    /// records.
-    named: Vec<(String, Path)>,
+    /// Every path the options name.
+    named: Vec<Named>,
+}
+
+/// A path an option names.
+#[derive(Debug, Clone)]
+struct Named {
+    /// The option and the path as written (`--where ns`).
+    text: String,
+    /// The path relative to the records.
+    path: Path,
+    /// The path does not go through the records' array, which a `[]` path chose (not
+    /// `--records`): it is read in each element all the same.
+    beside_records: bool,
 }
 
 impl Plan {
@@ -202,23 +222,38 @@ impl Plan {
         // --where, --count-by or --sort; named by --fields alone, only when every path
         // goes through it (`--fields items[].id,items[].status`): beside others
         // (`--fields number,labels[].name`), it is an array in each record.
-        let record = all.iter().find_map(|p| p.record_prefix()).filter(|prefix| {
-            let named_elsewhere = conditions
-                .iter()
-                .map(|c| &c.path)
-                .chain(&count_by)
-                .chain(&sort)
-                .any(|p| p.record_prefix().as_ref() == Some(prefix));
-            named_elsewhere || all.iter().all(|p| p.relative_to(prefix) != **p)
-        });
+        let chosen = options.records.as_deref().map(records_path).transpose()?;
+        let values_are_records = chosen.as_ref().is_some_and(Option::is_none);
+        let record = match chosen {
+            Some(record) => record,
+            None => all.iter().find_map(|p| p.record_prefix()).filter(|prefix| {
+                let named_elsewhere = conditions
+                    .iter()
+                    .map(|c| &c.path)
+                    .chain(&count_by)
+                    .chain(&sort)
+                    .any(|p| p.record_prefix().as_ref() == Some(prefix));
+                named_elsewhere || all.iter().all(|p| p.relative_to(prefix) != **p)
+            }),
+        };
         let prefix = record.clone().unwrap_or_default();
-        let named = conditions
+        let paths = conditions
             .iter()
             .map(|c| ("--where", &c.path))
             .chain(count_by.iter().map(|p| ("--count-by", p)))
             .chain(sort.iter().map(|p| ("--sort", p)))
-            .chain(fields.iter().map(|p| ("--fields", p)))
-            .map(|(option, path)| (format!("{option} {path}"), path.relative_to(&prefix)))
+            .chain(fields.iter().map(|p| ("--fields", p)));
+        let named = paths
+            .map(|(option, path)| {
+                let relative = path.relative_to(&prefix);
+                Named {
+                    text: format!("{option} {path}"),
+                    beside_records: options.records.is_none()
+                        && record.is_some()
+                        && relative == *path,
+                    path: relative,
+                }
+            })
             .collect();
         let mode = match (count_by, sort) {
             (Some(_), Some(_)) => {
@@ -236,7 +271,10 @@ impl Plan {
             }
             (None, Some(path)) => Mode::Sort(path.relative_to(&prefix)),
             (None, None)
-                if conditions.is_empty() && fields.is_empty() && options.limit.is_none() =>
+                if conditions.is_empty()
+                    && fields.is_empty()
+                    && options.limit.is_none()
+                    && options.records.is_none() =>
             {
                 Mode::Shape
             }
@@ -266,8 +304,29 @@ impl Plan {
                 })
                 .collect(),
             record,
+            values_are_records,
             named,
         })
+    }
+}
+
+/// `--records`' path: the array whose elements are the records (`Some`), or `.`, the
+/// input's values themselves (`None`).
+fn records_path(text: &str) -> Result<Option<Path>, JsonError> {
+    if text.trim() == "." {
+        return Ok(None);
+    }
+    let path = Path::parse(text.trim()).map_err(|error| match error {
+        JsonError::Path { why, .. } => JsonError::Options(format!("--records {text:?}: {why}")),
+        other => other,
+    })?;
+    match path.record_prefix() {
+        Some(prefix) if prefix == path => Ok(Some(path)),
+        _ => Err(JsonError::Options(format!(
+            "--records {text:?}: name the array whose elements are the records, a path \
+             with one [], at its end (items[], or [] for the input's own array), or . for \
+             each value of the input (each NDJSON line) as it comes"
+        ))),
     }
 }
 
@@ -422,7 +481,7 @@ pub struct Json {
     defer: bool,
     /// The paths the options name that no record had so far (a typo reads as "no
     /// data" otherwise).
-    unseen: Vec<(String, Path)>,
+    unseen: Vec<Named>,
     /// The input's first bytes, held while they may be a byte-order mark.
     opening: Vec<u8>,
     /// Past the input's first bytes.
@@ -460,12 +519,13 @@ struct Deferred {
 
 /// How a streaming scanner splits a document that opens with `first`, under `plan`:
 /// into the records a `[]` path names, the members the shape reads, or (no path named)
-/// an array's elements; `None` for anything else.
+/// an array's elements; `None` for anything else (a document that is one record under
+/// `--records .`).
 fn split_for(plan: &Plan, first: Option<u8>) -> Option<Split> {
     match (&plan.record, &plan.mode) {
         (Some(record), _) => Some(Split::Records(record.steps.clone())),
         (None, Mode::Shape) => Some(Split::Members),
-        (None, _) if first == Some(b'[') => Some(Split::Elements),
+        (None, _) if first == Some(b'[') && !plan.values_are_records => Some(Split::Elements),
         (None, _) => None,
     }
 }
@@ -795,8 +855,12 @@ impl Json {
                 self.input = Input::Done;
                 return;
             }
+            let why = match self.plan.values_are_records {
+                true => "is one record under --records . (which holds it whole)",
+                false => "is not an array",
+            };
             self.error(format!(
-                "the document at byte {offset} is larger than {} bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed); the input from it on is not read (the artifact keeps it)",
+                "the document at byte {offset} is larger than {} bytes (max-document-bytes) and {why}: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed, or --records items[]); the input from it on is not read (the artifact keeps it)",
                 self.options.max_document_bytes
             ));
             self.input = Input::Done;
@@ -1426,7 +1490,9 @@ impl Json {
             // An array's elements are the records: the first value's, and every line's
             // of NDJSON whose first line was one (its lines read alike).
             (Origin::Top, None)
-                if root.kind() == Kind::Array && (!self.ndjson || self.implicit_array) =>
+                if root.kind() == Kind::Array
+                    && (!self.ndjson || self.implicit_array)
+                    && !self.plan.values_are_records =>
             {
                 self.implicit_array = true;
                 root.elements()
@@ -1440,9 +1506,9 @@ impl Json {
     fn record(&mut self, record: TapeValue<'_, '_>, out: &mut dyn Emit<Value>) {
         self.records += 1;
         if !self.unseen.is_empty() {
-            self.unseen.retain(|(_, path)| {
+            self.unseen.retain(|named| {
                 let mut found = false;
-                record.select(&path.steps, &mut |_| found = true);
+                record.select(&named.path.steps, &mut |_| found = true);
                 !found
             });
         }
@@ -2458,9 +2524,19 @@ impl Json {
             }
         }
         if self.records > 0 {
-            for (named, _) in &self.unseen {
+            for named in &self.unseen {
+                // A path beside the array a `[]` path made the records is read in each
+                // element: meant in each value (an NDJSON line's `ns` beside its
+                // `containers[]`), it needs the records named.
+                let hint = match (named.beside_records, &self.plan.record) {
+                    (true, Some(record)) => format!(
+                        "; the records are the elements of {record} and it is read in each: --records . makes each value of the input a record, {record} inside it"
+                    ),
+                    _ => String::new(),
+                };
                 warnings.push(format!(
-                    "{named}: no record has this path (`briefly json` without options lists the paths there are)"
+                    "{}: no record has this path{hint} (`briefly json` without options lists the paths there are)",
+                    named.text
                 ));
             }
         }
@@ -3073,6 +3149,134 @@ mod tests {
         // Paths that some record has: no warning.
         assert!(warned(with(|o| o.count_by = Some("u.login".into()))).is_empty());
         assert!(warned(with(|o| o.conditions = vec!["a=2".into()])).is_empty());
+    }
+
+    #[test]
+    fn records_named_outright_are_the_values_or_the_array_given() {
+        // Pods, one a line: `ns` beside each pod's `containers[]`.
+        let pods = concat!(
+            r#"{"name":"api-1","ns":"a","containers":[{"name":"app","ready":true},{"name":"side","ready":false}]}"#,
+            "\n",
+            r#"{"name":"api-2","ns":"a","containers":[{"name":"app","ready":true}]}"#,
+            "\n",
+            r#"{"name":"db-1","ns":"b","containers":[{"name":"pg","ready":false}]}"#,
+            "\n",
+        )
+        .as_bytes();
+        let names = |envelope: &Envelope| -> Vec<String> {
+            (envelope.items.iter())
+                .map(|item| item["name"].as_str().unwrap_or("?").to_string())
+                .collect()
+        };
+        let not_ready_in_a = |records: Option<&str>| {
+            run(
+                pods,
+                with(|o| {
+                    o.records = records.map(str::to_string);
+                    o.conditions = vec!["ns=a".into(), "containers[].ready=false".into()];
+                }),
+            )
+        };
+        // The first `[]` path makes the containers the records: `ns` is read in each,
+        // and the warning says how to read it in each line.
+        let chosen = not_ready_in_a(None);
+        assert_eq!(chosen.stats["matched"], 0);
+        assert_eq!(
+            chosen.warnings,
+            ["--where ns: no record has this path; the records are the elements of containers[] and it is read in each: --records . makes each value of the input a record, containers[] inside it (`briefly json` without options lists the paths there are)"]
+        );
+        // Named: each line is a record, a container of it not ready.
+        let lines = not_ready_in_a(Some("."));
+        assert_eq!(names(&lines), ["api-1"], "{lines:?}");
+        assert_eq!(lines.stats["records"], 3);
+        assert!(lines.stats.get("record_path").is_none(), "{lines:?}");
+        assert!(lines.warnings.is_empty(), "{lines:?}");
+        // A path named beside `--records`' own array is read in each element, unwarned
+        // of a choice the user made (it is no path the containers have: the usual
+        // warning alone).
+        let given = not_ready_in_a(Some("containers[]"));
+        assert_eq!(
+            given.warnings,
+            ["--where ns: no record has this path (`briefly json` without options lists the paths there are)"]
+        );
+        // `--records` alone lists the records, not the shape.
+        let listed = run(pods, with(|o| o.records = Some("containers[]".into())));
+        assert_eq!(names(&listed), ["app", "side", "app", "pg"], "{listed:?}");
+        assert_eq!(listed.stats["record_path"], "containers[]");
+        // An array is one record under `.`, its elements under `[]`.
+        let array = br#"[{"n":1},{"n":2}]"#;
+        let whole = run(array, with(|o| o.records = Some(".".into())));
+        assert_eq!(whole.items, [json!([{"n": 1}, {"n": 2}])], "{whole:?}");
+        let elements = run(
+            array,
+            with(|o| {
+                o.records = Some("[]".into());
+                o.conditions = vec!["n=2".into()];
+            }),
+        );
+        assert_eq!(elements.items, [json!({"n": 2})], "{elements:?}");
+        // NDJSON lines that are arrays: each line one record, not its elements.
+        let lines_of_arrays = run(b"[1,2]\n[3]\n", with(|o| o.records = Some(".".into())));
+        assert_eq!(lines_of_arrays.items, [json!([1, 2]), json!([3])]);
+        // Counted and sorted by what is in the lines.
+        let counted = run(
+            pods,
+            with(|o| {
+                o.records = Some(".".into());
+                o.count_by = Some("ns".into());
+            }),
+        );
+        assert_eq!(
+            counted.items,
+            [
+                json!({"value": "a", "count": 2}),
+                json!({"value": "b", "count": 1})
+            ]
+        );
+    }
+
+    #[test]
+    fn records_must_name_an_array_or_the_values() {
+        for bad in ["containers", "containers[].name", "a[].b[]", "a..b", ""] {
+            let error = Json::new(with(|o| o.records = Some(bad.into())))
+                .err()
+                .unwrap_or_else(|| panic!("{bad:?} was taken"));
+            assert!(error.to_string().contains("--records"), "{bad:?}: {error}");
+        }
+        for good in [".", " . ", "[]", "items[]", "a.b[]"] {
+            assert!(
+                Json::new(with(|o| o.records = Some(good.into()))).is_ok(),
+                "{good}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_document_too_large_to_hold_that_is_one_record_says_so() {
+        let input = br#"[{"n":1},{"n":2},{"n":3}]"#;
+        let envelope = run(
+            input,
+            with(|o| {
+                o.records = Some(".".into());
+                o.conditions = vec!["[].n=2".into()];
+                o.max_document_bytes = 8;
+            }),
+        );
+        assert!(
+            (envelope.warnings.iter()).any(|w| w.contains("is one record under --records .")),
+            "{envelope:?}"
+        );
+        assert!(!envelope.ok);
+        // Its elements named the records, it streams.
+        let streamed = run(
+            input,
+            with(|o| {
+                o.records = Some("[]".into());
+                o.conditions = vec!["n=2".into()];
+                o.max_document_bytes = 8;
+            }),
+        );
+        assert_eq!(streamed.items, [json!({"n": 2})], "{streamed:?}");
     }
 
     #[test]
@@ -3788,7 +3992,7 @@ mod tests {
         assert_eq!(envelope.items, [json!({"a": 1})]);
         assert_eq!(
             envelope.warnings,
-            ["the document at byte 9 is larger than 24 bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed); the input from it on is not read (the artifact keeps it)"]
+            ["the document at byte 9 is larger than 24 bytes (max-document-bytes) and is not an array: name the array whose elements are the records with a [] path (e.g. --where items[].status=failed, or --records items[]); the input from it on is not read (the artifact keeps it)"]
         );
         // A bracket alone and then NDJSON: the NDJSON line is read.
         let opened = run(b"{\"a\": 1}\n{\n{\"a\": 3}\n", fields());
