@@ -132,6 +132,10 @@ pub struct CargoStats {
     pub binaries: Vec<BinaryResult>,
     /// Formats recognized: `libtest`, `libtest-json`, `nextest`, `rustc`.
     pub formats: Vec<&'static str>,
+    /// The target cargo stopped at, failing (`--lib`), when it stopped there: the test
+    /// binaries after it (if any) did not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_after: Option<String>,
 }
 
 /// A test's failure report, as read so far: its captured output, its panic.
@@ -573,6 +577,9 @@ struct Diagnostic {
     location: Option<String>,
     lint: Option<String>,
     snippet: Excerpt,
+    /// A build script's panic message, said after `message` in the item (not in its
+    /// count's key).
+    cause: String,
 }
 
 /// `error[E0308]: mismatched types` → (error, Some(E0308), message); cargo's own lines are not diagnostics.
@@ -590,7 +597,8 @@ fn diagnostic_start(line: &str) -> Option<(bool, Option<String>, String)> {
     } else {
         (None, rest.strip_prefix(": ")?)
     };
-    const CARGO_OWN: [&str; 12] = [
+    const CARGO_OWN: [&str; 13] = [
+        "no tests to run",
         "could not compile",
         "test failed, to rerun",
         "doctest failed, to rerun",
@@ -653,11 +661,18 @@ enum Mode {
     /// After `failures:`: the names of the failed tests, indented.
     FailureList,
     Diagnostic,
+    /// After cargo's `error: failed to run custom build command for …`: its `Caused by:`
+    /// and the build script's output, indented, which say why (its panic).
+    BuildScript,
     /// A test's panic printed as it happened (`--nocapture`), up to the test's `FAILED`
     /// (its report) or `ok` (a panic the test expected or caught: none), or up to another
     /// line of libtest's (a result, a JSON event), where it waits for its test's outcome.
     InlinePanic,
 }
+
+/// A build script's panic message said after cargo's words in its item's message, at
+/// most (bytes, about; the detail has the lines).
+const MAX_BUILD_SCRIPT_CAUSE: usize = 2000;
 
 /// Lines kept of how a test binary crashed.
 const MAX_CRASH_LINES: usize = 5;
@@ -734,6 +749,16 @@ pub struct CargoTest {
     outcomes_without_result: [u64; 3],
     nextest_summary: Option<Map<String, Value>>,
     nextest_done: bool,
+    /// A build script's panic message is being read (its lines after `panicked at`).
+    script_panic: bool,
+    /// nextest's `error: no tests to run` (a filter that matched none: exit code 4).
+    no_tests_to_run: bool,
+    /// The target cargo last said failed (`error: test failed, to rerun pass
+    /// `--lib``), while no binary has started after it and no closing list of the
+    /// failed targets came: cargo stopped there, as it does without `--no-fail-fast`.
+    stopped_after: Option<String>,
+    /// How many targets cargo's closing list says failed (`error: 4 targets failed:`).
+    targets_failed: Option<u64>,
     /// Failures named only by nextest's closing list, their reports not in the input
     /// (cut off above it: `| tail`).
     named_only: u64,
@@ -814,6 +839,10 @@ impl CargoTest {
             outcomes: [0; 3],
             outcomes_without_result: [0; 3],
             nextest_summary: None,
+            script_panic: false,
+            no_tests_to_run: false,
+            stopped_after: None,
+            targets_failed: None,
             nextest_done: false,
             named_only: 0,
             failure: None,
@@ -874,8 +903,31 @@ impl CargoTest {
         }
     }
 
+    /// What cargo's (or nextest's) `error: …` line says of the run as a whole: a target
+    /// that failed (`test failed, to rerun pass `--lib``), how many did (`4 targets
+    /// failed:`), or that no test was run.
+    fn cargo_verdict(&mut self, error: &str) {
+        let rerun = [
+            "test failed, to rerun pass ",
+            "doctest failed, to rerun pass ",
+        ];
+        if let Some(target) = rerun.iter().find_map(|words| error.strip_prefix(words)) {
+            self.stopped_after = Some(target.trim().to_string());
+        } else if let Some(n) = error
+            .strip_suffix(" targets failed:")
+            .and_then(|n| n.parse().ok())
+            .or((error == "1 target failed:").then_some(1))
+        {
+            self.targets_failed = Some(n);
+            self.stopped_after = None;
+        } else if error == "no tests to run" {
+            self.no_tests_to_run = true;
+        }
+    }
+
     fn start_binary(&mut self, running: Option<u64>, out: &mut dyn Emit<CargoItem>) {
         self.end_binary(out);
+        self.stopped_after = None;
         self.doctest_causes.clear();
         self.doctest_compiling = false;
         self.binaries_seen += 1;
@@ -1281,7 +1333,10 @@ impl CargoTest {
         let item = CargoItem {
             kind: if diagnostic.error { "error" } else { "warning" },
             code: diagnostic.code.clone().or(diagnostic.lint.clone()),
-            message: Some(diagnostic.message.clone()),
+            message: Some(match diagnostic.cause.is_empty() {
+                true => diagnostic.message.clone(),
+                false => format!("{}:{}", diagnostic.message, diagnostic.cause),
+            }),
             location: diagnostic.location.clone(),
             detail,
             ..CargoItem::default()
@@ -1549,6 +1604,41 @@ impl CargoTest {
                     return;
                 }
             }
+            Mode::BuildScript => match self.diagnostic.as_mut() {
+                Some(_) if line.is_empty() || line == "Caused by:" => {
+                    // A blank line ends a panic's message.
+                    self.script_panic = false;
+                    return;
+                }
+                Some(diagnostic) if line.starts_with("  ") => {
+                    let trimmed = line.trim_start();
+                    // The script's panic: where, and its message (the lines after it)
+                    // said after cargo's words.
+                    if let Some(at) = (panicking_thread(trimmed).is_some())
+                        .then(|| trimmed.split_once(" panicked at "))
+                        .flatten()
+                    {
+                        let at = at.1.trim_end_matches(':');
+                        diagnostic.location.get_or_insert_with(|| at.to_string());
+                        self.script_panic = diagnostic.cause.is_empty();
+                    } else if self.script_panic && !trimmed.starts_with("note: ") {
+                        if diagnostic.cause.len() < MAX_BUILD_SCRIPT_CAUSE {
+                            diagnostic.cause.push(' ');
+                            diagnostic.cause.push_str(trimmed);
+                        }
+                    }
+                    let decisive = trimmed.contains("panicked at")
+                        || trimmed.starts_with("error")
+                        || trimmed.contains("exit status");
+                    diagnostic.snippet.push(trimmed, decisive);
+                    return;
+                }
+                _ => {
+                    self.script_panic = false;
+                    self.close_diagnostic(out);
+                    self.mode = Mode::Normal;
+                }
+            },
             // How the binary stopped, and cargo's words on it, are not the panic's: read
             // below, the panic's test kept as the one the binary stopped in.
             Mode::InlinePanic
@@ -1793,6 +1883,20 @@ impl CargoTest {
             }
             return;
         }
+        if let Some(package) = line.strip_prefix("error: failed to run custom build command for ") {
+            self.close_diagnostic(out);
+            self.diagnostic = Some(Diagnostic {
+                error: true,
+                code: None,
+                message: format!("failed to run custom build command for {package}"),
+                location: None,
+                lint: None,
+                snippet: Excerpt::new(0, self.options.lines, 2),
+                cause: String::new(),
+            });
+            self.mode = Mode::BuildScript;
+            return;
+        }
         // A test binary cargo ran (or rustdoc, for the doc-tests) that stopped before it
         // named its tests: what it wrote (libtest's `error: the option `Z` is only
         // accepted on the nightly compiler`, an unknown flag) is its own error, not the
@@ -1812,6 +1916,7 @@ impl CargoTest {
                 location: None,
                 lint: None,
                 snippet: Excerpt::new(0, self.options.lines, 2),
+                cause: String::new(),
             });
             self.mode = Mode::Diagnostic;
             return;
@@ -1880,6 +1985,9 @@ impl CargoTest {
             self.crash_line(trimmed);
             return;
         }
+        if let Some(error) = line.strip_prefix("error: ") {
+            self.cargo_verdict(error);
+        }
         if (line.starts_with("error: ") || line.starts_with("warning: "))
             && self.stats.notes.len() < 20
         {
@@ -1946,6 +2054,13 @@ enum Nextest {
     Failed,
 }
 
+/// The signals a test may die of, by the names nextest gives them (`SIGSEGV`; under
+/// `--retries`, `TRY 2 SEGV`).
+const SIGNALS: [&str; 15] = [
+    "SIGSEGV", "SIGABRT", "SIGBUS", "SIGKILL", "SIGILL", "SIGFPE", "SIGTERM", "SIGTRAP", "SIGPIPE",
+    "SIGSYS", "SIGQUIT", "SIGHUP", "SIGINT", "SIGXCPU", "SIGXFSZ",
+];
+
 /// A nextest status line: `FAIL [   0.047s] ( 19/200) demo tests::case_017`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct NextestLine<'a> {
@@ -1993,12 +2108,18 @@ fn nextest_status(line: &str) -> Option<NextestLine<'_>> {
         Some((word @ ("RETRY" | "FLAKY"), _)) => word,
         _ => status,
     };
-    let outcome = match status {
-        "START" => Nextest::Start,
-        "PASS" | "FLAKY" | "LEAK" => Nextest::Passed,
-        "SKIP" | "SLOW" | "RETRY" => Nextest::Noted,
-        "FAIL" | "SIGSEGV" | "SIGABRT" | "SIGBUS" | "SIGKILL" | "TIMEOUT" | "TMT" | "LEAK-FAIL"
-        | "LKFAIL" | "ABORT" => Nextest::Failed,
+    // A signal's name: `SIGSEGV`, and under `TRY n` without its `SIG`, `SEGV`.
+    let signal = SIGNALS.iter().find(|name| {
+        **name == status || (attempt.is_some() && name.strip_prefix("SIG") == Some(status))
+    });
+    let (outcome, status) = match (status, signal) {
+        (_, Some(signal)) => (Nextest::Failed, *signal),
+        ("START", _) => (Nextest::Start, status),
+        ("PASS" | "FLAKY" | "LEAK", _) => (Nextest::Passed, status),
+        ("SKIP" | "SLOW" | "RETRY", _) => (Nextest::Noted, status),
+        ("FAIL" | "TIMEOUT" | "TMT" | "LEAK-FAIL" | "LKFAIL" | "ABORT", _) => {
+            (Nextest::Failed, status)
+        }
         _ => return None,
     };
     let (time, after) = rest.split_once("] ")?;
@@ -2387,13 +2508,18 @@ impl FoldBatches for CargoTest {
                 Some(of) => format!("{}/{of}", n("run")),
                 None => n("run").to_string(),
             };
+            // The flaky are among the passed, as nextest says: `4 passed (1 flaky)`.
+            let flaky = match n("flaky") {
+                0 => String::new(),
+                flaky => format!(" ({flaky} flaky)"),
+            };
             let mut text = format!(
-                "{run} tests run: {} passed; {} failed",
+                "{run} tests run: {} passed{flaky}; {} failed",
                 n("passed"),
                 n("failed")
             );
             for (key, value) in &summary {
-                if !matches!(key.as_str(), "run" | "of" | "passed" | "failed") {
+                if !matches!(key.as_str(), "run" | "of" | "passed" | "failed" | "flaky") {
                     text.push_str(&format!("; {value} {}", key.replace('_', " ")));
                 }
             }
@@ -2474,6 +2600,38 @@ impl FoldBatches for CargoTest {
                 parts.push(format!("it stopped: {crash}"));
             }
         }
+        if let Some(target) = self.stopped_after.take() {
+            parts.push(format!(
+                "cargo stopped at the failing {target} (without --no-fail-fast it stops at the \
+                 first test binary that fails): any binaries after it did not run"
+            ));
+            stats.stopped_after = Some(target);
+        }
+        // cargo's closing list names more failed targets than the input has reports of:
+        // it was cut above them.
+        let failing = (stats.binaries.iter())
+            .filter(|binary| {
+                (binary.result.as_ref())
+                    .is_none_or(|result| result.get("failed").and_then(Value::as_u64) != Some(0))
+            })
+            .count() as u64;
+        match self.targets_failed {
+            Some(n) if n > failing && self.binaries_seen as usize <= MAX_BINARIES => {
+                counts_known = false;
+                parts.push(format!(
+                    "totals incomplete: cargo says {n} targets failed, the input holds the \
+                     reports of {failing} (cut, as by `tail`?)"
+                ));
+            }
+            _ => {}
+        }
+        if self.no_tests_to_run {
+            parts.push(
+                "no tests to run: the filter matched none (nextest exits 4 then; \
+                 --no-tests=pass makes it a pass)"
+                    .into(),
+            );
+        }
         if failures > 0 {
             let names: Vec<&str> = stats.failed.iter().take(5).map(String::as_str).collect();
             let more = failures.saturating_sub(5);
@@ -2522,7 +2680,11 @@ impl FoldBatches for CargoTest {
                 if self.named_only == 1 { "it" } else { "them" }
             ));
         }
-        let ok = counts_known && errors == 0 && failures == 0 && failed_total == 0;
+        let ok = counts_known
+            && errors == 0
+            && failures == 0
+            && failed_total == 0
+            && !self.no_tests_to_run;
         let mut outcome = Outcome::new(parts.join("; "), stats);
         outcome.ok = ok;
         outcome.warnings = warnings;
@@ -2542,7 +2704,22 @@ fn without_test_mode(shown: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::without_test_mode;
+    use super::{nextest_status, without_test_mode, Nextest};
+
+    #[test]
+    fn a_signals_short_name_is_a_status_only_under_an_attempt() {
+        let status = |line| nextest_status(line).map(|l| (l.outcome, l.status, l.name));
+        assert_eq!(
+            status("TRY 2 SEGV [   0.008s] ( 2/4) p3::it it_segv"),
+            Some((Nextest::Failed, "SIGSEGV", "p3::it it_segv"))
+        );
+        assert_eq!(
+            status("SIGTERM [   0.008s] ( 2/4) p3::it t"),
+            Some((Nextest::Failed, "SIGTERM", "p3::it t"))
+        );
+        assert_eq!(status("SEGV [   0.008s] ( 2/4) p3::it t"), None);
+        assert_eq!(status("TRY 2 SIGN [   0.008s] ( 2/4) p3::it t"), None);
+    }
 
     #[test]
     fn a_tests_name_without_the_mode_libtest_shows() {

@@ -991,6 +991,182 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_build_scripts_failure_is_an_error_with_its_panic() {
+        // cargo 1.95, a build.rs that `expect`s an environment variable.
+        let input = "   Compiling p8 v0.1.0 (/tmp/p8)\n\
+            error: failed to run custom build command for `p8 v0.1.0 (/tmp/p8)`\n\n\
+            Caused by:\n\
+            \x20 process didn't exit successfully: `/tmp/p8/target/debug/build/p8-1/build-script-build` (exit status: 101)\n\
+            \x20 --- stderr\n\n\
+            \x20 thread 'main' (27063) panicked at build.rs:2:42:\n\
+            \x20 P8_REQUIRED must be set\n\
+            \x20 to build p8: NotPresent\n\
+            \x20 note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\
+            \x20 --- stdout\n\
+            \x20 cargo:rerun-if-env-changed=P8_REQUIRED\n\
+            warning: build failed, waiting for other jobs to finish...\n";
+        let envelope = cargo_test(input.as_bytes());
+        assert_eq!(envelope.items.len(), 1, "{envelope:?}");
+        let error = item(&envelope, 0);
+        assert_eq!(error["kind"], "error");
+        assert_eq!(
+            error["message"],
+            "failed to run custom build command for `p8 v0.1.0 (/tmp/p8)`: P8_REQUIRED must be set to build p8: NotPresent"
+        );
+        assert_eq!(error["location"], "build.rs:2:42");
+        let detail = error["detail"].as_str().unwrap();
+        assert!(detail.contains("(exit status: 101)"), "{detail}");
+        assert_eq!(
+            envelope.stats["errors_by_code"],
+            json!({"failed to run custom build command for `_`": 1})
+        );
+        assert!(!envelope.ok);
+        assert!(
+            envelope.summary.starts_with("build failed: 1 error"),
+            "{}",
+            envelope.summary
+        );
+        // No panic (a C compiler's failure under the cc crate): cargo's words, and the
+        // script's error lines in the detail.
+        let input = "error: failed to run custom build command for `zs v0.1.0`\n\n\
+            Caused by:\n\
+            \x20 process didn't exit successfully: `/t/build-script-build` (exit status: 1)\n\
+            \x20 --- stderr\n\
+            \x20 error occurred in cc-rs: command did not execute successfully\n";
+        let envelope = cargo_test(input.as_bytes());
+        let error = item(&envelope, 0);
+        assert_eq!(
+            error["message"],
+            "failed to run custom build command for `zs v0.1.0`"
+        );
+        assert!(error.get("location").is_none(), "{error}");
+        let detail = error["detail"].as_str().unwrap();
+        assert!(detail.contains("error occurred in cc-rs"), "{detail}");
+    }
+
+    #[test]
+    fn what_cargo_says_of_the_run_as_a_whole_is_told() {
+        // `cargo test` (cargo 1.95): one binary's report and cargo's word on it.
+        let lib = "     Running unittests src/lib.rs (target/debug/deps/p1-751f0cbeca56e7b5)\n\n\
+            running 2 tests\n\
+            test tests::a ... ok\n\
+            test tests::b ... FAILED\n\n\
+            failures:\n\n\
+            ---- tests::b stdout ----\n\n\
+            thread 'tests::b' (7) panicked at src/lib.rs:3:5:\n\
+            boom\n\n\
+            failures:\n\
+            \x20   tests::b\n\n\
+            test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n\
+            error: test failed, to rerun pass `--lib`\n";
+        let integ = "     Running tests/integ.rs (target/debug/deps/integ-5a7f0e72dfba4614)\n\n\
+            running 1 test\n\
+            test c ... ok\n\n\
+            test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n";
+        // Without --no-fail-fast cargo stops at the first binary that fails.
+        let stopped = cargo_test(lib.as_bytes());
+        assert!(
+            (stopped.summary).contains("cargo stopped at the failing `--lib` (without --no-fail-fast it stops at the first test binary that fails): any binaries after it did not run"),
+            "{}",
+            stopped.summary
+        );
+        assert_eq!(stopped.stats["stopped_after"], "`--lib`");
+        // With it, cargo goes on and closes with the list of the failed targets.
+        let went_on = format!("{lib}{integ}error: 1 target failed:\n    `--lib`\n");
+        let went_on = cargo_test(went_on.as_bytes());
+        assert!(!went_on.summary.contains("stopped"), "{}", went_on.summary);
+        assert!(went_on.stats.get("stopped_after").is_none());
+        assert_eq!(went_on.stats["counts_known"], true);
+        // The failing binary the last, under --no-fail-fast: the list closes the run.
+        let last = cargo_test(format!("{lib}error: 1 target failed:\n    `--lib`\n").as_bytes());
+        assert!(!last.summary.contains("stopped"), "{}", last.summary);
+        assert_eq!(last.stats["counts_known"], true);
+        // A binary that started after the failing one: cargo did not stop there.
+        let ran_on = cargo_test(format!("{lib}{integ}").as_bytes());
+        assert!(!ran_on.summary.contains("stopped"), "{}", ran_on.summary);
+        // Cut above the reports of some failed targets (`| tail`): the list says so.
+        let cut =
+            format!("{lib}{integ}error: 2 targets failed:\n    `--lib`\n    `--test second`\n");
+        let cut = cargo_test(cut.as_bytes());
+        assert!(
+            (cut.summary).contains("totals incomplete: cargo says 2 targets failed, the input holds the reports of 1 (cut, as by `tail`?)"),
+            "{}",
+            cut.summary
+        );
+        assert_eq!(cut.stats["counts_known"], false);
+        assert!(!cut.ok);
+        // nextest's filter that matched no test: no build error, and no pass.
+        let none = "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.02s\n\
+            ────────────\n\
+            \x20Nextest run ID e4dee6b1 with nextest profile: default\n\
+            \x20   Starting 0 tests across 2 binaries (10 tests skipped)\n\
+            ────────────\n\
+            \x20    Summary [   0.000s] 0 tests run: 0 passed, 10 skipped\n\
+            error: no tests to run\n\
+            (hint: use `--no-tests` to customize)\n";
+        let none = cargo_test(none.as_bytes());
+        assert!(!none.ok);
+        assert_eq!(none.stats["errors_by_code"], json!({}));
+        assert_eq!(
+            none.summary,
+            "0 tests run: 0 passed; 0 failed; 10 skipped; no tests to run: the filter matched none (nextest exits 4 then; --no-tests=pass makes it a pass)"
+        );
+    }
+
+    #[test]
+    fn nextest_retried_tests_killed_by_a_signal_are_failures_named_by_it() {
+        // `cargo nextest run --retries 1` (0.9.143): under `TRY n` a signal loses its
+        // `SIG` (`ABRT`, `SEGV`); without retries it is `SIGABRT`, `SIGILL`, ….
+        let input = "\x20 TRY 1 ABRT [   0.007s] (─────) p3::it it_abort\n\
+            \x20 stdout ───\n\n\
+            \x20   running 1 test\n\n\
+            \x20   (test aborted with signal 6: SIGABRT)\n\n\
+            \x20 TRY 2 ABRT [   0.007s] ( 1/4) p3::it it_abort\n\
+            \x20 stdout ───\n\n\
+            \x20   (test aborted with signal 6: SIGABRT)\n\n\
+            \x20 TRY 1 SEGV [   0.007s] (─────) p3::it it_segv\n\
+            \x20 TRY 2 SEGV [   0.008s] ( 2/4) p3::it it_segv\n\
+            \x20     SIGILL [   0.002s] ( 3/4) p3::it it_ill\n\
+            \x20       PASS [   0.007s] ( 4/4) p3::it it_ok\n\
+            ────────────\n\
+            \x20    Summary [   0.038s] 4 tests run: 1 passed, 3 failed, 0 skipped\n\
+            \x20 TRY 2 ABRT [   0.007s] ( 1/4) p3::it it_abort\n\
+            \x20 TRY 2 SEGV [   0.008s] ( 2/4) p3::it it_segv\n\
+            \x20     SIGILL [   0.002s] ( 3/4) p3::it it_ill\n\
+            error: test run failed\n";
+        let envelope = cargo_test(input.as_bytes());
+        let items: Vec<(&Value, &Value, &Value)> = (envelope.items.iter())
+            .map(|item| (&item["name"], &item["binary"], &item["message"]))
+            .collect();
+        assert_eq!(
+            items,
+            [
+                (
+                    &json!("it_abort"),
+                    &json!("p3::it"),
+                    &json!("killed by SIGABRT after 0.007s")
+                ),
+                (
+                    &json!("it_segv"),
+                    &json!("p3::it"),
+                    &json!("killed by SIGSEGV after 0.008s")
+                ),
+                (
+                    &json!("it_ill"),
+                    &json!("p3::it"),
+                    &json!("killed by SIGILL after 0.002s")
+                ),
+            ],
+            "{envelope:?}"
+        );
+        assert!(
+            (envelope.summary).contains("failed: it_abort, it_segv, it_ill"),
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
     fn nextest_retries_without_the_counter_are_flaky_when_the_last_attempt_passed() {
         // nextest's docs and older versions print no `(───)` before a retried attempt;
         // older ones head its output `--- TRY 1 STDERR: … ---`.
@@ -1036,7 +1212,7 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         };
         let (summary, items) = kinds(new);
         assert!(
-            summary.starts_with("2 tests run: 1 passed; 1 failed; 1 flaky"),
+            summary.starts_with("2 tests run: 1 passed (1 flaky); 1 failed; 25 skipped"),
             "{summary}"
         );
         assert_eq!(
@@ -1052,7 +1228,7 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         );
         let (summary, items) = kinds(old);
         assert!(
-            summary.starts_with("1 tests run: 1 passed; 0 failed; 1 flaky"),
+            summary.starts_with("1 tests run: 1 passed (1 flaky); 0 failed"),
             "{summary}"
         );
         assert_eq!(
@@ -1514,8 +1690,8 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
         let detail = crashed["detail"].as_str().unwrap();
         assert!(!detail.contains("Caused by:"), "{detail}");
         assert!(
-            envelope.summary.ends_with(
-                "it stopped: thread caused non-unwinding panic. aborting. (in tests::double_panic)"
+            envelope.summary.contains(
+                "it stopped: thread caused non-unwinding panic. aborting. (in tests::double_panic); cargo stopped at the failing `--lib`"
             ),
             "{}",
             envelope.summary
