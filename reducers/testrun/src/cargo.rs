@@ -1621,11 +1621,12 @@ impl CargoTest {
                         let at = at.1.trim_end_matches(':');
                         diagnostic.location.get_or_insert_with(|| at.to_string());
                         self.script_panic = diagnostic.cause.is_empty();
-                    } else if self.script_panic && !trimmed.starts_with("note: ") {
-                        if diagnostic.cause.len() < MAX_BUILD_SCRIPT_CAUSE {
-                            diagnostic.cause.push(' ');
-                            diagnostic.cause.push_str(trimmed);
-                        }
+                    } else if self.script_panic
+                        && !trimmed.starts_with("note: ")
+                        && diagnostic.cause.len() < MAX_BUILD_SCRIPT_CAUSE
+                    {
+                        diagnostic.cause.push(' ');
+                        diagnostic.cause.push_str(trimmed);
                     }
                     let decisive = trimmed.contains("panicked at")
                         || trimmed.starts_with("error")
