@@ -72,8 +72,18 @@ fn batches(rows: u64) -> impl Iterator<Item = RecordBatch> {
 
 /// Writes `rows` rows as Parquet (snappy) in row groups of `group_rows`.
 pub fn write_parquet(path: &Path, rows: u64, group_rows: usize) -> Result<(), crate::Error> {
+    write_parquet_compressed(path, rows, group_rows, Compression::SNAPPY)
+}
+
+/// [`write_parquet`] with another codec.
+pub fn write_parquet_compressed(
+    path: &Path,
+    rows: u64,
+    group_rows: usize,
+    compression: Compression,
+) -> Result<(), crate::Error> {
     let props = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
+        .set_compression(compression)
         .set_max_row_group_row_count(Some(group_rows))
         .build();
     let mut writer = ArrowWriter::try_new(std::fs::File::create(path)?, schema(), Some(props))?;

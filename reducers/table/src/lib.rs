@@ -253,6 +253,9 @@ pub struct Table {
     row_groups: Option<usize>,
     /// Column summaries from Parquet metadata (instead of the scan's).
     metadata_stats: Option<Vec<ColumnSummary>>,
+    /// Under `--scan`, the metadata's summaries all the same: what is shown if the scan
+    /// stops short of the end (its counts would be the part read, as if the whole).
+    footer_stats: Option<Vec<ColumnSummary>>,
     /// Rows in the table when known before reading them.
     total_rows: Option<u64>,
     /// Parquet: the columns in the file (the scan sees only those it reads).
@@ -340,6 +343,7 @@ impl Table {
             error: None,
             row_groups: None,
             metadata_stats: None,
+            footer_stats: None,
             total_rows: None,
             total_columns: None,
             omitted_parquet: Vec::new(),

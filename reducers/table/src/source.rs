@@ -286,6 +286,33 @@ fn feed(table: &mut Table, bytes: &[u8], out: &mut dyn Emit<Value>) -> Result<()
 /// Names a header repeats listed in its warning; the rest are counted.
 const MAX_REPEATED_LISTED: usize = 10;
 
+/// The warning for column names `whose` (`the header`, `the schema`) repeats: a
+/// condition or `--columns` names the first column of each.
+fn repeated_names(names: &[String], whose: &str) -> Option<String> {
+    // A set: a header of many thousand names is read in linear time.
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
+    let repeated: Vec<&str> = names
+        .iter()
+        .filter(|name| !seen.insert(name.as_str()))
+        .map(String::as_str)
+        .collect();
+    if repeated.is_empty() {
+        return None;
+    }
+    let mut listed: Vec<String> = repeated
+        .iter()
+        .take(MAX_REPEATED_LISTED)
+        .map(|name| format!("{name:?}"))
+        .collect();
+    if repeated.len() > MAX_REPEATED_LISTED {
+        listed.push(format!("{} more", repeated.len() - MAX_REPEATED_LISTED));
+    }
+    Some(format!(
+        "{whose} repeats {}: --columns and --where name the first column of each",
+        listed.join(", ")
+    ))
+}
+
 /// The cells of a batch of CSV records, with missing fields as nulls.
 struct CsvRows<'a> {
     fields: Vec<Option<Cow<'a, str>>>,
@@ -380,28 +407,7 @@ fn csv_batch(table: &mut Table, records: &Records, out: &mut dyn Emit<Value>) ->
                 if numbers.len() == 1 { "is a number" } else { "are numbers" }
             ));
         }
-        // A name the header repeats: a condition or `--columns` names its first column.
-        // (A set: a header of many thousand names is read in linear time.)
-        let mut seen = std::collections::HashSet::with_capacity(names.len());
-        let repeated: Vec<&str> = names
-            .iter()
-            .filter(|name| !seen.insert(name.as_str()))
-            .map(String::as_str)
-            .collect();
-        if !repeated.is_empty() {
-            let mut listed: Vec<String> = repeated
-                .iter()
-                .take(MAX_REPEATED_LISTED)
-                .map(|name| format!("{name:?}"))
-                .collect();
-            if repeated.len() > MAX_REPEATED_LISTED {
-                listed.push(format!("{} more", repeated.len() - MAX_REPEATED_LISTED));
-            }
-            table.warnings.push(format!(
-                "the header repeats {}: --columns and --where name the first column of each",
-                listed.join(", ")
-            ));
-        }
+        table.warnings.extend(repeated_names(&names, "the header"));
         *header = Some(names.clone());
         let scan = table.make_scan(
             names,
@@ -451,8 +457,14 @@ fn arrow_batch(
     out: &mut dyn Emit<Value>,
 ) -> Result<(), Error> {
     if table.scan.is_none() {
-        let scan = table.make_arrow_scan(&batch.schema(), with_stats)?;
+        let schema = batch.schema();
+        let scan = table.make_arrow_scan(&schema, with_stats)?;
         table.scan = Some(scan);
+        // Parquet's are told of from its footer's schema, before the batches.
+        if table.format != Some(InputFormat::Parquet) {
+            let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
+            table.warnings.extend(repeated_names(&names, "the schema"));
+        }
     }
     if batch.num_rows() > 0 {
         let cells = ArrowRows(BatchCells::new(batch));
@@ -759,6 +771,34 @@ fn plain_values(metadata: ArrowReaderMetadata) -> Result<ArrowReaderMetadata, Er
     )?)
 }
 
+/// The reader of the footer's statistics of the file's column `c`: by its name, as
+/// arrow finds a column's leaf, but by its place when the name is another column's too
+/// (pyarrow writes `x, y, x`: by name, both `x` would be the first's).
+fn footer_statistics<'a>(
+    c: usize,
+    names: &[String],
+    schema: &'a arrow_schema::Schema,
+    parquet_schema: &'a parquet::schema::types::SchemaDescriptor,
+) -> parquet::errors::Result<StatisticsConverter<'a>> {
+    let field = schema.field(c);
+    if names.iter().filter(|name| **name == names[c]).count() == 1 {
+        return StatisticsConverter::try_new(field.name(), schema, parquet_schema);
+    }
+    // A column of its own leaf alone (no list, no struct), which is the leaf whose root
+    // is the column.
+    let mut leaves = (0..parquet_schema.num_columns())
+        .filter(|&leaf| parquet_schema.get_column_root_idx(leaf) == c);
+    match (leaves.next(), leaves.next(), field.data_type().is_nested()) {
+        (Some(leaf), None, false) => {
+            StatisticsConverter::from_column_index(leaf, field, parquet_schema)
+        }
+        _ => Err(parquet::errors::ParquetError::General(format!(
+            "no statistics of the repeated column {:?}",
+            names[c]
+        ))),
+    }
+}
+
 /// Parquet: the shape and statistics from the footer; rows by row group and selection,
 /// only those that can be shown (a page decodes only the row groups it needs).
 fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Result<(), Error> {
@@ -774,10 +814,17 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
     table.total_columns = Some(names.len());
     // Checks the columns named in --columns and --where.
     table.make_arrow_scan(&schema, false)?;
+    table.warnings.extend(repeated_names(&names, "the schema"));
+    let parquet_schema = metadata.parquet_schema();
 
     // Column statistics from the footer, for the columns asked for.
+    // (A name the schema repeats names its first column, as a scan's `--columns` does.)
+    let named = |c: usize| {
+        table.options.columns.contains(&names[c])
+            && names.iter().position(|n| *n == names[c]) == Some(c)
+    };
     let candidates: Vec<usize> = (0..names.len())
-        .filter(|&c| table.options.columns.is_empty() || table.options.columns.contains(&names[c]))
+        .filter(|&c| table.options.columns.is_empty() || named(c))
         .collect();
     let mut summaries: Vec<(usize, ColumnSummary, u8)> = Vec::new();
     for &c in &candidates {
@@ -800,9 +847,7 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             // Every value null (`pa.nulls`), and no statistics to say so: it says nothing.
             summary.nulls = Some(total);
             score = 0;
-        } else if let Ok(converter) =
-            StatisticsConverter::try_new(field.name(), &schema, metadata.parquet_schema())
-        {
+        } else if let Ok(converter) = footer_statistics(c, &names, &schema, parquet_schema) {
             let groups = parquet_meta.row_groups().iter();
             if let Ok(nulls) = converter.row_group_null_counts(groups.clone()) {
                 if nulls.null_count() == 0 {
@@ -865,8 +910,10 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
     }
     ranked.truncate(table.options.max_columns);
     let shown: Vec<usize> = ranked.iter().map(|(c, _, _)| *c).collect();
-    if !table.options.scan {
-        table.metadata_stats = Some(ranked.into_iter().map(|(_, s, _)| s).collect());
+    let footer_stats = Some(ranked.into_iter().map(|(_, s, _)| s).collect());
+    match table.options.scan {
+        false => table.metadata_stats = footer_stats,
+        true => table.footer_stats = footer_stats,
     }
 
     // Read only the columns shown or filtered on.
@@ -1107,10 +1154,21 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     } else {
         table.omitted_parquet.clone()
     };
-    let column_stats = table
-        .metadata_stats
-        .clone()
-        .unwrap_or_else(|| scan.summaries());
+    // A scan that stopped short counted part of the rows: the metadata's, when there
+    // are, say the whole.
+    let stopped = table.error.is_some();
+    let (column_stats, stats_from) = match (&table.metadata_stats, &table.footer_stats) {
+        (Some(stats), _) => (stats.clone(), "metadata"),
+        (None, Some(stats)) if stopped => (
+            stats.clone(),
+            "metadata (the scan stopped before the end: its counts would be part of the rows)",
+        ),
+        (None, _) if stopped => (
+            scan.summaries(),
+            "scan, partial: the rows read before the read stopped",
+        ),
+        (None, _) => (scan.summaries(), "scan"),
+    };
     let mut row_fields = vec!["row".to_string()];
     row_fields.extend(shown.iter().map(|&c| scan.names[c].clone()));
     let filtered = !table.conditions.is_empty();
@@ -1123,11 +1181,7 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
         column_stats,
         omitted_columns: omitted.clone(),
         row_groups: table.row_groups,
-        stats_from: match (table.stats_from, &table.metadata_stats) {
-            (Some(note), _) => note.into(),
-            (None, Some(_)) => "metadata".into(),
-            (None, None) => "scan".into(),
-        },
+        stats_from: table.stats_from.unwrap_or(stats_from).into(),
     };
     let mut summary = format!(
         "{format}: {} × {}",
@@ -1143,6 +1197,9 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
             briefly_core::counted(scan.matched, "row matches", "rows match"),
             table.options.filters.join(" and ")
         ));
+        if stopped {
+            summary.push_str(" in the rows read before the read stopped (not all)");
+        }
     }
     if !omitted.is_empty() {
         summary.push_str(&format!(
@@ -1157,7 +1214,8 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
     let picked = match pick {
         Pick::Head(n) | Pick::Tail(n) | Pick::Sample(n, _) => n.min(matched),
     };
-    if picked < matched {
+    // Stopped, what was read is shown (its warning says so), not what was picked.
+    if picked < matched && !stopped {
         summary.push_str(&match pick {
             Pick::Head(_) => format!("; the first {picked} shown (--rows)"),
             Pick::Tail(_) => format!("; the last {picked} shown (--tail)"),

@@ -881,6 +881,164 @@ fn scan_is_warned_of_where_it_changes_nothing() {
 }
 
 #[test]
+fn a_name_the_schema_repeats_is_warned_of_and_each_column_keeps_its_statistics() {
+    use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+    // pyarrow writes `x, y, x`; so does the arrow crate.
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("x", DataType::Int64, true),
+        Field::new("y", DataType::Utf8, true),
+        Field::new("x", DataType::Int64, true),
+    ]));
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(Int64Array::from(vec![1, 2, 3])),
+        Arc::new(StringArray::from(vec!["a", "b", "c"])),
+        Arc::new(Int64Array::from(vec![10, 20, 30])),
+    ];
+    let batch = RecordBatch::try_new(schema.clone(), columns).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let parquet = dir.path().join("t.parquet");
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&parquet).unwrap(),
+        schema.clone(),
+        None,
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let arrow = dir.path().join("t.arrow");
+    let mut writer =
+        arrow_ipc::writer::FileWriter::try_new(std::fs::File::create(&arrow).unwrap(), &schema)
+            .unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    let bounds = |e: &Envelope| -> Vec<(Value, Value)> {
+        (e.stats["column_stats"].as_array().unwrap().iter())
+            .filter(|c| c["name"] == "x")
+            .map(|c| (c["min"].clone(), c["max"].clone()))
+            .collect()
+    };
+    let warning = r#"the schema repeats "x": --columns and --where name the first column of each"#;
+    let e = file(&parquet, TableOptions::default(), 20_000, None);
+    assert_eq!(e.warnings, [warning]);
+    assert_eq!(bounds(&e), [(json!(1), json!(3)), (json!(10), json!(30))]);
+    // Scanned, the batches' schema is told of once, the footer's.
+    let scan = TableOptions {
+        scan: true,
+        ..TableOptions::default()
+    };
+    assert_eq!(file(&parquet, scan, 20_000, None).warnings, [warning]);
+    // `--columns x` is the first, in Parquet as in Arrow.
+    for path in [&parquet, &arrow] {
+        let options = TableOptions {
+            columns: vec!["x".into()],
+            ..TableOptions::default()
+        };
+        let e = file(path, options, 20_000, None);
+        assert_eq!(e.warnings, [warning], "{path:?}");
+        assert_eq!(e.stats["row_fields"], json!(["row", "x"]), "{path:?}");
+        assert_eq!(bounds(&e), [(json!(1), json!(3))], "{path:?}");
+    }
+}
+
+#[test]
+fn parquet_in_every_codec_is_read() {
+    use parquet::basic::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
+    let dir = tempfile::tempdir().unwrap();
+    let codecs = [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::GZIP(GzipLevel::default()),
+        Compression::BROTLI(BrotliLevel::default()),
+        Compression::LZ4_RAW,
+        Compression::ZSTD(ZstdLevel::default()),
+    ];
+    for codec in codecs {
+        let path = dir.path().join("t.parquet");
+        fixtures::write_parquet_compressed(&path, 1000, 300, codec).unwrap();
+        let options = TableOptions {
+            filters: vec!["city = Oslo".into()],
+            rows: Some(0),
+            ..TableOptions::default()
+        };
+        let e = file(&path, options, 20_000, None);
+        assert!(e.ok, "{codec:?}: {e:?}");
+        assert_eq!(e.stats["matched_rows"], 200, "{codec:?}");
+    }
+}
+
+#[test]
+fn a_parquet_scan_that_stops_short_says_its_counts_are_part_and_keeps_the_footers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.parquet");
+    fixtures::write_parquet(&path, 1000, 100).unwrap();
+    // The last row group's first page header overwritten: the reader stops there.
+    let at = {
+        let reader =
+            parquet::file::reader::SerializedFileReader::new(std::fs::File::open(&path).unwrap())
+                .unwrap();
+        use parquet::file::reader::FileReader;
+        let metadata = reader.metadata();
+        metadata.row_group(9).column(0).data_page_offset() as usize
+    };
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[at..at + 16].fill(0xff);
+    std::fs::write(&path, &bytes).unwrap();
+    let scan = TableOptions {
+        scan: true,
+        rows: Some(0),
+        ..TableOptions::default()
+    };
+    let e = file(&path, scan, 20_000, None);
+    assert!(!e.ok);
+    assert_eq!(
+        e.stats["stats_from"],
+        "metadata (the scan stopped before the end: its counts would be part of the rows)"
+    );
+    let id = &e.stats["column_stats"][0];
+    assert_eq!(
+        (&id["name"], &id["max"]),
+        (&json!("id"), &json!(999)),
+        "{e:?}"
+    );
+    // Filtered, the count is of the rows read; nothing is said picked.
+    let filtered = TableOptions {
+        filters: vec!["id >= 0".into()],
+        rows: Some(2),
+        ..TableOptions::default()
+    };
+    let e = file(&path, filtered, 20_000, None);
+    assert!(!e.ok);
+    assert!(
+        e.summary
+            .ends_with("rows match id >= 0 in the rows read before the read stopped (not all)"),
+        "{}",
+        e.summary
+    );
+    assert!(!e.summary.contains("shown"), "{}", e.summary);
+    let head = TableOptions {
+        rows: Some(2),
+        ..TableOptions::default()
+    };
+    let e = file(&path, head, 20_000, None);
+    assert!(!e.ok);
+    assert!(!e.summary.contains("shown"), "{}", e.summary);
+    // Without a footer to fall back on (an Arrow stream cut short), the scan's own
+    // counts, said to be partial.
+    let stream_path = dir.path().join("t.arrows");
+    fixtures::write_arrow_stream(&stream_path, 1000).unwrap();
+    let bytes = std::fs::read(&stream_path).unwrap();
+    let cut = stream(&bytes[..bytes.len() * 3 / 4], TableOptions::default());
+    assert!(!cut.ok);
+    assert_eq!(
+        cut.stats["stats_from"], "scan, partial: the rows read before the read stopped",
+        "{cut:?}"
+    );
+    let whole = stream(&bytes, TableOptions::default());
+    assert_eq!(whole.stats["stats_from"], "scan");
+}
+
+#[test]
 fn malformed_parquet_and_arrow_data_is_an_error_of_the_input_not_a_crash() {
     // Files a fuzzer made from fixtures' (helper-89): the readers panic on each.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
