@@ -20,8 +20,10 @@ const BOUND_CHARS: usize = 60;
 /// top values are no longer counted (they would all be 1).
 const UNIQUE_PROBE: u64 = 10_000;
 
-/// Distinct values of a column counted exactly, at most; an estimate past them.
-const EXACT_DISTINCT: usize = 32;
+/// Distinct values of a column counted exactly, at most; an estimate past them. (A
+/// key column of a small table is told unique, not `63` of 64 estimated; 8 KiB of
+/// hashes a column shown, at most.)
+const EXACT_DISTINCT: usize = 1024;
 
 /// A distinct-count estimator in fixed memory.
 #[derive(Debug, Clone)]
@@ -103,6 +105,7 @@ impl std::hash::Hasher for FnvHasher {
 }
 
 type FnvMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FnvHasher>>;
+type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<FnvHasher>>;
 
 /// The most frequent strings, approximately (space-saving: exact while there are at
 /// most `TOP_COUNTERS` distinct values, an upper bound on each count after that).
@@ -221,7 +224,7 @@ pub struct ColumnStats {
     hll: Hll,
     /// The hashes of the distinct values, while there are at most [`EXACT_DISTINCT`]
     /// of them: `None` past that.
-    seen: Option<Vec<u64>>,
+    seen: Option<FnvSet<u64>>,
     top: TopValues,
     top_off: bool,
 }
@@ -245,7 +248,7 @@ impl ColumnStats {
             written_min: None,
             written_max: None,
             hll: Hll::default(),
-            seen: Some(Vec::new()),
+            seen: Some(FnvSet::default()),
             top: TopValues::default(),
             top_off: false,
         }
@@ -357,7 +360,7 @@ impl ColumnStats {
                 if seen.len() == EXACT_DISTINCT {
                     self.seen = None;
                 } else {
-                    seen.push(h);
+                    seen.insert(h);
                 }
             }
         }
@@ -745,10 +748,16 @@ mod tests {
             count(&[Cell::Int(1), Cell::Float(1.0), Cell::Null]),
             (1, false)
         );
-        // Past 32 values: estimated.
-        let many: Vec<Cell<'_>> = (0..40).map(Cell::Int).collect();
+        // A key column of a small table: exact up to EXACT_DISTINCT values (the estimate
+        // said 63 of 64), each repeated value once.
+        for n in [64, EXACT_DISTINCT as i64] {
+            let keys: Vec<Cell<'_>> = (0..n).chain(0..n).map(Cell::Int).collect();
+            assert_eq!(count(&keys), (n as u64, false));
+        }
+        // Past them: estimated.
+        let many: Vec<Cell<'_>> = (0..EXACT_DISTINCT as i64 + 100).map(Cell::Int).collect();
         let (distinct, estimated) = count(&many);
-        assert!(estimated && (38..=42).contains(&distinct), "{distinct}");
+        assert!(estimated && (1074..=1174).contains(&distinct), "{distinct}");
     }
 
     /// A column of `kinds` values, each `each` times, interleaved, and `hot` as often as
@@ -776,7 +785,11 @@ mod tests {
         let uniform = interleaved(50, 2_000, false);
         assert_eq!(uniform.top(), vec![]);
         assert!(uniform.top_at_least());
-        assert!(uniform.distinct_estimated());
+        // (Their number counted all the same.)
+        assert_eq!(
+            (uniform.distinct(), uniform.distinct_estimated()),
+            (50, false)
+        );
         // One value as frequent as the 50 others together is listed, with a count it
         // surely reached.
         let skewed = interleaved(50, 200, true);

@@ -1016,11 +1016,12 @@ fn a_parquet_scan_that_stops_short_says_its_counts_are_part_and_keeps_the_footer
         e.summary
     );
     assert!(!e.summary.contains("shown"), "{}", e.summary);
-    let head = TableOptions {
+    let tail = TableOptions {
         rows: Some(2),
+        tail: true,
         ..TableOptions::default()
     };
-    let e = file(&path, head, 20_000, None);
+    let e = file(&path, tail, 20_000, None);
     assert!(!e.ok);
     assert!(!e.summary.contains("shown"), "{}", e.summary);
     // Without a footer to fall back on (an Arrow stream cut short), the scan's own
