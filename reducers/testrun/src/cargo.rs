@@ -78,6 +78,11 @@ pub struct CargoItem {
     /// `file:line:col` of the panic or the diagnostic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
+    /// Where an assertion's long values first differ, and each around it (`char 5620:
+    /// left …1233, 1234, 1235… right …1233, 7777, 1235…`): short, so that a budget that
+    /// cuts the values to their (equal) beginnings keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differs_at: Option<String>,
     /// An assertion's left value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub left: Option<String>,
@@ -495,6 +500,7 @@ impl Failure {
             binary: self.binary,
             message,
             location,
+            differs_at: first_difference(self.left.text.as_deref(), self.right.text.as_deref()),
             left: self.left.text,
             right: self.right.text,
             detail: self.detail.text(),
@@ -502,6 +508,47 @@ impl Failure {
             ..CargoItem::default()
         }
     }
+}
+
+/// Values at most this long (characters) are read whole: no `differs_at`.
+const SHORT_VALUE: usize = 200;
+/// `differs_at` shows this many characters of each value before the first difference,
+/// and [`AFTER_DIFFERENCE`] from it.
+const BEFORE_DIFFERENCE: usize = 12;
+const AFTER_DIFFERENCE: usize = 28;
+
+/// Where two assertion values first differ, when either is long, and each around it:
+/// `char 5620: left …1233, 1234, 1235… right …1233, 7777, 1235…`.
+fn first_difference(left: Option<&str>, right: Option<&str>) -> Option<String> {
+    let (left, right) = (left?, right?);
+    let long = |text: &str| text.chars().nth(SHORT_VALUE).is_some();
+    if !long(left) && !long(right) {
+        return None;
+    }
+    let at = left
+        .chars()
+        .zip(right.chars())
+        .position(|(l, r)| l != r)
+        .or_else(|| (left != right).then(|| left.chars().count().min(right.chars().count())))?;
+    let from = at.saturating_sub(BEFORE_DIFFERENCE);
+    let around = |text: &str| {
+        let window: String = text
+            .chars()
+            .skip(from)
+            .take(at - from + AFTER_DIFFERENCE)
+            .collect();
+        let before = if from > 0 { "…" } else { "" };
+        let after = match text.chars().nth(at + AFTER_DIFFERENCE) {
+            Some(_) => "…",
+            None => "",
+        };
+        format!("{before}{window}{after}")
+    };
+    Some(format!(
+        "char {at}: left {} right {}",
+        around(left),
+        around(right)
+    ))
 }
 
 /// How many more brackets (`{`, `[`, `(`) `text` opens than it closes, outside quoted
@@ -2705,7 +2752,43 @@ fn without_test_mode(shown: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{nextest_status, without_test_mode, Nextest};
+    use super::{first_difference, nextest_status, without_test_mode, Nextest};
+
+    #[test]
+    fn long_values_say_where_they_first_differ() {
+        let list = |changed: usize, to: usize| {
+            let values: Vec<String> = (0..100)
+                .map(|i| if i == changed { to } else { i }.to_string())
+                .collect();
+            format!("[{}]", values.join(", "))
+        };
+        assert_eq!(
+            first_difference(Some(&list(70, 70)), Some(&list(70, 7777))).as_deref(),
+            Some("char 272: left …7, 68, 69, 70, 71, 72, 73, 74, 75, 76, 7… right …7, 68, 69, 7777, 71, 72, 73, 74, 75, 76,…")
+        );
+        // Short values are read whole; equal ones do not differ.
+        assert_eq!(first_difference(Some("[1, 2]"), Some("[1, 3]")), None);
+        assert_eq!(first_difference(Some(&list(0, 0)), Some(&list(0, 0))), None);
+        assert_eq!(first_difference(None, Some(&list(0, 0))), None);
+        // One the other's beginning: where the shorter ends. At the first character:
+        // nothing before.
+        let long = "é".repeat(250);
+        assert_eq!(
+            first_difference(Some(&long), Some(&long[..200])).as_deref(),
+            Some(
+                format!(
+                    "char 100: left …{}… right …{}",
+                    "é".repeat(40),
+                    "é".repeat(12)
+                )
+                .as_str()
+            )
+        );
+        assert_eq!(
+            first_difference(Some(&format!("a{long}")), Some(&format!("b{long}"))).as_deref(),
+            Some(format!("char 0: left a{0}… right b{0}…", "é".repeat(27)).as_str())
+        );
+    }
 
     #[test]
     fn a_signals_short_name_is_a_status_only_under_an_attempt() {
