@@ -1865,7 +1865,14 @@ impl CargoTest {
             // those running long.
             let rest = rest.trim_end();
             self.running_test = match rest.split_once(" ... ") {
-                Some((name, after)) if !is_outcome(after) => Some(name.to_string()),
+                Some((name, after)) if !is_outcome(after) => {
+                    // A test that returned `Err` on one thread: `test t ... Error: "…"`,
+                    // its `FAILED` on the next line.
+                    if after.starts_with("Error: ") {
+                        self.error_line = Some(after.to_string());
+                    }
+                    Some(name.to_string())
+                }
                 Some(_) => None,
                 None => rest.strip_suffix(" ...").map(str::to_string),
             };

@@ -991,6 +991,41 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_returned_error_printed_after_its_tests_name_on_one_thread_is_its_message() {
+        // `cargo test -- --nocapture --test-threads=1` (cargo 1.95).
+        let input = "     Running unittests src/lib.rs (target/debug/deps/p1-75)\n\n\
+            running 3 tests\n\
+            test tests::passes ... ok\n\
+            test tests::result_err ... Error: \"config file missing: /etc/foo.toml\"\n\
+            FAILED\n\
+            test tests::result_err_io ... Error: Os { code: 2, kind: NotFound }\n\
+            FAILED\n\n\
+            failures:\n\n\
+            failures:\n\
+            \x20   tests::result_err\n\
+            \x20   tests::result_err_io\n\n\
+            test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        let envelope = cargo_test(input.as_bytes());
+        let items: Vec<(&Value, &Value)> = (envelope.items.iter())
+            .map(|item| (&item["name"], &item["message"]))
+            .collect();
+        assert_eq!(
+            items,
+            [
+                (
+                    &json!("tests::result_err"),
+                    &json!("Error: \"config file missing: /etc/foo.toml\"")
+                ),
+                (
+                    &json!("tests::result_err_io"),
+                    &json!("Error: Os { code: 2, kind: NotFound }")
+                ),
+            ],
+            "{envelope:?}"
+        );
+    }
+
+    #[test]
     fn a_build_scripts_failure_is_an_error_with_its_panic() {
         // cargo 1.95, a build.rs that `expect`s an environment variable.
         let input = "   Compiling p8 v0.1.0 (/tmp/p8)\n\
