@@ -97,6 +97,13 @@ pub struct CsvParser {
     /// The last record ran to the end of the input in a quoted field never closed: its
     /// first line, and the lines it took (the rest of the input, held in one field).
     pub unclosed: Option<(u64, u64)>,
+    delimiter: u8,
+    /// The first record's fields (the header's).
+    width: Option<usize>,
+    /// Records with a field over several lines, a line of which is a whole record's
+    /// worth of fields, and the first one's line: a quote meant as text (psql's or
+    /// cut's TSV, `"Hello`) joined rows into one field.
+    pub joined: (u64, Option<u64>),
 }
 
 impl CsvParser {
@@ -116,6 +123,9 @@ impl CsvParser {
             last_record: (0, 0),
             after_cr: false,
             unclosed: None,
+            delimiter,
+            width: None,
+            joined: (0, None),
         }
     }
 
@@ -193,6 +203,24 @@ impl CsvParser {
             self.dropped.1.get_or_insert(line);
             self.field_ends.clear();
             return;
+        }
+        // Only a quoted field holds a newline; a line of it with as many delimiters as a
+        // record has (an address's `Springfield, IL` has fewer) is likely a row a stray
+        // quote joined to the field.
+        let width = *self.width.get_or_insert(self.field_ends.len());
+        if self.record_line - line > 1 && width > 1 {
+            let starts = std::iter::once(self.record_start).chain(self.field_ends.iter().copied());
+            let joined = starts.zip(&self.field_ends).any(|(start, &end)| {
+                let field = &self.batch.data[start..end];
+                let mut lines = field.split(|&b| b == b'\n').skip(1);
+                lines.any(|after| {
+                    after.iter().filter(|&&b| b == self.delimiter).count() >= width - 1
+                })
+            });
+            if joined {
+                self.joined.0 += 1;
+                self.joined.1.get_or_insert(line);
+            }
         }
         let from = self.batch.ends.len();
         self.batch.ends.extend_from_slice(&self.field_ends);

@@ -1121,6 +1121,12 @@ pub fn outcome(table: &mut Table) -> Outcome<Value> {
                 briefly_core::counted(n, "record was", "records were")
             ));
         }
+        if let (n @ 1.., Some(line)) = parser.joined {
+            warnings.push(format!(
+                "{} a field in quotes over several lines, a line of which holds a record's worth of delimiters (first at line {line}): if a quote there is text, not quoting (`\"Hello` in psql's or cut's output), it joined rows into that field; the raw lines are in the artifact",
+                briefly_core::counted(n, "record has", "records have")
+            ));
+        }
         if let Some((line, lines)) = parser.unclosed {
             warnings.push(format!(
                 "a quote in the record at line {line} is never closed: its field holds the {lines} lines to the end of the input"

@@ -942,6 +942,25 @@ fn a_name_the_schema_repeats_is_warned_of_and_each_column_keeps_its_statistics()
 }
 
 #[test]
+fn rows_a_stray_quote_joined_into_one_field_are_warned_of() {
+    // psql's or cut's TSV: quotes are text; read as CSV quoting, rows 3 and 4 are in
+    // row 2's field.
+    let tsv = b"id\tquote\tauthor\n1\t\"To be\" is a line\tShakespeare\n2\t\"Hello\tanon\n\
+        3\tplain\tx\n4\tshe said \"hi\"\ty\n5\tlast\tz\n";
+    let e = stream(tsv, TableOptions::default());
+    assert_eq!(e.stats["rows"], 3, "{e:?}");
+    assert_eq!(
+        e.warnings,
+        ["1 record has a field in quotes over several lines, a line of which holds a record's worth of delimiters (first at line 3): if a quote there is text, not quoting (`\"Hello` in psql's or cut's output), it joined rows into that field; the raw lines are in the artifact"]
+    );
+    // A field over lines that is one (an address) is no such thing.
+    let csv = b"id,addr,n\n1,\"Smith, John, Jr.\n12 Main St\nSpringfield, IL\",3\n2,x,4\n";
+    let e = stream(csv, TableOptions::default());
+    assert_eq!(e.stats["rows"], 2);
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+}
+
+#[test]
 fn parquet_in_every_codec_is_read() {
     use parquet::basic::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
     let dir = tempfile::tempdir().unwrap();
