@@ -121,7 +121,7 @@ fn looks_like_text(head: &[u8]) -> Result<(), Error> {
     if head.is_empty() {
         return Err(Error::Empty);
     }
-    if memchr_nul(head) {
+    if is_binary(head) {
         return Err(Error::NotATable(
             "binary data that is neither Parquet nor Arrow IPC (expected Parquet, Arrow IPC, CSV or TSV)"
                 .into(),
@@ -134,7 +134,7 @@ fn looks_like_text(head: &[u8]) -> Result<(), Error> {
 /// data (NUL bytes, not UTF-16 text): its rows would be noise.
 fn binary_given_as_text(format: InputFormat, head: &[u8]) -> Result<(), Error> {
     let text = matches!(format, InputFormat::Csv | InputFormat::Tsv);
-    if text && memchr_nul(head) && !briefly_core::utf16::is_utf16(head) {
+    if text && is_binary(head) && !briefly_core::utf16::is_utf16(head) {
         return Err(Error::NotATable(format!(
             "binary data given as {}: not a table of text (a Parquet or Arrow file is read by its own format)",
             if format == InputFormat::Csv { "CSV" } else { "TSV" }
@@ -143,8 +143,22 @@ fn binary_given_as_text(format: InputFormat, head: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
-fn memchr_nul(bytes: &[u8]) -> bool {
-    bytes.contains(&0)
+/// Whether the input's first bytes are binary data: NUL bytes, but for a stray one in
+/// UTF-8 text without other control characters (one, or one in a thousand bytes: a bad
+/// export's row, read as any other, not the file refused).
+fn is_binary(head: &[u8]) -> bool {
+    let nuls = head.iter().filter(|&&b| b == 0).count();
+    if nuls == 0 {
+        return false;
+    }
+    // Control characters text does not hold (tab, line ends, form feed and ANSI's
+    // escape it does).
+    let controls = (head.iter())
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b)) || b == 0x7f)
+        .count();
+    // (The head may end inside a character.)
+    let utf8 = std::str::from_utf8(head).map_or_else(|e| e.error_len().is_none(), |_| true);
+    !(utf8 && controls <= (head.len() / 1000).max(1))
 }
 
 /// Pushes stream bytes (`[]` at the end) through the format's decoder into the scan.

@@ -942,6 +942,27 @@ fn a_name_the_schema_repeats_is_warned_of_and_each_column_keeps_its_statistics()
 }
 
 #[test]
+fn a_stray_nul_in_a_csv_is_a_value_wherever_it_is() {
+    // One NUL in the first line read (the format is decided on it) or past it.
+    for at in [1, 3, 500] {
+        let mut csv = b"id,name\n".to_vec();
+        for i in 0..1000 {
+            let nul = if i == at { "\0" } else { "" };
+            csv.extend_from_slice(format!("{i},na{nul}me{i}\n").as_bytes());
+        }
+        let e = stream(&csv, TableOptions::default());
+        assert!(e.ok, "{at}: {e:?}");
+        assert_eq!(e.stats["rows"], 1000);
+    }
+    // Two NULs in a short head, or one with other control characters: binary.
+    for binary in [&b"a,b\n\0\0\n"[..], b"\x00\x01\x02binary\n", b"a\xff\0,b\n"] {
+        let e = stream(binary, TableOptions::default());
+        assert!(!e.ok, "{binary:?}");
+        assert!(e.summary.contains("binary data"), "{}", e.summary);
+    }
+}
+
+#[test]
 fn rows_a_stray_quote_joined_into_one_field_are_warned_of() {
     // psql's or cut's TSV: quotes are text; read as CSV quoting, rows 3 and 4 are in
     // row 2's field.
