@@ -629,6 +629,21 @@ struct Diagnostic {
     cause: String,
 }
 
+impl Diagnostic {
+    /// A diagnostic as its first line opens it; its snippet keeps up to `lines` lines.
+    fn new(error: bool, code: Option<String>, message: String, lines: usize) -> Self {
+        Diagnostic {
+            error,
+            code,
+            message,
+            location: None,
+            lint: None,
+            snippet: Excerpt::new(0, lines, 2),
+            cause: String::new(),
+        }
+    }
+}
+
 /// `error[E0308]: mismatched types` → (error, Some(E0308), message); cargo's own lines are not diagnostics.
 fn diagnostic_start(line: &str) -> Option<(bool, Option<String>, String)> {
     let (error, rest) = if let Some(rest) = line.strip_prefix("error") {
@@ -1940,15 +1955,8 @@ impl CargoTest {
         }
         if let Some(package) = line.strip_prefix("error: failed to run custom build command for ") {
             self.close_diagnostic(out);
-            self.diagnostic = Some(Diagnostic {
-                error: true,
-                code: None,
-                message: format!("failed to run custom build command for {package}"),
-                location: None,
-                lint: None,
-                snippet: Excerpt::new(0, self.options.lines, 2),
-                cause: String::new(),
-            });
+            let message = format!("failed to run custom build command for {package}");
+            self.diagnostic = Some(Diagnostic::new(true, None, message, self.options.lines));
             self.mode = Mode::BuildScript;
             return;
         }
@@ -1964,15 +1972,7 @@ impl CargoTest {
         if let Some((error, code, message)) = diagnostic_start(line) {
             self.close_diagnostic(out);
             self.format("rustc");
-            self.diagnostic = Some(Diagnostic {
-                error,
-                code,
-                message,
-                location: None,
-                lint: None,
-                snippet: Excerpt::new(0, self.options.lines, 2),
-                cause: String::new(),
-            });
+            self.diagnostic = Some(Diagnostic::new(error, code, message, self.options.lines));
             self.mode = Mode::Diagnostic;
             return;
         }
