@@ -19,6 +19,7 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ProjectionMask;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Read;
 use std::ops::Range;
@@ -304,7 +305,7 @@ const MAX_REPEATED_LISTED: usize = 10;
 /// condition or `--columns` names the first column of each.
 fn repeated_names(names: &[String], whose: &str) -> Option<String> {
     // A set: a header of many thousand names is read in linear time.
-    let mut seen = std::collections::HashSet::with_capacity(names.len());
+    let mut seen = HashSet::with_capacity(names.len());
     let repeated: Vec<&str> = names
         .iter()
         .filter(|name| !seen.insert(name.as_str()))
@@ -790,12 +791,12 @@ fn plain_values(metadata: ArrowReaderMetadata) -> Result<ArrowReaderMetadata, Er
 /// (pyarrow writes `x, y, x`: by name, both `x` would be the first's).
 fn footer_statistics<'a>(
     c: usize,
-    names: &[String],
+    repeated: bool,
     schema: &'a arrow_schema::Schema,
     parquet_schema: &'a parquet::schema::types::SchemaDescriptor,
 ) -> parquet::errors::Result<StatisticsConverter<'a>> {
     let field = schema.field(c);
-    if names.iter().filter(|name| **name == names[c]).count() == 1 {
+    if !repeated {
         return StatisticsConverter::try_new(field.name(), schema, parquet_schema);
     }
     // A column of its own leaf alone (no list, no struct), which is the leaf whose root
@@ -808,7 +809,7 @@ fn footer_statistics<'a>(
         }
         _ => Err(parquet::errors::ParquetError::General(format!(
             "no statistics of the repeated column {:?}",
-            names[c]
+            field.name()
         ))),
     }
 }
@@ -832,10 +833,18 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
     let parquet_schema = metadata.parquet_schema();
 
     // Column statistics from the footer, for the columns asked for.
-    // (A name the schema repeats names its first column, as a scan's `--columns` does.)
+    // Each name's first column, and the names the schema repeats (once, for a schema
+    // of thousands of columns). A name repeated names its first column, as a scan's
+    // `--columns` does.
+    let mut first_of: HashMap<&str, usize> = HashMap::with_capacity(names.len());
+    let mut repeated: HashSet<&str> = HashSet::new();
+    for (c, name) in names.iter().enumerate() {
+        if first_of.entry(name).or_insert(c) != &c {
+            repeated.insert(name);
+        }
+    }
     let named = |c: usize| {
-        table.options.columns.contains(&names[c])
-            && names.iter().position(|n| *n == names[c]) == Some(c)
+        table.options.columns.contains(&names[c]) && first_of.get(names[c].as_str()) == Some(&c)
     };
     let candidates: Vec<usize> = (0..names.len())
         .filter(|&c| table.options.columns.is_empty() || named(c))
@@ -861,7 +870,12 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             // Every value null (`pa.nulls`), and no statistics to say so: it says nothing.
             summary.nulls = Some(total);
             score = 0;
-        } else if let Ok(converter) = footer_statistics(c, &names, &schema, parquet_schema) {
+        } else if let Ok(converter) = footer_statistics(
+            c,
+            repeated.contains(names[c].as_str()),
+            &schema,
+            parquet_schema,
+        ) {
             let groups = parquet_meta.row_groups().iter();
             if let Ok(nulls) = converter.row_group_null_counts(groups.clone()) {
                 if nulls.null_count() == 0 {
