@@ -350,7 +350,7 @@ impl Failure {
                 self.value_starts(Side::Left, left);
             } else if let Some(right) = trimmed.strip_prefix("right: ") {
                 self.value_starts(Side::Right, right);
-            } else if self.message.len() < 4 {
+            } else if self.message.len() < MAX_MESSAGE_LINES {
                 self.message.push(line.to_string());
             }
             self.detail.push(line, true);
@@ -475,8 +475,12 @@ impl Failure {
             true => self.doctest_cause.as_ref(),
             false => None,
         };
-        let lines = self.message.iter().chain(doctest_cause).chain(&self.cause);
-        let message = lines.map(String::as_str).collect::<Vec<_>>().join("\n");
+        let said = message_excerpt(&self.message);
+        let lines = said.iter().map(String::as_str);
+        let lines = lines
+            .chain(doctest_cause.map(String::as_str))
+            .chain(self.cause.as_deref());
+        let message = lines.collect::<Vec<_>>().join("\n");
         (!message.is_empty()).then(|| briefly_core::cut_str(&message, 1_000).into_owned())
     }
 
@@ -508,6 +512,58 @@ impl Failure {
             ..CargoItem::default()
         }
     }
+}
+
+/// A panic message's lines held, at most (the detail has its lines too).
+const MAX_MESSAGE_LINES: usize = 64;
+/// A panic message's first lines, always said.
+const MESSAGE_HEAD: usize = 4;
+/// Lines past the head said when no other line of the message has their shape, at most.
+const MESSAGE_RARE: usize = 4;
+
+/// A panic message as its item says it: its first lines, and past them those no other
+/// line is like (`field `port`: value 70000 exceeds maximum` among forty
+/// `field `fN`: ok`), `… N lines …` for the rest.
+fn message_excerpt(lines: &[String]) -> Vec<String> {
+    if lines.len() <= MESSAGE_HEAD {
+        return lines.to_vec();
+    }
+    // A line's shape: names in backticks and numbers masked.
+    let shape = |line: &str| {
+        let masked = message_shape(line);
+        let mut shape = String::with_capacity(masked.len());
+        for c in masked.chars() {
+            match c.is_ascii_digit() {
+                true if shape.ends_with('#') => {}
+                true => shape.push('#'),
+                false => shape.push(c),
+            }
+        }
+        shape
+    };
+    let shapes: Vec<String> = lines.iter().map(|line| shape(line)).collect();
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for shape in &shapes {
+        *counts.entry(shape).or_default() += 1;
+    }
+    let mut said: Vec<String> = lines[..MESSAGE_HEAD].to_vec();
+    let (mut rare, mut skipped) = (0, 0);
+    for (line, shape) in lines.iter().zip(&shapes).skip(MESSAGE_HEAD) {
+        if rare < MESSAGE_RARE && counts[shape.as_str()] == 1 {
+            if skipped > 0 {
+                said.push(crate::excerpt::gap(skipped).trim_end().to_string());
+                skipped = 0;
+            }
+            said.push(line.clone());
+            rare += 1;
+        } else {
+            skipped += 1;
+        }
+    }
+    if skipped > 0 {
+        said.push(crate::excerpt::gap(skipped).trim_end().to_string());
+    }
+    said
 }
 
 /// Values at most this long (characters) are read whole: no `differs_at`.
@@ -2759,7 +2815,40 @@ fn without_test_mode(shown: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{first_difference, nextest_status, without_test_mode, Nextest};
+    use super::{
+        first_difference, message_excerpt, nextest_status, without_test_mode, Nextest,
+        MESSAGE_HEAD, MESSAGE_RARE,
+    };
+
+    #[test]
+    fn a_long_panic_message_says_its_first_lines_and_the_lines_unlike_the_others() {
+        let mut lines = vec!["validation failed:".to_string()];
+        lines.extend((0..40).map(|i| format!("  field `f{i}`: ok")));
+        lines.insert(
+            25,
+            "  field `port`: value 70000 exceeds maximum 65535".into(),
+        );
+        assert_eq!(
+            message_excerpt(&lines).join("\n"),
+            "validation failed:\n  field `f0`: ok\n  field `f1`: ok\n  field `f2`: ok\n\
+             … 21 lines …\n  field `port`: value 70000 exceeds maximum 65535\n… 16 lines …"
+        );
+        // Numbers masked too: `step 12 done` is like `step 3 done`.
+        let steps: Vec<String> = [1, 2, 3, 4, 5, 6, 7, 8, 123]
+            .iter()
+            .map(|i| format!("step {i} done"))
+            .collect();
+        assert_eq!(
+            message_excerpt(&steps).join("\n"),
+            "step 1 done\nstep 2 done\nstep 3 done\nstep 4 done\n… 5 lines …"
+        );
+        // At most MESSAGE_RARE unlike lines past the head; a short message whole.
+        let unlike: Vec<String> = (0..12).map(|i| "x".repeat(i + 1)).collect();
+        let said = message_excerpt(&unlike);
+        assert_eq!(said.len(), MESSAGE_HEAD + MESSAGE_RARE + 1, "{said:?}");
+        assert_eq!(said.last().unwrap(), "… 4 lines …");
+        assert_eq!(message_excerpt(&unlike[..4]), &unlike[..4]);
+    }
 
     #[test]
     fn long_values_say_where_they_first_differ() {

@@ -127,7 +127,7 @@ fn push_ring(ring: &mut VecDeque<(u64, String)>, cap: usize, index: u64, line: &
 }
 
 /// `… 3 lines …`, a run of lines left out.
-fn gap(lines: u64) -> String {
+pub(crate) fn gap(lines: u64) -> String {
     let plural = if lines == 1 { "" } else { "s" };
     format!("… {lines} line{plural} …\n")
 }
