@@ -184,8 +184,8 @@ impl Condition {
     }
 
     /// Whether no one value could meet both it and `other` (at the same path): one asks
-    /// it to equal a value the other's equality, regex or `!=` rules out (`t=a` and
-    /// `t=b`, `name=web` and `name~^s`).
+    /// it to equal a value the other's equality, regex, `!=` or order rules out (`t=a`
+    /// and `t=b`, `name=web` and `name~^s`, `n=5` and `n>9`).
     fn excludes(&self, other: &Condition) -> bool {
         let (equal, other) = match (self.op, other.op) {
             (Op::Eq, _) => (self, other),
@@ -202,12 +202,26 @@ impl Condition {
                 .as_ref()
                 .is_some_and(|re| re.is_match(&equal.text))
         };
+        // An order against a number is met by numbers alone (a string that writes one,
+        // `"7"`, as that number).
+        let ordered = |holds: fn(f64, f64) -> bool| {
+            let Some(bound) = other.number else {
+                return false;
+            };
+            match equal.number.or_else(|| equal.text.trim().parse().ok()) {
+                Some(value) => !holds(value, bound),
+                None => true,
+            }
+        };
         match other.op {
             Op::Eq => !same,
             Op::Ne => same,
             Op::Match => !matched(),
             Op::NotMatch => matched(),
-            _ => false,
+            Op::Gt => ordered(|value, bound| value > bound),
+            Op::Ge => ordered(|value, bound| value >= bound),
+            Op::Lt => ordered(|value, bound| value < bound),
+            Op::Le => ordered(|value, bound| value <= bound),
         }
     }
 

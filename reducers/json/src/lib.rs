@@ -2817,6 +2817,9 @@ mod tests {
             ("Type!~^t", 0),
             ("Type!=t3", 0),
             ("Type~^t", 2),
+            // An order against a number no text meets (apart: each by any element;
+            // none is a number).
+            ("Type>1", 0),
         ];
         for (other, matched) in cases {
             let conditions = vec![
@@ -2826,13 +2829,40 @@ mod tests {
             let envelope = run(input, with(|o| o.conditions = conditions.clone()));
             let apart = other != "Type~^t";
             assert_eq!(
-                !envelope.warnings.is_empty(),
+                (envelope.warnings.iter()).any(|w| w.contains("one value asked to equal two")),
                 apart,
                 "{other}: {:?}",
                 envelope.warnings
             );
             assert_eq!(envelope.stats["matched"], matched, "{other}");
         }
+        // An order the equal value fails: apart, each by any element (one element 1,
+        // another 12: met); one it meets, together.
+        let orders = br#"[{"a":[{"n":1},{"n":12}]},{"a":[{"n":5}]}]"#;
+        for (order, apart, matched) in [
+            ("[].a[].n>9", true, 1),
+            ("[].a[].n>1", true, 1),
+            ("[].a[].n>=1", false, 1),
+            ("[].a[].n<=1", false, 1),
+            ("[].a[].n<1", true, 0),
+            ("[].a[].n<=0.5", true, 0),
+            ("[].a[].n<2", false, 1),
+        ] {
+            let conditions = vec!["[].a[].n=1".to_string(), order.to_string()];
+            let envelope = run(orders, with(|o| o.conditions = conditions.clone()));
+            assert_eq!(
+                !envelope.warnings.is_empty(),
+                apart,
+                "{order}: {envelope:?}"
+            );
+            assert_eq!(envelope.stats["matched"], matched, "{order}");
+        }
+        // A string that writes a number is met by an order as that number.
+        let written = br#"[{"a":[{"n":"7"}]}]"#;
+        let conditions = vec![r#"[].a[].n="7""#.to_string(), "[].a[].n>5".to_string()];
+        let envelope = run(written, with(|o| o.conditions = conditions.clone()));
+        assert!(envelope.warnings.is_empty(), "{:?}", envelope.warnings);
+        assert_eq!(envelope.stats["matched"], 1);
         // Numbers equal as numbers.
         let numbers = br#"[{"a":[{"n":1,"m":2}]}]"#;
         let same = with(|o| o.conditions = vec!["[].a[].n=1".into(), "[].a[].n=1.0".into()]);
