@@ -194,9 +194,9 @@ impl Scan {
     }
 
     /// Chooses the shown columns from `rows` (the first batch): all when few enough,
-    /// else the first asked for (`--columns`), in their order, or the most informative
-    /// (varied, or present in some rows only, before constant before all-null), most
-    /// informative first.
+    /// else the first asked for (`--columns`), in their order, or those `--where` names
+    /// and then the most informative (varied, or present in some rows only, before
+    /// constant before all-null), most informative first.
     pub fn choose_from(&mut self, rows: &dyn Rows) {
         let mut order = self.candidates.clone();
         if self.asked {
@@ -228,7 +228,9 @@ impl Scan {
             };
             let scores: Vec<u8> = order.iter().map(|&c| score(c)).collect();
             let mut ranked: Vec<(usize, usize)> = order.iter().copied().enumerate().collect();
-            ranked.sort_by_key(|&(i, _)| std::cmp::Reverse(scores[i]));
+            // A column `--where` names first: its rows are read for it.
+            let filtered = |c: usize| self.filters.iter().any(|(f, _)| *f == c);
+            ranked.sort_by_key(|&(i, c)| std::cmp::Reverse((filtered(c), scores[i])));
             order = ranked
                 .into_iter()
                 .map(|(_, c)| c)

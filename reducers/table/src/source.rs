@@ -932,7 +932,11 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
     // The most informative columns first, as many as may be shown.
     let mut ranked = summaries.clone();
     if table.options.columns.is_empty() {
-        ranked.sort_by_key(|(_, _, score)| std::cmp::Reverse(*score));
+        // Of more columns than are shown, one `--where` names first: its rows are read
+        // for it.
+        let wide = ranked.len() > table.options.max_columns;
+        let filtered = |c: usize| wide && table.conditions.iter().any(|f| f.column == names[c]);
+        ranked.sort_by_key(|(c, _, score)| std::cmp::Reverse((filtered(*c), *score)));
     } else {
         ranked.sort_by_key(|(c, _, _)| table.options.columns.iter().position(|n| *n == names[*c]));
     }

@@ -982,6 +982,62 @@ fn rows_a_stray_quote_joined_into_one_field_are_warned_of() {
 }
 
 #[test]
+fn a_column_where_names_is_shown_among_more_than_fit() {
+    use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    // 25 columns, the last constant (the least informative): shown all the same when
+    // --where names it, in CSV and in Parquet.
+    let names: Vec<String> = (0..25).map(|c| format!("c{c}")).collect();
+    let value = |r: i64, c: usize| if c == 24 { 7 } else { r * 31 + c as i64 };
+    let mut csv = format!("{}\n", names.join(","));
+    for r in 0..50 {
+        let row: Vec<String> = (0..25).map(|c| value(r, c).to_string()).collect();
+        csv.push_str(&format!("{}\n", row.join(",")));
+    }
+    let schema = Arc::new(Schema::new(
+        (names.iter())
+            .map(|n| Field::new(n, DataType::Int64, false))
+            .collect::<Vec<_>>(),
+    ));
+    let columns: Vec<ArrayRef> = (0..25)
+        .map(|c| Arc::new(Int64Array::from_iter_values((0..50).map(|r| value(r, c)))) as ArrayRef)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let parquet = dir.path().join("wide.parquet");
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&parquet).unwrap(),
+        schema.clone(),
+        None,
+    )
+    .unwrap();
+    writer
+        .write(&RecordBatch::try_new(schema, columns).unwrap())
+        .unwrap();
+    writer.close().unwrap();
+    let shown = |e: &Envelope| -> bool {
+        let fields = e.stats["row_fields"].as_array().unwrap();
+        fields.len() == 21 && fields.contains(&json!("c24"))
+    };
+    let filtered = || TableOptions {
+        filters: vec!["c24 = 7".into()],
+        ..TableOptions::default()
+    };
+    let from_csv = stream(csv.as_bytes(), filtered());
+    assert!(shown(&from_csv), "{:?}", from_csv.stats["row_fields"]);
+    let from_parquet = file(&parquet, filtered(), 50_000, None);
+    assert!(
+        shown(&from_parquet),
+        "{:?}",
+        from_parquet.stats["row_fields"]
+    );
+    // Unfiltered, it is the one left out.
+    let plain = stream(csv.as_bytes(), TableOptions::default());
+    assert!(!shown(&plain), "{:?}", plain.stats["row_fields"]);
+    let plain = file(&parquet, TableOptions::default(), 50_000, None);
+    assert!(!shown(&plain), "{:?}", plain.stats["row_fields"]);
+}
+
+#[test]
 fn parquet_in_every_codec_is_read() {
     use parquet::basic::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
     let dir = tempfile::tempdir().unwrap();
