@@ -193,7 +193,13 @@ impl Condition {
             Cell::Text(t) => !ordered && (zero_led(t) || zero_led(value)),
             _ => false,
         };
-        let ordering = match (cell.number(), self.number) {
+        // A boolean equal to a number as 1 and 0, as pandas and SQL have it (`b = 1`
+        // matched nothing, silently); ordered by one, it is none (and warned of).
+        let number = match cell {
+            Cell::Bool(b) if !ordered => Some(Number::Int(i128::from(*b))),
+            _ => cell.number(),
+        };
+        let ordering = match (number, self.number) {
             (Some(a), Some(b)) if !identifier => a.compare(b),
             // A number to order by: the value is meant as a number; and a numbers'
             // column (Parquet's, Arrow's) ordered by what is no number nor a time
@@ -491,6 +497,19 @@ mod tests {
         assert_eq!(by_word.judge(&Cell::Float(1.5)), Verdict::Incomparable);
         assert_eq!(by_word.judge(&text("xyz")), Verdict::Pass, "text with text");
         assert_eq!(over.judge(&Cell::Bool(true)), Verdict::Incomparable);
+        // Equal to a number, a boolean is 1 or 0; to a word, `true` or `false`.
+        let one = Condition::parse("b = 1").unwrap();
+        assert_eq!(one.judge(&Cell::Bool(true)), Verdict::Pass);
+        assert_eq!(one.judge(&Cell::Bool(false)), Verdict::Fail);
+        let not_zero = Condition::parse("b != 0").unwrap();
+        assert_eq!(not_zero.judge(&Cell::Bool(true)), Verdict::Pass);
+        assert_eq!(not_zero.judge(&Cell::Bool(false)), Verdict::Fail);
+        let word = Condition::parse("b = True").unwrap();
+        assert_eq!(word.judge(&Cell::Bool(true)), Verdict::Pass);
+        assert_eq!(
+            Condition::parse("b = 2").unwrap().judge(&Cell::Bool(true)),
+            Verdict::Fail
+        );
         assert_eq!(over.judge(&text("51")), Verdict::Pass);
         assert_eq!(over.judge(&Cell::Null), Verdict::Fail);
         assert!(Condition::parse("mixed != 50").unwrap().test(&text("N/A")));
