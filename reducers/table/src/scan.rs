@@ -359,8 +359,10 @@ impl Scan {
                     top: Vec::new(),
                     top_at_least: false,
                     bounds_cut: false,
+                    nans: None,
                 };
                 if let Some(stats) = stats {
+                    summary.nans = Some(stats.nans()).filter(|&n| n > 0);
                     if self.from_text {
                         summary.data_type = stats.inferred_type().to_string();
                         summary.nullable = stats.nulls() > 0;

@@ -864,6 +864,7 @@ fn read_parquet(table: &mut Table, path: &Path, out: &mut dyn Emit<Value>) -> Re
             top: Vec::new(),
             top_at_least: false,
             bounds_cut: false,
+            nans: None,
         };
         let mut score = 2;
         if *field.data_type() == DataType::Null {

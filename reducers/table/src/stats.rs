@@ -221,6 +221,7 @@ pub struct ColumnStats {
     /// holds numbers or booleans too (`yes`, `no`, `TRUE`).
     written_min: Option<String>,
     written_max: Option<String>,
+    nans: u64,
     hll: Hll,
     /// The hashes of the distinct values, while there are at most [`EXACT_DISTINCT`]
     /// of them: `None` past that.
@@ -247,6 +248,7 @@ impl ColumnStats {
             text_max: None,
             written_min: None,
             written_max: None,
+            nans: 0,
             hll: Hll::default(),
             seen: Some(FnvSet::default()),
             top: TopValues::default(),
@@ -334,8 +336,20 @@ impl ColumnStats {
 
     fn float(&mut self, f: f64) {
         self.floats += 1;
+        self.nans += u64::from(f.is_nan());
         self.number(Number::Float(f), None);
+        // One value however written: `-0.0` is `0.0` (shown so), a NaN any NaN.
+        let f = match f {
+            f if f == 0.0 => 0.0,
+            f if f.is_nan() => f64::NAN,
+            f => f,
+        };
         self.distinct_value(hash(2, &f.to_bits().to_le_bytes()));
+    }
+
+    /// Floats read that were NaN.
+    pub fn nans(&self) -> u64 {
+        self.nans
     }
 
     /// A decimal that no float stands for, `written` so.
@@ -580,11 +594,16 @@ pub struct ColumnSummary {
     /// (`--scan` reads them).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub bounds_cut: bool,
+    /// Floats that are NaN (no bound holds them, and no null is one), when any was
+    /// read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nans: Option<u64>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use std::borrow::Cow;
 
     #[test]
@@ -758,6 +777,22 @@ mod tests {
         let many: Vec<Cell<'_>> = (0..EXACT_DISTINCT as i64 + 100).map(Cell::Int).collect();
         let (distinct, estimated) = count(&many);
         assert!(estimated && (1074..=1174).contains(&distinct), "{distinct}");
+    }
+
+    #[test]
+    fn nans_are_counted_and_zero_is_one_value_whatever_its_sign() {
+        let mut stats = ColumnStats::new(false);
+        for (row, f) in [1.0, f64::NAN, -0.0, 0.0, -f64::NAN]
+            .into_iter()
+            .enumerate()
+        {
+            stats.add(&Cell::Float(f), row as u64);
+        }
+        assert_eq!(stats.nans(), 2);
+        // 1, 0 and NaN.
+        assert_eq!((stats.distinct(), stats.distinct_estimated()), (3, false));
+        assert_eq!(stats.bounds(), (json!(0.0), json!(1.0)));
+        assert_eq!(ColumnStats::new(false).nans(), 0);
     }
 
     /// A column of `kinds` values, each `each` times, interleaved, and `hot` as often as

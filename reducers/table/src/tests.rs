@@ -1038,6 +1038,36 @@ fn a_column_where_names_is_shown_among_more_than_fit() {
 }
 
 #[test]
+fn a_float_columns_nans_are_counted_in_its_statistics() {
+    use arrow_array::{ArrayRef, Float64Array, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    let schema = Arc::new(Schema::new(vec![Field::new("f", DataType::Float64, true)]));
+    let values: ArrayRef = Arc::new(Float64Array::from(vec![
+        Some(1.0),
+        Some(f64::NAN),
+        None,
+        Some(-0.0),
+        Some(0.0),
+    ]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![values]).unwrap();
+    let mut bytes = Vec::new();
+    let mut writer = arrow_ipc::writer::StreamWriter::try_new(&mut bytes, &schema).unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap();
+    drop(writer);
+    let e = stream(&bytes, TableOptions::default());
+    let f = &e.stats["column_stats"][0];
+    assert_eq!(
+        (&f["nans"], &f["nulls"], &f["distinct"], &f["max"]),
+        (&json!(1), &json!(1), &json!(3), &json!(1.0)),
+        "{f}"
+    );
+    // None, no field.
+    let csv = stream(b"f\n1.5\n2\n", TableOptions::default());
+    assert!(csv.stats["column_stats"][0].get("nans").is_none());
+}
+
+#[test]
 fn parquet_in_every_codec_is_read() {
     use parquet::basic::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
     let dir = tempfile::tempdir().unwrap();
