@@ -339,10 +339,12 @@ impl ColumnStats {
         self.nans += u64::from(f.is_nan());
         self.number(Number::Float(f), None);
         // One value however written: `-0.0` is `0.0` (shown so), a NaN any NaN.
-        let f = match f {
-            f if f == 0.0 => 0.0,
-            f if f.is_nan() => f64::NAN,
-            f => f,
+        let f = if f == 0.0 {
+            0.0
+        } else if f.is_nan() {
+            f64::NAN
+        } else {
+            f
         };
         self.distinct_value(hash(2, &f.to_bits().to_le_bytes()));
     }
