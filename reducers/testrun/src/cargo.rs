@@ -155,6 +155,8 @@ struct Failure {
     /// The thread whose panic gave `location` (the test's own, or one it spawned).
     panic_thread: Option<String>,
     message: Vec<String>,
+    /// The message's lines past [`MAX_MESSAGE_LINES`], counted.
+    message_unheld: u64,
     /// What the first panic said, when its thread panicked again
     /// ([`Failure::into_first_panicked`]).
     first_panic: Option<Box<FirstPanic>>,
@@ -235,6 +237,7 @@ const VALUE_CUT: &str = "…[cut]";
 struct FirstPanic {
     location: Option<String>,
     message: Vec<String>,
+    message_unheld: u64,
     left: AssertedValue,
     right: AssertedValue,
 }
@@ -247,6 +250,7 @@ impl Failure {
         if let Some(first) = self.first_panic.take() {
             self.location = first.location;
             self.message = first.message;
+            self.message_unheld = first.message_unheld;
             self.left = first.left;
             self.right = first.right;
         }
@@ -263,6 +267,7 @@ impl Failure {
             location: None,
             panic_thread: None,
             message: Vec::new(),
+            message_unheld: 0,
             first_panic: None,
             error_place: None,
             cause: None,
@@ -316,6 +321,7 @@ impl Failure {
                 let said = FirstPanic {
                     location: self.location.replace(location),
                     message: std::mem::take(&mut self.message),
+                    message_unheld: std::mem::take(&mut self.message_unheld),
                     left: std::mem::take(&mut self.left),
                     right: std::mem::take(&mut self.right),
                 };
@@ -352,6 +358,8 @@ impl Failure {
                 self.value_starts(Side::Right, right);
             } else if self.message.len() < MAX_MESSAGE_LINES {
                 self.message.push(line.to_string());
+            } else {
+                self.message_unheld += 1;
             }
             self.detail.push(line, true);
             return;
@@ -475,7 +483,7 @@ impl Failure {
             true => self.doctest_cause.as_ref(),
             false => None,
         };
-        let said = message_excerpt(&self.message);
+        let said = message_excerpt(&self.message, self.message_unheld);
         let lines = said.iter().map(String::as_str);
         let lines = lines
             .chain(doctest_cause.map(String::as_str))
@@ -523,9 +531,10 @@ const MESSAGE_RARE: usize = 4;
 
 /// A panic message as its item says it: its first lines, and past them those no other
 /// line is like (`field `port`: value 70000 exceeds maximum` among forty
-/// `field `fN`: ok`), `… N lines …` for the rest.
-fn message_excerpt(lines: &[String]) -> Vec<String> {
-    if lines.len() <= MESSAGE_HEAD {
+/// `field `fN`: ok`), `… N lines …` for the rest (the `unheld` lines past those held
+/// too).
+fn message_excerpt(lines: &[String], unheld: u64) -> Vec<String> {
+    if lines.len() <= MESSAGE_HEAD && unheld == 0 {
         return lines.to_vec();
     }
     // A line's shape: names in backticks and numbers masked.
@@ -546,8 +555,8 @@ fn message_excerpt(lines: &[String]) -> Vec<String> {
     for shape in &shapes {
         *counts.entry(shape).or_default() += 1;
     }
-    let mut said: Vec<String> = lines[..MESSAGE_HEAD].to_vec();
-    let (mut rare, mut skipped) = (0, 0);
+    let mut said: Vec<String> = lines[..MESSAGE_HEAD.min(lines.len())].to_vec();
+    let (mut rare, mut skipped) = (0, 0u64);
     for (line, shape) in lines.iter().zip(&shapes).skip(MESSAGE_HEAD) {
         if rare < MESSAGE_RARE && counts[shape.as_str()] == 1 {
             if skipped > 0 {
@@ -560,8 +569,8 @@ fn message_excerpt(lines: &[String]) -> Vec<String> {
             skipped += 1;
         }
     }
-    if skipped > 0 {
-        said.push(crate::excerpt::gap(skipped).trim_end().to_string());
+    if skipped + unheld > 0 {
+        said.push(crate::excerpt::gap(skipped + unheld).trim_end().to_string());
     }
     said
 }
@@ -2829,7 +2838,7 @@ mod tests {
             "  field `port`: value 70000 exceeds maximum 65535".into(),
         );
         assert_eq!(
-            message_excerpt(&lines).join("\n"),
+            message_excerpt(&lines, 0).join("\n"),
             "validation failed:\n  field `f0`: ok\n  field `f1`: ok\n  field `f2`: ok\n\
              … 21 lines …\n  field `port`: value 70000 exceeds maximum 65535\n… 16 lines …"
         );
@@ -2839,15 +2848,21 @@ mod tests {
             .map(|i| format!("step {i} done"))
             .collect();
         assert_eq!(
-            message_excerpt(&steps).join("\n"),
+            message_excerpt(&steps, 0).join("\n"),
             "step 1 done\nstep 2 done\nstep 3 done\nstep 4 done\n… 5 lines …"
         );
         // At most MESSAGE_RARE unlike lines past the head; a short message whole.
         let unlike: Vec<String> = (0..12).map(|i| "x".repeat(i + 1)).collect();
-        let said = message_excerpt(&unlike);
+        let said = message_excerpt(&unlike, 0);
         assert_eq!(said.len(), MESSAGE_HEAD + MESSAGE_RARE + 1, "{said:?}");
         assert_eq!(said.last().unwrap(), "… 4 lines …");
-        assert_eq!(message_excerpt(&unlike[..4]), &unlike[..4]);
+        assert_eq!(message_excerpt(&unlike[..4], 0), &unlike[..4]);
+        // Lines past those held are counted in the last gap.
+        assert_eq!(
+            message_excerpt(&unlike[..4], 60),
+            [&unlike[..4], &["… 60 lines …".to_string()]].concat()
+        );
+        assert_eq!(message_excerpt(&lines, 3).last().unwrap(), "… 19 lines …");
     }
 
     #[test]

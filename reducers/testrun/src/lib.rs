@@ -991,6 +991,29 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_long_panic_message_counts_every_line_it_leaves_out() {
+        let fields: String = (0..99).map(|i| format!("  field `f{i}`: ok\n")).collect();
+        let input = format!(
+            "     Running unittests src/lib.rs (target/debug/deps/p5-1)\n\n\
+             running 1 test\ntest tests::long ... FAILED\n\nfailures:\n\n\
+             ---- tests::long stdout ----\n\n\
+             thread 'tests::long' (7) panicked at src/lib.rs:17:9:\n\
+             validation failed:\n{fields}\
+             note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\n\
+             failures:\n    tests::long\n\n\
+             test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+        );
+        let envelope = cargo_test(input.as_bytes());
+        let message = item(&envelope, 0)["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("validation failed:\n  field `f0`: ok\n"),
+            "{message}"
+        );
+        // 100 lines: 4 said, 96 left out (60 of them held, 36 past the cap).
+        assert!(message.ends_with("\n… 96 lines …"), "{message}");
+    }
+
+    #[test]
     fn a_returned_error_printed_after_its_tests_name_on_one_thread_is_its_message() {
         // `cargo test -- --nocapture --test-threads=1` (cargo 1.95).
         let input = "     Running unittests src/lib.rs (target/debug/deps/p1-75)\n\n\
