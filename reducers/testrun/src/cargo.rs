@@ -2237,7 +2237,8 @@ fn nextest_status(line: &str) -> Option<NextestLine<'_>> {
         ("START", _) => (Nextest::Start, status),
         ("PASS" | "FLAKY" | "LEAK", _) => (Nextest::Passed, status),
         ("SKIP" | "SLOW" | "RETRY", _) => (Nextest::Noted, status),
-        ("FAIL" | "TIMEOUT" | "TMT" | "LEAK-FAIL" | "LKFAIL" | "ABORT", _) => {
+        // (`FAIL + LEAK`: it failed, and leaked handles too.)
+        ("FAIL" | "FAIL + LEAK" | "TIMEOUT" | "TMT" | "LEAK-FAIL" | "LKFAIL" | "ABORT", _) => {
             (Nextest::Failed, status)
         }
         _ => return None,
@@ -2913,6 +2914,11 @@ mod tests {
             Some((Nextest::Failed, "SIGTERM", "p3::it t"))
         );
         assert_eq!(status("SEGV [   0.008s] ( 2/4) p3::it t"), None);
+        // nextest 0.9.143: a test that failed and leaked.
+        assert_eq!(
+            status("FAIL + LEAK [   0.209s] (1/3) p3::leak leak_and_fail"),
+            Some((Nextest::Failed, "FAIL + LEAK", "p3::leak leak_and_fail"))
+        );
         assert_eq!(status("TRY 2 SIGN [   0.008s] ( 2/4) p3::it t"), None);
     }
 
