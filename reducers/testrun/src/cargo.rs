@@ -690,8 +690,9 @@ struct Diagnostic {
     lint: Option<String>,
     snippet: Excerpt,
     /// A build script's panic message, said after `message` in the item (not in its
-    /// count's key).
+    /// count's key), and whether it is being read (the lines after `panicked at`).
     cause: String,
+    reading_cause: bool,
 }
 
 impl Diagnostic {
@@ -705,6 +706,7 @@ impl Diagnostic {
             lint: None,
             snippet: Excerpt::new(0, lines, 2),
             cause: String::new(),
+            reading_cause: false,
         }
     }
 }
@@ -876,8 +878,6 @@ pub struct CargoTest {
     outcomes_without_result: [u64; 3],
     nextest_summary: Option<Map<String, Value>>,
     nextest_done: bool,
-    /// A build script's panic message is being read (its lines after `panicked at`).
-    script_panic: bool,
     /// nextest's `error: no tests to run` (a filter that matched none: exit code 4).
     no_tests_to_run: bool,
     /// The target cargo last said failed (`error: test failed, to rerun pass
@@ -966,7 +966,6 @@ impl CargoTest {
             outcomes: [0; 3],
             outcomes_without_result: [0; 3],
             nextest_summary: None,
-            script_panic: false,
             no_tests_to_run: false,
             stopped_after: None,
             targets_failed: None,
@@ -1732,23 +1731,19 @@ impl CargoTest {
                 }
             }
             Mode::BuildScript => match self.diagnostic.as_mut() {
-                Some(_) if line.is_empty() || line == "Caused by:" => {
+                Some(diagnostic) if line.is_empty() || line == "Caused by:" => {
                     // A blank line ends a panic's message.
-                    self.script_panic = false;
+                    diagnostic.reading_cause = false;
                     return;
                 }
                 Some(diagnostic) if line.starts_with("  ") => {
                     let trimmed = line.trim_start();
                     // The script's panic: where, and its message (the lines after it)
                     // said after cargo's words.
-                    if let Some(at) = (panicking_thread(trimmed).is_some())
-                        .then(|| trimmed.split_once(" panicked at "))
-                        .flatten()
-                    {
-                        let at = at.1.trim_end_matches(':');
-                        diagnostic.location.get_or_insert_with(|| at.to_string());
-                        self.script_panic = diagnostic.cause.is_empty();
-                    } else if self.script_panic
+                    if let Some(at) = panic_location(trimmed) {
+                        diagnostic.location.get_or_insert(at);
+                        diagnostic.reading_cause = diagnostic.cause.is_empty();
+                    } else if diagnostic.reading_cause
                         && !trimmed.starts_with("note: ")
                         && diagnostic.cause.len() < MAX_BUILD_SCRIPT_CAUSE
                     {
@@ -1762,7 +1757,6 @@ impl CargoTest {
                     return;
                 }
                 _ => {
-                    self.script_panic = false;
                     self.close_diagnostic(out);
                     self.mode = Mode::Normal;
                 }
