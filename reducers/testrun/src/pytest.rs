@@ -1463,22 +1463,14 @@ impl Pytest {
             .filter(|(n, _)| *n < timeout.line)
             .for_each(|(_, text)| closing.push(text));
         // Its stack from there; the rest as read.
-        let ThreadTimeout {
-            line,
-            nodeid,
-            module,
-            closed,
-            captured,
-            marked,
-            ..
-        } = std::mem::take(timeout);
+        let read = std::mem::take(timeout);
         *timeout = ThreadTimeout {
-            line,
-            nodeid,
-            module,
-            closed,
-            captured,
-            marked,
+            line: read.line,
+            nodeid: read.nodeid,
+            module: read.module,
+            closed: read.closed,
+            captured: read.captured,
+            marked: read.marked,
             ..closing
         };
     }
