@@ -160,6 +160,9 @@ struct Failure {
     /// What the first panic said, when its thread panicked again
     /// ([`Failure::into_first_panicked`]).
     first_panic: Option<Box<FirstPanic>>,
+    /// What another thread's panic said, when the test's own thread panicked after it
+    /// (its panic is the test's, unless it passes the other's on).
+    other_panic: Option<Box<FirstPanic>>,
     /// Where the first error is of a doc-test that did not compile (rustc's ` -->`).
     error_place: Option<String>,
     /// How nextest says it ended, when more than that it failed: `timed out after 60.001s`.
@@ -236,6 +239,7 @@ const VALUE_CUT: &str = "…[cut]";
 #[derive(Debug, Clone)]
 struct FirstPanic {
     location: Option<String>,
+    thread: Option<String>,
     message: Vec<String>,
     message_unheld: u64,
     left: AssertedValue,
@@ -248,13 +252,32 @@ impl Failure {
     /// test that goes on past a panic it caught fails by its last).
     fn into_first_panicked(mut self) -> Failure {
         if let Some(first) = self.first_panic.take() {
-            self.location = first.location;
-            self.message = first.message;
-            self.message_unheld = first.message_unheld;
-            self.left = first.left;
-            self.right = first.right;
+            self.restore_panic(*first);
         }
         self
+    }
+
+    /// What the panic read so far said, a new panic at `location` (on `thread`) in its place.
+    fn take_panic(&mut self, location: String, thread: Option<&str>) -> FirstPanic {
+        self.open_value = None;
+        FirstPanic {
+            location: self.location.replace(location),
+            thread: std::mem::replace(&mut self.panic_thread, thread.map(str::to_string)),
+            message: std::mem::take(&mut self.message),
+            message_unheld: std::mem::take(&mut self.message_unheld),
+            left: std::mem::take(&mut self.left),
+            right: std::mem::take(&mut self.right),
+        }
+    }
+
+    /// The failure as `said` says it.
+    fn restore_panic(&mut self, said: FirstPanic) {
+        self.location = said.location;
+        self.panic_thread = said.thread;
+        self.message = said.message;
+        self.message_unheld = said.message_unheld;
+        self.left = said.left;
+        self.right = said.right;
     }
 
     fn new(name: &str, binary: Option<String>, lines: usize) -> Self {
@@ -269,6 +292,7 @@ impl Failure {
             message: Vec::new(),
             message_unheld: 0,
             first_panic: None,
+            other_panic: None,
             error_place: None,
             cause: None,
             doctest_cause: None,
@@ -318,15 +342,14 @@ impl Failure {
             // the first says why.)
             if self.location.is_some() && thread.is_some() && thread == self.panic_thread.as_deref()
             {
-                let said = FirstPanic {
-                    location: self.location.replace(location),
-                    message: std::mem::take(&mut self.message),
-                    message_unheld: std::mem::take(&mut self.message_unheld),
-                    left: std::mem::take(&mut self.left),
-                    right: std::mem::take(&mut self.right),
-                };
+                let said = self.take_panic(location, thread);
                 self.first_panic.get_or_insert_with(|| Box::new(said));
-                self.open_value = None;
+            } else if self.location.is_some() && thread == Some(self.name.as_str()) {
+                // The test's own thread after another's: a child run's the test printed
+                // (a test binary it ran), or a thread it spawned. Its own panic is why it
+                // failed, unless it passes the other's on (read with its message).
+                let said = self.take_panic(location, thread);
+                self.other_panic.get_or_insert_with(|| Box::new(said));
             } else if self.location.is_none() {
                 self.location = Some(location);
                 self.panic_thread = thread.map(str::to_string);
@@ -356,6 +379,12 @@ impl Failure {
                 self.value_starts(Side::Left, left);
             } else if let Some(right) = trimmed.strip_prefix("right: ") {
                 self.value_starts(Side::Right, right);
+            } else if self.message.is_empty() && passes_a_panic_on(line) {
+                // `handle.join().unwrap()` on a thread that panicked: that panic says why.
+                if let Some(other) = self.other_panic.take() {
+                    self.restore_panic(*other);
+                }
+                self.message.push(line.to_string());
             } else if self.message.len() < MAX_MESSAGE_LINES {
                 self.message.push(line.to_string());
             } else {
@@ -662,6 +691,12 @@ fn after_char_literal(rest: &str) -> &str {
 /// src/lib.rs:8:4` since Rust 1.82).
 const NO_PANIC: &str = "test did not panic as expected";
 
+/// Whether a panic's message says it passes another thread's panic on: `join().unwrap()`
+/// (or `.expect(…)`) on a thread that panicked, or `thread::scope`'s own.
+fn passes_a_panic_on(message: &str) -> bool {
+    message.ends_with(": Any { .. }") || message == "a scoped thread panicked"
+}
+
 /// libtest's note on a `#[should_panic(expected = …)]` test whose panic's message lacked
 /// what was expected.
 const WRONG_PANIC: &str = "panic did not contain expected string";
@@ -904,6 +939,10 @@ pub struct CargoTest {
     /// The last line of a libtest report read was blank: libtest sets its list of
     /// failures apart from the last report so, where a test's own `failures:` is not.
     report_line_blank: bool,
+    /// A `failures:` in a libtest report, held until the next line that is not blank
+    /// says whose it is (the run's, or a child run's the test printed); the blank lines
+    /// since, counted.
+    held_list: Option<usize>,
     /// Hashes of the diagnostics read (rendered in cargo's JSON messages, or as text), to
     /// show each once.
     rendered_seen: HashSet<String>,
@@ -979,6 +1018,7 @@ impl CargoTest {
             error_line: None,
             error_before: None,
             report_line_blank: false,
+            held_list: None,
             failed_names: Vec::new(),
             failures: 0,
             reported: HashSet::new(),
@@ -1087,13 +1127,20 @@ impl CargoTest {
     /// report, is what the test printed: it names no test the run marked FAILED, while
     /// it named them all (not `-q`'s dots, not past the cap).
     fn printed_heading(&self, line: &str) -> bool {
-        let named = self.pending_names.len();
         let name = line
             .strip_prefix("---- ")
             .and_then(|r| r.strip_suffix(" stdout ----"));
-        name.is_some_and(|name| {
-            named > 0 && named < MAX_PENDING_NAMES && !self.pending_names.iter().any(|n| n == name)
-        })
+        name.is_some_and(|name| self.knows_failed_names() && !self.marked_failed(name))
+    }
+
+    /// The run named every test it marked FAILED (not `-q`'s dots, not past the cap).
+    fn knows_failed_names(&self) -> bool {
+        (1..MAX_PENDING_NAMES).contains(&self.pending_names.len())
+    }
+
+    /// Test `name` is marked FAILED in the binary running now.
+    fn marked_failed(&self, name: &str) -> bool {
+        self.pending_names.iter().any(|n| n == name)
     }
 
     /// The binary running now ends (its result or the next binary's start).
@@ -1580,13 +1627,43 @@ impl CargoTest {
         }
         match self.mode {
             Mode::LibtestReport => {
+                if let Some(blanks) = self.held_list.take() {
+                    if line.is_empty() {
+                        self.held_list = Some(blanks + 1);
+                        return;
+                    }
+                    let listed = line
+                        .strip_prefix("---- ")
+                        .and_then(|r| r.strip_suffix(" stdout ----"))
+                        .or_else(|| line.strip_prefix("    "));
+                    if listed.is_some_and(|name| self.marked_failed(name)) {
+                        // The run's list of failures (or their reports): read as such.
+                        self.close_failure(out);
+                        self.mode = Mode::Normal;
+                        self.normal("failures:", out);
+                        return self.line(raw, facts, out);
+                    }
+                    // A child run's list, the test's output.
+                    if let Some(failure) = &mut self.failure {
+                        failure.push("failures:", || None);
+                        for _ in 0..blanks {
+                            failure.push("", || None);
+                        }
+                    }
+                }
                 // A report ends at the next, or at the list of failures (or of successes,
                 // under --show-output) before the binary's result: a `test result:` line
                 // within is what the test printed, and so is a report's heading naming
-                // no test marked FAILED, when the run named them.
+                // no test marked FAILED, when the run named them. A `failures:` the test
+                // printed (a test binary it ran as a child, its output printed) names no
+                // such test on its next line that is not blank.
                 let next = line.starts_with("---- ") && !self.printed_heading(line);
                 let list = matches!(line, "failures:" | "successes:") && self.report_line_blank;
                 self.report_line_blank = line.is_empty();
+                if list && line == "failures:" && self.knows_failed_names() {
+                    self.held_list = Some(0);
+                    return;
+                }
                 if next || list {
                     self.close_failure(out);
                     self.mode = Mode::Normal;

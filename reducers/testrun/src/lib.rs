@@ -1672,6 +1672,125 @@ E   SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>"#;
     }
 
     #[test]
+    fn a_child_run_a_test_printed_is_its_output_and_its_own_panic_says_why() {
+        // A test that runs its test binary as a child and prints the child's output,
+        // libtest's own lines (`failures:` after a blank line, a report, a result) among
+        // it, then fails at its own assertion: the child's test (ignored in this run) is
+        // no failure, its result no binary's, and the item says the test's own panic.
+        let child = "child stdout:\n\nrunning 1 test\ntest tests::helper ... FAILED\n\n\
+            failures:\n\n---- tests::helper stdout ----\n\n\
+            thread 'tests::helper' (5) panicked at src/lib.rs:7:9:\nchild: bad port\n\n\n\
+            failures:\n    tests::helper\n\n\
+            test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 1 filtered out; \
+            finished in 0.01s\n\n\n";
+        let own = "thread 'tests::runs_child' (4) panicked at src/lib.rs:18:9:\n\
+            assertion `left == right` failed: the child should succeed\n  left: Some(101)\n \
+            right: Some(0)\n\n";
+        let input = format!(
+            "     Running unittests src/lib.rs (target/debug/deps/ct-1)\n\n\
+            running 2 tests\ntest tests::helper ... ignored\ntest tests::runs_child ... FAILED\n\n\
+            failures:\n\n---- tests::runs_child stdout ----\n{child}\n{own}\n\
+            failures:\n    tests::runs_child\n\n\
+            test result: FAILED. 0 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; \
+            finished in 0.01s\n\n"
+        );
+        let text = cargo_test(input.as_bytes());
+        // nextest's report of the same test, the child's panic read first.
+        let indented = |text: &str| {
+            let lines = text.lines().map(|line| match line {
+                "" => String::new(),
+                _ => format!("    {line}"),
+            });
+            lines.collect::<Vec<_>>().join("\n")
+        };
+        let nextest = format!(
+            "        FAIL [   0.025s] (1/1) ct tests::runs_child\n  stdout ───\n\n\
+            \x20   running 1 test\n{}\n    test tests::runs_child ... FAILED\n\n\
+            \x20   failures:\n\n    failures:\n        tests::runs_child\n\n\
+            \x20   test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 1 filtered \
+            out; finished in 0.01s\n\n  stderr ───\n{}\n\n\
+            ────────────\n     Summary [   0.028s] 1 test run: 0 passed, 1 failed, 1 skipped\n",
+            indented(child),
+            indented(own),
+        );
+        let nextest = cargo_test(nextest.as_bytes());
+        for envelope in [&text, &nextest] {
+            assert_eq!(envelope.total_items, 1, "{:?}", envelope.items);
+            assert_eq!(
+                envelope.stats["failed"],
+                serde_json::json!(["tests::runs_child"])
+            );
+            let failure = item(envelope, 0);
+            assert_eq!(failure["location"], "src/lib.rs:18:9", "{failure}");
+            assert_eq!(
+                failure["message"],
+                "assertion `left == right` failed: the child should succeed"
+            );
+            assert_eq!(failure["left"], "Some(101)");
+            // The child's panic stays among the item's lines.
+            let detail = failure["detail"].as_str().unwrap();
+            assert!(detail.contains("child: bad port"), "{detail}");
+        }
+        assert_eq!(text.stats["totals"]["failed"], 1, "{}", text.summary);
+        assert_eq!(text.stats["totals"]["ignored"], 1, "{}", text.summary);
+        assert_eq!(text.stats["binaries"].as_array().unwrap().len(), 1);
+        let captured = item(&text, 0)["captured"].as_str().unwrap();
+        assert!(
+            captured.contains("failures:\n\n---- tests::helper stdout"),
+            "{captured}"
+        );
+    }
+
+    #[test]
+    fn a_quiet_runs_dots_name_no_test_and_its_list_of_failures_ends_a_report() {
+        // An older libtest's `-q` marks failures by dots: a report's `failures:` after a
+        // blank line cannot be told a child run's by the names, and ends the report.
+        let input = "\nrunning 2 tests\n.F\nfailures:\n\n---- tests::b stdout ----\n\n\
+            thread 'tests::b' (3) panicked at src/lib.rs:3:5:\nboom\n\n\n\
+            failures:\n    tests::b\n\n\
+            test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; \
+            finished in 0.00s\n\n";
+        let envelope = cargo_test(input.as_bytes());
+        assert_eq!(
+            envelope.stats["totals"]["passed"], 1,
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(envelope.stats["totals"]["failed"], 1);
+        assert_eq!(item(&envelope, 0)["message"], "boom");
+    }
+
+    #[test]
+    fn a_threads_panic_the_test_passes_on_says_why_and_its_own_panic_outranks_another() {
+        // Threads the test named panic before it: at `.expect(…)` on their join it passes
+        // the panic on (the thread's says why); at its own assertion, its own says why.
+        let report = |name: &str, own: &str| {
+            format!(
+                "---- tests::{name} stdout ----\n\n\
+                thread 'worker-1' (9) panicked at src/lib.rs:20:13:\nworker gave up\n\n\
+                thread 'tests::{name}' (10) panicked at src/lib.rs:22:18:\n{own}\n\n"
+            )
+        };
+        let input = format!(
+            "     Running unittests src/lib.rs (target/debug/deps/ct-1)\n\n\
+            running 2 tests\ntest tests::joins ... FAILED\ntest tests::checks ... FAILED\n\n\
+            failures:\n\n{}{}\n\
+            failures:\n    tests::joins\n    tests::checks\n\n\
+            test result: FAILED. 0 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; \
+            finished in 0.00s\n\n",
+            report("joins", "the worker: Any { .. }"),
+            report("checks", "no reply from the worker"),
+        );
+        let envelope = cargo_test(input.as_bytes());
+        let joins = item(&envelope, 0);
+        assert_eq!(joins["location"], "src/lib.rs:20:13", "{joins}");
+        assert_eq!(joins["message"], "worker gave up\nthe worker: Any { .. }");
+        let checks = item(&envelope, 1);
+        assert_eq!(checks["location"], "src/lib.rs:22:18", "{checks}");
+        assert_eq!(checks["message"], "no reply from the worker");
+    }
+
+    #[test]
     fn a_test_binary_that_rejects_its_arguments_stopped_and_is_no_build_error() {
         // `cargo test -- -Z unstable-options` on a stable toolchain.
         let input = "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.03s\n\
