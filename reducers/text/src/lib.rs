@@ -37,8 +37,8 @@ use crate::facts::{EventLine, Facts, LineFacts};
 use crate::gotest::GoTestOutput;
 use crate::places::{LocatedStats, PathStats, PlaceItem, Places};
 use briefly_core::{
-    counted, cut_middle, cut_str, plural, Ahead, Batch, Emit, FoldBatches, Gap, KeptLines, Outcome,
-    Preview, Rank, Record, WholeChars, LINE_CUT_MARKER,
+    counted, cut_middle, cut_str, plural, Ahead, Batch, Emit, Envelope, FoldBatches, Gap,
+    KeptLines, Outcome, Preview, Rank, Record, WholeChars, LINE_CUT_MARKER,
 };
 use briefly_template::{timestamp_range, GroupId, MaskedLine, Miner, Template};
 use regex::Regex;
@@ -322,9 +322,10 @@ pub struct LineItem {
     /// one another).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<u32>,
-    /// How many records share the template; 1 for a record past the template cap. Of a
-    /// record listed after the ranked items ([`LISTED_RANK`]), listed as it is read: how
-    /// many shared it by then (its template's id is the one it had then, too).
+    /// How many records share the template; 1 for a record past the template cap. A
+    /// record listed after the ranked items ([`LISTED_RANK`]) is emitted as it is read,
+    /// with the count and id of then; the page gives both as at the end ([`Text`]'s
+    /// `fitted`).
     pub count: u64,
     /// How many of those are at its severity, when not all: the one `503` among 300
     /// requests of one template.
@@ -1921,6 +1922,22 @@ impl FoldBatches for Text {
         }
     }
 
+    /// A record listed as it was read (`--grep`, `--since`) has its template's count and
+    /// id as at the end, as every other item of the template says them.
+    fn fitted(&self, envelope: &mut Envelope) {
+        for item in &mut envelope.items {
+            let Some(id) = item.get("template").and_then(Value::as_u64) else {
+                continue;
+            };
+            let Ok(id) = u32::try_from(id) else {
+                continue;
+            };
+            let group = GroupId(id);
+            item["template"] = json!(self.miner.resolve(group).shown());
+            item["count"] = json!(self.miner.count_alike(group));
+        }
+    }
+
     fn outcome(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
         if let Some(held) = self.held_blank.take() {
             self.fold_held(held, false, out);
@@ -3508,6 +3525,42 @@ done
                 json!(["served 3", [[5, "c"]], [[7, "d"]]])
             ]
         );
+    }
+
+    #[test]
+    fn a_record_the_options_list_as_read_has_its_templates_final_count_and_id() {
+        // Listed as they are read (`--grep`), the records say how many share their
+        // template in all, as its item does, not how many had by then; and its id, not
+        // the id of a template merged into it since (the first users' lines were three
+        // templates until the fourth user).
+        let users = ["admin", "oracle", "test", "guest", "ubuntu"];
+        let input: String = (0..40)
+            .map(|i| {
+                format!(
+                    "sshd[24200]: Invalid user {} from 1.2.3.{i}\n",
+                    users[i % 5]
+                )
+            })
+            .collect();
+        let options = TextOptions {
+            grep: Some("Invalid".to_string()),
+            ..folding()
+        };
+        let envelope = envelope_of(options, input.as_bytes());
+        let template = (envelope.items.iter())
+            .find(|item| item["kind"] == "template")
+            .unwrap_or_else(|| panic!("{}", envelope.to_json()));
+        assert_eq!(template["count"], 40, "{template}");
+        let lines: Vec<&Value> = (envelope.items.iter())
+            .filter(|item| item["kind"] == "line")
+            .collect();
+        assert!(lines.len() > 10, "{}", envelope.to_json());
+        for line in lines {
+            assert_eq!(
+                (&line["count"], &line["template"]),
+                (&json!(40), &template["id"])
+            );
+        }
     }
 
     #[test]
