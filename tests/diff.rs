@@ -104,7 +104,8 @@ fn a_patch_cut_to_fit_says_where_its_hunks_are_whole() {
             "@@ -{at},4 +{at},4 @@ def fn{h}():\n ctx a\n-    old = {h}\n+    new = {h} + 1\n ctx b\n ctx c\n"
         ));
     }
-    // Cut to fit, the patch keeps whole hunks only: what it shows applies.
+    // Laid out to fit, the patch holds the whole hunks that fit, uncut: what it shows
+    // applies, and the hunks it leaves out are counted.
     for budget in [1_000, 1_500, 3_000] {
         let max_chars = budget.to_string();
         let envelope = b.envelope(
@@ -112,13 +113,41 @@ fn a_patch_cut_to_fit_says_where_its_hunks_are_whole() {
             diff.as_bytes(),
             budget,
         );
-        let patch = items(&envelope)[0]["patch"].as_str().unwrap();
-        let (kept, _) = patch.split_once("…[cut ").expect("cut");
-        let hunks = kept.matches("\n@@ -").count();
+        let item = &items(&envelope)[0];
+        let patch = item["patch"].as_str().unwrap();
+        assert!(!patch.contains("…[cut "), "{patch}");
+        let hunks = patch.matches("\n@@ -").count();
         assert!(hunks > 0, "{patch}");
-        assert_eq!(kept.matches("\n ctx c\n").count(), hunks, "{patch}");
-        assert!(kept.ends_with("\n ctx c\n"), "{budget}: {patch}");
+        assert_eq!(patch.matches("\n ctx c\n").count(), hunks, "{patch}");
+        assert!(patch.ends_with("\n ctx c\n"), "{budget}: {patch}");
+        assert_eq!(item["hunks_left_out"], 200 - hunks as u64, "{item}");
+        assert_eq!(envelope["truncated"], true);
     }
+    // A hunk no page holds whole: no patch, the hunk counted as left out (it was cut
+    // mid-line, a patch that did not apply).
+    let mut long =
+        String::from("diff --git a/g.py b/g.py\n--- a/g.py\n+++ b/g.py\n@@ -1,150 +1,150 @@\n");
+    for i in 0..150 {
+        long.push_str(&format!(
+            "-CONST_{i} = {:?}\n+CONST_{i} = {:?}\n",
+            "a".repeat(60),
+            "b".repeat(60)
+        ));
+    }
+    let envelope = b.envelope(&["diff"], long.as_bytes(), CAP);
+    assert_eq!(items(&envelope)[0]["hunks_left_out"], 1, "{envelope}");
+    assert_eq!(items(&envelope)[0].get("patch"), None, "{envelope}");
+    assert!(
+        envelope["warnings"]
+            .to_string()
+            .contains("`briefly diff --file g.py`"),
+        "{envelope}"
+    );
+    // A file without hunks (a rename, a mode change) is its headers, a patch that applies.
+    let rename =
+        "diff --git a/a.py b/b.py\nsimilarity index 100%\nrename from a.py\nrename to b.py\n";
+    let envelope = b.envelope(&["diff", "--max-chars", "1000"], rename.as_bytes(), 1_000);
+    assert_eq!(items(&envelope)[0]["patch"], rename, "{envelope}");
     let envelope = b.envelope(&["diff", "--max-chars", "3000"], diff.as_bytes(), 3_000);
     let warning = "the patch of f.py was cut, or hunks of it left out (over --max-hunk-lines, or to fit): `briefly diff --file f.py` of the artifact has its hunks";
     assert!(

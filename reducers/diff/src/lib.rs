@@ -391,13 +391,28 @@ impl FileDiff {
         self.hunk.as_mut().expect("read above").lines = lines;
     }
 
-    /// The file's patch as held: its headers and the hunks kept.
-    fn patch(&self) -> String {
+    /// The file's patch as held, its headers and the hunks kept, within about `room`
+    /// characters as JSON writes them (a line's end counted twice): the hunks that fit,
+    /// in order, whole, so that it still applies; and how many hunks it leaves out.
+    /// No patch when it has hunks and none fits: its headers alone would not apply.
+    fn patch_within(&self, room: usize) -> (Option<String>, u64) {
+        let chars = |text: &str| text.chars().count() + text.matches('\n').count();
         let mut patch = self.header.clone();
+        let mut used = chars(&patch);
+        let mut shown = 0;
         for hunk in &self.hunks {
+            let start = patch.len();
             hunk.write_to(&mut patch);
+            used += chars(&patch[start..]);
+            if used > room {
+                patch.truncate(start);
+                break;
+            }
+            shown += 1;
         }
-        patch
+        let left_out = (self.hunks.len() - shown) as u64;
+        let applies = shown > 0 || self.hunks.is_empty();
+        (applies.then_some(patch), left_out)
     }
 }
 
@@ -699,6 +714,12 @@ impl Diff {
         self.file = Some(file);
     }
 
+    /// The characters a file's patch may take: what a page holds of an item whole, so
+    /// that the budget stage need not cut it (a patch cut mid-hunk would not apply).
+    fn patch_room(&self) -> usize {
+        self.options.layout_chars.map_or(usize::MAX, part_chars_for)
+    }
+
     /// Files the options leave out of the items (all but `--file`'s).
     fn listed(&self, file: &FileDiff) -> bool {
         match &self.options.file {
@@ -770,7 +791,7 @@ impl Diff {
         if self.options.file.is_some() {
             self.files_named += 1;
             if file.hunks_seen == 0 {
-                out.emit(0, file_item(&file, None, true));
+                out.emit(0, file_item(&file, None, Some(self.patch_room())));
             }
             return;
         }
@@ -787,7 +808,7 @@ impl Diff {
         } else {
             // Past the cap: listed as it comes, without ranking or patch.
             self.overflow_files += 1;
-            out.emit(5, file_item(&file, None, false));
+            out.emit(5, file_item(&file, None, None));
         }
     }
 
@@ -1271,11 +1292,14 @@ pub fn part_chars_for(per_result_chars: usize) -> usize {
     briefly_core::item_chars_for(per_result_chars).max(100)
 }
 
-/// A file as an item: path, change, and the patch when shown.
 /// The most of a hunk the input cut short that a file's item shows.
 const CUT_HUNK_CHARS: usize = 500;
 
-fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value {
+/// A file as an item: path, change, and, given `patch_room`, its patch within that many
+/// characters ([`FileDiff::patch_within`]: the hunks that do not fit are left out).
+fn file_item(file: &FileDiff, pattern: Option<usize>, patch_room: Option<usize>) -> Value {
+    let with_patch = patch_room.is_some();
+    let mut hunks_left_out = file.hunks_left_out;
     let mut item = json!({"path": file.path(), "change": file.change(pattern)});
     if let Some(commit) = &file.commit {
         item["commit"] = json!(commit);
@@ -1288,14 +1312,18 @@ fn file_item(file: &FileDiff, pattern: Option<usize>, with_patch: bool) -> Value
     }
     // A binary file's patch cannot be applied from the text shown: no patch, and its
     // data's lines counted (the artifact has them).
-    if with_patch && !file.binary && !file.header.is_empty() {
-        item["patch"] = json!(file.patch());
+    if let Some(room) = patch_room.filter(|_| !file.binary && !file.header.is_empty()) {
+        let (patch, left_out) = file.patch_within(room);
+        if let Some(patch) = patch {
+            item["patch"] = json!(patch);
+        }
+        hunks_left_out += left_out;
     }
     if with_patch && file.binary_patch_lines > 0 {
         item["binary_patch_lines"] = json!(file.binary_patch_lines);
     }
-    if file.hunks_left_out > 0 && (with_patch || pattern.is_none()) {
-        item["hunks_left_out"] = json!(file.hunks_left_out);
+    if hunks_left_out > 0 && (with_patch || pattern.is_none()) {
+        item["hunks_left_out"] = json!(hunks_left_out);
         if let Some(cut) = &file.cut_hunk {
             item["cut_hunk"] = json!(cut);
         }
@@ -1686,6 +1714,7 @@ impl Diff {
         let mut patterns: Vec<Pattern> = Vec::new();
         let mut ranked: Vec<(Rank, u64, Value)> = Vec::with_capacity(self.files.len());
         let stat_only = self.options.stat_only;
+        let patch_room = self.patch_room();
         // A file whose every change repeats across files, and how many files make those
         // changes and no others: a pattern is a change repeated, not one file's mix of
         // changes each made elsewhere.
@@ -1707,13 +1736,13 @@ impl Diff {
             let (rank, order, item) = if stat_only {
                 // In input order, those `--path` names (and conflicted ones) first.
                 let rank = u64::from(!named && file.conflicts == 0);
-                (rank, file.index, file_item(&file, None, false))
+                (rank, file.index, file_item(&file, None, None))
             } else if named || file.conflicts > 0 {
-                (0, file.index, file_item(&file, None, true))
+                (0, file.index, file_item(&file, None, Some(patch_room)))
             } else if mechanical {
                 let next = pattern_ids.len() + 1;
                 let id = *pattern_ids.entry(file.pairs.clone()).or_insert(next);
-                let mut item = file_item(&file, Some(id), false);
+                let mut item = file_item(&file, Some(id), None);
                 if id > patterns.len() {
                     let example = first_pair_example(&file);
                     // Its first file says what it is, where a page's cursor reaches it
@@ -1727,11 +1756,16 @@ impl Diff {
                 patterns[id - 1].files += 1;
                 (3, file.index, item)
             } else if file.hunks.is_empty() && file.hunks_left_out == 0 {
-                (2, file.index, file_item(&file, None, true))
+                (2, file.index, file_item(&file, None, Some(patch_room)))
             } else {
-                (1, file.added + file.removed, file_item(&file, None, true))
+                (
+                    1,
+                    file.added + file.removed,
+                    file_item(&file, None, Some(patch_room)),
+                )
             };
-            complete &= rank != 3 && !file.binary && file.hunks_left_out == 0;
+            // (A patch leaves out hunks over --max-hunk-lines, and those past its room.)
+            complete &= rank != 3 && !file.binary && item.get("hunks_left_out").is_none();
             ranked.push((rank, order, item));
         }
         ranked.sort_by_key(|(rank, order, _)| (*rank, *order));
