@@ -1077,15 +1077,15 @@ fn a_word_diff_is_counted_as_git_counts_its_lines() {
         .collect();
     // b.py's two hunks, each opening with a line no unified diff has: its first read as
     // a word diff's once its indented line's marks show, its second as one from the
-    // start. Then z.txt's.
-    assert_eq!(changes, ["M +2 -2", "M +3 -2"], "{envelope}");
+    // start. z.txt's patch is the shorter: it comes first.
+    assert_eq!(changes, ["M +3 -2", "M +2 -2"], "{envelope}");
     assert_eq!(envelope["stats"]["added"], 5);
     assert_eq!(envelope["stats"]["removed"], 4);
     assert_eq!(envelope["truncated"], false, "{envelope}");
-    let b_patch = items(&envelope)[0]["patch"].as_str().unwrap();
+    let b_patch = items(&envelope)[1]["patch"].as_str().unwrap();
     assert!(b_patch.contains("    return [-x-]{+y+}\n"), "{b_patch}");
     assert!(b_patch.contains("line 30 {+and more+}\n"), "{b_patch}");
-    let z_patch = items(&envelope)[1]["patch"].as_str().unwrap();
+    let z_patch = items(&envelope)[0]["patch"].as_str().unwrap();
     assert!(
         z_patch.ends_with("one [-two-]{+2+} three\nfour five\nsix\nseven {+eight+}\n{+nine+}\n"),
         "{z_patch}"
@@ -1107,16 +1107,29 @@ fn a_word_diff_is_counted_as_git_counts_its_lines() {
     // The porcelain form, a run of words per line and `~` ending the file's line,
     // counts the same: git's --stat.
     let porcelain = diff_of(&b, &repo.git(&["diff", "--word-diff=porcelain"]), &[]);
-    let changes: Vec<_> = items(&porcelain)
+    let mut changes: Vec<_> = items(&porcelain)
         .iter()
-        .map(|item| item["change"].as_str().unwrap())
+        .map(|item| {
+            (
+                item["path"].as_str().unwrap(),
+                item["change"].as_str().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(changes, ["M +2 -2", "M +3 -2"], "{porcelain}");
+    changes.sort();
+    assert_eq!(
+        changes,
+        [("b.py", "M +2 -2"), ("z.txt", "M +3 -2")],
+        "{porcelain}"
+    );
     assert_eq!(porcelain["truncated"], false, "{porcelain}");
     let warnings = porcelain["warnings"].to_string();
     assert!(warnings.contains("porcelain marks"), "{warnings}");
     assert!(!warnings.contains("truncated"), "{warnings}");
-    let z_patch = items(&porcelain)[1]["patch"].as_str().unwrap();
+    let z = items(&porcelain)
+        .iter()
+        .find(|item| item["path"] == "z.txt");
+    let z_patch = z.unwrap()["patch"].as_str().unwrap();
     assert!(
         z_patch.ends_with(" seven \n+eight\n~\n+nine\n~\n"),
         "{z_patch}"

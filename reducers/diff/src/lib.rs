@@ -1755,14 +1755,16 @@ impl Diff {
                 }
                 patterns[id - 1].files += 1;
                 (3, file.index, item)
-            } else if file.hunks.is_empty() && file.hunks_left_out == 0 {
-                (2, file.index, file_item(&file, None, Some(patch_room)))
             } else {
-                (
-                    1,
-                    file.added + file.removed,
-                    file_item(&file, None, Some(patch_room)),
-                )
+                // Smallest patch first: a file with none (a rename, a mode change, a
+                // binary, hunks left out) lists it at little cost, so that a small page
+                // still lists most files, then the small changes, the evidence.
+                let item = file_item(&file, None, Some(patch_room));
+                let size = item
+                    .get("patch")
+                    .and_then(Value::as_str)
+                    .map_or(0, str::len);
+                (1, size as u64, item)
             };
             // (A patch leaves out hunks over --max-hunk-lines, and those past its room.)
             complete &= rank != 3 && !file.binary && item.get("hunks_left_out").is_none();
@@ -2181,8 +2183,8 @@ Only in b: only_b.txt
         assert_eq!(
             changes,
             [
-                (json!("n.txt"), json!("M +1 -1")),
-                (json!("blob.bin"), json!("M binary"))
+                (json!("blob.bin"), json!("M binary")),
+                (json!("n.txt"), json!("M +1 -1"))
             ]
         );
         let others: Vec<&Value> = envelope
