@@ -2944,6 +2944,21 @@ fn tool_header(line: &str, severity: Option<Severity>) -> Option<Header> {
     }
 }
 
+/// Whether a Rust panic's message passes another thread's panic on: `join().unwrap()`
+/// (or `.expect(…)`) on a thread that panicked, or `thread::scope`'s own. The other
+/// thread's panic, printed before it, says why.
+///
+/// ```
+/// use briefly_severity::multiline::passes_a_panic_on;
+///
+/// assert!(passes_a_panic_on("called `Result::unwrap()` on an `Err` value: Any { .. }"));
+/// assert!(passes_a_panic_on("a scoped thread panicked"));
+/// assert!(!passes_a_panic_on("called `Result::unwrap()` on an `Err` value: ParseIntError"));
+/// ```
+pub fn passes_a_panic_on(message: &str) -> bool {
+    message.ends_with(": Any { .. }") || message == "a scoped thread panicked"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ use crate::pytest::by_count;
 use crate::rank::Ranker;
 use crate::{remember, tally, TestRunError};
 use briefly_core::{Ahead, Batch, Emit, FoldBatches, Outcome, DEFAULT_MAX_LINE_BYTES};
-use briefly_severity::Severity;
+use briefly_severity::{multiline, Severity};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -379,7 +379,7 @@ impl Failure {
                 self.value_starts(Side::Left, left);
             } else if let Some(right) = trimmed.strip_prefix("right: ") {
                 self.value_starts(Side::Right, right);
-            } else if self.message.is_empty() && passes_a_panic_on(line) {
+            } else if self.message.is_empty() && multiline::passes_a_panic_on(line) {
                 // `handle.join().unwrap()` on a thread that panicked: that panic says why.
                 if let Some(other) = self.other_panic.take() {
                     self.restore_panic(*other);
@@ -690,12 +690,6 @@ fn after_char_literal(rest: &str) -> &str {
 /// libtest's note on a `#[should_panic]` test that did not panic (then ` at
 /// src/lib.rs:8:4` since Rust 1.82).
 const NO_PANIC: &str = "test did not panic as expected";
-
-/// Whether a panic's message says it passes another thread's panic on: `join().unwrap()`
-/// (or `.expect(…)`) on a thread that panicked, or `thread::scope`'s own.
-fn passes_a_panic_on(message: &str) -> bool {
-    message.ends_with(": Any { .. }") || message == "a scoped thread panicked"
-}
 
 /// libtest's note on a `#[should_panic(expected = …)]` test whose panic's message lacked
 /// what was expected.

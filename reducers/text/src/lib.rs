@@ -46,8 +46,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
     heads_causes, is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
-    is_java_util_logging_header, names_a_java_exception, numbered_title, what_went_wrong,
-    without_indent, Indented, MultiLine,
+    is_java_util_logging_header, names_a_java_exception, numbered_title, passes_a_panic_on,
+    what_went_wrong, without_indent, Indented, MultiLine,
 };
 use severity::verdict::{verdict, Verdict};
 use severity::{classify, Severity};
@@ -2021,6 +2021,8 @@ impl FoldBatches for Text {
                     && !is_diagnostic_header(message)
                     && !is_compiler_context(message)
                     && !is_numbered_past_first(message)
+                    // A panic passing on another thread's, which says why.
+                    && !(item.more.first()).is_some_and(|line| passes_a_panic_on(line.trim()))
             })
             .map(|(item, _)| item.line);
         kept.sort_by_cached_key(|(item, _)| {
@@ -3561,6 +3563,46 @@ done
                 (&json!(40), &template["id"])
             );
         }
+    }
+
+    #[test]
+    fn a_panic_that_passes_another_threads_on_is_not_the_programs_last_word() {
+        // A program's last record, a panic, ranks first among the errors; not when it
+        // passes on the panic of a thread it joined, which says why.
+        let mut input: String = (0..300)
+            .map(|i| format!("2024-06-01T12:00:{:02}Z INFO ingested batch {i}\n", i % 60))
+            .collect();
+        let panic = |thread: &str, at: &str, message: &str| {
+            format!(
+                "thread '{thread}' (7) panicked at {at}:\n{message}\nstack backtrace:\n\
+                \x20  0: std::panicking::begin_panic\n\
+                note: Some details are omitted, run with `RUST_BACKTRACE=full`.\n"
+            )
+        };
+        input += &panic(
+            "loader",
+            "ingest.rs:2:56",
+            "called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }",
+        );
+        input += &panic(
+            "main",
+            "ingest.rs:18:26",
+            "called `Result::unwrap()` on an `Err` value: Any { .. }",
+        );
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let first = &envelope.items[0];
+        assert!(
+            first["text"].as_str().unwrap().contains("'loader'"),
+            "{first}"
+        );
+        // A last panic of its own is the program's last word.
+        let own = input.replace("Any { .. }", "ConfigError");
+        let envelope = envelope_of(folding(), own.as_bytes());
+        let first = &envelope.items[0];
+        assert!(
+            first["text"].as_str().unwrap().contains("'main'"),
+            "{first}"
+        );
     }
 
     #[test]
