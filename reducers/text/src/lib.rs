@@ -6,7 +6,9 @@
 //! evidence. Items, most likely evidence first:
 //!
 //! 1. error and fatal records, then warnings, verbatim with line numbers (rarest
-//!    template first, at most [`PER_TEMPLATE`] per template);
+//!    template first, at most [`PER_TEMPLATE`] per template: an error template's second
+//!    record after every error template's first, before the warnings, a warning's after
+//!    the first and last lines);
 //! 2. the first and last lines of the input (the command, the final status);
 //! 3. rare templates (at most [`RARE`] records), an example of each verbatim, those
 //!    seen once first;
@@ -1328,18 +1330,34 @@ impl Text {
                 .any(|&(first, last)| (first..=last).contains(&line))
         };
         // One record of each serious template first, so a frequent alert is not crowded
-        // out by many rare ones; the template's count says how often it happened.
+        // out by many rare ones; the template's count says how often it happened. An
+        // error's second record (another symbol undefined, another mismatch of the same
+        // words) before the warnings and a tool's verdict: `kept` is worst first.
         let mut shown_of: HashMap<GroupId, u32> = HashMap::new();
         let mut extras = Vec::new();
+        let mut seconds = Vec::new();
         for (item, group) in kept {
             let shown = shown_of.entry(group).or_default();
             *shown += 1;
+            let error = item.severity >= Some(Severity::Error) && !group.is_overflow();
             match *shown {
-                1 => out.emit(0, TextItem::Line(item)),
+                1 => {
+                    // (A tool's verdict on the errors comes after them all.)
+                    if !error || sums_up(&item) {
+                        for second in seconds.drain(..) {
+                            out.emit(0, TextItem::Line(second));
+                        }
+                    }
+                    out.emit(0, TextItem::Line(item))
+                }
+                n if n <= PER_TEMPLATE && error => seconds.push(item),
                 n if n <= PER_TEMPLATE || group.is_overflow() => out.emit(2, TextItem::Line(item)),
                 // 5. After every template.
                 _ => extras.push(item),
             }
+        }
+        for second in seconds {
+            out.emit(0, TextItem::Line(second));
         }
 
         // 2. The first and last lines, unless the options leave their records out.
@@ -3885,9 +3903,17 @@ done
             input.extend((0..20).map(|n| format!("INFO step {n}\n")));
             input.push_str(&format!("ERROR undefined reference to `sym{i}'\n"));
         }
+        input.push_str("WARN disk slow\n");
         let items = ranked_items(folding(), &input);
-        assert_eq!(lines_at(&items, 0), ["ERROR undefined reference to `sym0'"]);
-        assert_eq!(lines_at(&items, 2), ["ERROR undefined reference to `sym1'"]);
+        // An error's second record before the warnings.
+        assert_eq!(
+            lines_at(&items, 0),
+            [
+                "ERROR undefined reference to `sym0'",
+                "ERROR undefined reference to `sym1'",
+                "WARN disk slow"
+            ]
+        );
         let extras = lines_at(&items, 5);
         assert_eq!(extras.len(), (MORE_PER_TEMPLATE - PER_TEMPLATE) as usize);
         assert_eq!(extras[0], "ERROR undefined reference to `sym2'");
