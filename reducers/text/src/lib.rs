@@ -499,6 +499,11 @@ struct Pending {
     in_time: bool,
     /// A line of it matches `--grep` (or there is none).
     grep_matched: bool,
+    /// Its first line's severity.
+    first_severity: Option<Severity>,
+    /// It holds the exception its first line names (`Resolved [java.lang.X: …]`), the
+    /// stack that line logged.
+    logs_exception: bool,
     /// Its first line's tokens.
     header: MaskedLine,
     /// The line that names it, when one does: a traceback's exception line, a panic's
@@ -670,6 +675,8 @@ impl Text {
                 item: LineItem::new(0, String::new()),
                 in_time: false,
                 grep_matched: false,
+                first_severity: None,
+                logs_exception: false,
                 header: MaskedLine::default(),
                 name: MaskedLine::default(),
                 name_text: String::new(),
@@ -825,6 +832,8 @@ impl Text {
         pending.open = true;
         pending.in_time = in_time;
         pending.grep_matched = facts.grep_match;
+        pending.first_severity = severity;
+        pending.logs_exception = false;
         pending.name_line = None;
         pending.cause.clear();
         // java.util.logging's header is its time and source: read whole (its class may
@@ -898,7 +907,21 @@ impl Text {
     /// says whether it names what went wrong.
     fn continue_record(&mut self, text: &str, message: &str, facts: &LineFacts) -> bool {
         let pending = &mut self.pending;
-        let names = pending.multiline.push(message, facts.severity, facts.opens);
+        // The exception a line names and logs under it (and its causes) is of that line's
+        // level: `WARN … Resolved [java.lang.IllegalArgumentException: …]` and its stack
+        // are a warning, not an error. One it does not name may be a crash after it.
+        let trimmed = message.trim_start();
+        if pending.first_severity.is_some() && names_a_java_exception(trimmed) {
+            let class = trimmed.split(": ").next().unwrap_or(trimmed);
+            pending.logs_exception |= pending.item.text.contains(class);
+        }
+        let logged =
+            pending.logs_exception && (names_a_java_exception(trimmed) || is_cause(message));
+        let severity = match logged {
+            true => facts.severity.min(pending.first_severity),
+            false => facts.severity,
+        };
+        let names = pending.multiline.push(message, severity, facts.opens);
         pending.item.severity = pending.multiline.severity();
         let mut line = cut_str(text, MAX_KEPT_CHARS);
         self.shown_cut |= line.len() != text.len();
@@ -3620,6 +3643,53 @@ done
         assert!(
             first["text"].as_str().unwrap().contains("'main'"),
             "{first}"
+        );
+    }
+
+    #[test]
+    fn an_exception_a_logger_logged_is_of_the_level_its_line_states() {
+        // Spring's handler logs a client's bad request at WARN with its stack: a warning,
+        // not an error; the same stack under an ERROR line, an error.
+        let logged = |level: &str, i: usize| {
+            format!(
+                "2024-03-14 09:00:{i:02}.919 {level} [main] c.e.Handler - Resolved \
+                [java.lang.IllegalArgumentException: quantity must be positive]\n\
+                java.lang.IllegalArgumentException: quantity must be positive: -2\n\
+                \tat app.Service.validate(Service.java:33)\n\
+                Caused by: java.lang.NumberFormatException: For input string: \"x\"\n\
+                \t... 2 more\n"
+            )
+        };
+        let mut input: String = (0..200)
+            .map(|i| {
+                format!(
+                    "2024-03-14 09:00:{:02}.100 INFO [main] c.e.Api - GET /orders/{i}\n",
+                    i % 60
+                )
+            })
+            .collect();
+        input += &logged("WARN", 1);
+        input += &logged("ERROR", 2);
+        // After a line of no level, the exception is what says it (a record of its own);
+        // under a line that does not name it, it may be a crash after it.
+        input += "2024-03-14 09:00:03.500 [main] c.e.Other - request rejected\n\
+            java.lang.IllegalStateException: closed\n\tat app.X.y(X.java:1)\n\
+            2024-03-14 09:00:04.500 WARN [main] c.e.Up - retrying upload\n\
+            java.lang.OutOfMemoryError: heap\n";
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let severity_of = |level: &str| {
+            let item = (envelope.items.iter())
+                .find(|item| item["text"].as_str().is_some_and(|t| t.contains(level)));
+            item.unwrap_or_else(|| panic!("{level}: {}", envelope.to_json()))["severity"].clone()
+        };
+        assert_eq!(severity_of("WARN [main] c.e.Handler"), "warn");
+        assert_eq!(severity_of("ERROR [main] c.e.Handler"), "error");
+        assert_eq!(severity_of("IllegalStateException: closed"), "error");
+        assert_eq!(severity_of("retrying upload"), "error");
+        assert_eq!(
+            envelope.stats["severity"]["error"], 3,
+            "{}",
+            envelope.summary
         );
     }
 
