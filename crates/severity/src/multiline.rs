@@ -730,8 +730,9 @@ impl MultiLine {
                     _ => !blank(),
                 };
             }
-            // The message's paragraphs, up to a line that is not indented.
-            Header::CMakeMessage => return indented || blank(),
+            // The message's paragraphs, up to a line that is not indented, but for its
+            // call stack's heading (its frames indented under it).
+            Header::CMakeMessage => return indented || blank() || line == CMAKE_CALL_STACK,
             Header::FileHeading => return is_lint_finding(line),
             // Its source line may be blank (a parse error at the end of the file).
             Header::ShellCheckPlace => return !blank() || first,
@@ -1728,6 +1729,9 @@ fn opens_with_an_error_name(said: &str) -> bool {
 }
 
 /// CMake's message of an error or a warning, its message indented on the lines after:
+/// What heads the calls that led to a CMake message, under its paragraphs.
+const CMAKE_CALL_STACK: &str = "Call Stack (most recent call first):";
+
 /// `CMake Error at CMakeLists.txt:3 (project):`, `CMake Warning (dev) at …:`, `CMake
 /// Deprecation Warning at …:`, `CMake Error: …`. Read at the start of every record.
 fn is_cmake_message(line: &str) -> bool {
@@ -4387,7 +4391,12 @@ mod tests {
                         "",
                     ],
                     &["-- Configuring incomplete, errors occurred!"],
-                    &["CMake Warning (dev) at CMakeLists.txt:9 (find_package):", "  Policy CMP0144 is not set."],
+                    &[
+                        "CMake Warning (dev) at CMakeLists.txt:9 (find_package):",
+                        "  Policy CMP0144 is not set.",
+                        "Call Stack (most recent call first):",
+                        "  CMakeLists.txt:9 (find_package)",
+                    ],
                     &["CMake Error: The source directory \"/x\" does not exist."],
                 ],
                 &["  No CMAKE_CXX_COMPILER could be found.", "  Policy CMP0144 is not set."],
