@@ -96,9 +96,9 @@ pub enum Command {
         /// Lines of context around each error or warning shown.
         #[arg(long, default_value_t = 0)]
         context: usize,
-        /// Return input up to this many characters whole: every record verbatim, none folded (0: never).
-        #[arg(long, value_name = "CHARS", default_value_t = 4000)]
-        whole_chars: usize,
+        /// Return input up to this many characters whole: every record verbatim, none folded (0: never) [default: half the per-result budget, at least 4000].
+        #[arg(long, value_name = "CHARS")]
+        whole_chars: Option<usize>,
         /// Write {"line": n, "group": id} for every input line to this file.
         #[arg(long, value_name = "FILE")]
         emit_groups: Option<PathBuf>,

@@ -52,6 +52,7 @@ pub const REDUCERS: &[ReducerSpec] = &[
                 ..options_of::<TextOptions>(options)?.laid_out_for(per_result_chars)
             };
             config.options["layout_chars"] = options.layout_chars.into();
+            config.options["whole_chars"] = options.whole_chars.into();
             Ok(pipe(Text::new(options)?, config))
         },
     },

@@ -898,7 +898,8 @@ fn a_log_that_stamps_every_line_keeps_its_records() {
 fn tracebacks_are_told_apart_by_their_exception() {
     let b = Briefly::new();
     let mut input = String::new();
-    for i in 0..50 {
+    // (More than half a page: folded, not returned whole.)
+    for i in 0..100 {
         input.push_str(&format!("2026-11-29 10:00:{:02} INFO tick {i}\n", i % 60));
         input.push_str(&format!(
             "Traceback (most recent call last):\n  File \"app.py\", line {i}, in f\n\
@@ -1897,7 +1898,8 @@ fn a_line_seen_twice_is_shown_before_the_templates_by_count() {
 #[test]
 fn a_line_cut_for_an_item_is_marked_and_kept_whole_in_the_artifact() {
     let b = Briefly::new();
-    let long = "g".repeat(6000);
+    // (More than half a page: folded, not returned whole.)
+    let long = "g".repeat(12_000);
     for input in [
         format!("first\ngamma {long} END3\nlast\n"),
         format!("ERROR one {long}\nWARN two {long}\n"),

@@ -51,7 +51,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 "grep": {"type": "string", "description": "Only records matching this regular expression."},
                 "top": {"type": "integer", "minimum": 0, "default": 10, "description": "Templates listed in stats.top_templates."},
                 "context": {"type": "integer", "minimum": 0, "maximum": briefly_text::MAX_CONTEXT, "default": 0, "description": "Lines of context around each error or warning shown."},
-                "whole_chars": {"type": "integer", "minimum": 0, "default": 4000, "description": "Return input up to this many characters whole: every record verbatim, none folded (0: never)."}
+                "whole_chars": {"type": "integer", "minimum": 0, "description": "Return input up to this many characters whole: every record verbatim, none folded (0: never). Default: half the per-result budget, at least 4000."}
             })
         },
         read_path: None,
@@ -66,7 +66,7 @@ pub const REDUCER_TOOLS: &[ReducerTool] = &[
                 None,
             )?;
             if let Some(chars) = uint(args, "whole_chars")? {
-                options.whole_chars = chars as usize;
+                options.whole_chars = Some(chars as usize);
             }
             Ok(serde_json::to_value(options)?)
         },
@@ -652,10 +652,9 @@ fn required_string(args: &Args, key: &str) -> Result<String> {
     string(args, key)?.ok_or_else(|| anyhow!("`{key}` is required"))
 }
 
-/// `whole_chars`, or the default of every reducer that returns small input whole.
+/// `whole_chars`, or the least default of the reducers that return small input whole.
 fn whole_chars(args: &Args) -> Result<usize> {
-    let default = briefly_text::TextOptions::default().whole_chars;
-    Ok(uint(args, "whole_chars")?.map_or(default, |n| n as usize))
+    Ok(uint(args, "whole_chars")?.map_or(briefly_text::WHOLE_CHARS, |n| n as usize))
 }
 
 fn uint(args: &Args, key: &str) -> Result<Option<u64>> {
@@ -831,7 +830,8 @@ mod tests {
         let options =
             (text.options)(json!({"level": "warn", "top": 3}).as_object().unwrap()).unwrap();
         assert_eq!(options["top"], 3);
-        assert_eq!(options["whole_chars"], 4000);
+        // Half the page, as the budget lays it out.
+        assert_eq!(options.get("whole_chars"), None);
         let options = (text.options)(json!({"whole_chars": 0}).as_object().unwrap()).unwrap();
         assert_eq!(options["whole_chars"], 0);
         assert!((text.options)(json!({"level": "loud"}).as_object().unwrap()).is_err());

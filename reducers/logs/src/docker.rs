@@ -85,7 +85,7 @@ impl Default for DockerOptions {
             stream: None,
             level: None,
             tail: None,
-            whole_chars: TextOptions::default().whole_chars,
+            whole_chars: briefly_text::WHOLE_CHARS,
         }
     }
 }
@@ -321,7 +321,7 @@ impl Docker {
             level: self.options.level,
             since: self.options.since,
             until: self.options.until,
-            whole_chars: self.options.whole_chars,
+            whole_chars: Some(self.options.whole_chars),
             ..TextOptions::default()
         })
         .expect("no grep pattern, no context, no file");

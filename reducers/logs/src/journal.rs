@@ -95,7 +95,7 @@ impl Default for JournalOptions {
             since: None,
             until: None,
             unit: None,
-            whole_chars: TextOptions::default().whole_chars,
+            whole_chars: briefly_text::WHOLE_CHARS,
         }
     }
 }
@@ -348,7 +348,7 @@ impl Journal {
             level: self.options.max_priority.map(|p| severity_of(p as usize)),
             since: self.options.since,
             until: self.options.until,
-            whole_chars: self.options.whole_chars,
+            whole_chars: Some(self.options.whole_chars),
             ..TextOptions::default()
         })
         .expect("no grep pattern, no context, no file");

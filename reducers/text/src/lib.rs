@@ -71,6 +71,10 @@ pub const MAX_KEPT: usize = 500;
 /// Characters kept of each line held for an item (record lines and context).
 pub const MAX_KEPT_CHARS: usize = briefly_core::MAX_LINE_ITEM_CHARS;
 
+/// Input returned whole at the least, in characters, unless `--whole-chars` says
+/// otherwise ([`TextOptions::whole_chars`]): what the least page holds whole.
+pub const WHOLE_CHARS: usize = 4000;
+
 /// A template of at most this many records is rare: an example of it is shown verbatim,
 /// before the templates by count.
 pub const RARE: u64 = 2;
@@ -223,8 +227,12 @@ pub struct TextOptions {
     pub context: usize,
     /// Input of at most this many characters (lines and their ends) is returned whole:
     /// every record verbatim, the serious ones first, then the rest in order; none
-    /// folded. 0 never does.
-    pub whole_chars: usize,
+    /// folded. 0 never does. None: half the page it is laid out for (`layout_chars`),
+    /// at least [`WHOLE_CHARS`] ([`TextOptions::whole_chars_or_default`]): what a page
+    /// holds whole with its stats, where a folded result of as many characters would
+    /// hold less.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_chars: Option<usize>,
     /// The year for timestamps without one (syslog's `Jun 14 15:16:01`).
     pub year: i64,
     /// When the input is read (seconds since the epoch): a stamp without a year that
@@ -247,12 +255,24 @@ pub struct TextOptions {
 }
 
 impl TextOptions {
+    /// [`TextOptions::whole_chars`], or its default: half the page it is laid out for, at
+    /// least [`WHOLE_CHARS`].
+    pub fn whole_chars_or_default(&self) -> usize {
+        let half_page = self.layout_chars.map_or(0, |page| page / 2);
+        self.whole_chars.unwrap_or(half_page.max(WHOLE_CHARS))
+    }
+
     /// These options laid out for a per-result budget of `per_result_chars`, unless they
-    /// already are ([`TextOptions::layout_chars`]).
+    /// already are ([`TextOptions::layout_chars`]), and what is returned whole said
+    /// ([`TextOptions::whole_chars_or_default`]): a cursor's pages read the same.
     pub fn laid_out_for(self, per_result_chars: usize) -> TextOptions {
-        TextOptions {
+        let laid_out = TextOptions {
             layout_chars: self.layout_chars.or(Some(per_result_chars)),
             ..self
+        };
+        TextOptions {
+            whole_chars: Some(laid_out.whole_chars_or_default()),
+            ..laid_out
         }
     }
 
@@ -284,7 +304,7 @@ impl Default for TextOptions {
             grep: None,
             top: 10,
             context: 0,
-            whole_chars: 4000,
+            whole_chars: None,
             year: 1970,
             now: None,
             emit_groups: None,
@@ -722,10 +742,10 @@ impl Text {
             shown_cut: false,
             generation: 0,
             groups,
-            whole: (options.whole_chars > 0).then(|| Whole {
+            whole: (options.whole_chars_or_default() > 0).then(|| Whole {
                 lines: Vec::new(),
                 records: Vec::new(),
-                chars: WholeChars::new(options.whole_chars),
+                chars: WholeChars::new(options.whole_chars_or_default()),
             }),
             places: Places::default(),
             warnings: Vec::new(),
@@ -2495,7 +2515,7 @@ mod tests {
     /// The default options, with input never returned whole: for the rules of folding.
     fn folding() -> TextOptions {
         TextOptions {
-            whole_chars: 0,
+            whole_chars: Some(0),
             ..TextOptions::default()
         }
     }
@@ -3294,7 +3314,7 @@ done
             .map(|i| format!("step {i} of the build done\n"))
             .collect();
         let options = TextOptions {
-            whole_chars: 100_000,
+            whole_chars: Some(100_000),
             ..TextOptions::default()
         };
         let envelope = envelope_of(options, input.as_bytes());
@@ -3317,7 +3337,7 @@ done
         assert_eq!(runs_of(&envelope, BLOCK_BYTES), 29);
         // A smaller budget's runs, as its first page set them.
         let small = TextOptions {
-            whole_chars: 100_000,
+            whole_chars: Some(100_000),
             layout_chars: Some(1_000),
             ..TextOptions::default()
         };
@@ -3392,7 +3412,7 @@ done
     #[test]
     fn indented_lines_under_a_stamped_line_are_its_record() {
         let options = || TextOptions {
-            whole_chars: 0,
+            whole_chars: Some(0),
             ..TextOptions::default()
         };
         let mut input: String = (0..20)
@@ -3504,7 +3524,7 @@ done
         let input = "été\nété\n";
         let whole = |whole_chars: usize, input: &str| {
             let options = TextOptions {
-                whole_chars,
+                whole_chars: Some(whole_chars),
                 ..TextOptions::default()
             };
             envelope_of(options, input.as_bytes())
@@ -3519,6 +3539,24 @@ done
         // A line of more bytes than four times what is left.
         assert!(!whole(8, &"x".repeat(100_000)));
         assert!(whole(100_000, "é"));
+        // By default, what half the page holds: 8,000 characters on a page of 20,000, not
+        // on the least page (8,000: 4,000); as said, whatever the page.
+        let input: String = (0..400).map(|i| format!("line {i:014}\n")).collect();
+        assert_eq!(input.chars().count(), 8_000);
+        let laid_out = |page: usize, whole_chars: Option<usize>| {
+            let options = TextOptions {
+                whole_chars,
+                ..TextOptions::default()
+            };
+            let options = options.laid_out_for(page);
+            envelope_of(options, input.as_bytes())
+                .summary
+                .contains("returned whole")
+        };
+        assert!(laid_out(20_000, None));
+        assert!(!laid_out(8_000, None));
+        assert!(!laid_out(20_000, Some(WHOLE_CHARS)));
+        assert!(laid_out(8_000, Some(8_000)));
         // Colour codes stripped: whole, but what they were is in the artifact only.
         let envelope = envelope_of(TextOptions::default(), b"\x1b[31mred\x1b[0m\nplain\n");
         assert!(envelope.summary.contains("returned whole"));
