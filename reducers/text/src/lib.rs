@@ -187,6 +187,16 @@ fn is_numbered_past_first(message: &str) -> bool {
 
 /// Whether `item` is a tool's verdict on what it printed before it
 /// ([`Verdict::SumsUp`]): ranked and named after the errors it sums up.
+/// What a record says, hashed: its message past its time (and a container's name), and
+/// its other lines.
+fn said_hash(item: &LineItem) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    facts::message(&item.text).hash(&mut hasher);
+    item.more.hash(&mut hasher);
+    hasher.finish()
+}
+
 fn sums_up(item: &LineItem) -> bool {
     verdict(facts::message(&item.text)) == Some(Verdict::SumsUp)
 }
@@ -486,6 +496,9 @@ struct TemplateInfo {
     /// Its records kept name each a file of their own, or none ([`Text::keep_elsewhere`]):
     /// a record at another file takes no place.
     places_spread: bool,
+    /// What its records kept say ([`said_hash`]), up to [`MORE_PER_TEMPLATE`] of them: a
+    /// record that says the same again, at another time, shows nothing its count does not.
+    kept_said: Vec<u64>,
 }
 
 impl TemplateInfo {
@@ -1047,6 +1060,28 @@ impl Text {
     /// says whether it did. A record it takes the place of is listed, when the options
     /// narrow the input ([`LISTED_RANK`]).
     fn keep(&mut self, group: GroupId, out: &mut dyn Emit<TextItem>) -> bool {
+        // (The records past the miner's caps are each unlike the others.)
+        let said = (!group.is_overflow()).then(|| said_hash(&self.pending.item));
+        let info = self.info.get_mut(&group);
+        if let (Some(said), Some(info)) = (said, info) {
+            if info.kept_said.contains(&said) {
+                return false;
+            }
+            if !self.keep_record(group, out) {
+                return false;
+            }
+            if let Some(info) = self.info.get_mut(&group) {
+                if info.kept_said.len() < MORE_PER_TEMPLATE as usize {
+                    info.kept_said.push(said);
+                }
+            }
+            return true;
+        }
+        self.keep_record(group, out)
+    }
+
+    /// [`Text::keep`], of a record that says something no record kept of its template says.
+    fn keep_record(&mut self, group: GroupId, out: &mut dyn Emit<TextItem>) -> bool {
         let info = &self.info[&group];
         let item = &mut self.pending.item;
         // The records past the miner's caps are not told apart: each serious one is kept
@@ -4032,6 +4067,46 @@ done
             .unwrap();
         let first_extra = items.iter().position(|(rank, _)| *rank == 5).unwrap();
         assert!(last_template < first_extra);
+    }
+
+    #[test]
+    fn a_record_that_says_what_one_kept_said_is_not_kept_again() {
+        // 30 times the same error at another time: one record says it, the template's
+        // count how often; errors of one template saying different things each shown.
+        let mut input = String::new();
+        for i in 0..30 {
+            input.extend(
+                (0..20).map(|n| format!("2024-07-09 14:{i:02}:{n:02},100 INFO step {n}\n")),
+            );
+            input.push_str(&format!(
+                "2024-07-09 14:{i:02}:30,353 ERROR metrics: statsd:8125: Connection refused\n"
+            ));
+            input.push_str(&format!(
+                "2024-07-09 14:{i:02}:31,000 ERROR undefined `sym{i}'\n"
+            ));
+            // Two things said over and over; one first line, another line under it.
+            input.push_str(&format!(
+                "2024-07-09 14:{i:02}:32,000 ERROR retry {}\n",
+                i % 2
+            ));
+            input.push_str(&format!(
+                "2024-07-09 14:{i:02}:33,000 ERROR job failed\n  cause: disk {} full\n",
+                i % 3
+            ));
+        }
+        input.push_str("2024-07-09 15:00:00,000 INFO done\n");
+        let items = ranked_items(folding(), &input);
+        let records = |what: &str| {
+            (items.iter())
+                .filter(
+                    |(_, item)| matches!(item, TextItem::Line(line) if line.text.contains(what)),
+                )
+                .count()
+        };
+        assert_eq!(records("Connection refused"), 1);
+        assert_eq!(records("retry"), 2);
+        assert_eq!(records("job failed"), 3);
+        assert_eq!(records("undefined"), MORE_PER_TEMPLATE as usize);
     }
 
     #[test]
