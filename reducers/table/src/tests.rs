@@ -895,23 +895,12 @@ fn a_name_the_schema_repeats_is_warned_of_and_each_column_keeps_its_statistics()
         Arc::new(StringArray::from(vec!["a", "b", "c"])),
         Arc::new(Int64Array::from(vec![10, 20, 30])),
     ];
-    let batch = RecordBatch::try_new(schema.clone(), columns).unwrap();
+    let batch = RecordBatch::try_new(schema, columns).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let parquet = dir.path().join("t.parquet");
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(&parquet).unwrap(),
-        schema.clone(),
-        None,
-    )
-    .unwrap();
-    writer.write(&batch).unwrap();
-    writer.close().unwrap();
+    write_parquet(&parquet, &batch, None);
     let arrow = dir.path().join("t.arrow");
-    let mut writer =
-        arrow_ipc::writer::FileWriter::try_new(std::fs::File::create(&arrow).unwrap(), &schema)
-            .unwrap();
-    writer.write(&batch).unwrap();
-    writer.finish().unwrap();
+    write_arrow_file(&arrow, &batch);
     let bounds = |e: &Envelope| -> Vec<(Value, Value)> {
         (e.stats["column_stats"].as_array().unwrap().iter())
             .filter(|c| c["name"] == "x")
@@ -1004,16 +993,11 @@ fn a_column_where_names_is_shown_among_more_than_fit() {
         .collect();
     let dir = tempfile::tempdir().unwrap();
     let parquet = dir.path().join("wide.parquet");
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(&parquet).unwrap(),
-        schema.clone(),
+    write_parquet(
+        &parquet,
+        &RecordBatch::try_new(schema, columns).unwrap(),
         None,
-    )
-    .unwrap();
-    writer
-        .write(&RecordBatch::try_new(schema, columns).unwrap())
-        .unwrap();
-    writer.close().unwrap();
+    );
     let shown = |e: &Envelope| -> bool {
         let fields = e.stats["row_fields"].as_array().unwrap();
         fields.len() == 21 && fields.contains(&json!("c24"))
