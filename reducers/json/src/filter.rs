@@ -203,12 +203,12 @@ impl Condition {
                 .is_some_and(|re| re.is_match(&equal.text))
         };
         // An order against a number is met by numbers alone (a string that writes one,
-        // `"7"`, as that number).
+        // `"7"`, as that number: as an element is judged).
         let ordered = |holds: fn(f64, f64) -> bool| {
             let Some(bound) = other.number else {
                 return false;
             };
-            match equal.number.or_else(|| equal.text.trim().parse().ok()) {
+            match equal.number.or_else(|| as_number(&equal.text)) {
                 Some(value) => !holds(value, bound),
                 None => true,
             }
