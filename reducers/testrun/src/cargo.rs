@@ -566,7 +566,7 @@ fn message_excerpt(lines: &[String], unheld: u64) -> Vec<String> {
     if lines.len() <= MESSAGE_HEAD && unheld == 0 {
         return lines.to_vec();
     }
-    // A line's shape: names in backticks and numbers masked.
+    // A line's shape: names in backticks ([`message_shape`]) and runs of digits masked.
     let shape = |line: &str| {
         let masked = message_shape(line);
         let mut shape = String::with_capacity(masked.len());
@@ -781,7 +781,8 @@ fn diagnostic_start(line: &str) -> Option<(bool, Option<String>, String)> {
     Some((error, code, message.to_string()))
 }
 
-/// A warning's message with what varies (`names`, numbers) masked: its group when it has no lint note.
+/// A warning's message with the names in backticks masked (its numbers kept): its group
+/// when it has no lint note.
 fn message_shape(message: &str) -> String {
     let mut shape = String::new();
     for (i, part) in message.split('`').enumerate() {
