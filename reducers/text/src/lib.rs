@@ -686,6 +686,7 @@ impl Text {
                 options.context
             ));
         }
+        let whole_chars = options.whole_chars_or_default();
         let grep = match &options.grep {
             Some(pattern) => {
                 Some(Regex::new(pattern).map_err(|e| format!("invalid --grep pattern: {e}"))?)
@@ -755,10 +756,10 @@ impl Text {
             shown_cut: false,
             generation: 0,
             groups,
-            whole: (options.whole_chars_or_default() > 0).then(|| Whole {
+            whole: (whole_chars > 0).then(|| Whole {
                 lines: Vec::new(),
                 records: Vec::new(),
-                chars: WholeChars::new(options.whole_chars_or_default()),
+                chars: WholeChars::new(whole_chars),
             }),
             places: Places::default(),
             warnings: Vec::new(),
@@ -1062,22 +1063,17 @@ impl Text {
     fn keep(&mut self, group: GroupId, out: &mut dyn Emit<TextItem>) -> bool {
         // (The records past the miner's caps are each unlike the others.)
         let said = (!group.is_overflow()).then(|| said_hash(&self.pending.item));
-        let info = self.info.get_mut(&group);
-        if let (Some(said), Some(info)) = (said, info) {
-            if info.kept_said.contains(&said) {
-                return false;
-            }
-            if !self.keep_record(group, out) {
-                return false;
-            }
-            if let Some(info) = self.info.get_mut(&group) {
-                if info.kept_said.len() < MORE_PER_TEMPLATE as usize {
-                    info.kept_said.push(said);
-                }
-            }
-            return true;
+        if said.is_some_and(|said| self.info[&group].kept_said.contains(&said)) {
+            return false;
         }
-        self.keep_record(group, out)
+        let kept = self.keep_record(group, out);
+        let info = self.info.get_mut(&group).expect("noted before it is kept");
+        if let Some(said) =
+            said.filter(|_| kept && info.kept_said.len() < MORE_PER_TEMPLATE as usize)
+        {
+            info.kept_said.push(said);
+        }
+        kept
     }
 
     /// [`Text::keep`], of a record that says something no record kept of its template says.
