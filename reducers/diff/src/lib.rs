@@ -392,18 +392,17 @@ impl FileDiff {
     }
 
     /// The file's patch as held, its headers and the hunks kept, within about `room`
-    /// characters as JSON writes them (a line's end counted twice): the hunks that fit,
+    /// characters as JSON writes them ([`json_chars`]): the hunks that fit,
     /// in order, whole, so that it still applies; and how many hunks it leaves out.
     /// No patch when it has hunks and none fits: its headers alone would not apply.
     fn patch_within(&self, room: usize) -> (Option<String>, u64) {
-        let chars = |text: &str| text.chars().count() + text.matches('\n').count();
         let mut patch = self.header.clone();
-        let mut used = chars(&patch);
+        let mut used = json_chars(&patch);
         let mut shown = 0;
         for hunk in &self.hunks {
             let start = patch.len();
             hunk.write_to(&mut patch);
-            used += chars(&patch[start..]);
+            used += json_chars(&patch[start..]);
             if used > room {
                 patch.truncate(start);
                 break;
@@ -1232,7 +1231,7 @@ fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize)
     // end counted twice, as JSON writes it; other escapes not), each line in one part: a
     // part a small page holds whole (the rest of a part cut would be on no page). A line
     // longer than that is a part of its own.
-    let chars = |line: &String| line.chars().count() + 1;
+    let chars = |line: &String| json_chars(line);
     let mut parts: Vec<&[String]> = Vec::new();
     // The first part holds the hunk's header, and the file's unless that alone takes
     // more than a part: a long path's would crowd the hunk out of a small page's part
@@ -1279,6 +1278,12 @@ fn hunk_parts(file: &FileDiff, hunk: &Hunk, max_lines: usize, part_chars: usize)
             item
         })
         .collect()
+}
+
+/// About the characters `text` takes as a JSON string: a line's end counted twice (`\n`),
+/// other escapes not. How patches and parts are sized to fit a page.
+fn json_chars(text: &str) -> usize {
+    text.chars().count() + text.matches('\n').count()
 }
 
 /// About how many characters of a hunk's lines one of its parts under `--file` holds
