@@ -2225,6 +2225,16 @@ impl FoldBatches for Text {
             .filter(|(i, _)| first_serious.as_ref().is_some_and(|f| f.0 != i.line))
             .filter(|(i, _)| report.is_none_or(|r| r.line != i.line))
             .map(|(i, _)| said(i));
+        // The record ranked first when the summary names it nowhere else: a rarer template
+        // of the same severity (the one traceback among 300 of another exception, a
+        // compiler's error after a service's 500s) is likelier what went wrong than the
+        // first record of a template seen hundreds of times.
+        let ranked_first = kept
+            .first()
+            .filter(|(i, _)| serious(i) && Some(i.line) != ending)
+            .filter(|(i, _)| first_serious.as_ref().is_some_and(|f| f.0 != i.line))
+            .filter(|(i, _)| report.is_none_or(|r| r.line != i.line))
+            .map(|(i, _)| said(i));
         let templates = miner.templates_by_count();
         let whole = self.whole.take();
         let mut returned_whole = whole.is_some();
@@ -2342,6 +2352,12 @@ impl FoldBatches for Text {
             };
             summary.push_str(&format!(
                 "; the output ends in {article} {severity} at line {line}: {text}"
+            ));
+        }
+        if let Some((line, severity, text)) = ranked_first {
+            let text = cut_middle(&text, SAID_CHARS);
+            summary.push_str(&format!(
+                "; ranked first: {severity} at line {line}: {text}"
             ));
         }
         let top_templates = match binary {
@@ -3375,6 +3391,45 @@ done
         let envelope = envelope_of(small, input.as_bytes());
         assert_eq!(lines_shown(&envelope.items), expected);
         assert_eq!(runs_of(&envelope, 150), 80);
+    }
+
+    #[test]
+    fn the_summary_names_the_record_ranked_first_when_the_first_error_is_another() {
+        // Six timeouts of one template, then one disk-full error: the rare one is ranked
+        // first, and the summary says so beside the first error.
+        let log_at = |level: &str, disk_full: bool| {
+            let mut input = String::new();
+            for i in 0..300 {
+                input.push_str(&format!("worker {} processed job {i}\n", i % 4));
+                if i % 50 == 10 {
+                    input.push_str(&format!("{level} job {i} timed out after 30s\n"));
+                }
+                if i == 200 && disk_full {
+                    input.push_str(&format!("{level} disk /var/lib/app is full\n"));
+                }
+            }
+            input
+        };
+        let log = |disk_full| log_at("ERROR", disk_full);
+        let envelope = chunked(log(true).as_bytes());
+        let summary = &envelope.summary;
+        assert!(
+            summary.contains("first error at line 12: ERROR job 10 timed out after 30s"),
+            "{summary}"
+        );
+        assert!(
+            summary.ends_with("; ranked first: error at line 206: ERROR disk /var/lib/app is full"),
+            "{summary}"
+        );
+        assert_eq!(envelope.items[0]["line"], 206);
+        // The first error ranked first is named once.
+        let summary = chunked(log(false).as_bytes()).summary;
+        assert!(summary.contains("first error at line 12: "), "{summary}");
+        assert!(!summary.contains("ranked first"), "{summary}");
+        // Warnings only: the first is named, not the rarest (a warning is no failure).
+        let summary = chunked(log_at("WARN", true).as_bytes()).summary;
+        assert!(summary.contains("first warn at line 12: "), "{summary}");
+        assert!(!summary.contains("ranked first"), "{summary}");
     }
 
     #[test]
