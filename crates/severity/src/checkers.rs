@@ -42,6 +42,29 @@ pub(crate) fn valgrind_prefix(line: &[u8]) -> Option<(usize, u32)> {
     }
 }
 
+/// A valgrind error report's first line glued after output that did not end its line
+/// (a program's `printf` without `\n`, then valgrind's report on stderr: `hit=v-2958==14157==
+/// Invalid read of size 4`): where its prefix starts, and the process id. `None` for a
+/// line that holds no report of an error behind a prefix.
+pub(crate) fn glued_valgrind_error(line: &[u8]) -> Option<(usize, u32)> {
+    let mut from = 0;
+    while let Some(found) = (line.get(from..)).and_then(|rest| crate::find(rest, b"== ")) {
+        // `==`, the process id's digits, then the `== ` found.
+        let end = from + found;
+        let digits = (line[..end].iter().rev())
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if let Some(start) = (end - digits).checked_sub(2) {
+            let glued = &line[start..];
+            if valgrind_verdict(glued) == Some(Some(Severity::Error)) {
+                return valgrind_prefix(glued).map(|(_, pid)| (start, pid));
+            }
+        }
+        from = end + 3;
+    }
+    None
+}
+
 /// The error reports of valgrind's tools, as their first lines begin (after the
 /// prefix): memcheck's, then helgrind's and drd's.
 const VALGRIND_ERRORS: [&str; 15] = [

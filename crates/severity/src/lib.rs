@@ -681,7 +681,8 @@ impl Findings {
                     place(bytes).and_then(|place| placed_finding(&place))
                 })
                 .or_else(|| reported_state(bytes))
-                .or_else(|| closing_failure(bytes)),
+                .or_else(|| closing_failure(bytes))
+                .or_else(|| checkers::glued_valgrind_error(bytes).map(|_| Severity::Error)),
             opens: self.opens,
         }
     }
@@ -4099,6 +4100,14 @@ mod tests {
             ("==28738==  Address 0x4a40138 is 0 bytes after a block of size 8 alloc'd", None),
             ("==28738== HEAP SUMMARY:", None),
             ("==1== Syscall param read(buf) was fine", None),
+            // A report glued after output that did not end its line; a prefix mid-line
+            // without one, or with a note, is no report.
+            ("hit=value-2958==14157== Invalid read of size 4", Some(Error)),
+            ("x==9==y==14157== Invalid write of size 1", Some(Error)),
+            ("done==14157== Memcheck, a memory error detector", None),
+            ("x==1== 32 bytes in 1 blocks are still reachable in loss record 3 of 3", None),
+            ("if (a==1== b) Invalid read of size 4", None),
+            ("a ==x== Invalid read of size 4", None),
             // A line of the kind without valgrind's prefix keeps what its words say.
             ("== ERROR SUMMARY: 0 errors", Some(Error)),
             ("==1==ERROR SUMMARY: 0 errors", Some(Error)),

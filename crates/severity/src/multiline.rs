@@ -38,7 +38,8 @@
 //! ```
 
 use crate::checkers::{
-    is_sanitizer_header, is_sanitizer_report_line, is_sanitizer_summary, valgrind_prefix,
+    glued_valgrind_error, is_sanitizer_header, is_sanitizer_report_line, is_sanitizer_summary,
+    valgrind_prefix,
 };
 use crate::{is_gtest_failure, Opens, Severity};
 
@@ -2870,7 +2871,13 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::WebpackProblem
     } else if is_compiler_context(line) {
         Header::CompilerContext
-    } else if let Some(pid) = valgrind_report(line) {
+    } else if let Some(pid) = valgrind_report(line).or_else(|| {
+        // (A glued report is an error: only such lines are searched for one.)
+        (severity >= Some(Severity::Error))
+            .then(|| glued_valgrind_error(line.as_bytes()))
+            .flatten()
+            .map(|(_, pid)| pid)
+    }) {
         Header::Valgrind(pid)
     } else if is_sanitizer_header(line.as_bytes()) {
         Header::SanitizerReport
@@ -4784,6 +4791,15 @@ mod tests {
                     ],
                     // Another process's lines are not this one's.
                     &["==28739==    by 0x10920D: main (leak.c:7)"],
+                    // A report glued after output that did not end its line (stdout's
+                    // `printf` without `\n`, then the report on stderr).
+                    &[
+                        "op=17 hit=value-14==28738== Invalid read of size 4",
+                        "==28738==    at 0x10939C: main (lru.c:22)",
+                    ],
+                    // Not a report: a prefix in the middle of a line, but no error.
+                    &["left==28738== Command: ./leak"],
+                    &["==28738==    at 0x10939C: main (lru.c:22)"],
                     &["==28738== "],
                     &[
                         "==28738== LEAK SUMMARY:",
