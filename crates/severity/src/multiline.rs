@@ -174,6 +174,9 @@ enum Header {
     /// gcc's and clang's context above a diagnostic ([`is_compiler_context`]): more
     /// context, then the diagnostic, which names the record.
     CompilerContext,
+    /// Python's warning, `app/db.py:14: DeprecationWarning: …` ([`is_python_warning`]):
+    /// the source line it was raised at follows, indented by two spaces.
+    PythonWarning,
     /// A report of valgrind's, `==1234== Invalid write of size 4` (process 1234's):
     /// its details follow, indented behind the same prefix, up to a line that is not.
     Valgrind(u32),
@@ -708,6 +711,12 @@ impl MultiLine {
                     || is_diagnostic_header(line)
             }
             Header::Valgrind(pid) => return valgrind_detail(line) == Some(pid),
+            Header::PythonWarning => {
+                return first
+                    && line
+                        .strip_prefix("  ")
+                        .is_some_and(|source| !source.starts_with([' ', '\t']) && !blank())
+            }
             Header::NpmError => return npm_error_prefix(line).is_some(),
             Header::LinkerContext => return is_linker_finding(line),
             Header::SanitizerReport => {
@@ -1729,10 +1738,10 @@ fn opens_with_an_error_name(said: &str) -> bool {
     })
 }
 
-/// CMake's message of an error or a warning, its message indented on the lines after:
 /// What heads the calls that led to a CMake message, under its paragraphs.
 const CMAKE_CALL_STACK: &str = "Call Stack (most recent call first):";
 
+/// CMake's message of an error or a warning, its message indented on the lines after:
 /// `CMake Error at CMakeLists.txt:3 (project):`, `CMake Warning (dev) at …:`, `CMake
 /// Deprecation Warning at …:`, `CMake Error: …`. Read at the start of every record.
 fn is_cmake_message(line: &str) -> bool {
@@ -1748,6 +1757,23 @@ fn is_cmake_message(line: &str) -> bool {
     };
     let rest = rest.strip_prefix(" (dev)").unwrap_or(rest);
     rest.starts_with(" at ") || rest.starts_with(':')
+}
+
+/// Python's warning as its `warnings` module prints it, `app/db.py:14: DeprecationWarning:
+/// …` (the file, the line, the category: a word ending in `Warning`); the source line it
+/// was raised at follows, indented by two spaces.
+fn is_python_warning(line: &str) -> bool {
+    let Some(at) = line.find("Warning: ") else {
+        return false;
+    };
+    let category = line[..at]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |p| p + 1);
+    let Some(place) = line[..category].strip_suffix(": ") else {
+        return false;
+    };
+    let file = place.trim_end_matches(|c: char| c.is_ascii_digit());
+    file.len() < place.len() && file.len() > 1 && file.ends_with(':')
 }
 
 /// A line of carets under the source it points at (`        ^`), or of tildes under a
@@ -2910,6 +2936,9 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         Header::DenoError
     } else if severity >= Some(Severity::Warn) && is_tsc_pretty_header(line) {
         Header::TscPretty
+    } else if severity == Some(Severity::Warn) && is_python_warning(line) {
+        // (Its test searches the line: only warnings pay for it.)
+        Header::PythonWarning
     } else if severity >= Some(Severity::Warn) && is_diagnostic_header(line) {
         // Every compiler's diagnostic states its level; the test for one searches
         // the line, so only lines that state one pay for it.
@@ -4764,6 +4793,56 @@ mod tests {
                 ],
             ),
         ]);
+    }
+
+    #[test]
+    fn pythons_warnings_keep_the_source_line_they_were_raised_at() {
+        // As Python 3.11's `warnings` module prints them to stderr.
+        splits_alike(&[(
+            &[
+                &[
+                    "app/migrate.py:2: DeprecationWarning: the imp module is deprecated",
+                    "  import imp",
+                ],
+                &[
+                    "/srv/app/db.py:14: UserWarning: cast loses precision",
+                    "  warnings.warn(\"cast loses precision\", UserWarning)",
+                ],
+                // Its source not found: a line alone.
+                &["<string>:1: SyntaxWarning: invalid escape sequence '\\d'"],
+                &["step 1 ok"],
+                &["lib/x.py:3: Warning: old call"],
+                &["step 2 ok"],
+            ],
+            &[],
+        )]);
+        // Its one source line, indented by two spaces (under a log that continues a
+        // record by indented lines, any indented line goes on).
+        let lines = [
+            "app/migrate.py:2: DeprecationWarning: the imp module is deprecated",
+            "  import imp",
+            "  a line of its own",
+            "app/migrate.py:3: DeprecationWarning: module 'sre_constants' is deprecated",
+            "    deeper: not its source",
+        ];
+        let (got, _) = records(Indented::ByRule, &lines);
+        let expected: &[&[&str]] = &[&lines[..2], &lines[2..3], &lines[3..4], &lines[4..]];
+        assert_eq!(got, expected);
+        assert!(is_python_warning("x.py:3: ResourceWarning: unclosed file"));
+        assert!(is_python_warning(
+            "x.py:3: Pytest_Warning: a category's name"
+        ));
+        for line in [
+            "WARNING: DATA RACE",
+            "x.py: DeprecationWarning: no line",
+            "x.py:: UserWarning: no line",
+            "retry 3: UserWarning: no file",
+            ":3: UserWarning: no file",
+            "x.py:3: User-Warning: not a category",
+            "a.c:3:5: warning: unused variable",
+        ] {
+            assert!(!is_python_warning(line), "{line}");
+        }
     }
 
     #[test]
