@@ -443,6 +443,12 @@ pub struct Diff {
     pairs: HashMap<u64, PairSeen>,
     held_bytes: usize,
     files_seen: u64,
+    /// Changes of a path's type (a file become a symlink), each read as a deletion then
+    /// an addition of the path: two files read, one changed.
+    typechanges: u64,
+    /// The path (and commit) of the last file read when it was deleted: a typechange's
+    /// first half.
+    deleted_last: Option<(String, Option<String>)>,
     overflow_files: u64,
     added: u64,
     removed: u64,
@@ -598,6 +604,8 @@ impl Diff {
             pairs: HashMap::new(),
             held_bytes: 0,
             files_seen: 0,
+            typechanges: 0,
+            deleted_last: None,
             overflow_files: 0,
             added: 0,
             removed: 0,
@@ -742,20 +750,41 @@ impl Diff {
         }
         self.added += file.added;
         self.removed += file.removed;
+        let path = file.path();
+        // A change of the path's type: git writes the deletion of the file, then the
+        // addition of the link (or the other way), and counts one file, `T`.
+        let deleted_last = self.deleted_last.take();
+        let typechange = file.status == Status::Added
+            && deleted_last
+                .is_some_and(|(deleted, commit)| deleted == path && commit == file.commit);
+        if file.status == Status::Deleted {
+            self.deleted_last = Some((path.clone(), file.commit.clone()));
+        }
         // Its commit is the last one read, listed unless past the cap.
         if let Some(commit) = self
             .commits
             .last_mut()
             .filter(|c| file.commit.as_ref() == Some(&c.hash))
         {
-            commit.files += 1;
+            commit.files += u64::from(!typechange);
             commit.added += file.added;
             commit.removed += file.removed;
         }
-        *self.by_status.entry(status_name(file.status)).or_default() += 1;
+        if typechange {
+            self.typechanges += 1;
+            let deleted = status_name(Status::Deleted);
+            if let Some(count) = self.by_status.get_mut(deleted) {
+                *count -= 1;
+                if *count == 0 {
+                    self.by_status.remove(deleted);
+                }
+            }
+            *self.by_status.entry("typechange").or_default() += 1;
+        } else {
+            *self.by_status.entry(status_name(file.status)).or_default() += 1;
+        }
         self.binary += u64::from(file.binary);
         self.mode_changes += u64::from(file.old_mode.is_some() && file.new_mode.is_some());
-        let path = file.path();
         if file.conflicts > 0 {
             self.conflicts += file.conflicts;
             self.conflicted_files += 1;
@@ -769,7 +798,7 @@ impl Diff {
             .to_string();
         if self.directories.len() < 10_000 || self.directories.contains_key(&dir) {
             let entry = self.directories.entry(dir).or_default();
-            entry.0 += 1;
+            entry.0 += u64::from(!typechange);
             entry.1 += file.added;
             entry.2 += file.removed;
         }
@@ -1687,6 +1716,7 @@ impl Diff {
         let dangling_old = self.pending_old.is_some();
         self.release_pending_old();
         self.finish_file(out);
+        self.files_seen -= self.typechanges;
         // No patches, only git's lists of files (`--stat`, `--numstat`, `--shortstat`):
         // the files as listed, counted as git counts them.
         let listed_only = self.files_seen == 0 && self.listed_lines > 0;
@@ -2438,6 +2468,92 @@ diff --git a/b.txt b/b.txt
         let few = stats(3);
         assert_eq!(few["directories"].as_array().unwrap().len(), 3);
         assert!(few.get("directories_total").is_none(), "{few}");
+    }
+
+    #[test]
+    fn a_change_of_type_is_one_file_as_git_counts_it() {
+        // `git diff` of conf.py become a symlink (git 2.39): its deletion, then its
+        // addition; `git diff --stat` says 2 files changed. A deletion and an addition
+        // of another path are two.
+        let typechange = "\
+diff --git a/conf.py b/conf.py
+deleted file mode 100644
+index d37da74..0000000
+--- a/conf.py
++++ /dev/null
+@@ -1,2 +0,0 @@
+-x = 1
+-y = 2
+diff --git a/conf.py b/conf.py
+new file mode 120000
+index 0000000..8e8a3b4
+--- /dev/null
++++ b/conf.py
+@@ -0,0 +1 @@
++conf/base.py
+\\ No newline at end of file
+diff --git a/link b/link
+index 1b2c3d4..5e6f7a8 120000
+--- a/link
++++ b/link
+@@ -1 +1 @@
+-old
++new
+";
+        let in_commit = |diff: &str| {
+            format!(
+                "commit {}\nAuthor: a <a@b>\n\n    link it\n\n{diff}",
+                "c".repeat(40)
+            )
+        };
+        for input in [typechange.to_string(), in_commit(typechange)] {
+            let envelope = reduce(input.as_bytes(), DiffOptions::default());
+            let stats = &envelope.stats;
+            assert!(
+                envelope
+                    .summary
+                    .contains("2 files changed, 2 insertions(+), 3 deletions(-)"),
+                "{}",
+                envelope.summary
+            );
+            assert_eq!(stats["files"], 2);
+            assert_eq!(stats["by_status"], json!({"modified": 1, "typechange": 1}));
+            assert_eq!(stats["directories"][0]["files"], 2);
+            // Both halves are shown, each with its patch.
+            assert_eq!(
+                envelope
+                    .items
+                    .iter()
+                    .filter(|i| i["path"] == "conf.py")
+                    .count(),
+                2
+            );
+        }
+        let envelope = reduce(in_commit(typechange).as_bytes(), DiffOptions::default());
+        assert_eq!(envelope.stats["commits"][0]["files"], 2);
+        // A path one commit deletes and the next adds: two changes.
+        let (deletion, addition) = typechange.split_at(
+            typechange
+                .find("diff --git a/conf.py b/conf.py\nnew")
+                .unwrap(),
+        );
+        let two_commits =
+            in_commit(deletion) + &in_commit(addition).replace(&"c".repeat(40), &"d".repeat(40));
+        let envelope = reduce(two_commits.as_bytes(), DiffOptions::default());
+        assert_eq!(envelope.stats["files"], 3);
+        assert_eq!(
+            envelope.stats["by_status"],
+            json!({"added": 1, "deleted": 1, "modified": 1})
+        );
+        let other = typechange
+            .replacen("a/conf.py b/conf.py\nnew", "a/cfg.py b/cfg.py\nnew", 1)
+            .replace("+++ b/conf.py", "+++ b/cfg.py");
+        let envelope = reduce(other.as_bytes(), DiffOptions::default());
+        assert_eq!(envelope.stats["files"], 3);
+        assert_eq!(
+            envelope.stats["by_status"],
+            json!({"added": 1, "deleted": 1, "modified": 1})
+        );
     }
 
     #[test]
