@@ -262,10 +262,23 @@ impl FileDiff {
     /// `path`, of side `side` (0: old, 1: new), without the prefix its `diff --git` line
     /// gave that side, when not `a/` or `b/` (those went with the line's reading).
     fn without_prefix(&self, path: String, side: usize) -> String {
-        let prefix = self.prefixes.map(|(old, new)| [old, new][side]);
+        let prefix = (self.prefixes.as_ref()).map(|(old, new)| [old, new][side]);
         match prefix.and_then(|prefix| path.strip_prefix(prefix)) {
             Some(rest) => rest.to_string(),
             None => path,
+        }
+    }
+
+    /// A renamed or copied file's prefixes, when its `diff --git` line's two paths only
+    /// suggested them (`src/x.c lib/x.c`: under `--no-prefix`, a move, not prefixes
+    /// `src/` and `lib/`): its `rename from` line names its paths whole.
+    fn forget_guessed_prefixes(&mut self, seen: Option<&Prefixes>) {
+        let guessed = self.prefixes.as_ref().is_some_and(|(old, new)| {
+            !MNEMONIC_PREFIXES.contains(&(old.as_str(), new.as_str()))
+                && seen != self.prefixes.as_ref()
+        });
+        if guessed {
+            self.prefixes = None;
         }
     }
 
@@ -443,6 +456,9 @@ pub struct Diff {
     pairs: HashMap<u64, PairSeen>,
     held_bytes: usize,
     files_seen: u64,
+    /// Prefixes other than git's own that a file's `diff --git` line showed and its
+    /// headers did not belie (not a rename): a renamed file's line has them too.
+    custom_prefixes: Option<Prefixes>,
     /// Changes of a path's type (a file become a symlink), each read as a deletion then
     /// an addition of the path: two files read, one changed.
     typechanges: u64,
@@ -606,6 +622,7 @@ impl Diff {
             files_seen: 0,
             typechanges: 0,
             deleted_last: None,
+            custom_prefixes: None,
             overflow_files: 0,
             added: 0,
             removed: 0,
@@ -750,6 +767,10 @@ impl Diff {
         }
         self.added += file.added;
         self.removed += file.removed;
+        if !matches!(file.status, Status::Renamed | Status::Copied) && file.prefixes.is_some() {
+            self.custom_prefixes = (file.prefixes.clone())
+                .filter(|(old, new)| !MNEMONIC_PREFIXES.contains(&(old.as_str(), new.as_str())));
+        }
         let path = file.path();
         // A change of the path's type: git writes the deletion of the file, then the
         // addition of the link (or the other way), and counts one file, `T`.
@@ -1060,7 +1081,15 @@ impl Diff {
             self.start_file(out);
             let file = self.file.as_mut().expect("just started");
             file.git_paths = (a.clone(), b.clone());
-            file.prefixes = *prefixes;
+            file.prefixes = prefixes.clone();
+            // A renamed file's line (`OLD/x.c NEW/y.c`) shows no prefixes: those an
+            // earlier file's did, when its sides have them.
+            if let Some((old, new)) = self.custom_prefixes.as_ref().filter(|_| prefixes.is_none()) {
+                let rest = record.text.strip_prefix("diff --git ").unwrap_or_default();
+                if rest.starts_with(old.as_str()) && rest.contains(&format!(" {new}")) {
+                    file.prefixes = self.custom_prefixes.clone();
+                }
+            }
         }
         if let Header::Combined(path) = &header {
             self.combined_files += 1;
@@ -1111,6 +1140,7 @@ impl Diff {
             Header::Similarity(similarity) => file.similarity = Some(similarity),
             Header::RenameFrom(path) => {
                 file.status = Status::Renamed;
+                file.forget_guessed_prefixes(self.custom_prefixes.as_ref());
                 file.old_path = Some(path);
             }
             Header::RenameTo(path) => {
@@ -1119,6 +1149,7 @@ impl Diff {
             }
             Header::CopyFrom(path) => {
                 file.status = Status::Copied;
+                file.forget_guessed_prefixes(self.custom_prefixes.as_ref());
                 file.old_path = Some(path);
             }
             Header::CopyTo(path) => {
@@ -2468,6 +2499,64 @@ diff --git a/b.txt b/b.txt
         let few = stats(3);
         assert_eq!(few["directories"].as_array().unwrap().len(), 3);
         assert!(few.get("directories_total").is_none(), "{few}");
+    }
+
+    #[test]
+    fn prefixes_of_the_users_own_are_learned_from_a_path_on_both_sides() {
+        // `git diff --src-prefix=OLD/ --dst-prefix=NEW/` (git 2.39): a binary file, a mode
+        // change, a rename with changes; then `--no-prefix`'s move to another directory.
+        let custom = "\
+diff --git OLD/data.bin NEW/data.bin
+index 6e82c29..a3c6162 100644
+Binary files OLD/data.bin and NEW/data.bin differ
+diff --git OLD/run.sh NEW/run.sh
+old mode 100644
+new mode 100755
+diff --git OLD/src/fnmatch.py NEW/src/fnmatch_new.py
+similarity index 98%
+rename from src/fnmatch.py
+rename to src/fnmatch_new.py
+index d5e296f..a6ae844 100644
+--- OLD/src/fnmatch.py
++++ NEW/src/fnmatch_new.py
+@@ -1 +1 @@
+-old
++new
+";
+        let no_prefix = "\
+diff --git src/a.c lib/a.c
+similarity index 90%
+rename from src/a.c
+rename to lib/a.c
+index d5e296f..a6ae844 100644
+--- src/a.c
++++ lib/a.c
+@@ -1 +1 @@
+-old
++new
+";
+        let paths = |input: &str| -> Vec<(Value, Value)> {
+            let envelope = reduce(input.as_bytes(), DiffOptions::default());
+            let mut paths: Vec<_> = (envelope.items.iter())
+                .map(|i| {
+                    (
+                        i["path"].clone(),
+                        i.get("from").cloned().unwrap_or(Value::Null),
+                    )
+                })
+                .collect();
+            paths.sort_by_key(|(path, _)| path.to_string());
+            paths
+        };
+        assert_eq!(
+            paths(custom),
+            [
+                (json!("data.bin"), Value::Null),
+                (json!("run.sh"), Value::Null),
+                (json!("src/fnmatch_new.py"), json!("src/fnmatch.py")),
+            ]
+        );
+        assert_eq!(paths(no_prefix), [(json!("lib/a.c"), json!("src/a.c"))]);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 pub enum Header {
     /// `diff --git a/X b/Y`: the paths as the line gives them (best effort when unquoted
     /// names hold spaces; later headers are exact), and the prefixes of its sides when
-    /// they are not `a/` and `b/` ([`MNEMONIC_PREFIXES`]), which the `---` and `+++`
-    /// lines under it have too.
+    /// they are not `a/` and `b/` ([`MNEMONIC_PREFIXES`], or others that a path the
+    /// line names on both sides shows, `--src-prefix=OLD/ --dst-prefix=NEW/`'s `OLD/x.c
+    /// NEW/x.c`), which the `---` and `+++` lines under it have too.
     Git(Option<String>, Option<String>, Option<Prefixes>),
     /// `diff --cc X` or `diff --combined X`: a merge's file against its parents (`git
     /// show` of a merge, `git diff` of a conflicted file), whose hunks are combined
@@ -47,13 +48,13 @@ pub enum Header {
 }
 
 /// The prefixes of a diff's two sides: (old, new).
-pub type Prefixes = (&'static str, &'static str);
+pub type Prefixes = (String, String);
 
 /// The prefixes git puts before a diff's paths other than `a/` and `b/`: under
 /// `diff.mnemonicPrefix`, the index's, the work tree's, a commit's and an object's, as
 /// the two sides are (`git diff`: `i/` and `w/`; `git diff HEAD`: `c/` and `w/`; `git
 /// diff --cached`: `c/` and `i/`), and `--no-index`'s `1/` and `2/`.
-pub const MNEMONIC_PREFIXES: [Prefixes; 5] = [
+pub const MNEMONIC_PREFIXES: [(&str, &str); 5] = [
     ("i/", "w/"),
     ("c/", "w/"),
     ("c/", "i/"),
@@ -66,11 +67,14 @@ pub fn header(line: &str) -> Option<Header> {
     let field = |prefix: &str| line.strip_prefix(prefix).map(str::to_string);
     if let Some(rest) = line.strip_prefix("diff --git ") {
         // (Either path may be quoted.)
-        let prefixes = MNEMONIC_PREFIXES.into_iter().find(|(old, new)| {
-            rest.strip_prefix('"').unwrap_or(rest).starts_with(old)
-                && (rest.contains(&format!(" {new}")) || rest.contains(&format!(" \"{new}")))
-        });
+        let prefixes = (MNEMONIC_PREFIXES.into_iter())
+            .find(|(old, new)| {
+                rest.strip_prefix('"').unwrap_or(rest).starts_with(old)
+                    && (rest.contains(&format!(" {new}")) || rest.contains(&format!(" \"{new}")))
+            })
+            .or_else(|| custom_prefixes(rest));
         let (a, b) = git_paths(rest, prefixes.unwrap_or(("a/", "b/")));
+        let prefixes = prefixes.map(|(old, new)| (old.to_string(), new.to_string()));
         return Some(Header::Git(a, b, prefixes));
     }
     if let Some(path) = line
@@ -278,8 +282,24 @@ fn is_epoch(stamp: &str) -> bool {
         && day * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2] - offset == 0
 }
 
+/// The prefixes of a `diff --git` line's sides other than git's own, as a path the line
+/// names on both sides shows them: `OLD/src/x.c NEW/src/x.c` (`--src-prefix=OLD/
+/// --dst-prefix=NEW/`), alike but for their first directory. (So is `--no-prefix`'s
+/// rename to another directory, `src/x.c lib/x.c`: its `rename from` line says so.)
+fn custom_prefixes(rest: &str) -> Option<(&str, &str)> {
+    if rest.starts_with("a/") || rest.starts_with('"') {
+        return None;
+    }
+    rest.match_indices(' ').find_map(|(at, _)| {
+        let (old, new) = (&rest[..at], &rest[at + 1..]);
+        let (old_prefix, old_path) = old.split_at(old.find('/')? + 1);
+        let (new_prefix, new_path) = new.split_at(new.find('/')? + 1);
+        (old_path == new_path && old_prefix != new_prefix).then_some((old_prefix, new_prefix))
+    })
+}
+
 /// The two paths of a `diff --git` line whose sides' prefixes are `(old, new)`.
-fn git_paths(rest: &str, (old, new): Prefixes) -> (Option<String>, Option<String>) {
+fn git_paths(rest: &str, (old, new): (&str, &str)) -> (Option<String>, Option<String>) {
     let strip = |path: &str, prefix: &str| path.strip_prefix(prefix).unwrap_or(path).to_string();
     if rest.starts_with('"') {
         let (a, after) = quoted(rest);
@@ -539,7 +559,25 @@ mod tests {
             Some(Header::Git(
                 Some("src/x.rs".into()),
                 Some("src/x.rs".into()),
-                Some(("i/", "w/"))
+                Some(("i/".into(), "w/".into()))
+            ))
+        );
+        // Others (`--src-prefix=OLD/ --dst-prefix=NEW/`), as a path named on both sides
+        // shows them; not `--no-prefix`'s.
+        assert_eq!(
+            header("diff --git OLD/src/x.rs NEW/src/x.rs"),
+            Some(Header::Git(
+                Some("src/x.rs".into()),
+                Some("src/x.rs".into()),
+                Some(("OLD/".into(), "NEW/".into()))
+            ))
+        );
+        assert_eq!(
+            header("diff --git src/x.rs src/x.rs"),
+            Some(Header::Git(
+                Some("src/x.rs".into()),
+                Some("src/x.rs".into()),
+                None
             ))
         );
         assert_eq!(
@@ -547,7 +585,7 @@ mod tests {
             Some(Header::Git(
                 Some("old.txt".into()),
                 Some("new.txt".into()),
-                Some(("c/", "i/"))
+                Some(("c/".into(), "i/".into()))
             ))
         );
         assert_eq!(
