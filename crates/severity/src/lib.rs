@@ -619,6 +619,11 @@ impl Findings {
                 stated: false,
             };
         }
+        // A line of source in a diagnostic's gutter (rustc's, ruff's: `77 |     raise
+        // TypeError(`, `   |     ^^^`) quotes code: what its words name is the code's.
+        if is_gutter_line(bytes) {
+            return Inspection::default();
+        }
         // A line of source code a search found (`src/a.rs:12: fn f() -> Result<(),
         // JsonError>`) says nothing went wrong, whatever its words name; a tool's finding
         // at a place in a source file says so first (`a.c:3:5: error: …`, pytest's
@@ -2290,6 +2295,10 @@ fn placed_finding(place: &Place<'_>) -> Option<Severity> {
     if let Some(level) = bracketed_level(message) {
         return Some(level);
     }
+    // ruff's syntax error, which has no rule's code.
+    if message.starts_with(b"invalid-syntax: ") {
+        return Some(Severity::Error);
+    }
     let letters = message
         .iter()
         .take_while(|b| b.is_ascii_uppercase())
@@ -2307,8 +2316,32 @@ fn placed_finding(place: &Place<'_>) -> Option<Severity> {
     let pylint = letters == 1 && number == 4 && message.get(5) == Some(&b':');
     match message[0] {
         b'E' | b'F' if pylint => Some(Severity::Error),
+        _ if is_python_error_rule(&message[..letters + number]) => Some(Severity::Error),
         _ => Some(Severity::Warn),
     }
+}
+
+/// A line of a diagnostic's gutter: a line number or spaces, then spaces and a bar
+/// (`77 |     raise TypeError(`, `   |`, `   |     ^^^ expected …`); not pm2's `0|api | …`.
+fn is_gutter_line(bytes: &[u8]) -> bool {
+    if !matches!(bytes.first(), Some(b' ' | b'0'..=b'9')) {
+        return false;
+    }
+    let spaces = bytes.iter().take_while(|&&b| b == b' ').count();
+    let number = digits(&bytes[spaces..]);
+    let rest = &bytes[spaces + number..];
+    let gap = rest.iter().take_while(|&&b| b == b' ').count();
+    let bar = &rest[gap..];
+    (gap > 0 || number == 0)
+        && bar.first() == Some(&b'|')
+        && matches!(bar.get(1), None | Some(b' '))
+}
+
+/// pycodestyle's and pyflakes' rules that find code that cannot run, as flake8 and ruff
+/// report them among style findings: `E9` (`E999 SyntaxError`, `E902 IOError`) and
+/// `F82` (`F821 undefined name`, `F823 local variable referenced before assignment`).
+pub(crate) fn is_python_error_rule(code: &[u8]) -> bool {
+    code.len() == 4 && (code.starts_with(b"E9") || code.starts_with(b"F82"))
 }
 
 /// The level ESLint's `unix` format ends a finding with: `[Error/no-undef]`,
@@ -3085,6 +3118,23 @@ mod tests {
             ("app.py:1:0: F0001: No module named app (fatal)", Some(Error)),
             ("app.py:3:4: W0612: Unused variable 'x' (unused-variable)", Some(Warn)),
             ("app.py:1:80: E501 line too long (88 > 79 characters)", Some(Warn)),
+            // Rules that find code that cannot run; ruff's syntax error, which has no code.
+            ("./a.py:263:13: E999 SyntaxError: cannot assign to attribute here", Some(Error)),
+            ("a.py:84:5: F821 undefined name '_log_merge'", Some(Error)),
+            ("a.py:9:1: E902 FileNotFoundError: [Errno 2] No such file", Some(Error)),
+            ("a.py:3:1: E9999 a longer code", Some(Warn)),
+            ("a.py:3:1: F811 redefinition of unused 'x' from line 1", Some(Warn)),
+            ("a.py:263:26: invalid-syntax: Expected `:`, found `=`", Some(Error)),
+            // Source quoted in a diagnostic's gutter (rustc's, ruff's) names what the code
+            // does.
+            ("77 |           raise TypeError(", None),
+            ("    |     except KeyError:", None),
+            ("    |", None),
+            ("  |            ^^^^ expected `u32`, found `&str`", None),
+            ("0|api  | TypeError: x is not a function", Some(Error)),
+            ("12 |TypeError: no space after the bar", Some(Error)),
+            ("12| TypeError: no space before it", Some(Error)),
+            ("| ERROR | a table's row", Some(Error)),
             ("10:00:00: F401 not a file", None),
             ("app.py:1:8: imported but unused", None),
             ("app.py:1:8: F4 too short a code", None),

@@ -283,8 +283,13 @@ enum Header {
     CppTerminate,
     /// A linter's finding headed by its rule's code, as ruff prints it by default: `F821
     /// Undefined name `x``; its place (` --> a.py:7:12`) on the next line makes it a
-    /// finding ([`Header::Diagnostic`], a warning), whose source follows in a gutter.
-    RuleFinding,
+    /// finding ([`Header::Diagnostic`], a warning; an error for a rule that finds code
+    /// that cannot run, [`crate::is_python_error_rule`], and for ruff's `invalid-syntax:
+    /// …`), whose source follows in a gutter.
+    RuleFinding {
+        /// Whether it is an error.
+        error: bool,
+    },
     /// Elixir's crash under the line that logged it, past its `** (ArithmeticError) …`
     /// ([`is_elixir_exception`]): the stack's frames, indented, and a GenServer's `Last
     /// message …`, `State: …` and `Client #PID<…> is alive`.
@@ -844,11 +849,13 @@ impl MultiLine {
                 if (indented && !blank() && !is_build_step(line))
                     || is_diagnostic_detail(line)
                     || is_diagnostic_note(line)
+                    // ruff's rule between the hunks of the fix it suggests.
+                    || is_rule_of(line, b'-')
                     || (first && is_wrapped_error_code(line) && !is_diagnostic_header(line)) =>
             {
                 return true
             }
-            Header::RuleFinding if first && line.starts_with(" --> ") => return true,
+            Header::RuleFinding { .. } if first && is_finding_place(line) => return true,
             Header::CppTerminate if first && line.starts_with(CPP_WHAT) => return true,
             // The message, or a note or a backtrace where it is empty.
             Header::PanicMessageNext if first => return true,
@@ -978,14 +985,26 @@ impl MultiLine {
             }
             _ => None,
         };
-        self.severity = self.severity.max(severity);
+        // A diagnostic's level is its first line's: the source it quotes and the fix it
+        // suggests (ruff's `   -     except ImportError:`) name what they name.
+        if self.header != Header::Diagnostic {
+            self.severity = self.severity.max(severity);
+        }
         self.follow_block(line, first);
         if self.header == Header::UnittestReport && is_rule_of(line, b'-') {
             self.header = Header::UnittestBody;
         }
-        if self.header == Header::RuleFinding && first && line.starts_with(" --> ") {
-            self.header = Header::Diagnostic;
-            self.severity = self.severity.max(Some(Severity::Warn));
+        if let Header::RuleFinding { error } = self.header {
+            if first && is_finding_place(line) {
+                self.header = Header::Diagnostic;
+                // Its rule says its level, not what its message names (`SIM105 Use
+                // `contextlib.suppress(KeyError)` …`).
+                self.severity = Some(if error {
+                    Severity::Error
+                } else {
+                    Severity::Warn
+                });
+            }
         }
         if self.header == (Header::SwiftCrash { ended: false }) && line.starts_with(SWIFT_CRASH_END)
         {
@@ -1315,6 +1334,12 @@ fn is_faulthandler_line(line: &str) -> bool {
 /// Whether `line` opens with a linter rule's code and a space, as ruff's findings do by
 /// default (`F821 Undefined name`, `PLR0913 Too many arguments`, `UP006 [*] Use …`): one
 /// to four capitals, then three or four digits.
+/// Where ruff's finding is, under its code and message: ` --> src/a.py:3:1`, indented to
+/// its gutter's width (`   --> ` for a line number of three digits).
+fn is_finding_place(line: &str) -> bool {
+    line.trim_start_matches(' ').starts_with("--> ")
+}
+
 fn is_rule_code_line(line: &str) -> bool {
     let bytes = line.as_bytes();
     // A digit at the fourth byte, or the fifth after four capitals: two bytes rule out a
@@ -2046,10 +2071,11 @@ pub fn is_diagnostic_detail(line: &str) -> bool {
     // |`), nor pm2's `0|api | …`.
     let number = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
     if number.len() < trimmed.len() {
-        // rustc marks a suggestion's lines as removed, added or changed: `3 - old`.
+        // rustc marks a suggestion's lines as removed, added or changed: `3 - old`
+        // (ruff pads the number: `52  + import contextlib`).
         let gap = number.trim_start_matches(' ');
-        (gap.len() < number.len() && gap.starts_with('|'))
-            || [" - ", " + ", " ~ "].iter().any(|m| number.starts_with(m))
+        gap.len() < number.len()
+            && (gap.starts_with('|') || ["- ", "+ ", "~ "].iter().any(|m| gap.starts_with(m)))
     } else {
         trimmed.len() < line.len() && trimmed.starts_with('|')
     }
@@ -2979,7 +3005,13 @@ fn tool_header(line: &str, severity: Option<Severity>) -> Option<Header> {
         }
         b't' if serious && line.starts_with(CPP_TERMINATE) => Some(Header::CppTerminate),
         b'F' if serious && line.starts_with(FATAL_PYTHON) => Some(Header::FatalPython),
-        b'A'..=b'Z' if is_rule_code_line(line) => Some(Header::RuleFinding),
+        b'A'..=b'Z' if is_rule_code_line(line) => Some(Header::RuleFinding {
+            error: crate::is_python_error_rule(
+                line.split(' ').next().unwrap_or_default().as_bytes(),
+            ),
+        }),
+        // ruff's syntax error, which has no rule's code.
+        b'i' if line.starts_with("invalid-syntax: ") => Some(Header::RuleFinding { error: true }),
         _ => None,
     }
 }
@@ -3601,7 +3633,39 @@ mod tests {
             assert!(record.continues(line), "{line}");
             record.push(line, None, None);
         }
+        // F821 finds code that cannot run: an error; a style rule's finding is a warning,
+        // whatever its message names.
+        assert_eq!(record.severity(), Some(Severity::Error));
+        let style = [
+            "SIM105 Use `contextlib.suppress(KeyError)` instead of `try`-`except`-`pass`",
+            "   --> checkers/symilar.py:270:13",
+            "    |",
+            "270 |             except KeyError:",
+            "help: Replace with `contextlib.suppress(KeyError)`",
+            "    |",
+            "51  | from pylint.utils import LinterStats",
+            "52  + import contextlib",
+            "--------------------------------------------------------------------------------",
+            "270 |             try:",
+            "    -             except KeyError:",
+            "271 +             with contextlib.suppress(KeyError):",
+        ];
+        let found = inspect(style[0]);
+        record.start(style[0], found.severity, found.opens);
+        for line in &style[1..] {
+            assert!(record.continues(line), "{line}");
+            let found = inspect(line);
+            record.push(line, found.severity, found.opens);
+        }
         assert_eq!(record.severity(), Some(Severity::Warn));
+        let syntax = [
+            "invalid-syntax: Expected `:`, found `=`",
+            "   --> urllib3/pool.py:263:26",
+        ];
+        record.start(syntax[0], None, None);
+        assert!(record.continues(syntax[1]));
+        record.push(syntax[1], None, None);
+        assert_eq!(record.severity(), Some(Severity::Error));
         for not_a_code in [
             "F8 too short",
             "F12345 too long",
