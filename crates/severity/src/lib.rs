@@ -984,7 +984,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 87] = [
+const SIGNALS: [(&str, Severity); 89] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -1055,6 +1055,11 @@ const SIGNALS: [(&str, Severity); 87] = [
     ("Evicted", Severity::Error),
     // PHP's `PHP Fatal error:  Uncaught …`, and others' `Fatal error: …`.
     ("Fatal error", Severity::Fatal),
+    // Rust's runtime aborting the process: `thread 'parser' (19404) has overflowed its
+    // stack`, then `fatal runtime error: stack overflow, aborting` (`fatal` has its slot
+    // of the word filter already).
+    ("overflowed its stack", Severity::Fatal),
+    ("fatal runtime error:", Severity::Fatal),
     ("command not found", Severity::Error),
     ("No such file or directory", Severity::Error),
     ("Permission denied", Severity::Error),
@@ -1160,6 +1165,9 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
             }
         }
         "Failed" | "Exception:" => is_ctest_result(before, after),
+        // As Rust's runtime writes them: the thread's line ends so, the abort opens its own.
+        "overflowed its stack" => after.trim_ascii_end().is_empty(),
+        "fatal runtime error:" => before.is_empty(),
         "Killed" | "Evicted" | "Init:Error" | "InvalidImageName" => {
             after.trim_ascii_end().is_empty() || after.starts_with(b"  ")
         }
@@ -3118,6 +3126,11 @@ mod tests {
             ("app.py:1:0: F0001: No module named app (fatal)", Some(Error)),
             ("app.py:3:4: W0612: Unused variable 'x' (unused-variable)", Some(Warn)),
             ("app.py:1:80: E501 line too long (88 > 79 characters)", Some(Warn)),
+            // Rust's runtime aborting on a stack overflow.
+            ("thread 'parser-3' (19404) has overflowed its stack", Some(Fatal)),
+            ("fatal runtime error: stack overflow, aborting", Some(Fatal)),
+            ("the buffer overflowed its stack-allocated array", None),
+            ("retrying after a fatal runtime error: none", None),
             // Rules that find code that cannot run; ruff's syntax error, which has no code.
             ("./a.py:263:13: E999 SyntaxError: cannot assign to attribute here", Some(Error)),
             ("a.py:84:5: F821 undefined name '_log_merge'", Some(Error)),
@@ -4543,6 +4556,7 @@ mod tests {
                 "code=exited" | "code=killed" | "code=dumped" => ", status=3/x",
                 "non-zero" => " exit 3",
                 "Killed" | "Evicted" | "Init:Error" | "InvalidImageName" => "",
+                "overflowed its stack" => "",
                 "exit" | "Exit" => " code 3",
                 "BUG:" => " kernel NULL pointer dereference",
                 "command not found"
@@ -4562,7 +4576,7 @@ mod tests {
             // A count before what failed; TAP's `not ok` opens its line.
             let before = match phrase {
                 "fail" | "error" | "warning" => "x: 3 ",
-                "not ok" => "",
+                "not ok" | "fatal runtime error:" => "",
                 "Failed" | "Exception:" => "Test #3: x ....***",
                 _ => "x: ",
             };
