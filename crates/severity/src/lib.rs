@@ -687,10 +687,25 @@ impl Findings {
                 })
                 .or_else(|| reported_state(bytes))
                 .or_else(|| closing_failure(bytes))
+                .or_else(|| is_strace_crash_signal(bytes).then_some(Severity::Error))
                 .or_else(|| checkers::glued_valgrind_error(bytes).map(|_| Severity::Error)),
             opens: self.opens,
         }
     }
+}
+
+/// strace's report of a signal that crashes a program, as it is delivered (after `-f`'s
+/// `[pid 15971] ` and `-tt`'s time): `--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR,
+/// si_addr=NULL} ---`, its `+++ killed by SIGSEGV +++` after it; not one a program
+/// handles or ignores as a rule (`--- SIGCHLD {…} ---`).
+fn is_strace_crash_signal(bytes: &[u8]) -> bool {
+    let Some(at) = find(bytes, b"--- SIG") else {
+        return false;
+    };
+    let rest = &bytes[at + 4..];
+    ["SIGSEGV ", "SIGBUS ", "SIGILL ", "SIGFPE ", "SIGABRT "]
+        .iter()
+        .any(|signal| rest.starts_with(signal.as_bytes()))
 }
 
 /// Node's process warnings: `(node:4242) [DEP0005] DeprecationWarning: Buffer() is
@@ -3126,6 +3141,12 @@ mod tests {
             ("app.py:1:0: F0001: No module named app (fatal)", Some(Error)),
             ("app.py:3:4: W0612: Unused variable 'x' (unused-variable)", Some(Warn)),
             ("app.py:1:80: E501 line too long (88 > 79 characters)", Some(Warn)),
+            // strace's report of a crashing signal delivered; not of another.
+            ("--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---", Some(Error)),
+            ("[pid 19404] --- SIGABRT {si_signo=SIGABRT, si_code=SI_TKILL} ---", Some(Error)),
+            ("--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_status=0} ---", None),
+            ("--- SIGSEGVX", None),
+            ("[pid 15971] 05:48:37.508457 --- SIGBUS {si_signo=SIGBUS} ---", Some(Error)),
             // Rust's runtime aborting on a stack overflow.
             ("thread 'parser-3' (19404) has overflowed its stack", Some(Fatal)),
             ("fatal runtime error: stack overflow, aborting", Some(Fatal)),
