@@ -999,7 +999,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 89] = [
+const SIGNALS: [(&str, Severity); 91] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -1075,6 +1075,10 @@ const SIGNALS: [(&str, Severity); 89] = [
     // of the word filter already).
     ("overflowed its stack", Severity::Fatal),
     ("fatal runtime error:", Severity::Fatal),
+    // Input cut short: gzip's `stdin: unexpected end of file`, tar's `Unexpected EOF in
+    // archive`, bash's `syntax error: unexpected end of file`.
+    ("unexpected end of file", Severity::Error),
+    ("Unexpected EOF", Severity::Error),
     ("command not found", Severity::Error),
     ("No such file or directory", Severity::Error),
     ("Permission denied", Severity::Error),
@@ -3147,6 +3151,8 @@ mod tests {
             ("--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_status=0} ---", None),
             ("--- SIGSEGVX", None),
             ("[pid 15971] 05:48:37.508457 --- SIGBUS {si_signo=SIGBUS} ---", Some(Error)),
+            ("gzip: stdin: unexpected end of file", Some(Error)),
+            ("tar: Unexpected EOF in archive", Some(Error)),
             // Rust's runtime aborting on a stack overflow.
             ("thread 'parser-3' (19404) has overflowed its stack", Some(Fatal)),
             ("fatal runtime error: stack overflow, aborting", Some(Fatal)),

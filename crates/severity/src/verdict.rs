@@ -102,6 +102,8 @@ fn sums_up_diagnostics(line: &str) -> bool {
         || line
             .strip_prefix("error: ")
             .is_some_and(|code| PIP_CLOSING_CODES.contains(&code))
+        // GNU tar's, after the files it could not read or write.
+        || line == "tar: Exiting with failure status due to previous errors"
         || is_buildkit_verdict(line)
         || matches!(line, "FAILURES!" | "ERRORS!")
         // CTest's list of the tests that did not pass, each reported above it.
@@ -252,6 +254,7 @@ mod tests {
             "error: failed-wheel-build-for-install",
             "ERROR: failed to solve: process \"/bin/sh -c make\" did not complete successfully: exit code: 2",
             "#8 ERROR: process \"/bin/sh -c make\" did not complete successfully: exit code: 2",
+            "tar: Exiting with failure status due to previous errors",
         ] {
             assert_eq!(verdict(line), Some(Verdict::SumsUp), "{line}");
         }

@@ -84,6 +84,10 @@ pub const PER_TEMPLATE: u32 = 2;
 /// after every template, as the budget allows; they only fill room, and are the first to
 /// give way to another template's when [`MAX_KEPT`] are held.
 pub const MORE_PER_TEMPLATE: u32 = 20;
+/// An error template of at most this many records has them all ranked with the evidence
+/// (three `Permission denied` lines of one template together, not the third after every
+/// template).
+pub const FEW_ERRORS: u64 = 5;
 /// Lines of a multi-line record kept after its first at most: its first lines, its last
 /// ones and the decisive lines between them ([`KeptLines`]); the rest are counted where
 /// they were left out.
@@ -1406,7 +1410,8 @@ impl Text {
         // One record of each serious template first, so a frequent alert is not crowded
         // out by many rare ones; the template's count says how often it happened. An
         // error's second record (another symbol undefined, another mismatch of the same
-        // words) before the warnings and a tool's verdict: `kept` is worst first.
+        // words), and every record of an error template of few, before the warnings and a
+        // tool's verdict: `kept` is worst first.
         let mut shown_of: HashMap<GroupId, u32> = HashMap::new();
         let mut extras = Vec::new();
         let mut seconds = Vec::new();
@@ -1424,7 +1429,7 @@ impl Text {
                     }
                     out.emit(0, TextItem::Line(item))
                 }
-                n if n <= PER_TEMPLATE && error => seconds.push(item),
+                n if error && (n <= PER_TEMPLATE || item.count <= FEW_ERRORS) => seconds.push(item),
                 n if n <= PER_TEMPLATE || group.is_overflow() => out.emit(2, TextItem::Line(item)),
                 // 5. After every template.
                 _ => extras.push(item),
@@ -3391,6 +3396,39 @@ done
         let envelope = envelope_of(small, input.as_bytes());
         assert_eq!(lines_shown(&envelope.items), expected);
         assert_eq!(runs_of(&envelope, 150), 80);
+    }
+
+    #[test]
+    fn an_error_template_of_few_records_has_them_all_with_the_evidence() {
+        // Three `Permission denied` of one template: all three before the warnings; of
+        // six timeouts, two, the others after every template.
+        let mut input = String::new();
+        for i in 0..300 {
+            input.push_str(&format!("worker {} processed job {i}\n", i % 4));
+            if i % 100 == 50 {
+                input.push_str(&format!("find: ‘tree/pkg{i}’: Permission denied\n"));
+            }
+            if i % 50 == 20 {
+                input.push_str(&format!("ERROR job {i} timed out after 30s\n"));
+            }
+            if i == 250 {
+                input.push_str("WARN disk 91% full\n");
+            }
+        }
+        let envelope = chunked(input.as_bytes());
+        let texts: Vec<&str> = (envelope.items.iter())
+            .filter_map(|i| i["text"].as_str())
+            .collect();
+        let position = |text: &str| texts.iter().position(|t| t.contains(text)).unwrap();
+        let denied: Vec<usize> = ["pkg50’", "pkg150’", "pkg250’"].map(position).into();
+        let timeouts: Vec<usize> = (20..300)
+            .step_by(50)
+            .map(|i| position(&format!("job {i} timed")))
+            .collect();
+        let warning = position("disk 91% full");
+        assert!(denied.iter().all(|&at| at < warning), "{texts:?}");
+        assert!(timeouts[..2].iter().all(|&at| at < warning), "{texts:?}");
+        assert!(timeouts[2..].iter().all(|&at| at > warning), "{texts:?}");
     }
 
     #[test]
