@@ -848,7 +848,8 @@ impl MultiLine {
             Header::Diagnostic
                 if (indented && !blank() && !is_build_step(line))
                     || is_diagnostic_detail(line)
-                    || is_diagnostic_note(line)
+                    // (Not mypy's note of the scope the next error is in.)
+                    || (is_diagnostic_note(line) && !is_compiler_context(line))
                     // ruff's rule between the hunks of the fix it suggests.
                     || is_rule_of(line, b'-')
                     || (first && is_wrapped_error_code(line) && !is_diagnostic_header(line)) =>
@@ -1997,8 +1998,11 @@ fn is_maven_diagnostic(line: &str) -> bool {
 /// follows), `a.c: At top level:`. Read at the start of every record: nearly every other
 /// line ends in another byte than `:` or `,`.
 pub fn is_compiler_context(line: &str) -> bool {
-    const SCOPES: [&str; 11] = [
+    const SCOPES: [&str; 13] = [
         "In function ",
+        // mypy's, under `--show-error-context`: `In member "f" of class "A":`.
+        "In member \"",
+        "In class \"",
         "In member function ",
         "In static member function ",
         "In constructor ",
@@ -2019,6 +2023,8 @@ pub fn is_compiler_context(line: &str) -> bool {
     let Some((path, scope)) = line.split_once(": ") else {
         return false;
     };
+    // mypy's, as a note: `a.py: note: In function "f":`.
+    let scope = scope.strip_prefix("note: ").unwrap_or(scope);
     // A source file's name: `INFO: In function calls:` is not one.
     path.contains('.') && !path.contains(' ') && SCOPES.iter().any(|s| scope.starts_with(s))
 }
@@ -4857,6 +4863,34 @@ mod tests {
                 ],
             ),
         ]);
+    }
+
+    #[test]
+    fn mypys_note_of_a_scope_heads_the_error_under_it() {
+        // mypy 1.13 `--show-error-context`: the note names the scope of the error after
+        // it, not more of the error before it; a note on an error's line is that error's.
+        splits_alike(&[(
+            &[
+                &["dill/__diff.py:30: error: Need type annotation for \"id_to_obj\"  [var-annotated]"],
+                &[
+                    "dill/__diff.py: note: In function \"get_attrs\":",
+                    "dill/__diff.py:37: error: Function is missing a type annotation  [no-untyped-def]",
+                ],
+                &[
+                    "astroid/rebuilder.py: note: In member \"visit_annassign\" of class \"TreeRebuilder\":",
+                    "astroid/rebuilder.py:748: error: Argument \"target\" has incompatible type \"NodeNG\"  [arg-type]",
+                    "astroid/rebuilder.py:748: note: \"list\" is invariant",
+                ],
+                &["a.py: note: In class \"A\":", "a.py:3: error: Name \"x\" is not defined  [name-defined]"],
+                &["Found 3 errors in 2 files (checked 40 source files)"],
+            ],
+            // Each named by its error.
+            &[
+                "dill/__diff.py:37: error: Function is missing a type annotation  [no-untyped-def]",
+                "astroid/rebuilder.py:748: error: Argument \"target\" has incompatible type \"NodeNG\"  [arg-type]",
+                "a.py:3: error: Name \"x\" is not defined  [name-defined]",
+            ],
+        )]);
     }
 
     #[test]
