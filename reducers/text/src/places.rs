@@ -432,7 +432,8 @@ pub(crate) fn located_file(text: &str) -> Option<&str> {
 
 /// The directory `text` is in, when it is a path: no spaces or tabs, no URL, no `ls -R`
 /// heading (`dir:`), a letter in it; a separator, or else a name with an extension that
-/// has a letter (`README.md`, in `.`; not sqlite3's row `1|cust1|1.5`).
+/// has a letter and only letters and digits (`README.md`, in `.`; not sqlite3's row
+/// `1|cust1|1.5`, nor `222|u@example.com|118.48|paid`).
 fn directory_of(text: &str) -> Option<&str> {
     let bytes = text.as_bytes();
     let clean = bytes.len() <= MAX_PATH_BYTES
@@ -454,7 +455,12 @@ fn directory_of(text: &str) -> Option<&str> {
         None if text.contains(separator) => Some("."),
         None => text
             .rsplit_once('.')
-            .is_some_and(|(_, extension)| extension.bytes().any(|b| b.is_ascii_alphabetic()))
+            .is_some_and(|(_, extension)| {
+                extension.bytes().any(|b| b.is_ascii_alphabetic())
+                    && extension
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            })
             .then_some("."),
     }
 }
@@ -561,6 +567,7 @@ mod tests {
             "Binary file a.bin matches",
             "main:12:x",
             "1|cust1|1.5",
+            "222|user222@example.com|118.48|paid",
             "v1.2",
         ] {
             assert_eq!(place_of(line), None, "{line:?}");
