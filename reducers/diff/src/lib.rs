@@ -45,7 +45,9 @@ mod parse;
 mod words;
 
 use crate::context::ContextDiff;
-pub use parse::{header, hunk_header, unquote, Header, HunkHeader, Prefixes, MNEMONIC_PREFIXES};
+pub use parse::{
+    header, hunk_header, is_users_own, unquote, Header, HunkHeader, Prefixes, MNEMONIC_PREFIXES,
+};
 
 use briefly_core::{
     cut_str, strip_ansi, Emit, Envelope, Flow, Outcome, Preview, Rank, Record, Reducer,
@@ -273,10 +275,8 @@ impl FileDiff {
     /// suggested them (`src/x.c lib/x.c`: under `--no-prefix`, a move, not prefixes
     /// `src/` and `lib/`): its `rename from` line names its paths whole.
     fn forget_guessed_prefixes(&mut self, seen: Option<&Prefixes>) {
-        let guessed = self.prefixes.as_ref().is_some_and(|(old, new)| {
-            !MNEMONIC_PREFIXES.contains(&(old.as_str(), new.as_str()))
-                && seen != self.prefixes.as_ref()
-        });
+        let guessed = (self.prefixes.as_ref())
+            .is_some_and(|prefixes| is_users_own(prefixes) && seen != Some(prefixes));
         if guessed {
             self.prefixes = None;
         }
@@ -768,12 +768,11 @@ impl Diff {
         self.added += file.added;
         self.removed += file.removed;
         if !matches!(file.status, Status::Renamed | Status::Copied) && file.prefixes.is_some() {
-            self.custom_prefixes = (file.prefixes.clone())
-                .filter(|(old, new)| !MNEMONIC_PREFIXES.contains(&(old.as_str(), new.as_str())));
+            self.custom_prefixes = file.prefixes.clone().filter(is_users_own);
         }
         let path = file.path();
         // A change of the path's type: git writes the deletion of the file, then the
-        // addition of the link (or the other way), and counts one file, `T`.
+        // addition of the link, and counts one file, `T`.
         let deleted_last = self.deleted_last.take();
         let typechange = file.status == Status::Added
             && deleted_last

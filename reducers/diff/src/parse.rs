@@ -62,6 +62,13 @@ pub const MNEMONIC_PREFIXES: [(&str, &str); 5] = [
     ("1/", "2/"),
 ];
 
+/// Whether `prefixes` are a user's own (`--src-prefix=OLD/`), not git's: `a/` and `b/`
+/// or [`MNEMONIC_PREFIXES`].
+pub fn is_users_own((old, new): &Prefixes) -> bool {
+    let pair = (old.as_str(), new.as_str());
+    pair != ("a/", "b/") && !MNEMONIC_PREFIXES.contains(&pair)
+}
+
 /// Reads a header line, if it is one.
 pub fn header(line: &str) -> Option<Header> {
     let field = |prefix: &str| line.strip_prefix(prefix).map(str::to_string);
