@@ -281,6 +281,10 @@ enum Header {
     /// The C++ runtime's `terminate called after throwing an instance of
     /// 'std::runtime_error'`: the exception's `  what():  …` under it names it.
     CppTerminate,
+    /// pylint's finding of code duplicated, `a.py:1:0: R0801: Similar lines in 2 files`:
+    /// the modules' places (`==pkg.a:[10:20]`) and the lines they share follow, up to
+    /// its next message ([`is_pylint_similar`]).
+    PylintSimilar,
     /// A linter's finding headed by its rule's code, as ruff prints it by default: `F821
     /// Undefined name `x``; its place (` --> a.py:7:12`) on the next line makes it a
     /// finding ([`Header::Diagnostic`], a warning; an error for a rule that finds code
@@ -706,6 +710,12 @@ impl MultiLine {
                     || line.starts_with("WARNING in "))
             }
             Header::GradleFailure => return !blank(),
+            // (Blank lines of the code too.)
+            Header::PylintSimilar => {
+                return !(is_pylint_message(line)
+                    || line.starts_with("************* ")
+                    || is_rule_of(line, b'-'))
+            }
             // The includes' chain, the function, the template's instantiation, then the
             // diagnostic they lead to.
             Header::CompilerContext => {
@@ -987,8 +997,9 @@ impl MultiLine {
             _ => None,
         };
         // A diagnostic's level is its first line's: the source it quotes and the fix it
-        // suggests (ruff's `   -     except ImportError:`) name what they name.
-        if self.header != Header::Diagnostic {
+        // suggests (ruff's `   -     except ImportError:`, the code pylint finds twice)
+        // name what they name.
+        if !matches!(self.header, Header::Diagnostic | Header::PylintSimilar) {
             self.severity = self.severity.max(severity);
         }
         self.follow_block(line, first);
@@ -1335,6 +1346,24 @@ fn is_faulthandler_line(line: &str) -> bool {
 /// Whether `line` opens with a linter rule's code and a space, as ruff's findings do by
 /// default (`F821 Undefined name`, `PLR0913 Too many arguments`, `UP006 [*] Use …`): one
 /// to four capitals, then three or four digits.
+/// pylint's finding of code duplicated: `checkers/utils.py:1:0: R0801: Similar lines in 2
+/// files`.
+fn is_pylint_similar(line: &str) -> bool {
+    line.contains(": R0801: Similar lines in ")
+}
+
+/// A message of pylint's: `a.py:12:4: W0612: Unused variable 'x' (unused-variable)`, a
+/// place then a message id (a letter, four digits) and a colon.
+fn is_pylint_message(line: &str) -> bool {
+    line.match_indices(": ").any(|(at, _)| {
+        let id = line.as_bytes().get(at + 2..at + 8).unwrap_or_default();
+        id.len() == 6
+            && id[0].is_ascii_uppercase()
+            && id[1..5].iter().all(u8::is_ascii_digit)
+            && id[5] == b':'
+    })
+}
+
 /// Where ruff's finding is, under its code and message: ` --> src/a.py:3:1`, indented to
 /// its gutter's width (`   --> ` for a line number of three digits).
 fn is_finding_place(line: &str) -> bool {
@@ -2975,6 +3004,9 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         // Every compiler's diagnostic states its level; the test for one searches
         // the line, so only lines that state one pay for it.
         Header::Diagnostic
+    } else if severity == Some(Severity::Warn) && is_pylint_similar(line) {
+        // (Its test searches the line: only warnings pay for it.)
+        Header::PylintSimilar
     } else if severity >= Some(Severity::Warn) && is_postgres_message(line) {
         Header::Postgres
     } else if severity >= Some(Severity::Error) && is_unittest_report(line) {
@@ -4863,6 +4895,43 @@ mod tests {
                 ],
             ),
         ]);
+    }
+
+    #[test]
+    fn pylints_duplicate_code_is_one_record_of_its_level() {
+        // pylint 3.3: the code two modules share, blank lines of it too, up to the next
+        // message; the exceptions the code names are no error of the record's.
+        let similar = [
+            "checkers/utils.py:1:0: R0801: Similar lines in 2 files",
+            "==urllib3.connection:[250:257]",
+            "==urllib3.contrib.socks:[146:153]",
+            "            ) from e",
+            "",
+            "        except OSError as e:",
+            "            raise NewConnectionError(",
+            "                f\"bad: E1234 code, not a message\", {\"key: a1234:\": 1}",
+            " (duplicate-code)",
+        ];
+        splits_alike(&[(
+            &[
+                &similar,
+                &["requests/sessions.py:84:4: E0602: Undefined variable '_log_merge' (undefined-variable)"],
+                &similar[..4],
+                &["************* Module idna.cli"],
+                &similar[..4],
+                &["-----------------------------------"],
+                &["Your code has been rated at 9.12/10"],
+            ],
+            &[],
+        )]);
+        let mut record = MultiLine::new(Indented::ByRule);
+        let found = inspect(similar[0]);
+        record.start(similar[0], found.severity, found.opens);
+        for line in &similar[1..] {
+            let found = inspect(line);
+            record.push(line, found.severity, found.opens);
+        }
+        assert_eq!(record.severity(), Some(Severity::Warn));
     }
 
     #[test]
