@@ -2450,14 +2450,15 @@ const JAVA_NAME: [bool; 256] = {
 };
 
 /// `java.io.IOException: disk full`: a qualified class name ending in `Exception`,
-/// `Error` or `Throwable`, alone or before `: ` and a message.
+/// `Error` or `Throwable`, alone or before `: ` and a message; or a nested class's in no
+/// package (`Svc$ServiceException: …`).
 pub fn names_a_java_exception(line: &str) -> bool {
     // Read on every line that may continue a record: the name's bytes only, no search
     // for the `: ` after it.
     let b = line.as_bytes();
     let (mut end, mut dotted) = (0, false);
     while end < b.len() && JAVA_NAME[usize::from(b[end])] {
-        dotted |= b[end] == b'.';
+        dotted |= matches!(b[end], b'.' | b'$');
         end += 1;
     }
     let name = &line[..end];
@@ -5708,6 +5709,14 @@ mod tests {
                 ],
                 &["java.io.IOException: Broken pipe"],
             ),
+            (
+                &[&[
+                    "2026-12-07 05:40:40.487 ERROR [pool-1-thread-4] c.e.order.OrderService - could not reserve stock",
+                    "Svc$ServiceException: reservation failed for SKU-777",
+                    "\tat Svc.reserve(Svc.java:12)",
+                ]],
+                &["Svc$ServiceException: reservation failed for SKU-777"],
+            ),
             // `e.printStackTrace()` after a line that states no level: its own.
             (
                 &[
@@ -5742,6 +5751,8 @@ mod tests {
             "java.lang.IllegalStateException",
             "com.acme.Outer$InnerError: x",
             "org.acme.Failure_Throwable: y",
+            // A nested class in no package.
+            "Svc$ServiceException: reservation failed for SKU-777",
         ] {
             assert!(names_a_java_exception(name), "{name}");
         }
