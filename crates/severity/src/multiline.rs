@@ -285,6 +285,10 @@ enum Header {
     /// the modules' places (`==pkg.a:[10:20]`) and the lines they share follow, up to
     /// its next message ([`is_pylint_similar`]).
     PylintSimilar,
+    /// pip's debug dump under `-v`, `Exception information:`: the traceback of pip's
+    /// own handling of the error it reported at `ERROR:` before (pip logs it at debug),
+    /// no error of its own.
+    PipDebugDump,
     /// A linter's finding headed by its rule's code, as ruff prints it by default: `F821
     /// Undefined name `x``; its place (` --> a.py:7:12`) on the next line makes it a
     /// finding ([`Header::Diagnostic`], a warning; an error for a rule that finds code
@@ -710,6 +714,7 @@ impl MultiLine {
                     || line.starts_with("WARNING in "))
             }
             Header::GradleFailure => return !blank(),
+            Header::PipDebugDump if first => return line.starts_with(TRACEBACK),
             // (Blank lines of the code too.)
             Header::PylintSimilar => {
                 return !(is_pylint_message(line)
@@ -998,8 +1003,11 @@ impl MultiLine {
         };
         // A diagnostic's level is its first line's: the source it quotes and the fix it
         // suggests (ruff's `   -     except ImportError:`, the code pylint finds twice)
-        // name what they name.
-        if !matches!(self.header, Header::Diagnostic | Header::PylintSimilar) {
+        // name what they name; pip's debug dump is no error of its own.
+        if !matches!(
+            self.header,
+            Header::Diagnostic | Header::PylintSimilar | Header::PipDebugDump
+        ) {
             self.severity = self.severity.max(severity);
         }
         self.follow_block(line, first);
@@ -1346,6 +1354,9 @@ fn is_faulthandler_line(line: &str) -> bool {
 /// Whether `line` opens with a linter rule's code and a space, as ruff's findings do by
 /// default (`F821 Undefined name`, `PLR0913 Too many arguments`, `UP006 [*] Use …`): one
 /// to four capitals, then three or four digits.
+/// What opens pip's debug dump of an error it reported ([`Header::PipDebugDump`]).
+const PIP_DEBUG_DUMP: &str = "Exception information:";
+
 /// pylint's finding of code duplicated: `checkers/utils.py:1:0: R0801: Similar lines in 2
 /// files`.
 fn is_pylint_similar(line: &str) -> bool {
@@ -3005,6 +3016,8 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         // Every compiler's diagnostic states its level; the test for one searches
         // the line, so only lines that state one pay for it.
         Header::Diagnostic
+    } else if line.starts_with('E') && line == PIP_DEBUG_DUMP {
+        Header::PipDebugDump
     } else if severity == Some(Severity::Warn) && is_pylint_similar(line) {
         // (Its test searches the line: only warnings pay for it.)
         Header::PylintSimilar
@@ -4896,6 +4909,36 @@ mod tests {
                 ],
             ),
         ]);
+    }
+
+    #[test]
+    fn pips_debug_dump_is_one_record_and_no_error() {
+        // pip 23.2 `install -v`: the error it reported, then its own traceback at debug.
+        let dump = [
+            "Exception information:",
+            "Traceback (most recent call last):",
+            "  File \"/v/lib/python3.11/site-packages/pip/_vendor/resolvelib/resolvers.py\", line 316, in _backjump",
+            "    name, candidate = broken_state.mapping.popitem()",
+            "KeyError: 'dictionary is empty'",
+        ];
+        splits_alike(&[(
+            &[
+                &["ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/"],
+                &dump,
+                &["Remote version of pip: 24.0"],
+                // Not under it: a traceback of its own.
+                &["Exception information:"],
+                &["done"],
+            ],
+            &["KeyError: 'dictionary is empty'"],
+        )]);
+        let mut record = MultiLine::new(Indented::ByRule);
+        record.start(dump[0], None, None);
+        for line in &dump[1..] {
+            let found = inspect(line);
+            record.push(line, found.severity, found.opens);
+        }
+        assert_eq!(record.severity(), None);
     }
 
     #[test]
