@@ -289,6 +289,9 @@ enum Header {
     /// own handling of the error it reported at `ERROR:` before (pip logs it at debug),
     /// no error of its own.
     PipDebugDump,
+    /// Rust's thread that overflowed its stack, `thread 'x' (19404) has overflowed its
+    /// stack`: the runtime's `fatal runtime error: stack overflow, aborting` follows.
+    StackOverflow,
     /// A linter's finding headed by its rule's code, as ruff prints it by default: `F821
     /// Undefined name `x``; its place (` --> a.py:7:12`) on the next line makes it a
     /// finding ([`Header::Diagnostic`], a warning; an error for a rule that finds code
@@ -715,6 +718,7 @@ impl MultiLine {
             }
             Header::GradleFailure => return !blank(),
             Header::PipDebugDump if first => return line.starts_with(TRACEBACK),
+            Header::StackOverflow => return line.starts_with("fatal runtime error: "),
             // (Blank lines of the code too.)
             Header::PylintSimilar => {
                 return !(is_pylint_message(line)
@@ -3016,6 +3020,10 @@ fn header_of(line: &str, severity: Option<Severity>, opens: Option<Opens>) -> He
         // Every compiler's diagnostic states its level; the test for one searches
         // the line, so only lines that state one pay for it.
         Header::Diagnostic
+    } else if severity == Some(Severity::Fatal)
+        && line.trim_end().ends_with(" has overflowed its stack")
+    {
+        Header::StackOverflow
     } else if line.starts_with('E') && line == PIP_DEBUG_DUMP {
         Header::PipDebugDump
     } else if severity == Some(Severity::Warn) && is_pylint_similar(line) {
@@ -4909,6 +4917,26 @@ mod tests {
                 ],
             ),
         ]);
+    }
+
+    #[test]
+    fn rusts_stack_overflow_is_one_record() {
+        // Rust 1.95: the thread's line, then the runtime's abort.
+        splits_alike(&[(
+            &[
+                &["[parser-1] parsed chunk 1499"],
+                &[
+                    "thread 'parser-3' (19404) has overflowed its stack",
+                    "fatal runtime error: stack overflow, aborting",
+                ],
+                &["exit=134"],
+                // The abort alone, or after another line: its own.
+                &["fatal runtime error: stack overflow, aborting"],
+                &["thread 'main' has overflowed its stack"],
+                &["[parser-1] parsed chunk 1500"],
+            ],
+            &[],
+        )]);
     }
 
     #[test]
