@@ -2471,13 +2471,13 @@ pub fn names_a_java_exception(line: &str) -> bool {
     // Read on every line that may continue a record: the name's bytes only, no search
     // for the `: ` after it.
     let b = line.as_bytes();
-    let (mut end, mut dotted) = (0, false);
+    let (mut end, mut qualified) = (0, false);
     while end < b.len() && JAVA_NAME[usize::from(b[end])] {
-        dotted |= matches!(b[end], b'.' | b'$');
+        qualified |= matches!(b[end], b'.' | b'$');
         end += 1;
     }
     let name = &line[..end];
-    dotted
+    qualified
         && (end == line.len() || line[end..].starts_with(": "))
         && ["Exception", "Error", "Throwable"]
             .iter()

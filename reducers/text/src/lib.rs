@@ -2222,24 +2222,16 @@ impl FoldBatches for Text {
             };
             (line, severity, text)
         });
-        // The output's last words when they are not its first serious record (or that
-        // record's report).
-        let ended_in = kept
-            .first()
-            .filter(|(i, _)| Some(i.line) == ending)
-            .filter(|(i, _)| first_serious.as_ref().is_some_and(|f| f.0 != i.line))
-            .filter(|(i, _)| report.is_none_or(|r| r.line != i.line))
-            .map(|(i, _)| said(i));
-        // The record ranked first when the summary names it nowhere else: a rarer template
-        // of the same severity (the one traceback among 300 of another exception, a
-        // compiler's error after a service's 500s) is likelier what went wrong than the
-        // first record of a template seen hundreds of times.
-        let ranked_first = kept
-            .first()
-            .filter(|(i, _)| serious(i) && Some(i.line) != ending)
-            .filter(|(i, _)| first_serious.as_ref().is_some_and(|f| f.0 != i.line))
-            .filter(|(i, _)| report.is_none_or(|r| r.line != i.line))
-            .map(|(i, _)| said(i));
+        // The record ranked first, when the summary names it nowhere else (not its first
+        // serious record, nor that record's report): the output's last words; or an error ranked first another way, a rarer template of the same
+        // severity (the one traceback among 300 of another exception, a compiler's error
+        // after a service's 500s), likelier what went wrong than the first record of a
+        // template seen hundreds of times.
+        let top = (kept.first().map(|(i, _)| i))
+            .filter(|i| first_serious.as_ref().is_some_and(|f| f.0 != i.line))
+            .filter(|i| report.is_none_or(|r| r.line != i.line));
+        let ended_in = top.filter(|i| Some(i.line) == ending).map(said);
+        let ranked_first = (top.filter(|i| serious(i) && Some(i.line) != ending)).map(said);
         let templates = miner.templates_by_count();
         let whole = self.whole.take();
         let mut returned_whole = whole.is_some();
