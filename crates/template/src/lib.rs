@@ -24,7 +24,8 @@
 //! # How lines are grouped
 //!
 //! 1. Each line is split on whitespace and masked ([`mask`]): alphanumeric
-//!    runs containing a digit, and month / weekday names, become `<*>`;
+//!    runs containing a digit, month / weekday names and bytes escaped in hex
+//!    (`\xdf`) become `<*>`;
 //!    bracketed groups and quoted values with spaces are one token; runs of
 //!    identical masked tokens are one token.
 //! 2. A line whose masked tokens fit an existing template (same length,
@@ -53,8 +54,9 @@
 //! position (among the first 8 tokens) in at least three different
 //! templates is a field value (a host name, a level, a component state).
 //! Differences in such fields (against another field value or a masked
-//! value) do not split an event, and when a word becomes a field value the
-//! templates it separated are merged.
+//! value) do not split an event, if a word with a letter is left in common
+//! (not only an `=`), and when a word becomes a field value the templates it
+//! separated are merged.
 //!
 //! Everything is deterministic: the same input gives the same ids and the
 //! same templates. There is no per-format configuration: timestamps, levels,

@@ -3,8 +3,9 @@
 //! A line is split on ASCII whitespace into tokens. Inside each token, every
 //! maximal run of alphanumeric characters that contains a digit (numbers, hex
 //! ids, IP octets, versions, UUID parts, hostnames such as `node-17`...), or
-//! that is a month or weekday abbreviation (`Jun`, `Sun`...), is replaced by
-//! the wildcard [`WILDCARD`]. Wildcards joined by a single connector
+//! that is a month or weekday abbreviation (`Jun`, `Sun`...), or a byte
+//! escaped in hex (the `xdf` of `\xdf`), is replaced by the wildcard
+//! [`WILDCARD`]. Wildcards joined by a single connector
 //! character (`. : - _ , / @ +`) collapse into one, so `10.1.2.3:8080`,
 //! `2015-10-18` and `18:01:47,978` each become a single `<*>`, while the
 //! surrounding structure is kept: `uid=0` becomes `uid=<*>`,
@@ -47,8 +48,8 @@ pub(crate) enum TokenKind {
 ///
 /// The line is split on whitespace. Inside each token, every run of
 /// alphanumeric characters that contains a digit (numbers, hex ids, IP
-/// octets, versions, UUID parts, host names such as `node-17`) or that is a
-/// month or weekday name becomes `<*>`; such wildcards joined by one
+/// octets, versions, UUID parts, host names such as `node-17`), that is a
+/// month or weekday name or that is a byte escaped in hex (`\xdf`) becomes `<*>`; such wildcards joined by one
 /// connector (`. : - _ , / @ +`) collapse into one, so `10.1.2.3:8080`,
 /// `2015-10-18` and `18:01:47,978` are each `<*>`, while `uid=0` becomes
 /// `uid=<*>` and `sshd[24200]:` becomes `sshd[<*>]:`. A bracketed group of a
@@ -572,9 +573,10 @@ fn mask_plain_token(
             }
             let word = &bytes[s..i];
             let digit = seen & DIGIT != 0;
+            let escape = !digit && s > start && is_hex_escape(bytes[s - 1], word);
             // Calendar names start with a capital.
-            if digit || (c & UPPER != 0 && is_calendar_word(word)) {
-                flags |= seen | ANY_VAR | if digit { 0 } else { CALENDAR };
+            if digit || escape || (c & UPPER != 0 && is_calendar_word(word)) {
+                flags |= seen | ANY_VAR | if digit || escape { 0 } else { CALENDAR };
                 o = push_wild(out, out_start, o);
             } else {
                 o = copy_word(out, o, bytes, s, i);
@@ -758,6 +760,18 @@ fn is_connector(b: u8) -> bool {
     class(b) & CONNECTOR != 0
 }
 
+/// Whether a word run after the byte `before` is a byte escaped in hex (`\xdf`), a
+/// value as much as `\x9a` is: random bytes as strace shows them
+/// (`getrandom("\x9a\xdf\xe6…", 8, GRND_NONBLOCK)`) were a template per call.
+#[inline]
+fn is_hex_escape(before: u8, word: &[u8]) -> bool {
+    before == b'\\'
+        && word.len() == 3
+        && word[0] == b'x'
+        && word[1].is_ascii_hexdigit()
+        && word[2].is_ascii_hexdigit()
+}
+
 /// Month and weekday abbreviations and names are parts of timestamps.
 #[inline]
 fn is_calendar_word(w: &[u8]) -> bool {
@@ -815,7 +829,7 @@ fn mask_token_with(tok: &[u8], flags: u8, out: &mut Vec<u8>) -> TokenKind {
         && tok.windows(3).any(|w| {
             w[0].is_ascii_uppercase() && w[1].is_ascii_lowercase() && w[2].is_ascii_lowercase()
         });
-    if flags & (DIGIT | GROUPED) == 0 && !calendar {
+    if flags & (DIGIT | GROUPED) == 0 && !calendar && memchr::memmem::find(tok, b"\\x").is_none() {
         out.extend_from_slice(tok);
         return if flags & PUNCT == 0 {
             TokenKind::Word
@@ -847,7 +861,10 @@ fn mask_token_with(tok: &[u8], flags: u8, out: &mut Vec<u8>) -> TokenKind {
             }
             let digit = seen & DIGIT != 0;
             let word = &tok[s..i];
-            if digit || (seen & UPPER != 0 && is_calendar_word(word)) {
+            if digit
+                || s > 0 && is_hex_escape(tok[s - 1], word)
+                || (seen & UPPER != 0 && is_calendar_word(word))
+            {
                 any_var = true;
                 // Collapse `<*>` + one connector + new variable into one.
                 let len = out.len();
@@ -1155,6 +1172,26 @@ mod tests {
     }
 
     #[test]
+    fn bytes_escaped_in_hex_are_variable() {
+        // strace's random bytes: one template for every call, not one each.
+        assert_eq!(
+            mask("getrandom(\"\\x9a\\xdf\\xe6\", 8, GRND_NONBLOCK) = 8"),
+            mask("getrandom(\"\\xdf\\xab\\xfe\", 8, GRND_NONBLOCK) = 8"),
+        );
+        assert_eq!(tok("\"\\xdf\\xab\",").0, "\"\\<*>\\<*>\",");
+        // The same masked by the path of rarer tokens (a quoted value with a space).
+        assert_eq!(tok("a=\"\\xdf q\"").0, "a=\"\\<*> q\"");
+        // In a long token with a calendar word, masked by the path of rarer tokens too.
+        assert_eq!(mask("Jun-\\xdf-abcdef"), "<*>-\\<*>-abcdef");
+        // Only a backslash, an `x` and two hex digits.
+        for kept in ["\\xdfx", "\\xd", "\\xgg", "\\xag", "xab", "/xab"] {
+            assert_eq!(tok(kept).0, kept);
+            assert_eq!(mask(kept), kept);
+        }
+        assert_eq!(mask("\\xdf/xab"), "\\<*>/xab");
+    }
+
+    #[test]
     fn calendar_words_are_variable() {
         assert_eq!(tok("Jun").1, TokenKind::Wild);
         assert_eq!(tok("[Sun").0, "[<*>");
@@ -1232,6 +1269,7 @@ mod tests {
             "héllo wörld 3 é1 1é \u{0} \\a\\b C:\\x",
             "  a   b\t12\r\n",
             "<*> <*>1 <<*>> a.b a@b /x/y x/ ./ id=1 id=a id=a.b",
+            "f(\"\\x9a\\xdf\\xe6\", 8) \\xdfx \\xd \\xg1 x\\xab a=\"\\xdf q\\xab\" [\\xab c]",
         ];
         for l in fixed {
             for (mt, mb) in [(usize::MAX, usize::MAX), (128, 256), (3, 5), (1, 1), (2, 8)] {
@@ -1242,7 +1280,7 @@ mod tests {
         const ALPHA: &[&str] = &[
             " ", " ", " ", "\t", "a", "b", "Z", "J", "un", "Sun", "Jun", "Sept", "Mon", "1", "42",
             "0x", ".", "/", "\\", "@", "=", ":", "\"", "-", "_", ",", "+", "[", "]", "(", ")", "{",
-            "}", "<", ">", "*", "é", "#", "<*>", "=\"", "key=", "id=",
+            "}", "<", ">", "*", "é", "#", "<*>", "=\"", "key=", "id=", "\\x", "df", "e",
         ];
         let mut next = xorshift(0x1234_5678_9abc_def0);
         for _ in 0..20_000 {

@@ -1061,6 +1061,8 @@ impl Miner {
             return None;
         }
         let mut matched = 0u32;
+        // Whether a matched word has a letter (not only `=` or `-`).
+        let mut named = false;
         let mut differ = 0u32;
         // Differences where a known field value (a word seen at this
         // position in several templates: a host name, a level) faces a
@@ -1076,7 +1078,10 @@ impl Miner {
                 continue;
             }
             if t.hash == oh && t.text.as_bytes() == ob {
-                matched += u32::from(is_word(t.kind));
+                if is_word(t.kind) {
+                    matched += 1;
+                    named = named || t.text.bytes().any(|b| b.is_ascii_alphabetic());
+                }
                 last_differs = false;
             } else if evidenced(t.kind, t.text.as_bytes(), ok, ob) {
                 differ += 1;
@@ -1109,10 +1114,12 @@ impl Miner {
             return None;
         }
         let similar = if only_fields {
-            matched >= 1
-                && f64::from(matched)
-                    >= self.config.similarity
-                        * tw.saturating_sub(field_t).max(ow.saturating_sub(field_o)) as f64
+            self.similar_but_fields(
+                matched,
+                named,
+                tw.saturating_sub(field_t),
+                ow.saturating_sub(field_o),
+            )
         } else {
             self.similar(matched, tw, ow)
         };
@@ -1261,6 +1268,17 @@ impl Miner {
             && f64::from(matched) >= self.config.similarity * a.max(b) as f64
     }
 
+    /// [`Miner::similar`] for two patterns that differ only in header fields, `a` and
+    /// `b` plain tokens besides them: one matched word may do (`kernel[0]:
+    /// AppleCamIn::wakeEventHandlerThread` on two hosts), if one that names something
+    /// (`named`: a matched word has a letter). strace's `<... close resumed>) = 0` and
+    /// `getrandom("…", 8, GRND_NONBLOCK) = 8` have two fields each (words seen in that
+    /// place in several templates) and only `=` in common: merged, they made `<*> <*>
+    /// <*> <*> = <*>`, which every syscall of that length then joined.
+    fn similar_but_fields(&self, matched: u32, named: bool, a: usize, b: usize) -> bool {
+        named && f64::from(matched) >= self.config.similarity * a.max(b) as f64
+    }
+
     /// A shape of a nearby length that aligns with the line, all unaligned
     /// stretches looking like values.
     fn find_other_len(&mut self, m: &Masked) -> Option<Candidate> {
@@ -1366,11 +1384,16 @@ impl Miner {
             &mut scratch.steps,
         );
         let mut matched = 0u32;
+        let mut named = false;
         let (mut field_a, mut field_b) = (0usize, 0usize);
         let mut only_fields = true;
         for st in &scratch.steps {
             match *st {
-                Step::Match(i, _) => matched += u32::from(is_word(toks[i].kind)),
+                Step::Match(i, _) if is_word(toks[i].kind) => {
+                    matched += 1;
+                    named = named || toks[i].text.bytes().any(|b| b.is_ascii_alphabetic());
+                }
+                Step::Match(..) => {}
                 Step::Gap { a0, a1, b0, b1 } => {
                     if a1 - a0 > MAX_GAP || b1 - b0 > MAX_GAP {
                         return None;
@@ -1406,9 +1429,7 @@ impl Miner {
         }
         let (tw, lw) = (words(toks), m.words());
         let similar = if only_fields {
-            matched >= 1
-                && f64::from(matched)
-                    >= self.config.similarity * (tw - field_a).max(lw - field_b) as f64
+            self.similar_but_fields(matched, named, tw - field_a, lw - field_b)
         } else {
             self.similar(matched, tw, lw)
         };
@@ -2190,6 +2211,32 @@ mod tests {
         assert_eq!(text(&m, a), "<*> INFO worker <*> started in <*> ms on <*>");
         assert_eq!(m.get(a).unwrap().count(), 2);
         assert_eq!(m.len(), 1);
+    }
+
+    #[test]
+    fn lines_alike_in_header_fields_and_punctuation_only_stay_apart() {
+        // strace: `<...` and `resumed>)` in the first, `NONBLOCK)` in the second become
+        // fields (words seen in that place in several templates); only `=` is left in
+        // common. All of it had folded into `<*> = <*>`.
+        let mut m = miner();
+        let resumed = ["close", "getpid", "execve", "exit_group"]
+            .map(|call| m.add(&format!("11073 <... {call} resumed>) = 0")));
+        for call in ["getrandom", "read", "write", "pread"] {
+            m.add(&format!("11072 {call}(3, \"a1\", NONBLOCK) = 8"));
+        }
+        let lseek = m.add("11074 lseek(3, \"b2\", NONBLOCK) = 8");
+        assert_ne!(m.resolve(lseek), m.resolve(resumed[0]));
+        assert_eq!(text(&m, resumed[0]), "<*> <... <*> resumed>) = <*>");
+        assert_eq!(text(&m, lseek), "<*> lseek(<*>, \"<*>\", NONBLOCK) = <*>");
+        assert_eq!(m.len(), 6);
+
+        // The same across lengths (`strace -f -tt`).
+        let mut m = miner();
+        let resumed = ["rseq", "set_robust_list", "mmap", "close"]
+            .map(|call| m.add(&format!("[pid 11] 05:48:37.1 <... {call} resumed>) = 0")));
+        let close = m.add("[pid 15] 05:48:37.5 close(4)    = 0");
+        assert_ne!(m.resolve(close), m.resolve(resumed[0]));
+        assert_eq!(text(&m, close), "[pid <*>] <*> close(<*>) = <*>");
     }
 
     #[test]
