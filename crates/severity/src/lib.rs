@@ -173,8 +173,10 @@ const COLUMN_WINDOW: usize = 64;
 /// `"level":"error"`, pino's `"level": 50`), followed by a colon (`error:`, `Warning:`,
 /// `error[E0308]:`) or by a compiler's code and a colon (tsc's `error TS2322:`, csc's
 /// `error CS0103:`), capitalized in a table's column, before two spaces or a tab
-/// (kubectl's `Warning  BackOff`, Windows' CBS log's `04:30:31, Error  CSI`), or in
-/// ESLint's table after a line and a column (`  12:5  error  …`); a lone capital letter
+/// (kubectl's `Warning  BackOff`, Windows' CBS log's `04:30:31, Error  CSI`), in
+/// ESLint's table after a line and a column (`  12:5  error  …`), or in lower case right
+/// after the line's time (zap's console `2024-12-07T08:26:40.000Z\terror\t…`, Node's
+/// `[2024-12-07T08:26:40.000Z] info  …`); a lone capital letter
 /// among the first words (`E1129`, logcat's ` E `) and syslog's priority opening a line
 /// (`<3>`, `<34>Oct 11 …`) count too. The worst level stated counts (a line relayed in
 /// another's, `[info] … [main] ERROR …`, is as bad as it says), but a word in lower case
@@ -1877,6 +1879,12 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
                         && is_position(&head[gap + 1..])
                 })
     };
+    // In lower case right after the line's time, set apart by a space or a tab: zap's
+    // console encoder (`2024-12-07T08:26:40.000Z\terror\tmain.go:12\t…`, its epoch
+    // `1.7335e+09\tinfo\t…`), Node's loggers (`[2024-12-07T08:26:40.000Z] info  http …`).
+    // (Looked at last: most levels are in capitals.)
+    let stamped =
+        || !plural && matches!(after, Some(b' ' | b'\t')) && is_a_leading_time(&bytes[..start]);
     // A compiler's coded diagnostic: tsc's `error TS2322:`, csc's `error CS0103:`,
     // MSBuild's `warning MSB3277:`.
     let coded = after == Some(b' ') && is_diagnostic_code(&bytes[end + 1..]);
@@ -1911,7 +1919,8 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         || positioned
         || coded
         || numbered
-        || near_line;
+        || near_line
+        || stamped();
     let prose = !written && colon && word[0].is_ascii_lowercase();
     (written || colon).then_some(Found::Stated { level, prose })
 }
@@ -1983,6 +1992,46 @@ fn is_maven_aside(rest: &[u8]) -> bool {
         return rest.trim_ascii().is_empty();
     };
     advice.trim_ascii().is_empty() || ADVICE.iter().any(|start| advice.starts_with(start))
+}
+
+/// Whether `head`, all of a line before a word, is a time and the space after it: a
+/// token or a date and a time (`2024-12-07 08:26:40.123`), in brackets or not, with a
+/// clock's `hh:mm:ss` (`[08:26:40]`, `2024-12-07T08:26:40.000Z`, `+00:00`) or as seconds
+/// since the epoch (zap's `1.7335612e+09`, `1733561200.123`).
+fn is_a_leading_time(head: &[u8]) -> bool {
+    let time = head.trim_ascii_end();
+    if time.len() == head.len() || time.len() > 40 {
+        return false;
+    }
+    let time = time
+        .strip_prefix(b"[")
+        .and_then(|t| t.strip_suffix(b"]"))
+        .unwrap_or(time);
+    let stamp_byte = |b: &u8| b.is_ascii_digit() || b"-/:.,TZ+ ".contains(b);
+    if !time.iter().all(stamp_byte) || time.iter().filter(|&&b| b == b' ').count() > 1 {
+        // (An epoch in zap's notation has an `e`: `1.7335612e+09`.)
+        let (mantissa, exponent) = match time.iter().position(|&b| b == b'e') {
+            Some(e) => time.split_at(e),
+            None => return false,
+        };
+        return digits(mantissa) == 1
+            && mantissa.get(1) == Some(&b'.')
+            && digits(&mantissa[2..]) + 2 == mantissa.len()
+            && exponent.len() == 4
+            && exponent[1] == b'+'
+            && digits(&exponent[2..]) == 2;
+    }
+    let clock = time.windows(8).any(|w| {
+        w.iter().enumerate().all(|(i, b)| {
+            if i % 3 == 2 {
+                *b == b':'
+            } else {
+                b.is_ascii_digit()
+            }
+        })
+    });
+    let epoch = digits(time) == 10 && time.get(10).is_none_or(|&b| b == b'.');
+    clock || epoch
 }
 
 /// `12:5`: a line and a column, all of `text`.
@@ -2895,6 +2944,47 @@ mod tests {
             // A word after a comma and no time is none.
             ("we met at 10, Info  desk", None),
             ("at 10:00, Info  desk", None),
+        ]);
+    }
+
+    #[test]
+    fn a_level_in_lower_case_after_the_lines_time() {
+        assert_classified(&[
+            // zap's console encoder, by its ISO time and by its epoch.
+            (
+                "2024-12-07T08:26:40.000Z\terror\tmain.go:12\tdb down",
+                Some(Error),
+            ),
+            ("1.7335612e+09\tinfo\tmain.go:12\tstarted", Some(Info)),
+            ("1733561200.123 warn disk at 91%", Some(Warn)),
+            // Node's loggers, a time in brackets.
+            (
+                "[2024-12-07T08:26:40.000Z] info  http GET /a 200",
+                Some(Info),
+            ),
+            ("[2024-12-07T08:26:40.000Z] warn  slow query", Some(Warn)),
+            ("[08:26:40] error  db down", Some(Error)),
+            ("2024-12-07 08:26:40.123 error [main] db down", Some(Error)),
+            ("2024-12-07 08:26:40+00:00 debug cache hit", Some(Debug)),
+            // Not a time, not right after it, or a plural: no level.
+            ("12:5 error handling paths", None),
+            ("v1.2.3 error handling", None),
+            ("2024-12-07 08:26:40 we saw an error here", None),
+            ("2024-12-07 08:26:40 errors counted: 3", None),
+            ("2024-12-07 web1 08:26:40 error x", None),
+            ("2024-12-07 08:26:40 error", None),
+            ("[08:26:40]error x", None),
+            ("2024-12-07T08:26:40.000000000000000000000000Z error x", None),
+            ("2024-12-07 08:26:40 1.5 error x", None),
+            ("1733561200:5 info x", None),
+            ("1.7e+0 error x", None),
+            ("17.5e+09 info x", None),
+            ("1.5x5e+09 info x", None),
+            ("1.5e+009 info x", None),
+            ("1.5e+09x info x", None),
+            ("x.5e+09 info x", None),
+            ("1.5e-09 info x", None),
+            ("1.5e+0x info x", None),
         ]);
     }
 
