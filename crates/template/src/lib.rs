@@ -33,7 +33,9 @@
 //!    lookup of the masked line and a token comparison, no allocation.
 //! 3. Otherwise the line joins the most similar template of the same length
 //!    if every differing position looks like a value (one side is `<*>`,
-//!    both sides are masked values or names such as `a.b` / `/x/y`, or a
+//!    both sides are masked values or names such as `a.b` / `/x/y`, but not
+//!    two groups of words and values that share no word, `(2: No such file or
+//!    directory)` / `(13: Permission denied)`, or a
 //!    masked value faces a plain word, as a host name with and without
 //!    digits), the final word is not among them (`... HTTPS` vs `...
 //!    SOCKS5` are two events), `key=` prefixes agree, and at least

@@ -1821,7 +1821,32 @@ fn evidenced(a: TokenKind, at: &[u8], b: TokenKind, bt: &[u8]) -> bool {
         (Word, Word) | (Word, Value) | (Value, Word) => false,
         _ => true,
     };
-    kinds && same_key(at, bt)
+    kinds
+        && same_key(at, bt)
+        && !(a == Masked
+            && b == Masked
+            && is_grouped(at)
+            && is_grouped(bt)
+            && !share_a_word(at, bt))
+}
+
+/// Whether a token is a group of several words (`(2: No such file or directory),`).
+fn is_grouped(t: &[u8]) -> bool {
+    t.contains(&b' ')
+}
+
+/// Whether two tokens have a word (two letters or more) in common, or one has none: two
+/// groups of words and values that share none say different things (nginx's `(2: No
+/// such file or directory),` and `(13: Permission denied),`), whatever values they hold;
+/// a group of values only (`( 3552 3534 )`) is a value. (Groups of words alone, a
+/// thread's name, `[AsyncDispatcher event handler]`, are header fields.)
+fn share_a_word(a: &[u8], b: &[u8]) -> bool {
+    fn words(t: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
+        t.split(|c| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() > 1)
+    }
+    let (mut a, b) = (words(a), words(b));
+    a.clone().next().is_none() || b.clone().next().is_none() || a.any(|w| b.clone().any(|v| v == w))
 }
 
 /// Whether two tokens do not have different keys.
@@ -2237,6 +2262,31 @@ mod tests {
         let close = m.add("[pid 15] 05:48:37.5 close(4)    = 0");
         assert_ne!(m.resolve(close), m.resolve(resumed[0]));
         assert_eq!(text(&m, close), "[pid <*>] <*> close(<*>) = <*>");
+    }
+
+    #[test]
+    fn groups_of_values_that_share_no_word_stay_apart() {
+        let mut m = miner();
+        let line = |n: u32, reason: &str| {
+            format!("2026/12/07 08:24:13 [error] 966#966: *{n} open() \"/srv/f{n}.js\" failed ({reason}), client: 10.0.0.{n}")
+        };
+        let missing = m.add(&line(4, "2: No such file or directory"));
+        let denied = m.add(&line(8, "13: Permission denied"));
+        assert_ne!(m.resolve(missing), m.resolve(denied));
+        let again = m.add(&line(9, "2: No such file or directory"));
+        assert_eq!(m.resolve(again), m.resolve(missing));
+        // Hosts of different names, a token each; a group of values only, another list
+        // of them; a thread's name, another thread.
+        let a = m.add("12:00:01 node-17 kernel: link up on eth0 now");
+        let b = m.add("12:00:02 web-3 kernel: link up on eth0 now");
+        assert_eq!(m.resolve(a), m.resolve(b));
+        let a = m.add("12:00:01 fan 7 speeds (3552 3534 3375) ok");
+        let b = m.add("12:00:02 fan 8 speeds (3552 3534 3375 4245) ok");
+        assert_eq!(m.resolve(a), m.resolve(b));
+        let a =
+            m.add("12:00:01 INFO [AsyncDispatcher event handler] rack: Resolved h1 to /default");
+        let b = m.add("12:00:02 INFO [RMCommunicator Allocator] rack: Resolved h2 to /default");
+        assert_eq!(m.resolve(a), m.resolve(b));
     }
 
     #[test]
