@@ -1837,7 +1837,9 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         Some(b'.') => word.iter().all(|b| !b.is_ascii_uppercase()),
         _ => false,
     };
-    let colon = matches!(after, Some(b':' | b'[')) && !selector && !compound;
+    // Nor a member of a list (dpkg -l's legend: `(Status,Err: uppercase=bad)`).
+    let listed = before == Some(b',');
+    let colon = matches!(after, Some(b':' | b'[')) && !selector && !compound && !listed;
     // A table's column of levels, as kubectl writes events: `Warning  BackOff  3m …`,
     // set apart on both sides by two spaces or a tab (or the line's start).
     let apart = |gap: &[u8]| gap.starts_with(b"  ") || gap.first() == Some(&b'\t');
@@ -1900,8 +1902,9 @@ fn word_level(bytes: &[u8], start: usize, end: usize, word: &[u8]) -> Option<Fou
         && bytes[end..]
             .strip_prefix(b" near line ")
             .is_some_and(|rest| digits(rest) > 0 && rest.get(digits(rest)) == Some(&b':'));
-    // A compiler's macro is the value it defines (`cc -DLOG_LEVEL=ERROR -c a.c`).
-    if defines_a_macro(&bytes[..start]) {
+    // A compiler's macro is the value it defines (`cc -DLOG_LEVEL=ERROR -c a.c`), an
+    // environment variable's the value it is set to (`LOG_LEVEL=error`, as `env` lists it).
+    if defines_a_macro(&bytes[..start]) || sets_a_variable(bytes, start, end) {
         return None;
     }
     if preceded_by_level_key(bytes, start) {
@@ -2032,6 +2035,28 @@ fn is_a_leading_time(head: &[u8]) -> bool {
     });
     let epoch = digits(time) == 10 && time.get(10).is_none_or(|&b| b == b'.');
     clock || epoch
+}
+
+/// Whether the word at `start..end` of `line` is all an environment variable is set to,
+/// as `env` and `export -p` list it: the line is a name of capitals and digits with an
+/// `_`, `=` and the word (`LOG_LEVEL=error`, `declare -x APP_LOG_LEVEL="debug"`).
+fn sets_a_variable(line: &[u8], start: usize, end: usize) -> bool {
+    let head = &line[..start];
+    let Some(head) = (head.strip_suffix(b"\""))
+        .unwrap_or(head)
+        .strip_suffix(b"=")
+    else {
+        return false;
+    };
+    let name = [&b"declare -x "[..], b"export "]
+        .iter()
+        .find_map(|prefix| head.strip_prefix(*prefix))
+        .unwrap_or(head);
+    name.contains(&b'_')
+        && name
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+        && matches!(line[end..].trim_ascii_end(), b"" | b"\"")
 }
 
 /// `12:5`: a line and a column, all of `text`.
@@ -2988,6 +3013,30 @@ mod tests {
             ("x.5e+09 info x", None),
             ("1.5e-09 info x", None),
             ("1.5e+0x info x", None),
+        ]);
+    }
+
+    #[test]
+    fn a_setting_or_a_lists_member_is_no_level() {
+        assert_classified(&[
+            // `env`'s listing, dpkg -l's legend.
+            ("LOG_LEVEL=error", None),
+            ("LOG_LEVEL=ERROR", None),
+            ("APP_LOG_LEVEL=debug", None),
+            ("export LOG_LEVEL=warn", None),
+            ("declare -x APP_LOG_LEVEL=\"debug\"", None),
+            (
+                "|/ Err?=(none)/Reinst-required (Status,Err: uppercase=bad)",
+                None,
+            ),
+            // A logger's key stays one, in any case; a level after a comma and a space.
+            ("log_level=error msg=x", Some(Error)),
+            ("log_level=error", Some(Error)),
+            ("LEVEL=error", Some(Error)),
+            ("LEVEL=ERROR msg=x", Some(Error)),
+            (r#"{"log.level":"warn","msg":"x"}"#, Some(Warn)),
+            ("db down, Error: timeout", Some(Error)),
+            ("a,ERROR: x", Some(Error)),
         ]);
     }
 
