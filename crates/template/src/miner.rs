@@ -1080,7 +1080,7 @@ impl Miner {
             if t.hash == oh && t.text.as_bytes() == ob {
                 if is_word(t.kind) {
                     matched += 1;
-                    named = named || t.text.bytes().any(|b| b.is_ascii_alphabetic());
+                    named = named || names(&t.text);
                 }
                 last_differs = false;
             } else if evidenced(t.kind, t.text.as_bytes(), ok, ob) {
@@ -1391,7 +1391,7 @@ impl Miner {
             match *st {
                 Step::Match(i, _) if is_word(toks[i].kind) => {
                     matched += 1;
-                    named = named || toks[i].text.bytes().any(|b| b.is_ascii_alphabetic());
+                    named = named || names(&toks[i].text);
                 }
                 Step::Match(..) => {}
                 Step::Gap { a0, a1, b0, b1 } => {
@@ -1792,9 +1792,10 @@ fn fits(toks: &[Tok], m: &Masked) -> bool {
 }
 
 /// Whether two shapes can match a common line and say one event: same length,
-/// every position equal or variable in one of them, and a plain word equal in both.
-/// Shapes that share no word (`<*> status <*> <*>`, `<*> <*> <*> <none>`) say
-/// nothing in common: unified, every line of their length would fold into them.
+/// every position equal or variable in one of them, and a plain word with a letter equal
+/// in both. Shapes that share no word (`<*> status <*> <*>`, `<*> <*> <*> <none>`), or
+/// only `=`, say nothing in common: unified, every line of their length would fold into
+/// them.
 fn unifiable(a: &[Tok], b: &[Tok]) -> bool {
     let same = |x: &Tok, y: &Tok| x.hash == y.hash && x.text == y.text;
     a.len() == b.len()
@@ -1803,7 +1804,12 @@ fn unifiable(a: &[Tok], b: &[Tok]) -> bool {
             .all(|(x, y)| x.kind == TokenKind::Wild || y.kind == TokenKind::Wild || same(x, y))
         && a.iter()
             .zip(b)
-            .any(|(x, y)| x.kind == TokenKind::Word && same(x, y))
+            .any(|(x, y)| x.kind == TokenKind::Word && same(x, y) && names(&x.text))
+}
+
+/// Whether a plain word names something: it has a letter (not `=`, `-`, `|`).
+fn names(word: &str) -> bool {
+    word.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
 /// Whether two differing tokens at one position are evidence of a variable:
@@ -2262,6 +2268,27 @@ mod tests {
         let close = m.add("[pid 15] 05:48:37.5 close(4)    = 0");
         assert_ne!(m.resolve(close), m.resolve(resumed[0]));
         assert_eq!(text(&m, close), "[pid <*>] <*> close(<*>) = <*>");
+    }
+
+    #[test]
+    fn shapes_alike_in_punctuation_only_are_not_one_event() {
+        // ltrace: `strcoll("a", <*> = <*>` and a shape of `strchr`'s with its call
+        // variable had only `=` in common; unified, every call of that length joined.
+        let shape = |line: &str, wild: &[usize]| {
+            let mut m = MaskedLine::default();
+            m.fill(line, &Config::default());
+            m.0.hash_tokens();
+            let mut toks = toks_of(&m.0, &texts_of(&m.0));
+            for &i in wild {
+                toks[i] = Tok::wild();
+            }
+            toks
+        };
+        let strcoll = shape("100 strcoll(\"a\", \"b\") = 5", &[0, 2, 4]);
+        let strchr = shape("100 strchr(\"c1\", '%') = nil", &[0, 1]);
+        assert!(!unifiable(&strcoll, &strchr));
+        let strcoll_too = shape("100 strcoll(\"a\", \"d\") = 7", &[0, 4]);
+        assert!(unifiable(&strcoll, &strcoll_too));
     }
 
     #[test]
