@@ -630,10 +630,12 @@ impl Findings {
         // JsonError>`) says nothing went wrong, whatever its words name; a tool's finding
         // at a place in a source file says so first (`a.c:3:5: error: …`, pytest's
         // `tests/t.py:6: AssertionError`).
+        // (Nested, what it says in its own words only: `go test`'s log is indented,
+        // `    store_test.go:12: …`, and says nothing went wrong by its place.)
         if let Some(code) = quoted_code(bytes) {
             return Inspection {
                 severity: code_opening(code.text, code.indent)
-                    .or_else(|| placed_finding(&code.place)),
+                    .or_else(|| placed_finding(&code.place).filter(|_| !code.nested)),
                 opens: None,
                 stated: false,
             };
@@ -2182,6 +2184,8 @@ struct QuotedCode<'a> {
     place: Place<'a>,
     text: &'a [u8],
     indent: usize,
+    /// The line is indented: a tool's output nested in another's.
+    nested: bool,
 }
 
 /// The code in a line that opens with a place in a source file: after the file's name,
@@ -2197,7 +2201,10 @@ fn quoted_code(bytes: &[u8]) -> Option<QuotedCode<'_>> {
         "lua", "pl", "pm", "sh", "bash", "zsh", "sql",
     ];
     // The file's name is the first word: a log's line is ruled out by its first byte (a
-    // time's digit, a bracket).
+    // time's digit, a bracket). A tool's output nested in another's is indented (pip's
+    // build's `  /tmp/…/dist.py:318: UserWarning: …`).
+    let nested = bytes.iter().take(8).take_while(|&&b| b == b' ').count();
+    let bytes = &bytes[nested..];
     if !bytes
         .first()
         .is_some_and(|&b| b.is_ascii_alphabetic() || matches!(b, b'.' | b'/' | b'_' | b'~'))
@@ -2226,6 +2233,7 @@ fn quoted_code(bytes: &[u8]) -> Option<QuotedCode<'_>> {
         text: &code[indent..],
         indent,
         place,
+        nested: nested > 0,
     })
 }
 
@@ -3852,6 +3860,13 @@ mod tests {
                 "src/w.py:3:    warnings.warn(\"x\", DeprecationWarning)",
                 None,
             ),
+            // Nested in another tool's output, indented (pip's build log).
+            (
+                "  /tmp/pip-build-env-w/overlay/dist.py:318: UserWarning: Unknown option",
+                Some(Warn),
+            ),
+            ("      src/a.c:3:5: error: expected ';'", Some(Error)),
+            ("    src/a.rs:12:    panic!(\"ERROR\")", None),
             // Node's process warnings.
             (
                 "(node:10055) [DEP0005] DeprecationWarning: Buffer() is deprecated due to security and usability issues.",
