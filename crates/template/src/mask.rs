@@ -5,8 +5,8 @@
 //! ids, IP octets, versions, UUID parts, hostnames such as `node-17`...), or
 //! that is a month or weekday abbreviation (`Jun`, `Sun`...), or a byte
 //! escaped in hex (the `xdf` of `\xdf`), is replaced by the wildcard
-//! [`WILDCARD`]. Wildcards joined by a single connector
-//! character (`. : - _ , / @ +`) collapse into one, so `10.1.2.3:8080`,
+//! [`WILDCARD`]. Wildcards joined by a single connector character (`. : - _
+//! , / @ +`) collapse into one, so `10.1.2.3:8080`,
 //! `2015-10-18` and `18:01:47,978` each become a single `<*>`, while the
 //! surrounding structure is kept: `uid=0` becomes `uid=<*>`,
 //! `sshd[24200]:` becomes `sshd[<*>]:`, `blk_-69522` becomes `blk_<*>`.
@@ -49,8 +49,9 @@ pub(crate) enum TokenKind {
 /// The line is split on whitespace. Inside each token, every run of
 /// alphanumeric characters that contains a digit (numbers, hex ids, IP
 /// octets, versions, UUID parts, host names such as `node-17`), that is a
-/// month or weekday name or that is a byte escaped in hex (`\xdf`) becomes `<*>`; such wildcards joined by one
-/// connector (`. : - _ , / @ +`) collapse into one, so `10.1.2.3:8080`,
+/// month or weekday name or that is a byte escaped in hex (`\xdf`) becomes
+/// `<*>`; such wildcards joined by one connector (`. : - _ , / @ +`)
+/// collapse into one, so `10.1.2.3:8080`,
 /// `2015-10-18` and `18:01:47,978` are each `<*>`, while `uid=0` becomes
 /// `uid=<*>` and `sshd[24200]:` becomes `sshd[<*>]:`. A bracketed group of a
 /// few words (`[req-1 alice - -]`) and a quoted value with spaces
