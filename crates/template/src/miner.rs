@@ -1782,13 +1782,20 @@ impl Fitted {
 }
 
 /// Whether the masked line fits the shape: same length, every constant
-/// token equal. Compares bytes only: it does not need the token hashes.
+/// token equal. Compares bytes only: it does not need the token hashes. A shape of
+/// variables only (of a line of values: `0a:c0:65`, `42`) fits lines of values only
+/// (`ab:cd:65`), not every line of its length (`CA:TRUE`, `DNS:localhost`).
 fn fits(toks: &[Tok], m: &Masked) -> bool {
+    let mut constant = false;
     toks.len() == m.len()
-        && toks
-            .iter()
-            .enumerate()
-            .all(|(i, t)| t.kind == TokenKind::Wild || bytes_eq(t.text.as_bytes(), m.bytes(i)))
+        && toks.iter().enumerate().all(|(i, t)| {
+            if t.kind == TokenKind::Wild {
+                return true;
+            }
+            constant = true;
+            bytes_eq(t.text.as_bytes(), m.bytes(i))
+        })
+        && (constant || (0..m.len()).all(|i| !is_word(m.kind(i))))
 }
 
 /// Whether two shapes can match a common line and say one event: same length,
@@ -2289,6 +2296,18 @@ mod tests {
         assert!(!unifiable(&strcoll, &strchr));
         let strcoll_too = shape("100 strcoll(\"a\", \"d\") = 7", &[0, 4]);
         assert!(unifiable(&strcoll, &strcoll_too));
+    }
+
+    #[test]
+    fn a_line_of_values_is_joined_by_values_only() {
+        // `openssl x509 -text`: the key's hex rows, and the fields among them.
+        let mut m = miner();
+        let hex = m.add("                    0a:c0:65");
+        assert_eq!(m.add("                    ab:cd:65"), hex);
+        for field in ["                CA:TRUE", "                DNS:localhost"] {
+            assert_ne!(m.add(field), hex, "{field}");
+        }
+        assert_eq!(text(&m, hex), "<*>");
     }
 
     #[test]
