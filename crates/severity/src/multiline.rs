@@ -3126,6 +3126,19 @@ mod tests {
         (split, starts)
     }
 
+    /// The level of the one record `lines` are, each graded by [`inspect`].
+    fn severity_of(lines: &[&str]) -> Option<Severity> {
+        let mut record = MultiLine::new(Indented::ByRule);
+        let found = inspect(lines[0]);
+        record.start(lines[0], found.severity, found.opens);
+        for line in &lines[1..] {
+            assert!(record.continues(line), "{line}");
+            let found = inspect(line);
+            record.push(line, found.severity, found.opens);
+        }
+        record.severity()
+    }
+
     /// Each example's lines split into its records under both policies, naming what it
     /// names.
     fn splits_alike(examples: &[(&[&[&str]], &[&str])]) {
@@ -3710,14 +3723,7 @@ mod tests {
             "    -             except KeyError:",
             "271 +             with contextlib.suppress(KeyError):",
         ];
-        let found = inspect(style[0]);
-        record.start(style[0], found.severity, found.opens);
-        for line in &style[1..] {
-            assert!(record.continues(line), "{line}");
-            let found = inspect(line);
-            record.push(line, found.severity, found.opens);
-        }
-        assert_eq!(record.severity(), Some(Severity::Warn));
+        assert_eq!(severity_of(&style), Some(Severity::Warn));
         let syntax = [
             "invalid-syntax: Expected `:`, found `=`",
             "   --> urllib3/pool.py:263:26",
@@ -3943,17 +3949,6 @@ mod tests {
     fn a_record_is_at_the_worst_level_of_its_lines() {
         // What a WARN line logged may be a crash printed after it, which one cannot tell
         // apart: an error under it is not hidden as a warning.
-        let severity_of = |lines: &[&str]| {
-            let mut record = MultiLine::new(Indented::ByRule);
-            let found = inspect(lines[0]);
-            record.start(lines[0], found.severity, found.opens);
-            for line in &lines[1..] {
-                assert!(record.continues(line), "{line}");
-                let found = inspect(line);
-                record.push(line, found.severity, found.opens);
-            }
-            record.severity()
-        };
         let stack = [
             "\tat a.B.c(B.java:1)",
             "Caused by: java.io.IOException: disk full",
@@ -4996,14 +4991,7 @@ mod tests {
             ],
             &[],
         )]);
-        let mut record = MultiLine::new(Indented::ByRule);
-        let found = inspect(similar[0]);
-        record.start(similar[0], found.severity, found.opens);
-        for line in &similar[1..] {
-            let found = inspect(line);
-            record.push(line, found.severity, found.opens);
-        }
-        assert_eq!(record.severity(), Some(Severity::Warn));
+        assert_eq!(severity_of(&similar), Some(Severity::Warn));
     }
 
     #[test]
