@@ -2007,7 +2007,6 @@ fn is_maven_aside(rest: &[u8]) -> bool {
 /// token or a date and a time (`2024-12-07 08:26:40.123`), in brackets or not, with a
 /// clock's `hh:mm:ss` (`[08:26:40]`, `2024-12-07T08:26:40.000Z`, `+00:00`) or as seconds
 /// since the epoch (zap's `1.7335612e+09`, `1733561200.123`).
-#[inline(never)]
 fn is_a_leading_time(head: &[u8]) -> bool {
     let time = head.trim_ascii_end();
     if time.len() == head.len() || time.len() > 40 {
@@ -2047,7 +2046,6 @@ fn is_a_leading_time(head: &[u8]) -> bool {
 /// Whether the word at `start..end` of `line` is all an environment variable is set to,
 /// as `env` and `export -p` list it: the line is a name of capitals and digits with an
 /// `_`, `=` and the word (`LOG_LEVEL=error`, `declare -x APP_LOG_LEVEL="debug"`).
-#[inline(never)]
 fn sets_a_variable(line: &[u8], start: usize, end: usize) -> bool {
     let head = &line[..start];
     let Some(head) = (head.strip_suffix(b"\""))
