@@ -25,7 +25,7 @@
 use crate::time::{format_micros, Span};
 use briefly_core::{counted, Emit, Gap, KeptLines, WholeChars};
 use briefly_severity::multiline::{is_cause, is_go_test_frame, what_went_wrong, TRACEBACK};
-use briefly_severity::{classify, Severity};
+use briefly_severity::{classify, KeptLevels, Severity};
 use briefly_template::{GroupId, MaskedLine, Miner};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -211,7 +211,7 @@ struct Note {
     /// Its first entry, for a template seen once: (line, level, group, pid).
     first: (u64, usize, u32, Option<String>),
     /// Its entries kept verbatim, and the last line of those.
-    kept: u32,
+    kept: KeptLevels,
     kept_last: u64,
     /// Its first entry is listed ([`LISTED_RANK`]): no item of a template seen once
     /// repeats it.
@@ -221,6 +221,18 @@ struct Note {
     /// Entries at its severity, the worst (levels of one severity together: journald's
     /// `crit` and `alert` are both fatal).
     at_severity: u64,
+}
+
+impl Note {
+    /// Counts one more entry of `severity` kept, or with `more` false one fewer.
+    fn count_kept(&mut self, severity: Option<Severity>, more: bool) {
+        // (No entry of no level is serious enough to keep.)
+        match severity {
+            Some(severity) if more => self.kept.add(severity),
+            Some(severity) => self.kept.remove(severity),
+            None => {}
+        }
+    }
 }
 
 /// Entries per group, by how serious.
@@ -500,7 +512,7 @@ impl Fold {
                 group,
                 entry.pid.map(str::to_string),
             ),
-            kept: 0,
+            kept: KeptLevels::default(),
             kept_last: 0,
             first_listed: false,
             levels: [0; MAX_LEVELS],
@@ -515,15 +527,23 @@ impl Fold {
         note.severity = note.severity.max(entry.severity);
         note.first_micros = earliest(note.first_micros, entry.micros);
         note.last_micros = latest(note.last_micros, entry.micros);
-        let keep_serious = room && note.kept < PER_TEMPLATE;
+        let keep_serious = room && note.kept.total() < PER_TEMPLATE;
         if keep_serious {
-            note.kept += 1;
             note.kept_last = note.kept_last.max(entry.line);
+            note.count_kept(entry.severity, true);
         }
         // Folded in after one of its template kept, though before it (docker's records
         // of two streams or of compose's containers end out of order): it takes that
         // one's place, so that a template shows its first entries.
-        let earlier = serious && !keep_serious && note.kept > 0 && entry.line < note.kept_last;
+        let earlier =
+            serious && !keep_serious && note.kept.total() > 0 && entry.line < note.kept_last;
+        // Worse than one of its template kept: it takes the place of the latest kept of
+        // a level less severe, one of several kept at that level, so that a template
+        // shows its worst entry and one of each level it has (an access log's 500s
+        // after its 404s, warnings).
+        let worse = (entry.severity)
+            .filter(|_| serious && !keep_serious && !earlier)
+            .and_then(|severity| note.kept.gives_way_to(severity));
         // By their lines: docker's two streams' entries are folded in as they end.
         if self
             .first
@@ -550,6 +570,9 @@ impl Fold {
         } else if earlier {
             let item = kept(entry, first_line, rest, group, template);
             self.keep_earlier(item);
+        } else if let Some(replaced) = worse {
+            let item = kept(entry, first_line, rest, group, template);
+            self.keep_worse(item, replaced);
         } else if self.listing() {
             self.list(kept(entry, first_line, rest, group, template));
         }
@@ -613,7 +636,36 @@ impl Fold {
             .expect("full");
         let old = std::mem::replace(&mut self.kept[slot], item);
         if let Some(note) = self.notes.get_mut(&old.template) {
-            note.kept -= 1;
+            note.count_kept(old.severity, false);
+        }
+        if self.listing() {
+            self.list(old);
+        }
+    }
+
+    /// Keeps `item`, worse than one its template kept, in place of the latest entry kept
+    /// of that template at `replaced`; that one is listed where entries are.
+    fn keep_worse(&mut self, item: Kept, replaced: Severity) {
+        let template = item.template;
+        let slot = (self.kept.iter())
+            .rposition(|k| k.template == template && k.severity == Some(replaced));
+        let Some(slot) = slot else {
+            if self.listing() {
+                self.list(item);
+            }
+            return;
+        };
+        let severity = item.severity;
+        let old = std::mem::replace(&mut self.kept[slot], item);
+        let kept_last = (self.kept.iter())
+            .filter(|k| k.template == template)
+            .map(|k| k.line)
+            .max()
+            .unwrap_or(0);
+        if let Some(note) = self.notes.get_mut(&template) {
+            note.count_kept(old.severity, false);
+            note.count_kept(severity, true);
+            note.kept_last = kept_last;
         }
         if self.listing() {
             self.list(old);
@@ -635,6 +687,7 @@ impl Fold {
             }
             return;
         };
+        let (template, severity) = (item.template, item.severity);
         let old = std::mem::replace(&mut self.kept[slot], item);
         let kept_last = (self.kept.iter())
             .filter(|k| of_template(k))
@@ -643,6 +696,10 @@ impl Fold {
             .unwrap_or(0);
         if let Some(note) = self.notes.get_mut(&old.template) {
             note.kept_last = kept_last;
+            note.count_kept(old.severity, false);
+        }
+        if let Some(note) = self.notes.get_mut(&template) {
+            note.count_kept(severity, true);
         }
         if self.listing() {
             self.list(old);
@@ -684,7 +741,7 @@ impl Fold {
                         std::cmp::Ordering::Less => kept.at_severity,
                     };
                     kept.severity = kept.severity.max(note.severity);
-                    kept.kept += note.kept;
+                    kept.kept.merge(note.kept);
                     for (sum, n) in kept.levels.iter_mut().zip(note.levels) {
                         *sum += n;
                     }
@@ -796,7 +853,7 @@ impl Fold {
         }
         for t in &templates {
             let note = notes.get(&t.id());
-            if t.count() == 1 || note.is_some_and(|n| u64::from(n.kept) >= t.count()) {
+            if t.count() == 1 || note.is_some_and(|n| u64::from(n.kept.total()) >= t.count()) {
                 continue; // shown verbatim already
             }
             let mut item = Map::new();
@@ -1242,6 +1299,60 @@ mod tests {
             "{template}"
         );
         assert_eq!(template["units_left_out"], 10);
+    }
+
+    #[test]
+    fn a_templates_worse_entry_takes_the_place_of_one_of_several_kept() {
+        // The entries kept of one template's, at these levels in turn (0 warn, 1 error, 2
+        // fatal), each by its line and level.
+        let kept_of = |levels: &[usize]| {
+            let mut fold = Fold::new(Names {
+                group: "stream",
+                level: "level",
+                levels: &["warn", "error", "fatal"],
+                levels_key: "levels",
+                worst_first: false,
+                level_severities: &[],
+            });
+            let messages: Vec<String> = (0..levels.len())
+                .map(|n| format!("request {n} done"))
+                .collect();
+            for (n, &level) in levels.iter().enumerate() {
+                fold.add(&Entry {
+                    line: n as u64 + 1,
+                    micros: None,
+                    level,
+                    severity: Some(Severity::ALL[level + 3]),
+                    group: "stdout",
+                    pid: None,
+                    message: &messages[n],
+                    ansi: false,
+                });
+            }
+            let mut kept = Vec::new();
+            fold.finish(&mut |rank, item| {
+                if item["kind"] == "entry" && rank != 1 {
+                    kept.push((item["line"].as_u64().unwrap(), item["level"].clone()));
+                }
+            });
+            kept.sort_by_key(|(line, _)| *line);
+            kept
+        };
+        // Warnings first, more than it keeps: the first error takes a warning's place,
+        // the others none (the last kept of its level is left).
+        assert_eq!(
+            kept_of(&[0, 0, 0, 1, 1, 1]),
+            [(1, json!("warn")), (4, json!("error"))]
+        );
+        // Worse than all kept, the least severe one's.
+        assert_eq!(
+            kept_of(&[0, 0, 0, 1, 1, 1, 2]),
+            [(4, json!("error")), (7, json!("fatal"))]
+        );
+        assert_eq!(
+            kept_of(&[0, 0, 1, 1]),
+            [(1, json!("warn")), (3, json!("error"))]
+        );
     }
 
     #[test]

@@ -52,7 +52,7 @@ use severity::multiline::{
     what_went_wrong, without_indent, Indented, MultiLine,
 };
 use severity::verdict::{verdict, Verdict};
-use severity::{classify, Severity};
+use severity::{classify, KeptLevels, Severity};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::hash::BuildHasherDefault;
 use std::io::{BufWriter, Read, Seek, Write};
@@ -485,9 +485,9 @@ struct TemplateInfo {
     /// the miner merged are folded together by them.
     first_time: Option<(u64, String)>,
     last_time: Option<(u64, String)>,
-    /// Its records kept, by severity (slots as in `by_severity`): the least severe of
-    /// them is the one a worse record of the template takes the place of.
-    kept_by_severity: [u32; 7],
+    /// Its records kept, by severity: which of them a worse record of the template takes
+    /// the place of.
+    kept: KeptLevels,
     /// The first and last lines of its first record: an example of a record over several
     /// lines says how many more it has.
     first_record: Option<(u64, u64)>,
@@ -506,18 +506,6 @@ struct TemplateInfo {
 }
 
 impl TemplateInfo {
-    /// Its records kept.
-    fn kept(&self) -> u32 {
-        self.kept_by_severity.iter().sum()
-    }
-
-    /// The severity of its least severe record kept, when any is.
-    fn least_kept(&self) -> Option<Option<Severity>> {
-        let slot = self.kept_by_severity.iter().position(|&n| n > 0)?;
-        // The inverse of `slot_of`.
-        Some(slot.checked_sub(1).map(|s| Severity::ALL[s]))
-    }
-
     /// Of the template's `count` records, how many are at `severity`, when it is one and
     /// not all of them are.
     fn severity_count(&self, severity: Option<Severity>, count: u64) -> Option<u64> {
@@ -1087,14 +1075,24 @@ impl Text {
         // The records past the miner's caps are not told apart: each serious one is kept
         // (up to MAX_KEPT in all), not some of them.
         let overflow = group == GroupId::OVERFLOW;
-        if info.kept() >= MORE_PER_TEMPLATE && !overflow {
+        if info.kept.total() >= MORE_PER_TEMPLATE && !overflow {
             // A record worse than one its template kept takes that one's place (the
-            // error among a file's warnings), else the worst is on no page.
-            if info.least_kept().is_none_or(|least| item.severity <= least) {
+            // error among a file's warnings), else the worst is on no page; not the last
+            // kept of its level, so that a template shows one of each level it has (an
+            // access log's 404, a warning, among its 500s).
+            let least = info.kept.least();
+            if least.is_none_or(|least| item.severity <= Some(least)) {
                 // As severe as its least: it may show another file. Less: it shows none.
-                return info.least_kept() == Some(item.severity) && self.keep_elsewhere(group, out);
+                return least.is_some()
+                    && least == item.severity
+                    && self.keep_elsewhere(group, out);
             }
-            return match least_kept(&self.kept, |of| of == group) {
+            let Some(replaced) = item.severity.and_then(|s| info.kept.gives_way_to(s)) else {
+                return false;
+            };
+            return match least_kept(&self.kept, |of, severity| {
+                of == group && severity == Some(replaced)
+            }) {
                 Some((slot, least)) if item.severity > least => {
                     self.keep_at(Some(slot), false, group, out)
                 }
@@ -1103,7 +1101,7 @@ impl Text {
         }
         // One past those of its template shown with the evidence: it only fills room,
         // taking no other's place.
-        let extra = info.kept() >= PER_TEMPLATE && !overflow;
+        let extra = info.kept.total() >= PER_TEMPLATE && !overflow;
         let full = self.kept.len() == MAX_KEPT;
         if extra && full {
             return false;
@@ -1120,7 +1118,7 @@ impl Text {
         let least_kept = match self.extra_slots.last() {
             _ if !full => None,
             Some(&slot) => Some((slot, self.kept[slot].1.severity)),
-            None => least_kept(&self.kept, |_| true),
+            None => least_kept(&self.kept, |_, _| true),
         };
         let gives_way = |(slot, least): (usize, Option<Severity>)| {
             self.kept_extra[slot] || item.severity > least
@@ -1186,7 +1184,7 @@ impl Text {
     ) -> bool {
         // Kept: the record takes its buffers along.
         let item = &mut self.pending.item;
-        let severity_slot = slot_of(item.severity);
+        let severity = item.severity;
         let mut item = std::mem::replace(item, LineItem::new(0, String::new()));
         if item.text.len() > MAX_KEPT_CHARS {
             let kept = kept_line(&item.text);
@@ -1197,8 +1195,8 @@ impl Text {
             // A worse record replaces a less severe one kept.
             let (old_generation, mut old, old_group) =
                 std::mem::replace(&mut self.kept[slot], (0, item, group));
-            if let Some(noted) = self.info.get_mut(&old_group) {
-                noted.kept_by_severity[slot_of(old.severity)] -= 1;
+            if let Some((noted, severity)) = self.info.get_mut(&old_group).zip(old.severity) {
+                noted.kept.remove(severity);
             }
             self.kept_extra[slot] = extra;
             if self.listing() {
@@ -1224,7 +1222,9 @@ impl Text {
         self.generation += 1;
         self.kept[slot].0 = self.generation;
         let info = self.info.get_mut(&group).expect("inserted above");
-        info.kept_by_severity[severity_slot] += 1;
+        if let Some(severity) = severity {
+            info.kept.add(severity);
+        }
         if self.options.context > 0 {
             self.awaiting
                 .push_back((slot, self.generation, self.options.context));
@@ -1554,7 +1554,9 @@ impl Text {
         let other = miner.overflow();
         let mut other_item = (other.count() > 0).then(|| item("other", other, OTHER.to_string()));
         for t in &templates {
-            let kept = info.get(&t.id()).map_or(0, |noted| u64::from(noted.kept()));
+            let kept = info
+                .get(&t.id())
+                .map_or(0, |noted| u64::from(noted.kept.total()));
             if t.count() > RARE && kept < t.count() {
                 if t.count() < other.count() {
                     if let Some(other_item) = other_item.take() {
@@ -1794,15 +1796,15 @@ impl std::hash::Hasher for IdHasher {
     }
 }
 
-/// The slot of the least severe record kept of the templates `of` takes (the latest of
-/// them), and its severity.
+/// The slot of the least severe record kept that `of` takes, by its template and
+/// severity (the latest of them), and its severity.
 fn least_kept(
     kept: &[(u64, LineItem, GroupId)],
-    of: impl Fn(GroupId) -> bool,
+    of: impl Fn(GroupId, Option<Severity>) -> bool,
 ) -> Option<(usize, Option<Severity>)> {
     kept.iter()
         .enumerate()
-        .filter(|(_, (_, _, group))| of(*group))
+        .filter(|(_, (_, item, group))| of(*group, item.severity))
         .min_by_key(|(i, (_, k, _))| (k.severity, std::cmp::Reverse(*i)))
         .map(|(i, (_, k, _))| (i, k.severity))
 }
@@ -2052,13 +2054,7 @@ impl FoldBatches for Text {
             for (sum, n) in entry.by_severity.iter_mut().zip(noted.by_severity) {
                 *sum += n;
             }
-            for (sum, kept) in entry
-                .kept_by_severity
-                .iter_mut()
-                .zip(noted.kept_by_severity)
-            {
-                *sum += kept;
-            }
+            entry.kept.merge(noted.kept);
             // In the order of the input, not of the map.
             entry.first_time = [entry.first_time.take(), noted.first_time]
                 .into_iter()
@@ -4188,6 +4184,55 @@ done
         assert_eq!(records("retry"), 2);
         assert_eq!(records("job failed"), 3);
         assert_eq!(records("undefined"), MORE_PER_TEMPLATE as usize);
+    }
+
+    #[test]
+    fn a_template_keeps_a_record_of_each_level_it_has() {
+        // An access log is one template whatever the status: its requests refused (404,
+        // warnings) first, then the server's failures (500, errors), more than it keeps.
+        let request = |i: usize, status: u16, agent: &str| {
+            format!(
+                "10.0.0.{} - - [07/Dec/2026:10:{:02}:{:02} +0000] \"GET /a/{i} HTTP/1.1\" {status} {} \"{agent}\"\n",
+                i % 200 + 1,
+                i / 60 % 60,
+                i % 60,
+                1000 + i
+            )
+        };
+        // (Served requests first and last: the input's edges.)
+        let input = |crash: bool| -> String {
+            [request(0, 200, "curl/8")]
+                .into_iter()
+                .chain((1..25).map(|i| request(i, 404, "curl/8")))
+                .chain((25..60).map(|i| request(i, 500, "curl/8")))
+                .chain(crash.then(|| request(60, 500, "segfault")))
+                .chain([request(61, 200, "curl/8")])
+                .collect()
+        };
+        let kept = |input: &str| {
+            let items = ranked_items(folding(), input);
+            let mut severities: Vec<_> = (items.iter())
+                .filter_map(|(_, item)| match item {
+                    TextItem::Line(line) if !line.text.contains("\" 200 ") => line.severity,
+                    _ => None,
+                })
+                .collect();
+            severities.sort();
+            severities.dedup_by_key(|s| *s);
+            let count = |severity| {
+                (items.iter())
+                    .filter(|(_, item)| matches!(item, TextItem::Line(l) if l.severity == Some(severity)))
+                    .count()
+            };
+            (
+                severities.len(),
+                count(Severity::Warn),
+                count(Severity::Error),
+            )
+        };
+        assert_eq!(kept(&input(false)), (2, 1, MORE_PER_TEMPLATE as usize - 1));
+        // Worse than all kept: an error, one of several, gives way, not the warning.
+        assert_eq!(kept(&input(true)), (3, 1, MORE_PER_TEMPLATE as usize - 2));
     }
 
     #[test]
