@@ -446,6 +446,11 @@ pub struct TemplateItem {
     /// How many records are at that severity, when not all.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub severity_count: Option<u64>,
+    /// How many records are at each severity (`unmarked` for none), when they are at
+    /// more than one: an access log's template, whatever the status, has its 5xx
+    /// errors, its 4xx warnings and its requests served.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub severities: Option<BTreeMap<&'static str, u64>>,
     /// First and last line numbers.
     pub first_line: u64,
     /// Last line number.
@@ -506,6 +511,21 @@ struct TemplateInfo {
 }
 
 impl TemplateInfo {
+    /// Its records by severity (`unmarked` for none), when they are at more than one.
+    fn severities(&self) -> Option<BTreeMap<&'static str, u64>> {
+        let at: BTreeMap<_, _> = (self.by_severity.iter().enumerate())
+            .filter(|(_, records)| **records > 0)
+            .map(|(slot, records)| {
+                // The inverse of `slot_of`.
+                let name = slot
+                    .checked_sub(1)
+                    .map_or("unmarked", |s| Severity::ALL[s].name());
+                (name, *records)
+            })
+            .collect();
+        (at.len() > 1).then_some(at)
+    }
+
     /// Of the template's `count` records, how many are at `severity`, when it is one and
     /// not all of them are.
     fn severity_count(&self, severity: Option<Severity>, count: u64) -> Option<u64> {
@@ -1543,6 +1563,7 @@ impl Text {
                 count: t.count(),
                 severity: noted.severity,
                 severity_count: noted.severity_count(noted.severity, t.count()),
+                severities: noted.severities(),
                 first_line: t.first_line(),
                 last_line: t.last_line(),
                 first_time: noted.first_time.map(|(_, time)| time),
@@ -4233,6 +4254,27 @@ done
         assert_eq!(kept(&input(false)), (2, 1, MORE_PER_TEMPLATE as usize - 1));
         // Worse than all kept: an error, one of several, gives way, not the warning.
         assert_eq!(kept(&input(true)), (3, 1, MORE_PER_TEMPLATE as usize - 2));
+        // The template says how many records are at each level, when they are at several.
+        let severities = |input: &str| {
+            let items = ranked_items(folding(), input);
+            let mut templates = (items.into_iter()).filter_map(|(_, item)| match item {
+                TextItem::Template(t) => Some(t.severities),
+                _ => None,
+            });
+            let severities = templates.next().expect("a template");
+            assert!(templates.next().is_none());
+            severities
+        };
+        assert_eq!(
+            severities(&input(false)),
+            Some(BTreeMap::from([
+                ("error", 35),
+                ("unmarked", 2),
+                ("warn", 24)
+            ]))
+        );
+        let served: String = (0..60).map(|i| request(i, 200, "curl/8")).collect();
+        assert_eq!(severities(&served), None);
     }
 
     #[test]
