@@ -13,6 +13,8 @@
 //!
 //! A bracketed group of a few words (`[req-1 alice - -]`, `(stack @0x1
 //! @0x2)`) and a quoted value with spaces (`tag="View Lock"`) are one token.
+//! A string of bytes escaped as C escapes them, in octal or hex (strace's
+//! `"\177ELF\2\1\1\0"...`), is one value: `"<*>"...`.
 //! A run of identical masked tokens (`blk_<*> blk_<*> blk_<*>`, or the
 //! `<*> <*> <*>` of `Jun 14 15:16:01`) is one token: lists of values and
 //! timestamps of different shapes do not change the token count.
@@ -148,6 +150,16 @@ impl Masked {
                 i = n;
                 o = put_wild(&mut self.buf, o);
                 TokenKind::Wild
+            } else if let Some(close) = escaped_bytes_close(bytes, start) {
+                self.token.clear();
+                i = mask_escaped_bytes(bytes, close, &mut self.token);
+                if i - start > max_token_bytes {
+                    o = put_wild(&mut self.buf, out_start);
+                    TokenKind::Wild
+                } else {
+                    o = self.put_token(out_start);
+                    TokenKind::Masked
+                }
             } else if let Some((end, out_end, kind)) =
                 mask_plain_token(bytes, start, &mut self.buf, o)
             {
@@ -168,23 +180,28 @@ impl Masked {
                     o = put_wild(&mut self.buf, out_start);
                     TokenKind::Wild
                 } else {
-                    // Masked apart and copied in: `buf` keeps its length. (Cut to the
-                    // token and grown back, it was cleared past the token at every
-                    // such token, which made a long line of `{a: 1}` groups quadratic.)
-                    let token = &mut self.token;
-                    token.clear();
-                    let kind = mask_token_with(&bytes[start..i], flags, token);
-                    o = out_start + token.len();
-                    if self.buf.len() < o {
-                        self.buf.resize(o, 0); // not past `cap` (see above), but never a panic
-                    }
-                    self.buf[out_start..o].copy_from_slice(token);
+                    self.token.clear();
+                    let kind = mask_token_with(&bytes[start..i], flags, &mut self.token);
+                    o = self.put_token(out_start);
                     kind
                 }
             };
             o = self.finish_token(out_start, o, kind);
         }
         self.line_hash = self.sequence_hash(o);
+    }
+
+    /// Copies the token masked apart (`token`) into `buf` at `out_start`, returning its
+    /// end. (Masked apart and copied in, `buf` keeps its length: cut to the token and
+    /// grown back, it was cleared past the token at every such token, which made a long
+    /// line of `{a: 1}` groups quadratic.)
+    fn put_token(&mut self, out_start: usize) -> usize {
+        let end = out_start + self.token.len();
+        if self.buf.len() < end {
+            self.buf.resize(end, 0); // not past `fill`'s `cap`, but never a panic
+        }
+        self.buf[out_start..end].copy_from_slice(&self.token);
+        end
     }
 
     /// Hash of the token sequence in `buf[..end]`: the bytes and the end
@@ -279,6 +296,15 @@ impl Masked {
                 i = n;
                 self.buf.extend_from_slice(WILD);
                 TokenKind::Wild
+            } else if let Some(close) = escaped_bytes_close(bytes, start) {
+                i = mask_escaped_bytes(bytes, close, &mut self.buf);
+                if i - start > max_token_bytes {
+                    self.buf.truncate(out_start);
+                    self.buf.extend_from_slice(WILD);
+                    TokenKind::Wild
+                } else {
+                    TokenKind::Masked
+                }
             } else {
                 let (end, flags) = scan_token(bytes, start);
                 i = end;
@@ -475,6 +501,58 @@ fn quote_close(bytes: &[u8], start: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// If a string of bytes escaped as C escapes them opens at `start` (a `"`), the index
+/// of its closing quote: strace's buffers, `"\177ELF\2\1\1\0"...`, whose bytes are any
+/// (a template per buffer, else). Such a string escapes a byte in octal or hex (`\0`,
+/// `\247`, `\x9a`, `\xdf`: a backslash, then a run of word bytes that holds a digit or
+/// is [`is_hex_escape`]'s, either of which a line's shape keeps, [`crate::shape`]) and
+/// closes within [`MAX_GROUP_BYTES`] and [`MAX_GROUP_SPACES`].
+#[inline]
+fn escaped_bytes_close(bytes: &[u8], start: usize) -> Option<usize> {
+    if bytes[start] != b'"' {
+        return None;
+    }
+    let end = bytes.len().min(start + MAX_GROUP_BYTES);
+    let (mut escaped, mut spaces) = (false, 0);
+    let mut j = start + 1;
+    while j < end {
+        match bytes[j] {
+            b'"' => return escaped.then_some(j),
+            b'\\' => {
+                let len = (bytes[j + 1..end].iter())
+                    .take_while(|&&b| class(b) & WORD != 0)
+                    .count();
+                let run = &bytes[j + 1..j + 1 + len];
+                escaped |= run.iter().any(u8::is_ascii_digit) || is_hex_escape(b'\\', run);
+                // An escaped quote or backslash, else the run.
+                j += 1 + len.max(1);
+            }
+            b if is_space(b) => {
+                spaces += 1;
+                if spaces > MAX_GROUP_SPACES {
+                    return None;
+                }
+                j += 1;
+            }
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// Masks the token that opens with a string of bytes closing at `close`
+/// ([`escaped_bytes_close`]) into `out`, returning its end (exclusive): the string is
+/// one value, whatever its bytes (spaces too), then what follows its quote (strace's
+/// `...,`) masks as a token does.
+fn mask_escaped_bytes(bytes: &[u8], close: usize, out: &mut Vec<u8>) -> usize {
+    let rest = &bytes[close + 1..];
+    let rest = &rest[..rest.iter().take_while(|&&b| !is_space(b)).count()];
+    out.extend_from_slice(b"\"<*>\"");
+    let flags = rest.iter().fold(0, |flags, &b| flags | class(b));
+    mask_token_with(rest, flags, out);
+    close + 1 + rest.len()
 }
 
 /// End (exclusive) of the token starting at `start`, and the union of the
@@ -1190,6 +1268,42 @@ mod tests {
             assert_eq!(mask(kept), kept);
         }
         assert_eq!(mask("\\xdf/xab"), "\\<*>/xab");
+    }
+
+    #[test]
+    fn strings_of_bytes_escaped_as_c_escapes_them_are_one_value() {
+        // strace's buffers, whatever their bytes: one template for every call.
+        for buffer in [
+            r#""\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0""#,
+            r#""\247\r\r\n\0\0\0\0\305\343\376iS'\0\0\343 \0\"x""#,
+            r#""\xdf\xab\xfe""#,
+            r#""ab\x9a""#,
+        ] {
+            assert_eq!(
+                mask(&format!("read(3, {buffer}..., 832) = 832")),
+                "read(<*>, \"<*>\"..., <*>) = <*>",
+                "{buffer}"
+            );
+        }
+        assert_eq!(
+            mask(r#"write(1, "\0 a", 3) = 3"#),
+            "write(<*>, \"<*>\", <*>) = <*>"
+        );
+        // Text: its words are the template's.
+        for (text, masked) in [
+            (r#""/tmp/s63\n""#, r#""/tmp/<*>\n""#),
+            (r#""\nif [ -z \"x\" ]""#, r#""\nif [ -z \"x\" ]""#),
+            (r#""a\\0b""#, r#""a\\<*>""#),
+            // Not closed, or closed past too many spaces.
+            (r#""\0 a"#, r#""\<*> a"#),
+        ] {
+            assert_eq!(
+                mask(&format!("write(1, {text}, 9)")),
+                format!("write(<*>, {masked}, <*>)")
+            );
+        }
+        let spaced = format!("\"\\0{}\"", " a".repeat(MAX_GROUP_SPACES + 1));
+        assert!(mask(&spaced).starts_with("\"\\<*> a"), "{}", mask(&spaced));
     }
 
     #[test]

@@ -532,6 +532,9 @@ mod tests {
             "#",
             "\\",
             "key=\"a b\"",
+            // Strings of escaped bytes (strace's buffers).
+            "\\xdf",
+            "\"\\",
         ];
         let mut a = String::new();
         let mut b = String::new();
