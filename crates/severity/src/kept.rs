@@ -12,7 +12,7 @@ use crate::Severity;
 /// let mut kept = KeptLevels::default();
 /// kept.add(Warn);
 /// kept.add(Warn);
-/// // A 500 among an access log's 404s: one warning gives way.
+/// // An error among a template's warnings: one warning gives way.
 /// assert_eq!(kept.gives_way_to(Error), Some(Warn));
 /// kept.remove(Warn);
 /// kept.add(Error);

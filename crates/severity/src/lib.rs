@@ -2,8 +2,8 @@
 //! (`ERROR`, `level=warn`, `[error]`, `E1129`), exception and error names, and signals
 //! such as tracebacks, panics, OOM kills, segfaults, non-zero exit reports, make's
 //! failures, systemd's reports of failed units, an access log's server errors (a status
-//! of 5xx; a 4xx is a warning), and what a terminal shows of a failed command (`---
-//! FAIL:`, `Killed`, `command not found`, `No such file or directory`).
+//! of 5xx), and what a terminal shows of a failed command (`--- FAIL:`, `Killed`,
+//! `command not found`, `No such file or directory`).
 //!
 //! One engine for every reducer: `spill` marks error-looking lines with it, `text` ranks
 //! records by it. Which lines make up one record (a traceback and its frames, a panic
@@ -196,8 +196,7 @@ const COLUMN_WINDOW: usize = 64;
 /// docker's `Error response from daemon`, kubectl's `CrashLoopBackOff`,
 /// `ImagePullBackOff`, `ErrImagePull`, `InvalidImageName`, `Init:Error` and `Evicted`
 /// (these three as a column), an access log's status of 5xx after its
-/// request (`"GET / HTTP/1.1" 502`; a 4xx there is a warning) or in a response's status
-/// line (`HTTP/1.1 503`),
+/// request (`"GET / HTTP/1.1" 502`) or in a response's status line (`HTTP/1.1 503`),
 /// valgrind's reports in its own words (`==1234== Invalid write of size 4`, a leak's loss
 /// record; its `ERROR SUMMARY` by what it counts: `0 errors` is none) and a sanitizer's
 /// `SUMMARY:`. A system call's error ending the message (`cat: x: No such file or
@@ -543,12 +542,6 @@ impl Findings {
             self.hinted = self.hinted.max(Some(severity));
             return;
         }
-        // An access log's request refused is a warning, where its server's failure is the
-        // table's error.
-        let severity = match phrase {
-            "HTTP/" => access_status(&rest[phrase.len()..]).unwrap_or(severity),
-            _ => severity,
-        };
         self.signalled = self.signalled.max(Some(severity));
         match phrase {
             // Python writes it as its own line's end, its frames on the lines after: in a
@@ -1098,8 +1091,7 @@ const SIGNALS: [(&str, Severity); 91] = [
     ("Permission denied", Severity::Error),
     ("Connection refused", Severity::Error),
     ("No space left on device", Severity::Error),
-    // An access log's request that failed on the server, `"GET / HTTP/1.1" 502 157`, an
-    // error, or that the server refused (`404`), a warning ([`access_status`]).
+    // An access log's request that failed on the server: `"GET / HTTP/1.1" 502 157`.
     ("HTTP/", Severity::Error),
     // Rails' log of a request that failed on the server, at INFO.
     ("Completed 5", Severity::Error),
@@ -1237,7 +1229,7 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
         .find_map(|what| after.strip_prefix(*what))
         .is_some_and(nonzero_code),
         "HTTP/" => {
-            access_status(after).is_some()
+            server_error_status(after)
                 || ((before.is_empty() || before == b"< ") && status_line_error(after))
         }
         // Rails' `Completed 500 Internal Server Error in 12ms`.
@@ -1268,26 +1260,23 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
     }
 }
 
-/// What `after`, what follows an access log's `HTTP/`, says of the request when it is
-/// the request's version, its closing quote and a status of 400 to 599: a server's
-/// failure (`1.1" 503 -`) is an error, a request refused (`1.1" 404 -`, a 403, a 429) a
-/// warning, as lnav's access log format grades them worse than a request served (it
-/// grades both as errors: here the server's own failures rank first).
-fn access_status(after: &[u8]) -> Option<Severity> {
+/// Whether `after`, what follows an access log's `HTTP/`, is the request's version, its
+/// closing quote and a status of 500 to 599: `1.1" 503 -`. Not a status of 4xx: a
+/// client's mistake (a 404) is the server's routine. (Graded as warnings, as lnav grades
+/// them, a scanner's 404s filled `spill`'s preview of serious lines before the 500s and
+/// tracebacks after them, and `docker`'s two entries kept of a template.)
+fn server_error_status(after: &[u8]) -> bool {
     let version = after
         .iter()
         .take(4)
         .take_while(|b| b.is_ascii_digit() || **b == b'.')
         .count();
-    let status = after[version..].strip_prefix(b"\" ")?;
-    if version == 0 || !matches!(status.get(3), None | Some(b' ')) {
-        return None;
-    }
-    match status {
-        [b'5', b'0'..=b'9', b'0'..=b'9', ..] => Some(Severity::Error),
-        [b'4', b'0'..=b'9', b'0'..=b'9', ..] => Some(Severity::Warn),
-        _ => None,
-    }
+    let Some(status) = after[version..].strip_prefix(b"\" ") else {
+        return false;
+    };
+    version > 0
+        && matches!(status, [b'5', b'0'..=b'9', b'0'..=b'9', ..])
+        && matches!(status.get(3), None | Some(b' '))
 }
 
 /// Whether `after`, what follows `HTTP/` opening a line, is a response's status line
@@ -4458,26 +4447,16 @@ mod tests {
         ] {
             assert_eq!(classify(failed), Some(Error), "{failed}");
         }
-        // A request the server refused: a warning, whatever level the line states but a
-        // worse one.
-        for refused in [
-            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 404 5000"#,
-            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /.env HTTP/1.1" 403 -"#,
-            r#"INFO:     127.0.0.1:52000 - "GET /x HTTP/1.1" 429 Too Many Requests"#,
-            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/2" 499"#,
-        ] {
-            assert_eq!(classify(refused), Some(Warn), "{refused}");
-        }
+        // A line's own level, worse than none, stays.
         assert_eq!(
             classify(r#"ERROR 10.0.0.1 - - [05/Jan/2024 10:00:00] "GET / HTTP/1.1" 404 -"#),
             Some(Error)
         );
         for served in [
             r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 200 5000"#,
-            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 304 0"#,
-            // A size of 4xx bytes, a status of four digits.
-            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 200 404"#,
-            r#""GET /a HTTP/1.1" 4040 1"#,
+            // Refused: the server's routine.
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 404 5000"#,
+            r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /.env HTTP/1.1" 403 -"#,
             // A size of 5xx bytes, a four-digit number, no closing quote, no version.
             r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 200 503"#,
             r#""GET /a HTTP/1.1" 5000 1"#,

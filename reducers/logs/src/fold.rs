@@ -539,8 +539,8 @@ impl Fold {
             serious && !keep_serious && note.kept.total() > 0 && entry.line < note.kept_last;
         // Worse than one of its template kept: it takes the place of the latest kept of
         // a level less severe, one of several kept at that level, so that a template
-        // shows its worst entry and one of each level it has (an access log's 500s
-        // after its 404s, warnings).
+        // shows its worst entry and one of each level it has (a message logged at
+        // warning, then at err).
         let worse = (entry.severity)
             .filter(|_| serious && !keep_serious && !earlier)
             .and_then(|severity| note.kept.gives_way_to(severity));
@@ -677,8 +677,9 @@ impl Fold {
     fn keep_earlier(&mut self, item: Kept) {
         let template = self.miner.resolve(item.template);
         let of_template = |k: &Kept| self.miner.resolve(k.template) == template;
+        // (Not a worse one: a template's worst entry is kept.)
         let last = (self.kept.iter().enumerate())
-            .filter(|(_, k)| of_template(k) && k.line > item.line)
+            .filter(|(_, k)| of_template(k) && k.line > item.line && k.severity <= item.severity)
             .max_by_key(|(_, k)| k.line)
             .map(|(slot, _)| slot);
         let Some(slot) = last else {
@@ -1303,9 +1304,9 @@ mod tests {
 
     #[test]
     fn a_templates_worse_entry_takes_the_place_of_one_of_several_kept() {
-        // The entries kept of one template's, at these levels in turn (0 warn, 1 error, 2
-        // fatal), each by its line and level.
-        let kept_of = |levels: &[usize]| {
+        // The entries kept of one template's, at these levels (0 warn, 1 error, 2 fatal)
+        // on these lines, each by its line and level.
+        let kept_on = |entries: &[(u64, usize)]| {
             let mut fold = Fold::new(Names {
                 group: "stream",
                 level: "level",
@@ -1314,12 +1315,12 @@ mod tests {
                 worst_first: false,
                 level_severities: &[],
             });
-            let messages: Vec<String> = (0..levels.len())
+            let messages: Vec<String> = (0..entries.len())
                 .map(|n| format!("request {n} done"))
                 .collect();
-            for (n, &level) in levels.iter().enumerate() {
+            for (n, &(line, level)) in entries.iter().enumerate() {
                 fold.add(&Entry {
-                    line: n as u64 + 1,
+                    line,
                     micros: None,
                     level,
                     severity: Some(Severity::ALL[level + 3]),
@@ -1338,6 +1339,10 @@ mod tests {
             kept.sort_by_key(|(line, _)| *line);
             kept
         };
+        let kept_of = |levels: &[usize]| {
+            let entries: Vec<_> = (1..).zip(levels.iter().copied()).collect();
+            kept_on(&entries)
+        };
         // Warnings first, more than it keeps: the first error takes a warning's place,
         // the others none (the last kept of its level is left).
         assert_eq!(
@@ -1352,6 +1357,12 @@ mod tests {
         assert_eq!(
             kept_of(&[0, 0, 1, 1]),
             [(1, json!("warn")), (3, json!("error"))]
+        );
+        // Folded in late though it came first (another stream's), a warning takes the
+        // place of the latest warning kept after it, not of the error.
+        assert_eq!(
+            kept_on(&[(10, 0), (11, 1), (3, 0)]),
+            [(3, json!("warn")), (11, json!("error"))]
         );
     }
 

@@ -448,7 +448,8 @@ pub struct TemplateItem {
     pub severity_count: Option<u64>,
     /// How many records are at each severity (`unmarked` for none), when they are at
     /// more than one: an access log's template, whatever the status, has its 5xx
-    /// errors, its 4xx warnings and its requests served.
+    /// errors and its requests served; a linter's summaries, `(0 errors, 3 warnings)`,
+    /// warnings and errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub severities: Option<BTreeMap<&'static str, u64>>,
     /// First and last line numbers.
@@ -1098,8 +1099,8 @@ impl Text {
         if info.kept.total() >= MORE_PER_TEMPLATE && !overflow {
             // A record worse than one its template kept takes that one's place (the
             // error among a file's warnings), else the worst is on no page; not the last
-            // kept of its level, so that a template shows one of each level it has (an
-            // access log's 404, a warning, among its 500s).
+            // kept of its level, so that a template shows one of each level it has (a
+            // linter's summary of warnings among those of errors).
             let least = info.kept.least();
             if least.is_none_or(|least| item.severity <= Some(least)) {
                 // As severe as its least: it may show another file. Less: it shows none.
@@ -4209,56 +4210,41 @@ done
 
     #[test]
     fn a_template_keeps_a_record_of_each_level_it_has() {
-        // An access log is one template whatever the status: its requests refused (404,
-        // warnings) first, then the server's failures (500, errors), more than it keeps.
-        let request = |i: usize, status: u16, agent: &str| {
+        // A linter's summary of each module is one template whatever it counts: its
+        // warnings first (warnings), then its errors (errors), more than it keeps.
+        let summary = |i: usize, errors: usize, warnings: usize, by: &str| {
             format!(
-                "10.0.0.{} - - [07/Dec/2026:10:{:02}:{:02} +0000] \"GET /a/{i} HTTP/1.1\" {status} {} \"{agent}\"\n",
-                i % 200 + 1,
-                i / 60 % 60,
-                i % 60,
-                1000 + i
+                "module m{i}: {} problems ({errors} errors, {warnings} warnings) by \"{by}\"\n",
+                errors + warnings
             )
         };
-        // (Served requests first and last: the input's edges.)
+        // (Other lines first and last: the input's edges.)
         let input = |crash: bool| -> String {
-            [request(0, 200, "curl/8")]
+            ["lint started\n".to_string()]
                 .into_iter()
-                .chain((1..25).map(|i| request(i, 404, "curl/8")))
-                .chain((25..60).map(|i| request(i, 500, "curl/8")))
-                .chain(crash.then(|| request(60, 500, "segfault")))
-                .chain([request(61, 200, "curl/8")])
+                .chain((1..25).map(|i| summary(i, 0, i, "lint/8")))
+                .chain((25..60).map(|i| summary(i, i, 0, "lint/8")))
+                .chain(crash.then(|| summary(60, 1, 0, "segfault")))
+                .chain(["lint done\n".to_string()])
                 .collect()
         };
         let kept = |input: &str| {
             let items = ranked_items(folding(), input);
-            let mut severities: Vec<_> = (items.iter())
-                .filter_map(|(_, item)| match item {
-                    TextItem::Line(line) if !line.text.contains("\" 200 ") => line.severity,
-                    _ => None,
-                })
-                .collect();
-            severities.sort();
-            severities.dedup_by_key(|s| *s);
             let count = |severity| {
                 (items.iter())
                     .filter(|(_, item)| matches!(item, TextItem::Line(l) if l.severity == Some(severity)))
                     .count()
             };
-            (
-                severities.len(),
-                count(Severity::Warn),
-                count(Severity::Error),
-            )
+            [Severity::Warn, Severity::Error, Severity::Fatal].map(count)
         };
-        assert_eq!(kept(&input(false)), (2, 1, MORE_PER_TEMPLATE as usize - 1));
+        assert_eq!(kept(&input(false)), [1, MORE_PER_TEMPLATE as usize - 1, 0]);
         // Worse than all kept: an error, one of several, gives way, not the warning.
-        assert_eq!(kept(&input(true)), (3, 1, MORE_PER_TEMPLATE as usize - 2));
+        assert_eq!(kept(&input(true)), [1, MORE_PER_TEMPLATE as usize - 2, 1]);
         // The template says how many records are at each level, when they are at several.
         let severities = |input: &str| {
             let items = ranked_items(folding(), input);
             let mut templates = (items.into_iter()).filter_map(|(_, item)| match item {
-                TextItem::Template(t) => Some(t.severities),
+                TextItem::Template(t) if t.count > 1 => Some(t.severities),
                 _ => None,
             });
             let severities = templates.next().expect("a template");
@@ -4266,15 +4252,11 @@ done
             severities
         };
         assert_eq!(
-            severities(&input(false)),
-            Some(BTreeMap::from([
-                ("error", 35),
-                ("unmarked", 2),
-                ("warn", 24)
-            ]))
+            severities(&input(true)),
+            Some(BTreeMap::from([("error", 35), ("fatal", 1), ("warn", 24)]))
         );
-        let served: String = (0..60).map(|i| request(i, 200, "curl/8")).collect();
-        assert_eq!(severities(&served), None);
+        let warnings: String = (1..60).map(|i| summary(i, 0, i, "lint/8")).collect();
+        assert_eq!(severities(&warnings), None);
     }
 
     #[test]
