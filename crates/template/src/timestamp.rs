@@ -613,6 +613,10 @@ fn date_time(b: &[u8], p: usize) -> Option<(usize, Civil)> {
                 return None;
             }
             if at(b, q + 2) == sep && digits(b, q + 3, 3) == 2 {
+                // A fourth group is an address's: `71.15.17.234` is no date.
+                if at(b, q + 5) == sep && at(b, q + 6).is_ascii_digit() {
+                    return None;
+                }
                 // Not checked: `25/06/17` (day first) is a timestamp too, of no known time.
                 let (month, day) = (number(b, q, 2), number(b, q + 3, 2));
                 let year = 2000 + number(b, p, 2) as u16;
@@ -1026,6 +1030,12 @@ mod tests {
         );
         assert_eq!(ts("2024-01-05 x"), Some("2024-01-05"));
         assert_eq!(ts("17/06/09 20:10:40 INFO"), Some("17/06/09 20:10:40"));
+        assert_eq!(ts("17.06.09 x"), Some("17.06.09"));
+        assert_eq!(ts("17.06.09. x"), Some("17.06.09"));
+        // An address of four groups (an access log's client) is no date.
+        for address in ["71.15.17.234 - - x", "10.20.30.40:8080 x", "17/06/09/5 x"] {
+            assert_eq!(ts(address), None, "{address}");
+        }
         assert_eq!(
             ts("20171223-22:15:29:606|Step"),
             Some("20171223-22:15:29:606")
