@@ -1,5 +1,5 @@
-//! The spill preview: the head, the tail and the lines that look like errors, then
-//! every other line in order for the pages.
+//! The spill preview: the head, the tail and the lines that look like errors (errors,
+//! then warnings), then every other line in order for the pages.
 
 use crate::LineItem;
 use briefly_core::{
@@ -15,8 +15,11 @@ const HEAD: Rank = 0;
 /// kept however small the budget, where the rest of the tail gives way first.
 const LAST: Rank = 1;
 const ERROR: Rank = 2;
-const TAIL: Rank = 3;
-const REST: Rank = 4;
+/// Warnings after the errors, however many came first: a thousand deprecation warnings
+/// do not take the error's place.
+const WARNING: Rank = 3;
+const TAIL: Rank = 4;
+const REST: Rank = 5;
 
 /// Bytes of input in a batch framed and classified on the other thread: four times the
 /// usual. Fewer hand-overs made `spill` 1.28x as fast on a 256 MB log (benches/ab.sh,
@@ -39,6 +42,29 @@ fn is_error_like(severity: Option<Severity>) -> bool {
     severity.is_some_and(|severity| severity >= Severity::Warn)
 }
 
+/// How a line looks: like an error (or worse), like a warning, or like neither. (Public
+/// only as [`ErrorLike`]'s output: not exported.)
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Looks {
+    /// Neither.
+    #[default]
+    Fine,
+    /// A warning.
+    Warning,
+    /// An error or worse.
+    Error,
+}
+
+impl Looks {
+    fn of(severity: Option<Severity>) -> Looks {
+        match severity {
+            Some(severity) if severity >= Severity::Error => Looks::Error,
+            Some(Severity::Warn) => Looks::Warning,
+            _ => Looks::Fine,
+        }
+    }
+}
+
 /// How many lines of each kind the preview leads with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -47,7 +73,7 @@ pub struct SpillOptions {
     pub head: u64,
     /// Lines from the end.
     pub tail: usize,
-    /// Error-looking lines from the middle.
+    /// Error-looking lines from the middle: as many errors, then as many warnings.
     pub errors: u64,
 }
 
@@ -83,40 +109,46 @@ impl Default for SpillOptions {
     }
 }
 
-/// Whether each line looks like an error ([`looks_like_error`]), for a batch of lines in
-/// one call. (Public only as [`Spill`]'s [`FoldBatches::Prepare`]: not exported.)
+/// How each line looks ([`Looks`], by [`looks_like_error`]'s engine), for a batch of
+/// lines in one call. (Public only as [`Spill`]'s [`FoldBatches::Prepare`]: not
+/// exported.)
 #[derive(Debug, Default)]
 pub struct ErrorLike {
     inspections: Vec<Inspection>,
 }
 
 impl Prepare for ErrorLike {
-    type Output = bool;
+    type Output = Looks;
 
-    fn prepare(&mut self, record: &Record<'_>, out: &mut bool) {
-        *out = looks_like_error(record.text);
+    fn prepare(&mut self, record: &Record<'_>, out: &mut Looks) {
+        *out = Looks::of(classify(record.text));
     }
 
-    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [bool]) {
+    fn prepare_batch(&mut self, records: Records<'_>, outs: &mut [Looks]) {
         let lines = (0..records.len()).map(|i| records.text_range(i));
         briefly_severity::inspect_lines(records.joined(), lines, &mut self.inspections);
         for (out, found) in outs.iter_mut().zip(&self.inspections) {
-            *out = is_error_like(found.severity);
+            *out = Looks::of(found.severity);
         }
     }
 }
 
 /// Items: every line once. First the head and the last line, then error-looking lines
-/// (up to a quota), then the rest of the tail, then every other line in input order, so
-/// the pages walk the rest.
+/// (errors up to a quota, then warnings up to as many), then the rest of the tail, then
+/// every other line in input order, so the pages walk the rest.
 #[derive(Debug)]
 pub struct Spill {
     options: SpillOptions,
     /// The input framed into lines, each classified, one batch ahead on another thread.
     ahead: Ahead<ErrorLike>,
-    /// The last lines seen, not yet emitted: (item, looks like an error).
-    tail: VecDeque<(LineItem, bool)>,
+    /// The last lines seen, not yet emitted, with how each looks.
+    tail: VecDeque<(LineItem, Looks)>,
     errors_shown: u64,
+    warnings_shown: u64,
+    /// Lines that look like errors or warnings, the first of them, and of them the
+    /// errors and the first error.
+    error_like_lines: u64,
+    first_error_like: Option<u64>,
     error_lines: u64,
     first_error: Option<u64>,
     lines: u64,
@@ -133,6 +165,10 @@ pub struct SpillStats {
     pub error_like_lines: u64,
     /// The first of them.
     pub first_error_line: Option<u64>,
+    /// Of them, the lines that look like errors (or worse).
+    pub error_lines: u64,
+    /// The first of those.
+    pub first_error_at: Option<u64>,
 }
 
 impl Spill {
@@ -144,6 +180,9 @@ impl Spill {
                 .with_batch_bytes(BATCH_BYTES),
             tail: VecDeque::with_capacity(options.tail + 1),
             errors_shown: 0,
+            warnings_shown: 0,
+            error_like_lines: 0,
+            first_error_like: None,
             error_lines: 0,
             first_error: None,
             lines: 0,
@@ -160,19 +199,37 @@ impl Spill {
         item
     }
 
-    fn release(&mut self, (item, is_error): (LineItem, bool), out: &mut dyn Emit<LineItem>) {
-        if is_error && self.errors_shown < self.options.errors {
-            self.errors_shown += 1;
-            let item = self.previewed(item);
-            out.emit(ERROR, item);
-        } else {
-            out.emit(REST, item);
+    /// The rank a line that looks so is previewed at, when the quota has room for it.
+    fn preview_rank(&self, looks: Looks) -> Option<Rank> {
+        match looks {
+            Looks::Error => (self.errors_shown < self.options.errors).then_some(ERROR),
+            Looks::Warning => (self.warnings_shown < self.options.errors).then_some(WARNING),
+            Looks::Fine => None,
         }
     }
 
-    fn line(&mut self, record: &Record<'_>, is_error: bool, out: &mut dyn Emit<LineItem>) {
+    fn release(&mut self, (item, looks): (LineItem, Looks), out: &mut dyn Emit<LineItem>) {
+        match self.preview_rank(looks) {
+            Some(rank) => {
+                let shown = match looks {
+                    Looks::Error => &mut self.errors_shown,
+                    _ => &mut self.warnings_shown,
+                };
+                *shown += 1;
+                let item = self.previewed(item);
+                out.emit(rank, item);
+            }
+            None => out.emit(REST, item),
+        }
+    }
+
+    fn line(&mut self, record: &Record<'_>, looks: Looks, out: &mut dyn Emit<LineItem>) {
         self.lines += 1;
-        if is_error {
+        if looks != Looks::Fine {
+            self.error_like_lines += 1;
+            self.first_error_like.get_or_insert(record.line);
+        }
+        if looks == Looks::Error {
             self.error_lines += 1;
             self.first_error.get_or_insert(record.line);
         }
@@ -182,15 +239,14 @@ impl Spill {
             return;
         }
         if self.options.tail == 0 {
-            self.release((LineItem::of(record), is_error), out);
+            self.release((LineItem::of(record), looks), out);
             return;
         }
         let mut spare = None;
         if self.tail.len() == self.options.tail {
             let oldest = self.tail.pop_front().expect("the tail is full");
             // A line leaving the tail that would rank REST and is not wanted is only counted.
-            let shown_as_error = oldest.1 && self.errors_shown < self.options.errors;
-            if shown_as_error || out.wants(REST) {
+            if self.preview_rank(oldest.1).is_some() || out.wants(REST) {
                 self.release(oldest, out);
             } else {
                 out.skip(REST);
@@ -208,7 +264,7 @@ impl Spill {
             }
             None => LineItem::of(record),
         };
-        self.tail.push_back((item, is_error));
+        self.tail.push_back((item, looks));
     }
 }
 
@@ -225,8 +281,8 @@ impl FoldBatches for Spill {
         &mut self.ahead
     }
 
-    /// A batch of lines, each with whether it looks like an error.
-    fn fold(&mut self, batch: &mut Batch<bool>, out: &mut dyn Emit<LineItem>) {
+    /// A batch of lines, each with how it looks.
+    fn fold(&mut self, batch: &mut Batch<Looks>, out: &mut dyn Emit<LineItem>) {
         for i in 0..batch.len() {
             self.line(&batch.record(i), *batch.output(i), out);
         }
@@ -243,20 +299,36 @@ impl FoldBatches for Spill {
             out.emit(LAST, item);
         }
         let lines = briefly_core::plural(self.lines, "line");
-        let summary = match self.first_error {
-            Some(first) if self.error_lines == 1 => {
+        let mut summary = match self.first_error_like {
+            Some(first) if self.error_like_lines == 1 => {
                 format!("{lines}; 1 looks like an error or warning (at line {first})")
             }
             Some(first) => format!(
                 "{lines}; {} look like errors or warnings (first at line {first})",
-                self.error_lines
+                self.error_like_lines
             ),
             None => format!("{lines}; none look like errors"),
         };
+        // Where the first error is, when warnings came before it.
+        match self
+            .first_error
+            .filter(|&at| Some(at) != self.first_error_like)
+        {
+            Some(first) if self.error_lines == 1 => {
+                summary.push_str(&format!("; 1 error, at line {first}"));
+            }
+            Some(first) => summary.push_str(&format!(
+                "; {} errors, the first at line {first}",
+                self.error_lines
+            )),
+            None => {}
+        }
         let stats = SpillStats {
             lines: self.lines,
-            error_like_lines: self.error_lines,
-            first_error_line: self.first_error,
+            error_like_lines: self.error_like_lines,
+            first_error_line: self.first_error_like,
+            error_lines: self.error_lines,
+            first_error_at: self.first_error,
         };
         // A line cut or altered in framing is not the whole answer: the artifact is kept.
         let framed = self.ahead.alterations();
@@ -327,6 +399,50 @@ mod tests {
             );
             assert_eq!(envelope.summary, summary);
         }
+    }
+
+    #[test]
+    fn errors_come_before_warnings_however_many_came_first() {
+        // A thousand deprecation warnings, then the error (two, for the plural).
+        let input = |errors: &[u64]| -> String {
+            (1..=1200)
+                .map(|i| match i {
+                    _ if errors.contains(&i) => format!("line {i} ERROR db down\n"),
+                    _ if i % 2 == 0 && i < 1100 => format!("line {i} WARN deprecated call\n"),
+                    _ => format!("line {i} ok\n"),
+                })
+                .collect()
+        };
+        let envelope = reduce_all_chunkings(
+            || Spill::new(SpillOptions::default()),
+            input(&[1150]).as_bytes(),
+            &RunConfig::new("spill"),
+        );
+        let shown = line_numbers(&envelope.items);
+        // The head and the last line, the error, then the warnings, up to as many.
+        assert_eq!(&shown[..9], &[1, 2, 3, 4, 5, 1200, 1150, 6, 8], "{shown:?}");
+        let warnings = &shown[7..27];
+        assert!(warnings.iter().all(|line| line % 2 == 0 && *line < 1100));
+        assert_eq!(shown[27], 1196, "then the rest of the tail");
+        assert_eq!(
+            envelope.summary,
+            "1200 lines; 550 look like errors or warnings (first at line 2); 1 error, at line 1150"
+        );
+        assert_eq!(envelope.stats["error_lines"], 1);
+        assert_eq!(envelope.stats["first_error_at"], 1150);
+        assert_eq!(envelope.stats["first_error_line"], 2);
+        let envelope = reduce_all_chunkings(
+            || Spill::new(SpillOptions::default()),
+            input(&[1150, 1160]).as_bytes(),
+            &RunConfig::new("spill"),
+        );
+        assert!(
+            envelope
+                .summary
+                .ends_with("; 2 errors, the first at line 1150"),
+            "{}",
+            envelope.summary
+        );
     }
 
     #[test]
