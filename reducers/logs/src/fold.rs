@@ -6,7 +6,9 @@
 //!
 //! 0. warnings and worse, verbatim, one of each template (worst, rarest, earliest first);
 //! 1. the first and the last entry;
-//! 2. further warnings and worse (at most [`PER_TEMPLATE`] per template in all);
+//! 2. further warnings and worse (at most [`PER_TEMPLATE`] per template in all; a worse
+//!    entry takes the place of a less severe one kept, one of each level staying:
+//!    [`KeptLevels`]);
 //! 3. entries whose template occurs once, verbatim;
 //! 4. every other template by count, with an example;
 //! 6. when the reducer's options narrowed the entries ([`Fold::narrowed`]), every entry
