@@ -20,6 +20,10 @@ use crate::Severity;
 /// assert_eq!(kept.gives_way_to(Error), None);
 /// // ... but its worst first.
 /// assert_eq!(kept.gives_way_to(Fatal), Some(Warn));
+/// // A level none of which is kept takes the place of one of several.
+/// kept.add(Error);
+/// assert_eq!(kept.gives_way_to(Fatal), Some(Error));
+/// assert_eq!(kept.gives_way_to(Info), Some(Error));
 /// ```
 ///
 /// [`gives_way_to`]: KeptLevels::gives_way_to
@@ -56,17 +60,18 @@ impl KeptLevels {
     }
 
     /// The severity of the records of which one gives way to a record of `severity`:
-    /// the least below it of which several are kept, so that one of each level stays;
-    /// else, when `severity` is worse than all kept, the least, so that the worst is
-    /// kept. `None` when none gives way.
+    /// the least below it of which several are kept, or, when none of its level is kept,
+    /// the least of which several are, whatever its level, so that one of each level
+    /// stays; else, when `severity` is worse than all kept, the least, so that the worst
+    /// is kept. `None` when none gives way.
     pub fn gives_way_to(&self, severity: Severity) -> Option<Severity> {
-        let least = self.least().filter(|least| *least < severity)?;
+        let new_level = self.0[severity as usize] == 0;
         let several = self
             .levels()
-            .take_while(|level| *level < severity)
+            .take_while(|level| *level < severity || new_level)
             .find(|level| self.0[*level as usize] >= 2);
-        let worst = self.levels().last();
-        several.or((worst < Some(severity)).then_some(least))
+        let worse_than_all = self.levels().last().is_some_and(|worst| worst < severity);
+        several.or(self.least().filter(|_| worse_than_all))
     }
 
     /// The severities of the records kept, least first.
@@ -94,10 +99,14 @@ mod tests {
         assert_eq!(kept(&[Warn, Warn, Error]).gives_way_to(Error), Some(Warn));
         assert_eq!(kept(&[Warn, Error, Error]).gives_way_to(Fatal), Some(Error));
         assert_eq!(kept(&[Warn, Error, Error]).gives_way_to(Error), None);
-        // None is less severe than it.
+        // None is less severe than it, and one of its level is kept.
         assert_eq!(kept(&[Error, Error]).gives_way_to(Error), None);
-        assert_eq!(kept(&[Error, Error]).gives_way_to(Warn), None);
+        assert_eq!(kept(&[Warn, Error, Error]).gives_way_to(Warn), None);
         assert_eq!(kept(&[]).gives_way_to(Fatal), None);
+        // None of its level is kept: one of several of another level gives way.
+        assert_eq!(kept(&[Error, Error]).gives_way_to(Warn), Some(Error));
+        assert_eq!(kept(&[Warn, Error, Error]).gives_way_to(Fatal), Some(Error));
+        assert_eq!(kept(&[Warn, Error]).gives_way_to(Info), None);
     }
 
     #[test]

@@ -1360,6 +1360,11 @@ mod tests {
             kept_of(&[0, 0, 1, 1]),
             [(1, json!("warn")), (3, json!("error"))]
         );
+        // Errors first: the first warning takes an error's place, one of each level.
+        assert_eq!(
+            kept_of(&[1, 1, 0, 0]),
+            [(1, json!("error")), (3, json!("warn"))]
+        );
         // Folded in late though it came first (another stream's), a warning takes the
         // place of the latest warning kept after it, not of the error.
         assert_eq!(

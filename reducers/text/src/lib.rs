@@ -1097,27 +1097,24 @@ impl Text {
         // (up to MAX_KEPT in all), not some of them.
         let overflow = group == GroupId::OVERFLOW;
         if info.kept.total() >= MORE_PER_TEMPLATE && !overflow {
+            // As severe as its least: it may show another file.
+            let least = info.kept.least();
+            if least.is_some() && least == item.severity {
+                return self.keep_elsewhere(group, out);
+            }
             // A record worse than one its template kept takes that one's place (the
             // error among a file's warnings), else the worst is on no page; not the last
             // kept of its level, so that a template shows one of each level it has (a
-            // linter's summary of warnings among those of errors).
-            let least = info.kept.least();
-            if least.is_none_or(|least| item.severity <= Some(least)) {
-                // As severe as its least: it may show another file. Less: it shows none.
-                return least.is_some()
-                    && least == item.severity
-                    && self.keep_elsewhere(group, out);
-            }
+            // linter's summary of warnings among those of errors), and a record of a
+            // level none of which is kept takes the place of one of several.
             let Some(replaced) = item.severity.and_then(|s| info.kept.gives_way_to(s)) else {
                 return false;
             };
             return match least_kept(&self.kept, |of, severity| {
                 of == group && severity == Some(replaced)
             }) {
-                Some((slot, least)) if item.severity > least => {
-                    self.keep_at(Some(slot), false, group, out)
-                }
-                _ => false,
+                Some((slot, _)) => self.keep_at(Some(slot), false, group, out),
+                None => false,
             };
         }
         // One past those of its template shown with the evidence: it only fills room,
@@ -4238,6 +4235,13 @@ done
             [Severity::Warn, Severity::Error, Severity::Fatal].map(count)
         };
         assert_eq!(kept(&input(false)), [1, MORE_PER_TEMPLATE as usize - 1, 0]);
+        // Errors first, then warnings: the first warning takes an error's place.
+        let errors_first: String = (25..60)
+            .map(|i| summary(i, i, 0, "lint/8"))
+            .chain((1..25).map(|i| summary(i, 0, i, "lint/8")))
+            .chain(["lint done\n".to_string()])
+            .collect();
+        assert_eq!(kept(&errors_first), [1, MORE_PER_TEMPLATE as usize - 1, 0]);
         // Worse than all kept: an error, one of several, gives way, not the warning.
         assert_eq!(kept(&input(true)), [1, MORE_PER_TEMPLATE as usize - 2, 1]);
         // The template says how many records are at each level, when they are at several.
