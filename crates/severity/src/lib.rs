@@ -582,8 +582,8 @@ impl Findings {
     fn end(self, bytes: &[u8]) -> Inspection {
         // `ls -l`'s entry: its last word is a file's name (`error`, `FATAL`), whatever
         // it says; a test that passed, whatever its name says (Jest's and Mocha's `✓
-        // throws TypeError on bad input`).
-        if is_long_listing(bytes) || is_passed_test(bytes) {
+        // throws TypeError on bad input`, pytest's `t.py::test[ERROR x] PASSED`).
+        if is_long_listing(bytes) || is_passed_test(bytes) || is_passed_pytest(bytes) {
             return Inspection::default();
         }
         // A test that failed as `node --test`'s spec reporter lists it, whatever its name
@@ -757,6 +757,25 @@ fn is_passed_test(bytes: &[u8]) -> bool {
         && ["✓ ", "✔ ", "√ "]
             .iter()
             .any(|mark| name.starts_with(mark.as_bytes()))
+}
+
+/// A test that passed or was skipped as `pytest -v` lists it, whatever its parameters
+/// say (`tests/t.py::test_parse[ERROR boom] PASSED  [ 50%]`), or as its summary of `-rA`
+/// does (`PASSED tests/t.py::test_parse[ERROR boom]`): a node id, `::` in it.
+fn is_passed_pytest(bytes: &[u8]) -> bool {
+    let line = bytes.trim_ascii_end();
+    // Its progress, `[ 50%]`, after the outcome.
+    let progress = line.strip_suffix(b"%]").and_then(|head| {
+        let from = head.len().saturating_sub(5);
+        memchr::memrchr(b'[', &head[from..]).map(|at| head[..from + at].trim_ascii_end())
+    });
+    let line = progress.unwrap_or(line);
+    let outcome = |word: &[u8]| {
+        line.ends_with(word) && line.len() > word.len() && line[line.len() - word.len() - 1] == b' '
+    };
+    let passed = outcome(b"PASSED") || outcome(b"SKIPPED");
+    let summed_up = line.starts_with(b"PASSED ") || line.starts_with(b"SKIPPED ");
+    (passed || summed_up) && memchr::memmem::find(line, b"::").is_some()
 }
 
 /// [`is_passed_test`] behind a prefix a log puts on every line: one word (a time) or a
@@ -3569,6 +3588,21 @@ mod tests {
                 "  ✕ throws TypeError when arg is invalid (3 ms)",
                 Some(Error),
             ),
+            // pytest's, by its node id, whatever its parameters say.
+            (
+                r#"tests/t.py::test_parse[10.0.0.3 - - [07/Dec/2024:10:00:00 +0000] "GET /p HTTP/1.1" 500 1] PASSED     [ 25%]"#,
+                None,
+            ),
+            ("tests/t.py::test_level[ERROR boom] PASSED [100%]", None),
+            ("tests/t.py::test_fail[ERROR x] SKIPPED", None),
+            ("PASSED tests/t.py::test_level[ERROR boom]", None),
+            ("tests/t.py::test_level[ERROR boom] FAILED [ 50%]", Some(Error)),
+            ("tests/t.py::test_level[ERROR boom] XPASS [ 50%]", Some(Error)),
+            // Not a node id, or not its outcome.
+            ("ERROR build PASSED", Some(Error)),
+            ("ERROR a::b PASSED to the handler", Some(Error)),
+            ("ERROR a::b [ 50%]", Some(Error)),
+            ("ERROR a::b UNPASSED", Some(Error)),
         ] {
             assert_eq!(classify(line), level, "{line}");
         }
