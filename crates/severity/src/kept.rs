@@ -2,8 +2,9 @@
 
 use crate::Severity;
 
-/// The records of one template a reducer keeps verbatim, counted by severity: when it
-/// keeps as many as it may, which of them gives way to a worse record ([`gives_way_to`]).
+/// The records of one template a reducer keeps verbatim (its warnings and worse), counted
+/// by severity: when it keeps as many as it may, which of them gives way to another
+/// record ([`gives_way_to`]).
 /// `text` and the log reducers keep a template's serious records by it.
 ///
 /// ```

@@ -507,8 +507,9 @@ fn quote_close(bytes: &[u8], start: usize) -> Option<usize> {
 /// of its closing quote: strace's buffers, `"\177ELF\2\1\1\0"...`, whose bytes are any
 /// (a template per buffer, else). Such a string escapes a byte in octal or hex (`\0`,
 /// `\247`, `\x9a`, `\xdf`: a backslash, then a run of word bytes that holds a digit or
-/// is [`is_hex_escape`]'s, either of which a line's shape keeps, [`crate::shape`]) and
-/// closes within [`MAX_GROUP_BYTES`] and [`MAX_GROUP_SPACES`].
+/// is [`is_hex_escape`]'s, not followed by a terminal's `[`, all of which a line's shape
+/// keeps, [`crate::shape`]) and closes within [`MAX_GROUP_BYTES`] and
+/// [`MAX_GROUP_SPACES`].
 #[inline]
 fn escaped_bytes_close(bytes: &[u8], start: usize) -> Option<usize> {
     if bytes[start] != b'"' {
@@ -525,7 +526,10 @@ fn escaped_bytes_close(bytes: &[u8], start: usize) -> Option<usize> {
                     .take_while(|&&b| class(b) & WORD != 0)
                     .count();
                 let run = &bytes[j + 1..j + 1 + len];
-                escaped |= run.iter().any(u8::is_ascii_digit) || is_hex_escape(b'\\', run);
+                // Not a terminal's colour (`\33[31m`, `\x1b[0m`): text in colour is text.
+                let colour = bytes.get(j + 1 + len) == Some(&b'[');
+                escaped |=
+                    !colour && (run.iter().any(u8::is_ascii_digit) || is_hex_escape(b'\\', run));
                 // An escaped quote or backslash, else the run.
                 j += 1 + len.max(1);
             }
@@ -1289,8 +1293,13 @@ mod tests {
             mask(r#"write(1, "\0 a", 3) = 3"#),
             "write(<*>, \"<*>\", <*>) = <*>"
         );
-        // Text: its words are the template's.
+        // Text: its words are the template's, in colour too (as a token masks them).
         for (text, masked) in [
+            (
+                r#""\33[31mFAIL\33[0m t.py: boom\n""#,
+                r#""\<*>[<*>\<*>[<*> t.py: boom\n""#,
+            ),
+            (r#""\x1b[32mPASS\x1b[0m ok""#, r#""\<*>[<*>\<*>[<*> ok""#),
             (r#""/tmp/s63\n""#, r#""/tmp/<*>\n""#),
             (r#""\nif [ -z \"x\" ]""#, r#""\nif [ -z \"x\" ]""#),
             (r#""a\\0b""#, r#""a\\<*>""#),

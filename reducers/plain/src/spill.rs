@@ -290,9 +290,13 @@ impl FoldBatches for Spill {
 
     fn outcome(&mut self, out: &mut dyn Emit<LineItem>) -> Outcome<SpillStats> {
         let last = self.tail.pop_back();
-        for (item, _) in std::mem::take(&mut self.tail) {
+        for (item, looks) in std::mem::take(&mut self.tail) {
             let item = self.previewed(item);
-            out.emit(TAIL, item);
+            // An error among the last lines ranks with the errors, before the warnings
+            // (npm's `npm ERR!` lines after its warnings); it keeps its place otherwise.
+            let error = looks == Looks::Error && self.errors_shown < self.options.errors;
+            self.errors_shown += u64::from(error);
+            out.emit(if error { ERROR } else { TAIL }, item);
         }
         if let Some((item, _)) = last {
             let item = self.previewed(item);
@@ -431,6 +435,15 @@ mod tests {
         assert_eq!(envelope.stats["error_lines"], 1);
         assert_eq!(envelope.stats["first_error_at"], 1150);
         assert_eq!(envelope.stats["first_error_line"], 2);
+        // An error among the last lines, too (the last line stays with the head).
+        let envelope = reduce_all_chunkings(
+            || Spill::new(SpillOptions::default()),
+            input(&[1197, 1200]).as_bytes(),
+            &RunConfig::new("spill"),
+        );
+        let shown = line_numbers(&envelope.items);
+        assert_eq!(&shown[..8], &[1, 2, 3, 4, 5, 1200, 1197, 6], "{shown:?}");
+        assert_eq!(&shown[27..31], &[1196, 1198, 1199, 7], "{shown:?}");
         let envelope = reduce_all_chunkings(
             || Spill::new(SpillOptions::default()),
             input(&[1150, 1160]).as_bytes(),
