@@ -763,6 +763,12 @@ fn is_passed_test(bytes: &[u8]) -> bool {
 /// say (`tests/t.py::test_parse[ERROR boom] PASSED  [ 50%]`), or as its summary of `-rA`
 /// does (`PASSED tests/t.py::test_parse[ERROR boom]`): a node id, `::` in it.
 fn is_passed_pytest(bytes: &[u8]) -> bool {
+    // (Read of every line: its last and first bytes rule out nearly all.)
+    let last = bytes.last().copied().unwrap_or_default();
+    let may_end = matches!(last, b'D' | b']') || last.is_ascii_whitespace();
+    if !may_end && !matches!(bytes.first(), Some(b'P' | b'S')) {
+        return false;
+    }
     let line = bytes.trim_ascii_end();
     // Its progress, `[ 50%]`, after the outcome.
     let progress = line.strip_suffix(b"%]").and_then(|head| {
