@@ -1786,16 +1786,13 @@ impl Fitted {
 /// variables only (of a line of values: `0a:c0:65`, `42`) fits lines of values only
 /// (`ab:cd:65`), not every line of its length (`CA:TRUE`, `DNS:localhost`).
 fn fits(toks: &[Tok], m: &Masked) -> bool {
-    let mut constant = false;
     toks.len() == m.len()
-        && toks.iter().enumerate().all(|(i, t)| {
-            if t.kind == TokenKind::Wild {
-                return true;
-            }
-            constant = true;
-            bytes_eq(t.text.as_bytes(), m.bytes(i))
-        })
-        && (constant || (0..m.len()).all(|i| !is_word(m.kind(i))))
+        && toks
+            .iter()
+            .enumerate()
+            .all(|(i, t)| t.kind == TokenKind::Wild || bytes_eq(t.text.as_bytes(), m.bytes(i)))
+        && (toks.iter().any(|t| t.kind != TokenKind::Wild)
+            || (0..m.len()).all(|i| !is_word(m.kind(i))))
 }
 
 /// Whether two shapes can match a common line and say one event: same length,

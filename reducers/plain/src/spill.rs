@@ -35,11 +35,7 @@ pub const MAX_PREVIEW_CHARS: usize = briefly_core::MAX_LINE_ITEM_CHARS;
 /// reducer shares: a stated level of warn or worse, an exception's name, or a signal
 /// (traceback, panic, OOM kill, segfault, non-zero exit).
 pub fn looks_like_error(text: &str) -> bool {
-    is_error_like(classify(text))
-}
-
-fn is_error_like(severity: Option<Severity>) -> bool {
-    severity.is_some_and(|severity| severity >= Severity::Warn)
+    Looks::of(classify(text)) != Looks::Fine
 }
 
 /// How a line looks: like an error (or worse), like a warning, or like neither. (Public
