@@ -226,13 +226,19 @@ struct Note {
 }
 
 impl Note {
-    /// Counts one more entry of `severity` kept, or with `more` false one fewer.
-    fn count_kept(&mut self, severity: Option<Severity>, more: bool) {
-        // (No entry of no level is serious enough to keep.)
-        match severity {
-            Some(severity) if more => self.kept.add(severity),
-            Some(severity) => self.kept.remove(severity),
-            None => {}
+    // (No entry of no level is serious enough to keep: `None` counts nothing.)
+
+    /// Counts one more entry of `severity` kept.
+    fn add_kept(&mut self, severity: Option<Severity>) {
+        if let Some(severity) = severity {
+            self.kept.add(severity);
+        }
+    }
+
+    /// Counts one entry of `severity` fewer kept: it gave its place to another.
+    fn remove_kept(&mut self, severity: Option<Severity>) {
+        if let Some(severity) = severity {
+            self.kept.remove(severity);
         }
     }
 }
@@ -532,7 +538,7 @@ impl Fold {
         let keep_serious = room && note.kept.total() < PER_TEMPLATE;
         if keep_serious {
             note.kept_last = note.kept_last.max(entry.line);
-            note.count_kept(entry.severity, true);
+            note.add_kept(entry.severity);
         }
         // Folded in after one of its template kept, though before it (docker's records
         // of two streams or of compose's containers end out of order): it takes that
@@ -638,7 +644,7 @@ impl Fold {
             .expect("full");
         let old = std::mem::replace(&mut self.kept[slot], item);
         if let Some(note) = self.notes.get_mut(&old.template) {
-            note.count_kept(old.severity, false);
+            note.remove_kept(old.severity);
         }
         if self.listing() {
             self.list(old);
@@ -665,8 +671,8 @@ impl Fold {
             .max()
             .unwrap_or(0);
         if let Some(note) = self.notes.get_mut(&template) {
-            note.count_kept(old.severity, false);
-            note.count_kept(severity, true);
+            note.remove_kept(old.severity);
+            note.add_kept(severity);
             note.kept_last = kept_last;
         }
         if self.listing() {
@@ -699,10 +705,10 @@ impl Fold {
             .unwrap_or(0);
         if let Some(note) = self.notes.get_mut(&old.template) {
             note.kept_last = kept_last;
-            note.count_kept(old.severity, false);
+            note.remove_kept(old.severity);
         }
         if let Some(note) = self.notes.get_mut(&template) {
-            note.count_kept(severity, true);
+            note.add_kept(severity);
         }
         if self.listing() {
             self.list(old);

@@ -204,14 +204,19 @@ impl Spill {
         }
     }
 
+    /// [`Spill::preview_rank`], the line then counted against its quota.
+    fn take_preview_rank(&mut self, looks: Looks) -> Option<Rank> {
+        let rank = self.preview_rank(looks)?;
+        match looks {
+            Looks::Error => self.errors_shown += 1,
+            _ => self.warnings_shown += 1,
+        }
+        Some(rank)
+    }
+
     fn release(&mut self, (item, looks): (LineItem, Looks), out: &mut dyn Emit<LineItem>) {
-        match self.preview_rank(looks) {
+        match self.take_preview_rank(looks) {
             Some(rank) => {
-                let shown = match looks {
-                    Looks::Error => &mut self.errors_shown,
-                    _ => &mut self.warnings_shown,
-                };
-                *shown += 1;
                 let item = self.previewed(item);
                 out.emit(rank, item);
             }
@@ -290,9 +295,11 @@ impl FoldBatches for Spill {
             let item = self.previewed(item);
             // An error among the last lines ranks with the errors, before the warnings
             // (npm's `npm ERR!` lines after its warnings); it keeps its place otherwise.
-            let error = looks == Looks::Error && self.errors_shown < self.options.errors;
-            self.errors_shown += u64::from(error);
-            out.emit(if error { ERROR } else { TAIL }, item);
+            let rank = match looks {
+                Looks::Error => self.take_preview_rank(looks),
+                _ => None,
+            };
+            out.emit(rank.unwrap_or(TAIL), item);
         }
         if let Some((item, _)) = last {
             let item = self.previewed(item);
@@ -490,6 +497,21 @@ mod tests {
         // The head and the last line, the errors, then the rest of the tail.
         assert_eq!(&shown[..7], &[1, 2, 100, 10, 11, 12, 99]);
         assert_eq!(envelope.stats["error_like_lines"], 80);
+        // The errors among the last lines count against the same quota: past it, an error
+        // keeps its place in the tail, after the warnings.
+        let input = lines(100, &[96, 97, 98]).replace("line 50 ok", "line 50 WARN slow");
+        let options = SpillOptions {
+            head: 2,
+            tail: 5,
+            errors: 2,
+        };
+        let envelope = reduce_all_chunkings(
+            || Spill::new(options),
+            input.as_bytes(),
+            &RunConfig::new("spill"),
+        );
+        let shown = line_numbers(&envelope.items);
+        assert_eq!(&shown[..8], &[1, 2, 100, 96, 97, 50, 98, 99], "{shown:?}");
     }
 
     /// The spill of `input` at a per-result budget of `max_chars`, in every chunking.
