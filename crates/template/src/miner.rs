@@ -1063,6 +1063,8 @@ impl Miner {
         let mut matched = 0u32;
         // Whether a matched word has a letter (not only `=` or `-`).
         let mut named = false;
+        // Matched words with a letter that are no known header field.
+        let mut names_matched = 0u32;
         let mut differ = 0u32;
         // Differences where a known field value (a word seen at this
         // position in several templates: a host name, a level) faces a
@@ -1080,7 +1082,9 @@ impl Miner {
             if t.hash == oh && t.text.as_bytes() == ob {
                 if is_word(t.kind) {
                     matched += 1;
-                    named = named || names(&t.text);
+                    let name = names(&t.text);
+                    named = named || name;
+                    names_matched += u32::from(name && !self.is_field(i, t.hash));
                 }
                 last_differs = false;
             } else if evidenced(t.kind, t.text.as_bytes(), ok, ob) {
@@ -1120,6 +1124,8 @@ impl Miner {
                 tw.saturating_sub(field_t),
                 ow.saturating_sub(field_o),
             )
+        } else if names_matched >= MIN_MATCHED_NAMES as u32 {
+            self.similar_with(matched, tw, ow, MIN_MATCHED_NAMES)
         } else {
             self.similar(matched, tw, ow)
         };
@@ -1264,8 +1270,12 @@ impl Miner {
     /// Whether `matched` equal plain tokens are enough for two patterns
     /// with `a` and `b` plain tokens.
     fn similar(&self, matched: u32, a: usize, b: usize) -> bool {
-        matched as usize >= MIN_MATCHED_WORDS
-            && f64::from(matched) >= self.config.similarity * a.max(b) as f64
+        self.similar_with(matched, a, b, MIN_MATCHED_WORDS)
+    }
+
+    /// [`Miner::similar`] with at least `min` equal plain tokens.
+    fn similar_with(&self, matched: u32, a: usize, b: usize, min: usize) -> bool {
+        matched as usize >= min && f64::from(matched) >= self.config.similarity * a.max(b) as f64
     }
 
     /// [`Miner::similar`] for two patterns that differ only in header fields, `a` and
@@ -1502,6 +1512,12 @@ impl Miner {
     /// one length are identical except in one position holding distinct
     /// literal words, that position is variable: they merge into one.
     ///
+    /// Shapes equal but in that position need the rest of their words similar
+    /// (both of a line of three tokens' other two: `> Task <*>`); shapes that
+    /// differ in values too, or hold variables, all their words, that position's
+    /// included: states of machines by their ids (OpenStack's `[instance: …] VM
+    /// Paused`, `… VM Resumed`) are events of their own.
+    ///
     /// For shape `s` just made of the line [`Miner::line_words`] looked at, no other
     /// shape changed since: it takes that line's candidates.
     fn merge_distinct(&mut self, s: u32) {
@@ -1545,13 +1561,17 @@ impl Miner {
             let mut word_diff = None;
             let mut n_word = 0;
             let mut matched = 0u32;
+            // The shapes differ in values too (or hold variables).
+            let mut valued = false;
             for (i, (a, b)) in me.iter().zip(other.iter()).enumerate() {
                 if a.kind == TokenKind::Wild || b.kind == TokenKind::Wild {
+                    valued = true;
                     continue;
                 }
                 if a.hash == b.hash && a.text == b.text {
                     matched += u32::from(is_word(a.kind));
                 } else if evidenced(a.kind, a.text.as_bytes(), b.kind, b.text.as_bytes()) {
+                    valued = true;
                 } else {
                     n_word += 1;
                     word_diff = Some(i);
@@ -1563,7 +1583,15 @@ impl Miner {
             let Some(p) = word_diff else {
                 continue;
             };
-            if n_word != 1 || !self.similar(matched, words(me), words(other)) {
+            // Shapes equal but in the position the rule is about are similar in the rest.
+            let similar = match valued {
+                false => {
+                    let (a, b) = (words(me).saturating_sub(1), words(other).saturating_sub(1));
+                    self.similar_with(matched, a, b, MIN_MATCHED_NAMES)
+                }
+                true => self.similar(matched, words(me), words(other)),
+            };
+            if n_word != 1 || !similar {
                 continue;
             }
             match per_pos.iter_mut().find(|(q, _)| *q == p) {
@@ -1645,6 +1673,11 @@ fn field_key(pos: usize, h: u64) -> u64 {
 /// similar.
 const MIN_MATCHED_WORDS: usize = 3;
 
+/// Fewest equal plain tokens for two patterns of the same length to be similar when
+/// that many of them name something and are no header field (a level, a logger's name):
+/// a short line's words, `Refreshing state...`, `Running` in a table's row.
+const MIN_MATCHED_NAMES: usize = 2;
+
 /// Longest unaligned stretch (tokens) between a line and a template of
 /// another length.
 const MAX_GAP: usize = 4;
@@ -1660,8 +1693,10 @@ fn words(toks: &[Tok]) -> usize {
 }
 
 /// The distinct-values rule never leaves a template with fewer constant
-/// tokens than this.
-const MIN_CONSTANTS_AFTER_MERGE: usize = 3;
+/// tokens than this: a template of one constant and variables would take
+/// every line of its length that holds that word there. (Two: Gradle's `>
+/// Task <*>`.)
+const MIN_CONSTANTS_AFTER_MERGE: usize = 2;
 
 /// Whether template token `t` equals token `i` of the masked line.
 #[inline]
@@ -2377,6 +2412,71 @@ mod tests {
         assert_eq!(t.count(), 5);
         assert_eq!(t.text(), "<*> LabSZ sshd[<*>]: Invalid user <*> from <*>");
         assert_eq!(m.templates().count(), 1);
+    }
+
+    #[test]
+    fn short_lines_fold_by_two_words_that_name_something() {
+        // Terraform's refresh of resources whose names hold a digit (`s3`): two words in
+        // common, the rest a value.
+        let mut m = miner();
+        let ids: Vec<GroupId> = ["orders", "users", "audit"]
+            .map(|name| m.add(&format!("aws_s3_bucket.{name}: Refreshing state...")))
+            .into();
+        assert!(ids.iter().all(|&id| m.resolve(id) == m.resolve(ids[0])));
+        assert_eq!(text(&m, ids[0]), "<*> Refreshing state...");
+        // Two words in common that are header fields (a level, a logger's name, seen in
+        // that place in three templates) are not enough: Android's `I NotificationManager:
+        // cancelNotification,index:0` and `… cancelNotificationLocked:…` are two events.
+        let mut m = miner();
+        for message in [
+            "queue drained fully now",
+            "cache warmed up ok",
+            "config loaded from disk",
+        ] {
+            m.add(&format!("12:00:01 I Svc: {message}"));
+        }
+        let a = m.add("12:00:04 I Svc: cancel,index:0");
+        let b = m.add("12:00:05 I Svc: cancelLocked:0|pkg|null");
+        assert_ne!(m.resolve(a), m.resolve(b));
+    }
+
+    #[test]
+    fn distinct_words_make_a_variable_in_lines_of_three_tokens() {
+        // Gradle's tasks: the task's name is the only difference, the fourth name merges
+        // them (two constants left, `>` and `Task`).
+        let mut m = miner();
+        let ids: Vec<GroupId> = [
+            ":core:jar",
+            ":api:test",
+            ":web:classes",
+            ":auth:compileJava",
+        ]
+        .map(|task| m.add(&format!("> Task {task}")))
+        .into();
+        assert!(ids.iter().all(|&id| m.resolve(id) == m.resolve(ids[0])));
+        assert_eq!(text(&m, ids[0]), "> Task <*>");
+        // Lines that differ in a value too are held to all their words: states of
+        // machines on different hosts (`VM Resumed`, `VM Paused`) stay apart.
+        let mut m = miner();
+        let ids: Vec<GroupId> = [
+            ("node", "Resumed"),
+            ("web", "Paused"),
+            ("db", "Started"),
+            ("api", "Stopped"),
+        ]
+        .map(|(host, state)| m.add(&format!("{host}-1 VM state {state}")))
+        .into();
+        assert_eq!(m.templates().count(), 4, "{ids:?}");
+        // And so are lines with a value in common (a request's id, OpenStack's `[instance:
+        // …] VM Resumed (Lifecycle Event)`).
+        let mut m = miner();
+        for (n, state) in ["Resumed", "Paused", "Started", "Stopped"]
+            .into_iter()
+            .enumerate()
+        {
+            m.add(&format!("{} VM state {state}", 4000 + n));
+        }
+        assert_eq!(m.templates().count(), 4);
     }
 
     #[test]
