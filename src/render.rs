@@ -360,8 +360,10 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
         }
     }
     for (n, t) in context(item, "after") {
-        shown.push(n);
-        let _ = writeln!(out, "  {n}- {t}");
+        if !before_shown.contains(&n) {
+            shown.push(n);
+            let _ = writeln!(out, "  {n}- {t}");
+        }
     }
 }
 
@@ -526,6 +528,21 @@ mod tests {
             t.contains("  28- x\n  29- y\n  30: ERROR in the gap\n"),
             "{t}"
         );
+        // The lines after an item that the item before showed are not shown again
+        // either: go test's `FAIL` ranked after its package's `FAIL\t…` line below it.
+        e.items = vec![
+            json!({"line": 545, "text": "FAIL\tpkg\t2.7s", "before": [[543, "--- PASS: T"], [544, "FAIL"]], "after": [[546, "=== RUN   U"]]}),
+            json!({"line": 544, "text": "FAIL", "before": [[542, "=== RUN   T"], [543, "--- PASS: T"]], "after": [[545, "FAIL\tpkg\t2.7s"], [546, "=== RUN   U"]]}),
+        ];
+        e.returned_items = 2;
+        e.total_items = 2;
+        let t = text(&e);
+        assert!(
+            t.contains("  546- === RUN   U\n  542- === RUN   T\n  544: FAIL\n"),
+            "{t}"
+        );
+        assert_eq!(t.matches("546-").count(), 1, "{t}");
+        assert_eq!(t.matches("545").count(), 1, "{t}");
     }
 
     #[test]
