@@ -32,7 +32,7 @@ pub enum Severity {
     Debug,
     /// INFO, NOTICE, I.
     Info,
-    /// WARN, WARNING, W, systemd's `Failed with result`, `npm warn`.
+    /// WARN, WARNING, W, systemd's `Failed with result` and `Dependency failed for`, `npm warn`.
     Warn,
     /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits, make
     /// failures, systemd's `Failed to start`, failed tests, the shell's and system
@@ -1031,7 +1031,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 91] = [
+const SIGNALS: [(&str, Severity); 92] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -1061,12 +1061,15 @@ const SIGNALS: [(&str, Severity); 91] = [
     ("gmake", Severity::Error),
     // systemd's reports of a unit's main process and of the unit, which state no level
     // in a journal read as text: `code=exited, status=1/FAILURE`, `Failed to start x`
-    // (logged at err) and `Failed with result 'exit-code'` (logged at warning).
+    // (logged at err) and `Failed with result 'exit-code'` (logged at warning), and of
+    // a unit that did not start for another's failure, `Dependency failed for x` (logged
+    // at warning; `[DEPEND]` on the console).
     ("code=exited", Severity::Error),
     ("code=killed", Severity::Error),
     ("code=dumped", Severity::Fatal),
     ("Failed to start", Severity::Error),
     ("Failed with result", Severity::Warn),
+    ("Dependency failed for", Severity::Warn),
     // What a terminal shows of a failed command: a test runner's verdict (`--- FAIL:`,
     // `test result: FAILED.`), the shell's `Killed` and `command not found`, C++'s
     // uncaught exception, npm's, curl's and kubectl's error reports, and a system
@@ -3713,6 +3716,12 @@ mod tests {
             classify("systemd[1]: foo.service: Failed with result 'exit-code'."),
             Some(Warn)
         );
+        for dependency in [
+            "Dec 06 10:05:00 web1 systemd[1]: Dependency failed for Docker Socket for the API.",
+            "[DEPEND] Dependency failed for Docker Socket for the API.",
+        ] {
+            assert_eq!(classify(dependency), Some(Warn), "{dependency}");
+        }
         for not_a_failure in [
             "make: [Makefile:3: clean] Error 1 (ignored)",
             "make[1]: *** Waiting for unfinished jobs....",
