@@ -1465,6 +1465,46 @@ fn a_verbose_go_tests_output_before_its_failure_is_shown_with_it() {
 }
 
 #[test]
+fn an_error_a_verbose_go_test_logged_is_named_with_its_failure() {
+    // testify's `Error:` is an error line of the test's output, before its `--- FAIL:`:
+    // the summary names the failure, which names the test, then what it logged.
+    let b = Briefly::new();
+    let mut input = String::new();
+    for i in 0..300 {
+        input.push_str(&format!(
+            "=== RUN   TestPass{i}\n--- PASS: TestPass{i} (0.00s)\n"
+        ));
+    }
+    input.push_str(
+        "=== RUN   TestEncode
+    store_test.go:150:
+        \tError Trace:\tstore_test.go:150
+        \tError:      \tNot equal:
+        \t            \texpected: \"alice\"
+--- FAIL: TestEncode (0.31s)
+FAIL
+FAIL\texample.com/store\t0.412s
+",
+    );
+    let envelope = b.envelope(&["text"], input.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.contains(
+            "first error at line 606: --- FAIL: TestEncode (0.31s), logged at line 604: Error:"
+        ),
+        "{summary}"
+    );
+    // A line it logged worse than its failure is named first, as it is.
+    let fatal = input.replace("\tError:      \tNot equal:", "FATAL: disk gone");
+    let envelope = b.envelope(&["text"], fatal.as_bytes(), CAP);
+    let summary = envelope["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("first fatal at line 604: FATAL: disk gone"),
+        "{summary}"
+    );
+}
+
+#[test]
 fn a_line_the_framing_cut_says_so_in_its_item() {
     let b = Briefly::new();
     let input = "2024-01-01 00:00:09 ERROR connection failed to host db-primary after 3 retries\n\

@@ -2224,11 +2224,25 @@ impl FoldBatches for Text {
                 .filter(|i| i.text.contains(test) && failed_test_named(&i.text).is_none())
                 .min_by_key(|i| i.line)
         });
+        // A verbose Go test's output comes before its `--- FAIL:` (testify's `Error: Not
+        // equal:`): an error it logged is named by the failure that shows it, which names
+        // the test.
+        let go_failure = first_serious.and_then(|first| {
+            (kept.iter().map(|(i, _)| i)).find(|i| {
+                i.text.starts_with("--- FAIL: ")
+                    && i.severity >= first.severity
+                    && i.before.iter().any(|b| b.0 == first.line)
+            })
+        });
+        let (first_serious, report, reported) = match go_failure {
+            Some(failure) => (Some(failure), first_serious, "logged"),
+            None => (first_serious, report, "reported"),
+        };
         let first_serious = first_serious.map(|first| {
             let (line, severity, text) = said(first);
             let text = match report {
                 Some(report) => format!(
-                    "{}, reported at line {}: {}",
+                    "{}, {reported} at line {}: {}",
                     cut_str(&text, 80),
                     report.line,
                     cut_middle(&said(report).2, SAID_CHARS)
