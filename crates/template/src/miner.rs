@@ -1063,8 +1063,6 @@ impl Miner {
         let mut matched = 0u32;
         // Whether a matched word has a letter (not only `=` or `-`).
         let mut named = false;
-        // Matched words with a letter that are no known header field.
-        let mut names_matched = 0u32;
         let mut differ = 0u32;
         // Differences where a known field value (a word seen at this
         // position in several templates: a host name, a level) faces a
@@ -1082,9 +1080,7 @@ impl Miner {
             if t.hash == oh && t.text.as_bytes() == ob {
                 if is_word(t.kind) {
                     matched += 1;
-                    let name = names(&t.text);
-                    named = named || name;
-                    names_matched += u32::from(name && !self.is_field(i, t.hash));
+                    named = named || names(&t.text);
                 }
                 last_differs = false;
             } else if evidenced(t.kind, t.text.as_bytes(), ok, ob) {
@@ -1124,12 +1120,29 @@ impl Miner {
                 tw.saturating_sub(field_t),
                 ow.saturating_sub(field_o),
             )
-        } else if names_matched >= MIN_MATCHED_NAMES as u32 {
+        } else if (matched as usize) < MIN_MATCHED_WORDS {
+            // (The words looked up last: this is asked of every candidate.)
             self.similar_with(matched, tw, ow, MIN_MATCHED_NAMES)
+                && self.names_matched(toks, &other) >= MIN_MATCHED_NAMES
         } else {
             self.similar(matched, tw, ow)
         };
         similar.then_some(matched)
+    }
+
+    /// How many plain words that name something and are no known header field (a level,
+    /// a logger's name) `toks` and `other` have equal in place. (Asked only of patterns
+    /// with few words in common: each word is looked up.)
+    fn names_matched(&self, toks: &[Tok], other: &Side<'_>) -> usize {
+        (toks.iter().enumerate())
+            .filter(|(i, t)| {
+                is_word(t.kind)
+                    && t.hash == other.hash(*i)
+                    && t.text.as_bytes() == other.bytes(*i)
+                    && names(&t.text)
+                    && !self.is_field(*i, t.hash)
+            })
+            .count()
     }
 
     /// Fills the scratch with the sorted plain-word hashes of the line.
@@ -1580,7 +1593,7 @@ impl Miner {
                     }
                 }
             }
-            let Some(p) = word_diff else {
+            let Some(p) = word_diff.filter(|_| n_word == 1) else {
                 continue;
             };
             // Shapes equal but in the position the rule is about are similar in the rest.
@@ -1591,7 +1604,7 @@ impl Miner {
                 }
                 true => self.similar(matched, words(me), words(other)),
             };
-            if n_word != 1 || !similar {
+            if !similar {
                 continue;
             }
             match per_pos.iter_mut().find(|(q, _)| *q == p) {
@@ -2424,6 +2437,12 @@ mod tests {
             .into();
         assert!(ids.iter().all(|&id| m.resolve(id) == m.resolve(ids[0])));
         assert_eq!(text(&m, ids[0]), "<*> Refreshing state...");
+        // Not when one of the two names nothing (`-`).
+        let mut m = miner();
+        for name in ["orders", "users", "audit"] {
+            m.add(&format!("aws_s3_bucket.{name}: - Refreshed"));
+        }
+        assert_eq!(m.templates().count(), 3);
         // Two words in common that are header fields (a level, a logger's name, seen in
         // that place in three templates) are not enough: Android's `I NotificationManager:
         // cancelNotification,index:0` and `… cancelNotificationLocked:…` are two events.
