@@ -10,16 +10,21 @@ use briefly_severity::{classify, Inspection, Severity};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-const HEAD: Rank = 0;
-/// The last line (a command's final status, often) goes right after the head: it is
+/// The first line (the command, often).
+const FIRST: Rank = 0;
+/// The last line (a command's final status, often) goes right after the first: it is
 /// kept however small the budget, where the rest of the tail gives way first.
 const LAST: Rank = 1;
-const ERROR: Rank = 2;
+/// The first line that looks like an error, before the rest of the head: under a
+/// small budget (`--max-chars 1000`), the head's lines would take its place.
+const FIRST_ERROR: Rank = 2;
+const HEAD: Rank = 3;
+const ERROR: Rank = 4;
 /// Warnings after the errors, however many came first: a thousand deprecation warnings
 /// do not take the error's place.
-const WARNING: Rank = 3;
-const TAIL: Rank = 4;
-const REST: Rank = 5;
+const WARNING: Rank = 5;
+const TAIL: Rank = 6;
+const REST: Rank = 7;
 
 /// Bytes of input in a batch framed and classified on the other thread: four times the
 /// usual. Fewer hand-overs made `spill` 1.28x as fast on a 256 MB log (benches/ab.sh,
@@ -129,9 +134,10 @@ impl Prepare for ErrorLike {
     }
 }
 
-/// Items: every line once. First the head and the last line, then error-looking lines
-/// (errors up to a quota, then warnings up to as many), then the rest of the tail, then
-/// every other line in input order, so the pages walk the rest.
+/// Items: every line once. First the first line, the last and the first error, then the
+/// rest of the head, then error-looking lines (errors up to a quota, then warnings up to
+/// as many), then the rest of the tail, then every other line in input order, so the
+/// pages walk the rest.
 #[derive(Debug)]
 pub struct Spill {
     options: SpillOptions,
@@ -141,6 +147,8 @@ pub struct Spill {
     tail: VecDeque<(LineItem, Looks)>,
     errors_shown: u64,
     warnings_shown: u64,
+    /// A line that looks like an error was ranked [`FIRST_ERROR`] (or is the first line).
+    first_error_ranked: bool,
     /// Lines that look like errors or warnings, the first of them, and of them the
     /// errors and the first error.
     error_like_lines: u64,
@@ -177,6 +185,7 @@ impl Spill {
             tail: VecDeque::with_capacity(options.tail + 1),
             errors_shown: 0,
             warnings_shown: 0,
+            first_error_ranked: false,
             error_like_lines: 0,
             first_error_like: None,
             error_lines: 0,
@@ -204,14 +213,26 @@ impl Spill {
         }
     }
 
-    /// [`Spill::preview_rank`], the line then counted against its quota.
+    /// [`Spill::preview_rank`], the line then counted against its quota; the first error
+    /// ranks [`FIRST_ERROR`].
     fn take_preview_rank(&mut self, looks: Looks) -> Option<Rank> {
         let rank = self.preview_rank(looks)?;
         match looks {
             Looks::Error => self.errors_shown += 1,
             _ => self.warnings_shown += 1,
         }
-        Some(rank)
+        Some(match rank {
+            ERROR => self.head_rank(looks, ERROR),
+            _ => rank,
+        })
+    }
+
+    /// `rank`, or [`FIRST_ERROR`] for the first line that looks like an error.
+    fn head_rank(&mut self, looks: Looks, rank: Rank) -> Rank {
+        if looks != Looks::Error || std::mem::replace(&mut self.first_error_ranked, true) {
+            return rank;
+        }
+        FIRST_ERROR
     }
 
     fn release(&mut self, (item, looks): (LineItem, Looks), out: &mut dyn Emit<LineItem>) {
@@ -236,7 +257,14 @@ impl Spill {
         }
         if record.line <= self.options.head {
             let item = self.previewed(LineItem::of(record));
-            out.emit(HEAD, item);
+            let rank = match record.line {
+                1 => {
+                    self.first_error_ranked |= looks == Looks::Error;
+                    FIRST
+                }
+                _ => self.head_rank(looks, HEAD),
+            };
+            out.emit(rank, item);
             return;
         }
         if self.options.tail == 0 {
@@ -379,7 +407,8 @@ mod tests {
             &RunConfig::new("spill"),
         );
         let shown = line_numbers(&envelope.items);
-        assert_eq!(&shown[..10], &[1, 2, 3, 4, 5, 100, 50, 70, 96, 97]);
+        // The first line, the last, the first error, the rest of the head, the other errors.
+        assert_eq!(&shown[..10], &[1, 100, 50, 2, 3, 4, 5, 70, 96, 97]);
         assert_eq!(&shown[12..15], &[6, 7, 8]);
         assert_eq!(envelope.total_items, 100);
         assert_eq!(
@@ -427,7 +456,7 @@ mod tests {
         );
         let shown = line_numbers(&envelope.items);
         // The head and the last line, the error, then the warnings, up to as many.
-        assert_eq!(&shown[..9], &[1, 2, 3, 4, 5, 1200, 1150, 6, 8], "{shown:?}");
+        assert_eq!(&shown[..9], &[1, 1200, 1150, 2, 3, 4, 5, 6, 8], "{shown:?}");
         let warnings = &shown[7..27];
         assert!(warnings.iter().all(|line| line % 2 == 0 && *line < 1100));
         assert_eq!(shown[27], 1196, "then the rest of the tail");
@@ -445,7 +474,7 @@ mod tests {
             &RunConfig::new("spill"),
         );
         let shown = line_numbers(&envelope.items);
-        assert_eq!(&shown[..8], &[1, 2, 3, 4, 5, 1200, 1197, 6], "{shown:?}");
+        assert_eq!(&shown[..8], &[1, 1200, 1197, 2, 3, 4, 5, 6], "{shown:?}");
         assert_eq!(&shown[27..31], &[1196, 1198, 1199, 7], "{shown:?}");
         let envelope = reduce_all_chunkings(
             || Spill::new(SpillOptions::default()),
@@ -495,7 +524,7 @@ mod tests {
         );
         let shown = line_numbers(&envelope.items);
         // The head and the last line, the errors, then the rest of the tail.
-        assert_eq!(&shown[..7], &[1, 2, 100, 10, 11, 12, 99]);
+        assert_eq!(&shown[..7], &[1, 100, 10, 2, 11, 12, 99]);
         assert_eq!(envelope.stats["error_like_lines"], 80);
         // The errors among the last lines count against the same quota: past it, an error
         // keeps its place in the tail, after the warnings.
@@ -511,7 +540,7 @@ mod tests {
             &RunConfig::new("spill"),
         );
         let shown = line_numbers(&envelope.items);
-        assert_eq!(&shown[..8], &[1, 2, 100, 96, 97, 50, 98, 99], "{shown:?}");
+        assert_eq!(&shown[..8], &[1, 100, 96, 2, 97, 50, 98, 99], "{shown:?}");
     }
 
     /// The spill of `input` at a per-result budget of `max_chars`, in every chunking.
@@ -540,9 +569,38 @@ mod tests {
         let envelope = spilled_at(&input, 4_000);
         let shown = line_numbers(&envelope.items);
         assert!(shown.contains(&3) && shown.contains(&504), "{shown:?}");
-        let long = envelope.items[1]["text"].as_str().unwrap();
+        // After the first line, the last and the first error (line 3).
+        assert_eq!(&shown[..4], &[1, 504, 3, 2], "{shown:?}");
+        let long = envelope.items[3]["text"].as_str().unwrap();
         assert!(long.ends_with("…[cut 29000 chars]"), "{long:.40}");
         assert!(envelope.truncated);
+    }
+
+    #[test]
+    fn the_first_error_comes_before_the_rest_of_the_head() {
+        // Under the smallest budget, the first line, the last and the error fit; the rest
+        // of the head does not.
+        let mut input: String = (1..=3000)
+            .map(|i| format!("compiling module {i} ok\n"))
+            .collect();
+        input = input.replace(
+            "compiling module 1500 ok",
+            "ERROR: module 1500 failed to link",
+        );
+        let shown = line_numbers(&spilled_at(&input, 1_000).items);
+        assert_eq!(&shown[..3], &[1, 3000, 1500], "{shown:?}");
+        // The first error in the head ranks so too, and one on the first line is shown
+        // there: a later error ranks with the other errors.
+        let order = |errors: &[u64]| {
+            let envelope = reduce_all_chunkings(
+                || Spill::new(SpillOptions::default()),
+                lines(100, errors).as_bytes(),
+                &RunConfig::new("spill"),
+            );
+            line_numbers(&envelope.items)[..8].to_vec()
+        };
+        assert_eq!(order(&[3, 50]), [1, 100, 3, 2, 4, 5, 50, 96]);
+        assert_eq!(order(&[1, 50]), [1, 100, 2, 3, 4, 5, 50, 96]);
     }
 
     #[test]
