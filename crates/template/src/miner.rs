@@ -1525,11 +1525,12 @@ impl Miner {
     /// one length are identical except in one position holding distinct
     /// literal words, that position is variable: they merge into one.
     ///
-    /// Shapes equal but in that position need the rest of their words similar
-    /// (both of a line of three tokens' other two: `> Task <*>`); shapes that
-    /// differ in values too, or hold variables, all their words, that position's
-    /// included: states of machines by their ids (OpenStack's `[instance: …] VM
-    /// Paused`, `… VM Resumed`) are events of their own.
+    /// Shapes equal but in names at that position ([`is_a_name`]) need the rest
+    /// of their words similar (both of a line of three tokens' other two: `>
+    /// Task <*>`); others all their words, that position's included: states and
+    /// verbs (`Job deploy failed` among `Job build queued`) and states of
+    /// machines by their ids (OpenStack's `[instance: …] VM Paused`, `… VM
+    /// Resumed`) are events of their own.
     ///
     /// For shape `s` just made of the line [`Miner::line_words`] looked at, no other
     /// shape changed since: it takes that line's candidates.
@@ -1596,8 +1597,10 @@ impl Miner {
             let Some(p) = word_diff.filter(|_| n_word == 1) else {
                 continue;
             };
-            // Shapes equal but in the position the rule is about are similar in the rest.
-            let similar = match valued {
+            // Shapes equal but in names at the position the rule is about are similar in
+            // the rest.
+            let names = is_a_name(&me[p].text) && is_a_name(&other[p].text);
+            let similar = match valued || !names {
                 false => {
                     let (a, b) = (words(me).saturating_sub(1), words(other).saturating_sub(1));
                     self.similar_with(matched, a, b, MIN_MATCHED_NAMES)
@@ -1643,11 +1646,12 @@ impl Miner {
                 }
             }
         }
-        merged[p] = Tok::wild();
         // Keep enough constant text: a template of nothing but variables
-        // and a header would swallow unrelated lines.
+        // and a header would swallow unrelated lines. (Names, `> Task <*>`, need less.)
+        let names = (members.iter()).all(|&o| is_a_name(&self.shapes[o as usize].toks[p].text));
+        merged[p] = Tok::wild();
         let constants = merged.iter().filter(|t| t.kind != TokenKind::Wild).count();
-        if constants < MIN_CONSTANTS_AFTER_MERGE {
+        if constants < MIN_CONSTANTS_AFTER_MERGE - usize::from(names) {
             return;
         }
         self.shapes[target as usize].toks = merged;
@@ -1706,10 +1710,24 @@ fn words(toks: &[Tok]) -> usize {
 }
 
 /// The distinct-values rule never leaves a template with fewer constant
-/// tokens than this: a template of one constant and variables would take
-/// every line of its length that holds that word there. (Two: Gradle's `>
-/// Task <*>`.)
-const MIN_CONSTANTS_AFTER_MERGE: usize = 2;
+/// tokens than this, or one fewer where the values are names ([`is_a_name`]:
+/// Gradle's `> Task <*>`). A template of a constant or two and variables
+/// takes every line of its length that holds them there: states and verbs,
+/// `Job deploy failed` among `Job build queued`.
+const MIN_CONSTANTS_AFTER_MERGE: usize = 3;
+
+/// Whether a word is a name of something, not prose: punctuation between its
+/// letters (`:core:jar`, `[id=acme-orders]`, `api.example.com`). A state or
+/// a verb (`failed`, `stopped.`, `UP-TO-DATE`) is none: the distinct-values
+/// rule holds it to the stricter similarity, so that `Run state: failure` is
+/// not folded into a template of `Run state: running`.
+fn is_a_name(word: &str) -> bool {
+    word.as_bytes().windows(3).any(|w| {
+        w[0].is_ascii_alphanumeric()
+            && matches!(w[1], b':' | b'/' | b'.' | b'=' | b'@')
+            && w[2].is_ascii_alphanumeric()
+    })
+}
 
 /// Whether template token `t` equals token `i` of the masked line.
 #[inline]
@@ -2474,6 +2492,34 @@ mod tests {
         .into();
         assert!(ids.iter().all(|&id| m.resolve(id) == m.resolve(ids[0])));
         assert_eq!(text(&m, ids[0]), "> Task <*>");
+        // Not states or verbs, which say what happened: `Job deploy failed` among `Job
+        // build queued`.
+        let mut m = miner();
+        for state in ["queued", "started", "failed", "cancelled", "stopped"] {
+            m.add(&format!("service api {state}"));
+        }
+        assert_eq!(m.templates().count(), 5);
+        // Nor when a value the lines share is no word (`step-1`), however they spell the
+        // state.
+        let mut m = miner();
+        for state in ["IDLE_WAIT", "TRANSIENT_FAILURE", "UP-TO-DATE", "NO-SOURCE"] {
+            m.add(&format!("Run step-1 state: {state}"));
+        }
+        assert_eq!(m.templates().count(), 4);
+        for (word, name) in [
+            (":core:jar", true),
+            ("[id=acme-orders]", true),
+            ("api.example.com", true),
+            ("user@host", true),
+            ("failed.", false),
+            ("UP-TO-DATE", false),
+            ("TRANSIENT_FAILURE", false),
+            (".hidden", false),
+            ("..b", false),
+            ("ok..", false),
+        ] {
+            assert_eq!(is_a_name(word), name, "{word}");
+        }
         // Lines that differ in a value too are held to all their words: states of
         // machines on different hosts (`VM Resumed`, `VM Paused`) stay apart.
         let mut m = miner();
