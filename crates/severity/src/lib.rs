@@ -202,7 +202,9 @@ const COLUMN_WINDOW: usize = 64;
 /// `SUMMARY:`. A system call's error ending the message (`cat: x: No such file or
 /// directory`) counts only when the line states no level, and so do the last words of a
 /// failed command (an error given as the cause, `connect: connection refused`; a failed
-/// assertion; Ansible's recap of a failed host).
+/// assertion; Ansible's recap of a failed host) and a line that ends in `failed` or
+/// `failure` (`Build failed.`, `Run state: failure`; not `0 failed`, nor a login's,
+/// `authentication failure`).
 ///
 /// A line of source code a search found (`src/a.rs:12: fn f() -> Result<(), JsonError>`)
 /// has a level only from what a tool says first of that place (`a.c:3:5: error: …`,
@@ -1272,11 +1274,11 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
         // Node's error codes: `ERR_MODULE_NOT_FOUND`, pnpm's `ERR_PNPM_…`.
         "ERR_" => after.first().is_some_and(u8::is_ascii_uppercase),
         "fail" => {
-            counted(before)
-                && [&b"ed"[..], b"ing", b"ures", b"ure"]
-                    .iter()
-                    .find_map(|ending| after.strip_prefix(*ending))
-                    .is_some_and(ends_a_count)
+            let rest = [&b"ed"[..], b"ing", b"ures", b"ure"]
+                .iter()
+                .find_map(|ending| after.strip_prefix(*ending));
+            (counted(before) && rest.is_some_and(ends_a_count))
+                || ends_a_line_with_failed(before, after)
         }
         "error" | "warning" => {
             counted(before) && ends_a_count(after.strip_prefix(b"s").unwrap_or(after))
@@ -1416,6 +1418,36 @@ fn ends_a_count(after: &[u8]) -> bool {
             .iter()
             .any(|next| after.starts_with(next))
         || total()
+}
+
+/// Whether `failed` (or `failure`) is a line's last word, after a word that is no count
+/// and says nothing of it (`not`, `if`): `Job deploy failed`, `Build failed.`, `Run
+/// state: failure`. A program's verdict in its own words; not `0 failed`, `if it
+/// failed`, nor a login's (`sshd[7]: authentication failure`, `Kerberos authentication
+/// failed`): a client's mistake, the server's routine, as an access log's 4xx.
+fn ends_a_line_with_failed(before: &[u8], after: &[u8]) -> bool {
+    let ends = [&b"ed"[..], b"ure"].iter().any(|ending| {
+        after
+            .strip_prefix(*ending)
+            .is_some_and(|rest| matches!(rest.trim_ascii_end(), b"" | b"." | b"!"))
+    });
+    let Some(before) = before.strip_suffix(b" ") else {
+        return false;
+    };
+    // The word before, past a colon (`state: failure`).
+    let end = before
+        .iter()
+        .rposition(u8::is_ascii_alphanumeric)
+        .map_or(0, |at| at + 1);
+    let word = before[..end]
+        .rsplit(|b| !b.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or_default();
+    ends && word.first().is_some_and(u8::is_ascii_alphabetic)
+        && !matches!(
+            word,
+            b"not" | b"never" | b"if" | b"unless" | b"whether" | b"it" | b"authentication"
+        )
 }
 
 /// Whether `before` ends with a number that is not zero and a space (`Tests: 1 `,
@@ -3280,6 +3312,22 @@ mod tests {
             ("SEVERE: servlet failed", Some(Fatal)),
             ("CRITICAL: disk gone", Some(Fatal)),
             ("Jun 14 15:16:01 combo sshd[19939]: authentication failure", None),
+            ("Jun 30 20:53:06 combo klogind[19281]: Kerberos authentication failed ", None),
+            // A program's own verdict, its last word: a failure, when no level is stated.
+            ("Job deploy failed", Some(Error)),
+            ("Build failed.", Some(Error)),
+            ("Deployment failed!", Some(Error)),
+            ("Run state: failure", Some(Error)),
+            ("Jun 14 15:16:01 combo netfs: Mounting other filesystems: failed", Some(Error)),
+            ("INFO retry 2: the first attempt failed", Some(Info)),
+            ("5 passed, 0 failed", None),
+            ("what happens if it failed", None),
+            ("the check did not fail, it never failed", None),
+            ("if failed:", None),
+            ("failed", None),
+            ("the job failed to start in time", None),
+            // A word of its own: not a key's value, whose key says what it is.
+            ("hook=pre_commit result=failed", None),
             // A level opening the message after syslog's tag, as journalctl writes a
             // service's lines: klog's letter (kubelet), .NET's `fail: `.
             (
@@ -3433,7 +3481,9 @@ mod tests {
             // PHPUnit's assertion that failed.
             ("Failed asserting that 4 matches expected 3.", Some(Error)),
             ("upgraded to 1.2 failed over", None),
-            ("build12 failed", None),
+            // (A number in a name counts nothing; the verdict at the line's end is one.)
+            ("build12 failed over to build13", None),
+            ("build12 failed", Some(Error)),
             ("3 failedx", None),
             ("send_ping: pid 445 failed to act on a ping", None),
             ("connection 19617 failed: 3 - No network route", None),
@@ -4289,7 +4339,8 @@ mod tests {
             // A failed assertion aborts the process.
             ("a.out: a.c:3: main: Assertion `x > 0' failed.", Some(Fatal)),
             ("Assertion failed: (x > 0), function main, file a.c, line 3.", Some(Fatal)),
-            ("the check 'x' failed.", None),
+            // (A failure, not an assertion's abort.)
+            ("the check 'x' failed.", Some(Error)),
             // A response's status line, as `curl -i` prints it.
             ("HTTP/1.1 500 Internal Server Error", Some(Error)),
             ("HTTP/2 503 ", Some(Error)),
