@@ -303,12 +303,7 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
         let _ = writeln!(out, "  {item}");
         return;
     };
-    for (n, t) in context(item, "before") {
-        if !before_shown.contains(&n) {
-            shown.push(n);
-            let _ = writeln!(out, "  {n}- {t}");
-        }
-    }
+    context_lines(out, item, "before", &before_shown, shown);
     // A record's first line, or a run of lines, then the rest of a multi-line record:
     // each numbered, as they follow one another in the input. An entry's lines are its
     // message's (a journal entry's is one input line; a container's may be apart): not
@@ -359,12 +354,7 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
             left_out(out, n, cut - gapped, "more ");
         }
     }
-    for (n, t) in context(item, "after") {
-        if !before_shown.contains(&n) {
-            shown.push(n);
-            let _ = writeln!(out, "  {n}- {t}");
-        }
-    }
+    context_lines(out, item, "after", &before_shown, shown);
 }
 
 /// `  ×3492 GET <*> HTTP/<*> status: <*>  [info, lines 1501–29997, 10:00:00 to 11:23:19]`,
@@ -473,6 +463,23 @@ fn tags(out: &mut String, item: &Value) {
     }
     if !tags.is_empty() {
         let _ = write!(out, "  [{}]", tags.join(", "));
+    }
+}
+
+/// An item's context lines on `side` (`before` or `after`), but those the item before
+/// showed (`before_shown`); each shown is added to `shown`.
+fn context_lines(
+    out: &mut String,
+    item: &Value,
+    side: &str,
+    before_shown: &[u64],
+    shown: &mut Vec<u64>,
+) {
+    for (n, t) in context(item, side) {
+        if !before_shown.contains(&n) {
+            shown.push(n);
+            let _ = writeln!(out, "  {n}- {t}");
+        }
     }
 }
 

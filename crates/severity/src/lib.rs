@@ -1274,11 +1274,15 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
         // Node's error codes: `ERR_MODULE_NOT_FOUND`, pnpm's `ERR_PNPM_…`.
         "ERR_" => after.first().is_some_and(u8::is_ascii_uppercase),
         "fail" => {
-            let rest = [&b"ed"[..], b"ing", b"ures", b"ure"]
+            let Some((ending, rest)) = [&b"ed"[..], b"ing", b"ures", b"ure"]
                 .iter()
-                .find_map(|ending| after.strip_prefix(*ending));
-            (counted(before) && rest.is_some_and(ends_a_count))
-                || ends_a_line_with_failed(before, after)
+                .find_map(|ending| Some((*ending, after.strip_prefix(*ending)?)))
+            else {
+                return false;
+            };
+            let ends_the_line = matches!(rest.trim_ascii_end(), b"" | b"." | b"!");
+            (counted(before) && ends_a_count(rest))
+                || (matches!(ending, b"ed" | b"ure") && ends_the_line && verdict_after(before))
         }
         "error" | "warning" => {
             counted(before) && ends_a_count(after.strip_prefix(b"s").unwrap_or(after))
@@ -1420,30 +1424,21 @@ fn ends_a_count(after: &[u8]) -> bool {
         || total()
 }
 
-/// Whether `failed` (or `failure`) is a line's last word, after a word that is no count
-/// and says nothing of it (`not`, `if`): `Job deploy failed`, `Build failed.`, `Run
-/// state: failure`. A program's verdict in its own words; not `0 failed`, `if it
-/// failed`, nor a login's (`sshd[7]: authentication failure`, `Kerberos authentication
-/// failed`): a client's mistake, the server's routine, as an access log's 4xx.
-fn ends_a_line_with_failed(before: &[u8], after: &[u8]) -> bool {
-    let ends = [&b"ed"[..], b"ure"].iter().any(|ending| {
-        after
-            .strip_prefix(*ending)
-            .is_some_and(|rest| matches!(rest.trim_ascii_end(), b"" | b"." | b"!"))
-    });
+/// Whether `failed` (or `failure`) ending a line after `before` is its verdict: after
+/// a word that is no count and says nothing of it (`not`, `if`): `Job deploy failed`,
+/// `Build failed.`, `Run state: failure`. A program's verdict in its own words; not `0
+/// failed`, `if it failed`, nor a login's (`sshd[7]: authentication failure`, `Kerberos
+/// authentication failed`): a client's mistake, the server's routine, as an access log's
+/// 4xx.
+fn verdict_after(before: &[u8]) -> bool {
     let Some(before) = before.strip_suffix(b" ") else {
         return false;
     };
     // The word before, past a colon (`state: failure`).
-    let end = before
-        .iter()
-        .rposition(u8::is_ascii_alphanumeric)
-        .map_or(0, |at| at + 1);
-    let word = before[..end]
-        .rsplit(|b| !b.is_ascii_alphanumeric())
-        .next()
+    let word = (before.split(|b| !b.is_ascii_alphanumeric()))
+        .rfind(|word| !word.is_empty())
         .unwrap_or_default();
-    ends && word.first().is_some_and(u8::is_ascii_alphabetic)
+    word.first().is_some_and(u8::is_ascii_alphabetic)
         && !matches!(
             word,
             b"not" | b"never" | b"if" | b"unless" | b"whether" | b"it" | b"authentication"

@@ -1717,7 +1717,8 @@ fn words(toks: &[Tok]) -> usize {
 const MIN_CONSTANTS_AFTER_MERGE: usize = 3;
 
 /// Whether a word is a name of something, not prose: punctuation between its
-/// letters (`:core:jar`, `[id=acme-orders]`, `api.example.com`). A state or
+/// letters (`:core:jar`, `[id=acme-orders]`; `api.example.com` facing a plain
+/// word: two such names are values already, [`evidenced`]). A state or
 /// a verb (`failed`, `stopped.`, `UP-TO-DATE`) is none: the distinct-values
 /// rule holds it to the stricter similarity, so that `Run state: failure` is
 /// not folded into a template of `Run state: running`.

@@ -221,14 +221,11 @@ impl Spill {
             Looks::Error => self.errors_shown += 1,
             _ => self.warnings_shown += 1,
         }
-        Some(match rank {
-            ERROR => self.head_rank(looks, ERROR),
-            _ => rank,
-        })
+        Some(self.first_error_or(looks, rank))
     }
 
     /// `rank`, or [`FIRST_ERROR`] for the first line that looks like an error.
-    fn head_rank(&mut self, looks: Looks, rank: Rank) -> Rank {
+    fn first_error_or(&mut self, looks: Looks, rank: Rank) -> Rank {
         if looks != Looks::Error || std::mem::replace(&mut self.first_error_ranked, true) {
             return rank;
         }
@@ -262,7 +259,7 @@ impl Spill {
                     self.first_error_ranked |= looks == Looks::Error;
                     FIRST
                 }
-                _ => self.head_rank(looks, HEAD),
+                _ => self.first_error_or(looks, HEAD),
             };
             out.emit(rank, item);
             return;
@@ -401,11 +398,7 @@ mod tests {
     #[test]
     fn head_errors_tail_then_the_rest_in_order() {
         let input = lines(100, &[50, 70]);
-        let envelope = reduce_all_chunkings(
-            || Spill::new(SpillOptions::default()),
-            input.as_bytes(),
-            &RunConfig::new("spill"),
-        );
+        let envelope = spilled(&input, SpillOptions::default());
         let shown = line_numbers(&envelope.items);
         // The first line, the last, the first error, the rest of the head, the other errors.
         assert_eq!(&shown[..10], &[1, 100, 50, 2, 3, 4, 5, 70, 96, 97]);
@@ -428,11 +421,7 @@ mod tests {
             ),
             (lines(1, &[]), "1 line; none look like errors"),
         ] {
-            let envelope = reduce_all_chunkings(
-                || Spill::new(SpillOptions::default()),
-                input.as_bytes(),
-                &RunConfig::new("spill"),
-            );
+            let envelope = spilled(&input, SpillOptions::default());
             assert_eq!(envelope.summary, summary);
         }
     }
@@ -449,11 +438,7 @@ mod tests {
                 })
                 .collect()
         };
-        let envelope = reduce_all_chunkings(
-            || Spill::new(SpillOptions::default()),
-            input(&[1150]).as_bytes(),
-            &RunConfig::new("spill"),
-        );
+        let envelope = spilled(&input(&[1150]), SpillOptions::default());
         let shown = line_numbers(&envelope.items);
         // The head and the last line, the error, then the warnings, up to as many.
         assert_eq!(&shown[..9], &[1, 1200, 1150, 2, 3, 4, 5, 6, 8], "{shown:?}");
@@ -468,19 +453,11 @@ mod tests {
         assert_eq!(envelope.stats["first_error_at"], 1150);
         assert_eq!(envelope.stats["first_error_line"], 2);
         // An error among the last lines, too (the last line stays with the head).
-        let envelope = reduce_all_chunkings(
-            || Spill::new(SpillOptions::default()),
-            input(&[1197, 1200]).as_bytes(),
-            &RunConfig::new("spill"),
-        );
+        let envelope = spilled(&input(&[1197, 1200]), SpillOptions::default());
         let shown = line_numbers(&envelope.items);
         assert_eq!(&shown[..8], &[1, 1200, 1197, 2, 3, 4, 5, 6], "{shown:?}");
         assert_eq!(&shown[27..31], &[1196, 1198, 1199, 7], "{shown:?}");
-        let envelope = reduce_all_chunkings(
-            || Spill::new(SpillOptions::default()),
-            input(&[1150, 1160]).as_bytes(),
-            &RunConfig::new("spill"),
-        );
+        let envelope = spilled(&input(&[1150, 1160]), SpillOptions::default());
         assert!(
             envelope
                 .summary
@@ -517,11 +494,7 @@ mod tests {
             tail: 2,
             errors: 3,
         };
-        let envelope = reduce_all_chunkings(
-            || Spill::new(options),
-            input.as_bytes(),
-            &RunConfig::new("spill"),
-        );
+        let envelope = spilled(&input, options);
         let shown = line_numbers(&envelope.items);
         // The head and the last line, the errors, then the rest of the tail.
         assert_eq!(&shown[..7], &[1, 100, 10, 2, 11, 12, 99]);
@@ -534,13 +507,18 @@ mod tests {
             tail: 5,
             errors: 2,
         };
-        let envelope = reduce_all_chunkings(
+        let envelope = spilled(&input, options);
+        let shown = line_numbers(&envelope.items);
+        assert_eq!(&shown[..8], &[1, 100, 96, 2, 97, 50, 98, 99], "{shown:?}");
+    }
+
+    /// The spill of `input` with `options`, in every chunking.
+    fn spilled(input: &str, options: SpillOptions) -> briefly_core::Envelope {
+        reduce_all_chunkings(
             || Spill::new(options),
             input.as_bytes(),
             &RunConfig::new("spill"),
-        );
-        let shown = line_numbers(&envelope.items);
-        assert_eq!(&shown[..8], &[1, 100, 96, 2, 97, 50, 98, 99], "{shown:?}");
+        )
     }
 
     /// The spill of `input` at a per-result budget of `max_chars`, in every chunking.
@@ -592,11 +570,7 @@ mod tests {
         // The first error in the head ranks so too, and one on the first line is shown
         // there: a later error ranks with the other errors.
         let order = |errors: &[u64]| {
-            let envelope = reduce_all_chunkings(
-                || Spill::new(SpillOptions::default()),
-                lines(100, errors).as_bytes(),
-                &RunConfig::new("spill"),
-            );
+            let envelope = spilled(&lines(100, errors), SpillOptions::default());
             line_numbers(&envelope.items)[..8].to_vec()
         };
         assert_eq!(order(&[3, 50]), [1, 100, 3, 2, 4, 5, 50, 96]);
