@@ -657,9 +657,19 @@ fn mask_plain_token(
             let word = &bytes[s..i];
             let digit = seen & DIGIT != 0;
             let escape = !digit && s > start && is_hex_escape(bytes[s - 1], word);
+            let generated = !digit
+                && s > start
+                && bytes[s - 1] == b'-'
+                && is_generated_name_part(word, bytes.get(i).copied());
             // Calendar names start with a capital.
-            if digit || escape || (c & UPPER != 0 && is_calendar_word(word)) {
-                flags |= seen | ANY_VAR | if digit || escape { 0 } else { CALENDAR };
+            if digit || escape || generated || (c & UPPER != 0 && is_calendar_word(word)) {
+                flags |= seen
+                    | ANY_VAR
+                    | if digit || escape || generated {
+                        0
+                    } else {
+                        CALENDAR
+                    };
                 o = push_wild(out, out_start, o);
             } else {
                 o = copy_word(out, o, bytes, s, i);
@@ -855,6 +865,48 @@ fn is_hex_escape(before: u8, word: &[u8]) -> bool {
         && word[2].is_ascii_hexdigit()
 }
 
+/// Whether a word run of no digit, right after a `-` and followed by the byte
+/// `next`, is a part Kubernetes generated for a name: a pod's suffix
+/// (`kube-proxy-tmslj`, `api-7d9f8b6c5-qwpxx`) or its replica set's hash
+/// (`coredns-ddtlpjtdd-pgnnb`). Kubernetes draws them from an alphabet with no
+/// vowel and no `y`, so words are not mistaken for them; one suffix in five
+/// has no digit, and such pods made a template each. A suffix is 5 letters
+/// and ends the name; a hash is 6 to 10, before the suffix's `-`.
+#[inline]
+fn is_generated_name_part(word: &[u8], next: Option<u8>) -> bool {
+    let fits = match word.len() {
+        5 => next != Some(b'-'),
+        6..=10 => next == Some(b'-'),
+        _ => false,
+    };
+    // Kubernetes' `rand.String` alphabet, its letters: bit `i` for the `i`th.
+    const ALPHABET: u32 = {
+        let letters = b"bcdfghjklmnpqrstvwxz";
+        let mut bits = 0;
+        let mut i = 0;
+        while i < letters.len() {
+            bits |= 1 << (letters[i] - b'a');
+            i += 1;
+        }
+        bits
+    };
+    fits && word
+        .iter()
+        .all(|&b| b.is_ascii_lowercase() && ALPHABET & 1 << (b - b'a') != 0)
+}
+
+/// Whether `tok` holds a run that [`is_generated_name_part`] masks.
+fn has_generated_name_part(tok: &[u8]) -> bool {
+    memchr::memchr_iter(b'-', tok).any(|dash| {
+        let start = dash + 1;
+        let end = tok[start..]
+            .iter()
+            .position(|&b| !is_word(b))
+            .map_or(tok.len(), |len| start + len);
+        is_generated_name_part(&tok[start..end], tok.get(end).copied())
+    })
+}
+
 /// Month and weekday abbreviations and names are parts of timestamps.
 #[inline]
 fn is_calendar_word(w: &[u8]) -> bool {
@@ -912,7 +964,11 @@ fn mask_token_with(tok: &[u8], flags: u8, out: &mut Vec<u8>) -> TokenKind {
         && tok.windows(3).any(|w| {
             w[0].is_ascii_uppercase() && w[1].is_ascii_lowercase() && w[2].is_ascii_lowercase()
         });
-    if flags & (DIGIT | GROUPED) == 0 && !calendar && memchr::memmem::find(tok, b"\\x").is_none() {
+    if flags & (DIGIT | GROUPED) == 0
+        && !calendar
+        && memchr::memmem::find(tok, b"\\x").is_none()
+        && !has_generated_name_part(tok)
+    {
         out.extend_from_slice(tok);
         return if flags & PUNCT == 0 {
             TokenKind::Word
@@ -946,6 +1002,7 @@ fn mask_token_with(tok: &[u8], flags: u8, out: &mut Vec<u8>) -> TokenKind {
             let word = &tok[s..i];
             if digit
                 || s > 0 && is_hex_escape(tok[s - 1], word)
+                || s > 0 && tok[s - 1] == b'-' && is_generated_name_part(word, tok.get(i).copied())
                 || (seen & UPPER != 0 && is_calendar_word(word))
             {
                 any_var = true;
@@ -1255,6 +1312,38 @@ mod tests {
     }
 
     #[test]
+    fn names_kubernetes_generated_are_variable() {
+        // A pod's suffix and its replica set's hash, with digits or without.
+        assert_eq!(
+            tok("api-4snkjt2th-tmslj"),
+            ("api-<*>".into(), TokenKind::Masked)
+        );
+        assert_eq!(tok("coredns-ddtlpjtdd-pgnnb").0, "coredns-<*>");
+        assert_eq!(tok("coredns-ddtlpjtdd-p5nnb").0, "coredns-<*>");
+        assert_eq!(tok("kube-proxy-tmslj").0, "kube-proxy-<*>");
+        assert_eq!(tok("pod/api-7d9f8b6c5-qwpxx:").0, "pod/api-<*>:");
+        // A hash is at most 10 letters; the suffix after a longer run is still one.
+        assert_eq!(tok("web-ddtlpjtddbc-pgnnb").0, "web-ddtlpjtddbc-<*>");
+        // Not words, nor runs of other lengths or places, nor capitals: the alphabet has
+        // no vowel and no `y`.
+        for literal in [
+            "kube-proxy",
+            "tmslj",
+            "--https-only",
+            "x-bcdf",
+            "ab-tmsljx",
+            "a-strncmp",
+            "api-TMSLJ",
+            "web-ddtlpjtdd",
+            "ns-rhythm",
+            "job-batch",
+            "svc-crypt",
+        ] {
+            assert_eq!(tok(literal).0, literal);
+        }
+    }
+
+    #[test]
     fn bytes_escaped_in_hex_are_variable() {
         // strace's random bytes: one template for every call, not one each.
         assert_eq!(
@@ -1394,6 +1483,7 @@ mod tests {
             "  a   b\t12\r\n",
             "<*> <*>1 <<*>> a.b a@b /x/y x/ ./ id=1 id=a id=a.b",
             "f(\"\\x9a\\xdf\\xe6\", 8) \\xdfx \\xd \\xg1 x\\xab a=\"\\xdf q\\xab\" [\\xab c]",
+            "ns/api-ddtlpjtdd-pgnnb [a-bcdfg x] Jun-tmslj a-tmslj-b -tmslj- a--bcdfgh-",
         ];
         for l in fixed {
             for (mt, mb) in [(usize::MAX, usize::MAX), (128, 256), (3, 5), (1, 1), (2, 8)] {
@@ -1404,7 +1494,8 @@ mod tests {
         const ALPHA: &[&str] = &[
             " ", " ", " ", "\t", "a", "b", "Z", "J", "un", "Sun", "Jun", "Sept", "Mon", "1", "42",
             "0x", ".", "/", "\\", "@", "=", ":", "\"", "-", "_", ",", "+", "[", "]", "(", ")", "{",
-            "}", "<", ">", "*", "é", "#", "<*>", "=\"", "key=", "id=", "\\x", "df", "e",
+            "}", "<", ">", "*", "é", "#", "<*>", "=\"", "key=", "id=", "\\x", "df", "e", "tmslj",
+            "bcdfgh",
         ];
         let mut next = xorshift(0x1234_5678_9abc_def0);
         for _ in 0..20_000 {

@@ -3995,6 +3995,49 @@ done
     }
 
     #[test]
+    fn kubectl_get_pods_folds_by_deployment_and_the_pod_not_running_stands_out() {
+        // Kubernetes names a pod `deployment-hash-suffix` from an alphabet of no vowel, and
+        // one suffix in five has no digit: such rows made a template each, and the one pod
+        // Pending, which states no level, came after them.
+        const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+        let mut seed = 7u64;
+        let mut generated = |len: usize| -> String {
+            (0..len)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ALPHABET[(seed >> 33) as usize % ALPHABET.len()] as char
+                })
+                .collect()
+        };
+        let mut input = String::from("NAMESPACE   NAME   READY   STATUS   RESTARTS   AGE\n");
+        for row in 0..200 {
+            let namespace = ["prod", "staging", "kube-system"][row / 4 % 3];
+            let deployment = ["api", "web", "redis", "worker"][row % 4];
+            let (ready, status) = if row == 120 {
+                ("0/1", "Pending")
+            } else {
+                ("1/1", "Running")
+            };
+            let name = format!("{deployment}-{}-{}", generated(9), generated(5));
+            input.push_str(&format!(
+                "{namespace}   {name}   {ready}   {status}   0   {row}d\n"
+            ));
+        }
+        let envelope = envelope_of(folding(), input.as_bytes());
+        // The header, at most a template per namespace and deployment, the pending pod.
+        let templates = envelope.stats["templates"].as_u64().unwrap();
+        assert!(templates <= 2 + 3 * 4, "{:?}", envelope.stats);
+        let lines: Vec<&Value> = envelope.items.iter().map(|i| &i["line"]).collect();
+        assert_eq!(
+            lines[..3],
+            [&json!(1), &json!(201), &json!(122)],
+            "{lines:?}"
+        );
+    }
+
+    #[test]
     fn a_batch_is_prepared_as_its_lines_one_by_one() {
         let make = || {
             let grep = Regex::new("db-[0-9]").ok();
