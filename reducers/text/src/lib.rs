@@ -189,8 +189,6 @@ fn is_numbered_past_first(message: &str) -> bool {
     numbered_title(message).is_some_and(|(number, _)| number != "1")
 }
 
-/// Whether `item` is a tool's verdict on what it printed before it
-/// ([`Verdict::SumsUp`]): ranked and named after the errors it sums up.
 /// What a record says, hashed: its message past its time (and a container's name), and
 /// its other lines.
 fn said_hash(item: &LineItem) -> u64 {
@@ -201,6 +199,36 @@ fn said_hash(item: &LineItem) -> u64 {
     hasher.finish()
 }
 
+/// What a record says but for its numbers, hashed: [`said_hash`] with each run of
+/// digits, or of hex digits with a digit among them, hashed as one. The same failure
+/// logged again for another document, by another process, at another time or port,
+/// hashes alike; another symbol undefined (`sym0`, `sym1`), another file (`pkg50`), or
+/// another message does not.
+fn said_alike_hash(item: &LineItem) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut hash_line = |line: &str| {
+        let bytes = line.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let end = (bytes[i..].iter())
+                .position(|b| !b.is_ascii_alphanumeric())
+                .map_or(bytes.len(), |run| i + run.max(1));
+            let run = &bytes[i..end];
+            let number =
+                run.iter().any(u8::is_ascii_digit) && run.iter().all(u8::is_ascii_hexdigit);
+            if number { b"0".as_slice() } else { run }.hash(&mut hasher);
+            i = end;
+        }
+        b'\n'.hash(&mut hasher);
+    };
+    hash_line(facts::message(&item.text));
+    item.more.iter().for_each(|line| hash_line(line));
+    hasher.finish()
+}
+
+/// Whether `item` is a tool's verdict on what it printed before it
+/// ([`Verdict::SumsUp`]): ranked and named after the errors it sums up.
 fn sums_up(item: &LineItem) -> bool {
     verdict(facts::message(&item.text)) == Some(Verdict::SumsUp)
 }
@@ -1433,7 +1461,16 @@ impl Text {
         let mut shown_of: HashMap<GroupId, u32> = HashMap::new();
         let mut extras = Vec::new();
         let mut seconds = Vec::new();
+        // A record that says what one of its template before it said but for its values
+        // (the same failure again, from another process, at another time) comes after
+        // every template, where the template's count says how often: not before the
+        // warning that caused it, nor before a rare line.
+        let mut said: HashSet<(GroupId, u64)> = HashSet::new();
         for (item, group) in kept {
+            if !group.is_overflow() && !said.insert((group, said_alike_hash(&item))) {
+                extras.push(item);
+                continue;
+            }
             let shown = shown_of.entry(group).or_default();
             *shown += 1;
             let error = item.severity >= Some(Severity::Error) && !group.is_overflow();
@@ -3421,8 +3458,9 @@ done
 
     #[test]
     fn an_error_template_of_few_records_has_them_all_with_the_evidence() {
-        // Three `Permission denied` of one template: all three before the warnings; of
-        // six timeouts, two, the others after every template.
+        // Three `Permission denied` of one template, of three files: all three before the
+        // warnings. Six timeouts that differ only in their job's number: one, the others
+        // after every template (the same failure again).
         let mut input = String::new();
         for i in 0..300 {
             input.push_str(&format!("worker {} processed job {i}\n", i % 4));
@@ -3448,8 +3486,8 @@ done
             .collect();
         let warning = position("disk 91% full");
         assert!(denied.iter().all(|&at| at < warning), "{texts:?}");
-        assert!(timeouts[..2].iter().all(|&at| at < warning), "{texts:?}");
-        assert!(timeouts[2..].iter().all(|&at| at > warning), "{texts:?}");
+        assert!(timeouts[0] < warning, "{texts:?}");
+        assert!(timeouts[1..].iter().all(|&at| at > warning), "{texts:?}");
     }
 
     #[test]
@@ -4220,6 +4258,56 @@ done
             .unwrap();
         let first_extra = items.iter().position(|(rank, _)| *rank == 5).unwrap();
         assert!(last_template < first_extra);
+    }
+
+    #[test]
+    fn the_same_failure_again_comes_after_the_templates() {
+        // Elasticsearch rejects writes after its disk watermark: the warning is the cause,
+        // the errors differ only in their document's number (and a traceback only in its
+        // process's). One of each before the warning, the rest after every template.
+        let mut input = String::new();
+        input.extend((0..40).map(|n| format!("INFO request {n} served status=200\n")));
+        input.push_str("WARN disk watermark exceeded on /var/lib/data, indices read-only\n");
+        for doc in [1000, 1037, 0xbee5] {
+            input.push_str(&format!(
+                "ERROR bulk write rejected for doc {doc:x}: blocked\n"
+            ));
+        }
+        for (pid, file) in [(7, "w.py"), (8, "w.py"), (9, "v.py")] {
+            input.push_str(&format!(
+                "ERROR worker {pid} crashed\nTraceback (most recent call last):\n  \
+                 File \"{file}\", line 9, in run\nKeyError: 'sms'\n"
+            ));
+        }
+        // Another document's name is another failure, even one of hex digits alone.
+        input.push_str("ERROR bulk write rejected for doc sym0: blocked\n");
+        input.push_str("ERROR bulk write rejected for doc cafe: blocked\n");
+        input.push_str("INFO request 41 served status=200\n");
+        let items = ranked_items(folding(), &input);
+        let mut first = lines_at(&items, 0);
+        assert_eq!(
+            first.pop(),
+            Some("WARN disk watermark exceeded on /var/lib/data, indices read-only")
+        );
+        first.sort_unstable();
+        assert_eq!(
+            first,
+            [
+                "ERROR bulk write rejected for doc 3e8: blocked",
+                "ERROR bulk write rejected for doc cafe: blocked",
+                "ERROR bulk write rejected for doc sym0: blocked",
+                "ERROR worker 7 crashed",
+                "ERROR worker 9 crashed",
+            ]
+        );
+        assert_eq!(
+            lines_at(&items, 5),
+            [
+                "ERROR worker 8 crashed",
+                "ERROR bulk write rejected for doc 40d: blocked",
+                "ERROR bulk write rejected for doc bee5: blocked",
+            ]
+        );
     }
 
     #[test]
