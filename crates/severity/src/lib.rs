@@ -208,7 +208,9 @@ const COLUMN_WINDOW: usize = 64;
 ///
 /// A line of source code a search found (`src/a.rs:12: fn f() -> Result<(), JsonError>`)
 /// has a level only from what a tool says first of that place (`a.c:3:5: error: …`,
-/// pytest's `tests/t.py:6: AssertionError`).
+/// pytest's `tests/t.py:6: AssertionError`). A logger's line that opens with its caller's
+/// place and its level in capitals or brackets (Go's `log.Lshortfile`, helm's `--debug`:
+/// `main.go:42: ERROR …`, `wait.go:70: [debug] …`) is read as any log line.
 ///
 /// Level words and exception names count when they start within the first 240 bytes;
 /// signals count anywhere, at the start of a word (`OOM`, not `ROOM`). Words are runs of
@@ -637,7 +639,9 @@ impl Findings {
         // `tests/t.py:6: AssertionError`).
         // (Nested, what it says in its own words only: `go test`'s log is indented,
         // `    store_test.go:12: …`, and says nothing went wrong by its place.)
-        if let Some(code) = quoted_code(bytes) {
+        // (Not a logger's line that opens with its caller's place, Go's `log.Lshortfile`
+        // and helm's `--debug`, `main.go:42: ERROR …`, `wait.go:70: [debug] …`: read on.)
+        if let Some(code) = quoted_code(bytes).filter(|code| !opens_a_log_line(code)) {
             return Inspection {
                 severity: code_opening(code.text, code.indent)
                     .or_else(|| placed_finding(&code.place).filter(|_| !code.nested)),
@@ -2373,6 +2377,32 @@ fn code_opening(code: &[u8], indent: usize) -> Option<Severity> {
     None
 }
 
+/// Whether `code`, after a place in a source file and one space, opens with a level as
+/// a logger writes one, in capitals or in brackets (`ERROR failed …`, `WARN: …`, `[debug]
+/// …`, `[ERROR] …`): a log's line with its caller's place (Go's `log.Lshortfile`, helm's
+/// `--debug`), read as any log line is, its signals too (`ErrImagePull`). Not esbuild's
+/// `ERROR: ` ([`tools_finding_after_its_place`]): that is said of the place.
+fn opens_a_log_line(code: &QuotedCode<'_>) -> bool {
+    if code.indent != 1 {
+        return false;
+    }
+    let text = code.text;
+    let bracketed = text.first() == Some(&b'[');
+    let word = &text[usize::from(bracketed)..];
+    let end = word.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    let after = word.get(end).copied();
+    let written = match bracketed {
+        true => after == Some(b']'),
+        // (Not code's assignment, `ERROR = 3`.)
+        false => {
+            word[..end].iter().all(u8::is_ascii_uppercase)
+                && after == Some(b' ')
+                && word.get(end + 1) != Some(&b'=')
+        }
+    };
+    written && level_word(&word[..end]).is_some()
+}
+
 /// What a tool that names no level in lower case says right after a place in a source
 /// file (and one space), `code`: esbuild's, in capitals (`src/Cart.tsx:48:21: ERROR:
 /// Expected ")" but found "}"`, `WARNING: …`, under Vite's `Transform failed with 1
@@ -3939,6 +3969,28 @@ mod tests {
             ),
             ("Sources/App/main.swift:3: Fatal error: boom", Some(Fatal)),
             ("src/a.py:3:Note: x", None),
+            // A logger's line with its caller's place (Go's `log.Lshortfile`, helm's
+            // `--debug`): read as a log line, its signals too. Code a search found is
+            // not indented by one space, nor its level in lower case or bracketed.
+            ("main.go:42: ERROR failed to connect to db", Some(Error)),
+            ("app.py:33: WARN disk slow", Some(Warn)),
+            ("worker.py:12: [ERROR] job 7 crashed", Some(Error)),
+            ("server.go:88: [error] failed to bind :8080", Some(Error)),
+            ("main.go:10: INFO starting", Some(Info)),
+            (
+                "wait.go:70: [debug] Pod api-1: Back-off pulling image \"x\": ErrImagePull: rpc error",
+                Some(Error),
+            ),
+            ("wait.go:70: [debug] Pod api-1 ready", Some(Debug)),
+            ("src/a.py:3: ERRORS = 3", None),
+            ("src/a.c:9: XXX Segmentation fault when empty", None),
+            ("src/a.c:9: [x] Segmentation fault when empty", None),
+            ("src/a.py:3: ERROR_CODE = 3", None),
+            ("src/a.c:3: ERROR(\"x\");", None),
+            ("src/a.c:3: [ERROR = 1,", None),
+            ("src/a.go:3:  ERROR failed", None),
+            ("src/a.go:3:ERROR failed", None),
+            ("    store_test.go:12: ERROR failed", None),
             // Ruby's uncaught exceptions (3.4's quotes, and the backquote before).
             ("app.rb:2:in 'Object#foo': boom (RuntimeError)", Some(Error)),
             ("app.rb:2:in `foo': boom (RuntimeError)", Some(Error)),
