@@ -1273,6 +1273,12 @@ fn is_frame(indented: &str) -> bool {
         || is_tcl_command_step(indented)
 }
 
+/// Whether `line` is an indented line of a stack ([`is_frame`]'s: Java's `\tat …`,
+/// Python's `  File "a.py", line 3, in f`, `Caused by: …`).
+pub fn is_stack_frame(line: &str) -> bool {
+    line.starts_with([' ', '\t']) && is_frame(line)
+}
+
 /// Whether `line` is Elixir's `Client #PID<0.512.0> is alive` under a process's crash
 /// (the client's stack follows after a blank line).
 fn is_elixir_client(line: &str) -> bool {

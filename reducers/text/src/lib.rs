@@ -578,6 +578,8 @@ struct Pending {
     /// It holds the exception its first line names (`Resolved [java.lang.X: …]`), the
     /// stack that line logged.
     logs_exception: bool,
+    /// It holds a stack's frames (`\tat …`, Python's `  File "…", line 3`).
+    frames: bool,
     /// Its first line's tokens.
     header: MaskedLine,
     /// The line that names it, when one does: a traceback's exception line, a panic's
@@ -752,6 +754,7 @@ impl Text {
                 grep_matched: false,
                 first_severity: None,
                 logs_exception: false,
+                frames: false,
                 header: MaskedLine::default(),
                 name: MaskedLine::default(),
                 name_text: String::new(),
@@ -909,6 +912,7 @@ impl Text {
         pending.grep_matched = facts.grep_match;
         pending.first_severity = severity;
         pending.logs_exception = false;
+        pending.frames = false;
         pending.name_line = None;
         pending.cause.clear();
         // java.util.logging's header is its time and source: read whole (its class may
@@ -996,6 +1000,7 @@ impl Text {
             true => facts.severity.min(pending.first_severity),
             false => facts.severity,
         };
+        pending.frames |= severity::multiline::is_stack_frame(message);
         let names = pending.multiline.push(message, severity, facts.opens);
         pending.item.severity = pending.multiline.severity();
         let mut line = cut_str(text, MAX_KEPT_CHARS);
@@ -1022,6 +1027,15 @@ impl Text {
         let pending = &mut self.pending;
         let item = &mut pending.item;
         item.more_cut = pending.kept.finish(&mut item.more, &mut item.more_gaps);
+        // An error with its stack's frames under a warning is what the warning logged
+        // (`log.warn("…", e)`, Python's `exc_info`): the logger said how bad it was. One
+        // printed under it without frames may be a crash after it; a fatal one is worse.
+        if pending.first_severity == Some(Severity::Warn)
+            && pending.frames
+            && item.severity == Some(Severity::Error)
+        {
+            item.severity = pending.first_severity;
+        }
         let level = self.options.level;
         let kept = pending.in_time
             && pending.grep_matched
@@ -3897,6 +3911,15 @@ done
             java.lang.IllegalStateException: closed\n\tat app.X.y(X.java:1)\n\
             2024-03-14 09:00:04.500 WARN [main] c.e.Up - retrying upload\n\
             java.lang.OutOfMemoryError: heap\n";
+        // With its frames, though, it is what the warning logged (Kafka's `log.warn("…",
+        // e)`, Python's `exc_info`): the logger said how bad it was.
+        input += "2024-03-14 09:00:05.500 WARN [fetcher] Error in fetch request\n\
+            java.io.IOException: Connection to 2 was disconnected\n\
+            \tat org.apache.kafka.NetworkClient.poll(NetworkClient.java:99)\n\
+            2024-03-14 09:00:06.500 WARNING [app] retrying after error\n\
+            Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n\
+            ValueError: x\n\
+            2024-03-14 09:00:07.100 INFO [main] c.e.Api - done\n";
         let envelope = envelope_of(folding(), input.as_bytes());
         let severity_of = |level: &str| {
             let item = (envelope.items.iter())
@@ -3907,6 +3930,8 @@ done
         assert_eq!(severity_of("ERROR [main] c.e.Handler"), "error");
         assert_eq!(severity_of("IllegalStateException: closed"), "error");
         assert_eq!(severity_of("retrying upload"), "error");
+        assert_eq!(severity_of("Error in fetch request"), "warn");
+        assert_eq!(severity_of("retrying after error"), "warn");
         assert_eq!(
             envelope.stats["severity"]["error"], 3,
             "{}",
