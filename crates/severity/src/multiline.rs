@@ -1273,8 +1273,9 @@ fn is_frame(indented: &str) -> bool {
         || is_tcl_command_step(indented)
 }
 
-/// Whether `line` is an indented line of a stack ([`is_frame`]'s: Java's `\tat …`,
-/// Python's `  File "a.py", line 3, in f`, `Caused by: …`).
+/// Whether `line` is an indented line of a stack: Java's, .NET's and JavaScript's `\tat
+/// …`, Python's `  File "a.py", line 3, in f`, Ruby's `\tfrom app.rb:5:in …`, `Caused
+/// by: …`, numbered frames (`#0 0x4f3c in main a.c:7`).
 pub fn is_stack_frame(line: &str) -> bool {
     line.starts_with([' ', '\t']) && is_frame(line)
 }
