@@ -196,7 +196,9 @@ const COLUMN_WINDOW: usize = 64;
 /// docker's `Error response from daemon`, kubectl's `CrashLoopBackOff`,
 /// `ImagePullBackOff`, `ErrImagePull`, `InvalidImageName`, `Init:Error` and `Evicted`
 /// (these three as a column), an access log's status of 5xx after its
-/// request (`"GET / HTTP/1.1" 502`) or in a response's status line (`HTTP/1.1 503`),
+/// request (`"GET / HTTP/1.1" 502`), before it in a load balancer's (HAProxy's after its
+/// timers, `0/0/1/179/377 500`; AWS ALB's after its timings, `0.000 -1 -1 503`) or in a
+/// response's status line (`HTTP/1.1 503`),
 /// valgrind's reports in its own words (`==1234== Invalid write of size 4`, a leak's loss
 /// record; its `ERROR SUMMARY` by what it counts: `0 errors` is none) and a sanitizer's
 /// `SUMMARY:`. A system call's error ending the message (`cat: x: No such file or
@@ -1265,6 +1267,7 @@ fn confirmed(phrase: &str, before: &[u8], after: &[u8]) -> bool {
         "HTTP/" => {
             server_error_status(after)
                 || ((before.is_empty() || before == b"< ") && status_line_error(after))
+                || balancer_error_status(before)
         }
         // Rails' `Completed 500 Internal Server Error in 12ms`.
         "Completed 5" => {
@@ -1315,6 +1318,49 @@ fn server_error_status(after: &[u8]) -> bool {
     version > 0
         && matches!(status, [b'5', b'0'..=b'9', b'0'..=b'9', ..])
         && matches!(status.get(3), None | Some(b' '))
+}
+
+/// Whether `before`, what comes before an access log's `HTTP/`, holds a load balancer's
+/// status of 500 to 599 before the request: HAProxy's after its five timers
+/// (`0/0/1/179/377 500 6166 - - ---- … "GET /a HTTP/1.1"`, `0/-1/-1/-1/2 503`) and AWS
+/// ALB's and ELB's after their three (`0.000 60.001 -1 504 - 123 272 "GET … HTTP/1.1"`).
+/// Their status comes before the request, where an nginx log's comes after it
+/// ([`server_error_status`]).
+fn balancer_error_status(before: &[u8]) -> bool {
+    // The three tokens before each.
+    let mut last: [&[u8]; 3] = [b""; 3];
+    for token in (before.split(|&b| b == b' ')).filter(|token| !token.is_empty()) {
+        if matches!(token, [b'5', b'0'..=b'9', b'0'..=b'9'])
+            && (is_haproxy_timers(last[2]) || last.iter().all(|token| is_elb_timing(token)))
+        {
+            return true;
+        }
+        last = [last[1], last[2], token];
+    }
+    false
+}
+
+/// Whether `token` is HAProxy's five timers of a request, each a count of milliseconds or
+/// `-1` (`0/0/1/179/377`, `0/-1/-1/-1/2`, `+` before one logged as it ended).
+fn is_haproxy_timers(token: &[u8]) -> bool {
+    let mut fields = 0;
+    token.split(|&b| b == b'/').all(|field| {
+        fields += 1;
+        let unsigned = field.strip_prefix(b"-").or(field.strip_prefix(b"+"));
+        let number = unsigned.unwrap_or(field);
+        !number.is_empty() && digits(number) == number.len()
+    }) && fields == 5
+}
+
+/// Whether `token` is one of an AWS load balancer's timings, seconds with a fraction or
+/// `-1` (`0.000`, `60.001`).
+fn is_elb_timing(token: &[u8]) -> bool {
+    let whole = digits(token);
+    token == b"-1"
+        || (whole > 0
+            && token.get(whole) == Some(&b'.')
+            && token.len() > whole + 1
+            && digits(&token[whole + 1..]) == token.len() - whole - 1)
 }
 
 /// Whether `after`, what follows `HTTP/` opening a line, is a response's status line
@@ -4591,6 +4637,13 @@ mod tests {
             r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "POST /b HTTP/2.0" 500 -"#,
             r#"10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/2" 503"#,
             r#"INFO 127.0.0.1 - - [05/Jan/2024 10:00:00] "GET /c HTTP/1.0" 599 -"#,
+            // A load balancer's, before the request: HAProxy's after its five timers,
+            // AWS ALB's after its three timings.
+            r#"haproxy[2211]: 10.9.0.98:34867 [01/May/2024:10:00:25.749] fe~ be/api-2 0/0/1/179/377 500 6166 - - ---- 12/12/1/0/0 0/0 "GET /a HTTP/1.1""#,
+            r#"haproxy[2211]: 1.2.3.4:3 [01/May/2024:10:00:25.749] fe~ be/api-2 0/0/1/9/+37 502 6 - - ---- 1/1/1/0/0 0/0 "GET /a HTTP/1.1""#,
+            r#"haproxy[2211]: 1.2.3.4:3 [01/May/2024:10:13:17.639] fe~ be/<NOSRV> 0/-1/-1/-1/2 503 217 - - SC-- 2/3/2/0/0 0/0 {a b} "GET /b HTTP/1.1""#,
+            r#"https 2024-05-01T10:10:33.62Z app/alb/50dc 5.0.1.2:54205 - 0.000 -1 -1 503 - 123 326 "GET https://a:443/ HTTP/1.1" "curl/8""#,
+            r#"http 2024-05-01T10:10:33.85Z app/alb/50dc 6.1.2.6:44172 10.0.3.17:8080 0.000 60.001 -1 504 - 123 272 "GET http://a/ HTTP/1.1" "-""#,
         ] {
             assert_eq!(classify(failed), Some(Error), "{failed}");
         }
@@ -4610,6 +4663,18 @@ mod tests {
             "GET /a HTTP/1.1 500 1",
             r#""GET /a HTTP/" 500 1"#,
             "see http://example.com/ for the 500 page",
+            r#"haproxy[2211]: 10.9.0.98:34867 [01/May/2024:10:00:25.749] fe~ be/api-2 0/0/1/179/377 200 6166 - - ---- 12/12/1/0/0 0/0 "GET /a HTTP/1.1""#,
+            r#"haproxy[2211]: 10.9.0.98:34867 [01/May/2024:10:00:25.749] fe~ be/api-2 0/0/1/179/377 404 6166 - - ---- 12/12/1/0/0 0/0 "GET /a HTTP/1.1""#,
+            r#"https 2024-05-01T10:10:33.62Z app/alb/50dc 5.0.1.2:54205 10.0.3.18:8080 0.000 0.299 0.000 200 200 594 36120 "GET https://a:443/ HTTP/1.1" "-""#,
+            r#"https 2024-05-01T10:10:33.62Z app/alb/50dc 5.0.1.2:54205 10.0.3.18:8080 0.000 0.299 0.000 460 - 594 36120 "GET https://a:443/ HTTP/1.1" "-""#,
+            // Not timers or timings: four of HAProxy's fields, whole numbers, a `.5`.
+            r#"fe be/api-2 0/0/1/179 500 6166 "GET /a HTTP/1.1""#,
+            r#"took 1 2 3 500 "GET /a HTTP/1.1""#,
+            r#"took 0. 1.5 .5 500 "GET /a HTTP/1.1""#,
+            r#"took 0/0/1/a/3 500 "GET /a HTTP/1.1""#,
+            r#"took 0//1/2/3 500 "GET /a HTTP/1.1""#,
+            r#"took 0. 1.5 2.5 500 "GET /a HTTP/1.1""#,
+            r#"took .5 1.5 2.5 500 "GET /a HTTP/1.1""#,
         ] {
             assert_eq!(classify(served), None, "{served}");
         }

@@ -70,7 +70,8 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// else after `gh run view --log`'s job and step columns, else after a container's name
 /// (docker compose's, kubectl's: [`container_prefix`]), else as the value of a `time`,
 /// `ts`, `timestamp`, `@timestamp` or `datetime` key in a JSON or logfmt line, else after
-/// a file's name (`grep -r`'s `logs/app.log:2024-05-14 10:00:00 …`); after a
+/// a file's name (`grep -r`'s `logs/app.log:2024-05-14 10:00:00 …`), else after an AWS
+/// load balancer's request type (`https 2024-05-01T10:00:00.28Z app/…`); after a
 /// byte-order mark, if one opens the line. Only a timestamp with a date counts after the
 /// line's start, and not in an indented line (a stack frame's `[12:00:01]` is no record's
 /// time).
@@ -83,6 +84,9 @@ pub fn leading_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// assert_eq!(timestamp_range("job 7 done [12:00:01]"), None);
 /// let json = r#"{"level":"error","ts":"2024-01-05T10:00:01Z","msg":"x"}"#;
 /// assert_eq!(timestamp_range(json).map(|r| &json[r]), Some("2024-01-05T10:00:01Z"));
+/// let alb = "https 2024-05-01T10:00:00.282061Z app/alb/50dc 1.2.3.4:3 - 0.000 -1 -1 503";
+/// assert_eq!(timestamp_range(alb), Some(6..33));
+/// assert_eq!(timestamp_range("https 12:00:01 up"), None);
 /// ```
 pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     // A byte-order mark opens some files: the first line's time is after it.
@@ -95,8 +99,19 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         .or_else(|| tabbed_timestamp_range(line))
         .or_else(|| container_timestamp_range(line))
         .or_else(|| keyed_timestamp_range(line))
-        .or_else(|| named_timestamp_range(line))?;
+        .or_else(|| named_timestamp_range(line))
+        .or_else(|| balancer_timestamp_range(line))?;
     Some(range.start + bom..range.end + bom)
+}
+
+/// The timestamp of [`timestamp_range`] after the request's type that opens an AWS
+/// Application Load Balancer's access log line: `https 2024-05-01T10:00:00.282061Z
+/// app/my-alb/…`, `h2 …`, `ws …`. Only a dated time counts.
+fn balancer_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
+    const TYPES: [&str; 6] = ["http ", "https ", "h2 ", "grpcs ", "ws ", "wss "];
+    let start = TYPES.iter().find(|kind| line.starts_with(*kind))?.len();
+    let (range, moment) = leading_moment(&line[start..])?;
+    (range.start == 0 && matches!(moment, Moment::Civil(_))).then_some(start..start + range.end)
 }
 
 /// The timestamp of [`timestamp_range`] after a file's name, where a tool that reads
