@@ -399,6 +399,11 @@ enum Follows {
     /// A cause's lines ([`is_cause_line`]): the line is `Caused by:` alone, as cargo heads
     /// the causes of an error (`  process didn't exit successfully: …`), or one of them.
     CauseLines,
+    /// A blank line among the causes, then another of them, which the caller saw
+    /// ([`MultiLine::blank_followed_by`]): cargo does not indent a build script's blank
+    /// lines in its stderr, which it shows as a cause (openssl-sys's `Could not find
+    /// directory of OpenSSL installation` after one).
+    CauseAfterBlank,
 }
 
 impl MultiLine {
@@ -545,10 +550,23 @@ impl MultiLine {
     /// a diagnostic, and nothing follows it yet. A caller that
     /// looks one line further ([`MultiLine::exception_after_blank`]) decides.
     pub fn may_set_apart_an_exception(&self) -> bool {
-        self.lines == 0
+        let first = self.lines == 0
             && matches!(self.header, Header::Plain | Header::Diagnostic)
-            && self.opens.is_none()
-            && self.severity >= Some(Severity::Warn)
+            && self.opens.is_none();
+        (first || self.follows == Follows::CauseLines) && self.severity >= Some(Severity::Warn)
+    }
+
+    /// The blank line the caller holds ([`MultiLine::may_set_apart_an_exception`]) is
+    /// followed by `line`: both continue the record when `line` is a Java exception or
+    /// the heading of the causes of an error the blank line sets apart from its first
+    /// line, or another of the causes the record lists.
+    pub fn blank_followed_by(&mut self, line: &str) {
+        let line = self.within(line);
+        if self.follows == Follows::CauseLines && is_cause_line(line) {
+            self.follows = Follows::CauseAfterBlank;
+        } else if names_a_java_exception(line) || heads_causes(line) {
+            self.exception_after_blank();
+        }
     }
 
     /// The blank line the caller holds ([`MultiLine::may_set_apart_an_exception`]) is
@@ -597,6 +615,9 @@ impl MultiLine {
         }
         if self.follows == Follows::CauseLines && is_cause_line(line) {
             return true;
+        }
+        if self.follows == Follows::CauseAfterBlank {
+            return line.trim().is_empty();
         }
         let indented = line.starts_with([' ', '\t']);
         let blank = || line.trim().is_empty();
@@ -992,7 +1013,7 @@ impl MultiLine {
             Follows::TclCommand
         } else if is_elixir_client(line) {
             Follows::ClientStack
-        } else if cause_line || heads_causes(line) {
+        } else if cause_line || heads_causes(line) || self.follows == Follows::CauseAfterBlank {
             Follows::CauseLines
         } else {
             Follows::Nothing
@@ -3606,6 +3627,26 @@ mod tests {
             record.push(line, found.severity, found.opens);
         }
         assert!(!record.continues("   Compiling other v0.1.0"));
+        // A build script's stderr: cargo does not indent its blank lines. One among the
+        // causes goes on when another of them follows it.
+        for line in [
+            "  thread 'main' panicked at build/find_normal.rs:190:5:",
+            "",
+            "  Could not find directory of OpenSSL installation",
+            "",
+            "",
+            "  note: run with `RUST_BACKTRACE=1` environment variable",
+        ] {
+            if line.is_empty() {
+                assert!(record.may_set_apart_an_exception());
+                record.blank_followed_by("  Could not find directory of OpenSSL installation");
+            }
+            assert!(record.continues(line), "{line:?}");
+            record.push(line, inspect(line).severity, None);
+        }
+        // Not one followed by a line of no cause's.
+        record.blank_followed_by("warning: build failed, waiting for other jobs to finish...");
+        assert!(!record.continues(""));
         let root = what_went_wrong(error[0], error[1..].iter().copied());
         assert_eq!(root, Some(error[3].trim_start()));
         // anyhow's chain under a log's line, numbered.

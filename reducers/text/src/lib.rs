@@ -47,7 +47,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use severity::multiline::{
-    heads_causes, is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
+    is_cause, is_compiler_context, is_diagnostic_header, is_go_test_frame,
     is_java_util_logging_header, names_a_java_exception, numbered_title, passes_a_panic_on,
     what_went_wrong, without_indent, Indented, MultiLine,
 };
@@ -1357,12 +1357,9 @@ impl Text {
         }
     }
 
-    /// The blank line held ([`Text::held_blank`]), now that the next line is known:
-    /// `exception` when it names a Java exception, which the blank line sets apart.
-    fn fold_held(&mut self, mut held: HeldBlank, exception: bool, out: &mut dyn Emit<TextItem>) {
-        if exception {
-            self.pending.multiline.exception_after_blank();
-        }
+    /// The blank line held ([`Text::held_blank`]), once the record was told the next line
+    /// ([`MultiLine::blank_followed_by`]).
+    fn fold_held(&mut self, mut held: HeldBlank, out: &mut dyn Emit<TextItem>) {
         let text = std::str::from_utf8(&held.bytes).unwrap_or_default();
         let record = Record {
             text,
@@ -2053,10 +2050,8 @@ impl FoldBatches for Text {
             if let Some(held) = self.held_blank.take() {
                 let text = facts.stripped.as_deref().unwrap_or(record.text);
                 let message = facts.message.map_or(text, |at| &text[at..]);
-                // A Java exception the blank line sets apart, or the causes cargo gives
-                // of its error (`Caused by:`).
-                let set_apart = names_a_java_exception(message) || heads_causes(message);
-                self.fold_held(held, set_apart, out);
+                self.pending.multiline.blank_followed_by(message);
+                self.fold_held(held, out);
             }
             // (The record's state first: it rules out nearly every line.)
             let held = self.pending.open
@@ -2109,7 +2104,7 @@ impl FoldBatches for Text {
 
     fn outcome(&mut self, out: &mut dyn Emit<TextItem>) -> Outcome<TextStats> {
         if let Some(held) = self.held_blank.take() {
-            self.fold_held(held, false, out);
+            self.fold_held(held, out);
         }
         self.close_record(out);
         for (item, _) in self.listing.drain(..) {
@@ -4283,6 +4278,37 @@ done
             .unwrap();
         let first_extra = items.iter().position(|(rank, _)| *rank == 5).unwrap();
         assert!(last_template < first_extra);
+    }
+
+    #[test]
+    fn a_build_scripts_panic_keeps_its_message_past_a_blank_line() {
+        // cargo shows a build script's stderr as a cause of its error, indented, but not
+        // its blank lines: openssl-sys's message comes after one.
+        let mut input: String = (0..30)
+            .map(|i| format!("   Compiling crate{i} v1.0.{i}\n"))
+            .collect();
+        input.push_str(
+            "error: failed to run custom build command for `openssl-sys v0.9.102`\n\n\
+             Caused by:\n  \
+             process didn't exit successfully: `/app/build-script-main` (exit status: 101)\n  \
+             --- stderr\n  \
+             thread 'main' panicked at build/find_normal.rs:190:5:\n\n  \
+             Could not find directory of OpenSSL installation\n\n  \
+             note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\
+             warning: build failed, waiting for other jobs to finish...\n",
+        );
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let error = &envelope.items[0];
+        assert_eq!(error["line"], 31, "{error}");
+        let more: Vec<&str> = (error["more"].as_array().unwrap().iter())
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(more.len(), 9, "{more:?}");
+        assert_eq!(
+            more[6],
+            "  Could not find directory of OpenSSL installation"
+        );
+        assert_eq!(envelope.stats["severity"]["warn"], 1);
     }
 
     #[test]
