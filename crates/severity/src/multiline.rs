@@ -254,7 +254,8 @@ enum Header {
     ErlangReport,
     /// Ansible's task that failed for a host (`fatal: [web1]: FAILED! => changed=false`,
     /// `failed: [web1] (item=a.conf) => …`): what its YAML callback prints of the result
-    /// follows, indented (`  msg: |-`, `  rc: 1`).
+    /// follows, indented (`  msg: |-`, `  rc: 1`), and `...ignoring` when the task ignores
+    /// its errors (a warning then).
     AnsibleFailure,
     /// Julia's logging box, `┌ Error: Exception while generating log record …`: its
     /// lines behind `│`, up to the `└ @ Main /app/main.jl:5` that closes it.
@@ -834,6 +835,10 @@ impl MultiLine {
             Header::AnsibleFailure | Header::JuliaStacktrace if indented && !blank() => {
                 return true
             }
+            // Once: the failure is then a warning.
+            Header::AnsibleFailure if line.trim_end() == ANSIBLE_IGNORING => {
+                return self.severity >= Some(Severity::Error)
+            }
             Header::JuliaStacktrace => return line.starts_with("in expression starting at "),
             Header::JuliaLogBox => return line.starts_with('│') || line.starts_with('└'),
             Header::DenoError => {
@@ -1034,6 +1039,10 @@ impl MultiLine {
             Header::Diagnostic | Header::PylintSimilar | Header::PipDebugDump
         ) {
             self.severity = self.severity.max(severity);
+        }
+        // A failure Ansible ignores (the task's `ignore_errors: true`) fails no run.
+        if self.header == Header::AnsibleFailure && line.trim_end() == ANSIBLE_IGNORING {
+            self.severity = self.severity.min(Some(Severity::Warn));
         }
         self.follow_block(line, first);
         if self.header == Header::UnittestReport && is_rule_of(line, b'-') {
@@ -1341,6 +1350,10 @@ fn is_fatal_error(line: &str) -> bool {
     memchr::memchr_iter(b'F', line.as_bytes())
         .any(|at| line.as_bytes()[at..].starts_with(b"Fatal error: "))
 }
+
+/// What Ansible prints under a task's failure it ignores (`ignore_errors: true`): the
+/// failure is a warning, counted in the recap as `ignored=1`.
+const ANSIBLE_IGNORING: &str = "...ignoring";
 
 /// Whether `line` is `Caused by:` alone, heading the causes of an error indented under
 /// it (cargo's, anyhow's), or pip's `The conflict is caused by:`.
@@ -3605,6 +3618,18 @@ mod tests {
     }
 
     const TRACEBACK_COLON: &str = "Traceback (most recent call last):";
+
+    #[test]
+    fn a_failure_ansible_ignores_is_a_warning() {
+        let mut record = MultiLine::new(Indented::ByRule);
+        let fatal = "fatal: [db2]: FAILED! => {\"changed\": false, \"msg\": \"no route\"}";
+        let found = inspect(fatal);
+        record.start(fatal, found.severity, found.opens);
+        assert!(record.severity() >= Some(Severity::Error));
+        assert!(record.continues("...ignoring"));
+        record.push("...ignoring", None, None);
+        assert_eq!(record.severity(), Some(Severity::Warn));
+    }
 
     #[test]
     fn cargos_causes_of_an_error_are_its_own() {
@@ -6106,6 +6131,11 @@ mod tests {
                         "failed: [web1] (item=a.conf) => changed=false",
                         "  msg: Could not find or access 'a.conf'",
                     ],
+                    &[
+                        "fatal: [db2]: FAILED! => {\"changed\": false, \"msg\": \"x\"}",
+                        "...ignoring",
+                    ],
+                    &["...ignoring"],
                     &["ok: [web1] => changed=false"],
                     &[
                         "ERROR: LoadError: UndefVarError: `fooo` not defined",
