@@ -1327,17 +1327,20 @@ fn server_error_status(after: &[u8]) -> bool {
 /// Their status comes before the request, where an nginx log's comes after it
 /// ([`server_error_status`]).
 fn balancer_error_status(before: &[u8]) -> bool {
-    // The three tokens before each.
-    let mut last: [&[u8]; 3] = [b""; 3];
-    for token in (before.split(|&b| b == b' ')).filter(|token| !token.is_empty()) {
-        if matches!(token, [b'5', b'0'..=b'9', b'0'..=b'9'])
-            && (is_haproxy_timers(last[2]) || last.iter().all(|token| is_elb_timing(token)))
-        {
-            return true;
+    // Each ` 5` is looked at (an access log's line is long; its fields are numbers).
+    memchr::memchr_iter(b'5', before).any(|five| {
+        let at = five.wrapping_sub(1);
+        if !matches!(
+            before.get(at..),
+            Some([b' ', b'5', b'0'..=b'9', b'0'..=b'9', b' ', ..])
+        ) {
+            return false;
         }
-        last = [last[1], last[2], token];
-    }
-    false
+        let mut tokens = (before[..at].rsplit(|&b| b == b' ')).filter(|token| !token.is_empty());
+        let timings: [Option<&[u8]>; 3] = [tokens.next(), tokens.next(), tokens.next()];
+        timings[0].is_some_and(is_haproxy_timers)
+            || timings.iter().all(|token| token.is_some_and(is_elb_timing))
+    })
 }
 
 /// Whether `token` is HAProxy's five timers of a request, each a count of milliseconds or
@@ -4669,6 +4672,7 @@ mod tests {
             r#"https 2024-05-01T10:10:33.62Z app/alb/50dc 5.0.1.2:54205 10.0.3.18:8080 0.000 0.299 0.000 460 - 594 36120 "GET https://a:443/ HTTP/1.1" "-""#,
             // Not timers or timings: four of HAProxy's fields, whole numbers, a `.5`.
             r#"fe be/api-2 0/0/1/179 500 6166 "GET /a HTTP/1.1""#,
+            r#"fe be/api-2 0/0/1/179/377 5001 6166 "GET /a HTTP/1.1""#,
             r#"took 1 2 3 500 "GET /a HTTP/1.1""#,
             r#"took 0. 1.5 .5 500 "GET /a HTTP/1.1""#,
             r#"took 0/0/1/a/3 500 "GET /a HTTP/1.1""#,

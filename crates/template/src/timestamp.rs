@@ -109,6 +109,10 @@ pub fn timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
 /// app/my-alb/…`, `h2 …`, `ws …`. Only a dated time counts.
 fn balancer_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     const TYPES: [&str; 6] = ["http ", "https ", "h2 ", "grpcs ", "ws ", "wss "];
+    // (Read of every line without a time: most fail on their first byte.)
+    if !matches!(line.as_bytes().first(), Some(b'h' | b'g' | b'w')) {
+        return None;
+    }
     let start = TYPES.iter().find(|kind| line.starts_with(*kind))?.len();
     let (range, moment) = leading_moment(&line[start..])?;
     (range.start == 0 && matches!(moment, Moment::Civil(_))).then_some(start..start + range.end)

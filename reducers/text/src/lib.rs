@@ -205,25 +205,32 @@ fn said_hash(item: &LineItem) -> u64 {
 /// hashes alike; another symbol undefined (`sym0`, `sym1`), another file (`pkg50`), or
 /// another message does not.
 fn said_alike_hash(item: &LineItem) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    let mut hash_line = |line: &str| {
+    use std::hash::Hasher;
+    // The record's lines with each number as `0`, hashed at once.
+    let mut said = Vec::new();
+    let more = item.more.iter().map(String::as_str);
+    for line in std::iter::once(facts::message(&item.text)).chain(more) {
         let bytes = line.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
+            if !bytes[i].is_ascii_alphanumeric() {
+                said.push(bytes[i]);
+                i += 1;
+                continue;
+            }
             let end = (bytes[i..].iter())
                 .position(|b| !b.is_ascii_alphanumeric())
-                .map_or(bytes.len(), |run| i + run.max(1));
+                .map_or(bytes.len(), |run| i + run);
             let run = &bytes[i..end];
             let number =
                 run.iter().any(u8::is_ascii_digit) && run.iter().all(u8::is_ascii_hexdigit);
-            if number { b"0".as_slice() } else { run }.hash(&mut hasher);
+            said.extend_from_slice(if number { b"0" } else { run });
             i = end;
         }
-        b'\n'.hash(&mut hasher);
-    };
-    hash_line(facts::message(&item.text));
-    item.more.iter().for_each(|line| hash_line(line));
+        said.push(b'\n');
+    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    hasher.write(&said);
     hasher.finish()
 }
 
@@ -1476,9 +1483,17 @@ impl Text {
         // (the same failure again, from another process, at another time) comes after
         // every template, where the template's count says how often: not before the
         // warning that caused it, nor before a rare line.
+        // (Hashed only where a template kept several.)
+        let mut kept_of: HashMap<GroupId, u32> = HashMap::new();
+        for (_, group) in &kept {
+            *kept_of.entry(*group).or_default() += 1;
+        }
         let mut said: HashSet<(GroupId, u64)> = HashSet::new();
         for (item, group) in kept {
-            if !group.is_overflow() && !said.insert((group, said_alike_hash(&item))) {
+            if !group.is_overflow()
+                && kept_of[&group] > 1
+                && !said.insert((group, said_alike_hash(&item)))
+            {
                 extras.push(item);
                 continue;
             }
