@@ -1327,8 +1327,10 @@ fn server_error_status(after: &[u8]) -> bool {
 /// Their status comes before the request, where an nginx log's comes after it
 /// ([`server_error_status`]).
 fn balancer_error_status(before: &[u8]) -> bool {
-    // Each ` 5` is looked at (an access log's line is long; its fields are numbers).
+    // Each ` 5` is looked at (an access log's line is long; its fields are numbers), and
+    // the three tokens before it.
     memchr::memchr_iter(b'5', before).any(|five| {
+        // (None before a `5` that opens `before`.)
         let at = five.wrapping_sub(1);
         if !matches!(
             before.get(at..),
@@ -1337,9 +1339,11 @@ fn balancer_error_status(before: &[u8]) -> bool {
             return false;
         }
         let mut tokens = (before[..at].rsplit(|&b| b == b' ')).filter(|token| !token.is_empty());
-        let timings: [Option<&[u8]>; 3] = [tokens.next(), tokens.next(), tokens.next()];
-        timings[0].is_some_and(is_haproxy_timers)
-            || timings.iter().all(|token| token.is_some_and(is_elb_timing))
+        let before_status: [Option<&[u8]>; 3] = [tokens.next(), tokens.next(), tokens.next()];
+        before_status[0].is_some_and(is_haproxy_timers)
+            || before_status
+                .iter()
+                .all(|token| token.is_some_and(is_elb_timing))
     })
 }
 
