@@ -1638,7 +1638,9 @@ fn is_build_step(indented: &str) -> bool {
         .bytes()
         .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
         .count();
-    name >= 2
+    // (kbuild pads its tools' names to seven: not a variable's, `OPENSSL_DIR unset`, in
+    // a build script's output.)
+    (2..=8).contains(&name)
         && trimmed.as_bytes()[0].is_ascii_uppercase()
         && matches!(trimmed.as_bytes().get(name), Some(b' ' | b'\t'))
 }
@@ -3655,6 +3657,8 @@ mod tests {
         // A build script's stderr: cargo does not indent its blank lines. One among the
         // causes goes on when another of them follows it.
         for line in [
+            "  X86_64_UNKNOWN_LINUX_GNU_OPENSSL_LIB_DIR unset",
+            "  OPENSSL_DIR unset",
             "  thread 'main' panicked at build/find_normal.rs:190:5:",
             "",
             "  Could not find directory of OpenSSL installation",
@@ -4153,10 +4157,12 @@ mod tests {
             "  symbol:   variable x",
             "  location: class Main",
             "  GEN     Makefile",
+            "Main.java:6: error: cannot find symbol",
+            "  MODPOST Module.symvers",
         ];
         let (split, _) = records(Indented::ByRule, &lines);
         let lengths: Vec<usize> = split.iter().map(Vec::len).collect();
-        assert_eq!(lengths, [1, 4, 1, 1, 3, 1], "{split:?}");
+        assert_eq!(lengths, [1, 4, 1, 1, 3, 1, 1, 1], "{split:?}");
     }
 
     #[test]
