@@ -114,8 +114,14 @@ fn balancer_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
         return None;
     }
     let start = TYPES.iter().find(|kind| line.starts_with(*kind))?.len();
+    dated_moment_at(line, start).filter(|range| range.start == start)
+}
+
+/// Where the moment [`leading_moment`] reads from `line[start..]` is in `line`, when it
+/// has a date (a time alone, `12:00:01`, may be anything's after the line's start).
+fn dated_moment_at(line: &str, start: usize) -> Option<std::ops::Range<usize>> {
     let (range, moment) = leading_moment(&line[start..])?;
-    (range.start == 0 && matches!(moment, Moment::Civil(_))).then_some(start..start + range.end)
+    matches!(moment, Moment::Civil(_)).then_some(start + range.start..start + range.end)
 }
 
 /// The timestamp of [`timestamp_range`] after a file's name, where a tool that reads
@@ -136,8 +142,9 @@ fn named_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
                 .iter()
                 .any(|b| b.is_ascii_whitespace() || b.is_ascii_control());
         let start = end + 1;
-        let (range, moment) = named.then(|| leading_moment(&line[start..]))??;
-        (range.start == 0 && matches!(moment, Moment::Civil(_))).then_some(start..start + range.end)
+        named
+            .then(|| dated_moment_at(line, start))?
+            .filter(|range| range.start == start)
     };
     [memchr::memchr(b':', head), memchr::memchr(b' ', head)]
         .into_iter()
@@ -190,8 +197,7 @@ fn redis_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
             && at(b, n + 2) == b' ')
             .then_some(n + 3)?,
     };
-    let (range, moment) = leading_moment(&line[start..])?;
-    matches!(moment, Moment::Civil(_)).then_some(start + range.start..start + range.end)
+    dated_moment_at(line, start)
 }
 
 /// The timestamp of [`timestamp_range`] after `gh run view --log`'s columns: a job's
@@ -281,8 +287,7 @@ pub fn container_prefix(line: &str) -> Option<(std::ops::Range<usize>, usize)> {
 /// `web-1  | 2024-01-05 10:00:00 …`. Only a dated time counts.
 fn container_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     let (_, start) = container_prefix(line)?;
-    let (range, moment) = leading_moment(&line[start..])?;
-    matches!(moment, Moment::Civil(_)).then_some(start + range.start..start + range.end)
+    dated_moment_at(line, start)
 }
 
 /// The keyed timestamp of [`timestamp_range`]: the value of a `time`, `ts`, `timestamp`,

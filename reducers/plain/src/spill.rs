@@ -147,8 +147,6 @@ pub struct Spill {
     tail: VecDeque<(LineItem, Looks)>,
     errors_shown: u64,
     warnings_shown: u64,
-    /// A line that looks like an error was ranked [`FIRST_ERROR`] (or is the first line).
-    first_error_ranked: bool,
     /// Lines that look like errors or warnings, the first of them, and of them the
     /// errors and the first error.
     error_like_lines: u64,
@@ -185,7 +183,6 @@ impl Spill {
             tail: VecDeque::with_capacity(options.tail + 1),
             errors_shown: 0,
             warnings_shown: 0,
-            first_error_ranked: false,
             error_like_lines: 0,
             first_error_like: None,
             error_lines: 0,
@@ -215,25 +212,26 @@ impl Spill {
 
     /// [`Spill::preview_rank`], the line then counted against its quota; the first error
     /// ranks [`FIRST_ERROR`].
-    fn take_preview_rank(&mut self, looks: Looks) -> Option<Rank> {
+    fn take_preview_rank(&mut self, looks: Looks, line: u64) -> Option<Rank> {
         let rank = self.preview_rank(looks)?;
         match looks {
             Looks::Error => self.errors_shown += 1,
             _ => self.warnings_shown += 1,
         }
-        Some(self.first_error_or(looks, rank))
+        Some(self.first_error_or(line, rank))
     }
 
-    /// `rank`, or [`FIRST_ERROR`] for the first line that looks like an error.
-    fn first_error_or(&mut self, looks: Looks, rank: Rank) -> Rank {
-        if looks != Looks::Error || std::mem::replace(&mut self.first_error_ranked, true) {
-            return rank;
+    /// `rank`, or [`FIRST_ERROR`] for the first line that looks like an error (the first
+    /// line keeps [`FIRST`], the last [`LAST`]).
+    fn first_error_or(&self, line: u64, rank: Rank) -> Rank {
+        match self.first_error == Some(line) {
+            true => FIRST_ERROR,
+            false => rank,
         }
-        FIRST_ERROR
     }
 
     fn release(&mut self, (item, looks): (LineItem, Looks), out: &mut dyn Emit<LineItem>) {
-        match self.take_preview_rank(looks) {
+        match self.take_preview_rank(looks, item.line) {
             Some(rank) => {
                 let item = self.previewed(item);
                 out.emit(rank, item);
@@ -255,11 +253,8 @@ impl Spill {
         if record.line <= self.options.head {
             let item = self.previewed(LineItem::of(record));
             let rank = match record.line {
-                1 => {
-                    self.first_error_ranked |= looks == Looks::Error;
-                    FIRST
-                }
-                _ => self.first_error_or(looks, HEAD),
+                1 => FIRST,
+                line => self.first_error_or(line, HEAD),
             };
             out.emit(rank, item);
             return;
@@ -321,7 +316,7 @@ impl FoldBatches for Spill {
             // An error among the last lines ranks with the errors, before the warnings
             // (npm's `npm ERR!` lines after its warnings); it keeps its place otherwise.
             let rank = match looks {
-                Looks::Error => self.take_preview_rank(looks),
+                Looks::Error => self.take_preview_rank(looks, item.line),
                 _ => None,
             };
             out.emit(rank.unwrap_or(TAIL), item);
