@@ -535,6 +535,16 @@ impl MultiLine {
         };
     }
 
+    /// What `line`, one of the record's, says of its own: behind the prefix the record
+    /// puts on every line, whose level says nothing of the line (npm's error report's
+    /// `npm ERR! `, and node-gyp's `gyp ERR! stack ` in it); else the whole `line`.
+    pub fn said<'a>(&self, line: &'a str) -> &'a str {
+        match self.header {
+            Header::NpmError => npm_said(line).unwrap_or(line),
+            _ => line,
+        }
+    }
+
     /// The worst severity of its lines.
     pub fn severity(&self) -> Option<Severity> {
         self.severity
@@ -1126,6 +1136,10 @@ impl MultiLine {
                     self.lines > 2 && !line.trim().is_empty()
                 }
                 None if self.header == Header::CppTerminate => first && line.starts_with(CPP_WHAT),
+                // The error npm reports, below its code.
+                None if self.header == Header::NpmError && !self.named => {
+                    npm_said(line).is_some_and(npm_reports_its_error)
+                }
                 // Its first finding names it; Dart's exception, its.
                 None if matches!(self.header, Header::FileHeading | Header::DartUnhandled) => first,
                 // The test's title under its suites' (`       computes the total:`): each
@@ -2005,6 +2019,33 @@ fn npm_error_prefix(line: &str) -> Option<&'static str> {
     })
 }
 
+/// What a line of npm's error report says behind its prefix ([`npm_error_prefix`]) and,
+/// where npm quotes an install script's failure, behind the script's own (node-gyp's
+/// `gyp ERR! `, node-pre-gyp's) and its stack's `stack `: `Error: Could not find any
+/// Python installation to use`, `    at PythonFinder.fail (…)`, `cwd /app`. Every line
+/// of the report, and of the script's, is of their level; what it says is not.
+fn npm_said(line: &str) -> Option<&str> {
+    let said = &line[npm_error_prefix(line)?.len()..];
+    let said = said.strip_prefix(' ').unwrap_or(said);
+    let said = match said.split_once(" ERR! ") {
+        Some((tool, said)) if tool.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') => said,
+        _ => said,
+    };
+    Some(said.strip_prefix("stack ").unwrap_or(said))
+}
+
+/// Whether `said`, a line of npm's error report behind its prefix ([`npm_said`]), is
+/// the error it reports (`FetchError: request to … failed`, node-gyp's `Error: Could
+/// not find any Python installation to use`), or the compiler's that failed its install
+/// script (`../src/binding.cc:42:10: fatal error: sqlite3.h: No such file or directory`).
+fn npm_reports_its_error(said: &str) -> bool {
+    let said = said.trim();
+    opens_with_an_error_name(said)
+        || [": fatal error: ", ": error: "]
+            .iter()
+            .any(|kind| said.contains(kind))
+}
+
 /// The lines between chained Python tracebacks.
 pub fn is_chain_line(line: &str) -> bool {
     line.starts_with("During handling of the above exception")
@@ -2655,20 +2696,8 @@ pub fn what_went_wrong<'a>(
         // (2 sub-exceptions)`), the first a bar holds.
         return rest.find_map(|l| behind_group_bar(l).filter(|said| names_what_went_wrong(said)));
     }
-    if let Some(prefix) = npm_error_prefix(first) {
-        // The error it reports (`FetchError: request to … failed`), below its code, or
-        // the compiler's that failed its install script (`../src/binding.cc:42:10: fatal
-        // error: sqlite3.h: No such file or directory`).
-        let is_error = |said: &str| {
-            opens_with_an_error_name(said)
-                || [": fatal error: ", ": error: "]
-                    .iter()
-                    .any(|kind| said.contains(kind))
-        };
-        return rest.find(|l| {
-            l.strip_prefix(prefix)
-                .is_some_and(|said| is_error(said.trim()))
-        });
+    if npm_error_prefix(first).is_some() {
+        return rest.find(|l| npm_said(l).is_some_and(npm_reports_its_error));
     }
     if is_shellcheck_place(first) {
         // Its worst finding, the first of those.
@@ -4324,11 +4353,47 @@ mod tests {
             "npm error",
             "npm error A complete log of this run can be found in: /root/.npm/_logs/x.log",
         ];
-        splits_alike(&[(&[&report, &["added 3 packages"]], &[])]);
+        splits_alike(&[(&[&report, &["added 3 packages"]], &[report[3]])]);
         assert_eq!(
             what_went_wrong(report[0], report[1..].iter().copied()),
             Some(report[3])
         );
+        // An install script's failure npm quotes: node-gyp's lines are all `gyp ERR!`,
+        // its stack's too; the error in that stack names the report.
+        let gyp = [
+            "npm ERR! code 1",
+            "npm ERR! gyp info spawn args [ '--depth=.' ]",
+            "npm ERR! gyp ERR! find Python checking if \"python3\" can be used",
+            "npm ERR! gyp ERR! stack Error: Could not find any Python installation to use",
+            "npm ERR! gyp ERR! stack     at PythonFinder.fail (/n/find-python.js:330:11)",
+            "npm ERR! node-pre-gyp ERR! stack Error: Failed to execute 'node configure' (1)",
+            "npm ERR! gyp ERR! not ok",
+        ];
+        splits_alike(&[(&[&gyp], &[gyp[3]])]);
+        assert_eq!(
+            what_went_wrong(gyp[0], gyp[1..].iter().copied()),
+            Some(gyp[3])
+        );
+        let mut record = MultiLine::new(Indented::ByRule);
+        record.start(gyp[0], Some(Severity::Error), None);
+        let said: Vec<&str> = gyp[1..].iter().map(|line| record.said(line)).collect();
+        assert_eq!(
+            said,
+            [
+                "gyp info spawn args [ '--depth=.' ]",
+                "find Python checking if \"python3\" can be used",
+                "Error: Could not find any Python installation to use",
+                "    at PythonFinder.fail (/n/find-python.js:330:11)",
+                "Error: Failed to execute 'node configure' (1)",
+                "not ok",
+            ]
+        );
+        // Only a tool's name comes before its `ERR!`.
+        let quoted = "npm ERR! FetchError: proxy said ERR! nope";
+        assert_eq!(record.said(quoted), "FetchError: proxy said ERR! nope");
+        // Another record's lines are what they say.
+        record.start("ERROR boom", Some(Severity::Error), None);
+        assert_eq!(record.said(gyp[3]), gyp[3]);
         // npm before 10; a report that names no error is named by its first line.
         let old = [
             "npm ERR! code E404",

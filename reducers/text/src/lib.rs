@@ -1020,7 +1020,14 @@ impl Text {
         // kept for.
         let matched = self.grep.is_some() && facts.grep_match;
         let at_fault = pending.multiline.at_fault();
-        let decisive = names || matched || at_fault || is_decisive(message, facts.severity);
+        // npm's `npm ERR! ` puts every line of its report at error: what it quotes
+        // says whether a line is.
+        let said = pending.multiline.said(message);
+        let said_severity = match said.len() == message.len() {
+            true => facts.severity,
+            false => classify(said),
+        };
+        let decisive = names || matched || at_fault || is_decisive(said, said_severity);
         pending.kept.push(&mut pending.item.more, &line, decisive);
         names
     }
@@ -3027,6 +3034,35 @@ mod tests {
             record["more_gaps"],
             json!([{"after": 20, "lines": 757}, {"after": 21, "lines": 722}, {"after": 22, "lines": 480}])
         );
+    }
+
+    #[test]
+    fn an_npm_reports_error_is_kept_in_its_middle_by_what_it_says() {
+        // Every line of npm's report says `npm ERR!`, every line of node-gyp's failure in
+        // it `gyp ERR!`: the error in its stack is what the record is kept for.
+        let mut input = String::from("npm ERR! code 1\nnpm ERR! path /app/node_modules/bcrypt\n");
+        input.extend((0..40).map(|i| format!("npm ERR! gyp info spawn args [ '--arg{i}' ]\n")));
+        input.extend((0..10).map(|i| format!("npm ERR! gyp ERR! cwd /app/{i}\n")));
+        input.push_str(
+            "npm ERR! gyp ERR! stack Error: Could not find any Python installation to use\n",
+        );
+        input.extend((0..30).map(|i| {
+            format!("npm ERR! gyp ERR! stack     at PythonFinder.fail (/n/find-python.js:{i}:11)\n")
+        }));
+        input.push_str("npm ERR! gyp ERR! not ok\n");
+        let error = "npm ERR! gyp ERR! stack Error: Could not find any Python installation to use";
+        for max_chars in [2000, 4000, 8000] {
+            let options = TextOptions {
+                layout_chars: Some(max_chars),
+                ..folding()
+            };
+            let envelope = envelope_of(options, input.as_bytes());
+            let record = &envelope.items[0];
+            assert_eq!(record["text"], "npm ERR! code 1", "{}", envelope.to_json());
+            let more = record["more"].as_array().unwrap();
+            assert!(more.contains(&json!(error)), "{max_chars}: {record}");
+            assert!(envelope.summary.contains(error), "{}", envelope.summary);
+        }
     }
 
     #[test]
