@@ -200,10 +200,12 @@ fn said_hash(item: &LineItem) -> u64 {
 }
 
 /// What a record says but for its numbers, hashed: [`said_hash`] with each run of
-/// digits, or of hex digits with a digit among them, hashed as one. The same failure
-/// logged again for another document, by another process, at another time or port,
-/// hashes alike; another symbol undefined (`sym0`, `sym1`), another file (`pkg50`), or
-/// another message does not.
+/// digits, or of hex digits with a digit among them, hashed as one, and each line from
+/// its first letter. The same failure logged again for another document, by another
+/// process, at another time or port, hashes alike, and so does BuildKit's reprint of a
+/// failed step's output without the step's number (`#9 10.0 ERROR: …`, then `10.0
+/// ERROR: …` in its box); another symbol undefined (`sym0`, `sym1`), another file
+/// (`pkg50`), or another message does not.
 fn said_alike_hash(item: &LineItem) -> u64 {
     use std::hash::Hasher;
     // The record's lines with each number as `0`, hashed at once.
@@ -211,7 +213,10 @@ fn said_alike_hash(item: &LineItem) -> u64 {
     let more = item.more.iter().map(String::as_str);
     for line in std::iter::once(facts::message(&item.text)).chain(more) {
         let bytes = line.as_bytes();
-        let mut i = 0;
+        let mut i = bytes
+            .iter()
+            .position(u8::is_ascii_alphabetic)
+            .unwrap_or(bytes.len());
         while i < bytes.len() {
             if !bytes[i].is_ascii_alphanumeric() {
                 said.push(bytes[i]);
@@ -3548,6 +3553,41 @@ done
         assert!(denied.iter().all(|&at| at < warning), "{texts:?}");
         assert!(timeouts[0] < warning, "{texts:?}");
         assert!(timeouts[1..].iter().all(|&at| at > warning), "{texts:?}");
+    }
+
+    #[test]
+    fn buildkits_reprint_of_a_failed_steps_errors_comes_after_the_verdict() {
+        // `docker build`: the step's errors, its failure, then the same errors again in
+        // the box under it without the step's `#9`, and the build's verdict.
+        let mut input: String = (0..200)
+            .map(|i| format!("#9 {}.{i} Collecting pkg-{}=={i}.0\n", i / 10, i % 7))
+            .collect();
+        for line in [
+            "#9 10.0 ERROR: Could not find a version that satisfies the requirement torch==2.9.9",
+            "#9 10.0 ERROR: No matching distribution found for torch==2.9.9",
+            "#9 ERROR: process \"/bin/sh -c pip install\" did not complete successfully: exit code: 1",
+            "------",
+            " > [build 2/4] RUN pip install -r requirements.txt:",
+            "10.0 ERROR: Could not find a version that satisfies the requirement torch==2.9.9",
+            "10.0 ERROR: No matching distribution found for torch==2.9.9",
+            "------",
+            "ERROR: failed to solve: process \"/bin/sh -c pip install\" did not complete successfully: exit code: 1",
+        ] {
+            input.push_str(line);
+            input.push('\n');
+        }
+        let envelope = chunked(input.as_bytes());
+        let lines: Vec<u64> = (envelope.items.iter())
+            .filter(|item| item["severity"] == "error")
+            .map(|item| item["line"].as_u64().unwrap())
+            .collect();
+        // The reprint (lines 206 and 207) after every error said once.
+        assert_eq!(
+            lines,
+            [201, 202, 203, 209, 206, 207],
+            "{}",
+            envelope.to_json()
+        );
     }
 
     #[test]
