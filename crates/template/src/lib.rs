@@ -50,7 +50,11 @@
 //!    distinct plain words in one position (`Invalid user admin`, `...
 //!    oracle`, `... test`, `... guest`), that position is variable and they
 //!    merge. Fewer distinct words (`GET` / `POST`, `opened` / `closed`) stay
-//!    separate templates.
+//!    separate templates. Eight distinct words there merge templates
+//!    however few words they share, when their lines open with the same
+//!    word (a build's progress: `Compiling <*> <*>`, `Built target <*>`,
+//!    `Collecting <*>`); not where a line opens with its time, whose
+//!    header's words say which event it is.
 //!
 //! Header fields are learned, not configured: a plain word seen at the same
 //! position (among the first 8 tokens) in at least three different

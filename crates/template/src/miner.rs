@@ -1565,7 +1565,7 @@ impl Miner {
         let k = self.config.min_distinct_values;
         // Position -> shapes that differ from `s` in plain words only there
         // (other differences must be evidenced value differences).
-        let mut per_pos: Vec<(usize, Vec<u32>)> = Vec::new();
+        let mut per_pos: Vec<(usize, Vec<(u32, bool)>)> = Vec::new();
         let me = &self.shapes[s as usize].toks;
         for &o in bucket {
             if o == s {
@@ -1607,29 +1607,45 @@ impl Miner {
                 }
                 true => self.similar(matched, words(me), words(other)),
             };
-            if !similar {
-                continue;
-            }
             match per_pos.iter_mut().find(|(q, _)| *q == p) {
-                Some((_, v)) => v.push(o),
-                None => per_pos.push((p, vec![o])),
+                Some((_, v)) => v.push((o, similar)),
+                None => per_pos.push((p, vec![(o, similar)])),
             }
         }
-        // Count distinct words per position; keep the best position.
-        let mut best: Option<(usize, Vec<u32>, usize)> = None;
-        for (p, v) in per_pos {
-            let mut words: Vec<u64> = v
-                .iter()
-                .map(|&o| self.shapes[o as usize].toks[p].hash)
+        // Count distinct words per position, of the similar shapes and of all; keep the
+        // best position.
+        let distinct = |p: usize, v: &[(u32, bool)], all: bool| {
+            let mut words: Vec<u64> = (v.iter())
+                .filter(|&&(_, similar)| similar || all)
+                .map(|&(o, _)| self.shapes[o as usize].toks[p].hash)
                 .chain(std::iter::once(me[p].hash))
                 .collect();
             words.sort_unstable();
             words.dedup();
-            if words.len() >= k && best.as_ref().is_none_or(|b| words.len() > b.2) {
-                best = Some((p, v, words.len()));
+            words.len()
+        };
+        let mut best: Option<(usize, Vec<u32>, usize, bool)> = None;
+        for (p, v) in per_pos {
+            let (similar, all) = (distinct(p, &v, false), distinct(p, &v, true));
+            let (count, many) = match similar >= k {
+                true => (similar, false),
+                false => (all, true),
+            };
+            // Many values need a line that opens with its verb, as a build's progress
+            // does: a log's line opens with its time, and its header's fields (a
+            // program's name, a method's) say which event it is.
+            let verb = p > 0 && me[0].kind != TokenKind::Wild;
+            if (similar >= k || (verb && all >= MANY_DISTINCT_VALUES))
+                && best.as_ref().is_none_or(|b| count > b.2)
+            {
+                let members = (v.into_iter())
+                    .filter(|&(_, similar)| similar || many)
+                    .map(|(o, _)| o)
+                    .collect();
+                best = Some((p, members, count, many));
             }
         }
-        let Some((p, mut members, _)) = best else {
+        let Some((p, mut members, _, many)) = best else {
             return;
         };
         members.push(s);
@@ -1651,9 +1667,14 @@ impl Miner {
         let names = (members.iter()).all(|&o| is_a_name(&self.shapes[o as usize].toks[p].text));
         merged[p] = Tok::wild();
         let constants = merged.iter().filter(|t| t.kind != TokenKind::Wild).count();
-        if constants < MIN_CONSTANTS_AFTER_MERGE - usize::from(names) {
+        let least = match many {
+            true => 1,
+            false => MIN_CONSTANTS_AFTER_MERGE - usize::from(names),
+        };
+        if constants < least {
             return;
         }
+
         self.shapes[target as usize].toks = merged;
         self.set_words(target);
         for &o in &members[1..] {
@@ -1675,6 +1696,11 @@ impl Miner {
         self.absorb_subsumed(target);
     }
 }
+
+/// The distinct-values rule takes shapes equal but at one position, however few their
+/// other words, once they hold this many distinct words there: a build's `Compiling
+/// <*> <*>`, `CC <*>`, `Built target <*>`, one line per crate, file or target.
+const MANY_DISTINCT_VALUES: usize = 8;
 
 /// Header fields are looked for in the first positions only.
 const FIELD_POSITIONS: usize = 8;
@@ -2476,6 +2502,53 @@ mod tests {
         let a = m.add("12:00:04 I Svc: cancel,index:0");
         let b = m.add("12:00:05 I Svc: cancelLocked:0|pkg|null");
         assert_ne!(m.resolve(a), m.resolve(b));
+    }
+
+    #[test]
+    fn many_distinct_words_make_a_variable_in_lines_that_open_with_their_verb() {
+        // A build's progress, one line per target, crate or package: eight distinct
+        // words in one place make it variable, however few words the lines share.
+        let targets = [
+            "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+        ];
+        let folded = |lines: Vec<String>| {
+            let mut m = miner();
+            let ids: Vec<GroupId> = lines.iter().map(|line| m.add(line)).collect();
+            let one = ids.iter().all(|&id| m.resolve(id) == m.resolve(ids[0]));
+            (one, m.templates().count(), text(&m, ids[0]))
+        };
+        let built = |n: usize| {
+            targets[..n]
+                .iter()
+                .map(|t| format!("Built target {t}"))
+                .collect()
+        };
+        assert_eq!(folded(built(8)), (true, 1, "Built target <*>".into()));
+        // Seven are not many.
+        assert_eq!(folded(built(7)).1, 7);
+        // cargo's, each crate of its version.
+        let compiling = (targets.iter().enumerate())
+            .map(|(i, t)| format!("   Compiling {t} v1.{i}.0"))
+            .collect();
+        assert!(folded(compiling).0);
+        // A log's line opens with its time: the words after its header say which event
+        // it is (Android's `V AudioManager: getMode...`, `… isMusicActive...`).
+        let logged = (targets.iter().enumerate())
+            .map(|(i, t)| format!("03-17 16:13:{i:02}.811 V AudioManager: {t}..."))
+            .collect();
+        assert_eq!(folded(logged).1, 8);
+        // Nor do eight verbs of one thing: the verb is what happened.
+        let verbs = [
+            "Compiling",
+            "Checking",
+            "Documenting",
+            "Running",
+            "Fresh",
+            "Building",
+            "Linking",
+            "Testing",
+        ];
+        assert_eq!(folded(verbs.map(|verb| format!("{verb} core")).into()).1, 8);
     }
 
     #[test]
