@@ -53,8 +53,9 @@
 //!    separate templates. Eight distinct words there merge templates
 //!    however few words they share, when their lines open with the same
 //!    word (a build's progress: `Compiling <*> <*>`, `Built target <*>`,
-//!    `Collecting <*>`); not where a line opens with its time, whose
-//!    header's words say which event it is.
+//!    `Collecting <*>`), and so do eight that differ in values only, too few
+//!    words left for a line to join (`CC <*>`); not where a line opens with
+//!    its time, whose header's words say which event it is.
 //!
 //! Header fields are learned, not configured: a plain word seen at the same
 //! position (among the first 8 tokens) in at least three different

@@ -1567,6 +1567,8 @@ impl Miner {
         // (other differences must be evidenced value differences).
         let mut per_pos: Vec<(usize, Vec<(u32, bool)>)> = Vec::new();
         let me = &self.shapes[s as usize].toks;
+        // Shapes that differ from `s` in values only.
+        let mut values_only: Vec<u32> = Vec::new();
         for &o in bucket {
             if o == s {
                 continue;
@@ -1595,6 +1597,9 @@ impl Miner {
                 }
             }
             let Some(p) = word_diff.filter(|_| n_word == 1) else {
+                if n_word == 0 {
+                    values_only.push(o);
+                }
                 continue;
             };
             // Shapes equal but in names at the position the rule is about are similar in
@@ -1645,8 +1650,13 @@ impl Miner {
                 best = Some((p, members, count, many));
             }
         }
-        let Some((p, mut members, _, many)) = best else {
-            return;
+        let verb = me.first().is_some_and(|t| t.kind != TokenKind::Wild);
+        let (p, mut members, many) = match best {
+            Some((p, members, _, many)) => (Some(p), members, many),
+            None if verb && values_only.len() + 1 >= MANY_DISTINCT_VALUES => {
+                (None, values_only, true)
+            }
+            None => return,
         };
         members.push(s);
         members.sort_unstable();
@@ -1664,8 +1674,12 @@ impl Miner {
         }
         // Keep enough constant text: a template of nothing but variables
         // and a header would swallow unrelated lines. (Names, `> Task <*>`, need less.)
-        let names = (members.iter()).all(|&o| is_a_name(&self.shapes[o as usize].toks[p].text));
-        merged[p] = Tok::wild();
+        let names = p.is_some_and(|p| {
+            (members.iter()).all(|&o| is_a_name(&self.shapes[o as usize].toks[p].text))
+        });
+        if let Some(p) = p {
+            merged[p] = Tok::wild();
+        }
         let constants = merged.iter().filter(|t| t.kind != TokenKind::Wild).count();
         let least = match many {
             true => 1,
@@ -1698,8 +1712,10 @@ impl Miner {
 }
 
 /// The distinct-values rule takes shapes equal but at one position, however few their
-/// other words, once they hold this many distinct words there: a build's `Compiling
-/// <*> <*>`, `CC <*>`, `Built target <*>`, one line per crate, file or target.
+/// other words, once they hold this many distinct words there (a build's `Compiling
+/// <*> <*>`, `Built target <*>`, one line per crate or target), and this many shapes
+/// that differ in values only, too few words left for a line to join (`CC <*>`, one
+/// per file), when their lines open with a word.
 const MANY_DISTINCT_VALUES: usize = 8;
 
 /// Header fields are looked for in the first positions only.
@@ -2537,6 +2553,22 @@ mod tests {
             .map(|(i, t)| format!("03-17 16:13:{i:02}.811 V AudioManager: {t}..."))
             .collect();
         assert_eq!(folded(logged).1, 8);
+        // Nor when they differ in values only, too few words left for them to join
+        // (`CC <*>`, two tokens): eight such shapes opening with one word are one.
+        let objects = |n: usize, opening: &str| {
+            (targets[..n].iter())
+                .map(|t| format!("{opening}  CC      lib/{t}.o"))
+                .collect()
+        };
+        assert_eq!(folded(objects(8, "")), (true, 1, "CC <*>".into()));
+        assert_eq!(folded(objects(7, "")).1, 7);
+        assert_eq!(folded(objects(8, "10:00:01")).1, 8);
+        // Not when they differ in two words.
+        let states = ["queued", "started", "failed", "stopped"];
+        let jobs = (targets.iter().enumerate())
+            .map(|(i, t)| format!("Job {t} {}", states[i % 4]))
+            .collect();
+        assert_eq!(folded(jobs).1, 8);
         // Nor do eight verbs of one thing: the verb is what happened.
         let verbs = [
             "Compiling",
