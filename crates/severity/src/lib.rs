@@ -32,7 +32,8 @@ pub enum Severity {
     Debug,
     /// INFO, NOTICE, I.
     Info,
-    /// WARN, WARNING, W, systemd's `Failed with result` and `Dependency failed for`, `npm warn`.
+    /// WARN, WARNING, W, systemd's `Failed with result`, `Dependency failed for` and `Start
+    /// request repeated too quickly`, `npm warn`.
     Warn,
     /// ERROR, ERR, E, exceptions, tracebacks, panics, OOM kills, non-zero exits, make
     /// failures, systemd's `Failed to start`, failed tests, the shell's and system
@@ -1039,7 +1040,7 @@ impl<const N: usize> PrefixIndex<N> {
 }
 
 /// The signals, each at the start of a word, with the severity it implies.
-const SIGNALS: [(&str, Severity); 92] = [
+const SIGNALS: [(&str, Severity); 93] = [
     ("Segmentation fault", Severity::Fatal),
     ("segfault", Severity::Fatal),
     ("core dumped", Severity::Fatal),
@@ -1069,15 +1070,17 @@ const SIGNALS: [(&str, Severity); 92] = [
     ("gmake", Severity::Error),
     // systemd's reports of a unit's main process and of the unit, which state no level
     // in a journal read as text: `code=exited, status=1/FAILURE`, `Failed to start x`
-    // (logged at err) and `Failed with result 'exit-code'` (logged at warning), and of
-    // a unit that did not start for another's failure, `Dependency failed for x` (logged
-    // at warning; `[DEPEND]` on the console).
+    // (logged at err) and `Failed with result 'exit-code'` (logged at warning), of a
+    // unit that did not start for another's failure, `Dependency failed for x` (logged
+    // at warning; `[DEPEND]` on the console), and of one restarted until systemd gave
+    // up, `Start request repeated too quickly.` (logged at warning).
     ("code=exited", Severity::Error),
     ("code=killed", Severity::Error),
     ("code=dumped", Severity::Fatal),
     ("Failed to start", Severity::Error),
     ("Failed with result", Severity::Warn),
     ("Dependency failed for", Severity::Warn),
+    ("Start request repeated too quickly", Severity::Warn),
     // What a terminal shows of a failed command: a test runner's verdict (`--- FAIL:`,
     // `test result: FAILED.`), the shell's `Killed` and `command not found`, C++'s
     // uncaught exception, npm's, curl's and kubectl's error reports, and a system
@@ -3840,10 +3843,12 @@ mod tests {
             classify("systemd[1]: foo.service: Main process exited, code=dumped, status=11/SEGV"),
             Some(Fatal)
         );
-        assert_eq!(
-            classify("systemd[1]: foo.service: Failed with result 'exit-code'."),
-            Some(Warn)
-        );
+        for warning in [
+            "systemd[1]: foo.service: Failed with result 'exit-code'.",
+            "Dec 06 10:05:00 web1 systemd[1]: foo.service: Start request repeated too quickly.",
+        ] {
+            assert_eq!(classify(warning), Some(Warn), "{warning}");
+        }
         for dependency in [
             "Dec 06 10:05:00 web1 systemd[1]: Dependency failed for Docker Socket for the API.",
             "[DEPEND] Dependency failed for Docker Socket for the API.",
