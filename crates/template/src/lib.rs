@@ -50,9 +50,10 @@
 //!    distinct plain words in one position (`Invalid user admin`, `...
 //!    oracle`, `... test`, `... guest`), that position is variable and they
 //!    merge. Fewer distinct words (`GET` / `POST`, `opened` / `closed`) stay
-//!    separate templates. Eight distinct words there merge templates
-//!    however few words they share, when their lines open with the same
-//!    word (a build's progress: `Compiling <*> <*>`, `Built target <*>`,
+//!    separate templates. Eight distinct words there, each in one or two
+//!    lines (names; states repeat), merge templates however few words they
+//!    share, when their lines open with the same word (a build's progress:
+//!    `Compiling <*> <*>`, `Built target <*>`,
 //!    `Collecting <*>`), and so do eight that differ in values only, too few
 //!    words left for a line to join (`CC <*>`); not where a line opens with
 //!    its time, whose header's words say which event it is.

@@ -337,6 +337,9 @@ struct Shape {
     words: Box<[u64]>,
     group: u32,
     live: bool,
+    /// Made by merging many distinct words or values ([`MANY_DISTINCT_VALUES`]): few
+    /// constants may be left, so it unifies only where two stay ([`unifiable`]).
+    many: bool,
 }
 
 /// The streaming template miner. See the [crate documentation](crate).
@@ -788,6 +791,7 @@ impl Miner {
             toks,
             group,
             live: true,
+            many: false,
         };
         // Reuse the slot of a dead shape: memory follows the live shapes.
         let s = match self.free_shapes.pop() {
@@ -1491,11 +1495,14 @@ impl Miner {
                 return;
             };
             let me = &self.shapes[s as usize].toks;
-            let Some(o) = bucket
-                .iter()
-                .copied()
-                .find(|&o| o != s && unifiable(me, &self.shapes[o as usize].toks))
-            else {
+            let Some(o) = bucket.iter().copied().find(|&o| {
+                let other = &self.shapes[o as usize];
+                let least = match self.shapes[s as usize].many || other.many {
+                    true => 2,
+                    false => 1,
+                };
+                o != s && unifiable(me, &other.toks, least)
+            }) else {
                 return;
             };
             // Lines fitting both shapes exist: one event. Keep the union.
@@ -1506,6 +1513,7 @@ impl Miner {
                 }
             }
             self.shapes[o as usize].toks = other;
+            self.shapes[s as usize].many |= self.shapes[o as usize].many;
             self.set_words(s);
             let (ga, gb) = (self.shapes[s as usize].group, self.shapes[o as usize].group);
             self.union(ga, gb);
@@ -1565,7 +1573,7 @@ impl Miner {
         let k = self.config.min_distinct_values;
         // Position -> shapes that differ from `s` in plain words only there
         // (other differences must be evidenced value differences).
-        let mut per_pos: Vec<(usize, Vec<(u32, bool)>)> = Vec::new();
+        let mut per_pos: Vec<(usize, Vec<Similar>)> = Vec::new();
         let me = &self.shapes[s as usize].toks;
         // Shapes that differ from `s` in values only.
         let mut values_only: Vec<u32> = Vec::new();
@@ -1612,17 +1620,18 @@ impl Miner {
                 }
                 true => self.similar(matched, words(me), words(other)),
             };
+            let shape = Similar { shape: o, similar };
             match per_pos.iter_mut().find(|(q, _)| *q == p) {
-                Some((_, v)) => v.push((o, similar)),
-                None => per_pos.push((p, vec![(o, similar)])),
+                Some((_, v)) => v.push(shape),
+                None => per_pos.push((p, vec![shape])),
             }
         }
         // Count distinct words per position, of the similar shapes and of all; keep the
         // best position.
-        let distinct = |p: usize, v: &[(u32, bool)], all: bool| {
+        let distinct = |p: usize, v: &[Similar], all: bool| {
             let mut words: Vec<u64> = (v.iter())
-                .filter(|&&(_, similar)| similar || all)
-                .map(|&(o, _)| self.shapes[o as usize].toks[p].hash)
+                .filter(|o| o.similar || all)
+                .map(|o| self.shapes[o.shape as usize].toks[p].hash)
                 .chain(std::iter::once(me[p].hash))
                 .collect();
             words.sort_unstable();
@@ -1640,12 +1649,20 @@ impl Miner {
             // does: a log's line opens with its time, and its header's fields (a
             // program's name, a method's) say which event it is.
             let verb = p > 0 && me[0].kind != TokenKind::Wild;
-            if (similar >= k || (verb && all >= MANY_DISTINCT_VALUES))
+            // And words said once or twice, as a name is in a build's progress: a state
+            // repeats (`Running`, `Exited`, `200 OK`).
+            let named = || {
+                (v.iter()).all(|o| {
+                    let group = self.find(self.shapes[o.shape as usize].group);
+                    self.groups[group as usize].count <= MAX_LINES_OF_A_NAME
+                })
+            };
+            if (similar >= k || (verb && all >= MANY_DISTINCT_VALUES && named()))
                 && best.as_ref().is_none_or(|b| count > b.2)
             {
                 let members = (v.into_iter())
-                    .filter(|&(_, similar)| similar || many)
-                    .map(|(o, _)| o)
+                    .filter(|o| o.similar || many)
+                    .map(|o| o.shape)
                     .collect();
                 best = Some((p, members, count, many));
             }
@@ -1690,6 +1707,7 @@ impl Miner {
         }
 
         self.shapes[target as usize].toks = merged;
+        self.shapes[target as usize].many |= many;
         self.set_words(target);
         for &o in &members[1..] {
             let (ga, gb) = (
@@ -1717,6 +1735,20 @@ impl Miner {
 /// that differ in values only, too few words left for a line to join (`CC <*>`, one
 /// per file), when their lines open with a word.
 const MANY_DISTINCT_VALUES: usize = 8;
+
+/// A shape the distinct-values rule may merge, that differs from the new one in a word
+/// at one position, and whether it is similar in the rest (else only many distinct
+/// words there merge it, [`MANY_DISTINCT_VALUES`]).
+#[derive(Clone, Copy)]
+struct Similar {
+    shape: u32,
+    similar: bool,
+}
+
+/// The most lines of a template the distinct-values rule takes as a name's, not a
+/// state's, among many distinct words ([`MANY_DISTINCT_VALUES`]): a build names a crate
+/// or a target once or twice.
+const MAX_LINES_OF_A_NAME: u64 = 2;
 
 /// Header fields are looked for in the first positions only.
 const FIELD_POSITIONS: usize = 8;
@@ -1905,11 +1937,13 @@ fn fits(toks: &[Tok], m: &Masked) -> bool {
 }
 
 /// Whether two shapes can match a common line and say one event: same length,
-/// every position equal or variable in one of them, and a plain word with a letter equal
-/// in both. Shapes that share no word (`<*> status <*> <*>`, `<*> <*> <*> <none>`), or
+/// every position equal or variable in one of them, a plain word with a letter equal
+/// in both, and at least `least` tokens constant in both (two where one shape was made
+/// of many distinct words: `[INFO] <*> [jar]` of Maven's modules and `[INFO] Running
+/// <*>` of its tests, unified, would take its `[INFO] BUILD SUCCESS`). Shapes that share no word (`<*> status <*> <*>`, `<*> <*> <*> <none>`), or
 /// only `=`, say nothing in common: unified, every line of their length would fold into
 /// them.
-fn unifiable(a: &[Tok], b: &[Tok]) -> bool {
+fn unifiable(a: &[Tok], b: &[Tok], least: usize) -> bool {
     let same = |x: &Tok, y: &Tok| x.hash == y.hash && x.text == y.text;
     a.len() == b.len()
         && a.iter()
@@ -1918,6 +1952,10 @@ fn unifiable(a: &[Tok], b: &[Tok]) -> bool {
         && a.iter()
             .zip(b)
             .any(|(x, y)| x.kind == TokenKind::Word && same(x, y) && names(&x.text))
+        && (a.iter().zip(b))
+            .filter(|(x, y)| x.kind != TokenKind::Wild && y.kind != TokenKind::Wild)
+            .count()
+            >= least
 }
 
 /// Whether a plain word names something: it has a letter (not `=`, `-`, `|`).
@@ -2399,9 +2437,9 @@ mod tests {
         };
         let strcoll = shape("100 strcoll(\"a\", \"b\") = 5", &[0, 2, 4]);
         let strchr = shape("100 strchr(\"c1\", '%') = nil", &[0, 1]);
-        assert!(!unifiable(&strcoll, &strchr));
+        assert!(!unifiable(&strcoll, &strchr, 1));
         let strcoll_too = shape("100 strcoll(\"a\", \"d\") = 7", &[0, 4]);
-        assert!(unifiable(&strcoll, &strcoll_too));
+        assert!(unifiable(&strcoll, &strcoll_too, 1));
     }
 
     #[test]
@@ -2569,6 +2607,29 @@ mod tests {
             .map(|(i, t)| format!("Job {t} {}", states[i % 4]))
             .collect();
         assert_eq!(folded(jobs).1, 8);
+        // Nor states, which repeat where names do not: eight states of three lines each
+        // stay eight templates; names said twice each (cargo's build script, then its
+        // crate) merge.
+        let repeated = |times: usize| {
+            (targets.iter())
+                .flat_map(|t| std::iter::repeat_n(format!("worker status {t}"), times))
+                .collect()
+        };
+        assert_eq!(folded(repeated(3)).1, 8);
+        assert_eq!(folded(repeated(2)).1, 1);
+        // Maven: its reactor's modules (eight names), then its tests (`Running <*>`),
+        // then its verdict, which stays itself: the modules' and the tests' templates
+        // are not one, `[INFO] <*> <*>`, which it would join.
+        let mut maven: Vec<String> = (targets.iter())
+            .map(|t| format!("[INFO] acme-{t}  [jar]"))
+            .collect();
+        maven.extend(targets.map(|t| format!("[INFO] Running com.acme.{t}.AppTest")));
+        maven.push("[INFO] BUILD SUCCESS".into());
+        let mut m = miner();
+        let ids: Vec<GroupId> = maven.iter().map(|line| m.add(line)).collect();
+        assert_eq!(text(&m, ids[0]), "[INFO] <*> [jar]");
+        assert_eq!(text(&m, ids[8]), "[INFO] Running <*>");
+        assert_eq!(text(&m, ids[16]), "[INFO] BUILD SUCCESS");
         // Nor do eight verbs of one thing: the verb is what happened.
         let verbs = [
             "Compiling",
@@ -2581,6 +2642,42 @@ mod tests {
             "Testing",
         ];
         assert_eq!(folded(verbs.map(|verb| format!("{verb} core")).into()).1, 8);
+    }
+
+    #[test]
+    fn shapes_that_share_one_word_unify() {
+        // `git log --oneline`: subjects alike but in their words fold by the word they
+        // share (a rare subject, a revert, then stands out), as they did before the
+        // rule of many distinct words, whose own templates need two words in common.
+        let greek = [
+            "alpha", "beta", "gamma", "delta", "rho", "tau", "phi", "psi",
+        ];
+        let (kinds, verbs) = (
+            ["feat", "fix", "docs", "chore"],
+            ["update", "remove", "add"],
+        );
+        let things = ["parser", "config", "cache", "client"];
+        let mut seed = 7u64;
+        let mut pick = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut m = miner();
+        for i in 0..150 {
+            let line = format!(
+                "{:07x} {}({}): {} {} {}",
+                0x5f9d40a + i * 7919,
+                kinds[pick(4)],
+                greek[pick(8)],
+                verbs[pick(3)],
+                greek[pick(8)],
+                things[pick(4)]
+            );
+            m.add(&line);
+        }
+        assert!(m.templates().count() <= 8, "{}", m.templates().count());
     }
 
     #[test]
