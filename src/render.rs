@@ -48,8 +48,8 @@ pub fn text(e: &Envelope) -> String {
     }
     // The lines the item before showed, so that context it showed is not shown again.
     let mut shown = Vec::new();
-    for item in &e.items {
-        item_line(&mut out, item, &mut shown);
+    for (i, item) in e.items.iter().enumerate() {
+        item_line(&mut out, item, e.items.get(i + 1), &mut shown);
     }
     if let Some(stderr) = &e.stderr {
         let _ = writeln!(
@@ -68,8 +68,8 @@ pub fn text(e: &Envelope) -> String {
                 stderr["error_like_lines"]
             );
             let mut shown = Vec::new();
-            for item in cut {
-                item_line(&mut out, item, &mut shown);
+            for (i, item) in cut.iter().enumerate() {
+                item_line(&mut out, item, cut.get(i + 1), &mut shown);
             }
         }
     }
@@ -195,7 +195,9 @@ fn test_report(out: &mut String, item: &Value) {
 
 /// One item; `shown` holds the numbers of the lines the item before showed (context
 /// lines of this item's that it showed are not shown again), and becomes this item's.
-fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
+/// Context after it from where the `next` item begins, when that follows it in the
+/// input, is left to that item: it comes right after, in order.
+fn item_line(out: &mut String, item: &Value, next: Option<&Value>, shown: &mut Vec<u64>) {
     let before_shown = std::mem::take(shown);
     // A diff's file: its change and path, then its patch as it is (so it can be applied).
     if let (Some(path), Some(change)) = (
@@ -303,7 +305,7 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
         let _ = writeln!(out, "  {item}");
         return;
     };
-    context_lines(out, item, "before", &before_shown, shown);
+    context_lines(out, item, "before", &before_shown, None, shown);
     // A record's first line, or a run of lines, then the rest of a multi-line record:
     // each numbered, as they follow one another in the input. An entry's lines are its
     // message's (a journal entry's is one input line; a container's may be apart): not
@@ -354,7 +356,9 @@ fn item_line(out: &mut String, item: &Value, shown: &mut Vec<u64>) {
             left_out(out, n, cut - gapped, "more ");
         }
     }
-    context_lines(out, item, "after", &before_shown, shown);
+    let next_line = next.and_then(|next| next.get("line")?.as_u64());
+    let up_to = next_line.filter(|&next| next > line);
+    context_lines(out, item, "after", &before_shown, up_to, shown);
 }
 
 /// `  ×3492 GET <*> HTTP/<*> status: <*>  [info, lines 1501–29997, 10:00:00 to 11:23:19]`,
@@ -467,16 +471,18 @@ fn tags(out: &mut String, item: &Value) {
 }
 
 /// An item's context lines on `side` (`before` or `after`), but those the item before
-/// showed (`before_shown`); each shown is added to `shown`.
+/// showed (`before_shown`) and those from `up_to` on (where the next item begins, when
+/// it follows: it shows them, or its own context does); each shown is added to `shown`.
 fn context_lines(
     out: &mut String,
     item: &Value,
     side: &str,
     before_shown: &[u64],
+    up_to: Option<u64>,
     shown: &mut Vec<u64>,
 ) {
     for (n, t) in context(item, side) {
-        if !before_shown.contains(&n) {
+        if !before_shown.contains(&n) && up_to.is_none_or(|up_to| n < up_to) {
             shown.push(n);
             let _ = writeln!(out, "  {n}- {t}");
         }
@@ -528,7 +534,9 @@ mod tests {
         e.total_items = 5;
         let t = text(&e);
         assert!(
-            t.contains("  2- a\n  3: ERROR one\n  4- b\n  5- ERROR two\n  5: ERROR two\n  6- c\n  1: start\n  2- a\n"),
+            t.contains(
+                "  2- a\n  3: ERROR one\n  4- b\n  5: ERROR two\n  6- c\n  1: start\n  2- a\n"
+            ),
             "{t}"
         );
         assert!(
@@ -550,6 +558,17 @@ mod tests {
         );
         assert_eq!(t.matches("546-").count(), 1, "{t}");
         assert_eq!(t.matches("545").count(), 1, "{t}");
+        // Context after an item from where the next item begins is that item's: its own
+        // record (the lines it left out too) and its context, in order.
+        e.items = vec![
+            json!({"line": 3, "text": "ERROR one", "after": [[4, "b"], [5, "ERROR two"], [6, "at f"], [7, "at g"], [8, "at h"], [9, "c"]]}),
+            json!({"line": 5, "text": "ERROR two", "more": ["at f"], "more_cut": 2, "before": [[4, "b"]], "after": [[9, "c"]]}),
+        ];
+        let t = text(&e);
+        assert!(
+            t.ends_with("  3: ERROR one\n  4- b\n  5: ERROR two\n  6: at f\n  … 2 more lines of this record (from line 7)\n  9- c\n"),
+            "{t}"
+        );
     }
 
     #[test]
