@@ -1577,6 +1577,10 @@ impl Miner {
         let me = &self.shapes[s as usize].toks;
         // Shapes that differ from `s` in values only.
         let mut values_only: Vec<u32> = Vec::new();
+        // Many distinct words or values need a line that opens with a word, as a build's
+        // progress does (`Compiling`, `CC`): a log's line opens with its time, and its
+        // header's fields (a program's name, a method's) say which event it is.
+        let opens_with_a_word = me.first().is_some_and(|t| t.kind != TokenKind::Wild);
         for &o in bucket {
             if o == s {
                 continue;
@@ -1645,12 +1649,10 @@ impl Miner {
                 true => (similar, false),
                 false => (all, true),
             };
-            // Many values need a line that opens with its verb, as a build's progress
-            // does: a log's line opens with its time, and its header's fields (a
-            // program's name, a method's) say which event it is.
-            let verb = p > 0 && me[0].kind != TokenKind::Wild;
-            // And words said once or twice, as a name is in a build's progress: a state
-            // repeats (`Running`, `Exited`, `200 OK`).
+            // Not in that word (it says what happened), and only words said once or
+            // twice, as a name is in a build's progress: a state repeats (`Running`,
+            // `Exited`, `200 OK`).
+            let verb = p > 0 && opens_with_a_word;
             let named = || {
                 (v.iter()).all(|o| {
                     let group = self.find(self.shapes[o.shape as usize].group);
@@ -1667,10 +1669,9 @@ impl Miner {
                 best = Some((p, members, count, many));
             }
         }
-        let verb = me.first().is_some_and(|t| t.kind != TokenKind::Wild);
         let (p, mut members, many) = match best {
             Some((p, members, _, many)) => (Some(p), members, many),
-            None if verb && values_only.len() + 1 >= MANY_DISTINCT_VALUES => {
+            None if opens_with_a_word && values_only.len() + 1 >= MANY_DISTINCT_VALUES => {
                 (None, values_only, true)
             }
             None => return,
@@ -1705,7 +1706,6 @@ impl Miner {
         if constants < least {
             return;
         }
-
         self.shapes[target as usize].toks = merged;
         self.shapes[target as usize].many |= many;
         self.set_words(target);
@@ -1940,9 +1940,9 @@ fn fits(toks: &[Tok], m: &Masked) -> bool {
 /// every position equal or variable in one of them, a plain word with a letter equal
 /// in both, and at least `least` tokens constant in both (two where one shape was made
 /// of many distinct words: `[INFO] <*> [jar]` of Maven's modules and `[INFO] Running
-/// <*>` of its tests, unified, would take its `[INFO] BUILD SUCCESS`). Shapes that share no word (`<*> status <*> <*>`, `<*> <*> <*> <none>`), or
-/// only `=`, say nothing in common: unified, every line of their length would fold into
-/// them.
+/// <*>` of its tests, unified, would take its `[INFO] BUILD SUCCESS`). Shapes that
+/// share no word (`<*> status <*> <*>`, `<*> <*> <*> <none>`), or only `=`, say nothing
+/// in common: unified, every line of their length would fold into them.
 fn unifiable(a: &[Tok], b: &[Tok], least: usize) -> bool {
     let same = |x: &Tok, y: &Tok| x.hash == y.hash && x.text == y.text;
     a.len() == b.len()
