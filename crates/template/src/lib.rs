@@ -51,7 +51,8 @@
 //!    oracle`, `... test`, `... guest`), that position is variable and they
 //!    merge. Fewer distinct words (`GET` / `POST`, `opened` / `closed`) stay
 //!    separate templates. Eight distinct words there, each in one or two
-//!    lines (names; states repeat), merge templates however few words they
+//!    lines and after the same word (names after their verb; states repeat,
+//!    and follow their thing's id), merge templates however few words they
 //!    share, when their lines open with the same word (a build's progress:
 //!    `Compiling <*> <*>`, `Built target <*>`,
 //!    `Collecting <*>`), and so do eight that differ in values only, too few

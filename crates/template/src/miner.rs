@@ -1624,7 +1624,18 @@ impl Miner {
                 }
                 true => self.similar(matched, words(me), words(other)),
             };
-            let shape = Similar { shape: o, similar };
+            // Many distinct words merge where each follows the same constant, as a name
+            // its verb (`Compiling serde`); a state follows its thing's id (`job 4101
+            // canceled`, `Container ci-4821-worker-1  Exited`).
+            let after_a_constant = p > 0 && {
+                let (a, b) = (&me[p - 1], &other[p - 1]);
+                a.kind != TokenKind::Wild && a.hash == b.hash && a.text == b.text
+            };
+            let shape = Similar {
+                shape: o,
+                similar,
+                many: after_a_constant,
+            };
             match per_pos.iter_mut().find(|(q, _)| *q == p) {
                 Some((_, v)) => v.push(shape),
                 None => per_pos.push((p, vec![shape])),
@@ -1634,7 +1645,7 @@ impl Miner {
         // best position.
         let distinct = |p: usize, v: &[Similar], all: bool| {
             let mut words: Vec<u64> = (v.iter())
-                .filter(|o| o.similar || all)
+                .filter(|o| o.similar || (all && o.many))
                 .map(|o| self.shapes[o.shape as usize].toks[p].hash)
                 .chain(std::iter::once(me[p].hash))
                 .collect();
@@ -1654,7 +1665,7 @@ impl Miner {
             // `Exited`, `200 OK`).
             let verb = p > 0 && opens_with_a_word;
             let named = || {
-                (v.iter()).all(|o| {
+                (v.iter()).filter(|o| o.many).all(|o| {
                     let group = self.find(self.shapes[o.shape as usize].group);
                     self.groups[group as usize].count <= MAX_LINES_OF_A_NAME
                 })
@@ -1663,7 +1674,7 @@ impl Miner {
                 && best.as_ref().is_none_or(|b| count > b.2)
             {
                 let members = (v.into_iter())
-                    .filter(|o| o.similar || many)
+                    .filter(|o| o.similar || (many && o.many))
                     .map(|o| o.shape)
                     .collect();
                 best = Some((p, members, count, many));
@@ -1743,6 +1754,8 @@ const MANY_DISTINCT_VALUES: usize = 8;
 struct Similar {
     shape: u32,
     similar: bool,
+    /// Whether many distinct words may merge it: its word follows the same constant.
+    many: bool,
 }
 
 /// The most lines of a template the distinct-values rule takes as a name's, not a
@@ -2601,6 +2614,19 @@ mod tests {
         assert_eq!(folded(objects(8, "")), (true, 1, "CC <*>".into()));
         assert_eq!(folded(objects(7, "")).1, 7);
         assert_eq!(folded(objects(8, "10:00:01")).1, 8);
+        // Nor states beside their thing's id, each said once: a state follows an id, a
+        // name its verb.
+        let outcomes = [
+            "failed", "canceled", "passed", "created", "pending", "manual", "timeout", "skipped",
+        ];
+        let by_id = (outcomes.iter().enumerate())
+            .map(|(i, outcome)| format!("job {} {outcome}", 4101 + i))
+            .collect();
+        assert_eq!(folded(by_id).1, 8);
+        let by_host = (outcomes.iter().zip(targets))
+            .map(|(outcome, host)| format!("deploy {host}.example.com {outcome}"))
+            .collect();
+        assert_eq!(folded(by_host).1, 8);
         // Not when they differ in two words.
         let states = ["queued", "started", "failed", "stopped"];
         let jobs = (targets.iter().enumerate())
