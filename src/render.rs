@@ -46,11 +46,7 @@ pub fn text(e: &Envelope) -> String {
             e.total_items
         );
     }
-    // The lines the item before showed, so that context it showed is not shown again.
-    let mut shown = Vec::new();
-    for (i, item) in e.items.iter().enumerate() {
-        item_line(&mut out, item, e.items.get(i + 1), &mut shown);
-    }
+    item_lines(&mut out, &e.items);
     if let Some(stderr) = &e.stderr {
         let _ = writeln!(
             out,
@@ -67,10 +63,7 @@ pub fn text(e: &Envelope) -> String {
                 "stderr's lines that look like errors or warnings, of the part cut ({} in all):",
                 stderr["error_like_lines"]
             );
-            let mut shown = Vec::new();
-            for (i, item) in cut.iter().enumerate() {
-                item_line(&mut out, item, cut.get(i + 1), &mut shown);
-            }
+            item_lines(&mut out, cut);
         }
     }
     for warning in &e.warnings {
@@ -190,6 +183,15 @@ fn test_report(out: &mut String, item: &Value) {
         for line in text.lines() {
             let _ = writeln!(out, "      {line}");
         }
+    }
+}
+
+/// `items`, one after another ([`item_line`]).
+fn item_lines(out: &mut String, items: &[Value]) {
+    // The lines the item before showed, so that context it showed is not shown again.
+    let mut shown = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        item_line(out, item, items.get(i + 1), &mut shown);
     }
 }
 
