@@ -167,41 +167,108 @@ pub(crate) fn lost_members(value: &Value) -> bool {
 
 /// A copy of `value` cut until its compact JSON takes at most `max_chars` characters,
 /// or `None` when it already fits. Long strings and keys are cut first (longest first,
-/// by lowering one limit for all), then long arrays and objects; the result always fits.
+/// by lowering one limit for all), down to [`LEAST_TEXT_CHARS`]; then long arrays lose
+/// their last elements, the strings left growing back into the room that frees; then
+/// strings are cut further; objects lose members last. The result always fits.
+///
+/// A list of lines or of templates keeps its first entries readable rather than every
+/// entry cut to a few characters that say nothing:
+///
+/// ```
+/// use briefly_core::shrink_to_fit;
+/// use serde_json::json;
+/// let lines: Vec<String> = (0..40).map(|i| format!("{i:02} {}", "word ".repeat(30))).collect();
+/// let cut = shrink_to_fit(&json!(lines), 1_000).unwrap();
+/// let kept = cut.as_array().unwrap();
+/// assert!(kept.len() < 40 && kept[0].as_str().unwrap().starts_with("00 word word word"));
+/// assert!(kept.last().unwrap().as_str().unwrap().ends_with(" more elements]"));
+/// ```
 pub fn shrink_to_fit(value: &Value, max_chars: usize) -> Option<Value> {
     let size = json_chars(value);
     if size <= max_chars {
         return None;
     }
-    let mut string_limit = max_chars;
-    let mut array_limit = usize::MAX;
-    loop {
-        let shrunk = cut_value(value, string_limit, array_limit);
-        if json_chars(&shrunk) <= max_chars {
-            return Some(shrunk);
+    let fit =
+        |limits: Limits| Some(cut_value(value, limits)).filter(|v| json_chars(v) <= max_chars);
+    let strings = |elements: usize| {
+        move |chars: usize| Limits {
+            chars,
+            elements,
+            members: usize::MAX,
         }
-        if string_limit > 8 {
-            string_limit = string_limit * 2 / 3;
-        } else if array_limit > 1 {
-            array_limit = if array_limit == usize::MAX {
-                64
-            } else {
-                array_limit / 2
-            };
-        } else {
-            let marker = Value::String(format!("{CUT_MARKER}{size} chars]"));
-            return Some(if json_chars(&marker) <= max_chars {
-                marker
-            } else {
-                Value::Null
-            });
-        }
+    };
+    // No limit at or past the size cuts anything.
+    let floor = LEAST_TEXT_CHARS.min(size);
+    if let Some(fits) = largest(floor, size, |chars| fit(strings(usize::MAX)(chars))) {
+        return Some(fits.1);
     }
+    if let Some((elements, _)) = largest(1, size, |elements| fit(strings(elements)(floor))) {
+        return largest(floor, size, |chars| fit(strings(elements)(chars))).map(|(_, v)| v);
+    }
+    let least = LEAST_CUT_CHARS.min(floor);
+    if let Some((_, fits)) = largest(least, floor, |chars| fit(strings(1)(chars))) {
+        return Some(fits);
+    }
+    let members = |members: usize| Limits {
+        chars: least,
+        elements: 1,
+        members,
+    };
+    if let Some((_, fits)) = largest(1, size, |n| fit(members(n))) {
+        return Some(fits);
+    }
+    let marker = Value::String(format!("{CUT_MARKER}{size} chars]"));
+    Some(if json_chars(&marker) <= max_chars {
+        marker
+    } else {
+        Value::Null
+    })
 }
 
-fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
+/// The fewest characters [`shrink_to_fit`] cuts a string to while an array can lose
+/// elements instead: fewer say too little to be worth a place (a template cut to
+/// `<*> bastio…`).
+pub const LEAST_TEXT_CHARS: usize = 60;
+
+/// The fewest characters [`shrink_to_fit`] cuts a string to at all: below it, only the
+/// value's own marker.
+const LEAST_CUT_CHARS: usize = 8;
+
+/// How far [`cut_value`] cuts: each string and key to `chars`, each array to `elements`
+/// (and a marker), each object to `members` (and a marker).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    chars: usize,
+    elements: usize,
+    members: usize,
+}
+
+/// The largest `n` in `low..=high` for which `fit` gives a value, with that value, found
+/// by bisection (what is cut shrinks as `n` does, give or take a marker's digit: the
+/// value returned always fits); `None` when not even `low` does.
+fn largest(
+    low: usize,
+    high: usize,
+    fit: impl Fn(usize) -> Option<Value>,
+) -> Option<(usize, Value)> {
+    let mut best = (low, fit(low)?);
+    let (mut low, mut high) = (low, high);
+    while low < high {
+        let mid = low + (high - low).div_ceil(2);
+        match fit(mid) {
+            Some(value) => {
+                best = (mid, value);
+                low = mid;
+            }
+            None => high = mid - 1,
+        }
+    }
+    Some(best)
+}
+
+fn cut_value(value: &Value, limits: Limits) -> Value {
     match value {
-        Value::String(s) => match cut_str(s, string_limit) {
+        Value::String(s) => match cut_str(s, limits.chars) {
             // A marker longer than what it stands for makes nothing smaller.
             Cow::Owned(cut) if cut.chars().count() < s.chars().count() => Value::String(cut),
             _ => Value::String(s.clone()),
@@ -218,10 +285,10 @@ fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
             let items = &items[..items.len() - usize::from(earlier > 0)];
             let mut out: Vec<Value> = items
                 .iter()
-                .take(array_limit)
-                .map(|v| cut_value(v, string_limit, array_limit))
+                .take(limits.elements)
+                .map(|v| cut_value(v, limits))
                 .collect();
-            let cut = items.len().saturating_sub(array_limit) as u64 + earlier;
+            let cut = items.len().saturating_sub(limits.elements) as u64 + earlier;
             if cut > 0 {
                 out.push(Value::String(format!("{CUT_MARKER}{cut} more elements]")));
             }
@@ -239,16 +306,16 @@ fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
             // The marker is its last member (the map keeps its members' order): reached
             // only when every member is, then replaced below.
             let mut out = serde_json::Map::new();
-            for (key, v) in map.iter().take(array_limit) {
+            for (key, v) in map.iter().take(limits.members) {
                 // A long key is cut as a string is, unless its cut is another key's.
-                let cut = match cut_str(key, string_limit) {
+                let cut = match cut_str(key, limits.chars) {
                     Cow::Owned(cut) if !map.contains_key(&cut) && !out.contains_key(&cut) => cut,
                     _ => key.clone(),
                 };
-                out.insert(cut, cut_value(v, string_limit, array_limit));
+                out.insert(cut, cut_value(v, limits));
             }
             let members = map.len() - usize::from(earlier > 0);
-            let cut = members.saturating_sub(array_limit) as u64 + earlier;
+            let cut = members.saturating_sub(limits.members) as u64 + earlier;
             if cut > 0 {
                 out.insert(
                     CUT_MEMBERS_KEY.into(),
@@ -265,6 +332,17 @@ fn cut_value(value: &Value, string_limit: usize, array_limit: usize) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `value` cut as [`cut_value`] cuts it: strings to `chars`, arrays and objects alike
+    /// to `entries`.
+    fn cut_at(value: &Value, chars: usize, entries: usize) -> Value {
+        let limits = Limits {
+            chars,
+            elements: entries,
+            members: entries,
+        };
+        cut_value(value, limits)
+    }
 
     #[test]
     fn cut_str_marks_and_keeps_whole_characters() {
@@ -319,26 +397,26 @@ mod tests {
         // Only the marker past the limit: nothing more to cut.
         assert_eq!(cut_str(&once, 1_005), once);
         let many = json!((0..100).collect::<Vec<u32>>());
-        let once = cut_value(&many, usize::MAX, 50);
+        let once = cut_at(&many, usize::MAX, 50);
         assert_eq!(once[50], "…[cut 50 more elements]");
-        let twice = cut_value(&once, usize::MAX, 4);
+        let twice = cut_at(&once, usize::MAX, 4);
         assert_eq!(twice, json!([0, 1, 2, 3, "…[cut 96 more elements]"]));
         // An object's members alike.
         let wide: serde_json::Map<String, Value> =
             (0..100).map(|k| (format!("k{k:03}"), json!(k))).collect();
-        let once = cut_value(&Value::Object(wide), usize::MAX, 50);
+        let once = cut_at(&Value::Object(wide), usize::MAX, 50);
         assert_eq!(once[CUT_MEMBERS_KEY], "…[cut 50 more members]");
-        let twice = cut_value(&once, usize::MAX, 4);
+        let twice = cut_at(&once, usize::MAX, 4);
         assert_eq!(twice.as_object().unwrap().len(), 5, "{twice}");
         assert_eq!(twice[CUT_MEMBERS_KEY], "…[cut 96 more members]");
         // Cut again where all that is left fits: the marker stays, its count too.
-        assert_eq!(cut_value(&twice, usize::MAX, 10), twice);
+        assert_eq!(cut_at(&twice, usize::MAX, 10), twice);
         // The members before the marker are kept in their order; a member of the
         // marker's key whose value is no marker is a member.
         let after = json!({"a": 1, "日": 2, CUT_MEMBERS_KEY: "…[cut 1 more members]"});
-        assert_eq!(cut_value(&after, usize::MAX, 2), after);
+        assert_eq!(cut_at(&after, usize::MAX, 2), after);
         let odd = json!({"a": 1, CUT_MEMBERS_KEY: "x…[cut 3 more members]"});
-        assert_eq!(cut_value(&odd, usize::MAX, 5), odd);
+        assert_eq!(cut_at(&odd, usize::MAX, 5), odd);
     }
 
     #[test]
@@ -356,7 +434,7 @@ mod tests {
     fn a_string_is_cut_only_where_the_cut_makes_it_shorter() {
         let value = json!(["Float64", "x".repeat(30)]);
         assert_eq!(
-            cut_value(&value, 6, usize::MAX),
+            cut_at(&value, 6, usize::MAX),
             json!(["Float64", "xxxxxx…[cut 24 chars]"])
         );
     }
@@ -379,7 +457,7 @@ mod tests {
         assert!(small.to_string().contains("[cut 2"), "{small}");
         // Two keys alike up to the cut: neither is lost.
         let alike = json!({"a".repeat(50) + "x": 1, "a".repeat(50) + "y": 2});
-        let cut = cut_value(&alike, 10, usize::MAX);
+        let cut = cut_at(&alike, 10, usize::MAX);
         assert_eq!(cut.as_object().unwrap().len(), 2, "{cut}");
         // An object of many members: its first kept, the rest counted.
         let wide: serde_json::Map<String, Value> =
