@@ -8,11 +8,13 @@ use crate::Severity;
 
 /// What a checker's line says in the checker's own words, which outrank the words'
 /// (valgrind's `ERROR SUMMARY: 0 errors` is none): [`valgrind_verdict`], and a
-/// sanitizer's summary (an error). `None` for a line no checker wrote.
+/// sanitizer's summary and ThreadSanitizer's `WARNING:` report (errors: a race fails
+/// the run, which exits 66). `None` for a line no checker wrote.
 pub(crate) fn verdict(line: &[u8]) -> Option<Option<Severity>> {
     match line.first() {
         Some(b'=') => valgrind_verdict(line),
         Some(b'S') if is_sanitizer_summary(line) => Some(Some(Severity::Error)),
+        Some(b'W') if is_sanitizer_header(line) => Some(Some(Severity::Error)),
         _ => None,
     }
 }

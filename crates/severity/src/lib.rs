@@ -288,7 +288,7 @@ pub fn opening(message: &str) -> Inspection {
 /// What a memory checker says of `message` in its own words, when one wrote it, as
 /// [`inspect`] reads it at the start of a line: valgrind's reports (`==1234== Invalid
 /// read of size 4`; its `ERROR SUMMARY: 0 errors` is none, whatever its capitals say)
-/// and a sanitizer's `SUMMARY:`. For a line whose message follows its time, where the
+/// and a sanitizer's `SUMMARY:` and ThreadSanitizer's `WARNING:` report. For a line whose message follows its time, where the
 /// verdict outranks what the line's words say (`ERROR`).
 ///
 /// ```
@@ -4579,7 +4579,10 @@ mod tests {
             ("SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/ex/leak.c:7 in main", Some(Error)),
             ("SUMMARY: AddressSanitizer: 64 byte(s) leaked in 4 allocation(s).", Some(Error)),
             ("SUMMARY: ThreadSanitizer: data race /tmp/ex/race.c:4 in w", Some(Error)),
-            ("WARNING: ThreadSanitizer: data race (pid=28865)", Some(Warn)),
+            // A race is reported as a warning, and fails the run (exit 66).
+            ("WARNING: ThreadSanitizer: data race (pid=28865)", Some(Error)),
+            ("WARNING: ThreadSanitizer: lock-order-inversion (potential deadlock) (pid=9)", Some(Error)),
+            ("WARNING: ThreadSanitizer failed to allocate 0x1000 bytes", Some(Warn)),
             ("ub.c:3:54: runtime error: signed integer overflow: 2147483647 + 1", Some(Error)),
             ("SUMMARY: all checks passed", None),
             ("SUMMARY: Sanitizer: x", None),
