@@ -1124,6 +1124,12 @@ impl MultiLine {
                 }
                 // What failed, on the line under Gradle's header.
                 None if self.header == Header::GradleFailure => first,
+                // .NET's console logger says it under its category: its message, then
+                // the exception logged with it, when one is (the record's third line).
+                None if self.header == Header::DotNet => {
+                    (first && !line.trim().is_empty())
+                        || (self.lines <= 2 && names_a_java_exception(line.trim_start()))
+                }
                 // The linker's first finding in the function.
                 None if self.header == Header::LinkerContext => first,
                 // The diagnostic under its context: its source and notes follow.
@@ -2659,6 +2665,16 @@ pub fn what_went_wrong<'a>(
     // gdb's signal, by where in the program's code it came.
     if is_gdb_signal(first) {
         return first_own_frame(rest);
+    }
+    // .NET's console logger's record, by the exception logged with its message, else by
+    // the message, under its category.
+    if is_dotnet_header(first) {
+        let mut rest = rest.filter(|l| !l.trim().is_empty());
+        let message = rest.next()?;
+        let exception = rest
+            .next()
+            .filter(|l| names_a_java_exception(l.trim_start()));
+        return Some(exception.unwrap_or(message));
     }
     // Gradle's failed test, by its exception, the first line under it.
     if is_gradle_test_failure(first) {
@@ -5017,7 +5033,8 @@ mod tests {
                     ],
                     &["info: Api.Next[0]"],
                 ],
-                &[],
+                // Its message names it, then the exception logged with it.
+                &["      Unhandled", "      System.Exception: outer"],
             ),
             // go test: a failed test's log and its subtests' failures, indented under it.
             (

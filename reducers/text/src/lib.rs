@@ -2681,6 +2681,43 @@ mod tests {
     }
 
     #[test]
+    fn a_dotnet_console_record_is_told_apart_by_its_message_not_its_category() {
+        // ASP.NET Core's console logger: a level and a category, the message indented
+        // under them. Every record has the same header; the one message that differs is
+        // the evidence.
+        let mut input = String::new();
+        for i in 0..40 {
+            let message = match i {
+                20 => "Dropping message after 5 attempts: broker rejected payload".into(),
+                _ => format!("Retrying publish of message {} (attempt 1)", 1000 + i),
+            };
+            input.push_str(&format!("warn: Shop.Outbox[0]\n      {message}\n"));
+        }
+        let envelope = envelope_of(folding(), input.as_bytes());
+        assert_eq!(envelope.stats["templates"], 2, "{}", envelope.stats);
+        let dropped = envelope.items.iter().position(|item| {
+            item["line"] == 41 && item["more"].to_string().contains("Dropping message")
+        });
+        assert_eq!(dropped, Some(0), "{:#?}", envelope.items);
+        let templates = envelope.stats["top_templates"].to_string();
+        assert!(
+            templates.contains("Retrying publish of message <*>"),
+            "{templates}"
+        );
+        // The summary names a record by its message, an exception logged with it first.
+        let failed =
+            "fail: Api.Orders[1]\n      Request failed\n      System.TimeoutException: db\n";
+        let envelope = envelope_of(folding(), format!("{input}{failed}").as_bytes());
+        assert!(
+            envelope
+                .summary
+                .contains("fail: Api.Orders[1] … System.TimeoutException: db"),
+            "{}",
+            envelope.summary
+        );
+    }
+
+    #[test]
     fn a_traceback_journalctl_prints_is_one_record_of_its_process() {
         // `journalctl -u shop` (its short format): every line is stamped and tagged, so
         // its records are read by the message after the tag, and another process's line
