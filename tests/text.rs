@@ -2240,6 +2240,11 @@ fn records_keep_what_a_smaller_page_holds() {
         input.push_str(&format!("ValueError: bad record {r}\n"));
     }
     let first = b.envelope(&["text", "--max-chars", "8000"], input.as_bytes(), 8_000);
+    // The record that ends the first page, cut to the room left: its first lines and its
+    // exception, the lines between them told of as the layout's are.
+    let last = first["items"].as_array().unwrap().last().unwrap().clone();
+    assert!(last["more_cut"].as_u64() > Some(0), "{first}");
+    assert!(last["more_gaps"][0]["after"].as_u64() > Some(0), "{first}");
     let mut items = first["items"].as_array().unwrap().clone();
     let mut cursor = first["next_cursor"].as_str().map(String::from);
     while let Some(next) = cursor {
@@ -3011,4 +3016,62 @@ fn a_json_log_with_an_action_field_is_no_go_test_event() {
     assert_eq!(envelope["stats"]["go_test_events"], 3, "{envelope}");
     assert!(envelope["artifact_path"].is_string(), "{envelope}");
     assert!(shown.contains(r#"\"Output\":\"no package\\n\""#), "{shown}");
+}
+
+#[test]
+fn a_root_cause_too_long_for_the_room_left_ends_the_page_cut() {
+    // ASP.NET Core: the request's failure (its SQL Server cause), then the host's crash
+    // at shutdown, ranked first as the output's last words. At 4,000 chars the first
+    // record did not fit beside the crash and was on the next page only; now it ends
+    // this one, its first lines (the exception and its causes) whole.
+    let input = r#"fail: Microsoft.AspNetCore.Diagnostics.ExceptionHandlerMiddleware[1]
+      An unhandled exception has occurred while executing the request.
+      System.InvalidOperationException: An exception has been raised that is likely due to a transient failure. Consider enabling transient error resiliency by adding 'EnableRetryOnFailure' to the 'UseSqlServer' call.
+       ---> Microsoft.Data.SqlClient.SqlException (0x80131904): A network-related or instance-specific error occurred while establishing a connection to SQL Server. The server was not found or was not accessible. (provider: TCP Provider, error: 40 - Could not open a connection to SQL Server)
+       ---> System.ComponentModel.Win32Exception (111): Connection refused
+         at Microsoft.Data.SqlClient.SqlInternalConnection.OnError(SqlException exception, Boolean breakConnection, Action`1 wrapCloseInAction)
+         at Microsoft.Data.SqlClient.TdsParser.ThrowExceptionAndWarning(TdsParserStateObject stateObj, Boolean callerHasConnectionLock, Boolean asyncClose)
+         at Microsoft.Data.SqlClient.SqlConnection.OpenAsync(CancellationToken cancellationToken)
+      ClientConnectionId:00000000-0000-0000-0000-000000000000
+      Error Number:-1,State:0,Class:20
+         --- End of inner exception stack trace ---
+         at Microsoft.EntityFrameworkCore.SqlServer.Storage.Internal.SqlServerExecutionStrategy.ExecuteAsync[TState,TResult](TState state, Func`4 operation, Func`4 verifySucceeded, CancellationToken cancellationToken)
+         at Microsoft.EntityFrameworkCore.Query.Internal.SingleQueryingEnumerable`1.AsyncEnumerator.MoveNextAsync()
+         at Shop.Api.Repositories.OrderRepository.GetAsync(Int32 id) in /src/Shop.Api/Repositories/OrderRepository.cs:line 42
+         at Shop.Api.Controllers.OrdersController.Get(Int32 id) in /src/Shop.Api/Controllers/OrdersController.cs:line 27
+         at Microsoft.AspNetCore.Mvc.Infrastructure.ActionMethodExecutor.TaskOfIActionResultExecutor.Execute(ActionContext actionContext, IActionResultTypeMapper mapper, ObjectMethodExecutor executor, Object controller, Object[] arguments)
+         at Microsoft.AspNetCore.Mvc.Infrastructure.ControllerActionInvoker.<InvokeActionMethodAsync>g__Awaited|12_0(ControllerActionInvoker invoker, ValueTask`1 actionResultValueTask)
+         at Microsoft.AspNetCore.Diagnostics.ExceptionHandlerMiddlewareImpl.<Invoke>g__Awaited|10_0(ExceptionHandlerMiddlewareImpl middleware, HttpContext context, Task task)
+info: Microsoft.Hosting.Lifetime[14]
+      Now listening on: http://[::]:8080
+info: Microsoft.Hosting.Lifetime[0]
+      Application started. Press Ctrl+C to shut down.
+info: Microsoft.Hosting.Lifetime[0]
+      Hosting environment: Production
+Unhandled exception. System.AggregateException: One or more hosted services failed to stop. (Object reference not set to an instance of an object.)
+ ---> System.NullReferenceException: Object reference not set to an instance of an object.
+   at Shop.Api.Workers.OutboxPublisher.StopAsync(CancellationToken cancellationToken) in /src/Shop.Api/Workers/OutboxPublisher.cs:line 88
+   at Microsoft.Extensions.Hosting.Internal.Host.StopAsync(CancellationToken cancellationToken)
+   --- End of inner exception stack trace ---
+   at Microsoft.Extensions.Hosting.Internal.Host.StopAsync(CancellationToken cancellationToken)
+   at Microsoft.Extensions.Hosting.HostingAbstractionsHostExtensions.WaitForShutdownAsync(IHost host, CancellationToken token)
+   at Microsoft.Extensions.Hosting.HostingAbstractionsHostExtensions.Run(IHost host)
+   at Program.<Main>$(String[] args) in /src/Shop.Api/Program.cs:line 61
+"#;
+    let b = Briefly::new();
+    let envelope = b.envelope(
+        &["text", "--max-chars", "4000", "--whole-chars", "0"],
+        input.as_bytes(),
+        4_000,
+    );
+    let items = envelope["items"].as_array().unwrap();
+    assert_eq!(items[0]["line"], 25, "{envelope}");
+    let cause = &items[1];
+    assert_eq!(cause["line"], 1, "{envelope}");
+    assert!(cause["more_cut"].as_u64() > Some(0), "{cause}");
+    let more = cause["more"].to_string();
+    assert!(
+        more.contains("Could not open a connection to SQL Server"),
+        "{cause}"
+    );
 }

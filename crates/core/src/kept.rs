@@ -2,7 +2,9 @@
 //! the last decisive line between them, with where the rest were left out.
 
 use crate::frame::count_chars;
+use crate::shrink::json_chars;
 use serde::Serialize;
+use serde_json::{json, Value};
 use std::collections::VecDeque;
 
 /// Where lines of a record were left out of its item's `more`, when not all at its end:
@@ -246,9 +248,131 @@ fn chars(line: &str) -> usize {
     count_chars(line.as_bytes()) as usize + LINE_OVERHEAD
 }
 
+/// `item`, a record's (its lines after the first in `more`, with `more_cut` and
+/// `more_gaps` as [`KeptLines`] gives them), with lines left out of the middle of its
+/// `more` until its compact JSON takes at most `max_chars`: its first lines and its
+/// last stay (what happened, a traceback's exception), and the lines left out are told
+/// as the record's others are, in `more_gaps` and `more_cut`, so that they are numbered
+/// as before. As many lines as fit; `None` when it has no `more`, or when it does not
+/// fit even with none of them.
+///
+/// ```
+/// use briefly_core::cut_record_lines;
+/// use serde_json::json;
+/// let mut more: Vec<String> = (0..40).map(|i| format!("  File \"m{i}.py\", line {i}, in f{i}")).collect();
+/// more.push("KeyError: 'k'".into());
+/// let record = json!({"line": 7, "text": "Traceback (most recent call last):", "more": more});
+/// let cut = cut_record_lines(&record, 600).unwrap();
+/// assert_eq!(cut["more"].as_array().unwrap().last().unwrap(), "KeyError: 'k'");
+/// let gap = &cut["more_gaps"][0];
+/// assert_eq!(gap["lines"], cut["more_cut"]);
+/// assert!(cut.to_string().chars().count() <= 600);
+/// ```
+pub fn cut_record_lines(item: &Value, max_chars: usize) -> Option<Value> {
+    let more = item.get("more")?.as_array()?;
+    let gaps: Vec<(u64, u64)> = (item.get("more_gaps").and_then(Value::as_array))
+        .into_iter()
+        .flatten()
+        .filter_map(|gap| Some((gap.get("after")?.as_u64()?, gap.get("lines")?.as_u64()?)))
+        .collect();
+    let cut_before = item.get("more_cut").and_then(Value::as_u64).unwrap_or(0);
+    let len = more.len();
+    if len == 0 {
+        return None;
+    }
+    // `keep` of the lines, their first half first and their second last.
+    let kept = |keep: usize| {
+        let tail = keep / 2;
+        let head = keep - tail;
+        let (head_at, tail_at) = (head as u64, (len - tail) as u64);
+        let removed = (len - keep) as u64;
+        // Gaps within the lines left out, or at either end of them, are one with them.
+        let mut joined = removed;
+        let mut more_gaps = Vec::with_capacity(gaps.len() + 1);
+        for &(after, lines) in &gaps {
+            match after {
+                _ if after < head_at => more_gaps.push(json!({"after": after, "lines": lines})),
+                _ if after > tail_at => {
+                    more_gaps.push(json!({"after": after - removed, "lines": lines}))
+                }
+                _ => joined += lines,
+            }
+        }
+        // Lines left out at the end are told by `more_cut` alone.
+        if tail > 0 {
+            let at = more_gaps.partition_point(|gap| gap["after"].as_u64() < Some(head_at));
+            more_gaps.insert(at, json!({"after": head, "lines": joined}));
+        }
+        let mut cut = item.clone();
+        let lines = more[..head].iter().chain(&more[len - tail..]).cloned();
+        cut["more"] = Value::Array(lines.collect());
+        cut["more_cut"] = json!(cut_before + removed);
+        if let Some(fields) = cut.as_object_mut() {
+            match more_gaps.is_empty() {
+                true => fields.shift_remove("more_gaps"),
+                false => fields.insert("more_gaps".into(), Value::Array(more_gaps)),
+            };
+        }
+        cut
+    };
+    let fits = |keep: usize| Some(kept(keep)).filter(|cut| json_chars(cut) <= max_chars);
+    let mut best = fits(0)?;
+    let (mut low, mut high) = (0, len.saturating_sub(1));
+    while low < high {
+        let mid = low + (high - low).div_ceil(2);
+        match fits(mid) {
+            Some(cut) => {
+                best = cut;
+                low = mid;
+            }
+            None => high = mid - 1,
+        }
+    }
+    Some(best)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_records_lines_cut_from_its_middle_join_the_gaps_there() {
+        // Lines 2 to 11 kept of a record of line 1, with 5 left out after the first two
+        // entries and 3 after the eighth.
+        let more: Vec<String> = (0..10).map(|i| format!("l{i}")).collect();
+        let record = json!({
+            "line": 1,
+            "text": "ERROR",
+            "more": more,
+            "more_cut": 8,
+            "more_gaps": [{"after": 2, "lines": 5}, {"after": 8, "lines": 3}],
+        });
+        let of = |more: &[&str], cut: u64, gaps: Value| json!({"line": 1, "text": "ERROR", "more": more, "more_cut": cut, "more_gaps": gaps});
+        // Six kept: the four between the gaps go, a gap of their own between the others.
+        let six = of(
+            &["l0", "l1", "l2", "l7", "l8", "l9"],
+            12,
+            json!([{"after": 2, "lines": 5}, {"after": 3, "lines": 4}, {"after": 4, "lines": 3}]),
+        );
+        assert_eq!(cut_record_lines(&record, json_chars(&six)), Some(six));
+        // Four kept: the gaps at either end of the lines that go join them.
+        let four = of(
+            &["l0", "l1", "l8", "l9"],
+            14,
+            json!([{"after": 2, "lines": 14}]),
+        );
+        assert_eq!(cut_record_lines(&record, json_chars(&four)), Some(four));
+        // One kept: the rest is cut at its end, told by `more_cut` alone.
+        let one = json!({"line": 1, "text": "ERROR", "more": ["l0"], "more_cut": 17});
+        assert_eq!(cut_record_lines(&record, json_chars(&one)), Some(one));
+        // Not even the first line fits; a record of no lines has none to cut.
+        assert_eq!(cut_record_lines(&record, 20), None);
+        assert_eq!(
+            cut_record_lines(&json!({"text": "x", "more": []}), 100),
+            None
+        );
+        assert_eq!(cut_record_lines(&json!({"text": "x"}), 5), None);
+    }
 
     /// The lines kept of a record of `lines` lines after its first, those at `decisive`
     /// pushed as decisive, and its gaps.

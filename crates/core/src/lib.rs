@@ -85,7 +85,7 @@ pub use frame::{
     count_chars, count_newlines, FramedLine, LineFramer, DEFAULT_MAX_LINE_BYTES, LINE_CUT_MARKER,
     UTF8_BOM,
 };
-pub use kept::{Gap, KeptLines};
+pub use kept::{cut_record_lines, Gap, KeptLines};
 pub use metrics::{append_event, MetricsEvent};
 pub use number::whole_against_double;
 pub use pipeline::{reduce, Artifacts, End, KeepWhole, Pipeline, Push, RunConfig};

@@ -4,6 +4,7 @@
 use crate::artifact::{
     options_path, options_sha256, write_options, ArtifactDir, ArtifactMeta, ArtifactWriter,
 };
+use crate::kept::cut_record_lines;
 use crate::select::{Kept, Limit, Selection};
 use crate::shrink::{cut_str, json_chars, lost_members, shrink_to_fit, with_cut_marker};
 use crate::utf16::InputDecoder;
@@ -342,6 +343,8 @@ impl<R: Reducer> Pipeline<R> {
         let kept: Vec<(ItemKey, Kept)> = std::mem::take(&mut self.selection.kept)
             .into_iter()
             .collect();
+        // Held only for a reducer whose items may end a page cut.
+        let next = (self.selection.next.take()).filter(|_| outcome.cut_next_item);
         // Of no input at all nothing can be left out, whatever the reducer could not tell
         // (one that reads its own input counts it in its `raw`, when it read any).
         let lossy = (base.raw.bytes > 0 || self.own)
@@ -373,6 +376,7 @@ impl<R: Reducer> Pipeline<R> {
                 config: &self.config,
                 fitted: &fitted,
                 kept: &kept,
+                next: next.as_ref(),
                 left_out,
                 lossy,
                 returned_whole,
@@ -582,6 +586,8 @@ struct Fit<'a> {
     /// The reducer's [`Reducer::fitted`].
     fitted: &'a dyn Fn(&mut Envelope),
     kept: &'a [(ItemKey, Kept)],
+    /// The item after them, left out for want of room, when the selection has it.
+    next: Option<&'a (ItemKey, Kept)>,
     left_out: u64,
     lossy: bool,
     /// The outcome was [returned whole](crate::Outcome::returned_whole).
@@ -681,7 +687,7 @@ impl Fit<'_> {
         let n = self.kept.len();
         let all = self.with(base, n);
         if self.fits(&all) {
-            return all;
+            return self.next_item_cut(base, n).unwrap_or(all);
         }
         // Each cut starts from the whole fixed part, so that its markers count every
         // character cut, not those of the last cut only.
@@ -788,6 +794,9 @@ impl Fit<'_> {
             empty.next_cursor = None;
             return empty;
         }
+        if let Some(cut) = self.next_item_cut(&base, lo) {
+            return cut;
+        }
         // The items chosen, the fixed part takes back the room they left (the next item
         // does not fit however little it keeps): the least cut of it that fits beside
         // them. Sizes grow with the limit.
@@ -812,33 +821,66 @@ impl Fit<'_> {
         self.with(&base, lo)
     }
 
+    /// The envelope with the kept items before `at` whole and the next one cut to the
+    /// room they leave, when it keeps at least half of itself, and as much as a long
+    /// record's head: its first lines (its header, what went wrong) say most of it,
+    /// and the rest is in the artifact at its lines. Less would be a stub that the next
+    /// page would have shown whole. `None` when it would not, or there is none.
+    fn next_item_cut(&self, base: &Envelope, at: usize) -> Option<Envelope> {
+        let (_, next) = self.kept.get(at).or(self.next)?;
+        let whole = json_chars(&next.value);
+        self.item_cut_to_fit(base, at).filter(|cut| {
+            let item = &cut.items[at];
+            let kept = json_chars(item);
+            2 * kept >= whole && kept >= LEAST_CUT_ITEM_CHARS
+        })
+    }
+
     /// The envelope with the first kept item alone: whole if it fits, else cut as little
     /// as will fit, down to the bare cut marker; `None` when not even that fits.
     fn first_item_cut_to_fit(&self, base: &Envelope) -> Option<Envelope> {
-        let whole = self.with(base, 1);
-        if self.fits(&whole) {
-            return Some(whole);
-        }
-        let (key, first) = &self.kept[0];
-        let size = json_chars(&first.value);
-        let cut_to = |room: usize| {
-            let value = shrink_to_fit(&first.value, room).unwrap_or_else(|| first.value.clone());
-            let kept = [(
-                *key,
-                Kept {
-                    chars: json_chars(&value) + 1,
-                    value,
-                    cut: true,
-                },
-            )];
+        self.item_cut_to_fit(base, 0)
+    }
+
+    /// The envelope with the kept items before `at` whole and the one after them (kept,
+    /// or [`Fit::next`] past the last): whole if it fits, else cut as little as will
+    /// fit (after others, by [`cut_record_lines`] first: a record's last lines, a
+    /// traceback's exception, stay), down to the bare cut marker; `None` when not even
+    /// that fits, or when there is no such item. The cursor goes past it: what was cut
+    /// of it is on no page (the artifact has it, at its lines).
+    fn item_cut_to_fit(&self, base: &Envelope, at: usize) -> Option<Envelope> {
+        let (key, item) = self.kept.get(at).or(self.next)?;
+        // The items before it, and it as `value`.
+        let with = |value: Value, cut: bool| {
+            let mut kept = self.kept[..at].to_vec();
+            let chars = json_chars(&value) + 1;
+            kept.push((*key, Kept { value, chars, cut }));
+            // Of the items not shown, this one is.
             let fit = Fit {
                 kept: &kept,
-                left_out: self.left_out + (self.kept.len() - 1) as u64,
-                lossy: true,
+                next: None,
+                left_out: (self.left_out + (self.kept.len() - at) as u64).saturating_sub(1),
+                lossy: self.lossy || cut,
                 ..*self
             };
-            let envelope = fit.with(base, 1);
+            let envelope = fit.with(base, at + 1);
             self.fits(&envelope).then_some(envelope)
+        };
+        if let Some(whole) = with(item.value.clone(), item.cut) {
+            return Some(whole);
+        }
+        let size = json_chars(&item.value);
+        // Alone, an item's longest strings give way first, so that its lines stay (a
+        // root cause among short frames); after others, a record's lines, each whole,
+        // from its middle ([`Fit::next_item_cut`]).
+        let cut_to = |room: usize| {
+            let cut = match at {
+                0 => None,
+                _ => cut_record_lines(&item.value, room),
+            };
+            let value = (cut.or_else(|| shrink_to_fit(&item.value, room)))
+                .unwrap_or_else(|| item.value.clone());
+            with(value, true)
         };
         // The least a cut item can be is the marker alone (below it, shrink_to_fit gives
         // null, which would not say what was cut).
@@ -909,6 +951,10 @@ const SUMMARY_CHARS: usize = 200;
 /// The least of each warning kept while items can give way instead (and the first
 /// warning's while one item is kept whole).
 const WARNING_CHARS: usize = 120;
+
+/// The least of an item cut to end a page with ([`Fit::next_item_cut`]), in
+/// characters: a record's header and the line that says what went wrong.
+const LEAST_CUT_ITEM_CHARS: usize = 400;
 
 /// Characters that hold a field's cut marker (`"…[cut 123456 chars]"`).
 const MARKER_CHARS: usize = 24;
@@ -1302,6 +1348,81 @@ mod tests {
         assert!(reduce(60) > 100);
         // Beside its summary the item would be a bare cut marker, on no page: the
         // summary gives way to its least instead (`tests/text.rs`, a Java record).
+    }
+
+    #[test]
+    fn a_long_item_after_others_is_shown_cut_when_it_keeps_half_of_itself() {
+        // Each line an item: `N` short, or a record of N lines of 60 characters; its items
+        // may end a page cut, or not.
+        struct Records(bool);
+        impl Reducer for Records {
+            type Item = Value;
+            type Stats = Value;
+            fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+                let lines: usize = record.text.parse().unwrap();
+                let more: Vec<String> = (0..lines)
+                    .map(|i| format!("{i:02} {}", "m".repeat(57)))
+                    .collect();
+                out.emit(
+                    0,
+                    json!({"line": record.line, "text": "ERROR", "more": more}),
+                );
+                Flow::Continue
+            }
+            fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
+                Outcome {
+                    cut_next_item: self.0,
+                    ..Outcome::new("s", json!({}))
+                }
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let reduced = |input: &str, config: &RunConfig, cut_next_item: bool| {
+            let envelope = reduce(Records(cut_next_item), input.as_bytes(), config).unwrap();
+            check(&envelope, config.budget.per_result_chars);
+            envelope
+        };
+        let page_after = |input: &str, max_chars: usize, cursor: Option<&str>| {
+            let mut config = config(dir.path(), max_chars);
+            if let Some(cursor) = cursor {
+                let cursor = Cursor::decode(cursor).unwrap();
+                config.after = cursor.after;
+                config.artifacts = Artifacts::Existing {
+                    path: cursor.artifact.into(),
+                    sha256: cursor.sha256,
+                };
+            }
+            reduced(input, &config, true)
+        };
+        let page = |input: &str, max_chars: usize| page_after(input, max_chars, None);
+        // A record of 2,600 characters after a short one, in 3,000: cut to the room
+        // left, its first lines whole, the cursor past it.
+        let envelope = page("2\n40\n2\n", 3_000);
+        assert_eq!(envelope.returned_items, 2, "{:?}", envelope.items);
+        let more = envelope.items[1]["more"].as_array().unwrap();
+        assert!(more.len() > 20 && more.len() < 40, "{more:?}");
+        assert!(more[0].as_str().unwrap().ends_with(&"m".repeat(57)));
+        let next = page_after("2\n40\n2\n", 3_000, envelope.next_cursor.as_deref());
+        assert_eq!(next.items[0]["line"], 3, "{:?}", next.items);
+        // A reducer whose items are of use only whole (a diff's hunks): the next page.
+        let whole_only = reduced("2\n40\n2\n", &config(dir.path(), 3_000), false);
+        assert_eq!(whole_only.returned_items, 1, "{:?}", whole_only.items);
+        // After a record of 1,300, it would keep less than half of itself: the next page
+        // has it.
+        let envelope = page("20\n40\n2\n", 3_000);
+        assert_eq!(envelope.returned_items, 1, "{:?}", envelope.items);
+        // Nor is a short item cut to end a page, at any budget: a stub that the next page
+        // has whole.
+        for max_chars in (1_200..2_600).step_by(20) {
+            let envelope = page(&"10\n".repeat(20), max_chars);
+            for item in &envelope.items {
+                let cut = item.get("more_cut").is_some();
+                assert!(
+                    !cut || json_chars(item) >= LEAST_CUT_ITEM_CHARS,
+                    "{max_chars}: {item}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -89,6 +89,12 @@ pub struct Outcome<S> {
     /// and the summary says `returned whole`: the budget stage adds to that when the
     /// items take more than one page, or one was cut to fit.
     pub returned_whole: bool,
+    /// An item too long for the room the others leave on a page may end it, cut to that
+    /// room, when it keeps at least half of itself; what was cut of it is on no page (the
+    /// artifact has it, at its lines). For items that are records of lines whose first
+    /// lines say most (a traceback, a test's failure). False where an item is of use only
+    /// whole (a diff's hunk, a patch), and by default.
+    pub cut_next_item: bool,
 }
 
 impl<S> Outcome<S> {
@@ -102,6 +108,7 @@ impl<S> Outcome<S> {
             complete: false,
             warnings: Vec::new(),
             returned_whole: false,
+            cut_next_item: false,
         }
     }
 }

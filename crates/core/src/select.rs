@@ -46,6 +46,9 @@ pub(crate) struct Selection {
     /// rest of a cut item is on no page.
     alone_chars: usize,
     pub kept: BTreeMap<ItemKey, Kept>,
+    /// The item right after those kept, left out for want of room (the one at
+    /// `boundary`), when it came: the fit may show it cut at the page's end.
+    pub next: Option<(ItemKey, Kept)>,
     used: usize,
     /// The smallest key left out for want of room: nothing after it can be kept.
     boundary: Option<ItemKey>,
@@ -63,6 +66,7 @@ impl Selection {
             items_chars,
             alone_chars: alone_chars.max(items_chars),
             kept: BTreeMap::new(),
+            next: None,
             used: 0,
             boundary: None,
             next_seq: 0,
@@ -92,7 +96,15 @@ impl Selection {
     }
 
     fn leave_out(&mut self, key: ItemKey) {
-        self.boundary = Some(self.boundary.map_or(key, |b| b.min(key)));
+        let boundary = self.boundary.map_or(key, |b| b.min(key));
+        self.boundary = Some(boundary);
+        if self
+            .next
+            .as_ref()
+            .is_some_and(|(next, _)| *next != boundary)
+        {
+            self.next = None;
+        }
     }
 
     /// See [`Emit::wants`].
@@ -145,6 +157,8 @@ impl<I: Serialize> Emit<I> for Selection {
                 .expect("used > 0 means something is kept");
             self.used -= last.chars;
             self.leave_out(key);
+            // Kept items come before the boundary: this one is at it now.
+            self.next = Some((key, last));
         }
     }
 
@@ -186,6 +200,22 @@ mod tests {
         s.emit(2, "c".repeat(7));
         let kept: Vec<_> = s.kept.keys().map(|k| k.rank).collect();
         assert_eq!(kept, vec![0], "never skip over a left-out item");
+    }
+
+    #[test]
+    fn the_item_right_after_those_kept_is_held_for_the_fit() {
+        let mut s = Selection::new(None, 30, 100);
+        s.emit(0, "a".repeat(7));
+        s.emit(2, "b".repeat(40));
+        let next = |s: &Selection| {
+            s.next
+                .as_ref()
+                .map(|(key, kept)| (key.rank, kept.value.clone()))
+        };
+        assert_eq!(next(&s), Some((2, Value::String("b".repeat(40)))));
+        // One left out before it: it is no longer the next.
+        s.skip(1);
+        assert_eq!(next(&s), None);
     }
 
     #[test]

@@ -167,7 +167,7 @@ pub(crate) fn lost_members(value: &Value) -> bool {
 
 /// A copy of `value` cut until its compact JSON takes at most `max_chars` characters,
 /// or `None` when it already fits. Long strings and keys are cut first (longest first,
-/// by lowering one limit for all), down to [`LEAST_TEXT_CHARS`]; then long arrays lose
+/// by lowering one limit for all), down to 60 characters; then long arrays lose
 /// their last elements, the strings left growing back into the room that frees; then
 /// strings are cut further; objects lose members last. The result always fits.
 ///
@@ -228,7 +228,7 @@ pub fn shrink_to_fit(value: &Value, max_chars: usize) -> Option<Value> {
 /// The fewest characters [`shrink_to_fit`] cuts a string to while an array can lose
 /// elements instead: fewer say too little to be worth a place (a template cut to
 /// `<*> bastio…`).
-pub const LEAST_TEXT_CHARS: usize = 60;
+const LEAST_TEXT_CHARS: usize = 60;
 
 /// The fewest characters [`shrink_to_fit`] cuts a string to at all: below it, only the
 /// value's own marker.

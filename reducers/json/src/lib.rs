@@ -2695,6 +2695,8 @@ impl Json {
             complete,
             warnings,
             returned_whole,
+            // A record is of use whole: one cut would read as another's values.
+            cut_next_item: false,
         }
     }
 

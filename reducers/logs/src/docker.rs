@@ -924,6 +924,7 @@ impl FoldBatches for Docker {
         let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
         outcome.warnings = warnings;
         outcome.returned_whole = self.fold.returned_whole();
+        outcome.cut_next_item = true;
         outcome
     }
 }

@@ -1115,6 +1115,7 @@ impl Reducer for Journal {
         let mut outcome = Outcome::new(summary, serde_json::to_value(stats).unwrap_or(Value::Null));
         outcome.warnings = warnings;
         outcome.returned_whole = self.fold.returned_whole();
+        outcome.cut_next_item = true;
         outcome
     }
 

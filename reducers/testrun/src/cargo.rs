@@ -2875,6 +2875,7 @@ impl FoldBatches for CargoTest {
         let mut outcome = Outcome::new(parts.join("; "), stats);
         outcome.ok = ok;
         outcome.warnings = warnings;
+        outcome.cut_next_item = true;
         outcome
     }
 }

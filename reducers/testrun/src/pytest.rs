@@ -2604,6 +2604,7 @@ impl FoldBatches for Pytest {
         let mut outcome = Outcome::new(summary, stats);
         outcome.ok = ok;
         outcome.warnings = warnings;
+        outcome.cut_next_item = true;
         outcome
     }
 }

@@ -2506,6 +2506,7 @@ impl FoldBatches for Text {
         };
         let mut outcome = Outcome::new(summary, stats);
         outcome.preview = Preview::Ranked;
+        outcome.cut_next_item = true;
         // Complete only when every record is shown whole: returned whole, or each of its
         // own template, a one-line record verbatim (as a serious, edge or once-seen
         // line), a multi-line one as a serious record kept with all its lines; and no
