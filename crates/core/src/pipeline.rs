@@ -741,6 +741,25 @@ impl Fit<'_> {
         while lo > 0 && !self.fits(&self.with(&base, lo)) {
             lo -= 1;
         }
+        // The fixed part gives way further, to a summary of 200 characters at the least,
+        // where that lets another item fit: the evidence before the stats (a list of
+        // templates cut to the half it may take would leave a verdict out).
+        // (A limit above the one it was cut to leaves no more room.)
+        if lo > 0 {
+            for limit in [1_000, 300, 80] {
+                if lo == n {
+                    break;
+                }
+                let fewer = grown(limit);
+                if self.fits(&self.with(&fewer, lo + 1)) {
+                    base = fewer;
+                    cut_at = Some(limit);
+                    while lo < n && self.fits(&self.with(&base, lo + 1)) {
+                        lo += 1;
+                    }
+                }
+            }
+        }
         if lo == 0 && n > 0 {
             // Not even the first item fits whole. The rest of an item cut is on no page (a
             // summary cut is whole on the others), so the fixed part gives way first, to
@@ -1423,6 +1442,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_fixed_part_gives_way_further_where_that_lets_another_item_fit() {
+        // A summary of 500 chars and stats of 1,000 beside items of 900: within the half
+        // of 4,000 the fixed part may take, they left room for two items; cut, three
+        // fit.
+        struct Wordy;
+        impl Reducer for Wordy {
+            type Item = Value;
+            type Stats = Value;
+            fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+                out.emit(0, json!({"line": record.line, "text": record.text}));
+                Flow::Continue
+            }
+            fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
+                Outcome::new("s".repeat(500), json!({"blob": "b".repeat(1_000)}))
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let input = long_lines(3, 900);
+        let envelope = reduce(Wordy, input.as_bytes(), &config(dir.path(), 4_000)).unwrap();
+        check(&envelope, 4_000);
+        assert_eq!(envelope.returned_items, 3, "{}", envelope.to_json());
+        // At its least, 200 chars of the summary.
+        assert!(envelope.summary.chars().count() >= SUMMARY_CHARS);
     }
 
     #[test]
