@@ -2,7 +2,7 @@
 //! the last decisive line between them, with where the rest were left out.
 
 use crate::frame::count_chars;
-use crate::shrink::json_chars;
+use crate::shrink::{json_chars, largest};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
@@ -316,19 +316,7 @@ pub fn cut_record_lines(item: &Value, max_chars: usize) -> Option<Value> {
         cut
     };
     let fits = |keep: usize| Some(kept(keep)).filter(|cut| json_chars(cut) <= max_chars);
-    let mut best = fits(0)?;
-    let (mut low, mut high) = (0, len.saturating_sub(1));
-    while low < high {
-        let mid = low + (high - low).div_ceil(2);
-        match fits(mid) {
-            Some(cut) => {
-                best = cut;
-                low = mid;
-            }
-            None => high = mid - 1,
-        }
-    }
-    Some(best)
+    largest(0, len - 1, fits).map(|(_, cut)| cut)
 }
 
 #[cfg(test)]

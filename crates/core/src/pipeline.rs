@@ -6,7 +6,7 @@ use crate::artifact::{
 };
 use crate::kept::cut_record_lines;
 use crate::select::{Kept, Limit, Selection};
-use crate::shrink::{cut_str, json_chars, lost_members, shrink_to_fit, with_cut_marker};
+use crate::shrink::{cut_str, json_chars, largest, lost_members, shrink_to_fit, with_cut_marker};
 use crate::utf16::InputDecoder;
 use crate::{
     Budget, Cursor, Envelope, Error, Framing, ItemKey, Raw, Record, RecordFramer, Reducer,
@@ -904,20 +904,9 @@ impl Fit<'_> {
         // The least a cut item can be is the marker alone (below it, shrink_to_fit gives
         // null, which would not say what was cut).
         let least = json_chars(&Value::String(with_cut_marker("", size as u64)));
-        let mut best = cut_to(least)?;
         // The most room that fits: the printed size grows with the room.
-        let (mut lo, mut hi) = (least, size.saturating_sub(1).max(least));
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            match cut_to(mid) {
-                Some(envelope) => {
-                    best = envelope;
-                    lo = mid;
-                }
-                None => hi = mid - 1,
-            }
-        }
-        Some(best)
+        let most = size.saturating_sub(1).max(least);
+        largest(least, most, cut_to).map(|(_, envelope)| envelope)
     }
 }
 
@@ -1449,13 +1438,12 @@ mod tests {
         // A summary of 500 chars and stats of 1,000 beside items of 900: within the half
         // of 4,000 the fixed part may take, they left room for two items; cut, three
         // fit.
-        struct Wordy;
+        struct Wordy(EveryLine);
         impl Reducer for Wordy {
             type Item = Value;
             type Stats = Value;
             fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
-                out.emit(0, json!({"line": record.line, "text": record.text}));
-                Flow::Continue
+                self.0.record(record, out)
             }
             fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
                 Outcome::new("s".repeat(500), json!({"blob": "b".repeat(1_000)}))
@@ -1463,7 +1451,8 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         let input = long_lines(3, 900);
-        let envelope = reduce(Wordy, input.as_bytes(), &config(dir.path(), 4_000)).unwrap();
+        let wordy = Wordy(plain_lines());
+        let envelope = reduce(wordy, input.as_bytes(), &config(dir.path(), 4_000)).unwrap();
         check(&envelope, 4_000);
         assert_eq!(envelope.returned_items, 3, "{}", envelope.to_json());
         // At its least, 200 chars of the summary.

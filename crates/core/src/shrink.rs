@@ -246,11 +246,11 @@ struct Limits {
 /// The largest `n` in `low..=high` for which `fit` gives a value, with that value, found
 /// by bisection (what is cut shrinks as `n` does, give or take a marker's digit: the
 /// value returned always fits); `None` when not even `low` does.
-fn largest(
+pub(crate) fn largest<T>(
     low: usize,
     high: usize,
-    fit: impl Fn(usize) -> Option<Value>,
-) -> Option<(usize, Value)> {
+    fit: impl Fn(usize) -> Option<T>,
+) -> Option<(usize, T)> {
     let mut best = (low, fit(low)?);
     let (mut low, mut high) = (low, high);
     while low < high {
