@@ -286,23 +286,21 @@ pub fn cut_record_lines(item: &Value, max_chars: usize) -> Option<Value> {
         let head = keep - tail;
         let (head_at, tail_at) = (head as u64, (len - tail) as u64);
         let removed = (len - keep) as u64;
-        // Gaps within the lines left out, or at either end of them, are one with them.
-        let mut joined = removed;
-        let mut more_gaps = Vec::with_capacity(gaps.len() + 1);
-        for &(after, lines) in &gaps {
-            match after {
-                _ if after < head_at => more_gaps.push(json!({"after": after, "lines": lines})),
-                _ if after > tail_at => {
-                    more_gaps.push(json!({"after": after - removed, "lines": lines}))
-                }
-                _ => joined += lines,
-            }
-        }
+        // Gaps within the lines left out, or at either end of them, are one with them;
+        // those after them move up.
+        let before = gaps.iter().filter(|&&(after, _)| after < head_at);
+        let past = gaps.iter().filter(|&&(after, _)| after > tail_at);
+        let within = gaps
+            .iter()
+            .filter(|&&(after, _)| (head_at..=tail_at).contains(&after));
+        let joined = removed + within.map(|&(_, lines)| lines).sum::<u64>();
         // Lines left out at the end are told by `more_cut` alone.
-        if tail > 0 {
-            let at = more_gaps.partition_point(|gap| gap["after"].as_u64() < Some(head_at));
-            more_gaps.insert(at, json!({"after": head, "lines": joined}));
-        }
+        let new = (tail > 0).then_some((head_at, joined));
+        let more_gaps: Vec<Value> = (before.copied())
+            .chain(new)
+            .chain(past.map(|&(after, lines)| (after - removed, lines)))
+            .map(|(after, lines)| json!({"after": after, "lines": lines}))
+            .collect();
         let mut cut = item.clone();
         let lines = more[..head].iter().chain(&more[len - tail..]).cloned();
         cut["more"] = Value::Array(lines.collect());

@@ -751,12 +751,13 @@ impl Fit<'_> {
                     break;
                 }
                 let fewer = grown(limit);
-                if self.fits(&self.with(&fewer, lo + 1)) {
+                let before = lo;
+                while lo < n && self.fits(&self.with(&fewer, lo + 1)) {
+                    lo += 1;
+                }
+                if lo > before {
                     base = fewer;
                     cut_at = Some(limit);
-                    while lo < n && self.fits(&self.with(&base, lo + 1)) {
-                        lo += 1;
-                    }
                 }
             }
         }
@@ -789,12 +790,12 @@ impl Fit<'_> {
             // The first warning, again, before the least: the item cut is whole in the
             // artifact, what the warning says nowhere else.
             let item_chars = |envelope: &Envelope| envelope.items.first().map_or(0, json_chars);
-            let with_summary = self.first_item_cut_to_fit(&base);
+            let with_summary = self.item_cut_to_fit(&base, 0);
             let least = [warned()]
                 .into_iter()
                 .chain([20, 8, 0].map(|limit| shrunk(limit, limit)));
             for least in least {
-                if let Some(first) = self.first_item_cut_to_fit(&least) {
+                if let Some(first) = self.item_cut_to_fit(&least, 0) {
                     return match with_summary {
                         Some(kept) if 2 * item_chars(&kept) >= item_chars(&first) => kept,
                         _ => first,
@@ -846,7 +847,7 @@ impl Fit<'_> {
     /// and the rest is in the artifact at its lines. Less would be a stub that the next
     /// page would have shown whole. `None` when it would not, or there is none.
     fn next_item_cut(&self, base: &Envelope, at: usize) -> Option<Envelope> {
-        let (_, next) = self.kept.get(at).or(self.next)?;
+        let (_, next) = self.item_after(at)?;
         let whole = json_chars(&next.value);
         self.item_cut_to_fit(base, at).filter(|cut| {
             let item = &cut.items[at];
@@ -855,10 +856,9 @@ impl Fit<'_> {
         })
     }
 
-    /// The envelope with the first kept item alone: whole if it fits, else cut as little
-    /// as will fit, down to the bare cut marker; `None` when not even that fits.
-    fn first_item_cut_to_fit(&self, base: &Envelope) -> Option<Envelope> {
-        self.item_cut_to_fit(base, 0)
+    /// The item after the first `at` kept: kept too, or [`Fit::next`] past the last.
+    fn item_after(&self, at: usize) -> Option<&(ItemKey, Kept)> {
+        self.kept.get(at).or(self.next)
     }
 
     /// The envelope with the kept items before `at` whole and the one after them (kept,
@@ -868,7 +868,7 @@ impl Fit<'_> {
     /// that fits, or when there is no such item. The cursor goes past it: what was cut
     /// of it is on no page (the artifact has it, at its lines).
     fn item_cut_to_fit(&self, base: &Envelope, at: usize) -> Option<Envelope> {
-        let (key, item) = self.kept.get(at).or(self.next)?;
+        let (key, item) = self.item_after(at)?;
         // The items before it, and it as `value`.
         let with = |value: Value, cut: bool| {
             let mut kept = self.kept[..at].to_vec();

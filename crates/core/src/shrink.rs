@@ -188,33 +188,28 @@ pub fn shrink_to_fit(value: &Value, max_chars: usize) -> Option<Value> {
     if size <= max_chars {
         return None;
     }
-    let fit =
-        |limits: Limits| Some(cut_value(value, limits)).filter(|v| json_chars(v) <= max_chars);
-    let strings = |elements: usize| {
-        move |chars: usize| Limits {
+    // `value` cut to `chars` a string, `elements` an array, `members` an object, if
+    // that fits.
+    let fit = |chars: usize, elements: usize, members: usize| {
+        let limits = Limits {
             chars,
             elements,
-            members: usize::MAX,
-        }
+            members,
+        };
+        Some(cut_value(value, limits)).filter(|v| json_chars(v) <= max_chars)
     };
+    let all = usize::MAX;
     // No limit at or past the size cuts anything.
     let floor = LEAST_TEXT_CHARS.min(size);
-    if let Some(fits) = largest(floor, size, |chars| fit(strings(usize::MAX)(chars))) {
-        return Some(fits.1);
-    }
-    if let Some((elements, _)) = largest(1, size, |elements| fit(strings(elements)(floor))) {
-        return largest(floor, size, |chars| fit(strings(elements)(chars))).map(|(_, v)| v);
-    }
     let least = LEAST_CUT_CHARS.min(floor);
-    if let Some((_, fits)) = largest(least, floor, |chars| fit(strings(1)(chars))) {
-        return Some(fits);
-    }
-    let members = |members: usize| Limits {
-        chars: least,
-        elements: 1,
-        members,
-    };
-    if let Some((_, fits)) = largest(1, size, |n| fit(members(n))) {
+    let fits = largest(floor, size, |chars| fit(chars, all, all))
+        .or_else(|| {
+            let (elements, _) = largest(1, size, |elements| fit(floor, elements, all))?;
+            largest(floor, size, |chars| fit(chars, elements, all))
+        })
+        .or_else(|| largest(least, floor, |chars| fit(chars, 1, all)))
+        .or_else(|| largest(1, size, |members| fit(least, 1, members)));
+    if let Some((_, fits)) = fits {
         return Some(fits);
     }
     let marker = Value::String(format!("{CUT_MARKER}{size} chars]"));
