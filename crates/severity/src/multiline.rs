@@ -82,6 +82,10 @@ enum Header {
     Plain,
     /// .NET's console logger's `fail: Category[13]` ([`is_dotnet_header`]).
     DotNet,
+    /// Android's report of an app's crash, `FATAL EXCEPTION: main` (logcat's
+    /// `AndroidRuntime` writes it): the process (`Process: com.example.shop, PID: 5120`),
+    /// then the exception, which names the record, and its stack.
+    AndroidCrash,
     /// A compiler's warning or error ([`is_diagnostic_header`]).
     Diagnostic,
     /// Rust's panic header ending with `:`, its message on the next line.
@@ -876,6 +880,12 @@ impl MultiLine {
                 };
             }
             Header::DotNet | Header::GoTestFailure if indented => return true,
+            Header::AndroidCrash
+                if (first && line.starts_with("Process: "))
+                    || (self.lines <= 1 && names_a_java_exception(line)) =>
+            {
+                return true
+            }
             // Up to the rule under it (`⎯⎯⎯⎯[1/3]⎯`), or the next failure's header.
             Header::VitestFailure => {
                 return !line.trim_start().starts_with('⎯') && !is_vitest_failure(line)
@@ -1130,6 +1140,8 @@ impl MultiLine {
                     (first && !line.trim().is_empty())
                         || (self.lines <= 2 && names_a_java_exception(line.trim_start()))
                 }
+                // The exception, under the process.
+                None if self.header == Header::AndroidCrash => names_a_java_exception(line),
                 // The linker's first finding in the function.
                 None if self.header == Header::LinkerContext => first,
                 // The diagnostic under its context: its source and notes follow.
@@ -1398,6 +1410,9 @@ const CPP_WHAT: &str = "  what():  ";
 
 /// How faulthandler's report of a crashed Python process starts.
 const FATAL_PYTHON: &str = "Fatal Python error: ";
+
+/// How Android's report of an app's crash starts ([`Header::AndroidCrash`]).
+const ANDROID_CRASH: &str = "FATAL EXCEPTION: ";
 
 /// Whether `line` is of faulthandler's report under its `Fatal Python error: …`: a
 /// thread's heading, a frame of its stack (`  File "app.py", line 6 in read_header`, or
@@ -2748,6 +2763,11 @@ pub fn what_went_wrong<'a>(
     // tracebacks or, when a record cut to a page left those out, by a traceback's
     // heading or frame after an exception (a traceback names its exception after its
     // frames; the lines after a single one's are its message's).
+    // Android's crash says it under the process.
+    let mut rest = rest.peekable();
+    if first.starts_with(ANDROID_CRASH) {
+        rest.next_if(|l| l.starts_with("Process: "));
+    }
     let mut python_chain = false;
     let mut first = None;
     let mut last = None;
@@ -3153,6 +3173,7 @@ fn tool_header(line: &str, severity: Option<Severity>) -> Option<Header> {
         }
         b't' if serious && line.starts_with(CPP_TERMINATE) => Some(Header::CppTerminate),
         b'F' if serious && line.starts_with(FATAL_PYTHON) => Some(Header::FatalPython),
+        b'F' if line.starts_with(ANDROID_CRASH) => Some(Header::AndroidCrash),
         b'A'..=b'Z' if is_rule_code_line(line) => Some(Header::RuleFinding {
             error: crate::is_python_error_rule(
                 line.split(' ').next().unwrap_or_default().as_bytes(),
@@ -3341,6 +3362,43 @@ mod tests {
         ] {
             assert_eq!(dotnet_test_result(not_a_result), None, "{not_a_result}");
         }
+    }
+
+    #[test]
+    fn androids_crash_is_one_record_named_by_its_exception_and_root_cause() {
+        // `AndroidRuntime`'s report, as read after logcat's columns.
+        let crash = [
+            "FATAL EXCEPTION: main",
+            "Process: com.example.shop, PID: 5120",
+            "java.lang.RuntimeException: Unable to start activity ComponentInfo{com.example.shop/com.example.shop.CheckoutActivity}: java.lang.IllegalStateException: Cart must not be empty",
+            "\tat android.app.ActivityThread.performLaunchActivity(ActivityThread.java:3782)",
+            "Caused by: java.lang.IllegalStateException: Cart must not be empty",
+            "\tat com.example.shop.CheckoutViewModel.<init>(CheckoutViewModel.kt:41)",
+            "\t... 12 more",
+        ];
+        // Without the process's line (older Android's), on another thread.
+        let older = [
+            "FATAL EXCEPTION: OkHttp Dispatcher",
+            "java.lang.NullPointerException: body",
+            "\tat com.example.shop.Api$1.onResponse(Api.kt:7)",
+        ];
+        splits_alike(&[(
+            &[
+                &crash,
+                &older,
+                &["Process: com.example.other, PID: 7"],
+                &["Force finishing activity com.example.shop/.CheckoutActivity"],
+                // Not a crash's: the next line is no process's or exception's.
+                &["FATAL EXCEPTION: main"],
+                &["Process finished"],
+            ],
+            &[crash[2], older[1]],
+        )]);
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        assert_eq!(said(&crash), Some(crash[4]));
+        assert_eq!(said(&crash[..4]), Some(crash[2]));
+        assert_eq!(said(&older), Some(older[1]));
     }
 
     #[test]

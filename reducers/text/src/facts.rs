@@ -229,8 +229,77 @@ pub(crate) fn opening(
                 None => (None, Some(at)),
             }
         }
+        // logcat's process, thread, level and tag, after its time or opening the line
+        // (`-v brief`): a crash's lines are one record of its process's tag.
+        (None, at, _) => match logcat_prefix(&text[at.unwrap_or(0)..]) {
+            Some((source, message)) => {
+                let at = at.unwrap_or(0);
+                (Some(at + source.start..at + source.end), Some(at + message))
+            }
+            None => (None, at),
+        },
         (source, message, _) => (source.map(|(name, _)| name), message),
     }
+}
+
+/// logcat's columns opening `rest`, as `adb logcat` writes them after its time: by
+/// default (`-v threadtime`) the process and thread ids, the level's letter and the tag
+/// (`  5120  5120 E AndroidRuntime: `), or the level, tag and process id (`-v time`,
+/// `-v brief`: `E/AndroidRuntime( 5120): `). Returns where the columns are, the
+/// source (from the first id or the level to the tag's end), and where the message
+/// starts (after `: `); `None` when `rest` opens otherwise.
+fn logcat_prefix(rest: &str) -> Option<(Range<usize>, usize)> {
+    const LEVELS: &[u8] = b"VDIWEFA";
+    // A tag is short, and read in lines that open otherwise only as far as their
+    // first bytes.
+    const HEAD: usize = 128;
+    let b = &rest.as_bytes()[..rest.len().min(HEAD)];
+    let spaces = |from: usize| {
+        b[from.min(b.len())..]
+            .iter()
+            .take_while(|&&c| c == b' ')
+            .count()
+    };
+    let digits = |from: usize| {
+        b[from.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+    };
+    // `-v time`'s and `-v brief`'s `E/Tag( 5120): `.
+    if b.len() > 2 && LEVELS.contains(&b[0]) && b[1] == b'/' {
+        let open = memchr::memchr2(b'(', b':', b)?;
+        let pid_at = open + 1 + spaces(open + 1);
+        let pid = digits(pid_at);
+        let close = pid_at + pid;
+        let tagged = b[open] == b'(' && open > 2 && pid > 0 && b[close..].starts_with(b"): ");
+        return tagged.then_some((0..close + 1, close + "): ".len()));
+    }
+    // `-v threadtime`'s `  5120  5120 E Tag     : `.
+    let pid_at = spaces(0);
+    let pid = digits(pid_at);
+    let tid_at = pid_at + pid + spaces(pid_at + pid);
+    let tid = digits(tid_at);
+    let level_at = tid_at + tid + 1;
+    let columns = pid > 0
+        && tid > 0
+        && tid_at > pid_at + pid
+        && b.get(level_at - 1) == Some(&b' ')
+        && b.get(level_at).is_some_and(|c| LEVELS.contains(c))
+        && b.get(level_at + 1) == Some(&b' ');
+    if !columns {
+        return None;
+    }
+    let tag_at = level_at + 2;
+    let colon = tag_at + memchr::memchr(b':', &b[tag_at..])?;
+    let tag = b[tag_at..colon].trim_ascii_end();
+    let tagged = !tag.is_empty()
+        && !tag[0].is_ascii_whitespace()
+        && (colon + 1 == rest.len() || b.get(colon + 1) == Some(&b' '));
+    tagged.then(|| {
+        let message = (colon + ": ".len()).min(rest.len());
+        (pid_at..tag_at + tag.len(), message)
+    })
 }
 
 /// Whether `stamp` is a time as syslog and journalctl write one: by month first (`Dec
@@ -334,6 +403,18 @@ mod tests {
             Some("web1 kernel")
         );
         assert_eq!(source("2024-01-05 10:00:00 worker retry: x"), None);
+        assert_eq!(
+            source("12-07 12:00:45.771  5120  5120 E AndroidRuntime: FATAL").as_deref(),
+            Some("5120  5120 E AndroidRuntime")
+        );
+        assert_eq!(
+            source("12-07 12:00:45.771  5120  5122 D OkHttp  : x").as_deref(),
+            Some("5120  5122 D OkHttp")
+        );
+        assert_eq!(
+            source("E/AndroidRuntime( 5120): FATAL").as_deref(),
+            Some("E/AndroidRuntime( 5120)")
+        );
         // A container's name stays the source.
         assert_eq!(
             source("web-1  | 2024-01-05 10:00:00 web1 shop[812]: x").as_deref(),
@@ -409,6 +490,34 @@ mod tests {
                 "web1 shop[812]: x",
             ),
             ("2026-12-06 10:05:00 web1 shop[812]: x", "web1 shop[812]: x"),
+            // logcat's columns, by default and `-v time`, and `-v brief`'s alone.
+            (
+                "12-07 12:00:45.771  5120  5120 E AndroidRuntime: \tat a.B.c(B.java:3)",
+                "\tat a.B.c(B.java:3)",
+            ),
+            (
+                "12-07 12:00:00.053  5120  5122 D OkHttp  : <-- 200",
+                "<-- 200",
+            ),
+            ("12-07 12:00:00.053 12345 12346 I Tag: x", "x"),
+            ("12-07 12:00:00.053  5120  5122 W Tag:", ""),
+            ("12-07 12:00:45.771 E/AndroidRuntime( 5120): FATAL", "FATAL"),
+            (
+                "E/AndroidRuntime( 5120): \tat a.B.c(B.java:3)",
+                "\tat a.B.c(B.java:3)",
+            ),
+            ("W/System.err(12345): x", "x"),
+            // Not logcat's.
+            (
+                "12-07 12:00:00.053  5120  5122 X Tag: x",
+                " 5120  5122 X Tag: x",
+            ),
+            ("12-07 12:00:00.053 5120 E Tag: x", "5120 E Tag: x"),
+            (
+                "12-07 12:00:00.053  5120  5122 E Tag x",
+                " 5120  5122 E Tag x",
+            ),
+            ("12-07 12:00:00.053 E/Tag: x", "E/Tag: x"),
         ] {
             assert_eq!(message(line), expected, "{line:?}");
         }
@@ -425,6 +534,9 @@ mod tests {
             "a || b",
             "| a | b |",
             "web-1  |x",
+            "I/O error: disk",
+            "E/Tag(pid): x",
+            "E/(12): x",
         ] {
             assert_eq!(message(line), line, "{line:?}");
         }

@@ -1026,9 +1026,10 @@ impl Text {
         let matched = self.grep.is_some() && facts.grep_match;
         let at_fault = pending.multiline.at_fault();
         // npm's `npm ERR! ` puts every line of its report at error: what it quotes
-        // says whether a line is.
+        // says whether a line is. So does a line's message where its source states the
+        // level of every line of the record (logcat's `E AndroidRuntime`).
         let said = pending.multiline.said(message);
-        let said_severity = match said.len() == message.len() {
+        let said_severity = match said.len() == message.len() && facts.source.is_none() {
             true => facts.severity,
             false => classify(said),
         };
@@ -2762,6 +2763,73 @@ mod tests {
         let second = at(306);
         assert_eq!(second["more"].as_array().map(Vec::len), Some(1), "{second}");
         assert!(at(308)["more"].is_null() && at(309)["more"].is_null());
+    }
+
+    #[test]
+    fn an_android_crash_logcat_prints_is_one_record_kept_by_its_causes() {
+        // `adb logcat` (its default `threadtime` format and `-v time`): every line has
+        // the process, thread, level and tag, so a crash's lines are read by their
+        // messages, and only what they say is decisive, not the `E` every one has.
+        for (line, other) in [
+            (
+                (|message: &str| {
+                    format!("12-07 12:00:45.706  5120  5120 E AndroidRuntime: {message}\n")
+                }) as fn(&str) -> String,
+                "12-07 12:00:45.706  1532  1539 D WindowManager: relayout",
+            ),
+            (
+                |message: &str| format!("12-07 12:00:45.706 E/AndroidRuntime( 5120): {message}\n"),
+                "12-07 12:00:45.706 D/WindowManager( 1532): relayout",
+            ),
+        ] {
+            let mut input: String = (0..300).map(|i| format!("{other} {i}\n")).collect();
+            input.push_str(&line("FATAL EXCEPTION: main"));
+            input.push_str(&line("Process: com.example.shop, PID: 5120"));
+            input.push_str(&line(
+                "java.lang.RuntimeException: Unable to start activity: java.lang.IllegalStateException: Cart must not be empty",
+            ));
+            for i in 0..40 {
+                input.push_str(&line(&format!("\tat android.app.A.f{i}(A.java:{i})")));
+            }
+            input.push_str(&line(
+                "Caused by: java.lang.IllegalStateException: Cart must not be empty",
+            ));
+            input.push_str(&line("\tat com.example.shop.Cart.<init>(Cart.kt:41)"));
+            for i in 0..30 {
+                input.push_str(&line(&format!("\tat android.app.B.g{i}(B.java:{i})")));
+            }
+            input.push_str(&line("\t... 12 more"));
+            input.push_str(&format!("{other} last\n"));
+            let envelope = envelope_of(folding(), input.as_bytes());
+            let crash = &envelope.items[0];
+            assert!(crash["text"]
+                .as_str()
+                .unwrap()
+                .ends_with("FATAL EXCEPTION: main"));
+            assert_eq!(crash["line"], 301);
+            // 75 lines after the first: its head, its causes, its end.
+            let more: Vec<&str> = (crash["more"].as_array().unwrap().iter())
+                .map(|line| line.as_str().unwrap())
+                .collect();
+            assert_eq!(more.len() as u64 + crash["more_cut"].as_u64().unwrap(), 75);
+            assert!(more[1].contains("java.lang.RuntimeException"), "{more:?}");
+            assert!(
+                more.iter().any(|l| l.ends_with(
+                    "Caused by: java.lang.IllegalStateException: Cart must not be empty"
+                )),
+                "{more:?}"
+            );
+            assert!(more.last().unwrap().ends_with("... 12 more"));
+            assert!(
+                envelope.summary.contains(
+                    "FATAL EXCEPTION: main … Caused by: java.lang.IllegalStateException: Cart must not be empty"
+                ),
+                "{}",
+                envelope.summary
+            );
+            // The lines of no other process or tag are the crash's.
+            assert_eq!(envelope.stats["records"], 302);
+        }
     }
 
     #[test]
