@@ -404,6 +404,9 @@ struct Scratch {
     words: Vec<u64>,
     /// How many of them are known header fields.
     line_fields: usize,
+    /// How many of them are values of a key ([`same_field`]): a template with another
+    /// value there may match them by the key.
+    line_keyed: usize,
     /// Sorted hashes of every token of the line being placed, of any kind, for
     /// [`Miner::cannot_align`].
     tokens: Vec<u64>,
@@ -1039,7 +1042,12 @@ impl Miner {
             let shape = &self.shapes[s as usize];
             // Upper bound first: equal words are common words.
             let tw = shape.words.len();
-            if !self.similar(u as u32, tw, line_words)
+            // (A value of the same key counts as a word alike.)
+            let similar = match self.scratch.line_keyed {
+                0 => self.similar(u as u32, tw, line_words),
+                keyed => self.similar_with((u + keyed) as u32, tw, line_words, MIN_MATCHED_NAMES),
+            };
+            if !similar
                 && (line_words - u > self.scratch.line_fields
                     || tw - u > self.fields_in(&shape.toks))
             {
@@ -1089,6 +1097,9 @@ impl Miner {
                 last_differs = false;
             } else if evidenced(t.kind, t.text.as_bytes(), ok, ob) {
                 differ += 1;
+                // The same key with another value (klog's `service="default/api"`,
+                // `service="payments/web"`): the key is a word alike.
+                matched += u32::from(same_field(t.text.as_bytes(), ob));
                 last_differs = t.kind == TokenKind::Word;
                 if t.kind == TokenKind::Word && self.is_field(i, t.hash) {
                     field_t += 1;
@@ -1140,10 +1151,10 @@ impl Miner {
     fn names_matched(&self, toks: &[Tok], other: &Side<'_>) -> usize {
         (toks.iter().enumerate())
             .filter(|(i, t)| {
+                let (bytes, other_bytes) = (t.text.as_bytes(), other.bytes(*i));
+                let equal = t.hash == other.hash(*i) && bytes == other_bytes && names(&t.text);
                 is_word(t.kind)
-                    && t.hash == other.hash(*i)
-                    && t.text.as_bytes() == other.bytes(*i)
-                    && names(&t.text)
+                    && (equal || same_field(bytes, other_bytes))
                     && !self.is_field(*i, t.hash)
             })
             .count()
@@ -1171,6 +1182,9 @@ impl Miner {
         self.scratch.cands = cands;
         self.scratch.shared = shared;
         self.scratch.words = words;
+        self.scratch.line_keyed = (0..m.len())
+            .filter(|&i| m.kind(i) == TokenKind::Value && same_field(m.bytes(i), m.bytes(i)))
+            .count();
         self.scratch.line_fields = (0..m.len().min(FIELD_POSITIONS))
             .filter(|&i| m.kind(i) == TokenKind::Word && self.is_field(i, m.token_hash(i)))
             .count();
@@ -2025,6 +2039,14 @@ fn same_key(a: &[u8], b: &[u8]) -> bool {
         (Some(ka), Some(kb)) => ka == kb,
         _ => true,
     }
+}
+
+/// Whether two `key=value` tokens have the same key, one that names a value: not a
+/// line's message (logfmt's `msg="…"`), whose value is what the line says.
+fn same_field(a: &[u8], b: &[u8]) -> bool {
+    let key = key_of(a);
+    key.is_some_and(|key| !matches!(key, b"msg" | b"message" | b"event" | b"text"))
+        && key == key_of(b)
 }
 
 /// The key of a `key=value` token (`uid` in `(uid=0)`), if it has one.
@@ -2980,6 +3002,58 @@ mod tests {
         assert_eq!(key_of(b"(uid=0)"), Some(&b"uid"[..]));
         assert_eq!(key_of(b"=x"), None);
         assert_eq!(key_of(b"plain"), None);
+    }
+
+    #[test]
+    fn values_of_one_key_are_one_events_values() {
+        // klog's structured lines: a short message and its values, each quoted. Two
+        // values of one key, of letters only, are the same event's.
+        let klog = |at: &str, message: &str, value: &str| {
+            format!("I1207 12:00:00.140891       1 {at}] {message} {value}")
+        };
+        let mut m = miner();
+        let services = [
+            "default/api",
+            "payments/web",
+            "search/indexer",
+            "kube-system/dns",
+        ];
+        let ids: Vec<GroupId> = (services.iter())
+            .map(|s| {
+                let line = klog("endpointslice_controller.go:211", "\"Syncing service\"", "");
+                m.add(&format!("{line}service=\"{s}\""))
+            })
+            .collect();
+        assert!(ids.iter().all(|&id| m.resolve(id) == m.resolve(ids[0])));
+        let replicas = |set: &str| {
+            klog(
+                "replica_set.go:100",
+                "msg=\"Too few replicas\"",
+                &format!("replicaSet=\"{set}\" need=3 creating=2"),
+            )
+        };
+        let (a, b) = (
+            m.add(&replicas("default/grafana")),
+            m.add(&replicas("search/web")),
+        );
+        assert_eq!(m.resolve(a), m.resolve(b));
+        assert_eq!(
+            text(&m, a),
+            "<*> replica_set.go:<*>] msg=\"Too few replicas\" replicaSet=<*> need=<*> creating=<*>"
+        );
+        // A message's key says nothing alike: another message is another event.
+        let logfmt = |message: &str| format!("level=info msg=\"{message}\" component=\"api/v1\"");
+        let (c, d) = (
+            m.add(&logfmt("cache warmed")),
+            m.add(&logfmt("listener closed")),
+        );
+        assert_ne!(m.resolve(c), m.resolve(d));
+        // Nor do different keys.
+        let (e, f) = (
+            m.add(&klog("a.go:1", "\"Synced\"", "pod=\"web\"")),
+            m.add(&klog("a.go:1", "\"Synced\"", "node=\"web\"")),
+        );
+        assert_ne!(m.resolve(e), m.resolve(f));
     }
 
     #[test]
