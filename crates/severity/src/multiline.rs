@@ -596,6 +596,12 @@ impl MultiLine {
         self.header == Header::GoTestFailure
     }
 
+    /// Whether it is a Rails request's error, its lines behind the request's tag
+    /// ([`Header::RailsTagged`]).
+    pub fn is_rails_tagged(&self) -> bool {
+        matches!(self.header, Header::RailsTagged(_))
+    }
+
     /// Whether `line`, with a time of its own under a line of the record that had none,
     /// still continues it: a part of PostgreSQL's message (its server log stamps each
     /// part, `HINT:  …`, and indents a part's further lines with a tab, unstamped).
@@ -2763,6 +2769,21 @@ pub fn what_went_wrong<'a>(
     // tracebacks or, when a record cut to a page left those out, by a traceback's
     // heading or frame after an exception (a traceback names its exception after its
     // frames; the lines after a single one's are its message's).
+    // A Rails request's error, its first line its tag alone (`[a1b2c3]   `), says it
+    // behind the tag, on a line of its own: `[a1b2c3] NoMethodError (…):`.
+    let tag = (first
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once(']')))
+    .filter(|(tag, after)| !tag.is_empty() && after.trim().is_empty());
+    if let Some((tag, _)) = tag {
+        return rest.find_map(|line| {
+            let said = line
+                .strip_prefix('[')?
+                .strip_prefix(tag)?
+                .strip_prefix(']')?;
+            Some(said.trim_start()).filter(|said| !said.is_empty())
+        });
+    }
     // Android's crash says it under the process.
     let mut rest = rest.peekable();
     if first.starts_with(ANDROID_CRASH) {
@@ -3362,6 +3383,31 @@ mod tests {
         ] {
             assert_eq!(dotnet_test_result(not_a_result), None, "{not_a_result}");
         }
+    }
+
+    #[test]
+    fn a_rails_errors_tag_alone_is_named_by_what_its_lines_say_behind_it() {
+        let said =
+            |record: &[&'static str]| what_went_wrong(record[0], record[1..].iter().copied());
+        let error = [
+            "[a1b2c3]   ",
+            "[a1b2c3]   ",
+            "[a1b2c3] NoMethodError (undefined method `x' for nil):",
+            "[a1b2c3] app/models/user.rb:112:in `sync_avatar'",
+        ];
+        assert_eq!(
+            said(&error),
+            Some("NoMethodError (undefined method `x' for nil):")
+        );
+        // Not another tag's line, nor behind a first line that says something.
+        assert_eq!(said(&["[a1b2c3]", "[d4] NoMethodError (x):"]), None);
+        assert_ne!(
+            said(&[
+                "[error] -- [E006] Not Found Error: /a/Main.scala:5:12",
+                "[error] 5 | x"
+            ]),
+            Some("5 | x")
+        );
     }
 
     #[test]

@@ -411,7 +411,17 @@ fn bracketed_timestamp_range(line: &str) -> Option<std::ops::Range<usize>> {
     let (range, moment) = leading_moment(&line[open..])?;
     let dated = !matches!(moment, Moment::TimeOfDay);
     let end = open + range.end;
-    (dated && at(b, end) == b']').then_some(open + range.start..end)
+    (dated && (at(b, end) == b']' || is_ruby_pid(&b[end..]))).then_some(open + range.start..end)
+}
+
+/// Whether `rest` closes the bracket of Ruby's logger with its process id after the
+/// time: `F, [2026-12-07T12:02:50.200001 #121] FATAL -- : …`.
+fn is_ruby_pid(rest: &[u8]) -> bool {
+    let Some(pid) = rest.strip_prefix(b" #") else {
+        return false;
+    };
+    let digits = pid.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && pid.get(digits) == Some(&b']')
 }
 
 /// What a timestamp says, as written: its zone is reported, not applied, and a year it
@@ -1397,7 +1407,15 @@ mod tests {
             found("app [2024-01-05 10:00:01] up"),
             Some("2024-01-05 10:00:01")
         );
+        // Ruby's logger's, with its process id.
+        assert_eq!(
+            found("F, [2026-12-07T12:02:50.200001 #121] FATAL -- : boom"),
+            Some("2026-12-07T12:02:50.200001")
+        );
         for none in [
+            "F, [2026-12-07T12:02:50.200001 #] FATAL -- : boom",
+            "F, [2026-12-07T12:02:50.200001 #12 ] FATAL -- : boom",
+            "F, [2026-12-07T12:02:50.200001 121] FATAL -- : boom",
             // Indented (a frame), too many fields before, glued to a word, no date,
             // not closed right after the time, a bracket that opens the line.
             "[worker] started",

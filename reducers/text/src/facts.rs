@@ -231,15 +231,44 @@ pub(crate) fn opening(
         }
         // logcat's process, thread, level and tag, after its time or opening the line
         // (`-v brief`): a crash's lines are one record of its process's tag.
-        (None, at, _) => match logcat_prefix(&text[at.unwrap_or(0)..]) {
+        (None, at, stamp) => match logcat_prefix(&text[at.unwrap_or(0)..]) {
             Some((source, message)) => {
                 let at = at.unwrap_or(0);
                 (Some(at + source.start..at + source.end), Some(at + message))
             }
-            None => (None, at),
+            None => (None, at.or_else(|| ruby_logger_message(text, stamp?))),
         },
         (source, message, _) => (source.map(|(name, _)| name), message),
     }
+}
+
+/// Where the message starts in a line of Ruby's logger, whose time is at `stamp`: after
+/// its level's letter and time, the process id, the level and the program's name (`F,
+/// [2026-12-07T12:02:50.200001 #121] FATAL -- : `, `I, [… #121]  INFO -- sidekiq: `).
+fn ruby_logger_message(text: &str, stamp: &Range<usize>) -> Option<usize> {
+    // The level padded to 5, the program's name: both short.
+    const HEAD: usize = 80;
+    let b = text.as_bytes();
+    let opens = stamp.start == "F, [".len()
+        && matches!(
+            b,
+            [
+                b'D' | b'I' | b'W' | b'E' | b'F' | b'A',
+                b',',
+                b' ',
+                b'[',
+                ..
+            ]
+        );
+    if !opens {
+        return None;
+    }
+    // (Its time's bracket closes after the process id.)
+    let close = stamp.end + memchr::memchr(b']', &b[stamp.end..])?;
+    let head = &b[close..b.len().min(close + HEAD)];
+    let level = memchr::memmem::find(head, b" -- ")?;
+    let name = memchr::memmem::find(&head[level..], b": ")?;
+    Some(close + level + name + ": ".len())
 }
 
 /// logcat's columns opening `rest`, as `adb logcat` writes them after its time: by
@@ -507,6 +536,15 @@ mod tests {
                 "\tat a.B.c(B.java:3)",
             ),
             ("W/System.err(12345): x", "x"),
+            // Ruby's logger's, after its level, time, process, level and program.
+            (
+                "F, [2026-12-07T12:02:50.200001 #121] FATAL -- : [04d3] x",
+                "[04d3] x",
+            ),
+            (
+                "I, [2026-12-07T12:02:50.200001 #121]  INFO -- sidekiq: start",
+                "start",
+            ),
             // Not logcat's.
             (
                 "12-07 12:00:00.053  5120  5122 X Tag: x",
@@ -537,6 +575,8 @@ mod tests {
             "I/O error: disk",
             "E/Tag(pid): x",
             "E/(12): x",
+            "X, [2026-12-07T12:02:50.200001 #121] FATAL -- : x",
+            "F, [2026-12-07T12:02:50.200001 #121] FATAL: x",
         ] {
             assert_eq!(message(line), line, "{line:?}");
         }

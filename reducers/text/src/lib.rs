@@ -937,6 +937,14 @@ impl Text {
             {
                 text
             }
+            // Ruby's logger's serious line with a Rails request's tag is read whole: the
+            // tag's lines under it are its record.
+            Some(_)
+                if message.starts_with('[')
+                    && matches!(text.as_bytes(), [b'E' | b'F', b',', b' ', b'[', ..]) =>
+            {
+                text
+            }
             _ => message,
         };
         pending.multiline.start(opening, severity, facts.opens);
@@ -984,9 +992,13 @@ impl Text {
                 && !message.trim_start().is_empty()
                 && !severity::multiline::is_exception_group_heading(message)
         };
+        // (A line of a Rails request's error with a time of its own goes on with it at
+        // its level only: another level's is another call of the logger.)
         let stamped_goes_on = || {
             facts.message.is_some()
                 && (pending.stamped_lines || pending.multiline.continues_after_unstamped(message))
+                && !(pending.multiline.is_rails_tagged()
+                    && facts.severity != pending.first_severity)
         };
         pending.open
             && (facts.stamp.is_none() || stamped_goes_on())
@@ -2830,6 +2842,50 @@ mod tests {
             // The lines of no other process or tag are the crash's.
             assert_eq!(envelope.stats["records"], 302);
         }
+    }
+
+    #[test]
+    fn a_rails_error_logged_line_by_line_is_one_record_named_by_its_exception() {
+        // Rails' production log through Ruby's logger: every line of the error has the
+        // logger's prefix and the request's tag.
+        let line = |level: &str, message: &str| {
+            let letter = &level[..1];
+            format!("{letter}, [2026-12-07T12:02:50.200001 #121] {level:>5} -- : [04d3f020-75cc] {message}\n")
+        };
+        let mut input: String = (0..300)
+            .map(|i| line("INFO", &format!("Completed 200 OK in {i}ms")))
+            .collect();
+        input.push_str(&line("FATAL", "  "));
+        input.push_str(&line(
+            "FATAL",
+            "NoMethodError (undefined method `avatar_url' for nil:NilClass):",
+        ));
+        input.push_str(&line("FATAL", "  "));
+        input.push_str(&line("FATAL", "app/models/user.rb:112:in `sync_avatar'"));
+        input.push_str(&line(
+            "FATAL",
+            "app/controllers/profiles_controller.rb:23:in `update'",
+        ));
+        input.push_str(&line("INFO", "Started GET \"/\" for 10.0.0.1"));
+        let envelope = envelope_of(folding(), input.as_bytes());
+        let error = &envelope.items[0];
+        assert_eq!(
+            (error["line"].as_u64(), error["severity"].as_str()),
+            (Some(301), Some("fatal"))
+        );
+        assert_eq!(error["more"].as_array().map(Vec::len), Some(4), "{error}");
+        assert!(
+            envelope.summary.contains(
+                "[04d3f020-75cc]    … NoMethodError (undefined method `avatar_url' for nil:NilClass):"
+            ),
+            "{}",
+            envelope.summary
+        );
+        assert_eq!(
+            envelope.stats["time_span"],
+            json!(["2026-12-07T12:02:50.200001", "2026-12-07T12:02:50.200001"])
+        );
+        assert_eq!(envelope.stats["records"], 302);
     }
 
     #[test]
