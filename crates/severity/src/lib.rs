@@ -263,9 +263,11 @@ pub fn inspect(line: &str) -> Inspection {
 }
 
 /// What [`inspect`] reads at the start of a line alone, said of `message`: Go's `panic: `
-/// and `fatal error: ` (fatal, opening a goroutine dump) and `Caused by:` (an error). For
-/// a line whose message follows its time (`2024-01-05T10:00:00Z panic: …`, as a CI job's
-/// log stamps every line), where `inspect` reads the time instead.
+/// and `fatal error: ` (fatal, opening a goroutine dump), `Caused by:` (an error) and
+/// PHP's `PHP Deprecated:` (a warning; its log's `[07-Dec-2026 12:00:09 UTC] PHP
+/// Deprecated:  …`). For a line whose message follows its time (`2024-01-05T10:00:00Z
+/// panic: …`, as a CI job's log stamps every line), where `inspect` reads the time
+/// instead.
 ///
 /// ```
 /// use briefly_severity::{inspect, opening, Opens, Severity};
@@ -274,12 +276,17 @@ pub fn inspect(line: &str) -> Inspection {
 /// assert_eq!(inspect(line).opens, None);
 /// assert_eq!(opening(&line[21..]).opens, Some(Opens::GoPanic));
 /// assert_eq!(opening("Caused by: java.io.IOException").severity, Some(Severity::Error));
+/// assert_eq!(opening("PHP Deprecated:  strlen(): …").severity, Some(Severity::Warn));
 /// assert_eq!(opening("INFO started").severity, None);
 /// ```
 pub fn opening(message: &str) -> Inspection {
     let found = Findings::begin(message.as_bytes());
+    let php = || match message.as_bytes() {
+        [b'P', b'H', b'P', b' ', rest @ ..] => php_level(rest),
+        _ => None,
+    };
     Inspection {
-        severity: found.signalled,
+        severity: found.signalled.or_else(php),
         opens: found.opens,
         stated: false,
     }

@@ -403,10 +403,21 @@ fn message_start(text: &str, from: usize, stamp: &Range<usize>) -> Option<usize>
         return None;
     }
     let after = &text.as_bytes()[stamp.end..];
-    let close = usize::from(bracketed);
-    if bracketed && after.first() != Some(&b']') {
+    // A zone's name may close the bracket (PHP's `[07-Dec-2026 12:00:09 UTC] `).
+    let zone = match after {
+        [b' ', rest @ ..] if bracketed => {
+            let letters = rest.iter().take_while(|b| b.is_ascii_uppercase()).count();
+            match (1..=5).contains(&letters) {
+                true => 1 + letters,
+                false => 0,
+            }
+        }
+        _ => 0,
+    };
+    if bracketed && after.get(zone) != Some(&b']') {
         return None;
     }
+    let close = zone + usize::from(bracketed);
     match after.get(close) {
         None => Some(text.len()),
         Some(b' ' | b'\t') => Some(stamp.end + close + 1),
@@ -474,6 +485,7 @@ mod tests {
                 " --> src/main.rs:4:18",
             ),
             ("[2024-01-05 10:00:00] up", "up"),
+            ("[07-Dec-2026 12:00:09 UTC] PHP Deprecated:  x", "PHP Deprecated:  x"),
             ("\u{feff}2024-01-05 10:00:00 first", "first"),
             ("2024-01-05 10:00:00", ""),
             ("2024-01-05 10:00:00\tx", "x"),
@@ -568,6 +580,9 @@ mod tests {
             "  2024-01-05 10:00:00 frame",
             "\t2024-01-05 10:00:00 frame",
             "[2024-01-05 10:00:00]x",
+            "[07-Dec-2026 12:00:09 UTC]x",
+            "[07-Dec-2026 12:00:09 Utc] x",
+            "[07-Dec-2026 12:00:09 ABCDEF] x",
             "2024-01-05 10:00:00,x",
             "a || b",
             "| a | b |",
