@@ -485,7 +485,10 @@ mod tests {
                 " --> src/main.rs:4:18",
             ),
             ("[2024-01-05 10:00:00] up", "up"),
-            ("[07-Dec-2026 12:00:09 UTC] PHP Deprecated:  x", "PHP Deprecated:  x"),
+            (
+                "[07-Dec-2026 12:00:09 UTC] PHP Deprecated:  x",
+                "PHP Deprecated:  x",
+            ),
             ("\u{feff}2024-01-05 10:00:00 first", "first"),
             ("2024-01-05 10:00:00", ""),
             ("2024-01-05 10:00:00\tx", "x"),
