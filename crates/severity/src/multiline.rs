@@ -653,10 +653,12 @@ impl MultiLine {
         }
         match self.traceback {
             Traceback::Open => return true,
+            // (psycopg2's exception goes on with PostgreSQL's `DETAIL:  …`, unindented.)
             Traceback::Ended => {
                 return blank()
                     || is_chain_line(line)
                     || (self.indented == Indented::Continue && indented)
+                    || POSTGRES_PARTS.iter().any(|part| line.starts_with(part))
             }
             Traceback::Chained => return blank() || line.starts_with(TRACEBACK),
             Traceback::None => {}
@@ -3383,6 +3385,23 @@ mod tests {
         ] {
             assert_eq!(dotnet_test_result(not_a_result), None, "{not_a_result}");
         }
+    }
+
+    #[test]
+    fn psycopg2s_exception_keeps_postgresqls_parts_under_it() {
+        let traceback = [
+            "Traceback (most recent call last):",
+            "  File \"/opt/airflow/dags/etl_orders.py\", line 88, in load_warehouse",
+            "    cur.execute(COPY_SQL, params)",
+            "psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint \"orders_pkey\"",
+            "DETAIL:  Key (order_id)=(884213) already exists.",
+            "HINT:  none",
+            "",
+        ];
+        splits_alike(&[(
+            &[&traceback, &["DETAILS: not PostgreSQL's"]],
+            &[traceback[3]],
+        )]);
     }
 
     #[test]
