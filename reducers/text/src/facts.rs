@@ -304,7 +304,11 @@ fn logcat_prefix(rest: &str) -> Option<(Range<usize>, usize)> {
         let tagged = b[open] == b'(' && open > 2 && pid > 0 && b[close..].starts_with(b"): ");
         return tagged.then_some((0..close + 1, close + "): ".len()));
     }
-    // `-v threadtime`'s `  5120  5120 E Tag     : `.
+    // `-v threadtime`'s `  5120  5120 E Tag     : `. (Nearly every line is ruled out
+    // by its first byte.)
+    if !matches!(b.first(), Some(b' ' | b'0'..=b'9')) {
+        return None;
+    }
     let pid_at = spaces(0);
     let pid = digits(pid_at);
     let tid_at = pid_at + pid + spaces(pid_at + pid);
