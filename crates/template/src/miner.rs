@@ -2041,12 +2041,31 @@ fn same_key(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// Whether two `key=value` tokens have the same key, one that names a value: not a
-/// line's message (logfmt's `msg="…"`), whose value is what the line says.
+/// Whether two `key=value` tokens have the same key, one that names a value, and both
+/// values name something by parts (`default/api`, `web-tls`, `api.example.com`): not a
+/// line's message (logfmt's `msg="…"`), whose value is what the line says, nor a word
+/// alone (`status="error"`, `reason="BackOff"`, `action="delete_repository"`), a state
+/// or a kind whose values are different events.
 fn same_field(a: &[u8], b: &[u8]) -> bool {
     let key = key_of(a);
+    let named_by_parts = |t: &[u8]| {
+        let value = &t[t
+            .iter()
+            .position(|&c| c == b'=')
+            .map_or(t.len(), |eq| eq + 1)..];
+        let value = value.trim_ascii_end();
+        let value = value.strip_prefix(b"\"").unwrap_or(value);
+        let value = value.strip_suffix(b"\"").unwrap_or(value);
+        value.windows(3).any(|w| {
+            w[0].is_ascii_alphanumeric()
+                && matches!(w[1], b'/' | b'.' | b'-' | b':' | b'@')
+                && w[2].is_ascii_alphanumeric()
+        })
+    };
     key.is_some_and(|key| !matches!(key, b"msg" | b"message" | b"event" | b"text"))
         && key == key_of(b)
+        && named_by_parts(a)
+        && named_by_parts(b)
 }
 
 /// The key of a `key=value` token (`uid` in `(uid=0)`), if it has one.
@@ -3041,6 +3060,10 @@ mod tests {
             text(&m, a),
             "<*> replica_set.go:<*>] msg=\"Too few replicas\" replicaSet=<*> need=<*> creating=<*>"
         );
+        // A word alone is a state or a kind: another is another event.
+        let synced = |state: &str| klog("a.go:7", "\"Synced\"", &format!("state=\"{state}\""));
+        let (ok, error) = (m.add(&synced("ok")), m.add(&synced("error")));
+        assert_ne!(m.resolve(ok), m.resolve(error));
         // A message's key says nothing alike: another message is another event.
         let logfmt = |message: &str| format!("level=info msg=\"{message}\" component=\"api/v1\"");
         let (c, d) = (
