@@ -992,13 +992,16 @@ impl Text {
                 && !message.trim_start().is_empty()
                 && !severity::multiline::is_exception_group_heading(message)
         };
-        // (A line of a Rails request's error with a time of its own goes on with it at
-        // its level only: another level's is another call of the logger.)
+        // (A line of a Rails request's error with a time of its own goes on with it only
+        // where the error opened with its tag alone, as Rails logs one line by line, and
+        // at its level: another level's, or a line under one that said something, is
+        // another call of the logger.)
         let stamped_goes_on = || {
             facts.message.is_some()
                 && (pending.stamped_lines || pending.multiline.continues_after_unstamped(message))
                 && !(pending.multiline.is_rails_tagged()
-                    && facts.severity != pending.first_severity)
+                    && (facts.severity != pending.first_severity
+                        || !pending.item.text.trim_end().ends_with(']')))
         };
         pending.open
             && (facts.stamp.is_none() || stamped_goes_on())
@@ -2867,6 +2870,12 @@ mod tests {
             "app/controllers/profiles_controller.rb:23:in `update'",
         ));
         input.push_str(&line("INFO", "Started GET \"/\" for 10.0.0.1"));
+        // Errors logged call by call, each saying something: records of their own.
+        input.push_str(&line("ERROR", "Stripe::CardError: Your card was declined."));
+        input.push_str(&line(
+            "ERROR",
+            "Failed to send receipt email: Net::ReadTimeout",
+        ));
         let envelope = envelope_of(folding(), input.as_bytes());
         let error = &envelope.items[0];
         assert_eq!(
@@ -2885,7 +2894,7 @@ mod tests {
             envelope.stats["time_span"],
             json!(["2026-12-07T12:02:50.200001", "2026-12-07T12:02:50.200001"])
         );
-        assert_eq!(envelope.stats["records"], 302);
+        assert_eq!(envelope.stats["records"], 304);
     }
 
     #[test]
