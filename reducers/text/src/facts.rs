@@ -149,22 +149,39 @@ impl Facts {
     fn fill(&mut self, text: &str, inspection: severity::Inspection, out: &mut LineFacts) {
         out.stamp = timestamp_range(text);
         (out.source, out.message) = opening(text, out.stamp.as_ref());
-        // What a line's start says is said at its message's, when its time comes first.
-        let message = match out.message {
-            Some(at) if at > 0 => Some(&text[at..]),
-            _ => None,
-        };
-        let opening = message.map_or_else(severity::Inspection::default, severity::opening);
-        out.severity = match message.and_then(severity::checker_verdict) {
-            // A memory checker's own words outrank the line's (valgrind's `ERROR SUMMARY:
-            // 0 errors` is none).
-            Some(verdict) => verdict,
-            None => inspection.severity.max(opening.severity),
-        };
-        out.opens = inspection.opens.or(opening.opens);
+        (out.severity, out.opens) = graded(text, out.message, inspection);
         self.masker.fill(text, &mut out.masked);
         out.grep_match = self.grep.as_ref().is_none_or(|re| re.is_match(text));
     }
+}
+
+/// The severity of `text`, and what it opens, given what [`severity::inspect`] found
+/// in it (`inspection`) and where its message starts ([`opening`]): what a line's start
+/// says is said at its message's, when its time comes first.
+fn graded(
+    text: &str,
+    message: Option<usize>,
+    inspection: severity::Inspection,
+) -> (Option<Severity>, Option<Opens>) {
+    let message = match message {
+        Some(at) if at > 0 => Some(&text[at..]),
+        _ => None,
+    };
+    let opening = message.map_or_else(severity::Inspection::default, severity::opening);
+    let severity = match message.and_then(severity::checker_verdict) {
+        // A memory checker's own words outrank the line's (valgrind's `ERROR SUMMARY:
+        // 0 errors` is none).
+        Some(verdict) => verdict,
+        None => inspection.severity.max(opening.severity),
+    };
+    (severity, inspection.opens.or(opening.opens))
+}
+
+/// The severity of a line as its record's first line has it ([`LineFacts::severity`]):
+/// for a line read apart from the others (the input's first and last).
+pub(crate) fn line_severity(text: &str) -> Option<Severity> {
+    let (_, message) = opening(text, timestamp_range(text).as_ref());
+    graded(text, message, severity::inspect(text)).0
 }
 
 /// The state of a line redrawn with carriage returns (a progress bar) to read and show

@@ -1561,7 +1561,7 @@ impl Text {
                 continue;
             }
             shown_lines.push((edge.line, edge.line));
-            let severity = classify(&edge.text);
+            let severity = facts::line_severity(&edge.text);
             let count = miner.count_alike(group);
             out.emit(
                 1,
@@ -5476,5 +5476,24 @@ done
             .find(|item| item["line"] == 20_001)
             .expect("the last line is an item");
         assert_eq!(last["text"], "served /item/7 in 99 ms");
+    }
+
+    #[test]
+    fn the_first_and_last_lines_are_graded_as_their_records_are() {
+        // PHP's deprecation after its log's time is a warning by its message.
+        let line = |i: u32| {
+            format!(
+                "[07-Dec-2026 12:24:{:02} UTC] PHP Deprecated:  strlen(): Passing null in /a/Str.php on line {i}\n",
+                i % 60
+            )
+        };
+        let input: String = (0..300).map(line).collect();
+        let envelope = envelope_of(folding(), input.as_bytes());
+        for n in [1, 300] {
+            let item = (envelope.items.iter())
+                .find(|item| item["kind"] == "line" && item["line"] == n)
+                .unwrap_or_else(|| panic!("{}", envelope.to_json()));
+            assert_eq!(item["severity"], "warn", "{item}");
+        }
     }
 }
