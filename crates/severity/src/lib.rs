@@ -1866,6 +1866,9 @@ pub fn mongodb_level(bytes: &[u8]) -> Option<Severity> {
 /// macOS's `TBT W (2): …`; not javac's note on a type variable, `  where E is a
 /// type-variable:`, `    E extends Object declared in …`).
 fn is_column(bytes: &[u8], i: usize) -> bool {
+    if i == 0 {
+        return is_logcat_brief(bytes);
+    }
     let tag = || {
         let tag = &bytes[i + 2..];
         tag.iter().take(2).filter(|b| is_word_byte(**b)).count() == 2
@@ -1885,6 +1888,24 @@ fn is_column(bytes: &[u8], i: usize) -> bool {
             .last()
             .is_some_and(|b| !b.is_ascii_lowercase())
         && !(i.checked_sub(2).is_some_and(lone_letter) || lone_letter(i + 2))
+}
+
+/// Whether `bytes` opens with logcat's columns as `-v brief` writes them, its level's
+/// letter, tag and process id: `E/ActivityManager( 1532): `, `I/chatty  (  812): `.
+fn is_logcat_brief(bytes: &[u8]) -> bool {
+    let Some(rest) = bytes.get(2..bytes.len().min(COLUMN_WINDOW)) else {
+        return false;
+    };
+    let Some(open) = (bytes[1] == b'/')
+        .then(|| rest.iter().position(|&b| b == b'('))
+        .flatten()
+    else {
+        return false;
+    };
+    let tag = rest[..open].trim_ascii_end();
+    let pid = rest[open + 1..].trim_ascii_start();
+    let digits = pid.iter().take_while(|b| b.is_ascii_digit()).count();
+    !tag.is_empty() && !tag.contains(&b' ') && digits > 0 && pid[digits..].starts_with(b"):")
 }
 
 /// Whether what lies between a level stated and a later one in prose's form, `between`,
@@ -3922,6 +3943,14 @@ mod tests {
                 "03-17 16:13:38.811 I/ActivityManager( 1702): Start proc",
                 Some(Info),
             ),
+            // `-v brief`'s, opening the line, its tag padded or not.
+            ("E/ActivityManager( 1532): ANR in com.example", Some(Error)),
+            ("F/DEBUG   ( 6350): backtrace:", Some(Fatal)),
+            ("W/chatty  (  812): uid=1000 expire 3 lines", Some(Warn)),
+            ("I/O stall (12): reading", None),
+            ("E/Tag (x): y", None),
+            ("E/Tag (): y", None),
+            ("E/my tag (12): y", None),
             // Files named so, as `ls` and `find` list them.
             ("-rw-r--r-- 1 root root 0 Dec  2 10:00 segfault.c", None),
             ("./src/segfault_handler.c", None),
