@@ -424,12 +424,16 @@ fn message_start(text: &str, from: usize, stamp: &Range<usize>) -> Option<usize>
         return None;
     }
     let after = &text.as_bytes()[stamp.end..];
-    // A zone's name may close the bracket (PHP's `[07-Dec-2026 12:00:09 UTC] `).
+    // A zone's name may close the bracket (PHP's `[07-Dec-2026 12:00:09 UTC] `, or
+    // its `date.timezone`'s, `Europe/Berlin`, `America/New_York`).
     let zone = match after {
-        [b' ', rest @ ..] if bracketed => {
-            let letters = rest.iter().take_while(|b| b.is_ascii_uppercase()).count();
-            match (1..=5).contains(&letters) {
-                true => 1 + letters,
+        [b' ', first, rest @ ..] if bracketed && first.is_ascii_uppercase() => {
+            let name = rest
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphabetic() || b == b'/' || b == b'_')
+                .count();
+            match name < 32 {
+                true => 2 + name,
                 false => 0,
             }
         }
@@ -508,6 +512,10 @@ mod tests {
             ("[2024-01-05 10:00:00] up", "up"),
             (
                 "[07-Dec-2026 12:00:09 UTC] PHP Deprecated:  x",
+                "PHP Deprecated:  x",
+            ),
+            (
+                "[07-Dec-2026 12:00:09 America/New_York] PHP Deprecated:  x",
                 "PHP Deprecated:  x",
             ),
             ("\u{feff}2024-01-05 10:00:00 first", "first"),
@@ -605,8 +613,9 @@ mod tests {
             "\t2024-01-05 10:00:00 frame",
             "[2024-01-05 10:00:00]x",
             "[07-Dec-2026 12:00:09 UTC]x",
-            "[07-Dec-2026 12:00:09 Utc] x",
-            "[07-Dec-2026 12:00:09 ABCDEF] x",
+            "[07-Dec-2026 12:00:09 utc] x",
+            "[07-Dec-2026 12:00:09 UTC+1] x",
+            "[07-Dec-2026 12:00:09 Processing_all_of_the_queued_items] x",
             "2024-01-05 10:00:00,x",
             "a || b",
             "| a | b |",
