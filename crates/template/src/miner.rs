@@ -404,8 +404,9 @@ struct Scratch {
     words: Vec<u64>,
     /// How many of them are known header fields.
     line_fields: usize,
-    /// How many of them are values of a key ([`same_field`]): a template with another
-    /// value there may match them by the key.
+    /// How many of them are values of a key that name something by parts
+    /// ([`named_value_key`]): a template with another value there may match them by the
+    /// key.
     line_keyed: usize,
     /// Sorted hashes of every token of the line being placed, of any kind, for
     /// [`Miner::cannot_align`].
@@ -1183,7 +1184,7 @@ impl Miner {
         self.scratch.shared = shared;
         self.scratch.words = words;
         self.scratch.line_keyed = (0..m.len())
-            .filter(|&i| m.kind(i) == TokenKind::Value && same_field(m.bytes(i), m.bytes(i)))
+            .filter(|&i| m.kind(i) == TokenKind::Value && named_value_key(m.bytes(i)).is_some())
             .count();
         self.scratch.line_fields = (0..m.len().min(FIELD_POSITIONS))
             .filter(|&i| m.kind(i) == TokenKind::Word && self.is_field(i, m.token_hash(i)))
@@ -2041,31 +2042,28 @@ fn same_key(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// Whether two `key=value` tokens have the same key, one that names a value, and both
-/// values name something by parts (`default/api`, `web-tls`, `api.example.com`): not a
-/// line's message (logfmt's `msg="…"`), whose value is what the line says, nor a word
-/// alone (`status="error"`, `reason="BackOff"`, `action="delete_repository"`), a state
-/// or a kind whose values are different events.
+/// Whether two `key=value` tokens are values of one key that name something by parts
+/// ([`named_value_key`]).
 fn same_field(a: &[u8], b: &[u8]) -> bool {
-    let key = key_of(a);
-    let named_by_parts = |t: &[u8]| {
-        let value = &t[t
-            .iter()
-            .position(|&c| c == b'=')
-            .map_or(t.len(), |eq| eq + 1)..];
-        let value = value.trim_ascii_end();
-        let value = value.strip_prefix(b"\"").unwrap_or(value);
-        let value = value.strip_suffix(b"\"").unwrap_or(value);
-        value.windows(3).any(|w| {
-            w[0].is_ascii_alphanumeric()
-                && matches!(w[1], b'/' | b'.' | b'-' | b':' | b'@')
-                && w[2].is_ascii_alphanumeric()
-        })
-    };
-    key.is_some_and(|key| !matches!(key, b"msg" | b"message" | b"event" | b"text"))
-        && key == key_of(b)
-        && named_by_parts(a)
-        && named_by_parts(b)
+    named_value_key(a).is_some_and(|key| named_value_key(b) == Some(key))
+}
+
+/// The key of a `key=value` token whose value names something by parts (`default/api`,
+/// `web-tls`, `api.example.com`): not a line's message (logfmt's `msg="…"`), whose value
+/// is what the line says, nor a word alone (`status="error"`, `reason="BackOff"`,
+/// `action="delete_repository"`), a state or a kind whose values are different events.
+fn named_value_key(t: &[u8]) -> Option<&[u8]> {
+    let key = key_of(t).filter(|key| !matches!(*key, b"msg" | b"message" | b"event" | b"text"))?;
+    let eq = t.iter().position(|&c| c == b'=')?;
+    let value = t[eq + 1..].trim_ascii_end();
+    let value = value.strip_prefix(b"\"").unwrap_or(value);
+    let value = value.strip_suffix(b"\"").unwrap_or(value);
+    let by_parts = value.windows(3).any(|w| {
+        w[0].is_ascii_alphanumeric()
+            && matches!(w[1], b'/' | b'.' | b'-' | b':' | b'@')
+            && w[2].is_ascii_alphanumeric()
+    });
+    by_parts.then_some(key)
 }
 
 /// The key of a `key=value` token (`uid` in `(uid=0)`), if it has one.
@@ -3026,7 +3024,8 @@ mod tests {
     #[test]
     fn values_of_one_key_are_one_events_values() {
         // klog's structured lines: a short message and its values, each quoted. Two
-        // values of one key, of letters only, are the same event's.
+        // values of one key that name something by parts (of letters only: nothing
+        // masks them) are the same event's.
         let klog = |at: &str, message: &str, value: &str| {
             format!("I1207 12:00:00.140891       1 {at}] {message} {value}")
         };
