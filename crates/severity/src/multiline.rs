@@ -596,8 +596,8 @@ impl MultiLine {
         self.header == Header::GoTestFailure
     }
 
-    /// Whether it is a Rails request's error, its lines behind the request's tag
-    /// ([`Header::RailsTagged`]).
+    /// Whether it is a Rails request's error, its lines behind the request's tag (`F,
+    /// […] FATAL -- : [a1b2c3]   `, then `[a1b2c3] NoMethodError (…):`).
     pub fn is_rails_tagged(&self) -> bool {
         matches!(self.header, Header::RailsTagged(_))
     }
