@@ -1001,8 +1001,10 @@ impl MultiLine {
     /// it ([`MultiLine::push`]): under Go's `panic:`, the panicking goroutine's first
     /// frame in the program's code (its package's path opens with a domain, or is
     /// `main`), its function and its file and line (`/app/store/cache.go:42 +0x2a`),
-    /// past the runtime's frames and the standard library's. A record cut short keeps
-    /// it, as it keeps a cause.
+    /// past the runtime's frames and the standard library's; in a sanitizer's report,
+    /// the heading of each of its parts (`freed by thread T0 here:`, `0x… is located 0
+    /// bytes inside of 16-byte region …`, `Direct leak of 24 byte(s) …`). A record cut
+    /// short keeps it, as it keeps a cause.
     pub fn at_fault(&self) -> bool {
         self.at_fault
     }
@@ -1034,7 +1036,10 @@ impl MultiLine {
         let line = self.within(line);
         let first = self.lines == 0;
         self.lines += 1;
-        self.at_fault = self.opens == Some(Opens::GoPanic) && self.go_fault_at(line);
+        self.at_fault = match self.header {
+            Header::SanitizerReport => is_sanitizer_report_line(line),
+            _ => self.opens == Some(Opens::GoPanic) && self.go_fault_at(line),
+        };
         // Minitest's `1) Failure:` says a test failed in no word of a level.
         if first && self.header == Header::MinitestReport {
             self.severity = self.severity.max(Some(Severity::Error));
@@ -6547,6 +6552,28 @@ mod tests {
             }
         }
         shown
+    }
+
+    #[test]
+    fn a_sanitizers_report_shows_where_in_the_headings_of_its_parts() {
+        let report = [
+            "==4711==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000a30",
+            "READ of size 8 at 0x602000000a30 thread T0",
+            "    #0 0x55d4a8a1069b in pool_next_free /home/ci/src/pool.c:142:17",
+            "",
+            "0x602000000a30 is located 0 bytes inside of 16-byte region [0x602000000a30,0x602000000a40)",
+            "freed by thread T0 here:",
+            "    #0 0x55d4c39e1b4e in free (/home/ci/build/tests/unit_tests+0x1b4e)",
+            "",
+            "previously allocated by thread T0 here:",
+            "    #0 0x55d4c39e1c9e in malloc (/home/ci/build/tests/unit_tests+0x1c9e)",
+            "",
+            "SUMMARY: AddressSanitizer: heap-use-after-free /home/ci/src/pool.c:142:17 in pool_next_free",
+        ];
+        assert_eq!(
+            at_fault(&report),
+            [report[1], report[4], report[5], report[8]]
+        );
     }
 
     #[test]
