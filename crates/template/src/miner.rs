@@ -1335,6 +1335,7 @@ impl Miner {
         // Filled for the first candidate that needs them.
         scratch.tokens.clear();
         let mut best: Option<Candidate> = None;
+        let mut aligned = 0;
         let lo = n.saturating_sub(d).max(1);
         // Per length, the line's words (with repeats, as `common` counts them) that
         // have postings at it: no shape of that length shares more with the line.
@@ -1383,6 +1384,10 @@ impl Miner {
                 if self.cannot_align(&shape.toks, &scratch.tokens) {
                     continue;
                 }
+                if aligned == MAX_ALIGNMENTS {
+                    break;
+                }
+                aligned += 1;
                 if let Some(score) = self.cross_score(&shape.toks, m, &mut scratch) {
                     if best.as_ref().is_none_or(|b| score > b.score) {
                         best = Some(Candidate { shape: s, score });
@@ -1852,6 +1857,12 @@ fn word_hashes(toks: &[Tok]) -> Box<[u64]> {
 /// Most templates of one length compared with a new line (those sharing
 /// the most words with it).
 const MAX_CANDIDATES: usize = 32;
+
+/// Most candidates of other lengths a line is aligned with ([`Miner::find_other_len`]):
+/// each alignment costs the product of the lengths, and a log whose every line is a new
+/// shape (wide keyed lines, a state at each of many keys) would pay it with every
+/// candidate of every nearby length.
+const MAX_ALIGNMENTS: usize = 64;
 
 /// Most index entries gathered when looking for candidates.
 const MAX_POSTINGS: usize = 256;
