@@ -1215,6 +1215,26 @@ mod tests {
         assert!(tiny.as_str().unwrap().starts_with(CUT_MARKER), "{tiny}");
     }
 
+    /// A reducer of an item for each record, made by its first function, and the
+    /// outcome its second makes.
+    struct Items<I, O>(I, O);
+
+    impl<I, O> Reducer for Items<I, O>
+    where
+        I: FnMut(&Record<'_>) -> Value,
+        O: FnMut() -> Outcome<Value>,
+    {
+        type Item = Value;
+        type Stats = Value;
+        fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
+            out.emit(0, (self.0)(record));
+            Flow::Continue
+        }
+        fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
+            (self.1)()
+        }
+    }
+
     /// Every line an item; stats as large as asked.
     #[derive(Clone)]
     struct EveryLine {
@@ -1324,25 +1344,18 @@ mod tests {
     #[test]
     fn an_item_too_large_for_the_least_budget_is_cut_as_little_as_it_can_be() {
         // A record with its lines beside a long summary, frames of `frame` characters.
-        struct Record1 {
-            frame: usize,
-        }
-        impl Reducer for Record1 {
-            type Item = Value;
-            type Stats = Value;
-            fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
-                let more = vec![format!("\tat frame {}", "f".repeat(self.frame)); 3];
-                let item = json!({"line": record.line, "text": record.text, "more": more});
-                out.emit(0, item);
-                Flow::Continue
-            }
-            fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
-                Outcome::new("s".repeat(300), json!({}))
-            }
-        }
+        let record1 = |frame: usize| {
+            Items(
+                move |record: &Record<'_>| {
+                    let more = vec![format!("\tat frame {}", "f".repeat(frame)); 3];
+                    json!({"line": record.line, "text": record.text, "more": more})
+                },
+                || Outcome::new("s".repeat(300), json!({})),
+            )
+        };
         let reduce = |frame: usize| {
             let dir = tempfile::tempdir().unwrap();
-            let mut pipeline = Pipeline::new(Record1 { frame }, config(dir.path(), 1_000));
+            let mut pipeline = Pipeline::new(record1(frame), config(dir.path(), 1_000));
             pipeline.push(format!("ERROR {}\n", "e".repeat(600)).as_bytes());
             let envelope = pipeline.finish(End::default());
             check(&envelope, 1_000);
@@ -1362,31 +1375,24 @@ mod tests {
     fn a_long_item_after_others_is_shown_cut_when_it_keeps_half_of_itself() {
         // Each line an item: `N` short, or a record of N lines of 60 characters; its items
         // may end a page cut, or not.
-        struct Records(bool);
-        impl Reducer for Records {
-            type Item = Value;
-            type Stats = Value;
-            fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
-                let lines: usize = record.text.parse().unwrap();
-                let more: Vec<String> = (0..lines)
-                    .map(|i| format!("{i:02} {}", "m".repeat(57)))
-                    .collect();
-                out.emit(
-                    0,
-                    json!({"line": record.line, "text": "ERROR", "more": more}),
-                );
-                Flow::Continue
-            }
-            fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
-                Outcome {
-                    cut_next_item: self.0,
+        let records = |cut_next_item: bool| {
+            Items(
+                |record: &Record<'_>| {
+                    let lines: usize = record.text.parse().unwrap();
+                    let more: Vec<String> = (0..lines)
+                        .map(|i| format!("{i:02} {}", "m".repeat(57)))
+                        .collect();
+                    json!({"line": record.line, "text": "ERROR", "more": more})
+                },
+                move || Outcome {
+                    cut_next_item,
                     ..Outcome::new("s", json!({}))
-                }
-            }
-        }
+                },
+            )
+        };
         let dir = tempfile::tempdir().unwrap();
         let reduced = |input: &str, config: &RunConfig, cut_next_item: bool| {
-            let envelope = reduce(Records(cut_next_item), input.as_bytes(), config).unwrap();
+            let envelope = reduce(records(cut_next_item), input.as_bytes(), config).unwrap();
             check(&envelope, config.budget.per_result_chars);
             envelope
         };
@@ -1438,20 +1444,12 @@ mod tests {
         // A summary of 500 chars and stats of 1,000 beside items of 900: within the half
         // of 4,000 the fixed part may take, they left room for two items; cut, three
         // fit.
-        struct Wordy(EveryLine);
-        impl Reducer for Wordy {
-            type Item = Value;
-            type Stats = Value;
-            fn record(&mut self, record: &Record<'_>, out: &mut dyn Emit<Value>) -> Flow {
-                self.0.record(record, out)
-            }
-            fn finish(&mut self, _out: &mut dyn Emit<Value>) -> Outcome<Value> {
-                Outcome::new("s".repeat(500), json!({"blob": "b".repeat(1_000)}))
-            }
-        }
         let dir = tempfile::tempdir().unwrap();
         let input = long_lines(3, 900);
-        let wordy = Wordy(plain_lines());
+        let wordy = Items(
+            |record: &Record<'_>| json!({"line": record.line, "text": record.text}),
+            || Outcome::new("s".repeat(500), json!({"blob": "b".repeat(1_000)})),
+        );
         let envelope = reduce(wordy, input.as_bytes(), &config(dir.path(), 4_000)).unwrap();
         check(&envelope, 4_000);
         assert_eq!(envelope.returned_items, 3, "{}", envelope.to_json());
