@@ -1867,7 +1867,7 @@ pub fn mongodb_level(bytes: &[u8]) -> Option<Severity> {
 /// type-variable:`, `    E extends Object declared in …`).
 fn is_column(bytes: &[u8], i: usize) -> bool {
     if i == 0 {
-        return is_logcat_brief(bytes);
+        return logcat_brief_close(bytes).is_some();
     }
     let tag = || {
         let tag = &bytes[i + 2..];
@@ -1890,22 +1890,34 @@ fn is_column(bytes: &[u8], i: usize) -> bool {
         && !(i.checked_sub(2).is_some_and(lone_letter) || lone_letter(i + 2))
 }
 
-/// Whether `bytes` opens with logcat's columns as `-v brief` writes them, its level's
-/// letter, tag and process id: `E/ActivityManager( 1532): `, `I/chatty  (  812): `.
-fn is_logcat_brief(bytes: &[u8]) -> bool {
-    let Some(rest) = bytes.get(2..bytes.len().min(COLUMN_WINDOW)) else {
-        return false;
-    };
-    let Some(open) = (bytes[1] == b'/')
-        .then(|| rest.iter().position(|&b| b == b'('))
-        .flatten()
-    else {
-        return false;
-    };
-    let tag = rest[..open].trim_ascii_end();
-    let pid = rest[open + 1..].trim_ascii_start();
-    let digits = pid.iter().take_while(|b| b.is_ascii_digit()).count();
-    !tag.is_empty() && !tag.contains(&b' ') && digits > 0 && pid[digits..].starts_with(b"):")
+/// Where logcat's columns as `-v brief` (and `-v time`, after its time) writes them
+/// close, when `bytes` opens with them: its level's letter, tag and process id,
+/// `E/ActivityManager( 1532): `, `I/chatty  (  812): `; the index of the `)` before
+/// the colon.
+///
+/// ```
+/// use briefly_severity::logcat_brief_close;
+///
+/// assert_eq!(logcat_brief_close(b"E/ActivityManager( 1532): ANR in x"), Some(23));
+/// assert_eq!(logcat_brief_close(b"I/O error (5): disk"), None);
+/// ```
+pub fn logcat_brief_close(bytes: &[u8]) -> Option<usize> {
+    const LEVELS: &[u8] = b"VDIWEFA";
+    let head = &bytes[..bytes.len().min(COLUMN_WINDOW)];
+    if !(head.len() > 2 && LEVELS.contains(&head[0]) && head[1] == b'/') {
+        return None;
+    }
+    let open = 2 + head[2..].iter().position(|&b| b == b'(')?;
+    let tag = head[2..open].trim_ascii_end();
+    let pid_at = open + 1 + head[open + 1..].iter().take_while(|&&b| b == b' ').count();
+    let digits = head[pid_at..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let close = pid_at + digits;
+    let columns =
+        !tag.is_empty() && !tag.contains(&b' ') && digits > 0 && head[close..].starts_with(b"):");
+    columns.then_some(close)
 }
 
 /// Whether what lies between a level stated and a later one in prose's form, `between`,

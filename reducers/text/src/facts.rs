@@ -313,12 +313,8 @@ fn logcat_prefix(rest: &str) -> Option<(Range<usize>, usize)> {
             .count()
     };
     // `-v time`'s and `-v brief`'s `E/Tag( 5120): `.
-    if b.len() > 2 && LEVELS.contains(&b[0]) && b[1] == b'/' {
-        let open = memchr::memchr2(b'(', b':', b)?;
-        let pid_at = open + 1 + spaces(open + 1);
-        let pid = digits(pid_at);
-        let close = pid_at + pid;
-        let tagged = b[open] == b'(' && open > 2 && pid > 0 && b[close..].starts_with(b"): ");
+    if let Some(close) = severity::logcat_brief_close(b) {
+        let tagged = b[close..].starts_with(b"): ");
         return tagged.then_some((0..close + 1, close + "): ".len()));
     }
     // `-v threadtime`'s `  5120  5120 E Tag     : `. (Nearly every line is ruled out
